@@ -1,0 +1,22 @@
+import jax
+from jax.sharding import AxisType, PartitionSpec as P
+
+mesh = jax.make_mesh(
+    (1, 2, 4),  # 8 devices
+    ("batch", "data", "model"),
+    axis_types=(AxisType.Auto, AxisType.Auto, AxisType.Auto),  # no explicit sharding
+)
+
+
+def block(v):
+    return v * 2
+
+
+def sharded(x):
+    return jax.shard_map(block, mesh=mesh, in_specs=P("data"), out_specs=P("data"))(x)
+
+
+per_example = jax.vmap(
+    sharded,
+    spmd_axis_name="batch",  # one example per data shard
+)

@@ -1,0 +1,25 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'))
+
+
+def body(v):
+    return v * 2 + 1
+
+
+def apply(r):
+    return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(r)
+
+
+run = jax.jit(jax.vmap(apply, spmd_axis_name='x'))
+
+
+def main():
+    x = jnp.arange(4 * 8, dtype=jnp.float32).reshape(4, 8)
+    x = jax.device_put(x, NamedSharding(mesh, P(None, 'x')))
+    result = run(x)
+    reference = np.asarray(x) * 2 + 1
+    return result, reference

@@ -1,0 +1,21 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 2, 2), ('x', 'y', 'z'))
+
+
+def shift(v):
+    return v + 3.0
+
+
+def apply(x):
+    return jax.shard_map(shift, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x', 'y'})(x)
+
+
+def main():
+    x = jnp.arange(4 * 8, dtype=jnp.float32).reshape(4, 8)
+    result = jax.jit(jax.vmap(apply, spmd_axis_name='y'))(x)
+    reference = np.asarray(x) + 3.0
+    return result, reference

@@ -1,0 +1,28 @@
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 2, 2), ("x", "y", "z"))
+
+
+def inner(v):
+    return v + 1
+
+
+def sharded(x):
+    return jax.shard_map(
+        inner,
+        mesh=mesh,
+        in_specs=P("y"),  # model axis
+        out_specs=P("y"),
+    )(x)
+
+
+batched = jax.vmap(
+    sharded,
+    in_axes=0,
+    spmd_axis_name=(
+        "x",  # data parallel
+        "z",  # collides with the specs
+    ),  # keep this layout
+)

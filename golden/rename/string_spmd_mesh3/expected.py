@@ -1,0 +1,21 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 2, 2), ('x', 'y', 'z'))
+
+
+def scale(v):
+    return v * 2 + 1
+
+
+def apply(x):
+    return jax.shard_map(scale, mesh=mesh, in_specs=P('x', 'y'), out_specs=P('x', 'y'))(x)
+
+
+def main():
+    x = jnp.arange(4 * 4 * 4, dtype=jnp.float32).reshape(4, 4, 4)
+    result = jax.vmap(apply, spmd_axis_name='z')(x)
+    reference = np.asarray(x) * 2 + 1
+    return result, reference

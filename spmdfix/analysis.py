@@ -1,0 +1,391 @@
+"""The linter: vmap sites -> reached shard_maps -> collisions, as plain facts for the planner.
+
+Source text in, facts out; no I/O. For every `jax.vmap` with a resolvable `spmd_axis_name` (call form,
+`partial(jax.vmap, spmd_axis_name=...)` as decorator or value, positional 6th argument), it follows the
+vmapped callable (`spmdfix.reach`) to every shard_map it applies and records, with spans:
+
+- the spmd_axis_name argument and its axes;
+- each reached shard_map's in_specs/out_specs entries, mesh (resolved to its construction or not),
+  `axis_names`, `check_vma`/`check_rep`, and what its body does (elementwise or not, the axes of its
+  collectives, an inner `jax.vmap`);
+- the axes of `with_sharding_constraint` specs on the way.
+
+JAX raises `vmap spmd_axis_name cannot appear in shard_map in_specs` (resp. `out_specs`) when any spmd axis
+appears in any in_specs (out_specs) entry of a reached shard_map, batched argument or not
+[jax-semantics.md "When JAX raises", experiments 02, 03, 08]. The planner (`spmdfix.plan`) turns facts into
+findings and fixes.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from spmdfix import jaxapi
+from spmdfix.evaluate import AxisNames, Evaluator, MeshInfo, SpecTree
+from spmdfix.model import Related, Span
+from spmdfix.reach import Reacher, ReachedSite, ShardMapSite
+from spmdfix.scopes import ModuleIndex, Scope
+
+
+@dataclass(frozen=True, slots=True)
+class AxisNamesArg:
+    """A shard_map `axis_names=` argument: the names, and the set/tuple/list display to extend (or None)."""
+
+    names: frozenset[str]
+    display: Span | None
+    quote: str
+
+
+@dataclass(frozen=True, slots=True)
+class BodyFacts:
+    """What a shard_map body does, as far as strip and rename safety need to know."""
+
+    resolved: bool
+    elementwise: bool
+    reason: str
+    collective_axes: frozenset[str]
+    collectives_unknown: bool
+    inner_vmap: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ShardMapFacts:
+    """One shard_map construction and everything known about it."""
+
+    key: str
+    span: Span
+    in_specs: SpecTree
+    out_specs: SpecTree
+    mesh: MeshInfo | None
+    axis_names: AxisNamesArg | None
+    axis_names_unknown: bool
+    check_vma: bool | None
+    body: BodyFacts
+
+
+@dataclass(frozen=True, slots=True)
+class ReachedFacts:
+    """A shard_map as reached from one vmap site."""
+
+    shard_map: ShardMapFacts
+    chain: tuple[Related, ...]
+    through_vmap: bool
+
+
+@dataclass(frozen=True, slots=True)
+class VmapFacts:
+    """One vmap site with a resolved spmd_axis_name and the shard_maps it reaches."""
+
+    key: str
+    span: Span
+    spmd: AxisNames
+    reached: tuple[ReachedFacts, ...]
+    constraint_axes: frozenset[str]
+    constraints_unknown: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _VmapSite:
+    node: ast.AST
+    scope: Scope
+    fun: ast.AST | None
+    spmd_expr: ast.AST
+
+
+class Analyzer:
+    """Runs the analysis over one module. Input: source `str` and its `ast.Module`; never raises on them."""
+
+    def __init__(self, source: str, tree: ast.Module) -> None:
+        self.ix = ModuleIndex(source, tree)
+        self.ev = Evaluator(self.ix)
+        self.reacher = Reacher(self.ix)
+        self._facts_cache: dict[int, ShardMapFacts] = {}
+
+    def span(self, node: ast.AST) -> Span:
+        return self.ix.lines.span_of_ast(node)
+
+    # --- vmap sites ---------------------------------------------------------------------------------
+    def vmap_sites(self) -> list[_VmapSite]:
+        """Every vmap application or decoration that passes an spmd_axis_name, in source order."""
+        sites: list[_VmapSite] = []
+        for call in self.ix.calls:
+            scope = self.ix.scope_at(call)
+            if self.reacher.is_vmap(call.func, scope):
+                spmd = _argument(call, jaxapi.VMAP_SPMD_POSITION, jaxapi.VMAP_SPMD_KEYWORD)
+                if spmd is not None:
+                    sites.append(_VmapSite(call, scope, _argument(call, 0, "fun"), spmd))
+                continue
+            spmd = self._vmap_factory(call.func, scope)
+            if spmd is not None and call.args:
+                sites.append(_VmapSite(call, scope, call.args[0], spmd))
+        for node, scope in self.ix.scope_by_node.items():
+            func = scope.node
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            outer = self.ix.scope_at(func)
+            for deco in func.decorator_list:
+                spmd = self._vmap_factory(deco, outer)
+                if spmd is not None:
+                    sites.append(_VmapSite(deco, outer, func, spmd))
+        sites.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
+        return sites
+
+    def _vmap_factory(self, expr: ast.AST, scope: Scope, depth: int = 0) -> ast.AST | None:
+        """The spmd_axis_name expression of `partial(jax.vmap, spmd_axis_name=...)` (or a name bound to it)."""
+        if depth > 8:
+            return None
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is not None and binding.kind == "assign":
+                return self._vmap_factory(binding.node, binding.scope, depth + 1)
+            return None
+        if not (isinstance(expr, ast.Call) and expr.args):
+            return None
+        if self.ix.qualname(expr.func, scope) not in jaxapi.PARTIAL_NAMES:
+            return None
+        if not self.reacher.is_vmap(expr.args[0], scope):
+            return None
+        for kw in expr.keywords:
+            if kw.arg == jaxapi.VMAP_SPMD_KEYWORD:
+                return kw.value
+        return None
+
+    # --- facts --------------------------------------------------------------------------------------
+    def facts(self) -> list[VmapFacts]:
+        """Facts for every vmap site whose spmd_axis_name resolves to axis names."""
+        out = []
+        for site in self.vmap_sites():
+            spmd = self.ev.axis_names(site.spmd_expr, site.scope)
+            if spmd is None or not spmd.axes or site.fun is None:
+                continue
+            fun_scope = site.scope
+            reach = self.reacher.reach(site.fun, fun_scope)
+            reached = tuple(
+                ReachedFacts(self._shard_map_facts(r, site), r.chain, r.through_vmap) for r in reach.sites
+            )
+            axes, unknown = self._constraint_axes(reach.functions)
+            out.append(
+                VmapFacts(
+                    key=f"vmap@{self.span(site.node).start}",
+                    span=self.span(site.node),
+                    spmd=spmd,
+                    reached=reached,
+                    constraint_axes=frozenset(axes),
+                    constraints_unknown=unknown,
+                )
+            )
+        return out
+
+    def _shard_map_facts(self, reached: ReachedSite, vmap: _VmapSite) -> ShardMapFacts:
+        site = reached.site
+        cached = self._facts_cache.get(id(site.node))
+        if cached is not None and site.args.get("mesh") is not None:
+            return cached
+        args = site.args
+        mesh = self._mesh(site, reached, vmap)
+        axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)
+        facts = ShardMapFacts(
+            key=f"shard_map@{self.span(site.node).start}",
+            span=self.span(site.node),
+            in_specs=self.ev.spec_tree(args.get("in_specs"), site.scope),
+            out_specs=self.ev.spec_tree(args.get("out_specs"), site.scope),
+            mesh=mesh,
+            axis_names=axis_names,
+            axis_names_unknown=axis_names_unknown,
+            check_vma=self._check_vma(site),
+            body=self._body_facts(site),
+        )
+        self._facts_cache[id(site.node)] = facts
+        return facts
+
+    def _mesh(self, site: ShardMapSite, reached: ReachedSite, vmap: _VmapSite) -> MeshInfo | None:
+        expr = site.args.get("mesh")
+        if expr is not None:
+            return self.ev.mesh(expr, site.scope)
+        # No mesh=: the context mesh of a `with jax.set_mesh(m):` around the application [13a].
+        for node in (site.node, *reached.chain_nodes, vmap.node):
+            for anc in self.ix.ancestors(node):
+                if isinstance(anc, (ast.With, ast.AsyncWith)):
+                    for item in anc.items:
+                        ctx = item.context_expr
+                        scope = self.ix.scope_at(anc)
+                        if isinstance(ctx, ast.Call) and ctx.args:
+                            if self.ix.qualname(ctx.func, scope) in jaxapi.SET_MESH_NAMES:
+                                return self.ev.mesh(ctx.args[0], scope)
+        return None
+
+    def _check_vma(self, site: ShardMapSite) -> bool | None:
+        expr = site.args.get("check_vma", site.args.get("check_rep"))
+        if expr is None:
+            return True
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, bool):
+            return expr.value
+        return None
+
+    def _axis_names(self, expr: ast.AST | None, scope: Scope) -> tuple[AxisNamesArg | None, bool]:
+        """Read `axis_names=`: a set/tuple/list display of strings, maybe inside set()/frozenset()."""
+        if expr is None:
+            return None, False
+        display = expr
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("set", "frozenset"):
+            if len(expr.args) != 1 or expr.keywords:
+                return None, True
+            display = expr.args[0]
+        if not isinstance(display, (ast.Set, ast.Tuple, ast.List)):
+            return None, True
+        names, quote = [], "'"
+        for elt in display.elts:
+            if not (isinstance(elt, ast.Constant) and isinstance(elt.value, str)):
+                return None, True
+            names.append(elt.value)
+            text = self.ev.text(elt)
+            quote = text[0] if text[:1] in "'\"" else quote
+        return AxisNamesArg(frozenset(names), self.span(display), quote), False
+
+    def _body_function(self, expr: ast.AST | None, scope: Scope) -> ast.AST | None:
+        for _ in range(8):
+            if expr is None or isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return expr
+            if isinstance(expr, ast.Name):
+                binding = self.ix.single_binding(expr.id, scope)
+                if binding is None or binding.kind not in ("def", "assign"):
+                    return None
+                expr, scope = binding.node, binding.scope
+            elif isinstance(expr, ast.Call) and expr.args:
+                qname = self.ix.qualname(expr.func, scope)
+                if qname not in jaxapi.PARTIAL_NAMES and qname not in jaxapi.WRAPPER_NAMES:
+                    return None
+                expr = expr.args[0]
+            else:
+                return None
+        return None
+
+    def _body_facts(self, site: ShardMapSite) -> BodyFacts:
+        func = self._body_function(site.body, site.body_scope)
+        if func is None:
+            return BodyFacts(False, False, "the shard_map body is not a function of this module", frozenset(), True, False)
+        reach = self.reacher.reach_body(func)
+        axes: set[str] = set()
+        unknown = bool(reach.sites)
+        inner_vmap = False
+        for fn in reach.functions:
+            for call in self.reacher.calls_in(fn):
+                scope = self.ix.scope_at(call)
+                qname = self.ix.qualname(call.func, scope)
+                if qname in jaxapi.VMAP_NAMES:
+                    inner_vmap = True
+                if qname in jaxapi.COLLECTIVE_AXIS_POSITION:
+                    expr = _argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
+                    value = self.ev.axis_names(expr, scope) if expr is not None else None
+                    if value is None:
+                        unknown = True
+                    else:
+                        axes.update(value.names)
+        elementwise, reason = ElementwiseCheck(self.ix).check(func)
+        return BodyFacts(True, elementwise, reason, frozenset(axes), unknown, inner_vmap)
+
+    def _constraint_axes(self, functions: list[ast.AST]) -> tuple[set[str], bool]:
+        """Axes named by with_sharding_constraint specs in the traced functions [06 6i]."""
+        axes: set[str] = set()
+        unknown = False
+        for fn in functions:
+            for call in self.reacher.calls_in(fn):
+                scope = self.ix.scope_at(call)
+                if self.ix.qualname(call.func, scope) not in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES:
+                    continue
+                spec = _argument(call, 1, "shardings")
+                if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):
+                    spec = _argument(spec, 1, "spec")
+                tree = self.ev.spec_tree(spec, scope)
+                axes |= tree.axes()
+                unknown = unknown or bool(tree.unresolved) or spec is None
+        return axes, unknown
+
+
+class ElementwiseCheck:
+    """Decides, conservatively, whether a shard_map body computes element by element.
+
+    Allowed: assignments to names, returns, arithmetic operators, comparisons, tuple/list/dict displays,
+    calls of the functions in `jaxapi.ELEMENTWISE_NAMES` / methods in `jaxapi.ELEMENTWISE_METHODS`, and
+    collectives (they act along their own mesh axes; the caller checks which). Anything else (a reduction,
+    `.shape`, indexing, a call of any other function) makes the body "not provably elementwise", which is
+    what experiment 04 (4d) shows can change values once a spec entry is stripped.
+    """
+
+    _OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.ix = index
+
+    def check(self, func: ast.AST) -> tuple[bool, str]:
+        """(True, "") when elementwise; else (False, why) naming the first construct outside the list."""
+        if isinstance(func, ast.Lambda):
+            return self._expr(func.body, self.ix.own_scope(func))
+        scope = self.ix.own_scope(func)
+        for i, stmt in enumerate(func.body):
+            if i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # docstring
+            if isinstance(stmt, ast.Return) and stmt.value is not None:
+                ok, why = self._expr(stmt.value, scope)
+            elif isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+                ok, why = self._expr(stmt.value, scope)
+            else:
+                return False, f"the body has a `{type(stmt).__name__}` statement"
+            if not ok:
+                return False, why
+        return True, ""
+
+    def _expr(self, expr: ast.AST, scope) -> tuple[bool, str]:
+        if isinstance(expr, (ast.Name, ast.Constant)):
+            return True, ""
+        if isinstance(expr, ast.BinOp):
+            if not isinstance(expr.op, self._OPS):
+                return False, "the body uses a non-elementwise operator (such as `@`)"
+            return self._all([expr.left, expr.right], scope)
+        if isinstance(expr, ast.UnaryOp):
+            return self._expr(expr.operand, scope)
+        if isinstance(expr, ast.Compare):
+            return self._all([expr.left, *expr.comparators], scope)
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return self._all(expr.elts, scope)
+        if isinstance(expr, ast.Dict):
+            return self._all([k for k in expr.keys if k is not None] + expr.values, scope)
+        if isinstance(expr, ast.Call) and not any(isinstance(a, ast.Starred) for a in expr.args):
+            args = [*expr.args, *(k.value for k in expr.keywords)]
+            if isinstance(expr.func, ast.Attribute) and expr.func.attr in jaxapi.ELEMENTWISE_METHODS:
+                if self.ix.qualname(expr.func, scope) is None:
+                    return self._all([expr.func.value, *args], scope)
+            qname = self.ix.qualname(expr.func, scope)
+            if qname in jaxapi.ELEMENTWISE_NAMES:
+                return self._all(args, scope)
+            if qname in jaxapi.COLLECTIVE_AXIS_POSITION:
+                # Collectives act across devices of their own axes: elementwise along any other dimension.
+                # The strip transform refuses outright when one runs over a stripped axis.
+                return self._all(args, scope)
+            name = qname or ast.unparse(expr.func)
+            return False, f"the body calls `{name}`, which is not known to be elementwise"
+        if isinstance(expr, ast.Attribute):
+            if self.ix.qualname(expr, scope) is not None:
+                return True, ""  # a module constant such as jnp.float32
+            return False, f"the body reads `.{expr.attr}`"
+        if isinstance(expr, ast.Subscript):
+            return False, "the body indexes an array"
+        return False, f"the body has a `{type(expr).__name__}` expression"
+
+    def _all(self, exprs, scope) -> tuple[bool, str]:
+        for e in exprs:
+            ok, why = self._expr(e, scope)
+            if not ok:
+                return False, why
+        return True, ""
+
+
+def _argument(call: ast.Call, position: int, keyword: str) -> ast.AST | None:
+    """The argument bound to a parameter given by keyword or position (None if absent or after *args)."""
+    for kw in call.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+        return call.args[position]
+    return None

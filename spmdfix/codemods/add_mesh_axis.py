@@ -1,0 +1,72 @@
+"""Transform `add-axis`: add a size-1 mesh axis and make it the spmd_axis_name.
+
+Measured [jax-semantics.md; 07 7a-7e, 11b, 13c, 13o-13p]: a size-1 axis partitions nothing, so values equal
+those of a plain vmap, with any batch size and with collectives over the data axes. Safe on Auto meshes;
+on Explicit ones (the `jax.make_mesh` default) eager callers must place the batch dimension on the new
+axis. Shard_maps that pass `axis_names` must list the new axis.
+"""
+
+from __future__ import annotations
+
+from spmdfix.analysis import VmapFacts
+from spmdfix.codemods import _common as c
+from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+
+TRANSFORM = Transform.ADD_AXIS
+
+
+def new_axis_name(existing: tuple[str, ...], base: str) -> str:
+    """`base`, or `base_1`, `base_2`, ... — the first name the mesh does not have yet."""
+    name, n = base, 0
+    while name in existing:
+        n += 1
+        name = f"{base}_{n}"
+    return name
+
+
+def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
+    """The add-axis fix of one vmap site, or why it is not offered.
+
+    Offered when every reached shard_map uses the same resolved mesh construction whose shape, axis names
+    and axis types are literals. The new axis is prepended (device order is unchanged by a leading size-1
+    axis [07]).
+    """
+    meshes = c.resolved_meshes(vmap)
+    if not meshes:
+        return Refusal(TRANSFORM, "the shard_map's mesh is not resolved (a parameter or built at run time)")
+    mesh = meshes[0]
+    if any(m.span != mesh.span for m in meshes):
+        return Refusal(TRANSFORM, "the reached shard_maps use different mesh constructions")
+    if mesh.shape_span is None or mesh.names_span is None:
+        return Refusal(TRANSFORM, "the mesh's shape or axis names are not literals this transform can extend")
+    name = new_axis_name(mesh.axis_names, base_name)
+    edits = [
+        NodeEdit(mesh.shape_span, "insert", "1", 0),
+        NodeEdit(mesh.names_span, "insert", c.quoted(name, mesh.quote), 0),
+    ]
+    if mesh.axis_types_span is not None:
+        if mesh.axis_types_form == "seq" and mesh.axis_types_first:
+            edits.append(NodeEdit(mesh.axis_types_span, "insert", mesh.axis_types_first, 0))
+        elif mesh.axis_types_form == "repeat" and isinstance(mesh.repeat_count, int) and mesh.repeat_span:
+            edits.append(NodeEdit(mesh.repeat_span, "replace", str(mesh.repeat_count + 1)))
+        else:
+            return Refusal(TRANSFORM, "the mesh's `axis_types` is not a literal this transform can extend")
+    names_edits = c.axis_names_edits(vmap, [name])
+    if isinstance(names_edits, str):
+        return Refusal(TRANSFORM, names_edits)
+    reasons = []
+    if mesh.axis_types != "auto":
+        reasons.append(
+            "the mesh has Explicit (or unknown) axis types: eager callers must place the batch dimension on "
+            f"`'{name}'` (calls under jax.jit work)"
+        )
+    if c.has_h2(vmap):
+        reasons.append("hazard H2 remains")
+    return Fix(
+        TRANSFORM,
+        key=f"add-axis:{vmap.key}",
+        title=f"Add mesh axis `'{name}'` of size 1 and use it as `spmd_axis_name`",
+        applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
+        reason="; ".join(reasons) if reasons else "a size-1 axis on an Auto mesh partitions nothing",
+        node_edits=tuple(edits + c.spmd_edits(vmap, {}, whole=name, quote=mesh.quote) + names_edits),
+    )

@@ -1,0 +1,72 @@
+"""Transform `rename`: point spmd_axis_name at a free axis of the same mesh.
+
+Measured [jax-semantics.md; 06 6b-6g, 6i, 6l-6m; 08 8j; 12]: values are kept when the target exists in the
+mesh, appears in no reached spec, with_sharding_constraint or body collective, is in `axis_names` where one
+is given, and its size divides the batch. Collectives over the *old* axis are fine: it becomes a data axis.
+"""
+
+from __future__ import annotations
+
+from spmdfix.analysis import VmapFacts
+from spmdfix.codemods import _common as c
+from spmdfix.model import Applicability, Fix, Refusal, Transform
+
+TRANSFORM = Transform.RENAME
+
+
+def plan(vmap: VmapFacts) -> Fix | Refusal:
+    """The rename fix of one vmap site, or why it is not offered.
+
+    Offered when every reached mesh is resolved and has, in mesh order, a free axis per conflicting spmd
+    axis. Safe when each new axis has the old one's size (or size 1), the mesh is Auto, and every spec,
+    constraint and collective on the way could be read; unsafe otherwise.
+    """
+    meshes = c.resolved_meshes(vmap)
+    if not meshes:
+        return Refusal(TRANSFORM, "the shard_map's mesh is not resolved (a parameter or built at run time)")
+    conflicting = c.conflicting_axes(vmap)
+    used = set(vmap.spmd.names) | c.spec_axes(c.spec_trees(vmap)) | set(vmap.constraint_axes)
+    for r in vmap.reached:
+        used |= r.shard_map.body.collective_axes
+    common = [a for a in meshes[0].axis_names if all(a in m.axis_names for m in meshes)]
+    free = [a for a in common if a not in used]
+    if len(free) < len(conflicting):
+        return Refusal(
+            TRANSFORM,
+            f"no free mesh axis: every axis of the mesh {tuple(meshes[0].axis_names)} is used by spmd_axis_name, "
+            "a spec, a sharding constraint or a collective",
+        )
+    mapping = {a.name: t for a, t in zip(conflicting, free)}
+    names_edits = c.axis_names_edits(vmap, list(mapping.values()))
+    if isinstance(names_edits, str):
+        return Refusal(TRANSFORM, names_edits)
+    reasons = []
+    for old, new in mapping.items():
+        sizes_old = {m.size_of(old) for m in meshes}
+        sizes_new = {m.size_of(new) for m in meshes}
+        if sizes_new == {1}:
+            continue  # a size-1 axis divides every batch [07 7a3]
+        if None in sizes_old | sizes_new or sizes_old != sizes_new:
+            reasons.append(
+                f"`'{new}'` (size {_sizes(sizes_new)}) may not divide the batch the way `'{old}'` "
+                f"(size {_sizes(sizes_old)}) did"
+            )
+    if any(m.axis_types != "auto" for m in meshes):
+        reasons.append("the mesh has Explicit (or unknown) axis types: eager callers' inputs placed for the old specs no longer match")
+    reasons += c.unknowns(vmap)
+    if c.has_h2(vmap):
+        reasons.append("hazard H2 remains")
+    pairs = ", ".join(f"`'{o}'` to `'{n}'`" for o, n in mapping.items())
+    return Fix(
+        TRANSFORM,
+        key=f"rename:{vmap.key}",
+        title=f"Rename spmd axis {pairs}",
+        applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
+        reason="; ".join(reasons) if reasons else "the new axis is free in the mesh and has the same size",
+        node_edits=tuple(c.spmd_edits(vmap, mapping, quote=meshes[0].quote) + names_edits),
+    )
+
+
+def _sizes(sizes: set) -> str:
+    known = sorted(s for s in sizes if s is not None)
+    return "unknown" if None in sizes or not known else "/".join(map(str, known))

@@ -1,0 +1,76 @@
+"""Transform `strip`: remove the spmd axes from a shard_map's conflicting PartitionSpec entries.
+
+Measured [jax-semantics.md; 04 4a-4g, 05 5a, 13k]: values are kept when the axis is removed from in_specs and
+out_specs together and the body is elementwise along those dimensions; they change when the body reduces,
+scans or reads its block shape, when an out_specs-only collision's output was tiled over the axis, and with
+any collective over the axis (never offered then). On an Explicit mesh callers' placed inputs stop matching.
+"""
+
+from __future__ import annotations
+
+from spmdfix.analysis import ReachedFacts, VmapFacts
+from spmdfix.codemods import _common as c
+from spmdfix.evaluate import AxisNames
+from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+
+TRANSFORM = Transform.STRIP
+
+
+def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
+    """The strip fix of one shard_map reached from one vmap site, or why it is not offered.
+
+    Every entry of its in_specs and out_specs that names an spmd axis loses those axes (`'x'` -> None,
+    `('x', 'y')` -> `'y'`), so ranks stay. Safe only for a provably elementwise body, no out_specs-only
+    axis, a resolved Auto mesh and fully read specs.
+    """
+    sm = reached.shard_map
+    spmd = set(vmap.spmd.names)
+    in_axes = sm.in_specs.axes()
+    axes = sorted(spmd & (in_axes | sm.out_specs.axes()))
+    collective = spmd & sm.body.collective_axes
+    if collective:
+        return Refusal(TRANSFORM, f"the shard_map body uses a collective over {c.backticked(sorted(collective))}")
+    edits = [
+        NodeEdit(entry.span, "replace", stripped(entry.value, spmd))
+        for tree in (sm.in_specs, sm.out_specs)
+        for spec in tree.specs
+        for entry in spec.entries
+        if entry.value is not None and spmd & set(entry.value.names)
+    ]
+    reasons = []
+    if not sm.body.resolved:
+        reasons.append(sm.body.reason)
+    elif not sm.body.elementwise:
+        reasons.append(f"the body is not provably elementwise ({sm.body.reason})")
+    if sm.body.collectives_unknown:
+        reasons.append("the body's collectives could not all be read")
+    out_only = [a for a in axes if a not in in_axes]
+    if out_only:
+        reasons.append(f"out_specs-only collision: the output is tiled over {c.backticked(out_only)}")
+    if sm.mesh is None:
+        reasons.append("the mesh is not resolved")
+    elif sm.mesh.axis_types != "auto":
+        reasons.append("the mesh has Explicit (or unknown) axis types: inputs placed for the old specs no longer match")
+    if sm.in_specs.unresolved or sm.out_specs.unresolved:
+        reasons.append("some specs are built at run time")
+    if c.has_h2(vmap):
+        reasons.append("hazard H2 remains")
+    return Fix(
+        TRANSFORM,
+        key=f"strip:{sm.key}:{','.join(sorted(spmd))}",
+        title=f"Strip {c.backticked(axes)} from the shard_map's `in_specs` and `out_specs`",
+        applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
+        reason="; ".join(reasons) if reasons else "the body is elementwise along the stripped dimensions",
+        node_edits=tuple(edits),
+    )
+
+
+def stripped(value: AxisNames, remove: set[str]) -> str:
+    """The source of a spec entry with the axes in `remove` taken out (rank kept: empty -> None)."""
+    kept = [a for a in value.axes if a.name not in remove]
+    if not kept:
+        return "None"
+    texts = [a.text if value.literal else c.quoted(a.name, a.text) for a in kept]
+    if len(texts) == 1:
+        return texts[0]
+    return "(" + ", ".join(texts) + ")"

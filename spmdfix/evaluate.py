@@ -1,0 +1,386 @@
+"""Static evaluation of the few values spmdfix reasons about, with the source span behind each.
+
+Values: mesh axis names (`'x'`, `('x', 'y')`, names bound to them), PartitionSpecs and pytrees of them,
+integer shapes, and mesh constructions (`Mesh(devices.reshape(...), names)`, `jax.make_mesh(shape, names)`).
+Every function returns None (or marks the part unresolved) when the value is not a literal visible in the
+module: spmdfix never guesses a value it cannot see.
+
+Spans point at the text an edit would change: an axis string literal, a spec entry as written inside
+`P(...)`, the `reshape(...)` call of a mesh's devices. Facts mirror JAX 0.10.2 (jax-semantics.md, "API
+surface"): `Mesh` defaults to Auto axes, `jax.make_mesh` to Explicit ones.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from spmdfix import jaxapi
+from spmdfix.model import Span
+from spmdfix.scopes import ModuleIndex, Scope
+
+_MAX_DEPTH = 12
+
+
+@dataclass(frozen=True, slots=True)
+class AxisRef:
+    """One mesh axis name as written: the string literal's span and its source text."""
+
+    name: str
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AxisNames:
+    """An evaluated axis-name argument (spmd_axis_name, a spec entry).
+
+    span: the expression as written at the use site. literal: that expression is itself a string or a
+    tuple/list of strings (so its members can be edited in place); otherwise it is a name bound elsewhere.
+    """
+
+    axes: tuple[AxisRef, ...]
+    span: Span
+    is_tuple: bool
+    literal: bool
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.axes)
+
+
+@dataclass(frozen=True, slots=True)
+class SpecEntry:
+    """One positional entry of a PartitionSpec: None, an axis, a tuple of axes, or something unknown."""
+
+    span: Span
+    value: AxisNames | None  # None for a `None` entry or an entry that names no axis
+    known: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """A `PartitionSpec(...)` call with its entries."""
+
+    span: Span
+    entries: tuple[SpecEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SpecTree:
+    """All PartitionSpecs found in an in_specs/out_specs pytree, and the parts that could not be read."""
+
+    specs: tuple[Spec, ...]
+    unresolved: tuple[Span, ...]
+
+    def axes(self) -> set[str]:
+        return {a.name for s in self.specs for e in s.entries if e.value for a in e.value.axes}
+
+
+@dataclass(frozen=True, slots=True)
+class MeshInfo:
+    """A mesh construction that the analysis resolved.
+
+    kind: "Mesh" or "make_mesh". sizes: one int per axis when the shape is literal, else None entries.
+    shape_span / shape_form: where a new leading axis size goes: "args" (the positional arguments of a
+    `reshape(2, 4)` call) or "seq" (a tuple/list display such as `(2, 4)`); None when the shape is not
+    editable. axis_types: "auto", "explicit", "mixed" or "unknown". axis_types_span/form: "seq" (a tuple
+    display, extended by a copy of its first element), "repeat" (`(A,) * n`, with repeat_span on `n`), or None
+    when the argument is absent.
+    """
+
+    span: Span
+    kind: str
+    axis_names: tuple[str, ...]
+    names_span: Span | None
+    sizes: tuple[int | None, ...]
+    shape_span: Span | None
+    shape_form: str | None
+    axis_types: str
+    axis_types_span: Span | None
+    axis_types_form: str | None
+    axis_types_first: str | None
+    repeat_span: Span | None
+    repeat_count: int | None
+    quote: str
+
+    def size_of(self, axis: str) -> int | None:
+        if axis in self.axis_names:
+            i = self.axis_names.index(axis)
+            return self.sizes[i] if i < len(self.sizes) else None
+        return None
+
+
+class Evaluator:
+    """Evaluates expressions of one module (`ModuleIndex`) in a given scope."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.ix = index
+
+    def span(self, node: ast.AST) -> Span:
+        return self.ix.lines.span_of_ast(node)
+
+    def text(self, node: ast.AST) -> str:
+        s = self.span(node)
+        return self.ix.source[s.start : s.end]
+
+    def resolve_name(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, Scope] | None:
+        """Follow a Name to the one value it is assigned (module or enclosing scope); None otherwise."""
+        depth = 0
+        while isinstance(expr, ast.Name) and depth < _MAX_DEPTH:
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is None or binding.kind != "assign":
+                return None
+            expr, scope = binding.node, binding.scope
+            depth += 1
+        return expr, scope
+
+    # --- axis names -------------------------------------------------------------------------------
+    def axis_names(self, expr: ast.AST, scope: Scope) -> AxisNames | None:
+        """A string, a tuple/list of strings, or a name bound to one; None when not a literal."""
+        span = self.span(expr)
+        literal = not isinstance(expr, ast.Name)
+        resolved = self.resolve_name(expr, scope)
+        if resolved is None:
+            return None
+        value, _ = resolved
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return AxisNames((self._ref(value),), span, False, literal)
+        if isinstance(value, (ast.Tuple, ast.List)):
+            refs = []
+            for elt in value.elts:
+                if not (isinstance(elt, ast.Constant) and isinstance(elt.value, str)):
+                    return None
+                refs.append(self._ref(elt))
+            return AxisNames(tuple(refs), span, True, literal)
+        return None
+
+    def _ref(self, node: ast.Constant) -> AxisRef:
+        return AxisRef(node.value, self.span(node), self.text(node))
+
+    def is_none(self, expr: ast.AST, scope: Scope) -> bool:
+        resolved = self.resolve_name(expr, scope)
+        return resolved is not None and isinstance(resolved[0], ast.Constant) and resolved[0].value is None
+
+    # --- PartitionSpecs ---------------------------------------------------------------------------
+    def is_partition_spec(self, func: ast.AST, scope: Scope) -> bool:
+        return self.ix.qualname(func, scope) in jaxapi.PARTITION_SPEC_NAMES
+
+    def spec_tree(self, expr: ast.AST | None, scope: Scope) -> SpecTree:
+        """Every PartitionSpec in a specs pytree (a spec, tuple/list/dict of them, names bound to them)."""
+        specs: list[Spec] = []
+        unresolved: list[Span] = []
+        if expr is not None:
+            self._collect_specs(expr, scope, specs, unresolved, 0)
+        return SpecTree(tuple(specs), tuple(unresolved))
+
+    def _collect_specs(self, expr, scope, specs, unresolved, depth) -> None:
+        if depth > _MAX_DEPTH:
+            unresolved.append(self.span(expr))
+            return
+        if isinstance(expr, ast.Name):
+            resolved = self.resolve_name(expr, scope)
+            if resolved is None:
+                unresolved.append(self.span(expr))
+                return
+            self._collect_specs(resolved[0], resolved[1], specs, unresolved, depth + 1)
+        elif isinstance(expr, (ast.Tuple, ast.List)):
+            for elt in expr.elts:
+                self._collect_specs(elt, scope, specs, unresolved, depth + 1)
+        elif isinstance(expr, ast.Dict):
+            for value in expr.values:
+                self._collect_specs(value, scope, specs, unresolved, depth + 1)
+        elif isinstance(expr, ast.Constant) and expr.value is None:
+            return
+        elif isinstance(expr, ast.Call) and self.is_partition_spec(expr.func, scope):
+            spec = self._spec(expr, scope)
+            if spec is None:
+                unresolved.append(self.span(expr))
+            else:
+                specs.append(spec)
+        elif self.ix.qualname(expr, scope) in {"jax.sharding.Infer"}:
+            return
+        else:
+            unresolved.append(self.span(expr))
+
+    def _spec(self, call: ast.Call, scope: Scope) -> Spec | None:
+        if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        entries = []
+        for arg in call.args:
+            if self.is_none(arg, scope):
+                entries.append(SpecEntry(self.span(arg), None, True))
+                continue
+            value = self.axis_names(arg, scope)
+            if value is None:
+                # P.UNCONSTRAINED and other non-axis entries name no axis; anything else is unknown.
+                known = isinstance(arg, ast.Attribute) and arg.attr == "UNCONSTRAINED"
+                entries.append(SpecEntry(self.span(arg), None, known))
+            else:
+                entries.append(SpecEntry(self.span(arg), value, True))
+        return Spec(self.span(call), tuple(entries))
+
+    # --- integers ---------------------------------------------------------------------------------
+    def int_value(self, expr: ast.AST, scope: Scope) -> int | None:
+        resolved = self.resolve_name(expr, scope)
+        if resolved is None:
+            return None
+        value = resolved[0]
+        if isinstance(value, ast.Constant) and type(value.value) is int:
+            return value.value
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+            inner = self.int_value(value.operand, resolved[1])
+            return -inner if inner is not None else None
+        return None
+
+    def int_tuple(self, expr: ast.AST, scope: Scope) -> tuple[int | None, ...] | None:
+        resolved = self.resolve_name(expr, scope)
+        if resolved is None or not isinstance(resolved[0], (ast.Tuple, ast.List)):
+            return None
+        return tuple(self.int_value(e, resolved[1]) for e in resolved[0].elts)
+
+    # --- meshes -----------------------------------------------------------------------------------
+    def mesh(self, expr: ast.AST, scope: Scope, depth: int = 0) -> MeshInfo | None:
+        """Resolve a mesh expression to its construction in this module, or None.
+
+        Resolved: a name bound (module or enclosing scope) to a `Mesh(...)` / `jax.make_mesh(...)` call,
+        directly or through a module function whose return value is one. A parameter is not resolved.
+        """
+        if depth > _MAX_DEPTH:
+            return None
+        resolved = self.resolve_name(expr, scope)
+        if resolved is None or not isinstance(resolved[0], ast.Call):
+            return None
+        call, scope = resolved
+        qname = self.ix.qualname(call.func, scope)
+        if qname in jaxapi.MESH_NAMES:
+            return self._mesh_ctor(call, scope)
+        if qname in jaxapi.MAKE_MESH_NAMES:
+            return self._make_mesh(call, scope)
+        if isinstance(call.func, ast.Name) and not call.args and not call.keywords:
+            binding = self.ix.single_binding(call.func.id, scope)
+            if binding is not None and binding.kind == "def":
+                returned = _single_return(binding.node)
+                inner = self.ix.own_scope(binding.node)
+                if returned is not None and inner is not None:
+                    return self.mesh(returned, inner, depth + 1)
+        return None
+
+    def _arg(self, call: ast.Call, position: int, keyword: str) -> ast.AST | None:
+        for kw in call.keywords:
+            if kw.arg == keyword:
+                return kw.value
+        if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+            return call.args[position]
+        return None
+
+    def _mesh_ctor(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
+        devices = self._arg(call, 0, "devices")
+        names_expr = self._arg(call, 1, "axis_names")
+        if devices is None or names_expr is None:
+            return None
+        names = self.axis_names(names_expr, scope)
+        if names is None:
+            return None
+        sizes, shape_span, shape_form = self._device_shape(devices, scope, len(names.axes))
+        return self._mesh_info(call, scope, "Mesh", names, names_expr, sizes, shape_span, shape_form, "auto")
+
+    def _make_mesh(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
+        shape_expr = self._arg(call, 0, "axis_shapes")
+        names_expr = self._arg(call, 1, "axis_names")
+        if shape_expr is None or names_expr is None:
+            return None
+        names = self.axis_names(names_expr, scope)
+        if names is None:
+            return None
+        shape = self.int_tuple(shape_expr, scope)
+        sizes = shape if shape is not None else (None,) * len(names.axes)
+        shape_span = self.span(shape_expr) if isinstance(shape_expr, (ast.Tuple, ast.List)) else None
+        form = "seq" if shape_span else None
+        return self._mesh_info(call, scope, "make_mesh", names, names_expr, sizes, shape_span, form, "explicit")
+
+    def _device_shape(self, devices, scope, rank):
+        """Sizes and editable shape of a Mesh's devices: `x.reshape(2, 4)`, `create_device_mesh((2, 4))`."""
+        unknown = ((None,) * rank, None, None)
+        resolved = self.resolve_name(devices, scope)
+        if resolved is None or not isinstance(resolved[0], ast.Call):
+            return unknown
+        call, scope = resolved
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" and call.args:
+            if len(call.args) == 1 and isinstance(call.args[0], (ast.Tuple, ast.List)):
+                shape = call.args[0]
+                return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), "seq"
+            if not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
+                return tuple(self.int_value(a, scope) for a in call.args), self.span(call), "args"
+            return unknown
+        if self.ix.qualname(call.func, scope) in jaxapi.CREATE_DEVICE_MESH_NAMES:
+            shape = self._arg(call, 0, "mesh_shape")
+            if isinstance(shape, (ast.Tuple, ast.List)):
+                return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), "seq"
+        return unknown
+
+    def _mesh_info(self, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types):
+        types_expr = self._arg(call, 2, "axis_types")
+        axis_types, form, first, repeat_span, repeat_count = default_types, None, None, None, None
+        if types_expr is not None and not self.is_none(types_expr, scope):
+            axis_types, form, first, repeat_span, repeat_count = self._axis_types(types_expr, scope)
+        quote = names.axes[0].text[0] if names.axes and names.axes[0].text[:1] in "'\"" else "'"
+        names_span = self.span(names_expr) if isinstance(names_expr, (ast.Tuple, ast.List)) else None
+        return MeshInfo(
+            span=self.span(call),
+            kind=kind,
+            axis_names=names.names,
+            names_span=names_span,
+            sizes=tuple(sizes),
+            shape_span=shape_span,
+            shape_form=shape_form,
+            axis_types=axis_types,
+            axis_types_span=self.span(types_expr) if types_expr is not None else None,
+            axis_types_form=form,
+            axis_types_first=first,
+            repeat_span=repeat_span,
+            repeat_count=repeat_count,
+            quote=quote,
+        )
+
+    def _axis_types(self, expr: ast.AST, scope: Scope):
+        """Classify an axis_types argument: (kind, form, first element text, repeat span, repeat count)."""
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+            seq, count = expr.left, expr.right
+            if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and isinstance(count, ast.Constant):
+                kind = self._type_kinds(seq.elts, scope)
+                return kind, "repeat", self.text(seq.elts[0]), self.span(count), count.value
+            return "unknown", None, None, None, None
+        if isinstance(expr, (ast.Tuple, ast.List)) and expr.elts:
+            return self._type_kinds(expr.elts, scope), "seq", self.text(expr.elts[0]), None, None
+        return "unknown", None, None, None, None
+
+    def _type_kinds(self, elts: list[ast.expr], scope: Scope) -> str:
+        kinds = set()
+        for elt in elts:
+            qname = self.ix.qualname(elt, scope)
+            if qname in jaxapi.AXIS_TYPE_AUTO:
+                kinds.add("auto")
+            elif qname in jaxapi.AXIS_TYPE_EXPLICIT:
+                kinds.add("explicit")
+            else:
+                kinds.add("unknown")
+        if "unknown" in kinds:
+            return "unknown"
+        return kinds.pop() if len(kinds) == 1 else "mixed"
+
+
+def _single_return(func: ast.AST) -> ast.AST | None:
+    """The expression of a function's only `return` statement (nested functions ignored), or None."""
+    returns: list[ast.Return] = []
+    stack = list(getattr(func, "body", []))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Return):
+            returns.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    if len(returns) == 1 and returns[0].value is not None:
+        return returns[0].value
+    return None

@@ -1,0 +1,138 @@
+"""The JAX surface spmdfix recognises: qualified names and argument positions, in one place.
+
+Every fact here mirrors the JAX 0.10.2 signatures recorded in ../shared/docs/jax-semantics.md ("API surface")
+and printed by ../shared/jax-experiments/00_apis.py. Names are fully qualified (`jax.vmap`); the analysis
+resolves import aliases to these names (`spmdfix.scopes`).
+"""
+
+from __future__ import annotations
+
+# jax.vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None, sum_match=False)
+VMAP_NAMES = frozenset({"jax.vmap", "jax.api.vmap", "jax._src.api.vmap"})
+VMAP_SPMD_POSITION = 5  # 0-based: spmd_axis_name is the 6th positional parameter
+VMAP_SPMD_KEYWORD = "spmd_axis_name"
+
+# jax.shard_map(f=None, /, *, out_specs, in_specs=Infer, mesh=None, axis_names=frozenset(), check_vma=True):
+# only f is positional; without f it is a decorator factory.
+SHARD_MAP_NEW = frozenset({"jax.shard_map", "jax._src.shard_map.shard_map"})
+# jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs, check_rep=True): positional mesh.
+SHARD_MAP_OLD = frozenset({"jax.experimental.shard_map.shard_map"})
+SHARD_MAP_NAMES = SHARD_MAP_NEW | SHARD_MAP_OLD
+SHARD_MAP_POSITIONS = ("f", "mesh", "in_specs", "out_specs")  # the old API's positional order
+
+PARTITION_SPEC_NAMES = frozenset(
+    {
+        "jax.sharding.PartitionSpec",
+        "jax.P",
+        "jax.sharding.P",
+        "jax.experimental.PartitionSpec",
+        "jax.experimental.pjit.PartitionSpec",
+        "jax._src.partition_spec.PartitionSpec",
+    }
+)
+
+# Mesh(devices, axis_names, axis_types=None): Auto axes by default.
+MESH_NAMES = frozenset({"jax.sharding.Mesh", "jax.experimental.maps.Mesh", "jax._src.mesh.Mesh"})
+# jax.make_mesh(axis_shapes, axis_names, axis_types=None, *, devices=None): Explicit axes by default.
+MAKE_MESH_NAMES = frozenset({"jax.make_mesh", "jax.sharding.make_mesh"})
+CREATE_DEVICE_MESH_NAMES = frozenset({"jax.experimental.mesh_utils.create_device_mesh"})
+AXIS_TYPE_AUTO = frozenset({"jax.sharding.AxisType.Auto"})
+AXIS_TYPE_EXPLICIT = frozenset({"jax.sharding.AxisType.Explicit"})
+
+# `with jax.set_mesh(mesh):` gives shard_map its mesh when mesh= is omitted [13a].
+SET_MESH_NAMES = frozenset({"jax.set_mesh", "jax.sharding.use_mesh", "jax.sharding.set_mesh"})
+
+PARTIAL_NAMES = frozenset({"functools.partial"})
+
+# Transparent wrappers: calling `wrapper(f)` yields a callable that traces f when called [09].
+WRAPPER_NAMES = frozenset(
+    {
+        "jax.jit",
+        "jax.pjit",
+        "jax.experimental.pjit.pjit",
+        "jax.checkpoint",
+        "jax.remat",
+        "jax.ad_checkpoint.checkpoint",
+        "jax.grad",
+        "jax.value_and_grad",
+        "jax.jacfwd",
+        "jax.jacrev",
+        "jax.hessian",
+        "jax.named_call",
+        "jax.custom_jvp",
+        "jax.custom_vjp",
+    }
+)
+
+# Higher-order functions whose callable arguments JAX traces while the caller is traced [09]. Together
+# with WRAPPER_NAMES and VMAP_NAMES this is the one list of "passing f here reaches f".
+HIGHER_ORDER_NAMES = WRAPPER_NAMES | VMAP_NAMES | frozenset(
+    {
+        "jax.lax.scan",
+        "jax.lax.cond",
+        "jax.lax.switch",
+        "jax.lax.fori_loop",
+        "jax.lax.while_loop",
+        "jax.lax.map",
+        "jax.lax.associative_scan",
+        "jax.lax.custom_root",
+        "jax.lax.custom_linear_solve",
+        "jax.tree.map",
+        "jax.tree_util.tree_map",
+        "jax.tree_map",
+        "jax.eval_shape",
+        "jax.linearize",
+        "jax.vjp",
+        "jax.jvp",
+    }
+)
+
+WITH_SHARDING_CONSTRAINT_NAMES = frozenset(
+    {"jax.lax.with_sharding_constraint", "jax.experimental.pjit.with_sharding_constraint"}
+)
+
+# Collectives and axis queries: the axis name is the `axis_name` keyword or this positional index.
+COLLECTIVE_AXIS_POSITION = {
+    "jax.lax.psum": 1,
+    "jax.lax.pmean": 1,
+    "jax.lax.pmax": 1,
+    "jax.lax.pmin": 1,
+    "jax.lax.psum_scatter": 1,
+    "jax.lax.all_gather": 1,
+    "jax.lax.all_to_all": 1,
+    "jax.lax.ppermute": 1,
+    "jax.lax.pshuffle": 1,
+    "jax.lax.pswapaxes": 1,
+    "jax.lax.pbroadcast": 1,
+    "jax.lax.pvary": 1,
+    "jax.lax.axis_index": 0,
+    "jax.lax.axis_size": 0,
+}
+COLLECTIVE_AXIS_KEYWORD = "axis_name"
+
+# Functions that act element by element: a shard_map body made only of these (and arithmetic operators)
+# computes the same values whatever its block shape, which is what makes strip value-preserving [04 4a-4c].
+_ELEMENTWISE_JNP = (
+    "abs absolute add arccos arccosh arcsin arcsinh arctan arctan2 arctanh cbrt ceil clip conj conjugate cos "
+    "cosh deg2rad degrees divide equal exp exp2 expm1 fabs float_power floor floor_divide fmax fmin fmod "
+    "greater greater_equal heaviside hypot imag isfinite isinf isnan less less_equal log log10 log1p log2 "
+    "logaddexp logical_and logical_not logical_or logical_xor maximum minimum mod multiply nan_to_num "
+    "negative not_equal positive power rad2deg radians real reciprocal remainder rint round sign sin sinc "
+    "sinh sqrt square subtract tan tanh true_divide trunc where asarray array"
+).split()
+_ELEMENTWISE_NN = (
+    "relu relu6 sigmoid silu swish gelu elu selu celu leaky_relu softplus soft_sign hard_tanh hard_sigmoid "
+    "hard_silu hard_swish log_sigmoid mish squareplus sparse_plus"
+).split()
+_ELEMENTWISE_LAX = (
+    "abs add sub mul div neg exp log sin cos tanh sqrt rsqrt max min pow sign floor ceil round logistic "
+    "integer_pow select convert_element_type"
+).split()
+ELEMENTWISE_NAMES = frozenset(
+    [f"jax.numpy.{n}" for n in _ELEMENTWISE_JNP]
+    + [f"jax.nn.{n}" for n in _ELEMENTWISE_NN]
+    + [f"jax.lax.{n}" for n in _ELEMENTWISE_LAX]
+    + ["numpy.float32", "jax.numpy.float32"]
+)
+# Array methods that are elementwise (`x.astype(dtype)`).
+ELEMENTWISE_METHODS = frozenset({"astype", "conj", "clip", "round"})

@@ -1,0 +1,141 @@
+"""Plain data types shared by every stage: spans, edits, fixes, findings and per-file results.
+
+Positions are stored one way only: a `Span` is a pair of 0-based offsets in *code points* into the module
+source (a Python `str`). Conversions to 1-based rows/columns (CLI, JSON) and to UTF-16 positions (LSP) live in
+`spmdfix.positions` and happen at the edges. No tree node ever crosses a module boundary: results are
+picklable and can be sent between processes or stored in an LSP diagnostic's `data`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A half-open range `[start, end)` of code-point offsets into one module's source text."""
+
+    start: int
+    end: int
+
+    def contains(self, other: Span) -> bool:
+        """True when `other` lies inside this span (bounds included)."""
+        return self.start <= other.start and other.end <= self.end
+
+    def overlaps(self, other: Span) -> bool:
+        """True when the two spans share at least one code point, or are the same empty point."""
+        if self.start == self.end == other.start == other.end:
+            return True
+        return self.start < other.end and other.start < self.end
+
+
+class Applicability(enum.StrEnum):
+    """How safe a fix is, with ruff's meaning of the words.
+
+    SAFE: the measured conditions under which JAX keeps the program's values hold (docs/safety.md).
+    UNSAFE: the conditions could not be proven statically, or are known not to hold for some callers;
+    applied only with `--unsafe-fixes`.
+    """
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+class Transform(enum.StrEnum):
+    """The three transforms, in the order `--strategy auto` tries them."""
+
+    RENAME = "rename"
+    ADD_AXIS = "add-axis"
+    STRIP = "strip"
+
+
+class Strategy(enum.StrEnum):
+    """What `spmdfix fix --strategy` asks for: one transform, or `auto` (first safe of the three)."""
+
+    AUTO = "auto"
+    RENAME = "rename"
+    ADD_AXIS = "add-axis"
+    STRIP = "strip"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeEdit:
+    """One change a transform makes to the expression node that spans exactly `span`.
+
+    kind "replace": the node is replaced by the expression `code`.
+    kind "insert": `code` is inserted as a new element at `index` of the node's elements; the node is a
+    tuple, list or set display, or a call (its positional arguments). `index` -1 appends.
+    """
+
+    span: Span
+    kind: str
+    code: str
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """A text edit: replace `span` of the original source with `content`."""
+
+    span: Span
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A planned fix: what a transform will change, and how safe it is.
+
+    `key` identifies the fix across findings: findings that share a fix (a rename of one vmap site, a strip
+    of one shard_map) carry equal keys, and a run applies each key once. `node_edits` are applied by the
+    transform's codemod (`spmdfix.codemods`), which turns them into text `Edit`s.
+    """
+
+    transform: Transform
+    key: str
+    title: str
+    applicability: Applicability
+    reason: str
+    node_edits: tuple[NodeEdit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A place related to a finding: the spmd_axis_name argument, or a step of the call chain."""
+
+    message: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a transform is not offered for a finding."""
+
+    transform: Transform
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One diagnostic at one place of one module.
+
+    `fixes` lists every applicable fix in `auto` preference order (rename, add-axis, strip); `refusals`
+    says why the others are not offered. Tool-level diagnostics (a file that does not parse) have no
+    fixes and an empty `axis`.
+    """
+
+    code: str
+    name: str
+    message: str
+    span: Span
+    axis: str = ""
+    related: tuple[Related, ...] = ()
+    fixes: tuple[Fix, ...] = ()
+    refusals: tuple[Refusal, ...] = field(default=())
+
+    def fix_for(self, transform: Transform) -> Fix | None:
+        """The fix of that transform, or None when it is not offered."""
+        for fix in self.fixes:
+            if fix.transform == transform:
+                return fix
+        return None

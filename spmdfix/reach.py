@@ -1,0 +1,285 @@
+"""What a vmapped callable reaches: the shard_maps it applies and the functions it traces.
+
+JAX traces everything a vmapped function calls, directly or through jit, checkpoint, grad, lax.scan,
+lax.cond, fori_loop and the other higher-order functions of `jaxapi.HIGHER_ORDER_NAMES`, and raises the
+spmd_axis_name error for any shard_map applied on the way [jax-semantics.md, "When JAX raises": 09, 10].
+This module follows those paths through one module's code, transitively and with a guard against
+recursion. It recognises shard_map in all its spellings: `shard_map(f, ...)`, the factory form
+`jax.shard_map(mesh=..., in_specs=..., out_specs=...)(f)`, `functools.partial(shard_map, ...)`, each as a
+call or a decorator, and names bound to any of them.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from spmdfix import jaxapi
+from spmdfix.model import Related
+from spmdfix.scopes import ModuleIndex, Scope
+
+FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+@dataclass(frozen=True, eq=False)
+class ShardMapSite:
+    """One shard_map construction: where it is written and its arguments (expressions, None when absent).
+
+    node: the construction call or decorator expression. body: the mapped function (an expression, or
+    the decorated `def`). api: "new" (`jax.shard_map`) or "old" (`jax.experimental.shard_map.shard_map`).
+    """
+
+    node: ast.AST
+    scope: Scope
+    api: str
+    body: ast.AST | None
+    body_scope: Scope
+    args: dict[str, ast.AST]
+
+
+@dataclass(frozen=True)
+class ReachedSite:
+    """A shard_map reached from a vmapped callable, with the chain of steps that leads to it."""
+
+    site: ShardMapSite
+    chain: tuple[Related, ...]
+    through_vmap: bool
+    chain_nodes: tuple[ast.AST, ...]
+
+
+@dataclass
+class ReachResult:
+    """Everything one callable reaches: shard_map sites and the function nodes whose bodies it traces."""
+
+    sites: list[ReachedSite] = field(default_factory=list)
+    functions: list[ast.AST] = field(default_factory=list)
+
+
+class Reacher:
+    """Follows calls from a callable through one module (`ModuleIndex`)."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.ix = index
+        self._calls_by_owner: dict[int, list[ast.Call]] = {}
+        for call in index.calls:
+            owner = self._owner(call)
+            self._calls_by_owner.setdefault(id(owner), []).append(call)
+
+    def _owner(self, node: ast.AST) -> ast.AST:
+        for anc in self.ix.ancestors(node):
+            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                return anc
+        return self.ix.tree
+
+    def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
+        return self.ix.qualname(expr, scope)
+
+    def calls_in(self, func: ast.AST) -> list[ast.Call]:
+        """The calls a function's body makes (lambdas inside included, nested defs excluded)."""
+        if isinstance(func, ast.Lambda):
+            return [n for n in ast.walk(func.body) if isinstance(n, ast.Call) and not self._in_nested_def(n, func)]
+        return self._calls_by_owner.get(id(func), [])
+
+    def _in_nested_def(self, node: ast.AST, root: ast.AST) -> bool:
+        for anc in self.ix.ancestors(node):
+            if anc is root:
+                return False
+            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return True
+        return False
+
+    # --- shard_map recognition ----------------------------------------------------------------------
+    def _shard_map_api(self, func: ast.AST, scope: Scope) -> str | None:
+        qname = self.qualname(func, scope)
+        if qname in jaxapi.SHARD_MAP_NEW:
+            return "new"
+        if qname in jaxapi.SHARD_MAP_OLD:
+            return "old"
+        return None
+
+    def factory(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[str, dict[str, ast.AST], Scope] | None:
+        """A shard_map waiting for its function: `jax.shard_map(mesh=..., ...)`, `partial(shard_map, ...)`.
+
+        Returns (api, keyword arguments, scope they are evaluated in), or None.
+        """
+        if depth > 8:
+            return None
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is not None and binding.kind == "assign":
+                return self.factory(binding.node, binding.scope, depth + 1)
+            return None
+        if not isinstance(expr, ast.Call):
+            return None
+        api = self._shard_map_api(expr.func, scope)
+        if api is not None and not expr.args:
+            return api, _keywords(expr), scope
+        if self.qualname(expr.func, scope) in jaxapi.PARTIAL_NAMES and expr.args:
+            api = self._shard_map_api(expr.args[0], scope)
+            if api is None:
+                inner = self.factory(expr.args[0], scope, depth + 1)
+                if inner is None:
+                    return None
+                api, kwargs, _ = inner
+                return api, {**kwargs, **_keywords(expr)}, scope
+            kwargs = _keywords(expr)
+            for name, value in zip(jaxapi.SHARD_MAP_POSITIONS[1:], expr.args[1:]):
+                kwargs.setdefault(name, value)
+            return api, kwargs, scope
+        return None
+
+    def construction(self, call: ast.Call, scope: Scope) -> ShardMapSite | None:
+        """The ShardMapSite when `call` builds a shard-mapped function, else None."""
+        api = self._shard_map_api(call.func, scope)
+        if api is not None and call.args:
+            kwargs = _keywords(call)
+            for name, value in zip(jaxapi.SHARD_MAP_POSITIONS, call.args):
+                kwargs.setdefault(name, value)
+            body = kwargs.pop("f")
+            return ShardMapSite(call, scope, api, body, scope, kwargs)
+        made = self.factory(call.func, scope)
+        if made is not None and call.args:
+            api, kwargs, _ = made
+            merged = {**kwargs, **_keywords(call)}
+            return ShardMapSite(call, scope, api, call.args[0], scope, merged)
+        return None
+
+    def decorated_site(self, func: ast.AST) -> ShardMapSite | None:
+        """The ShardMapSite when a `def` is decorated by a shard_map factory."""
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        scope = self.ix.scope_at(func)
+        for deco in func.decorator_list:
+            made = self.factory(deco, scope)
+            if made is not None:
+                api, kwargs, _ = made
+                return ShardMapSite(deco, scope, api, func, scope, dict(kwargs))
+        return None
+
+    def is_vmap(self, func: ast.AST, scope: Scope) -> bool:
+        return self.qualname(func, scope) in jaxapi.VMAP_NAMES
+
+    # --- reach --------------------------------------------------------------------------------------
+    def reach(self, callable_expr: ast.AST, scope: Scope) -> ReachResult:
+        """Every shard_map site and function that calling `callable_expr` traces."""
+        result = ReachResult()
+        self._reach_callable(callable_expr, scope, (), (), False, result, set())
+        return result
+
+    def reach_body(self, func: ast.AST) -> ReachResult:
+        """What a shard_map body traces: like `reach`, but the body's own decorators are not followed."""
+        result = ReachResult()
+        self._reach_function(func, (), (), False, result, set(), as_body=True)
+        return result
+
+    def _reach_callable(self, expr, scope, chain, nodes, via_vmap, result, seen) -> None:
+        if expr is None:
+            return
+        if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._reach_function(expr, chain, nodes, via_vmap, result, seen)
+            return
+        if isinstance(expr, ast.Lambda):
+            self._reach_function(expr, chain, nodes, via_vmap, result, seen)
+            return
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is None:
+                return
+            if binding.kind == "def":
+                self._reach_function(binding.node, chain, nodes, via_vmap, result, seen)
+            elif binding.kind == "assign":
+                key = ("assign", id(binding.node))
+                if key not in seen:
+                    seen.add(key)
+                    self._reach_callable(binding.node, binding.scope, chain, nodes, via_vmap, result, seen)
+            return
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            for elt in expr.elts:
+                self._reach_callable(elt, scope, chain, nodes, via_vmap, result, seen)
+            return
+        if isinstance(expr, ast.Call):
+            self._reach_call_value(expr, scope, chain, nodes, via_vmap, result, seen)
+
+    def _reach_call_value(self, call, scope, chain, nodes, via_vmap, result, seen) -> None:
+        """A call used as a callable: a shard_map construction, or a wrapper such as jit(f) / partial(f)."""
+        site = self.construction(call, scope)
+        if site is not None:
+            self._add_site(site, chain, nodes, via_vmap, result, seen)
+            return
+        qname = self.qualname(call.func, scope)
+        if qname in jaxapi.PARTIAL_NAMES or qname in jaxapi.WRAPPER_NAMES or qname in jaxapi.VMAP_NAMES:
+            if call.args:
+                inner_vmap = via_vmap or qname in jaxapi.VMAP_NAMES
+                self._reach_callable(call.args[0], scope, chain, nodes, inner_vmap, result, seen)
+            return
+        if isinstance(call.func, ast.Call):
+            # partial(jax.jit, static_argnums=...)(f) and friends: a wrapper factory applied to f.
+            inner = call.func
+            inner_q = self.qualname(inner.func, scope)
+            if inner_q in jaxapi.PARTIAL_NAMES and inner.args:
+                target_q = self.qualname(inner.args[0], scope)
+                if target_q in jaxapi.WRAPPER_NAMES or target_q in jaxapi.VMAP_NAMES:
+                    if call.args:
+                        inner_vmap = via_vmap or target_q in jaxapi.VMAP_NAMES
+                        self._reach_callable(call.args[0], scope, chain, nodes, inner_vmap, result, seen)
+
+    def _add_site(self, site, chain, nodes, via_vmap, result, seen) -> None:
+        key = ("site", id(site.node))
+        if key in seen:
+            return
+        seen.add(key)
+        result.sites.append(ReachedSite(site, chain, via_vmap, nodes))
+
+    def _reach_function(self, func, chain, nodes, via_vmap, result, seen, as_body=False) -> None:
+        key = ("func", id(func))
+        if key in seen:
+            return
+        seen.add(key)
+        site = None if as_body else self.decorated_site(func)
+        if site is not None:
+            self._add_site(site, chain, nodes, via_vmap, result, seen)
+            return
+        # A vmap decorating a function reached through a call is a vmap on the way (hazard H2); the
+        # spmd vmap's own target (empty chain) and a shard_map body are not.
+        if chain and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._has_vmap_decorator(func):
+            via_vmap = True
+        result.functions.append(func)
+        for call in self.calls_in(func):
+            self._reach_from_call(call, chain, nodes, via_vmap, result, seen)
+
+    def _has_vmap_decorator(self, func) -> bool:
+        scope = self.ix.scope_at(func)
+        for deco in func.decorator_list:
+            target = deco
+            if isinstance(deco, ast.Call) and self.qualname(deco.func, scope) in jaxapi.PARTIAL_NAMES and deco.args:
+                target = deco.args[0]
+            if self.is_vmap(target, scope):
+                return True
+        return False
+
+    def _reach_from_call(self, call, chain, nodes, via_vmap, result, seen) -> None:
+        """One call inside a traced body: it may apply a shard_map, call a function, or pass one to a HOF."""
+        scope = self.ix.scope_at(call)
+        span = self.ix.lines.span_of_ast(call)
+        site = self.construction(call, scope)
+        if site is not None:
+            step = Related("shard_map applied here", span)
+            self._add_site(site, chain + (step,), nodes + (call,), via_vmap, result, seen)
+            return
+        qname = self.qualname(call.func, scope)
+        if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
+            name = qname.rsplit(".", 1)[-1]
+            step = Related(f"passed to `{name}` here", span)
+            inner_vmap = via_vmap or qname in jaxapi.VMAP_NAMES
+            for arg in [*call.args, *(k.value for k in call.keywords)]:
+                if isinstance(arg, ast.Starred):
+                    continue
+                self._reach_callable(arg, scope, chain + (step,), nodes + (call,), inner_vmap, result, seen)
+            return
+        if isinstance(call.func, ast.Name):
+            step = Related(f"`{call.func.id}` is called here", span)
+            self._reach_callable(call.func, scope, chain + (step,), nodes + (call,), via_vmap, result, seen)
+
+
+def _keywords(call: ast.Call) -> dict[str, ast.AST]:
+    return {kw.arg: kw.value for kw in call.keywords if kw.arg is not None}

@@ -1,0 +1,170 @@
+"""Emitters: ruff-style text, ruff-compatible JSON records, and unified diffs.
+
+Positions leave here as 1-based rows and 1-based code-point columns, as ruff prints them. The JSON record
+keeps ruff's field names (`code`, `message`, `filename`, `location{row,column}`, `end_location`,
+`noqa_row`, `url`, `fix{applicability,message,edits}`) and adds `name`, `severity`, `related` and
+`alternatives` (the other applicable fixes).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from spmdfix.api import choose_fix
+from spmdfix.model import Edit, Finding, Fix, Span, Strategy
+from spmdfix.positions import LineIndex
+from spmdfix.rules import RULES
+
+_PATCH_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+NO_NEWLINE = "\\ No newline at end of file\n"
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """What one file contributes to a report: display path, absolute path, source and findings."""
+
+    display: str
+    absolute: str
+    source: str
+    findings: tuple[Finding, ...]
+
+
+def _loc(lines: LineIndex, offset: int) -> dict[str, int]:
+    row, col = lines.row_col(offset)
+    return {"row": row, "column": col}
+
+
+def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool) -> list[str]:
+    """Human-readable lines for one file: `path:row:col: CODE [*] message`, then notes."""
+    lines = LineIndex(report.source)
+    out = []
+    for f in report.findings:
+        row, col = lines.row_col(f.span.start)
+        fix = choose_fix(f, Strategy.AUTO, unsafe_fixes)
+        mark = "[*] " if fix is not None else ""
+        out.append(f"{report.display}:{row}:{col}: {f.code} {mark}{f.message}")
+        for rel in f.related:
+            r_row, r_col = lines.row_col(rel.span.start)
+            out.append(f"  = note: {rel.message} ({report.display}:{r_row}:{r_col})")
+        if show_fixes:
+            for candidate in f.fixes:
+                chosen = " (auto)" if fix is not None and candidate.key == fix.key else ""
+                out.append(
+                    f"  = fix [{candidate.applicability}] {candidate.transform}{chosen}: "
+                    f"{candidate.title} — {candidate.reason}"
+                )
+            for refusal in f.refusals:
+                out.append(f"  = not offered: {refusal.transform}: {refusal.reason}")
+    return out
+
+
+def summary_line(total: int, fixable: int, hidden: int) -> str:
+    """The closing line of a text report, in ruff's words."""
+    if total == 0:
+        return "All checks passed!"
+    parts = [f"Found {total} error{'s' if total != 1 else ''}."]
+    if fixable:
+        parts.append(f"[*] {fixable} fixable with `spmdfix fix`.")
+    if hidden:
+        parts.append(f"({hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with `--unsafe-fixes`.)")
+    return " ".join(parts)
+
+
+def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: LineIndex) -> dict:
+    record = {
+        "applicability": str(fix.applicability),
+        "message": fix.title,
+        "transform": str(fix.transform),
+        "reason": fix.reason,
+        "edits": [],
+    }
+    if isinstance(edits, tuple):
+        record["edits"] = [
+            {"content": e.content, "location": _loc(lines, e.span.start), "end_location": _loc(lines, e.span.end)}
+            for e in edits
+        ]
+    elif isinstance(edits, str):
+        record["error"] = edits
+    return record
+
+
+def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...] | str]) -> list[dict]:
+    """ruff-style JSON records of one file's findings; `edits_by_key` gives each fix's text edits."""
+    lines = LineIndex(report.source)
+    out = []
+    for f in report.findings:
+        chosen = choose_fix(f, Strategy.AUTO, unsafe_fixes=True)
+        rule = RULES[f.code]
+        out.append(
+            {
+                "code": f.code,
+                "name": f.name,
+                "message": f.message,
+                "severity": "error",
+                "filename": report.absolute,
+                "location": _loc(lines, f.span.start),
+                "end_location": _loc(lines, f.span.end),
+                "noqa_row": lines.row_col(f.span.start)[0],
+                "url": rule.url,
+                "fix": _fix_json(chosen, edits_by_key.get(chosen.key), lines) if chosen else None,
+                "alternatives": [
+                    _fix_json(x, edits_by_key.get(x.key), lines)
+                    for x in f.fixes
+                    if chosen is None or x.key != chosen.key
+                ],
+                "not_offered": [{"transform": str(r.transform), "reason": r.reason} for r in f.refusals],
+                "related": [
+                    {"message": r.message, "location": _loc(lines, r.span.start), "end_location": _loc(lines, r.span.end)}
+                    for r in f.related
+                ],
+            }
+        )
+    return out
+
+
+def error_record(display: str, absolute: str, code: str, message: str, span: Span | None = None, source: str = "") -> dict:
+    """A JSON record for a file-level diagnostic (unreadable or unparsable file)."""
+    lines = LineIndex(source)
+    start = _loc(lines, span.start) if span else {"row": 1, "column": 1}
+    end = _loc(lines, span.end) if span else start
+    rule = RULES[code]
+    return {
+        "code": code,
+        "name": rule.name,
+        "message": message,
+        "severity": "error",
+        "filename": absolute,
+        "location": start,
+        "end_location": end,
+        "noqa_row": start["row"],
+        "url": rule.url,
+        "fix": None,
+        "alternatives": [],
+        "not_offered": [],
+        "related": [],
+    }
+
+
+def _patch_lines(text: str) -> list[str]:
+    """Lines as `patch` sees them: ended by "\\n" only (str.splitlines would also split at form feeds)."""
+    return _PATCH_LINE.findall(text)
+
+
+def unified_diff(display: str, old: str, new: str) -> str:
+    """A `patch -p1` applicable diff (`a/<path>`, `b/<path>`), with "\\ No newline at end of file" kept."""
+    old_lines = _patch_lines(old)
+    new_lines = _patch_lines(new)
+    out = []
+    for line in difflib.unified_diff(old_lines, new_lines, f"a/{display}", f"b/{display}"):
+        if line.startswith(("---", "+++")):
+            out.append(line.rstrip("\n") + "\n")
+            continue
+        out.append(line)
+        if not line.endswith("\n"):
+            # difflib leaves the last line of a file without a final newline unterminated.
+            out[-1] = line + "\n"
+            out.append(NO_NEWLINE)
+    return "".join(out)

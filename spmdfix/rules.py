@@ -1,0 +1,45 @@
+"""The rule table: every code spmdfix reports, its name and its documentation, in one place.
+
+Codes are stable: new rules get new codes, existing ones are never renumbered. Each rule's documentation
+lives in `spmdfix/rules/<CODE>.md` with ruff's sections (What it does, Why is this bad?, Example, Use
+instead, Fix safety, References); `spmdfix rule CODE` prints it and a finding's `url` points at it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A rule: stable code, kebab-case name, one-line summary."""
+
+    code: str
+    name: str
+    summary: str
+
+    @property
+    def url(self) -> str:
+        """A URI of the rule's documentation as installed with the package."""
+        return resources.files("spmdfix").joinpath("rules", f"{self.code}.md").as_uri()  # type: ignore[attr-defined]
+
+    def doc(self) -> str:
+        """The rule's documentation text (Markdown)."""
+        return resources.files("spmdfix").joinpath("rules", f"{self.code}.md").read_text(encoding="utf-8")
+
+
+RULES: dict[str, Rule] = {
+    rule.code: rule
+    for rule in (
+        Rule("SPMD001", "spmd-axis-in-in-specs", "vmap spmd_axis_name axis appears in a reached shard_map's in_specs"),
+        Rule("SPMD002", "spmd-axis-in-out-specs", "vmap spmd_axis_name axis appears in a reached shard_map's out_specs"),
+        Rule("SPMD900", "syntax-error", "the file does not parse, so it was not analysed"),
+        Rule("SPMD901", "unreadable-file", "the file could not be read or decoded"),
+    )
+}
+
+IN_SPECS = RULES["SPMD001"]
+OUT_SPECS = RULES["SPMD002"]
+SYNTAX_ERROR = RULES["SPMD900"]
+UNREADABLE = RULES["SPMD901"]

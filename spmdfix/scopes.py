@@ -1,0 +1,222 @@
+"""One pass over a module's `ast`: scopes, the names each binds, and import-alias resolution.
+
+This is the light replacement for libcst's ScopeProvider and QualifiedNameProvider, which cost over a second
+on a 2,000-line file (../shared/docs/toolchain-notes.md); one walk of the stdlib `ast` costs milliseconds.
+It answers two questions for the analysis: what does a name refer to here (`lookup`), and which fully
+qualified JAX name does an expression spell (`qualname`), following `import ... as`, `from ... import ... as`
+and module-level aliases such as `shard_map = jax.shard_map`.
+
+Name resolution follows Python's rules where they matter for us (function scopes see enclosing function
+scopes and the module, not class bodies) and gives up where a name has several different bindings: callers
+then stay silent instead of guessing.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from spmdfix.positions import LineIndex
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+ScopeNode = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+
+
+@dataclass(eq=False, slots=True)
+class Binding:
+    """One binding of a name in one scope.
+
+    kind: "import" (qname set), "def" / "class" (node is the definition), "assign" (node is the assigned
+    value expression), "param" (node is the `ast.arg`), "other" (loop targets, `with ... as`, unpacking).
+    """
+
+    name: str
+    kind: str
+    node: ast.AST
+    scope: Scope
+    qname: str | None = None
+
+
+@dataclass(eq=False, slots=True)
+class Scope:
+    """A module, function, lambda or class scope with the bindings made directly in it."""
+
+    node: ast.AST
+    parent: Scope | None
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+
+    @property
+    def is_class(self) -> bool:
+        return isinstance(self.node, ast.ClassDef)
+
+    def bind(self, name: str, kind: str, node: ast.AST, qname: str | None = None) -> None:
+        self.bindings.setdefault(name, []).append(Binding(name, kind, node, self, qname))
+
+
+class ModuleIndex:
+    """Scopes, parents and call sites of one parsed module.
+
+    Input: the module source (`str`) and its `ast.Module`. Building it never raises for a tree that
+    `ast.parse` produced.
+    """
+
+    def __init__(self, source: str, tree: ast.Module) -> None:
+        self.source = source
+        self.tree = tree
+        self.lines = LineIndex(source)
+        self.parent: dict[int, ast.AST] = {}
+        self.scope_by_node: dict[int, Scope] = {}  # function/lambda/class/module node -> its own scope
+        self.enclosing: dict[int, Scope] = {}  # any node -> scope its expressions are evaluated in
+        self.calls: list[ast.Call] = []
+        self.module_scope = Scope(tree, None)
+        self.scope_by_node[id(tree)] = self.module_scope
+        self._walk_body(tree.body, tree, self.module_scope)
+
+    # --- building ---------------------------------------------------------------------------------
+    def _walk_body(self, stmts: list[ast.stmt], parent: ast.AST, scope: Scope) -> None:
+        for stmt in stmts:
+            self._visit(stmt, parent, scope)
+
+    def _visit(self, node: ast.AST, parent: ast.AST, scope: Scope) -> None:
+        self.parent[id(node)] = parent
+        self.enclosing[id(node)] = scope
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            scope.bind(node.name, "def", node)
+            for sub in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:
+                if sub is not None:
+                    self._visit(sub, node, scope)
+            self._enter_function(node, scope)
+            return
+        if isinstance(node, ast.Lambda):
+            for sub in [*node.args.defaults, *node.args.kw_defaults]:
+                if sub is not None:
+                    self._visit(sub, node, scope)
+            self._enter_function(node, scope)
+            return
+        if isinstance(node, ast.ClassDef):
+            scope.bind(node.name, "class", node)
+            for sub in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
+                self._visit(sub, node, scope)
+            inner = Scope(node, scope)
+            self.scope_by_node[id(node)] = inner
+            self._walk_body(node.body, node, inner)
+            return
+        self._bind_statement(node, scope)
+        if isinstance(node, ast.Call):
+            self.calls.append(node)
+        for child in ast.iter_child_nodes(node):
+            self._visit(child, node, scope)
+
+    def _enter_function(self, node: FunctionNode, scope: Scope) -> None:
+        inner = Scope(node, scope)
+        self.scope_by_node[id(node)] = inner
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if arg is not None:
+                inner.bind(arg.arg, "param", arg)
+                self.parent[id(arg)] = node
+        if isinstance(node, ast.Lambda):
+            self._visit(node.body, node, inner)
+        else:
+            self._walk_body(node.body, node, inner)
+
+    def _bind_statement(self, node: ast.AST, scope: Scope) -> None:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._bind_target(target, node.value, scope)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            self._bind_target(node.target, node.value, scope)
+        elif isinstance(node, ast.NamedExpr):
+            self._bind_target(node.target, node.value, scope)
+        elif isinstance(node, ast.AugAssign):
+            self._bind_target(node.target, None, scope)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            self._bind_target(node.target, None, scope)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            self._bind_target(node.optional_vars, None, scope)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            scope.bind(node.name, "other", node)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    scope.bind(alias.asname, "import", node, alias.name)
+                else:
+                    top = alias.name.split(".")[0]
+                    scope.bind(top, "import", node, top)
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            for alias in node.names:
+                if alias.name == "*":
+                    continue
+                qname = f"{base}.{alias.name}" if base and not base.endswith(".") else base + alias.name
+                scope.bind(alias.asname or alias.name, "import", node, qname)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            scope.bind(node.name, "other", node)
+
+    def _bind_target(self, target: ast.AST, value: ast.AST | None, scope: Scope) -> None:
+        if isinstance(target, ast.Name):
+            if value is None:
+                scope.bind(target.id, "other", target)
+            else:
+                scope.bind(target.id, "assign", value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self._bind_target(elt.value if isinstance(elt, ast.Starred) else elt, None, scope)
+
+    # --- queries ----------------------------------------------------------------------------------
+    def scope_at(self, node: ast.AST) -> Scope:
+        """The scope in which the expression `node` is evaluated."""
+        return self.enclosing.get(id(node), self.module_scope)
+
+    def own_scope(self, node: ast.AST) -> Scope | None:
+        """The scope a function, lambda, class or module node opens."""
+        return self.scope_by_node.get(id(node))
+
+    def lookup(self, name: str, scope: Scope) -> list[Binding]:
+        """Bindings of `name` visible from `scope` (Python's LEGB rule, class bodies skipped when nested)."""
+        current: Scope | None = scope
+        first = True
+        while current is not None:
+            if (first or not current.is_class) and name in current.bindings:
+                return current.bindings[name]
+            first = False
+            current = current.parent
+        return []
+
+    def single_binding(self, name: str, scope: Scope) -> Binding | None:
+        """The one binding of `name` from `scope`, or None when there is none or several."""
+        bindings = self.lookup(name, scope)
+        if len(bindings) == 1:
+            return bindings[0]
+        if bindings and all(b.kind == "import" and b.qname == bindings[0].qname for b in bindings):
+            return bindings[0]
+        return None
+
+    def qualname(self, expr: ast.AST, scope: Scope, _depth: int = 0) -> str | None:
+        """The fully qualified name `expr` spells (`jax.vmap`), or None when it is not an imported name.
+
+        `expr` must be a Name or an Attribute chain; anything else gives None. A name with several
+        bindings, or bound to something other than an import or an alias of one, gives None.
+        """
+        if _depth > 20:
+            return None
+        if isinstance(expr, ast.Attribute):
+            base = self.qualname(expr.value, scope, _depth + 1)
+            return f"{base}.{expr.attr}" if base else None
+        if not isinstance(expr, ast.Name):
+            return None
+        binding = self.single_binding(expr.id, scope)
+        if binding is None:
+            return None
+        if binding.kind == "import":
+            return binding.qname
+        if binding.kind == "assign" and isinstance(binding.node, (ast.Name, ast.Attribute)):
+            return self.qualname(binding.node, binding.scope, _depth + 1)
+        return None
+
+    def ancestors(self, node: ast.AST):
+        """The chain of parents of `node`, innermost first."""
+        current = self.parent.get(id(node))
+        while current is not None:
+            yield current
+            current = self.parent.get(id(current))

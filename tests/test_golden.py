@@ -1,0 +1,64 @@
+"""Golden cases: `fix` turns input.py into expected.py byte for byte, and every output is sound.
+
+For each case under golden/: the output equals expected.py exactly; findings on input.py equal
+findings.txt; an expected output of an applied fix parses (ast and libcst), is a fixed point of the tool
+and lints clean; the applied fix has the transform of its group and the applicability case.toml records;
+clean and refused cases stay byte-identical. `pytest --update-golden` rewrites expected.py/findings.txt.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+import pytest
+
+from golden import TRANSFORM_GROUPS, Case, cases, findings_text
+from spmdfix.api import check_source, fix_source
+from spmdfix.files import decode, encode
+
+CASES = cases()
+
+
+def _read(path):
+    return decode(path, path.read_bytes())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_golden_case(case: Case, update_golden: bool) -> None:
+    source = _read(case.input)
+    result = fix_source(source.text, case.options)
+    assert not result.errors, result.errors
+    output = encode(source, result.source)
+    found = findings_text(source.text, check_source(source.text, case.options))
+    if update_golden:
+        case.expected.write_bytes(output)
+        case.findings.write_text(found, encoding="utf-8")
+    assert output == case.expected.read_bytes(), f"{case.id}: output differs from expected.py"
+    assert case.findings.exists(), f"{case.id}: findings.txt missing (run pytest --update-golden and review)"
+    assert found == case.findings.read_text(encoding="utf-8"), f"{case.id}: findings differ from findings.txt"
+
+    if case.group in TRANSFORM_GROUPS:
+        assert found, f"{case.id}: a transform case must have findings on its input"
+        assert result.applied, f"{case.id}: no fix applied"
+        assert {f.transform.value for f in result.applied} == {case.group}
+        assert {f.applicability.value for f in result.applied} == {case.config["applicability"]}
+    elif case.group == "clean":
+        assert not found, f"{case.id}: clean code got findings"
+        assert output == source.raw
+    elif case.group == "refuse":
+        assert found, f"{case.id}: a refusal case must have findings"
+        assert output == source.raw, f"{case.id}: a refused fix changed the file"
+
+
+TRANSFORM_CASES = [c for c in CASES if c.group in TRANSFORM_GROUPS]
+
+
+@pytest.mark.parametrize("case", TRANSFORM_CASES, ids=[c.id for c in TRANSFORM_CASES])
+def test_expected_output_is_sound(case: Case) -> None:
+    text = _read(case.expected).text
+    ast.parse(text)
+    cst.parse_module(text)
+    assert check_source(text, case.options) == [], f"{case.id}: expected.py still has findings"
+    again = fix_source(text, case.options)
+    assert again.source == text and not again.applied, f"{case.id}: expected.py is not a fixed point"
