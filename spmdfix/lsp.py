@@ -411,12 +411,7 @@ def suppress_action(ls: SpmdfixServer, doc: Document, finding: Finding, diag: ls
         return None
     match = _NOQA.search(text)
     if match is None:
-        insert = f"  # noqa: {finding.code}" if text.strip() else None
-        if insert is None:
-            return None
-        edit = Edit(Span(end - len(text) + len(text.rstrip()), end - len(text) + len(text.rstrip())), insert)
-        if not text.rstrip():
-            return None
+        edit = Edit(Span(end, end), f" # noqa: {finding.code}")
     elif match.group("codes") is None:
         return None  # a bare `# noqa` suppresses every code already
     else:

@@ -1,0 +1,24 @@
+"""The spmdfix language server with an analysis that raises on a marker, to test that the server survives it.
+
+Started by tests/test_lsp.py as a subprocess; not a test module.
+"""
+
+from __future__ import annotations
+
+import spmdfix.api
+from spmdfix import lsp
+
+CRASH_MARKER = "SPMDFIX_TEST_CRASH"
+_real_check_source = spmdfix.api.check_source
+
+
+def _check_source(source: str, options: spmdfix.api.Options = spmdfix.api.Options()) -> list:
+    if CRASH_MARKER in source:
+        raise RuntimeError("injected analysis failure")
+    return _real_check_source(source, options)
+
+
+spmdfix.api.check_source = _check_source  # type: ignore[assignment]
+
+if __name__ == "__main__":
+    lsp.serve()

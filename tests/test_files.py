@@ -1,0 +1,85 @@
+"""Reading and writing keep every byte: encodings, BOM, CRLF, permissions; refusals leave files alone."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from spmdfix.files import FileError, read_source, write_source
+from spmdfix.report import unified_diff
+
+
+def test_bom_cookie_and_crlf_round_trip(tmp_path: Path) -> None:
+    bom = tmp_path / "bom.py"
+    bom.write_bytes(b"\xef\xbb\xbfx = 'a'\r\ny = 2\r\n")
+    src = read_source(bom)
+    assert src.text == "x = 'a'\r\ny = 2\r\n"
+    assert write_source(src, src.text.replace("2", "3"))
+    assert bom.read_bytes() == b"\xef\xbb\xbfx = 'a'\r\ny = 3\r\n"
+
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(b"# -*- coding: latin-1 -*-\nname = '\xe9'\n")
+    src = read_source(latin)
+    assert "é" in src.text
+    write_source(src, src.text + "z = 1\n")
+    assert latin.read_bytes() == b"# -*- coding: latin-1 -*-\nname = '\xe9'\nz = 1\n"
+
+
+def test_unchanged_text_is_not_written(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    path.write_text("x = 1\n")
+    before = path.stat().st_mtime_ns
+    assert write_source(read_source(path), "x = 1\n") is False
+    assert path.stat().st_mtime_ns == before
+
+
+def test_permissions_kept_and_read_only_refused(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    path.write_text("x = 1\n")
+    os.chmod(path, 0o750)
+    write_source(read_source(path), "x = 2\n")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o750
+    os.chmod(path, 0o444)
+    with pytest.raises(FileError, match="read-only"):
+        write_source(read_source(path), "x = 3\n")
+    assert path.read_text() == "x = 2\n"
+
+
+def test_file_changed_on_disk_is_not_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    path.write_text("x = 1\n")
+    src = read_source(path)
+    path.write_text("x = 100\n")
+    with pytest.raises(FileError, match="changed on disk"):
+        write_source(src, "x = 2\n")
+    assert path.read_text() == "x = 100\n"
+
+
+def test_symlink_target_is_written(tmp_path: Path) -> None:
+    target = tmp_path / "real.py"
+    target.write_text("x = 1\n")
+    link = tmp_path / "link.py"
+    link.symlink_to(target)
+    write_source(read_source(link), "x = 2\n")
+    assert link.is_symlink()
+    assert target.read_text() == "x = 2\n"
+
+
+def test_undecodable_file_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    path.write_bytes(b"x = '\xff'\n")
+    with pytest.raises(FileError, match="cannot decode"):
+        read_source(path)
+
+
+def test_diff_marks_missing_final_newline() -> None:
+    diff = unified_diff("a.py", "x = 1\ny = 2", "x = 1\ny = 3")
+    assert diff.endswith("-y = 2\n\\ No newline at end of file\n+y = 3\n\\ No newline at end of file\n")
+
+
+def test_diff_does_not_split_at_form_feed() -> None:
+    diff = unified_diff("a.py", "a\x0cb\n", "a\x0cc\n")
+    assert "-a\x0cb\n+a\x0cc\n" in diff
