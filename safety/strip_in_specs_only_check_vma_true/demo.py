@@ -1,0 +1,22 @@
+"""As strip_in_specs_only with check_vma=True (default): the remaining out_specs collision surfaces as a pvary error."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def body(v):
+    return v * 2.0 + 1.0
+
+
+def layer(x):
+    return jax.shard_map(body, mesh=mesh, in_specs=P(None), out_specs=P('x'))(x)
+
+
+def main():
+    xs = jnp.arange(4 * 8, dtype=jnp.float32).reshape(4, 8)
+    result = jax.vmap(layer, spmd_axis_name='x')(xs)
+    reference = np.asarray(xs) * 2.0 + 1.0
+    return result, reference
