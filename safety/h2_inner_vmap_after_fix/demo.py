@@ -1,0 +1,23 @@
+"""Original: an inner jax.vmap between vmap(spmd_axis_name='x') and a shard_map with P('x'), check_vma=True.
+Applied: add-axis (size-1 'batch' axis, spmd -> 'batch'): the spec collision is gone, hazard H2 is not."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(1, 2, 4), ('batch', 'x', 'y'))
+
+
+def block(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def row(r):
+    return jax.vmap(block)(r)
+
+
+def main():
+    xs = jnp.arange(4 * 2 * 8, dtype=jnp.float32).reshape(4, 2, 8)
+    result = jax.vmap(row, spmd_axis_name='batch')(xs)
+    reference = np.asarray(xs) * 2.0
+    return result, reference
