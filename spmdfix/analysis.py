@@ -22,6 +22,7 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
+from spmdfix.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.evaluate import AxisNames, Evaluator, MeshInfo, SpecTree
 from spmdfix.model import Related, Span
 from spmdfix.reach import Reacher, ReachedSite, ShardMapSite
@@ -38,15 +39,40 @@ class AxisNamesArg:
 
 
 @dataclass(frozen=True, slots=True)
+class CollectiveUse:
+    """A collective or axis query in a shard_map body (or a function it calls), with its axis argument."""
+
+    name: str
+    axes: AxisNames
+    call: Span
+
+
+@dataclass(frozen=True, slots=True)
 class BodyFacts:
-    """What a shard_map body does, as far as strip and rename safety need to know."""
+    """What a shard_map body does, as far as the rules and the transforms' safety need to know."""
 
     resolved: bool
     elementwise: bool
     reason: str
-    collective_axes: frozenset[str]
+    collectives: tuple[CollectiveUse, ...]
     collectives_unknown: bool
-    inner_vmap: bool
+    inner_vmaps: tuple[Span, ...]
+
+    @property
+    def collective_axes(self) -> frozenset[str]:
+        return frozenset(a for c in self.collectives for a in c.axes.names)
+
+    @property
+    def inner_vmap(self) -> bool:
+        return bool(self.inner_vmaps)
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintUse:
+    """A with_sharding_constraint call on the way from a vmap, with its spec(s)."""
+
+    call: Span
+    specs: SpecTree
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +81,8 @@ class ShardMapFacts:
 
     key: str
     span: Span
+    api: str  # "new" (jax.shard_map: check_vma) or "old" (jax.experimental.shard_map: check_rep)
+    check_span: Span | None  # the check_vma= / check_rep= value as written, when given
     in_specs: SpecTree
     out_specs: SpecTree
     mesh: MeshInfo | None
@@ -70,7 +98,9 @@ class ReachedFacts:
 
     shard_map: ShardMapFacts
     chain: tuple[Related, ...]
-    through_vmap: bool
+    vmaps: tuple[Span, ...]  # jax.vmap calls/decorators between the spmd vmap and the shard_map
+    captures: tuple[Capture, ...] = ()  # batched values the body closes over (SPMD003)
+    lift: LiftSite | str | None = None  # where lift-captures edits, or why it cannot
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +111,12 @@ class VmapFacts:
     span: Span
     spmd: AxisNames
     reached: tuple[ReachedFacts, ...]
-    constraint_axes: frozenset[str]
+    constraints: tuple[ConstraintUse, ...]
     constraints_unknown: bool
+
+    @property
+    def constraint_axes(self) -> frozenset[str]:
+        return frozenset(a for c in self.constraints for a in c.specs.axes())
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +125,7 @@ class _VmapSite:
     scope: Scope
     fun: ast.AST | None
     spmd_expr: ast.AST
+    in_axes: ast.AST | None = None
 
 
 class Analyzer:
@@ -100,6 +135,7 @@ class Analyzer:
         self.ix = ModuleIndex(source, tree)
         self.ev = Evaluator(self.ix)
         self.reacher = Reacher(self.ix)
+        self.capture = CaptureAnalysis(self.ix)
         self._facts_cache: dict[int, ShardMapFacts] = {}
 
     def span(self, node: ast.AST) -> Span:
@@ -111,10 +147,15 @@ class Analyzer:
         sites: list[_VmapSite] = []
         for call in self.ix.calls:
             scope = self.ix.scope_at(call)
-            if self.reacher.is_vmap(call.func, scope):
-                spmd = _argument(call, jaxapi.VMAP_SPMD_POSITION, jaxapi.VMAP_SPMD_KEYWORD)
+            signature = jaxapi.VMAP_SIGNATURES.get(self.ix.qualname(call.func, scope) or "")
+            if signature is not None:
+                fun_name, fun_position, spmd_position = signature
+                spmd = _argument(call, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)
+                if spmd is None:
+                    spmd = self._from_kwargs(call, scope, jaxapi.VMAP_SPMD_KEYWORD)
                 if spmd is not None:
-                    sites.append(_VmapSite(call, scope, _argument(call, 0, "fun"), spmd))
+                    fun = _argument(call, fun_position, fun_name)
+                    sites.append(_VmapSite(call, scope, fun, spmd, _argument(call, 1, "in_axes")))
                 continue
             spmd = self._vmap_factory(call.func, scope)
             if spmd is not None and call.args:
@@ -130,6 +171,25 @@ class Analyzer:
                     sites.append(_VmapSite(deco, outer, func, spmd))
         sites.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
         return sites
+
+    def _from_kwargs(self, call: ast.Call, scope: Scope, keyword: str) -> ast.AST | None:
+        """The value of `keyword` in a `**kw` argument bound to a dict display or `dict(...)` call."""
+        for kw in call.keywords:
+            if kw.arg is not None:
+                continue
+            resolved = self.ev.resolve_name(kw.value, scope)
+            if resolved is None:
+                continue
+            value = resolved[0]
+            if isinstance(value, ast.Dict):
+                for key, item in zip(value.keys, value.values):
+                    if isinstance(key, ast.Constant) and key.value == keyword:
+                        return item
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
+                for item in value.keywords:
+                    if item.arg == keyword:
+                        return item.value
+        return None
 
     def _vmap_factory(self, expr: ast.AST, scope: Scope, depth: int = 0) -> ast.AST | None:
         """The spmd_axis_name expression of `partial(jax.vmap, spmd_axis_name=...)` (or a name bound to it)."""
@@ -161,21 +221,35 @@ class Analyzer:
                 continue
             fun_scope = site.scope
             reach = self.reacher.reach(site.fun, fun_scope)
-            reached = tuple(
-                ReachedFacts(self._shard_map_facts(r, site), r.chain, r.through_vmap) for r in reach.sites
-            )
-            axes, unknown = self._constraint_axes(reach.functions)
+            reached = tuple(self._reached_facts(r, site) for r in reach.sites)
+            constraints, unknown = self._constraints(reach.functions)
             out.append(
                 VmapFacts(
                     key=f"vmap@{self.span(site.node).start}",
                     span=self.span(site.node),
                     spmd=spmd,
                     reached=reached,
-                    constraint_axes=frozenset(axes),
+                    constraints=tuple(constraints),
                     constraints_unknown=unknown,
                 )
             )
         return out
+
+    def _reached_facts(self, reached: ReachedSite, vmap: _VmapSite) -> ReachedFacts:
+        sm = self._shard_map_facts(reached, vmap)
+        body = self._body_function(reached.site.body, reached.site.body_scope)
+        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body)
+        lift = None
+        if captures:
+            lift = self.capture.lift_site(reached.site.node, body, reached.site.args.get("in_specs"))
+        vmaps = tuple(self._vmap_span(n) for n in reached.vmaps)
+        return ReachedFacts(sm, reached.chain, vmaps, captures, lift)
+
+    def _vmap_span(self, node: ast.AST) -> Span:
+        """Where an inner vmap is written: the `jax.vmap` callee of a call, or a decorator."""
+        if isinstance(node, ast.Call):
+            return self.span(node.func)
+        return self.span(node)
 
     def _shard_map_facts(self, reached: ReachedSite, vmap: _VmapSite) -> ShardMapFacts:
         site = reached.site
@@ -188,6 +262,8 @@ class Analyzer:
         facts = ShardMapFacts(
             key=f"shard_map@{self.span(site.node).start}",
             span=self.span(site.node),
+            api=site.api,
+            check_span=self._check_span(site),
             in_specs=self.ev.spec_tree(args.get("in_specs"), site.scope),
             out_specs=self.ev.spec_tree(args.get("out_specs"), site.scope),
             mesh=mesh,
@@ -214,6 +290,10 @@ class Analyzer:
                             if self.ix.qualname(ctx.func, scope) in jaxapi.SET_MESH_NAMES:
                                 return self.ev.mesh(ctx.args[0], scope)
         return None
+
+    def _check_span(self, site: ShardMapSite) -> Span | None:
+        expr = site.args.get("check_vma", site.args.get("check_rep"))
+        return self.span(expr) if expr is not None else None
 
     def _check_vma(self, site: ShardMapSite) -> bool | None:
         expr = site.args.get("check_vma", site.args.get("check_rep"))
@@ -264,30 +344,30 @@ class Analyzer:
     def _body_facts(self, site: ShardMapSite) -> BodyFacts:
         func = self._body_function(site.body, site.body_scope)
         if func is None:
-            return BodyFacts(False, False, "the shard_map body is not a function of this module", frozenset(), True, False)
+            return BodyFacts(False, False, "the shard_map body is not a function of this module", (), True, ())
         reach = self.reacher.reach_body(func)
-        axes: set[str] = set()
+        collectives: list[CollectiveUse] = []
         unknown = bool(reach.sites)
-        inner_vmap = False
+        inner_vmaps: list[Span] = []
         for fn in reach.functions:
             for call in self.reacher.calls_in(fn):
                 scope = self.ix.scope_at(call)
                 qname = self.ix.qualname(call.func, scope)
                 if qname in jaxapi.VMAP_NAMES:
-                    inner_vmap = True
+                    inner_vmaps.append(self.span(call.func))
                 if qname in jaxapi.COLLECTIVE_AXIS_POSITION:
                     expr = _argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
                     value = self.ev.axis_names(expr, scope) if expr is not None else None
                     if value is None:
                         unknown = True
                     else:
-                        axes.update(value.names)
+                        collectives.append(CollectiveUse(qname.rsplit(".", 1)[-1], value, self.span(call)))
         elementwise, reason = ElementwiseCheck(self.ix).check(func)
-        return BodyFacts(True, elementwise, reason, frozenset(axes), unknown, inner_vmap)
+        return BodyFacts(True, elementwise, reason, tuple(collectives), unknown, tuple(inner_vmaps))
 
-    def _constraint_axes(self, functions: list[ast.AST]) -> tuple[set[str], bool]:
-        """Axes named by with_sharding_constraint specs in the traced functions [06 6i]."""
-        axes: set[str] = set()
+    def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
+        """with_sharding_constraint calls in the traced functions and their specs [06 6i, 6k]."""
+        uses: list[ConstraintUse] = []
         unknown = False
         for fn in functions:
             for call in self.reacher.calls_in(fn):
@@ -298,9 +378,9 @@ class Analyzer:
                 if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):
                     spec = _argument(spec, 1, "spec")
                 tree = self.ev.spec_tree(spec, scope)
-                axes |= tree.axes()
+                uses.append(ConstraintUse(self.span(call), tree))
                 unknown = unknown or bool(tree.unresolved) or spec is None
-        return axes, unknown
+        return uses, unknown
 
 
 class ElementwiseCheck:

@@ -1,4 +1,4 @@
-"""File I/O at the edge: discovery, decoding that keeps every byte, and atomic writes.
+"""File I/O at the edge: discovery (excludes, .gitignore), decoding that keeps every byte, and atomic writes.
 
 A module is read as bytes and decoded by its PEP 263 cookie or BOM (`tokenize.detect_encoding`), with line
 endings left as they are; it is written back in the same encoding (BOM included), through a temporary file
@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import tempfile
 import tokenize
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-SKIP_DIRS = frozenset({"__pycache__", "node_modules"})
+import pathspec
+
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
+GITIGNORE = ".gitignore"
+MAX_BYTES = 10 * 1024 * 1024
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
+
+Excluded = Callable[[Path, bool], bool]
 
 
 class FileError(Exception):
@@ -35,28 +43,102 @@ class SourceFile:
     raw: bytes
 
 
-def discover(paths: Iterable[str | os.PathLike]) -> Iterator[Path]:
-    """The Python files under `paths`, in sorted order: files as given, directories walked for `*.py`.
+def discover(
+    paths: Iterable[str | os.PathLike],
+    excluded: Excluded = lambda path, is_dir: False,
+    respect_gitignore: bool = True,
+    force_exclude: bool = False,
+) -> list[Path]:
+    """The source files under `paths` (`*.py`, `*.pyi`, `*.ipynb`), each once, sorted by path components.
 
-    Hidden directories (a leading dot) and `__pycache__` are skipped. Raises `FileError` for a path that
-    does not exist.
+    A file given is kept whatever its suffix; a directory is walked: an entry is skipped when
+    `excluded(path, is_dir)` says so, when a `.gitignore` (of the walked directories, and of their
+    ancestors up to the root of the git work tree holding them, plus `.git/info/exclude`) ignores it, or
+    when it is a `.git` directory; symlinked directories are not followed. With `force_exclude`, a path
+    given (or a directory between it and the working directory) that `excluded` matches is dropped too.
+    Raises `FileError` for a path that does not exist.
     """
+    found: set[Path] = set()
     for given in paths:
         path = Path(given)
-        if path.is_dir():
-            yield from _walk(path)
-        elif path.exists():
-            yield path
-        else:
+        if not path.exists():
             raise FileError(f"{given}: no such file or directory")
+        if force_exclude and _excluded_as_given(path, excluded):
+            continue
+        if path.is_dir():
+            ignores = _outer_gitignores(path) if respect_gitignore else ()
+            found.update(_walk(path, Path(os.path.abspath(path)), excluded, ignores, respect_gitignore))
+        else:
+            found.add(path)
+    return sorted(found, key=lambda p: p.parts)
 
 
-def _walk(root: Path) -> Iterator[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
-        for name in sorted(filenames):
-            if name.endswith(".py"):
-                yield Path(dirpath) / name
+def _excluded_as_given(path: Path, excluded: Excluded) -> bool:
+    """`path` or one of its ancestors below the working directory is excluded."""
+    absolute = Path(os.path.abspath(path))
+    if excluded(path, path.is_dir()):
+        return True
+    cwd = Path.cwd()
+    return any(excluded(parent, True) for parent in absolute.parents if cwd in parent.parents)
+
+
+_Ignores = tuple[tuple[Path, pathspec.PathSpec], ...]
+
+
+def _read_ignore_file(path: Path) -> pathspec.PathSpec | None:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _outer_gitignores(root: Path) -> _Ignores:
+    """Ignore files that apply to `root` from above: its ancestors' up to the git work tree's root."""
+    absolute = Path(os.path.abspath(root))
+    chain = [absolute, *absolute.parents]
+    top = next((d for d in chain if (d / ".git").exists()), None)
+    if top is None:
+        return ()
+    out: list[tuple[Path, pathspec.PathSpec]] = []
+    info = _read_ignore_file(top / ".git" / "info" / "exclude") if (top / ".git").is_dir() else None
+    if info is not None:
+        out.append((top, info))
+    for directory in reversed(chain[1 : chain.index(top) + 1]):
+        spec = _read_ignore_file(directory / GITIGNORE)
+        if spec is not None:
+            out.append((directory, spec))
+    return tuple(out)
+
+
+def _gitignored(ignores: _Ignores, absolute: Path, is_dir: bool) -> bool:
+    """The decision of the deepest ignore file with a pattern matching `absolute` (False without one)."""
+    for directory, spec in reversed(ignores):
+        rel = absolute.relative_to(directory).as_posix() + ("/" if is_dir else "")
+        result = spec.check_file(rel)
+        if result.include is not None:
+            return bool(result.include)
+    return False
+
+
+def _walk(path: Path, absolute: Path, excluded: Excluded, ignores: _Ignores, respect: bool) -> Iterator[Path]:
+    if respect:
+        own = _read_ignore_file(absolute / GITIGNORE) if (absolute / GITIGNORE).is_file() else None
+        if own is not None:
+            ignores = (*ignores, (absolute, own))
+    try:
+        entries = sorted(os.scandir(absolute), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        is_dir = entry.is_dir(follow_symlinks=False)
+        child, child_abs = path / entry.name, absolute / entry.name
+        if (is_dir and entry.name == ".git") or excluded(child, is_dir) or _gitignored(ignores, child_abs, is_dir):
+            continue
+        if is_dir:
+            yield from _walk(child, child_abs, excluded, ignores, respect)
+        elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
+            yield child
 
 
 def read_source(path: Path) -> SourceFile:
@@ -71,16 +153,33 @@ def read_source(path: Path) -> SourceFile:
 def decode(path: Path, raw: bytes) -> SourceFile:
     """Decode module bytes by BOM / PEP 263 cookie (default UTF-8). Raises `FileError` on bad bytes."""
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        encoding, first_lines = tokenize.detect_encoding(io.BytesIO(raw).readline)
     except SyntaxError as err:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise FileError(_decode_message(raw, "utf-8", bad, declared=False)) from err
         raise FileError(f"cannot decode: {err}") from err
+    declared = encoding != "utf-8" or any(_COOKIE.match(line) for line in first_lines)
     try:
         text = raw.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as err:
-        raise FileError(f"cannot decode as {encoding}: {err}") from err
+    except LookupError as err:
+        raise FileError(f"cannot decode: unknown encoding {encoding!r}") from err
+    except UnicodeDecodeError as err:
+        raise FileError(_decode_message(raw, encoding, err, declared)) from err
     if encoding == "utf-8-sig":
         text = text.removeprefix("\ufeff")
     return SourceFile(path, text, encoding, raw)
+
+
+def _decode_message(raw: bytes, encoding: str, err: UnicodeDecodeError, declared: bool) -> str:
+    """Where the first undecodable byte is (1-based line and byte column) and what would help."""
+    line = raw.count(b"\n", 0, err.start) + 1
+    column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+    where = f"byte 0x{raw[err.start]:02x} at line {line}, column {column}"
+    if declared:
+        return f"cannot decode as {encoding}: {where} ({err.reason})"
+    return f"cannot decode as utf-8: {where} is not UTF-8 and the file has no PEP 263 coding cookie"
 
 
 def encode(source: SourceFile, text: str) -> bytes:

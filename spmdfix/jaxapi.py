@@ -7,9 +7,24 @@ resolves import aliases to these names (`spmdfix.scopes`).
 
 from __future__ import annotations
 
-# jax.vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None, sum_match=False)
-VMAP_NAMES = frozenset({"jax.vmap", "jax.api.vmap", "jax._src.api.vmap"})
-VMAP_SPMD_POSITION = 5  # 0-based: spmd_axis_name is the 6th positional parameter
+# The vmaps that take spmd_axis_name: qualified name -> (name of the mapped-function parameter, its
+# position, position of spmd_axis_name or None when it is keyword-only). jax.vmap(fun, in_axes, out_axes,
+# axis_name, axis_size, spmd_axis_name, sum_match) [00]; flax.linen.vmap(target, variable_axes, split_rngs,
+# in_axes, out_axes, axis_size, axis_name, spmd_axis_name, ...); vmap_with_axes(..., partitioning_axis_names,
+# spmd_axis_name, ...); nnx.vmap(f, *, ..., spmd_axis_name=...) [11; flax 0.12.8 signatures].
+_JAX_VMAP = ("fun", 0, 5)
+_LINEN_VMAP = ("target", 0, 7)
+VMAP_SIGNATURES = {
+    "jax.vmap": _JAX_VMAP,
+    "jax.api.vmap": _JAX_VMAP,
+    "jax._src.api.vmap": _JAX_VMAP,
+    "flax.linen.vmap": _LINEN_VMAP,
+    "flax.linen.transforms.vmap": _LINEN_VMAP,
+    "flax.linen.partitioning.vmap_with_axes": ("target", 0, 8),
+    "flax.nnx.vmap": ("f", 0, None),
+    "flax.nnx.transforms.iteration.vmap": ("f", 0, None),
+}
+VMAP_NAMES = frozenset(VMAP_SIGNATURES)
 VMAP_SPMD_KEYWORD = "spmd_axis_name"
 
 # jax.shard_map(f=None, /, *, out_specs, in_specs=Infer, mesh=None, axis_names=frozenset(), check_vma=True):
@@ -61,6 +76,11 @@ WRAPPER_NAMES = frozenset(
         "jax.named_call",
         "jax.custom_jvp",
         "jax.custom_vjp",
+        "flax.linen.jit",
+        "flax.linen.remat",
+        "flax.linen.checkpoint",
+        "flax.nnx.jit",
+        "flax.nnx.remat",
     }
 )
 
@@ -84,6 +104,10 @@ HIGHER_ORDER_NAMES = WRAPPER_NAMES | VMAP_NAMES | frozenset(
         "jax.linearize",
         "jax.vjp",
         "jax.jvp",
+        "flax.linen.scan",
+        "flax.nnx.scan",
+        "flax.linen.cond",
+        "flax.linen.while_loop",
     }
 )
 

@@ -326,7 +326,7 @@ def fix_title(fix: Fix) -> str:
 
 
 def _findings_in_range(
-    ls: SpmdfixServer, doc: Document, params: lsp.CodeActionParams
+    ls: SpmdfixServer, doc: Document, conv: PositionConverter, params: lsp.CodeActionParams
 ) -> Iterator[tuple[lsp.Diagnostic, Finding]]:
     """The findings a code action request is about, each with the diagnostic to attach.
 
@@ -341,7 +341,6 @@ def _findings_in_range(
             except (KeyError, TypeError, ValueError):
                 ls.log(lsp.MessageType.Warning, "spmdfix: ignored a diagnostic with malformed data")
         return
-    conv = ls.converter(doc.source)
     wanted = conv.span(params.range)
     for finding in ls.findings(doc):
         # Verified: a tool diagnostic (SPMD900) has nothing to fix or suppress.
@@ -352,57 +351,84 @@ def _findings_in_range(
 
 
 def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    """Quick fixes (one per fix, one `# noqa` per code and line) for the findings in the range, and
+    `source.fixAll.spmdfix` when the document has a safe fix. Edits come in `codeAction/resolve` when the
+    client can resolve them; otherwise they are built here, and fix-all only when asked for by kind."""
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return None
     only = params.context.only
-    actions: list[lsp.CodeAction] = []
+    conv = ls.converter(doc.source)
+    fixes: dict[str, tuple[lsp.CodeAction, Fix]] = {}
+    suppress: dict[tuple[int, str], lsp.CodeAction] = {}
     if _wants(only, lsp.CodeActionKind.QuickFix.value):
-        by_key: dict[str, lsp.CodeAction] = {}
-        suppress: dict[tuple[int, str], lsp.CodeAction] = {}
-        for diag, finding in _findings_in_range(ls, doc, params):
+        for diag, finding in _findings_in_range(ls, doc, conv, params):
             preferred = api.choose_fix(finding, Strategy.AUTO, False)
             for fix in finding.fixes:
                 is_preferred = preferred is not None and preferred.key == fix.key
-                action = by_key.get(fix.key)
-                if action is not None:
+                if fix.key in fixes:
                     # Findings that share a fix (SPMD001 and SPMD002 of one shard_map) share one action.
+                    action = fixes[fix.key][0]
                     action.diagnostics = [*(action.diagnostics or []), diag]
-                    action.is_preferred = bool(action.is_preferred) or is_preferred
+                    action.is_preferred = bool(action.is_preferred) or is_preferred or None
                     continue
-                by_key[fix.key] = lsp.CodeAction(
+                action = lsp.CodeAction(
                     title=fix_title(fix),
                     kind=lsp.CodeActionKind.QuickFix,
                     diagnostics=[diag],
                     is_preferred=is_preferred or None,
                     data={"uri": doc.uri, "version": doc.version, "action": "fix", "fix": to_json(fix)},
                 )
-            noqa = suppress_action(ls, doc, finding, diag)
-            if noqa is not None:
-                line = ls.converter(doc.source).lines.line_of(finding.span.start)
-                suppress.setdefault((line, finding.code), noqa)
-        actions.extend(by_key.values())
-        actions.extend(suppress.values())
-    if _wants(only, FIX_ALL_KIND) and any(
+                fixes[fix.key] = (action, fix)
+            line = conv.lines.line_of(finding.span.start)
+            if (line, finding.code) not in suppress:
+                noqa = suppress_action(ls, doc, conv, finding, diag)
+                if noqa is not None:
+                    suppress[(line, finding.code)] = noqa
+    if not ls.resolve_edits and fixes:
+        _build_edits(ls, doc, conv, [pair for pair in fixes.values()])
+    actions = [a for a, _ in fixes.values()] + list(suppress.values())
+    fix_all_asked = bool(only) and _wants(only, FIX_ALL_KIND)
+    if _wants(only, FIX_ALL_KIND) and (ls.resolve_edits or fix_all_asked) and any(
         api.choose_fix(f, Strategy.AUTO, False) is not None for f in ls.findings(doc)
     ):
-        actions.append(
-            lsp.CodeAction(
-                title="spmdfix: Fix all safely fixable problems",
-                kind=FIX_ALL_KIND,
-                data={"uri": doc.uri, "version": doc.version, "action": "fixAll"},
-            )
+        fix_all = lsp.CodeAction(
+            title="spmdfix: Fix all safely fixable problems",
+            kind=FIX_ALL_KIND,
+            data={"uri": doc.uri, "version": doc.version, "action": "fixAll"},
         )
-    if not ls.resolve_edits:
-        actions = [resolve_code_action(ls, a) for a in actions]
+        actions.append(fix_all if ls.resolve_edits else resolve_code_action(ls, fix_all))
     return actions
 
 
-def suppress_action(ls: SpmdfixServer, doc: Document, finding: Finding, diag: lsp.Diagnostic) -> lsp.CodeAction | None:
-    """The action adding `# noqa: CODE` at the end of the finding's first line, or None when it cannot."""
+def _build_edits(
+    ls: SpmdfixServer, doc: Document, conv: PositionConverter, pairs: list[tuple[lsp.CodeAction, Fix]]
+) -> None:
+    """Fill in the edits of fix actions made for the current text, with one libcst parse for all."""
+    try:
+        built = api.fix_edits_for(doc.source, [fix for _, fix in pairs])
+    except cst.ParserSyntaxError:
+        return
+    except Exception:  # noqa: BLE001 - a failed fix must not fail the request
+        ls.log(lsp.MessageType.Error, f"spmdfix: building fixes failed:\n{traceback.format_exc()}")
+        return
+    for action, fix in pairs:
+        edits = built.get(fix.key)
+        if isinstance(edits, tuple):
+            action.edit = workspace_edit(
+                ls, doc, [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in edits]
+            )
+        elif edits is not None:
+            action.disabled = lsp.CodeActionDisabled(reason=f"cannot apply: {edits}")
+
+
+def suppress_action(
+    ls: SpmdfixServer, doc: Document, conv: PositionConverter, finding: Finding, diag: lsp.Diagnostic
+) -> lsp.CodeAction | None:
+    """The action adding ` # noqa: CODE` at the end of the finding's first line (or `, CODE` to the codes of
+    an existing `# noqa: ...`), or None when it cannot or need not."""
     if not 0 <= finding.span.start <= len(doc.source):
         return None
-    conv = ls.converter(doc.source)
     line0 = conv.lines.line_of(finding.span.start)
     text = conv.lines.line_text(line0)
     end = conv.lines.line_start(line0) + len(text)

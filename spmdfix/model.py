@@ -43,20 +43,28 @@ class Applicability(enum.StrEnum):
 
 
 class Transform(enum.StrEnum):
-    """The three transforms, in the order `--strategy auto` tries them."""
+    """The transforms, in the order `--strategy auto` tries them.
+
+    rename, add-axis and strip cure spec collisions (SPMD001/002/004/005); lift-captures cures the capture
+    hazard (SPMD003); disable-check-vma sidesteps hazard H2 (SPMD007).
+    """
 
     RENAME = "rename"
     ADD_AXIS = "add-axis"
     STRIP = "strip"
+    LIFT_CAPTURES = "lift-captures"
+    DISABLE_CHECK_VMA = "disable-check-vma"
 
 
 class Strategy(enum.StrEnum):
-    """What `spmdfix fix --strategy` asks for: one transform, or `auto` (first safe of the three)."""
+    """What `spmdfix fix --strategy` asks for: one transform, or `auto` (first safe one per finding)."""
 
     AUTO = "auto"
     RENAME = "rename"
     ADD_AXIS = "add-axis"
     STRIP = "strip"
+    LIFT_CAPTURES = "lift-captures"
+    DISABLE_CHECK_VMA = "disable-check-vma"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,15 @@ from __future__ import annotations
 
 from spmdfix import rules
 from spmdfix.analysis import VmapFacts
-from spmdfix.codemods import add_mesh_axis, rename_spmd_axis, strip_spec_entries
+from spmdfix.codemods import (
+    add_mesh_axis,
+    disable_check_vma,
+    lift_captures,
+    rename_spmd_axis,
+    strip_spec_entries,
+)
 from spmdfix.codemods._common import backticked, has_h2
-from spmdfix.model import Finding, Fix, Refusal, Related
+from spmdfix.model import Finding, Fix, Refusal, Related, Transform
 
 DEFAULT_NEW_AXIS = "batch"
 
@@ -35,40 +41,104 @@ def plan_findings(facts: list[VmapFacts], new_axis: str = DEFAULT_NEW_AXIS) -> l
 
 def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     spmd = set(vmap.spmd.names)
-    collisions = [
-        (reached, entry, where)
-        for reached in vmap.reached
-        for where, tree in (("in_specs", reached.shard_map.in_specs), ("out_specs", reached.shard_map.out_specs))
-        for spec in tree.specs
-        for entry in spec.entries
-        if entry.value is not None and spmd & set(entry.value.names)
-    ]
-    if not collisions:
-        return []
     h2 = has_h2(vmap)
-    per_site = [rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)]
+    site_fixes: list[Fix | Refusal] | None = None
     strips: dict[str, Fix | Refusal] = {}
-    findings = []
-    for reached, entry, where in collisions:
-        sm = reached.shard_map
-        if sm.key not in strips:
-            strips[sm.key] = strip_spec_entries.plan(vmap, reached)
-        options = [*per_site, strips[sm.key]]
-        axes = [a for a in entry.value.names if a in spmd]
-        rule = rules.IN_SPECS if where == "in_specs" else rules.OUT_SPECS
+    findings: list[Finding] = []
+
+    def shared() -> list[Fix | Refusal]:
+        nonlocal site_fixes
+        if site_fixes is None:
+            site_fixes = [rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)]
+        return site_fixes
+
+    def add(rule, span, axes, message, options, related) -> None:
         findings.append(
             Finding(
                 code=rule.code,
                 name=rule.name,
-                message=_message(axes, where, sm.check_vma, h2, out_only=not set(axes) & sm.in_specs.axes()),
-                span=entry.span,
-                axis=axes[0],
-                related=_related(vmap, reached),
+                message=message,
+                span=span,
+                axis=axes[0] if axes else "",
+                related=related,
                 fixes=tuple(o for o in options if isinstance(o, Fix)),
                 refusals=tuple(o for o in options if isinstance(o, Refusal)),
             )
         )
+
+    for reached in vmap.reached:
+        sm = reached.shard_map
+        related = _related(vmap, reached)
+        # SPMD001 / SPMD002: a spec entry names an spmd axis.
+        for where, tree in (("in_specs", sm.in_specs), ("out_specs", sm.out_specs)):
+            for spec in tree.specs:
+                for entry in spec.entries:
+                    if entry.value is None or not spmd & set(entry.value.names):
+                        continue
+                    if sm.key not in strips:
+                        strips[sm.key] = strip_spec_entries.plan(vmap, reached)
+                    axes = [a for a in entry.value.names if a in spmd]
+                    rule = rules.IN_SPECS if where == "in_specs" else rules.OUT_SPECS
+                    out_only = not set(axes) & sm.in_specs.axes()
+                    add(rule, entry.span, axes, _message(axes, where, sm.check_vma, h2, out_only),
+                        [*shared(), strips[sm.key]], related)
+        # SPMD003: the body closes over a value the spmd vmap batches [01 1b-1c, 1i].
+        for capture in reached.captures:
+            message = (
+                f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches; "
+                "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
+                "silently returns a result too large by the mesh size"
+            )
+            add(rules.CAPTURE, capture.use, list(vmap.spmd.names), message, [lift_captures.plan(reached)], related)
+        # SPMD004: a collective or axis query over an spmd axis in the body [05 5h, 06 6g].
+        for use in sm.body.collectives:
+            axes = [a.name for a in use.axes.axes if a.name in spmd]
+            if not axes:
+                continue
+            message = (
+                f"`{use.name}` over the vmap's `spmd_axis_name` axis {backticked(axes)} inside a shard_map body; "
+                "with `check_vma=True` JAX raises a `pvary` error, with `check_vma=False` the program runs and "
+                "mixes batch elements from different shards (wrong values)"
+            )
+            refusal = Refusal(Transform.STRIP, "strip is never offered for a collective over the spmd axis")
+            add(rules.COLLECTIVE, use.axes.span, axes, message + _h2_note(h2), [*shared(), refusal], related)
+        # SPMD007: hazard H2, a jax.vmap on the way or in the body while check_vma is on [01 1m, 09].
+        if sm.check_vma is not False:
+            for span in (*reached.vmaps, *sm.body.inner_vmaps):
+                message = (
+                    "`jax.vmap` between a vmap with `spmd_axis_name` and the shard_map it reaches (or inside "
+                    "its body) while `check_vma=True`: JAX raises a `pvary` error even without a spec collision "
+                    "(hazard H2); making the spmd vmap the innermost one, or `check_vma=False`, avoids it"
+                )
+                add(rules.INNER_VMAP, span, list(vmap.spmd.names), message, [disable_check_vma.plan(reached)], related)
+    # SPMD005: a with_sharding_constraint spec names an spmd axis [06 6i, 6k].
+    for use in vmap.constraints:
+        for spec in use.specs.specs:
+            for entry in spec.entries:
+                if entry.value is None or not spmd & set(entry.value.names):
+                    continue
+                axes = [a for a in entry.value.names if a in spmd]
+                message = (
+                    f"vmap `spmd_axis_name` axis {backticked(axes)} appears in a `with_sharding_constraint` spec "
+                    "inside the vmapped function; JAX raises `vmap spmd_axis_name ... cannot appear in "
+                    "with_sharding_constraint spec`"
+                )
+                related = (
+                    Related(f"`spmd_axis_name` {backticked(vmap.spmd.names)} given here", vmap.spmd.span),
+                    Related("with_sharding_constraint called here", use.call),
+                )
+                add(rules.CONSTRAINT, entry.span, axes, message + _h2_note(h2),
+                    [*shared(), strip_spec_entries.plan_constraint(vmap, use)], related)
     return findings
+
+
+def _h2_note(h2: bool) -> str:
+    if not h2:
+        return ""
+    return (
+        "; note: a `jax.vmap` between the spmd vmap and this shard_map (or in its body) fails under "
+        "`check_vma=True` before and after any spec fix (hazard H2)"
+    )
 
 
 def _message(axes: list[str], where: str, check_vma: bool | None, h2: bool, out_only: bool) -> str:
@@ -78,12 +148,7 @@ def _message(axes: list[str], where: str, check_vma: bool | None, h2: bool, out_
     )
     if where == "out_specs" and out_only and check_vma is not False:
         message += " (with `check_vma=True` an out_specs-only collision surfaces as a `pvary` error)"
-    if h2:
-        message += (
-            "; note: a `jax.vmap` between the spmd vmap and this shard_map (or in its body) fails under "
-            "`check_vma=True` before and after any spec fix (hazard H2)"
-        )
-    return message
+    return message + _h2_note(h2)
 
 
 def _related(vmap: VmapFacts, reached) -> tuple[Related, ...]:

@@ -39,11 +39,11 @@ class ShardMapSite:
 
 @dataclass(frozen=True)
 class ReachedSite:
-    """A shard_map reached from a vmapped callable, with the chain of steps that leads to it."""
+    """A shard_map reached from a vmapped callable: the steps that lead to it, and the vmaps on the way."""
 
     site: ShardMapSite
     chain: tuple[Related, ...]
-    through_vmap: bool
+    vmaps: tuple[ast.AST, ...]
     chain_nodes: tuple[ast.AST, ...]
 
 
@@ -163,122 +163,142 @@ class Reacher:
     def reach(self, callable_expr: ast.AST, scope: Scope) -> ReachResult:
         """Every shard_map site and function that calling `callable_expr` traces."""
         result = ReachResult()
-        self._reach_callable(callable_expr, scope, (), (), False, result, set())
+        self._reach_callable(callable_expr, scope, _Path(), result, set())
         return result
 
     def reach_body(self, func: ast.AST) -> ReachResult:
         """What a shard_map body traces: like `reach`, but the body's own decorators are not followed."""
         result = ReachResult()
-        self._reach_function(func, (), (), False, result, set(), as_body=True)
+        self._reach_function(func, _Path(), result, set(), as_body=True)
         return result
 
-    def _reach_callable(self, expr, scope, chain, nodes, via_vmap, result, seen) -> None:
+    def _reach_callable(self, expr, scope, path: _Path, result, seen) -> None:
         if expr is None:
             return
-        if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self._reach_function(expr, chain, nodes, via_vmap, result, seen)
-            return
-        if isinstance(expr, ast.Lambda):
-            self._reach_function(expr, chain, nodes, via_vmap, result, seen)
-            return
-        if isinstance(expr, ast.Name):
+        if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            self._reach_function(expr, path, result, seen)
+        elif isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
             if binding is None:
                 return
             if binding.kind == "def":
-                self._reach_function(binding.node, chain, nodes, via_vmap, result, seen)
+                self._reach_function(binding.node, path, result, seen)
+            elif binding.kind == "class":
+                # A flax Module class given to nn.vmap: calling it runs its __call__.
+                method = _method(binding.node, "__call__")
+                if method is not None:
+                    self._reach_function(method, path, result, seen)
             elif binding.kind == "assign":
                 key = ("assign", id(binding.node))
                 if key not in seen:
                     seen.add(key)
-                    self._reach_callable(binding.node, binding.scope, chain, nodes, via_vmap, result, seen)
-            return
-        if isinstance(expr, (ast.Tuple, ast.List)):
+                    self._reach_callable(binding.node, binding.scope, path, result, seen)
+        elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
-                self._reach_callable(elt, scope, chain, nodes, via_vmap, result, seen)
-            return
-        if isinstance(expr, ast.Call):
-            self._reach_call_value(expr, scope, chain, nodes, via_vmap, result, seen)
+                self._reach_callable(elt, scope, path, result, seen)
+        elif isinstance(expr, ast.Call):
+            self._reach_call_value(expr, scope, path, result, seen)
 
-    def _reach_call_value(self, call, scope, chain, nodes, via_vmap, result, seen) -> None:
+    def _reach_call_value(self, call, scope, path: _Path, result, seen) -> None:
         """A call used as a callable: a shard_map construction, or a wrapper such as jit(f) / partial(f)."""
         site = self.construction(call, scope)
         if site is not None:
-            self._add_site(site, chain, nodes, via_vmap, result, seen)
+            self._add_site(site, path, result, seen)
             return
         qname = self.qualname(call.func, scope)
-        if qname in jaxapi.PARTIAL_NAMES or qname in jaxapi.WRAPPER_NAMES or qname in jaxapi.VMAP_NAMES:
-            if call.args:
-                inner_vmap = via_vmap or qname in jaxapi.VMAP_NAMES
-                self._reach_callable(call.args[0], scope, chain, nodes, inner_vmap, result, seen)
-            return
+        target = call.func
         if isinstance(call.func, ast.Call):
             # partial(jax.jit, static_argnums=...)(f) and friends: a wrapper factory applied to f.
             inner = call.func
-            inner_q = self.qualname(inner.func, scope)
-            if inner_q in jaxapi.PARTIAL_NAMES and inner.args:
-                target_q = self.qualname(inner.args[0], scope)
-                if target_q in jaxapi.WRAPPER_NAMES or target_q in jaxapi.VMAP_NAMES:
-                    if call.args:
-                        inner_vmap = via_vmap or target_q in jaxapi.VMAP_NAMES
-                        self._reach_callable(call.args[0], scope, chain, nodes, inner_vmap, result, seen)
+            if self.qualname(inner.func, scope) in jaxapi.PARTIAL_NAMES and inner.args:
+                target = inner.args[0]
+                qname = self.qualname(target, scope)
+                if qname in jaxapi.PARTIAL_NAMES:
+                    return
+        if qname in jaxapi.PARTIAL_NAMES or qname in jaxapi.WRAPPER_NAMES or qname in jaxapi.VMAP_NAMES:
+            if call.args:
+                step = path.through_vmap(call) if qname in jaxapi.VMAP_NAMES else path
+                self._reach_callable(call.args[0], scope, step, result, seen)
 
-    def _add_site(self, site, chain, nodes, via_vmap, result, seen) -> None:
+    def _add_site(self, site, path: _Path, result, seen) -> None:
         key = ("site", id(site.node))
         if key in seen:
             return
         seen.add(key)
-        result.sites.append(ReachedSite(site, chain, via_vmap, nodes))
+        result.sites.append(ReachedSite(site, path.chain, path.vmaps, path.nodes))
 
-    def _reach_function(self, func, chain, nodes, via_vmap, result, seen, as_body=False) -> None:
+    def _reach_function(self, func, path: _Path, result, seen, as_body=False) -> None:
         key = ("func", id(func))
         if key in seen:
             return
         seen.add(key)
         site = None if as_body else self.decorated_site(func)
         if site is not None:
-            self._add_site(site, chain, nodes, via_vmap, result, seen)
+            self._add_site(site, path, result, seen)
             return
         # A vmap decorating a function reached through a call is a vmap on the way (hazard H2); the
         # spmd vmap's own target (empty chain) and a shard_map body are not.
-        if chain and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._has_vmap_decorator(func):
-            via_vmap = True
+        if path.chain and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            deco = self._vmap_decorator(func)
+            if deco is not None:
+                path = path.through_vmap(deco)
         result.functions.append(func)
         for call in self.calls_in(func):
-            self._reach_from_call(call, chain, nodes, via_vmap, result, seen)
+            self._reach_from_call(call, path, result, seen)
 
-    def _has_vmap_decorator(self, func) -> bool:
+    def _vmap_decorator(self, func) -> ast.AST | None:
         scope = self.ix.scope_at(func)
         for deco in func.decorator_list:
             target = deco
             if isinstance(deco, ast.Call) and self.qualname(deco.func, scope) in jaxapi.PARTIAL_NAMES and deco.args:
                 target = deco.args[0]
             if self.is_vmap(target, scope):
-                return True
-        return False
+                return deco
+        return None
 
-    def _reach_from_call(self, call, chain, nodes, via_vmap, result, seen) -> None:
+    def _reach_from_call(self, call, path: _Path, result, seen) -> None:
         """One call inside a traced body: it may apply a shard_map, call a function, or pass one to a HOF."""
         scope = self.ix.scope_at(call)
         span = self.ix.lines.span_of_ast(call)
         site = self.construction(call, scope)
         if site is not None:
-            step = Related("shard_map applied here", span)
-            self._add_site(site, chain + (step,), nodes + (call,), via_vmap, result, seen)
+            self._add_site(site, path.step("shard_map applied here", span, call), result, seen)
             return
         qname = self.qualname(call.func, scope)
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             name = qname.rsplit(".", 1)[-1]
-            step = Related(f"passed to `{name}` here", span)
-            inner_vmap = via_vmap or qname in jaxapi.VMAP_NAMES
+            step = path.step(f"passed to `{name}` here", span, call)
+            if qname in jaxapi.VMAP_NAMES:
+                step = step.through_vmap(call)
             for arg in [*call.args, *(k.value for k in call.keywords)]:
-                if isinstance(arg, ast.Starred):
-                    continue
-                self._reach_callable(arg, scope, chain + (step,), nodes + (call,), inner_vmap, result, seen)
+                if not isinstance(arg, ast.Starred):
+                    self._reach_callable(arg, scope, step, result, seen)
             return
         if isinstance(call.func, ast.Name):
-            step = Related(f"`{call.func.id}` is called here", span)
-            self._reach_callable(call.func, scope, chain + (step,), nodes + (call,), via_vmap, result, seen)
+            step = path.step(f"`{call.func.id}` is called here", span, call)
+            self._reach_callable(call.func, scope, step, result, seen)
+
+
+@dataclass(frozen=True)
+class _Path:
+    """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed."""
+
+    chain: tuple[Related, ...] = ()
+    nodes: tuple[ast.AST, ...] = ()
+    vmaps: tuple[ast.AST, ...] = ()
+
+    def step(self, message: str, span, node: ast.AST) -> _Path:
+        return _Path(self.chain + (Related(message, span),), self.nodes + (node,), self.vmaps)
+
+    def through_vmap(self, node: ast.AST) -> _Path:
+        return _Path(self.chain, self.nodes, self.vmaps + (node,))
+
+
+def _method(cls: ast.ClassDef, name: str) -> ast.AST | None:
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+            return stmt
+    return None
 
 
 def _keywords(call: ast.Call) -> dict[str, ast.AST]:

@@ -34,6 +34,10 @@ RULES: dict[str, Rule] = {
     for rule in (
         Rule("SPMD001", "spmd-axis-in-in-specs", "vmap spmd_axis_name axis appears in a reached shard_map's in_specs"),
         Rule("SPMD002", "spmd-axis-in-out-specs", "vmap spmd_axis_name axis appears in a reached shard_map's out_specs"),
+        Rule("SPMD003", "shard-map-captures-batched-value", "a reached shard_map body closes over a value the spmd vmap batches"),
+        Rule("SPMD004", "collective-over-spmd-axis", "a collective or axis query over the spmd axis in a reached shard_map body"),
+        Rule("SPMD005", "spmd-axis-in-sharding-constraint", "with_sharding_constraint inside the vmapped function names the spmd axis"),
+        Rule("SPMD007", "vmap-between-spmd-vmap-and-shard-map", "a jax.vmap between the spmd vmap and a reached shard_map under check_vma=True"),
         Rule("SPMD900", "syntax-error", "the file does not parse, so it was not analysed"),
         Rule("SPMD901", "unreadable-file", "the file could not be read or decoded"),
     )
@@ -41,5 +45,9 @@ RULES: dict[str, Rule] = {
 
 IN_SPECS = RULES["SPMD001"]
 OUT_SPECS = RULES["SPMD002"]
+CAPTURE = RULES["SPMD003"]
+COLLECTIVE = RULES["SPMD004"]
+CONSTRAINT = RULES["SPMD005"]
+INNER_VMAP = RULES["SPMD007"]
 SYNTAX_ERROR = RULES["SPMD900"]
 UNREADABLE = RULES["SPMD901"]

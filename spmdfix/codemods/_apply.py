@@ -49,6 +49,8 @@ class NodeEditTransformer(ContextAwareTransformer):
 
     def on_leave(self, original_node, updated_node):  # type: ignore[override]
         updated_node = super().on_leave(original_node, updated_node)
+        if isinstance(original_node, cst.FunctionDef) and self._by_span:
+            return self._function_params(original_node, updated_node)
         if not isinstance(original_node, cst.BaseExpression) or not self._by_span:
             return updated_node
         pos = self.get_metadata(PositionProvider, original_node, None)
@@ -65,12 +67,49 @@ class NodeEditTransformer(ContextAwareTransformer):
         edits = self._by_span.get(span)
         if not edits or span in self._done:
             return updated_node
+        if not isinstance(original_node, cst.Lambda) and any(e.kind == "param" for e in edits):
+            return updated_node  # a `def`'s name: its "param" edits belong to the FunctionDef
         self._done.add(span)
         new = updated_node
         for edit in edits:
             new = _apply(new, edit)
-        self.edits.append(_minimal(self._lines.source, span, _EMPTY.code_for_node(new)))
+        self._record(span, _EMPTY.code_for_node(new))
         return new
+
+
+    def _function_params(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        """"param" edits of a `def` are keyed by its name's span; the text edit covers its parameters."""
+        name_pos = self.get_metadata(PositionProvider, original.name, None)
+        params_pos = self.get_metadata(PositionProvider, original.params, None)
+        if name_pos is None or params_pos is None:
+            return updated
+        key = Span(
+            self._lines.from_line_col(name_pos.start.line, name_pos.start.column),
+            self._lines.from_line_col(name_pos.end.line, name_pos.end.column),
+        )
+        edits = self._by_span.get(key)
+        if not edits or key in self._done:
+            return updated
+        self._done.add(key)
+        params = updated.params
+        for edit in edits:
+            params = _with_param(params, edit.code)
+        span = Span(
+            self._lines.from_line_col(params_pos.start.line, params_pos.start.column),
+            self._lines.from_line_col(params_pos.end.line, params_pos.end.column),
+        )
+        self._record(span, _EMPTY.code_for_node(params))
+        return updated.with_changes(params=params)
+
+    def _record(self, span: Span, code: str) -> None:
+        """Record the text edit of a rebuilt node; it covers (and replaces) edits of nodes inside it."""
+        self.edits = [e for e in self.edits if not span.contains(e.span)]
+        self.edits.append(_minimal(self._lines.source, span, code))
+
+
+def _with_param(params: cst.Parameters, name: str) -> cst.Parameters:
+    """`params` with a plain positional parameter `name` appended."""
+    return params.with_changes(params=_inserted(list(params.params), cst.Param(cst.Name(name)), -1))
 
 
 def _minimal(source: str, span: Span, new: str) -> Edit:
@@ -101,20 +140,25 @@ def _widen(source: str, span: Span, parens: int) -> Span:
 
 
 def _apply(node: cst.BaseExpression, edit: NodeEdit) -> cst.BaseExpression:
-    value = cst.parse_expression(edit.code)
     if edit.kind == "replace":
+        value = cst.parse_expression(edit.code)
         if isinstance(node, cst.Tuple) or not getattr(node, "lpar", None):
             return value
         return value.with_changes(lpar=node.lpar, rpar=node.rpar) if hasattr(value, "lpar") else value
+    if edit.kind == "param" and isinstance(node, cst.Lambda):
+        return node.with_changes(params=_with_param(node.params, edit.code))
     if edit.kind != "insert":
-        raise FixNotBuilt(f"unknown edit kind {edit.kind!r}")
+        raise FixNotBuilt(f"cannot apply a {edit.kind!r} edit to a {type(node).__name__}")
     if isinstance(node, cst.Call):
-        args = list(node.args)
-        new_arg = cst.Arg(value=value)
-        return node.with_changes(args=_inserted(args, new_arg, edit.index))
+        # Parsed as an argument so that keyword arguments (`check_vma=False`) insert as such.
+        new_arg = cst.parse_expression(f"f({edit.code})").args[0]
+        return node.with_changes(args=_inserted(list(node.args), new_arg, edit.index))
     if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
-        elements = list(node.elements)
-        return node.with_changes(elements=_inserted(elements, cst.Element(value=value), edit.index))
+        value = cst.parse_expression(edit.code)
+        elements = _inserted(list(node.elements), cst.Element(value=value), edit.index)
+        if isinstance(node, cst.Tuple) and len(elements) == 1:
+            elements = [elements[0].with_changes(comma=cst.Comma())]  # `(x,)`: a 1-tuple needs its comma
+        return node.with_changes(elements=elements)
     raise FixNotBuilt(f"cannot insert into a {type(node).__name__}")
 
 
@@ -135,6 +179,9 @@ def _inserted(items: list, new, index: int) -> list:
         return [new.with_changes(comma=sep), *items]
     last = items[-1]
     trailing = last.comma
+    if not (isinstance(trailing, cst.Comma) and isinstance(trailing.whitespace_after, cst.ParenthesizedWhitespace)):
+        # A trailing comma is kept only where the layout is one element per line: `(a,)` -> `(a, b)`.
+        trailing = cst.MaybeSentinel.DEFAULT
     items = [*items[:-1], last.with_changes(comma=sep)]
     return [*items, new.with_changes(comma=trailing)]
 
@@ -152,7 +199,7 @@ def edits_for(wrapper: MetadataWrapper, lines: LineIndex, node_edits: Sequence[N
     """
     spans = sorted({e.span for e in node_edits})
     for a, b in zip(spans, spans[1:]):
-        if a.overlaps(b):
+        if a.overlaps(b) and not (a.contains(b) or b.contains(a)):
             raise FixNotBuilt("the fix edits overlapping nodes")
     transformer = NodeEditTransformer(CodemodContext(), node_edits, lines)
     new_module = wrapper.visit(transformer)

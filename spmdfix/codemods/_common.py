@@ -13,7 +13,7 @@ from spmdfix.model import NodeEdit
 def has_h2(vmap: VmapFacts) -> bool:
     """Hazard H2: a jax.vmap between the spmd vmap and a reached shard_map (or in its body), check_vma on."""
     return any(
-        (r.through_vmap or r.shard_map.body.inner_vmap) and r.shard_map.check_vma is not False for r in vmap.reached
+        (r.vmaps or r.shard_map.body.inner_vmap) and r.shard_map.check_vma is not False for r in vmap.reached
     )
 
 
@@ -38,8 +38,10 @@ def spec_axes(trees: list[SpecTree]) -> set[str]:
 
 
 def conflicting_axes(vmap: VmapFacts) -> list[AxisRef]:
-    """The members of spmd_axis_name that some reached spec names."""
-    used = spec_axes(spec_trees(vmap))
+    """The members of spmd_axis_name that a reached spec, sharding constraint or body collective names."""
+    used = spec_axes(spec_trees(vmap)) | set(vmap.constraint_axes)
+    for r in vmap.reached:
+        used |= r.shard_map.body.collective_axes
     return [a for a in vmap.spmd.axes if a.name in used]
 
 

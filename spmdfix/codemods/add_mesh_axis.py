@@ -31,6 +31,8 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     and axis types are literals. The new axis is prepended (device order is unchanged by a leading size-1
     axis [07]).
     """
+    if not c.conflicting_axes(vmap):
+        return Refusal(TRANSFORM, "no spec, constraint or collective names the spmd axis: a new axis cures nothing")
     meshes = c.resolved_meshes(vmap)
     if not meshes:
         return Refusal(TRANSFORM, "the shard_map's mesh is not resolved (a parameter or built at run time)")

@@ -25,6 +25,8 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if not meshes:
         return Refusal(TRANSFORM, "the shard_map's mesh is not resolved (a parameter or built at run time)")
     conflicting = c.conflicting_axes(vmap)
+    if not conflicting:
+        return Refusal(TRANSFORM, "no spec, constraint or collective names the spmd axis: renaming it cures nothing")
     used = set(vmap.spmd.names) | c.spec_axes(c.spec_trees(vmap)) | set(vmap.constraint_axes)
     for r in vmap.reached:
         used |= r.shard_map.body.collective_axes

@@ -8,7 +8,7 @@ any collective over the axis (never offered then). On an Explicit mesh callers' 
 
 from __future__ import annotations
 
-from spmdfix.analysis import ReachedFacts, VmapFacts
+from spmdfix.analysis import ConstraintUse, ReachedFacts, VmapFacts
 from spmdfix.codemods import _common as c
 from spmdfix.evaluate import AxisNames
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
@@ -30,13 +30,7 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
     collective = spmd & sm.body.collective_axes
     if collective:
         return Refusal(TRANSFORM, f"the shard_map body uses a collective over {c.backticked(sorted(collective))}")
-    edits = [
-        NodeEdit(entry.span, "replace", stripped(entry.value, spmd))
-        for tree in (sm.in_specs, sm.out_specs)
-        for spec in tree.specs
-        for entry in spec.entries
-        if entry.value is not None and spmd & set(entry.value.names)
-    ]
+    edits = _entry_edits([sm.in_specs, sm.out_specs], spmd)
     reasons = []
     if not sm.body.resolved:
         reasons.append(sm.body.reason)
@@ -63,6 +57,37 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         reason="; ".join(reasons) if reasons else "the body is elementwise along the stripped dimensions",
         node_edits=tuple(edits),
     )
+
+
+def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
+    """Strip the spmd axes from a with_sharding_constraint's spec (SPMD005).
+
+    A sharding constraint places data, it does not change values [06 6j], so this is safe unless the spec
+    could not be fully read or hazard H2 applies.
+    """
+    spmd = set(vmap.spmd.names)
+    axes = sorted(spmd & use.specs.axes())
+    reasons = ["some specs are built at run time"] if use.specs.unresolved else []
+    if c.has_h2(vmap):
+        reasons.append("hazard H2 remains")
+    return Fix(
+        TRANSFORM,
+        key=f"strip:constraint@{use.call.start}:{','.join(sorted(spmd))}",
+        title=f"Strip {c.backticked(axes)} from the with_sharding_constraint spec",
+        applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
+        reason="; ".join(reasons) if reasons else "a sharding constraint does not change values",
+        node_edits=tuple(_entry_edits([use.specs], spmd)),
+    )
+
+
+def _entry_edits(trees, spmd: set[str]) -> list[NodeEdit]:
+    return [
+        NodeEdit(entry.span, "replace", stripped(entry.value, spmd))
+        for tree in trees
+        for spec in tree.specs
+        for entry in spec.entries
+        if entry.value is not None and spmd & set(entry.value.names)
+    ]
 
 
 def stripped(value: AxisNames, remove: set[str]) -> str:

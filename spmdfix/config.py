@@ -1,0 +1,421 @@
+"""Configuration: `[tool.spmdfix]` in pyproject.toml or a standalone spmdfix.toml, resolved per directory.
+
+The configuration of a file is the one closest to it: walking up from the file's directory, the first
+directory with a `spmdfix.toml` (top-level keys) or a `pyproject.toml` that has a `[tool.spmdfix]` table wins
+(spmdfix.toml over pyproject.toml in the same directory); there is no merging between files, as in ruff.
+Without any, the defaults apply. Command-line flags override what a file says (`Overrides`).
+
+Keys (kebab-case, as ruff spells them):
+
+    strategy = "auto"                # auto | rename | add-axis | strip
+    new-axis = "batch"               # the mesh axis add-axis adds
+    select = ["SPMD"]                # rule codes or prefixes ("ALL" selects every rule)
+    ignore = []                      # codes or prefixes; the more specific of select/ignore wins, ignore on ties
+    per-file-ignores = { "tests/*" = ["SPMD002"] }   # glob -> codes; a leading "!" negates the glob
+    exclude = [...]                  # replaces the default excludes
+    extend-exclude = []              # added to them
+    unsafe-fixes = false
+    target-jax-version = "0.10.2"    # default: the installed jax, else the newest known
+
+Globs follow ruff: a pattern without `/` matches a file or directory name at any depth; a pattern with `/`
+is anchored at the directory of the file that defines it (made absolute when loaded; `--exclude` patterns
+at the working directory) and matches gitignore-style (pathspec's gitwildmatch).
+
+`target-jax-version` is stored in the resolved settings for the transforms that must choose between
+spellings JAX renamed (`check_rep` before `check_vma`, `jax.experimental.shard_map` before `jax.shard_map`).
+Every problem in a file raises `ConfigError`, which names the file and the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import importlib.metadata
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pathspec
+
+from spmdfix.model import Strategy
+from spmdfix.plan import DEFAULT_NEW_AXIS
+from spmdfix.rules import RULES
+
+CONFIG_NAME = "spmdfix.toml"
+PYPROJECT = "pyproject.toml"
+NEWEST_KNOWN_JAX = "0.10.2"
+DEFAULT_EXCLUDE: tuple[str, ...] = (
+    ".bzr",
+    ".direnv",
+    ".eggs",
+    ".git",
+    ".git-rewrite",
+    ".hg",
+    ".ipynb_checkpoints",
+    ".mypy_cache",
+    ".nox",
+    ".pants.d",
+    ".pyenv",
+    ".pytest_cache",
+    ".pytype",
+    ".ruff_cache",
+    ".svn",
+    ".tox",
+    ".venv",
+    ".vscode",
+    "__pycache__",
+    "__pypackages__",
+    "_build",
+    "buck-out",
+    "build",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "venv",
+)
+_VERSION = re.compile(r"\d+(\.\d+){0,2}")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class ConfigError(Exception):
+    """A configuration file (or flag) that cannot be used; the message names the file and the key."""
+
+
+@functools.lru_cache(maxsize=1)
+def installed_jax_version() -> str:
+    """The installed jax's version (importlib.metadata), else the newest version spmdfix knows."""
+    try:
+        return importlib.metadata.version("jax")
+    except importlib.metadata.PackageNotFoundError:
+        return NEWEST_KNOWN_JAX
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Resolved settings of one directory. Glob patterns with a `/` are absolute (see the module doc).
+
+    source: the file the settings come from (None: defaults). per_file_ignores: (glob, codes) pairs.
+    """
+
+    strategy: Strategy = Strategy.AUTO
+    new_axis: str = DEFAULT_NEW_AXIS
+    select: tuple[str, ...] = ("SPMD",)
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    unsafe_fixes: bool = False
+    target_jax_version: str = field(default_factory=installed_jax_version)
+    source: Path | None = None
+
+    def enabled_codes(self, path: Path) -> frozenset[str]:
+        """The rule codes reported for `path`: selected, not ignored, not ignored for that file."""
+        ignored = set(self.ignore)
+        absolute = _absolute(path)
+        for pattern, codes in self.per_file_ignores:
+            negated = pattern.startswith("!")
+            if glob_matches((pattern[1:] if negated else pattern,), absolute, is_dir=False) != negated:
+                ignored.update(codes)
+        return frozenset(c for c in RULES if _specificity(c, self.select) > _specificity(c, tuple(ignored)))
+
+    def excludes(self, path: Path, is_dir: bool) -> bool:
+        """True when `path` (a file or directory) matches `exclude` or `extend-exclude`."""
+        return glob_matches(self.exclude + self.extend_exclude, _absolute(path), is_dir)
+
+
+@dataclass(frozen=True, slots=True)
+class Overrides:
+    """What command-line flags set; None leaves the configured value. Patterns are anchored at `cwd`."""
+
+    strategy: str | None = None
+    new_axis: str | None = None
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    unsafe_fixes: bool | None = None
+    target_jax_version: str | None = None
+
+    def apply(self, settings: Settings, cwd: Path) -> Settings:
+        """`settings` with every set flag applied. Raises `ConfigError` for a bad value."""
+        raw: dict[str, Any] = {}
+        for key in ("strategy", "new_axis", "select", "ignore", "exclude", "unsafe_fixes", "target_jax_version"):
+            value = getattr(self, key)
+            if value is not None:
+                raw[key.replace("_", "-")] = list(value) if isinstance(value, tuple) else value
+        if self.extend_exclude:
+            raw["extend-exclude"] = list(self.extend_exclude)
+        changes = _validate(raw, "command line", "option", cwd)
+        if "extend_exclude" in changes:
+            changes["extend_exclude"] = settings.extend_exclude + changes["extend_exclude"]
+        return dataclasses.replace(settings, **changes)
+
+
+def _absolute(path: Path) -> Path:
+    return Path(os.path.abspath(path))
+
+
+def _specificity(code: str, selectors: tuple[str, ...]) -> int:
+    best = -1
+    for sel in selectors:
+        if sel == "ALL":
+            best = max(best, 0)
+        elif code.startswith(sel):
+            best = max(best, len(sel))
+    return best
+
+
+@functools.lru_cache(maxsize=256)
+def _specs(patterns: tuple[str, ...]) -> tuple[pathspec.PathSpec, pathspec.PathSpec]:
+    names = [p for p in patterns if "/" not in p.rstrip("/")]
+    anchored = ["/" + p.lstrip("/") for p in patterns if "/" in p.rstrip("/")]
+    return pathspec.GitIgnoreSpec.from_lines(names), pathspec.GitIgnoreSpec.from_lines(anchored)
+
+
+def glob_matches(patterns: tuple[str, ...], path: Path, is_dir: bool) -> bool:
+    """True when the absolute `path` matches one of `patterns` (ruff's meaning, see the module doc)."""
+    if not patterns:
+        return False
+    names, anchored = _specs(patterns)
+    slash = "/" if is_dir else ""
+    if names.match_file(path.name + slash):
+        return True
+    return anchored.match_file(path.as_posix().lstrip("/") + slash)
+
+
+# --- reading files ------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: invalid TOML: {err}") from err
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read: {err.strerror or err}") from err
+
+
+def _table(path: Path) -> dict[str, Any] | None:
+    """The spmdfix table of a config file, or None for a pyproject.toml without `[tool.spmdfix]`."""
+    data = _read_toml(path)
+    if path.name != PYPROJECT:
+        return data
+    tool = data.get("tool", {})
+    table = tool.get("spmdfix") if isinstance(tool, dict) else None
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: `tool.spmdfix` must be a table")
+    return table
+
+
+def config_in(directory: Path) -> Path | None:
+    """The config file of `directory` itself (spmdfix.toml, else a pyproject.toml with [tool.spmdfix])."""
+    own = directory / CONFIG_NAME
+    if own.is_file():
+        return own
+    pyproject = directory / PYPROJECT
+    if pyproject.is_file() and _table(pyproject) is not None:
+        return pyproject
+    return None
+
+
+def find_config(start: Path) -> Path | None:
+    """The config file closest to `start` (a file or directory), walking up to the filesystem root."""
+    start = _absolute(start)
+    directory = start if start.is_dir() else start.parent
+    for candidate in (directory, *directory.parents):
+        found = config_in(candidate)
+        if found is not None:
+            return found
+    return None
+
+
+def load_settings(path: Path) -> Settings:
+    """The settings a config file gives. Raises `ConfigError` naming the file and the key."""
+    path = _absolute(path)
+    table = _table(path)
+    if table is None:
+        raise ConfigError(f"{path}: no [tool.spmdfix] table")
+    where = "[tool.spmdfix]" if path.name == PYPROJECT else "the file"
+    return Settings(source=path, **_validate(table, str(path), f"key in {where}", path.parent))
+
+
+# --- validation ---------------------------------------------------------------------------------------
+
+KEYS = (
+    "strategy",
+    "new-axis",
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "exclude",
+    "extend-exclude",
+    "unsafe-fixes",
+    "target-jax-version",
+)
+
+
+def _validate(table: Mapping[str, Any], origin: str, what: str, base: Path) -> dict[str, Any]:
+    """Settings fields (snake_case) from raw key/values. Raises `ConfigError` for any bad key or value."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in KEYS:
+            close = difflib.get_close_matches(key, KEYS, n=1)
+            hint = f" (did you mean `{close[0]}`?)" if close else f" (known keys: {', '.join(KEYS)})"
+            raise ConfigError(f"{origin}: unknown {what} `{key}`{hint}")
+        out[key.replace("-", "_")] = _VALIDATORS[key](value, f"{origin}: `{key}`", base)
+    return out
+
+
+def _expect(value: Any, kind: type, where: str, noun: str) -> None:
+    if not isinstance(value, kind) or (kind is str and isinstance(value, bool)):
+        raise ConfigError(f"{where} must be {noun}, got {type(value).__name__} {value!r}")
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    _expect(value, list, where, "a list of strings")
+    for item in value:
+        _expect(item, str, where, "a list of strings")
+    return tuple(value)
+
+
+def _codes(value: Any, where: str, base: Path) -> tuple[str, ...]:
+    codes = _strings(value, where)
+    for code in codes:
+        if code != "ALL" and not any(known.startswith(code) for known in RULES):
+            raise ConfigError(
+                f"{where}: unknown rule code or prefix {code!r} (codes: {', '.join(RULES)}, prefixes such as "
+                "'SPMD' or 'SPMD00', or 'ALL')"
+            )
+    return codes
+
+
+def _strategy(value: Any, where: str, base: Path) -> Strategy:
+    _expect(value, str, where, "a string")
+    choices = [s.value for s in Strategy]
+    if value not in choices:
+        raise ConfigError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
+    return Strategy(value)
+
+
+def _new_axis(value: Any, where: str, base: Path) -> str:
+    _expect(value, str, where, "a string")
+    if not _IDENTIFIER.fullmatch(value):
+        raise ConfigError(f"{where} must be an identifier (a mesh axis name), got {value!r}")
+    return value
+
+
+def _bool(value: Any, where: str, base: Path) -> bool:
+    _expect(value, bool, where, "true or false")
+    return bool(value)
+
+
+def _version(value: Any, where: str, base: Path) -> str:
+    _expect(value, str, where, "a string")
+    if not _VERSION.fullmatch(value):
+        raise ConfigError(f"{where} must be a version such as \"0.10.2\", got {value!r}")
+    return value
+
+
+def anchor(pattern: str, base: Path) -> str:
+    """A glob as stored: name patterns unchanged, patterns with a `/` made absolute at `base`."""
+    negated = pattern.startswith("!")
+    body = pattern[1:] if negated else pattern
+    if "/" in body.rstrip("/") and not Path(body).is_absolute():
+        body = _absolute(base / body.removeprefix("./")).as_posix() + ("/" if body.endswith("/") else "")
+    return ("!" if negated else "") + body
+
+
+def _globs(value: Any, where: str, base: Path) -> tuple[str, ...]:
+    return tuple(anchor(p, base) for p in _strings(value, where))
+
+
+def _per_file_ignores(value: Any, where: str, base: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    _expect(value, dict, where, "a table of glob = [codes]")
+    return tuple((anchor(glob, base), _codes(codes, f"{where}[{glob!r}]", base)) for glob, codes in value.items())
+
+
+_VALIDATORS = {
+    "strategy": _strategy,
+    "new-axis": _new_axis,
+    "select": _codes,
+    "ignore": _codes,
+    "per-file-ignores": _per_file_ignores,
+    "exclude": _globs,
+    "extend-exclude": _globs,
+    "unsafe-fixes": _bool,
+    "target-jax-version": _version,
+}
+
+
+# --- resolution ---------------------------------------------------------------------------------------
+
+
+class Resolver:
+    """Settings per directory: the closest config file (or `config_file` for all), then the flags.
+
+    Caches by directory and by config file. Raises `ConfigError` from `for_path` for a bad file.
+    """
+
+    def __init__(self, overrides: Overrides = Overrides(), config_file: Path | None = None, cwd: Path | None = None):
+        self.overrides = overrides
+        self.cwd = _absolute(cwd or Path.cwd())
+        self.config_file = _absolute(config_file) if config_file else None
+        self._by_file: dict[Path | None, Settings] = {}
+        self._by_dir: dict[Path, Settings] = {}
+
+    def for_dir(self, directory: Path) -> Settings:
+        """Settings of the files directly inside `directory`."""
+        directory = _absolute(directory)
+        cached = self._by_dir.get(directory)
+        if cached is None:
+            source = self.config_file or find_config(directory)
+            cached = self._by_file.get(source)
+            if cached is None:
+                base = load_settings(source) if source else Settings()
+                cached = self._by_file[source] = self.overrides.apply(base, self.cwd)
+            self._by_dir[directory] = cached
+        return cached
+
+    def for_path(self, path: Path) -> Settings:
+        """Settings of a file (its directory's) or of a directory."""
+        path = _absolute(path)
+        return self.for_dir(path if path.is_dir() else path.parent)
+
+
+# --- showing ------------------------------------------------------------------------------------------
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def render_settings(settings: Settings, path: Path) -> str:
+    """The resolved settings of `path` as TOML (loadable as a spmdfix.toml), the source file in a comment."""
+    source = str(settings.source) if settings.source else "none (defaults; no spmdfix.toml or [tool.spmdfix] found)"
+    lines = [f"# Settings for: {_absolute(path)}", f"# Settings file: {source}"]
+    for key in KEYS:
+        if key == "per-file-ignores":
+            continue
+        lines.append(f"{key} = {_toml_value(getattr(settings, key.replace('-', '_')))}")
+    lines.append("")
+    lines.append("[per-file-ignores]")
+    lines.extend(f"{_toml_value(glob)} = {_toml_value(codes)}" for glob, codes in settings.per_file_ignores)
+    return "\n".join(lines) + "\n"
+
+
+def split_codes(values: Iterable[str]) -> tuple[str, ...]:
+    """Rule codes from repeated and comma-separated command-line values (`--select SPMD001,SPMD002`)."""
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
