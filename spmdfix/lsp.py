@@ -34,8 +34,17 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
-from spmdfix import __version__, api, rules
-from spmdfix.model import Applicability, Edit, Finding, Fix, NodeEdit, Span, Strategy, Transform
+from spmdfix import __version__, api, noqa, rules
+from spmdfix.model import (
+    Applicability,
+    Edit,
+    Finding,
+    Fix,
+    NodeEdit,
+    Span,
+    Strategy,
+    Transform,
+)
 from spmdfix.positions import LineIndex
 
 logger = logging.getLogger(__name__)
@@ -49,7 +58,6 @@ ERROR_CODES = frozenset({rules.IN_SPECS.code, rules.OUT_SPECS.code})
 # Lines end where LSP (and Python's tokenizer) says they do: "\r\n", "\r", "\n". Not `str.splitlines`, which
 # also splits at form feeds and Unicode separators.
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-_NOQA = re.compile(r"#\s*noqa(?P<colon>\s*:\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 
 
 # --- positions ------------------------------------------------------------------------------------------
@@ -58,7 +66,7 @@ _NOQA = re.compile(r"#\s*noqa(?P<colon>\s*:\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A
 class PositionConverter:
     """Code-point offsets of one text <-> LSP positions in one encoding ("utf-8", "utf-16" or "utf-32")."""
 
-    __slots__ = ("lines", "encoding")
+    __slots__ = ("encoding", "lines")
 
     def __init__(self, source: str, encoding: str = lsp.PositionEncodingKind.Utf16.value) -> None:
         self.lines = LineIndex(source)
@@ -211,7 +219,7 @@ class SpmdfixServer(LanguageServer):
         """Send `window/logMessage`; never raises (the client may be gone)."""
         try:
             self.window_log_message(lsp.LogMessageParams(type=kind, message=message))
-        except Exception:  # noqa: BLE001 - logging must not take the server down
+        except Exception:  # logging must not take the server down
             logger.exception("cannot send window/logMessage")
 
     # --- analysis ---------------------------------------------------------------------------------------
@@ -382,9 +390,9 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                 fixes[fix.key] = (action, fix)
             line = conv.lines.line_of(finding.span.start)
             if (line, finding.code) not in suppress:
-                noqa = suppress_action(ls, doc, conv, finding, diag)
-                if noqa is not None:
-                    suppress[(line, finding.code)] = noqa
+                noqa_action = suppress_action(ls, doc, conv, finding, diag)
+                if noqa_action is not None:
+                    suppress[(line, finding.code)] = noqa_action
     if not ls.resolve_edits and fixes:
         _build_edits(ls, doc, conv, [pair for pair in fixes.values()])
     actions = [a for a, _ in fixes.values()] + list(suppress.values())
@@ -425,32 +433,31 @@ def _build_edits(
 def suppress_action(
     ls: SpmdfixServer, doc: Document, conv: PositionConverter, finding: Finding, diag: lsp.Diagnostic
 ) -> lsp.CodeAction | None:
-    """The action adding ` # noqa: CODE` at the end of the finding's first line (or `, CODE` to the codes of
-    an existing `# noqa: ...`), or None when it cannot or need not."""
-    if not 0 <= finding.span.start <= len(doc.source):
+    """The action adding `# noqa: CODE` to the finding's line, as `spmdfix check --add-noqa` does
+    (`spmdfix.noqa.add_noqa`: codes merged into an existing directive, none after a line continuation or
+    inside a multi-line string); None when no comment can go there or one already suppresses the code."""
+    result = noqa.add_noqa(doc.source, [finding])
+    if not result.added:
         return None
+    # add_noqa changes that one line only: the edit is what differs inside it.
     line0 = conv.lines.line_of(finding.span.start)
-    text = conv.lines.line_text(line0)
-    end = conv.lines.line_start(line0) + len(text)
-    # Verified: a comment after a line continuation would break the line.
-    if text.rstrip().endswith("\\"):
-        return None
-    match = _NOQA.search(text)
-    if match is None:
-        edit = Edit(Span(end, end), f" # noqa: {finding.code}")
-    elif match.group("codes") is None:
-        return None  # a bare `# noqa` suppresses every code already
-    else:
-        codes = [c.strip().upper() for c in match.group("codes").split(",")]
-        if finding.code in codes:
-            return None
-        at = conv.lines.line_start(line0) + match.end("codes")
-        edit = Edit(Span(at, at), f", {finding.code}")
+    old = conv.lines.line_text(line0)
+    new = LineIndex(result.text).line_text(line0)
+    prefix = 0
+    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(old), len(new)) - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    at = conv.lines.line_start(line0)
+    span = Span(at + prefix, at + len(old) - suffix)
     return lsp.CodeAction(
         title=f"spmdfix: Suppress {finding.code} on this line",
         kind=lsp.CodeActionKind.QuickFix,
         diagnostics=[diag],
-        edit=workspace_edit(ls, doc, [lsp.TextEdit(range=conv.range(edit.span), new_text=edit.content)]),
+        edit=workspace_edit(
+            ls, doc, [lsp.TextEdit(range=conv.range(span), new_text=new[prefix : len(new) - suffix])]
+        ),
     )
 
 
@@ -511,7 +518,7 @@ def _same_fix(findings: list[Finding], old: Fix) -> Fix | None:
 def _tell(ls: SpmdfixServer, message: str) -> None:
     try:
         ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))
-    except Exception:  # noqa: BLE001
+    except Exception:
         logger.exception("cannot send window/showMessage")
 
 

@@ -50,6 +50,7 @@ def test_positional_spmd_axis_name_passes_the_prefilter() -> None:
     assert _findings_without_prefilter(POSITIONAL)
 
 
-def test_prefilter_drops_files_without_both_words() -> None:
+def test_prefilter_drops_files_that_cannot_hold_a_finding() -> None:
     assert not may_have_findings("import jax\njax.vmap(f, spmd_axis_name='x')\n")
     assert not may_have_findings("from jax import shard_map\n")
+    assert may_have_findings("jax.vmap(f)\njax.lax.with_sharding_constraint(x, s)\n")

@@ -12,10 +12,10 @@ CRASH_MARKER = "SPMDFIX_TEST_CRASH"
 _real_check_source = spmdfix.api.check_source
 
 
-def _check_source(source: str, options: spmdfix.api.Options = spmdfix.api.Options()) -> list:
+def _check_source(source: str, *args: object, **kwargs: object) -> list:
     if CRASH_MARKER in source:
         raise RuntimeError("injected analysis failure")
-    return _real_check_source(source, options)
+    return _real_check_source(source, *args, **kwargs)
 
 
 spmdfix.api.check_source = _check_source  # type: ignore[assignment]

@@ -1,0 +1,179 @@
+"""Suppression comments: read them, filter findings by them, and add them (`check --add-noqa`).
+
+A finding is suppressed by a comment on the line where it starts:
+
+    # noqa                     every code
+    # noqa: SPMD001, SPMD002   those codes (ruff's and flake8's spelling; other tools' codes may be mixed in)
+    # spmdfix: ignore          every code
+    # spmdfix: ignore[SPMD001] those codes
+
+Only comments count: the text is tokenized (`tokenize`) so a `# noqa` inside a string suppresses nothing;
+when the module cannot be tokenized, each line is searched from its first `#`. File-level diagnostics
+(SPMD900 syntax error, SPMD901 unreadable file) cannot be suppressed by a comment, only by `ignore`.
+Pure: source text and findings in, findings and text out.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from spmdfix.model import Edit, Finding, Span
+from spmdfix.positions import LineIndex, apply_edits
+from spmdfix.rules import SYNTAX_ERROR, UNREADABLE
+
+UNSUPPRESSIBLE = frozenset({SYNTAX_ERROR.code, UNREADABLE.code})
+_CODE = r"[A-Z]+[0-9]+"
+_NOQA = re.compile(rf"#\s*(?i:noqa)(?::\s?(?P<codes>{_CODE}(?:[,\s]+{_CODE})*))?")
+_IGNORE = re.compile(r"#\s*spmdfix:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
+_CODES = re.compile(_CODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    """A suppression comment: its 1-based row, its codes (None: every code), where its code list ends.
+
+    codes_end: offset into `comment` just after the last code (for merging codes in), or -1 for a bare one.
+    """
+
+    row: int
+    codes: frozenset[str] | None
+    comment: str
+    codes_end: int
+
+    def suppresses(self, code: str) -> bool:
+        return self.codes is None or code in self.codes
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What `tokenize` says about each line: its comment, and whether a comment may end it.
+
+    comments: row -> (start column, comment text). closed: rows that end inside a multi-line string or
+    with a backslash continuation (a comment there would change the program). ok: tokenizing succeeded.
+    """
+
+    comments: dict[int, tuple[int, str]]
+    closed: frozenset[int]
+    ok: bool
+
+
+def layout(source: str) -> Layout:
+    """Comments and closed rows of `source`. Never raises (on a tokenize error, `ok` is False)."""
+    comments: dict[int, tuple[int, str]] = {}
+    closed: set[int] = set()
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = (tok.start[1], tok.string)
+            elif tok.start[0] < tok.end[0] and tok.type not in (tokenize.NL, tokenize.NEWLINE):
+                closed.update(range(tok.start[0], tok.end[0]))
+    except (tokenize.TokenError, SyntaxError):
+        return Layout(_comments_by_search(source), frozenset(), ok=False)
+    lines = LineIndex(source)
+    for row in range(1, lines.line_count + 1):
+        if row not in comments and lines.line_text(row - 1).rstrip().endswith("\\"):
+            closed.add(row)
+    return Layout(comments, frozenset(closed), ok=True)
+
+
+def _comments_by_search(source: str) -> dict[int, tuple[int, str]]:
+    lines = LineIndex(source)
+    out = {}
+    for line0 in range(lines.line_count):
+        text = lines.line_text(line0)
+        if "#" in text:
+            out[line0 + 1] = (text.index("#"), text[text.index("#") :])
+    return out
+
+
+def parse_directive(row: int, comment: str) -> Directive | None:
+    """The suppression a comment holds, or None. A `# noqa:` with no valid code suppresses every code."""
+    for pattern in (_NOQA, _IGNORE):
+        match = pattern.search(comment)
+        if match is None:
+            continue
+        body = match.group("codes")
+        if body is None or not _CODES.search(body):
+            return Directive(row, None, comment, -1)
+        return Directive(row, frozenset(_CODES.findall(body)), comment, match.start("codes") + len(body.rstrip(", ")))
+    return None
+
+
+def directives(source: str, lay: Layout | None = None) -> dict[int, Directive]:
+    """Suppression directives by 1-based row."""
+    lay = lay or layout(source)
+    out = {}
+    for row, (_, comment) in lay.comments.items():
+        directive = parse_directive(row, comment)
+        if directive is not None:
+            out[row] = directive
+    return out
+
+
+def split_suppressed(source: str, findings: Iterable[Finding]) -> tuple[list[Finding], list[Finding]]:
+    """(kept, suppressed): findings whose start row has a directive covering their code are suppressed."""
+    found = list(findings)
+    if not found or "#" not in source:
+        return found, []
+    by_row = directives(source)
+    lines = LineIndex(source)
+    kept, suppressed = [], []
+    for finding in found:
+        directive = by_row.get(lines.row_col(finding.span.start)[0])
+        if finding.code not in UNSUPPRESSIBLE and directive is not None and directive.suppresses(finding.code):
+            suppressed.append(finding)
+        else:
+            kept.append(finding)
+    return kept, suppressed
+
+
+@dataclass(frozen=True, slots=True)
+class NoqaResult:
+    """Outcome of `add_noqa`: the new text, rows given a directive, rows where none could go."""
+
+    text: str
+    added: tuple[int, ...]
+    skipped: tuple[int, ...]
+
+
+def add_noqa(source: str, findings: Sequence[Finding]) -> NoqaResult:
+    """Add `  # noqa: CODE[, CODE]` to each row holding a suppressible finding; never raises.
+
+    Codes are merged into an existing `# noqa: ...` or `# spmdfix: ignore[...]` comment; another comment
+    gets the directive appended after it. A row that ends inside a multi-line string or with a backslash
+    continuation is skipped (reported in `skipped`), as is every row when the text does not tokenize.
+    """
+    lines = LineIndex(source)
+    codes_by_row: dict[int, set[str]] = {}
+    for finding in findings:
+        if finding.code not in UNSUPPRESSIBLE:
+            codes_by_row.setdefault(lines.row_col(finding.span.start)[0], set()).add(finding.code)
+    lay = layout(source)
+    edits, added, skipped = [], [], []
+    for row in sorted(codes_by_row):
+        edit = _row_edit(lines, lay, row, sorted(codes_by_row[row])) if lay.ok and row not in lay.closed else None
+        if edit is None:
+            skipped.append(row)
+        elif edit.content or edit.span.start != edit.span.end:
+            edits.append(edit)
+            added.append(row)
+    return NoqaResult(apply_edits(source, edits), tuple(added), tuple(skipped))
+
+
+def _row_edit(lines: LineIndex, lay: Layout, row: int, codes: list[str]) -> Edit | None:
+    text = lines.line_text(row - 1)
+    start = lines.line_start(row - 1)
+    comment = lay.comments.get(row)
+    directive = parse_directive(row, comment[1]) if comment else None
+    if directive is not None and directive.codes is None:
+        return Edit(Span(start, start), "")  # a bare directive already covers every code
+    if directive is not None:
+        missing = [c for c in codes if c not in directive.codes]
+        at = start + comment[0] + directive.codes_end
+        return Edit(Span(at, at), "".join(f", {c}" for c in missing))
+    end = len(text.rstrip(" \t"))
+    return Edit(Span(start + end, start + len(text)), f"  # noqa: {', '.join(codes)}")

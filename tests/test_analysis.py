@@ -1,0 +1,217 @@
+"""Detection on small programs: each case gives the expected (code, text at the finding) pairs."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from spmdfix.api import check_source
+
+HEADER = """\
+import functools
+from functools import partial
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+"""
+
+CASES = {
+    "recursion_is_guarded": (
+        """
+        def a(v):
+            return b(v)
+        def b(v):
+            if v is None:
+                return a(v)
+            return jax.shard_map(lambda t: t, mesh=mesh, in_specs=P('x'), out_specs=P())(v)
+        jax.vmap(a, spmd_axis_name='x')
+        """,
+        [("SPMD001", "'x'")],
+    ),
+    "outer_call_is_not_a_second_shard_map": (
+        """
+        def f(v):
+            return jax.shard_map(lambda t: t, mesh=mesh, in_specs=P('x'), out_specs=P('y'))(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD001", "'x'")],
+    ),
+    "module_level_jit_of_shard_map": (
+        """
+        step = jax.jit(jax.shard_map(lambda t: t, mesh=mesh, in_specs=P(('x', 'y')), out_specs=P()))
+        def f(v):
+            return step(v)
+        jax.vmap(f, spmd_axis_name=('y',))
+        """,
+        [("SPMD001", "('x', 'y')")],
+    ),
+    "nested_def_and_lax_cond": (
+        """
+        def outer(v):
+            def branch(t):
+                return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('x'), out_specs=P())(t)
+            return jax.lax.cond(True, branch, lambda t: t, v)
+        jax.vmap(outer, spmd_axis_name='x')
+        """,
+        [("SPMD001", "'x'")],
+    ),
+    "partial_of_a_helper_is_followed": (
+        """
+        def helper(v, k):
+            return jax.shard_map(lambda u: u * k, mesh=mesh, in_specs=P('x'), out_specs=P())(v)
+        jax.vmap(partial(helper, k=2), spmd_axis_name='x')
+        """,
+        [("SPMD001", "'x'")],
+    ),
+    "sibling_shard_map_is_not_reached": (
+        """
+        def f(v):
+            return v * 2
+        sm = jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('x'), out_specs=P('x'))
+        y = jax.vmap(f, spmd_axis_name='x')(1)
+        z = sm(y)
+        """,
+        [],
+    ),
+    "local_vmap_name_is_not_jax": (
+        """
+        def vmap(f, spmd_axis_name=None):
+            return f
+        def f(v):
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('x'), out_specs=P())(v)
+        vmap(f, spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "parameter_shadows_jax": (
+        """
+        def run(jax, f):
+            return jax.vmap(f, spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "axis_in_strings_and_comments_only": (
+        """
+        def f(v):
+            '''P('x') in a docstring'''
+            # jax.vmap(f, spmd_axis_name='x')
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "spec_built_at_run_time_stays_silent": (
+        """
+        def f(v, names):
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P(*names), out_specs=P())(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "computed_axis_name_stays_silent": (
+        """
+        def f(v):
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('x'), out_specs=P())(v)
+        jax.vmap(f, spmd_axis_name='x'.upper().lower())
+        """,
+        [],
+    ),
+    "kwargs_dict_literal": (
+        """
+        def f(v):
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('x'), out_specs=P())(v)
+        def run(xs):
+            kw = dict(spmd_axis_name='x')
+            return jax.vmap(f, **kw)(xs)
+        """,
+        [("SPMD001", "'x'")],
+    ),
+    "flax_module_call_is_followed": (
+        """
+        import flax.linen as nn
+        class Block(nn.Module):
+            @nn.compact
+            def __call__(self, v):
+                return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('x'), out_specs=P())(v)
+        VBlock = nn.vmap(Block, variable_axes={'params': 0}, split_rngs={'params': True}, spmd_axis_name='x')
+        """,
+        [("SPMD001", "'x'")],
+    ),
+    "nnx_vmap": (
+        """
+        from flax import nnx
+        def f(v):
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('y'), out_specs=P('x'), check_vma=False)(v)
+        nnx.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD002", "'x'")],
+    ),
+    "collective_over_spmd_axis": (
+        """
+        def f(v):
+            return jax.shard_map(lambda u: jax.lax.psum(u, 'x'), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD004", "'x'")],
+    ),
+    "sharding_constraint": (
+        """
+        from jax.sharding import NamedSharding
+        def f(v):
+            v = jax.lax.with_sharding_constraint(v, NamedSharding(mesh, P('x', None)))
+            return v
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD005", "'x'")],
+    ),
+    "sharding_constraint_with_a_shard_map": (
+        """
+        from jax.sharding import NamedSharding
+        def f(v):
+            v = jax.lax.with_sharding_constraint(v, NamedSharding(mesh, P('x', None)))
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD005", "'x'")],
+    ),
+    "inner_vmap_under_check_vma": (
+        """
+        def block(v):
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        def row(r):
+            return jax.vmap(block)(r)
+        jax.vmap(row, spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.vmap")],
+    ),
+    "capture_respects_in_axes_none": (
+        """
+        def f(v, c):
+            return jax.shard_map(lambda u: u * c, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "capture_through_a_helper": (
+        """
+        def helper(t, scale):
+            def body(u):
+                return u * scale
+            return jax.shard_map(body, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(t)
+        def f(v, w):
+            return helper(v, w + 1)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD003", "scale")],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_detection(name: str) -> None:
+    body, expected = CASES[name]
+    source = HEADER + textwrap.dedent(body)
+    found = [(f.code, source[f.span.start : f.span.end]) for f in check_source(source)]
+    assert found == expected

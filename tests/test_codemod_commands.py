@@ -1,0 +1,154 @@
+"""spmdfix's LibCST codemod commands (`spmdfix.codemods.commands`) in process and under `libcst.tool`.
+
+In process, every golden case: the command for the case's strategy writes what `fix_source` writes, skips
+a module with nothing to change, and warns once per finding left unfixed. In a subprocess, the command line
+of the README (`python -m libcst.tool codemod commands.<Command> --no-format PATH`, found through the
+repository's `.libcst.codemod.yaml`) turns a copy of a golden input into its expected.py byte for byte.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from libcst.codemod import CodemodContext, TransformSkip, TransformSuccess, transform_module
+
+from golden import GOLDEN, ROOT, Case, cases
+from spmdfix.api import Options, check_source, fix_source
+from spmdfix.codemods.commands import (
+    AddMeshAxisCommand,
+    AutoFixCommand,
+    RenameSpmdAxisCommand,
+    StripSpecEntriesCommand,
+)
+from spmdfix.model import Strategy
+
+COMMANDS = {
+    Strategy.RENAME: RenameSpmdAxisCommand,
+    Strategy.ADD_AXIS: AddMeshAxisCommand,
+    Strategy.STRIP: StripSpecEntriesCommand,
+    Strategy.AUTO: AutoFixCommand,
+}
+
+
+def _command(options: Options):
+    return COMMANDS[options.strategy](CodemodContext(), unsafe_fixes=options.unsafe_fixes)
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_command_writes_what_fix_source_writes(case: Case) -> None:
+    source = case.input.read_text(encoding="utf-8")
+    expected = fix_source(source, case.options)
+    result = transform_module(_command(case.options), source)
+    if expected.changed:
+        assert isinstance(result, TransformSuccess), getattr(result, "error", result)
+        assert result.code == expected.source
+    else:
+        assert isinstance(result, TransformSkip), result
+    # Should warn once per finding the fix leaves (each line names the code and says why).
+    assert len(result.warning_messages) == len(expected.remaining) + len(expected.errors)
+    for finding, warning in zip(expected.remaining, result.warning_messages):
+        assert f" {finding.code} " in warning and "(not fixed: " in warning
+
+
+def test_auto_command_takes_a_strategy() -> None:
+    source = (GOLDEN / "strip" / "basic_1d_spec" / "input.py").read_text(encoding="utf-8")
+    result = transform_module(AutoFixCommand(CodemodContext(), strategy="strip"), source)
+    assert isinstance(result, TransformSuccess)
+    assert result.code == (GOLDEN / "strip" / "basic_1d_spec" / "expected.py").read_text(encoding="utf-8")
+
+
+def test_unsafe_fix_is_skipped_with_a_warning_naming_the_flag() -> None:
+    """Should do nothing without --unsafe-fixes, since the only rename is unsafe, and say how to apply it."""
+    case = GOLDEN / "rename" / "unsafe_size_mismatch"
+    source = (case / "input.py").read_text(encoding="utf-8")
+    result = transform_module(RenameSpmdAxisCommand(CodemodContext()), source)
+    assert isinstance(result, TransformSkip)
+    assert result.skip_description.endswith("left unfixed")
+    assert result.warning_messages
+    assert all("--unsafe-fixes" in w for w in result.warning_messages)
+    fixed = transform_module(RenameSpmdAxisCommand(CodemodContext(), unsafe_fixes=True), source)
+    assert isinstance(fixed, TransformSuccess)
+    assert fixed.code == (case / "expected.py").read_text(encoding="utf-8")
+
+
+def test_refused_transform_warns_with_the_refusal_reason() -> None:
+    source = (GOLDEN / "refuse" / "rename_no_free_axis" / "input.py").read_text(encoding="utf-8")
+    result = transform_module(RenameSpmdAxisCommand(CodemodContext(), unsafe_fixes=True), source)
+    assert isinstance(result, TransformSkip)
+    assert len(result.warning_messages) == len(check_source(source)) > 0
+    assert all("rename: no free mesh axis" in w for w in result.warning_messages)
+
+
+def test_module_without_findings_is_skipped_silently() -> None:
+    result = transform_module(AutoFixCommand(CodemodContext()), "import jax\nx = jax.vmap(f)\n")
+    assert isinstance(result, TransformSkip)
+    assert result.skip_description == "no spmdfix finding"
+    assert result.warning_messages == []
+
+
+def _codemod(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "libcst.tool", "codemod", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "case", "extra"),
+    [
+        ("commands.StripSpecEntriesCommand", "strip/basic_1d_spec", []),
+        ("commands.RenameSpmdAxisCommand", "rename/unsafe_size_mismatch", ["--unsafe-fixes"]),
+        ("commands.AddMeshAxisCommand", "add-axis/mesh_reshape_basic", []),
+        ("commands.AutoFixCommand", "strip/basic_1d_spec", ["--strategy", "strip"]),
+    ],
+)
+def test_libcst_tool_command_line_rewrites_a_golden_input(tmp_path: Path, command: str, case: str, extra: list[str]) -> None:
+    target = tmp_path / "model.py"
+    shutil.copy(GOLDEN / case / "input.py", target)
+    # Run from the repository root: libcst.tool finds .libcst.codemod.yaml by walking up from the cwd.
+    proc = _codemod(ROOT, command, "--no-format", "--hide-progress", *extra, str(target))
+    assert proc.returncode == 0, proc.stderr
+    assert "Transformed 1 files successfully." in proc.stderr
+    assert target.read_bytes() == (GOLDEN / case / "expected.py").read_bytes()
+
+
+def test_libcst_tool_reports_warnings_and_leaves_refused_file(tmp_path: Path) -> None:
+    target = tmp_path / "model.py"
+    shutil.copy(GOLDEN / "refuse" / "strip_psum_over_spmd_axis" / "input.py", target)
+    before = target.read_bytes()
+    proc = _codemod(ROOT, "commands.StripSpecEntriesCommand", "--no-format", "--hide-progress", "--unsafe-fixes", str(target))
+    assert proc.returncode == 0, proc.stderr
+    assert "Skipped 1 files." in proc.stderr
+    assert "(not fixed: strip: " in proc.stderr
+    assert target.read_bytes() == before
+
+
+def test_libcst_tool_external_spelling_needs_no_config(tmp_path: Path) -> None:
+    target = tmp_path / "model.py"
+    shutil.copy(GOLDEN / "strip" / "basic_1d_spec" / "input.py", target)
+    proc = _codemod(
+        tmp_path, "-x", "spmdfix.codemods.commands.StripSpecEntriesCommand", "--no-format", "--hide-progress", str(target)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_bytes() == (GOLDEN / "strip" / "basic_1d_spec" / "expected.py").read_bytes()
+
+
+def test_libcst_tool_lists_the_commands() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "libcst.tool", "list"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    listed = {line.split(" - ")[0] for line in proc.stdout.splitlines()}
+    assert {
+        "commands.RenameSpmdAxisCommand",
+        "commands.AddMeshAxisCommand",
+        "commands.StripSpecEntriesCommand",
+        "commands.AutoFixCommand",
+    } <= listed
+    assert not any("_SpmdfixCommand" in name for name in listed)
