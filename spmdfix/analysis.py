@@ -22,6 +22,7 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
+from spmdfix.calls import argument
 from spmdfix.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.evaluate import AxisNames, Evaluator, MeshInfo, SpecTree
 from spmdfix.model import Related, Span
@@ -150,12 +151,12 @@ class Analyzer:
             signature = jaxapi.VMAP_SIGNATURES.get(self.ix.qualname(call.func, scope) or "")
             if signature is not None:
                 fun_name, fun_position, spmd_position = signature
-                spmd = _argument(call, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)
+                spmd = argument(call, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)
                 if spmd is None:
                     spmd = self._from_kwargs(call, scope, jaxapi.VMAP_SPMD_KEYWORD)
                 if spmd is not None:
-                    fun = _argument(call, fun_position, fun_name)
-                    sites.append(_VmapSite(call, scope, fun, spmd, _argument(call, 1, "in_axes")))
+                    fun = argument(call, fun_position, fun_name)
+                    sites.append(_VmapSite(call, scope, fun, spmd, argument(call, 1, "in_axes")))
                 continue
             spmd = self._vmap_factory(call.func, scope)
             if spmd is not None and call.args:
@@ -356,7 +357,7 @@ class Analyzer:
                 if qname in jaxapi.VMAP_NAMES:
                     inner_vmaps.append(self.span(call.func))
                 if qname in jaxapi.COLLECTIVE_AXIS_POSITION:
-                    expr = _argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
+                    expr = argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
                     value = self.ev.axis_names(expr, scope) if expr is not None else None
                     if value is None:
                         unknown = True
@@ -374,9 +375,9 @@ class Analyzer:
                 scope = self.ix.scope_at(call)
                 if self.ix.qualname(call.func, scope) not in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES:
                     continue
-                spec = _argument(call, 1, "shardings")
+                spec = argument(call, 1, "shardings")
                 if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):
-                    spec = _argument(spec, 1, "spec")
+                    spec = argument(spec, 1, "spec")
                 tree = self.ev.spec_tree(spec, scope)
                 uses.append(ConstraintUse(self.span(call), tree))
                 unknown = unknown or bool(tree.unresolved) or spec is None
@@ -459,13 +460,3 @@ class ElementwiseCheck:
             if not ok:
                 return False, why
         return True, ""
-
-
-def _argument(call: ast.Call, position: int, keyword: str) -> ast.AST | None:
-    """The argument bound to a parameter given by keyword or position (None if absent or after *args)."""
-    for kw in call.keywords:
-        if kw.arg == keyword:
-            return kw.value
-    if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
-        return call.args[position]
-    return None

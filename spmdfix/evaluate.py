@@ -16,6 +16,7 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
+from spmdfix.calls import argument
 from spmdfix.model import Span
 from spmdfix.scopes import ModuleIndex, Scope
 
@@ -266,17 +267,9 @@ class Evaluator:
                     return self.mesh(returned, inner, depth + 1)
         return None
 
-    def _arg(self, call: ast.Call, position: int, keyword: str) -> ast.AST | None:
-        for kw in call.keywords:
-            if kw.arg == keyword:
-                return kw.value
-        if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
-            return call.args[position]
-        return None
-
     def _mesh_ctor(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
-        devices = self._arg(call, 0, "devices")
-        names_expr = self._arg(call, 1, "axis_names")
+        devices = argument(call, 0, "devices")
+        names_expr = argument(call, 1, "axis_names")
         if devices is None or names_expr is None:
             return None
         names = self.axis_names(names_expr, scope)
@@ -286,8 +279,8 @@ class Evaluator:
         return self._mesh_info(call, scope, "Mesh", names, names_expr, sizes, shape_span, shape_form, "auto")
 
     def _make_mesh(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
-        shape_expr = self._arg(call, 0, "axis_shapes")
-        names_expr = self._arg(call, 1, "axis_names")
+        shape_expr = argument(call, 0, "axis_shapes")
+        names_expr = argument(call, 1, "axis_names")
         if shape_expr is None or names_expr is None:
             return None
         names = self.axis_names(names_expr, scope)
@@ -314,13 +307,13 @@ class Evaluator:
                 return tuple(self.int_value(a, scope) for a in call.args), self.span(call), "args"
             return unknown
         if self.ix.qualname(call.func, scope) in jaxapi.CREATE_DEVICE_MESH_NAMES:
-            shape = self._arg(call, 0, "mesh_shape")
+            shape = argument(call, 0, "mesh_shape")
             if isinstance(shape, (ast.Tuple, ast.List)):
                 return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), "seq"
         return unknown
 
     def _mesh_info(self, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types):
-        types_expr = self._arg(call, 2, "axis_types")
+        types_expr = argument(call, 2, "axis_types")
         axis_types, form, first, repeat_span, repeat_count = default_types, None, None, None, None
         if types_expr is not None and not self.is_none(types_expr, scope):
             axis_types, form, first, repeat_span, repeat_count = self._axis_types(types_expr, scope)

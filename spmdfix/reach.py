@@ -15,6 +15,7 @@ import ast
 from dataclasses import dataclass, field
 
 from spmdfix import jaxapi
+from spmdfix.calls import keywords
 from spmdfix.model import Related
 from spmdfix.scopes import ModuleIndex, Scope
 
@@ -113,7 +114,7 @@ class Reacher:
             return None
         api = self._shard_map_api(expr.func, scope)
         if api is not None and not expr.args:
-            return api, _keywords(expr), scope
+            return api, keywords(expr), scope
         if self.qualname(expr.func, scope) in jaxapi.PARTIAL_NAMES and expr.args:
             api = self._shard_map_api(expr.args[0], scope)
             if api is None:
@@ -121,8 +122,8 @@ class Reacher:
                 if inner is None:
                     return None
                 api, kwargs, _ = inner
-                return api, {**kwargs, **_keywords(expr)}, scope
-            kwargs = _keywords(expr)
+                return api, {**kwargs, **keywords(expr)}, scope
+            kwargs = keywords(expr)
             for name, value in zip(jaxapi.SHARD_MAP_POSITIONS[1:], expr.args[1:]):
                 kwargs.setdefault(name, value)
             return api, kwargs, scope
@@ -132,7 +133,7 @@ class Reacher:
         """The ShardMapSite when `call` builds a shard-mapped function, else None."""
         api = self._shard_map_api(call.func, scope)
         if api is not None and call.args:
-            kwargs = _keywords(call)
+            kwargs = keywords(call)
             for name, value in zip(jaxapi.SHARD_MAP_POSITIONS, call.args):
                 kwargs.setdefault(name, value)
             body = kwargs.pop("f")
@@ -140,7 +141,7 @@ class Reacher:
         made = self.factory(call.func, scope)
         if made is not None and call.args:
             api, kwargs, _ = made
-            merged = {**kwargs, **_keywords(call)}
+            merged = {**kwargs, **keywords(call)}
             return ShardMapSite(call, scope, api, call.args[0], scope, merged)
         return None
 
@@ -299,7 +300,3 @@ def _method(cls: ast.ClassDef, name: str) -> ast.AST | None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
             return stmt
     return None
-
-
-def _keywords(call: ast.Call) -> dict[str, ast.AST]:
-    return {kw.arg: kw.value for kw in call.keywords if kw.arg is not None}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from spmdfix.analysis import VmapFacts
 from spmdfix.evaluate import AxisNames, AxisRef, MeshInfo, SpecTree
-from spmdfix.model import NodeEdit
+from spmdfix.model import Applicability, Fix, NodeEdit, Transform
 
 
 def has_h2(vmap: VmapFacts) -> bool:
@@ -104,3 +104,18 @@ def axis_names_edits(vmap: VmapFacts, new: list[str]) -> list[NodeEdit] | str:
             if name not in sm.axis_names.names:
                 edits.append(NodeEdit(sm.axis_names.display, "insert", quoted(name, sm.axis_names.quote), -1))
     return edits
+
+
+def classified_fix(
+    transform: Transform, key: str, title: str, reasons: list[str], safe_reason: str, edits
+) -> Fix:
+    """A Fix whose applicability follows from `reasons`: none makes it safe (explained by `safe_reason`),
+    any makes it unsafe (explained by all of them)."""
+    return Fix(
+        transform,
+        key=key,
+        title=title,
+        applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
+        reason="; ".join(reasons) if reasons else safe_reason,
+        node_edits=tuple(edits),
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from spmdfix.analysis import VmapFacts
 from spmdfix.codemods import _common as c
-from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Fix, NodeEdit, Refusal, Transform
 
 TRANSFORM = Transform.ADD_AXIS
 
@@ -64,11 +64,11 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
         )
     if c.has_h2(vmap):
         reasons.append("hazard H2 remains")
-    return Fix(
+    return c.classified_fix(
         TRANSFORM,
-        key=f"add-axis:{vmap.key}",
-        title=f"Add mesh axis `'{name}'` of size 1 and use it as `spmd_axis_name`",
-        applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
-        reason="; ".join(reasons) if reasons else "a size-1 axis on an Auto mesh partitions nothing",
-        node_edits=tuple(edits + c.spmd_edits(vmap, {}, whole=name, quote=mesh.quote) + names_edits),
+        f"add-axis:{vmap.key}",
+        f"Add mesh axis `'{name}'` of size 1 and use it as `spmd_axis_name`",
+        reasons,
+        "a size-1 axis on an Auto mesh partitions nothing",
+        edits + c.spmd_edits(vmap, {}, whole=name, quote=mesh.quote) + names_edits,
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from spmdfix.analysis import VmapFacts
 from spmdfix.codemods import _common as c
-from spmdfix.model import Applicability, Fix, Refusal, Transform
+from spmdfix.model import Fix, Refusal, Transform
 
 TRANSFORM = Transform.RENAME
 
@@ -59,13 +59,13 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if c.has_h2(vmap):
         reasons.append("hazard H2 remains")
     pairs = ", ".join(f"`'{o}'` to `'{n}'`" for o, n in mapping.items())
-    return Fix(
+    return c.classified_fix(
         TRANSFORM,
-        key=f"rename:{vmap.key}",
-        title=f"Rename spmd axis {pairs}",
-        applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
-        reason="; ".join(reasons) if reasons else "the new axis is free in the mesh and has the same size",
-        node_edits=tuple(c.spmd_edits(vmap, mapping, quote=meshes[0].quote) + names_edits),
+        f"rename:{vmap.key}",
+        f"Rename spmd axis {pairs}",
+        reasons,
+        "the new axis is free in the mesh and has the same size",
+        c.spmd_edits(vmap, mapping, quote=meshes[0].quote) + names_edits,
     )
 
 

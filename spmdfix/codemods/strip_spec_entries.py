@@ -11,7 +11,7 @@ from __future__ import annotations
 from spmdfix.analysis import ConstraintUse, ReachedFacts, VmapFacts
 from spmdfix.codemods import _common as c
 from spmdfix.evaluate import AxisNames
-from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Fix, NodeEdit, Refusal, Transform
 
 TRANSFORM = Transform.STRIP
 
@@ -49,13 +49,13 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         reasons.append("some specs are built at run time")
     if c.has_h2(vmap):
         reasons.append("hazard H2 remains")
-    return Fix(
+    return c.classified_fix(
         TRANSFORM,
-        key=f"strip:{sm.key}:{','.join(sorted(spmd))}",
-        title=f"Strip {c.backticked(axes)} from the shard_map's `in_specs` and `out_specs`",
-        applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
-        reason="; ".join(reasons) if reasons else "the body is elementwise along the stripped dimensions",
-        node_edits=tuple(edits),
+        f"strip:{sm.key}:{','.join(sorted(spmd))}",
+        f"Strip {c.backticked(axes)} from the shard_map's `in_specs` and `out_specs`",
+        reasons,
+        "the body is elementwise along the stripped dimensions",
+        edits,
     )
 
 
@@ -70,13 +70,13 @@ def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
     reasons = ["some specs are built at run time"] if use.specs.unresolved else []
     if c.has_h2(vmap):
         reasons.append("hazard H2 remains")
-    return Fix(
+    return c.classified_fix(
         TRANSFORM,
-        key=f"strip:constraint@{use.call.start}:{','.join(sorted(spmd))}",
-        title=f"Strip {c.backticked(axes)} from the with_sharding_constraint spec",
-        applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
-        reason="; ".join(reasons) if reasons else "a sharding constraint does not change values",
-        node_edits=tuple(_entry_edits([use.specs], spmd)),
+        f"strip:constraint@{use.call.start}:{','.join(sorted(spmd))}",
+        f"Strip {c.backticked(axes)} from the with_sharding_constraint spec",
+        reasons,
+        "a sharding constraint does not change values",
+        _entry_edits([use.specs], spmd),
     )
 
 
