@@ -26,6 +26,7 @@ from spmdfix.calls import argument
 from spmdfix.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.evaluate import AxisNames, Evaluator, MeshInfo, SpecTree
 from spmdfix.model import Related, Span
+from spmdfix.placement import PlacementAnalysis
 from spmdfix.reach import Reacher, ReachedSite, ShardMapSite
 from spmdfix.scopes import ModuleIndex, Scope
 
@@ -114,6 +115,9 @@ class VmapFacts:
     reached: tuple[ReachedFacts, ...]
     constraints: tuple[ConstraintUse, ...]
     constraints_unknown: bool
+    # "spmd": spmd_axis_name given; "explicit": a plain vmap whose batch dim is placed on Explicit mesh
+    # axes (`spmd` then holds those axes, as written in the placement's spec) [SPMD006].
+    kind: str = "spmd"
 
     @property
     def constraint_axes(self) -> frozenset[str]:
@@ -137,6 +141,7 @@ class Analyzer:
         self.ev = Evaluator(self.ix)
         self.reacher = Reacher(self.ix)
         self.capture = CaptureAnalysis(self.ix)
+        self.placement = PlacementAnalysis(self.ix, self.ev)
         self._facts_cache: dict[int, ShardMapFacts] = {}
 
     def span(self, node: ast.AST) -> Span:
@@ -234,6 +239,21 @@ class Analyzer:
                     constraints_unknown=unknown,
                 )
             )
+        for plain in self.placement.plain_vmaps():
+            site = _VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap)
+            reach = self.reacher.reach(plain.fun, site.scope)
+            reached = tuple(self._reached_facts(r, site) for r in reach.sites)
+            out.append(
+                VmapFacts(
+                    key=f"vmap@{self.span(plain.vmap).start}",
+                    span=self.span(plain.vmap),
+                    spmd=plain.axes,
+                    reached=reached,
+                    constraints=(),
+                    constraints_unknown=False,
+                    kind="explicit",
+                )
+            )
         return out
 
     def _reached_facts(self, reached: ReachedSite, vmap: _VmapSite) -> ReachedFacts:
@@ -325,38 +345,46 @@ class Analyzer:
         return AxisNamesArg(frozenset(names), self.span(display), quote), False
 
     def _body_function(self, expr: ast.AST | None, scope: Scope) -> ast.AST | None:
+        """The function a shard_map maps (through names, partial, jit and vmap wrappers), or None."""
+        return self._unwrap_body(expr, scope)[0]
+
+    def _unwrap_body(self, expr: ast.AST | None, scope: Scope) -> tuple[ast.AST | None, list[Span]]:
+        """(the mapped function, the `jax.vmap` wrappers met on the way to it, e.g. `shard_map(vmap(f))`)."""
+        vmaps: list[Span] = []
         for _ in range(8):
             if expr is None or isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                return expr
+                return expr, vmaps
             if isinstance(expr, ast.Name):
                 binding = self.ix.single_binding(expr.id, scope)
                 if binding is None or binding.kind not in ("def", "assign"):
-                    return None
+                    return None, vmaps
                 expr, scope = binding.node, binding.scope
             elif isinstance(expr, ast.Call) and expr.args:
                 qname = self.ix.qualname(expr.func, scope)
-                if qname not in jaxapi.PARTIAL_NAMES and qname not in jaxapi.WRAPPER_NAMES:
-                    return None
+                if qname in jaxapi.VMAP_NAMES:
+                    vmaps.append(self.span(expr.func))
+                elif qname not in jaxapi.PARTIAL_NAMES and qname not in jaxapi.WRAPPER_NAMES:
+                    return None, vmaps
                 expr = expr.args[0]
             else:
-                return None
-        return None
+                return None, vmaps
+        return None, vmaps
 
     def _body_facts(self, site: ShardMapSite) -> BodyFacts:
-        func = self._body_function(site.body, site.body_scope)
+        func, wrappers = self._unwrap_body(site.body, site.body_scope)
         if func is None:
             return BodyFacts(False, False, "the shard_map body is not a function of this module", (), True, ())
         reach = self.reacher.reach_body(func)
         collectives: list[CollectiveUse] = []
         unknown = bool(reach.sites)
-        inner_vmaps: list[Span] = []
+        inner_vmaps: list[Span] = list(wrappers)
         for fn in reach.functions:
             for call in self.reacher.calls_in(fn):
                 scope = self.ix.scope_at(call)
                 qname = self.ix.qualname(call.func, scope)
                 if qname in jaxapi.VMAP_NAMES:
                     inner_vmaps.append(self.span(call.func))
-                if qname in jaxapi.COLLECTIVE_AXIS_POSITION:
+                if qname in jaxapi.COLLECTIVE_AXIS_POSITION and not _reduces_a_constant(call):
                     expr = argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
                     value = self.ev.axis_names(expr, scope) if expr is not None else None
                     if value is None:
@@ -460,3 +488,8 @@ class ElementwiseCheck:
             if not ok:
                 return False, why
         return True, ""
+
+
+def _reduces_a_constant(call: ast.Call) -> bool:
+    """`psum(1, 'x')`: a collective over a Python number gives the axis size, right under any vmap."""
+    return bool(call.args) and isinstance(call.args[0], ast.Constant) and len(call.args) > 1

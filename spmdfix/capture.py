@@ -2,7 +2,7 @@
 
 JAX 0.10.2 fails on such a closure although no spec collides (an internal AssertionError with
 check_vma=True, a lowering error with check_vma=False), and with `in_specs=()` it runs and silently returns
-a result too large by the mesh size [jax-semantics.md H5; 01 1b-1c, 1i; JAX issues 23476, 17874]. Passing
+a result too large by the spmd axis size [jax-semantics.md H5; 01 1b-1c, 1i; JAX issues 23476, 17874]. Passing
 the value in as an explicit operand with in_spec `P()` runs correctly, except when the body keeps an inner
 `jax.vmap` under check_vma=True [01 1f].
 
@@ -73,13 +73,13 @@ class CaptureAnalysis:
         tainted = self._tainted_params(start, in_axes)
         current = start
         for node in reached.chain_nodes:
-            if current is home:
+            if current is home or self._jitted(current):
                 break
             tainted_locals = self._taint_locals(current, tainted)
             current, tainted = self._step(node, tainted_locals)
             if current is None:
                 return ()
-        if current is not home:
+        if current is not home or self._jitted(home):
             return ()
         batched = self._taint_locals(home, tainted)
         return self._free_uses(body, home, batched)
@@ -101,6 +101,17 @@ class CaptureAnalysis:
             if isinstance(anc, (ast.Module, ast.ClassDef)):
                 return None
         return None
+
+    def _jitted(self, func: ast.AST) -> bool:
+        """True for a function under a jit decorator: what it closes over are jit operands, not batched."""
+        scope = self.ix.scope_at(func)
+        for deco in getattr(func, "decorator_list", []):
+            target = deco
+            if isinstance(deco, ast.Call) and self.ix.qualname(deco.func, scope) in jaxapi.PARTIAL_NAMES and deco.args:
+                target = deco.args[0]
+            if self.ix.qualname(target, scope) in jaxapi.JIT_NAMES:
+                return True
+        return False
 
     def _tainted_params(self, func: ast.AST, in_axes: ast.AST | None) -> set[str]:
         names = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
@@ -126,6 +137,8 @@ class CaptureAnalysis:
             hit |= {kw.arg for kw in call.keywords if kw.arg and _mentions(kw.value, tainted)}
             return callee, hit
         qname = self.ix.qualname(call.func, scope)
+        if qname in jaxapi.JIT_NAMES:
+            return None, set()
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             for arg in call.args:
                 callee = self._function_of(arg)

@@ -84,6 +84,10 @@ WRAPPER_NAMES = frozenset(
     }
 )
 
+# jit-like wrappers: a value closed over inside a function they compile is an operand of that compiled
+# call, not a batched tracer, so the capture hazard stops at them (measured, docs/rules.md SPMD003).
+JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "flax.linen.jit", "flax.nnx.jit"})
+
 # Higher-order functions whose callable arguments JAX traces while the caller is traced [09]. Together
 # with WRAPPER_NAMES and VMAP_NAMES this is the one list of "passing f here reaches f".
 HIGHER_ORDER_NAMES = WRAPPER_NAMES | VMAP_NAMES | frozenset(
@@ -130,8 +134,8 @@ COLLECTIVE_AXIS_POSITION = {
     "jax.lax.pbroadcast": 1,
     "jax.lax.pvary": 1,
     "jax.lax.axis_index": 0,
-    "jax.lax.axis_size": 0,
 }
+# Not listed: jax.lax.axis_size, which returns the right size under an spmd vmap (measured, docs/rules.md).
 COLLECTIVE_AXIS_KEYWORD = "axis_name"
 
 # Functions that act element by element: a shard_map body made only of these (and arithmetic operators)

@@ -39,7 +39,46 @@ def plan_findings(facts: list[VmapFacts], new_axis: str = DEFAULT_NEW_AXIS) -> l
     return findings
 
 
+def _explicit_findings(vmap: VmapFacts) -> list[Finding]:
+    """SPMD006: specs of reached shard_maps that name an Explicit axis a plain vmap maps away."""
+    axes_placed = set(vmap.spmd.names)
+    findings = []
+    for reached in vmap.reached:
+        sm = reached.shard_map
+        fix = strip_spec_entries.plan_explicit(vmap, reached)
+        related = (
+            Related(f"batch dimension placed on Explicit mesh axis {backticked(vmap.spmd.names)} here", vmap.spmd.span),
+            *_related(vmap, reached)[1:],
+        )
+        for tree in (sm.in_specs, sm.out_specs):
+            for spec in tree.specs:
+                for entry in spec.entries:
+                    if entry.value is None or not axes_placed & set(entry.value.names):
+                        continue
+                    axes = [a for a in entry.value.names if a in axes_placed]
+                    message = (
+                        f"a `jax.vmap` without `spmd_axis_name` maps away Explicit mesh axis {backticked(axes)}, "
+                        "on which its input's batch dimension is placed, and a shard_map it reaches names it; "
+                        "JAX raises `shard_map in_specs argument must refer to an axis marked as manual`"
+                    )
+                    findings.append(
+                        Finding(
+                            rules.EXPLICIT_AXIS.code,
+                            rules.EXPLICIT_AXIS.name,
+                            message,
+                            entry.span,
+                            axes[0],
+                            related,
+                            (fix,) if isinstance(fix, Fix) else (),
+                            (fix,) if isinstance(fix, Refusal) else (),
+                        )
+                    )
+    return findings
+
+
 def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
+    if vmap.kind == "explicit":
+        return _explicit_findings(vmap)
     spmd = set(vmap.spmd.names)
     h2 = has_h2(vmap)
     site_fixes: list[Fix | Refusal] | None = None
@@ -87,7 +126,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
             message = (
                 f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches; "
                 "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
-                "silently returns a result too large by the mesh size"
+                "silently returns a result too large by the spmd axis size"
             )
             add(rules.CAPTURE, capture.use, list(vmap.spmd.names), message, [lift_captures.plan(reached)], related)
         # SPMD004: a collective or axis query over an spmd axis in the body [05 5h, 06 6g].

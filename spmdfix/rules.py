@@ -37,6 +37,7 @@ RULES: dict[str, Rule] = {
         Rule("SPMD003", "shard-map-captures-batched-value", "a reached shard_map body closes over a value the spmd vmap batches"),
         Rule("SPMD004", "collective-over-spmd-axis", "a collective or axis query over the spmd axis in a reached shard_map body"),
         Rule("SPMD005", "spmd-axis-in-sharding-constraint", "with_sharding_constraint inside the vmapped function names the spmd axis"),
+        Rule("SPMD006", "vmapped-away-explicit-axis-in-specs", "a plain vmap maps away an Explicit mesh axis that a reached shard_map's specs name"),
         Rule("SPMD007", "vmap-between-spmd-vmap-and-shard-map", "a jax.vmap between the spmd vmap and a reached shard_map under check_vma=True"),
         Rule("SPMD900", "syntax-error", "the file does not parse, so it was not analysed"),
         Rule("SPMD901", "unreadable-file", "the file could not be read or decoded"),
@@ -48,6 +49,7 @@ OUT_SPECS = RULES["SPMD002"]
 CAPTURE = RULES["SPMD003"]
 COLLECTIVE = RULES["SPMD004"]
 CONSTRAINT = RULES["SPMD005"]
+EXPLICIT_AXIS = RULES["SPMD006"]
 INNER_VMAP = RULES["SPMD007"]
 SYNTAX_ERROR = RULES["SPMD900"]
 UNREADABLE = RULES["SPMD901"]

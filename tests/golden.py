@@ -12,7 +12,8 @@ from spmdfix.positions import LineIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"
-TRANSFORM_GROUPS = ("rename", "add-axis", "strip")
+TRANSFORM_GROUPS = ("rename", "add-axis", "strip", "lift-captures", "disable-check-vma")
+CORE_TRANSFORMS = ("rename", "add-axis", "strip")
 
 
 @dataclass(frozen=True)

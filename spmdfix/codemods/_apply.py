@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState  # the state Module.code_for_node renders with
 from libcst.codemod import CodemodContext, ContextAwareTransformer
 from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -22,9 +23,6 @@ class FixNotBuilt(Exception):
     """A fix's edits could not be applied to the tree (a node was not found, or edits overlap)."""
 
 
-_EMPTY = cst.Module(body=[])
-
-
 class NodeEditTransformer(ContextAwareTransformer):
     """Applies `NodeEdit`s to the expression nodes whose position equals their spans.
 
@@ -34,9 +32,13 @@ class NodeEditTransformer(ContextAwareTransformer):
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, context: CodemodContext, node_edits: Sequence[NodeEdit], lines: LineIndex) -> None:
+    def __init__(
+        self, context: CodemodContext, node_edits: Sequence[NodeEdit], lines: LineIndex, module: cst.Module
+    ) -> None:
         super().__init__(context)
         self._lines = lines
+        self._module = module
+        self._indents: list[str] = []
         self._by_span: dict[Span, list[NodeEdit]] = {}
         for edit in node_edits:
             self._by_span.setdefault(edit.span, []).append(edit)
@@ -47,7 +49,25 @@ class NodeEditTransformer(ContextAwareTransformer):
     def missing(self) -> list[Span]:
         return [s for s in self._by_span if s not in self._done]
 
+    def on_visit(self, node) -> bool:  # type: ignore[override]
+        if isinstance(node, cst.IndentedBlock):
+            self._indents.append(self._module.default_indent if node.indent is None else node.indent)
+        return super().on_visit(node)
+
+    def _code(self, node: cst.CSTNode) -> str:
+        """The node's code as it prints in place: nested in the enclosing blocks' indentation, which
+        `Module.code_for_node` leaves out (a multi-line call in a function body would lose its indent)."""
+        state = CodegenState(
+            default_indent=self._module.default_indent,
+            default_newline=self._module.default_newline,
+            indent_tokens=list(self._indents),
+        )
+        node._codegen(state)
+        return "".join(state.tokens)
+
     def on_leave(self, original_node, updated_node):  # type: ignore[override]
+        if isinstance(original_node, cst.IndentedBlock):
+            self._indents.pop()
         updated_node = super().on_leave(original_node, updated_node)
         if isinstance(original_node, cst.FunctionDef) and self._by_span:
             return self._function_params(original_node, updated_node)
@@ -73,7 +93,7 @@ class NodeEditTransformer(ContextAwareTransformer):
         new = updated_node
         for edit in edits:
             new = _apply(new, edit)
-        self._record(span, _EMPTY.code_for_node(new))
+        self._record(span, self._code(new))
         return new
 
 
@@ -98,7 +118,7 @@ class NodeEditTransformer(ContextAwareTransformer):
             self._lines.from_line_col(params_pos.start.line, params_pos.start.column),
             self._lines.from_line_col(params_pos.end.line, params_pos.end.column),
         )
-        self._record(span, _EMPTY.code_for_node(params))
+        self._record(span, self._code(params))
         return updated.with_changes(params=params)
 
     def _record(self, span: Span, code: str) -> None:
@@ -201,7 +221,7 @@ def edits_for(wrapper: MetadataWrapper, lines: LineIndex, node_edits: Sequence[N
     for a, b in zip(spans, spans[1:]):
         if a.overlaps(b) and not (a.contains(b) or b.contains(a)):
             raise FixNotBuilt("the fix edits overlapping nodes")
-    transformer = NodeEditTransformer(CodemodContext(), node_edits, lines)
+    transformer = NodeEditTransformer(CodemodContext(), node_edits, lines, wrapper.module)
     new_module = wrapper.visit(transformer)
     if transformer.missing:
         raise FixNotBuilt(f"no node at offsets {[s.start for s in transformer.missing]}")

@@ -59,6 +59,34 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
     )
 
 
+def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
+    """Strip the Explicit mesh axes a plain vmap maps away from a reached shard_map's specs (SPMD006).
+
+    Measured (docs/rules.md, SPMD006): removing the axis from in_specs and out_specs runs and matches, eager
+    and under jit, when the body is elementwise and check_vma=True; with check_vma=False only under jit.
+    """
+    sm = reached.shard_map
+    axes = set(vmap.spmd.names)
+    if axes & sm.body.collective_axes:
+        return Refusal(TRANSFORM, f"the shard_map body uses a collective over {c.backticked(sorted(axes))}")
+    reasons = []
+    if not sm.body.resolved or not sm.body.elementwise:
+        reasons.append(f"the body is not provably elementwise ({sm.body.reason})")
+    if sm.check_vma is not True:
+        reasons.append("with check_vma=False the stripped form fails when called eagerly")
+    if sm.in_specs.unresolved or sm.out_specs.unresolved:
+        reasons.append("some specs are built at run time")
+    return c.classified_fix(
+        TRANSFORM,
+        f"strip:{sm.key}:{','.join(sorted(axes))}",
+        f"Strip {c.backticked(sorted(axes & (sm.in_specs.axes() | sm.out_specs.axes())))} from the shard_map's "
+        "`in_specs` and `out_specs`",
+        reasons,
+        "the body is elementwise and the vmapped-away axis no longer appears in the specs",
+        _entry_edits([sm.in_specs, sm.out_specs], axes),
+    )
+
+
 def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
     """Strip the spmd axes from a with_sharding_constraint's spec (SPMD005).
 

@@ -1,0 +1,114 @@
+"""Where a plain vmap's batch dimension is placed on an Explicit mesh axis, visibly (SPMD006).
+
+JAX 0.10.2: a `jax.vmap` without spmd_axis_name over an input whose batch dimension is sharded on an
+Explicit mesh axis A (`jax.device_put(x, NamedSharding(mesh, P('A', ...)))`) maps A away; a shard_map it
+reaches whose specs name A then fails with `shard_map in_specs argument must refer to an axis marked as
+manual` (the documented `vmapped away explicit mesh axis` message is shadowed by that earlier check;
+measured, docs/rules.md). Only placements written in the same function (or module), before the call,
+are followed; anything else stays silent.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from spmdfix import jaxapi
+from spmdfix.calls import argument
+from spmdfix.evaluate import AxisNames, Evaluator
+from spmdfix.model import Span
+from spmdfix.scopes import ModuleIndex
+
+_DEVICE_PUT = frozenset({"jax.device_put"})
+
+
+@dataclass(frozen=True, slots=True)
+class PlainVmap:
+    """An application `jax.vmap(f)(x, ...)` without spmd_axis_name whose batch dim is placed on axes."""
+
+    vmap: ast.Call
+    fun: ast.AST
+    axes: AxisNames  # the batch dimension's spec entry in the placement
+    placement: Span  # the device_put call
+
+
+class PlacementAnalysis:
+    """Finds plain vmaps over inputs placed on Explicit mesh axes, in one module."""
+
+    def __init__(self, index: ModuleIndex, evaluator: Evaluator) -> None:
+        self.ix = index
+        self.ev = evaluator
+
+    def plain_vmaps(self) -> list[PlainVmap]:
+        found = []
+        for call in self.ix.calls:
+            vmap = self._vmap_of(call.func)
+            if vmap is None or argument(vmap, 5, jaxapi.VMAP_SPMD_KEYWORD) is not None:
+                continue
+            fun = argument(vmap, 0, "fun")
+            in_axes = argument(vmap, 1, "in_axes")
+            for i, arg in enumerate(call.args):
+                if fun is None or isinstance(arg, ast.Starred) or _axis_of(in_axes, i) != 0:
+                    continue
+                placed = self._placement(arg, call)
+                if placed is not None:
+                    found.append(PlainVmap(vmap, fun, *placed))
+                    break
+        return found
+
+    def _vmap_of(self, func: ast.AST) -> ast.Call | None:
+        """`jax.vmap(f)` itself, or inside `jax.jit(...)` wrappers: the callee of the application."""
+        for _ in range(4):
+            if not isinstance(func, ast.Call) or not func.args:
+                return None
+            qname = self.ix.qualname(func.func, self.ix.scope_at(func))
+            if qname in ("jax.vmap", "jax.api.vmap", "jax._src.api.vmap"):
+                return func
+            if qname not in jaxapi.WRAPPER_NAMES:
+                return None
+            func = func.args[0]
+        return None
+
+    def _placement(self, arg: ast.AST, use: ast.Call) -> tuple[AxisNames, Span] | None:
+        value = self._last_assignment(arg, use)
+        if not (isinstance(value, ast.Call) and self.ix.qualname(value.func, self.ix.scope_at(value)) in _DEVICE_PUT):
+            return None
+        scope = self.ix.scope_at(value)
+        sharding = argument(value, 1, "device")
+        resolved = self.ev.resolve_name(sharding, scope) if sharding is not None else None
+        if resolved is None or not isinstance(resolved[0], ast.Call):
+            return None
+        named, scope = resolved
+        if not (self.ix.qualname(named.func, scope) or "").endswith("NamedSharding"):
+            return None
+        mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
+        mesh = self.ev.mesh(mesh_expr, scope) if mesh_expr is not None else None
+        if mesh is None or mesh.axis_types != "explicit" or spec_expr is None:
+            return None
+        tree = self.ev.spec_tree(spec_expr, scope)
+        if len(tree.specs) != 1 or not tree.specs[0].entries or tree.specs[0].entries[0].value is None:
+            return None
+        return tree.specs[0].entries[0].value, self.ev.span(value)
+
+    def _last_assignment(self, arg: ast.AST, use: ast.AST) -> ast.AST | None:
+        """The value last assigned to the name `arg` before `use`, in the scope of `use`."""
+        if not isinstance(arg, ast.Name):
+            return arg
+        scope = self.ix.scope_at(use)
+        before = [
+            b.node
+            for b in scope.bindings.get(arg.id, [])
+            if b.kind == "assign" and (b.node.lineno, b.node.col_offset) < (use.lineno, use.col_offset)
+        ]
+        return max(before, key=lambda n: (n.lineno, n.col_offset)) if before else None
+
+
+def _axis_of(in_axes: ast.AST | None, i: int) -> int | None:
+    """The in_axes entry of positional argument i: 0 by default, an int for all, or the tuple's i-th."""
+    if in_axes is None:
+        return 0
+    if isinstance(in_axes, ast.Constant):
+        return in_axes.value if isinstance(in_axes.value, int) else None
+    if isinstance(in_axes, (ast.Tuple, ast.List)) and i < len(in_axes.elts):
+        return _axis_of(in_axes.elts[i], 0) if not isinstance(in_axes.elts[i], (ast.Tuple, ast.List)) else None
+    return None
