@@ -63,7 +63,7 @@ def discover(
         path = Path(given)
         if not path.exists():
             raise FileError(f"{given}: no such file or directory")
-        if force_exclude and _excluded_as_given(path, excluded):
+        if force_exclude and excluded_as_given(path, excluded):
             continue
         if path.is_dir():
             ignores = _outer_gitignores(path) if respect_gitignore else ()
@@ -73,8 +73,8 @@ def discover(
     return sorted(found, key=lambda p: p.parts)
 
 
-def _excluded_as_given(path: Path, excluded: Excluded) -> bool:
-    """`path` or one of its ancestors below the working directory is excluded."""
+def excluded_as_given(path: Path, excluded: Excluded) -> bool:
+    """True when `path` or a directory between it and the working directory is excluded (`--force-exclude`)."""
     absolute = Path(os.path.abspath(path))
     if excluded(path, path.is_dir()):
         return True

@@ -155,7 +155,7 @@ def finding_from_json(data: dict[str, Any]) -> Finding:
         message=str(f["message"]),
         span=Span(int(f["span"]["start"]), int(f["span"]["end"])),
         axis=str(f.get("axis", "")),
-        fixes=tuple(fix_from_json(x) for x in data["fixes"]),
+        fixes=tuple(fix_from_json(x) for x in data.get("fixes", ())),
     )
 
 
@@ -390,15 +390,30 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                 fixes[fix.key] = (action, fix)
             line = conv.lines.line_of(finding.span.start)
             if (line, finding.code) not in suppress:
-                noqa_action = suppress_action(ls, doc, conv, finding, diag)
-                if noqa_action is not None:
-                    suppress[(line, finding.code)] = noqa_action
-    if not ls.resolve_edits and fixes:
-        _build_edits(ls, doc, conv, [pair for pair in fixes.values()])
+                suppress[(line, finding.code)] = lsp.CodeAction(
+                    title=f"spmdfix: Suppress {finding.code} on this line",
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[diag],
+                    data={
+                        "uri": doc.uri,
+                        "version": doc.version,
+                        "action": "noqa",
+                        "finding": diagnostic_data(finding, doc.version)["finding"],
+                    },
+                )
+    if not ls.resolve_edits:
+        if fixes:
+            _build_edits(ls, doc, conv, list(fixes.values()))
+        for key, action in list(suppress.items()):
+            action.edit = _noqa_edit(ls, doc, finding_from_json(action.data))  # type: ignore[arg-type]
+            if action.edit is None:
+                del suppress[key]
     actions = [a for a, _ in fixes.values()] + list(suppress.values())
     fix_all_asked = bool(only) and _wants(only, FIX_ALL_KIND)
-    if _wants(only, FIX_ALL_KIND) and (ls.resolve_edits or fix_all_asked) and any(
-        api.choose_fix(f, Strategy.AUTO, False) is not None for f in ls.findings(doc)
+    if (
+        _wants(only, FIX_ALL_KIND)
+        and (ls.resolve_edits or fix_all_asked)
+        and any(api.choose_fix(f, Strategy.AUTO, False) is not None for f in ls.findings(doc))
     ):
         fix_all = lsp.CodeAction(
             title="spmdfix: Fix all safely fixable problems",
@@ -430,16 +445,15 @@ def _build_edits(
             action.disabled = lsp.CodeActionDisabled(reason=f"cannot apply: {edits}")
 
 
-def suppress_action(
-    ls: SpmdfixServer, doc: Document, conv: PositionConverter, finding: Finding, diag: lsp.Diagnostic
-) -> lsp.CodeAction | None:
-    """The action adding `# noqa: CODE` to the finding's line, as `spmdfix check --add-noqa` does
+def _noqa_edit(ls: SpmdfixServer, doc: Document, finding: Finding) -> lsp.WorkspaceEdit | None:
+    """The edit adding `# noqa: CODE` to the finding's line, as `spmdfix check --add-noqa` does
     (`spmdfix.noqa.add_noqa`: codes merged into an existing directive, none after a line continuation or
     inside a multi-line string); None when no comment can go there or one already suppresses the code."""
     result = noqa.add_noqa(doc.source, [finding])
     if not result.added:
         return None
     # add_noqa changes that one line only: the edit is what differs inside it.
+    conv = ls.converter(doc.source)
     line0 = conv.lines.line_of(finding.span.start)
     old = conv.lines.line_text(line0)
     new = LineIndex(result.text).line_text(line0)
@@ -451,14 +465,7 @@ def suppress_action(
         suffix += 1
     at = conv.lines.line_start(line0)
     span = Span(at + prefix, at + len(old) - suffix)
-    return lsp.CodeAction(
-        title=f"spmdfix: Suppress {finding.code} on this line",
-        kind=lsp.CodeActionKind.QuickFix,
-        diagnostics=[diag],
-        edit=workspace_edit(
-            ls, doc, [lsp.TextEdit(range=conv.range(span), new_text=new[prefix : len(new) - suffix])]
-        ),
-    )
+    return workspace_edit(ls, doc, [lsp.TextEdit(range=conv.range(span), new_text=new[prefix : len(new) - suffix])])
 
 
 def workspace_edit(ls: SpmdfixServer, doc: Document, edits: list[lsp.TextEdit]) -> lsp.WorkspaceEdit:
@@ -483,20 +490,22 @@ def resolve_code_action(ls: SpmdfixServer, action: lsp.CodeAction) -> lsp.CodeAc
             action.edit = _fix_edit(ls, doc, data)
         elif data.get("action") == "fixAll":
             action.edit = _fix_all_edit(ls, doc)
+        elif data.get("action") == "noqa":
+            action.edit = _suppress_edit(ls, doc, data)
     except Exception:  # noqa: BLE001 - a failed fix must not fail the request loop
         ls.log(lsp.MessageType.Error, f"spmdfix: building `{action.title}` failed:\n{traceback.format_exc()}")
     return action
 
 
 def _fix_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.WorkspaceEdit | None:
-    fix: Fix | None = fix_from_json(data["fix"])
+    fix = fix_from_json(data["fix"])
     if data.get("version") != doc.version:
         # The fix's spans belong to an older text: take the same fix (transform and title) of the current one.
-        fix = _same_fix(ls.findings(doc), fix)  # type: ignore[arg-type]
-        if fix is None:
+        current = _same_fix(ls.findings(doc), fix)
+        if current is None:
             _tell(ls, "spmdfix: the document changed and this fix no longer applies")
             return None
-    assert fix is not None
+        fix = current
     source = doc.source
     try:
         built = api.fix_edits_for(source, [fix])[fix.key]
@@ -510,8 +519,29 @@ def _fix_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.Wor
     return workspace_edit(ls, doc, [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in built])
 
 
+def _suppress_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.WorkspaceEdit | None:
+    finding = finding_from_json(data)
+    if data.get("version") != doc.version:
+        # The finding's span belongs to an older text: take the same finding (code and message) of the current one.
+        same = [f for f in ls.findings(doc) if f.code == finding.code and f.message == finding.message]
+        if len({f.span for f in same}) != 1:
+            _tell(ls, "spmdfix: the document changed and this finding is gone or ambiguous; ask again")
+            return None
+        finding = same[0]
+    edit = _noqa_edit(ls, doc, finding)
+    if edit is None:
+        _tell(
+            ls,
+            f"spmdfix: no `# noqa: {finding.code}` added: the line is already suppressed, or a comment cannot go"
+            " there (it ends inside a multi-line string or with a `\\` continuation)",
+        )
+    return edit
+
+
 def _same_fix(findings: list[Finding], old: Fix) -> Fix | None:
-    matches = {f.key: f for finding in findings for f in finding.fixes if f.transform == old.transform and f.title == old.title}
+    matches = {
+        f.key: f for finding in findings for f in finding.fixes if f.transform == old.transform and f.title == old.title
+    }
     return next(iter(matches.values())) if len(matches) == 1 else None
 
 
@@ -568,7 +598,10 @@ def initialize(ls: SpmdfixServer, params: lsp.InitializeParams) -> None:
         if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_DEBOUNCE_MS:
             ls.debounce_s = value / 1000
         else:
-            ls.log(lsp.MessageType.Warning, f"spmdfix: ignored debounce_ms={value!r} (a number of ms, 0 to {MAX_DEBOUNCE_MS})")
+            ls.log(
+                lsp.MessageType.Warning,
+                f"spmdfix: ignored debounce_ms={value!r} (a number of ms, 0 to {MAX_DEBOUNCE_MS})",
+            )
 
 
 def did_open(ls: SpmdfixServer, params: lsp.DidOpenTextDocumentParams) -> None:

@@ -41,6 +41,10 @@ class NotebookError(Exception):
     """A text that is not a notebook spmdfix can read or write back; the message says why."""
 
 
+class NotPython(NotebookError):
+    """A well-formed notebook whose kernel language is not Python (skipped, not an error)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """How the notebook's JSON was written: indent (None: one line), separators, escaping, final newline."""
@@ -121,7 +125,7 @@ def parse(text: str) -> Notebook:
         raise NotebookError("not a Jupyter notebook: no `cells` list (nbformat 4 is supported)")
     language = _language(data)
     if language not in ("", "python"):
-        raise NotebookError(f"not a Python notebook (language {language!r})")
+        raise NotPython(f"not a Python notebook (language {language!r})")
     cells = []
     for index, raw in enumerate(data["cells"]):
         if isinstance(raw, dict) and raw.get("cell_type") == "code":
@@ -281,6 +285,7 @@ def render(nb: Notebook, virtual: str) -> str:
     `nb.text` itself when no cell changed.
     """
     segments = _segments(virtual)
+    cells = list(nb.data.get("cells", []))
     changed = False
     for cell in nb.cells:
         if cell.skipped:
@@ -291,8 +296,8 @@ def render(nb: Notebook, virtual: str) -> str:
         if new == cell.text:
             continue
         changed = True
-        nb.data["cells"][cell.index]["source"] = _LINES.findall(new) if cell.as_list else new
-    return dump(nb.data, nb.layout) if changed else nb.text
+        cells[cell.index] = {**cells[cell.index], "source": _LINES.findall(new) if cell.as_list else new}
+    return dump({**nb.data, "cells": cells}, nb.layout) if changed else nb.text
 
 
 def layout_kept(nb: Notebook) -> bool:

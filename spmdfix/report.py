@@ -168,3 +168,74 @@ def unified_diff(display: str, old: str, new: str) -> str:
             out[-1] = line + "\n"
             out.append(NO_NEWLINE)
     return "".join(out)
+
+
+# --- added for whole-codebase runs (notebook cells, statistics, the closing summary) -------------------
+
+
+def _where(lines: LineIndex, offset: int, cells) -> str:
+    row, col = lines.row_col(offset)
+    if cells is None:
+        return f"{row}:{col}"
+    cell, cell_row = cells.locate(row)
+    return f"cell {cell}:{cell_row}:{col}"
+
+
+def located_text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=None) -> list[str]:
+    """As `text_lines`; with `cells` (a notebook's `CellIndex`), positions read `path:cell N:row:col`."""
+    lines = LineIndex(report.source)
+    out = []
+    for f in report.findings:
+        fix = choose_fix(f, Strategy.AUTO, unsafe_fixes)
+        mark = "[*] " if fix is not None else ""
+        out.append(f"{report.display}:{_where(lines, f.span.start, cells)}: {f.code} {mark}{f.message}")
+        for rel in f.related:
+            out.append(f"  = note: {rel.message} ({report.display}:{_where(lines, rel.span.start, cells)})")
+        if show_fixes:
+            for candidate in f.fixes:
+                chosen = " (auto)" if fix is not None and candidate.key == fix.key else ""
+                out.append(
+                    f"  = fix [{candidate.applicability}] {candidate.transform}{chosen}: "
+                    f"{candidate.title} — {candidate.reason}"
+                )
+            for refusal in f.refusals:
+                out.append(f"  = not offered: {refusal.transform}: {refusal.reason}")
+    return out
+
+
+def statistics_lines(counts: Mapping[str, int]) -> list[str]:
+    """`N  CODE  name` per code, most frequent first (ruff's `--statistics`)."""
+    if not counts:
+        return []
+    width = max(len(str(n)) for n in counts.values())
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [f"{n:>{width}}  {code}  {RULES[code].name}" for code, n in ordered]
+
+
+def _count(n: int, noun: str, plural: str = "") -> str:
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def run_summary(
+    scanned: int,
+    parsed: int,
+    skipped: int,
+    findings: int,
+    suppressed: int,
+    unsafe_left: int,
+    errors: int,
+    applied: Mapping[str, int] | None = None,
+    applied_label: str = "fixes applied",
+) -> str:
+    """The closing line a run prints on stderr; `applied` (fixes applied per transform) for `fix`."""
+    head = f"{_count(scanned, 'file')} scanned, {parsed} parsed" + (f", {skipped} skipped" if skipped else "")
+    parts = [head]
+    if applied is not None:
+        done = ", ".join(f"{t} {n}" for t, n in applied.items() if n) or "none"
+        parts.append(f"{applied_label}: {done}")
+    found = _count(findings, "finding") + (" left" if applied is not None else "")
+    parts.append(found + (f" ({suppressed} suppressed)" if suppressed else ""))
+    if unsafe_left:
+        parts.append(f"{_count(unsafe_left, 'unsafe fix', 'unsafe fixes')} left (--unsafe-fixes)")
+    parts.append(_count(errors, "error"))
+    return "spmdfix: " + "; ".join(parts) + "."

@@ -1,28 +1,70 @@
-"""The per-file runner: read, check or fix, and report; total (it never raises for a file).
+"""The per-file runner: read, check / fix / add noqa, and report; total (it never raises for a file).
 
-One `FileOutcome` per file, whatever happened to it: the findings, the new text when a fix applies, or the
-error that stopped it (unreadable, undecodable, internal). The CLI decides what to print and write.
+One `FileOutcome` per file, whatever happened to it: the findings left after suppression and rule
+selection, the new text when something changes, or why the file was skipped or failed. A `Job` and its
+`FileOutcome` are plain picklable data, so `run_jobs` can spread files over worker processes; the CLI
+decides what to print and write.
+
+A module is analysed as it is; a notebook (`.ipynb`) through its virtual module of code cells
+(`spmdfix.notebook`), and its new text is the notebook JSON with the changed cells written back.
 """
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import os
 import traceback
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spmdfix import rules
-from spmdfix.api import Options, check_source, fix_source
-from spmdfix.files import FileError, SourceFile, read_source
-from spmdfix.model import Finding, Fix
+import libcst as cst
+
+from spmdfix import noqa, notebook, rules
+from spmdfix.api import MAX_PASSES, FixResult, Options, check_source, choose_fix, fix_edits_for
+from spmdfix.files import MAX_BYTES, FileError, SourceFile, read_source
+from spmdfix.model import Edit, Finding, Fix
+from spmdfix.positions import LineIndex, apply_edits
+from spmdfix.prefilter import may_have_findings
+
+GENERATED_MARK = "@generated"
+GENERATED_LINES = 5
+CHECK, FIX, ADD_NOQA = "check", "fix", "add-noqa"
+
+Review = Callable[[str, list[tuple[Fix, tuple[Edit, ...]]]], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What to do with one file. mode: "check", "fix" or "add-noqa"; enabled: the rule codes reported.
+
+    want_edits: also build every fix's text edits (for JSON-like reports). max_bytes: larger files are
+    skipped. include_generated: do not skip files marked `@generated`.
+    """
+
+    path: Path
+    display: str
+    options: Options
+    mode: str = CHECK
+    enabled: frozenset[str] = frozenset(rules.RULES)
+    want_edits: bool = False
+    include_generated: bool = False
+    max_bytes: int = MAX_BYTES
 
 
 @dataclass(frozen=True, slots=True)
 class FileOutcome:
     """What happened to one file.
 
-    status: "checked" (analysed, nothing to change), "fixed" (new_text differs from the source),
-    "unreadable" (SPMD901: `error` says why), "failed" (an internal error: `error` holds the traceback).
+    status: "checked" (analysed, nothing to change), "fixed" (new_text differs from the file),
+    "skipped" (`error` says why: generated, too large, not a Python notebook), "unreadable" (SPMD901:
+    `error` says why), "failed" (an internal error: `error` holds the traceback).
+    text: the analysed text `findings` refer to (after the fix in fix mode; a notebook's virtual module);
+    cells: for a notebook, the map from rows of `text` to cells. parsed: the text passed the prefilter.
+    source is None for a file with nothing to report or write (to keep results small).
     """
 
     path: Path
@@ -34,6 +76,14 @@ class FileOutcome:
     applied: tuple[Fix, ...] = ()
     errors: tuple[str, ...] = field(default=())
     error: str = ""
+    text: str = ""
+    cells: notebook.CellIndex | None = None
+    parsed: bool = False
+    suppressed: int = 0
+    edits: dict[str, tuple[Edit, ...] | str] | None = None
+    noqa_added: tuple[int, ...] = ()
+    noqa_skipped: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 def display_path(path: Path) -> str:
@@ -46,30 +96,325 @@ def display_path(path: Path) -> str:
     return shown.replace(os.sep, "/")
 
 
-def run_file(path: Path, options: Options, fix: bool) -> FileOutcome:
-    """Check (or, with `fix`, fix) one file. Never raises."""
-    display = display_path(path)
+def is_generated(text: str) -> bool:
+    """True when one of the first `GENERATED_LINES` lines says `@generated`."""
+    return any(GENERATED_MARK in line for line in text.split("\n", GENERATED_LINES)[:GENERATED_LINES])
+
+
+# --- selection and fixing on one text --------------------------------------------------------------
+
+
+def select(text: str, findings: Iterable[Finding], enabled: frozenset[str]) -> tuple[list[Finding], list[Finding]]:
+    """(reported, suppressed): findings of enabled codes, split by the suppression comments of `text`."""
+    return noqa.split_suppressed(text, [f for f in findings if f.code in enabled])
+
+
+def _unparseable(source: str) -> str | None:
     try:
-        source = read_source(path)
+        ast.parse(source)
+        cst.parse_module(source)
+    except (SyntaxError, ValueError, cst.ParserSyntaxError) as err:
+        return str(err).splitlines()[0] if str(err) else type(err).__name__
+    except RecursionError:
+        return "too deeply nested"
+    return None
+
+
+def _apply_all(text: str, offered: list[tuple[Fix, tuple[Edit, ...]]]) -> list[str]:
+    return [fix.key for fix, _ in offered]
+
+
+def fix_text(
+    text: str,
+    options: Options,
+    enabled: frozenset[str] = frozenset(rules.RULES),
+    review: Review = _apply_all,
+) -> tuple[FixResult, int]:
+    """Apply the chosen fix of every reported finding, re-checking after each pass, as `api.fix_source`.
+
+    Differs from it in what is fixed: only findings of `enabled` codes that no comment suppresses; a fix
+    that would also change a suppressed finding's code (it shares its key) is not applied, and `auto`
+    then takes the finding's next fix. `review(text, [(fix, edits)])` returns the keys to apply, in
+    order (the CLI's interactive mode asks the user). Never raises for a bad fix: errors are reported in
+    the result, and text that would not parse is never returned. Returns the result and the number of
+    suppressed findings of the last pass.
+    """
+    current, applied, errors = text, [], []
+    reported, suppressed = select(current, check_source(current, options), enabled)
+    for _ in range(MAX_PASSES):
+        chosen = _choose(reported, suppressed, options)
+        if not chosen:
+            break
+        try:
+            built = fix_edits_for(current, chosen.values())
+        except cst.ParserSyntaxError as err:
+            errors.append(f"libcst cannot parse the module: {err.message}")
+            break
+        offered = []
+        for key, fix in chosen.items():
+            if isinstance(built[key], str):
+                errors.append(f"{fix.title}: {built[key]}")
+            else:
+                offered.append((fix, built[key]))
+        accepted_keys = review(current, offered) if offered else []
+        accepted: list[Edit] = []
+        this_pass: list[Fix] = []
+        by_key = {fix.key: (fix, edits) for fix, edits in offered}
+        for key in accepted_keys:
+            fix, edits = by_key[key]
+            if any(e.span.overlaps(a.span) for e in edits for a in accepted):
+                continue
+            accepted.extend(edits)
+            this_pass.append(fix)
+        if not this_pass:
+            break
+        new = apply_edits(current, accepted)
+        problem = _unparseable(new)
+        if problem:
+            errors.append(f"internal error: the fixed module would not parse ({problem}); nothing written")
+            reported, suppressed = select(text, check_source(text, options), enabled)
+            return FixResult(text, (), tuple(reported), tuple(errors)), len(suppressed)
+        current = new
+        applied.extend(this_pass)
+        reported, suppressed = select(current, check_source(current, options), enabled)
+    return FixResult(current, tuple(applied), tuple(reported), tuple(errors)), len(suppressed)
+
+
+def _choose(reported: Sequence[Finding], suppressed: Sequence[Finding], options: Options) -> dict[str, Fix]:
+    blocked = {fix.key for f in suppressed for fix in f.fixes}
+    chosen: dict[str, Fix] = {}
+    for finding in reported:
+        allowed = dataclasses.replace(finding, fixes=tuple(x for x in finding.fixes if x.key not in blocked))
+        fix = choose_fix(allowed, options.strategy, options.unsafe_fixes)
+        if fix is not None:
+            chosen.setdefault(fix.key, fix)
+    return chosen
+
+
+# --- one file --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A file made ready for analysis: the text analysed, and how to turn a new one into file text."""
+
+    source: SourceFile
+    text: str
+    nb: notebook.Notebook | None = None
+
+    def render(self, new_text: str) -> str:
+        """The file's new content for a new analysed text. Raises `notebook.NotebookError`."""
+        return notebook.render(self.nb, new_text) if self.nb is not None else new_text
+
+    def extra_findings(self, text: str) -> list[Finding]:
+        """Findings the analysis of `text` cannot see: syntax errors of left-out notebook cells."""
+        if self.nb is None or not may_have_findings(text):
+            return []
+        return notebook.syntax_findings(self.nb, text)
+
+    def cells(self, text: str) -> notebook.CellIndex | None:
+        return notebook.cell_index(text) if self.nb is not None else None
+
+
+class Skip(Exception):
+    """A file deliberately not analysed; the message says why."""
+
+
+def prepare(path: Path, source: SourceFile, include_generated: bool) -> Prepared:
+    """The analysed text of a module or notebook.
+
+    Raises `Skip` for a file not to analyse, `FileError` for a notebook that cannot be read.
+    """
+    if path.suffix != ".ipynb":
+        if not include_generated and is_generated(source.text):
+            raise Skip(f"skipped: marked {GENERATED_MARK} (use --include-generated to check it)")
+        return Prepared(source, source.text)
+    try:
+        nb = notebook.parse(source.text)
+    except notebook.NotPython as err:
+        raise Skip(f"skipped: {err}") from err
+    except notebook.NotebookError as err:
+        raise FileError(f"cannot read the notebook: {err}") from err
+    text = notebook.virtual_source(nb)
+    if may_have_findings(text):
+        nb = notebook.check_cells(nb)
+        text = notebook.virtual_source(nb)
+    return Prepared(source, text, nb)
+
+
+def run_file(job: Job) -> FileOutcome:
+    """Read one file and run `job` on it. Never raises."""
+    try:
+        size = os.stat(job.path).st_size
+    except OSError as err:
+        return FileOutcome(job.path, job.display, "unreadable", error=f"cannot read: {err.strerror or err}")
+    if size > job.max_bytes:
+        message = f"skipped: {_size(size)} is over the {_size(job.max_bytes)} limit (--max-file-size)"
+        return FileOutcome(job.path, job.display, "skipped", error=message)
+    try:
+        source = read_source(job.path)
     except FileError as err:
-        return FileOutcome(path, display, "unreadable", error=str(err))
+        return FileOutcome(job.path, job.display, "unreadable", error=str(err))
+    return run_source(job, source)
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
+
+
+def run_source(job: Job, source: SourceFile) -> FileOutcome:
+    """Run `job` on a file already read (or given on stdin). Never raises."""
     try:
-        if not fix:
-            return FileOutcome(path, display, "checked", source, tuple(check_source(source.text, options)))
-        result = fix_source(source.text, options)
+        prepared = prepare(job.path, source, job.include_generated)
+        if job.mode == FIX:
+            return _fix(job, prepared)
+        if job.mode == ADD_NOQA:
+            return _add_noqa(job, prepared)
+        return _check(job, prepared)
+    except Skip as err:
+        return FileOutcome(job.path, job.display, "skipped", error=str(err))
+    except FileError as err:
+        return FileOutcome(job.path, job.display, "unreadable", error=str(err))
     except Exception:  # noqa: BLE001 - the one place a bug in analysis is caught and reported per file
-        return FileOutcome(path, display, "failed", source, error=traceback.format_exc())
-    status = "fixed" if result.source != source.text else "checked"
+        return FileOutcome(job.path, job.display, "failed", source, error=traceback.format_exc())
+
+
+def _findings(job: Job, prepared: Prepared, text: str) -> tuple[list[Finding], list[Finding]]:
+    found = check_source(text, job.options) + prepared.extra_findings(text)
+    found.sort(key=lambda f: (f.span.start, f.code, f.message))
+    return select(text, found, job.enabled)
+
+
+def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...] | str]:
+    fixes = [x for f in findings for x in f.fixes]
+    if not fixes:
+        return {}
+    try:
+        return fix_edits_for(text, fixes)
+    except Exception as err:  # noqa: BLE001 - libcst failing must not lose the findings
+        return {x.key: f"edits not built: {err}" for x in fixes}
+
+
+def _check(job: Job, prepared: Prepared) -> FileOutcome:
+    text = prepared.text
+    reported, suppressed = _findings(job, prepared, text)
     return FileOutcome(
-        path,
-        display,
-        status,
-        source,
-        result.remaining,
-        result.source if status == "fixed" else None,
-        result.applied,
-        result.errors,
+        job.path,
+        job.display,
+        "checked",
+        prepared.source if reported else None,
+        tuple(reported),
+        text=text if reported else "",
+        cells=prepared.cells(text) if reported else None,
+        parsed=may_have_findings(text),
+        suppressed=len(suppressed),
+        edits=_edits(text, reported) if job.want_edits and reported else None,
     )
+
+
+def _fix(job: Job, prepared: Prepared) -> FileOutcome:
+    result, suppressed = fix_text(prepared.text, job.options, job.enabled)
+    remaining = list(result.remaining)
+    if prepared.nb is not None:
+        extra = [f for f in prepared.extra_findings(result.source) if f.code in job.enabled]
+        remaining = sorted(remaining + extra, key=lambda f: f.span.start)
+    return _outcome(job, prepared, result.source, tuple(remaining), result.applied, result.errors, suppressed)
+
+
+def _outcome(
+    job: Job,
+    prepared: Prepared,
+    new_text: str,
+    remaining: tuple[Finding, ...],
+    applied: tuple[Fix, ...],
+    errors: tuple[str, ...],
+    suppressed: int,
+    **extra,
+) -> FileOutcome:
+    notes: tuple[str, ...] = ()
+    new_file = None
+    if new_text != prepared.text:
+        try:
+            new_file = prepared.render(new_text)
+        except notebook.NotebookError as err:
+            errors = (*errors, f"internal error: {err}; nothing written")
+        if prepared.nb is not None and new_file is not None and not notebook.layout_kept(prepared.nb):
+            notes = ("note: the notebook's JSON layout could not be reproduced exactly; it was normalised",)
+    keep = bool(remaining or new_file is not None or errors)
+    return FileOutcome(
+        job.path,
+        job.display,
+        "fixed" if new_file is not None else "checked",
+        prepared.source if keep else None,
+        remaining,
+        new_file,
+        applied if new_file is not None else (),
+        errors,
+        text=new_text if new_file is not None else prepared.text,
+        cells=prepared.cells(new_text if new_file is not None else prepared.text),
+        parsed=may_have_findings(prepared.text),
+        suppressed=suppressed,
+        notes=notes,
+        **extra,
+    )
+
+
+def _add_noqa(job: Job, prepared: Prepared) -> FileOutcome:
+    reported, suppressed = _findings(job, prepared, prepared.text)
+    result = noqa.add_noqa(prepared.text, reported)
+    remaining = [f for f in reported if f.code in noqa.UNSUPPRESSIBLE]
+    if result.skipped:
+        lines = set(result.skipped)
+        remaining += [f for f in reported if f.code not in noqa.UNSUPPRESSIBLE and _row(prepared.text, f) in lines]
+    return _outcome(
+        job,
+        prepared,
+        result.text,
+        tuple(sorted(remaining, key=lambda f: f.span.start)),
+        (),
+        (),
+        len(suppressed),
+        noqa_added=result.added,
+        noqa_skipped=result.skipped,
+    )
+
+
+def _row(text: str, finding: Finding) -> int:
+    return LineIndex(text).row_col(finding.span.start)[0]
+
+
+# --- many files ------------------------------------------------------------------------------------
+
+
+def run_jobs(jobs: Sequence[Job], workers: int, progress: Callable[[int], None] = lambda n: None) -> list[FileOutcome]:
+    """Run every job, in `workers` processes when more than one (in-process otherwise), results in job order.
+
+    `progress(n)` is called as files finish. A worker process that dies loses only its own files, which
+    are reported as "failed".
+    """
+    if workers <= 1 or len(jobs) <= 1:
+        out = []
+        for job in jobs:
+            out.append(run_file(job))
+            progress(1)
+        return out
+    results: list[FileOutcome | None] = [None] * len(jobs)
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        futures: dict[Future, int] = {pool.submit(run_file, job): i for i, job in enumerate(jobs)}
+        for future in as_completed(futures):
+            i = futures[future]
+            results[i] = _result(future, jobs[i])
+            progress(1)
+    return [r for r in results if r is not None]
+
+
+def _result(future: Future, job: Job) -> FileOutcome:
+    try:
+        return future.result()
+    except BrokenProcessPool as err:
+        return FileOutcome(job.path, job.display, "failed", error=f"the worker process died: {err}")
+    except Exception:  # noqa: BLE001 - a result that cannot be sent back is this file's failure only
+        return FileOutcome(job.path, job.display, "failed", error=traceback.format_exc())
 
 
 UNREADABLE = rules.UNREADABLE

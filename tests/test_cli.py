@@ -40,7 +40,7 @@ def test_check_reports_each_finding_at_its_entry(work: Path) -> None:
 def test_check_json_has_ruff_fields_and_the_auto_fix(work: Path) -> None:
     result = run("check", "--output-format", "json", "model.py")
     assert result.exit_code == 1
-    records = json.loads(result.output)
+    records = json.loads(result.stdout)
     assert {r["code"] for r in records} == {"SPMD001", "SPMD002"}
     first = records[0]
     assert first["filename"] == str(work / "model.py")
@@ -112,3 +112,231 @@ def test_examples_check_then_fix_leaves_them_clean(tmp_path: Path, monkeypatch: 
     assert run("fix", "examples").exit_code == 0
     assert run("check", "examples").exit_code == 0
     assert run("fix", "--diff", "examples").stdout == ""
+
+
+# --- whole-codebase runs: stdin, jobs, progress, summary, formats, interactive, data safety ----------
+
+import spmdfix.cli as cli_module  # noqa: E402
+import spmdfix.runner as runner_module  # noqa: E402
+from spmdfix import __version__  # noqa: E402
+
+EXPECTED = (CASE / "expected.py").read_bytes()
+
+# Two independent collisions (two meshes, two shard_maps, two vmaps): two add-axis fixes that do not overlap.
+TWO = """\
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh_a = Mesh(np.array(jax.devices()).reshape(8), ('i',))
+mesh_b = Mesh(np.array(jax.devices()).reshape(8), ('j',))
+
+
+def f(x):
+    return jax.shard_map(lambda v: v * 2, mesh=mesh_a, in_specs=P('i'), out_specs=P('i'))(x)
+
+
+def g(x):
+    return jax.shard_map(lambda v: v + 1, mesh=mesh_b, in_specs=P('j'), out_specs=P('j'))(x)
+
+
+def main(xs):
+    return jax.vmap(f, spmd_axis_name='i')(xs), jax.vmap(g, spmd_axis_name='j')(xs)
+"""
+MESH_A_FIXED = "mesh_a = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'i',))"
+MESH_B_FIXED = "mesh_b = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'j',))"
+
+
+def invoke(*args: str, input: str | bytes | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def test_stdin_fix_writes_the_fixed_source_to_stdout(work: Path) -> None:
+    source = (CASE / "input.py").read_bytes()
+    result = invoke("fix", "-", "--stdin-filename", "model.py", input=source)
+    assert result.exit_code == 0
+    assert result.stdout_bytes == EXPECTED
+    assert "fixes applied: add-axis 1" in result.stderr
+    diff = invoke("fix", "-", "--diff", "--stdin-filename", "model.py", input=source)
+    assert diff.exit_code == 1 and diff.stdout.startswith("--- a/model.py\n+++ b/model.py\n")
+    clean = invoke("fix", "-", input=EXPECTED)
+    assert clean.exit_code == 0 and clean.stdout_bytes == EXPECTED
+
+
+def test_stdin_check_resolves_config_for_the_filename(work: Path) -> None:
+    (work / "pkg").mkdir()
+    (work / "pkg" / "spmdfix.toml").write_text('select = ["SPMD002"]\n')
+    source = (CASE / "input.py").read_text()
+    result = invoke("check", "-", "--stdin-filename", "pkg/m.py", input=source)
+    assert result.exit_code == 1
+    assert "pkg/m.py:14:77: SPMD002" in result.stdout and "SPMD001" not in result.stdout
+    unconfigured = invoke("check", "-", "--stdin-filename", "m.py", input=source)
+    assert "m.py:14:54: SPMD001" in unconfigured.stdout
+
+
+def test_stdin_force_exclude_echoes_the_input(work: Path) -> None:
+    source = (CASE / "input.py").read_bytes()
+    result = invoke("fix", "-", "--stdin-filename", "build/m.py", "--force-exclude", input=source)
+    assert result.exit_code == 0 and result.stdout_bytes == source
+    checked = invoke("check", "-", "--stdin-filename", "build/m.py", "--force-exclude", input=source)
+    assert checked.exit_code == 0 and checked.stdout == ""
+    assert invoke("check", "-", "model.py", input=source).exit_code == 2  # stdin mixed with paths
+
+
+def _tree(root: Path, n: int) -> list[str]:
+    names = []
+    for i in range(n):
+        path = root / f"d{i % 3}" / f"m{i:02d}.py"
+        path.parent.mkdir(exist_ok=True)
+        shutil.copy(CASE / "input.py", path)
+        names.append(path.relative_to(root).as_posix())
+    return sorted(names, key=lambda s: s.split("/"))
+
+
+def test_jobs_give_the_same_report_in_sorted_path_order(work: Path) -> None:
+    names = _tree(work, 9)
+    serial = invoke("check", "-j", "1", ".")
+    parallel = invoke("check", "-j", "4", ".")
+    assert serial.stdout == parallel.stdout
+    reported = [line.split(":")[0] for line in serial.stdout.splitlines() if ": SPMD" in line]
+    assert list(dict.fromkeys(reported)) == [*names, "model.py"]
+    assert invoke("fix", "-j", "3", ".").exit_code == 0
+    assert all((work / name).read_bytes() == EXPECTED for name in names)
+
+
+def test_progress_bar_only_on_a_terminal_with_many_files(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(50):  # and model.py: 51 files
+        (work / f"f{i:02d}.py").write_text("x = 1\n")
+    assert "Scanning" not in invoke("check", "-j", "1", ".").stderr
+    monkeypatch.setattr(cli_module, "_stderr_is_tty", lambda: True)
+    assert "Scanning" in invoke("check", "-j", "1", ".").stderr
+    (work / "f00.py").unlink()
+    assert "Scanning" not in invoke("check", "-j", "1", ".").stderr  # 50 files: no bar
+
+
+def test_closing_summary_on_stderr(work: Path) -> None:
+    (work / "plain.py").write_text("x = 1\n")
+    shutil.copy(GOLDEN / "rename" / "unsafe_size_mismatch" / "input.py", work / "u.py")
+    checked = invoke("check", ".")
+    assert checked.stderr.endswith("spmdfix: 3 files scanned, 2 parsed; 4 findings; 0 errors.\n")
+    fixed = invoke("fix", "--strategy", "rename", ".")
+    assert fixed.stderr.endswith(
+        "spmdfix: 3 files scanned, 2 parsed; fixes applied: none; 4 findings left; "
+        "2 unsafe fixes left (--unsafe-fixes); 0 errors.\n"
+    )
+    applied = invoke("fix", ".")
+    assert "fixes applied: add-axis 2; 0 findings left; 0 errors." in applied.stderr
+
+
+def test_other_output_formats_and_output_file(work: Path) -> None:
+    lines = invoke("check", "--output-format", "json-lines", "model.py")
+    assert lines.exit_code == 1
+    assert [json.loads(line)["code"] for line in lines.stdout.splitlines()] == ["SPMD001", "SPMD002"]
+    sarif = json.loads(invoke("check", "--output-format", "sarif", "model.py").stdout)
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["tool"]["driver"]["version"] == __version__
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["SPMD001", "SPMD002"]
+    github = invoke("check", "--output-format", "github", "model.py").stdout.splitlines()
+    assert len(github) == 2 and github[0].startswith("::error") and "file=model.py,line=14,col=54" in github[0]
+    to_file = invoke("check", "--output-format", "json", "--output-file", "out/report.json", "model.py")
+    assert to_file.exit_code == 1 and to_file.stdout == ""
+    assert len(json.loads((work / "out" / "report.json").read_text())) == 2
+
+
+def test_formats_get_the_json_records(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = {}
+
+    class Fake:
+        @staticmethod
+        def github(records: list[dict]) -> str:
+            seen["records"] = records
+            return "FAKE\n"
+
+    monkeypatch.setattr(cli_module, "_formats", lambda: Fake)
+    result = invoke("check", "--output-format", "github", "model.py")
+    assert result.stdout == "FAKE\n"
+    assert seen["records"] == json.loads(invoke("check", "--output-format", "json", "model.py").stdout)
+
+
+def test_exit_zero(work: Path) -> None:
+    assert invoke("check", "--exit-zero", "model.py").exit_code == 0
+    shutil.copy(GOLDEN / "rename" / "unsafe_size_mismatch" / "input.py", work / "u.py")
+    assert invoke("fix", "--strategy", "rename", "u.py").exit_code == 1
+    assert invoke("fix", "--strategy", "rename", "--exit-zero", "u.py").exit_code == 0
+
+
+def test_interactive_asks_per_fix(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli_module, "_stdin_is_tty", lambda: True)
+    (work / "two.py").write_text(TWO)
+    result = invoke("fix", "--interactive", "two.py", input="y\nn\n")
+    assert result.exit_code == 1  # g's collision is left
+    assert result.stdout.count("Apply this fix?") == 2
+    first_diff = result.stdout.split("Apply this fix?")[0]
+    assert first_diff.startswith("--- a/two.py\n+++ b/two.py\n") and f"+{MESH_A_FIXED}" in first_diff
+    assert f"+{MESH_B_FIXED}" not in first_diff  # one diff per fix
+    text = (work / "two.py").read_text()
+    assert MESH_A_FIXED in text and MESH_B_FIXED not in text
+
+
+def test_interactive_all_and_quit(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli_module, "_stdin_is_tty", lambda: True)
+    (work / "a.py").write_text(TWO)
+    (work / "b.py").write_text(TWO)
+    result = invoke("fix", "-i", "a.py", "b.py", input="a\nq\n")
+    assert result.stdout.count("Apply this fix?") == 2  # one for a.py ("all"), one for b.py ("quit")
+    assert MESH_A_FIXED in (work / "a.py").read_text() and MESH_B_FIXED in (work / "a.py").read_text()
+    assert (work / "b.py").read_text() == TWO
+
+
+def test_interactive_refuses_without_a_terminal(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli_module, "_stdin_is_tty", lambda: False)
+    result = invoke("fix", "--interactive", "model.py", input="y\n")
+    assert result.exit_code == 2
+    assert "--interactive needs a terminal on stdin" in result.stderr
+    assert (work / "model.py").read_bytes() == (CASE / "input.py").read_bytes()
+
+
+def test_empty_huge_deep_and_undecodable_files(work: Path) -> None:
+    (work / "empty.py").write_text("")
+    assert invoke("check", "empty.py").stdout == "All checks passed!\n"
+    assert invoke("fix", "empty.py").exit_code == 0 and (work / "empty.py").read_text() == ""
+    huge = invoke("check", "--max-file-size", "0.0001", "model.py")
+    assert huge.exit_code == 0
+    assert f"model.py: skipped: {(work / 'model.py').stat().st_size:,} bytes is over the 100 bytes limit" in huge.stderr
+    (work / "deep.py").write_text("import jax  # vmap shard_map\nx = " + "-" * 100_000 + "1\n")
+    deep = invoke("check", "deep.py")
+    assert deep.exit_code == 1 and "deep.py:1:1: SPMD900" in deep.stdout
+    (work / "latin.py").write_bytes(b"import jax\nx = '\xe9'\n")
+    bad = invoke("check", "latin.py")
+    assert bad.exit_code == 1
+    assert (
+        "latin.py:1:1: SPMD901 cannot decode as utf-8: byte 0xe9 at line 2, column 6 is not UTF-8 and the file "
+        "has no PEP 263 coding cookie" in bad.stdout
+    )
+
+
+def test_fixed_text_that_does_not_parse_is_an_internal_error_and_the_run_goes_on(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (work / "two.py").write_text(TWO)
+    real = runner_module.apply_edits
+
+    def broken(source, edits):
+        new = real(source, edits)
+        return new + "def (:\n" if "mesh_b" in source else new
+
+    monkeypatch.setattr(runner_module, "apply_edits", broken)
+    result = invoke("fix", "-j", "1", ".")
+    assert result.exit_code == 2
+    assert "two.py: internal error: the fixed module would not parse" in result.stderr
+    assert (work / "two.py").read_text() == TWO
+    assert (work / "model.py").read_bytes() == EXPECTED
+
+
+def test_pre_commit_hooks_file() -> None:
+    yaml = pytest.importorskip("yaml")
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert set(hooks) == {"spmdfix-check", "spmdfix-fix"}
+    assert hooks["spmdfix-check"]["entry"].startswith("spmdfix check")
+    assert hooks["spmdfix-fix"]["entry"].startswith("spmdfix fix")
+    for hook in hooks.values():
+        assert hook["language"] == "python" and hook["types_or"] == ["python", "pyi", "jupyter"]

@@ -83,3 +83,19 @@ def test_diff_marks_missing_final_newline() -> None:
 def test_diff_does_not_split_at_form_feed() -> None:
     diff = unified_diff("a.py", "a\x0cb\n", "a\x0cc\n")
     assert "-a\x0cb\n+a\x0cc\n" in diff
+
+
+def test_undecodable_bytes_are_located_and_explained(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    path.write_bytes(b"import jax\nx = '\xff'\n")
+    with pytest.raises(FileError) as err:
+        read_source(path)
+    assert str(err.value) == (
+        "cannot decode as utf-8: byte 0xff at line 2, column 6 is not UTF-8 and the file has no PEP 263 coding cookie"
+    )
+    path.write_bytes(b"\xff = 1\n")  # on the first line tokenize itself refuses
+    with pytest.raises(FileError, match="byte 0xff at line 1, column 1 is not UTF-8"):
+        read_source(path)
+    path.write_bytes(b"# coding: ascii\nx = '\xe9'\n")
+    with pytest.raises(FileError, match=r"^cannot decode as ascii: byte 0xe9 at line 2, column 6 \(ordinal not in range"):
+        read_source(path)

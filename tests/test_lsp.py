@@ -24,7 +24,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 import spmdfix
-from spmdfix import Options, Strategy, Transform
+from spmdfix import Options, Strategy, Transform, noqa
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES
 
@@ -110,6 +110,7 @@ async def _start(
 
 async def _published(client: LanguageClient, uri: str, version: int) -> list[lsp.Diagnostic]:
     """The diagnostics published for `uri` at `version` (waits for them)."""
+
     async def wait() -> list[lsp.Diagnostic]:
         while True:
             for params in reversed(client.published):  # type: ignore[attr-defined]
@@ -193,7 +194,10 @@ def _position(text: str, offset: int, encoding: str = "utf-16") -> lsp.Position:
 
 
 def _apply(text: str, edits: list[lsp.TextEdit], encoding: str = "utf-16") -> str:
-    spans = sorted(((_offset(text, e.range.start, encoding), _offset(text, e.range.end, encoding), e.new_text) for e in edits), reverse=True)
+    spans = sorted(
+        ((_offset(text, e.range.start, encoding), _offset(text, e.range.end, encoding), e.new_text) for e in edits),
+        reverse=True,
+    )
     for start, end, new in spans:
         text = text[:start] + new + text[end:]
     return text
@@ -305,12 +309,16 @@ async def test_quick_fixes_match_fix_source_and_golden(client: LanguageClient) -
             actions = await _actions(client, diag.range, [diag], uri=uri)
             fix_actions = [a for a in actions if a.kind == lsp.CodeActionKind.QuickFix and "Suppress" not in a.title]
             titles = sorted(a.title for a in fix_actions)
-            want = sorted(f"spmdfix: {f.title}" + (" (unsafe)" if f.applicability == "unsafe" else "") for f in finding.fixes)
+            want = sorted(
+                f"spmdfix: {f.title}" + (" (unsafe)" if f.applicability == "unsafe" else "") for f in finding.fixes
+            )
             if titles != want:
                 problems.append(f"{case}: titles {titles} != {want}")
                 continue
             preferred = spmdfix.choose_fix(finding, Strategy.AUTO, False)
-            for action, fix in zip(sorted(fix_actions, key=lambda a: a.title), sorted(finding.fixes, key=lambda f: f"spmdfix: {f.title}")):
+            for action, fix in zip(
+                sorted(fix_actions, key=lambda a: a.title), sorted(finding.fixes, key=lambda f: f"spmdfix: {f.title}")
+            ):
                 want_preferred = preferred is not None and preferred.key == fix.key
                 if bool(action.is_preferred) != want_preferred:
                     problems.append(f"{case}: {action.title} isPreferred={action.is_preferred}")
@@ -341,7 +349,9 @@ async def test_quick_fixes_match_fix_source_and_golden(client: LanguageClient) -
                 if [f.key for f in expected.applied] == [fix.key] and fixed != expected.source:
                     problems.append(f"{case}: {action.title}: edits differ from fix_source")
                 if golden_run is None:
-                    golden_run = spmdfix.fix_source(text, Options(strategy=Strategy(meta["strategy"]), unsafe_fixes=meta["unsafe_fixes"]))
+                    golden_run = spmdfix.fix_source(
+                        text, Options(strategy=Strategy(meta["strategy"]), unsafe_fixes=meta["unsafe_fixes"])
+                    )
                 if [f.key for f in golden_run.applied] == [fix.key]:
                     checked_golden += 1
                     if fixed != _read(case, "expected.py"):
@@ -368,7 +378,8 @@ async def test_unsafe_fix_title_and_never_preferred(client: LanguageClient) -> N
 
 @pytest.mark.asyncio
 async def test_suppress_action_adds_noqa(client: LanguageClient) -> None:
-    """Should offer `# noqa: CODE` at the end of the finding's line, once per code and line."""
+    """Should offer `# noqa: CODE` at the end of the finding's line (edit built in resolve), once per code
+    and line, merging the code into an existing directive; the edit is what `check --add-noqa` writes."""
     await _start(client)
     text = _read("strip/basic_1d_spec")
     _open(client, text)
@@ -378,10 +389,21 @@ async def test_suppress_action_adds_noqa(client: LanguageClient) -> None:
     suppress = [a for a in actions if a.title == f"spmdfix: Suppress {diag.code} on this line"]
     assert len(suppress) == 1
     assert suppress[0].kind == lsp.CodeActionKind.QuickFix
-    fixed = _apply(text, _edits(suppress[0].edit))
+    assert suppress[0].edit is None
+    fixed = _apply(text, _edits((await client.code_action_resolve_async(suppress[0])).edit))
     line = diag.range.start.line
-    assert fixed.splitlines()[line] == text.splitlines()[line] + f" # noqa: {diag.code}"
-    assert fixed.splitlines()[:line] == text.splitlines()[:line]
+    assert fixed.splitlines()[line].endswith(f"  # noqa: {diag.code}")
+    finding = spmdfix.check_source(text)[0]
+    assert fixed == noqa.add_noqa(text, [finding]).text  # what `spmdfix check --add-noqa` writes
+    # A line whose directive names another code gets the code merged in.
+    merged = fixed.replace(f": {diag.code}", ": E501")
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text=merged))
+    diagnostics = await _published(client, URI, 2)
+    diag = next(d for d in diagnostics if d.range.start.line == line)
+    actions = await _actions(client, diag.range, [diag])
+    (suppress,) = [a for a in actions if a.title == f"spmdfix: Suppress {diag.code} on this line"]
+    merged_fixed = _apply(merged, _edits((await client.code_action_resolve_async(suppress)).edit))
+    assert merged_fixed.splitlines()[line].endswith(f"E501, {diag.code}")
 
 
 @pytest.mark.asyncio
@@ -468,7 +490,9 @@ async def test_utf16_positions_with_non_ascii_text(client: LanguageClient) -> No
     text = _read("strip/basic_1d_spec")
     target = next(line for line in text.splitlines() if "in_specs=" in line)
     indent = target[: len(target) - len(target.lstrip())]
-    text = text.replace(target, f'{indent}größe, tag = 1, "🚀🙂"  # 🙂 größe\n{indent}größe = 1; tag = "🚀"; {target.lstrip()}  # 🚀', 1)
+    text = text.replace(
+        target, f'{indent}größe, tag = 1, "🚀🙂"  # 🙂 größe\n{indent}größe = 1; tag = "🚀"; {target.lstrip()}  # 🚀', 1
+    )
     findings = spmdfix.check_source(text)
     assert findings
     _open(client, text)
@@ -487,14 +511,19 @@ async def test_utf16_positions_with_non_ascii_text(client: LanguageClient) -> No
         if "Strip" in action.title:
             assert fixed == spmdfix.fix_source(text, Options(strategy=Strategy.STRIP, unsafe_fixes=True)).source
         if "Suppress" in action.title:
-            assert fixed.splitlines()[diag.range.start.line].endswith(f"# 🚀 # noqa: {diag.code}")
+            assert fixed == noqa.add_noqa(text, findings[:1]).text
+            assert fixed.splitlines()[diag.range.start.line].endswith(f"# noqa: {diag.code}")
     # An incremental change after the emoji lands where the client means it.
     line = diag.range.start.line
     col = _position(text, text.index("; tag")).character
-    _change(client, 2, lsp.TextDocumentContentChangePartial(
-        range=lsp.Range(start=lsp.Position(line=line, character=col), end=lsp.Position(line=line, character=col)),
-        text="; extra = 'ü'",
-    ))
+    _change(
+        client,
+        2,
+        lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(start=lsp.Position(line=line, character=col), end=lsp.Position(line=line, character=col)),
+            text="; extra = 'ü'",
+        ),
+    )
     new_text = text.replace("; tag", "; extra = 'ü'; tag", 1)
     after = await _published(client, URI, 2)
     assert [d.range for d in after] == [
@@ -508,8 +537,10 @@ async def test_utf8_position_encoding(client: LanguageClient) -> None:
     """Should honour a client's utf-8 positionEncoding, say so in InitializeResult and count bytes."""
     result = await _start(client, encodings=["utf-8", "utf-16"])
     assert result.capabilities.position_encoding == lsp.PositionEncodingKind.Utf8
-    text = _read("strip/basic_1d_spec").replace("def apply(", "größe = '🚀'; def apply(").replace(
-        "größe = '🚀'; def", "größe = '🚀'\ndef"
+    text = (
+        _read("strip/basic_1d_spec")
+        .replace("def apply(", "größe = '🚀'; def apply(")
+        .replace("größe = '🚀'; def", "größe = '🚀'\ndef")
     )
     target = next(line for line in text.splitlines() if "in_specs=" in line)
     text = text.replace(target, target.replace("return ", "größe = 1; return "), 1)
@@ -530,7 +561,11 @@ async def test_crlf_document(client: LanguageClient) -> None:
     """Should count lines of a CRLF document as the client does, keep CRLF in edits, and apply incremental
     changes on CRLF lines and past a form feed (which is not a line end)."""
     await _start(client)
-    text = _read("rename/string_spmd_mesh3").replace("\n", "\r\n").replace("\r\n\r\n\r\ndef scale", "\r\n\x0c\r\n\r\ndef scale", 1)
+    text = (
+        _read("rename/string_spmd_mesh3")
+        .replace("\n", "\r\n")
+        .replace("\r\n\r\n\r\ndef scale", "\r\n\x0c\r\n\r\ndef scale", 1)
+    )
     findings = spmdfix.check_source(text)
     assert findings
     _open(client, text)
@@ -551,10 +586,16 @@ async def test_crlf_document(client: LanguageClient) -> None:
             )
     # Insert a line above the finding with an incremental change on a CRLF line after the form feed line.
     ff_line = next(i for i, line in enumerate(re.split(r"\r\n", text)) if line == "\x0c")
-    _change(client, 2, lsp.TextDocumentContentChangePartial(
-        range=lsp.Range(start=lsp.Position(line=ff_line + 1, character=0), end=lsp.Position(line=ff_line + 1, character=0)),
-        text="# added\r\n",
-    ))
+    _change(
+        client,
+        2,
+        lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(
+                start=lsp.Position(line=ff_line + 1, character=0), end=lsp.Position(line=ff_line + 1, character=0)
+            ),
+            text="# added\r\n",
+        ),
+    )
     after = await _published(client, URI, 2)
     assert [d.range.start.line for d in after] == [d.range.start.line + 1 for d in diagnostics]
 
@@ -568,10 +609,14 @@ async def test_stale_diagnostics_are_reanalysed(client: LanguageClient) -> None:
     old = await _published(client, URI, 1)
     action = next(a for a in await _actions(client, old[0].range, old, only=["quickfix"]) if "Strip" in a.title)
     # Two lines above everything: the old spans are off, and the debounce keeps the diagnostics stale.
-    _change(client, 2, lsp.TextDocumentContentChangePartial(
-        range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)),
-        text="# one\n# two\n",
-    ))
+    _change(
+        client,
+        2,
+        lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)),
+            text="# one\n# two\n",
+        ),
+    )
     new_text = "# one\n# two\n" + text
     expected = spmdfix.fix_source(new_text, Options(strategy=Strategy.STRIP, unsafe_fixes=True)).source
     # An action made for version 1, resolved at version 2: the same fix of the current text.

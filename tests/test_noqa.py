@@ -1,0 +1,167 @@
+"""Suppression comments (`# noqa`, `# spmdfix: ignore`), `check --add-noqa` and `--statistics`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from golden import GOLDEN
+from spmdfix import noqa
+from spmdfix.cli import main
+from spmdfix.model import Finding, Span
+from spmdfix.positions import LineIndex
+
+CASE = GOLDEN / "add-axis" / "mesh_reshape_basic"
+
+# SPMD001 at row 12 (in_specs), SPMD002 at row 13 (out_specs); both share the add-axis and strip fixes.
+MODULE = """\
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def apply(x):
+    return jax.shard_map(
+        lambda v: v * 2,
+        mesh=mesh,
+        in_specs=P('x', 'y'),{c12}
+        out_specs=P('x', 'y'),{c13}
+    )(x)
+
+
+def main(x):
+    return jax.vmap(apply, spmd_axis_name='x')(x)
+"""
+
+
+def module(c12: str = "", c13: str = "") -> str:
+    return MODULE.format(c12=c12, c13=c13)
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def codes(result) -> list[str]:
+    return [r["code"] for r in json.loads(result.stdout)]
+
+
+def test_unsuppressed_module_has_a_finding_on_each_row(work: Path) -> None:
+    (work / "m.py").write_text(module())
+    records = json.loads(run("check", "--output-format", "json", "m.py").stdout)
+    assert [(r["code"], r["location"]["row"]) for r in records] == [("SPMD001", 12), ("SPMD002", 13)]
+
+
+@pytest.mark.parametrize(
+    ("c12", "left"),
+    [
+        ("  # noqa: SPMD001", ["SPMD002"]),
+        ("  # noqa:SPMD001,SPMD002", ["SPMD002"]),
+        ("  # NOQA", ["SPMD002"]),
+        ("  # spmdfix: ignore[SPMD001]", ["SPMD002"]),
+        ("  # spmdfix: ignore", ["SPMD002"]),
+        ("  # noqa: SPMD002", ["SPMD001", "SPMD002"]),  # another code on this row
+        ("  # noqa: E501", ["SPMD001", "SPMD002"]),
+        ("  # spmdfix: ignore[SPMD002]", ["SPMD001", "SPMD002"]),
+    ],
+)
+def test_directives_on_the_findings_row(work: Path, c12: str, left: list[str]) -> None:
+    (work / "m.py").write_text(module(c12))
+    result = run("check", "--output-format", "json", "m.py")
+    assert codes(result) == left
+    suppressed = 2 - len(left)
+    assert (f"({suppressed} suppressed)" in result.stderr) == bool(suppressed)
+
+
+def test_noqa_inside_a_string_suppresses_nothing() -> None:
+    source = 'x = f("# noqa")\ny = 2  # noqa\n'
+    lines = LineIndex(source)
+    at_row1 = Finding("SPMD001", "n", "m", Span(lines.line_start(0), lines.line_start(0) + 1))
+    at_row2 = Finding("SPMD001", "n", "m", Span(lines.line_start(1), lines.line_start(1) + 1))
+    kept, suppressed = noqa.split_suppressed(source, [at_row1, at_row2])
+    assert kept == [at_row1] and suppressed == [at_row2]
+
+
+def test_syntax_errors_cannot_be_suppressed_by_a_comment() -> None:
+    finding = Finding("SPMD900", "syntax-error", "m", Span(0, 0))
+    assert noqa.split_suppressed("def f(:  # noqa\n", [finding]) == ([finding], [])
+
+
+def test_a_suppressed_finding_is_not_fixed(work: Path) -> None:
+    text = module("  # noqa: SPMD001", "  # noqa: SPMD002")
+    (work / "m.py").write_text(text)
+    result = run("fix", "m.py")
+    assert result.exit_code == 0
+    assert (work / "m.py").read_text() == text
+    # One row suppressed: every fix of SPMD002 would also change the suppressed SPMD001 (add-axis of the same
+    # vmap, strip of the same shard_map), so nothing is applied and the finding stays.
+    one = module("  # noqa: SPMD001")
+    (work / "m.py").write_text(one)
+    partial = run("fix", "m.py")
+    assert partial.exit_code == 1
+    assert (work / "m.py").read_text() == one
+    assert "1 finding left (1 suppressed)" in partial.stderr
+
+
+def test_add_noqa_appends_merges_and_then_checks_clean(work: Path) -> None:
+    (work / "m.py").write_text(module("  # noqa: E501", "  # keep me"))
+    result = run("check", "--add-noqa", "m.py")
+    assert result.exit_code == 0
+    assert "Added 2 noqa directives." in result.stderr
+    text = (work / "m.py").read_text()
+    assert "        in_specs=P('x', 'y'),  # noqa: E501, SPMD001\n" in text
+    assert "        out_specs=P('x', 'y'),  # keep me  # noqa: SPMD002\n" in text
+    assert text == module("  # noqa: E501, SPMD001", "  # keep me  # noqa: SPMD002")
+    assert run("check", "m.py").exit_code == 0
+    again = run("check", "--add-noqa", "m.py")
+    assert "Added 0 noqa directives." in again.stderr and (work / "m.py").read_text() == text
+
+
+def test_add_noqa_plain_rows_and_spmdfix_ignore_merge(work: Path) -> None:
+    (work / "m.py").write_text(module("", "  # spmdfix: ignore[SPMD004]"))
+    run("check", "--add-noqa", "m.py")
+    assert (work / "m.py").read_text() == module("  # noqa: SPMD001", "  # spmdfix: ignore[SPMD004, SPMD002]")
+
+
+def test_add_noqa_skips_rows_ending_inside_a_string_or_continued() -> None:
+    source = 'a = g("""x\ny""", 1)\nb = 1 + \\\n    2\nc = 3\r\nd = 4   \n'
+    lines = LineIndex(source)
+
+    def at(row: int) -> Finding:
+        return Finding("SPMD001", "n", "m", Span(lines.line_start(row - 1), lines.line_start(row - 1)))
+
+    result = noqa.add_noqa(source, [at(1), at(2), at(3), at(5), at(6), Finding("SPMD900", "s", "m", Span(0, 0))])
+    assert result.skipped == (1, 3)  # row 1 ends inside the string, row 3 with a backslash
+    assert result.added == (2, 5, 6)
+    assert result.text == 'a = g("""x\ny""", 1)  # noqa: SPMD001\nb = 1 + \\\n    2\nc = 3  # noqa: SPMD001\r\nd = 4  # noqa: SPMD001\n'
+
+
+def test_add_noqa_reports_skipped_rows(work: Path) -> None:
+    text = module().replace("in_specs=P('x', 'y'),", "in_specs=P('x', 'y'), \\")
+    (work / "m.py").write_text(text)
+    result = run("check", "--add-noqa", "m.py")
+    assert result.exit_code == 1
+    assert "m.py:12: no noqa comment added" in result.stderr
+    assert "Added 1 noqa directive." in result.stderr
+
+
+def test_statistics_counts_per_code(work: Path) -> None:
+    (work / "m.py").write_text(module("  # noqa: SPMD001"))
+    shutil.copy(CASE / "input.py", work / "case.py")
+    result = run("check", "--statistics", ".")
+    assert result.exit_code == 1
+    assert result.stdout == "2  SPMD002  spmd-axis-in-out-specs\n1  SPMD001  spmd-axis-in-in-specs\n"
+    as_json = json.loads(run("check", "--statistics", "--output-format", "json", ".").stdout)
+    assert as_json[0] == {"code": "SPMD002", "name": "spmd-axis-in-out-specs", "count": 2, "fixable": 2}

@@ -1,0 +1,161 @@
+"""Jupyter notebooks: cells as one virtual module, magics masked, cell positions, layout-preserving writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spmdfix import notebook
+from spmdfix.cli import main
+
+IMPORTS = [
+    "%matplotlib inline\n",
+    "import jax\n",
+    "import numpy as np\n",
+    "from jax.sharding import Mesh, PartitionSpec as P\n",
+    "mesh = Mesh(np.array(jax.devices()).reshape(8), ('i',))",
+]
+SHARDED = [
+    "def f(x):\n",
+    "    !echo hi\n",
+    "    return jax.shard_map(lambda v: v * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i'))(x)",
+]
+VMAP = "ys = jax.vmap(f, spmd_axis_name='i')(xs)"
+OUTPUT = {"output_type": "stream", "name": "stdout", "text": ["hi\n"]}
+
+
+def make(sources: list, indent: int | None = 1, language: str = "python", final_newline: bool = True) -> str:
+    cells: list[dict] = [{"cell_type": "markdown", "metadata": {}, "source": ["# Title\n", "text"]}]
+    for i, source in enumerate(sources):
+        cells.append({"cell_type": "code", "execution_count": i, "metadata": {"tags": []}, "outputs": [OUTPUT], "source": source})
+    nb = {
+        "cells": cells,
+        "metadata": {"kernelspec": {"display_name": "K", "language": language, "name": "k"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return json.dumps(nb, indent=indent, ensure_ascii=False) + ("\n" if final_newline else "")
+
+
+STANDARD = [IMPORTS, SHARDED, "%%time\nx = 1\n", VMAP]  # cells 2..5; cell 4 is a %% cell
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_virtual_module_masks_magics_with_same_length_placeholders() -> None:
+    nb = notebook.parse(make(STANDARD))
+    assert [c.number for c in nb.cells] == [2, 3, 4, 5]
+    first, second, magic_cell, _ = nb.cells
+    assert first.analysed.startswith("0#################\nimport jax\n")
+    assert len(first.analysed) == len(first.text)
+    assert second.analysed.splitlines()[1] == "    0#######"
+    assert magic_cell.skipped == "cell magic" and magic_cell.analysed == "#%time\n# = 1\n"
+    virtual = notebook.virtual_source(nb)
+    assert virtual.splitlines()[0] == "# %% [spmdfix cell 2]"
+    index = notebook.cell_index(virtual)
+    assert index.marker_rows == (1, 7, 11, 14) and index.numbers == (2, 3, 4, 5)
+    assert index.locate(3) == (2, 2) and index.locate(10) == (3, 3) and index.locate(15) == (5, 1)
+
+
+def test_check_reports_cell_positions(work: Path) -> None:
+    (work / "nb.ipynb").write_text(make(STANDARD))
+    result = run("check", "nb.ipynb")
+    assert result.exit_code == 1
+    assert "nb.ipynb:cell 3:3:65: SPMD001" in result.stdout
+    assert "nb.ipynb:cell 3:3:83: SPMD002" in result.stdout
+    assert "(nb.ipynb:cell 5:1:33)" in result.stdout  # the spmd_axis_name argument, in another cell
+    records = json.loads(run("check", "--output-format", "json", "nb.ipynb").stdout)
+    first = records[0]
+    assert first["cell"] == 3 and first["location"] == {"row": 3, "column": 65} and first["noqa_row"] == 3
+    assert first["filename"] == str(work / "nb.ipynb")
+    edit_cells = {e["location"]["row"] for e in first["fix"]["edits"]}
+    assert edit_cells == {5, 1}  # the mesh (cell 2, row 5) and the vmap (cell 5, row 1)
+
+
+def test_fix_rewrites_only_changed_cells_and_keeps_layout(work: Path) -> None:
+    original = make(STANDARD)
+    (work / "nb.ipynb").write_text(original)
+    result = run("fix", "nb.ipynb")
+    assert result.exit_code == 0, result.output
+    text = (work / "nb.ipynb").read_text()
+    new, old = json.loads(text), json.loads(original)
+    assert new["cells"][1]["source"][0] == "%matplotlib inline\n"
+    assert new["cells"][1]["source"][-1] == "mesh = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'i',))"
+    assert new["cells"][4]["source"] == "ys = jax.vmap(f, spmd_axis_name='batch')(xs)"  # string form kept
+    assert new["cells"][2] == old["cells"][2] and new["cells"][3] == old["cells"][3]
+    assert all(c.get("outputs", [OUTPUT]) == [OUTPUT] for c in new["cells"])
+    assert text == make(
+        [IMPORTS[:-1] + [new["cells"][1]["source"][-1]], SHARDED, "%%time\nx = 1\n", new["cells"][4]["source"]]
+    )
+    assert run("check", "nb.ipynb").exit_code == 0
+
+
+@pytest.mark.parametrize(("indent", "final_newline"), [(2, True), (None, False), (1, False)])
+def test_layout_is_detected_and_kept(work: Path, indent: int | None, final_newline: bool) -> None:
+    (work / "nb.ipynb").write_text(make(STANDARD, indent=indent, final_newline=final_newline))
+    nb = notebook.parse((work / "nb.ipynb").read_text())
+    assert nb.layout.indent == indent and nb.layout.final_newline == final_newline
+    assert notebook.layout_kept(nb)
+    run("fix", "nb.ipynb")
+    text = (work / "nb.ipynb").read_text()
+    assert text.endswith("\n") == final_newline
+    sources = [json.loads(text)["cells"][i]["source"] for i in range(1, 5)]
+    assert sources[3] == "ys = jax.vmap(f, spmd_axis_name='batch')(xs)"
+    assert text == make(sources, indent=indent, final_newline=final_newline)
+
+
+def test_fix_diff_on_a_notebook_is_a_json_patch(work: Path) -> None:
+    (work / "nb.ipynb").write_text(make(STANDARD))
+    result = run("fix", "--diff", "nb.ipynb")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("--- a/nb.ipynb\n+++ b/nb.ipynb\n")
+    assert "+   \"source\": \"ys = jax.vmap(f, spmd_axis_name='batch')(xs)\"\n" in result.stdout
+
+
+def test_cell_that_does_not_parse_is_reported_and_the_rest_analysed(work: Path) -> None:
+    (work / "nb.ipynb").write_text(make([IMPORTS, SHARDED, "x = = 1\n", VMAP]))
+    result = run("check", "nb.ipynb")
+    assert "nb.ipynb:cell 4:1:5: SPMD900" in result.stdout
+    assert "nb.ipynb:cell 3:3:65: SPMD001" in result.stdout
+    run("fix", "nb.ipynb")
+    assert json.loads((work / "nb.ipynb").read_text())["cells"][3]["source"] == "x = = 1\n"
+
+
+def test_noqa_in_a_cell_and_add_noqa(work: Path) -> None:
+    sharded = SHARDED[:-1] + [SHARDED[-1] + "  # noqa: SPMD001"]
+    (work / "nb.ipynb").write_text(make([IMPORTS, sharded, VMAP]))
+    assert [r["code"] for r in json.loads(run("check", "--output-format", "json", "nb.ipynb").stdout)] == ["SPMD002"]
+    assert run("check", "--add-noqa", "nb.ipynb").exit_code == 0
+    source = json.loads((work / "nb.ipynb").read_text())["cells"][2]["source"]
+    assert source[-1].endswith("  # noqa: SPMD001, SPMD002") and source[1] == "    !echo hi\n"
+    assert run("check", "nb.ipynb").exit_code == 0
+
+
+def test_other_languages_are_skipped_and_bad_json_is_unreadable(work: Path) -> None:
+    (work / "r.ipynb").write_text(make([VMAP], language="R"))
+    (work / "bad.ipynb").write_text('{"cells": [')
+    (work / "empty.ipynb").write_text("")
+    result = run("check", ".")
+    assert "r.ipynb: skipped: not a Python notebook (language 'r')" in result.stderr
+    assert "bad.ipynb:1:1: SPMD901 cannot read the notebook: not valid JSON" in result.stdout
+    assert "empty.ipynb" not in result.output
+    assert result.exit_code == 1
+
+
+def test_render_refuses_when_a_masked_line_is_lost() -> None:
+    nb = notebook.parse(make([IMPORTS]))
+    virtual = notebook.virtual_source(nb).replace("0#################\n", "")
+    with pytest.raises(notebook.NotebookError, match="masked magic line"):
+        notebook.render(nb, virtual)
+    assert notebook.render(nb, notebook.virtual_source(nb)) == nb.text
