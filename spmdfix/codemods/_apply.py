@@ -80,10 +80,16 @@ class NodeEditTransformer(ContextAwareTransformer):
             self._lines.from_line_col(pos.start.line, pos.start.column),
             self._lines.from_line_col(pos.end.line, pos.end.column),
         )
-        parens = len(getattr(original_node, "lpar", ()))
-        if span not in self._by_span and parens:
+        lpar, rpar = getattr(original_node, "lpar", ()), getattr(original_node, "rpar", ())
+        if span not in self._by_span and lpar and rpar:
             # PositionProvider leaves a node's parentheses out; `ast` keeps a tuple's in its span.
-            span = _widen(self._lines.source, span, parens)
+            first = self.get_metadata(PositionProvider, lpar[0], None)
+            last = self.get_metadata(PositionProvider, rpar[-1], None)
+            if first is not None and last is not None:
+                span = Span(
+                    self._lines.from_line_col(first.start.line, first.start.column),
+                    self._lines.from_line_col(last.end.line, last.end.column),
+                )
         edits = self._by_span.get(span)
         if not edits or span in self._done:
             return updated_node
@@ -143,20 +149,6 @@ def _minimal(source: str, span: Span, new: str) -> Edit:
     while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
         suffix += 1
     return Edit(Span(span.start + prefix, span.end - suffix), new[prefix : len(new) - suffix])
-
-
-def _widen(source: str, span: Span, parens: int) -> Span:
-    """`span` grown over `parens` enclosing parenthesis pairs (and the whitespace inside them)."""
-    start, end = span.start, span.end
-    for _ in range(parens):
-        while start > 0 and source[start - 1] in " \t\r\n\\":
-            start -= 1
-        while end < len(source) and source[end] in " \t\r\n\\":
-            end += 1
-        if start == 0 or source[start - 1] != "(" or end >= len(source) or source[end] != ")":
-            return span
-        start, end = start - 1, end + 1
-    return Span(start, end)
 
 
 def _apply(node: cst.BaseExpression, edit: NodeEdit) -> cst.BaseExpression:
