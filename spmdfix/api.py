@@ -9,14 +9,11 @@ language server's code action, the JSON `fix` field).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-
-import libcst as cst
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 
 from spmdfix import rules
 from spmdfix.analysis import Analyzer
-from spmdfix.codemods._apply import FixNotBuilt, edits_for, parse
 from spmdfix.model import Applicability, Edit, Finding, Fix, Span, Strategy, Transform
 from spmdfix.plan import DEFAULT_NEW_AXIS, plan_findings
 from spmdfix.positions import LineIndex, apply_edits
@@ -60,8 +57,12 @@ def check_source(source: str, options: Options = Options()) -> list[Finding]:
         tree = ast.parse(source)
     except SyntaxError as err:
         return [_syntax_finding(source, err)]
-    except (ValueError, RecursionError, MemoryError) as err:
-        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, f"cannot parse: {err}", Span(0, 0))]
+    except RecursionError:
+        msg = "cannot parse: the module is nested too deeply"
+        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))]
+    except (ValueError, MemoryError) as err:
+        msg = f"cannot parse: {err or type(err).__name__}"
+        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))]
     try:
         facts = Analyzer(source, tree).facts()
     except RecursionError:
@@ -108,6 +109,8 @@ def fix_edits_for(source: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ..
 
     Raises `libcst.ParserSyntaxError` when libcst cannot parse the source.
     """
+    from spmdfix.codemods._apply import FixNotBuilt, edits_for, parse  # libcst: only when editing
+
     wrapper = parse(source)
     lines = LineIndex(source)
     out: dict[str, tuple[Edit, ...] | str] = {}
@@ -121,57 +124,114 @@ def fix_edits_for(source: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ..
     return out
 
 
-def fix_source(source: str, options: Options = Options()) -> FixResult:
-    """Apply the chosen fix of every finding, re-checking after each pass until none is left.
+Offered = list[tuple[Fix, tuple[Edit, ...]]]
+Selector = Callable[[str, list[Finding]], tuple[list[Finding], list[Finding]]]
+Reviewer = Callable[[str, Offered], list[str]]
 
-    Never raises. Edits of different fixes that overlap wait for the next pass. The result's source is
-    `source` itself when nothing applies, or when the new text would not parse (reported in `errors`).
+
+def _report_all(text: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+    return findings, []
+
+
+def _accept_all(text: str, offered: Offered) -> list[str]:
+    return [fix.key for fix, _ in offered]
+
+
+def fix_source(
+    source: str,
+    options: Options = Options(),
+    select: Selector = _report_all,
+    review: Reviewer = _accept_all,
+) -> FixResult:
+    """Apply the chosen fix of every reported finding, re-checking after each pass until none is left.
+
+    `select(text, findings)` splits findings into (reported, suppressed): only reported ones are fixed, and
+    a fix that would also change a suppressed finding (it shares its key) is not applied, `auto` then
+    taking the finding's next fix (the CLI passes its `# noqa` and select/ignore rules). `review(text,
+    offered)` returns the keys of the offered (fix, edits) to apply, in order (the CLI's interactive mode
+    asks the user). Edits of different fixes that overlap wait for the next pass. Never raises: the result's
+    source is `source` itself when nothing applies, or when the new text would not parse (reported in
+    `errors`); `remaining` holds the reported findings of the last text.
     """
-    current = source
-    applied: list[Fix] = []
-    errors: list[str] = []
-    findings = check_source(current, options)
+    current, applied, errors = source, [], []
+    reported, suppressed = select(current, check_source(current, options))
     for _ in range(MAX_PASSES):
-        chosen: dict[str, Fix] = {}
-        for finding in findings:
-            fix = choose_fix(finding, options.strategy, options.unsafe_fixes)
-            if fix is not None:
-                chosen.setdefault(fix.key, fix)
+        chosen = _choose(reported, suppressed, options)
         if not chosen:
             break
-        try:
-            built = fix_edits_for(current, chosen.values())
-        except cst.ParserSyntaxError as err:
-            errors.append(f"libcst cannot parse the module: {err.message}")
+        offered = _offer(current, chosen, errors)
+        if not offered:
             break
-        accepted: list[Edit] = []
-        this_pass: list[Fix] = []
-        for key, fix in chosen.items():
-            edits = built[key]
-            if isinstance(edits, str):
-                errors.append(f"{fix.title}: {edits}")
-                continue
-            if any(e.span.overlaps(a.span) for e in edits for a in accepted):
-                continue
-            accepted.extend(edits)
-            this_pass.append(fix)
+        edits, this_pass = _accept(offered, review(current, offered))
         if not this_pass:
             break
-        new = apply_edits(current, accepted)
+        new = apply_edits(current, edits)
         problem = _unparseable(new)
         if problem:
             errors.append(f"internal error: the fixed module would not parse ({problem}); nothing written")
-            return FixResult(source, (), tuple(check_source(source, options)), tuple(errors))
+            reported, _ = select(source, check_source(source, options))
+            return FixResult(source, (), tuple(reported), tuple(errors))
         current = new
         applied.extend(this_pass)
-        findings = check_source(current, options)
-    return FixResult(current, tuple(applied), tuple(findings), tuple(errors))
+        reported, suppressed = select(current, check_source(current, options))
+    return FixResult(current, tuple(applied), tuple(reported), tuple(errors))
+
+
+def _choose(reported: list[Finding], suppressed: list[Finding], options: Options) -> dict[str, Fix]:
+    """The chosen fix of each reported finding (by key), never one shared with a suppressed finding."""
+    blocked = {fix.key for f in suppressed for fix in f.fixes}
+    chosen: dict[str, Fix] = {}
+    for finding in reported:
+        allowed = replace(finding, fixes=tuple(x for x in finding.fixes if x.key not in blocked))
+        fix = choose_fix(allowed, options.strategy, options.unsafe_fixes)
+        if fix is not None:
+            chosen.setdefault(fix.key, fix)
+    return chosen
+
+
+def _offer(text: str, chosen: dict[str, Fix], errors: list[str]) -> Offered | None:
+    """The chosen fixes with their edits; one whose edits fail is reported in `errors` and left out.
+
+    None when libcst cannot parse `text` at all.
+    """
+    import libcst as cst
+
+    try:
+        built = fix_edits_for(text, chosen.values())
+    except cst.ParserSyntaxError as err:
+        errors.append(f"libcst cannot parse the module: {err.message}")
+        return None
+    offered = []
+    for key, fix in chosen.items():
+        if isinstance(built[key], str):
+            errors.append(f"{fix.title}: {built[key]}")
+        else:
+            offered.append((fix, built[key]))
+    return offered
+
+
+def _accept(offered: Offered, keys: list[str]) -> tuple[list[Edit], list[Fix]]:
+    """The edits and fixes of `keys`, in order, leaving out a fix that overlaps one taken before it."""
+    by_key = {fix.key: (fix, edits) for fix, edits in offered}
+    accepted: list[Edit] = []
+    fixes: list[Fix] = []
+    for key in keys:
+        fix, edits = by_key[key]
+        if any(e.span.overlaps(a.span) for e in edits for a in accepted):
+            continue  # waits for the next pass, where it is planned (and reviewed) again on the new text
+        accepted.extend(edits)
+        fixes.append(fix)
+    return accepted, fixes
 
 
 def _unparseable(source: str) -> str | None:
+    import libcst as cst
+
     try:
         ast.parse(source)
         cst.parse_module(source)
     except (SyntaxError, ValueError, cst.ParserSyntaxError) as err:
         return str(err).splitlines()[0] if str(err) else type(err).__name__
+    except RecursionError:
+        return "too deeply nested"
     return None

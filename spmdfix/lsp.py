@@ -17,7 +17,6 @@ error and empty diagnostics for that document.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import difflib
 import enum
@@ -681,10 +680,10 @@ def serve(tcp_port: int | None = None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m spmdfix.lsp", description="Run the spmdfix language server.")
-    parser.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
-    args = parser.parse_args(argv)
-    serve(args.tcp)
+    """`python -m spmdfix.lsp [--tcp PORT]`: the same command as `spmdfix lsp` (click parses it)."""
+    from spmdfix.cli import main as cli
+
+    cli(["lsp", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

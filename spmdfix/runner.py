@@ -11,8 +11,6 @@ A module is analysed as it is; a notebook (`.ipynb`) through its virtual module 
 
 from __future__ import annotations
 
-import ast
-import dataclasses
 import os
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -21,21 +19,17 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import libcst as cst
-
 from spmdfix import noqa, notebook, rules
-from spmdfix.api import MAX_PASSES, FixResult, Options, check_source, choose_fix, fix_edits_for
+from spmdfix.api import FixResult, Options, Reviewer, check_source, fix_edits_for, fix_source
 from spmdfix.files import MAX_BYTES, FileError, SourceFile, read_source
 from spmdfix.model import Edit, Finding, Fix
-from spmdfix.positions import LineIndex, apply_edits
+from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
 
 GENERATED_MARK = "@generated"
 GENERATED_LINES = 5
 CHECK, FIX, ADD_NOQA = "check", "fix", "add-noqa"
-
-Review = Callable[[str, list[tuple[Fix, tuple[Edit, ...]]]], list[str]]
-
+BATCH_MAX = 16
 
 @dataclass(frozen=True, slots=True)
 class Job:
@@ -109,86 +103,22 @@ def select(text: str, findings: Iterable[Finding], enabled: frozenset[str]) -> t
     return noqa.split_suppressed(text, [f for f in findings if f.code in enabled])
 
 
-def _unparseable(source: str) -> str | None:
-    try:
-        ast.parse(source)
-        cst.parse_module(source)
-    except (SyntaxError, ValueError, cst.ParserSyntaxError) as err:
-        return str(err).splitlines()[0] if str(err) else type(err).__name__
-    except RecursionError:
-        return "too deeply nested"
-    return None
-
-
-def _apply_all(text: str, offered: list[tuple[Fix, tuple[Edit, ...]]]) -> list[str]:
-    return [fix.key for fix, _ in offered]
-
-
 def fix_text(
     text: str,
     options: Options,
     enabled: frozenset[str] = frozenset(rules.RULES),
-    review: Review = _apply_all,
+    review: Reviewer | None = None,
 ) -> tuple[FixResult, int]:
-    """Apply the chosen fix of every reported finding, re-checking after each pass, as `api.fix_source`.
-
-    Differs from it in what is fixed: only findings of `enabled` codes that no comment suppresses; a fix
-    that would also change a suppressed finding's code (it shares its key) is not applied, and `auto`
-    then takes the finding's next fix. `review(text, [(fix, edits)])` returns the keys to apply, in
-    order (the CLI's interactive mode asks the user). Never raises for a bad fix: errors are reported in
-    the result, and text that would not parse is never returned. Returns the result and the number of
-    suppressed findings of the last pass.
+    """`api.fix_source` for the CLI: only findings of `enabled` codes that no comment suppresses are fixed
+    (a fix shared with a suppressed finding is not applied), and `review` may choose among the offered
+    fixes (interactive mode). Returns the result and the number of suppressed findings of the last text.
     """
-    current, applied, errors = text, [], []
-    reported, suppressed = select(current, check_source(current, options), enabled)
-    for _ in range(MAX_PASSES):
-        chosen = _choose(reported, suppressed, options)
-        if not chosen:
-            break
-        try:
-            built = fix_edits_for(current, chosen.values())
-        except cst.ParserSyntaxError as err:
-            errors.append(f"libcst cannot parse the module: {err.message}")
-            break
-        offered = []
-        for key, fix in chosen.items():
-            if isinstance(built[key], str):
-                errors.append(f"{fix.title}: {built[key]}")
-            else:
-                offered.append((fix, built[key]))
-        accepted_keys = review(current, offered) if offered else []
-        accepted: list[Edit] = []
-        this_pass: list[Fix] = []
-        by_key = {fix.key: (fix, edits) for fix, edits in offered}
-        for key in accepted_keys:
-            fix, edits = by_key[key]
-            if any(e.span.overlaps(a.span) for e in edits for a in accepted):
-                continue
-            accepted.extend(edits)
-            this_pass.append(fix)
-        if not this_pass:
-            break
-        new = apply_edits(current, accepted)
-        problem = _unparseable(new)
-        if problem:
-            errors.append(f"internal error: the fixed module would not parse ({problem}); nothing written")
-            reported, suppressed = select(text, check_source(text, options), enabled)
-            return FixResult(text, (), tuple(reported), tuple(errors)), len(suppressed)
-        current = new
-        applied.extend(this_pass)
-        reported, suppressed = select(current, check_source(current, options), enabled)
-    return FixResult(current, tuple(applied), tuple(reported), tuple(errors)), len(suppressed)
 
+    def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+        return select(current, findings, enabled)
 
-def _choose(reported: Sequence[Finding], suppressed: Sequence[Finding], options: Options) -> dict[str, Fix]:
-    blocked = {fix.key for f in suppressed for fix in f.fixes}
-    chosen: dict[str, Fix] = {}
-    for finding in reported:
-        allowed = dataclasses.replace(finding, fixes=tuple(x for x in finding.fixes if x.key not in blocked))
-        fix = choose_fix(allowed, options.strategy, options.unsafe_fixes)
-        if fix is not None:
-            chosen.setdefault(fix.key, fix)
-    return chosen
+    result = fix_source(text, options, split, review) if review else fix_source(text, options, split)
+    return result, len(split(result.source, check_source(result.source, options))[1])
 
 
 # --- one file --------------------------------------------------------------------------------------
@@ -386,11 +316,17 @@ def _row(text: str, finding: Finding) -> int:
 # --- many files ------------------------------------------------------------------------------------
 
 
+def run_batch(jobs: Sequence[Job]) -> list[FileOutcome]:
+    """`run_file` for each job (one task of a worker process: batching saves inter-process traffic)."""
+    return [run_file(job) for job in jobs]
+
+
 def run_jobs(jobs: Sequence[Job], workers: int, progress: Callable[[int], None] = lambda n: None) -> list[FileOutcome]:
     """Run every job, in `workers` processes when more than one (in-process otherwise), results in job order.
 
-    `progress(n)` is called as files finish. A worker process that dies loses only its own files, which
-    are reported as "failed".
+    Jobs go to the workers in small batches. `progress(n)` is called as files finish. A worker process
+    that dies (a crash in a C extension, the OOM killer) breaks the pool: the files not finished by then
+    are reported as "failed", the others keep their results.
     """
     if workers <= 1 or len(jobs) <= 1:
         out = []
@@ -398,23 +334,27 @@ def run_jobs(jobs: Sequence[Job], workers: int, progress: Callable[[int], None] 
             out.append(run_file(job))
             progress(1)
         return out
-    results: list[FileOutcome | None] = [None] * len(jobs)
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        futures: dict[Future, int] = {pool.submit(run_file, job): i for i, job in enumerate(jobs)}
+    workers = min(workers, len(jobs))
+    size = max(1, min(BATCH_MAX, len(jobs) // (workers * 8)))
+    batches = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+    results: list[list[FileOutcome]] = [[] for _ in batches]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures: dict[Future, int] = {pool.submit(run_batch, batch): i for i, batch in enumerate(batches)}
         for future in as_completed(futures):
             i = futures[future]
-            results[i] = _result(future, jobs[i])
-            progress(1)
-    return [r for r in results if r is not None]
+            results[i] = _batch_result(future, batches[i])
+            progress(len(batches[i]))
+    return [outcome for batch in results for outcome in batch]
 
 
-def _result(future: Future, job: Job) -> FileOutcome:
+def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome]:
     try:
         return future.result()
     except BrokenProcessPool as err:
-        return FileOutcome(job.path, job.display, "failed", error=f"the worker process died: {err}")
-    except Exception:  # noqa: BLE001 - a result that cannot be sent back is this file's failure only
-        return FileOutcome(job.path, job.display, "failed", error=traceback.format_exc())
+        return [FileOutcome(job.path, job.display, "failed", error=f"the worker process died: {err}") for job in batch]
+    except Exception:  # noqa: BLE001 - a result that cannot be sent back fails its batch only
+        message = traceback.format_exc()
+        return [FileOutcome(job.path, job.display, "failed", error=message) for job in batch]
 
 
 UNREADABLE = rules.UNREADABLE

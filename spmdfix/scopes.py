@@ -122,8 +122,8 @@ class ModuleIndex:
                 continue
             elif kind in _BINDING_NODES:
                 self._bind_statement(node, scope)
-            for field in _child_fields(kind):
-                value = getattr(node, field, None)
+            for name in _child_fields(kind):
+                value = getattr(node, name, None)
                 if value.__class__ is list:
                     for child in value:
                         if is_ast(child, node_type):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,7 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import spmdfix.api as api_module
+import spmdfix.cli as cli_module
+import spmdfix.runner as runner_module
 from golden import GOLDEN, ROOT
+from spmdfix import __version__
 from spmdfix.cli import main
 
 CASE = GOLDEN / "add-axis" / "mesh_reshape_basic"
@@ -47,7 +52,9 @@ def test_check_json_has_ruff_fields_and_the_auto_fix(work: Path) -> None:
     assert set(first["location"]) == {"row", "column"}
     assert first["fix"]["applicability"] == "safe"
     assert first["fix"]["message"].startswith("Add mesh axis `'batch'`")
-    assert first["fix"]["edits"] and all({"content", "location", "end_location"} <= set(e) for e in first["fix"]["edits"])
+    assert first["fix"]["edits"] and all(
+        {"content", "location", "end_location"} <= set(e) for e in first["fix"]["edits"]
+    )
     assert first["related"][0]["message"].startswith("`spmd_axis_name`")
     assert first["url"].endswith("SPMD001.md")
 
@@ -81,6 +88,7 @@ def test_unreadable_and_unparsable_files_are_reported_and_the_run_goes_on(work: 
     assert "broken.py:2:" in result.output and "SPMD900" in result.output
     assert "model.py:" in result.output
     fixed = run("fix", ".")
+    assert fixed.exit_code == 1  # SPMD900 and SPMD901 stay
     assert (work / "broken.py").read_text() == "from jax import vmap, shard_map\ndef f(:\n"
 
 
@@ -116,9 +124,6 @@ def test_examples_check_then_fix_leaves_them_clean(tmp_path: Path, monkeypatch: 
 
 # --- whole-codebase runs: stdin, jobs, progress, summary, formats, interactive, data safety ----------
 
-import spmdfix.cli as cli_module  # noqa: E402
-import spmdfix.runner as runner_module  # noqa: E402
-from spmdfix import __version__  # noqa: E402
 
 EXPECTED = (CASE / "expected.py").read_bytes()
 
@@ -318,13 +323,13 @@ def test_fixed_text_that_does_not_parse_is_an_internal_error_and_the_run_goes_on
     work: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (work / "two.py").write_text(TWO)
-    real = runner_module.apply_edits
+    real = api_module.apply_edits
 
     def broken(source, edits):
         new = real(source, edits)
         return new + "def (:\n" if "mesh_b" in source else new
 
-    monkeypatch.setattr(runner_module, "apply_edits", broken)
+    monkeypatch.setattr(api_module, "apply_edits", broken)
     result = invoke("fix", "-j", "1", ".")
     assert result.exit_code == 2
     assert "two.py: internal error: the fixed module would not parse" in result.stderr
@@ -333,10 +338,48 @@ def test_fixed_text_that_does_not_parse_is_an_internal_error_and_the_run_goes_on
 
 
 def test_pre_commit_hooks_file() -> None:
-    yaml = pytest.importorskip("yaml")
+    import yaml
+
     hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
     assert set(hooks) == {"spmdfix-check", "spmdfix-fix"}
     assert hooks["spmdfix-check"]["entry"].startswith("spmdfix check")
     assert hooks["spmdfix-fix"]["entry"].startswith("spmdfix fix")
     for hook in hooks.values():
         assert hook["language"] == "python" and hook["types_or"] == ["python", "pyi", "jupyter"]
+
+
+def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (work / "crash.py").write_text("x = 1\n")
+    real = runner_module.run_file
+
+    def dies_on_crash(job):
+        if job.path.name == "crash.py":
+            os._exit(3)  # what a segfault in a worker looks like to the pool
+        return real(job)
+
+    monkeypatch.setattr(runner_module, "run_file", dies_on_crash)  # inherited by the forked workers
+    result = invoke("check", "-j", "2", "crash.py", "model.py")
+    assert result.exit_code == 2
+    assert "crash.py: internal error, file left as it is:\nthe worker process died" in result.stderr
+
+
+def test_interactive_shows_again_a_fix_that_overlapped_an_accepted_one(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli_module, "_stdin_is_tty", lambda: True)
+    head = TWO.split("mesh_b =")[0]
+    one_mesh = head + (
+        "\n\ndef f(x):\n"
+        "    return jax.shard_map(lambda v: v * 2, mesh=mesh_a, in_specs=P('i'), out_specs=P('i'))(x)\n\n\n"
+        "def main(xs):\n"
+        "    return jax.vmap(f, spmd_axis_name='i')(xs), jax.vmap(f, spmd_axis_name='i')(xs + 1)\n"
+    )
+    (work / "one.py").write_text(one_mesh)
+    result = invoke("fix", "-i", "one.py", input="y\ny\ny\n")
+    # Both add-axis fixes edit the one mesh: the second waits, and on the changed text it becomes a rename
+    # to the new axis, shown as its own diff before it is applied.
+    prompts = result.stdout.split("Apply this fix?")
+    assert len(prompts) == 4
+    assert "rename (safe): Rename spmd axis `'i'` to `'batch'`" in prompts[2]
+    assert result.exit_code == 0
+    assert (work / "one.py").read_text().count("spmd_axis_name='batch'") == 2
