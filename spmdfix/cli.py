@@ -84,20 +84,48 @@ def _multi(name: str, help: str):
 
 _COMMON = [
     click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
-    click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Use this spmdfix.toml / pyproject.toml for every file."),
-    click.option("--select", multiple=True, metavar="CODES", help="Rule codes or prefixes to report (replaces `select`)."),
-    click.option("--ignore", multiple=True, metavar="CODES", help="Rule codes or prefixes not to report (replaces `ignore`)."),
+    click.option(
+        "--config",
+        "config_file",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help="Use this spmdfix.toml / pyproject.toml for every file.",
+    ),
+    click.option(
+        "--select", multiple=True, metavar="CODES", help="Rule codes or prefixes to report (replaces `select`)."
+    ),
+    click.option(
+        "--ignore", multiple=True, metavar="CODES", help="Rule codes or prefixes not to report (replaces `ignore`)."
+    ),
     _multi("--exclude", "Globs of files and directories to skip, replacing the defaults and `exclude`."),
     _multi("--extend-exclude", "Globs to skip in addition to the excludes."),
     click.option("--force-exclude", is_flag=True, help="Apply the excludes to paths given on the command line too."),
-    click.option("--respect-gitignore/--no-respect-gitignore", default=True, show_default=True, help="Skip what .gitignore files ignore."),
+    click.option(
+        "--respect-gitignore/--no-respect-gitignore",
+        default=True,
+        show_default=True,
+        help="Skip what .gitignore files ignore.",
+    ),
     click.option("--include-generated", is_flag=True, help="Also check files marked @generated in their first lines."),
-    click.option("--unsafe-fixes/--no-unsafe-fixes", default=None, help="Also apply (or show as fixable) unsafe fixes."),
-    click.option("--new-axis", default=None, help="Name of the mesh axis the add-axis transform adds [default: batch]."),
-    click.option("--target-jax-version", default=None, help="JAX version whose spellings fixes use [default: installed]."),
+    click.option(
+        "--unsafe-fixes/--no-unsafe-fixes", default=None, help="Also apply (or show as fixable) unsafe fixes."
+    ),
+    click.option(
+        "--new-axis", default=None, help="Name of the mesh axis the add-axis transform adds [default: batch]."
+    ),
+    click.option(
+        "--target-jax-version", default=None, help="JAX version whose spellings fixes use [default: installed]."
+    ),
     click.option("--stdin-filename", default=None, help="With PATH `-`: the file name stdin stands for."),
-    click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: CPU count]."),
-    click.option("--max-file-size", type=click.FloatRange(min=0), default=MAX_BYTES / 1e6, show_default=True, help="Skip files larger than this many MB."),
+    click.option(
+        "--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [default: CPU count]."
+    ),
+    click.option(
+        "--max-file-size",
+        type=click.FloatRange(min=0),
+        default=MAX_BYTES / 1e6,
+        show_default=True,
+        help="Skip files larger than this many MB.",
+    ),
     click.option("--show-settings", is_flag=True, help="Print the settings resolved for the first PATH and exit."),
     click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain (errors still exit 2)."),
 ]
@@ -136,16 +164,19 @@ class Run:
             raise click.UsageError("--stdin-filename needs PATH `-`")
 
     def excluded(self, path: Path, is_dir: bool) -> bool:
+        """Whether the settings of `path`'s directory exclude it (discovery's `excluded`)."""
         parent = Path(os.path.abspath(path)).parent
         return self.resolver.for_dir(parent).excludes(path, is_dir)
 
     def files(self) -> list[Path]:
+        """The files to run on, sorted. Raises `click.UsageError` for a path that does not exist."""
         try:
             return discover(self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"])
         except FileError as err:
             raise click.UsageError(str(err)) from err
 
     def job(self, path: Path, mode: str, want_edits: bool = False, display: str | None = None) -> Job:
+        """The job of one file, with the options and rule codes its settings give."""
         settings = self.resolver.for_path(path)
         options = Options(strategy=settings.strategy, unsafe_fixes=settings.unsafe_fixes, new_axis=settings.new_axis)
         return Job(
@@ -160,10 +191,12 @@ class Run:
         )
 
     def show_settings(self) -> None:
+        """Print the settings of the first path (or of the stdin file name)."""
         target = self.stdin_path() if self.stdin else (self.paths[0] if self.paths else Path("."))
         click.echo(render_settings(self.resolver.for_path(target), target), nl=False)
 
     def stdin_path(self) -> Path:
+        """The path stdin stands for: `--stdin-filename`, else `-` in the working directory."""
         name = self.kw["stdin_filename"]
         return Path(name) if name else Path.cwd() / "-"
 
@@ -174,8 +207,11 @@ class Run:
         return self._stdin_raw
 
     def stdin_excluded(self) -> bool:
+        """True when `--force-exclude` and the excludes match `--stdin-filename`."""
         return bool(
-            self.kw["force_exclude"] and self.kw["stdin_filename"] and excluded_as_given(self.stdin_path(), self.excluded)
+            self.kw["force_exclude"]
+            and self.kw["stdin_filename"]
+            and excluded_as_given(self.stdin_path(), self.excluded)
         )
 
     def outcomes(self, mode: str, want_edits: bool = False) -> tuple[list[Job], list[FileOutcome]]:
@@ -192,6 +228,7 @@ class Run:
 
 
 def _run_stdin(job: Job, raw: bytes) -> FileOutcome:
+    """`runner.run_file` for bytes read from stdin."""
     try:
         source = decode(job.path, raw)
     except FileError as err:
@@ -359,12 +396,20 @@ def _emit(text: str, output_file: Path | None) -> None:
 @main.command()
 @_common
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True)
-@click.option("--output-file", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the report to this file.")
+@click.option(
+    "--output-file",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the report to this file.",
+)
 @click.option("--show-fixes", is_flag=True, help="List every applicable fix and why the others are not offered.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of each finding.")
 @click.option("--add-noqa", is_flag=True, help="Append `# noqa: CODE` to each line with findings, and write.")
 @_guard_config
-def check(output_format: str, output_file: Path | None, show_fixes: bool, statistics: bool, add_noqa: bool, **kw) -> None:
+def check(
+    output_format: str, output_file: Path | None, show_fixes: bool, statistics: bool, add_noqa: bool, **kw
+) -> None:
     """Report findings in PATHS (files, or directories walked for *.py, *.pyi, *.ipynb; `-` for stdin)."""
     run = Run(kw)
     if kw["show_settings"]:
@@ -409,7 +454,8 @@ def _add_noqa(run: Run) -> int:
             errors += 1
         for row in o.noqa_skipped:
             where = _row_label(o, row)
-            click.echo(f"{o.display}:{where}: no noqa comment added: the line ends inside a multi-line string or a continuation", err=True)
+            reason = "the line ends inside a multi-line string or a continuation"
+            click.echo(f"{o.display}:{where}: no noqa comment added: {reason}", err=True)
         left += len(o.findings)
         if o.new_text is not None and not o.errors:
             try:
@@ -596,6 +642,7 @@ class _Asker:
 
 
 def _interactive(run: Run) -> int:
+    """`fix --interactive`: files one by one, in this process; the exit code."""
     tally = _Tally()
     for path in run.files():
         job = run.job(path, FIX)
@@ -612,22 +659,34 @@ def _interactive(run: Run) -> int:
 
 
 def _interactive_file(job: Job, asker: _Asker, tally: _Tally) -> None:
+    """Ask about each fix of one file, then write the accepted ones."""
     try:
+        if job.path.stat().st_size > job.max_bytes:
+            raise Skip("skipped: over the --max-file-size limit")
         prepared = prepare(job.path, read_source(job.path), job.include_generated)
-    except (Skip, FileError) as err:
+    except Skip as err:
         click.echo(f"{job.display}: {err}", err=True)
+        return
+    except (FileError, OSError) as err:
+        click.echo(f"{job.display}: {rules.UNREADABLE.code} {err}", err=True)
+        tally.remaining += 1
         return
     result, _ = fix_text(prepared.text, job.options, job.enabled, asker)
     for error in result.errors:
         click.echo(f"{job.display}: {error}", err=True)
         tally.internal = tally.internal or error.startswith("internal error")
-    tally.remaining += len(result.remaining)
+    left = [f for f in prepared.extra_findings(result.source) if f.code in job.enabled]
+    tally.remaining += len(result.remaining) + len(left)
     if not result.applied:
         return
     try:
         write_source(prepared.source, prepared.render(result.source))
-    except (FileError, notebook.NotebookError) as err:
+    except FileError as err:
         click.echo(f"{job.display}: {err}", err=True)
+        tally.remaining += len(result.applied)
+        return
+    except notebook.NotebookError as err:
+        click.echo(f"{job.display}: internal error: {err}; nothing written", err=True)
         tally.internal = True
         return
     tally.changed += 1

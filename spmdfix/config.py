@@ -321,7 +321,7 @@ def _bool(value: Any, where: str, base: Path) -> bool:
 def _version(value: Any, where: str, base: Path) -> str:
     _expect(value, str, where, "a string")
     if not _VERSION.fullmatch(value):
-        raise ConfigError(f"{where} must be a version such as \"0.10.2\", got {value!r}")
+        raise ConfigError(f'{where} must be a version such as "0.10.2", got {value!r}')
     return value
 
 

@@ -189,7 +189,15 @@ def check_cells(nb: Notebook) -> Notebook:
                 line0 = max((getattr(err, "lineno", 1) or 1) - 1, 0)
                 col = max((getattr(err, "offset", 1) or 1) - 1, 0)
                 message = getattr(err, "msg", str(err))
-                cell = Cell(cell.index, cell.text, _comment_out(cell.text), cell.magics, cell.as_list, "syntax error", (line0, col, message))
+                cell = Cell(
+                    cell.index,
+                    cell.text,
+                    _comment_out(cell.text),
+                    cell.magics,
+                    cell.as_list,
+                    "syntax error",
+                    (line0, col, message),
+                )
         cells.append(cell)
     return Notebook(nb.data, tuple(cells), nb.layout, nb.text)
 
@@ -321,7 +329,9 @@ def remap_record(record: dict, index: CellIndex) -> dict:
     out["end_location"] = loc(record["end_location"])
     out["noqa_row"] = index.locate(record["noqa_row"])[1]
     for key in ("related",):
-        out[key] = [{**r, "location": loc(r["location"]), "end_location": loc(r["end_location"])} for r in record.get(key, [])]
+        out[key] = [
+            {**r, "location": loc(r["location"]), "end_location": loc(r["end_location"])} for r in record.get(key, [])
+        ]
     for key in ("fix",):
         if out.get(key):
             out[key] = _remap_fix(out[key], loc)
@@ -330,5 +340,7 @@ def remap_record(record: dict, index: CellIndex) -> dict:
 
 
 def _remap_fix(fix: dict, loc) -> dict:
-    edits = [{**e, "location": loc(e["location"]), "end_location": loc(e["end_location"])} for e in fix.get("edits", [])]
+    edits = [
+        {**e, "location": loc(e["location"]), "end_location": loc(e["end_location"])} for e in fix.get("edits", [])
+    ]
     return {**fix, "edits": edits}

@@ -130,7 +130,9 @@ def test_bad_key_in_pyproject_names_the_table(project: Path) -> None:
     (project / "pyproject.toml").write_text('[tool.spmdfix]\nselct = ["SPMD"]\n')
     result = CliRunner().invoke(main, ["fix", "--diff", "pkg"])
     assert result.exit_code == 2
-    assert f"{project / 'pyproject.toml'}: unknown key in [tool.spmdfix] `selct` (did you mean `select`?)" in result.stderr
+    assert (
+        f"{project / 'pyproject.toml'}: unknown key in [tool.spmdfix] `selct` (did you mean `select`?)" in result.stderr
+    )
 
 
 def test_flags_override_the_file(project: Path) -> None:

@@ -88,7 +88,9 @@ def test_nested_gitignore_files(tree: Path) -> None:
     assert "b.py" in files(respect_gitignore=False)
 
 
-def test_gitignore_of_the_work_tree_applies_to_a_subdirectory_walked(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_gitignore_of_the_work_tree_applies_to_a_subdirectory_walked(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tree / ".git" / "info").mkdir(parents=True)
     (tree / ".git" / "info" / "exclude").write_text("z.py\n")
     (tree / ".gitignore").write_text("sub/\n")

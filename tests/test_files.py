@@ -97,5 +97,7 @@ def test_undecodable_bytes_are_located_and_explained(tmp_path: Path) -> None:
     with pytest.raises(FileError, match="byte 0xff at line 1, column 1 is not UTF-8"):
         read_source(path)
     path.write_bytes(b"# coding: ascii\nx = '\xe9'\n")
-    with pytest.raises(FileError, match=r"^cannot decode as ascii: byte 0xe9 at line 2, column 6 \(ordinal not in range"):
+    with pytest.raises(
+        FileError, match=r"^cannot decode as ascii: byte 0xe9 at line 2, column 6 \(ordinal not in range"
+    ):
         read_source(path)

@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from golden import GOLDEN
-from spmdfix import noqa
+from golden import GOLDEN, cases
+from spmdfix import noqa, runner
+from spmdfix.api import fix_source
 from spmdfix.cli import main
+from spmdfix.files import decode
 from spmdfix.model import Finding, Span
 from spmdfix.positions import LineIndex
 
@@ -145,7 +147,12 @@ def test_add_noqa_skips_rows_ending_inside_a_string_or_continued() -> None:
     result = noqa.add_noqa(source, [at(1), at(2), at(3), at(5), at(6), Finding("SPMD900", "s", "m", Span(0, 0))])
     assert result.skipped == (1, 3)  # row 1 ends inside the string, row 3 with a backslash
     assert result.added == (2, 5, 6)
-    assert result.text == 'a = g("""x\ny""", 1)  # noqa: SPMD001\nb = 1 + \\\n    2\nc = 3  # noqa: SPMD001\r\nd = 4  # noqa: SPMD001\n'
+    assert result.text == (
+        'a = g("""x\ny""", 1)  # noqa: SPMD001\n'
+        "b = 1 + \\\n    2\n"
+        "c = 3  # noqa: SPMD001\r\n"
+        "d = 4  # noqa: SPMD001\n"
+    )
 
 
 def test_add_noqa_reports_skipped_rows(work: Path) -> None:
@@ -165,3 +172,15 @@ def test_statistics_counts_per_code(work: Path) -> None:
     assert result.stdout == "2  SPMD002  spmd-axis-in-out-specs\n1  SPMD001  spmd-axis-in-in-specs\n"
     as_json = json.loads(run("check", "--statistics", "--output-format", "json", ".").stdout)
     assert as_json[0] == {"code": "SPMD002", "name": "spmd-axis-in-out-specs", "count": 2, "fixable": 2}
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_without_suppressions_the_cli_fixes_as_fix_source(case) -> None:
+    """runner.fix_text (what `spmdfix fix` runs) differs from api.fix_source only by suppression/selection."""
+    source = decode(case.input, case.input.read_bytes()).text
+    expected = fix_source(source, case.options)
+    got, suppressed = runner.fix_text(source, case.options)
+    assert suppressed == 0
+    assert got.source == expected.source
+    assert [f.key for f in got.applied] == [f.key for f in expected.applied]
+    assert got.remaining == expected.remaining and got.errors == expected.errors

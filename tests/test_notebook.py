@@ -30,7 +30,9 @@ OUTPUT = {"output_type": "stream", "name": "stdout", "text": ["hi\n"]}
 def make(sources: list, indent: int | None = 1, language: str = "python", final_newline: bool = True) -> str:
     cells: list[dict] = [{"cell_type": "markdown", "metadata": {}, "source": ["# Title\n", "text"]}]
     for i, source in enumerate(sources):
-        cells.append({"cell_type": "code", "execution_count": i, "metadata": {"tags": []}, "outputs": [OUTPUT], "source": source})
+        cells.append(
+            {"cell_type": "code", "execution_count": i, "metadata": {"tags": []}, "outputs": [OUTPUT], "source": source}
+        )
     nb = {
         "cells": cells,
         "metadata": {"kernelspec": {"display_name": "K", "language": language, "name": "k"}},
@@ -120,7 +122,7 @@ def test_fix_diff_on_a_notebook_is_a_json_patch(work: Path) -> None:
     result = run("fix", "--diff", "nb.ipynb")
     assert result.exit_code == 1
     assert result.stdout.startswith("--- a/nb.ipynb\n+++ b/nb.ipynb\n")
-    assert "+   \"source\": \"ys = jax.vmap(f, spmd_axis_name='batch')(xs)\"\n" in result.stdout
+    assert '+   "source": "ys = jax.vmap(f, spmd_axis_name=\'batch\')(xs)"\n' in result.stdout
 
 
 def test_cell_that_does_not_parse_is_reported_and_the_rest_analysed(work: Path) -> None:
@@ -159,3 +161,17 @@ def test_render_refuses_when_a_masked_line_is_lost() -> None:
     with pytest.raises(notebook.NotebookError, match="masked magic line"):
         notebook.render(nb, virtual)
     assert notebook.render(nb, notebook.virtual_source(nb)) == nb.text
+
+
+def test_escaped_non_ascii_stays_escaped_and_a_changed_layout_is_noted(work: Path) -> None:
+    text = make([IMPORTS, SHARDED, ["# caf\u00e9\n", VMAP]]).replace("caf\u00e9", "caf\\u00e9")
+    assert text.isascii()
+    (work / "nb.ipynb").write_text(text)
+    assert run("fix", "nb.ipynb").exit_code == 0
+    fixed = (work / "nb.ipynb").read_text()
+    assert fixed.isascii() and "caf\\u00e9" in fixed and "'batch'" in fixed
+    odd = make([IMPORTS, SHARDED, VMAP]).replace('"nbformat_minor": 5', '"nbformat_minor": 5e0')
+    (work / "odd.ipynb").write_text(odd)
+    result = run("fix", "odd.ipynb")
+    assert "odd.ipynb: note: the notebook's JSON layout could not be reproduced exactly" in result.stderr
+    assert json.loads((work / "odd.ipynb").read_text())["nbformat_minor"] == 5.0
