@@ -2,7 +2,7 @@
 
 `serve()` runs it over stdio (or TCP); `spmdfix lsp` and `python -m spmdfix.lsp` call it. What it does:
 
-- diagnostics on didOpen and didSave at once, on didChange after a per-document debounce (50 ms by default,
+- diagnostics on didOpen and didSave at once, on didChange after a per-document debounce (30 ms by default,
   `initializationOptions: {"debounce_ms": N}`); each carries in `data` the document version and every fix
   of its finding, so that code actions need no re-analysis while the document is unchanged;
 - a buffer that does not parse keeps the diagnostics last published for it (no SPMD900 while typing);
@@ -49,7 +49,7 @@ from spmdfix.positions import LineIndex
 logger = logging.getLogger(__name__)
 
 SOURCE = "spmdfix"
-DEFAULT_DEBOUNCE_MS = 50
+DEFAULT_DEBOUNCE_MS = 30
 MAX_DEBOUNCE_MS = 10_000
 FIX_ALL_KIND = f"{lsp.CodeActionKind.SourceFixAll.value}.spmdfix"
 ERROR_CODES = frozenset({rules.IN_SPECS.code, rules.OUT_SPECS.code})
