@@ -81,15 +81,10 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         return _explicit_findings(vmap)
     spmd = set(vmap.spmd.names)
     h2 = has_h2(vmap)
-    site_fixes: list[Fix | Refusal] | None = None
+    # Planned per vmap site, shared by all its findings (cheap: no libcst until a fix is applied).
+    site_fixes: list[Fix | Refusal] = [rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)]
     strips: dict[str, Fix | Refusal] = {}
     findings: list[Finding] = []
-
-    def shared() -> list[Fix | Refusal]:
-        nonlocal site_fixes
-        if site_fixes is None:
-            site_fixes = [rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)]
-        return site_fixes
 
     def add(rule, span, axes, message, options, related) -> None:
         findings.append(
@@ -120,7 +115,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
                     rule = rules.IN_SPECS if where == "in_specs" else rules.OUT_SPECS
                     out_only = not set(axes) & sm.in_specs.axes()
                     add(rule, entry.span, axes, _message(axes, where, sm.check_vma, h2, out_only),
-                        [*shared(), strips[sm.key]], related)
+                        [*site_fixes, strips[sm.key]], related)
         # SPMD003: the body closes over a value the spmd vmap batches [01 1b-1c, 1i].
         for capture in reached.captures:
             message = (
@@ -140,7 +135,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
                 "mixes batch elements from different shards (wrong values)"
             )
             refusal = Refusal(Transform.STRIP, "strip is never offered for a collective over the spmd axis")
-            add(rules.COLLECTIVE, use.axes.span, axes, message + _h2_note(h2), [*shared(), refusal], related)
+            add(rules.COLLECTIVE, use.axes.span, axes, message + _h2_note(h2), [*site_fixes, refusal], related)
         # SPMD007: hazard H2, a jax.vmap on the way or in the body while check_vma is on [01 1m, 09].
         if sm.check_vma is not False:
             for span in (*reached.vmaps, *sm.body.inner_vmaps):
@@ -167,7 +162,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
                     Related("with_sharding_constraint called here", use.call),
                 )
                 add(rules.CONSTRAINT, entry.span, axes, message + _h2_note(h2),
-                    [*shared(), strip_spec_entries.plan_constraint(vmap, use)], related)
+                    [*site_fixes, strip_spec_entries.plan_constraint(vmap, use)], related)
     return findings
 
 
