@@ -79,74 +79,114 @@ def _explicit_findings(vmap: VmapFacts) -> list[Finding]:
 def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     if vmap.kind == "explicit":
         return _explicit_findings(vmap)
-    spmd = set(vmap.spmd.names)
     h2 = has_h2(vmap)
     # Planned per vmap site, shared by all its findings (cheap: no libcst until a fix is applied).
     site_fixes: list[Fix | Refusal] = [rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)]
-    strips: dict[str, Fix | Refusal] = {}
     findings: list[Finding] = []
-
-    def add(rule, span, axes, message, options, related) -> None:
-        findings.append(
-            Finding(
-                code=rule.code,
-                name=rule.name,
-                message=message,
-                span=span,
-                axis=axes[0] if axes else "",
-                related=related,
-                fixes=tuple(o for o in options if isinstance(o, Fix)),
-                refusals=tuple(o for o in options if isinstance(o, Refusal)),
-            )
-        )
-
     for reached in vmap.reached:
-        sm = reached.shard_map
-        related = _related(vmap, reached)
-        # SPMD001 / SPMD002: a spec entry names an spmd axis.
-        for where, tree in (("in_specs", sm.in_specs), ("out_specs", sm.out_specs)):
-            for spec in tree.specs:
-                for entry in spec.entries:
-                    if entry.value is None or not spmd & set(entry.value.names):
-                        continue
-                    if sm.key not in strips:
-                        strips[sm.key] = strip_spec_entries.plan(vmap, reached)
-                    axes = [a for a in entry.value.names if a in spmd]
-                    rule = rules.IN_SPECS if where == "in_specs" else rules.OUT_SPECS
-                    out_only = not set(axes) & sm.in_specs.axes()
-                    add(rule, entry.span, axes, _message(axes, where, sm.check_vma, h2, out_only),
-                        [*site_fixes, strips[sm.key]], related)
-        # SPMD003: the body closes over a value the spmd vmap batches [01 1b-1c, 1i].
-        for capture in reached.captures:
-            message = (
-                f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches; "
-                "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
-                "silently returns a result too large by the spmd axis size"
-            )
-            add(rules.CAPTURE, capture.use, list(vmap.spmd.names), message, [lift_captures.plan(reached)], related)
-        # SPMD004: a collective or axis query over an spmd axis in the body [05 5h, 06 6g].
-        for use in sm.body.collectives:
-            axes = [a.name for a in use.axes.axes if a.name in spmd]
-            if not axes:
-                continue
-            message = (
-                f"`{use.name}` over the vmap's `spmd_axis_name` axis {backticked(axes)} inside a shard_map body; "
-                "with `check_vma=True` JAX raises a `pvary` error, with `check_vma=False` the program runs and "
-                "mixes batch elements from different shards (wrong values)"
-            )
-            refusal = Refusal(Transform.STRIP, "strip is never offered for a collective over the spmd axis")
-            add(rules.COLLECTIVE, use.axes.span, axes, message + _h2_note(h2), [*site_fixes, refusal], related)
-        # SPMD007: hazard H2, a jax.vmap on the way or in the body while check_vma is on [01 1m, 09].
-        if sm.check_vma is not False:
-            for span in (*reached.vmaps, *sm.body.inner_vmaps):
-                message = (
-                    "`jax.vmap` between a vmap with `spmd_axis_name` and the shard_map it reaches (or inside "
-                    "its body) while `check_vma=True`: JAX raises a `pvary` error even without a spec collision "
-                    "(hazard H2); making the spmd vmap the innermost one, or `check_vma=False`, avoids it"
-                )
-                add(rules.INNER_VMAP, span, list(vmap.spmd.names), message, [disable_check_vma.plan(reached)], related)
-    # SPMD005: a with_sharding_constraint spec names an spmd axis [06 6i, 6k].
+        findings += _spec_findings(vmap, reached, site_fixes, h2)
+        findings += _capture_findings(vmap, reached)
+        findings += _collective_findings(vmap, reached, site_fixes, h2)
+        findings += _inner_vmap_findings(vmap, reached)
+    findings += _constraint_findings(vmap, site_fixes, h2)
+    return findings
+
+
+def _finding(rule, span, axes, message, options, related) -> Finding:
+    """A finding whose fixes are the `Fix`es among `options` and whose refusals are the rest."""
+    return Finding(
+        code=rule.code,
+        name=rule.name,
+        message=message,
+        span=span,
+        axis=axes[0] if axes else "",
+        related=related,
+        fixes=tuple(o for o in options if isinstance(o, Fix)),
+        refusals=tuple(o for o in options if isinstance(o, Refusal)),
+    )
+
+
+def _spec_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[Finding]:
+    """SPMD001 / SPMD002: a spec entry of a reached shard_map names an spmd axis."""
+    spmd = set(vmap.spmd.names)
+    sm = reached.shard_map
+    strip = None
+    findings = []
+    for where, tree in (("in_specs", sm.in_specs), ("out_specs", sm.out_specs)):
+        for spec in tree.specs:
+            for entry in spec.entries:
+                if entry.value is None or not spmd & set(entry.value.names):
+                    continue
+                strip = strip or strip_spec_entries.plan(vmap, reached)
+                axes = [a for a in entry.value.names if a in spmd]
+                rule = rules.IN_SPECS if where == "in_specs" else rules.OUT_SPECS
+                out_only = not set(axes) & sm.in_specs.axes()
+                message = _message(axes, where, sm.check_vma, h2, out_only)
+                findings.append(_finding(rule, entry.span, axes, message, [*site_fixes, strip], _related(vmap, reached)))
+    return findings
+
+
+def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
+    """SPMD003: the body closes over a value the spmd vmap batches [01 1b-1c, 1i]."""
+    findings = []
+    for capture in reached.captures:
+        message = (
+            f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches; "
+            "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
+            "silently returns a result too large by the spmd axis size"
+        )
+        options = [lift_captures.plan(reached)]
+        findings.append(
+            _finding(rules.CAPTURE, capture.use, list(vmap.spmd.names), message, options, _related(vmap, reached))
+        )
+    return findings
+
+
+def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[Finding]:
+    """SPMD004: a collective or axis query over an spmd axis in the body [05 5h, 06 6g]."""
+    spmd = set(vmap.spmd.names)
+    findings = []
+    for use in reached.shard_map.body.collectives:
+        axes = [a.name for a in use.axes.axes if a.name in spmd]
+        if not axes:
+            continue
+        message = (
+            f"`{use.name}` over the vmap's `spmd_axis_name` axis {backticked(axes)} inside a shard_map body; "
+            "with `check_vma=True` JAX raises a `pvary` error, with `check_vma=False` the program runs and "
+            "mixes batch elements from different shards (wrong values)"
+        ) + _h2_note(h2)
+        refusal = Refusal(Transform.STRIP, "strip is never offered for a collective over the spmd axis")
+        options = [*site_fixes, refusal]
+        findings.append(_finding(rules.COLLECTIVE, use.axes.span, axes, message, options, _related(vmap, reached)))
+    return findings
+
+
+def _inner_vmap_findings(vmap: VmapFacts, reached) -> list[Finding]:
+    """SPMD007: hazard H2, a jax.vmap on the way or in the body while check_vma is on [01 1m, 09]."""
+    sm = reached.shard_map
+    if sm.check_vma is False:
+        return []
+    message = (
+        "`jax.vmap` between a vmap with `spmd_axis_name` and the shard_map it reaches (or inside "
+        "its body) while `check_vma=True`: JAX raises a `pvary` error even without a spec collision "
+        "(hazard H2); making the spmd vmap the innermost one, or `check_vma=False`, avoids it"
+    )
+    options = [disable_check_vma.plan(reached)]
+    return [
+        _finding(rules.INNER_VMAP, span, list(vmap.spmd.names), message, options, _related(vmap, reached))
+        for span in (*reached.vmaps, *sm.body.inner_vmaps)
+    ]
+
+
+def _constraint_findings(vmap: VmapFacts, site_fixes, h2: bool) -> list[Finding]:
+    """SPMD005: a with_sharding_constraint spec names an spmd axis [06 6i, 6k]."""
+    spmd = set(vmap.spmd.names)
+    findings = []
     for use in vmap.constraints:
+        related = (
+            Related(f"`spmd_axis_name` {backticked(vmap.spmd.names)} given here", vmap.spmd.span),
+            Related("with_sharding_constraint called here", use.call),
+        )
         for spec in use.specs.specs:
             for entry in spec.entries:
                 if entry.value is None or not spmd & set(entry.value.names):
@@ -156,13 +196,9 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
                     f"vmap `spmd_axis_name` axis {backticked(axes)} appears in a `with_sharding_constraint` spec "
                     "inside the vmapped function; JAX raises `vmap spmd_axis_name ... cannot appear in "
                     "with_sharding_constraint spec`"
-                )
-                related = (
-                    Related(f"`spmd_axis_name` {backticked(vmap.spmd.names)} given here", vmap.spmd.span),
-                    Related("with_sharding_constraint called here", use.call),
-                )
-                add(rules.CONSTRAINT, entry.span, axes, message + _h2_note(h2),
-                    [*site_fixes, strip_spec_entries.plan_constraint(vmap, use)], related)
+                ) + _h2_note(h2)
+                options = [*site_fixes, strip_spec_entries.plan_constraint(vmap, use)]
+                findings.append(_finding(rules.CONSTRAINT, entry.span, axes, message, options, related))
     return findings
 
 
