@@ -84,7 +84,11 @@ def sarif(
         if record["code"] in index:
             result["ruleIndex"] = index[record["code"]]
         related = [
-            {"id": i, "message": {"text": rel["message"]}, "physicalLocation": {"artifactLocation": artifact, "region": _region(rel)}}
+            {
+                "id": i,
+                "message": {"text": rel["message"]},
+                "physicalLocation": {"artifactLocation": artifact, "region": _region(rel)},
+            }
             for i, rel in enumerate(record.get("related") or ())
         ]
         if related:
@@ -138,9 +142,7 @@ def _sarif_fix(fix: Mapping, artifact: dict) -> dict | None:
     edits = fix.get("edits") or []
     if fix.get("error") or not edits:
         return None
-    replacements = [
-        {"deletedRegion": _region(edit), "insertedContent": {"text": edit["content"]}} for edit in edits
-    ]
+    replacements = [{"deletedRegion": _region(edit), "insertedContent": {"text": edit["content"]}} for edit in edits]
     properties = {k: fix[k] for k in ("applicability", "transform", "reason") if k in fix}
     return {
         "description": {"text": fix["message"]},

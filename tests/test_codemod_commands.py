@@ -21,6 +21,8 @@ from spmdfix.api import Options, check_source, fix_source
 from spmdfix.codemods.commands import (
     AddMeshAxisCommand,
     AutoFixCommand,
+    DisableCheckVmaCommand,
+    LiftCapturesCommand,
     RenameSpmdAxisCommand,
     StripSpecEntriesCommand,
 )
@@ -30,8 +32,14 @@ COMMANDS = {
     Strategy.RENAME: RenameSpmdAxisCommand,
     Strategy.ADD_AXIS: AddMeshAxisCommand,
     Strategy.STRIP: StripSpecEntriesCommand,
+    Strategy.LIFT_CAPTURES: LiftCapturesCommand,
+    Strategy.DISABLE_CHECK_VMA: DisableCheckVmaCommand,
     Strategy.AUTO: AutoFixCommand,
 }
+
+
+def test_every_strategy_has_a_command() -> None:
+    assert set(COMMANDS) == set(Strategy)
 
 
 def _command(options: Options):
@@ -94,6 +102,7 @@ def _codemod(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "libcst.tool", "codemod", *args],
         cwd=cwd,
+        check=False,
         capture_output=True,
         text=True,
         timeout=120,
@@ -109,7 +118,9 @@ def _codemod(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         ("commands.AutoFixCommand", "strip/basic_1d_spec", ["--strategy", "strip"]),
     ],
 )
-def test_libcst_tool_command_line_rewrites_a_golden_input(tmp_path: Path, command: str, case: str, extra: list[str]) -> None:
+def test_libcst_tool_command_line_rewrites_a_golden_input(
+    tmp_path: Path, command: str, case: str, extra: list[str]
+) -> None:
     target = tmp_path / "model.py"
     shutil.copy(GOLDEN / case / "input.py", target)
     # Run from the repository root: libcst.tool finds .libcst.codemod.yaml by walking up from the cwd.
@@ -123,7 +134,9 @@ def test_libcst_tool_reports_warnings_and_leaves_refused_file(tmp_path: Path) ->
     target = tmp_path / "model.py"
     shutil.copy(GOLDEN / "refuse" / "strip_psum_over_spmd_axis" / "input.py", target)
     before = target.read_bytes()
-    proc = _codemod(ROOT, "commands.StripSpecEntriesCommand", "--no-format", "--hide-progress", "--unsafe-fixes", str(target))
+    proc = _codemod(
+        ROOT, "commands.StripSpecEntriesCommand", "--no-format", "--hide-progress", "--unsafe-fixes", str(target)
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Skipped 1 files." in proc.stderr
     assert "(not fixed: strip: " in proc.stderr
@@ -134,7 +147,12 @@ def test_libcst_tool_external_spelling_needs_no_config(tmp_path: Path) -> None:
     target = tmp_path / "model.py"
     shutil.copy(GOLDEN / "strip" / "basic_1d_spec" / "input.py", target)
     proc = _codemod(
-        tmp_path, "-x", "spmdfix.codemods.commands.StripSpecEntriesCommand", "--no-format", "--hide-progress", str(target)
+        tmp_path,
+        "-x",
+        "spmdfix.codemods.commands.StripSpecEntriesCommand",
+        "--no-format",
+        "--hide-progress",
+        str(target),
     )
     assert proc.returncode == 0, proc.stderr
     assert target.read_bytes() == (GOLDEN / "strip" / "basic_1d_spec" / "expected.py").read_bytes()
@@ -142,13 +160,20 @@ def test_libcst_tool_external_spelling_needs_no_config(tmp_path: Path) -> None:
 
 def test_libcst_tool_lists_the_commands() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "libcst.tool", "list"], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "libcst.tool", "list"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     listed = {line.split(" - ")[0] for line in proc.stdout.splitlines()}
     assert {
         "commands.RenameSpmdAxisCommand",
         "commands.AddMeshAxisCommand",
         "commands.StripSpecEntriesCommand",
+        "commands.LiftCapturesCommand",
+        "commands.DisableCheckVmaCommand",
         "commands.AutoFixCommand",
     } <= listed
     assert not any("_SpmdfixCommand" in name for name in listed)

@@ -122,7 +122,11 @@ def test_sarif_log_in_full() -> None:
         "runs": [
             {
                 "tool": {
-                    "driver": {"name": "spmdfix", "version": "0.1.0", "informationUri": "https://example.invalid/spmdfix"}
+                    "driver": {
+                        "name": "spmdfix",
+                        "version": "0.1.0",
+                        "informationUri": "https://example.invalid/spmdfix",
+                    }
                 },
                 "columnKind": "unicodeCodePoints",
                 "originalUriBaseIds": {"%SRCROOT%": {"uri": "file:///proj/"}},
@@ -158,11 +162,21 @@ def test_sarif_log_in_full() -> None:
                                         "artifactLocation": artifact,
                                         "replacements": [
                                             {
-                                                "deletedRegion": {"startLine": 15, "startColumn": 61, "endLine": 15, "endColumn": 64},
+                                                "deletedRegion": {
+                                                    "startLine": 15,
+                                                    "startColumn": 61,
+                                                    "endLine": 15,
+                                                    "endColumn": 64,
+                                                },
                                                 "insertedContent": {"text": "None"},
                                             },
                                             {
-                                                "deletedRegion": {"startLine": 15, "startColumn": 79, "endLine": 15, "endColumn": 82},
+                                                "deletedRegion": {
+                                                    "startLine": 15,
+                                                    "startColumn": 79,
+                                                    "endLine": 15,
+                                                    "endColumn": 82,
+                                                },
                                                 "insertedContent": {"text": "None"},
                                             },
                                         ],
@@ -181,13 +195,22 @@ def test_sarif_log_in_full() -> None:
                                         "artifactLocation": artifact,
                                         "replacements": [
                                             {
-                                                "deletedRegion": {"startLine": 20, "startColumn": 46, "endLine": 20, "endColumn": 47},
+                                                "deletedRegion": {
+                                                    "startLine": 20,
+                                                    "startColumn": 46,
+                                                    "endLine": 20,
+                                                    "endColumn": 47,
+                                                },
                                                 "insertedContent": {"text": "y"},
                                             }
                                         ],
                                     }
                                 ],
-                                "properties": {"applicability": "unsafe", "transform": "rename", "reason": "sizes differ"},
+                                "properties": {
+                                    "applicability": "unsafe",
+                                    "transform": "rename",
+                                    "reason": "sizes differ",
+                                },
                             },
                         ],
                     }
@@ -200,7 +223,7 @@ def test_sarif_log_in_full() -> None:
 def test_sarif_file_outside_base_gets_an_absolute_uri_and_no_fixes() -> None:
     result = sarif([UNREADABLE], "0.1.0", base=ROOT)["runs"][0]["results"][0]
     assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "file:///elsewhere/gone.py"}
-    assert result["ruleIndex"] == 3
+    assert result["ruleIndex"] == list(RULES).index("SPMD901")
     assert "fixes" not in result and "relatedLocations" not in result
 
 

@@ -5,6 +5,11 @@ With `.libcst.codemod.yaml` listing `spmdfix.codemods` in `modules`, a command i
 
     python -m libcst.tool codemod commands.StripSpecEntriesCommand --no-format src/
 
+(or, without the yaml, `python -m libcst.tool codemod -x spmdfix.codemods.commands.StripSpecEntriesCommand`).
+One command per transform: RenameSpmdAxisCommand, AddMeshAxisCommand (`--new-axis`),
+StripSpecEntriesCommand, LiftCapturesCommand, DisableCheckVmaCommand; and AutoFixCommand (`--strategy`,
+`--new-axis`). Every command takes `--unsafe-fixes`.
+
 Each command runs spmdfix's own analysis and fixer on the module's code (`spmdfix.api.fix_source`, the
 same passes `spmdfix fix` makes, with that transform as the strategy) and returns the parsed result, so a
 codemod run and `spmdfix fix` write the same bytes. A finding left unfixed is reported with `warn()` (and
@@ -123,7 +128,9 @@ class StripSpecEntriesCommand(_SpmdfixCommand):
 
 
 class AutoFixCommand(_SpmdfixCommand):
-    DESCRIPTION: str = "spmdfix auto: per finding, the first safe fix of rename, add-axis, strip (--strategy to choose)."
+    DESCRIPTION: str = (
+        "spmdfix auto: per finding, the first safe fix of rename, add-axis, strip (--strategy to choose)."
+    )
     STRATEGY = Strategy.AUTO
 
     @staticmethod
@@ -136,3 +143,15 @@ class AutoFixCommand(_SpmdfixCommand):
             default=Strategy.AUTO.value,
             help="Transform to apply (default: auto).",
         )
+
+
+class LiftCapturesCommand(_SpmdfixCommand):
+    DESCRIPTION: str = "spmdfix lift-captures: pass values a shard_map body captures from the vmap as operands."
+    STRATEGY = Strategy.LIFT_CAPTURES
+
+
+class DisableCheckVmaCommand(_SpmdfixCommand):
+    DESCRIPTION: str = (
+        "spmdfix disable-check-vma: set check_vma=False on the shard_map (always unsafe: --unsafe-fixes)."
+    )
+    STRATEGY = Strategy.DISABLE_CHECK_VMA

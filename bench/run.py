@@ -1,0 +1,268 @@
+"""Whole-codebase benchmark: `spmdfix check` against `ruff check` and `fixit lint` on the same corpus.
+
+    python bench/run.py [--keep DIR] [--fixit PATH] [--ruff PATH] [--repeat N]
+
+Builds the corpus in a temporary directory, the same bytes every time for the same installed versions:
+the `.py` files of the installed `jax` and `flax` packages plus every `golden/*/*/input.py` of this
+repository (`corpus-1x/`), and the same files twice over (`corpus-2x/a/`, `corpus-2x/b/`). Each tool runs
+once per corpus (or `--repeat` times, best wall time kept) after the corpus was read once, so the page cache
+is warm for all of them. Wall time is measured around the tool's process; peak memory is the largest
+resident set of any single process of the tool (`getrusage(RUSAGE_CHILDREN).ru_maxrss` in a fresh wrapper
+process per run; a tool that spreads work over worker processes, as fixit does, uses more in total).
+
+Tools: `spmdfix check` (this interpreter's environment; its `-j` default when the CLI has one),
+`ruff check --select E9,F63 --no-cache` (syntax errors and a cheap pyflakes rule), and
+`fixit lint` with one cheap built-in rule (`fixit.rules:NoInheritFromObject`, no metadata providers).
+fixit 2.x pins click<8.2, which spmdfix's own tests need, so it is looked for in a separate environment
+(`--fixit`, `$FIXIT`, `/work/venv-fixit/bin/fixit`, then `fixit` on PATH); without it that row is skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from spmdfix.prefilter import may_have_findings  # noqa: E402 - after the sys.path insert
+
+TARGET_PEAK_MB = 500
+TARGET_FIXIT_RATIO = 20.0
+FIXIT_RULE = "fixit.rules:NoInheritFromObject"
+
+# Runs the command given as arguments and prints its wall time, exit status and the peak RSS of its
+# processes; a fresh process per measurement so RUSAGE_CHILDREN covers that one command only.
+_WRAPPER = r"""
+import json, resource, subprocess, sys, time
+t0 = time.perf_counter()
+proc = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+wall = time.perf_counter() - t0
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+tail = (proc.stdout + proc.stderr).decode("utf-8", "replace").strip().splitlines()[-1:]
+print(json.dumps({"wall": wall, "maxrss_kb": rss, "rc": proc.returncode, "tail": tail[0] if tail else ""}))
+"""
+
+
+@dataclass
+class Corpus:
+    name: str
+    root: Path
+    files: int
+    lines: int
+    prefiltered: int
+
+
+@dataclass
+class Measure:
+    tool: str
+    corpus: str
+    wall: float
+    peak_mb: float
+    rc: int
+    tail: str
+
+
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"bench: package {name!r} is not installed in {sys.executable}")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def build_corpus(base: Path) -> tuple[Path, Path]:
+    """Copy the sources into base/corpus-1x and twice into base/corpus-2x; return both roots."""
+    one = base / "corpus-1x"
+    for package in ("jax", "flax"):
+        src = _package_dir(package)
+        for path in sorted(src.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            dest = one / package / path.relative_to(src)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
+    for path in sorted((REPO / "golden").glob("*/*/input.py")):
+        dest = one / "golden" / path.parent.parent.name / f"{path.parent.name}.py"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dest)
+    two = base / "corpus-2x"
+    for copy in ("a", "b"):
+        shutil.copytree(one, two / copy)
+    return one, two
+
+
+def describe(name: str, root: Path) -> Corpus:
+    """Count files, lines and prefilter passes (and read every file once: a warm page cache for all tools)."""
+    files = lines = passed = 0
+    for path in sorted(root.rglob("*.py")):
+        data = path.read_bytes()
+        files += 1
+        lines += data.count(b"\n")
+        passed += may_have_findings(data.decode("utf-8", "replace"))
+    return Corpus(name, root, files, lines, passed)
+
+
+def measure(tool: str, cmd: list[str], corpus: Corpus, repeat: int) -> Measure:
+    best: Measure | None = None
+    for _ in range(repeat):
+        out = subprocess.run(
+            [sys.executable, "-c", _WRAPPER, *cmd], capture_output=True, text=True, cwd=corpus.root, check=False
+        )
+        if out.returncode != 0:
+            raise SystemExit(f"bench: wrapper failed for {cmd}: {out.stderr}")
+        data = json.loads(out.stdout)
+        m = Measure(tool, corpus.name, data["wall"], data["maxrss_kb"] / 1024, data["rc"], data["tail"])
+        if best is None or m.wall < best.wall:
+            best = m
+    assert best is not None
+    return best
+
+
+def _sibling(name: str) -> str | None:
+    path = Path(sys.executable).parent / name
+    return str(path) if path.exists() else shutil.which(name)
+
+
+def find_fixit(explicit: str | None) -> str | None:
+    for candidate in (explicit, os.environ.get("FIXIT"), "/work/venv-fixit/bin/fixit", shutil.which("fixit")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def commands(fixit: str | None, ruff: str | None) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """The command of each tool (the corpus root is appended), and why a tool is left out."""
+    spmdfix = _sibling("spmdfix")
+    cmds: dict[str, list[str]] = {}
+    skipped: dict[str, str] = {}
+    if spmdfix:
+        cmds["spmdfix check"] = [spmdfix, "check"]
+    else:
+        skipped["spmdfix check"] = f"no spmdfix script next to {sys.executable}"
+    ruff = ruff or _sibling("ruff")
+    if ruff:
+        cmds["ruff check"] = [ruff, "check", "--select", "E9,F63", "--no-cache", "--quiet"]
+    else:
+        skipped["ruff check"] = "ruff not found"
+    if fixit:
+        cmds["fixit lint"] = [fixit, "--rules", FIXIT_RULE, "lint"]
+    else:
+        skipped["fixit lint"] = "fixit not found (pip install fixit into a separate venv; see bench/README.md)"
+    return cmds, skipped
+
+
+def _has_jobs_option(spmdfix_cmd: list[str]) -> bool:
+    out = subprocess.run([*spmdfix_cmd, "--help"], capture_output=True, text=True, check=False)
+    return " -j" in out.stdout or "--jobs" in out.stdout
+
+
+def table(corpora: list[Corpus], results: dict[tuple[str, str], Measure], tools: list[str]) -> list[str]:
+    rows = [
+        "| tool | corpus | files | lines | wall s | peak MB (largest process) | exit | x spmdfix time "
+        "| growth 1x->2x |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for tool in tools:
+        for corpus in corpora:
+            m = results[(tool, corpus.name)]
+            ref = results.get(("spmdfix check", corpus.name))
+            ratio = f"{m.wall / ref.wall:.1f}" if ref else "-"
+            growth = "-"
+            if corpus is corpora[-1] and len(corpora) > 1:
+                growth = f"{m.wall / results[(tool, corpora[0].name)].wall:.2f}x"
+            rows.append(
+                f"| {tool} | {corpus.name} | {corpus.files} | {corpus.lines} | {m.wall:.2f} | {m.peak_mb:.0f} | "
+                f"{m.rc} | {ratio} | {growth} |"
+            )
+    return rows
+
+
+def verdicts(corpora: list[Corpus], results: dict[tuple[str, str], Measure]) -> list[str]:
+    out = []
+    for corpus in corpora:
+        s = results.get(("spmdfix check", corpus.name))
+        r = results.get(("ruff check", corpus.name))
+        f = results.get(("fixit lint", corpus.name))
+        if s is None:
+            continue
+        if r is not None:
+            ok = s.wall <= r.wall
+            out.append(f"- {corpus.name}: spmdfix <= ruff time: {s.wall:.2f} s vs {r.wall:.2f} s -> {_met(ok)}")
+        if f is not None:
+            ratio = f.wall / s.wall
+            ok = ratio >= TARGET_FIXIT_RATIO
+            target = f">= {TARGET_FIXIT_RATIO:.0f}x faster than fixit"
+            out.append(f"- {corpus.name}: spmdfix {target}: {ratio:.1f}x -> {_met(ok)}")
+        ok = s.peak_mb < TARGET_PEAK_MB
+        out.append(f"- {corpus.name}: spmdfix peak memory < {TARGET_PEAK_MB} MB: {s.peak_mb:.0f} MB -> {_met(ok)}")
+    return out
+
+
+def _met(ok: bool) -> str:
+    return "MET" if ok else "NOT MET"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", type=Path, help="Build the corpus in DIR (kept) instead of a temporary directory.")
+    parser.add_argument(
+        "--fixit", help="Path of a fixit executable (default: $FIXIT, /work/venv-fixit/bin/fixit, PATH)."
+    )
+    parser.add_argument("--ruff", help="Path of a ruff executable (default: next to this interpreter, then PATH).")
+    parser.add_argument("--repeat", type=int, default=1, help="Runs per tool and corpus; the best wall time is kept.")
+    parser.add_argument("--skip", action="append", default=[], help="Leave a tool out (e.g. --skip fixit).")
+    args = parser.parse_args(argv)
+
+    cmds, skipped = commands(find_fixit(args.fixit), args.ruff)
+    for name in list(cmds):
+        if any(s in name for s in args.skip):
+            skipped[name] = "--skip"
+            del cmds[name]
+
+    with tempfile.TemporaryDirectory(prefix="spmdfix-bench-") as tmp:
+        base = args.keep or Path(tmp)
+        if args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+            base.mkdir(parents=True)
+        one, two = build_corpus(base)
+        corpora = [describe("1x", one), describe("2x", two)]
+        results: dict[tuple[str, str], Measure] = {}
+        for tool, cmd in cmds.items():
+            for corpus in corpora:
+                results[(tool, corpus.name)] = measure(tool, [*cmd, str(corpus.root)], corpus, args.repeat)
+
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; corpus: installed jax + flax sources + golden inputs"
+    )
+    if "spmdfix check" in cmds:
+        jobs = _has_jobs_option(cmds["spmdfix check"])
+        print(f"spmdfix check: {'-j at its default (CPU count)' if jobs else 'no -j option in this CLI: one process'}")
+    for c in corpora:
+        print(
+            f"corpus {c.name}: {c.files} files, {c.lines} lines, {c.prefiltered} pass the prefilter (may_have_findings)"
+        )
+    print()
+    for line in table(corpora, results, list(cmds)):
+        print(line)
+    print()
+    print("Targets:")
+    for line in verdicts(corpora, results):
+        print(line)
+    for tool, why in skipped.items():
+        print(f"- {tool}: not run: {why}")
+    for m in results.values():
+        if m.tail:
+            print(f"  [{m.tool} {m.corpus}] last output line: {m.tail[:160]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
