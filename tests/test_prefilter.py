@@ -53,4 +53,18 @@ def test_positional_spmd_axis_name_passes_the_prefilter() -> None:
 def test_prefilter_drops_files_that_cannot_hold_a_finding() -> None:
     assert not may_have_findings("import jax\njax.vmap(f, spmd_axis_name='x')\n")
     assert not may_have_findings("from jax import shard_map\n")
-    assert may_have_findings("jax.vmap(f)\njax.lax.with_sharding_constraint(x, s)\n")
+    assert may_have_findings("jax.vmap(f, spmd_axis_name='x')\njax.lax.with_sharding_constraint(x, s)\n")
+    # JAX's own internals mention vmap and shard_map without any spmd vmap site: not parsed.
+    assert not may_have_findings("from jax import vmap, shard_map\nvmap(f, in_axes=(0, None))(x)\n")
+
+
+def test_positional_spmd_axis_name_through_aliases_passes_the_prefilter() -> None:
+    header = "from jax.experimental.shard_map import shard_map\n"
+    for text in (
+        "import jax\nv = jax.vmap\nw = v\nw(f, 0, 0, None, None, 'x')\n",
+        "from jax import vmap as vm\nvm(f, 0, 0, None, None, 'x')\n",
+        "import jax\nx = 1; a = b = jax.vmap\nb(f, 0, 0, None, None, 'x')\n",
+        "import jax\njax.vmap(f, ')', 0, None, None, 'x')\n",
+    ):
+        assert may_have_findings(header + text), text
+    assert not may_have_findings(header + "import jax\njax.vmap(f, (0, 1), 0, g(a, b, c, d))\n")

@@ -41,7 +41,7 @@ FIX_STRATEGIES = (Strategy.AUTO, Strategy.RENAME, Strategy.ADD_AXIS, Strategy.ST
 COLLISION_CODES = {"SPMD001", "SPMD002"}
 # Lets a generated program through the prefilter (it needs `vmap` and `shard_map` in the text), so the
 # parser and the analysis really run on it.
-HEADER = "import jax\nfrom jax import vmap, shard_map\nfrom jax.sharding import PartitionSpec as P\n"
+HEADER = "import jax  # spmd_axis_name: the prefilter lets this module through\nfrom jax import vmap, shard_map\nfrom jax.sharding import PartitionSpec as P\n"
 
 SETTINGS = settings(
     max_examples=150,
