@@ -20,9 +20,13 @@ is dropped, positional forms included.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _IMPORT_ALIAS = re.compile(r"\bvmap\s+as\s+([A-Za-z_]\w*)")
+# `a = b = jax.vmap` / `v: Any = vmap` (a whole simple statement, the value a dotted name, not a call).
+_ASSIGNMENT = re.compile(r"[ \t]*((?:[A-Za-z_]\w*[ \t]*(?::[^=]*)?=[ \t]*)+)([\w.]+)[ \t]*(?:#.*)?$")
+_TARGET = re.compile(r"([A-Za-z_]\w*)[ \t]*(?::[^=]*)?=")
 # What the argument scan steps over: string literals (so their brackets and commas do not count), comments,
 # brackets and commas. Any other character is skipped by the search.
 _TOKEN = re.compile(
@@ -32,8 +36,12 @@ _TOKEN = re.compile(
 _POSITIONAL_SPMD_COMMAS = 5  # spmd_axis_name is jax.vmap's 6th positional parameter (flax.linen.vmap: 8th)
 
 
+@functools.lru_cache(maxsize=16)
 def may_have_findings(source: str) -> bool:
-    """True unless the text proves the module cannot hold a finding. Never raises."""
+    """True unless the text proves the module cannot hold a finding. Never raises.
+
+    Cached: a run asks it for its statistics and `api.check_source` asks again for the same text.
+    """
     if "vmap" not in source:
         return False
     if "shard_map" not in source and "with_sharding_constraint" not in source:
@@ -43,16 +51,17 @@ def may_have_findings(source: str) -> bool:
 
 def _vmap_names(source: str) -> set[str]:
     """`vmap` and every name the text may bind to it: `import ... vmap as v`, `v = jax.vmap`, `w = v`,
-    `a = b = vmap`, `v: Any = vmap` (the bindings `spmdfix.scopes` follows), to a fixed point."""
+    `a = b = vmap`, `v: Any = vmap` (the bindings `spmdfix.scopes` follows), to a fixed point. Only the
+    lines that mention a known name are searched for assignments."""
     names = {"vmap", *_IMPORT_ALIAS.findall(source)}
     while True:
-        alternatives = "|".join(sorted(names))
-        pattern = (
-            r"(?:^|;)[ \t]*((?:[A-Za-z_]\w*[ \t]*(?::[^=\n]*)?=[ \t]*)+)[\w.]*\b(?:" + alternatives + r")\b(?![ \t]*\()"
-        )
+        mentions = re.compile(r"^.*\b(?:" + "|".join(sorted(names)) + r")\b.*$", re.MULTILINE)
         found = set(names)
-        for targets in re.findall(pattern, source, re.MULTILINE):
-            found.update(re.findall(r"([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=", targets))
+        for line in mentions.findall(source):
+            for statement in line.split(";"):
+                match = _ASSIGNMENT.match(statement)
+                if match and match.group(2).rsplit(".", 1)[-1] in names:
+                    found.update(_TARGET.findall(match.group(1)))
         if found == names:
             return names
         names = found
