@@ -9,6 +9,8 @@ language server's code action, the JSON `fix` field).
 from __future__ import annotations
 
 import ast
+import contextlib
+import gc
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -53,6 +55,25 @@ def check_source(source: str, options: Options = Options()) -> list[Finding]:
     """
     if not may_have_findings(source):
         return []
+    with _gc_paused():
+        return _check_parsed(source, options)
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector: parsing and indexing allocate tens of thousands of short-lived
+    objects, and collections triggered meanwhile cost a third of a check (measured on the 2,000-line
+    benchmark file). What they leave is collected once the collector runs again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _check_parsed(source: str, options: Options) -> list[Finding]:
     try:
         tree = ast.parse(source)
     except SyntaxError as err:

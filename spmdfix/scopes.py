@@ -38,6 +38,8 @@ _BINDING_NODES = frozenset(
 )
 _NOT_CHILDREN = frozenset({"ctx", "id", "attr", "arg", "name", "level", "kind", "type_comment", "conversion", "simple"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
+# Never looked up and never holding a child: constants, and the non-node values fields may hold.
+_LEAVES = frozenset({ast.Constant, type(None), str, int, float, complex, bool, bytes, type(...)})
 
 
 def _child_fields(kind: type) -> tuple[str, ...]:
@@ -107,8 +109,8 @@ class ModuleIndex:
         files); calls are sorted into source order at the end."""
         stack: list[tuple[ast.AST, ast.AST, Scope]] = [(n, tree, self.module_scope) for n in tree.body]
         parent, enclosing, calls = self.parent, self.enclosing, self.calls
-        push, pop, is_ast = stack.append, stack.pop, isinstance
-        call_type, node_type = ast.Call, ast.AST
+        push, pop = stack.append, stack.pop
+        call_type, skipped = ast.Call, _LEAVES
         while stack:
             node, up, scope = pop()
             key = id(node)
@@ -122,13 +124,14 @@ class ModuleIndex:
                 continue
             elif kind in _BINDING_NODES:
                 self._bind_statement(node, scope)
-            for name in _child_fields(kind):
+            fields = _FIELDS.get(kind) or _child_fields(kind)
+            for name in fields:
                 value = getattr(node, name, None)
                 if value.__class__ is list:
                     for child in value:
-                        if is_ast(child, node_type):
+                        if child.__class__ not in skipped:
                             push((child, node, scope))
-                elif is_ast(value, node_type):
+                elif value.__class__ not in skipped:
                     push((value, node, scope))
         calls.sort(key=lambda c: (c.lineno, c.col_offset))
 
