@@ -118,6 +118,7 @@ class VmapFacts:
     # "spmd": spmd_axis_name given; "explicit": a plain vmap whose batch dim is placed on Explicit mesh
     # axes (`spmd` then holds those axes, as written in the placement's spec) [SPMD006].
     kind: str = "spmd"
+    opaque_calls: tuple[Span, ...] = ()  # calls on the way that spmdfix cannot follow
 
     @property
     def constraint_axes(self) -> frozenset[str]:
@@ -237,6 +238,7 @@ class Analyzer:
                     reached=reached,
                     constraints=tuple(constraints),
                     constraints_unknown=unknown,
+                    opaque_calls=tuple(self.span(c) for c in reach.opaque),
                 )
             )
         for plain in self.placement.plain_vmaps():

@@ -13,7 +13,8 @@ surface"): `Mesh` defaults to Auto axes, `jax.make_mesh` to Explicit ones.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 from spmdfix import jaxapi
 from spmdfix.calls import argument
@@ -21,6 +22,7 @@ from spmdfix.model import Span
 from spmdfix.scopes import ModuleIndex, Scope
 
 _MAX_DEPTH = 12
+_RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,7 @@ class MeshInfo:
     repeat_span: Span | None
     repeat_count: int | None
     quote: str
+    shared_devices: str | None = None  # the devices variable, when other code uses it too
 
     def size_of(self, axis: str) -> int | None:
         if axis in self.axis_names:
@@ -276,7 +279,8 @@ class Evaluator:
         if names is None:
             return None
         sizes, shape_span, shape_form = self._device_shape(devices, scope, len(names.axes))
-        return self._mesh_info(call, scope, "Mesh", names, names_expr, sizes, shape_span, shape_form, "auto")
+        info = self._mesh_info(call, scope, "Mesh", names, names_expr, sizes, shape_span, shape_form, "auto")
+        return replace(info, shared_devices=self._shared_name(devices))
 
     def _make_mesh(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
         shape_expr = argument(call, 0, "axis_shapes")
@@ -293,24 +297,39 @@ class Evaluator:
         return self._mesh_info(call, scope, "make_mesh", names, names_expr, sizes, shape_span, form, "explicit")
 
     def _device_shape(self, devices, scope, rank):
-        """Sizes and editable shape of a Mesh's devices: `x.reshape(2, 4)`, `create_device_mesh((2, 4))`."""
+        """Sizes and editable shape of a Mesh's devices: `x.reshape(2, 4)`, `np.reshape(x, (2, 4))`,
+        `create_device_mesh((2, 4))`, directly or through a name."""
         unknown = ((None,) * rank, None, None)
         resolved = self.resolve_name(devices, scope)
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return unknown
         call, scope = resolved
-        if isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" and call.args:
+        qname = self.ix.qualname(call.func, scope)
+        if qname in _RESHAPE_FUNCTIONS:
+            shape = argument(call, 1, "newshape") or argument(call, 1, "shape")
+            return self._shape_display(shape, scope) or unknown
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" and qname is None and call.args:
+            # The array method: `devices.reshape(2, 4)` or `devices.reshape((2, 4))`.
             if len(call.args) == 1 and isinstance(call.args[0], (ast.Tuple, ast.List)):
-                shape = call.args[0]
-                return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), "seq"
+                return self._shape_display(call.args[0], scope) or unknown
             if not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
                 return tuple(self.int_value(a, scope) for a in call.args), self.span(call), "args"
             return unknown
-        if self.ix.qualname(call.func, scope) in jaxapi.CREATE_DEVICE_MESH_NAMES:
-            shape = argument(call, 0, "mesh_shape")
-            if isinstance(shape, (ast.Tuple, ast.List)):
-                return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), "seq"
+        if qname in jaxapi.CREATE_DEVICE_MESH_NAMES:
+            return self._shape_display(argument(call, 0, "mesh_shape"), scope) or unknown
         return unknown
+
+    def _shape_display(self, shape, scope):
+        if isinstance(shape, (ast.Tuple, ast.List)):
+            return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), "seq"
+        return None
+
+    def _shared_name(self, expr: ast.AST) -> str | None:
+        """The name `expr` is, when that name appears more than twice in the module (bound once, used once
+        here): a shape edit behind it would change its other uses too."""
+        if isinstance(expr, ast.Name) and len(re.findall(rf"\b{re.escape(expr.id)}\b", self.ix.source)) > 2:
+            return expr.id
+        return None
 
     def _mesh_info(self, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types):
         types_expr = argument(call, 2, "axis_types")

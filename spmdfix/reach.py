@@ -54,6 +54,7 @@ class ReachResult:
 
     sites: list[ReachedSite] = field(default_factory=list)
     functions: list[ast.AST] = field(default_factory=list)
+    opaque: list[ast.Call] = field(default_factory=list)  # calls on the way whose callee is not known
 
 
 class Reacher:
@@ -201,11 +202,19 @@ class Reacher:
             self._reach_call_value(expr, scope, path, result, seen)
 
     def _reach_call_value(self, call, scope, path: _Path, result, seen) -> None:
-        """A call used as a callable: a shard_map construction, or a wrapper such as jit(f) / partial(f)."""
+        """A call used as a callable: a shard_map construction, a wrapper such as jit(f) / partial(f), or an
+        instance of a class of this module (calling it runs its __call__)."""
         site = self.construction(call, scope)
         if site is not None:
             self._add_site(site, path, result, seen)
             return
+        if isinstance(call.func, ast.Name):
+            binding = self.ix.single_binding(call.func.id, scope)
+            if binding is not None and binding.kind == "class":
+                method = _method(binding.node, "__call__")
+                if method is not None:
+                    self._reach_function(method, path, result, seen)
+                return
         qname = self.qualname(call.func, scope)
         target = call.func
         if isinstance(call.func, ast.Call):
@@ -278,6 +287,33 @@ class Reacher:
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
             self._reach_callable(call.func, scope, step, result, seen)
+            if self._opaque_name(call.func, scope):
+                result.opaque.append(call)
+        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+            if call.func.value.id in ("self", "cls") and qname is None:
+                result.opaque.append(call)  # a method: spmdfix does not follow it
+
+    def _opaque_name(self, func: ast.Name, scope: Scope) -> bool:
+        """A called name whose function spmdfix cannot see: a parameter, a loop or `with` target, or a
+        name bound to a value that is not a function, a wrapper or a class of this module."""
+        binding = self.ix.single_binding(func.id, scope)
+        if binding is None:
+            return bool(self.ix.lookup(func.id, scope))  # several bindings: unknown; none: a builtin
+        if binding.kind in ("param", "other"):
+            return True
+        if binding.kind == "assign":
+            value = binding.node
+            if isinstance(value, (ast.Lambda, ast.Name, ast.Attribute)):
+                return False
+            if isinstance(value, ast.Call):
+                inner = value.func
+                known = self.qualname(inner, binding.scope) is not None or isinstance(inner, ast.Call)
+                if isinstance(inner, ast.Name):
+                    target = self.ix.single_binding(inner.id, binding.scope)
+                    known = known or (target is not None and target.kind in ("class", "def"))
+                return not known
+            return True
+        return False
 
 
 @dataclass(frozen=True)

@@ -215,3 +215,41 @@ def test_detection(name: str) -> None:
     source = HEADER + textwrap.dedent(body)
     found = [(f.code, source[f.span.start : f.span.end]) for f in check_source(source)]
     assert found == expected
+
+
+def _fix(source: str, transform: str):
+    finding = check_source(HEADER + textwrap.dedent(source))[0]
+    return next((f for f in finding.fixes if f.transform.value == transform), None)
+
+
+def test_instance_call_is_followed_into_its_class_call() -> None:
+    # Fresh-user report: a shard_map inside an object's __call__ whose body psums over 'y' made a
+    # rename onto 'y' look safe. Following __call__ shows 'y' is used: rename is not offered.
+    source = """
+        mesh3 = Mesh(np.array(jax.devices()).reshape(2, 2, 2), ('x', 'y', 'z'))
+        class Head:
+            def __call__(self, h):
+                body = lambda b: jax.lax.psum(b, 'y')
+                return jax.shard_map(body, mesh=mesh3, in_specs=P(None, 'z'), out_specs=P(None, 'z'))(h)
+        head = Head()
+        def f(v):
+            h = jax.shard_map(lambda b: b, mesh=mesh3, in_specs=P('x', 'z'), out_specs=P('x', 'z'))(v)
+            return head(h)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    assert _fix(source, "rename") is None
+
+
+def test_a_call_spmdfix_cannot_follow_makes_rename_unsafe() -> None:
+    source = """
+        mesh3 = Mesh(np.array(jax.devices()).reshape(2, 2, 2), ('x', 'y', 'z'))
+        def f(v, post):
+            h = jax.shard_map(lambda b: b, mesh=mesh3, in_specs=P('x'), out_specs=P('x'))(v)
+            return post(h)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    fix = _fix(source, "rename")
+    assert fix is not None and fix.applicability.value == "unsafe"
+    assert "could not be followed" in fix.reason
+    plain = source.replace("return post(h)", "return h")
+    assert _fix(plain, "rename").applicability.value == "safe"

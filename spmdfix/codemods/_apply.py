@@ -175,11 +175,14 @@ def _apply(node: cst.BaseExpression, edit: NodeEdit) -> cst.BaseExpression:
 
 
 def _separator(items: list) -> cst.Comma:
-    """A comma in the layout the sequence already uses (one element per line stays so)."""
+    """A comma in the layout the sequence already uses (one element per line stays so); a comment that
+    followed the copied comma stays with its own element."""
     for item in items:
         comma = item.comma
         if isinstance(comma, cst.Comma) and isinstance(comma.whitespace_after, cst.ParenthesizedWhitespace):
-            return comma
+            after = comma.whitespace_after
+            first_line = after.first_line.with_changes(whitespace=cst.SimpleWhitespace(""), comment=None)
+            return comma.with_changes(whitespace_after=after.with_changes(first_line=first_line, empty_lines=()))
     return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
 
 

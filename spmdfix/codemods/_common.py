@@ -64,6 +64,8 @@ def unknowns(vmap: VmapFacts) -> list[str]:
         why.append("a with_sharding_constraint spec could not be read")
     if any(r.shard_map.body.collectives_unknown for r in vmap.reached):
         why.append("a shard_map body's collectives could not all be read")
+    if vmap.opaque_calls:
+        why.append("a call on the way (a method, a parameter, an object) could not be followed: it may use the new axis")
     return why
 
 

@@ -62,6 +62,10 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
             "the mesh has Explicit (or unknown) axis types: eager callers must place the batch dimension on "
             f"`'{name}'` (calls under jax.jit work)"
         )
+    if mesh.shared_devices:
+        reasons.append(
+            f"the device array `{mesh.shared_devices}` is used elsewhere too: its new shape changes those uses"
+        )
     if c.has_h2(vmap):
         reasons.append("hazard H2 remains")
     return c.classified_fix(
