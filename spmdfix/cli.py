@@ -711,8 +711,9 @@ def config(path: Path, config_file: Path | None) -> None:
 def rule(code: str | None, show_all: bool) -> None:
     """Print the documentation of rule CODE (e.g. SPMD001)."""
     if show_all or code is None:
+        width = max(len(r.name) for r in rules.RULES.values())
         for r in rules.RULES.values():
-            click.echo(f"{r.code}  {r.name:<24} {r.summary}")
+            click.echo(f"{r.code}  {r.name:<{width}}  {r.summary}")
         return
     found = rules.RULES.get(code.upper())
     if found is None:

@@ -148,8 +148,8 @@ def g(x):
 def main(xs):
     return jax.vmap(f, spmd_axis_name='i')(xs), jax.vmap(g, spmd_axis_name='j')(xs)
 """
-MESH_A_FIXED = "mesh_a = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'i',))"
-MESH_B_FIXED = "mesh_b = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'j',))"
+MESH_A_FIXED = "mesh_a = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'i'))"
+MESH_B_FIXED = "mesh_b = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'j'))"
 
 
 def invoke(*args: str, input: str | bytes | None = None):

@@ -93,7 +93,7 @@ def test_fix_rewrites_only_changed_cells_and_keeps_layout(work: Path) -> None:
     text = (work / "nb.ipynb").read_text()
     new, old = json.loads(text), json.loads(original)
     assert new["cells"][1]["source"][0] == "%matplotlib inline\n"
-    assert new["cells"][1]["source"][-1] == "mesh = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'i',))"
+    assert new["cells"][1]["source"][-1] == "mesh = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'i'))"
     assert new["cells"][4]["source"] == "ys = jax.vmap(f, spmd_axis_name='batch')(xs)"  # string form kept
     assert new["cells"][2] == old["cells"][2] and new["cells"][3] == old["cells"][3]
     assert all(c.get("outputs", [OUTPUT]) == [OUTPUT] for c in new["cells"])

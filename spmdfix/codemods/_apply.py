@@ -191,6 +191,9 @@ def _inserted(items: list, new, index: int) -> list:
     if not items:
         return [new]
     if index == 0:
+        if len(items) == 1 and not isinstance(sep.whitespace_after, cst.ParenthesizedWhitespace):
+            # A one-element tuple's comma is no longer needed once it has two: `('i',)` -> `('batch', 'i')`.
+            items = [items[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
         return [new.with_changes(comma=sep), *items]
     last = items[-1]
     trailing = last.comma
