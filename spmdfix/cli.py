@@ -30,10 +30,10 @@ from spmdfix.report import (
     FileReport,
     error_record,
     json_records,
-    located_text_lines,
     run_summary,
     statistics_lines,
     summary_line,
+    text_lines,
     unified_diff,
 )
 from spmdfix.runner import (
@@ -338,7 +338,7 @@ def _text(jobs, outcomes, show_fixes: bool) -> str:
             reported += 1
             continue
         unsafe = job.options.unsafe_fixes
-        lines.extend(located_text_lines(_report(o), unsafe, show_fixes, o.cells))
+        lines.extend(text_lines(_report(o), unsafe, show_fixes, o.cells))
         reported += len(o.findings)
         fixable += sum(choose_fix(f, Strategy.AUTO, unsafe) is not None for f in o.findings)
         hidden += sum(

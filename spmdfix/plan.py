@@ -61,18 +61,7 @@ def _explicit_findings(vmap: VmapFacts) -> list[Finding]:
                         "on which its input's batch dimension is placed, and a shard_map it reaches names it; "
                         "JAX raises `shard_map in_specs argument must refer to an axis marked as manual`"
                     )
-                    findings.append(
-                        Finding(
-                            rules.EXPLICIT_AXIS.code,
-                            rules.EXPLICIT_AXIS.name,
-                            message,
-                            entry.span,
-                            axes[0],
-                            related,
-                            (fix,) if isinstance(fix, Fix) else (),
-                            (fix,) if isinstance(fix, Refusal) else (),
-                        )
-                    )
+                    findings.append(_finding(rules.EXPLICIT_AXIS, entry.span, axes, message, [fix], related))
     return findings
 
 

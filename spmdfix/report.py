@@ -37,30 +37,6 @@ def _loc(lines: LineIndex, offset: int) -> dict[str, int]:
     return {"row": row, "column": col}
 
 
-def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool) -> list[str]:
-    """Human-readable lines for one file: `path:row:col: CODE [*] message`, then notes."""
-    lines = LineIndex(report.source)
-    out = []
-    for f in report.findings:
-        row, col = lines.row_col(f.span.start)
-        fix = choose_fix(f, Strategy.AUTO, unsafe_fixes)
-        mark = "[*] " if fix is not None else ""
-        out.append(f"{report.display}:{row}:{col}: {f.code} {mark}{f.message}")
-        for rel in f.related:
-            r_row, r_col = lines.row_col(rel.span.start)
-            out.append(f"  = note: {rel.message} ({report.display}:{r_row}:{r_col})")
-        if show_fixes:
-            for candidate in f.fixes:
-                chosen = " (auto)" if fix is not None and candidate.key == fix.key else ""
-                out.append(
-                    f"  = fix [{candidate.applicability}] {candidate.transform}{chosen}: "
-                    f"{candidate.title} — {candidate.reason}"
-                )
-            for refusal in f.refusals:
-                out.append(f"  = not offered: {refusal.transform}: {refusal.reason}")
-    return out
-
-
 def summary_line(total: int, fixable: int, hidden: int) -> str:
     """The closing line of a text report, in ruff's words."""
     if total == 0:
@@ -181,8 +157,10 @@ def _where(lines: LineIndex, offset: int, cells) -> str:
     return f"cell {cell}:{cell_row}:{col}"
 
 
-def located_text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=None) -> list[str]:
-    """As `text_lines`; with `cells` (a notebook's `CellIndex`), positions read `path:cell N:row:col`."""
+def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=None) -> list[str]:
+    """Human-readable lines for one file: `path:row:col: CODE [*] message`, then notes and (with
+    `show_fixes`) every fix and refusal; with `cells` (a notebook's `CellIndex`) positions read
+    `path:cell N:row:col`."""
     lines = LineIndex(report.source)
     out = []
     for f in report.findings:
