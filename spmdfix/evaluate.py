@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from spmdfix import jaxapi
@@ -78,6 +79,15 @@ class SpecTree:
 
     def axes(self) -> set[str]:
         return {a.name for s in self.specs for e in s.entries if e.value for a in e.value.axes}
+
+    def entries_naming(self, names: set[str]) -> Iterator[tuple[SpecEntry, list[str]]]:
+        """Each entry that names one of `names`, with those of its axes (in entry order)."""
+        for spec in self.specs:
+            for entry in spec.entries:
+                if entry.value is not None:
+                    hit = [a for a in entry.value.names if a in names]
+                    if hit:
+                        yield entry, hit
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,17 +51,13 @@ def _explicit_findings(vmap: VmapFacts) -> list[Finding]:
             *_related(vmap, reached)[1:],
         )
         for tree in (sm.in_specs, sm.out_specs):
-            for spec in tree.specs:
-                for entry in spec.entries:
-                    if entry.value is None or not axes_placed & set(entry.value.names):
-                        continue
-                    axes = [a for a in entry.value.names if a in axes_placed]
-                    message = (
-                        f"a `jax.vmap` without `spmd_axis_name` maps away Explicit mesh axis {backticked(axes)}, "
-                        "on which its input's batch dimension is placed, and a shard_map it reaches names it; "
-                        "JAX raises `shard_map in_specs argument must refer to an axis marked as manual`"
-                    )
-                    findings.append(_finding(rules.EXPLICIT_AXIS, entry.span, axes, message, [fix], related))
+            for entry, axes in tree.entries_naming(axes_placed):
+                message = (
+                    f"a `jax.vmap` without `spmd_axis_name` maps away Explicit mesh axis {backticked(axes)}, "
+                    "on which its input's batch dimension is placed, and a shard_map it reaches names it; "
+                    "JAX raises `shard_map in_specs argument must refer to an axis marked as manual`"
+                )
+                findings.append(_finding(rules.EXPLICIT_AXIS, entry.span, axes, message, [fix], related))
     return findings
 
 
@@ -102,16 +98,12 @@ def _spec_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[Findi
     strip = None
     findings = []
     for where, tree in (("in_specs", sm.in_specs), ("out_specs", sm.out_specs)):
-        for spec in tree.specs:
-            for entry in spec.entries:
-                if entry.value is None or not spmd & set(entry.value.names):
-                    continue
-                strip = strip or strip_spec_entries.plan(vmap, reached)
-                axes = [a for a in entry.value.names if a in spmd]
-                rule = rules.IN_SPECS if where == "in_specs" else rules.OUT_SPECS
-                out_only = not set(axes) & sm.in_specs.axes()
-                message = _message(axes, where, sm.check_vma, h2, out_only)
-                findings.append(_finding(rule, entry.span, axes, message, [*site_fixes, strip], _related(vmap, reached)))
+        for entry, axes in tree.entries_naming(spmd):
+            strip = strip or strip_spec_entries.plan(vmap, reached)
+            rule = rules.IN_SPECS if where == "in_specs" else rules.OUT_SPECS
+            out_only = not set(axes) & sm.in_specs.axes()
+            message = _message(axes, where, sm.check_vma, h2, out_only)
+            findings.append(_finding(rule, entry.span, axes, message, [*site_fixes, strip], _related(vmap, reached)))
     return findings
 
 
@@ -176,18 +168,14 @@ def _constraint_findings(vmap: VmapFacts, site_fixes, h2: bool) -> list[Finding]
             Related(f"`spmd_axis_name` {backticked(vmap.spmd.names)} given here", vmap.spmd.span),
             Related("with_sharding_constraint called here", use.call),
         )
-        for spec in use.specs.specs:
-            for entry in spec.entries:
-                if entry.value is None or not spmd & set(entry.value.names):
-                    continue
-                axes = [a for a in entry.value.names if a in spmd]
-                message = (
-                    f"vmap `spmd_axis_name` axis {backticked(axes)} appears in a `with_sharding_constraint` spec "
-                    "inside the vmapped function; JAX raises `vmap spmd_axis_name ... cannot appear in "
-                    "with_sharding_constraint spec`"
-                ) + _h2_note(h2)
-                options = [*site_fixes, strip_spec_entries.plan_constraint(vmap, use)]
-                findings.append(_finding(rules.CONSTRAINT, entry.span, axes, message, options, related))
+        for entry, axes in use.specs.entries_naming(spmd):
+            message = (
+                f"vmap `spmd_axis_name` axis {backticked(axes)} appears in a `with_sharding_constraint` spec "
+                "inside the vmapped function; JAX raises `vmap spmd_axis_name ... cannot appear in "
+                "with_sharding_constraint spec`"
+            ) + _h2_note(h2)
+            options = [*site_fixes, strip_spec_entries.plan_constraint(vmap, use)]
+            findings.append(_finding(rules.CONSTRAINT, entry.span, axes, message, options, related))
     return findings
 
 

@@ -76,20 +76,14 @@ class NodeEditTransformer(ContextAwareTransformer):
         pos = self.get_metadata(PositionProvider, original_node, None)
         if pos is None:
             return updated_node
-        span = Span(
-            self._lines.from_line_col(pos.start.line, pos.start.column),
-            self._lines.from_line_col(pos.end.line, pos.end.column),
-        )
+        span = self._span(pos.start, pos.end)
         lpar, rpar = getattr(original_node, "lpar", ()), getattr(original_node, "rpar", ())
         if span not in self._by_span and lpar and rpar:
             # PositionProvider leaves a node's parentheses out; `ast` keeps a tuple's in its span.
             first = self.get_metadata(PositionProvider, lpar[0], None)
             last = self.get_metadata(PositionProvider, rpar[-1], None)
             if first is not None and last is not None:
-                span = Span(
-                    self._lines.from_line_col(first.start.line, first.start.column),
-                    self._lines.from_line_col(last.end.line, last.end.column),
-                )
+                span = self._span(first.start, last.end)
         edits = self._by_span.get(span)
         if not edits or span in self._done:
             return updated_node
@@ -109,10 +103,7 @@ class NodeEditTransformer(ContextAwareTransformer):
         params_pos = self.get_metadata(PositionProvider, original.params, None)
         if name_pos is None or params_pos is None:
             return updated
-        key = Span(
-            self._lines.from_line_col(name_pos.start.line, name_pos.start.column),
-            self._lines.from_line_col(name_pos.end.line, name_pos.end.column),
-        )
+        key = self._span(name_pos.start, name_pos.end)
         edits = self._by_span.get(key)
         if not edits or key in self._done:
             return updated
@@ -120,12 +111,13 @@ class NodeEditTransformer(ContextAwareTransformer):
         params = updated.params
         for edit in edits:
             params = _with_param(params, edit.code)
-        span = Span(
-            self._lines.from_line_col(params_pos.start.line, params_pos.start.column),
-            self._lines.from_line_col(params_pos.end.line, params_pos.end.column),
-        )
+        span = self._span(params_pos.start, params_pos.end)
         self._record(span, self._code(params))
         return updated.with_changes(params=params)
+
+    def _span(self, start, end) -> Span:
+        """The Span between two libcst CodePositions (1-based lines, code-point columns)."""
+        return Span(self._lines.from_line_col(start.line, start.column), self._lines.from_line_col(end.line, end.column))
 
     def _record(self, span: Span, code: str) -> None:
         """Record the text edit of a rebuilt node; it covers (and replaces) edits of nodes inside it."""

@@ -112,9 +112,7 @@ def _entry_edits(trees, spmd: set[str]) -> list[NodeEdit]:
     return [
         NodeEdit(entry.span, "replace", stripped(entry.value, spmd))
         for tree in trees
-        for spec in tree.specs
-        for entry in spec.entries
-        if entry.value is not None and spmd & set(entry.value.names)
+        for entry, _ in tree.entries_naming(spmd)
     ]
 
 
