@@ -355,6 +355,3 @@ def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome]:
     except Exception:  # noqa: BLE001 - a result that cannot be sent back fails its batch only
         message = traceback.format_exc()
         return [FileOutcome(job.path, job.display, "failed", error=message) for job in batch]
-
-
-UNREADABLE = rules.UNREADABLE
