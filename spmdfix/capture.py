@@ -104,14 +104,7 @@ class CaptureAnalysis:
 
     def _jitted(self, func: ast.AST) -> bool:
         """True for a function under a jit decorator: what it closes over are jit operands, not batched."""
-        scope = self.ix.scope_at(func)
-        for deco in getattr(func, "decorator_list", []):
-            target = deco
-            if isinstance(deco, ast.Call) and self.ix.qualname(deco.func, scope) in jaxapi.PARTIAL_NAMES and deco.args:
-                target = deco.args[0]
-            if self.ix.qualname(target, scope) in jaxapi.JIT_NAMES:
-                return True
-        return False
+        return self.ix.decorator_in(func, jaxapi.JIT_NAMES) is not None
 
     def _tainted_params(self, func: ast.AST, in_axes: ast.AST | None) -> set[str]:
         names = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]

@@ -249,22 +249,12 @@ class Reacher:
         # A vmap decorating a function reached through a call is a vmap on the way (hazard H2); the
         # spmd vmap's own target (empty chain) and a shard_map body are not.
         if path.chain and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            deco = self._vmap_decorator(func)
+            deco = self.ix.decorator_in(func, jaxapi.VMAP_NAMES)
             if deco is not None:
                 path = path.through_vmap(deco)
         result.functions.append(func)
         for call in self.calls_in(func):
             self._reach_from_call(call, path, result, seen)
-
-    def _vmap_decorator(self, func) -> ast.AST | None:
-        scope = self.ix.scope_at(func)
-        for deco in func.decorator_list:
-            target = deco
-            if isinstance(deco, ast.Call) and self.qualname(deco.func, scope) in jaxapi.PARTIAL_NAMES and deco.args:
-                target = deco.args[0]
-            if self.is_vmap(target, scope):
-                return deco
-        return None
 
     def _reach_from_call(self, call, path: _Path, result, seen) -> None:
         """One call inside a traced body: it may apply a shard_map, call a function, or pass one to a HOF."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from spmdfix import jaxapi
 from spmdfix.positions import LineIndex
 
 _SCOPE_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
@@ -250,6 +251,18 @@ class ModuleIndex:
             return binding.qname
         if binding.kind == "assign" and isinstance(binding.node, (ast.Name, ast.Attribute)):
             return self.qualname(binding.node, binding.scope, _depth + 1)
+        return None
+
+    def decorator_in(self, func: ast.AST, names: frozenset[str]) -> ast.AST | None:
+        """The first decorator of `func` that is one of `names` (qualified), bare or as
+        `functools.partial(<name>, ...)`; None when there is none (or `func` is not a def)."""
+        scope = self.scope_at(func)
+        for deco in getattr(func, "decorator_list", []):
+            target = deco
+            if isinstance(deco, ast.Call) and deco.args and self.qualname(deco.func, scope) in jaxapi.PARTIAL_NAMES:
+                target = deco.args[0]
+            if self.qualname(target, scope) in names:
+                return deco
         return None
 
     def ancestors(self, node: ast.AST):
