@@ -1,21 +1,30 @@
 """The textual prefilter: decide from the raw text whether a module can hold a finding at all.
 
 Parsing is the cost of a whole-codebase run; most files of a codebase cannot hold a collision, and even files
-that mention both `vmap` and `shard_map` (JAX's own internals do) usually have no spmd vmap. The test is
-sound for every form the detector supports, because each form needs words in the text:
+that mention `vmap`, `shard_map` and `spmd_axis_name` (JAX's own internals do: they define and forward the
+parameter) usually have no spmd vmap site. The test is sound for every form the detector supports, because
+each form leaves words in the text:
 
 1. A finding needs a vmap and a shard_map or a with_sharding_constraint that resolve, through this module's
    own imports and attribute chains, to JAX's (or flax's) names (`spmdfix.scopes.ModuleIndex.qualname`).
    Every such resolution ends in an identifier written in the text (`vmap`, `shard_map`,
    `with_sharding_constraint`: in an `import`, a `from ... import ... as ...`, or an attribute such as
    `jax.vmap`).
-2. It also needs a vmap site the analysis follows: `spmd_axis_name` written as a keyword (in a call, a
-   `partial(...)`, or a `**kw` dict built with that key) — or passed positionally, which needs a `vmap(`
-   call with at least six positional arguments — or (SPMD006) a plain vmap over an input placed with
-   `jax.device_put`.
+2. It also needs a vmap site the analysis follows (`spmdfix.analysis.Analyzer.vmap_sites`), each of which is
+   a bracketed argument list written in the text:
+   - a call of a vmap — its callee's last name is `vmap`, `vmap_with_axes`, or a name the text binds to one
+     (`import ... as`, `=`, `:=`) — with `spmd_axis_name=` among its top-level arguments, or a `**kw`
+     (the dict that `kw` names may hold the key), or at least six top-level arguments (spmd_axis_name is
+     jax.vmap's 6th positional parameter, flax.linen.vmap's 8th);
+   - a `partial(<vmap>, ..., spmd_axis_name=...)`: an argument list whose first argument is such a name;
+   - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))`, which
+     needs both words.
+   Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls and are passed over.
 
-`tests/test_prefilter.py` runs the detector on every golden case and checks that no file with a finding
-is dropped, positional forms included.
+The argument scan steps over string literals and comments, so their brackets and commas do not count; when
+it cannot find the end of an argument list it keeps the file. `tests/test_prefilter.py` runs the detector
+on every golden case without the prefilter and checks that no file with a finding is dropped, and checks
+each form above (aliases, decorators, multi-line calls, brackets inside strings) one by one.
 """
 
 from __future__ import annotations
@@ -23,17 +32,32 @@ from __future__ import annotations
 import functools
 import re
 
-_IMPORT_ALIAS = re.compile(r"\bvmap\s+as\s+([A-Za-z_]\w*)")
+_VMAP = ("vmap", "vmap_with_axes")
+_PARTIAL = ("partial",)
+_DEVICE_PUT = ("device_put",)
+_NAMED_SHARDING = ("NamedSharding",)
+# What may sit between two tokens inside brackets: whitespace, line continuations, comments.
+_GAP = r"(?:\s|\\\r?\n|#[^\r\n]*)*"
+_DOTTED_PREFIX = rf"(?:[A-Za-z_]\w*{_GAP}\.{_GAP})*"
+_CALL_OPEN = re.compile(rf"{_GAP}\(")
+_DEFINITION = re.compile(r"(?<![\w.])def\s+$")
+# After a name that ends an assignment's value: closing brackets, then the end of the statement.
+_STATEMENT_END = re.compile(rf"(?:{_GAP}\))*[ \t]*(?:#[^\r\n]*)?(?:\r?\n|;|\Z)")
 # `a = b = jax.vmap` / `v: Any = vmap` (a whole simple statement, the value a dotted name, not a call).
-_ASSIGNMENT = re.compile(r"[ \t]*((?:[A-Za-z_]\w*[ \t]*(?::[^=]*)?=[ \t]*)+)([\w.]+)[ \t]*(?:#.*)?$")
+_ASSIGNMENT = re.compile(r"[ \t]*((?:[A-Za-z_]\w*[ \t]*(?::[^=]*)?=[ \t]*)+)\(?[ \t]*([\w.]+)[ \t]*\)?[ \t]*(?:#.*)?$")
 _TARGET = re.compile(r"([A-Za-z_]\w*)[ \t]*(?::[^=]*)?=")
-# What the argument scan steps over: string literals (so their brackets and commas do not count), comments,
-# brackets and commas. Any other character is skipped by the search.
+# What the argument scan stops at: string literals (skipped whole, so their brackets and commas do not count),
+# comments, brackets, commas, `**` and the `spmd_axis_name=` keyword. Any other character is passed over.
 _TOKEN = re.compile(
     r"""(?P<str>[rRbBuUfF]{0,2}(?:'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"))"""
-    r"|(?P<comment>#[^\n]*)|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<comma>,)"
+    r"|(?P<comment>#[^\n]*)|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<comma>,)|(?P<stars>\*\*)"
+    r"|(?P<keyword>\bspmd_axis_name\s*=(?!=))"
 )
 _POSITIONAL_SPMD_COMMAS = 5  # spmd_axis_name is jax.vmap's 6th positional parameter (flax.linen.vmap: 8th)
+
+
+class _Unknown(Exception):
+    """An assignment of a tracked name whose targets the text does not show: keep the file."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -46,44 +70,158 @@ def may_have_findings(source: str) -> bool:
         return False
     if "shard_map" not in source and "with_sharding_constraint" not in source:
         return False
-    return "spmd_axis_name" in source or "device_put" in source or _has_long_vmap_call(source)
+    try:
+        vmap = _bound_names(source, _VMAP)
+        return _spmd_vmap_site(source, vmap) or _placed_plain_vmap(source, vmap)
+    except _Unknown:
+        return True
 
 
-def _vmap_names(source: str) -> set[str]:
-    """`vmap` and every name the text may bind to it: `import ... vmap as v`, `v = jax.vmap`, `w = v`,
-    `a = b = vmap`, `v: Any = vmap` (the bindings `spmdfix.scopes` follows), to a fixed point. Only the
-    lines that mention a known name are searched for assignments."""
-    names = {"vmap", *_IMPORT_ALIAS.findall(source)}
-    while True:
-        mentions = re.compile(r"^.*\b(?:" + "|".join(sorted(names)) + r")\b.*$", re.MULTILINE)
-        found = set(names)
-        for line in mentions.findall(source):
-            for statement in line.split(";"):
-                match = _ASSIGNMENT.match(statement)
-                if match and match.group(2).rsplit(".", 1)[-1] in names:
-                    found.update(_TARGET.findall(match.group(1)))
-        if found == names:
-            return names
-        names = found
+def _spmd_vmap_site(source: str, vmap: set[str]) -> bool:
+    """A vmap call, or a `partial(<vmap>, ...)`, whose argument list may pass an spmd_axis_name."""
+    for _, end in _calls(source, vmap):
+        if _may_pass_spmd_axis_name(source, end):
+            return True
+    if "partial" not in source:  # every name bound to functools.partial is spelled with it somewhere
+        return False
+    alternation = "|".join(sorted(vmap))
+    factory = re.compile(rf"{_GAP}\((?={_GAP}{_DOTTED_PREFIX}(?:{alternation}){_GAP},)")
+    for name in _bound_names(source, _PARTIAL):
+        for _, end in _occurrences(source, name):
+            match = factory.match(source, end)
+            if match and _may_pass_spmd_axis_name(source, match.end()):
+                return True
+    return False
 
 
-def _has_long_vmap_call(source: str) -> bool:
-    """True when some call of vmap (or an alias) has at least six top-level arguments, or no visible end."""
-    call = re.compile(r"\b(?:" + "|".join(sorted(_vmap_names(source))) + r")\s*\(")
-    for match in call.finditer(source):
-        depth, commas = 1, 0
-        for token in _TOKEN.finditer(source, match.end()):
-            kind = token.lastgroup
-            if kind == "open":
-                depth += 1
-            elif kind == "close":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif kind == "comma" and depth == 1:
+def _placed_plain_vmap(source: str, vmap: set[str]) -> bool:
+    """SPMD006's words: a vmap call, a `device_put` call, a `NamedSharding` call and a mesh with Explicit
+    axes (`AxisType.Explicit`, or `make_mesh`, whose axes are Explicit by default)."""
+    if "device_put" not in source or "NamedSharding" not in source:
+        return False
+    if "Explicit" not in source and "make_mesh" not in source:
+        return False
+    return all(
+        next(_calls(source, names), None) is not None
+        for names in (vmap, _bound_names(source, _DEVICE_PUT), _bound_names(source, _NAMED_SHARDING))
+    )
+
+
+def _calls(source: str, names: set[str]):
+    """(start of the name, offset after the `(`) of every call of one of `names` (definitions left out)."""
+    for name in names:
+        for start, end in _occurrences(source, name):
+            match = _CALL_OPEN.match(source, end)
+            if match and not _DEFINITION.search(source, max(0, start - 40), start):
+                yield start, match.end()
+
+
+def _occurrences(source: str, name: str):
+    """(start, end) of every whole-word occurrence of `name` (str.find: the regex engine is ten times slower)."""
+    start = source.find(name)
+    while start >= 0:
+        end = start + len(name)
+        if not (_is_word(source, start - 1) or _is_word(source, end)):
+            yield start, end
+        start = source.find(name, end)
+
+
+def _is_word(source: str, i: int) -> bool:
+    return 0 <= i < len(source) and (source[i].isalnum() or source[i] == "_")
+
+
+def _bound_names(source: str, bases: tuple[str, ...]) -> set[str]:
+    """`bases` and every name the text may bind to one of them, to a fixed point: `import ... vmap as v`,
+    `v = jax.vmap`, `w = v`, `a = b = vmap`, `v: Any = vmap`, `x = 1; v = vmap`, `v = (jax.vmap)`,
+    `(v := jax.vmap)` (the bindings `spmdfix.scopes.ModuleIndex.qualname` follows).
+
+    Raises `_Unknown` when some name is assigned in a way whose targets the physical line does not show
+    (a value split over lines, say): the caller keeps the file.
+    """
+    names = set(bases)
+    for base in bases:
+        names.update(re.findall(rf"{base}\s+as\s+([A-Za-z_]\w*)", source))
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        for start, end in _occurrences(source, name):
+            for target in _alias_targets(source, name, start, end):
+                if target not in names:
+                    names.add(target)
+                    todo.append(target)
+    return names
+
+
+def _alias_targets(source: str, name: str, start: int, end: int) -> list[str]:
+    """The names bound to the (dotted) name at `start`..`end` when it is an assignment's whole value or a
+    walrus's value; raises `_Unknown` for an assignment whose targets its physical line does not show."""
+    equals = _equals_before(source, start)
+    if equals < 0:
+        return []
+    if source[equals - 1] == ":":
+        return re.findall(r"([A-Za-z_]\w*)[ \t]*$", source[max(0, equals - 200) : equals - 1])
+    if not _STATEMENT_END.match(source, end):
+        return []  # the value goes on: a call, an attribute, an operator
+    line_start = source.rfind("\n", 0, start) + 1
+    line_end = source.find("\n", end)
+    line = source[line_start : len(source) if line_end < 0 else line_end]
+    targets = []
+    for statement in line.split(";"):
+        match = _ASSIGNMENT.match(statement)
+        if match and match.group(2).rsplit(".", 1)[-1] == name:
+            targets += _TARGET.findall(match.group(1))
+    if not targets:
+        raise _Unknown(name)
+    return targets
+
+
+def _equals_before(source: str, start: int) -> int:
+    """The offset of the `=` (of `=`, `: T =` or `:=`) just before the dotted name at `start`, stepping back
+    over its dotted prefix (`jax.`), opening brackets and gaps; -1 when something else comes first."""
+    i = _gap_before(source, start)
+    while i > 0 and source[i - 1] == ".":
+        i = _gap_before(source, i - 1)
+        while _is_word(source, i - 1):
+            i -= 1
+        i = _gap_before(source, i)
+    if i > 0 and source[i - 1] == "=" and (i < 2 or source[i - 2] not in "=!<>"):
+        return i - 1
+    return -1
+
+
+def _gap_before(source: str, i: int) -> int:
+    """Step back over whitespace, opening brackets, line continuations and the comment a line may end in."""
+    while i > 0:
+        c = source[i - 1]
+        if c == "\n":
+            i -= 1
+            hash_at = source.find("#", source.rfind("\n", 0, i) + 1, i)
+            if hash_at >= 0:  # a comment (or a '#' in a string: then the file is kept for nothing)
+                i = hash_at
+        elif c in " \t\r\f\\(":
+            i -= 1
+        else:
+            break
+    return i
+
+
+def _may_pass_spmd_axis_name(source: str, start: int) -> bool:
+    """Whether the argument list opening at `start` has `spmd_axis_name=`, `**` or at least six arguments
+    at its top level, or no visible end."""
+    depth, commas = 1, 0
+    for token in _TOKEN.finditer(source, start):
+        kind = token.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+            if depth == 0:
+                return False
+        elif depth == 1:
+            if kind == "keyword" or kind == "stars":
+                return True
+            if kind == "comma":
                 commas += 1
                 if commas >= _POSITIONAL_SPMD_COMMAS:
                     return True
-        else:
-            return True  # no closing bracket found: cannot rule the call out
-    return False
+    return True

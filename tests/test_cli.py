@@ -81,15 +81,15 @@ def test_fix_in_place_then_clean_then_idempotent(work: Path) -> None:
 
 def test_unreadable_and_unparsable_files_are_reported_and_the_run_goes_on(work: Path) -> None:
     (work / "bad.py").write_bytes(b"import jax\nx = '\xff'\n")
-    (work / "broken.py").write_text("from jax import vmap, shard_map  # spmd_axis_name\ndef f(:\n")
+    (work / "broken.py").write_text("from jax import vmap, shard_map\nvmap(f, spmd_axis_name='i')\ndef f(:\n")
     result = run("check", ".")
     assert result.exit_code == 1
     assert "bad.py:1:1: SPMD901" in result.output
-    assert "broken.py:2:" in result.output and "SPMD900" in result.output
+    assert "broken.py:3:" in result.output and "SPMD900" in result.output
     assert "model.py:" in result.output
     fixed = run("fix", ".")
     assert fixed.exit_code == 1  # SPMD900 and SPMD901 stay
-    assert (work / "broken.py").read_text() == "from jax import vmap, shard_map  # spmd_axis_name\ndef f(:\n"
+    assert (work / "broken.py").read_text() == "from jax import vmap, shard_map\nvmap(f, spmd_axis_name='i')\ndef f(:\n"
 
 
 def test_usage_errors_exit_2(work: Path) -> None:
@@ -307,7 +307,7 @@ def test_empty_huge_deep_and_undecodable_files(work: Path) -> None:
     huge = invoke("check", "--max-file-size", "0.0001", "model.py")
     assert huge.exit_code == 0
     assert f"model.py: skipped: {(work / 'model.py').stat().st_size:,} bytes is over the 100 bytes limit" in huge.stderr
-    (work / "deep.py").write_text("import jax  # vmap shard_map spmd_axis_name\nx = " + "-" * 100_000 + "1\n")
+    (work / "deep.py").write_text("import jax  # shard_map\njax.vmap(f, spmd_axis_name='i')\nx = " + "-" * 100_000 + "1\n")
     deep = invoke("check", "deep.py")
     assert deep.exit_code == 1 and "deep.py:1:1: SPMD900" in deep.stdout
     (work / "latin.py").write_bytes(b"import jax\nx = '\xe9'\n")

@@ -450,7 +450,7 @@ async def test_broken_buffer_keeps_diagnostics_and_server_alive(client: Language
     _change(client, 3, lsp.TextDocumentContentChangeWholeDocument(text=text))
     assert len(await _published(client, URI, 3)) == len(good)
     # A document opened broken: nothing published, nothing crashes.
-    _open(client, "def f(:\n    vmap shard_map spmd_axis_name\n", uri="file:///work/example/broken.py")
+    _open(client, "from jax import shard_map\nvmap(f, spmd_axis_name='i')\ndef f(:\n", uri="file:///work/example/broken.py")
     await asyncio.sleep(0.3)
     assert all(p.uri != "file:///work/example/broken.py" for p in client.published)  # type: ignore[attr-defined]
     assert await _actions(client, good[0].range, [], uri="file:///work/example/broken.py") == []

@@ -68,3 +68,61 @@ def test_positional_spmd_axis_name_through_aliases_passes_the_prefilter() -> Non
     ):
         assert may_have_findings(header + text), text
     assert not may_have_findings(header + "import jax\njax.vmap(f, (0, 1), 0, g(a, b, c, d))\n")
+
+
+# One module with a collision; each site below spells its spmd vmap differently. Every spelling is one the
+# detector follows (the test checks that first), so the prefilter must keep every one of them.
+FORM_BASE = '''import functools
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+from jax.experimental.shard_map import shard_map
+mesh = Mesh(np.array(jax.devices()), ('i',))
+def f(x):
+    return shard_map(lambda b: b, mesh, P('i'), P('i'))(x)
+'''
+SPMD_VMAP_FORMS = {
+ "keyword": "jax.vmap(f, spmd_axis_name='i')",
+ "multiline": "jax.vmap(\n    f,  # the model (a ')' in a comment\n    in_axes=0,\n    spmd_axis_name='i',\n)",
+ "bracket_in_string": "jax.vmap(f, in_axes=0, axis_name=')', spmd_axis_name='i')",
+ "spaced": "jax . vmap (f, spmd_axis_name='i')",
+ "kwargs_dict": "kw = {'spmd_axis_name': 'i'}\njax.vmap(f, **kw)",
+ "kwargs_dict_call": "kw = dict(spmd_axis_name='i')\njax.vmap(f, **kw)",
+ "partial_value": "functools.partial(jax.vmap, spmd_axis_name='i')(f)",
+ "partial_decorator": "@functools.partial(jax.vmap, spmd_axis_name='i')\ndef g(x):\n    return f(x)",
+ "partial_alias_multiline": "from functools import partial as pt\n@pt(\n    jax.vmap,  # batch\n    spmd_axis_name='i')\ndef g(x):\n    return f(x)",
+ "partial_bound": "bv = functools.partial(jax.vmap, spmd_axis_name='i')\nbv(f)",
+ "alias_chain": "v = jax.vmap\nw = v\nw(f, spmd_axis_name='i')",
+ "alias_annotated": "v: object = jax.vmap\nv(f, spmd_axis_name='i')",
+ "alias_after_semicolon": "x = 1; v = jax.vmap\nv(f, spmd_axis_name='i')",
+ "alias_parenthesized_multiline": "v = (\n    jax.vmap  # a comment\n)\nv(f, spmd_axis_name='i')",
+ "alias_walrus": "(v := jax.vmap)\nv(f, spmd_axis_name='i')",
+ "import_alias_positional": "from jax import vmap as vm\nvm(f, 0, 0, None, None, 'i')",
+ "positional": "jax.vmap(f, 0, 0, None, None, 'i')",
+ "module_alias": "import jax as jx\njx.vmap(f, spmd_axis_name='i')",
+}
+
+
+@pytest.mark.parametrize("form", sorted(SPMD_VMAP_FORMS))
+def test_prefilter_keeps_every_spmd_vmap_form(form: str) -> None:
+    source = FORM_BASE + SPMD_VMAP_FORMS[form] + "\n"
+    assert _findings_without_prefilter(source), "the detector no longer follows this form: update the list"
+    assert may_have_findings(source)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # JAX's own api.py: defines vmap and forwards the parameter; neither is a vmap site.
+        "def vmap(fun, in_axes=0, spmd_axis_name=None):\n    return batching.batch(fun, spmd_axis_name=spmd_axis_name)\n"
+        "# shard_map\n",
+        # flax: a vmap passed to something other than functools.partial.
+        "from jax import vmap, shard_map\nlift_transform(flax.core.lift.vmap, target, spmd_axis_name=None)\n",
+        # a plain vmap over a device_put without a NamedSharding.
+        "from jax import vmap, shard_map, device_put\nvmap(f)(device_put(x, jax.devices()[0]))\n",
+        # spmd_axis_name only in a comment and a string.
+        "from jax import vmap, shard_map  # spmd_axis_name\nvmap(f, in_axes=0)\nx = 'spmd_axis_name=1'\n",
+    ],
+)
+def test_prefilter_drops_text_without_an_spmd_vmap_site(text: str) -> None:
+    assert not may_have_findings(text)

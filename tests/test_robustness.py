@@ -39,9 +39,12 @@ pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 
 FIX_STRATEGIES = (Strategy.AUTO, Strategy.RENAME, Strategy.ADD_AXIS, Strategy.STRIP)
 COLLISION_CODES = {"SPMD001", "SPMD002"}
-# Lets a generated program through the prefilter (it needs `vmap` and `shard_map` in the text), so the
-# parser and the analysis really run on it.
-HEADER = "import jax  # spmd_axis_name: the prefilter lets this module through\nfrom jax import vmap, shard_map\nfrom jax.sharding import PartitionSpec as P\n"
+# Lets a generated program through the prefilter (it needs `shard_map` and a vmap call passing an
+# spmd_axis_name in the text), so the parser and the analysis really run on it.
+HEADER = (
+    "import jax\nfrom jax import vmap, shard_map\nfrom jax.sharding import PartitionSpec as P\n"
+    "vmap(len, spmd_axis_name='i')\n"
+)
 
 SETTINGS = settings(
     max_examples=150,
