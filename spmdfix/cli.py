@@ -165,8 +165,8 @@ class Run:
 
     def excluded(self, path: Path, is_dir: bool) -> bool:
         """Whether the settings of `path`'s directory exclude it (discovery's `excluded`)."""
-        parent = Path(os.path.abspath(path)).parent
-        return self.resolver.for_dir(parent).excludes(path, is_dir)
+        absolute = path if path.is_absolute() else Path(os.path.abspath(path))
+        return self.resolver.for_dir(absolute.parent).excludes(absolute, is_dir)
 
     def files(self) -> list[Path]:
         """The files to run on, sorted. Raises `click.UsageError` for a path that does not exist."""
@@ -177,7 +177,7 @@ class Run:
 
     def job(self, path: Path, mode: str, want_edits: bool = False, display: str | None = None) -> Job:
         """The job of one file, with the options and rule codes its settings give."""
-        settings = self.resolver.for_path(path)
+        settings = self.resolver.for_file(path)
         options = Options(strategy=settings.strategy, unsafe_fixes=settings.unsafe_fixes, new_axis=settings.new_axis)
         return Job(
             path,

@@ -21,8 +21,8 @@ Globs follow ruff: a pattern without `/` matches a file or directory name at any
 is anchored at the directory of the file that defines it (made absolute when loaded; `--exclude` patterns
 at the working directory) and matches gitignore-style (pathspec's gitwildmatch).
 
-`target-jax-version` is stored in the resolved settings for the transforms that must choose between
-spellings JAX renamed (`check_rep` before `check_vma`, `jax.experimental.shard_map` before `jax.shard_map`).
+`target-jax-version` is stored in the resolved settings (None until set: `Settings.jax_version()` then asks
+the installed jax, so a run that never needs it never imports importlib.metadata).
 Every problem in a file raises `ConfigError`, which names the file and the key.
 """
 
@@ -31,20 +31,20 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
-import importlib.metadata
 import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from spmdfix.model import Strategy
 from spmdfix.plan import DEFAULT_NEW_AXIS
 from spmdfix.rules import RULES
+
+if TYPE_CHECKING:
+    import pathspec
 
 CONFIG_NAME = "spmdfix.toml"
 PYPROJECT = "pyproject.toml"
@@ -89,6 +89,8 @@ class ConfigError(Exception):
 @functools.lru_cache(maxsize=1)
 def installed_jax_version() -> str:
     """The installed jax's version (importlib.metadata), else the newest version spmdfix knows."""
+    import importlib.metadata  # 30 ms of imports: only when a version is asked for
+
     try:
         return importlib.metadata.version("jax")
     except importlib.metadata.PackageNotFoundError:
@@ -110,22 +112,27 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     unsafe_fixes: bool = False
-    target_jax_version: str = field(default_factory=installed_jax_version)
+    target_jax_version: str | None = None  # None: the installed jax's (`jax_version`)
     source: Path | None = None
+
+    def jax_version(self) -> str:
+        """`target_jax_version`, else the installed jax's version, else the newest version spmdfix knows."""
+        return self.target_jax_version or installed_jax_version()
 
     def enabled_codes(self, path: Path) -> frozenset[str]:
         """The rule codes reported for `path`: selected, not ignored, not ignored for that file."""
-        ignored = set(self.ignore)
-        absolute = _absolute(path)
+        ignored = self.ignore
+        absolute = path if path.is_absolute() else _absolute(path)
         for pattern, codes in self.per_file_ignores:
             negated = pattern.startswith("!")
             if glob_matches((pattern[1:] if negated else pattern,), absolute, is_dir=False) != negated:
-                ignored.update(codes)
-        return frozenset(c for c in RULES if _specificity(c, self.select) > _specificity(c, tuple(ignored)))
+                ignored += codes
+        return _enabled(self.select, ignored)
 
     def excludes(self, path: Path, is_dir: bool) -> bool:
         """True when `path` (a file or directory) matches `exclude` or `extend-exclude`."""
-        return glob_matches(self.exclude + self.extend_exclude, _absolute(path), is_dir)
+        absolute = path if path.is_absolute() else _absolute(path)
+        return glob_matches(self.exclude + self.extend_exclude, absolute, is_dir)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +167,11 @@ def _absolute(path: Path) -> Path:
     return Path(os.path.abspath(path))
 
 
+@functools.lru_cache(maxsize=64)
+def _enabled(select: tuple[str, ...], ignore: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(c for c in RULES if _specificity(c, select) > _specificity(c, ignore))
+
+
 def _specificity(code: str, selectors: tuple[str, ...]) -> int:
     best = -1
     for sel in selectors:
@@ -170,22 +182,53 @@ def _specificity(code: str, selectors: tuple[str, ...]) -> int:
     return best
 
 
+_GLOB_SYNTAX = frozenset("*?[]!#\\")  # what makes a name pattern more than a name (`#`: a comment)
+
+
+@dataclass(frozen=True, slots=True)
+class _Specs:
+    """`patterns` split for matching: plain names compare by equality (files and directories, or
+    directories only for `name/`), the other name globs and the anchored globs go to pathspec."""
+
+    files: frozenset[str]
+    dirs: frozenset[str]
+    names: pathspec.PathSpec | None
+    anchored: pathspec.PathSpec | None
+
+
 @functools.lru_cache(maxsize=256)
-def _specs(patterns: tuple[str, ...]) -> tuple[pathspec.PathSpec, pathspec.PathSpec]:
+def _specs(patterns: tuple[str, ...]) -> _Specs:
     names = [p for p in patterns if "/" not in p.rstrip("/")]
     anchored = ["/" + p.lstrip("/") for p in patterns if "/" in p.rstrip("/")]
-    return pathspec.GitIgnoreSpec.from_lines(names), pathspec.GitIgnoreSpec.from_lines(anchored)
+    files, dirs = set(), set()
+    # With a negation, gitignore's "last match wins" needs every pattern in order: all go to pathspec then.
+    if not any(p.startswith("!") for p in names):
+        plain = [p for p in names if not _GLOB_SYNTAX & set(p) and p.strip() == p and p.rstrip("/")]
+        names = [p for p in names if p not in plain]
+        dirs = {p.rstrip("/") for p in plain}
+        files = {p for p in plain if not p.endswith("/")}
+    if names or anchored:
+        import pathspec  # 25 ms of imports: only when there are globs to match
+    return _Specs(
+        frozenset(files),
+        frozenset(dirs),
+        pathspec.GitIgnoreSpec.from_lines(names) if names else None,
+        pathspec.GitIgnoreSpec.from_lines(anchored) if anchored else None,
+    )
 
 
 def glob_matches(patterns: tuple[str, ...], path: Path, is_dir: bool) -> bool:
     """True when the absolute `path` matches one of `patterns` (ruff's meaning, see the module doc)."""
     if not patterns:
         return False
-    names, anchored = _specs(patterns)
-    slash = "/" if is_dir else ""
-    if names.match_file(path.name + slash):
+    specs = _specs(patterns)
+    name = path.name
+    if name in (specs.dirs if is_dir else specs.files):
         return True
-    return anchored.match_file(path.as_posix().lstrip("/") + slash)
+    slash = "/" if is_dir else ""
+    if specs.names is not None and specs.names.match_file(name + slash):
+        return True
+    return specs.anchored is not None and specs.anchored.match_file(path.as_posix().lstrip("/") + slash)
 
 
 # --- reading files ------------------------------------------------------------------------------------
@@ -371,13 +414,17 @@ class Resolver:
         self.config_file = _absolute(config_file) if config_file else None
         self._by_file: dict[Path | None, Settings] = {}
         self._by_dir: dict[Path, Settings] = {}
+        self._config_by_dir: dict[Path, Path | None] = {}
 
     def for_dir(self, directory: Path) -> Settings:
         """Settings of the files directly inside `directory`."""
+        cached = self._by_dir.get(directory)  # discovery asks with absolute paths: no abspath then
+        if cached is not None:
+            return cached
         directory = _absolute(directory)
         cached = self._by_dir.get(directory)
         if cached is None:
-            source = self.config_file or find_config(directory)
+            source = self.config_file or self._config_of(directory)
             cached = self._by_file.get(source)
             if cached is None:
                 base = load_settings(source) if source else Settings()
@@ -385,10 +432,24 @@ class Resolver:
             self._by_dir[directory] = cached
         return cached
 
+    def _config_of(self, directory: Path) -> Path | None:
+        """`find_config` of the absolute `directory`, sharing the walk up with the directories asked before."""
+        if directory in self._config_by_dir:
+            return self._config_by_dir[directory]
+        found = config_in(directory)
+        if found is None and directory.parent != directory:
+            found = self._config_of(directory.parent)
+        self._config_by_dir[directory] = found
+        return found
+
     def for_path(self, path: Path) -> Settings:
         """Settings of a file (its directory's) or of a directory."""
         path = _absolute(path)
         return self.for_dir(path if path.is_dir() else path.parent)
+
+    def for_file(self, path: Path) -> Settings:
+        """Settings of a file known to be one (`for_path` without its stat)."""
+        return self.for_dir((path if path.is_absolute() else _absolute(path)).parent)
 
 
 # --- showing ------------------------------------------------------------------------------------------
@@ -409,7 +470,8 @@ def render_settings(settings: Settings, path: Path) -> str:
     for key in KEYS:
         if key == "per-file-ignores":
             continue
-        lines.append(f"{key} = {_toml_value(getattr(settings, key.replace('-', '_')))}")
+        value = settings.jax_version() if key == "target-jax-version" else getattr(settings, key.replace("-", "_"))
+        lines.append(f"{key} = {_toml_value(value)}")
     lines.append("")
     lines.append("[per-file-ignores]")
     lines.extend(f"{_toml_value(glob)} = {_toml_value(codes)}" for glob, codes in settings.per_file_ignores)

@@ -18,8 +18,10 @@ import tokenize
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 GITIGNORE = ".gitignore"
@@ -52,7 +54,7 @@ def discover(
     """The source files under `paths` (`*.py`, `*.pyi`, `*.ipynb`), each once, sorted by path components.
 
     A file given is kept whatever its suffix; a directory is walked: an entry is skipped when
-    `excluded(path, is_dir)` says so, when a `.gitignore` (of the walked directories, and of their
+    `excluded(absolute_path, is_dir)` says so, when a `.gitignore` (of the walked directories, and of their
     ancestors up to the root of the git work tree holding them, plus `.git/info/exclude`) ignores it, or
     when it is a `.git` directory; symlinked directories are not followed. With `force_exclude`, a path
     given (or a directory between it and the working directory) that `excluded` matches is dropped too.
@@ -82,10 +84,12 @@ def excluded_as_given(path: Path, excluded: Excluded) -> bool:
     return any(excluded(parent, True) for parent in absolute.parents if cwd in parent.parents)
 
 
-_Ignores = tuple[tuple[Path, pathspec.PathSpec], ...]
+_Ignores = tuple[tuple[Path, "pathspec.PathSpec"], ...]
 
 
 def _read_ignore_file(path: Path) -> pathspec.PathSpec | None:
+    import pathspec  # 25 ms of imports: only for a tree that has ignore files
+
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
@@ -133,7 +137,7 @@ def _walk(path: Path, absolute: Path, excluded: Excluded, ignores: _Ignores, res
     for entry in entries:
         is_dir = entry.is_dir(follow_symlinks=False)
         child, child_abs = path / entry.name, absolute / entry.name
-        if (is_dir and entry.name == ".git") or excluded(child, is_dir) or _gitignored(ignores, child_abs, is_dir):
+        if (is_dir and entry.name == ".git") or excluded(child_abs, is_dir) or _gitignored(ignores, child_abs, is_dir):
             continue
         if is_dir:
             yield from _walk(child, child_abs, excluded, ignores, respect)

@@ -29,6 +29,7 @@ each form above (aliases, decorators, multi-line calls, brackets inside strings)
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -52,6 +53,10 @@ _TOKEN = re.compile(
     r"""(?P<str>[rRbBuUfF]{0,2}(?:'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"))"""
     r"|(?P<comment>#[^\n]*)|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<comma>,)|(?P<stars>\*\*)"
     r"|(?P<keyword>\bspmd_axis_name\s*=(?!=))"
+)
+# String literals and comments, scanned from the start of the text: an occurrence inside one is not code.
+_STRING_OR_COMMENT = re.compile(
+    r"""'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|#[^\n]*"""
 )
 _POSITIONAL_SPMD_COMMAS = 5  # spmd_axis_name is jax.vmap's 6th positional parameter (flax.linen.vmap: 8th)
 
@@ -79,8 +84,8 @@ def may_have_findings(source: str) -> bool:
 
 def _spmd_vmap_site(source: str, vmap: set[str]) -> bool:
     """A vmap call, or a `partial(<vmap>, ...)`, whose argument list may pass an spmd_axis_name."""
-    for _, end in _calls(source, vmap):
-        if _may_pass_spmd_axis_name(source, end):
+    for start, end in _calls(source, vmap):
+        if _may_pass_spmd_axis_name(source, end) and _in_code(source, start):
             return True
     if "partial" not in source:  # every name bound to functools.partial is spelled with it somewhere
         return False
@@ -89,7 +94,7 @@ def _spmd_vmap_site(source: str, vmap: set[str]) -> bool:
     for name in _bound_names(source, _PARTIAL):
         for _, end in _occurrences(source, name):
             match = factory.match(source, end)
-            if match and _may_pass_spmd_axis_name(source, match.end()):
+            if match and _may_pass_spmd_axis_name(source, match.end()) and _in_code(source, match.start()):
                 return True
     return False
 
@@ -102,7 +107,7 @@ def _placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     if "Explicit" not in source and "make_mesh" not in source:
         return False
     return all(
-        next(_calls(source, names), None) is not None
+        any(_in_code(source, start) for start, _ in _calls(source, names))
         for names in (vmap, _bound_names(source, _DEVICE_PUT), _bound_names(source, _NAMED_SHARDING))
     )
 
@@ -124,6 +129,24 @@ def _occurrences(source: str, name: str):
         if not (_is_word(source, start - 1) or _is_word(source, end)):
             yield start, end
         start = source.find(name, end)
+
+
+def _in_code(source: str, i: int) -> bool:
+    """Whether offset `i` is outside every string literal and comment."""
+    starts, ends = _strings_and_comments(source)
+    k = bisect.bisect_right(starts, i) - 1
+    return k < 0 or i >= ends[k]
+
+
+@functools.lru_cache(maxsize=4)
+def _strings_and_comments(source: str) -> tuple[list[int], list[int]]:
+    """Start and end offsets of the string literals and comments, in text order (one regex scan, asked
+    for only once a file is about to be kept: a file's docstring examples do not keep it)."""
+    starts, ends = [], []
+    for match in _STRING_OR_COMMENT.finditer(source):
+        starts.append(match.start())
+        ends.append(match.end())
+    return starts, ends
 
 
 def _is_word(source: str, i: int) -> bool:

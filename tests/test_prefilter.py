@@ -100,6 +100,9 @@ SPMD_VMAP_FORMS = {
  "import_alias_positional": "from jax import vmap as vm\nvm(f, 0, 0, None, None, 'i')",
  "positional": "jax.vmap(f, 0, 0, None, None, 'i')",
  "module_alias": "import jax as jx\njx.vmap(f, spmd_axis_name='i')",
+ "after_strings_holding_quotes_and_hashes": (
+     "s = 'it\\'s #1'; t = \"'''\"  # a comment with a ' quote\njax.vmap(f, spmd_axis_name='i')"
+ ),
 }
 
 
@@ -120,6 +123,9 @@ def test_prefilter_keeps_every_spmd_vmap_form(form: str) -> None:
         "from jax import vmap, shard_map\nlift_transform(flax.core.lift.vmap, target, spmd_axis_name=None)\n",
         # a plain vmap over a device_put without a NamedSharding.
         "from jax import vmap, shard_map, device_put\nvmap(f)(device_put(x, jax.devices()[0]))\n",
+        # a docstring example and a commented-out call.
+        '"""Example:\n\n  jax.vmap(f, spmd_axis_name="i")(x) under shard_map\n"""\n'
+        "# jax.vmap(f, spmd_axis_name='i')\nimport jax\n",
         # spmd_axis_name only in a comment and a string.
         "from jax import vmap, shard_map  # spmd_axis_name\nvmap(f, in_axes=0)\nx = 'spmd_axis_name=1'\n",
     ],
