@@ -177,14 +177,15 @@ class Run:
 
     def job(self, path: Path, mode: str, want_edits: bool = False, display: str | None = None) -> Job:
         """The job of one file, with the options and rule codes its settings give."""
-        settings = self.resolver.for_file(path)
-        options = Options(strategy=settings.strategy, unsafe_fixes=settings.unsafe_fixes, new_axis=settings.new_axis)
+        absolute = Path(os.path.abspath(path))
+        settings = self.resolver.for_file(absolute)
+        options = _options(settings.strategy, settings.unsafe_fixes, settings.new_axis)
         return Job(
             path,
             display or display_path(path),
             options,
             mode,
-            settings.enabled_codes(path),
+            settings.enabled_codes(absolute),
             want_edits,
             self.kw["include_generated"],
             int(self.kw["max_file_size"] * 1e6),
@@ -225,6 +226,12 @@ class Run:
             with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
                 return jobs, run_jobs(jobs, workers, bar.update)
         return jobs, run_jobs(jobs, workers)
+
+
+@functools.lru_cache(maxsize=64)
+def _options(strategy: Strategy, unsafe_fixes: bool, new_axis: str) -> Options:
+    """One `Options` per distinct setting (a run's jobs share it)."""
+    return Options(strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis)
 
 
 def _run_stdin(job: Job, raw: bytes) -> FileOutcome:

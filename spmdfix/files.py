@@ -13,7 +13,6 @@ import io
 import os
 import re
 import stat
-import tempfile
 import tokenize
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -209,6 +208,8 @@ def write_source(source: SourceFile, text: str) -> bool:
         raise FileError("not written: the file is read-only")
     if target.read_bytes() != source.raw:
         raise FileError("not written: the file changed on disk since it was read")
+    import tempfile  # only when writing
+
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".spmdfix", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

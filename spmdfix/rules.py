@@ -8,7 +8,6 @@ instead, Fix safety, References); `spmdfix rule CODE` prints it and a finding's 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,10 +21,14 @@ class Rule:
     @property
     def url(self) -> str:
         """A URI of the rule's documentation as installed with the package."""
+        from importlib import resources  # 10 ms of imports: only when a URL or a doc is asked for
+
         return resources.files("spmdfix").joinpath("rules", f"{self.code}.md").as_uri()  # type: ignore[attr-defined]
 
     def doc(self) -> str:
         """The rule's documentation text (Markdown)."""
+        from importlib import resources
+
         return resources.files("spmdfix").joinpath("rules", f"{self.code}.md").read_text(encoding="utf-8")
 
 

@@ -14,10 +14,9 @@ from __future__ import annotations
 import os
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from spmdfix import noqa, notebook, rules
 from spmdfix.api import FixResult, Options, Reviewer, check_source, fix_edits_for, fix_source
@@ -25,6 +24,9 @@ from spmdfix.files import MAX_BYTES, FileError, SourceFile, read_source
 from spmdfix.model import Edit, Finding, Fix
 from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 GENERATED_MARK = "@generated"
 GENERATED_LINES = 5
@@ -82,6 +84,10 @@ class FileOutcome:
 
 def display_path(path: Path) -> str:
     """The path as reports show it: relative to the working directory when below it, with `/`."""
+    if not path.is_absolute():
+        shown = os.path.normpath(path)  # what relpath gives for a relative path, without two abspath calls
+        if not shown.startswith(".."):
+            return shown.replace(os.sep, "/")
     try:
         rel = os.path.relpath(path)
     except ValueError:
@@ -338,6 +344,8 @@ def run_jobs(jobs: Sequence[Job], workers: int, progress: Callable[[int], None] 
     size = max(1, min(BATCH_MAX, len(jobs) // (workers * 8)))
     batches = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
     results: list[list[FileOutcome]] = [[] for _ in batches]
+    from concurrent.futures import ProcessPoolExecutor, as_completed  # 20 ms of imports: only with workers
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures: dict[Future, int] = {pool.submit(run_batch, batch): i for i, batch in enumerate(batches)}
         for future in as_completed(futures):
@@ -348,6 +356,8 @@ def run_jobs(jobs: Sequence[Job], workers: int, progress: Callable[[int], None] 
 
 
 def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome]:
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         return future.result()
     except BrokenProcessPool as err:
