@@ -3,7 +3,8 @@
 `check_source` (source text -> findings) is pure and cheap: a textual prefilter, then `ast` and the
 analysis; no libcst. `fix_source` applies chosen fixes with the libcst transforms and re-checks until no
 chosen fix is left (as ruff does), and `fix_edits_for` builds the text edits of given fixes on demand (a
-language server's code action, the JSON `fix` field).
+language server's code action, the JSON `fix` field). `Options` and `choose_fix` live in `spmdfix.model`
+(the CLI's main process needs them without the analysis) and are re-exported here.
 """
 
 from __future__ import annotations
@@ -16,21 +17,12 @@ from dataclasses import dataclass, field, replace
 
 from spmdfix import rules
 from spmdfix.analysis import Analyzer
-from spmdfix.model import Applicability, Edit, Finding, Fix, Span, Strategy, Transform
-from spmdfix.plan import DEFAULT_NEW_AXIS, plan_findings
+from spmdfix.model import Applicability, Edit, Finding, Fix, Options, Span, Strategy, Transform, choose_fix
+from spmdfix.plan import plan_findings
 from spmdfix.positions import LineIndex, apply_edits
 from spmdfix.prefilter import may_have_findings
 
 MAX_PASSES = 8
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too."""
-
-    strategy: Strategy = Strategy.AUTO
-    unsafe_fixes: bool = False
-    new_axis: str = DEFAULT_NEW_AXIS
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,26 +95,6 @@ def _syntax_finding(source: str, err: SyntaxError) -> Finding:
     if "invalid syntax" in err.msg or "expected" in err.msg:
         message += " (spmdfix parses with this interpreter's grammar; newer syntax needs a newer Python)"
     return Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, message, Span(offset, offset))
-
-
-def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix | None:
-    """The fix a run applies for `finding`, or None.
-
-    auto: the first safe fix in the order rename, add-axis, strip; with `unsafe_fixes`, else the first
-    unsafe one. A named strategy: that transform's fix, when it is safe or unsafe fixes are allowed.
-    """
-    if strategy == Strategy.AUTO:
-        candidates = list(finding.fixes)
-    else:
-        fix = finding.fix_for(Transform(strategy.value))
-        candidates = [fix] if fix is not None else []
-    for fix in candidates:
-        if fix.applicability == Applicability.SAFE:
-            return fix
-    if unsafe_fixes:
-        for fix in candidates:
-            return fix
-    return None
 
 
 def fix_edits_for(source: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | str]:

@@ -21,10 +21,9 @@ from pathlib import Path
 import click
 
 from spmdfix import __version__, notebook, rules
-from spmdfix.api import Options, choose_fix
 from spmdfix.config import ConfigError, Overrides, Resolver, render_settings, split_codes
 from spmdfix.files import MAX_BYTES, FileError, decode, discover, excluded_as_given, read_source, write_source
-from spmdfix.model import Edit, Fix, Strategy
+from spmdfix.model import Edit, Fix, Options, Strategy, choose_fix
 from spmdfix.positions import apply_edits
 from spmdfix.report import (
     FileReport,
@@ -48,6 +47,7 @@ from spmdfix.runner import (
     fix_text,
     prepare,
     run_jobs,
+    worker_pool,
     run_source,
 )
 
@@ -220,12 +220,16 @@ class Run:
         if self.stdin:
             job = self.job(self.stdin_path(), mode, want_edits, self.kw["stdin_filename"] or "-")
             return [job], [_run_stdin(job, self.stdin_bytes())]
-        jobs = [self.job(path, mode, want_edits) for path in self.files()]
         workers = self.kw["jobs"] or os.cpu_count() or 1
-        if _stderr_is_tty() and len(jobs) > PROGRESS_MIN_FILES:
-            with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
-                return jobs, run_jobs(jobs, workers, bar.update)
-        return jobs, run_jobs(jobs, workers)
+        # Workers start before discovery when there will likely be several files: they import the analysis
+        # meanwhile. A run on one file stays in this process.
+        several = len(self.paths) > 1 or any(path.is_dir() for path in self.paths)
+        with worker_pool(workers if several else 1) as pool:
+            jobs = [self.job(path, mode, want_edits) for path in self.files()]
+            if _stderr_is_tty() and len(jobs) > PROGRESS_MIN_FILES:
+                with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
+                    return jobs, run_jobs(jobs, workers, bar.update, pool)
+            return jobs, run_jobs(jobs, workers, pool=pool)
 
 
 @functools.lru_cache(maxsize=64)

@@ -39,8 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spmdfix.model import Strategy
-from spmdfix.plan import DEFAULT_NEW_AXIS
+from spmdfix.model import DEFAULT_NEW_AXIS, Strategy
 from spmdfix.rules import RULES
 
 if TYPE_CHECKING:

@@ -56,6 +56,9 @@ class Transform(enum.StrEnum):
     DISABLE_CHECK_VMA = "disable-check-vma"
 
 
+DEFAULT_NEW_AXIS = "batch"  # the mesh axis add-axis adds unless told otherwise
+
+
 class Strategy(enum.StrEnum):
     """What `spmdfix fix --strategy` asks for: one transform, or `auto` (first safe one per finding)."""
 
@@ -147,3 +150,32 @@ class Finding:
             if fix.transform == transform:
                 return fix
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too."""
+
+    strategy: Strategy = Strategy.AUTO
+    unsafe_fixes: bool = False
+    new_axis: str = DEFAULT_NEW_AXIS
+
+
+def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix | None:
+    """The fix a run applies for `finding`, or None.
+
+    auto: the first safe fix in the order rename, add-axis, strip; with `unsafe_fixes`, else the first
+    unsafe one. A named strategy: that transform's fix, when it is safe or unsafe fixes are allowed.
+    """
+    if strategy == Strategy.AUTO:
+        candidates = list(finding.fixes)
+    else:
+        fix = finding.fix_for(Transform(strategy.value))
+        candidates = [fix] if fix is not None else []
+    for fix in candidates:
+        if fix.applicability == Applicability.SAFE:
+            return fix
+    if unsafe_fixes:
+        for fix in candidates:
+            return fix
+    return None

@@ -21,9 +21,8 @@ from spmdfix.codemods import (
     strip_spec_entries,
 )
 from spmdfix.codemods._common import backticked, has_h2
-from spmdfix.model import Finding, Fix, Refusal, Related, Transform
+from spmdfix.model import DEFAULT_NEW_AXIS, Finding, Fix, Refusal, Related, Transform
 
-DEFAULT_NEW_AXIS = "batch"
 
 
 def plan_findings(facts: list[VmapFacts], new_axis: str = DEFAULT_NEW_AXIS) -> list[Finding]:

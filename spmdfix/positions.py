@@ -22,11 +22,12 @@ class LineIndex:
     Input: the module source as `str`. All methods raise `ValueError` for a line outside the text.
     """
 
-    __slots__ = ("source", "_starts")
+    __slots__ = ("_ascii", "_starts", "source")
 
     def __init__(self, source: str) -> None:
         self.source = source
         self._starts = [0] + [m.end() for m in _LINE_END.finditer(source)]
+        self._ascii = source.isascii()  # then UTF-8 byte columns are code-point columns
 
     @property
     def line_count(self) -> int:
@@ -53,6 +54,8 @@ class LineIndex:
     def from_ast(self, lineno: int, col_utf8: int) -> int:
         """Offset of an `ast` position (1-based line, column in UTF-8 bytes)."""
         start = self.line_start(lineno - 1)
+        if self._ascii:
+            return start + col_utf8
         line = self.line_text(lineno - 1)
         if line.isascii():
             return start + col_utf8

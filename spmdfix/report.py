@@ -13,8 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from spmdfix.api import choose_fix
-from spmdfix.model import Edit, Finding, Fix, Span, Strategy
+from spmdfix.model import Edit, Finding, Fix, Span, Strategy, choose_fix
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES
 

@@ -11,22 +11,24 @@ A module is analysed as it is; a notebook (`.ipynb`) through its virtual module 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix import noqa, notebook, rules
-from spmdfix.api import FixResult, Options, Reviewer, check_source, fix_edits_for, fix_source
 from spmdfix.files import MAX_BYTES, FileError, SourceFile, read_source
-from spmdfix.model import Edit, Finding, Fix
+from spmdfix.model import Edit, Finding, Fix, Options
 from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Executor, Future
+
+    from spmdfix.api import FixResult, Reviewer
 
 GENERATED_MARK = "@generated"
 GENERATED_LINES = 5
@@ -123,6 +125,8 @@ def fix_text(
     def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         return select(current, findings, enabled)
 
+    from spmdfix.api import check_source, fix_source  # the analysis: imported where files are checked
+
     result = fix_source(text, options, split, review) if review else fix_source(text, options, split)
     return result, len(split(result.source, check_source(result.source, options))[1])
 
@@ -216,6 +220,8 @@ def run_source(job: Job, source: SourceFile) -> FileOutcome:
 
 
 def _findings(job: Job, prepared: Prepared, text: str) -> tuple[list[Finding], list[Finding]]:
+    from spmdfix.api import check_source  # the analysis: imported where files are checked (a worker)
+
     found = check_source(text, job.options) + prepared.extra_findings(text)
     found.sort(key=lambda f: (f.span.start, f.code, f.message))
     return select(text, found, job.enabled)
@@ -225,6 +231,8 @@ def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...]
     fixes = [x for f in findings for x in f.fixes]
     if not fixes:
         return {}
+    from spmdfix.api import fix_edits_for
+
     try:
         return fix_edits_for(text, fixes)
     except Exception as err:  # noqa: BLE001 - libcst failing must not lose the findings
@@ -327,12 +335,40 @@ def run_batch(jobs: Sequence[Job]) -> list[FileOutcome]:
     return [run_file(job) for job in jobs]
 
 
-def run_jobs(jobs: Sequence[Job], workers: int, progress: Callable[[int], None] = lambda n: None) -> list[FileOutcome]:
+@contextlib.contextmanager
+def worker_pool(workers: int) -> Iterator[Executor | None]:
+    """Worker processes for `run_jobs`, started now (None when `workers` <= 1).
+
+    Each worker imports the analysis (`spmdfix.api`, tens of milliseconds) as it starts, so a caller that
+    opens the pool before discovering files overlaps the two; the main process itself never imports it.
+    """
+    if workers <= 1:
+        yield None
+        return
+    from concurrent.futures import ProcessPoolExecutor  # 20 ms of imports: only with workers
+
+    with ProcessPoolExecutor(max_workers=workers, initializer=_import_analysis) as pool:
+        for _ in range(workers):
+            pool.submit(int)  # a no-op task: the pool starts its workers now, not at the first real batch
+        yield pool
+
+
+def _import_analysis() -> None:
+    import spmdfix.api  # noqa: F401 - imported for its side effect, in a worker
+
+
+def run_jobs(
+    jobs: Sequence[Job],
+    workers: int,
+    progress: Callable[[int], None] = lambda n: None,
+    pool: Executor | None = None,
+) -> list[FileOutcome]:
     """Run every job, in `workers` processes when more than one (in-process otherwise), results in job order.
 
-    Jobs go to the workers in small batches. `progress(n)` is called as files finish. A worker process
-    that dies (a crash in a C extension, the OOM killer) breaks the pool: the files not finished by then
-    are reported as "failed", the others keep their results.
+    Jobs go to the workers (`pool` when given, else a `worker_pool` of its own) in small batches.
+    `progress(n)` is called as files finish. A worker process that dies (a crash in a C extension, the OOM
+    killer) breaks the pool: the files not finished by then are reported as "failed", the others keep
+    their results.
     """
     if workers <= 1 or len(jobs) <= 1:
         out = []
@@ -340,18 +376,23 @@ def run_jobs(jobs: Sequence[Job], workers: int, progress: Callable[[int], None] 
             out.append(run_file(job))
             progress(1)
         return out
-    workers = min(workers, len(jobs))
+    if pool is None:
+        with worker_pool(min(workers, len(jobs))) as own:
+            return _run_in(own, jobs, workers, progress)
+    return _run_in(pool, jobs, workers, progress)
+
+
+def _run_in(pool: Executor, jobs: Sequence[Job], workers: int, progress: Callable[[int], None]) -> list[FileOutcome]:
+    from concurrent.futures import as_completed
+
     size = max(1, min(BATCH_MAX, len(jobs) // (workers * 8)))
     batches = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
     results: list[list[FileOutcome]] = [[] for _ in batches]
-    from concurrent.futures import ProcessPoolExecutor, as_completed  # 20 ms of imports: only with workers
-
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: dict[Future, int] = {pool.submit(run_batch, batch): i for i, batch in enumerate(batches)}
-        for future in as_completed(futures):
-            i = futures[future]
-            results[i] = _batch_result(future, batches[i])
-            progress(len(batches[i]))
+    futures: dict[Future, int] = {pool.submit(run_batch, batch): i for i, batch in enumerate(batches)}
+    for future in as_completed(futures):
+        i = futures[future]
+        results[i] = _batch_result(future, batches[i])
+        progress(len(batches[i]))
     return [outcome for batch in results for outcome in batch]
 
 

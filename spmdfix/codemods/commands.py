@@ -27,8 +27,7 @@ import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 
 from spmdfix.api import FixResult, Options, choose_fix, fix_source
-from spmdfix.model import Applicability, Finding, Strategy, Transform
-from spmdfix.plan import DEFAULT_NEW_AXIS
+from spmdfix.model import DEFAULT_NEW_AXIS, Applicability, Finding, Strategy, Transform
 from spmdfix.positions import LineIndex
 
 
