@@ -27,12 +27,14 @@ MAX_PASSES = 8
 
 @dataclass(frozen=True, slots=True)
 class FixResult:
-    """Outcome of `fix_source`: the new source, the fixes applied, the findings left, and errors."""
+    """Outcome of `fix_source`: the new source, the fixes applied, the findings left, errors, and the
+    reported findings of the source before any fix (`found`: what is left if the new source is not written)."""
 
     source: str
     applied: tuple[Fix, ...]
     remaining: tuple[Finding, ...]
     errors: tuple[str, ...] = field(default=())
+    found: tuple[Finding, ...] = field(default=())
 
     @property
     def changed(self) -> bool:
@@ -148,6 +150,7 @@ def fix_source(
     """
     current, applied, errors = source, [], []
     reported, suppressed = select(current, check_source(current, options))
+    found = tuple(reported)
     for _ in range(MAX_PASSES):
         chosen = _choose(reported, suppressed, options)
         if not chosen:
@@ -163,11 +166,11 @@ def fix_source(
         if problem:
             errors.append(f"internal error: the fixed module would not parse ({problem}); nothing written")
             reported, _ = select(source, check_source(source, options))
-            return FixResult(source, (), tuple(reported), tuple(errors))
+            return FixResult(source, (), tuple(reported), tuple(errors), found)
         current = new
         applied.extend(this_pass)
         reported, suppressed = select(current, check_source(current, options))
-    return FixResult(current, tuple(applied), tuple(reported), tuple(errors))
+    return FixResult(current, tuple(applied), tuple(reported), tuple(errors), found)
 
 
 def _choose(reported: list[Finding], suppressed: list[Finding], options: Options) -> dict[str, Fix]:

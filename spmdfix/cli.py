@@ -297,13 +297,18 @@ def _say_problems(o: FileOutcome) -> None:
 
 
 def _summary(
-    jobs: Sequence[Job], outcomes: Sequence[FileOutcome], errors: int, applied: Counter | None, diff: bool = False
+    jobs: Sequence[Job],
+    outcomes: Sequence[FileOutcome],
+    errors: int,
+    applied: Counter | None,
+    diff: bool = False,
+    unwritten: int = 0,
 ) -> str:
     return run_summary(
         scanned=len(outcomes),
         parsed=sum(o.parsed for o in outcomes),
         skipped=sum(o.status == "skipped" for o in outcomes),
-        findings=sum(len(o.findings) for o in outcomes),
+        findings=sum(len(o.findings) for o in outcomes) + unwritten,
         suppressed=sum(o.suppressed for o in outcomes),
         unsafe_left=sum(_unsafe_left(o, j.options) for j, o in zip(jobs, outcomes)),
         errors=errors,
@@ -526,7 +531,7 @@ def fix(diff: bool, interactive: bool, **kw) -> None:
     tally = _Tally()
     for job, o in zip(jobs, outcomes):
         _fix_one(o, diff, tally, job)
-    click.echo(_summary(jobs, outcomes, tally.errors, tally.applied, diff), err=True)
+    click.echo(_summary(jobs, outcomes, tally.errors, tally.applied, diff, tally.unwritten), err=True)
     sys.exit(tally.exit_code(diff, kw["exit_zero"]))
 
 
@@ -536,6 +541,7 @@ class _Tally:
     def __init__(self) -> None:
         self.changed = 0
         self.remaining = 0
+        self.unwritten = 0  # findings of files whose fixed text could not be written, beyond their outcome's
         self.errors = 0
         self.internal = False
         self.applied: Counter = Counter()
@@ -578,7 +584,8 @@ def _fix_one(o: FileOutcome, diff: bool, tally: _Tally, job: Job) -> None:
         write_source(o.source, o.new_text)
     except FileError as err:
         click.echo(f"{o.display}: {err}", err=True)
-        tally.remaining += len(o.applied)
+        tally.unwritten += o.found_before - len(o.findings)  # the file keeps what it had
+        tally.remaining += o.found_before - len(o.findings)
         tally.errors += 1
         return
     tally.applied.update(str(f.transform) for f in o.applied)
@@ -694,7 +701,7 @@ def _interactive_file(job: Job, asker: _Asker, tally: _Tally) -> None:
         write_source(prepared.source, prepared.render(result.source))
     except FileError as err:
         click.echo(f"{job.display}: {err}", err=True)
-        tally.remaining += len(result.applied)
+        tally.remaining += len(result.found) - len(result.remaining)
         return
     except notebook.NotebookError as err:
         click.echo(f"{job.display}: internal error: {err}; nothing written", err=True)

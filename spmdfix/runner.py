@@ -62,7 +62,8 @@ class FileOutcome:
     `error` says why), "failed" (an internal error: `error` holds the traceback).
     text: the analysed text `findings` refer to (after the fix in fix mode; a notebook's virtual module);
     cells: for a notebook, the map from rows of `text` to cells. parsed: the text passed the prefilter.
-    source is None for a file with nothing to report or write (to keep results small).
+    found_before: in fix mode, the number of findings reported on the file as read (what stays when the
+    new text cannot be written). source is None for a file with nothing to report or write (to keep results small).
     """
 
     path: Path
@@ -82,6 +83,7 @@ class FileOutcome:
     noqa_added: tuple[int, ...] = ()
     noqa_skipped: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
+    found_before: int = 0
 
 
 def display_path(path: Path) -> str:
@@ -259,10 +261,21 @@ def _check(job: Job, prepared: Prepared) -> FileOutcome:
 def _fix(job: Job, prepared: Prepared) -> FileOutcome:
     result, suppressed = fix_text(prepared.text, job.options, job.enabled)
     remaining = list(result.remaining)
+    before = len(result.found)
     if prepared.nb is not None:
         extra = [f for f in prepared.extra_findings(result.source) if f.code in job.enabled]
         remaining = sorted(remaining + extra, key=lambda f: f.span.start)
-    return _outcome(job, prepared, result.source, tuple(remaining), result.applied, result.errors, suppressed)
+        before += sum(f.code in job.enabled for f in prepared.extra_findings(prepared.text))
+    return _outcome(
+        job,
+        prepared,
+        result.source,
+        tuple(remaining),
+        result.applied,
+        result.errors,
+        suppressed,
+        found_before=before,
+    )
 
 
 def _outcome(

@@ -233,6 +233,15 @@ def test_closing_summary_on_stderr(work: Path) -> None:
     assert "fixes applied: add-axis 2; 0 findings left; 0 errors." in applied.stderr
 
 
+def test_fix_counts_the_findings_of_a_file_it_cannot_write(work: Path) -> None:
+    (work / "model.py").chmod(0o444)
+    fixed = invoke("fix", ".")
+    assert fixed.exit_code == 1
+    assert "model.py: not written: the file is read-only" in fixed.stderr
+    assert fixed.stderr.endswith("spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left; 1 error.\n")
+    assert (work / "model.py").read_bytes() == (CASE / "input.py").read_bytes()
+
+
 def test_other_output_formats_and_output_file(work: Path) -> None:
     lines = invoke("check", "--output-format", "json-lines", "model.py")
     assert lines.exit_code == 1
