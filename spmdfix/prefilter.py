@@ -13,18 +13,22 @@ each form leaves words in the text:
 2. It also needs a vmap site the analysis follows (`spmdfix.analysis.Analyzer.vmap_sites`), each of which is
    a bracketed argument list written in the text:
    - a call of a vmap — its callee's last name is `vmap`, `vmap_with_axes`, or a name the text binds to one
-     (`import ... as`, `=`, `:=`) — with `spmd_axis_name=` among its top-level arguments, or a `**kw`
-     (the dict that `kw` names may hold the key), or at least six top-level arguments (spmd_axis_name is
-     jax.vmap's 6th positional parameter, flax.linen.vmap's 8th);
+     (`import ... as`, `=`, `:=`), parenthesised or not — with `spmd_axis_name=` among its top-level
+     arguments, or a `**kw` (the dict that `kw` names may hold the key), or at least six top-level
+     arguments (spmd_axis_name is jax.vmap's 6th positional parameter, flax.linen.vmap's 8th);
    - a `partial(<vmap>, ..., spmd_axis_name=...)`: an argument list whose first argument is such a name;
-   - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))`, which
-     needs both words.
-   Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls and are passed over.
+   - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))` on an
+     Explicit mesh, which needs those words.
+   Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls, and a call inside a string literal or a
+   comment (a docstring example) is not code: both are passed over.
 
-The argument scan steps over string literals and comments, so their brackets and commas do not count; when
-it cannot find the end of an argument list it keeps the file. `tests/test_prefilter.py` runs the detector
-on every golden case without the prefilter and checks that no file with a finding is dropped, and checks
-each form above (aliases, decorators, multi-line calls, brackets inside strings) one by one.
+The text is first read as Python reads it: "\\r\\n" and "\\r" end lines, and identifiers are compared after
+NFKC normalisation (`ｖmap` is `vmap`). Between tokens it allows what Python allows inside brackets
+(whitespace, line continuations, comments). The argument scan steps over string literals and comments, so
+their brackets and commas do not count; when it cannot find the end of an argument list, or when a tracked
+name is assigned in a way the line does not show, it keeps the file. `tests/test_prefilter.py` runs the
+detector on every golden case without the prefilter and checks that no file with a finding is dropped, and
+checks each form above one by one, including the spellings a review found missed (`HOLES_FOUND`).
 """
 
 from __future__ import annotations
@@ -37,27 +41,33 @@ _VMAP = ("vmap", "vmap_with_axes")
 _PARTIAL = ("partial",)
 _DEVICE_PUT = ("device_put",)
 _NAMED_SHARDING = ("NamedSharding",)
+_NAME = r"[^\W\d]\w*"  # a Python identifier (Unicode letters included)
 # What may sit between two tokens inside brackets: whitespace, line continuations, comments.
-_GAP = r"(?:\s|\\\r?\n|#[^\r\n]*)*"
-_DOTTED_PREFIX = rf"(?:[A-Za-z_]\w*{_GAP}\.{_GAP})*"
-_CALL_OPEN = re.compile(rf"{_GAP}\(")
-_DEFINITION = re.compile(r"(?<![\w.])def\s+$")
+_GAP = r"(?:\s|\\\n|#[^\n]*)*"
+_DOTTED_PREFIX = rf"(?:{_NAME}{_GAP}\.{_GAP})*"
+# After a callee's name: closing brackets (`(jax.vmap)(...)`), then the call's opening one.
+_CALL_OPEN = re.compile(rf"(?:{_GAP}\))*{_GAP}\(")
+_DEFINITION = re.compile(r"(?<![\w.])def(?:[ \t\f]|\\\n)+$")
 # After a name that ends an assignment's value: closing brackets, then the end of the statement.
-_STATEMENT_END = re.compile(rf"(?:{_GAP}\))*[ \t]*(?:#[^\r\n]*)?(?:\r?\n|;|\Z)")
+_STATEMENT_END = re.compile(rf"(?:{_GAP}\))*(?:[ \t\f]|\\\n)*(?:#[^\n]*)?(?:\n|;|\Z)")
 # `a = b = jax.vmap` / `v: Any = vmap` (a whole simple statement, the value a dotted name, not a call).
-_ASSIGNMENT = re.compile(r"[ \t]*((?:[A-Za-z_]\w*[ \t]*(?::[^=]*)?=[ \t]*)+)\(?[ \t]*([\w.]+)[ \t]*\)?[ \t]*(?:#.*)?$")
-_TARGET = re.compile(r"([A-Za-z_]\w*)[ \t]*(?::[^=]*)?=")
+_ASSIGNMENT = re.compile(
+    rf"[ \t\f]*((?:{_NAME}[ \t\f]*(?::[^=]*)?=[ \t\f]*)+)\(?[ \t\f]*([\w.]+)[ \t\f]*\)?[ \t\f]*(?:#.*)?$"
+)
+_TARGET = re.compile(rf"({_NAME})[ \t\f]*(?::[^=]*)?=")
+_WALRUS_TARGET = re.compile(rf"({_NAME}){_GAP}$")
+# A string literal; a backslash escapes any character, a line break included (re.DOTALL).
+_STRING = r"'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\""
 # What the argument scan stops at: string literals (skipped whole, so their brackets and commas do not count),
 # comments, brackets, commas, `**` and the `spmd_axis_name=` keyword. Any other character is passed over.
 _TOKEN = re.compile(
-    r"""(?P<str>[rRbBuUfF]{0,2}(?:'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"))"""
-    r"|(?P<comment>#[^\n]*)|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<comma>,)|(?P<stars>\*\*)"
-    r"|(?P<keyword>\bspmd_axis_name\s*=(?!=))"
+    rf"(?P<str>{_STRING})|(?P<comment>#[^\n]*)|(?P<open>[(\[{{])|(?P<close>[)\]}}])|(?P<comma>,)|(?P<stars>\*\*)"
+    rf"|(?P<keyword>\bspmd_axis_name{_GAP}=(?!=))",
+    re.DOTALL,
 )
 # String literals and comments, scanned from the start of the text: an occurrence inside one is not code.
-_STRING_OR_COMMENT = re.compile(
-    r"""'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|#[^\n]*"""
-)
+_STRING_OR_COMMENT = re.compile(rf"{_STRING}|#[^\n]*", re.DOTALL)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _POSITIONAL_SPMD_COMMAS = 5  # spmd_axis_name is jax.vmap's 6th positional parameter (flax.linen.vmap: 8th)
 
 
@@ -71,6 +81,7 @@ def may_have_findings(source: str) -> bool:
 
     Cached: a run asks it for its statistics and `api.check_source` asks again for the same text.
     """
+    source = _as_python_reads_it(source)
     if "vmap" not in source:
         return False
     if "shard_map" not in source and "with_sharding_constraint" not in source:
@@ -82,6 +93,24 @@ def may_have_findings(source: str) -> bool:
         return True
 
 
+def _as_python_reads_it(source: str) -> str:
+    """`source` with "\\r\\n" and "\\r" as "\\n" (Python's line endings) and each identifier character NFKC
+    normalised, as Python compares identifiers (PEP 3131). A character that may appear in an identifier
+    normalises to identifier characters only (checked over all of Unicode), so no quote or bracket appears."""
+    if "\r" in source:
+        source = source.replace("\r\n", "\n").replace("\r", "\n")
+    if source.isascii():
+        return source
+    import unicodedata
+
+    table = {}
+    for char in set(_NON_ASCII.findall(source)):
+        normal = unicodedata.normalize("NFKC", char)
+        if normal != char and ("a" + char).isidentifier():
+            table[ord(char)] = normal
+    return source.translate(table) if table else source
+
+
 def _spmd_vmap_site(source: str, vmap: set[str]) -> bool:
     """A vmap call, or a `partial(<vmap>, ...)`, whose argument list may pass an spmd_axis_name."""
     for start, end in _calls(source, vmap):
@@ -90,11 +119,12 @@ def _spmd_vmap_site(source: str, vmap: set[str]) -> bool:
     if "partial" not in source:  # every name bound to functools.partial is spelled with it somewhere
         return False
     alternation = "|".join(sorted(vmap))
-    factory = re.compile(rf"{_GAP}\((?={_GAP}{_DOTTED_PREFIX}(?:{alternation}){_GAP},)")
+    first_argument = rf"(?:\({_GAP})*{_DOTTED_PREFIX}(?:{alternation})(?:{_GAP}\))*{_GAP},"
+    factory = re.compile(rf"(?:{_GAP}\))*{_GAP}\((?={_GAP}{first_argument})")
     for name in _bound_names(source, _PARTIAL):
-        for _, end in _occurrences(source, name):
+        for start, end in _occurrences(source, name):
             match = factory.match(source, end)
-            if match and _may_pass_spmd_axis_name(source, match.end()) and _in_code(source, match.start()):
+            if match and _may_pass_spmd_axis_name(source, match.end()) and _in_code(source, start):
                 return True
     return False
 
@@ -117,8 +147,14 @@ def _calls(source: str, names: set[str]):
     for name in names:
         for start, end in _occurrences(source, name):
             match = _CALL_OPEN.match(source, end)
-            if match and not _DEFINITION.search(source, max(0, start - 40), start):
+            if match and not _is_definition(source, start):
                 yield start, match.end()
+
+
+def _is_definition(source: str, start: int) -> bool:
+    """Whether the name at `start` is the one a `def` statement defines (a `def` in code, not a comment)."""
+    found = _DEFINITION.search(source, max(0, start - 40), start)
+    return found is not None and _in_code(source, found.start())
 
 
 def _occurrences(source: str, name: str):
@@ -163,7 +199,7 @@ def _bound_names(source: str, bases: tuple[str, ...]) -> set[str]:
     """
     names = set(bases)
     for base in bases:
-        names.update(re.findall(rf"{base}\s+as\s+([A-Za-z_]\w*)", source))
+        names.update(re.findall(rf"{base}(?:\s|\\\n|#[^\n]*)+as(?:\s|\\\n)+({_NAME})", source))
     todo = list(names)
     while todo:
         name = todo.pop()
@@ -177,22 +213,28 @@ def _bound_names(source: str, bases: tuple[str, ...]) -> set[str]:
 
 def _alias_targets(source: str, name: str, start: int, end: int) -> list[str]:
     """The names bound to the (dotted) name at `start`..`end` when it is an assignment's whole value or a
-    walrus's value; raises `_Unknown` for an assignment whose targets its physical line does not show."""
+    walrus's value; raises `_Unknown` for an assignment whose targets its own statement does not show."""
     equals = _equals_before(source, start)
     if equals < 0:
         return []
     if source[equals - 1] == ":":
-        return re.findall(r"([A-Za-z_]\w*)[ \t]*$", source[max(0, equals - 200) : equals - 1])
+        target = _WALRUS_TARGET.search(source, max(0, equals - 400), equals - 1)
+        if target is None:
+            raise _Unknown(name)
+        return [target.group(1)]
     if not _STATEMENT_END.match(source, end):
         return []  # the value goes on: a call, an attribute, an operator
     line_start = source.rfind("\n", 0, start) + 1
     line_end = source.find("\n", end)
     line = source[line_start : len(source) if line_end < 0 else line_end]
     targets = []
-    for statement in line.split(";"):
-        match = _ASSIGNMENT.match(statement)
-        if match and match.group(2).rsplit(".", 1)[-1] == name:
-            targets += _TARGET.findall(match.group(1))
+    offset = 0
+    for statement in line.split(";"):  # only the statement holding this occurrence
+        if offset <= start - line_start <= offset + len(statement):
+            match = _ASSIGNMENT.match(statement)
+            if match and match.group(2).rsplit(".", 1)[-1] == name:
+                targets = _TARGET.findall(match.group(1))
+        offset += len(statement) + 1
     if not targets:
         raise _Unknown(name)
     return targets
@@ -221,7 +263,7 @@ def _gap_before(source: str, i: int) -> int:
             hash_at = source.find("#", source.rfind("\n", 0, i) + 1, i)
             if hash_at >= 0:  # a comment (or a '#' in a string: then the file is kept for nothing)
                 i = hash_at
-        elif c in " \t\r\f\\(":
+        elif c in " \t\f\\(":
             i -= 1
         else:
             break

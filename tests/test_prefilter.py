@@ -132,3 +132,47 @@ def test_prefilter_keeps_every_spmd_vmap_form(form: str) -> None:
 )
 def test_prefilter_drops_text_without_an_spmd_vmap_site(text: str) -> None:
     assert not may_have_findings(text)
+
+
+# Spellings a review (a helper trying to break the prefilter) found dropped, each with a finding; kept now:
+# NFKC identifiers (A), Unicode identifiers (B), continuations and comments between tokens (C, D, G),
+# parenthesised callees and arguments (E), a comment ending in `def` (F), several statements on a line (H),
+# form feeds and continuations after a value (I), "\r" line endings (J), backslash-newlines in strings (K).
+HOLE_HEADER = "import jax\ndef f(x): return jax.shard_map(g, in_specs=jax.P('i'), out_specs=0)(x)\n"
+HOLE_CALL = "(f, spmd_axis_name='i')\n"
+HOLES_FOUND = {
+ "A1 fullwidth callee": HOLE_HEADER + "jax.\uff56map" + HOLE_CALL,
+ "A2 fullwidth kw": HOLE_HEADER + "jax.vmap(f, \uff53pmd_axis_name='i')\n",
+ "A3 fullwidth partial": HOLE_HEADER + "import functools\nfunctools.\uff50artial(jax.vmap, spmd_axis_name='i')(f)\n",
+ "B1 import-as non-ascii": HOLE_HEADER + "from jax import vmap as \u00e9v\n\u00e9v" + HOLE_CALL,
+ "B2 walrus non-ascii": HOLE_HEADER + "(\u00e9v := jax.vmap)\n\u00e9v" + HOLE_CALL,
+ "B3 partial dotted prefix non-ascii": HOLE_HEADER + "import functools, jax as \u0135\nfunctools.partial(\u0135.vmap, spmd_axis_name='i')(f)\n",
+ "C1 import-as backslash": HOLE_HEADER + "from jax import vmap \\\n as v\nv" + HOLE_CALL,
+ "C2 import-as comment": HOLE_HEADER + "from jax import (vmap  # c\n as v)\nv" + HOLE_CALL,
+ "D1 kw backslash": HOLE_HEADER + "jax.vmap(f, spmd_axis_name\\\n='i')\n",
+ "D2 kw comment": HOLE_HEADER + "jax.vmap(f, spmd_axis_name  # c\n='i')\n",
+ "E1 paren callee": HOLE_HEADER + "(jax.vmap)" + HOLE_CALL,
+ "E2 paren partial arg": HOLE_HEADER + "import functools\nfunctools.partial((jax.vmap), spmd_axis_name='i')(f)\n",
+ "E3 paren partial callee": HOLE_HEADER + "import functools\n(functools.partial)(jax.vmap, spmd_axis_name='i')(f)\n",
+ "F1 def comment": HOLE_HEADER + "from jax import vmap  # def\nvmap" + HOLE_CALL,
+ "G1 walrus newline": HOLE_HEADER + "(v\n := jax.vmap)\nv" + HOLE_CALL,
+ "G2 walrus backslash": HOLE_HEADER + "(v \\\n:= jax.vmap)\nv" + HOLE_CALL,
+ "G3 walrus formfeed": HOLE_HEADER + "(v\f:= jax.vmap)\nv" + HOLE_CALL,
+ "H1 semicolon other stmt": HOLE_HEADER + "w = jax.vmap; v = jax .vmap\nv" + HOLE_CALL,
+ "H2 multiline value + semicolon": HOLE_HEADER + "v = (\n jax.vmap); w = 0 or jax.vmap\nv" + HOLE_CALL,
+ "H3 CRLF semicolon": (HOLE_HEADER + "v = jax.vmap; w = jax.vmap\nw" + HOLE_CALL).replace("\n", "\r\n"),
+ "I1 formfeed after value": HOLE_HEADER + "v = jax.vmap\f\nv" + HOLE_CALL,
+ "I2 backslash+blank after value": HOLE_HEADER + "v = jax.vmap \\\n\nv" + HOLE_CALL,
+ "J1 CR-only alias": (HOLE_HEADER + "v = jax.vmap\nv" + HOLE_CALL).replace("\n", "\r"),
+ "J2 CR-only comment first": ("# c\n" + HOLE_HEADER + "jax.vmap" + HOLE_CALL).replace("\n", "\r"),
+ "K1 str backslash-newline in args": HOLE_HEADER + "jax.vmap(f, 'a\\\n)', spmd_axis_name='i')\n",
+ "K2 tq str backslash-newline in args": HOLE_HEADER + "jax.vmap(f, axis_name='''\\\n)''', spmd_axis_name='i')\n",
+ "K3 docstring backslash-newline desync": '"""a \\\n"""\n' + HOLE_HEADER + "jax.vmap" + HOLE_CALL + 'def h():\n    """d"""\n',
+}
+
+
+@pytest.mark.parametrize("hole", sorted(HOLES_FOUND))
+def test_prefilter_keeps_the_spellings_a_review_found_dropped(hole: str) -> None:
+    source = HOLES_FOUND[hole]
+    assert _findings_without_prefilter(source)
+    assert may_have_findings(source)
