@@ -22,7 +22,16 @@ import click
 
 from spmdfix import __version__, notebook, rules
 from spmdfix.config import ConfigError, Overrides, Resolver, render_settings, split_codes
-from spmdfix.files import MAX_BYTES, FileError, decode, discover, excluded_as_given, read_source, write_source
+from spmdfix.files import (
+    MAX_BYTES,
+    FileError,
+    decode,
+    discover,
+    excluded_as_given,
+    iter_sources,
+    read_source,
+    write_source,
+)
 from spmdfix.model import Edit, Fix, Options, Strategy, choose_fix
 from spmdfix.positions import apply_edits
 from spmdfix.report import (
@@ -47,6 +56,7 @@ from spmdfix.runner import (
     fix_text,
     prepare,
     run_jobs,
+    stream_jobs,
     worker_pool,
     run_source,
 )
@@ -163,10 +173,9 @@ class Run:
         if kw["stdin_filename"] and not self.stdin:
             raise click.UsageError("--stdin-filename needs PATH `-`")
 
-    def excluded(self, path: Path, is_dir: bool) -> bool:
-        """Whether the settings of `path`'s directory exclude it (discovery's `excluded`)."""
-        absolute = path if path.is_absolute() else Path(os.path.abspath(path))
-        return self.resolver.for_dir(absolute.parent).excludes(absolute, is_dir)
+    def excluded(self, absolute: str, is_dir: bool) -> bool:
+        """Whether the settings of the absolute path's directory exclude it (discovery's `excluded`)."""
+        return self.resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
 
     def files(self) -> list[Path]:
         """The files to run on, sorted. Raises `click.UsageError` for a path that does not exist."""
@@ -177,7 +186,7 @@ class Run:
 
     def job(self, path: Path, mode: str, want_edits: bool = False, display: str | None = None) -> Job:
         """The job of one file, with the options and rule codes its settings give."""
-        absolute = Path(os.path.abspath(path))
+        absolute = os.path.abspath(path)
         settings = self.resolver.for_file(absolute)
         options = _options(settings.strategy, settings.unsafe_fixes, settings.new_axis)
         return Job(
@@ -225,6 +234,15 @@ class Run:
         # meanwhile. A run on one file stays in this process.
         several = len(self.paths) > 1 or any(path.is_dir() for path in self.paths)
         with worker_pool(workers if several else 1) as pool:
+            if pool is not None and not _stderr_is_tty():
+                # No progress bar to size: files go to the workers while discovery is still walking.
+                try:
+                    found = iter_sources(self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"])
+                except FileError as err:
+                    raise click.UsageError(str(err)) from err
+                jobs, outcomes = stream_jobs((self.job(path, mode, want_edits) for path in found), pool)
+                order = sorted(range(len(jobs)), key=lambda i: jobs[i].path.parts)
+                return [jobs[i] for i in order], [outcomes[i] for i in order]
             jobs = [self.job(path, mode, want_edits) for path in self.files()]
             if _stderr_is_tty() and len(jobs) > PROGRESS_MIN_FILES:
                 with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
@@ -272,7 +290,7 @@ def main() -> None:
 
 
 def _abs(outcome: FileOutcome) -> str:
-    return str(Path(os.path.abspath(outcome.path)))
+    return os.path.abspath(outcome.path)
 
 
 def _report(o: FileOutcome) -> FileReport:
@@ -352,6 +370,8 @@ def _text(jobs, outcomes, show_fixes: bool) -> str:
         if _unreadable_reported(job, o):
             lines.append(f"{o.display}:1:1: {rules.UNREADABLE.code} {o.error}")
             reported += 1
+            continue
+        if not o.findings:
             continue
         unsafe = job.options.unsafe_fixes
         lines.extend(text_lines(_report(o), unsafe, show_fixes, o.cells))

@@ -118,20 +118,18 @@ class Settings:
         """`target_jax_version`, else the installed jax's version, else the newest version spmdfix knows."""
         return self.target_jax_version or installed_jax_version()
 
-    def enabled_codes(self, path: Path) -> frozenset[str]:
+    def enabled_codes(self, path: str | Path) -> frozenset[str]:
         """The rule codes reported for `path`: selected, not ignored, not ignored for that file."""
         ignored = self.ignore
-        absolute = path if path.is_absolute() else _absolute(path)
         for pattern, codes in self.per_file_ignores:
             negated = pattern.startswith("!")
-            if glob_matches((pattern[1:] if negated else pattern,), absolute, is_dir=False) != negated:
+            if glob_matches((pattern[1:] if negated else pattern,), _abs(path), is_dir=False) != negated:
                 ignored += codes
         return _enabled(self.select, ignored)
 
-    def excludes(self, path: Path, is_dir: bool) -> bool:
+    def excludes(self, path: str | Path, is_dir: bool) -> bool:
         """True when `path` (a file or directory) matches `exclude` or `extend-exclude`."""
-        absolute = path if path.is_absolute() else _absolute(path)
-        return glob_matches(self.exclude + self.extend_exclude, absolute, is_dir)
+        return glob_matches(self.exclude + self.extend_exclude, _abs(path), is_dir)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +162,13 @@ class Overrides:
 
 def _absolute(path: Path) -> Path:
     return Path(os.path.abspath(path))
+
+
+def _abs(path: str | Path) -> str:
+    """The absolute path as a string; one already absolute (as discovery passes them) is taken as it is."""
+    if isinstance(path, str) and os.path.isabs(path):
+        return path
+    return os.path.abspath(path)
 
 
 @functools.lru_cache(maxsize=64)
@@ -216,18 +221,24 @@ def _specs(patterns: tuple[str, ...]) -> _Specs:
     )
 
 
-def glob_matches(patterns: tuple[str, ...], path: Path, is_dir: bool) -> bool:
-    """True when the absolute `path` matches one of `patterns` (ruff's meaning, see the module doc)."""
+def glob_matches(patterns: tuple[str, ...], path: str | Path, is_dir: bool) -> bool:
+    """True when the absolute `path` matches one of `patterns` (ruff's meaning, see the module doc).
+
+    Strings are welcome: discovery asks for every entry it walks, and pathlib costs more than the match."""
     if not patterns:
         return False
     specs = _specs(patterns)
-    name = path.name
+    path = os.fspath(path)
+    name = os.path.basename(path)
     if name in (specs.dirs if is_dir else specs.files):
         return True
     slash = "/" if is_dir else ""
     if specs.names is not None and specs.names.match_file(name + slash):
         return True
-    return specs.anchored is not None and specs.anchored.match_file(path.as_posix().lstrip("/") + slash)
+    if specs.anchored is None:
+        return False
+    posix = path if os.sep == "/" else path.replace(os.sep, "/")
+    return specs.anchored.match_file(posix.lstrip("/") + slash)
 
 
 # --- reading files ------------------------------------------------------------------------------------
@@ -412,23 +423,21 @@ class Resolver:
         self.cwd = _absolute(cwd or Path.cwd())
         self.config_file = _absolute(config_file) if config_file else None
         self._by_file: dict[Path | None, Settings] = {}
-        self._by_dir: dict[Path, Settings] = {}
+        self._by_dir: dict[str, Settings] = {}
         self._config_by_dir: dict[Path, Path | None] = {}
 
-    def for_dir(self, directory: Path) -> Settings:
-        """Settings of the files directly inside `directory`."""
-        cached = self._by_dir.get(directory)  # discovery asks with absolute paths: no abspath then
-        if cached is not None:
-            return cached
-        directory = _absolute(directory)
-        cached = self._by_dir.get(directory)
+    def for_dir(self, directory: str | Path) -> Settings:
+        """Settings of the files directly inside `directory` (cached by its absolute path, as a string:
+        discovery asks for every entry it walks)."""
+        key = _abs(directory)
+        cached = self._by_dir.get(key)
         if cached is None:
-            source = self.config_file or self._config_of(directory)
+            source = self.config_file or self._config_of(Path(key))
             cached = self._by_file.get(source)
             if cached is None:
                 base = load_settings(source) if source else Settings()
                 cached = self._by_file[source] = self.overrides.apply(base, self.cwd)
-            self._by_dir[directory] = cached
+            self._by_dir[key] = cached
         return cached
 
     def _config_of(self, directory: Path) -> Path | None:
@@ -446,9 +455,9 @@ class Resolver:
         path = _absolute(path)
         return self.for_dir(path if path.is_dir() else path.parent)
 
-    def for_file(self, path: Path) -> Settings:
+    def for_file(self, path: str | Path) -> Settings:
         """Settings of a file known to be one (`for_path` without its stat)."""
-        return self.for_dir((path if path.is_absolute() else _absolute(path)).parent)
+        return self.for_dir(os.path.dirname(_abs(path)))
 
 
 # --- showing ------------------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ GITIGNORE = ".gitignore"
 MAX_BYTES = 10 * 1024 * 1024
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 
-Excluded = Callable[[Path, bool], bool]
+# excluded(absolute_path, is_dir): the path as a string, since discovery asks for every entry it walks.
+Excluded = Callable[[str, bool], bool]
 
 
 class FileError(Exception):
@@ -59,31 +60,56 @@ def discover(
     given (or a directory between it and the working directory) that `excluded` matches is dropped too.
     Raises `FileError` for a path that does not exist.
     """
-    found: set[Path] = set()
-    for given in paths:
-        path = Path(given)
+    return sorted(iter_sources(paths, excluded, respect_gitignore, force_exclude), key=lambda p: p.parts)
+
+
+def iter_sources(
+    paths: Iterable[str | os.PathLike],
+    excluded: Excluded = lambda path, is_dir: False,
+    respect_gitignore: bool = True,
+    force_exclude: bool = False,
+) -> Iterator[Path]:
+    """`discover`'s files as the walk finds them (each once; not sorted across the paths given), so that a
+    caller can start on the first files while the walk goes on. Raises `FileError` for a path that does not
+    exist, before yielding anything (the check is not deferred to the first `next`)."""
+    paths = list(paths)
+    given = [Path(p) for p in paths]
+    for original, path in zip(paths, given):
         if not path.exists():
-            raise FileError(f"{given}: no such file or directory")
+            raise FileError(f"{original}: no such file or directory")
+    return _unique(_sources(given, excluded, respect_gitignore, force_exclude))
+
+
+def _sources(paths: list[Path], excluded: Excluded, respect_gitignore: bool, force_exclude: bool) -> Iterator[Path]:
+    for path in paths:
         if force_exclude and excluded_as_given(path, excluded):
             continue
         if path.is_dir():
             ignores = _outer_gitignores(path) if respect_gitignore else ()
-            found.update(_walk(path, Path(os.path.abspath(path)), excluded, ignores, respect_gitignore))
+            walked = _walk(os.fspath(path), os.path.abspath(path), excluded, ignores, respect_gitignore)
+            yield from map(Path, walked)
         else:
-            found.add(path)
-    return sorted(found, key=lambda p: p.parts)
+            yield path
+
+
+def _unique(paths: Iterator[Path]) -> Iterator[Path]:
+    seen: set[Path] = set()
+    for path in paths:
+        if path not in seen:
+            seen.add(path)
+            yield path
 
 
 def excluded_as_given(path: Path, excluded: Excluded) -> bool:
     """True when `path` or a directory between it and the working directory is excluded (`--force-exclude`)."""
     absolute = Path(os.path.abspath(path))
-    if excluded(path, path.is_dir()):
+    if excluded(str(absolute), path.is_dir()):
         return True
     cwd = Path.cwd()
-    return any(excluded(parent, True) for parent in absolute.parents if cwd in parent.parents)
+    return any(excluded(str(parent), True) for parent in absolute.parents if cwd in parent.parents)
 
 
-_Ignores = tuple[tuple[Path, "pathspec.PathSpec"], ...]
+_Ignores = tuple[tuple[str, "pathspec.PathSpec"], ...]  # (absolute directory, its ignore file's patterns)
 
 
 def _read_ignore_file(path: Path) -> pathspec.PathSpec | None:
@@ -103,30 +129,33 @@ def _outer_gitignores(root: Path) -> _Ignores:
     top = next((d for d in chain if (d / ".git").exists()), None)
     if top is None:
         return ()
-    out: list[tuple[Path, pathspec.PathSpec]] = []
+    out: list[tuple[str, pathspec.PathSpec]] = []
     info = _read_ignore_file(top / ".git" / "info" / "exclude") if (top / ".git").is_dir() else None
     if info is not None:
-        out.append((top, info))
+        out.append((str(top), info))
     for directory in reversed(chain[1 : chain.index(top) + 1]):
         spec = _read_ignore_file(directory / GITIGNORE)
         if spec is not None:
-            out.append((directory, spec))
+            out.append((str(directory), spec))
     return tuple(out)
 
 
-def _gitignored(ignores: _Ignores, absolute: Path, is_dir: bool) -> bool:
+def _gitignored(ignores: _Ignores, absolute: str, is_dir: bool) -> bool:
     """The decision of the deepest ignore file with a pattern matching `absolute` (False without one)."""
     for directory, spec in reversed(ignores):
-        rel = absolute.relative_to(directory).as_posix() + ("/" if is_dir else "")
+        rel = absolute[len(directory) :].lstrip(os.sep).replace(os.sep, "/") + ("/" if is_dir else "")
         result = spec.check_file(rel)
         if result.include is not None:
             return bool(result.include)
     return False
 
 
-def _walk(path: Path, absolute: Path, excluded: Excluded, ignores: _Ignores, respect: bool) -> Iterator[Path]:
+def _walk(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool) -> Iterator[str]:
+    """The source files under the directory `path` (as given; `absolute` is the same directory), as paths
+    joined onto `path`. Strings throughout: pathlib would cost more than the walk itself."""
     if respect:
-        own = _read_ignore_file(absolute / GITIGNORE) if (absolute / GITIGNORE).is_file() else None
+        ignore_file = os.path.join(absolute, GITIGNORE)
+        own = _read_ignore_file(Path(ignore_file)) if os.path.isfile(ignore_file) else None
         if own is not None:
             ignores = (*ignores, (absolute, own))
     try:
@@ -135,13 +164,13 @@ def _walk(path: Path, absolute: Path, excluded: Excluded, ignores: _Ignores, res
         return
     for entry in entries:
         is_dir = entry.is_dir(follow_symlinks=False)
-        child, child_abs = path / entry.name, absolute / entry.name
+        child_abs = entry.path
         if (is_dir and entry.name == ".git") or excluded(child_abs, is_dir) or _gitignored(ignores, child_abs, is_dir):
             continue
         if is_dir:
-            yield from _walk(child, child_abs, excluded, ignores, respect)
+            yield from _walk(os.path.join(path, entry.name), child_abs, excluded, ignores, respect)
         elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
-            yield child
+            yield os.path.join(path, entry.name)
 
 
 def read_source(path: Path) -> SourceFile:
@@ -155,6 +184,9 @@ def read_source(path: Path) -> SourceFile:
 
 def decode(path: Path, raw: bytes) -> SourceFile:
     """Decode module bytes by BOM / PEP 263 cookie (default UTF-8). Raises `FileError` on bad bytes."""
+    if raw.isascii() and b"coding" not in raw[: _end_of_second_line(raw)]:
+        # What detect_encoding finds for these bytes (no BOM, no cookie: UTF-8), without its line reading.
+        return SourceFile(path, raw.decode("ascii"), "utf-8", raw)
     try:
         encoding, first_lines = tokenize.detect_encoding(io.BytesIO(raw).readline)
     except SyntaxError as err:
@@ -173,6 +205,12 @@ def decode(path: Path, raw: bytes) -> SourceFile:
     if encoding == "utf-8-sig":
         text = text.removeprefix("\ufeff")
     return SourceFile(path, text, encoding, raw)
+
+
+def _end_of_second_line(raw: bytes) -> int:
+    """Where PEP 263's two cookie lines end (the whole text when it has fewer)."""
+    second = raw.find(b"\n", raw.find(b"\n") + 1)
+    return len(raw) if second < 0 or raw.find(b"\n") < 0 else second
 
 
 def _decode_message(raw: bytes, encoding: str, err: UnicodeDecodeError, declared: bool) -> str:

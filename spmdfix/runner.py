@@ -34,6 +34,7 @@ GENERATED_MARK = "@generated"
 GENERATED_LINES = 5
 CHECK, FIX, ADD_NOQA = "check", "fix", "add-noqa"
 BATCH_MAX = 16
+STREAM_BATCH = 32  # files per task when the total is not known yet (`stream_jobs`)
 
 @dataclass(frozen=True, slots=True)
 class Job:
@@ -393,6 +394,27 @@ def run_jobs(
         with worker_pool(min(workers, len(jobs))) as own:
             return _run_in(own, jobs, workers, progress)
     return _run_in(pool, jobs, workers, progress)
+
+
+def stream_jobs(jobs: Iterable[Job], pool: Executor) -> tuple[list[Job], list[FileOutcome]]:
+    """Run jobs as they come (from a discovery still walking), in batches of `STREAM_BATCH` on `pool`;
+    the jobs and their outcomes, in the order the jobs came. Failures are reported as in `run_jobs`."""
+    from concurrent.futures import wait
+
+    taken: list[Job] = []
+    batches: list[list[Job]] = []
+    futures: list[Future] = []
+    for job in jobs:
+        taken.append(job)
+        if not batches or len(batches[-1]) == STREAM_BATCH:
+            if batches:
+                futures.append(pool.submit(run_batch, batches[-1]))
+            batches.append([])
+        batches[-1].append(job)
+    if batches:
+        futures.append(pool.submit(run_batch, batches[-1]))
+    wait(futures)
+    return taken, [outcome for f, batch in zip(futures, batches) for outcome in _batch_result(f, batch)]
 
 
 def _run_in(pool: Executor, jobs: Sequence[Job], workers: int, progress: Callable[[int], None]) -> list[FileOutcome]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -20,8 +21,8 @@ CASE = GOLDEN / "add-axis" / "mesh_reshape_basic"
 def files(*paths: str, overrides: Overrides = Overrides(), **kw) -> list[str]:
     resolver = Resolver(overrides)
 
-    def excluded(path: Path, is_dir: bool) -> bool:
-        return resolver.for_path(path.parent).excludes(path, is_dir)
+    def excluded(absolute: str, is_dir: bool) -> bool:
+        return resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
 
     return [p.as_posix() for p in discover(paths or (".",), excluded, **kw)]
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import os
 import stat
+import tokenize
 from pathlib import Path
 
 import pytest
 
-from spmdfix.files import FileError, read_source, write_source
+from spmdfix.files import FileError, decode, read_source, write_source
 from spmdfix.report import unified_diff
 
 
@@ -26,6 +28,23 @@ def test_bom_cookie_and_crlf_round_trip(tmp_path: Path) -> None:
     assert "é" in src.text
     write_source(src, src.text + "z = 1\n")
     assert latin.read_bytes() == b"# -*- coding: latin-1 -*-\nname = '\xe9'\nz = 1\n"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"x = 1\n",
+        b"",
+        b"# -*- coding: ascii -*-\nx = 1\n",
+        b"#!/usr/bin/env python\n# vim: set fileencoding=latin-1 :\nx = 1\n",
+        b"x = 1\r# coding: cp1252\ry = 2\r",
+        b"x = 1\n\ny = 2\n# coding: latin-1 (third line: not a cookie)\n",
+    ],
+)
+def test_ascii_fast_path_decodes_as_detect_encoding_does(raw: bytes) -> None:
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    src = decode(Path("m.py"), raw)
+    assert (src.text, src.encoding) == (raw.decode(encoding), encoding)
 
 
 def test_unchanged_text_is_not_written(tmp_path: Path) -> None:
