@@ -28,7 +28,21 @@ _WHERE = {
     "fix_edits_for": "spmdfix.api",
     "fix_source": "spmdfix.api",
 }
-__all__ = sorted(_WHERE)
+__all__ = [
+    "Applicability",
+    "Edit",
+    "Finding",
+    "Fix",
+    "FixResult",
+    "Options",
+    "Span",
+    "Strategy",
+    "Transform",
+    "check_source",
+    "choose_fix",
+    "fix_edits_for",
+    "fix_source",
+]
 __version__ = "0.1.0"
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from spmdfix import rules
 from spmdfix.analysis import Analyzer
-from spmdfix.model import Applicability, Edit, Finding, Fix, Options, Span, Strategy, Transform, choose_fix
+from spmdfix.model import Edit, Finding, Fix, Options, Span, choose_fix
 from spmdfix.plan import plan_findings
 from spmdfix.positions import LineIndex, apply_edits
 from spmdfix.prefilter import may_have_findings

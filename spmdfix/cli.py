@@ -237,7 +237,9 @@ class Run:
             if pool is not None and not _stderr_is_tty():
                 # No progress bar to size: files go to the workers while discovery is still walking.
                 try:
-                    found = iter_sources(self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"])
+                    found = iter_sources(
+                        self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"]
+                    )
                 except FileError as err:
                     raise click.UsageError(str(err)) from err
                 jobs, outcomes = stream_jobs((self.job(path, mode, want_edits) for path in found), pool)

@@ -64,7 +64,7 @@ class FileOutcome:
     text: the analysed text `findings` refer to (after the fix in fix mode; a notebook's virtual module);
     cells: for a notebook, the map from rows of `text` to cells. parsed: the text passed the prefilter.
     found_before: in fix mode, the number of findings reported on the file as read (what stays when the
-    new text cannot be written). source is None for a file with nothing to report or write (to keep results small).
+    new text cannot be written). source is None for a file with nothing to report or write (smaller results).
     """
 
     path: Path
@@ -354,7 +354,7 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
     """Worker processes for `run_jobs`, started now (None when `workers` <= 1).
 
     Each worker imports the analysis (`spmdfix.api`, tens of milliseconds) as it starts, so a caller that
-    opens the pool before discovering files overlaps the two; the main process itself never imports it.
+    opens the pool before discovering files overlaps the two, and its own process need not import it.
     """
     if workers <= 1:
         yield None

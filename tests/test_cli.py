@@ -316,7 +316,8 @@ def test_empty_huge_deep_and_undecodable_files(work: Path) -> None:
     huge = invoke("check", "--max-file-size", "0.0001", "model.py")
     assert huge.exit_code == 0
     assert f"model.py: skipped: {(work / 'model.py').stat().st_size:,} bytes is over the 100 bytes limit" in huge.stderr
-    (work / "deep.py").write_text("import jax  # shard_map\njax.vmap(f, spmd_axis_name='i')\nx = " + "-" * 100_000 + "1\n")
+    deep_text = "import jax  # shard_map\njax.vmap(f, spmd_axis_name='i')\nx = " + "-" * 100_000 + "1\n"
+    (work / "deep.py").write_text(deep_text)
     deep = invoke("check", "deep.py")
     assert deep.exit_code == 1 and "deep.py:1:1: SPMD900" in deep.stdout
     (work / "latin.py").write_bytes(b"import jax\nx = '\xe9'\n")

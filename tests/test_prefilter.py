@@ -72,7 +72,7 @@ def test_positional_spmd_axis_name_through_aliases_passes_the_prefilter() -> Non
 
 # One module with a collision; each site below spells its spmd vmap differently. Every spelling is one the
 # detector follows (the test checks that first), so the prefilter must keep every one of them.
-FORM_BASE = '''import functools
+FORM_BASE = """import functools
 import jax
 import numpy as np
 from jax.sharding import Mesh, PartitionSpec as P
@@ -80,29 +80,32 @@ from jax.experimental.shard_map import shard_map
 mesh = Mesh(np.array(jax.devices()), ('i',))
 def f(x):
     return shard_map(lambda b: b, mesh, P('i'), P('i'))(x)
-'''
+"""
 SPMD_VMAP_FORMS = {
- "keyword": "jax.vmap(f, spmd_axis_name='i')",
- "multiline": "jax.vmap(\n    f,  # the model (a ')' in a comment\n    in_axes=0,\n    spmd_axis_name='i',\n)",
- "bracket_in_string": "jax.vmap(f, in_axes=0, axis_name=')', spmd_axis_name='i')",
- "spaced": "jax . vmap (f, spmd_axis_name='i')",
- "kwargs_dict": "kw = {'spmd_axis_name': 'i'}\njax.vmap(f, **kw)",
- "kwargs_dict_call": "kw = dict(spmd_axis_name='i')\njax.vmap(f, **kw)",
- "partial_value": "functools.partial(jax.vmap, spmd_axis_name='i')(f)",
- "partial_decorator": "@functools.partial(jax.vmap, spmd_axis_name='i')\ndef g(x):\n    return f(x)",
- "partial_alias_multiline": "from functools import partial as pt\n@pt(\n    jax.vmap,  # batch\n    spmd_axis_name='i')\ndef g(x):\n    return f(x)",
- "partial_bound": "bv = functools.partial(jax.vmap, spmd_axis_name='i')\nbv(f)",
- "alias_chain": "v = jax.vmap\nw = v\nw(f, spmd_axis_name='i')",
- "alias_annotated": "v: object = jax.vmap\nv(f, spmd_axis_name='i')",
- "alias_after_semicolon": "x = 1; v = jax.vmap\nv(f, spmd_axis_name='i')",
- "alias_parenthesized_multiline": "v = (\n    jax.vmap  # a comment\n)\nv(f, spmd_axis_name='i')",
- "alias_walrus": "(v := jax.vmap)\nv(f, spmd_axis_name='i')",
- "import_alias_positional": "from jax import vmap as vm\nvm(f, 0, 0, None, None, 'i')",
- "positional": "jax.vmap(f, 0, 0, None, None, 'i')",
- "module_alias": "import jax as jx\njx.vmap(f, spmd_axis_name='i')",
- "after_strings_holding_quotes_and_hashes": (
-     "s = 'it\\'s #1'; t = \"'''\"  # a comment with a ' quote\njax.vmap(f, spmd_axis_name='i')"
- ),
+    "keyword": "jax.vmap(f, spmd_axis_name='i')",
+    "multiline": "jax.vmap(\n    f,  # the model (a ')' in a comment\n    in_axes=0,\n    spmd_axis_name='i',\n)",
+    "bracket_in_string": "jax.vmap(f, in_axes=0, axis_name=')', spmd_axis_name='i')",
+    "spaced": "jax . vmap (f, spmd_axis_name='i')",
+    "kwargs_dict": "kw = {'spmd_axis_name': 'i'}\njax.vmap(f, **kw)",
+    "kwargs_dict_call": "kw = dict(spmd_axis_name='i')\njax.vmap(f, **kw)",
+    "partial_value": "functools.partial(jax.vmap, spmd_axis_name='i')(f)",
+    "partial_decorator": "@functools.partial(jax.vmap, spmd_axis_name='i')\ndef g(x):\n    return f(x)",
+    "partial_alias_multiline": (
+        "from functools import partial as pt\n@pt(\n    jax.vmap,  # batch\n    spmd_axis_name='i')\n"
+        "def g(x):\n    return f(x)"
+    ),
+    "partial_bound": "bv = functools.partial(jax.vmap, spmd_axis_name='i')\nbv(f)",
+    "alias_chain": "v = jax.vmap\nw = v\nw(f, spmd_axis_name='i')",
+    "alias_annotated": "v: object = jax.vmap\nv(f, spmd_axis_name='i')",
+    "alias_after_semicolon": "x = 1; v = jax.vmap\nv(f, spmd_axis_name='i')",
+    "alias_parenthesized_multiline": "v = (\n    jax.vmap  # a comment\n)\nv(f, spmd_axis_name='i')",
+    "alias_walrus": "(v := jax.vmap)\nv(f, spmd_axis_name='i')",
+    "import_alias_positional": "from jax import vmap as vm\nvm(f, 0, 0, None, None, 'i')",
+    "positional": "jax.vmap(f, 0, 0, None, None, 'i')",
+    "module_alias": "import jax as jx\njx.vmap(f, spmd_axis_name='i')",
+    "after_strings_holding_quotes_and_hashes": (
+        "s = 'it\\'s #1'; t = \"'''\"  # a comment with a ' quote\njax.vmap(f, spmd_axis_name='i')"
+    ),
 }
 
 
@@ -117,8 +120,10 @@ def test_prefilter_keeps_every_spmd_vmap_form(form: str) -> None:
     "text",
     [
         # JAX's own api.py: defines vmap and forwards the parameter; neither is a vmap site.
-        "def vmap(fun, in_axes=0, spmd_axis_name=None):\n    return batching.batch(fun, spmd_axis_name=spmd_axis_name)\n"
-        "# shard_map\n",
+        (
+            "def vmap(fun, in_axes=0, spmd_axis_name=None):\n"
+            "    return batching.batch(fun, spmd_axis_name=spmd_axis_name)\n# shard_map\n"
+        ),
         # flax: a vmap passed to something other than functools.partial.
         "from jax import vmap, shard_map\nlift_transform(flax.core.lift.vmap, target, spmd_axis_name=None)\n",
         # a plain vmap over a device_put without a NamedSharding.
@@ -141,33 +146,38 @@ def test_prefilter_drops_text_without_an_spmd_vmap_site(text: str) -> None:
 HOLE_HEADER = "import jax\ndef f(x): return jax.shard_map(g, in_specs=jax.P('i'), out_specs=0)(x)\n"
 HOLE_CALL = "(f, spmd_axis_name='i')\n"
 HOLES_FOUND = {
- "A1 fullwidth callee": HOLE_HEADER + "jax.\uff56map" + HOLE_CALL,
- "A2 fullwidth kw": HOLE_HEADER + "jax.vmap(f, \uff53pmd_axis_name='i')\n",
- "A3 fullwidth partial": HOLE_HEADER + "import functools\nfunctools.\uff50artial(jax.vmap, spmd_axis_name='i')(f)\n",
- "B1 import-as non-ascii": HOLE_HEADER + "from jax import vmap as \u00e9v\n\u00e9v" + HOLE_CALL,
- "B2 walrus non-ascii": HOLE_HEADER + "(\u00e9v := jax.vmap)\n\u00e9v" + HOLE_CALL,
- "B3 partial dotted prefix non-ascii": HOLE_HEADER + "import functools, jax as \u0135\nfunctools.partial(\u0135.vmap, spmd_axis_name='i')(f)\n",
- "C1 import-as backslash": HOLE_HEADER + "from jax import vmap \\\n as v\nv" + HOLE_CALL,
- "C2 import-as comment": HOLE_HEADER + "from jax import (vmap  # c\n as v)\nv" + HOLE_CALL,
- "D1 kw backslash": HOLE_HEADER + "jax.vmap(f, spmd_axis_name\\\n='i')\n",
- "D2 kw comment": HOLE_HEADER + "jax.vmap(f, spmd_axis_name  # c\n='i')\n",
- "E1 paren callee": HOLE_HEADER + "(jax.vmap)" + HOLE_CALL,
- "E2 paren partial arg": HOLE_HEADER + "import functools\nfunctools.partial((jax.vmap), spmd_axis_name='i')(f)\n",
- "E3 paren partial callee": HOLE_HEADER + "import functools\n(functools.partial)(jax.vmap, spmd_axis_name='i')(f)\n",
- "F1 def comment": HOLE_HEADER + "from jax import vmap  # def\nvmap" + HOLE_CALL,
- "G1 walrus newline": HOLE_HEADER + "(v\n := jax.vmap)\nv" + HOLE_CALL,
- "G2 walrus backslash": HOLE_HEADER + "(v \\\n:= jax.vmap)\nv" + HOLE_CALL,
- "G3 walrus formfeed": HOLE_HEADER + "(v\f:= jax.vmap)\nv" + HOLE_CALL,
- "H1 semicolon other stmt": HOLE_HEADER + "w = jax.vmap; v = jax .vmap\nv" + HOLE_CALL,
- "H2 multiline value + semicolon": HOLE_HEADER + "v = (\n jax.vmap); w = 0 or jax.vmap\nv" + HOLE_CALL,
- "H3 CRLF semicolon": (HOLE_HEADER + "v = jax.vmap; w = jax.vmap\nw" + HOLE_CALL).replace("\n", "\r\n"),
- "I1 formfeed after value": HOLE_HEADER + "v = jax.vmap\f\nv" + HOLE_CALL,
- "I2 backslash+blank after value": HOLE_HEADER + "v = jax.vmap \\\n\nv" + HOLE_CALL,
- "J1 CR-only alias": (HOLE_HEADER + "v = jax.vmap\nv" + HOLE_CALL).replace("\n", "\r"),
- "J2 CR-only comment first": ("# c\n" + HOLE_HEADER + "jax.vmap" + HOLE_CALL).replace("\n", "\r"),
- "K1 str backslash-newline in args": HOLE_HEADER + "jax.vmap(f, 'a\\\n)', spmd_axis_name='i')\n",
- "K2 tq str backslash-newline in args": HOLE_HEADER + "jax.vmap(f, axis_name='''\\\n)''', spmd_axis_name='i')\n",
- "K3 docstring backslash-newline desync": '"""a \\\n"""\n' + HOLE_HEADER + "jax.vmap" + HOLE_CALL + 'def h():\n    """d"""\n',
+    "A1 fullwidth callee": HOLE_HEADER + "jax.\uff56map" + HOLE_CALL,
+    "A2 fullwidth kw": HOLE_HEADER + "jax.vmap(f, \uff53pmd_axis_name='i')\n",
+    "A3 fullwidth partial": HOLE_HEADER + "import functools\nfunctools.\uff50artial(jax.vmap, spmd_axis_name='i')(f)\n",
+    "B1 import-as non-ascii": HOLE_HEADER + "from jax import vmap as \u00e9v\n\u00e9v" + HOLE_CALL,
+    "B2 walrus non-ascii": HOLE_HEADER + "(\u00e9v := jax.vmap)\n\u00e9v" + HOLE_CALL,
+    "B3 partial dotted prefix non-ascii": HOLE_HEADER
+    + "import functools, jax as \u0135\nfunctools.partial(\u0135.vmap, spmd_axis_name='i')(f)\n",
+    "C1 import-as backslash": HOLE_HEADER + "from jax import vmap \\\n as v\nv" + HOLE_CALL,
+    "C2 import-as comment": HOLE_HEADER + "from jax import (vmap  # c\n as v)\nv" + HOLE_CALL,
+    "D1 kw backslash": HOLE_HEADER + "jax.vmap(f, spmd_axis_name\\\n='i')\n",
+    "D2 kw comment": HOLE_HEADER + "jax.vmap(f, spmd_axis_name  # c\n='i')\n",
+    "E1 paren callee": HOLE_HEADER + "(jax.vmap)" + HOLE_CALL,
+    "E2 paren partial arg": HOLE_HEADER + "import functools\nfunctools.partial((jax.vmap), spmd_axis_name='i')(f)\n",
+    "E3 paren partial callee": HOLE_HEADER + "import functools\n(functools.partial)(jax.vmap, spmd_axis_name='i')(f)\n",
+    "F1 def comment": HOLE_HEADER + "from jax import vmap  # def\nvmap" + HOLE_CALL,
+    "G1 walrus newline": HOLE_HEADER + "(v\n := jax.vmap)\nv" + HOLE_CALL,
+    "G2 walrus backslash": HOLE_HEADER + "(v \\\n:= jax.vmap)\nv" + HOLE_CALL,
+    "G3 walrus formfeed": HOLE_HEADER + "(v\f:= jax.vmap)\nv" + HOLE_CALL,
+    "H1 semicolon other stmt": HOLE_HEADER + "w = jax.vmap; v = jax .vmap\nv" + HOLE_CALL,
+    "H2 multiline value + semicolon": HOLE_HEADER + "v = (\n jax.vmap); w = 0 or jax.vmap\nv" + HOLE_CALL,
+    "H3 CRLF semicolon": (HOLE_HEADER + "v = jax.vmap; w = jax.vmap\nw" + HOLE_CALL).replace("\n", "\r\n"),
+    "I1 formfeed after value": HOLE_HEADER + "v = jax.vmap\f\nv" + HOLE_CALL,
+    "I2 backslash+blank after value": HOLE_HEADER + "v = jax.vmap \\\n\nv" + HOLE_CALL,
+    "J1 CR-only alias": (HOLE_HEADER + "v = jax.vmap\nv" + HOLE_CALL).replace("\n", "\r"),
+    "J2 CR-only comment first": ("# c\n" + HOLE_HEADER + "jax.vmap" + HOLE_CALL).replace("\n", "\r"),
+    "K1 str backslash-newline in args": HOLE_HEADER + "jax.vmap(f, 'a\\\n)', spmd_axis_name='i')\n",
+    "K2 tq str backslash-newline in args": HOLE_HEADER + "jax.vmap(f, axis_name='''\\\n)''', spmd_axis_name='i')\n",
+    "K3 docstring backslash-newline desync": '"""a \\\n"""\n'
+    + HOLE_HEADER
+    + "jax.vmap"
+    + HOLE_CALL
+    + 'def h():\n    """d"""\n',
 }
 
 
