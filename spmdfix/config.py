@@ -186,6 +186,7 @@ def _specificity(code: str, selectors: tuple[str, ...]) -> int:
     return best
 
 
+_GLOB_ESCAPE = re.compile(r"([\\\[\]*?])")  # what gitwildmatch reads as glob syntax inside a path
 _GLOB_SYNTAX = frozenset("*?[]!#\\")  # what makes a name pattern more than a name (`#`: a comment)
 
 
@@ -203,7 +204,7 @@ class _Specs:
 @functools.lru_cache(maxsize=256)
 def _specs(patterns: tuple[str, ...]) -> _Specs:
     names = [p for p in patterns if "/" not in p.rstrip("/")]
-    anchored = ["/" + p.lstrip("/") for p in patterns if "/" in p.rstrip("/")]
+    anchored = [_rooted(p) for p in patterns if "/" in p.rstrip("/")]
     files, dirs = set(), set()
     # With a negation, gitignore's "last match wins" needs every pattern in order: all go to pathspec then.
     if not any(p.startswith("!") for p in names):
@@ -219,6 +220,12 @@ def _specs(patterns: tuple[str, ...]) -> _Specs:
         pathspec.GitIgnoreSpec.from_lines(names) if names else None,
         pathspec.GitIgnoreSpec.from_lines(anchored) if anchored else None,
     )
+
+
+def _rooted(pattern: str) -> str:
+    """An anchored pattern as matched against a path without its leading `/` (a `!` stays in front)."""
+    negated = pattern.startswith("!")
+    return ("!" if negated else "") + "/" + pattern.removeprefix("!").lstrip("/")
 
 
 def glob_matches(patterns: tuple[str, ...], path: str | Path, is_dir: bool) -> bool:
@@ -383,7 +390,13 @@ def anchor(pattern: str, base: Path) -> str:
     negated = pattern.startswith("!")
     body = pattern[1:] if negated else pattern
     if "/" in body.rstrip("/") and not Path(body).is_absolute():
-        body = _absolute(base / body.removeprefix("./")).as_posix() + ("/" if body.endswith("/") else "")
+        relative = body.removeprefix("./")
+        if ".." in Path(relative).parts:  # normalised away: the base's own characters are not escaped then
+            joined = _absolute(base / relative).as_posix()
+        else:  # the base directory is a literal path: `proj[v2]/` must not read as a character class
+            literal_base = _GLOB_ESCAPE.sub(r"\\\1", _absolute(base).as_posix()).rstrip("/")
+            joined = literal_base + "/" + relative.rstrip("/")
+        body = joined + ("/" if body.endswith("/") else "")
     return ("!" if negated else "") + body
 
 

@@ -75,7 +75,11 @@ def iter_sources(
     paths = list(paths)
     given = [Path(p) for p in paths]
     for original, path in zip(paths, given):
-        if not path.exists():
+        try:
+            exists = path.exists()
+        except OSError as err:
+            raise FileError(f"{original}: cannot access: {err.strerror or err}") from err
+        if not exists:
             raise FileError(f"{original}: no such file or directory")
     return _unique(_sources(given, excluded, respect_gitignore, force_exclude))
 
@@ -93,19 +97,23 @@ def _sources(paths: list[Path], excluded: Excluded, respect_gitignore: bool, for
 
 
 def _unique(paths: Iterator[Path]) -> Iterator[Path]:
-    seen: set[Path] = set()
+    """Each file once, under the first spelling met (`a.py`, `./a.py` and `$PWD/a.py` are one file)."""
+    seen: set[str] = set()
     for path in paths:
-        if path not in seen:
-            seen.add(path)
+        key = os.path.abspath(path)
+        if key not in seen:
+            seen.add(key)
             yield path
 
 
 def excluded_as_given(path: Path, excluded: Excluded) -> bool:
     """True when `path` or a directory between it and the working directory is excluded (`--force-exclude`)."""
     absolute = Path(os.path.abspath(path))
+    cwd = Path.cwd()
+    if absolute == cwd or absolute in cwd.parents:
+        return False  # where the run stands (a checkout in `build/`, say) is not something it excludes
     if excluded(str(absolute), path.is_dir()):
         return True
-    cwd = Path.cwd()
     return any(excluded(str(parent), True) for parent in absolute.parents if cwd in parent.parents)
 
 

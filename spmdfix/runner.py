@@ -367,6 +367,38 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
         yield pool
 
 
+def _run_isolated(jobs: list[Job], workers: int) -> list[FileOutcome]:
+    """Run again the jobs that a dying worker (a crash in a C extension, the OOM killer) took down with it:
+    all in a fresh pool one job per task, then each one still unfinished alone in a pool of its own. Only a
+    job that kills a pool of its own is reported "failed"; the others keep their results."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    if not jobs:
+        return []
+    done: dict[int, FileOutcome] = {}
+    pending = list(range(len(jobs)))
+    for groups in ([pending], None):
+        for group in groups if groups is not None else [[i] for i in pending]:
+            with ProcessPoolExecutor(max_workers=min(workers, len(group)), initializer=_import_analysis) as pool:
+                futures: dict[int, Future] = {}
+                with contextlib.suppress(BrokenProcessPool):
+                    for i in group:
+                        futures[i] = pool.submit(run_batch, [jobs[i]])
+                for i, future in futures.items():
+                    try:
+                        done[i] = future.result()[0]
+                    except BrokenProcessPool:
+                        pass  # this job or another one killed the pool: it runs again alone
+                    except Exception:  # noqa: BLE001 - a result that cannot be sent back fails its file only
+                        done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=traceback.format_exc())
+        pending = [i for i in pending if i not in done]
+    for i in pending:
+        message = "the worker process died while analysing this file (run alone, it died again)"
+        done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=message)
+    return [done[i] for i in range(len(jobs))]
+
+
 def _import_analysis() -> None:
     import spmdfix.api  # noqa: F401 - imported for its side effect, in a worker
 
@@ -396,48 +428,76 @@ def run_jobs(
     return _run_in(pool, jobs, workers, progress)
 
 
-def stream_jobs(jobs: Iterable[Job], pool: Executor) -> tuple[list[Job], list[FileOutcome]]:
+def stream_jobs(jobs: Iterable[Job], pool: Executor, workers: int) -> tuple[list[Job], list[FileOutcome]]:
     """Run jobs as they come (from a discovery still walking), in batches of `STREAM_BATCH` on `pool`;
-    the jobs and their outcomes, in the order the jobs came. Failures are reported as in `run_jobs`."""
+    the jobs and their outcomes, in the order the jobs came. A worker that dies is handled as in `run_jobs`."""
     from concurrent.futures import wait
+    from concurrent.futures.process import BrokenProcessPool
 
     taken: list[Job] = []
     batches: list[list[Job]] = []
-    futures: list[Future] = []
+    futures: list[Future | None] = []  # None: not submitted, the pool had broken
+    broken = False
+
+    def submit(batch: list[Job]) -> None:
+        nonlocal broken
+        try:
+            futures.append(None if broken else pool.submit(run_batch, batch))
+        except BrokenProcessPool:
+            broken = True
+            futures.append(None)
+
     for job in jobs:
         taken.append(job)
         if not batches or len(batches[-1]) == STREAM_BATCH:
             if batches:
-                futures.append(pool.submit(run_batch, batches[-1]))
+                submit(batches[-1])
             batches.append([])
         batches[-1].append(job)
     if batches:
-        futures.append(pool.submit(run_batch, batches[-1]))
-    wait(futures)
-    return taken, [outcome for f, batch in zip(futures, batches) for outcome in _batch_result(f, batch)]
+        submit(batches[-1])
+    wait([f for f in futures if f is not None])
+    return taken, _collect(futures, batches, workers)
 
 
 def _run_in(pool: Executor, jobs: Sequence[Job], workers: int, progress: Callable[[int], None]) -> list[FileOutcome]:
     from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     size = max(1, min(BATCH_MAX, len(jobs) // (workers * 8)))
     batches = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
-    results: list[list[FileOutcome]] = [[] for _ in batches]
-    futures: dict[Future, int] = {pool.submit(run_batch, batch): i for i, batch in enumerate(batches)}
-    for future in as_completed(futures):
-        i = futures[future]
-        results[i] = _batch_result(future, batches[i])
-        progress(len(batches[i]))
-    return [outcome for batch in results for outcome in batch]
+    futures: list[Future | None] = []
+    for batch in batches:
+        try:
+            futures.append(pool.submit(run_batch, batch))
+        except BrokenProcessPool:
+            futures.append(None)
+    sizes = {f: len(b) for f, b in zip(futures, batches) if f is not None}
+    for future in as_completed(sizes):
+        progress(sizes[future])
+    return _collect(futures, batches, workers)
 
 
-def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome]:
+def _collect(futures: list[Future | None], batches: list[list[Job]], workers: int) -> list[FileOutcome]:
+    """The outcomes of finished batches, in order; the jobs of batches a dying worker took down (or that
+    were never submitted) are run again by `_run_isolated`."""
+    results = [_batch_result(f, b) if f is not None else None for f, b in zip(futures, batches)]
+    lost = [job for batch, result in zip(batches, results) if result is None for job in batch]
+    again = iter(_run_isolated(lost, workers))
+    out: list[FileOutcome] = []
+    for batch, result in zip(batches, results):
+        out.extend(result if result is not None else [next(again) for _ in batch])
+    return out
+
+
+def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome] | None:
+    """The batch's outcomes; None when its worker died (the pool is broken)."""
     from concurrent.futures.process import BrokenProcessPool
 
     try:
         return future.result()
-    except BrokenProcessPool as err:
-        return [FileOutcome(job.path, job.display, "failed", error=f"the worker process died: {err}") for job in batch]
+    except BrokenProcessPool:
+        return None
     except Exception:  # noqa: BLE001 - a result that cannot be sent back fails its batch only
         message = traceback.format_exc()
         return [FileOutcome(job.path, job.display, "failed", error=message) for job in batch]

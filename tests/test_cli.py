@@ -371,6 +371,17 @@ def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pyt
     result = invoke("check", "-j", "2", "crash.py", "model.py")
     assert result.exit_code == 2
     assert "crash.py: internal error, file left as it is:\nthe worker process died" in result.stderr
+    # Streamed from a walk, the crash shares a batch with the other files: they are run again and keep
+    # their findings; only the file that kills a worker of its own fails.
+    for i in range(5):
+        shutil.copy(work / "model.py", work / f"m{i}.py")
+    walked = invoke("check", "-j", "2", "--output-format", "json", ".")
+    assert walked.exit_code == 2
+    assert {Path(r["filename"]).name for r in json.loads(walked.stdout)} == {"model.py"} | {
+        f"m{i}.py" for i in range(5)
+    }
+    assert walked.stderr.count("the worker process died") == 1
+    assert "7 files scanned, 6 parsed; 12 findings; 1 error." in walked.stderr
 
 
 def test_interactive_shows_again_a_fix_that_overlapped_an_accepted_one(
@@ -393,3 +404,19 @@ def test_interactive_shows_again_a_fix_that_overlapped_an_accepted_one(
     assert "rename (safe): Rename spmd axis `'i'` to `'batch'`" in prompts[2]
     assert result.exit_code == 0
     assert (work / "one.py").read_text().count("spmd_axis_name='batch'") == 2
+
+
+def test_add_noqa_counts_an_undecodable_file_as_a_finding(work: Path) -> None:
+    (work / "bad.py").write_bytes(b'x = "\xff"\n')
+    result = invoke("check", "--add-noqa", "bad.py")
+    assert result.exit_code == 1  # as `check` and `fix` do: SPMD901 is a finding, not a usage error
+    assert "bad.py: SPMD901 cannot decode" in result.stderr
+
+
+def test_reports_follow_the_sorted_order_of_the_paths_they_show(work: Path) -> None:
+    (work / "sub").mkdir()
+    shutil.copy(work / "model.py", work / "sub" / "inner.py")
+    for jobs in ("1", "2"):
+        result = invoke("check", "-j", jobs, "sub", str(work / "model.py"))
+        shown = [line.split(":")[0] for line in result.stdout.splitlines() if ": SPMD" in line]
+        assert shown == sorted(shown, key=lambda p: p.split("/")) and shown[0] == "model.py", shown

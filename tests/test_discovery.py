@@ -125,3 +125,25 @@ def test_generated_files_are_skipped_unless_asked(tree: Path) -> None:
     assert "1 skipped" in skipped.stderr
     included = CliRunner().invoke(main, ["check", "--include-generated", "gen.py"])
     assert included.exit_code == 1 and "gen.py:" in included.stdout
+
+
+def test_one_file_under_several_spellings_is_found_once(tree: Path) -> None:
+    assert files("b.py", "./b.py", str(tree / "b.py"), "pkg", "pkg/z.py") == ["b.py", "pkg/sub/y.py", "pkg/z.py"]
+
+
+def test_anchored_globs_under_a_directory_with_glob_characters_and_negated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "proj[v2]"
+    touch(root, "a.py", "sub/x.py", "sub/y.py")
+    monkeypatch.chdir(root)
+    assert files(overrides=Overrides(extend_exclude=("sub/*.py",))) == ["a.py"]
+    assert files(overrides=Overrides(extend_exclude=("sub/*.py", "!sub/y.py"))) == ["a.py", "sub/y.py"]
+
+
+def test_force_exclude_does_not_exclude_the_working_directory_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    touch(tmp_path, "build/m.py", "build/build/n.py")
+    monkeypatch.chdir(tmp_path / "build")  # a checkout that happens to live in a directory named `build`
+    assert files(".", force_exclude=True) == ["m.py"]
