@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ GENERATED_MARK = "@generated"
 GENERATED_LINES = 5
 CHECK, FIX, ADD_NOQA = "check", "fix", "add-noqa"
 BATCH_MAX = 16
+RECURSION_BUDGET = 985  # frames a file may use: what the default limit of 1000 leaves in `spmdfix check -j 1`
 STREAM_BATCH = 32  # files per task when the total is not known yet (`stream_jobs`)
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +188,30 @@ def prepare(path: Path, source: SourceFile, include_generated: bool) -> Prepared
 
 
 def run_file(job: Job) -> FileOutcome:
-    """Read one file and run `job` on it. Never raises."""
+    """Read one file and run `job` on it, with `RECURSION_BUDGET` frames to spare. Never raises."""
+    with _recursion_budget():
+        return _run_file(job)
+
+
+@contextlib.contextmanager
+def _recursion_budget() -> Iterator[None]:
+    """The same recursion headroom for every file, however deep the caller's stack: a worker process runs a
+    file some frames deeper than the main one does, and `ast.parse` (like the analysis) stops at the limit
+    counted from the bottom of the stack, so without this a deeply nested expression could parse with `-j 1`
+    and be SPMD900 with `-j 2`. (Process-wide: the CLI runs one file at a time per process.)"""
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + RECURSION_BUDGET)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _run_file(job: Job) -> FileOutcome:
     try:
         size = os.stat(job.path).st_size
     except OSError as err:

@@ -420,3 +420,14 @@ def test_reports_follow_the_sorted_order_of_the_paths_they_show(work: Path) -> N
         result = invoke("check", "-j", jobs, "sub", str(work / "model.py"))
         shown = [line.split(":")[0] for line in result.stdout.splitlines() if ": SPMD" in line]
         assert shown == sorted(shown, key=lambda p: p.split("/")) and shown[0] == "model.py", shown
+
+
+def test_a_deeply_nested_file_gets_the_same_result_in_one_process_and_in_workers(work: Path) -> None:
+    # ast.parse stops at the recursion limit counted from the bottom of the stack, and a worker runs a file
+    # deeper in its stack than the main process: runner gives each file the same headroom.
+    deep = (work / "model.py").read_text() + "y = " + "+".join(["1"] * 2900) + "\n"
+    (work / "deep.py").write_text(deep)
+    (work / "other.py").write_text("x = 1\n")
+    one, two = (invoke("check", "-j", j, "deep.py", "other.py") for j in ("1", "2"))
+    assert one.stdout == two.stdout
+    assert "SPMD001" in one.stdout and "SPMD900" not in one.stdout
