@@ -188,9 +188,8 @@ def prepare(path: Path, source: SourceFile, include_generated: bool) -> Prepared
 
 
 def run_file(job: Job) -> FileOutcome:
-    """Read one file and run `job` on it, with `RECURSION_BUDGET` frames to spare. Never raises."""
-    with _recursion_budget():
-        return _run_file(job)
+    """Read one file and run `job` on it. Never raises. (`run_batch` gives it its recursion headroom.)"""
+    return _run_file(job)
 
 
 @contextlib.contextmanager
@@ -369,9 +368,15 @@ def _row(text: str, finding: Finding) -> int:
 # --- many files ------------------------------------------------------------------------------------
 
 
-def run_batch(jobs: Sequence[Job]) -> list[FileOutcome]:
-    """`run_file` for each job (one task of a worker process: batching saves inter-process traffic)."""
-    return [run_file(job) for job in jobs]
+def run_batch(jobs: Sequence[Job], progress: Callable[[int], None] = lambda n: None) -> list[FileOutcome]:
+    """`run_file` for each job, each with `RECURSION_BUDGET` frames to spare (one task of a worker process,
+    or the whole run in one process: the same frames either way); `progress(1)` after each file."""
+    out = []
+    with _recursion_budget():
+        for job in jobs:
+            out.append(run_file(job))
+            progress(1)
+    return out
 
 
 @contextlib.contextmanager
@@ -442,11 +447,7 @@ def run_jobs(
     their results.
     """
     if workers <= 1 or len(jobs) <= 1:
-        out = []
-        for job in jobs:
-            out.append(run_file(job))
-            progress(1)
-        return out
+        return run_batch(jobs, progress)
     if pool is None:
         with worker_pool(min(workers, len(jobs))) as own:
             return _run_in(own, jobs, workers, progress)
