@@ -593,6 +593,7 @@ def _fix_one(o: FileOutcome, diff: bool, tally: _Tally, job: Job) -> None:
     if o.status == "failed":
         tally.internal = True
         tally.errors += 1
+        tally.remaining += len(o.findings)  # what checking the file found: fixing it failed, they remain
         return
     for message in (*o.errors, *o.notes):
         click.echo(f"{o.display}: {message}", err=True)

@@ -454,13 +454,22 @@ class Resolver:
         return cached
 
     def _config_of(self, directory: Path) -> Path | None:
-        """`find_config` of the absolute `directory`, sharing the walk up with the directories asked before."""
-        if directory in self._config_by_dir:
-            return self._config_by_dir[directory]
-        found = config_in(directory)
-        if found is None and directory.parent != directory:
-            found = self._config_of(directory.parent)
-        self._config_by_dir[directory] = found
+        """`find_config` of the absolute `directory`, sharing the walk up with the directories asked before
+        (a loop, not recursion: a tree may be deeper than Python's stack)."""
+        unknown: list[Path] = []
+        found: Path | None = None
+        current = directory
+        while True:
+            if current in self._config_by_dir:
+                found = self._config_by_dir[current]
+                break
+            unknown.append(current)
+            found = config_in(current)
+            if found is not None or current.parent == current:
+                break
+            current = current.parent
+        for seen in unknown:  # each below `found`'s directory (or the one holding it): it is theirs too
+            self._config_by_dir[seen] = found
         return found
 
     def for_path(self, path: Path) -> Settings:

@@ -160,7 +160,23 @@ def _gitignored(ignores: _Ignores, absolute: str, is_dir: bool) -> bool:
 
 def _walk(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool) -> Iterator[str]:
     """The source files under the directory `path` (as given; `absolute` is the same directory), as paths
-    joined onto `path`. Strings throughout: pathlib would cost more than the walk itself."""
+    joined onto `path`, depth first in name order. Strings throughout: pathlib would cost more than the
+    walk itself. A stack of directory listings, not recursion: a tree may be deeper than Python's stack."""
+    stack = [_listing(path, absolute, excluded, ignores, respect)]
+    while stack:
+        entry = next(stack[-1], None)
+        if entry is None:
+            stack.pop()
+        elif entry[0]:  # a directory: its files come before the next entry of this one
+            _, child, child_abs, child_ignores = entry
+            stack.append(_listing(child, child_abs, excluded, child_ignores, respect))
+        else:
+            yield entry[1]
+
+
+def _listing(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool):
+    """One directory's entries to keep, in name order: (True, path, absolute, ignores) for a directory,
+    (False, path) for a source file."""
     if respect:
         ignore_file = os.path.join(absolute, GITIGNORE)
         own = _read_ignore_file(Path(ignore_file)) if os.path.isfile(ignore_file) else None
@@ -176,9 +192,9 @@ def _walk(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respe
         if (is_dir and entry.name == ".git") or excluded(child_abs, is_dir) or _gitignored(ignores, child_abs, is_dir):
             continue
         if is_dir:
-            yield from _walk(os.path.join(path, entry.name), child_abs, excluded, ignores, respect)
+            yield True, os.path.join(path, entry.name), child_abs, ignores
         elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
-            yield os.path.join(path, entry.name)
+            yield False, os.path.join(path, entry.name)
 
 
 def read_source(path: Path) -> SourceFile:

@@ -243,7 +243,21 @@ def run_source(job: Job, source: SourceFile) -> FileOutcome:
     except FileError as err:
         return FileOutcome(job.path, job.display, "unreadable", error=str(err))
     except Exception:  # noqa: BLE001 - the one place a bug in analysis is caught and reported per file
-        return FileOutcome(job.path, job.display, "failed", source, error=traceback.format_exc())
+        error = traceback.format_exc()
+        left = _still_there(job, source)
+        return FileOutcome(job.path, job.display, "failed", source, left, error=error, parsed=bool(left))
+
+
+def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
+    """When fixing (or adding noqa comments) failed, the file's findings as checked: they remain, and the
+    summary counts them. Empty when checking fails too."""
+    if job.mode == CHECK:
+        return ()
+    try:
+        prepared = prepare(job.path, source, job.include_generated)
+        return tuple(_findings(job, prepared, prepared.text)[0])
+    except Exception:  # noqa: BLE001 - the failure is already reported; the count is best effort
+        return ()
 
 
 def _findings(job: Job, prepared: Prepared, text: str) -> tuple[list[Finding], list[Finding]]:

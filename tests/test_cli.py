@@ -431,3 +431,15 @@ def test_a_deeply_nested_file_gets_the_same_result_in_one_process_and_in_workers
     one, two = (invoke("check", "-j", j, "deep.py", "other.py") for j in ("1", "2"))
     assert one.stdout == two.stdout
     assert "SPMD001" in one.stdout and "SPMD900" not in one.stdout
+
+
+def test_a_fix_that_fails_leaves_the_files_findings_counted(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")  # what libcst does on a very long expression
+
+    monkeypatch.setattr(runner_module, "fix_text", broken)
+    result = invoke("fix", "-j", "1", "model.py")
+    assert result.exit_code == 2
+    assert "model.py: internal error, file left as it is:" in result.stderr
+    assert result.stderr.endswith("spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left; 1 error.\n")
+    assert (work / "model.py").read_bytes() == (CASE / "input.py").read_bytes()

@@ -147,3 +147,14 @@ def test_force_exclude_does_not_exclude_the_working_directory_itself(
     touch(tmp_path, "build/m.py", "build/build/n.py")
     monkeypatch.chdir(tmp_path / "build")  # a checkout that happens to live in a directory named `build`
     assert files(".", force_exclude=True) == ["m.py"]
+
+
+def test_a_tree_deeper_than_the_python_stack_is_walked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    relative = "/".join(["a"] * 1100)  # more levels than the default recursion limit of 1000
+    current = tmp_path
+    for _ in range(1100):  # os.makedirs recurses once per level
+        current = current / "a"
+        current.mkdir()
+    (current / "x.py").write_text("x = 1\n")
+    assert files() == [relative + "/x.py"]
