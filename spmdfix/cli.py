@@ -93,7 +93,8 @@ def _multi(name: str, help: str):
 
 
 _COMMON = [
-    click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
+    # readable=False: a file that cannot be read is SPMD901, as when a walk finds it, not a usage error.
+    click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=Path)),
     click.option(
         "--config",
         "config_file",

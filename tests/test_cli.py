@@ -443,3 +443,12 @@ def test_a_fix_that_fails_leaves_the_files_findings_counted(work: Path, monkeypa
     assert "model.py: internal error, file left as it is:" in result.stderr
     assert result.stderr.endswith("spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left; 1 error.\n")
     assert (work / "model.py").read_bytes() == (CASE / "input.py").read_bytes()
+
+
+def test_a_file_given_that_cannot_be_read_is_a_finding_not_a_usage_error(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "access", lambda *args, **kwargs: False)  # what click asks; root can read anything
+    result = invoke("check", "model.py")
+    assert "Invalid value" not in result.stderr
+    assert result.exit_code == 1 and "SPMD001" in result.stdout
