@@ -165,6 +165,7 @@ class Run:
         )
         self.resolver = Resolver(overrides, kw["config_file"])
         self.paths: tuple[Path, ...] = kw["paths"]
+        self.unlisted: list[str] = []  # directories the walk could not list, said on stderr after the run
         self.stdin = self.paths == (Path("-"),)
         self._stdin_raw: bytes | None = None
         if not self.paths and not kw["show_settings"]:
@@ -181,7 +182,9 @@ class Run:
     def files(self) -> list[Path]:
         """The files to run on, sorted. Raises `click.UsageError` for a path that does not exist."""
         try:
-            return discover(self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"])
+            return discover(
+                self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"], self.unlisted
+            )
         except FileError as err:
             raise click.UsageError(str(err)) from err
 
@@ -226,7 +229,14 @@ class Run:
         )
 
     def outcomes(self, mode: str, want_edits: bool = False) -> tuple[list[Job], list[FileOutcome]]:
-        """Jobs and their outcomes, in path order; stdin is one job when PATH is `-`."""
+        """Jobs and their outcomes, in path order; stdin is one job when PATH is `-`. Directories the walk
+        could not list are said on stderr."""
+        found = self._outcomes(mode, want_edits)
+        for message in self.unlisted:
+            click.echo(message, err=True)
+        return found
+
+    def _outcomes(self, mode: str, want_edits: bool) -> tuple[list[Job], list[FileOutcome]]:
         if self.stdin:
             job = self.job(self.stdin_path(), mode, want_edits, self.kw["stdin_filename"] or "-")
             return [job], [_run_stdin(job, self.stdin_bytes())]
@@ -239,7 +249,7 @@ class Run:
                 # No progress bar to size: files go to the workers while discovery is still walking.
                 try:
                     found = iter_sources(
-                        self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"]
+                        self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"], self.unlisted
                     )
                 except FileError as err:
                     raise click.UsageError(str(err)) from err

@@ -50,6 +50,7 @@ def discover(
     excluded: Excluded = lambda path, is_dir: False,
     respect_gitignore: bool = True,
     force_exclude: bool = False,
+    unlisted: list[str] | None = None,
 ) -> list[Path]:
     """The source files under `paths` (`*.py`, `*.pyi`, `*.ipynb`), each once, sorted by path components.
 
@@ -58,9 +59,11 @@ def discover(
     ancestors up to the root of the git work tree holding them, plus `.git/info/exclude`) ignores it, or
     when it is a `.git` directory; symlinked directories are not followed. With `force_exclude`, a path
     given (or a directory between it and the working directory) that `excluded` matches is dropped too.
+    A directory that cannot be listed is skipped, with a message appended to `unlisted` (when given).
     Raises `FileError` for a path that does not exist.
     """
-    return sorted(iter_sources(paths, excluded, respect_gitignore, force_exclude), key=lambda p: p.parts)
+    found = iter_sources(paths, excluded, respect_gitignore, force_exclude, unlisted)
+    return sorted(found, key=lambda p: p.parts)
 
 
 def iter_sources(
@@ -68,6 +71,7 @@ def iter_sources(
     excluded: Excluded = lambda path, is_dir: False,
     respect_gitignore: bool = True,
     force_exclude: bool = False,
+    unlisted: list[str] | None = None,
 ) -> Iterator[Path]:
     """`discover`'s files as the walk finds them (each once; not sorted across the paths given), so that a
     caller can start on the first files while the walk goes on. Raises `FileError` for a path that does not
@@ -81,16 +85,18 @@ def iter_sources(
             raise FileError(f"{original}: cannot access: {err.strerror or err}") from err
         if not exists:
             raise FileError(f"{original}: no such file or directory")
-    return _unique(_sources(given, excluded, respect_gitignore, force_exclude))
+    return _unique(_sources(given, excluded, respect_gitignore, force_exclude, [] if unlisted is None else unlisted))
 
 
-def _sources(paths: list[Path], excluded: Excluded, respect_gitignore: bool, force_exclude: bool) -> Iterator[Path]:
+def _sources(
+    paths: list[Path], excluded: Excluded, respect_gitignore: bool, force_exclude: bool, unlisted: list[str]
+) -> Iterator[Path]:
     for path in paths:
         if force_exclude and excluded_as_given(path, excluded):
             continue
         if path.is_dir():
             ignores = _outer_gitignores(path) if respect_gitignore else ()
-            walked = _walk(os.fspath(path), os.path.abspath(path), excluded, ignores, respect_gitignore)
+            walked = _walk(os.fspath(path), os.path.abspath(path), excluded, ignores, respect_gitignore, unlisted)
             yield from map(Path, walked)
         else:
             yield path
@@ -158,25 +164,27 @@ def _gitignored(ignores: _Ignores, absolute: str, is_dir: bool) -> bool:
     return False
 
 
-def _walk(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool) -> Iterator[str]:
+def _walk(
+    path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool, unlisted: list[str]
+) -> Iterator[str]:
     """The source files under the directory `path` (as given; `absolute` is the same directory), as paths
     joined onto `path`, depth first in name order. Strings throughout: pathlib would cost more than the
     walk itself. A stack of directory listings, not recursion: a tree may be deeper than Python's stack."""
-    stack = [_listing(path, absolute, excluded, ignores, respect)]
+    stack = [_listing(path, absolute, excluded, ignores, respect, unlisted)]
     while stack:
         entry = next(stack[-1], None)
         if entry is None:
             stack.pop()
         elif entry[0]:  # a directory: its files come before the next entry of this one
             _, child, child_abs, child_ignores = entry
-            stack.append(_listing(child, child_abs, excluded, child_ignores, respect))
+            stack.append(_listing(child, child_abs, excluded, child_ignores, respect, unlisted))
         else:
             yield entry[1]
 
 
-def _listing(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool):
+def _listing(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool, unlisted: list[str]):
     """One directory's entries to keep, in name order: (True, path, absolute, ignores) for a directory,
-    (False, path) for a source file."""
+    (False, path) for a source file. A directory that cannot be listed says so in `unlisted`."""
     if respect:
         ignore_file = os.path.join(absolute, GITIGNORE)
         own = _read_ignore_file(Path(ignore_file)) if os.path.isfile(ignore_file) else None
@@ -184,7 +192,9 @@ def _listing(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, re
             ignores = (*ignores, (absolute, own))
     try:
         entries = sorted(os.scandir(absolute), key=lambda e: e.name)
-    except OSError:
+    except OSError as err:
+        shown = os.path.normpath(path).replace(os.sep, "/")
+        unlisted.append(f"{shown}: skipped: cannot list the directory: {err.strerror or err}")
         return
     for entry in entries:
         is_dir = entry.is_dir(follow_symlinks=False)

@@ -158,3 +158,20 @@ def test_a_tree_deeper_than_the_python_stack_is_walked(tmp_path: Path, monkeypat
         current.mkdir()
     (current / "x.py").write_text("x = 1\n")
     assert files() == [relative + "/x.py"]
+
+
+def test_a_directory_that_cannot_be_listed_is_skipped_and_said(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.scandir
+
+    def scandir(path):
+        if os.path.basename(path) == "sub":
+            raise PermissionError(13, "Permission denied")  # what chmod 000 gives a user who is not root
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    unlisted: list[str] = []
+    found = [p.as_posix() for p in discover(["."], unlisted=unlisted)]
+    assert "pkg/z.py" in found and not any(p.startswith("pkg/sub/") for p in found)
+    assert unlisted == ["pkg/sub: skipped: cannot list the directory: Permission denied"]
+    result = CliRunner().invoke(main, ["check", "-j", "1", "."])
+    assert "pkg/sub: skipped: cannot list the directory: Permission denied" in result.stderr
