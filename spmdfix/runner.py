@@ -12,6 +12,7 @@ A module is analysed as it is; a notebook (`.ipynb`) through its virtual module 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 import traceback
@@ -283,6 +284,7 @@ def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...]
 def _check(job: Job, prepared: Prepared) -> FileOutcome:
     text = prepared.text
     reported, suppressed = _findings(job, prepared, text)
+    reported = _without_blocked_fixes(reported, suppressed)
     return FileOutcome(
         job.path,
         job.display,
@@ -295,6 +297,16 @@ def _check(job: Job, prepared: Prepared) -> FileOutcome:
         suppressed=len(suppressed),
         edits=_edits(text, reported) if job.want_edits and reported else None,
     )
+
+
+def _without_blocked_fixes(reported: list[Finding], suppressed: list[Finding]) -> list[Finding]:
+    """The reported findings without the fixes `fix` would not apply: one whose key a suppressed finding
+    shares would change that finding too (`api.fix_source` skips it). So `check` marks `[*]` only what
+    `fix` does."""
+    blocked = {fix.key for finding in suppressed for fix in finding.fixes}
+    if not blocked:
+        return reported
+    return [dataclasses.replace(f, fixes=tuple(x for x in f.fixes if x.key not in blocked)) for f in reported]
 
 
 def _fix(job: Job, prepared: Prepared) -> FileOutcome:
