@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import contextlib
 import gc
+import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -23,6 +25,9 @@ from spmdfix.positions import LineIndex, apply_edits
 from spmdfix.prefilter import may_have_findings
 
 MAX_PASSES = 8
+# Python 3.12 syntax a 3.11 parser rejects: PEP 695 (`type X = ...`, `def f[T]`, `class C[T]`) and PEP 701
+# f-strings (quotes reused inside the braces): the SPMD900 hint names a newer Python only for these.
+_NEWER_SYNTAX = re.compile(r"^\s*type\s+\w+|\b(?:def|class)\s+\w+\s*\[|\b[fF][rR]?['\"]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +99,8 @@ def _syntax_finding(source: str, err: SyntaxError) -> Finding:
         col = max((err.offset or 1) - 1, 0)
         offset = min(lines.line_start(line0) + min(col, len(lines.line_text(line0))), len(source))
     message = f"SyntaxError: {err.msg}"
-    if "invalid syntax" in err.msg or "expected" in err.msg:
+    line = lines.line_text(line0) if err.lineno else ""
+    if sys.version_info < (3, 12) and _NEWER_SYNTAX.search(line):
         message += " (spmdfix parses with this interpreter's grammar; newer syntax needs a newer Python)"
     return Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, message, Span(offset, offset))
 

@@ -19,6 +19,7 @@ Hypothesis runs are bounded (`max_examples`, no deadline) so the file stays well
 from __future__ import annotations
 
 import ast
+import sys
 import keyword
 import re
 from dataclasses import dataclass
@@ -416,3 +417,17 @@ def test_hostile_inputs_never_raise(name: str) -> None:
 def test_unparseable_inputs_give_one_syntax_finding(name: str, expect_900: bool) -> None:
     findings = check_source(HOSTILE[name])
     assert [f.code for f in findings] == (["SPMD900"] if expect_900 else [])
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="3.12 parses these")
+def test_the_newer_python_hint_only_for_newer_syntax() -> None:
+    hint = "newer syntax needs a newer Python"
+    for tail, hinted in (
+        ("def f(:\n", False),
+        ("x = = 1\n", False),
+        ("type X = int\n", True),
+        ("def g[T](x):\n    return x\n", True),
+        ('x = f"{d["k"]}"\n', True),
+    ):
+        (finding,) = check_source(HEADER + tail)
+        assert finding.code == "SPMD900" and (hint in finding.message) == hinted, (tail, finding.message)
