@@ -152,12 +152,17 @@ def test_force_exclude_does_not_exclude_the_working_directory_itself(
 def test_a_tree_deeper_than_the_python_stack_is_walked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     relative = "/".join(["a"] * 1100)  # more levels than the default recursion limit of 1000
-    current = tmp_path
+    levels = [tmp_path]
     for _ in range(1100):  # os.makedirs recurses once per level
-        current = current / "a"
-        current.mkdir()
-    (current / "x.py").write_text("x = 1\n")
-    assert files() == [relative + "/x.py"]
+        levels.append(levels[-1] / "a")
+        levels[-1].mkdir()
+    (levels[-1] / "x.py").write_text("x = 1\n")
+    try:
+        assert files() == [relative + "/x.py"]
+    finally:  # bottom up: shutil.rmtree (pytest's clean-up of old tmp dirs) recurses once per level too
+        (levels[-1] / "x.py").unlink()
+        for level in reversed(levels[1:]):
+            level.rmdir()
 
 
 def test_a_directory_that_cannot_be_listed_is_skipped_and_said(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
