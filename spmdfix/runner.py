@@ -427,32 +427,44 @@ def _run_isolated(jobs: list[Job], workers: int) -> list[FileOutcome]:
     """Run again the jobs that a dying worker (a crash in a C extension, the OOM killer) took down with it:
     all in a fresh pool one job per task, then each one still unfinished alone in a pool of its own. Only a
     job that kills a pool of its own is reported "failed"; the others keep their results."""
+    done: dict[int, FileOutcome] = {}
+    _run_in_fresh_pool(jobs, range(len(jobs)), workers, done)
+    for i in [i for i in range(len(jobs)) if i not in done]:
+        _run_in_fresh_pool(jobs, [i], 1, done)
+        if i not in done:
+            message = "the worker process died while analysing this file (run alone, it died again)"
+            done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=message)
+    return [done[i] for i in range(len(jobs))]
+
+
+def _run_in_fresh_pool(jobs: list[Job], which: Iterable[int], workers: int, done: dict[int, FileOutcome]) -> None:
+    """Run `jobs[i]` for each i of `which`, one per task, in a new pool of `workers`; record in `done` each
+    that finished (a job lost when a worker died is left out)."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    if not jobs:
-        return []
-    done: dict[int, FileOutcome] = {}
-    pending = list(range(len(jobs)))
-    for groups in ([pending], None):
-        for group in groups if groups is not None else [[i] for i in pending]:
-            with ProcessPoolExecutor(max_workers=min(workers, len(group)), initializer=_import_analysis) as pool:
-                futures: dict[int, Future] = {}
-                with contextlib.suppress(BrokenProcessPool):
-                    for i in group:
-                        futures[i] = pool.submit(run_batch, [jobs[i]])
-                for i, future in futures.items():
-                    try:
-                        done[i] = future.result()[0]
-                    except BrokenProcessPool:
-                        pass  # this job or another one killed the pool: it runs again alone
-                    except Exception:  # noqa: BLE001 - a result that cannot be sent back fails its file only
-                        done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=traceback.format_exc())
-        pending = [i for i in pending if i not in done]
-    for i in pending:
-        message = "the worker process died while analysing this file (run alone, it died again)"
-        done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=message)
-    return [done[i] for i in range(len(jobs))]
+    which = list(which)
+    if not which:
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(which)), initializer=_import_analysis) as pool:
+        futures = {i: f for i in which if (f := _submit(pool, [jobs[i]])) is not None}
+        for i, future in futures.items():
+            try:
+                done[i] = future.result()[0]
+            except BrokenProcessPool:
+                pass  # this job or another one killed the pool
+            except Exception:  # noqa: BLE001 - a result that cannot be sent back fails its file only
+                done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=traceback.format_exc())
+
+
+def _submit(pool: Executor, batch: list[Job]) -> Future | None:
+    """`run_batch(batch)` submitted to `pool`; None when the pool is already broken (a worker died)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return pool.submit(run_batch, batch)
+    except BrokenProcessPool:
+        return None
 
 
 def _import_analysis() -> None:
@@ -469,8 +481,8 @@ def run_jobs(
 
     Jobs go to the workers (`pool` when given, else a `worker_pool` of its own) in small batches.
     `progress(n)` is called as files finish. A worker process that dies (a crash in a C extension, the OOM
-    killer) breaks the pool: the files not finished by then are reported as "failed", the others keep
-    their results.
+    killer) breaks the pool: the files not finished by then run again (`_run_isolated`), and only a file
+    that kills a worker of its own is reported "failed".
     """
     if workers <= 1 or len(jobs) <= 1:
         return run_batch(jobs, progress)
@@ -484,46 +496,27 @@ def stream_jobs(jobs: Iterable[Job], pool: Executor, workers: int) -> tuple[list
     """Run jobs as they come (from a discovery still walking), in batches of `STREAM_BATCH` on `pool`;
     the jobs and their outcomes, in the order the jobs came. A worker that dies is handled as in `run_jobs`."""
     from concurrent.futures import wait
-    from concurrent.futures.process import BrokenProcessPool
 
-    taken: list[Job] = []
     batches: list[list[Job]] = []
     futures: list[Future | None] = []  # None: not submitted, the pool had broken
-    broken = False
-
-    def submit(batch: list[Job]) -> None:
-        nonlocal broken
-        try:
-            futures.append(None if broken else pool.submit(run_batch, batch))
-        except BrokenProcessPool:
-            broken = True
-            futures.append(None)
-
     for job in jobs:
-        taken.append(job)
         if not batches or len(batches[-1]) == STREAM_BATCH:
             if batches:
-                submit(batches[-1])
+                futures.append(_submit(pool, batches[-1]))
             batches.append([])
         batches[-1].append(job)
     if batches:
-        submit(batches[-1])
+        futures.append(_submit(pool, batches[-1]))
     wait([f for f in futures if f is not None])
-    return taken, _collect(futures, batches, workers)
+    return [job for batch in batches for job in batch], _collect(futures, batches, workers)
 
 
 def _run_in(pool: Executor, jobs: Sequence[Job], workers: int, progress: Callable[[int], None]) -> list[FileOutcome]:
     from concurrent.futures import as_completed
-    from concurrent.futures.process import BrokenProcessPool
 
     size = max(1, min(BATCH_MAX, len(jobs) // (workers * 8)))
     batches = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
-    futures: list[Future | None] = []
-    for batch in batches:
-        try:
-            futures.append(pool.submit(run_batch, batch))
-        except BrokenProcessPool:
-            futures.append(None)
+    futures = [_submit(pool, batch) for batch in batches]
     sizes = {f: len(b) for f, b in zip(futures, batches) if f is not None}
     for future in as_completed(sizes):
         progress(sizes[future])
