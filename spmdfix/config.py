@@ -287,15 +287,27 @@ def config_in(directory: Path) -> Path | None:
     return None
 
 
-def find_config(start: Path) -> Path | None:
-    """The config file closest to `start` (a file or directory), walking up to the filesystem root."""
+def find_config(start: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
+    """The config file closest to `start` (a file or directory), walking up to the filesystem root.
+
+    `known` (absolute directory -> its config file) shortens the walk when given, and is filled with the
+    directories walked: a `Resolver` shares one between all the directories it is asked about."""
     start = _absolute(start)
     directory = start if start.is_dir() else start.parent
+    known = {} if known is None else known
+    walked: list[Path] = []
+    found: Path | None = None
     for candidate in (directory, *directory.parents):
+        if candidate in known:
+            found = known[candidate]
+            break
+        walked.append(candidate)
         found = config_in(candidate)
         if found is not None:
-            return found
-    return None
+            break
+    for seen in walked:  # each lies below `found`'s directory (or holds it): the file is theirs too
+        known[seen] = found
+    return found
 
 
 def load_settings(path: Path) -> Settings:
@@ -445,32 +457,13 @@ class Resolver:
         key = _abs(directory)
         cached = self._by_dir.get(key)
         if cached is None:
-            source = self.config_file or self._config_of(Path(key))
+            source = self.config_file or find_config(Path(key), self._config_by_dir)
             cached = self._by_file.get(source)
             if cached is None:
                 base = load_settings(source) if source else Settings()
                 cached = self._by_file[source] = self.overrides.apply(base, self.cwd)
             self._by_dir[key] = cached
         return cached
-
-    def _config_of(self, directory: Path) -> Path | None:
-        """`find_config` of the absolute `directory`, sharing the walk up with the directories asked before
-        (a loop, not recursion: a tree may be deeper than Python's stack)."""
-        unknown: list[Path] = []
-        found: Path | None = None
-        current = directory
-        while True:
-            if current in self._config_by_dir:
-                found = self._config_by_dir[current]
-                break
-            unknown.append(current)
-            found = config_in(current)
-            if found is not None or current.parent == current:
-                break
-            current = current.parent
-        for seen in unknown:  # each below `found`'s directory (or the one holding it): it is theirs too
-            self._config_by_dir[seen] = found
-        return found
 
     def for_path(self, path: Path) -> Settings:
         """Settings of a file (its directory's) or of a directory."""
