@@ -15,7 +15,7 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import click
@@ -26,7 +26,6 @@ from spmdfix.files import (
     MAX_BYTES,
     FileError,
     decode,
-    discover,
     excluded_as_given,
     iter_sources,
     read_source,
@@ -179,10 +178,11 @@ class Run:
         """Whether the settings of the absolute path's directory exclude it (discovery's `excluded`)."""
         return self.resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
 
-    def files(self) -> list[Path]:
-        """The files to run on, sorted. Raises `click.UsageError` for a path that does not exist."""
+    def sources(self) -> Iterator[Path]:
+        """The files to run on, as the walk finds them (`files.iter_sources`). Raises `click.UsageError`
+        for a path that does not exist."""
         try:
-            return discover(
+            return iter_sources(
                 self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"], self.unlisted
             )
         except FileError as err:
@@ -247,16 +247,11 @@ class Run:
         with worker_pool(workers if several else 1) as pool:
             if pool is not None and not _stderr_is_tty():
                 # No progress bar to size: files go to the workers while discovery is still walking.
-                try:
-                    found = iter_sources(
-                        self.paths, self.excluded, self.kw["respect_gitignore"], self.kw["force_exclude"], self.unlisted
-                    )
-                except FileError as err:
-                    raise click.UsageError(str(err)) from err
+                found = self.sources()
                 jobs, outcomes = stream_jobs((self.job(path, mode, want_edits) for path in found), pool, workers)
                 order = sorted(range(len(jobs)), key=lambda i: _shown_order(jobs[i]))
                 return [jobs[i] for i in order], [outcomes[i] for i in order]
-            jobs = sorted((self.job(path, mode, want_edits) for path in self.files()), key=_shown_order)
+            jobs = sorted((self.job(path, mode, want_edits) for path in self.sources()), key=_shown_order)
             if _stderr_is_tty() and len(jobs) > PROGRESS_MIN_FILES:
                 with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
                     return jobs, run_jobs(jobs, workers, bar.update, pool)
@@ -701,7 +696,7 @@ class _Asker:
 def _interactive(run: Run) -> int:
     """`fix --interactive`: files one by one, in this process; the exit code."""
     tally = _Tally()
-    for path in run.files():
+    for path in sorted(run.sources(), key=lambda p: p.parts):
         job = run.job(path, FIX)
         asker = _Asker(job.display)
         _interactive_file(job, asker, tally)
