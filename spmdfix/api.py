@@ -15,11 +15,11 @@ import gc
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from spmdfix import rules
 from spmdfix.analysis import Analyzer
-from spmdfix.model import Edit, Finding, Fix, Options, Span, choose_fix
+from spmdfix.model import Edit, Finding, Fix, Options, Span, choose_fix, without_blocked_fixes
 from spmdfix.plan import plan_findings
 from spmdfix.positions import LineIndex, apply_edits
 from spmdfix.prefilter import may_have_findings
@@ -181,11 +181,9 @@ def fix_source(
 
 def _choose(reported: list[Finding], suppressed: list[Finding], options: Options) -> dict[str, Fix]:
     """The chosen fix of each reported finding (by key), never one shared with a suppressed finding."""
-    blocked = {fix.key for f in suppressed for fix in f.fixes}
     chosen: dict[str, Fix] = {}
-    for finding in reported:
-        allowed = replace(finding, fixes=tuple(x for x in finding.fixes if x.key not in blocked))
-        fix = choose_fix(allowed, options.strategy, options.unsafe_fixes)
+    for finding in without_blocked_fixes(reported, suppressed):
+        fix = choose_fix(finding, options.strategy, options.unsafe_fixes)
         if fix is not None:
             chosen.setdefault(fix.key, fix)
     return chosen

@@ -9,7 +9,7 @@ picklable and can be sent between processes or stored in an LSP diagnostic's `da
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -179,3 +179,12 @@ def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix 
         for fix in candidates:
             return fix
     return None
+
+
+def without_blocked_fixes(reported: list[Finding], suppressed: list[Finding]) -> list[Finding]:
+    """The reported findings without the fixes that would also change a suppressed finding (its fixes share
+    the key): `fix` never applies those, so `check` must not offer them either."""
+    blocked = {fix.key for finding in suppressed for fix in finding.fixes}
+    if not blocked:
+        return reported
+    return [replace(f, fixes=tuple(x for x in f.fixes if x.key not in blocked)) for f in reported]

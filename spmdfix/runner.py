@@ -12,7 +12,6 @@ A module is analysed as it is; a notebook (`.ipynb`) through its virtual module 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import sys
 import traceback
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import noqa, notebook, rules
 from spmdfix.files import MAX_BYTES, FileError, SourceFile, read_source
-from spmdfix.model import Edit, Finding, Fix, Options
+from spmdfix.model import Edit, Finding, Fix, Options, without_blocked_fixes
 from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
 
@@ -284,7 +283,7 @@ def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...]
 def _check(job: Job, prepared: Prepared) -> FileOutcome:
     text = prepared.text
     reported, suppressed = _findings(job, prepared, text)
-    reported = _without_blocked_fixes(reported, suppressed)
+    reported = without_blocked_fixes(reported, suppressed)  # [*] only for what `fix` applies
     return FileOutcome(
         job.path,
         job.display,
@@ -297,16 +296,6 @@ def _check(job: Job, prepared: Prepared) -> FileOutcome:
         suppressed=len(suppressed),
         edits=_edits(text, reported) if job.want_edits and reported else None,
     )
-
-
-def _without_blocked_fixes(reported: list[Finding], suppressed: list[Finding]) -> list[Finding]:
-    """The reported findings without the fixes `fix` would not apply: one whose key a suppressed finding
-    shares would change that finding too (`api.fix_source` skips it). So `check` marks `[*]` only what
-    `fix` does."""
-    blocked = {fix.key for finding in suppressed for fix in finding.fixes}
-    if not blocked:
-        return reported
-    return [dataclasses.replace(f, fixes=tuple(x for x in f.fixes if x.key not in blocked)) for f in reported]
 
 
 def _fix(job: Job, prepared: Prepared) -> FileOutcome:
