@@ -90,13 +90,7 @@ def build_corpus(base: Path) -> tuple[Path, Path]:
     """Copy the sources into base/corpus-1x and twice into base/corpus-2x; return both roots."""
     one = base / "corpus-1x"
     for package in ("jax", "flax"):
-        src = _package_dir(package)
-        for path in sorted(src.rglob("*.py")):
-            if "__pycache__" in path.parts:
-                continue
-            dest = one / package / path.relative_to(src)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, dest)
+        _copy_sources(_package_dir(package), one / package)
     for path in sorted((REPO / "golden").glob("*/*/input.py")):
         dest = one / "golden" / path.parent.parent.name / f"{path.parent.name}.py"
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -110,15 +104,19 @@ def build_corpus(base: Path) -> tuple[Path, Path]:
 def build_site_corpus(base: Path) -> Path:
     """Copy every `.py` file of this environment's site-packages into base/corpus-site (a large codebase
     of real code, as dense in spmd vmaps as such code is: jax's own files are the only ones near one)."""
-    site = Path(sysconfig.get_paths()["purelib"])
     root = base / "corpus-site"
-    for path in sorted(site.rglob("*.py")):
+    _copy_sources(Path(sysconfig.get_paths()["purelib"]), root)
+    return root
+
+
+def _copy_sources(src: Path, dest: Path) -> None:
+    """Copy every `.py` file below `src` (bytecode caches left out) to the same place below `dest`."""
+    for path in sorted(src.rglob("*.py")):
         if "__pycache__" in path.parts or not path.is_file():
             continue
-        dest = root / path.relative_to(site)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, dest)
-    return root
+        target = dest / path.relative_to(src)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
 
 
 def describe(name: str, root: Path) -> Corpus:
