@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from spmdfix import rules
-from spmdfix.analysis import Analyzer
+from spmdfix.analysis.facts import Analyzer
 from spmdfix.model import Edit, Finding, Fix, Options, Span, choose_fix, without_blocked_fixes
 from spmdfix.plan import plan_findings
 from spmdfix.positions import LineIndex, apply_edits

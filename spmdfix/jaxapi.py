@@ -2,7 +2,7 @@
 
 Every fact here mirrors the JAX 0.10.2 signatures recorded in ../shared/docs/jax-semantics.md ("API surface")
 and printed by ../shared/jax-experiments/00_apis.py. Names are fully qualified (`jax.vmap`); the analysis
-resolves import aliases to these names (`spmdfix.scopes`).
+resolves import aliases to these names (`spmdfix.analysis.scopes`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ fails before and after every fix [01 1m, 09]: the finding says so and every fix 
 from __future__ import annotations
 
 from spmdfix import rules
-from spmdfix.analysis import VmapFacts
+from spmdfix.analysis.facts import VmapFacts
 from spmdfix.codemods import (
     add_mesh_axis,
     disable_check_vma,

@@ -6,7 +6,7 @@ parameter) usually have no spmd vmap site. The test is sound for every form the 
 each form leaves words in the text:
 
 1. A finding needs a vmap and a shard_map or a with_sharding_constraint that resolve, through this module's
-   own imports and attribute chains, to JAX's (or flax's) names (`spmdfix.scopes.ModuleIndex.qualname`).
+   own imports and attribute chains, to JAX's (or flax's) names (`spmdfix.analysis.scopes.ModuleIndex.qualname`).
    Every such resolution ends in an identifier written in the text (`vmap`, `shard_map`,
    `with_sharding_constraint`: in an `import`, a `from ... import ... as ...`, or an attribute such as
    `jax.vmap`).
@@ -190,7 +190,7 @@ def _is_word(source: str, i: int) -> bool:
 def _bound_names(source: str, bases: tuple[str, ...]) -> set[str]:
     """`bases` and every name the text may bind to one of them, to a fixed point: `import ... vmap as v`,
     `v = jax.vmap`, `w = v`, `a = b = vmap`, `v: Any = vmap`, `x = 1; v = vmap`, `v = (jax.vmap)`,
-    `(v := jax.vmap)` (the bindings `spmdfix.scopes.ModuleIndex.qualname` follows).
+    `(v := jax.vmap)` (the bindings `spmdfix.analysis.scopes.ModuleIndex.qualname` follows).
 
     Raises `_Unknown` when some name is assigned in a way whose targets the physical line does not show
     (a value split over lines, say): the caller keeps the file.

@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from golden import cases
-from spmdfix.analysis import Analyzer
+from spmdfix.analysis.facts import Analyzer
 from spmdfix.files import decode
 from spmdfix.plan import plan_findings
 from spmdfix.prefilter import may_have_findings

@@ -5,8 +5,8 @@ Pure functions over analysis facts (`spmdfix.analysis`); they return `NodeEdit`s
 
 from __future__ import annotations
 
-from spmdfix.analysis import VmapFacts
-from spmdfix.evaluate import AxisNames, AxisRef, MeshInfo, SpecTree
+from spmdfix.analysis.facts import VmapFacts
+from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, SpecTree
 from spmdfix.model import Applicability, Fix, NodeEdit, Transform
 
 

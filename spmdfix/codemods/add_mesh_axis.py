@@ -8,7 +8,7 @@ axis. Shard_maps that pass `axis_names` must list the new axis.
 
 from __future__ import annotations
 
-from spmdfix.analysis import VmapFacts
+from spmdfix.analysis.facts import VmapFacts
 from spmdfix.codemods import _common as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
 

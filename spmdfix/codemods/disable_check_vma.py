@@ -9,7 +9,7 @@ why this fix is never safe. The old API spells it `check_rep` [00].
 
 from __future__ import annotations
 
-from spmdfix.analysis import ReachedFacts
+from spmdfix.analysis.facts import ReachedFacts
 from spmdfix.model import Applicability, Fix, NodeEdit, Transform
 
 TRANSFORM = Transform.DISABLE_CHECK_VMA

@@ -9,8 +9,8 @@ vmap in the body the lifted form still fails (pvary), so the fix is not offered 
 
 from __future__ import annotations
 
-from spmdfix.analysis import ReachedFacts
-from spmdfix.capture import LiftSite
+from spmdfix.analysis.facts import ReachedFacts
+from spmdfix.analysis.capture import LiftSite
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
 
 TRANSFORM = Transform.LIFT_CAPTURES

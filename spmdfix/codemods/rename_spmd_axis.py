@@ -7,7 +7,7 @@ is given, and its size divides the batch. Collectives over the *old* axis are fi
 
 from __future__ import annotations
 
-from spmdfix.analysis import VmapFacts
+from spmdfix.analysis.facts import VmapFacts
 from spmdfix.codemods import _common as c
 from spmdfix.model import Fix, Refusal, Transform
 

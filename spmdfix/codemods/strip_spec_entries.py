@@ -8,9 +8,9 @@ any collective over the axis (never offered then). On an Explicit mesh callers' 
 
 from __future__ import annotations
 
-from spmdfix.analysis import ConstraintUse, ReachedFacts, VmapFacts
+from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, VmapFacts
 from spmdfix.codemods import _common as c
-from spmdfix.evaluate import AxisNames
+from spmdfix.analysis.values import AxisNames
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
 
 TRANSFORM = Transform.STRIP

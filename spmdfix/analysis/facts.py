@@ -2,7 +2,7 @@
 
 Source text in, facts out; no I/O. For every `jax.vmap` with a resolvable `spmd_axis_name` (call form,
 `partial(jax.vmap, spmd_axis_name=...)` as decorator or value, positional 6th argument), it follows the
-vmapped callable (`spmdfix.reach`) to every shard_map it applies and records, with spans:
+vmapped callable (`spmdfix.analysis.reach`) to every shard_map it applies and records, with spans:
 
 - the spmd_axis_name argument and its axes;
 - each reached shard_map's in_specs/out_specs entries, mesh (resolved to its construction or not),
@@ -22,13 +22,13 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
-from spmdfix.calls import argument
-from spmdfix.capture import Capture, CaptureAnalysis, LiftSite
-from spmdfix.evaluate import AxisNames, Evaluator, MeshInfo, SpecTree
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
+from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, SpecTree
 from spmdfix.model import Related, Span
-from spmdfix.placement import PlacementAnalysis
-from spmdfix.reach import Reacher, ReachedSite, ShardMapSite
-from spmdfix.scopes import ModuleIndex, Scope
+from spmdfix.analysis.placement import PlacementAnalysis
+from spmdfix.analysis.reach import Reacher, ReachedSite, ShardMapSite
+from spmdfix.analysis.scopes import ModuleIndex, Scope
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,9 @@ import ast
 from dataclasses import dataclass, field
 
 from spmdfix import jaxapi
-from spmdfix.calls import keywords
+from spmdfix.analysis.calls import keywords
 from spmdfix.model import Related
-from spmdfix.scopes import ModuleIndex, Scope
+from spmdfix.analysis.scopes import ModuleIndex, Scope
 
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 

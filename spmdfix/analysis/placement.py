@@ -14,10 +14,10 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
-from spmdfix.calls import argument
-from spmdfix.evaluate import AxisNames, Evaluator
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.values import AxisNames, Evaluator
 from spmdfix.model import Span
-from spmdfix.scopes import ModuleIndex
+from spmdfix.analysis.scopes import ModuleIndex
 
 _DEVICE_PUT = frozenset({"jax.device_put"})
 

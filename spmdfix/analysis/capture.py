@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.model import Span
-from spmdfix.reach import ReachedSite
-from spmdfix.scopes import ModuleIndex
+from spmdfix.analysis.reach import ReachedSite
+from spmdfix.analysis.scopes import ModuleIndex
 
 _DEF_NAME = re.compile(r"(?:async\s+)?def\s+([A-Za-z_]\w*)")
 

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from spmdfix import jaxapi
-from spmdfix.calls import argument
+from spmdfix.analysis.calls import argument
 from spmdfix.model import Span
-from spmdfix.scopes import ModuleIndex, Scope
+from spmdfix.analysis.scopes import ModuleIndex, Scope
 
 _MAX_DEPTH = 12
 _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
