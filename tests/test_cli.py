@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 import spmdfix.api as api_module
-import spmdfix.cli as cli_module
+import spmdfix.cli.output as cli_output
+import spmdfix.cli.terminal as cli_terminal
 import spmdfix.runner as runner_module
 from golden import GOLDEN, ROOT
 from spmdfix import __version__
@@ -213,7 +214,7 @@ def test_progress_bar_only_on_a_terminal_with_many_files(work: Path, monkeypatch
     for i in range(50):  # and model.py: 51 files
         (work / f"f{i:02d}.py").write_text("x = 1\n")
     assert "Scanning" not in invoke("check", "-j", "1", ".").stderr
-    monkeypatch.setattr(cli_module, "_stderr_is_tty", lambda: True)
+    monkeypatch.setattr(cli_terminal, "stderr_is_tty", lambda: True)
     assert "Scanning" in invoke("check", "-j", "1", ".").stderr
     (work / "f00.py").unlink()
     assert "Scanning" not in invoke("check", "-j", "1", ".").stderr  # 50 files: no bar
@@ -265,7 +266,7 @@ def test_formats_get_the_json_records(work: Path, monkeypatch: pytest.MonkeyPatc
             seen["records"] = records
             return "FAKE\n"
 
-    monkeypatch.setattr(cli_module, "_formats", lambda: Fake)
+    monkeypatch.setattr(cli_output, "formats_module", lambda: Fake)
     result = invoke("check", "--output-format", "github", "model.py")
     assert result.stdout == "FAKE\n"
     assert seen["records"] == json.loads(invoke("check", "--output-format", "json", "model.py").stdout)
@@ -279,7 +280,7 @@ def test_exit_zero(work: Path) -> None:
 
 
 def test_interactive_asks_per_fix(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli_module, "_stdin_is_tty", lambda: True)
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
     (work / "two.py").write_text(TWO)
     result = invoke("fix", "--interactive", "two.py", input="y\nn\n")
     assert result.exit_code == 1  # g's collision is left
@@ -292,7 +293,7 @@ def test_interactive_asks_per_fix(work: Path, monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_interactive_all_and_quit(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli_module, "_stdin_is_tty", lambda: True)
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
     (work / "a.py").write_text(TWO)
     (work / "b.py").write_text(TWO)
     result = invoke("fix", "-i", "a.py", "b.py", input="a\nq\n")
@@ -302,7 +303,7 @@ def test_interactive_all_and_quit(work: Path, monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_interactive_refuses_without_a_terminal(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli_module, "_stdin_is_tty", lambda: False)
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: False)
     result = invoke("fix", "--interactive", "model.py", input="y\n")
     assert result.exit_code == 2
     assert "--interactive needs a terminal on stdin" in result.stderr
@@ -387,7 +388,7 @@ def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pyt
 def test_interactive_shows_again_a_fix_that_overlapped_an_accepted_one(
     work: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli_module, "_stdin_is_tty", lambda: True)
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
     head = TWO.split("mesh_b =")[0]
     one_mesh = head + (
         "\n\ndef f(x):\n"

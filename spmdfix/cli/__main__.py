@@ -1,0 +1,5 @@
+"""`python -m spmdfix.cli`: the `spmdfix` command."""
+
+from spmdfix.cli import main
+
+main()

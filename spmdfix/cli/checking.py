@@ -1,0 +1,135 @@
+"""`spmdfix check`: report findings, or (`--add-noqa`) add suppression comments to the lines that have them."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from spmdfix import rules
+from spmdfix.cli.invocation import (
+    EXIT_CLEAN,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    Run,
+    common_options,
+    guard_config,
+)
+from spmdfix.cli.output import (
+    OUTPUT_FORMATS,
+    emit,
+    render,
+    say_problems,
+    summary,
+    unreadable_reported,
+)
+from spmdfix.files import FileError, write_source
+from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
+
+
+@click.command()
+@common_options
+@click.option(
+    "--output-format",
+    type=click.Choice(OUTPUT_FORMATS),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--output-file",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the report to this file.",
+)
+@click.option(
+    "--show-fixes",
+    is_flag=True,
+    help="List every applicable fix and why the others are not offered.",
+)
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Print the number of findings per rule instead of each finding.",
+)
+@click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Append `# noqa: CODE` to each line with findings, and write.",
+)
+@guard_config
+def check(
+    output_format: str,
+    output_file: Path | None,
+    show_fixes: bool,
+    statistics: bool,
+    add_noqa: bool,
+    **kw,
+) -> None:
+    """Report findings in PATHS (files, or directories walked for *.py, *.pyi, *.ipynb; `-` for stdin)."""
+    run = Run(kw)
+    if kw["show_settings"]:
+        run.show_settings()
+        return
+    if statistics and output_format not in ("text", "json"):
+        raise click.UsageError("--statistics prints text or json")
+    if add_noqa:
+        if run.stdin:
+            raise click.UsageError("--add-noqa writes files; it does not read stdin")
+        sys.exit(_add_noqa(run))
+    if run.stdin and run.stdin_excluded():
+        sys.exit(EXIT_CLEAN)
+    want_edits = output_format != "text" and not statistics
+    jobs, outcomes = run.outcomes(CHECK, want_edits)
+    for o in outcomes:
+        say_problems(o)
+    if statistics:
+        emit(statistics(jobs, outcomes, output_format), output_file)
+    else:
+        emit(render(jobs, outcomes, output_format, show_fixes), output_file)
+    failed = sum(o.status == "failed" for o in outcomes)
+    unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
+    click.echo(summary(jobs, outcomes, failed + unreadable, None), err=True)
+    if failed:
+        sys.exit(EXIT_ERROR)
+    reported = unreadable + sum(len(o.findings) for o in outcomes)
+    sys.exit(EXIT_FINDINGS if reported and not kw["exit_zero"] else EXIT_CLEAN)
+
+
+def _add_noqa(run: Run) -> int:
+    jobs, outcomes = run.outcomes(ADD_NOQA)
+    added = errors = left = 0
+    for job, o in zip(jobs, outcomes):
+        say_problems(o)
+        errors += o.status == "failed"
+        if unreadable_reported(job, o):
+            click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.error}", err=True)
+            left += 1  # SPMD901 is a finding (exit 1), as in `check` and `fix`
+        for error in o.errors:
+            click.echo(f"{o.display}: {error}", err=True)
+            errors += 1
+        for row in o.noqa_skipped:
+            where = _row_label(o, row)
+            reason = "the line ends inside a multi-line string or a continuation"
+            click.echo(f"{o.display}:{where}: no noqa comment added: {reason}", err=True)
+        left += len(o.findings)
+        if o.new_text is not None and not o.errors:
+            try:
+                write_source(o.source, o.new_text)
+                added += len(o.noqa_added)
+            except FileError as err:
+                click.echo(f"{o.display}: {err}", err=True)
+                errors += 1
+                left += len(o.noqa_added)
+    click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+    if errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if left and not run.kw["exit_zero"] else EXIT_CLEAN
+
+
+def _row_label(o: FileOutcome, row: int) -> str:
+    if o.cells is None:
+        return str(row)
+    cell, cell_row = o.cells.locate(row)
+    return f"cell {cell}:{cell_row}"

@@ -1,0 +1,104 @@
+"""`spmdfix fix --interactive`: each fix shown as a diff and applied only when the user says so."""
+
+from __future__ import annotations
+
+import click
+
+from spmdfix import notebook, rules
+from spmdfix.cli.invocation import Run
+from spmdfix.cli.tally import Tally
+from spmdfix.files import FileError, read_source, write_source
+from spmdfix.model import Edit, Fix
+from spmdfix.positions import apply_edits
+from spmdfix.report import unified_diff
+from spmdfix.runner import FIX, Job, Skip, fix_text, prepare
+
+
+class Asker:
+    """Answers for one file: each offered fix shown as one diff, then [y]es / [n]o / [a]ll / [q]uit."""
+
+    def __init__(self, display: str) -> None:
+        self.display = display
+        self.all = False
+        self.quit = False
+        self.refused: set[tuple[str, str]] = set()
+
+    def __call__(self, text: str, offered: list[tuple[Fix, tuple[Edit, ...]]]) -> list[str]:
+        accepted: list[str] = []
+        for fix, edits in offered:
+            signature = (str(fix.transform), fix.title)
+            if self.quit or signature in self.refused:
+                continue
+            if self.all:
+                accepted.append(fix.key)
+                continue
+            answer = self._ask(text, fix, edits)
+            if answer in ("y", "a"):
+                accepted.append(fix.key)
+                self.all = answer == "a"
+            elif answer == "n":
+                self.refused.add(signature)
+            else:
+                self.quit = True
+        return accepted
+
+    def _ask(self, text: str, fix: Fix, edits: tuple[Edit, ...]) -> str:
+        click.echo(unified_diff(self.display, text, apply_edits(text, edits)), nl=False)
+        click.echo(f"{fix.transform} ({fix.applicability}): {fix.title} — {fix.reason}")
+        return click.prompt(
+            "Apply this fix? [y]es / [n]o / [a]ll in this file / [q]uit",
+            type=click.Choice(["y", "n", "a", "q"]),
+            show_choices=False,
+        )
+
+
+def interactive_fix(run: Run) -> int:
+    """`fix --interactive`: files one by one, in this process; the exit code."""
+    tally = Tally()
+    for path in sorted(run.sources(), key=lambda p: p.parts):
+        job = run.job(path, FIX)
+        asker = Asker(job.display)
+        _interactive_file(job, asker, tally)
+        if asker.quit:
+            break
+    click.echo(
+        f"{tally.changed} file{'s' if tally.changed != 1 else ''} changed, "
+        f"{sum(tally.applied.values())} fixes applied, {tally.remaining} findings left.",
+        err=True,
+    )
+    return tally.exit_code(False, run.kw["exit_zero"])
+
+
+def _interactive_file(job: Job, asker: Asker, tally: Tally) -> None:
+    """Ask about each fix of one file, then write the accepted ones."""
+    try:
+        if job.path.stat().st_size > job.max_bytes:
+            raise Skip("skipped: over the --max-file-size limit")
+        prepared = prepare(job.path, read_source(job.path), job.include_generated)
+    except Skip as err:
+        click.echo(f"{job.display}: {err}", err=True)
+        return
+    except (FileError, OSError) as err:
+        click.echo(f"{job.display}: {rules.UNREADABLE.code} {err}", err=True)
+        tally.remaining += 1
+        return
+    result, _ = fix_text(prepared.text, job.options, job.enabled, asker)
+    for error in result.errors:
+        click.echo(f"{job.display}: {error}", err=True)
+        tally.internal = tally.internal or error.startswith("internal error")
+    left = [f for f in prepared.extra_findings(result.source) if f.code in job.enabled]
+    tally.remaining += len(result.remaining) + len(left)
+    if not result.applied:
+        return
+    try:
+        write_source(prepared.source, prepared.render(result.source))
+    except FileError as err:
+        click.echo(f"{job.display}: {err}", err=True)
+        tally.remaining += len(result.found) - len(result.remaining)
+        return
+    except notebook.NotebookError as err:
+        click.echo(f"{job.display}: internal error: {err}; nothing written", err=True)
+        tally.internal = True
+        return
+    tally.changed += 1
+    tally.applied.update(str(f.transform) for f in result.applied)

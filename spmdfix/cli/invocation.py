@@ -1,0 +1,314 @@
+"""One `check` / `fix` invocation: the options they share, the settings they resolve, the files they run on.
+
+`Run` turns the common options into settings (`spmdfix.config.Resolver`), discovers the files
+(`spmdfix.files`) and runs one `Job` per file (`spmdfix.runner`, in worker processes with `--jobs`),
+returning the outcomes in the order reports show them.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import click
+
+from spmdfix.cli import terminal
+from spmdfix.config import (
+    ConfigError,
+    Overrides,
+    Resolver,
+    render_settings,
+    split_codes,
+)
+from spmdfix.files import MAX_BYTES, FileError, decode, excluded_as_given, iter_sources
+from spmdfix.model import Options, Strategy
+from spmdfix.runner import (
+    FileOutcome,
+    Job,
+    display_path,
+    run_jobs,
+    run_source,
+    stream_jobs,
+    worker_pool,
+)
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+PROGRESS_MIN_FILES = 50
+
+
+class ConfigProblem(click.ClickException):
+    """A configuration error: printed as `Error: <file>: ...`, exit code 2."""
+
+    exit_code = EXIT_ERROR
+
+
+def _multi(name: str, help: str):
+    return click.option(
+        name,
+        multiple=True,
+        metavar="PATTERNS",
+        help=help + " Comma-separated, repeatable.",
+    )
+
+
+_COMMON = [
+    # readable=False: a file that cannot be read is SPMD901, as when a walk finds it, not a usage error.
+    click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=Path)),
+    click.option(
+        "--config",
+        "config_file",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help="Use this spmdfix.toml / pyproject.toml for every file.",
+    ),
+    click.option(
+        "--select",
+        multiple=True,
+        metavar="CODES",
+        help="Rule codes or prefixes to report (replaces `select`).",
+    ),
+    click.option(
+        "--ignore",
+        multiple=True,
+        metavar="CODES",
+        help="Rule codes or prefixes not to report (replaces `ignore`).",
+    ),
+    _multi(
+        "--exclude",
+        "Globs of files and directories to skip, replacing the defaults and `exclude`.",
+    ),
+    _multi("--extend-exclude", "Globs to skip in addition to the excludes."),
+    click.option(
+        "--force-exclude",
+        is_flag=True,
+        help="Apply the excludes to paths given on the command line too.",
+    ),
+    click.option(
+        "--respect-gitignore/--no-respect-gitignore",
+        default=True,
+        show_default=True,
+        help="Skip what .gitignore files ignore.",
+    ),
+    click.option(
+        "--include-generated",
+        is_flag=True,
+        help="Also check files marked @generated in their first lines.",
+    ),
+    click.option(
+        "--unsafe-fixes/--no-unsafe-fixes",
+        default=None,
+        help="Also apply (or show as fixable) unsafe fixes.",
+    ),
+    click.option(
+        "--new-axis",
+        default=None,
+        help="Name of the mesh axis the add-axis transform adds [default: batch].",
+    ),
+    click.option(
+        "--target-jax-version",
+        default=None,
+        help="JAX version whose spellings fixes use [default: installed].",
+    ),
+    click.option(
+        "--stdin-filename",
+        default=None,
+        help="With PATH `-`: the file name stdin stands for.",
+    ),
+    click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Worker processes [default: CPU count].",
+    ),
+    click.option(
+        "--max-file-size",
+        type=click.FloatRange(min=0),
+        default=MAX_BYTES / 1e6,
+        show_default=True,
+        help="Skip files larger than this many MB.",
+    ),
+    click.option(
+        "--show-settings",
+        is_flag=True,
+        help="Print the settings resolved for the first PATH and exit.",
+    ),
+    click.option(
+        "--exit-zero",
+        is_flag=True,
+        help="Exit 0 even when findings remain (errors still exit 2).",
+    ),
+]
+
+
+def common_options(func):
+    for option in reversed(_COMMON):
+        func = option(func)
+    return func
+
+
+class Run:
+    """The settings and discovery of one `check` / `fix` invocation, from its common options."""
+
+    def __init__(self, kw: dict) -> None:
+        self.kw = kw
+        overrides = Overrides(
+            new_axis=kw["new_axis"],
+            select=split_codes(kw["select"]) or None,
+            ignore=split_codes(kw["ignore"]) or None,
+            exclude=split_codes(kw["exclude"]) or None,
+            extend_exclude=split_codes(kw["extend_exclude"]),
+            unsafe_fixes=kw["unsafe_fixes"],
+            target_jax_version=kw["target_jax_version"],
+            strategy=kw.get("strategy"),
+        )
+        self.resolver = Resolver(overrides, kw["config_file"])
+        self.paths: tuple[Path, ...] = kw["paths"]
+        self.unlisted: list[str] = []  # directories the walk could not list, said on stderr after the run
+        self.stdin = self.paths == (Path("-"),)
+        self._stdin_raw: bytes | None = None
+        if not self.paths and not kw["show_settings"]:
+            raise click.UsageError("missing PATH (a file, a directory, or `-` for stdin)")
+        if Path("-") in self.paths and not self.stdin:
+            raise click.UsageError("`-` (stdin) cannot be mixed with other paths")
+        if kw["stdin_filename"] and not self.stdin:
+            raise click.UsageError("--stdin-filename needs PATH `-`")
+
+    def excluded(self, absolute: str, is_dir: bool) -> bool:
+        """Whether the settings of the absolute path's directory exclude it (discovery's `excluded`)."""
+        return self.resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
+
+    def sources(self) -> Iterator[Path]:
+        """The files to run on, as the walk finds them (`files.iter_sources`). Raises `click.UsageError`
+        for a path that does not exist."""
+        try:
+            return iter_sources(
+                self.paths,
+                self.excluded,
+                self.kw["respect_gitignore"],
+                self.kw["force_exclude"],
+                self.unlisted,
+            )
+        except FileError as err:
+            raise click.UsageError(str(err)) from err
+
+    def job(
+        self,
+        path: Path,
+        mode: str,
+        want_edits: bool = False,
+        display: str | None = None,
+    ) -> Job:
+        """The job of one file, with the options and rule codes its settings give."""
+        absolute = os.path.abspath(path)
+        settings = self.resolver.for_file(absolute)
+        options = _options(settings.strategy, settings.unsafe_fixes, settings.new_axis)
+        return Job(
+            path,
+            display or display_path(path),
+            options,
+            mode,
+            settings.enabled_codes(absolute),
+            want_edits,
+            self.kw["include_generated"],
+            int(self.kw["max_file_size"] * 1e6),
+        )
+
+    def show_settings(self) -> None:
+        """Print the settings of the first path (or of the stdin file name)."""
+        target = self.stdin_path() if self.stdin else (self.paths[0] if self.paths else Path("."))
+        click.echo(render_settings(self.resolver.for_path(target), target), nl=False)
+
+    def stdin_path(self) -> Path:
+        """The path stdin stands for: `--stdin-filename`, else `-` in the working directory."""
+        name = self.kw["stdin_filename"]
+        return Path(name) if name else Path.cwd() / "-"
+
+    def stdin_bytes(self) -> bytes:
+        """What stdin holds (read once)."""
+        if self._stdin_raw is None:
+            self._stdin_raw = terminal.binary(sys.stdin).read()
+        return self._stdin_raw
+
+    def stdin_excluded(self) -> bool:
+        """True when `--force-exclude` and the excludes match `--stdin-filename`."""
+        return bool(
+            self.kw["force_exclude"]
+            and self.kw["stdin_filename"]
+            and excluded_as_given(self.stdin_path(), self.excluded)
+        )
+
+    def outcomes(self, mode: str, want_edits: bool = False) -> tuple[list[Job], list[FileOutcome]]:
+        """Jobs and their outcomes, in path order; stdin is one job when PATH is `-`. Directories the walk
+        could not list are said on stderr."""
+        found = self._outcomes(mode, want_edits)
+        for message in self.unlisted:
+            click.echo(message, err=True)
+        return found
+
+    def _outcomes(self, mode: str, want_edits: bool) -> tuple[list[Job], list[FileOutcome]]:
+        if self.stdin:
+            job = self.job(self.stdin_path(), mode, want_edits, self.kw["stdin_filename"] or "-")
+            return [job], [_run_stdin(job, self.stdin_bytes())]
+        workers = self.kw["jobs"] or os.cpu_count() or 1
+        # Workers start before discovery when there will likely be several files: they import the analysis
+        # meanwhile. A run on one file stays in this process.
+        several = len(self.paths) > 1 or any(path.is_dir() for path in self.paths)
+        with worker_pool(workers if several else 1) as pool:
+            if pool is not None and not terminal.stderr_is_tty():
+                # No progress bar to size: files go to the workers while discovery is still walking.
+                found = self.sources()
+                jobs, outcomes = stream_jobs((self.job(path, mode, want_edits) for path in found), pool, workers)
+                order = sorted(range(len(jobs)), key=lambda i: _shown_order(jobs[i]))
+                return [jobs[i] for i in order], [outcomes[i] for i in order]
+            jobs = sorted(
+                (self.job(path, mode, want_edits) for path in self.sources()),
+                key=_shown_order,
+            )
+            if terminal.stderr_is_tty() and len(jobs) > PROGRESS_MIN_FILES:
+                with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
+                    return jobs, run_jobs(jobs, workers, bar.update, pool)
+            return jobs, run_jobs(jobs, workers, pool=pool)
+
+
+def _shown_order(job: Job) -> list[str]:
+    """Reports go in the sorted order of the paths they show (as ruff's do), component by component."""
+    return job.display.split("/")
+
+
+@functools.lru_cache(maxsize=64)
+def _options(strategy: Strategy, unsafe_fixes: bool, new_axis: str) -> Options:
+    """One `Options` per distinct setting (a run's jobs share it)."""
+    return Options(strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis)
+
+
+def _run_stdin(job: Job, raw: bytes) -> FileOutcome:
+    """`runner.run_file` for bytes read from stdin."""
+    try:
+        source = decode(job.path, raw)
+    except FileError as err:
+        return FileOutcome(job.path, job.display, "unreadable", error=str(err))
+    if len(raw) > job.max_bytes:
+        return FileOutcome(
+            job.path,
+            job.display,
+            "skipped",
+            source,
+            error="skipped: over the --max-file-size limit",
+        )
+    return run_source(job, source)
+
+
+def guard_config(func: Callable) -> Callable:
+    """Turn a `ConfigError` anywhere in a command into exit code 2 with its message."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except ConfigError as err:
+            raise ConfigProblem(str(err)) from err
+
+    return wrapper

@@ -1,0 +1,175 @@
+"""What `check` and `fix` print: findings as text, JSON and the other formats, statistics, the summary.
+
+Pure functions of the jobs and their outcomes (`spmdfix.runner`), except `emit` (stdout or a file) and
+`say_problems` (stderr).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from spmdfix import __version__, notebook, rules
+from spmdfix.model import Options, Strategy, choose_fix
+from spmdfix.report import (
+    FileReport,
+    error_record,
+    json_records,
+    run_summary,
+    statistics_lines,
+    summary_line,
+    text_lines,
+)
+from spmdfix.runner import GENERATED_MARK, FileOutcome, Job
+
+OUTPUT_FORMATS = ("text", "json", "json-lines", "sarif", "github")
+
+
+def _abs(outcome: FileOutcome) -> str:
+    return os.path.abspath(outcome.path)
+
+
+def _report(o: FileOutcome) -> FileReport:
+    return FileReport(o.display, _abs(o), o.text, o.findings)
+
+
+def _unsafe_left(o: FileOutcome, options: Options) -> int:
+    strategy = options.strategy
+    return sum(
+        1
+        for f in o.findings
+        if choose_fix(f, strategy, options.unsafe_fixes) is None and choose_fix(f, strategy, True) is not None
+    )
+
+
+def say_problems(o: FileOutcome) -> None:
+    """Messages on stderr for a skipped or failed file (a generated file is only counted)."""
+    if o.status == "skipped" and GENERATED_MARK not in o.error:
+        click.echo(f"{o.display}: {o.error}", err=True)
+    elif o.status == "failed":
+        click.echo(f"{o.display}: internal error, file left as it is:\n{o.error}", err=True)
+
+
+def summary(
+    jobs: Sequence[Job],
+    outcomes: Sequence[FileOutcome],
+    errors: int,
+    applied: Counter | None,
+    diff: bool = False,
+    unwritten: int = 0,
+) -> str:
+    return run_summary(
+        scanned=len(outcomes),
+        parsed=sum(o.parsed for o in outcomes),
+        skipped=sum(o.status == "skipped" for o in outcomes),
+        findings=sum(len(o.findings) for o in outcomes) + unwritten,
+        suppressed=sum(o.suppressed for o in outcomes),
+        unsafe_left=sum(_unsafe_left(o, j.options) for j, o in zip(jobs, outcomes)),
+        errors=errors,
+        applied=applied,
+        applied_label="fixes to apply" if diff else "fixes applied",
+    )
+
+
+def unreadable_reported(job: Job, o: FileOutcome) -> bool:
+    return o.status == "unreadable" and rules.UNREADABLE.code in job.enabled
+
+
+# --- check -----------------------------------------------------------------------------------------
+
+
+def _records(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> list[dict]:
+    records: list[dict] = []
+    for job, o in zip(jobs, outcomes):
+        if unreadable_reported(job, o):
+            records.append(error_record(o.display, _abs(o), rules.UNREADABLE.code, o.error))
+        elif o.findings:
+            found = json_records(_report(o), o.edits or {})
+            if o.cells is not None:
+                found = [notebook.remap_record(r, o.cells) for r in found]
+            records.extend(found)
+    return records
+
+
+def formats_module():
+    try:
+        from spmdfix import formats
+    except ImportError as err:  # pragma: no cover - formats.py ships with the package
+        raise click.UsageError(f"this output format needs spmdfix.formats ({err})") from err
+    return formats
+
+
+def _text(jobs, outcomes, show_fixes: bool) -> str:
+    lines: list[str] = []
+    fixable = hidden = reported = 0
+    for job, o in zip(jobs, outcomes):
+        if unreadable_reported(job, o):
+            lines.append(f"{o.display}:1:1: {rules.UNREADABLE.code} {o.error}")
+            reported += 1
+            continue
+        if not o.findings:
+            continue
+        unsafe = job.options.unsafe_fixes
+        lines.extend(text_lines(_report(o), unsafe, show_fixes, o.cells))
+        reported += len(o.findings)
+        fixable += sum(choose_fix(f, Strategy.AUTO, unsafe) is not None for f in o.findings)
+        hidden += sum(
+            choose_fix(f, Strategy.AUTO, unsafe) is None and choose_fix(f, Strategy.AUTO, True) is not None
+            for f in o.findings
+        )
+    lines.append(summary_line(reported, fixable, hidden))
+    return "\n".join(lines) + "\n"
+
+
+def statistics(jobs, outcomes, output_format: str) -> str:
+    counts: Counter = Counter()
+    fixable: Counter = Counter()
+    for job, o in zip(jobs, outcomes):
+        if unreadable_reported(job, o):
+            counts[rules.UNREADABLE.code] += 1
+        for f in o.findings:
+            counts[f.code] += 1
+            fixable[f.code] += choose_fix(f, Strategy.AUTO, job.options.unsafe_fixes) is not None
+    if output_format == "json":
+        rows = [
+            {
+                "code": code,
+                "name": rules.RULES[code].name,
+                "count": n,
+                "fixable": fixable[code],
+            }
+            for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        ]
+        return json.dumps(rows, indent=2) + "\n"
+    lines = statistics_lines(counts)
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def render(jobs, outcomes, output_format: str, show_fixes: bool) -> str:
+    if output_format == "text":
+        return _text(jobs, outcomes, show_fixes)
+    records = _records(jobs, outcomes)
+    if output_format == "json":
+        return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+    formats = formats_module()
+    if output_format == "json-lines":
+        return formats.json_lines(records)
+    if output_format == "sarif":
+        return json.dumps(formats.sarif(records, __version__), indent=2, ensure_ascii=False) + "\n"
+    return formats.github(records)
+
+
+def emit(text: str, output_file: Path | None) -> None:
+    if output_file is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output_file.parent.mkdir(parents=True, exist_ok=True)
+        output_file.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise click.ClickException(f"cannot write {output_file}: {err.strerror or err}") from err

@@ -1,0 +1,26 @@
+"""The counts of a `fix` run (files changed, fixes applied, findings left, errors) and its exit code."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from spmdfix.cli.invocation import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+
+
+class Tally:
+    """Counts of a fix run, and its exit code."""
+
+    def __init__(self) -> None:
+        self.changed = 0
+        self.remaining = 0
+        self.unwritten = 0  # findings of files whose fixed text could not be written, beyond their outcome's
+        self.errors = 0
+        self.internal = False
+        self.applied: Counter = Counter()
+
+    def exit_code(self, diff: bool, exit_zero: bool) -> int:
+        if self.internal:
+            return EXIT_ERROR
+        if diff:
+            return EXIT_FINDINGS if self.changed else EXIT_CLEAN
+        return EXIT_FINDINGS if self.remaining and not exit_zero else EXIT_CLEAN

@@ -1,0 +1,307 @@
+"""Code actions: a quick fix per fix, a quick fix adding `# noqa: CODE`, and `source.fixAll.spmdfix`;
+and `codeAction/resolve`, which builds their edits on demand."""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+from lsprotocol import types as lsp
+
+from spmdfix import api, noqa, rules
+from spmdfix.lsp.data import (
+    SOURCE,
+    diagnostic,
+    diagnostic_data,
+    finding_from_json,
+    fix_from_json,
+    to_json,
+)
+from spmdfix.lsp.documents import Document
+from spmdfix.lsp.text import PositionConverter, line_diff_edits
+from spmdfix.model import Applicability, Finding, Fix, Span, Strategy
+from spmdfix.positions import LineIndex
+
+if TYPE_CHECKING:
+    from spmdfix.lsp.server import SpmdfixServer
+
+logger = logging.getLogger(__name__)
+
+FIX_ALL_KIND = f"{lsp.CodeActionKind.SourceFixAll.value}.spmdfix"
+
+
+def _wants(only: Sequence[str] | None, kind: str) -> bool:
+    """True when a request restricted to the kinds `only` asks for actions of `kind` (kinds are hierarchical)."""
+    if not only:
+        return True
+    return any(kind == o or kind.startswith(f"{o}.") for o in only)
+
+
+def fix_title(fix: Fix) -> str:
+    suffix = " (unsafe)" if fix.applicability == Applicability.UNSAFE else ""
+    return f"spmdfix: {fix.title}{suffix}"
+
+
+def _findings_in_range(
+    ls: SpmdfixServer,
+    doc: Document,
+    conv: PositionConverter,
+    params: lsp.CodeActionParams,
+) -> Iterator[tuple[lsp.Diagnostic, Finding]]:
+    """The findings a code action request is about, each with the diagnostic to attach.
+
+    When every spmdfix diagnostic of the request carries the document's current version, the findings are
+    rebuilt from their `data` (no analysis). Otherwise the current text's findings overlapping the range.
+    """
+    ours = [d for d in params.context.diagnostics if d.source == SOURCE]
+    if ours and all(isinstance(d.data, dict) and d.data.get("version") == doc.version for d in ours):
+        for diag in ours:
+            try:
+                yield diag, finding_from_json(diag.data)  # type: ignore[arg-type]
+            except (KeyError, TypeError, ValueError):
+                ls.log(
+                    lsp.MessageType.Warning,
+                    "spmdfix: ignored a diagnostic with malformed data",
+                )
+        return
+    wanted = conv.span(params.range)
+    for finding in ls.findings(doc):
+        # Verified: a tool diagnostic (SPMD900) has nothing to fix or suppress.
+        if finding.code == rules.SYNTAX_ERROR.code:
+            continue
+        if finding.span.start <= wanted.end and wanted.start <= finding.span.end:
+            yield diagnostic(finding, conv, doc.uri, doc.version), finding
+
+
+def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    """Quick fixes (one per fix, one `# noqa` per code and line) for the findings in the range, and
+    `source.fixAll.spmdfix` when the document has a safe fix. Edits come in `codeAction/resolve` when the
+    client can resolve them; otherwise they are built here, and fix-all only when asked for by kind."""
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return None
+    only = params.context.only
+    conv = ls.converter(doc.source)
+    fixes: dict[str, tuple[lsp.CodeAction, Fix]] = {}
+    suppress: dict[tuple[int, str], lsp.CodeAction] = {}
+    if _wants(only, lsp.CodeActionKind.QuickFix.value):
+        for diag, finding in _findings_in_range(ls, doc, conv, params):
+            preferred = api.choose_fix(finding, Strategy.AUTO, False)
+            for fix in finding.fixes:
+                is_preferred = preferred is not None and preferred.key == fix.key
+                if fix.key in fixes:
+                    # Findings that share a fix (SPMD001 and SPMD002 of one shard_map) share one action.
+                    action = fixes[fix.key][0]
+                    action.diagnostics = [*(action.diagnostics or []), diag]
+                    action.is_preferred = bool(action.is_preferred) or is_preferred or None
+                    continue
+                action = lsp.CodeAction(
+                    title=fix_title(fix),
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[diag],
+                    is_preferred=is_preferred or None,
+                    data={
+                        "uri": doc.uri,
+                        "version": doc.version,
+                        "action": "fix",
+                        "fix": to_json(fix),
+                    },
+                )
+                fixes[fix.key] = (action, fix)
+            line = conv.lines.line_of(finding.span.start)
+            if (line, finding.code) not in suppress:
+                suppress[(line, finding.code)] = lsp.CodeAction(
+                    title=f"spmdfix: Suppress {finding.code} on this line",
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[diag],
+                    data={
+                        "uri": doc.uri,
+                        "version": doc.version,
+                        "action": "noqa",
+                        "finding": diagnostic_data(finding, doc.version)["finding"],
+                    },
+                )
+    if not ls.resolve_edits:
+        if fixes:
+            _build_edits(ls, doc, conv, list(fixes.values()))
+        for key, action in list(suppress.items()):
+            action.edit = _noqa_edit(ls, doc, finding_from_json(action.data))  # type: ignore[arg-type]
+            if action.edit is None:
+                del suppress[key]
+    actions = [a for a, _ in fixes.values()] + list(suppress.values())
+    fix_all_asked = bool(only) and _wants(only, FIX_ALL_KIND)
+    if (
+        _wants(only, FIX_ALL_KIND)
+        and (ls.resolve_edits or fix_all_asked)
+        and any(api.choose_fix(f, Strategy.AUTO, False) is not None for f in ls.findings(doc))
+    ):
+        fix_all = lsp.CodeAction(
+            title="spmdfix: Fix all safely fixable problems",
+            kind=FIX_ALL_KIND,
+            data={"uri": doc.uri, "version": doc.version, "action": "fixAll"},
+        )
+        actions.append(fix_all if ls.resolve_edits else resolve_code_action(ls, fix_all))
+    return actions
+
+
+def _build_edits(
+    ls: SpmdfixServer,
+    doc: Document,
+    conv: PositionConverter,
+    pairs: list[tuple[lsp.CodeAction, Fix]],
+) -> None:
+    """Fill in the edits of fix actions made for the current text, with one libcst parse for all."""
+    try:
+        built = api.fix_edits_for(doc.source, [fix for _, fix in pairs])
+    except cst.ParserSyntaxError:
+        return
+    except Exception:  # noqa: BLE001 - a failed fix must not fail the request
+        ls.log(
+            lsp.MessageType.Error,
+            f"spmdfix: building fixes failed:\n{traceback.format_exc()}",
+        )
+        return
+    for action, fix in pairs:
+        edits = built.get(fix.key)
+        if isinstance(edits, tuple):
+            action.edit = workspace_edit(
+                ls,
+                doc,
+                [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in edits],
+            )
+        elif edits is not None:
+            action.disabled = lsp.CodeActionDisabled(reason=f"cannot apply: {edits}")
+
+
+def _noqa_edit(ls: SpmdfixServer, doc: Document, finding: Finding) -> lsp.WorkspaceEdit | None:
+    """The edit adding `# noqa: CODE` to the finding's line, as `spmdfix check --add-noqa` does
+    (`spmdfix.noqa.add_noqa`: codes merged into an existing directive, none after a line continuation or
+    inside a multi-line string); None when no comment can go there or one already suppresses the code."""
+    result = noqa.add_noqa(doc.source, [finding])
+    if not result.added:
+        return None
+    # add_noqa changes that one line only: the edit is what differs inside it.
+    conv = ls.converter(doc.source)
+    line0 = conv.lines.line_of(finding.span.start)
+    old = conv.lines.line_text(line0)
+    new = LineIndex(result.text).line_text(line0)
+    prefix = 0
+    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(old), len(new)) - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    at = conv.lines.line_start(line0)
+    span = Span(at + prefix, at + len(old) - suffix)
+    return workspace_edit(
+        ls,
+        doc,
+        [lsp.TextEdit(range=conv.range(span), new_text=new[prefix : len(new) - suffix])],
+    )
+
+
+def workspace_edit(ls: SpmdfixServer, doc: Document, edits: list[lsp.TextEdit]) -> lsp.WorkspaceEdit:
+    """Edits of one document, versioned when the client supports `documentChanges`."""
+    if ls.document_changes:
+        ident = lsp.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version)
+        return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(text_document=ident, edits=edits)])
+    return lsp.WorkspaceEdit(changes={doc.uri: edits})
+
+
+def resolve_code_action(ls: SpmdfixServer, action: lsp.CodeAction) -> lsp.CodeAction:
+    """Fill in the action's edit. Never raises; an action whose edit cannot be built comes back without one
+    (and the client is told why with `window/showMessage`)."""
+    data = action.data
+    if action.edit is not None or not isinstance(data, dict):
+        return action
+    doc = ls.documents.get(str(data.get("uri")))
+    if doc is None:
+        return action
+    try:
+        if data.get("action") == "fix":
+            action.edit = _fix_edit(ls, doc, data)
+        elif data.get("action") == "fixAll":
+            action.edit = _fix_all_edit(ls, doc)
+        elif data.get("action") == "noqa":
+            action.edit = _suppress_edit(ls, doc, data)
+    except Exception:  # noqa: BLE001 - a failed fix must not fail the request loop
+        ls.log(
+            lsp.MessageType.Error,
+            f"spmdfix: building `{action.title}` failed:\n{traceback.format_exc()}",
+        )
+    return action
+
+
+def _fix_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.WorkspaceEdit | None:
+    fix = fix_from_json(data["fix"])
+    if data.get("version") != doc.version:
+        # The fix's spans belong to an older text: take the same fix (transform and title) of the current one.
+        current = _same_fix(ls.findings(doc), fix)
+        if current is None:
+            _tell(ls, "spmdfix: the document changed and this fix no longer applies")
+            return None
+        fix = current
+    source = doc.source
+    try:
+        built = api.fix_edits_for(source, [fix])[fix.key]
+    except cst.ParserSyntaxError:
+        _tell(ls, "spmdfix: the document does not parse; fix it first")
+        return None
+    if isinstance(built, str):
+        _tell(ls, f"spmdfix: cannot apply `{fix.title}`: {built}")
+        return None
+    conv = ls.converter(source)
+    return workspace_edit(
+        ls,
+        doc,
+        [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in built],
+    )
+
+
+def _suppress_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.WorkspaceEdit | None:
+    finding = finding_from_json(data)
+    if data.get("version") != doc.version:
+        # The finding's span belongs to an older text: take the same finding (code and message) of the current one.
+        same = [f for f in ls.findings(doc) if f.code == finding.code and f.message == finding.message]
+        if len({f.span for f in same}) != 1:
+            _tell(
+                ls,
+                "spmdfix: the document changed and this finding is gone or ambiguous; ask again",
+            )
+            return None
+        finding = same[0]
+    edit = _noqa_edit(ls, doc, finding)
+    if edit is None:
+        _tell(
+            ls,
+            f"spmdfix: no `# noqa: {finding.code}` added: the line is already suppressed, or a comment cannot go"
+            " there (it ends inside a multi-line string or with a `\\` continuation)",
+        )
+    return edit
+
+
+def _same_fix(findings: list[Finding], old: Fix) -> Fix | None:
+    matches = {
+        f.key: f for finding in findings for f in finding.fixes if f.transform == old.transform and f.title == old.title
+    }
+    return next(iter(matches.values())) if len(matches) == 1 else None
+
+
+def _tell(ls: SpmdfixServer, message: str) -> None:
+    try:
+        ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))
+    except Exception:
+        logger.exception("cannot send window/showMessage")
+
+
+def _fix_all_edit(ls: SpmdfixServer, doc: Document) -> lsp.WorkspaceEdit:
+    source = doc.source
+    result = api.fix_source(source, api.Options())
+    for error in result.errors:
+        ls.log(lsp.MessageType.Warning, f"spmdfix: {error}")
+    conv = ls.converter(source)
+    edits = [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in line_diff_edits(source, result.source)]
+    return workspace_edit(ls, doc, edits)

@@ -1,0 +1,110 @@
+"""Diagnostics, and the plain JSON they and code actions carry in `data` (a finding and its fixes).
+
+A diagnostic's `data` holds the document version and every fix of its finding, so that a code action
+on an unchanged document needs no re-analysis.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from spmdfix import rules
+from spmdfix.lsp.text import PositionConverter
+from spmdfix.model import Applicability, Finding, Fix, NodeEdit, Span, Transform
+
+SOURCE = "spmdfix"
+ERROR_CODES = frozenset({rules.IN_SPECS.code, rules.OUT_SPECS.code})
+
+
+def to_json(value: Any) -> Any:
+    """A dataclass tree (Fix, NodeEdit, Span, ...) as plain JSON values; enums become their values."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_json(v) for k, v in value.items()}
+    return value
+
+
+def fix_from_json(data: dict[str, Any]) -> Fix:
+    """The `Fix` that `to_json` wrote. Raises KeyError/TypeError/ValueError on malformed data."""
+    return Fix(
+        transform=Transform(data["transform"]),
+        key=str(data["key"]),
+        title=str(data["title"]),
+        applicability=Applicability(data["applicability"]),
+        reason=str(data.get("reason", "")),
+        node_edits=tuple(
+            NodeEdit(
+                span=Span(int(e["span"]["start"]), int(e["span"]["end"])),
+                kind=str(e["kind"]),
+                code=str(e["code"]),
+                index=int(e.get("index", 0)),
+            )
+            for e in data["node_edits"]
+        ),
+    )
+
+
+def finding_from_json(data: dict[str, Any]) -> Finding:
+    """The finding (without `related` and `refusals`) a diagnostic's `data` describes."""
+    f = data["finding"]
+    return Finding(
+        code=str(f["code"]),
+        name=str(f["name"]),
+        message=str(f["message"]),
+        span=Span(int(f["span"]["start"]), int(f["span"]["end"])),
+        axis=str(f.get("axis", "")),
+        fixes=tuple(fix_from_json(x) for x in data.get("fixes", ())),
+    )
+
+
+_RULE_URLS: dict[str, str] = {}
+
+
+def _rule_url(code: str) -> str | None:
+    if code not in _RULE_URLS:
+        rule = rules.RULES.get(code)
+        _RULE_URLS[code] = rule.url if rule is not None else ""
+    return _RULE_URLS[code] or None
+
+
+def diagnostic_data(finding: Finding, version: int | None) -> dict[str, Any]:
+    """What a code action needs of a finding, as plain JSON: the document version, the finding, its fixes."""
+    return {
+        "version": version,
+        "finding": {
+            "code": finding.code,
+            "name": finding.name,
+            "message": finding.message,
+            "span": to_json(finding.span),
+            "axis": finding.axis,
+        },
+        "fixes": [to_json(fix) for fix in finding.fixes],
+    }
+
+
+def diagnostic(finding: Finding, conv: PositionConverter, uri: str, version: int | None) -> lsp.Diagnostic:
+    """The LSP diagnostic of one finding."""
+    url = _rule_url(finding.code)
+    related = [
+        lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri, range=conv.range(r.span)), message=r.message)
+        for r in finding.related
+    ]
+    return lsp.Diagnostic(
+        range=conv.range(finding.span),
+        message=finding.message,
+        severity=lsp.DiagnosticSeverity.Error if finding.code in ERROR_CODES else lsp.DiagnosticSeverity.Warning,
+        code=finding.code,
+        code_description=lsp.CodeDescription(href=url) if url else None,
+        source=SOURCE,
+        related_information=related or None,
+        data=diagnostic_data(finding, version),
+    )

@@ -1,0 +1,210 @@
+"""The server: its state, lifecycle (initialize, options), document sync, and how it is started.
+
+Diagnostics go out on didOpen and didSave at once, on didChange after a per-document debounce.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import sys
+import traceback
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from spmdfix import __version__, api, rules
+from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
+from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
+from spmdfix.lsp.data import diagnostic
+from spmdfix.lsp.documents import Document, SpmdfixProtocol
+from spmdfix.lsp.text import PositionConverter
+from spmdfix.model import Finding
+
+logger = logging.getLogger(__name__)
+
+
+class SpmdfixServer(LanguageServer):
+    """The spmdfix language server and its per-document state."""
+
+    def __init__(self) -> None:
+        super().__init__("spmdfix", __version__, protocol_cls=SpmdfixProtocol)
+        self.documents: dict[str, Document] = {}
+        self.debounce_s = DEFAULT_DEBOUNCE_MS / 1000
+        self.resolve_edits = False
+        self.document_changes = False
+
+    @property
+    def encoding(self) -> str:
+        """The negotiated position encoding ("utf-16" before initialize)."""
+        try:
+            enc = self.workspace.position_encoding
+        except RuntimeError:
+            return lsp.PositionEncodingKind.Utf16.value
+        return enc.value if isinstance(enc, enum.Enum) else str(enc or lsp.PositionEncodingKind.Utf16.value)
+
+    def converter(self, source: str) -> PositionConverter:
+        return PositionConverter(source, self.encoding)
+
+    def log(self, kind: lsp.MessageType, message: str) -> None:
+        """Send `window/logMessage`; never raises (the client may be gone)."""
+        try:
+            self.window_log_message(lsp.LogMessageParams(type=kind, message=message))
+        except Exception:  # logging must not take the server down
+            logger.exception("cannot send window/logMessage")
+
+    # --- analysis ---------------------------------------------------------------------------------------
+
+    def findings(self, doc: Document) -> list[Finding]:
+        """Findings of the document's current text, from the cache when that text was analysed. Never raises:
+        a failure of the analysis is logged to the client and gives no findings."""
+        if doc.findings is not None and doc.checked_source is not None and doc.checked_source == doc.source:
+            return doc.findings
+        source = doc.source
+        try:
+            found = api.check_source(source)
+        except Exception:  # noqa: BLE001 - the one place an analysis failure is caught and reported
+            self.log(
+                lsp.MessageType.Error,
+                f"spmdfix: analysis of {doc.uri} failed:\n{traceback.format_exc()}",
+            )
+            found = []
+        doc.checked_source, doc.findings = source, found
+        return found
+
+    def publish(self, doc: Document) -> None:
+        """Analyse `doc` and publish its diagnostics. Never raises.
+
+        A text that does not parse (SPMD900) publishes nothing: the client keeps the last diagnostics.
+        """
+        try:
+            findings = self.findings(doc)
+            # Verified first: a buffer in the middle of an edit must not replace good diagnostics by SPMD900.
+            if any(f.code == rules.SYNTAX_ERROR.code for f in findings):
+                return
+            conv = self.converter(doc.source)
+            diagnostics = [diagnostic(f, conv, doc.uri, doc.version) for f in findings]
+        except Exception:  # noqa: BLE001 - converting a finding failed; report it, clear the document
+            self.log(
+                lsp.MessageType.Error,
+                f"spmdfix: diagnostics of {doc.uri} failed:\n{traceback.format_exc()}",
+            )
+            diagnostics = []
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=doc.uri, diagnostics=diagnostics, version=doc.version)
+        )
+
+    def schedule(self, doc: Document) -> None:
+        """Publish `doc`'s diagnostics after the debounce delay, replacing any pending publication."""
+        doc.cancel_timer()
+        loop = asyncio.get_running_loop()
+        doc.timer = loop.call_later(self.debounce_s, self._publish_later, doc.uri)
+
+    def _publish_later(self, uri: str) -> None:
+        doc = self.documents.get(uri)
+        # Verified: the document may have been closed while the timer ran.
+        if doc is None:
+            return
+        doc.timer = None
+        self.publish(doc)
+
+
+def initialize(ls: SpmdfixServer, params: lsp.InitializeParams) -> None:
+    caps = params.capabilities
+    text_caps = caps.text_document
+    code_action_caps = text_caps.code_action if text_caps is not None else None
+    resolve = code_action_caps.resolve_support if code_action_caps is not None else None
+    ls.resolve_edits = resolve is not None and "edit" in (resolve.properties or [])
+    ws_edit = caps.workspace.workspace_edit if caps.workspace is not None else None
+    ls.document_changes = bool(ws_edit is not None and ws_edit.document_changes)
+    options = params.initialization_options
+    if isinstance(options, dict) and "debounce_ms" in options:
+        value = options["debounce_ms"]
+        # Verified: a bad setting is reported and ignored, not fatal.
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_DEBOUNCE_MS:
+            ls.debounce_s = value / 1000
+        else:
+            ls.log(
+                lsp.MessageType.Warning,
+                f"spmdfix: ignored debounce_ms={value!r} (a number of ms, 0 to {MAX_DEBOUNCE_MS})",
+            )
+
+
+def did_open(ls: SpmdfixServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    item = params.text_document
+    old = ls.documents.pop(item.uri, None)
+    if old is not None:
+        old.cancel_timer()
+    doc = ls.documents[item.uri] = Document(item.uri, item.text, item.version)
+    ls.publish(doc)
+
+
+def did_change(ls: SpmdfixServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return
+    source = doc.source
+    for change in params.content_changes:
+        if isinstance(change, lsp.TextDocumentContentChangePartial):
+            span = PositionConverter(source, ls.encoding).span(change.range)
+            source = source[: span.start] + change.text + source[span.end :]
+        else:
+            source = change.text
+    doc.source = source
+    doc.version = params.text_document.version
+    ls.schedule(doc)
+
+
+def did_save(ls: SpmdfixServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return
+    if params.text is not None:
+        doc.source = params.text
+    doc.cancel_timer()
+    ls.publish(doc)
+
+
+def did_close(ls: SpmdfixServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    doc = ls.documents.pop(params.text_document.uri, None)
+    if doc is not None:
+        doc.cancel_timer()
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+def create_server() -> SpmdfixServer:
+    """A new spmdfix language server with its features registered (not started)."""
+    server = SpmdfixServer()
+    server.feature(lsp.INITIALIZE)(initialize)
+    server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)(did_open)
+    server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)(did_change)
+    server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))(did_save)
+    server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)(did_close)
+    server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(
+            code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL_KIND],
+            resolve_provider=True,
+        ),
+    )(code_actions)
+    server.feature(lsp.CODE_ACTION_RESOLVE)(resolve_code_action)
+    return server
+
+
+def serve(tcp_port: int | None = None) -> None:
+    """Run the language server until the client exits: over stdio, or on 127.0.0.1:`tcp_port`.
+
+    Over stdio, anything the analysis might print goes to stderr, so it cannot corrupt the protocol stream.
+    """
+    server = create_server()
+    if tcp_port is not None:
+        server.start_tcp("127.0.0.1", tcp_port)
+        return
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        server.start_io(stdin, stdout)
+    finally:
+        sys.stdout = saved
