@@ -21,6 +21,7 @@ from spmdfix.cli.output import (
     emit,
     render,
     say_problems,
+    statistics_report,
     summary,
     unreadable_reported,
 )
@@ -85,7 +86,7 @@ def check(
     for o in outcomes:
         say_problems(o)
     if statistics:
-        emit(statistics(jobs, outcomes, output_format), output_file)
+        emit(statistics_report(jobs, outcomes, output_format), output_file)
     else:
         emit(render(jobs, outcomes, output_format, show_fixes), output_file)
     failed = sum(o.status == "failed" for o in outcomes)

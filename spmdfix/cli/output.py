@@ -126,7 +126,7 @@ def _text(jobs, outcomes, show_fixes: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def statistics(jobs, outcomes, output_format: str) -> str:
+def statistics_report(jobs, outcomes, output_format: str) -> str:
     counts: Counter = Counter()
     fixable: Counter = Counter()
     for job, o in zip(jobs, outcomes):
