@@ -29,6 +29,7 @@ from spmdfix.model import Related, Span
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite, ShardMapSite
 from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.stripbody import StripBodyCheck
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,6 @@ class BodyFacts:
     """What a shard_map body does, as far as the rules and the transforms' safety need to know."""
 
     resolved: bool
-    elementwise: bool
     reason: str
     collectives: tuple[CollectiveUse, ...]
     collectives_unknown: bool
@@ -103,6 +103,9 @@ class ReachedFacts:
     vmaps: tuple[Span, ...]  # jax.vmap calls/decorators between the spmd vmap and the shard_map
     captures: tuple[Capture, ...] = ()  # batched values the body closes over (SPMD003)
     lift: LiftSite | str | None = None  # where lift-captures edits, or why it cannot
+    # Why stripping the spmd axes from this shard_map's specs would change the body's values ("" when it
+    # keeps them; spmdfix.analysis.stripbody).
+    strip_blocker: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +146,7 @@ class Analyzer:
         self.reacher = Reacher(self.ix)
         self.capture = CaptureAnalysis(self.ix)
         self.placement = PlacementAnalysis(self.ix, self.ev)
+        self.strip_body = StripBodyCheck(self.ix, self.ev)
         self._facts_cache: dict[int, ShardMapFacts] = {}
 
     def span(self, node: ast.AST) -> Span:
@@ -228,7 +232,7 @@ class Analyzer:
                 continue
             fun_scope = site.scope
             reach = self.reacher.reach(site.fun, fun_scope)
-            reached = tuple(self._reached_facts(r, site) for r in reach.sites)
+            reached = tuple(self._reached_facts(r, site, set(spmd.names)) for r in reach.sites)
             constraints, unknown = self._constraints(reach.functions)
             out.append(
                 VmapFacts(
@@ -244,7 +248,7 @@ class Analyzer:
         for plain in self.placement.plain_vmaps():
             site = _VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap)
             reach = self.reacher.reach(plain.fun, site.scope)
-            reached = tuple(self._reached_facts(r, site) for r in reach.sites)
+            reached = tuple(self._reached_facts(r, site, set(plain.axes.names)) for r in reach.sites)
             out.append(
                 VmapFacts(
                     key=f"vmap@{self.span(plain.vmap).start}",
@@ -258,7 +262,7 @@ class Analyzer:
             )
         return out
 
-    def _reached_facts(self, reached: ReachedSite, vmap: _VmapSite) -> ReachedFacts:
+    def _reached_facts(self, reached: ReachedSite, vmap: _VmapSite, stripped: set[str]) -> ReachedFacts:
         sm = self._shard_map_facts(reached, vmap)
         body = self._body_function(reached.site.body, reached.site.body_scope)
         captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body)
@@ -266,7 +270,18 @@ class Analyzer:
         if captures:
             lift = self.capture.lift_site(reached.site.node, body, reached.site.args.get("in_specs"))
         vmaps = tuple(self._vmap_span(n) for n in reached.vmaps)
-        return ReachedFacts(sm, reached.chain, vmaps, captures, lift)
+        return ReachedFacts(sm, reached.chain, vmaps, captures, lift, self._strip_blocker(reached, stripped))
+
+    def _strip_blocker(self, reached: ReachedSite, stripped: set[str]) -> str:
+        """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not)."""
+        site = reached.site
+        func, _ = self._unwrap_body(site.body, site.body_scope)
+        if func is None:
+            return "the shard_map body is not a function of this module"
+        if self.reacher.reach_body(func).sites:
+            return "the shard_map body applies another shard_map"
+        args = site.args
+        return self.strip_body.check(func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped)
 
     def _vmap_span(self, node: ast.AST) -> Span:
         """Where an inner vmap is written: the `jax.vmap` callee of a call, or a decorator."""
@@ -375,7 +390,7 @@ class Analyzer:
     def _body_facts(self, site: ShardMapSite) -> BodyFacts:
         func, wrappers = self._unwrap_body(site.body, site.body_scope)
         if func is None:
-            return BodyFacts(False, False, "the shard_map body is not a function of this module", (), True, ())
+            return BodyFacts(False, "the shard_map body is not a function of this module", (), True, ())
         reach = self.reacher.reach_body(func)
         collectives: list[CollectiveUse] = []
         unknown = bool(reach.sites)
@@ -393,8 +408,7 @@ class Analyzer:
                         unknown = True
                     else:
                         collectives.append(CollectiveUse(qname.rsplit(".", 1)[-1], value, self.span(call)))
-        elementwise, reason = ElementwiseCheck(self.ix).check(func)
-        return BodyFacts(True, elementwise, reason, tuple(collectives), unknown, tuple(inner_vmaps))
+        return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps))
 
     def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
         """with_sharding_constraint calls in the traced functions and their specs [06 6i, 6k]."""
@@ -412,84 +426,6 @@ class Analyzer:
                 uses.append(ConstraintUse(self.span(call), tree))
                 unknown = unknown or bool(tree.unresolved) or spec is None
         return uses, unknown
-
-
-class ElementwiseCheck:
-    """Decides, conservatively, whether a shard_map body computes element by element.
-
-    Allowed: assignments to names, returns, arithmetic operators, comparisons, tuple/list/dict displays,
-    calls of the functions in `jaxapi.ELEMENTWISE_NAMES` / methods in `jaxapi.ELEMENTWISE_METHODS`, and
-    collectives (they act along their own mesh axes; the caller checks which). Anything else (a reduction,
-    `.shape`, indexing, a call of any other function) makes the body "not provably elementwise", which is
-    what experiment 04 (4d) shows can change values once a spec entry is stripped.
-    """
-
-    _OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
-
-    def __init__(self, index: ModuleIndex) -> None:
-        self.ix = index
-
-    def check(self, func: ast.AST) -> tuple[bool, str]:
-        """(True, "") when elementwise; else (False, why) naming the first construct outside the list."""
-        if isinstance(func, ast.Lambda):
-            return self._expr(func.body, self.ix.own_scope(func))
-        scope = self.ix.own_scope(func)
-        for i, stmt in enumerate(func.body):
-            if i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-                continue  # docstring
-            if isinstance(stmt, ast.Return) and stmt.value is not None:
-                ok, why = self._expr(stmt.value, scope)
-            elif isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
-                ok, why = self._expr(stmt.value, scope)
-            else:
-                return False, f"the body has a `{type(stmt).__name__}` statement"
-            if not ok:
-                return False, why
-        return True, ""
-
-    def _expr(self, expr: ast.AST, scope) -> tuple[bool, str]:
-        if isinstance(expr, (ast.Name, ast.Constant)):
-            return True, ""
-        if isinstance(expr, ast.BinOp):
-            if not isinstance(expr.op, self._OPS):
-                return False, "the body uses a non-elementwise operator (such as `@`)"
-            return self._all([expr.left, expr.right], scope)
-        if isinstance(expr, ast.UnaryOp):
-            return self._expr(expr.operand, scope)
-        if isinstance(expr, ast.Compare):
-            return self._all([expr.left, *expr.comparators], scope)
-        if isinstance(expr, (ast.Tuple, ast.List)):
-            return self._all(expr.elts, scope)
-        if isinstance(expr, ast.Dict):
-            return self._all([k for k in expr.keys if k is not None] + expr.values, scope)
-        if isinstance(expr, ast.Call) and not any(isinstance(a, ast.Starred) for a in expr.args):
-            args = [*expr.args, *(k.value for k in expr.keywords)]
-            if isinstance(expr.func, ast.Attribute) and expr.func.attr in jaxapi.ELEMENTWISE_METHODS:
-                if self.ix.qualname(expr.func, scope) is None:
-                    return self._all([expr.func.value, *args], scope)
-            qname = self.ix.qualname(expr.func, scope)
-            if qname in jaxapi.ELEMENTWISE_NAMES:
-                return self._all(args, scope)
-            if qname in jaxapi.COLLECTIVE_AXIS_POSITION:
-                # Collectives act across devices of their own axes: elementwise along any other dimension.
-                # The strip transform refuses outright when one runs over a stripped axis.
-                return self._all(args, scope)
-            name = qname or ast.unparse(expr.func)
-            return False, f"the body calls `{name}`, which is not known to be elementwise"
-        if isinstance(expr, ast.Attribute):
-            if self.ix.qualname(expr, scope) is not None:
-                return True, ""  # a module constant such as jnp.float32
-            return False, f"the body reads `.{expr.attr}`"
-        if isinstance(expr, ast.Subscript):
-            return False, "the body indexes an array"
-        return False, f"the body has a `{type(expr).__name__}` expression"
-
-    def _all(self, exprs, scope) -> tuple[bool, str]:
-        for e in exprs:
-            ok, why = self._expr(e, scope)
-            if not ok:
-                return False, why
-        return True, ""
 
 
 def _reduces_a_constant(call: ast.Call) -> bool:

@@ -32,10 +32,8 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         return Refusal(TRANSFORM, f"the shard_map body uses a collective over {c.backticked(sorted(collective))}")
     edits = _entry_edits([sm.in_specs, sm.out_specs], spmd)
     reasons = []
-    if not sm.body.resolved:
-        reasons.append(sm.body.reason)
-    elif not sm.body.elementwise:
-        reasons.append(f"the body is not provably elementwise ({sm.body.reason})")
+    if reached.strip_blocker:
+        reasons.append(reached.strip_blocker)
     if sm.body.collectives_unknown:
         reasons.append("the body's collectives could not all be read")
     out_only = [a for a in axes if a not in in_axes]
@@ -70,8 +68,8 @@ def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
     if axes & sm.body.collective_axes:
         return Refusal(TRANSFORM, f"the shard_map body uses a collective over {c.backticked(sorted(axes))}")
     reasons = []
-    if not sm.body.resolved or not sm.body.elementwise:
-        reasons.append(f"the body is not provably elementwise ({sm.body.reason})")
+    if reached.strip_blocker:
+        reasons.append(reached.strip_blocker)
     if sm.check_vma is not True:
         reasons.append("with check_vma=False the stripped form fails when called eagerly")
     if sm.in_specs.unresolved or sm.out_specs.unresolved:

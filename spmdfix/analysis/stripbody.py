@@ -1,0 +1,257 @@
+"""Does a shard_map body keep its values when axes are stripped from its specs? An allowlist of uses.
+
+Stripping an axis `'x'` from a shard_map's specs hands the body the whole array along the dimensions that
+named `'x'` instead of one block of it. The body then computes the same values only when everything it does
+with a block is elementwise along those dimensions *and* every other operand it combines with the block is a
+scalar or a block of the same layout. This module proves that with an allowlist; any other use is refused
+with the use, its text and its line (docs/safety.md, "strip"):
+
+- values: the body's parameters (a *block* when its in_spec names a stripped axis, *fixed* when it names
+  none), locals assigned from allowed expressions, Python numbers and module-level names bound to numeric
+  literals, module attributes such as `jnp.float32` or `jnp.pi`;
+- operations: the arithmetic operators but `@`, comparisons, unary operators, the elementwise functions and
+  methods of `jaxapi.ELEMENTWISE_NAMES` / `ELEMENTWISE_METHODS`, and `psum`/`pmean`/`pmax`/`pmin` over axes
+  that are not stripped (they combine equal positions of equal-shaped blocks);
+- combination: an operation's array operands are all blocks of the same stripped layout, or all fixed;
+- outputs: a block leaves through an out_spec that names the stripped axes at the same dimensions, a fixed
+  or scalar value through one that names none of them.
+
+Refused, because measured to change values or to fail once stripped: a closure array shaped for one block
+(`W = jnp.array([1., 2.])`, body `b * W`: after the strip it broadcasts against the whole array or the
+shapes no longer match), reductions, scans, indexing and `.shape` reads (the block shape changes), and
+any function not on the list. The measurements are the programs under `safety/strip_*`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from spmdfix import jaxapi
+from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.values import Evaluator, SpecTree
+
+# Collectives that combine equal positions of the blocks of other devices: elementwise along any dimension
+# that does not name their axes (measured: golden strip/collective_other_axis).
+_POSITIONAL_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean", "jax.lax.pmax", "jax.lax.pmin"})
+_ARRAY_BUILDERS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
+SCALAR = "scalar"
+FIXED = "fixed"
+
+
+class _Refused(Exception):
+    """A use outside the allowlist; the message names it and its line."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    """A value shaped like the mapped block; `layout` says which stripped axes each dimension names."""
+
+    layout: tuple[frozenset[str], ...]
+
+
+def layout_of(tree: SpecTree, stripped: set[str]) -> tuple[frozenset[str], ...] | None:
+    """The stripped axes per dimension of a single-spec tree (trailing empty dims dropped); None otherwise."""
+    if tree.unresolved or len(tree.specs) != 1:
+        return None
+    dims = [frozenset(a for a in (e.value.names if e.value else ()) if a in stripped) for e in tree.specs[0].entries]
+    while dims and not dims[-1]:
+        dims.pop()
+    return tuple(dims)
+
+
+class StripBodyCheck:
+    """Checks one body against the strip allowlist. Pure: AST and evaluated specs in, a reason or "" out."""
+
+    def __init__(self, index: ModuleIndex, evaluator: Evaluator) -> None:
+        self.ix = index
+        self.ev = evaluator
+
+    def check(
+        self,
+        func: ast.AST,
+        in_specs: ast.AST | None,
+        out_specs: ast.AST | None,
+        scope: Scope,
+        stripped: set[str],
+    ) -> str:
+        """"" when stripping `stripped` from the specs keeps the body's values, else why not.
+
+        func: the mapped function (a `def` or `lambda` of this module); in_specs/out_specs: the shard_map's
+        arguments as written, evaluated in `scope`.
+        """
+        try:
+            params = self._param_kinds(func, in_specs, scope, stripped)
+            outputs = self._body_outputs(func, params)
+            self._match_outputs(outputs, out_specs, scope, stripped)
+        except _Refused as why:
+            return str(why)
+        return ""
+
+    # --- parameters and outputs -------------------------------------------------------------------
+    def _param_kinds(self, func, in_specs, scope, stripped) -> dict[str, object]:
+        args = func.args
+        if args.vararg or args.kwarg or args.kwonlyargs:
+            raise _Refused("the body takes *args, **kwargs or keyword-only parameters")
+        names = [a.arg for a in [*args.posonlyargs, *args.args]]
+        specs = self._leaves(in_specs, scope, len(names), "in_specs")
+        kinds: dict[str, object] = {}
+        for name, tree in zip(names, specs):
+            layout = layout_of(tree, stripped)
+            if layout is None:
+                raise _Refused(f"the in_spec of parameter `{name}` is not one PartitionSpec written here")
+            kinds[name] = _Block(layout) if layout else FIXED
+        return kinds
+
+    def _leaves(self, specs: ast.AST | None, scope: Scope, count: int, what: str) -> list[SpecTree]:
+        """One spec tree per parameter (or output): a single spec applies to all of them."""
+        if specs is None:
+            raise _Refused(f"the shard_map has no {what}")
+        resolved = self.ev.resolve_name(specs, scope)
+        if resolved is None:
+            raise _Refused(f"{what} is not written in this module")
+        node, node_scope = resolved
+        if isinstance(node, (ast.Tuple, ast.List)):
+            if len(node.elts) != count:
+                raise _Refused(f"{what} does not pair one spec with each {'parameter' if what == 'in_specs' else 'output'}")
+            return [self.ev.spec_tree(e, node_scope) for e in node.elts]
+        return [self.ev.spec_tree(node, node_scope)] * count
+
+    def _body_outputs(self, func, params: dict[str, object]) -> list[tuple[object, object]]:
+        inner = self.ix.own_scope(func) or self.ix.scope_at(func)
+        env = dict(params)
+        if isinstance(func, ast.Lambda):
+            return self._returned(func.body, env, inner)
+        for i, stmt in enumerate(func.body):
+            if i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # docstring
+            if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+                kind = self._kind(stmt.value, env, inner)
+                for target in stmt.targets:
+                    env[target.id] = kind
+            elif isinstance(stmt, ast.Return) and stmt.value is not None and i == len(func.body) - 1:
+                return self._returned(stmt.value, env, inner)
+            else:
+                raise _Refused(f"the body has a `{type(stmt).__name__}` statement (line {stmt.lineno})")
+        raise _Refused("the body does not end in a `return` of a value")
+
+    def _returned(self, value: ast.AST, env, scope) -> list[tuple[object, object]]:
+        """(key, kind) per output: positions of a returned tuple, keys of a returned dict display."""
+        if isinstance(value, ast.Tuple):
+            return [(i, self._kind(e, env, scope)) for i, e in enumerate(value.elts)]
+        if isinstance(value, ast.Dict):
+            if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys):
+                raise _Refused(f"the body returns {self._where(value)}, a dict whose keys are not string literals")
+            return [(k.value, self._kind(v, env, scope)) for k, v in zip(value.keys, value.values)]
+        return [(0, self._kind(value, env, scope))]
+
+    def _out_trees(self, out_specs, scope, keys: list[object]) -> list[SpecTree]:
+        """The out_spec tree of each output: a single spec for all, a tuple by position, a dict by key."""
+        resolved = self.ev.resolve_name(out_specs, scope) if out_specs is not None else None
+        if resolved is not None and isinstance(resolved[0], ast.Dict):
+            node, node_scope = resolved
+            by_key = {
+                k.value: v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)
+            }
+            if len(by_key) != len(node.keys) or sorted(map(str, by_key)) != sorted(map(str, keys)):
+                raise _Refused("out_specs does not pair one spec with each output")
+            return [self.ev.spec_tree(by_key[k], node_scope) for k in keys]
+        return self._leaves(out_specs, scope, len(keys), "out_specs")
+
+    def _match_outputs(self, outputs: list[tuple[object, object]], out_specs, scope, stripped) -> None:
+        trees = self._out_trees(out_specs, scope, [k for k, _ in outputs])
+        for (i, kind), tree in zip(outputs, trees):
+            layout = layout_of(tree, stripped)
+            if layout is None:
+                raise _Refused(f"out_specs of output {i} is not one PartitionSpec written here")
+            if isinstance(kind, _Block) and kind.layout != layout:
+                raise _Refused(
+                    f"output {i} is a block whose out_spec does not name the stripped axes at the same dimensions "
+                    "as its in_spec: its shape or values change"
+                )
+            if not isinstance(kind, _Block) and layout:
+                raise _Refused(f"output {i} does not come from a stripped block but its out_spec names a stripped axis")
+
+    # --- expressions ------------------------------------------------------------------------------
+    def _where(self, node: ast.AST) -> str:
+        return f"`{ast.unparse(node)}` (line {node.lineno})"
+
+    def _kind(self, expr: ast.AST, env: dict[str, object], scope: Scope) -> object:
+        if isinstance(expr, ast.Constant):
+            return SCALAR
+        if isinstance(expr, ast.Name):
+            if expr.id in env:
+                return env[expr.id]
+            return self._free(expr, scope)
+        if isinstance(expr, ast.BinOp):
+            if not isinstance(expr.op, _OPS):
+                raise _Refused(f"the body uses {self._where(expr)}, an operator that is not elementwise")
+            return self._combine(expr, [expr.left, expr.right], env, scope)
+        if isinstance(expr, ast.UnaryOp):
+            return self._kind(expr.operand, env, scope)
+        if isinstance(expr, ast.Compare):
+            return self._combine(expr, [expr.left, *expr.comparators], env, scope)
+        if isinstance(expr, ast.Attribute):
+            if self.ix.qualname(expr, scope) is not None:
+                return SCALAR  # a module constant: jnp.pi, jnp.float32
+            raise _Refused(f"the body reads {self._where(expr)}: the block's shape or layout changes with the strip")
+        if isinstance(expr, ast.Call):
+            return self._call(expr, env, scope)
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            raise _Refused(f"the body builds an array from {self._where(expr)}, shaped independently of the block")
+        if isinstance(expr, ast.Subscript):
+            raise _Refused(f"the body indexes an array at {self._where(expr)}: the block's shape changes with the strip")
+        raise _Refused(f"the body has {self._where(expr)}, which is not on the strip allowlist")
+
+    def _free(self, name: ast.Name, scope: Scope) -> object:
+        """A value from outside the body: allowed only when it is a number written in this module."""
+        binding = self.ix.single_binding(name.id, scope)
+        if binding is not None and binding.kind == "assign" and self._numeric(binding.node, binding.scope, 0):
+            return SCALAR
+        raise _Refused(
+            f"the body uses `{name.id}` (line {name.lineno}), a value from outside it that is not a number: "
+            "after the strip it meets the whole array instead of one block"
+        )
+
+    def _numeric(self, expr: ast.AST, scope: Scope, depth: int) -> bool:
+        if depth > 8:
+            return False
+        if isinstance(expr, ast.Constant):
+            return isinstance(expr.value, (int, float, complex))  # bool is an int
+        if isinstance(expr, ast.UnaryOp):
+            return self._numeric(expr.operand, scope, depth + 1)
+        if isinstance(expr, ast.BinOp):
+            return self._numeric(expr.left, scope, depth + 1) and self._numeric(expr.right, scope, depth + 1)
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            return binding is not None and binding.kind == "assign" and self._numeric(binding.node, binding.scope, depth + 1)
+        return False
+
+    def _call(self, call: ast.Call, env, scope) -> object:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            raise _Refused(f"the body calls {self._where(call)} with unpacked arguments")
+        args = [*call.args, *(k.value for k in call.keywords)]
+        qname = self.ix.qualname(call.func, scope)
+        if qname is None and isinstance(call.func, ast.Attribute) and call.func.attr in jaxapi.ELEMENTWISE_METHODS:
+            return self._combine(call, [call.func.value, *args], env, scope)
+        if qname in _ARRAY_BUILDERS:
+            return self._combine(call, args, env, scope)
+        if qname in jaxapi.ELEMENTWISE_NAMES:
+            return self._combine(call, args, env, scope)
+        if qname in _POSITIONAL_COLLECTIVES and call.args:
+            return self._kind(call.args[0], env, scope)
+        name = qname or ast.unparse(call.func)
+        raise _Refused(f"the body calls `{name}` (line {call.lineno}), which is not on the strip allowlist")
+
+    def _combine(self, node: ast.AST, operands, env, scope) -> object:
+        kinds = [self._kind(o, env, scope) for o in operands]
+        arrays = {k for k in kinds if k != SCALAR}
+        if not arrays:
+            return SCALAR
+        if len(arrays) > 1:
+            raise _Refused(
+                f"the body combines values of different layouts at {self._where(node)}: once stripped, a block "
+                "no longer lines up with an operand whose spec is not stripped the same way"
+            )
+        return arrays.pop()

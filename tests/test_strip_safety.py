@@ -1,0 +1,91 @@
+"""The strip allowlist (spmdfix.analysis.stripbody): which shard_map bodies keep their values once stripped."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from spmdfix.api import check_source
+from spmdfix.model import Applicability, Transform
+
+HEADER = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+W = jnp.array([1., 2.])
+K = 3
+"""
+
+
+def _strip(body: str, in_specs: str = "P('x')", out_specs: str = "P('x')", args: str = "x"):
+    source = HEADER + body + textwrap.dedent(
+        f"""
+        def layer(x, w):
+            return jax.shard_map(body, mesh=mesh, in_specs={in_specs}, out_specs={out_specs})({args})
+        jax.vmap(layer, in_axes=(0, None), spmd_axis_name='x')
+        """
+    )
+    fixes = [f.fix_for(Transform.STRIP) for f in check_source(source) if f.code == "SPMD001"]
+    assert fixes and fixes[0] is not None
+    return fixes[0]
+
+
+SAFE = {
+    "scalar_literals": "def body(b):\n    return b * 2.0 + 1",
+    "module_number": "def body(b):\n    return b * K - K ** 2",
+    "locals_and_elementwise_calls": "def body(b):\n    y = jnp.sin(b) * 0.5\n    return jnp.where(y > 0, y, 0.0).astype(jnp.float32)",
+    "module_constant_attribute": "def body(b):\n    return b * jnp.pi",
+}
+
+UNSAFE = {
+    "closure_array": ("def body(b):\n    return b * W", "`W` (line 9)"),
+    "array_literal": ("def body(b):\n    return b * jnp.array([1., 2.])", "builds an array from `[1.0, 2.0]`"),
+    "reduction": ("def body(b):\n    return b - b.mean()", "`b.mean`"),
+    "shape_read": ("def body(b):\n    return b * b.shape[0]", "indexes an array"),
+    "indexing": ("def body(b):\n    return b[0] * b", "indexes an array"),
+    "matmul": ("def body(b):\n    return b @ b", "not elementwise"),
+    "control_flow": ("def body(b):\n    for i in range(2):\n        b = b * 2\n    return b", "`For` statement"),
+    "unlisted_call": ("def body(b):\n    return jnp.cumsum(b)", "`jax.numpy.cumsum`"),
+    "gather": ("def body(b):\n    return jax.lax.all_gather(b, 'y')", "`jax.lax.all_gather`"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAFE))
+def test_safe_bodies(name: str) -> None:
+    fix = _strip(SAFE[name])
+    assert fix.applicability == Applicability.SAFE, fix.reason
+
+
+@pytest.mark.parametrize("name", sorted(UNSAFE))
+def test_unsafe_bodies_name_the_use(name: str) -> None:
+    body, why = UNSAFE[name]
+    fix = _strip(body)
+    assert fix.applicability == Applicability.UNSAFE
+    assert why in fix.reason, fix.reason
+
+
+def test_operand_whose_spec_is_not_stripped_is_a_different_layout() -> None:
+    fix = _strip("def body(b, v):\n    return b * v", in_specs="(P('x'), P())", args="x, w")
+    assert fix.applicability == Applicability.UNSAFE
+    assert "different layouts at `b * v`" in fix.reason
+
+
+def test_operands_stripped_alike_are_fine() -> None:
+    fix = _strip("def body(b, v):\n    return b * v", in_specs="(P('x'), P('x'))", args="x, w")
+    assert fix.applicability == Applicability.SAFE, fix.reason
+
+
+def test_unstripped_operand_returned_alone_is_fine() -> None:
+    fix = _strip(
+        "def body(b, v):\n    return b * 2, v + 1", in_specs="(P('x'), P())", out_specs="(P('x'), P())", args="x, w"
+    )
+    assert fix.applicability == Applicability.SAFE, fix.reason
+
+
+def test_block_leaving_through_an_unstripped_out_spec_changes_values() -> None:
+    fix = _strip("def body(b):\n    return b * 2", in_specs="P('x', 'y')", out_specs="P(None, 'y')")
+    assert fix.applicability == Applicability.UNSAFE
+    assert "output 0" in fix.reason
