@@ -54,6 +54,7 @@ CREATE_DEVICE_MESH_NAMES = frozenset({"jax.experimental.mesh_utils.create_device
 AXIS_TYPE_AUTO = frozenset({"jax.sharding.AxisType.Auto"})
 AXIS_TYPE_EXPLICIT = frozenset({"jax.sharding.AxisType.Explicit"})
 
+NAMED_SHARDING_NAMES = frozenset({"jax.sharding.NamedSharding", "jax.NamedSharding"})
 # `with jax.set_mesh(mesh):` gives shard_map its mesh when mesh= is omitted [13a].
 SET_MESH_NAMES = frozenset({"jax.set_mesh", "jax.sharding.use_mesh", "jax.sharding.set_mesh"})
 

@@ -19,10 +19,11 @@ findings and fixes.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
+from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, SpecTree
 from spmdfix.model import Related, Span
@@ -147,6 +148,7 @@ class Analyzer:
         self.capture = CaptureAnalysis(self.ix)
         self.placement = PlacementAnalysis(self.ix, self.ev)
         self.strip_body = StripBodyCheck(self.ix, self.ev)
+        self.mesh_uses = MeshUses(self.ix, self.ev)
         self._facts_cache: dict[int, ShardMapFacts] = {}
 
     def span(self, node: ast.AST) -> Span:
@@ -314,9 +316,21 @@ class Analyzer:
         return facts
 
     def _mesh(self, site: ShardMapSite, reached: ReachedSite, vmap: _VmapSite) -> MeshInfo | None:
+        """The shard_map's resolved mesh, with the uses of it that add-axis's allowlist does not cover."""
+        found = self._mesh_expr(site, reached, vmap)
+        if found is None:
+            return None
+        mesh = self.ev.mesh(*found)
+        if mesh is None:
+            return None
+        call, _ = self.ev.mesh_call(*found)
+        return replace(mesh, reads=tuple(self.mesh_uses.mesh_reads(call)), device_reads=tuple(self.mesh_uses.device_reads(call)))
+
+    def _mesh_expr(self, site: ShardMapSite, reached: ReachedSite, vmap: _VmapSite) -> tuple[ast.AST, Scope] | None:
+        """The expression giving the shard_map its mesh: `mesh=`, or the `jax.set_mesh(m)` around it."""
         expr = site.args.get("mesh")
         if expr is not None:
-            return self.ev.mesh(expr, site.scope)
+            return expr, site.scope
         # No mesh=: the context mesh of a `with jax.set_mesh(m):` around the application [13a].
         for node in (site.node, *reached.chain_nodes, vmap.node):
             for anc in self.ix.ancestors(node):
@@ -326,7 +340,7 @@ class Analyzer:
                         scope = self.ix.scope_at(anc)
                         if isinstance(ctx, ast.Call) and ctx.args:
                             if self.ix.qualname(ctx.func, scope) in jaxapi.SET_MESH_NAMES:
-                                return self.ev.mesh(ctx.args[0], scope)
+                                return ctx.args[0], scope
         return None
 
     def _check_span(self, site: ShardMapSite) -> Span | None:

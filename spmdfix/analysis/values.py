@@ -13,12 +13,12 @@ surface"): `Mesh` defaults to Auto axes, `jax.make_mesh` to Explicit ones.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
+from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 from spmdfix.analysis.scopes import ModuleIndex, Scope
 
@@ -116,7 +116,10 @@ class MeshInfo:
     repeat_span: Span | None
     repeat_count: int | None
     quote: str
-    shared_devices: str | None = None  # the devices variable, when other code uses it too
+    # Uses of the mesh, and reads of the device array behind it, that add-axis's allowlist does not cover
+    # (`spmdfix.analysis.mesh_uses`); filled in by the linter.
+    reads: tuple[Use, ...] = ()
+    device_reads: tuple[Use, ...] = ()
 
     def size_of(self, axis: str) -> int | None:
         if axis in self.axis_names:
@@ -254,11 +257,21 @@ class Evaluator:
         return tuple(self.int_value(e, resolved[1]) for e in resolved[0].elts)
 
     # --- meshes -----------------------------------------------------------------------------------
-    def mesh(self, expr: ast.AST, scope: Scope, depth: int = 0) -> MeshInfo | None:
-        """Resolve a mesh expression to its construction in this module, or None.
+    def mesh(self, expr: ast.AST, scope: Scope) -> MeshInfo | None:
+        """Resolve a mesh expression to its construction in this module, or None (see `mesh_call`)."""
+        found = self.mesh_call(expr, scope)
+        if found is None:
+            return None
+        call, scope = found
+        if self.ix.qualname(call.func, scope) in jaxapi.MESH_NAMES:
+            return self._mesh_ctor(call, scope)
+        return self._make_mesh(call, scope)
 
-        Resolved: a name bound (module or enclosing scope) to a `Mesh(...)` / `jax.make_mesh(...)` call,
-        directly or through a module function whose return value is one. A parameter is not resolved.
+    def mesh_call(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[ast.Call, Scope] | None:
+        """The `Mesh(...)` / `jax.make_mesh(...)` call a mesh expression evaluates, with its scope, or None.
+
+        Resolved: a name bound (module or enclosing scope) to such a call, directly or through a module
+        function without arguments whose one return value is one. A parameter is not resolved.
         """
         if depth > _MAX_DEPTH:
             return None
@@ -267,17 +280,15 @@ class Evaluator:
             return None
         call, scope = resolved
         qname = self.ix.qualname(call.func, scope)
-        if qname in jaxapi.MESH_NAMES:
-            return self._mesh_ctor(call, scope)
-        if qname in jaxapi.MAKE_MESH_NAMES:
-            return self._make_mesh(call, scope)
+        if qname in jaxapi.MESH_NAMES or qname in jaxapi.MAKE_MESH_NAMES:
+            return call, scope
         if isinstance(call.func, ast.Name) and not call.args and not call.keywords:
             binding = self.ix.single_binding(call.func.id, scope)
             if binding is not None and binding.kind == "def":
                 returned = _single_return(binding.node)
                 inner = self.ix.own_scope(binding.node)
                 if returned is not None and inner is not None:
-                    return self.mesh(returned, inner, depth + 1)
+                    return self.mesh_call(returned, inner, depth + 1)
         return None
 
     def _mesh_ctor(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
@@ -289,8 +300,7 @@ class Evaluator:
         if names is None:
             return None
         sizes, shape_span, shape_form = self._device_shape(devices, scope, len(names.axes))
-        info = self._mesh_info(call, scope, "Mesh", names, names_expr, sizes, shape_span, shape_form, "auto")
-        return replace(info, shared_devices=self._shared_name(devices))
+        return self._mesh_info(call, scope, "Mesh", names, names_expr, sizes, shape_span, shape_form, "auto")
 
     def _make_mesh(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
         shape_expr = argument(call, 0, "axis_shapes")
@@ -332,13 +342,6 @@ class Evaluator:
     def _shape_display(self, shape, scope):
         if isinstance(shape, (ast.Tuple, ast.List)):
             return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), "seq"
-        return None
-
-    def _shared_name(self, expr: ast.AST) -> str | None:
-        """The name `expr` is, when that name appears more than twice in the module (bound once, used once
-        here): a shape edit behind it would change its other uses too."""
-        if isinstance(expr, ast.Name) and len(re.findall(rf"\b{re.escape(expr.id)}\b", self.ix.source)) > 2:
-            return expr.id
         return None
 
     def _mesh_info(self, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types):

@@ -9,6 +9,7 @@ axis. Shard_maps that pass `axis_names` must list the new axis.
 from __future__ import annotations
 
 from spmdfix.analysis.facts import VmapFacts
+from spmdfix.analysis.values import MeshInfo
 from spmdfix.codemods import _common as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
 
@@ -22,6 +23,19 @@ def new_axis_name(existing: tuple[str, ...], base: str) -> str:
         n += 1
         name = f"{base}_{n}"
     return name
+
+
+def mesh_use_reasons(mesh: MeshInfo) -> list[str]:
+    """Why the mesh's other readers may see a change: each use outside add-axis's allowlist, with its line
+    (`spmdfix.analysis.mesh_uses`; docs/safety.md lists the allowlist and the measurement behind it)."""
+    reasons = []
+    if mesh.reads:
+        uses = ", ".join(u.describe() for u in mesh.reads)
+        reasons.append(f"the mesh is also read by {uses}, which the new axis may change")
+    if mesh.device_reads:
+        uses = ", ".join(u.describe() for u in mesh.device_reads)
+        reasons.append(f"the device array behind the mesh is also read by {uses}: its new shape changes those uses")
+    return reasons
 
 
 def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
@@ -62,10 +76,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
             "the mesh has Explicit (or unknown) axis types: eager callers must place the batch dimension on "
             f"`'{name}'` (calls under jax.jit work)"
         )
-    if mesh.shared_devices:
-        reasons.append(
-            f"the device array `{mesh.shared_devices}` is used elsewhere too: its new shape changes those uses"
-        )
+    reasons += mesh_use_reasons(mesh)
     if c.has_h2(vmap):
         reasons.append("hazard H2 remains")
     return c.classified_fix(

@@ -1,0 +1,186 @@
+"""Every use of a value, found by scope, and the uses an allowlist does not cover.
+
+A fix is safe only when every place that reads a value it edits (or relies on) is a use measured to keep its
+meaning after the edit (docs/safety.md). This module finds those places; the caller supplies the allowlist.
+
+How a value is followed from the expression that creates it (`UseIndex.uses_of_value`):
+
+- assigned to a name (`mesh = Mesh(...)`, an alias `m = mesh`, `m: Mesh = mesh`): every load of that binding,
+  resolved by Python's scope rules (`ModuleIndex.lookup`), never by textual name: a local of the same name in
+  another function is another binding and is not a use;
+- returned by a function (`def make(): return Mesh(...)`): every call of that function is the value again,
+  and any other read of the function's name (passed, stored) is a use of its own;
+- anything else is an end use: the expression in its context (`mesh.axis_names`, `NamedSharding(mesh, ...)`,
+  `helper(mesh)`) is handed to the allowlist.
+
+A name with several bindings in one scope (reassigned, augmented, loop targets) cannot be followed: its loads
+are end uses the allowlist sees as plain names, which no allowlist here accepts.
+
+Usage (a sketch of what `spmdfix.analysis.mesh_uses` does for add-axis)::
+
+    index = UseIndex(module_index)
+    bad = index.disallowed(mesh_ctor_call, allow=my_allowlist)   # list[Use]
+    reasons = [f"{u.text} (line {u.line})" for u in bad]
+
+`allow(expr, index)` receives the expression that holds the value at an end use (an `ast.Name` load, or a
+call of a factory function) and returns True when that use is on the allowlist. Helpers for allowlists:
+`parent`, `attribute_chain` and `describe`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from spmdfix.analysis.scopes import Binding, ModuleIndex
+from spmdfix.model import Span
+
+_MAX_DEPTH = 12
+_DESCRIBE_LIMIT = 72
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """One end use of a value that the allowlist did not cover.
+
+    span: the expression holding the value (a name load or a call). line: its 1-based row. text: the source of
+    the enclosing use as a reader would name it (`len(mesh.shape)`, `helper(mesh)`), shortened to 72 code
+    points.
+    """
+
+    span: Span
+    line: int
+    text: str
+
+    def describe(self) -> str:
+        """`\\`len(mesh.shape)\\` (line 12)` — how a fix's reason names this use."""
+        return f"`{self.text}` (line {self.line})"
+
+
+Allowlist = Callable[[ast.expr, "UseIndex"], bool]
+
+
+class UseIndex:
+    """Name loads of one module, indexed by name once, and the uses of values they carry.
+
+    Input: a `ModuleIndex`. Pure; builds its index of loads lazily on the first query (one walk of the tree).
+    """
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.ix = index
+        self._loads: dict[str, list[ast.Name]] | None = None
+
+    # --- bindings ----------------------------------------------------------------------------------
+    def loads(self, binding: Binding) -> list[ast.Name]:
+        """Every `ast.Name` load that resolves to `binding` (by scope), in source order."""
+        if self._loads is None:
+            self._loads = {}
+            for node in ast.walk(self.ix.tree):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    self._loads.setdefault(node.id, []).append(node)
+            for names in self._loads.values():
+                names.sort(key=lambda n: (n.lineno, n.col_offset))
+        return [
+            n
+            for n in self._loads.get(binding.name, [])
+            if any(b is binding for b in self.ix.lookup(n.id, self.ix.scope_at(n)))
+        ]
+
+    def target_binding(self, target: ast.AST, value: ast.AST) -> Binding | None:
+        """The binding an assignment `target = value` made, when `target` is a plain name bound once."""
+        if not isinstance(target, ast.Name):
+            return None
+        bindings = self.ix.lookup(target.id, self.ix.scope_at(target))
+        if len(bindings) != 1 or bindings[0].node is not value:
+            return None
+        return bindings[0]
+
+    # --- values ------------------------------------------------------------------------------------
+    def uses_of_value(self, expr: ast.expr) -> list[ast.expr]:
+        """The end uses of the value `expr` computes (see the module docstring), in source order.
+
+        An assignment the value flows into is not itself an end use, nor is a factory's `return`; a binding
+        that cannot be followed (several bindings of the name) leaves the expression as an end use.
+        """
+        out: list[ast.expr] = []
+        self._follow(expr, out, set(), 0)
+        out.sort(key=lambda n: (n.lineno, n.col_offset))
+        return out
+
+    def _follow(self, expr: ast.expr, out: list[ast.expr], seen: set[int], depth: int) -> None:
+        if id(expr) in seen or depth > _MAX_DEPTH:
+            return
+        seen.add(id(expr))
+        up = self.ix.parent.get(id(expr))
+        if isinstance(up, (ast.Assign, ast.AnnAssign)) and up.value is expr:
+            targets = up.targets if isinstance(up, ast.Assign) else [up.target]
+            bindings = [self.target_binding(t, expr) for t in targets]
+            if bindings and all(b is not None for b in bindings):
+                for binding in bindings:
+                    for load in self.loads(binding):
+                        self._follow(load, out, seen, depth + 1)
+                return
+        if isinstance(up, ast.Return) and up.value is expr:
+            func = next((a for a in self.ix.ancestors(up) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+            binding = self._def_binding(func)
+            if binding is not None:
+                for load in self.loads(binding):
+                    call = self.ix.parent.get(id(load))
+                    if isinstance(call, ast.Call) and call.func is load:
+                        self._follow(call, out, seen, depth + 1)
+                    else:
+                        out.append(load)
+                return
+        out.append(expr)
+
+    def _def_binding(self, func: ast.AST | None) -> Binding | None:
+        """The binding of a `def` when its name is bound once (so every call of the name calls it)."""
+        if func is None:
+            return None
+        scope = self.ix.scope_at(func)
+        bindings = scope.bindings.get(func.name, [])
+        if len(bindings) == 1 and bindings[0].node is func:
+            return bindings[0]
+        return None
+
+    def disallowed(self, expr: ast.expr, allow: Allowlist) -> list[Use]:
+        """The end uses of the value of `expr` that `allow` rejects, as `Use`s in source order."""
+        return [self.use(u) for u in self.uses_of_value(expr) if not allow(u, self)]
+
+    def use(self, expr: ast.expr) -> Use:
+        """`expr` as a `Use` (span, line, the source of the enclosing use)."""
+        return Use(self.ix.lines.span_of_ast(expr), expr.lineno, describe(self.ix, expr))
+
+    # --- helpers for allowlists --------------------------------------------------------------------
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        """The node directly containing `node` (a `keyword` for `f(mesh=...)` arguments)."""
+        return self.ix.parent.get(id(node))
+
+
+def attribute_chain(index: UseIndex, expr: ast.expr) -> tuple[list[str], ast.expr]:
+    """The attributes read off `expr` (`mesh.devices.shape` -> ['devices', 'shape']) and the outermost node of
+    that chain."""
+    attrs: list[str] = []
+    node = expr
+    up = index.parent(node)
+    while isinstance(up, ast.Attribute) and up.value is node:
+        attrs.append(up.attr)
+        node, up = up, index.parent(up)
+    return attrs, node
+
+
+def describe(ix: ModuleIndex, expr: ast.expr) -> str:
+    """The source of the use around `expr`: its attribute/subscript chain, and the call, `len(...)`,
+    unpacking or statement that consumes it (first line only, shortened)."""
+    node: ast.AST = expr
+    up = ix.parent.get(id(node))
+    while isinstance(up, (ast.Attribute, ast.Subscript, ast.Starred)) and getattr(up, "value", None) is node:
+        node, up = up, ix.parent.get(id(up))
+    if isinstance(up, ast.keyword):
+        node, up = up, ix.parent.get(id(up))
+    if isinstance(up, (ast.Call, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.Assign, ast.Return, ast.For)):
+        node = up
+    span = ix.lines.span_of_ast(node)
+    text = " ".join(ix.source[span.start : span.end].splitlines()[0].split()) if span.end > span.start else ""
+    return text if len(text) <= _DESCRIBE_LIMIT else text[: _DESCRIBE_LIMIT - 3] + "..."
