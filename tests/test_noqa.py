@@ -187,3 +187,20 @@ def test_without_suppressions_the_cli_fixes_as_fix_source(case) -> None:
     assert got.source == expected.source
     assert [f.key for f in got.applied] == [f.key for f in expected.applied]
     assert got.remaining == expected.remaining and got.errors == expected.errors
+
+
+def test_a_module_without_a_directive_on_a_findings_row_is_not_tokenized(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tokenizing a 12,000-line module costs more than analysing it: done only when a finding's row holds
+    something a directive could be. A directive on another row, or a `noqa` in a string on the finding's
+    row, still gives the answer tokenizing gives."""
+    text = "x = 1  # noqa: SPMD001\ny = 2  # a comment\nz = '# noqa'  # other\n"
+    findings = [Finding("SPMD001", "n", "m", Span(text.index("y"), text.index("y") + 1))]
+    calls = []
+    monkeypatch.setattr(noqa, "directives", lambda *a: calls.append(a) or {})
+    assert noqa.split_suppressed(text, findings) == (findings, [])
+    assert not calls
+    monkeypatch.undo()
+    on_z = [Finding("SPMD001", "n", "m", Span(text.index("z"), text.index("z") + 1))]
+    assert noqa.split_suppressed(text, on_z) == (on_z, [])  # tokenized: the `# noqa` is in a string
+    on_x = [Finding("SPMD001", "n", "m", Span(0, 1))]
+    assert noqa.split_suppressed(text, on_x) == ([], on_x)
