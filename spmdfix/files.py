@@ -123,17 +123,57 @@ def excluded_as_given(path: Path, excluded: Excluded) -> bool:
     return any(excluded(str(parent), True) for parent in absolute.parents if cwd in parent.parents)
 
 
-_Ignores = tuple[tuple[str, "pathspec.PathSpec"], ...]  # (absolute directory, its ignore file's patterns)
+class _IgnoreFile:
+    """One ignore file's patterns (`pathspec.GitIgnoreSpec`), with a quick test in front of them."""
+
+    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
+        self.spec = spec
+        self.any_match = _any_pattern(spec)
+
+    def include(self, rel: str) -> bool | None:
+        """Whether the patterns ignore `rel` (True), re-include it (False), or say nothing (None).
+
+        pathspec tries each pattern in turn (a 170-line ignore file made discovery cost 0.3 s on the
+        benchmark corpus); one regular expression of all of them answers for the entries no pattern
+        matches, which are most, and pathspec decides the rest."""
+        if self.any_match is not None and self.any_match.search(rel) is None:
+            return None
+        return self.spec.check_file(rel).include
 
 
-def _read_ignore_file(path: Path) -> pathspec.PathSpec | None:
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+def _any_pattern(spec: pathspec.GitIgnoreSpec) -> re.Pattern | None:
+    """A regular expression that matches where some pattern of `spec` does (None when one cannot be built).
+
+    pathspec matches each pattern with `regex.search` and names a group in each, which an alternation
+    may not repeat: the names become plain groups."""
+    parts = []
+    for pattern in spec.patterns:
+        if pattern.include is None:
+            continue  # a comment or blank line
+        regex = getattr(pattern, "regex", None)
+        if not isinstance(regex, re.Pattern) or not isinstance(regex.pattern, str) or "(?P=" in regex.pattern:
+            return None
+        parts.append(f"(?:{_NAMED_GROUP.sub('(?:', regex.pattern)})")
+    try:
+        return re.compile("|".join(parts) or "(?!)")
+    except re.error:
+        return None
+
+
+_Ignores = tuple[tuple[str, _IgnoreFile], ...]  # (absolute directory, its ignore file's patterns)
+
+
+def _read_ignore_file(path: Path) -> _IgnoreFile | None:
     import pathspec  # 25 ms of imports: only for a tree that has ignore files
 
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return _IgnoreFile(pathspec.GitIgnoreSpec.from_lines(lines))
 
 
 def _outer_gitignores(root: Path) -> _Ignores:
@@ -143,7 +183,7 @@ def _outer_gitignores(root: Path) -> _Ignores:
     top = next((d for d in chain if (d / ".git").exists()), None)
     if top is None:
         return ()
-    out: list[tuple[str, pathspec.PathSpec]] = []
+    out: list[tuple[str, _IgnoreFile]] = []
     info = _read_ignore_file(top / ".git" / "info" / "exclude") if (top / ".git").is_dir() else None
     if info is not None:
         out.append((str(top), info))
@@ -156,11 +196,11 @@ def _outer_gitignores(root: Path) -> _Ignores:
 
 def _gitignored(ignores: _Ignores, absolute: str, is_dir: bool) -> bool:
     """The decision of the deepest ignore file with a pattern matching `absolute` (False without one)."""
-    for directory, spec in reversed(ignores):
+    for directory, ignore_file in reversed(ignores):
         rel = absolute[len(directory) :].lstrip(os.sep).replace(os.sep, "/") + ("/" if is_dir else "")
-        result = spec.check_file(rel)
-        if result.include is not None:
-            return bool(result.include)
+        include = ignore_file.include(rel)
+        if include is not None:
+            return include
     return False
 
 

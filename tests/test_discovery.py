@@ -180,3 +180,28 @@ def test_a_directory_that_cannot_be_listed_is_skipped_and_said(tree: Path, monke
     assert unlisted == ["pkg/sub: skipped: cannot list the directory: Permission denied"]
     result = CliRunner().invoke(main, ["check", "-j", "1", "."])
     assert "pkg/sub: skipped: cannot list the directory: Permission denied" in result.stderr
+
+
+IGNORE_LINES = [
+    "*.pyc", "build/", "/dist", "!keep.py", "docs/**/gen", "a/*/b.py", "#comment", "", "\\#hash", "[ab]?.py",
+    "**/cache", "!build/keep/", "*.egg-info/", "x/**", "foo\\ bar", "sub/", "!sub/in.py",
+]
+IGNORE_PATHS = [
+    "m.pyc", "x.py", "build/", "build/x.py", "keep.py", "sub/keep.py", "dist", "dist/", "y/dist", "docs/a/gen",
+    "docs/gen/", "a/c/b.py", "a/c/d/b.py", "#hash", "ab.py", "a1.py", "aa.py", "q/cache/", "cache", "x/y.py",
+    "x/", "foo bar", "sub/", "sub/in.py", "build/keep/", "pkg.egg-info/", "deep/build/keep/z.py",
+]
+
+
+@pytest.mark.parametrize("rel", IGNORE_PATHS)
+def test_the_quick_ignore_test_agrees_with_pathspec(rel: str) -> None:
+    """`files._IgnoreFile` answers from one regular expression when no pattern matches: the same answers
+    as pathspec's pattern-by-pattern test."""
+    import pathspec
+
+    from spmdfix.files import _IgnoreFile
+
+    spec = pathspec.GitIgnoreSpec.from_lines(IGNORE_LINES)
+    quick = _IgnoreFile(spec)
+    assert quick.any_match is not None
+    assert quick.include(rel) == spec.check_file(rel).include
