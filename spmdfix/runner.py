@@ -12,6 +12,7 @@ A module is analysed as it is; a notebook (`.ipynb`) through its virtual module 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 import traceback
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix import noqa, notebook, rules
-from spmdfix.files import MAX_BYTES, FileError, SourceFile, read_source
+from spmdfix.files import MAX_BYTES, FileError, SourceFile, decode, read_source
 from spmdfix.model import Edit, Finding, Fix, Options, without_blocked_fixes
 from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
     from spmdfix.api import FixResult, Reviewer
+    from spmdfix.cache import FileStamp
 
 GENERATED_MARK = "@generated"
 GENERATED_LINES = 5
@@ -43,7 +45,8 @@ class Job:
     """What to do with one file. mode: "check", "fix" or "add-noqa"; enabled: the rule codes reported.
 
     want_edits: also build every fix's text edits (for JSON-like reports). max_bytes: larger files are
-    skipped. include_generated: do not skip files marked `@generated`.
+    skipped. include_generated: do not skip files marked `@generated`. stamp: record the file's stamp
+    (stat and digest of the bytes read) in the outcome, for the results cache (`spmdfix.cache`).
     """
 
     path: Path
@@ -54,6 +57,7 @@ class Job:
     want_edits: bool = False
     include_generated: bool = False
     max_bytes: int = MAX_BYTES
+    stamp: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,8 @@ class FileOutcome:
     cells: for a notebook, the map from rows of `text` to cells. parsed: the text passed the prefilter.
     found_before: in fix mode, the number of findings reported on the file as read (what stays when the
     new text cannot be written). source is None for a file with nothing to report or write (smaller results).
+    stamp: the file's `cache.FileStamp` when the job asked for it; depends: (absolute path, SHA-256) of each
+    other module the analysis read (the results cache checks them before serving the outcome again).
     """
 
     path: Path
@@ -87,6 +93,8 @@ class FileOutcome:
     noqa_skipped: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
     found_before: int = 0
+    stamp: FileStamp | None = None
+    depends: tuple[tuple[str, str], ...] = ()
 
 
 def display_path(path: Path) -> str:
@@ -218,11 +226,22 @@ def _run_file(job: Job) -> FileOutcome:
     if size > job.max_bytes:
         message = f"skipped: {_size(size)} is over the {_size(job.max_bytes)} limit (--max-file-size)"
         return FileOutcome(job.path, job.display, "skipped", error=message)
+    if not job.stamp:
+        try:
+            source = read_source(job.path)
+        except FileError as err:
+            return FileOutcome(job.path, job.display, "unreadable", error=str(err))
+        return run_source(job, source)
+    from spmdfix.cache import read_stamped
+
     try:
-        source = read_source(job.path)
+        raw, stamp = read_stamped(job.path)
+        source = decode(job.path, raw)
+    except OSError as err:
+        return FileOutcome(job.path, job.display, "unreadable", error=f"cannot read: {err.strerror or err}")
     except FileError as err:
         return FileOutcome(job.path, job.display, "unreadable", error=str(err))
-    return run_source(job, source)
+    return dataclasses.replace(run_source(job, source), stamp=stamp)
 
 
 def _size(n: int) -> str:

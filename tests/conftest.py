@@ -17,3 +17,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(autouse=True)
+def _own_results_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's `check` runs get a results cache of their own (`spmdfix.cache`), outside the tree under
+    test: a test that patches the analysis must not be served another test's results, nor leave a cache in
+    the repository."""
+    monkeypatch.setenv("SPMDFIX_CACHE_DIR", str(tmp_path_factory.mktemp("spmdfix-cache")))

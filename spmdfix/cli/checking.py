@@ -59,6 +59,14 @@ from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
     is_flag=True,
     help="Append `# noqa: CODE` to each line with findings, and write.",
 )
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, readable=False, path_type=Path),
+    envvar="SPMDFIX_CACHE_DIR",
+    default=None,
+    help="Where the results cache lives [default: .spmdfix_cache in the project root; env: SPMDFIX_CACHE_DIR].",
+)
 @guard_config
 def check(
     output_format: str,

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,6 +27,7 @@ from spmdfix.config import (
 from spmdfix.files import MAX_BYTES, FileError, decode, excluded_as_given, iter_sources
 from spmdfix.model import Options, Strategy
 from spmdfix.runner import (
+    CHECK,
     FileOutcome,
     Job,
     display_path,
@@ -34,6 +36,9 @@ from spmdfix.runner import (
     stream_jobs,
     worker_pool,
 )
+
+if TYPE_CHECKING:
+    from spmdfix.cache import CachedRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PROGRESS_MIN_FILES = 50
@@ -252,25 +257,38 @@ class Run:
         if self.stdin:
             job = self.job(self.stdin_path(), mode, want_edits, self.kw["stdin_filename"] or "-")
             return [job], [_run_stdin(job, self.stdin_bytes())]
+        cached = self.cached_run(mode)
         workers = self.kw["jobs"] or os.cpu_count() or 1
-        # Workers start before discovery when there will likely be several files: they import the analysis
-        # meanwhile. A run on one file stays in this process.
+        # Workers start before discovery when there will likely be several files to analyse: they import the
+        # analysis meanwhile. A run on one file, or with a cache that will likely serve most files, starts
+        # none unless the files it cannot serve need them (`run_jobs`).
         several = len(self.paths) > 1 or any(path.is_dir() for path in self.paths)
+        several = several and not (cached is not None and cached.cache.loaded)
+        found = (self.job(path, mode, want_edits) for path in self.sources())
+        found = cached.misses(found) if cached is not None else found
         with worker_pool(workers if several else 1) as pool:
             if pool is not None and not terminal.stderr_is_tty():
                 # No progress bar to size: files go to the workers while discovery is still walking.
-                found = self.sources()
-                jobs, outcomes = stream_jobs((self.job(path, mode, want_edits) for path in found), pool, workers)
-                order = sorted(range(len(jobs)), key=lambda i: _shown_order(jobs[i]))
-                return [jobs[i] for i in order], [outcomes[i] for i in order]
-            jobs = sorted(
-                (self.job(path, mode, want_edits) for path in self.sources()),
-                key=_shown_order,
-            )
-            if terminal.stderr_is_tty() and len(jobs) > PROGRESS_MIN_FILES:
-                with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
-                    return jobs, run_jobs(jobs, workers, bar.update, pool)
-            return jobs, run_jobs(jobs, workers, pool=pool)
+                jobs, outcomes = stream_jobs(found, pool, workers)
+            else:
+                jobs = sorted(found, key=_shown_order)
+                if terminal.stderr_is_tty() and len(jobs) > PROGRESS_MIN_FILES:
+                    with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
+                        outcomes = run_jobs(jobs, workers, bar.update, pool)
+                else:
+                    outcomes = run_jobs(jobs, workers, pool=pool)
+        if cached is not None:
+            return cached.finish(jobs, outcomes, _shown_order)
+        order = sorted(range(len(jobs)), key=lambda i: _shown_order(jobs[i]))
+        return [jobs[i] for i in order], [outcomes[i] for i in order]
+
+    def cached_run(self, mode: str) -> CachedRun | None:
+        """The results cache's hooks for a `check` run (None with `--no-cache`, or for other modes)."""
+        if mode != CHECK or self.kw.get("no_cache", True):
+            return None
+        from spmdfix.cache import Cache, CachedRun, default_directory
+
+        return CachedRun(Cache(self.kw.get("cache_dir") or default_directory()))
 
 
 def _shown_order(job: Job) -> list[str]:

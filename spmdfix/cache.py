@@ -1,0 +1,409 @@
+"""The results cache (`.spmdfix_cache/`): a file's outcome is served again while nothing it was computed
+from has changed, as ruff's cache does.
+
+What an outcome depends on, and so what its entry is keyed by:
+- the bytes of the file (a SHA-256 digest);
+- the digests of the other modules its analysis read (`FileOutcome.depends`: the project index's
+  content-hashed module summaries), each compared with that module's bytes now;
+- the settings of its job (`Job` without its path: options, rule selection, mode, limits);
+- the tool: its version and a digest of its own source files (an edited checkout is another tool), which
+  names the cache file, so another version never reads it.
+
+Knowing a file's digest without reading it: each entry keeps the `os.stat` of the file (size, mtime,
+ctime, inode, device) taken just before the bytes were read, as git's index does. A file whose stat is
+unchanged is not read again; any write to a file changes its ctime, which no user call can set back. A stat
+taken within `RACY_NS` of the file's last change is not trusted (a change in the same clock tick keeps the
+times), so such a file is read and hashed; so is every file whose stat differs, and an unchanged digest
+then serves the entry (and refreshes its stat).
+
+Where: `.spmdfix_cache/` in the project root (the nearest directory above the working directory holding
+`pyproject.toml`, `spmdfix.toml` or `.git`, else the working directory), or `--cache-dir` /
+`SPMDFIX_CACHE_DIR`. The directory holds a `.gitignore` of `*` and a `CACHEDIR.TAG`. One file per tool
+version, read once at the start of a run and written once at its end, atomically (a temporary file and
+`os.replace`), after merging in what other runs wrote meanwhile: runs at the same time never see a torn
+file, and the worst a race does is drop entries, which are computed again. A file that cannot be read as
+a cache (torn by a crash, another format, a forged pickle) is an empty cache: the loader only builds
+spmdfix's own data classes, never arbitrary objects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import hashlib
+import io
+import os
+import pickle
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spmdfix.runner import FileOutcome, Job
+
+CACHE_DIR_NAME = ".spmdfix_cache"
+ENV_CACHE_DIR = "SPMDFIX_CACHE_DIR"
+ROOT_MARKERS = ("pyproject.toml", "spmdfix.toml", ".git")
+RACY_NS = 2_000_000_000  # file timestamps come from a coarse clock; 2 s also covers FAT's granularity
+FORMAT = 1  # of the cache file; part of its name
+CACHEABLE = frozenset({"checked", "skipped"})  # "fixed" writes; "unreadable" and "failed" may be passing
+_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache of spmdfix results.\n"
+
+
+@dataclass(frozen=True, slots=True)
+class FileStamp:
+    """A file's identity when it was read: `os.stat` fields taken before the read, the wall-clock time
+    then (ns), and the SHA-256 of the bytes read. stat is None when the file changed while being read
+    (or its stat could not be taken): the entry is then checked by its bytes only."""
+
+    stat: tuple[int, int, int, int, int] | None
+    taken_ns: int
+    digest: str
+
+
+def stat_key(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    """The fields of a stat that change when the file's bytes do: size, mtime, ctime, inode, device."""
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+def digest_bytes(raw: bytes) -> str:
+    """The SHA-256 hex digest the cache keys a file's bytes by (the project index's digest too)."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def read_stamped(path: str | os.PathLike) -> tuple[bytes, FileStamp]:
+    """The bytes of a file and its stamp. Raises OSError."""
+    taken = time.time_ns()
+    with open(path, "rb") as handle:
+        before = os.fstat(handle.fileno())
+        raw = handle.read()
+        after = os.fstat(handle.fileno())
+    key = stat_key(before)
+    return raw, FileStamp(key if key == stat_key(after) else None, taken, digest_bytes(raw))
+
+
+def _trusted(stamp: FileStamp, now: tuple[int, int, int, int, int]) -> bool:
+    """Whether an unchanged stat proves unchanged bytes: equal, and taken well after the last change."""
+    if stamp.stat is None or stamp.stat != now:
+        return False
+    return max(now[1], now[2]) < stamp.taken_ns - RACY_NS
+
+
+@dataclass(slots=True)
+class Entry:
+    """One file's cached result: its stamp, the settings key of its job, the (path, digest) of each other
+    module its analysis read, and the outcome: `(status, parsed, suppressed, error)` for an outcome with
+    nothing else in it (most files), else the pickled `FileOutcome` (built only when served)."""
+
+    stamp: FileStamp
+    settings: str
+    depends: tuple[tuple[str, str], ...]
+    outcome: tuple[str, bool, int, str] | bytes
+
+    def to_plain(self) -> tuple:
+        """The entry as tuples, strings, numbers and bytes (what the cache file holds)."""
+        return (self.stamp.stat, self.stamp.taken_ns, self.stamp.digest, self.settings, self.depends, self.outcome)
+
+    @staticmethod
+    def from_plain(item: tuple) -> Entry:
+        """Raises ValueError or TypeError for an item that is not `to_plain`'s."""
+        stat, taken, digest, settings, depends, outcome = item
+        if not (isinstance(digest, str) and isinstance(settings, str) and isinstance(outcome, (tuple, bytes))):
+            raise TypeError("not a cache entry")
+        stat = tuple(stat) if stat is not None else None
+        depends = tuple((str(path), str(dep)) for path, dep in depends)
+        return Entry(FileStamp(stat, int(taken), digest), settings, depends, outcome)
+
+
+def _pack(outcome: FileOutcome) -> tuple[str, bool, int, str] | bytes:
+    from spmdfix.runner import FileOutcome
+
+    short = (outcome.status, outcome.parsed, outcome.suppressed, outcome.error)
+    plain = FileOutcome(outcome.path, outcome.display, *short[:1], parsed=short[1], suppressed=short[2], error=short[3])
+    if dataclasses.replace(outcome, stamp=None, depends=()) == plain:
+        return short
+    return pickle.dumps(dataclasses.replace(outcome, stamp=None), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpack(packed: tuple[str, bool, int, str] | bytes, job: Job) -> FileOutcome | None:
+    """The outcome of `job` an entry holds (its path and display as this run spells them); None when it
+    cannot be read back."""
+    from spmdfix.runner import FileOutcome
+
+    if isinstance(packed, tuple):
+        status, parsed, suppressed, error = packed
+        return FileOutcome(job.path, job.display, status, parsed=parsed, suppressed=suppressed, error=error)
+    try:
+        outcome = _Unpickler(io.BytesIO(packed)).load()
+    except Exception:  # noqa: BLE001 - damage or forgery: computed again
+        return None
+    if not isinstance(outcome, FileOutcome):
+        return None
+    source = outcome.source
+    if source is not None and source.path != job.path:
+        source = dataclasses.replace(source, path=job.path)
+    return dataclasses.replace(outcome, path=job.path, display=job.display, source=source)
+
+
+# --- where, and which tool ---------------------------------------------------------------------------
+
+
+def default_directory(cwd: Path | None = None) -> Path:
+    """`$SPMDFIX_CACHE_DIR`, else `.spmdfix_cache` in the project root of `cwd` (see the module doc)."""
+    explicit = os.environ.get(ENV_CACHE_DIR)
+    if explicit:
+        return Path(explicit)
+    start = Path(os.path.abspath(cwd or os.getcwd()))
+    for directory in (start, *start.parents):
+        if any(os.path.exists(os.path.join(directory, marker)) for marker in ROOT_MARKERS):
+            return directory / CACHE_DIR_NAME
+    return start / CACHE_DIR_NAME
+
+
+@functools.lru_cache(maxsize=1)
+def tool_key() -> str:
+    """spmdfix's version and a digest of its own source files: results of another build are never served."""
+    import spmdfix
+
+    package = Path(spmdfix.__file__).parent
+    digest = hashlib.sha256(f"{spmdfix.__version__}\0{FORMAT}".encode())
+    for directory, dirs, files in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".py", ".md")):
+                path = os.path.join(directory, name)
+                digest.update(os.path.relpath(path, package).encode() + b"\0")
+                with open(path, "rb") as handle:
+                    digest.update(hashlib.sha256(handle.read()).digest())
+    return f"{spmdfix.__version__}-{digest.hexdigest()[:16]}"
+
+
+@functools.lru_cache(maxsize=64)
+def _settings_key(options: object, mode: str, enabled: frozenset[str], rest: tuple) -> str:
+    return hashlib.sha256(repr((options, mode, sorted(enabled), rest)).encode()).hexdigest()[:32]
+
+
+def settings_key(job: Job) -> str:
+    """A digest of everything in `job` that can change its outcome, its path aside."""
+    return _settings_key(job.options, job.mode, job.enabled, (job.want_edits, job.include_generated, job.max_bytes))
+
+
+# --- the cache ------------------------------------------------------------------------------------------
+
+
+class Cache:
+    """The entries of one cache file, by absolute path. `lookup` in the main process; `store` the outcomes
+    workers computed (with their `stamp`); `save` once at the end. Never raises for a cache that cannot be
+    read or written: a run without a cache is only slower."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.file = self.directory / f"results-{FORMAT}-{tool_key()}.pickle"
+        self._plain: dict[str, tuple] = _load(self.file)  # made `Entry`s when asked for (`entry`)
+        self._entries: dict[str, Entry | None] = {}
+        self.loaded = len(self._plain)
+        self.changed: dict[str, Entry | None] = {}  # what this run adds (None: drop the entry)
+        self._digests: dict[str, str | None] = {}  # this run's digest of each path read or trusted
+        self.hits = 0
+
+    # Reading -------------------------------------------------------------------------------------------
+    def entry(self, path: str) -> Entry | None:
+        """The entry of an absolute path (None: none, or a damaged one)."""
+        if path not in self._entries:
+            item = self._plain.get(path)
+            try:
+                self._entries[path] = Entry.from_plain(item) if item is not None else None
+            except (ValueError, TypeError):
+                self._entries[path] = None
+        return self._entries[path]
+
+    def lookup(self, job: Job) -> FileOutcome | None:
+        """The cached outcome of `job` when the file, its settings and every module its analysis read are
+        unchanged; None otherwise (the job must run, then `store` its outcome)."""
+        if job.mode != "check":
+            return None
+        key = os.path.abspath(job.path)
+        entry = self.entry(key)
+        if entry is None or entry.settings != settings_key(job):
+            return None
+        if self.digest(key) != entry.stamp.digest:
+            return None
+        if any(self.digest(path) != digest for path, digest in entry.depends):
+            return None
+        outcome = _unpack(entry.outcome, job)
+        self.hits += outcome is not None
+        return outcome
+
+    def digest(self, path: str) -> str | None:
+        """The digest of the file's bytes now (the stat shortcut when the entry's stat proves them
+        unchanged; else it is read and hashed); None when it cannot be read."""
+        if path in self._digests:
+            return self._digests[path]
+        entry = self.entry(path)
+        found: str | None = None
+        try:
+            now = stat_key(os.stat(path))
+            if entry is not None and _trusted(entry.stamp, now):
+                found = entry.stamp.digest
+            else:
+                _, stamp = read_stamped(path)
+                found = stamp.digest
+                if entry is not None and found == entry.stamp.digest:
+                    # The same bytes under a new stat (copied, touched): keep the entry, trust the new stat.
+                    refreshed = dataclasses.replace(entry, stamp=stamp)
+                    self._entries[path] = refreshed
+                    self.changed[path] = refreshed
+        except OSError:
+            found = None
+        self._digests[path] = found
+        return found
+
+    # Writing -------------------------------------------------------------------------------------------
+    def store(self, job: Job, outcome: FileOutcome) -> None:
+        """Keep `outcome` for the next run when it can be served again (a check's outcome, read with a
+        stamp, of a file checked or deliberately skipped); drop the file's old entry otherwise."""
+        key = os.path.abspath(job.path)
+        stamp = outcome.stamp
+        if job.mode != "check" or stamp is None or outcome.status not in CACHEABLE:
+            if self.entry(key) is not None:
+                self.changed[key] = None
+            return
+        entry = Entry(stamp, settings_key(job), tuple(outcome.depends), _pack(outcome))
+        self._entries[key] = entry
+        self.changed[key] = entry
+        self._digests[key] = stamp.digest
+
+    def save(self) -> None:
+        """Write this run's entries, merged into what the file holds now (another run may have written it
+        since this one read it); entries of files that no longer exist are dropped."""
+        if not self.changed:
+            return
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            _mark(self.directory)
+            plain = _load(self.file)
+            for path, entry in self.changed.items():
+                if entry is None:
+                    plain.pop(path, None)
+                else:
+                    plain[path] = entry.to_plain()
+            plain = {p: e for p, e in plain.items() if p in self.changed or os.path.exists(p)}
+            _write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            pass  # a read-only tree, a full disk: the next run computes again
+
+    @property
+    def stored(self) -> int:
+        """Entries this run added or refreshed."""
+        return sum(entry is not None for entry in self.changed.values())
+
+
+def _mark(directory: Path) -> None:
+    """The cache directory's `.gitignore` (everything) and `CACHEDIR.TAG` (backup tools skip it)."""
+    for name, text in ((".gitignore", "# Created by spmdfix automatically.\n*\n"), ("CACHEDIR.TAG", _TAG)):
+        path = directory / name
+        if not path.exists():
+            _write_atomic(path, text.encode())
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp's 0o600 would keep the cache from a team sharing the tree
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# --- loading only spmdfix's own data -------------------------------------------------------------------
+
+
+class _Unpickler(pickle.Unpickler):
+    """Builds only spmdfix's dataclasses and enums, paths and plain containers (pickle's "restricting
+    globals"): a cache file planted in a repository cannot run code."""
+
+    def find_class(self, module: str, name: str) -> object:
+        if (module, name) in _ALLOWED_OTHER:
+            return super().find_class(module, name)
+        if module == "spmdfix" or module.startswith("spmdfix."):
+            found = super().find_class(module, name)
+            if isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
+                return found
+        raise pickle.UnpicklingError(f"not in a spmdfix cache: {module}.{name}")
+
+
+_ALLOWED_OTHER = frozenset(
+    {
+        ("pathlib", "PosixPath"),
+        ("pathlib", "WindowsPath"),
+        ("pathlib", "PurePosixPath"),
+        ("pathlib", "PureWindowsPath"),
+        ("builtins", "frozenset"),
+        ("builtins", "set"),
+        ("builtins", "slice"),
+        ("copyreg", "_reconstructor"),
+        ("builtins", "object"),
+    }
+)
+
+
+def _load(file: Path) -> dict[str, tuple]:
+    """The entries of a cache file, as `Entry.to_plain` tuples; empty when it is missing, damaged or not a cache. The file holds only
+    tuples, strings, numbers and bytes, so the loader refuses every class (outcomes are unpickled one by
+    one, and only when served, by `_Unpickler`)."""
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return {}
+    try:
+        found = _PlainUnpickler(io.BytesIO(data)).load()
+        if not (isinstance(found, tuple) and len(found) == 2 and found[0] == FORMAT and isinstance(found[1], dict)):
+            return {}
+        return found[1]
+    except Exception:  # noqa: BLE001 - any damage or forgery reads as an empty cache
+        return {}
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> object:
+        raise pickle.UnpicklingError(f"not in a spmdfix cache file: {module}.{name}")
+
+
+# --- a run with the cache ------------------------------------------------------------------------------
+
+
+class CachedRun:
+    """The cache's two hooks around a run: `misses` passes on the jobs the cache cannot serve (asking them
+    for a stamp) and keeps the served outcomes; `finish` stores the new outcomes, saves the cache, and
+    returns every job and outcome, sorted by `order`."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+        self.served: list[tuple[Job, FileOutcome]] = []
+
+    def misses(self, jobs: Iterable[Job]) -> Iterator[Job]:
+        for job in jobs:
+            outcome = self.cache.lookup(job)
+            if outcome is not None:
+                self.served.append((job, outcome))
+            elif job.mode == "check":
+                yield dataclasses.replace(job, stamp=True)
+            else:
+                yield job
+
+    def finish(
+        self, jobs: Sequence[Job], outcomes: Sequence[FileOutcome], order: Callable[[Job], object]
+    ) -> tuple[list[Job], list[FileOutcome]]:
+        for job, outcome in zip(jobs, outcomes):
+            self.cache.store(job, outcome)
+        self.cache.save()
+        pairs = sorted([*zip(jobs, outcomes), *self.served], key=lambda pair: order(pair[0]))
+        return [job for job, _ in pairs], [outcome for _, outcome in pairs]

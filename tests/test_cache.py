@@ -1,0 +1,229 @@
+"""The results cache (`spmdfix.cache`) never serves a stale result: after an edit, an edit to a module the
+analysis read, a settings change, another tool version, or runs at the same time, a cached run reports what
+a run without the cache reports."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from golden import GOLDEN, ROOT
+from spmdfix import cache as cache_module
+from spmdfix.cache import Cache, CachedRun, FileStamp, read_stamped, settings_key, stat_key
+from spmdfix.model import Options
+from spmdfix.runner import FileOutcome, Job, run_batch
+
+COLLIDING = (GOLDEN / "add-axis" / "mesh_reshape_basic" / "input.py").read_text()
+CLEAN = COLLIDING.replace("spmd_axis_name='x'", "spmd_axis_name='z'")
+assert CLEAN != COLLIDING
+
+
+def _age(path: Path, seconds: float = 10) -> None:
+    """Move the file's mtime back (its ctime stays: a stat the cache may trust only after RACY_NS)."""
+    then = time.time() - seconds
+    os.utime(path, (then, then))
+
+
+def _run(paths: list[Path], cache: Cache | None, **job) -> list[FileOutcome]:
+    """Check `paths` in this process as the CLI does: the cache's hooks around `run_batch`."""
+    jobs = [Job(p, p.name, job.pop("options", Options()), **job) for p in paths]
+    if cache is None:
+        return run_batch(jobs)
+    hooks = CachedRun(cache)
+    missed = list(hooks.misses(jobs))
+    return hooks.finish(missed, run_batch(missed), lambda j: str(j.path))[1]
+
+
+def _codes(outcomes: list[FileOutcome]) -> list[list[str]]:
+    return [sorted(f.code for f in o.findings) for o in outcomes]
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)  # files written this second may be trusted by stat
+    (tmp_path / "model.py").write_text(COLLIDING)
+    (tmp_path / "other.py").write_text("x = 1\n")
+    return tmp_path
+
+
+def test_a_second_run_is_served_and_equal(tree: Path) -> None:
+    paths = [tree / "model.py", tree / "other.py"]
+    first = _run(paths, Cache(tree / "c"))
+    assert _codes(first) == [["SPMD001", "SPMD002"], []]
+    again = Cache(tree / "c")
+    assert again.loaded == 2
+    second = _run(paths, again)
+    assert again.hits == 2
+    assert second == [dataclasses.replace(o, stamp=None) for o in first]
+    assert (tree / "c" / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_an_edit_is_never_served_stale(tree: Path) -> None:
+    model = tree / "model.py"
+    _run([model], Cache(tree / "c"))
+    model.write_text(CLEAN)
+    assert _codes(_run([model], Cache(tree / "c"))) == [[]]
+    model.write_text(COLLIDING)
+    assert _codes(_run([model], Cache(tree / "c"))) == [["SPMD001", "SPMD002"]]
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_seen(tree: Path) -> None:
+    """Same length, mtime set back: only the ctime (and the bytes) tell, and the cache checks them."""
+    model = tree / "model.py"
+    _age(model)
+    _run([model], Cache(tree / "c"))
+    before = os.stat(model)
+    same_size = COLLIDING.replace("spmd_axis_name='x'", "spmd_axis_name='w'")
+    assert len(same_size) == len(COLLIDING)
+    model.write_text(same_size)
+    os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert _codes(_run([model], Cache(tree / "c"))) == _codes(_run([model], None)) == [[]]
+
+
+def test_a_stat_taken_in_the_same_tick_as_the_change_is_not_trusted(tree: Path) -> None:
+    """A change in the clock tick the stat was taken in keeps every time; the entry is then checked by its
+    bytes (RACY_NS), whatever the stat says."""
+    model = tree / "model.py"
+    now = stat_key(os.stat(model))
+    racy = FileStamp(now, taken_ns=max(now[1], now[2]) + 1, digest="0" * 64)
+    cache_module.RACY_NS = 2_000_000_000  # (the fixture's monkeypatch restores it)
+    assert not cache_module._trusted(racy, now)
+    old = FileStamp(now, taken_ns=max(now[1], now[2]) + 3_000_000_000, digest="0" * 64)
+    assert cache_module._trusted(old, now)
+    assert not cache_module._trusted(FileStamp(None, old.taken_ns, old.digest), now)
+
+
+def test_an_edit_to_a_module_the_analysis_read_is_never_served_stale(tree: Path) -> None:
+    """An outcome computed from another module (`FileOutcome.depends`) is served only while that module's
+    bytes are unchanged."""
+    model, layers = tree / "model.py", tree / "layers.py"
+    layers.write_text("AXIS = 'data'\n")
+    job = Job(model, "model.py", Options(), stamp=True)
+    outcome = run_batch([job])[0]
+    digest = read_stamped(layers)[1].digest
+    first = Cache(tree / "c")
+    first.store(job, dataclasses.replace(outcome, depends=((str(layers), digest),)))
+    first.save()
+    assert Cache(tree / "c").lookup(job) is not None
+    layers.write_text("AXIS = 'other'\n")
+    assert Cache(tree / "c").lookup(job) is None
+    layers.write_text("AXIS = 'data'\n")
+    assert Cache(tree / "c").lookup(job) is not None
+    layers.unlink()
+    assert Cache(tree / "c").lookup(job) is None
+
+
+def test_a_settings_change_is_never_served_stale(tree: Path) -> None:
+    model = tree / "model.py"
+    assert _codes(_run([model], Cache(tree / "c"), enabled=frozenset({"SPMD002"}))) == [["SPMD002"]]
+    assert _codes(_run([model], Cache(tree / "c"))) == [["SPMD001", "SPMD002"]]
+    renamed = Options(new_axis="rows")
+    again = Cache(tree / "c")
+    computed = _run([model], again, options=renamed)[0]
+    assert again.hits == 0
+    assert dataclasses.replace(computed, stamp=None) == _run([model], None, options=renamed)[0]
+    assert settings_key(Job(model, "m", Options())) != settings_key(Job(model, "m", renamed))
+    assert settings_key(Job(model, "m", Options())) != settings_key(Job(model, "m", Options(), want_edits=True))
+
+
+def test_another_tool_version_never_reads_the_cache(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    model = tree / "model.py"
+    _run([model], Cache(tree / "c"))
+    assert Cache(tree / "c").loaded == 1
+    monkeypatch.setattr(cache_module, "tool_key", lambda: "0.2.0-0123456789abcdef")
+    other = Cache(tree / "c")
+    assert other.loaded == 0
+    assert other.lookup(Job(model, "model.py", Options())) is None
+
+
+def test_the_tool_key_follows_the_package_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An edited checkout of spmdfix (same version string) is another tool."""
+    import spmdfix
+
+    fake = tmp_path / "spmdfix"
+    shutil.copytree(Path(spmdfix.__file__).parent, fake, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(spmdfix, "__file__", str(fake / "__init__.py"))
+    cache_module.tool_key.cache_clear()
+    try:
+        before = cache_module.tool_key()
+        with open(fake / "plan.py", "a") as handle:
+            handle.write("\n# a local change\n")
+        cache_module.tool_key.cache_clear()
+        assert cache_module.tool_key() != before
+    finally:
+        cache_module.tool_key.cache_clear()
+
+
+def test_a_forged_or_damaged_cache_file_is_an_empty_cache(tree: Path) -> None:
+    model = tree / "model.py"
+    _run([model], Cache(tree / "c"))
+    file = Cache(tree / "c").file
+    canary = tree / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, (f"touch {canary}",))
+
+    file.write_bytes(pickle.dumps((cache_module.FORMAT, {str(model): Evil()})))
+    assert Cache(tree / "c").loaded == 0 and not canary.exists()
+    file.write_bytes(b"\x80\x05garbage")
+    assert Cache(tree / "c").loaded == 0
+    assert _codes(_run([model], Cache(tree / "c"))) == [["SPMD001", "SPMD002"]]
+
+
+def test_a_forged_outcome_in_an_entry_runs_nothing(tree: Path) -> None:
+    model = tree / "model.py"
+    _run([model], Cache(tree / "c"))
+    file = Cache(tree / "c").file
+    canary = tree / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, (f"touch {canary}",))
+
+    fmt, plain = pickle.loads(file.read_bytes())
+    item = list(plain[str(model)])
+    item[-1] = pickle.dumps(Evil())
+    plain[str(model)] = tuple(item)
+    file.write_bytes(pickle.dumps((fmt, plain)))
+    assert _codes(_run([model], Cache(tree / "c"))) == [["SPMD001", "SPMD002"]]
+    assert not canary.exists()
+
+
+_EDITOR = """
+import sys, time
+from pathlib import Path
+path, a, b = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+for i in range(40):
+    path.write_text(a if i % 2 else b)
+    time.sleep(0.005)
+path.write_text(a)
+"""
+
+
+def test_concurrent_runs_never_tear_the_cache_or_serve_stale(tmp_path: Path) -> None:
+    """Four `spmdfix check` processes share a cache while another process rewrites a file under them; the
+    cache file stays readable, and afterwards a cached run reports what a run without the cache does."""
+    for i in range(6):
+        (tmp_path / f"m{i}.py").write_text(COLLIDING if i % 2 else CLEAN)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SPMDFIX_CACHE_DIR": str(tmp_path / "cache")}
+    check = [sys.executable, "-m", "spmdfix.cli", "check", "-j", "1", "."]
+    editor = subprocess.Popen([sys.executable, "-c", _EDITOR, str(tmp_path / "m0.py"), COLLIDING, CLEAN])
+    runs = [subprocess.Popen(check, cwd=tmp_path, env=env, stdout=subprocess.PIPE) for _ in range(4)]
+    for proc in runs:
+        proc.communicate(timeout=120)
+        assert proc.returncode in (0, 1)
+    editor.wait(timeout=60)
+    assert Cache(tmp_path / "cache").loaded == 6
+    cached = subprocess.run(check, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    cold = subprocess.run([*check, "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert cached.stdout == cold.stdout and "m0.py" in cold.stdout
+    assert not [p for p in (tmp_path / "cache").iterdir() if p.name.endswith(".tmp")]
