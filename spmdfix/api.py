@@ -32,14 +32,16 @@ _NEWER_SYNTAX = re.compile(r"^\s*type\s+\w+|\b(?:def|class)\s+\w+\s*\[|\b[fF][rR
 
 @dataclass(frozen=True, slots=True)
 class FixResult:
-    """Outcome of `fix_source`: the new source, the fixes applied, the findings left, errors, and the
-    reported findings of the source before any fix (`found`: what is left if the new source is not written)."""
+    """Outcome of `fix_source`: the new source, the fixes applied, the findings left, errors, the
+    reported findings of the source before any fix (`found`: what is left if the new source is not written)
+    and the suppressed findings of the new source."""
 
     source: str
     applied: tuple[Fix, ...]
     remaining: tuple[Finding, ...]
     errors: tuple[str, ...] = field(default=())
     found: tuple[Finding, ...] = field(default=())
+    suppressed: tuple[Finding, ...] = field(default=())  # what `select` held back on the result's source
 
     @property
     def changed(self) -> bool:
@@ -55,7 +57,7 @@ def check_source(source: str, options: Options = Options()) -> list[Finding]:
     if not may_have_findings(source):
         return []
     with _gc_paused():
-        return _check_parsed(source, options)
+        return _checked(source, options)[0]
 
 
 @contextlib.contextmanager
@@ -72,17 +74,22 @@ def _gc_paused():
             gc.enable()
 
 
-def _check_parsed(source: str, options: Options) -> list[Finding]:
+def _checked(source: str, options: Options) -> tuple[list[Finding], ast.Module | None]:
+    """The findings of a source the prefilter let through, and its `ast` tree (None when it does not parse)."""
     try:
         tree = ast.parse(source)
     except SyntaxError as err:
-        return [_syntax_finding(source, err)]
+        return [_syntax_finding(source, err)], None
     except RecursionError:
         msg = "cannot parse: the module is nested too deeply"
-        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))]
+        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))], None
     except (ValueError, MemoryError) as err:
         msg = f"cannot parse: {err or type(err).__name__}"
-        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))]
+        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))], None
+    return _analysed(source, tree, options), tree
+
+
+def _analysed(source: str, tree: ast.Module, options: Options) -> list[Finding]:
     try:
         facts = Analyzer(source, tree).facts()
     except RecursionError:
@@ -108,18 +115,24 @@ def _syntax_finding(source: str, err: SyntaxError) -> Finding:
 def fix_edits_for(source: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | str]:
     """Text edits of each fix (by key), built with libcst on `source`; a string says why one failed.
 
-    Raises `libcst.ParserSyntaxError` when libcst cannot parse the source.
+    libcst parses only the statements the fixes edit (`codemods._apply.ModuleEditor`). Raises
+    `libcst.ParserSyntaxError` when an edit needs the whole module and libcst cannot parse it (a source
+    that does not parse at all).
     """
-    from spmdfix.codemods._apply import FixNotBuilt, edits_for, parse  # libcst: only when editing
+    return _built(source, None, fixes)
 
-    wrapper = parse(source)
-    lines = LineIndex(source)
+
+def _built(source: str, tree: ast.Module | None, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | str]:
+    """`fix_edits_for` on a source whose `ast` tree the caller may already have."""
+    from spmdfix.codemods._apply import FixNotBuilt, ModuleEditor  # libcst: only when editing
+
+    editor = ModuleEditor(source, tree)
     out: dict[str, tuple[Edit, ...] | str] = {}
     for fix in fixes:
         if fix.key in out:
             continue
         try:
-            out[fix.key] = edits_for(wrapper, lines, fix.node_edits)
+            out[fix.key] = editor.edits(fix.node_edits)
         except FixNotBuilt as err:
             out[fix.key] = str(err)
     return out
@@ -152,31 +165,41 @@ def fix_source(
     offered)` returns the keys of the offered (fix, edits) to apply, in order (the CLI's interactive mode
     asks the user). Edits of different fixes that overlap wait for the next pass. Never raises: the result's
     source is `source` itself when nothing applies, or when the new text would not parse (reported in
-    `errors`); `remaining` holds the reported findings of the last text.
+    `errors`); `remaining` holds the reported findings of the last text, `suppressed` its suppressed ones.
+
+    Each pass parses its text with `ast` once, for the analysis and for finding the statements the edits
+    touch; libcst parses only those statements.
     """
+    with _gc_paused():
+        return _fixed(source, options, select, review)
+
+
+def _fixed(source: str, options: Options, select: Selector, review: Reviewer) -> FixResult:
     current, applied, errors = source, [], []
-    reported, suppressed = select(current, check_source(current, options))
-    found = tuple(reported)
+    findings, tree = _checked(source, options) if may_have_findings(source) else ([], None)
+    reported, suppressed = select(current, findings)
+    found, found_suppressed = tuple(reported), tuple(suppressed)
     for _ in range(MAX_PASSES):
         chosen = _choose(reported, suppressed, options)
         if not chosen:
             break
-        offered = _offer(current, chosen, errors)
+        offered = _offer(current, tree, chosen, errors)
         if not offered:
             break
         edits, this_pass = _accept(offered, review(current, offered))
         if not this_pass:
             break
         new = apply_edits(current, edits)
-        problem = _unparseable(new)
-        if problem:
+        try:
+            tree = ast.parse(new)
+        except (SyntaxError, ValueError, MemoryError, RecursionError) as err:
+            problem = (str(err).splitlines() or [""])[0] or type(err).__name__
             errors.append(f"internal error: the fixed module would not parse ({problem}); nothing written")
-            reported, _ = select(source, check_source(source, options))
-            return FixResult(source, (), tuple(reported), tuple(errors), found)
+            return FixResult(source, (), found, tuple(errors), found, found_suppressed)
         current = new
         applied.extend(this_pass)
-        reported, suppressed = select(current, check_source(current, options))
-    return FixResult(current, tuple(applied), tuple(reported), tuple(errors), found)
+        reported, suppressed = select(current, _analysed(current, tree, options) if may_have_findings(current) else [])
+    return FixResult(current, tuple(applied), tuple(reported), tuple(errors), found, tuple(suppressed))
 
 
 def _choose(reported: list[Finding], suppressed: list[Finding], options: Options) -> dict[str, Fix]:
@@ -189,7 +212,7 @@ def _choose(reported: list[Finding], suppressed: list[Finding], options: Options
     return chosen
 
 
-def _offer(text: str, chosen: dict[str, Fix], errors: list[str]) -> Offered | None:
+def _offer(text: str, tree: ast.Module | None, chosen: dict[str, Fix], errors: list[str]) -> Offered | None:
     """The chosen fixes with their edits; one whose edits fail is reported in `errors` and left out.
 
     None when libcst cannot parse `text` at all.
@@ -197,7 +220,7 @@ def _offer(text: str, chosen: dict[str, Fix], errors: list[str]) -> Offered | No
     import libcst as cst
 
     try:
-        built = fix_edits_for(text, chosen.values())
+        built = _built(text, tree, chosen.values())
     except cst.ParserSyntaxError as err:
         errors.append(f"libcst cannot parse the module: {err.message}")
         return None
@@ -222,16 +245,3 @@ def _accept(offered: Offered, keys: list[str]) -> tuple[list[Edit], list[Fix]]:
         accepted.extend(edits)
         fixes.append(fix)
     return accepted, fixes
-
-
-def _unparseable(source: str) -> str | None:
-    import libcst as cst
-
-    try:
-        ast.parse(source)
-        cst.parse_module(source)
-    except (SyntaxError, ValueError, cst.ParserSyntaxError) as err:
-        return str(err).splitlines()[0] if str(err) else type(err).__name__
-    except RecursionError:
-        return "too deeply nested"
-    return None

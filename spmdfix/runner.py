@@ -138,10 +138,10 @@ def fix_text(
     def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         return select(current, findings, enabled)
 
-    from spmdfix.api import check_source, fix_source  # the analysis: imported where files are checked
+    from spmdfix.api import fix_source  # the analysis: imported where files are checked
 
     result = fix_source(text, options, split, review) if review else fix_source(text, options, split)
-    return result, len(split(result.source, check_source(result.source, options))[1])
+    return result, len(result.suppressed)
 
 
 # --- one file --------------------------------------------------------------------------------------

@@ -1,21 +1,25 @@
 """Shared libcst machinery of the transforms: apply a fix's `NodeEdit`s to the nodes at their spans.
 
-The analysis runs on the stdlib `ast` and names the nodes to change by span; here libcst (with its
-PositionProvider, built only for the modules being fixed) finds the node with exactly that span, rebuilds it
-and records the text `Edit` that the change amounts to. The recorded edits are checked against the code
-libcst prints, so the edits a language server sends and the file `fix` writes cannot disagree.
+The analysis runs on the stdlib `ast` and names the nodes to change by span; here libcst finds the node with
+exactly that span, rebuilds it and records the text `Edit` that the change amounts to. libcst parses (and
+PositionProvider positions) only the snippet of the module that holds the edits (`_snippets`): a statement, or
+a compound statement's header, found on the `ast` tree. The recorded edits are checked against the code libcst
+prints, so the edits a language server sends and the file `fix` writes cannot disagree.
 """
 
 from __future__ import annotations
 
+import ast
+import itertools
 from collections.abc import Sequence
+from dataclasses import replace
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState  # the state Module.code_for_node renders with
-from libcst.codemod import CodemodContext, ContextAwareTransformer
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from spmdfix.model import Edit, Fix, NodeEdit, Span
+from spmdfix.codemods._snippets import Snippet, snippets_for
+from spmdfix.model import Edit, NodeEdit, Span
 from spmdfix.positions import LineIndex, apply_edits
 
 
@@ -23,7 +27,7 @@ class FixNotBuilt(Exception):
     """A fix's edits could not be applied to the tree (a node was not found, or edits overlap)."""
 
 
-class NodeEditTransformer(ContextAwareTransformer):
+class NodeEditTransformer(cst.CSTTransformer):
     """Applies `NodeEdit`s to the expression nodes whose position equals their spans.
 
     After `transform_module`, `edits` holds one text `Edit` per edited node and `missing` the spans that
@@ -32,10 +36,9 @@ class NodeEditTransformer(ContextAwareTransformer):
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(
-        self, context: CodemodContext, node_edits: Sequence[NodeEdit], lines: LineIndex, module: cst.Module
-    ) -> None:
-        super().__init__(context)
+    def __init__(self, node_edits: Sequence[NodeEdit], lines: LineIndex, module: cst.Module) -> None:
+        # A plain CSTTransformer: libcst.codemod's transformers would import libcst.matchers (about 0.8 s).
+        super().__init__()
         self._lines = lines
         self._module = module
         self._indents: list[str] = []
@@ -196,28 +199,150 @@ def _inserted(items: list, new, index: int) -> list:
     return [*items, new.with_changes(comma=trailing)]
 
 
-def fix_edits(wrapper: MetadataWrapper, lines: LineIndex, fix: Fix) -> tuple[Edit, ...]:
-    """The text edits of one fix on one module. Raises `FixNotBuilt` when a node is not found."""
-    return edits_for(wrapper, lines, fix.node_edits)
+class ModuleEditor:
+    """Builds the text edits of fixes on one module, parsing with libcst only the snippets that hold them.
+
+    Input: the module's source and, optionally, its stdlib `ast` tree (the one the analysis used; parsed here
+    when not given). A snippet (`_snippets.Snippet`: the smallest statement or header holding an edit) is parsed
+    once and shared by every fix that edits it; the whole module is parsed only when no snippet serves (the
+    source does not parse with `ast`, an edit lies outside every statement, or no snippet parses alone).
+    """
+
+    def __init__(self, source: str, tree: ast.Module | None = None) -> None:
+        self.lines = LineIndex(source)
+        self._tree = tree
+        self._parsed: dict[Snippet | None, tuple[MetadataWrapper, LineIndex] | cst.ParserSyntaxError] = {}
+
+    def edits(self, node_edits: Sequence[NodeEdit]) -> tuple[Edit, ...]:
+        """The text edits of one fix's `node_edits`, sorted by position.
+
+        Raises `FixNotBuilt` when edits overlap, a span matches no node, or the result does not reproduce (or
+        parse as) libcst's output; `libcst.ParserSyntaxError` when the whole module had to be parsed and could not.
+        """
+        _refuse_overlaps(node_edits)
+        out: list[Edit] = []
+        for chain, group in self._groups(node_edits):
+            out.extend(self._group_edits(chain, group))
+        return tuple(sorted(out, key=lambda e: e.span))
+
+    def _groups(self, node_edits: Sequence[NodeEdit]) -> list[tuple[list[Snippet], list[NodeEdit]]]:
+        """The edits grouped by the snippet they are built on, each group with its candidate snippets
+        (smallest first; an empty list means the whole module). Edits whose snippets overlap share the
+        smallest candidate holding both."""
+        tree = self._ast()
+        groups: list[tuple[list[Snippet], list[NodeEdit]]] = []
+        for edit in node_edits:
+            chain = snippets_for(tree, self.lines, edit.span) if tree is not None else []
+            members = [edit]
+            while other := next((g for g in groups if _overlap(chain, g[0])), None):
+                groups.remove(other)
+                chain = _joined(chain, other[0])
+                members = other[1] + members
+            groups.append((chain, members))
+        return groups
+
+    def _group_edits(self, chain: list[Snippet], node_edits: list[NodeEdit]) -> list[Edit]:
+        """Build one group's edits on its first snippet that parses and holds all its nodes, else the module."""
+        for snippet in chain:
+            parsed = self._parse(snippet)
+            if isinstance(parsed, cst.ParserSyntaxError):
+                continue
+            wrapper, lines = parsed
+            moved = [replace(e, span=snippet.to_snippet(e.span)) for e in node_edits]
+            try:
+                edits = edits_for(wrapper, lines, moved)
+            except _Missing:
+                continue
+            return [_moved_back(snippet, e) for e in edits]
+        parsed = self._parse(None)
+        if isinstance(parsed, cst.ParserSyntaxError):
+            raise parsed
+        wrapper, lines = parsed
+        try:
+            return list(edits_for(wrapper, lines, node_edits))
+        except _Missing as err:
+            raise FixNotBuilt(str(err)) from None
+
+    def _ast(self) -> ast.Module | None:
+        if self._tree is None:
+            try:
+                self._tree = ast.parse(self.lines.source)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return None
+        return self._tree
+
+    def _parse(self, snippet: Snippet | None) -> tuple[MetadataWrapper, LineIndex] | cst.ParserSyntaxError:
+        """The libcst tree of a snippet (None: of the whole module) and its line index, or why it does not parse."""
+        if snippet not in self._parsed:
+            text = self.lines.source if snippet is None else snippet.text(self.lines.source)
+            try:
+                self._parsed[snippet] = (parse(text), self.lines if snippet is None else LineIndex(text))
+            except cst.ParserSyntaxError as err:
+                self._parsed[snippet] = err
+        return self._parsed[snippet]
+
+
+def _overlap(a: list[Snippet], b: list[Snippet]) -> bool:
+    if not a or not b:
+        return True  # the whole module overlaps everything
+    return a[0].start < b[0].end and b[0].start < a[0].end
+
+
+def _joined(a: list[Snippet], b: list[Snippet]) -> list[Snippet]:
+    """The candidates holding the first snippets of both chains, smallest first (none: the whole module)."""
+    joined = [_from_holder(a, b[0]), _from_holder(b, a[0])] if a and b else []
+    joined = [j for j in joined if j]
+    return min(joined, key=lambda j: j[0].end - j[0].start) if joined else []
+
+
+def _from_holder(chain: list[Snippet], inner: Snippet) -> list[Snippet]:
+    """`chain` from its first snippet that holds `inner`'s module text."""
+    for i, snippet in enumerate(chain):
+        if snippet.span.contains(inner.span):
+            return chain[i:]
+    return []
+
+
+def _moved_back(snippet: Snippet, edit: Edit) -> Edit:
+    """An edit of the snippet's text as an edit of the module; one that reaches its scaffolding is refused."""
+    span = snippet.to_module(edit.span)
+    if not snippet.span.contains(span):
+        raise FixNotBuilt("the fix edits outside the statement that holds it")
+    return Edit(span, edit.content)
+
+
+def _refuse_overlaps(node_edits: Sequence[NodeEdit]) -> None:
+    """Raise `FixNotBuilt` when two edited nodes overlap without one holding the other."""
+    spans = sorted({e.span for e in node_edits})
+    for a, b in itertools.pairwise(spans):
+        if a.overlaps(b) and not (a.contains(b) or b.contains(a)):
+            raise FixNotBuilt("the fix edits overlapping nodes")
+
+
+class _Missing(FixNotBuilt):
+    """A span matched no node of the tree (in a snippet: a larger one may hold it)."""
 
 
 def edits_for(wrapper: MetadataWrapper, lines: LineIndex, node_edits: Sequence[NodeEdit]) -> tuple[Edit, ...]:
-    """Apply `node_edits` on the parsed module and return the text edits, verified against libcst's output.
+    """Apply `node_edits` on a parsed module (a whole one or a snippet) and return the text edits of its text
+    (`lines.source`), verified against libcst's output, which must parse again.
 
-    Raises `FixNotBuilt` when a span matches no node, when edits overlap, or when the edits do not
-    reproduce the code libcst prints.
+    Raises `FixNotBuilt` when a span matches no node (`_Missing`), when edits overlap, when the edits do not
+    reproduce the code libcst prints, or when that code does not parse.
     """
-    spans = sorted({e.span for e in node_edits})
-    for a, b in zip(spans, spans[1:]):
-        if a.overlaps(b) and not (a.contains(b) or b.contains(a)):
-            raise FixNotBuilt("the fix edits overlapping nodes")
-    transformer = NodeEditTransformer(CodemodContext(), node_edits, lines, wrapper.module)
+    _refuse_overlaps(node_edits)
+    transformer = NodeEditTransformer(node_edits, lines, wrapper.module)
     new_module = wrapper.visit(transformer)
     if transformer.missing:
-        raise FixNotBuilt(f"no node at offsets {[s.start for s in transformer.missing]}")
+        raise _Missing(f"no node at offsets {[s.start for s in transformer.missing]}")
     edits = tuple(sorted(transformer.edits, key=lambda e: e.span))
-    if apply_edits(lines.source, edits) != new_module.code:
+    new_code = new_module.code
+    if apply_edits(lines.source, edits) != new_code:
         raise FixNotBuilt("the recorded edits do not reproduce libcst's output")
+    try:
+        cst.parse_module(new_code)
+    except cst.ParserSyntaxError as err:
+        raise FixNotBuilt(f"the edited code does not parse: {err.message}") from None
     return edits
 
 
