@@ -15,10 +15,12 @@ import gc
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from spmdfix import rules
 from spmdfix.analysis.facts import Analyzer
+from spmdfix.analysis.index import ProjectIndex, ProjectLink, find_project_root, module_name
 from spmdfix.model import Edit, Finding, Fix, Options, Span, choose_fix, without_blocked_fixes
 from spmdfix.plan import plan_findings
 from spmdfix.positions import LineIndex, apply_edits
@@ -48,16 +50,43 @@ class FixResult:
         return bool(self.applied)
 
 
-def check_source(source: str, options: Options = Options()) -> list[Finding]:
+def check_source(
+    source: str, options: Options = Options(), *, path: str | Path | None = None, index: ProjectIndex | None = None
+) -> list[Finding]:
     """Findings of one module's source, sorted by position. Never raises.
 
     A source that does not parse gives one SPMD900 finding at the error; a module whose text cannot hold a
-    collision (`prefilter.may_have_findings`) is not parsed at all.
+    collision (`prefilter.may_have_findings`) is not parsed at all. With the module's `path` and a project
+    `index` (`project_index`), names imported from other modules of the project are followed: a finding or
+    a related place may then lie in another module (its spans carry that module's path, `model.Span.path`).
     """
     if not may_have_findings(source):
         return []
     with _gc_paused():
-        return _checked(source, options)[0]
+        return _checked(source, options, path, index)[0]
+
+
+_INDEXES: dict[Path, ProjectIndex] = {}
+
+
+def project_index(path: str | Path, root: str | Path | None = None) -> ProjectIndex:
+    """The project index of the project `path` belongs to (one per root and process, reused by every file
+    of a run). `root`: the project root, else the nearest directory above `path` with `pyproject.toml`,
+    `setup.cfg` or `.git`."""
+    top = Path(root).resolve() if root is not None else find_project_root(Path(path).resolve())
+    index = _INDEXES.get(top)
+    if index is None:
+        index = _INDEXES[top] = ProjectIndex(top)
+    return index
+
+
+def _analyzer(source: str, tree: ast.Module, path: str | Path | None, index: ProjectIndex | None) -> Analyzer:
+    if index is None or path is None:
+        return Analyzer(source, tree)
+    where = Path(path).resolve()
+    name, _, is_package = module_name(where)
+    package = name if is_package else name.rpartition(".")[0]
+    return Analyzer(source, tree, "", package, ProjectLink(index, str(where)))
 
 
 @contextlib.contextmanager
@@ -74,7 +103,7 @@ def _gc_paused():
             gc.enable()
 
 
-def _checked(source: str, options: Options) -> tuple[list[Finding], ast.Module | None]:
+def _checked(source: str, options: Options, path=None, index=None) -> tuple[list[Finding], ast.Module | None]:
     """The findings of a source the prefilter let through, and its `ast` tree (None when it does not parse)."""
     try:
         tree = ast.parse(source)
@@ -86,16 +115,22 @@ def _checked(source: str, options: Options) -> tuple[list[Finding], ast.Module |
     except (ValueError, MemoryError) as err:
         msg = f"cannot parse: {err or type(err).__name__}"
         return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))], None
-    return _analysed(source, tree, options), tree
+    return _analysed(source, tree, options, path, index), tree
 
 
-def _analysed(source: str, tree: ast.Module, options: Options) -> list[Finding]:
+def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=None) -> list[Finding]:
     try:
-        facts = Analyzer(source, tree).facts()
+        facts = _analyzer(source, tree, path, index).facts()
     except RecursionError:
         msg = "the module is nested too deeply to analyse"
         return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))]
     return plan_findings(facts, options.new_axis)
+
+
+def edits_other_modules(fix: Fix) -> bool:
+    """Whether a fix edits a module other than the one checked (`fix_modules` applies it, `fix_source`
+    leaves it)."""
+    return any(e.span.path for e in fix.node_edits)
 
 
 def _syntax_finding(source: str, err: SyntaxError) -> Finding:
@@ -156,6 +191,9 @@ def fix_source(
     options: Options = Options(),
     select: Selector = _report_all,
     review: Reviewer = _accept_all,
+    *,
+    path: str | Path | None = None,
+    index: ProjectIndex | None = None,
 ) -> FixResult:
     """Apply the chosen fix of every reported finding, re-checking after each pass until none is left.
 
@@ -168,15 +206,16 @@ def fix_source(
     `errors`); `remaining` holds the reported findings of the last text, `suppressed` its suppressed ones.
 
     Each pass parses its text with `ast` once, for the analysis and for finding the statements the edits
-    touch; libcst parses only those statements.
+    touch; libcst parses only those statements. `path` and `index` as for `check_source`; fixes that edit
+    other modules are left to `fix_modules`.
     """
     with _gc_paused():
-        return _fixed(source, options, select, review)
+        return _fixed(source, options, select, review, path, index)
 
 
-def _fixed(source: str, options: Options, select: Selector, review: Reviewer) -> FixResult:
+def _fixed(source: str, options: Options, select: Selector, review: Reviewer, path=None, index=None) -> FixResult:
     current, applied, errors = source, [], []
-    findings, tree = _checked(source, options) if may_have_findings(source) else ([], None)
+    findings, tree = _checked(source, options, path, index) if may_have_findings(source) else ([], None)
     reported, suppressed = select(current, findings)
     found, found_suppressed = tuple(reported), tuple(suppressed)
     for _ in range(MAX_PASSES):
@@ -198,18 +237,141 @@ def _fixed(source: str, options: Options, select: Selector, review: Reviewer) ->
             return FixResult(source, (), found, tuple(errors), found, found_suppressed)
         current = new
         applied.extend(this_pass)
-        reported, suppressed = select(current, _analysed(current, tree, options) if may_have_findings(current) else [])
+        found_now = _analysed(current, tree, options, path, index) if may_have_findings(current) else []
+        reported, suppressed = select(current, found_now)
     return FixResult(current, tuple(applied), tuple(reported), tuple(errors), found, tuple(suppressed))
 
 
-def _choose(reported: list[Finding], suppressed: list[Finding], options: Options) -> dict[str, Fix]:
-    """The chosen fix of each reported finding (by key), never one shared with a suppressed finding."""
+def _choose(
+    reported: list[Finding], suppressed: list[Finding], options: Options, other_modules: bool = False
+) -> dict[str, Fix]:
+    """The chosen fix of each reported finding (by key), never one shared with a suppressed finding. A fix
+    that edits another module is left to `fix_modules` (`other_modules` True there): the finding then gets
+    no fix here rather than its next one, so both passes choose alike."""
     chosen: dict[str, Fix] = {}
     for finding in without_blocked_fixes(reported, suppressed):
         fix = choose_fix(finding, options.strategy, options.unsafe_fixes)
-        if fix is not None:
+        if fix is not None and (other_modules or not edits_other_modules(fix)):
             chosen.setdefault(fix.key, fix)
     return chosen
+
+
+@dataclass(frozen=True, slots=True)
+class ModulesFixResult:
+    """Outcome of `fix_modules`: the new text of each module it changed (absolute path -> text), the fixes
+    applied, the findings left on each target, and errors."""
+
+    texts: dict[str, str]
+    applied: tuple[Fix, ...]
+    remaining: dict[str, tuple[Finding, ...]]
+    errors: tuple[str, ...] = ()
+
+
+def fix_modules(
+    targets: Iterable[str | Path],
+    options: Options,
+    root: str | Path,
+    select: Selector = _report_all,
+    texts: dict[str, str] | None = None,
+) -> ModulesFixResult:
+    """Apply the chosen fixes of the targets' findings, including those that edit other modules of the
+    project (a strip in the callee's file, an axis added to a mesh in a config module), re-checking after
+    each pass as `fix_source` does.
+
+    `texts`: the current text of modules already changed (absolute path -> text); every other module is
+    read from disk. Each pass analyses with a fresh project index over those texts, builds each fix's
+    edits per module with libcst, applies the fixes whose edits overlap no earlier one's, and keeps a
+    new text only when it parses. Never raises; nothing is written.
+    """
+    from spmdfix.files import text_of
+
+    current: dict[str, str] = dict(texts or {})
+    original = dict(current)
+    applied: list[Fix] = []
+    errors: list[str] = []
+    remaining: dict[str, tuple[Finding, ...]] = {}
+
+    def text(path: str) -> str | None:
+        if path not in current:
+            found = text_of(path)
+            if found is None:
+                return None
+            current[path] = original[path] = found
+        return current[path]
+
+    for target in (str(Path(t).resolve()) for t in targets):
+        for _ in range(MAX_PASSES):
+            source = text(target)
+            if source is None:
+                errors.append(f"{target}: cannot read")
+                break
+            index = ProjectIndex(Path(root), overlay=current)
+            reported, suppressed = select(source, check_source(source, options, path=target, index=index))
+            remaining[target] = tuple(reported)
+            chosen = _choose(reported, suppressed, options, other_modules=True)
+            changed = _apply_across(target, chosen, text, errors)
+            if not changed:
+                break
+            applied.extend(changed.pop(""))
+            current.update(changed)
+    changed_texts = {p: t for p, t in current.items() if original.get(p) != t}
+    return ModulesFixResult(changed_texts, tuple(applied), remaining, tuple(errors))
+
+
+def _apply_across(target: str, chosen: dict[str, Fix], text, errors: list[str]) -> dict:
+    """One pass of `fix_modules`: {path: new text, "": [fixes applied]}, empty when nothing applies."""
+    accepted: dict[str, list[Edit]] = {}
+    fixes: list[Fix] = []
+    for fix in chosen.values():
+        by_path: dict[str, list] = {}
+        for e in fix.node_edits:
+            by_path.setdefault(e.span.path or target, []).append(replace(e, span=Span(e.span.start, e.span.end)))
+        built: dict[str, tuple[Edit, ...]] = {}
+        for path, node_edits in by_path.items():
+            source = text(path)
+            result = None if source is None else _built_one(source, replace(fix, node_edits=tuple(node_edits)))
+            if not isinstance(result, tuple):
+                errors.append(f"{fix.title}: {result or 'cannot read ' + path}")
+                break
+            built[path] = result
+        else:
+            if any(e.span.overlaps(a.span) for p, es in built.items() for e in es for a in accepted.get(p, [])):
+                continue  # waits for the next pass
+            for path, edits in built.items():
+                accepted.setdefault(path, []).extend(edits)
+            fixes.append(fix)
+    if not fixes:
+        return {}
+    out: dict = {}
+    for path, edits in accepted.items():
+        new = apply_edits(text(path), edits)
+        problem = _unparseable(new)
+        if problem is not None:
+            errors.append(f"internal error: the fixed module {path} would not parse ({problem}); nothing written")
+            return {}
+        out[path] = new
+    out[""] = fixes
+    return out
+
+
+def _built_one(source: str, fix: Fix) -> tuple[Edit, ...] | str:
+    import libcst as cst
+
+    try:
+        return fix_edits_for(source, [fix])[fix.key]
+    except cst.ParserSyntaxError as err:
+        return f"libcst cannot parse the module: {err.message}"
+
+
+def _unparseable(source: str) -> str | None:
+    """Why `source` does not parse (ast), or None."""
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as err:
+        return (str(err).splitlines() or [""])[0] or type(err).__name__
+    return None
+
+
 
 
 def _offer(text: str, tree: ast.Module | None, chosen: dict[str, Fix], errors: list[str]) -> Offered | None:

@@ -9,6 +9,7 @@ replace it, ../shared/docs/toolchain-notes.md); a symlink is followed and its ta
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -254,6 +255,32 @@ def read_source(path: Path) -> SourceFile:
     except OSError as err:
         raise FileError(f"cannot read: {err.strerror or err}") from err
     return decode(path, raw)
+
+
+def text_of(path: str) -> str | None:
+    """The decoded text of the module at `path` (absolute), as the project index read it: what a finding
+    or a related place in that module points into. None when it cannot be read or decoded. Cached while
+    the file's size and modification time stay the same."""
+    found = source_of(path)
+    return found.text if found is not None else None
+
+
+def source_of(path: str) -> SourceFile | None:
+    """The module at `path` read and decoded (`read_source`), or None when it cannot be; cached while the
+    file's size and modification time stay the same."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return _source_of(path, info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _source_of(path: str, mtime_ns: int, size: int) -> SourceFile | None:
+    try:
+        return read_source(Path(path))
+    except FileError:
+        return None
 
 
 def decode(path: Path, raw: bytes) -> SourceFile:

@@ -35,6 +35,8 @@ SHARD_MAP_OLD = frozenset({"jax.experimental.shard_map.shard_map"})
 SHARD_MAP_NAMES = SHARD_MAP_NEW | SHARD_MAP_OLD
 SHARD_MAP_POSITIONS = ("f", "mesh", "in_specs", "out_specs")  # the old API's positional order
 
+INFER_NAMES = frozenset({"jax.sharding.Infer"})  # an in_specs leaf that names no axis
+
 PARTITION_SPEC_NAMES = frozenset(
     {
         "jax.sharding.PartitionSpec",

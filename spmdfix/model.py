@@ -14,10 +14,15 @@ from dataclasses import dataclass, field, replace
 
 @dataclass(frozen=True, slots=True, order=True)
 class Span:
-    """A half-open range `[start, end)` of code-point offsets into one module's source text."""
+    """A half-open range `[start, end)` of code-point offsets into one module's source text.
+
+    `path` names that module when it is not the one being checked (a callee, a config module the
+    cross-module analysis followed into, as an absolute path); "" means the module being checked.
+    """
 
     start: int
     end: int
+    path: str = ""
 
     def contains(self, other: Span) -> bool:
         """True when `other` lies inside this span (bounds included)."""

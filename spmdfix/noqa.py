@@ -19,8 +19,9 @@ import io
 import re
 import tokenize
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from spmdfix.files import text_of
 from spmdfix.model import Edit, Finding, Span
 from spmdfix.positions import LineIndex, apply_edits
 from spmdfix.rules import SYNTAX_ERROR, UNREADABLE
@@ -115,8 +116,21 @@ def directives(source: str, lay: Layout | None = None) -> dict[int, Directive]:
 
 
 def split_suppressed(source: str, findings: Iterable[Finding]) -> tuple[list[Finding], list[Finding]]:
-    """(kept, suppressed): findings whose start row has a directive covering their code are suppressed."""
+    """(kept, suppressed): findings whose start row has a directive covering their code are suppressed.
+
+    A finding in another module (`Span.path`, found by following an import) is judged by the comments of
+    that module's text.
+    """
     found = list(findings)
+    if any(f.span.path for f in found):
+        kept, suppressed = split_suppressed(source, [f for f in found if not f.span.path])
+        for path in sorted({f.span.path for f in found if f.span.path}):
+            here = [f for f in found if f.span.path == path]
+            _, hidden = split_suppressed(text_of(path) or "", [replace(f, span=replace(f.span, path="")) for f in here])
+            hidden_rows = {(f.code, f.span.start, f.message) for f in hidden}
+            for f in here:
+                (suppressed if (f.code, f.span.start, f.message) in hidden_rows else kept).append(f)
+        return kept, suppressed
     if not found or "#" not in source:
         return found, []
     lines = LineIndex(source)

@@ -34,7 +34,7 @@ def plan_findings(facts: list[VmapFacts], new_axis: str = DEFAULT_NEW_AXIS) -> l
     findings: list[Finding] = []
     for vmap in facts:
         findings.extend(_vmap_findings(vmap, new_axis))
-    findings.sort(key=lambda f: (f.span.start, f.code, f.message))
+    findings.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
     return findings
 
 

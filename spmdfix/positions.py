@@ -22,10 +22,11 @@ class LineIndex:
     Input: the module source as `str`. All methods raise `ValueError` for a line outside the text.
     """
 
-    __slots__ = ("_ascii", "_starts", "source")
+    __slots__ = ("_ascii", "_starts", "path", "source")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, path: str = "") -> None:
         self.source = source
+        self.path = path  # given to the spans of `span_of_ast` (`model.Span.path`)
         self._starts = [0] + [m.end() for m in _LINE_END.finditer(source)]
         self._ascii = source.isascii()  # then UTF-8 byte columns are code-point columns
 
@@ -66,6 +67,7 @@ class LineIndex:
         return Span(
             self.from_ast(node.lineno, node.col_offset),  # type: ignore[attr-defined]
             self.from_ast(node.end_lineno, node.end_col_offset),  # type: ignore[attr-defined]
+            self.path,
         )
 
     def from_line_col(self, line1: int, col_cp: int) -> int:

@@ -9,7 +9,11 @@ each form leaves words in the text:
    own imports and attribute chains, to JAX's (or flax's) names (`spmdfix.analysis.scopes.ModuleIndex.qualname`).
    Every such resolution ends in an identifier written in the text (`vmap`, `shard_map`,
    `with_sharding_constraint`: in an `import`, a `from ... import ... as ...`, or an attribute such as
-   `jax.vmap`).
+   `jax.vmap`). The shard_map or constraint may also live in another module of the project that the
+   analysis follows (`spmdfix.analysis.index`): a text without those words is kept when it imports a module
+   that is neither the standard library's nor one of the libraries the analysis knows by name (JAX, Flax,
+   NumPy, ...), or imports relatively. Modules that are only callees are not filtered here: the index parses
+   them on demand.
 2. It also needs a vmap site the analysis follows (`spmdfix.analysis.Analyzer.vmap_sites`), each of which is
    a bracketed argument list written in the text:
    - a call of a vmap — its callee's last name is `vmap`, `vmap_with_axes`, or a name the text binds to one
@@ -36,6 +40,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import sys
 import unicodedata
 
 _VMAP = ("vmap", "vmap_with_axes")
@@ -85,13 +90,36 @@ def may_have_findings(source: str) -> bool:
     source = _as_python_reads_it(source)
     if "vmap" not in source:
         return False
-    if "shard_map" not in source and "with_sharding_constraint" not in source:
+    if "shard_map" not in source and "with_sharding_constraint" not in source and not _imports_project(source):
         return False
     try:
         vmap = _bound_names(source, _VMAP)
         return _spmd_vmap_site(source, vmap) or _placed_plain_vmap(source, vmap)
     except _Unknown:
         return True
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.|[^\W\d]\w*)|import[ \t]+([^\n;#]+))", re.MULTILINE)
+# Top-level modules that hold no shard_map of the project: the standard library and the libraries the
+# analysis knows by name (`spmdfix.analysis.index.NOT_FOLLOWED`).
+_KNOWN = frozenset(sys.stdlib_module_names) | frozenset(
+    {"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes", "__future__"}
+)
+
+
+def _imports_project(source: str) -> bool:
+    """Whether an import statement (anywhere, even in a string: kept for nothing then) may name a module
+    of the project: a relative import, or a top-level module that is not a known one."""
+    for match in _IMPORT.finditer(source):
+        if match.group(1) is not None:
+            if match.group(1) == "." or match.group(1) not in _KNOWN:
+                return True
+            continue
+        for item in match.group(2).replace("(", " ").replace(")", " ").replace("\\", " ").split(","):
+            words = item.split()
+            if words and words[0].split(".")[0] not in _KNOWN:
+                return True
+    return False
 
 
 def _as_python_reads_it(source: str) -> str:

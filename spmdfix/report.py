@@ -36,6 +36,39 @@ def _loc(lines: LineIndex, offset: int) -> dict[str, int]:
     return {"row": row, "column": col}
 
 
+class _Places:
+    """Where spans of one file's findings are: that file, or another module the analysis followed into
+    (`Span.path`), whose text is read once to turn offsets into rows."""
+
+    def __init__(self, report: FileReport) -> None:
+        self.report = report
+        self.lines = LineIndex(report.source)
+        self._other: dict[str, LineIndex] = {}
+
+    def lines_of(self, span: Span) -> LineIndex:
+        if not span.path:
+            return self.lines
+        if span.path not in self._other:
+            from spmdfix.files import text_of
+
+            self._other[span.path] = LineIndex(text_of(span.path) or "")
+        return self._other[span.path]
+
+    def display(self, span: Span) -> str:
+        if not span.path:
+            return self.report.display
+        from spmdfix.analysis.index import relpath
+
+        return relpath(span.path).replace("\\", "/")
+
+    def absolute(self, span: Span) -> str:
+        return span.path or self.report.absolute
+
+    def loc(self, span: Span) -> dict:
+        lines = self.lines_of(span)
+        return {"location": _loc(lines, span.start), "end_location": _loc(lines, span.end)}
+
+
 def summary_line(total: int, fixable: int, hidden: int) -> str:
     """The closing line of a text report, in ruff's words."""
     if total == 0:
@@ -48,7 +81,7 @@ def summary_line(total: int, fixable: int, hidden: int) -> str:
     return " ".join(parts)
 
 
-def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: LineIndex) -> dict:
+def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: _Places) -> dict:
     record = {
         "applicability": str(fix.applicability),
         "message": fix.title,
@@ -58,7 +91,7 @@ def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: LineIndex) 
     }
     if isinstance(edits, tuple):
         record["edits"] = [
-            {"content": e.content, "location": _loc(lines, e.span.start), "end_location": _loc(lines, e.span.end)}
+            {"content": e.content, **lines.loc(e.span), **({"filename": e.span.path} if e.span.path else {})}
             for e in edits
         ]
     elif isinstance(edits, str):
@@ -68,7 +101,7 @@ def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: LineIndex) 
 
 def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...] | str]) -> list[dict]:
     """ruff-style JSON records of one file's findings; `edits_by_key` gives each fix's text edits."""
-    lines = LineIndex(report.source)
+    lines = _Places(report)
     out = []
     for f in report.findings:
         chosen = choose_fix(f, Strategy.AUTO, unsafe_fixes=True)
@@ -79,10 +112,9 @@ def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...]
                 "name": f.name,
                 "message": f.message,
                 "severity": "error",
-                "filename": report.absolute,
-                "location": _loc(lines, f.span.start),
-                "end_location": _loc(lines, f.span.end),
-                "noqa_row": lines.row_col(f.span.start)[0],
+                "filename": lines.absolute(f.span),
+                **lines.loc(f.span),
+                "noqa_row": lines.lines_of(f.span).row_col(f.span.start)[0],
                 "url": rule.url,
                 "fix": _fix_json(chosen, edits_by_key.get(chosen.key), lines) if chosen else None,
                 "alternatives": [
@@ -92,7 +124,7 @@ def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...]
                 ],
                 "not_offered": [{"transform": str(r.transform), "reason": r.reason} for r in f.refusals],
                 "related": [
-                    {"message": r.message, "location": _loc(lines, r.span.start), "end_location": _loc(lines, r.span.end)}
+                    {"message": r.message, **lines.loc(r.span), **({"filename": r.span.path} if r.span.path else {})}
                     for r in f.related
                 ],
             }
@@ -160,14 +192,18 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
     """Human-readable lines for one file: `path:row:col: CODE [*] message`, then notes and (with
     `show_fixes`) every fix and refusal; with `cells` (a notebook's `CellIndex`) positions read
     `path:cell N:row:col`."""
-    lines = LineIndex(report.source)
+    places = _Places(report)
+
+    def where(span: Span) -> str:
+        return f"{places.display(span)}:{_where(places.lines_of(span), span.start, None if span.path else cells)}"
+
     out = []
     for f in report.findings:
         fix = choose_fix(f, Strategy.AUTO, unsafe_fixes)
         mark = "[*] " if fix is not None else ""
-        out.append(f"{report.display}:{_where(lines, f.span.start, cells)}: {f.code} {mark}{f.message}")
+        out.append(f"{where(f.span)}: {f.code} {mark}{f.message}")
         for rel in f.related:
-            out.append(f"  = note: {rel.message} ({report.display}:{_where(lines, rel.span.start, cells)})")
+            out.append(f"  = note: {rel.message} ({where(rel.span)})")
         if show_fixes:
             for candidate in f.fixes:
                 chosen = " (auto)" if fix is not None and candidate.key == fix.key else ""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import noqa, notebook, rules
 from spmdfix.files import MAX_BYTES, FileError, SourceFile, decode, read_source
-from spmdfix.model import Edit, Finding, Fix, Options, without_blocked_fixes
+from spmdfix.model import Edit, Finding, Fix, Options, choose_fix, without_blocked_fixes
 from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
 
@@ -58,6 +58,7 @@ class Job:
     include_generated: bool = False
     max_bytes: int = MAX_BYTES
     stamp: bool = False
+    project_root: Path | None = None  # where the cross-module analysis looks for modules (found when None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,18 +130,24 @@ def fix_text(
     options: Options,
     enabled: frozenset[str] = frozenset(rules.RULES),
     review: Reviewer | None = None,
+    where: dict | None = None,
 ) -> tuple[FixResult, int]:
     """`api.fix_source` for the CLI: only findings of `enabled` codes that no comment suppresses are fixed
     (a fix shared with a suppressed finding is not applied), and `review` may choose among the offered
-    fixes (interactive mode). Returns the result and the number of suppressed findings of the last text.
+    fixes (interactive mode); `where` holds the `path` and project `index` of the module (`api.check_source`).
+    Returns the result and the number of suppressed findings of the last text.
     """
+    where = where or {}
 
     def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         return select(current, findings, enabled)
 
     from spmdfix.api import fix_source  # the analysis: imported where files are checked
 
-    result = fix_source(text, options, split, review) if review else fix_source(text, options, split)
+    if review:
+        result = fix_source(text, options, split, review, **where)
+    else:
+        result = fix_source(text, options, split, **where)
     return result, len(result.suppressed)
 
 
@@ -282,9 +289,16 @@ def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
 def _findings(job: Job, prepared: Prepared, text: str) -> tuple[list[Finding], list[Finding]]:
     from spmdfix.api import check_source  # the analysis: imported where files are checked (a worker)
 
-    found = check_source(text, job.options) + prepared.extra_findings(text)
-    found.sort(key=lambda f: (f.span.start, f.code, f.message))
+    found = check_source(text, job.options, **_where(job)) + prepared.extra_findings(text)
+    found.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
     return select(text, found, job.enabled)
+
+
+def _where(job: Job) -> dict:
+    """The module's path and project index, for `api.check_source` to follow imports of the project."""
+    from spmdfix.api import project_index
+
+    return {"path": job.path, "index": project_index(job.path, job.project_root)}
 
 
 def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...] | str]:
@@ -301,7 +315,10 @@ def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...]
 
 def _check(job: Job, prepared: Prepared) -> FileOutcome:
     text = prepared.text
-    reported, suppressed = _findings(job, prepared, text)
+    from spmdfix.api import project_index
+
+    with project_index(job.path, job.project_root).recording() as depends:
+        reported, suppressed = _findings(job, prepared, text)
     reported = without_blocked_fixes(reported, suppressed)  # [*] only for what `fix` applies
     return FileOutcome(
         job.path,
@@ -314,16 +331,17 @@ def _check(job: Job, prepared: Prepared) -> FileOutcome:
         parsed=may_have_findings(text),
         suppressed=len(suppressed),
         edits=_edits(text, reported) if job.want_edits and reported else None,
+        depends=tuple(depends),
     )
 
 
 def _fix(job: Job, prepared: Prepared) -> FileOutcome:
-    result, suppressed = fix_text(prepared.text, job.options, job.enabled)
+    result, suppressed = fix_text(prepared.text, job.options, job.enabled, where=_where(job))
     remaining = list(result.remaining)
     before = len(result.found)
     if prepared.nb is not None:
         extra = [f for f in prepared.extra_findings(result.source) if f.code in job.enabled]
-        remaining = sorted(remaining + extra, key=lambda f: f.span.start)
+        remaining = sorted(remaining + extra, key=lambda f: (f.span.path, f.span.start))
         before += sum(f.code in job.enabled for f in prepared.extra_findings(prepared.text))
     return _outcome(
         job,
@@ -377,8 +395,10 @@ def _outcome(
 
 def _add_noqa(job: Job, prepared: Prepared) -> FileOutcome:
     reported, suppressed = _findings(job, prepared, prepared.text)
+    # A finding in another module is suppressed by that module's comment: none is added here for it.
+    remaining = [f for f in reported if f.code in noqa.UNSUPPRESSIBLE or f.span.path]
+    reported = [f for f in reported if not f.span.path]
     result = noqa.add_noqa(prepared.text, reported)
-    remaining = [f for f in reported if f.code in noqa.UNSUPPRESSIBLE]
     if result.skipped:
         lines = set(result.skipped)
         remaining += [f for f in reported if f.code not in noqa.UNSUPPRESSIBLE and _row(prepared.text, f) in lines]
@@ -386,7 +406,7 @@ def _add_noqa(job: Job, prepared: Prepared) -> FileOutcome:
         job,
         prepared,
         result.text,
-        tuple(sorted(remaining, key=lambda f: f.span.start)),
+        tuple(sorted(remaining, key=lambda f: (f.span.path, f.span.start))),
         (),
         (),
         len(suppressed),
@@ -554,3 +574,55 @@ def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome] | None:
     except Exception:  # noqa: BLE001 - a result that cannot be sent back fails its batch only
         message = traceback.format_exc()
         return [FileOutcome(job.path, job.display, "failed", error=message) for job in batch]
+
+
+# --- fixes that edit other modules -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CrossModuleFixes:
+    """What `cross_module_fixes` changed: the (old, new) text of every module it changed by absolute path,
+    the fixes applied and the findings left per job index, and errors."""
+
+    texts: dict[str, tuple[str, str]]
+    applied_by: dict[int, tuple[Fix, ...]]
+    remaining: dict[int, tuple[Finding, ...]]
+    errors: tuple[str, ...]
+
+
+def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> CrossModuleFixes:
+    """The second step of `fix`: for each module (not a notebook) whose findings' chosen fixes edit other
+    modules of the project (a strip in the callee's file, an axis added to a mesh in another module), apply
+    them with `api.fix_modules`, in this process and one module after the other (two modules may edit the
+    same third one). Starts from the texts the first step produced. Writes nothing."""
+    from spmdfix.api import edits_other_modules, fix_modules, project_index
+
+    texts = {str(o.path.resolve()): o.new_text for o in outcomes if o.new_text is not None and o.cells is None}
+    before = dict(texts)
+    applied: dict[int, tuple[Fix, ...]] = {}
+    remaining: dict[int, tuple[Finding, ...]] = {}
+    errors: list[str] = []
+    for i, (job, o) in enumerate(zip(jobs, outcomes)):
+        if o.status not in ("checked", "fixed") or o.cells is not None or job.mode != FIX:
+            continue
+        chosen = [choose_fix(f, job.options.strategy, job.options.unsafe_fixes) for f in o.findings]
+        if not any(fix is not None and edits_other_modules(fix) for fix in chosen):
+            continue
+        root = project_index(job.path, job.project_root).root
+
+        def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
+            return select(text, findings, enabled)
+
+        result = fix_modules([job.path], job.options, root, split, texts)
+        texts.update(result.texts)
+        applied[i] = result.applied
+        errors.extend(f"{job.display}: {e}" for e in result.errors)
+        remaining[i] = result.remaining.get(str(job.path.resolve()), o.findings)
+    from spmdfix.files import text_of
+
+    changed = {}
+    for path, new in texts.items():
+        old = before.get(path) or text_of(path)
+        if old is not None and new != old:
+            changed[path] = (old, new)
+    return CrossModuleFixes(changed, applied, remaining, tuple(errors))

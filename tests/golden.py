@@ -1,4 +1,8 @@
-"""Loading golden cases (golden/<group>/<case>/): paths, options from case.toml, findings as text."""
+"""Loading golden cases (golden/<group>/<case>/): paths, options from case.toml, findings as text.
+
+A case is one module (`input.py`, `expected.py`) or a tree: `input/` and `expected/` are small projects (a
+package and a `run.py` defining `main()`), for what the analysis follows across modules.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ class Case:
     name: str
     path: Path
     config: dict
+    tree: bool = False
 
     @property
     def id(self) -> str:
@@ -29,11 +34,12 @@ class Case:
 
     @property
     def input(self) -> Path:
-        return self.path / "input.py"
+        """The module run and fixed: `input.py`, or a tree's `input/run.py`."""
+        return self.path / "input" / "run.py" if self.tree else self.path / "input.py"
 
     @property
     def expected(self) -> Path:
-        return self.path / "expected.py"
+        return self.path / "expected" / "run.py" if self.tree else self.path / "expected.py"
 
     @property
     def findings(self) -> Path:
@@ -52,14 +58,32 @@ class Case:
         return self.config.get("runtime")
 
 
+def _config(folder: Path) -> dict:
+    toml = folder / "case.toml"
+    return tomllib.loads(toml.read_text(encoding="utf-8")) if toml.exists() else {}
+
+
 def cases() -> list[Case]:
+    """The one-module cases."""
     found = []
     for input_py in sorted(GOLDEN.glob("*/*/input.py")):
         folder = input_py.parent
-        toml = folder / "case.toml"
-        config = tomllib.loads(toml.read_text(encoding="utf-8")) if toml.exists() else {}
-        found.append(Case(folder.parent.name, folder.name, folder, config))
+        found.append(Case(folder.parent.name, folder.name, folder, _config(folder)))
     return found
+
+
+def tree_cases() -> list[Case]:
+    """The multi-module cases: `input/` and `expected/` trees, each with a `run.py`."""
+    found = []
+    for run_py in sorted(GOLDEN.glob("*/*/input/run.py")):
+        folder = run_py.parent.parent
+        found.append(Case(folder.parent.name, folder.name, folder, _config(folder), tree=True))
+    return found
+
+
+def modules(root: Path) -> list[Path]:
+    """The `.py` files of a tree, sorted by relative path."""
+    return sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).parts)
 
 
 def findings_text(source: str, findings: list[Finding]) -> str:

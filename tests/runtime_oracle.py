@@ -26,6 +26,22 @@ import numpy as np  # noqa: E402
 
 
 def _run(path: str, index: int) -> dict:
+    """Run one program; a tree's `run.py` runs with its tree first on sys.path, and the modules it imported
+    are forgotten afterwards (trees reuse package names)."""
+    tree = os.path.basename(path) == "run.py"
+    before = set(sys.modules)
+    if tree:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        return _run_module(path, index)
+    finally:
+        if tree:
+            sys.path.pop(0)
+            for name in set(sys.modules) - before:
+                del sys.modules[name]
+
+
+def _run_module(path: str, index: int) -> dict:
     spec = importlib.util.spec_from_file_location(f"_spmdfix_case_{index}", path)
     module = importlib.util.module_from_spec(spec)
     try:

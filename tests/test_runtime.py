@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from golden import CORE_TRANSFORMS, ROOT, TRANSFORM_GROUPS, cases
+from golden import CORE_TRANSFORMS, ROOT, TRANSFORM_GROUPS, cases, tree_cases
 
 pytestmark = pytest.mark.runtime
 
-RUNNABLE = [c for c in cases() if c.runtime is not None]
+RUNNABLE = [c for c in cases() + tree_cases() if c.runtime is not None]
 SAFETY = sorted((ROOT / "safety").glob("*/demo.py"))
 ORACLE = Path(__file__).with_name("runtime_oracle.py")
 

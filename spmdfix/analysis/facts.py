@@ -20,17 +20,23 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.mesh_uses import MeshUses
+from spmdfix.analysis.index import relpath
+from spmdfix.analysis.uses import Use
 from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, SpecTree
 from spmdfix.model import Related, Span
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite, ShardMapSite
-from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.scopes import Binding, ModuleIndex, Scope
 from spmdfix.analysis.stripbody import StripBodyCheck
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.index import FunctionSummary, ProjectLink
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +129,7 @@ class VmapFacts:
     # axes (`spmd` then holds those axes, as written in the placement's spec) [SPMD006].
     kind: str = "spmd"
     opaque_calls: tuple[Span, ...] = ()  # calls on the way that spmdfix cannot follow
+    unresolved: tuple[Span, ...] = ()  # names of other modules the project index could not follow
 
     @property
     def constraint_axes(self) -> frozenset[str]:
@@ -139,20 +146,93 @@ class _VmapSite:
 
 
 class Analyzer:
-    """Runs the analysis over one module. Input: source `str` and its `ast.Module`; never raises on them."""
+    """Runs the analysis over one module. Input: source `str` and its `ast.Module`; never raises on them.
 
-    def __init__(self, source: str, tree: ast.Module) -> None:
-        self.ix = ModuleIndex(source, tree)
-        self.ev = Evaluator(self.ix)
-        self.reacher = Reacher(self.ix)
+    With a project index (`project`, see `spmdfix.analysis.index`), names imported from other modules of
+    the project are followed; `path` and `package` then say where this module is (`ModuleIndex`).
+    """
+
+    def __init__(
+        self,
+        source: str,
+        tree: ast.Module,
+        path: str = "",
+        package: str | None = None,
+        project: ProjectLink | None = None,
+    ) -> None:
+        self.ix = ModuleIndex(source, tree, path, package)
+        self.project = project
+        self.ev = Evaluator(self.ix, project)
+        self.reacher = Reacher(self.ix, project)
         self.capture = CaptureAnalysis(self.ix)
         self.placement = PlacementAnalysis(self.ix, self.ev)
         self.strip_body = StripBodyCheck(self.ix, self.ev)
         self.mesh_uses = MeshUses(self.ix, self.ev)
         self._facts_cache: dict[int, ShardMapFacts] = {}
+        self._foreign_mesh_uses: dict[int, MeshUses] = {}
+        self._summaries: dict[tuple[int, frozenset[str]], FunctionSummary | None] = {}
 
     def span(self, node: ast.AST) -> Span:
         return self.ix.lines.span_of_ast(node)
+
+    def _key(self, kind: str, node: ast.AST) -> str:
+        """A fact's key: its kind and offset, and the module's path when it is another module's."""
+        span = self.span(node)
+        return f"{kind}@{span.start}" + (f"@{span.path}" if span.path else "")
+
+    # --- summaries, for the project index ------------------------------------------------------------
+    def binding_summary(self, binding: Binding, stripped: frozenset[str] = frozenset()) -> FunctionSummary:
+        """What calling the top-level `binding` reaches: a function, a class (its `__call__`) or a callable
+        value (empty for anything else), for a vmap whose spmd axes are `stripped` (strip's safety depends
+        on them). Computed once per axes (a cycle through other modules sees an empty summary)."""
+        from spmdfix.analysis.index import FunctionSummary
+
+        key = (id(binding.node), stripped)
+        if key in self._summaries:
+            return self._summaries[key] or FunctionSummary()
+        target: ast.AST | None = None
+        if binding.kind == "def":
+            target = binding.node
+        elif binding.kind == "class":
+            target = next(
+                (s for s in binding.node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__call__"),
+                None,
+            )
+        elif binding.kind == "assign":
+            target = binding.node
+        if target is None:
+            return FunctionSummary()
+        self._summaries[key] = None  # in progress
+        summary = self._summary(target, binding.scope, stripped)
+        self._summaries[key] = summary
+        return summary
+
+    def _summary(self, expr: ast.AST, scope: Scope, stripped: frozenset[str]) -> FunctionSummary:
+        from spmdfix.analysis.index import FunctionSummary
+
+        reach = self.reacher.reach(expr, scope)
+        site = _VmapSite(expr, scope, None, expr)
+        reached = [self._reached_facts(r, site, set(stripped)) for r in reach.sites]
+        constraints, unknown = self._constraints(reach.functions)
+        opaque = [self.span(c) for c in reach.opaque]
+        unresolved = [self.span(n) for n in reach.unresolved]
+        depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
+        for path, owner, binding in reach.external:
+            summary = owner.binding_summary(binding, stripped)
+            reached += self._prefixed(summary, path)
+            constraints += summary.constraints
+            unknown = unknown or summary.constraints_unknown
+            opaque += summary.opaque
+            unresolved += summary.unresolved
+            depends.update(summary.depends)
+        return FunctionSummary(
+            tuple(reached), tuple(constraints), unknown, tuple(opaque), tuple(unresolved), tuple(sorted(depends))
+        )
+
+    def _prefixed(self, summary: FunctionSummary, path) -> list[ReachedFacts]:
+        """Another module's reached shard_maps, as reached from here: this module's steps come first."""
+        vmaps = tuple(self._vmap_span(n) for n in path.vmaps)
+        return [replace(r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps) for r in summary.reached]
 
     # --- vmap sites ---------------------------------------------------------------------------------
     def vmap_sites(self) -> list[_VmapSite]:
@@ -234,17 +314,29 @@ class Analyzer:
                 continue
             fun_scope = site.scope
             reach = self.reacher.reach(site.fun, fun_scope)
-            reached = tuple(self._reached_facts(r, site, set(spmd.names)) for r in reach.sites)
+            reached = [self._reached_facts(r, site, set(spmd.names)) for r in reach.sites]
             constraints, unknown = self._constraints(reach.functions)
+            opaque = [self.span(c) for c in reach.opaque]
+            unresolved = [self.span(n) for n in reach.unresolved]
+            for path, owner, binding in reach.external:
+                summary = owner.binding_summary(binding, frozenset(spmd.names))
+                if self.project is not None:
+                    self.project.index.touch(p for p, _ in summary.depends)
+                reached += self._prefixed(summary, path)
+                constraints += summary.constraints
+                unknown = unknown or summary.constraints_unknown
+                opaque += summary.opaque
+                unresolved += summary.unresolved
             out.append(
                 VmapFacts(
-                    key=f"vmap@{self.span(site.node).start}",
+                    key=self._key("vmap", site.node),
                     span=self.span(site.node),
                     spmd=spmd,
-                    reached=reached,
+                    reached=tuple(_unique(reached)),
                     constraints=tuple(constraints),
                     constraints_unknown=unknown,
-                    opaque_calls=tuple(self.span(c) for c in reach.opaque),
+                    opaque_calls=tuple(opaque),
+                    unresolved=tuple(unresolved),
                 )
             )
         for plain in self.placement.plain_vmaps():
@@ -253,7 +345,7 @@ class Analyzer:
             reached = tuple(self._reached_facts(r, site, set(plain.axes.names)) for r in reach.sites)
             out.append(
                 VmapFacts(
-                    key=f"vmap@{self.span(plain.vmap).start}",
+                    key=self._key("vmap", plain.vmap),
                     span=self.span(plain.vmap),
                     spmd=plain.axes,
                     reached=reached,
@@ -300,7 +392,7 @@ class Analyzer:
         mesh = self._mesh(site, reached, vmap)
         axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)
         facts = ShardMapFacts(
-            key=f"shard_map@{self.span(site.node).start}",
+            key=self._key("shard_map", site.node),
             span=self.span(site.node),
             api=site.api,
             check_span=self._check_span(site),
@@ -321,10 +413,20 @@ class Analyzer:
         if found is None:
             return None
         mesh = self.ev.mesh(*found)
-        if mesh is None:
+        site = self.ev.mesh_site(*found)
+        if mesh is None or site is None:
             return None
-        call, _ = self.ev.mesh_call(*found)
-        return replace(mesh, reads=tuple(self.mesh_uses.mesh_reads(call)), device_reads=tuple(self.mesh_uses.device_reads(call)))
+        owner, call, _ = site
+        uses = self.mesh_uses if owner is self.ev else self._foreign_mesh_uses.setdefault(id(owner), MeshUses(owner.ix, owner))
+        elsewhere: tuple[Use, ...] = ()
+        if owner.ix.path:
+            # A mesh of a module other than the one checked: its readers there count, and so would those
+            # in the modules importing it, which the index does not look for.
+            row = owner.ix.lines.row_col(mesh.span.start)[0]
+            name = relpath(owner.ix.path)
+            elsewhere = (Use(mesh.span, row, f"other modules that may import the mesh of {name}"),)
+        reads = (*uses.mesh_reads(call), *elsewhere)
+        return replace(mesh, reads=reads, device_reads=tuple(uses.device_reads(call)))
 
     def _mesh_expr(self, site: ShardMapSite, reached: ReachedSite, vmap: _VmapSite) -> tuple[ast.AST, Scope] | None:
         """The expression giving the shard_map its mesh: `mesh=`, or the `jax.set_mesh(m)` around it."""
@@ -445,3 +547,14 @@ class Analyzer:
 def _reduces_a_constant(call: ast.Call) -> bool:
     """`psum(1, 'x')`: a collective over a Python number gives the axis size, right under any vmap."""
     return bool(call.args) and isinstance(call.args[0], ast.Constant) and len(call.args) > 1
+
+
+def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
+    """Each shard_map once (the first way to it): two imported helpers may lead to the same one."""
+    seen: set[str] = set()
+    out = []
+    for r in reached:
+        if r.shard_map.key not in seen:
+            seen.add(r.shard_map.key)
+            out.append(r)
+    return out

@@ -12,12 +12,22 @@ call or a decorator, and names bound to any of them.
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import keywords
 from spmdfix.model import Related
 from spmdfix.analysis.scopes import ModuleIndex, Scope
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import Analyzer
+    from spmdfix.analysis.index import ProjectLink
+    from spmdfix.analysis.scopes import Binding
+
+# The standard library defines no shard_map: its calls are not looked for in the project (nor counted).
+_STDLIB = frozenset(sys.stdlib_module_names)
 
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
@@ -55,13 +65,19 @@ class ReachResult:
     sites: list[ReachedSite] = field(default_factory=list)
     functions: list[ast.AST] = field(default_factory=list)
     opaque: list[ast.Call] = field(default_factory=list)  # calls on the way whose callee is not known
+    # Callables of other modules of the project: the path that leads to them, their module's analyser
+    # (`facts.Analyzer`) and their top-level binding (`facts.Analyzer.binding_summary` says what they reach).
+    external: list[tuple[_Path, Analyzer, Binding]] = field(default_factory=list)
+    unresolved: list[ast.AST] = field(default_factory=list)  # names the project index could not follow
 
 
 class Reacher:
-    """Follows calls from a callable through one module (`ModuleIndex`)."""
+    """Follows calls from a callable through one module (`ModuleIndex`), and with a project index
+    (`ProjectLink`) into the functions, classes and callable values other modules of the project define."""
 
-    def __init__(self, index: ModuleIndex) -> None:
+    def __init__(self, index: ModuleIndex, project: ProjectLink | None = None) -> None:
         self.ix = index
+        self.project = project
         self._calls_by_owner: dict[int, list[ast.Call]] = {}
         for call in index.calls:
             owner = self._owner(call)
@@ -195,6 +211,10 @@ class Reacher:
                 if key not in seen:
                     seen.add(key)
                     self._reach_callable(binding.node, binding.scope, path, result, seen)
+            elif binding.kind == "import":
+                self._reach_import(binding.qname, expr, path, result)
+        elif isinstance(expr, ast.Attribute):
+            self._reach_import(self.qualname(expr, scope), expr, path, result)
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
                 self._reach_callable(elt, scope, path, result, seen)
@@ -216,6 +236,9 @@ class Reacher:
                     self._reach_function(method, path, result, seen)
                 return
         qname = self.qualname(call.func, scope)
+        if self._follows(qname) and self.project.kind_of(qname) == "class":
+            self._reach_import(qname, call.func, path, result)  # an instance of a class of another module
+            return
         target = call.func
         if isinstance(call.func, ast.Call):
             # partial(jax.jit, static_argnums=...)(f) and friends: a wrapper factory applied to f.
@@ -279,9 +302,31 @@ class Reacher:
             self._reach_callable(call.func, scope, step, result, seen)
             if self._opaque_name(call.func, scope):
                 result.opaque.append(call)
+        elif self._follows(qname):
+            step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
+            self._reach_import(qname, call, step, result)
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
             if call.func.value.id in ("self", "cls") and qname is None:
                 result.opaque.append(call)  # a method: spmdfix does not follow it
+
+    def _follows(self, qname: str | None) -> bool:
+        """Whether `qname` is a name the project index looks for (not JAX's, not the standard library's)."""
+        return (
+            self.project is not None
+            and self.project.follows(qname)
+            and qname.split(".")[0] not in _STDLIB  # type: ignore[union-attr]
+        )
+
+    def _reach_import(self, qname: str | None, node: ast.AST, path: _Path, result: ReachResult) -> None:
+        """A callable another module of the project defines (recorded in `external`), or an unresolved
+        name when the index cannot find its definition."""
+        if not self._follows(qname):
+            return
+        found = self.project.binding(qname)  # type: ignore[union-attr]
+        if found is None or found[1].kind not in ("def", "class", "assign"):
+            result.unresolved.append(node)
+        else:
+            result.external.append((path, *found))
 
     def _opaque_name(self, func: ast.Name, scope: Scope) -> bool:
         """A called name whose function spmdfix cannot see: a parameter, a loop or `with` target, or a

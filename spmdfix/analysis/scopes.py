@@ -88,14 +88,18 @@ class Scope:
 class ModuleIndex:
     """Scopes, parents and call sites of one parsed module.
 
-    Input: the module source (`str`) and its `ast.Module`. Building it never raises for a tree that
-    `ast.parse` produced.
+    Input: the module source (`str`) and its `ast.Module`; for a module of a project, its `path` (spans then
+    name it, `model.Span.path`; "" for the module being checked) and its dotted name `package` of the package
+    it belongs to (`from .layers import f` is then bound to the absolute `pkg.layers.f`; without it a relative
+    import keeps its dots). Building it never raises for a tree that `ast.parse` produced.
     """
 
-    def __init__(self, source: str, tree: ast.Module) -> None:
+    def __init__(self, source: str, tree: ast.Module, path: str = "", package: str | None = None) -> None:
         self.source = source
         self.tree = tree
-        self.lines = LineIndex(source)
+        self.path = path
+        self.package = package
+        self.lines = LineIndex(source, path)
         self.parent: dict[int, ast.AST] = {}
         self.scope_by_node: dict[int, Scope] = {}  # function/lambda/class/module node -> its own scope
         self.enclosing: dict[int, Scope] = {}  # any node -> scope its expressions are evaluated in
@@ -183,7 +187,7 @@ class ModuleIndex:
                     top = alias.name.split(".")[0]
                     scope.bind(top, "import", node, top)
         elif isinstance(node, ast.ImportFrom):
-            base = "." * node.level + (node.module or "")
+            base = self._absolute(node.level, node.module)
             for alias in node.names:
                 if alias.name == "*":
                     continue
@@ -191,6 +195,18 @@ class ModuleIndex:
                 scope.bind(alias.asname or alias.name, "import", node, qname)
         elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
             scope.bind(node.name, "other", node)
+
+    def _absolute(self, level: int, module: str | None) -> str:
+        """The module a `from` import names: absolute when the package is known (Python's rule: each dot
+        past the first climbs one package), else with its leading dots."""
+        if level == 0:
+            return module or ""
+        if self.package is not None:
+            parts = self.package.split(".") if self.package else []
+            if level - 1 <= len(parts):
+                base = parts[: len(parts) - (level - 1)]
+                return ".".join([*base, *([module] if module else [])])
+        return "." * level + (module or "")
 
     def _bind_target(self, target: ast.AST, value: ast.AST | None, scope: Scope) -> None:
         if isinstance(target, ast.Name):

@@ -15,12 +15,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 from spmdfix.analysis.scopes import ModuleIndex, Scope
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.index import ProjectLink
 
 _MAX_DEPTH = 12
 _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
@@ -131,8 +135,9 @@ class MeshInfo:
 class Evaluator:
     """Evaluates expressions of one module (`ModuleIndex`) in a given scope."""
 
-    def __init__(self, index: ModuleIndex) -> None:
+    def __init__(self, index: ModuleIndex, project: ProjectLink | None = None) -> None:
         self.ix = index
+        self.project = project
 
     def span(self, node: ast.AST) -> Span:
         return self.ix.lines.span_of_ast(node)
@@ -152,23 +157,85 @@ class Evaluator:
             depth += 1
         return expr, scope
 
+    def follow(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """The value `expr` stands for, with the evaluator of the module it is written in: through names
+        assigned once, subscripts of dict displays (`SPECS['act']`), and (with a project index) names
+        imported from another module of the project (`from .config import BATCH`, `config.BATCH`). None
+        when a step is not a value visible in the source."""
+        ev: Evaluator = self
+        for _ in range(_MAX_DEPTH):
+            if isinstance(expr, ast.Name):
+                binding = ev.ix.single_binding(expr.id, scope)
+                if binding is None:
+                    return None
+                if binding.kind == "assign":
+                    expr, scope = binding.node, binding.scope
+                    continue
+                if binding.kind != "import":
+                    return None
+                far = ev._imported(binding.qname)
+            elif isinstance(expr, ast.Attribute) and ev.project is not None:
+                qname = ev.ix.qualname(expr, scope)
+                if qname is None or not ev.project.follows(qname):
+                    return ev, expr, scope
+                far = ev._imported(qname)
+            elif isinstance(expr, ast.Subscript):
+                item = ev._dict_item(expr, scope)
+                if item is None:
+                    return ev, expr, scope
+                ev, expr, scope = item
+                continue
+            else:
+                return ev, expr, scope
+            if far is None:
+                return None
+            ev, expr, scope = far
+        return None
+
+    def _imported(self, qname: str | None) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """The assigned value of a module-level name of another project module (None without an index)."""
+        if self.project is None or not self.project.follows(qname):
+            return None
+        found = self.project.binding(qname)
+        if found is None or found[1].kind != "assign":
+            return None
+        analyzer, binding = found
+        return analyzer.ev, binding.node, binding.scope
+
+    def _dict_item(self, expr: ast.Subscript, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """`D['key']` where `D` is a dict display with that string key written once."""
+        key = expr.slice
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return None
+        followed = self.follow(expr.value, scope)
+        if followed is None or not isinstance(followed[1], ast.Dict):
+            return None
+        ev, display, inner = followed
+        values = [v for k, v in zip(display.keys, display.values) if isinstance(k, ast.Constant) and k.value == key.value]
+        if len(values) != 1 or None in display.keys:
+            return None
+        return ev, values[0], inner
+
     # --- axis names -------------------------------------------------------------------------------
     def axis_names(self, expr: ast.AST, scope: Scope) -> AxisNames | None:
-        """A string, a tuple/list of strings, or a name bound to one; None when not a literal."""
+        """A string, a tuple/list of strings, or a name bound to one (here, or in another module of the
+        project); None when not a literal."""
         span = self.span(expr)
-        literal = not isinstance(expr, ast.Name)
-        resolved = self.resolve_name(expr, scope)
-        if resolved is None:
+        followed = self.follow(expr, scope)
+        if followed is None:
             return None
-        value, _ = resolved
+        ev, value, _ = followed
+        literal = value is expr
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            return AxisNames((self._ref(value),), span, False, literal)
+            return AxisNames((ev._ref(value),), span, False, literal)
         if isinstance(value, (ast.Tuple, ast.List)):
             refs = []
             for elt in value.elts:
-                if not (isinstance(elt, ast.Constant) and isinstance(elt.value, str)):
+                item = ev.follow(elt, followed[2]) if isinstance(elt, (ast.Name, ast.Attribute)) else (ev, elt, None)
+                if item is None or not (isinstance(item[1], ast.Constant) and isinstance(item[1].value, str)):
                     return None
-                refs.append(self._ref(elt))
+                literal = literal and item[1] is elt
+                refs.append(item[0]._ref(item[1]))
             return AxisNames(tuple(refs), span, True, literal)
         return None
 
@@ -176,8 +243,8 @@ class Evaluator:
         return AxisRef(node.value, self.span(node), self.text(node))
 
     def is_none(self, expr: ast.AST, scope: Scope) -> bool:
-        resolved = self.resolve_name(expr, scope)
-        return resolved is not None and isinstance(resolved[0], ast.Constant) and resolved[0].value is None
+        followed = self.follow(expr, scope)
+        return followed is not None and isinstance(followed[1], ast.Constant) and followed[1].value is None
 
     # --- PartitionSpecs ---------------------------------------------------------------------------
     def is_partition_spec(self, func: ast.AST, scope: Scope) -> bool:
@@ -195,12 +262,15 @@ class Evaluator:
         if depth > _MAX_DEPTH:
             unresolved.append(self.span(expr))
             return
-        if isinstance(expr, ast.Name):
-            resolved = self.resolve_name(expr, scope)
-            if resolved is None:
+        if isinstance(expr, (ast.Name, ast.Subscript)) or (
+            isinstance(expr, ast.Attribute) and self.ix.qualname(expr, scope) not in jaxapi.INFER_NAMES
+        ):
+            followed = self.follow(expr, scope)
+            if followed is None or followed[1] is expr:
                 unresolved.append(self.span(expr))
                 return
-            self._collect_specs(resolved[0], resolved[1], specs, unresolved, depth + 1)
+            ev, value, inner = followed
+            ev._collect_specs(value, inner, specs, unresolved, depth + 1)
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
                 self._collect_specs(elt, scope, specs, unresolved, depth + 1)
@@ -215,7 +285,7 @@ class Evaluator:
                 unresolved.append(self.span(expr))
             else:
                 specs.append(spec)
-        elif self.ix.qualname(expr, scope) in {"jax.sharding.Infer"}:
+        elif self.ix.qualname(expr, scope) in jaxapi.INFER_NAMES:
             return
         else:
             unresolved.append(self.span(expr))
@@ -239,57 +309,90 @@ class Evaluator:
 
     # --- integers ---------------------------------------------------------------------------------
     def int_value(self, expr: ast.AST, scope: Scope) -> int | None:
-        resolved = self.resolve_name(expr, scope)
-        if resolved is None:
+        followed = self.follow(expr, scope)
+        if followed is None:
             return None
-        value = resolved[0]
+        ev, value, inner = followed
         if isinstance(value, ast.Constant) and type(value.value) is int:
             return value.value
         if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
-            inner = self.int_value(value.operand, resolved[1])
-            return -inner if inner is not None else None
+            negated = ev.int_value(value.operand, inner)
+            return -negated if negated is not None else None
         return None
 
     def int_tuple(self, expr: ast.AST, scope: Scope) -> tuple[int | None, ...] | None:
-        resolved = self.resolve_name(expr, scope)
-        if resolved is None or not isinstance(resolved[0], (ast.Tuple, ast.List)):
+        followed = self.follow(expr, scope)
+        if followed is None or not isinstance(followed[1], (ast.Tuple, ast.List)):
             return None
-        return tuple(self.int_value(e, resolved[1]) for e in resolved[0].elts)
+        ev, value, inner = followed
+        return tuple(ev.int_value(e, inner) for e in value.elts)
 
     # --- meshes -----------------------------------------------------------------------------------
     def mesh(self, expr: ast.AST, scope: Scope) -> MeshInfo | None:
-        """Resolve a mesh expression to its construction in this module, or None (see `mesh_call`)."""
-        found = self.mesh_call(expr, scope)
+        """Resolve a mesh expression to its construction, here or in another module of the project, or
+        None (see `mesh_site`)."""
+        found = self.mesh_site(expr, scope)
         if found is None:
             return None
-        call, scope = found
-        if self.ix.qualname(call.func, scope) in jaxapi.MESH_NAMES:
-            return self._mesh_ctor(call, scope)
-        return self._make_mesh(call, scope)
+        ev, call, scope = found
+        if ev.ix.qualname(call.func, scope) in jaxapi.MESH_NAMES:
+            return ev._mesh_ctor(call, scope)
+        return ev._make_mesh(call, scope)
 
-    def mesh_call(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[ast.Call, Scope] | None:
-        """The `Mesh(...)` / `jax.make_mesh(...)` call a mesh expression evaluates, with its scope, or None.
+    def mesh_call(self, expr: ast.AST, scope: Scope) -> tuple[ast.Call, Scope] | None:
+        """The `Mesh(...)` / `jax.make_mesh(...)` call a mesh expression evaluates when it is written in this
+        module, with its scope, or None (see `mesh_site`)."""
+        found = self.mesh_site(expr, scope)
+        if found is None or found[0] is not self:
+            return None
+        return found[1], found[2]
 
-        Resolved: a name bound (module or enclosing scope) to such a call, directly or through a module
-        function without arguments whose one return value is one. A parameter is not resolved.
+    def mesh_site(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[Evaluator, ast.Call, Scope] | None:
+        """The `Mesh(...)` / `jax.make_mesh(...)` call a mesh expression evaluates, with the evaluator of the
+        module it is written in and its scope, or None.
+
+        Resolved: a name bound (module or enclosing scope, or imported from another module of the project)
+        to such a call, directly or through a function without arguments whose one return value is one. A
+        parameter is not resolved.
         """
         if depth > _MAX_DEPTH:
             return None
-        resolved = self.resolve_name(expr, scope)
-        if resolved is None or not isinstance(resolved[0], ast.Call):
+        followed = self.follow(expr, scope)
+        if followed is None or not isinstance(followed[1], ast.Call):
             return None
-        call, scope = resolved
+        ev, call, scope = followed
+        if ev is not self:
+            return ev.mesh_site(call, scope, depth + 1)
         qname = self.ix.qualname(call.func, scope)
         if qname in jaxapi.MESH_NAMES or qname in jaxapi.MAKE_MESH_NAMES:
-            return call, scope
-        if isinstance(call.func, ast.Name) and not call.args and not call.keywords:
-            binding = self.ix.single_binding(call.func.id, scope)
-            if binding is not None and binding.kind == "def":
-                returned = _single_return(binding.node)
-                inner = self.ix.own_scope(binding.node)
+            return self, call, scope
+        if not call.args and not call.keywords:
+            made = self._function(call.func, scope)
+            if made is not None:
+                ev, func = made
+                returned = _single_return(func)
+                inner = ev.ix.own_scope(func)
                 if returned is not None and inner is not None:
-                    return self.mesh_call(returned, inner, depth + 1)
+                    return ev.mesh_site(returned, inner, depth + 1)
         return None
+
+    def _function(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.AST] | None:
+        """The `def` a called name refers to, here or imported from another module of the project."""
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is not None and binding.kind == "def":
+                return self, binding.node
+            qname = binding.qname if binding is not None and binding.kind == "import" else None
+        elif isinstance(expr, ast.Attribute):
+            qname = self.ix.qualname(expr, scope)
+        else:
+            return None
+        if self.project is None or not self.project.follows(qname):
+            return None
+        found = self.project.binding(qname)
+        if found is None or found[1].kind != "def":
+            return None
+        return found[0].ev, found[1].node
 
     def _mesh_ctor(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
         devices = argument(call, 0, "devices")

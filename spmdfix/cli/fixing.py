@@ -8,6 +8,7 @@ import click
 
 from spmdfix import rules
 from spmdfix.cli import terminal
+from spmdfix.cli.crossmodule import fix_others, with_cross_module_fixes
 from spmdfix.cli.interactive import interactive_fix
 from spmdfix.cli.invocation import (
     EXIT_CLEAN,
@@ -68,8 +69,10 @@ def fix(diff: bool, interactive: bool, **kw) -> None:
     if run.stdin:
         sys.exit(_fix_stdin(run, jobs, outcomes, diff))
     tally = Tally()
+    outcomes, others = with_cross_module_fixes(jobs, outcomes, tally)
     for job, o in zip(jobs, outcomes):
         _fix_one(o, diff, tally, job)
+    fix_others(others, diff, tally)
     click.echo(
         summary(jobs, outcomes, tally.errors, tally.applied, diff, tally.unwritten),
         err=True,

@@ -1,0 +1,3 @@
+from pkg.pipeline import forward
+
+__all__ = ["forward"]

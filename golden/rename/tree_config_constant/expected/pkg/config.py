@@ -1,0 +1,4 @@
+BATCH = 'x'
+SPARE = 'y'
+MODEL = 'z'
+AXES = (BATCH, SPARE, MODEL)

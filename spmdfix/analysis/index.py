@@ -1,0 +1,343 @@
+"""The project index: other modules of the project, parsed only when the analysis follows a name into them.
+
+A vmap in `pkg/pipeline.py` (`from .layers import mlp_block`) reaches a shard_map in `pkg/layers.py` whose
+specs name constants of `pkg/config.py`. The analysis of the checked module asks this index for the module
+a qualified name lives in (`resolve`); the index finds the file under the project root, parses it once and
+keeps its `ModuleIndex` and an analyser for it. Nothing is parsed for an import alone, and never the whole
+import closure: only modules a followed call, constant, spec, mesh or class leads to (jax's own tests import
+most of `jax/_src`, which a whole-closure parse would pay for on every run).
+
+What is followed:
+- absolute imports (`from pkg.layers import f`, `import pkg.layers as m`, `import pkg.layers` then
+  `pkg.layers.f`), relative imports (`from .layers import f`, `from .. import config`), and re-exports
+  (`pkg/__init__.py` saying `from .layers import f`, followed to the definition), a submodule imported
+  from its package (`from pkg import layers`);
+- only files under the project root: the nearest directory above the checked paths holding
+  `pyproject.toml`, `setup.cfg` or `.git` (or the root given), searched from the importing module's own
+  package base, the root, and `<root>/src`. Installed libraries (site-packages) are never followed, and
+  neither are JAX, Flax and NumPy themselves, whose API the analysis knows by name (`spmdfix.jaxapi`).
+
+Each parsed module gets a `ModuleSummary` (plain, picklable data) whose `digest` is a SHA-256 of the file's
+bytes; the summary of what a function reaches (`FunctionSummary`, kept in `ModuleSummary.functions`)
+records the digests of the modules it was computed from, so a cache may serve it again while those bytes
+are unchanged. An `overlay` (absolute path -> unsaved text) lets a language server analyse buffers that are
+not saved yet. A run builds one index (per worker process); it is not thread-safe.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from spmdfix.files import source_of
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import Analyzer
+
+ROOT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
+# Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
+NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
+MAX_MODULES = 256  # modules one index parses at most; past it names stay unresolved (and are counted)
+MAX_FILE_BYTES = 2_000_000
+_MAX_HOPS = 16  # re-exports followed for one name
+
+
+def find_project_root(path: Path) -> Path:
+    """The nearest directory at or above `path` holding `pyproject.toml`, `setup.cfg` or `.git`; the
+    directory of `path` itself when there is none."""
+    start = path if path.is_dir() else path.parent
+    start = start.resolve()
+    for directory in (start, *start.parents):
+        if any((directory / marker).exists() for marker in ROOT_MARKERS):
+            return directory
+    return start
+
+
+def module_name(path: Path) -> tuple[str, Path, bool]:
+    """(dotted module name, the directory it is imported from, whether it is a package's `__init__`) of a
+    file, from the `__init__.py` files of its directories (`pkg/sub/mod.py` -> `pkg.sub.mod`)."""
+    path = path.resolve()
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    directory = path.parent
+    while (directory / "__init__.py").exists() and directory.parent != directory:
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    return ".".join(parts), directory, is_package
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSummary:
+    """What calling one function (or callable value) of a module reaches, as plain data.
+
+    reached: `facts.ReachedFacts` of every shard_map it applies (chains start inside this module);
+    constraints: `facts.ConstraintUse`s on the way; opaque: calls it cannot follow (parameters, methods);
+    unresolved: calls of names the index could not follow to their definition; depends: (path, digest) of
+    every module the summary was computed from (its own included).
+    """
+
+    reached: tuple = ()
+    constraints: tuple = ()
+    constraints_unknown: bool = False
+    opaque: tuple = ()
+    unresolved: tuple = ()
+    depends: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(slots=True)
+class ModuleSummary:
+    """One parsed module of the project, as plain data (picklable; `functions` fills as they are asked for).
+
+    module: dotted name; path: absolute path; digest: SHA-256 of the file's bytes; exports: each name the
+    module binds by import (re-exports), to the absolute qualified name it stands for; definitions: names of
+    its top-level functions and classes; functions: `FunctionSummary` by the function's name.
+    """
+
+    module: str
+    path: str
+    digest: str
+    is_package: bool
+    exports: dict[str, str]
+    definitions: frozenset[str]
+    functions: dict[str, FunctionSummary] = field(default_factory=dict)
+
+
+@dataclass(eq=False, slots=True)
+class LoadedModule:
+    """A parsed module of the project: its summary and its analyser (`facts.Analyzer`)."""
+
+    summary: ModuleSummary
+    analyzer: Analyzer
+
+
+class ProjectIndex:
+    """The modules of one project, parsed on demand. Input: the project root, an optional overlay of unsaved
+    texts (absolute path -> text). Never raises for a file that is missing, unreadable or does not parse:
+    names into it stay unresolved."""
+
+    def __init__(self, root: Path, overlay: Mapping[str, str] | None = None, max_modules: int = MAX_MODULES) -> None:
+        self.root = root.resolve()
+        self.overlay = dict(overlay or {})
+        self.max_modules = max_modules
+        self._by_name: dict[str, LoadedModule | None] = {}
+        self._by_path: dict[str, LoadedModule] = {}
+        self._located: dict[tuple[str, str], Path | None] = {}
+        self.parsed = 0  # modules parsed so far (the measure that the closure is not parsed)
+        self._touched: set[str] | None = None
+
+    # --- where modules are ------------------------------------------------------------------------
+    def contains(self, path: Path) -> bool:
+        """Whether `path` lies under the project root."""
+        try:
+            path.resolve().relative_to(self.root)
+        except ValueError:
+            return False
+        return True
+
+    def _bases(self, importer: str) -> list[Path]:
+        bases = []
+        if importer:
+            bases.append(module_name(Path(importer))[1])
+        bases += [self.root, self.root / "src"]
+        return [b for i, b in enumerate(bases) if b not in bases[:i] and self.contains(b)]
+
+    def locate(self, module: str, importer: str = "") -> Path | None:
+        """The file of dotted `module` under the project root (`a/b.py` or `a/b/__init__.py`), or None."""
+        key = (module, importer and str(module_name(Path(importer))[1]))
+        if key in self._located:
+            return self._located[key]
+        found = None
+        if module and module.split(".")[0] not in NOT_FOLLOWED:
+            rel = Path(*module.split("."))
+            for base in self._bases(importer):
+                for candidate in (base / rel.with_suffix(".py"), base / rel / "__init__.py"):
+                    if (str(candidate) in self.overlay or candidate.is_file()) and self.contains(candidate):
+                        found = candidate.resolve()
+                        break
+                if found:
+                    break
+        self._located[key] = found
+        return found
+
+    # --- loading ----------------------------------------------------------------------------------
+    def _read(self, path: Path) -> tuple[str, str] | None:
+        """(text, SHA-256 of its bytes) of a module: the overlay's text, else the file's."""
+        text = self.overlay.get(str(path))
+        if text is not None:
+            return text, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        try:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                return None
+        except OSError:
+            return None
+        source = source_of(str(path))
+        return (source.text, hashlib.sha256(source.raw).hexdigest()) if source is not None else None
+
+    # --- what one check read ----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def recording(self):
+        """Collect the modules the analysis reads meanwhile; yields a list that holds, on exit, their
+        (absolute path, SHA-256 of the bytes) in path order (what a results cache keys an outcome by)."""
+        outer, self._touched = self._touched, set()
+        out: list[tuple[str, str]] = []
+        try:
+            yield out
+        finally:
+            touched, self._touched = self._touched, outer
+            if outer is not None:
+                outer |= touched
+            for path in sorted(touched):
+                loaded = self._by_path.get(path)
+                if loaded is not None:
+                    out.append((path, loaded.summary.digest))
+
+    def touch(self, paths) -> None:
+        """Record modules read on the way to a summary computed earlier (`FunctionSummary.depends`)."""
+        if self._touched is not None:
+            self._touched.update(p for p in paths if p)
+
+    def load(self, path: Path) -> LoadedModule | None:
+        """The parsed module at `path` (parsed once), or None when it cannot be read or parsed, or when
+        the index has parsed `max_modules` already."""
+        key = str(path)
+        if key in self._by_path:
+            return self._by_path[key]
+        if self.parsed >= self.max_modules:
+            return None
+        read = self._read(path)
+        if read is None:
+            return None
+        text, digest = read
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        self.parsed += 1
+        return self.add(path, text, tree, digest)
+
+    def add(self, path: Path, text: str, tree: ast.Module, digest: str) -> LoadedModule:
+        """Register a parsed module and return it."""
+        from spmdfix.analysis.facts import Analyzer  # facts imports this module
+
+        name, _, is_package = module_name(path)
+        package = name if is_package else name.rpartition(".")[0]
+        key = str(path)
+        analyzer = Analyzer(text, tree, path=key, package=package, project=ProjectLink(self, key))
+        summary = ModuleSummary(
+            module=name,
+            path=key,
+            digest=digest,
+            is_package=is_package,
+            exports={
+                n: bs[0].qname
+                for n, bs in analyzer.ix.module_scope.bindings.items()
+                if len(bs) == 1 and bs[0].kind == "import" and bs[0].qname
+            },
+            definitions=frozenset(
+                n for n, bs in analyzer.ix.module_scope.bindings.items() if any(b.kind in ("def", "class") for b in bs)
+            ),
+        )
+        loaded = LoadedModule(summary, analyzer)
+        self._by_path[key] = loaded
+        return loaded
+
+    def module(self, name: str, importer: str = "") -> LoadedModule | None:
+        """The parsed module of dotted `name`, or None."""
+        path = self.locate(name, importer)
+        loaded = self.load(path) if path is not None else None
+        if loaded is not None and self._touched is not None:
+            self._touched.add(loaded.summary.path)
+        return loaded
+
+    # --- names ------------------------------------------------------------------------------------
+    def resolve(self, qname: str, importer: str = "") -> tuple[LoadedModule, str | None] | None:
+        """Where the absolute qualified name `qname` is defined: (module, name bound in its top level), or
+        (module, None) when `qname` is a module itself. Follows re-exports and submodules of packages. None
+        when no file of the project defines it."""
+        parts = qname.split(".")
+        if not parts[0] or parts[0] in NOT_FOLLOWED:
+            return None
+        for _ in range(_MAX_HOPS):
+            found = None
+            for i in range(len(parts), 0, -1):
+                loaded = self.module(".".join(parts[:i]), importer)
+                if loaded is not None:
+                    found = (loaded, parts[i:])
+                    break
+            if found is None:
+                return None
+            loaded, rest = found
+            if not rest:
+                return loaded, None
+            name = rest[0]
+            bindings = loaded.analyzer.ix.module_scope.bindings.get(name, [])
+            if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].qname:
+                target = bindings[0].qname.split(".")
+                if target == parts:
+                    return None
+                parts, importer = target + rest[1:], loaded.summary.path  # a re-export: follow it
+                continue
+            if len(rest) == 1 and bindings:
+                return loaded, name
+            if not bindings and loaded.summary.is_package:
+                sub = self.module(f"{loaded.summary.module}.{name}", loaded.summary.path)
+                if sub is not None:
+                    parts, importer = [*sub.summary.module.split("."), *rest[1:]], loaded.summary.path
+                    continue
+            if len(rest) > 1 and bindings:
+                return loaded, name  # an attribute of a class or object: the caller reads the rest
+            return None
+        return None
+
+
+@dataclass(eq=False, slots=True)
+class ProjectLink:
+    """One module's view of the project index: resolves the qualified names its bindings spell."""
+
+    index: ProjectIndex
+    path: str
+
+    def resolve(self, qname: str | None) -> tuple[LoadedModule, str | None] | None:
+        if not qname or qname.startswith("."):
+            return None
+        return self.index.resolve(qname, self.path)
+
+    def binding(self, qname: str | None):
+        """(the analyser of the module defining `qname`, its single top-level binding), or None."""
+        found = self.resolve(qname)
+        if found is None or found[1] is None:
+            return None
+        loaded, name = found
+        ix = loaded.analyzer.ix
+        binding = ix.single_binding(name, ix.module_scope)
+        return (loaded.analyzer, binding) if binding is not None else None
+
+    def kind_of(self, qname: str | None) -> str | None:
+        """The binding kind ("def", "class", "assign", ...) of what `qname` names in the project, or None."""
+        found = self.binding(qname)
+        return found[1].kind if found is not None else None
+
+    def digest(self) -> str:
+        """The digest of this module's text."""
+        loaded = self.index._by_path.get(self.path)
+        return loaded.summary.digest if loaded is not None else ""
+
+    def follows(self, qname: str | None) -> bool:
+        """Whether `qname` names something the index would look for in the project (not JAX, not a
+        relative name without a known package)."""
+        return bool(qname) and not qname.startswith(".") and qname.split(".")[0] not in NOT_FOLLOWED
+
+
+def relpath(path: str, start: str | None = None) -> str:
+    """`path` relative to `start` (the working directory) when below it, else as given (for messages)."""
+    try:
+        rel = os.path.relpath(path, start or os.getcwd())
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel

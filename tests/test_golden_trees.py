@@ -1,0 +1,110 @@
+"""Multi-module golden cases: what the analysis follows across modules, found and fixed in every file.
+
+Each case under golden/<group>/<case>/ with `input/` and `expected/` trees (tests/golden.py): checking every
+module of the input tree (project root: the tree) gives findings.txt (`path:row:col CODE message`, the
+position in the module the finding sits in); `api.fix_modules` over every module turns the input tree into
+the expected tree byte for byte, each changed module parsing; the expected tree has no finding and is a fixed
+point. Clean and refused cases stay unchanged. `pytest --update-golden` rewrites expected/ and findings.txt.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+from pathlib import Path
+
+import pytest
+
+from golden import TRANSFORM_GROUPS, Case, modules, tree_cases
+from spmdfix.analysis.index import ProjectIndex
+from spmdfix.api import check_source, fix_modules
+from spmdfix.files import read_source
+from spmdfix.positions import LineIndex
+
+CASES = tree_cases()
+
+
+def _copy(tree: Path, tmp: Path) -> Path:
+    root = tmp / "project"
+    shutil.copytree(tree, root)
+    return root.resolve()
+
+
+def _findings(root: Path, case: Case) -> str:
+    """Every module's findings as findings.txt lines, each at the module it sits in."""
+    index = ProjectIndex(root)
+    out = []
+    for path in modules(root):
+        text = read_source(path).text
+        for f in check_source(text, case.options, path=path, index=index):
+            where = Path(f.span.path) if f.span.path else path
+            where_text = read_source(where).text if f.span.path else text
+            row, col = LineIndex(where_text).row_col(f.span.start)
+            out.append(f"{where.relative_to(root).as_posix()}:{row}:{col} {f.code} {f.message}\n")
+    return "".join(out)
+
+
+def _fixed(root: Path, case: Case):
+    return fix_modules([str(p) for p in modules(root)], case.options, root)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
+    root = _copy(case.path / "input", tmp_path)
+    found = _findings(root, case)
+    result = _fixed(root, case)
+    assert not result.errors, result.errors
+    for path, text in result.texts.items():
+        ast.parse(text)
+        assert Path(path).is_relative_to(root), f"{case.id}: a fix edited {path}, outside the project"
+    if update_golden:
+        shutil.rmtree(case.path / "expected", ignore_errors=True)
+        shutil.copytree(case.path / "input", case.path / "expected")
+        for path, text in result.texts.items():
+            target = case.path / "expected" / Path(path).relative_to(root)
+            target.write_bytes(text.encode("utf-8"))
+        (case.path / "findings.txt").write_text(found, encoding="utf-8")
+    expected_root = case.path / "expected"
+    assert [p.relative_to(expected_root) for p in modules(expected_root)] == [p.relative_to(root) for p in modules(root)]
+    for path in modules(root):
+        got = result.texts.get(str(path), path.read_text(encoding="utf-8"))
+        want = (expected_root / path.relative_to(root)).read_text(encoding="utf-8")
+        assert got == want, f"{case.id}: {path.relative_to(root)} differs from expected/"
+    assert found == (case.path / "findings.txt").read_text(encoding="utf-8"), f"{case.id}: findings differ"
+
+    if case.group in TRANSFORM_GROUPS:
+        assert found, f"{case.id}: a transform case must have findings on its input"
+        assert result.applied, f"{case.id}: no fix applied"
+        assert {f.transform.value for f in result.applied} == {case.group}
+        assert {f.applicability.value for f in result.applied} == {case.config["applicability"]}
+    elif case.group == "clean":
+        assert not found, f"{case.id}: clean code got findings"
+        assert not result.texts
+    elif case.group == "refuse":
+        assert found, f"{case.id}: a refusal case must have findings"
+        assert not result.texts, f"{case.id}: a refused fix changed a file"
+
+
+TRANSFORM_CASES = [c for c in CASES if c.group in TRANSFORM_GROUPS]
+
+
+@pytest.mark.parametrize("case", TRANSFORM_CASES, ids=[c.id for c in TRANSFORM_CASES])
+def test_expected_tree_is_sound(case: Case, tmp_path: Path) -> None:
+    root = _copy(case.path / "expected", tmp_path)
+    assert _findings(root, case) == "", f"{case.id}: expected/ still has findings"
+    again = _fixed(root, case)
+    assert not again.texts and not again.applied, f"{case.id}: expected/ is not a fixed point"
+
+
+def test_the_index_parses_only_what_it_follows(tmp_path: Path) -> None:
+    """A module imported but never followed into is not parsed: the index is built on demand."""
+    case = next(c for c in CASES if c.name == "tree_relative_import")
+    root = _copy(case.path / "input", tmp_path)
+    (root / "pkg" / "unused.py").write_text("import jax\nraise SystemExit\n", encoding="utf-8")
+    pipeline = root / "pkg" / "pipeline.py"
+    pipeline.write_text("from . import unused\n" + pipeline.read_text(encoding="utf-8"), encoding="utf-8")
+    index = ProjectIndex(root)
+    assert check_source(pipeline.read_text(encoding="utf-8"), case.options, path=pipeline, index=index)
+    parsed = {Path(p).relative_to(root).as_posix() for p in index._by_path}
+    assert "pkg/unused.py" not in parsed
+    assert "pkg/layers.py" in parsed
