@@ -1,0 +1,170 @@
+"""Judges one evaluated program (a reply of fuzz/worker.py) against the fuzzer's four invariants. Pure.
+
+1. `safe-fix`: an output of `spmdfix fix --strategy S` (a named strategy, without --unsafe-fixes) runs and
+   matches the reference, or `spmdfix check` still reports on it a finding whose rule describes the error it
+   raises (a partial fix). Any other failure, and any output with wrong values, is a wrong safe fix.
+2. `auto-fix`: the same for `--strategy auto`.
+3. `finding`: a program that raises an error one of the rules describes (`EXPLAINS`) gets a finding of such a
+   rule; one that runs with wrong values gets a finding. Otherwise it is counted as not followed.
+4. `clean`: a program that runs and matches its reference gets no finding, unless the rule documents the
+   warning there (`DOCUMENTED_WARNINGS`).
+Outputs of --unsafe-fixes runs are counted (how often they run) but judged by no invariant: unsafe means the
+tool does not promise the values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Error text (substring of "Type: message") -> the rules whose documentation describes that error
+# (spmdfix/rules/SPMD00x.md, "Why is this bad?"). A finding of one of them explains a program failing with it.
+EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("cannot appear in shard_map in_specs", frozenset({"SPMD001"})),
+    ("cannot appear in shard_map out_specs", frozenset({"SPMD002"})),
+    ("cannot appear in with_sharding_constraint", frozenset({"SPMD005"})),
+    ("pvary is a invariant->variant", frozenset({"SPMD002", "SPMD004", "SPMD007"})),
+    # H4 (a partial-manual shard_map whose axis_names lacks the spmd axis) under jit, and pre-placed captures
+    ("should be of type `Manual`", frozenset({"SPMD001", "SPMD002", "SPMD003"})),
+    ("ManualAxisType(", frozenset({"SPMD003"})),
+    ("size of operand dimension", frozenset({"SPMD003"})),
+    ("manual_axis_type", frozenset({"SPMD001", "SPMD002", "SPMD003"})),
+    ("must refer to an axis marked as manual", frozenset({"SPMD001", "SPMD002", "SPMD006"})),
+)
+
+# (rule code, feature predicate) pairs where a rule documents a warning on a program that runs correctly.
+# Empty: no rule doc says it warns on code JAX runs correctly (SPMD007's doc says JAX raises there).
+DOCUMENTED_WARNINGS: tuple[tuple[str, dict], ...] = ()
+
+SAFE_FIX, AUTO_FIX, FINDING, CLEAN = "safe-fix", "auto-fix", "finding", "clean"
+INVARIANTS = (SAFE_FIX, AUTO_FIX, FINDING, CLEAN)
+
+
+def explaining_rules(error: str) -> frozenset[str] | None:
+    """The rules that describe `error`, or None when no rule does."""
+    for text, codes in EXPLAINS:
+        if text in error:
+            return codes
+    return None
+
+
+def signature(error: str) -> str:
+    """A short stable name for an error: the EXPLAINS text it contains, else its exception type."""
+    for text, _ in EXPLAINS:
+        if text in error:
+            return text
+    return error.split(":", 1)[0] or "unknown"
+
+
+def failure(error: str) -> str:
+    """The exception type and the first words of its message: two errors equal under it are the same failure."""
+    return " ".join(error.split()[:6])
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken invariant. `key` names its kind (what shrinking preserves and known_open matches):
+    `safe-fix:<strategy>:<outcome>`, `auto-fix:<outcome>`, `finding:missed:<error>`, `clean:<code>`."""
+
+    invariant: str
+    key: str
+    strategy: str
+    unsafe: bool
+    detail: str
+    transforms: tuple[str, ...] = ()
+    output: str = ""
+
+
+@dataclass
+class Verdict:
+    """What one program counted towards each invariant, and the invariants it broke."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    violations: list[Violation] = field(default_factory=list)
+
+    def count(self, name: str, n: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + n
+
+
+def judge(reply: dict) -> Verdict:
+    """The verdict on one worker reply (fuzz/worker.py's protocol)."""
+    v = Verdict()
+    original = reply["original"]
+    if original["status"] == "invalid":
+        v.count("program:invalid")
+        return v
+    v.count(f"program:{original['status']}")
+    codes = {f["code"] for f in reply["findings"]}
+    _judge_findings(v, original, codes)
+    for fix in reply["fixes"]:
+        if fix["error"].startswith("crash"):
+            inv = AUTO_FIX if fix["strategy"] == "auto" else SAFE_FIX
+            v.violations.append(Violation(inv, f"{inv}:{fix['strategy']}:tool-crash", fix["strategy"], fix["unsafe"],
+                                          fix["error"]))
+            continue
+        if fix["output"] is None:
+            v.count(f"fix:{'unsafe' if fix['unsafe'] else 'safe'}:unchanged")
+            continue
+        out = reply["outputs"][fix["output"]]
+        _judge_output(v, original, fix, out)
+    return v
+
+
+def _judge_findings(v: Verdict, original: dict, codes: set[str]) -> None:
+    status, error = original["status"], original["error"]
+    if status == "raised":
+        rules = explaining_rules(error)
+        if rules is None:
+            v.count("finding:other-error")
+            return
+        if codes & rules:
+            v.count("finding:found")
+        else:
+            v.count("finding:not-followed")
+            v.violations.append(Violation(FINDING, f"{FINDING}:missed:{signature(error)}", "", False, error))
+    elif status == "differs":
+        if codes:
+            v.count("finding:found-silent")
+        else:
+            v.count("finding:not-followed-silent")
+            v.violations.append(Violation(FINDING, f"{FINDING}:missed:wrong-values", "", False, error))
+    elif status == "match":
+        if not codes:
+            v.count("clean:ok")
+        for code in sorted(codes):
+            v.count("clean:false-positive")
+            v.violations.append(Violation(CLEAN, f"{CLEAN}:{code}", "", False, f"{code} on a program that runs "
+                                          "and matches its reference"))
+
+
+def _judge_output(v: Verdict, original: dict, fix: dict, out: dict) -> None:
+    strategy, unsafe = fix["strategy"], fix["unsafe"]
+    inv = AUTO_FIX if strategy == "auto" else SAFE_FIX
+    run = out["run"]
+    codes = {f["code"] for f in out["findings"]}
+    status = run["status"]
+    if status == "match":
+        outcome = "fixed"
+    elif status == "differs":
+        # wrong values are a wrong fix unless the input already ran with wrong values and a finding remains
+        outcome = "partial" if original["status"] == "differs" and codes else "wrong-values"
+    elif status == "invalid":
+        outcome = "broke-reference"
+    else:
+        rules = explaining_rules(run["error"])
+        if rules is not None and codes & rules:
+            outcome = "partial"
+        elif rules is None and original["status"] == "raised" and failure(run["error"]) == failure(original["error"]):
+            # the input already failed this way, for a reason no rule describes: the fix did not cause it
+            outcome = "same-failure"
+        elif not codes:
+            outcome = "clean-but-fails"
+        else:
+            outcome = "fails-unexplained"
+    mode = "unsafe" if unsafe else "safe"
+    v.count(f"fix:{mode}:{outcome}")
+    if unsafe or outcome in ("fixed", "partial", "same-failure"):
+        return
+    prefix = f"{inv}:{strategy}" if inv == SAFE_FIX else inv
+    detail = run["error"] or "values differ"
+    v.violations.append(Violation(inv, f"{prefix}:{outcome}", strategy, unsafe, detail,
+                                  tuple(fix.get("transforms", ())), out["source"]))

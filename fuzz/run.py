@@ -1,0 +1,249 @@
+"""The differential fuzzer: generated JAX programs, spmdfix's check and fix, and JAX as the oracle.
+
+    python fuzz/run.py --seed 0 --n 200 --jobs 2 [--time-budget SECONDS] [--out DIR] [--no-shrink]
+
+For each seed (seed .. seed+n-1) a program is generated (fuzz/gen.py), run, checked and fixed with every
+strategy of `spmdfix.model.Strategy`, with and without --unsafe-fixes, and every output is run
+(fuzz/worker.py: one long-lived process per job imports jax once). fuzz/classify.py judges each program
+against the four invariants. A violation is saved to --out, shrunk (fuzz/shrink.py) and printed with its kind;
+violations listed in fuzz/known_open.py are counted apart. The exit status is 1 when a violation that is not
+known-open was found. Counts per invariant are printed at the end (and written to --out/summary.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from fuzz import gen
+from fuzz.classify import INVARIANTS, Verdict, Violation, judge
+from fuzz.known_open import known_entry
+
+WORKER = Path(__file__).with_name("worker.py")
+PROGRAM_TIMEOUT = 120.0  # seconds for one program and all its fix outputs
+RESTART_EVERY = 150  # programs per worker process: compiled executables accumulate
+
+
+class Worker:
+    """One fuzz/worker.py process; `evaluate` sends a program and waits for its reply."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen | None = None
+        self.lines: queue.Queue = queue.Queue()
+        self.served = 0
+
+    def _start(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, env=env, cwd=str(ROOT),
+        )
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
+        ready = self.lines.get(timeout=PROGRAM_TIMEOUT)
+        if ready is None:
+            raise RuntimeError("fuzz worker did not start")
+        self.served = 0
+
+    @staticmethod
+    def _read(proc: subprocess.Popen, lines: queue.Queue) -> None:
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    def evaluate(self, request: dict, timeout: float = PROGRAM_TIMEOUT) -> dict | None:
+        """The worker's reply, or None when it timed out or died (it is then restarted on the next call)."""
+        if self.proc is None or self.proc.poll() is not None or self.served >= RESTART_EVERY:
+            self.close()
+            self._start()
+        self.served += 1
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            line = None
+        if line is None:
+            self.close()
+            return None
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+
+@dataclass
+class Summary:
+    """Counts over all programs, and the violations found (known-open ones apart)."""
+
+    programs: int = 0
+    timeouts: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    new: list[dict] = field(default_factory=list)
+    known: list[dict] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    def add(self, verdict: Verdict) -> None:
+        for name, n in verdict.counts.items():
+            self.counts[name] = self.counts.get(name, 0) + n
+
+    def violations_by_invariant(self) -> dict[str, int]:
+        out = {inv: 0 for inv in INVARIANTS}
+        for v in self.new + self.known:
+            out[v["invariant"]] += 1
+        return out
+
+    def as_dict(self) -> dict:
+        return {"programs": self.programs, "timeouts": self.timeouts, "elapsed": round(self.elapsed, 1),
+                "counts": dict(sorted(self.counts.items())), "violations": self.violations_by_invariant(),
+                "new": self.new, "known": self.known}
+
+
+def _slug(key: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in key).strip("_")
+
+
+def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out: Path | None = None,
+         shrink: bool = True, log=print) -> Summary:
+    """Generate, run, check and fix the programs of `seeds` with `jobs` workers; a Summary of the run.
+
+    Stops dispatching new seeds once `time_budget` seconds have passed. Each violation kind (key) that is not
+    known-open is shrunk once (fuzz/shrink.py) and saved to `out` with the unshrunk program.
+    """
+    from fuzz.shrink import shrink_program
+
+    start = time.monotonic()
+    summary = Summary()
+    lock = threading.Lock()
+    shrunk_keys: set[str] = set()
+    pending = queue.Queue()
+    for s in seeds:
+        pending.put(s)
+
+    def over_budget() -> bool:
+        return time_budget is not None and time.monotonic() - start > time_budget
+
+    def drive() -> None:
+        worker = Worker()
+        try:
+            while not over_budget():
+                try:
+                    seed = pending.get_nowait()
+                except queue.Empty:
+                    return
+                features = gen.draw(seed)
+                source = gen.render(features, f"fuzz seed {seed}")
+                reply = worker.evaluate({"id": seed, "source": source})
+                with lock:
+                    summary.programs += 1
+                    if reply is None:
+                        summary.timeouts += 1
+                        log(f"seed {seed}: timed out")
+                        continue
+                verdict = judge(reply)
+                to_shrink = []
+                with lock:
+                    summary.add(verdict)
+                    for v in verdict.violations:
+                        known = known_entry(v, features)
+                        record = _record(seed, v, features, known)
+                        (summary.known if known else summary.new).append(record)
+                        if known is None:
+                            log(f"VIOLATION seed {seed}: {v.key} ({v.detail[:160]})")
+                            if out is not None:
+                                _save(out, seed, v, source, None, None)
+                            if shrink and v.key not in shrunk_keys:
+                                shrunk_keys.add(v.key)
+                                to_shrink.append(v)
+                for v in to_shrink:
+                    if over_budget():
+                        break
+                    small, small_v = shrink_program(worker, features, v)
+                    small_source = gen.render(small, f"fuzz seed {seed}, shrunk for {v.key}")
+                    log(f"  shrunk {v.key}: {gen.describe(small) or 'defaults'}")
+                    if out is not None:
+                        _save(out, seed, v, source, small_source, small_v)
+        finally:
+            worker.close()
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for f in [pool.submit(drive) for _ in range(jobs)]:
+            f.result()
+    summary.elapsed = time.monotonic() - start
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "summary.json").write_text(json.dumps(summary.as_dict(), indent=1) + "\n")
+    return summary
+
+
+def _record(seed: int, v: Violation, features: dict, known) -> dict:
+    return {"seed": seed, "invariant": v.invariant, "key": v.key, "transforms": list(v.transforms),
+            "detail": v.detail[:300], "features": gen.describe(features),
+            "known": None if known is None else known.item}
+
+
+def _save(out: Path, seed: int, v: Violation, source: str, small: str | None, small_v: Violation | None) -> None:
+    folder = out / _slug(v.key)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"seed{seed}.py").write_text(source)
+    if small is not None:
+        (folder / f"seed{seed}_shrunk.py").write_text(small)
+        if small_v is not None and small_v.output:
+            (folder / f"seed{seed}_shrunk_output.py").write_text(small_v.output)
+        (folder / f"seed{seed}_shrunk.txt").write_text(
+            f"{v.key}: {(small_v or v).detail}\ntransforms applied: {', '.join((small_v or v).transforms)}\n")
+
+
+def print_summary(summary: Summary, log=print) -> None:
+    """Counts per invariant, then the violations by kind."""
+    c = summary.counts
+    log(f"programs: {summary.programs} in {summary.elapsed:.0f}s, timeouts {summary.timeouts}; "
+        f"match {c.get('program:match', 0)}, raised {c.get('program:raised', 0)}, "
+        f"differs {c.get('program:differs', 0)}, invalid {c.get('program:invalid', 0)}")
+    log("counts: " + ", ".join(f"{k}={n}" for k, n in sorted(c.items()) if not k.startswith("program:")))
+    by_inv = summary.violations_by_invariant()
+    log("violations per invariant: " + ", ".join(f"{inv}={n}" for inv, n in by_inv.items()))
+    for title, records in (("NEW (not known-open)", summary.new), ("known-open", summary.known)):
+        kinds: dict[str, list[int]] = {}
+        for r in records:
+            kinds.setdefault(r["key"], []).append(r["seed"])
+        log(f"{title}: {len(records)}")
+        for key, seeds in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+            log(f"  {len(seeds):4d}  {key}  (seeds {', '.join(map(str, seeds[:6]))}{' ...' if len(seeds) > 6 else ''})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0, help="first seed")
+    parser.add_argument("--n", type=int, default=100, help="number of programs")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--time-budget", type=float, default=None, help="stop starting programs after this many s")
+    parser.add_argument("--out", type=Path, default=None, help="folder for violating programs and summary.json")
+    parser.add_argument("--no-shrink", action="store_true", help="save violations without shrinking them")
+    args = parser.parse_args(argv)
+    seeds = list(range(args.seed, args.seed + args.n))
+    summary = fuzz(seeds, args.jobs, args.time_budget, args.out, not args.no_shrink)
+    print_summary(summary)
+    return 1 if summary.new else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
