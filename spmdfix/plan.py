@@ -110,11 +110,18 @@ def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
     """SPMD003: the body closes over a value the spmd vmap batches [01 1b-1c, 1i]."""
     findings = []
     for capture in reached.captures:
-        message = (
-            f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches; "
-            "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
-            "silently returns a result too large by the spmd axis size"
-        )
+        if capture.kind == "array":
+            message = (
+                f"the shard_map body closes over `{capture.name}`, an array the vmap does not batch, while its "
+                "specs name no mesh axis and `check_vma=True`; under a vmap with `spmd_axis_name` JAX fails on "
+                "it with an internal `AssertionError: ManualAxisType(...)`"
+            )
+        else:
+            message = (
+                f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches; "
+                "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
+                "silently returns a result too large by the spmd axis size"
+            )
         options = [lift_captures.plan(reached)]
         findings.append(
             _finding(rules.CAPTURE, capture.use, list(vmap.spmd.names), message, options, _related(vmap, reached))

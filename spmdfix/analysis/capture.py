@@ -19,19 +19,37 @@ import re
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
-from spmdfix.model import Span
 from spmdfix.analysis.reach import ReachedSite
 from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.static import dynamic_names, in_static_context
+from spmdfix.model import Span
 
+_ARRAY_MODULES = frozenset({"numpy", "jax.numpy"})
+# Constructors whose result is an array of rank >= 1 for the arguments code passes them in practice
+# (`array`/`asarray` only of a list or tuple display or of another such array).
+_ARRAY_CONSTRUCTORS = frozenset(
+    "array asarray arange linspace logspace geomspace ones zeros full eye identity tile stack concatenate "
+    "hstack vstack ones_like zeros_like full_like".split()
+)
+# Functions whose first argument is a shape or a count (static), not an array.
+_SHAPE_FIRST = frozenset("zeros ones full empty arange linspace logspace geomspace eye identity tri iota".split())
+_ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten", "copy"})
 _DEF_NAME = re.compile(r"(?:async\s+)?def\s+([A-Za-z_]\w*)")
 
 
 @dataclass(frozen=True, slots=True)
 class Capture:
-    """A batched value a shard_map body reads from its enclosing function: its name and first use."""
+    """A value a shard_map body reads from an enclosing scope: its name and first use.
+
+    kind "batched": a value the spmd vmap batches [01 1b-1c]. kind "array": a non-scalar array the vmap
+    does not batch, read by a body whose specs name no mesh axis while check_vma is on (measured on jax
+    0.10.2: `AssertionError: ManualAxisType(...)` under any spmd vmap, eager and under jit; a scalar, a body
+    whose specs name an axis, or check_vma=False run).
+    """
 
     name: str
     use: Span
+    kind: str = "batched"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +58,11 @@ class LiftSite:
 
     params: the `def` name (the transform extends that function's parameters) or the `lambda`.
     in_specs_form: "spec" (a single `P(...)`), "seq" (a tuple/list display) or "empty" (`()`).
+    vmaps: `jax.vmap(g)` wrappers between the shard_map and the body (outermost first); the lifted
+    parameter must not be mapped by them, so each gets `in_axes=(0, ..., 0, None, ...)` with `arity` zeros
+    (measured on jax 0.10.2: without it, `vmap was requested to map its argument along axis 0` for a
+    per-example scalar; with it the lifted program runs and matches under check_vma=False).
+    unsafe: why a use of a lifted value is not on the allowlist (empty when every use is), naming it.
     """
 
     params: Span
@@ -49,6 +72,9 @@ class LiftSite:
     in_specs_text: str
     spec_callee: str
     call: Span
+    vmaps: tuple[Span, ...] = ()
+    arity: int = 0
+    unsafe: str = ""
 
 
 class CaptureAnalysis:
@@ -65,6 +91,8 @@ class CaptureAnalysis:
     ) -> tuple[Capture, ...]:
         """Batched values `body` closes over, when the vmapped function `fun` reaches it via `reached`."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return ()
+        if self.jit_wrapped(reached.site.node, body):
             return ()
         home = self._enclosing_function(body)
         start = self._function_of(fun)
@@ -102,6 +130,20 @@ class CaptureAnalysis:
                 return None
         return None
 
+    def jit_wrapped(self, construction: ast.AST, body: ast.AST) -> bool:
+        """True for `jax.jit(shard_map(...))` (or a jit decorator above a shard_map decorator): the values the
+        body closes over become operands of the compiled call, not batched tracers. Measured on jax 0.10.2:
+        such a closure over a value the spmd vmap batches runs and matches, eager and under an outer jit,
+        with check_vma True or False and with `in_specs=()` (golden/clean/capture_under_jit_of_shard_map)."""
+        parent = self.ix.parent.get(id(construction))
+        if isinstance(parent, ast.Call) and parent.args and parent.args[0] is construction:
+            return self.ix.qualname(parent.func, self.ix.scope_at(parent)) in jaxapi.JIT_NAMES
+        if isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)) and construction in body.decorator_list:
+            above = body.decorator_list[: body.decorator_list.index(construction)]
+            scope = self.ix.scope_at(body)
+            return any(self.ix.qualname(d, scope) in jaxapi.JIT_NAMES for d in above)
+        return False
+
     def _jitted(self, func: ast.AST) -> bool:
         """True for a function under a jit decorator: what it closes over are jit operands, not batched."""
         return self.ix.decorator_in(func, jaxapi.JIT_NAMES) is not None
@@ -126,8 +168,8 @@ class CaptureAnalysis:
             if callee is None:
                 return None, set()
             params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
-            hit = {p for p, arg in zip(params, call.args) if _mentions(arg, tainted)}
-            hit |= {kw.arg for kw in call.keywords if kw.arg and _mentions(kw.value, tainted)}
+            hit = {p for p, arg in zip(params, call.args) if _mentions(arg, tainted, self.ix.parent)}
+            hit |= {kw.arg for kw in call.keywords if kw.arg and _mentions(kw.value, tainted, self.ix.parent)}
             return callee, hit
         qname = self.ix.qualname(call.func, scope)
         if qname in jaxapi.JIT_NAMES:
@@ -155,7 +197,7 @@ class CaptureAnalysis:
             changed = False
             for node in assigns:
                 value = node.value
-                if value is None or not _mentions(value, result):
+                if value is None or not _mentions(value, result, self.ix.parent):
                     continue
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
@@ -174,14 +216,86 @@ class CaptureAnalysis:
         for node in ast.walk(walk_root):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id not in batched:
                 continue
+            if in_static_context(node, self.ix.parent):
+                continue  # `x.shape[0]`: a Python int under tracing, never the batched tracer
             bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
             if bindings and bindings[0].scope.node is home and node.id not in seen:
                 seen[node.id] = self.span(node)
         return tuple(Capture(name, span) for name, span in sorted(seen.items(), key=lambda kv: kv[1]))
 
+    # --- unbatched arrays (the all-replicated body) ----------------------------------------------------
+    def unbatched_arrays(self, construction: ast.AST, body: ast.AST | None, skip: set[str]) -> tuple[Capture, ...]:
+        """Non-scalar arrays `body` closes over that are built by array constructors (`np.linspace(...)`,
+        `jnp.array([...])`, ...) outside the body, in the module or an enclosing function; names in `skip`
+        (already reported as batched) are left out. Static values and scalars are not arrays here."""
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return ()
+        if self.jit_wrapped(construction, body):
+            return ()
+        seen: dict[str, Span] = {}
+        walk_root = body.body if isinstance(body, ast.Lambda) else body
+        for node in ast.walk(walk_root):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in skip:
+                continue
+            if node.id in seen or in_static_context(node, self.ix.parent):
+                continue
+            binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
+            if binding is None or binding.kind != "assign" or self._inside(binding.scope.node, body):
+                continue
+            if self._array_value(binding.node, binding.scope, 0):
+                seen[node.id] = self.span(node)
+        return tuple(Capture(n, s, "array") for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+
+    def _inside(self, node: ast.AST, root: ast.AST) -> bool:
+        return node is root or any(anc is root for anc in self.ix.ancestors(node))
+
+    def _array_value(self, expr: ast.AST, scope, depth: int) -> bool:
+        """True when `expr` certainly builds a non-scalar array (a constructor of `_ARRAY_CONSTRUCTORS`, a
+        method of one, arithmetic with one, or a name bound to one)."""
+        if depth > 8:
+            return False
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            ok = binding is not None and binding.kind == "assign"
+            return ok and self._array_value(binding.node, binding.scope, depth + 1)
+        if isinstance(expr, ast.BinOp):
+            return self._array_value(expr.left, scope, depth + 1) or self._array_value(expr.right, scope, depth + 1)
+        if isinstance(expr, ast.Attribute) and expr.attr == "T":
+            return self._array_value(expr.value, scope, depth + 1)
+        if not isinstance(expr, ast.Call):
+            return False
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in _ARRAY_METHODS:
+            if self.ix.qualname(expr.func, scope) is None:
+                return self._array_value(expr.func.value, scope, depth + 1)
+        qname = self.ix.qualname(expr.func, scope) or ""
+        module, _, name = qname.rpartition(".")
+        if module not in _ARRAY_MODULES or name not in _ARRAY_CONSTRUCTORS:
+            return False
+        if name in ("array", "asarray"):
+            first = expr.args[0] if expr.args else None
+            return isinstance(first, (ast.List, ast.Tuple)) or (
+                first is not None and self._array_value(first, scope, depth + 1)
+            )
+        if name.endswith("_like"):
+            return bool(expr.args) and self._array_value(expr.args[0], scope, depth + 1)
+        return True
+
     # --- where lift-captures edits -----------------------------------------------------------------
-    def lift_site(self, construction: ast.AST, body: ast.AST, in_specs: ast.AST | None) -> LiftSite | str:
-        """The places lift-captures edits, or why it cannot be built."""
+    def lift_site(
+        self,
+        construction: ast.AST,
+        body: ast.AST | None,
+        in_specs: ast.AST | None,
+        wrappers: list[tuple[str, ast.Call]] = (),
+        names: tuple[str, ...] = (),
+    ) -> LiftSite | str:
+        """The places lift-captures edits, or why it cannot be built.
+
+        The body's own structure must be one whose extra trailing parameter receives the operand as is: a
+        `lambda` or an undecorated `def` without defaults, `*args` or keyword-only parameters, reached
+        directly or through `jax.vmap` wrappers that pass only the function (they get `in_axes`). `names`
+        are the values to lift; their uses in the body are checked against the allowlist (`lift_use_problem`).
+        """
         parent = self.ix.parent.get(id(construction))
         if not (isinstance(parent, ast.Call) and parent.func is construction):
             return "the shard_map is not applied where it is built"
@@ -190,11 +304,25 @@ class CaptureAnalysis:
         if isinstance(body, ast.Lambda):
             params, kind = self.span(body), "lambda"
         elif isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if body.decorator_list:
+                return "the shard_map body is decorated: the decorator would receive the new parameter"
             params, kind = self._def_name_span(body), "def"
         else:
             return "the shard_map body is not a function defined here"
         if body.args.vararg or body.args.kwonlyargs or body.args.kwarg:
             return "the shard_map body takes *args or keyword-only parameters"
+        if body.args.defaults:
+            return "the shard_map body has parameters with defaults: a new parameter cannot follow them"
+        vmaps = []
+        for qname, call in wrappers:
+            if qname not in jaxapi.VMAP_NAMES and qname not in jaxapi.JIT_NAMES:
+                return f"the shard_map body is wrapped by `{qname}`, not measured with a lifted operand"
+            if qname in jaxapi.VMAP_NAMES:
+                if qname not in ("jax.vmap", "jax.api.vmap", "jax._src.api.vmap"):
+                    return f"the shard_map body is wrapped by `{qname}`, not measured with a lifted operand"
+                if len(call.args) > 1 or any(k.arg in ("in_axes", None) for k in call.keywords):
+                    return "the shard_map body's `jax.vmap` passes `in_axes`: the lifted operand's axis is not known"
+                vmaps.append(self.span(call))
         callee = self._spec_callee(in_specs)
         if isinstance(in_specs, ast.Call):
             form = "spec"
@@ -206,7 +334,80 @@ class CaptureAnalysis:
             return "no PartitionSpec spelling to write `P()` with"
         spec_span = self.span(in_specs)
         text = self.ix.source[spec_span.start : spec_span.end]
-        return LiftSite(params, kind, spec_span, form, text, callee, self.span(parent))
+        arity = len(body.args.posonlyargs) + len(body.args.args)
+        unsafe = "; ".join(p for p in (self.lift_use_problem(body, name) for name in names) if p)
+        return LiftSite(params, kind, spec_span, form, text, callee, self.span(parent), tuple(vmaps), arity, unsafe)
+
+    def lift_use_problem(self, body: ast.AST, name: str) -> str:
+        """Why a use of `name` in `body` is not on the lift allowlist, or "" when every use is.
+
+        Allowed (measured to keep values once `name` is an operand, i.e. a tracer): operands of arithmetic,
+        comparisons and conditional expressions; the array argument of a `jax.numpy` / `jax.lax` / `jax.nn`
+        function (its first argument, or any argument of an elementwise one); the object of an array method
+        or attribute other than `.item()`/`.tolist()`; indexing the value itself; a return value, a lambda's
+        result, a tuple or list element, and a local assigned from it whose own uses are allowed. Anything else
+        (a Python builtin such as `int` or `range`, a size or index argument such as the size of
+        `dynamic_slice_in_dim`, a slice bound, a call of a function spmdfix does not know) may need a Python
+        value: a tracer there raises (`TracerIntegerConversionError` and the like).
+        """
+        root = body.body if isinstance(body, ast.Lambda) else body
+        pending, done = [name], set()
+        while pending:
+            current = pending.pop()
+            if current in done or len(done) > 16:
+                continue
+            done.add(current)
+            for node in ast.walk(root):
+                if isinstance(node, ast.Name) and node.id == current and isinstance(node.ctx, ast.Load):
+                    problem = self._use_problem(node, body, pending)
+                    if problem:
+                        row = node.lineno
+                        return f"`{name}` is used in `{problem}` (line {row}), a use not measured with a traced value"
+        return ""
+
+    def _use_problem(self, node: ast.AST, body: ast.AST, pending: list[str]) -> str:
+        """The text of the first expression around `node` that is not on the allowlist, or ""."""
+        if in_static_context(node, self.ix.parent):
+            return ""  # `w.shape`: a Python value whether `w` is captured or passed in
+        current = node
+        while True:
+            parent = self.ix.parent.get(id(current))
+            if parent is None or parent is body:
+                return ""
+            if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Tuple, ast.List, ast.Starred)):
+                current = parent
+            elif isinstance(parent, ast.IfExp) and current is not parent.test:
+                current = parent
+            elif isinstance(parent, ast.Subscript) and current is parent.value:
+                current = parent
+            elif isinstance(parent, ast.Attribute):
+                if parent.attr in ("item", "tolist"):
+                    return ast.unparse(parent)
+                current = parent
+            elif isinstance(parent, ast.Call):
+                if current is parent.func:
+                    current = parent  # a method call on the value: `w.sum()`
+                elif self._array_argument(parent, current):
+                    current = parent
+                else:
+                    return ast.unparse(parent)
+            elif isinstance(parent, (ast.Return, ast.Lambda)):
+                return ""
+            elif isinstance(parent, ast.Assign) and all(isinstance(t, ast.Name) for t in parent.targets):
+                pending.extend(t.id for t in parent.targets)
+                return ""
+            else:
+                return ast.unparse(parent)
+
+    def _array_argument(self, call: ast.Call, arg: ast.AST) -> bool:
+        """True when `arg` is passed where a JAX function takes an array operand."""
+        qname = self.ix.qualname(call.func, self.ix.scope_at(call)) or ""
+        if qname in jaxapi.ELEMENTWISE_NAMES:
+            return arg in call.args or any(k.value is arg for k in call.keywords)
+        module, _, fname = qname.rpartition(".")
+        if fname in _SHAPE_FIRST:
+            return False  # `jnp.zeros(n)`: the first argument is a shape, a Python value
+        return module in ("jax.numpy", "jax.lax", "jax.nn") and bool(call.args) and call.args[0] is arg
 
     def _def_name_span(self, func: ast.AST) -> Span:
         start = self.ix.lines.from_ast(func.lineno, func.col_offset)
@@ -229,5 +430,6 @@ class CaptureAnalysis:
         return None
 
 
-def _mentions(expr: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+def _mentions(expr: ast.AST, names: set[str], parents: dict[int, ast.AST]) -> bool:
+    """True when `expr` reads one of `names` as a value (a static read such as `x.shape[0]` does not count)."""
+    return bool(dynamic_names(expr, parents) & names)

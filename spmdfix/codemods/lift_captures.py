@@ -1,24 +1,32 @@
-"""Transform `lift-captures`: pass captured batched values into the shard_map as explicit operands.
+"""Transform `lift-captures`: pass captured values into the shard_map as explicit operands with `P()`.
 
-Measured [jax-semantics.md H5; 01 1f]: a body that closes over a value batched by the spmd vmap fails (or,
-with `in_specs=()`, silently returns a result too large by the mesh size [01 1i]); passing the value as an
-extra operand with in_spec `P()` runs and matches the unbatched program, with check_vma=True when the body
-broadcasts directly and with check_vma=False even with an inner `jax.vmap`. With check_vma=True and an inner
-vmap in the body the lifted form still fails (pvary), so the fix is not offered there.
+Measured on jax 0.10.2 (docs/safety.md, "lift-captures"): a body that closes over a value batched by the spmd
+vmap fails (or, with `in_specs=()`, silently returns a result too large by the mesh size); passing the value
+as an extra operand with in_spec `P()` runs and matches the unbatched program, with check_vma=True when the
+body broadcasts directly and with check_vma=False even with an inner `jax.vmap`. A non-scalar array the vmap
+does not batch, closed over by a body whose specs name no axis, fails under check_vma=True; as a `P()`
+operand it runs and matches, eager and under jit. With check_vma=True and an inner vmap in the body the
+lifted form still fails (pvary), so the fix is not offered there.
+
+The fix is safe only when both entities it relies on are on the allowlist: the body's own structure (a
+`lambda` or plain `def` applied where it is built, maybe through `jax.vmap` wrappers, which get
+`in_axes=(0, ..., None)` so they do not map the new operand) and every use of the lifted value in the body
+(`CaptureAnalysis.lift_use_problem`); otherwise it is unsafe and says which use.
 """
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import ReachedFacts
 from spmdfix.analysis.capture import LiftSite
+from spmdfix.analysis.facts import ReachedFacts
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
 
 TRANSFORM = Transform.LIFT_CAPTURES
 
 
 def plan(reached: ReachedFacts) -> Fix | Refusal:
-    """Lift every captured batched value of one shard_map body: a new trailing parameter of the body, a
-    `P()` appended to in_specs (a single spec becomes a tuple), and the value appended to the call."""
+    """Lift every captured value of one shard_map body: a new trailing parameter of the body, a `P()`
+    appended to in_specs (a single spec becomes a tuple), the value appended to the call, and
+    `in_axes=(0, ..., None, ...)` on each `jax.vmap` wrapping the body."""
     sm = reached.shard_map
     if not reached.captures:
         return Refusal(TRANSFORM, "the body captures no batched value")
@@ -35,12 +43,17 @@ def plan(reached: ReachedFacts) -> Fix | Refusal:
     else:
         edits += [NodeEdit(site.in_specs, "insert", spec, -1) for spec in specs]
     edits += [NodeEdit(site.call, "insert", name, -1) for name in names]
+    if site.vmaps:
+        axes = ["0"] * site.arity + ["None"] * len(names)
+        in_axes = "in_axes=(" + ", ".join(axes) + ("," if len(axes) == 1 else "") + ")"
+        edits += [NodeEdit(span, "insert", in_axes, -1) for span in site.vmaps]
     listed = ", ".join(f"`{n}`" for n in names)
+    safe = "an explicit replicated operand is what the closure meant, and runs (measured)"
     return Fix(
         TRANSFORM,
         key=f"lift-captures:{sm.key}",
         title=f"Pass {listed} to the shard_map as explicit operand{'s' if len(names) > 1 else ''} with `P()`",
-        applicability=Applicability.SAFE,
-        reason="an explicit replicated operand is what the closure meant, and runs (measured)",
+        applicability=Applicability.UNSAFE if site.unsafe else Applicability.SAFE,
+        reason=site.unsafe or safe,
         node_edits=tuple(edits),
     )

@@ -1,0 +1,23 @@
+"""Original: golden/lift-captures/vmap_body_in_axes (the body is `jax.vmap(lambda r: r * w)`, check_vma=False).
+Applied anyway: the lift without `in_axes` on the inner vmap: it maps the new operand too, a per-example
+scalar, and JAX raises a rank error."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def scale_rows(w, x):
+    return jax.shard_map(
+        jax.vmap(lambda r, w: r * w), mesh=mesh, in_specs=(P(None, 'y'), P()), out_specs=P(None, 'y'), check_vma=False
+    )(x, w)
+
+
+def main():
+    ws = jnp.arange(4, dtype=jnp.float32) + 1.0
+    xs = jnp.arange(4 * 4 * 8, dtype=jnp.float32).reshape(4, 4, 8)
+    result = jax.jit(jax.vmap(scale_rows, spmd_axis_name='x'))(ws, xs)
+    reference = np.asarray(xs) * np.asarray(ws)[:, None, None]
+    return result, reference

@@ -1,0 +1,159 @@
+"""SPMD003 and lift-captures: static values, jit-wrapped shard_maps, unbatched arrays, the lift allowlist."""
+
+from __future__ import annotations
+
+import textwrap
+
+from spmdfix.api import check_source
+from spmdfix.model import Applicability, Transform
+
+HEADER = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+"""
+
+
+def _check(body: str):
+    return check_source(HEADER + textwrap.dedent(body))
+
+
+def _captures(body: str):
+    return [f for f in _check(body) if f.code == "SPMD003"]
+
+
+def test_shape_derived_values_are_static_not_captures() -> None:
+    found = _captures(
+        """
+        def f(x):
+            n = x.shape[0] // mesh.shape['y']
+            k = len(x) * 2 + x.ndim
+            return jax.shard_map(
+                lambda t: jax.lax.dynamic_slice_in_dim(t, 0 * n, k), mesh=mesh, in_specs=P('y'), out_specs=P('y')
+            )(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
+    assert found == []
+
+
+def test_a_static_read_next_to_a_value_read_still_taints() -> None:
+    found = _captures(
+        """
+        def f(x):
+            s = x * x.shape[0]
+            return jax.shard_map(lambda t: t + s, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
+    assert [f.message.split("`")[1] for f in found] == ["s"]
+
+
+def test_reading_only_the_shape_of_a_batched_value_is_no_capture() -> None:
+    assert not _captures(
+        """
+        def f(w, x):
+            return jax.shard_map(lambda t: t * w.shape[0], mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
+
+
+def test_jit_of_shard_map_makes_captures_operands() -> None:
+    source = """
+        def f(w, x):
+            return jax.jit(jax.shard_map(lambda t: t + w, mesh=mesh, in_specs=P('y'), out_specs=P('y')))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    assert not _captures(source)
+    assert _captures(source.replace("jax.jit(jax.shard_map", "(jax.shard_map"))
+
+
+def test_unbatched_array_only_with_replicated_specs_and_check_vma() -> None:
+    template = """
+        W = np.linspace(0.5, 1.5, 8)
+        S = np.float32(2.0)
+        def f(a):
+            return jax.shard_map(lambda b: b * {name}, mesh=mesh, in_specs={spec}, out_specs={spec}{extra})(a)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    hit = _captures(template.format(name="W", spec="P()", extra=""))
+    assert [(f.message.split("`")[1], "does not batch" in f.message) for f in hit] == [("W", True)]
+    assert not _captures(template.format(name="S", spec="P()", extra=""))
+    assert not _captures(template.format(name="W", spec="P('y')", extra=""))
+    assert not _captures(template.format(name="W", spec="P()", extra=", check_vma=False"))
+    assert not _captures(template.format(name="W.shape[0]", spec="P()", extra=""))
+
+
+def _lift(findings):
+    (finding,) = [f for f in findings if f.code == "SPMD003"]
+    return finding.fix_for(Transform.LIFT_CAPTURES), finding.refusals
+
+
+def test_a_use_off_the_allowlist_makes_the_lift_unsafe_and_names_it() -> None:
+    fix, _ = _lift(
+        _check(
+            """
+            def f(w, x):
+                return jax.shard_map(
+                    lambda t: jax.lax.dynamic_slice_in_dim(t, 0, w) + w, mesh=mesh, in_specs=P('y'), out_specs=P('y')
+                )(x)
+            jax.vmap(f, spmd_axis_name='x')
+            """
+        )
+    )
+    assert fix.applicability == Applicability.UNSAFE
+    assert "`jax.lax.dynamic_slice_in_dim(t, 0, w)` (line 9)" in fix.reason
+
+
+def test_allowed_uses_keep_the_lift_safe() -> None:
+    fix, _ = _lift(
+        _check(
+            """
+            def f(w, x):
+                def body(t):
+                    u = jnp.tanh(w) * 2.0
+                    return jnp.where(t > 0, t * u, -t) + w.sum() + w[0]
+                return jax.shard_map(body, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+            jax.vmap(f, spmd_axis_name='x')
+            """
+        )
+    )
+    assert fix.applicability == Applicability.SAFE
+
+
+def test_body_structures_off_the_allowlist_are_refused() -> None:
+    cases = {
+        "decorated": (
+            """
+            def f(w, x):
+                @jax.checkpoint
+                def body(t):
+                    return t + w
+                return jax.shard_map(body, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+            """,
+            "decorated",
+        ),
+        "defaults": (
+            """
+            def f(w, x):
+                return jax.shard_map(lambda t, k=2: t + w, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+            """,
+            "defaults",
+        ),
+        "vmap_in_axes": (
+            """
+            def f(w, x):
+                return jax.shard_map(
+                    jax.vmap(lambda t: t + w, in_axes=1), mesh=mesh, in_specs=P('y'), out_specs=P('y'), check_vma=False
+                )(x)
+            """,
+            "in_axes",
+        ),
+    }
+    for name, (source, word) in cases.items():
+        fix, refusals = _lift(_check(source + "jax.vmap(f, spmd_axis_name='x')\n"))
+        assert fix is None, name
+        assert any(word in r.reason for r in refusals if r.transform == Transform.LIFT_CAPTURES), name
