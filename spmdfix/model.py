@@ -51,7 +51,9 @@ class Transform(enum.StrEnum):
     """The transforms, in the order `--strategy auto` tries them.
 
     rename, add-axis and strip cure spec collisions (SPMD001/002/004/005); lift-captures cures the capture
-    hazard (SPMD003); disable-check-vma sidesteps hazard H2 (SPMD007).
+    hazard (SPMD003); disable-check-vma sidesteps hazard H2 (SPMD007); drop-spmd-axis removes
+    `spmd_axis_name` altogether (cures every hazard on an Auto mesh, but the batch is no longer placed on the
+    axis: always unsafe, tried last).
     """
 
     RENAME = "rename"
@@ -59,6 +61,7 @@ class Transform(enum.StrEnum):
     STRIP = "strip"
     LIFT_CAPTURES = "lift-captures"
     DISABLE_CHECK_VMA = "disable-check-vma"
+    DROP_SPMD_AXIS = "drop-spmd-axis"
 
 
 DEFAULT_NEW_AXIS = "batch"  # the mesh axis add-axis adds unless told otherwise
@@ -73,6 +76,7 @@ class Strategy(enum.StrEnum):
     STRIP = "strip"
     LIFT_CAPTURES = "lift-captures"
     DISABLE_CHECK_VMA = "disable-check-vma"
+    DROP_SPMD_AXIS = "drop-spmd-axis"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +86,7 @@ class NodeEdit:
     kind "replace": the node is replaced by the expression `code`.
     kind "insert": `code` is inserted as a new element at `index` of the node's elements; the node is a
     tuple, list or set display, or a call (its positional arguments). `index` -1 appends.
+    kind "drop-keyword": the node is a call; its keyword argument named `code` is removed.
     """
 
     span: Span

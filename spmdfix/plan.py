@@ -11,11 +11,14 @@ fails before and after every fix [01 1m, 09]: the finding says so and every fix 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from spmdfix import rules
 from spmdfix.analysis.facts import VmapFacts
 from spmdfix.codemods import (
     add_mesh_axis,
     disable_check_vma,
+    drop_spmd_axis,
     lift_captures,
     rename_spmd_axis,
     strip_spec_entries,
@@ -67,13 +70,54 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     # Planned per vmap site, shared by all its findings (cheap: no libcst until a fix is applied).
     site_fixes: list[Fix | Refusal] = [rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)]
     findings: list[Finding] = []
+    nested = False
     for reached in vmap.reached:
-        findings += _spec_findings(vmap, reached, site_fixes, h2)
-        findings += _capture_findings(vmap, reached)
-        findings += _collective_findings(vmap, reached, site_fixes, h2)
-        findings += _inner_vmap_findings(vmap, reached)
+        part = _spec_findings(vmap, reached, site_fixes, h2)
+        part += _capture_findings(vmap, reached)
+        part += _collective_findings(vmap, reached, site_fixes, h2)
+        part += _inner_vmap_findings(vmap, reached)
+        if reached.shard_map.body.nested_shard_maps:
+            nested = True
+            part = [_refused(f, _NESTED_REFUSED, _nested_reason(reached)) for f in part]
+        findings += part
     findings += _constraint_findings(vmap, site_fixes, h2)
-    return findings
+    if nested:
+        reason = "a reached shard_map's body applies another shard_map: " + _NESTED_MEASURED
+        findings = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), reason) for f in findings]
+    drop = drop_spmd_axis.plan(vmap)
+    return [_with_option(f, drop) for f in findings]
+
+
+# Measured on jax 0.10.2 (docs/safety.md, "drop-spmd-axis"): an outer shard_map whose body applies another
+# shard_map, under any vmap with spmd_axis_name.
+_NESTED_MEASURED = (
+    "measured, no rename, add-axis or strip runs then (`DuplicateSpecError` eager, a verifier error under "
+    "jit); only removing `spmd_axis_name` does"
+)
+_NESTED_REFUSED = (Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP)
+
+
+def _nested_reason(reached) -> str:
+    return "the shard_map's body applies another shard_map: " + _NESTED_MEASURED
+
+
+def _refused(finding: Finding, transforms, reason: str) -> Finding:
+    """`finding` with the fixes of `transforms` turned into refusals giving `reason`."""
+    hit = [f for f in finding.fixes if f.transform in transforms]
+    old = [r for r in finding.refusals if r.transform in transforms]
+    if not hit and not old:
+        return finding
+    refusals = [r for r in finding.refusals if r.transform not in transforms]
+    refusals += [Refusal(t, reason) for t in transforms if any(x.transform == t for x in [*hit, *old])]
+    fixes = tuple(f for f in finding.fixes if f.transform not in transforms)
+    return replace(finding, fixes=fixes, refusals=tuple(refusals))
+
+
+def _with_option(finding: Finding, option: Fix | Refusal) -> Finding:
+    """`finding` with one more fix (last in auto's order) or refusal."""
+    if isinstance(option, Fix):
+        return replace(finding, fixes=(*finding.fixes, option))
+    return replace(finding, refusals=(*finding.refusals, option))
 
 
 def _finding(rule, span, axes, message, options, related) -> Finding:

@@ -157,3 +157,52 @@ def test_body_structures_off_the_allowlist_are_refused() -> None:
         fix, refusals = _lift(_check(source + "jax.vmap(f, spmd_axis_name='x')\n"))
         assert fix is None, name
         assert any(word in r.reason for r in refusals if r.transform == Transform.LIFT_CAPTURES), name
+
+
+def _drop(source: str, header: str = HEADER):
+    findings = check_source(header + textwrap.dedent(source))
+    return [(f.fix_for(Transform.DROP_SPMD_AXIS), f.refusals) for f in findings if f.code == "SPMD001"]
+
+
+def test_drop_spmd_axis_is_last_unsafe_and_refused_on_explicit_meshes() -> None:
+    source = """
+        def f(v):
+            return jax.shard_map(lambda t: t, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    ((fix, _),) = _drop(source)
+    assert fix.applicability == Applicability.UNSAFE and "no longer placed" in fix.reason
+    findings = check_source(HEADER + textwrap.dedent(source))
+    assert findings[0].fixes[-1].transform == Transform.DROP_SPMD_AXIS
+    explicit = HEADER.replace("Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))", "jax.make_mesh((2, 4), ('x', 'y'))")
+    ((fix, refusals),) = _drop(source, explicit)
+    assert fix is None
+    assert any(r.transform == Transform.DROP_SPMD_AXIS and "Explicit" in r.reason for r in refusals)
+
+
+def test_drop_spmd_axis_on_an_unresolved_mesh_says_so() -> None:
+    ((fix, _),) = _drop(
+        """
+        def f(v, m):
+            return jax.shard_map(lambda t: t, mesh=m, in_specs=P('x'), out_specs=P('x'))(v)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """
+    )
+    assert "not known to be Auto" in fix.reason
+
+
+def test_nested_shard_maps_refuse_rename_add_axis_and_strip() -> None:
+    findings = _check(
+        """
+        def inner(b):
+            return jax.shard_map(lambda t: t, in_specs=P(None, 'y'), out_specs=P(None, 'y'), axis_names={'y'})(b)
+        def f(v):
+            return jax.shard_map(inner, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
+    assert findings
+    for finding in findings:
+        assert [f.transform for f in finding.fixes] == [Transform.DROP_SPMD_AXIS]
+        refused = {r.transform for r in finding.refusals if "applies another shard_map" in r.reason}
+        assert refused == {Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP}

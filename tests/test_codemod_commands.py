@@ -22,6 +22,7 @@ from spmdfix.codemods.commands import (
     AddMeshAxisCommand,
     AutoFixCommand,
     DisableCheckVmaCommand,
+    DropSpmdAxisCommand,
     LiftCapturesCommand,
     RenameSpmdAxisCommand,
     StripSpecEntriesCommand,
@@ -34,6 +35,7 @@ COMMANDS = {
     Strategy.STRIP: StripSpecEntriesCommand,
     Strategy.LIFT_CAPTURES: LiftCapturesCommand,
     Strategy.DISABLE_CHECK_VMA: DisableCheckVmaCommand,
+    Strategy.DROP_SPMD_AXIS: DropSpmdAxisCommand,
     Strategy.AUTO: AutoFixCommand,
 }
 
@@ -174,6 +176,7 @@ def test_libcst_tool_lists_the_commands() -> None:
         "commands.StripSpecEntriesCommand",
         "commands.LiftCapturesCommand",
         "commands.DisableCheckVmaCommand",
+        "commands.DropSpmdAxisCommand",
         "commands.AutoFixCommand",
     } <= listed
     assert not any("_SpmdfixCommand" in name for name in listed)

@@ -134,6 +134,9 @@ class VmapFacts:
     kind: str = "spmd"
     opaque_calls: tuple[Span, ...] = ()  # calls on the way that spmdfix cannot follow
     unresolved: tuple[Span, ...] = ()  # names of other modules the project index could not follow
+    # The call that passes `spmd_axis_name=` as a keyword (the vmap call, or the `partial(jax.vmap, ...)`),
+    # None when it is positional or comes from a `**kwargs` dict.
+    spmd_keyword_call: Span | None = None
 
     @property
     def constraint_axes(self) -> frozenset[str]:
@@ -341,6 +344,7 @@ class Analyzer:
                     constraints_unknown=unknown,
                     opaque_calls=tuple(opaque),
                     unresolved=tuple(unresolved),
+                    spmd_keyword_call=self._keyword_call(site),
                 )
             )
         for plain in self.placement.plain_vmaps():
@@ -359,6 +363,22 @@ class Analyzer:
                 )
             )
         return out
+
+    def _keyword_call(self, site: _VmapSite) -> Span | None:
+        """The call that passes the site's spmd_axis_name as the `spmd_axis_name=` keyword (the vmap call
+        itself, or the `partial(jax.vmap, ...)` it comes from, maybe through a name), or None."""
+        roots = [site.node]
+        if isinstance(site.node, ast.Name):
+            binding = self.ix.single_binding(site.node.id, site.scope)
+            if binding is not None and binding.kind == "assign":
+                roots.append(binding.node)
+        for root in roots:
+            for node in ast.walk(root):
+                if isinstance(node, ast.Call) and any(
+                    k.arg == jaxapi.VMAP_SPMD_KEYWORD and k.value is site.spmd_expr for k in node.keywords
+                ):
+                    return self.span(node)
+        return None
 
     def _reached_facts(
         self, reached: ReachedSite, vmap: _VmapSite, stripped: set[str], spmd: bool = True

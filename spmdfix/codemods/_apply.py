@@ -154,6 +154,8 @@ def _apply(node: cst.BaseExpression, edit: NodeEdit) -> cst.BaseExpression:
         return value.with_changes(lpar=node.lpar, rpar=node.rpar) if hasattr(value, "lpar") else value
     if edit.kind == "param" and isinstance(node, cst.Lambda):
         return node.with_changes(params=_with_param(node.params, edit.code))
+    if edit.kind == "drop-keyword" and isinstance(node, cst.Call):
+        return node.with_changes(args=_without_keyword(list(node.args), edit.code))
     if edit.kind != "insert":
         raise FixNotBuilt(f"cannot apply a {edit.kind!r} edit to a {type(node).__name__}")
     if isinstance(node, cst.Call):
@@ -167,6 +169,31 @@ def _apply(node: cst.BaseExpression, edit: NodeEdit) -> cst.BaseExpression:
             elements = [elements[0].with_changes(comma=cst.Comma())]  # `(x,)`: a 1-tuple needs its comma
         return node.with_changes(elements=elements)
     raise FixNotBuilt(f"cannot insert into a {type(node).__name__}")
+
+
+def _without_keyword(args: list[cst.Arg], name: str) -> list[cst.Arg]:
+    """`args` without the keyword argument `name`; when it was the last one, the argument before it takes
+    its comma (a trailing comma stays only where there was one)."""
+    index = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
+    if index is None:
+        raise FixNotBuilt(f"no keyword argument `{name}` to remove")
+    removed = args[index]
+    rest = args[:index] + args[index + 1 :]
+    if index == len(args) - 1 and rest:
+        rest[-1] = rest[-1].with_changes(comma=_last_comma(rest[-1].comma, removed.comma))
+    return rest
+
+
+def _last_comma(own, removed):
+    """The comma of the argument that becomes the last one: none when the removed one had none; in a one
+    argument a line layout, its own comma (and comment) followed by the removed one's line break, which
+    holds the closing parenthesis's indentation."""
+    if not isinstance(removed, cst.Comma) or not isinstance(own, cst.Comma):
+        return removed
+    mine, theirs = own.whitespace_after, removed.whitespace_after
+    if isinstance(mine, cst.ParenthesizedWhitespace) and isinstance(theirs, cst.ParenthesizedWhitespace):
+        return own.with_changes(whitespace_after=theirs.with_changes(first_line=mine.first_line))
+    return removed
 
 
 def _separator(items: list) -> cst.Comma:

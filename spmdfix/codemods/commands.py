@@ -7,7 +7,7 @@ With `.libcst.codemod.yaml` listing `spmdfix.codemods` in `modules`, a command i
 
 (or, without the yaml, `python -m libcst.tool codemod -x spmdfix.codemods.commands.StripSpecEntriesCommand`).
 One command per transform: RenameSpmdAxisCommand, AddMeshAxisCommand (`--new-axis`),
-StripSpecEntriesCommand, LiftCapturesCommand, DisableCheckVmaCommand; and AutoFixCommand (`--strategy`,
+StripSpecEntriesCommand, LiftCapturesCommand, DisableCheckVmaCommand, DropSpmdAxisCommand; and AutoFixCommand (`--strategy`,
 `--new-axis`). Every command takes `--unsafe-fixes`.
 
 Each command runs spmdfix's own analysis and fixer on the module's code (`spmdfix.api.fix_source`, the
@@ -154,3 +154,10 @@ class DisableCheckVmaCommand(_SpmdfixCommand):
         "spmdfix disable-check-vma: set check_vma=False on the shard_map (always unsafe: --unsafe-fixes)."
     )
     STRATEGY = Strategy.DISABLE_CHECK_VMA
+
+
+class DropSpmdAxisCommand(_SpmdfixCommand):
+    DESCRIPTION: str = (
+        "spmdfix drop-spmd-axis: remove spmd_axis_name from the vmap (always unsafe: --unsafe-fixes)."
+    )
+    STRATEGY = Strategy.DROP_SPMD_AXIS
