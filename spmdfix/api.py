@@ -21,7 +21,17 @@ from pathlib import Path
 from spmdfix import rules
 from spmdfix.analysis.facts import Analyzer
 from spmdfix.analysis.index import ProjectIndex, ProjectLink, find_project_root, module_name
-from spmdfix.model import Edit, Finding, Fix, Options, Span, choose_fix, without_blocked_fixes
+from spmdfix.model import (
+    Applicability,
+    Edit,
+    Finding,
+    Fix,
+    Options,
+    Span,
+    choose_fix,
+    chosen_together,
+    without_blocked_fixes,
+)
 from spmdfix.plan import plan_findings
 from spmdfix.positions import LineIndex, apply_edits
 from spmdfix.prefilter import may_have_findings
@@ -218,8 +228,9 @@ def _fixed(source: str, options: Options, select: Selector, review: Reviewer, pa
     findings, tree = _checked(source, options, path, index) if may_have_findings(source) else ([], None)
     reported, suppressed = select(current, findings)
     found, found_suppressed = tuple(reported), tuple(suppressed)
+    chained: set[int] = set()  # shard_maps / vmap sites (offsets in `current`) an applied unsafe fix changed
     for _ in range(MAX_PASSES):
-        chosen = _choose(reported, suppressed, options)
+        chosen = _in_chain(_choose(reported, suppressed, options), chained)
         if not chosen:
             break
         offered = _offer(current, tree, chosen, errors)
@@ -237,9 +248,39 @@ def _fixed(source: str, options: Options, select: Selector, review: Reviewer, pa
             return FixResult(source, (), found, tuple(errors), found, found_suppressed)
         current = new
         applied.extend(this_pass)
+        unsafe = {u for f in this_pass if f.applicability == Applicability.UNSAFE for u in _units(f)}
+        chained = _shifted(chained | unsafe, edits)
         found_now = _analysed(current, tree, options, path, index) if may_have_findings(current) else []
         reported, suppressed = select(current, found_now)
     return FixResult(current, tuple(applied), tuple(reported), tuple(errors), found, tuple(suppressed))
+
+
+_UNIT = re.compile(r"\b(?:shard_map|vmap)@(\d+)(?![\d@])")  # sites of this module only (no `@path`)
+
+
+def _units(fix: Fix) -> set[int]:
+    """The shard_maps and vmap sites a fix belongs to: the offsets in its key (`lift-captures:shard_map@120`)."""
+    return {int(m) for m in _UNIT.findall(fix.key)}
+
+
+def _shifted(offsets: set[int], edits: list[Edit]) -> set[int]:
+    """Where offsets of the text before `edits` (disjoint) are in the text after them."""
+    return {o + sum(len(e.content) - (e.span.end - e.span.start) for e in edits if e.span.end <= o) for o in offsets}
+
+
+def _in_chain(chosen: dict[str, Fix], chained: set[int]) -> dict[str, Fix]:
+    """A chain of fixes judged as a whole: a fix offered as safe only because an unsafe fix applied in an
+    earlier pass changed the same shard_map or vmap site (lift-captures once disable-check-vma has set
+    `check_vma=False`) is applied as unsafe, saying so."""
+    if not chained:
+        return chosen
+    out = {}
+    for key, fix in chosen.items():
+        if fix.applicability == Applicability.SAFE and _units(fix) & chained:
+            why = "applied after an unsafe fix of the same shard_map or vmap, on which it relies: " + fix.reason
+            fix = replace(fix, applicability=Applicability.UNSAFE, reason=why)
+        out[key] = fix
+    return out
 
 
 def _choose(
@@ -248,12 +289,12 @@ def _choose(
     """The chosen fix of each reported finding (by key), never one shared with a suppressed finding. A fix
     that edits another module is left to `fix_modules` (`other_modules` True there): the finding then gets
     no fix here rather than its next one, so both passes choose alike."""
-    chosen: dict[str, Fix] = {}
+    picks = []
     for finding in without_blocked_fixes(reported, suppressed):
         fix = choose_fix(finding, options.strategy, options.unsafe_fixes)
         if fix is not None and (other_modules or not edits_other_modules(fix)):
-            chosen.setdefault(fix.key, fix)
-    return chosen
+            picks.append((finding, fix))
+    return chosen_together(picks)
 
 
 @dataclass(frozen=True, slots=True)

@@ -191,6 +191,25 @@ def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix 
     return None
 
 
+def chosen_together(picks: list[tuple[Finding, Fix | None]]) -> dict[str, Fix]:
+    """The fixes a run applies, by key, from each finding's own choice (`choose_fix`), judged as a set.
+
+    A fix that removes the vmap's `spmd_axis_name` (drop-spmd-axis) cures every finding of its vmap site
+    (measured on Auto meshes, docs/safety.md): once it is chosen for one finding, every other finding that
+    offers the same fix takes it too, instead of another fix that would be redundant after it (a
+    `check_vma=False` or a lifted operand that the plain vmap no longer needs).
+    """
+    drops = {fix.key for _, fix in picks if fix is not None and fix.transform == Transform.DROP_SPMD_AXIS}
+    chosen: dict[str, Fix] = {}
+    for finding, fix in picks:
+        if fix is None:
+            continue
+        shared = next((x for x in finding.fixes if x.key in drops), None)
+        fix = shared or fix
+        chosen.setdefault(fix.key, fix)
+    return chosen
+
+
 def without_blocked_fixes(reported: list[Finding], suppressed: list[Finding]) -> list[Finding]:
     """The reported findings without the fixes that would also change a suppressed finding (its fixes share
     the key): `fix` never applies those, so `check` must not offer them either."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from spmdfix.api import check_source
+from spmdfix.api import Options, check_source, fix_source
 from spmdfix.model import Applicability, Transform
 
 HEADER = """\
@@ -206,3 +206,37 @@ def test_nested_shard_maps_refuse_rename_add_axis_and_strip() -> None:
         assert [f.transform for f in finding.fixes] == [Transform.DROP_SPMD_AXIS]
         refused = {r.transform for r in finding.refusals if "applies another shard_map" in r.reason}
         assert refused == {Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP}
+
+
+def test_a_chain_started_by_an_unsafe_fix_is_applied_as_unsafe() -> None:
+    # Explicit mesh: drop-spmd-axis is refused, so auto --unsafe-fixes sets check_vma=False (unsafe) in the
+    # first pass, which makes lift-captures offered as safe in the second: the chain is judged as a whole.
+    source = HEADER.replace("Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))", "jax.make_mesh((2, 4), ('x', 'y'))")
+    source += textwrap.dedent(
+        """
+        def f(w, x):
+            return jax.shard_map(jax.vmap(lambda r: r * w), mesh=mesh, in_specs=P(None, 'y'), out_specs=P(None, 'y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
+    result = fix_source(source, Options(unsafe_fixes=True))
+    assert [f.transform for f in result.applied] == [Transform.DISABLE_CHECK_VMA, Transform.LIFT_CAPTURES]
+    lift = result.applied[1]
+    assert lift.applicability == Applicability.UNSAFE
+    assert lift.reason.startswith("applied after an unsafe fix of the same shard_map")
+    assert "in_axes=(0, None)" in result.source and "check_vma=False" in result.source
+    # Without --unsafe-fixes the chain never starts.
+    assert not fix_source(source, Options()).applied
+
+
+def test_a_chosen_drop_spmd_axis_is_the_only_fix_of_its_site() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        def f(w, x):
+            return jax.shard_map(jax.vmap(lambda r: r * w), mesh=mesh, in_specs=P(None, 'y'), out_specs=P(None, 'y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
+    result = fix_source(source, Options(unsafe_fixes=True))
+    assert [f.transform for f in result.applied] == [Transform.DROP_SPMD_AXIS]
+    assert "check_vma" not in result.source
