@@ -58,6 +58,15 @@ class CollectiveUse:
 
 
 @dataclass(frozen=True, slots=True)
+class NestedShardMap:
+    """A shard_map applied inside another shard_map's body: where it is built and its specs."""
+
+    span: Span
+    in_specs: SpecTree
+    out_specs: SpecTree
+
+
+@dataclass(frozen=True, slots=True)
 class BodyFacts:
     """What a shard_map body does, as far as the rules and the transforms' safety need to know."""
 
@@ -69,7 +78,7 @@ class BodyFacts:
     # shard_maps the body applies (a nested shard_map): measured on jax 0.10.2, under an spmd vmap neither
     # rename, add-axis nor strip runs (DuplicateSpecError eager, a verifier error under jit); dropping
     # spmd_axis_name does.
-    nested_shard_maps: tuple[Span, ...] = ()
+    nested_shard_maps: tuple[NestedShardMap, ...] = ()
 
     @property
     def collective_axes(self) -> frozenset[str]:
@@ -556,7 +565,14 @@ class Analyzer:
                         unknown = True
                     else:
                         collectives.append(CollectiveUse(qname.rsplit(".", 1)[-1], value, self.span(call)))
-        nested = tuple(self.span(r.site.node) for r in reach.sites)
+        nested = tuple(
+            NestedShardMap(
+                self.span(r.site.node),
+                self.ev.spec_tree(r.site.args.get("in_specs"), r.site.scope),
+                self.ev.spec_tree(r.site.args.get("out_specs"), r.site.scope),
+            )
+            for r in reach.sites
+        )
         return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested)
 
     def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
