@@ -112,3 +112,6 @@ attempt("M4b jit body capture", lambda: jax.vmap(f4, spmd_axis_name='x')(W4, X),
 def f5(w, x):
     return jax.shard_map(jax.jit(lambda b, w: b * w), mesh=mesh, in_specs=(P(None,'y'), P()), out_specs=P(None,'y'))(x, w)
 attempt("M4b jit body lifted", lambda: jax.vmap(f5, spmd_axis_name='x')(W4, X), ref)
+# no operand at all: nothing varies, the closure runs
+fe = lambda a: a + jax.shard_map(lambda: W * 2, mesh=mesh, in_specs=(), out_specs=P())()
+attempt("M3 empty in_specs closure W", lambda: jax.vmap(fe, spmd_axis_name="x")(xs), xs + W * 2)

@@ -240,3 +240,14 @@ def test_a_chosen_drop_spmd_axis_is_the_only_fix_of_its_site() -> None:
     result = fix_source(source, Options(unsafe_fixes=True))
     assert [f.transform for f in result.applied] == [Transform.DROP_SPMD_AXIS]
     assert "check_vma" not in result.source
+
+
+def test_an_array_closure_without_operands_is_no_capture() -> None:
+    assert not _captures(
+        """
+        W = np.linspace(0.5, 1.5, 8)
+        def f(a):
+            return a + jax.shard_map(lambda: W * 2, mesh=mesh, in_specs=(), out_specs=P())()
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
