@@ -251,3 +251,14 @@ def test_an_array_closure_without_operands_is_no_capture() -> None:
         jax.vmap(f, spmd_axis_name='x')
         """
     )
+
+
+def test_an_array_only_reduced_to_a_scalar_is_no_capture() -> None:
+    source = """
+        W = np.linspace(0.5, 1.5, 8)
+        def f(a):
+            return jax.shard_map(lambda b: b + {use}, mesh=mesh, in_specs=P(), out_specs=P())(a)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    assert not _captures(source.format(use="jnp.sin(W.sum()) + jnp.mean(W)"))
+    assert _captures(source.format(use="W.sum(axis=0) * W"))

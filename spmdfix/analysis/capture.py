@@ -33,6 +33,7 @@ _ARRAY_CONSTRUCTORS = frozenset(
 )
 # Functions whose first argument is a shape or a count (static), not an array.
 _SHAPE_FIRST = frozenset("zeros ones full empty arange linspace logspace geomspace eye identity tri iota".split())
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all"})
 _ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten", "copy"})
 _DEF_NAME = re.compile(r"(?:async\s+)?def\s+([A-Za-z_]\w*)")
 
@@ -237,7 +238,7 @@ class CaptureAnalysis:
         for node in ast.walk(walk_root):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in skip:
                 continue
-            if node.id in seen or in_static_context(node, self.ix.parent):
+            if node.id in seen or in_static_context(node, self.ix.parent) or self._fully_reduced(node):
                 continue
             binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
             if binding is None or binding.kind != "assign" or self._inside(binding.scope.node, body):
@@ -245,6 +246,19 @@ class CaptureAnalysis:
             if self._array_value(binding.node, binding.scope, 0):
                 seen[node.id] = self.span(node)
         return tuple(Capture(n, s, "array") for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+
+    def _fully_reduced(self, node: ast.AST) -> bool:
+        """`W.sum()`, `jnp.mean(W)`: a reduction of the whole array to a scalar (measured: a body using an
+        unbatched array only that way runs)."""
+        parent = self.ix.parent.get(id(node))
+        if isinstance(parent, ast.Attribute) and parent.attr in _REDUCTIONS:
+            call = self.ix.parent.get(id(parent))
+            return isinstance(call, ast.Call) and call.func is parent and not call.args and not call.keywords
+        if isinstance(parent, ast.Call) and parent.args and parent.args[0] is node and len(parent.args) == 1:
+            qname = self.ix.qualname(parent.func, self.ix.scope_at(parent)) or ""
+            module, _, name = qname.rpartition(".")
+            return module in _ARRAY_MODULES and name in _REDUCTIONS and not parent.keywords
+        return False
 
     def _inside(self, node: ast.AST, root: ast.AST) -> bool:
         return node is root or any(anc is root for anc in self.ix.ancestors(node))
