@@ -5,8 +5,9 @@ selection, the new text when something changes, or why the file was skipped or f
 `FileOutcome` are plain picklable data, so `run_jobs` can spread files over worker processes; the CLI
 decides what to print and write.
 
-A module is analysed as it is; a notebook (`.ipynb`) through its virtual module of code cells
-(`spmdfix.notebook`), and its new text is the notebook JSON with the changed cells written back.
+What happens to a file's text is the per-file entry point's (`spmdfix.pipeline`: notebooks, suppression,
+rule selection, the chosen fixes), the same the language server and the codemod commands call; the runner
+adds reading, size limits, rendering and failure handling.
 """
 
 from __future__ import annotations
@@ -21,24 +22,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spmdfix import noqa, notebook, rules
+from spmdfix import noqa, notebook, pipeline, rules
 from spmdfix.files import MAX_BYTES, FileError, SourceFile, decode, read_source
-from spmdfix.model import Edit, Finding, Fix, Options, choose_fix, without_blocked_fixes
+from spmdfix.model import Edit, Finding, Fix, Options
 from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
-    from spmdfix.api import FixResult, Reviewer
+    from spmdfix.analysis.index import ProjectIndex
     from spmdfix.cache import FileStamp
 
-GENERATED_MARK = "@generated"
-GENERATED_LINES = 5
 CHECK, FIX, ADD_NOQA = "check", "fix", "add-noqa"
 BATCH_MAX = 16
 RECURSION_BUDGET = 985  # frames a file may use: what the default limit of 1000 leaves in `spmdfix check -j 1`
 STREAM_BATCH = 32  # files per task when the total is not known yet (`stream_jobs`)
+
 
 @dataclass(frozen=True, slots=True)
 class Job:
@@ -59,6 +59,11 @@ class Job:
     max_bytes: int = MAX_BYTES
     stamp: bool = False
     project_root: Path | None = None  # where the cross-module analysis looks for modules (found when None)
+
+    @property
+    def settings(self) -> pipeline.FileSettings:
+        """The file's settings, as the per-file entry point (`spmdfix.pipeline`) takes them."""
+        return pipeline.FileSettings(self.options, self.enabled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,94 +117,7 @@ def display_path(path: Path) -> str:
     return shown.replace(os.sep, "/")
 
 
-def is_generated(text: str) -> bool:
-    """True when one of the first `GENERATED_LINES` lines says `@generated`."""
-    return any(GENERATED_MARK in line for line in text.split("\n", GENERATED_LINES)[:GENERATED_LINES])
-
-
-# --- selection and fixing on one text --------------------------------------------------------------
-
-
-def select(text: str, findings: Iterable[Finding], enabled: frozenset[str]) -> tuple[list[Finding], list[Finding]]:
-    """(reported, suppressed): findings of enabled codes, split by the suppression comments of `text`."""
-    return noqa.split_suppressed(text, [f for f in findings if f.code in enabled])
-
-
-def fix_text(
-    text: str,
-    options: Options,
-    enabled: frozenset[str] = frozenset(rules.RULES),
-    review: Reviewer | None = None,
-    where: dict | None = None,
-) -> tuple[FixResult, int]:
-    """`api.fix_source` for the CLI: only findings of `enabled` codes that no comment suppresses are fixed
-    (a fix shared with a suppressed finding is not applied), and `review` may choose among the offered
-    fixes (interactive mode); `where` holds the `path` and project `index` of the module (`api.check_source`).
-    Returns the result and the number of suppressed findings of the last text.
-    """
-    where = where or {}
-
-    def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
-        return select(current, findings, enabled)
-
-    from spmdfix.api import fix_source  # the analysis: imported where files are checked
-
-    if review:
-        result = fix_source(text, options, split, review, **where)
-    else:
-        result = fix_source(text, options, split, **where)
-    return result, len(result.suppressed)
-
-
 # --- one file --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """A file made ready for analysis: the text analysed, and how to turn a new one into file text."""
-
-    source: SourceFile
-    text: str
-    nb: notebook.Notebook | None = None
-
-    def render(self, new_text: str) -> str:
-        """The file's new content for a new analysed text. Raises `notebook.NotebookError`."""
-        return notebook.render(self.nb, new_text) if self.nb is not None else new_text
-
-    def extra_findings(self, text: str) -> list[Finding]:
-        """Findings the analysis of `text` cannot see: syntax errors of left-out notebook cells."""
-        if self.nb is None or not may_have_findings(text):
-            return []
-        return notebook.syntax_findings(self.nb, text)
-
-    def cells(self, text: str) -> notebook.CellIndex | None:
-        return notebook.cell_index(text) if self.nb is not None else None
-
-
-class Skip(Exception):
-    """A file deliberately not analysed; the message says why."""
-
-
-def prepare(path: Path, source: SourceFile, include_generated: bool) -> Prepared:
-    """The analysed text of a module or notebook.
-
-    Raises `Skip` for a file not to analyse, `FileError` for a notebook that cannot be read.
-    """
-    if path.suffix != ".ipynb":
-        if not include_generated and is_generated(source.text):
-            raise Skip(f"skipped: marked {GENERATED_MARK} (use --include-generated to check it)")
-        return Prepared(source, source.text)
-    try:
-        nb = notebook.parse(source.text)
-    except notebook.NotPython as err:
-        raise Skip(f"skipped: {err}") from err
-    except notebook.NotebookError as err:
-        raise FileError(f"cannot read the notebook: {err}") from err
-    text = notebook.virtual_source(nb)
-    if may_have_findings(text):
-        nb = notebook.check_cells(nb)
-        text = notebook.virtual_source(nb)
-    return Prepared(source, text, nb)
 
 
 def run_file(job: Job) -> FileOutcome:
@@ -258,13 +176,13 @@ def _size(n: int) -> str:
 def run_source(job: Job, source: SourceFile) -> FileOutcome:
     """Run `job` on a file already read (or given on stdin). Never raises."""
     try:
-        prepared = prepare(job.path, source, job.include_generated)
+        prepared = _prepare(job, source)
         if job.mode == FIX:
-            return _fix(job, prepared)
+            return _fix(job, source, prepared)
         if job.mode == ADD_NOQA:
-            return _add_noqa(job, prepared)
-        return _check(job, prepared)
-    except Skip as err:
+            return _add_noqa(job, source, prepared)
+        return _check(job, source, prepared)
+    except pipeline.Skip as err:
         return FileOutcome(job.path, job.display, "skipped", error=str(err))
     except FileError as err:
         return FileOutcome(job.path, job.display, "unreadable", error=str(err))
@@ -274,90 +192,81 @@ def run_source(job: Job, source: SourceFile) -> FileOutcome:
         return FileOutcome(job.path, job.display, "failed", source, left, error=error, parsed=bool(left))
 
 
+def _prepare(job: Job, source: SourceFile) -> pipeline.Prepared:
+    """`pipeline.prepare` of a file read; a notebook that cannot be read raises `FileError` (SPMD901)."""
+    try:
+        return pipeline.prepare(job.path, source.text, job.include_generated)
+    except notebook.NotebookError as err:
+        raise FileError(f"cannot read the notebook: {err}") from err
+
+
 def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
     """When fixing (or adding noqa comments) failed, the file's findings as checked: they remain, and the
     summary counts them. Empty when checking fails too."""
     if job.mode == CHECK:
         return ()
     try:
-        prepared = prepare(job.path, source, job.include_generated)
-        return tuple(_findings(job, prepared, prepared.text)[0])
+        return pipeline.check_prepared(_prepare(job, source), job.settings, path=job.path, index=_index(job)).findings
     except Exception:  # noqa: BLE001 - the failure is already reported; the count is best effort
         return ()
-
-
-def _findings(job: Job, prepared: Prepared, text: str) -> tuple[list[Finding], list[Finding]]:
-    from spmdfix.api import check_source  # the analysis: imported where files are checked (a worker)
-
-    found = check_source(text, job.options, **_where(job)) + prepared.extra_findings(text)
-    found.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
-    return select(text, found, job.enabled)
-
-
-def _where(job: Job) -> dict:
-    """The module's path and project index, for `api.check_source` to follow imports of the project."""
-    from spmdfix.api import project_index
-
-    return {"path": job.path, "index": project_index(job.path, job.project_root)}
 
 
 def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...] | str]:
     fixes = [x for f in findings for x in f.fixes]
     if not fixes:
         return {}
-    from spmdfix.api import fix_edits_for
-
     try:
-        return fix_edits_for(text, fixes)
+        return pipeline.fix_edits(text, fixes)
     except Exception as err:  # noqa: BLE001 - libcst failing must not lose the findings
         return {x.key: f"edits not built: {err}" for x in fixes}
 
 
-def _check(job: Job, prepared: Prepared) -> FileOutcome:
-    text = prepared.text
-    from spmdfix.api import project_index
+def _index(job: Job) -> ProjectIndex:
+    """The index of the project the file belongs to, for the analysis to follow imports of the project."""
+    from spmdfix.api import project_index  # the analysis: imported where files are checked (a worker)
 
-    with project_index(job.path, job.project_root).recording() as depends:
-        reported, suppressed = _findings(job, prepared, text)
-    reported = without_blocked_fixes(reported, suppressed)  # [*] only for what `fix` applies
+    return project_index(job.path, job.project_root)
+
+
+def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
+    index = _index(job)
+    with index.recording() as depends:  # the other modules read: the results cache checks them
+        checked = pipeline.check_prepared(prepared, job.settings, path=job.path, index=index)
+    text, reported = checked.text, checked.findings
     return FileOutcome(
         job.path,
         job.display,
         "checked",
-        prepared.source if reported else None,
-        tuple(reported),
+        source if reported else None,
+        reported,
         text=text if reported else "",
         cells=prepared.cells(text) if reported else None,
         parsed=may_have_findings(text),
-        suppressed=len(suppressed),
+        suppressed=len(checked.suppressed),
         edits=_edits(text, reported) if job.want_edits and reported else None,
         depends=tuple(depends),
     )
 
 
-def _fix(job: Job, prepared: Prepared) -> FileOutcome:
-    result, suppressed = fix_text(prepared.text, job.options, job.enabled, where=_where(job))
-    remaining = list(result.remaining)
-    before = len(result.found)
-    if prepared.nb is not None:
-        extra = [f for f in prepared.extra_findings(result.source) if f.code in job.enabled]
-        remaining = sorted(remaining + extra, key=lambda f: (f.span.path, f.span.start))
-        before += sum(f.code in job.enabled for f in prepared.extra_findings(prepared.text))
+def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
+    fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=_index(job))
     return _outcome(
         job,
+        source,
         prepared,
-        result.source,
-        tuple(remaining),
-        result.applied,
-        result.errors,
-        suppressed,
-        found_before=before,
+        fixed.text,
+        fixed.remaining,
+        fixed.applied,
+        fixed.errors,
+        fixed.suppressed,
+        found_before=fixed.found_before,
     )
 
 
 def _outcome(
     job: Job,
-    prepared: Prepared,
+    source: SourceFile,
+    prepared: pipeline.Prepared,
     new_text: str,
     remaining: tuple[Finding, ...],
     applied: tuple[Fix, ...],
@@ -379,7 +288,7 @@ def _outcome(
         job.path,
         job.display,
         "fixed" if new_file is not None else "checked",
-        prepared.source if keep else None,
+        source if keep else None,
         remaining,
         new_file,
         applied if new_file is not None else (),
@@ -393,8 +302,9 @@ def _outcome(
     )
 
 
-def _add_noqa(job: Job, prepared: Prepared) -> FileOutcome:
-    reported, suppressed = _findings(job, prepared, prepared.text)
+def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
+    where = {"path": job.path, "index": _index(job)}
+    reported, suppressed, _ = pipeline.findings_of(prepared, prepared.text, job.settings, **where)
     # A finding in another module is suppressed by that module's comment: none is added here for it.
     remaining = [f for f in reported if f.code in noqa.UNSUPPRESSIBLE or f.span.path]
     reported = [f for f in reported if not f.span.path]
@@ -404,6 +314,7 @@ def _add_noqa(job: Job, prepared: Prepared) -> FileOutcome:
         remaining += [f for f in reported if f.code not in noqa.UNSUPPRESSIBLE and _row(prepared.text, f) in lines]
     return _outcome(
         job,
+        source,
         prepared,
         result.text,
         tuple(sorted(remaining, key=lambda f: (f.span.path, f.span.start))),
@@ -443,7 +354,9 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
     if workers <= 1:
         yield None
         return
-    from concurrent.futures import ProcessPoolExecutor  # 20 ms of imports: only with workers
+    from concurrent.futures import (
+        ProcessPoolExecutor,  # 20 ms of imports: only with workers
+    )
 
     with ProcessPoolExecutor(max_workers=workers, initializer=_import_analysis) as pool:
         for _ in range(workers):
@@ -605,13 +518,13 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> 
     for i, (job, o) in enumerate(zip(jobs, outcomes)):
         if o.status not in ("checked", "fixed") or o.cells is not None or job.mode != FIX:
             continue
-        chosen = [choose_fix(f, job.options.strategy, job.options.unsafe_fixes) for f in o.findings]
+        chosen = [job.settings.chosen(f) for f in o.findings]
         if not any(fix is not None and edits_other_modules(fix) for fix in chosen):
             continue
         root = project_index(job.path, job.project_root).root
 
         def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
-            return select(text, findings, enabled)
+            return pipeline.select(text, findings, enabled)
 
         result = fix_modules([job.path], job.options, root, split, texts)
         texts.update(result.texts)

@@ -16,7 +16,7 @@ import spmdfix.cli.output as cli_output
 import spmdfix.cli.terminal as cli_terminal
 import spmdfix.runner as runner_module
 from golden import GOLDEN, ROOT
-from spmdfix import __version__
+from spmdfix import __version__, pipeline
 from spmdfix.cli import main
 
 CASE = GOLDEN / "add-axis" / "mesh_reshape_basic"
@@ -439,7 +439,7 @@ def test_a_fix_that_fails_leaves_the_files_findings_counted(work: Path, monkeypa
     def broken(*args, **kwargs):
         raise RecursionError("maximum recursion depth exceeded")  # what libcst does on a very long expression
 
-    monkeypatch.setattr(runner_module, "fix_text", broken)
+    monkeypatch.setattr(pipeline, "fix_prepared", broken)
     result = invoke("fix", "-j", "1", "model.py")
     assert result.exit_code == 2
     assert "model.py: internal error, file left as it is:" in result.stderr

@@ -180,3 +180,22 @@ def test_libcst_tool_lists_the_commands() -> None:
         "commands.AutoFixCommand",
     } <= listed
     assert not any("_SpmdfixCommand" in name for name in listed)
+
+
+def test_command_uses_the_files_settings_and_suppressions(tmp_path: Path) -> None:
+    """With libcst naming the file, a command runs what `spmdfix fix` runs on it: the `new-axis` of the
+    project's `[tool.spmdfix]`, and a collision whose line says `# noqa` left alone."""
+    (tmp_path / "pyproject.toml").write_text('[tool.spmdfix]\nnew-axis = "rep"\n')
+    path = tmp_path / "model.py"
+    source = (ROOT / "examples" / "minimal.py").read_text(encoding="utf-8")
+    context = CodemodContext(filename=str(path))
+    result = transform_module(AutoFixCommand(context), source)
+    assert isinstance(result, TransformSuccess)
+    assert "spmd_axis_name='rep'" in result.code and "('rep', 'i')" in result.code
+    # The flag wins over the setting.
+    assert "spmd_axis_name='dp'" in transform_module(AutoFixCommand(context, new_axis="dp"), source).code
+    # Both findings of the shard_map suppressed on their line: nothing to fix.
+    marked = source.replace("out_specs=P('i'))", "out_specs=P('i'))  # noqa: SPMD001, SPMD002")
+    assert marked != source
+    result = transform_module(AutoFixCommand(CodemodContext(filename=str(path))), marked)
+    assert isinstance(result, TransformSkip)

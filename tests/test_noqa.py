@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from golden import GOLDEN, cases
-from spmdfix import noqa, runner
+from spmdfix import noqa, pipeline
 from spmdfix.api import fix_source
 from spmdfix.cli import main
 from spmdfix.files import decode
@@ -179,12 +179,12 @@ def test_statistics_counts_per_code(work: Path) -> None:
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
 def test_without_suppressions_the_cli_fixes_as_fix_source(case) -> None:
-    """runner.fix_text (what `spmdfix fix` runs) differs from api.fix_source only by suppression/selection."""
+    """pipeline.fix_file (what `spmdfix fix` runs) differs from api.fix_source only by suppression/selection."""
     source = decode(case.input, case.input.read_bytes()).text
     expected = fix_source(source, case.options)
-    got, suppressed = runner.fix_text(source, case.options)
-    assert suppressed == 0
-    assert got.source == expected.source
+    _, got = pipeline.fix_file(case.input, source, pipeline.FileSettings(case.options))
+    assert got.suppressed == 0
+    assert got.text == expected.source
     assert [f.key for f in got.applied] == [f.key for f in expected.applied]
     assert got.remaining == expected.remaining and got.errors == expected.errors
 

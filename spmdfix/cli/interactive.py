@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from spmdfix import notebook, rules
+from spmdfix import notebook, pipeline, rules
 from spmdfix.cli.invocation import Run
 from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, read_source, write_source
 from spmdfix.model import Edit, Fix
 from spmdfix.positions import apply_edits
 from spmdfix.report import unified_diff
-from spmdfix.runner import FIX, Job, Skip, fix_text, prepare
+from spmdfix.runner import FIX, Job
 
 
 class Asker:
@@ -73,32 +73,32 @@ def _interactive_file(job: Job, asker: Asker, tally: Tally) -> None:
     """Ask about each fix of one file, then write the accepted ones."""
     try:
         if job.path.stat().st_size > job.max_bytes:
-            raise Skip("skipped: over the --max-file-size limit")
-        prepared = prepare(job.path, read_source(job.path), job.include_generated)
-    except Skip as err:
+            raise pipeline.Skip("skipped: over the --max-file-size limit")
+        source = read_source(job.path)
+        prepared = pipeline.prepare(job.path, source.text, job.include_generated)
+    except pipeline.Skip as err:
         click.echo(f"{job.display}: {err}", err=True)
         return
-    except (FileError, OSError) as err:
+    except (FileError, OSError, notebook.NotebookError) as err:
         click.echo(f"{job.display}: {rules.UNREADABLE.code} {err}", err=True)
         tally.remaining += 1
         return
-    result, _ = fix_text(prepared.text, job.options, job.enabled, asker)
-    for error in result.errors:
+    fixed = pipeline.fix_prepared(prepared, job.settings, review=asker, path=job.path)
+    for error in fixed.errors:
         click.echo(f"{job.display}: {error}", err=True)
         tally.internal = tally.internal or error.startswith("internal error")
-    left = [f for f in prepared.extra_findings(result.source) if f.code in job.enabled]
-    tally.remaining += len(result.remaining) + len(left)
-    if not result.applied:
+    tally.remaining += len(fixed.remaining)
+    if not fixed.applied:
         return
     try:
-        write_source(prepared.source, prepared.render(result.source))
+        write_source(source, prepared.render(fixed.text))
     except FileError as err:
         click.echo(f"{job.display}: {err}", err=True)
-        tally.remaining += len(result.found) - len(result.remaining)
+        tally.remaining += fixed.found_before - len(fixed.remaining)
         return
     except notebook.NotebookError as err:
         click.echo(f"{job.display}: internal error: {err}; nothing written", err=True)
         tally.internal = True
         return
     tally.changed += 1
-    tally.applied.update(str(f.transform) for f in result.applied)
+    tally.applied.update(str(f.transform) for f in fixed.applied)

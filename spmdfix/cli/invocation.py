@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from spmdfix import pipeline
 from spmdfix.cli import terminal
 from spmdfix.config import (
     ConfigError,
@@ -25,7 +26,6 @@ from spmdfix.config import (
     split_codes,
 )
 from spmdfix.files import MAX_BYTES, FileError, decode, excluded_as_given, iter_sources
-from spmdfix.model import Options, Strategy
 from spmdfix.runner import (
     CHECK,
     FileOutcome,
@@ -207,15 +207,13 @@ class Run:
         display: str | None = None,
     ) -> Job:
         """The job of one file, with the options and rule codes its settings give."""
-        absolute = os.path.abspath(path)
-        settings = self.resolver.for_file(absolute)
-        options = _options(settings.strategy, settings.unsafe_fixes, settings.new_axis)
+        settings = pipeline.resolve(self.resolver, path)
         return Job(
             path,
             display or display_path(path),
-            options,
+            settings.options,
             mode,
-            settings.enabled_codes(absolute),
+            settings.enabled,
             want_edits,
             self.kw["include_generated"],
             int(self.kw["max_file_size"] * 1e6),
@@ -294,12 +292,6 @@ class Run:
 def _shown_order(job: Job) -> list[str]:
     """Reports go in the sorted order of the paths they show (as ruff's do), component by component."""
     return job.display.split("/")
-
-
-@functools.lru_cache(maxsize=64)
-def _options(strategy: Strategy, unsafe_fixes: bool, new_axis: str) -> Options:
-    """One `Options` per distinct setting (a run's jobs share it)."""
-    return Options(strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis)
 
 
 def _run_stdin(job: Job, raw: bytes) -> FileOutcome:

@@ -16,6 +16,7 @@ import click
 
 from spmdfix import __version__, notebook, rules
 from spmdfix.model import Options, Strategy, choose_fix
+from spmdfix.pipeline import GENERATED_MARK
 from spmdfix.report import (
     FileReport,
     error_record,
@@ -25,7 +26,7 @@ from spmdfix.report import (
     summary_line,
     text_lines,
 )
-from spmdfix.runner import GENERATED_MARK, FileOutcome, Job
+from spmdfix.runner import FileOutcome, Job
 
 OUTPUT_FORMATS = ("text", "json", "json-lines", "sarif", "github")
 

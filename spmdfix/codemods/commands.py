@@ -10,9 +10,10 @@ One command per transform: RenameSpmdAxisCommand, AddMeshAxisCommand (`--new-axi
 StripSpecEntriesCommand, LiftCapturesCommand, DisableCheckVmaCommand, DropSpmdAxisCommand; and AutoFixCommand (`--strategy`,
 `--new-axis`). Every command takes `--unsafe-fixes`.
 
-Each command runs spmdfix's own analysis and fixer on the module's code (`spmdfix.api.fix_source`, the
-same passes `spmdfix fix` makes, with that transform as the strategy) and returns the parsed result, so a
-codemod run and `spmdfix fix` write the same bytes. A finding left unfixed is reported with `warn()` (and
+Each command runs spmdfix's per-file entry point on the module's code (`spmdfix.pipeline.fix_file`, what
+`spmdfix fix` runs: the file's `[tool.spmdfix]` settings, `# noqa` comments, the same passes), with that
+transform as the strategy, and returns the parsed result, so a codemod run and `spmdfix fix --strategy`
+write the same bytes. A finding left unfixed is reported with `warn()` (and
 why); a module with nothing to change raises `SkipFile`. Pass `--no-format`: libcst's default formatter
 (black) would reformat every changed file.
 """
@@ -21,13 +22,24 @@ from __future__ import annotations
 
 import argparse
 from abc import ABC
+from pathlib import Path
 from typing import ClassVar
 
 import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 
-from spmdfix.api import FixResult, Options, choose_fix, fix_source
-from spmdfix.model import DEFAULT_NEW_AXIS, Applicability, Finding, Strategy, Transform
+from spmdfix import pipeline
+from spmdfix.config import ConfigError, Resolver
+from spmdfix.model import (
+    DEFAULT_NEW_AXIS,
+    Applicability,
+    Finding,
+    Options,
+    Strategy,
+    Transform,
+    choose_fix,
+)
+from spmdfix.pipeline import FileSettings, Fixed
 from spmdfix.positions import LineIndex
 
 
@@ -42,50 +54,70 @@ class _SpmdfixCommand(CodemodCommand, ABC):
     def __init__(
         self,
         context: CodemodContext,
-        unsafe_fixes: bool = False,
-        new_axis: str = DEFAULT_NEW_AXIS,
+        unsafe_fixes: bool | None = None,
+        new_axis: str | None = None,
         strategy: str | None = None,
     ) -> None:
         super().__init__(context)
-        self.options = Options(
-            strategy=Strategy(strategy) if strategy is not None else self.STRATEGY,
-            unsafe_fixes=unsafe_fixes,
-            new_axis=new_axis,
-        )
+        self.strategy = Strategy(strategy) if strategy is not None else self.STRATEGY
+        self.unsafe_fixes = unsafe_fixes
+        self.new_axis = new_axis
+        self._resolver: Resolver | None = None
 
     @staticmethod
     def add_args(arg_parser: argparse.ArgumentParser) -> None:
         arg_parser.add_argument(
             "--unsafe-fixes",
-            action="store_true",
-            default=False,
-            help="Also apply fixes spmdfix classes as unsafe (see `spmdfix check --show-fixes`).",
+            action="store_const",
+            const=True,
+            default=None,
+            help="Also apply fixes spmdfix classes as unsafe (see `spmdfix check --show-fixes`)"
+            " [default: the file's `unsafe-fixes` setting].",
         )
 
+    def settings(self, path: Path | None) -> FileSettings:
+        """The settings `spmdfix fix` uses for the file at `path` (its `[tool.spmdfix]`: rules selected and
+        ignored, `new-axis`, `unsafe-fixes`), with this command's transform and the flags given. A bad
+        configuration file is warned about and the defaults are used."""
+        base = FileSettings()
+        if path is not None:
+            self._resolver = self._resolver or Resolver()
+            try:
+                base = pipeline.resolve(self._resolver, path)
+            except ConfigError as err:
+                self.warn(f"{err}; using the default settings")
+        unsafe = base.options.unsafe_fixes if self.unsafe_fixes is None else self.unsafe_fixes
+        options = Options(strategy=self.strategy, unsafe_fixes=unsafe, new_axis=self.new_axis or base.options.new_axis)
+        return FileSettings(options, base.enabled)
+
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        result = fix_source(tree.code, self.options)
-        for error in result.errors:
+        path = Path(self.context.filename) if self.context.filename else None
+        settings = self.settings(path)
+        # libcst decides about generated files itself (`--include-generated`): what it passes is fixed.
+        _, fixed = pipeline.fix_file(path, tree.code, settings, include_generated=True)
+        for error in fixed.errors:
             self.warn(error)
-        for message in _unfixed_warnings(result, self.options):
+        for message in _unfixed_warnings(fixed, settings.options):
             self.warn(message)
         # Nothing applied: leave the file alone (TransformSkip), whatever was found.
-        if not result.changed:
-            left = len(result.remaining)
+        if not fixed.changed:
+            left = len(fixed.remaining)
             raise SkipFile(f"{left} finding{'s' if left != 1 else ''} left unfixed" if left else "no spmdfix finding")
-        return cst.parse_module(result.source)
+        return cst.parse_module(fixed.text)
 
 
 def _add_new_axis(arg_parser: argparse.ArgumentParser) -> None:
     arg_parser.add_argument(
         "--new-axis",
-        default=DEFAULT_NEW_AXIS,
-        help=f"Name of the size-1 mesh axis the add-axis transform adds (default: {DEFAULT_NEW_AXIS}).",
+        default=None,
+        help="Name of the size-1 mesh axis the add-axis transform adds"
+        f" (default: the file's `new-axis` setting, else {DEFAULT_NEW_AXIS}).",
     )
 
 
-def _unfixed_warnings(result: FixResult, options: Options) -> list[str]:
+def _unfixed_warnings(result: Fixed, options: Options) -> list[str]:
     """One line per finding left in the fixed module: `row:col: CODE message (why it was not fixed)`."""
-    lines = LineIndex(result.source)
+    lines = LineIndex(result.text)
     out = []
     for finding in result.remaining:
         row, col = lines.row_col(finding.span.start)
@@ -139,7 +171,7 @@ class AutoFixCommand(_SpmdfixCommand):
         arg_parser.add_argument(
             "--strategy",
             choices=[s.value for s in Strategy],
-            default=Strategy.AUTO.value,
+            default=None,
             help="Transform to apply (default: auto).",
         )
 

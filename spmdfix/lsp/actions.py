@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 from lsprotocol import types as lsp
 
-from spmdfix import api, noqa, rules
+from spmdfix import noqa, pipeline, rules
 from spmdfix.lsp.data import (
     SOURCE,
     diagnostic,
@@ -22,7 +22,7 @@ from spmdfix.lsp.data import (
 )
 from spmdfix.lsp.documents import Document
 from spmdfix.lsp.text import PositionConverter, line_diff_edits
-from spmdfix.model import Applicability, Finding, Fix, Span, Strategy
+from spmdfix.model import Applicability, Finding, Fix, Span
 from spmdfix.positions import LineIndex
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 FIX_ALL_KIND = f"{lsp.CodeActionKind.SourceFixAll.value}.spmdfix"
+DOES_NOT_PARSE = "spmdfix: the document does not parse; fix it first"
 
 
 def _wants(only: Sequence[str] | None, kind: str) -> bool:
@@ -85,11 +86,12 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
         return None
     only = params.context.only
     conv = ls.converter(doc.source)
+    settings = ls.settings(doc)
     fixes: dict[str, tuple[lsp.CodeAction, Fix]] = {}
     suppress: dict[tuple[int, str], lsp.CodeAction] = {}
     if _wants(only, lsp.CodeActionKind.QuickFix.value):
         for diag, finding in _findings_in_range(ls, doc, conv, params):
-            preferred = api.choose_fix(finding, Strategy.AUTO, False)
+            preferred = settings.chosen(finding)  # what `spmdfix fix` applies with the file's settings
             for fix in finding.fixes:
                 is_preferred = preferred is not None and preferred.key == fix.key
                 if fix.key in fixes:
@@ -133,13 +135,10 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                 del suppress[key]
     actions = [a for a, _ in fixes.values()] + list(suppress.values())
     fix_all_asked = bool(only) and _wants(only, FIX_ALL_KIND)
-    if (
-        _wants(only, FIX_ALL_KIND)
-        and (ls.resolve_edits or fix_all_asked)
-        and any(api.choose_fix(f, Strategy.AUTO, False) is not None for f in ls.findings(doc))
-    ):
+    if _wants(only, FIX_ALL_KIND) and (ls.resolve_edits or fix_all_asked) and ls.checked(doc).fixable:
+        what = "fixable" if settings.options.unsafe_fixes else "safely fixable"
         fix_all = lsp.CodeAction(
-            title="spmdfix: Fix all safely fixable problems",
+            title=f"spmdfix: Fix all {what} problems",
             kind=FIX_ALL_KIND,
             data={"uri": doc.uri, "version": doc.version, "action": "fixAll"},
         )
@@ -155,7 +154,7 @@ def _build_edits(
 ) -> None:
     """Fill in the edits of fix actions made for the current text, with one libcst parse for all."""
     try:
-        built = api.fix_edits_for(doc.source, [fix for _, fix in pairs])
+        built = pipeline.fix_edits(doc.source, [fix for _, fix in pairs])
     except cst.ParserSyntaxError:
         return
     except Exception:  # noqa: BLE001 - a failed fix must not fail the request
@@ -238,20 +237,23 @@ def resolve_code_action(ls: SpmdfixServer, action: lsp.CodeAction) -> lsp.CodeAc
 def _fix_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.WorkspaceEdit | None:
     fix = fix_from_json(data["fix"])
     if data.get("version") != doc.version:
+        if ls.checked(doc).syntax_error is not None:
+            ls.tell(DOES_NOT_PARSE)
+            return None
         # The fix's spans belong to an older text: take the same fix (transform and title) of the current one.
         current = _same_fix(ls.findings(doc), fix)
         if current is None:
-            _tell(ls, "spmdfix: the document changed and this fix no longer applies")
+            ls.tell("spmdfix: the document changed and this fix no longer applies")
             return None
         fix = current
     source = doc.source
     try:
-        built = api.fix_edits_for(source, [fix])[fix.key]
+        built = pipeline.fix_edits(source, [fix])[fix.key]
     except cst.ParserSyntaxError:
-        _tell(ls, "spmdfix: the document does not parse; fix it first")
+        ls.tell(DOES_NOT_PARSE)
         return None
     if isinstance(built, str):
-        _tell(ls, f"spmdfix: cannot apply `{fix.title}`: {built}")
+        ls.tell(f"spmdfix: cannot apply `{fix.title}`: {built}")
         return None
     conv = ls.converter(source)
     return workspace_edit(
@@ -267,16 +269,14 @@ def _suppress_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> ls
         # The finding's span belongs to an older text: take the same finding (code and message) of the current one.
         same = [f for f in ls.findings(doc) if f.code == finding.code and f.message == finding.message]
         if len({f.span for f in same}) != 1:
-            _tell(
-                ls,
+            ls.tell(
                 "spmdfix: the document changed and this finding is gone or ambiguous; ask again",
             )
             return None
         finding = same[0]
     edit = _noqa_edit(ls, doc, finding)
     if edit is None:
-        _tell(
-            ls,
+        ls.tell(
             f"spmdfix: no `# noqa: {finding.code}` added: the line is already suppressed, or a comment cannot go"
             " there (it ends inside a multi-line string or with a `\\` continuation)",
         )
@@ -290,18 +290,19 @@ def _same_fix(findings: list[Finding], old: Fix) -> Fix | None:
     return next(iter(matches.values())) if len(matches) == 1 else None
 
 
-def _tell(ls: SpmdfixServer, message: str) -> None:
-    try:
-        ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))
-    except Exception:
-        logger.exception("cannot send window/showMessage")
-
-
-def _fix_all_edit(ls: SpmdfixServer, doc: Document) -> lsp.WorkspaceEdit:
+def _fix_all_edit(ls: SpmdfixServer, doc: Document) -> lsp.WorkspaceEdit | None:
+    """What `spmdfix fix` would write for the document's text (its settings, its suppressions), as line
+    edits of the buffer."""
     source = doc.source
-    result = api.fix_source(source, api.Options())
-    for error in result.errors:
+    if ls.checked(doc).syntax_error is not None:
+        ls.tell(DOES_NOT_PARSE)
+        return None
+    try:
+        _, fixed = pipeline.fix_file(doc.path, source, ls.settings(doc))
+    except pipeline.Skip:
+        return None
+    for error in fixed.errors:
         ls.log(lsp.MessageType.Warning, f"spmdfix: {error}")
     conv = ls.converter(source)
-    edits = [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in line_diff_edits(source, result.source)]
+    edits = [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in line_diff_edits(source, fixed.text)]
     return workspace_edit(ls, doc, edits)

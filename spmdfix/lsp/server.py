@@ -6,21 +6,26 @@ Diagnostics go out on didOpen and didSave at once, on didChange after a per-docu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import logging
 import sys
+import threading
 import traceback
 
 from lsprotocol import types as lsp
+from pygls.io_ import run_async
 from pygls.lsp.server import LanguageServer
 
-from spmdfix import __version__, api, rules
+from spmdfix import __version__, pipeline
+from spmdfix.config import CONFIG_NAME, PYPROJECT, ConfigError, Resolver
 from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
 from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
 from spmdfix.lsp.data import diagnostic
 from spmdfix.lsp.documents import Document, SpmdfixProtocol
 from spmdfix.lsp.text import PositionConverter
 from spmdfix.model import Finding
+from spmdfix.pipeline import Checked, FileSettings
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +39,8 @@ class SpmdfixServer(LanguageServer):
         self.debounce_s = DEFAULT_DEBOUNCE_MS / 1000
         self.resolve_edits = False
         self.document_changes = False
+        self.resolver = Resolver()
+        self.config_errors: set[str] = set()
 
     @property
     def encoding(self) -> str:
@@ -56,22 +63,57 @@ class SpmdfixServer(LanguageServer):
 
     # --- analysis ---------------------------------------------------------------------------------------
 
-    def findings(self, doc: Document) -> list[Finding]:
-        """Findings of the document's current text, from the cache when that text was analysed. Never raises:
-        a failure of the analysis is logged to the client and gives no findings."""
-        if doc.findings is not None and doc.checked_source is not None and doc.checked_source == doc.source:
-            return doc.findings
-        source = doc.source
+    def settings(self, doc: Document) -> FileSettings:
+        """The settings of the document's file, as `spmdfix check` resolves them (`[tool.spmdfix]` of the
+        closest spmdfix.toml / pyproject.toml); the defaults for a document without a file. A bad
+        configuration file is shown to the user once and the defaults are used."""
+        if doc.path is None:
+            return FileSettings()
         try:
-            found = api.check_source(source)
-        except Exception:  # noqa: BLE001 - the one place an analysis failure is caught and reported
-            self.log(
-                lsp.MessageType.Error,
-                f"spmdfix: analysis of {doc.uri} failed:\n{traceback.format_exc()}",
-            )
-            found = []
-        doc.checked_source, doc.findings = source, found
-        return found
+            return pipeline.resolve(self.resolver, doc.path)
+        except ConfigError as err:
+            if str(err) not in self.config_errors:
+                self.config_errors.add(str(err))
+                self.tell(f"spmdfix: {err}; using the default settings")
+            return FileSettings()
+
+    def checked(self, doc: Document) -> Checked:
+        """What `spmdfix check` finds in the document's current text (its unsaved buffer), from the cache when
+        that text was analysed. Never raises: a failure of the analysis is logged to the client and gives no
+        findings; a file `spmdfix check` skips (marked `@generated`, a notebook's JSON) has none."""
+        if doc.checked is not None and doc.checked_source == doc.source:
+            return doc.checked
+        source = doc.source
+        settings = self.settings(doc)
+        checked = Checked(source, settings)
+        if doc.path is None or doc.path.suffix != ".ipynb":
+            try:
+                checked = pipeline.check_file(doc.path, source, settings)
+            except pipeline.Skip:
+                pass
+            except Exception:  # noqa: BLE001 - the one place an analysis failure is caught and reported
+                self.log(lsp.MessageType.Error, f"spmdfix: analysis of {doc.uri} failed:\n{traceback.format_exc()}")
+        doc.checked_source, doc.checked = source, checked
+        return checked
+
+    def findings(self, doc: Document) -> tuple[Finding, ...]:
+        """The reported findings of the document's current text (`checked`)."""
+        return self.checked(doc).findings
+
+    def config_changed(self) -> None:
+        """A configuration file changed: settings are resolved again, and every document re-analysed."""
+        self.resolver = Resolver()
+        self.config_errors.clear()
+        for doc in list(self.documents.values()):
+            doc.checked = None
+            self.publish(doc)
+
+    def tell(self, message: str) -> None:
+        """Show the user a warning (`window/showMessage`); never raises."""
+        try:
+            self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))
+        except Exception:
+            logger.exception("cannot send window/showMessage")
 
     def publish(self, doc: Document) -> None:
         """Analyse `doc` and publish its diagnostics. Never raises.
@@ -79,17 +121,14 @@ class SpmdfixServer(LanguageServer):
         A text that does not parse (SPMD900) publishes nothing: the client keeps the last diagnostics.
         """
         try:
-            findings = self.findings(doc)
+            checked = self.checked(doc)
             # Verified first: a buffer in the middle of an edit must not replace good diagnostics by SPMD900.
-            if any(f.code == rules.SYNTAX_ERROR.code for f in findings):
+            if checked.syntax_error is not None:
                 return
             conv = self.converter(doc.source)
-            diagnostics = [diagnostic(f, conv, doc.uri, doc.version) for f in findings]
+            diagnostics = [diagnostic(f, conv, doc.uri, doc.version) for f in checked.findings]
         except Exception:  # noqa: BLE001 - converting a finding failed; report it, clear the document
-            self.log(
-                lsp.MessageType.Error,
-                f"spmdfix: diagnostics of {doc.uri} failed:\n{traceback.format_exc()}",
-            )
+            self.log(lsp.MessageType.Error, f"spmdfix: diagnostics of {doc.uri} failed:\n{traceback.format_exc()}")
             diagnostics = []
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=doc.uri, diagnostics=diagnostics, version=doc.version)
@@ -136,7 +175,7 @@ def did_open(ls: SpmdfixServer, params: lsp.DidOpenTextDocumentParams) -> None:
     old = ls.documents.pop(item.uri, None)
     if old is not None:
         old.cancel_timer()
-    doc = ls.documents[item.uri] = Document(item.uri, item.text, item.version)
+    doc = ls.documents[item.uri] = Document.open(item.uri, item.text, item.version)
     ls.publish(doc)
 
 
@@ -156,7 +195,14 @@ def did_change(ls: SpmdfixServer, params: lsp.DidChangeTextDocumentParams) -> No
     ls.schedule(doc)
 
 
+def _is_config(uri: str) -> bool:
+    """True for the URI of a file settings come from (spmdfix.toml, pyproject.toml)."""
+    return uri.rsplit("/", 1)[-1] in (CONFIG_NAME, PYPROJECT)
+
+
 def did_save(ls: SpmdfixServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    if _is_config(params.text_document.uri):
+        ls.config_changed()
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return
@@ -173,6 +219,12 @@ def did_close(ls: SpmdfixServer, params: lsp.DidCloseTextDocumentParams) -> None
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 
+def did_change_watched_files(ls: SpmdfixServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    """A client that watches files for the server (or is configured to) reports a changed config file."""
+    if any(_is_config(change.uri) for change in params.changes):
+        ls.config_changed()
+
+
 def create_server() -> SpmdfixServer:
     """A new spmdfix language server with its features registered (not started)."""
     server = SpmdfixServer()
@@ -181,6 +233,7 @@ def create_server() -> SpmdfixServer:
     server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)(did_change)
     server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))(did_save)
     server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)(did_close)
+    server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)(did_change_watched_files)
     server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
         lsp.CodeActionOptions(
@@ -197,10 +250,10 @@ def serve(tcp_port: int | None = None) -> None:
 
     Over stdio, anything the analysis might print goes to stderr, so it cannot corrupt the protocol stream.
     """
-    server = create_server()
     if tcp_port is not None:
-        server.start_tcp("127.0.0.1", tcp_port)
+        serve_tcp("127.0.0.1", tcp_port)
         return
+    server = create_server()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     saved = sys.stdout
     sys.stdout = sys.stderr
@@ -208,3 +261,31 @@ def serve(tcp_port: int | None = None) -> None:
         server.start_io(stdin, stdout)
     finally:
         sys.stdout = saved
+
+
+def serve_tcp(host: str, port: int) -> None:
+    """Serve every client that connects to `host`:`port`, each with a server (documents, settings) of its
+    own, until the process is stopped. A client that exits, or drops its connection, ends only its own
+    session: the next one is served as the first was (pygls's `start_tcp` stops the process instead)."""
+
+    async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        server = create_server()
+        stop = threading.Event()
+        server.protocol.connection_stop = stop  # type: ignore[attr-defined]
+        server.protocol.set_writer(writer)  # type: ignore[arg-type]
+        try:
+            await run_async(stop, reader, server.protocol, logger, server.report_server_error)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass  # the client went away mid-message: its session is over
+        finally:
+            for doc in server.documents.values():
+                doc.cancel_timer()
+            writer.close()
+
+    async def main() -> None:
+        listener = await asyncio.start_server(connection, host, port)
+        async with listener:
+            await listener.serve_forever()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())

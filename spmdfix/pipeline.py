@@ -1,0 +1,305 @@
+"""The per-file entry point: one file's text and its settings in, its findings (or its fixed text) out.
+
+Every front end goes through here, so a file gets the same findings and the same fixes wherever it is
+checked (as Fixit's one generator does for its front ends): the CLI's runner (`spmdfix.runner`, which
+reads and writes files), the language server (on the editor's unsaved buffer), notebooks (through their
+virtual module) and the libcst codemod commands. The steps, all pure (text in, data out):
+
+1. prepare (`prepare`): a notebook (`.ipynb`) becomes its virtual module of code cells; a file marked
+   `@generated` in its first lines is skipped unless asked for (`Skip`).
+2. analyse: `api.check_source` on the text (with the module's path and the project index when the
+   caller has one), plus the SPMD900 findings of notebook cells that do not parse.
+3. select (`select`): only the rule codes the file's settings enable (`select`, `ignore`,
+   `per-file-ignores` of `[tool.spmdfix]`, `FileSettings.enabled`) are reported, and a finding whose line
+   has a suppression comment (`# noqa`, `# spmdfix: ignore[...]`, `spmdfix.noqa`) is suppressed; a fix
+   that would also change a suppressed finding is not offered (`model.without_blocked_fixes`).
+4. choose: each finding's fix under the settings' `strategy` and `unsafe-fixes` (`model.choose_fix`);
+   `fix_prepared` applies the chosen fixes pass after pass (`api.fix_source`), with the file's `new-axis`.
+
+The analysis (`spmdfix.api`) is imported when first needed: the CLI's main process imports this module
+to resolve settings while its worker processes analyse.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from spmdfix import noqa, notebook, rules
+from spmdfix.model import Edit, Finding, Fix, Options, Strategy, choose_fix, without_blocked_fixes
+from spmdfix.prefilter import may_have_findings
+
+if TYPE_CHECKING:
+    from spmdfix.api import Reviewer
+    from spmdfix.config import Resolver, Settings
+
+ALL_CODES = frozenset(rules.RULES)
+GENERATED_MARK = "@generated"
+GENERATED_LINES = 5
+
+
+# --- settings of one file ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FileSettings:
+    """What the settings of one file ask for: the `Options` of its fixes (strategy, unsafe-fixes, new-axis)
+    and the rule codes reported for it (select / ignore / per-file-ignores already applied)."""
+
+    options: Options = field(default_factory=Options)
+    enabled: frozenset[str] = ALL_CODES
+
+    def chosen(self, finding: Finding) -> Fix | None:
+        """The fix a run with these settings applies for `finding` (`model.choose_fix`), or None."""
+        return choose_fix(finding, self.options.strategy, self.options.unsafe_fixes)
+
+
+@functools.lru_cache(maxsize=64)
+def _options(strategy: Strategy, unsafe_fixes: bool, new_axis: str) -> Options:
+    """One `Options` per distinct setting (the files of a run share it)."""
+    return Options(strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis)
+
+
+def file_settings(settings: Settings, path: str | Path) -> FileSettings:
+    """The `FileSettings` of the file at `path` under its directory's resolved `settings`."""
+    return FileSettings(
+        _options(settings.strategy, settings.unsafe_fixes, settings.new_axis), settings.enabled_codes(path)
+    )
+
+
+def resolve(resolver: Resolver, path: str | Path) -> FileSettings:
+    """The settings `resolver` gives the file at `path` (its closest config file, then the overrides).
+
+    Raises `config.ConfigError` for a bad configuration file.
+    """
+    absolute = os.path.abspath(path)
+    return file_settings(resolver.for_file(absolute), absolute)
+
+
+# --- preparing a file's text ---------------------------------------------------------------------------
+
+
+class Skip(Exception):
+    """A file deliberately not analysed; the message says why."""
+
+
+def is_generated(text: str) -> bool:
+    """True when one of the first `GENERATED_LINES` lines says `@generated`."""
+    return any(GENERATED_MARK in line for line in text.split("\n", GENERATED_LINES)[:GENERATED_LINES])
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A file's text made ready for analysis: `text` is what is analysed (a notebook's virtual module, else
+    the file's text itself), and `render` turns a new analysed text back into the file's text."""
+
+    file_text: str
+    text: str
+    nb: notebook.Notebook | None = None
+
+    def render(self, new_text: str) -> str:
+        """The file's new content for a new analysed text. Raises `notebook.NotebookError`."""
+        return notebook.render(self.nb, new_text) if self.nb is not None else new_text
+
+    def extra_findings(self, text: str) -> list[Finding]:
+        """Findings the analysis of `text` cannot see: syntax errors of left-out notebook cells."""
+        if self.nb is None or not may_have_findings(text):
+            return []
+        return notebook.syntax_findings(self.nb, text)
+
+    def cells(self, text: str) -> notebook.CellIndex | None:
+        """For a notebook, where the rows of `text` come from (cells); None for a module."""
+        return notebook.cell_index(text) if self.nb is not None else None
+
+
+def prepare(path: Path | None, text: str, include_generated: bool = False) -> Prepared:
+    """The analysed text of a module or notebook (a notebook when `path` ends in `.ipynb`).
+
+    Raises `Skip` for a file not to analyse (marked `@generated`, a notebook not in Python), and
+    `notebook.NotebookError` for a notebook that cannot be read.
+    """
+    if path is None or path.suffix != ".ipynb":
+        if not include_generated and is_generated(text):
+            raise Skip(f"skipped: marked {GENERATED_MARK} (use --include-generated to check it)")
+        return Prepared(text, text)
+    try:
+        nb = notebook.parse(text)
+    except notebook.NotPython as err:
+        raise Skip(f"skipped: {err}") from err
+    virtual = notebook.virtual_source(nb)
+    if may_have_findings(virtual):
+        nb = notebook.check_cells(nb)
+        virtual = notebook.virtual_source(nb)
+    return Prepared(text, virtual, nb)
+
+
+# --- checking -------------------------------------------------------------------------------------------
+
+
+def select(text: str, findings: Iterable[Finding], enabled: frozenset[str]) -> tuple[list[Finding], list[Finding]]:
+    """(reported, suppressed): findings of `enabled` codes, split by the suppression comments of `text`."""
+    return noqa.split_suppressed(text, [f for f in findings if f.code in enabled])
+
+
+def _where(path: Path | None, index: Any) -> dict[str, Any]:
+    """The keyword arguments that let the analysis follow imports into other modules of the project: the
+    module's path and the project index, only when the caller has an index."""
+    return {} if index is None else {"path": path, "index": index}
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """The findings of one file's text under its settings.
+
+    text: the analysed text (`Prepared.text`) that the spans of `findings` refer to. findings: the reported
+    findings, sorted, each without the fixes a suppressed finding blocks. suppressed: the findings a comment
+    suppresses. syntax_error: the SPMD900 finding when the text does not parse (also when `ignore`d).
+    """
+
+    text: str
+    settings: FileSettings
+    findings: tuple[Finding, ...] = ()
+    suppressed: tuple[Finding, ...] = ()
+    syntax_error: Finding | None = None
+
+    def chosen(self, finding: Finding) -> Fix | None:
+        """The fix `fix` applies for `finding` under the file's settings, or None."""
+        return self.settings.chosen(finding)
+
+    @property
+    def fixable(self) -> bool:
+        """True when some finding has a fix that `fix` applies."""
+        return any(self.chosen(f) is not None for f in self.findings)
+
+
+def findings_of(
+    prepared: Prepared, text: str, settings: FileSettings, *, path: Path | None = None, index: Any = None
+) -> tuple[list[Finding], list[Finding], Finding | None]:
+    """(reported, suppressed, syntax error) of `text`, an analysed text of the prepared file (the reported
+    findings keep every fix: `check_prepared` drops the blocked ones)."""
+    from spmdfix import (
+        api,  # the analysis: imported where files are checked (a worker, the server)
+    )
+
+    found = api.check_source(text, settings.options, **_where(path, index)) + prepared.extra_findings(text)
+    found.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
+    error = next((f for f in found if f.code == rules.SYNTAX_ERROR.code), None)
+    reported, suppressed = select(text, found, settings.enabled)
+    return reported, suppressed, error
+
+
+def check_prepared(
+    prepared: Prepared, settings: FileSettings, *, path: Path | None = None, index: Any = None
+) -> Checked:
+    """The findings of a prepared file (see the module doc: analyse, select). Raises what the analysis
+    raises (front ends catch it per file)."""
+    reported, suppressed, error = findings_of(prepared, prepared.text, settings, path=path, index=index)
+    reported = without_blocked_fixes(reported, suppressed)
+    return Checked(prepared.text, settings, tuple(reported), tuple(suppressed), error)
+
+
+def check_file(
+    path: Path | None,
+    text: str,
+    settings: FileSettings = FileSettings(),
+    *,
+    index: Any = None,
+    include_generated: bool = False,
+) -> Checked:
+    """The findings of one file: `text` is its content (the editor's unsaved buffer, or what was read),
+    `path` where it lives (None for a buffer without one), `settings` what its configuration resolves to
+    (`resolve`), `index` the project index for imports from other modules (None: this module alone).
+
+    Raises `Skip` and `notebook.NotebookError` as `prepare` does.
+    """
+    return check_prepared(prepare(path, text, include_generated), settings, path=path, index=index)
+
+
+# --- fixing ---------------------------------------------------------------------------------------------
+
+
+def fix_edits(text: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | str]:
+    """The text edits of each of `fixes` (by key) on `text`, an analysed text whose findings carry them; a
+    string says why one could not be built (`api.fix_edits_for`: a code action, JSON's `fix` field).
+
+    Raises `libcst.ParserSyntaxError` when libcst cannot parse `text`.
+    """
+    from spmdfix import api
+
+    return api.fix_edits_for(text, fixes)
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """The outcome of fixing one file.
+
+    text: the analysed text after the fixes (the prepared text itself when nothing applied; render it
+    with `Prepared.render`). remaining: the reported findings of `text` (notebook cells that do not parse
+    included). suppressed: how many findings of `text` a comment suppresses. found_before: how many were
+    reported before any fix (what stays if `text` is not written).
+    """
+
+    text: str
+    applied: tuple[Fix, ...] = ()
+    remaining: tuple[Finding, ...] = ()
+    errors: tuple[str, ...] = field(default=())
+    suppressed: int = 0
+    found_before: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+def fix_prepared(
+    prepared: Prepared,
+    settings: FileSettings,
+    *,
+    review: Reviewer | None = None,
+    path: Path | None = None,
+    index: Any = None,
+) -> Fixed:
+    """Apply the chosen fix of every reported finding of a prepared file, pass after pass (`api.fix_source`):
+    only findings of enabled codes that no comment suppresses are fixed, never with a fix shared with a
+    suppressed one; `review(text, offered)` may choose among the offered fixes (the CLI's interactive mode).
+    Never raises for a fix that cannot be built or would not parse (it is in `errors`).
+    """
+    from spmdfix import api
+
+    enabled = settings.enabled
+
+    def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+        return select(current, findings, enabled)
+
+    where = _where(path, index)
+    if review is None:
+        result = api.fix_source(prepared.text, settings.options, split, **where)
+    else:
+        result = api.fix_source(prepared.text, settings.options, split, review, **where)
+    remaining = list(result.remaining)
+    before = len(result.found)
+    if prepared.nb is not None:
+        extra = [f for f in prepared.extra_findings(result.source) if f.code in enabled]
+        remaining = sorted(remaining + extra, key=lambda f: (f.span.path, f.span.start))
+        before += sum(f.code in enabled for f in prepared.extra_findings(prepared.text))
+    return Fixed(result.source, result.applied, tuple(remaining), result.errors, len(result.suppressed), before)
+
+
+def fix_file(
+    path: Path | None,
+    text: str,
+    settings: FileSettings = FileSettings(),
+    *,
+    index: Any = None,
+    include_generated: bool = False,
+    review: Reviewer | None = None,
+) -> tuple[Prepared, Fixed]:
+    """Fix one file's `text` under its `settings` (arguments as `check_file`'s); the prepared file (whose
+    `render` gives the new file text) and the outcome. Raises `Skip` and `notebook.NotebookError` as
+    `prepare` does."""
+    prepared = prepare(path, text, include_generated)
+    return prepared, fix_prepared(prepared, settings, review=review, path=path, index=index)

@@ -1,0 +1,239 @@
+"""The language server does what the CLI does: the same per-file entry point (`spmdfix.pipeline`), so the same
+settings (`[tool.spmdfix]`), the same suppression comments and the same fixes; and it serves TCP clients one
+after another.
+
+Diagnostics are compared with `spmdfix check --output-format json` and fix-all with the file `spmdfix fix`
+writes, both run as subprocesses on the same project.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
+from test_lsp import (
+    FIX_ALL,
+    ROOT,
+    URI,
+    _actions,
+    _apply,
+    _change,
+    _config,
+    _edits,
+    _open,
+    _published,
+    _read,
+    _start,
+)
+
+pytestmark = pytest.mark.lsp
+
+EXAMPLE = ROOT / "examples" / "model.py"
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+WHOLE = lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0))
+
+
+@pytest_lsp.fixture(config=_config("-m", "spmdfix.lsp"))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "spmdfix.cli", *args],
+        check=False,
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _project(tmp_path: Path, settings: str) -> Path:
+    """A project holding examples/model.py and a pyproject.toml with `settings` under [tool.spmdfix]."""
+    (tmp_path / "pyproject.toml").write_text(f"[project]\nname = 'demo'\n\n[tool.spmdfix]\n{settings}\n")
+    shutil.copy(EXAMPLE, tmp_path / "model.py")
+    return tmp_path / "model.py"
+
+
+async def _fix_all(client: LanguageClient, uri: str, text: str) -> str:
+    actions = await _actions(client, WHOLE, [], only=["source.fixAll"], uri=uri)
+    assert [a.kind for a in actions] == [FIX_ALL]
+    resolved = await client.code_action_resolve_async(actions[0])
+    return _apply(text, _edits(resolved.edit, uri))
+
+
+SETTINGS = {
+    "ignore_and_new_axis": 'ignore = ["SPMD002"]\nnew-axis = "rep"',
+    "select_and_strip": 'select = ["SPMD001"]\nstrategy = "strip"\nunsafe-fixes = true',
+    "per_file_ignores": 'per-file-ignores = { "model.py" = ["SPMD004"] }\nnew-axis = "dp"',
+}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("name", sorted(SETTINGS))
+async def test_diagnostics_and_fix_all_equal_the_cli_under_project_settings(
+    client: LanguageClient, tmp_path: Path, name: str
+) -> None:
+    """With a pyproject that selects, ignores, names another new axis or strategy, the diagnostics are the
+    findings `spmdfix check` reports (code, message, position) and fix-all gives the bytes `spmdfix fix` writes."""
+    path = _project(tmp_path, SETTINGS[name])
+    text = path.read_text()
+    uri = path.as_uri()
+    await _start(client)
+    _open(client, text, uri=uri)
+    diagnostics = await _published(client, uri, 1)
+    records = json.loads(_cli(tmp_path, "check", "--output-format", "json", "model.py").stdout)
+    assert records, "the settings leave findings to compare"
+    got = [(d.code, d.message, d.range.start.line + 1, d.range.start.character + 1) for d in diagnostics]
+    want = [(r["code"], r["message"], r["location"]["row"], r["location"]["column"]) for r in records]
+    assert got == want
+    fixed = await _fix_all(client, uri, text)
+    assert _cli(tmp_path, "fix", "model.py").returncode in (0, 1)
+    assert fixed == path.read_text()
+    assert fixed != text
+
+
+@pytest.mark.asyncio
+async def test_ignore_and_new_axis_concretely(client: LanguageClient, tmp_path: Path) -> None:
+    """The issue's project: SPMD002 ignored and `new-axis = "rep"` give 3 diagnostics (no SPMD002) on
+    examples/model.py, and fix-all names the new axis 'rep', not 'batch'."""
+    path = _project(tmp_path, SETTINGS["ignore_and_new_axis"])
+    text = path.read_text()
+    await _start(client)
+    _open(client, text, uri=path.as_uri())
+    diagnostics = await _published(client, path.as_uri(), 1)
+    assert [d.code for d in diagnostics] == ["SPMD001", "SPMD001", "SPMD004"]
+    fixed = await _fix_all(client, path.as_uri(), text)
+    assert "spmd_axis_name='rep'" in fixed and "('rep', 'data', 'model')" in fixed
+    assert "'batch'" not in fixed
+
+
+@pytest.mark.asyncio
+async def test_diagnostic_disappears_after_the_suppress_action(client: LanguageClient) -> None:
+    """Applying "Suppress SPMD00x on this line" and sending the new text removes that diagnostic (as `check`
+    no longer reports it), and fix-all leaves the suppressed collision alone, as `spmdfix fix` does."""
+    await _start(client, options={"debounce_ms": 0})
+    text = _read("strip/basic_1d_spec")
+    _open(client, text)
+    diagnostics = await _published(client, URI, 1)
+    assert [d.code for d in diagnostics] == ["SPMD001", "SPMD002"]
+    first = diagnostics[0]
+    actions = await _actions(client, first.range, [first])
+    (suppress,) = [a for a in actions if a.title == f"spmdfix: Suppress {first.code} on this line"]
+    suppressed = _apply(text, _edits((await client.code_action_resolve_async(suppress)).edit))
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text=suppressed))
+    after = await _published(client, URI, 2)
+    assert [d.code for d in after] == ["SPMD002"]
+    # Both findings share the strip fix: with SPMD001 suppressed on its line, `fix` does not apply it.
+    actions = await _actions(client, WHOLE, [], only=["source.fixAll"])
+    assert actions == []
+    second = after[0]
+    actions = await _actions(client, second.range, [second])
+    assert [a.title for a in actions] == ["spmdfix: Suppress SPMD002 on this line"]
+
+
+@pytest.mark.asyncio
+async def test_resolving_a_fix_on_a_broken_buffer_says_it_does_not_parse(client: LanguageClient) -> None:
+    """A quick fix made for a good text and resolved after the buffer stopped parsing: no edit, and the user is
+    told the document does not parse (not that it changed)."""
+    await _start(client, options={"debounce_ms": 5000})
+    text = _read("strip/basic_1d_spec")
+    _open(client, text)
+    diagnostics = await _published(client, URI, 1)
+    actions = await _actions(client, diagnostics[0].range, diagnostics, only=["quickfix"])
+    fix = next(a for a in actions if "Suppress" not in a.title)
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text=text + "\ndef half_typed(:\n"))
+    resolved = await client.code_action_resolve_async(fix)
+    assert resolved.edit is None
+    for _ in range(100):
+        if client.messages:
+            break
+        await asyncio.sleep(0.02)
+    assert [m.message for m in client.messages] == ["spmdfix: the document does not parse; fix it first"]
+
+
+# --- TCP ---------------------------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _send(sock: socket.socket, message: dict) -> None:
+    body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+    sock.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+
+def _receive(stream) -> dict | None:
+    length = None
+    while (line := stream.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode().partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    return None if length is None else json.loads(stream.read(length))
+
+
+def _answer(stream, request_id: int) -> dict:
+    while (message := _receive(stream)) is not None:
+        if message.get("id") == request_id:
+            return message
+    raise AssertionError(f"the connection closed before the answer to request {request_id}")
+
+
+def _session(port: int, text: str) -> list[str]:
+    """One client's whole life over TCP: initialize, open a file, read its diagnostics, shutdown, exit."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock, sock.makefile("rb") as stream:
+        _send(sock, {"id": 1, "method": "initialize", "params": {"capabilities": {}}})
+        assert _answer(stream, 1)["result"]["serverInfo"]["name"] == "spmdfix"
+        _send(sock, {"method": "initialized", "params": {}})
+        item = {"uri": URI, "languageId": "python", "version": 1, "text": text}
+        _send(sock, {"method": "textDocument/didOpen", "params": {"textDocument": item}})
+        while (message := _receive(stream)) is not None and message.get("method") != "textDocument/publishDiagnostics":
+            pass
+        assert message is not None
+        codes = [d["code"] for d in message["params"]["diagnostics"]]
+        _send(sock, {"id": 2, "method": "shutdown"})
+        _answer(stream, 2)
+        _send(sock, {"method": "exit"})
+        assert stream.read() == b""  # the server closes this connection
+    return codes
+
+
+def test_tcp_serves_a_new_client_after_one_exits() -> None:
+    """`spmdfix lsp --tcp PORT` keeps listening when a client exits (or only probes the port): the next client
+    gets the same answers, and nothing is printed on stderr (no traceback)."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "spmdfix.lsp", "--tcp", str(port)], env=ENV, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()  # a probe: connects, leaves
+                break
+            except OSError:
+                time.sleep(0.05)
+        text = _read("strip/basic_1d_spec")
+        assert _session(port, text) == ["SPMD001", "SPMD002"]
+        assert _session(port, text) == ["SPMD001", "SPMD002"]
+        assert server.poll() is None, "the server stopped after a client exited"
+    finally:
+        server.terminate()
+        _, stderr = server.communicate(timeout=20)
+    assert "Traceback" not in stderr, stderr
