@@ -237,3 +237,30 @@ def test_tcp_serves_a_new_client_after_one_exits() -> None:
         server.terminate()
         _, stderr = server.communicate(timeout=20)
     assert "Traceback" not in stderr, stderr
+
+
+@pytest.mark.asyncio
+async def test_a_finding_in_another_module_shows_at_the_vmap_of_this_one(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """With the project index, as `spmdfix check`: checking pkg/pipeline.py finds the collision in the shard_map
+    of pkg/layers.py; the editor shows it at the vmap's `spmd_axis_name` (7:43, as the CLI's related place)
+    and links to the spec in layers.py (14:59, where the CLI reports it)."""
+    shutil.copytree(ROOT / "golden" / "add-axis" / "tree_reexport" / "input", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tree'\n")
+    records = json.loads(_cli(tmp_path, "check", "--no-cache", "--output-format", "json", ".").stdout)
+    assert [(r["code"], r["location"], r["related"][0]["location"]) for r in records] == [
+        ("SPMD001", {"row": 14, "column": 59}, {"row": 7, "column": 43}),
+        ("SPMD002", {"row": 14, "column": 86}, {"row": 7, "column": 43}),
+    ]
+    path = tmp_path / "pkg" / "pipeline.py"
+    await _start(client)
+    _open(client, path.read_text(), uri=path.as_uri())
+    diagnostics = await _published(client, path.as_uri(), 1)
+    assert [(d.code, d.range.start.line + 1, d.range.start.character + 1) for d in diagnostics] == [
+        ("SPMD001", 7, 43),
+        ("SPMD002", 7, 43),
+    ]
+    here = diagnostics[0].related_information[0]
+    assert here.location.uri == (tmp_path / "pkg" / "layers.py").as_uri()
+    assert (here.location.range.start.line + 1, here.location.range.start.character + 1) == (14, 59)

@@ -14,6 +14,7 @@ from lsprotocol import types as lsp
 from spmdfix import noqa, pipeline, rules
 from spmdfix.lsp.data import (
     SOURCE,
+    anchor,
     diagnostic,
     diagnostic_data,
     finding_from_json,
@@ -71,9 +72,9 @@ def _findings_in_range(
     wanted = conv.span(params.range)
     for finding in ls.findings(doc):
         # Verified: a tool diagnostic (SPMD900) has nothing to fix or suppress.
-        if finding.code == rules.SYNTAX_ERROR.code:
+        if finding.code == rules.SYNTAX_ERROR.code or (span := anchor(finding)) is None:
             continue
-        if finding.span.start <= wanted.end and wanted.start <= finding.span.end:
+        if span.start <= wanted.end and wanted.start <= span.end:
             yield diagnostic(finding, conv, doc.uri, doc.version), finding
 
 
@@ -93,6 +94,8 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
         for diag, finding in _findings_in_range(ls, doc, conv, params):
             preferred = settings.chosen(finding)  # what `spmdfix fix` applies with the file's settings
             for fix in finding.fixes:
+                if any(e.span.path for e in fix.node_edits):
+                    continue  # it edits other modules too: `spmdfix fix` applies it across the project
                 is_preferred = preferred is not None and preferred.key == fix.key
                 if fix.key in fixes:
                     # Findings that share a fix (SPMD001 and SPMD002 of one shard_map) share one action.
@@ -114,7 +117,7 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                 )
                 fixes[fix.key] = (action, fix)
             line = conv.lines.line_of(finding.span.start)
-            if (line, finding.code) not in suppress:
+            if not finding.span.path and (line, finding.code) not in suppress:
                 suppress[(line, finding.code)] = lsp.CodeAction(
                     title=f"spmdfix: Suppress {finding.code} on this line",
                     kind=lsp.CodeActionKind.QuickFix,

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import fields, is_dataclass
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
 
 from spmdfix import rules
+from spmdfix.files import text_of
 from spmdfix.lsp.text import PositionConverter
 from spmdfix.model import Applicability, Finding, Fix, NodeEdit, Span, Transform
 
@@ -33,6 +35,10 @@ def to_json(value: Any) -> Any:
     return value
 
 
+def _span(data: dict[str, Any]) -> Span:
+    return Span(int(data["start"]), int(data["end"]), str(data.get("path", "")))
+
+
 def fix_from_json(data: dict[str, Any]) -> Fix:
     """The `Fix` that `to_json` wrote. Raises KeyError/TypeError/ValueError on malformed data."""
     return Fix(
@@ -43,7 +49,7 @@ def fix_from_json(data: dict[str, Any]) -> Fix:
         reason=str(data.get("reason", "")),
         node_edits=tuple(
             NodeEdit(
-                span=Span(int(e["span"]["start"]), int(e["span"]["end"])),
+                span=_span(e["span"]),
                 kind=str(e["kind"]),
                 code=str(e["code"]),
                 index=int(e.get("index", 0)),
@@ -60,7 +66,7 @@ def finding_from_json(data: dict[str, Any]) -> Finding:
         code=str(f["code"]),
         name=str(f["name"]),
         message=str(f["message"]),
-        span=Span(int(f["span"]["start"]), int(f["span"]["end"])),
+        span=_span(f["span"]),
         axis=str(f.get("axis", "")),
         fixes=tuple(fix_from_json(x) for x in data.get("fixes", ())),
     )
@@ -91,15 +97,35 @@ def diagnostic_data(finding: Finding, version: int | None) -> dict[str, Any]:
     }
 
 
+def anchor(finding: Finding) -> Span | None:
+    """Where a finding's diagnostic goes in the document checked: the finding's own place, or, for a finding
+    the cross-module analysis located in another module (a callee's shard_map), its first related place in
+    this one (the vmap's `spmd_axis_name`); None when it has no place here."""
+    if not finding.span.path:
+        return finding.span
+    return next((r.span for r in finding.related if not r.span.path), None)
+
+
+def location(span: Span, conv: PositionConverter, uri: str) -> lsp.Location:
+    """The LSP location of a span of the document (`conv`, `uri`) or of another module (`Span.path`)."""
+    if not span.path:
+        return lsp.Location(uri=uri, range=conv.range(span))
+    other = PositionConverter(text_of(span.path) or "", conv.encoding)
+    return lsp.Location(uri=Path(span.path).as_uri(), range=other.range(span))
+
+
 def diagnostic(finding: Finding, conv: PositionConverter, uri: str, version: int | None) -> lsp.Diagnostic:
-    """The LSP diagnostic of one finding."""
+    """The LSP diagnostic of one finding (placed at its `anchor`, which the caller checked is not None)."""
     url = _rule_url(finding.code)
     related = [
-        lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri, range=conv.range(r.span)), message=r.message)
+        lsp.DiagnosticRelatedInformation(location=location(r.span, conv, uri), message=r.message)
         for r in finding.related
     ]
+    if finding.span.path:
+        here = lsp.DiagnosticRelatedInformation(location=location(finding.span, conv, uri), message="the spec is here")
+        related.insert(0, here)
     return lsp.Diagnostic(
-        range=conv.range(finding.span),
+        range=conv.range(anchor(finding) or finding.span),
         message=finding.message,
         severity=lsp.DiagnosticSeverity.Error if finding.code in ERROR_CODES else lsp.DiagnosticSeverity.Warning,
         code=finding.code,

@@ -12,6 +12,7 @@ import logging
 import sys
 import threading
 import traceback
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 from pygls.io_ import run_async
@@ -21,11 +22,14 @@ from spmdfix import __version__, pipeline
 from spmdfix.config import CONFIG_NAME, PYPROJECT, ConfigError, Resolver
 from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
 from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
-from spmdfix.lsp.data import diagnostic
+from spmdfix.lsp.data import anchor, diagnostic
 from spmdfix.lsp.documents import Document, SpmdfixProtocol
 from spmdfix.lsp.text import PositionConverter
 from spmdfix.model import Finding
 from spmdfix.pipeline import Checked, FileSettings
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.index import ProjectIndex
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +45,8 @@ class SpmdfixServer(LanguageServer):
         self.document_changes = False
         self.resolver = Resolver()
         self.config_errors: set[str] = set()
+        self._index: ProjectIndex | None = None
+        self._index_key: tuple | None = None
 
     @property
     def encoding(self) -> str:
@@ -88,13 +94,32 @@ class SpmdfixServer(LanguageServer):
         checked = Checked(source, settings)
         if doc.path is None or doc.path.suffix != ".ipynb":
             try:
-                checked = pipeline.check_file(doc.path, source, settings)
+                checked = pipeline.check_file(doc.path, source, settings, index=self.index(doc))
             except pipeline.Skip:
                 pass
             except Exception:  # noqa: BLE001 - the one place an analysis failure is caught and reported
                 self.log(lsp.MessageType.Error, f"spmdfix: analysis of {doc.uri} failed:\n{traceback.format_exc()}")
         doc.checked_source, doc.checked = source, checked
         return checked
+
+    def index(self, doc: Document) -> ProjectIndex | None:
+        """The project index for the document's analysis (None without a file): the modules of its project as
+        `spmdfix check` reads them, except that the unsaved buffers of the other open documents replace their
+        files. Kept while those buffers and the document analysed stay the same (typing in one document reuses
+        it); dropped when a file is saved or a configuration changes."""
+        if doc.path is None:
+            return None
+        from spmdfix.analysis.index import ProjectIndex, find_project_root
+
+        path = doc.path.resolve()
+        overlay = {
+            str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None and d is not doc
+        }
+        key = (doc.uri, tuple(sorted((p, hash(t)) for p, t in overlay.items())))
+        if self._index is None or self._index_key != key:
+            self._index = ProjectIndex(find_project_root(path), overlay)
+            self._index_key = key
+        return self._index
 
     def findings(self, doc: Document) -> tuple[Finding, ...]:
         """The reported findings of the document's current text (`checked`)."""
@@ -103,6 +128,7 @@ class SpmdfixServer(LanguageServer):
     def config_changed(self) -> None:
         """A configuration file changed: settings are resolved again, and every document re-analysed."""
         self.resolver = Resolver()
+        self._index = None
         self.config_errors.clear()
         for doc in list(self.documents.values()):
             doc.checked = None
@@ -126,7 +152,7 @@ class SpmdfixServer(LanguageServer):
             if checked.syntax_error is not None:
                 return
             conv = self.converter(doc.source)
-            diagnostics = [diagnostic(f, conv, doc.uri, doc.version) for f in checked.findings]
+            diagnostics = [diagnostic(f, conv, doc.uri, doc.version) for f in checked.findings if anchor(f) is not None]
         except Exception:  # noqa: BLE001 - converting a finding failed; report it, clear the document
             self.log(lsp.MessageType.Error, f"spmdfix: diagnostics of {doc.uri} failed:\n{traceback.format_exc()}")
             diagnostics = []
@@ -201,6 +227,7 @@ def _is_config(uri: str) -> bool:
 
 
 def did_save(ls: SpmdfixServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    ls._index = None  # a module of the project changed on disk
     if _is_config(params.text_document.uri):
         ls.config_changed()
     doc = ls.documents.get(params.text_document.uri)
