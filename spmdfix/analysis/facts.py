@@ -197,29 +197,31 @@ class Analyzer:
         return f"{kind}@{span.start}" + (f"@{span.path}" if span.path else "")
 
     # --- summaries, for the project index ------------------------------------------------------------
-    def binding_summary(self, binding: Binding, stripped: frozenset[str] = frozenset()) -> FunctionSummary:
-        """What calling the top-level `binding` reaches: a function, a class (its `__call__`) or a callable
-        value (empty for anything else), for a vmap whose spmd axes are `stripped` (strip's safety depends
-        on them). Computed once per axes (a cycle through other modules sees an empty summary)."""
+    def callable_target(self, binding: Binding) -> tuple[ast.AST, Scope] | None:
+        """What calling the top-level `binding` runs: a function, a class's `__call__`, a callable value
+        (with the scope it is evaluated in); None for anything else."""
+        if binding.kind == "def":
+            return binding.node, binding.scope
+        if binding.kind == "class":
+            for stmt in binding.node.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__call__":
+                    return stmt, binding.scope
+            return None
+        if binding.kind == "assign":
+            return binding.node, binding.scope
+        return None
+
+    def summary(self, expr: ast.AST, scope: Scope, stripped: frozenset[str] = frozenset()) -> FunctionSummary:
+        """What calling the callable `expr` of this module reaches (`FunctionSummary`), for a vmap whose spmd
+        axes are `stripped` (strip's safety depends on them). Computed once per axes; a cycle through other
+        modules sees an empty summary."""
         from spmdfix.analysis.index import FunctionSummary
 
-        key = (id(binding.node), stripped)
+        key = (id(expr), stripped)
         if key in self._summaries:
             return self._summaries[key] or FunctionSummary()
-        target: ast.AST | None = None
-        if binding.kind == "def":
-            target = binding.node
-        elif binding.kind == "class":
-            target = next(
-                (s for s in binding.node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__call__"),
-                None,
-            )
-        elif binding.kind == "assign":
-            target = binding.node
-        if target is None:
-            return FunctionSummary()
         self._summaries[key] = None  # in progress
-        summary = self._summary(target, binding.scope, stripped)
+        summary = self._summary(expr, scope, stripped)
         self._summaries[key] = summary
         return summary
 
@@ -233,8 +235,8 @@ class Analyzer:
         opaque = [self.span(c) for c in reach.opaque]
         unresolved = [self.span(n) for n in reach.unresolved]
         depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
-        for path, owner, binding in reach.external:
-            summary = owner.binding_summary(binding, stripped)
+        for path, owner, target, target_scope in reach.external:
+            summary = owner.summary(target, target_scope, stripped)
             reached += self._prefixed(summary, path)
             constraints += summary.constraints
             unknown = unknown or summary.constraints_unknown
@@ -308,6 +310,10 @@ class Analyzer:
             binding = self.ix.single_binding(expr.id, scope)
             if binding is not None and binding.kind == "assign":
                 return self._vmap_factory(binding.node, binding.scope, depth + 1)
+            if binding is not None and binding.kind == "param":
+                passed = self.ix.argument_for(binding)  # `def run(fn, vec)` called with a partial(jax.vmap)
+                if passed is not None:
+                    return self._vmap_factory(passed[0], passed[1], depth + 1)
             return None
         if not (isinstance(expr, ast.Call) and expr.args):
             return None
@@ -334,8 +340,8 @@ class Analyzer:
             constraints, unknown = self._constraints(reach.functions)
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [self.span(n) for n in reach.unresolved]
-            for path, owner, binding in reach.external:
-                summary = owner.binding_summary(binding, frozenset(spmd.names))
+            for path, owner, target, target_scope in reach.external:
+                summary = owner.summary(target, target_scope, frozenset(spmd.names))
                 if self.project is not None:
                     self.project.index.touch(p for p, _ in summary.depends)
                 reached += self._prefixed(summary, path)

@@ -20,11 +20,11 @@ from spmdfix import jaxapi
 from spmdfix.analysis.calls import keywords
 from spmdfix.model import Related
 from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.values import single_return
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import Analyzer
     from spmdfix.analysis.index import ProjectLink
-    from spmdfix.analysis.scopes import Binding
 
 # The standard library defines no shard_map: its calls are not looked for in the project (nor counted).
 _STDLIB = frozenset(sys.stdlib_module_names)
@@ -66,8 +66,8 @@ class ReachResult:
     functions: list[ast.AST] = field(default_factory=list)
     opaque: list[ast.Call] = field(default_factory=list)  # calls on the way whose callee is not known
     # Callables of other modules of the project: the path that leads to them, their module's analyser
-    # (`facts.Analyzer`) and their top-level binding (`facts.Analyzer.binding_summary` says what they reach).
-    external: list[tuple[_Path, Analyzer, Binding]] = field(default_factory=list)
+    # (`facts.Analyzer`), and the callable expression there with its scope (`facts.Analyzer.summary`).
+    external: list[tuple[_Path, Analyzer, ast.AST, Scope]] = field(default_factory=list)
     unresolved: list[ast.AST] = field(default_factory=list)  # names the project index could not follow
 
 
@@ -213,8 +213,22 @@ class Reacher:
                     self._reach_callable(binding.node, binding.scope, path, result, seen)
             elif binding.kind == "import":
                 self._reach_import(binding.qname, expr, path, result)
+            elif binding.kind == "param":
+                passed = self.ix.argument_for(binding)  # the one callable every call site passes
+                if passed is not None and ("param", id(binding.node)) not in seen:
+                    seen.add(("param", id(binding.node)))
+                    self._reach_callable(passed[0], passed[1], path, result, seen)
         elif isinstance(expr, ast.Attribute):
-            self._reach_import(self.qualname(expr, scope), expr, path, result)
+            member = self.self_member(expr, scope)
+            if member is None:
+                self._reach_import(self.qualname(expr, scope), expr, path, result)
+            elif isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._reach_function(member[0], path, result, seen)
+            else:
+                key = ("member", id(member[0]))
+                if key not in seen:
+                    seen.add(key)
+                    self._reach_callable(member[0], member[1], path, result, seen)
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
                 self._reach_callable(elt, scope, path, result, seen)
@@ -235,10 +249,22 @@ class Reacher:
                 if method is not None:
                     self._reach_function(method, path, result, seen)
                 return
+            if binding is not None and binding.kind == "def":
+                # A factory: `make()` returns the callable (`return jax.shard_map(f, ...)`).
+                returned = single_return(binding.node)
+                if returned is not None and ("factory", id(returned)) not in seen:
+                    seen.add(("factory", id(returned)))
+                    self._reach_callable(returned, self.ix.own_scope(binding.node), path, result, seen)
+                return
         qname = self.qualname(call.func, scope)
-        if self._follows(qname) and self.project.kind_of(qname) == "class":
-            self._reach_import(qname, call.func, path, result)  # an instance of a class of another module
-            return
+        if self._follows(qname):
+            kind = self.project.kind_of(qname)  # type: ignore[union-attr]
+            if kind == "class":
+                self._reach_import(qname, call.func, path, result)  # an instance of a class of another module
+                return
+            if kind == "def":
+                self._reach_import(qname, call.func, path, result, returned=True)  # a factory of another module
+                return
         target = call.func
         if isinstance(call.func, ast.Call):
             # partial(jax.jit, static_argnums=...)(f) and friends: a wrapper factory applied to f.
@@ -307,7 +333,71 @@ class Reacher:
             self._reach_import(qname, call, step, result)
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
             if call.func.value.id in ("self", "cls") and qname is None:
-                result.opaque.append(call)  # a method: spmdfix does not follow it
+                member = self.self_member(call.func, scope)
+                if member is None or member[2]:
+                    result.opaque.append(call)  # not found, or a subclass may override it
+                if member is not None:
+                    step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
+                    self._reach_callable(call.func, scope, step, result, seen)
+
+    def self_member(self, expr: ast.Attribute, scope: Scope) -> tuple[ast.AST, Scope, bool] | None:
+        """What `self.name` (or `cls.name`) means inside a method: the method `name` of the enclosing class
+        or of a base class of this module, else the one value assigned to `self.name` in its methods
+        (`__init__`, flax's `setup`) or to `name` in its body (a dataclass field's default). Returns (the
+        `def` or the value, the scope it is evaluated in, whether a subclass of this module redefines the
+        name), or None."""
+        owner = expr.value
+        if not isinstance(owner, ast.Name):
+            return None
+        binding = self.ix.single_binding(owner.id, scope)
+        if binding is None or binding.kind != "param":
+            return None
+        func = self.ix.parent.get(id(binding.node))
+        cls = self.ix.parent.get(id(func))
+        if not isinstance(cls, ast.ClassDef) or not func.args.args or func.args.args[0] is not binding.node:
+            return None
+        found = self._member(cls, expr.attr, 0)
+        if found is None:
+            return None
+        return (*found, self._overridden(cls, expr.attr))
+
+    def _member(self, cls: ast.ClassDef, name: str, depth: int) -> tuple[ast.AST, Scope] | None:
+        if depth > 8:
+            return None
+        class_scope = self.ix.own_scope(cls)
+        values: list[tuple[ast.AST, Scope]] = []
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if stmt.name == name:
+                    return stmt, class_scope  # type: ignore[return-value]
+                for node in ast.walk(stmt):
+                    if isinstance(node, ast.Assign) and any(_is_self_attr(t, name) for t in node.targets):
+                        values.append((node.value, self.ix.scope_at(node.value)))
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and _is_name(stmt.target, name):
+                values.append((stmt.value, class_scope))
+            elif isinstance(stmt, ast.Assign) and any(_is_name(t, name) for t in stmt.targets):
+                values.append((stmt.value, class_scope))
+        if len(values) == 1:
+            return values[0]
+        if values:
+            return None
+        for base in cls.bases:
+            if isinstance(base, ast.Name):
+                bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
+                if bound is not None and bound.kind == "class":
+                    found = self._member(bound.node, name, depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def _overridden(self, cls: ast.ClassDef, name: str) -> bool:
+        """Whether a class of this module that names `cls` among its bases defines `name` again."""
+        for node in self.ix.scope_by_node.values():
+            other = node.node
+            if isinstance(other, ast.ClassDef) and other is not cls:
+                if any(isinstance(b, ast.Name) and b.id == cls.name for b in other.bases) and name in node.bindings:
+                    return True
+        return False
 
     def _follows(self, qname: str | None) -> bool:
         """Whether `qname` is a name the project index looks for (not JAX's, not the standard library's)."""
@@ -317,16 +407,30 @@ class Reacher:
             and qname.split(".")[0] not in _STDLIB  # type: ignore[union-attr]
         )
 
-    def _reach_import(self, qname: str | None, node: ast.AST, path: _Path, result: ReachResult) -> None:
+    def _reach_import(
+        self, qname: str | None, node: ast.AST, path: _Path, result: ReachResult, returned: bool = False
+    ) -> None:
         """A callable another module of the project defines (recorded in `external`), or an unresolved
-        name when the index cannot find its definition."""
+        name when the index cannot find its definition. `returned`: the callable a function of another
+        module returns (a factory), rather than the function."""
         if not self._follows(qname):
             return
         found = self.project.binding(qname)  # type: ignore[union-attr]
         if found is None or found[1].kind not in ("def", "class", "assign"):
             result.unresolved.append(node)
+            return
+        owner, binding = found
+        if not returned:
+            target = owner.callable_target(binding)
+            if target is not None:
+                result.external.append((path, owner, *target))
+            return
+        value = single_return(binding.node) if binding.kind == "def" else None
+        inner = owner.ix.own_scope(binding.node)
+        if value is None or inner is None:
+            result.unresolved.append(node)
         else:
-            result.external.append((path, *found))
+            result.external.append((path, owner, value, inner))
 
     def _opaque_name(self, func: ast.Name, scope: Scope) -> bool:
         """A called name whose function spmdfix cannot see: a parameter, a loop or `with` target, or a
@@ -334,7 +438,9 @@ class Reacher:
         binding = self.ix.single_binding(func.id, scope)
         if binding is None:
             return bool(self.ix.lookup(func.id, scope))  # several bindings: unknown; none: a builtin
-        if binding.kind in ("param", "other"):
+        if binding.kind == "param":
+            return self.ix.argument_for(binding) is None
+        if binding.kind == "other":
             return True
         if binding.kind == "assign":
             value = binding.node
@@ -364,6 +470,19 @@ class _Path:
 
     def through_vmap(self, node: ast.AST) -> _Path:
         return _Path(self.chain, self.nodes, self.vmaps + (node,))
+
+
+def _is_self_attr(target: ast.AST, name: str) -> bool:
+    return (
+        isinstance(target, ast.Attribute)
+        and target.attr == name
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    )
+
+
+def _is_name(target: ast.AST, name: str) -> bool:
+    return isinstance(target, ast.Name) and target.id == name
 
 
 def _method(cls: ast.ClassDef, name: str) -> ast.AST | None:

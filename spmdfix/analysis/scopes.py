@@ -14,6 +14,7 @@ then stay silent instead of guessing.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from spmdfix import jaxapi
@@ -104,6 +105,7 @@ class ModuleIndex:
         self.scope_by_node: dict[int, Scope] = {}  # function/lambda/class/module node -> its own scope
         self.enclosing: dict[int, Scope] = {}  # any node -> scope its expressions are evaluated in
         self.calls: list[ast.Call] = []
+        self._arguments: dict[int, tuple[ast.AST, Scope] | None] = {}
         self.module_scope = Scope(tree, None)
         self.scope_by_node[id(tree)] = self.module_scope
         self._build(tree)
@@ -268,6 +270,51 @@ class ModuleIndex:
         if binding.kind == "assign" and isinstance(binding.node, (ast.Name, ast.Attribute)):
             return self.qualname(binding.node, binding.scope, _depth + 1)
         return None
+
+    def argument_for(self, param: Binding) -> tuple[ast.AST, Scope] | None:
+        """The value every call of a function passes for its parameter `param`, with the scope it is
+        evaluated in: the function is called by name in this module only (its name appears nowhere else in
+        the text, not even in a string), and every call passes the same expression (the same constant, or
+        the same name bound the same way). None otherwise, or for a method, `*args` and `**kwargs`."""
+        key = id(param.node)
+        if key in self._arguments:
+            return self._arguments[key]
+        self._arguments[key] = None
+        self._arguments[key] = found = self._argument_for(param)
+        return found
+
+    def _argument_for(self, param: Binding) -> tuple[ast.AST, Scope] | None:
+        from spmdfix.analysis.calls import argument
+
+        func = self.parent.get(id(param.node))
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or isinstance(
+            self.parent.get(id(func)), ast.ClassDef
+        ):
+            return None
+        positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+        if param.name not in positional and param.name not in {a.arg for a in func.args.kwonlyargs}:
+            return None
+        position = positional.index(param.name) if param.name in positional else None
+        sites = []
+        for call in self.calls:
+            if isinstance(call.func, ast.Name) and call.func.id == func.name:
+                scope = self.scope_at(call)
+                bound = self.single_binding(func.name, scope)
+                if bound is None or bound.node is not func:
+                    return None
+                value = argument(call, position, param.name)
+                if value is None:
+                    return None
+                sites.append((value, scope))
+        if not sites or len(re.findall(rf"\b{re.escape(func.name)}\b", self.source)) != len(sites) + 1:
+            return None
+        first, scope = sites[0]
+        for value, other in sites[1:]:
+            if ast.dump(value) != ast.dump(first):
+                return None
+            if isinstance(value, ast.Name) and self.lookup(value.id, other) is not self.lookup(first.id, scope):
+                return None
+        return first, scope
 
     def decorator_in(self, func: ast.AST, names: frozenset[str]) -> ast.AST | None:
         """The first decorator of `func` that is one of `names` (qualified), bare or as

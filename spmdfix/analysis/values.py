@@ -171,6 +171,12 @@ class Evaluator:
                 if binding.kind == "assign":
                     expr, scope = binding.node, binding.scope
                     continue
+                if binding.kind == "param":
+                    passed = ev.ix.argument_for(binding)  # every call site passes the same value
+                    if passed is None:
+                        return None
+                    expr, scope = passed
+                    continue
                 if binding.kind != "import":
                     return None
                 far = ev._imported(binding.qname)
@@ -370,7 +376,7 @@ class Evaluator:
             made = self._function(call.func, scope)
             if made is not None:
                 ev, func = made
-                returned = _single_return(func)
+                returned = single_return(func)
                 inner = ev.ix.own_scope(func)
                 if returned is not None and inner is not None:
                     return ev.mesh_site(returned, inner, depth + 1)
@@ -498,7 +504,7 @@ class Evaluator:
         return kinds.pop() if len(kinds) == 1 else "mixed"
 
 
-def _single_return(func: ast.AST) -> ast.AST | None:
+def single_return(func: ast.AST) -> ast.AST | None:
     """The expression of a function's only `return` statement (nested functions ignored), or None."""
     returns: list[ast.Return] = []
     stack = list(getattr(func, "body", []))
