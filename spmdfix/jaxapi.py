@@ -56,6 +56,9 @@ CREATE_DEVICE_MESH_NAMES = frozenset({"jax.experimental.mesh_utils.create_device
 AXIS_TYPE_AUTO = frozenset({"jax.sharding.AxisType.Auto"})
 AXIS_TYPE_EXPLICIT = frozenset({"jax.sharding.AxisType.Explicit"})
 
+# The config option that turns off JAX's "spmd_axis_name cannot appear in shard_map in_specs" check.
+DISABLE_VMAP_SHMAP_ERROR = "jax_disable_vmap_shmap_error"
+DEVICES_NAMES = frozenset({"jax.devices", "jax.local_devices"})
 NAMED_SHARDING_NAMES = frozenset({"jax.sharding.NamedSharding", "jax.NamedSharding"})
 # `with jax.set_mesh(mesh):` gives shard_map its mesh when mesh= is omitted [13a].
 SET_MESH_NAMES = frozenset({"jax.set_mesh", "jax.sharding.use_mesh", "jax.sharding.set_mesh"})

@@ -170,7 +170,7 @@ def _spec_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[Findi
             strip = strip or strip_spec_entries.plan(vmap, reached)
             rule = rules.IN_SPECS if where == "in_specs" else rules.OUT_SPECS
             out_only = not set(axes) & sm.in_specs.axes()
-            message = _message(axes, where, sm.check_vma, h2, out_only)
+            message = _message(axes, where, sm.check_vma, h2, out_only, vmap.shmap_error_disabled)
             findings.append(_finding(rule, entry.span, axes, message, [*site_fixes, strip], _related(vmap, reached)))
     return findings
 
@@ -263,12 +263,25 @@ def _h2_note(h2: bool) -> str:
     )
 
 
-def _message(axes: list[str], where: str, check_vma: bool | None, h2: bool, out_only: bool) -> str:
+def _message(
+    axes: list[str], where: str, check_vma: bool | None, h2: bool, out_only: bool, check_disabled: bool = False
+) -> str:
     message = (
         f"vmap `spmd_axis_name` axis {backticked(axes)} appears in `{where}` of a shard_map the vmapped "
         f"function reaches; JAX raises `vmap spmd_axis_name cannot appear in shard_map {where}`"
     )
-    if where == "out_specs" and out_only and check_vma is not False:
+    if check_disabled:
+        # Measured with the option set: DuplicateSpecError (the axis twice in one spec), and with
+        # check_vma=True also a pvary error, depending on the specs and on jit.
+        later = f"a `DuplicateSpecError` (\"P('{axes[0]}', '{axes[0]}') has duplicate entries\")"
+        if check_vma is not False:
+            later += " or a `pvary is a invariant->variant collective` error"
+        message = (
+            f"vmap `spmd_axis_name` axis {backticked(axes)} appears in `{where}` of a shard_map the vmapped "
+            f"function reaches; this module sets `jax_disable_vmap_shmap_error`, so JAX skips its check and "
+            f"fails later with {later}"
+        )
+    elif where == "out_specs" and out_only and check_vma is not False:
         message += " (with `check_vma=True` an out_specs-only collision surfaces as a `pvary` error)"
     return message + _h2_note(h2)
 

@@ -246,10 +246,11 @@ def test_a_call_spmdfix_cannot_follow_makes_rename_unsafe() -> None:
         def f(v, post):
             h = jax.shard_map(lambda b: b, mesh=mesh3, in_specs=P('x'), out_specs=P('x'))(v)
             return post(h)
-        jax.vmap(f, spmd_axis_name='x')
+        jax.vmap(f, spmd_axis_name='x', in_axes=(0, None))(np.ones((4, 8)), abs)
         """
     fix = _fix(source, "rename")
     assert fix is not None and fix.applicability.value == "unsafe"
     assert "could not be followed" in fix.reason
     plain = source.replace("return post(h)", "return h")
-    assert _fix(plain, "rename").applicability.value == "safe"
+    assert _fix(plain, "rename").applicability.value == "safe"  # the batch of 4 divides the new axis 'y' (2)
+    assert _fix(plain.replace("(4, 8)", "(3, 8)"), "rename") is None  # 3 is not divisible: not offered

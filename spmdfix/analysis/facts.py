@@ -27,6 +27,7 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.index import relpath
 from spmdfix.analysis.uses import Use
+from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, SpecTree
 from spmdfix.model import Related, Span
@@ -146,6 +147,10 @@ class VmapFacts:
     # The call that passes `spmd_axis_name=` as a keyword (the vmap call, or the `partial(jax.vmap, ...)`),
     # None when it is positional or comes from a `**kwargs` dict.
     spmd_keyword_call: Span | None = None
+    calls: VmapCalls | None = None  # the calls of the vmapped function (batch sizes, jit), for rename/add-axis
+    # The module sets `jax_disable_vmap_shmap_error`: JAX skips its spmd_axis_name-in-specs check and fails
+    # later with another error (measured; docs/rules.md, SPMD001).
+    shmap_error_disabled: bool = False
 
     @property
     def constraint_axes(self) -> frozenset[str]:
@@ -184,6 +189,7 @@ class Analyzer:
         self.placement = PlacementAnalysis(self.ix, self.ev)
         self.strip_body = StripBodyCheck(self.ix, self.ev)
         self.mesh_uses = MeshUses(self.ix, self.ev)
+        self.vmap_calls = VmapCallAnalysis(self.ix, self.ev, self.mesh_uses.uses)
         self._facts_cache: dict[int, ShardMapFacts] = {}
         self._foreign_mesh_uses: dict[int, MeshUses] = {}
         self._summaries: dict[tuple[int, frozenset[str]], FunctionSummary | None] = {}
@@ -360,6 +366,8 @@ class Analyzer:
                     opaque_calls=tuple(opaque),
                     unresolved=tuple(unresolved),
                     spmd_keyword_call=self._keyword_call(site),
+                    calls=self.vmap_calls.calls(site.node, site.fun, site.in_axes),
+                    shmap_error_disabled=self._shmap_error_disabled(),
                 )
             )
         for plain in self.placement.plain_vmaps():
@@ -378,6 +386,17 @@ class Analyzer:
                 )
             )
         return out
+
+    def _shmap_error_disabled(self) -> bool:
+        """`jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module."""
+        for call in self.ix.calls:
+            if len(call.args) != 2 or self.ix.qualname(call.func, self.ix.scope_at(call)) != "jax.config.update":
+                continue
+            name, value = call.args
+            if isinstance(name, ast.Constant) and name.value == jaxapi.DISABLE_VMAP_SHMAP_ERROR:
+                if isinstance(value, ast.Constant) and value.value is True:
+                    return True
+        return False
 
     def _keyword_call(self, site: _VmapSite) -> Span | None:
         """The call that passes the site's spmd_axis_name as the `spmd_axis_name=` keyword (the vmap call

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 _MAX_DEPTH = 12
 _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
+_ARRAY_FUNCTIONS = frozenset({"numpy.array", "numpy.asarray"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +101,8 @@ class MeshInfo:
 
     kind: "Mesh" or "make_mesh". sizes: one int per axis when the shape is literal, else None entries.
     shape_span / shape_form: where a new leading axis size goes: "args" (the positional arguments of a
-    `reshape(2, 4)` call) or "seq" (a tuple/list display such as `(2, 4)`); None when the shape is not
+    `reshape(2, 4)` call), "seq" (a tuple/list display such as `(2, 4)`) or "flat" (the devices argument of a
+    one-axis `Mesh`, a flat array of devices, reshaped where it is passed); None when the shape is not
     editable. axis_types: "auto", "explicit", "mixed" or "unknown". axis_types_span/form: "seq" (a tuple
     display, extended by a copy of its first element), "repeat" (`(A,) * n`, with repeat_span on `n`), or None
     when the argument is absent.
@@ -120,6 +122,7 @@ class MeshInfo:
     repeat_span: Span | None
     repeat_count: int | None
     quote: str
+    flat_devices: str | None = None  # the devices argument's text, for shape_form "flat"
     # Uses of the mesh, and reads of the device array behind it, that add-axis's allowlist does not cover
     # (`spmdfix.analysis.mesh_uses`); filled in by the linter.
     reads: tuple[Use, ...] = ()
@@ -240,8 +243,13 @@ class Evaluator:
                 item = ev.follow(elt, followed[2]) if isinstance(elt, (ast.Name, ast.Attribute)) else (ev, elt, None)
                 if item is None or not (isinstance(item[1], ast.Constant) and isinstance(item[1].value, str)):
                     return None
-                literal = literal and item[1] is elt
-                refs.append(item[0]._ref(item[1]))
+                if literal and item[1] is not elt:
+                    # A constant written in a tuple at the use site (`(DP, 'model')`): the ref points at the
+                    # name as written there, so an edit replaces it there and leaves the constant, which other
+                    # code may read, alone.
+                    refs.append(AxisRef(item[1].value, self.span(elt), self.text(elt)))
+                else:
+                    refs.append(item[0]._ref(item[1]))
             return AxisNames(tuple(refs), span, True, literal)
         return None
 
@@ -409,7 +417,8 @@ class Evaluator:
         if names is None:
             return None
         sizes, shape_span, shape_form = self._device_shape(devices, scope, len(names.axes))
-        return self._mesh_info(call, scope, "Mesh", names, names_expr, sizes, shape_span, shape_form, "auto")
+        info = self._mesh_info(call, scope, "Mesh", names, names_expr, sizes, shape_span, shape_form, "auto")
+        return replace(info, flat_devices=self.text(devices)) if shape_form == "flat" else info
 
     def _make_mesh(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
         shape_expr = argument(call, 0, "axis_shapes")
@@ -427,13 +436,19 @@ class Evaluator:
 
     def _device_shape(self, devices, scope, rank):
         """Sizes and editable shape of a Mesh's devices: `x.reshape(2, 4)`, `np.reshape(x, (2, 4))`,
-        `create_device_mesh((2, 4))`, directly or through a name."""
+        `create_device_mesh((2, 4))`, directly or through a name; or, for a one-axis mesh over a flat
+        `np.array(jax.devices()...)`, the devices argument itself (form "flat": add-axis reshapes it in place,
+        `devs` -> `devs.reshape(1, -1)`, so nothing else that reads the array changes)."""
         unknown = ((None,) * rank, None, None)
         resolved = self.resolve_name(devices, scope)
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return unknown
         call, scope = resolved
         qname = self.ix.qualname(call.func, scope)
+        if rank == 1 and qname in _ARRAY_FUNCTIONS and call.args:
+            flat = self._device_list_size(call.args[0], scope)
+            if flat is not False:
+                return (flat,), self.span(devices), "flat"
         if qname in _RESHAPE_FUNCTIONS:
             shape = argument(call, 1, "newshape") or argument(call, 1, "shape")
             return self._shape_display(shape, scope) or unknown
@@ -448,6 +463,21 @@ class Evaluator:
             return self._shape_display(argument(call, 0, "mesh_shape"), scope) or unknown
         return unknown
 
+    def _device_list_size(self, expr: ast.AST, scope: Scope) -> int | None | bool:
+        """`jax.devices()` (size unknown: None) or `jax.devices()[:n]` / `[a:b]` (its size when literal);
+        False for anything else."""
+        if isinstance(expr, ast.Call) and not expr.args and self.ix.qualname(expr.func, scope) in jaxapi.DEVICES_NAMES:
+            return None
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice) and expr.slice.step is None:
+            if self._device_list_size(expr.value, scope) is not None:
+                return False
+            lower = self.int_value(expr.slice.lower, scope) if expr.slice.lower is not None else 0
+            upper = self.int_value(expr.slice.upper, scope) if expr.slice.upper is not None else None
+            if lower is not None and lower >= 0 and upper is not None and upper > lower:
+                return upper - lower
+            return None
+        return False
+
     def _shape_display(self, shape, scope):
         if isinstance(shape, (ast.Tuple, ast.List)):
             return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), "seq"
@@ -458,7 +488,7 @@ class Evaluator:
         axis_types, form, first, repeat_span, repeat_count = default_types, None, None, None, None
         if types_expr is not None and not self.is_none(types_expr, scope):
             axis_types, form, first, repeat_span, repeat_count = self._axis_types(types_expr, scope)
-        quote = names.axes[0].text[0] if names.axes and names.axes[0].text[:1] in "'\"" else "'"
+        quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), "'")
         names_span = self.span(names_expr) if isinstance(names_expr, (ast.Tuple, ast.List)) else None
         return MeshInfo(
             span=self.span(call),

@@ -5,6 +5,8 @@ Pure functions over analysis facts (`spmdfix.analysis`); they return `NodeEdit`s
 
 from __future__ import annotations
 
+from math import prod
+
 from spmdfix.analysis.facts import VmapFacts
 from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, SpecTree
 from spmdfix.model import Applicability, Fix, NodeEdit, Transform
@@ -69,24 +71,89 @@ def unknowns(vmap: VmapFacts) -> list[str]:
     return why
 
 
-def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], whole: str | None = None, quote: str = "'") -> list[NodeEdit]:
-    """Edits pointing spmd_axis_name at new axes: members renamed by `mapping`, or the whole argument.
+def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], quote: str = "'") -> list[NodeEdit]:
+    """Edits pointing spmd_axis_name at new axes: members renamed by `mapping`.
 
     A literal keeps its quote style and only the renamed members change; a name (`spmd_axis_name=AXIS`)
     is replaced by a literal in `quote` style, leaving the constant itself alone.
     """
     spmd: AxisNames = vmap.spmd
-    like = spmd.axes[0].text if spmd.literal else quote
-    if whole is not None:
-        return [NodeEdit(spmd.span, "replace", quoted(whole, like))]
+    like = _quote_of(spmd, quote)
     if spmd.literal:
-        return [NodeEdit(a.span, "replace", quoted(mapping[a.name], a.text)) for a in spmd.axes if a.name in mapping]
+        return [NodeEdit(a.span, "replace", quoted(mapping[a.name], like)) for a in spmd.axes if a.name in mapping]
     names = [mapping.get(n, n) for n in spmd.names]
     if spmd.is_tuple:
         code = "(" + ", ".join(quoted(n, like) for n in names) + ("," if len(names) == 1 else "") + ")"
     else:
         code = quoted(names[0], like)
     return [NodeEdit(spmd.span, "replace", code)]
+
+
+def spmd_replace_edits(vmap: VmapFacts, conflicting: set[str], new: str, quote: str = "'") -> list[NodeEdit]:
+    """Edits pointing spmd_axis_name at the one axis `new` in place of its `conflicting` members.
+
+    A single name is replaced whole. In a tuple only the conflicting members change: the first becomes `new`,
+    the others are dropped, and the members that collide with nothing stay (`('data', 'fsdp')` with `'data'`
+    conflicting becomes `('batch', 'fsdp')`). A literal tuple keeps its members' text; a name bound to a
+    tuple is replaced by a literal tuple (the constant itself is left alone: other code may read it).
+    """
+    spmd: AxisNames = vmap.spmd
+    like = _quote_of(spmd, quote)
+    if not spmd.is_tuple or conflicting >= set(spmd.names):
+        return [NodeEdit(spmd.span, "replace", quoted(new, like))]
+    hits = [a for a in spmd.axes if a.name in conflicting]
+    if spmd.literal and len(hits) == 1:
+        return [NodeEdit(hits[0].span, "replace", quoted(new, like))]
+    members, placed = [], False
+    for a in spmd.axes:
+        if a.name not in conflicting:
+            members.append(a.text if spmd.literal else quoted(a.name, like))
+        elif not placed:
+            members.append(quoted(new, like))
+            placed = True
+    code = "(" + ", ".join(members) + ("," if len(members) == 1 else "") + ")"
+    return [NodeEdit(spmd.span, "replace", code)]
+
+
+def _quote_of(spmd: AxisNames, default: str) -> str:
+    """The quote style of the first member written as a string literal at the use site, else `default`."""
+    if spmd.literal:
+        for a in spmd.axes:
+            if a.text[:1] in ("'", '"'):
+                return a.text
+    return default
+
+
+def batch_divisibility(vmap: VmapFacts, names: list[str], meshes: list[MeshInfo]) -> tuple[str | None, bool]:
+    """Whether every call's batch is divisible by the product of the sizes of the spmd axes `names`.
+
+    JAX requires it and checks it only when the program runs or lowers: a batch that is not divisible raises
+    (docs/safety.md, rename). Returns (None, False) when proven for every call (or the product is 1);
+    (reason, False) when it cannot be proven (a size or a batch that is not a literal of the module, a use of
+    the vmapped function that is not a call); (reason, True) when a call's batch is known not to be divisible.
+    """
+    products = set()
+    for m in meshes:
+        sizes = [m.size_of(n) for n in names]
+        products.add(None if None in sizes else prod(sizes))
+    shown = backticked(names)
+    if products == {1}:
+        return None, False  # a size-1 axis divides every batch
+    if None in products or len(products) != 1:
+        return f"the size of {shown} is not a literal of the module: it may not divide the batch", False
+    size = products.pop()
+    calls = vmap.calls
+    if calls is None or not calls.calls:
+        return f"no call of the vmapped function is visible in this module: its batch may not be divisible by {size} ({shown})", False
+    if calls.unfollowed:
+        use = calls.unfollowed[0].describe()
+        return f"the vmapped function is also used by {use}: that caller's batch may not be divisible by {size} ({shown})", False
+    for call in calls.calls:
+        if call.batch is None:
+            return f"the batch size of the call at line {call.line} is not a literal of this module: it may not be divisible by {size} ({shown})", False
+        if call.batch % size:
+            return f"the call at line {call.line} passes a batch of {call.batch}, not divisible by {size} ({shown})", True
+    return None, False
 
 
 def axis_names_edits(vmap: VmapFacts, new: list[str]) -> list[NodeEdit] | str:

@@ -32,10 +32,41 @@ def mesh_use_reasons(mesh: MeshInfo) -> list[str]:
     if mesh.reads:
         uses = ", ".join(u.describe() for u in mesh.reads)
         reasons.append(f"the mesh is also read by {uses}, which the new axis may change")
-    if mesh.device_reads:
+    if mesh.device_reads and mesh.shape_span is not None and not mesh.span.contains(mesh.shape_span):
         uses = ", ".join(u.describe() for u in mesh.device_reads)
         reasons.append(f"the device array behind the mesh is also read by {uses}: its new shape changes those uses")
     return reasons
+
+
+def _explicit_calls_unproven(vmap: VmapFacts) -> str | None:
+    """Why add-axis on an Explicit mesh may break a caller, or None when every call is proven fine.
+
+    Measured (docs/safety.md, add-axis on Explicit meshes): after the fix a call runs when it is traced under
+    `jax.jit` and its vmapped input is placed with `None` at the batch dimension; an eager call, or an input
+    whose batch dimension is placed on an Explicit axis, raises.
+    """
+    calls = vmap.calls
+    if calls is None or not calls.calls:
+        return "no call of the vmapped function is visible in this module"
+    if calls.unfollowed:
+        return f"the vmapped function is also used by {calls.unfollowed[0].describe()}"
+    for call in calls.calls:
+        if not call.under_jit:
+            return f"the call at line {call.line} is not traced under jax.jit"
+        if call.batch_placement != "none":
+            return f"the input of the call at line {call.line} is not visibly placed with `None` at the batch dimension"
+    return None
+
+
+def _replaced_members(vmap: VmapFacts, meshes: list[MeshInfo]) -> set[str]:
+    """The spmd axes the new axis replaces: only the conflicting ones when every call's batch is proven
+    divisible by the sizes of the members that stay (they keep placing the batch); else all of them (a lone
+    size-1 axis divides every batch)."""
+    conflicting = {a.name for a in c.conflicting_axes(vmap)}
+    kept = [n for n in vmap.spmd.names if n not in conflicting]
+    if kept and c.batch_divisibility(vmap, kept, meshes) == (None, False):
+        return conflicting
+    return set(vmap.spmd.names)
 
 
 def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
@@ -56,10 +87,12 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     if mesh.shape_span is None or mesh.names_span is None:
         return Refusal(TRANSFORM, "the mesh's shape or axis names are not literals this transform can extend")
     name = new_axis_name(mesh.axis_names, base_name)
-    edits = [
-        NodeEdit(mesh.shape_span, "insert", "1", 0),
-        NodeEdit(mesh.names_span, "insert", c.quoted(name, mesh.quote), 0),
-    ]
+    if mesh.shape_form == "flat":
+        # The devices argument is a name or a call (values.Evaluator._device_shape): no parentheses needed.
+        shape_edit = NodeEdit(mesh.shape_span, "replace", f"{mesh.flat_devices}.reshape(1, -1)")
+    else:
+        shape_edit = NodeEdit(mesh.shape_span, "insert", "1", 0)
+    edits = [shape_edit, NodeEdit(mesh.names_span, "insert", c.quoted(name, mesh.quote), 0)]
     if mesh.axis_types_span is not None:
         if mesh.axis_types_form == "seq" and mesh.axis_types_first:
             edits.append(NodeEdit(mesh.axis_types_span, "insert", mesh.axis_types_first, 0))
@@ -72,10 +105,12 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
         return Refusal(TRANSFORM, names_edits)
     reasons = []
     if mesh.axis_types != "auto":
-        reasons.append(
-            "the mesh has Explicit (or unknown) axis types: eager callers must place the batch dimension on "
-            f"`'{name}'` (calls under jax.jit work)"
-        )
+        why = _explicit_calls_unproven(vmap) if mesh.axis_types == "explicit" else "its axis types are not all known"
+        if why:
+            reasons.append(
+                f"the mesh has Explicit (or unknown) axis types and {why}: eager callers must place the batch "
+                f"dimension on `'{name}'` (calls under jax.jit with the batch dimension unplaced work)"
+            )
     reasons += mesh_use_reasons(mesh)
     if c.has_h2(vmap):
         reasons.append("hazard H2 remains")
@@ -85,5 +120,5 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
         f"Add mesh axis `'{name}'` of size 1 and use it as `spmd_axis_name`",
         reasons,
         "a size-1 axis on an Auto mesh partitions nothing",
-        edits + c.spmd_edits(vmap, {}, whole=name, quote=mesh.quote) + names_edits,
+        edits + c.spmd_replace_edits(vmap, _replaced_members(vmap, meshes), name, mesh.quote) + names_edits,
     )

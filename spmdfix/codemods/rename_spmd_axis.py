@@ -17,9 +17,11 @@ TRANSFORM = Transform.RENAME
 def plan(vmap: VmapFacts) -> Fix | Refusal:
     """The rename fix of one vmap site, or why it is not offered.
 
-    Offered when every reached mesh is resolved and has, in mesh order, a free axis per conflicting spmd
-    axis. Safe when each new axis has the old one's size (or size 1), the mesh is Auto, and every spec,
-    constraint and collective on the way could be read; unsafe otherwise.
+    Offered when every reached mesh is resolved and has a free axis per conflicting spmd axis (in mesh
+    order, those whose size divides every visible batch first). Safe when every call's batch is visible in
+    the module and divisible by the new spmd axes' sizes (`batch_divisibility`), the mesh is Auto, and every
+    spec, constraint and collective on the way could be read; unsafe otherwise. Never edits a constant: a
+    name in spmd_axis_name is replaced by a literal where it is written (`spmdfix.codemods._common`).
     """
     meshes = c.resolved_meshes(vmap)
     if not meshes:
@@ -38,21 +40,16 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
             f"no free mesh axis: every axis of the mesh {tuple(meshes[0].axis_names)} is used by spmd_axis_name, "
             "a spec, a sharding constraint or a collective",
         )
+    batches = _known_batches(vmap)
+    free.sort(key=lambda a: not all(m.size_of(a) and all(b % m.size_of(a) == 0 for b in batches) for m in meshes))
     mapping = {a.name: t for a, t in zip(conflicting, free)}
     names_edits = c.axis_names_edits(vmap, list(mapping.values()))
     if isinstance(names_edits, str):
         return Refusal(TRANSFORM, names_edits)
-    reasons = []
-    for old, new in mapping.items():
-        sizes_old = {m.size_of(old) for m in meshes}
-        sizes_new = {m.size_of(new) for m in meshes}
-        if sizes_new == {1}:
-            continue  # a size-1 axis divides every batch [07 7a3]
-        if None in sizes_old | sizes_new or sizes_old != sizes_new:
-            reasons.append(
-                f"`'{new}'` (size {_sizes(sizes_new)}) may not divide the batch the way `'{old}'` "
-                f"(size {_sizes(sizes_old)}) did"
-            )
+    divides, known_bad = c.batch_divisibility(vmap, [mapping.get(n, n) for n in vmap.spmd.names], meshes)
+    if known_bad:
+        return Refusal(TRANSFORM, divides)
+    reasons = [divides] if divides else []
     if any(m.axis_types != "auto" for m in meshes):
         reasons.append("the mesh has Explicit (or unknown) axis types: eager callers' inputs placed for the old specs no longer match")
     reasons += c.unknowns(vmap)
@@ -64,11 +61,13 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         f"rename:{vmap.key}",
         f"Rename spmd axis {pairs}",
         reasons,
-        "the new axis is free in the mesh and has the same size",
+        "the new axis is free in the mesh and its size divides the batch of every call",
         c.spmd_edits(vmap, mapping, quote=meshes[0].quote) + names_edits,
     )
 
 
-def _sizes(sizes: set) -> str:
-    known = sorted(s for s in sizes if s is not None)
-    return "unknown" if None in sizes or not known else "/".join(map(str, known))
+def _known_batches(vmap: VmapFacts) -> list[int]:
+    """The batch sizes of the calls spmdfix could read (for choosing among free axes only)."""
+    if vmap.calls is None:
+        return []
+    return [call.batch for call in vmap.calls.calls if call.batch is not None]

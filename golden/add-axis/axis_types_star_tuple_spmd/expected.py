@@ -17,7 +17,7 @@ def normalize(x):
 
 def main():
     x = jnp.arange(8 * 8, dtype=jnp.float32).reshape(8, 8)
-    result = jax.vmap(normalize, spmd_axis_name='batch')(x)
+    result = jax.vmap(normalize, spmd_axis_name=('x', 'batch'))(x)
     a = np.asarray(x).reshape(8, 4, 2)
     reference = (a - a.mean(axis=2, keepdims=True)).reshape(8, 8)
     return result, reference

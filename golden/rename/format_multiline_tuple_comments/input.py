@@ -26,3 +26,7 @@ batched = jax.vmap(
         "y",  # collides with the specs
     ),  # keep this layout
 )
+
+
+def run():
+    return batched(np.ones((8, 4), dtype=np.float32))  # the batch (8) is visible: the rename is safe

@@ -1,0 +1,400 @@
+"""The calls of a vmapped function: the size of the batch each passes, and whether each is traced under jit.
+
+Two fixes depend on the callers, not on the vmapped function itself:
+
+- rename points `spmd_axis_name` at another mesh axis; JAX needs the batch size to be divisible by the spmd axes'
+  sizes and checks it only when the program runs or lowers (docs/safety.md, rename). The fix is safe only when
+  every call's batch size is visible in the module and divisible by the new axes' sizes;
+- add-axis on an Explicit mesh (the `jax.make_mesh` default) runs only when the call is traced under `jax.jit`
+  and the batch dimension of the vmapped input is not placed on a mesh axis (measured: eager calls, and inputs
+  whose batch dimension is placed on an Explicit axis, raise after the fix; docs/safety.md, add-axis).
+
+Both need *every* call, so the vmapped callable is followed (`spmdfix.analysis.uses.UseIndex`) from the
+`jax.vmap(...)` expression or the decorated `def`, through names, aliases and `jax.jit(...)` wrappers, to each
+call; any other use (passed to a function, stored, returned) is reported as not followed.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from spmdfix import jaxapi
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.uses import Use, UseIndex
+from spmdfix.analysis.values import Evaluator
+from spmdfix.model import Span
+
+_MAX_DEPTH = 12
+_FILLED = frozenset({"zeros", "ones", "empty", "full"})
+_RANDOM = frozenset({"normal", "uniform", "bernoulli", "truncated_normal", "randint", "gumbel", "laplace"})
+_SAME_SHAPE = frozenset({"asarray", "array", "device_put", "float32", "abs", "exp", "sin", "cos", "tanh"})
+_ARRAY_MODULES = ("jax.numpy.", "numpy.")
+_UNKNOWN = ast.Constant(value=...)  # stands for an `in_axes` that could not be found
+
+
+@dataclass(frozen=True, slots=True)
+class VmapCall:
+    """One call of the vmapped function.
+
+    batch: the size of the mapped dimension (an int when the argument's shape is a literal of the module, else
+    None). under_jit: the call is traced under `jax.jit` (the callable is jitted, or the call sits in a jitted
+    function). batch_placement: "none" when a mapped argument is placed (`jax.device_put(x, NamedSharding(mesh,
+    spec))`) with `None` at the batch dimension, "axes" when it is placed on mesh axes there, "unknown" otherwise.
+    """
+
+    span: Span
+    line: int
+    batch: int | None
+    under_jit: bool
+    batch_placement: str
+
+
+@dataclass(frozen=True, slots=True)
+class VmapCalls:
+    """Every call of one vmapped function that spmdfix followed, and the uses it could not follow."""
+
+    calls: tuple[VmapCall, ...]
+    unfollowed: tuple[Use, ...]
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.calls) and not self.unfollowed
+
+
+class VmapCallAnalysis:
+    """Finds the calls of a vmapped callable in one module (pure; see the module docstring)."""
+
+    def __init__(self, index: ModuleIndex, evaluator: Evaluator, uses: UseIndex) -> None:
+        self.ix = index
+        self.ev = evaluator
+        self.uses = uses
+
+    def calls(self, site: ast.AST, fun: ast.AST | None, in_axes: ast.AST | None) -> VmapCalls:
+        """The calls of the vmap at `site`: a `jax.vmap(...)` call (or `partial(jax.vmap, ...)(f)`), or a
+        decorator of the def `fun`. `in_axes` is the vmap's `in_axes` argument (None: 0 for every argument)."""
+        calls: list[VmapCall] = []
+        unfollowed: list[Use] = []
+        in_axes, known = self._site_in_axes(site, in_axes)
+        if not known:
+            in_axes = _UNKNOWN
+        if isinstance(site, ast.Call) and fun is not None and not (
+            isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef)) and site in fun.decorator_list
+        ):
+            self._follow(site, False, in_axes, calls, unfollowed, 0)
+        elif isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            jitted = False
+            scope = self.ix.scope_at(fun)
+            for deco in fun.decorator_list:
+                if deco is site:
+                    continue
+                if self._is_jit(deco, scope):
+                    jitted = True
+                else:
+                    unfollowed.append(self.uses.use(deco))
+            bindings = scope.bindings.get(fun.name, [])
+            if len(bindings) != 1:
+                unfollowed.append(self.uses.use(site))
+            else:
+                for load in self.uses.loads(bindings[0]):
+                    self._follow(load, jitted, in_axes, calls, unfollowed, 0)
+        else:
+            unfollowed.append(self.uses.use(site))
+        return VmapCalls(tuple(calls), tuple(unfollowed))
+
+    def _site_in_axes(self, site: ast.AST, in_axes: ast.AST | None) -> tuple[ast.AST | None, bool]:
+        """The vmap's `in_axes` expression (None: the default 0), and whether it could be found: a factory
+        `partial(jax.vmap, in_axes=..., ...)` carries it among its own keywords."""
+        if in_axes is not None:
+            return in_axes, True
+        if not isinstance(site, ast.Call):
+            return None, False
+        scope = self.ix.scope_at(site)
+        if self.ix.qualname(site.func, scope) in jaxapi.VMAP_NAMES:
+            return None, True
+        factory = site.func if isinstance(site.func, ast.Call) else site
+        if self.ix.qualname(factory.func, scope) in jaxapi.PARTIAL_NAMES:
+            return argument(factory, None, "in_axes"), True
+        return None, False
+
+    def _follow(self, expr, jitted, in_axes, calls, unfollowed, depth) -> None:
+        for end in self.uses.uses_of_value(expr):
+            up = self.uses.parent(end)
+            if isinstance(up, ast.Call) and up.func is end:
+                calls.append(self._call(up, jitted, in_axes))
+            elif (
+                isinstance(up, ast.Call)
+                and up.args
+                and up.args[0] is end
+                and self._is_jit(up.func, self.ix.scope_at(up))
+                and depth < _MAX_DEPTH
+            ):
+                self._follow(up, True, in_axes, calls, unfollowed, depth + 1)
+            else:
+                unfollowed.append(self.uses.use(end))
+
+    def _is_jit(self, expr: ast.AST, scope: Scope) -> bool:
+        """`jax.jit`, or `partial(jax.jit, ...)` / `jax.jit(...)` used as a decorator factory."""
+        if isinstance(expr, ast.Call):
+            qname = self.ix.qualname(expr.func, scope)
+            if qname in jaxapi.PARTIAL_NAMES and expr.args:
+                return self.ix.qualname(expr.args[0], scope) in jaxapi.JIT_NAMES
+            return qname in jaxapi.JIT_NAMES and not expr.args
+        return self.ix.qualname(expr, scope) in jaxapi.JIT_NAMES
+
+    # --- one call -----------------------------------------------------------------------------------
+    def _call(self, call: ast.Call, jitted: bool, in_axes: ast.AST | None) -> VmapCall:
+        scope = self.ix.scope_at(call)
+        axes = self._in_axes(in_axes, scope, len(call.args))
+        batch, placements = None, set()
+        if axes is not None and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
+            for arg, axis in zip(call.args, axes):
+                if axis is None:
+                    continue
+                shape = self.shape(arg, scope)
+                if batch is None and shape is not None and -len(shape) <= axis < len(shape):
+                    batch = shape[axis]  # JAX requires every mapped argument to have this size
+                placements.add(self._placement(arg, scope, axis))
+        if "axes" in placements:
+            placement = "axes"
+        elif placements == {"none"}:
+            placement = "none"
+        else:
+            placement = "unknown"
+        under = jitted or self._in_jitted_function(call)
+        return VmapCall(self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement)
+
+    def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
+        """One mapped axis (or None) per positional argument; None when `in_axes` cannot be read."""
+        if expr is _UNKNOWN:
+            return None
+        if expr is None:
+            return [0] * count
+        if self.ev.is_none(expr, scope):
+            return [None] * count
+        single = self.ev.int_value(expr, scope)
+        if single is not None:
+            return [single] * count
+        resolved = self._resolve(expr, scope)
+        if resolved is None or not isinstance(resolved[0], (ast.Tuple, ast.List)):
+            return None
+        out: list[int | None] = []
+        for elt in resolved[0].elts:
+            if self.ev.is_none(elt, resolved[1]):
+                out.append(None)
+            else:
+                value = self.ev.int_value(elt, resolved[1])
+                if value is None:
+                    return None
+                out.append(value)
+        return out if len(out) == count else None
+
+    def _in_jitted_function(self, call: ast.Call) -> bool:
+        """The call sits in a function that is jitted (a jit decorator, or every use of its name is
+        `jax.jit(name)`)."""
+        for anc in self.ix.ancestors(call):
+            if not isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            scope = self.ix.scope_at(anc)
+            if any(self._is_jit(d, scope) for d in anc.decorator_list):
+                return True
+            bindings = scope.bindings.get(anc.name, [])
+            if len(bindings) == 1:
+                loads = self.uses.loads(bindings[0])
+                if loads and all(self._jit_argument(n) for n in loads):
+                    return True
+        return False
+
+    def _jit_argument(self, name: ast.Name) -> bool:
+        up = self.uses.parent(name)
+        return (
+            isinstance(up, ast.Call) and bool(up.args) and up.args[0] is name
+            and self.ix.qualname(up.func, self.ix.scope_at(up)) in jaxapi.JIT_NAMES
+        )
+
+    def _placement(self, arg: ast.AST, scope: Scope, axis: int) -> str:
+        """How a mapped argument's batch dimension is placed: "none", "axes" or "unknown"."""
+        resolved = self._resolve(arg, scope)
+        if resolved is None or not isinstance(resolved[0], ast.Call):
+            return "unknown"
+        call, scope = resolved
+        if self.ix.qualname(call.func, scope) != "jax.device_put":
+            return "unknown"
+        sharding = argument(call, 1, "device")
+        found = self._resolve(sharding, scope) if sharding is not None else None
+        if found is None or not isinstance(found[0], ast.Call):
+            return "unknown"
+        named, scope = found
+        if self.ix.qualname(named.func, scope) not in jaxapi.NAMED_SHARDING_NAMES:
+            return "unknown"
+        tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
+        if tree.unresolved or len(tree.specs) != 1:
+            return "unknown"
+        entries = tree.specs[0].entries
+        if axis < 0 or axis >= len(entries):
+            return "none" if axis >= 0 else "unknown"
+        entry = entries[axis]
+        if not entry.known:
+            return "unknown"
+        return "axes" if entry.value is not None else "none"
+
+    # --- names ------------------------------------------------------------------------------------
+    def _resolve(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, Scope] | None:
+        """Follow names to the value they hold here: a name bound once (`Evaluator.resolve_name`), or a name
+        reassigned in straight-line code (`x = ...; x = jax.device_put(x, ...)`), whose value at a use is the
+        last assignment before it in the same statement list."""
+        for _ in range(_MAX_DEPTH):
+            if not isinstance(expr, ast.Name):
+                return expr, scope
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is not None:
+                if binding.kind != "assign":
+                    return None
+                expr, scope = binding.node, binding.scope
+                continue
+            found = self._straight_line_value(expr, scope)
+            if found is None:
+                return None
+            expr = found
+        return None
+
+    def _straight_line_value(self, name: ast.Name, scope: Scope) -> ast.AST | None:
+        bindings = scope.bindings.get(name.id, [])
+        if not bindings or any(b.kind != "assign" for b in bindings):
+            return None
+        stmt, block = self._statement_in_block(name)
+        if block is None:
+            return None
+        position = {id(s): i for i, s in enumerate(block)}
+        best = None
+        for b in bindings:
+            assign = self.ix.parent.get(id(b.node))
+            if not isinstance(assign, ast.Assign) or id(assign) not in position:
+                return None  # assigned in a nested block or by another statement form: no single reaching value
+            i = position[id(assign)]
+            if i < position[id(stmt)] and (best is None or i > best[0]):
+                best = (i, b.node)
+        return best[1] if best is not None else None
+
+    def _statement_in_block(self, node: ast.AST) -> tuple[ast.AST | None, list | None]:
+        """The statement holding `node` and the body list it is in (its function's or the module's)."""
+        child = node
+        for anc in self.ix.ancestors(node):
+            body = getattr(anc, "body", None)
+            if isinstance(body, list) and child in body:
+                return (child, body) if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)) else (None, None)
+            child = anc
+        return None, None
+
+    # --- static shapes ------------------------------------------------------------------------------
+    def shape(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[int, ...] | None:
+        """The shape of an array expression when it is built from literals of the module: `jnp.zeros((4, 8))`,
+        `jnp.arange(32).reshape(4, 8)`, `jax.random.normal(key, (4, 8))`, `jax.device_put(x, ...)`, `x * 2.0`,
+        through names; None otherwise."""
+        if depth > _MAX_DEPTH:
+            return None
+        resolved = self._resolve(expr, scope)
+        if resolved is None:
+            return None
+        expr, scope = resolved
+        if isinstance(expr, ast.BinOp):
+            left, right = self._is_number(expr.left, scope), self._is_number(expr.right, scope)
+            if left and not right:
+                return self.shape(expr.right, scope, depth + 1)
+            if right and not left:
+                return self.shape(expr.left, scope, depth + 1)
+            return None
+        if not isinstance(expr, ast.Call):
+            return None
+        func = expr.func
+        qname = self.ix.qualname(func, scope) or ""
+        last = qname.rsplit(".", 1)[-1]
+        if qname.startswith(_ARRAY_MODULES) or qname == "jax.device_put":
+            if last in _FILLED:
+                return self._shape_value(argument(expr, 0, "shape"), scope)
+            if last == "arange" and len(expr.args) in (1, 2) and not expr.keywords:
+                ends = [self.int_expr(a, scope) for a in expr.args]
+                if None in ends:
+                    return None
+                return (ends[0],) if len(ends) == 1 else (ends[1] - ends[0],)
+            if last == "linspace":
+                num = argument(expr, 2, "num")
+                n = 50 if num is None else self.int_expr(num, scope)
+                return (n,) if n is not None else None
+            if last == "reshape":
+                base = self.shape(argument(expr, 0, "a"), scope, depth + 1) if argument(expr, 0, "a") else None
+                return self._reshaped(base, [argument(expr, 1, "shape")], scope)
+            if last in _SAME_SHAPE and expr.args:
+                return self.shape(expr.args[0], scope, depth + 1)
+            return None
+        if qname.startswith("jax.random.") and last in _RANDOM:
+            return self._shape_value(argument(expr, 1, "shape"), scope)
+        if qname == "" and isinstance(func, ast.Attribute):
+            if func.attr == "reshape":
+                base = self.shape(func.value, scope, depth + 1)
+                return self._reshaped(base, expr.args, scope)
+            if func.attr == "astype":
+                return self.shape(func.value, scope, depth + 1)
+        return None
+
+    def _reshaped(self, base, args, scope) -> tuple[int, ...] | None:
+        if len(args) == 1 and args[0] is not None:
+            dims = self._shape_value(args[0], scope, allow_minus=True)
+        else:
+            dims = tuple(self.int_expr(a, scope) for a in args)
+            dims = None if None in dims else dims
+        if dims is None:
+            return None
+        if dims.count(-1) == 1:
+            if base is None:
+                return None
+            total, known = 1, 1
+            for d in base:
+                total *= d
+            for d in dims:
+                known *= d if d != -1 else 1
+            if known == 0 or total % known:
+                return None
+            dims = tuple(total // known if d == -1 else d for d in dims)
+        return dims if all(d >= 0 for d in dims) else None
+
+    def _shape_value(self, expr, scope, allow_minus: bool = False) -> tuple[int, ...] | None:
+        if expr is None:
+            return None
+        single = self.int_expr(expr, scope)
+        if single is not None:
+            return (single,)
+        resolved = self._resolve(expr, scope)
+        if resolved is None or not isinstance(resolved[0], (ast.Tuple, ast.List)):
+            return None
+        dims = tuple(self.int_expr(e, resolved[1]) for e in resolved[0].elts)
+        if None in dims or (not allow_minus and any(d < 0 for d in dims)):
+            return None
+        return dims
+
+    def int_expr(self, expr: ast.AST, scope: Scope, depth: int = 0) -> int | None:
+        """An integer built from literals and module constants with `+ - * //`; None otherwise."""
+        if depth > _MAX_DEPTH:
+            return None
+        resolved = self._resolve(expr, scope)
+        if resolved is None:
+            return None
+        expr, scope = resolved
+        if isinstance(expr, ast.Constant) and type(expr.value) is int:
+            return expr.value
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+            inner = self.int_expr(expr.operand, scope, depth + 1)
+            return -inner if inner is not None else None
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+            a, b = self.int_expr(expr.left, scope, depth + 1), self.int_expr(expr.right, scope, depth + 1)
+            if a is None or b is None:
+                return None
+            if isinstance(expr.op, ast.FloorDiv):
+                return a // b if b else None
+            return a + b if isinstance(expr.op, ast.Add) else a - b if isinstance(expr.op, ast.Sub) else a * b
+        return None
+
+    def _is_number(self, expr: ast.AST, scope: Scope) -> bool:
+        resolved = self._resolve(expr, scope)
+        return resolved is not None and isinstance(resolved[0], ast.Constant) and type(resolved[0].value) in (int, float)

@@ -1,0 +1,88 @@
+"""spmdfix.analysis.vmap_calls: the calls of a vmapped function, their batch sizes, jit and placement."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from spmdfix.analysis.facts import Analyzer
+
+HEADER = """\
+from functools import partial
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+def f(v):
+    return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+"""
+
+
+def _calls(body: str):
+    source = HEADER + textwrap.dedent(body)
+    facts = Analyzer(source, ast.parse(source)).facts()
+    return facts[0].calls
+
+
+def test_batch_sizes_from_literals_names_and_reshapes() -> None:
+    calls = _calls(
+        """
+        B = 4
+        g = jax.vmap(f, spmd_axis_name='x')
+        def main():
+            a = g(jnp.ones((B * 2, 8)))
+            b = g(jnp.arange(6 * 8).reshape(-1, 8))
+            x = jax.random.normal(jax.random.key(0), (B, 8))
+            x = jax.device_put(x, NamedSharding(mesh, P(None, 'x')))
+            return a, b, g(x), g(x * 2.0), g(unknown())
+        """
+    )
+    assert [c.batch for c in calls.calls] == [8, 6, 4, 4, None]
+    assert calls.complete
+    assert [c.batch_placement for c in calls.calls] == ["unknown", "unknown", "none", "unknown", "unknown"]
+
+
+def test_in_axes_select_the_mapped_argument() -> None:
+    calls = _calls(
+        """
+        def h(w, v):
+            return f(v) * w
+        jax.vmap(h, in_axes=(None, 1), spmd_axis_name='x')(jnp.ones((3, 3)), jnp.zeros((8, 5)))
+        """
+    )
+    assert [c.batch for c in calls.calls] == [5]
+
+
+def test_jit_wrappers_decorators_and_other_uses() -> None:
+    calls = _calls(
+        """
+        run = jax.jit(jax.vmap(f, spmd_axis_name='x'))
+        @jax.jit
+        def step(x):
+            return run(x)
+        def main():
+            register(run)
+            return run(jnp.ones((4, 8))), step(jnp.ones((4, 8)))
+        """
+    )
+    assert [c.under_jit for c in calls.calls] == [True, True]
+    assert [u.text for u in calls.unfollowed] == ["register(run)"]
+    assert not calls.complete
+
+
+def test_decorated_vmap_and_eager_call() -> None:
+    calls = _calls(
+        """
+        @partial(jax.vmap, in_axes=(0,), spmd_axis_name='x')
+        def g(v):
+            return f(v)
+        def main():
+            return g(np.zeros((16, 8)))
+        """
+    )
+    assert [(c.batch, c.under_jit) for c in calls.calls] == [(16, False)]
+
+
+def test_no_call_is_not_complete() -> None:
+    assert not _calls("g = jax.vmap(f, spmd_axis_name='x')\n").complete
