@@ -14,8 +14,8 @@ Measures, each the best of `--repeat` runs (wall seconds; CPU seconds of the pro
 
 Targets (safe fixes only, no `--unsafe-fixes`), printed MET / NOT MET: `fix --diff` at most 3x `check` on
 the generated module; each code action resolved in under 1 s; `fix --diff` at most 2x `check` on the
-repository. Both commands run with `--no-cache` when spmdfix has a cache, so that each run reads and checks
-every file. The machine is shared: close other work while measuring (the CPU column shows how much of
+repository. Each command runs with `--no-cache` when it has that option, so that every run reads and
+checks every file. The machine is shared: close other work while measuring (the CPU column shows how much of
 the wall time was spmdfix's own).
 
 Usage: python bench/fix_vs_check.py [--repeat 3] [--lines 12000] [--file PATH ...] [--corpus DIR | --no-corpus]
@@ -99,9 +99,10 @@ def spmdfix_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "spmdfix.cli"]
 
 
-def has_option(cmd: list[str], option: str) -> bool:
-    out = subprocess.run([*cmd, "check", "--help"], capture_output=True, text=True, env=_env(), check=False)
-    return option in out.stdout
+def cache_flags(cmd: list[str], subcommand: str) -> list[str]:
+    """`--no-cache` when the subcommand has it: every run reads and checks every file."""
+    out = subprocess.run([*cmd, subcommand, "--help"], capture_output=True, text=True, env=_env(), check=False)
+    return ["--no-cache"] if "--no-cache" in out.stdout else []
 
 
 def _env() -> dict[str, str]:
@@ -128,17 +129,17 @@ def run(cmd: list[str], repeat: int) -> Timing:
     return best
 
 
-def fix_vs_check(cmd: list[str], path: Path, repeat: int, cache_flags: list[str]) -> tuple[Timing, Timing, str]:
-    check = run([*cmd, "check", *cache_flags, str(path)], repeat)
-    fix = run([*cmd, "fix", "--diff", *cache_flags, str(path)], repeat)
-    diff = subprocess.run(
-        [*cmd, "fix", "--diff", *cache_flags, str(path)], capture_output=True, text=True, env=_env(), check=False
-    ).stdout
+def fix_vs_check(cmd: list[str], path: Path, repeat: int) -> tuple[Timing, Timing, str]:
+    check_cmd = [*cmd, "check", *cache_flags(cmd, "check"), str(path)]
+    fix_cmd = [*cmd, "fix", "--diff", *cache_flags(cmd, "fix"), str(path)]
+    check, fix = run(check_cmd, repeat), run(fix_cmd, repeat)
+    diff = subprocess.run(fix_cmd, capture_output=True, text=True, env=_env(), check=False).stdout
     return check, fix, diff
 
 
-def resolve_times(text: str, repeat: int) -> dict[str, float]:
-    """Best seconds of `codeAction/resolve` for the preferred quick fix and for fix-all, in process."""
+def resolve_times(path: Path, repeat: int) -> dict[str, float]:
+    """Best seconds of `codeAction/resolve` for the preferred quick fix and for fix-all on the file at `path`
+    (opened as an editor buffer), in process."""
     sys.path.insert(0, str(ROOT))
     from lsprotocol import types as lsp
 
@@ -146,12 +147,13 @@ def resolve_times(text: str, repeat: int) -> dict[str, float]:
     from spmdfix.lsp.documents import Document
     from spmdfix.lsp.server import SpmdfixServer
 
-    uri = "file:///bench/generated.py"
+    text = path.read_text(encoding="utf-8")
+    uri = path.as_uri()
     server = SpmdfixServer()
     server.resolve_edits = True  # the client resolves edits lazily, as VS Code and Neovim do
     best: dict[str, float] = {}
     for _ in range(repeat):
-        server.documents[uri] = doc = Document(uri, text, 1)
+        server.documents[uri] = doc = Document(uri, text, 1, path)
         server.findings(doc)  # the diagnostics published on didOpen
         end = lsp.Position(line=text.count("\n"), character=0)
         params = lsp.CodeActionParams(
@@ -196,23 +198,22 @@ def main(argv: list[str] | None = None) -> int:
 
     compileall.compile_dir(ROOT / "spmdfix", quiet=1)  # as an install does; see bench/README.md
     cmd = spmdfix_command()
-    cache_flags = ["--no-cache"] if has_option(cmd, "--no-cache") else []
     verdicts = []
     with tempfile.TemporaryDirectory() as tmp:
         module = Path(tmp, "generated.py")
         text = generated_module(args.lines)
         module.write_text(text, encoding="utf-8")
-        print(f"generated module: {text.count(chr(10))} lines; spmdfix: {' '.join(cmd)} {' '.join(cache_flags)}")
-        check, fix, diff = fix_vs_check(cmd, module, args.repeat, cache_flags)
+        print(f"generated module: {text.count(chr(10))} lines; spmdfix: {' '.join(cmd)}")
+        check, fix, diff = fix_vs_check(cmd, module, args.repeat)
         if "+++" not in diff:
             raise SystemExit("the generated module's collision was not fixed")
         print(_row("(a) generated module", check, fix))
         verdicts.append(f"fix --diff <= {FIX_VS_CHECK:g}x check (generated module): {_met(fix.wall <= FIX_VS_CHECK * check.wall)}")
         for path in args.file:
-            check, fix, _ = fix_vs_check(cmd, path, args.repeat, cache_flags)
+            check, fix, _ = fix_vs_check(cmd, path, args.repeat)
             print(_row(f"(b) {path.name}", check, fix))
             verdicts.append(f"fix --diff <= {FIX_VS_CHECK:g}x check ({path.name}): {_met(fix.wall <= FIX_VS_CHECK * check.wall)}")
-        for name, seconds in resolve_times(text, args.repeat).items():
+        for name, seconds in resolve_times(module, args.repeat).items():
             print(f"(c) codeAction/resolve, {name:<22} {seconds:6.3f} s")
             verdicts.append(f"code action resolved in < {RESOLVE_SECONDS:g} s ({name}): {_met(seconds < RESOLVE_SECONDS)}")
     corpus = args.corpus or (DEFAULT_CORPUS if DEFAULT_CORPUS.is_dir() else None)
@@ -221,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             # A copy: `fix --diff` writes nothing, but a cache or a stray write must not touch the original.
             copy = Path(tmp, corpus.name)
             shutil.copytree(corpus, copy, ignore=shutil.ignore_patterns(".git", ".spmdfix_cache"))
-            check, fix, _ = fix_vs_check(cmd, copy, args.repeat, cache_flags)
+            check, fix, _ = fix_vs_check(cmd, copy, args.repeat)
         print(_row(f"(d) {corpus}", check, fix))
         verdicts.append(
             f"fix --diff <= {REPO_FIX_VS_CHECK:g}x check ({corpus.name}): {_met(fix.wall <= REPO_FIX_VS_CHECK * check.wall)}"

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from spmdfix import rules
 from spmdfix.analysis.facts import Analyzer
+from spmdfix.edit_log import EditLog
 from spmdfix.analysis.index import ProjectIndex, ProjectLink, find_project_root, module_name
 from spmdfix.model import (
     Applicability,
@@ -45,8 +46,9 @@ _NEWER_SYNTAX = re.compile(r"^\s*type\s+\w+|\b(?:def|class)\s+\w+\s*\[|\b[fF][rR
 @dataclass(frozen=True, slots=True)
 class FixResult:
     """Outcome of `fix_source`: the new source, the fixes applied, the findings left, errors, the
-    reported findings of the source before any fix (`found`: what is left if the new source is not written)
-    and the suppressed findings of the new source."""
+    reported findings of the source before any fix (`found`: what is left if the new source is not written),
+    the suppressed findings of the new source, and the edits of the input that make the new source (every
+    pass composed: what a language server's fix-all sends)."""
 
     source: str
     applied: tuple[Fix, ...]
@@ -54,6 +56,7 @@ class FixResult:
     errors: tuple[str, ...] = field(default=())
     found: tuple[Finding, ...] = field(default=())
     suppressed: tuple[Finding, ...] = field(default=())  # what `select` held back on the result's source
+    edits: tuple[Edit, ...] = field(default=())  # edits of `fix_source`'s input that give `source`, sorted
 
     @property
     def changed(self) -> bool:
@@ -224,7 +227,7 @@ def fix_source(
 
 
 def _fixed(source: str, options: Options, select: Selector, review: Reviewer, path=None, index=None) -> FixResult:
-    current, applied, errors = source, [], []
+    current, applied, errors, log = source, [], [], EditLog()
     findings, tree = _checked(source, options, path, index) if may_have_findings(source) else ([], None)
     reported, suppressed = select(current, findings)
     found, found_suppressed = tuple(reported), tuple(suppressed)
@@ -247,12 +250,15 @@ def _fixed(source: str, options: Options, select: Selector, review: Reviewer, pa
             errors.append(f"internal error: the fixed module would not parse ({problem}); nothing written")
             return FixResult(source, (), found, tuple(errors), found, found_suppressed)
         current = new
+        log.record(edits)
         applied.extend(this_pass)
         unsafe = {u for f in this_pass if f.applicability == Applicability.UNSAFE for u in _units(f)}
         chained = _shifted(chained | unsafe, edits)
         found_now = _analysed(current, tree, options, path, index) if may_have_findings(current) else []
         reported, suppressed = select(current, found_now)
-    return FixResult(current, tuple(applied), tuple(reported), tuple(errors), found, tuple(suppressed))
+    return FixResult(
+        current, tuple(applied), tuple(reported), tuple(errors), found, tuple(suppressed), log.edits(current)
+    )
 
 
 _UNIT = re.compile(r"\b(?:shard_map|vmap)@(\d+)(?![\d@])")  # sites of this module only (no `@path`)

@@ -240,7 +240,8 @@ class Fixed:
     text: the analysed text after the fixes (the prepared text itself when nothing applied; render it
     with `Prepared.render`). remaining: the reported findings of `text` (notebook cells that do not parse
     included). suppressed: how many findings of `text` a comment suppresses. found_before: how many were
-    reported before any fix (what stays if `text` is not written).
+    reported before any fix (what stays if `text` is not written). edits: the edits of the prepared text
+    that give `text` (`api.FixResult.edits`).
     """
 
     text: str
@@ -249,6 +250,7 @@ class Fixed:
     errors: tuple[str, ...] = field(default=())
     suppressed: int = 0
     found_before: int = 0
+    edits: tuple[Edit, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -286,7 +288,9 @@ def fix_prepared(
         extra = [f for f in prepared.extra_findings(result.source) if f.code in enabled]
         remaining = sorted(remaining + extra, key=lambda f: (f.span.path, f.span.start))
         before += sum(f.code in enabled for f in prepared.extra_findings(prepared.text))
-    return Fixed(result.source, result.applied, tuple(remaining), result.errors, len(result.suppressed), before)
+    return Fixed(
+        result.source, result.applied, tuple(remaining), result.errors, len(result.suppressed), before, result.edits
+    )
 
 
 def fix_file(

@@ -22,7 +22,7 @@ from spmdfix.lsp.data import (
     to_json,
 )
 from spmdfix.lsp.documents import Document
-from spmdfix.lsp.text import PositionConverter, line_diff_edits
+from spmdfix.lsp.text import PositionConverter
 from spmdfix.model import Applicability, Finding, Fix, Span
 from spmdfix.positions import LineIndex
 
@@ -294,7 +294,7 @@ def _same_fix(findings: list[Finding], old: Fix) -> Fix | None:
 
 
 def _fix_all_edit(ls: SpmdfixServer, doc: Document) -> lsp.WorkspaceEdit | None:
-    """What `spmdfix fix` would write for the document's text (its settings, its suppressions), as line
+    """What `spmdfix fix` would write for the document's text (its settings, its suppressions), as
     edits of the buffer."""
     source = doc.source
     if ls.checked(doc).syntax_error is not None:
@@ -307,5 +307,6 @@ def _fix_all_edit(ls: SpmdfixServer, doc: Document) -> lsp.WorkspaceEdit | None:
     for error in fixed.errors:
         ls.log(lsp.MessageType.Warning, f"spmdfix: {error}")
     conv = ls.converter(source)
-    edits = [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in line_diff_edits(source, fixed.text)]
+    # The fix's own composed edits: a line diff of the two texts took seconds on a 12,000-line module.
+    edits = [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in fixed.edits]
     return workspace_edit(ls, doc, edits)
