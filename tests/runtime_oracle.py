@@ -64,10 +64,20 @@ def _run_module(path: str, index: int) -> dict:
     return {"file": path, "status": "match", "error": "", "detail": ""}
 
 
+def _restore_config(saved: dict) -> None:
+    """Undo `jax.config.update` calls a program made (e.g. `jax_disable_vmap_shmap_error`): every program runs
+    under the same configuration, whatever ran before it in this process."""
+    for name, value in saved.items():
+        if jax.config.values.get(name) != value:
+            jax.config.update(name, value)
+
+
 def main(paths: list[str]) -> None:
     assert len(jax.devices()) == 8, jax.devices()
+    saved = dict(jax.config.values)
     for i, path in enumerate(paths):
         print(json.dumps(_run(path, i)), flush=True)
+        _restore_config(saved)
 
 
 if __name__ == "__main__":
