@@ -36,8 +36,6 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
     KnownOpen("finding:missed:*", {"consts": ("spmd_tuple",)}, 25,
               "issue 10, found by generated programs: axis names in a tuple holding a constant "
               "(X = 'x'; spmd_axis_name=(X,)) are not resolved"),
-    KnownOpen("finding:missed:*", {"nested": (True,)}, 32,
-              "issue 10 kind 2: nested shard_maps fail under any spmd vmap and get no finding"),
     KnownOpen("finding:missed:should be of type `Manual`", {"axis_names": ("spec_only",)}, 24,
               "issue 10, new kind (fuzzer): a partial-manual shard_map whose axis_names lacks the spmd axis "
               "fails under jit (H4) with no finding when the spmd axis is in no spec"),
