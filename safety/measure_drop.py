@@ -79,3 +79,9 @@ attempt("M5 collision spmd=x", lambda: jax.vmap(fa, spmd_axis_name="x")(X2), X2 
 attempt("M5 collision dropped", lambda: jax.vmap(fa)(X2), X2 * 2 + 1)
 attempt("M5 collision dropped jit", lambda: jax.jit(jax.vmap(fa))(X2), X2 * 2 + 1)
 print("M5 dropped output sharding:", jax.jit(jax.vmap(fa))(X2).sharding.spec)
+# jax.smap under add-axis (size-1 'batch' axis as the spmd axis): fails too
+mesh3b = jax.make_mesh((1, 2, 4), ("batch", "x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 3)
+with jax.set_mesh(mesh3b):
+    fsb = lambda v: jax.smap(lambda b: b * 2 + 1, in_axes=0, out_axes=0, axis_name="x")(v)
+    attempt("M5 smap add-axis jit", lambda: jax.jit(jax.vmap(fsb, spmd_axis_name="batch"))(X2), X2 * 2 + 1)
+    attempt("M5 smap add-axis eager", lambda: jax.vmap(fsb, spmd_axis_name="batch")(X2), X2 * 2 + 1)

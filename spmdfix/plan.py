@@ -70,7 +70,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     # Planned per vmap site, shared by all its findings (cheap: no libcst until a fix is applied).
     site_fixes: list[Fix | Refusal] = [rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)]
     findings: list[Finding] = []
-    nested = False
+    nested = smap = False
     for reached in vmap.reached:
         part = _spec_findings(vmap, reached, site_fixes, h2)
         part += _capture_findings(vmap, reached)
@@ -80,10 +80,14 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
             nested = True
             part += _nested_findings(vmap, reached)
             part = [_refused(f, _NESTED_REFUSED, _nested_reason(reached)) for f in part]
+        if reached.shard_map.api == "smap":
+            smap = True
+            part = [_refused(f, _NESTED_REFUSED, _SMAP_REASON) for f in part]
         findings += part
     findings += _constraint_findings(vmap, site_fixes, h2)
-    if nested:
+    if nested or smap:
         reason = "a reached shard_map's body applies another shard_map: " + _NESTED_MEASURED
+        reason = _SMAP_REASON if smap else reason
         findings = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), reason) for f in findings]
     drop = drop_spmd_axis.plan(vmap)
     return [_with_option(f, drop) for f in findings]
@@ -96,9 +100,18 @@ _NESTED_MEASURED = (
     "jit); only removing `spmd_axis_name` does"
 )
 _NESTED_REFUSED = (Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP)
+# A `jax.smap` site (api "smap") makes only its own axis manual. Measured on jax 0.10.2 under a vmap over
+# that axis: renaming the spmd axis to another mesh axis and adding a size-1 'batch' axis both fail
+# (`manual_axis_type ... should be of type Manual` under jit, `must refer to an axis marked as manual` eager);
+# only removing spmd_axis_name runs (safety/measure_drop.py).
+_SMAP_REASON = (
+    "`jax.smap` makes only its own axis manual: measured, renaming the spmd axis or adding a size-1 axis fails "
+    "(`manual_axis_type` error); only removing `spmd_axis_name` runs"
+)
 
 
 def _nested_reason(reached) -> str:
+    """Why rename, add-axis and strip are refused for a reached shard_map with a nested one."""
     return "the shard_map's body applies another shard_map: " + _NESTED_MEASURED
 
 
