@@ -51,6 +51,7 @@ class Capture:
     name: str
     use: Span
     kind: str = "batched"
+    line: int = 0  # 1-based row of `use`, for reasons that name it
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +223,7 @@ class CaptureAnalysis:
             bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
             if bindings and bindings[0].scope.node is home and node.id not in seen:
                 seen[node.id] = self.span(node)
-        return tuple(Capture(name, span) for name, span in sorted(seen.items(), key=lambda kv: kv[1]))
+        return tuple(Capture(n, s, "batched", self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 
     # --- unbatched arrays (the all-replicated body) ----------------------------------------------------
     def unbatched_arrays(self, construction: ast.AST, body: ast.AST | None, skip: set[str]) -> tuple[Capture, ...]:
@@ -245,7 +246,10 @@ class CaptureAnalysis:
                 continue
             if self._array_value(binding.node, binding.scope, 0):
                 seen[node.id] = self.span(node)
-        return tuple(Capture(n, s, "array") for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+        return tuple(Capture(n, s, "array", self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+
+    def _row(self, span: Span) -> int:
+        return self.ix.lines.row_col(span.start)[0]
 
     def _fully_reduced(self, node: ast.AST) -> bool:
         """`W.sum()`, `jnp.mean(W)`: a reduction of the whole array to a scalar (measured: a body using an
