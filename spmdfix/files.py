@@ -125,11 +125,21 @@ def excluded_as_given(path: Path, excluded: Excluded) -> bool:
 
 
 class _IgnoreFile:
-    """One ignore file's patterns (`pathspec.GitIgnoreSpec`), with a quick test in front of them."""
+    """One ignore file's patterns, with a quick test in front of pathspec's (`GitIgnoreSpec`, built on the
+    first entry the quick test cannot rule out: compiling every pattern costs more than most walks ask)."""
 
-    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
-        self.spec = spec
-        self.any_match = _any_pattern(spec)
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.any_match = _any_pattern(lines)
+        self._spec: pathspec.GitIgnoreSpec | None = None
+
+    @property
+    def spec(self) -> pathspec.GitIgnoreSpec:
+        if self._spec is None:
+            import pathspec
+
+            self._spec = pathspec.GitIgnoreSpec.from_lines(self.lines)
+        return self._spec
 
     def include(self, rel: str) -> bool | None:
         """Whether the patterns ignore `rel` (True), re-include it (False), or say nothing (None).
@@ -143,21 +153,38 @@ class _IgnoreFile:
 
 
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+_ANY_DIRECTORY = "^(?:.+/)?"  # how pathspec starts a pattern that may match below any directory
 
 
-def _any_pattern(spec: pathspec.GitIgnoreSpec) -> re.Pattern | None:
-    """A regular expression that matches where some pattern of `spec` does (None when one cannot be built).
+def _any_pattern(lines: list[str]) -> re.Pattern | None:
+    """A regular expression that matches where some pattern of the ignore file's `lines` does (None when
+    one cannot be built).
 
-    pathspec matches each pattern with `regex.search` and names a group in each, which an alternation
-    may not repeat: the names become plain groups."""
-    parts = []
-    for pattern in spec.patterns:
-        if pattern.include is None:
-            continue  # a comment or blank line
-        regex = getattr(pattern, "regex", None)
-        if not isinstance(regex, re.Pattern) or not isinstance(regex.pattern, str) or "(?P=" in regex.pattern:
+    Each pattern's regex is pathspec's own (`GitIgnoreSpecPattern.pattern_to_regex`, which pathspec
+    matches with `search`); each names a group, which an alternation may not repeat, so the names become
+    plain groups. Most patterns start with `^(?:.+/)?` (a name at any depth): those are tried once at
+    each component's start, `(?:^|/)(?:A|B|...)`, not once per pattern and per split of the path (the same
+    matches for the relative paths asked, which never start with `/`)."""
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    anchored, anywhere = [], []
+    for line in lines:
+        try:
+            regex, include = GitIgnoreSpecPattern.pattern_to_regex(line)
+        except Exception:  # noqa: BLE001 - pathspec decides what a bad line means; no quick test then
             return None
-        parts.append(f"(?:{_NAMED_GROUP.sub('(?:', regex.pattern)})")
+        if include is None or regex is None:
+            continue  # a comment or blank line
+        if not isinstance(regex, str) or "(?P=" in regex:
+            return None
+        text = _NAMED_GROUP.sub("(?:", regex)
+        if text.startswith(_ANY_DIRECTORY):
+            anywhere.append(f"(?:{text[len(_ANY_DIRECTORY):]})")
+        else:
+            anchored.append(f"(?:{text})")
+    parts = [*anchored]
+    if anywhere:
+        parts.append(f"(?:^|/)(?:{'|'.join(anywhere)})")
     try:
         return re.compile("|".join(parts) or "(?!)")
     except re.error:
@@ -168,13 +195,11 @@ _Ignores = tuple[tuple[str, _IgnoreFile], ...]  # (absolute directory, its ignor
 
 
 def _read_ignore_file(path: Path) -> _IgnoreFile | None:
-    import pathspec  # 25 ms of imports: only for a tree that has ignore files
-
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    return _IgnoreFile(pathspec.GitIgnoreSpec.from_lines(lines))
+    return _IgnoreFile(lines)
 
 
 def _outer_gitignores(root: Path) -> _Ignores:
@@ -239,12 +264,14 @@ def _listing(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, re
         return
     for entry in entries:
         is_dir = entry.is_dir(follow_symlinks=False)
+        if not is_dir and not entry.name.endswith(SOURCE_SUFFIXES):
+            continue  # what no setting could keep: before the tests below, which cost more (most entries)
         child_abs = entry.path
         if (is_dir and entry.name == ".git") or excluded(child_abs, is_dir) or _gitignored(ignores, child_abs, is_dir):
             continue
         if is_dir:
             yield True, os.path.join(path, entry.name), child_abs, ignores
-        elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
+        elif entry.is_file():
             yield False, os.path.join(path, entry.name)
 
 

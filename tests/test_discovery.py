@@ -202,6 +202,6 @@ def test_the_quick_ignore_test_agrees_with_pathspec(rel: str) -> None:
     from spmdfix.files import _IgnoreFile
 
     spec = pathspec.GitIgnoreSpec.from_lines(IGNORE_LINES)
-    quick = _IgnoreFile(spec)
+    quick = _IgnoreFile(IGNORE_LINES)
     assert quick.any_match is not None
     assert quick.include(rel) == spec.check_file(rel).include
