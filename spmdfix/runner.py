@@ -35,9 +35,15 @@ if TYPE_CHECKING:
     from spmdfix.cache import FileStamp
 
 CHECK, FIX, ADD_NOQA = "check", "fix", "add-noqa"
+DEFERRED = "deferred"  # an outcome status that only `run_streamed`'s first pass sees
 BATCH_MAX = 16
 RECURSION_BUDGET = 985  # frames a file may use: what the default limit of 1000 leaves in `spmdfix check -j 1`
 STREAM_BATCH = 32  # files per task when the total is not known yet (`stream_jobs`)
+# `run_streamed`: a walk that ends within this many files is read in one process (starting workers costs
+# more than such a tree's prefilter), whose analyses go to workers only when their texts add up to
+# PARALLEL_COST characters (about 0.2 s of analysis on the 2-CPU benchmark machine).
+SMALL_TREE = 400
+PARALLEL_COST = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +52,9 @@ class Job:
 
     want_edits: also build every fix's text edits (for JSON-like reports). max_bytes: larger files are
     skipped. include_generated: do not skip files marked `@generated`. stamp: record the file's stamp
-    (stat and digest of the bytes read) in the outcome, for the results cache (`spmdfix.cache`).
+    (stat and digest of the bytes read) in the outcome, for the results cache (`spmdfix.cache`). defer:
+    stop before the analysis of a text that passes the prefilter (status "deferred", `cost` its length),
+    so that `run_streamed` can schedule the analyses largest first.
     """
 
     path: Path
@@ -59,6 +67,7 @@ class Job:
     max_bytes: int = MAX_BYTES
     stamp: bool = False
     project_root: Path | None = None  # where the cross-module analysis looks for modules (found when None)
+    defer: bool = False
 
     @property
     def settings(self) -> pipeline.FileSettings:
@@ -79,6 +88,7 @@ class FileOutcome:
     new text cannot be written). source is None for a file with nothing to report or write (smaller results).
     stamp: the file's `cache.FileStamp` when the job asked for it; depends: (absolute path, SHA-256) of each
     other module the analysis read (the results cache checks them before serving the outcome again).
+    cost: for a "deferred" outcome (`Job.defer`; never returned by `run_streamed`), the length of the text.
     """
 
     path: Path
@@ -101,6 +111,7 @@ class FileOutcome:
     found_before: int = 0
     stamp: FileStamp | None = None
     depends: tuple[tuple[str, str], ...] = ()
+    cost: int = 0
 
 
 def display_path(path: Path) -> str:
@@ -177,6 +188,8 @@ def run_source(job: Job, source: SourceFile) -> FileOutcome:
     """Run `job` on a file already read (or given on stdin). Never raises."""
     try:
         prepared = _prepare(job, source)
+        if job.defer and may_have_findings(prepared.text):
+            return FileOutcome(job.path, job.display, DEFERRED, cost=len(prepared.text))
         if job.mode == FIX:
             return _fix(job, source, prepared)
         if job.mode == ADD_NOQA:
@@ -450,6 +463,58 @@ def stream_jobs(jobs: Iterable[Job], pool: Executor, workers: int) -> tuple[list
         futures.append(_submit(pool, batches[-1]))
     wait([f for f in futures if f is not None])
     return [job for batch in batches for job in batch], _collect(futures, batches, workers)
+
+
+def run_streamed(jobs: Iterable[Job], workers: int) -> tuple[list[Job], list[FileOutcome]]:
+    """Run jobs as a walk yields them; the jobs and their outcomes, in the order the jobs came.
+
+    Two passes. The first reads each file and runs it, except that a text passing the prefilter is only
+    measured (`Job.defer`): in one process when the walk ends within `SMALL_TREE` files or `workers` is 1,
+    else streamed to `workers` processes while the walk goes on (`stream_jobs`). The second analyses the
+    deferred texts largest first, one per task, so that the workers finish together (longest processing
+    time first): in the workers, or in this process when there is one text or they are short
+    (`PARALLEL_COST`). A worker that dies is handled as in `run_jobs`.
+    """
+    import itertools
+
+    jobs = iter(jobs)
+    head = list(itertools.islice(jobs, SMALL_TREE))
+    deferring = (dataclasses.replace(job, defer=True) for job in itertools.chain(head, jobs))
+    if workers <= 1 or len(head) < SMALL_TREE:
+        first = run_batch(list(deferring))
+        return list(head), _deferred(list(head), first, workers, None)
+    with worker_pool(workers) as pool:
+        assert pool is not None
+        deferred_jobs, first = stream_jobs(deferring, pool, workers)
+        originals = [dataclasses.replace(job, defer=False) for job in deferred_jobs]
+        return originals, _deferred(originals, first, workers, pool)
+
+
+def _deferred(jobs: list[Job], outcomes: list[FileOutcome], workers: int, pool: Executor | None) -> list[FileOutcome]:
+    """`outcomes` with each "deferred" one replaced by the job's full run, largest text first."""
+    order = sorted((i for i, o in enumerate(outcomes) if o.status == DEFERRED), key=lambda i: -outcomes[i].cost)
+    if not order:
+        return outcomes
+    todo = [jobs[i] for i in order]
+    parallel = workers > 1 and len(todo) > 1
+    if pool is None and parallel and sum(outcomes[i].cost for i in order) >= PARALLEL_COST:
+        with worker_pool(min(workers, len(todo))) as own:
+            assert own is not None
+            done = _one_per_task(own, todo, workers)
+    elif pool is not None and parallel:
+        done = _one_per_task(pool, todo, workers)
+    else:
+        done = run_batch(todo)
+    out = list(outcomes)
+    for i, outcome in zip(order, done):
+        out[i] = outcome
+    return out
+
+
+def _one_per_task(pool: Executor, jobs: list[Job], workers: int) -> list[FileOutcome]:
+    """Each job a task of its own, submitted in order (the pool hands them out first come, first served)."""
+    batches = [[job] for job in jobs]
+    return _collect([_submit(pool, batch) for batch in batches], batches, workers)
 
 
 def _run_in(pool: Executor, jobs: Sequence[Job], workers: int, progress: Callable[[int], None]) -> list[FileOutcome]:

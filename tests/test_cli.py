@@ -370,6 +370,7 @@ def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pyt
         return real(job)
 
     monkeypatch.setattr(runner_module, "run_file", dies_on_crash)  # inherited by the forked workers
+    monkeypatch.setattr(runner_module, "SMALL_TREE", 0)  # workers even for a tree this small
     result = invoke("check", "-j", "2", "crash.py", "model.py")
     assert result.exit_code == 2
     assert "crash.py: internal error, file left as it is:\nthe worker process died" in result.stderr

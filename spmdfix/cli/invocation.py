@@ -33,8 +33,7 @@ from spmdfix.runner import (
     display_path,
     run_jobs,
     run_source,
-    stream_jobs,
-    worker_pool,
+    run_streamed,
 )
 
 if TYPE_CHECKING:
@@ -257,24 +256,19 @@ class Run:
             return [job], [_run_stdin(job, self.stdin_bytes())]
         cached = self.cached_run(mode)
         workers = self.kw["jobs"] or os.cpu_count() or 1
-        # Workers start before discovery when there will likely be several files to analyse: they import the
-        # analysis meanwhile. A run on one file, or with a cache that will likely serve most files, starts
-        # none unless the files it cannot serve need them (`run_jobs`).
-        several = len(self.paths) > 1 or any(path.is_dir() for path in self.paths)
-        several = several and not (cached is not None and cached.cache.loaded)
         found = (self.job(path, mode, want_edits) for path in self.sources())
         found = cached.misses(found) if cached is not None else found
-        with worker_pool(workers if several else 1) as pool:
-            if pool is not None and not terminal.stderr_is_tty():
-                # No progress bar to size: files go to the workers while discovery is still walking.
-                jobs, outcomes = stream_jobs(found, pool, workers)
+        if not terminal.stderr_is_tty():
+            # No progress bar to size: files are read while discovery is still walking (`run_streamed`
+            # chooses between this process and workers from the size of the tree and of its analyses).
+            jobs, outcomes = run_streamed(found, workers)
+        else:
+            jobs = sorted(found, key=_shown_order)
+            if len(jobs) > PROGRESS_MIN_FILES:
+                with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
+                    outcomes = run_jobs(jobs, workers, bar.update)
             else:
-                jobs = sorted(found, key=_shown_order)
-                if terminal.stderr_is_tty() and len(jobs) > PROGRESS_MIN_FILES:
-                    with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
-                        outcomes = run_jobs(jobs, workers, bar.update, pool)
-                else:
-                    outcomes = run_jobs(jobs, workers, pool=pool)
+                outcomes = run_jobs(jobs, workers)
         if cached is not None:
             return cached.finish(jobs, outcomes, _shown_order)
         order = sorted(range(len(jobs)), key=lambda i: _shown_order(jobs[i]))

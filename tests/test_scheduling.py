@@ -1,0 +1,68 @@
+"""`runner.run_streamed`: the same outcomes as one process, whichever way it schedules the files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import spmdfix.runner as runner_module
+from golden import GOLDEN
+from spmdfix.model import Options
+from spmdfix.runner import DEFERRED, Job, run_batch, run_streamed
+
+
+@pytest.fixture
+def jobs(tmp_path: Path) -> list[Job]:
+    """Golden inputs (most with findings) and files the prefilter drops, of different sizes."""
+    out = []
+    for i, case in enumerate(sorted(GOLDEN.glob("*/*/input.py"))[:24]):
+        dest = tmp_path / f"c{i:02d}.py"
+        shutil.copy(case, dest)
+        out.append(Job(dest, dest.name, Options()))
+    for i in range(8):
+        dest = tmp_path / f"plain{i}.py"
+        dest.write_text("x = 1\n" * (i + 1))
+        out.append(Job(dest, dest.name, Options()))
+    return out
+
+
+@pytest.mark.parametrize("small_tree", [0, 10_000])
+@pytest.mark.parametrize("parallel_cost", [0, 10**9])
+def test_the_same_outcomes_as_one_process(
+    jobs: list[Job], small_tree: int, parallel_cost: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runner_module, "SMALL_TREE", small_tree)
+    monkeypatch.setattr(runner_module, "PARALLEL_COST", parallel_cost)
+    ran, outcomes = run_streamed(iter(jobs), 2)
+    assert ran == jobs
+    assert outcomes == run_batch(jobs)
+    assert DEFERRED not in {o.status for o in outcomes}
+    assert sum(o.parsed for o in outcomes) > 10
+
+
+def test_the_analyses_go_largest_first(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Longest processing time first: the texts that pass the prefilter are analysed in decreasing size,
+    one per task, after every file was read once."""
+    monkeypatch.setattr(runner_module, "SMALL_TREE", 0)
+    seen: list[list[Job]] = []
+    real = runner_module._one_per_task
+
+    def recording(pool, todo, workers):
+        seen.append(todo)
+        return real(pool, todo, workers)
+
+    monkeypatch.setattr(runner_module, "_one_per_task", recording)
+    _, outcomes = run_streamed(iter(jobs), 2)
+    assert len(seen) == 1
+    sizes = [len(job.path.read_text()) for job in seen[0]]
+    assert sizes == sorted(sizes, reverse=True)
+    assert {job.path for job in seen[0]} == {o.path for o in outcomes if o.parsed}
+
+
+def test_a_small_tree_with_short_texts_stays_in_one_process(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:
+    pools = []
+    monkeypatch.setattr(runner_module, "worker_pool", lambda n: pools.append(n))
+    run_streamed(iter(jobs[:3] + jobs[-3:]), 2)
+    assert pools == []
