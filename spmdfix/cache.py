@@ -100,7 +100,7 @@ class Entry:
 
     stamp: FileStamp
     settings: str
-    depends: tuple[tuple[str, str], ...]
+    depends: tuple[tuple[str, str | None], ...]  # None: the file was absent or unreadable
     outcome: tuple[str, bool, int, str] | bytes
 
     def to_plain(self) -> tuple:
@@ -114,7 +114,7 @@ class Entry:
         if not (isinstance(digest, str) and isinstance(settings, str) and isinstance(outcome, (tuple, bytes))):
             raise TypeError("not a cache entry")
         stat = tuple(stat) if stat is not None else None
-        depends = tuple((str(path), str(dep)) for path, dep in depends)
+        depends = tuple((str(path), None if dep is None else str(dep)) for path, dep in depends)
         return Entry(FileStamp(stat, int(taken), digest), settings, depends, outcome)
 
 

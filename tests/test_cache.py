@@ -227,3 +227,65 @@ def test_concurrent_runs_never_tear_the_cache_or_serve_stale(tmp_path: Path) -> 
     cold = subprocess.run([*check, "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert cached.stdout == cold.stdout and "m0.py" in cold.stdout
     assert not [p for p in (tmp_path / "cache").iterdir() if p.name.endswith(".tmp")]
+
+
+_CONFIG = "AXIS = {axis!r}\n"
+_LAYERS = """import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+from pkg.config import AXIS
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def body(v):
+    return v * 2
+
+
+def block(x):
+    return jax.shard_map(body, mesh=mesh, in_specs=P(AXIS), out_specs=P(AXIS))(x)
+"""
+_USE = """import jax
+from pkg.layers import block
+
+
+def main(x):
+    return jax.vmap(block, spmd_axis_name='x')(x)
+"""
+
+
+def test_edits_across_modules_are_never_served_stale(tmp_path: Path) -> None:
+    """Two modules reach a shard_map of a third whose specs name a constant of a fourth; each step below
+    changes the findings of both, and a cached run (one process, so the second importer reuses what the
+    analysis of the first computed) reports what a run without the cache reports: a constant edited, the
+    module of the shard_map deleted and created again, broken and repaired."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "config.py").write_text(_CONFIG.format(axis="x"))
+    (pkg / "layers.py").write_text(_LAYERS)
+    for name in ("use_a", "use_b"):
+        (pkg / f"{name}.py").write_text(_USE)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SPMDFIX_CACHE_DIR": str(tmp_path / "cache")}
+    check = [sys.executable, "-m", "spmdfix.cli", "check", "-j", "1", "."]
+
+    def both() -> str:
+        cached = subprocess.run(check, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+        cold = subprocess.run([*check, "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert cached.stdout == cold.stdout
+        return cold.stdout
+
+    assert "use_b.py" in both()
+    (pkg / "config.py").write_text(_CONFIG.format(axis="y"))
+    assert "use_b.py" not in both()
+    (pkg / "config.py").write_text(_CONFIG.format(axis="x"))
+    assert "use_b.py" in both()
+    (pkg / "layers.py").unlink()
+    assert "use_b.py" not in both()
+    (pkg / "layers.py").write_text(_LAYERS)
+    assert "use_b.py" in both()
+    (pkg / "layers.py").write_text(_LAYERS + "def broken(:\n")
+    assert "use_b.py" not in both()
+    (pkg / "layers.py").write_text(_LAYERS)
+    assert "use_b.py" in both()

@@ -130,6 +130,8 @@ class ProjectIndex:
         self._located: dict[tuple[str, str], Path | None] = {}
         self.parsed = 0  # modules parsed so far (the measure that the closure is not parsed)
         self._touched: set[str] | None = None
+        self._absent: set[str] = set()  # candidate files `locate` looked for and did not find
+        self._unloaded: set[str] = set()  # files `load` could not read, parse or (past max_modules) keep
 
     # --- where modules are ------------------------------------------------------------------------
     def contains(self, path: Path) -> bool:
@@ -160,6 +162,7 @@ class ProjectIndex:
                     if (str(candidate) in self.overlay or candidate.is_file()) and self.contains(candidate):
                         found = candidate.resolve()
                         break
+                    self._absent.add(str(candidate))
                 if found:
                     break
         self._located[key] = found
@@ -197,6 +200,21 @@ class ProjectIndex:
                 if loaded is not None:
                     out.append((path, loaded.summary.digest))
 
+    def everything_read(self) -> list[tuple[str, str | None]]:
+        """(absolute path, SHA-256 of the bytes, or None for a file absent or unreadable now) of every module
+        this index has loaded, failed to load, or looked for and not found, in path order: a superset of
+        what any check run with it so far may depend on (a summary computed for one module and served to
+        another carries only the modules of the functions it went through, not every module read for it).
+        What a results cache keys an analysed module's outcome by, so that an edit, a new module or a
+        repaired one anywhere it looked is seen."""
+        out: dict[str, str | None] = {path: loaded.summary.digest for path, loaded in self._by_path.items()}
+        for path in self._unloaded:
+            read = None if path in self.overlay else _digest_of(path)
+            out.setdefault(path, read)
+        for path in self._absent:
+            out.setdefault(path, None)
+        return sorted(out.items())
+
     def touch(self, paths) -> None:
         """Record modules read on the way to a summary computed earlier (`FunctionSummary.depends`)."""
         if self._touched is not None:
@@ -209,14 +227,17 @@ class ProjectIndex:
         if key in self._by_path:
             return self._by_path[key]
         if self.parsed >= self.max_modules:
+            self._unloaded.add(key)
             return None
         read = self._read(path)
         if read is None:
+            self._unloaded.add(key)
             return None
         text, digest = read
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
+            self._unloaded.add(key)
             return None
         self.parsed += 1
         return self.add(path, text, tree, digest)
@@ -341,3 +362,12 @@ def relpath(path: str, start: str | None = None) -> str:
     except ValueError:
         return path
     return path if rel.startswith("..") else rel
+
+
+def _digest_of(path: str) -> str | None:
+    """SHA-256 of a file's bytes now, or None when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
