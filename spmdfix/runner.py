@@ -488,10 +488,11 @@ def run_streamed(jobs: Iterable[Job], workers: int) -> tuple[list[Job], list[Fil
 
     jobs = iter(jobs)
     head = list(itertools.islice(jobs, SMALL_TREE))
-    deferring = (dataclasses.replace(job, defer=True) for job in itertools.chain(head, jobs))
     if workers <= 1 or len(head) < SMALL_TREE:
-        first = run_batch(list(deferring))
-        return list(head), _deferred(list(head), first, workers, None)
+        every = [*head, *jobs]
+        first = run_batch([dataclasses.replace(job, defer=True) for job in every])
+        return every, _deferred(every, first, workers, None)
+    deferring = (dataclasses.replace(job, defer=True) for job in itertools.chain(head, jobs))
     with worker_pool(workers) as pool:
         assert pool is not None
         deferred_jobs, first = stream_jobs(deferring, pool, workers)

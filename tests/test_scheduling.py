@@ -28,14 +28,15 @@ def jobs(tmp_path: Path) -> list[Job]:
     return out
 
 
-@pytest.mark.parametrize("small_tree", [0, 10_000])
+@pytest.mark.parametrize("small_tree", [0, 5, 10_000])
 @pytest.mark.parametrize("parallel_cost", [0, 10**9])
+@pytest.mark.parametrize("workers", [1, 2])
 def test_the_same_outcomes_as_one_process(
-    jobs: list[Job], small_tree: int, parallel_cost: int, monkeypatch: pytest.MonkeyPatch
+    jobs: list[Job], small_tree: int, parallel_cost: int, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(runner_module, "SMALL_TREE", small_tree)
     monkeypatch.setattr(runner_module, "PARALLEL_COST", parallel_cost)
-    ran, outcomes = run_streamed(iter(jobs), 2)
+    ran, outcomes = run_streamed(iter(jobs), workers)
     assert ran == jobs
     assert outcomes == run_batch(jobs)
     assert DEFERRED not in {o.status for o in outcomes}
