@@ -137,9 +137,9 @@ def fix_vs_check(cmd: list[str], path: Path, repeat: int) -> tuple[Timing, Timin
     return check, fix, diff
 
 
-def resolve_times(path: Path, repeat: int) -> dict[str, float]:
+def resolve_times(path: Path, repeat: int) -> dict[str, Timing]:
     """Best seconds of `codeAction/resolve` for the preferred quick fix and for fix-all on the file at `path`
-    (opened as an editor buffer), in process."""
+    (opened as an editor buffer), in process (wall, and this process's CPU)."""
     sys.path.insert(0, str(ROOT))
     from lsprotocol import types as lsp
 
@@ -151,7 +151,7 @@ def resolve_times(path: Path, repeat: int) -> dict[str, float]:
     uri = path.as_uri()
     server = SpmdfixServer()
     server.resolve_edits = True  # the client resolves edits lazily, as VS Code and Neovim do
-    best: dict[str, float] = {}
+    best: dict[str, Timing] = {}
     for _ in range(repeat):
         server.documents[uri] = doc = Document(uri, text, 1, path)
         server.findings(doc)  # the diagnostics published on didOpen
@@ -167,12 +167,13 @@ def resolve_times(path: Path, repeat: int) -> dict[str, float]:
             "fix-all": next(a for a in actions if a.kind == "source.fixAll.spmdfix"),
         }
         for name, action in chosen.items():
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             resolved = resolve_code_action(server, action)
-            seconds = time.perf_counter() - start
+            timing = Timing(time.perf_counter() - start, time.process_time() - cpu)
             if resolved.edit is None:
                 raise SystemExit(f"{name}: resolved without an edit")
-            best[name] = min(best.get(name, seconds), seconds)
+            if name not in best or timing.wall < best[name].wall:
+                best[name] = timing
     return best
 
 
@@ -213,9 +214,10 @@ def main(argv: list[str] | None = None) -> int:
             check, fix, _ = fix_vs_check(cmd, path, args.repeat)
             print(_row(f"(b) {path.name}", check, fix))
             verdicts.append(f"fix --diff <= {FIX_VS_CHECK:g}x check ({path.name}): {_met(fix.wall <= FIX_VS_CHECK * check.wall)}")
-        for name, seconds in resolve_times(module, args.repeat).items():
-            print(f"(c) codeAction/resolve, {name:<22} {seconds:6.3f} s")
-            verdicts.append(f"code action resolved in < {RESOLVE_SECONDS:g} s ({name}): {_met(seconds < RESOLVE_SECONDS)}")
+        for name, timing in resolve_times(module, args.repeat).items():
+            print(f"(c) codeAction/resolve, {name:<22} {timing.wall:6.3f} s (cpu {timing.cpu:5.3f})")
+            ok = timing.wall < RESOLVE_SECONDS
+            verdicts.append(f"code action resolved in < {RESOLVE_SECONDS:g} s ({name}): {_met(ok)}")
     corpus = args.corpus or (DEFAULT_CORPUS if DEFAULT_CORPUS.is_dir() else None)
     if corpus is not None and not args.no_corpus:
         with tempfile.TemporaryDirectory() as tmp:
