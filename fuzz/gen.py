@@ -21,8 +21,9 @@ from dataclasses import dataclass
 # name -> values; the first value is the default (simplest) one.
 FEATURES: dict[str, tuple] = {
     "spmd": ("collide", "none", "free", "tuple_collide", "pair"),
-    "mesh_shape": ((2, 4), (4, 2), (8,), (2,), (2, 2, 2)),
-    "mesh_spelling": ("reshape", "reshape_tuple", "keywords", "make_mesh", "make_mesh_auto", "make_mesh_explicit"),
+    "mesh_shape": ((2, 4), (4, 2), (8,), (2,), (2, 2, 2), (8, 1)),
+    "mesh_spelling": ("reshape", "reshape_tuple", "keywords", "make_mesh", "make_mesh_auto", "make_mesh_explicit",
+                      "array"),
     "names": ("xyz", "words"),
     "consts": ("none", "all", "specs", "spmd_tuple"),
     "spmd_spelling": ("keyword", "positional"),
@@ -33,7 +34,7 @@ FEATURES: dict[str, tuple] = {
            "pmean", "axis_index", "where"),
     "coll_axis": ("spec", "spmd", "other"),
     "extra": ("none", "operand_scalar", "operand_like", "capture_batched", "capture_unbatched",
-              "capture_derived", "pytree"),
+              "capture_derived", "pytree", "operand_unbatched"),
     "static_capture": (False, True),
     "mesh_read": ("none", "shape_key", "size", "devices_shape0", "devices_unpack", "len_shape",
                   "len_axis_names", "iter_shape", "placement_axis_names"),
@@ -54,12 +55,12 @@ FEATURES: dict[str, tuple] = {
 # Draw weights: the plain forms are drawn more often so that most programs exercise one or two hazards.
 _WEIGHTS: dict[str, tuple] = {
     "spmd": (5, 2, 2, 1, 1),
-    "mesh_shape": (6, 2, 1, 1, 2),
-    "mesh_spelling": (4, 1, 1, 2, 1, 1),
+    "mesh_shape": (6, 2, 1, 1, 2, 1),
+    "mesh_spelling": (4, 1, 1, 2, 1, 1, 1),
     "consts": (6, 1, 1, 1),
     "spmd_spelling": (6, 1),
     "spec": (4, 2, 2, 2, 1, 2, 1),
-    "extra": (8, 2, 1, 2, 1, 1, 1),
+    "extra": (8, 2, 1, 2, 1, 1, 1, 1),
     "static_capture": (8, 1),
     "mesh_read": (12, 1, 1, 1, 1, 1, 1, 1, 1),
     "placement": (6, 1, 2, 1, 1),
@@ -118,7 +119,8 @@ class _Plan:
 
 def _plan(f: dict) -> _Plan:
     f = {**defaults(), **f}
-    if f["nested"] and (f["check_vma"] is False or f["extra"] in ("operand_scalar", "operand_like", "pytree")):
+    if f["nested"] and (f["check_vma"] is False or f["extra"] in ("operand_scalar", "operand_like", "pytree",
+                                                                 "operand_unbatched")):
         # nested shard_maps with check_vma=False make JAX reject the outer out_specs without any vmap; operands
         # would need specs for both levels: keep these programs flat
         f = {**f, "nested": False}
@@ -255,6 +257,9 @@ class _Writer:
             expr = f"({expr}) * s"
         elif extra == "operand_like":
             expr = f"({expr}) + {extra_param}"
+        elif extra == "operand_unbatched":
+            # a collective over an operand the spmd vmap does not batch (in_axes None): JAX runs it correctly
+            expr = f"({expr}) * jax.lax.psum({extra_param}, {self.name(self.p.coll_axis, 'coll')})"
         if self.f["mesh_read"] not in ("none", "placement_axis_names"):
             expr = f"({expr}) + N"
         return lines, expr
@@ -282,9 +287,8 @@ class _Writer:
     # --- the functions ---------------------------------------------------------------------------
     def functions(self) -> list[str]:
         f, p, pre = self.f, self.p, self.pre
-        two_args = f["extra"] in ("operand_scalar", "operand_like", "capture_batched", "capture_unbatched",
-                                  "capture_derived", "pytree")
-        operand = f["extra"] in ("operand_scalar", "operand_like", "pytree")
+        two_args = f["extra"] != "none"
+        operand = f["extra"] in ("operand_scalar", "operand_like", "pytree", "operand_unbatched")
         cv = f["check_vma"]
         spelling = f["shard_map"]
         if (self.ref and spelling == "experimental") or (p.outer_entries and spelling != "lambda"):
@@ -418,6 +422,10 @@ def _mesh_expr(p: _Plan, w: _Writer) -> str:
     shape_tuple = f"({shape_args}{',' if len(p.shape) == 1 else ''})"
     names = "(" + ", ".join(w.name(a, "mesh") for a in p.names) + ("," if len(p.names) == 1 else "") + ")"
     spelling = "reshape" if w.ref else f["mesh_spelling"]
+    if spelling == "array":
+        if len(p.shape) == 1:
+            return f"Mesh(np.array({devices}), {names})"
+        spelling = "reshape"
     if spelling == "reshape":
         return f"Mesh(np.array({devices}).reshape({shape_args}), {names})"
     if spelling == "reshape_tuple":
@@ -505,7 +513,7 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
         lines.append("    ws0 = np.cos(xs0)")
         args, ref_args, in_axes = "xs, ws", "xs0, ws0", "(0, 0)"
         lines.append("    ws = jnp.asarray(ws0)")
-    elif extra == "capture_unbatched":
+    elif extra in ("capture_unbatched", "operand_unbatched"):
         lines.append("    ws0 = np.float32(1.5)")
         args, ref_args, in_axes = "xs, ws", "xs0, ws0", "(0, None)"
         lines.append("    ws = jnp.asarray(ws0)")

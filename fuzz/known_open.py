@@ -31,20 +31,44 @@ class KnownOpen:
 
 
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
+_JIT = ("jit_outer", "jit_block", "jit_shard_map")
+_CAPTURES = ("capture_batched", "capture_unbatched", "capture_derived")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    KnownOpen("finding:missed:*", {"consts": ("spmd_tuple",)}, 25,
-              "issue 10, found by generated programs: axis names in a tuple holding a constant "
-              "(X = 'x'; spmd_axis_name=(X,)) are not resolved"),
+    # new kind (fuzz/found/missed_h4_partial_manual_jit.py)
     KnownOpen("finding:missed:should be of type `Manual`", {"axis_names": ("spec_only",)}, 24,
-              "issue 10, new kind (fuzzer): a partial-manual shard_map whose axis_names lacks the spmd axis "
-              "fails under jit (H4) with no finding when the spmd axis is in no spec"),
+              "new kind (fuzzer): a partial-manual shard_map whose axis_names lacks an spmd axis that names no "
+              "spec fails under jit (H4) with no finding"),
+    # issue 10 kind 3 (fuzz/found/strip_spmd006_explicit_1d.py)
     KnownOpen("safe-fix:strip:clean-but-fails", {"spmd": ("none",), "mesh_spelling": _EXPLICIT,
                                                  "placement": ("a0", "a0_a1")}, 17,
               "issue 10 kind 3: SPMD006 strip on an Explicit mesh still fails (1-D mesh, or batch placed P('x', 'y'))"),
     KnownOpen("auto-fix:clean-but-fails", {"spmd": ("none",), "mesh_spelling": _EXPLICIT,
                                            "placement": ("a0", "a0_a1")}, 17,
               "issue 10 kind 3: SPMD006 strip on an Explicit mesh still fails (1-D mesh, or batch placed P('x', 'y'))"),
+    # issue 10 kind 3, axis_names (fuzz/found/strip_axis_names_tuple_spmd.py)
+    KnownOpen("*:clean-but-fails", {"spmd": ("pair", "tuple_collide", "free"), "axis_names": ("spec_only",)}, 1033,
+              "issue 10 kind 3: strip leaves axis_names without an spmd axis ('must refer to an axis marked as "
+              "manual')"),
+    # issue 10 kind 4 (fuzz/found/lift_static_capture_jit.py)
+    KnownOpen("*:clean-but-fails", {"static_capture": (True,), "jit": _JIT}, 1080,
+              "issue 10 kind 4: lift-captures of a static value (x.shape[-1] // mesh.shape['x']) breaks "
+              "dynamic_slice_in_dim under jit"),
+    # issue 10, found by generated programs (fuzz/found/strip_constraint_leaves_psum_wrong_values.py)
+    KnownOpen("*:wrong-values", {"constraint": ("a0", "spec"), "op": ("psum", "pmean", "axis_index"),
+                                 "check_vma": (False,)}, 0,
+              "issue 10: stripping a sharding constraint leaves an SPMD004 collective that runs with wrong values "
+              "under check_vma=False"),
+    # false positives (fuzz/found/clean_*.py)
+    KnownOpen("clean:SPMD003", {"mesh_spelling": _EXPLICIT, "extra": _CAPTURES}, 1001,
+              "new kind (fuzzer): SPMD003 on an Explicit mesh whose batch is placed on the spmd axis; the capture "
+              "runs and matches there"),
+    KnownOpen("clean:SPMD007", {"inner_vmap": ("in_body", "between"), "op": ("unary", "square", "cumsum")}, 1077,
+              "issue 10, false positives: SPMD007 on an inner vmap whose body has no binary primitive"),
+    KnownOpen("clean:SPMD004", {"mesh_shape": ((8, 1),), "check_vma": (False,)}, 0,
+              "issue 10, false positives: SPMD004 for a collective over a size-1 spmd axis with check_vma=False"),
+    KnownOpen("clean:SPMD004", {"extra": ("operand_unbatched",)}, 0,
+              "issue 10 kind 7: SPMD004 for a collective over an operand the spmd vmap does not batch"),
 )
 
 

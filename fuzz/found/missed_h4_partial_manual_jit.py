@@ -1,0 +1,42 @@
+"""fuzz seed 24 (finding:missed): spmd_axis_name='y' names no spec, but the jitted shard_map passes axis_names={'x'} without 'y' (H4): JAX raises 'should be of type Manual' and spmdfix reports nothing (new kind)."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+ref_mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def body(b):
+    return b * 2.0 + 1.0
+
+
+@jax.jit
+def block(x):
+    return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(x)
+
+
+def apply(x):
+    return block(x)
+
+
+def ref_body(b):
+    return b * 2.0 + 1.0
+
+
+def ref_block(x):
+    return jax.shard_map(ref_body, mesh=ref_mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(x)
+
+
+def ref_apply(x):
+    return ref_block(x)
+
+
+def main():
+    xs0 = (np.arange(64, dtype=np.float32).reshape(8, 8) - 21.0) / 16.0
+    xs = jnp.asarray(xs0)
+    reference = np.asarray(jax.vmap(ref_apply)(xs0))
+    result = jax.vmap(apply, spmd_axis_name='y')(xs)
+    return result, reference

@@ -1,0 +1,45 @@
+"""fuzz seed 32 (finding:missed): an outer shard_map over 'x' (axis_names={'x'}) applies an inner one over 'y'; under spmd_axis_name='x' JAX raises 'must refer to an axis marked as manual' and spmdfix reports nothing (issue 10 kind 2)."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+ref_mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def body(b):
+    return b * 2.0 + 1.0
+
+
+def block(x):
+    def outer(x):
+        return jax.shard_map(body, in_specs=P('y'), out_specs=P('y'), axis_names={'y'})(x)
+    return jax.shard_map(outer, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(x)
+
+
+def apply(x):
+    return block(x)
+
+
+def ref_body(b):
+    return b * 2.0 + 1.0
+
+
+def ref_block(x):
+    def ref_outer(x):
+        return jax.shard_map(ref_body, in_specs=P('y'), out_specs=P('y'), axis_names={'y'})(x)
+    return jax.shard_map(ref_outer, mesh=ref_mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(x)
+
+
+def ref_apply(x):
+    return ref_block(x)
+
+
+def main():
+    xs0 = (np.arange(64, dtype=np.float32).reshape(8, 8) - 21.0) / 16.0
+    xs = jnp.asarray(xs0)
+    reference = np.asarray(jax.vmap(ref_apply)(xs0))
+    result = jax.vmap(apply, spmd_axis_name='y')(xs)
+    return result, reference
