@@ -72,6 +72,7 @@ class Violation:
     detail: str
     transforms: tuple[str, ...] = ()
     output: str = ""
+    remaining: tuple[str, ...] = ()  # the codes check still reports on the output
 
 
 @dataclass
@@ -167,4 +168,4 @@ def _judge_output(v: Verdict, original: dict, fix: dict, out: dict) -> None:
     prefix = f"{inv}:{strategy}" if inv == SAFE_FIX else inv
     detail = run["error"] or "values differ"
     v.violations.append(Violation(inv, f"{prefix}:{outcome}", strategy, unsafe, detail,
-                                  tuple(fix.get("transforms", ())), out["source"]))
+                                  tuple(fix.get("transforms", ())), out["source"], tuple(sorted(codes))))

@@ -103,3 +103,15 @@ def test_fuzz_sample_breaks_no_invariant() -> None:
     assert summary.programs >= SAMPLE // 2, "\n".join(lines)
     assert summary.counts.get("program:invalid", 0) == 0, "\n".join(lines)
     assert not summary.new, "\n".join(lines)
+
+
+def test_known_open_needs_the_remaining_finding_it_names() -> None:
+    from fuzz.classify import Violation
+    from fuzz.known_open import known_entry
+
+    features = {**gen.defaults(), "op": "psum", "check_vma": False}
+    left = Violation("safe-fix", "safe-fix:strip:wrong-values", "strip", False, "", ("strip",), "", ("SPMD004",))
+    gone = Violation("safe-fix", "safe-fix:strip:wrong-values", "strip", False, "", ("strip",), "", ())
+    assert known_entry(left, features) is not None
+    assert known_entry(gone, features) is None
+    assert known_entry(left, {**features, "check_vma": True}) is None
