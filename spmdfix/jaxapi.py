@@ -61,6 +61,8 @@ DISABLE_VMAP_SHMAP_ERROR = "jax_disable_vmap_shmap_error"
 DEVICES_NAMES = frozenset({"jax.devices", "jax.local_devices"})
 NAMED_SHARDING_NAMES = frozenset({"jax.sharding.NamedSharding", "jax.NamedSharding"})
 # `with jax.set_mesh(mesh):` gives shard_map its mesh when mesh= is omitted [13a].
+# Functions that return the context mesh (the one `jax.set_mesh` set): reads of a mesh without naming it.
+CONTEXT_MESH_GETTERS = frozenset({"jax.sharding.get_abstract_mesh", "jax.sharding.get_mesh"})
 SET_MESH_NAMES = frozenset({"jax.set_mesh", "jax.sharding.use_mesh", "jax.sharding.set_mesh"})
 
 PARTIAL_NAMES = frozenset({"functools.partial"})

@@ -119,3 +119,14 @@ def test_uses_of_a_reassigned_name_are_end_uses() -> None:
     index = UseIndex(ix)
     assert [n.lineno for n in index.loads(first)] == [3]
     assert [u.lineno for u in index.uses_of_value(first.node)] == [1]
+
+
+def test_context_mesh_getters_are_reads_when_the_mesh_is_the_context() -> None:
+    body = """
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+        def f():
+            n = jax.sharding.get_abstract_mesh().shape['x']
+            return P(*jax.sharding.get_abstract_mesh().axis_names)
+        """
+    assert _reads(body) == []  # never the context mesh: the getters return another one
+    assert _reads(body.rstrip() + "\n        with jax.set_mesh(mesh):\n            f()\n") == ["P(*jax.sharding.get_abstract_mesh().axis_names)"]

@@ -69,6 +69,11 @@ def _constraint(mesh):
     return np.asarray(f(XS))
 
 
+def _in_context(mesh, read):
+    with jax.set_mesh(mesh):
+        return read()
+
+
 USES = {
     # allowlist candidates
     "shard_map(..., mesh=mesh) called without a vmap": _shard_map,
@@ -92,6 +97,10 @@ USES = {
     "mesh.devices.shape[0]": lambda m: m.devices.shape[0],
     "n_a, n_b = mesh.devices.shape": lambda m: (lambda a, b: (a, b))(*m.devices.shape),
     "mesh.devices.size": lambda m: m.devices.size,
+    "get_abstract_mesh().axis_names under jax.set_mesh(mesh)": lambda m: _in_context(
+        m, lambda: jax.sharding.get_abstract_mesh().axis_names),
+    "get_abstract_mesh().shape['x'] under jax.set_mesh(mesh)": lambda m: _in_context(
+        m, lambda: jax.sharding.get_abstract_mesh().shape["x"]),
     "NamedSharding(mesh, P(*mesh.axis_names)) with device_put": lambda m: np.asarray(
         jax.device_put(XS, NamedSharding(m, P(*m.axis_names)))),
 }

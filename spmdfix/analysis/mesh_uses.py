@@ -11,6 +11,9 @@ the mesh"), these uses give the same values before and after, and form the allow
 - `jax.set_mesh(mesh)` / `jax.sharding.use_mesh(mesh)`, and `with mesh:`;
 - `mesh.size`, `mesh.devices.size`, and `mesh.shape[k]` with `k` a string literal or a constant bound to one.
 
+A mesh made the context mesh is also read through `jax.sharding.get_abstract_mesh()` / `get_mesh()`: those
+reads are classified by the same list (`get_abstract_mesh().shape['x']` keeps its value, `.axis_names` does not).
+
 Everything else changes or may change: `mesh.axis_names` (one name more; `P(*mesh.axis_names)` raises a rank
 error), `mesh.shape` iterated, unpacked or measured by `len`, `mesh.axis_sizes`, `mesh.devices.shape`
 (`n_a, n_b = ...` raises, `...[0]` is 1 instead of the old first size), and the mesh passed to, returned from
@@ -41,8 +44,29 @@ class MeshUses:
 
     def mesh_reads(self, ctor: ast.Call) -> list[Use]:
         """The uses of the mesh that `ctor` (a `Mesh(...)` / `jax.make_mesh(...)` call) builds that are not on
-        the allowlist, in source order."""
-        return self.uses.disallowed(ctor, self._allowed)
+        the allowlist, in source order.
+
+        When the mesh is made the context mesh (`jax.set_mesh(mesh)`, `with mesh:`), the module's calls of
+        `jax.sharding.get_abstract_mesh()` / `get_mesh()` may return it: their uses are classified the same way.
+        """
+        ends = self.uses.uses_of_value(ctor)
+        reads = [self.uses.use(e) for e in ends if not self._allowed(e, self.uses)]
+        if any(self._sets_context(e) for e in ends):
+            for call in self.ix.calls:
+                if self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.CONTEXT_MESH_GETTERS:
+                    reads += self.uses.disallowed(call, self._allowed)
+        return sorted(set(reads), key=lambda u: u.span)
+
+    def _sets_context(self, expr: ast.expr) -> bool:
+        up = self.uses.parent(expr)
+        if isinstance(up, ast.withitem) and up.context_expr is expr:
+            return True
+        return (
+            isinstance(up, ast.Call)
+            and bool(up.args)
+            and up.args[0] is expr
+            and self.ix.qualname(up.func, self.ix.scope_at(up)) in jaxapi.SET_MESH_NAMES
+        )
 
     def device_reads(self, ctor: ast.Call) -> list[Use]:
         """Reads of the names between a `Mesh(...)`'s `devices` argument and the array expression they are
