@@ -11,10 +11,10 @@ fails before and after every fix [01 1m, 09]: the finding says so and every fix 
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from spmdfix import rules
-from spmdfix.analysis.facts import VmapFacts
+from spmdfix.analysis.facts import CollectiveUse, VmapFacts
 from spmdfix.codemods import (
     add_mesh_axis,
     disable_check_vma,
@@ -24,7 +24,7 @@ from spmdfix.codemods import (
     strip_spec_entries,
 )
 from spmdfix.codemods._common import backticked, has_h2
-from spmdfix.model import DEFAULT_NEW_AXIS, Finding, Fix, Refusal, Related, Transform
+from spmdfix.model import DEFAULT_NEW_AXIS, Applicability, Finding, Fix, Refusal, Related, Transform
 
 
 
@@ -70,11 +70,16 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     # Planned per vmap site, shared by all its findings (cheap: no libcst until a fix is applied).
     site_fixes: list[Fix | Refusal] = [rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)]
     findings: list[Finding] = []
+    silent: dict = {}  # span of an SPMD004 finding under check_vma=False -> what leaving it would do
     nested = smap = False
     for reached in vmap.reached:
         part = _spec_findings(vmap, reached, site_fixes, h2)
         part += _capture_findings(vmap, reached)
-        part += _collective_findings(vmap, reached, site_fixes, h2)
+        collectives = _collective_findings(vmap, reached, site_fixes, h2)
+        part += [f for f, _ in collectives]
+        if reached.shard_map.check_vma is not True:
+            for f, use in collectives:
+                silent[f.span] = f"`{use.name}` over the spmd axis (line {use.line}) running with wrong values under check_vma=False"
         part += _inner_vmap_findings(vmap, reached)
         if reached.shard_map.body.nested_shard_maps:
             nested = True
@@ -90,7 +95,9 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         reason = _SMAP_REASON if smap else reason
         findings = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), reason) for f in findings]
     drop = drop_spmd_axis.plan(vmap)
-    return [_with_option(f, drop) for f in findings]
+    findings = [_with_option(f, drop) for f in findings]
+    blockers = [Blocker(f, silent[f.span]) for f in findings if f.code == rules.COLLECTIVE.code and f.span in silent]
+    return judged_together(findings, blockers)
 
 
 # Measured on jax 0.10.2 (docs/safety.md, "drop-spmd-axis"): an outer shard_map whose body applies another
@@ -137,6 +144,39 @@ def _nested_findings(vmap: VmapFacts, reached) -> list[Finding]:
                 refused = [Refusal(t, _nested_reason(reached)) for t in _NESTED_REFUSED]
                 findings.append(_finding(rule, entry.span, axes, message, refused, related))
     return findings
+
+
+@dataclass(frozen=True, slots=True)
+class Blocker:
+    """A finding of one vmap site that no other fix may leave behind: once the loud errors around it are
+    fixed, the program would run on with `outcome` (e.g. SPMD004 under check_vma=False: wrong values)."""
+
+    finding: Finding
+    outcome: str
+
+
+def judged_together(findings: list[Finding], blockers: list[Blocker]) -> list[Finding]:
+    """The fixes of one vmap site judged as a set: a safe fix that does not also fix every blocker becomes
+    unsafe, its reason naming the finding it would leave and what the program would then do.
+
+    Measured (docs/safety.md): stripping a `with_sharding_constraint` spec while a `psum` over the spmd axis
+    remains in a `check_vma=False` body turns the constraint's error into silently wrong values. A fix
+    "also fixes" a blocker when the blocker offers the same fix (equal key): rename and add-axis of the vmap
+    site cure every finding of the site, a strip of one spec does not.
+    """
+    if not blockers:
+        return findings
+    judged = []
+    for finding in findings:
+        fixes = []
+        for fix in finding.fixes:
+            left = [b for b in blockers if b.finding is not finding and fix.key not in {x.key for x in b.finding.fixes}]
+            if fix.applicability == Applicability.SAFE and left:
+                why = "; ".join(f"alone it leaves {b.finding.code}: {b.outcome}" for b in left)
+                fix = replace(fix, applicability=Applicability.UNSAFE, reason=why)
+            fixes.append(fix)
+        judged.append(replace(finding, fixes=tuple(fixes)))
+    return judged
 
 
 def _refused(finding: Finding, transforms, reason: str) -> Finding:
@@ -211,8 +251,8 @@ def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
     return findings
 
 
-def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[Finding]:
-    """SPMD004: a collective or axis query over an spmd axis in the body [05 5h, 06 6g]."""
+def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[tuple[Finding, CollectiveUse]]:
+    """SPMD004: a collective or axis query over an spmd axis in the body [05 5h, 06 6g], with its use."""
     spmd = set(vmap.spmd.names)
     findings = []
     for use in reached.shard_map.body.collectives:
@@ -226,7 +266,7 @@ def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list
         ) + _h2_note(h2)
         refusal = Refusal(Transform.STRIP, "strip is never offered for a collective over the spmd axis")
         options = [*site_fixes, refusal]
-        findings.append(_finding(rules.COLLECTIVE, use.axes.span, axes, message, options, _related(vmap, reached)))
+        findings.append((_finding(rules.COLLECTIVE, use.axes.span, axes, message, options, _related(vmap, reached)), use))
     return findings
 
 

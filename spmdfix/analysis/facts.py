@@ -56,6 +56,7 @@ class CollectiveUse:
     name: str
     axes: AxisNames
     call: Span
+    line: int = 0  # 1-based line of the call, for reasons that name it
 
 
 @dataclass(frozen=True, slots=True)
@@ -589,7 +590,7 @@ class Analyzer:
                     if value is None:
                         unknown = True
                     else:
-                        collectives.append(CollectiveUse(qname.rsplit(".", 1)[-1], value, self.span(call)))
+                        collectives.append(CollectiveUse(qname.rsplit(".", 1)[-1], value, self.span(call), call.lineno))
         nested = tuple(
             NestedShardMap(
                 self.span(r.site.node),
