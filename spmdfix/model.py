@@ -50,7 +50,8 @@ class Applicability(enum.StrEnum):
 class Transform(enum.StrEnum):
     """The transforms, in the order `--strategy auto` tries them.
 
-    rename, add-axis and strip cure spec collisions (SPMD001/002/004/005); lift-captures cures the capture
+    rename, add-axis and strip cure spec collisions (SPMD001/002/004/005); move-placement moves a vmapped
+    input's batch dimension off an Explicit mesh axis a shard_map names (SPMD006); lift-captures cures the capture
     hazard (SPMD003); disable-check-vma sidesteps hazard H2 (SPMD007); drop-spmd-axis removes
     `spmd_axis_name` altogether (cures every hazard on an Auto mesh, but the batch is no longer placed on the
     axis: always unsafe, tried last).
@@ -59,6 +60,7 @@ class Transform(enum.StrEnum):
     RENAME = "rename"
     ADD_AXIS = "add-axis"
     STRIP = "strip"
+    MOVE_PLACEMENT = "move-placement"
     LIFT_CAPTURES = "lift-captures"
     DISABLE_CHECK_VMA = "disable-check-vma"
     DROP_SPMD_AXIS = "drop-spmd-axis"
@@ -74,6 +76,7 @@ class Strategy(enum.StrEnum):
     RENAME = "rename"
     ADD_AXIS = "add-axis"
     STRIP = "strip"
+    MOVE_PLACEMENT = "move-placement"
     LIFT_CAPTURES = "lift-captures"
     DISABLE_CHECK_VMA = "disable-check-vma"
     DROP_SPMD_AXIS = "drop-spmd-axis"

@@ -20,6 +20,7 @@ from spmdfix.codemods import (
     disable_check_vma,
     drop_spmd_axis,
     lift_captures,
+    move_placement,
     rename_spmd_axis,
     strip_spec_entries,
 )
@@ -45,6 +46,7 @@ def _explicit_findings(vmap: VmapFacts) -> list[Finding]:
     """SPMD006: specs of reached shard_maps that name an Explicit axis a plain vmap maps away."""
     axes_placed = set(vmap.spmd.names)
     findings = []
+    move = move_placement.plan(vmap)
     for reached in vmap.reached:
         sm = reached.shard_map
         fix = strip_spec_entries.plan_explicit(vmap, reached)
@@ -59,7 +61,7 @@ def _explicit_findings(vmap: VmapFacts) -> list[Finding]:
                     "on which its input's batch dimension is placed, and a shard_map it reaches names it; "
                     "JAX raises `shard_map in_specs argument must refer to an axis marked as manual`"
                 )
-                findings.append(_finding(rules.EXPLICIT_AXIS, entry.span, axes, message, [fix], related))
+                findings.append(_finding(rules.EXPLICIT_AXIS, entry.span, axes, message, [fix, move], related))
     return findings
 
 

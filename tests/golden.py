@@ -16,7 +16,7 @@ from spmdfix.positions import LineIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"
-TRANSFORM_GROUPS = ("rename", "add-axis", "strip", "lift-captures", "disable-check-vma", "drop-spmd-axis")
+TRANSFORM_GROUPS = ("rename", "add-axis", "strip", "move-placement", "lift-captures", "disable-check-vma", "drop-spmd-axis")
 CORE_TRANSFORMS = ("rename", "add-axis", "strip")
 
 

@@ -24,6 +24,7 @@ from spmdfix.codemods.commands import (
     DisableCheckVmaCommand,
     DropSpmdAxisCommand,
     LiftCapturesCommand,
+    MovePlacementCommand,
     RenameSpmdAxisCommand,
     StripSpecEntriesCommand,
 )
@@ -33,6 +34,7 @@ COMMANDS = {
     Strategy.RENAME: RenameSpmdAxisCommand,
     Strategy.ADD_AXIS: AddMeshAxisCommand,
     Strategy.STRIP: StripSpecEntriesCommand,
+    Strategy.MOVE_PLACEMENT: MovePlacementCommand,
     Strategy.LIFT_CAPTURES: LiftCapturesCommand,
     Strategy.DISABLE_CHECK_VMA: DisableCheckVmaCommand,
     Strategy.DROP_SPMD_AXIS: DropSpmdAxisCommand,
@@ -174,6 +176,7 @@ def test_libcst_tool_lists_the_commands() -> None:
         "commands.RenameSpmdAxisCommand",
         "commands.AddMeshAxisCommand",
         "commands.StripSpecEntriesCommand",
+        "commands.MovePlacementCommand",
         "commands.LiftCapturesCommand",
         "commands.DisableCheckVmaCommand",
         "commands.DropSpmdAxisCommand",

@@ -31,7 +31,7 @@ from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, SpecTree
 from spmdfix.model import Related, Span
-from spmdfix.analysis.placement import PlacementAnalysis
+from spmdfix.analysis.placement import Placement, PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite, ShardMapSite
 from spmdfix.analysis.scopes import Binding, ModuleIndex, Scope
 from spmdfix.analysis.stripbody import StripBodyCheck
@@ -152,6 +152,7 @@ class VmapFacts:
     # The module sets `jax_disable_vmap_shmap_error`: JAX skips its spmd_axis_name-in-specs check and fails
     # later with another error (measured; docs/rules.md, SPMD001).
     shmap_error_disabled: bool = False
+    placement: Placement | None = None  # kind "explicit": how the vmapped input is placed
 
     @property
     def constraint_axes(self) -> frozenset[str]:
@@ -384,6 +385,7 @@ class Analyzer:
                     constraints=(),
                     constraints_unknown=False,
                     kind="explicit",
+                    placement=plain.placement,
                 )
             )
         return out

@@ -15,11 +15,34 @@ from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.values import AxisNames, Evaluator
+from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, Spec
 from spmdfix.model import Span
 from spmdfix.analysis.scopes import ModuleIndex
 
 _DEVICE_PUT = frozenset({"jax.device_put"})
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """How a plain vmap's input is placed: `jax.device_put(x, NamedSharding(mesh, P(...)))`.
+
+    call: the device_put call. spec: its PartitionSpec as evaluated (entry 0 is the batch dimension).
+    callee: how that spec's constructor is spelled (`P`, `jax.P`). shared: the spec is reached through a
+    name, so editing it edits every other use of that name too. mesh: the resolved Explicit mesh.
+    """
+
+    call: Span
+    spec: Spec
+    callee: str
+    shared: bool
+    mesh: MeshInfo
+
+    def rest(self) -> tuple[tuple[str, ...], ...]:
+        """The axes of each entry after the batch dimension, trailing unsharded dims dropped."""
+        dims = [e.value.names if e.value else () for e in self.spec.entries[1:]]
+        while dims and not dims[-1]:
+            dims.pop()
+        return tuple(dims)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +52,7 @@ class PlainVmap:
     vmap: ast.Call
     fun: ast.AST
     axes: AxisNames  # the batch dimension's spec entry in the placement
-    placement: Span  # the device_put call
+    placement: Placement
 
 
 class PlacementAnalysis:
@@ -69,7 +92,7 @@ class PlacementAnalysis:
             func = func.args[0]
         return None
 
-    def _placement(self, arg: ast.AST, use: ast.Call) -> tuple[AxisNames, Span] | None:
+    def _placement(self, arg: ast.AST, use: ast.Call) -> tuple[AxisNames, Placement] | None:
         value = self._last_assignment(arg, use)
         if not (isinstance(value, ast.Call) and self.ix.qualname(value.func, self.ix.scope_at(value)) in _DEVICE_PUT):
             return None
@@ -88,7 +111,13 @@ class PlacementAnalysis:
         tree = self.ev.spec_tree(spec_expr, scope)
         if len(tree.specs) != 1 or not tree.specs[0].entries or tree.specs[0].entries[0].value is None:
             return None
-        return tree.specs[0].entries[0].value, self.ev.span(value)
+        if tree.unresolved or not all(e.known for e in tree.specs[0].entries):
+            return None
+        spec_call = self.ev.resolve_name(spec_expr, scope)
+        callee = self.ev.text(spec_call[0].func) if spec_call and isinstance(spec_call[0], ast.Call) else "P"
+        shared = not isinstance(spec_expr, ast.Call) or not isinstance(sharding, ast.Call)
+        placement = Placement(self.ev.span(value), tree.specs[0], callee, shared, mesh)
+        return tree.specs[0].entries[0].value, placement
 
     def _last_assignment(self, arg: ast.AST, use: ast.AST) -> ast.AST | None:
         """The value last assigned to the name `arg` before `use`, in the scope of `use`."""

@@ -7,7 +7,7 @@ With `.libcst.codemod.yaml` listing `spmdfix.codemods` in `modules`, a command i
 
 (or, without the yaml, `python -m libcst.tool codemod -x spmdfix.codemods.commands.StripSpecEntriesCommand`).
 One command per transform: RenameSpmdAxisCommand, AddMeshAxisCommand (`--new-axis`),
-StripSpecEntriesCommand, LiftCapturesCommand, DisableCheckVmaCommand, DropSpmdAxisCommand; and AutoFixCommand (`--strategy`,
+StripSpecEntriesCommand, MovePlacementCommand, LiftCapturesCommand, DisableCheckVmaCommand, DropSpmdAxisCommand; and AutoFixCommand (`--strategy`,
 `--new-axis`). Every command takes `--unsafe-fixes`.
 
 Each command runs spmdfix's per-file entry point on the module's code (`spmdfix.pipeline.fix_file`, what
@@ -156,6 +156,14 @@ class AddMeshAxisCommand(_SpmdfixCommand):
 class StripSpecEntriesCommand(_SpmdfixCommand):
     DESCRIPTION: str = "spmdfix strip: remove the spmd axis from the reached shard_map's in_specs and out_specs."
     STRATEGY = Strategy.STRIP
+
+
+class MovePlacementCommand(_SpmdfixCommand):
+    DESCRIPTION: str = (
+        "spmdfix move-placement: place a plain vmap's batch dimension off the Explicit axis a shard_map names "
+        "(always unsafe: --unsafe-fixes)."
+    )
+    STRATEGY = Strategy.MOVE_PLACEMENT
 
 
 class AutoFixCommand(_SpmdfixCommand):

@@ -60,18 +60,45 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
 def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
     """Strip the Explicit mesh axes a plain vmap maps away from a reached shard_map's specs (SPMD006).
 
-    Measured (docs/rules.md, SPMD006): removing the axis from in_specs and out_specs runs and matches, eager
-    and under jit, when the body is elementwise and check_vma=True; with check_vma=False only under jit.
+    On an Explicit mesh a shard_map's operand must arrive with exactly its in_spec. Inside the plain vmap
+    the placed input arrives as its placement without the batch entry, so the strip runs only when every
+    stripped in_spec equals that remainder (measured: `P('x', None)` with `P('x')` -> `P(None)` runs;
+    `P('x', 'y')` with `P('x')` -> `P(None)` fails, `does not match the specs of the input`). Also measured
+    to fail: `axis_names` still naming the stripped axis (`... to be a subset of mesh.axis_names`), and a
+    mesh whose only axes are the stripped ones (eager calls: `does not match the specs of the input`).
+    Values: the body allowlist of `spmdfix.analysis.stripbody`; with check_vma=False only under jit.
     """
     sm = reached.shard_map
     axes = set(vmap.spmd.names)
     if axes & sm.body.collective_axes:
         return Refusal(TRANSFORM, f"the shard_map body uses a collective over {c.backticked(sorted(axes))}")
+    if sm.axis_names is not None and axes & sm.axis_names.names:
+        return Refusal(
+            TRANSFORM,
+            f"the shard_map's `axis_names` names {c.backticked(sorted(axes & sm.axis_names.names))}, which the vmap "
+            "maps away: JAX requires `axis_names` to be a subset of the remaining mesh axes",
+        )
+    placement = vmap.placement
+    if placement is not None and set(placement.mesh.axis_names) <= axes:
+        return Refusal(
+            TRANSFORM,
+            f"the mesh has no axis besides {c.backticked(sorted(axes))}: the stripped shard_map fails when called "
+            "eagerly (its operand still arrives placed on the mapped-away axis)",
+        )
+    rests = {layout for layout in (_stripped_layout(s, axes) for s in sm.in_specs.specs)}
     reasons = []
+    if placement is None:
+        reasons.append("the input's placement is not known")
+    elif len(rests) == 1 and placement.rest() not in rests:
+        return Refusal(TRANSFORM, _mismatch(placement, rests.pop()))
+    elif len(rests) != 1:
+        reasons.append("the shard_map's operands have different in_specs: cannot tell which one the placed input becomes")
     if reached.strip_blocker:
         reasons.append(reached.strip_blocker)
     if sm.check_vma is not True:
         reasons.append("with check_vma=False the stripped form fails when called eagerly")
+    if sm.axis_names_unknown:
+        reasons.append("the shard_map's `axis_names` is not a literal set")
     if sm.in_specs.unresolved or sm.out_specs.unresolved:
         reasons.append("some specs are built at run time")
     return c.classified_fix(
@@ -80,8 +107,27 @@ def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         f"Strip {c.backticked(sorted(axes & (sm.in_specs.axes() | sm.out_specs.axes())))} from the shard_map's "
         "`in_specs` and `out_specs`",
         reasons,
-        "the body is elementwise and the vmapped-away axis no longer appears in the specs",
+        "the body's uses are on the strip allowlist and the stripped in_spec equals the input's placement without "
+        "its batch entry",
         _entry_edits([sm.in_specs, sm.out_specs], axes),
+    )
+
+
+def _stripped_layout(spec, axes: set[str]) -> tuple[tuple[str, ...], ...]:
+    """A spec's axes per dimension once `axes` are stripped, trailing unsharded dims dropped."""
+    dims = [tuple(a for a in (e.value.names if e.value else ()) if a not in axes) for e in spec.entries]
+    while dims and not dims[-1]:
+        dims.pop()
+    return tuple(dims)
+
+
+def _mismatch(placement, layout) -> str:
+    def show(dims):
+        return "P(" + ", ".join("None" if not d else repr(d[0]) if len(d) == 1 else repr(d) for d in dims) + ")"
+
+    return (
+        f"inside the vmap the placed input arrives as {show(placement.rest())} but the stripped in_spec would be "
+        f"{show(layout)}: on an Explicit mesh JAX raises `in_specs ... does not match the specs of the input`"
     )
 
 
