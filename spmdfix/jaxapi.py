@@ -172,3 +172,12 @@ ELEMENTWISE_NAMES = frozenset(
 )
 # Array methods that are elementwise (`x.astype(dtype)`).
 ELEMENTWISE_METHODS = frozenset({"astype", "conj", "clip", "round"})
+
+# Functions measured to lower to one unary primitive: a body under an inner `jax.vmap` that applies only
+# these runs under check_vma=True (jax 0.10.2, docs/rules.md SPMD007); relu, gelu, silu, softplus and
+# `v ** 0.5` were measured to fail like any binary primitive.
+_UNARY_JNP = "sin cos tanh exp exp2 expm1 log log1p sqrt abs floor square negative sign reciprocal".split()
+UNARY_NAMES = frozenset(
+    [f"jax.numpy.{n}" for n in _UNARY_JNP] + ["jax.nn.sigmoid", "jax.lax.rsqrt"]
+)
+UNARY_METHODS = frozenset({"astype"})

@@ -259,8 +259,11 @@ def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list
     findings = []
     for use in reached.shard_map.body.collectives:
         axes = [a.name for a in use.axes.axes if a.name in spmd]
-        if not axes:
-            continue
+        if not axes or use.call in reached.unbatched_collectives:
+            continue  # an operand the vmap does not batch: runs correctly (measured)
+        mesh = reached.shard_map.mesh
+        if reached.shard_map.check_vma is False and mesh is not None and all(mesh.size_of(a) == 1 for a in axes):
+            continue  # over a size-1 axis there is nothing to mix: runs correctly with check_vma=False (measured)
         message = (
             f"`{use.name}` over the vmap's `spmd_axis_name` axis {backticked(axes)} inside a shard_map body; "
             "with `check_vma=True` JAX raises a `pvary` error, with `check_vma=False` the program runs and "
@@ -275,7 +278,8 @@ def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list
 def _inner_vmap_findings(vmap: VmapFacts, reached) -> list[Finding]:
     """SPMD007: hazard H2, a jax.vmap on the way or in the body while check_vma is on [01 1m, 09]."""
     sm = reached.shard_map
-    if sm.check_vma is False:
+    if sm.check_vma is False or sm.body.unary_only:
+        # Bodies of unary primitives only run under an inner vmap (measured; analysis.primitives).
         return []
     message = (
         "`jax.vmap` between a vmap with `spmd_axis_name` and the shard_map it reaches (or inside "

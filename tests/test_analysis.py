@@ -179,7 +179,7 @@ CASES = {
     "inner_vmap_under_check_vma": (
         """
         def block(v):
-            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+            return jax.shard_map(lambda u: u * 2, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
         def row(r):
             return jax.vmap(block)(r)
         jax.vmap(row, spmd_axis_name='x')
@@ -205,6 +205,51 @@ CASES = {
         jax.vmap(f, spmd_axis_name='x')
         """,
         [("SPMD003", "scale")],
+    ),
+    "collective_over_a_batched_operand_is_spmd004": (
+        """
+        def f(x, w):
+            return jax.shard_map(
+                lambda a, b: b + jax.lax.psum(a, 'x'), mesh=mesh, in_specs=(P(), P()), out_specs=P()
+            )(x, w)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        [("SPMD004", "'x'")],
+    ),
+    "collective_over_an_unbatched_operand_is_not_spmd004": (
+        """
+        def f(x, w):
+            return jax.shard_map(
+                lambda a, b: a + jax.lax.psum(b, 'x'), mesh=mesh, in_specs=(P(), P()), out_specs=P()
+            )(x, w)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "collective_over_a_size1_axis_with_check_vma_is_spmd004": (
+        """
+        m1 = Mesh(np.array(jax.devices()).reshape(1, 8), ('b', 'i'))
+        def f(x):
+            return jax.shard_map(lambda v: v + jax.lax.psum(v, 'b'), mesh=m1, in_specs=P('i'), out_specs=P('i'))(x)
+        jax.vmap(f, spmd_axis_name='b')
+        """,
+        [("SPMD004", "'b'")],
+    ),
+    "inner_vmap_over_a_binary_body_is_spmd007": (
+        """
+        def f(x):
+            return jax.shard_map(jax.vmap(lambda r: r * 2.0), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.vmap")],
+    ),
+    "inner_vmap_over_a_unary_body_is_not_spmd007": (
+        """
+        def f(x):
+            return jax.shard_map(jax.vmap(lambda r: -jax.numpy.sin(r) ** 2), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [],
     ),
 }
 

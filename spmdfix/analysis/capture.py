@@ -97,9 +97,19 @@ class CaptureAnalysis:
         if self.jit_wrapped(reached.site.node, body):
             return ()
         home = self._enclosing_function(body)
+        batched = self.batched_in(fun, in_axes, reached, home)
+        if batched is None:
+            return ()
+        return self._free_uses(body, home, batched)
+
+    def batched_in(
+        self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, home: ast.AST | None
+    ) -> set[str] | None:
+        """The names of function `home` (on the chain from the vmapped `fun`) that hold batched values, or
+        None when the chain cannot be followed to `home` (or passes a jit, whose operands are not followed)."""
         start = self._function_of(fun)
         if home is None or start is None:
-            return ()
+            return None
         tainted = self._tainted_params(start, in_axes)
         current = start
         for node in reached.chain_nodes:
@@ -108,11 +118,31 @@ class CaptureAnalysis:
             tainted_locals = self._taint_locals(current, tainted)
             current, tainted = self._step(node, tainted_locals)
             if current is None:
-                return ()
+                return None
         if current is not home or self._jitted(home):
-            return ()
-        batched = self._taint_locals(home, tainted)
-        return self._free_uses(body, home, batched)
+            return None
+        return self._taint_locals(home, tainted)
+
+    def unbatched_operands(
+        self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None
+    ) -> set[str]:
+        """The parameters of the shard_map `body` whose operands the spmd vmap does not batch.
+
+        Only for a shard_map applied where it is built (`shard_map(body, ...)(a, b)`, positional operands);
+        an operand is unbatched when it mentions no batched name of the function that applies it.
+        """
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return set()
+        application = self.ix.parent.get(id(reached.site.node))
+        if not (isinstance(application, ast.Call) and application.func is reached.site.node):
+            return set()
+        if application.keywords or any(isinstance(a, ast.Starred) for a in application.args):
+            return set()
+        batched = self.batched_in(fun, in_axes, reached, self._enclosing_function(application))
+        params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
+        if batched is None or body.args.vararg or len(params) != len(application.args):
+            return set()
+        return {p for p, arg in zip(params, application.args) if not _mentions(arg, batched)}
 
     # --- the chain ------------------------------------------------------------------------------------
     def _function_of(self, expr: ast.AST) -> ast.AST | None:

@@ -32,6 +32,7 @@ from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, SpecTree
 from spmdfix.model import Related, Span
 from spmdfix.analysis.placement import Placement, PlacementAnalysis
+from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite, ShardMapSite
 from spmdfix.analysis.scopes import Binding, ModuleIndex, Scope
 from spmdfix.analysis.stripbody import StripBodyCheck
@@ -81,6 +82,7 @@ class BodyFacts:
     # rename, add-axis nor strip runs (DuplicateSpecError eager, a verifier error under jit); dropping
     # spmd_axis_name does.
     nested_shard_maps: tuple[NestedShardMap, ...] = ()
+    unary_only: bool = False  # only unary primitives: no hazard H2 under an inner vmap (analysis.primitives)
 
     @property
     def collective_axes(self) -> frozenset[str]:
@@ -128,6 +130,9 @@ class ReachedFacts:
     # Why stripping the spmd axes from this shard_map's specs would change the body's values ("" when it
     # keeps them; spmdfix.analysis.stripbody).
     strip_blocker: str = ""
+    # Body collectives (their call spans) whose operand is made only of operands the spmd vmap does not
+    # batch: they run correctly under the vmap (measured), so they are no SPMD004.
+    unbatched_collectives: frozenset[Span] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,7 +436,25 @@ class Analyzer:
             names = tuple(c.name for c in captures)
             lift = self.capture.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
         vmaps = tuple(self._vmap_span(n) for n in reached.vmaps)
-        return ReachedFacts(sm, reached.chain, vmaps, captures, lift, self._strip_blocker(reached, stripped))
+        quiet = self._unbatched_collectives(vmap, reached, body)
+        return ReachedFacts(sm, reached.chain, vmaps, captures, lift, self._strip_blocker(reached, stripped), quiet)
+
+    def _unbatched_collectives(self, vmap: _VmapSite, reached: ReachedSite, body: ast.AST | None) -> frozenset[Span]:
+        """Collectives written in the body itself whose operand names only unbatched body parameters."""
+        if body is None or vmap.fun is None:
+            return frozenset()
+        unbatched = self.capture.unbatched_operands(vmap.fun, vmap.in_axes, reached, body)
+        if not unbatched:
+            return frozenset()
+        quiet = set()
+        for call in self.reacher.calls_in(body):
+            qname = self.ix.qualname(call.func, self.ix.scope_at(call))
+            if qname not in jaxapi.COLLECTIVE_AXIS_POSITION or qname == "jax.lax.axis_index" or not call.args:
+                continue
+            names = [n for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)]
+            if names and all(n.id in unbatched for n in names):
+                quiet.add(self.span(call))
+        return frozenset(quiet)
 
     def _strip_blocker(self, reached: ReachedSite, stripped: set[str]) -> str:
         """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not)."""
@@ -601,7 +624,8 @@ class Analyzer:
             )
             for r in reach.sites
         )
-        return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested)
+        unary = not reach.sites and len(reach.functions) == 1 and UnaryCheck(self.ix).unary_only(func)
+        return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary)
 
     def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
         """with_sharding_constraint calls in the traced functions and their specs [06 6i, 6k]."""

@@ -13,9 +13,12 @@ from spmdfix.model import Applicability, Fix, NodeEdit, Transform
 
 
 def has_h2(vmap: VmapFacts) -> bool:
-    """Hazard H2: a jax.vmap between the spmd vmap and a reached shard_map (or in its body), check_vma on."""
+    """Hazard H2: a jax.vmap between the spmd vmap and a reached shard_map (or in its body), check_vma on,
+    and a body that applies a binary primitive (unary-only bodies run, measured: analysis.primitives)."""
     return any(
-        (r.vmaps or r.shard_map.body.inner_vmap) and r.shard_map.check_vma is not False for r in vmap.reached
+        (r.vmaps or r.shard_map.body.inner_vmap) and r.shard_map.check_vma is not False
+        and not r.shard_map.body.unary_only
+        for r in vmap.reached
     )
 
 

@@ -1,0 +1,66 @@
+"""Which primitives a shard_map body applies, as far as hazard H2 (SPMD007) needs to know.
+
+Measured with jax 0.10.2 (docs/rules.md, SPMD007): an inner `jax.vmap` between a vmap with spmd_axis_name and a
+shard_map (or inside its body) fails under check_vma=True with a `pvary` error as soon as the body applies a
+*binary* primitive (`v + v`, `v * 2.0`, `jnp.maximum(v, 0)`, relu, `v ** 0.5`); bodies made only of unary
+primitives (`jnp.sin`, `jnp.exp`, unary minus, `v ** 2` with an integer literal, `.astype(...)`) run and match.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from spmdfix import jaxapi
+from spmdfix.analysis.scopes import ModuleIndex
+
+
+class UnaryCheck:
+    """Decides whether a body applies unary primitives only. Pure: an AST function in, a bool out."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.ix = index
+
+    def unary_only(self, func: ast.AST) -> bool:
+        """True for a `lambda` or `def` (assignments to names and one final return) of unary steps only."""
+        scope = self.ix.own_scope(func) or self.ix.scope_at(func)
+        args = func.args
+        if args.vararg or args.kwarg or args.kwonlyargs:
+            return False
+        names = {a.arg for a in [*args.posonlyargs, *args.args]}
+        if isinstance(func, ast.Lambda):
+            return self._unary(func.body, names, scope)
+        for i, stmt in enumerate(func.body):
+            if i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue
+            if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+                if not self._unary(stmt.value, names, scope):
+                    return False
+                names |= {t.id for t in stmt.targets}
+            elif isinstance(stmt, ast.Return) and stmt.value is not None and i == len(func.body) - 1:
+                return self._unary(stmt.value, names, scope)
+            else:
+                return False
+        return False
+
+    def _unary(self, expr: ast.AST, names: set[str], scope) -> bool:
+        if isinstance(expr, ast.Name):
+            return expr.id in names
+        if isinstance(expr, ast.UnaryOp):
+            return isinstance(expr.op, (ast.USub, ast.UAdd)) and self._unary(expr.operand, names, scope)
+        if isinstance(expr, ast.BinOp):
+            exponent = expr.right
+            return (
+                isinstance(expr.op, ast.Pow)
+                and isinstance(exponent, ast.Constant)
+                and type(exponent.value) is int
+                and self._unary(expr.left, names, scope)
+            )
+        if isinstance(expr, ast.Call) and not expr.keywords:
+            if isinstance(expr.func, ast.Attribute) and expr.func.attr in jaxapi.UNARY_METHODS:
+                if self.ix.qualname(expr.func, scope) is None and len(expr.args) == 1:
+                    dtype = expr.args[0]
+                    return self._unary(expr.func.value, names, scope) and self.ix.qualname(dtype, scope) is not None
+                return False
+            if len(expr.args) == 1 and self.ix.qualname(expr.func, scope) in jaxapi.UNARY_NAMES:
+                return self._unary(expr.args[0], names, scope)
+        return False
