@@ -89,3 +89,43 @@ def test_block_leaving_through_an_unstripped_out_spec_changes_values() -> None:
     fix = _strip("def body(b):\n    return b * 2", in_specs="P('x', 'y')", out_specs="P(None, 'y')")
     assert fix.applicability == Applicability.UNSAFE
     assert "output 0" in fix.reason
+
+
+def _spec_strip(prelude: str, in_specs: str, out_specs: str, extra: str = ""):
+    source = HEADER + textwrap.dedent(prelude) + textwrap.dedent(
+        f"""
+        def layer(x, w):
+            return jax.shard_map(lambda b: b * 2, mesh=mesh, in_specs={in_specs}, out_specs={out_specs})(x)
+        jax.vmap(layer, in_axes=(0, None), spmd_axis_name='x')
+        """
+    ) + textwrap.dedent(extra)
+    fixes = [f.fix_for(Transform.STRIP) for f in check_source(source) if f.code == "SPMD001"]
+    assert fixes and fixes[0] is not None
+    return fixes[0]
+
+
+def test_spec_name_used_only_by_this_shard_map_is_fine() -> None:
+    fix = _spec_strip("ACT = P('x')\nSPECS = (ACT,)\n", "SPECS", "ACT")
+    assert fix.applicability == Applicability.SAFE, fix.reason
+
+
+def test_spec_name_also_placing_an_input_makes_strip_unsafe() -> None:
+    fix = _spec_strip(
+        "ACT = P('x')\n",
+        "ACT",
+        "ACT",
+        "def place(v):\n    return jax.device_put(v, jax.sharding.NamedSharding(mesh, ACT))\n",
+    )
+    assert fix.applicability == Applicability.UNSAFE
+    assert "NamedSharding(mesh, ACT)" in fix.reason and "line" in fix.reason, fix.reason
+
+
+def test_spec_container_used_elsewhere_makes_strip_unsafe() -> None:
+    fix = _spec_strip(
+        "ACT = P('x')\nSPECS = (ACT,)\n",
+        "SPECS",
+        "ACT",
+        "other = jax.shard_map(lambda b: b, mesh=mesh, in_specs=SPECS, out_specs=P())\n",
+    )
+    assert fix.applicability == Applicability.UNSAFE
+    assert "in_specs=SPECS" in fix.reason, fix.reason

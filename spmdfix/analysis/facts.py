@@ -26,7 +26,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.index import relpath
-from spmdfix.analysis.uses import Use
+from spmdfix.analysis.uses import Use, UseIndex
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, SpecTree
@@ -35,7 +35,7 @@ from spmdfix.analysis.placement import Placement, PlacementAnalysis
 from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite, ShardMapSite
 from spmdfix.analysis.scopes import Binding, ModuleIndex, Scope
-from spmdfix.analysis.stripbody import StripBodyCheck
+from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import FunctionSummary, ProjectLink
@@ -195,8 +195,10 @@ class Analyzer:
         self.capture = CaptureAnalysis(self.ix)
         self.placement = PlacementAnalysis(self.ix, self.ev)
         self.strip_body = StripBodyCheck(self.ix, self.ev)
-        self.mesh_uses = MeshUses(self.ix, self.ev)
-        self.vmap_calls = VmapCallAnalysis(self.ix, self.ev, self.mesh_uses.uses)
+        self.uses = UseIndex(self.ix)  # one index of name loads, shared by the allowlists
+        self.spec_uses = SpecUses(self.ix, self.uses)
+        self.mesh_uses = MeshUses(self.ix, self.ev, self.uses)
+        self.vmap_calls = VmapCallAnalysis(self.ix, self.ev, self.uses)
         self._facts_cache: dict[int, ShardMapFacts] = {}
         self._foreign_mesh_uses: dict[int, MeshUses] = {}
         self._summaries: dict[tuple[int, frozenset[str]], FunctionSummary | None] = {}
@@ -465,7 +467,15 @@ class Analyzer:
         if self.reacher.reach_body(func).sites:
             return "the shard_map body applies another shard_map"
         args = site.args
-        return self.strip_body.check(func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped)
+        why = self.strip_body.check(func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped)
+        if why:
+            return why
+        roots = [a for a in (args.get("in_specs"), args.get("out_specs")) if a is not None]
+        edited = [e.span for r in roots for e, _ in self.ev.spec_tree(r, site.scope).entries_naming(stripped)]
+        shared = self.spec_uses.foreign_uses(roots, site.scope, edited)
+        if shared:
+            return f"the stripped spec is also used by {', '.join(shared)}: the strip would change that use too"
+        return ""
 
     def _vmap_span(self, node: ast.AST) -> Span:
         """Where an inner vmap is written: the `jax.vmap` callee of a call, or a decorator."""

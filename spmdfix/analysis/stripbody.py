@@ -29,7 +29,9 @@ from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.uses import UseIndex
 from spmdfix.analysis.values import Evaluator, SpecTree
+from spmdfix.model import Span
 
 # Collectives that combine equal positions of the blocks of other devices: elementwise along any dimension
 # that does not name their axes (measured: golden strip/collective_other_axis).
@@ -255,3 +257,65 @@ class StripBodyCheck:
                 "no longer lines up with an operand whose spec is not stripped the same way"
             )
         return arrays.pop()
+
+
+class SpecUses:
+    """The other uses of the spec values a strip edits (the spec entity of strip's allowlist).
+
+    A strip edits the `P(...)` calls its entries are written in. When such a call is reached through a name
+    (`ACT = P('x', 'y')`; `in_specs=ACT`), every other read of that name sees the edit too: another
+    shard_map, a `NamedSharding` placing an input, a sharding constraint. The only allowed uses are the
+    stripped shard_map's own `in_specs` / `out_specs` arguments, directly or inside a tuple/list/dict that is
+    itself used only there. Uses are found by scope (`spmdfix.analysis.uses`), not by name.
+    """
+
+    def __init__(self, index: ModuleIndex, uses: UseIndex) -> None:
+        self.ix = index
+        self.uses = uses
+
+    def foreign_uses(self, roots: list[ast.AST], scope: Scope, edited: list[Span]) -> list[str]:
+        """Descriptions (`\\`...\\` (line n)`) of uses outside `roots` of named values holding an edited span."""
+        found: list[str] = []
+        allow = self._allow(roots, 0)
+        for root in roots:
+            for value in self._named_values(root, scope, edited, 0):
+                found += [u.describe() for u in self.uses.disallowed(value, allow)]
+        return sorted(set(found))
+
+    def _named_values(self, expr: ast.AST, scope: Scope, edited: list[Span], depth: int) -> list[ast.AST]:
+        """The values the names inside `expr` are bound to, transitively, that hold an edited span themselves or
+        through a name they use (spec constants, spec containers)."""
+        if depth > 8:
+            return []
+        out = []
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                binding = self.ix.single_binding(node.id, self.ix.scope_at(node) if depth else scope)
+                if binding is None or binding.kind != "assign":
+                    continue
+                inner = self._named_values(binding.node, binding.scope, edited, depth + 1)
+                span = self.ix.lines.span_of_ast(binding.node)
+                if inner or any(span.contains(e) for e in edited):
+                    out += [binding.node, *inner]
+        return out
+
+    def _allow(self, roots: list[ast.AST], depth: int):
+        def allow(use: ast.expr, index: UseIndex) -> bool:
+            node: ast.AST = use
+            while True:
+                if any(node is r for r in roots):
+                    return True
+                up = index.parent(node)
+                if isinstance(up, (ast.Tuple, ast.List, ast.Dict)):
+                    node = up
+                    continue
+                if any(self._inside(node, r) for r in roots):
+                    return True
+                if isinstance(up, ast.Assign) and up.value is node and depth < 8:
+                    return not index.disallowed(node, self._allow(roots, depth + 1))
+                return False
+
+        return allow
+
+    def _inside(self, node: ast.AST, root: ast.AST) -> bool:
+        return any(a is root for a in self.ix.ancestors(node))
