@@ -129,3 +129,18 @@ def test_spec_container_used_elsewhere_makes_strip_unsafe() -> None:
     )
     assert fix.applicability == Applicability.UNSAFE
     assert "in_specs=SPECS" in fix.reason, fix.reason
+
+
+def test_constraint_spec_used_elsewhere_makes_its_strip_unsafe() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        ROW = P('x')
+        def f(v):
+            return jax.lax.with_sharding_constraint(v, jax.sharding.NamedSharding(mesh, ROW)) * 2
+        jax.vmap(f, spmd_axis_name='x')
+        placed = jax.device_put(np.zeros(8), jax.sharding.NamedSharding(mesh, ROW))
+        """
+    )
+    fixes = [f.fix_for(Transform.STRIP) for f in check_source(source) if f.code == "SPMD005"]
+    assert fixes and fixes[0].applicability == Applicability.UNSAFE
+    assert "(line 13)" in fixes[0].reason, fixes[0].reason

@@ -99,6 +99,7 @@ class ConstraintUse:
 
     call: Span
     specs: SpecTree
+    shared: tuple[str, ...] = ()  # uses elsewhere of the spec values it is written in (`...` (line n))
 
 
 @dataclass(frozen=True, slots=True)
@@ -650,7 +651,9 @@ class Analyzer:
                 if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):
                     spec = argument(spec, 1, "spec")
                 tree = self.ev.spec_tree(spec, scope)
-                uses.append(ConstraintUse(self.span(call), tree))
+                named = [e.span for sp in tree.specs for e in sp.entries if e.value is not None]
+                shared = self.spec_uses.foreign_uses([spec], scope, named) if spec is not None else []
+                uses.append(ConstraintUse(self.span(call), tree, tuple(shared)))
                 unknown = unknown or bool(tree.unresolved) or spec is None
         return uses, unknown
 

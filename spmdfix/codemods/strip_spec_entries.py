@@ -135,11 +135,14 @@ def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
     """Strip the spmd axes from a with_sharding_constraint's spec (SPMD005).
 
     A sharding constraint places data, it does not change values [06 6j], so this is safe unless the spec
-    could not be fully read or hazard H2 applies.
+    could not be fully read, its value is used elsewhere too (`ConstraintUse.shared`), or hazard H2 applies;
+    `plan.judged_together` may still make it unsafe when it would leave an SPMD004 behind.
     """
     spmd = set(vmap.spmd.names)
     axes = sorted(spmd & use.specs.axes())
     reasons = ["some specs are built at run time"] if use.specs.unresolved else []
+    if use.shared:
+        reasons.append(f"the stripped spec is also used by {', '.join(use.shared)}: the strip would change that use too")
     if c.has_h2(vmap):
         reasons.append("hazard H2 remains")
     return c.classified_fix(
