@@ -42,13 +42,6 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
     KnownOpen("finding:missed:should be of type `Manual`", {"axis_names": ("spec_only",)}, 24,
               "new kind (fuzzer): a partial-manual shard_map whose axis_names lacks an spmd axis that names no "
               "spec fails under jit (H4) with no finding"),
-    # issue 10 kind 3 (fuzz/found/strip_spmd006_explicit_1d.py)
-    KnownOpen("safe-fix:strip:clean-but-fails", {"spmd": ("none",), "mesh_spelling": _EXPLICIT,
-                                                 "placement": ("a0", "a0_a1")}, 17,
-              "issue 10 kind 3: SPMD006 strip on an Explicit mesh still fails (1-D mesh, or batch placed P('x', 'y'))"),
-    KnownOpen("auto-fix:clean-but-fails", {"spmd": ("none",), "mesh_spelling": _EXPLICIT,
-                                           "placement": ("a0", "a0_a1")}, 17,
-              "issue 10 kind 3: SPMD006 strip on an Explicit mesh still fails (1-D mesh, or batch placed P('x', 'y'))"),
     # issue 10 kind 3, axis_names (fuzz/found/strip_axis_names_tuple_spmd.py)
     KnownOpen("*:clean-but-fails", {"spmd": ("pair", "tuple_collide", "free"), "axis_names": ("spec_only",)}, 1033,
               "issue 10 kind 3: strip leaves axis_names without an spmd axis ('must refer to an axis marked as "
