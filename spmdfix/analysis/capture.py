@@ -142,7 +142,7 @@ class CaptureAnalysis:
         params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
         if batched is None or body.args.vararg or len(params) != len(application.args):
             return set()
-        return {p for p, arg in zip(params, application.args) if not _mentions(arg, batched)}
+        return {p for p, arg in zip(params, application.args) if not _mentions(arg, batched, self.ix.parent)}
 
     # --- the chain ------------------------------------------------------------------------------------
     def _function_of(self, expr: ast.AST) -> ast.AST | None:
