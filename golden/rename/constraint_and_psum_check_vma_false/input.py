@@ -1,4 +1,4 @@
-"""A sharding constraint names the spmd axis, and the body sums over it with check_vma=False: add-axis fixes both.
+"""A sharding constraint names the spmd axis, and the body sums over it with check_vma=False: rename fixes both.
 
 Stripping the constraint alone would turn the constraint's error into silently wrong values (the psum then
 mixes batch elements of different shards): the strip of the constraint is judged with the psum's finding.

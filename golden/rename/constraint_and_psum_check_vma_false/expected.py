@@ -1,4 +1,4 @@
-"""A sharding constraint names the spmd axis, and the body sums over it with check_vma=False: add-axis fixes both.
+"""A sharding constraint names the spmd axis, and the body sums over it with check_vma=False: rename fixes both.
 
 Stripping the constraint alone would turn the constraint's error into silently wrong values (the psum then
 mixes batch elements of different shards): the strip of the constraint is judged with the psum's finding.
@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
-mesh = Mesh(np.array(jax.devices()).reshape(1, 2, 4), ('batch', 'x', 'y'))
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
 
 
 def layer(a):
@@ -20,6 +20,6 @@ def layer(a):
 
 def main():
     xs = jnp.arange(8 * 4, dtype=jnp.float32).reshape(8, 4)
-    result = jax.vmap(layer, spmd_axis_name='batch')(xs)
+    result = jax.vmap(layer, spmd_axis_name='y')(xs)
     reference = np.asarray(xs) * 3.0  # per example: b + psum over the 2 devices of 'x' of a replicated b
     return result, reference
