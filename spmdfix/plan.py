@@ -72,16 +72,21 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     # Planned per vmap site, shared by all its findings (cheap: no libcst until a fix is applied).
     site_fixes: list[Fix | Refusal] = [rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)]
     findings: list[Finding] = []
-    silent: dict = {}  # span of an SPMD004 finding under check_vma=False -> what leaving it would do
+    # span of a finding no other fix may leave behind (SPMD004 under check_vma=False, SPMD003) -> what the
+    # program would do if it were left
+    left_behind: dict = {}
     nested = smap = False
     for reached in vmap.reached:
         part = _spec_findings(vmap, reached, site_fixes, h2)
-        part += _capture_findings(vmap, reached)
+        captures = _capture_findings(vmap, reached)
+        for f, capture in zip(captures, reached.captures):
+            left_behind[f.span] = _capture_outcome(capture)
+        part += captures
         collectives = _collective_findings(vmap, reached, site_fixes, h2)
         part += [f for f, _ in collectives]
         if reached.shard_map.check_vma is not True:
             for f, use in collectives:
-                silent[f.span] = f"`{use.name}` over the spmd axis (line {use.line}) running with wrong values under check_vma=False"
+                left_behind[f.span] = f"`{use.name}` over the spmd axis (line {use.line}) running with wrong values under check_vma=False"
         part += _inner_vmap_findings(vmap, reached)
         if reached.shard_map.body.nested_shard_maps:
             nested = True
@@ -98,8 +103,21 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         findings = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), reason) for f in findings]
     drop = drop_spmd_axis.plan(vmap)
     findings = [_with_option(f, drop) for f in findings]
-    blockers = [Blocker(f, silent[f.span]) for f in findings if f.code == rules.COLLECTIVE.code and f.span in silent]
+    blockers = [
+        Blocker(f, left_behind[f.span])
+        for f in findings
+        if f.code in (rules.COLLECTIVE.code, rules.CAPTURE.code) and f.span in left_behind
+    ]
     return judged_together(findings, blockers)
+
+
+def _capture_outcome(capture) -> str:
+    """What the program does once the other findings of its vmap site are fixed and this capture is not.
+
+    Measured on jax 0.10.2 (safety/add_axis_with_capture_left): a spec collision fixed by add-axis while the
+    body still closes over a batched value fails with `AssertionError: ManualAxisType(...)`.
+    """
+    return f"the capture of `{capture.name}` (line {capture.line}) still fails (a `ManualAxisType` assertion)"
 
 
 # Measured on jax 0.10.2 (docs/safety.md, "drop-spmd-axis"): an outer shard_map whose body applies another
@@ -162,7 +180,8 @@ def judged_together(findings: list[Finding], blockers: list[Blocker]) -> list[Fi
     unsafe, its reason naming the finding it would leave and what the program would then do.
 
     Measured (docs/safety.md): stripping a `with_sharding_constraint` spec while a `psum` over the spmd axis
-    remains in a `check_vma=False` body turns the constraint's error into silently wrong values. A fix
+    remains in a `check_vma=False` body turns the constraint's error into silently wrong values; add-axis
+    while the body still closes over a batched value (SPMD003) leaves a ManualAxisType assertion. A fix
     "also fixes" a blocker when the blocker offers the same fix (equal key): rename and add-axis of the vmap
     site cure every finding of the site, a strip of one spec does not.
     """

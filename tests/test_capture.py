@@ -262,3 +262,23 @@ def test_an_array_only_reduced_to_a_scalar_is_no_capture() -> None:
         """
     assert not _captures(source.format(use="jnp.sin(W.sum()) + jnp.mean(W)"))
     assert _captures(source.format(use="W.sum(axis=0) * W"))
+
+
+def test_a_capture_left_unfixed_makes_the_other_fixes_of_its_site_unsafe() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        def f(w, x):
+            return jax.shard_map(lambda b{extra}: b + w, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
+    # The capture can be lifted: auto lifts it first, then the collision's fix is safe again.
+    result = fix_source(source.format(extra=""), Options())
+    assert [f.transform for f in result.applied] == [Transform.LIFT_CAPTURES, Transform.ADD_AXIS]
+    assert all(f.applicability == Applicability.SAFE for f in result.applied)
+    # It cannot (a parameter with a default): fixing the collision alone would leave it failing.
+    blocked = check_source(source.format(extra=", k=1.0"))
+    add_axis = next(f for f in blocked if f.code == "SPMD001").fix_for(Transform.ADD_AXIS)
+    assert add_axis.applicability == Applicability.UNSAFE
+    assert "alone it leaves SPMD003: the capture of `w` (line 8)" in add_axis.reason
+    assert not fix_source(source.format(extra=", k=1.0"), Options()).applied
