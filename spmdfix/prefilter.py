@@ -21,7 +21,8 @@ each form leaves words in the text:
      arguments, or a `**kw` (the dict that `kw` names may hold the key), or at least six top-level
      arguments (spmd_axis_name is jax.vmap's 6th positional parameter, flax.linen.vmap's 8th);
    - a `partial(<vmap>, ..., spmd_axis_name=...)`: an argument list whose first argument is such a name;
-   - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))` on an
+   - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))` (or
+     `jax.reshard(x, NamedSharding(...))`) on an
      Explicit mesh, which needs those words.
    Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls, and a call inside a string literal or a
    comment (a docstring example) is not code: both are passed over.
@@ -45,7 +46,7 @@ import unicodedata
 
 _VMAP = ("vmap", "vmap_with_axes")
 _PARTIAL = ("partial",)
-_DEVICE_PUT = ("device_put",)
+_DEVICE_PUT = ("device_put", "reshard")
 _NAMED_SHARDING = ("NamedSharding",)
 _NAME = r"[^\W\d]\w*"  # a Python identifier (Unicode letters included)
 # What may sit between two tokens inside brackets: whitespace, line continuations, comments.
@@ -158,7 +159,7 @@ def _spmd_vmap_site(source: str, vmap: set[str]) -> bool:
 def _placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     """SPMD006's words: a vmap call, a `device_put` call, a `NamedSharding` call and a mesh with Explicit
     axes (`AxisType.Explicit`, or `make_mesh`, whose axes are Explicit by default)."""
-    if "device_put" not in source or "NamedSharding" not in source:
+    if ("device_put" not in source and "reshard" not in source) or "NamedSharding" not in source:
         return False
     if "Explicit" not in source and "make_mesh" not in source:
         return False

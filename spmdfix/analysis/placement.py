@@ -20,6 +20,9 @@ from spmdfix.model import Span
 from spmdfix.analysis.scopes import ModuleIndex
 
 _DEVICE_PUT = frozenset({"jax.device_put"})
+# `jax.reshard(x, NamedSharding(mesh, P('data', ...)))` places x as device_put does: measured with jax 0.10.2,
+# a plain vmap over it reaching a shard_map that names 'data' fails the same way (docs/rules.md, SPMD006).
+_RESHARD = frozenset({"jax.reshard", "jax.sharding.reshard"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +97,13 @@ class PlacementAnalysis:
 
     def _placement(self, arg: ast.AST, use: ast.Call) -> tuple[AxisNames, Placement] | None:
         value = self._last_assignment(arg, use)
-        if not (isinstance(value, ast.Call) and self.ix.qualname(value.func, self.ix.scope_at(value)) in _DEVICE_PUT):
+        if not isinstance(value, ast.Call):
+            return None
+        placer = self.ix.qualname(value.func, self.ix.scope_at(value))
+        if placer not in _DEVICE_PUT and placer not in _RESHARD:
             return None
         scope = self.ix.scope_at(value)
-        sharding = argument(value, 1, "device")
+        sharding = argument(value, 1, "device" if placer in _DEVICE_PUT else "out_shardings")
         resolved = self.ev.resolve_name(sharding, scope) if sharding is not None else None
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return None

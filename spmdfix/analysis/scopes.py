@@ -217,8 +217,15 @@ class ModuleIndex:
             else:
                 scope.bind(target.id, "assign", value)
         elif isinstance(target, (ast.Tuple, ast.List)):
-            for elt in target.elts:
-                self._bind_target(elt.value if isinstance(elt, ast.Starred) else elt, None, scope)
+            # `STAGE, MODEL = 'stage', 'model'`: each name is bound to its element of a display as long.
+            pairs = (
+                isinstance(value, (ast.Tuple, ast.List))
+                and len(value.elts) == len(target.elts)
+                and not any(isinstance(e, ast.Starred) for e in (*value.elts, *target.elts))
+            )
+            for i, elt in enumerate(target.elts):
+                element = value.elts[i] if pairs else None  # type: ignore[union-attr]
+                self._bind_target(elt.value if isinstance(elt, ast.Starred) else elt, element, scope)
 
     # --- queries ----------------------------------------------------------------------------------
     def scope_at(self, node: ast.AST) -> Scope:

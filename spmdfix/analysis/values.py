@@ -13,6 +13,7 @@ surface"): `Mesh` defaults to Auto axes, `jax.make_mesh` to Explicit ones.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -183,11 +184,14 @@ class Evaluator:
                 if binding.kind != "import":
                     return None
                 far = ev._imported(binding.qname)
-            elif isinstance(expr, ast.Attribute) and ev.project is not None:
+            elif isinstance(expr, ast.Attribute):
                 qname = ev.ix.qualname(expr, scope)
-                if qname is None or not ev.project.follows(qname):
-                    return ev, expr, scope
-                far = ev._imported(qname)
+                ours = qname is None or (ev.project is not None and ev.project.follows(qname))
+                far = ev._imported(qname) if qname is not None and ours else None
+                if far is None and ours:
+                    far = ev._member(expr, scope)  # a class attribute, a dataclass default
+                if far is None:
+                    return (ev, expr, scope) if not ours or qname is None else None
             elif isinstance(expr, ast.Subscript):
                 item = ev._dict_item(expr, scope)
                 if item is None:
@@ -200,6 +204,66 @@ class Evaluator:
                 return None
             ev, expr, scope = far
         return None
+
+    def _member(self, expr: ast.Attribute, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """`Axes.BATCH` (a class attribute) or `cfg.batch_axis` with `cfg = Config(...)` (the keyword given,
+        else the class body's default, as a dataclass has it): the value, for a class of this module or of
+        another module of the project."""
+        assigned = re.compile(rf"\.\s*{re.escape(expr.attr)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)")
+        if assigned.search(self.ix.source):
+            return None  # the attribute is assigned somewhere in this module: not a constant
+        base = expr.value
+        call = None
+        if isinstance(base, ast.Name):
+            binding = self.ix.single_binding(base.id, scope)
+            if binding is not None and binding.kind == "assign" and isinstance(binding.node, ast.Call):
+                call, scope = binding.node, binding.scope
+                base = call.func
+        found = self._class(base, scope)
+        if found is None:
+            return None
+        ev, cls = found
+        if ev is not self and assigned.search(ev.ix.source):
+            return None  # assigned in the class's own module
+        if call is not None:
+            if call.args:
+                return None  # positional fields: their order is the class's, not read here
+            for kw in call.keywords:
+                if kw.arg is None:
+                    return None
+                if kw.arg == expr.attr:
+                    return self, kw.value, scope
+        values = [
+            stmt.value
+            for stmt in cls.body
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+            and stmt.value is not None
+            and any(isinstance(t, ast.Name) and t.id == expr.attr for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]))
+        ]
+        inner = ev.ix.own_scope(cls)
+        if len(values) != 1 or inner is None:
+            return None
+        if isinstance(values[0], ast.Call) and (ev.ix.qualname(values[0].func, inner) or "").endswith("field"):
+            return None  # dataclasses.field(default=...): not read
+        return ev, values[0], inner
+
+    def _class(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.ClassDef] | None:
+        """The class `expr` names, here or imported from another module of the project."""
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is not None and binding.kind == "class":
+                return self, binding.node  # type: ignore[return-value]
+            qname = binding.qname if binding is not None and binding.kind == "import" else None
+        elif isinstance(expr, ast.Attribute):
+            qname = self.ix.qualname(expr, scope)
+        else:
+            return None
+        if self.project is None or not self.project.follows(qname):
+            return None
+        found = self.project.binding(qname)
+        if found is None or found[1].kind != "class":
+            return None
+        return found[0].ev, found[1].node  # type: ignore[return-value]
 
     def _imported(self, qname: str | None) -> tuple[Evaluator, ast.AST, Scope] | None:
         """The assigned value of a module-level name of another project module (None without an index)."""
@@ -305,10 +369,22 @@ class Evaluator:
             unresolved.append(self.span(expr))
 
     def _spec(self, call: ast.Call, scope: Scope) -> Spec | None:
-        if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        if call.keywords:
             return None
-        entries = []
+        args: list[ast.AST] = []
         for arg in call.args:
+            if not isinstance(arg, ast.Starred):
+                args.append(arg)
+                continue
+            # `P(*['x', None])`, `P(*ENTRIES)`: the entries of a display of this module, edited in place there.
+            followed = self.follow(arg.value, scope)
+            if followed is None or followed[0] is not self or not isinstance(followed[1], (ast.Tuple, ast.List)):
+                return None
+            if any(isinstance(e, ast.Starred) for e in followed[1].elts):
+                return None
+            args.extend(followed[1].elts)
+        entries = []
+        for arg in args:
             if self.is_none(arg, scope):
                 entries.append(SpecEntry(self.span(arg), None, True))
                 continue
