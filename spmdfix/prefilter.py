@@ -101,10 +101,12 @@ def may_have_findings(source: str) -> bool:
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.|[^\W\d]\w*)|import[ \t]+([^\n;#]+))", re.MULTILINE)
-# Top-level modules that hold no shard_map of the project: the standard library and the libraries the
-# analysis knows by name (`spmdfix.analysis.index.NOT_FOLLOWED`).
+# Top-level modules that hold no shard_map of the project: the standard library, the libraries the analysis
+# knows by name (`spmdfix.analysis.index.NOT_FOLLOWED`), and test and data libraries that JAX projects import
+# but do not write (absl and pytest alone kept ten test modules of the public JAX repositories, for nothing).
 _KNOWN = frozenset(sys.stdlib_module_names) | frozenset(
     {"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes", "__future__"}
+    | {"absl", "pytest", "hypothesis", "scipy", "pandas", "tensorflow", "torch", "typing_extensions", "tqdm"}
 )
 
 
