@@ -104,10 +104,13 @@ def _sources(
 
 
 def _unique(paths: Iterator[Path]) -> Iterator[Path]:
-    """Each file once, under the first spelling met (`a.py`, `./a.py` and `$PWD/a.py` are one file)."""
+    """Each file once, under the first spelling met (`a.py`, `./a.py` and `$PWD/a.py` are one file, and a
+    symbolic link is its target: reported once, written once)."""
     seen: set[str] = set()
     for path in paths:
         key = os.path.abspath(path)
+        if os.path.islink(key):
+            key = os.path.realpath(key)
         if key not in seen:
             seen.add(key)
             yield path

@@ -52,26 +52,29 @@ def sarif(
 
     Each record's chosen `fix` and then its `alternatives` become the result's `fixes` (each with its
     applicability in `properties`); a fix whose edits could not be built is left out. `related` becomes
-    `relatedLocations`. `information_uri` defaults to the documentation folder of the installed rules.
+    `relatedLocations`. `information_uri` defaults to the project's home page and each rule's `helpUri`
+    to its page under the `Rules` URL, both from the package's `[project.urls]` (`project_urls`); without
+    them they are left out (a local `file://` path means nothing to a code scanning service).
     """
     root = Path(base if base is not None else os.getcwd()).resolve()
     rules = list(RULES.values())
     index = {rule.code: i for i, rule in enumerate(rules)}
-    driver = {
-        "name": TOOL_NAME,
-        "version": tool_version,
-        "informationUri": information_uri or _rules_folder_uri(),
-        "rules": [
-            {
-                "id": rule.code,
-                "name": rule.name,
-                "shortDescription": {"text": rule.summary},
-                "helpUri": rule.url,
-                "defaultConfiguration": {"level": "error"},
-            }
-            for rule in rules
-        ],
-    }
+    urls = project_urls()
+    information_uri = information_uri or next((urls[k] for k in _HOME_LABELS if k in urls), None)
+    rules_url = urls.get("rules")
+    driver: dict = {"name": TOOL_NAME, "version": tool_version}
+    if information_uri:
+        driver["informationUri"] = information_uri
+    driver["rules"] = [
+        {
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            **({"helpUri": f"{rules_url.rstrip('/')}/{rule.code}.md"} if rules_url else {}),
+            "defaultConfiguration": {"level": "error"},
+        }
+        for rule in rules
+    ]
     results = []
     for record in records:
         artifact = _artifact(record["filename"], root)
@@ -103,9 +106,23 @@ def sarif(
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 
-def _rules_folder_uri() -> str:
-    any_rule = next(iter(RULES.values()))
-    return any_rule.url.rsplit("/", 1)[0] + "/"
+_HOME_LABELS = ("homepage", "repository", "source", "documentation")
+
+
+def project_urls() -> dict[str, str]:
+    """The package's `[project.urls]` (labels lower-cased), from its installed metadata; {} when it has none."""
+    import importlib.metadata
+
+    try:
+        entries = importlib.metadata.metadata("spmdfix").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return {}
+    urls = {}
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        if url.strip().startswith(("https://", "http://")):
+            urls[label.strip().lower()] = url.strip()
+    return urls
 
 
 def _artifact(filename: str, root: Path) -> dict:

@@ -182,7 +182,7 @@ def _run_file(job: Job) -> FileOutcome:
 
 
 def _size(n: int) -> str:
-    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
+    return f"{n / 2**20:.1f} MiB" if n >= 100_000 else f"{n:,} bytes"
 
 
 def run_source(job: Job, source: SourceFile) -> FileOutcome:

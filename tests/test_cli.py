@@ -317,7 +317,7 @@ def test_empty_huge_deep_and_undecodable_files(work: Path) -> None:
     assert invoke("fix", "empty.py").exit_code == 0 and (work / "empty.py").read_text() == ""
     huge = invoke("check", "--max-file-size", "0.0001", "model.py")
     assert huge.exit_code == 0
-    assert f"model.py: skipped: {(work / 'model.py').stat().st_size:,} bytes is over the 100 bytes limit" in huge.stderr
+    assert f"model.py: skipped: {(work / 'model.py').stat().st_size:,} bytes is over the 104 bytes limit" in huge.stderr  # 0.0001 MiB
     deep_text = "import jax  # shard_map\njax.vmap(f, spmd_axis_name='i')\nx = " + "-" * 100_000 + "1\n"
     (work / "deep.py").write_text(deep_text)
     deep = invoke("check", "deep.py")

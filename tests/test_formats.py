@@ -15,6 +15,7 @@ import pytest
 
 from golden import GOLDEN
 from spmdfix.api import Options, check_source, fix_edits_for, fix_source
+from spmdfix import formats
 from spmdfix.formats import SARIF_SCHEMA, github, json_lines, sarif
 from spmdfix.model import Strategy, Transform
 from spmdfix.positions import LineIndex
@@ -104,7 +105,8 @@ def test_github_property_escapes_colon() -> None:
     assert "file=a%3Ab%2Cc%25.py," in github([record], base=ROOT)
 
 
-def test_sarif_log_in_full() -> None:
+def test_sarif_log_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(formats, "project_urls", lambda: {})
     log = sarif([RECORD], "0.1.0", base=ROOT, information_uri="https://example.invalid/spmdfix")
     artifact = {"uri": "pkg/m%C3%B6del%2C%20v2.py", "uriBaseId": "%SRCROOT%"}
     rules = log["runs"][0]["tool"]["driver"].pop("rules")
@@ -113,7 +115,6 @@ def test_sarif_log_in_full() -> None:
         "id": "SPMD001",
         "name": "spmd-axis-in-in-specs",
         "shortDescription": {"text": RULES["SPMD001"].summary},
-        "helpUri": RULES["SPMD001"].url,
         "defaultConfiguration": {"level": "error"},
     }
     assert log == {
@@ -227,10 +228,18 @@ def test_sarif_file_outside_base_gets_an_absolute_uri_and_no_fixes() -> None:
     assert "fixes" not in result and "relatedLocations" not in result
 
 
-def test_sarif_default_information_uri_is_the_rules_folder() -> None:
+def test_sarif_names_no_local_file_as_documentation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without [project.urls] the URIs are left out (a file:// path of this machine means nothing to a code
+    scanning service); with them, informationUri is the home page and helpUri the rule's page."""
+    monkeypatch.setattr(formats, "project_urls", lambda: {})
     driver = sarif([], "0.1.0", base=ROOT)["runs"][0]["tool"]["driver"]
-    assert RULES["SPMD001"].url.startswith(driver["informationUri"])
-    assert driver["informationUri"].endswith("/rules/")
+    assert "informationUri" not in driver
+    assert all("helpUri" not in rule for rule in driver["rules"])
+    urls = {"homepage": "https://example.org/spmdfix", "rules": "https://example.org/spmdfix/rules/"}
+    monkeypatch.setattr(formats, "project_urls", lambda: urls)
+    driver = sarif([], "0.1.0", base=ROOT)["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://example.org/spmdfix"
+    assert driver["rules"][0]["helpUri"] == "https://example.org/spmdfix/rules/SPMD001.md"
 
 
 def _golden_records(case: str, display: str = "model.py") -> tuple[str, list[dict]]:

@@ -16,10 +16,12 @@ from spmdfix.cli.invocation import (
     common_options,
     guard_config,
 )
+from spmdfix.cli.fixing import fix_and_report
 from spmdfix.cli.output import (
-    OUTPUT_FORMATS,
+    TEXT_FORMATS,
     emit,
     render,
+    report_options,
     say_problems,
     statistics_report,
     summary,
@@ -29,30 +31,11 @@ from spmdfix.files import FileError, write_source
 from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
 
 
-@click.command()
+@click.command(short_help="Report findings (and with --fix apply the safe fixes).")
 @common_options
+@report_options
 @click.option(
-    "--output-format",
-    type=click.Choice(OUTPUT_FORMATS),
-    default="text",
-    show_default=True,
-)
-@click.option(
-    "--output-file",
-    "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the report to this file.",
-)
-@click.option(
-    "--show-fixes",
-    is_flag=True,
-    help="List every applicable fix and why the others are not offered.",
-)
-@click.option(
-    "--statistics",
-    is_flag=True,
-    help="Print the number of findings per rule instead of each finding.",
+    "--fix", "apply_fixes", is_flag=True, help="Apply the fixes `spmdfix fix` applies, then report what is left."
 )
 @click.option(
     "--add-noqa",
@@ -69,37 +52,45 @@ from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
 )
 @guard_config
 def check(
-    output_format: str,
+    output_format: str | None,
     output_file: Path | None,
     show_fixes: bool,
     statistics: bool,
+    apply_fixes: bool,
     add_noqa: bool,
     **kw,
 ) -> None:
-    """Report findings in PATHS (files, or directories walked for *.py, *.pyi, *.ipynb; `-` for stdin)."""
+    """Report findings in PATHS (files, or directories walked for *.py, *.pyi, *.ipynb; `-` for stdin;
+    default: the working directory)."""
     run = Run(kw)
     if kw["show_settings"]:
         run.show_settings()
         return
-    if statistics and output_format not in ("text", "json"):
+    output_format = output_format or "full"
+    if statistics and output_format not in (*TEXT_FORMATS, "json"):
         raise click.UsageError("--statistics prints text or json")
     if add_noqa:
-        if run.stdin:
-            raise click.UsageError("--add-noqa writes files; it does not read stdin")
+        if run.stdin or apply_fixes:
+            raise click.UsageError("--add-noqa writes files; it does not read stdin or combine with --fix")
         sys.exit(_add_noqa(run))
+    if apply_fixes:
+        if run.stdin:
+            raise click.UsageError("--fix writes files; to fix stdin use `spmdfix fix -`")
+        sys.exit(fix_and_report(run, output_format, output_file, show_fixes, statistics))
     if run.stdin and run.stdin_excluded():
         sys.exit(EXIT_CLEAN)
-    want_edits = output_format != "text" and not statistics
+    want_edits = output_format not in TEXT_FORMATS and not statistics
     jobs, outcomes = run.outcomes(CHECK, want_edits)
     for o in outcomes:
-        say_problems(o)
-    if statistics:
-        emit(statistics_report(jobs, outcomes, output_format), output_file)
-    else:
-        emit(render(jobs, outcomes, output_format, show_fixes), output_file)
+        say_problems(o, run.silent)
+    if not run.silent:
+        if statistics:
+            emit(statistics_report(jobs, outcomes, output_format), output_file)
+        else:
+            emit(render(jobs, outcomes, output_format, show_fixes), output_file)
     failed = sum(o.status == "failed" for o in outcomes)
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
-    click.echo(summary(jobs, outcomes, failed + unreadable, None), err=True)
+    run.say(summary(jobs, outcomes, failed + unreadable, None))
     if failed:
         sys.exit(EXIT_ERROR)
     reported = unreadable + sum(len(o.findings) for o in outcomes)
@@ -110,7 +101,7 @@ def _add_noqa(run: Run) -> int:
     jobs, outcomes = run.outcomes(ADD_NOQA)
     added = errors = left = 0
     for job, o in zip(jobs, outcomes):
-        say_problems(o)
+        say_problems(o, run.silent)
         errors += o.status == "failed"
         if unreadable_reported(job, o):
             click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.error}", err=True)
@@ -131,7 +122,7 @@ def _add_noqa(run: Run) -> int:
                 click.echo(f"{o.display}: {err}", err=True)
                 errors += 1
                 left += len(o.noqa_added)
-    click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+    run.say(f"Added {added} noqa directive{'s' if added != 1 else ''}.")
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if left and not run.kw["exit_zero"] else EXIT_CLEAN

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from spmdfix.cli.output import diff_path
 from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, read_source, write_source
 from spmdfix.report import unified_diff
@@ -53,7 +54,7 @@ def fix_others(others: dict[str, tuple[str, str]], diff: bool, tally: Tally) -> 
         shown = display_path(Path(path))
         tally.changed += 1
         if diff:
-            click.echo(unified_diff(shown, old, new), nl=False)
+            click.echo(unified_diff(diff_path(Path(path)), old, new), nl=False)
             continue
         try:
             write_source(read_source(Path(path)), new)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -17,26 +18,40 @@ from spmdfix.cli.invocation import (
     common_options,
     guard_config,
 )
-from spmdfix.cli.output import say_problems, summary
+from spmdfix.cli.output import (
+    TEXT_FORMATS,
+    diff_path,
+    emit,
+    render,
+    report_options,
+    say_problems,
+    statistics_report,
+    summary,
+)
 from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, write_source
-from spmdfix.model import Strategy
+from spmdfix.model import Strategy, Transform
 from spmdfix.report import unified_diff
 from spmdfix.runner import FIX, FileOutcome, Job
 
 
-@click.command()
-@common_options
-@click.option(
-    "--strategy",
-    type=click.Choice([s.value for s in Strategy]),
-    default=None,
-    help="Transform to apply: auto picks, per finding, the first safe of rename, add-axis, strip [default: auto].",
+STRATEGY_HELP = (
+    "Transform to apply: "
+    + ", ".join(t.value for t in Transform)
+    + "; or auto [default]: per finding, the first safe fix in that order (with --unsafe-fixes, else the first"
+    " unsafe one)."
 )
+
+
+@click.command(short_help="Apply the fixes (or show them as a diff).")
+@common_options
+@report_options
+@click.option("--strategy", type=click.Choice([s.value for s in Strategy]), default=None, help=STRATEGY_HELP)
 @click.option(
     "--diff",
     is_flag=True,
-    help="Write nothing; print a unified diff and exit 1 when there are changes.",
+    help="Write nothing; print a unified diff (paths relative to the working directory, for `git apply`;"
+    " `patch -p1` for files below it) and exit 1 when there are changes.",
 )
 @click.option(
     "--interactive",
@@ -45,42 +60,75 @@ from spmdfix.runner import FIX, FileOutcome, Job
     help="Show each fix as a diff and ask before applying it.",
 )
 @guard_config
-def fix(diff: bool, interactive: bool, **kw) -> None:
-    """Apply fixes to PATHS in place (or show them with --diff; `-` reads stdin and writes stdout)."""
+def fix(
+    diff: bool,
+    interactive: bool,
+    output_format: str | None,
+    output_file: Path | None,
+    show_fixes: bool,
+    statistics: bool,
+    **kw,
+) -> None:
+    """Apply fixes to PATHS in place (or show them with --diff; `-` reads stdin and writes stdout; default:
+    the working directory). With --output-format, --statistics or --show-fixes, the findings left are
+    reported as `check` reports them."""
     run = Run(kw)
     if kw["show_settings"]:
         run.show_settings()
         return
+    report = output_format is not None or statistics or show_fixes or output_file is not None
+    if report and (diff or run.stdin or interactive):
+        raise click.UsageError("a report of the findings left cannot be combined with --diff, stdin or --interactive")
+    if statistics and (output_format or "full") not in (*TEXT_FORMATS, "json"):
+        raise click.UsageError("--statistics prints text or json")
     if interactive:
         if diff or run.stdin:
             raise click.UsageError("--interactive cannot be combined with --diff or stdin")
         if not terminal.stdin_is_tty():
-            click.echo(
-                "Error: --interactive needs a terminal on stdin to ask about each fix.",
-                err=True,
-            )
+            click.echo("Error: --interactive needs a terminal on stdin to ask about each fix.", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(interactive_fix(run))
     if run.stdin and run.stdin_excluded():
         if not diff:
             terminal.binary(sys.stdout).write(run.stdin_bytes())
         sys.exit(EXIT_CLEAN)
+    if report:
+        sys.exit(fix_and_report(run, output_format or "full", output_file, show_fixes, statistics))
     jobs, outcomes = run.outcomes(FIX)
     if run.stdin:
         sys.exit(_fix_stdin(run, jobs, outcomes, diff))
     tally = Tally()
-    outcomes, others = with_cross_module_fixes(jobs, outcomes, tally)
-    for job, o in zip(jobs, outcomes):
-        _fix_one(o, diff, tally, job)
-    fix_others(others, diff, tally)
-    click.echo(
-        summary(jobs, outcomes, tally.errors, tally.applied, diff, tally.unwritten),
-        err=True,
-    )
+    outcomes = apply_fixes(run, jobs, outcomes, diff, tally)
+    run.say(summary(jobs, outcomes, tally.errors, tally.applied, diff, tally.unwritten))
     sys.exit(tally.exit_code(diff, kw["exit_zero"]))
 
 
-def _fix_one(o: FileOutcome, diff: bool, tally: Tally, job: Job) -> None:
+def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileOutcome], diff: bool, tally: Tally) -> list[FileOutcome]:
+    """Write (or, with `diff`, print as a diff) every file the fix outcomes change, fixes that reach other
+    modules included; the outcomes with those applied (their findings are what is left)."""
+    outcomes, others = with_cross_module_fixes(jobs, outcomes, tally)
+    for job, o in zip(jobs, outcomes):
+        _fix_one(o, diff, tally, job, run)
+    fix_others(others, diff, tally)
+    return outcomes
+
+
+def fix_and_report(run: Run, output_format: str, output_file: Path | None, show_fixes: bool, statistics: bool) -> int:
+    """`check --fix` (and `fix` with a report option): apply the fixes, then report the findings left as
+    `check` does, with ruff's summary of what was fixed; the exit code (1 when findings are left)."""
+    jobs, outcomes = run.outcomes(FIX)
+    tally = Tally()
+    outcomes = apply_fixes(run, jobs, outcomes, False, tally)
+    if not run.silent:
+        if statistics:
+            emit(statistics_report(jobs, outcomes, output_format), output_file)
+        else:
+            emit(render(jobs, outcomes, output_format, show_fixes), output_file)
+    run.say(summary(jobs, outcomes, tally.errors, tally.applied, False, tally.unwritten))
+    return tally.exit_code(False, run.kw["exit_zero"])
+
+
+def _fix_one(o: FileOutcome, diff: bool, tally: Tally, job: Job, run: Run | None = None) -> None:
     """Report, diff or write one fix outcome."""
     if o.status == "unreadable":
         if rules.UNREADABLE.code in job.enabled:
@@ -105,7 +153,7 @@ def _fix_one(o: FileOutcome, diff: bool, tally: Tally, job: Job) -> None:
     tally.changed += 1
     if diff:
         tally.applied.update(str(f.transform) for f in o.applied)
-        click.echo(unified_diff(o.display, o.source.text, o.new_text), nl=False)
+        click.echo(unified_diff(diff_path(o.path), o.source.text, o.new_text), nl=False)
         return
     try:
         write_source(o.source, o.new_text)
@@ -116,11 +164,10 @@ def _fix_one(o: FileOutcome, diff: bool, tally: Tally, job: Job) -> None:
         tally.errors += 1
         return
     tally.applied.update(str(f.transform) for f in o.applied)
+    if run is not None and run.quiet:
+        return
     for f in o.applied:
-        click.echo(
-            f"{o.display}: applied {f.transform} ({f.applicability}): {f.title} — {f.reason}",
-            err=True,
-        )
+        click.echo(f"{o.display}: applied {f.transform} ({f.applicability}): {f.title} — {f.reason}", err=True)
 
 
 def _fix_stdin(run: Run, jobs: list[Job], outcomes: list[FileOutcome], diff: bool) -> int:

@@ -11,7 +11,7 @@ from spmdfix.cli.invocation import guard_config
 from spmdfix.config import Overrides, Resolver, render_settings
 
 
-@click.command()
+@click.command(short_help="Print the settings resolved for a path, and where they come from.")
 @click.argument("path", required=False, type=click.Path(path_type=Path), default=Path("."))
 @click.option(
     "--config",
@@ -28,7 +28,7 @@ def config(path: Path, config_file: Path | None) -> None:
     )
 
 
-@click.command()
+@click.command(short_help="Print a rule's documentation (spmdfix rule SPMD001), or list the rules.")
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
 def rule(code: str | None, show_all: bool) -> None:

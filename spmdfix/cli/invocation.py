@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PROGRESS_MIN_FILES = 50
+MIB = 1024 * 1024
 
 
 class ConfigProblem(click.ClickException):
@@ -130,9 +131,9 @@ _COMMON = [
     click.option(
         "--max-file-size",
         type=click.FloatRange(min=0),
-        default=MAX_BYTES / 1e6,
+        default=MAX_BYTES // MIB,
         show_default=True,
-        help="Skip files larger than this many MB.",
+        help="Skip files larger than this many MiB.",
     ),
     click.option(
         "--show-settings",
@@ -144,6 +145,8 @@ _COMMON = [
         is_flag=True,
         help="Exit 0 even when findings remain (errors still exit 2).",
     ),
+    click.option("--quiet", "-q", is_flag=True, help="Print findings and errors only (no summary, no progress)."),
+    click.option("--silent", is_flag=True, help="Print nothing but internal errors; the exit code still tells."),
 ]
 
 
@@ -173,12 +176,24 @@ class Run:
         self.unlisted: list[str] = []  # directories the walk could not list, said on stderr after the run
         self.stdin = self.paths == (Path("-"),)
         self._stdin_raw: bytes | None = None
-        if not self.paths and not kw["show_settings"]:
-            raise click.UsageError("missing PATH (a file, a directory, or `-` for stdin)")
+        if not self.paths:
+            self.paths = (Path("."),)  # as ruff's: no PATH checks the working directory
+        self.silent: bool = kw["silent"]
+        self.quiet: bool = kw["quiet"] or self.silent
         if Path("-") in self.paths and not self.stdin:
             raise click.UsageError("`-` (stdin) cannot be mixed with other paths")
         if kw["stdin_filename"] and not self.stdin:
             raise click.UsageError("--stdin-filename needs PATH `-`")
+
+    def say(self, message: str) -> None:
+        """A summary or progress message on stderr, unless `--quiet` or `--silent`."""
+        if not self.quiet:
+            click.echo(message, err=True)
+
+    def warn(self, message: str) -> None:
+        """A message about one file (skipped, not written, ...) on stderr, unless `--silent`."""
+        if not self.silent:
+            click.echo(message, err=True)
 
     def excluded(self, absolute: str, is_dir: bool) -> bool:
         """Whether the settings of the absolute path's directory exclude it (discovery's `excluded`)."""
@@ -215,7 +230,7 @@ class Run:
             settings.enabled,
             want_edits,
             self.kw["include_generated"],
-            int(self.kw["max_file_size"] * 1e6),
+            int(self.kw["max_file_size"] * MIB),
         )
 
     def show_settings(self) -> None:
@@ -247,7 +262,7 @@ class Run:
         could not list are said on stderr."""
         found = self._outcomes(mode, want_edits)
         for message in self.unlisted:
-            click.echo(message, err=True)
+            self.warn(message)
         return found
 
     def _outcomes(self, mode: str, want_edits: bool) -> tuple[list[Job], list[FileOutcome]]:
@@ -264,7 +279,7 @@ class Run:
             jobs, outcomes = run_streamed(found, workers)
         else:
             jobs = sorted(found, key=_shown_order)
-            if len(jobs) > PROGRESS_MIN_FILES:
+            if len(jobs) > PROGRESS_MIN_FILES and not self.quiet:
                 with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
                     outcomes = run_jobs(jobs, workers, bar.update)
             else:

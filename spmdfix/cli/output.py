@@ -28,7 +28,47 @@ from spmdfix.report import (
 )
 from spmdfix.runner import FileOutcome, Job
 
-OUTPUT_FORMATS = ("text", "json", "json-lines", "sarif", "github")
+# ruff's names: "full" (each finding with its notes) and "concise" (one line a finding); "text" is "full".
+OUTPUT_FORMATS = ("full", "concise", "text", "json", "json-lines", "sarif", "github")
+TEXT_FORMATS = ("full", "concise", "text")
+
+
+def report_options(func):
+    """The options of `check` and `fix` that choose how findings are reported."""
+    options = [
+        click.option(
+            "--output-format",
+            type=click.Choice(OUTPUT_FORMATS),
+            default=None,
+            help="How findings are printed [default: full; `text` is `full`].",
+        ),
+        click.option(
+            "--output-file",
+            "-o",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            help="Write the report to this file.",
+        ),
+        click.option(
+            "--show-fixes", is_flag=True, help="List every applicable fix and why the others are not offered."
+        ),
+        click.option(
+            "--statistics", is_flag=True, help="Print the number of findings per rule instead of each finding."
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def diff_path(path: Path) -> str:
+    """The path a diff names a file by (after `a/` and `b/`): relative to the working directory, with `..`
+    for a file outside it, as `git diff --no-index` writes it; never absolute (`a//tmp/...`)."""
+    absolute = os.path.abspath(path)
+    try:
+        return os.path.relpath(absolute).replace(os.sep, "/")
+    except ValueError:  # another drive (Windows): nothing relative names it
+        return absolute.replace(os.sep, "/").lstrip("/")
 
 
 def _abs(outcome: FileOutcome) -> str:
@@ -48,9 +88,10 @@ def _unsafe_left(o: FileOutcome, options: Options) -> int:
     )
 
 
-def say_problems(o: FileOutcome) -> None:
-    """Messages on stderr for a skipped or failed file (a generated file is only counted)."""
-    if o.status == "skipped" and GENERATED_MARK not in o.error:
+def say_problems(o: FileOutcome, silent: bool = False) -> None:
+    """Messages on stderr for a skipped or failed file (a generated file is only counted); with `silent`
+    only an internal error is said."""
+    if o.status == "skipped" and GENERATED_MARK not in o.error and not silent:
         click.echo(f"{o.display}: {o.error}", err=True)
     elif o.status == "failed":
         click.echo(f"{o.display}: internal error, file left as it is:\n{o.error}", err=True)
@@ -81,9 +122,6 @@ def unreadable_reported(job: Job, o: FileOutcome) -> bool:
     return o.status == "unreadable" and rules.UNREADABLE.code in job.enabled
 
 
-# --- check -----------------------------------------------------------------------------------------
-
-
 def _records(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> list[dict]:
     records: list[dict] = []
     for job, o in zip(jobs, outcomes):
@@ -105,7 +143,7 @@ def formats_module():
     return formats
 
 
-def _text(jobs, outcomes, show_fixes: bool) -> str:
+def _text(jobs, outcomes, show_fixes: bool, notes: bool = True) -> str:
     lines: list[str] = []
     fixable = hidden = reported = 0
     for job, o in zip(jobs, outcomes):
@@ -116,7 +154,8 @@ def _text(jobs, outcomes, show_fixes: bool) -> str:
         if not o.findings:
             continue
         unsafe = job.options.unsafe_fixes
-        lines.extend(text_lines(_report(o), unsafe, show_fixes, o.cells))
+        found = text_lines(_report(o), unsafe, show_fixes, o.cells)
+        lines.extend(found if notes else [line for line in found if not line.startswith("  = note:")])
         reported += len(o.findings)
         fixable += sum(choose_fix(f, Strategy.AUTO, unsafe) is not None for f in o.findings)
         hidden += sum(
@@ -128,6 +167,7 @@ def _text(jobs, outcomes, show_fixes: bool) -> str:
 
 
 def statistics_report(jobs, outcomes, output_format: str) -> str:
+    """`--statistics`: the number of findings per rule, as text or JSON."""
     counts: Counter = Counter()
     fixable: Counter = Counter()
     for job, o in zip(jobs, outcomes):
@@ -152,8 +192,9 @@ def statistics_report(jobs, outcomes, output_format: str) -> str:
 
 
 def render(jobs, outcomes, output_format: str, show_fixes: bool) -> str:
-    if output_format == "text":
-        return _text(jobs, outcomes, show_fixes)
+    """The report of the findings of `outcomes` in one of `OUTPUT_FORMATS`."""
+    if output_format in TEXT_FORMATS:
+        return _text(jobs, outcomes, show_fixes, notes=output_format != "concise")
     records = _records(jobs, outcomes)
     if output_format == "json":
         return json.dumps(records, indent=2, ensure_ascii=False) + "\n"

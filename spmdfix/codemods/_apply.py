@@ -222,6 +222,11 @@ def _inserted(items: list, new, index: int) -> list:
     if not (isinstance(trailing, cst.Comma) and isinstance(trailing.whitespace_after, cst.ParenthesizedWhitespace)):
         # A trailing comma is kept only where the layout is one element per line: `(a,)` -> `(a, b)`.
         trailing = cst.MaybeSentinel.DEFAULT
+    if isinstance(last, cst.Arg) and isinstance(new, cst.Arg):
+        # A call's line break before `)` belongs to its last argument: it moves to the new last one, so that
+        # `out_specs=P('y')\n)` becomes `out_specs=P('y'),\n check_vma=False\n)`, not a blank line and `...)`.
+        new = new.with_changes(whitespace_after_arg=last.whitespace_after_arg)
+        last = last.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))
     items = [*items[:-1], last.with_changes(comma=sep)]
     return [*items, new.with_changes(comma=trailing)]
 

@@ -60,6 +60,14 @@ def resolved_meshes(vmap: VmapFacts) -> list[MeshInfo] | None:
     return meshes
 
 
+def no_mesh_reason(vmap: VmapFacts) -> str:
+    """Why no mesh can be edited for a vmap site (`resolved_meshes` gave none): no shard_map is reached
+    (the collision is in a sharding constraint, whose mesh comes from elsewhere), or one's mesh is unknown."""
+    if not vmap.reached:
+        return "no shard_map is reached, only a `with_sharding_constraint`: the mesh it runs on is not known here"
+    return "the shard_map's mesh is not resolved (a parameter or built at run time)"
+
+
 def unknowns(vmap: VmapFacts) -> list[str]:
     """Why the axes in use cannot all be known: specs, constraints or collectives built at run time."""
     why = []

@@ -25,6 +25,11 @@ def new_axis_name(existing: tuple[str, ...], base: str) -> str:
     return name
 
 
+def _renamed(name: str, base: str) -> str:
+    """What the title says when the new axis cannot have the name asked for (`--new-axis`, `new-axis`)."""
+    return "" if name == base else f" (`'{base}'` is already an axis of the mesh)"
+
+
 def mesh_use_reasons(mesh: MeshInfo) -> list[str]:
     """Why the mesh's other readers may see a change: each use outside add-axis's allowlist, with its line
     (`spmdfix.analysis.mesh_uses`; docs/safety.md lists the allowlist and the measurement behind it)."""
@@ -80,7 +85,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
         return Refusal(TRANSFORM, "no spec, constraint or collective names the spmd axis: a new axis cures nothing")
     meshes = c.resolved_meshes(vmap)
     if not meshes:
-        return Refusal(TRANSFORM, "the shard_map's mesh is not resolved (a parameter or built at run time)")
+        return Refusal(TRANSFORM, c.no_mesh_reason(vmap))
     mesh = meshes[0]
     if any(m.span != mesh.span for m in meshes):
         return Refusal(TRANSFORM, "the reached shard_maps use different mesh constructions")
@@ -117,7 +122,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     return c.classified_fix(
         TRANSFORM,
         f"add-axis:{vmap.key}",
-        f"Add mesh axis `'{name}'` of size 1 and use it as `spmd_axis_name`",
+        f"Add mesh axis `'{name}'` of size 1 and use it as `spmd_axis_name`" + _renamed(name, base_name),
         reasons,
         "a size-1 axis on an Auto mesh partitions nothing",
         edits + c.spmd_replace_edits(vmap, _replaced_members(vmap, meshes), name, mesh.quote) + names_edits,

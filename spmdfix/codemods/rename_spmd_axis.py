@@ -25,7 +25,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     """
     meshes = c.resolved_meshes(vmap)
     if not meshes:
-        return Refusal(TRANSFORM, "the shard_map's mesh is not resolved (a parameter or built at run time)")
+        return Refusal(TRANSFORM, c.no_mesh_reason(vmap))
     conflicting = c.conflicting_axes(vmap)
     if not conflicting:
         return Refusal(TRANSFORM, "no spec, constraint or collective names the spmd axis: renaming it cures nothing")
