@@ -10,6 +10,8 @@ one-line compound statements, `;`, `elif`, decorators, multi-line continuations,
 from __future__ import annotations
 
 import ast
+import random
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -216,3 +218,26 @@ def test_several_fixes_in_one_file(newline: str) -> None:
     for key, built in fix_edits_for(source, fixes).items():
         fix = next(x for x in fixes if x.key == key)
         assert built == _whole_module(source, list(fix.node_edits)), key
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+@pytest.mark.parametrize("variant", ["lf", "nested"])
+def test_random_expressions_of_golden_inputs(variant: str) -> None:
+    """Half the golden inputs, a sample of their expressions (seeded): replacing one, or inserting into a call
+    or display, gives on snippets exactly what it gives on the whole module (edits, or the same refusal)."""
+    rng = random.Random(variant)
+    for path in sorted(GOLDEN.glob("*/*/input.py"))[::2]:
+        source = VARIANTS[variant](path.read_text(encoding="utf-8"))
+        tree, lines = ast.parse(source), LineIndex(source)
+        nodes = [n for n in ast.walk(tree) if isinstance(n, ast.expr)]
+        editor, whole = ModuleEditor(source, tree), parse(source)
+        for node in rng.sample(nodes, min(4, len(nodes))):
+            span = lines.span_of_ast(node)
+            if isinstance(node, (ast.Call, ast.Tuple, ast.List)):
+                edit = NodeEdit(span, "insert", "'batch'", rng.choice([0, -1]))
+            else:
+                edit = NodeEdit(span, "replace", "None")
+            expected = _outcome(lambda e: edits_for(whole, lines, e), [edit])
+            assert _outcome(editor.edits, [edit]) == expected, (path, edit)

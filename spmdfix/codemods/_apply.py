@@ -359,12 +359,18 @@ def edits_for(wrapper: MetadataWrapper, lines: LineIndex, node_edits: Sequence[N
     """Apply `node_edits` on a parsed module (a whole one or a snippet) and return the text edits of its text
     (`lines.source`), verified against libcst's output, which must parse again.
 
-    Raises `FixNotBuilt` when a span matches no node (`_Missing`), when edits overlap, when the edits do not
-    reproduce the code libcst prints, or when that code does not parse.
+    Raises `FixNotBuilt` when a span matches no node (`_Missing`), when edits overlap, when libcst cannot
+    build an edited node, when the edits do not reproduce the code libcst prints, or when that code does not
+    parse.
     """
     _refuse_overlaps(node_edits)
     transformer = NodeEditTransformer(node_edits, lines, wrapper.module)
-    new_module = wrapper.visit(transformer)
+    try:
+        new_module = wrapper.visit(transformer)
+    except (cst.ParserSyntaxError, cst.CSTValidationError) as err:
+        # The edit's own code does not parse, or libcst refuses the node it makes (a positional argument
+        # after keywords): this fix cannot be built, which says nothing about the module.
+        raise FixNotBuilt(f"libcst cannot build the edited node: {str(err).splitlines()[0]}") from None
     if transformer.missing:
         raise _Missing(f"no node at offsets {[s.start for s in transformer.missing]}")
     edits = tuple(sorted(transformer.edits, key=lambda e: e.span))
@@ -373,8 +379,9 @@ def edits_for(wrapper: MetadataWrapper, lines: LineIndex, node_edits: Sequence[N
         raise FixNotBuilt("the recorded edits do not reproduce libcst's output")
     try:
         cst.parse_module(new_code)
-    except cst.ParserSyntaxError as err:
-        raise FixNotBuilt(f"the edited code does not parse: {err.message}") from None
+    except cst.ParserSyntaxError:
+        # libcst's message places the error in the snippet, not in the module: left out.
+        raise FixNotBuilt("the edited code does not parse") from None
     return edits
 
 
