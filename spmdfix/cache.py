@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from spmdfix.runner import FileOutcome, Job
 
+PROJECT_ROOT_KEY = "<project root>"  # as `runner.PROJECT_ROOT_KEY`
 CACHE_DIR_NAME = ".spmdfix_cache"
 ENV_CACHE_DIR = "SPMDFIX_CACHE_DIR"
 ROOT_MARKERS = ("pyproject.toml", "spmdfix.toml", ".git")
@@ -231,8 +232,10 @@ class Cache:
             return None
         if self.digest(key) != entry.stamp.digest:
             return None
-        if any(self.digest(path) != digest for path, digest in entry.depends):
-            return None
+        for path, digest in entry.depends:
+            now = project_root_of(job) if path == PROJECT_ROOT_KEY else self.digest(path)
+            if now != digest:
+                return None
         outcome = _unpack(entry.outcome, job)
         self.hits += outcome is not None
         return outcome
@@ -299,6 +302,21 @@ class Cache:
     def stored(self) -> int:
         """Entries this run added or refreshed."""
         return sum(entry is not None for entry in self.changed.values())
+
+
+def project_root_of(job: Job) -> str:
+    """The project root the analysis of `job` would search for modules now (as `api.project_index` finds
+    it; asked only for files that were analysed)."""
+    if job.project_root is not None:
+        return str(Path(job.project_root).resolve())
+    return _root_of_directory(str(Path(job.path).resolve().parent))
+
+
+@functools.lru_cache(maxsize=1024)
+def _root_of_directory(directory: str) -> str:
+    from spmdfix.analysis.index import find_project_root
+
+    return str(find_project_root(Path(directory)))
 
 
 def _mark(directory: Path) -> None:

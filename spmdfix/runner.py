@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 CHECK, FIX, ADD_NOQA = "check", "fix", "add-noqa"
 DEFERRED = "deferred"  # an outcome status that only `run_streamed`'s first pass sees
+# In `FileOutcome.depends`: the project root the analysis searched for modules (a marker file added or
+# removed moves it), checked by the results cache as `cache.project_root_of` finds it now.
+PROJECT_ROOT_KEY = "<project root>"
 BATCH_MAX = 16
 RECURSION_BUDGET = 985  # frames a file may use: what the default limit of 1000 leaves in `spmdfix check -j 1`
 STREAM_BATCH = 32  # files per task when the total is not known yet (`stream_jobs`)
@@ -252,7 +255,7 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOut
         checked = pipeline.check_prepared(prepared, job.settings, path=job.path, index=index)
     # For the results cache: everything the index read or looked for, a superset of `depends` (a summary
     # computed for one module and served to another names only the modules of the functions it crossed).
-    depends = sorted(set(depends) | set(index.everything_read()))
+    depends = [*sorted(set(depends) | set(index.everything_read())), (PROJECT_ROOT_KEY, str(index.root))]
     text, reported = checked.text, checked.findings
     return FileOutcome(
         job.path,

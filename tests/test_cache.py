@@ -289,3 +289,29 @@ def test_edits_across_modules_are_never_served_stale(tmp_path: Path) -> None:
     assert "use_b.py" not in both()
     (pkg / "layers.py").write_text(_LAYERS)
     assert "use_b.py" in both()
+
+
+def test_a_moved_project_root_is_never_served_stale(tmp_path: Path) -> None:
+    """The modules of a project are searched from its root (the nearest directory with pyproject.toml,
+    setup.cfg or .git): a marker file added below the old root moves it, and with it what resolves."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "config.py").write_text(_CONFIG.format(axis="x"))
+    (pkg / "layers.py").write_text(_LAYERS)
+    (pkg / "use_a.py").write_text(_USE)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SPMDFIX_CACHE_DIR": str(tmp_path / "cache")}
+    check = [sys.executable, "-m", "spmdfix.cli", "check", "-j", "1", "."]
+
+    def both() -> str:
+        cached = subprocess.run(check, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+        cold = subprocess.run([*check, "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert cached.stdout == cold.stdout
+        return cold.stdout
+
+    assert "use_a.py" in both()
+    (pkg / "setup.cfg").write_text("")  # the root is pkg/ now: `pkg.layers` no longer resolves
+    assert "use_a.py" not in both()
+    (pkg / "setup.cfg").unlink()
+    assert "use_a.py" in both()
