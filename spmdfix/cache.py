@@ -3,8 +3,9 @@ from has changed, as ruff's cache does.
 
 What an outcome depends on, and so what its entry is keyed by:
 - the bytes of the file (a SHA-256 digest);
-- the digests of the other modules its analysis read (`FileOutcome.depends`: the project index's
-  content-hashed module summaries), each compared with that module's bytes now;
+- for a module that was analysed, the digests of every other module of the project its analysis read or
+  looked for (`FileOutcome.depends`, from the project index: None for a file looked for and absent), and
+  the project root it searched from;
 - the settings of its job (`Job` without its path: options, rule selection, mode, limits);
 - the tool: its version and a digest of its own source files (an edited checkout is another tool), which
   names the cache file, so another version never reads it.
@@ -374,9 +375,9 @@ _ALLOWED_OTHER = frozenset(
 
 
 def _load(file: Path) -> dict[str, tuple]:
-    """The entries of a cache file, as `Entry.to_plain` tuples; empty when it is missing, damaged or not a cache. The file holds only
-    tuples, strings, numbers and bytes, so the loader refuses every class (outcomes are unpickled one by
-    one, and only when served, by `_Unpickler`)."""
+    """The entries of a cache file, as `Entry.to_plain` tuples; empty when it is missing, damaged or not a
+    cache. The file holds only tuples, strings, numbers and bytes, so the loader refuses every class
+    (outcomes are unpickled one by one, and only when served, by `_Unpickler`)."""
     try:
         data = file.read_bytes()
     except OSError:

@@ -272,7 +272,9 @@ def test_edits_across_modules_are_never_served_stale(tmp_path: Path) -> None:
 
     def both() -> str:
         cached = subprocess.run(check, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
-        cold = subprocess.run([*check, "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True)
+        cold = subprocess.run(
+            [*check, "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+        )
         assert cached.stdout == cold.stdout
         return cold.stdout
 
@@ -306,7 +308,9 @@ def test_a_moved_project_root_is_never_served_stale(tmp_path: Path) -> None:
 
     def both() -> str:
         cached = subprocess.run(check, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
-        cold = subprocess.run([*check, "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True)
+        cold = subprocess.run(
+            [*check, "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+        )
         assert cached.stdout == cold.stdout
         return cold.stdout
 
