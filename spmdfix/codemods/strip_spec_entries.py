@@ -30,8 +30,19 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
     collective = spmd & sm.body.collective_axes
     if collective:
         return Refusal(TRANSFORM, f"the shard_map body uses a collective over {c.backticked(sorted(collective))}")
+    if sm.axis_names is not None and spmd - sm.axis_names.names:
+        # H4: under the spmd vmap a partial-manual shard_map must name every spmd axis in axis_names, specs
+        # or not (measured: `must refer to an axis marked as manual` once stripped, fuzz seed 1033).
+        missing = sorted(spmd - sm.axis_names.names)
+        return Refusal(
+            TRANSFORM,
+            f"the shard_map's `axis_names` does not name {c.backticked(missing)}: once stripped, JAX still requires "
+            "every spmd axis there (`must refer to an axis marked as manual`)",
+        )
     edits = _entry_edits([sm.in_specs, sm.out_specs], spmd)
     reasons = []
+    if sm.axis_names_unknown:
+        reasons.append("the shard_map's `axis_names` is not a literal set")
     if reached.strip_blocker:
         reasons.append(reached.strip_blocker)
     if sm.body.collectives_unknown:
