@@ -51,20 +51,13 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
     KnownOpen("*:clean-but-fails", {"static_capture": (True,), "jit": _JIT}, 1080,
               "issue 10 kind 4: lift-captures of a static value (x.shape[-1] // mesh.shape['x']) breaks "
               "dynamic_slice_in_dim under jit"),
-    # issue 10, found by generated programs (fuzz/found/strip_constraint_leaves_psum_wrong_values.py)
-    KnownOpen("*:wrong-values", {"op": ("psum", "pmean", "axis_index"), "check_vma": (False,)}, 2032,
-              "issue 10, found by generated programs: a safe fix (strip of a constraint, lift-captures) leaves an "
-              "SPMD004 collective that runs with wrong values under check_vma=False", remaining="SPMD004"),
     # false positives (fuzz/found/clean_*.py)
     KnownOpen("clean:SPMD003", {"mesh_spelling": _EXPLICIT, "extra": _CAPTURES}, 1001,
               "new kind (fuzzer): SPMD003 on an Explicit mesh whose batch is placed on the spmd axis; the capture "
               "runs and matches there"),
-    KnownOpen("clean:SPMD007", {"inner_vmap": ("in_body", "between"), "op": ("unary", "square", "cumsum")}, 1077,
-              "issue 10, false positives: SPMD007 on an inner vmap whose body has no binary primitive"),
-    KnownOpen("clean:SPMD004", {"mesh_shape": ((8, 1),), "check_vma": (False,)}, 0,
-              "issue 10, false positives: SPMD004 for a collective over a size-1 spmd axis with check_vma=False"),
-    KnownOpen("clean:SPMD004", {"extra": ("operand_unbatched",)}, 0,
-              "issue 10 kind 7: SPMD004 for a collective over an operand the spmd vmap does not batch"),
+    KnownOpen("clean:SPMD007", {"inner_vmap": ("in_body", "between"), "op": ("cumsum",)}, 1077,
+              "issue 10, false positives: SPMD007 on an inner vmap whose body has no binary primitive (cumsum: "
+              "not on the measured unary list of spmdfix/analysis/primitives.py)"),
 )
 
 
