@@ -1,0 +1,65 @@
+"""The project's documentation says true things about this repository, and only cites what it contains."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from golden import ROOT
+from spmdfix.lsp import DEFAULT_DEBOUNCE_MS
+from spmdfix.rules import RULES
+
+DOCS = [
+    ROOT / "README.md",
+    ROOT / "golden" / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "spmdfix" / "rules").glob("*.md")),
+]
+
+
+def test_docs_cite_nothing_outside_the_repository() -> None:
+    """README, docs/ and the rule docs carry the facts users need (docs/jax-behaviour.md), not pointers to
+    notes and experiments that are not part of the repository."""
+    for path in DOCS:
+        text = path.read_text(encoding="utf-8")
+        for outside in ("../shared", "jax-semantics", "jax-experiments"):
+            assert outside not in text, f"{path.relative_to(ROOT)} cites {outside}"
+    assert (ROOT / "docs" / "jax-behaviour.md").is_file()
+
+
+def test_editors_md_gives_the_servers_debounce_default_everywhere() -> None:
+    text = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    assert f"| `debounce_ms` | `{DEFAULT_DEBOUNCE_MS}` |" in text
+    assert f"(default {DEFAULT_DEBOUNCE_MS} ms;" in text
+    values = re.findall(r"debounce_ms\W+(\d+)", text)
+    assert values and set(values) == {str(DEFAULT_DEBOUNCE_MS)}, values
+
+
+def test_editors_md_names_every_rule_and_the_checkout_install() -> None:
+    text = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    assert sorted(c for c in RULES if c < "SPMD9") == [f"SPMD00{i}" for i in range(1, 8)]
+    assert "SPMD001-SPMD007" in text and "SPMD900" in text and "SPMD901" in text
+    assert "pip install -e '.[lsp]'" in text
+
+
+def test_the_pre_commit_snippet_works_without_a_release_tag() -> None:
+    """No tag of spmdfix exists: the README's snippet is a `repo: local` hook running the installed spmdfix."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = readme.split("# .pre-commit-config.yaml\n", 1)[1].split("```", 1)[0]
+    config = yaml.safe_load(snippet)
+    (repo,) = config["repos"]
+    assert repo["repo"] == "local" and "rev" not in repo
+    assert [h["entry"].split()[:2] for h in repo["hooks"]] == [["spmdfix", "fix"], ["spmdfix", "check"]]
+    shipped = {h["id"] for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert {h["id"] for h in repo["hooks"]} == shipped
+
+
+def test_examples_say_how_to_run_them_and_no_line_says_it_raises() -> None:
+    for example in ("minimal.py", "model.py"):
+        text = (ROOT / "examples" / example).read_text(encoding="utf-8")
+        assert "# raises" not in text  # `spmdfix fix` keeps comments: the fixed file would still say so
+        assert "XLA_FLAGS=--xla_force_host_platform_device_count=8" in text
+    assert "XLA_FLAGS=--xla_force_host_platform_device_count=8 python examples/minimal.py" in (
+        ROOT / "README.md"
+    ).read_text(encoding="utf-8")
