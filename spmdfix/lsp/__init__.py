@@ -15,7 +15,7 @@ The server never dies of what it analyses: a failure inside the analysis becomes
 error and empty diagnostics for that document.
 
 Modules: `server` (the server, its lifecycle and document sync), `documents` (spmdfix's copy of each open
-document), `text` (LSP positions, lines, line diffs), `data` (diagnostics and the JSON they carry),
+document), `text` (LSP positions), `data` (diagnostics and the JSON they carry),
 `actions` (code actions and their resolution), `command` (the `spmdfix lsp` command). Every analysis goes
 through `spmdfix.pipeline`, the per-file entry point the CLI uses too. The names below load on first use:
 importing `spmdfix.lsp` does not import pygls.
@@ -34,8 +34,6 @@ _WHERE = {
     "create_server": "spmdfix.lsp.server",
     "serve": "spmdfix.lsp.server",
     "PositionConverter": "spmdfix.lsp.text",
-    "line_diff_edits": "spmdfix.lsp.text",
-    "split_lines": "spmdfix.lsp.text",
 }
 
 

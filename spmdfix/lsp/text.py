@@ -1,20 +1,15 @@
-"""Text as LSP sees it: positions in the negotiated encoding, lines, and line-level diffs.
+"""Text as LSP sees it: positions in the negotiated encoding.
 
-Lines end where LSP (and Python's tokenizer) says they do: "\\r\\n", "\\r", "\\n"; not `str.splitlines`, which
-also splits at form feeds and Unicode separators.
+Lines end where LSP (and Python's tokenizer) says they do: "\\r\\n", "\\r", "\\n" (`spmdfix.positions.LineIndex`);
+not `str.splitlines`, which also splits at form feeds and Unicode separators.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
-
 from lsprotocol import types as lsp
 
-from spmdfix.model import Edit, Span
+from spmdfix.model import Span
 from spmdfix.positions import LineIndex
-
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 class PositionConverter:
@@ -63,20 +58,3 @@ class PositionConverter:
         start, end = self.offset(rng.start), self.offset(rng.end)
         return Span(min(start, end), max(start, end))
 
-
-def split_lines(text: str) -> list[str]:
-    """`text` cut after each "\\r\\n", "\\r" or "\\n" (line endings kept; the pieces join back to `text`)."""
-    return _LINE.findall(text)
-
-
-def line_diff_edits(old: str, new: str) -> list[Edit]:
-    """One edit per region of whole lines that differ between `old` and `new` (difflib opcodes on lines)."""
-    a, b = split_lines(old), split_lines(new)
-    starts = [0]
-    for line in a:
-        starts.append(starts[-1] + len(line))
-    edits = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag != "equal":
-            edits.append(Edit(Span(starts[i1], starts[i2]), "".join(b[j1:j2])))
-    return edits
