@@ -4,7 +4,7 @@ A module is read as bytes and decoded by its PEP 263 cookie or BOM (`tokenize.de
 endings left as they are; it is written back in the same encoding (BOM included), through a temporary file
 in the same directory and `os.replace`, keeping its permissions, and only when the text changed and the
 file on disk is still the one that was read. A read-only file is reported, not replaced (`os.replace` would
-replace it, ../shared/docs/toolchain-notes.md); a symlink is followed and its target written.
+replace it: renaming needs write access to the directory only); a symlink is followed and its target written.
 """
 
 from __future__ import annotations

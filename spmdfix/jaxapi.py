@@ -1,7 +1,7 @@
 """The JAX surface spmdfix recognises: qualified names and argument positions, in one place.
 
-Every fact here mirrors the JAX 0.10.2 signatures recorded in ../shared/docs/jax-semantics.md ("API surface")
-and printed by ../shared/jax-experiments/00_apis.py. Names are fully qualified (`jax.vmap`); the analysis
+Every fact here mirrors the JAX 0.10.2 signatures listed in docs/jax-behaviour.md ("The APIs
+involved"), kept true by the golden cases' runtime tier. Names are fully qualified (`jax.vmap`); the analysis
 resolves import aliases to these names (`spmdfix.analysis.scopes`).
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 # The vmaps that take spmd_axis_name: qualified name -> (name of the mapped-function parameter, its
 # position, position of spmd_axis_name or None when it is keyword-only). jax.vmap(fun, in_axes, out_axes,
-# axis_name, axis_size, spmd_axis_name, sum_match) [00]; flax.linen.vmap(target, variable_axes, split_rngs,
+# axis_name, axis_size, spmd_axis_name, sum_match); flax.linen.vmap(target, variable_axes, split_rngs,
 # in_axes, out_axes, axis_size, axis_name, spmd_axis_name, ...); vmap_with_axes(..., partitioning_axis_names,
-# spmd_axis_name, ...); nnx.vmap(f, *, ..., spmd_axis_name=...) [11; flax 0.12.8 signatures].
+# spmd_axis_name, ...); nnx.vmap(f, *, ..., spmd_axis_name=...) [flax 0.12.8 signatures].
 _JAX_VMAP = ("fun", 0, 5)
 _LINEN_VMAP = ("target", 0, 7)
 VMAP_SIGNATURES = {
@@ -60,14 +60,14 @@ AXIS_TYPE_EXPLICIT = frozenset({"jax.sharding.AxisType.Explicit"})
 DISABLE_VMAP_SHMAP_ERROR = "jax_disable_vmap_shmap_error"
 DEVICES_NAMES = frozenset({"jax.devices", "jax.local_devices"})
 NAMED_SHARDING_NAMES = frozenset({"jax.sharding.NamedSharding", "jax.NamedSharding"})
-# `with jax.set_mesh(mesh):` gives shard_map its mesh when mesh= is omitted [13a].
+# `with jax.set_mesh(mesh):` gives shard_map its mesh when mesh= is omitted.
 # Functions that return the context mesh (the one `jax.set_mesh` set): reads of a mesh without naming it.
 CONTEXT_MESH_GETTERS = frozenset({"jax.sharding.get_abstract_mesh", "jax.sharding.get_mesh"})
 SET_MESH_NAMES = frozenset({"jax.set_mesh", "jax.sharding.use_mesh", "jax.sharding.set_mesh"})
 
 PARTIAL_NAMES = frozenset({"functools.partial"})
 
-# Transparent wrappers: calling `wrapper(f)` yields a callable that traces f when called [09].
+# Transparent wrappers: calling `wrapper(f)` yields a callable that traces f when called.
 WRAPPER_NAMES = frozenset(
     {
         "jax.jit",
@@ -96,7 +96,7 @@ WRAPPER_NAMES = frozenset(
 # call, not a batched tracer, so the capture hazard stops at them (measured, docs/rules.md SPMD003).
 JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "flax.linen.jit", "flax.nnx.jit"})
 
-# Higher-order functions whose callable arguments JAX traces while the caller is traced [09]. Together
+# Higher-order functions whose callable arguments JAX traces while the caller is traced. Together
 # with WRAPPER_NAMES and VMAP_NAMES this is the one list of "passing f here reaches f".
 HIGHER_ORDER_NAMES = WRAPPER_NAMES | VMAP_NAMES | frozenset(
     {
@@ -147,7 +147,7 @@ COLLECTIVE_AXIS_POSITION = {
 COLLECTIVE_AXIS_KEYWORD = "axis_name"
 
 # Functions that act element by element: a shard_map body made only of these (and arithmetic operators)
-# computes the same values whatever its block shape, which is what makes strip value-preserving [04 4a-4c].
+# computes the same values whatever its block shape, which is what makes strip value-preserving (docs/safety.md).
 _ELEMENTWISE_JNP = (
     "abs absolute add arccos arccosh arcsin arcsinh arctan arctan2 arctanh cbrt ceil clip conj conjugate cos "
     "cosh deg2rad degrees divide equal exp exp2 expm1 fabs float_power floor floor_divide fmax fmin fmod "

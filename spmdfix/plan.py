@@ -2,11 +2,11 @@
 
 Pure: analysis facts in (`spmdfix.analysis.VmapFacts`), `model.Finding`s out. A finding is one spec entry
 that names an spmd axis of a vmap site reaching it; JAX raises for any such entry, batched argument or not
-[jax-semantics.md "When JAX raises"; 02, 03, 08]. The fixes come from the transforms in
+(docs/jax-behaviour.md, "When JAX raises"). The fixes come from the transforms in
 `spmdfix.codemods` (rename and add-axis per vmap site, strip per shard_map), each of which decides its own
-safety class from the measured rows of jax-semantics.md (docs/safety.md lists the runnable cases).
+safety class from the measured rules of docs/safety.md (each with a runnable demonstration in safety/).
 Hazard H2 (a `jax.vmap` between the spmd vmap and the shard_map, or in its body, under check_vma=True)
-fails before and after every fix [01 1m, 09]: the finding says so and every fix is unsafe.
+fails before and after every fix (docs/jax-behaviour.md): the finding says so and every fix is unsafe.
 """
 
 from __future__ import annotations
@@ -250,7 +250,7 @@ def _spec_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[Findi
 
 
 def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
-    """SPMD003: the body closes over a value the spmd vmap batches [01 1b-1c, 1i]."""
+    """SPMD003: the body closes over a value the spmd vmap batches (hazard H5)."""
     findings = []
     for capture in reached.captures:
         if capture.kind == "array":
@@ -273,7 +273,7 @@ def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
 
 
 def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[tuple[Finding, CollectiveUse]]:
-    """SPMD004: a collective or axis query over an spmd axis in the body [05 5h, 06 6g], with its use."""
+    """SPMD004: a collective or axis query over an spmd axis in the body (hazard H1), with its use."""
     spmd = set(vmap.spmd.names)
     findings = []
     for use in reached.shard_map.body.collectives:
@@ -295,7 +295,7 @@ def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list
 
 
 def _inner_vmap_findings(vmap: VmapFacts, reached) -> list[Finding]:
-    """SPMD007: hazard H2, a jax.vmap on the way or in the body while check_vma is on [01 1m, 09]."""
+    """SPMD007: hazard H2, a jax.vmap on the way or in the body while check_vma is on."""
     sm = reached.shard_map
     if sm.check_vma is False or sm.body.unary_only:
         # Bodies of unary primitives only run under an inner vmap (measured; analysis.primitives).
@@ -313,7 +313,7 @@ def _inner_vmap_findings(vmap: VmapFacts, reached) -> list[Finding]:
 
 
 def _constraint_findings(vmap: VmapFacts, site_fixes, h2: bool) -> list[Finding]:
-    """SPMD005: a with_sharding_constraint spec names an spmd axis [06 6i, 6k]."""
+    """SPMD005: a with_sharding_constraint spec names an spmd axis (JAX raises)."""
     spmd = set(vmap.spmd.names)
     findings = []
     for use in vmap.constraints:

@@ -2,7 +2,7 @@
 
 Invoked by tests/test_runtime.py as `python tests/runtime_oracle.py FILE...`; prints one JSON object per
 line: {"file", "status": "raised" | "match" | "differs" | "not-runnable", "error", "detail"}. XLA_FLAGS is set
-before jax is imported, as jax-semantics.md's experiments do; each file is imported under a unique module
+before jax is imported, as docs/jax-behaviour.md says; each file is imported under a unique module
 name and its `main()` must return `(result, reference)` (golden/README.md).
 """
 

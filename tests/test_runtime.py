@@ -50,7 +50,7 @@ def test_golden_case_runs(case, outcomes) -> None:
     before = outcomes[str(case.input)]
     expected_error = case.runtime.get("input_error")
     if case.runtime.get("input_wrong"):
-        # The input runs but computes the wrong result (e.g. a capture with in_specs=() [01 1i]).
+        # The input runs but computes the wrong result (e.g. a capture with in_specs=(), hazard H5).
         assert before["status"] == "differs", f"{case.id}: input.py was expected to run and differ: {before}"
     elif case.group in TRANSFORM_GROUPS or expected_error:
         assert before["status"] == "raised", f"{case.id}: input.py did not fail: {before}"

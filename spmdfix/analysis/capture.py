@@ -2,9 +2,9 @@
 
 JAX 0.10.2 fails on such a closure although no spec collides (an internal AssertionError with
 check_vma=True, a lowering error with check_vma=False), and with `in_specs=()` it runs and silently returns
-a result too large by the spmd axis size [jax-semantics.md H5; 01 1b-1c, 1i; JAX issues 23476, 17874]. Passing
+a result too large by the spmd axis size (docs/jax-behaviour.md, H5; JAX issues 23476, 17874). Passing
 the value in as an explicit operand with in_spec `P()` runs correctly, except when the body keeps an inner
-`jax.vmap` under check_vma=True [01 1f].
+`jax.vmap` under check_vma=True.
 
 "Batched" is followed by a small taint analysis along the call chain from the vmap to the function that
 builds the shard_map: the vmapped function's parameters (those whose `in_axes` entry is not None), every
@@ -42,7 +42,7 @@ _DEF_NAME = re.compile(r"(?:async\s+)?def\s+([A-Za-z_]\w*)")
 class Capture:
     """A value a shard_map body reads from an enclosing scope: its name and first use.
 
-    kind "batched": a value the spmd vmap batches [01 1b-1c]. kind "array": a non-scalar array the vmap
+    kind "batched": a value the spmd vmap batches. kind "array": a non-scalar array the vmap
     does not batch, read by a body whose specs name no mesh axis while check_vma is on (measured on jax
     0.10.2: `AssertionError: ManualAxisType(...)` under any spmd vmap, eager and under jit; a scalar, a body
     whose specs name an axis, or check_vma=False run).

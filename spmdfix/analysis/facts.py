@@ -12,7 +12,7 @@ vmapped callable (`spmdfix.analysis.reach`) to every shard_map it applies and re
 
 JAX raises `vmap spmd_axis_name cannot appear in shard_map in_specs` (resp. `out_specs`) when any spmd axis
 appears in any in_specs (out_specs) entry of a reached shard_map, batched argument or not
-[jax-semantics.md "When JAX raises", experiments 02, 03, 08]. The planner (`spmdfix.plan`) turns facts into
+(docs/jax-behaviour.md, "When JAX raises"). The planner (`spmdfix.plan`) turns facts into
 findings and fixes.
 """
 
@@ -534,7 +534,7 @@ class Analyzer:
         expr = site.args.get("mesh")
         if expr is not None:
             return expr, site.scope
-        # No mesh=: the context mesh of a `with jax.set_mesh(m):` around the application [13a].
+        # No mesh=: the context mesh of a `with jax.set_mesh(m):` around the application.
         for node in (site.node, *reached.chain_nodes, vmap.node):
             for anc in self.ix.ancestors(node):
                 if isinstance(anc, (ast.With, ast.AsyncWith)):
@@ -639,7 +639,7 @@ class Analyzer:
         return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary)
 
     def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
-        """with_sharding_constraint calls in the traced functions and their specs [06 6i, 6k]."""
+        """with_sharding_constraint calls in the traced functions and their specs."""
         uses: list[ConstraintUse] = []
         unknown = False
         for fn in functions:

@@ -2,7 +2,7 @@
 
 JAX traces everything a vmapped function calls, directly or through jit, checkpoint, grad, lax.scan,
 lax.cond, fori_loop and the other higher-order functions of `jaxapi.HIGHER_ORDER_NAMES`, and raises the
-spmd_axis_name error for any shard_map applied on the way [jax-semantics.md, "When JAX raises": 09, 10].
+spmd_axis_name error for any shard_map applied on the way (docs/jax-behaviour.md, "When JAX raises").
 This module follows those paths through one module's code, transitively and with a guard against
 recursion. It recognises shard_map in all its spellings: `shard_map(f, ...)`, the factory form
 `jax.shard_map(mesh=..., in_specs=..., out_specs=...)(f)`, `functools.partial(shard_map, ...)`, each as a

@@ -6,8 +6,8 @@ Every function returns None (or marks the part unresolved) when the value is not
 module: spmdfix never guesses a value it cannot see.
 
 Spans point at the text an edit would change: an axis string literal, a spec entry as written inside
-`P(...)`, the `reshape(...)` call of a mesh's devices. Facts mirror JAX 0.10.2 (jax-semantics.md, "API
-surface"): `Mesh` defaults to Auto axes, `jax.make_mesh` to Explicit ones.
+`P(...)`, the `reshape(...)` call of a mesh's devices. Facts mirror JAX 0.10.2 (docs/jax-behaviour.md, "The
+APIs involved"): `Mesh` defaults to Auto axes, `jax.make_mesh` to Explicit ones.
 """
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ def batch_divisibility(vmap: VmapFacts, names: list[str], meshes: list[MeshInfo]
 
 
 def axis_names_edits(vmap: VmapFacts, new: list[str]) -> list[NodeEdit] | str:
-    """Append the new axes to every reached shard_map's literal `axis_names` (H4, [13o-13p]).
+    """Append the new axes to every reached shard_map's literal `axis_names` (hazard H4).
 
     Returns the edits, or a reason string when some `axis_names` is not a literal display.
     """

@@ -1,6 +1,6 @@
 """Transform `add-axis`: add a size-1 mesh axis and make it the spmd_axis_name.
 
-Measured [jax-semantics.md; 07 7a-7e, 11b, 13c, 13o-13p]: a size-1 axis partitions nothing, so values equal
+Measured (docs/jax-behaviour.md, docs/safety.md): a size-1 axis partitions nothing, so values equal
 those of a plain vmap, with any batch size and with collectives over the data axes. Safe on Auto meshes;
 on Explicit ones (the `jax.make_mesh` default) eager callers must place the batch dimension on the new
 axis. Shard_maps that pass `axis_names` must list the new axis.
@@ -79,7 +79,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
 
     Offered when every reached shard_map uses the same resolved mesh construction whose shape, axis names
     and axis types are literals. The new axis is prepended (device order is unchanged by a leading size-1
-    axis [07]).
+    axis: docs/jax-behaviour.md).
     """
     if not c.conflicting_axes(vmap):
         return Refusal(TRANSFORM, "no spec, constraint or collective names the spmd axis: a new axis cures nothing")

@@ -1,10 +1,10 @@
 """Transform `disable-check-vma`: turn off shard_map's varying-manual-axes check (always unsafe).
 
-Hazard H2 [jax-semantics.md; 01 1m, 09]: a `jax.vmap` between the spmd vmap and a shard_map, or inside the
+Hazard H2 (docs/jax-behaviour.md): a `jax.vmap` between the spmd vmap and a shard_map, or inside the
 body, fails under `check_vma=True` with a `pvary` error even for an elementwise body and no spec collision,
 before and after any spec fix; with `check_vma=False` the same program runs and matches (golden
 add-axis/h2_check_vma_false). The check also guards against wrong replication claims in out_specs, which is
-why this fix is never safe. The old API spells it `check_rep` [00].
+why this fix is never safe. The old API spells it `check_rep`.
 """
 
 from __future__ import annotations

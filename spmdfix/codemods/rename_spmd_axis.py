@@ -1,6 +1,6 @@
 """Transform `rename`: point spmd_axis_name at a free axis of the same mesh.
 
-Measured [jax-semantics.md; 06 6b-6g, 6i, 6l-6m; 08 8j; 12]: values are kept when the target exists in the
+Measured (docs/jax-behaviour.md, docs/safety.md): values are kept when the target exists in the
 mesh, appears in no reached spec, with_sharding_constraint or body collective, is in `axis_names` where one
 is given, and its size divides the batch. Collectives over the *old* axis are fine: it becomes a data axis.
 """

@@ -1,6 +1,6 @@
 """Transform `strip`: remove the spmd axes from a shard_map's conflicting PartitionSpec entries.
 
-Measured [jax-semantics.md; 04 4a-4g, 05 5a, 13k]: values are kept when the axis is removed from in_specs and
+Measured (docs/jax-behaviour.md, docs/safety.md): values are kept when the axis is removed from in_specs and
 out_specs together and the body is elementwise along those dimensions; they change when the body reduces,
 scans or reads its block shape, when an out_specs-only collision's output was tiled over the axis, and with
 any collective over the axis (never offered then). On an Explicit mesh callers' placed inputs stop matching.
@@ -145,9 +145,10 @@ def _mismatch(placement, layout) -> str:
 def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
     """Strip the spmd axes from a with_sharding_constraint's spec (SPMD005).
 
-    A sharding constraint places data, it does not change values [06 6j], so this is safe unless the spec
-    could not be fully read, its value is used elsewhere too (`ConstraintUse.shared`), or hazard H2 applies;
-    `plan.judged_together` may still make it unsafe when it would leave an SPMD004 behind.
+    A sharding constraint places data, it does not change values (the runtime golden case
+    strip/fam_constraint_entry), so this is safe unless the spec could not be fully read, its value is used
+    elsewhere too (`ConstraintUse.shared`), or hazard H2 applies; `plan.judged_together` may still make it
+    unsafe when it would leave an SPMD004 behind.
     """
     spmd = set(vmap.spmd.names)
     axes = sorted(spmd & use.specs.axes())
