@@ -16,6 +16,9 @@ Keys (kebab-case, as ruff spells them):
     extend-exclude = []              # added to them
     unsafe-fixes = false
     target-jax-version = "0.10.2"    # default: the installed jax, else the newest known
+    project-root = "."               # where imports of other modules are followed from (relative to the
+                                     # file that says it); default: the nearest directory above each file
+                                     # holding pyproject.toml, setup.cfg or .git
 
 Globs follow ruff: a pattern without `/` matches a file or directory name at any depth; a pattern with `/`
 is anchored at the directory of the file that defines it (made absolute when loaded; `--exclude` patterns
@@ -112,6 +115,7 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     unsafe_fixes: bool = False
     target_jax_version: str | None = None  # None: the installed jax's (`jax_version`)
+    project_root: Path | None = None  # None: found above each file (`analysis.index.find_project_root`)
     source: Path | None = None
 
     def jax_version(self) -> str:
@@ -144,11 +148,21 @@ class Overrides:
     extend_exclude: tuple[str, ...] = ()
     unsafe_fixes: bool | None = None
     target_jax_version: str | None = None
+    project_root: str | None = None
 
     def apply(self, settings: Settings, cwd: Path) -> Settings:
         """`settings` with every set flag applied. Raises `ConfigError` for a bad value."""
         raw: dict[str, Any] = {}
-        for key in ("strategy", "new_axis", "select", "ignore", "exclude", "unsafe_fixes", "target_jax_version"):
+        for key in (
+            "strategy",
+            "new_axis",
+            "select",
+            "ignore",
+            "exclude",
+            "unsafe_fixes",
+            "target_jax_version",
+            "project_root",
+        ):
             value = getattr(self, key)
             if value is not None:
                 raw[key.replace("_", "-")] = list(value) if isinstance(value, tuple) else value
@@ -332,6 +346,7 @@ KEYS = (
     "extend-exclude",
     "unsafe-fixes",
     "target-jax-version",
+    "project-root",
 )
 
 
@@ -397,6 +412,13 @@ def _version(value: Any, where: str, base: Path) -> str:
     return value
 
 
+def _directory(value: Any, where: str, base: Path) -> Path:
+    """A directory named relative to `base` (the config file's directory, or the working directory for a
+    flag), made absolute; it need not exist (a project root that does not exist follows nothing)."""
+    _expect(value, str, where, "a string (a directory)")
+    return _absolute(base / value)
+
+
 def anchor(pattern: str, base: Path) -> str:
     """A glob as stored: name patterns unchanged, patterns with a `/` made absolute at `base`."""
     negated = pattern.startswith("!")
@@ -431,6 +453,7 @@ _VALIDATORS = {
     "extend-exclude": _globs,
     "unsafe-fixes": _bool,
     "target-jax-version": _version,
+    "project-root": _directory,
 }
 
 
@@ -494,6 +517,8 @@ def render_settings(settings: Settings, path: Path) -> str:
         if key == "per-file-ignores":
             continue
         value = settings.jax_version() if key == "target-jax-version" else getattr(settings, key.replace("-", "_"))
+        if value is None:
+            continue  # TOML has no null: an unset project-root is left out
         lines.append(f"{key} = {_toml_value(value)}")
     lines.append("")
     lines.append("[per-file-ignores]")

@@ -47,11 +47,13 @@ GENERATED_LINES = 5
 
 @dataclass(frozen=True, slots=True)
 class FileSettings:
-    """What the settings of one file ask for: the `Options` of its fixes (strategy, unsafe-fixes, new-axis)
-    and the rule codes reported for it (select / ignore / per-file-ignores already applied)."""
+    """What the settings of one file ask for: the `Options` of its fixes (strategy, unsafe-fixes, new-axis),
+    the rule codes reported for it (select / ignore / per-file-ignores already applied), and the project
+    root imports of other modules are followed from (`project_root_of`)."""
 
     options: Options = field(default_factory=Options)
     enabled: frozenset[str] = ALL_CODES
+    project_root: Path | None = None  # `project-root` / `--project-root`; None: found above the file
 
     def chosen(self, finding: Finding) -> Fix | None:
         """The fix a run with these settings applies for `finding` (`model.choose_fix`), or None."""
@@ -67,8 +69,22 @@ def _options(strategy: Strategy, unsafe_fixes: bool, new_axis: str) -> Options:
 def file_settings(settings: Settings, path: str | Path) -> FileSettings:
     """The `FileSettings` of the file at `path` under its directory's resolved `settings`."""
     return FileSettings(
-        _options(settings.strategy, settings.unsafe_fixes, settings.new_axis), settings.enabled_codes(path)
+        _options(settings.strategy, settings.unsafe_fixes, settings.new_axis),
+        settings.enabled_codes(path),
+        settings.project_root,
     )
+
+
+def project_root_of(path: str | Path, settings: FileSettings) -> Path:
+    """The project root whose modules the analysis of the file at `path` follows imports into: the
+    settings' `project_root` (`project-root` in the configuration, `--project-root`), else the nearest
+    directory above the file holding `pyproject.toml`, `setup.cfg` or `.git`. Every front end's project
+    index is built on it (the CLI's `runner`, the language server)."""
+    if settings.project_root is not None:
+        return Path(settings.project_root).resolve()
+    from spmdfix.analysis.index import find_project_root  # no analysis import in the CLI's main process
+
+    return find_project_root(Path(path).resolve())
 
 
 def resolve(resolver: Resolver, path: str | Path) -> FileSettings:

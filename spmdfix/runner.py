@@ -75,7 +75,7 @@ class Job:
     @property
     def settings(self) -> pipeline.FileSettings:
         """The file's settings, as the per-file entry point (`spmdfix.pipeline`) takes them."""
-        return pipeline.FileSettings(self.options, self.enabled)
+        return pipeline.FileSettings(self.options, self.enabled, self.project_root)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +242,7 @@ def _index(job: Job) -> ProjectIndex:
     """The index of the project the file belongs to, for the analysis to follow imports of the project."""
     from spmdfix.api import project_index  # the analysis: imported where files are checked (a worker)
 
-    return project_index(job.path, job.project_root)
+    return project_index(job.path, pipeline.project_root_of(job.path, job.settings))
 
 
 def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:

@@ -108,3 +108,53 @@ def test_the_index_parses_only_what_it_follows(tmp_path: Path) -> None:
     parsed = {Path(p).relative_to(root).as_posix() for p in index._by_path}
     assert "pkg/unused.py" not in parsed
     assert "pkg/layers.py" in parsed
+
+
+def test_cli_reports_in_the_callee_and_follows_the_given_project_root(tmp_path: Path) -> None:
+    """`check` on the vmap's module reports at the callee's spec (its path and row), with the vmap's file as
+    a note. A `pyproject.toml` inside the package makes the package the project root, which its own
+    package base lies outside of, so nothing is followed; `--project-root` names the real root."""
+    from click.testing import CliRunner
+
+    from spmdfix.cli import main
+
+    case = next(c for c in CASES if c.name == "tree_relative_import")
+    root = _copy(case.path / "input", tmp_path)
+    (root / "pkg" / "pyproject.toml").write_text("", encoding="utf-8")
+    pipeline = str(root / "pkg" / "pipeline.py")
+    alone = CliRunner().invoke(main, ["check", "--no-cache", pipeline])
+    assert alone.exit_code == 0, alone.output
+    found = CliRunner().invoke(main, ["check", "--no-cache", "--project-root", str(root), pipeline])
+    assert found.exit_code == 1, found.output
+    assert "layers.py:14:56: SPMD001" in found.output
+    assert "pipeline.py:7:" in found.output
+
+
+def test_project_root_setting_reaches_the_index_of_every_front_end(tmp_path: Path) -> None:
+    """`project-root` in `[tool.spmdfix]` (relative to the file that says it) is the root the CLI follows
+    imports from, and the one the per-file entry point gives the language server (`project_root_of`);
+    without it the pyproject.toml inside the package is the root and the callee above it is not followed."""
+    from click.testing import CliRunner
+
+    from spmdfix import pipeline
+    from spmdfix.api import project_index
+    from spmdfix.cli import main
+    from spmdfix.config import Resolver
+
+    case = next(c for c in CASES if c.name == "tree_relative_import")
+    found = {}
+    for name, table in (("found", "[tool.spmdfix]\n"), ("set", '[tool.spmdfix]\nproject-root = ".."\n')):
+        root = _copy(case.path / "input", tmp_path / name)
+        (root / "pkg" / "pyproject.toml").write_text(table, encoding="utf-8")
+        pipeline_py = root / "pkg" / "pipeline.py"
+        settings = pipeline.resolve(Resolver(), pipeline_py)
+        top = pipeline.project_root_of(pipeline_py, settings)
+        assert top == (root if name == "set" else root / "pkg")
+        text = read_source(pipeline_py).text
+        checked = pipeline.check_file(pipeline_py, text, settings, index=project_index(pipeline_py, top))
+        found[name] = [(f.code, Path(f.span.path).name) for f in checked.findings]
+    assert found == {"found": [], "set": [("SPMD001", "layers.py"), ("SPMD002", "layers.py")]}
+    cli = CliRunner().invoke(main, ["check", "--no-cache", str(pipeline_py)])
+    assert cli.exit_code == 1 and "layers.py:14:56: SPMD001" in cli.output, cli.output
+    shown = CliRunner().invoke(main, ["check", "--show-settings", str(pipeline_py)])
+    assert f'project-root = "{root}"' in shown.output, shown.output

@@ -136,6 +136,13 @@ _COMMON = [
         help="Skip files larger than this many MiB.",
     ),
     click.option(
+        "--project-root",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Where imports of other modules are followed from (replaces `project-root`) [default: the "
+        "nearest directory above each file holding pyproject.toml, setup.cfg or .git].",
+    ),
+    click.option(
         "--show-settings",
         is_flag=True,
         help="Print the settings resolved for the first PATH and exit.",
@@ -170,6 +177,7 @@ class Run:
             unsafe_fixes=kw["unsafe_fixes"],
             target_jax_version=kw["target_jax_version"],
             strategy=kw.get("strategy"),
+            project_root=str(kw["project_root"]) if kw.get("project_root") is not None else None,
         )
         self.resolver = Resolver(overrides, kw["config_file"])
         self.paths: tuple[Path, ...] = kw["paths"]
@@ -231,6 +239,7 @@ class Run:
             want_edits,
             self.kw["include_generated"],
             int(self.kw["max_file_size"] * MIB),
+            project_root=settings.project_root,
         )
 
     def show_settings(self) -> None:

@@ -94,7 +94,7 @@ class SpmdfixServer(LanguageServer):
         checked = Checked(source, settings)
         if doc.path is None or doc.path.suffix != ".ipynb":
             try:
-                checked = pipeline.check_file(doc.path, source, settings, index=self.index(doc))
+                checked = pipeline.check_file(doc.path, source, settings, index=self.index(doc, settings))
             except pipeline.Skip:
                 pass
             except Exception:  # noqa: BLE001 - the one place an analysis failure is caught and reported
@@ -102,22 +102,24 @@ class SpmdfixServer(LanguageServer):
         doc.checked_source, doc.checked = source, checked
         return checked
 
-    def index(self, doc: Document) -> ProjectIndex | None:
+    def index(self, doc: Document, settings: FileSettings | None = None) -> ProjectIndex | None:
         """The project index for the document's analysis (None without a file): the modules of its project as
         `spmdfix check` reads them, except that the unsaved buffers of the other open documents replace their
         files. Kept while those buffers and the document analysed stay the same (typing in one document reuses
-        it); dropped when a file is saved or a configuration changes."""
+        it); dropped when a file is saved or a configuration changes. Its root is the one `spmdfix check`
+        uses for the file (`pipeline.project_root_of`: `project-root` of the file's settings, else found)."""
         if doc.path is None:
             return None
-        from spmdfix.analysis.index import ProjectIndex, find_project_root
+        from spmdfix.analysis.index import ProjectIndex
 
         path = doc.path.resolve()
+        root = pipeline.project_root_of(path, settings if settings is not None else self.settings(doc))
         overlay = {
             str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None and d is not doc
         }
-        key = (doc.uri, tuple(sorted((p, hash(t)) for p, t in overlay.items())))
+        key = (doc.uri, root, tuple(sorted((p, hash(t)) for p, t in overlay.items())))
         if self._index is None or self._index_key != key:
-            self._index = ProjectIndex(find_project_root(path), overlay)
+            self._index = ProjectIndex(root, overlay)
             self._index_key = key
         return self._index
 
