@@ -32,6 +32,11 @@ VMAP_SPMD_KEYWORD = "spmd_axis_name"
 SHARD_MAP_NEW = frozenset({"jax.shard_map", "jax._src.shard_map.shard_map"})
 # jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs, check_rep=True): positional mesh.
 SHARD_MAP_OLD = frozenset({"jax.experimental.shard_map.shard_map"})
+# jax.smap(f=None, /, *, in_axes=Infer, out_axes, axis_name) (public in 0.10.2): a shard_map over the context
+# mesh (`jax.set_mesh`) whose only manual axis is `axis_name`, with `P(axis_name)` at each mapped dimension of
+# in_axes/out_axes (`P()` for None) and check_vma=True (jax/_src/shard_map.py `_smap`); without f it is a
+# decorator factory. Measured: safety/measurements/smap_under_spmd_vmap.py.
+SMAP_NAMES = frozenset({"jax.smap", "jax._src.shard_map.smap"})
 SHARD_MAP_NAMES = SHARD_MAP_NEW | SHARD_MAP_OLD
 SHARD_MAP_POSITIONS = ("f", "mesh", "in_specs", "out_specs")  # the old API's positional order
 

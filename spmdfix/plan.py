@@ -49,6 +49,8 @@ def _explicit_findings(vmap: VmapFacts) -> list[Finding]:
     move = move_placement.plan(vmap)
     for reached in vmap.reached:
         sm = reached.shard_map
+        if sm.api == "smap":
+            continue  # not measured under a plain vmap over a placed batch: no finding, no fix
         fix = strip_spec_entries.plan_explicit(vmap, reached)
         related = (
             Related(f"batch dimension placed on Explicit mesh axis {backticked(vmap.spmd.names)} here", vmap.spmd.span),
@@ -94,7 +96,9 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
             part = [_refused(f, _NESTED_REFUSED, _nested_reason(reached)) for f in part]
         if reached.shard_map.api == "smap":
             smap = True
-            part = [_refused(f, _NESTED_REFUSED, _SMAP_REASON) for f in part]
+            part += _smap_manual_findings(vmap, reached)
+            part = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), _SMAP_REASON) for f in part]
+            part = [_refused(f, _SMAP_SPEC_EDITS, _SMAP_NO_SPECS) for f in part]
         findings += part
     findings += _constraint_findings(vmap, site_fixes, h2)
     if nested or smap:
@@ -135,6 +139,39 @@ _SMAP_REASON = (
     "`jax.smap` makes only its own axis manual: measured, renaming the spmd axis or adding a size-1 axis fails "
     "(`manual_axis_type` error); only removing `spmd_axis_name` runs"
 )
+# smap has no in_specs to extend (lift-captures), no specs to strip and no check_vma to turn off: its specs
+# come from in_axes/out_axes, and it always checks (jax/_src/shard_map.py `_smap`).
+_SMAP_SPEC_EDITS = (Transform.STRIP, Transform.LIFT_CAPTURES, Transform.DISABLE_CHECK_VMA)
+_SMAP_NO_SPECS = (
+    "`jax.smap` has no `in_specs`/`out_specs` or `check_vma` to edit: its specs come from `in_axes`/`out_axes` "
+    "and `axis_name`, and it always checks"
+)
+
+
+def _smap_manual_findings(vmap: VmapFacts, reached) -> list[Finding]:
+    """SPMD008: a reached `jax.smap` over an axis A while the vmap's spmd axes include others than A.
+
+    smap makes only A manual; the spmd vmap inserts its axis into the specs, which must then be manual.
+    Measured on jax 0.10.2 (safety/measurements/smap_under_spmd_vmap.py): `shard_map in_specs argument must
+    refer to an axis marked as manual` eager, `Axes mentioned in manual_axis_type ... should be of type
+    Manual` under jit, on Auto and Explicit meshes, whatever in_axes/out_axes are (`None` included); a plain
+    vmap runs and keeps the values.
+    """
+    sm = reached.shard_map
+    if sm.axis_names is None:
+        return []
+    missing = [a for a in vmap.spmd.names if a not in sm.axis_names.names]
+    if not missing:
+        return []
+    manual = sorted(sm.axis_names.names)
+    message = (
+        f"`jax.smap` over axis {backticked(manual)} makes only that axis manual, and the vmap's `spmd_axis_name` "
+        f"axis {backticked(missing)} is not it; JAX raises `shard_map in_specs argument must refer to an axis "
+        "marked as manual` (a `manual_axis_type` error under jit)"
+    )
+    span = sm.axis_names.written or sm.span
+    refused = [Refusal(t, _SMAP_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
+    return [_finding(rules.NOT_MANUAL, span, missing, message, refused, _related(vmap, reached))]
 
 
 def _nested_reason(reached) -> str:
@@ -245,6 +282,8 @@ def _spec_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[Findi
             rule = rules.IN_SPECS if where == "in_specs" else rules.OUT_SPECS
             out_only = not set(axes) & sm.in_specs.axes()
             message = _message(axes, where, sm.check_vma, h2, out_only, vmap.shmap_error_disabled)
+            if sm.api == "smap":
+                message = _smap_message(axes, where, h2, out_only)
             findings.append(_finding(rule, entry.span, axes, message, [*site_fixes, strip], _related(vmap, reached)))
     return findings
 
@@ -361,6 +400,22 @@ def _message(
         )
     elif where == "out_specs" and out_only and check_vma is not False:
         message += " (with `check_vma=True` an out_specs-only collision surfaces as a `pvary` error)"
+    return message + _h2_note(h2)
+
+
+def _smap_message(axes: list[str], where: str, h2: bool, out_only: bool) -> str:
+    """SPMD001/002 on a `jax.smap`: the in_axes/out_axes entry that maps over the spmd axis (measured on jax
+    0.10.2: the in_specs error, or for an out_axes-only collision a `pvary` error, smap checking vma)."""
+    given = "in_axes" if where == "in_specs" else "out_axes"
+    message = (
+        f"`jax.smap` maps this `{given}` entry over axis {backticked(axes)}, the vmap's `spmd_axis_name` axis; "
+        f"JAX raises `vmap spmd_axis_name cannot appear in shard_map {where}`"
+    )
+    if where == "out_specs" and out_only:
+        message = (
+            f"`jax.smap` maps this `{given}` entry over axis {backticked(axes)}, the vmap's `spmd_axis_name` axis; "
+            "JAX raises a `pvary is a invariant->variant collective` error"
+        )
     return message + _h2_note(h2)
 
 

@@ -7,7 +7,7 @@ each form leaves words in the text:
 
 1. A finding needs a vmap and a shard_map or a with_sharding_constraint that resolve, through this module's
    own imports and attribute chains, to JAX's (or flax's) names (`spmdfix.analysis.scopes.ModuleIndex.qualname`).
-   Every such resolution ends in an identifier written in the text (`vmap`, `shard_map`,
+   Every such resolution ends in an identifier written in the text (`vmap`, `shard_map`, `smap`,
    `with_sharding_constraint`: in an `import`, a `from ... import ... as ...`, or an attribute such as
    `jax.vmap`). The shard_map or constraint may also live in another module of the project that the
    analysis follows (`spmdfix.analysis.index`): a text without those words is kept when it imports a module
@@ -45,6 +45,8 @@ import sys
 import unicodedata
 
 _VMAP = ("vmap", "vmap_with_axes")
+# A shard_map (`shard_map`, `jax.smap`) or a constraint the vmap may reach in this module.
+_SHARD_MAP_WORDS = ("shard_map", "smap", "with_sharding_constraint")
 _PARTIAL = ("partial",)
 _DEVICE_PUT = ("device_put", "reshard")
 _NAMED_SHARDING = ("NamedSharding",)
@@ -91,7 +93,7 @@ def may_have_findings(source: str) -> bool:
     source = _as_python_reads_it(source)
     if "vmap" not in source:
         return False
-    if "shard_map" not in source and "with_sharding_constraint" not in source and not _imports_project(source):
+    if not any(word in source for word in _SHARD_MAP_WORDS) and not _imports_project(source):
         return False
     try:
         vmap = _bound_names(source, _VMAP)

@@ -251,6 +251,50 @@ CASES = {
         """,
         [],
     ),
+    # jax.smap: specs read from in_axes/out_axes (each int leaf names axis_name), manual axis = axis_name
+    "smap_call_in_and_out_axes": (
+        """
+        def f(v):
+            return jax.smap(lambda b: b, in_axes=0, out_axes=0, axis_name='x')(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD001", "0"), ("SPMD002", "0")],
+    ),
+    "smap_factory_tuple_in_axes_and_imported_name": (
+        """
+        from jax import smap
+        IN = (None, 1)
+        def f(v, w):
+            return smap(in_axes=IN, out_axes={'a': None, 'b': 0}, axis_name='x')(lambda b, c: b)(v, w)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD001", "IN"), ("SPMD002", "0")],
+    ),
+    "smap_partial_decorator_other_axis_is_spmd008": (
+        """
+        @partial(jax.smap, in_axes=0, out_axes=0, axis_name='x')
+        def g(b):
+            return b
+        jax.vmap(g, spmd_axis_name=('x', 'y'))
+        """,
+        [("SPMD001", "0"), ("SPMD002", "0"), ("SPMD008", "'x'")],
+    ),
+    "smap_unmapped_axes_is_clean": (
+        """
+        def f(v):
+            return jax.smap(lambda b: b, in_axes=None, out_axes=None, axis_name='x')(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "smap_in_axes_omitted_is_not_read": (
+        """
+        def f(v):
+            return jax.smap(lambda b: b, out_axes=1, axis_name='y')(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD008", "'y'")],
+    ),
 }
 
 
@@ -299,3 +343,14 @@ def test_a_call_spmdfix_cannot_follow_makes_rename_unsafe() -> None:
     plain = source.replace("return post(h)", "return h")
     assert _fix(plain, "rename").applicability.value == "safe"  # the batch of 4 divides the new axis 'y' (2)
     assert _fix(plain.replace("(4, 8)", "(3, 8)"), "rename") is None  # 3 is not divisible: not offered
+
+
+def test_smap_offers_only_drop_spmd_axis() -> None:
+    source = """
+        def f(v):
+            return jax.smap(lambda b: b * 2.0, in_axes=0, out_axes=0, axis_name='x')(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    for finding in check_source(HEADER + textwrap.dedent(source)):
+        assert [f.transform.value for f in finding.fixes] == ["drop-spmd-axis"]
+        assert {r.transform.value for r in finding.refusals} >= {"rename", "add-axis", "strip"}

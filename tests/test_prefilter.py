@@ -50,6 +50,16 @@ def test_positional_spmd_axis_name_passes_the_prefilter() -> None:
     assert _findings_without_prefilter(POSITIONAL)
 
 
+def test_a_module_whose_only_shard_map_is_a_jax_smap_passes_the_prefilter() -> None:
+    text = (
+        "import jax\n"
+        "def f(v):\n    return jax.smap(lambda b: b, in_axes=0, out_axes=0, axis_name='x')(v)\n"
+        "jax.vmap(f, spmd_axis_name='x')\n"
+    )
+    assert "shard_map" not in text and may_have_findings(text)
+    assert _findings_without_prefilter(text)
+
+
 def test_prefilter_drops_files_that_cannot_hold_a_finding() -> None:
     assert not may_have_findings("import jax\njax.vmap(f, spmd_axis_name='x')\n")
     assert not may_have_findings("from jax import shard_map\n")

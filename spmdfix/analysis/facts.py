@@ -29,7 +29,7 @@ from spmdfix.analysis.index import relpath
 from spmdfix.analysis.uses import Use, UseIndex
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
-from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, SpecTree
+from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, Spec, SpecEntry, SpecTree
 from spmdfix.model import Related, Span
 from spmdfix.analysis.placement import Placement, PlacementAnalysis
 from spmdfix.analysis.primitives import UnaryCheck
@@ -48,6 +48,7 @@ class AxisNamesArg:
     names: frozenset[str]
     display: Span | None
     quote: str
+    written: Span | None = None  # where the names are written (smap's `axis_name=` value), for findings
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +109,9 @@ class ShardMapFacts:
 
     key: str
     span: Span
-    api: str  # "new" (jax.shard_map: check_vma) or "old" (jax.experimental.shard_map: check_rep)
+    # "new" (jax.shard_map: check_vma), "old" (jax.experimental.shard_map: check_rep) or "smap" (jax.smap:
+    # specs read from in_axes/out_axes, `axis_names` its one axis, always check_vma=True)
+    api: str
     check_span: Span | None  # the check_vma= / check_rep= value as written, when given
     in_specs: SpecTree
     out_specs: SpecTree
@@ -462,6 +465,8 @@ class Analyzer:
     def _strip_blocker(self, reached: ReachedSite, stripped: set[str]) -> str:
         """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not)."""
         site = reached.site
+        if site.api == "smap":
+            return "`jax.smap` has no specs to strip: its specs come from `in_axes`/`out_axes` and `axis_name`"
         func, _ = self._unwrap_body(site.body, site.body_scope)
         if func is None:
             return "the shard_map body is not a function of this module"
@@ -491,14 +496,19 @@ class Analyzer:
             return cached
         args = site.args
         mesh = self._mesh(site, reached, vmap)
-        axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)
+        if site.api == "smap":
+            in_specs, out_specs, axis_names, axis_names_unknown = self._smap_specs(site)
+        else:
+            axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)
+            in_specs = self.ev.spec_tree(args.get("in_specs"), site.scope)
+            out_specs = self.ev.spec_tree(args.get("out_specs"), site.scope)
         facts = ShardMapFacts(
             key=self._key("shard_map", site.node),
             span=self.span(site.node),
             api=site.api,
             check_span=self._check_span(site),
-            in_specs=self.ev.spec_tree(args.get("in_specs"), site.scope),
-            out_specs=self.ev.spec_tree(args.get("out_specs"), site.scope),
+            in_specs=in_specs,
+            out_specs=out_specs,
             mesh=mesh,
             axis_names=axis_names,
             axis_names_unknown=axis_names_unknown,
@@ -545,6 +555,62 @@ class Analyzer:
                             if self.ix.qualname(ctx.func, scope) in jaxapi.SET_MESH_NAMES:
                                 return ctx.args[0], scope
         return None
+
+    def _smap_specs(self, site: ShardMapSite) -> tuple[SpecTree, SpecTree, AxisNamesArg | None, bool]:
+        """The specs and manual axes `jax.smap(f, in_axes=..., out_axes=..., axis_name=A)` builds.
+
+        JAX 0.10.2 (`jax._src.shard_map._smap`): every int leaf of in_axes/out_axes becomes a spec naming A,
+        a None leaf `P()`; `axis_names={A}`. Each int leaf is read as one spec entry naming A, its span the
+        leaf as written (the argument that smap maps over A). An omitted in_axes (`Infer`: taken from the
+        arguments' shardings at run time) or a value that is not a literal leaves the tree unresolved.
+        Returns (in_specs, out_specs, the axis_names JAX gives it (no display to extend), unknown).
+        """
+        axis_expr = site.args.get("axis_name")
+        axis = self.ev.axis_names(axis_expr, site.scope) if axis_expr is not None else None
+        if axis is None or axis.is_tuple:
+            where = (self.span(axis_expr if axis_expr is not None else site.node),)
+            return SpecTree((), where), SpecTree((), where), None, True
+        trees = []
+        for name in ("in_axes", "out_axes"):
+            expr = site.args.get(name)
+            specs: list[Spec] = []
+            unresolved: list[Span] = []
+            if expr is None:
+                unresolved.append(self.span(site.node))
+            else:
+                self._smap_axes_leaves(expr, site.scope, axis, specs, unresolved, None, 0)
+            trees.append(SpecTree(tuple(specs), tuple(unresolved)))
+        names = AxisNamesArg(frozenset(axis.names), None, axis.axes[0].text[:1] if axis.axes else "'", axis.span)
+        return trees[0], trees[1], names, False
+
+    def _smap_axes_leaves(
+        self, expr: ast.AST, scope: Scope, axis: AxisNames, specs: list, unresolved: list, at: Span | None, depth: int
+    ) -> None:
+        """Collect one `Spec` per int leaf of an in_axes/out_axes value (`at`: the span to report a leaf
+        of a value written elsewhere at, the name as written here)."""
+        span = at or self.span(expr)
+        followed = self.ev.follow(expr, scope) if depth < 8 else None
+        if followed is None:
+            unresolved.append(span)
+            return
+        _, value, inner = followed
+        here = at if at is not None else (None if value is expr else span)
+        if isinstance(value, ast.Constant) and value.value is None:
+            return
+        number = value.operand if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) else value
+        if isinstance(number, ast.Constant) and type(number.value) is int:  # `0`, `-1`: a mapped dimension
+            leaf = here or self.span(value)
+            specs.append(Spec(leaf, (SpecEntry(leaf, axis, True),)))
+            return
+        if isinstance(value, (ast.Tuple, ast.List)):
+            elts = value.elts
+        elif isinstance(value, ast.Dict) and None not in value.keys:
+            elts = value.values
+        else:
+            unresolved.append(span)
+            return
+        for elt in elts:
+            self._smap_axes_leaves(elt, inner, axis, specs, unresolved, here, depth + 1)
 
     def _check_span(self, site: ShardMapSite) -> Span | None:
         expr = site.args.get("check_vma", site.args.get("check_rep"))

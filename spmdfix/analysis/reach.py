@@ -6,7 +6,8 @@ spmd_axis_name error for any shard_map applied on the way (docs/jax-behaviour.md
 This module follows those paths through one module's code, transitively and with a guard against
 recursion. It recognises shard_map in all its spellings: `shard_map(f, ...)`, the factory form
 `jax.shard_map(mesh=..., in_specs=..., out_specs=...)(f)`, `functools.partial(shard_map, ...)`, each as a
-call or a decorator, and names bound to any of them.
+call or a decorator, and names bound to any of them; `jax.smap` (a shard_map over one axis) in the same
+spellings.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ class ShardMapSite:
     """One shard_map construction: where it is written and its arguments (expressions, None when absent).
 
     node: the construction call or decorator expression. body: the mapped function (an expression, or
-    the decorated `def`). api: "new" (`jax.shard_map`) or "old" (`jax.experimental.shard_map.shard_map`).
+    the decorated `def`). api: "new" (`jax.shard_map`), "old" (`jax.experimental.shard_map.shard_map`) or
+    "smap" (`jax.smap`: args then hold `in_axes`, `out_axes` and `axis_name` instead of specs and a mesh).
     """
 
     node: ast.AST
@@ -113,6 +115,8 @@ class Reacher:
             return "new"
         if qname in jaxapi.SHARD_MAP_OLD:
             return "old"
+        if qname in jaxapi.SMAP_NAMES:
+            return "smap"
         return None
 
     def factory(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[str, dict[str, ast.AST], Scope] | None:
