@@ -29,6 +29,7 @@ from spmdfix.model import (
     Fix,
     Options,
     Span,
+    Unfollowed,
     choose_fix,
     chosen_together,
     without_blocked_fixes,
@@ -63,6 +64,26 @@ class FixResult:
         return bool(self.applied)
 
 
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the analysis of one module gives: its findings (sorted by position) and the places on the way
+    from its spmd vmaps into code of the project that it could not follow (`model.Unfollowed`, one per vmap
+    and place, sorted)."""
+
+    findings: list[Finding]
+    unfollowed: tuple[Unfollowed, ...] = ()
+
+
+def analyse_source(
+    source: str, options: Options = Options(), *, path: str | Path | None = None, index: ProjectIndex | None = None
+) -> Analysis:
+    """`check_source`'s findings, and the places the analysis could not follow (`Analysis`). Never raises."""
+    if not may_have_findings(source):
+        return Analysis([])
+    with _gc_paused():
+        return _checked(source, options, path, index)[0]
+
+
 def check_source(
     source: str, options: Options = Options(), *, path: str | Path | None = None, index: ProjectIndex | None = None
 ) -> list[Finding]:
@@ -73,10 +94,7 @@ def check_source(
     `index` (`project_index`), names imported from other modules of the project are followed: a finding or
     a related place may then lie in another module (its spans carry that module's path, `model.Span.path`).
     """
-    if not may_have_findings(source):
-        return []
-    with _gc_paused():
-        return _checked(source, options, path, index)[0]
+    return analyse_source(source, options, path=path, index=index).findings
 
 
 _INDEXES: dict[Path, ProjectIndex] = {}
@@ -116,33 +134,36 @@ def _gc_paused():
             gc.enable()
 
 
-def _checked(source: str, options: Options, path=None, index=None) -> tuple[list[Finding], ast.Module | None]:
-    """The findings of a source the prefilter let through, and its `ast` tree (None when it does not parse)."""
+def _checked(source: str, options: Options, path=None, index=None) -> tuple[Analysis, ast.Module | None]:
+    """The analysis of a source the prefilter let through, and its `ast` tree (None when it does not parse)."""
     try:
         tree = ast.parse(source)
     except SyntaxError as err:
-        return [_syntax_finding(source, err)], None
+        return Analysis([_syntax_finding(source, err)]), None
     except RecursionError:
         msg = "cannot parse: the module is nested too deeply"
-        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))], None
+        return Analysis([Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))]), None
     except MemoryError:
         # CPython's parser gives up with an empty MemoryError on long right-nested chains (200,000 terms of
         # `a ** b ** ...`, `x if c else ...`, `lambda: lambda: ...`; measured on 3.11).
         msg = "cannot parse: the parser ran out of memory (an expression nested too deeply)"
-        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))], None
+        return Analysis([Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))]), None
     except ValueError as err:
         msg = f"cannot parse: {str(err) or type(err).__name__}"
-        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))], None
+        return Analysis([Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))]), None
     return _analysed(source, tree, options, path, index), tree
 
 
-def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=None) -> list[Finding]:
+def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=None) -> Analysis:
     try:
         facts = _analyzer(source, tree, path, index).facts()
     except RecursionError:
         msg = "the module is nested too deeply to analyse"
-        return [Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))]
-    return plan_findings(facts, options.new_axis)
+        return Analysis([Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))])
+    unfollowed = sorted(
+        {Unfollowed(f.span, span, what) for f in facts if f.kind == "spmd" for span, what in f.unresolved}
+    )
+    return Analysis(plan_findings(facts, options.new_axis), tuple(unfollowed))
 
 
 def edits_other_modules(fix: Fix) -> bool:
@@ -233,7 +254,8 @@ def fix_source(
 
 def _fixed(source: str, options: Options, select: Selector, review: Reviewer, path=None, index=None) -> FixResult:
     current, applied, errors, log = source, [], [], EditLog()
-    findings, tree = _checked(source, options, path, index) if may_have_findings(source) else ([], None)
+    analysis, tree = _checked(source, options, path, index) if may_have_findings(source) else (Analysis([]), None)
+    findings = analysis.findings
     reported, suppressed = select(current, findings)
     found, found_suppressed = tuple(reported), tuple(suppressed)
     chained: set[int] = set()  # shard_maps / vmap sites (offsets in `current`) an applied unsafe fix changed
@@ -259,7 +281,7 @@ def _fixed(source: str, options: Options, select: Selector, review: Reviewer, pa
         applied.extend(this_pass)
         unsafe = {u for f in this_pass if f.applicability == Applicability.UNSAFE for u in _units(f)}
         chained = _shifted(chained | unsafe, edits)
-        found_now = _analysed(current, tree, options, path, index) if may_have_findings(current) else []
+        found_now = _analysed(current, tree, options, path, index).findings if may_have_findings(current) else []
         reported, suppressed = select(current, found_now)
     return FixResult(
         current, tuple(applied), tuple(reported), tuple(errors), found, tuple(suppressed), log.edits(current)

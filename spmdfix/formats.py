@@ -17,7 +17,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
-from spmdfix.rules import RULES
+from spmdfix.rules import RULES, UNFOLLOWED
+
+INFORMATION = frozenset({UNFOLLOWED.code})  # codes of records about the run (severity "info"), not results
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -57,7 +59,7 @@ def sarif(
     them they are left out (a local `file://` path means nothing to a code scanning service).
     """
     root = Path(base if base is not None else os.getcwd()).resolve()
-    rules = list(RULES.values())
+    rules = [rule for rule in RULES.values() if rule.code not in INFORMATION]
     index = {rule.code: i for i, rule in enumerate(rules)}
     urls = project_urls()
     information_uri = information_uri or next((urls[k] for k in _HOME_LABELS if k in urls), None)
@@ -76,8 +78,12 @@ def sarif(
         for rule in rules
     ]
     results = []
+    notifications = []
     for record in records:
         artifact = _artifact(record["filename"], root)
+        if record.get("severity") == "info":
+            notifications.append(_notification(record, artifact))
+            continue
         result: dict = {
             "ruleId": record["code"],
             "level": "error",
@@ -101,9 +107,29 @@ def sarif(
         if fixes:
             result["fixes"] = fixes
         results.append(result)
+    if notifications:
+        codes = sorted({n["descriptor"]["id"] for n in notifications})
+        driver["notifications"] = [_descriptor(RULES[code]) for code in codes]
     run: dict = {"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": results}
+    if notifications:
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]
     run["originalUriBaseIds"] = {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}}
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _notification(record: Mapping, artifact: dict) -> dict:
+    """An information record (SPMD910: where the analysis stopped) as a tool execution notification: it is
+    about the run, not a result about the code."""
+    return {
+        "descriptor": {"id": record["code"]},
+        "level": "note",
+        "message": {"text": record["message"]},
+        "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(record)}}],
+    }
+
+
+def _descriptor(rule) -> dict:
+    return {"id": rule.code, "name": rule.name, "shortDescription": {"text": rule.summary}}
 
 
 _HOME_LABELS = ("homepage", "repository", "source", "documentation")
@@ -172,7 +198,8 @@ def _sarif_fix(fix: Mapping, artifact: dict) -> dict | None:
 
 
 def github(records: list[dict], base: str | os.PathLike[str] | None = None) -> str:
-    """One `::error ...::message` workflow command per record (each ended by a newline).
+    """One `::error ...::message` workflow command per record (each ended by a newline); an information
+    record (severity "info": SPMD910) is a `::notice`.
 
     `file` is the path relative to `base` (default: the working directory, which in a GitHub Actions job
     is the checkout) when the file is below it, else the absolute path. The message is escaped as GitHub's
@@ -191,7 +218,8 @@ def github(records: list[dict], base: str | os.PathLike[str] | None = None) -> s
             ("endColumn", str(end["column"])),
         ]
         joined = ",".join(f"{key}={_escape_property(value)}" for key, value in props)
-        out.append(f"::error {joined}::{_escape_data(record['message'])}\n")
+        command = "notice" if record.get("severity") == "info" else "error"
+        out.append(f"::{command} {joined}::{_escape_data(record['message'])}\n")
     return "".join(out)
 
 

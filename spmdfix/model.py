@@ -82,6 +82,22 @@ class Strategy(enum.StrEnum):
     DROP_SPMD_AXIS = "drop-spmd-axis"
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class Unfollowed:
+    """A place on the way from a vmap with `spmd_axis_name` into code of the project that the analysis could
+    not follow (an import of the project it cannot resolve, `getattr`, a callable passed in that it cannot
+    know): the vmap's findings may be incomplete. Not a finding: it is counted in the closing summary and
+    listed as SPMD910 (information) on request (`--show-unresolved`).
+
+    vmap: the vmap call or decorator (in the checked module); span: the place (`Span.path` set when it lies
+    in another module); what: what could not be followed, in words.
+    """
+
+    vmap: Span
+    span: Span
+    what: str
+
+
 @dataclass(frozen=True, slots=True)
 class NodeEdit:
     """One change a transform makes to the expression node that spans exactly `span`.

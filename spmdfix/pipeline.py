@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spmdfix import noqa, notebook, rules
-from spmdfix.model import Edit, Finding, Fix, Options, Strategy, choose_fix, without_blocked_fixes
+from spmdfix.model import Edit, Finding, Fix, Options, Strategy, Unfollowed, choose_fix, without_blocked_fixes
 from spmdfix.prefilter import may_have_findings
 
 if TYPE_CHECKING:
@@ -174,6 +174,9 @@ class Checked:
     text: the analysed text (`Prepared.text`) that the spans of `findings` refer to. findings: the reported
     findings, sorted, each without the fixes a suppressed finding blocks. suppressed: the findings a comment
     suppresses. syntax_error: the SPMD900 finding when the text does not parse (also when `ignore`d).
+    unfollowed: the places on the way from the file's spmd vmaps into code of the project that the analysis
+    could not follow (`model.Unfollowed`; empty when SPMD910 is not selected): not findings, but what a
+    front end may count or list (the CLI's summary and `--show-unresolved`).
     """
 
     text: str
@@ -181,6 +184,7 @@ class Checked:
     findings: tuple[Finding, ...] = ()
     suppressed: tuple[Finding, ...] = ()
     syntax_error: Finding | None = None
+    unfollowed: tuple[Unfollowed, ...] = ()
 
     def chosen(self, finding: Finding) -> Fix | None:
         """The fix `fix` applies for `finding` under the file's settings, or None."""
@@ -197,15 +201,24 @@ def findings_of(
 ) -> tuple[list[Finding], list[Finding], Finding | None]:
     """(reported, suppressed, syntax error) of `text`, an analysed text of the prepared file (the reported
     findings keep every fix: `check_prepared` drops the blocked ones)."""
+    return _analysed(prepared, text, settings, path, index)[:3]
+
+
+def _analysed(
+    prepared: Prepared, text: str, settings: FileSettings, path: Path | None, index: Any
+) -> tuple[list[Finding], list[Finding], Finding | None, tuple[Unfollowed, ...]]:
+    """`findings_of`, and the places the analysis could not follow when SPMD910 is selected."""
     from spmdfix import (
         api,  # the analysis: imported where files are checked (a worker, the server)
     )
 
-    found = api.check_source(text, settings.options, **_where(path, index)) + prepared.extra_findings(text)
+    analysis = api.analyse_source(text, settings.options, **_where(path, index))
+    found = analysis.findings + prepared.extra_findings(text)
     found.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
     error = next((f for f in found if f.code == rules.SYNTAX_ERROR.code), None)
     reported, suppressed = select(text, found, settings.enabled)
-    return reported, suppressed, error
+    unfollowed = analysis.unfollowed if rules.UNFOLLOWED.code in settings.enabled else ()
+    return reported, suppressed, error, unfollowed
 
 
 def check_prepared(
@@ -213,9 +226,9 @@ def check_prepared(
 ) -> Checked:
     """The findings of a prepared file (see the module doc: analyse, select). Raises what the analysis
     raises (front ends catch it per file)."""
-    reported, suppressed, error = findings_of(prepared, prepared.text, settings, path=path, index=index)
+    reported, suppressed, error, unfollowed = _analysed(prepared, prepared.text, settings, path, index)
     reported = without_blocked_fixes(reported, suppressed)
-    return Checked(prepared.text, settings, tuple(reported), tuple(suppressed), error)
+    return Checked(prepared.text, settings, tuple(reported), tuple(suppressed), error, unfollowed)
 
 
 def check_file(

@@ -13,9 +13,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from spmdfix.model import Edit, Finding, Fix, Span, Strategy, choose_fix
+from spmdfix.model import Edit, Finding, Fix, Span, Strategy, Unfollowed, choose_fix
 from spmdfix.positions import LineIndex
-from spmdfix.rules import RULES
+from spmdfix.rules import RULES, UNFOLLOWED
 
 _PATCH_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 NO_NEWLINE = "\\ No newline at end of file\n"
@@ -132,6 +132,56 @@ def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...]
     return out
 
 
+def unfollowed_message(place: Unfollowed) -> str:
+    """What an SPMD910 record says: the place could not be followed, and why."""
+    return f"an spmd vmap's reach could not be followed here: {place.what}"
+
+
+def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...]) -> list[dict]:
+    """SPMD910 records (severity "info", the shape of `json_records`' without fixes) of the places on the
+    way from one file's spmd vmaps that the analysis could not follow, each with the vmap as related."""
+    lines = _Places(report)
+    out = []
+    for place in places:
+        vmap = {"message": "the vmap with `spmd_axis_name`", **lines.loc(place.vmap)}
+        if place.vmap.path:
+            vmap["filename"] = place.vmap.path
+        out.append(
+            {
+                "code": UNFOLLOWED.code,
+                "name": UNFOLLOWED.name,
+                "message": unfollowed_message(place),
+                "severity": "info",
+                "filename": lines.absolute(place.span),
+                **lines.loc(place.span),
+                "noqa_row": lines.lines_of(place.span).row_col(place.span.start)[0],
+                "url": UNFOLLOWED.url,
+                "fix": None,
+                "alternatives": [],
+                "not_offered": [],
+                "related": [vmap],
+            }
+        )
+    return out
+
+
+def unfollowed_lines(report: FileReport, places: tuple[Unfollowed, ...], notes: bool = True, cells=None) -> list[str]:
+    """`path:row:col: SPMD910 message` per place, and (with `notes`) the vmap it was reached from."""
+    found = FileReport(report.display, report.absolute, report.source, ())
+    places_of = _Places(found)
+
+    def where(span: Span) -> str:
+        lines = places_of.lines_of(span)
+        return f"{places_of.display(span)}:{_where(lines, span.start, None if span.path else cells)}"
+
+    out = []
+    for place in places:
+        out.append(f"{where(place.span)}: {UNFOLLOWED.code} {unfollowed_message(place)}")
+        if notes:
+            out.append(f"  = note: the vmap with `spmd_axis_name` ({where(place.vmap)})")
+    return out
+
+
 def error_record(display: str, absolute: str, code: str, message: str, span: Span | None = None, source: str = "") -> dict:
     """A JSON record for a file-level diagnostic (unreadable or unparsable file)."""
     lines = LineIndex(source)
@@ -239,8 +289,10 @@ def run_summary(
     errors: int,
     applied: Mapping[str, int] | None = None,
     applied_label: str = "fixes applied",
+    unfollowed: int = 0,
 ) -> str:
-    """The closing line a run prints on stderr; `applied` (fixes applied per transform) for `fix`."""
+    """The closing line a run prints on stderr; `applied` (fixes applied per transform) for `fix`;
+    `unfollowed`: how many spmd vmaps lead to code the analysis could not follow (said when not 0)."""
     head = f"{_count(scanned, 'file')} scanned, {parsed} parsed" + (f", {skipped} skipped" if skipped else "")
     parts = [head]
     if applied is not None:
@@ -251,4 +303,7 @@ def run_summary(
     if unsafe_left:
         parts.append(f"{_count(unsafe_left, 'unsafe fix', 'unsafe fixes')} left (--unsafe-fixes)")
     parts.append(_count(errors, "error"))
+    if unfollowed:
+        vmaps = _count(unfollowed, "spmd vmap")
+        parts.append(f"{vmaps} could not be followed to the end (`--show-unresolved` lists where)")
     return "spmdfix: " + "; ".join(parts) + "."

@@ -45,6 +45,7 @@ RULES: dict[str, Rule] = {
         Rule("SPMD008", "spmd-axis-not-manual", "a reached jax.smap makes only its own axis manual, not the vmap's spmd axis"),
         Rule("SPMD900", "syntax-error", "the file does not parse, so it was not analysed"),
         Rule("SPMD901", "unreadable-file", "the file could not be read or decoded"),
+        Rule("SPMD910", "spmd-vmap-not-followed", "(information) an spmd vmap leads to code of the project the analysis could not follow"),
     )
 }
 
@@ -58,3 +59,4 @@ INNER_VMAP = RULES["SPMD007"]
 NOT_MANUAL = RULES["SPMD008"]
 SYNTAX_ERROR = RULES["SPMD900"]
 UNREADABLE = RULES["SPMD901"]
+UNFOLLOWED = RULES["SPMD910"]  # information, not a finding: counted, listed with --show-unresolved

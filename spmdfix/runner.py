@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import noqa, notebook, pipeline, rules
 from spmdfix.files import MAX_BYTES, FileError, SourceFile, decode, read_source
-from spmdfix.model import Edit, Finding, Fix, Options
+from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
 from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
 
@@ -92,6 +92,8 @@ class FileOutcome:
     stamp: the file's `cache.FileStamp` when the job asked for it; depends: (absolute path, SHA-256, or None
     for a file looked for and absent) of each other module the analysis may have read (the results cache
     checks them before serving the outcome again).
+    unfollowed: in check mode, the places on the way from the file's spmd vmaps into code of the project that
+    the analysis could not follow (`pipeline.Checked.unfollowed`; `text` and `cells` are kept for them).
     cost: for a "deferred" outcome (`Job.defer`; never returned by `run_streamed`), the length of the text.
     """
 
@@ -116,6 +118,7 @@ class FileOutcome:
     stamp: FileStamp | None = None
     depends: tuple[tuple[str, str | None], ...] = ()
     cost: int = 0
+    unfollowed: tuple[Unfollowed, ...] = ()
 
 
 def display_path(path: Path) -> str:
@@ -257,18 +260,20 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOut
     # computed for one module and served to another names only the modules of the functions it crossed).
     depends = [*sorted(set(depends) | set(index.everything_read())), (PROJECT_ROOT_KEY, str(index.root))]
     text, reported = checked.text, checked.findings
+    keep = bool(reported or checked.unfollowed)  # the text, to show positions of either
     return FileOutcome(
         job.path,
         job.display,
         "checked",
         source if reported else None,
         reported,
-        text=text if reported else "",
-        cells=prepared.cells(text) if reported else None,
+        text=text if keep else "",
+        cells=prepared.cells(text) if keep else None,
         parsed=True,
         suppressed=len(checked.suppressed),
         edits=_edits(text, reported) if job.want_edits and reported else None,
         depends=tuple(depends),
+        unfollowed=checked.unfollowed,
     )
 
 

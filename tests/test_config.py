@@ -82,7 +82,7 @@ def test_target_jax_version_defaults_to_installed_jax_else_newest(monkeypatch: p
 
 def test_select_and_ignore_the_more_specific_wins(tmp_path: Path) -> None:
     f = tmp_path / "a.py"
-    assert Settings(select=("SPMD",), ignore=("SPMD00",)).enabled_codes(f) == {"SPMD900", "SPMD901"}
+    assert Settings(select=("SPMD",), ignore=("SPMD00",)).enabled_codes(f) == {"SPMD900", "SPMD901", "SPMD910"}
     assert Settings(select=("SPMD001",), ignore=("SPMD",)).enabled_codes(f) == {"SPMD001"}
     assert Settings(select=("SPMD001",), ignore=("SPMD001",)).enabled_codes(f) == frozenset()  # tie: ignore
     assert "SPMD002" in Settings(select=("ALL",)).enabled_codes(f)

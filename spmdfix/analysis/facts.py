@@ -153,7 +153,9 @@ class VmapFacts:
     # axes (`spmd` then holds those axes, as written in the placement's spec) [SPMD006].
     kind: str = "spmd"
     opaque_calls: tuple[Span, ...] = ()  # calls on the way that spmdfix cannot follow
-    unresolved: tuple[Span, ...] = ()  # names of other modules the project index could not follow
+    # (span, what) of each place into code of the project the analysis lost on the way (an unresolved
+    # import of the project, `getattr`, an unknown callable), one per place: reported as SPMD910 on request.
+    unresolved: tuple[tuple[Span, str], ...] = ()
     # The call that passes `spmd_axis_name=` as a keyword (the vmap call, or the `partial(jax.vmap, ...)`),
     # None when it is positional or comes from a `**kwargs` dict.
     spmd_keyword_call: Span | None = None
@@ -252,7 +254,7 @@ class Analyzer:
         reached = [self._reached_facts(r, site, set(stripped)) for r in reach.sites]
         constraints, unknown = self._constraints(reach.functions)
         opaque = [self.span(c) for c in reach.opaque]
-        unresolved = [self.span(n) for n in reach.unresolved]
+        unresolved = [(self.span(n), what) for n, what in reach.unresolved]
         depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
         for path, owner, target, target_scope in reach.external:
             summary = owner.summary(target, target_scope, stripped)
@@ -358,7 +360,7 @@ class Analyzer:
             reached = [self._reached_facts(r, site, set(spmd.names)) for r in reach.sites]
             constraints, unknown = self._constraints(reach.functions)
             opaque = [self.span(c) for c in reach.opaque]
-            unresolved = [self.span(n) for n in reach.unresolved]
+            unresolved = [(self.span(n), what) for n, what in reach.unresolved]
             for path, owner, target, target_scope in reach.external:
                 summary = owner.summary(target, target_scope, frozenset(spmd.names))
                 if self.project is not None:
@@ -377,7 +379,7 @@ class Analyzer:
                     constraints=tuple(constraints),
                     constraints_unknown=unknown,
                     opaque_calls=tuple(opaque),
-                    unresolved=tuple(unresolved),
+                    unresolved=tuple(_unique_places(unresolved)),
                     spmd_keyword_call=self._keyword_call(site),
                     calls=self.vmap_calls.calls(site.node, site.fun, site.in_axes),
                     shmap_error_disabled=self._shmap_error_disabled(),
@@ -745,3 +747,11 @@ def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
             seen.add(r.shard_map.key)
             out.append(r)
     return out
+
+
+def _unique_places(places: list[tuple[Span, str]]) -> list[tuple[Span, str]]:
+    """The first (span, what) of each place (a place reached on several paths is one place)."""
+    seen: dict[Span, str] = {}
+    for span, what in places:
+        seen.setdefault(span, what)
+    return sorted(seen.items())

@@ -78,7 +78,8 @@ class FunctionSummary:
 
     reached: `facts.ReachedFacts` of every shard_map it applies (chains start inside this module);
     constraints: `facts.ConstraintUse`s on the way; opaque: calls it cannot follow (parameters, methods);
-    unresolved: calls of names the index could not follow to their definition; depends: (path, digest) of
+    unresolved: (span, what) of each place into code of the project it lost (`reach.ReachResult.unresolved`:
+    an unresolved import of the project, `getattr`, an unknown callable); depends: (path, digest) of
     every module the summary was computed from (its own included).
     """
 
@@ -317,6 +318,47 @@ class ProjectIndex:
         return None
 
 
+    def lost(self, qname: str, importer: str = "") -> str | None:
+        """Why `resolve` could not follow the qualified name `qname` into a definition, in words, when it
+        names code of the project (a module under the root that could not be read or parsed, or that the
+        `max_modules` limit left out; a name its module does not bind, or binds more than once); None when
+        it is not a module of the project at all (a library: `scipy.special.erf`, a re-export of one)."""
+        parts = qname.split(".")
+        for _ in range(_MAX_HOPS):
+            if not parts[0] or parts[0] in NOT_FOLLOWED:
+                return None
+            located = next(
+                ((i, p) for i in range(len(parts), 0, -1) if (p := self.locate(".".join(parts[:i]), importer))),
+                None,
+            )
+            if located is None:
+                return None
+            i, path = located
+            module, rest = ".".join(parts[:i]), parts[i:]
+            loaded = self._by_path.get(str(path))
+            if loaded is None:
+                if str(path) in self._unloaded and self.parsed >= self.max_modules:
+                    return f"module `{module}` is past the limit of {self.max_modules} modules read for one run"
+                return f"module `{module}` could not be read or parsed"
+            if not rest:
+                return f"`{module}` is a module"
+            bindings = loaded.analyzer.ix.module_scope.bindings.get(rest[0], [])
+            if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].qname:
+                target = bindings[0].qname.split(".")
+                if target == parts:
+                    return f"`{qname}` imports itself"
+                parts, importer = target + rest[1:], loaded.summary.path
+                continue
+            if not bindings and loaded.summary.is_package:
+                return f"package `{module}` has no module or name `{rest[0]}`"
+            if not bindings:
+                return f"module `{module}` does not define `{rest[0]}`"
+            if len(bindings) > 1:
+                return f"`{rest[0]}` is bound in {len(bindings)} places of module `{module}`"
+            return f"`{'.'.join(parts)}` is not a function or class the analysis follows"
+        return f"`{qname}` is re-exported more than {_MAX_HOPS} times"
+
+
 @dataclass(eq=False, slots=True)
 class ProjectLink:
     """One module's view of the project index: resolves the qualified names its bindings spell."""
@@ -338,6 +380,11 @@ class ProjectLink:
         ix = loaded.analyzer.ix
         binding = ix.single_binding(name, ix.module_scope)
         return (loaded.analyzer, binding) if binding is not None else None
+
+    def lost(self, qname: str) -> str | None:
+        """Why `qname`, which `binding` did not find, is code of the project the index lost; None for a
+        library's name (`ProjectIndex.lost`)."""
+        return self.index.lost(qname, self.path)
 
     def kind_of(self, qname: str | None) -> str | None:
         """The binding kind ("def", "class", "assign", ...) of what `qname` names in the project, or None."""

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 # The standard library defines no shard_map: its calls are not looked for in the project (nor counted).
 _STDLIB = frozenset(sys.stdlib_module_names)
 
+# Higher-order functions whose first argument is data, not the function they apply.
+_DATA_FIRST = frozenset({"cond", "switch", "fori_loop"})
+
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
@@ -70,7 +73,10 @@ class ReachResult:
     # Callables of other modules of the project: the path that leads to them, their module's analyser
     # (`facts.Analyzer`), and the callable expression there with its scope (`facts.Analyzer.summary`).
     external: list[tuple[_Path, Analyzer, ast.AST, Scope]] = field(default_factory=list)
-    unresolved: list[ast.AST] = field(default_factory=list)  # names the project index could not follow
+    # Places on the way into code of the project that the walk could not follow, with what it could not
+    # follow in words (`Reacher.lost`): an import of the project the index cannot resolve, `getattr`, a
+    # parameter or name whose callable is not known. Calls into libraries are not among them.
+    unresolved: list[tuple[ast.AST, str]] = field(default_factory=list)
 
 
 class Reacher:
@@ -194,7 +200,11 @@ class Reacher:
         self._reach_function(func, _Path(), result, set(), as_body=True)
         return result
 
-    def _reach_callable(self, expr, scope, path: _Path, result, seen) -> None:
+    def _reach_callable(self, expr, scope, path: _Path, result, seen, lost: bool = True) -> None:
+        """Follow the callable `expr`. `lost`: `expr` stands where a callable goes (a callee, a vmap's or a
+        wrapper's function), so a callable that cannot be known there is a place the walk lost
+        (`ReachResult.unresolved`); False for the other operands of a higher-order function (`init` of
+        `lax.scan`), which are data."""
         if expr is None:
             return
         if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -202,6 +212,8 @@ class Reacher:
         elif isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
             if binding is None:
+                if lost:
+                    self._lost_bindings(expr, scope, result)
                 return
             if binding.kind == "def":
                 self._reach_function(binding.node, path, result, seen)
@@ -214,14 +226,20 @@ class Reacher:
                 key = ("assign", id(binding.node))
                 if key not in seen:
                     seen.add(key)
-                    self._reach_callable(binding.node, binding.scope, path, result, seen)
+                    self._reach_callable(binding.node, binding.scope, path, result, seen, lost)
             elif binding.kind == "import":
                 self._reach_import(binding.qname, expr, path, result)
             elif binding.kind == "param":
                 passed = self.ix.argument_for(binding)  # the one callable every call site passes
+                if lost and passed is None and not _is_self_param(binding):
+                    what = f"`{expr.id}` is a parameter: which callable it receives is not known"
+                    result.unresolved.append((expr, what))
                 if passed is not None and ("param", id(binding.node)) not in seen:
                     seen.add(("param", id(binding.node)))
-                    self._reach_callable(passed[0], passed[1], path, result, seen)
+                    self._reach_callable(passed[0], passed[1], path, result, seen, lost)
+            elif binding.kind == "other" and lost:
+                what = f"`{expr.id}` is bound by a loop, `with` or unpacking: which callable it holds is not known"
+                result.unresolved.append((expr, what))
         elif isinstance(expr, ast.Attribute):
             member = self.self_member(expr, scope)
             if member is None:
@@ -232,10 +250,12 @@ class Reacher:
                 key = ("member", id(member[0]))
                 if key not in seen:
                     seen.add(key)
-                    self._reach_callable(member[0], member[1], path, result, seen)
+                    self._reach_callable(member[0], member[1], path, result, seen, lost)
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
-                self._reach_callable(elt, scope, path, result, seen)
+                self._reach_callable(elt, scope, path, result, seen, lost)
+        elif isinstance(expr, ast.Subscript) and lost and not self._library_value(expr.value, scope):
+            result.unresolved.append((expr, f"`{_short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
             self._reach_call_value(expr, scope, path, result, seen)
 
@@ -323,9 +343,10 @@ class Reacher:
             step = path.step(f"passed to `{name}` here", span, call)
             if qname in jaxapi.VMAP_NAMES:
                 step = step.through_vmap(call)
+            first = call.args[0] if call.args and name not in _DATA_FIRST else None
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(arg, ast.Starred):
-                    self._reach_callable(arg, scope, step, result, seen)
+                    self._reach_callable(arg, scope, step, result, seen, lost=arg is first)
             return
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
@@ -335,11 +356,21 @@ class Reacher:
         elif self._follows(qname):
             step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
             self._reach_import(qname, call, step, result)
+        elif isinstance(call.func, ast.Subscript):
+            self._reach_callable(call.func, scope, path, result, seen)  # `LAYERS[name](x)`: a lost place
+        elif isinstance(call.func, ast.Call) and self._is_getattr(call.func, scope):
+            if not self._library_value(call.func.args[0], scope):
+                what = f"`{_short(call.func)}` picks the callable by name at run time"
+                result.unresolved.append((call, what))
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
             if call.func.value.id in ("self", "cls") and qname is None:
                 member = self.self_member(call.func, scope)
                 if member is None or member[2]:
                     result.opaque.append(call)  # not found, or a subclass may override it
+                if member is None:
+                    what = self._missing_member(call.func, scope)
+                    if what:
+                        result.unresolved.append((call, what))
                 if member is not None:
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, seen)
@@ -421,7 +452,9 @@ class Reacher:
             return
         found = self.project.binding(qname)  # type: ignore[union-attr]
         if found is None or found[1].kind not in ("def", "class", "assign"):
-            result.unresolved.append(node)
+            what = self.project.lost(qname)  # type: ignore[union-attr]
+            if what:  # None: a library's name (not a module of the project)
+                result.unresolved.append((node, what))
             return
         owner, binding = found
         if not returned:
@@ -432,9 +465,84 @@ class Reacher:
         value = single_return(binding.node) if binding.kind == "def" else None
         inner = owner.ix.own_scope(binding.node)
         if value is None or inner is None:
-            result.unresolved.append(node)
+            what = f"`{qname}` does not return one callable the analysis can follow"
+            result.unresolved.append((node, what))
         else:
             result.external.append((path, owner, value, inner))
+
+    def _lost_bindings(self, name: ast.Name, scope: Scope, result: ReachResult) -> None:
+        """A called name with several bindings: lost when one of them is code (a function, class, parameter
+        or value of this module); names bound only by imports (`try: import a except: import b`) are left
+        alone, as a builtin is."""
+        bindings = self.ix.lookup(name.id, scope)
+        if len(bindings) > 1 and any(b.kind in ("def", "class", "param", "assign") for b in bindings):
+            result.unresolved.append((name, f"`{name.id}` is bound in {len(bindings)} places"))
+
+    def _is_getattr(self, call: ast.Call, scope: Scope) -> bool:
+        """`getattr(obj, name)` with the builtin `getattr` and a name that is not a string constant."""
+        return (
+            isinstance(call.func, ast.Name)
+            and call.func.id == "getattr"
+            and not self.ix.lookup("getattr", scope)
+            and len(call.args) >= 2
+            and not isinstance(call.args[1], ast.Constant)
+        )
+
+    def _library_value(self, expr: ast.AST, scope: Scope) -> bool:
+        """Whether `expr` names a library module or object (`jnp`, `jax.nn`, `optax`): what is looked up in
+        it is a library's callable, not code of the project the walk lost."""
+        qname = self.qualname(expr, scope)
+        if qname is None:
+            return False
+        if qname.split(".")[0] in _STDLIB or not self._follows(qname):
+            return True
+        return self.project.lost(qname) is None and self.project.binding(qname) is None  # type: ignore[union-attr]
+
+    def _missing_member(self, attr: ast.Attribute, scope: Scope) -> str:
+        """Why `self.name(...)` that `self_member` did not find is lost, or "" when the class may inherit it
+        from a library (`self.param` of a flax Module) and the class declares no field `name`."""
+        cls = self._enclosing_class(attr, scope)
+        if cls is None:
+            return ""
+        if any(isinstance(s, ast.AnnAssign) and _is_name(s.target, attr.attr) for s in cls.body):
+            return f"`self.{attr.attr}` is a field given where the object is built"
+        outside = self._outside_base(cls, 0)
+        if outside is None:
+            return f"`self.{attr.attr}` is not defined in its class or its bases (set at run time?)"
+        if outside and self._follows(outside) and self.project.lost(outside) is not None:  # type: ignore[union-attr]
+            return f"`self.{attr.attr}` may come from `{outside}`, a class of the project that is not followed"
+        if outside and self._follows(outside) and self.project.kind_of(outside) == "class":  # type: ignore[union-attr]
+            return f"`self.{attr.attr}` may come from `{outside}`, a class of another module (not followed)"
+        return ""
+
+    def _enclosing_class(self, attr: ast.Attribute, scope: Scope) -> ast.ClassDef | None:
+        """The class whose method binds `self` (or `cls`) in `self.name`, or None."""
+        if not isinstance(attr.value, ast.Name):
+            return None
+        binding = self.ix.single_binding(attr.value.id, scope)
+        if binding is None or binding.kind != "param":
+            return None
+        func = self.ix.parent.get(id(binding.node))
+        cls = self.ix.parent.get(id(func))
+        return cls if isinstance(cls, ast.ClassDef) else None
+
+    def _outside_base(self, cls: ast.ClassDef, depth: int) -> str | None:
+        """The qualified name of the first base of `cls` (or of its bases in this module) that is not a class
+        of this module ("" when it has no name: `Base[T]`, a call), or None when every base is local."""
+        if depth > 8:
+            return ""
+        for base in cls.bases:
+            if isinstance(base, ast.Name):
+                bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
+                if bound is not None and bound.kind == "class":
+                    found = self._outside_base(bound.node, depth + 1)
+                    if found is not None:
+                        return found
+                    continue
+            if isinstance(base, (ast.Name, ast.Attribute)):
+                return self.qualname(base, self.ix.scope_at(cls)) or ""
+            return ""
+        return None
 
     def _opaque_name(self, func: ast.Name, scope: Scope) -> bool:
         """A called name whose function spmdfix cannot see: a parameter, a loop or `with` target, or a
@@ -483,6 +591,17 @@ def _is_self_attr(target: ast.AST, name: str) -> bool:
         and isinstance(target.value, ast.Name)
         and target.value.id == "self"
     )
+
+
+def _is_self_param(binding) -> bool:
+    """Whether a parameter is the first of a method (`self`, `cls`): calling it is the object's `__call__`."""
+    return binding.node.arg in ("self", "cls")
+
+
+def _short(node: ast.AST, limit: int = 60) -> str:
+    """The source of `node` on one line, cut to `limit` characters (for messages)."""
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _is_name(target: ast.AST, name: str) -> bool:

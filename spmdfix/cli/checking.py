@@ -42,6 +42,12 @@ from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
     is_flag=True,
     help="Append `# noqa: CODE` to each line with findings, and write.",
 )
+@click.option(
+    "--show-unresolved",
+    is_flag=True,
+    help="Also list (as SPMD910, information) each place where an spmd vmap leads to code of the project "
+    "the analysis could not follow; the summary counts them either way.",
+)
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache.")
 @click.option(
     "--cache-dir",
@@ -58,6 +64,7 @@ def check(
     statistics: bool,
     apply_fixes: bool,
     add_noqa: bool,
+    show_unresolved: bool,
     **kw,
 ) -> None:
     """Report findings in PATHS (files, or directories walked for *.py, *.pyi, *.ipynb; `-` for stdin;
@@ -87,7 +94,7 @@ def check(
         if statistics:
             emit(statistics_report(jobs, outcomes, output_format), output_file)
         else:
-            emit(render(jobs, outcomes, output_format, show_fixes), output_file)
+            emit(render(jobs, outcomes, output_format, show_fixes, show_unresolved), output_file)
     failed = sum(o.status == "failed" for o in outcomes)
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
     run.say(summary(jobs, outcomes, failed + unreadable, None))

@@ -25,6 +25,8 @@ from spmdfix.report import (
     statistics_lines,
     summary_line,
     text_lines,
+    unfollowed_lines,
+    unfollowed_records,
 )
 from spmdfix.runner import FileOutcome, Job
 
@@ -105,6 +107,7 @@ def summary(
     diff: bool = False,
     unwritten: int = 0,
 ) -> str:
+    """The closing summary of a run (`report.run_summary`) over its jobs and outcomes."""
     return run_summary(
         scanned=len(outcomes),
         parsed=sum(o.parsed for o in outcomes),
@@ -115,23 +118,33 @@ def summary(
         errors=errors,
         applied=applied,
         applied_label="fixes to apply" if diff else "fixes applied",
+        unfollowed=unfollowed_vmaps(outcomes),
     )
+
+
+def unfollowed_vmaps(outcomes: Sequence[FileOutcome]) -> int:
+    """How many spmd vmaps lead to code of the project the analysis could not follow (SPMD910)."""
+    return sum(len({place.vmap for place in o.unfollowed}) for o in outcomes)
 
 
 def unreadable_reported(job: Job, o: FileOutcome) -> bool:
     return o.status == "unreadable" and rules.UNREADABLE.code in job.enabled
 
 
-def _records(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> list[dict]:
+def _records(jobs: Sequence[Job], outcomes: Sequence[FileOutcome], show_unresolved: bool = False) -> list[dict]:
+    """Every file's records: its findings, then (`show_unresolved`) an SPMD910 record per place its spmd
+    vmaps could not be followed (severity "info")."""
     records: list[dict] = []
     for job, o in zip(jobs, outcomes):
         if unreadable_reported(job, o):
             records.append(error_record(o.display, _abs(o), rules.UNREADABLE.code, o.error))
-        elif o.findings:
-            found = json_records(_report(o), o.edits or {})
-            if o.cells is not None:
-                found = [notebook.remap_record(r, o.cells) for r in found]
-            records.extend(found)
+            continue
+        found = json_records(_report(o), o.edits or {}) if o.findings else []
+        if show_unresolved and o.unfollowed:
+            found += unfollowed_records(_report(o), o.unfollowed)
+        if o.cells is not None:
+            found = [notebook.remap_record(r, o.cells) for r in found]
+        records.extend(found)
     return records
 
 
@@ -143,7 +156,7 @@ def formats_module():
     return formats
 
 
-def _text(jobs, outcomes, show_fixes: bool, notes: bool = True) -> str:
+def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved: bool = False) -> str:
     lines: list[str] = []
     fixable = hidden = reported = 0
     for job, o in zip(jobs, outcomes):
@@ -151,17 +164,18 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True) -> str:
             lines.append(f"{o.display}:1:1: {rules.UNREADABLE.code} {o.error}")
             reported += 1
             continue
-        if not o.findings:
-            continue
-        unsafe = job.options.unsafe_fixes
-        found = text_lines(_report(o), unsafe, show_fixes, o.cells)
-        lines.extend(found if notes else [line for line in found if not line.startswith("  = note:")])
-        reported += len(o.findings)
-        fixable += sum(choose_fix(f, Strategy.AUTO, unsafe) is not None for f in o.findings)
-        hidden += sum(
-            choose_fix(f, Strategy.AUTO, unsafe) is None and choose_fix(f, Strategy.AUTO, True) is not None
-            for f in o.findings
-        )
+        if o.findings:
+            unsafe = job.options.unsafe_fixes
+            found = text_lines(_report(o), unsafe, show_fixes, o.cells)
+            lines.extend(found if notes else [line for line in found if not line.startswith("  = note:")])
+            reported += len(o.findings)
+            fixable += sum(choose_fix(f, Strategy.AUTO, unsafe) is not None for f in o.findings)
+            hidden += sum(
+                choose_fix(f, Strategy.AUTO, unsafe) is None and choose_fix(f, Strategy.AUTO, True) is not None
+                for f in o.findings
+            )
+        if show_unresolved and o.unfollowed:
+            lines.extend(unfollowed_lines(_report(o), o.unfollowed, notes, o.cells))
     lines.append(summary_line(reported, fixable, hidden))
     return "\n".join(lines) + "\n"
 
@@ -176,6 +190,9 @@ def statistics_report(jobs, outcomes, output_format: str) -> str:
         for f in o.findings:
             counts[f.code] += 1
             fixable[f.code] += choose_fix(f, Strategy.AUTO, job.options.unsafe_fixes) is not None
+    vmaps = unfollowed_vmaps(outcomes)
+    if vmaps:  # information, not findings: the count of the closing summary
+        counts[rules.UNFOLLOWED.code] = vmaps
     if output_format == "json":
         rows = [
             {
@@ -191,11 +208,13 @@ def statistics_report(jobs, outcomes, output_format: str) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def render(jobs, outcomes, output_format: str, show_fixes: bool) -> str:
-    """The report of the findings of `outcomes` in one of `OUTPUT_FORMATS`."""
+def render(jobs, outcomes, output_format: str, show_fixes: bool, show_unresolved: bool = False) -> str:
+    """The report of the findings of `outcomes` in one of `OUTPUT_FORMATS`; with `show_unresolved` also
+    the places the analysis could not follow (SPMD910, information: SARIF's notifications, GitHub's
+    notices)."""
     if output_format in TEXT_FORMATS:
-        return _text(jobs, outcomes, show_fixes, notes=output_format != "concise")
-    records = _records(jobs, outcomes)
+        return _text(jobs, outcomes, show_fixes, notes=output_format != "concise", show_unresolved=show_unresolved)
+    records = _records(jobs, outcomes, show_unresolved)
     if output_format == "json":
         return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
     formats = formats_module()

@@ -9,16 +9,16 @@ import spmdfix.api
 from spmdfix import lsp
 
 CRASH_MARKER = "SPMDFIX_TEST_CRASH"
-_real_check_source = spmdfix.api.check_source
+_real_analyse_source = spmdfix.api.analyse_source
 
 
-def _check_source(source: str, *args: object, **kwargs: object) -> list:
+def _analyse_source(source: str, *args: object, **kwargs: object) -> spmdfix.api.Analysis:
     if CRASH_MARKER in source:
         raise RuntimeError("injected analysis failure")
-    return _real_check_source(source, *args, **kwargs)
+    return _real_analyse_source(source, *args, **kwargs)
 
 
-spmdfix.api.check_source = _check_source  # type: ignore[assignment]
+spmdfix.api.analyse_source = _analyse_source  # type: ignore[assignment]
 
 if __name__ == "__main__":
     lsp.serve()

