@@ -34,7 +34,8 @@ from fuzz.known_open import known_entry
 
 WORKER = Path(__file__).with_name("worker.py")
 PROGRAM_TIMEOUT = 120.0  # seconds for one program and all its fix outputs
-RESTART_EVERY = 150  # programs per worker process: compiled executables accumulate
+RESTART_EVERY = 150
+PROGRESS_EVERY = 25  # programs per worker process: compiled executables accumulate
 
 
 class Worker:
@@ -154,6 +155,9 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
                 reply = worker.evaluate({"id": seed, "source": source})
                 with lock:
                     summary.programs += 1
+                    if summary.programs % PROGRESS_EVERY == 0:
+                        log(f"progress: {summary.programs} programs in {time.monotonic() - start:.0f}s, "
+                            f"{len(summary.new)} new violations, {len(summary.known)} known-open")
                     if reply is None:
                         summary.timeouts += 1
                         log(f"seed {seed}: timed out")
