@@ -24,7 +24,7 @@ from spmdfix.codemods import (
     rename_spmd_axis,
     strip_spec_entries,
 )
-from spmdfix.codemods._common import backticked, has_h2
+from spmdfix.codemods._common import backticked, h2_at, has_h2
 from spmdfix.model import DEFAULT_NEW_AXIS, Applicability, Finding, Fix, Refusal, Related, Transform
 
 
@@ -336,8 +336,9 @@ def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list
 def _inner_vmap_findings(vmap: VmapFacts, reached) -> list[Finding]:
     """SPMD007: hazard H2, a jax.vmap on the way or in the body while check_vma is on."""
     sm = reached.shard_map
-    if sm.check_vma is False or sm.body.unary_only:
-        # Bodies of unary primitives only run under an inner vmap (measured; analysis.primitives).
+    if not h2_at(vmap, reached):
+        # check_vma off, a body of unary primitives only (analysis.primitives), or a batch placed on an
+        # Explicit mesh (codemods._common.batch_on_explicit_axes): measured to run.
         return []
     message = (
         "`jax.vmap` between a vmap with `spmd_axis_name` and the shard_map it reaches (or inside "

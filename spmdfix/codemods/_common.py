@@ -7,18 +7,39 @@ from __future__ import annotations
 
 from math import prod
 
-from spmdfix.analysis.facts import VmapFacts
+from spmdfix.analysis.facts import ReachedFacts, VmapFacts
 from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, SpecTree
 from spmdfix.model import Applicability, Fix, NodeEdit, Transform
 
 
 def has_h2(vmap: VmapFacts) -> bool:
-    """Hazard H2: a jax.vmap between the spmd vmap and a reached shard_map (or in its body), check_vma on,
-    and a body that applies a binary primitive (unary-only bodies run, measured: analysis.primitives)."""
-    return any(
-        (r.vmaps or r.shard_map.body.inner_vmap) and r.shard_map.check_vma is not False
-        and not r.shard_map.body.unary_only
-        for r in vmap.reached
+    """Hazard H2 at any shard_map the vmap site reaches (`h2_at`)."""
+    return any(h2_at(vmap, r) for r in vmap.reached)
+
+
+def h2_at(vmap: VmapFacts, reached: ReachedFacts) -> bool:
+    """Hazard H2: a jax.vmap between the spmd vmap and this reached shard_map (or in its body), check_vma on,
+    a body that applies a binary primitive (unary-only bodies run, measured: analysis.primitives), and a
+    batch that is not placed on an Explicit mesh (`batch_on_explicit_axes`)."""
+    sm = reached.shard_map
+    return (
+        bool(reached.vmaps or sm.body.inner_vmap) and sm.check_vma is not False and not sm.body.unary_only
+        and not batch_on_explicit_axes(vmap, sm.mesh)
+    )
+
+
+def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
+    """The shard_map's mesh has Explicit axes only and every call of the spmd vmap (all followed) places
+    its batch dimension on mesh axes (`jax.device_put(x, NamedSharding(mesh, P('x', ...)))`).
+
+    Measured with jax 0.10.2 (safety/measurements/h2_explicit_placed.py): there an inner `jax.vmap` with a
+    binary body runs and matches, eagerly and under jit, whatever the specs; the `pvary` error of H2 comes
+    back when the batch is left unplaced (under jit; eager calls then fail on the in_specs check of the
+    Explicit mesh), and on a mesh whose spmd axis is Auto."""
+    calls = vmap.calls
+    return (
+        mesh is not None and mesh.axis_types == "explicit" and calls is not None and calls.complete
+        and all(c.batch_placement == "axes" for c in calls.calls)
     )
 
 
