@@ -1,6 +1,7 @@
 """The differential fuzzer: generated JAX programs, spmdfix's check and fix, and JAX as the oracle.
 
     python fuzz/run.py --seed 0 --n 200 --jobs 2 [--time-budget SECONDS] [--out DIR] [--no-shrink]
+    python fuzz/run.py --seeds 186,321 --jobs 1       # given seeds only (reproducing a violation)
 
 For each seed (seed .. seed+n-1) a program is generated (fuzz/gen.py), run, checked and fixed with every
 strategy of `spmdfix.model.Strategy`, with and without --unsafe-fixes, and every output is run
@@ -234,16 +235,25 @@ def print_summary(summary: Summary, log=print) -> None:
             log(f"  {len(seeds):4d}  {key}  (seeds {', '.join(map(str, seeds[:6]))}{' ...' if len(seeds) > 6 else ''})")
 
 
+def _seed_list(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of seeds: {text!r}") from e
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0, help="first seed")
     parser.add_argument("--n", type=int, default=100, help="number of programs")
+    parser.add_argument("--seeds", type=_seed_list, default=None,
+                        help="comma-separated seeds to run instead of --seed/--n (e.g. 186,321)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--time-budget", type=float, default=None, help="stop starting programs after this many s")
     parser.add_argument("--out", type=Path, default=None, help="folder for violating programs and summary.json")
     parser.add_argument("--no-shrink", action="store_true", help="save violations without shrinking them")
     args = parser.parse_args(argv)
-    seeds = list(range(args.seed, args.seed + args.n))
+    seeds = args.seeds if args.seeds is not None else list(range(args.seed, args.seed + args.n))
     summary = fuzz(seeds, args.jobs, args.time_budget, args.out, not args.no_shrink)
     print_summary(summary)
     return 1 if summary.new else 0
