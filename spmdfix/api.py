@@ -156,12 +156,14 @@ def _checked(source: str, options: Options, path=None, index=None) -> tuple[Anal
 
 def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=None) -> Analysis:
     try:
-        facts = _analyzer(source, tree, path, index).facts()
+        analyzer = _analyzer(source, tree, path, index)
+        facts = analyzer.facts()
     except RecursionError:
         msg = "the module is nested too deeply to analyse"
         return Analysis([Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))])
     unfollowed = sorted(
         {Unfollowed(f.span, span, what) for f in facts if f.kind == "spmd" for span, what in f.unresolved}
+        | {Unfollowed(vmap, span, what) for vmap, span, what in analyzer.unknown_spmd}
     )
     return Analysis(plan_findings(facts, options.new_axis), tuple(unfollowed))
 

@@ -134,7 +134,7 @@ def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...]
 
 def unfollowed_message(place: Unfollowed) -> str:
     """What an SPMD910 record says: the place could not be followed, and why."""
-    return f"an spmd vmap's reach could not be followed here: {place.what}"
+    return f"the analysis of an spmd vmap stopped here: {place.what}"
 
 
 def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...]) -> list[dict]:

@@ -226,6 +226,24 @@ def test_callables_the_analysis_cannot_know_are_lost_places(tmp_path: Path, sour
     assert len(found) == 1 and what in found[0].what, found
 
 
+def test_an_unknown_spmd_axis_name_is_a_lost_place_and_none_is_not(tmp_path: Path) -> None:
+    text = textwrap.dedent(
+        """\
+        import jax
+        # shard_map
+
+        def run(f, xs, axis):
+            a = jax.vmap(f, spmd_axis_name=axis)(xs)
+            return a + jax.vmap(f, spmd_axis_name=None)(xs)
+        """
+    )
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    found = api.analyse_source(text, path=path, index=ProjectIndex(tmp_path)).unfollowed
+    assert [u.what for u in found] == ["the value of `spmd_axis_name` (`axis`) is not known"]
+    assert text[found[0].span.start : found[0].span.end] == "axis"
+
+
 def test_data_operands_of_higher_order_functions_are_not_lost_places(tmp_path: Path) -> None:
     text = textwrap.dedent(
         """\

@@ -208,6 +208,9 @@ class Analyzer:
         self._facts_cache: dict[int, ShardMapFacts] = {}
         self._foreign_mesh_uses: dict[int, MeshUses] = {}
         self._summaries: dict[tuple[int, frozenset[str]], FunctionSummary | None] = {}
+        # (vmap, its spmd_axis_name expression, what) of each vmap site whose spmd_axis_name `facts` could
+        # not resolve to axis names (and that is not None): its analysis stopped at its start.
+        self.unknown_spmd: list[tuple[Span, Span, str]] = []
 
     def span(self, node: ast.AST) -> Span:
         return self.ix.lines.span_of_ast(node)
@@ -351,8 +354,12 @@ class Analyzer:
     def facts(self) -> list[VmapFacts]:
         """Facts for every vmap site whose spmd_axis_name resolves to axis names."""
         out = []
+        self.unknown_spmd = []
         for site in self.vmap_sites():
             spmd = self.ev.axis_names(site.spmd_expr, site.scope)
+            if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.scope):
+                what = f"the value of `spmd_axis_name` (`{_short(site.spmd_expr)}`) is not known"
+                self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), what))
             if spmd is None or not spmd.axes or site.fun is None:
                 continue
             fun_scope = site.scope
@@ -755,3 +762,9 @@ def _unique_places(places: list[tuple[Span, str]]) -> list[tuple[Span, str]]:
     for span, what in places:
         seen.setdefault(span, what)
     return sorted(seen.items())
+
+
+def _short(node: ast.AST, limit: int = 60) -> str:
+    """The source of `node` on one line, cut to `limit` characters (for messages)."""
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
