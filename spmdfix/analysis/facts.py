@@ -413,12 +413,16 @@ class Analyzer:
     def _shmap_error_disabled(self) -> bool:
         """`jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module."""
         for call in self.ix.calls:
-            if len(call.args) != 2 or self.ix.qualname(call.func, self.ix.scope_at(call)) != "jax.config.update":
+            # The literal arguments first: resolving every call's name costs more than the rest of this.
+            if len(call.args) != 2:
                 continue
             name, value = call.args
-            if isinstance(name, ast.Constant) and name.value == jaxapi.DISABLE_VMAP_SHMAP_ERROR:
-                if isinstance(value, ast.Constant) and value.value is True:
-                    return True
+            if not (isinstance(name, ast.Constant) and name.value == jaxapi.DISABLE_VMAP_SHMAP_ERROR):
+                continue
+            if not (isinstance(value, ast.Constant) and value.value is True):
+                continue
+            if self.ix.qualname(call.func, self.ix.scope_at(call)) == "jax.config.update":
+                return True
         return False
 
     def _keyword_call(self, site: _VmapSite) -> Span | None:

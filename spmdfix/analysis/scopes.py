@@ -105,6 +105,9 @@ class ModuleIndex:
         self.scope_by_node: dict[int, Scope] = {}  # function/lambda/class/module node -> its own scope
         self.enclosing: dict[int, Scope] = {}  # any node -> scope its expressions are evaluated in
         self.calls: list[ast.Call] = []
+        # name -> its `ast.Name` loads in source order, gathered by the same walk (`uses.UseIndex` follows
+        # values through them; a walk of its own would cost as much as this whole index on a big file).
+        self.name_loads: dict[str, list[ast.Name]] = {}
         self._arguments: dict[int, tuple[ast.AST, Scope] | None] = {}
         self.module_scope = Scope(tree, None)
         self.scope_by_node[id(tree)] = self.module_scope
@@ -115,9 +118,9 @@ class ModuleIndex:
         """One iterative pass over every node (an explicit stack: recursion costs twice as much on big
         files); calls are sorted into source order at the end."""
         stack: list[tuple[ast.AST, ast.AST, Scope]] = [(n, tree, self.module_scope) for n in tree.body]
-        parent, enclosing, calls = self.parent, self.enclosing, self.calls
+        parent, enclosing, calls, loads = self.parent, self.enclosing, self.calls, self.name_loads
         push, pop = stack.append, stack.pop
-        call_type, skipped = ast.Call, _LEAVES
+        call_type, name_type, load_type, skipped = ast.Call, ast.Name, ast.Load, _LEAVES
         while stack:
             node, up, scope = pop()
             key = id(node)
@@ -126,6 +129,10 @@ class ModuleIndex:
             kind = node.__class__
             if kind is call_type:
                 calls.append(node)
+            elif kind is name_type:
+                if node.ctx.__class__ is load_type:
+                    loads.setdefault(node.id, []).append(node)
+                continue
             elif kind in _SCOPE_NODES:
                 self._open_scope(node, scope, stack)
                 continue
@@ -141,6 +148,8 @@ class ModuleIndex:
                 elif value.__class__ not in skipped:
                     push((value, node, scope))
         calls.sort(key=lambda c: (c.lineno, c.col_offset))
+        for names in loads.values():
+            names.sort(key=lambda n: (n.lineno, n.col_offset))
 
     def _open_scope(self, node: ast.AST, scope: Scope, stack: list) -> None:
         """A def, lambda or class: bind its name, queue what the outer scope evaluates, open its scope."""

@@ -64,26 +64,18 @@ Allowlist = Callable[[ast.expr, "UseIndex"], bool]
 class UseIndex:
     """Name loads of one module, indexed by name once, and the uses of values they carry.
 
-    Input: a `ModuleIndex`. Pure; builds its index of loads lazily on the first query (one walk of the tree).
+    Input: a `ModuleIndex`, whose walk gathered the loads by name (`ModuleIndex.name_loads`). Pure.
     """
 
     def __init__(self, index: ModuleIndex) -> None:
         self.ix = index
-        self._loads: dict[str, list[ast.Name]] | None = None
 
     # --- bindings ----------------------------------------------------------------------------------
     def loads(self, binding: Binding) -> list[ast.Name]:
         """Every `ast.Name` load that resolves to `binding` (by scope), in source order."""
-        if self._loads is None:
-            self._loads = {}
-            for node in ast.walk(self.ix.tree):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                    self._loads.setdefault(node.id, []).append(node)
-            for names in self._loads.values():
-                names.sort(key=lambda n: (n.lineno, n.col_offset))
         return [
             n
-            for n in self._loads.get(binding.name, [])
+            for n in self.ix.name_loads.get(binding.name, ())
             if any(b is binding for b in self.ix.lookup(n.id, self.ix.scope_at(n)))
         ]
 
