@@ -58,6 +58,7 @@ class FixResult:
     found: tuple[Finding, ...] = field(default=())
     suppressed: tuple[Finding, ...] = field(default=())  # what `select` held back on the result's source
     edits: tuple[Edit, ...] = field(default=())  # edits of `fix_source`'s input that give `source`, sorted
+    unfollowed: tuple[Unfollowed, ...] = field(default=())  # where the analysis of `source` stopped
 
     @property
     def changed(self) -> bool:
@@ -277,16 +278,23 @@ def _fixed(source: str, options: Options, select: Selector, review: Reviewer, pa
         except (SyntaxError, ValueError, MemoryError, RecursionError) as err:
             problem = (str(err).splitlines() or [""])[0] or type(err).__name__
             errors.append(f"internal error: the fixed module would not parse ({problem}); nothing written")
-            return FixResult(source, (), found, tuple(errors), found, found_suppressed)
+            return FixResult(source, (), found, tuple(errors), found, found_suppressed, (), analysis.unfollowed)
         current = new
         log.record(edits)
         applied.extend(this_pass)
         unsafe = {u for f in this_pass if f.applicability == Applicability.UNSAFE for u in _units(f)}
         chained = _shifted(chained | unsafe, edits)
-        found_now = _analysed(current, tree, options, path, index).findings if may_have_findings(current) else []
-        reported, suppressed = select(current, found_now)
+        analysis = _analysed(current, tree, options, path, index) if may_have_findings(current) else Analysis([])
+        reported, suppressed = select(current, analysis.findings)
     return FixResult(
-        current, tuple(applied), tuple(reported), tuple(errors), found, tuple(suppressed), log.edits(current)
+        current,
+        tuple(applied),
+        tuple(reported),
+        tuple(errors),
+        found,
+        tuple(suppressed),
+        log.edits(current),
+        analysis.unfollowed,
     )
 
 

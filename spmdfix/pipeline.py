@@ -270,7 +270,8 @@ class Fixed:
     with `Prepared.render`). remaining: the reported findings of `text` (notebook cells that do not parse
     included). suppressed: how many findings of `text` a comment suppresses. found_before: how many were
     reported before any fix (what stays if `text` is not written). edits: the edits of the prepared text
-    that give `text` (`api.FixResult.edits`).
+    that give `text` (`api.FixResult.edits`). unfollowed: where the analysis of `text` stopped
+    (`Checked.unfollowed`).
     """
 
     text: str
@@ -280,6 +281,7 @@ class Fixed:
     suppressed: int = 0
     found_before: int = 0
     edits: tuple[Edit, ...] = ()
+    unfollowed: tuple[Unfollowed, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -317,8 +319,16 @@ def fix_prepared(
         extra = [f for f in prepared.extra_findings(result.source) if f.code in enabled]
         remaining = sorted(remaining + extra, key=lambda f: (f.span.path, f.span.start))
         before += sum(f.code in enabled for f in prepared.extra_findings(prepared.text))
+    unfollowed = result.unfollowed if rules.UNFOLLOWED.code in enabled else ()
     return Fixed(
-        result.source, result.applied, tuple(remaining), result.errors, len(result.suppressed), before, result.edits
+        result.source,
+        result.applied,
+        tuple(remaining),
+        result.errors,
+        len(result.suppressed),
+        before,
+        result.edits,
+        unfollowed,
     )
 
 

@@ -305,5 +305,6 @@ def run_summary(
     parts.append(_count(errors, "error"))
     if unfollowed:
         vmaps = _count(unfollowed, "spmd vmap")
-        parts.append(f"{vmaps} could not be followed to the end (`--show-unresolved` lists where)")
+        flag = "`--show-unresolved`" if applied is None else "`spmdfix check --show-unresolved`"
+        parts.append(f"{vmaps} could not be followed to the end ({flag} lists where)")
     return "spmdfix: " + "; ".join(parts) + "."

@@ -92,8 +92,9 @@ class FileOutcome:
     stamp: the file's `cache.FileStamp` when the job asked for it; depends: (absolute path, SHA-256, or None
     for a file looked for and absent) of each other module the analysis may have read (the results cache
     checks them before serving the outcome again).
-    unfollowed: in check mode, the places on the way from the file's spmd vmaps into code of the project that
-    the analysis could not follow (`pipeline.Checked.unfollowed`; `text` and `cells` are kept for them).
+    unfollowed: the places on the way from the file's spmd vmaps into code of the project that the analysis
+    (of the fixed text, in fix mode) could not follow (`pipeline.Checked.unfollowed`; in check mode `text`
+    and `cells` are kept for them).
     cost: for a "deferred" outcome (`Job.defer`; never returned by `run_streamed`), the length of the text.
     """
 
@@ -290,6 +291,7 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutco
         fixed.errors,
         fixed.suppressed,
         found_before=fixed.found_before,
+        unfollowed=fixed.unfollowed,
     )
 
 

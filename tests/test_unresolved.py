@@ -113,6 +113,15 @@ def test_a_finding_keeps_its_exit_status_with_and_without_the_list(tmp_path: Pat
     assert SUMMARY in plain.stderr and "1 finding" in plain.stderr and "1 finding" in shown.stderr
 
 
+def test_fix_counts_them_in_its_summary_of_the_fixed_text(tmp_path: Path) -> None:
+    root = _project(tmp_path, LOST.replace('in_specs=P("model")', 'in_specs=P("data")'))
+    diff = CliRunner().invoke(main, ["fix", "--diff", "-j", "1", str(root)])
+    assert "1 spmd vmap could not be followed to the end (`spmdfix check --show-unresolved` lists where)" in diff.stderr
+    fixed = CliRunner().invoke(main, ["fix", "-j", "1", "--unsafe-fixes", str(root)])
+    assert fixed.exit_code == 0 and "0 findings left" in fixed.stderr, fixed.stderr
+    assert "1 spmd vmap could not be followed" in fixed.stderr
+
+
 def test_json_adds_an_info_record_per_place_only_when_asked(tmp_path: Path) -> None:
     root = _project(tmp_path, LOST)
     plain = json.loads(_check("--output-format", "json", str(root)).stdout)
