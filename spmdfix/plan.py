@@ -107,12 +107,46 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         findings = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), reason) for f in findings]
     drop = drop_spmd_axis.plan(vmap)
     findings = [_with_option(f, drop) for f in findings]
+    findings = [_other_callers(f, vmap) for f in findings]
     blockers = [
         Blocker(f, left_behind[f.span])
         for f in findings
         if f.code in (rules.COLLECTIVE.code, rules.CAPTURE.code) and f.span in left_behind
     ]
     return judged_together(findings, blockers)
+
+
+def _edited_shard_maps(fix: Fix, vmap: VmapFacts) -> list:
+    """The reached shard_maps a fix edits: strip its specs, lift-captures its body and call,
+    disable-check-vma its `check_vma`, rename and add-axis its `axis_names` display."""
+    hit = []
+    for r in vmap.reached:
+        key = r.shard_map.key
+        names = r.shard_map.axis_names
+        if (
+            fix.key.startswith(f"strip:{key}:")
+            or fix.key in (f"lift-captures:{key}", f"disable-check-vma:{key}")
+            or (names is not None and names.display is not None and any(e.span == names.display for e in fix.node_edits))
+        ):
+            hit.append(r)
+    return hit
+
+
+def _other_callers(finding: Finding, vmap: VmapFacts) -> Finding:
+    """A fix that edits a shard_map some place runs without this vmap is unsafe, its reason naming those
+    places: it is proven for the calls under the vmap only (issue 11; analysis.callers finds them)."""
+    fixes = []
+    for fix in finding.fixes:
+        places = [p for r in _edited_shard_maps(fix, vmap) for p in r.other_callers]
+        if places:
+            why = (
+                "the shard_map it edits also runs without this vmap, and the edit changes it there too: "
+                + ", ".join(dict.fromkeys(places))
+            )
+            reason = why if fix.applicability == Applicability.SAFE else f"{fix.reason}; {why}"
+            fix = replace(fix, applicability=Applicability.UNSAFE, reason=reason)
+        fixes.append(fix)
+    return replace(finding, fixes=tuple(fixes))
 
 
 def _capture_outcome(capture) -> str:

@@ -354,3 +354,108 @@ def test_smap_offers_only_drop_spmd_axis() -> None:
     for finding in check_source(HEADER + textwrap.dedent(source)):
         assert [f.transform.value for f in finding.fixes] == ["drop-spmd-axis"]
         assert {r.transform.value for r in finding.refusals} >= {"rename", "add-axis", "strip"}
+
+
+OTHER_CALLER_CASES = {
+    "only_the_vmap": (
+        """
+        def layer(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+        def main(xs):
+            return jax.vmap(layer, spmd_axis_name='x')(xs)
+        """,
+        [],
+    ),
+    "called_directly_elsewhere": (
+        """
+        def layer(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+        def main(xs):
+            return jax.vmap(layer, spmd_axis_name='x')(xs), jax.jit(layer)(xs[0])
+        """,
+        ["jax.jit(layer)"],
+    ),
+    "traced_helper_also_called_elsewhere": (
+        """
+        def layer(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+        def helper(v):
+            return jax.lax.cond(True, layer, layer, v)
+        def main(xs):
+            return jax.vmap(helper, spmd_axis_name='x')(xs), jax.vmap(helper)(xs)
+        """,
+        ["jax.vmap(helper)"],
+    ),
+    "factory_and_jit_alias_used_only_by_the_vmap": (
+        """
+        def make():
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))
+        g = jax.jit(make())
+        def main(xs):
+            return jax.vmap(g, spmd_axis_name='x')(xs)
+        """,
+        [],
+    ),
+    "factory_called_twice": (
+        """
+        def make():
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))
+        g = make()
+        def main(xs):
+            return jax.vmap(g, spmd_axis_name='x')(xs), make()(xs)
+        """,
+        ["make()(xs)"],
+    ),
+    "instance_call_outside_the_vmap": (
+        """
+        class Act:
+            def __call__(self, v):
+                return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+        act = Act()
+        def main(xs):
+            return jax.vmap(act, spmd_axis_name='x')(xs), Act()(xs[0])
+        """,
+        ["Act()(xs[0])"],
+    ),
+    "method_callers_are_not_searched": (
+        """
+        class Layer:
+            def run(self, v):
+                return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+            def __call__(self, xs):
+                return jax.vmap(self.run, spmd_axis_name='x')(xs)
+        """,
+        ["callers of the method run (not searched)"],
+    ),
+    "vmap_decorator_name_called_anywhere": (
+        """
+        @partial(jax.vmap, spmd_axis_name='x')
+        def f(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+        def main(xs):
+            return f(xs)
+        """,
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", OTHER_CALLER_CASES)
+def test_other_callers_of_a_reached_shard_map(name: str) -> None:
+    """The places that run a reached shard_map without the spmd vmap (analysis.callers): a strip there is
+    unsafe and its reason names them."""
+    import ast
+
+    from spmdfix.analysis.facts import Analyzer
+
+    body, expected = OTHER_CALLER_CASES[name]
+    source = HEADER + textwrap.dedent(body)
+    facts = [f for f in Analyzer(source, ast.parse(source)).facts() if f.kind == "spmd"]
+    places = [p for f in facts for r in f.reached for p in r.other_callers]
+    assert [p.split("`")[1] for p in places] == expected
+    strip = _fix(body, "strip")
+    assert strip is not None
+    if expected:
+        assert strip.applicability.value == "unsafe" and expected[0] in strip.reason
+    else:
+        assert strip.applicability.value == "safe"

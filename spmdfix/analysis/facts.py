@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
+from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.index import relpath
@@ -137,6 +138,9 @@ class ReachedFacts:
     # Body collectives (their call spans) whose operand is made only of operands the spmd vmap does not
     # batch: they run correctly under the vmap (measured), so they are no SPMD004.
     unbatched_collectives: frozenset[Span] = frozenset()
+    # Places that run this shard_map without going through the spmd vmap (`...` (line n), or a note for
+    # callers not searched): a fix that edits the shard_map changes them too (analysis.callers).
+    other_callers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +209,7 @@ class Analyzer:
         self.spec_uses = SpecUses(self.ix, self.uses)
         self.mesh_uses = MeshUses(self.ix, self.ev, self.uses)
         self.vmap_calls = VmapCallAnalysis(self.ix, self.ev, self.uses)
+        self.callers = OtherCallers(self.ix, self.uses)
         self._facts_cache: dict[int, ShardMapFacts] = {}
         self._foreign_mesh_uses: dict[int, MeshUses] = {}
         self._summaries: dict[tuple[int, frozenset[str]], FunctionSummary | None] = {}
@@ -254,14 +259,15 @@ class Analyzer:
 
         reach = self.reacher.reach(expr, scope)
         site = _VmapSite(expr, scope, None, expr)
-        reached = [self._reached_facts(r, site, set(stripped)) for r in reach.sites]
+        traced = frozenset(id(f) for f in reach.functions)
+        reached = [self._reached_facts(r, site, set(stripped), traced=traced, root=None) for r in reach.sites]
         constraints, unknown = self._constraints(reach.functions)
         opaque = [self.span(c) for c in reach.opaque]
         unresolved = [(self.span(n), what) for n, what in reach.unresolved]
         depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
         for path, owner, target, target_scope in reach.external:
             summary = owner.summary(target, target_scope, stripped)
-            reached += self._prefixed(summary, path)
+            reached += self._prefixed(summary, path, owner, target)
             constraints += summary.constraints
             unknown = unknown or summary.constraints_unknown
             opaque += summary.opaque
@@ -271,10 +277,17 @@ class Analyzer:
             tuple(reached), tuple(constraints), unknown, tuple(opaque), tuple(unresolved), tuple(sorted(depends))
         )
 
-    def _prefixed(self, summary: FunctionSummary, path) -> list[ReachedFacts]:
-        """Another module's reached shard_maps, as reached from here: this module's steps come first."""
+    def _prefixed(self, summary: FunctionSummary, path, owner: Analyzer, target: ast.AST) -> list[ReachedFacts]:
+        """Another module's reached shard_maps, as reached from here: this module's steps come first. Their
+        callers in modules other than this one and the owner are not searched (`analysis.callers`): each
+        says so among its other callers."""
         vmaps = tuple(self._vmap_span(n) for n in path.vmaps)
-        return [replace(r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps) for r in summary.reached]
+        name = getattr(target, "name", None) or ast.unparse(target)[:40]
+        note = f"other modules that may import `{name}` of {relpath(owner.ix.path)} (not searched)"
+        return [
+            replace(r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=(*r.other_callers, note))
+            for r in summary.reached
+        ]
 
     # --- vmap sites ---------------------------------------------------------------------------------
     def vmap_sites(self) -> list[_VmapSite]:
@@ -364,7 +377,8 @@ class Analyzer:
                 continue
             fun_scope = site.scope
             reach = self.reacher.reach(site.fun, fun_scope)
-            reached = [self._reached_facts(r, site, set(spmd.names)) for r in reach.sites]
+            traced = frozenset(id(f) for f in reach.functions)
+            reached = [self._reached_facts(r, site, set(spmd.names), traced=traced) for r in reach.sites]
             constraints, unknown = self._constraints(reach.functions)
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
@@ -372,7 +386,7 @@ class Analyzer:
                 summary = owner.summary(target, target_scope, frozenset(spmd.names))
                 if self.project is not None:
                     self.project.index.touch(p for p, _ in summary.depends)
-                reached += self._prefixed(summary, path)
+                reached += self._prefixed(summary, path, owner, target)
                 constraints += summary.constraints
                 unknown = unknown or summary.constraints_unknown
                 opaque += summary.opaque
@@ -442,8 +456,17 @@ class Analyzer:
         return None
 
     def _reached_facts(
-        self, reached: ReachedSite, vmap: _VmapSite, stripped: set[str], spmd: bool = True
+        self,
+        reached: ReachedSite,
+        vmap: _VmapSite,
+        stripped: set[str],
+        spmd: bool = True,
+        traced: frozenset[int] = frozenset(),
+        root: ast.AST | None | bool = True,
     ) -> ReachedFacts:
+        """The facts of one reached shard_map. traced: ids of the functions the vmapped callable traces;
+        root: the node whose reads are the vmap itself (True: the vmap site's; None: none, the vmap is in
+        another module), for the shard_map's other callers (`analysis.callers`)."""
         sm = self._shard_map_facts(reached, vmap)
         body, wrappers = self._unwrap_body(reached.site.body, reached.site.body_scope)
         captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body)
@@ -456,7 +479,21 @@ class Analyzer:
             lift = self.capture.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
         vmaps = tuple(self._vmap_span(n) for n in reached.vmaps)
         quiet = self._unbatched_collectives(vmap, reached, body)
-        return ReachedFacts(sm, reached.chain, vmaps, captures, lift, self._strip_blocker(reached, stripped), quiet)
+        others = ()
+        if spmd:
+            others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
+        return ReachedFacts(
+            sm, reached.chain, vmaps, captures, lift, self._strip_blocker(reached, stripped), quiet, others
+        )
+
+    def _other_callers(self, reached: ReachedSite, vmap: _VmapSite, traced: frozenset[int], root) -> list[Use]:
+        """The places that run the reached shard_map without the vmap (`analysis.callers.OtherCallers`)."""
+        if root is True:
+            root = vmap.node
+            if isinstance(vmap.fun, (ast.FunctionDef, ast.AsyncFunctionDef)) and vmap.node in vmap.fun.decorator_list:
+                root = vmap.fun  # a vmap decorator: every call of the decorated name is the vmap
+        site = reached.site
+        return self.callers.outside(site.node, site.body, traced, root)
 
     def _unbatched_collectives(self, vmap: _VmapSite, reached: ReachedSite, body: ast.AST | None) -> frozenset[Span]:
         """Collectives written in the body itself whose operand names only unbatched body parameters."""

@@ -1,0 +1,188 @@
+"""Who else runs a shard_map: the places that reach it without going through the spmd vmap.
+
+A fix that edits a shard_map (strip edits its specs, lift-captures its body and call, disable-check-vma its
+`check_vma`, rename and add-axis its `axis_names`) changes it for every place that runs it, not only for the
+vmap the finding is about. The fix is proven only for the calls under that vmap, so any other place that
+reaches the shard_map makes it unsafe (issue 11, "a fix that changes a function also called from places not
+under this vmap is UNSAFE and names those callers").
+
+How the places are found, by scope (`uses.UseIndex.loads`), never by textual name:
+
+- the shard_map runs wherever the function holding it runs: the innermost `def` around it (a decorated
+  `def` for the decorator form), or the name a module-level construction is assigned to
+  (`step = jax.jit(jax.shard_map(...))`); a `lambda` stands for the function around it, or for the name it is
+  assigned to;
+- each read of that function's name is a caller (for a `__call__`, each read of its class's name); A read inside the vmap site itself (`jax.vmap(layer, ...)`)
+  is the vmap; a read inside a function the vmapped callable traces is under the vmap too, but that function
+  may in turn be called elsewhere, so its own readers are examined the same way; a read in a module-level
+  assignment (`g = jax.jit(layer)`, `g = make()`) hands the question to the readers of `g`; any other read is
+  another caller.
+
+Not searched: callers of methods (they are reached through attributes) and of a name bound several times,
+which are reported as a place of their own ("callers of the method ... (not searched)"), and callers in
+other modules (the project index parses modules on demand, never the whole project), which the linter
+notes for a shard_map of another module.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from spmdfix.analysis.scopes import Binding, ModuleIndex
+from spmdfix.analysis.uses import Use, UseIndex
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_MAX_STEPS = 256
+
+
+class OtherCallers:
+    """Finds the reads of the functions around a shard_map that are not under a given vmap.
+
+    Input: a module's `ModuleIndex` and its `UseIndex`. Pure.
+    """
+
+    def __init__(self, index: ModuleIndex, uses: UseIndex) -> None:
+        self.ix = index
+        self.uses = uses
+
+    def outside(self, site: ast.AST, body: ast.AST | None, traced: frozenset[int], root: ast.AST | None) -> list[Use]:
+        """The reads, in source order, through which the shard_map built at `site` runs without the vmap.
+
+        site: the shard_map call or decorator expression; body: the decorated `def` for the decorator form;
+        traced: ids of the functions the vmapped callable traces (`reach.ReachResult.functions`); root: the
+        vmap site's node (reads inside it are the vmap; for a vmap decorator, the decorated `def`, whose
+        every read is the vmap), or None when the vmap is in another module.
+        """
+        self._traced, self._root = traced, root
+        self._unsearched: list[Use] = []
+        work: list[tuple[Binding, bool]] = []  # (binding, calling it returns the shard-mapped callable)
+        found: list[ast.expr] = []
+        if body is not None and site in getattr(body, "decorator_list", ()):
+            self._queue_def(body, work)
+        elif not (root is not None and _inside(site, root)):
+            holder = _holder(self.ix, site)
+            returned = holder is not None and isinstance(self.ix.parent.get(id(site)), ast.Return)
+            if holder is not None and (id(holder) in traced or returned):
+                self._queue_def(holder, work, factory=returned and id(holder) not in traced)
+            else:
+                self._value_read(site, work, found)
+        seen: set[int] = set()
+        vmapped = _def_binding(self.ix, root) if root is not None else None
+        if vmapped is not None:
+            seen.add(id(vmapped))  # a vmap decorator: every call of the decorated name is the vmap
+        steps = 0
+        while work and steps < _MAX_STEPS:
+            binding, factory = work.pop()
+            steps += 1
+            if id(binding) in seen:
+                continue
+            seen.add(id(binding))
+            for load in self.uses.loads(binding):
+                expr: ast.expr = load
+                if root is not None and _inside(load, root):
+                    continue
+                if factory:
+                    call = self.ix.parent.get(id(load))
+                    if not (isinstance(call, ast.Call) and call.func is load):
+                        found.append(load)  # the factory itself passed on: not followed
+                        continue
+                    expr = call
+                self._value_read(expr, work, found)
+        uses = {}
+        for node in sorted(found, key=lambda n: (n.lineno, n.col_offset)):
+            use = self.uses.use(node)
+            uses.setdefault(use.span, use)
+        for use in self._unsearched:
+            uses.setdefault(use.span, use)
+        return list(uses.values())
+
+    def _value_read(self, expr: ast.expr, work: list, found: list) -> None:
+        """One read of the shard-mapped callable (a name load, or a factory's call): under the vmap, handed
+        on to the readers of the name or function it flows into, or another caller (added to `found`)."""
+        if self._root is not None and _inside(expr, self._root):
+            return
+        holder = _holder(self.ix, expr)
+        up = self.ix.parent.get(id(expr))
+        called = isinstance(up, ast.Call) and up.func is expr
+        if not called:
+            assigned = _assigned(self.ix, self.uses, expr)
+            if assigned is not None:
+                work.append((assigned, False))
+                return
+        if holder is not None and id(holder) in self._traced:
+            self._queue_function(holder, work, found, expr)
+            return
+        found.append(expr)
+
+    def _queue_function(self, holder: ast.AST, work: list, found: list, expr: ast.expr) -> None:
+        """Queue the readers of a traced function `holder` that runs the shard_map (a lambda stands for the
+        name it is assigned to, or for the function around it)."""
+        while isinstance(holder, ast.Lambda):
+            assigned = _assigned(self.ix, self.uses, holder)
+            if assigned is not None:
+                work.append((assigned, False))
+                return
+            outer = _holder(self.ix, holder)
+            if outer is None:
+                return  # a module-level lambda passed straight on (to the vmap: inside root, checked before)
+            holder = outer
+        self._queue_def(holder, work)
+
+    def _queue_def(self, func: ast.AST, work: list, factory: bool = False) -> None:
+        binding = _def_binding(self.ix, func)
+        if binding is not None and not binding.scope.is_class:
+            work.append((binding, factory))
+            return
+        if binding is not None and binding.name == "__call__" and not factory:
+            # An instance's __call__ runs where the class is instantiated and applied: the class's readers.
+            cls = binding.scope.node
+            owner = _def_binding(self.ix, cls)
+            if owner is not None and not owner.scope.is_class:
+                work.append((owner, True))  # calling the class makes the instance; calling that runs it
+                return
+        # A method's callers go through attributes, and a name bound several times cannot be followed: not
+        # searched, and said so (a place of its own).
+        name = getattr(func, "name", "<lambda>")
+        what = "method" if binding is not None else "function"
+        span = self.ix.lines.span_of_ast(func)
+        self._unsearched.append(Use(span, func.lineno, f"callers of the {what} {name} (not searched)"))
+
+
+def _holder(ix: ModuleIndex, node: ast.AST) -> ast.AST | None:
+    """The innermost function (`def` or `lambda`) around `node`, or None at module level."""
+    return next((a for a in ix.ancestors(node) if isinstance(a, _FUNCTIONS)), None)
+
+
+def _def_binding(ix: ModuleIndex, func: ast.AST) -> Binding | None:
+    """The binding of a `def` (or `class`) when its name is bound once in its scope."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return None
+    bindings = ix.scope_at(func).bindings.get(func.name, [])
+    return bindings[0] if len(bindings) == 1 and bindings[0].node is func else None
+
+
+def _assigned(ix: ModuleIndex, uses: UseIndex, node: ast.AST) -> Binding | None:
+    """The name a statement `name = <... node ...>` binds, when bound once and `node` is not called on the
+    way (`g = jax.jit(layer)` binds `g`; `r = jax.jit(layer)(x)` runs `layer`: None)."""
+    child = node
+    for anc in ix.ancestors(node):
+        if isinstance(anc, ast.Call) and anc.func is child:
+            return None
+        child = anc
+        if isinstance(anc, (ast.Assign, ast.AnnAssign)):
+            targets = anc.targets if isinstance(anc, ast.Assign) else [anc.target]
+            if len(targets) == 1 and anc.value is not None:
+                return uses.target_binding(targets[0], anc.value)
+            return None
+        if isinstance(anc, (ast.stmt, *_FUNCTIONS)):
+            return None
+    return None
+
+
+def _inside(node: ast.AST, root: ast.AST) -> bool:
+    """Whether `node` lies within `root`'s source range."""
+    start = (node.lineno, node.col_offset)
+    end = (getattr(node, "end_lineno", None) or node.lineno, getattr(node, "end_col_offset", None) or node.col_offset)
+    first = (root.lineno, root.col_offset)
+    last = (getattr(root, "end_lineno", None) or root.lineno, getattr(root, "end_col_offset", None) or root.col_offset)
+    return first <= start and end <= last
