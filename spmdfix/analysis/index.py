@@ -216,6 +216,16 @@ class ProjectIndex:
             out.setdefault(path, None)
         return sorted(out.items())
 
+    def files_seen(self) -> dict[str, str | None]:
+        """Every file this index depends on, as it found it: a loaded module's absolute path -> SHA-256 of the
+        bytes it parsed; a file it could not read or parse (or left out past `max_modules`) and a candidate it
+        looked for and did not find -> None. Unlike `everything_read`, nothing is read from disk: what a
+        long-lived user (the language server) compares with the files now to know whether the index is stale."""
+        out: dict[str, str | None] = {path: loaded.summary.digest for path, loaded in self._by_path.items()}
+        for path in (*self._unloaded, *self._absent):
+            out.setdefault(path, None)
+        return out
+
     def touch(self, paths) -> None:
         """Record modules read on the way to a summary computed earlier (`FunctionSummary.depends`)."""
         if self._touched is not None:

@@ -15,10 +15,10 @@ The server never dies of what it analyses: a failure inside the analysis becomes
 error and empty diagnostics for that document.
 
 Modules: `server` (the server, its lifecycle and document sync), `documents` (spmdfix's copy of each open
-document), `text` (LSP positions), `data` (diagnostics and the JSON they carry),
-`actions` (code actions and their resolution), `command` (the `spmdfix lsp` command). Every analysis goes
-through `spmdfix.pipeline`, the per-file entry point the CLI uses too. The names below load on first use:
-importing `spmdfix.lsp` does not import pygls.
+document), `text` (LSP positions), `data` (diagnostics and the JSON they carry), `actions` (code actions
+and their resolution), `project` (project indexes, kept while the files they read are unchanged),
+`command` (the `spmdfix lsp` command). Every analysis goes through `spmdfix.pipeline`, the per-file entry
+point the CLI uses too. The names below load on first use: importing `spmdfix.lsp` does not import pygls.
 """
 
 from __future__ import annotations

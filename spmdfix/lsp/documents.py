@@ -25,7 +25,8 @@ class Document:
 
     path: the file the document stands for (None for a URI that is not a `file:` one, as an unsaved
     buffer's); its settings are those of that path. checked: what `spmdfix.pipeline` found in the text
-    `checked_source` (dropped when the settings may have changed).
+    `checked_source` with the project index `checked_index` (dropped when the settings may have changed);
+    depends: the absolute paths of the other modules that analysis read.
     """
 
     uri: str
@@ -34,6 +35,8 @@ class Document:
     path: Path | None = None
     checked_source: str | None = None
     checked: Checked | None = None
+    checked_index: object | None = None
+    depends: frozenset[str] = frozenset()
     timer: asyncio.TimerHandle | None = None
 
     @classmethod

@@ -24,6 +24,7 @@ from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
 from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
 from spmdfix.lsp.data import anchor, diagnostic
 from spmdfix.lsp.documents import Document, SpmdfixProtocol
+from spmdfix.lsp.project import ProjectIndexes
 from spmdfix.lsp.text import PositionConverter
 from spmdfix.model import Finding
 from spmdfix.pipeline import Checked, FileSettings
@@ -45,8 +46,7 @@ class SpmdfixServer(LanguageServer):
         self.document_changes = False
         self.resolver = Resolver()
         self.config_errors: set[str] = set()
-        self._index: ProjectIndex | None = None
-        self._index_key: tuple | None = None
+        self.indexes = ProjectIndexes()
 
     @property
     def encoding(self) -> str:
@@ -85,43 +85,49 @@ class SpmdfixServer(LanguageServer):
 
     def checked(self, doc: Document) -> Checked:
         """What `spmdfix check` finds in the document's current text (its unsaved buffer), from the cache when
-        that text was analysed. Never raises: a failure of the analysis is logged to the client and gives no
-        findings; a file `spmdfix check` skips (marked `@generated`, a notebook's JSON) has none."""
-        if doc.checked is not None and doc.checked_source == doc.source:
-            return doc.checked
+        that text was analysed with the same project index (the other modules unchanged, on disk and in
+        buffers). Never raises: a failure of the analysis is logged to the client and gives no findings; a
+        file `spmdfix check` skips (marked `@generated`, a notebook's JSON) has none."""
         source = doc.source
         settings = self.settings(doc)
+        try:
+            index = self.index(doc, settings)
+        except Exception:  # noqa: BLE001 - reported like an analysis failure; the module is analysed alone
+            self.log(lsp.MessageType.Error, f"spmdfix: project index of {doc.uri} failed:\n{traceback.format_exc()}")
+            index = None
+        if doc.checked is not None and doc.checked_source == source and doc.checked_index is index:
+            return doc.checked
         checked = Checked(source, settings)
+        read: list[tuple[str, str]] = []
         if doc.path is None or doc.path.suffix != ".ipynb":
             try:
-                checked = pipeline.check_file(doc.path, source, settings, index=self.index(doc, settings))
+                with index.recording() if index is not None else contextlib.nullcontext(read) as read:
+                    checked = pipeline.check_file(doc.path, source, settings, index=index)
             except pipeline.Skip:
                 pass
             except Exception:  # noqa: BLE001 - the one place an analysis failure is caught and reported
                 self.log(lsp.MessageType.Error, f"spmdfix: analysis of {doc.uri} failed:\n{traceback.format_exc()}")
-        doc.checked_source, doc.checked = source, checked
+            if index is not None:
+                self.indexes.analysed(index)
+        doc.checked_source, doc.checked, doc.checked_index = source, checked, index
+        doc.depends = frozenset(path for path, _ in read)
         return checked
 
     def index(self, doc: Document, settings: FileSettings | None = None) -> ProjectIndex | None:
         """The project index for the document's analysis (None without a file): the modules of its project as
         `spmdfix check` reads them, except that the unsaved buffers of the other open documents replace their
         files. Kept while those buffers and the document analysed stay the same (typing in one document reuses
-        it); dropped when a file is saved or a configuration changes. Its root is the one `spmdfix check`
-        uses for the file (`pipeline.project_root_of`: `project-root` of the file's settings, else found)."""
+        it) and the files it read are unchanged on disk (`lsp.project.ProjectIndexes`); dropped when a file is
+        saved or a configuration changes. Its root is the one `spmdfix check` uses for the file
+        (`pipeline.project_root_of`: `project-root` of the file's settings, else found)."""
         if doc.path is None:
             return None
-        from spmdfix.analysis.index import ProjectIndex
-
         path = doc.path.resolve()
         root = pipeline.project_root_of(path, settings if settings is not None else self.settings(doc))
         overlay = {
             str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None and d is not doc
         }
-        key = (doc.uri, root, tuple(sorted((p, hash(t)) for p, t in overlay.items())))
-        if self._index is None or self._index_key != key:
-            self._index = ProjectIndex(root, overlay)
-            self._index_key = key
-        return self._index
+        return self.indexes.get(root, path, overlay)
 
     def findings(self, doc: Document) -> tuple[Finding, ...]:
         """The reported findings of the document's current text (`checked`)."""
@@ -130,7 +136,7 @@ class SpmdfixServer(LanguageServer):
     def config_changed(self) -> None:
         """A configuration file changed: settings are resolved again, and every document re-analysed."""
         self.resolver = Resolver()
-        self._index = None
+        self.indexes.clear()
         self.config_errors.clear()
         for doc in list(self.documents.values()):
             doc.checked = None
@@ -162,6 +168,17 @@ class SpmdfixServer(LanguageServer):
             lsp.PublishDiagnosticsParams(uri=doc.uri, diagnostics=diagnostics, version=doc.version)
         )
 
+    def publish_dependents(self, doc: Document) -> None:
+        """Publish again the other open documents whose last analysis read `doc`'s file (it imports it, maybe
+        through others): its new text (a buffer, a save, a close that reverts to the file) may change their
+        findings."""
+        if doc.path is None:
+            return
+        path = str(doc.path.resolve())
+        for other in list(self.documents.values()):
+            if other is not doc and path in other.depends:
+                self.publish(other)
+
     def schedule(self, doc: Document) -> None:
         """Publish `doc`'s diagnostics after the debounce delay, replacing any pending publication."""
         doc.cancel_timer()
@@ -175,6 +192,7 @@ class SpmdfixServer(LanguageServer):
             return
         doc.timer = None
         self.publish(doc)
+        self.publish_dependents(doc)
 
 
 def initialize(ls: SpmdfixServer, params: lsp.InitializeParams) -> None:
@@ -229,7 +247,7 @@ def _is_config(uri: str) -> bool:
 
 
 def did_save(ls: SpmdfixServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    ls._index = None  # a module of the project changed on disk
+    ls.indexes.clear()  # a module of the project changed on disk
     if _is_config(params.text_document.uri):
         ls.config_changed()
     doc = ls.documents.get(params.text_document.uri)
@@ -239,13 +257,15 @@ def did_save(ls: SpmdfixServer, params: lsp.DidSaveTextDocumentParams) -> None:
         doc.source = params.text
     doc.cancel_timer()
     ls.publish(doc)
+    ls.publish_dependents(doc)
 
 
 def did_close(ls: SpmdfixServer, params: lsp.DidCloseTextDocumentParams) -> None:
     doc = ls.documents.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
     if doc is not None:
         doc.cancel_timer()
-    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+        ls.publish_dependents(doc)  # they now read its file, not its buffer
 
 
 def did_change_watched_files(ls: SpmdfixServer, params: lsp.DidChangeWatchedFilesParams) -> None:

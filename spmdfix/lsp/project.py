@@ -1,0 +1,97 @@
+"""The project indexes of a long-lived server, kept only while what they read is unchanged.
+
+A `ProjectIndex` parses the modules of the project the analysis follows imports into, once, and keeps them;
+`spmdfix check` builds one per run, but the server lives for hours while files change under it. Here an
+index is reused (typing in one document reuses its parsed imports) only while:
+
+- the unsaved buffers it was built with (the open documents other than the one analysed) are unchanged: they
+  are part of its key;
+- every file it read, failed to read or looked for and did not find is as it was on disk: each is stamped
+  (`os.stat` mtime and size, or absent) when first seen, a loaded module's bytes checked against the digest
+  the index parsed, and the stamps are compared before each reuse. A file changed by anything (another
+  editor, `git checkout`) is seen at the next analysis without any notification from the client.
+
+Holds a few indexes (one per analysed document and set of buffers), least recently used dropped first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spmdfix.analysis.index import ProjectIndex
+
+MAX_INDEXES = 8
+
+Stamp = tuple[int, int] | None  # (mtime_ns, size), None for a path that does not exist
+
+
+def _stamp(path: str) -> Stamp:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+@dataclass(slots=True)
+class _Kept:
+    index: ProjectIndex
+    stamps: dict[str, Stamp] = field(default_factory=dict)
+    stale: bool = False
+
+
+class ProjectIndexes:
+    """The server's project indexes by (root, analysed file, other buffers); see the module docstring."""
+
+    def __init__(self, max_indexes: int = MAX_INDEXES) -> None:
+        self.max_indexes = max_indexes
+        self._kept: OrderedDict[tuple, _Kept] = OrderedDict()
+
+    def get(self, root: Path, analysed: Path, overlay: Mapping[str, str]) -> ProjectIndex:
+        """An index of `root` whose modules are the files on disk except the `overlay` (absolute path -> unsaved
+        text); `analysed` is the file analysed with it (its own text is passed to the analysis, not here).
+        The same index as before when nothing it read changed, else a new one."""
+        key = (str(root), str(analysed), tuple(sorted((p, hash(t)) for p, t in overlay.items())))
+        kept = self._kept.get(key)
+        if kept is not None and not kept.stale and self._unchanged(kept):
+            self._kept.move_to_end(key)
+            return kept.index
+        kept = self._kept[key] = _Kept(ProjectIndex(root, overlay))
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.max_indexes:
+            self._kept.popitem(last=False)
+        return kept.index
+
+    def analysed(self, index: ProjectIndex) -> None:
+        """After an analysis with `index`: stamp the files it saw for the first time. A loaded module whose
+        bytes on disk are no longer those it parsed (changed between its read and now) makes it stale."""
+        kept = next((k for k in self._kept.values() if k.index is index), None)
+        if kept is None:
+            return
+        for path, digest in index.files_seen().items():
+            if path in kept.stamps or path in index.overlay:
+                continue
+            kept.stamps[path] = _stamp(path)
+            if digest is not None and _digest(path) != digest:
+                kept.stale = True
+
+    def clear(self) -> None:
+        """Drop every index (a configuration changed)."""
+        self._kept.clear()
+
+    @staticmethod
+    def _unchanged(kept: _Kept) -> bool:
+        return all(_stamp(path) == stamp for path, stamp in kept.stamps.items())

@@ -1,0 +1,157 @@
+"""The long-lived server sees every change of the modules a document imports.
+
+pkg/pipeline.py vmaps `block` of pkg/layers.py (re-exported by pkg/__init__.py), whose shard_map names the spmd
+axis in in_specs and out_specs: two findings at the vmap (7:43). Editing layers.py so that its specs no
+longer name 'data' must clear them, whether the edit is saved on disk behind the server's back, saved in the
+editor, or only typed into layers.py's buffer; closing that buffer unsaved brings the file's findings back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
+from test_lsp import ROOT, TIMEOUT, _change, _config, _open, _published, _start
+
+pytestmark = pytest.mark.lsp
+
+TREE = ROOT / "golden" / "add-axis" / "tree_reexport" / "input"
+COLLIDING = "P('data', None)"
+FREE = "P(None, None)"
+AT_THE_VMAP = [("SPMD001", 7, 43), ("SPMD002", 7, 43)]
+
+
+@pytest_lsp.fixture(config=_config("-m", "spmdfix.lsp"))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    shutil.copytree(TREE, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tree'\n")
+    return tmp_path
+
+
+def _codes(diagnostics: list[lsp.Diagnostic]) -> list[tuple[str, int, int]]:
+    return [(str(d.code), d.range.start.line + 1, d.range.start.character + 1) for d in diagnostics]
+
+
+def _count(client: LanguageClient, uri: str) -> int:
+    return sum(1 for p in client.published if p.uri == uri)  # type: ignore[attr-defined]
+
+
+async def _next_publication(client: LanguageClient, uri: str, after: int) -> list[lsp.Diagnostic]:
+    """The diagnostics of the first publication for `uri` after the `after`-th one (waits for it)."""
+
+    async def wait() -> list[lsp.Diagnostic]:
+        while True:
+            mine = [p for p in client.published if p.uri == uri]  # type: ignore[attr-defined]
+            if len(mine) > after:
+                return list(mine[after].diagnostics)
+            await asyncio.sleep(0.005)
+
+    return await asyncio.wait_for(wait(), TIMEOUT)
+
+
+def _free_the_specs(layers: Path) -> str:
+    text = layers.read_text()
+    assert text.count(COLLIDING) == 2
+    return text.replace(COLLIDING, FREE)
+
+
+@pytest.mark.asyncio
+async def test_an_imported_module_changed_on_disk_is_seen_at_the_next_change(
+    client: LanguageClient, tree: Path
+) -> None:
+    """No notification at all (another program wrote layers.py): the next analysis of pipeline.py, after a
+    keystroke there, reads the new file instead of the index's old parse."""
+    pipeline, layers = tree / "pkg" / "pipeline.py", tree / "pkg" / "layers.py"
+    await _start(client)
+    _open(client, pipeline.read_text(), uri=pipeline.as_uri())
+    assert _codes(await _published(client, pipeline.as_uri(), 1)) == AT_THE_VMAP
+
+    layers.write_text(_free_the_specs(layers))
+    end = lsp.Position(line=7, character=0)
+    _change(
+        client,
+        2,
+        lsp.TextDocumentContentChangePartial(range=lsp.Range(start=end, end=end), text="# edited\n"),
+        uri=pipeline.as_uri(),
+    )
+    assert _codes(await _published(client, pipeline.as_uri(), 2)) == []
+
+    # And back: the file changed again (same size, another time stamp), the findings return.
+    layers.write_text(layers.read_text().replace(FREE, COLLIDING))
+    os.utime(layers, ns=(layers.stat().st_atime_ns, layers.stat().st_mtime_ns + 10_000_000))
+    _change(
+        client,
+        3,
+        lsp.TextDocumentContentChangePartial(range=lsp.Range(start=end, end=end), text="#\n"),
+        uri=pipeline.as_uri(),
+    )
+    assert _codes(await _published(client, pipeline.as_uri(), 3)) == AT_THE_VMAP
+
+
+@pytest.mark.asyncio
+async def test_an_unsaved_buffer_of_an_imported_module_updates_the_importer(
+    client: LanguageClient, tree: Path
+) -> None:
+    """Typing in layers.py's buffer publishes pipeline.py again, untouched, with what the buffer implies;
+    closing the buffer unsaved publishes it again with what the file on disk implies."""
+    pipeline, layers = tree / "pkg" / "pipeline.py", tree / "pkg" / "layers.py"
+    await _start(client)
+    _open(client, pipeline.read_text(), uri=pipeline.as_uri())
+    assert _codes(await _published(client, pipeline.as_uri(), 1)) == AT_THE_VMAP
+    _open(client, layers.read_text(), uri=layers.as_uri())
+    assert await _published(client, layers.as_uri(), 1) == []
+
+    seen = _count(client, pipeline.as_uri())
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text=_free_the_specs(layers)), uri=layers.as_uri())
+    assert _codes(await _next_publication(client, pipeline.as_uri(), seen)) == []
+    assert COLLIDING in layers.read_text()  # nothing was saved
+
+    seen = _count(client, pipeline.as_uri())
+    client.text_document_did_close(
+        lsp.DidCloseTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=layers.as_uri()))
+    )
+    assert _codes(await _next_publication(client, pipeline.as_uri(), seen)) == AT_THE_VMAP
+
+
+@pytest.mark.asyncio
+async def test_saving_an_imported_module_updates_the_importer(client: LanguageClient, tree: Path) -> None:
+    """layers.py edited in its buffer, then saved and closed: pipeline.py is published again at each step and
+    ends with what the saved file implies (no analysis from before the save is served again)."""
+    pipeline, layers = tree / "pkg" / "pipeline.py", tree / "pkg" / "layers.py"
+    await _start(client)
+    _open(client, pipeline.read_text(), uri=pipeline.as_uri())
+    assert _codes(await _published(client, pipeline.as_uri(), 1)) == AT_THE_VMAP
+    _open(client, layers.read_text(), uri=layers.as_uri())
+    await _published(client, layers.as_uri(), 1)
+    layers_id = lsp.TextDocumentIdentifier(uri=layers.as_uri())
+
+    seen = _count(client, pipeline.as_uri())
+    free = _free_the_specs(layers)
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text=free), uri=layers.as_uri())
+    assert _codes(await _next_publication(client, pipeline.as_uri(), seen)) == []
+
+    seen = _count(client, pipeline.as_uri())
+    layers.write_text(free)
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=layers_id))
+    assert _codes(await _next_publication(client, pipeline.as_uri(), seen)) == []
+
+    seen = _count(client, pipeline.as_uri())
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=layers_id))
+    assert _codes(await _next_publication(client, pipeline.as_uri(), seen)) == []
+
+    seen = _count(client, pipeline.as_uri())
+    pipeline_id = lsp.TextDocumentIdentifier(uri=pipeline.as_uri())
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=pipeline_id))
+    assert _codes(await _next_publication(client, pipeline.as_uri(), seen)) == []
