@@ -264,3 +264,22 @@ async def test_a_finding_in_another_module_shows_at_the_vmap_of_this_one(
     here = diagnostics[0].related_information[0]
     assert here.location.uri == (tmp_path / "pkg" / "layers.py").as_uri()
     assert (here.location.range.start.line + 1, here.location.range.start.character + 1) == (14, 59)
+
+
+@pytest.mark.asyncio
+async def test_project_root_setting_reaches_the_servers_index(client: LanguageClient, tmp_path: Path) -> None:
+    """`project-root` in the file's `[tool.spmdfix]` is the root the server follows imports from, as the CLI
+    does: a pyproject.toml inside the package would make the package the root (its callee's module then lies
+    outside the package base, so nothing is found); with `project-root = ".."` the collision in layers.py is."""
+    shutil.copytree(ROOT / "golden" / "add-axis" / "tree_reexport" / "input", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "pkg" / "pyproject.toml").write_text('[tool.spmdfix]\nproject-root = ".."\n')
+    records = json.loads(_cli(tmp_path, "check", "--no-cache", "--output-format", "json", "pkg/pipeline.py").stdout)
+    assert [r["code"] for r in records] == ["SPMD001", "SPMD002"]
+    path = tmp_path / "pkg" / "pipeline.py"
+    await _start(client)
+    _open(client, path.read_text(), uri=path.as_uri())
+    diagnostics = await _published(client, path.as_uri(), 1)
+    assert [d.code for d in diagnostics] == ["SPMD001", "SPMD002"]
+    (tmp_path / "pkg" / "pyproject.toml").write_text("[tool.spmdfix]\n")
+    alone = json.loads(_cli(tmp_path, "check", "--no-cache", "--output-format", "json", "pkg/pipeline.py").stdout)
+    assert alone == []
