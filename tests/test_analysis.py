@@ -459,3 +459,30 @@ def test_other_callers_of_a_reached_shard_map(name: str) -> None:
         assert strip.applicability.value == "unsafe" and expected[0] in strip.reason
     else:
         assert strip.applicability.value == "safe"
+
+
+@pytest.mark.parametrize(
+    ("calls", "sizes"),
+    [
+        ("mesh = build_mesh(dp=2, tp=4)", (2, 4)),
+        ("mesh = build_mesh(2, 4)", (2, 4)),
+        ("mesh = build_mesh(2, tp=4)\nother = build_mesh(2, tp=4)", (2, 4)),
+        ("mesh = build_mesh(2, 4)\nother = build_mesh(4, 2)", (None, None)),  # the callers disagree
+    ],
+)
+def test_a_mesh_helper_taking_its_shape_as_arguments_is_resolved(calls: str, sizes) -> None:
+    import ast
+
+    from spmdfix.analysis.facts import Analyzer
+
+    source = (
+        "import jax\nfrom jax.sharding import PartitionSpec as P\n"
+        "def build_mesh(dp, tp):\n    return jax.make_mesh((dp, tp), ('data', 'model'))\n"
+        f"{calls}\n"
+        "def f(v):\n    return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P('data'), out_specs=P('data'))(v)\n"
+        "jax.vmap(f, spmd_axis_name='data')\n"
+    )
+    [facts] = Analyzer(source, ast.parse(source)).facts()
+    mesh = facts.reached[0].shard_map.mesh
+    assert mesh is not None and mesh.axis_names == ("data", "model") and mesh.sizes == sizes
+    assert source[mesh.shape_span.start : mesh.shape_span.end] == "(dp, tp)"  # add-axis edits the helper

@@ -442,8 +442,9 @@ class Evaluator:
         module it is written in and its scope, or None.
 
         Resolved: a name bound (module or enclosing scope, or imported from another module of the project)
-        to such a call, directly or through a function without arguments whose one return value is one. A
-        parameter is not resolved.
+        to such a call, directly or through a function whose one return value is one (a function of this
+        module may take arguments: its parameters resolve to what every call passes). A parameter of the
+        checked function itself is not resolved.
         """
         if depth > _MAX_DEPTH:
             return None
@@ -456,14 +457,18 @@ class Evaluator:
         qname = self.ix.qualname(call.func, scope)
         if qname in jaxapi.MESH_NAMES or qname in jaxapi.MAKE_MESH_NAMES:
             return self, call, scope
-        if not call.args and not call.keywords:
-            made = self._function(call.func, scope)
-            if made is not None:
-                ev, func = made
-                returned = single_return(func)
-                inner = ev.ix.own_scope(func)
-                if returned is not None and inner is not None:
-                    return ev.mesh_site(returned, inner, depth + 1)
+        made = self._function(call.func, scope)
+        # A helper that builds the mesh: without arguments (here or in another module), or with arguments
+        # when it is defined here. Its parameters then resolve to the value every call of it in this module
+        # passes (`ModuleIndex.argument_for`: `build_mesh(dp=2, tp=4)` called once gives `(2, 4)`; callers
+        # that disagree leave the sizes unknown). A helper of another module is not: calls elsewhere in the
+        # project may pass other values.
+        if made is not None and (made[0] is self or (not call.args and not call.keywords)):
+            ev, func = made
+            returned = single_return(func)
+            inner = ev.ix.own_scope(func)
+            if returned is not None and inner is not None:
+                return ev.mesh_site(returned, inner, depth + 1)
         return None
 
     def _function(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.AST] | None:
