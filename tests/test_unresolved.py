@@ -298,3 +298,36 @@ def test_a_warm_run_restores_the_count_from_the_cache(tmp_path: Path, monkeypatc
 def test_rule_command_prints_the_doc() -> None:
     result = CliRunner().invoke(main, ["rule", "SPMD910"])
     assert result.exit_code == 0 and result.output.startswith("# SPMD910 spmd-vmap-not-followed")
+
+
+def test_a_member_inherited_from_a_class_of_another_module_is_a_lost_place(tmp_path: Path) -> None:
+    """`self.block(x)` where `block` is defined by a base class of another module of the project (which the
+    walk does not follow for members) is a lost place naming that class; a flax Module's own members
+    (`self.param`) are a library's and are not."""
+    root = _project(tmp_path, LOST)
+    (root / "pkg" / "base.py").write_text("class Base:\n    def block(self, x):\n        return x\n", encoding="utf-8")
+    text = textwrap.dedent(
+        """\
+        import jax
+        import flax.linen as nn
+        from pkg.base import Base
+        # shard_map
+
+        class Layer(Base):
+            def __call__(self, x):
+                return self.block(x)
+
+        class Dense(nn.Module):
+            def __call__(self, x):
+                return self.param("w", None) * x
+
+        f = jax.vmap(Layer(), spmd_axis_name="data")
+        g = jax.vmap(Dense(), spmd_axis_name="data")
+        """
+    )
+    path = root / "pkg" / "model.py"
+    path.write_text(text, encoding="utf-8")
+    found = api.analyse_source(text, path=path, index=ProjectIndex(root)).unfollowed
+    assert [u.what for u in found] == [
+        "`self.block` may come from `pkg.base.Base`, a class of another module (not followed)"
+    ]

@@ -345,9 +345,9 @@ class ProjectIndex:
                 return None
             i, path = located
             module, rest = ".".join(parts[:i]), parts[i:]
-            loaded = self._by_path.get(str(path))
+            loaded = self.load(path)
             if loaded is None:
-                if str(path) in self._unloaded and self.parsed >= self.max_modules:
+                if self.parsed >= self.max_modules:
                     return f"module `{module}` is past the limit of {self.max_modules} modules read for one run"
                 return f"module `{module}` could not be read or parsed"
             if not rest:
@@ -365,6 +365,8 @@ class ProjectIndex:
                 return f"module `{module}` does not define `{rest[0]}`"
             if len(bindings) > 1:
                 return f"`{rest[0]}` is bound in {len(bindings)} places of module `{module}`"
+            if bindings[0].kind in ("def", "class", "assign"):
+                return None  # it resolves: nothing is lost
             return f"`{'.'.join(parts)}` is not a function or class the analysis follows"
         return f"`{qname}` is re-exported more than {_MAX_HOPS} times"
 

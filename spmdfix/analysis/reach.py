@@ -509,10 +509,12 @@ class Reacher:
         outside = self._outside_base(cls, 0)
         if outside is None:
             return f"`self.{attr.attr}` is not defined in its class or its bases (set at run time?)"
-        if outside and self._follows(outside) and self.project.lost(outside) is not None:  # type: ignore[union-attr]
-            return f"`self.{attr.attr}` may come from `{outside}`, a class of the project that is not followed"
-        if outside and self._follows(outside) and self.project.kind_of(outside) == "class":  # type: ignore[union-attr]
+        if not (outside and self._follows(outside)):
+            return ""  # a library's base class (flax's Module: `self.param`), or one without a name
+        if self.project.kind_of(outside) == "class":  # type: ignore[union-attr]
             return f"`self.{attr.attr}` may come from `{outside}`, a class of another module (not followed)"
+        if self.project.lost(outside) is not None:  # type: ignore[union-attr]
+            return f"`self.{attr.attr}` may come from `{outside}`, a class of the project that is not followed"
         return ""
 
     def _enclosing_class(self, attr: ast.Attribute, scope: Scope) -> ast.ClassDef | None:
