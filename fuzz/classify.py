@@ -29,7 +29,7 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     ("ManualAxisType(", frozenset({"SPMD003", "SPMD007"})),
     ("size of operand dimension", frozenset({"SPMD003"})),
     ("manual_axis_type", frozenset({"SPMD001", "SPMD002", "SPMD003"})),
-    ("must refer to an axis marked as manual", frozenset({"SPMD001", "SPMD002", "SPMD006"})),
+    ("must refer to an axis marked as manual", frozenset({"SPMD001", "SPMD002", "SPMD006", "SPMD008"})),
 )
 
 # (rule code, feature predicate) pairs where a rule documents a warning on a program that runs correctly.

@@ -24,7 +24,7 @@ from spmdfix.codemods import (
     rename_spmd_axis,
     strip_spec_entries,
 )
-from spmdfix.codemods._common import backticked, h2_at, has_h2
+from spmdfix.codemods._common import backticked, batch_on_explicit_axes, h2_at, has_h2
 from spmdfix.model import DEFAULT_NEW_AXIS, Applicability, Finding, Fix, Refusal, Related, Transform
 
 
@@ -90,6 +90,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
             for f, use in collectives:
                 left_behind[f.span] = f"`{use.name}` over the spmd axis (line {use.line}) running with wrong values under check_vma=False"
         part += _inner_vmap_findings(vmap, reached)
+        part += _eager_explicit_findings(vmap, reached)
         if reached.shard_map.body.nested_shard_maps:
             nested = True
             part += _nested_findings(vmap, reached)
@@ -206,6 +207,33 @@ def _smap_manual_findings(vmap: VmapFacts, reached) -> list[Finding]:
     span = sm.axis_names.written or sm.span
     refused = [Refusal(t, _SMAP_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
     return [_finding(rules.NOT_MANUAL, span, missing, message, refused, _related(vmap, reached))]
+
+
+def _eager_explicit_findings(vmap: VmapFacts, reached) -> list[Finding]:
+    """SPMD008: `check_vma=False` on a shard_map reached eagerly by an spmd vmap whose batch is placed on the
+    Explicit spmd axis.
+
+    Measured on jax 0.10.2 (safety/measurements/explicit_check_vma_false_eager.py): with the batch placed on
+    the spmd axis of an Explicit mesh and `check_vma=False`, an eager call raises `shard_map out_specs
+    argument must refer to an axis marked as manual` whatever the specs and the body; under `jax.jit` (around
+    the vmap, or anywhere between it and the shard_map) it runs and matches, and so does `check_vma=True`.
+    """
+    sm = reached.shard_map
+    calls = vmap.calls
+    if sm.check_vma is not False or reached.under_jit or not batch_on_explicit_axes(vmap, sm.mesh):
+        return []
+    eager = [c for c in calls.calls if not c.under_jit]
+    if not eager:
+        return []
+    lines = ", ".join(str(c.line) for c in eager)
+    message = (
+        f"`check_vma=False` on a shard_map reached by a vmap whose batch is placed on Explicit mesh axis "
+        f"{backticked(vmap.spmd.names)} (its `spmd_axis_name`): called eagerly (line {lines}), JAX does not "
+        "make that axis manual and raises `shard_map out_specs argument must refer to an axis marked as manual`; "
+        "calling it under `jax.jit`, or leaving `check_vma` on, runs"
+    )
+    span = sm.check_span or sm.span
+    return [_finding(rules.NOT_MANUAL, span, list(vmap.spmd.names), message, [], _related(vmap, reached))]
 
 
 def _nested_reason(reached) -> str:

@@ -141,6 +141,9 @@ class ReachedFacts:
     # Places that run this shard_map without going through the spmd vmap (`...` (line n), or a note for
     # callers not searched): a fix that edits the shard_map changes them too (analysis.callers).
     other_callers: tuple[str, ...] = ()
+    # A jax.jit lies between the vmap and the shard_map (analysis.reach.ReachedSite.jitted): the shard_map
+    # is traced under jit whatever the vmap's callers do.
+    under_jit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +288,10 @@ class Analyzer:
         name = getattr(target, "name", None) or ast.unparse(target)[:40]
         note = f"other modules that may import `{name}` of {relpath(owner.ix.path)} (not searched)"
         return [
-            replace(r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=(*r.other_callers, note))
+            replace(
+                r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=(*r.other_callers, note),
+                under_jit=r.under_jit or path.jitted,
+            )
             for r in summary.reached
         ]
 
@@ -483,7 +489,8 @@ class Analyzer:
         if spmd:
             others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
         return ReachedFacts(
-            sm, reached.chain, vmaps, captures, lift, self._strip_blocker(reached, stripped), quiet, others
+            sm, reached.chain, vmaps, captures, lift, self._strip_blocker(reached, stripped), quiet, others,
+            reached.jitted,
         )
 
     def _other_callers(self, reached: ReachedSite, vmap: _VmapSite, traced: frozenset[int], root) -> list[Use]:

@@ -55,12 +55,16 @@ class ShardMapSite:
 
 @dataclass(frozen=True)
 class ReachedSite:
-    """A shard_map reached from a vmapped callable: the steps that lead to it, and the vmaps on the way."""
+    """A shard_map reached from a vmapped callable: the steps that lead to it, and the vmaps on the way.
+
+    jitted: a `jax.jit` lies on the way (a jitted callable passed, called or used as a decorator), so the
+    shard_map is traced under jit even when the vmap itself is called eagerly."""
 
     site: ShardMapSite
     chain: tuple[Related, ...]
     vmaps: tuple[ast.AST, ...]
     chain_nodes: tuple[ast.AST, ...]
+    jitted: bool = False
 
 
 @dataclass
@@ -301,6 +305,7 @@ class Reacher:
         if qname in jaxapi.PARTIAL_NAMES or qname in jaxapi.WRAPPER_NAMES or qname in jaxapi.VMAP_NAMES:
             if call.args:
                 step = path.through_vmap(call) if qname in jaxapi.VMAP_NAMES else path
+                step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, seen)
 
     def _add_site(self, site, path: _Path, result, seen) -> None:
@@ -308,7 +313,7 @@ class Reacher:
         if key in seen:
             return
         seen.add(key)
-        result.sites.append(ReachedSite(site, path.chain, path.vmaps, path.nodes))
+        result.sites.append(ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted))
 
     def _reach_function(self, func, path: _Path, result, seen, as_body=False) -> None:
         key = ("func", id(func))
@@ -325,6 +330,8 @@ class Reacher:
             deco = self.ix.decorator_in(func, jaxapi.VMAP_NAMES)
             if deco is not None:
                 path = path.through_vmap(deco)
+        if self.ix.decorator_in(func, jaxapi.JIT_NAMES) is not None:
+            path = path.through_jit()
         result.functions.append(func)
         for call in self.calls_in(func):
             self._reach_from_call(call, path, result, seen)
@@ -343,6 +350,8 @@ class Reacher:
             step = path.step(f"passed to `{name}` here", span, call)
             if qname in jaxapi.VMAP_NAMES:
                 step = step.through_vmap(call)
+            elif qname in jaxapi.JIT_NAMES:
+                step = step.through_jit()
             first = call.args[0] if call.args and name not in _DATA_FIRST else None
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(arg, ast.Starred):
@@ -573,17 +582,22 @@ class Reacher:
 
 @dataclass(frozen=True)
 class _Path:
-    """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed."""
+    """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed,
+    and whether a jax.jit was passed."""
 
     chain: tuple[Related, ...] = ()
     nodes: tuple[ast.AST, ...] = ()
     vmaps: tuple[ast.AST, ...] = ()
+    jitted: bool = False
 
     def step(self, message: str, span, node: ast.AST) -> _Path:
-        return _Path(self.chain + (Related(message, span),), self.nodes + (node,), self.vmaps)
+        return _Path(self.chain + (Related(message, span),), self.nodes + (node,), self.vmaps, self.jitted)
 
     def through_vmap(self, node: ast.AST) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps + (node,))
+        return _Path(self.chain, self.nodes, self.vmaps + (node,), self.jitted)
+
+    def through_jit(self) -> _Path:
+        return _Path(self.chain, self.nodes, self.vmaps, True)
 
 
 def _is_self_attr(target: ast.AST, name: str) -> bool:
