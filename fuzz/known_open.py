@@ -55,6 +55,15 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
     KnownOpen("clean:SPMD003", {"mesh_spelling": _EXPLICIT, "extra": _CAPTURES}, 1001,
               "new kind (fuzzer): SPMD003 on an Explicit mesh whose batch is placed on the spmd axis; the capture "
               "runs and matches there"),
+    KnownOpen("clean:SPMD003", {"op": ("array_closure",), "rank": (2,), "spec": ("replicated",)}, 3182,
+              "new kind (fuzzer): SPMD003 on an unbatched closure array that jnp broadcasts to the operand's higher "
+              "rank (`b * W`, b of rank 2, W of rank 1): measured to run; same-rank operands fail (ManualAxisType). "
+              "spmdfix does not infer the body operand's rank"),
+    KnownOpen("finding:missed:must refer to an axis marked as manual",
+              {"mesh_spelling": _EXPLICIT, "placement": ("none_a0",), "inner_vmap": ("in_body", "between")}, 321,
+              "new kind (fuzzer): an input placed on the Explicit spmd axis at a dimension after the batch "
+              "(`P(None, 'data', None)`), mapped away by an inner jax.vmap on the way: JAX puts the axis in the "
+              "shard_map's in_specs, where it is not manual; no rule reports it"),
     KnownOpen("clean:SPMD007", {"inner_vmap": ("in_body", "between"), "op": ("cumsum",)}, 1077,
               "issue 10, false positives: SPMD007 on an inner vmap whose body has no binary primitive (cumsum: "
               "not on the measured unary list of spmdfix/analysis/primitives.py)"),
