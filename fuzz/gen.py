@@ -481,7 +481,16 @@ def render(features: dict, title: str = "") -> str:
         ref_lines = [line.replace(") + N", ") + REF_N") for line in ref_lines]
     out += ref_lines
     out += _main(p, prog)
-    return "\n".join(out).rstrip() + "\n"
+    source = "\n".join(out).rstrip() + "\n"
+    # import only what is used (a saved program then lints clean): features that degrade (a decorator or the
+    # experimental API on a program without a shard_map of that form) leave their import unused
+    if "NamedSharding(" not in source:
+        source = source.replace("import Mesh, NamedSharding, PartitionSpec", "import Mesh, PartitionSpec", 1)
+    if "functools." not in source:
+        source = source.replace("import functools\n", "", 1)
+    if "exp_shard_map(" not in source and "exp_shard_map," not in source and "@exp_shard_map" not in source:
+        source = source.replace("from jax.experimental.shard_map import shard_map as exp_shard_map\n", "", 1)
+    return source
 
 
 def _ref_module_read(line: str) -> str:
