@@ -484,6 +484,24 @@ async def test_debounce_publishes_last_version(client: LanguageClient) -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_change_after_a_quiet_debounce_is_analysed_at_once(client: LanguageClient) -> None:
+    """A lone change (none for the debounce delay before it) is published without waiting for the delay; the
+    burst right after it waits and is analysed once, at its last version."""
+    await _start(client, options={"debounce_ms": 1500})
+    text = _read("strip/basic_1d_spec")
+    _open(client, text)
+    await _published(client, URI, 1)
+    await asyncio.sleep(1.6)
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text=text + "#"))
+    # Well before the 1.5 s delay could have run out (a small module is analysed in milliseconds).
+    assert await asyncio.wait_for(_published(client, URI, 2), 1.2)
+    for version in range(3, 6):
+        _change(client, version, lsp.TextDocumentContentChangeWholeDocument(text=text + "#" * version))
+    assert await _published(client, URI, 5)
+    assert [p.version for p in client.published] == [1, 2, 5]  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio
 async def test_utf16_positions_with_non_ascii_text(client: LanguageClient) -> None:
     """Should count UTF-16 code units (emoji = 2) before the finding on its line, and apply edits there."""
     await _start(client)

@@ -2,8 +2,8 @@
 
 `serve()` runs it over stdio (or TCP); `spmdfix lsp` and `python -m spmdfix.lsp` call it. What it does:
 
-- diagnostics on didOpen and didSave at once, on didChange after a per-document debounce (30 ms by default,
-  `initializationOptions: {"debounce_ms": N}`); each carries in `data` the document version and every fix
+- diagnostics on didOpen and didSave at once, on didChange at once after a pause, else after a per-document
+  debounce (30 ms by default, `initializationOptions: {"debounce_ms": N}`); each carries in `data` the document version and every fix
   of its finding, so that code actions need no re-analysis while the document is unchanged;
 - a buffer that does not parse keeps the diagnostics last published for it (no SPMD900 while typing);
 - code actions: one `quickfix` per fix (its edits built in `codeAction/resolve` when the client can resolve

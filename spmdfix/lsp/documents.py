@@ -37,7 +37,10 @@ class Document:
     checked: Checked | None = None
     checked_index: object | None = None
     depends: frozenset[str] = frozenset()
-    timer: asyncio.TimerHandle | None = None
+    timer: asyncio.Handle | None = None
+    # Event-loop time of the last open, change or analysis: a change after a quiet debounce delay is analysed
+    # at once (`SpmdfixServer.schedule`).
+    last_event: float | None = None
 
     @classmethod
     def open(cls, uri: str, source: str, version: int | None) -> Document:

@@ -180,10 +180,20 @@ class SpmdfixServer(LanguageServer):
                 self.publish(other)
 
     def schedule(self, doc: Document) -> None:
-        """Publish `doc`'s diagnostics after the debounce delay, replacing any pending publication."""
+        """Publish `doc`'s diagnostics after a change, replacing any pending publication: at once when the
+        document was not opened, changed or analysed for the debounce delay, else after the delay without
+        further changes. A lone edit (a quick fix, a paste, an undo) is analysed without waiting, as
+        Neovim's client sends its didChange (`debounce_text_changes` waits only within a burst), while a
+        burst of keystrokes costs one more analysis, at its start, than a plain trailing debounce."""
         doc.cancel_timer()
         loop = asyncio.get_running_loop()
-        doc.timer = loop.call_later(self.debounce_s, self._publish_later, doc.uri)
+        now = loop.time()
+        quiet = doc.last_event is None or now - doc.last_event >= self.debounce_s
+        doc.last_event = now
+        if quiet:
+            doc.timer = loop.call_soon(self._publish_later, doc.uri)
+        else:
+            doc.timer = loop.call_later(self.debounce_s, self._publish_later, doc.uri)
 
     def _publish_later(self, uri: str) -> None:
         doc = self.documents.get(uri)
@@ -192,6 +202,7 @@ class SpmdfixServer(LanguageServer):
             return
         doc.timer = None
         self.publish(doc)
+        doc.last_event = asyncio.get_running_loop().time()
         self.publish_dependents(doc)
 
 
@@ -223,6 +234,8 @@ def did_open(ls: SpmdfixServer, params: lsp.DidOpenTextDocumentParams) -> None:
         old.cancel_timer()
     doc = ls.documents[item.uri] = Document.open(item.uri, item.text, item.version)
     ls.publish(doc)
+    with contextlib.suppress(RuntimeError):  # no running loop: a server driven without one
+        doc.last_event = asyncio.get_running_loop().time()
 
 
 def did_change(ls: SpmdfixServer, params: lsp.DidChangeTextDocumentParams) -> None:
