@@ -486,3 +486,99 @@ def test_a_mesh_helper_taking_its_shape_as_arguments_is_resolved(calls: str, siz
     mesh = facts.reached[0].shard_map.mesh
     assert mesh is not None and mesh.axis_names == ("data", "model") and mesh.sizes == sizes
     assert source[mesh.shape_span.start : mesh.shape_span.end] == "(dp, tp)"  # add-axis edits the helper
+
+
+def _member_by_walking(reacher, cls, name: str, depth: int = 0):
+    """What `Reacher._member` answered before it indexed class members: each method walked per lookup."""
+    import ast
+
+    if depth > 8:
+        return None
+    class_scope = reacher.ix.own_scope(cls)
+    values = []
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if stmt.name == name:
+                return stmt, class_scope
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Attribute) and t.attr == name and isinstance(t.value, ast.Name)
+                    and t.value.id == "self"
+                    for t in node.targets
+                ):
+                    values.append((node.value, reacher.ix.scope_at(node.value)))
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+            if stmt.target.id == name:
+                values.append((stmt.value, class_scope))
+        elif isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            values.append((stmt.value, class_scope))
+    if len(values) == 1:
+        return values[0]
+    if values:
+        return None
+    for base in cls.bases:
+        if isinstance(base, ast.Name):
+            bound = reacher.ix.single_binding(base.id, reacher.ix.scope_at(cls))
+            if bound is not None and bound.kind == "class":
+                found = _member_by_walking(reacher, bound.node, name, depth + 1)
+                if found is not None:
+                    return found
+    return None
+
+
+def test_class_members_are_found_as_a_walk_of_every_method_finds_them() -> None:
+    """`Reacher._member` looks `self.name` up in an index of the class built once; it answers what walking
+    every method for each lookup answered: the first method of the name, else the one value assigned."""
+    import ast
+
+    from spmdfix.analysis.reach import Reacher
+    from spmdfix.analysis.scopes import ModuleIndex
+
+    source = textwrap.dedent(
+        """
+        class Base:
+            shared = 1
+            def setup(self):
+                self.base_only = lambda v: v
+        class C(Base):
+            a: int = 1
+            a2 = b2 = 2
+            def __init__(self):
+                self.x = self.x2 = f
+                self.y = g
+                (self.t, self.u) = (1, 2)
+                other.z = 3
+                def inner():
+                    self.n = 4
+                class Nested:
+                    def m(self):
+                        self.q = 5
+            def setup(self):
+                self.y = h
+                self.shared = 6
+            def x2(self):
+                pass
+            def x2(self):
+                pass
+            async def amethod(self):
+                self.w = 7
+            x = 8
+        class D(C):
+            def m(self):
+                self.a = 9
+        """
+    )
+    tree = ast.parse(source)
+    reacher = Reacher(ModuleIndex(source, tree))
+    names = ["a", "a2", "b2", "x", "x2", "y", "t", "u", "z", "n", "q", "shared", "base_only", "w", "setup", "m", "no"]
+    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    answers = 0
+    for cls in classes:
+        for name in names:
+            expected = _member_by_walking(reacher, cls, name)
+            found = reacher._member(cls, name, 0)
+            assert (found is None) == (expected is None), (cls.name, name)
+            if found is not None:
+                assert found[0] is expected[0] and found[1] is expected[1], (cls.name, name)
+                answers += 1
+    assert answers > 20

@@ -130,3 +130,44 @@ def test_context_mesh_getters_are_reads_when_the_mesh_is_the_context() -> None:
         """
     assert _reads(body) == []  # never the context mesh: the getters return another one
     assert _reads(body.rstrip() + "\n        with jax.set_mesh(mesh):\n            f()\n") == ["P(*jax.sharding.get_abstract_mesh().axis_names)"]
+
+
+def test_the_index_of_loads_is_every_load_a_tree_walk_finds() -> None:
+    """`ModuleIndex.name_loads` comes from the scope walk, which does not enter a def's annotations: those are
+    collected apart, so that no read of a value (a mesh named in an annotation, a default) is missed."""
+    source = textwrap.dedent(
+        """
+        import jax
+        mesh = jax.make_mesh((2,), ('x',))
+        T = int
+        def f(a: T = mesh, *b: T, c: 'T' = mesh, **d: T) -> T:
+            return [mesh for _ in a if mesh] + (lambda m=mesh: m)()
+        class C(T, metaclass=T):
+            x: T = mesh
+            def g(self, v: T) -> T:
+                self.y = z = mesh
+                return f"{mesh!r:{T}}"
+        async def h(u: T) -> T:
+            async for q in mesh:
+                pass
+        """
+    )
+    tree = ast.parse(source)
+    ix = ModuleIndex(source, tree)
+    walked = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    key = lambda n: (n.lineno, n.col_offset)  # noqa: E731
+    loads = [n for names in ix.name_loads.values() for n in names]
+    assert sorted(loads, key=key) == sorted(walked, key=key)
+    assert len({id(n) for n in loads}) == len(loads)
+    assert all(names == sorted(names, key=key) for names in ix.name_loads.values())
+    uses = UseIndex(ix)
+    assert [n.lineno for n in uses.loads(ix.module_scope.bindings["T"][0])] == [5, 5, 5, 5, 7, 7, 8, 9, 9, 11, 12, 12]
+
+
+def test_word_count_counts_as_the_word_boundary_regex_does() -> None:
+    import re
+
+    source = "def f(a): pass\nf(1)\nf_x = f  # f\nx.f\n'f' + ff + _f + é_f + fé\nρ = ρρ + ρ\n"
+    ix = ModuleIndex(source, ast.parse(source))
+    for word in ("f", "ff", "_f", "x", "absent", "ρ", "a·b"):
+        assert ix.word_count(word) == len(re.findall(rf"\b{re.escape(word)}\b", source)), word

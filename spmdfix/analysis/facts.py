@@ -41,6 +41,9 @@ from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 if TYPE_CHECKING:
     from spmdfix.analysis.index import FunctionSummary, ProjectLink
 
+# The last component of each qualified vmap name: an attribute callee with another name is no vmap.
+_VMAP_LAST_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in jaxapi.VMAP_SIGNATURES)
+
 
 @dataclass(frozen=True, slots=True)
 class AxisNamesArg:
@@ -214,6 +217,7 @@ class Analyzer:
         self.vmap_calls = VmapCallAnalysis(self.ix, self.ev, self.uses)
         self.callers = OtherCallers(self.ix, self.uses)
         self._facts_cache: dict[int, ShardMapFacts] = {}
+        self._disabled: bool | None = None  # `_shmap_error_disabled`
         self._foreign_mesh_uses: dict[int, MeshUses] = {}
         self._summaries: dict[tuple[int, frozenset[str]], FunctionSummary | None] = {}
         # (vmap, its spmd_axis_name expression, what) of each vmap site whose spmd_axis_name `facts` could
@@ -300,8 +304,13 @@ class Analyzer:
         """Every vmap application or decoration that passes an spmd_axis_name, in source order."""
         sites: list[_VmapSite] = []
         for call in self.ix.calls:
+            func = call.func
+            if func.__class__ is ast.Attribute and func.attr not in _VMAP_LAST_NAMES:  # type: ignore[attr-defined]
+                # `x.attr(...)` resolves to a name ending in `.attr`, no vmap's; and `_vmap_factory` of an
+                # attribute is None. Most calls of a module are such method calls: no name resolution for them.
+                continue
             scope = self.ix.scope_at(call)
-            signature = jaxapi.VMAP_SIGNATURES.get(self.ix.qualname(call.func, scope) or "")
+            signature = jaxapi.VMAP_SIGNATURES.get(self.ix.qualname(func, scope) or "")
             if signature is not None:
                 fun_name, fun_position, spmd_position = signature
                 spmd = argument(call, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)
@@ -431,19 +440,23 @@ class Analyzer:
         return out
 
     def _shmap_error_disabled(self) -> bool:
-        """`jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module."""
-        for call in self.ix.calls:
-            # The literal arguments first: resolving every call's name costs more than the rest of this.
-            if len(call.args) != 2:
-                continue
-            name, value = call.args
-            if not (isinstance(name, ast.Constant) and name.value == jaxapi.DISABLE_VMAP_SHMAP_ERROR):
-                continue
-            if not (isinstance(value, ast.Constant) and value.value is True):
-                continue
-            if self.ix.qualname(call.func, self.ix.scope_at(call)) == "jax.config.update":
-                return True
-        return False
+        """`jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module (asked once per
+        site; computed once per module)."""
+        if self._disabled is None:
+            self._disabled = any(self._disables_shmap_error(call) for call in self.ix.calls)
+        return self._disabled
+
+    def _disables_shmap_error(self, call: ast.Call) -> bool:
+        """Whether `call` is `jax.config.update('jax_disable_vmap_shmap_error', True)` (the arguments are
+        looked at before the callee's name is resolved: they rule out almost every call, and cheaply)."""
+        if len(call.args) != 2:
+            return False
+        name, value = call.args
+        if not (isinstance(name, ast.Constant) and name.value == jaxapi.DISABLE_VMAP_SHMAP_ERROR):
+            return False
+        if not (isinstance(value, ast.Constant) and value.value is True):
+            return False
+        return self.ix.qualname(call.func, self.ix.scope_at(call)) == "jax.config.update"
 
     def _keyword_call(self, site: _VmapSite) -> Span | None:
         """The call that passes the site's spmd_axis_name as the `spmd_axis_name=` keyword (the vmap call

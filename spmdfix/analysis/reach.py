@@ -83,6 +83,9 @@ class ReachResult:
     unresolved: list[tuple[ast.AST, str]] = field(default_factory=list)
 
 
+_Member = tuple[ast.AST, Scope]  # a class member's definition or value, and the scope it is evaluated in
+
+
 class Reacher:
     """Follows calls from a callable through one module (`ModuleIndex`), and with a project index
     (`ProjectLink`) into the functions, classes and callable values other modules of the project define."""
@@ -91,6 +94,8 @@ class Reacher:
         self.ix = index
         self.project = project
         self._calls_by_owner: dict[int, list[ast.Call]] = {}
+        self._members: dict[int, tuple[dict[str, _Member], dict[str, list[_Member]]]] = {}  # by class node
+        self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
         for call in index.calls:
             owner = self._owner(call)
             self._calls_by_owner.setdefault(id(owner), []).append(call)
@@ -408,31 +413,62 @@ class Reacher:
     def _member(self, cls: ast.ClassDef, name: str, depth: int) -> tuple[ast.AST, Scope] | None:
         if depth > 8:
             return None
-        class_scope = self.ix.own_scope(cls)
-        values: list[tuple[ast.AST, Scope]] = []
-        for stmt in cls.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if stmt.name == name:
-                    return stmt, class_scope  # type: ignore[return-value]
-                for node in ast.walk(stmt):
-                    if isinstance(node, ast.Assign) and any(_is_self_attr(t, name) for t in node.targets):
-                        values.append((node.value, self.ix.scope_at(node.value)))
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and _is_name(stmt.target, name):
-                values.append((stmt.value, class_scope))
-            elif isinstance(stmt, ast.Assign) and any(_is_name(t, name) for t in stmt.targets):
-                values.append((stmt.value, class_scope))
-        if len(values) == 1:
-            return values[0]
-        if values:
+        methods, values = self._members_of(cls)
+        if name in methods:
+            return methods[name]
+        found = values.get(name, ())
+        if len(found) == 1:
+            return found[0]
+        if found:
             return None
         for base in cls.bases:
             if isinstance(base, ast.Name):
                 bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
                 if bound is not None and bound.kind == "class":
-                    found = self._member(bound.node, name, depth + 1)
-                    if found is not None:
-                        return found
+                    member = self._member(bound.node, name, depth + 1)
+                    if member is not None:
+                        return member
         return None
+
+    def _members_of(self, cls: ast.ClassDef) -> tuple[dict[str, _Member], dict[str, list[_Member]]]:
+        """(the first method of each name, every value assigned to each name) of a class body: `self.name =`
+        in its methods (nested code included) and `name =` / `name: T =` in the body."""
+        cached = self._members.get(id(cls))
+        if cached is not None:
+            return cached
+        class_scope = self.ix.own_scope(cls)
+        methods: dict[str, _Member] = {}
+        values: dict[str, list[_Member]] = {}
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                methods.setdefault(stmt.name, (stmt, class_scope))  # type: ignore[arg-type]
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+                values.setdefault(stmt.target.id, []).append((stmt.value, class_scope))  # type: ignore[arg-type]
+            elif isinstance(stmt, ast.Assign):
+                for target in {t.id for t in stmt.targets if isinstance(t, ast.Name)}:
+                    values.setdefault(target, []).append((stmt.value, class_scope))  # type: ignore[arg-type]
+        for attr, value in self._self_assigns().get(id(cls), ()):
+            values.setdefault(attr, []).append((value, self.ix.scope_at(value)))
+        self._members[id(cls)] = (methods, values)
+        return methods, values
+
+    def _self_assigns(self) -> dict[int, list[tuple[str, ast.AST]]]:
+        """By class node: (name, value) of each `self.name = value` inside a method of the class, nested code
+        included (one entry per assignment and name). From the assignments the module index collected, not
+        by a walk of each class: a test class of thousands of lines was walked whole for every `self.x`."""
+        if self._by_class is not None:
+            return self._by_class
+        self._by_class = {}
+        for node in self.ix.attribute_assigns:
+            names = {t.attr for t in node.targets if isinstance(t, ast.Attribute) and _is_self_attr(t, t.attr)}
+            if not names:
+                continue
+            for anc in self.ix.ancestors(node):
+                cls = self.ix.parent.get(id(anc))
+                if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(cls, ast.ClassDef):
+                    # (a def's parent is a class only when the def is a statement of the class's body)
+                    self._by_class.setdefault(id(cls), []).extend((name, node.value) for name in sorted(names))
+        return self._by_class
 
     def _overridden(self, cls: ast.ClassDef, name: str) -> bool:
         """Whether a class of this module that names `cls` among its bases defines `name` again."""
