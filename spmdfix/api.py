@@ -156,12 +156,16 @@ def _checked(source: str, options: Options, path=None, index=None) -> tuple[Anal
 
 
 def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=None) -> Analysis:
+    analyzer = None
     try:
         analyzer = _analyzer(source, tree, path, index)
         facts = analyzer.facts()
     except RecursionError:
         msg = "the module is nested too deeply to analyse"
         return Analysis([Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, msg, Span(0, 0))])
+    finally:
+        if analyzer is not None:  # (facts are plain data: the module's analysis is freed as it is let go)
+            analyzer.ix.release()
     unfollowed = sorted(
         {Unfollowed(f.span, span, what) for f in facts if f.kind == "spmd" for span, what in f.unresolved}
         | {Unfollowed(vmap, span, what) for vmap, span, what in analyzer.unknown_spmd}

@@ -96,15 +96,9 @@ class Reacher:
         self._calls_by_owner: dict[int, list[ast.Call]] = {}
         self._members: dict[int, tuple[dict[str, _Member], dict[str, list[_Member]]]] = {}  # by class node
         self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
+        owners = index.owner
         for call in index.calls:
-            owner = self._owner(call)
-            self._calls_by_owner.setdefault(id(owner), []).append(call)
-
-    def _owner(self, node: ast.AST) -> ast.AST:
-        for anc in self.ix.ancestors(node):
-            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-                return anc
-        return self.ix.tree
+            self._calls_by_owner.setdefault(id(owners[id(call)]), []).append(call)
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
