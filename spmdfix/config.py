@@ -301,6 +301,17 @@ def config_in(directory: Path) -> Path | None:
     return None
 
 
+def _config_in(directory: str) -> Path | None:
+    """`config_in` of an absolute directory given as a string."""
+    own = os.path.join(directory, CONFIG_NAME)
+    if os.path.isfile(own):
+        return Path(own)
+    pyproject = os.path.join(directory, PYPROJECT)
+    if os.path.isfile(pyproject) and _table(Path(pyproject)) is not None:
+        return Path(pyproject)
+    return None
+
+
 def find_config(start: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
     """The config file closest to `start` (a file or directory), walking up to the filesystem root.
 
@@ -472,7 +483,7 @@ class Resolver:
         self.config_file = _absolute(config_file) if config_file else None
         self._by_file: dict[Path | None, Settings] = {}
         self._by_dir: dict[str, Settings] = {}
-        self._config_by_dir: dict[Path, Path | None] = {}
+        self._config_by_dir: dict[str, Path | None] = {}  # absolute directory -> its closest config file
 
     def for_dir(self, directory: str | Path) -> Settings:
         """Settings of the files directly inside `directory` (cached by its absolute path, as a string:
@@ -480,13 +491,33 @@ class Resolver:
         key = _abs(directory)
         cached = self._by_dir.get(key)
         if cached is None:
-            source = self.config_file or find_config(Path(key), self._config_by_dir)
+            source = self.config_file or self._closest_config(key)
             cached = self._by_file.get(source)
             if cached is None:
                 base = load_settings(source) if source else Settings()
                 cached = self._by_file[source] = self.overrides.apply(base, self.cwd)
             self._by_dir[key] = cached
         return cached
+
+    def _closest_config(self, directory: str) -> Path | None:
+        """`find_config` of an absolute directory, with strings (discovery asks for every directory it
+        walks, and pathlib cost more than the stats) and a memo shared by every directory asked about."""
+        walked: list[str] = []
+        found: Path | None = None
+        current = directory
+        while True:
+            if current in self._config_by_dir:
+                found = self._config_by_dir[current]
+                break
+            walked.append(current)
+            found = _config_in(current)
+            parent = os.path.dirname(current)
+            if found is not None or parent == current:
+                break
+            current = parent
+        for seen in walked:  # each lies below `found`'s directory (or holds it): the file is theirs too
+            self._config_by_dir[seen] = found
+        return found
 
     def for_path(self, path: Path) -> Settings:
         """Settings of a file (its directory's) or of a directory."""

@@ -98,19 +98,22 @@ def _sources(
         if path.is_dir():
             ignores = _outer_gitignores(path) if respect_gitignore else ()
             walked = _walk(os.fspath(path), os.path.abspath(path), excluded, ignores, respect_gitignore, unlisted)
-            yield from map(Path, walked)
+            for shown, key in walked:
+                yield Path(shown), key
         else:
-            yield path
+            yield path, None
 
 
-def _unique(paths: Iterator[Path]) -> Iterator[Path]:
+def _unique(paths: Iterator[tuple[Path, str | None]]) -> Iterator[Path]:
     """Each file once, under the first spelling met (`a.py`, `./a.py` and `$PWD/a.py` are one file, and a
-    symbolic link is its target: reported once, written once)."""
+    symbolic link is its target: reported once, written once). Each path comes with its key (the walk
+    knows it: the absolute path, or the link's target), or None to have it computed here."""
     seen: set[str] = set()
-    for path in paths:
-        key = os.path.abspath(path)
-        if os.path.islink(key):
-            key = os.path.realpath(key)
+    for path, key in paths:
+        if key is None:
+            key = os.path.abspath(path)
+            if os.path.islink(key):
+                key = os.path.realpath(key)
         if key not in seen:
             seen.add(key)
             yield path
@@ -235,10 +238,11 @@ def _gitignored(ignores: _Ignores, absolute: str, is_dir: bool) -> bool:
 
 def _walk(
     path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool, unlisted: list[str]
-) -> Iterator[str]:
+) -> Iterator[tuple[str, str]]:
     """The source files under the directory `path` (as given; `absolute` is the same directory), as paths
-    joined onto `path`, depth first in name order. Strings throughout: pathlib would cost more than the
-    walk itself. A stack of directory listings, not recursion: a tree may be deeper than Python's stack."""
+    joined onto `path` with their `_unique` keys, depth first in name order. Strings throughout: pathlib
+    would cost more than the walk itself. A stack of directory listings, not recursion: a tree may be
+    deeper than Python's stack."""
     stack = [_listing(path, absolute, excluded, ignores, respect, unlisted)]
     while stack:
         entry = next(stack[-1], None)
@@ -248,12 +252,13 @@ def _walk(
             _, child, child_abs, child_ignores = entry
             stack.append(_listing(child, child_abs, excluded, child_ignores, respect, unlisted))
         else:
-            yield entry[1]
+            yield entry[1], entry[2]
 
 
 def _listing(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool, unlisted: list[str]):
     """One directory's entries to keep, in name order: (True, path, absolute, ignores) for a directory,
-    (False, path) for a source file. A directory that cannot be listed says so in `unlisted`."""
+    (False, path, key) for a source file (key: its absolute path, or its target's for a link). A directory
+    that cannot be listed says so in `unlisted`."""
     if respect:
         ignore_file = os.path.join(absolute, GITIGNORE)
         own = _read_ignore_file(Path(ignore_file)) if os.path.isfile(ignore_file) else None
@@ -275,7 +280,9 @@ def _listing(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, re
         if is_dir:
             yield True, os.path.join(path, entry.name), child_abs, ignores
         elif entry.is_file():
-            yield False, os.path.join(path, entry.name)
+            # `_unique`'s key: is_symlink answers from the listing, without an lstat per file
+            key = os.path.realpath(child_abs) if entry.is_symlink() else child_abs
+            yield False, os.path.join(path, entry.name), key
 
 
 def read_source(path: Path) -> SourceFile:

@@ -205,3 +205,31 @@ def test_the_quick_ignore_test_agrees_with_pathspec(rel: str) -> None:
     quick = _IgnoreFile(IGNORE_LINES)
     assert quick.any_match is not None
     assert quick.include(rel) == spec.check_file(rel).include
+
+
+def test_a_symbolic_link_and_its_target_walked_are_one_file(tree: Path) -> None:
+    """The walk gives each file its identity from the directory listing (a link's is its target's): a link
+    to a file of the tree is that file, found once under the first spelling met, as with paths given."""
+    (tree / "pkg" / "link_to_b.py").symlink_to(tree / "b.py")
+    (tree / "pkg" / "outside.py").symlink_to(tree / "notes.txt")  # a link to a file no walk finds
+    (tree / "pkg" / "link_to_pkg.py").symlink_to(tree / "pkg" / "z.py")
+    walked = [".hidden/h.py", "a.pyi", "b.py", "nb.ipynb", "pkg/link_to_pkg.py", "pkg/outside.py", "pkg/sub/y.py"]
+    assert files() == walked
+    assert files("pkg", "b.py") == ["pkg/link_to_b.py", "pkg/link_to_pkg.py", "pkg/outside.py", "pkg/sub/y.py"]
+    assert files("b.py", "pkg") == ["b.py", "pkg/link_to_pkg.py", "pkg/outside.py", "pkg/sub/y.py"]
+
+
+def test_the_closest_config_of_a_directory_is_found_with_strings_as_with_paths(tmp_path: Path) -> None:
+    """`Resolver` looks for each directory's config file on strings (`_closest_config`), sharing what it
+    found between directories; `find_config` is the same search on paths."""
+    from spmdfix.config import find_config
+
+    configs = (("spmdfix.toml", ""), ("a/pyproject.toml", "[tool.other]\n"), ("a/b/pyproject.toml", "[tool.spmdfix]\n"))
+    for name, text in configs:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "a/b/c/d").mkdir(parents=True)
+    resolver = Resolver()
+    for directory in ("a/b/c/d", "a", "a/b", "a/b/c", ".", "a/x"):
+        path = tmp_path / directory
+        assert resolver._closest_config(os.path.abspath(path)) == find_config(path), directory
