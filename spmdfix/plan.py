@@ -91,13 +91,15 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
                 left_behind[f.span] = f"`{use.name}` over the spmd axis (line {use.line}) running with wrong values under check_vma=False"
         part += _inner_vmap_findings(vmap, reached)
         part += _eager_explicit_findings(vmap, reached)
+        if reached.shard_map.api != "smap":
+            part += _manual_findings(vmap, reached, site_fixes)
         if reached.shard_map.body.nested_shard_maps:
             nested = True
             part += _nested_findings(vmap, reached)
             part = [_refused(f, _NESTED_REFUSED, _nested_reason(reached)) for f in part]
         if reached.shard_map.api == "smap":
             smap = True
-            part += _smap_manual_findings(vmap, reached)
+            part += _manual_findings(vmap, reached, [])
             part = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), _SMAP_REASON) for f in part]
             part = [_refused(f, _SMAP_SPEC_EDITS, _SMAP_NO_SPECS) for f in part]
         findings += part
@@ -183,30 +185,36 @@ _SMAP_NO_SPECS = (
 )
 
 
-def _smap_manual_findings(vmap: VmapFacts, reached) -> list[Finding]:
-    """SPMD008: a reached `jax.smap` over an axis A while the vmap's spmd axes include others than A.
+def _manual_findings(vmap: VmapFacts, reached, site_fixes) -> list[Finding]:
+    """SPMD008 (hazard H4): a reached partial-manual shard_map (`axis_names={...}`, or a `jax.smap`, whose one
+    manual axis is its `axis_name`) that does not make an spmd axis manual.
 
-    smap makes only A manual; the spmd vmap inserts its axis into the specs, which must then be manual.
-    Measured on jax 0.10.2 (safety/measurements/smap_under_spmd_vmap.py): `shard_map in_specs argument must
-    refer to an axis marked as manual` eager, `Axes mentioned in manual_axis_type ... should be of type
-    Manual` under jit, on Auto and Explicit meshes, whatever in_axes/out_axes are (`None` included); a plain
-    vmap runs and keeps the values.
+    The spmd vmap inserts its axis into the specs, which must then be manual. Measured on jax 0.10.2
+    (safety/measurements/smap_under_spmd_vmap.py, partial_manual_missing_spmd_axis.py): `shard_map in_specs
+    argument must refer to an axis marked as manual` eager, `Axes mentioned in manual_axis_type ... should
+    be of type Manual` under jit, on Auto and Explicit meshes, whatever the specs. A plain vmap runs and keeps
+    the values. For a shard_map, rename and add-axis (which append their axis to `axis_names`) run and keep
+    the values; for an smap they fail (its only manual axis is its own), so they are refused.
     """
     sm = reached.shard_map
-    if sm.axis_names is None:
+    if sm.axis_names is None or sm.axis_names_unknown:
         return []
     missing = [a for a in vmap.spmd.names if a not in sm.axis_names.names]
     if not missing:
         return []
     manual = sorted(sm.axis_names.names)
+    if sm.api == "smap":
+        what = f"`jax.smap` over axis {backticked(manual)} makes only that axis manual"
+        options: list = [Refusal(t, _SMAP_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
+    else:
+        what = f"the shard_map's `axis_names` makes only {backticked(manual)} manual"
+        options = list(site_fixes)
     message = (
-        f"`jax.smap` over axis {backticked(manual)} makes only that axis manual, and the vmap's `spmd_axis_name` "
-        f"axis {backticked(missing)} is not it; JAX raises `shard_map in_specs argument must refer to an axis "
-        "marked as manual` (a `manual_axis_type` error under jit)"
+        f"{what}, and the vmap's `spmd_axis_name` axis {backticked(missing)} is not among them; JAX raises "
+        "`shard_map in_specs argument must refer to an axis marked as manual` (a `manual_axis_type` error under jit)"
     )
-    span = sm.axis_names.written or sm.span
-    refused = [Refusal(t, _SMAP_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
-    return [_finding(rules.NOT_MANUAL, span, missing, message, refused, _related(vmap, reached))]
+    span = sm.axis_names.written or sm.axis_names.display or sm.span
+    return [_finding(rules.NOT_MANUAL, span, missing, message, options, _related(vmap, reached))]
 
 
 def _eager_explicit_findings(vmap: VmapFacts, reached) -> list[Finding]:

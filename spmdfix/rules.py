@@ -42,7 +42,7 @@ RULES: dict[str, Rule] = {
         Rule("SPMD005", "spmd-axis-in-sharding-constraint", "with_sharding_constraint inside the vmapped function names the spmd axis"),
         Rule("SPMD006", "vmapped-away-explicit-axis-in-specs", "a plain vmap maps away an Explicit mesh axis that a reached shard_map's specs name"),
         Rule("SPMD007", "vmap-between-spmd-vmap-and-shard-map", "a jax.vmap between the spmd vmap and a reached shard_map under check_vma=True"),
-        Rule("SPMD008", "spmd-axis-not-manual", "the vmap's spmd axis is not manual in a reached shard_map (a jax.smap over another axis; check_vma=False with the batch on an Explicit axis, eager)"),
+        Rule("SPMD008", "spmd-axis-not-manual", "the vmap's spmd axis is not manual in a reached shard_map (axis_names without it, a jax.smap over another axis; check_vma=False with the batch on an Explicit axis, eager)"),
         Rule("SPMD900", "syntax-error", "the file does not parse, so it was not analysed"),
         Rule("SPMD901", "unreadable-file", "the file could not be read or decoded"),
         Rule("SPMD910", "spmd-vmap-not-followed", "(information) an spmd vmap leads to code of the project the analysis could not follow"),

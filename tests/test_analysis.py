@@ -582,3 +582,18 @@ def test_class_members_are_found_as_a_walk_of_every_method_finds_them() -> None:
                 assert found[0] is expected[0] and found[1] is expected[1], (cls.name, name)
                 answers += 1
     assert answers > 20
+
+
+def test_a_partial_manual_shard_map_without_the_spmd_axis_is_spmd008_and_add_axis_extends_axis_names() -> None:
+    source = """
+        def f(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(v)
+        jax.vmap(f, spmd_axis_name='y')
+        """
+    text = HEADER + textwrap.dedent(source)
+    [finding] = check_source(text)
+    assert finding.code == "SPMD008" and text[finding.span.start : finding.span.end] == "{'x'}"
+    add = _fix(source, "add-axis")
+    assert add is not None and any(e.kind == "insert" and e.code == "'batch'" for e in add.node_edits)
+    assert check_source(text.replace("spmd_axis_name='y'", "spmd_axis_name='x'")) != []  # SPMD001/002 there
+    assert all(f.code != "SPMD008" for f in check_source(text.replace("{'x'}", "{'x', 'y'}")))

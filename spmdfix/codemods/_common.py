@@ -64,10 +64,15 @@ def spec_axes(trees: list[SpecTree]) -> set[str]:
 
 
 def conflicting_axes(vmap: VmapFacts) -> list[AxisRef]:
-    """The members of spmd_axis_name that a reached spec, sharding constraint or body collective names."""
+    """The members of spmd_axis_name that a reached spec, sharding constraint or body collective names, or
+    that a reached partial-manual shard_map's `axis_names` leaves out (SPMD008: rename and add-axis append
+    their new axis there, which measured, runs)."""
     used = spec_axes(spec_trees(vmap)) | set(vmap.constraint_axes)
     for r in vmap.reached:
         used |= r.shard_map.body.collective_axes
+        names = r.shard_map.axis_names
+        if names is not None and not r.shard_map.axis_names_unknown:
+            used |= {a.name for a in vmap.spmd.axes if a.name not in names.names}
     return [a for a in vmap.spmd.axes if a.name in used]
 
 
