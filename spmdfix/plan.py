@@ -64,7 +64,7 @@ def _explicit_findings(vmap: VmapFacts) -> list[Finding]:
                     "JAX raises `shard_map in_specs argument must refer to an axis marked as manual`"
                 )
                 findings.append(_finding(rules.EXPLICIT_AXIS, entry.span, axes, message, [fix, move], related))
-    return findings
+    return [_other_callers(f, vmap) for f in findings]
 
 
 def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:

@@ -424,7 +424,10 @@ class Analyzer:
         for plain in self.placement.plain_vmaps():
             site = _VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap)
             reach = self.reacher.reach(plain.fun, site.scope)
-            reached = tuple(self._reached_facts(r, site, set(plain.axes.names), spmd=False) for r in reach.sites)
+            traced = frozenset(id(f) for f in reach.functions)
+            reached = tuple(
+                self._reached_facts(r, site, set(plain.axes.names), spmd=False, traced=traced) for r in reach.sites
+            )
             out.append(
                 VmapFacts(
                     key=self._key("vmap", plain.vmap),
@@ -498,9 +501,7 @@ class Analyzer:
             lift = self.capture.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
         vmaps = tuple(self._vmap_span(n) for n in reached.vmaps)
         quiet = self._unbatched_collectives(vmap, reached, body)
-        others = ()
-        if spmd:
-            others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
+        others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
         return ReachedFacts(
             sm, reached.chain, vmaps, captures, lift, self._strip_blocker(reached, stripped), quiet, others,
             reached.jitted,
