@@ -360,6 +360,11 @@ def _spec_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[Findi
 
 def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
     """SPMD003: the body closes over a value the spmd vmap batches (hazard H5)."""
+    mesh = reached.shard_map.mesh
+    if reached.shard_map.check_vma is False and mesh is not None and all(mesh.size_of(a) == 1 for a in vmap.spmd.names):
+        # Over size-1 spmd axes a capture runs and matches with check_vma=False, eager and under jit (measured,
+        # safety/measurements/capture_size1_spmd_axis.py; fuzz seed 3552); with check_vma=True it still fails.
+        return []
     findings = []
     for capture in reached.captures:
         if capture.kind == "array":
