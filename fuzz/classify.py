@@ -24,11 +24,11 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     ("cannot appear in with_sharding_constraint", frozenset({"SPMD005"})),
     ("pvary is a invariant->variant", frozenset({"SPMD002", "SPMD004", "SPMD007"})),
     # H4 (a partial-manual shard_map whose axis_names lacks the spmd axis) under jit, and pre-placed captures
-    ("should be of type `Manual`", frozenset({"SPMD001", "SPMD002", "SPMD003"})),
+    ("should be of type `Manual`", frozenset({"SPMD001", "SPMD002", "SPMD003", "SPMD008"})),
     # SPMD003's capture, and hazard H2 (SPMD007) when a jax.jit sits between the inner vmap and the shard_map
     ("ManualAxisType(", frozenset({"SPMD003", "SPMD007"})),
     ("size of operand dimension", frozenset({"SPMD003"})),
-    ("manual_axis_type", frozenset({"SPMD001", "SPMD002", "SPMD003"})),
+    ("manual_axis_type", frozenset({"SPMD001", "SPMD002", "SPMD003", "SPMD008"})),
     ("must refer to an axis marked as manual", frozenset({"SPMD001", "SPMD002", "SPMD006", "SPMD008"})),
 )
 

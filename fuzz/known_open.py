@@ -38,15 +38,6 @@ _JIT = ("jit_outer", "jit_block", "jit_shard_map")
 _CAPTURES = ("capture_batched", "capture_unbatched", "capture_derived")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    # new kind (fuzz/found/missed_h4_partial_manual_jit.py)
-    KnownOpen("finding:missed:should be of type `Manual`", {"axis_names": ("spec_only",)}, 24,
-              "new kind (fuzzer): a partial-manual shard_map whose axis_names lacks an spmd axis that names no "
-              "spec fails under jit (H4) with no finding"),
-    # issue 10 kind 3, axis_names (fuzz/found/strip_axis_names_tuple_spmd.py): strip is refused there now;
-    # add-axis still leaves the other spmd member out of axis_names
-    KnownOpen("*:clean-but-fails", {"spmd": ("pair", "tuple_collide", "free"), "axis_names": ("spec_only",)}, 1033,
-              "issue 10 kind 3: add-axis replaces only the colliding spmd member and adds 'batch' to axis_names, "
-              "leaving the other member ('y') out of it ('must refer to an axis marked as manual')"),
     # issue 10 kind 4 (fuzz/found/lift_static_capture_jit.py)
     KnownOpen("*:clean-but-fails", {"static_capture": (True,), "jit": _JIT}, 1080,
               "issue 10 kind 4: lift-captures of a static value (x.shape[-1] // mesh.shape['x']) breaks "
