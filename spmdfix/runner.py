@@ -139,9 +139,10 @@ def display_path(path: Path) -> str:
 # --- one file --------------------------------------------------------------------------------------
 
 
-def run_file(job: Job) -> FileOutcome:
-    """Read one file and run `job` on it. Never raises. (`run_batch` gives it its recursion headroom.)"""
-    return _run_file(job)
+def run_file(job: Job, defer: bool = False) -> FileOutcome:
+    """Read one file and run `job` on it. Never raises. (`run_batch` gives it its recursion headroom.)
+    defer: as `Job.defer` (either asks for it)."""
+    return _run_file(job, defer or job.defer)
 
 
 @contextlib.contextmanager
@@ -162,7 +163,7 @@ def _recursion_budget() -> Iterator[None]:
         sys.setrecursionlimit(limit)
 
 
-def _run_file(job: Job) -> FileOutcome:
+def _run_file(job: Job, defer: bool) -> FileOutcome:
     try:
         size = os.stat(job.path).st_size
     except OSError as err:
@@ -175,7 +176,7 @@ def _run_file(job: Job) -> FileOutcome:
             source = read_source(job.path)
         except FileError as err:
             return FileOutcome(job.path, job.display, "unreadable", error=str(err))
-        return run_source(job, source)
+        return run_source(job, source, defer)
     from spmdfix.cache import read_stamped
 
     try:
@@ -185,18 +186,18 @@ def _run_file(job: Job) -> FileOutcome:
         return FileOutcome(job.path, job.display, "unreadable", error=f"cannot read: {err.strerror or err}")
     except FileError as err:
         return FileOutcome(job.path, job.display, "unreadable", error=str(err))
-    return dataclasses.replace(run_source(job, source), stamp=stamp)
+    return dataclasses.replace(run_source(job, source, defer), stamp=stamp)
 
 
 def _size(n: int) -> str:
     return f"{n / 2**20:.1f} MiB" if n >= 100_000 else f"{n:,} bytes"
 
 
-def run_source(job: Job, source: SourceFile) -> FileOutcome:
-    """Run `job` on a file already read (or given on stdin). Never raises."""
+def run_source(job: Job, source: SourceFile, defer: bool = False) -> FileOutcome:
+    """Run `job` on a file already read (or given on stdin). Never raises. defer: as `Job.defer`."""
     try:
         prepared = _prepare(job, source)
-        if job.defer and may_have_findings(prepared.text):
+        if (defer or job.defer) and may_have_findings(prepared.text):
             return FileOutcome(job.path, job.display, DEFERRED, cost=len(prepared.text))
         if job.mode == FIX:
             return _fix(job, source, prepared)
@@ -365,13 +366,17 @@ def _row(text: str, finding: Finding) -> int:
 # --- many files ------------------------------------------------------------------------------------
 
 
-def run_batch(jobs: Sequence[Job], progress: Callable[[int], None] = lambda n: None) -> list[FileOutcome]:
+def run_batch(
+    jobs: Sequence[Job], progress: Callable[[int], None] = lambda n: None, defer: bool = False
+) -> list[FileOutcome]:
     """`run_file` for each job, each with `RECURSION_BUDGET` frames to spare (one task of a worker process,
-    or the whole run in one process: the same frames either way); `progress(1)` after each file."""
+    or the whole run in one process: the same frames either way); `progress(1)` after each file. defer: run
+    every job as if its `Job.defer` were set (without a copy of each job: `dataclasses.replace` of every job
+    of a large tree cost the main process, which feeds the workers, a tenth of a second)."""
     out = []
     with _recursion_budget():
         for job in jobs:
-            out.append(run_file(job))
+            out.append(run_file(job, defer))
             progress(1)
     return out
 
@@ -396,21 +401,24 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
         yield pool
 
 
-def _run_isolated(jobs: list[Job], workers: int) -> list[FileOutcome]:
+def _run_isolated(jobs: list[Job], workers: int, defer: bool = False) -> list[FileOutcome]:
     """Run again the jobs that a dying worker (a crash in a C extension, the OOM killer) took down with it:
     all in a fresh pool one job per task, then each one still unfinished alone in a pool of its own. Only a
-    job that kills a pool of its own is reported "failed"; the others keep their results."""
+    job that kills a pool of its own is reported "failed"; the others keep their results. defer: as
+    `run_batch`'s."""
     done: dict[int, FileOutcome] = {}
-    _run_in_fresh_pool(jobs, range(len(jobs)), workers, done)
+    _run_in_fresh_pool(jobs, range(len(jobs)), workers, done, defer)
     for i in [i for i in range(len(jobs)) if i not in done]:
-        _run_in_fresh_pool(jobs, [i], 1, done)
+        _run_in_fresh_pool(jobs, [i], 1, done, defer)
         if i not in done:
             message = "the worker process died while analysing this file (run alone, it died again)"
             done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=message)
     return [done[i] for i in range(len(jobs))]
 
 
-def _run_in_fresh_pool(jobs: list[Job], which: Iterable[int], workers: int, done: dict[int, FileOutcome]) -> None:
+def _run_in_fresh_pool(
+    jobs: list[Job], which: Iterable[int], workers: int, done: dict[int, FileOutcome], defer: bool = False
+) -> None:
     """Run `jobs[i]` for each i of `which`, one per task, in a new pool of `workers`; record in `done` each
     that finished (a job lost when a worker died is left out)."""
     from concurrent.futures import ProcessPoolExecutor
@@ -420,7 +428,7 @@ def _run_in_fresh_pool(jobs: list[Job], which: Iterable[int], workers: int, done
     if not which:
         return
     with ProcessPoolExecutor(max_workers=min(workers, len(which)), initializer=_import_analysis) as pool:
-        futures = {i: f for i in which if (f := _submit(pool, [jobs[i]])) is not None}
+        futures = {i: f for i in which if (f := _submit(pool, [jobs[i]], defer)) is not None}
         for i, future in futures.items():
             try:
                 done[i] = future.result()[0]
@@ -430,12 +438,12 @@ def _run_in_fresh_pool(jobs: list[Job], which: Iterable[int], workers: int, done
                 done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=traceback.format_exc())
 
 
-def _submit(pool: Executor, batch: list[Job]) -> Future | None:
+def _submit(pool: Executor, batch: list[Job], defer: bool = False) -> Future | None:
     """`run_batch(batch)` submitted to `pool`; None when the pool is already broken (a worker died)."""
     from concurrent.futures.process import BrokenProcessPool
 
     try:
-        return pool.submit(run_batch, batch)
+        return pool.submit(run_batch, batch, defer=defer)
     except BrokenProcessPool:
         return None
 
@@ -465,9 +473,12 @@ def run_jobs(
     return _run_in(pool, jobs, workers, progress)
 
 
-def stream_jobs(jobs: Iterable[Job], pool: Executor, workers: int) -> tuple[list[Job], list[FileOutcome]]:
+def stream_jobs(
+    jobs: Iterable[Job], pool: Executor, workers: int, defer: bool = False
+) -> tuple[list[Job], list[FileOutcome]]:
     """Run jobs as they come (from a discovery still walking), in batches of `STREAM_BATCH` on `pool`;
-    the jobs and their outcomes, in the order the jobs came. A worker that dies is handled as in `run_jobs`."""
+    the jobs and their outcomes, in the order the jobs came. A worker that dies is handled as in `run_jobs`
+    defer: as `run_batch`'s."""
     from concurrent.futures import wait
 
     batches: list[list[Job]] = []
@@ -475,13 +486,13 @@ def stream_jobs(jobs: Iterable[Job], pool: Executor, workers: int) -> tuple[list
     for job in jobs:
         if not batches or len(batches[-1]) == STREAM_BATCH:
             if batches:
-                futures.append(_submit(pool, batches[-1]))
+                futures.append(_submit(pool, batches[-1], defer))
             batches.append([])
         batches[-1].append(job)
     if batches:
-        futures.append(_submit(pool, batches[-1]))
+        futures.append(_submit(pool, batches[-1], defer))
     wait([f for f in futures if f is not None])
-    return [job for batch in batches for job in batch], _collect(futures, batches, workers)
+    return [job for batch in batches for job in batch], _collect(futures, batches, workers, defer)
 
 
 def run_streamed(jobs: Iterable[Job], workers: int) -> tuple[list[Job], list[FileOutcome]]:
@@ -500,14 +511,12 @@ def run_streamed(jobs: Iterable[Job], workers: int) -> tuple[list[Job], list[Fil
     head = list(itertools.islice(jobs, SMALL_TREE))
     if workers <= 1 or len(head) < SMALL_TREE:
         every = [*head, *jobs]
-        first = run_batch([dataclasses.replace(job, defer=True) for job in every])
+        first = run_batch(every, defer=True)
         return every, _deferred(every, first, workers, None)
-    deferring = (dataclasses.replace(job, defer=True) for job in itertools.chain(head, jobs))
     with worker_pool(workers) as pool:
         assert pool is not None
-        deferred_jobs, first = stream_jobs(deferring, pool, workers)
-        originals = [dataclasses.replace(job, defer=False) for job in deferred_jobs]
-        return originals, _deferred(originals, first, workers, pool)
+        every, first = stream_jobs(itertools.chain(head, jobs), pool, workers, defer=True)
+        return every, _deferred(every, first, workers, pool)
 
 
 def _deferred(jobs: list[Job], outcomes: list[FileOutcome], workers: int, pool: Executor | None) -> list[FileOutcome]:
@@ -549,12 +558,14 @@ def _run_in(pool: Executor, jobs: Sequence[Job], workers: int, progress: Callabl
     return _collect(futures, batches, workers)
 
 
-def _collect(futures: list[Future | None], batches: list[list[Job]], workers: int) -> list[FileOutcome]:
+def _collect(
+    futures: list[Future | None], batches: list[list[Job]], workers: int, defer: bool = False
+) -> list[FileOutcome]:
     """The outcomes of finished batches, in order; the jobs of batches a dying worker took down (or that
-    were never submitted) are run again by `_run_isolated`."""
+    were never submitted) are run again by `_run_isolated` (deferring as the batches did)."""
     results = [_batch_result(f, b) if f is not None else None for f, b in zip(futures, batches)]
     lost = [job for batch, result in zip(batches, results) if result is None for job in batch]
-    again = iter(_run_isolated(lost, workers))
+    again = iter(_run_isolated(lost, workers, defer))
     out: list[FileOutcome] = []
     for batch, result in zip(batches, results):
         out.extend(result if result is not None else [next(again) for _ in batch])

@@ -364,10 +364,10 @@ def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pyt
     (work / "crash.py").write_text("x = 1\n")
     real = runner_module.run_file
 
-    def dies_on_crash(job):
+    def dies_on_crash(job, *args):
         if job.path.name == "crash.py":
             os._exit(3)  # what a segfault in a worker looks like to the pool
-        return real(job)
+        return real(job, *args)
 
     monkeypatch.setattr(runner_module, "run_file", dies_on_crash)  # inherited by the forked workers
     monkeypatch.setattr(runner_module, "SMALL_TREE", 0)  # workers even for a tree this small

@@ -67,3 +67,13 @@ def test_a_small_tree_with_short_texts_stays_in_one_process(jobs: list[Job], mon
     monkeypatch.setattr(runner_module, "worker_pool", lambda n: pools.append(n))
     run_streamed(iter(jobs[:3] + jobs[-3:]), 2)
     assert pools == []
+
+
+def test_deferring_a_batch_is_deferring_each_job(jobs: list[Job]) -> None:
+    """`run_batch(..., defer=True)` (what `run_streamed` sends the workers, without copying every job) is
+    `Job.defer` set on each job."""
+    import dataclasses
+
+    deferred = run_batch(jobs, defer=True)
+    assert deferred == run_batch([dataclasses.replace(job, defer=True) for job in jobs])
+    assert DEFERRED in {o.status for o in deferred} and "checked" in {o.status for o in deferred}
