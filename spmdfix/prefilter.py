@@ -22,8 +22,8 @@ each form leaves words in the text:
      arguments (spmd_axis_name is jax.vmap's 6th positional parameter, flax.linen.vmap's 8th);
    - a `partial(<vmap>, ..., spmd_axis_name=...)`: an argument list whose first argument is such a name;
    - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))` (or
-     `jax.reshard(x, NamedSharding(...))`) on an
-     Explicit mesh, which needs those words.
+     `jax.reshard(x, NamedSharding(...))`) on an Explicit mesh, which needs those words and a vmap call
+     that is applied (`jax.vmap(f)(x)`, or written as a wrapper's first argument, `jax.jit(jax.vmap(f))(x)`).
    Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls, and a call inside a string literal or a
    comment (a docstring example) is not code: both are passed over.
 
@@ -161,16 +161,51 @@ def _spmd_vmap_site(source: str, vmap: set[str]) -> bool:
 
 
 def _placed_plain_vmap(source: str, vmap: set[str]) -> bool:
-    """SPMD006's words: a vmap call, a `device_put` call, a `NamedSharding` call and a mesh with Explicit
-    axes (`AxisType.Explicit`, or `make_mesh`, whose axes are Explicit by default)."""
+    """SPMD006's words: a vmap call that is applied, a `device_put` call, a `NamedSharding` call and a mesh
+    with Explicit axes (`AxisType.Explicit`, or `make_mesh`, whose axes are Explicit by default)."""
     if ("device_put" not in source and "reshard" not in source) or "NamedSharding" not in source:
         return False
     if "Explicit" not in source and "make_mesh" not in source:
         return False
-    return all(
+    return any(
+        _in_code(source, start) and _may_be_applied(source, start, end) for start, end in _calls(source, vmap)
+    ) and all(
         any(_in_code(source, start) for start, _ in _calls(source, names))
-        for names in (vmap, _bound_names(source, _DEVICE_PUT), _bound_names(source, _NAMED_SHARDING))
+        for names in (_bound_names(source, _DEVICE_PUT), _bound_names(source, _NAMED_SHARDING))
     )
+
+
+def _may_be_applied(source: str, start: int, end: int) -> bool:
+    """Whether the vmap call whose name starts at `start` (its argument list opening at `end`) may be the
+    callee of a call, as SPMD006's `jax.vmap(f)(x)` is (`analysis.placement.PlacementAnalysis._vmap_of`):
+    its argument list is followed by `(` (closing brackets between), or the call is written right after a
+    `(`, as the first argument of a wrapper (`jax.jit(jax.vmap(f))(x)`) or in brackets, whose use is not
+    followed here. True as well when the end of its argument list cannot be found. (Jax's lax.py calls
+    vmap only to keep the function: 10,000 lines parsed for nothing.)"""
+    i = _gap_before(source, start)
+    while i > 0 and source[i - 1] == ".":  # the dotted prefix: `jax.` of `jax.vmap`
+        i = _gap_before(source, i - 1)
+        while _is_word(source, i - 1):
+            i -= 1
+        i = _gap_before(source, i)
+    if "(" in source[i:start]:  # (`_gap_before` steps back over opening brackets too)
+        return True
+    after = _end_of_arguments(source, end)
+    return after is None or _CALL_OPEN.match(source, after) is not None
+
+
+def _end_of_arguments(source: str, start: int) -> int | None:
+    """The offset just after the `)` closing the argument list that opens at `start`, or None."""
+    depth = 1
+    for token in _TOKEN.finditer(source, start):
+        kind = token.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    return None
 
 
 def _calls(source: str, names: set[str]):

@@ -196,3 +196,47 @@ def test_prefilter_keeps_the_spellings_a_review_found_dropped(hole: str) -> None
     source = HOLES_FOUND[hole]
     assert _findings_without_prefilter(source)
     assert may_have_findings(source)
+
+
+PLACED = """
+import jax
+import jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec as P
+mesh = jax.make_mesh((8,), ('S',))
+def layer(x):
+    return jax.shard_map(lambda t: t * 2.0, mesh=mesh, in_specs=P('S'), out_specs=P('S'))(x)
+xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S', None)))
+"""
+
+
+@pytest.mark.parametrize(
+    "application",
+    [
+        "jax.vmap(layer)(xs)",
+        "(jax.vmap(layer))(xs)",
+        "jax.jit(jax.vmap(layer))(xs)",
+        "jax.jit(  # a comment (with brackets)\n    jax.vmap(layer), donate_argnums=0)(xs)",
+        "jax.jit(jax.jit(jax.vmap(layer)))(xs)",
+        "jax.vmap(\n    layer,\n)(\n    xs)",
+    ],
+)
+def test_an_applied_plain_vmap_over_a_placed_input_passes_the_prefilter(application: str) -> None:
+    source = PLACED + application + "\n"
+    assert {f.code for f in _findings_without_prefilter(source)} == {"SPMD006"}
+    assert may_have_findings(source)
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "mapped = jax.vmap(layer)\nmapped(xs)",  # the analysis follows an applied vmap call only
+        "jax.vmap(layer).lower(xs)",
+        "'jax.vmap(layer)(xs)'",  # a string, not code
+    ],
+)
+def test_a_plain_vmap_that_is_not_applied_is_dropped_with_nothing_to_find(use: str) -> None:
+    """SPMD006 needs `jax.vmap(f)(x)` (through jit-like wrappers): a text whose vmap calls are never applied
+    (jax's lax.py) has none, and is not parsed."""
+    source = PLACED + use + "\n"
+    assert _findings_without_prefilter(source) == []
+    assert not may_have_findings(source)
