@@ -597,3 +597,26 @@ def test_a_partial_manual_shard_map_without_the_spmd_axis_is_spmd008_and_add_axi
     assert add is not None and any(e.kind == "insert" and e.code == "'batch'" for e in add.node_edits)
     assert check_source(text.replace("spmd_axis_name='y'", "spmd_axis_name='x'")) != []  # SPMD001/002 there
     assert all(f.code != "SPMD008" for f in check_source(text.replace("{'x'}", "{'x', 'y'}")))
+
+
+def test_lift_captures_and_the_axis_names_append_name_the_other_callers() -> None:
+    """lift-captures edits the shard_map's body and call, rename/add-axis its `axis_names`: both change a
+    shard_map that also runs without the vmap, so both are unsafe there and name the place."""
+    capture = """
+        def layer(v, w):
+            return jax.shard_map(lambda b: b * w, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        def main(xs, ws):
+            return jax.vmap(layer, spmd_axis_name='x')(xs, ws), layer(xs[0], ws[0])
+        """
+    lift = _fix(capture, "lift-captures")
+    assert lift is not None and lift.applicability.value == "unsafe" and "layer(xs[0], ws[0])" in lift.reason
+    alone = _fix(capture.replace(", layer(xs[0], ws[0])", ""), "lift-captures")
+    assert alone is not None and alone.applicability.value == "safe"
+    partial_manual = """
+        def layer(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(v)
+        def main(xs):
+            return jax.vmap(layer, spmd_axis_name='y')(xs), jax.jit(layer)(xs[0])
+        """
+    add = _fix(partial_manual, "add-axis")
+    assert add is not None and add.applicability.value == "unsafe" and "jax.jit(layer)" in add.reason
