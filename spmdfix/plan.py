@@ -64,6 +64,8 @@ def _explicit_findings(vmap: VmapFacts) -> list[Finding]:
                     "JAX raises `shard_map in_specs argument must refer to an axis marked as manual`"
                 )
                 findings.append(_finding(rules.EXPLICIT_AXIS, entry.span, axes, message, [fix, move], related))
+        if not any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(axes_placed)):
+            findings += _eager_explicit_findings(vmap, reached)
     return [_other_callers(f, vmap) for f in findings]
 
 
@@ -228,7 +230,12 @@ def _eager_explicit_findings(vmap: VmapFacts, reached) -> list[Finding]:
     """
     sm = reached.shard_map
     calls = vmap.calls
-    if sm.check_vma is not False or reached.under_jit or not batch_on_explicit_axes(vmap, sm.mesh):
+    if vmap.kind == "explicit":
+        # a plain vmap over a batch placed on Explicit axes (analysis.placement): measured to fail the same way
+        placed = sm.mesh is not None and sm.mesh.axis_types == "explicit" and calls is not None
+    else:
+        placed = batch_on_explicit_axes(vmap, sm.mesh)
+    if sm.check_vma is not False or reached.under_jit or not placed:
         return []
     eager = [c for c in calls.calls if not c.under_jit]
     if not eager:
@@ -236,7 +243,8 @@ def _eager_explicit_findings(vmap: VmapFacts, reached) -> list[Finding]:
     lines = ", ".join(str(c.line) for c in eager)
     message = (
         f"`check_vma=False` on a shard_map reached by a vmap whose batch is placed on Explicit mesh axis "
-        f"{backticked(vmap.spmd.names)} (its `spmd_axis_name`): called eagerly (line {lines}), JAX does not "
+        f"{backticked(vmap.spmd.names)}{'' if vmap.kind == 'explicit' else ' (its `spmd_axis_name`)'}: called "
+        f"eagerly (line {lines}), JAX does not "
         "make that axis manual and raises `shard_map out_specs argument must refer to an axis marked as manual`; "
         "calling it under `jax.jit`, or leaving `check_vma` on, runs"
     )

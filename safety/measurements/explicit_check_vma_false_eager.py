@@ -40,3 +40,15 @@ for name, mesh in MESHES.items():
         for check_vma in (True, False):
             for form in ('eager', 'jit outside', 'jit inside'):
                 attempt(name, mesh, spec, place, check_vma, form)
+# a plain vmap (no spmd_axis_name) over the same placed batch, specs naming no placed axis
+m = MESHES['make_mesh (Explicit)']
+for check_vma in (True, False):
+    for jit in (False, True):
+        xs = jax.device_put(jnp.asarray(X), NamedSharding(m, P('x')))
+        f = jax.vmap(jax.shard_map(body, mesh=m, in_specs=P(), out_specs=P(), check_vma=check_vma))
+        f = jax.jit(f) if jit else f
+        try:
+            out = 'OK' if np.allclose(np.asarray(f(xs)), body(X)) else 'WRONG'
+        except Exception as e:
+            out = f"RAISED {type(e).__name__} {str(e).splitlines()[0][:100]}"
+        print(f"plain vmap | make_mesh (Explicit) | specs P() | batch placed P('x') | check_vma={check_vma} | {'jit' if jit else 'eager'}", out)

@@ -438,6 +438,7 @@ class Analyzer:
                     constraints_unknown=False,
                     kind="explicit",
                     placement=plain.placement,
+                    calls=self.vmap_calls.calls(plain.vmap, plain.fun, argument(plain.vmap, 1, "in_axes")),
                 )
             )
         return out
