@@ -109,13 +109,19 @@ _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.|[^\W\d]\w*)|import[ \t]+([^\n;#]+
 _KNOWN = frozenset(sys.stdlib_module_names) | frozenset(
     {"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes", "__future__"}
     | {"absl", "pytest", "hypothesis", "scipy", "pandas", "tensorflow", "torch", "typing_extensions", "tqdm"}
+    # (and jax's own tests and benchmarks: lax_test.py's `import mpmath` kept its 5,000 lines for nothing)
+    | {"mpmath", "rich", "google_benchmark"}
 )
 
 
-def _imports_project(source: str) -> bool:
-    """Whether an import statement (anywhere, even in a string: kept for nothing then) may name a module
-    of the project: a relative import, or a top-level module that is not a known one."""
+def _imports_project(source: str, code_only: bool = False) -> bool:
+    """Whether an import statement may name a module of the project: a relative import, or a top-level
+    module that is not a known one. With `code_only`, statements inside string literals and comments (a
+    docstring's "from NumPy") are passed over; without it they count (kept for nothing then), which saves
+    the scan for string literals on the many texts this is asked about first."""
     for match in _IMPORT.finditer(source):
+        if code_only and not _in_code(source, match.start(1) if match.group(1) is not None else match.start(2)):
+            continue
         if match.group(1) is not None:
             if match.group(1) == "." or match.group(1) not in _KNOWN:
                 return True
@@ -162,16 +168,19 @@ def _spmd_vmap_site(source: str, vmap: set[str]) -> bool:
 
 def _placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     """SPMD006's words: a vmap call that is applied, a `device_put` call, a `NamedSharding` call and a mesh
-    with Explicit axes (`AxisType.Explicit`, or `make_mesh`, whose axes are Explicit by default)."""
+    with Explicit axes (`AxisType.Explicit`, or `make_mesh`, whose axes are Explicit by default), or an import
+    (in code) of another module of the project, where the mesh may be built."""
     if ("device_put" not in source and "reshard" not in source) or "NamedSharding" not in source:
         return False
-    if "Explicit" not in source and "make_mesh" not in source:
-        return False
-    return any(
-        _in_code(source, start) and _may_be_applied(source, start, end) for start, end in _calls(source, vmap)
-    ) and all(
-        any(_in_code(source, start) for start, _ in _calls(source, names))
-        for names in (_bound_names(source, _DEVICE_PUT), _bound_names(source, _NAMED_SHARDING))
+    return (
+        any(_in_code(source, start) and _may_be_applied(source, start, end) for start, end in _calls(source, vmap))
+        and all(
+            any(_in_code(source, start) for start, _ in _calls(source, names))
+            for names in (_bound_names(source, _DEVICE_PUT), _bound_names(source, _NAMED_SHARDING))
+        )
+        # The mesh may also be built in another module of the project (`from pkg.meshes import mesh`: the
+        # analysis follows the import, `values.Evaluator.mesh_site`), whose text then holds its Explicit axes.
+        and ("Explicit" in source or "make_mesh" in source or _imports_project(source, code_only=True))
     )
 
 

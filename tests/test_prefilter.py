@@ -240,3 +240,39 @@ def test_a_plain_vmap_that_is_not_applied_is_dropped_with_nothing_to_find(use: s
     source = PLACED + use + "\n"
     assert _findings_without_prefilter(source) == []
     assert not may_have_findings(source)
+
+
+MESH_MODULE = "import jax\nmesh = jax.make_mesh((8,), ('S',))\n"
+PLACED_ELSEWHERE = """
+import jax
+import jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec as P
+from pkg.meshes import mesh
+def layer(x):
+    return jax.shard_map(lambda t: t * 2.0, mesh=mesh, in_specs=P('S'), out_specs=P('S'))(x)
+xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S', None)))
+jax.vmap(layer)(xs)
+"""
+
+
+def test_a_placed_plain_vmap_whose_explicit_mesh_is_built_in_another_module_passes_the_prefilter(tmp_path) -> None:
+    """The analysis follows `from pkg.meshes import mesh` to its `make_mesh` (Explicit axes): the checked
+    text holds neither `make_mesh` nor `Explicit`, and was dropped before (a hole found in review)."""
+    from spmdfix import api
+    from spmdfix.analysis.index import ProjectIndex
+    from spmdfix.model import Options
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "meshes.py").write_text(MESH_MODULE)
+    main = tmp_path / "pkg" / "main.py"
+    main.write_text(PLACED_ELSEWHERE)
+    unfiltered = api._checked(PLACED_ELSEWHERE, Options(), main, ProjectIndex(tmp_path))[0].findings
+    assert {f.code for f in unfiltered} == {"SPMD006"}
+    assert "make_mesh" not in PLACED_ELSEWHERE and "Explicit" not in PLACED_ELSEWHERE
+    assert may_have_findings(PLACED_ELSEWHERE)
+    # Without the import of the project's module the mesh is unknown: nothing to find, and the text is dropped.
+    assert not may_have_findings(PLACED_ELSEWHERE.replace("from pkg.meshes import mesh", "mesh = None"))
+    # An import written in a docstring is not one.
+    assert not may_have_findings(PLACED_ELSEWHERE.replace("from pkg.meshes import mesh", '"""\\nfrom pkg import x\\n"""'))
