@@ -112,6 +112,15 @@ def project_index(path: str | Path, root: str | Path | None = None) -> ProjectIn
     return index
 
 
+def forget_indexes(written: Iterable[str | Path]) -> None:
+    """Drop the cached project indexes (`project_index`) of the projects holding any of the `written` files:
+    an index keeps the first read of every module it loaded, so after a run writes files, a later run in
+    the same process (a library user, a test) would otherwise analyse against their old texts."""
+    paths = [Path(p).resolve() for p in written]
+    for top in [t for t, index in _INDEXES.items() if any(index.contains(p) for p in paths)]:
+        del _INDEXES[top]
+
+
 def _analyzer(source: str, tree: ast.Module, path: str | Path | None, index: ProjectIndex | None) -> Analyzer:
     if index is None or path is None:
         return Analyzer(source, tree)

@@ -281,7 +281,11 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOut
 
 def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
     index = _index(job) if may_have_findings(prepared.text) else None  # (the project is looked for only when needed)
-    fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
+    with index.recording() if index is not None else contextlib.nullcontext([]) as read:
+        fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
+    # The other modules read: `cross_module_fixes` analyses the file again when a fix of this run changed one
+    # of them (this analysis saw them as they were on disk).
+    depends = tuple(read)
     return _outcome(
         job,
         source,
@@ -293,6 +297,7 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutco
         fixed.suppressed,
         found_before=fixed.found_before,
         unfollowed=fixed.unfollowed,
+        depends=depends,
     )
 
 
@@ -588,6 +593,8 @@ def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome] | None:
 # --- fixes that edit other modules -------------------------------------------------------------------
 
 
+MAX_ROUNDS = 4  # rounds of `cross_module_fixes`: each fix that changes a module re-analyses its readers once
+
 @dataclass(frozen=True, slots=True)
 class CrossModuleFixes:
     """What `cross_module_fixes` changed: the (old, new) text of every module it changed by absolute path,
@@ -600,10 +607,14 @@ class CrossModuleFixes:
 
 
 def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> CrossModuleFixes:
-    """The second step of `fix`: for each module (not a notebook) whose findings' chosen fixes edit other
-    modules of the project (a strip in the callee's file, an axis added to a mesh in another module), apply
-    them with `api.fix_modules`, in this process and one module after the other (two modules may edit the
-    same third one). Starts from the texts the first step produced. Writes nothing."""
+    """The second step of `fix`: apply, with `api.fix_modules`, the chosen fixes that edit other modules of
+    the project (a strip in the callee's file, an axis added to a mesh in another module), and analyse again
+    each module whose analysis read a module that a fix of this run changed (`FileOutcome.depends`): the
+    first step analysed every file against the files as they were on disk, so its findings and fixes may
+    describe a collision a fix of another file has removed. In this process, one module after the other
+    (two modules may edit the same third one), in rounds until no changed module is left unseen
+    (`MAX_ROUNDS`). Notebooks are left to the first step. Starts from the texts the first step produced;
+    writes nothing."""
     from spmdfix.api import edits_other_modules, fix_modules, project_index
 
     texts = {str(o.path.resolve()): o.new_text for o in outcomes if o.new_text is not None and o.cells is None}
@@ -611,22 +622,40 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> 
     applied: dict[int, tuple[Fix, ...]] = {}
     remaining: dict[int, tuple[Finding, ...]] = {}
     errors: list[str] = []
-    for i, (job, o) in enumerate(zip(jobs, outcomes)):
-        if o.status not in ("checked", "fixed") or o.cells is not None or job.mode != FIX:
-            continue
-        chosen = [job.settings.chosen(f) for f in o.findings]
-        if not any(fix is not None and edits_other_modules(fix) for fix in chosen):
-            continue
-        root = project_index(job.path, job.project_root).root
+    clock = 1
+    changed_at = dict.fromkeys(texts, clock)  # path -> the time a fix of this run last changed it
+    seen: dict[int, int] = {}  # job index -> the time of its last analysis here (the first step's: 0)
+    for _ in range(MAX_ROUNDS):
+        ran = False
+        for i, (job, o) in enumerate(zip(jobs, outcomes)):
+            if o.status not in ("checked", "fixed") or o.cells is not None or job.mode != FIX:
+                continue
+            own = str(job.path.resolve())
+            stale = any(changed_at.get(path, 0) > seen.get(i, 0) for path, _ in o.depends if path != own)
+            if i not in seen:
+                chosen = [job.settings.chosen(f) for f in o.findings]
+                stale = stale or any(fix is not None and edits_other_modules(fix) for fix in chosen)
+            if not stale:
+                continue
+            ran = True
+            root = project_index(job.path, job.project_root).root
 
-        def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
-            return pipeline.select(text, findings, enabled)
+            def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
+                return pipeline.select(text, findings, enabled)
 
-        result = fix_modules([job.path], job.options, root, split, texts)
-        texts.update(result.texts)
-        applied[i] = result.applied
-        errors.extend(f"{job.display}: {e}" for e in result.errors)
-        remaining[i] = result.remaining.get(str(job.path.resolve()), o.findings)
+            result = fix_modules([job.path], job.options, root, split, texts)
+            if result.texts:
+                clock += 1
+                for path, text in result.texts.items():
+                    if texts.get(path) != text:
+                        changed_at[path] = clock
+                texts.update(result.texts)
+            seen[i] = clock
+            applied[i] = applied.get(i, ()) + result.applied
+            errors.extend(f"{job.display}: {e}" for e in result.errors)
+            remaining[i] = result.remaining.get(own, o.findings)
+        if not ran:
+            break
     from spmdfix.files import text_of
 
     changed = {}

@@ -29,8 +29,7 @@ def with_cross_module_fixes(
     for message in cross.errors:
         click.echo(message, err=True)
         tally.errors += 1
-    if not cross.texts:
-        return list(outcomes), {}
+    # (no early return when no text changed here: the findings left may still have changed)
     others = dict(cross.texts)
     out = []
     for i, o in enumerate(outcomes):

@@ -110,6 +110,10 @@ def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileOutcome], diff: bo
     for job, o in zip(jobs, outcomes):
         _fix_one(o, diff, tally, job, run)
     fix_others(others, diff, tally)
+    if not diff:
+        from spmdfix.api import forget_indexes  # (the analysis is imported only where files are checked)
+
+        forget_indexes([*(o.path for o in outcomes if o.new_text is not None), *others])
     return outcomes
 
 
