@@ -23,7 +23,10 @@ each form leaves words in the text:
    - a `partial(<vmap>, ..., spmd_axis_name=...)`: an argument list whose first argument is such a name;
    - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))` (or
      `jax.reshard(x, NamedSharding(...))`) on an Explicit mesh, which needs those words and a vmap call
-     that is applied (`jax.vmap(f)(x)`, or written as a wrapper's first argument, `jax.jit(jax.vmap(f))(x)`).
+     that is applied (`jax.vmap(f)(x)`, or written as a wrapper's first argument, `jax.jit(jax.vmap(f))(x)`),
+     in the function that places the input, or one enclosing or enclosed by it (`_in_one_function`: the
+     placement is the argument itself or the name's last assignment in the application's scope); the Explicit
+     mesh may be built in another module the text imports.
    Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls, and a call inside a string literal or a
    comment (a docstring example) is not code: both are passed over.
 
@@ -172,16 +175,75 @@ def _placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     (in code) of another module of the project, where the mesh may be built."""
     if ("device_put" not in source and "reshard" not in source) or "NamedSharding" not in source:
         return False
-    return (
-        any(_in_code(source, start) and _may_be_applied(source, start, end) for start, end in _calls(source, vmap))
-        and all(
-            any(_in_code(source, start) for start, _ in _calls(source, names))
-            for names in (_bound_names(source, _DEVICE_PUT), _bound_names(source, _NAMED_SHARDING))
-        )
-        # The mesh may also be built in another module of the project (`from pkg.meshes import mesh`: the
-        # analysis follows the import, `values.Evaluator.mesh_site`), whose text then holds its Explicit axes.
-        and ("Explicit" in source or "make_mesh" in source or _imports_project(source, code_only=True))
+    placed = [start for start, _ in _calls(source, _bound_names(source, _DEVICE_PUT)) if _in_code(source, start)]
+    named = _bound_names(source, _NAMED_SHARDING)
+    if not placed or not any(_in_code(source, start) for start, _ in _calls(source, named)):
+        return False
+    applied = [a for a, end in _calls(source, vmap) if _in_code(source, a) and _may_be_applied(source, a, end)]
+    if not applied:
+        return False
+    # The mesh may also be built in another module of the project (`from pkg.meshes import mesh`: the
+    # analysis follows the import, `values.Evaluator.mesh_site`), whose text then holds its Explicit axes.
+    return ("Explicit" in source or "make_mesh" in source or _imports_project(source, code_only=True)) and (
+        _in_one_function(source, applied, placed)
     )
+
+
+# A line's indentation and first character (a tab or a form feed counts as code at its column).
+_CODE_LINE = re.compile(r"^( *)[^ \n#]", re.MULTILINE)
+_DEF_AFTER_INDENT = re.compile(r"(?:async[ \t]+)?def\b")
+
+
+def _in_one_function(source: str, applied: list[int], placed: list[int]) -> bool:
+    """Whether some applied vmap call (offsets `applied`) and some `device_put` / `reshard` call (`placed`)
+    may lie in one scope, as SPMD006 needs: the placed input is the call itself, written in the application,
+    or a name whose last assignment before it in the application's scope is that call
+    (`analysis.placement.PlacementAnalysis._last_assignment`). jax's test modules call both in hundreds of
+    test methods, never in the same one.
+
+    Each offset gets the innermost `def` around it, from indentation: a `def` line (not in a string) opens a
+    region, which the next code line indented no deeper closes. Two calls may share a scope only when one's
+    region encloses the other's (the module encloses every region: a `global`). Continuation lines inside
+    brackets may be indented less than their statement and close regions early; spaces before a tab count as
+    the line's indentation. Both only close regions too early, which moves later lines to an enclosing region:
+    a coarser answer, never a pair dropped.
+    """
+    parents: list[int] = []  # region -> its enclosing region (-1: the module)
+    starts: list[int] = []  # offset of each code line, and its region
+    regions: list[int] = []
+    stack: list[tuple[int, int]] = []  # (indentation of the def line, region)
+    for line in _CODE_LINE.finditer(source):
+        if not _in_code(source, line.start()):
+            continue
+        indent = len(line.group(1))
+        while stack and indent <= stack[-1][0]:
+            stack.pop()
+        region = stack[-1][1] if stack else -1
+        if _DEF_AFTER_INDENT.match(source, line.end() - 1):
+            parents.append(region)
+            region = len(parents) - 1
+            stack.append((indent, region))
+        starts.append(line.start())
+        regions.append(region)
+
+    def region_of(offset: int) -> int:
+        k = bisect.bisect_right(starts, offset) - 1
+        return regions[k] if k >= 0 else -1
+
+    def enclosing(region: int) -> set[int]:
+        chain = {region}
+        while region != -1:
+            region = parents[region]
+            chain.add(region)
+        return chain
+
+    placed_regions = {region_of(offset) for offset in placed}
+    chains = {region: enclosing(region) for region in placed_regions}
+    for region in {region_of(offset) for offset in applied}:
+        around = enclosing(region)
+        if any(p in around or region in chains[p] for p in placed_regions):
+            return True
+    return False
 
 
 def _may_be_applied(source: str, start: int, end: int) -> bool:

@@ -276,3 +276,56 @@ def test_a_placed_plain_vmap_whose_explicit_mesh_is_built_in_another_module_pass
     assert not may_have_findings(PLACED_ELSEWHERE.replace("from pkg.meshes import mesh", "mesh = None"))
     # An import written in a docstring is not one.
     assert not may_have_findings(PLACED_ELSEWHERE.replace("from pkg.meshes import mesh", '"""\\nfrom pkg import x\\n"""'))
+
+
+SCOPED_HEADER = """
+import jax
+import jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec as P
+mesh = jax.make_mesh((8,), ('S',))
+def layer(x):
+    return jax.shard_map(lambda t: t * 2.0, mesh=mesh, in_specs=P('S'), out_specs=P('S'))(x)
+"""
+# Each places an input and applies a plain vmap over it in one scope, written so that indentation alone
+# misleads: continuation lines at column 0, a tab, nested defs, a class body, a one-line def, `global`.
+IN_ONE_SCOPE = {
+    "method": "class T:\n  def test(self):\n    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n"
+    "    return jax.vmap(layer)(xs)\n",
+    "column-0 continuation": "def test():\n    xs = jax.device_put(jnp.ones((8, 8)),\nNamedSharding(mesh, P('S')))\n"
+    "    def inner():\n        pass\n    return jax.vmap(layer)(xs)\n",
+    "column-0 before the def": "def test():\n    ys = (\n1)\n    def inner():\n        pass\n"
+    "    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n    return jax.vmap(layer)(xs)\n",
+    "in the application": "def test():\n    return jax.vmap(layer)(\njax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S'))))\n",
+    "tab": "def test():\n\txs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n"
+    "\tdef inner():\n\t\tpass\n\treturn jax.vmap(layer)(xs)\n",
+    "one-line def after nested defs": "def test():\n    def a(): pass\n"
+    "    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n    def b(): pass\n"
+    "    if xs is not None:\n        def c(): pass\n        return jax.vmap(layer)(xs)\n",
+    "class body": "def test():\n    class C:\n        xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n"
+    "        def m(self): pass\n        ys = jax.vmap(layer)(xs)\n",
+    "module": "def a(): pass\nxs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n"
+    "def b(): pass\nys = jax.vmap(layer)(xs)\n",
+}
+
+
+@pytest.mark.parametrize("form", sorted(IN_ONE_SCOPE))
+def test_a_placement_and_an_applied_vmap_in_one_scope_pass_the_prefilter(
+    form: str,
+) -> None:
+    source = SCOPED_HEADER + IN_ONE_SCOPE[form]
+    ast.parse(source)
+    if form in ("method", "module", "column-0 continuation", "in the application"):
+        assert {f.code for f in _findings_without_prefilter(source)} == {"SPMD006"}
+    assert may_have_findings(source)
+
+
+def test_placements_and_applied_vmaps_in_different_functions_are_dropped_with_nothing_to_find() -> (
+    None
+):
+    """jax's api_test.py places inputs in some test methods and applies plain vmaps in others: no SPMD006."""
+    source = SCOPED_HEADER + (
+        "class T:\n  def test_place(self):\n    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n"
+        "    return xs\n  def test_vmap(self, xs):\n    return jax.vmap(layer)(xs)\n"
+    )
+    assert _findings_without_prefilter(source) == []
+    assert not may_have_findings(source)
