@@ -425,9 +425,18 @@ class Analyzer:
             site = _VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap)
             reach = self.reacher.reach(plain.fun, site.scope)
             traced = frozenset(id(f) for f in reach.functions)
-            reached = tuple(
+            reached = [
                 self._reached_facts(r, site, set(plain.axes.names), spmd=False, traced=traced) for r in reach.sites
-            )
+            ]
+            # Shard_maps in other modules of the project, as for an spmd vmap (their callers there are not
+            # searched: `_prefixed` says so). The summary's capture facts are an spmd vmap's (SPMD003/004
+            # concern spmd axes): a plain vmap has none.
+            for path, owner, target, target_scope in reach.external:
+                summary = owner.summary(target, target_scope, frozenset(plain.axes.names))
+                if self.project is not None:
+                    self.project.index.touch(p for p, _ in summary.depends)
+                reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, owner, target)]
+            reached = tuple(_unique(reached))
             out.append(
                 VmapFacts(
                     key=self._key("vmap", plain.vmap),
