@@ -96,6 +96,24 @@ def resolve(resolver: Resolver, path: str | Path) -> FileSettings:
     return file_settings(resolver.for_file(absolute), absolute)
 
 
+def resolve_shared(resolver: Resolver, path: str | Path, memo: dict[str, FileSettings]) -> FileSettings:
+    """`resolve`, computed once for all the files of a directory that no `per-file-ignores` can tell apart
+    (a warm run asks for every file of the tree). `memo` maps a directory, spelled as in `path`, to its
+    files' settings; it must not outlive a change of working directory or of the configuration files.
+
+    Raises `config.ConfigError` for a bad configuration file.
+    """
+    directory = os.path.dirname(os.fspath(path))
+    found = memo.get(directory)
+    if found is None:
+        absolute = os.path.abspath(path)
+        settings = resolver.for_file(absolute)
+        found = file_settings(settings, absolute)
+        if not settings.per_file_ignores:
+            memo[directory] = found
+    return found
+
+
 # --- preparing a file's text ---------------------------------------------------------------------------
 
 

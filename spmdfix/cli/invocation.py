@@ -181,6 +181,7 @@ class Run:
         )
         self.resolver = Resolver(overrides, kw["config_file"])
         self.paths: tuple[Path, ...] = kw["paths"]
+        self._settings: dict[str, pipeline.FileSettings] = {}  # `pipeline.resolve_shared`'s memo
         self.unlisted: list[str] = []  # directories the walk could not list, said on stderr after the run
         self.stdin = self.paths == (Path("-"),)
         self._stdin_raw: bytes | None = None
@@ -229,7 +230,7 @@ class Run:
         display: str | None = None,
     ) -> Job:
         """The job of one file, with the options and rule codes its settings give."""
-        settings = pipeline.resolve(self.resolver, path)
+        settings = pipeline.resolve_shared(self.resolver, path, self._settings)
         return Job(
             path,
             display or display_path(path),
