@@ -630,6 +630,8 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> 
         for i, (job, o) in enumerate(zip(jobs, outcomes)):
             if o.status not in ("checked", "fixed") or o.cells is not None or job.mode != FIX:
                 continue
+            if not o.depends and not o.findings:
+                continue  # (most files of a tree: nothing read, nothing to fix; no path resolved for them)
             own = str(job.path.resolve())
             stale = any(changed_at.get(path, 0) > seen.get(i, 0) for path, _ in o.depends if path != own)
             if i not in seen:

@@ -33,8 +33,7 @@ def with_cross_module_fixes(
     others = dict(cross.texts)
     out = []
     for i, o in enumerate(outcomes):
-        key = str(o.path.resolve())
-        if o.source is not None and key in others:
+        if o.source is not None and others and (key := str(o.path.resolve())) in others:
             new = others.pop(key)[1]
             mine = tuple(f for f in cross.applied_by.get(i, ()))
             o = replace(
