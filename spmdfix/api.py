@@ -185,7 +185,7 @@ def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=
 def edits_other_modules(fix: Fix) -> bool:
     """Whether a fix edits a module other than the one checked (`fix_modules` applies it, `fix_source`
     leaves it)."""
-    return any(e.span.path for e in fix.node_edits)
+    return fix.edits_other_modules
 
 
 def _syntax_finding(source: str, err: SyntaxError) -> Finding:

@@ -138,6 +138,12 @@ class Fix:
     reason: str
     node_edits: tuple[NodeEdit, ...]
 
+    @property
+    def edits_other_modules(self) -> bool:
+        """Whether the fix edits a module other than the one checked (an edit's span names its path):
+        `api.fix_modules` applies it, `api.fix_source` leaves it."""
+        return any(e.span.path for e in self.node_edits)
+
 
 @dataclass(frozen=True, slots=True)
 class Related:

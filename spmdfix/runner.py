@@ -615,8 +615,6 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> 
     (two modules may edit the same third one), in rounds until no changed module is left unseen
     (`MAX_ROUNDS`). Notebooks are left to the first step. Starts from the texts the first step produced;
     writes nothing."""
-    from spmdfix.api import edits_other_modules, fix_modules, project_index
-
     texts = {str(o.path.resolve()): o.new_text for o in outcomes if o.new_text is not None and o.cells is None}
     before = dict(texts)
     applied: dict[int, tuple[Fix, ...]] = {}
@@ -636,9 +634,13 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> 
             stale = any(changed_at.get(path, 0) > seen.get(i, 0) for path, _ in o.depends if path != own)
             if i not in seen:
                 chosen = [job.settings.chosen(f) for f in o.findings]
-                stale = stale or any(fix is not None and edits_other_modules(fix) for fix in chosen)
+                stale = stale or any(fix is not None and fix.edits_other_modules for fix in chosen)
             if not stale:
                 continue
+            # The analysis is imported here, not above: a run without cross-module work (most) then never
+            # imports it in this process (its workers analysed the files; the import costs 0.1 s here).
+            from spmdfix.api import fix_modules, project_index
+
             ran = True
             root = project_index(job.path, job.project_root).root
 

@@ -110,8 +110,9 @@ def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileOutcome], diff: bo
     for job, o in zip(jobs, outcomes):
         _fix_one(o, diff, tally, job, run)
     fix_others(others, diff, tally)
-    if not diff:
-        from spmdfix.api import forget_indexes  # (the analysis is imported only where files are checked)
+    # (an index is kept only by a process that imported the analysis: the workers usually did, not this one)
+    if not diff and "spmdfix.api" in sys.modules:
+        from spmdfix.api import forget_indexes
 
         forget_indexes([*(o.path for o in outcomes if o.new_text is not None), *others])
     return outcomes
