@@ -280,8 +280,13 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOut
 
 
 def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
-    index = _index(job) if may_have_findings(prepared.text) else None  # (the project is looked for only when needed)
-    with index.recording() if index is not None else contextlib.nullcontext([]) as read:
+    if not may_have_findings(prepared.text):
+        # Nothing to fix or report (nor a left-out cell's syntax error: `Prepared.extra_findings`): what
+        # `fix_prepared` gives such a text, without importing the analysis for it (a small tree runs in the
+        # main process, which `check` spares that import) nor looking for the project.
+        return _outcome(job, source, prepared, prepared.text, (), (), (), 0, found_before=0)
+    index = _index(job)
+    with index.recording() as read:
         fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
     # The other modules read: `cross_module_fixes` analyses the file again when a fix of this run changed one
     # of them (this analysis saw them as they were on disk).
