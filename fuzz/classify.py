@@ -23,6 +23,8 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     ("cannot appear in shard_map out_specs", frozenset({"SPMD002"})),
     ("cannot appear in with_sharding_constraint", frozenset({"SPMD005"})),
     ("pvary is a invariant->variant", frozenset({"SPMD002", "SPMD004", "SPMD007"})),
+    # H2 when the body combines its block with an operand no vmap batches (lift-captures' form; seed 5014)
+    ("requires varying manual axes to match", frozenset({"SPMD007"})),
     # H4 (a partial-manual shard_map whose axis_names lacks the spmd axis) under jit, and pre-placed captures
     ("should be of type `Manual`", frozenset({"SPMD001", "SPMD002", "SPMD003", "SPMD008"})),
     # SPMD003's capture, and hazard H2 (SPMD007) when a jax.jit sits between the inner vmap and the shard_map

@@ -65,6 +65,20 @@ def test_judge_partial_fix_explained_by_a_remaining_finding() -> None:
     assert verdict.violations == [] and verdict.counts["fix:safe:partial"] == 1
 
 
+def test_judge_h2_with_an_unmapped_operand_is_explained_by_spmd007() -> None:
+    # seed 5014: lift-captures under an inner vmap with check_vma=True; the output fails with H2's
+    # "varying manual axes" form (safety/measurements/h2_unmapped_operand.py), which SPMD007 explains.
+    h2 = {"status": "raised", "error": "ValueError: Primitive mul requires varying manual axes to match"}
+    fix = {"strategy": "lift-captures", "unsafe": False, "output": 0, "error": ""}
+    capture = {"status": "raised", "error": "AssertionError: ManualAxisType(varying=frozenset({'x'}))"}
+    remaining = {"source": "s", "run": h2, "findings": [{"code": "SPMD007", "line": 1, "message": ""}]}
+    verdict = judge(_reply(capture, ["SPMD003", "SPMD007"], [fix], [remaining]))
+    assert verdict.violations == [] and verdict.counts["fix:safe:partial"] == 1
+    unexplained = {"source": "s", "run": h2, "findings": [{"code": "SPMD004", "line": 1, "message": ""}]}
+    verdict = judge(_reply(capture, ["SPMD003", "SPMD004"], [fix], [unexplained]))
+    assert [v.key for v in verdict.violations] == ["safe-fix:lift-captures:fails-unexplained"]
+
+
 def test_judge_wrong_values_are_never_partial_when_the_input_raised() -> None:
     out = {"source": "s", "run": {"status": "differs", "error": "values differ"},
            "findings": [{"code": "SPMD004", "line": 1, "message": ""}]}
