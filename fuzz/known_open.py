@@ -62,10 +62,6 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
     KnownOpen("clean:SPMD007", {"inner_vmap": ("in_body", "between"), "op": ("cumsum",)}, 1077,
               "issue 10, false positives: SPMD007 on an inner vmap whose body has no binary primitive (cumsum: "
               "not on the measured unary list of spmdfix/analysis/primitives.py)"),
-    KnownOpen("clean:SPMD007", {"inner_vmap": ("in_body",), "op": ("unary",)}, 5842,
-              "new kind (fuzzer): SPMD007 on a body whose only step is an inner vmap of a unary function "
-              "(`jax.vmap(lambda r: jnp.sin(r))(b)`, check_vma=True): it runs and matches, but the unary check "
-              "of spmdfix/analysis/primitives.py does not look through the inner vmap"),
 )
 
 

@@ -251,6 +251,26 @@ CASES = {
         """,
         [],
     ),
+    "body_applying_an_inner_vmap_of_a_unary_lambda_is_not_spmd007": (  # fuzz seed 5842
+        """
+        def body(b):
+            return jax.vmap(lambda r: jax.numpy.sin(r))(b)
+        def f(x):
+            return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+        [],
+    ),
+    "body_applying_an_inner_vmap_of_a_binary_lambda_is_spmd007": (
+        """
+        def body(b):
+            return jax.vmap(lambda r: r * 2.0)(b)
+        def f(x):
+            return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+        [("SPMD007", "jax.vmap")],
+    ),
     # jax.smap: specs read from in_axes/out_axes (each int leaf names axis_name), manual axis = axis_name
     "smap_call_in_and_out_axes": (
         """

@@ -782,7 +782,7 @@ class Analyzer:
             )
             for r in reach.sites
         )
-        unary = not reach.sites and len(reach.functions) == 1 and UnaryCheck(self.ix).unary_only(func)
+        unary = not reach.sites and UnaryCheck(self.ix).unary_only(func) and _only_its_lambdas(reach.functions, func)
         return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary)
 
     def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
@@ -840,3 +840,10 @@ def _short(node: ast.AST, limit: int = 60) -> str:
     """The source of `node` on one line, cut to `limit` characters (for messages)."""
     text = " ".join(ast.unparse(node).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _only_its_lambdas(functions, func: ast.AST) -> bool:
+    """The traced functions of a unary body: the body itself and lambdas written inside it (those of an inner
+    `jax.vmap(lambda ...)`, which UnaryCheck judged with it)."""
+    inner = {id(n) for n in ast.walk(func) if isinstance(n, ast.Lambda) and n is not func}
+    return all(f is func or id(f) in inner for f in functions)

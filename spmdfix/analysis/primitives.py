@@ -63,4 +63,18 @@ class UnaryCheck:
                 return False
             if len(expr.args) == 1 and self.ix.qualname(expr.func, scope) in jaxapi.UNARY_NAMES:
                 return self._unary(expr.args[0], names, scope)
+            if len(expr.args) == 1 and self.vmap_of_unary(expr.func, scope):
+                return self._unary(expr.args[0], names, scope)
         return False
+
+    def vmap_of_unary(self, func: ast.AST, scope) -> bool:
+        """True for `jax.vmap(<lambda of unary steps>)` with default axes: mapping a unary function applies
+        the same unary primitives (measured: safety/measurements/spmd007_inner_vmap_unary.py, fuzz seed 5842)."""
+        return (
+            isinstance(func, ast.Call)
+            and not func.keywords
+            and len(func.args) == 1
+            and isinstance(func.args[0], ast.Lambda)
+            and self.ix.qualname(func.func, scope) == "jax.vmap"
+            and self.unary_only(func.args[0])
+        )
