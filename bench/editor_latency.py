@@ -38,6 +38,8 @@ import textwrap
 import time
 from pathlib import Path
 
+from lsp_latency import layers  # bench/ is the script's directory, first on sys.path
+
 ROOT = Path(__file__).resolve().parents[1]
 EDITORS_MD = ROOT / "docs" / "editors.md"
 TARGET_MEDIAN_MS = 100.0
@@ -131,27 +133,7 @@ def module_with_four_findings(lines: int) -> str:
             return jax.vmap(apply_z, spmd_axis_name='z')(x)
         """
     )
-    parts = [head]
-    total = head.count("\n") + tail.count("\n")
-    i = 0
-    while total < lines:
-        block = textwrap.dedent(
-            f'''
-
-            def layer_{i}(params, x, *, scale=1.0):
-                """Layer {i}: a dense block with a residual connection."""
-                w = params["w_{i}"]
-                b = params.get("b_{i}", 0.0)
-                h = jnp.dot(x, w) + b
-                h = jax.nn.gelu(h) * scale
-                if h.ndim > 2:
-                    h = h.reshape(h.shape[0], -1)
-                return h + x[..., : h.shape[-1]]
-            '''
-        )
-        parts.append(block)
-        total += block.count("\n")
-        i += 1
+    parts = [head, *layers(lines - head.count("\n") - tail.count("\n"))]
     return "".join(parts) + tail
 
 

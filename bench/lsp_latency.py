@@ -62,9 +62,17 @@ def model_module(lines: int, collision: bool) -> str:
                 return jax.vmap(apply, spmd_axis_name='x')(x)
             """
         )
-    i = 0
-    total = parts[0].count("\n") + tail.count("\n")
+    parts += layers(lines - parts[0].count("\n") - tail.count("\n"))
+    return "".join(parts) + tail
+
+
+def layers(lines: int) -> list[str]:
+    """Ordinary dense layers `layer_0`, `layer_1`, ... (no finding), as many as make at least `lines` lines;
+    shared with editor_latency.py so both benchmarks time the same kind of module."""
+    blocks: list[str] = []
+    total = 0
     while total < lines:
+        i = len(blocks)
         block = textwrap.dedent(
             f'''
 
@@ -79,10 +87,9 @@ def model_module(lines: int, collision: bool) -> str:
                 return h + x[..., : h.shape[-1]]
             '''
         )
-        parts.append(block)
+        blocks.append(block)
         total += block.count("\n")
-        i += 1
-    return "".join(parts) + tail
+    return blocks
 
 
 async def measure(text: str, runs: int, debounce_ms: int | None) -> tuple[list[float], int]:
