@@ -37,10 +37,12 @@ import io
 import os
 import pickle
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from spmdfix.files import ListingMemo, absolute_path
 
 if TYPE_CHECKING:
     from spmdfix.runner import FileOutcome, Job
@@ -204,6 +206,8 @@ class Cache:
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
         self.file = self.directory / f"results-{FORMAT}-{tool_key()}.pickle"
+        self.listings_file = self.directory / f"listings-{FORMAT}-{tool_key()}.pickle"
+        self.listings: ListingMemo | None = None
         self._plain: dict[str, tuple] = _load(self.file)  # made `Entry`s when asked for (`entry`)
         self._entries: dict[str, Entry | None] = {}
         self.loaded = len(self._plain)
@@ -227,7 +231,7 @@ class Cache:
         unchanged; None otherwise (the job must run, then `store` its outcome)."""
         if job.mode != "check":
             return None
-        key = os.path.abspath(job.path)
+        key = absolute_path(job.path)
         entry = self.entry(key)
         if entry is None or entry.settings != settings_key(job):
             return None
@@ -265,11 +269,17 @@ class Cache:
         self._digests[path] = found
         return found
 
+    def listing_memo(self, rules_key: Callable[[str], Hashable]) -> ListingMemo:
+        """The directory listings of earlier walks (`files.ListingMemo`, read from the cache directory
+        now), for a walk whose `excluded` decides by `rules_key`'s key; saved by `save`."""
+        self.listings = ListingMemo(_load(self.listings_file), rules_key, RACY_NS)
+        return self.listings
+
     # Writing -------------------------------------------------------------------------------------------
     def store(self, job: Job, outcome: FileOutcome) -> None:
         """Keep `outcome` for the next run when it can be served again (a check's outcome, read with a
         stamp, of a file checked or deliberately skipped); drop the file's old entry otherwise."""
-        key = os.path.abspath(job.path)
+        key = absolute_path(job.path)
         stamp = outcome.stamp
         if job.mode != "check" or stamp is None or outcome.status not in CACHEABLE:
             if self.entry(key) is not None:
@@ -282,22 +292,34 @@ class Cache:
 
     def save(self) -> None:
         """Write this run's entries, merged into what the file holds now (another run may have written it
-        since this one read it); entries of files that no longer exist are dropped."""
-        if not self.changed:
+        since this one read it); entries of files that no longer exist are dropped. The same for the
+        directory listings of this run's walk (`listing_memo`), in a file of their own."""
+        memo = self.listings
+        if not self.changed and (memo is None or not memo.changed):
             return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             _mark(self.directory)
-            plain = _load(self.file)
-            for path, entry in self.changed.items():
-                if entry is None:
-                    plain.pop(path, None)
-                else:
-                    plain[path] = entry.to_plain()
-            plain = {p: e for p, e in plain.items() if p in self.changed or os.path.exists(p)}
-            _write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+            if self.changed:
+                self._save_entries()
+            if memo is not None and memo.changed:
+                plain = _load(self.listings_file)
+                plain.update(memo.changed)
+                plain = {d: r for d, r in plain.items() if d in memo.changed or os.path.isdir(d)}
+                _write_atomic(self.listings_file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
         except OSError:
             pass  # a read-only tree, a full disk: the next run computes again
+
+    def _save_entries(self) -> None:
+        plain = _load(self.file)
+        for path, entry in self.changed.items():
+            if entry is None:
+                plain.pop(path, None)
+            else:
+                plain[path] = entry.to_plain()
+        seen = self._digests  # a file this run read or trusted exists: no stat for it
+        plain = {p: e for p, e in plain.items() if p in self.changed or seen.get(p) is not None or os.path.exists(p)}
+        _write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
 
     @property
     def stored(self) -> int:

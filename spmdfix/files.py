@@ -14,8 +14,9 @@ import io
 import os
 import re
 import stat
+import time
 import tokenize
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -52,6 +53,7 @@ def discover(
     respect_gitignore: bool = True,
     force_exclude: bool = False,
     unlisted: list[str] | None = None,
+    memo: ListingMemo | None = None,
 ) -> list[Path]:
     """The source files under `paths` (`*.py`, `*.pyi`, `*.ipynb`), each once, sorted by path components.
 
@@ -61,9 +63,10 @@ def discover(
     when it is a `.git` directory; symlinked directories are not followed. With `force_exclude`, a path
     given (or a directory between it and the working directory) that `excluded` matches is dropped too.
     A directory that cannot be listed is skipped, with a message appended to `unlisted` (when given).
+    `memo` serves the kept entries of directories unchanged since an earlier walk (`ListingMemo`).
     Raises `FileError` for a path that does not exist.
     """
-    found = iter_sources(paths, excluded, respect_gitignore, force_exclude, unlisted)
+    found = iter_sources(paths, excluded, respect_gitignore, force_exclude, unlisted, memo)
     return sorted(found, key=lambda p: p.parts)
 
 
@@ -73,6 +76,7 @@ def iter_sources(
     respect_gitignore: bool = True,
     force_exclude: bool = False,
     unlisted: list[str] | None = None,
+    memo: ListingMemo | None = None,
 ) -> Iterator[Path]:
     """`discover`'s files as the walk finds them (each once; not sorted across the paths given), so that a
     caller can start on the first files while the walk goes on. Raises `FileError` for a path that does not
@@ -86,18 +90,25 @@ def iter_sources(
             raise FileError(f"{original}: cannot access: {err.strerror or err}") from err
         if not exists:
             raise FileError(f"{original}: no such file or directory")
-    return _unique(_sources(given, excluded, respect_gitignore, force_exclude, [] if unlisted is None else unlisted))
+    unlisted = [] if unlisted is None else unlisted
+    return _unique(_sources(given, excluded, respect_gitignore, force_exclude, unlisted, memo))
 
 
 def _sources(
-    paths: list[Path], excluded: Excluded, respect_gitignore: bool, force_exclude: bool, unlisted: list[str]
-) -> Iterator[Path]:
+    paths: list[Path],
+    excluded: Excluded,
+    respect_gitignore: bool,
+    force_exclude: bool,
+    unlisted: list[str],
+    memo: ListingMemo | None,
+) -> Iterator[tuple[Path, str | None]]:
     for path in paths:
         if force_exclude and excluded_as_given(path, excluded):
             continue
         if path.is_dir():
             ignores = _outer_gitignores(path) if respect_gitignore else ()
-            walked = _walk(os.fspath(path), os.path.abspath(path), excluded, ignores, respect_gitignore, unlisted)
+            walk = _Walk(excluded, respect_gitignore, unlisted, memo)
+            walked = walk.files(os.fspath(path), os.path.abspath(path), ignores)
             for shown, key in walked:
                 yield Path(shown), key
         else:
@@ -119,6 +130,28 @@ def _unique(paths: Iterator[tuple[Path, str | None]]) -> Iterator[Path]:
             yield path
 
 
+def is_normal(absolute: str) -> bool:
+    """Whether an absolute path is already spelled as `os.path.normpath` spells it (no `.`, `..` or empty
+    component, no trailing separator), so that plain string operations on it agree with `os.path`'s."""
+    sep = os.sep
+    return (
+        sep + sep not in absolute
+        and sep + "." + sep not in absolute
+        and sep + ".." + sep not in absolute
+        and not absolute.endswith((sep + ".", sep + "..", sep))
+        and (os.altsep is None or os.altsep not in absolute)
+    )
+
+
+def absolute_path(path: str | os.PathLike) -> str:
+    """`os.path.abspath(path)`, without its work for a path already absolute and normal (what a walk from
+    an absolute directory gives: a warm run asks for every file's)."""
+    text = os.fspath(path)
+    if text[:1] == os.sep and os.sep == "/" and is_normal(text):
+        return text
+    return os.path.abspath(text)
+
+
 def excluded_as_given(path: Path, excluded: Excluded) -> bool:
     """True when `path` or a directory between it and the working directory is excluded (`--force-exclude`)."""
     absolute = Path(os.path.abspath(path))
@@ -132,12 +165,34 @@ def excluded_as_given(path: Path, excluded: Excluded) -> bool:
 
 class _IgnoreFile:
     """One ignore file's patterns, with a quick test in front of pathspec's (`GitIgnoreSpec`, built on the
-    first entry the quick test cannot rule out: compiling every pattern costs more than most walks ask)."""
+    first entry the quick test cannot rule out: compiling every pattern costs more than most walks ask).
 
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.any_match = _any_pattern(lines)
+    Made from `lines`, or from the file at `path` (read on the first question: a walk whose directory
+    listings are all served by a `ListingMemo` never reads it); `stamp` is then the file's
+    `(stat key, time taken)`, taken before the read, which the memo keys listings by."""
+
+    def __init__(self, lines: list[str] | None = None, path: str | None = None, stamp: _Stamp | None = None) -> None:
+        self._lines = lines
+        self.path = path
+        self.stamp = stamp
+        self._any_match: re.Pattern | None | bool = False  # False: not built yet
         self._spec: pathspec.GitIgnoreSpec | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            try:
+                with open(self.path or "", encoding="utf-8", errors="replace") as handle:
+                    self._lines = handle.read().splitlines()
+            except OSError:
+                self._lines = []  # as if absent: no pattern
+        return self._lines
+
+    @property
+    def any_match(self) -> re.Pattern | None:
+        if self._any_match is False:
+            self._any_match = _any_pattern(self.lines)
+        return self._any_match  # type: ignore[return-value]
 
     @property
     def spec(self) -> pathspec.GitIgnoreSpec:
@@ -153,7 +208,8 @@ class _IgnoreFile:
         pathspec tries each pattern in turn (a 170-line ignore file made discovery cost 0.3 s on the
         benchmark corpus); one regular expression of all of them answers for the entries no pattern
         matches, which are most, and pathspec decides the rest."""
-        if self.any_match is not None and self.any_match.search(rel) is None:
+        quick = self.any_match
+        if quick is not None and quick.search(rel) is None:
             return None
         return self.spec.check_file(rel).include
 
@@ -225,14 +281,29 @@ def _shape(regex: str) -> tuple[str, str, str] | None:
 
 
 _Ignores = tuple[tuple[str, _IgnoreFile], ...]  # (absolute directory, its ignore file's patterns)
+_Stamp = tuple[tuple[int, int, int, int, int], int]  # (size, mtime, ctime, inode, device), time taken (ns)
 
 
-def _read_ignore_file(path: Path) -> _IgnoreFile | None:
+def _stamp(path: str) -> tuple[_Stamp, bool] | None:
+    """The stamp of a path (`os.stat`, following links, and the time just before it) and whether it is a
+    directory; None when it does not exist or is neither a regular file nor a directory."""
+    taken = time.time_ns()
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+        st = os.stat(path)
+    except (OSError, ValueError):
         return None
-    return _IgnoreFile(lines)
+    is_dir = stat.S_ISDIR(st.st_mode)
+    if not is_dir and not stat.S_ISREG(st.st_mode):
+        return None
+    return ((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev), taken), is_dir
+
+
+def _read_ignore_file(path: str) -> _IgnoreFile | None:
+    """The ignore file at `path` (read when first asked), or None when there is no regular file there."""
+    found = _stamp(path)
+    if found is None or found[1]:
+        return None
+    return _IgnoreFile(path=path, stamp=found[0])
 
 
 def _outer_gitignores(root: Path) -> _Ignores:
@@ -243,11 +314,11 @@ def _outer_gitignores(root: Path) -> _Ignores:
     if top is None:
         return ()
     out: list[tuple[str, _IgnoreFile]] = []
-    info = _read_ignore_file(top / ".git" / "info" / "exclude") if (top / ".git").is_dir() else None
+    info = _read_ignore_file(str(top / ".git" / "info" / "exclude")) if (top / ".git").is_dir() else None
     if info is not None:
         out.append((str(top), info))
     for directory in reversed(chain[1 : chain.index(top) + 1]):
-        spec = _read_ignore_file(directory / GITIGNORE)
+        spec = _read_ignore_file(str(directory / GITIGNORE))
         if spec is not None:
             out.append((str(directory), spec))
     return tuple(out)
@@ -263,53 +334,157 @@ def _gitignored(ignores: _Ignores, absolute: str, is_dir: bool) -> bool:
     return False
 
 
-def _walk(
-    path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool, unlisted: list[str]
-) -> Iterator[tuple[str, str]]:
-    """The source files under the directory `path` (as given; `absolute` is the same directory), as paths
-    joined onto `path` with their `_unique` keys, depth first in name order. Strings throughout: pathlib
-    would cost more than the walk itself. A stack of directory listings, not recursion: a tree may be
-    deeper than Python's stack."""
-    stack = [_listing(path, absolute, excluded, ignores, respect, unlisted)]
-    while stack:
-        entry = next(stack[-1], None)
-        if entry is None:
-            stack.pop()
-        elif entry[0]:  # a directory: its files come before the next entry of this one
-            _, child, child_abs, child_ignores = entry
-            stack.append(_listing(child, child_abs, excluded, child_ignores, respect, unlisted))
-        else:
-            yield entry[1], entry[2]
+class ListingMemo:
+    """What earlier walks kept of each directory, served again while nothing that decided it changed.
+
+    A directory's kept entries (the names of its subdirectories and source files that no exclude, ignore
+    file or `.git` rule drops) depend on its entries, the rules of its ignore files and of the ignore
+    files above it, the excludes that apply to it, and `respect_gitignore`. A record holds the kept
+    entries with the directory's stamp (`os.stat` and the time taken before listing it) and a context key:
+    `rules_key(directory)` (which must say everything `excluded` decides for that directory's entries: the
+    CLI gives its exclude patterns), `respect_gitignore`, and the path and stamp of each ignore file that
+    applies. Adding, removing or renaming an entry changes the directory's mtime and ctime; editing an
+    ignore file changes its stamp; so an unchanged directory stamp and context prove the same kept
+    entries. The files themselves are not vouched for: each is still stat'ed by the results cache.
+
+    Not recorded (listed again on every walk): a directory or ignore file whose last change was within
+    `racy_ns` of its stamp (a change in the same clock tick keeps the times, as for the results cache),
+    and a directory holding a symbolic link with a source suffix (what it points to may change while the
+    directory does not). `known`: records by absolute directory, as loaded (plain tuples, checked before
+    use); `changed`: this walk's new records, for the caller to save."""
+
+    def __init__(self, known: dict, rules_key: Callable[[str], Hashable], racy_ns: int) -> None:
+        self.known = known
+        self.rules_key = rules_key
+        self.racy_ns = racy_ns
+        self.changed: dict[str, tuple] = {}
+        self.served = 0
+        self._contexts: dict[tuple, str] = {}
+
+    def settled(self, stamp: _Stamp) -> bool:
+        """Whether a stamp was taken well after the last change it shows."""
+        key, taken = stamp
+        return max(key[1], key[2]) < taken - self.racy_ns
+
+    def context(self, directory: str, ignores: _Ignores, respect: bool) -> str | None:
+        """The context key of a directory's listing; None when an ignore file is not settled."""
+        rules = self.rules_key(directory)
+        found = self._contexts.get((rules, ignores, respect))
+        if found is None:
+            if not all(f.stamp is not None and self.settled(f.stamp) for _, f in ignores):
+                return None
+            import hashlib
+
+            plain = (respect, rules, [(d, f.path, f.stamp[0]) for d, f in ignores])  # type: ignore[index]
+            found = self._contexts[(rules, ignores, respect)] = hashlib.sha256(repr(plain).encode()).hexdigest()[:32]
+        return found
+
+    def get(self, directory: str, stamp: _Stamp, context: str) -> tuple[tuple[str, bool], ...] | None:
+        """The kept entries of an unchanged directory (None: none recorded, changed, or not a record)."""
+        record = self.known.get(directory)
+        try:
+            key, recorded_context, kept = record  # type: ignore[misc]
+            if key != stamp[0] or recorded_context != context:
+                return None
+            for name, is_dir in kept:
+                if not (type(name) is str and type(is_dir) is bool and _plain_name(name)):
+                    return None
+        except (TypeError, ValueError):
+            return None
+        self.served += 1
+        return kept
+
+    def put(self, directory: str, stamp: _Stamp, context: str, kept: tuple[tuple[str, bool], ...]) -> None:
+        if self.settled(stamp):
+            self.changed[directory] = (stamp[0], context, kept)
 
 
-def _listing(path: str, absolute: str, excluded: Excluded, ignores: _Ignores, respect: bool, unlisted: list[str]):
-    """One directory's entries to keep, in name order: (True, path, absolute, ignores) for a directory,
-    (False, path, key) for a source file (key: its absolute path, or its target's for a link). A directory
-    that cannot be listed says so in `unlisted`."""
-    if respect:
-        ignore_file = os.path.join(absolute, GITIGNORE)
-        own = _read_ignore_file(Path(ignore_file)) if os.path.isfile(ignore_file) else None
-        if own is not None:
-            ignores = (*ignores, (absolute, own))
-    try:
-        entries = sorted(os.scandir(absolute), key=lambda e: e.name)
-    except OSError as err:
-        shown = os.path.normpath(path).replace(os.sep, "/")
-        unlisted.append(f"{shown}: skipped: cannot list the directory: {err.strerror or err}")
-        return
-    for entry in entries:
-        is_dir = entry.is_dir(follow_symlinks=False)
-        if not is_dir and not entry.name.endswith(SOURCE_SUFFIXES):
-            continue  # what no setting could keep: before the tests below, which cost more (most entries)
-        child_abs = entry.path
-        if (is_dir and entry.name == ".git") or excluded(child_abs, is_dir) or _gitignored(ignores, child_abs, is_dir):
-            continue
-        if is_dir:
-            yield True, os.path.join(path, entry.name), child_abs, ignores
-        elif entry.is_file():
-            # `_unique`'s key: is_symlink answers from the listing, without an lstat per file
-            key = os.path.realpath(child_abs) if entry.is_symlink() else child_abs
-            yield False, os.path.join(path, entry.name), key
+def _plain_name(name: str) -> bool:
+    """A name a directory listing can hold (a record naming `..` or a path is not one)."""
+    return bool(name) and name not in (".", "..") and os.sep not in name and "/" not in name and "\0" not in name
+
+
+def _join(directory: str, name: str) -> str:
+    """`os.path.join` of a directory and an entry name (a tenth of its cost)."""
+    return directory + name if directory.endswith(os.sep) else directory + os.sep + name
+
+
+class _Walk:
+    """One walk's rules: `files` gives the source files under a directory."""
+
+    def __init__(self, excluded: Excluded, respect: bool, unlisted: list[str], memo: ListingMemo | None) -> None:
+        self.excluded = excluded
+        self.respect = respect
+        self.unlisted = unlisted
+        self.memo = memo
+
+    def files(self, path: str, absolute: str, ignores: _Ignores) -> Iterator[tuple[str, str]]:
+        """The source files under the directory `path` (as given; `absolute` is the same directory), as
+        paths joined onto `path` with their `_unique` keys, depth first in name order. Strings throughout:
+        pathlib would cost more than the walk itself. A stack of directory listings, not recursion: a tree
+        may be deeper than Python's stack."""
+        stack = [self._listing(path, absolute, ignores)]
+        while stack:
+            entry = next(stack[-1], None)
+            if entry is None:
+                stack.pop()
+            elif entry[0]:  # a directory: its files come before the next entry of this one
+                _, child, child_abs, child_ignores = entry
+                stack.append(self._listing(child, child_abs, child_ignores))
+            else:
+                yield entry[1], entry[2]
+
+    def _listing(self, path: str, absolute: str, ignores: _Ignores) -> Iterator[tuple]:
+        """One directory's entries to keep, in name order: (True, path, absolute, ignores) for a directory,
+        (False, path, key) for a source file (key: its absolute path, or its target's for a link). A
+        directory that cannot be listed says so in `unlisted`."""
+        if self.respect:
+            own = _read_ignore_file(_join(absolute, GITIGNORE))
+            if own is not None:
+                ignores = (*ignores, (absolute, own))
+        memo, stamp, context = self.memo, None, None
+        if memo is not None:
+            found = _stamp(absolute)  # before the listing: a change after it shows in the next walk
+            stamp = found[0] if found is not None and found[1] else None
+            context = memo.context(absolute, ignores, self.respect) if stamp is not None else None
+            kept = memo.get(absolute, stamp, context) if context is not None else None  # type: ignore[arg-type]
+            if kept is not None:
+                for name, is_dir in kept:
+                    child_abs = _join(absolute, name)
+                    if is_dir:
+                        yield True, _join(path, name), child_abs, ignores
+                    else:
+                        yield False, _join(path, name), child_abs
+                return
+        try:
+            entries = sorted(os.scandir(absolute), key=lambda e: e.name)
+        except OSError as err:
+            shown = os.path.normpath(path).replace(os.sep, "/")
+            self.unlisted.append(f"{shown}: skipped: cannot list the directory: {err.strerror or err}")
+            return
+        kept_names: list[tuple[str, bool]] = []
+        linked = False
+        excluded = self.excluded
+        for entry in entries:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            if not is_dir and not entry.name.endswith(SOURCE_SUFFIXES):
+                continue  # what no setting could keep: before the tests below, which cost more (most entries)
+            child_abs = entry.path
+            if (is_dir and entry.name == ".git") or excluded(child_abs, is_dir) or _gitignored(ignores, child_abs, is_dir):
+                continue
+            if is_dir:
+                kept_names.append((entry.name, True))
+                yield True, _join(path, entry.name), child_abs, ignores
+            elif entry.is_symlink():
+                linked = True
+                if entry.is_file():
+                    # `_unique`'s key: is_symlink answers from the listing, without an lstat per file
+                    yield False, _join(path, entry.name), os.path.realpath(child_abs)
+            elif entry.is_file():
+                kept_names.append((entry.name, False))
+                yield False, _join(path, entry.name), child_abs
+        if memo is not None and stamp is not None and context is not None and not linked:
+            memo.put(absolute, stamp, context, tuple(kept_names))
 
 
 def read_source(path: Path) -> SourceFile:

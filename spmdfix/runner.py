@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix import noqa, notebook, pipeline, rules
-from spmdfix.files import MAX_BYTES, FileError, SourceFile, decode, read_source
+from spmdfix.files import MAX_BYTES, FileError, SourceFile, decode, is_normal, read_source
 from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
 from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
@@ -128,11 +128,17 @@ def display_path(path: Path) -> str:
         shown = os.path.normpath(path)  # what relpath gives for a relative path, without two abspath calls
         if not shown.startswith(".."):
             return shown.replace(os.sep, "/")
+    text = str(path)
+    cwd = os.getcwd()
+    below = cwd if cwd.endswith(os.sep) else cwd + os.sep
+    if text.startswith(below) and is_normal(text):
+        # relpath's answer without its two abspath calls (most of a warm run's cost per file)
+        return text[len(below) :].replace(os.sep, "/")
     try:
         rel = os.path.relpath(path)
     except ValueError:
-        rel = str(path)
-    shown = str(path) if rel.startswith("..") else rel
+        rel = text
+    shown = text if rel.startswith("..") else rel
     return shown.replace(os.sep, "/")
 
 

@@ -38,6 +38,7 @@ from spmdfix.runner import (
 
 if TYPE_CHECKING:
     from spmdfix.cache import CachedRun
+    from spmdfix.files import ListingMemo
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PROGRESS_MIN_FILES = 50
@@ -182,6 +183,7 @@ class Run:
         self.resolver = Resolver(overrides, kw["config_file"])
         self.paths: tuple[Path, ...] = kw["paths"]
         self._settings: dict[str, pipeline.FileSettings] = {}  # `pipeline.resolve_shared`'s memo
+        self._exclude_keys: dict[int, tuple[object, tuple[str, ...]]] = {}  # `exclude_key`'s memo
         self.unlisted: list[str] = []  # directories the walk could not list, said on stderr after the run
         self.stdin = self.paths == (Path("-"),)
         self._stdin_raw: bytes | None = None
@@ -208,9 +210,18 @@ class Run:
         """Whether the settings of the absolute path's directory exclude it (discovery's `excluded`)."""
         return self.resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
 
-    def sources(self) -> Iterator[Path]:
-        """The files to run on, as the walk finds them (`files.iter_sources`). Raises `click.UsageError`
-        for a path that does not exist."""
+    def exclude_key(self, directory: str) -> tuple[str, ...]:
+        """Everything `excluded` decides the entries of an absolute directory by (its exclude patterns):
+        the key under which the results cache keeps the directory's listing (`files.ListingMemo`)."""
+        settings = self.resolver.for_dir(directory)
+        found = self._exclude_keys.get(id(settings))
+        if found is None:
+            found = self._exclude_keys[id(settings)] = (settings, settings.exclude + settings.extend_exclude)
+        return found[1]
+
+    def sources(self, memo: ListingMemo | None = None) -> Iterator[Path]:
+        """The files to run on, as the walk finds them (`files.iter_sources`; `memo`: the listings of
+        earlier walks). Raises `click.UsageError` for a path that does not exist."""
         try:
             return iter_sources(
                 self.paths,
@@ -218,6 +229,7 @@ class Run:
                 self.kw["respect_gitignore"],
                 self.kw["force_exclude"],
                 self.unlisted,
+                memo,
             )
         except FileError as err:
             raise click.UsageError(str(err)) from err
@@ -281,7 +293,8 @@ class Run:
             return [job], [_run_stdin(job, self.stdin_bytes())]
         cached = self.cached_run(mode)
         workers = self.kw["jobs"] or os.cpu_count() or 1
-        found = (self.job(path, mode, want_edits) for path in self.sources())
+        memo = cached.cache.listing_memo(self.exclude_key) if cached is not None else None
+        found = (self.job(path, mode, want_edits) for path in self.sources(memo))
         found = cached.misses(found) if cached is not None else found
         if not terminal.stderr_is_tty():
             # No progress bar to size: files are read while discovery is still walking (`run_streamed`
