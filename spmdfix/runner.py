@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix import noqa, notebook, pipeline, rules
-from spmdfix.files import MAX_BYTES, FileError, SourceFile, decode, is_normal, read_source
+from spmdfix.files import (
+    MAX_BYTES,
+    FileError,
+    SourceFile,
+    decode,
+    is_normal,
+    read_source,
+)
 from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
 from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings
