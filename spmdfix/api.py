@@ -76,10 +76,17 @@ class Analysis:
 
 
 def analyse_source(
-    source: str, options: Options = Options(), *, path: str | Path | None = None, index: ProjectIndex | None = None
+    source: str,
+    options: Options = Options(),
+    *,
+    path: str | Path | None = None,
+    index: ProjectIndex | None = None,
+    prefiltered: bool = False,
 ) -> Analysis:
-    """`check_source`'s findings, and the places the analysis could not follow (`Analysis`). Never raises."""
-    if not may_have_findings(source):
+    """`check_source`'s findings, and the places the analysis could not follow (`Analysis`). Never raises.
+    prefiltered: the caller knows `source` passes the prefilter (it asked before, in another process): it is
+    analysed without asking again."""
+    if not prefiltered and not may_have_findings(source):
         return Analysis([])
     with _gc_paused():
         return _checked(source, options, path, index)[0]

@@ -223,14 +223,15 @@ def findings_of(
 
 
 def _analysed(
-    prepared: Prepared, text: str, settings: FileSettings, path: Path | None, index: Any
+    prepared: Prepared, text: str, settings: FileSettings, path: Path | None, index: Any, prefiltered: bool = False
 ) -> tuple[list[Finding], list[Finding], Finding | None, tuple[Unfollowed, ...]]:
-    """`findings_of`, and the places the analysis could not follow when SPMD910 is selected."""
+    """`findings_of`, and the places the analysis could not follow when SPMD910 is selected. prefiltered: as
+    `api.analyse_source`'s."""
     from spmdfix import (
         api,  # the analysis: imported where files are checked (a worker, the server)
     )
 
-    analysis = api.analyse_source(text, settings.options, **_where(path, index))
+    analysis = api.analyse_source(text, settings.options, prefiltered=prefiltered, **_where(path, index))
     found = analysis.findings + prepared.extra_findings(text)
     found.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
     error = next((f for f in found if f.code == rules.SYNTAX_ERROR.code), None)
@@ -240,11 +241,12 @@ def _analysed(
 
 
 def check_prepared(
-    prepared: Prepared, settings: FileSettings, *, path: Path | None = None, index: Any = None
+    prepared: Prepared, settings: FileSettings, *, path: Path | None = None, index: Any = None, prefiltered: bool = False
 ) -> Checked:
     """The findings of a prepared file (see the module doc: analyse, select). Raises what the analysis
-    raises (front ends catch it per file)."""
-    reported, suppressed, error, unfollowed = _analysed(prepared, prepared.text, settings, path, index)
+    raises (front ends catch it per file). prefiltered: the caller knows the text passes the prefilter
+    (`api.analyse_source`)."""
+    reported, suppressed, error, unfollowed = _analysed(prepared, prepared.text, settings, path, index, prefiltered)
     reported = without_blocked_fixes(reported, suppressed)
     return Checked(prepared.text, settings, tuple(reported), tuple(suppressed), error, unfollowed)
 

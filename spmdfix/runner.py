@@ -64,7 +64,10 @@ class Job:
     skipped. include_generated: do not skip files marked `@generated`. stamp: record the file's stamp
     (stat and digest of the bytes read) in the outcome, for the results cache (`spmdfix.cache`). defer:
     stop before the analysis of a text that passes the prefilter (status "deferred", `cost` its length),
-    so that `run_streamed` can schedule the analyses largest first.
+    so that `run_streamed` can schedule the analyses largest first. kept: the file's text passed the
+    prefilter in such a first pass: checking it analyses the text without asking the prefilter again (on
+    the largest modules of a tree its scans cost a tenth of their analysis; a file changed in between is
+    analysed all the same, which only costs time).
     """
 
     path: Path
@@ -78,6 +81,7 @@ class Job:
     stamp: bool = False
     project_root: Path | None = None  # where the cross-module analysis looks for modules (found when None)
     defer: bool = False
+    kept: bool = False
 
     @property
     def settings(self) -> pipeline.FileSettings:
@@ -264,13 +268,13 @@ def _index(job: Job) -> ProjectIndex:
 
 
 def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
-    if not may_have_findings(prepared.text):
+    if not job.kept and not may_have_findings(prepared.text):
         # No finding, nor a left-out cell's: the same outcome without the analysis and without looking for
         # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).
         return FileOutcome(job.path, job.display, "checked")
     index = _index(job)
     with index.recording() as depends:  # the other modules read: the results cache checks them
-        checked = pipeline.check_prepared(prepared, job.settings, path=job.path, index=index)
+        checked = pipeline.check_prepared(prepared, job.settings, path=job.path, index=index, prefiltered=job.kept)
     # For the results cache: everything the index read or looked for, a superset of `depends` (a summary
     # computed for one module and served to another names only the modules of the functions it crossed).
     depends = [*sorted(set(depends) | set(index.everything_read())), (PROJECT_ROOT_KEY, str(index.root))]
@@ -547,7 +551,8 @@ def _deferred(jobs: list[Job], outcomes: list[FileOutcome], workers: int, pool: 
     order = sorted((i for i, o in enumerate(outcomes) if o.status == DEFERRED), key=lambda i: -outcomes[i].cost)
     if not order:
         return outcomes
-    todo = [jobs[i] for i in order]
+    # (the first pass ran the prefilter on these texts: `Job.kept` spares the second pass its scans)
+    todo = [dataclasses.replace(jobs[i], kept=True) for i in order]
     parallel = workers > 1 and len(todo) > 1
     if pool is None and parallel and sum(outcomes[i].cost for i in order) >= PARALLEL_COST:
         with worker_pool(min(workers, len(todo))) as own:

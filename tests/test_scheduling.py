@@ -77,3 +77,30 @@ def test_deferring_a_batch_is_deferring_each_job(jobs: list[Job]) -> None:
     deferred = run_batch(jobs, defer=True)
     assert deferred == run_batch([dataclasses.replace(job, defer=True) for job in jobs])
     assert DEFERRED in {o.status for o in deferred} and "checked" in {o.status for o in deferred}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_second_pass_does_not_ask_the_prefilter_again(
+    jobs: list[Job], workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text the first pass kept is analysed without a second prefilter scan (`Job.kept`), with the same
+    outcome. (In this process: with workers, the main process never asks the prefilter.)"""
+    import spmdfix.api as api_module
+    import spmdfix.pipeline as pipeline_module
+    from spmdfix.prefilter import may_have_findings
+
+    asked: list[str] = []
+
+    def counting(text: str) -> bool:
+        asked.append(text)
+        return may_have_findings(text)
+
+    for module in (runner_module, api_module, pipeline_module):
+        monkeypatch.setattr(module, "may_have_findings", counting)
+    monkeypatch.setattr(runner_module, "SMALL_TREE", 10_000)  # the first pass in this process
+    monkeypatch.setattr(runner_module, "PARALLEL_COST", 10**9 if workers == 1 else 0)
+    _, outcomes = run_streamed(iter(jobs), workers)
+    kept = [o for o in outcomes if o.parsed]
+    assert len(kept) > 10
+    assert all(asked.count(job.path.read_text()) == 1 for job in jobs if job.path in {o.path for o in kept})
+    assert outcomes == [run_batch([job])[0] for job in jobs]
