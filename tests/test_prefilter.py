@@ -329,3 +329,119 @@ def test_placements_and_applied_vmaps_in_different_functions_are_dropped_with_no
     )
     assert _findings_without_prefilter(source) == []
     assert not may_have_findings(source)
+
+
+# --- the scanner's pieces against references -------------------------------------------------------------
+
+TRICKY_STRINGS = (
+    "a = '''it''s'''\n"
+    'b = """x\\"""" + "y"\n'
+    "c = ''''''\n"
+    "d = 'a\\'b' \"c\\\"d\" r'\\''\n"
+    "e = '''x\\\n''' # a comment with ''' in it\n"
+    'f = "#not a comment"  # a comment "with quotes"\n'
+    "g = '''a''''' + '''b\n'' '''\n"
+    'h = f"{x!r:>{w}}" + """\n"" "\n"""\n'
+    "i = '\\\n'\n"
+)
+
+
+def test_string_literals_and_comments_end_where_python_ends_them() -> None:
+    """`_strings_and_comments` (one regular expression) finds each string literal (from its first quote: a
+    prefix is code) and comment that Python's tokenizer finds, and nothing else."""
+    import io
+    import tokenize
+
+    from spmdfix.prefilter import _strings_and_comments
+
+    rows = [0]
+    for line in io.StringIO(TRICKY_STRINGS):
+        rows.append(rows[-1] + len(line))
+    expected = []
+    for token in tokenize.generate_tokens(io.StringIO(TRICKY_STRINGS).readline):
+        if token.type in (tokenize.STRING, tokenize.COMMENT):
+            start = rows[token.start[0] - 1] + token.start[1]
+            end = rows[token.end[0] - 1] + token.end[1]
+            if token.type == tokenize.STRING:
+                start += len(token.string) - len(token.string.lstrip("rbfuRBFU"))
+            expected.append((start, end))
+    starts, ends = _strings_and_comments(TRICKY_STRINGS)
+    assert list(zip(starts, ends)) == expected
+
+
+def _regions_line_by_line(source: str) -> dict[int, int]:
+    """A reference for `_def_regions`: each code line's innermost `def` (the offset of its line, -1 for the
+    module), found line by line with a stack of open `def`s."""
+    import re
+
+    from spmdfix.prefilter import _in_code
+
+    stack: list[tuple[int, int]] = []
+    out = {}
+    for line in re.finditer(r"^( *)[^ \n#]", source, re.MULTILINE):
+        if not _in_code(source, line.start()):
+            continue
+        indent = len(line.group(1))
+        while stack and indent <= stack[-1][0]:
+            stack.pop()
+        if re.match(r"(?:async[ \t]+)?def\b", source[line.end() - 1 :]):
+            stack.append((indent, line.start()))
+        out[line.start()] = stack[-1][1] if stack else -1
+    return out
+
+
+REGION_TEXTS = {
+    "one-space indents": "def f():\n x = 1\n def g():\n  y = 2\n z = 3\nw = 4\n",
+    "nested": "def f():\n    def g():\n        x = 1\n    y = 2\nz = 3\n",
+    "string at column 0": 'def f():\n    s = """\nnot code\n"""\n    return s\ndef g(): pass\n',
+    "tab": "def f():\n\tdef g():\n\t\tpass\n\tx = 1\n",
+    "comment at column 0": "def f():\n# a comment\n    x = 1\nasync  def g():\n    pass\n",
+    "continuation": "def f(\na):\n    pass\nclass C:\n    def m(self): pass\n    y = 1\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGION_TEXTS))
+def test_def_regions_give_each_line_the_def_a_line_by_line_walk_gives(name: str) -> None:
+    from spmdfix.prefilter import _def_regions, _region_of
+
+    source = REGION_TEXTS[name]
+    regions = _def_regions(source)
+    starts, ends, parents = regions
+    for offset, expected in _regions_line_by_line(source).items():
+        inside = [k for k in range(len(starts)) if starts[k] <= offset < ends[k]]
+        innermost = max(inside, key=lambda k: starts[k], default=-1)
+        assert innermost == _region_of(regions, offset)
+        assert (starts[innermost] if innermost >= 0 else -1) == expected, (name, offset)
+        if innermost >= 0 and parents[innermost] >= 0:
+            assert starts[parents[innermost]] < starts[innermost] < ends[innermost] <= ends[parents[innermost]]
+
+
+def test_def_regions_agree_with_a_line_by_line_walk_on_real_modules() -> None:
+    """The golden inputs and spmdfix's own modules: every code line gets the same innermost `def`."""
+    from pathlib import Path
+
+    from spmdfix.prefilter import _def_regions, _region_of
+
+    sources = [c.input.read_text() for c in CASES] + [p.read_text() for p in (Path(__file__).parents[1] / "spmdfix").rglob("*.py")]
+    assert len(sources) > 50
+    for source in sources:
+        regions = _def_regions(source)
+        for offset, expected in _regions_line_by_line(source).items():
+            k = _region_of(regions, offset)
+            assert (regions[0][k] if k >= 0 else -1) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("from pkg import mesh\nimport os\n", True),  # on the first line (no line break before it)
+        ("import os\n  from . import mesh\n", True),
+        ("import os\nimport jax.numpy as jnp, pkg.meshes\n", True),
+        ("import os\nfrom jax import numpy\nx = 'import pkg'\n", False),
+        ("import os, numpy as np", False),
+    ],
+)
+def test_imports_of_the_project_are_found_on_every_line(text: str, expected: bool) -> None:
+    from spmdfix.prefilter import _imports_project
+
+    assert _imports_project(text) is expected
