@@ -1,8 +1,9 @@
 """Where a cold `spmdfix check` spends its CPU, stage by stage, in one process (no workers, no cache).
 
 `python bench/stages.py [DIR ...] [--top 15] [--repeat 1]` (default `/work/corpus`) discovers the files as `check` does,
-then times, with `time.process_time`, reading, the prefilter over every file, and for each text the prefilter
-keeps: `ast.parse`, building the analysis (`Analyzer`: scopes and indexes) and the facts and plan (findings).
+then times, with `time.process_time`, reading, the test of each file's bytes, decoding and preparing the files
+it keeps, the prefilter over their texts, and for each text the prefilter keeps: `ast.parse`, building the
+analysis (`Analyzer`: scopes and indexes) and the facts and plan (findings).
 It prints the totals and the costliest files (with `--repeat N`, the least of N rounds for each). For
 before/after comparisons of speed work: CPU seconds are steadier than wall seconds on a shared machine.
 """
@@ -44,9 +45,10 @@ def _round(paths: list[str]) -> tuple[dict[str, float], list[tuple], int, int]:
     clock = time.process_time
     t0 = clock()
     from spmdfix import api, pipeline, prefilter
-    from spmdfix.files import discover, read_source
+    from spmdfix.files import decode, discover, plain_ascii, read_bytes
     from spmdfix.plan import plan_findings
     from spmdfix.prefilter import may_have_findings
+    from spmdfix.runner import cleared_by_bytes
 
     totals = {"imports": clock() - t0}
     api._INDEXES.clear()  # each round parses other modules of the projects afresh, as a cold run does
@@ -54,21 +56,37 @@ def _round(paths: list[str]) -> tuple[dict[str, float], list[tuple], int, int]:
     t = clock()
     files = discover(paths)
     totals["discover"] = clock() - t
-    read, prefilter, kept = 0.0, 0.0, []
+    # As `runner._run_bytes` goes: the bytes' test, then decoding and preparing only the texts it keeps.
+    read, by_bytes, prepare, prefilter, kept = 0.0, 0.0, 0.0, 0.0, []
     for path in files:
         t = clock()
         try:
-            text = pipeline.prepare(path, read_source(path).text).text
-        except Exception:  # noqa: BLE001 - skipped files (generated, non-Python notebooks) cost no analysis
-            read += clock() - t
+            raw = read_bytes(path)
+        except OSError:
             continue
         t1 = clock()
-        passes = may_have_findings(text)
+        cleared = cleared_by_bytes(path, raw)
         t2 = clock()
-        read, prefilter = read + t1 - t, prefilter + t2 - t1
+        read, by_bytes = read + t1 - t, by_bytes + t2 - t1
+        if cleared and plain_ascii(raw):
+            continue
+        try:
+            source = decode(path, raw)
+            if cleared and source.encoding in ("utf-8", "utf-8-sig"):
+                prepare += clock() - t2
+                continue
+            text = pipeline.prepare(path, source.text).text
+        except Exception:  # noqa: BLE001 - unreadable, generated, non-Python notebooks cost no analysis
+            prepare += clock() - t2
+            continue
+        t3 = clock()
+        passes = may_have_findings(text)
+        t4 = clock()
+        prepare, prefilter = prepare + t3 - t2, prefilter + t4 - t3
         if passes:
             kept.append((path, text))
-    totals["read + prepare"], totals["prefilter"] = read, prefilter
+    totals["read"], totals["bytes test"] = read, by_bytes
+    totals["decode + prepare"], totals["prefilter"] = prepare, prefilter
     rows = []
     for path, text in kept:
         gc.disable()

@@ -490,10 +490,46 @@ class _Walk:
 def read_source(path: Path) -> SourceFile:
     """Read and decode one module. Raises `FileError` when it cannot be read or decoded."""
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path)
     except OSError as err:
         raise FileError(f"cannot read: {err.strerror or err}") from err
     return decode(path, raw)
+
+
+def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
+    """The bytes of the file at `path`. Raises OSError, and `TooLarge` (its size) when the file holds more
+    than `limit` bytes (None: no limit), before reading it.
+
+    One open, one fstat and one read (a second when the file grew since the fstat): half the CPU of
+    `Path.read_bytes` plus an `os.stat` for the size, per file of a whole-tree run."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        size = os.fstat(fd).st_size
+        if limit is not None and size > limit:
+            raise TooLarge(size)
+        raw = os.read(fd, size + 1)  # one byte more: a file that grew since is read to its end below
+        if len(raw) != size:
+            chunks = [raw]
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+            raw = b"".join(chunks)
+        return raw
+    finally:
+        os.close(fd)
+
+
+class TooLarge(Exception):
+    """A file over the size limit `read_bytes` was given; `size` is its size in bytes."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+def plain_ascii(raw: bytes) -> bool:
+    """True when `decode` reads `raw` as ASCII text as it is (no byte over 0x7f, no PEP 263 cookie): the
+    text is known without decoding it."""
+    return raw.isascii() and b"coding" not in raw[: _end_of_second_line(raw)]
 
 
 def text_of(path: str) -> str | None:
@@ -524,7 +560,7 @@ def _source_of(path: str, mtime_ns: int, size: int) -> SourceFile | None:
 
 def decode(path: Path, raw: bytes) -> SourceFile:
     """Decode module bytes by BOM / PEP 263 cookie (default UTF-8). Raises `FileError` on bad bytes."""
-    if raw.isascii() and b"coding" not in raw[: _end_of_second_line(raw)]:
+    if plain_ascii(raw):
         # What detect_encoding finds for these bytes (no BOM, no cookie: UTF-8), without its line reading.
         return SourceFile(path, raw.decode("ascii"), "utf-8", raw)
     try:

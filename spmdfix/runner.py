@@ -27,13 +27,15 @@ from spmdfix.files import (
     MAX_BYTES,
     FileError,
     SourceFile,
+    TooLarge,
     decode,
     is_normal,
-    read_source,
+    plain_ascii,
+    read_bytes,
 )
 from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
 from spmdfix.positions import LineIndex
-from spmdfix.prefilter import may_have_findings
+from spmdfix.prefilter import may_have_findings, utf8_may_have_findings
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -182,28 +184,63 @@ def _recursion_budget() -> Iterator[None]:
 
 def _run_file(job: Job, defer: bool) -> FileOutcome:
     try:
-        size = os.stat(job.path).st_size
-    except OSError as err:
-        return FileOutcome(job.path, job.display, "unreadable", error=f"cannot read: {err.strerror or err}")
-    if size > job.max_bytes:
-        message = f"skipped: {_size(size)} is over the {_size(job.max_bytes)} limit (--max-file-size)"
-        return FileOutcome(job.path, job.display, "skipped", error=message)
-    if not job.stamp:
-        try:
-            source = read_source(job.path)
-        except FileError as err:
-            return FileOutcome(job.path, job.display, "unreadable", error=str(err))
-        return run_source(job, source, defer)
-    from spmdfix.cache import read_stamped
+        if not job.stamp:
+            return _run_bytes(job, read_bytes(job.path, job.max_bytes), defer)
+        from spmdfix.cache import read_stamped
 
-    try:
+        size = os.stat(job.path).st_size
+        if size > job.max_bytes:
+            raise TooLarge(size)
         raw, stamp = read_stamped(job.path)
-        source = decode(job.path, raw)
     except OSError as err:
         return FileOutcome(job.path, job.display, "unreadable", error=f"cannot read: {err.strerror or err}")
+    except TooLarge as err:
+        message = f"skipped: {_size(err.size)} is over the {_size(job.max_bytes)} limit (--max-file-size)"
+        return FileOutcome(job.path, job.display, "skipped", error=message)
+    return dataclasses.replace(_run_bytes(job, raw, defer), stamp=stamp)
+
+
+def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileOutcome:
+    """Run `job` on the bytes read from its file. In check mode, a module whose bytes show that it cannot
+    hold a finding (`cleared_by_bytes`) gets the outcome `_check` gives it ("checked", nothing found)
+    without being prepared, nor decoded when it is plain ASCII (`files.plain_ascii`): most files of a tree.
+    Else its text must be what `decode` reads as UTF-8 (a file that does not decode stays SPMD901)."""
+    cleared = job.mode == CHECK and cleared_by_bytes(job.path, raw, job.include_generated)
+    if cleared and plain_ascii(raw):
+        return FileOutcome(job.path, job.display, "checked")
+    try:
+        source = decode(job.path, raw)
     except FileError as err:
         return FileOutcome(job.path, job.display, "unreadable", error=str(err))
-    return dataclasses.replace(run_source(job, source, defer), stamp=stamp)
+    if cleared and source.encoding in ("utf-8", "utf-8-sig"):
+        return FileOutcome(job.path, job.display, "checked")
+    return run_source(job, source, defer)
+
+
+def cleared_by_bytes(path: Path, raw: bytes, include_generated: bool = False) -> bool:
+    """True when the module at `path`, whose bytes are `raw`, cannot hold a finding if `decode` reads them
+    as UTF-8 (the caller checks that): `prefilter.utf8_may_have_findings` says so, and neither would
+    `prepare` skip the text (`@generated`, unless `include_generated`) nor read it as JSON (a notebook)."""
+    return (
+        not path.name.endswith(".ipynb")
+        and (include_generated or not _marked_generated(raw))
+        and not utf8_may_have_findings(raw)
+    )
+
+
+_GENERATED = pipeline.GENERATED_MARK.encode()  # (ASCII: its bytes are in any UTF-8 text that holds it)
+
+
+def _marked_generated(raw: bytes) -> bool:
+    """Whether the mark `pipeline.is_generated` looks for is in the bytes of its first lines (the text's
+    first `GENERATED_LINES` lines, split at "\n" as it splits them), without a scan of the whole file."""
+    end = -1
+    for _ in range(pipeline.GENERATED_LINES):
+        end = raw.find(b"\n", end + 1)
+        if end < 0:
+            end = len(raw)
+            break
+    return raw.find(_GENERATED, 0, end) >= 0
 
 
 def _size(n: int) -> str:
