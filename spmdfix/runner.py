@@ -205,7 +205,7 @@ def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileOutcome:
     hold a finding (`cleared_by_bytes`) gets the outcome `_check` gives it ("checked", nothing found)
     without being prepared, nor decoded when it is plain ASCII (`files.plain_ascii`): most files of a tree.
     Else its text must be what `decode` reads as UTF-8 (a file that does not decode stays SPMD901)."""
-    cleared = job.mode == CHECK and cleared_by_bytes(job.path, raw, job.include_generated)
+    cleared = job.mode == CHECK and not job.kept and cleared_by_bytes(job.path, raw, job.include_generated)
     if cleared and plain_ascii(raw):
         return FileOutcome(job.path, job.display, "checked")
     try:
