@@ -59,9 +59,6 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
               "new kind (fuzzer): SPMD004 on a collective over an operand the vmap does not batch when the "
               "shard_map is a decorator (`@partial(jax.shard_map, ...)`): the unbatched-operand exemption "
               "follows only shard_maps applied where they are built"),
-    KnownOpen("clean:SPMD007", {"inner_vmap": ("in_body", "between"), "op": ("cumsum",)}, 1077,
-              "issue 10, false positives: SPMD007 on an inner vmap whose body has no binary primitive (cumsum: "
-              "not on the measured unary list of spmdfix/analysis/primitives.py)"),
 )
 
 

@@ -186,3 +186,11 @@ UNARY_NAMES = frozenset(
     [f"jax.numpy.{n}" for n in _UNARY_JNP] + ["jax.nn.sigmoid", "jax.lax.rsqrt"]
 )
 UNARY_METHODS = frozenset({"astype"})
+# Cumulative ops (scans along one axis) measured to run under hazard H2's conditions like the unary primitives,
+# called with the array and at most an integer `axis` (and lax's boolean `reverse`): jax 0.10.2,
+# safety/measurements/spmd007_cumulative_ops.py (fuzz seed 1077). `nancumsum` / `nancumprod` raise the `pvary`
+# error (they select with a binary `where`) and are not listed.
+CUMULATIVE_NAMES = frozenset(
+    [f"jax.numpy.{n}" for n in ("cumsum", "cumprod", "cumulative_sum", "cumulative_prod")]
+    + [f"jax.lax.{n}" for n in ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp")]
+)

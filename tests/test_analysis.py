@@ -261,6 +261,49 @@ CASES = {
         """,
         [],
     ),
+    # cumulative ops: measured to run under H2 (safety/measurements/spmd007_cumulative_ops.py, fuzz seed 1077)
+    "inner_vmap_over_cumulative_ops_is_not_spmd007": (
+        """
+        def body(b):
+            return jax.vmap(lambda r: jax.lax.cummax(jax.numpy.cumsum(r, axis=-1), axis=0, reverse=True))(b)
+        def f(x):
+            return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+        [],
+    ),
+    "inner_vmap_over_nancumsum_is_spmd007": (  # measured to raise the pvary error
+        """
+        def f(x):
+            return jax.shard_map(jax.vmap(lambda r: jax.numpy.nancumsum(r, axis=-1)), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.vmap")],
+    ),
+    "inner_vmap_over_cumsum_with_a_dtype_is_spmd007": (  # not measured: reported
+        """
+        def f(x):
+            return jax.shard_map(jax.vmap(lambda r: jax.numpy.cumsum(r, dtype=jax.numpy.float16)), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.vmap")],
+    ),
+    "inner_vmap_over_cumsum_with_a_computed_axis_is_spmd007": (  # not measured: reported
+        """
+        def f(x):
+            return jax.shard_map(jax.vmap(lambda r: jax.numpy.cumsum(r, axis=r.ndim - 1)), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.vmap")],
+    ),
+    "inner_vmap_over_a_cumsum_of_a_binary_step_is_spmd007": (
+        """
+        def f(x):
+            return jax.shard_map(jax.vmap(lambda r: jax.numpy.cumsum(r * 2.0)), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.vmap")],
+    ),
     "body_applying_an_inner_vmap_of_a_binary_lambda_is_spmd007": (
         """
         def body(b):

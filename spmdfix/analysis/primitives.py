@@ -3,7 +3,9 @@
 Measured with jax 0.10.2 (docs/rules.md, SPMD007): an inner `jax.vmap` between a vmap with spmd_axis_name and a
 shard_map (or inside its body) fails under check_vma=True with a `pvary` error as soon as the body applies a
 *binary* primitive (`v + v`, `v * 2.0`, `jnp.maximum(v, 0)`, relu, `v ** 0.5`); bodies made only of unary
-primitives (`jnp.sin`, `jnp.exp`, unary minus, `v ** 2` with an integer literal, `.astype(...)`) run and match.
+primitives (`jnp.sin`, `jnp.exp`, unary minus, `v ** 2` with an integer literal, `.astype(...)`) run and match,
+and so do the cumulative ops of `jaxapi.CUMULATIVE_NAMES` (`jnp.cumsum(v, axis=-1)`, `jax.lax.cummax(v, axis=0)`;
+safety/measurements/spmd007_cumulative_ops.py).
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ class UnaryCheck:
                 and type(exponent.value) is int
                 and self._unary(expr.left, names, scope)
             )
+        if isinstance(expr, ast.Call) and self._cumulative(expr, scope):
+            return self._unary(expr.args[0], names, scope)
         if isinstance(expr, ast.Call) and not expr.keywords:
             if isinstance(expr.func, ast.Attribute) and expr.func.attr in jaxapi.UNARY_METHODS:
                 if self.ix.qualname(expr.func, scope) is None and len(expr.args) == 1:
@@ -67,6 +71,22 @@ class UnaryCheck:
                 return self._unary(expr.args[0], names, scope)
         return False
 
+    def _cumulative(self, call: ast.Call, scope) -> bool:
+        """`jnp.cumsum(v)`, `jnp.cumsum(v, -1)`, `jnp.cumsum(v, axis=-1)`, `jax.lax.cummax(v, axis=0,
+        reverse=True)`: a measured cumulative op given the array and integer/boolean literals only (a `dtype`
+        or any other argument is not measured)."""
+        if self.ix.qualname(call.func, scope) not in jaxapi.CUMULATIVE_NAMES or not 1 <= len(call.args) <= 2:
+            return False
+        if len(call.args) == 2 and not _int_literal(call.args[1]):
+            return False
+        for kw in call.keywords:
+            if kw.arg == "axis" and _int_literal(kw.value) and len(call.args) == 1:
+                continue
+            if kw.arg == "reverse" and isinstance(kw.value, ast.Constant) and type(kw.value.value) is bool:
+                continue
+            return False
+        return True
+
     def vmap_of_unary(self, func: ast.AST, scope) -> bool:
         """True for `jax.vmap(<lambda of unary steps>)` with default axes: mapping a unary function applies
         the same unary primitives (measured: safety/measurements/spmd007_inner_vmap_unary.py, fuzz seed 5842)."""
@@ -78,3 +98,10 @@ class UnaryCheck:
             and self.ix.qualname(func.func, scope) == "jax.vmap"
             and self.unary_only(func.args[0])
         )
+
+
+def _int_literal(node: ast.AST) -> bool:
+    """An integer literal, possibly negated (`-1`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
