@@ -55,10 +55,6 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
               "new kind (fuzzer): an input placed on the Explicit spmd axis at a dimension after the batch "
               "(`P(None, 'data', None)`), mapped away by an inner jax.vmap on the way: JAX puts the axis in the "
               "shard_map's in_specs, where it is not manual; no rule reports it"),
-    KnownOpen("clean:SPMD004", {"extra": ("operand_unbatched",), "shard_map": ("decorator",)}, 4715,
-              "new kind (fuzzer): SPMD004 on a collective over an operand the vmap does not batch when the "
-              "shard_map is a decorator (`@partial(jax.shard_map, ...)`): the unbatched-operand exemption "
-              "follows only shard_maps applied where they are built"),
 )
 
 

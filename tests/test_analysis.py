@@ -226,6 +226,51 @@ CASES = {
         """,
         [],
     ),
+    # a body decorated with the shard_map (fuzz seed 4715): every call of its name is an application
+    "collective_over_an_unbatched_operand_of_a_decorated_body_is_not_spmd004": (
+        """
+        def f(x, w):
+            @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P()), out_specs=P())
+            def body(a, b):
+                return a + jax.lax.psum(b, 'x')
+            return body(x, w) + body(x, w * 2.0)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "collective_over_an_operand_one_call_of_a_decorated_body_batches_is_spmd004": (
+        """
+        def f(x, w):
+            @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P()), out_specs=P())
+            def body(a, b):
+                return a + jax.lax.psum(b, 'x')
+            return body(x, w) + body(w, x)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        [("SPMD004", "'x'")],
+    ),
+    "collective_over_an_unbatched_operand_of_a_decorated_body_passed_elsewhere_is_spmd004": (
+        """
+        def f(x, w):
+            @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P()), out_specs=P())
+            def body(a, b):
+                return a + jax.lax.psum(b, 'x')
+            return body(x, w) + helper(body)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        [("SPMD004", "'x'")],
+    ),
+    "collective_over_an_unbatched_operand_of_a_decorated_body_called_by_keyword_is_spmd004": (
+        """
+        def f(x, w):
+            @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P()), out_specs=P())
+            def body(a, b):
+                return a + jax.lax.psum(b, 'x')
+            return body(x, b=w)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        [("SPMD004", "'x'")],
+    ),
     "collective_over_a_size1_axis_with_check_vma_is_spmd004": (
         """
         m1 = Mesh(np.array(jax.devices()).reshape(1, 8), ('b', 'i'))

@@ -131,23 +131,57 @@ class CaptureAnalysis:
     ) -> set[str]:
         """The parameters of the shard_map `body` whose operands the spmd vmap does not batch.
 
-        Only for a shard_map applied where it is built (`shard_map(body, ...)(a, b)`, positional operands);
-        an operand is unbatched when it mentions no batched name of the function that applies it.
+        For a shard_map applied where it is built (`shard_map(body, ...)(a, b)`), and for a body decorated with
+        it (`@partial(jax.shard_map, ...)` over `def body(a, b)`) when every read of the body's name is a call
+        of it in the function the vmap's chain reaches it from (fuzz seed 4715); positional operands only. An
+        operand is unbatched when it mentions no batched name of the function that applies it; with several
+        calls, at every one of them.
         """
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return set()
-        application = self.ix.parent.get(id(reached.site.node))
-        if not (isinstance(application, ast.Call) and application.func is reached.site.node):
+        applications = self._applications(reached, body)
+        params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
+        if not applications or body.args.vararg:
             return set()
-        if application.keywords or any(isinstance(a, ast.Starred) for a in application.args):
-            return set()
+        home = self._enclosing_function(applications[0])
         # A jitted function on the way keeps unbatched operands unbatched (measured: fuzz seed 3811, a psum of
         # an unbatched operand in a shard_map applied by a @jax.jit function runs and matches).
-        batched = self.batched_in(fun, in_axes, reached, self._enclosing_function(application), through_jit=True)
-        params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
-        if batched is None or body.args.vararg or len(params) != len(application.args):
+        batched = self.batched_in(fun, in_axes, reached, home, through_jit=True)
+        if batched is None:
             return set()
-        return {p for p, arg in zip(params, application.args) if not _mentions(arg, batched, self.ix.parent)}
+        unbatched = set(params)
+        for application in applications:
+            if application.keywords or any(isinstance(a, ast.Starred) for a in application.args):
+                return set()
+            if len(params) != len(application.args) or self._enclosing_function(application) is not home:
+                return set()
+            unbatched &= {p for p, arg in zip(params, application.args) if not _mentions(arg, batched, self.ix.parent)}
+        return unbatched
+
+    def _applications(self, reached: ReachedSite, body: ast.AST) -> list[ast.Call]:
+        """The calls that apply the reached shard_map to its operands: the one call where it is built, or, for a
+        body decorated with it, every call of the body's name (none when the name is read any other way,
+        bound more than once, or the chain does not reach the body through one of those calls)."""
+        node = reached.site.node
+        application = self.ix.parent.get(id(node))
+        if isinstance(application, ast.Call) and application.func is node:
+            return [application]
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)) or node not in body.decorator_list:
+            return []
+        bindings = self.ix.scope_at(body).bindings.get(body.name, [])
+        if len(bindings) != 1 or bindings[0].node is not body:
+            return []
+        calls = []
+        for load in self.ix.name_loads.get(body.name, ()):
+            if not any(b is bindings[0] for b in self.ix.lookup(load.id, self.ix.scope_at(load))):
+                continue
+            call = self.ix.parent.get(id(load))
+            if not (isinstance(call, ast.Call) and call.func is load):
+                return []  # passed or stored: applied somewhere this analysis does not see
+            calls.append(call)
+        if not reached.chain_nodes or not any(c is reached.chain_nodes[-1] for c in calls):
+            return []
+        return calls
 
     # --- the chain ------------------------------------------------------------------------------------
     def _function_of(self, expr: ast.AST) -> ast.AST | None:
