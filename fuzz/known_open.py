@@ -34,14 +34,9 @@ class KnownOpen:
 
 
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
-_JIT = ("jit_outer", "jit_block", "jit_shard_map")
 _CAPTURES = ("capture_batched", "capture_unbatched", "capture_derived")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    # issue 10 kind 4 (fuzz/found/lift_static_capture_jit.py)
-    KnownOpen("*:clean-but-fails", {"static_capture": (True,), "jit": _JIT}, 1080,
-              "issue 10 kind 4: lift-captures of a static value (x.shape[-1] // mesh.shape['x']) breaks "
-              "dynamic_slice_in_dim under jit"),
     # false positives (fuzz/found/clean_*.py)
     KnownOpen("clean:SPMD003", {"mesh_spelling": _EXPLICIT, "extra": _CAPTURES}, 1001,
               "new kind (fuzzer): SPMD003 on an Explicit mesh whose batch is placed on the spmd axis; the capture "

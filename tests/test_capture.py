@@ -51,6 +51,41 @@ def test_a_static_read_next_to_a_value_read_still_taints() -> None:
     assert [f.message.split("`")[1] for f in found] == ["s"]
 
 
+def test_static_reads_of_arrays_built_from_the_batch_are_no_captures() -> None:
+    # measured: safety/measurements/static_reads.py (each form is a Python int under jit(vmap))
+    found = _captures(
+        """
+        def f(x):
+            a = x[0:8].shape[0] // mesh.shape['y']
+            b = (x * 2).shape[0] + x.T.shape[0] + x.reshape(2, 8).shape[1] + jnp.sin(x).size
+            c = jnp.shape(x)[0] + np.shape(x)[0] + jnp.size(x) + np.size(x) + jnp.ndim(x) + np.ndim(x)
+            d = len(x[1:]) + len(jnp.sin(x))
+            return jax.shard_map(
+                lambda t: jax.lax.dynamic_slice_in_dim(t, 0, a + b + c + d), mesh=mesh, in_specs=P('y'),
+                out_specs=P('y'),
+            )(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
+    assert found == []
+
+
+def test_a_value_that_escapes_before_a_static_read_still_taints() -> None:
+    # the walrus binds the batched value itself; jnp.sum returns a value, not a shape; a lambda returns x
+    found = _captures(
+        """
+        def f(x):
+            a = (s := x * 2).shape[0]
+            b = jnp.sum(x)
+            c = (lambda: x)
+            e = jnp.shape(x, ) if False else jnp.asarray(x).sum()
+            return jax.shard_map(lambda t: t + s + b + c() + e, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """
+    )
+    assert sorted(f.message.split("`")[1] for f in found) == ["b", "c", "e", "s"]
+
+
 def test_reading_only_the_shape_of_a_batched_value_is_no_capture() -> None:
     assert not _captures(
         """

@@ -88,6 +88,10 @@ class CaptureAnalysis:
     def span(self, node: ast.AST) -> Span:
         return self.ix.lines.span_of_ast(node)
 
+    def _qualname(self, expr: ast.expr) -> str | None:
+        """The qualified name `expr` resolves to where it is written (static reads such as `jnp.shape`)."""
+        return self.ix.qualname(expr, self.ix.scope_at(expr))
+
     def captures(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None
     ) -> tuple[Capture, ...]:
@@ -155,7 +159,7 @@ class CaptureAnalysis:
                 return set()
             if len(params) != len(application.args) or self._enclosing_function(application) is not home:
                 return set()
-            unbatched &= {p for p, arg in zip(params, application.args) if not _mentions(arg, batched, self.ix.parent)}
+            unbatched &= {p for p, arg in zip(params, application.args) if not _mentions(arg, batched, self.ix.parent, self._qualname)}
         return unbatched
 
     def _applications(self, reached: ReachedSite, body: ast.AST) -> list[ast.Call]:
@@ -239,8 +243,8 @@ class CaptureAnalysis:
             if callee is None:
                 return None, set()
             params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
-            hit = {p for p, arg in zip(params, call.args) if _mentions(arg, tainted, self.ix.parent)}
-            hit |= {kw.arg for kw in call.keywords if kw.arg and _mentions(kw.value, tainted, self.ix.parent)}
+            hit = {p for p, arg in zip(params, call.args) if _mentions(arg, tainted, self.ix.parent, self._qualname)}
+            hit |= {kw.arg for kw in call.keywords if kw.arg and _mentions(kw.value, tainted, self.ix.parent, self._qualname)}
             return callee, hit
         qname = self.ix.qualname(call.func, scope)
         if qname in jaxapi.JIT_NAMES:
@@ -261,14 +265,15 @@ class CaptureAnalysis:
         assigns = [
             n
             for n in ast.walk(func)
-            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and self._enclosing_function(n) is func
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
+            and self._enclosing_function(n) is func
         ]
         changed = True
         while changed:
             changed = False
             for node in assigns:
                 value = node.value
-                if value is None or not _mentions(value, result, self.ix.parent):
+                if value is None or not _mentions(value, result, self.ix.parent, self._qualname):
                     continue
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
@@ -287,7 +292,7 @@ class CaptureAnalysis:
         for node in ast.walk(walk_root):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id not in batched:
                 continue
-            if in_static_context(node, self.ix.parent):
+            if in_static_context(node, self.ix.parent, self._qualname):
                 continue  # `x.shape[0]`: a Python int under tracing, never the batched tracer
             bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
             if bindings and bindings[0].scope.node is home and node.id not in seen:
@@ -308,7 +313,7 @@ class CaptureAnalysis:
         for node in ast.walk(walk_root):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in skip:
                 continue
-            if node.id in seen or in_static_context(node, self.ix.parent) or self._fully_reduced(node):
+            if node.id in seen or in_static_context(node, self.ix.parent, self._qualname) or self._fully_reduced(node):
                 continue
             binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
             if binding is None or binding.kind != "assign" or self._inside(binding.scope.node, body):
@@ -454,7 +459,7 @@ class CaptureAnalysis:
 
     def _use_problem(self, node: ast.AST, body: ast.AST, pending: list[str]) -> str:
         """The text of the first expression around `node` that is not on the allowlist, or ""."""
-        if in_static_context(node, self.ix.parent):
+        if in_static_context(node, self.ix.parent, self._qualname):
             return ""  # `w.shape`: a Python value whether `w` is captured or passed in
         current = node
         while True:
@@ -517,6 +522,6 @@ class CaptureAnalysis:
         return None
 
 
-def _mentions(expr: ast.AST, names: set[str], parents: dict[int, ast.AST]) -> bool:
+def _mentions(expr: ast.AST, names: set[str], parents: dict[int, ast.AST], qualname=None) -> bool:
     """True when `expr` reads one of `names` as a value (a static read such as `x.shape[0]` does not count)."""
-    return bool(dynamic_names(expr, parents) & names)
+    return bool(dynamic_names(expr, parents, qualname) & names)

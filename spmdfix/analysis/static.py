@@ -14,56 +14,60 @@ Pure functions over `ast` nodes; `parents` maps `id(node)` to its parent (`Modul
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 # Attributes of an array that are Python values under tracing.
 STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size"})
 # Builtins whose result is a Python value whatever they are given (len of a tracer is its static length).
 STATIC_CALLS = frozenset({"len"})
+# Functions that read an array's shape, rank or size as Python ints (numpy's call the array's own attribute,
+# jax.numpy's return the static value): measured, safety/measurements/static_reads.py.
+STATIC_FUNCTIONS = frozenset(
+    f"{module}.{name}" for module in ("numpy", "jax.numpy") for name in ("shape", "ndim", "size")
+)
 _STATIC_OPS = (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Tuple, ast.List)
+# Expressions a value may flow through on its way to a static read without escaping: an array built from it
+# (arithmetic, a call, an index, a method, a conditional) still has a static shape. A lambda, a comprehension
+# or an assignment expression (`(n := x).shape`) lets the value escape, so the climb stops there.
+_CLIMB = (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Tuple, ast.List, ast.Subscript,
+          ast.Attribute, ast.Call, ast.Starred, ast.Slice, ast.keyword)
+
+Qualname = Callable[[ast.expr], "str | None"]
 
 
-def in_static_context(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
-    """True when the value of `node` only reaches a static read: `node.shape`, `len(node)`, `node.ndim`, ...
+def in_static_context(node: ast.AST, parents: dict[int, ast.AST], qualname: Qualname | None = None) -> bool:
+    """True when the value of `node` only reaches a static read: `node.shape`, `len(node)`, `node.ndim`,
+    `x[0].shape`, `(x * 2).shape[0]`, `x.T.shape`, `jnp.shape(x)` (with `qualname`, which resolves a callee
+    to its qualified name), ...
 
-    Climbs through subscripts of the read (`x.shape[0]`), so `x` in `x.shape[0] // k` is in a static context.
+    Climbs from `node` through the expressions that build an array from it (`_CLIMB`) up to the first
+    static read whose object holds it; the shape of whatever is built there is a Python value under tracing
+    whatever `node` holds, so `x` in `x[0].shape[0] // k` is in a static context.
     """
-    parent = parents.get(id(node))
-    if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in STATIC_ATTRIBUTES:
-        return True
-    if isinstance(parent, ast.Call) and node in parent.args and _static_call(parent):
-        return True
-    return False
+    current = node
+    while True:
+        parent = parents.get(id(current))
+        if isinstance(parent, ast.Attribute) and parent.value is current and parent.attr in STATIC_ATTRIBUTES:
+            return True
+        if isinstance(parent, ast.Call) and current in parent.args and _static_call(parent, qualname):
+            return True
+        if not isinstance(parent, _CLIMB):
+            return False
+        current = parent
 
 
-def dynamic_names(expr: ast.AST, parents: dict[int, ast.AST]) -> set[str]:
+def dynamic_names(expr: ast.AST, parents: dict[int, ast.AST], qualname: Qualname | None = None) -> set[str]:
     """The names `expr` reads as values: every `Name` load not in a static context (`in_static_context`)."""
     return {
         n.id
         for n in ast.walk(expr)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and not in_static_context(n, parents)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and not in_static_context(n, parents, qualname)
     }
 
 
-def is_static_expr(expr: ast.AST, static_names: set[str]) -> bool:
-    """True when `expr` evaluates to a Python value under tracing: literals, `static_names`, static
-    attribute reads (`x.shape`, `mesh.shape['x']`), `len(...)`, and arithmetic, comparisons, subscripts,
-    tuples and conditionals made of those."""
-    if isinstance(expr, ast.Constant):
+def _static_call(call: ast.Call, qualname: Qualname | None = None) -> bool:
+    if len(call.args) != 1:
+        return False
+    if isinstance(call.func, ast.Name) and call.func.id in STATIC_CALLS:
         return True
-    if isinstance(expr, ast.Name):
-        return expr.id in static_names
-    if isinstance(expr, ast.Attribute):
-        return expr.attr in STATIC_ATTRIBUTES
-    if isinstance(expr, ast.Subscript):
-        return is_static_expr(expr.value, static_names) and is_static_expr(expr.slice, static_names)
-    if isinstance(expr, ast.Slice):
-        return all(p is None or is_static_expr(p, static_names) for p in (expr.lower, expr.upper, expr.step))
-    if isinstance(expr, ast.Call):
-        return _static_call(expr)
-    if isinstance(expr, _STATIC_OPS):
-        return all(is_static_expr(c, static_names) for c in ast.iter_child_nodes(expr) if isinstance(c, ast.expr))
-    return False
-
-
-def _static_call(call: ast.Call) -> bool:
-    return isinstance(call.func, ast.Name) and call.func.id in STATIC_CALLS and len(call.args) == 1
+    return qualname is not None and qualname(call.func) in STATIC_FUNCTIONS and not call.keywords
