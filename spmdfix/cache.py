@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spmdfix.files import ListingMemo, absolute_path
+from spmdfix.files import ListingMemo, absolute_path, find_project_root
 
 if TYPE_CHECKING:
     from spmdfix.runner import FileOutcome, Job
@@ -337,8 +337,6 @@ def project_root_of(job: Job) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _root_of_directory(directory: str) -> str:
-    from spmdfix.analysis.index import find_project_root
-
     return str(find_project_root(Path(directory)))
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 GITIGNORE = ".gitignore"
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")  # what marks a project's root (`find_project_root`)
 MAX_BYTES = 10 * 1024 * 1024
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 
@@ -128,6 +129,18 @@ def _unique(paths: Iterator[tuple[Path, str | None]]) -> Iterator[Path]:
         if key not in seen:
             seen.add(key)
             yield path
+
+
+def find_project_root(path: Path) -> Path:
+    """The nearest directory at or above `path` holding `pyproject.toml`, `setup.cfg` or `.git` (the
+    project whose modules the cross-module analysis follows); the directory of `path` itself when there
+    is none."""
+    start = path if path.is_dir() else path.parent
+    start = start.resolve()
+    for directory in (start, *start.parents):
+        if any((directory / marker).exists() for marker in PROJECT_MARKERS):
+            return directory
+    return start
 
 
 def is_normal(absolute: str) -> bool:

@@ -82,7 +82,7 @@ def project_root_of(path: str | Path, settings: FileSettings) -> Path:
     index is built on it (the CLI's `runner`, the language server)."""
     if settings.project_root is not None:
         return Path(settings.project_root).resolve()
-    from spmdfix.analysis.index import find_project_root  # no analysis import in the CLI's main process
+    from spmdfix.files import find_project_root
 
     return find_project_root(Path(path).resolve())
 

@@ -35,28 +35,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spmdfix.files import source_of
+from spmdfix.files import PROJECT_MARKERS, find_project_root, source_of  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import Analyzer
 
-ROOT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")
+# `find_project_root` lives with discovery (it does I/O, and the results cache asks for it without importing
+# the analysis); it is imported here for the modules that reach it through the index.
+ROOT_MARKERS = PROJECT_MARKERS
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
 MAX_MODULES = 256  # modules one index parses at most; past it names stay unresolved (and are counted)
 MAX_FILE_BYTES = 2_000_000
 _MAX_HOPS = 16  # re-exports followed for one name
-
-
-def find_project_root(path: Path) -> Path:
-    """The nearest directory at or above `path` holding `pyproject.toml`, `setup.cfg` or `.git`; the
-    directory of `path` itself when there is none."""
-    start = path if path.is_dir() else path.parent
-    start = start.resolve()
-    for directory in (start, *start.parents):
-        if any((directory / marker).exists() for marker in ROOT_MARKERS):
-            return directory
-    return start
 
 
 def module_name(path: Path) -> tuple[str, Path, bool]:
