@@ -139,6 +139,8 @@ def _unpack(packed: tuple[str, bool, int, str] | bytes, job: Job) -> FileOutcome
 
     if isinstance(packed, tuple):
         status, parsed, suppressed, error = packed
+        if not (parsed or suppressed or error):  # most files: the defaults (keywords cost a warm run)
+            return FileOutcome(job.path, job.display, status)
         return FileOutcome(job.path, job.display, status, parsed=parsed, suppressed=suppressed, error=error)
     try:
         outcome = _Unpickler(io.BytesIO(packed)).load()
@@ -235,7 +237,7 @@ class Cache:
         entry = self.entry(key)
         if entry is None or entry.settings != settings_key(job):
             return None
-        if self.digest(key) != entry.stamp.digest:
+        if self.digest(key, entry) != entry.stamp.digest:
             return None
         for path, digest in entry.depends:
             now = project_root_of(job) if path == PROJECT_ROOT_KEY else self.digest(path)
@@ -245,12 +247,14 @@ class Cache:
         self.hits += outcome is not None
         return outcome
 
-    def digest(self, path: str) -> str | None:
+    def digest(self, path: str, entry: Entry | None = None) -> str | None:
         """The digest of the file's bytes now (the stat shortcut when the entry's stat proves them
-        unchanged; else it is read and hashed); None when it cannot be read."""
+        unchanged; else it is read and hashed); None when it cannot be read. `entry`: the path's entry,
+        when the caller has it."""
         if path in self._digests:
             return self._digests[path]
-        entry = self.entry(path)
+        if entry is None:
+            entry = self.entry(path)
         found: str | None = None
         try:
             now = stat_key(os.stat(path))
