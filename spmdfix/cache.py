@@ -17,6 +17,12 @@ taken within `RACY_NS` of the file's last change is not trusted (a change in the
 times), so such a file is read and hashed; so is every file whose stat differs, and an unchanged digest
 then serves the entry (and refreshes its stat).
 
+What a walk kept of each directory (its source files and subdirectories once excludes and ignore files have
+spoken) is kept too, in a second file (`listings-...`, same format and rules), keyed by the stamps of the
+directory and of every ignore file that applies, the excludes of its settings and `--respect-gitignore`
+(`files.ListingMemo`): a warm run then stats each directory and its ignore files instead of matching every
+entry against their patterns. Each file found is still stat'ed against its entry, as above.
+
 Where: `.spmdfix_cache/` in the project root (the nearest directory above the working directory holding
 `pyproject.toml`, `spmdfix.toml` or `.git`, else the working directory), or `--cache-dir` /
 `SPMDFIX_CACHE_DIR`. The directory holds a `.gitignore` of `*` and a `CACHEDIR.TAG`. One file per tool

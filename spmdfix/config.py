@@ -32,7 +32,6 @@ Every problem in a file raises `ConfigError`, which names the file and the key.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import os
 import re
@@ -366,6 +365,8 @@ def _validate(table: Mapping[str, Any], origin: str, what: str, base: Path) -> d
     out: dict[str, Any] = {}
     for key, value in table.items():
         if key not in KEYS:
+            import difflib  # only for a bad key (its import costs every run)
+
             close = difflib.get_close_matches(key, KEYS, n=1)
             hint = f" (did you mean `{close[0]}`?)" if close else f" (known keys: {', '.join(KEYS)})"
             raise ConfigError(f"{origin}: unknown {what} `{key}`{hint}")

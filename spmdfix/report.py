@@ -8,7 +8,6 @@ keeps ruff's field names (`code`, `message`, `filename`, `location{row,column}`,
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -212,6 +211,8 @@ def _patch_lines(text: str) -> list[str]:
 
 def unified_diff(display: str, old: str, new: str) -> str:
     """A `patch -p1` applicable diff (`a/<path>`, `b/<path>`), with "\\ No newline at end of file" kept."""
+    import difflib  # only for diffs: `check` never shows one
+
     old_lines = _patch_lines(old)
     new_lines = _patch_lines(new)
     out = []
