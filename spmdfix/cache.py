@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import gc
 import hashlib
 import io
 import os
@@ -412,6 +413,8 @@ def _load(file: Path) -> dict[str, tuple]:
         data = file.read_bytes()
     except OSError:
         return {}
+    collecting = gc.isenabled()
+    gc.disable()  # thousands of tuples and no cycle: the collector's passes during the load are waste
     try:
         found = _PlainUnpickler(io.BytesIO(data)).load()
         if not (isinstance(found, tuple) and len(found) == 2 and found[0] == FORMAT and isinstance(found[1], dict)):
@@ -419,6 +422,9 @@ def _load(file: Path) -> dict[str, tuple]:
         return found[1]
     except Exception:  # noqa: BLE001 - any damage or forgery reads as an empty cache
         return {}
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class _PlainUnpickler(pickle.Unpickler):
@@ -438,15 +444,33 @@ class CachedRun:
         self.cache = cache
         self.served: list[tuple[Job, FileOutcome]] = []
 
-    def misses(self, jobs: Iterable[Job]) -> Iterator[Job]:
-        for job in jobs:
-            outcome = self.cache.lookup(job)
-            if outcome is not None:
-                self.served.append((job, outcome))
-            elif job.mode == "check":
-                yield dataclasses.replace(job, stamp=True)
-            else:
-                yield job
+    def misses(self, jobs: Iterable[Job], process_lifetime: bool = False) -> Iterator[Job]:
+        """The jobs the cache cannot serve (asking each for a stamp); the served outcomes are kept.
+
+        The walk and the lookups make a few objects per file and no reference cycles: the cyclic collector
+        is off while this generator runs (on again while the consumer has a miss: it may analyse it), as
+        its passes over those objects were a tenth of a warm run. process_lifetime: the served outcomes
+        live as long as the process (a CLI run): once the walk is done, every object then alive goes to
+        the collector's permanent generation (`gc.freeze`), so that no later pass traverses them either."""
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for job in jobs:
+                outcome = self.cache.lookup(job)
+                if outcome is not None:
+                    self.served.append((job, outcome))
+                    continue
+                if collecting:
+                    gc.enable()
+                try:
+                    yield dataclasses.replace(job, stamp=True) if job.mode == "check" else job
+                finally:
+                    gc.disable()
+            if process_lifetime:
+                gc.freeze()
+        finally:
+            if collecting:
+                gc.enable()
 
     def finish(
         self, jobs: Sequence[Job], outcomes: Sequence[FileOutcome], order: Callable[[Job], object]

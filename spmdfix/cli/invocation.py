@@ -295,7 +295,7 @@ class Run:
         workers = self.kw["jobs"] or os.cpu_count() or 1
         memo = cached.cache.listing_memo(self.exclude_key) if cached is not None else None
         found = (self.job(path, mode, want_edits) for path in self.sources(memo))
-        found = cached.misses(found) if cached is not None else found
+        found = cached.misses(found, process_lifetime=True) if cached is not None else found
         if not terminal.stderr_is_tty():
             # No progress bar to size: files are read while discovery is still walking (`run_streamed`
             # chooses between this process and workers from the size of the tree and of its analyses).
