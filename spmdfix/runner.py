@@ -56,6 +56,9 @@ STREAM_BATCH = 32  # files per task when the total is not known yet (`stream_job
 # PARALLEL_COST characters (about 0.2 s of analysis on the 2-CPU benchmark machine).
 SMALL_TREE = 400
 PARALLEL_COST = 200_000
+# Characters of source whose `ast` trees a worker keeps instead of freeing them (`api.retain_trees`): about
+# 100 MB of trees at most, so that a worker stays well under the 300 MB a process may take.
+RETAIN_CHARS = 4_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,7 +516,11 @@ def _submit(pool: Executor, batch: list[Job], defer: bool = False) -> Future | N
 
 
 def _import_analysis() -> None:
-    import spmdfix.api  # noqa: F401 - imported for its side effect, in a worker
+    """A worker's start: import the analysis, and keep the trees it parses (`api.retain_trees`: the worker
+    ends with `os._exit`, which frees nothing, so freeing them would be work for nothing)."""
+    from spmdfix import api
+
+    api.retain_trees(RETAIN_CHARS)
 
 
 def run_jobs(

@@ -104,3 +104,25 @@ def test_the_second_pass_does_not_ask_the_prefilter_again(
     assert len(kept) > 10
     assert all(asked.count(job.path.read_text()) == 1 for job in jobs if job.path in {o.path for o in kept})
     assert outcomes == [run_batch([job])[0] for job in jobs]
+
+
+def test_a_worker_keeps_its_trees_within_its_budget(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`api.retain_trees` (set by a worker's start): the trees parsed are kept, not freed, until the budget of
+    characters is spent; the outcomes are the same. Any other process keeps none."""
+    import gc
+
+    import spmdfix.api as api_module
+
+    expected = run_batch(jobs)
+    assert api_module._retained.trees == []  # this process is no worker
+    retained = api_module._Retained()
+    monkeypatch.setattr(api_module, "_retained", retained)
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # (the test process must not freeze its objects)
+    kept = [job for job, outcome in zip(jobs, expected) if outcome.parsed]
+    sizes = sorted(len(job.path.read_text()) for job in kept)
+    runner_module._import_analysis()  # a worker's start sets the budget
+    assert retained.budget == runner_module.RETAIN_CHARS
+    api_module.retain_trees(sizes[-1])  # room for the first text at least, not for all of them
+    assert run_batch(jobs) == expected
+    assert 1 <= len(retained.trees) < len(kept) and retained.chars <= sizes[-1]
+    assert all(tree.__class__.__name__ == "Module" for tree in retained.trees)
