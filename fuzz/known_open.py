@@ -34,13 +34,9 @@ class KnownOpen:
 
 
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
-_CAPTURES = ("capture_batched", "capture_unbatched", "capture_derived")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
     # false positives (fuzz/found/clean_*.py)
-    KnownOpen("clean:SPMD003", {"mesh_spelling": _EXPLICIT, "extra": _CAPTURES}, 1001,
-              "new kind (fuzzer): SPMD003 on an Explicit mesh whose batch is placed on the spmd axis; the capture "
-              "runs and matches there"),
     KnownOpen("clean:SPMD003", {"op": ("array_closure",), "rank": (2,), "spec": ("replicated",)}, 3182,
               "new kind (fuzzer): SPMD003 on an unbatched closure array that jnp broadcasts to the operand's higher "
               "rank (`b * W`, b of rank 2, W of rank 1): measured to run; same-rank operands fail (ManualAxisType). "

@@ -24,7 +24,7 @@ from spmdfix.codemods import (
     rename_spmd_axis,
     strip_spec_entries,
 )
-from spmdfix.codemods._common import backticked, batch_on_explicit_axes, h2_at, has_h2
+from spmdfix.codemods._common import backticked, batch_on_explicit_axes, batch_on_explicit_spmd_axes, h2_at, has_h2
 from spmdfix.model import DEFAULT_NEW_AXIS, Applicability, Finding, Fix, Refusal, Related, Transform
 
 
@@ -377,6 +377,10 @@ def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
     if reached.shard_map.check_vma is False and mesh is not None and all(mesh.size_of(a) == 1 for a in vmap.spmd.names):
         # Over size-1 spmd axes a capture runs and matches with check_vma=False, eager and under jit (measured,
         # safety/measurements/capture_size1_spmd_axis.py; fuzz seed 3552); with check_vma=True it still fails.
+        return []
+    if reached.shard_map.check_vma is not False and batch_on_explicit_spmd_axes(vmap, mesh):
+        # The batch placed on the Explicit spmd axes: a capture runs and matches with check_vma=True, eager and
+        # under jit (measured, safety/measurements/capture_explicit_mesh.py; fuzz seeds 3314, 3325, 5544).
         return []
     findings = []
     for capture in reached.captures:

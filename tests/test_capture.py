@@ -317,3 +317,57 @@ def test_a_capture_left_unfixed_makes_the_other_fixes_of_its_site_unsafe() -> No
     assert add_axis.applicability == Applicability.UNSAFE
     assert "alone it leaves SPMD003: the capture of `w` (line 8)" in add_axis.reason
     assert not fix_source(source.format(extra=", k=1.0"), Options()).applied
+
+
+_EXPLICIT = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types={types})
+other = jax.make_mesh((2, 4), ('x', 'y'))
+
+def block(x, w):
+    return jax.shard_map(lambda b: b * w, mesh=mesh, in_specs=P('x'), out_specs=P('x'){extra})(x)
+
+def main():
+    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding({xmesh}, P({xspec})))
+    ws = jax.device_put(jnp.ones(8), NamedSharding({xmesh}, P({wspec})))
+    return jax.vmap(block, in_axes=(0, 0), spmd_axis_name='y')(xs, ws)
+"""
+
+
+def _explicit_captures(types="(AxisType.Explicit,) * 2", xspec="'y', 'x'", wspec="'y'", extra="", xmesh="mesh"):
+    source = _EXPLICIT.format(types=types, xspec=xspec, wspec=wspec, extra=extra, xmesh=xmesh)
+    return [f for f in check_source(source) if f.code == "SPMD003"]
+
+
+def test_no_capture_finding_when_the_batch_is_placed_on_the_explicit_spmd_axis() -> None:
+    # measured: safety/measurements/capture_explicit_mesh.py (runs with check_vma on, eager and under jit)
+    assert _explicit_captures() == []
+    assert _explicit_captures(types="(AxisType.Explicit, AxisType.Explicit)") == []
+    # a mixed mesh whose spmd axis 'y' is Explicit runs too; the block need not be placed on the Auto 'x'
+    assert _explicit_captures(types="(AxisType.Auto, AxisType.Explicit)", xspec="'y', None") == []
+
+
+def test_the_capture_is_still_reported_off_the_measured_condition() -> None:
+    # the spmd axis Auto (on a mixed mesh too): `Closing over inputs to shard_map` / ManualAxisType
+    assert len(_explicit_captures(types="(AxisType.Auto,) * 2")) == 1
+    assert len(_explicit_captures(types="(AxisType.Explicit, AxisType.Auto)")) == 1
+    # check_vma=False fails (a lowering error under jit, out_specs error eager)
+    assert len(_explicit_captures(extra=", check_vma=False")) == 1
+    # the batch placed on another axis, on more axes than the spmd axis, or only some inputs placed
+    assert len(_explicit_captures(xspec="'x', None", wspec="'x'")) == 1
+    assert len(_explicit_captures(xspec="('y', 'x'), None", wspec="('y', 'x')")) == 1
+    assert len(_explicit_captures(wspec="None")) == 1
+    # placed on another mesh object than the shard_map's: not followed as the same mesh
+    assert len(_explicit_captures(xmesh="other")) == 1
+    # axis types spmdfix cannot read per axis
+    assert len(_explicit_captures(types="TYPES")) == 1
+
+
+def test_a_call_that_is_not_followed_keeps_the_capture_finding() -> None:
+    source = _EXPLICIT.format(types="(AxisType.Explicit,) * 2", xspec="'y', 'x'", wspec="'y'", extra="", xmesh="mesh")
+    source += "\nf = jax.vmap(block, in_axes=(0, 0), spmd_axis_name='y')\nrun(f)\n"
+    source = source.replace("return jax.vmap(block, in_axes=(0, 0), spmd_axis_name='y')(xs, ws)", "return f(xs, ws)")
+    assert len([f for f in check_source(source) if f.code == "SPMD003"]) == 1

@@ -106,7 +106,8 @@ class MeshInfo:
     one-axis `Mesh`, a flat array of devices, reshaped where it is passed); None when the shape is not
     editable. axis_types: "auto", "explicit", "mixed" or "unknown". axis_types_span/form: "seq" (a tuple
     display, extended by a copy of its first element), "repeat" (`(A,) * n`, with repeat_span on `n`), or None
-    when the argument is absent.
+    when the argument is absent. types: one of "auto", "explicit", "unknown" per axis (a mixed mesh's axes
+    differ; JAX decides per axis, e.g. whether a capture runs: safety/measurements/capture_explicit_mesh.py).
     """
 
     span: Span
@@ -128,6 +129,14 @@ class MeshInfo:
     # (`spmdfix.analysis.mesh_uses`); filled in by the linter.
     reads: tuple[Use, ...] = ()
     device_reads: tuple[Use, ...] = ()
+    types: tuple[str, ...] = ()
+
+    def type_of(self, axis: str) -> str:
+        """The type of mesh axis `axis`: "auto", "explicit", or "unknown" (not an axis of this mesh, or a type
+        that is not a literal `AxisType.*`)."""
+        if axis in self.axis_names and len(self.types) == len(self.axis_names):
+            return self.types[self.axis_names.index(axis)]
+        return "unknown"
 
     def size_of(self, axis: str) -> int | None:
         if axis in self.axis_names:
@@ -567,8 +576,10 @@ class Evaluator:
     def _mesh_info(self, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types):
         types_expr = argument(call, 2, "axis_types")
         axis_types, form, first, repeat_span, repeat_count = default_types, None, None, None, None
+        types = (default_types,) * len(names.names)
         if types_expr is not None and not self.is_none(types_expr, scope):
             axis_types, form, first, repeat_span, repeat_count = self._axis_types(types_expr, scope)
+            types = self._per_axis_types(types_expr, scope, len(names.names))
         quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), "'")
         names_span = self.span(names_expr) if isinstance(names_expr, (ast.Tuple, ast.List)) else None
         return MeshInfo(
@@ -586,7 +597,25 @@ class Evaluator:
             repeat_span=repeat_span,
             repeat_count=repeat_count,
             quote=quote,
+            types=types,
         )
+
+    def _per_axis_types(self, expr: ast.AST, scope: Scope, count: int) -> tuple[str, ...]:
+        """One type per axis of an axis_types argument (`(A, B)` or `(A,) * n`); "unknown" for every axis when
+        the argument is not one of these displays or its length differs from the number of axes."""
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+            seq, n = expr.left, expr.right
+            if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and isinstance(n, ast.Constant):
+                elts = list(seq.elts) * n.value if type(n.value) is int else []
+            else:
+                elts = []
+        elif isinstance(expr, (ast.Tuple, ast.List)):
+            elts = list(expr.elts)
+        else:
+            elts = []
+        if len(elts) != count:
+            return ("unknown",) * count
+        return tuple(self._type_kinds([e], scope) for e in elts)
 
     def _axis_types(self, expr: ast.AST, scope: Scope):
         """Classify an axis_types argument: (kind, form, first element text, repeat span, repeat count)."""

@@ -42,6 +42,9 @@ class VmapCall:
     None). under_jit: the call is traced under `jax.jit` (the callable is jitted, or the call sits in a jitted
     function). batch_placement: "none" when a mapped argument is placed (`jax.device_put(x, NamedSharding(mesh,
     spec))`) with `None` at the batch dimension, "axes" when it is placed on mesh axes there, "unknown" otherwise.
+    batch_axes / batch_mesh: when every mapped argument is placed with the same mesh axes at its batch dimension
+    (`P(('x', 'y'), ...)` gives `('x', 'y')`) on the same resolved mesh, those axes and that mesh construction's
+    span; None otherwise (an argument unplaced, placed otherwise, or not followed).
     """
 
     span: Span
@@ -49,6 +52,8 @@ class VmapCall:
     batch: int | None
     under_jit: bool
     batch_placement: str
+    batch_axes: tuple[str, ...] | None = None
+    batch_mesh: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +152,7 @@ class VmapCallAnalysis:
     def _call(self, call: ast.Call, jitted: bool, in_axes: ast.AST | None) -> VmapCall:
         scope = self.ix.scope_at(call)
         axes = self._in_axes(in_axes, scope, len(call.args))
-        batch, placements = None, set()
+        batch, placements, on_axes = None, set(), set()
         if axes is not None and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
             for arg, axis in zip(call.args, axes):
                 if axis is None:
@@ -156,6 +161,7 @@ class VmapCallAnalysis:
                 if batch is None and shape is not None and -len(shape) <= axis < len(shape):
                     batch = shape[axis]  # JAX requires every mapped argument to have this size
                 placements.add(self._placement(arg, scope, axis))
+                on_axes.add(self._placed_axes(arg, scope, axis))
         if "axes" in placements:
             placement = "axes"
         elif placements == {"none"}:
@@ -163,7 +169,8 @@ class VmapCallAnalysis:
         else:
             placement = "unknown"
         under = jitted or self._in_jitted_function(call)
-        return VmapCall(self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement)
+        batch_axes, batch_mesh = on_axes.pop() if len(on_axes) == 1 else (None, None)
+        return VmapCall(self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh)
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
         """One mapped axis (or None) per positional argument; None when `in_axes` cannot be read."""
@@ -212,6 +219,40 @@ class VmapCallAnalysis:
             isinstance(up, ast.Call) and bool(up.args) and up.args[0] is name
             and self.ix.qualname(up.func, self.ix.scope_at(up)) in jaxapi.JIT_NAMES
         )
+
+    def _placed_axes(self, arg: ast.AST, scope: Scope, axis: int) -> tuple[tuple[str, ...] | None, Span | None]:
+        """The mesh axes a mapped argument's batch dimension (`axis`) is placed on by
+        `jax.device_put(x, NamedSharding(mesh, P(...)))`, and the span of that resolved mesh; (None, None) when
+        it is not placed on axes there or any part is not resolved."""
+        found = self._named_sharding(arg, scope)
+        if found is None:
+            return None, None
+        named, scope = found
+        mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
+        mesh = self.ev.mesh(mesh_expr, scope) if mesh_expr is not None else None
+        tree = self.ev.spec_tree(spec_expr, scope) if spec_expr is not None else None
+        if mesh is None or tree is None or tree.unresolved or len(tree.specs) != 1:
+            return None, None
+        entries = tree.specs[0].entries
+        if not 0 <= axis < len(entries) or not entries[axis].known or entries[axis].value is None:
+            return None, None
+        return entries[axis].value.names, mesh.span
+
+    def _named_sharding(self, arg: ast.AST, scope: Scope) -> tuple[ast.Call, Scope] | None:
+        """The `NamedSharding(...)` call of `jax.device_put(x, NamedSharding(...))` that produces `arg`."""
+        resolved = self._resolve(arg, scope)
+        if resolved is None or not isinstance(resolved[0], ast.Call):
+            return None
+        call, scope = resolved
+        if self.ix.qualname(call.func, scope) != "jax.device_put":
+            return None
+        sharding = argument(call, 1, "device")
+        found = self._resolve(sharding, scope) if sharding is not None else None
+        if found is None or not isinstance(found[0], ast.Call):
+            return None
+        if self.ix.qualname(found[0].func, found[1]) not in jaxapi.NAMED_SHARDING_NAMES:
+            return None
+        return found
 
     def _placement(self, arg: ast.AST, scope: Scope, axis: int) -> str:
         """How a mapped argument's batch dimension is placed: "none", "axes" or "unknown"."""

@@ -43,6 +43,26 @@ def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
     )
 
 
+def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
+    """Every spmd axis of the vmap is an Explicit axis of the shard_map's `mesh` (read per axis: a mixed mesh
+    qualifies when its spmd axes are Explicit), and every call of the vmap (all followed) places the batch
+    dimension of every mapped argument on exactly the spmd axes of that same mesh
+    (`jax.device_put(x, NamedSharding(mesh, P('y', ...)))` under `spmd_axis_name='y'`).
+
+    Measured with jax 0.10.2 (safety/measurements/capture_explicit_mesh.py): there a shard_map body that
+    closes over a value the vmap batches (or an unbatched array under all-replicated specs) runs and matches
+    with check_vma=True, eager and under jit, on Explicit and mixed meshes alike; it fails (ManualAxisType, or
+    `Closing over inputs to shard_map`) when the spmd axis is Auto whatever the other axes, when the batch is
+    not placed or placed elsewhere, and under check_vma=False."""
+    calls = vmap.calls
+    spmd = tuple(vmap.spmd.names)
+    return (
+        mesh is not None and bool(spmd) and all(mesh.type_of(a) == "explicit" for a in spmd)
+        and calls is not None and calls.complete
+        and all(c.batch_axes == spmd and c.batch_mesh == mesh.span for c in calls.calls)
+    )
+
+
 def backticked(names) -> str:
     """`'x'`, `'y'` — axis names as messages show them."""
     return ", ".join(f"`'{n}'`" for n in names)
