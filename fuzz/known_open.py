@@ -37,10 +37,6 @@ _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
     # false positives (fuzz/found/clean_*.py)
-    KnownOpen("clean:SPMD003", {"op": ("array_closure",), "rank": (2,), "spec": ("replicated",)}, 3182,
-              "new kind (fuzzer): SPMD003 on an unbatched closure array that jnp broadcasts to the operand's higher "
-              "rank (`b * W`, b of rank 2, W of rank 1): measured to run; same-rank operands fail (ManualAxisType). "
-              "spmdfix does not infer the body operand's rank"),
     KnownOpen("finding:missed:must refer to an axis marked as manual",
               {"mesh_spelling": _EXPLICIT, "placement": ("none_a0",), "inner_vmap": ("in_body", "between")}, 321,
               "new kind (fuzzer): an input placed on the Explicit spmd axis at a dimension after the batch "

@@ -371,3 +371,68 @@ def test_a_call_that_is_not_followed_keeps_the_capture_finding() -> None:
     source += "\nf = jax.vmap(block, in_axes=(0, 0), spmd_axis_name='y')\nrun(f)\n"
     source = source.replace("return jax.vmap(block, in_axes=(0, 0), spmd_axis_name='y')(xs, ws)", "return f(xs, ws)")
     assert len([f for f in check_source(source) if f.code == "SPMD003"]) == 1
+
+
+_BROADCAST = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+W = {w}
+
+def block(x):
+    x = jax.lax.with_sharding_constraint(x, NamedSharding(mesh, P('y')))
+    return jax.shard_map(lambda b: {expr}, mesh=mesh, in_specs=P(), out_specs=P())(x)
+
+def apply(x):
+    return block(x)
+
+def main():
+    xs = {xs}
+    return jax.vmap(apply, spmd_axis_name='x')(xs)
+"""
+
+
+def _array_captures(expr="b * W", w="jnp.linspace(0.5, 1.5, 8)", xs="jnp.ones((8, 4, 8))"):
+    source = _BROADCAST.format(expr=expr, w=w, xs=xs)
+    return [f.message.split("`")[1] for f in check_source(source) if f.code == "SPMD003"]
+
+
+def test_an_array_broadcast_to_a_higher_rank_operand_is_no_capture() -> None:
+    # measured: safety/measurements/capture_array_broadcast.py (rank 2 block, rank 1 W: runs eager and jit)
+    assert _array_captures() == []
+    assert _array_captures(expr="W * (b * 2.0 + 1.0) - W / (b * b + 1.0)") == []
+    assert _array_captures(w="jnp.array([[1.0, 2.0], [3.0, 4.0]])", xs="jnp.zeros((8, 3, 2, 2))") == []
+    assert _array_captures(xs="(np.arange(256, dtype=np.float32).reshape(8, 4, 8) - 3.0) / 4.0") == []
+    assert _array_captures(w="np.arange(8) * 0.5", xs="jax.random.normal(jax.random.key(0), (8, 2, 8))") == []
+    assert _array_captures(w="np.arange(8.0)") == ["W"]  # a float arange's length is not read: W's rank unknown
+
+
+def test_an_array_of_the_same_or_a_higher_rank_is_still_a_capture() -> None:
+    # same rank fails (ManualAxisType), also with size-1 dimensions; so does a W of higher rank
+    assert _array_captures(xs="jnp.ones((8, 8))") == ["W"]
+    assert _array_captures(w="jnp.ones((1, 8))", xs="jnp.ones((8, 4, 8))") == ["W"]
+    assert _array_captures(w="jnp.ones((2, 4, 8))", xs="jnp.ones((8, 4, 8))") == ["W"]
+
+
+def test_an_unknown_rank_or_use_keeps_the_capture() -> None:
+    assert _array_captures(xs="load()") == ["W"]  # the operand's shape is not visible
+    assert _array_captures(w="make()") == []  # not an array constructor: no finding before either
+    assert _array_captures(expr="jnp.dot(b, W)") == ["W"]  # not a measured broadcast
+    assert _array_captures(expr="b * W + jnp.sum(b) * W") == ["W"]  # one use against an unknown rank
+    assert _array_captures(expr="jax.vmap(lambda r: r * W)(b)") == ["W"]  # an inner vmap changes the rank
+
+
+def test_the_rank_is_followed_only_through_plain_calls() -> None:
+    source = _BROADCAST.format(expr="b * W", w="jnp.linspace(0.5, 1.5, 8)", xs="jnp.ones((8, 4, 8))")
+    # the operand changes before the shard_map: its rank is not followed
+    changed = source.replace("    return block(x)\n", "    return block(x.sum(0))\n")
+    assert [f.code for f in check_source(changed)].count("SPMD003") == 1
+    # another vmap site over an operand of unknown shape (the first site alone reports nothing, above)
+    other = source + "\ndef other(z):\n    return jax.vmap(apply, spmd_axis_name='x')(z)\n"
+    assert [f.code for f in check_source(other)].count("SPMD003") == 1
+    # a second call of the same vmap with an operand of unknown shape
+    shared = source.replace("return jax.vmap(apply, spmd_axis_name='x')(xs)",
+                            "f = jax.vmap(apply, spmd_axis_name='x')\n    f(load())\n    return f(xs)")
+    assert [f.code for f in check_source(shared)].count("SPMD003") == 1

@@ -30,6 +30,7 @@ from spmdfix.analysis.index import relpath
 from spmdfix.analysis.uses import Use, UseIndex
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
+from spmdfix.analysis.ranks import RankAnalysis
 from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, Spec, SpecEntry, SpecTree
 from spmdfix.model import Related, Span
 from spmdfix.analysis.placement import Placement, PlacementAnalysis
@@ -215,6 +216,7 @@ class Analyzer:
         self.spec_uses = SpecUses(self.ix, self.uses)
         self.mesh_uses = MeshUses(self.ix, self.ev, self.uses)
         self.vmap_calls = VmapCallAnalysis(self.ix, self.ev, self.uses)
+        self.ranks = RankAnalysis(self.ix, self.capture, self.vmap_calls)
         self.callers = OtherCallers(self.ix, self.uses)
         self._facts_cache: dict[int, ShardMapFacts] = {}
         self._disabled: bool | None = None  # `_shmap_error_disabled`
@@ -393,7 +395,10 @@ class Analyzer:
             fun_scope = site.scope
             reach = self.reacher.reach(site.fun, fun_scope)
             traced = frozenset(id(f) for f in reach.functions)
-            reached = [self._reached_facts(r, site, set(spmd.names), traced=traced) for r in reach.sites]
+            calls = self.vmap_calls.calls(site.node, site.fun, site.in_axes)
+            reached = [
+                self._reached_facts(r, site, set(spmd.names), traced=traced, calls=calls) for r in reach.sites
+            ]
             constraints, unknown = self._constraints(reach.functions)
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
@@ -417,7 +422,7 @@ class Analyzer:
                     opaque_calls=tuple(opaque),
                     unresolved=tuple(_unique_places(unresolved)),
                     spmd_keyword_call=self._keyword_call(site),
-                    calls=self.vmap_calls.calls(site.node, site.fun, site.in_axes),
+                    calls=calls,
                     shmap_error_disabled=self._shmap_error_disabled(),
                 )
             )
@@ -495,16 +500,23 @@ class Analyzer:
         spmd: bool = True,
         traced: frozenset[int] = frozenset(),
         root: ast.AST | None | bool = True,
+        calls: VmapCalls | None = None,
     ) -> ReachedFacts:
         """The facts of one reached shard_map. traced: ids of the functions the vmapped callable traces;
         root: the node whose reads are the vmap itself (True: the vmap site's; None: none, the vmap is in
-        another module), for the shard_map's other callers (`analysis.callers`)."""
+        another module), for the shard_map's other callers (`analysis.callers`); calls: the vmap's calls, from
+        which the body operands' ranks are followed (`analysis.ranks`)."""
         sm = self._shard_map_facts(reached, vmap)
         body, wrappers = self._unwrap_body(reached.site.body, reached.site.body_scope)
         captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body)
         if spmd and sm.check_vma is not False and _all_replicated(sm):
             skip = {c.name for c in captures}
-            captures += self.capture.unbatched_arrays(reached.site.node, body, skip)
+            arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
+            if arrays:
+                # an array only broadcast against operands of higher rank runs (measured: analysis.ranks)
+                ranks = self.ranks.body_ranks(vmap.fun, reached, body, bool(wrappers), calls)
+                arrays = tuple(c for c in arrays if not self.ranks.broadcast_only(body, c.name, ranks))
+            captures += arrays
         lift = None
         if captures:
             names = tuple(c.name for c in captures)

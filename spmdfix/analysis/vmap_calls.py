@@ -54,6 +54,7 @@ class VmapCall:
     batch_placement: str
     batch_axes: tuple[str, ...] | None = None
     batch_mesh: Span | None = None
+    ranks: tuple[int | None, ...] = ()  # per positional argument: the rank one example has in the function
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,12 +153,16 @@ class VmapCallAnalysis:
     def _call(self, call: ast.Call, jitted: bool, in_axes: ast.AST | None) -> VmapCall:
         scope = self.ix.scope_at(call)
         axes = self._in_axes(in_axes, scope, len(call.args))
-        batch, placements, on_axes = None, set(), set()
+        batch, placements, on_axes, ranks = None, set(), set(), []
         if axes is not None and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
             for arg, axis in zip(call.args, axes):
+                shape = self.shape(arg, scope)
+                # the mapped dimension is gone inside the vmapped function (a negative or out-of-range axis:
+                # not followed)
+                mapped = axis is None or (shape is not None and 0 <= axis < len(shape))
+                ranks.append(None if shape is None or not mapped else len(shape) - (axis is not None))
                 if axis is None:
                     continue
-                shape = self.shape(arg, scope)
                 if batch is None and shape is not None and -len(shape) <= axis < len(shape):
                     batch = shape[axis]  # JAX requires every mapped argument to have this size
                 placements.add(self._placement(arg, scope, axis))
@@ -170,7 +175,9 @@ class VmapCallAnalysis:
             placement = "unknown"
         under = jitted or self._in_jitted_function(call)
         batch_axes, batch_mesh = on_axes.pop() if len(on_axes) == 1 else (None, None)
-        return VmapCall(self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh)
+        return VmapCall(
+            self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks)
+        )
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
         """One mapped axis (or None) per positional argument; None when `in_axes` cannot be read."""
@@ -339,6 +346,8 @@ class VmapCallAnalysis:
         if resolved is None:
             return None
         expr, scope = resolved
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            return self._display_shape(expr, scope, depth + 1)
         if isinstance(expr, ast.BinOp):
             left, right = self._is_number(expr.left, scope), self._is_number(expr.right, scope)
             if left and not right:
@@ -378,6 +387,18 @@ class VmapCallAnalysis:
             if func.attr == "astype":
                 return self.shape(func.value, scope, depth + 1)
         return None
+
+    def _display_shape(self, expr: ast.AST, scope: Scope, depth: int) -> tuple[int, ...] | None:
+        """The shape of a (nested) list or tuple display of numbers, as `np.array` builds it: `[1.0, 2.0]` is
+        (2,), `[[1, 2], [3, 4]]` is (2, 2); None when ragged or holding anything else."""
+        if depth > _MAX_DEPTH or not isinstance(expr, (ast.List, ast.Tuple)) or not expr.elts:
+            return None
+        if all(self._is_number(e, scope) for e in expr.elts):
+            return (len(expr.elts),)
+        inner = {self._display_shape(e, scope, depth + 1) for e in expr.elts}
+        if len(inner) != 1 or None in inner:
+            return None
+        return (len(expr.elts), *inner.pop())
 
     def _reshaped(self, base, args, scope) -> tuple[int, ...] | None:
         if len(args) == 1 and args[0] is not None:

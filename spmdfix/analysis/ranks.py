@@ -1,0 +1,165 @@
+"""The rank of a shard_map body's operands where the source shows it, for SPMD003's broadcast rule.
+
+An unbatched array W closed over by an all-replicated body under an spmd vmap with `check_vma=True` fails with
+`AssertionError: ManualAxisType(...)` when the body combines it with a value of the same rank or of a lower
+rank; when every use of W is an operand of arithmetic whose other operand has a *higher* rank (jnp broadcasting
+then adds W's leading dimensions: `b * W` with b of rank 2 and W of rank 1), the program runs and matches,
+eager and under jit (measured on jax 0.10.2: safety/measurements/capture_array_broadcast.py). Same rank with
+size-1 dimensions (`(8, 8)` and `(1, 8)`) fails too.
+
+So the rule needs the rank of the body's operands, which the body does not state: it is followed from the
+calls of the vmapped function (each argument's shape where it is built from literals: `jnp.ones((4, 8))`,
+`np.arange(64).reshape(8, 8)`, `jnp.linspace(0, 1, 8)`; `VmapCallAnalysis.shape`), minus the mapped
+dimension, through the calls on the way to the shard_map (an argument passed on as a plain name, rebound at
+most by `with_sharding_constraint`), to the body's parameters (shard_map keeps an operand's rank). Anything
+else (an inner `jax.vmap`, a `jax.jit` or other wrapper on the way, keyword or `*args` arguments, a call not
+followed, calls that disagree) leaves the rank unknown, and an unknown rank keeps the finding.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from spmdfix import jaxapi
+from spmdfix.analysis.capture import CaptureAnalysis
+from spmdfix.analysis.reach import ReachedSite
+from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
+
+# Binary operators measured to broadcast a lower-rank unbatched array without the ManualAxisType failure.
+_BROADCASTING_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _positional(func: ast.AST) -> list[str]:
+    return [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+
+
+class RankAnalysis:
+    """Ranks of shard_map body operands and the broadcast check, for one module (pure)."""
+
+    def __init__(self, index: ModuleIndex, capture: CaptureAnalysis, shapes: VmapCallAnalysis) -> None:
+        self.ix = index
+        self.capture = capture
+        self.shapes = shapes
+
+    # --- operand ranks ----------------------------------------------------------------------------------
+    def body_ranks(
+        self, fun: ast.AST, reached: ReachedSite, body: ast.AST | None, wrapped: bool, calls: VmapCalls | None
+    ) -> dict[str, int]:
+        """The parameters of `body` (the shard_map's function) whose operand rank is known, with that rank.
+
+        fun: the vmapped callable; reached: the path to the shard_map; wrapped: the body is reached through a
+        wrapper (`jax.vmap(g)`, `jax.jit(g)`), whose effect on ranks is not followed; calls: every call of
+        the vmap (`VmapCallAnalysis.calls`). Empty when anything on the way is not followed."""
+        if not isinstance(body, _FUNCTIONS) or wrapped or reached.vmaps or calls is None or not calls.complete:
+            return {}
+        start = self.capture._function_of(fun)
+        if start is None or start.args.vararg or start.args.kwonlyargs:
+            return {}
+        ranks = {}
+        for i, name in enumerate(_positional(start)):
+            seen = {c.ranks[i] if i < len(c.ranks) else None for c in calls.calls}
+            if len(seen) == 1 and None not in seen:
+                ranks[name] = seen.pop()
+        current = start
+        for node in reached.chain_nodes:
+            if current is body or node is reached.site.node:
+                break
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                break  # the shard_map construction (its application is handled below) or a wrapper
+            callee = self.capture._function_of(node.func)
+            if callee is None or not self._plain_call(node, callee):
+                return {}
+            ranks = self._passed(node, callee, self._stable(current, ranks))
+            current = callee
+        if current is body:
+            return ranks  # a shard_map decorator: the last call applies it to its operands
+        application = self.ix.parent.get(id(reached.site.node))
+        if not (isinstance(application, ast.Call) and application.func is reached.site.node):
+            return {}
+        if self.capture._enclosing_function(application) is not current or not self._plain_call(application, body):
+            return {}
+        return self._passed(application, body, self._stable(current, ranks))
+
+    def _plain_call(self, call: ast.Call, callee: ast.AST) -> bool:
+        """Positional arguments only, one per parameter, into a callee without *args/keyword-only ones."""
+        if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            return False
+        if callee.args.vararg or callee.args.kwonlyargs or callee.args.defaults:
+            return False
+        return len(call.args) == len(_positional(callee))
+
+    def _passed(self, call: ast.Call, callee: ast.AST, ranks: dict[str, int]) -> dict[str, int]:
+        """The callee's parameters that receive a name of known rank as is."""
+        out = {}
+        for param, arg in zip(_positional(callee), call.args):
+            if isinstance(arg, ast.Name) and arg.id in ranks:
+                out[param] = ranks[arg.id]
+        return out
+
+    def _stable(self, func: ast.AST, ranks: dict[str, int]) -> dict[str, int]:
+        """The names of `ranks` that keep their rank throughout `func`: parameters never rebound, or rebound only
+        by `name = jax.lax.with_sharding_constraint(name, ...)` (which keeps the shape)."""
+        scope = self.ix.own_scope(func)
+        if scope is None:
+            return {}
+        out = {}
+        for name, rank in ranks.items():
+            bindings = scope.bindings.get(name, [])
+            if bindings and all(b.kind == "param" or self._shape_keeping(b.node, name) for b in bindings):
+                out[name] = rank
+        return out
+
+    def _shape_keeping(self, value: ast.AST, name: str) -> bool:
+        statement = self.ix.parent.get(id(value))
+        if not (isinstance(statement, ast.Assign) and statement.value is value and len(statement.targets) == 1):
+            return False
+        if not (isinstance(statement.targets[0], ast.Name) and isinstance(value, ast.Call) and value.args):
+            return False
+        qname = self.ix.qualname(value.func, self.ix.scope_at(value))
+        first = value.args[0]
+        return qname in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES and isinstance(first, ast.Name) and first.id == name
+
+    # --- the broadcast check ------------------------------------------------------------------------------
+    def broadcast_only(self, body: ast.AST, name: str, ranks: dict[str, int]) -> bool:
+        """Every read of the unbatched array `name` in `body` is an operand of `*`, `+`, `-` or `/` whose other
+        operand has a known rank higher than the array's own (the measured rule, module docstring)."""
+        if not ranks:
+            return False
+        root = body.body if isinstance(body, ast.Lambda) else body
+        loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if not loads:
+            return False
+        own = self.shapes.shape(loads[0], self.ix.scope_at(loads[0]))
+        if own is None:
+            return False
+        for load in loads:
+            parent = self.ix.parent.get(id(load))
+            if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, _BROADCASTING_OPS)):
+                return False
+            other = parent.right if parent.left is load else parent.left
+            rank = self._rank(other, body, ranks, name, len(own))
+            if rank is None or rank <= len(own):
+                return False
+        return True
+
+    def _rank(self, expr: ast.AST, body: ast.AST, ranks: dict[str, int], array: str, array_rank: int) -> int | None:
+        """The rank of a body expression built from the body's parameters of known rank, number literals, the
+        array itself and arithmetic on them (broadcasting: the larger rank); None otherwise."""
+        if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
+            return 0
+        if isinstance(expr, ast.Name):
+            if expr.id == array:
+                return array_rank
+            binding = self.ix.single_binding(expr.id, self.ix.scope_at(expr))
+            if binding is None or binding.kind != "param" or binding.scope.node is not body:
+                return None
+            return ranks.get(expr.id)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            return self._rank(expr.operand, body, ranks, array, array_rank)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (*_BROADCASTING_OPS, ast.Pow)):
+            left = self._rank(expr.left, body, ranks, array, array_rank)
+            right = self._rank(expr.right, body, ranks, array, array_rank)
+            return None if left is None or right is None else max(left, right)
+        return None
