@@ -36,7 +36,7 @@ class KnownOpen:
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    # false positives (fuzz/found/clean_*.py)
+    # a missed finding
     KnownOpen("finding:missed:must refer to an axis marked as manual",
               {"mesh_spelling": _EXPLICIT, "placement": ("none_a0",), "inner_vmap": ("in_body", "between")}, 321,
               "new kind (fuzzer): an input placed on the Explicit spmd axis at a dimension after the batch "
