@@ -126,3 +126,33 @@ def test_a_worker_keeps_its_trees_within_its_budget(jobs: list[Job], monkeypatch
     assert run_batch(jobs) == expected
     assert 1 <= len(retained.trees) < len(kept) and retained.chars <= sizes[-1]
     assert all(tree.__class__.__name__ == "Module" for tree in retained.trees)
+
+
+def _worker_state() -> tuple[bool, int]:
+    import sys
+
+    import spmdfix.api as api_module
+
+    return "spmdfix.api" in sys.modules, api_module._retained.budget
+
+
+def test_forked_workers_inherit_the_analysis_and_keep_trees() -> None:
+    """Where workers are forked, the pool's process imports the analysis once before starting them (they
+    inherit it instead of importing it each); every worker still sets its tree budget as it starts."""
+    import multiprocessing
+    import subprocess
+    import sys
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("workers are not forked here")
+    code = (
+        "import sys; from spmdfix import runner\n"
+        "before = 'spmdfix.api' in sys.modules\n"
+        "with runner.worker_pool(2) as pool:\n"
+        "    print(before, 'spmdfix.api' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["False", "True"]
+    with runner_module.worker_pool(2) as pool:
+        states = {pool.submit(_worker_state).result() for _ in range(4)}
+    assert states == {(True, runner_module.RETAIN_CHARS)}
