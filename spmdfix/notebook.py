@@ -35,6 +35,7 @@ MARKER = "# %% [spmdfix cell {}]"
 _MARKER = re.compile(r"# %% \[spmdfix cell (\d+)\]")
 _LINES = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _MAGIC = re.compile(r"[ \t]*[%!]")
+_MAGIC_AFTER_BREAK = re.compile(r"\n[ \t]*[%!]")  # `_MAGIC` at the start of a line after the first
 
 
 class NotebookError(Exception):
@@ -164,6 +165,8 @@ def _placeholder(body: str) -> str:
 
 
 def _mask(text: str) -> tuple[str, tuple[tuple[int, str, str], ...]]:
+    if not _MAGIC.match(text) and _MAGIC_AFTER_BREAK.search(text) is None:
+        return text, ()  # no line to mask (most cells): the text as it is, without a pass over its lines
     out, magics = [], []
     continued = False
     for number, line in enumerate(_LINES.findall(text)):
