@@ -147,9 +147,11 @@ def display_path(path: Path) -> str:
     text = str(path)
     cwd = os.getcwd()
     below = cwd if cwd.endswith(os.sep) else cwd + os.sep
-    if text.startswith(below) and is_normal(text):
-        # relpath's answer without its two abspath calls (most of a warm run's cost per file)
-        return text[len(below) :].replace(os.sep, "/")
+    if is_normal(text) and text != cwd:
+        # relpath's answer without its two abspath calls (most of a warm run's cost per file): the path
+        # below the working directory, or (a path elsewhere: relpath would start with "..") as it is
+        shown = text[len(below) :] if text.startswith(below) else text
+        return shown.replace(os.sep, "/")
     try:
         rel = os.path.relpath(path)
     except ValueError:

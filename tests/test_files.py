@@ -120,3 +120,20 @@ def test_undecodable_bytes_are_located_and_explained(tmp_path: Path) -> None:
         FileError, match=r"^cannot decode as ascii: byte 0xe9 at line 2, column 6 \(ordinal not in range"
     ):
         read_source(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["{cwd}/a.py", "{cwd}/sub/b.py", "{parent}/other/c.py", "{parent}", "{cwd}", "{cwd}/../x.py", "/d.py", "e.py"],
+)
+def test_display_path_is_relpaths_answer(tmp_path: Path, monkeypatch, path: str) -> None:
+    """Without os.path.relpath's work for a normal absolute path, the same answer as relpath gives."""
+    from spmdfix.runner import display_path
+
+    cwd = tmp_path / "work"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    given = Path(path.format(cwd=cwd, parent=tmp_path))
+    rel = os.path.relpath(given)
+    expected = (str(given) if rel.startswith("..") else rel).replace(os.sep, "/")
+    assert display_path(given) == expected
