@@ -215,11 +215,19 @@ def _placed_plain_vmap(source: str, vmap: set[str]) -> bool:
         return False
     if "Explicit" not in source and "make_mesh" not in source and not _imports_project(source):
         return False  # (the test below, first without its scan for strings: most texts stop here)
-    placed = [start for start, _ in _calls(source, _bound_names(source, _DEVICE_PUT)) if _in_code(source, start)]
-    named = _bound_names(source, _NAMED_SHARDING)
-    if not placed or not any(_in_code(source, start) for start, _ in _calls(source, named)):
+    # Each call is asked whether it is code (`_in_code`: a scan of the whole text for strings) only once
+    # every kind of call has been seen somewhere in the text.
+    placed = [start for start, _ in _calls(source, _bound_names(source, _DEVICE_PUT))]
+    named = [start for start, _ in _calls(source, _bound_names(source, _NAMED_SHARDING))]
+    if not placed or not named:
         return False
-    applied = [a for a, end in _calls(source, vmap) if _in_code(source, a) and _may_be_applied(source, a, end)]
+    applied = [a for a, end in _calls(source, vmap) if _may_be_applied(source, a, end)]
+    if not applied:
+        return False
+    placed = [start for start in placed if _in_code(source, start)]
+    if not placed or not any(_in_code(source, start) for start in named):
+        return False
+    applied = [start for start in applied if _in_code(source, start)]
     if not applied:
         return False
     # The mesh may also be built in another module of the project (`from pkg.meshes import mesh`: the
