@@ -397,35 +397,82 @@ def _is_definition(source: str, start: int) -> bool:
 
 
 def _occurrences(source: str, name: str):
-    """(start, end) of every whole-word occurrence of `name` (str.find: the regex engine is ten times slower)."""
-    start = source.find(name)
-    while start >= 0:
-        end = start + len(name)
+    """(start, end) of every whole-word occurrence of `name`."""
+    size = len(name)
+    for start in _found(source, name):
+        end = start + size
         if not (_is_word(source, start - 1) or _is_word(source, end)):
             yield start, end
-        start = source.find(name, end)
+
+
+@functools.lru_cache(maxsize=64)
+def _found(source: str, name: str) -> tuple[int, ...]:
+    """The offset of every occurrence of `name` in `source`, each after the end of the one before (str.find:
+    the regex engine is ten times slower). Cached: the aliases, the calls and the placements ask for the same
+    names, and each search passes over the whole text (2.3 MB for jax's `shard_map.py` notebook)."""
+    found = []
+    start = source.find(name)
+    while start >= 0:
+        found.append(start)
+        start = source.find(name, start + len(name))
+    return tuple(found)
 
 
 def _in_code(source: str, i: int) -> bool:
     """Whether offset `i` is outside every string literal and comment."""
-    starts, ends = _strings_and_comments(source)
-    k = bisect.bisect_right(starts, i) - 1
-    return k < 0 or i >= ends[k]
+    return _literals(source).in_code(i)
 
 
 @functools.lru_cache(maxsize=4)
+def _literals(source: str) -> _Literals:
+    """The string literals and comments of `source`, found as far as questions need (cached per text)."""
+    return _Literals(source)
+
+
+class _Literals:
+    """The string literals and comments of a text, from its start as far as `in_code` has needed: one regex
+    scan, asked for only once a file is about to be kept (a file's docstring examples do not keep it), and
+    left where it stands once it has passed the offsets asked about (a kept file's first vmap call is often
+    near its top: jax's 2.3 MB `shard_map.py` notebook)."""
+
+    __slots__ = ("starts", "ends", "_matches", "_upto")
+
+    def __init__(self, source: str) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self._matches = _STRING_OR_COMMENT.finditer(source)
+        self._upto = -1  # every literal or comment starting at or before this offset is in the lists
+
+    def in_code(self, i: int) -> bool:
+        """Whether offset `i` is outside every string literal and comment."""
+        if i > self._upto:
+            self._scan_past(i)
+        k = bisect.bisect_right(self.starts, i) - 1
+        return k < 0 or i >= self.ends[k]
+
+    def _scan_past(self, i: int) -> None:
+        for match in self._matches:  # text order, none overlapping: the lists stay sorted
+            self.starts.append(match.start())
+            self.ends.append(match.end())
+            if match.start() > i:
+                self._upto = match.start()
+                return
+        self._upto = sys.maxsize
+
+
 def _strings_and_comments(source: str) -> tuple[list[int], list[int]]:
-    """Start and end offsets of the string literals and comments, in text order (one regex scan, asked
-    for only once a file is about to be kept: a file's docstring examples do not keep it)."""
-    starts, ends = [], []
-    for match in _STRING_OR_COMMENT.finditer(source):
-        starts.append(match.start())
-        ends.append(match.end())
-    return starts, ends
+    """Start and end offsets of every string literal and comment of `source`, in text order."""
+    literals = _literals(source)
+    literals.in_code(len(source))
+    return literals.starts, literals.ends
 
 
 def _is_word(source: str, i: int) -> bool:
     return 0 <= i < len(source) and (source[i].isalnum() or source[i] == "_")
+
+
+# After a name: `as` and the name it is imported as (`import ... vmap as v`).
+_IMPORTED_AS = re.compile(rf"(?:\s|\\\n|#[^\n]*)+as(?:\s|\\\n)+({_NAME})")
 
 
 def _bound_names(source: str, bases: tuple[str, ...]) -> set[str]:
@@ -438,7 +485,10 @@ def _bound_names(source: str, bases: tuple[str, ...]) -> set[str]:
     """
     names = set(bases)
     for base in bases:
-        names.update(re.findall(rf"{base}(?:\s|\\\n|#[^\n]*)+as(?:\s|\\\n)+({_NAME})", source))
+        for start in _found(source, base):  # (not only whole words: `jax_vmap as v` is kept too)
+            alias = _IMPORTED_AS.match(source, start + len(base))
+            if alias is not None:
+                names.add(alias.group(1))
     todo = list(names)
     while todo:
         name = todo.pop()
