@@ -38,10 +38,11 @@ _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
     # a missed finding
     KnownOpen("finding:missed:must refer to an axis marked as manual",
-              {"mesh_spelling": _EXPLICIT, "placement": ("none_a0",), "inner_vmap": ("in_body", "between")}, 321,
-              "new kind (fuzzer): an input placed on the Explicit spmd axis at a dimension after the batch "
-              "(`P(None, 'data', None)`), mapped away by an inner jax.vmap on the way: JAX puts the axis in the "
-              "shard_map's in_specs, where it is not manual; no rule reports it"),
+              {"spmd": ("none",), "mesh_spelling": _EXPLICIT, "placement": ("none_a0",),
+               "inner_vmap": ("between",)}, 321,
+              "new kind (fuzzer), its plain-vmap form: an input placed on an Explicit axis at the dimension after "
+              "the batch (`P(None, 'data', None)`), mapped away by an inner jax.vmap, under an outer vmap without "
+              "spmd_axis_name: SPMD006/SPMD008 report it only under a vmap with spmd_axis_name (seeds 321, 407)"),
 )
 
 

@@ -92,7 +92,8 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
             for f, use in collectives:
                 left_behind[f.span] = f"`{use.name}` over the spmd axis (line {use.line}) running with wrong values under check_vma=False"
         part += _inner_vmap_findings(vmap, reached)
-        part += _eager_explicit_findings(vmap, reached)
+        eager = _eager_explicit_findings(vmap, reached)
+        part += eager + _inner_mapped_findings(vmap, reached, bool(eager))
         if reached.shard_map.api != "smap":
             part += _manual_findings(vmap, reached, site_fixes)
         if reached.shard_map.body.nested_shard_maps:
@@ -255,6 +256,62 @@ def _eager_explicit_findings(vmap: VmapFacts, reached) -> list[Finding]:
     )
     span = sm.check_span or sm.span
     return [_finding(rules.NOT_MANUAL, span, list(vmap.spmd.names), message, [], _related(vmap, reached))]
+
+
+def _inner_mapped_findings(vmap: VmapFacts, reached, eager_reported: bool) -> list[Finding]:
+    """SPMD006 / SPMD008: the first `jax.vmap` on the way maps away the per-example dimension that a call of
+    the spmd vmap places on an Explicit mesh axis A (`jax.device_put(xs, NamedSharding(mesh, P(None, 'A')))`).
+
+    Measured on jax 0.10.2 (safety/measurements/inner_vmap_explicit_placement.py; fuzz seeds 321, 407): A is
+    then not manual in the shard_map, so a spec naming A, or an spmd axis A (which the vmap inserts into the
+    specs), raises `shard_map in_specs argument must refer to an axis marked as manual` (eager; under jit the
+    same, a `manual_axis_type` error or a DuplicateSpecError), whatever `check_vma`; with neither, a
+    `check_vma=False` shard_map called eagerly raises `out_specs argument must refer to an axis marked as
+    manual` (under jit it runs). No fix is offered: of the candidates measured (moving or dropping the
+    placement, stripping A, dropping spmd_axis_name), none runs in every case.
+    """
+    sm = reached.shard_map
+    calls = vmap.calls
+    if not reached.inner_mapped or calls is None or sm.mesh is None or sm.mesh.axis_types != "explicit":
+        return []
+    placing = [
+        (c, names) for c in calls.calls for i in reached.inner_mapped
+        if i < len(c.next_dim) and (names := c.next_dim[i])
+    ]
+    if not placing:
+        return []
+    axes = sorted({a for _, names in placing for a in names})
+    lines = ", ".join(sorted({str(c.line) for c, _ in placing}))
+    related = (
+        Related(f"input placed on Explicit mesh axis {backticked(axes)} at the dimension after the batch by "
+                f"the call here", placing[0][0].span),
+        Related("this `jax.vmap` maps that dimension away", reached.inner_vmap),
+        *_related(vmap, reached),
+    )
+    what = (
+        f"an inner `jax.vmap` maps away Explicit mesh axis {backticked(axes)}, on which the call (line {lines}) "
+        "places the dimension it maps"
+    )
+    error = "JAX raises `shard_map in_specs argument must refer to an axis marked as manual` (a `manual_axis_type` error under jit)"
+    findings = []
+    for tree in (sm.in_specs, sm.out_specs):
+        for entry, named in tree.entries_naming(set(axes)):
+            message = f"{what}, and the shard_map names it; {error}"
+            findings.append(_finding(rules.EXPLICIT_AXIS, entry.span, named, message, [], related))
+    spmd = [a for a in vmap.spmd.names if a in axes]
+    if spmd and not findings:
+        message = f"{what}, and the vmap inserts its `spmd_axis_name` {backticked(spmd)} into the shard_map's specs; {error}"
+        findings.append(_finding(rules.EXPLICIT_AXIS, sm.span, spmd, message, [], related))
+    eager = [c for c, _ in placing if not c.under_jit]
+    if not findings and not eager_reported and sm.check_vma is False and not reached.under_jit and eager:
+        message = (
+            f"`check_vma=False` on a shard_map reached eagerly (line {', '.join(str(c.line) for c in eager)}) "
+            f"through an inner `jax.vmap` that maps away Explicit mesh axis {backticked(axes)}, on which the call "
+            "places the dimension it maps: JAX does not make the axes manual and raises `shard_map out_specs "
+            "argument must refer to an axis marked as manual`; the same call under `jax.jit` runs"
+        )
+        findings.append(_finding(rules.NOT_MANUAL, sm.check_span or sm.span, axes, message, [], related))
+    return findings
 
 
 def _nested_reason(reached) -> str:

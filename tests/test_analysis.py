@@ -395,6 +395,75 @@ CASES = {
         """,
         [],
     ),
+    # an inner jax.vmap mapping away the dimension after the batch, placed on an Explicit axis (seeds 321, 407;
+    # safety/measurements/inner_vmap_explicit_placement.py)
+    "inner_vmap_maps_away_a_placed_spmd_axis_is_spmd006": (
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def g(r):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P(), out_specs=P())(r)
+        def f(x):
+            return jax.vmap(g)(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8, 8)), NamedSharding(em, P(None, 'x', None)))
+            return jax.vmap(f, spmd_axis_name='x')(xs)
+        """,
+        [("SPMD006", "jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P(), out_specs=P())")],
+    ),
+    "inner_vmap_maps_away_a_placed_axis_the_specs_name_is_spmd006": (
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def g(r):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P('x'), out_specs=P('x'))(r)
+        def f(x, w):
+            return jax.vmap(g, in_axes=(0,))(x) * w
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8, 8)), NamedSharding(em, P(None, 'x', None)))
+            return jax.vmap(f, in_axes=(0, None), spmd_axis_name='y')(xs, 2.0)
+        """,
+        [("SPMD006", "'x'"), ("SPMD006", "'x'")],
+    ),
+    "inner_vmap_not_mapping_the_placed_argument_is_not_spmd006": (
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def g(r, k):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P(), out_specs=P())(r)
+        def f(x, k):
+            return jax.vmap(g, in_axes=(None, 0))(x, k)
+        def run(ks):
+            xs = jax.device_put(jax.numpy.ones((8, 8, 8)), NamedSharding(em, P(None, 'x', None)))
+            return jax.vmap(f, spmd_axis_name='x')(xs, ks)
+        """,
+        [],
+    ),
+    "dimension_after_the_batch_placed_without_an_inner_vmap_is_not_spmd006": (
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P('x'), out_specs=P('x'))(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8, 8)), NamedSharding(em, P(None, 'x', None)))
+            return jax.vmap(f, spmd_axis_name='y')(xs)
+        """,
+        [],
+    ),
+    "inner_vmap_over_a_placed_axis_on_an_auto_mesh_is_not_spmd006": (
+        """
+        from jax.sharding import NamedSharding
+        def g(r):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=mesh, in_specs=P(), out_specs=P())(r)
+        def f(x):
+            return jax.vmap(g)(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8, 8)), NamedSharding(mesh, P(None, 'x', None)))
+            return jax.vmap(f, spmd_axis_name='x')(xs)
+        """,
+        [],
+    ),
     "smap_in_axes_omitted_is_not_read": (
         """
         def f(v):

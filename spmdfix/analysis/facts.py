@@ -148,6 +148,11 @@ class ReachedFacts:
     # A jax.jit lies between the vmap and the shard_map (analysis.reach.ReachedSite.jitted): the shard_map
     # is traced under jit whatever the vmap's callers do.
     under_jit: bool = False
+    # The first `jax.vmap` on the way, when it is applied in the vmapped function itself and maps along axis
+    # 0 parameters of that function passed on as they are: their positions (the per-example dimension 0 it
+    # maps is dimension 1 of the vmap's input), and its span [SPMD006, an inner vmap mapping away a placed axis].
+    inner_mapped: tuple[int, ...] = ()
+    inner_vmap: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,10 +529,43 @@ class Analyzer:
         vmaps = tuple(self._vmap_span(n) for n in reached.vmaps)
         quiet = self._unbatched_collectives(vmap, reached, body)
         others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
+        mapped = self._inner_mapped(reached, vmap)
         return ReachedFacts(
             sm, reached.chain, vmaps, captures, lift, self._strip_blocker(reached, stripped), quiet, others,
-            reached.jitted,
+            reached.jitted, mapped, self._vmap_span(reached.vmaps[0]) if mapped else None,
         )
+
+    def _inner_mapped(self, reached: ReachedSite, vmap: _VmapSite) -> tuple[int, ...]:
+        """Positions of the vmapped function's parameters that the first `jax.vmap` on the way maps along
+        axis 0, when that vmap is applied in the vmapped function (`jax.vmap(g[, in_axes])(x, ...)`) to its
+        parameters as they are (each a parameter name bound once); () otherwise."""
+        if not reached.vmaps or vmap.fun is None:
+            return ()
+        inner = reached.vmaps[0]
+        application = self.ix.parent.get(id(inner))
+        if not (isinstance(inner, ast.Call) and isinstance(application, ast.Call) and application.func is inner):
+            return ()
+        if self.ix.qualname(inner.func, self.ix.scope_at(inner)) not in jaxapi.VMAP_NAMES:
+            return ()
+        fun = self.capture._function_of(vmap.fun)
+        if not isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return ()
+        if self.capture._enclosing_function(application) is not fun:
+            return ()
+        if any(isinstance(a, ast.Starred) for a in application.args) or application.keywords:
+            return ()
+        params = [a.arg for a in [*fun.args.posonlyargs, *fun.args.args]]
+        in_axes = argument(inner, 1, "in_axes")
+        scope = self.ix.scope_at(application)
+        out = []
+        for j, arg in enumerate(application.args):
+            axis = _literal_axis(in_axes, j)
+            if axis != 0 or not isinstance(arg, ast.Name) or arg.id not in params:
+                continue
+            binding = self.ix.single_binding(arg.id, scope)
+            if binding is not None and binding.kind == "param":
+                out.append(params.index(arg.id))
+        return tuple(out)
 
     def _other_callers(self, reached: ReachedSite, vmap: _VmapSite, traced: frozenset[int], root) -> list[Use]:
         """The places that run the reached shard_map without the vmap (`analysis.callers.OtherCallers`)."""
@@ -859,3 +897,15 @@ def _only_its_lambdas(functions, func: ast.AST) -> bool:
     `jax.vmap(lambda ...)`, which UnaryCheck judged with it)."""
     inner = {id(n) for n in ast.walk(func) if isinstance(n, ast.Lambda) and n is not func}
     return all(f is func or id(f) in inner for f in functions)
+
+
+def _literal_axis(in_axes: ast.AST | None, j: int) -> int | None:
+    """The `in_axes` entry of positional argument j when written as literals (default 0), else None."""
+    if in_axes is None:
+        return 0
+    if isinstance(in_axes, ast.Constant):
+        return in_axes.value if type(in_axes.value) is int else None
+    if isinstance(in_axes, (ast.Tuple, ast.List)) and j < len(in_axes.elts):
+        elt = in_axes.elts[j]
+        return elt.value if isinstance(elt, ast.Constant) and type(elt.value) is int else None
+    return None

@@ -45,6 +45,9 @@ class VmapCall:
     batch_axes / batch_mesh: when every mapped argument is placed with the same mesh axes at its batch dimension
     (`P(('x', 'y'), ...)` gives `('x', 'y')`) on the same resolved mesh, those axes and that mesh construction's
     span; None otherwise (an argument unplaced, placed otherwise, or not followed).
+    next_dim: per positional argument mapped along axis 0 and placed that way, the mesh axes its placement
+    names at dimension 1 (the per-example dimension an inner `jax.vmap` maps; `()` for `None` there); None
+    for any other argument.
     """
 
     span: Span
@@ -55,6 +58,7 @@ class VmapCall:
     batch_axes: tuple[str, ...] | None = None
     batch_mesh: Span | None = None
     ranks: tuple[int | None, ...] = ()  # per positional argument: the rank one example has in the function
+    next_dim: tuple[tuple[str, ...] | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +157,10 @@ class VmapCallAnalysis:
     def _call(self, call: ast.Call, jitted: bool, in_axes: ast.AST | None) -> VmapCall:
         scope = self.ix.scope_at(call)
         axes = self._in_axes(in_axes, scope, len(call.args))
-        batch, placements, on_axes, ranks = None, set(), set(), []
+        batch, placements, on_axes, ranks, next_dim = None, set(), set(), [], []
         if axes is not None and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
             for arg, axis in zip(call.args, axes):
+                next_dim.append(self._placed_names(arg, scope, 1) if axis == 0 else None)
                 shape = self.shape(arg, scope)
                 # the mapped dimension is gone inside the vmapped function (a negative or out-of-range axis:
                 # not followed)
@@ -176,7 +181,8 @@ class VmapCallAnalysis:
         under = jitted or self._in_jitted_function(call)
         batch_axes, batch_mesh = on_axes.pop() if len(on_axes) == 1 else (None, None)
         return VmapCall(
-            self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks)
+            self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks),
+            tuple(next_dim),
         )
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
@@ -260,6 +266,23 @@ class VmapCallAnalysis:
         if self.ix.qualname(found[0].func, found[1]) not in jaxapi.NAMED_SHARDING_NAMES:
             return None
         return found
+
+    def _placed_names(self, arg: ast.AST, scope: Scope, dim: int) -> tuple[str, ...] | None:
+        """The mesh axes `arg`'s placement (`jax.device_put(x, NamedSharding(mesh, P(...)))`) names at
+        dimension `dim` (`()` for `None` or a dimension past the spec), or None when it is not known."""
+        found = self._named_sharding(arg, scope)
+        if found is None:
+            return None
+        named, scope = found
+        tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
+        if tree.unresolved or len(tree.specs) != 1:
+            return None
+        entries = tree.specs[0].entries
+        if dim >= len(entries):
+            return ()
+        if not entries[dim].known:
+            return None
+        return tuple(entries[dim].value.names) if entries[dim].value is not None else ()
 
     def _placement(self, arg: ast.AST, scope: Scope, axis: int) -> str:
         """How a mapped argument's batch dimension is placed: "none", "axes" or "unknown"."""
