@@ -198,6 +198,21 @@ def test_a_forged_outcome_in_an_entry_runs_nothing(tree: Path) -> None:
     assert not canary.exists()
 
 
+def test_a_save_keeps_what_another_run_saved_since_the_load(tree: Path) -> None:
+    """A run saves its entries merged into the file as it is then: what it loaded when no other run has
+    replaced the file since (the stat tells), else the file read again."""
+    model, other, third = tree / "model.py", tree / "other.py", tree / "third.py"
+    third.write_text("y = 2\n")
+    _run([third], Cache(tree / "c"))  # the file exists when both runs below load it
+    first, second = Cache(tree / "c"), Cache(tree / "c")
+    _run([model], first)
+    _run([other], second)
+    assert Cache(tree / "c").loaded == 3
+    again = Cache(tree / "c")
+    _run([model, other, third], again)
+    assert again.hits == 3 and Cache(tree / "c").loaded == 3
+
+
 _EDITOR = """
 import sys, time
 from pathlib import Path
