@@ -125,7 +125,7 @@ class Entry:
         if not (isinstance(digest, str) and isinstance(settings, str) and isinstance(outcome, (tuple, bytes))):
             raise TypeError("not a cache entry")
         stat = tuple(stat) if stat is not None else None
-        depends = tuple((str(path), None if dep is None else str(dep)) for path, dep in depends)
+        depends = tuple((str(path), None if dep is None else str(dep)) for path, dep in depends) if depends else ()
         return Entry(FileStamp(stat, int(taken), digest), settings, depends, outcome)
 
 
@@ -178,19 +178,28 @@ def default_directory(cwd: Path | None = None) -> Path:
 
 @functools.lru_cache(maxsize=1)
 def tool_key() -> str:
-    """spmdfix's version and a digest of its own source files: results of another build are never served."""
+    """spmdfix's version and a digest of its own source files (`.py`, `.md`): results of another build are
+    never served. A file counts by its stat (size, mtime, ctime, inode, device: writing it, copying it or
+    checking another version out changes its ctime, which no user call can set back), or by its bytes when
+    it changed within `RACY_NS` (a change in the same clock tick keeps the times); reading and hashing
+    every file cost each run more than the rest of this key."""
     import spmdfix
 
     package = Path(spmdfix.__file__).parent
     digest = hashlib.sha256(f"{spmdfix.__version__}\0{FORMAT}".encode())
+    now = time.time_ns()
     for directory, dirs, files in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
             if name.endswith((".py", ".md")):
                 path = os.path.join(directory, name)
                 digest.update(os.path.relpath(path, package).encode() + b"\0")
-                with open(path, "rb") as handle:
-                    digest.update(hashlib.sha256(handle.read()).digest())
+                key = stat_key(os.stat(path))
+                if max(key[1], key[2]) < now - RACY_NS:
+                    digest.update(repr(key).encode())
+                else:
+                    with open(path, "rb") as handle:
+                        digest.update(b"bytes" + hashlib.sha256(handle.read()).digest())
     return f"{spmdfix.__version__}-{digest.hexdigest()[:16]}"
 
 
@@ -223,6 +232,7 @@ class Cache:
         self.loaded = len(self._plain)
         self.changed: dict[str, Entry | None] = {}  # what this run adds (None: drop the entry)
         self._digests: dict[str, str | None] = {}  # this run's digest of each path read or trusted
+        self._settings_keys: dict[tuple, tuple[object, object, str]] = {}  # `_settings_key`'s memo
         self.hits = 0
 
     # Reading -------------------------------------------------------------------------------------------
@@ -243,7 +253,7 @@ class Cache:
             return None
         key = absolute_path(job.path)
         entry = self.entry(key)
-        if entry is None or entry.settings != settings_key(job):
+        if entry is None or entry.settings != self._settings_key(job):
             return None
         if self.digest(key, entry) != entry.stamp.digest:
             return None
@@ -254,6 +264,15 @@ class Cache:
         outcome = _unpack(entry.outcome, job)
         self.hits += outcome is not None
         return outcome
+
+    def _settings_key(self, job: Job) -> str:
+        """`settings_key(job)`, computed once per settings object of the run (a directory's files share
+        theirs; hashing the options for each of thousands of files cost more than the rest of a lookup)."""
+        ident = (id(job.options), id(job.enabled), job.mode, job.want_edits, job.include_generated, job.max_bytes)
+        found = self._settings_keys.get(ident)
+        if found is None or found[0] is not job.options or found[1] is not job.enabled:
+            found = self._settings_keys[ident] = (job.options, job.enabled, settings_key(job))
+        return found[2]
 
     def digest(self, path: str, entry: Entry | None = None) -> str | None:
         """The digest of the file's bytes now (the stat shortcut when the entry's stat proves them

@@ -313,6 +313,8 @@ def _stamp(path: str) -> tuple[_Stamp, bool] | None:
 
 def _read_ignore_file(path: str) -> _IgnoreFile | None:
     """The ignore file at `path` (read when first asked), or None when there is no regular file there."""
+    if not os.access(path, os.F_OK):
+        return None  # most directories have none: asked without raising (a failed stat's exception costs more)
     found = _stamp(path)
     if found is None or found[1]:
         return None

@@ -138,14 +138,15 @@ class FileOutcome:
     unfollowed: tuple[Unfollowed, ...] = ()
 
 
-def display_path(path: Path) -> str:
-    """The path as reports show it: relative to the working directory when below it, with `/`."""
+def display_path(path: Path, cwd: str | None = None) -> str:
+    """The path as reports show it: relative to the working directory when below it, with `/`. cwd: the
+    working directory (`os.getcwd()`), when the caller knows it (a run asks for every file's)."""
     if not path.is_absolute():
         shown = os.path.normpath(path)  # what relpath gives for a relative path, without two abspath calls
         if not shown.startswith(".."):
             return shown.replace(os.sep, "/")
     text = str(path)
-    cwd = os.getcwd()
+    cwd = cwd or os.getcwd()
     below = cwd if cwd.endswith(os.sep) else cwd + os.sep
     if is_normal(text) and text != cwd:
         # relpath's answer without its two abspath calls (most of a warm run's cost per file): the path

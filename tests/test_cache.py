@@ -162,6 +162,48 @@ def test_the_tool_key_follows_the_package_source(tmp_path: Path, monkeypatch: py
         cache_module.tool_key.cache_clear()
 
 
+def test_the_tool_key_follows_an_edit_that_keeps_size_and_mtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Package files count by their stat once settled: an edit that keeps the size and sets the mtime back
+    still changes the ctime, and so the key; a file changed within RACY_NS counts by its bytes."""
+    import spmdfix
+
+    fake = tmp_path / "spmdfix"
+    shutil.copytree(Path(spmdfix.__file__).parent, fake, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(spmdfix, "__file__", str(fake / "__init__.py"))
+    plan = fake / "plan.py"
+    text = plan.read_text()
+    cache_module.tool_key.cache_clear()
+    try:
+        monkeypatch.setattr(cache_module, "RACY_NS", 0)  # every file settled: keyed by its stat
+        before = cache_module.tool_key()
+        old = os.stat(plan)
+        time.sleep(0.01)
+        plan.write_text(text.replace("a", "b", 1))  # same size
+        os.utime(plan, ns=(old.st_atime_ns, old.st_mtime_ns))
+        cache_module.tool_key.cache_clear()
+        assert cache_module.tool_key() != before
+        monkeypatch.setattr(cache_module, "RACY_NS", 3_600 * 10**9)  # every file just changed: its bytes
+        cache_module.tool_key.cache_clear()
+        by_bytes = cache_module.tool_key()
+        plan.write_text(text)
+        cache_module.tool_key.cache_clear()
+        assert cache_module.tool_key() != by_bytes
+    finally:
+        cache_module.tool_key.cache_clear()
+
+
+def test_jobs_of_other_settings_in_one_run_are_never_served_each_others_outcome(tree: Path) -> None:
+    """The settings key is computed once per settings object of a run: a job of other settings in the same
+    run gets its own."""
+    model = tree / "model.py"
+    _run([model], Cache(tree / "c"))
+    both = Cache(tree / "c")
+    assert both.lookup(Job(model, "model.py", Options())) is not None
+    assert both.lookup(Job(model, "model.py", Options(new_axis="rows"))) is None
+    assert both.lookup(Job(model, "model.py", Options(), enabled=frozenset({"SPMD002"}))) is None
+    assert both.lookup(Job(model, "model.py", Options())) is not None
+
+
 def test_a_forged_or_damaged_cache_file_is_an_empty_cache(tree: Path) -> None:
     model = tree / "model.py"
     _run([model], Cache(tree / "c"))

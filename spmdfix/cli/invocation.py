@@ -184,6 +184,7 @@ class Run:
         self.paths: tuple[Path, ...] = kw["paths"]
         self._settings: dict[str, pipeline.FileSettings] = {}  # `pipeline.resolve_shared`'s memo
         self._exclude_keys: dict[int, tuple[object, tuple[str, ...]]] = {}  # `exclude_key`'s memo
+        self.cwd = os.getcwd()  # reports show paths relative to it (`display_path`)
         self.unlisted: list[str] = []  # directories the walk could not list, said on stderr after the run
         self.stdin = self.paths == (Path("-"),)
         self._stdin_raw: bytes | None = None
@@ -245,7 +246,7 @@ class Run:
         settings = pipeline.resolve_shared(self.resolver, path, self._settings)
         return Job(
             path,
-            display or display_path(path),
+            display or display_path(path, self.cwd),
             settings.options,
             mode,
             settings.enabled,
