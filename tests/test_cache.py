@@ -101,6 +101,26 @@ def test_a_stat_taken_in_the_same_tick_as_the_change_is_not_trusted(tree: Path) 
     assert not cache_module._trusted(FileStamp(None, old.taken_ns, old.digest), now)
 
 
+def test_a_lookup_trusts_an_unchanged_stat_only_when_taken_well_after_the_change(tree: Path) -> None:
+    """The lookup of a file served by its stat alone (`Cache._served_by_stat`, a warm run's common case)
+    follows RACY_NS as `_trusted` does: an entry whose stat equals the file's but was taken in the tick of
+    the last change is checked by its bytes."""
+    model = tree / "other.py"  # nothing analysed, so nothing else read: the common case
+    job = Job(model, "other.py", Options(), stamp=True)
+    first = Cache(tree / "c")
+    first.store(job, run_batch([job])[0])
+    first.save()
+    fmt, plain = pickle.loads(first.file.read_bytes())
+    _, _, _, settings, depends, packed = plain[str(model)]
+    now = stat_key(os.stat(model))
+    cache_module.RACY_NS = 2_000_000_000  # (the fixture's monkeypatch restores it)
+    for taken, served in ((max(now[1], now[2]) + 1, False), (max(now[1], now[2]) + 3_000_000_000, True)):
+        # The digest is another text's: only a stat the cache trusts serves the entry.
+        plain[str(model)] = (now, taken, "0" * 64, settings, depends, packed)
+        first.file.write_bytes(pickle.dumps((fmt, plain)))
+        assert (Cache(tree / "c").lookup(Job(model, "other.py", Options())) is not None) == served
+
+
 def test_an_edit_to_a_module_the_analysis_read_is_never_served_stale(tree: Path) -> None:
     """An outcome computed from another module (`FileOutcome.depends`) is served only while that module's
     bytes are unchanged."""
