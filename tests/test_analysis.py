@@ -359,6 +359,39 @@ CASES = {
         """,
         [("SPMD007", "jax.vmap")],
     ),
+    # measured (safety/measurements/spmd007_binary_beside_inner_vmap.py; fuzz seed 20245): binary steps beside an
+    # inner vmap of a unary lambda run; inside it, or with the vmap between the spmd vmap and the shard_map, not
+    "binary_steps_beside_an_inner_vmap_of_a_unary_lambda_are_no_h2": (
+        """
+        def f(x):
+            n = x.shape[0]
+            def body(b):
+                return jax.vmap(lambda r: jax.numpy.sin(r))(b * 2.0) * b + n
+            return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+        [],
+    ),
+    "a_second_inner_vmap_of_a_binary_lambda_in_the_body_is_spmd007": (
+        """
+        def f(x):
+            def body(b):
+                return jax.vmap(lambda r: jax.numpy.sin(r))(b) * jax.vmap(lambda r: r + 1.0)(b)
+            return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+        [("SPMD007", "jax.vmap"), ("SPMD007", "jax.vmap")],
+    ),
+    "binary_steps_beside_an_inner_vmap_under_a_vmap_between_are_spmd007": (
+        """
+        def g(x):
+            return jax.shard_map(lambda b: jax.vmap(lambda r: jax.numpy.sin(r))(b) * b, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        def f(x):
+            return jax.vmap(g)(x)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+        [("SPMD007", "jax.vmap"), ("SPMD007", "jax.vmap")],
+    ),
     # jax.smap: specs read from in_axes/out_axes (each int leaf names axis_name), manual axis = axis_name
     "smap_call_in_and_out_axes": (
         """

@@ -89,6 +89,9 @@ class BodyFacts:
     # spmd_axis_name does.
     nested_shard_maps: tuple[NestedShardMap, ...] = ()
     unary_only: bool = False  # only unary primitives: no hazard H2 under an inner vmap (analysis.primitives)
+    # every inner vmap of the body is written in it as `jax.vmap(<lambda of unary steps>)`: binary steps
+    # outside those vmaps do not bring H2 back (measured: safety/measurements/spmd007_binary_beside_inner_vmap.py)
+    inner_unary: bool = False
 
     @property
     def collective_axes(self) -> frozenset[str]:
@@ -810,13 +813,16 @@ class Analyzer:
         reach = self.reacher.reach_body(func)
         collectives: list[CollectiveUse] = []
         unknown = bool(reach.sites)
+        wrapped = bool(vmap_wrappers)
         inner_vmaps: list[Span] = vmap_wrappers
+        in_body_vmaps: list[ast.Call] = []
         for fn in reach.functions:
             for call in self.reacher.calls_in(fn):
                 scope = self.ix.scope_at(call)
                 qname = self.ix.qualname(call.func, scope)
                 if qname in jaxapi.VMAP_NAMES:
                     inner_vmaps.append(self.span(call.func))
+                    in_body_vmaps.append(call)
                 if qname in jaxapi.COLLECTIVE_AXIS_POSITION and not _reduces_a_constant(call):
                     expr = argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
                     value = self.ev.axis_names(expr, scope) if expr is not None else None
@@ -832,8 +838,13 @@ class Analyzer:
             )
             for r in reach.sites
         )
-        unary = not reach.sites and UnaryCheck(self.ix).unary_only(func) and _only_its_lambdas(reach.functions, func)
-        return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary)
+        check = UnaryCheck(self.ix)
+        own = not reach.sites and _only_its_lambdas(reach.functions, func)
+        unary = own and check.unary_only(func)
+        inner_unary = own and not wrapped and bool(in_body_vmaps) and all(
+            check.vmap_of_unary(call, self.ix.scope_at(call)) for call in in_body_vmaps
+        )
+        return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary, inner_unary)
 
     def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
         """with_sharding_constraint calls in the traced functions and their specs."""

@@ -20,10 +20,13 @@ def has_h2(vmap: VmapFacts) -> bool:
 def h2_at(vmap: VmapFacts, reached: ReachedFacts) -> bool:
     """Hazard H2: a jax.vmap between the spmd vmap and this reached shard_map (or in its body), check_vma on,
     a body that applies a binary primitive (unary-only bodies run, measured: analysis.primitives), and a
-    batch that is not placed on an Explicit mesh (`batch_on_explicit_axes`)."""
+    batch that is not placed on an Explicit mesh (`batch_on_explicit_axes`). When the only inner vmaps are written
+    in the body and map lambdas of unary steps, binary steps of the body outside them (`jax.vmap(jnp.sin)(b) * b`)
+    run too (measured: safety/measurements/spmd007_binary_beside_inner_vmap.py; fuzz seed 20245)."""
     sm = reached.shard_map
     return (
         bool(reached.vmaps or sm.body.inner_vmap) and sm.check_vma is not False and not sm.body.unary_only
+        and not (sm.body.inner_unary and not reached.vmaps)
         and not batch_on_explicit_axes(vmap, sm.mesh)
     )
 
