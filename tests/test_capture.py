@@ -366,6 +366,20 @@ def test_the_capture_is_still_reported_off_the_measured_condition() -> None:
     assert len(_explicit_captures(types="TYPES")) == 1
 
 
+def test_a_check_vma_not_known_to_be_on_keeps_the_capture_finding() -> None:
+    # check_vma through a constant bound to False: read as False (measured to fail: lowering error under jit,
+    # out_specs error eager; golden/lift-captures/explicit_batch_placed_check_vma_constant)
+    source = "CV = False\n" + _EXPLICIT.format(
+        types="(AxisType.Explicit,) * 2", xspec="'y', 'x'", wspec="'y'", extra=", check_vma=CV", xmesh="mesh"
+    )
+    assert len([f for f in check_source(source) if f.code == "SPMD003"]) == 1
+    # a check_vma spmdfix cannot read (a parameter of the function) is not known to be on: still reported
+    source = _EXPLICIT.format(
+        types="(AxisType.Explicit,) * 2", xspec="'y', 'x'", wspec="'y'", extra=", check_vma=cv", xmesh="mesh"
+    ).replace("def block(x, w):", "def block(x, w, cv=False):")
+    assert len([f for f in check_source(source) if f.code == "SPMD003"]) == 1
+
+
 def test_a_call_that_is_not_followed_keeps_the_capture_finding() -> None:
     source = _EXPLICIT.format(types="(AxisType.Explicit,) * 2", xspec="'y', 'x'", wspec="'y'", extra="", xmesh="mesh")
     source += "\nf = jax.vmap(block, in_axes=(0, 0), spmd_axis_name='y')\nrun(f)\n"

@@ -751,9 +751,15 @@ class Analyzer:
         return self.span(expr) if expr is not None else None
 
     def _check_vma(self, site: ShardMapSite) -> bool | None:
+        """check_vma (or the old API's check_rep): True when absent, the literal written, or the literal a name
+        bound once holds (`CHECK = False; check_vma=CHECK`); None when unknown (a parameter, a name bound more
+        than once, any other expression)."""
         expr = site.args.get("check_vma", site.args.get("check_rep"))
         if expr is None:
             return True
+        if isinstance(expr, ast.Name):
+            resolved = self.ev.resolve_name(expr, site.scope)
+            expr = resolved[0] if resolved is not None else expr
         if isinstance(expr, ast.Constant) and isinstance(expr.value, bool):
             return expr.value
         return None
