@@ -43,6 +43,21 @@ def test_batch_sizes_from_literals_names_and_reshapes() -> None:
     assert [c.batch_placement for c in calls.calls] == ["unknown", "unknown", "none", "unknown", "unknown"]
 
 
+def test_batch_sizes_from_the_shape_parameter_of_each_random_sampler() -> None:
+    # bernoulli(key, p, shape) and truncated_normal(key, lower, upper, shape): reading argument 1 took the
+    # lower bound -2 for the batch (golden/refuse/rename_batch_truncated_normal); a negative size is no shape
+    calls = _calls(
+        """
+        g = jax.vmap(f, spmd_axis_name='x')
+        k = jax.random.key(0)
+        def main():
+            return (g(jax.random.truncated_normal(k, -2, 2, (5, 8))), g(jax.random.bernoulli(k, 0.5, (6, 8))),
+                    g(jax.random.uniform(k, (7, 8))), g(jnp.ones(-2)), g(jax.random.truncated_normal(k, -2, 2)))
+        """
+    )
+    assert [c.batch for c in calls.calls] == [5, 6, 7, None, None]
+
+
 def test_in_axes_select_the_mapped_argument() -> None:
     calls = _calls(
         """

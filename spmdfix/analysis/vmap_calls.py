@@ -28,7 +28,10 @@ from spmdfix.model import Span
 
 _MAX_DEPTH = 12
 _FILLED = frozenset({"zeros", "ones", "empty", "full"})
-_RANDOM = frozenset({"normal", "uniform", "bernoulli", "truncated_normal", "randint", "gumbel", "laplace"})
+# jax.random samplers and the position of their `shape` parameter (jax 0.10.2 signatures: bernoulli(key, p,
+# shape), truncated_normal(key, lower, upper, shape); the others (key, shape, ...)).
+_RANDOM = {"normal": 1, "uniform": 1, "bernoulli": 2, "truncated_normal": 3, "randint": 1, "gumbel": 1,
+           "laplace": 1}
 _SAME_SHAPE = frozenset({"asarray", "array", "device_put", "float32", "abs", "exp", "sin", "cos", "tanh"})
 _ARRAY_MODULES = ("jax.numpy.", "numpy.")
 _UNKNOWN = ast.Constant(value=...)  # stands for an `in_axes` that could not be found
@@ -402,7 +405,7 @@ class VmapCallAnalysis:
                 return self.shape(expr.args[0], scope, depth + 1)
             return None
         if qname.startswith("jax.random.") and last in _RANDOM:
-            return self._shape_value(argument(expr, 1, "shape"), scope)
+            return self._shape_value(argument(expr, _RANDOM[last], "shape"), scope)
         if qname == "" and isinstance(func, ast.Attribute):
             if func.attr == "reshape":
                 base = self.shape(func.value, scope, depth + 1)
@@ -449,7 +452,7 @@ class VmapCallAnalysis:
             return None
         single = self.int_expr(expr, scope)
         if single is not None:
-            return (single,)
+            return (single,) if single >= 0 or allow_minus else None
         resolved = self._resolve(expr, scope)
         if resolved is None or not isinstance(resolved[0], (ast.Tuple, ast.List)):
             return None
