@@ -435,14 +435,19 @@ def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
         # Over size-1 spmd axes a capture runs and matches with check_vma=False, eager and under jit (measured,
         # safety/measurements/capture_size1_spmd_axis.py; fuzz seed 3552); with check_vma=True it still fails.
         return []
+    captures = reached.captures
     if reached.shard_map.check_vma is True and batch_on_explicit_spmd_axes(vmap, mesh):
         # The batch placed on the Explicit spmd axes: a capture runs and matches with check_vma=True, eager and
-        # under jit (measured, safety/measurements/capture_explicit_mesh.py; fuzz seeds 3314, 3325, 5544).
-        # Only a check_vma known to be on: one written through a name (`check_vma=CHECK`, CHECK = False) is
-        # unknown, and with False the capture fails (`out_specs argument must refer to an axis marked as manual`).
-        return []
+        # under jit (measured, safety/measurements/capture_explicit_mesh.py; fuzz seeds 3314, 3325, 5544):
+        # an unbatched array under all-replicated specs, a batched or derived value only when the in_specs name
+        # a mesh axis besides the spmd ones; under all-replicated specs a batched capture still fails
+        # (`For primitive mul, context mesh ...`, eager and jit). Only a check_vma known to be on: with False
+        # (also through a constant) the capture fails (`out_specs argument must refer to an axis marked as manual`).
+        sm = reached.shard_map
+        names_data_axis = not sm.in_specs.unresolved and bool(sm.in_specs.axes() - set(vmap.spmd.names))
+        captures = tuple(c for c in captures if c.kind != "array" and not names_data_axis)
     findings = []
-    for capture in reached.captures:
+    for capture in captures:
         if capture.kind == "array":
             message = (
                 f"the shard_map body closes over `{capture.name}`, an array the vmap does not batch, while its "
