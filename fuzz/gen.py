@@ -167,6 +167,11 @@ def _plan(f: dict) -> _Plan:
         coll = used[0] if used else coll
         if not used:
             f = {**f, "op": "psum"}
+    if outer and coll not in used and used and (f["op"] in ("psum", "pmean", "axis_index")
+                                                or f["extra"] == "operand_unbatched"):
+        # nested: only the outer and inner shard_maps' own axes are manual in the body; a collective over any
+        # other axis is unbound there (the reference raises; fuzz seed 21175)
+        coll = used[0]
     batch = f["batch"]
     spmd_size = 1
     for a in spmd:
@@ -216,10 +221,13 @@ class _Writer:
 
     # --- the body --------------------------------------------------------------------------------
     def block_last(self) -> int:
+        """The size of the last dimension of the block the body receives: split only by a spec entry that
+        covers that dimension (nested shard_maps map a value of the per-example rank; fuzz seed 21436)."""
+        value_rank = 1 if self.f["inner_vmap"] == "between" else self.p.rank
         size = 1
-        for a in _axes(self.p.entries[-1] if self.p.entries else None) if len(self.p.entries) == self.p.block_rank else []:
+        for a in _axes(self.p.entries[-1] if self.p.entries else None) if len(self.p.entries) == value_rank else []:
             size *= self.p.sizes[a]
-        for a in _axes(self.p.outer_entries[-1] if self.p.outer_entries else None):
+        for a in _axes(self.p.outer_entries[-1] if self.p.outer_entries else None) if value_rank == 1 else []:
             size *= self.p.sizes[a]
         return DIM // size
 
@@ -468,7 +476,7 @@ def render(features: dict, title: str = "") -> str:
     if f["op"] == "scalar_closure":
         out.append("SCALE = 3.0")
     if f["op"] == "array_closure":
-        width = prog.block_last() if p.block_rank == len(p.entries) or not p.entries else DIM
+        width = prog.block_last()
         out.append(f"W = jnp.linspace(0.5, 1.5, {width}, dtype=jnp.float32)")
     read_prog, read_ref = prog.mesh_read_line(), ref.mesh_read_line()
     if read_prog and f["mesh_read_where"] == "module":

@@ -42,6 +42,22 @@ def test_seeds_differ() -> None:
     assert len({gen.render(gen.draw(seed)) for seed in range(50)}) == 50
 
 
+def test_nested_programs_collect_over_a_manual_axis() -> None:
+    # a collective over an axis neither nested shard_map makes manual is unbound: the reference raised (seed 21175)
+    for op in ("psum", "pmean", "axis_index"):
+        for coll in gen.FEATURES["coll_axis"]:
+            plan = gen._plan({"nested": True, "mesh_shape": (2, 2, 2), "op": op, "coll_axis": coll})
+            assert plan.coll_axis in plan.entries + plan.outer_entries, (op, coll)
+
+
+def test_closure_array_width_is_the_last_dimension_of_the_block() -> None:
+    # nested shard_maps over a rank-2 example split dimension 0 only (seed 21436: W of width 2 met blocks (2, 8))
+    nested = gen.render({"nested": True, "mesh_shape": (2, 2, 2), "rank": 2, "op": "array_closure"})
+    assert f"jnp.linspace(0.5, 1.5, {gen.DIM}," in nested
+    flat = gen.render({"mesh_shape": (2, 4), "rank": 1, "spec": "a1", "op": "array_closure"})
+    assert "jnp.linspace(0.5, 1.5, 2," in flat  # 'y' (4) splits the only dimension: blocks of 2
+
+
 def _reply(original: dict, findings=(), fixes=(), outputs=()) -> dict:
     return {"original": original, "findings": [{"code": c, "line": 1, "message": ""} for c in findings],
             "fixes": list(fixes), "outputs": list(outputs)}
