@@ -320,11 +320,14 @@ class _Writer:
         kwargs = []
         # partial-manual axis_names with check_vma=False makes JAX reject out_specs without any vmap (measured)
         axis_names = f["axis_names"] if not p.outer_entries and cv is not False else "none"
-        if axis_names != "none" and spelling != "experimental":
+        # the program's spelling decides (the reference writes jax.shard_map for jax.experimental's, which takes
+        # no axis_names: giving the reference one would make it partial-manual alone; fuzz seed 5217)
+        if axis_names != "none" and f["shard_map"] != "experimental":
             axes = [a for e in p.entries for a in _axes(e)] or [p.names[0]]
             if axis_names == "spec_and_spmd" and not self.ref:
                 axes += [a for a in p.spmd if a not in axes]
-            if f["op"] in ("psum", "pmean", "axis_index") and p.coll_axis not in axes:
+            collects = f["op"] in ("psum", "pmean", "axis_index") or f["extra"] == "operand_unbatched"
+            if collects and p.coll_axis not in axes:
                 axes.append(p.coll_axis)
             kwargs.append("axis_names={" + ", ".join(self.name(a, "spec") for a in axes) + "}")
         if cv != "omitted":

@@ -58,6 +58,16 @@ def test_closure_array_width_is_the_last_dimension_of_the_block() -> None:
     assert "jnp.linspace(0.5, 1.5, 2," in flat  # 'y' (4) splits the only dimension: blocks of 2
 
 
+def test_partial_manual_axis_names_are_those_of_the_program() -> None:
+    # jax.experimental's shard_map takes no axis_names: its reference copy must not get one (seed 5217)
+    source = gen.render({"shard_map": "experimental", "axis_names": "spec_only", "mesh_shape": (2, 4)})
+    assert "axis_names={" not in source
+    # a collective over an unbatched operand needs its axis manual, as the ops' collectives do
+    source = gen.render({"extra": "operand_unbatched", "axis_names": "spec_only", "coll_axis": "other",
+                         "spec": "a1", "mesh_shape": (2, 4)})
+    assert source.count("axis_names={'y', 'x'}") == 2, source
+
+
 def _reply(original: dict, findings=(), fixes=(), outputs=()) -> dict:
     return {"original": original, "findings": [{"code": c, "line": 1, "message": ""} for c in findings],
             "fixes": list(fixes), "outputs": list(outputs)}
