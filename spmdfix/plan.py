@@ -443,9 +443,15 @@ def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
         # a mesh axis besides the spmd ones; under all-replicated specs a batched capture still fails
         # (`For primitive mul, context mesh ...`, eager and jit). Only a check_vma known to be on: with False
         # (also through a constant) the capture fails (`out_specs argument must refer to an axis marked as manual`).
+        # A batched capture also needs its own value placed on nothing but the batch dimension: a captured
+        # `w` placed `P('y', 'x')` fails (`For primitive reduce_sum, context mesh ...`; JAX refuses closures
+        # over inputs sharded on Explicit axes), so a capture whose arguments are not known is kept.
         sm = reached.shard_map
         names_data_axis = not sm.in_specs.unresolved and bool(sm.in_specs.axes() - set(vmap.spmd.names))
-        captures = tuple(c for c in captures if c.kind != "array" and not names_data_axis)
+        captures = tuple(
+            c for c in captures
+            if c.kind != "array" and not (names_data_axis and _placed_on_batch_only(c, vmap))
+        )
     findings = []
     for capture in captures:
         if capture.kind == "array":
@@ -460,11 +466,41 @@ def _capture_findings(vmap: VmapFacts, reached) -> list[Finding]:
                 "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
                 "silently returns a result too large by the spmd axis size"
             )
-        options = [lift_captures.plan(reached)]
+        options = [lift_captures.plan(reached, _placed_beyond_batch(captures, vmap))]
         findings.append(
             _finding(rules.CAPTURE, capture.use, list(vmap.spmd.names), message, options, _related(vmap, reached))
         )
     return findings
+
+
+def _placed_on_batch_only(capture, vmap: VmapFacts) -> bool:
+    """Every call of the vmap places each argument a batched `capture` comes from on no mesh axis beyond its
+    batch dimension (`P('y')`, `P('y', None)`); False when that is not known."""
+    if capture.params is None or vmap.calls is None:
+        return False
+    return all(
+        i < len(call.off_batch) and call.off_batch[i] == () for call in vmap.calls.calls for i in capture.params
+    )
+
+
+def _placed_beyond_batch(captures, vmap: VmapFacts) -> tuple[str, ...]:
+    """The batched captures some call of the vmap places on a mesh axis beyond the batch dimension
+    (`jax.device_put(ws, NamedSharding(mesh, P('y', 'x')))`); for a capture whose arguments are not known,
+    any argument placed so counts."""
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    placed = []
+    for capture in captures:
+        if capture.kind == "array":
+            continue
+        if capture.params is None:
+            hit = any(axes for call in calls for axes in call.off_batch)
+        else:
+            hit = any(
+                i < len(call.off_batch) and call.off_batch[i] for call in calls for i in capture.params
+            )
+        if hit:
+            placed.append(capture.name)
+    return tuple(placed)
 
 
 def _collective_findings(vmap: VmapFacts, reached, site_fixes, h2: bool) -> list[tuple[Finding, CollectiveUse]]:

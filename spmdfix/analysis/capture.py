@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spmdfix import jaxapi
 from spmdfix.analysis.reach import ReachedSite
@@ -52,6 +52,9 @@ class Capture:
     use: Span
     kind: str = "batched"
     line: int = 0  # 1-based row of `use`, for reasons that name it
+    # kind "batched", read in the vmapped function itself: the indices of that function's positional
+    # parameters its value comes from (itself, or locals assigned from them); None when not known.
+    params: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +107,41 @@ class CaptureAnalysis:
         batched = self.batched_in(fun, in_axes, reached, home)
         if batched is None:
             return ()
-        return self._free_uses(body, home, batched)
+        found = self._free_uses(body, home, batched)
+        if home is not None and home is self._function_of(fun):
+            found = tuple(replace(c, params=self._param_sources(home, c.name)) for c in found)
+        return found
+
+    def _param_sources(self, func: ast.AST, name: str) -> tuple[int, ...] | None:
+        """The positional parameters of `func` that local `name` is (or is assigned from, to a fixed point),
+        by index; None when `name` is bound otherwise (a loop target, an import, a nested def)."""
+        params = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+        if isinstance(func, ast.Lambda):
+            return (params.index(name),) if name in params else None
+        assigns: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(func):
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                if self._enclosing_function(node) is not func or node.value is None:
+                    continue
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    for t in ast.walk(target):
+                        if isinstance(t, ast.Name):
+                            assigns.setdefault(t.id, []).append(node.value)
+        found: set[int] = set()
+        todo, seen = [name], set()
+        while todo:
+            current = todo.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            if current in params:
+                found.add(params.index(current))
+            elif current not in assigns:
+                continue  # a global or builtin: not a value of this call
+            for value in assigns.get(current, ()):
+                todo.extend(n.id for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+        return tuple(sorted(found)) if found else None
 
     def batched_in(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, home: ast.AST | None,

@@ -51,6 +51,8 @@ class VmapCall:
     next_dim: per positional argument mapped along axis 0 and placed that way, the mesh axes its placement
     names at dimension 1 (the per-example dimension an inner `jax.vmap` maps; `()` for `None` there); None
     for any other argument.
+    off_batch: per positional argument, the mesh axes its placement names at every dimension other than its
+    mapped one (`()` when none), None when it is not mapped or its placement is not known.
     """
 
     span: Span
@@ -62,6 +64,7 @@ class VmapCall:
     batch_mesh: Span | None = None
     ranks: tuple[int | None, ...] = ()  # per positional argument: the rank one example has in the function
     next_dim: tuple[tuple[str, ...] | None, ...] = ()
+    off_batch: tuple[tuple[str, ...] | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,10 +163,11 @@ class VmapCallAnalysis:
     def _call(self, call: ast.Call, jitted: bool, in_axes: ast.AST | None) -> VmapCall:
         scope = self.ix.scope_at(call)
         axes = self._in_axes(in_axes, scope, len(call.args))
-        batch, placements, on_axes, ranks, next_dim = None, set(), set(), [], []
+        batch, placements, on_axes, ranks, next_dim, off_batch = None, set(), set(), [], [], []
         if axes is not None and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
             for arg, axis in zip(call.args, axes):
                 next_dim.append(self._placed_names(arg, scope, 1) if axis == 0 else None)
+                off_batch.append(self._axes_off(arg, scope, axis) if axis is not None else None)
                 shape = self.shape(arg, scope)
                 # the mapped dimension is gone inside the vmapped function (a negative or out-of-range axis:
                 # not followed)
@@ -185,7 +189,7 @@ class VmapCallAnalysis:
         batch_axes, batch_mesh = on_axes.pop() if len(on_axes) == 1 else (None, None)
         return VmapCall(
             self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks),
-            tuple(next_dim),
+            tuple(next_dim), tuple(off_batch),
         )
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
@@ -269,6 +273,26 @@ class VmapCallAnalysis:
         if self.ix.qualname(found[0].func, found[1]) not in jaxapi.NAMED_SHARDING_NAMES:
             return None
         return found
+
+    def _axes_off(self, arg: ast.AST, scope: Scope, axis: int) -> tuple[str, ...] | None:
+        """The mesh axes `arg`'s placement names at every dimension but `axis`, in order (`()` when none);
+        None when the placement or any of those entries is not known."""
+        found = self._named_sharding(arg, scope)
+        if found is None:
+            return None
+        named, scope = found
+        tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
+        if tree.unresolved or len(tree.specs) != 1:
+            return None
+        names: list[str] = []
+        for dim, entry in enumerate(tree.specs[0].entries):
+            if dim == axis:
+                continue
+            if not entry.known:
+                return None
+            if entry.value is not None:
+                names.extend(entry.value.names)
+        return tuple(names)
 
     def _placed_names(self, arg: ast.AST, scope: Scope, dim: int) -> tuple[str, ...] | None:
         """The mesh axes `arg`'s placement (`jax.device_put(x, NamedSharding(mesh, P(...)))`) names at

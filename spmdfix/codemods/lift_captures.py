@@ -23,10 +23,15 @@ from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
 TRANSFORM = Transform.LIFT_CAPTURES
 
 
-def plan(reached: ReachedFacts) -> Fix | Refusal:
+def plan(reached: ReachedFacts, placed: tuple[str, ...] = ()) -> Fix | Refusal:
     """Lift every captured value of one shard_map body: a new trailing parameter of the body, a `P()`
     appended to in_specs (a single spec becomes a tuple), the value appended to the call, and
-    `in_axes=(0, ..., None, ...)` on each `jax.vmap` wrapping the body."""
+    `in_axes=(0, ..., None, ...)` on each `jax.vmap` wrapping the body.
+
+    placed: captures whose input a call places on a mesh axis beyond the batch dimension; on a mesh with an
+    Explicit axis the lifted `P()` operand then fails (measured with jax 0.10.2 on a 2x4 Explicit mesh, `w`
+    placed `P('y', 'x')`: `in_specs passed to shard_map: P(None,) does not match the specs of the input`;
+    golden refuse/lift_capture_placed_beyond_batch), so the fix is unsafe there."""
     sm = reached.shard_map
     if not reached.captures:
         return Refusal(TRANSFORM, "the body captures no batched value")
@@ -49,11 +54,17 @@ def plan(reached: ReachedFacts) -> Fix | Refusal:
         edits += [NodeEdit(span, "insert", in_axes, -1) for span in site.vmaps]
     listed = ", ".join(f"`{n}`" for n in names)
     safe = "an explicit replicated operand is what the closure meant, and runs (measured)"
+    unsafe = site.unsafe
+    if not unsafe and placed and sm.mesh is not None and sm.mesh.axis_types != "auto":
+        unsafe = (
+            f"{', '.join(f'`{n}`' for n in placed)} comes from an input placed on mesh axes beyond its batch "
+            "dimension; on an Explicit mesh a `P()` operand does not match that placement"
+        )
     return Fix(
         TRANSFORM,
         key=f"lift-captures:{sm.key}",
         title=f"Pass {listed} to the shard_map as explicit operand{'s' if len(names) > 1 else ''} with `P()`",
-        applicability=Applicability.UNSAFE if site.unsafe else Applicability.SAFE,
-        reason=site.unsafe or safe,
+        applicability=Applicability.UNSAFE if unsafe else Applicability.SAFE,
+        reason=unsafe or safe,
         node_edits=tuple(edits),
     )
