@@ -226,6 +226,27 @@ CASES = {
         """,
         [],
     ),
+    # a jitted shard_map applied where it is built (fuzz seed 7143): the jit call's operands are its operands
+    "collective_over_an_unbatched_operand_of_a_jitted_shard_map_is_not_spmd004": (
+        """
+        def f(x, w):
+            return jax.jit(jax.shard_map(
+                lambda a, b: a + jax.lax.psum(b, 'x'), mesh=mesh, in_specs=(P(), P()), out_specs=P()
+            ))(x, w)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "collective_over_a_batched_operand_of_a_jitted_shard_map_is_spmd004": (
+        """
+        def f(x, w):
+            return jax.jit(jax.shard_map(
+                lambda a, b: b + jax.lax.psum(a, 'x'), mesh=mesh, in_specs=(P(), P()), out_specs=P()
+            ))(x, w)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        [("SPMD004", "'x'")],
+    ),
     # a body decorated with the shard_map (fuzz seed 4715): every call of its name is an application
     "collective_over_an_unbatched_operand_of_a_decorated_body_is_not_spmd004": (
         """

@@ -172,7 +172,8 @@ class CaptureAnalysis:
     ) -> set[str]:
         """The parameters of the shard_map `body` whose operands the spmd vmap does not batch.
 
-        For a shard_map applied where it is built (`shard_map(body, ...)(a, b)`), and for a body decorated with
+        For a shard_map applied where it is built (`shard_map(body, ...)(a, b)`, also through
+        `jax.jit(shard_map(body, ...))(a, b)`), and for a body decorated with
         it (`@partial(jax.shard_map, ...)` over `def body(a, b)`) when every read of the body's name is a call
         of it in the function the vmap's chain reaches it from (fuzz seed 4715); positional operands only. An
         operand is unbatched when it mentions no batched name of the function that applies it; with several
@@ -207,6 +208,13 @@ class CaptureAnalysis:
         application = self.ix.parent.get(id(node))
         if isinstance(application, ast.Call) and application.func is node:
             return [application]
+        if self._jit_of(application, node):
+            # `jax.jit(shard_map(body, ...))(a, b)`: the jitted shard_map is applied to the same operands
+            # (fuzz seed 7143: a psum of an unbatched operand there runs and matches;
+            # golden/clean/collective_unbatched_operand_jit_of_shard_map)
+            outer = self.ix.parent.get(id(application))
+            if isinstance(outer, ast.Call) and outer.func is application:
+                return [outer]
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)) or node not in body.decorator_list:
             return []
         bindings = self.ix.scope_at(body).bindings.get(body.name, [])
@@ -223,6 +231,13 @@ class CaptureAnalysis:
         if not reached.chain_nodes or not any(c is reached.chain_nodes[-1] for c in calls):
             return []
         return calls
+
+    def _jit_of(self, call: ast.AST | None, node: ast.AST) -> bool:
+        """`call` is `jax.jit(node)`, with no other argument."""
+        return (
+            isinstance(call, ast.Call) and len(call.args) == 1 and call.args[0] is node and not call.keywords
+            and self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.JIT_NAMES
+        )
 
     # --- the chain ------------------------------------------------------------------------------------
     def _function_of(self, expr: ast.AST) -> ast.AST | None:

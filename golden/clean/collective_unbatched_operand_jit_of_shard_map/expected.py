@@ -1,0 +1,46 @@
+"""psum over the spmd axis 'y' of an operand the spmd vmap does not batch (`in_axes=(0, None)`), in a shard_map
+wrapped by `jax.jit` and applied where it is built (`jax.jit(jax.shard_map(body, ...))(x, w)`): JAX runs it
+correctly (no SPMD004). Found by the fuzzer (seed 7143): the unbatched-operand exemption did not look through
+the jit."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+ref_mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def body(b, w):
+    return (b * 2.0 + 1.0) * jax.lax.psum(w, 'y')
+
+
+def block(x, w):
+    return jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(P('x'), P()), out_specs=P('x')))(x, w)
+
+
+def apply(x, w):
+    return block(x, w)
+
+
+def ref_body(b, w):
+    return (b * 2.0 + 1.0) * jax.lax.psum(w, 'y')
+
+
+def ref_block(x, w):
+    return jax.shard_map(ref_body, mesh=ref_mesh, in_specs=(P('x'), P()), out_specs=P('x'))(x, w)
+
+
+def ref_apply(x, w):
+    return ref_block(x, w)
+
+
+def main():
+    xs0 = (np.arange(64, dtype=np.float32).reshape(8, 8) - 21.0) / 16.0
+    xs = jnp.asarray(xs0)
+    ws0 = np.float32(1.5)
+    ws = jnp.asarray(ws0)
+    reference = np.asarray(jax.vmap(ref_apply, in_axes=(0, None))(xs0, ws0))
+    result = jax.vmap(apply, in_axes=(0, None), spmd_axis_name='y')(xs, ws)
+    return result, reference
