@@ -765,7 +765,8 @@ class Analyzer:
         return None
 
     def _axis_names(self, expr: ast.AST | None, scope: Scope) -> tuple[AxisNamesArg | None, bool]:
-        """Read `axis_names=`: a set/tuple/list display of strings, maybe inside set()/frozenset()."""
+        """Read `axis_names=`: a set/tuple/list display of strings or names bound to strings (here or in another
+        module of the project), maybe inside set()/frozenset()."""
         if expr is None:
             return None, False
         display = expr
@@ -777,9 +778,14 @@ class Analyzer:
             return None, True
         names, quote = [], "'"
         for elt in display.elts:
-            if not (isinstance(elt, ast.Constant) and isinstance(elt.value, str)):
+            value = elt
+            if isinstance(elt, (ast.Name, ast.Attribute)):
+                # `axis_names={X}` with `X = 'x'` (fuzz seed 7939): the constant's string
+                followed = self.ev.follow(elt, scope)
+                value = followed[1] if followed is not None else elt
+            if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
                 return None, True
-            names.append(elt.value)
+            names.append(value.value)
             text = self.ev.text(elt)
             quote = text[0] if text[:1] in "'\"" else quote
         return AxisNamesArg(frozenset(names), self.span(display), quote), False
