@@ -52,8 +52,8 @@ class Capture:
     use: Span
     kind: str = "batched"
     line: int = 0  # 1-based row of `use`, for reasons that name it
-    # kind "batched", read in the vmapped function itself: the indices of that function's positional
-    # parameters its value comes from (itself, or locals assigned from them); None when not known.
+    # kind "batched": the indices of the vmapped function's positional parameters its value comes from
+    # (itself, or locals assigned from them, back through plain positional calls); None when not known.
     params: tuple[int, ...] | None = None
 
 
@@ -108,9 +108,48 @@ class CaptureAnalysis:
         if batched is None:
             return ()
         found = self._free_uses(body, home, batched)
-        if home is not None and home is self._function_of(fun):
-            found = tuple(replace(c, params=self._param_sources(home, c.name)) for c in found)
+        hops = self._plain_hops(self._function_of(fun), home, reached)
+        if hops is not None:
+            found = tuple(replace(c, params=self._sources_through(hops, home, c.name)) for c in found)
         return found
+
+    def _plain_hops(self, start: ast.AST | None, home: ast.AST | None, reached: ReachedSite):
+        """[(caller, call, callee), ...] from the vmapped function `start` to `home` when every step of the
+        chain is a plain call of a function by its name; [] when `start` is `home`; None otherwise."""
+        if start is None or home is None:
+            return None
+        hops, current = [], start
+        for node in reached.chain_nodes:
+            if current is home:
+                break
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                return None
+            callee = self._function_of(node.func)
+            if callee is None:
+                return None
+            hops.append((current, node, callee))
+            current = callee
+        return hops if current is home else None
+
+    def _sources_through(self, hops, home: ast.AST, name: str) -> tuple[int, ...] | None:
+        """The positional parameters of the vmapped function that local `name` of `home` comes from, back
+        through plain positional calls (`hops`); None when any step is not known."""
+        indices = self._param_sources(home, name)
+        for caller, call, callee in reversed(hops):
+            if indices is None or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+                return None
+            found: set[int] = set()
+            for i in indices:
+                if i >= len(call.args):
+                    return None  # a default: not a value of the vmap's call
+                names = [n.id for n in ast.walk(call.args[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+                for n in names:
+                    sources = self._param_sources(caller, n)
+                    if sources is None:
+                        return None
+                    found |= set(sources)
+            indices = tuple(sorted(found)) if found else None
+        return indices
 
     def _param_sources(self, func: ast.AST, name: str) -> tuple[int, ...] | None:
         """The positional parameters of `func` that local `name` is (or is assigned from, to a fixed point),
