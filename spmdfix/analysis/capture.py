@@ -158,15 +158,14 @@ class CaptureAnalysis:
         if isinstance(func, ast.Lambda):
             return (params.index(name),) if name in params else None
         assigns: dict[str, list[ast.AST]] = {}
-        for node in ast.walk(func):
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
-                if self._enclosing_function(node) is not func or node.value is None:
-                    continue
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    for t in ast.walk(target):
-                        if isinstance(t, ast.Name):
-                            assigns.setdefault(t.id, []).append(node.value)
+        for node in self._own_assignments(func):
+            if node.value is None:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Name):
+                        assigns.setdefault(t.id, []).append(node.value)
         found: set[int] = set()
         todo, seen = [name], set()
         while todo:
@@ -348,17 +347,21 @@ class CaptureAnalysis:
                     return callee, every
         return None, set()
 
-    def _taint_locals(self, func: ast.AST, tainted: set[str]) -> set[str]:
-        """`tainted` plus the locals of `func` assigned from them, to a fixed point."""
-        result = set(tainted)
-        if isinstance(func, ast.Lambda):
-            return result
-        assigns = [
+    def _own_assignments(self, func: ast.AST) -> list[ast.AST]:
+        """The assignments (`=`, annotated, augmented, `:=`) of `func` itself, not of functions nested in it."""
+        return [
             n
             for n in ast.walk(func)
             if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
             and self._enclosing_function(n) is func
         ]
+
+    def _taint_locals(self, func: ast.AST, tainted: set[str]) -> set[str]:
+        """`tainted` plus the locals of `func` assigned from them, to a fixed point."""
+        result = set(tainted)
+        if isinstance(func, ast.Lambda):
+            return result
+        assigns = self._own_assignments(func)
         changed = True
         while changed:
             changed = False

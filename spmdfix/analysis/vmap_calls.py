@@ -274,9 +274,9 @@ class VmapCallAnalysis:
             return None
         return found
 
-    def _axes_off(self, arg: ast.AST, scope: Scope, axis: int) -> tuple[str, ...] | None:
-        """The mesh axes `arg`'s placement names at every dimension but `axis`, in order (`()` when none);
-        None when the placement or any of those entries is not known."""
+    def _placement_entries(self, arg: ast.AST, scope: Scope):
+        """The entries of the one spec of `arg`'s placement (`jax.device_put(x, NamedSharding(mesh, P(...)))`),
+        or None when it is not placed that way or the spec is not resolved."""
         found = self._named_sharding(arg, scope)
         if found is None:
             return None
@@ -284,8 +284,16 @@ class VmapCallAnalysis:
         tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
         if tree.unresolved or len(tree.specs) != 1:
             return None
+        return tree.specs[0].entries
+
+    def _axes_off(self, arg: ast.AST, scope: Scope, axis: int) -> tuple[str, ...] | None:
+        """The mesh axes `arg`'s placement names at every dimension but `axis`, in order (`()` when none);
+        None when the placement or any of those entries is not known."""
+        entries = self._placement_entries(arg, scope)
+        if entries is None:
+            return None
         names: list[str] = []
-        for dim, entry in enumerate(tree.specs[0].entries):
+        for dim, entry in enumerate(entries):
             if dim == axis:
                 continue
             if not entry.known:
@@ -297,14 +305,9 @@ class VmapCallAnalysis:
     def _placed_names(self, arg: ast.AST, scope: Scope, dim: int) -> tuple[str, ...] | None:
         """The mesh axes `arg`'s placement (`jax.device_put(x, NamedSharding(mesh, P(...)))`) names at
         dimension `dim` (`()` for `None` or a dimension past the spec), or None when it is not known."""
-        found = self._named_sharding(arg, scope)
-        if found is None:
+        entries = self._placement_entries(arg, scope)
+        if entries is None:
             return None
-        named, scope = found
-        tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
-        if tree.unresolved or len(tree.specs) != 1:
-            return None
-        entries = tree.specs[0].entries
         if dim >= len(entries):
             return ()
         if not entries[dim].known:
