@@ -18,8 +18,9 @@ each form leaves words in the text:
    a bracketed argument list written in the text:
    - a call of a vmap — its callee's last name is `vmap`, `vmap_with_axes`, or a name the text binds to one
      (`import ... as`, `=`, `:=`), parenthesised or not — with `spmd_axis_name=` among its top-level
-     arguments, or a `**kw` (the dict that `kw` names may hold the key), or at least six top-level
-     arguments (spmd_axis_name is jax.vmap's 6th positional parameter, flax.linen.vmap's 8th);
+     arguments, or a `**kw` (the dict that `kw` names may hold the key), or a `*args` (it may fill any
+     position), or at least six positional arguments (spmd_axis_name is jax.vmap's 6th positional
+     parameter, flax.linen.vmap's 8th; keyword arguments such as `in_axes=0` do not count);
    - a `partial(<vmap>, ..., spmd_axis_name=...)`: an argument list whose first argument is such a name;
    - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))` (or
      `jax.reshard(x, NamedSharding(...))`) on an Explicit mesh, which needs those words and a vmap call
@@ -88,7 +89,7 @@ _TOKEN = re.compile(
 # String literals and comments, scanned from the start of the text: an occurrence inside one is not code.
 _STRING_OR_COMMENT = re.compile(rf"{_STRING}|#[^\n]*", re.DOTALL)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_POSITIONAL_SPMD_COMMAS = 5  # spmd_axis_name is jax.vmap's 6th positional parameter (flax.linen.vmap: 8th)
+_POSITIONAL_SPMD = 6  # spmd_axis_name is jax.vmap's 6th positional parameter (flax.linen.vmap: 8th)
 
 
 class _Unknown(Exception):
@@ -563,9 +564,21 @@ def _gap_before(source: str, i: int) -> int:
 
 
 def _may_pass_spmd_axis_name(source: str, start: int) -> bool:
-    """Whether the argument list opening at `start` has `spmd_axis_name=`, `**` or at least six arguments
-    at its top level, or no visible end."""
-    depth, commas = 1, 0
+    """Whether the argument list opening at `start` may pass an spmd_axis_name: `spmd_axis_name=` or `**`
+    at its top level, a `*args` argument, at least six positional arguments (`_POSITIONAL_SPMD`), or no
+    visible end.
+
+    Keyword arguments do not count towards the six: spmd_axis_name is passed by position only as jax.vmap's
+    6th positional argument (flax.linen.vmap's 8th, vmap_with_axes' 9th; `analysis.calls.argument`), and
+    Python puts no positional argument after a keyword one but `*args`, which keeps the file. Each
+    top-level comma starts an argument, so a lambda's parameters count as arguments too: more, never fewer,
+    since no positional argument starts with `name =`. In a `partial(<vmap>, ...)` the vmap is counted as
+    well: more than the analysis follows (it reads only the keyword there), never less.
+    """
+    positional = _argument_at(source, start)
+    if positional is None:
+        return True
+    depth = 1
     for token in _TOKEN.finditer(source, start):
         kind = token.lastgroup
         if kind == "open":
@@ -578,7 +591,30 @@ def _may_pass_spmd_axis_name(source: str, start: int) -> bool:
             if kind == "keyword" or kind == "stars":
                 return True
             if kind == "comma":
-                commas += 1
-                if commas >= _POSITIONAL_SPMD_COMMAS:
+                argument = _argument_at(source, token.end())
+                if argument is None:
+                    return True
+                positional += argument
+                if positional >= _POSITIONAL_SPMD:
                     return True
     return True
+
+
+# At an argument's start: a starred one (`*args`, `**kw`), after any gap.
+_STARRED_ARGUMENT = re.compile(rf"{_GAP}\*")
+# ... the end of the list (after a trailing comma, or none at all).
+_NO_ARGUMENT = re.compile(rf"{_GAP}\)")
+# ... a keyword argument, `name =` (not `==`, nor a walrus's `:=`), after whitespace only: with a comment
+# or a line continuation before it, the argument counts as positional (the file kept for nothing).
+_KEYWORD_ARGUMENT = re.compile(rf"\s*{_NAME}[ \t\f]*=(?!=)")
+
+
+def _argument_at(source: str, i: int) -> int | None:
+    """How many positional arguments start at offset `i` (just after an argument list's `(` or a top-level
+    comma): 1 for a positional argument (or one this cannot tell from a keyword one), 0 for a keyword
+    argument or none (a trailing comma); None for a starred one (`*args` may carry any position)."""
+    if _STARRED_ARGUMENT.match(source, i):
+        return None
+    if _NO_ARGUMENT.match(source, i) or _KEYWORD_ARGUMENT.match(source, i):
+        return 0
+    return 1

@@ -198,6 +198,87 @@ def test_prefilter_keeps_the_spellings_a_review_found_dropped(hole: str) -> None
     assert may_have_findings(source)
 
 
+# spmd_axis_name is passed by position only as jax.vmap's 6th positional argument (flax.linen.vmap's 8th):
+# an argument list counts its positional arguments, not its keyword ones. Each list below passes it as the
+# 6th positional argument, one of the others spelled so that it might be taken for a keyword argument, or
+# with a comment or a line continuation where the count could slip: kept, each with a finding.
+SIXTH_POSITIONAL = {
+    "plain": "f, 0, 0, None, None, 'i'",
+    "walrus": "f, ax := 0, 0, None, None, 'i'",
+    "walrus unspaced": "f, ax:=0, 0, None, None, 'i'",
+    "comparisons": "f, 0, 0, None, (a == b) or None, 'i'",
+    "equality unbracketed": "f, 0, 0, None, a == b, 'i'",
+    "lambda with a default": "lambda x=1: f(x), 0, 0, None, None, 'i'",
+    "string with equals": "f, 0, 0, 'a=b', None, 'i'",
+    "comments between": "f,  # the model\n  0,  # in_axes=\n  0, None, None, 'i'",
+    "continuations": "f, \\\n 0, 0, None, None, \\\n 'i'",
+    "nested keywords": "f, dict(a=1), 0, None, None, 'i'",
+    "trailing comma": "f, 0, 0, None, None, 'i',",
+}
+
+
+@pytest.mark.parametrize("arguments", sorted(SIXTH_POSITIONAL))
+def test_a_sixth_positional_argument_passes_the_prefilter(arguments: str) -> None:
+    source = HOLE_HEADER + "ax = a = b = 0\njax.vmap(" + SIXTH_POSITIONAL[arguments] + ")\n"
+    assert _findings_without_prefilter(source)
+    assert may_have_findings(source)
+
+
+# Argument lists that may pass it some other way, or whose count this cannot read: kept (the analysis
+# may read a `*args` or `**kw` it can resolve; a comment or a continuation before a keyword argument
+# makes it count as a positional one).
+KEPT_ARGUMENTS = (
+    "f, *rest)",
+    "*args)",
+    "f,  # c\n  *rest)",
+    "f, \\\n *rest)",
+    "f, **kw)",
+    "f, in_axes=0, **kw)",
+    "f, in_axes=0, spmd_axis_name=name)",
+    "f,  # c\n a=0,  # c\n b=0,  # c\n c=0,  # c\n d=0,  # c\n e=0)",
+    "f, \\\n a=0, \\\n b=0, \\\n c=0, \\\n d=0, \\\n e=0)",
+    "f, in_axes=0",  # no end
+)
+
+
+@pytest.mark.parametrize("arguments", KEPT_ARGUMENTS)
+def test_argument_lists_that_may_pass_an_spmd_axis_name_otherwise_pass_the_prefilter(arguments: str) -> None:
+    assert may_have_findings(HOLE_HEADER + "jax.vmap(" + arguments + "\n")
+
+
+# Argument lists with fewer than six positional arguments and no `spmd_axis_name=`, `*` or `**`, however
+# many keyword ones: dropped, and the detector finds nothing in them (flax's nnx tests, maxtext's attention).
+DROPPED_ARGUMENTS = {
+    "keywords only": "f, in_axes=0, out_axes=0, axis_name='i', axis_size=4, sum_match=False",
+    "nnx decorator": "in_axes=(0, None), axis_size=5, graph=True, graph_updates=False, out_axes=0",
+    "five positional and keywords": "f, 0, 0, None, None, axis_size=4, sum_match=False",
+    "five positional, trailing comma": "f, 0, 0, None, None,",
+    "a lambda's parameters": "lambda q, k, v, d, s: g(q, k, v, d, sinks=s), in_axes=(0, 0, 0, 0, None)",
+    "keywords over lines": "\n  f,\n  in_axes=0,\n  out_axes=0,\n  axis_name='i',\n  axis_size=4,\n  x=1,\n",
+    "comment after a keyword": "f, in_axes=0,  # c\n out_axes=0, axis_name='i', axis_size=4, x=1",
+}
+
+
+@pytest.mark.parametrize("arguments", sorted(DROPPED_ARGUMENTS))
+def test_argument_lists_with_fewer_than_six_positional_arguments_are_dropped_with_nothing_to_find(
+    arguments: str,
+) -> None:
+    for call in ("jax.vmap(" + DROPPED_ARGUMENTS[arguments] + ")\n", "functools.partial(jax.vmap, in_axes=0)(f)\n"):
+        source = HOLE_HEADER + "import functools\ng = n = 0\n" + call
+        assert _findings_without_prefilter(source) == []
+        assert not may_have_findings(source), call
+
+
+def test_a_partial_counts_its_vmap_among_the_positional_arguments() -> None:
+    """`partial(<vmap>, ...)`: the analysis reads only its `spmd_axis_name=`; counting the vmap as the first of
+    six positional arguments keeps more than that, never less."""
+    header = HOLE_HEADER + "import functools\n"
+    keywords = "in_axes=0, out_axes=0, axis_name='i', axis_size=4, x=1, y=2"
+    assert not may_have_findings(header + "functools.partial(jax.vmap, " + keywords + ")(f)\n")
+    assert may_have_findings(header + "functools.partial(jax.vmap, f, 0, 0, None, None)(x)\n")
+    assert may_have_findings(header + "functools.partial(jax.vmap, *rest)(f)\n")
+
+
 PLACED = """
 import jax
 import jax.numpy as jnp
