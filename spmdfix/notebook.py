@@ -80,20 +80,34 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class Notebook:
-    """A parsed notebook: its JSON data, its code cells and the layout to write it back with."""
+    """A parsed notebook: its JSON data, its code cells and its JSON text (`layout`: how to write it back)."""
 
     data: Any
     cells: tuple[Cell, ...]
-    layout: Layout
     text: str
+
+    @property
+    def layout(self) -> Layout:
+        """The layout of `text` (`Layout()` for an empty notebook). Read from the text when a notebook is
+        written back, not when it is read: most notebooks of a check are never written (two scans of the
+        whole text saved per notebook)."""
+        return _layout(self.text) if _has_content(self.text) else Layout()
 
 
 def _source_text(source: Any, where: str) -> tuple[str, bool]:
     if isinstance(source, str):
         return source, False
-    if isinstance(source, list) and all(isinstance(s, str) for s in source):
-        return "".join(source), True
+    if isinstance(source, list):
+        try:
+            return "".join(source), True  # (raises TypeError for an item that is not a string)
+        except TypeError:
+            pass
     raise NotebookError(f"{where}: `source` is neither a string nor a list of strings")
+
+
+def _has_content(text: str) -> bool:
+    """`text.strip() != ""` without copying the text."""
+    return bool(text) and not text.isspace()
 
 
 def _layout(text: str) -> Layout:
@@ -103,7 +117,7 @@ def _layout(text: str) -> Layout:
         spaces = match.group(1)
         indent = len(spaces) if set(spaces) <= {" "} else spaces
     else:
-        indent = None if text.strip() else 1
+        indent = None if _has_content(text) else 1
     separators = (",", ":") if indent is None and '":' in text and '": ' not in text else None
     return Layout(indent, separators, text.isascii() and "\\u" in text, text.endswith("\n"))
 
@@ -116,8 +130,8 @@ def dump(data: Any, layout: Layout) -> str:
 
 def parse(text: str) -> Notebook:
     """Read a notebook (nbformat 4). An empty text is a notebook without cells. Raises `NotebookError`."""
-    if not text.strip():
-        return Notebook({}, (), Layout(), text)
+    if not _has_content(text):
+        return Notebook({}, (), text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -131,7 +145,7 @@ def parse(text: str) -> Notebook:
     for index, raw in enumerate(data["cells"]):
         if isinstance(raw, dict) and raw.get("cell_type") == "code":
             cells.append(_cell(index, raw))
-    return Notebook(data, tuple(cells), _layout(text), text)
+    return Notebook(data, tuple(cells), text)
 
 
 def _language(data: dict) -> str:
@@ -202,7 +216,7 @@ def check_cells(nb: Notebook) -> Notebook:
                     (line0, col, message),
                 )
         cells.append(cell)
-    return Notebook(nb.data, tuple(cells), nb.layout, nb.text)
+    return Notebook(nb.data, tuple(cells), nb.text)
 
 
 def virtual_source(nb: Notebook) -> str:
@@ -313,7 +327,7 @@ def render(nb: Notebook, virtual: str) -> str:
 
 def layout_kept(nb: Notebook) -> bool:
     """True when dumping the unchanged notebook gives its text back byte for byte."""
-    if not nb.text.strip():
+    if not _has_content(nb.text):
         return True
     return dump(json.loads(nb.text), nb.layout) == nb.text
 

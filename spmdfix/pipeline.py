@@ -122,8 +122,16 @@ class Skip(Exception):
 
 
 def is_generated(text: str) -> bool:
-    """True when one of the first `GENERATED_LINES` lines says `@generated`."""
-    return any(GENERATED_MARK in line for line in text.split("\n", GENERATED_LINES)[:GENERATED_LINES])
+    """True when one of the first `GENERATED_LINES` lines (split at "\\n") says `@generated`. The mark holds
+    no line break, so it is in one of those lines exactly when it is in the text before the end of the last
+    of them: a search up to there, without splitting (and copying) the rest of the text."""
+    end = -1
+    for _ in range(GENERATED_LINES):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            end = len(text)
+            break
+    return text.find(GENERATED_MARK, 0, end) >= 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,26 @@ def test_generated_files_are_skipped_unless_asked() -> None:
     assert len(pipeline.check_file(Path("m.py"), generated, include_generated=True).findings) == 2
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "@generated",
+        "# @generated\n",
+        "x\n" * 4 + "# @generated",  # the 5th line, the text's last
+        "x\n" * 4 + "# @generated\nx\n",
+        "x\n" * 5 + "# @generated\n",  # the 6th line: not marked
+        "x\r\n" * 5 + "# @generated\n",  # "\r" does not end a line here
+        "x\n" * 4 + "@gene\nrated\n",
+        "\n\n\n\n@generated",
+        "\n\n\n\n\n@generated",
+    ],
+)
+def test_the_generated_mark_is_looked_for_in_the_first_five_lines(text: str) -> None:
+    by_lines = any(pipeline.GENERATED_MARK in line for line in text.split("\n")[: pipeline.GENERATED_LINES])
+    assert pipeline.is_generated(text) == by_lines
+
+
 def test_a_notebook_is_checked_through_its_code_cells() -> None:
     cells = [
         {"cell_type": "markdown", "metadata": {}, "source": ["# title\n"]},
