@@ -18,7 +18,8 @@ each form leaves words in the text:
    a bracketed argument list written in the text:
    - a call of a vmap — its callee's last name is `vmap`, `vmap_with_axes`, or a name the text binds to one
      (`import ... as`, `=`, `:=`), parenthesised or not — with `spmd_axis_name=` among its top-level
-     arguments, or a `**kw` (the dict that `kw` names may hold the key), or a `*args` (it may fill any
+     arguments, or a `**kw` (the dict that `kw` names may hold the key; not an attribute, `**self.kw`, which
+     the analysis does not read), or a `*args` (it may fill any
      position), or at least six positional arguments (spmd_axis_name is jax.vmap's 6th positional
      parameter, flax.linen.vmap's 8th; keyword arguments such as `in_axes=0` do not count);
    - a `partial(<vmap>, ..., spmd_axis_name=...)`: an argument list whose first argument is such a name;
@@ -565,8 +566,8 @@ def _gap_before(source: str, i: int) -> int:
 
 def _may_pass_spmd_axis_name(source: str, start: int) -> bool:
     """Whether the argument list opening at `start` may pass an spmd_axis_name: `spmd_axis_name=` or `**`
-    at its top level, a `*args` argument, at least six positional arguments (`_POSITIONAL_SPMD`), or no
-    visible end.
+    (but not `**self.kwargs`: `_ATTRIBUTE_MAPPING`) at its top level, a `*args` argument, at least six
+    positional arguments (`_POSITIONAL_SPMD`), or no visible end.
 
     Keyword arguments do not count towards the six: spmd_axis_name is passed by position only as jax.vmap's
     6th positional argument (flax.linen.vmap's 8th, vmap_with_axes' 9th; `analysis.calls.argument`), and
@@ -588,7 +589,7 @@ def _may_pass_spmd_axis_name(source: str, start: int) -> bool:
             if depth == 0:
                 return False
         elif depth == 1:
-            if kind == "keyword" or kind == "stars":
+            if kind == "keyword" or (kind == "stars" and not _ATTRIBUTE_MAPPING.match(source, token.end())):
                 return True
             if kind == "comma":
                 argument = _argument_at(source, token.end())
@@ -600,8 +601,12 @@ def _may_pass_spmd_axis_name(source: str, start: int) -> bool:
     return True
 
 
-# At an argument's start: a starred one (`*args`, `**kw`), after any gap.
-_STARRED_ARGUMENT = re.compile(rf"{_GAP}\*")
+# After a top-level `**`: an attribute, `**self.kwargs`, whose dict the analysis does not read (a `**kw` gives
+# a vmap site only when `kw` is a name assigned a dict display or `dict(...)`: `facts.Analyzer._from_kwargs`
+# through `values.Evaluator.resolve_name`, which follows names only). jax's hijax.py.
+_ATTRIBUTE_MAPPING = re.compile(rf"{_GAP}{_NAME}(?:{_GAP}\.{_GAP}{_NAME})+{_GAP}[,)]")
+# At an argument's start: a starred one, `*args`, after any gap (a `**kw` is a `stars` token of `_TOKEN`).
+_STARRED_ARGUMENT = re.compile(rf"{_GAP}\*(?!\*)")
 # ... the end of the list (after a trailing comma, or none at all).
 _NO_ARGUMENT = re.compile(rf"{_GAP}\)")
 # ... a keyword argument, `name =` (not `==`, nor a walrus's `:=`), after whitespace only: with a comment
@@ -612,7 +617,8 @@ _KEYWORD_ARGUMENT = re.compile(rf"\s*{_NAME}[ \t\f]*=(?!=)")
 def _argument_at(source: str, i: int) -> int | None:
     """How many positional arguments start at offset `i` (just after an argument list's `(` or a top-level
     comma): 1 for a positional argument (or one this cannot tell from a keyword one), 0 for a keyword
-    argument or none (a trailing comma); None for a starred one (`*args` may carry any position)."""
+    argument, a `**kw` (read by the caller) or none (a trailing comma); None for `*args`, which may carry
+    any position."""
     if _STARRED_ARGUMENT.match(source, i):
         return None
     if _NO_ARGUMENT.match(source, i) or _KEYWORD_ARGUMENT.match(source, i):

@@ -98,6 +98,8 @@ SPMD_VMAP_FORMS = {
     "spaced": "jax . vmap (f, spmd_axis_name='i')",
     "kwargs_dict": "kw = {'spmd_axis_name': 'i'}\njax.vmap(f, **kw)",
     "kwargs_dict_call": "kw = dict(spmd_axis_name='i')\njax.vmap(f, **kw)",
+    "kwargs_display": "jax.vmap(f, in_axes=0,  # c\n    **{'spmd_axis_name': 'i'})",
+    "kwargs_call": "jax.vmap(f, **dict(spmd_axis_name='i'))",
     "partial_value": "functools.partial(jax.vmap, spmd_axis_name='i')(f)",
     "partial_decorator": "@functools.partial(jax.vmap, spmd_axis_name='i')\ndef g(x):\n    return f(x)",
     "partial_alias_multiline": (
@@ -234,6 +236,10 @@ KEPT_ARGUMENTS = (
     "f, \\\n *rest)",
     "f, **kw)",
     "f, in_axes=0, **kw)",
+    "f, in_axes=0,  # c\n  **kw)",
+    "f, **(self.kw))",
+    "f, **self.kw[0])",
+    "f, **self.kw.copy())",
     "f, in_axes=0, spmd_axis_name=name)",
     "f,  # c\n a=0,  # c\n b=0,  # c\n c=0,  # c\n d=0,  # c\n e=0)",
     "f, \\\n a=0, \\\n b=0, \\\n c=0, \\\n d=0, \\\n e=0)",
@@ -267,6 +273,19 @@ def test_argument_lists_with_fewer_than_six_positional_arguments_are_dropped_wit
         source = HOLE_HEADER + "import functools\ng = n = 0\n" + call
         assert _findings_without_prefilter(source) == []
         assert not may_have_findings(source), call
+
+
+def test_a_kwargs_attribute_is_dropped_as_the_analysis_does_not_read_it() -> None:
+    """`**self.kw`: the analysis reads the dict of a `**` argument only through a name
+    (`facts.Analyzer._from_kwargs`): jax's hijax.py forwards `**self._vmap_params`."""
+    source = HOLE_HEADER + (
+        "class M:\n    kw = {'spmd_axis_name': 'i'}\n"
+        "    def __init__(self):\n        self.kw = {'spmd_axis_name': 'i'}\n"
+        "    def run(self, x):\n        return jax.vmap(f, in_axes=0,  # c\n            **self.kw)(x)\n"
+        "    def other(self, x):\n        return jax.vmap(f, **self . kw, out_axes=0)(x)\n"
+    )
+    assert _findings_without_prefilter(source) == [], "the analysis reads `**self.kw`: the prefilter must keep it"
+    assert not may_have_findings(source)
 
 
 def test_a_partial_counts_its_vmap_among_the_positional_arguments() -> None:
