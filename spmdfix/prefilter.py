@@ -275,9 +275,10 @@ def _in_one_function(source: str, applied: list[int], placed: list[int]) -> bool
     test methods, never in the same one.
 
     Each offset gets the innermost `def` around it, from indentation (`_def_regions`). Continuation lines
-    inside brackets may be indented less than their statement and close regions early; spaces before a tab
-    count as the line's indentation. Both only close regions too early, which moves later lines to an
-    enclosing region: a coarser answer, never a pair dropped.
+    inside brackets may be indented less than their statement and close regions early (but those of a
+    `def`'s own parameter list, `_header_end`: the `):` of a formatter's multi-line signature sits at the
+    `def`'s indentation); spaces before a tab count as the line's indentation. Both only close regions too
+    early, which moves later lines to an enclosing region: a coarser answer, never a pair dropped.
     """
     regions = _def_regions(source)
     parents = regions[2]
@@ -336,10 +337,10 @@ def _region_of(regions: tuple[list[int], list[int], list[int]], offset: int) -> 
 
 
 def _region_end(source: str, start: int, indent: int) -> int:
-    """The start of the first code line after the line at `start` indented at most `indent` spaces, or the
-    end of the text."""
+    """The start of the first code line after the header of the `def` at `start` (`_header_end`) indented at
+    most `indent` spaces, or the end of the text."""
     closing = _closing_line(indent)
-    line_end = source.find("\n", start)
+    line_end = source.find("\n", _header_end(source, start))
     while line_end >= 0:
         match = closing.search(source, line_end)
         if match is None:
@@ -348,6 +349,33 @@ def _region_end(source: str, start: int, indent: int) -> int:
             return match.start(1)
         line_end = source.find("\n", match.start(1))
     return len(source)
+
+
+# A `def`'s name and the `(` of its parameters (no type parameters: `def f[T](` is read as before), and
+# what may follow the `)` closing them: the header's `:` or a return annotation.
+_DEF_PARAMETERS = re.compile(rf" *(?:async[ \t]+)?def(?:[ \t]|\\\n)+{_NAME}{_GAP}\(")
+_AFTER_PARAMETERS = re.compile(rf"{_GAP}(?::|->)")
+
+
+def _header_end(source: str, start: int) -> int:
+    """For the `def` whose line starts at `start`: the end of its parameter list when that list goes on past
+    the `def`'s line, else `start`. The lines inside the list are no statements, however little they are
+    indented, so a region's end is looked for after it. Only a list whose end is found (`_end_of_arguments`:
+    brackets outside strings and comments) and followed by `:` or `->` is stepped over; else the region is
+    read from the `def`'s line, as before (a coarser answer). Asked only when the `def`'s line opens more
+    round brackets than it closes (a bracket in a string there can only leave the list unread)."""
+    line_end = source.find("\n", start)
+    if line_end < 0:
+        line_end = len(source)
+    if source.count("(", start, line_end) <= source.count(")", start, line_end):
+        return start
+    header = _DEF_PARAMETERS.match(source, start)
+    if header is None:
+        return start
+    end = _end_of_arguments(source, header.end())
+    if end is None or _AFTER_PARAMETERS.match(source, end) is None:
+        return start
+    return end
 
 
 def _may_be_applied(source: str, start: int, end: int) -> bool:
@@ -369,10 +397,15 @@ def _may_be_applied(source: str, start: int, end: int) -> bool:
     return after is None or _CALL_OPEN.match(source, after) is not None
 
 
+# `_TOKEN` without the tokens that do not change a bracket's depth (commas, `**`, the keyword): the same
+# brackets found, with fewer steps of the loop below.
+_BRACKET = re.compile(rf"{_STRING}|#[^\n]*|(?P<open>[(\[{{])|(?P<close>[)\]}}])", re.DOTALL)
+
+
 def _end_of_arguments(source: str, start: int) -> int | None:
     """The offset just after the `)` closing the argument list that opens at `start`, or None."""
     depth = 1
-    for token in _TOKEN.finditer(source, start):
+    for token in _BRACKET.finditer(source, start):
         kind = token.lastgroup
         if kind == "open":
             depth += 1

@@ -405,6 +405,10 @@ IN_ONE_SCOPE = {
     "        def m(self): pass\n        ys = jax.vmap(layer)(xs)\n",
     "module": "def a(): pass\nxs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n"
     "def b(): pass\nys = jax.vmap(layer)(xs)\n",
+    "formatted signature": "def test(\n    n,\n) -> None:\n"
+    "    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n    return jax.vmap(layer)(xs)\n",
+    "formatted signature, body at column 0": "def test(n=(1,\n2)):\n    xs = jax.device_put(jnp.ones((8, 8)),\n"
+    "NamedSharding(mesh, P('S')))\n    return jax.vmap(layer)(xs)\n",
 }
 
 
@@ -414,7 +418,7 @@ def test_a_placement_and_an_applied_vmap_in_one_scope_pass_the_prefilter(
 ) -> None:
     source = SCOPED_HEADER + IN_ONE_SCOPE[form]
     ast.parse(source)
-    if form in ("method", "module", "column-0 continuation", "in the application"):
+    if form in ("method", "module", "column-0 continuation", "in the application", "formatted signature"):
         assert {f.code for f in _findings_without_prefilter(source)} == {"SPMD006"}
     assert may_have_findings(source)
 
@@ -426,6 +430,18 @@ def test_placements_and_applied_vmaps_in_different_functions_are_dropped_with_no
     source = SCOPED_HEADER + (
         "class T:\n  def test_place(self):\n    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n"
         "    return xs\n  def test_vmap(self, xs):\n    return jax.vmap(layer)(xs)\n"
+    )
+    assert _findings_without_prefilter(source) == []
+    assert not may_have_findings(source)
+
+
+def test_a_formatted_signature_does_not_end_its_function() -> None:
+    """A formatter writes a long signature's `):` at the `def`'s indentation; that line is inside the
+    parameter list, so the function goes on (maxtext's deepseek_batchsplit.py places inputs in functions
+    so written, and applies plain vmaps in others: no SPMD006)."""
+    source = SCOPED_HEADER + (
+        "def place(\n    ys,\n    *,\n    n,\n):\n    xs = jax.device_put(ys, NamedSharding(mesh, P('S')))\n"
+        "    return xs\ndef apply(xs):\n    return jax.vmap(layer)(xs)\n"
     )
     assert _findings_without_prefilter(source) == []
     assert not may_have_findings(source)
@@ -469,17 +485,44 @@ def test_string_literals_and_comments_end_where_python_ends_them() -> None:
     assert list(zip(starts, ends)) == expected
 
 
+def _parameter_lists(source: str) -> list[tuple[int, int]]:
+    """(offset of the `(`, offset of its `)`) of every `def`'s parameter list, by Python's tokenizer."""
+    import io
+    import tokenize
+
+    starts, offset = [], 0
+    for line in io.StringIO(source).readlines():
+        starts.append(offset)
+        offset += len(line)
+    found, tokens = [], list(tokenize.generate_tokens(io.StringIO(source).readline))
+    for k, token in enumerate(tokens[:-2]):
+        if token.string == "def" and tokens[k + 2].string == "(":
+            depth = 0
+            for closing in tokens[k + 2 :]:
+                depth += closing.string in "([{" and closing.type == tokenize.OP
+                depth -= closing.string in ")]}" and closing.type == tokenize.OP
+                if depth == 0:
+                    break
+            opening = tokens[k + 2].start
+            found.append((starts[opening[0] - 1] + opening[1], starts[closing.start[0] - 1] + closing.start[1]))
+    return found
+
+
 def _regions_line_by_line(source: str) -> dict[int, int]:
     """A reference for `_def_regions`: each code line's innermost `def` (the offset of its line, -1 for the
-    module), found line by line with a stack of open `def`s."""
+    module), found line by line with a stack of open `def`s; lines inside a `def`'s parameter list are no
+    statements (Python's tokenizer tells where the list ends)."""
     import re
 
     from spmdfix.prefilter import _in_code
 
+    parameters = _parameter_lists(source)
     stack: list[tuple[int, int]] = []
     out = {}
     for line in re.finditer(r"^( *)[^ \n#]", source, re.MULTILINE):
         if not _in_code(source, line.start()):
+            continue
+        if any(opening < line.end() - 1 <= closing for opening, closing in parameters):
             continue
         indent = len(line.group(1))
         while stack and indent <= stack[-1][0]:
@@ -497,6 +540,10 @@ REGION_TEXTS = {
     "tab": "def f():\n\tdef g():\n\t\tpass\n\tx = 1\n",
     "comment at column 0": "def f():\n# a comment\n    x = 1\nasync  def g():\n    pass\n",
     "continuation": "def f(\na):\n    pass\nclass C:\n    def m(self): pass\n    y = 1\n",
+    "formatted signature": "def f(\n    a,\n) -> None:\n    x = 1\ny = 2\n",
+    "formatted method": "class C:\n    def m(\n        self, b=(1,\n  2),\n    ):\n        pass\n    z = 1\n",
+    "paren in a string": "def f(a='(', # )\nb=1):\n  pass\nx = 1\n",
+    "async signature": "async def f(\n):\n    pass\n",
 }
 
 
