@@ -75,6 +75,16 @@ class FileStamp:
     digest: str
 
 
+@dataclass(slots=True)
+class PlainCounts:
+    """The files `Cache.serve_plain` served in a run, and how many of them passed the prefilter (parsed)
+    and had suppressed findings: all a report shows of them (their outcomes hold nothing else)."""
+
+    files: int = 0
+    parsed: int = 0
+    suppressed: int = 0
+
+
 def stat_key(st: os.stat_result) -> tuple[int, int, int, int, int]:
     """The fields of a stat that change when the file's bytes do: size, mtime, ctime, inode, device."""
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
@@ -234,6 +244,7 @@ class Cache:
         self._digests: dict[str, str | None] = {}  # this run's digest of each path read or trusted
         self._settings_keys: dict[tuple, tuple[object, object, str]] = {}  # `_settings_key`'s memo
         self.hits = 0
+        self.plain = PlainCounts()  # what `serve_plain` served
 
     # Reading -------------------------------------------------------------------------------------------
     def entry(self, path: str) -> Entry | None:
@@ -298,11 +309,50 @@ class Cache:
     def _settings_key(self, job: Job) -> str:
         """`settings_key(job)`, computed once per settings object of the run (a directory's files share
         theirs; hashing the options for each of thousands of files cost more than the rest of a lookup)."""
-        ident = (id(job.options), id(job.enabled), job.mode, job.want_edits, job.include_generated, job.max_bytes)
+        return self.settings_key_of(job.options, job.enabled, job.mode, job.want_edits, job.include_generated, job.max_bytes)
+
+    def settings_key_of(
+        self, options: object, enabled: frozenset[str], mode: str, want_edits: bool, include_generated: bool, max_bytes: int
+    ) -> str:
+        """`settings_key` of a job with these fields, memoised by the identity of `options` and `enabled`."""
+        ident = (id(options), id(enabled), mode, want_edits, include_generated, max_bytes)
         found = self._settings_keys.get(ident)
-        if found is None or found[0] is not job.options or found[1] is not job.enabled:
-            found = self._settings_keys[ident] = (job.options, job.enabled, settings_key(job))
+        if found is None or found[0] is not options or found[1] is not enabled:
+            key = _settings_key(options, mode, enabled, (want_edits, include_generated, max_bytes))
+            found = self._settings_keys[ident] = (options, enabled, key)
         return found[2]
+
+    def serve_plain(self, path: str, settings: str) -> bool:
+        """Whether the file at the absolute, normal `path` is served without a job or an outcome (the warm
+        lane, `files.iter_sources`'s `lane`): its entry is plain (checked, no finding, no error, nothing read
+        from other modules: an outcome that shows nowhere in a report but in the closing counts), of
+        `settings` (its job's `settings_key`), and the file's stat is the entry's, taken well after the last
+        change (as `_served_by_stat`). True: counted in `plain` (files, parsed, suppressed), and the entry
+        is kept by `save`. False: the file goes the usual way (`lookup`), which decides on its own."""
+        item = self._plain.get(path)
+        if type(item) is not tuple or len(item) != 6:
+            return False
+        stat, taken, _, key, depends, packed = item
+        if depends or key != settings or type(stat) is not tuple or type(taken) is not int:
+            return False
+        if type(packed) is not tuple or len(packed) != 4 or packed[0] != "checked" or packed[3] != "":
+            return False
+        parsed, suppressed = packed[1], packed[2]
+        if type(parsed) is not bool or type(suppressed) is not int or type(item[2]) is not str:
+            return False
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        now = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+        if stat != now or max(now[1], now[2]) >= taken - RACY_NS:
+            return False
+        self._digests[path] = item[2]  # (also what keeps the entry in `save`)
+        self.hits += 1
+        self.plain.files += 1
+        self.plain.parsed += parsed
+        self.plain.suppressed += suppressed
+        return True
 
     def digest(self, path: str, entry: Entry | None = None) -> str | None:
         """The digest of the file's bytes now (the stat shortcut when the entry's stat proves them

@@ -32,6 +32,8 @@ _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 
 # excluded(absolute_path, is_dir): the path as a string, since discovery asks for every entry it walks.
 Excluded = Callable[[str, bool], bool]
+# lane(path as walked, absolute path) -> True when the caller takes the file over (`iter_sources`).
+Lane = Callable[[str, str], bool]
 
 
 class FileError(Exception):
@@ -78,10 +80,17 @@ def iter_sources(
     force_exclude: bool = False,
     unlisted: list[str] | None = None,
     memo: ListingMemo | None = None,
+    lane: Lane | None = None,
 ) -> Iterator[Path]:
     """`discover`'s files as the walk finds them (each once; not sorted across the paths given), so that a
     caller can start on the first files while the walk goes on. Raises `FileError` for a path that does not
-    exist, before yielding anything (the check is not deferred to the first `next`)."""
+    exist, before yielding anything (the check is not deferred to the first `next`).
+
+    lane: asked about each regular file a directory walk finds (not a path given, not a symbolic link),
+    with its path as the walk spells it (joined onto the directory given) and its absolute path, before a
+    `Path` is made of it; a file it answers True for is the caller's already and is not yielded (it still
+    counts as found: another spelling of it is not yielded either). A warm run of the results cache
+    serves most files this way without building anything for them."""
     paths = list(paths)
     given = [Path(p) for p in paths]
     for original, path in zip(paths, given):
@@ -92,7 +101,7 @@ def iter_sources(
         if not exists:
             raise FileError(f"{original}: no such file or directory")
     unlisted = [] if unlisted is None else unlisted
-    return _unique(_sources(given, excluded, respect_gitignore, force_exclude, unlisted, memo))
+    return _unique(_sources(given, excluded, respect_gitignore, force_exclude, unlisted, memo), lane)
 
 
 def _sources(
@@ -102,33 +111,36 @@ def _sources(
     force_exclude: bool,
     unlisted: list[str],
     memo: ListingMemo | None,
-) -> Iterator[tuple[Path, str | None]]:
+) -> Iterator[tuple[Path | str, str | None, bool]]:
+    """(path, `_unique`'s key or None, whether the path is a regular file a walk found: not a link, and
+    `key` its absolute path); a walk's paths are strings, made `Path`s by `_unique` when yielded."""
     for path in paths:
         if force_exclude and excluded_as_given(path, excluded):
             continue
         if path.is_dir():
             ignores = _outer_gitignores(path) if respect_gitignore else ()
             walk = _Walk(excluded, respect_gitignore, unlisted, memo)
-            walked = walk.files(os.fspath(path), os.path.abspath(path), ignores)
-            for shown, key in walked:
-                yield Path(shown), key
+            yield from walk.files(os.fspath(path), os.path.abspath(path), ignores)
         else:
-            yield path, None
+            yield path, None, False
 
 
-def _unique(paths: Iterator[tuple[Path, str | None]]) -> Iterator[Path]:
+def _unique(paths: Iterator[tuple[Path | str, str | None, bool]], lane: Lane | None = None) -> Iterator[Path]:
     """Each file once, under the first spelling met (`a.py`, `./a.py` and `$PWD/a.py` are one file, and a
     symbolic link is its target: reported once, written once). Each path comes with its key (the walk
-    knows it: the absolute path, or the link's target), or None to have it computed here."""
+    knows it: the absolute path, or the link's target), or None to have it computed here, and whether it
+    is a regular file a walk found (`lane` is asked about those only: see `iter_sources`)."""
     seen: set[str] = set()
-    for path, key in paths:
+    for path, key, regular in paths:
         if key is None:
             key = os.path.abspath(path)
             if os.path.islink(key):
                 key = os.path.realpath(key)
         if key not in seen:
             seen.add(key)
-            yield path
+            if regular and lane is not None and lane(path, key):  # type: ignore[arg-type]
+                continue
+            yield path if isinstance(path, Path) else Path(path)
 
 
 def find_project_root(path: Path) -> Path:
@@ -433,9 +445,10 @@ class _Walk:
         self.unlisted = unlisted
         self.memo = memo
 
-    def files(self, path: str, absolute: str, ignores: _Ignores) -> Iterator[tuple[str, str]]:
+    def files(self, path: str, absolute: str, ignores: _Ignores) -> Iterator[tuple[str, str, bool]]:
         """The source files under the directory `path` (as given; `absolute` is the same directory), as
-        paths joined onto `path` with their `_unique` keys, depth first in name order. Strings throughout:
+        paths joined onto `path` with their `_unique` keys and whether each is a regular file (not a
+        symbolic link: its key is then its absolute path), depth first in name order. Strings throughout:
         pathlib would cost more than the walk itself. A stack of directory listings, not recursion: a tree
         may be deeper than Python's stack."""
         stack = [self._listing(path, absolute, ignores)]
@@ -447,11 +460,12 @@ class _Walk:
                 _, child, child_abs, child_ignores = entry
                 stack.append(self._listing(child, child_abs, child_ignores))
             else:
-                yield entry[1], entry[2]
+                yield entry[1], entry[2], len(entry) == 3
 
     def _listing(self, path: str, absolute: str, ignores: _Ignores) -> Iterator[tuple]:
         """One directory's entries to keep, in name order: (True, path, absolute, ignores) for a directory,
-        (False, path, key) for a source file (key: its absolute path, or its target's for a link). A
+        (False, path, absolute) for a regular source file, (False, path, target, True) for a symbolic link
+        to one (target: its real path, `_unique`'s key). A
         directory that cannot be listed says so in `unlisted`."""
         if self.respect:
             own = _read_ignore_file(_join(absolute, GITIGNORE))
@@ -494,7 +508,7 @@ class _Walk:
                 linked = True
                 if entry.is_file():
                     # `_unique`'s key: is_symlink answers from the listing, without an lstat per file
-                    yield False, _join(path, entry.name), os.path.realpath(child_abs)
+                    yield False, _join(path, entry.name), os.path.realpath(child_abs), True
             elif entry.is_file():
                 kept_names.append((entry.name, False))
                 yield False, _join(path, entry.name), child_abs

@@ -97,7 +97,7 @@ def check(
             emit(render(jobs, outcomes, output_format, show_fixes, show_unresolved), output_file)
     failed = sum(o.status == "failed" for o in outcomes)
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
-    run.say(summary(jobs, outcomes, failed + unreadable, None))
+    run.say(summary(jobs, outcomes, failed + unreadable, None, served=run.served))
     if failed:
         sys.exit(EXIT_ERROR)
     reported = unreadable + sum(len(o.findings) for o in outcomes)

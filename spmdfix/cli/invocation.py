@@ -37,8 +37,8 @@ from spmdfix.runner import (
 )
 
 if TYPE_CHECKING:
-    from spmdfix.cache import CachedRun
-    from spmdfix.files import ListingMemo
+    from spmdfix.cache import Cache, CachedRun, PlainCounts
+    from spmdfix.files import Lane, ListingMemo
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PROGRESS_MIN_FILES = 50
@@ -186,6 +186,9 @@ class Run:
         self._exclude_keys: dict[int, tuple[object, tuple[str, ...]]] = {}  # `exclude_key`'s memo
         self.cwd = os.getcwd()  # reports show paths relative to it (`display_path`)
         self.unlisted: list[str] = []  # directories the walk could not list, said on stderr after the run
+        # Files the results cache served without a job or an outcome (`_plain_lane`): the run's report
+        # counts them in its closing summary, and shows nothing else of them.
+        self.served: PlainCounts | None = None
         self.stdin = self.paths == (Path("-"),)
         self._stdin_raw: bytes | None = None
         if not self.paths:
@@ -220,9 +223,10 @@ class Run:
             found = self._exclude_keys[id(settings)] = (settings, settings.exclude + settings.extend_exclude)
         return found[1]
 
-    def sources(self, memo: ListingMemo | None = None) -> Iterator[Path]:
+    def sources(self, memo: ListingMemo | None = None, lane: Lane | None = None) -> Iterator[Path]:
         """The files to run on, as the walk finds them (`files.iter_sources`; `memo`: the listings of
-        earlier walks). Raises `click.UsageError` for a path that does not exist."""
+        earlier walks; `lane`: takes over the files it answers True for). Raises `click.UsageError` for a
+        path that does not exist."""
         try:
             return iter_sources(
                 self.paths,
@@ -231,6 +235,7 @@ class Run:
                 self.kw["force_exclude"],
                 self.unlisted,
                 memo,
+                lane,
             )
         except FileError as err:
             raise click.UsageError(str(err)) from err
@@ -295,7 +300,8 @@ class Run:
         cached = self.cached_run(mode)
         workers = self.kw["jobs"] or os.cpu_count() or 1
         memo = cached.cache.listing_memo(self.exclude_key) if cached is not None else None
-        found = (self.job(path, mode, want_edits) for path in self.sources(memo))
+        lane = self._plain_lane(cached.cache, mode, want_edits) if cached is not None else None
+        found = (self.job(path, mode, want_edits) for path in self.sources(memo, lane))
         found = cached.misses(found, process_lifetime=True) if cached is not None else found
         if not terminal.stderr_is_tty():
             # No progress bar to size: files are read while discovery is still walking (`run_streamed`
@@ -312,6 +318,28 @@ class Run:
             return cached.finish(jobs, outcomes, _shown_order)
         order = sorted(range(len(jobs)), key=lambda i: _shown_order(jobs[i]))
         return [jobs[i] for i in order], [outcomes[i] for i in order]
+
+    def _plain_lane(self, cache: Cache, mode: str, want_edits: bool) -> Lane:
+        """The walk's lane (`files.iter_sources`) for a cached run: a file the cache serves as plain
+        (`Cache.serve_plain`, under the settings its job would have) is counted in `served` instead of
+        becoming a job and an outcome; any other file becomes a job as usual."""
+        include_generated = self.kw["include_generated"]
+        max_bytes = int(self.kw["max_file_size"] * MIB)
+        resolver, memo, serve = self.resolver, self._settings, cache.serve_plain
+        keys: dict[int, tuple[pipeline.FileSettings, str]] = {}  # by the identity of a shared FileSettings
+        self.served = cache.plain
+
+        def lane(path: str, absolute: str) -> bool:
+            settings = pipeline.resolve_shared(resolver, path, memo)
+            found = keys.get(id(settings))
+            if found is None or found[0] is not settings:
+                key = cache.settings_key_of(
+                    settings.options, settings.enabled, mode, want_edits, include_generated, max_bytes
+                )
+                found = keys[id(settings)] = (settings, key)
+            return serve(absolute, found[1])
+
+        return lane
 
     def cached_run(self, mode: str) -> CachedRun | None:
         """The results cache's hooks for a `check` run (None with `--no-cache`, or for other modes)."""

@@ -11,6 +11,7 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -29,6 +30,9 @@ from spmdfix.report import (
     unfollowed_records,
 )
 from spmdfix.runner import FileOutcome, Job
+
+if TYPE_CHECKING:
+    from spmdfix.cache import PlainCounts
 
 # ruff's names: "full" (each finding with its notes) and "concise" (one line a finding); "text" is "full".
 OUTPUT_FORMATS = ("full", "concise", "text", "json", "json-lines", "sarif", "github")
@@ -106,14 +110,16 @@ def summary(
     applied: Counter | None,
     diff: bool = False,
     unwritten: int = 0,
+    served: PlainCounts | None = None,
 ) -> str:
-    """The closing summary of a run (`report.run_summary`) over its jobs and outcomes."""
+    """The closing summary of a run (`report.run_summary`) over its jobs and outcomes, and the files the
+    results cache served without an outcome (`served`: checked, nothing found, no error)."""
     return run_summary(
-        scanned=len(outcomes),
-        parsed=sum(o.parsed for o in outcomes),
+        scanned=len(outcomes) + (served.files if served else 0),
+        parsed=sum(o.parsed for o in outcomes) + (served.parsed if served else 0),
         skipped=sum(o.status == "skipped" for o in outcomes),
         findings=sum(len(o.findings) for o in outcomes) + unwritten,
-        suppressed=sum(o.suppressed for o in outcomes),
+        suppressed=sum(o.suppressed for o in outcomes) + (served.suppressed if served else 0),
         unsafe_left=sum(_unsafe_left(o, j.options) for j, o in zip(jobs, outcomes)),
         errors=errors,
         applied=applied,

@@ -1,0 +1,283 @@
+"""The warm lane of the results cache (`Cache.serve_plain`, the walk's `lane`): a file whose entry is plain
+(checked, nothing found, nothing read from other modules) and whose stat is trusted is counted without a job
+or an outcome. These tests check that every report is byte for byte what a run without the cache prints, and
+that the lane serves nothing it should not: an edited file, a file whose analysis read an edited module, a
+settings change (configuration file, command-line flag, per-file-ignores), another tool, a new or deleted
+file, a stat taken in the tick of the file's last change.
+
+Several tests plant a plain entry (nothing found) for a file that has findings, keeping the entry's stat,
+digest and settings: a warm run then serves it (the control, which shows that the lane would serve that
+entry), and after the change under test it must not. Runs are in this process (click's CliRunner), with
+`RACY_NS` at 0 so that a file just written may be trusted by its stat, unless a test says otherwise."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from golden import GOLDEN
+from spmdfix import api, config, files
+from spmdfix import cache as cache_module
+from spmdfix.cache import Cache
+from spmdfix.cli import main
+
+COLLIDING = (GOLDEN / "add-axis" / "mesh_reshape_basic" / "input.py").read_text()
+CLEAN = COLLIDING.replace("spmd_axis_name='x'", "spmd_axis_name='z'")
+assert CLEAN != COLLIDING
+PLAIN_ENTRY = ("checked", False, 0, "")
+
+
+class Served:
+    """How many files the lane served in the runs since the last `take`."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def take(self) -> int:
+        count, self.count = self.count, 0
+        return count
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> Served:
+    counter = Served()
+    original = Cache.serve_plain
+
+    def counting(self: Cache, path: str, settings: str) -> bool:
+        found = original(self, path, settings)
+        counter.count += found
+        return found
+
+    monkeypatch.setattr(Cache, "serve_plain", counting)
+    return counter
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project: `m.py` with two findings, nine plain modules, and its cache in `cache/`."""
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("")
+    (project / "m.py").write_text(COLLIDING)
+    for i in range(9):
+        (project / f"plain{i}.py").write_text(f"x = {i}\n")
+    monkeypatch.chdir(project)
+    return project
+
+
+def run(tree: Path, *args: str, cache: bool = True) -> tuple[int, str, str]:
+    """`spmdfix check ARGS .` in `tree`: exit code, stdout, stderr (with the cache in `tree/../cache`, or
+    `--no-cache`). What earlier runs in this process read is forgotten (as in a new process)."""
+    config._read_toml.cache_clear()
+    files._source_of.cache_clear()
+    cache_module._root_of_directory.cache_clear()
+    api._INDEXES.clear()  # the project index keeps what it read of each module
+    where = ["--cache-dir", str(tree.parent / "cache")] if cache else ["--no-cache"]
+    result = CliRunner().invoke(main, ["check", *where, "-j", "1", *args, "."], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def both(tree: Path, *args: str) -> tuple[int, str, str]:
+    """A cached run's exit code and output, asserted equal to a run's without the cache."""
+    cached = run(tree, *args)
+    assert cached == run(tree, *args, cache=False)
+    return cached
+
+
+def plant_plain(tree: Path, name: str) -> None:
+    """Make the cache entry of `name` plain (nothing found, nothing else read), its stat, digest and
+    settings kept."""
+    file = Cache(tree.parent / "cache").file
+    fmt, entries = pickle.loads(file.read_bytes())
+    stat, taken, digest, settings, _, _ = entries[str(tree / name)]
+    entries[str(tree / name)] = (stat, taken, digest, settings, (), PLAIN_ENTRY)
+    file.write_bytes(pickle.dumps((fmt, entries)))
+
+
+def planted_is_served(tree: Path, served: Served, *args: str) -> None:
+    """Fill the cache, plant a plain entry for `m.py`, and check that a warm run serves it (the control:
+    the lane serves that entry while nothing changed, so the tests after it exercise the lane)."""
+    assert "m.py" in run(tree, *args)[1]
+    plant_plain(tree, "m.py")
+    served.take()
+    code, out, _ = run(tree, *args)
+    assert (code, "m.py" in out, served.take()) == (0, False, 10)
+
+
+FORMATS = ["full", "concise", "text", "json", "json-lines", "sarif", "github"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        *(["--output-format", f] for f in FORMATS),
+        ["--statistics"],
+        ["--statistics", "--output-format", "json"],
+        ["-q"],
+        ["--silent"],
+        ["--show-unresolved"],
+        ["--show-unresolved", "--output-format", "sarif"],
+        ["--exit-zero"],
+        ["--show-fixes"],
+    ],
+)
+def test_every_report_is_what_a_run_without_the_cache_prints(tree: Path, served: Served, args: list[str]) -> None:
+    """Golden inputs with findings, unfollowed vmaps and generated files, among plain modules: the warm
+    run (the lane serving the plain ones) prints byte for byte what a cold run prints, on stdout and stderr,
+    with the same exit code."""
+    for kind in ("rename", "clean"):
+        shutil.copytree(GOLDEN / kind, tree / kind)
+    (tree / "generated.py").write_text("# @generated\nx = 1\n")
+    (tree / "suppressed.py").write_text(COLLIDING.replace("out_specs=P('x'))", "out_specs=P('x'))  # noqa"))
+    cold = run(tree, *args, cache=False)
+    assert run(tree, *args) == cold  # fills the cache
+    served.take()
+    assert run(tree, *args) == cold
+    assert served.take() >= 10
+
+
+def test_an_edited_file_is_not_served(tree: Path, served: Served) -> None:
+    """Same size, mtime set back: only the ctime tells the lane (the bytes are another text's, with the
+    findings the planted entry denies)."""
+    planted_is_served(tree, served)
+    model = tree / "m.py"
+    before = os.stat(model)
+    assert COLLIDING.endswith("\n")
+    model.write_text(COLLIDING[:-1] + " ")
+    os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(model).st_size == before.st_size
+    assert "m.py" in both(tree)[1]
+    assert served.take() == 9
+    # A file whose times lag the clock the entry was taken by (another machine's file server): the change
+    # is not after the entry's time, and only the stat itself tells.
+    model.write_text(COLLIDING)  # the planted entry's bytes again: served as planted
+    run(tree)
+    plant_plain(tree, "m.py")
+    assert run(tree)[0] == 0
+    file = Cache(tree.parent / "cache").file
+    fmt, entries = pickle.loads(file.read_bytes())
+    stat, _, digest, settings, depends, packed = entries[str(model)]
+    entries[str(model)] = (stat, time.time_ns() + 3_600 * 10**9, digest, settings, depends, packed)
+    file.write_bytes(pickle.dumps((fmt, entries)))
+    before = os.stat(model)
+    model.write_text(COLLIDING[:-1] + " ")
+    os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert "m.py" in both(tree)[1]
+
+
+_CONFIG = "AXIS = {axis!r}\n"
+_LAYERS = """import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+from pkg.config import AXIS
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def body(v):
+    return v * 2
+
+
+def block(x):
+    return jax.shard_map(body, mesh=mesh, in_specs=P(AXIS), out_specs=P(AXIS))(x)
+"""
+_USE = """import jax
+from pkg.layers import block
+
+
+def main(x):
+    return jax.vmap(block, spmd_axis_name='x')(x)
+"""
+
+
+def test_a_file_whose_analysis_read_an_edited_module_is_not_served(tree: Path, served: Served) -> None:
+    """`use.py` is clean while `pkg/config.py` says 'y' (its entry is plain, but for what it read);
+    config.py edited to say 'x' gives it findings."""
+    pkg = tree / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "config.py").write_text(_CONFIG.format(axis="y"))
+    (pkg / "layers.py").write_text(_LAYERS)
+    (pkg / "use.py").write_text(_USE)
+    assert "use.py" not in both(tree)[1]
+    entries = pickle.loads(Cache(tree.parent / "cache").file.read_bytes())[1]
+    assert entries[str(pkg / "use.py")][5][0] == "checked" and entries[str(pkg / "use.py")][4]
+    (pkg / "config.py").write_text(_CONFIG.format(axis="x"))
+    assert "use.py" in both(tree)[1]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "config",  # a configuration file's rule selection
+        "per-file-ignores",  # per-file-ignores naming m.py
+        "flag",  # a command-line flag (--new-axis)
+    ],
+)
+def test_a_settings_change_is_not_served(tree: Path, served: Served, change: str) -> None:
+    planted_is_served(tree, served)
+    args: tuple[str, ...] = ()
+    if change == "config":
+        (tree / "pyproject.toml").write_text('[tool.spmdfix]\nselect = ["SPMD001", "SPMD002"]\n')
+    elif change == "per-file-ignores":
+        (tree / "pyproject.toml").write_text('[tool.spmdfix]\nper-file-ignores = {"m.py" = ["SPMD003"]}\n')
+    else:
+        args = ("--new-axis", "rows")
+    code, out, _ = both(tree, *args)
+    assert code == 1 and "m.py" in out
+
+
+def test_a_size_limit_or_generated_files_flag_is_not_served(tree: Path, served: Served) -> None:
+    """Outcomes that differ for a plain module with the settings: --max-file-size skips it, and a file
+    marked @generated is checked only with --include-generated."""
+    (tree / "generated.py").write_text("# @generated\nx = 1\n")
+    both(tree, "--include-generated")
+    served.take()
+    code, _, err = both(tree, "--include-generated")
+    assert "generated.py" not in err and "11 files scanned, 1 parsed; 2 findings" in err
+    served.take()
+    code, _, err = both(tree)
+    assert "1 skipped" in err
+    code, _, err = both(tree, "--max-file-size", "0")
+    assert "plain0.py: skipped" in err and "11 skipped" in err
+
+
+def test_another_tool_is_not_served(tree: Path, served: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+    planted_is_served(tree, served)
+    monkeypatch.setattr(cache_module, "tool_key", lambda: "0.2.0-0123456789abcdef")
+    assert "m.py" in both(tree)[1]
+
+
+def test_a_new_or_deleted_file_is_seen(tree: Path, served: Served) -> None:
+    both(tree)
+    (tree / "new.py").write_text(COLLIDING)
+    time.sleep(0.01)
+    code, out, err = both(tree)
+    assert "new.py" in out and "11 files scanned" in err
+    (tree / "plain0.py").unlink()
+    (tree / "new.py").unlink()
+    code, out, err = both(tree)
+    assert "new.py" not in out and "9 files scanned" in err
+
+
+def test_a_stat_taken_in_the_tick_of_the_last_change_is_not_trusted(
+    tree: Path, served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry whose stat equals the file's but was taken within RACY_NS of its last change: the file may
+    have changed again in the same tick, so it is read; here its bytes are not the entry's."""
+    planted_is_served(tree, served)
+    file = Cache(tree.parent / "cache").file
+    fmt, entries = pickle.loads(file.read_bytes())
+    stat, _, _, settings, depends, packed = entries[str(tree / "m.py")]
+    racy_taken = max(stat[1], stat[2]) + 1_000_000_000
+    entries[str(tree / "m.py")] = (stat, racy_taken, "0" * 64, settings, depends, packed)
+    file.write_bytes(pickle.dumps((fmt, entries)))
+    monkeypatch.setattr(cache_module, "RACY_NS", 2_000_000_000)
+    assert "m.py" in both(tree)[1]
