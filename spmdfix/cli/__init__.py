@@ -13,6 +13,7 @@ JSON / other formats, diffs, atomic writes) and close with a summary on stderr. 
 from __future__ import annotations
 
 import gc
+import importlib
 
 # Imports make thousands of long-lived objects and no garbage: the cyclic collector's passes over them while
 # they load were a tenth of the imports of a warm `check` (which is mostly imports and stats).
@@ -20,23 +21,45 @@ _collecting = gc.isenabled()
 gc.disable()
 try:
     import click
-
-    from spmdfix.cli.checking import check
-    from spmdfix.cli.fixing import fix
-    from spmdfix.cli.info import config, rule
-    from spmdfix.lsp.command import lsp
 finally:
     if _collecting:
         gc.enable()
 
+# Each command's module, imported when the command is asked for (a run of `check` does not import `fix`'s,
+# the language server's or the rule browser's modules: they were a tenth of a warm `check`'s imports).
+_COMMANDS = {
+    "check": "spmdfix.cli.checking",
+    "fix": "spmdfix.cli.fixing",
+    "config": "spmdfix.cli.info",
+    "rule": "spmdfix.cli.info",
+    "lsp": "spmdfix.lsp.command",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _Commands(click.Group):
+    """A group whose commands are imported from `_COMMANDS` when first asked for (click's lazy-loading
+    pattern: `list_commands` and `get_command`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*_COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in _COMMANDS:
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                module = importlib.import_module(_COMMANDS[cmd_name])
+            finally:
+                if collecting:
+                    gc.enable()
+            self.add_command(getattr(module, cmd_name))
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="spmdfix")
 def main() -> None:
     """Find and fix vmap spmd_axis_name / shard_map PartitionSpec collisions in JAX code."""
 
-
-for _command in (check, fix, config, rule, lsp):
-    main.add_command(_command)
 
 __all__ = ["main"]

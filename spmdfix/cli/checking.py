@@ -16,7 +16,6 @@ from spmdfix.cli.invocation import (
     common_options,
     guard_config,
 )
-from spmdfix.cli.fixing import fix_and_report
 from spmdfix.cli.output import (
     TEXT_FORMATS,
     emit,
@@ -83,6 +82,8 @@ def check(
     if apply_fixes:
         if run.stdin:
             raise click.UsageError("--fix writes files; to fix stdin use `spmdfix fix -`")
+        from spmdfix.cli.fixing import fix_and_report  # (a plain check does not import fix's modules)
+
         sys.exit(fix_and_report(run, output_format, output_file, show_fixes, statistics))
     if run.stdin and run.stdin_excluded():
         sys.exit(EXIT_CLEAN)
