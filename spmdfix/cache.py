@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 from spmdfix.files import ListingMemo, absolute_path, find_project_root
 
 if TYPE_CHECKING:
+    from spmdfix.config import TableMemo
     from spmdfix.runner import FileOutcome, Job
 
 PROJECT_ROOT_KEY = "<project root>"  # as `runner.PROJECT_ROOT_KEY`
@@ -236,6 +237,8 @@ class Cache:
         self.file = self.directory / f"results-{FORMAT}-{tool_key()}.pickle"
         self.listings_file = self.directory / f"listings-{FORMAT}-{tool_key()}.pickle"
         self.listings: ListingMemo | None = None
+        self.tables_file = self.directory / f"tables-{FORMAT}-{tool_key()}.pickle"
+        self.tables: TableMemo | None = None
         self._loaded_stat = _stat_of(self.file)  # before the read: a file replaced after it differs
         self._plain: dict[str, tuple] = _load(self.file)  # made `Entry`s when asked for (`entry`)
         self._entries: dict[str, Entry | None] = {}
@@ -386,6 +389,15 @@ class Cache:
         self.listings = ListingMemo(_load(self.listings_file), rules_key, RACY_NS)
         return self.listings
 
+    def table_memo(self) -> TableMemo:
+        """The pyproject.toml files earlier runs found without a `[tool.spmdfix]` table
+        (`config.TableMemo`, read from the cache directory now); saved by `save`."""
+        from spmdfix.config import TableMemo
+
+        known = {p: k for p, k in _load(self.tables_file).items() if type(p) is str and type(k) is tuple}
+        self.tables = TableMemo(known, RACY_NS)
+        return self.tables
+
     # Writing -------------------------------------------------------------------------------------------
     def store(self, job: Job, outcome: FileOutcome) -> None:
         """Keep `outcome` for the next run when it can be served again (a check's outcome, read with a
@@ -405,8 +417,8 @@ class Cache:
         """Write this run's entries, merged into what the file holds now (another run may have written it
         since this one read it); entries of files that no longer exist are dropped. The same for the
         directory listings of this run's walk (`listing_memo`), in a file of their own."""
-        memo = self.listings
-        if not self.changed and (memo is None or not memo.changed):
+        memo, tables = self.listings, self.tables
+        if not self.changed and (memo is None or not memo.changed) and (tables is None or not tables.changed):
             return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -418,6 +430,11 @@ class Cache:
                 plain.update(memo.changed)
                 plain = {d: r for d, r in plain.items() if d in memo.changed or os.path.isdir(d)}
                 _write_atomic(self.listings_file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+            if tables is not None and tables.changed:
+                plain = _load(self.tables_file)
+                plain.update(tables.changed)
+                plain = {p: k for p, k in plain.items() if p in tables.changed or os.path.isfile(p)}
+                _write_atomic(self.tables_file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
         except OSError:
             pass  # a read-only tree, a full disk: the next run computes again
 

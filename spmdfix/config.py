@@ -35,6 +35,8 @@ import dataclasses
 import functools
 import os
 import re
+import stat
+import time
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -300,15 +302,58 @@ def config_in(directory: Path) -> Path | None:
     return None
 
 
-def _config_in(directory: str) -> Path | None:
-    """`config_in` of an absolute directory given as a string."""
+def _config_in(directory: str, memo: TableMemo | None = None) -> Path | None:
+    """`config_in` of an absolute directory given as a string; `memo`: the pyproject.toml files earlier
+    runs found without a `[tool.spmdfix]` table, which are not parsed again while unchanged."""
     own = os.path.join(directory, CONFIG_NAME)
     if os.path.isfile(own):
         return Path(own)
     pyproject = os.path.join(directory, PYPROJECT)
-    if os.path.isfile(pyproject) and _table(Path(pyproject)) is not None:
+    if memo is None:
+        if os.path.isfile(pyproject) and _table(Path(pyproject)) is not None:
+            return Path(pyproject)
+        return None
+    stamp = memo.stamp(pyproject)
+    if stamp is None or memo.known.get(pyproject) == stamp[0]:
+        return None  # no regular file there, or one unchanged since a run parsed it and found no table
+    if _table(Path(pyproject)) is not None:
         return Path(pyproject)
+    memo.put(pyproject, stamp)
     return None
+
+
+class TableMemo:
+    """The pyproject.toml files that earlier runs parsed and found without a `[tool.spmdfix]` table (most
+    of a tree's: a walk asks about every directory's, and parsing them with tomllib was a tenth of a warm
+    run), each with its `os.stat` key (size, mtime, ctime, inode, device) from before the parse: a file
+    whose stat is unchanged is not parsed again (any write changes its ctime). A stat taken within
+    `racy_ns` of the file's last change is not recorded (a change in the same clock tick keeps the
+    times), nor is a file that could not be parsed (its error is raised on every run). `known`: path ->
+    stat key, as loaded (plain data, only compared); `changed`: this run's new records, for the caller
+    to save (the results cache keeps them beside its directory listings)."""
+
+    def __init__(self, known: dict, racy_ns: int) -> None:
+        self.known = known
+        self.racy_ns = racy_ns
+        self.changed: dict[str, tuple[int, int, int, int, int]] = {}
+
+    @staticmethod
+    def stamp(path: str) -> tuple[tuple[int, int, int, int, int], int] | None:
+        """The stat key of a regular file and the time just before it was taken; None for no such file."""
+        taken = time.time_ns()
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev), taken
+
+    def put(self, path: str, stamp: tuple[tuple[int, int, int, int, int], int]) -> None:
+        """Record that the file at `path`, as `stamp` shows it, has no table (when settled)."""
+        key, taken = stamp
+        if max(key[1], key[2]) < taken - self.racy_ns:
+            self.changed[path] = key
 
 
 def find_config(start: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
@@ -485,6 +530,7 @@ class Resolver:
         self._by_file: dict[Path | None, Settings] = {}
         self._by_dir: dict[str, Settings] = {}
         self._config_by_dir: dict[str, Path | None] = {}  # absolute directory -> its closest config file
+        self.tables: TableMemo | None = None  # set by a caller with a results cache, before any question
 
     def for_dir(self, directory: str | Path) -> Settings:
         """Settings of the files directly inside `directory` (cached by its absolute path, as a string:
@@ -511,7 +557,7 @@ class Resolver:
                 found = self._config_by_dir[current]
                 break
             walked.append(current)
-            found = _config_in(current)
+            found = _config_in(current, self.tables)
             parent = os.path.dirname(current)
             if found is not None or parent == current:
                 break

@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from golden import GOLDEN
 from spmdfix import api, config, files
 from spmdfix import cache as cache_module
-from spmdfix.cache import Cache
+from spmdfix.cache import Cache, stat_key
 from spmdfix.cli import main
 
 COLLIDING = (GOLDEN / "add-axis" / "mesh_reshape_basic" / "input.py").read_text()
@@ -281,3 +281,33 @@ def test_a_stat_taken_in_the_tick_of_the_last_change_is_not_trusted(
     file.write_bytes(pickle.dumps((fmt, entries)))
     monkeypatch.setattr(cache_module, "RACY_NS", 2_000_000_000)
     assert "m.py" in both(tree)[1]
+
+
+def _tables(tree: Path) -> dict:
+    file = Cache(tree.parent / "cache").tables_file
+    return pickle.loads(file.read_bytes())[1] if file.exists() else {}
+
+
+def test_a_pyproject_without_a_table_is_parsed_again_once_changed(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache keeps the pyproject.toml files a run found without `[tool.spmdfix]` (`config.TableMemo`);
+    one edited since is parsed again: a table added is read, and invalid TOML fails every run."""
+    pyproject = str(tree / "pyproject.toml")
+    both(tree)
+    assert pyproject in _tables(tree)
+    (tree / "pyproject.toml").write_text("[tool.black]\nline-length = [\n")
+    for _ in range(2):
+        code, _, err = run(tree)
+        assert code == 2 and "invalid TOML" in err
+    (tree / "pyproject.toml").write_text('[tool.spmdfix]\nselect = ["SPMD002"]\n')
+    code, out, _ = both(tree)
+    assert "SPMD002" in out and "SPMD001" not in out
+    (tree / "pyproject.toml").write_text("[tool.black]\n")
+    now = stat_key(os.stat(pyproject))
+    monkeypatch.setattr(cache_module, "RACY_NS", 3_600 * 10**9)  # every file just changed: nothing recorded
+    both(tree)
+    assert _tables(tree).get(pyproject) != now
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    both(tree)
+    assert _tables(tree).get(pyproject) == now
+    code, out, _ = both(tree)
+    assert "SPMD001" in out

@@ -300,6 +300,8 @@ class Run:
         cached = self.cached_run(mode)
         workers = self.kw["jobs"] or os.cpu_count() or 1
         memo = cached.cache.listing_memo(self.exclude_key) if cached is not None else None
+        if cached is not None:
+            self.resolver.tables = cached.cache.table_memo()
         lane = self._plain_lane(cached.cache, mode, want_edits) if cached is not None else None
         found = (self.job(path, mode, want_edits) for path in self.sources(memo, lane))
         found = cached.misses(found, process_lifetime=True) if cached is not None else found
