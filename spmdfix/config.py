@@ -37,7 +37,6 @@ import os
 import re
 import stat
 import time
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -268,6 +267,8 @@ def glob_matches(patterns: tuple[str, ...], path: str | Path, is_dir: bool) -> b
 
 @functools.lru_cache(maxsize=256)
 def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # (a warm run parses no file: `TableMemo`)
+
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)

@@ -15,7 +15,6 @@ import os
 import re
 import stat
 import time
-import tokenize
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -592,6 +591,8 @@ def decode(path: Path, raw: bytes) -> SourceFile:
     if plain_ascii(raw):
         # What detect_encoding finds for these bytes (no BOM, no cookie: UTF-8), without its line reading.
         return SourceFile(path, raw.decode("ascii"), "utf-8", raw)
+    import tokenize  # (most modules are plain ASCII: a run over them does not import it)
+
     try:
         encoding, first_lines = tokenize.detect_encoding(io.BytesIO(raw).readline)
     except SyntaxError as err:

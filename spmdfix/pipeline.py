@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spmdfix import noqa, notebook, rules
+from spmdfix import rules
 from spmdfix.model import Edit, Finding, Fix, Options, Strategy, Unfollowed, choose_fix, without_blocked_fixes
-from spmdfix.prefilter import may_have_findings
 
 if TYPE_CHECKING:
+    from spmdfix import notebook
     from spmdfix.api import Reviewer
     from spmdfix.config import Resolver, Settings
 
@@ -145,17 +145,28 @@ class Prepared:
 
     def render(self, new_text: str) -> str:
         """The file's new content for a new analysed text. Raises `notebook.NotebookError`."""
-        return notebook.render(self.nb, new_text) if self.nb is not None else new_text
+        if self.nb is None:
+            return new_text
+        from spmdfix import notebook  # (imported where a notebook is read: a module's run never needs it)
+
+        return notebook.render(self.nb, new_text)
 
     def extra_findings(self, text: str) -> list[Finding]:
         """Findings the analysis of `text` cannot see: syntax errors of left-out notebook cells."""
-        if self.nb is None or not may_have_findings(text):
+        if self.nb is None:
             return []
-        return notebook.syntax_findings(self.nb, text)
+        from spmdfix import notebook
+        from spmdfix.prefilter import may_have_findings
+
+        return notebook.syntax_findings(self.nb, text) if may_have_findings(text) else []
 
     def cells(self, text: str) -> notebook.CellIndex | None:
         """For a notebook, where the rows of `text` come from (cells); None for a module."""
-        return notebook.cell_index(text) if self.nb is not None else None
+        if self.nb is None:
+            return None
+        from spmdfix import notebook
+
+        return notebook.cell_index(text)
 
 
 def prepare(path: Path | None, text: str, include_generated: bool = False) -> Prepared:
@@ -168,6 +179,9 @@ def prepare(path: Path | None, text: str, include_generated: bool = False) -> Pr
         if not include_generated and is_generated(text):
             raise Skip(f"skipped: marked {GENERATED_MARK} (use --include-generated to check it)")
         return Prepared(text, text)
+    from spmdfix import notebook
+    from spmdfix.prefilter import may_have_findings
+
     try:
         nb = notebook.parse(text)
     except notebook.NotPython as err:
@@ -184,6 +198,8 @@ def prepare(path: Path | None, text: str, include_generated: bool = False) -> Pr
 
 def select(text: str, findings: Iterable[Finding], enabled: frozenset[str]) -> tuple[list[Finding], list[Finding]]:
     """(reported, suppressed): findings of `enabled` codes, split by the suppression comments of `text`."""
+    from spmdfix import noqa  # (only where a text was analysed: a warm run analyses none)
+
     return noqa.split_suppressed(text, [f for f in findings if f.code in enabled])
 
 

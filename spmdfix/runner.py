@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spmdfix import noqa, notebook, pipeline, rules
+from spmdfix import pipeline, rules
 from spmdfix.files import (
     MAX_BYTES,
     FileError,
@@ -34,11 +34,12 @@ from spmdfix.files import (
     read_bytes,
 )
 from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
-from spmdfix.positions import LineIndex
 from spmdfix.prefilter import may_have_findings, utf8_may_have_findings
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
+
+    from spmdfix import notebook
 
     from spmdfix.analysis.index import ProjectIndex
     from spmdfix.cache import FileStamp
@@ -278,8 +279,16 @@ def _prepare(job: Job, source: SourceFile) -> pipeline.Prepared:
     """`pipeline.prepare` of a file read; a notebook that cannot be read raises `FileError` (SPMD901)."""
     try:
         return pipeline.prepare(job.path, source.text, job.include_generated)
-    except notebook.NotebookError as err:
-        raise FileError(f"cannot read the notebook: {err}") from err
+    except pipeline.Skip:
+        raise
+    except Exception as err:
+        # Only a notebook raises NotebookError, and `spmdfix.notebook` is imported once one is read (a run
+        # over modules only does not import it)
+        from spmdfix.notebook import NotebookError
+
+        if isinstance(err, NotebookError):
+            raise FileError(f"cannot read the notebook: {err}") from err
+        raise
 
 
 def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
@@ -380,6 +389,8 @@ def _outcome(
     notes: tuple[str, ...] = ()
     new_file = None
     if new_text != prepared.text:
+        from spmdfix import notebook  # (the text changed: a fix or a noqa comment, never on a warm run)
+
         try:
             new_file = prepared.render(new_text)
         except notebook.NotebookError as err:
@@ -406,6 +417,8 @@ def _outcome(
 
 
 def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
+    from spmdfix import noqa  # (`add-noqa` only)
+
     where = {"path": job.path, "index": _index(job) if may_have_findings(prepared.text) else None}
     reported, suppressed, _ = pipeline.findings_of(prepared, prepared.text, job.settings, **where)
     # A finding in another module is suppressed by that module's comment: none is added here for it.
@@ -430,6 +443,8 @@ def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> File
 
 
 def _row(text: str, finding: Finding) -> int:
+    from spmdfix.positions import LineIndex
+
     return LineIndex(text).row_col(finding.span.start)[0]
 
 

@@ -6,7 +6,6 @@ Pure functions of the jobs and their outcomes (`spmdfix.runner`), except `emit` 
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from spmdfix import __version__, notebook, rules
+from spmdfix import __version__, rules
 from spmdfix.model import Options, Strategy, choose_fix
 from spmdfix.pipeline import GENERATED_MARK
 from spmdfix.report import (
@@ -149,6 +148,8 @@ def _records(jobs: Sequence[Job], outcomes: Sequence[FileOutcome], show_unresolv
         if show_unresolved and o.unfollowed:
             found += unfollowed_records(_report(o), o.unfollowed)
         if o.cells is not None:
+            from spmdfix import notebook  # (a notebook's outcome: the module was imported to read it)
+
             found = [notebook.remap_record(r, o.cells) for r in found]
         records.extend(found)
     return records
@@ -200,6 +201,8 @@ def statistics_report(jobs, outcomes, output_format: str) -> str:
     if vmaps:  # information, not findings: the count of the closing summary
         counts[rules.UNFOLLOWED.code] = vmaps
     if output_format == "json":
+        import json  # (only for JSON-like reports: a text report does not import it)
+
         rows = [
             {
                 "code": code,
@@ -220,6 +223,8 @@ def render(jobs, outcomes, output_format: str, show_fixes: bool, show_unresolved
     notices)."""
     if output_format in TEXT_FORMATS:
         return _text(jobs, outcomes, show_fixes, notes=output_format != "concise", show_unresolved=show_unresolved)
+    import json
+
     records = _records(jobs, outcomes, show_unresolved)
     if output_format == "json":
         return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
