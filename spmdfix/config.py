@@ -306,10 +306,14 @@ def config_in(directory: Path) -> Path | None:
 def _config_in(directory: str, memo: TableMemo | None = None) -> Path | None:
     """`config_in` of an absolute directory given as a string; `memo`: the pyproject.toml files earlier
     runs found without a `[tool.spmdfix]` table, which are not parsed again while unchanged."""
+    # `os.access` answers for a missing file without raising (most directories hold neither file, and the
+    # exception of a failed stat cost more than the stat: a walk asks about every directory)
     own = os.path.join(directory, CONFIG_NAME)
-    if os.path.isfile(own):
+    if os.access(own, os.F_OK) and os.path.isfile(own):
         return Path(own)
     pyproject = os.path.join(directory, PYPROJECT)
+    if not os.access(pyproject, os.F_OK):
+        return None
     if memo is None:
         if os.path.isfile(pyproject) and _table(Path(pyproject)) is not None:
             return Path(pyproject)

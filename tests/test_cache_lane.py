@@ -60,13 +60,15 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Served:
 
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project: `m.py` with two findings, nine plain modules, and its cache in `cache/`."""
+    """A project: `m.py` with two findings, nine plain modules (`a.py` before it in the walk, so that a
+    setting of m.py's own is not its directory's first), and its cache in `cache/`."""
     monkeypatch.setattr(cache_module, "RACY_NS", 0)
     project = tmp_path / "project"
     project.mkdir()
     (project / "pyproject.toml").write_text("")
     (project / "m.py").write_text(COLLIDING)
-    for i in range(9):
+    (project / "a.py").write_text("a = 0\n")
+    for i in range(8):
         (project / f"plain{i}.py").write_text(f"x = {i}\n")
     monkeypatch.chdir(project)
     return project

@@ -329,9 +329,15 @@ class Run:
         max_bytes = int(self.kw["max_file_size"] * MIB)
         resolver, memo, serve = self.resolver, self._settings, cache.serve_plain
         keys: dict[int, tuple[pipeline.FileSettings, str]] = {}  # by the identity of a shared FileSettings
+        last: list[str] = ["", ""]  # a directory whose files share their settings, and their settings key
         self.served = cache.plain
 
         def lane(path: str, absolute: str) -> bool:
+            # A walk gives a directory's files one after the other: the settings key of the last one serves
+            # the next when its directory's files share their settings (`resolve_shared` memoised them)
+            directory = os.path.dirname(path)
+            if directory == last[0]:
+                return serve(absolute, last[1])
             settings = pipeline.resolve_shared(resolver, path, memo)
             found = keys.get(id(settings))
             if found is None or found[0] is not settings:
@@ -339,6 +345,7 @@ class Run:
                     settings.options, settings.enabled, mode, want_edits, include_generated, max_bytes
                 )
                 found = keys[id(settings)] = (settings, key)
+            last[:] = (directory, found[1]) if memo.get(directory) is settings else ("", "")
             return serve(absolute, found[1])
 
         return lane
