@@ -86,7 +86,6 @@ def test_the_second_pass_does_not_ask_the_prefilter_again(
     """A text the first pass kept is analysed without a second prefilter scan (`Job.kept`), with the same
     outcome. (In this process: with workers, the main process never asks the prefilter.)"""
     import spmdfix.api as api_module
-    import spmdfix.pipeline as pipeline_module
     from spmdfix.prefilter import may_have_findings
 
     asked: list[str] = []
@@ -95,7 +94,8 @@ def test_the_second_pass_does_not_ask_the_prefilter_again(
         asked.append(text)
         return may_have_findings(text)
 
-    for module in (runner_module, api_module, pipeline_module):
+    # (`spmdfix.pipeline` asks the prefilter only of a notebook's text, importing it there: these are modules)
+    for module in (runner_module, api_module):
         monkeypatch.setattr(module, "may_have_findings", counting)
     monkeypatch.setattr(runner_module, "SMALL_TREE", 10_000)  # the first pass in this process
     monkeypatch.setattr(runner_module, "PARALLEL_COST", 10**9 if workers == 1 else 0)
