@@ -313,3 +313,56 @@ def test_a_pyproject_without_a_table_is_parsed_again_once_changed(tree: Path, mo
     assert _tables(tree).get(pyproject) == now
     code, out, _ = both(tree)
     assert "SPMD001" in out
+
+
+_EDITOR = """
+import sys, time
+from pathlib import Path
+path, a, b = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+for i in range(40):
+    path.write_text(a if i % 2 else b)
+    time.sleep(0.005)
+path.write_text(a)
+"""
+
+
+def test_concurrent_runs_with_the_lane_never_tear_the_cache_or_serve_stale(tmp_path: Path) -> None:
+    """Four `spmdfix check` processes share a cache filled by an earlier run, over files settled long
+    enough for the lane to serve them (RACY_NS as shipped), while another process rewrites one file under
+    them; afterwards a cached run reports what a run without the cache does, and serves the settled files
+    by the lane."""
+    import subprocess
+    import sys
+
+    from golden import ROOT
+
+    for i in range(4):
+        (tmp_path / f"m{i}.py").write_text(COLLIDING if i % 2 else CLEAN)
+    for i in range(12):
+        (tmp_path / f"p{i}.py").write_text(f"x = {i}\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SPMDFIX_CACHE_DIR": str(tmp_path / "cache")}
+    check = [sys.executable, "-m", "spmdfix.cli", "check", "-j", "1", "."]
+    time.sleep(cache_module.RACY_NS / 1e9 + 0.2)  # every file settled: its entry may be trusted by its stat
+    subprocess.run(check, cwd=tmp_path, env=env, capture_output=True, check=False)
+    editor = subprocess.Popen([sys.executable, "-c", _EDITOR, str(tmp_path / "m0.py"), COLLIDING, CLEAN])
+    runs = [subprocess.Popen(check, cwd=tmp_path, env=env, stdout=subprocess.PIPE) for _ in range(4)]
+    for proc in runs:
+        proc.communicate(timeout=120)
+        assert proc.returncode in (0, 1)
+    editor.wait(timeout=60)
+    cached = subprocess.run(check, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    cold = subprocess.run([*check, "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert cached.stdout == cold.stdout and "m0.py" in cold.stdout
+    assert cached.stderr == cold.stderr
+    assert not [p for p in (tmp_path / "cache").iterdir() if p.name.endswith(".tmp")]
+    cache = Cache(tmp_path / "cache")
+    plain = [path for path in map(str, tmp_path.glob("p*.py")) if cache.serve_plain(path, _settings_of(cache))]
+    assert len(plain) == 12  # the settled plain files are the lane's
+
+
+def _settings_of(cache: Cache) -> str:
+    """The settings key a default `check` gives a file (as the CLI's lane computes it)."""
+    from spmdfix.model import Options
+    from spmdfix.runner import Job
+
+    return cache._settings_key(Job(Path("x.py"), "x.py", Options()))
