@@ -562,24 +562,34 @@ def plain_ascii(raw: bytes) -> bool:
 
 def text_of(path: str) -> str | None:
     """The decoded text of the module at `path` (absolute), as the project index read it: what a finding
-    or a related place in that module points into. None when it cannot be read or decoded. Cached while
-    the file's size and modification time stay the same."""
+    or a related place in that module points into. None when it cannot be read or decoded. Cached as
+    `source_of` caches it."""
     found = source_of(path)
     return found.text if found is not None else None
 
 
 def source_of(path: str) -> SourceFile | None:
     """The module at `path` read and decoded (`read_source`), or None when it cannot be; cached while the
-    file's size and modification time stay the same."""
+    file's stat (size, mtime, ctime, inode, device) stays the same. A file changed within `cache.RACY_NS`
+    is read again on every call: a rewrite in the same clock tick keeps the times, and a long-lived process
+    (the language server) would otherwise go on analysing the old text."""
+    from spmdfix.cache import RACY_NS, stat_key  # (the cache imports this module)
+
     try:
-        info = os.stat(path)
+        key = stat_key(os.stat(path))
     except OSError:
         return None
-    return _source_of(path, info.st_mtime_ns, info.st_size)
+    if max(key[1], key[2]) >= time.time_ns() - RACY_NS:
+        return _read_source_or_none(path)
+    return _source_of(path, key)
 
 
 @functools.lru_cache(maxsize=64)
-def _source_of(path: str, mtime_ns: int, size: int) -> SourceFile | None:
+def _source_of(path: str, stat: tuple[int, int, int, int, int]) -> SourceFile | None:
+    return _read_source_or_none(path)
+
+
+def _read_source_or_none(path: str) -> SourceFile | None:
     try:
         return read_source(Path(path))
     except FileError:

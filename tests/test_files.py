@@ -137,3 +137,40 @@ def test_display_path_is_relpaths_answer(tmp_path: Path, monkeypatch, path: str)
     rel = os.path.relpath(given)
     expected = (str(given) if rel.startswith("..") else rel).replace(os.sep, "/")
     assert display_path(given) == expected
+
+
+def _set_back(path: Path, st: os.stat_result) -> None:
+    """Give `path` the size and mtime it had at `st` (its ctime moves on: no user call can set it back)."""
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_project_index_text_follows_a_same_size_rewrite(tmp_path: Path, monkeypatch) -> None:
+    """`files.source_of` (what the project index reads, kept for a long-lived language server) serves its
+    cached text only while the whole stat is the same: a rewrite of the same size with the mtime set back
+    still changes the ctime. (Keyed by size and mtime alone, the old text came back.)"""
+    import spmdfix.cache as cache_module
+    from spmdfix import files
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)  # trust this second's stats: the key alone decides
+    module = tmp_path / "meshes.py"
+    module.write_text("AXIS = 'x'\n")
+    before = os.stat(module)
+    assert files.source_of(str(module)).text == "AXIS = 'x'\n"
+    module.write_text("AXIS = 'y'\n")
+    _set_back(module, before)
+    assert files.source_of(str(module)).text == "AXIS = 'y'\n"
+
+
+def test_project_index_text_changed_in_the_same_tick_is_read_again(tmp_path: Path, monkeypatch) -> None:
+    """A file whose stat is within `cache.RACY_NS` of now is read on every call, whatever its stat: a
+    rewrite in the same clock tick can keep every field (simulated: the stat is frozen)."""
+    from spmdfix import files
+
+    module = tmp_path / "meshes.py"
+    module.write_text("AXIS = 'x'\n")
+    frozen = os.stat(module)
+    real_stat = os.stat
+    monkeypatch.setattr(files.os, "stat", lambda p, *a, **k: frozen if str(p) == str(module) else real_stat(p, *a, **k))
+    assert files.source_of(str(module)).text == "AXIS = 'x'\n"
+    module.write_text("AXIS = 'y'\n")
+    assert files.source_of(str(module)).text == "AXIS = 'y'\n"
