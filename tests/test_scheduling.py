@@ -156,3 +156,26 @@ def test_forked_workers_inherit_the_analysis_and_keep_trees() -> None:
     with runner_module.worker_pool(2) as pool:
         states = {pool.submit(_worker_state).result() for _ in range(4)}
     assert states == {(True, runner_module.RETAIN_CHARS)}
+
+
+def test_jobs_and_outcomes_cross_to_a_worker_unchanged(jobs: list[Job], tmp_path: Path) -> None:
+    """The packed form of a batch (`_pack_jobs`: fields shared by every job sent once) and of its outcomes
+    (`_pack_outcomes`: plain "checked" and "deferred" ones sent as nothing and as their cost) gives back equal
+    jobs and outcomes, through pickling as between processes; a batch whose jobs differ in another field, and
+    outcomes with findings, a stamp or an error, go as they are."""
+    import dataclasses
+    import pickle
+
+    other = dataclasses.replace(jobs[1], stamp=True)
+    missing = Job(tmp_path / "missing.py", "missing.py", Options())
+    for batch in (jobs, [jobs[0], other, jobs[2]], [missing, *jobs[-3:]]):
+        packed = pickle.loads(pickle.dumps(runner_module._pack_jobs(batch)))
+        assert runner_module._unpack_jobs(packed) == batch
+        for defer in (False, True):
+            outcomes = run_batch(batch, defer=defer)
+            sent = pickle.loads(pickle.dumps(runner_module._pack_outcomes(outcomes)))
+            assert runner_module._unpacked(sent, batch) == outcomes
+    assert isinstance(runner_module._pack_jobs([jobs[0], other]), list)
+    kinds = {type(x) for x in runner_module._pack_outcomes(run_batch(jobs, defer=True))}
+    assert kinds == {type(None), int}
+    assert any(isinstance(x, runner_module.FileOutcome) for x in runner_module._pack_outcomes(run_batch(jobs)))
