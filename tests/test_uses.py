@@ -159,7 +159,7 @@ def test_the_index_of_loads_is_every_load_a_tree_walk_finds() -> None:
     loads = [n for names in ix.name_loads.values() for n in names]
     assert sorted(loads, key=key) == sorted(walked, key=key)
     assert len({id(n) for n in loads}) == len(loads)
-    assert all(names == sorted(names, key=key) for names in ix.name_loads.values())
+    assert all(ix.loads_of(name) == sorted(names, key=key) for name, names in ix.name_loads.items())
     uses = UseIndex(ix)
     assert [n.lineno for n in uses.loads(ix.module_scope.bindings["T"][0])] == [5, 5, 5, 5, 7, 7, 8, 9, 9, 11, 12, 12]
 

@@ -259,7 +259,7 @@ class CaptureAnalysis:
         if len(bindings) != 1 or bindings[0].node is not body:
             return []
         calls = []
-        for load in self.ix.name_loads.get(body.name, ()):
+        for load in self.ix.loads_of(body.name):
             if not any(b is bindings[0] for b in self.ix.lookup(load.id, self.ix.scope_at(load))):
                 continue
             call = self.ix.parent.get(id(load))

@@ -469,7 +469,8 @@ class Analyzer:
         """`jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module (asked once per
         site; computed once per module)."""
         if self._disabled is None:
-            self._disabled = any(self._disables_shmap_error(call) for call in self.ix.calls)
+            # (the count of arguments first: it rules out almost every call, without a method call for each)
+            self._disabled = any(len(c.args) == 2 and self._disables_shmap_error(c) for c in self.ix.calls)
         return self._disabled
 
     def _disables_shmap_error(self, call: ast.Call) -> bool:

@@ -64,7 +64,7 @@ Allowlist = Callable[[ast.expr, "UseIndex"], bool]
 class UseIndex:
     """Name loads of one module, indexed by name once, and the uses of values they carry.
 
-    Input: a `ModuleIndex`, whose walk gathered the loads by name (`ModuleIndex.name_loads`). Pure.
+    Input: a `ModuleIndex`, whose walk gathered the loads by name (`ModuleIndex.loads_of`). Pure.
     """
 
     def __init__(self, index: ModuleIndex) -> None:
@@ -75,7 +75,7 @@ class UseIndex:
         """Every `ast.Name` load that resolves to `binding` (by scope), in source order."""
         return [
             n
-            for n in self.ix.name_loads.get(binding.name, ())
+            for n in self.ix.loads_of(binding.name)
             if any(b is binding for b in self.ix.lookup(n.id, self.ix.scope_at(n)))
         ]
 
