@@ -313,14 +313,26 @@ class Analyzer:
     def vmap_sites(self) -> list[_VmapSite]:
         """Every vmap application or decoration that passes an spmd_axis_name, in source order."""
         sites: list[_VmapSite] = []
-        for call in self.ix.calls:
+        ix = self.ix
+        for call in ix.calls:
             func = call.func
-            if func.__class__ is ast.Attribute and func.attr not in _VMAP_LAST_NAMES:  # type: ignore[attr-defined]
+            kind = func.__class__
+            if kind is ast.Attribute and func.attr not in _VMAP_LAST_NAMES:  # type: ignore[attr-defined]
                 # `x.attr(...)` resolves to a name ending in `.attr`, no vmap's; and `_vmap_factory` of an
                 # attribute is None. Most calls of a module are such method calls: no name resolution for them.
                 continue
-            scope = self.ix.scope_at(call)
-            signature = jaxapi.VMAP_SIGNATURES.get(self.ix.qualname(func, scope) or "")
+            scope = ix.scope_at(call)
+            if kind is ast.Name:
+                # A callee bound once to anything but a value or a parameter (a def, a class, a loop target,
+                # no binding: most plain-name calls) has no factory to follow: its qualified name, when it
+                # has one, is its import's (what `qualname` and `_vmap_factory` would find, one look-up).
+                binding = ix.single_binding(func.id, scope)  # type: ignore[attr-defined]
+                if binding is None:
+                    continue
+                if binding.kind != "assign" and binding.kind != "param":
+                    if binding.kind != "import" or binding.qname not in jaxapi.VMAP_SIGNATURES:
+                        continue
+            signature = jaxapi.VMAP_SIGNATURES.get(ix.qualname(func, scope) or "")
             if signature is not None:
                 fun_name, fun_position, spmd_position = signature
                 spmd = argument(call, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)

@@ -68,6 +68,8 @@ class PlacementAnalysis:
     def plain_vmaps(self) -> list[PlainVmap]:
         found = []
         for call in self.ix.calls:
+            if not isinstance(call.func, ast.Call):
+                continue  # (most calls: `_vmap_of` is None for them, without a method call)
             vmap = self._vmap_of(call.func)
             if vmap is None or argument(vmap, 5, jaxapi.VMAP_SPMD_KEYWORD) is not None:
                 continue
