@@ -284,30 +284,39 @@ class Cache:
         return outcome
 
     def _served_by_stat(self, job: Job, key: str) -> FileOutcome | None:
-        """`lookup`'s answer in the common case, from the plain entry without building it: the settings
-        match, nothing else was read, and the file's stat is the entry's, taken well after the last change
-        (`_trusted`). None when that case does not hold (`lookup` then decides as usual): a warm run asks
-        this of every file, and the general path's objects and calls were most of its time."""
-        item = self._plain.get(key)
+        """`lookup`'s answer in the common case, from the plain entry without building it (`_trusted_plain`).
+        None when that case does not hold (`lookup` then decides as usual): a warm run asks this of every
+        file, and the general path's objects and calls were most of its time."""
+        item = self._trusted_plain(key, self._settings_key(job))
+        if item is None:
+            return None
+        outcome = _unpack(item[5], job)
+        if outcome is not None:
+            self._digests[key] = item[2]
+            self.hits += 1
+        return outcome
+
+    def _trusted_plain(self, path: str, settings: str) -> tuple | None:
+        """The entry of the absolute `path` as the cache file holds it (`Entry.to_plain`'s tuple) when its
+        outcome is packed short (`_pack`), its analysis read no other module, it is of `settings` (a job's
+        `settings_key`), and the file's stat is the entry's, taken well after the last change (as
+        `_trusted`); else None. No `Entry` is built: both warm paths ask this of every file."""
+        item = self._plain.get(path)
         if type(item) is not tuple or len(item) != 6:
             return None
-        stat, taken, digest, settings, depends, packed = item
-        if depends or type(stat) is not tuple or type(taken) is not int or type(digest) is not str:
+        stat, taken, digest, key, depends, packed = item
+        if depends or key != settings or type(stat) is not tuple or type(taken) is not int or type(digest) is not str:
             return None
-        if type(packed) is not tuple or len(packed) != 4 or settings != self._settings_key(job):
+        if type(packed) is not tuple or len(packed) != 4:
             return None
         try:
-            st = os.stat(key)
+            st = os.stat(path)
         except OSError:
             return None
         now = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
         if stat != now or max(now[1], now[2]) >= taken - RACY_NS:
             return None
-        outcome = _unpack(packed, job)
-        if outcome is not None:
-            self._digests[key] = digest
-            self.hits += 1
-        return outcome
+        return item
 
     def _settings_key(self, job: Job) -> str:
         """`settings_key(job)`, computed once per settings object of the run (a directory's files share
@@ -327,28 +336,15 @@ class Cache:
 
     def serve_plain(self, path: str, settings: str) -> bool:
         """Whether the file at the absolute, normal `path` is served without a job or an outcome (the warm
-        lane, `files.iter_sources`'s `lane`): its entry is plain (checked, no finding, no error, nothing read
-        from other modules: an outcome that shows nowhere in a report but in the closing counts), of
-        `settings` (its job's `settings_key`), and the file's stat is the entry's, taken well after the last
-        change (as `_served_by_stat`). True: counted in `plain` (files, parsed, suppressed), and the entry
-        is kept by `save`. False: the file goes the usual way (`lookup`), which decides on its own."""
-        item = self._plain.get(path)
-        if type(item) is not tuple or len(item) != 6:
+        lane, `files.iter_sources`'s `lane`): its entry is trusted (`_trusted_plain`) and plain (checked, no
+        finding, no error: an outcome that shows nowhere in a report but in the closing counts). True:
+        counted in `plain` (files, parsed, suppressed), and the entry is kept by `save`. False: the file goes
+        the usual way (`lookup`), which decides on its own."""
+        item = self._trusted_plain(path, settings)
+        if item is None:
             return False
-        stat, taken, _, key, depends, packed = item
-        if depends or key != settings or type(stat) is not tuple or type(taken) is not int:
-            return False
-        if type(packed) is not tuple or len(packed) != 4 or packed[0] != "checked" or packed[3] != "":
-            return False
-        parsed, suppressed = packed[1], packed[2]
-        if type(parsed) is not bool or type(suppressed) is not int or type(item[2]) is not str:
-            return False
-        try:
-            st = os.stat(path)
-        except OSError:
-            return False
-        now = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-        if stat != now or max(now[1], now[2]) >= taken - RACY_NS:
+        status, parsed, suppressed, error = item[5]
+        if status != "checked" or error != "" or type(parsed) is not bool or type(suppressed) is not int:
             return False
         self._digests[path] = item[2]  # (also what keeps the entry in `save`)
         self.hits += 1
