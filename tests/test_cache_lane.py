@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from golden import GOLDEN
+from test_cache import _CONFIG, _LAYERS, _USE  # the three-module project whose spec axis lives in config.py
 from spmdfix import api, config, files
 from spmdfix import cache as cache_module
 from spmdfix.cache import Cache, stat_key
@@ -172,31 +173,6 @@ def test_an_edited_file_is_not_served(tree: Path, served: Served) -> None:
     model.write_text(COLLIDING[:-1] + " ")
     os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert "m.py" in both(tree)[1]
-
-
-_CONFIG = "AXIS = {axis!r}\n"
-_LAYERS = """import jax
-import numpy as np
-from jax.sharding import Mesh, PartitionSpec as P
-from pkg.config import AXIS
-
-mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
-
-
-def body(v):
-    return v * 2
-
-
-def block(x):
-    return jax.shard_map(body, mesh=mesh, in_specs=P(AXIS), out_specs=P(AXIS))(x)
-"""
-_USE = """import jax
-from pkg.layers import block
-
-
-def main(x):
-    return jax.vmap(block, spmd_axis_name='x')(x)
-"""
 
 
 def test_a_file_whose_analysis_read_an_edited_module_is_not_served(tree: Path, served: Served) -> None:
