@@ -37,7 +37,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -248,18 +248,37 @@ def glob_matches(patterns: tuple[str, ...], path: str | Path, is_dir: bool) -> b
     Strings are welcome: discovery asks for every entry it walks, and pathlib costs more than the match."""
     if not patterns:
         return False
+    return glob_matcher(patterns)(os.fspath(path), is_dir)
+
+
+@functools.lru_cache(maxsize=256)
+def glob_matcher(patterns: tuple[str, ...]) -> Callable[[str, bool], bool]:
+    """`glob_matches` of `patterns` as a function of (absolute path as a string, is_dir), with the patterns'
+    split (`_specs`) looked up once: a caller asking about many paths under the same patterns (discovery,
+    for every entry it walks) spares a hash of the patterns per path."""
+    if not patterns:
+        return _never
     specs = _specs(patterns)
-    path = os.fspath(path)
-    name = os.path.basename(path)
-    if name in (specs.dirs if is_dir else specs.files):
-        return True
-    slash = "/" if is_dir else ""
-    if specs.names is not None and specs.names.match_file(name + slash):
-        return True
-    if specs.anchored is None:
-        return False
-    posix = path if os.sep == "/" else path.replace(os.sep, "/")
-    return specs.anchored.match_file(posix.lstrip("/") + slash)
+    files, dirs, names, anchored = specs.files, specs.dirs, specs.names, specs.anchored
+    basename = os.path.basename
+
+    def matches(path: str, is_dir: bool) -> bool:
+        name = basename(path)
+        if name in (dirs if is_dir else files):
+            return True
+        slash = "/" if is_dir else ""
+        if names is not None and names.match_file(name + slash):
+            return True
+        if anchored is None:
+            return False
+        posix = path if os.sep == "/" else path.replace(os.sep, "/")
+        return anchored.match_file(posix.lstrip("/") + slash)
+
+    return matches
+
+
+def _never(path: str, is_dir: bool) -> bool:
+    return False
 
 
 # --- reading files ------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from spmdfix.config import (
     ConfigError,
     Overrides,
     Resolver,
+    glob_matcher,
     render_settings,
     split_codes,
 )
@@ -184,6 +185,7 @@ class Run:
         self.paths: tuple[Path, ...] = kw["paths"]
         self._settings: dict[str, pipeline.FileSettings] = {}  # `pipeline.resolve_shared`'s memo
         self._exclude_keys: dict[int, tuple[object, tuple[str, ...]]] = {}  # `exclude_key`'s memo
+        self._excluders: dict[str, Callable[[str, bool], bool]] = {}  # `excluded`'s, by absolute directory
         self.cwd = os.getcwd()  # reports show paths relative to it (`display_path`)
         self.unlisted: list[str] = []  # directories the walk could not list, said on stderr after the run
         # Files the results cache served without a job or an outcome (`_plain_lane`): the run's report
@@ -211,8 +213,16 @@ class Run:
             click.echo(message, err=True)
 
     def excluded(self, absolute: str, is_dir: bool) -> bool:
-        """Whether the settings of the absolute path's directory exclude it (discovery's `excluded`)."""
-        return self.resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
+        """Whether the settings of the absolute path's directory exclude it (discovery's `excluded`,
+        asked for every entry of a walk: each directory's matcher is looked up once, `_excluders`)."""
+        if not os.path.isabs(absolute):
+            return self.resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
+        directory = os.path.dirname(absolute)
+        matches = self._excluders.get(directory)
+        if matches is None:
+            settings = self.resolver.for_dir(directory)
+            matches = self._excluders[directory] = glob_matcher(settings.exclude + settings.extend_exclude)
+        return matches(absolute, is_dir)
 
     def exclude_key(self, directory: str) -> tuple[str, ...]:
         """Everything `excluded` decides the entries of an absolute directory by (its exclude patterns):
