@@ -207,6 +207,21 @@ def test_the_quick_ignore_test_agrees_with_pathspec(rel: str) -> None:
     assert quick.include(rel) == spec.check_file(rel).include
 
 
+@pytest.mark.parametrize("rel", IGNORE_PATHS)
+def test_without_a_negation_a_quick_match_is_the_answer(rel: str) -> None:
+    """With no `!` pattern, `files._IgnoreFile` answers a match of its regular expression itself (every
+    pattern ignores): the same answers as pathspec's, without building pathspec's spec."""
+    import pathspec
+
+    from spmdfix.files import _IgnoreFile
+
+    lines = [line for line in IGNORE_LINES if not line.startswith("!")]
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    quick = _IgnoreFile(lines)
+    assert quick.include(rel) == spec.check_file(rel).include
+    assert quick._spec is None
+
+
 def test_a_symbolic_link_and_its_target_walked_are_one_file(tree: Path) -> None:
     """The walk gives each file its identity from the directory listing (a link's is its target's): a link
     to a file of the tree is that file, found once under the first spelling met, as with paths given."""
