@@ -564,8 +564,9 @@ def _pack_jobs(batch: list[Job]) -> tuple | list[Job]:
     return batch
 
 
-def _shared_fields(job: Job) -> tuple:
-    return tuple(getattr(job, name) for name in _SHARED)
+# (an attrgetter: one call in C per job, where a generator of getattr calls cost the main process, which
+# packs every batch, 0.02-0.03 s for the reference corpus)
+_shared_fields = operator.attrgetter(*_SHARED)
 
 
 def _unpack_jobs(packed: tuple | list[Job]) -> list[Job]:
