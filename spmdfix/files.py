@@ -199,7 +199,7 @@ class _IgnoreFile:
         self._lines = lines
         self.path = path
         self.stamp = stamp
-        self._any_match: re.Pattern | None | bool = False  # False: not built yet
+        self._any_match: _QuickTest | None | bool = False  # False: not built yet
         self._negated = True  # whether a pattern re-includes (`!`): known once `_any_match` is built
         self._spec: pathspec.GitIgnoreSpec | None = None
 
@@ -214,7 +214,7 @@ class _IgnoreFile:
         return self._lines
 
     @property
-    def any_match(self) -> re.Pattern | None:
+    def any_match(self) -> _QuickTest | None:
         if self._any_match is False:
             self._any_match, self._negated = _any_pattern(self.lines)
         return self._any_match  # type: ignore[return-value]
@@ -238,7 +238,7 @@ class _IgnoreFile:
         Otherwise pathspec decides the entries it matches."""
         quick = self.any_match
         if quick is not None:
-            if quick.search(rel) is None:
+            if not quick.search(rel):
                 return None
             if not self._negated:
                 return True
@@ -252,9 +252,9 @@ _ANY_DIRECTORY = "^(?:.+/)?"  # how pathspec starts a pattern that may match bel
 _ENDINGS = {"(?:(?P<ps_d>/)|$)": "(?:/|$)", "(?P<ps_d>/)": "/"}
 
 
-def _any_pattern(lines: list[str]) -> tuple[re.Pattern | None, bool]:
-    """A regular expression that matches where some pattern of the ignore file's `lines` does (None when
-    one cannot be built), and whether a pattern re-includes (`!`, pathspec's `include` False).
+def _any_pattern(lines: list[str]) -> tuple[_QuickTest | None, bool]:
+    """A test (`_QuickTest`: regular expressions) that matches where some pattern of the ignore file's `lines`
+    does (None when one cannot be built), and whether a pattern re-includes (`!`, pathspec's `include` False).
 
     Each pattern's regex is pathspec's own (`GitIgnoreSpecPattern.pattern_to_regex`, which pathspec
     matches with `search`). Compiling the expression is most of what reading an ignore file costs (a
@@ -285,11 +285,45 @@ def _any_pattern(lines: list[str]) -> tuple[re.Pattern | None, bool]:
         else:
             start, body, end = shape
             grouped.setdefault((start, end), []).append(body)
-    parts = [*whole, *(f"{start}(?:{'|'.join(bodies)}){end}" for (start, end), bodies in grouped.items())]
+    rooted = [*whole, *(f"^(?:{'|'.join(bodies)}){end}" for (start, end), bodies in grouped.items() if start == "^")]
+    anywhere = [f"(?:{'|'.join(bodies)}){end}" for (start, end), bodies in grouped.items() if start != "^"]
     try:
-        return re.compile("|".join(parts) or "(?!)"), negated
+        return _QuickTest(
+            re.compile("|".join(rooted)) if rooted else None, re.compile("|".join(anywhere)) if anywhere else None
+        ), negated
     except re.error:
         return None, True
+
+
+class _QuickTest:
+    """`_any_pattern`'s test: `rooted` searched (pathspec's own regexes, and the anchored patterns grouped),
+    `anywhere` (the patterns that may match below any directory, grouped without their `(?:^|/)` start)
+    matched at the start of each component. One search of `(?:^|/)(?:A|B|...)` tried that alternation's start
+    at every character of the path (7 of the 10 microseconds a search of axlearn's ignore file took, on its
+    62-character paths); a component starts at 0 or after a `/` (the path's end included, after a trailing
+    `/`), which is where `(?:^|/)` lets a match start, so the matches are the same."""
+
+    __slots__ = ("rooted", "anywhere")
+
+    def __init__(self, rooted: re.Pattern | None, anywhere: re.Pattern | None) -> None:
+        self.rooted = rooted
+        self.anywhere = anywhere
+
+    def search(self, rel: str) -> bool:
+        """Whether a pattern matches the relative path `rel` (`/`-separated, not starting with `/`)."""
+        if self.rooted is not None and self.rooted.search(rel) is not None:
+            return True
+        if self.anywhere is None:
+            return False
+        match = self.anywhere.match  # (`match` at a position: `^` would not match there, and none is used)
+        if match(rel) is not None:
+            return True
+        slash = rel.find("/")
+        while slash >= 0:
+            if match(rel, slash + 1) is not None:
+                return True
+            slash = rel.find("/", slash + 1)
+        return False
 
 
 def _shape(regex: str) -> tuple[str, str, str] | None:
