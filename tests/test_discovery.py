@@ -222,6 +222,30 @@ def test_without_a_negation_a_quick_match_is_the_answer(rel: str) -> None:
     assert quick._spec is None
 
 
+def test_the_quick_ignore_test_agrees_with_pathspec_at_every_depth() -> None:
+    """`files._QuickTest` matches the any-depth patterns at each component's start (not searched at every
+    character): on paths of one to four components built from the patterns' names, with and without a
+    trailing `/`, its answers are pathspec's, with and without the negations."""
+    import itertools
+
+    import pathspec
+
+    from spmdfix.files import _IgnoreFile
+
+    names = ["build", "dist", "m.pyc", "docs", "gen", "a", "c", "b.py", "cache", "x", "keep.py", "sub", "ab.py", "p.egg-info"]
+    paths = [
+        "/".join(parts) + end
+        for depth in (1, 2, 3)
+        for parts in itertools.product(names, repeat=depth)
+        for end in ("", "/")
+    ]
+    paths += [f"q/{rel}" for rel in paths[:: len(names)]]  # four components
+    for lines in (IGNORE_LINES, [line for line in IGNORE_LINES if not line.startswith("!")]):
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        quick = _IgnoreFile(lines)
+        assert [quick.include(rel) for rel in paths] == [spec.check_file(rel).include for rel in paths]
+
+
 def test_a_symbolic_link_and_its_target_walked_are_one_file(tree: Path) -> None:
     """The walk gives each file its identity from the directory listing (a link's is its target's): a link
     to a file of the tree is that file, found once under the first spelling met, as with paths given."""
