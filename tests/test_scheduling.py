@@ -128,6 +128,46 @@ def test_a_worker_keeps_its_trees_within_its_budget(jobs: list[Job], monkeypatch
     assert all(tree.__class__.__name__ == "Module" for tree in retained.trees)
 
 
+def test_a_tree_not_kept_is_freed_before_the_collector_resumes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`api.analyse_source` pauses the collector while it parses and analyses; a tree it does not keep is let
+    go before the collector resumes, so that the collection due by then (the parse allocated far more than a
+    generation's threshold) does not walk the whole tree first."""
+    import ast
+    import gc
+    import weakref
+
+    import spmdfix.api as api_module
+    from spmdfix.model import Options
+
+    trees: list[weakref.ref] = []
+    parse = ast.parse
+
+    def parsing(source, *args, **kwargs):
+        tree = parse(source, *args, **kwargs)
+        trees.append(weakref.ref(tree))
+        return tree
+
+    monkeypatch.setattr(api_module.ast, "parse", parsing)
+    source = "import jax\n" + "".join(
+        f"def f{i}(x):\n    return jax.vmap(g, spmd_axis_name='i')(x + {i})\n" for i in range(300)
+    )
+    seen: list[bool] = []  # at each collection during the call: whether the parsed tree was alive
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start" and trees:
+            seen.append(trees[-1]() is not None)
+
+    assert gc.isenabled() and api_module._retained.budget < 0  # (this process keeps no tree)
+    gc.collect()
+    gc.callbacks.append(watch)
+    try:
+        api_module.analyse_source(source, Options(), prefiltered=True)
+    finally:
+        gc.callbacks.remove(watch)
+    assert len(trees) == 1 and trees[0]() is None
+    assert seen and not any(seen)
+
+
 def _worker_state() -> tuple[bool, int]:
     import sys
 
