@@ -235,3 +235,58 @@ def test_an_expression_the_parser_cannot_hold_says_why(work: Path) -> None:
     assert result.stdout.splitlines()[0] == (
         "long.py:1:1: SPMD900 cannot parse: the parser ran out of memory (an expression nested too deeply)"
     )
+
+
+def test_the_console_script_leaves_with_every_byte_written_and_the_exit_code(tmp_path: Path) -> None:
+    """`spmdfix.cli.entry` (the console script, and `python -m spmdfix.cli`) ends the process with
+    `os._exit` once the command is done: the report on a pipe is whole, the summary is said, the exit code is
+    click's, and a run with worker processes (more files than `runner.SMALL_TREE`) leaves no child behind."""
+    import sys
+
+    from spmdfix.runner import SMALL_TREE
+
+    for i in range(SMALL_TREE + 20):
+        shutil.copy(CASE / "input.py", tmp_path / f"model_{i:03}.py")
+    command = [sys.executable, "-m", "spmdfix.cli", "check", "--no-cache", "--output-format", "json", "-j", "2", "."]
+    run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert run.returncode == 1, run.stderr
+    records = json.loads(run.stdout)  # whole: a report cut short at the exit would not parse
+    assert len(records) == 2 * (SMALL_TREE + 20)
+    assert "files scanned" in run.stderr or "Found" in run.stderr
+    in_process = CliRunner().invoke(main, command[3:], catch_exceptions=False, env={"COLUMNS": "120"})
+    assert in_process.exit_code == 1
+    usage = subprocess.run([*command[:3], "check", "--no-such-option"], capture_output=True, text=True, check=False)
+    assert usage.returncode == 2 and "No such option" in usage.stderr
+
+
+def test_the_console_script_leaves_the_normal_way_while_a_thread_or_a_child_is_alive() -> None:
+    """`entry` skips the interpreter's teardown only when nothing would be waited for: with another
+    non-daemon thread, or a child process, alive, `_may_leave_now` says no (the normal exit joins them)."""
+    import multiprocessing
+    import threading
+
+    from spmdfix.cli import _may_leave_now
+
+    assert _may_leave_now()
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not _may_leave_now()
+    finally:
+        stop.set()
+        thread.join()
+    child = multiprocessing.get_context("spawn").Process(target=time_sleep, args=(30,))
+    child.start()
+    try:
+        assert not _may_leave_now()
+    finally:
+        child.terminate()
+        child.join()
+    assert _may_leave_now()
+
+
+def time_sleep(seconds: float) -> None:
+    import time
+
+    time.sleep(seconds)

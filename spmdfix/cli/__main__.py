@@ -1,5 +1,5 @@
 """`python -m spmdfix.cli`: the `spmdfix` command."""
 
-from spmdfix.cli import main
+from spmdfix.cli import entry
 
-main()
+entry()
