@@ -155,3 +155,44 @@ async def test_saving_an_imported_module_updates_the_importer(client: LanguageCl
     pipeline_id = lsp.TextDocumentIdentifier(uri=pipeline.as_uri())
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=pipeline_id))
     assert _codes(await _next_publication(client, pipeline.as_uri(), seen)) == []
+
+
+def _indexes_over(tree: Path):
+    """A `ProjectIndexes` holding one index of `tree` that loaded pkg/config.py (stamped as the server does)."""
+    from spmdfix.lsp.project import ProjectIndexes
+
+    indexes = ProjectIndexes()
+    index = indexes.get(tree, tree / "pkg" / "use.py", {})
+    assert index.module("pkg.config") is not None
+    indexes.analysed(index)
+    return indexes, index
+
+
+def test_a_kept_index_is_not_reused_after_a_same_size_rewrite(tmp_path: Path, monkeypatch) -> None:
+    """The server's kept index is reused only while every file it read has its stat key: a same-size rewrite
+    with the mtime set back still changes the ctime. (Stamped by mtime and size, the old index was kept.)"""
+    from spmdfix import cache
+
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # this second's stats are trusted: the key alone decides
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    config = tmp_path / "pkg" / "config.py"
+    config.write_text("AXIS = 'x'\n")
+    (tmp_path / "pkg" / "use.py").write_text("from pkg.config import AXIS\n")
+    indexes, index = _indexes_over(tmp_path)
+    assert indexes.get(tmp_path, tmp_path / "pkg" / "use.py", {}) is index  # nothing changed: reused
+    before = os.stat(config)
+    config.write_text("AXIS = 'y'\n")
+    os.utime(config, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert indexes.get(tmp_path, tmp_path / "pkg" / "use.py", {}) is not index
+
+
+def test_a_kept_index_is_not_reused_while_a_file_it_read_is_racy(tmp_path: Path) -> None:
+    """A stamp taken within `cache.RACY_NS` of a file's last change proves nothing (a rewrite in the same
+    clock tick keeps every time): the index is built again until the file has settled."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "config.py").write_text("AXIS = 'x'\n")
+    (tmp_path / "pkg" / "use.py").write_text("from pkg.config import AXIS\n")
+    indexes, index = _indexes_over(tmp_path)
+    assert indexes.get(tmp_path, tmp_path / "pkg" / "use.py", {}) is not index
