@@ -35,13 +35,12 @@ import dataclasses
 import functools
 import os
 import re
-import stat
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from spmdfix.files import stamp_of
 from spmdfix.model import DEFAULT_NEW_AXIS, Strategy
 from spmdfix.rules import RULES
 
@@ -363,15 +362,10 @@ class TableMemo:
 
     @staticmethod
     def stamp(path: str) -> tuple[tuple[int, int, int, int, int], int] | None:
-        """The stat key of a regular file and the time just before it was taken; None for no such file."""
-        taken = time.time_ns()
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            return None
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev), taken
+        """The stat key of a regular file and the time just before it was taken (`files.stamp_of`); None for
+        no such file."""
+        found = stamp_of(path)
+        return found[0] if found is not None and not found[1] else None
 
     def put(self, path: str, stamp: tuple[tuple[int, int, int, int, int], int]) -> None:
         """Record that the file at `path`, as `stamp` shows it, has no table (when settled)."""

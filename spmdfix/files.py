@@ -351,7 +351,7 @@ _Ignores = tuple[tuple[str, _IgnoreFile], ...]  # (absolute directory, its ignor
 _Stamp = tuple[tuple[int, int, int, int, int], int]  # (size, mtime, ctime, inode, device), time taken (ns)
 
 
-def _stamp(path: str) -> tuple[_Stamp, bool] | None:
+def stamp_of(path: str) -> tuple[_Stamp, bool] | None:
     """The stamp of a path (`os.stat`, following links, and the time just before it) and whether it is a
     directory; None when it does not exist or is neither a regular file nor a directory."""
     taken = time.time_ns()
@@ -369,7 +369,7 @@ def _read_ignore_file(path: str) -> _IgnoreFile | None:
     """The ignore file at `path` (read when first asked), or None when there is no regular file there."""
     if not os.access(path, os.F_OK):
         return None  # most directories have none: asked without raising (a failed stat's exception costs more)
-    found = _stamp(path)
+    found = stamp_of(path)
     if found is None or found[1]:
         return None
     return _IgnoreFile(path=path, stamp=found[0])
@@ -515,7 +515,7 @@ class _Walk:
                 ignores = (*ignores, (absolute, own))
         memo, stamp, context = self.memo, None, None
         if memo is not None:
-            found = _stamp(absolute)  # before the listing: a change after it shows in the next walk
+            found = stamp_of(absolute)  # before the listing: a change after it shows in the next walk
             stamp = found[0] if found is not None and found[1] else None
             context = memo.context(absolute, ignores, self.respect) if stamp is not None else None
             kept = memo.get(absolute, stamp, context) if context is not None else None  # type: ignore[arg-type]
