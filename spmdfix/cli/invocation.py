@@ -338,7 +338,6 @@ class Run:
         include_generated = self.kw["include_generated"]
         max_bytes = int(self.kw["max_file_size"] * MIB)
         resolver, memo, serve = self.resolver, self._settings, cache.serve_plain
-        keys: dict[int, tuple[pipeline.FileSettings, str]] = {}  # by the identity of a shared FileSettings
         last: list[str] = ["", ""]  # a directory whose files share their settings, and their settings key
         self.served = cache.plain
 
@@ -349,14 +348,11 @@ class Run:
             if directory == last[0]:
                 return serve(absolute, last[1])
             settings = pipeline.resolve_shared(resolver, path, memo)
-            found = keys.get(id(settings))
-            if found is None or found[0] is not settings:
-                key = cache.settings_key_of(
-                    settings.options, settings.enabled, mode, want_edits, include_generated, max_bytes
-                )
-                found = keys[id(settings)] = (settings, key)
-            last[:] = (directory, found[1]) if memo.get(directory) is settings else ("", "")
-            return serve(absolute, found[1])
+            # (`settings_key_of` memoises the key by the identity of the settings' objects)
+            options, enabled = settings.options, settings.enabled
+            key = cache.settings_key_of(options, enabled, mode, want_edits, include_generated, max_bytes)
+            last[:] = (directory, key) if memo.get(directory) is settings else ("", "")
+            return serve(absolute, key)
 
         return lane
 
