@@ -278,18 +278,14 @@ def run_source(job: Job, source: SourceFile, defer: bool = False) -> FileOutcome
 
 def _prepare(job: Job, source: SourceFile) -> pipeline.Prepared:
     """`pipeline.prepare` of a file read; a notebook that cannot be read raises `FileError` (SPMD901)."""
+    if job.path.suffix != ".ipynb":  # (a run over modules only does not import `spmdfix.notebook`)
+        return pipeline.prepare(job.path, source.text, job.include_generated)
+    from spmdfix.notebook import NotebookError
+
     try:
         return pipeline.prepare(job.path, source.text, job.include_generated)
-    except pipeline.Skip:
-        raise
-    except Exception as err:
-        # Only a notebook raises NotebookError, and `spmdfix.notebook` is imported once one is read (a run
-        # over modules only does not import it)
-        from spmdfix.notebook import NotebookError
-
-        if isinstance(err, NotebookError):
-            raise FileError(f"cannot read the notebook: {err}") from err
-        raise
+    except NotebookError as err:
+        raise FileError(f"cannot read the notebook: {err}") from err
 
 
 def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
