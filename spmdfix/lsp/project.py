@@ -11,7 +11,8 @@ index is reused (typing in one document reuses its parsed imports) only while:
   checked against the digest the index parsed, and the stamps are compared before each reuse. A stamp taken
   within `cache.RACY_NS` of the file's last change proves nothing (a rewrite in the same clock tick keeps
   every time), so the index is rebuilt until the file has settled, as the results cache trusts a stat. A
-  file changed by anything (another editor, `git checkout`) is seen at the next analysis without any notification from the client.
+  file changed by anything (another editor, `git checkout`) is seen at the next analysis without any
+  notification from the client.
 
 Holds a few indexes (one per analysed document and set of buffers), least recently used dropped first.
 """
