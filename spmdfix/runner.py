@@ -210,27 +210,45 @@ def _run_file(job: Job, defer: bool) -> FileOutcome:
 
 def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileOutcome:
     """Run `job` on the bytes read from its file. In check mode, a module whose bytes show that it cannot
-    hold a finding (`cleared_by_bytes`) gets the outcome `_check` gives it ("checked", nothing found)
-    without being prepared, nor decoded when it is plain ASCII (`files.plain_ascii`): most files of a tree.
-    Else its text must be what `decode` reads as UTF-8 (a file that does not decode stays SPMD901)."""
-    cleared = job.mode == CHECK and not job.kept and cleared_by_bytes(job.path, raw, job.include_generated)
-    if cleared and plain_ascii(raw):
+    hold a finding (`clean_by_bytes`) gets the outcome `_check` gives it ("checked", nothing found) without
+    being prepared: most files of a tree."""
+    if job.mode == CHECK and not job.kept and clean_by_bytes(job.path, raw, job.include_generated):
         return FileOutcome(job.path, job.display, "checked")
+    return _run_decoded(job, raw, defer)
+
+
+def _run_decoded(job: Job, raw: bytes, defer: bool) -> FileOutcome:
+    """Run `job` on its file's bytes, decoded (a file that does not decode is SPMD901), without their test."""
     try:
         source = decode(job.path, raw)
     except FileError as err:
         return FileOutcome(job.path, job.display, "unreadable", error=str(err))
-    if cleared and source.encoding in ("utf-8", "utf-8-sig"):
-        return FileOutcome(job.path, job.display, "checked")
     return run_source(job, source, defer)
 
 
-def cleared_by_bytes(path: Path, raw: bytes, include_generated: bool = False) -> bool:
-    """True when the module at `path`, whose bytes are `raw`, cannot hold a finding if `decode` reads them
-    as UTF-8 (the caller checks that): `prefilter.utf8_may_have_findings` says so, and neither would
-    `prepare` skip the text (`@generated`, unless `include_generated`) nor read it as JSON (a notebook)."""
+def clean_by_bytes(path: str | Path, raw: bytes, include_generated: bool = False) -> bool:
+    """True when a check of the module at `path` (a path or its string), whose bytes are `raw`, ends
+    "checked" with nothing found, as its bytes show: `cleared_by_bytes`, and `decode` reads them as UTF-8,
+    which a plain ASCII text (`files.plain_ascii`) shows without being decoded. False also for a text that
+    does not decode (the full run reports it, SPMD901)."""
+    if not cleared_by_bytes(path, raw, include_generated):
+        return False
+    if plain_ascii(raw):
+        return True
+    try:
+        source = decode(Path(path), raw)
+    except FileError:
+        return False
+    return source.encoding in ("utf-8", "utf-8-sig")
+
+
+def cleared_by_bytes(path: str | Path, raw: bytes, include_generated: bool = False) -> bool:
+    """True when the module at `path` (a path or its string), whose bytes are `raw`, cannot hold a finding
+    if `decode` reads them as UTF-8 (the caller checks that): `prefilter.utf8_may_have_findings` says so,
+    and neither would `prepare` skip the text (`@generated`, unless `include_generated`) nor read it as JSON
+    (a notebook)."""
     return (
-        not path.name.endswith(".ipynb")
+        not str(path).endswith(".ipynb")
         and (include_generated or not _marked_generated(raw))
         and not utf8_may_have_findings(raw)
     )
@@ -572,9 +590,37 @@ def _unpack_jobs(packed: tuple | list[Job]) -> list[Job]:
     return [Job(Path(path), display, *shared) for path, display in zip(paths, displays)]
 
 
+_MODE, _INCLUDE_GENERATED, _MAX_BYTES, _STAMP, _KEPT = (
+    _SHARED.index(name) for name in ("mode", "include_generated", "max_bytes", "stamp", "kept")
+)
+
+
 def _run_packed(packed: tuple | list[Job], defer: bool) -> list:
-    """A worker's task: `run_batch` of the packed jobs, its outcomes packed (`_pack_outcomes`)."""
-    return _pack_outcomes(run_batch(_unpack_jobs(packed), defer=defer))
+    """A worker's task: `run_batch` of the packed jobs, its outcomes packed (`_pack_outcomes`).
+
+    A check without stamps (`--no-cache`) reads each file by its path's string first: a module its bytes
+    clear (`clean_by_bytes`, most files of a tree) is packed as None without a `Path`, a `Job` or a
+    `FileOutcome` built for it (9% of the instructions of a first pass over the 3,330 files of the reference
+    corpus); the others run as `run_batch` runs them, from the bytes read."""
+    if isinstance(packed, list):
+        return _pack_outcomes(run_batch(packed, defer=defer))
+    shared, paths, displays = packed
+    if shared[_MODE] != CHECK or shared[_KEPT] or shared[_STAMP]:
+        return _pack_outcomes(run_batch(_unpack_jobs(packed), defer=defer))
+    include_generated, max_bytes = shared[_INCLUDE_GENERATED], shared[_MAX_BYTES]
+    out: list = []
+    with _recursion_budget():
+        for path, display in zip(paths, displays):
+            try:
+                raw = read_bytes(path, max_bytes)
+            except (OSError, TooLarge):  # reported as `run_file` reports it (reading it again)
+                out.append(_packed(run_file(Job(Path(path), display, *shared), defer)))
+                continue
+            if clean_by_bytes(path, raw, include_generated):
+                out.append(None)  # what `_pack_outcomes` sends for its "checked" outcome
+            else:
+                out.append(_packed(_run_decoded(Job(Path(path), display, *shared), raw, defer)))
+    return out
 
 
 # An outcome's fields but its path, display, status and cost, and their defaults.
@@ -587,18 +633,18 @@ _DEFAULT_REST = _OUTCOME_REST(FileOutcome(Path(), "", "checked"))
 def _pack_outcomes(outcomes: list[FileOutcome]) -> list:
     """Each outcome as the main process reads it back (`_unpacked`): None for "checked" with every other field
     at its default, the cost (an int) for such a "deferred" one, else the outcome itself."""
-    out: list = []
-    for outcome in outcomes:
-        status = outcome.status
-        if (status == "checked" or status == DEFERRED) and _OUTCOME_REST(outcome) == _DEFAULT_REST:
-            if status == DEFERRED:
-                out.append(outcome.cost)
-                continue
-            if outcome.cost == 0:
-                out.append(None)
-                continue
-        out.append(outcome)
-    return out
+    return [_packed(outcome) for outcome in outcomes]
+
+
+def _packed(outcome: FileOutcome) -> FileOutcome | int | None:
+    """One outcome as `_pack_outcomes` sends it."""
+    status = outcome.status
+    if (status == "checked" or status == DEFERRED) and _OUTCOME_REST(outcome) == _DEFAULT_REST:
+        if status == DEFERRED:
+            return outcome.cost
+        if outcome.cost == 0:
+            return None
+    return outcome
 
 
 def _unpacked(packed: list, batch: Sequence[Job]) -> list[FileOutcome]:
