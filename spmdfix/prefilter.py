@@ -26,9 +26,9 @@ each form leaves words in the text:
    - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))` (or
      `jax.reshard(x, NamedSharding(...))`) on an Explicit mesh, which needs those words and a vmap call
      that is applied (`jax.vmap(f)(x)`, or written as a wrapper's first argument, `jax.jit(jax.vmap(f))(x)`),
-     in the function that places the input, or one enclosing or enclosed by it (`_in_one_function`: the
-     placement is the argument itself or the name's last assignment in the application's scope); the Explicit
-     mesh may be built in another module the text imports.
+     in the function that places the input (`_in_one_function`: the placement is the argument itself or the
+     name's last assignment in the application's scope; where indentation may mislead, in one enclosing or
+     enclosed by it); the Explicit mesh may be built in another module the text imports.
    Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls, and a call inside a string literal or a
    comment (a docstring example) is not code: both are passed over.
 
@@ -271,20 +271,23 @@ def _in_one_function(source: str, applied: list[int], placed: list[int]) -> bool
     """Whether some applied vmap call (offsets `applied`) and some `device_put` / `reshard` call (`placed`)
     may lie in one scope, as SPMD006 needs: the placed input is the call itself, written in the application,
     or a name whose last assignment before it in the application's scope is that call
-    (`analysis.placement.PlacementAnalysis._last_assignment`). jax's test modules call both in hundreds of
-    test methods, never in the same one.
+    (`analysis.placement.PlacementAnalysis._last_assignment`, which looks at the bindings of that scope only).
+    jax's test modules call both in hundreds of test methods, never in the same one.
 
-    Each offset gets the innermost `def` around it, from indentation (`_def_regions`). Continuation lines
-    inside brackets may be indented less than their statement and close regions early (but those of a
+    Each offset gets the innermost `def` around it, from indentation (`_def_regions`), or the one around that
+    as well in a `def`'s header, which the scope around the function evaluates (`_scopes_of`). Continuation
+    lines inside brackets may be indented less than their statement and close regions early (but those of a
     `def`'s own parameter list, `_header_end`: the `):` of a formatter's multi-line signature sits at the
     `def`'s indentation); spaces before a tab count as the line's indentation. Both only close regions too
-    early, which moves later lines to an enclosing region: a coarser answer, never a pair dropped.
+    early, which moves later lines to an enclosing region; so a pair counts when one call's region encloses
+    the other's: a coarser answer, never a pair dropped. When no region can have closed so
+    (`_regions_exact`), each region is its `def`'s scope with the scopes nested in it but not in a nested
+    `def` (lambdas, comprehensions, class bodies), and a pair must share one: jax's shard_map notebook places
+    inputs at the top level and applies plain vmaps in functions (2.3 MB analysed for nothing).
     """
     regions = _def_regions(source)
     parents = regions[2]
-
-    def region_of(offset: int) -> int:
-        return _region_of(regions, offset)
+    headers: dict[int, int] = {}  # by region: where its header ends (`_scopes_of`)
 
     def enclosing(region: int) -> set[int]:
         chain = {region}
@@ -293,13 +296,90 @@ def _in_one_function(source: str, applied: list[int], placed: list[int]) -> bool
             chain.add(region)
         return chain
 
-    placed_regions = {region_of(offset) for offset in placed}
-    chains = {region: enclosing(region) for region in placed_regions}
-    for region in {region_of(offset) for offset in applied}:
+    placed_scopes = set().union(*(_scopes_of(source, regions, offset, headers) for offset in placed))
+    applied_scopes = [_scopes_of(source, regions, offset, headers) for offset in applied]
+    chains = {region: enclosing(region) for region in placed_scopes}
+    coarse = False
+    for region in set().union(*applied_scopes):
         around = enclosing(region)
-        if any(p in around or region in chains[p] for p in placed_regions):
-            return True
-    return False
+        if any(p in around or region in chains[p] for p in placed_scopes):
+            coarse = True
+            break
+    if not coarse or not _regions_exact(source, regions):
+        return coarse
+    return any(placed_scopes & scopes for scopes in applied_scopes)
+
+
+def _regions_exact(source: str, regions: tuple[list[int], list[int], list[int]]) -> bool:
+    """Whether every region (`_def_regions`) ends where a statement starts, so that each holds exactly its
+    `def`'s lines: the line that ends it is indented with spaces only (no tab nor form feed), the line before
+    it does not end in a backslash (a continuation), and it lies outside every bracket. Brackets are counted
+    outside string literals and comments over the whole text; a count that goes below zero or does not end
+    at zero (a literal the scan misreads, a text that does not parse) answers False."""
+    ends = sorted({end for end in regions[1] if end < len(source)})
+    for end in ends:
+        first = _first_non_space(source, end)
+        if source[first] in "\t\f" or source[end - 2 : end] == "\\\n":
+            return False
+    depth, k = 0, 0
+    for token in _BRACKET.finditer(source):
+        while k < len(ends) and ends[k] <= token.start():
+            if depth != 0:
+                return False
+            k += 1
+        kind = token.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _first_non_space(source: str, i: int) -> int:
+    while source[i] == " ":
+        i += 1
+    return i
+
+
+def _scopes_of(
+    source: str, regions: tuple[list[int], list[int], list[int]], offset: int, headers: dict[int, int]
+) -> set[int]:
+    """The regions whose scope may evaluate the code at `offset`: its innermost region's, and the one around
+    that too when `offset` lies in the `def`'s header, from `def` to the `:` that ends it (`_header_colon`):
+    its defaults and annotations are evaluated outside the function. When a `lambda` comes before that `:`,
+    which may then be the lambda's, the whole region counts as header. `headers` keeps each region's header
+    end once found."""
+    region = _region_of(regions, offset)
+    if region == -1:
+        return {-1}
+    end = headers.get(region)
+    if end is None:
+        start = regions[0][region]
+        end = _header_colon(source, start)
+        if re.search(r"\blambda\b", source[start:end]):
+            end = regions[1][region]
+        headers[region] = end
+    return {region, regions[2][region]} if offset < end else {region}
+
+
+_HEADER_TOKEN = re.compile(rf"{_STRING}|#[^\n]*|(?P<open>[(\[{{])|(?P<close>[)\]}}])|(?P<colon>:)", re.DOTALL)
+
+
+def _header_colon(source: str, start: int) -> int:
+    """The offset after the first `:` outside brackets, string literals and comments from `start` (the end of
+    a `def`'s header), or the end of the text."""
+    depth = 0
+    for token in _HEADER_TOKEN.finditer(source, start):
+        kind = token.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+        elif kind == "colon" and depth <= 0:
+            return token.end()
+    return len(source)
 
 
 def _def_regions(source: str) -> tuple[list[int], list[int], list[int]]:
