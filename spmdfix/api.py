@@ -112,7 +112,9 @@ def check_source(
     return analyse_source(source, options, path=path, index=index).findings
 
 
-@dataclass(slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(slots=True, eq=False, repr=False)
 class _Retained:
     """The `ast` trees this process keeps rather than frees (`retain_trees`), and how many characters of
     source they hold against the budget."""

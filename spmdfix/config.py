@@ -203,7 +203,9 @@ _GLOB_ESCAPE = re.compile(r"([\\\[\]*?])")  # what gitwildmatch reads as glob sy
 _GLOB_SYNTAX = frozenset("*?[]!#\\")  # what makes a name pattern more than a name (`#`: a comment)
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class _Specs:
     """`patterns` split for matching: plain names compare by equality (files and directories, or
     directories only for `name/`), the other name globs and the anchored globs go to pathspec."""

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from spmdfix.model import Edit, Span
 
 
-@dataclass(slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(slots=True, eq=False, repr=False)
 class _Region:
     start: int  # [start, end) of the first text ...
     end: int

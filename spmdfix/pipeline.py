@@ -134,7 +134,9 @@ def is_generated(text: str) -> bool:
     return text.find(GENERATED_MARK, 0, end) >= 0
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Prepared:
     """A file's text made ready for analysis: `text` is what is analysed (a notebook's virtual module, else
     the file's text itself), and `render` turns a new analysed text back into the file's text."""
@@ -209,7 +211,7 @@ def _where(path: Path | None, index: Any) -> dict[str, Any]:
     return {} if index is None else {"path": path, "index": index}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Checked:
     """The findings of one file's text under its settings.
 
@@ -306,7 +308,7 @@ def fix_edits(text: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | s
     return api.fix_edits_for(text, fixes)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Fixed:
     """The outcome of fixing one file.
 

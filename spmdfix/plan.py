@@ -343,7 +343,9 @@ def _nested_findings(vmap: VmapFacts, reached) -> list[Finding]:
     return findings
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Blocker:
     """A finding of one vmap site that no other fix may leave behind: once the loud errors around it are
     fixed, the program would run on with `outcome` (e.g. SPMD004 under check_vma=False: wrong values)."""

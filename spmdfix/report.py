@@ -20,7 +20,9 @@ _PATCH_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 NO_NEWLINE = "\\ No newline at end of file\n"
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FileReport:
     """What one file contributes to a report: display path, absolute path, source and findings."""
 

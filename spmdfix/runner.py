@@ -807,7 +807,9 @@ def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome] | None:
 
 MAX_ROUNDS = 4  # rounds of `cross_module_fixes`: each fix that changes a module re-analyses its readers once
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class CrossModuleFixes:
     """What `cross_module_fixes` changed: the (old, new) text of every module it changed by absolute path,
     the fixes applied and the findings left per job index, and errors."""

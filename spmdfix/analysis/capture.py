@@ -38,7 +38,9 @@ _ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten"
 _DEF_NAME = re.compile(r"(?:async\s+)?def\s+([A-Za-z_]\w*)")
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Capture:
     """A value a shard_map body reads from an enclosing scope: its name and first use.
 
@@ -57,7 +59,7 @@ class Capture:
     params: tuple[int, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class LiftSite:
     """Where the lift-captures transform edits: the body's parameters, in_specs and the application call.
 

@@ -46,7 +46,9 @@ if TYPE_CHECKING:
 _VMAP_LAST_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in jaxapi.VMAP_SIGNATURES)
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class AxisNamesArg:
     """A shard_map `axis_names=` argument: the names, and the set/tuple/list display to extend (or None)."""
 
@@ -56,7 +58,7 @@ class AxisNamesArg:
     written: Span | None = None  # where the names are written (smap's `axis_name=` value), for findings
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class CollectiveUse:
     """A collective or axis query in a shard_map body (or a function it calls), with its axis argument."""
 
@@ -66,7 +68,7 @@ class CollectiveUse:
     line: int = 0  # 1-based line of the call, for reasons that name it
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class NestedShardMap:
     """A shard_map applied inside another shard_map's body: where it is built and its specs."""
 
@@ -75,7 +77,7 @@ class NestedShardMap:
     out_specs: SpecTree
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class BodyFacts:
     """What a shard_map body does, as far as the rules and the transforms' safety need to know."""
 
@@ -102,7 +104,7 @@ class BodyFacts:
         return bool(self.inner_vmaps)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ConstraintUse:
     """A with_sharding_constraint call on the way from a vmap, with its spec(s)."""
 
@@ -111,7 +113,7 @@ class ConstraintUse:
     shared: tuple[str, ...] = ()  # uses elsewhere of the spec values it is written in (`...` (line n))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ShardMapFacts:
     """One shard_map construction and everything known about it."""
 
@@ -130,7 +132,7 @@ class ShardMapFacts:
     body: BodyFacts
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ReachedFacts:
     """A shard_map as reached from one vmap site."""
 
@@ -158,7 +160,7 @@ class ReachedFacts:
     inner_vmap: Span | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class VmapFacts:
     """One vmap site with a resolved spmd_axis_name and the shard_maps it reaches."""
 
@@ -189,7 +191,9 @@ class VmapFacts:
         return frozenset(a for c in self.constraints for a in c.specs.axes())
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: built and read in this module only (a frozen `__init__` sets each field through
+# `object.__setattr__`); eq=False, repr=False as above.
+@dataclass(slots=True, eq=False, repr=False)
 class _VmapSite:
     node: ast.AST
     scope: Scope

@@ -63,7 +63,9 @@ def module_name(path: Path) -> tuple[str, Path, bool]:
     return ".".join(parts), directory, is_package
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FunctionSummary:
     """What calling one function (or callable value) of a module reaches, as plain data.
 
@@ -82,7 +84,7 @@ class FunctionSummary:
     depends: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class ModuleSummary:
     """One parsed module of the project, as plain data (picklable; `functions` fills as they are asked for).
 
@@ -100,7 +102,7 @@ class ModuleSummary:
     functions: dict[str, FunctionSummary] = field(default_factory=dict)
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class LoadedModule:
     """A parsed module of the project: its summary and its analyser (`facts.Analyzer`)."""
 
@@ -362,7 +364,7 @@ class ProjectIndex:
         return f"`{qname}` is re-exported more than {_MAX_HOPS} times"
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class ProjectLink:
     """One module's view of the project index: resolves the qualified names its bindings spell."""
 

@@ -25,7 +25,9 @@ _DEVICE_PUT = frozenset({"jax.device_put"})
 _RESHARD = frozenset({"jax.reshard", "jax.sharding.reshard"})
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Placement:
     """How a plain vmap's input is placed: `jax.device_put(x, NamedSharding(mesh, P(...)))`.
 
@@ -48,7 +50,7 @@ class Placement:
         return tuple(dims)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class PlainVmap:
     """An application `jax.vmap(f)(x, ...)` without spmd_axis_name whose batch dim is placed on axes."""
 

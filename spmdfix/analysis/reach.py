@@ -36,7 +36,9 @@ _DATA_FIRST = frozenset({"cond", "switch", "fori_loop"})
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
-@dataclass(frozen=True, eq=False)
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, eq=False, repr=False)
 class ShardMapSite:
     """One shard_map construction: where it is written and its arguments (expressions, None when absent).
 
@@ -53,7 +55,7 @@ class ShardMapSite:
     args: dict[str, ast.AST]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ReachedSite:
     """A shard_map reached from a vmapped callable: the steps that lead to it, and the vmaps on the way.
 
@@ -67,7 +69,7 @@ class ReachedSite:
     jitted: bool = False
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ReachResult:
     """Everything one callable reaches: shard_map sites and the function nodes whose bodies it traces."""
 
@@ -610,7 +612,9 @@ class Reacher:
         return False
 
 
-@dataclass(frozen=True)
+# Not frozen: built and read in this module only (a frozen `__init__` sets each field through
+# `object.__setattr__`); eq=False, repr=False as above.
+@dataclass(eq=False, repr=False)
 class _Path:
     """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed,
     and whether a jax.jit was passed."""

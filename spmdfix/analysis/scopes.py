@@ -56,7 +56,9 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 ScopeNode = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 
-@dataclass(eq=False, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(slots=True, eq=False, repr=False)
 class Binding:
     """One binding of a name in one scope.
 
@@ -71,7 +73,7 @@ class Binding:
     qname: str | None = None
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class Scope:
     """A module, function, lambda or class scope with the bindings made directly in it."""
 

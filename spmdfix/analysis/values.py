@@ -32,7 +32,9 @@ _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
 _ARRAY_FUNCTIONS = frozenset({"numpy.array", "numpy.asarray"})
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class AxisRef:
     """One mesh axis name as written: the string literal's span and its source text."""
 
@@ -41,7 +43,7 @@ class AxisRef:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class AxisNames:
     """An evaluated axis-name argument (spmd_axis_name, a spec entry).
 
@@ -59,7 +61,7 @@ class AxisNames:
         return tuple(a.name for a in self.axes)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class SpecEntry:
     """One positional entry of a PartitionSpec: None, an axis, a tuple of axes, or something unknown."""
 
@@ -68,7 +70,7 @@ class SpecEntry:
     known: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Spec:
     """A `PartitionSpec(...)` call with its entries."""
 
@@ -76,7 +78,7 @@ class Spec:
     entries: tuple[SpecEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class SpecTree:
     """All PartitionSpecs found in an in_specs/out_specs pytree, and the parts that could not be read."""
 
@@ -96,7 +98,7 @@ class SpecTree:
                         yield entry, hit
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class MeshInfo:
     """A mesh construction that the analysis resolved.
 

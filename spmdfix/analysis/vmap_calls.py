@@ -37,7 +37,9 @@ _ARRAY_MODULES = ("jax.numpy.", "numpy.")
 _UNKNOWN = ast.Constant(value=...)  # stands for an `in_axes` that could not be found
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class VmapCall:
     """One call of the vmapped function.
 
@@ -67,7 +69,7 @@ class VmapCall:
     off_batch: tuple[tuple[str, ...] | None, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class VmapCalls:
     """Every call of one vmapped function that spmdfix followed, and the uses it could not follow."""
 
