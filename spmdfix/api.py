@@ -41,7 +41,8 @@ from spmdfix.prefilter import may_have_findings
 MAX_PASSES = 8
 # Python 3.12 syntax a 3.11 parser rejects: PEP 695 (`type X = ...`, `def f[T]`, `class C[T]`) and PEP 701
 # f-strings (quotes reused inside the braces): the SPMD900 hint names a newer Python only for these.
-_NEWER_SYNTAX = re.compile(r"^\s*type\s+\w+|\b(?:def|class)\s+\w+\s*\[|\b[fF][rR]?['\"]")
+# (A pattern compiled where it is first used, by `re`'s cache: a module with a syntax error is rare.)
+_NEWER_SYNTAX = r"^\s*type\s+\w+|\b(?:def|class)\s+\w+\s*\[|\b[fF][rR]?['\"]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +244,7 @@ def _syntax_finding(source: str, err: SyntaxError) -> Finding:
         offset = min(lines.line_start(line0) + min(col, len(lines.line_text(line0))), len(source))
     message = f"SyntaxError: {err.msg}"
     line = lines.line_text(line0) if err.lineno else ""
-    if sys.version_info < (3, 12) and _NEWER_SYNTAX.search(line):
+    if sys.version_info < (3, 12) and re.search(_NEWER_SYNTAX, line):
         message += " (spmdfix parses with this interpreter's grammar; newer syntax needs a newer Python)"
     return Finding(rules.SYNTAX_ERROR.code, rules.SYNTAX_ERROR.name, message, Span(offset, offset))
 
@@ -357,12 +358,13 @@ def _fixed(source: str, options: Options, select: Selector, review: Reviewer, pa
     )
 
 
-_UNIT = re.compile(r"\b(?:shard_map|vmap)@(\d+)(?![\d@])")  # sites of this module only (no `@path`)
+# Sites of this module only (no `@path`); compiled where first used (`re`'s cache): only `fix` asks.
+_UNIT = r"\b(?:shard_map|vmap)@(\d+)(?![\d@])"
 
 
 def _units(fix: Fix) -> set[int]:
     """The shard_maps and vmap sites a fix belongs to: the offsets in its key (`lift-captures:shard_map@120`)."""
-    return {int(m) for m in _UNIT.findall(fix.key)}
+    return {int(m) for m in re.findall(_UNIT, fix.key)}
 
 
 def _shifted(offsets: set[int], edits: list[Edit]) -> set[int]:

@@ -79,8 +79,9 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "site-packages",
     "venv",
 )
-_VERSION = re.compile(r"\d+(\.\d+){0,2}")
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Compiled where first used (`re`'s cache): only a configuration that sets these keys asks.
+_VERSION = r"\d+(\.\d+){0,2}"
+_IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 
 
 class ConfigError(Exception):
@@ -472,7 +473,7 @@ def _strategy(value: Any, where: str, base: Path) -> Strategy:
 
 def _new_axis(value: Any, where: str, base: Path) -> str:
     _expect(value, str, where, "a string")
-    if not _IDENTIFIER.fullmatch(value):
+    if not re.fullmatch(_IDENTIFIER, value):
         raise ConfigError(f"{where} must be an identifier (a mesh axis name), got {value!r}")
     return value
 
@@ -484,7 +485,7 @@ def _bool(value: Any, where: str, base: Path) -> bool:
 
 def _version(value: Any, where: str, base: Path) -> str:
     _expect(value, str, where, "a string")
-    if not _VERSION.fullmatch(value):
+    if not re.fullmatch(_VERSION, value):
         raise ConfigError(f'{where} must be a version such as "0.10.2", got {value!r}')
     return value
 

@@ -16,7 +16,7 @@ from spmdfix.model import Edit, Finding, Fix, Span, Strategy, Unfollowed, choose
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES, UNFOLLOWED
 
-_PATCH_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_PATCH_LINE = r"[^\n]*\n|[^\n]+\Z"  # compiled where first used (`re`'s cache): `check` shows no diff
 NO_NEWLINE = "\\ No newline at end of file\n"
 
 
@@ -208,7 +208,7 @@ def error_record(display: str, absolute: str, code: str, message: str, span: Spa
 
 def _patch_lines(text: str) -> list[str]:
     """Lines as `patch` sees them: ended by "\\n" only (str.splitlines would also split at form feeds)."""
-    return _PATCH_LINE.findall(text)
+    return re.findall(_PATCH_LINE, text)
 
 
 def unified_diff(display: str, old: str, new: str) -> str:

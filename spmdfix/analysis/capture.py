@@ -35,7 +35,7 @@ _ARRAY_CONSTRUCTORS = frozenset(
 _SHAPE_FIRST = frozenset("zeros ones full empty arange linspace logspace geomspace eye identity tri iota".split())
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all"})
 _ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten", "copy"})
-_DEF_NAME = re.compile(r"(?:async\s+)?def\s+([A-Za-z_]\w*)")
+_DEF_NAME = r"(?:async\s+)?def\s+([A-Za-z_]\w*)"  # compiled where first used (`re`'s cache): few modules ask
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
@@ -599,7 +599,7 @@ class CaptureAnalysis:
 
     def _def_name_span(self, func: ast.AST) -> Span:
         start = self.ix.lines.from_ast(func.lineno, func.col_offset)
-        match = _DEF_NAME.match(self.ix.source, start)
+        match = re.compile(_DEF_NAME).match(self.ix.source, start)
         if match is None:
             return Span(start, start)
         return Span(match.start(1), match.end(1))
