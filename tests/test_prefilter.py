@@ -744,6 +744,52 @@ def test_imports_of_the_project_are_found_on_every_line(text: str, expected: boo
     assert _imports_project(text) is expected
 
 
+IMPORT_LINES = (
+    "from pkg import mesh\nimport os\n",
+    "import os\n  from . import mesh\n\tfrom\t.x import y\n",
+    "fromage = 1\nimported = 2\nx = 1; import os\n  # from pkg import a\nimport pkg\n",
+    "y = f(\n    x) from e\nfrom\nimport\n from . import a\nfromfrom import x\nimport importlib, imports\n",
+    "\\\nimport pkg\n\n\nfrom\x0cpkg import x\n  import a.b as c  # from d\n\"\"\"\nfrom the paper\n\"\"\"\n",
+)
+
+
+@pytest.mark.parametrize("text", IMPORT_LINES)
+def test_import_lines_are_those_a_regex_finds_at_every_line_start(text: str) -> None:
+    """`_import_lines` (`str.find` of the words) finds the matches `_line_starts(source, _IMPORT)` finds."""
+    from spmdfix.prefilter import _IMPORT, _import_lines, _line_starts
+
+    def found(matches):
+        return sorted((m.start(1), m.start(2), m.group(1), m.group(2)) for m in matches)
+
+    assert found(_import_lines(text)) == found(_line_starts(text, _IMPORT))
+    assert found(_line_starts(text, _IMPORT)), "the text has import lines"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = 1\n",
+        "caf\u00e9 = '\u2014 \u00a9'\n",  # non-ASCII, NFKC-stable
+        "jax.\uff56map(f)\n# \u00bd \u2126\n",  # a fullwidth letter; a fraction (no identifier) and Ohm
+        "\u1d50 = \U0001d44e\r\nx\rz\ud800\n",  # modifier and mathematical letters, CR line ends, a surrogate
+        "e\u0301 = \u00e9\n",  # a combining accent: NFKC composes the pair, no lone character changes
+    ],
+)
+def test_a_text_is_read_as_python_reads_it(text: str) -> None:
+    """`_as_python_reads_it`: line ends made "\\n", then each identifier character NFKC changes replaced
+    by its normal form (when the text as a whole is not NFKC-normal), and nothing else."""
+    import unicodedata
+
+    from spmdfix.prefilter import _as_python_reads_it
+
+    expected = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not unicodedata.is_normalized("NFKC", expected):
+        expected = "".join(
+            unicodedata.normalize("NFKC", c) if ("a" + c).isidentifier() else c for c in expected
+        )
+    assert _as_python_reads_it(text) == expected
+
+
 # --- the test of a module's bytes (`utf8_may_have_findings`) and the runner's use of it ------------------
 
 
