@@ -600,7 +600,13 @@ class TooLarge(Exception):
 def plain_ascii(raw: bytes) -> bool:
     """True when `decode` reads `raw` as ASCII text as it is (no byte over 0x7f, no PEP 263 cookie): the
     text is known without decoding it."""
-    return raw.isascii() and b"coding" not in raw[: _end_of_second_line(raw)]
+    return raw.isascii() and no_cookie(raw)
+
+
+def no_cookie(raw: bytes) -> bool:
+    """True when the first two lines of `raw` hold no PEP 263 cookie: `decode` then reads the bytes as UTF-8
+    (after a BOM or not), and they are its text when they decode so."""
+    return b"coding" not in raw[: _end_of_second_line(raw)]
 
 
 def text_of(path: str) -> str | None:
