@@ -189,7 +189,7 @@ def excluded_as_given(path: Path, excluded: Excluded) -> bool:
 
 class _IgnoreFile:
     """One ignore file's patterns, with a quick test in front of pathspec's (`GitIgnoreSpec`, built on the
-    first entry the quick test cannot rule out: compiling every pattern costs more than most walks ask).
+    first entry the quick test cannot decide: compiling every pattern costs more than most walks ask).
 
     Made from `lines`, or from the file at `path` (read on the first question: a walk whose directory
     listings are all served by a `ListingMemo` never reads it); `stamp` is then the file's
@@ -199,8 +199,7 @@ class _IgnoreFile:
         self._lines = lines
         self.path = path
         self.stamp = stamp
-        self._any_match: _QuickTest | None | bool = False  # False: not built yet
-        self._negated = True  # whether a pattern re-includes (`!`): known once `_any_match` is built
+        self._quick: _QuickTests | None | bool = False  # False: not built yet
         self._spec: pathspec.GitIgnoreSpec | None = None
 
     @property
@@ -214,10 +213,11 @@ class _IgnoreFile:
         return self._lines
 
     @property
-    def any_match(self) -> _QuickTest | None:
-        if self._any_match is False:
-            self._any_match, self._negated = _any_pattern(self.lines)
-        return self._any_match  # type: ignore[return-value]
+    def quick(self) -> _QuickTests | None:
+        """The quick tests of the ignoring and of the re-including patterns (`_quick_tests`), or None."""
+        if self._quick is False:
+            self._quick = _quick_tests(self.lines)
+        return self._quick  # type: ignore[return-value]
 
     @property
     def spec(self) -> pathspec.GitIgnoreSpec:
@@ -231,105 +231,134 @@ class _IgnoreFile:
         """Whether the patterns ignore `rel` (True), re-include it (False), or say nothing (None).
 
         pathspec tries each pattern in turn (a 170-line ignore file made discovery cost 0.3 s on the
-        benchmark corpus); one regular expression of all of them answers for the entries no pattern
-        matches, which are most. When no pattern re-includes (`!`), a match of it is the answer too:
-        pathspec's decision is the last matching pattern's, and every pattern ignores (most ignore files:
-        the spec, 10-15 ms of CPU to build for the corpus' two files with a match, is then not built).
-        Otherwise pathspec decides the entries it matches."""
-        quick = self.any_match
+        benchmark corpus); a quick test of regular expressions answers for the entries no pattern
+        matches, which are most. pathspec's decision is always that of a pattern matching the entry (one
+        that does not match is skipped), so when the matching patterns all ignore, or all re-include (`!`),
+        their side is the answer: the quick tests of each side say which match, and pathspec's spec (10-15
+        ms of CPU to build for an ignore file of 160 patterns) decides only an entry that patterns of both
+        sides match."""
+        quick = self.quick
         if quick is not None:
-            if not quick.search(rel):
-                return None
-            if not self._negated:
-                return True
+            ignoring, including = quick
+            ignored = ignoring.search(rel)
+            if including is None or not including.search(rel):
+                return True if ignored else None
+            if not ignored:
+                return False
         return self.spec.check_file(rel).include
 
 
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 _ANY_DIRECTORY = "^(?:.+/)?"  # how pathspec starts a pattern that may match below any directory
+_ANY_NAME = "[^/]*"  # how pathspec spells `*`
 # How pathspec ends a pattern (the group marks a match of a directory's contents), and the same test
 # without the group: a name that may be a file or a directory, and a directory only (`build/`).
 _ENDINGS = {"(?:(?P<ps_d>/)|$)": "(?:/|$)", "(?P<ps_d>/)": "/"}
+_ANY_END = _ENDINGS["(?:(?P<ps_d>/)|$)"]
 
 
-def _any_pattern(lines: list[str]) -> tuple[_QuickTest | None, bool]:
-    """A test (`_QuickTest`: regular expressions) that matches where some pattern of the ignore file's `lines`
-    does (None when one cannot be built), and whether a pattern re-includes (`!`, pathspec's `include` False).
-
-    Each pattern's regex is pathspec's own (`GitIgnoreSpecPattern.pattern_to_regex`, which pathspec
-    matches with `search`). Compiling the expression is most of what reading an ignore file costs (a
-    170-line file takes about 5 ms, and a warm run reads every ignore file of the tree), so patterns are
-    grouped by how they start and end, and each group is one alternation of the parts in between:
-    `(?:^|/)(?:A|B|...)(?:/|$)` for names at any depth (pathspec's `^(?:.+/)?` start, tried once at each
-    component's start: the same matches for the relative paths asked, which never start with `/`), `^(?:...)`
-    for anchored ones. A pattern of another shape keeps its whole regex, its named group made plain (an
-    alternation may not repeat a group name). This halves the text to compile; the matches are the same."""
+def _quick_tests(lines: list[str]) -> _QuickTests | None:
+    """The quick tests (`_QuickTest`) of an ignore file's `lines`: one matching where some ignoring pattern
+    does, and one where some re-including pattern (`!`) does (None when there is none); None when they
+    cannot be built (pathspec then decides every entry)."""
     from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
-    whole: list[str] = []
-    grouped: dict[tuple[str, str], list[str]] = {}
-    negated = False
+    sides: dict[bool, list[str]] = {True: [], False: []}
     for line in lines:
         try:
             regex, include = GitIgnoreSpecPattern.pattern_to_regex(line)
         except Exception:  # noqa: BLE001 - pathspec decides what a bad line means; no quick test then
-            return None, True
+            return None
         if include is None or regex is None:
             continue  # a comment or blank line
-        negated = negated or not include
         if not isinstance(regex, str) or "(?P=" in regex:
-            return None, True
+            return None
+        sides[bool(include)].append(regex)
+    try:
+        return _any_pattern(sides[True]), (_any_pattern(sides[False]) if sides[False] else None)
+    except re.error:
+        return None
+
+
+def _any_pattern(regexes: list[str]) -> _QuickTest:
+    """A test (`_QuickTest`: regular expressions) that matches where one of pathspec's `regexes` (which
+    pathspec matches with `search`) does. Raises `re.error` when one cannot be compiled.
+
+    Compiling the expressions is most of what reading an ignore file costs (a 170-line file takes about
+    5 ms, and a warm run reads every ignore file of the tree), so patterns are grouped by how they start
+    and end, and each group is one alternation: `^(?:A|B|...)(?:/|$)` for anchored patterns, `/(?:A|B|...)/`
+    for directories at any depth (pathspec's `^(?:.+/)?` start), and so on. A pattern of another shape
+    keeps its whole regex, its named group made plain (an alternation may not repeat a group name). This
+    halves the text to compile; the matches are the same.
+
+    A name at any depth that starts with `*` and may be a file (`*.so`, `*.py[cod]`, `*$py.class`: a third
+    of a Python ignore file's patterns) goes without its `[^/]*` start to a group searched at every character
+    (`floating`): `[^/]*X` matches at the start of some component exactly where `X` matches at some
+    position (the `[^/]*` takes what lies between that position and its component's start, which holds
+    no `/`). Matched at each component's start instead, `[^/]*` took the whole component and gave it back
+    a character at a time for each such pattern; searched, the positions where no part of the group can
+    start are skipped (`re` does so for an alternation whose parts all start with a plain character)."""
+    whole: list[str] = []
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for regex in regexes:
         shape = _shape(regex)
         if shape is None:
             whole.append(f"(?:{_NAMED_GROUP.sub('(?:', regex)})")
-        else:
-            start, body, end = shape
-            grouped.setdefault((start, end), []).append(body)
-    rooted = [*whole, *(f"^(?:{'|'.join(bodies)}){end}" for (start, end), bodies in grouped.items() if start == "^")]
-    anywhere = [f"(?:{'|'.join(bodies)}){end}" for (start, end), bodies in grouped.items() if start != "^"]
-    try:
-        return _QuickTest(
-            re.compile("|".join(rooted)) if rooted else None, re.compile("|".join(anywhere)) if anywhere else None
-        ), negated
-    except re.error:
-        return None, True
+            continue
+        start, body, end = shape
+        if start == "/" and end == _ANY_END and body.startswith(_ANY_NAME) and body != _ANY_NAME:
+            start, body = "", body[len(_ANY_NAME) :]
+        grouped.setdefault((start, end), []).append(body)
+
+    def alternation(start: str) -> str:
+        ends = [f"(?:{'|'.join(bodies)}){end}" for (where, end), bodies in grouped.items() if where == start]
+        return ends[0] if len(ends) == 1 else f"(?:{'|'.join(ends)})" if ends else ""
+
+    rooted = [*whole, *([f"^{alternation('^')}"] if alternation("^") else [])]
+    anywhere = alternation("/")
+    return _QuickTest(
+        _compiled("|".join(rooted)), _compiled(alternation("")), _compiled(f"/{anywhere}" if anywhere else "")
+    )
+
+
+def _compiled(regex: str) -> re.Pattern | None:
+    return re.compile(regex) if regex else None
 
 
 class _QuickTest:
     """`_any_pattern`'s test: `rooted` searched (pathspec's own regexes, and the anchored patterns grouped),
-    `anywhere` (the patterns that may match below any directory, grouped without their `(?:^|/)` start)
-    matched at the start of each component. One search of `(?:^|/)(?:A|B|...)` tried that alternation's start
-    at every character of the path (7 of the 10 microseconds a search of axlearn's ignore file took, on its
-    62-character paths); a component starts at 0 or after a `/` (the path's end included, after a trailing
-    `/`), which is where `(?:^|/)` lets a match start, so the matches are the same."""
+    `floating` searched (the any-depth patterns that start with `*`, without it), and `anywhere` (the other
+    patterns that may match below any directory) searched in the path with a `/` in front. `anywhere`
+    starts with a `/` where pathspec's start `^(?:.+/)?` allows the start of any component: a component
+    starts at 0 or after a `/` (the path's end included, after a trailing `/`), which is where a `/` stands
+    in the path with one in front, so the matches are the same. One search of `(?:^|/)(?:A|B|...)` tried
+    that alternation at every character of the path; one that starts with a plain `/` is tried only where
+    one stands (a match at each component's start from Python cost twice as much again)."""
 
-    __slots__ = ("rooted", "anywhere")
+    __slots__ = ("anywhere", "floating", "rooted")
 
-    def __init__(self, rooted: re.Pattern | None, anywhere: re.Pattern | None) -> None:
+    def __init__(self, rooted: re.Pattern | None, floating: re.Pattern | None, anywhere: re.Pattern | None) -> None:
         self.rooted = rooted
+        self.floating = floating
         self.anywhere = anywhere
 
     def search(self, rel: str) -> bool:
         """Whether a pattern matches the relative path `rel` (`/`-separated, not starting with `/`)."""
-        if self.rooted is not None and self.rooted.search(rel) is not None:
-            return True
-        if self.anywhere is None:
-            return False
-        match = self.anywhere.match  # (`match` at a position: `^` would not match there, and none is used)
-        if match(rel) is not None:
-            return True
-        slash = rel.find("/")
-        while slash >= 0:
-            if match(rel, slash + 1) is not None:
-                return True
-            slash = rel.find("/", slash + 1)
-        return False
+        return (
+            (self.rooted is not None and self.rooted.search(rel) is not None)
+            or (self.floating is not None and self.floating.search(rel) is not None)
+            or (self.anywhere is not None and self.anywhere.search("/" + rel) is not None)
+        )
+
+
+_PLAIN_ESCAPE = re.compile(r"\\.")  # an escaped character, which the test of a part's syntax skips
 
 
 def _shape(regex: str) -> tuple[str, str, str] | None:
     """(start, body, end) of a pathspec regex of a common shape, each part plain regex text to join with
-    others of the same start and end; None for another shape (a body with groups or alternatives, say,
-    which could not be joined as it is)."""
+    others of the same start: start `^` (anchored) or `/` (at any depth); None for another shape (a body
+    with groups, alternatives or anchors, say, which could not be joined as it is; escaped, as in
+    `*$py.class`, these characters are plain)."""
     for ending, end in _ENDINGS.items():
         if regex.endswith(ending):
             body = regex[: -len(ending)]
@@ -337,16 +366,18 @@ def _shape(regex: str) -> tuple[str, str, str] | None:
     else:
         return None
     if body.startswith(_ANY_DIRECTORY):
-        start, body = "(?:^|/)", body[len(_ANY_DIRECTORY) :]
+        start, body = "/", body[len(_ANY_DIRECTORY) :]
     elif body.startswith("^"):
         start, body = "^", body[1:]
     else:
         return None
-    if "(" in body or "|" in body or body.endswith("\\") or "$" in body:
+    syntax = _PLAIN_ESCAPE.sub("", body)
+    if "(" in syntax or "|" in syntax or syntax.endswith("\\") or "$" in syntax or "^" in syntax.replace("[^", "["):
         return None
     return start, body, end
 
 
+_QuickTests = tuple["_QuickTest", "_QuickTest | None"]  # (of the ignoring patterns, of the re-including ones)
 _Ignores = tuple[tuple[str, _IgnoreFile], ...]  # (absolute directory, its ignore file's patterns)
 _Stamp = tuple[tuple[int, int, int, int, int], int]  # (size, mtime, ctime, inode, device), time taken (ns)
 

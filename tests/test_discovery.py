@@ -184,12 +184,13 @@ def test_a_directory_that_cannot_be_listed_is_skipped_and_said(tree: Path, monke
 
 IGNORE_LINES = [
     "*.pyc", "build/", "/dist", "!keep.py", "docs/**/gen", "a/*/b.py", "#comment", "", "\\#hash", "[ab]?.py",
-    "**/cache", "!build/keep/", "*.egg-info/", "x/**", "foo\\ bar", "sub/", "!sub/in.py",
+    "**/cache", "!build/keep/", "*.egg-info/", "x/**", "foo\\ bar", "sub/", "!sub/in.py", "*$py.class", "g*n/",
 ]
 IGNORE_PATHS = [
     "m.pyc", "x.py", "build/", "build/x.py", "keep.py", "sub/keep.py", "dist", "dist/", "y/dist", "docs/a/gen",
     "docs/gen/", "a/c/b.py", "a/c/d/b.py", "#hash", "ab.py", "a1.py", "aa.py", "q/cache/", "cache", "x/y.py",
-    "x/", "foo bar", "sub/", "sub/in.py", "build/keep/", "pkg.egg-info/", "deep/build/keep/z.py",
+    "x/", "foo bar", "sub/", "sub/in.py", "build/keep/", "pkg.egg-info/", "deep/build/keep/z.py", "m$py.class",
+    "q/m$py.class/z.py", "gen/", "q/gxn/z.py", "q/gen", "gen/keep.py",
 ]
 
 
@@ -203,7 +204,7 @@ def test_the_quick_ignore_test_agrees_with_pathspec(rel: str) -> None:
 
     spec = pathspec.GitIgnoreSpec.from_lines(IGNORE_LINES)
     quick = _IgnoreFile(IGNORE_LINES)
-    assert quick.any_match is not None
+    assert quick.quick is not None
     assert quick.include(rel) == spec.check_file(rel).include
 
 
@@ -222,6 +223,21 @@ def test_without_a_negation_a_quick_match_is_the_answer(rel: str) -> None:
     assert quick._spec is None
 
 
+def test_with_a_negation_only_an_entry_both_sides_match_builds_the_spec() -> None:
+    """pathspec's answer is that of a pattern matching the entry: when only ignoring patterns match, or
+    only re-including (`!`) ones, `files._IgnoreFile` answers without building pathspec's spec, and builds
+    it for an entry that patterns of both sides match."""
+    import pathspec
+
+    from spmdfix.files import _IgnoreFile
+
+    spec = pathspec.GitIgnoreSpec.from_lines(IGNORE_LINES)
+    for rel, answer in [("m.pyc", True), ("keep.py", False), ("x.py", None), ("build/keep/", False)]:
+        quick = _IgnoreFile(IGNORE_LINES)
+        assert quick.include(rel) == spec.check_file(rel).include == answer
+        assert (quick._spec is not None) == (rel == "build/keep/")
+
+
 def test_the_quick_ignore_test_agrees_with_pathspec_at_every_depth() -> None:
     """`files._QuickTest` matches the any-depth patterns at each component's start (not searched at every
     character): on paths of one to four components built from the patterns' names, with and without a
@@ -232,7 +248,10 @@ def test_the_quick_ignore_test_agrees_with_pathspec_at_every_depth() -> None:
 
     from spmdfix.files import _IgnoreFile
 
-    names = ["build", "dist", "m.pyc", "docs", "gen", "a", "c", "b.py", "cache", "x", "keep.py", "sub", "ab.py", "p.egg-info"]
+    names = [
+        "build", "dist", "m.pyc", "docs", "gen", "a", "c", "b.py", "cache", "x", "keep.py", "sub", "ab.py", "p.egg-info",
+        "m$py.class", "gxn",
+    ]
     paths = [
         "/".join(parts) + end
         for depth in (1, 2, 3)
