@@ -254,18 +254,20 @@ def glob_matches(patterns: tuple[str, ...], path: str | Path, is_dir: bool) -> b
 
 
 @functools.lru_cache(maxsize=256)
-def glob_matcher(patterns: tuple[str, ...]) -> Callable[[str, bool], bool]:
-    """`glob_matches` of `patterns` as a function of (absolute path as a string, is_dir), with the patterns'
-    split (`_specs`) looked up once: a caller asking about many paths under the same patterns (discovery,
-    for every entry it walks) spares a hash of the patterns per path."""
+def glob_matcher(patterns: tuple[str, ...]) -> Callable[..., bool]:
+    """`glob_matches` of `patterns` as a function of (absolute path as a string, is_dir, and optionally the
+    path's last component when the caller knows it: a walk does), with the patterns' split (`_specs`)
+    looked up once: a caller asking about many paths under the same patterns (discovery, for every entry
+    it walks) spares a hash of the patterns per path."""
     if not patterns:
         return _never
     specs = _specs(patterns)
     files, dirs, names, anchored = specs.files, specs.dirs, specs.names, specs.anchored
     basename = os.path.basename
 
-    def matches(path: str, is_dir: bool) -> bool:
-        name = basename(path)
+    def matches(path: str, is_dir: bool, name: str | None = None) -> bool:
+        if name is None:
+            name = basename(path)
         if name in (dirs if is_dir else files):
             return True
         slash = "/" if is_dir else ""
@@ -279,7 +281,7 @@ def glob_matcher(patterns: tuple[str, ...]) -> Callable[[str, bool], bool]:
     return matches
 
 
-def _never(path: str, is_dir: bool) -> bool:
+def _never(path: str, is_dir: bool, name: str | None = None) -> bool:
     return False
 
 

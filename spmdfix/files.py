@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import io
+import operator
 import os
 import re
 import stat
@@ -33,6 +34,8 @@ _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 Excluded = Callable[[str, bool], bool]
 # lane(path as walked, absolute path) -> True when the caller takes the file over (`iter_sources`).
 Lane = Callable[[str, str], bool]
+# excluded_in(absolute directory) -> the test of its entries: (absolute path, is_dir, name) -> excluded.
+ExcludedIn = Callable[[str], Callable[[str, bool, str], bool]]
 
 
 class FileError(Exception):
@@ -80,6 +83,7 @@ def iter_sources(
     unlisted: list[str] | None = None,
     memo: ListingMemo | None = None,
     lane: Lane | None = None,
+    excluded_in: ExcludedIn | None = None,
 ) -> Iterator[Path]:
     """`discover`'s files as the walk finds them (each once; not sorted across the paths given), so that a
     caller can start on the first files while the walk goes on. Raises `FileError` for a path that does not
@@ -89,7 +93,11 @@ def iter_sources(
     with its path as the walk spells it (joined onto the directory given) and its absolute path, before a
     `Path` is made of it; a file it answers True for is the caller's already and is not yielded (it still
     counts as found: another spelling of it is not yielded either). A warm run of the results cache
-    serves most files this way without building anything for them."""
+    serves most files this way without building anything for them.
+
+    excluded_in: when given, what a walk asks instead of `excluded`, once per directory, for the test of
+    that directory's entries (which must answer as `excluded` does, given the entry's name too): the
+    work that is the same for every entry of a directory (its settings, say) is then done once."""
     paths = list(paths)
     given = [Path(p) for p in paths]
     for original, path in zip(paths, given):
@@ -100,7 +108,7 @@ def iter_sources(
         if not exists:
             raise FileError(f"{original}: no such file or directory")
     unlisted = [] if unlisted is None else unlisted
-    return _unique(_sources(given, excluded, respect_gitignore, force_exclude, unlisted, memo), lane)
+    return _unique(_sources(given, excluded, respect_gitignore, force_exclude, unlisted, memo, excluded_in), lane)
 
 
 def _sources(
@@ -110,6 +118,7 @@ def _sources(
     force_exclude: bool,
     unlisted: list[str],
     memo: ListingMemo | None,
+    excluded_in: ExcludedIn | None = None,
 ) -> Iterator[tuple[Path | str, str | None, bool]]:
     """(path, `_unique`'s key or None, whether the path is a regular file a walk found: not a link, and
     `key` its absolute path); a walk's paths are strings, made `Path`s by `_unique` when yielded."""
@@ -118,10 +127,19 @@ def _sources(
             continue
         if path.is_dir():
             ignores = _outer_gitignores(path) if respect_gitignore else ()
-            walk = _Walk(excluded, respect_gitignore, unlisted, memo)
+            walk = _Walk(excluded_in or _each_entry(excluded), respect_gitignore, unlisted, memo)
             yield from walk.files(os.fspath(path), os.path.abspath(path), ignores)
         else:
             yield path, None, False
+
+
+def _each_entry(excluded: Excluded) -> ExcludedIn:
+    """`excluded` as an `ExcludedIn`: the same test for the entries of every directory."""
+
+    def test(path: str, is_dir: bool, name: str) -> bool:
+        return excluded(path, is_dir)
+
+    return lambda directory: test
 
 
 def _unique(paths: Iterator[tuple[Path | str, str | None, bool]], lane: Lane | None = None) -> Iterator[Path]:
@@ -424,11 +442,23 @@ def _outer_gitignores(root: Path) -> _Ignores:
     return tuple(out)
 
 
-def _gitignored(ignores: _Ignores, absolute: str, is_dir: bool) -> bool:
-    """The decision of the deepest ignore file with a pattern matching `absolute` (False without one)."""
+def _ignore_rules(ignores: _Ignores, absolute: str) -> list[tuple[str, _IgnoreFile]]:
+    """The ignore files that apply to the entries of the absolute directory `absolute`, deepest first, each
+    with the directory's path relative to the ignore file's (`/`-separated, with a `/` after it; empty for
+    the directory's own): an entry's path relative to it is that and the entry's name (`_gitignored`)."""
+    rules = []
     for directory, ignore_file in reversed(ignores):
-        rel = absolute[len(directory) :].lstrip(os.sep).replace(os.sep, "/") + ("/" if is_dir else "")
-        include = ignore_file.include(rel)
+        rel = absolute[len(directory) :].lstrip(os.sep).replace(os.sep, "/")
+        rules.append((rel + "/" if rel else "", ignore_file))
+    return rules
+
+
+def _gitignored(rules: list[tuple[str, _IgnoreFile]], name: str, is_dir: bool) -> bool:
+    """The decision of the deepest ignore file with a pattern matching the entry `name` of the directory
+    whose `_ignore_rules` are `rules` (False without one)."""
+    tail = name + "/" if is_dir else name
+    for prefix, ignore_file in rules:
+        include = ignore_file.include(prefix + tail)
         if include is not None:
             return include
     return False
@@ -504,6 +534,9 @@ def _plain_name(name: str) -> bool:
     return bool(name) and name not in (".", "..") and os.sep not in name and "/" not in name and "\0" not in name
 
 
+_NAME = operator.attrgetter("name")  # (a directory's entries are sorted by it: in C, not a lambda per entry)
+
+
 def _join(directory: str, name: str) -> str:
     """`os.path.join` of a directory and an entry name (a tenth of its cost)."""
     return directory + name if directory.endswith(os.sep) else directory + os.sep + name
@@ -512,8 +545,8 @@ def _join(directory: str, name: str) -> str:
 class _Walk:
     """One walk's rules: `files` gives the source files under a directory."""
 
-    def __init__(self, excluded: Excluded, respect: bool, unlisted: list[str], memo: ListingMemo | None) -> None:
-        self.excluded = excluded
+    def __init__(self, excluded_in: ExcludedIn, respect: bool, unlisted: list[str], memo: ListingMemo | None) -> None:
+        self.excluded_in = excluded_in
         self.respect = respect
         self.unlisted = unlisted
         self.memo = memo
@@ -559,32 +592,39 @@ class _Walk:
                         yield False, _join(path, name), child_abs
                 return
         try:
-            entries = sorted(os.scandir(absolute), key=lambda e: e.name)
+            entries = sorted(os.scandir(absolute), key=_NAME)
         except OSError as err:
             shown = os.path.normpath(path).replace(os.sep, "/")
             self.unlisted.append(f"{shown}: skipped: cannot list the directory: {err.strerror or err}")
             return
         kept_names: list[tuple[str, bool]] = []
         linked = False
-        excluded = self.excluded
+        excluded = None  # this directory's test (`excluded_in`), asked for when an entry needs it
+        rules = _ignore_rules(ignores, absolute) if ignores else None
+        spelled = _join(path, "")  # (the directory's path with a separator after it, for its entries')
         for entry in entries:
             is_dir = entry.is_dir(follow_symlinks=False)
-            if not is_dir and not entry.name.endswith(SOURCE_SUFFIXES):
+            name = entry.name
+            if not is_dir and not name.endswith(SOURCE_SUFFIXES):
                 continue  # what no setting could keep: before the tests below, which cost more (most entries)
+            if is_dir and name == ".git":
+                continue
+            if excluded is None:
+                excluded = self.excluded_in(absolute)
             child_abs = entry.path
-            if (is_dir and entry.name == ".git") or excluded(child_abs, is_dir) or _gitignored(ignores, child_abs, is_dir):
+            if excluded(child_abs, is_dir, name) or (rules is not None and _gitignored(rules, name, is_dir)):
                 continue
             if is_dir:
-                kept_names.append((entry.name, True))
-                yield True, _join(path, entry.name), child_abs, ignores
+                kept_names.append((name, True))
+                yield True, spelled + name, child_abs, ignores
             elif entry.is_symlink():
                 linked = True
                 if entry.is_file():
                     # `_unique`'s key: is_symlink answers from the listing, without an lstat per file
-                    yield False, _join(path, entry.name), os.path.realpath(child_abs), True
+                    yield False, spelled + name, os.path.realpath(child_abs), True
             elif entry.is_file():
-                kept_names.append((entry.name, False))
-                yield False, _join(path, entry.name), child_abs
+                kept_names.append((name, False))
+                yield False, spelled + name, child_abs
         if memo is not None and stamp is not None and context is not None and not linked:
             memo.put(absolute, stamp, context, tuple(kept_names))
 

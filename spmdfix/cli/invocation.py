@@ -185,7 +185,7 @@ class Run:
         self.paths: tuple[Path, ...] = kw["paths"]
         self._settings: dict[str, pipeline.FileSettings] = {}  # `pipeline.resolve_shared`'s memo
         self._exclude_keys: dict[int, tuple[object, tuple[str, ...]]] = {}  # `exclude_key`'s memo
-        self._excluders: dict[str, Callable[[str, bool], bool]] = {}  # `excluded`'s, by absolute directory
+        self._excluders: dict[str, Callable[..., bool]] = {}  # `excluded`'s, by absolute directory
         self.cwd = os.getcwd()  # reports show paths relative to it (`display_path`)
         self.unlisted: list[str] = []  # directories the walk could not list, said on stderr after the run
         # Files the results cache served without a job or an outcome (`_plain_lane`): the run's report
@@ -217,12 +217,17 @@ class Run:
         asked for every entry of a walk: each directory's matcher is looked up once, `_excluders`)."""
         if not os.path.isabs(absolute):
             return self.resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
-        directory = os.path.dirname(absolute)
+        return self.excluded_in(os.path.dirname(absolute))(absolute, is_dir)
+
+    def excluded_in(self, directory: str) -> Callable[..., bool]:
+        """`excluded` for the entries of one absolute directory, as a function of (absolute path, is_dir,
+        name): discovery asks for it once per directory it walks (`files.iter_sources`' `excluded_in`),
+        where `excluded` finds the directory and its matcher again for every entry."""
         matches = self._excluders.get(directory)
         if matches is None:
             settings = self.resolver.for_dir(directory)
             matches = self._excluders[directory] = glob_matcher(settings.exclude + settings.extend_exclude)
-        return matches(absolute, is_dir)
+        return matches
 
     def exclude_key(self, directory: str) -> tuple[str, ...]:
         """Everything `excluded` decides the entries of an absolute directory by (its exclude patterns):
@@ -246,6 +251,7 @@ class Run:
                 self.unlisted,
                 memo,
                 lane,
+                self.excluded_in,
             )
         except FileError as err:
             raise click.UsageError(str(err)) from err
