@@ -315,9 +315,15 @@ def _any_pattern(regexes: list[str]) -> _QuickTest:
     position (the `[^/]*` takes what lies between that position and its component's start, which holds
     no `/`). Matched at each component's start instead, `[^/]*` took the whole component and gave it back
     a character at a time for each such pattern; searched, the positions where no part of the group can
-    start are skipped (`re` does so for an alternation whose parts all start with a plain character)."""
+    start are skipped (`re` does so for an alternation whose parts all start with a plain character).
+
+    A plain name at any depth (`build/`, `__pycache__/`, `.venv`: half of a Python ignore file's patterns)
+    is not compiled at all: it matches where it is one of the path's components (followed by a `/` for a
+    directory's pattern), which a set of the names answers."""
     whole: list[str] = []
     grouped: dict[tuple[str, str], list[str]] = {}
+    names: list[str] = []
+    dir_names: list[str] = []
     for regex in regexes:
         shape = _shape(regex)
         if shape is None:
@@ -326,6 +332,10 @@ def _any_pattern(regexes: list[str]) -> _QuickTest:
         start, body, end = shape
         if start == "/" and end == _ANY_END and body.startswith(_ANY_NAME) and body != _ANY_NAME:
             start, body = "", body[len(_ANY_NAME) :]
+        literal = _literal(body) if start == "/" else None
+        if literal is not None:  # (a name: compared as a string, not compiled)
+            (names if end == _ANY_END else dir_names).append(literal)
+            continue
         grouped.setdefault((start, end), []).append(body)
 
     def alternation(start: str) -> str:
@@ -335,8 +345,25 @@ def _any_pattern(regexes: list[str]) -> _QuickTest:
     rooted = [*whole, *([f"^{alternation('^')}"] if alternation("^") else [])]
     anywhere = alternation("/")
     return _QuickTest(
-        _compiled("|".join(rooted)), _compiled(alternation("")), _compiled(f"/{anywhere}" if anywhere else "")
+        _compiled("|".join(rooted)),
+        _compiled(alternation("")),
+        _compiled(f"/{anywhere}" if anywhere else ""),
+        frozenset(names),
+        frozenset(dir_names),
     )
+
+
+_LITERAL = re.compile(r"(?:\\[^0-9A-Za-z]|[^\\()\[\]{}?*+\-|^$.&~#\s/])+")  # re.escape's output
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+def _literal(body: str) -> str | None:
+    """The text a regex part matches when it is plain text (`re.escape`'s output, as pathspec spells a
+    pattern's plain characters) with no `/`; None for any other part."""
+    if _LITERAL.fullmatch(body) is None:
+        return None
+    text = _UNESCAPE.sub(r"\1", body)
+    return text if "/" not in text else None
 
 
 def _compiled(regex: str) -> re.Pattern | None:
@@ -351,22 +378,35 @@ class _QuickTest:
     starts at 0 or after a `/` (the path's end included, after a trailing `/`), which is where a `/` stands
     in the path with one in front, so the matches are the same. One search of `(?:^|/)(?:A|B|...)` tried
     that alternation at every character of the path; one that starts with a plain `/` is tried only where
-    one stands (a match at each component's start from Python cost twice as much again)."""
+    one stands (a match at each component's start from Python cost twice as much again). `names` and
+    `dir_names`: the plain names at any depth, matching a component, and a component followed by a `/`."""
 
-    __slots__ = ("anywhere", "floating", "rooted")
+    __slots__ = ("anywhere", "dir_names", "floating", "names", "rooted")
 
-    def __init__(self, rooted: re.Pattern | None, floating: re.Pattern | None, anywhere: re.Pattern | None) -> None:
+    def __init__(
+        self,
+        rooted: re.Pattern | None,
+        floating: re.Pattern | None,
+        anywhere: re.Pattern | None,
+        names: frozenset[str] = frozenset(),
+        dir_names: frozenset[str] = frozenset(),
+    ) -> None:
         self.rooted = rooted
         self.floating = floating
         self.anywhere = anywhere
+        self.names = names
+        self.dir_names = dir_names
 
     def search(self, rel: str) -> bool:
         """Whether a pattern matches the relative path `rel` (`/`-separated, not starting with `/`)."""
-        return (
+        if (
             (self.rooted is not None and self.rooted.search(rel) is not None)
             or (self.floating is not None and self.floating.search(rel) is not None)
             or (self.anywhere is not None and self.anywhere.search("/" + rel) is not None)
-        )
+        ):
+            return True
+        parts = rel.split("/")  # (each part is followed by a `/` but the last, followed by the end)
+        return not self.names.isdisjoint(parts) or not self.dir_names.isdisjoint(parts[:-1])
 
 
 _PLAIN_ESCAPE = re.compile(r"\\.")  # an escaped character, which the test of a part's syntax skips
