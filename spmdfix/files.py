@@ -353,16 +353,17 @@ def _any_pattern(regexes: list[str]) -> _QuickTest:
     )
 
 
-_LITERAL = re.compile(r"(?:\\[^0-9A-Za-z]|[^\\()\[\]{}?*+\-|^$.&~#\s/])+")  # re.escape's output
-_UNESCAPE = re.compile(r"\\(.)")
+# re.escape's output, and one of its escapes (strings: compiled by `re` when an ignore file is first read)
+_LITERAL = r"(?:\\[^0-9A-Za-z]|[^\\()\[\]{}?*+\-|^$.&~#\s/])+"
+_UNESCAPE = r"\\(.)"
 
 
 def _literal(body: str) -> str | None:
     """The text a regex part matches when it is plain text (`re.escape`'s output, as pathspec spells a
     pattern's plain characters) with no `/`; None for any other part."""
-    if _LITERAL.fullmatch(body) is None:
+    if re.fullmatch(_LITERAL, body) is None:
         return None
-    text = _UNESCAPE.sub(r"\1", body)
+    text = re.sub(_UNESCAPE, r"\1", body)
     return text if "/" not in text else None
 
 
@@ -409,7 +410,7 @@ class _QuickTest:
         return not self.names.isdisjoint(parts) or not self.dir_names.isdisjoint(parts[:-1])
 
 
-_PLAIN_ESCAPE = re.compile(r"\\.")  # an escaped character, which the test of a part's syntax skips
+_PLAIN_ESCAPE = r"\\."  # an escaped character, which the test of a part's syntax skips (compiled when used)
 
 
 def _shape(regex: str) -> tuple[str, str, str] | None:
@@ -429,7 +430,7 @@ def _shape(regex: str) -> tuple[str, str, str] | None:
         start, body = "^", body[1:]
     else:
         return None
-    syntax = _PLAIN_ESCAPE.sub("", body)
+    syntax = re.sub(_PLAIN_ESCAPE, "", body)
     if "(" in syntax or "|" in syntax or syntax.endswith("\\") or "$" in syntax or "^" in syntax.replace("[^", "["):
         return None
     return start, body, end
