@@ -22,7 +22,9 @@ import pytest
 from click.testing import CliRunner
 
 from golden import GOLDEN
-from test_cache import _CONFIG, _LAYERS, _USE  # the three-module project whose spec axis lives in config.py
+# The three-module project whose spec axis lives in config.py, and the script of a process that rewrites a file
+# under concurrent runs.
+from test_cache import _CONFIG, _EDITOR, _LAYERS, _USE
 from spmdfix import api, config, files
 from spmdfix import cache as cache_module
 from spmdfix.cache import Cache, stat_key
@@ -289,17 +291,6 @@ def test_a_pyproject_without_a_table_is_parsed_again_once_changed(tree: Path, mo
     assert _tables(tree).get(pyproject) == now
     code, out, _ = both(tree)
     assert "SPMD001" in out
-
-
-_EDITOR = """
-import sys, time
-from pathlib import Path
-path, a, b = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
-for i in range(40):
-    path.write_text(a if i % 2 else b)
-    time.sleep(0.005)
-path.write_text(a)
-"""
 
 
 def test_concurrent_runs_with_the_lane_never_tear_the_cache_or_serve_stale(tmp_path: Path) -> None:
