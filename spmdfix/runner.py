@@ -31,7 +31,6 @@ from spmdfix.files import (
     TooLarge,
     decode,
     is_normal,
-    no_cookie,
     plain_ascii,
     read_bytes,
 )
@@ -235,14 +234,6 @@ def clean_by_bytes(path: str | Path, raw: bytes, include_generated: bool = False
     if not cleared_by_bytes(path, raw, include_generated):
         return False
     if plain_ascii(raw):
-        return True
-    if no_cookie(raw):
-        # What `decode` reads, without its `Path`, `SourceFile` and `tokenize.detect_encoding` (a third of
-        # the modules of the reference corpus are not ASCII).
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return False
         return True
     try:
         source = decode(Path(path), raw)

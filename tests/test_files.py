@@ -47,6 +47,24 @@ def test_ascii_fast_path_decodes_as_detect_encoding_does(raw: bytes) -> None:
     assert (src.text, src.encoding) == (raw.decode(encoding), encoding)
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "x = 'é'\n".encode(),
+        b"\xef\xbb\xbfx = '\xc3\xa9'\n",  # a BOM
+        b"\xef\xbb\xbf\xef\xbb\xbfx = 1\n",  # two: the second is dropped too
+        "#!/usr/bin/env python\n# coding: latin-1\nx = 'é'\n".encode("latin-1"),  # a cookie: tokenize decides
+        "x = 'é'\r\n# coding: utf-8 is on the third line\r\n".encode(),
+    ],
+)
+def test_utf8_fast_path_decodes_as_detect_encoding_does(raw: bytes) -> None:
+    """A non-ASCII module without a cookie on its first two lines is read without `tokenize`: the same text
+    and encoding as detect_encoding gives (`utf-8-sig` after a BOM, whose character the text leaves out)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    src = decode(Path("m.py"), raw)
+    assert (src.text, src.encoding) == (raw.decode(encoding).removeprefix("\ufeff"), encoding)
+
+
 def test_unchanged_text_is_not_written(tmp_path: Path) -> None:
     path = tmp_path / "a.py"
     path.write_text("x = 1\n")
