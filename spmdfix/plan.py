@@ -3,7 +3,7 @@
 Pure: analysis facts in (`spmdfix.analysis.VmapFacts`), `model.Finding`s out. A finding is one spec entry
 that names an spmd axis of a vmap site reaching it; JAX raises for any such entry, batched argument or not
 (docs/jax-behaviour.md, "When JAX raises"). The fixes come from the transforms in
-`spmdfix.codemods` (rename and add-axis per vmap site, strip per shard_map), each of which decides its own
+`spmdfix.fixes` (rename and add-axis per vmap site, strip per shard_map), each of which decides its own
 safety class from the measured rules of docs/safety.md (each with a runnable demonstration in safety/).
 Hazard H2 (a `jax.vmap` between the spmd vmap and the shard_map, or in its body, under check_vma=True)
 fails before and after every fix (docs/jax-behaviour.md): the finding says so and every fix is unsafe.
@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 
 from spmdfix import rules
 from spmdfix.analysis.facts import CollectiveUse, VmapFacts
-from spmdfix.codemods import (
+from spmdfix.analysis.hazards import batch_on_explicit_axes, batch_on_explicit_spmd_axes, h2_at, has_h2
+from spmdfix.fixes import (
     add_mesh_axis,
     disable_check_vma,
     drop_spmd_axis,
@@ -24,7 +25,7 @@ from spmdfix.codemods import (
     rename_spmd_axis,
     strip_spec_entries,
 )
-from spmdfix.codemods._common import backticked, batch_on_explicit_axes, batch_on_explicit_spmd_axes, h2_at, has_h2
+from spmdfix.fixes.edits import backticked
 from spmdfix.model import DEFAULT_NEW_AXIS, Applicability, Finding, Fix, Refusal, Related, Transform
 
 
@@ -532,7 +533,7 @@ def _inner_vmap_findings(vmap: VmapFacts, reached) -> list[Finding]:
     sm = reached.shard_map
     if not h2_at(vmap, reached):
         # check_vma off, a body of unary primitives only (analysis.primitives), or a batch placed on an
-        # Explicit mesh (codemods._common.batch_on_explicit_axes): measured to run.
+        # Explicit mesh (analysis.hazards.batch_on_explicit_axes): measured to run.
         return []
     message = (
         "`jax.vmap` between a vmap with `spmd_axis_name` and the shard_map it reaches (or inside "

@@ -16,7 +16,7 @@ vmaps) is removed; a positional 6th argument or a `**kwargs` dict entry becomes 
 from __future__ import annotations
 
 from spmdfix.analysis.facts import VmapFacts
-from spmdfix.codemods._common import backticked, resolved_meshes
+from spmdfix.fixes.edits import backticked, resolved_meshes
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
 
 TRANSFORM = Transform.DROP_SPMD_AXIS

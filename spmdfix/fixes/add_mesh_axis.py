@@ -9,8 +9,9 @@ axis. Shard_maps that pass `axis_names` must list the new axis.
 from __future__ import annotations
 
 from spmdfix.analysis.facts import VmapFacts
+from spmdfix.analysis.hazards import has_h2
 from spmdfix.analysis.values import MeshInfo
-from spmdfix.codemods import _common as c
+from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
 
 TRANSFORM = Transform.ADD_AXIS
@@ -117,7 +118,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
                 f"dimension on `'{name}'` (calls under jax.jit with the batch dimension unplaced work)"
             )
     reasons += mesh_use_reasons(mesh)
-    if c.has_h2(vmap):
+    if has_h2(vmap):
         reasons.append("hazard H2 remains")
     return c.classified_fix(
         TRANSFORM,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from spmdfix.analysis.facts import VmapFacts
 from spmdfix.analysis.values import Spec
-from spmdfix.codemods import _common as c
+from spmdfix.fixes import edits as c
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
 
 TRANSFORM = Transform.MOVE_PLACEMENT
