@@ -1,7 +1,7 @@
 """The rule table: every code spmdfix reports, its name and its documentation, in one place.
 
 Codes are stable: new rules get new codes, existing ones are never renumbered. Each rule's documentation
-lives in `spmdfix/rules/<CODE>.md` with ruff's sections (What it does, Why is this bad?, Example, Use
+lives in `spmdfix/rules/docs/<CODE>.md` with ruff's sections (What it does, Why is this bad?, Example, Use
 instead, Fix safety, References); `spmdfix rule CODE` prints it and a finding's `url` points at it.
 """
 
@@ -23,13 +23,13 @@ class Rule:
         """A URI of the rule's documentation as installed with the package."""
         from importlib import resources  # 10 ms of imports: only when a URL or a doc is asked for
 
-        return resources.files("spmdfix").joinpath("rules", f"{self.code}.md").as_uri()  # type: ignore[attr-defined]
+        return resources.files("spmdfix").joinpath("rules", "docs", f"{self.code}.md").as_uri()  # type: ignore[attr-defined]
 
     def doc(self) -> str:
         """The rule's documentation text (Markdown)."""
         from importlib import resources
 
-        return resources.files("spmdfix").joinpath("rules", f"{self.code}.md").read_text(encoding="utf-8")
+        return resources.files("spmdfix").joinpath("rules", "docs", f"{self.code}.md").read_text(encoding="utf-8")
 
 
 RULES: dict[str, Rule] = {
