@@ -6,8 +6,12 @@ edit is; they live here, below both, so that detection does not depend on fixing
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import ReachedFacts, VmapFacts
-from spmdfix.analysis.values import MeshInfo
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+    from spmdfix.analysis.values import MeshInfo
+
 
 
 def has_h2(vmap: VmapFacts) -> bool:

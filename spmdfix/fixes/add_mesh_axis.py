@@ -8,11 +8,15 @@ axis. Shard_maps that pass `axis_names` must list the new axis.
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import VmapFacts
+from typing import TYPE_CHECKING
+
 from spmdfix.analysis.hazards import has_h2
-from spmdfix.analysis.values import MeshInfo
 from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import VmapFacts
+    from spmdfix.analysis.values import MeshInfo
 
 TRANSFORM = Transform.ADD_AXIS
 

@@ -7,11 +7,15 @@ Pure functions over analysis facts (`spmdfix.analysis`); they return `NodeEdit`s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from math import prod
 
-from spmdfix.analysis.facts import VmapFacts
-from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, SpecTree
 from spmdfix.model import Applicability, Fix, NodeEdit, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import VmapFacts
+    from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, SpecTree
 
 
 def backticked(names) -> str:

@@ -7,10 +7,14 @@ is given, and its size divides the batch. Collectives over the *old* axis are fi
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import VmapFacts
+from typing import TYPE_CHECKING
+
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, Refusal, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import VmapFacts
 
 TRANSFORM = Transform.RENAME
 

@@ -8,11 +8,15 @@ any collective over the axis (never offered then). On an Explicit mesh callers' 
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, VmapFacts
+from typing import TYPE_CHECKING
+
 from spmdfix.analysis.hazards import has_h2
-from spmdfix.analysis.values import AxisNames
 from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, VmapFacts
+    from spmdfix.analysis.values import AxisNames
 
 TRANSFORM = Transform.STRIP
 
