@@ -152,7 +152,7 @@ def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
 
     A sharding constraint places data, it does not change values (the runtime golden case
     strip/fam_constraint_entry), so this is safe unless the spec could not be fully read, its value is used
-    elsewhere too (`ConstraintUse.shared`), or hazard H2 applies; `plan.judged_together` may still make it
+    elsewhere too (`ConstraintUse.shared`), or hazard H2 applies; `plan.judgments.judged_together` may still make it
     unsafe when it would leave an SPMD004 behind.
     """
     spmd = set(vmap.spmd.names)

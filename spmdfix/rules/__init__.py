@@ -1,62 +1,65 @@
-"""The rule table: every code spmdfix reports, its name and its documentation, in one place.
+"""The rules: every code spmdfix reports, built from one module per rule family, and the order they run in.
 
-Codes are stable: new rules get new codes, existing ones are never renumbered. Each rule's documentation
-lives in `spmdfix/rules/docs/<CODE>.md` with ruff's sections (What it does, Why is this bad?, Example, Use
-instead, Fix safety, References); `spmdfix rule CODE` prints it and a finding's `url` points at it.
+Codes are stable: new rules get new codes, existing ones are never renumbered. A rule family module
+(`spec_collision` SPMD001/002, `capture` SPMD003, `collective` SPMD004, `constraint` SPMD005,
+`explicit_axis` SPMD006, `inner_vmap` SPMD007, `not_manual` SPMD008) holds, for its codes:
+- `RULES`: its `Rule`s (code, name, summary, and the transforms its findings may offer: `Rule.fixes`);
+- its message builders and measured refusal constants, with the measurements they cite;
+- `check(site, reached)` (`constraint`: `check(site)`): its findings at one shard_map a vmap site reaches
+  (`rule.Site`), with their fixes; `left_behind(site, reached, found)` where no other fix may leave a finding
+  behind (`plan.judgments.judged_together`);
+- `VALID` / `INVALID`: short inline cases (tests/test_rule_cases.py runs them).
+`tool` holds the tool-level codes (SPMD900/901/910). Each rule's documentation lives in
+`spmdfix/rules/docs/<CODE>.md` with ruff's sections (What it does, Why is this bad?, Example, Use instead,
+Fix safety, References); `spmdfix rule CODE` prints it and a finding's `url` points at it.
+tests/test_registry.py checks that every rule has a doc, a golden case and fixes consistent with its
+`Rule.fixes`. `spmdfix.plan` runs the checks and judges each vmap site's fixes together.
+
+Importing this package imports no analysis (the fact types are annotations only): runs that analyse no
+module (a warm cache, the language server's start, `spmdfix rule`) read the table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from spmdfix.rules import (
+    capture,
+    collective,
+    constraint,
+    explicit_axis,
+    inner_vmap,
+    not_manual,
+    spec_collision,
+    tool,
+)
+from spmdfix.rules.rule import Rule
 
+# Every rule family, in code order.
+FAMILIES = (spec_collision, capture, collective, constraint, explicit_axis, inner_vmap, not_manual)
+# Run for each shard_map a vmap with spmd_axis_name reaches, in this order (capture before collective is the
+# order in which a judged fix's reason names what it leaves behind), then PER_SITE once for the site.
+PER_SHARD_MAP = (spec_collision, capture, collective, explicit_axis, inner_vmap, not_manual)
+PER_SITE = (constraint,)
+# Run for each shard_map a plain vmap (no spmd_axis_name, its batch placed on Explicit axes) reaches.
+PLAIN_VMAP = (explicit_axis,)
+# The families whose findings no other fix may leave behind (`left_behind`).
+LEAVE_BEHIND = (capture, collective)
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A rule: stable code, kebab-case name, one-line summary."""
+RULES: dict[str, Rule] = {rule.code: rule for family in (*FAMILIES, tool) for rule in family.RULES}
 
-    code: str
-    name: str
-    summary: str
+IN_SPECS = spec_collision.IN_SPECS
+OUT_SPECS = spec_collision.OUT_SPECS
+CAPTURE = capture.CAPTURE
+COLLECTIVE = collective.COLLECTIVE
+CONSTRAINT = constraint.CONSTRAINT
+EXPLICIT_AXIS = explicit_axis.EXPLICIT_AXIS
+INNER_VMAP = inner_vmap.INNER_VMAP
+NOT_MANUAL = not_manual.NOT_MANUAL
+SYNTAX_ERROR = tool.SYNTAX_ERROR
+UNREADABLE = tool.UNREADABLE
+UNFOLLOWED = tool.UNFOLLOWED  # information, not a finding: counted, listed with --show-unresolved
 
-    @property
-    def url(self) -> str:
-        """A URI of the rule's documentation as installed with the package."""
-        from importlib import resources  # 10 ms of imports: only when a URL or a doc is asked for
-
-        return resources.files("spmdfix").joinpath("rules", "docs", f"{self.code}.md").as_uri()  # type: ignore[attr-defined]
-
-    def doc(self) -> str:
-        """The rule's documentation text (Markdown)."""
-        from importlib import resources
-
-        return resources.files("spmdfix").joinpath("rules", "docs", f"{self.code}.md").read_text(encoding="utf-8")
-
-
-RULES: dict[str, Rule] = {
-    rule.code: rule
-    for rule in (
-        Rule("SPMD001", "spmd-axis-in-in-specs", "vmap spmd_axis_name axis appears in a reached shard_map's in_specs"),
-        Rule("SPMD002", "spmd-axis-in-out-specs", "vmap spmd_axis_name axis appears in a reached shard_map's out_specs"),
-        Rule("SPMD003", "shard-map-captures-batched-value", "a reached shard_map body closes over a value the spmd vmap batches"),
-        Rule("SPMD004", "collective-over-spmd-axis", "a collective or axis query over the spmd axis in a reached shard_map body"),
-        Rule("SPMD005", "spmd-axis-in-sharding-constraint", "with_sharding_constraint inside the vmapped function names the spmd axis"),
-        Rule("SPMD006", "vmapped-away-explicit-axis-in-specs", "a plain vmap maps away an Explicit mesh axis that a reached shard_map's specs name"),
-        Rule("SPMD007", "vmap-between-spmd-vmap-and-shard-map", "a jax.vmap between the spmd vmap and a reached shard_map under check_vma=True"),
-        Rule("SPMD008", "spmd-axis-not-manual", "the vmap's spmd axis is not manual in a reached shard_map (axis_names without it, a jax.smap over another axis; check_vma=False with the batch on an Explicit axis, eager)"),
-        Rule("SPMD900", "syntax-error", "the file does not parse, so it was not analysed"),
-        Rule("SPMD901", "unreadable-file", "the file could not be read or decoded"),
-        Rule("SPMD910", "spmd-vmap-not-followed", "(information) an spmd vmap leads to code of the project the analysis could not follow"),
-    )
-}
-
-IN_SPECS = RULES["SPMD001"]
-OUT_SPECS = RULES["SPMD002"]
-CAPTURE = RULES["SPMD003"]
-COLLECTIVE = RULES["SPMD004"]
-CONSTRAINT = RULES["SPMD005"]
-EXPLICIT_AXIS = RULES["SPMD006"]
-INNER_VMAP = RULES["SPMD007"]
-NOT_MANUAL = RULES["SPMD008"]
-SYNTAX_ERROR = RULES["SPMD900"]
-UNREADABLE = RULES["SPMD901"]
-UNFOLLOWED = RULES["SPMD910"]  # information, not a finding: counted, listed with --show-unresolved
+__all__ = [
+    "CAPTURE", "COLLECTIVE", "CONSTRAINT", "EXPLICIT_AXIS", "FAMILIES", "IN_SPECS", "INNER_VMAP", "LEAVE_BEHIND",
+    "NOT_MANUAL", "OUT_SPECS", "PER_SHARD_MAP", "PER_SITE", "PLAIN_VMAP", "RULES", "Rule", "SYNTAX_ERROR",
+    "UNFOLLOWED", "UNREADABLE",
+]
