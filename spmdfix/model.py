@@ -127,8 +127,9 @@ class Fix:
     """A planned fix: what a transform will change, and how safe it is.
 
     `key` identifies the fix across findings: findings that share a fix (a rename of one vmap site, a strip
-    of one shard_map) carry equal keys, and a run applies each key once. `node_edits` are applied by the
-    transform's codemod (`spmdfix.codemods`), which turns them into text `Edit`s.
+    of one shard_map) carry equal keys, and a run applies each key once. `node_edits`, planned by the
+    transform (`spmdfix.fixes`), are applied with libcst (`spmdfix.codemods._apply`), which turns them into
+    text `Edit`s.
     """
 
     transform: Transform

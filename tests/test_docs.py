@@ -14,7 +14,7 @@ DOCS = [
     ROOT / "README.md",
     ROOT / "golden" / "README.md",
     *sorted((ROOT / "docs").glob("*.md")),
-    *sorted((ROOT / "spmdfix" / "rules").glob("*.md")),
+    *sorted((ROOT / "spmdfix" / "rules" / "docs").glob("*.md")),
 ]
 
 
