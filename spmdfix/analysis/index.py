@@ -29,13 +29,13 @@ from __future__ import annotations
 import ast
 import contextlib
 import hashlib
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix.files import PROJECT_MARKERS, find_project_root, source_of  # noqa: F401 - re-exported
+from spmdfix.paths import relpath  # noqa: F401 - re-exported (facts names other modules with it)
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import Analyzer
@@ -405,15 +405,6 @@ class ProjectLink:
         """Whether `qname` names something the index would look for in the project (not JAX, not a
         relative name without a known package)."""
         return bool(qname) and not qname.startswith(".") and qname.split(".")[0] not in NOT_FOLLOWED
-
-
-def relpath(path: str, start: str | None = None) -> str:
-    """`path` relative to `start` (the working directory) when below it, else as given (for messages)."""
-    try:
-        rel = os.path.relpath(path, start or os.getcwd())
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
 
 
 def _digest_of(path: str) -> str | None:
