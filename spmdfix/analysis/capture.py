@@ -105,12 +105,12 @@ class CaptureAnalysis:
             return ()
         if self.jit_wrapped(reached.site.node, body):
             return ()
-        home = self._enclosing_function(body)
+        home = self.ix.enclosing_function(body)
         batched = self.batched_in(fun, in_axes, reached, home)
         if batched is None:
             return ()
         found = self._free_uses(body, home, batched)
-        hops = self._plain_hops(self._function_of(fun), home, reached)
+        hops = self._plain_hops(self.ix.function_of(fun), home, reached)
         if hops is not None:
             found = tuple(replace(c, params=self._sources_through(hops, home, c.name)) for c in found)
         return found
@@ -126,7 +126,7 @@ class CaptureAnalysis:
                 break
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 return None
-            callee = self._function_of(node.func)
+            callee = self.ix.function_of(node.func)
             if callee is None:
                 return None
             hops.append((current, node, callee))
@@ -191,7 +191,7 @@ class CaptureAnalysis:
         None when the chain cannot be followed to `home` (or passes a jitted function, whose operands are not
         followed unless `through_jit`: a vmap of a jitted function batches exactly the arguments it batches,
         so which values are batched carries through; what a capture does under jit does not)."""
-        start = self._function_of(fun)
+        start = self.ix.function_of(fun)
         if home is None or start is None:
             return None
         tainted = self._tainted_params(start, in_axes)
@@ -225,7 +225,7 @@ class CaptureAnalysis:
         params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
         if not applications or body.args.vararg:
             return set()
-        home = self._enclosing_function(applications[0])
+        home = self.ix.enclosing_function(applications[0])
         # A jitted function on the way keeps unbatched operands unbatched (measured: fuzz seed 3811, a psum of
         # an unbatched operand in a shard_map applied by a @jax.jit function runs and matches).
         batched = self.batched_in(fun, in_axes, reached, home, through_jit=True)
@@ -235,7 +235,7 @@ class CaptureAnalysis:
         for application in applications:
             if application.keywords or any(isinstance(a, ast.Starred) for a in application.args):
                 return set()
-            if len(params) != len(application.args) or self._enclosing_function(application) is not home:
+            if len(params) != len(application.args) or self.ix.enclosing_function(application) is not home:
                 return set()
             unbatched &= {p for p, arg in zip(params, application.args) if not _mentions(arg, batched, self.ix.parent, self._qualname)}
         return unbatched
@@ -280,23 +280,6 @@ class CaptureAnalysis:
         )
 
     # --- the chain ------------------------------------------------------------------------------------
-    def _function_of(self, expr: ast.AST) -> ast.AST | None:
-        if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return expr
-        if isinstance(expr, ast.Name):
-            binding = self.ix.single_binding(expr.id, self.ix.scope_at(expr))
-            if binding is not None and binding.kind == "def":
-                return binding.node
-        return None
-
-    def _enclosing_function(self, node: ast.AST) -> ast.AST | None:
-        for anc in self.ix.ancestors(node):
-            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                return anc
-            if isinstance(anc, (ast.Module, ast.ClassDef)):
-                return None
-        return None
-
     def jit_wrapped(self, construction: ast.AST, body: ast.AST) -> bool:
         """True for `jax.jit(shard_map(...))` (or a jit decorator above a shard_map decorator): the values the
         body closes over become operands of the compiled call, not batched tracers. Measured on jax 0.10.2:
@@ -331,7 +314,7 @@ class CaptureAnalysis:
             return None, set()
         scope = self.ix.scope_at(call)
         if isinstance(call.func, ast.Name):
-            callee = self._function_of(call.func)
+            callee = self.ix.function_of(call.func)
             if callee is None:
                 return None, set()
             params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
@@ -343,7 +326,7 @@ class CaptureAnalysis:
             return None, set()
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             for arg in call.args:
-                callee = self._function_of(arg)
+                callee = self.ix.function_of(arg)
                 if callee is not None:
                     every = {a.arg for a in [*callee.args.posonlyargs, *callee.args.args, *callee.args.kwonlyargs]}
                     return callee, every
@@ -355,7 +338,7 @@ class CaptureAnalysis:
             n
             for n in ast.walk(func)
             if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
-            and self._enclosing_function(n) is func
+            and self.ix.enclosing_function(n) is func
         ]
 
     def _taint_locals(self, func: ast.AST, tainted: set[str]) -> set[str]:

@@ -27,7 +27,7 @@ from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.index import relpath
-from spmdfix.analysis.uses import Use, UseIndex
+from spmdfix.analysis.uses import Use, UseIndex, short
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
 from spmdfix.analysis.ranks import RankAnalysis
@@ -412,7 +412,7 @@ class Analyzer:
         for site in self.vmap_sites():
             spmd = self.ev.axis_names(site.spmd_expr, site.scope)
             if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.scope):
-                what = f"the value of `spmd_axis_name` (`{_short(site.spmd_expr)}`) is not known"
+                what = f"the value of `spmd_axis_name` (`{short(site.spmd_expr)}`) is not known"
                 self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), what))
             if spmd is None or not spmd.axes or site.fun is None:
                 continue
@@ -567,10 +567,10 @@ class Analyzer:
             return ()
         if self.ix.qualname(inner.func, self.ix.scope_at(inner)) not in jaxapi.VMAP_NAMES:
             return ()
-        fun = self.capture._function_of(vmap.fun)
+        fun = self.ix.function_of(vmap.fun)
         if not isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return ()
-        if self.capture._enclosing_function(application) is not fun:
+        if self.ix.enclosing_function(application) is not fun:
             return ()
         if any(isinstance(a, ast.Starred) for a in application.args) or application.keywords:
             return ()
@@ -604,7 +604,7 @@ class Analyzer:
         if not unbatched:
             return frozenset()
         quiet = set()
-        for call in self.reacher.calls_in(body):
+        for call in self.ix.calls_in(body):
             qname = self.ix.qualname(call.func, self.ix.scope_at(call))
             if qname not in jaxapi.COLLECTIVE_AXIS_POSITION or qname == "jax.lax.axis_index" or not call.args:
                 continue
@@ -846,7 +846,7 @@ class Analyzer:
         inner_vmaps: list[Span] = vmap_wrappers
         in_body_vmaps: list[ast.Call] = []
         for fn in reach.functions:
-            for call in self.reacher.calls_in(fn):
+            for call in self.ix.calls_in(fn):
                 scope = self.ix.scope_at(call)
                 qname = self.ix.qualname(call.func, scope)
                 if qname in jaxapi.VMAP_NAMES:
@@ -880,7 +880,7 @@ class Analyzer:
         uses: list[ConstraintUse] = []
         unknown = False
         for fn in functions:
-            for call in self.reacher.calls_in(fn):
+            for call in self.ix.calls_in(fn):
                 scope = self.ix.scope_at(call)
                 if self.ix.qualname(call.func, scope) not in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES:
                     continue
@@ -924,12 +924,6 @@ def _unique_places(places: list[tuple[Span, str]]) -> list[tuple[Span, str]]:
     for span, what in places:
         seen.setdefault(span, what)
     return sorted(seen.items())
-
-
-def _short(node: ast.AST, limit: int = 60) -> str:
-    """The source of `node` on one line, cut to `limit` characters (for messages)."""
-    text = " ".join(ast.unparse(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _only_its_lambdas(functions, func: ast.AST) -> bool:

@@ -54,7 +54,7 @@ class RankAnalysis:
         the vmap (`VmapCallAnalysis.calls`). Empty when anything on the way is not followed."""
         if not isinstance(body, _FUNCTIONS) or wrapped or reached.vmaps or calls is None or not calls.complete:
             return {}
-        start = self.capture._function_of(fun)
+        start = self.ix.function_of(fun)
         if start is None or start.args.vararg or start.args.kwonlyargs:
             return {}
         ranks = {}
@@ -68,7 +68,7 @@ class RankAnalysis:
                 break
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 break  # the shard_map construction (its application is handled below) or a wrapper
-            callee = self.capture._function_of(node.func)
+            callee = self.ix.function_of(node.func)
             if callee is None or not self._plain_call(node, callee):
                 return {}
             ranks = self._passed(node, callee, self._stable(current, ranks))
@@ -78,7 +78,7 @@ class RankAnalysis:
         application = self.ix.parent.get(id(reached.site.node))
         if not (isinstance(application, ast.Call) and application.func is reached.site.node):
             return {}
-        if self.capture._enclosing_function(application) is not current or not self._plain_call(application, body):
+        if self.ix.enclosing_function(application) is not current or not self._plain_call(application, body):
             return {}
         return self._passed(application, body, self._stable(current, ranks))
 

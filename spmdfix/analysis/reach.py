@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import keywords
+from spmdfix.analysis.members import ClassMembers, method
 from spmdfix.model import Related
 from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import single_return
 
 if TYPE_CHECKING:
@@ -85,9 +87,6 @@ class ReachResult:
     unresolved: list[tuple[ast.AST, str]] = field(default_factory=list)
 
 
-_Member = tuple[ast.AST, Scope]  # a class member's definition or value, and the scope it is evaluated in
-
-
 class Reacher:
     """Follows calls from a callable through one module (`ModuleIndex`), and with a project index
     (`ProjectLink`) into the functions, classes and callable values other modules of the project define."""
@@ -95,29 +94,10 @@ class Reacher:
     def __init__(self, index: ModuleIndex, project: ProjectLink | None = None) -> None:
         self.ix = index
         self.project = project
-        self._calls_by_owner: dict[int, list[ast.Call]] = {}
-        self._members: dict[int, tuple[dict[str, _Member], dict[str, list[_Member]]]] = {}  # by class node
-        self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
-        owners = index.owner
-        for call in index.calls:
-            self._calls_by_owner.setdefault(id(owners[id(call)]), []).append(call)
+        self.members = ClassMembers(index)
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
-
-    def calls_in(self, func: ast.AST) -> list[ast.Call]:
-        """The calls a function's body makes (lambdas inside included, nested defs excluded)."""
-        if isinstance(func, ast.Lambda):
-            return [n for n in ast.walk(func.body) if isinstance(n, ast.Call) and not self._in_nested_def(n, func)]
-        return self._calls_by_owner.get(id(func), [])
-
-    def _in_nested_def(self, node: ast.AST, root: ast.AST) -> bool:
-        for anc in self.ix.ancestors(node):
-            if anc is root:
-                return False
-            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                return True
-        return False
 
     # --- shard_map recognition ----------------------------------------------------------------------
     def _shard_map_api(self, func: ast.AST, scope: Scope) -> str | None:
@@ -224,9 +204,9 @@ class Reacher:
                 self._reach_function(binding.node, path, result, seen)
             elif binding.kind == "class":
                 # A flax Module class given to nn.vmap: calling it runs its __call__.
-                method = _method(binding.node, "__call__")
-                if method is not None:
-                    self._reach_function(method, path, result, seen)
+                dunder = method(binding.node, "__call__")
+                if dunder is not None:
+                    self._reach_function(dunder, path, result, seen)
             elif binding.kind == "assign":
                 key = ("assign", id(binding.node))
                 if key not in seen:
@@ -246,7 +226,7 @@ class Reacher:
                 what = f"`{expr.id}` is bound by a loop, `with` or unpacking: which callable it holds is not known"
                 result.unresolved.append((expr, what))
         elif isinstance(expr, ast.Attribute):
-            member = self.self_member(expr, scope)
+            member = self.members.self_member(expr, scope)
             if member is None:
                 self._reach_import(self.qualname(expr, scope), expr, path, result)
             elif isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -260,7 +240,7 @@ class Reacher:
             for elt in expr.elts:
                 self._reach_callable(elt, scope, path, result, seen, lost)
         elif isinstance(expr, ast.Subscript) and lost and not self._library_value(expr.value, scope):
-            result.unresolved.append((expr, f"`{_short(expr)}` is looked up at run time"))
+            result.unresolved.append((expr, f"`{short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
             self._reach_call_value(expr, scope, path, result, seen)
 
@@ -274,9 +254,9 @@ class Reacher:
         if isinstance(call.func, ast.Name):
             binding = self.ix.single_binding(call.func.id, scope)
             if binding is not None and binding.kind == "class":
-                method = _method(binding.node, "__call__")
-                if method is not None:
-                    self._reach_function(method, path, result, seen)
+                dunder = method(binding.node, "__call__")
+                if dunder is not None:
+                    self._reach_function(dunder, path, result, seen)
                 return
             if binding is not None and binding.kind == "def":
                 # A factory: `make()` returns the callable (`return jax.shard_map(f, ...)`).
@@ -334,7 +314,7 @@ class Reacher:
         if self.ix.decorator_in(func, jaxapi.JIT_NAMES) is not None:
             path = path.through_jit()
         result.functions.append(func)
-        for call in self.calls_in(func):
+        for call in self.ix.calls_in(func):
             self._reach_from_call(call, path, result, seen)
 
     def _reach_from_call(self, call, path: _Path, result, seen) -> None:
@@ -370,11 +350,11 @@ class Reacher:
             self._reach_callable(call.func, scope, path, result, seen)  # `LAYERS[name](x)`: a lost place
         elif isinstance(call.func, ast.Call) and self._is_getattr(call.func, scope):
             if not self._library_value(call.func.args[0], scope):
-                what = f"`{_short(call.func)}` picks the callable by name at run time"
+                what = f"`{short(call.func)}` picks the callable by name at run time"
                 result.unresolved.append((call, what))
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
             if call.func.value.id in ("self", "cls") and qname is None:
-                member = self.self_member(call.func, scope)
+                member = self.members.self_member(call.func, scope)
                 if member is None or member[2]:
                     result.opaque.append(call)  # not found, or a subclass may override it
                 if member is None:
@@ -384,96 +364,6 @@ class Reacher:
                 if member is not None:
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, seen)
-
-    def self_member(self, expr: ast.Attribute, scope: Scope) -> tuple[ast.AST, Scope, bool] | None:
-        """What `self.name` (or `cls.name`) means inside a method: the method `name` of the enclosing class
-        or of a base class of this module, else the one value assigned to `self.name` in its methods
-        (`__init__`, flax's `setup`) or to `name` in its body (a dataclass field's default). Returns (the
-        `def` or the value, the scope it is evaluated in, whether a subclass of this module redefines the
-        name), or None."""
-        owner = expr.value
-        if not isinstance(owner, ast.Name):
-            return None
-        binding = self.ix.single_binding(owner.id, scope)
-        if binding is None or binding.kind != "param":
-            return None
-        func = self.ix.parent.get(id(binding.node))
-        cls = self.ix.parent.get(id(func))
-        if not isinstance(cls, ast.ClassDef) or not func.args.args or func.args.args[0] is not binding.node:
-            return None
-        found = self._member(cls, expr.attr, 0)
-        if found is None:
-            return None
-        return (*found, self._overridden(cls, expr.attr))
-
-    def _member(self, cls: ast.ClassDef, name: str, depth: int) -> tuple[ast.AST, Scope] | None:
-        if depth > 8:
-            return None
-        methods, values = self._members_of(cls)
-        if name in methods:
-            return methods[name]
-        found = values.get(name, ())
-        if len(found) == 1:
-            return found[0]
-        if found:
-            return None
-        for base in cls.bases:
-            if isinstance(base, ast.Name):
-                bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
-                if bound is not None and bound.kind == "class":
-                    member = self._member(bound.node, name, depth + 1)
-                    if member is not None:
-                        return member
-        return None
-
-    def _members_of(self, cls: ast.ClassDef) -> tuple[dict[str, _Member], dict[str, list[_Member]]]:
-        """(the first method of each name, every value assigned to each name) of a class body: `self.name =`
-        in its methods (nested code included) and `name =` / `name: T =` in the body."""
-        cached = self._members.get(id(cls))
-        if cached is not None:
-            return cached
-        class_scope = self.ix.own_scope(cls)
-        methods: dict[str, _Member] = {}
-        values: dict[str, list[_Member]] = {}
-        for stmt in cls.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                methods.setdefault(stmt.name, (stmt, class_scope))  # type: ignore[arg-type]
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
-                values.setdefault(stmt.target.id, []).append((stmt.value, class_scope))  # type: ignore[arg-type]
-            elif isinstance(stmt, ast.Assign):
-                for target in {t.id for t in stmt.targets if isinstance(t, ast.Name)}:
-                    values.setdefault(target, []).append((stmt.value, class_scope))  # type: ignore[arg-type]
-        for attr, value in self._self_assigns().get(id(cls), ()):
-            values.setdefault(attr, []).append((value, self.ix.scope_at(value)))
-        self._members[id(cls)] = (methods, values)
-        return methods, values
-
-    def _self_assigns(self) -> dict[int, list[tuple[str, ast.AST]]]:
-        """By class node: (name, value) of each `self.name = value` inside a method of the class, nested code
-        included (one entry per assignment and name). From the assignments the module index collected, not
-        by a walk of each class: a test class of thousands of lines was walked whole for every `self.x`."""
-        if self._by_class is not None:
-            return self._by_class
-        self._by_class = {}
-        for node in self.ix.attribute_assigns:
-            names = {t.attr for t in node.targets if isinstance(t, ast.Attribute) and _is_self_attr(t, t.attr)}
-            if not names:
-                continue
-            for anc in self.ix.ancestors(node):
-                cls = self.ix.parent.get(id(anc))
-                if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(cls, ast.ClassDef):
-                    # (a def's parent is a class only when the def is a statement of the class's body)
-                    self._by_class.setdefault(id(cls), []).extend((name, node.value) for name in sorted(names))
-        return self._by_class
-
-    def _overridden(self, cls: ast.ClassDef, name: str) -> bool:
-        """Whether a class of this module that names `cls` among its bases defines `name` again."""
-        for node in self.ix.scope_by_node.values():
-            other = node.node
-            if isinstance(other, ast.ClassDef) and other is not cls:
-                if any(isinstance(b, ast.Name) and b.id == cls.name for b in other.bases) and name in node.bindings:
-                    return True
-        return False
 
     def _follows(self, qname: str | None) -> bool:
         """Whether `qname` is a name the project index looks for (not JAX's, not the standard library's)."""
@@ -542,12 +432,12 @@ class Reacher:
     def _missing_member(self, attr: ast.Attribute, scope: Scope) -> str:
         """Why `self.name(...)` that `self_member` did not find is lost, or "" when the class may inherit it
         from a library (`self.param` of a flax Module) and the class declares no field `name`."""
-        cls = self._enclosing_class(attr, scope)
+        cls = self.members.enclosing_class(attr, scope)
         if cls is None:
             return ""
         if any(isinstance(s, ast.AnnAssign) and _is_name(s.target, attr.attr) for s in cls.body):
             return f"`self.{attr.attr}` is a field given where the object is built"
-        outside = self._outside_base(cls, 0)
+        outside = self.members.outside_base(cls)
         if outside is None:
             return f"`self.{attr.attr}` is not defined in its class or its bases (set at run time?)"
         if not (outside and self._follows(outside)):
@@ -557,35 +447,6 @@ class Reacher:
         if self.project.lost(outside) is not None:  # type: ignore[union-attr]
             return f"`self.{attr.attr}` may come from `{outside}`, a class of the project that is not followed"
         return ""
-
-    def _enclosing_class(self, attr: ast.Attribute, scope: Scope) -> ast.ClassDef | None:
-        """The class whose method binds `self` (or `cls`) in `self.name`, or None."""
-        if not isinstance(attr.value, ast.Name):
-            return None
-        binding = self.ix.single_binding(attr.value.id, scope)
-        if binding is None or binding.kind != "param":
-            return None
-        func = self.ix.parent.get(id(binding.node))
-        cls = self.ix.parent.get(id(func))
-        return cls if isinstance(cls, ast.ClassDef) else None
-
-    def _outside_base(self, cls: ast.ClassDef, depth: int) -> str | None:
-        """The qualified name of the first base of `cls` (or of its bases in this module) that is not a class
-        of this module ("" when it has no name: `Base[T]`, a call), or None when every base is local."""
-        if depth > 8:
-            return ""
-        for base in cls.bases:
-            if isinstance(base, ast.Name):
-                bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
-                if bound is not None and bound.kind == "class":
-                    found = self._outside_base(bound.node, depth + 1)
-                    if found is not None:
-                        return found
-                    continue
-            if isinstance(base, (ast.Name, ast.Attribute)):
-                return self.qualname(base, self.ix.scope_at(cls)) or ""
-            return ""
-        return None
 
     def _opaque_name(self, func: ast.Name, scope: Scope) -> bool:
         """A called name whose function spmdfix cannot see: a parameter, a loop or `with` target, or a
@@ -634,32 +495,10 @@ class _Path:
         return _Path(self.chain, self.nodes, self.vmaps, True)
 
 
-def _is_self_attr(target: ast.AST, name: str) -> bool:
-    return (
-        isinstance(target, ast.Attribute)
-        and target.attr == name
-        and isinstance(target.value, ast.Name)
-        and target.value.id == "self"
-    )
-
-
 def _is_self_param(binding) -> bool:
     """Whether a parameter is the first of a method (`self`, `cls`): calling it is the object's `__call__`."""
     return binding.node.arg in ("self", "cls")
 
 
-def _short(node: ast.AST, limit: int = 60) -> str:
-    """The source of `node` on one line, cut to `limit` characters (for messages)."""
-    text = " ".join(ast.unparse(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _is_name(target: ast.AST, name: str) -> bool:
     return isinstance(target, ast.Name) and target.id == name
-
-
-def _method(cls: ast.ClassDef, name: str) -> ast.AST | None:
-    for stmt in cls.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
-            return stmt
-    return None
