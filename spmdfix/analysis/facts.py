@@ -26,7 +26,6 @@ from spmdfix import jaxapi
 from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.mesh_uses import MeshUses
-from spmdfix.analysis.index import relpath
 from spmdfix.analysis.uses import Use, UseIndex, short
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.capture import Capture, CaptureAnalysis, LiftSite
@@ -38,9 +37,10 @@ from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite, ShardMapSite
 from spmdfix.analysis.scopes import Binding, ModuleIndex, Scope
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
+from spmdfix.paths import relpath
 
 if TYPE_CHECKING:
-    from spmdfix.analysis.index import FunctionSummary, ProjectLink
+    from spmdfix.analysis.index import ProjectLink
 
 # The last component of each qualified vmap name: an attribute callee with another name is no vmap.
 _VMAP_LAST_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in jaxapi.VMAP_SIGNATURES)
@@ -191,6 +191,25 @@ class VmapFacts:
         return frozenset(a for c in self.constraints for a in c.specs.axes())
 
 
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class FunctionSummary:
+    """What calling one function (or callable value) of a module reaches, as plain data.
+
+    reached: the shard_maps it applies (chains start inside its module); constraints: the
+    `with_sharding_constraint`s on the way, and whether any of their specs is unknown; opaque: calls it cannot
+    follow (parameters, methods); unresolved: (span, what) of each place into code of the project it lost
+    (`reach.ReachResult.unresolved`: an unresolved import of the project, `getattr`, an unknown callable);
+    depends: (path, digest) of every module the summary was computed from (its own included).
+    """
+
+    reached: tuple[ReachedFacts, ...] = ()
+    constraints: tuple[ConstraintUse, ...] = ()
+    constraints_unknown: bool = False
+    opaque: tuple[Span, ...] = ()
+    unresolved: tuple[tuple[Span, str], ...] = ()
+    depends: tuple[tuple[str, str], ...] = ()
+
+
 # Not frozen: built and read in this module only (a frozen `__init__` sets each field through
 # `object.__setattr__`); eq=False, repr=False as above.
 @dataclass(slots=True, eq=False, repr=False)
@@ -265,8 +284,6 @@ class Analyzer:
         """What calling the callable `expr` of this module reaches (`FunctionSummary`), for a vmap whose spmd
         axes are `stripped` (strip's safety depends on them). Computed once per axes; a cycle through other
         modules sees an empty summary."""
-        from spmdfix.analysis.index import FunctionSummary
-
         key = (id(expr), stripped)
         if key in self._summaries:
             return self._summaries[key] or FunctionSummary()
@@ -276,8 +293,6 @@ class Analyzer:
         return summary
 
     def _summary(self, expr: ast.AST, scope: Scope, stripped: frozenset[str]) -> FunctionSummary:
-        from spmdfix.analysis.index import FunctionSummary
-
         reach = self.reacher.reach(expr, scope)
         site = _VmapSite(expr, scope, None, expr)
         traced = frozenset(id(f) for f in reach.functions)
@@ -893,6 +908,11 @@ class Analyzer:
                 uses.append(ConstraintUse(self.span(call), tree, tuple(shared)))
                 unknown = unknown or bool(tree.unresolved) or spec is None
         return uses, unknown
+
+
+def analyse_module(source: str, tree: ast.Module, path: str, package: str | None, project: ProjectLink) -> Analyzer:
+    """The analyser of a module the project index loads: the factory it is given (`ProjectIndex(analyse=...)`)."""
+    return Analyzer(source, tree, path=path, package=package, project=project)
 
 
 def _all_replicated(sm: ShardMapFacts) -> bool:
