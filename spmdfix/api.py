@@ -19,8 +19,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from spmdfix import rules
-from spmdfix.analysis.facts import Analyzer, analyse_module
+from spmdfix.analysis.analyzer import Analyzer
 from spmdfix.analysis.index import MAX_MODULES, ProjectIndex, ProjectLink
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.edit_log import EditLog
 from spmdfix.files import find_project_root
 from spmdfix.model import (
@@ -165,8 +166,8 @@ def new_project_index(
     root: str | Path, overlay: dict[str, str] | None = None, max_modules: int = MAX_MODULES
 ) -> ProjectIndex:
     """A new project index of `root` that reads the files on disk (`project_files.DiskFiles`) except those of
-    `overlay` (absolute path -> text), and analyses each module it loads (`facts.analyse_module`)."""
-    return ProjectIndex(str(root), files=DISK, analyse=analyse_module, overlay=overlay, max_modules=max_modules)
+    `overlay` (absolute path -> text), and models each module it loads (`ModuleModel.build`)."""
+    return ProjectIndex(str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay, max_modules=max_modules)
 
 
 def forget_indexes(written: Iterable[str | Path]) -> None:
@@ -179,12 +180,15 @@ def forget_indexes(written: Iterable[str | Path]) -> None:
 
 
 def _analyzer(source: str, tree: ast.Module, path: str | Path | None, index: ProjectIndex | None) -> Analyzer:
+    """The driver over the model of the module checked: without a project index or a path, that module alone;
+    with them, its package read from the disk (`project_files.module_name`) and its names followed into the
+    project."""
     if index is None or path is None:
-        return Analyzer(source, tree)
+        return Analyzer(ModuleModel.build(source, tree))
     where = Path(path).resolve()
     name, _, is_package = module_name(where)
     package = name if is_package else name.rpartition(".")[0]
-    return Analyzer(source, tree, "", package, ProjectLink(index, str(where)))
+    return Analyzer(ModuleModel.build(source, tree, "", package, ProjectLink(index, str(where))))
 
 
 @contextlib.contextmanager

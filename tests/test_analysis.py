@@ -677,11 +677,12 @@ def test_other_callers_of_a_reached_shard_map(name: str) -> None:
     unsafe and its reason names them."""
     import ast
 
-    from spmdfix.analysis.facts import Analyzer
+    from spmdfix.analysis.analyzer import Analyzer
+    from spmdfix.analysis.module_model import ModuleModel
 
     body, expected = OTHER_CALLER_CASES[name]
     source = HEADER + textwrap.dedent(body)
-    facts = [f for f in Analyzer(source, ast.parse(source)).facts() if f.kind == "spmd"]
+    facts = [f for f in Analyzer(ModuleModel.build(source, ast.parse(source))).facts() if f.kind == "spmd"]
     places = [p for f in facts for r in f.reached for p in r.other_callers]
     assert [p.split("`")[1] for p in places] == expected
     strip = _fix(body, "strip")
@@ -704,7 +705,8 @@ def test_other_callers_of_a_reached_shard_map(name: str) -> None:
 def test_a_mesh_helper_taking_its_shape_as_arguments_is_resolved(calls: str, sizes) -> None:
     import ast
 
-    from spmdfix.analysis.facts import Analyzer
+    from spmdfix.analysis.analyzer import Analyzer
+    from spmdfix.analysis.module_model import ModuleModel
 
     source = (
         "import jax\nfrom jax.sharding import PartitionSpec as P\n"
@@ -713,7 +715,7 @@ def test_a_mesh_helper_taking_its_shape_as_arguments_is_resolved(calls: str, siz
         "def f(v):\n    return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P('data'), out_specs=P('data'))(v)\n"
         "jax.vmap(f, spmd_axis_name='data')\n"
     )
-    [facts] = Analyzer(source, ast.parse(source)).facts()
+    [facts] = Analyzer(ModuleModel.build(source, ast.parse(source))).facts()
     mesh = facts.reached[0].shard_map.mesh
     assert mesh is not None and mesh.axis_names == ("data", "model") and mesh.sizes == sizes
     assert source[mesh.shape_span.start : mesh.shape_span.end] == "(dp, tp)"  # add-axis edits the helper

@@ -7,7 +7,8 @@ import ast
 import pytest
 
 from golden import cases
-from spmdfix.analysis.facts import Analyzer
+from spmdfix.analysis.analyzer import Analyzer
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.files import decode
 from spmdfix.plan import plan_findings
 from spmdfix.prefilter import may_have_findings
@@ -16,7 +17,7 @@ CASES = cases()
 
 
 def _findings_without_prefilter(source: str):
-    return plan_findings(Analyzer(source, ast.parse(source)).facts())
+    return plan_findings(Analyzer(ModuleModel.build(source, ast.parse(source))).facts())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -277,7 +278,7 @@ def test_argument_lists_with_fewer_than_six_positional_arguments_are_dropped_wit
 
 def test_a_kwargs_attribute_is_dropped_as_the_analysis_does_not_read_it() -> None:
     """`**self.kw`: the analysis reads the dict of a `**` argument only through a name
-    (`facts.Analyzer._from_kwargs`): jax's hijax.py forwards `**self._vmap_params`."""
+    (`vmap_sites._from_kwargs`): jax's hijax.py forwards `**self._vmap_params`."""
     source = HOLE_HEADER + (
         "class M:\n    kw = {'spmd_axis_name': 'i'}\n"
         "    def __init__(self):\n        self.kw = {'spmd_axis_name': 'i'}\n"

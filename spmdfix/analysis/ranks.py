@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import ast
 
+from typing import TYPE_CHECKING
+
 from spmdfix import jaxapi
-from spmdfix.analysis.capture import CaptureAnalysis
-from spmdfix.analysis.reach import ReachedSite
-from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.reach import ReachedSite
 
 # Binary operators measured to broadcast a lower-rank unbatched array without the ManualAxisType failure.
 _BROADCASTING_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
@@ -36,11 +39,11 @@ def _positional(func: ast.AST) -> list[str]:
 
 
 class RankAnalysis:
-    """Ranks of shard_map body operands and the broadcast check, for one module (pure)."""
+    """Ranks of shard_map body operands and the broadcast check, for one module (pure). Input: the module's
+    `ModuleModel`, and its `VmapCallAnalysis` (which reads the static shapes of arguments)."""
 
-    def __init__(self, index: ModuleIndex, capture: CaptureAnalysis, shapes: VmapCallAnalysis) -> None:
-        self.ix = index
-        self.capture = capture
+    def __init__(self, model: ModuleModel, shapes: VmapCallAnalysis) -> None:
+        self.ix = model.ix
         self.shapes = shapes
 
     # --- operand ranks ----------------------------------------------------------------------------------

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spmdfix import cache
-from spmdfix.analysis.facts import analyse_module
 from spmdfix.analysis.index import ProjectIndex
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.cache import stat_key
 from spmdfix.project_files import DISK
 
@@ -87,7 +87,7 @@ class ProjectIndexes:
         if kept is not None and not kept.stale and self._unchanged(kept):
             self._kept.move_to_end(key)
             return kept.index
-        index = ProjectIndex(str(root), files=DISK, analyse=analyse_module, overlay=overlay)
+        index = ProjectIndex(str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay)
         kept = self._kept[key] = _Kept(index)
         self._kept.move_to_end(key)
         while len(self._kept) > self.max_indexes:
