@@ -4,9 +4,8 @@ A vmap in `pkg/pipeline.py` (`from .layers import mlp_block`) reaches a shard_ma
 specs name constants of `pkg/config.py`. The analysis of the checked module asks this index for the module
 a qualified name lives in (`resolve`); the index finds the file under the project root, parses it once and
 keeps its model (`module_model.ModuleModel`, built by the factory it is given). Nothing is parsed for an
-import alone, and never the whole
-import closure: only modules a followed call, constant, spec, mesh or class leads to (jax's own tests import
-most of `jax/_src`, which a whole-closure parse would pay for on every run).
+import alone, and never the whole import closure: only modules a followed call, constant, spec, mesh or class
+leads to (jax's own tests import most of `jax/_src`, which a whole-closure parse would pay for on every run).
 
 What is followed:
 - absolute imports (`from pkg.layers import f`, `import pkg.layers as m`, `import pkg.layers` then
@@ -376,6 +375,7 @@ class ProjectIndex:
             if bindings[0].kind in ("def", "class", "assign"):
                 return None  # it resolves: nothing is lost
             return f"`{'.'.join(parts)}` is not a function or class the analysis follows"
+        # (the walk looks at the name and at each re-export, `REEXPORTS.limit + 1` names in all)
         return f"`{qname}` is re-exported more than {REEXPORTS.limit + 1} times"
 
 
