@@ -115,7 +115,7 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     unsafe_fixes: bool = False
     target_jax_version: str | None = None  # None: the installed jax's (`jax_version`)
-    project_root: Path | None = None  # None: found above each file (`analysis.index.find_project_root`)
+    project_root: Path | None = None  # None: found above each file (`files.find_project_root`)
     source: Path | None = None
 
     def jax_version(self) -> str:

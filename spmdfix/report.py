@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from spmdfix.model import Edit, Finding, Fix, Span, Strategy, Unfollowed, choose_fix
+from spmdfix.paths import relpath
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES, UNFOLLOWED
 
@@ -58,8 +59,6 @@ class _Places:
     def display(self, span: Span) -> str:
         if not span.path:
             return self.report.display
-        from spmdfix.analysis.index import relpath
-
         return relpath(span.path).replace("\\", "/")
 
     def absolute(self, span: Span) -> str:

@@ -29,7 +29,9 @@ from pathlib import Path
 
 from spmdfix import cache
 from spmdfix.analysis.index import ProjectIndex
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.cache import stat_key
+from spmdfix.project_files import DISK
 
 MAX_INDEXES = 8
 
@@ -85,7 +87,8 @@ class ProjectIndexes:
         if kept is not None and not kept.stale and self._unchanged(kept):
             self._kept.move_to_end(key)
             return kept.index
-        kept = self._kept[key] = _Kept(ProjectIndex(root, overlay))
+        index = ProjectIndex(str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay)
+        kept = self._kept[key] = _Kept(index)
         self._kept.move_to_end(key)
         while len(self._kept) > self.max_indexes:
             self._kept.popitem(last=False)
