@@ -24,7 +24,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # XLA's "involuntary full re
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
 
-WIDTH = 90
+WIDTH = 96
 
 
 def first_line(err: BaseException) -> str:
