@@ -11,7 +11,8 @@ The reference is numpy with `k` read off the mesh before the fix (what the progr
 Part 1 prints each READ's value before and after the fix, on Auto meshes (`Mesh(...)`) and Explicit ones
 (`jax.make_mesh(..., axis_types=Explicit)`): `kept` or `changed: before -> after`.
 Part 2 runs the program after add-axis (Auto mesh), eager and under `jax.jit`, check_vma True and False, against
-the reference; and the program before the fix, and a plain vmap on the old mesh, as controls. READs named
+the reference; and, for the first READ only, the program before the fix and a plain vmap on the old mesh, as
+controls. READs named
 `inside:` are taken on the traced example `v` inside the vmapped function (`jax.typeof(v)`; their reference is
 the value a plain vmap on the old mesh reads). `use:` rows use the mesh reached through `xs` as the shard_map's
 mesh, to name its spec, or to place the input again (k = 1).
@@ -113,6 +114,8 @@ def main() -> None:
     for read in [*READS, *INSIDE, *USES]:
         ref = reference(read)
         for stage, spmd in (("before fix", "x"), ("plain vmap", None), ("after add-axis", "batch")):
+            if spmd != "batch" and read != next(iter(READS)):
+                continue  # the controls, once: before the fix every read raises the collision, a plain vmap matches
             mesh = mesh_of("after" if spmd == "batch" else "before", False)
             runs = {f"cv={cv} {'jit' if jit else 'eager'}": (lambda cv=cv, jit=jit: program(mesh, spmd, read, cv, jit))
                     for cv, jit in itertools.product((True, False), (False, True))}

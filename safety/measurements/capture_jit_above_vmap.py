@@ -25,7 +25,6 @@ from functools import partial
 
 import _outcome  # noqa: F401 - sets 8 devices before jax is imported
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
 
@@ -34,10 +33,10 @@ from _outcome import header, show_group
 A = np.linspace(-1.0, 2.0, 64, dtype=np.float32).reshape(8, 8)
 REF = A * A.mean(axis=1, keepdims=True)
 STAGES = {
-    "as written": dict(spmd="data", constraint=P("data"), strip=False, lift=False),
-    "rename -> 'model'": dict(spmd="model", constraint=P("data"), strip=False, lift=False),
-    "strip 'data'": dict(spmd="data", constraint=P(None), strip=True, lift=False),
-    "rename + capture lifted": dict(spmd="model", constraint=P("data"), strip=False, lift=True),
+    "as written": {"spmd": "data", "constraint": P("data"), "strip": False, "lift": False},
+    "rename -> 'model'": {"spmd": "model", "constraint": P("data"), "strip": False, "lift": False},
+    "strip 'data'": {"spmd": "data", "constraint": P(None), "strip": True, "lift": False},
+    "rename + capture lifted": {"spmd": "model", "constraint": P("data"), "strip": False, "lift": True},
 }
 
 
