@@ -290,3 +290,26 @@ def time_sleep(seconds: float) -> None:
     import time
 
     time.sleep(seconds)
+
+
+# --- small truths (issue 24) ----------------------------------------------------------------------------
+
+
+def test_fix_help_says_what_auto_picks_in_that_order() -> None:
+    text = " ".join(invoke("fix", "--help").stdout.split())
+    assert (
+        "per finding, the first safe fix in that order, else (with --unsafe-fixes) the first unsafe one." in text
+    ), text
+
+
+def test_lsp_without_pygls_says_how_to_install_from_the_repository() -> None:
+    """Nothing is published on a package index: the error names the checkout install docs/editors.md gives."""
+    import sys
+
+    hide = "import sys; sys.modules['pygls'] = None; from spmdfix.cli import main; main(['lsp'])"
+    run = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, check=False, timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert "needs the `lsp` extra (pygls, lsprotocol)" in run.stderr
+    assert "spmdfix is not on a package index; from a clone of its repository run `pip install -e '.[lsp]'`" in (
+        " ".join(run.stderr.split())
+    )

@@ -38,8 +38,8 @@ from spmdfix.runner import FIX, FileOutcome, Job
 STRATEGY_HELP = (
     "Transform to apply: "
     + ", ".join(t.value for t in Transform)
-    + "; or auto [default]: per finding, the first safe fix in that order (with --unsafe-fixes, else the first"
-    " unsafe one)."
+    + "; or auto [default]: per finding, the first safe fix in that order, else (with --unsafe-fixes) the"
+    " first unsafe one."
 )
 
 
