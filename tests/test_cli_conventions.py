@@ -313,3 +313,49 @@ def test_lsp_without_pygls_says_how_to_install_from_the_repository() -> None:
     assert "spmdfix is not on a package index; from a clone of its repository run `pip install -e '.[lsp]'`" in (
         " ".join(run.stderr.split())
     )
+
+
+# --- bad input named on the command line (issue 24) ---------------------------------------------------
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symbolic links need privileges on Windows")
+def test_a_symlink_loop_named_says_too_many_levels_of_links(work: Path) -> None:
+    """ruff says "Too many levels of symbolic links" (E902); spmdfix says the same as SPMD901, not "no such
+    file or directory"; a link to nothing stays "no such file or directory" (a usage error)."""
+    os.symlink("loop_b.py", work / "loop_a.py")
+    os.symlink("loop_a.py", work / "loop_b.py")
+    for cached in ("--no-cache", "--cache-dir=.cache"):
+        checked = invoke("check", cached, "--output-format", "concise", "loop_a.py")
+        assert (checked.exit_code, checked.stdout) == (
+            1,
+            "loop_a.py:1:1: SPMD901 cannot read: Too many levels of symbolic links\nFound 1 error.\n",
+        )
+    fixed = invoke("fix", "loop_a.py")
+    assert fixed.exit_code == 1
+    assert "loop_a.py: SPMD901 cannot read: Too many levels of symbolic links" in fixed.stderr
+    os.symlink("nowhere.py", work / "dangling.py")
+    dangling = invoke("check", "dangling.py")
+    assert dangling.exit_code == 2 and "dangling.py: no such file or directory" in dangling.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("command", [("check", "--no-cache"), ("check",), ("fix",), ("fix", "--diff")])
+def test_a_fifo_named_is_refused_as_spmd901_without_waiting(work: Path, command: tuple[str, ...]) -> None:
+    """A named pipe without a writer would block the read forever (ruff hangs): refused, in a subprocess
+    with a bounded wait, in every mode; the other file named is still checked."""
+    import sys
+
+    os.mkfifo(work / "pipe.py")
+    run = subprocess.run(
+        [sys.executable, "-m", "spmdfix.cli", *command, "pipe.py", "model.py"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 1, run.stderr
+    said = run.stdout + run.stderr
+    assert "pipe.py" in said and "SPMD901 cannot read: not a regular file: a named pipe (FIFO)" in said
+    if command == ("check",):
+        assert run.stdout.splitlines()[0] == "model.py:14:54: SPMD001 [*] " + FIRST.split(" [*] ", 1)[1]

@@ -195,6 +195,9 @@ class Run:
         self._stdin_raw: bytes | None = None
         if not self.paths:
             self.paths = (Path("."),)  # as ruff's: no PATH checks the working directory
+        # A file named on the command line is checked even when marked @generated, as an excluded one is,
+        # unless --force-exclude (a pre-commit hook names every staged file); a walk skips generated files.
+        self._named = frozenset(self.paths) if not kw["force_exclude"] else frozenset()
         self.silent: bool = kw["silent"]
         self.quiet: bool = kw["quiet"] or self.silent
         if Path("-") in self.paths and not self.stdin:
@@ -272,7 +275,7 @@ class Run:
             mode,
             settings.enabled,
             want_edits,
-            self.kw["include_generated"],
+            self.kw["include_generated"] or path in self._named,
             int(self.kw["max_file_size"] * MIB),
             project_root=settings.project_root,
         )
