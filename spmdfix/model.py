@@ -189,11 +189,14 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too."""
+    """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too;
+    unfixable: rule codes whose fixes are never offered (the settings' `unfixable` / `fixable`: the
+    findings are reported without them, `pipeline.select`)."""
 
     strategy: Strategy = Strategy.AUTO
     unsafe_fixes: bool = False
     new_axis: str = DEFAULT_NEW_AXIS
+    unfixable: frozenset[str] = frozenset()
 
 
 def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix | None:

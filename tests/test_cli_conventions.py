@@ -359,3 +359,93 @@ def test_a_fifo_named_is_refused_as_spmd901_without_waiting(work: Path, command:
     assert "pipe.py" in said and "SPMD901 cannot read: not a regular file: a named pipe (FIFO)" in said
     if command == ("check",):
         assert run.stdout.splitlines()[0] == "model.py:14:54: SPMD001 [*] " + FIRST.split(" [*] ", 1)[1]
+
+
+# --- ruff's flags people type from habit (issue 24) ---------------------------------------------------
+
+
+def _codes(result) -> list[str]:
+    return [line.split(": ", 1)[1].split()[0] for line in result.stdout.splitlines() if line.startswith("model.py:")]
+
+
+def test_extend_select_and_extend_ignore_layer_as_ruffs_do(work: Path) -> None:
+    """Measured with ruff 0.17.6: the configuration is one layer, the flags another; `--select` starts
+    afresh (the configuration's `extend-select` and `ignore` no longer apply), `--extend-select` adds (and
+    beats the configuration's `ignore`), `--ignore` / `--extend-ignore` remove on top of the configuration."""
+    (work / "spmdfix.toml").write_text('select = ["SPMD001"]\nextend-select = ["SPMD002"]\n')
+    assert _codes(invoke("check", "--output-format", "concise")) == ["SPMD001", "SPMD002"]
+    assert _codes(invoke("check", "--output-format", "concise", "--select", "SPMD002")) == ["SPMD002"]
+    assert _codes(invoke("check", "--output-format", "concise", "--ignore", "SPMD002")) == ["SPMD001"]
+    assert _codes(invoke("check", "--output-format", "concise", "--extend-ignore", "SPMD001")) == ["SPMD002"]
+    (work / "spmdfix.toml").write_text('ignore = ["SPMD002"]\nextend-ignore = ["SPMD001"]\n')
+    assert _codes(invoke("check", "--output-format", "concise")) == []
+    assert _codes(invoke("check", "--output-format", "concise", "--extend-select", "SPMD002")) == ["SPMD002"]
+    assert _codes(invoke("check", "--output-format", "concise", "--select", "SPMD")) == ["SPMD001", "SPMD002"]
+    (work / "spmdfix.toml").write_text('extend-select = ["NOPE1"]\n')
+    bad = invoke("check")
+    assert bad.exit_code == 2 and "`extend-select`: unknown rule code or prefix 'NOPE1'" in bad.stderr
+
+
+def test_per_file_ignores_as_a_flag(work: Path) -> None:
+    """ruff's spelling, `GLOB:CODE` items: `--per-file-ignores` replaces the configured ones,
+    `--extend-per-file-ignores` adds to them; an item without `:` is a usage error (as ruff's)."""
+    (work / "spmdfix.toml").write_text('[per-file-ignores]\n"model.py" = ["SPMD001"]\n')
+    assert _codes(invoke("check", "--output-format", "concise")) == ["SPMD002"]
+    replaced = invoke("check", "--output-format", "concise", "--per-file-ignores", "model.py:SPMD002")
+    assert _codes(replaced) == ["SPMD001"]
+    added = invoke("check", "--output-format", "concise", "--extend-per-file-ignores", "*.py:SPMD002")
+    assert (added.exit_code, _codes(added)) == (0, [])
+    other = invoke("check", "--output-format", "concise", "--per-file-ignores", "tests/*:SPMD001,other.py:SPMD002")
+    assert _codes(other) == ["SPMD001", "SPMD002"]
+    bad = invoke("check", "--per-file-ignores", "SPMD001")
+    assert bad.exit_code == 2 and "--per-file-ignores 'SPMD001': expected GLOB:CODE" in bad.stderr
+
+
+def test_fixable_and_unfixable_per_rule(work: Path) -> None:
+    """ruff's `fixable` / `unfixable`: an unfixable rule's findings are still reported, without `[*]`, with
+    `fix: null` in JSON, and `fix` leaves them (SPMD001 and SPMD002 share the add-axis fix here: one left
+    fixable is enough for `fix` to apply it, as ruff applies a fixable rule's fix)."""
+    flag = invoke("check", "--output-format", "concise", "--unfixable", "SPMD001", "model.py")
+    assert flag.stdout.splitlines()[:2] == [FIRST.replace(" [*] ", " "), SECOND]
+    as_json = json.loads(invoke("check", "--output-format", "json", "--unfixable", "SPMD001", "model.py").stdout)
+    assert [(r["code"], r["fix"] is None, r["alternatives"]) for r in as_json][0] == ("SPMD001", True, [])
+    shown = invoke("check", "--show-fixes", "--unfixable", "SPMD001", "model.py").stdout
+    assert "  = not offered: add-axis: the settings make SPMD001 unfixable (`unfixable` / `fixable`)" in shown
+    (work / "spmdfix.toml").write_text('unfixable = ["SPMD00"]\n')
+    left = invoke("fix", "model.py")
+    assert left.exit_code == 1 and "fixes applied: none; 2 findings left" in left.stderr
+    assert (work / "model.py").read_text() == (CASE / "input.py").read_text()
+    assert invoke("check", "--output-format", "concise", "--fixable", "SPMD002", "model.py").stdout.splitlines()[
+        :2
+    ] == [FIRST.replace(" [*] ", " "), SECOND]
+    (work / "spmdfix.toml").write_text('unfixable = ["SPMD00"]\nextend-fixable = ["SPMD002"]\n')
+    fixed = invoke("fix", "model.py")
+    assert fixed.exit_code == 0 and (work / "model.py").read_text() == (CASE / "expected.py").read_text()
+
+
+def test_config_takes_a_file_or_an_inline_key_value(work: Path) -> None:
+    """ruff's `--config`: a path when the file exists, else a TOML `KEY = VALUE` overriding the configuration
+    files (and overridden by the flags)."""
+    (work / "spmdfix.toml").write_text('select = ["SPMD001"]\n')
+    (work / "other.toml").write_text('select = ["SPMD002"]\n')
+    assert _codes(invoke("check", "--output-format", "concise")) == ["SPMD001"]
+    assert _codes(invoke("check", "--output-format", "concise", "--config", "other.toml")) == ["SPMD002"]
+    inline = invoke("check", "--output-format", "concise", "--config", 'select = ["SPMD002"]')
+    assert _codes(inline) == ["SPMD002"]
+    both = invoke("check", "--output-format", "concise", "--config", 'extend-select = ["SPMD002"]')
+    assert _codes(both) == ["SPMD001", "SPMD002"]
+    flagged = invoke("check", "--output-format", "concise", "--config", 'select = ["SPMD002"]', "--select", "SPMD001")
+    assert _codes(flagged) == ["SPMD001"]
+    axis = invoke("fix", "--diff", "--config", 'new-axis = "vb"', "--config", "select = ['SPMD']", "model.py")
+    assert "+mesh = Mesh(np.array(jax.devices()).reshape(1, 2, 4), ('vb', 'x', 'y'))\n" in axis.stdout
+    shown = invoke("config", "--config", 'unsafe-fixes = true', "model.py").stdout
+    assert "unsafe-fixes = true" in shown
+    unknown = invoke("check", "--config", "selct = []")
+    assert unknown.exit_code == 2
+    assert "--config 'selct = []': unknown key `selct` (did you mean `select`?)" in unknown.stderr
+    missing = invoke("check", "--config", "nowhere.toml")
+    assert missing.exit_code == 2 and "--config 'nowhere.toml': no such file; --config takes" in missing.stderr
+    wrong = invoke("check", "--config", "select = 3")
+    assert wrong.exit_code == 2 and "`select` must be a list of strings, got int 3" in wrong.stderr
+    two = invoke("check", "--config", "spmdfix.toml", "--config", "other.toml")
+    assert two.exit_code == 2 and "only one configuration file can be given" in two.stderr

@@ -8,22 +8,24 @@ import click
 
 from spmdfix import rules
 from spmdfix.cli.invocation import guard_config
-from spmdfix.config import Overrides, Resolver, render_settings
+from spmdfix.config import Overrides, Resolver, config_options, render_settings
 
 
 @click.command(short_help="Print the settings resolved for a path, and where they come from.")
 @click.argument("path", required=False, type=click.Path(path_type=Path), default=Path("."))
 @click.option(
     "--config",
-    "config_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
+    "config_values",
+    multiple=True,
+    metavar="FILE | KEY=VALUE",
+    help="A configuration file to use, or a TOML `KEY = VALUE` overriding the configuration (as in check).",
 )
 @guard_config
-def config(path: Path, config_file: Path | None) -> None:
+def config(path: Path, config_values: tuple[str, ...]) -> None:
     """Print the settings resolved for PATH (default: the working directory) and where they come from."""
+    config_file, inline = config_options(config_values)
     click.echo(
-        render_settings(Resolver(Overrides(), config_file).for_path(path), path),
+        render_settings(Resolver(Overrides(inline=inline), config_file).for_path(path), path),
         nl=False,
     )
 

@@ -87,7 +87,12 @@ class _SpmdfixCommand(CodemodCommand, ABC):
             except ConfigError as err:
                 self.warn(f"{err}; using the default settings")
         unsafe = base.options.unsafe_fixes if self.unsafe_fixes is None else self.unsafe_fixes
-        options = Options(strategy=self.strategy, unsafe_fixes=unsafe, new_axis=self.new_axis or base.options.new_axis)
+        options = Options(
+            strategy=self.strategy,
+            unsafe_fixes=unsafe,
+            new_axis=self.new_axis or base.options.new_axis,
+            unfixable=base.options.unfixable,
+        )
         return FileSettings(options, base.enabled)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
