@@ -449,3 +449,50 @@ def test_config_takes_a_file_or_an_inline_key_value(work: Path) -> None:
     assert wrong.exit_code == 2 and "`select` must be a list of strings, got int 3" in wrong.stderr
     two = invoke("check", "--config", "spmdfix.toml", "--config", "other.toml")
     assert two.exit_code == 2 and "only one configuration file can be given" in two.stderr
+
+
+def test_check_diff_is_fix_diff(work: Path) -> None:
+    """ruff's `check --diff`: the fixes as a diff, nothing written, exit 1 with changes and 0 without."""
+    expected = invoke("fix", "--diff", "model.py")
+    shown = invoke("check", "--diff", "model.py")
+    assert (shown.exit_code, shown.stdout) == (1, expected.stdout)
+    assert shown.stdout.startswith("--- a/model.py\n+++ b/model.py\n")
+    assert "fixes to apply: add-axis 1; 0 findings left" in shown.stderr
+    assert (work / "model.py").read_text() == (CASE / "input.py").read_text()
+    subprocess.run(["patch", "-p1", "--quiet"], input=shown.stdout, text=True, check=True)
+    clean = invoke("check", "--diff", "model.py")
+    assert (clean.exit_code, clean.stdout) == (0, "")
+    assert invoke("check", "--diff", "--statistics", "model.py").exit_code == 2
+
+
+def test_exit_non_zero_on_fix(work: Path) -> None:
+    """ruff's `--exit-non-zero-on-fix`: exit 1 when something was fixed though nothing is left; 0 once
+    nothing is fixed and nothing found; --exit-zero still wins."""
+    shutil.copy(work / "model.py", work / "again.py")
+    fixed = invoke("check", "--fix", "--exit-non-zero-on-fix", "model.py")
+    assert (fixed.exit_code, fixed.stdout) == (1, "All checks passed!\n")
+    assert (work / "model.py").read_text() == (CASE / "expected.py").read_text()
+    assert invoke("check", "--fix", "--exit-non-zero-on-fix", "model.py").exit_code == 0
+    assert invoke("fix", "--exit-non-zero-on-fix", "again.py").exit_code == 1
+    shutil.copy(CASE / "input.py", work / "again.py")
+    assert invoke("fix", "again.py").exit_code == 0  # without the flag: nothing left, exit 0
+    shutil.copy(CASE / "input.py", work / "again.py")
+    assert invoke("fix", "--exit-non-zero-on-fix", "--exit-zero", "again.py").exit_code == 0
+
+
+def test_rule_all_prints_every_rules_documentation() -> None:
+    """`ruff rule --all` explains every rule: here each rule's documentation, in code order, one blank line
+    between two; `rule` alone keeps the one-line listing; `--output-format json` as ruff's fields."""
+    from spmdfix.rules import RULES
+
+    text = invoke("rule", "--all").stdout
+    assert text == "\n".join(rule.doc().rstrip("\n") + "\n" for rule in RULES.values())
+    headings = [line for line in text.splitlines() if re.match(r"# SPMD\d{3} ", line)]
+    assert [h.split()[1] for h in headings] == list(RULES)
+    assert "## What it does" in text and text.count("## What it does") == len(RULES)
+    listing = invoke("rule").stdout.splitlines()
+    assert len(listing) == len(RULES) and listing[0].startswith("SPMD001  spmd-axis-in-in-specs")
+    records = json.loads(invoke("rule", "--all", "--output-format", "json").stdout)
+    assert [r["code"] for r in records] == list(RULES)
+    assert records[0]["explanation"] == RULES["SPMD001"].doc()
+    assert invoke("rule", "SPMD001", "--all").exit_code == 2

@@ -14,6 +14,7 @@ from spmdfix.cli.invocation import (
     EXIT_FINDINGS,
     Run,
     common_options,
+    exit_non_zero_on_fix_option,
     guard_config,
 )
 from spmdfix.cli.output import (
@@ -47,6 +48,13 @@ from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
     help="Also list (as SPMD910, information) each place where an spmd vmap leads to code of the project "
     "the analysis could not follow; the summary counts them either way.",
 )
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Write nothing; print the fixes `spmdfix fix` would apply as a unified diff and exit 1 when there are"
+    " changes (ruff's `check --diff`: the same as `spmdfix fix --diff`).",
+)
+@exit_non_zero_on_fix_option
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache.")
 @click.option(
     "--cache-dir",
@@ -64,6 +72,7 @@ def check(
     apply_fixes: bool,
     add_noqa: bool,
     show_unresolved: bool,
+    diff: bool,
     **kw,
 ) -> None:
     """Report findings in PATHS (files, or directories walked for *.py, *.pyi, *.ipynb; `-` for stdin;
@@ -75,6 +84,14 @@ def check(
     output_format = output_format or "full"
     if statistics and output_format not in (*TEXT_FORMATS, "json"):
         raise click.UsageError("--statistics prints text or json")
+    if diff:
+        if add_noqa or statistics or show_fixes or output_file is not None or output_format != "full":
+            raise click.UsageError("--diff prints a diff: it does not combine with a report or --add-noqa")
+        from spmdfix.cli.fixing import fix_run  # (a plain check does not import fix's modules)
+
+        if run.stdin and run.stdin_excluded():
+            sys.exit(EXIT_CLEAN)
+        sys.exit(fix_run(run, True))
     if add_noqa:
         if run.stdin or apply_fixes:
             raise click.UsageError("--add-noqa writes files; it does not read stdin or combine with --fix")

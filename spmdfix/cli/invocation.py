@@ -174,6 +174,15 @@ _COMMON = [
 ]
 
 
+def exit_non_zero_on_fix_option(func):
+    """ruff's `--exit-non-zero-on-fix`, for `fix` and `check --fix`."""
+    return click.option(
+        "--exit-non-zero-on-fix",
+        is_flag=True,
+        help="Exit 1 when a fix was applied, even if no findings are left (for CI and pre-commit).",
+    )(func)
+
+
 def common_options(func):
     for option in reversed(_COMMON):
         func = option(func)
