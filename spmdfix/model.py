@@ -161,6 +161,10 @@ class Refusal:
     reason: str
 
 
+# The refusal of every fix of a finding whose rule the settings make unfixable (`pipeline.select`).
+UNFIXABLE_REASON = "the settings make {code} unfixable (`unfixable` / `fixable`)"
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One diagnostic at one place of one module.

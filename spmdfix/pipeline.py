@@ -37,6 +37,7 @@ from spmdfix.model import (
     Fix,
     Options,
     Refusal,
+    UNFIXABLE_REASON,
     Strategy,
     Unfollowed,
     choose_fix,
@@ -221,9 +222,6 @@ def select(
     if unfixable:
         reported = [_without_fixes(f) if f.code in unfixable and f.fixes else f for f in reported]
     return reported, suppressed
-
-
-UNFIXABLE_REASON = "the settings make {code} unfixable (`unfixable` / `fixable`)"
 
 
 def _without_fixes(finding: Finding) -> Finding:

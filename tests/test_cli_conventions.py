@@ -496,3 +496,33 @@ def test_rule_all_prints_every_rules_documentation() -> None:
     assert [r["code"] for r in records] == list(RULES)
     assert records[0]["explanation"] == RULES["SPMD001"].doc()
     assert invoke("rule", "SPMD001", "--all").exit_code == 2
+
+
+def test_a_finding_without_a_fix_says_why_in_the_default_output(work: Path) -> None:
+    """Without `--show-fixes`, the full output says in one `= help:` line why a finding has no `[*]`: its
+    first fix is unsafe, or the first refusal's claim; concise output leaves it out."""
+    shutil.copy(GOLDEN / "refuse" / "add_axis_mesh_parameter" / "input.py", work / "u.py")
+    shutil.copy(GOLDEN / "refuse" / "explicit_check_vma_false_eager" / "input.py", work / "e.py")
+    unsafe = invoke("check", "u.py").stdout.splitlines()
+    helps = [line for line in unsafe if line.startswith("  = help:")]
+    assert helps == ["  = help: no safe fix: strip is unsafe (the mesh is not resolved); --unsafe-fixes applies it"] * 2
+    assert "  = help:" not in invoke("check", "--unsafe-fixes", "u.py").stdout  # `[*]` then: strip applies
+    refused = invoke("check", "e.py").stdout.splitlines()
+    assert "  = help: no fix: drop-spmd-axis: a reached shard_map's mesh has Explicit axes" in refused
+    unfixable = invoke("check", "--unfixable", "SPMD", "model.py").stdout.splitlines()
+    assert unfixable[3] == "  = help: no fix: the settings make SPMD001 unfixable (`unfixable` / `fixable`)"
+    assert not any(line.startswith("  = help:") for line in invoke("check", "model.py").stdout.splitlines())
+    assert "= help:" not in invoke("check", "--output-format", "concise", "e.py").stdout
+    assert "= help:" not in invoke("check", "--show-fixes", "e.py").stdout  # it says more, per transform
+
+
+def test_fix_says_where_its_findings_are_left(work: Path) -> None:
+    """Plain `fix` names the files whose findings are left and the command that shows them (at most three
+    named; more are counted)."""
+    for name in ("a.py", "b.py", "c.py", "d.py"):
+        shutil.copy(GOLDEN / "refuse" / "explicit_check_vma_false_eager" / "input.py", work / name)
+    two = invoke("fix", "a.py", "b.py", "model.py")
+    assert "; 2 findings left in a.py, b.py (`spmdfix check a.py b.py` shows them); " in two.stderr, two.stderr
+    four = invoke("fix", ".")
+    assert "; 4 findings left in 4 files: a.py, b.py, c.py and 1 more (`spmdfix check` shows them); " in four.stderr
+    assert "findings left in" not in invoke("check", ".").stderr

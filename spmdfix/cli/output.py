@@ -112,7 +112,13 @@ def summary(
     served: PlainCounts | None = None,
 ) -> str:
     """The closing summary of a run (`report.run_summary`) over its jobs and outcomes, and the files the
-    results cache served without an outcome (`served`: checked, nothing found, no error)."""
+    results cache served without an outcome (`served`: checked, nothing found, no error); a `fix` run
+    (`applied` given) says in which files its findings are left."""
+    left_in = ()
+    if applied is not None:
+        left_in = tuple(
+            o.display for j, o in zip(jobs, outcomes) if o.findings or unreadable_reported(j, o) or o.status == "failed"
+        )
     return run_summary(
         scanned=len(outcomes) + (served.files if served else 0),
         parsed=sum(o.parsed for o in outcomes) + (served.parsed if served else 0),
@@ -124,6 +130,7 @@ def summary(
         applied=applied,
         applied_label="fixes to apply" if diff else "fixes applied",
         unfollowed=unfollowed_vmaps(outcomes),
+        left_in=left_in,
     )
 
 
@@ -174,7 +181,7 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
         if o.findings:
             unsafe = job.options.unsafe_fixes
             found = text_lines(_report(o), unsafe, show_fixes, o.cells)
-            lines.extend(found if notes else [line for line in found if not line.startswith("  = note:")])
+            lines.extend(found if notes else [line for line in found if not line.startswith("  = ")])
             reported += len(o.findings)
             fixable += sum(choose_fix(f, Strategy.AUTO, unsafe) is not None for f in o.findings)
             hidden += sum(
