@@ -24,6 +24,7 @@ Keys (kebab-case, as ruff spells them):
     project-root = "."               # where imports of other modules are followed from (relative to the
                                      # file that says it); default: the nearest directory above each file
                                      # holding pyproject.toml, setup.cfg or .git
+    docs-url = "https://..."         # base of the rule links in reports (`spmdfix.links`); default: none
 
 Rule selection is resolved in layers, as ruff resolves it (`RuleSelection`): the configuration file's, then
 each `--config KEY=VALUE`'s, then the flags'. A layer that gives `select` starts afresh; otherwise it changes
@@ -134,6 +135,7 @@ class Settings:
     unsafe_fixes: bool = False
     target_jax_version: str | None = None  # None: the installed jax's (`jax_version`)
     project_root: Path | None = None  # None: found above each file (`analysis.index.find_project_root`)
+    docs_url: str | None = None  # the base of the rule links (`links.rule_url`); None: `links.docs_base`'s
     source: Path | None = None
     # The rule selections after the file's own (`--config KEY=VALUE`'s, then the flags'), in order.
     layers: tuple[RuleSelection, ...] = ()
@@ -236,6 +238,7 @@ class Overrides:
     fixable: tuple[str, ...] | None = None
     extend_fixable: tuple[str, ...] = ()
     unfixable: tuple[str, ...] = ()
+    docs_url: str | None = None
     inline: tuple[tuple[str, str, Any], ...] = ()
 
     def apply(self, settings: Settings, cwd: Path) -> Settings:
@@ -254,6 +257,7 @@ class Overrides:
             "target_jax_version",
             "project_root",
             "fixable",
+            "docs_url",
         ):
             value = getattr(self, key)
             if value is not None:
@@ -610,6 +614,7 @@ KEYS = (
     "unsafe-fixes",
     "target-jax-version",
     "project-root",
+    "docs-url",
 )
 
 
@@ -684,6 +689,14 @@ def _directory(value: Any, where: str, base: Path) -> Path:
     return _absolute(base / value)
 
 
+def _docs_url(value: Any, where: str, base: Path) -> str:
+    """The base of the rule links: a URL (or a path), kept as written; `{code}` marks where the code goes."""
+    _expect(value, str, where, "a string (a URL)")
+    if not value.strip():
+        raise ConfigError(f"{where} must not be empty")
+    return value
+
+
 def anchor(pattern: str, base: Path) -> str:
     """A glob as stored: name patterns unchanged, patterns with a `/` made absolute at `base`."""
     negated = pattern.startswith("!")
@@ -724,6 +737,7 @@ _VALIDATORS = {
     "unsafe-fixes": _bool,
     "target-jax-version": _version,
     "project-root": _directory,
+    "docs-url": _docs_url,
 }
 
 

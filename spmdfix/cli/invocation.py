@@ -160,6 +160,13 @@ _COMMON = [
         "nearest directory above each file holding pyproject.toml, setup.cfg or .git].",
     ),
     click.option(
+        "--docs-url",
+        default=None,
+        metavar="URL",
+        help="Base of the rule links in reports (JSON `url`, SARIF `helpUri`): URL/CODE.md, or URL with {code}"
+        " replaced (replaces `docs-url`) [default: the doc's path in the spmdfix repository].",
+    ),
+    click.option(
         "--show-settings",
         is_flag=True,
         help="Print the settings resolved for the first PATH and exit.",
@@ -213,6 +220,7 @@ class Run:
             fixable=split_codes(kw.get("fixable", ())) or None,
             extend_fixable=split_codes(kw.get("extend_fixable", ())),
             unfixable=split_codes(kw.get("unfixable", ())),
+            docs_url=kw.get("docs_url"),
             inline=inline,
         )
         self.resolver = Resolver(overrides, config_file)
@@ -238,6 +246,15 @@ class Run:
             raise click.UsageError("`-` (stdin) cannot be mixed with other paths")
         if kw["stdin_filename"] and not self.stdin:
             raise click.UsageError("--stdin-filename needs PATH `-`")
+
+    @functools.cached_property
+    def docs(self) -> str | None:
+        """The base of the rule links this run's reports emit (`links.docs_base` of the `docs-url` setting
+        of the first PATH, as `--show-settings` shows its settings: one base for a whole report)."""
+        from spmdfix.links import docs_base
+
+        target = self.stdin_path() if self.stdin else self.paths[0]
+        return docs_base(self.resolver.for_path(target).docs_url)
 
     def say(self, message: str) -> None:
         """A summary or progress message on stderr, unless `--quiet` or `--silent`."""
