@@ -357,17 +357,21 @@ def run_summary(
     applied_label: str = "fixes applied",
     unfollowed: int = 0,
     left_in: tuple[str, ...] = (),
+    baselined: int = 0,
 ) -> str:
     """The closing line a run prints on stderr; `applied` (fixes applied per transform) for `fix`;
     `unfollowed`: how many spmd vmaps lead to code the analysis could not follow (said when not 0);
-    `left_in`: for `fix`, the files whose findings are left (said with the command that shows them)."""
+    `left_in`: for `fix`, the files whose findings are left (said with the command that shows them);
+    `baselined`: findings a baseline left out (`check --baseline`)."""
     head = f"{_count(scanned, 'file')} scanned, {parsed} parsed" + (f", {skipped} skipped" if skipped else "")
     parts = [head]
     if applied is not None:
         done = ", ".join(f"{t} {n}" for t, n in applied.items() if n) or "none"
         parts.append(f"{applied_label}: {done}")
     found = _count(findings, "finding") + (" left" if applied is not None else "")
-    parts.append(found + (f" ({suppressed} suppressed)" if suppressed else "") + _left_in(left_in if findings else ()))
+    aside = [f"{suppressed} suppressed"] if suppressed else []
+    aside += [f"{baselined} baselined"] if baselined else []
+    parts.append(found + (f" ({', '.join(aside)})" if aside else "") + _left_in(left_in if findings else ()))
     if unsafe_left:
         parts.append(f"{_count(unsafe_left, 'unsafe fix', 'unsafe fixes')} left (--unsafe-fixes)")
     parts.append(_count(errors, "error"))

@@ -581,3 +581,83 @@ def test_rule_links_come_from_the_docs_url_setting(work: Path) -> None:
     assert diagnostic(finding, conv, "file:///m.py", 1, base).code_description.href == f"{base}/SPMD001.md"
     assert diagnostic(finding, conv, "file:///m.py", 1).code_description.href == RULES["SPMD001"].url
     assert editor_url("SPMD001", "docs/rules") == RULES["SPMD001"].url  # relative: an editor cannot open it
+
+
+# --- adoption on a large codebase: --baseline (issue 24) --------------------------------------------
+
+
+def test_baseline_records_once_and_reports_only_new_findings(work: Path) -> None:
+    """`check --baseline FILE` writes FILE when absent (and reports nothing); later runs leave its findings out,
+    also after they moved 10 lines down, and report the new ones; FILE is never rewritten by a run that
+    reads it; `fix` still fixes baselined findings, and the entries that match nothing are said."""
+    first = invoke("check", "--baseline", "baseline.json")
+    assert (first.exit_code, first.stdout) == (0, "All checks passed!\n")
+    assert "wrote the baseline baseline.json (2 findings); later runs report only new ones." in first.stderr
+    recorded = json.loads((work / "baseline.json").read_text())
+    line = "return jax.shard_map(body, mesh=mesh, in_specs=P('x', 'y'), out_specs=P('x', 'y'))(x)"
+    assert [(e["code"], e["file"], e["count"], e["line"]) for e in recorded["findings"]] == [
+        ("SPMD001", "model.py", 1, line),
+        ("SPMD002", "model.py", 1, line),
+    ]
+    saved = (work / "baseline.json").read_bytes()
+    moved = (CASE / "input.py").read_text().replace("\n\ndef body", "\n" + "\n" * 10 + "\ndef body", 1)
+    (work / "model.py").write_text(moved)
+    assert "model.py:24:54" in invoke("check", "--output-format", "concise", "model.py").stdout  # moved 10 down
+    again = invoke("check", "--baseline", "baseline.json")
+    assert (again.exit_code, again.stdout) == (0, "All checks passed!\n")
+    assert "0 findings (2 baselined)" in again.stderr
+    shutil.copy(MINIMAL, work / "new.py")
+    new = invoke("check", "--baseline", "baseline.json", "--output-format", "concise")
+    assert new.exit_code == 1
+    assert [line.split(":")[0] for line in new.stdout.splitlines()[:-1]] == ["new.py", "new.py"]
+    assert "2 findings (2 baselined)" in new.stderr
+    assert (work / "baseline.json").read_bytes() == saved
+    (work / "new.py").unlink()
+    fixed = invoke("fix", "model.py")
+    assert fixed.exit_code == 0 and "fixes applied: add-axis 1" in fixed.stderr
+    assert (work / "model.py").read_text() == (CASE / "expected.py").read_text().replace(
+        "\n\ndef body", "\n" + "\n" * 10 + "\ndef body", 1
+    )
+    stale = invoke("check", "--baseline", "baseline.json")
+    assert stale.exit_code == 0
+    assert "2 entries of the baseline baseline.json match no finding any more" in stale.stderr
+    (work / "bad.json").write_text("[]")
+    bad = invoke("check", "--baseline", "bad.json")
+    assert bad.exit_code == 2 and "bad.json: not a spmdfix baseline" in bad.stderr
+
+
+TWICE = """\
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(8), ('i',))
+
+
+def f(x):
+    return jax.shard_map(lambda v: v * 2, mesh=mesh, in_specs=P(), out_specs=P('i'))(x)
+"""
+AGAIN = """
+
+def g(x):
+    return jax.shard_map(lambda v: v * 2, mesh=mesh, in_specs=P(), out_specs=P('i'))(x)
+"""
+
+
+def test_baseline_counts_identical_findings_and_check_fix_reports_outside_it(work: Path) -> None:
+    """Identical findings on identical lines are counted, not merged: a second one is new. `check --fix
+    --baseline` applies every fix (baselined or not), then reports only what the baseline does not hold."""
+    main = "\n\ndef main(xs):\n    return jax.vmap(f, spmd_axis_name='i')(xs)"
+    (work / "t.py").write_text(TWICE + main + "\n")
+    assert invoke("check", "--baseline", "b.json", "t.py").exit_code == 0
+    assert [e["count"] for e in json.loads((work / "b.json").read_text())["findings"]] == [1]
+    (work / "t.py").write_text(TWICE + AGAIN + main + ", jax.vmap(g, spmd_axis_name='i')(xs)\n")
+    twice = invoke("check", "--baseline", "b.json", "--output-format", "concise", "t.py")
+    assert twice.exit_code == 1, twice.output
+    shown = twice.stdout.splitlines()
+    assert len(shown) == 2 and shown[0].startswith("t.py:13:80: SPMD002 [*] ") and shown[1].startswith("Found 1 error.")
+    both = invoke("check", "--fix", "--baseline", "b.json", "--output-format", "concise", "model.py", "t.py")
+    assert (work / "model.py").read_text() == (CASE / "expected.py").read_text()  # fixed: not in b.json
+    assert (work / "t.py").read_text().count("spmd_axis_name='batch'") == 2  # both fixed, the baselined too
+    assert (both.exit_code, both.stdout) == (0, "All checks passed!\n")
+    assert "1 entry of the baseline b.json matches no finding any more" in both.stderr

@@ -55,6 +55,13 @@ from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
     " changes (ruff's `check --diff`: the same as `spmdfix fix --diff`).",
 )
 @exit_non_zero_on_fix_option
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Report only findings not in this baseline file; when it does not exist, record today's findings"
+    " in it and report none (README: Adopting spmdfix on a large codebase).",
+)
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache.")
 @click.option(
     "--cache-dir",
@@ -73,6 +80,7 @@ def check(
     add_noqa: bool,
     show_unresolved: bool,
     diff: bool,
+    baseline: Path | None,
     **kw,
 ) -> None:
     """Report findings in PATHS (files, or directories walked for *.py, *.pyi, *.ipynb; `-` for stdin;
@@ -84,6 +92,8 @@ def check(
     output_format = output_format or "full"
     if statistics and output_format not in (*TEXT_FORMATS, "json"):
         raise click.UsageError("--statistics prints text or json")
+    if baseline is not None and (diff or add_noqa or run.stdin):
+        raise click.UsageError("--baseline filters a report: it does not combine with --diff, --add-noqa or stdin")
     if diff:
         if add_noqa or statistics or show_fixes or output_file is not None or output_format != "full":
             raise click.UsageError("--diff prints a diff: it does not combine with a report or --add-noqa")
@@ -101,11 +111,14 @@ def check(
             raise click.UsageError("--fix writes files; to fix stdin use `spmdfix fix -`")
         from spmdfix.cli.fixing import fix_and_report  # (a plain check does not import fix's modules)
 
-        sys.exit(fix_and_report(run, output_format, output_file, show_fixes, statistics))
+        sys.exit(fix_and_report(run, output_format, output_file, show_fixes, statistics, baseline))
     if run.stdin and run.stdin_excluded():
         sys.exit(EXIT_CLEAN)
     want_edits = output_format not in TEXT_FORMATS and not statistics
     jobs, outcomes = run.outcomes(CHECK, want_edits)
+    baselined = 0
+    if baseline is not None:
+        outcomes, baselined = with_baseline(run, baseline, outcomes)
     for o in outcomes:
         say_problems(o, run.silent)
     if not run.silent:
@@ -116,11 +129,23 @@ def check(
             emit(shown, output_file)
     failed = sum(o.status == "failed" for o in outcomes)
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
-    run.say(summary(jobs, outcomes, failed + unreadable, None, served=run.served))
+    run.say(summary(jobs, outcomes, failed + unreadable, None, served=run.served, baselined=baselined))
     if failed:
         sys.exit(EXIT_ERROR)
     reported = unreadable + sum(len(o.findings) for o in outcomes)
     sys.exit(EXIT_FINDINGS if reported and not kw["exit_zero"] else EXIT_CLEAN)
+
+
+def with_baseline(run: Run, path: Path, outcomes: list[FileOutcome]) -> tuple[list[FileOutcome], int]:
+    """The outcomes without the findings the baseline at `path` holds (written by this run when absent:
+    `cli.baseline`), and how many were left out; what the baseline did is said on stderr."""
+    from spmdfix.cli.baseline import apply_baseline, said
+
+    applied = apply_baseline(path, outcomes)
+    message = said(path, applied)
+    if message:
+        run.say(message)
+    return applied.outcomes, applied.baselined
 
 
 def _add_noqa(run: Run) -> int:

@@ -126,18 +126,32 @@ def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileOutcome], diff: bo
     return outcomes
 
 
-def fix_and_report(run: Run, output_format: str, output_file: Path | None, show_fixes: bool, statistics: bool) -> int:
+def fix_and_report(
+    run: Run,
+    output_format: str,
+    output_file: Path | None,
+    show_fixes: bool,
+    statistics: bool,
+    baseline: Path | None = None,
+) -> int:
     """`check --fix` (and `fix` with a report option): apply the fixes, then report the findings left as
-    `check` does, with ruff's summary of what was fixed; the exit code (1 when findings are left)."""
+    `check` does (less those of `baseline`, `check --baseline`), with ruff's summary of what was fixed; the
+    exit code (1 when findings are left)."""
     jobs, outcomes = run.outcomes(FIX)
     tally = Tally()
     outcomes = apply_fixes(run, jobs, outcomes, False, tally)
+    baselined = 0
+    if baseline is not None:
+        from spmdfix.cli.checking import with_baseline
+
+        outcomes, baselined = with_baseline(run, baseline, outcomes)
+        tally.remaining -= baselined
     if not run.silent:
         if statistics:
             emit(statistics_report(jobs, outcomes, output_format), output_file)
         else:
             emit(render(jobs, outcomes, output_format, show_fixes, docs=lambda: run.docs), output_file)
-    run.say(summary(jobs, outcomes, tally.errors, tally.applied, False, tally.unwritten))
+    run.say(summary(jobs, outcomes, tally.errors, tally.applied, False, tally.unwritten, baselined=baselined))
     return tally.exit_code(False, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 
 

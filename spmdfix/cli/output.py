@@ -110,6 +110,7 @@ def summary(
     diff: bool = False,
     unwritten: int = 0,
     served: PlainCounts | None = None,
+    baselined: int = 0,
 ) -> str:
     """The closing summary of a run (`report.run_summary`) over its jobs and outcomes, and the files the
     results cache served without an outcome (`served`: checked, nothing found, no error); a `fix` run
@@ -131,6 +132,7 @@ def summary(
         applied_label="fixes to apply" if diff else "fixes applied",
         unfollowed=unfollowed_vmaps(outcomes),
         left_in=left_in,
+        baselined=baselined,
     )
 
 
