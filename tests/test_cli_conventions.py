@@ -661,3 +661,58 @@ def test_baseline_counts_identical_findings_and_check_fix_reports_outside_it(wor
     assert (work / "t.py").read_text().count("spmd_axis_name='batch'") == 2  # both fixed, the baselined too
     assert (both.exit_code, both.stdout) == (0, "All checks passed!\n")
     assert "1 entry of the baseline b.json matches no finding any more" in both.stderr
+
+
+# --- --watch (issue 24) ---------------------------------------------------------------------------------
+
+
+def test_watch_checks_again_after_a_real_file_change(work: Path) -> None:
+    """`check --watch` (ruff's `-w`) in a subprocess: the first report, then, after the file is really
+    rewritten on disk, a second report of the new text, each within a bounded wait; a new file and an edited
+    settings file start a check too; Ctrl-C (SIGINT) ends it with exit code 0."""
+    import queue
+    import signal
+    import sys
+    import threading
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "spmdfix.cli", "check", "--watch", "--output-format", "concise", "--no-cache", "."],
+        cwd=work,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
+
+    def next_report(timeout: float = 60.0) -> list[str]:
+        """The lines up to the next "Watching for file changes." (at most `timeout` seconds away)."""
+        got: list[str] = []
+        while True:
+            line = lines.get(timeout=timeout)
+            if line.endswith("] Watching for file changes.\n"):
+                return got
+            got.append(line.rstrip("\n"))
+
+    try:
+        first = next_report()
+        assert first[0].endswith("] Starting spmdfix in watch mode...")
+        assert first[1:] == [FIRST, SECOND, "Found 2 errors. [*] 2 fixable with `spmdfix fix`."]
+        (work / "model.py").write_text((CASE / "expected.py").read_text())  # a real change on disk
+        second = next_report()
+        assert second[0].endswith("] File change detected...") and second[1:] == ["All checks passed!"]
+        shutil.copy(CASE / "input.py", work / "added.py")
+        third = next_report()
+        assert [line.split(":")[0] for line in third[1:3]] == ["added.py", "added.py"]
+        (work / "spmdfix.toml").write_text('ignore = ["SPMD002"]\n')
+        fourth = next_report()
+        assert fourth[1:] == [
+            FIRST.replace("model.py", "added.py"),
+            "Found 1 error. [*] 1 fixable with `spmdfix fix`.",
+        ]
+        with pytest.raises(queue.Empty):  # nothing changed: no check (one poll is 0.5 s)
+            lines.get(timeout=2.0)
+    finally:
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=30)
+    assert code == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from spmdfix.cli.invocation import (
     EXIT_CLEAN,
     EXIT_ERROR,
     EXIT_FINDINGS,
+    ConfigProblem,
     Run,
     common_options,
     exit_non_zero_on_fix_option,
@@ -27,6 +29,7 @@ from spmdfix.cli.output import (
     summary,
     unreadable_reported,
 )
+from spmdfix.config import ConfigError
 from spmdfix.files import FileError, write_source
 from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
 
@@ -62,6 +65,12 @@ from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
     help="Report only findings not in this baseline file; when it does not exist, record today's findings"
     " in it and report none (README: Adopting spmdfix on a large codebase).",
 )
+@click.option(
+    "--watch",
+    "-w",
+    is_flag=True,
+    help="Check again whenever a file checked, a settings file or a .gitignore changes (until Ctrl-C).",
+)
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache.")
 @click.option(
     "--cache-dir",
@@ -81,6 +90,7 @@ def check(
     show_unresolved: bool,
     diff: bool,
     baseline: Path | None,
+    watch: bool,
     **kw,
 ) -> None:
     """Report findings in PATHS (files, or directories walked for *.py, *.pyi, *.ipynb; `-` for stdin;
@@ -92,6 +102,8 @@ def check(
     output_format = output_format or "full"
     if statistics and output_format not in (*TEXT_FORMATS, "json"):
         raise click.UsageError("--statistics prints text or json")
+    if watch and (diff or add_noqa or run.stdin):
+        raise click.UsageError("--watch checks files again and again: it does not combine with --diff, --add-noqa or stdin")
     if baseline is not None and (diff or add_noqa or run.stdin):
         raise click.UsageError("--baseline filters a report: it does not combine with --diff, --add-noqa or stdin")
     if diff:
@@ -106,14 +118,62 @@ def check(
         if run.stdin or apply_fixes:
             raise click.UsageError("--add-noqa writes files; it does not read stdin or combine with --fix")
         sys.exit(_add_noqa(run))
+    if apply_fixes and run.stdin:
+        raise click.UsageError("--fix writes files; to fix stdin use `spmdfix fix -`")
+    report = (output_format, output_file, show_fixes, statistics, show_unresolved, baseline)
+    if watch:
+        _watch(kw, apply_fixes, report)
+        sys.exit(EXIT_CLEAN)
+    sys.exit(_check_once(run, apply_fixes, *report))
+
+
+def _watch(kw: dict, apply_fixes: bool, report: tuple) -> None:
+    """`check --watch`: `_check_once` again after each change `cli.watch` sees, until Ctrl-C."""
+    from spmdfix.cli.watch import snapshot, watch_checks
+
+    found: list[str] = []  # the files of the last snapshot
+
+    def again() -> None:
+        fresh = Run(kw)  # settings and discovery resolved anew: a settings file may have changed
+        if "spmdfix.api" in sys.modules:  # this process analysed files: its project indexes keep old texts
+            from spmdfix.api import forget_indexes
+
+            forget_indexes(found)
+        try:
+            _check_once(fresh, apply_fixes, *report)
+        except ConfigError as err:
+            raise ConfigProblem(str(err)) from err
+
+    def take() -> dict:
+        fresh = Run(kw)
+        try:
+            found[:] = [os.path.abspath(p) for p in fresh.sources()]
+        except ConfigError as err:
+            raise ConfigProblem(str(err)) from err
+        config_file = fresh.resolver.config_file
+        named = [os.path.abspath(p) for p in fresh.paths]
+        return snapshot(found, named, str(config_file) if config_file is not None else None)
+
+    watch_checks(again, take)
+
+
+def _check_once(
+    run: Run,
+    apply_fixes: bool,
+    output_format: str,
+    output_file: Path | None,
+    show_fixes: bool,
+    statistics: bool,
+    show_unresolved: bool,
+    baseline: Path | None,
+) -> int:
+    """One `check` (or `check --fix`) of the run's paths: report, summary; the exit code."""
     if apply_fixes:
-        if run.stdin:
-            raise click.UsageError("--fix writes files; to fix stdin use `spmdfix fix -`")
         from spmdfix.cli.fixing import fix_and_report  # (a plain check does not import fix's modules)
 
-        sys.exit(fix_and_report(run, output_format, output_file, show_fixes, statistics, baseline))
+        return fix_and_report(run, output_format, output_file, show_fixes, statistics, baseline)
     if run.stdin and run.stdin_excluded():
-        sys.exit(EXIT_CLEAN)
+        return EXIT_CLEAN
     want_edits = output_format not in TEXT_FORMATS and not statistics
     jobs, outcomes = run.outcomes(CHECK, want_edits)
     baselined = 0
@@ -131,9 +191,9 @@ def check(
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
     run.say(summary(jobs, outcomes, failed + unreadable, None, served=run.served, baselined=baselined))
     if failed:
-        sys.exit(EXIT_ERROR)
+        return EXIT_ERROR
     reported = unreadable + sum(len(o.findings) for o in outcomes)
-    sys.exit(EXIT_FINDINGS if reported and not kw["exit_zero"] else EXIT_CLEAN)
+    return EXIT_FINDINGS if reported and not run.kw["exit_zero"] else EXIT_CLEAN
 
 
 def with_baseline(run: Run, path: Path, outcomes: list[FileOutcome]) -> tuple[list[FileOutcome], int]:
