@@ -518,6 +518,29 @@ def _gitignored(rules: list[tuple[str, _IgnoreFile]], name: str, is_dir: bool) -
     return False
 
 
+def gitignored(path: str | os.PathLike) -> bool:
+    """Whether a walk of its git work tree would skip the file at `path` for `.gitignore` (the work tree's
+    `.gitignore` files from its root down and `.git/info/exclude`, as `iter_sources` applies them): the file
+    itself or a directory above it, below the root, is ignored. False outside a git work tree. For callers
+    handed files one by one (the libcst codemod commands), not for discovery, which decides while walking."""
+    absolute = os.path.abspath(path)
+    top = next((d for d in Path(absolute).parents if (d / ".git").exists()), None)
+    if top is None:
+        return False
+    ignores = _outer_gitignores(top)  # (`.git/info/exclude`; nothing above the work tree's root applies)
+    directory = str(top)
+    names = Path(absolute).relative_to(top).parts
+    for depth, name in enumerate(names):
+        own = _read_ignore_file(_join(directory, GITIGNORE))
+        if own is not None:
+            ignores = (*ignores, (directory, own))
+        is_dir = depth < len(names) - 1
+        if (is_dir and name == ".git") or _gitignored(_ignore_rules(ignores, directory), name, is_dir):
+            return True
+        directory = _join(directory, name)
+    return False
+
+
 class ListingMemo:
     """What earlier walks kept of each directory, served again while nothing that decided it changed.
 
