@@ -245,7 +245,7 @@ class Overrides:
         """`settings` with every `--config KEY=VALUE` and then every set flag applied. Raises `ConfigError`
         for a bad value."""
         for given, key, value in self.inline:
-            settings = _override(settings, _validate({key: value}, f"--config {given!r}", "key", cwd), cwd)
+            settings = _override(settings, _validate({key: value}, f"--config {given!r}", "key", cwd))
         raw: dict[str, Any] = {}
         for key in (
             "strategy",
@@ -274,10 +274,10 @@ class Overrides:
             extra = {glob: list(codes) for glob, codes in self.extend_per_file_ignores}
             added = _validate({"per-file-ignores": extra}, "command line", "option", cwd)["per_file_ignores"]
             changes["per_file_ignores"] = changes.get("per_file_ignores", settings.per_file_ignores) + added
-        return _override(settings, changes, cwd)
+        return _override(settings, changes)
 
 
-def _override(settings: Settings, changes: dict[str, Any], cwd: Path) -> Settings:
+def _override(settings: Settings, changes: dict[str, Any]) -> Settings:
     """`settings` with validated `changes`: the rule keys among them as one more `RuleSelection` layer
     (when any is given), the others replacing the values."""
     rules = {key: changes.pop(key) for key in _RULE_FIELDS if key in changes}
