@@ -162,6 +162,10 @@ class Refusal:
     reason: str
 
 
+# The refusal of every fix of a finding whose rule the settings make unfixable (`pipeline.select`).
+UNFIXABLE_REASON = "the settings make {code} unfixable (`unfixable` / `fixable`)"
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One diagnostic at one place of one module.
@@ -190,11 +194,14 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too."""
+    """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too;
+    unfixable: rule codes whose fixes are never offered (the settings' `unfixable` / `fixable`: the
+    findings are reported without them, `pipeline.select`)."""
 
     strategy: Strategy = Strategy.AUTO
     unsafe_fixes: bool = False
     new_axis: str = DEFAULT_NEW_AXIS
+    unfixable: frozenset[str] = frozenset()
 
 
 def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix | None:

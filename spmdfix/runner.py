@@ -31,6 +31,7 @@ from spmdfix.files import (
     TooLarge,
     decode,
     is_normal,
+    not_regular,
     plain_ascii,
     read_bytes,
 )
@@ -196,7 +197,9 @@ def _run_file(job: Job, defer: bool) -> FileOutcome:
             return _run_bytes(job, read_bytes(job.path, job.max_bytes), defer)
         from spmdfix.cache import read_stamped
 
-        size = os.stat(job.path).st_size
+        st = os.stat(job.path)
+        not_regular(st.st_mode)  # a FIFO named on the command line: refused, not waited for
+        size = st.st_size
         if size > job.max_bytes:
             raise TooLarge(size)
         raw, stamp = read_stamped(job.path)
@@ -859,7 +862,7 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> 
             root = project_index(job.path, job.project_root).root
 
             def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
-                return pipeline.select(text, findings, enabled)
+                return pipeline.select(text, findings, enabled, job.options.unfixable)
 
             result = fix_modules([job.path], job.options, root, split, texts)
             if result.texts:
