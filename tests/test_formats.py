@@ -243,7 +243,7 @@ def test_sarif_names_no_local_file_as_documentation(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(formats, "project_urls", lambda: urls)
     driver = sarif([], "0.1.0", base=ROOT)["runs"][0]["tool"]["driver"]
     assert driver["informationUri"] == "https://example.org/spmdfix"
-    assert driver["rules"][0]["helpUri"] == "https://example.org/spmdfix/rules/docs/SPMD001.md"
+    assert driver["rules"][0]["helpUri"] == "https://example.org/spmdfix/rules/SPMD001.md"
 
 
 def _golden_records(case: str, display: str = "model.py") -> tuple[str, list[dict]]:

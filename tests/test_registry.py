@@ -20,8 +20,7 @@ import pytest
 
 from golden import GOLDEN, cases, modules, tree_cases
 from spmdfix import rules
-from spmdfix.analysis.index import ProjectIndex
-from spmdfix.api import check_source
+from spmdfix.api import check_source, new_project_index
 from spmdfix.files import read_source
 from spmdfix.model import Finding, Transform
 
@@ -41,7 +40,7 @@ def _offered() -> dict[str, set[Transform]]:
         found += check_source(read_source(case.input).text, case.options)
     for case in tree_cases():
         root = case.path / "input"
-        index = ProjectIndex(root)
+        index = new_project_index(root)
         for path in modules(root):
             found += check_source(read_source(path).text, case.options, path=path, index=index)
     for family in rules.FAMILIES:
