@@ -726,6 +726,8 @@ def _member_by_walking(reacher, cls, name: str, depth: int = 0):
     method walked per lookup."""
     import ast
 
+    from spmdfix.analysis.scopes import BindingKind
+
     if depth > 8:
         return None
     class_scope = reacher.ix.own_scope(cls)
@@ -753,7 +755,7 @@ def _member_by_walking(reacher, cls, name: str, depth: int = 0):
     for base in cls.bases:
         if isinstance(base, ast.Name):
             bound = reacher.ix.single_binding(base.id, reacher.ix.scope_at(cls))
-            if bound is not None and bound.kind == "class":
+            if bound is not None and bound.kind is BindingKind.CLASS:
                 found = _member_by_walking(reacher, bound.node, name, depth + 1)
                 if found is not None:
                     return found

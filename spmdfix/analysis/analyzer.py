@@ -31,7 +31,7 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.ranks import RankAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite, _Path
-from spmdfix.analysis.scopes import Scope
+from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
 from spmdfix.analysis.shard_maps import unwrap_body
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
@@ -228,7 +228,7 @@ class Analyzer:
             if axis != 0 or not isinstance(arg, ast.Name) or arg.id not in params:
                 continue
             binding = self.ix.single_binding(arg.id, scope)
-            if binding is not None and binding.kind == "param":
+            if binding is not None and binding.kind is BindingKind.PARAM:
                 out.append(params.index(arg.id))
         return tuple(out)
 

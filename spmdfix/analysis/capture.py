@@ -23,6 +23,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.facts import Capture, LiftSite  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.follow import ARRAY_VALUE, LIFT_USES, Follow
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.static import dynamic_names, in_static_context
 from spmdfix.model import Span
 
@@ -354,7 +355,7 @@ class CaptureAnalysis:
             if node.id in seen or in_static_context(node, self.ix.parent, self._qualname) or self._fully_reduced(node):
                 continue
             binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
-            if binding is None or binding.kind != "assign" or self._inside(binding.scope.node, body):
+            if binding is None or binding.kind is not BindingKind.ASSIGN or self._inside(binding.scope.node, body):
                 continue
             if self._array_value(binding.node, binding.scope, Follow(ARRAY_VALUE)):
                 seen[node.id] = self.span(node)
@@ -386,7 +387,7 @@ class CaptureAnalysis:
             return False
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
-            ok = binding is not None and binding.kind == "assign"
+            ok = binding is not None and binding.kind is BindingKind.ASSIGN
             return ok and self._array_value(binding.node, binding.scope, follow.deeper())
         if isinstance(expr, ast.BinOp):
             deeper = follow.deeper()
@@ -558,7 +559,7 @@ class CaptureAnalysis:
                     if qname in jaxapi.PARTITION_SPEC_NAMES:
                         return ast.unparse(node.func)
         for name, bindings in self.ix.module_scope.bindings.items():
-            if any(b.kind == "import" and b.qname in jaxapi.PARTITION_SPEC_NAMES for b in bindings):
+            if any(b.kind is BindingKind.IMPORT and b.qname in jaxapi.PARTITION_SPEC_NAMES for b in bindings):
                 return name
         return None
 

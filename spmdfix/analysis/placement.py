@@ -18,6 +18,7 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import Placement  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.follow import VMAP_WRAPPERS, Follow
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.values import AxisNames
 
 _DEVICE_PUT = frozenset({"jax.device_put"})
@@ -118,7 +119,7 @@ class PlacementAnalysis:
         before = [
             b.node
             for b in scope.bindings.get(arg.id, [])
-            if b.kind == "assign" and (b.node.lineno, b.node.col_offset) < (use.lineno, use.col_offset)
+            if b.kind is BindingKind.ASSIGN and (b.node.lineno, b.node.col_offset) < (use.lineno, use.col_offset)
         ]
         return max(before, key=lambda n: (n.lineno, n.col_offset)) if before else None
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import keywords
 from spmdfix.analysis.follow import BODY, SHARD_MAP_FACTORY, Follow
-from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.scopes import BindingKind, ModuleIndex, Scope
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
@@ -63,7 +63,7 @@ def factory(
         return None
     if isinstance(expr, ast.Name):
         binding = ix.single_binding(expr.id, scope)
-        if binding is not None and binding.kind == "assign":
+        if binding is not None and binding.kind is BindingKind.ASSIGN:
             return factory(ix, binding.node, binding.scope, follow.deeper())
         return None
     if not isinstance(expr, ast.Call):
@@ -130,7 +130,7 @@ def unwrap_body(
             return expr, wrappers
         if isinstance(expr, ast.Name):
             binding = ix.single_binding(expr.id, scope)
-            if binding is None or binding.kind not in ("def", "assign"):
+            if binding is None or binding.kind not in (BindingKind.DEF, BindingKind.ASSIGN):
                 return None, wrappers
             expr, scope = binding.node, binding.scope
         elif isinstance(expr, ast.Call) and expr.args:

@@ -23,7 +23,7 @@ from spmdfix.analysis.follow import MESH, SPEC_TREE, VALUE, Follow
 from spmdfix.analysis.members import class_attribute
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
-from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.scopes import BindingKind, ModuleIndex, Scope
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectLink
@@ -167,7 +167,7 @@ class Evaluator:
         follow = Follow(VALUE)
         while isinstance(expr, ast.Name) and not follow.spent:
             binding = self.ix.single_binding(expr.id, scope)
-            if binding is None or binding.kind != "assign":
+            if binding is None or binding.kind is not BindingKind.ASSIGN:
                 return None
             expr, scope = binding.node, binding.scope
             follow = follow.deeper()
@@ -186,16 +186,16 @@ class Evaluator:
                 binding = ev.ix.single_binding(expr.id, scope)
                 if binding is None:
                     return None
-                if binding.kind == "assign":
+                if binding.kind is BindingKind.ASSIGN:
                     expr, scope = binding.node, binding.scope
                     continue
-                if binding.kind == "param":
+                if binding.kind is BindingKind.PARAM:
                     passed = ev.ix.argument_for(binding)  # every call site passes the same value
                     if passed is None:
                         return None
                     expr, scope = passed
                     continue
-                if binding.kind != "import":
+                if binding.kind is not BindingKind.IMPORT:
                     return None
                 far = ev._imported(binding.qname)
             elif isinstance(expr, ast.Attribute):
@@ -224,7 +224,7 @@ class Evaluator:
         if self.project is None or not self.project.follows(qname):
             return None
         found = self.project.binding(qname)
-        if found is None or found[1].kind != "assign":
+        if found is None or found[1].kind is not BindingKind.ASSIGN:
             return None
         model, binding = found
         return model.ev, binding.node, binding.scope
@@ -432,9 +432,9 @@ class Evaluator:
         """The `def` a called name refers to, here or imported from another module of the project."""
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
-            if binding is not None and binding.kind == "def":
+            if binding is not None and binding.kind is BindingKind.DEF:
                 return self, binding.node
-            qname = binding.qname if binding is not None and binding.kind == "import" else None
+            qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
         elif isinstance(expr, ast.Attribute):
             qname = self.ix.qualname(expr, scope)
         else:
@@ -442,7 +442,7 @@ class Evaluator:
         if self.project is None or not self.project.follows(qname):
             return None
         found = self.project.binding(qname)
-        if found is None or found[1].kind != "def":
+        if found is None or found[1].kind is not BindingKind.DEF:
             return None
         return found[0].ev, found[1].node
 

@@ -23,7 +23,7 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, VMAP_CALLS, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import Scope
+from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 
@@ -312,7 +312,7 @@ class VmapCallAnalysis:
                 return expr, scope
             binding = self.ix.single_binding(expr.id, scope)
             if binding is not None:
-                if binding.kind != "assign":
+                if binding.kind is not BindingKind.ASSIGN:
                     return None
                 expr, scope = binding.node, binding.scope
                 continue
@@ -324,7 +324,7 @@ class VmapCallAnalysis:
 
     def _straight_line_value(self, name: ast.Name, scope: Scope) -> ast.AST | None:
         bindings = scope.bindings.get(name.id, [])
-        if not bindings or any(b.kind != "assign" for b in bindings):
+        if not bindings or any(b.kind is not BindingKind.ASSIGN for b in bindings):
             return None
         stmt, block = self._statement_in_block(name)
         if block is None:
