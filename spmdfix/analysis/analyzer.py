@@ -261,7 +261,7 @@ class Analyzer:
     def _strip_blocker(self, reached: ReachedSite, stripped: set[str]) -> str:
         """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not)."""
         site = reached.site
-        if site.api == "smap":
+        if not site.api.written_specs:
             return "`jax.smap` has no specs to strip: its specs come from `in_axes`/`out_axes` and `axis_name`"
         func, _ = unwrap_body(self.ix, site.body, site.body_scope)
         if func is None:

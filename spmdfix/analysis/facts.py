@@ -24,6 +24,7 @@ from spmdfix.model import Related, Span
 
 if TYPE_CHECKING:
     from spmdfix.analysis.uses import Use
+    from spmdfix.jaxapi import ShardMapApi
     from spmdfix.analysis.values import AxisNames, MeshInfo, Spec, SpecTree
 
 
@@ -100,9 +101,9 @@ class ShardMapFacts:
 
     key: str
     span: Span
-    # "new" (jax.shard_map: check_vma), "old" (jax.experimental.shard_map: check_rep) or "smap" (jax.smap:
-    # specs read from in_axes/out_axes, `axis_names` its one axis, always check_vma=True)
-    api: str
+    # which shard_map API builds it (jaxapi.ShardMapApi: where its specs come from, its check flag, its
+    # manual axes); for jax.smap the specs are read from in_axes/out_axes and `axis_names` is its one axis
+    api: ShardMapApi
     check_span: Span | None  # the check_vma= / check_rep= value as written, when given
     in_specs: SpecTree
     out_specs: SpecTree

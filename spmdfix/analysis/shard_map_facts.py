@@ -53,7 +53,7 @@ class ShardMapAnalysis:
             return cached
         args = site.args
         mesh = self._mesh(site, reached, vmap)
-        if site.api == "smap":
+        if not site.api.written_specs:
             in_specs, out_specs, axis_names, axis_names_unknown = self._smap_specs(site)
         else:
             axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)

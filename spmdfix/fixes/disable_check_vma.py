@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.model import Applicability, Fix, NodeEdit, Transform
+from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import ReachedFacts
@@ -19,10 +19,13 @@ if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module witho
 TRANSFORM = Transform.DISABLE_CHECK_VMA
 
 
-def plan(reached: ReachedFacts) -> Fix:
-    """Set `check_vma=False` (`check_rep=False`) on the shard_map: replace an explicit value, else add it."""
+def plan(reached: ReachedFacts) -> Fix | Refusal:
+    """Set `check_vma=False` (`check_rep=False`) on the shard_map: replace an explicit value, else add it.
+    Refused for an API without such a flag (`jaxapi.ShardMapApi.check_flag`: `jax.smap` always checks)."""
     sm = reached.shard_map
-    keyword = "check_vma" if sm.api == "new" else "check_rep"
+    keyword = sm.api.check_flag
+    if keyword is None:
+        return Refusal(TRANSFORM, "this shard_map API always checks: it has no `check_vma`/`check_rep` to turn off")
     if sm.check_span is not None:
         edit = NodeEdit(sm.check_span, "replace", "False")
     else:

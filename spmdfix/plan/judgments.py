@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 # smap has no in_specs to extend (lift-captures), no specs to strip and no check_vma to turn off: its specs
 # come from in_axes/out_axes, and it always checks (jax/_src/shard_map.py `_smap`).
-_SMAP_SPEC_EDITS = (Transform.STRIP, Transform.LIFT_CAPTURES, Transform.DISABLE_CHECK_VMA)
+_SPEC_EDITS = (Transform.STRIP, Transform.LIFT_CAPTURES)
+_CHECK_EDITS = (Transform.DISABLE_CHECK_VMA,)
 _SMAP_NO_SPECS = (
     "`jax.smap` has no `in_specs`/`out_specs` or `check_vma` to edit: its specs come from `in_axes`/`out_axes` "
     "and `axis_name`, and it always checks"
@@ -38,9 +39,14 @@ def refused_at(reached: ReachedFacts, findings: list[Finding]) -> list[Finding]:
     nothing to apply to."""
     if reached.shard_map.body.nested_shard_maps:
         findings = [_refused(f, NESTED_REFUSED, nested_reason(reached)) for f in findings]
-    if reached.shard_map.api == "smap":
+    api = reached.shard_map.api
+    if api.one_manual_axis:
         findings = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), SMAP_REASON) for f in findings]
-        findings = [_refused(f, _SMAP_SPEC_EDITS, _SMAP_NO_SPECS) for f in findings]
+    if not api.written_specs:
+        findings = [_refused(f, _SPEC_EDITS, _SMAP_NO_SPECS) for f in findings]
+    if api.check_flag is None:
+        # (after the spec edits: the refusals keep the order strip, lift-captures, disable-check-vma)
+        findings = [_refused(f, _CHECK_EDITS, _SMAP_NO_SPECS) for f in findings]
     return findings
 
 
@@ -48,7 +54,7 @@ def refused_for_site(vmap: VmapFacts, findings: list[Finding]) -> list[Finding]:
     """Every finding of the site with rename and add-axis refused when some reached shard_map has a nested
     one or is a `jax.smap`: they edit the vmap site, so they would run into that shard_map too."""
     nested = any(r.shard_map.body.nested_shard_maps for r in vmap.reached)
-    smap = any(r.shard_map.api == "smap" for r in vmap.reached)
+    smap = any(r.shard_map.api.one_manual_axis for r in vmap.reached)
     if not (nested or smap):
         return findings
     reason = "a reached shard_map's body applies another shard_map: " + NESTED_MEASURED

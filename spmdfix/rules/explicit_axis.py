@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.fixes import strip_spec_entries
+from spmdfix.jaxapi import ShardMapApi
 from spmdfix.fixes.edits import backticked
 from spmdfix.model import Finding, Related, Transform
 from spmdfix.rules.not_manual import NOT_MANUAL, eager_explicit_findings
@@ -49,7 +50,7 @@ def _plain_vmap_findings(site: Site, reached: ReachedFacts) -> list[Finding]:
     axes_placed = set(vmap.spmd.names)
     findings = []
     sm = reached.shard_map
-    if sm.api == "smap":
+    if sm.api is ShardMapApi.SMAP:
         return []  # not measured under a plain vmap over a placed batch: no finding, no fix
     fix = strip_spec_entries.plan_explicit(vmap, reached)
     related = (

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_axes
 from spmdfix.fixes.edits import backticked
+from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Refusal, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 from spmdfix.rules.spec_collision import SMAP_REASON
@@ -53,13 +54,13 @@ def _manual_findings(vmap: VmapFacts, reached: ReachedFacts, site_fixes) -> list
     missing = [a for a in vmap.spmd.names if a not in sm.axis_names.names]
     if not missing:
         return []
-    if sm.api != "smap" and batch_on_explicit_axes(vmap, sm.mesh):
+    if sm.api is not ShardMapApi.SMAP and batch_on_explicit_axes(vmap, sm.mesh):
         # The batch placed on an Explicit spmd axis: the shard_map runs with check_vma=True, eager and under
         # jit (measured: safety/measurements/h4_explicit_placed.py; fuzz seed 4357); check_vma=False called
         # eagerly fails, which eager_explicit_findings reports.
         return []
     manual = sorted(sm.axis_names.names)
-    if sm.api == "smap":
+    if sm.api.one_manual_axis:
         what = f"`jax.smap` over axis {backticked(manual)} makes only that axis manual"
         options: list = [Refusal(t, SMAP_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
     else:
