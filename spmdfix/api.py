@@ -21,6 +21,7 @@ from pathlib import Path
 from spmdfix import rules
 from spmdfix.analysis.analyzer import Analyzer
 from spmdfix.analysis.index import MAX_MODULES, ProjectIndex, ProjectLink
+from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.edit_log import EditLog
 from spmdfix.files import find_project_root
@@ -237,7 +238,7 @@ def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=
         if analyzer is not None:  # (facts are plain data: the module's analysis is freed as it is let go)
             analyzer.ix.release()
     unfollowed = sorted(
-        {Unfollowed(f.span, span, what) for f in facts if f.kind == "spmd" for span, what in f.unresolved}
+        {Unfollowed(f.span, span, what) for f in facts if f.kind is VmapKind.SPMD for span, what in f.unresolved}
         | {Unfollowed(vmap, span, what) for vmap, span, what in analyzer.unknown_spmd}
     )
     return Analysis(plan_findings(facts, options.new_axis), tuple(unfollowed))

@@ -678,11 +678,12 @@ def test_other_callers_of_a_reached_shard_map(name: str) -> None:
     import ast
 
     from spmdfix.analysis.analyzer import Analyzer
+    from spmdfix.analysis.kinds import VmapKind
     from spmdfix.analysis.module_model import ModuleModel
 
     body, expected = OTHER_CALLER_CASES[name]
     source = HEADER + textwrap.dedent(body)
-    facts = [f for f in Analyzer(ModuleModel.build(source, ast.parse(source))).facts() if f.kind == "spmd"]
+    facts = [f for f in Analyzer(ModuleModel.build(source, ast.parse(source))).facts() if f.kind is VmapKind.SPMD]
     places = [p for f in facts for r in f.reached for p in r.other_callers]
     assert [p.split("`")[1] for p in places] == expected
     strip = _fix(body, "strip")

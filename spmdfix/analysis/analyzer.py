@@ -11,7 +11,7 @@ it follows the vmapped callable (`analysis.reach`) to every shard_map it applies
   (`analysis.callers`);
 - the axes of `with_sharding_constraint` specs on the way.
 
-Plain vmaps over inputs placed on Explicit mesh axes (`analysis.placement`) give facts of kind "explicit".
+Plain vmaps over inputs placed on Explicit mesh axes (`analysis.placement`) give facts of kind `VmapKind.EXPLICIT`.
 A callable of another module of the project is summarised once in that module's model (`summary_of`,
 `facts.FunctionSummary`). The planner (`spmdfix.plan`) turns facts into findings and fixes.
 """
@@ -26,6 +26,7 @@ from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.capture import CaptureAnalysis
 from spmdfix.analysis.facts import ConstraintUse, FunctionSummary, ReachedFacts, ShardMapFacts, VmapFacts
+from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
@@ -139,7 +140,7 @@ class Analyzer:
                     reached=tuple(_unique(reached)),
                     constraints=(),
                     constraints_unknown=False,
-                    kind="explicit",
+                    kind=VmapKind.EXPLICIT,
                     placement=plain.placement,
                     calls=self.vmap_calls.calls(plain.vmap, plain.fun, argument(plain.vmap, 1, "in_axes")),
                 )

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from spmdfix import jaxapi
 from spmdfix.analysis.facts import Capture, LiftSite  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.follow import ARRAY_VALUE, LIFT_USES, Follow
+from spmdfix.analysis.kinds import CaptureKind, SpecsForm
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.static import dynamic_names, in_static_context
@@ -336,7 +337,7 @@ class CaptureAnalysis:
             bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
             if bindings and bindings[0].scope.node is home and node.id not in seen:
                 seen[node.id] = self.span(node)
-        return tuple(Capture(n, s, "batched", self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+        return tuple(Capture(n, s, CaptureKind.BATCHED, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 
     # --- unbatched arrays (the all-replicated body) ----------------------------------------------------
     def unbatched_arrays(self, construction: ast.AST, body: ast.AST | None, skip: set[str]) -> tuple[Capture, ...]:
@@ -359,7 +360,7 @@ class CaptureAnalysis:
                 continue
             if self._array_value(binding.node, binding.scope, Follow(ARRAY_VALUE)):
                 seen[node.id] = self.span(node)
-        return tuple(Capture(n, s, "array", self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+        return tuple(Capture(n, s, CaptureKind.ARRAY, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 
     def _row(self, span: Span) -> int:
         return self.ix.lines.row_col(span.start)[0]
@@ -434,11 +435,11 @@ class CaptureAnalysis:
         if any(isinstance(a, ast.Starred) for a in parent.args) or parent.keywords:
             return "the shard_map is applied with *args or keyword arguments"
         if isinstance(body, ast.Lambda):
-            params, kind = self.span(body), "lambda"
+            params = self.span(body)
         elif isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if body.decorator_list:
                 return "the shard_map body is decorated: the decorator would receive the new parameter"
-            params, kind = self._def_name_span(body), "def"
+            params = self._def_name_span(body)
         else:
             return "the shard_map body is not a function defined here"
         if body.args.vararg or body.args.kwonlyargs or body.args.kwarg:
@@ -457,9 +458,9 @@ class CaptureAnalysis:
                 vmaps.append(self.span(call))
         callee = self._spec_callee(in_specs)
         if isinstance(in_specs, ast.Call):
-            form = "spec"
+            form = SpecsForm.SPEC
         elif isinstance(in_specs, (ast.Tuple, ast.List)):
-            form = "seq" if in_specs.elts else "empty"
+            form = SpecsForm.SEQ if in_specs.elts else SpecsForm.EMPTY
         else:
             return "in_specs is not a spec or a tuple of specs written here"
         if callee is None:
@@ -468,7 +469,7 @@ class CaptureAnalysis:
         text = self.ix.source[spec_span.start : spec_span.end]
         arity = len(body.args.posonlyargs) + len(body.args.args)
         unsafe = "; ".join(p for p in (self.lift_use_problem(body, name) for name in names) if p)
-        return LiftSite(params, kind, spec_span, form, text, callee, self.span(parent), tuple(vmaps), arity, unsafe)
+        return LiftSite(params, spec_span, form, text, callee, self.span(parent), tuple(vmaps), arity, unsafe)
 
     def lift_use_problem(self, body: ast.AST, name: str) -> str:
         """Why a use of `name` in `body` is not on the lift allowlist, or "" when every use is.

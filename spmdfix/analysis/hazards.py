@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.kinds import BatchPlacement
+
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import ReachedFacts, VmapFacts
     from spmdfix.analysis.values import MeshInfo
@@ -44,7 +46,7 @@ def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
     calls = vmap.calls
     return (
         mesh is not None and mesh.axis_types == "explicit" and calls is not None and calls.complete
-        and all(c.batch_placement == "axes" for c in calls.calls)
+        and all(c.batch_placement is BatchPlacement.AXES for c in calls.calls)
     )
 
 

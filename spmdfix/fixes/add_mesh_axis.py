@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
+from spmdfix.analysis.kinds import BatchPlacement
 from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
 
@@ -63,7 +64,7 @@ def _explicit_calls_unproven(vmap: VmapFacts) -> str | None:
     for call in calls.calls:
         if not call.under_jit:
             return f"the call at line {call.line} is not traced under jax.jit"
-        if call.batch_placement != "none":
+        if call.batch_placement is not BatchPlacement.NONE:
             return f"the input of the call at line {call.line} is not visibly placed with `None` at the batch dimension"
     return None
 

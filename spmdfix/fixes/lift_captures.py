@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.kinds import SpecsForm
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
@@ -47,7 +48,7 @@ def plan(reached: ReachedFacts, placed: tuple[str, ...] = ()) -> Fix | Refusal:
     names = [c.name for c in reached.captures]
     specs = [f"{site.spec_callee}()" for _ in names]
     edits = [NodeEdit(site.params, "param", name) for name in names]
-    if site.in_specs_form == "spec":
+    if site.in_specs_form is SpecsForm.SPEC:
         edits.append(NodeEdit(site.in_specs, "replace", "(" + ", ".join([site.in_specs_text, *specs]) + ")"))
     else:
         edits += [NodeEdit(site.in_specs, "insert", spec, -1) for spec in specs]

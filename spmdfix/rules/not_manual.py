@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_axes
+from spmdfix.analysis.kinds import VmapKind
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Refusal, Transform
@@ -85,7 +86,7 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
     """
     sm = reached.shard_map
     calls = vmap.calls
-    if vmap.kind == "explicit":
+    if vmap.kind is VmapKind.EXPLICIT:
         # a plain vmap over a batch placed on Explicit axes (analysis.placement): measured to fail the same way
         placed = sm.mesh is not None and sm.mesh.axis_types == "explicit" and calls is not None
     else:
@@ -98,7 +99,7 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
     lines = ", ".join(str(c.line) for c in eager)
     message = (
         f"`check_vma=False` on a shard_map reached by a vmap whose batch is placed on Explicit mesh axis "
-        f"{backticked(vmap.spmd.names)}{'' if vmap.kind == 'explicit' else ' (its `spmd_axis_name`)'}: called "
+        f"{backticked(vmap.spmd.names)}{'' if vmap.kind is VmapKind.EXPLICIT else ' (its `spmd_axis_name`)'}: called "
         f"eagerly (line {lines}), JAX does not "
         "make that axis manual and raises `shard_map out_specs argument must refer to an axis marked as manual`; "
         "calling it under `jax.jit`, or leaving `check_vma` on, runs"
