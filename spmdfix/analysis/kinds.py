@@ -44,3 +44,41 @@ class BatchPlacement(enum.Enum):
     NONE = enum.auto()
     AXES = enum.auto()
     UNKNOWN = enum.auto()
+
+
+class MeshKind(enum.Enum):
+    """Which constructor builds a mesh (`values.MeshInfo.kind`): `jax.sharding.Mesh(devices, axis_names)` (Auto
+    axes by default) or `jax.make_mesh(axis_shapes, axis_names)` (Explicit axes by default)."""
+
+    MESH = enum.auto()
+    MAKE_MESH = enum.auto()
+
+
+class ShapeForm(enum.Enum):
+    """Where a mesh's shape is written, so where add-axis puts a new leading size (`MeshInfo.shape_form`).
+    ARGS: the positional arguments of a `reshape(2, 4)` call; SEQ: a tuple/list display such as `(2, 4)`; FLAT:
+    the devices argument of a one-axis `Mesh`, a flat array of devices (reshaped where it is passed)."""
+
+    ARGS = enum.auto()
+    SEQ = enum.auto()
+    FLAT = enum.auto()
+
+
+class AxisType(enum.Enum):
+    """The type of a mesh axis (`MeshInfo.type_of`, `MeshInfo.types`), or of a whole mesh's axes
+    (`MeshInfo.axis_types`): AUTO, EXPLICIT (`jax.sharding.AxisType.Auto` / `.Explicit`, or a constructor's
+    default), UNKNOWN (not a literal `AxisType.*`, or not an axis of the mesh); MIXED only for a whole mesh,
+    whose axes are of both known types (JAX decides per axis: safety/measurements/capture_explicit_mesh.py)."""
+
+    AUTO = enum.auto()
+    EXPLICIT = enum.auto()
+    MIXED = enum.auto()
+    UNKNOWN = enum.auto()
+
+
+class AxisTypesForm(enum.Enum):
+    """How a mesh's `axis_types` argument is written (`MeshInfo.axis_types_form`), so how add-axis extends it.
+    SEQ: a tuple display (extended by a copy of its first element); REPEAT: `(A,) * n` (n raised by one)."""
+
+    SEQ = enum.auto()
+    REPEAT = enum.auto()

@@ -17,6 +17,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import Placement  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.follow import VMAP_WRAPPERS, Follow
+from spmdfix.analysis.kinds import AxisType
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.values import AxisNames
@@ -98,7 +99,7 @@ class PlacementAnalysis:
             return None
         mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
         mesh = self.ev.mesh(mesh_expr, scope) if mesh_expr is not None else None
-        if mesh is None or mesh.axis_types != "explicit" or spec_expr is None:
+        if mesh is None or mesh.axis_types is not AxisType.EXPLICIT or spec_expr is None:
             return None
         tree = self.ev.spec_tree(spec_expr, scope)
         if len(tree.specs) != 1 or not tree.specs[0].entries or tree.specs[0].entries[0].value is None:

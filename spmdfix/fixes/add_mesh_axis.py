@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
-from spmdfix.analysis.kinds import BatchPlacement
+from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, ShapeForm
 from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
 
@@ -98,16 +98,16 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     if mesh.shape_span is None or mesh.names_span is None:
         return Refusal(TRANSFORM, "the mesh's shape or axis names are not literals this transform can extend")
     name = new_axis_name(mesh.axis_names, base_name)
-    if mesh.shape_form == "flat":
+    if mesh.shape_form is ShapeForm.FLAT:
         # The devices argument is a name or a call (values.Evaluator._device_shape): no parentheses needed.
         shape_edit = NodeEdit(mesh.shape_span, "replace", f"{mesh.flat_devices}.reshape(1, -1)")
     else:
         shape_edit = NodeEdit(mesh.shape_span, "insert", "1", 0)
     edits = [shape_edit, NodeEdit(mesh.names_span, "insert", c.quoted(name, mesh.quote), 0)]
     if mesh.axis_types_span is not None:
-        if mesh.axis_types_form == "seq" and mesh.axis_types_first:
+        if mesh.axis_types_form is AxisTypesForm.SEQ and mesh.axis_types_first:
             edits.append(NodeEdit(mesh.axis_types_span, "insert", mesh.axis_types_first, 0))
-        elif mesh.axis_types_form == "repeat" and isinstance(mesh.repeat_count, int) and mesh.repeat_span:
+        elif mesh.axis_types_form is AxisTypesForm.REPEAT and isinstance(mesh.repeat_count, int) and mesh.repeat_span:
             edits.append(NodeEdit(mesh.repeat_span, "replace", str(mesh.repeat_count + 1)))
         else:
             return Refusal(TRANSFORM, "the mesh's `axis_types` is not a literal this transform can extend")
@@ -115,8 +115,8 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     if isinstance(names_edits, str):
         return Refusal(TRANSFORM, names_edits)
     reasons = []
-    if mesh.axis_types != "auto":
-        why = _explicit_calls_unproven(vmap) if mesh.axis_types == "explicit" else "its axis types are not all known"
+    if mesh.axis_types is not AxisType.AUTO:
+        why = _explicit_calls_unproven(vmap) if mesh.axis_types is AxisType.EXPLICIT else "its axis types are not all known"
         if why:
             reasons.append(
                 f"the mesh has Explicit (or unknown) axis types and {why}: eager callers must place the batch "

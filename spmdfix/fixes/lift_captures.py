@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.kinds import SpecsForm
+from spmdfix.analysis.kinds import AxisType, SpecsForm
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
@@ -60,7 +60,7 @@ def plan(reached: ReachedFacts, placed: tuple[str, ...] = ()) -> Fix | Refusal:
     listed = ", ".join(f"`{n}`" for n in names)
     safe = "an explicit replicated operand is what the closure meant, and runs (measured)"
     unsafe = site.unsafe
-    if not unsafe and placed and sm.mesh is not None and sm.mesh.axis_types != "auto":
+    if not unsafe and placed and sm.mesh is not None and sm.mesh.axis_types is not AxisType.AUTO:
         unsafe = (
             f"{', '.join(f'`{n}`' for n in placed)} comes from an input placed on mesh axes beyond its batch "
             "dimension; on an Explicit mesh a `P()` operand does not match that placement"

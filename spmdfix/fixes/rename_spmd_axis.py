@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
+from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, Refusal, Transform
 
@@ -55,7 +56,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if known_bad:
         return Refusal(TRANSFORM, divides)
     reasons = [divides] if divides else []
-    if any(m.axis_types != "auto" for m in meshes):
+    if any(m.axis_types is not AxisType.AUTO for m in meshes):
         reasons.append("the mesh has Explicit (or unknown) axis types: eager callers' inputs placed for the old specs no longer match")
     reasons += c.unknowns(vmap)
     if has_h2(vmap):

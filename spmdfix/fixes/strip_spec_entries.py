@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
+from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
 
@@ -57,7 +58,7 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         reasons.append(f"out_specs-only collision: the output is tiled over {c.backticked(out_only)}")
     if sm.mesh is None:
         reasons.append("the mesh is not resolved")
-    elif sm.mesh.axis_types != "auto":
+    elif sm.mesh.axis_types is not AxisType.AUTO:
         reasons.append("the mesh has Explicit (or unknown) axis types: inputs placed for the old specs no longer match")
     if sm.in_specs.unresolved or sm.out_specs.unresolved:
         reasons.append("some specs are built at run time")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.kinds import VmapKind
+from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
@@ -85,7 +85,7 @@ def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reporte
     """
     sm = reached.shard_map
     calls = vmap.calls
-    if not reached.inner_mapped or calls is None or sm.mesh is None or sm.mesh.axis_types != "explicit":
+    if not reached.inner_mapped or calls is None or sm.mesh is None or sm.mesh.axis_types is not AxisType.EXPLICIT:
         return []
     placing = [
         (c, names) for c in calls.calls for i in reached.inner_mapped

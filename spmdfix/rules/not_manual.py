@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_axes
-from spmdfix.analysis.kinds import VmapKind
+from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Refusal, Transform
@@ -88,7 +88,7 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
     calls = vmap.calls
     if vmap.kind is VmapKind.EXPLICIT:
         # a plain vmap over a batch placed on Explicit axes (analysis.placement): measured to fail the same way
-        placed = sm.mesh is not None and sm.mesh.axis_types == "explicit" and calls is not None
+        placed = sm.mesh is not None and sm.mesh.axis_types is AxisType.EXPLICIT and calls is not None
     else:
         placed = batch_on_explicit_axes(vmap, sm.mesh)
     if sm.check_vma is not False or reached.under_jit or not placed:
