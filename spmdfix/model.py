@@ -98,18 +98,30 @@ class Unfollowed:
     what: str
 
 
-@dataclass(frozen=True, slots=True)
-class NodeEdit:
-    """One change a transform makes to the expression node that spans exactly `span`.
+class EditKind(enum.StrEnum):
+    """What a `NodeEdit` does to its node. A StrEnum: the value is written in a language server diagnostic's
+    `data` and read back (`lsp.data`), and pickled with a fix in the cache.
 
-    kind "replace": the node is replaced by the expression `code`.
-    kind "insert": `code` is inserted as a new element at `index` of the node's elements; the node is a
-    tuple, list or set display, or a call (its positional arguments). `index` -1 appends.
-    kind "drop-keyword": the node is a call; its keyword argument named `code` is removed.
+    REPLACE: the node is replaced by the expression `code`.
+    INSERT: `code` is inserted as a new element at `index` of the node's elements; the node is a tuple, list
+    or set display, or a call (its positional arguments). `index` -1 appends.
+    DROP_KEYWORD: the node is a call; its keyword argument named `code` is removed.
+    PARAM: a plain positional parameter `code` is appended to a function's parameters; the node is a lambda,
+    or the name of a `def` (whose parameters the text edit then covers).
     """
 
+    REPLACE = "replace"
+    INSERT = "insert"
+    DROP_KEYWORD = "drop-keyword"
+    PARAM = "param"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeEdit:
+    """One change a transform makes to the expression node that spans exactly `span` (`EditKind` says which)."""
+
     span: Span
-    kind: str
+    kind: EditKind
     code: str
     index: int = 0
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, ShapeForm
 from spmdfix.fixes import edits as c
-from spmdfix.model import Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import EditKind, Fix, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -100,15 +100,15 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     name = new_axis_name(mesh.axis_names, base_name)
     if mesh.shape_form is ShapeForm.FLAT:
         # The devices argument is a name or a call (values.Evaluator._device_shape): no parentheses needed.
-        shape_edit = NodeEdit(mesh.shape_span, "replace", f"{mesh.flat_devices}.reshape(1, -1)")
+        shape_edit = NodeEdit(mesh.shape_span, EditKind.REPLACE, f"{mesh.flat_devices}.reshape(1, -1)")
     else:
-        shape_edit = NodeEdit(mesh.shape_span, "insert", "1", 0)
-    edits = [shape_edit, NodeEdit(mesh.names_span, "insert", c.quoted(name, mesh.quote), 0)]
+        shape_edit = NodeEdit(mesh.shape_span, EditKind.INSERT, "1", 0)
+    edits = [shape_edit, NodeEdit(mesh.names_span, EditKind.INSERT, c.quoted(name, mesh.quote), 0)]
     if mesh.axis_types_span is not None:
         if mesh.axis_types_form is AxisTypesForm.SEQ and mesh.axis_types_first:
-            edits.append(NodeEdit(mesh.axis_types_span, "insert", mesh.axis_types_first, 0))
+            edits.append(NodeEdit(mesh.axis_types_span, EditKind.INSERT, mesh.axis_types_first, 0))
         elif mesh.axis_types_form is AxisTypesForm.REPEAT and isinstance(mesh.repeat_count, int) and mesh.repeat_span:
-            edits.append(NodeEdit(mesh.repeat_span, "replace", str(mesh.repeat_count + 1)))
+            edits.append(NodeEdit(mesh.repeat_span, EditKind.REPLACE, str(mesh.repeat_count + 1)))
         else:
             return Refusal(TRANSFORM, "the mesh's `axis_types` is not a literal this transform can extend")
     names_edits = c.axis_names_edits(vmap, [name])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Applicability, EditKind, Fix, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import ReachedFacts
@@ -27,9 +27,9 @@ def plan(reached: ReachedFacts) -> Fix | Refusal:
     if keyword is None:
         return Refusal(TRANSFORM, "this shard_map API always checks: it has no `check_vma`/`check_rep` to turn off")
     if sm.check_span is not None:
-        edit = NodeEdit(sm.check_span, "replace", "False")
+        edit = NodeEdit(sm.check_span, EditKind.REPLACE, "False")
     else:
-        edit = NodeEdit(sm.span, "insert", f"{keyword}=False", -1)
+        edit = NodeEdit(sm.span, EditKind.INSERT, f"{keyword}=False", -1)
     return Fix(
         TRANSFORM,
         key=f"disable-check-vma:{sm.key}",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes.edits import backticked, resolved_meshes
-from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Applicability, EditKind, Fix, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -43,9 +43,9 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if meshes is None or any(m.axis_types is not AxisType.AUTO for m in meshes):
         reasons.append("a reached shard_map's mesh is not known to be Auto: on an Explicit mesh a plain vmap fails")
     if vmap.spmd_keyword_call is not None:
-        edit = NodeEdit(vmap.spmd_keyword_call, "drop-keyword", "spmd_axis_name")
+        edit = NodeEdit(vmap.spmd_keyword_call, EditKind.DROP_KEYWORD, "spmd_axis_name")
     else:
-        edit = NodeEdit(vmap.spmd.span, "replace", "None")
+        edit = NodeEdit(vmap.spmd.span, EditKind.REPLACE, "None")
     return Fix(
         TRANSFORM,
         key=f"drop-spmd-axis:{vmap.key}",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from math import prod
 
-from spmdfix.model import Applicability, Fix, NodeEdit, Transform
+from spmdfix.model import Applicability, EditKind, Fix, NodeEdit, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -92,13 +92,13 @@ def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], quote: str = "'") -> li
     spmd: AxisNames = vmap.spmd
     like = _quote_of(spmd, quote)
     if spmd.literal:
-        return [NodeEdit(a.span, "replace", quoted(mapping[a.name], like)) for a in spmd.axes if a.name in mapping]
+        return [NodeEdit(a.span, EditKind.REPLACE, quoted(mapping[a.name], like)) for a in spmd.axes if a.name in mapping]
     names = [mapping.get(n, n) for n in spmd.names]
     if spmd.is_tuple:
         code = "(" + ", ".join(quoted(n, like) for n in names) + ("," if len(names) == 1 else "") + ")"
     else:
         code = quoted(names[0], like)
-    return [NodeEdit(spmd.span, "replace", code)]
+    return [NodeEdit(spmd.span, EditKind.REPLACE, code)]
 
 
 def spmd_replace_edits(vmap: VmapFacts, conflicting: set[str], new: str, quote: str = "'") -> list[NodeEdit]:
@@ -112,10 +112,10 @@ def spmd_replace_edits(vmap: VmapFacts, conflicting: set[str], new: str, quote: 
     spmd: AxisNames = vmap.spmd
     like = _quote_of(spmd, quote)
     if not spmd.is_tuple or conflicting >= set(spmd.names):
-        return [NodeEdit(spmd.span, "replace", quoted(new, like))]
+        return [NodeEdit(spmd.span, EditKind.REPLACE, quoted(new, like))]
     hits = [a for a in spmd.axes if a.name in conflicting]
     if spmd.literal and len(hits) == 1:
-        return [NodeEdit(hits[0].span, "replace", quoted(new, like))]
+        return [NodeEdit(hits[0].span, EditKind.REPLACE, quoted(new, like))]
     members, placed = [], False
     for a in spmd.axes:
         if a.name not in conflicting:
@@ -124,7 +124,7 @@ def spmd_replace_edits(vmap: VmapFacts, conflicting: set[str], new: str, quote: 
             members.append(quoted(new, like))
             placed = True
     code = "(" + ", ".join(members) + ("," if len(members) == 1 else "") + ")"
-    return [NodeEdit(spmd.span, "replace", code)]
+    return [NodeEdit(spmd.span, EditKind.REPLACE, code)]
 
 
 def _quote_of(spmd: AxisNames, default: str) -> str:
@@ -183,7 +183,7 @@ def axis_names_edits(vmap: VmapFacts, new: list[str]) -> list[NodeEdit] | str:
         done.add(sm.axis_names.display)
         for name in new:
             if name not in sm.axis_names.names:
-                edits.append(NodeEdit(sm.axis_names.display, "insert", quoted(name, sm.axis_names.quote), -1))
+                edits.append(NodeEdit(sm.axis_names.display, EditKind.INSERT, quoted(name, sm.axis_names.quote), -1))
     return edits
 
 

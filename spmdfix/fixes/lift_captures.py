@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.kinds import AxisType, SpecsForm
-from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Applicability, EditKind, Fix, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.capture import LiftSite
@@ -47,16 +47,16 @@ def plan(reached: ReachedFacts, placed: tuple[str, ...] = ()) -> Fix | Refusal:
         return Refusal(TRANSFORM, site or "the shard_map cannot be edited")
     names = [c.name for c in reached.captures]
     specs = [f"{site.spec_callee}()" for _ in names]
-    edits = [NodeEdit(site.params, "param", name) for name in names]
+    edits = [NodeEdit(site.params, EditKind.PARAM, name) for name in names]
     if site.in_specs_form is SpecsForm.SPEC:
-        edits.append(NodeEdit(site.in_specs, "replace", "(" + ", ".join([site.in_specs_text, *specs]) + ")"))
+        edits.append(NodeEdit(site.in_specs, EditKind.REPLACE, "(" + ", ".join([site.in_specs_text, *specs]) + ")"))
     else:
-        edits += [NodeEdit(site.in_specs, "insert", spec, -1) for spec in specs]
-    edits += [NodeEdit(site.call, "insert", name, -1) for name in names]
+        edits += [NodeEdit(site.in_specs, EditKind.INSERT, spec, -1) for spec in specs]
+    edits += [NodeEdit(site.call, EditKind.INSERT, name, -1) for name in names]
     if site.vmaps:
         axes = ["0"] * site.arity + ["None"] * len(names)
         in_axes = "in_axes=(" + ", ".join(axes) + ("," if len(axes) == 1 else "") + ")"
-        edits += [NodeEdit(span, "insert", in_axes, -1) for span in site.vmaps]
+        edits += [NodeEdit(span, EditKind.INSERT, in_axes, -1) for span in site.vmaps]
     listed = ", ".join(f"`{n}`" for n in names)
     safe = "an explicit replicated operand is what the closure meant, and runs (measured)"
     unsafe = site.unsafe

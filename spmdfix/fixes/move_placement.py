@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.fixes import edits as c
-from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Applicability, EditKind, Fix, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -59,7 +59,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         title=f"Place the batch dimension off {c.backticked(vmap.spmd.names)}: `{code}`",
         applicability=Applicability.UNSAFE,
         reason="; ".join(reasons),
-        node_edits=(NodeEdit(placement.spec.span, "replace", code),),
+        node_edits=(NodeEdit(placement.spec.span, EditKind.REPLACE, code),),
     )
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes import edits as c
-from spmdfix.model import Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import EditKind, Fix, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, VmapFacts
@@ -175,7 +175,7 @@ def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
 
 def _entry_edits(trees, spmd: set[str]) -> list[NodeEdit]:
     return [
-        NodeEdit(entry.span, "replace", stripped(entry.value, spmd))
+        NodeEdit(entry.span, EditKind.REPLACE, stripped(entry.value, spmd))
         for tree in trees
         for entry, _ in tree.entries_naming(spmd)
     ]

@@ -17,7 +17,7 @@ from spmdfix import rules
 from spmdfix.files import text_of
 from spmdfix.links import editor_url
 from spmdfix.lsp.text import PositionConverter
-from spmdfix.model import Applicability, Finding, Fix, NodeEdit, Span, Transform
+from spmdfix.model import Applicability, EditKind, Finding, Fix, NodeEdit, Span, Transform
 
 SOURCE = "spmdfix"
 ERROR_CODES = frozenset({rules.IN_SPECS.code, rules.OUT_SPECS.code})
@@ -51,7 +51,7 @@ def fix_from_json(data: dict[str, Any]) -> Fix:
         node_edits=tuple(
             NodeEdit(
                 span=_span(e["span"]),
-                kind=str(e["kind"]),
+                kind=EditKind(e["kind"]),
                 code=str(e["code"]),
                 index=int(e.get("index", 0)),
             )
