@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from typing import Final, Literal, Union
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -69,17 +70,16 @@ class Transform(enum.StrEnum):
 DEFAULT_NEW_AXIS = "batch"  # the mesh axis add-axis adds unless told otherwise
 
 
-class Strategy(enum.StrEnum):
-    """What `spmdfix fix --strategy` asks for: one transform, or `auto` (first safe one per finding)."""
+AUTO: Final = "auto"
+# What `spmdfix fix --strategy` asks for: one transform, or "auto" (per finding, the first safe fix in the
+# order of `Transform`; with unsafe fixes allowed, else the first unsafe one: `choose_fix`).
+Strategy = Union[Transform, Literal["auto"]]
+STRATEGIES: tuple[Strategy, ...] = (AUTO, *Transform)  # the choices of `--strategy` and `strategy =`, in order
 
-    AUTO = "auto"
-    RENAME = "rename"
-    ADD_AXIS = "add-axis"
-    STRIP = "strip"
-    MOVE_PLACEMENT = "move-placement"
-    LIFT_CAPTURES = "lift-captures"
-    DISABLE_CHECK_VMA = "disable-check-vma"
-    DROP_SPMD_AXIS = "drop-spmd-axis"
+
+def strategy_of(text: str) -> Strategy:
+    """The strategy `text` names (one of `STRATEGIES`). Raises ValueError for any other text."""
+    return AUTO if text == AUTO else Transform(text)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -210,7 +210,7 @@ class Options:
     unfixable: rule codes whose fixes are never offered (the settings' `unfixable` / `fixable`: the
     findings are reported without them, `pipeline.select`)."""
 
-    strategy: Strategy = Strategy.AUTO
+    strategy: Strategy = AUTO
     unsafe_fixes: bool = False
     new_axis: str = DEFAULT_NEW_AXIS
     unfixable: frozenset[str] = frozenset()
@@ -222,10 +222,10 @@ def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix 
     auto: the first safe fix in the order rename, add-axis, strip; with `unsafe_fixes`, else the first
     unsafe one. A named strategy: that transform's fix, when it is safe or unsafe fixes are allowed.
     """
-    if strategy == Strategy.AUTO:
+    if strategy == AUTO:
         candidates = list(finding.fixes)
     else:
-        fix = finding.fix_for(Transform(strategy.value))
+        fix = finding.fix_for(strategy)
         candidates = [fix] if fix is not None else []
     for fix in candidates:
         if fix.applicability == Applicability.SAFE:

@@ -19,7 +19,7 @@ import pytest
 from spmdfix.api import Options, check_source, fix_edits_for, fix_source
 from spmdfix.codemods._apply import FixNotBuilt, ModuleEditor, edits_for, parse
 from spmdfix.codemods._snippets import snippets_for
-from spmdfix.model import EditKind, NodeEdit, Span, Strategy
+from spmdfix.model import EditKind, NodeEdit, Span, Transform
 from spmdfix.positions import LineIndex, apply_edits
 
 MODULE = '''\
@@ -209,12 +209,12 @@ def main(xs):
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_several_fixes_in_one_file(newline: str) -> None:
     source = COLLISIONS.replace("\n", newline)
-    result = fix_source(source, Options(strategy=Strategy.STRIP))
+    result = fix_source(source, Options(strategy=Transform.STRIP))
     expected = source.replace("P('x'))(x)", "P(None))(x)").replace("in_specs=P('x')", "in_specs=P(None)")
     assert result.source == expected
     assert len(result.applied) >= 2 and not result.remaining and not result.errors
     # The same edits as on the whole module, fix by fix.
-    fixes = [x for f in check_source(source, Options(strategy=Strategy.STRIP)) for x in f.fixes]
+    fixes = [x for f in check_source(source, Options(strategy=Transform.STRIP)) for x in f.fixes]
     for key, built in fix_edits_for(source, fixes).items():
         fix = next(x for x in fixes if x.key == key)
         assert built == _whole_module(source, list(fix.node_edits)), key
