@@ -206,7 +206,9 @@ def _gc_paused():
             gc.enable()
 
 
-def _checked(source: str, options: Options, path=None, index=None) -> tuple[Analysis, ast.Module | None]:
+def _checked(
+    source: str, options: Options, path: str | Path | None = None, index: ProjectIndex | None = None
+) -> tuple[Analysis, ast.Module | None]:
     """The analysis of a source the prefilter let through, and its `ast` tree (None when it does not parse)."""
     try:
         tree = ast.parse(source)
@@ -226,7 +228,9 @@ def _checked(source: str, options: Options, path=None, index=None) -> tuple[Anal
     return _analysed(source, tree, options, path, index), tree
 
 
-def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=None) -> Analysis:
+def _analysed(
+    source: str, tree: ast.Module, options: Options, path: str | Path | None = None, index: ProjectIndex | None = None
+) -> Analysis:
     analyzer = None
     try:
         analyzer = _analyzer(source, tree, path, index)
@@ -330,7 +334,14 @@ def fix_source(
         return _fixed(source, options, select, review, path, index)
 
 
-def _fixed(source: str, options: Options, select: Selector, review: Reviewer, path=None, index=None) -> FixResult:
+def _fixed(
+    source: str,
+    options: Options,
+    select: Selector,
+    review: Reviewer,
+    path: str | Path | None = None,
+    index: ProjectIndex | None = None,
+) -> FixResult:
     current, applied, errors, log = source, [], [], EditLog()
     analysis, tree = _checked(source, options, path, index) if may_have_findings(source) else (Analysis([]), None)
     findings = analysis.findings
