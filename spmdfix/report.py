@@ -123,7 +123,7 @@ def json_records(
                 "alternatives": [
                     _fix_json(x, edits_by_key.get(x.key), lines)
                     for x in f.fixes
-                    if chosen is None or x.key != chosen.key
+                    if chosen is None or x.id != chosen.id
                 ],
                 "not_offered": [{"transform": str(r.transform), "reason": r.reason} for r in f.refusals],
                 "related": [
@@ -272,7 +272,7 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
             out.append(f"  = help: {no_fix_reason(f)}")
         if show_fixes:
             for candidate in f.fixes:
-                chosen = " (auto)" if fix is not None and candidate.key == fix.key else ""
+                chosen = " (auto)" if fix is not None and candidate.id == fix.id else ""
                 out.append(
                     f"  = fix [{candidate.applicability}] {candidate.transform}{chosen}: "
                     f"{candidate.title} — {candidate.reason}"

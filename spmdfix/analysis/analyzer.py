@@ -39,7 +39,7 @@ from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 from spmdfix.analysis.uses import Use, short
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
-from spmdfix.model import Span
+from spmdfix.model import SiteId, SiteKind, Span
 from spmdfix.paths import relpath
 
 
@@ -104,7 +104,7 @@ class Analyzer:
                 unresolved += summary.unresolved
             out.append(
                 VmapFacts(
-                    key=self.model.key("vmap", site.node),
+                    site=self.model.site(SiteKind.VMAP, site.node),
                     span=self.span(site.node),
                     spmd=spmd,
                     reached=tuple(_unique(reached)),
@@ -134,7 +134,7 @@ class Analyzer:
                 reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, owner, target)]
             out.append(
                 VmapFacts(
-                    key=self.model.key("vmap", plain.vmap),
+                    site=self.model.site(SiteKind.VMAP, plain.vmap),
                     span=self.span(plain.vmap),
                     spmd=plain.axes,
                     reached=tuple(_unique(reached)),
@@ -379,11 +379,11 @@ def _all_replicated(sm: ShardMapFacts) -> bool:
 
 def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
     """Each shard_map once (the first way to it): two imported helpers may lead to the same one."""
-    seen: set[str] = set()
+    seen: set[SiteId] = set()
     out = []
     for r in reached:
-        if r.shard_map.key not in seen:
-            seen.add(r.shard_map.key)
+        if r.shard_map.site not in seen:
+            seen.add(r.shard_map.site)
             out.append(r)
     return out
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 # (the kinds live in their own small module: the rules and fixes compare them at run time, and importing
 # this one would compile its records on the serial start of a run)
 from spmdfix.analysis.kinds import BatchPlacement, CaptureKind, SpecsForm, VmapKind
-from spmdfix.model import Related, Span
+from spmdfix.model import Related, SiteId, Span
 
 if TYPE_CHECKING:
     from spmdfix.analysis.uses import Use
@@ -100,9 +100,9 @@ class ConstraintUse:
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ShardMapFacts:
-    """One shard_map construction and everything known about it."""
+    """One shard_map construction and everything known about it; `site` is its identity (`model.SiteId`)."""
 
-    key: str
+    site: SiteId
     span: Span
     # which shard_map API builds it (jaxapi.ShardMapApi: where its specs come from, its check flag, its
     # manual axes); for jax.smap the specs are read from in_axes/out_axes and `axis_names` is its one axis
@@ -256,9 +256,9 @@ class ReachedFacts:
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class VmapFacts:
-    """One vmap site with a resolved spmd_axis_name and the shard_maps it reaches."""
+    """One vmap site with a resolved spmd_axis_name and the shard_maps it reaches; `site` is its identity."""
 
-    key: str
+    site: SiteId
     span: Span
     spmd: AxisNames
     reached: tuple[ReachedFacts, ...]

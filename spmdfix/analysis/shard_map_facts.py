@@ -24,7 +24,7 @@ from spmdfix.analysis.scopes import Scope
 from spmdfix.analysis.shard_maps import ShardMapSite, unwrap_body
 from spmdfix.analysis.uses import Use
 from spmdfix.analysis.values import AxisNames, MeshInfo, Spec, SpecEntry, SpecTree
-from spmdfix.model import Span
+from spmdfix.model import SiteKind, Span
 from spmdfix.paths import relpath
 
 
@@ -60,7 +60,7 @@ class ShardMapAnalysis:
             in_specs = self.ev.spec_tree(args.get("in_specs"), site.scope)
             out_specs = self.ev.spec_tree(args.get("out_specs"), site.scope)
         facts = ShardMapFacts(
-            key=self.model.key("shard_map", site.node),
+            site=self.model.site(SiteKind.SHARD_MAP, site.node),
             span=self.model.span(site.node),
             api=site.api,
             check_span=self._check_span(site),

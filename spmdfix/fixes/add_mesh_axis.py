@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, ShapeForm
 from spmdfix.fixes import edits as c
-from spmdfix.model import EditKind, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -125,11 +125,13 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     reasons += mesh_use_reasons(mesh)
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    edits += c.spmd_replace_edits(vmap, _replaced_members(vmap, meshes), name, mesh.quote) + names_edits
     return c.classified_fix(
-        TRANSFORM,
-        f"add-axis:{vmap.key}",
+        FixId(TRANSFORM, vmap.site),
         f"Add mesh axis `'{name}'` of size 1 and use it as `spmd_axis_name`" + _renamed(name, base_name),
         reasons,
         "a size-1 axis on an Auto mesh partitions nothing",
-        edits + c.spmd_replace_edits(vmap, _replaced_members(vmap, meshes), name, mesh.quote) + names_edits,
+        edits,
+        c.edited_sites(vmap, vmap.site, edits),
+        isolation=vmap.site,  # one rewrite of the vmap's spmd_axis_name a pass (rename, add-axis, drop)
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.model import Applicability, EditKind, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import ReachedFacts
@@ -31,10 +31,10 @@ def plan(reached: ReachedFacts) -> Fix | Refusal:
     else:
         edit = NodeEdit(sm.span, EditKind.INSERT, f"{keyword}=False", -1)
     return Fix(
-        TRANSFORM,
-        key=f"disable-check-vma:{sm.key}",
+        FixId(TRANSFORM, sm.site),
         title=f"Pass `{keyword}=False` to the shard_map",
         applicability=Applicability.UNSAFE,
         reason=f"`{keyword}=False` also turns off JAX's check that out_specs' replication claims hold",
         node_edits=(edit,),
+        sites=frozenset({sm.site}),
     )

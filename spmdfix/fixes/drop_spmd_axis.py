@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes.edits import backticked, resolved_meshes
-from spmdfix.model import Applicability, EditKind, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -47,10 +47,11 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     else:
         edit = NodeEdit(vmap.spmd.span, EditKind.REPLACE, "None")
     return Fix(
-        TRANSFORM,
-        key=f"drop-spmd-axis:{vmap.key}",
+        FixId(TRANSFORM, vmap.site),
         title="Remove `spmd_axis_name` from the vmap",
         applicability=Applicability.UNSAFE,
         reason="; ".join(reasons),
         node_edits=(edit,),
+        sites=frozenset({vmap.site}),
+        isolation=vmap.site,  # one rewrite of the vmap's spmd_axis_name a pass (rename, add-axis, drop)
     )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from math import prod
 
-from spmdfix.model import Applicability, EditKind, Fix, NodeEdit, Transform
+from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, SiteId
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -187,16 +187,38 @@ def axis_names_edits(vmap: VmapFacts, new: list[str]) -> list[NodeEdit] | str:
     return edits
 
 
+def edited_sites(vmap: VmapFacts, site: SiteId, edits: list[NodeEdit]) -> frozenset[SiteId]:
+    """The vmap and shard_map sites a fix planned at `site` changes (`model.Fix.sites`): that site, and each
+    shard_map the vmap reaches whose `axis_names` display one of `edits` extends (rename, add-axis: hazard H4;
+    shard_maps sharing one display all count)."""
+    spans = {e.span for e in edits}
+    extended = {
+        r.shard_map.site
+        for r in vmap.reached
+        if r.shard_map.axis_names is not None
+        and r.shard_map.axis_names.display is not None
+        and r.shard_map.axis_names.display in spans
+    }
+    return frozenset({site, *extended})
+
+
 def classified_fix(
-    transform: Transform, key: str, title: str, reasons: list[str], safe_reason: str, edits
+    fix_id: FixId,
+    title: str,
+    reasons: list[str],
+    safe_reason: str,
+    edits: list[NodeEdit],
+    sites: frozenset[SiteId],
+    isolation: SiteId | None = None,
 ) -> Fix:
     """A Fix whose applicability follows from `reasons`: none makes it safe (explained by `safe_reason`),
     any makes it unsafe (explained by all of them)."""
     return Fix(
-        transform,
-        key=key,
+        fix_id,
         title=title,
         applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
         reason="; ".join(reasons) if reasons else safe_reason,
         node_edits=tuple(edits),
+        sites=sites,
+        isolation=isolation,
     )

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.kinds import AxisType, SpecsForm
-from spmdfix.model import Applicability, EditKind, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.capture import LiftSite
@@ -66,10 +66,10 @@ def plan(reached: ReachedFacts, placed: tuple[str, ...] = ()) -> Fix | Refusal:
             "dimension; on an Explicit mesh a `P()` operand does not match that placement"
         )
     return Fix(
-        TRANSFORM,
-        key=f"lift-captures:{sm.key}",
+        FixId(TRANSFORM, sm.site),
         title=f"Pass {listed} to the shard_map as explicit operand{'s' if len(names) > 1 else ''} with `P()`",
         applicability=Applicability.UNSAFE if unsafe else Applicability.SAFE,
         reason=unsafe or safe,
         node_edits=tuple(edits),
+        sites=frozenset({sm.site}),
     )

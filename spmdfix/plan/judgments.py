@@ -70,19 +70,9 @@ def with_drop_option(vmap: VmapFacts, findings: list[Finding]) -> list[Finding]:
 
 
 def _edited_shard_maps(fix: Fix, vmap: VmapFacts) -> list:
-    """The reached shard_maps a fix edits: strip its specs, lift-captures its body and call,
+    """The reached shard_maps a fix edits (`Fix.sites`): strip its specs, lift-captures its body and call,
     disable-check-vma its `check_vma`, rename and add-axis its `axis_names` display."""
-    hit = []
-    for r in vmap.reached:
-        key = r.shard_map.key
-        names = r.shard_map.axis_names
-        if (
-            fix.key.startswith(f"strip:{key}:")
-            or fix.key in (f"lift-captures:{key}", f"disable-check-vma:{key}")
-            or (names is not None and names.display is not None and any(e.span == names.display for e in fix.node_edits))
-        ):
-            hit.append(r)
-    return hit
+    return [r for r in vmap.reached if r.shard_map.site in fix.sites]
 
 
 def other_callers(finding: Finding, vmap: VmapFacts) -> Finding:
@@ -120,7 +110,7 @@ def judged_together(findings: list[Finding], blockers: list[Blocker]) -> list[Fi
     Measured (docs/safety.md): stripping a `with_sharding_constraint` spec while a `psum` over the spmd axis
     remains in a `check_vma=False` body turns the constraint's error into silently wrong values; add-axis
     while the body still closes over a batched value (SPMD003) leaves a ManualAxisType assertion. A fix
-    "also fixes" a blocker when the blocker offers the same fix (equal key): rename and add-axis of the vmap
+    "also fixes" a blocker when the blocker offers the same fix (equal id): rename and add-axis of the vmap
     site cure every finding of the site, a strip of one spec does not.
     """
     if not blockers:
@@ -129,7 +119,7 @@ def judged_together(findings: list[Finding], blockers: list[Blocker]) -> list[Fi
     for finding in findings:
         fixes = []
         for fix in finding.fixes:
-            left = [b for b in blockers if b.finding is not finding and fix.key not in {x.key for x in b.finding.fixes}]
+            left = [b for b in blockers if b.finding is not finding and fix.id not in {x.id for x in b.finding.fixes}]
             if fix.applicability == Applicability.SAFE and left:
                 why = "; ".join(f"alone it leaves {b.finding.code}: {b.outcome}" for b in left)
                 fix = replace(fix, applicability=Applicability.UNSAFE, reason=why)
