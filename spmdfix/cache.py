@@ -10,12 +10,12 @@ What an outcome depends on, and so what its entry is keyed by:
 - the tool: its version and a digest of its own source files (an edited checkout is another tool), which
   names the cache file, so another version never reads it.
 
-Knowing a file's digest without reading it: each entry keeps the `os.stat` of the file (size, mtime,
-ctime, inode, device) taken just before the bytes were read, as git's index does. A file whose stat is
-unchanged is not read again; any write to a file changes its ctime, which no user call can set back. A stat
-taken within `RACY_NS` of the file's last change is not trusted (a change in the same clock tick keeps the
-times), so such a file is read and hashed; so is every file whose stat differs, and an unchanged digest
-then serves the entry (and refreshes its stat).
+Knowing a file's digest without reading it: each entry keeps the file's stamp (`stamps.FileStamp`: the
+stat key, size, mtime, ctime, inode, device, taken just before the bytes were read, as git's index does).
+A file whose stat is unchanged is not read again; any write to a file changes its ctime, which no user call
+can set back. A stamp that is not settled (taken within `stamps.RACY_NS` of the file's last change: a
+change in the same clock tick keeps the times) is not trusted, so such a file is read and hashed; so is
+every file whose stat differs, and an unchanged digest then serves the entry (and refreshes its stat).
 
 What a walk kept of each directory (its source files and subdirectories once excludes and ignore files have
 spoken) is kept too, in a second file (`listings-...`, same format and rules), keyed by the stamps of the
@@ -49,7 +49,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spmdfix import stamps
 from spmdfix.files import ListingMemo, absolute_path, find_project_root
+from spmdfix.stamps import FileStamp, read_stamped, stat_key, trusted, unchanged
 
 if TYPE_CHECKING:
     from spmdfix.config import TableMemo
@@ -59,21 +61,9 @@ PROJECT_ROOT_KEY = "<project root>"  # as `runner.PROJECT_ROOT_KEY`
 CACHE_DIR_NAME = ".spmdfix_cache"
 ENV_CACHE_DIR = "SPMDFIX_CACHE_DIR"
 ROOT_MARKERS = ("pyproject.toml", "spmdfix.toml", ".git")
-RACY_NS = 2_000_000_000  # file timestamps come from a coarse clock; 2 s also covers FAT's granularity
 FORMAT = 1  # of the cache file; part of its name
 CACHEABLE = frozenset({"checked", "skipped"})  # "fixed" writes; "unreadable" and "failed" may be passing
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache of spmdfix results.\n"
-
-
-@dataclass(frozen=True, slots=True)
-class FileStamp:
-    """A file's identity when it was read: `os.stat` fields taken before the read, the wall-clock time
-    then (ns), and the SHA-256 of the bytes read. stat is None when the file changed while being read
-    (or its stat could not be taken): the entry is then checked by its bytes only."""
-
-    stat: tuple[int, int, int, int, int] | None
-    taken_ns: int
-    digest: str
 
 
 @dataclass(slots=True)
@@ -84,34 +74,6 @@ class PlainCounts:
     files: int = 0
     parsed: int = 0
     suppressed: int = 0
-
-
-def stat_key(st: os.stat_result) -> tuple[int, int, int, int, int]:
-    """The fields of a stat that change when the file's bytes do: size, mtime, ctime, inode, device."""
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-
-
-def digest_bytes(raw: bytes) -> str:
-    """The SHA-256 hex digest the cache keys a file's bytes by (the project index's digest too)."""
-    return hashlib.sha256(raw).hexdigest()
-
-
-def read_stamped(path: str | os.PathLike) -> tuple[bytes, FileStamp]:
-    """The bytes of a file and its stamp. Raises OSError."""
-    taken = time.time_ns()
-    with open(path, "rb") as handle:
-        before = os.fstat(handle.fileno())
-        raw = handle.read()
-        after = os.fstat(handle.fileno())
-    key = stat_key(before)
-    return raw, FileStamp(key if key == stat_key(after) else None, taken, digest_bytes(raw))
-
-
-def _trusted(stamp: FileStamp, now: tuple[int, int, int, int, int]) -> bool:
-    """Whether an unchanged stat proves unchanged bytes: equal, and taken well after the last change."""
-    if stamp.stat is None or stamp.stat != now:
-        return False
-    return max(now[1], now[2]) < stamp.taken_ns - RACY_NS
 
 
 @dataclass(slots=True)
@@ -192,7 +154,7 @@ def tool_key() -> str:
     """spmdfix's version and a digest of its own source files (`.py`, `.md`): results of another build are
     never served. A file counts by its stat (size, mtime, ctime, inode, device: writing it, copying it or
     checking another version out changes its ctime, which no user call can set back), or by its bytes when
-    it changed within `RACY_NS` (a change in the same clock tick keeps the times); reading and hashing
+    its stat is not settled (`stamps.settled`: a change in the same clock tick keeps the times); reading and hashing
     every file cost each run more than the rest of this key."""
     import spmdfix
 
@@ -206,7 +168,7 @@ def tool_key() -> str:
                 path = os.path.join(directory, name)
                 digest.update(os.path.relpath(path, package).encode() + b"\0")
                 key = stat_key(os.stat(path))
-                if max(key[1], key[2]) < now - RACY_NS:
+                if stamps.settled(key, now):
                     digest.update(repr(key).encode())
                 else:
                     with open(path, "rb") as handle:
@@ -299,8 +261,8 @@ class Cache:
     def _trusted_plain(self, path: str, settings: str) -> tuple | None:
         """The entry of the absolute `path` as the cache file holds it (`Entry.to_plain`'s tuple) when its
         outcome is packed short (`_pack`), its analysis read no other module, it is of `settings` (a job's
-        `settings_key`), and the file's stat is the entry's, taken well after the last change (as
-        `_trusted`); else None. No `Entry` is built: both warm paths ask this of every file."""
+        `settings_key`), and the file's stat is the entry's, taken well after the last change
+        (`stamps.unchanged`); else None. No `Entry` is built: both warm paths ask this of every file."""
         item = self._plain.get(path)
         if type(item) is not tuple or len(item) != 6:
             return None
@@ -309,14 +271,7 @@ class Cache:
             return None
         if type(packed) is not tuple or len(packed) != 4:
             return None
-        try:
-            st = os.stat(path)
-        except OSError:
-            return None
-        now = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-        if stat != now or max(now[1], now[2]) >= taken - RACY_NS:
-            return None
-        return item
+        return item if unchanged(path, stat, taken) else None
 
     def _settings_key(self, job: Job) -> str:
         """`settings_key(job)`, computed once per settings object of the run (a directory's files share
@@ -364,7 +319,7 @@ class Cache:
         found: str | None = None
         try:
             now = stat_key(os.stat(path))
-            if entry is not None and _trusted(entry.stamp, now):
+            if entry is not None and trusted(entry.stamp, now):
                 found = entry.stamp.digest
             else:
                 _, stamp = read_stamped(path)
@@ -382,7 +337,7 @@ class Cache:
     def listing_memo(self, rules_key: Callable[[str], Hashable]) -> ListingMemo:
         """The directory listings of earlier walks (`files.ListingMemo`, read from the cache directory
         now), for a walk whose `excluded` decides by `rules_key`'s key; saved by `save`."""
-        self.listings = ListingMemo(_load(self.listings_file), rules_key, RACY_NS)
+        self.listings = ListingMemo(_load(self.listings_file), rules_key)
         return self.listings
 
     def table_memo(self) -> TableMemo:
@@ -391,7 +346,7 @@ class Cache:
         from spmdfix.config import TableMemo
 
         known = {p: k for p, k in _load(self.tables_file).items() if type(p) is str and type(k) is tuple}
-        self.tables = TableMemo(known, RACY_NS)
+        self.tables = TableMemo(known)
         return self.tables
 
     # Writing -------------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from spmdfix.files import (
 )
 from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
 from spmdfix.prefilter import may_have_findings, utf8_may_have_findings
+from spmdfix.stamps import read_stamped
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from spmdfix import notebook
 
     from spmdfix.analysis.index import ProjectIndex
-    from spmdfix.cache import FileStamp
+    from spmdfix.stamps import FileStamp
 
 CHECK, FIX, ADD_NOQA = "check", "fix", "add-noqa"
 DEFERRED = "deferred"  # an outcome status that only `run_streamed`'s first pass sees
@@ -107,7 +108,7 @@ class FileOutcome:
     cells: for a notebook, the map from rows of `text` to cells. parsed: the text passed the prefilter.
     found_before: in fix mode, the number of findings reported on the file as read (what stays when the
     new text cannot be written). source is None for a file with nothing to report or write (smaller results).
-    stamp: the file's `cache.FileStamp` when the job asked for it; depends: (absolute path, SHA-256, or None
+    stamp: the file's `stamps.FileStamp` when the job asked for it; depends: (absolute path, SHA-256, or None
     for a file looked for and absent) of each other module the analysis may have read (the results cache
     checks them before serving the outcome again).
     unfollowed: the places on the way from the file's spmd vmaps into code of the project that the analysis
@@ -194,8 +195,6 @@ def _run_file(job: Job, defer: bool) -> FileOutcome:
     try:
         if not job.stamp:
             return _run_bytes(job, read_bytes(job.path, job.max_bytes), defer)
-        from spmdfix.cache import read_stamped
-
         size = os.stat(job.path).st_size
         if size > job.max_bytes:
             raise TooLarge(size)
