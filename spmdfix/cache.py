@@ -38,19 +38,18 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-import gc
 import hashlib
 import io
 import os
 import pickle
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix import stamps
 from spmdfix.files import ListingMemo, absolute_path, find_project_root
+from spmdfix.perf import freeze_alive, gc_paused, record
 from spmdfix.stamps import FileStamp, read_stamped, stat_key, trusted, unchanged
 
 if TYPE_CHECKING:
@@ -66,7 +65,7 @@ CACHEABLE = frozenset({"checked", "skipped"})  # "fixed" writes; "unreadable" an
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache of spmdfix results.\n"
 
 
-@dataclass(slots=True)
+@record
 class PlainCounts:
     """The files `Cache.serve_plain` served in a run, and how many of them passed the prefilter (parsed)
     and had suppressed findings: all a report shows of them (their outcomes hold nothing else)."""
@@ -76,7 +75,7 @@ class PlainCounts:
     suppressed: int = 0
 
 
-@dataclass(slots=True)
+@record
 class Entry:
     """One file's cached result: its stamp, the settings key of its job, the (path, digest) of each other
     module its analysis read, and the outcome: `(status, parsed, suppressed, error)` for an outcome with
@@ -493,18 +492,14 @@ def _load(file: Path) -> dict[str, tuple]:
         data = file.read_bytes()
     except OSError:
         return {}
-    collecting = gc.isenabled()
-    gc.disable()  # thousands of tuples and no cycle: the collector's passes during the load are waste
     try:
-        found = _PlainUnpickler(io.BytesIO(data)).load()
+        with gc_paused():  # thousands of tuples and no cycle: the collector's passes during the load are waste
+            found = _PlainUnpickler(io.BytesIO(data)).load()
         if not (isinstance(found, tuple) and len(found) == 2 and found[0] == FORMAT and isinstance(found[1], dict)):
             return {}
         return found[1]
     except Exception:  # noqa: BLE001 - any damage or forgery reads as an empty cache
         return {}
-    finally:
-        if collecting:
-            gc.enable()
 
 
 class _PlainUnpickler(pickle.Unpickler):
@@ -532,25 +527,19 @@ class CachedRun:
         its passes over those objects were a tenth of a warm run. process_lifetime: the served outcomes
         live as long as the process (a CLI run): once the walk is done, every object then alive goes to
         the collector's permanent generation (`gc.freeze`), so that no later pass traverses them either."""
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with gc_paused() as paused:
             for job in jobs:
                 outcome = self.cache.lookup(job)
                 if outcome is not None:
                     self.served.append((job, outcome))
                     continue
-                if collecting:
-                    gc.enable()
+                paused.resume()
                 try:
                     yield dataclasses.replace(job, stamp=True) if job.mode == "check" else job
                 finally:
-                    gc.disable()
+                    paused.pause()
             if process_lifetime:
-                gc.freeze()
-        finally:
-            if collecting:
-                gc.enable()
+                freeze_alive()
 
     def finish(
         self, jobs: Sequence[Job], outcomes: Sequence[FileOutcome], order: Callable[[Job], object]

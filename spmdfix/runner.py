@@ -35,6 +35,7 @@ from spmdfix.files import (
     read_bytes,
 )
 from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
+from spmdfix.perf import record, retain_trees
 from spmdfix.prefilter import may_have_findings, utf8_may_have_findings
 from spmdfix.stamps import read_stamped
 
@@ -59,7 +60,7 @@ STREAM_BATCH = 32  # files per task when the total is not known yet (`stream_job
 # PARALLEL_COST characters (about 0.2 s of analysis on the 2-CPU benchmark machine).
 SMALL_TREE = 400
 PARALLEL_COST = 200_000
-# Characters of source whose `ast` trees a worker keeps instead of freeing them (`api.retain_trees`): about
+# Characters of source whose `ast` trees a worker keeps instead of freeing them (`perf.retain_trees`): about
 # 100 MB of trees at most, so that a worker stays well under the 300 MB a process may take.
 RETAIN_CHARS = 4_000_000
 
@@ -660,11 +661,11 @@ def _unpacked(packed: list, batch: Sequence[Job]) -> list[FileOutcome]:
 
 
 def _import_analysis() -> None:
-    """A worker's start: import the analysis, and keep the trees it parses (`api.retain_trees`: the worker
+    """A worker's start: import the analysis, and keep the trees it parses (`perf.retain_trees`: the worker
     ends with `os._exit`, which frees nothing, so freeing them would be work for nothing)."""
-    from spmdfix import api
+    import spmdfix.api  # noqa: F401 - what every task of the worker needs
 
-    api.retain_trees(RETAIN_CHARS)
+    retain_trees(RETAIN_CHARS)
 
 
 def run_jobs(
@@ -806,9 +807,7 @@ def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome] | None:
 
 MAX_ROUNDS = 4  # rounds of `cross_module_fixes`: each fix that changes a module re-analyses its readers once
 
-# eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
-# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class CrossModuleFixes:
     """What `cross_module_fixes` changed: the (old, new) text of every module it changed by absolute path,
     the fixes applied and the findings left per job index, and errors."""

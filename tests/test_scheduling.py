@@ -107,22 +107,22 @@ def test_the_second_pass_does_not_ask_the_prefilter_again(
 
 
 def test_a_worker_keeps_its_trees_within_its_budget(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:
-    """`api.retain_trees` (set by a worker's start): the trees parsed are kept, not freed, until the budget of
+    """`perf.retain_trees` (set by a worker's start): the trees parsed are kept, not freed, until the budget of
     characters is spent; the outcomes are the same. Any other process keeps none."""
     import gc
 
-    import spmdfix.api as api_module
+    import spmdfix.perf as perf_module
 
     expected = run_batch(jobs)
-    assert api_module._retained.trees == []  # this process is no worker
-    retained = api_module._Retained()
-    monkeypatch.setattr(api_module, "_retained", retained)
+    assert perf_module._retained.trees == []  # this process is no worker
+    retained = perf_module._Retained()
+    monkeypatch.setattr(perf_module, "_retained", retained)
     monkeypatch.setattr(gc, "freeze", lambda: None)  # (the test process must not freeze its objects)
     kept = [job for job, outcome in zip(jobs, expected) if outcome.parsed]
     sizes = sorted(len(job.path.read_text()) for job in kept)
     runner_module._import_analysis()  # a worker's start sets the budget
     assert retained.budget == runner_module.RETAIN_CHARS
-    api_module.retain_trees(sizes[-1])  # room for the first text at least, not for all of them
+    perf_module.retain_trees(sizes[-1])  # room for the first text at least, not for all of them
     assert run_batch(jobs) == expected
     assert 1 <= len(retained.trees) < len(kept) and retained.chars <= sizes[-1]
     assert all(tree.__class__.__name__ == "Module" for tree in retained.trees)
@@ -137,6 +137,7 @@ def test_a_tree_not_kept_is_freed_before_the_collector_resumes(monkeypatch: pyte
     import weakref
 
     import spmdfix.api as api_module
+    import spmdfix.perf as perf_module
     from spmdfix.model import Options
 
     trees: list[weakref.ref] = []
@@ -157,7 +158,7 @@ def test_a_tree_not_kept_is_freed_before_the_collector_resumes(monkeypatch: pyte
         if phase == "start" and trees:
             seen.append(trees[-1]() is not None)
 
-    assert gc.isenabled() and api_module._retained.budget < 0  # (this process keeps no tree)
+    assert gc.isenabled() and perf_module._retained.budget < 0  # (this process keeps no tree)
     gc.collect()
     gc.callbacks.append(watch)
     try:
@@ -171,9 +172,9 @@ def test_a_tree_not_kept_is_freed_before_the_collector_resumes(monkeypatch: pyte
 def _worker_state() -> tuple[bool, int]:
     import sys
 
-    import spmdfix.api as api_module
+    import spmdfix.perf as perf_module
 
-    return "spmdfix.api" in sys.modules, api_module._retained.budget
+    return "spmdfix.api" in sys.modules, perf_module._retained.budget
 
 
 def test_forked_workers_inherit_the_analysis_and_keep_trees() -> None:

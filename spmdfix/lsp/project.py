@@ -21,16 +21,17 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from spmdfix.analysis.index import ProjectIndex
+from spmdfix.perf import record
 from spmdfix.stamps import Seen, digest_file, seen, still
 
 MAX_INDEXES = 8
 
 
-@dataclass(slots=True)
+@record
 class _Kept:
     index: ProjectIndex
     stamps: dict[str, Seen] = field(default_factory=dict)
