@@ -4,7 +4,7 @@ from has changed, as ruff's cache does.
 What an outcome depends on, and so what its entry is keyed by:
 - the bytes of the file (a SHA-256 digest);
 - for a module that was analysed, the digests of every other module of the project its analysis read or
-  looked for (`FileOutcome.depends`, from the project index: None for a file looked for and absent), and
+  looked for (`results.Checked.depends`, from the project index: None for a file looked for and absent), and
   the project root it searched from;
 - the settings of its job (`Job` without its path: options, rule selection, mode, limits);
 - the tool: its version and a digest of its own source files (an edited checkout is another tool), which
@@ -40,6 +40,7 @@ import enum
 import functools
 import hashlib
 import io
+import operator
 import os
 import pickle
 import time
@@ -50,18 +51,20 @@ from typing import TYPE_CHECKING
 from spmdfix import stamps
 from spmdfix.files import ListingMemo, absolute_path, find_project_root
 from spmdfix.perf import freeze_alive, gc_paused, record
+from spmdfix.results import PROJECT_ROOT_KEY, Checked, FileResult, Mode, Skipped
 from spmdfix.stamps import FileStamp, read_stamped, stat_key, trusted, unchanged
 
 if TYPE_CHECKING:
     from spmdfix.config import TableMemo
-    from spmdfix.runner import FileOutcome, Job
+    from spmdfix.runner import Job
 
-PROJECT_ROOT_KEY = "<project root>"  # as `runner.PROJECT_ROOT_KEY`
 CACHE_DIR_NAME = ".spmdfix_cache"
 ENV_CACHE_DIR = "SPMDFIX_CACHE_DIR"
 ROOT_MARKERS = ("pyproject.toml", "spmdfix.toml", ".git")
 FORMAT = 1  # of the cache file; part of its name
-CACHEABLE = frozenset({"checked", "skipped"})  # "fixed" writes; "unreadable" and "failed" may be passing
+CACHEABLE = (Checked, Skipped)  # a `Fixed` result writes; `Unreadable` and `Failed` ones may be passing
+# The tags of an entry's short result (`_pack`), part of the cache file's format.
+_CHECKED, _SKIPPED = "checked", "skipped"
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache of spmdfix results.\n"
 
 
@@ -78,8 +81,9 @@ class PlainCounts:
 @record
 class Entry:
     """One file's cached result: its stamp, the settings key of its job, the (path, digest) of each other
-    module its analysis read, and the outcome: `(status, parsed, suppressed, error)` for an outcome with
-    nothing else in it (most files), else the pickled `FileOutcome` (built only when served)."""
+    module its analysis read, and the result as `_pack` keeps it: `(tag, parsed, suppressed, reason)` for a
+    result with nothing else in it (most files), else the pickled `Checked` result (built only when
+    served)."""
 
     stamp: FileStamp
     settings: str
@@ -101,36 +105,49 @@ class Entry:
         return Entry(FileStamp(stat, int(taken), digest), settings, depends, outcome)
 
 
-def _pack(outcome: FileOutcome) -> tuple[str, bool, int, str] | bytes:
-    from spmdfix.runner import FileOutcome
+# A `Checked` result's fields that a report shows beyond its counts (parsed, suppressed); what it depends on
+# and its stamp are kept beside it in its `Entry`.
+_REPORTED = operator.attrgetter(
+    *(
+        f.name
+        for f in dataclasses.fields(Checked)
+        if f.name not in ("path", "display", "parsed", "suppressed", "depends", "stamp")
+    )
+)
+_NOTHING_REPORTED = _REPORTED(Checked(Path(), ""))
 
-    short = (outcome.status, outcome.parsed, outcome.suppressed, outcome.error)
-    plain = FileOutcome(outcome.path, outcome.display, *short[:1], parsed=short[1], suppressed=short[2], error=short[3])
-    if dataclasses.replace(outcome, stamp=None, depends=()) == plain:
-        return short
-    return pickle.dumps(dataclasses.replace(outcome, stamp=None), protocol=pickle.HIGHEST_PROTOCOL)
+
+def _pack(result: Checked | Skipped) -> tuple[str, bool, int, str] | bytes:
+    """A result as its entry keeps it: `(tag, parsed, suppressed, reason)` for a `Skipped` one and for a
+    `Checked` one with nothing to report but its counts (most files), else the pickled result without its
+    stamp (the entry holds it)."""
+    if result.__class__ is Skipped:
+        return (_SKIPPED, False, 0, result.reason)  # type: ignore[union-attr]
+    if _REPORTED(result) == _NOTHING_REPORTED:
+        return (_CHECKED, result.parsed, result.suppressed, "")
+    return pickle.dumps(dataclasses.replace(result, stamp=None), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _unpack(packed: tuple[str, bool, int, str] | bytes, job: Job) -> FileOutcome | None:
-    """The outcome of `job` an entry holds (its path and display as this run spells them); None when it
+def _unpack(packed: tuple[str, bool, int, str] | bytes, job: Job) -> FileResult | None:
+    """The result of `job` an entry holds (its path and display as this run spells them); None when it
     cannot be read back."""
-    from spmdfix.runner import FileOutcome
-
     if isinstance(packed, tuple):
-        status, parsed, suppressed, error = packed
-        if not (parsed or suppressed or error):  # most files: the defaults (keywords cost a warm run)
-            return FileOutcome(job.path, job.display, status)
-        return FileOutcome(job.path, job.display, status, parsed=parsed, suppressed=suppressed, error=error)
+        tag, parsed, suppressed, reason = packed
+        if tag == _CHECKED:
+            if not (parsed or suppressed):  # most files: the defaults (keywords cost a warm run)
+                return Checked(job.path, job.display)
+            return Checked(job.path, job.display, parsed=parsed, suppressed=suppressed)
+        return Skipped(job.path, job.display, reason) if tag == _SKIPPED else None
     try:
-        outcome = _Unpickler(io.BytesIO(packed)).load()
+        result = _Unpickler(io.BytesIO(packed)).load()
     except Exception:  # noqa: BLE001 - damage or forgery: computed again
         return None
-    if not isinstance(outcome, FileOutcome):
+    if not isinstance(result, Checked):  # (the only result `_pack` pickles)
         return None
-    source = outcome.source
+    source = result.source
     if source is not None and source.path != job.path:
         source = dataclasses.replace(source, path=job.path)
-    return dataclasses.replace(outcome, path=job.path, display=job.display, source=source)
+    return dataclasses.replace(result, path=job.path, display=job.display, source=source)
 
 
 # --- where, and which tool ---------------------------------------------------------------------------
@@ -221,10 +238,10 @@ class Cache:
                 self._entries[path] = None
         return self._entries[path]
 
-    def lookup(self, job: Job) -> FileOutcome | None:
+    def lookup(self, job: Job) -> FileResult | None:
         """The cached outcome of `job` when the file, its settings and every module its analysis read are
         unchanged; None otherwise (the job must run, then `store` its outcome)."""
-        if job.mode != "check":
+        if job.mode is not Mode.CHECK:
             return None
         key = absolute_path(job.path)
         if key not in self._entries and key not in self._digests:
@@ -244,7 +261,7 @@ class Cache:
         self.hits += outcome is not None
         return outcome
 
-    def _served_by_stat(self, job: Job, key: str) -> FileOutcome | None:
+    def _served_by_stat(self, job: Job, key: str) -> FileResult | None:
         """`lookup`'s answer in the common case, from the plain entry without building it (`_trusted_plain`).
         None when that case does not hold (`lookup` then decides as usual): a warm run asks this of every
         file, and the general path's objects and calls were most of its time."""
@@ -297,8 +314,8 @@ class Cache:
         item = self._trusted_plain(path, settings)
         if item is None:
             return False
-        status, parsed, suppressed, error = item[5]
-        if status != "checked" or error != "" or type(parsed) is not bool or type(suppressed) is not int:
+        tag, parsed, suppressed, reason = item[5]
+        if tag != _CHECKED or reason != "" or type(parsed) is not bool or type(suppressed) is not int:
             return False
         self._digests[path] = item[2]  # (also what keeps the entry in `save`)
         self.hits += 1
@@ -349,16 +366,17 @@ class Cache:
         return self.tables
 
     # Writing -------------------------------------------------------------------------------------------
-    def store(self, job: Job, outcome: FileOutcome) -> None:
-        """Keep `outcome` for the next run when it can be served again (a check's outcome, read with a
-        stamp, of a file checked or deliberately skipped); drop the file's old entry otherwise."""
+    def store(self, job: Job, outcome: FileResult) -> None:
+        """Keep `outcome` for the next run when it can be served again (a check's result, read with a
+        stamp, of a file checked or deliberately skipped: `CACHEABLE`); drop the file's old entry otherwise."""
         key = absolute_path(job.path)
         stamp = outcome.stamp
-        if job.mode != "check" or stamp is None or outcome.status not in CACHEABLE:
+        if job.mode is not Mode.CHECK or stamp is None or not isinstance(outcome, CACHEABLE):
             if self.entry(key) is not None:
                 self.changed[key] = None
             return
-        entry = Entry(stamp, settings_key(job), tuple(outcome.depends), _pack(outcome))
+        depends = tuple(outcome.depends) if isinstance(outcome, Checked) else ()  # (a `Skipped` file read nothing)
+        entry = Entry(stamp, settings_key(job), depends, _pack(outcome))
         self._entries[key] = entry
         self.changed[key] = entry
         self._digests[key] = stamp.digest
@@ -517,7 +535,7 @@ class CachedRun:
 
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
-        self.served: list[tuple[Job, FileOutcome]] = []
+        self.served: list[tuple[Job, FileResult]] = []
 
     def misses(self, jobs: Iterable[Job], process_lifetime: bool = False) -> Iterator[Job]:
         """The jobs the cache cannot serve (asking each for a stamp); the served outcomes are kept.
@@ -535,15 +553,15 @@ class CachedRun:
                     continue
                 paused.resume()
                 try:
-                    yield dataclasses.replace(job, stamp=True) if job.mode == "check" else job
+                    yield dataclasses.replace(job, stamp=True) if job.mode is Mode.CHECK else job
                 finally:
                     paused.pause()
             if process_lifetime:
                 freeze_alive()
 
     def finish(
-        self, jobs: Sequence[Job], outcomes: Sequence[FileOutcome], order: Callable[[Job], object]
-    ) -> tuple[list[Job], list[FileOutcome]]:
+        self, jobs: Sequence[Job], outcomes: Sequence[FileResult], order: Callable[[Job], object]
+    ) -> tuple[list[Job], list[FileResult]]:
         for job, outcome in zip(jobs, outcomes):
             self.cache.store(job, outcome)
         self.cache.save()

@@ -1,9 +1,9 @@
 """The per-file runner: read, check / fix / add noqa, and report; total (it never raises for a file).
 
-One `FileOutcome` per file, whatever happened to it: the findings left after suppression and rule
-selection, the new text when something changes, or why the file was skipped or failed. A `Job` and its
-`FileOutcome` are plain picklable data, so `run_jobs` can spread files over worker processes; the CLI
-decides what to print and write.
+One result per file (`spmdfix.results`), whatever happened to it: the findings left after suppression and
+rule selection, the new text when something changes, or why the file was skipped or failed. A `Job` and its
+result are plain picklable data, so `run_jobs` can spread files over worker processes; the CLI decides what
+to print and write.
 
 What happens to a file's text is the per-file entry point's (`spmdfix.pipeline`: notebooks, suppression,
 rule selection, the chosen fixes), the same the language server and the codemod commands call; the runner
@@ -17,9 +17,8 @@ import dataclasses
 import operator
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,21 +36,15 @@ from spmdfix.files import (
 from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
 from spmdfix.perf import record, retain_trees
 from spmdfix.prefilter import may_have_findings, utf8_may_have_findings
+from spmdfix.results import PROJECT_ROOT_KEY, Checked, Failed, FileResult, Fixed, Mode, Skipped, Unreadable
 from spmdfix.stamps import read_stamped
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
-    from spmdfix import notebook
-
     from spmdfix.analysis.index import ProjectIndex
     from spmdfix.stamps import FileStamp
 
-CHECK, FIX, ADD_NOQA = "check", "fix", "add-noqa"
-DEFERRED = "deferred"  # an outcome status that only `run_streamed`'s first pass sees
-# In `FileOutcome.depends`: the project root the analysis searched for modules (a marker file added or
-# removed moves it), checked by the results cache as `cache.project_root_of` finds it now.
-PROJECT_ROOT_KEY = "<project root>"
 BATCH_MAX = 16
 RECURSION_BUDGET = 985  # frames a file may use: what the default limit of 1000 leaves in `spmdfix check -j 1`
 STREAM_BATCH = 32  # files per task when the total is not known yet (`stream_jobs`)
@@ -67,12 +60,13 @@ RETAIN_CHARS = 4_000_000
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """What to do with one file. mode: "check", "fix" or "add-noqa"; enabled: the rule codes reported.
+    """What to do with one file. mode: check, fix or add noqa comments (`Mode`); enabled: the rule codes
+    reported.
 
     want_edits: also build every fix's text edits (for JSON-like reports). max_bytes: larger files are
     skipped. include_generated: do not skip files marked `@generated`. stamp: record the file's stamp
     (stat and digest of the bytes read) in the outcome, for the results cache (`spmdfix.cache`). defer:
-    stop before the analysis of a text that passes the prefilter (status "deferred", `cost` its length),
+    stop before the analysis of a text that passes the prefilter (a `Deferred` result, `cost` its length),
     so that `run_streamed` can schedule the analyses largest first. kept: the file's text passed the
     prefilter in such a first pass: checking it analyses the text without asking the prefilter again (on
     the largest modules of a tree its scans cost a tenth of their analysis; a file changed in between is
@@ -82,7 +76,7 @@ class Job:
     path: Path
     display: str
     options: Options
-    mode: str = CHECK
+    mode: Mode = Mode.CHECK
     enabled: frozenset[str] = frozenset(rules.RULES)
     want_edits: bool = False
     include_generated: bool = False
@@ -98,48 +92,16 @@ class Job:
         return pipeline.FileSettings(self.options, self.enabled, self.project_root)
 
 
-@dataclass(frozen=True, slots=True)
-class FileOutcome:
-    """What happened to one file.
-
-    status: "checked" (analysed, nothing to change), "fixed" (new_text differs from the file),
-    "skipped" (`error` says why: generated, too large, not a Python notebook), "unreadable" (SPMD901:
-    `error` says why), "failed" (an internal error: `error` holds the traceback).
-    text: the analysed text `findings` refer to (after the fix in fix mode; a notebook's virtual module);
-    cells: for a notebook, the map from rows of `text` to cells. parsed: the text passed the prefilter.
-    found_before: in fix mode, the number of findings reported on the file as read (what stays when the
-    new text cannot be written). source is None for a file with nothing to report or write (smaller results).
-    stamp: the file's `stamps.FileStamp` when the job asked for it; depends: (absolute path, SHA-256, or None
-    for a file looked for and absent) of each other module the analysis may have read (the results cache
-    checks them before serving the outcome again).
-    unfollowed: the places on the way from the file's spmd vmaps into code of the project that the analysis
-    (of the fixed text, in fix mode) could not follow (`pipeline.Checked.unfollowed`; in check mode `text`
-    and `cells` are kept for them).
-    cost: for a "deferred" outcome (`Job.defer`; never returned by `run_streamed`), the length of the text.
-    """
+@dataclass(slots=True, repr=False)
+class Deferred(FileResult):
+    """A first pass's result (`Job.defer`; never returned by `run_streamed`): the file's text passes the
+    prefilter, and its analysis waits for the second pass, which runs the analyses largest first; `cost`:
+    the length of the text."""
 
     path: Path
     display: str
-    status: str
-    source: SourceFile | None = None
-    findings: tuple[Finding, ...] = ()
-    new_text: str | None = None
-    applied: tuple[Fix, ...] = ()
-    errors: tuple[str, ...] = field(default=())
-    error: str = ""
-    text: str = ""
-    cells: notebook.CellIndex | None = None
-    parsed: bool = False
-    suppressed: int = 0
-    edits: dict[str, tuple[Edit, ...] | str] | None = None
-    noqa_added: tuple[int, ...] = ()
-    noqa_skipped: tuple[int, ...] = ()
-    notes: tuple[str, ...] = ()
-    found_before: int = 0
+    cost: int
     stamp: FileStamp | None = None
-    depends: tuple[tuple[str, str | None], ...] = ()
-    cost: int = 0
-    unfollowed: tuple[Unfollowed, ...] = ()
 
 
 def display_path(path: Path, cwd: str | None = None) -> str:
@@ -168,7 +130,7 @@ def display_path(path: Path, cwd: str | None = None) -> str:
 # --- one file --------------------------------------------------------------------------------------
 
 
-def run_file(job: Job, defer: bool = False) -> FileOutcome:
+def run_file(job: Job, defer: bool = False) -> FileResult:
     """Read one file and run `job` on it. Never raises. (`run_batch` gives it its recursion headroom.)
     defer: as `Job.defer` (either asks for it)."""
     return _run_file(job, defer or job.defer)
@@ -192,7 +154,7 @@ def _recursion_budget() -> Iterator[None]:
         sys.setrecursionlimit(limit)
 
 
-def _run_file(job: Job, defer: bool) -> FileOutcome:
+def _run_file(job: Job, defer: bool) -> FileResult:
     try:
         if not job.stamp:
             return _run_bytes(job, read_bytes(job.path, job.max_bytes), defer)
@@ -201,34 +163,34 @@ def _run_file(job: Job, defer: bool) -> FileOutcome:
             raise TooLarge(size)
         raw, stamp = read_stamped(job.path)
     except OSError as err:
-        return FileOutcome(job.path, job.display, "unreadable", error=f"cannot read: {err.strerror or err}")
+        return Unreadable(job.path, job.display, f"cannot read: {err.strerror or err}")
     except TooLarge as err:
         message = f"skipped: {_size(err.size)} is over the {_size(job.max_bytes)} limit (--max-file-size)"
-        return FileOutcome(job.path, job.display, "skipped", error=message)
+        return Skipped(job.path, job.display, message)
     return dataclasses.replace(_run_bytes(job, raw, defer), stamp=stamp)
 
 
-def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileOutcome:
+def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileResult:
     """Run `job` on the bytes read from its file. In check mode, a module whose bytes show that it cannot
-    hold a finding (`clean_by_bytes`) gets the outcome `_check` gives it ("checked", nothing found) without
+    hold a finding (`clean_by_bytes`) gets the result `_check` gives it (`Checked`, nothing found) without
     being prepared: most files of a tree."""
-    if job.mode == CHECK and not job.kept and clean_by_bytes(job.path, raw, job.include_generated):
-        return FileOutcome(job.path, job.display, "checked")
+    if job.mode is Mode.CHECK and not job.kept and clean_by_bytes(job.path, raw, job.include_generated):
+        return Checked(job.path, job.display)
     return _run_decoded(job, raw, defer)
 
 
-def _run_decoded(job: Job, raw: bytes, defer: bool) -> FileOutcome:
+def _run_decoded(job: Job, raw: bytes, defer: bool) -> FileResult:
     """Run `job` on its file's bytes, decoded (a file that does not decode is SPMD901), without their test."""
     try:
         source = decode(job.path, raw)
     except FileError as err:
-        return FileOutcome(job.path, job.display, "unreadable", error=str(err))
+        return Unreadable(job.path, job.display, str(err))
     return run_source(job, source, defer)
 
 
 def clean_by_bytes(path: str | Path, raw: bytes, include_generated: bool = False) -> bool:
     """True when a check of the module at `path` (a path or its string), whose bytes are `raw`, ends
-    "checked" with nothing found, as its bytes show: `cleared_by_bytes`, and `decode` reads them as UTF-8,
+    `Checked` with nothing found, as its bytes show: `cleared_by_bytes`, and `decode` reads them as UTF-8,
     which a plain ASCII text (`files.plain_ascii`) shows without being decoded. False also for a text that
     does not decode (the full run reports it, SPMD901)."""
     if not cleared_by_bytes(path, raw, include_generated):
@@ -269,29 +231,38 @@ def _marked_generated(raw: bytes) -> bool:
     return raw.find(_GENERATED, 0, end) >= 0
 
 
+def _traceback() -> str:
+    """The traceback of the exception being handled. (`traceback` and the modules it imports, `linecache`,
+    `tokenize`, `textwrap`, are imported only when a file fails: a warm run, which starts no worker pool,
+    imports none of them.)"""
+    import traceback
+
+    return traceback.format_exc()
+
+
 def _size(n: int) -> str:
     return f"{n / 2**20:.1f} MiB" if n >= 100_000 else f"{n:,} bytes"
 
 
-def run_source(job: Job, source: SourceFile, defer: bool = False) -> FileOutcome:
+def run_source(job: Job, source: SourceFile, defer: bool = False) -> FileResult:
     """Run `job` on a file already read (or given on stdin). Never raises. defer: as `Job.defer`."""
     try:
         prepared = _prepare(job, source)
         if (defer or job.defer) and may_have_findings(prepared.text):
-            return FileOutcome(job.path, job.display, DEFERRED, cost=len(prepared.text))
-        if job.mode == FIX:
+            return Deferred(job.path, job.display, len(prepared.text))
+        if job.mode is Mode.FIX:
             return _fix(job, source, prepared)
-        if job.mode == ADD_NOQA:
+        if job.mode is Mode.ADD_NOQA:
             return _add_noqa(job, source, prepared)
         return _check(job, source, prepared)
     except pipeline.Skip as err:
-        return FileOutcome(job.path, job.display, "skipped", error=str(err))
+        return Skipped(job.path, job.display, str(err))
     except FileError as err:
-        return FileOutcome(job.path, job.display, "unreadable", error=str(err))
+        return Unreadable(job.path, job.display, str(err))
     except Exception:  # noqa: BLE001 - the one place a bug in analysis is caught and reported per file
-        error = traceback.format_exc()
+        error = _traceback()
         left = _still_there(job, source)
-        return FileOutcome(job.path, job.display, "failed", source, left, error=error, parsed=bool(left))
+        return Failed(job.path, job.display, error, source, left, parsed=bool(left))
 
 
 def _prepare(job: Job, source: SourceFile) -> pipeline.Prepared:
@@ -309,7 +280,7 @@ def _prepare(job: Job, source: SourceFile) -> pipeline.Prepared:
 def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
     """When fixing (or adding noqa comments) failed, the file's findings as checked: they remain, and the
     summary counts them. Empty when checking fails too."""
-    if job.mode == CHECK:
+    if job.mode is Mode.CHECK:
         return ()
     try:
         return pipeline.check_prepared(_prepare(job, source), job.settings, path=job.path, index=_index(job)).findings
@@ -334,11 +305,11 @@ def _index(job: Job) -> ProjectIndex:
     return project_index(job.path, pipeline.project_root_of(job.path, job.settings))
 
 
-def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
+def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked:
     if not job.kept and not may_have_findings(prepared.text):
-        # No finding, nor a left-out cell's: the same outcome without the analysis and without looking for
+        # No finding, nor a left-out cell's: the same result without the analysis and without looking for
         # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).
-        return FileOutcome(job.path, job.display, "checked")
+        return Checked(job.path, job.display)
     index = _index(job)
     with index.recording() as depends:  # the other modules read: the results cache checks them
         checked = pipeline.check_prepared(prepared, job.settings, path=job.path, index=index, prefiltered=job.kept)
@@ -347,10 +318,9 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOut
     depends = [*sorted(set(depends) | set(index.everything_read())), (PROJECT_ROOT_KEY, str(index.root))]
     text, reported = checked.text, checked.findings
     keep = bool(reported or checked.unfollowed)  # the text, to show positions of either
-    return FileOutcome(
+    return Checked(
         job.path,
         job.display,
-        "checked",
         source if reported else None,
         reported,
         text=text if keep else "",
@@ -363,19 +333,19 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOut
     )
 
 
-def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
+def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
     if not may_have_findings(prepared.text):
         # Nothing to fix or report (nor a left-out cell's syntax error: `Prepared.extra_findings`): what
         # `fix_prepared` gives such a text, without importing the analysis for it (a small tree runs in the
         # main process, which `check` spares that import) nor looking for the project.
-        return _outcome(job, source, prepared, prepared.text, (), (), (), 0, found_before=0)
+        return _result(job, source, prepared, prepared.text, (), (), (), 0)
     index = _index(job)
     with index.recording() as read:
         fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
     # The other modules read: `cross_module_fixes` analyses the file again when a fix of this run changed one
     # of them (this analysis saw them as they were on disk).
     depends = tuple(read)
-    return _outcome(
+    return _result(
         job,
         source,
         prepared,
@@ -390,7 +360,7 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutco
     )
 
 
-def _outcome(
+def _result(
     job: Job,
     source: SourceFile,
     prepared: pipeline.Prepared,
@@ -399,8 +369,15 @@ def _outcome(
     applied: tuple[Fix, ...],
     errors: tuple[str, ...],
     suppressed: int,
-    **extra,
-) -> FileOutcome:
+    *,
+    found_before: int = 0,
+    unfollowed: tuple[Unfollowed, ...] = (),
+    depends: tuple[tuple[str, str | None], ...] = (),
+    noqa_added: tuple[int, ...] = (),
+    noqa_skipped: tuple[int, ...] = (),
+) -> Checked | Fixed:
+    """The result of a fix or noqa run on a file that gave `new_text` (`Fixed` when it differs from the
+    prepared text and renders as the file's new content, else `Checked`)."""
     notes: tuple[str, ...] = ()
     new_file = None
     if new_text != prepared.text:
@@ -412,26 +389,45 @@ def _outcome(
             errors = (*errors, f"internal error: {err}; nothing written")
         if prepared.nb is not None and new_file is not None and not notebook.layout_kept(prepared.nb):
             notes = ("note: the notebook's JSON layout could not be reproduced exactly; it was normalised",)
-    keep = bool(remaining or new_file is not None or errors)
-    return FileOutcome(
+    parsed = may_have_findings(prepared.text)
+    if new_file is not None:
+        return Fixed(
+            job.path,
+            job.display,
+            source,
+            new_file,
+            remaining,
+            applied,
+            errors,
+            text=new_text,
+            cells=prepared.cells(new_text),
+            parsed=parsed,
+            suppressed=suppressed,
+            noqa_added=noqa_added,
+            noqa_skipped=noqa_skipped,
+            notes=notes,
+            found_before=found_before,
+            depends=depends,
+            unfollowed=unfollowed,
+        )
+    return Checked(
         job.path,
         job.display,
-        "fixed" if new_file is not None else "checked",
-        source if keep else None,
+        source if remaining or errors else None,
         remaining,
-        new_file,
-        applied if new_file is not None else (),
-        errors,
-        text=new_text if new_file is not None else prepared.text,
-        cells=prepared.cells(new_text if new_file is not None else prepared.text),
-        parsed=may_have_findings(prepared.text),
+        text=prepared.text,
+        cells=prepared.cells(prepared.text),
+        parsed=parsed,
         suppressed=suppressed,
-        notes=notes,
-        **extra,
+        depends=depends,
+        unfollowed=unfollowed,
+        errors=errors,
+        noqa_skipped=noqa_skipped,
+        found_before=found_before,
     )
 
 
-def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> FileOutcome:
+def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
     from spmdfix import noqa  # (`add-noqa` only)
 
     where = {"path": job.path, "index": _index(job) if may_have_findings(prepared.text) else None}
@@ -443,7 +439,7 @@ def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> File
     if result.skipped:
         lines = set(result.skipped)
         remaining += [f for f in reported if f.code not in noqa.UNSUPPRESSIBLE and _row(prepared.text, f) in lines]
-    return _outcome(
+    return _result(
         job,
         source,
         prepared,
@@ -468,7 +464,7 @@ def _row(text: str, finding: Finding) -> int:
 
 def run_batch(
     jobs: Sequence[Job], progress: Callable[[int], None] = lambda n: None, defer: bool = False
-) -> list[FileOutcome]:
+) -> list[FileResult]:
     """`run_file` for each job, each with `RECURSION_BUDGET` frames to spare (one task of a worker process,
     or the whole run in one process: the same frames either way); `progress(1)` after each file. defer: run
     every job as if its `Job.defer` were set (without a copy of each job: `dataclasses.replace` of every job
@@ -509,23 +505,23 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
         yield pool
 
 
-def _run_isolated(jobs: list[Job], workers: int, defer: bool = False) -> list[FileOutcome]:
+def _run_isolated(jobs: list[Job], workers: int, defer: bool = False) -> list[FileResult]:
     """Run again the jobs that a dying worker (a crash in a C extension, the OOM killer) took down with it:
     all in a fresh pool one job per task, then each one still unfinished alone in a pool of its own. Only a
-    job that kills a pool of its own is reported "failed"; the others keep their results. defer: as
+    job that kills a pool of its own is reported `Failed`; the others keep their results. defer: as
     `run_batch`'s."""
-    done: dict[int, FileOutcome] = {}
+    done: dict[int, FileResult] = {}
     _run_in_fresh_pool(jobs, range(len(jobs)), workers, done, defer)
     for i in [i for i in range(len(jobs)) if i not in done]:
         _run_in_fresh_pool(jobs, [i], 1, done, defer)
         if i not in done:
             message = "the worker process died while analysing this file (run alone, it died again)"
-            done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=message)
+            done[i] = Failed(jobs[i].path, jobs[i].display, message)
     return [done[i] for i in range(len(jobs))]
 
 
 def _run_in_fresh_pool(
-    jobs: list[Job], which: Iterable[int], workers: int, done: dict[int, FileOutcome], defer: bool = False
+    jobs: list[Job], which: Iterable[int], workers: int, done: dict[int, FileResult], defer: bool = False
 ) -> None:
     """Run `jobs[i]` for each i of `which`, one per task, in a new pool of `workers`; record in `done` each
     that finished (a job lost when a worker died is left out)."""
@@ -543,7 +539,7 @@ def _run_in_fresh_pool(
             except BrokenProcessPool:
                 pass  # this job or another one killed the pool
             except Exception:  # noqa: BLE001 - a result that cannot be sent back fails its file only
-                done[i] = FileOutcome(jobs[i].path, jobs[i].display, "failed", error=traceback.format_exc())
+                done[i] = Failed(jobs[i].path, jobs[i].display, _traceback())
 
 
 def _submit(pool: Executor, batch: list[Job], defer: bool = False) -> Future | None:
@@ -600,12 +596,12 @@ def _run_packed(packed: tuple | list[Job], defer: bool) -> list:
 
     A check without stamps (`--no-cache`) reads each file by its path's string first: a module its bytes
     clear (`clean_by_bytes`, most files of a tree) is packed as None without a `Path`, a `Job` or a
-    `FileOutcome` built for it (9% of the instructions of a first pass over the 3,330 files of the reference
+    result built for it (9% of the instructions of a first pass over the 3,330 files of the reference
     corpus); the others run as `run_batch` runs them, from the bytes read."""
     if isinstance(packed, list):
         return _pack_outcomes(run_batch(packed, defer=defer))
     shared, paths, displays = packed
-    if shared[_MODE] != CHECK or shared[_KEPT] or shared[_STAMP]:
+    if shared[_MODE] is not Mode.CHECK or shared[_KEPT] or shared[_STAMP]:
         return _pack_outcomes(run_batch(_unpack_jobs(packed), defer=defer))
     include_generated, max_bytes = shared[_INCLUDE_GENERATED], shared[_MAX_BYTES]
     out: list = []
@@ -617,44 +613,41 @@ def _run_packed(packed: tuple | list[Job], defer: bool) -> list:
                 out.append(_packed(run_file(Job(Path(path), display, *shared), defer)))
                 continue
             if clean_by_bytes(path, raw, include_generated):
-                out.append(None)  # what `_pack_outcomes` sends for its "checked" outcome
+                out.append(None)  # what `_pack_outcomes` sends for its plain `Checked` result
             else:
                 out.append(_packed(_run_decoded(Job(Path(path), display, *shared), raw, defer)))
     return out
 
 
-# An outcome's fields but its path, display, status and cost, and their defaults.
-_OUTCOME_REST = operator.attrgetter(
-    *(f.name for f in dataclasses.fields(FileOutcome) if f.name not in ("path", "display", "status", "cost"))
-)
-_DEFAULT_REST = _OUTCOME_REST(FileOutcome(Path(), "", "checked"))
+# A `Checked` result's fields but its path and display, and their defaults (a file with nothing to report).
+_CHECKED_REST = operator.attrgetter(*(f.name for f in dataclasses.fields(Checked) if f.name not in ("path", "display")))
+_PLAIN_REST = _CHECKED_REST(Checked(Path(), ""))
 
 
-def _pack_outcomes(outcomes: list[FileOutcome]) -> list:
-    """Each outcome as the main process reads it back (`_unpacked`): None for "checked" with every other field
-    at its default, the cost (an int) for such a "deferred" one, else the outcome itself."""
+def _pack_outcomes(outcomes: list[FileResult]) -> list:
+    """Each result as the main process reads it back (`_unpacked`): None for a `Checked` one with every other
+    field at its default, the cost (an int) for a `Deferred` one without a stamp, else the result itself."""
     return [_packed(outcome) for outcome in outcomes]
 
 
-def _packed(outcome: FileOutcome) -> FileOutcome | int | None:
-    """One outcome as `_pack_outcomes` sends it."""
-    status = outcome.status
-    if (status == "checked" or status == DEFERRED) and _OUTCOME_REST(outcome) == _DEFAULT_REST:
-        if status == DEFERRED:
-            return outcome.cost
-        if outcome.cost == 0:
-            return None
+def _packed(outcome: FileResult) -> FileResult | int | None:
+    """One result as `_pack_outcomes` sends it."""
+    kind = outcome.__class__
+    if kind is Checked and _CHECKED_REST(outcome) == _PLAIN_REST:
+        return None
+    if kind is Deferred and outcome.stamp is None:
+        return outcome.cost
     return outcome
 
 
-def _unpacked(packed: list, batch: Sequence[Job]) -> list[FileOutcome]:
-    """The outcomes of `batch` from what `_run_packed` returned for it."""
-    out = []
+def _unpacked(packed: list, batch: Sequence[Job]) -> list[FileResult]:
+    """The results of `batch` from what `_run_packed` returned for it."""
+    out: list[FileResult] = []
     for job, item in zip(batch, packed, strict=True):
         if item is None:
-            out.append(FileOutcome(job.path, job.display, "checked"))
+            out.append(Checked(job.path, job.display))
         elif item.__class__ is int:
-            out.append(FileOutcome(job.path, job.display, DEFERRED, cost=item))
+            out.append(Deferred(job.path, job.display, item))
         else:
             out.append(item)
     return out
@@ -673,13 +666,13 @@ def run_jobs(
     workers: int,
     progress: Callable[[int], None] = lambda n: None,
     pool: Executor | None = None,
-) -> list[FileOutcome]:
+) -> list[FileResult]:
     """Run every job, in `workers` processes when more than one (in-process otherwise), results in job order.
 
     Jobs go to the workers (`pool` when given, else a `worker_pool` of its own) in small batches.
     `progress(n)` is called as files finish. A worker process that dies (a crash in a C extension, the OOM
     killer) breaks the pool: the files not finished by then run again (`_run_isolated`), and only a file
-    that kills a worker of its own is reported "failed".
+    that kills a worker of its own is reported `Failed`.
     """
     if workers <= 1 or len(jobs) <= 1:
         return run_batch(jobs, progress)
@@ -691,7 +684,7 @@ def run_jobs(
 
 def stream_jobs(
     jobs: Iterable[Job], pool: Executor, workers: int, defer: bool = False
-) -> tuple[list[Job], list[FileOutcome]]:
+) -> tuple[list[Job], list[FileResult]]:
     """Run jobs as they come (from a discovery still walking), in batches of `STREAM_BATCH` on `pool`;
     the jobs and their outcomes, in the order the jobs came. A worker that dies is handled as in `run_jobs`
     defer: as `run_batch`'s."""
@@ -711,7 +704,7 @@ def stream_jobs(
     return [job for batch in batches for job in batch], _collect(futures, batches, workers, defer)
 
 
-def run_streamed(jobs: Iterable[Job], workers: int) -> tuple[list[Job], list[FileOutcome]]:
+def run_streamed(jobs: Iterable[Job], workers: int) -> tuple[list[Job], list[FileResult]]:
     """Run jobs as a walk yields them; the jobs and their outcomes, in the order the jobs came.
 
     Two passes. The first reads each file and runs it, except that a text passing the prefilter is only
@@ -735,9 +728,9 @@ def run_streamed(jobs: Iterable[Job], workers: int) -> tuple[list[Job], list[Fil
         return every, _deferred(every, first, workers, pool)
 
 
-def _deferred(jobs: list[Job], outcomes: list[FileOutcome], workers: int, pool: Executor | None) -> list[FileOutcome]:
-    """`outcomes` with each "deferred" one replaced by the job's full run, largest text first."""
-    order = sorted((i for i, o in enumerate(outcomes) if o.status == DEFERRED), key=lambda i: -outcomes[i].cost)
+def _deferred(jobs: list[Job], outcomes: list[FileResult], workers: int, pool: Executor | None) -> list[FileResult]:
+    """`outcomes` with each `Deferred` one replaced by the job's full run, largest text first."""
+    order = sorted((i for i, o in enumerate(outcomes) if o.__class__ is Deferred), key=lambda i: -outcomes[i].cost)
     if not order:
         return outcomes
     # (the first pass ran the prefilter on these texts: `Job.kept` spares the second pass its scans)
@@ -757,13 +750,13 @@ def _deferred(jobs: list[Job], outcomes: list[FileOutcome], workers: int, pool: 
     return out
 
 
-def _one_per_task(pool: Executor, jobs: list[Job], workers: int) -> list[FileOutcome]:
+def _one_per_task(pool: Executor, jobs: list[Job], workers: int) -> list[FileResult]:
     """Each job a task of its own, submitted in order (the pool hands them out first come, first served)."""
     batches = [[job] for job in jobs]
     return _collect([_submit(pool, batch) for batch in batches], batches, workers)
 
 
-def _run_in(pool: Executor, jobs: Sequence[Job], workers: int, progress: Callable[[int], None]) -> list[FileOutcome]:
+def _run_in(pool: Executor, jobs: Sequence[Job], workers: int, progress: Callable[[int], None]) -> list[FileResult]:
     from concurrent.futures import as_completed
 
     size = max(1, min(BATCH_MAX, len(jobs) // (workers * 8)))
@@ -777,19 +770,19 @@ def _run_in(pool: Executor, jobs: Sequence[Job], workers: int, progress: Callabl
 
 def _collect(
     futures: list[Future | None], batches: list[list[Job]], workers: int, defer: bool = False
-) -> list[FileOutcome]:
+) -> list[FileResult]:
     """The outcomes of finished batches, in order; the jobs of batches a dying worker took down (or that
     were never submitted) are run again by `_run_isolated` (deferring as the batches did)."""
     results = [_batch_result(f, b) if f is not None else None for f, b in zip(futures, batches)]
     lost = [job for batch, result in zip(batches, results) if result is None for job in batch]
     again = iter(_run_isolated(lost, workers, defer))
-    out: list[FileOutcome] = []
+    out: list[FileResult] = []
     for batch, result in zip(batches, results):
         out.extend(result if result is not None else [next(again) for _ in batch])
     return out
 
 
-def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome] | None:
+def _batch_result(future: Future, batch: list[Job]) -> list[FileResult] | None:
     """The batch's outcomes; None when its worker died (the pool is broken)."""
     from concurrent.futures.process import BrokenProcessPool
 
@@ -798,8 +791,8 @@ def _batch_result(future: Future, batch: list[Job]) -> list[FileOutcome] | None:
     except BrokenProcessPool:
         return None
     except Exception:  # noqa: BLE001 - a result that cannot be sent back fails its batch only
-        message = traceback.format_exc()
-        return [FileOutcome(job.path, job.display, "failed", error=message) for job in batch]
+        message = _traceback()
+        return [Failed(job.path, job.display, message) for job in batch]
 
 
 # --- fixes that edit other modules -------------------------------------------------------------------
@@ -818,16 +811,16 @@ class CrossModuleFixes:
     errors: tuple[str, ...]
 
 
-def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> CrossModuleFixes:
+def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> CrossModuleFixes:
     """The second step of `fix`: apply, with `api.fix_modules`, the chosen fixes that edit other modules of
     the project (a strip in the callee's file, an axis added to a mesh in another module), and analyse again
-    each module whose analysis read a module that a fix of this run changed (`FileOutcome.depends`): the
+    each module whose analysis read a module that a fix of this run changed (`Checked.depends`): the
     first step analysed every file against the files as they were on disk, so its findings and fixes may
     describe a collision a fix of another file has removed. In this process, one module after the other
     (two modules may edit the same third one), in rounds until no changed module is left unseen
     (`MAX_ROUNDS`). Notebooks are left to the first step. Starts from the texts the first step produced;
     writes nothing."""
-    texts = {str(o.path.resolve()): o.new_text for o in outcomes if o.new_text is not None and o.cells is None}
+    texts = {str(o.path.resolve()): o.new_text for o in outcomes if isinstance(o, Fixed) and o.cells is None}
     before = dict(texts)
     applied: dict[int, tuple[Fix, ...]] = {}
     remaining: dict[int, tuple[Finding, ...]] = {}
@@ -838,7 +831,7 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileOutcome]) -> 
     for _ in range(MAX_ROUNDS):
         ran = False
         for i, (job, o) in enumerate(zip(jobs, outcomes)):
-            if o.status not in ("checked", "fixed") or o.cells is not None or job.mode != FIX:
+            if not isinstance(o, (Checked, Fixed)) or o.cells is not None or job.mode is not Mode.FIX:
                 continue
             if not o.depends and not o.findings:
                 continue  # (most files of a tree: nothing read, nothing to fix; no path resolved for them)

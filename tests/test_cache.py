@@ -20,7 +20,8 @@ from spmdfix import cache as cache_module
 from spmdfix import stamps as stamps_module
 from spmdfix.cache import Cache, CachedRun, settings_key
 from spmdfix.model import Options
-from spmdfix.runner import FileOutcome, Job, run_batch
+from spmdfix.results import FileResult
+from spmdfix.runner import Job, run_batch
 from spmdfix.stamps import FileStamp, read_stamped, stat_key
 
 COLLIDING = (GOLDEN / "add-axis" / "mesh_reshape_basic" / "input.py").read_text()
@@ -34,7 +35,7 @@ def _age(path: Path, seconds: float = 10) -> None:
     os.utime(path, (then, then))
 
 
-def _run(paths: list[Path], cache: Cache | None, **job) -> list[FileOutcome]:
+def _run(paths: list[Path], cache: Cache | None, **job) -> list[FileResult]:
     """Check `paths` in this process as the CLI does: the cache's hooks around `run_batch`."""
     jobs = [Job(p, p.name, job.pop("options", Options()), **job) for p in paths]
     if cache is None:
@@ -44,7 +45,7 @@ def _run(paths: list[Path], cache: Cache | None, **job) -> list[FileOutcome]:
     return hooks.finish(missed, run_batch(missed), lambda j: str(j.path))[1]
 
 
-def _codes(outcomes: list[FileOutcome]) -> list[list[str]]:
+def _codes(outcomes: list[FileResult]) -> list[list[str]]:
     return [sorted(f.code for f in o.findings) for o in outcomes]
 
 
@@ -124,7 +125,7 @@ def test_a_lookup_trusts_an_unchanged_stat_only_when_taken_well_after_the_change
 
 
 def test_an_edit_to_a_module_the_analysis_read_is_never_served_stale(tree: Path) -> None:
-    """An outcome computed from another module (`FileOutcome.depends`) is served only while that module's
+    """An outcome computed from another module (`Checked.depends`) is served only while that module's
     bytes are unchanged."""
     model, layers = tree / "model.py", tree / "layers.py"
     layers.write_text("AXIS = 'data'\n")

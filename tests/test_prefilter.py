@@ -862,11 +862,12 @@ def _outcome_when_every_file_was_decoded(job):
     """What the runner gave before the test of the bytes: read, decode, then `run_source`."""
     from spmdfix import runner
     from spmdfix.files import FileError, read_source
+    from spmdfix.results import Unreadable
 
     try:
         source = read_source(job.path)
     except FileError as err:
-        return runner.FileOutcome(job.path, job.display, "unreadable", error=str(err))
+        return Unreadable(job.path, job.display, str(err))
     return runner.run_source(job, source)
 
 
@@ -884,20 +885,21 @@ def test_files_cleared_by_their_bytes_get_the_outcome_a_full_read_gives(tmp_path
     if name in ("lookalike.py", "found.py", "utf7.py"):
         assert outcome.findings, "a finding the test of the bytes must not drop"
     deferred = runner.run_file(job, defer=True)
-    assert (deferred.status == runner.DEFERRED) == bool(outcome.findings)
+    assert isinstance(deferred, runner.Deferred) == bool(outcome.findings)
 
 
 def test_a_file_over_the_size_limit_is_skipped_unread(tmp_path) -> None:
     from spmdfix import runner
     from spmdfix.model import Options
+    from spmdfix.results import Checked, Skipped, Unreadable
 
     path = tmp_path / "big.py"
     path.write_bytes(b"x = 1\n" * 100)
     outcome = runner.run_file(runner.Job(path, "big.py", Options(), max_bytes=599))
-    assert outcome.status == "skipped" and "600 bytes is over the 599 bytes limit" in outcome.error
-    assert runner.run_file(runner.Job(path, "big.py", Options(), max_bytes=600)).status == "checked"
+    assert isinstance(outcome, Skipped) and "600 bytes is over the 599 bytes limit" in outcome.reason
+    assert isinstance(runner.run_file(runner.Job(path, "big.py", Options(), max_bytes=600)), Checked)
     missing = runner.run_file(runner.Job(tmp_path / "missing.py", "missing.py", Options()))
-    assert missing.status == "unreadable" and missing.error == "cannot read: No such file or directory"
+    assert isinstance(missing, Unreadable) and missing.reason == "cannot read: No such file or directory"
 
 
 @pytest.mark.parametrize("include_generated", [False, True])

@@ -10,7 +10,8 @@ import pytest
 import spmdfix.runner as runner_module
 from golden import GOLDEN
 from spmdfix.model import Options
-from spmdfix.runner import DEFERRED, Job, run_batch, run_streamed
+from spmdfix.results import Checked, FileResult
+from spmdfix.runner import Deferred, Job, run_batch, run_streamed
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def test_the_same_outcomes_as_one_process(
     ran, outcomes = run_streamed(iter(jobs), workers)
     assert ran == jobs
     assert outcomes == run_batch(jobs)
-    assert DEFERRED not in {o.status for o in outcomes}
+    assert Deferred not in {type(o) for o in outcomes}
     assert sum(o.parsed for o in outcomes) > 10
 
 
@@ -76,7 +77,7 @@ def test_deferring_a_batch_is_deferring_each_job(jobs: list[Job]) -> None:
 
     deferred = run_batch(jobs, defer=True)
     assert deferred == run_batch([dataclasses.replace(job, defer=True) for job in jobs])
-    assert DEFERRED in {o.status for o in deferred} and "checked" in {o.status for o in deferred}
+    assert Deferred in {type(o) for o in deferred} and Checked in {type(o) for o in deferred}
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -219,4 +220,4 @@ def test_jobs_and_outcomes_cross_to_a_worker_unchanged(jobs: list[Job], tmp_path
     assert isinstance(runner_module._pack_jobs([jobs[0], other]), list)
     kinds = {type(x) for x in runner_module._pack_outcomes(run_batch(jobs, defer=True))}
     assert kinds == {type(None), int}
-    assert any(isinstance(x, runner_module.FileOutcome) for x in runner_module._pack_outcomes(run_batch(jobs)))
+    assert any(isinstance(x, FileResult) for x in runner_module._pack_outcomes(run_batch(jobs)))
