@@ -905,13 +905,14 @@ def test_a_file_over_the_size_limit_is_skipped_unread(tmp_path) -> None:
 @pytest.mark.parametrize("include_generated", [False, True])
 @pytest.mark.parametrize("max_bytes", [None, 30])
 def test_a_workers_batch_gets_the_outcomes_run_file_gives(tmp_path, include_generated, max_bytes) -> None:
-    """A worker's packed batch (`runner._run_packed`, which packs the files their bytes clear without building
+    """A worker's packed batch (`runner.wire.run_packed`, which packs the files their bytes clear without building
     a job or an outcome for them) gives, through pickling, the outcomes `run_file` gives each job: unreadable,
     too large, cleared, deferred and analysed files alike."""
     import pickle
 
     from spmdfix import runner
     from spmdfix.model import Options
+    from spmdfix.runner import wire
 
     size = {} if max_bytes is None else {"max_bytes": max_bytes}
     jobs = []
@@ -920,7 +921,7 @@ def test_a_workers_batch_gets_the_outcomes_run_file_gives(tmp_path, include_gene
             (tmp_path / name).write_bytes(RUNNER_FILES[name])
         jobs.append(runner.Job(tmp_path / name, name, Options(), include_generated=include_generated, **size))
     for defer in (False, True):
-        packed = pickle.loads(pickle.dumps(runner._pack_jobs(jobs)))
+        packed = pickle.loads(pickle.dumps(wire.pack_jobs(jobs)))
         assert isinstance(packed, tuple), "the jobs share their settings: packed"
-        sent = pickle.loads(pickle.dumps(runner._run_packed(packed, defer)))
-        assert runner._unpacked(sent, jobs) == [runner.run_file(job, defer) for job in jobs]
+        sent = pickle.loads(pickle.dumps(wire.run_packed(packed, defer)))
+        assert wire.unpack_results(sent, jobs) == [runner.run_file(job, defer) for job in jobs]
