@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from spmdfix.perf import retain_trees
+from spmdfix.perf import gc_paused, retain_trees
 from spmdfix.results import Failed, FileResult
 from spmdfix.runner.job import Job
 from spmdfix.runner.one_file import current_traceback
@@ -35,18 +35,21 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
     they inherit it: with two workers, 0.13-0.16 s of CPU in the workers' starts became one import of
     0.07-0.09 s here (measured under load on the 2-CPU machine, where every CPU second of a run is shared);
     the workers are ready as soon as they would have been after importing it themselves. Elsewhere each worker
-    imports it as it starts (`_import_analysis`).
+    imports it as it starts (`_import_analysis`). The collector is paused during these imports: its passes
+    over what they allocate were 15 M instructions and 10-20 ms of CPU of the serial start (bench/README.md,
+    "The imports before the fork").
     """
     if workers <= 1:
         yield None
         return
-    import multiprocessing
-    from concurrent.futures import (
-        ProcessPoolExecutor,  # 20 ms of imports: only with workers
-    )
+    with gc_paused():  # (imports: many long-lived objects and no garbage, `perf.gc_paused`)
+        import multiprocessing
+        from concurrent.futures import (
+            ProcessPoolExecutor,  # 20 ms of imports: only with workers
+        )
 
-    if multiprocessing.get_start_method() == "fork":
-        import spmdfix.api  # noqa: F401 - inherited by the forked workers
+        if multiprocessing.get_start_method() == "fork":
+            import spmdfix.api  # noqa: F401 - inherited by the forked workers
 
     with ProcessPoolExecutor(max_workers=workers, initializer=_import_analysis) as pool:
         for _ in range(workers):
@@ -57,7 +60,8 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
 def _import_analysis() -> None:
     """A worker's start: import the analysis, and keep the trees it parses (`perf.retain_trees`: the worker
     ends with `os._exit`, which frees nothing, so freeing them would be work for nothing)."""
-    import spmdfix.api  # noqa: F401 - what every task of the worker needs
+    with gc_paused():
+        import spmdfix.api  # noqa: F401 - what every task of the worker needs
 
     retain_trees(RETAIN_CHARS)
 
