@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Error text (substring of "Type: message") -> the rules whose documentation describes that error
-# (spmdfix/rules/SPMD00x.md, "Why is this bad?"). A finding of one of them explains a program failing with it.
+# (spmdfix/rules/docs/SPMD00x.md, "Why is this bad?"). A finding of one of them explains a program failing with it.
 EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     ("cannot appear in shard_map in_specs", frozenset({"SPMD001"})),
     ("cannot appear in shard_map out_specs", frozenset({"SPMD002"})),

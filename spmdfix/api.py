@@ -17,9 +17,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from spmdfix import perf, rules
-from spmdfix.analysis.facts import Analyzer
+from spmdfix.analysis.analyzer import Analyzer
+from spmdfix.analysis.index import MAX_MODULES, ProjectIndex, ProjectLink
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.edit_log import EditLog
-from spmdfix.analysis.index import ProjectIndex, ProjectLink, find_project_root, module_name
+from spmdfix.files import find_project_root
 from spmdfix.model import (
     Applicability,
     Edit,
@@ -35,6 +37,7 @@ from spmdfix.model import (
 from spmdfix.plan import plan_findings
 from spmdfix.positions import LineIndex, apply_edits
 from spmdfix.prefilter import may_have_findings
+from spmdfix.project_files import DISK, module_name
 
 MAX_PASSES = 8
 # Python 3.12 syntax a 3.11 parser rejects: PEP 695 (`type X = ...`, `def f[T]`, `class C[T]`) and PEP 701
@@ -121,8 +124,16 @@ def project_index(path: str | Path, root: str | Path | None = None) -> ProjectIn
     top = Path(root).resolve() if root is not None else find_project_root(Path(path).resolve())
     index = _INDEXES.get(top)
     if index is None:
-        index = _INDEXES[top] = ProjectIndex(top)
+        index = _INDEXES[top] = new_project_index(top)
     return index
+
+
+def new_project_index(
+    root: str | Path, overlay: dict[str, str] | None = None, max_modules: int = MAX_MODULES
+) -> ProjectIndex:
+    """A new project index of `root` that reads the files on disk (`project_files.DiskFiles`) except those of
+    `overlay` (absolute path -> text), and models each module it loads (`ModuleModel.build`)."""
+    return ProjectIndex(str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay, max_modules=max_modules)
 
 
 def forget_indexes(written: Iterable[str | Path]) -> None:
@@ -135,12 +146,15 @@ def forget_indexes(written: Iterable[str | Path]) -> None:
 
 
 def _analyzer(source: str, tree: ast.Module, path: str | Path | None, index: ProjectIndex | None) -> Analyzer:
+    """The driver over the model of the module checked: without a project index or a path, that module alone;
+    with them, its package read from the disk (`project_files.module_name`) and its names followed into the
+    project."""
     if index is None or path is None:
-        return Analyzer(source, tree)
+        return Analyzer(ModuleModel.build(source, tree))
     where = Path(path).resolve()
     name, _, is_package = module_name(where)
     package = name if is_package else name.rpartition(".")[0]
-    return Analyzer(source, tree, "", package, ProjectLink(index, str(where)))
+    return Analyzer(ModuleModel.build(source, tree, "", package, ProjectLink(index, str(where))))
 
 
 def _checked(source: str, options: Options, path=None, index=None) -> tuple[Analysis, ast.Module | None]:
@@ -402,7 +416,7 @@ def fix_modules(
             if source is None:
                 errors.append(f"{target}: cannot read")
                 break
-            index = ProjectIndex(Path(root), overlay=current)
+            index = new_project_index(root, overlay=current)
             reported, suppressed = select(source, check_source(source, options, path=target, index=index))
             remaining[target] = tuple(reported)
             chosen = _choose(reported, suppressed, options, other_modules=True)

@@ -10,8 +10,13 @@ Keys (kebab-case, as ruff spells them):
     strategy = "auto"                # auto | rename | add-axis | strip
     new-axis = "batch"               # the mesh axis add-axis adds
     select = ["SPMD"]                # rule codes or prefixes ("ALL" selects every rule)
+    extend-select = []               # added to select
     ignore = []                      # codes or prefixes; the more specific of select/ignore wins, ignore on ties
+    extend-ignore = []               # added to ignore (ruff's older spelling)
     per-file-ignores = { "tests/*" = ["SPMD002"] }   # glob -> codes; a leading "!" negates the glob
+    fixable = ["ALL"]                # rules whose fixes are offered and applied
+    extend-fixable = []              # added to fixable
+    unfixable = []                   # rules whose fixes are never offered (the finding is still reported)
     exclude = [...]                  # replaces the default excludes
     extend-exclude = []              # added to them
     unsafe-fixes = false
@@ -19,6 +24,15 @@ Keys (kebab-case, as ruff spells them):
     project-root = "."               # where imports of other modules are followed from (relative to the
                                      # file that says it); default: the nearest directory above each file
                                      # holding pyproject.toml, setup.cfg or .git
+    docs-url = "https://..."         # base of the rule links in reports (`spmdfix.links`); default: none
+
+Rule selection is resolved in layers, as ruff resolves it (`RuleSelection`): the configuration file's, then
+each `--config KEY=VALUE`'s, then the flags'. A layer that gives `select` starts afresh; otherwise it changes
+only the codes its selectors name. `per-file-ignores` then removes what its globs ignore, whatever selected it.
+`fixable` / `extend-fixable` / `unfixable` are resolved the same way, from `fixable = ["ALL"]`.
+
+`--config` takes a configuration file, or (when no such file exists) an inline TOML `KEY = VALUE` that
+overrides the configuration files (`config_options`).
 
 Globs follow ruff: a pattern without `/` matches a file or directory name at any depth; a pattern with `/`
 is anchored at the directory of the file that defines it (made absolute when loaded; `--exclude` patterns
@@ -109,27 +123,56 @@ class Settings:
     strategy: Strategy = Strategy.AUTO
     new_axis: str = DEFAULT_NEW_AXIS
     select: tuple[str, ...] = ("SPMD",)
+    extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    extend_ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    fixable: tuple[str, ...] = ("ALL",)
+    extend_fixable: tuple[str, ...] = ()
+    unfixable: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     unsafe_fixes: bool = False
     target_jax_version: str | None = None  # None: the installed jax's (`jax_version`)
-    project_root: Path | None = None  # None: found above each file (`analysis.index.find_project_root`)
+    project_root: Path | None = None  # None: found above each file (`files.find_project_root`)
+    docs_url: str | None = None  # the base of the rule links (`links.rule_url`); None: `links.docs_base`'s
     source: Path | None = None
+    # The rule selections after the file's own (`--config KEY=VALUE`'s, then the flags'), in order.
+    layers: tuple[RuleSelection, ...] = ()
 
     def jax_version(self) -> str:
         """`target_jax_version`, else the installed jax's version, else the newest version spmdfix knows."""
         return self.target_jax_version or installed_jax_version()
 
+    @property
+    def own_layer(self) -> RuleSelection:
+        """The rule selection the settings file itself gives (`select` is always given: its default)."""
+        return RuleSelection(
+            self.select,
+            self.extend_select,
+            self.ignore + self.extend_ignore,
+            self.fixable,
+            self.extend_fixable,
+            self.unfixable,
+        )
+
+    def selected_codes(self) -> frozenset[str]:
+        """The rule codes every layer's selection leaves enabled (before `per-file-ignores`)."""
+        return _resolve(tuple(layer.rules() for layer in (self.own_layer, *self.layers)))
+
     def enabled_codes(self, path: str | Path) -> frozenset[str]:
-        """The rule codes reported for `path`: selected, not ignored, not ignored for that file."""
-        ignored = self.ignore
+        """The rule codes reported for `path`: selected (`selected_codes`), less what `per-file-ignores`
+        ignores for that file (whatever selected it, as ruff's per-file ignores do)."""
+        selected = self.selected_codes()
         for pattern, codes in self.per_file_ignores:
             negated = pattern.startswith("!")
             if glob_matches((pattern[1:] if negated else pattern,), _abs(path), is_dir=False) != negated:
-                ignored += codes
-        return _enabled(self.select, ignored)
+                selected = selected - _matched(codes)
+        return selected
+
+    def fixable_codes(self) -> frozenset[str]:
+        """The rule codes whose fixes are offered and applied (`fixable`, `extend-fixable`, `unfixable`)."""
+        return _resolve(tuple(layer.fixes() for layer in (self.own_layer, *self.layers)))
 
     def excludes(self, path: str | Path, is_dir: bool) -> bool:
         """True when `path` (a file or directory) matches `exclude` or `extend-exclude`."""
@@ -137,8 +180,47 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleSelection:
+    """One layer of rule selection: a settings file's, a `--config KEY=VALUE`'s, the flags' (ruff's
+    `RuleSelection`). `select` (None: not given) starts the layer afresh, `extend_select` adds, `ignore`
+    removes; within a layer the most specific selector decides a code, `ignore` on ties; a code no selector
+    of the layer names keeps what the layers before gave it (nothing when `select` is given). `fixable`,
+    `extend_fixable` and `unfixable` say the same of the rules whose fixes are offered."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    fixable: tuple[str, ...] | None = None
+    extend_fixable: tuple[str, ...] = ()
+    unfixable: tuple[str, ...] = ()
+
+    def rules(self) -> tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]]:
+        return (self.select, self.extend_select, self.ignore)
+
+    def fixes(self) -> tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]]:
+        return (self.fixable, self.extend_fixable, self.unfixable)
+
+    def __bool__(self) -> bool:
+        """False for a layer that says nothing (flags that were not given)."""
+        return self != _NOTHING
+
+
+# Settings fields that make a rule selection layer (`RuleSelection`) rather than replace a value.
+_RULE_FIELDS = ("select", "extend_select", "ignore", "extend_ignore", "fixable", "extend_fixable", "unfixable")
+
+
+@dataclass(frozen=True, slots=True)
 class Overrides:
-    """What command-line flags set; None leaves the configured value. Patterns are anchored at `cwd`."""
+    """What the command line sets: `inline`, the `--config KEY=VALUE` pairs (`config_options`: (the text
+    given, key, value)), applied over the configuration file; then the flags. None (or empty) leaves the
+    configured value. Patterns are anchored at `cwd`.
+
+    The rule keys of each (`select`, `extend-select`, `ignore`, `extend-ignore`, `fixable`,
+    `extend-fixable`, `unfixable`) make one more `RuleSelection` layer, as ruff's command line does:
+    `--select` starts afresh, `--extend-select` adds, `--ignore` and `--extend-ignore` remove (on top of
+    the configuration's `ignore`). `per_file_ignores` replaces the configured ones, `extend_per_file_ignores`
+    adds to them; `extend_exclude` adds.
+    """
 
     strategy: str | None = None
     new_axis: str | None = None
@@ -149,9 +231,21 @@ class Overrides:
     unsafe_fixes: bool | None = None
     target_jax_version: str | None = None
     project_root: str | None = None
+    extend_select: tuple[str, ...] = ()
+    extend_ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+    extend_per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    fixable: tuple[str, ...] | None = None
+    extend_fixable: tuple[str, ...] = ()
+    unfixable: tuple[str, ...] = ()
+    docs_url: str | None = None
+    inline: tuple[tuple[str, str, Any], ...] = ()
 
     def apply(self, settings: Settings, cwd: Path) -> Settings:
-        """`settings` with every set flag applied. Raises `ConfigError` for a bad value."""
+        """`settings` with every `--config KEY=VALUE` and then every set flag applied. Raises `ConfigError`
+        for a bad value."""
+        for given, key, value in self.inline:
+            settings = _override(settings, _validate({key: value}, f"--config {given!r}", "key", cwd))
         raw: dict[str, Any] = {}
         for key in (
             "strategy",
@@ -162,16 +256,74 @@ class Overrides:
             "unsafe_fixes",
             "target_jax_version",
             "project_root",
+            "fixable",
+            "docs_url",
         ):
             value = getattr(self, key)
             if value is not None:
                 raw[key.replace("_", "-")] = list(value) if isinstance(value, tuple) else value
-        if self.extend_exclude:
-            raw["extend-exclude"] = list(self.extend_exclude)
+        for key in ("extend_exclude", "extend_select", "extend_ignore", "extend_fixable", "unfixable"):
+            if getattr(self, key):
+                raw[key.replace("_", "-")] = list(getattr(self, key))
+        if self.per_file_ignores is not None:
+            raw["per-file-ignores"] = {glob: list(codes) for glob, codes in self.per_file_ignores}
         changes = _validate(raw, "command line", "option", cwd)
         if "extend_exclude" in changes:
             changes["extend_exclude"] = settings.extend_exclude + changes["extend_exclude"]
-        return dataclasses.replace(settings, **changes)
+        if self.extend_per_file_ignores:
+            extra = {glob: list(codes) for glob, codes in self.extend_per_file_ignores}
+            added = _validate({"per-file-ignores": extra}, "command line", "option", cwd)["per_file_ignores"]
+            changes["per_file_ignores"] = changes.get("per_file_ignores", settings.per_file_ignores) + added
+        return _override(settings, changes)
+
+
+def _override(settings: Settings, changes: dict[str, Any]) -> Settings:
+    """`settings` with validated `changes`: the rule keys among them as one more `RuleSelection` layer
+    (when any is given), the others replacing the values."""
+    rules = {key: changes.pop(key) for key in _RULE_FIELDS if key in changes}
+    if rules:
+        layer = RuleSelection(
+            rules.get("select"),
+            rules.get("extend_select", ()),
+            rules.get("ignore", ()) + rules.get("extend_ignore", ()),
+            rules.get("fixable"),
+            rules.get("extend_fixable", ()),
+            rules.get("unfixable", ()),
+        )
+        changes["layers"] = settings.layers + (layer,)
+    return dataclasses.replace(settings, **changes)
+
+
+def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str, str, Any], ...]]:
+    """`--config` values as ruff reads them: a path to a configuration file when such a file exists, else
+    an inline TOML `KEY = VALUE` overriding the configuration files (any key of the settings files, such as
+    `--config 'select = ["SPMD001"]'`). Returns (the file, or None; the (text, key, value) of each inline
+    pair, in order). Raises `ConfigError` for a value that is neither, for a second file, and for a bad
+    key (its value is checked when applied, `Overrides.apply`)."""
+    import tomllib
+
+    path: Path | None = None
+    inline: list[tuple[str, str, Any]] = []
+    for value in values:
+        if os.path.isfile(value):
+            if path is not None:
+                raise ConfigError(f"--config {value!r}: only one configuration file can be given (also {str(path)!r})")
+            path = Path(value)
+            continue
+        try:
+            table = tomllib.loads(value)
+        except tomllib.TOMLDecodeError as err:
+            looks_like_a_path = "=" not in value
+            why = "no such file" if looks_like_a_path else f"not a TOML `KEY = VALUE` pair ({err})"
+            raise ConfigError(
+                f"--config {value!r}: {why}; --config takes a configuration file (spmdfix.toml, pyproject.toml)"
+                " or a TOML `KEY = VALUE` pair such as 'select = [\"SPMD001\"]'"
+            ) from err
+        for key, item in table.items():
+            if key not in KEYS:  # (a known key's value is checked where it is applied, `Overrides.apply`)
+                _validate({key: item}, f"--config {value!r}", "key", Path("."))  # raises: unknown key
+            inline.append((value, key, item))
+    return path, tuple(inline)
 
 
 def _absolute(path: Path) -> Path:
@@ -185,9 +337,30 @@ def _abs(path: str | Path) -> str:
     return os.path.abspath(path)
 
 
+_NOTHING = RuleSelection()
+
+
 @functools.lru_cache(maxsize=64)
-def _enabled(select: tuple[str, ...], ignore: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(c for c in RULES if _specificity(c, select) > _specificity(c, ignore))
+def _matched(selectors: tuple[str, ...]) -> frozenset[str]:
+    """The codes some selector (a code, a prefix or "ALL") names."""
+    return frozenset(code for code in RULES if _specificity(code, selectors) >= 0)
+
+
+@functools.lru_cache(maxsize=64)
+def _resolve(layers: tuple[tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]], ...]) -> frozenset[str]:
+    """The codes that (select, extend-select, ignore) layers leave on (`RuleSelection`'s doc), starting from
+    none: every settings file's layer gives its `select` (the default, when the file says nothing)."""
+    on: frozenset[str] = frozenset()
+    for select, extend, ignore in layers:
+        chosen = (*(select or ()), *extend)
+        carried = on if select is None else frozenset()
+        on = frozenset(
+            code
+            for code in RULES
+            if (_specificity(code, chosen) > _specificity(code, ignore))
+            or (code in carried and _specificity(code, chosen) < 0 and _specificity(code, ignore) < 0)
+        )
+    return on
 
 
 def _specificity(code: str, selectors: tuple[str, ...]) -> int:
@@ -288,8 +461,19 @@ def _never(path: str, is_dir: bool, name: str | None = None) -> bool:
 # --- reading files ------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=256)
 def _read_toml(path: Path) -> dict[str, Any]:
+    """The TOML table of the file at `path`, parsed once while its stat (size, times, inode) stays the same:
+    a process that lives on (`check --watch`, the language server, tests) reads an edited file again."""
+    try:
+        st = os.stat(path)
+        stamp: tuple[int, ...] | None = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    except OSError:
+        stamp = None
+    return _parsed_toml(path, stamp)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_toml(path: Path, stamp: tuple[int, ...] | None) -> dict[str, Any]:
     import tomllib  # (a warm run parses no file: `TableMemo`)
 
     try:
@@ -416,13 +600,19 @@ KEYS = (
     "strategy",
     "new-axis",
     "select",
+    "extend-select",
     "ignore",
+    "extend-ignore",
     "per-file-ignores",
+    "fixable",
+    "extend-fixable",
+    "unfixable",
     "exclude",
     "extend-exclude",
     "unsafe-fixes",
     "target-jax-version",
     "project-root",
+    "docs-url",
 )
 
 
@@ -497,6 +687,14 @@ def _directory(value: Any, where: str, base: Path) -> Path:
     return _absolute(base / value)
 
 
+def _docs_url(value: Any, where: str, base: Path) -> str:
+    """The base of the rule links: a URL (or a path), kept as written; `{code}` marks where the code goes."""
+    _expect(value, str, where, "a string (a URL)")
+    if not value.strip():
+        raise ConfigError(f"{where} must not be empty")
+    return value
+
+
 def anchor(pattern: str, base: Path) -> str:
     """A glob as stored: name patterns unchanged, patterns with a `/` made absolute at `base`."""
     negated = pattern.startswith("!")
@@ -525,13 +723,19 @@ _VALIDATORS = {
     "strategy": _strategy,
     "new-axis": _new_axis,
     "select": _codes,
+    "extend-select": _codes,
     "ignore": _codes,
+    "extend-ignore": _codes,
     "per-file-ignores": _per_file_ignores,
+    "fixable": _codes,
+    "extend-fixable": _codes,
+    "unfixable": _codes,
     "exclude": _globs,
     "extend-exclude": _globs,
     "unsafe-fixes": _bool,
     "target-jax-version": _version,
     "project-root": _directory,
+    "docs-url": _docs_url,
 }
 
 
@@ -612,6 +816,16 @@ def render_settings(settings: Settings, path: Path) -> str:
     """The resolved settings of `path` as TOML (loadable as a spmdfix.toml), the source file in a comment."""
     source = str(settings.source) if settings.source else "none (defaults; no spmdfix.toml or [tool.spmdfix] found)"
     lines = [f"# Settings for: {_absolute(path)}", f"# Settings file: {source}"]
+    if settings.layers:
+        # One file holds one layer: what the command line's layers resolve to, as explicit codes.
+        lines.append("# select and fixable: as resolved with the command line's --config and flags")
+        settings = dataclasses.replace(
+            settings,
+            select=tuple(sorted(settings.selected_codes())),
+            fixable=tuple(sorted(settings.fixable_codes())),
+            layers=(),
+            **dict.fromkeys(("extend_select", "ignore", "extend_ignore", "extend_fixable", "unfixable"), ()),
+        )
     for key in KEYS:
         if key == "per-file-ignores":
             continue
@@ -628,3 +842,16 @@ def render_settings(settings: Settings, path: Path) -> str:
 def split_codes(values: Iterable[str]) -> tuple[str, ...]:
     """Rule codes from repeated and comma-separated command-line values (`--select SPMD001,SPMD002`)."""
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def per_file_ignores_option(values: Iterable[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`--per-file-ignores` values as ruff spells them, `GLOB:CODE` items (comma-separated, repeatable): the
+    (glob, codes) pairs in the order first given, a glob's codes gathered. Raises `ConfigError` for an item
+    without `:` (checked further with the codes, `Overrides.apply`)."""
+    gathered: dict[str, list[str]] = {}
+    for item in split_codes(values):
+        glob, colon, code = item.rpartition(":")
+        if not colon or not glob or not code.strip():
+            raise ConfigError(f"--per-file-ignores {item!r}: expected GLOB:CODE, such as 'tests/*:SPMD002'")
+        gathered.setdefault(glob.strip(), []).append(code.strip())
+    return tuple((glob, tuple(codes)) for glob, codes in gathered.items())

@@ -10,6 +10,7 @@ replace it: renaming needs write access to the directory only); a symlink is fol
 from __future__ import annotations
 
 import codecs
+import errno
 import functools
 import io
 import operator
@@ -107,10 +108,21 @@ def iter_sources(
             exists = path.exists()
         except OSError as err:
             raise FileError(f"{original}: cannot access: {err.strerror or err}") from err
-        if not exists:
+        if not exists and not _link_loop(path):
             raise FileError(f"{original}: no such file or directory")
     unlisted = [] if unlisted is None else unlisted
     return _unique(_sources(given, excluded, respect_gitignore, force_exclude, unlisted, memo, excluded_in), lane)
+
+
+def _link_loop(path: Path) -> bool:
+    """Whether `path` is a symbolic link that resolves to itself (`Path.exists` says False for it, as for a
+    missing file): it is kept as a file given, whose read then fails with the system's words ("Too many
+    levels of symbolic links", SPMD901), as ruff reports it."""
+    try:
+        os.stat(path)
+    except OSError as err:
+        return err.errno == errno.ELOOP
+    return False
 
 
 def _sources(
@@ -492,6 +504,29 @@ def _gitignored(rules: list[tuple[str, _IgnoreFile]], name: str, is_dir: bool) -
     return False
 
 
+def gitignored(path: str | os.PathLike) -> bool:
+    """Whether a walk of its git work tree would skip the file at `path` for `.gitignore` (the work tree's
+    `.gitignore` files from its root down and `.git/info/exclude`, as `iter_sources` applies them): the file
+    itself or a directory above it, below the root, is ignored. False outside a git work tree. For callers
+    handed files one by one (the libcst codemod commands), not for discovery, which decides while walking."""
+    absolute = os.path.abspath(path)
+    top = next((d for d in Path(absolute).parents if (d / ".git").exists()), None)
+    if top is None:
+        return False
+    ignores = _outer_gitignores(top)  # (`.git/info/exclude`; nothing above the work tree's root applies)
+    directory = str(top)
+    names = Path(absolute).relative_to(top).parts
+    for depth, name in enumerate(names):
+        own = _read_ignore_file(_join(directory, GITIGNORE))
+        if own is not None:
+            ignores = (*ignores, (directory, own))
+        is_dir = depth < len(names) - 1
+        if (is_dir and name == ".git") or _gitignored(_ignore_rules(ignores, directory), name, is_dir):
+            return True
+        directory = _join(directory, name)
+    return False
+
+
 class ListingMemo:
     """What earlier walks kept of each directory, served again while nothing that decided it changed.
 
@@ -661,14 +696,18 @@ def read_source(path: Path) -> SourceFile:
 
 
 def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
-    """The bytes of the file at `path`. Raises OSError, and `TooLarge` (its size) when the file holds more
-    than `limit` bytes (None: no limit), before reading it.
+    """The bytes of the file at `path`. Raises OSError (also for a file that is not a regular one:
+    `not_regular`), and `TooLarge` (its size) when the file holds more than `limit` bytes (None: no limit),
+    before reading it.
 
     One open, one fstat and one read (a second when the file grew since the fstat): half the CPU of
     `Path.read_bytes` plus an `os.stat` for the size, per file of a whole-tree run."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    # O_NONBLOCK: opening a FIFO without a writer would wait forever; it is refused below (`not_regular`)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
-        size = os.fstat(fd).st_size
+        st = os.fstat(fd)
+        not_regular(st.st_mode)
+        size = st.st_size
         if limit is not None and size > limit:
             raise TooLarge(size)
         raw = os.read(fd, size + 1)  # one byte more: a file that grew since is read to its end below
@@ -680,6 +719,25 @@ def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
         return raw
     finally:
         os.close(fd)
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a directory"),
+)
+
+
+def not_regular(mode: int) -> None:
+    """Raise OSError ("not a regular file: a named pipe (FIFO)", ...) unless `mode` (an `os.stat` mode) is a
+    regular file's: a FIFO, a device or a socket named on the command line is refused (SPMD901) instead of
+    read, which could block forever or never end."""
+    if stat.S_ISREG(mode):
+        return
+    kind = next((name for test, name in _KINDS if test(mode)), "not a file")
+    raise OSError(errno.EINVAL, f"not a regular file: {kind}")
 
 
 class TooLarge(Exception):

@@ -44,6 +44,7 @@ def sarif(
     tool_version: str,
     base: str | os.PathLike[str] | None = None,
     information_uri: str | None = None,
+    docs: str | None = None,
 ) -> dict:
     """A SARIF 2.1.0 log (a JSON-ready dict) with one run holding a result per record.
 
@@ -54,25 +55,36 @@ def sarif(
 
     Each record's chosen `fix` and then its `alternatives` become the result's `fixes` (each with its
     applicability in `properties`); a fix whose edits could not be built is left out. `related` becomes
-    `relatedLocations`. `information_uri` defaults to the project's home page and each rule's `helpUri`
-    to its page under the `Rules` URL, both from the package's `[project.urls]` (`project_urls`); without
-    them they are left out (a local `file://` path means nothing to a code scanning service).
+    `relatedLocations`. `information_uri` defaults to the project's home page, from the package's
+    `[project.urls]` (`project_urls`). Each rule carries its documentation: `fullDescription` is its "What
+    it does" section and `help` the whole document (`links.full_description`), and `helpUri` its link
+    under `docs` (the `docs-url` setting; `links.docs_base`) when that is an absolute URI; without one it is
+    left out (a local `file://` path means nothing to a code scanning service).
     """
+    from spmdfix.links import docs_base, full_description, is_absolute, rule_url
+
     root = Path(base if base is not None else os.getcwd()).resolve()
     rules = [rule for rule in RULES.values() if rule.code not in INFORMATION]
     index = {rule.code: i for i, rule in enumerate(rules)}
     urls = project_urls()
     information_uri = information_uri or next((urls[k] for k in _HOME_LABELS if k in urls), None)
-    rules_url = urls.get("rules")
+    rules_url = docs_base(docs)
     driver: dict = {"name": TOOL_NAME, "version": tool_version}
     if information_uri:
         driver["informationUri"] = information_uri
+
+    def help_uri(code: str) -> dict:
+        url = rule_url(code, rules_url) if rules_url else ""
+        return {"helpUri": url} if is_absolute(url) else {}
+
     driver["rules"] = [
         {
             "id": rule.code,
             "name": rule.name,
             "shortDescription": {"text": rule.summary},
-            **({"helpUri": f"{rules_url.rstrip('/')}/{rule.code}.md"} if rules_url else {}),
+            "fullDescription": {"text": full_description(rule.code)},
+            "help": {"text": rule.doc(), "markdown": rule.doc()},
+            **help_uri(rule.code),
             "defaultConfiguration": {"level": "error"},
         }
         for rule in rules

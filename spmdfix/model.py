@@ -127,8 +127,9 @@ class Fix:
     """A planned fix: what a transform will change, and how safe it is.
 
     `key` identifies the fix across findings: findings that share a fix (a rename of one vmap site, a strip
-    of one shard_map) carry equal keys, and a run applies each key once. `node_edits` are applied by the
-    transform's codemod (`spmdfix.codemods`), which turns them into text `Edit`s.
+    of one shard_map) carry equal keys, and a run applies each key once. `node_edits`, planned by the
+    transform (`spmdfix.fixes`), are applied with libcst (`spmdfix.codemods._apply`), which turns them into
+    text `Edit`s.
     """
 
     transform: Transform
@@ -161,6 +162,10 @@ class Refusal:
     reason: str
 
 
+# The refusal of every fix of a finding whose rule the settings make unfixable (`pipeline.select`).
+UNFIXABLE_REASON = "the settings make {code} unfixable (`unfixable` / `fixable`)"
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One diagnostic at one place of one module.
@@ -189,11 +194,14 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too."""
+    """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too;
+    unfixable: rule codes whose fixes are never offered (the settings' `unfixable` / `fixable`: the
+    findings are reported without them, `pipeline.select`)."""
 
     strategy: Strategy = Strategy.AUTO
     unsafe_fixes: bool = False
     new_axis: str = DEFAULT_NEW_AXIS
+    unfixable: frozenset[str] = frozenset()
 
 
 def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix | None:

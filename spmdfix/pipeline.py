@@ -12,7 +12,8 @@ virtual module) and the libcst codemod commands. The steps, all pure (text in, d
 3. select (`select`): only the rule codes the file's settings enable (`select`, `ignore`,
    `per-file-ignores` of `[tool.spmdfix]`, `FileSettings.enabled`) are reported, and a finding whose line
    has a suppression comment (`# noqa`, `# spmdfix: ignore[...]`, `spmdfix.noqa`) is suppressed; a fix
-   that would also change a suppressed finding is not offered (`model.without_blocked_fixes`).
+   that would also change a suppressed finding is not offered (`model.without_blocked_fixes`); a finding
+   of a rule the settings make unfixable (`unfixable`, `fixable`) is reported without its fixes.
 4. choose: each finding's fix under the settings' `strategy` and `unsafe-fixes` (`model.choose_fix`);
    `fix_prepared` applies the chosen fixes pass after pass (`api.fix_source`), with the file's `new-axis`.
 
@@ -25,12 +26,23 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spmdfix import rules
-from spmdfix.model import Edit, Finding, Fix, Options, Strategy, Unfollowed, choose_fix, without_blocked_fixes
+from spmdfix.model import (
+    Edit,
+    Finding,
+    Fix,
+    Options,
+    Refusal,
+    UNFIXABLE_REASON,
+    Strategy,
+    Unfollowed,
+    choose_fix,
+    without_blocked_fixes,
+)
 
 if TYPE_CHECKING:
     from spmdfix import notebook
@@ -61,15 +73,15 @@ class FileSettings:
 
 
 @functools.lru_cache(maxsize=64)
-def _options(strategy: Strategy, unsafe_fixes: bool, new_axis: str) -> Options:
+def _options(strategy: Strategy, unsafe_fixes: bool, new_axis: str, unfixable: frozenset[str] = frozenset()) -> Options:
     """One `Options` per distinct setting (the files of a run share it)."""
-    return Options(strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis)
+    return Options(strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis, unfixable=unfixable)
 
 
 def file_settings(settings: Settings, path: str | Path) -> FileSettings:
     """The `FileSettings` of the file at `path` under its directory's resolved `settings`."""
     return FileSettings(
-        _options(settings.strategy, settings.unsafe_fixes, settings.new_axis),
+        _options(settings.strategy, settings.unsafe_fixes, settings.new_axis, ALL_CODES - settings.fixable_codes()),
         settings.enabled_codes(path),
         settings.project_root,
     )
@@ -198,11 +210,25 @@ def prepare(path: Path | None, text: str, include_generated: bool = False) -> Pr
 # --- checking -------------------------------------------------------------------------------------------
 
 
-def select(text: str, findings: Iterable[Finding], enabled: frozenset[str]) -> tuple[list[Finding], list[Finding]]:
-    """(reported, suppressed): findings of `enabled` codes, split by the suppression comments of `text`."""
+def select(
+    text: str, findings: Iterable[Finding], enabled: frozenset[str], unfixable: frozenset[str] = frozenset()
+) -> tuple[list[Finding], list[Finding]]:
+    """(reported, suppressed): findings of `enabled` codes, split by the suppression comments of `text`; a
+    reported finding of an `unfixable` code (`Options.unfixable`) comes without its fixes, each said as a
+    refusal, so that neither `check` offers nor `fix` applies them (ruff's `unfixable`)."""
     from spmdfix import noqa  # (only where a text was analysed: a warm run analyses none)
 
-    return noqa.split_suppressed(text, [f for f in findings if f.code in enabled])
+    reported, suppressed = noqa.split_suppressed(text, [f for f in findings if f.code in enabled])
+    if unfixable:
+        reported = [_without_fixes(f) if f.code in unfixable and f.fixes else f for f in reported]
+    return reported, suppressed
+
+
+def _without_fixes(finding: Finding) -> Finding:
+    """`finding` of an unfixable rule: no fixes, each said as a refusal (before the analysis' own)."""
+    reason = UNFIXABLE_REASON.format(code=finding.code)
+    refusals = tuple(Refusal(fix.transform, reason) for fix in finding.fixes)
+    return replace(finding, fixes=(), refusals=refusals + finding.refusals)
 
 
 def _where(path: Path | None, index: Any) -> dict[str, Any]:
@@ -261,7 +287,7 @@ def _analysed(
     found = analysis.findings + prepared.extra_findings(text)
     found.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
     error = next((f for f in found if f.code == rules.SYNTAX_ERROR.code), None)
-    reported, suppressed = select(text, found, settings.enabled)
+    reported, suppressed = select(text, found, settings.enabled, settings.options.unfixable)
     unfollowed = analysis.unfollowed if rules.UNFOLLOWED.code in settings.enabled else ()
     return reported, suppressed, error, unfollowed
 
@@ -349,10 +375,10 @@ def fix_prepared(
     """
     from spmdfix import api
 
-    enabled = settings.enabled
+    enabled, unfixable = settings.enabled, settings.options.unfixable
 
     def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
-        return select(current, findings, enabled)
+        return select(current, findings, enabled, unfixable)
 
     where = _where(path, index)
     if review is None:

@@ -14,7 +14,7 @@ each form leaves words in the text:
    that is neither the standard library's nor one of the libraries the analysis knows by name (JAX, Flax,
    NumPy, ...), or imports relatively. Modules that are only callees are not filtered here: the index parses
    them on demand.
-2. It also needs a vmap site the analysis follows (`spmdfix.analysis.Analyzer.vmap_sites`), each of which is
+2. It also needs a vmap site the analysis follows (`spmdfix.analysis.vmap_sites.vmap_sites`), each of which is
    a bracketed argument list written in the text:
    - a call of a vmap — its callee's last name is `vmap`, `vmap_with_axes`, or a name the text binds to one
      (`import ... as`, `=`, `:=`), parenthesised or not — with `spmd_axis_name=` among its top-level
@@ -743,7 +743,7 @@ def _may_pass_spmd_axis_name(source: str, start: int) -> bool:
 
 
 # After a top-level `**`: an attribute, `**self.kwargs`, whose dict the analysis does not read (a `**kw` gives
-# a vmap site only when `kw` is a name assigned a dict display or `dict(...)`: `facts.Analyzer._from_kwargs`
+# a vmap site only when `kw` is a name assigned a dict display or `dict(...)`: `vmap_sites._from_kwargs`
 # through `values.Evaluator.resolve_name`, which follows names only). jax's hijax.py.
 _ATTRIBUTE_MAPPING = re.compile(rf"{_GAP}{_NAME}(?:{_GAP}\.{_GAP}{_NAME})+{_GAP}[,)]")
 # At an argument's start: a starred one, `*args`, after any gap (a `**kw` is a `stars` token of `_TOKEN`).

@@ -12,7 +12,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from spmdfix.model import Edit, Finding, Fix, Span, Strategy, Unfollowed, choose_fix
+from spmdfix.links import rule_url
+from spmdfix.model import UNFIXABLE_REASON, Edit, Finding, Fix, Span, Strategy, Unfollowed, choose_fix
+from spmdfix.paths import relpath
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES, UNFOLLOWED
 
@@ -58,8 +60,6 @@ class _Places:
     def display(self, span: Span) -> str:
         if not span.path:
             return self.report.display
-        from spmdfix.analysis.index import relpath
-
         return relpath(span.path).replace("\\", "/")
 
     def absolute(self, span: Span) -> str:
@@ -100,13 +100,15 @@ def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: _Places) ->
     return record
 
 
-def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...] | str]) -> list[dict]:
-    """ruff-style JSON records of one file's findings; `edits_by_key` gives each fix's text edits."""
+def json_records(
+    report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...] | str], docs: str | None = None
+) -> list[dict]:
+    """ruff-style JSON records of one file's findings; `edits_by_key` gives each fix's text edits; `docs`:
+    the base of the rule links (`links.docs_base`; `url` is `links.rule_url`)."""
     lines = _Places(report)
     out = []
     for f in report.findings:
         chosen = choose_fix(f, Strategy.AUTO, unsafe_fixes=True)
-        rule = RULES[f.code]
         out.append(
             {
                 "code": f.code,
@@ -116,7 +118,7 @@ def json_records(report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...]
                 "filename": lines.absolute(f.span),
                 **lines.loc(f.span),
                 "noqa_row": lines.lines_of(f.span).row_col(f.span.start)[0],
-                "url": rule.url,
+                "url": rule_url(f.code, docs),
                 "fix": _fix_json(chosen, edits_by_key.get(chosen.key), lines) if chosen else None,
                 "alternatives": [
                     _fix_json(x, edits_by_key.get(x.key), lines)
@@ -138,9 +140,10 @@ def unfollowed_message(place: Unfollowed) -> str:
     return f"the analysis of an spmd vmap stopped here: {place.what}"
 
 
-def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...]) -> list[dict]:
+def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...], docs: str | None = None) -> list[dict]:
     """SPMD910 records (severity "info", the shape of `json_records`' without fixes) of the places on the
-    way from one file's spmd vmaps that the analysis could not follow, each with the vmap as related."""
+    way from one file's spmd vmaps that the analysis could not follow, each with the vmap as related;
+    `docs` as `json_records`'."""
     lines = _Places(report)
     out = []
     for place in places:
@@ -156,7 +159,7 @@ def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...]) -> li
                 "filename": lines.absolute(place.span),
                 **lines.loc(place.span),
                 "noqa_row": lines.lines_of(place.span).row_col(place.span.start)[0],
-                "url": UNFOLLOWED.url,
+                "url": rule_url(UNFOLLOWED.code, docs),
                 "fix": None,
                 "alternatives": [],
                 "not_offered": [],
@@ -183,8 +186,16 @@ def unfollowed_lines(report: FileReport, places: tuple[Unfollowed, ...], notes: 
     return out
 
 
-def error_record(display: str, absolute: str, code: str, message: str, span: Span | None = None, source: str = "") -> dict:
-    """A JSON record for a file-level diagnostic (unreadable or unparsable file)."""
+def error_record(
+    display: str,
+    absolute: str,
+    code: str,
+    message: str,
+    span: Span | None = None,
+    source: str = "",
+    docs: str | None = None,
+) -> dict:
+    """A JSON record for a file-level diagnostic (unreadable or unparsable file); `docs` as `json_records`'."""
     lines = LineIndex(source)
     start = _loc(lines, span.start) if span else {"row": 1, "column": 1}
     end = _loc(lines, span.end) if span else start
@@ -198,7 +209,7 @@ def error_record(display: str, absolute: str, code: str, message: str, span: Spa
         "location": start,
         "end_location": end,
         "noqa_row": start["row"],
-        "url": rule.url,
+        "url": rule_url(code, docs),
         "fix": None,
         "alternatives": [],
         "not_offered": [],
@@ -257,6 +268,8 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
         out.append(f"{where(f.span)}: {f.code} {mark}{f.message}")
         for rel in f.related:
             out.append(f"  = note: {rel.message} ({where(rel.span)})")
+        if fix is None and not show_fixes:
+            out.append(f"  = help: {no_fix_reason(f)}")
         if show_fixes:
             for candidate in f.fixes:
                 chosen = " (auto)" if fix is not None and candidate.key == fix.key else ""
@@ -269,6 +282,38 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
     return out
 
 
+def no_fix_reason(finding: Finding) -> str:
+    """Why a finding has no `[*]`, in one short sentence (the full text output's `= help:` line; `--show-fixes`
+    gives every fix and refusal in full): its first fix is unsafe, or the first transform's refusal."""
+    unsafe = choose_fix(finding, Strategy.AUTO, unsafe_fixes=True)
+    if unsafe is not None:
+        return f"no safe fix: {unsafe.transform} is unsafe ({_headline(unsafe.reason)}); --unsafe-fixes applies it"
+    if not finding.refusals:
+        return "no fix is offered for this finding"
+    refusal = finding.refusals[0]
+    if refusal.reason == UNFIXABLE_REASON.format(code=finding.code):
+        return f"no fix: {refusal.reason}"
+    if len(finding.refusals) == 1:
+        return f"no fix: {refusal.transform}: {_headline(refusal.reason)}"
+    return f"no fix: {refusal.transform}: {_headline(refusal.reason)} (--show-fixes says why for each transform)"
+
+
+def _headline(reason: str) -> str:
+    """A reason up to its first `: ` or `; ` outside backticks and brackets: the claim, without the evidence
+    that follows it (`no free mesh axis: every axis of the mesh ... is used` -> `no free mesh axis`)."""
+    depth = ticks = 0
+    for i, char in enumerate(reason):
+        if char == "`":
+            ticks ^= 1
+        elif char in "([{" and not ticks:
+            depth += 1
+        elif char in ")]}" and not ticks:
+            depth = max(depth - 1, 0)
+        elif char in ":;" and reason[i + 1 : i + 2] == " " and not ticks and not depth:
+            return reason[:i]
+    return reason
+
+
 def statistics_lines(counts: Mapping[str, int]) -> list[str]:
     """`N  CODE  name` per code, most frequent first (ruff's `--statistics`)."""
     if not counts:
@@ -276,6 +321,23 @@ def statistics_lines(counts: Mapping[str, int]) -> list[str]:
     width = max(len(str(n)) for n in counts.values())
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     return [f"{n:>{width}}  {code}  {RULES[code].name}" for code, n in ordered]
+
+
+_LEFT_NAMED = 3  # at most this many files are named where findings are left; more are counted
+
+
+def _left_in(files: tuple[str, ...]) -> str:
+    """` in a.py, b.py (`spmdfix check a.py b.py` shows them)`: where a fix run left its findings."""
+    if not files:
+        return ""
+    import shlex
+
+    if len(files) <= _LEFT_NAMED:
+        command = "spmdfix check " + " ".join(shlex.quote(f) for f in files)
+        return f" in {', '.join(files)} (`{command}` shows them)"
+    named = ", ".join(files[:_LEFT_NAMED])
+    more = len(files) - _LEFT_NAMED
+    return f" in {len(files)} files: {named} and {more} more (`spmdfix check` shows them)"
 
 
 def _count(n: int, noun: str, plural: str = "") -> str:
@@ -293,16 +355,22 @@ def run_summary(
     applied: Mapping[str, int] | None = None,
     applied_label: str = "fixes applied",
     unfollowed: int = 0,
+    left_in: tuple[str, ...] = (),
+    baselined: int = 0,
 ) -> str:
     """The closing line a run prints on stderr; `applied` (fixes applied per transform) for `fix`;
-    `unfollowed`: how many spmd vmaps lead to code the analysis could not follow (said when not 0)."""
+    `unfollowed`: how many spmd vmaps lead to code the analysis could not follow (said when not 0);
+    `left_in`: for `fix`, the files whose findings are left (said with the command that shows them);
+    `baselined`: findings a baseline left out (`check --baseline`)."""
     head = f"{_count(scanned, 'file')} scanned, {parsed} parsed" + (f", {skipped} skipped" if skipped else "")
     parts = [head]
     if applied is not None:
         done = ", ".join(f"{t} {n}" for t, n in applied.items() if n) or "none"
         parts.append(f"{applied_label}: {done}")
     found = _count(findings, "finding") + (" left" if applied is not None else "")
-    parts.append(found + (f" ({suppressed} suppressed)" if suppressed else ""))
+    aside = [f"{suppressed} suppressed"] if suppressed else []
+    aside += [f"{baselined} baselined"] if baselined else []
+    parts.append(found + (f" ({', '.join(aside)})" if aside else "") + _left_in(left_in if findings else ()))
     if unsafe_left:
         parts.append(f"{_count(unsafe_left, 'unsafe fix', 'unsafe fixes')} left (--unsafe-fixes)")
     parts.append(_count(errors, "error"))

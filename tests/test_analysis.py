@@ -677,11 +677,12 @@ def test_other_callers_of_a_reached_shard_map(name: str) -> None:
     unsafe and its reason names them."""
     import ast
 
-    from spmdfix.analysis.facts import Analyzer
+    from spmdfix.analysis.analyzer import Analyzer
+    from spmdfix.analysis.module_model import ModuleModel
 
     body, expected = OTHER_CALLER_CASES[name]
     source = HEADER + textwrap.dedent(body)
-    facts = [f for f in Analyzer(source, ast.parse(source)).facts() if f.kind == "spmd"]
+    facts = [f for f in Analyzer(ModuleModel.build(source, ast.parse(source))).facts() if f.kind == "spmd"]
     places = [p for f in facts for r in f.reached for p in r.other_callers]
     assert [p.split("`")[1] for p in places] == expected
     strip = _fix(body, "strip")
@@ -704,7 +705,8 @@ def test_other_callers_of_a_reached_shard_map(name: str) -> None:
 def test_a_mesh_helper_taking_its_shape_as_arguments_is_resolved(calls: str, sizes) -> None:
     import ast
 
-    from spmdfix.analysis.facts import Analyzer
+    from spmdfix.analysis.analyzer import Analyzer
+    from spmdfix.analysis.module_model import ModuleModel
 
     source = (
         "import jax\nfrom jax.sharding import PartitionSpec as P\n"
@@ -713,14 +715,15 @@ def test_a_mesh_helper_taking_its_shape_as_arguments_is_resolved(calls: str, siz
         "def f(v):\n    return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P('data'), out_specs=P('data'))(v)\n"
         "jax.vmap(f, spmd_axis_name='data')\n"
     )
-    [facts] = Analyzer(source, ast.parse(source)).facts()
+    [facts] = Analyzer(ModuleModel.build(source, ast.parse(source))).facts()
     mesh = facts.reached[0].shard_map.mesh
     assert mesh is not None and mesh.axis_names == ("data", "model") and mesh.sizes == sizes
     assert source[mesh.shape_span.start : mesh.shape_span.end] == "(dp, tp)"  # add-axis edits the helper
 
 
 def _member_by_walking(reacher, cls, name: str, depth: int = 0):
-    """What `Reacher._member` answered before it indexed class members: each method walked per lookup."""
+    """What `ClassMembers.member` (once `Reacher._member`) answered before it indexed class members: each
+    method walked per lookup."""
     import ast
 
     if depth > 8:
@@ -758,11 +761,12 @@ def _member_by_walking(reacher, cls, name: str, depth: int = 0):
 
 
 def test_class_members_are_found_as_a_walk_of_every_method_finds_them() -> None:
-    """`Reacher._member` looks `self.name` up in an index of the class built once; it answers what walking
-    every method for each lookup answered: the first method of the name, else the one value assigned."""
+    """`ClassMembers.member` (once `Reacher._member`) looks `self.name` up in an index of the class built
+    once; it answers what walking every method for each lookup answered: the first method of the name, else
+    the one value assigned."""
     import ast
 
-    from spmdfix.analysis.reach import Reacher
+    from spmdfix.analysis.members import ClassMembers
     from spmdfix.analysis.scopes import ModuleIndex
 
     source = textwrap.dedent(
@@ -800,14 +804,14 @@ def test_class_members_are_found_as_a_walk_of_every_method_finds_them() -> None:
         """
     )
     tree = ast.parse(source)
-    reacher = Reacher(ModuleIndex(source, tree))
+    reacher = ClassMembers(ModuleIndex(source, tree))
     names = ["a", "a2", "b2", "x", "x2", "y", "t", "u", "z", "n", "q", "shared", "base_only", "w", "setup", "m", "no"]
     classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
     answers = 0
     for cls in classes:
         for name in names:
             expected = _member_by_walking(reacher, cls, name)
-            found = reacher._member(cls, name, 0)
+            found = reacher.member(cls, name)
             assert (found is None) == (expected is None), (cls.name, name)
             if found is not None:
                 assert found[0] is expected[0] and found[1] is expected[1], (cls.name, name)

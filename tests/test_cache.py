@@ -177,7 +177,7 @@ def test_the_tool_key_follows_the_package_source(tmp_path: Path, monkeypatch: py
     cache_module.tool_key.cache_clear()
     try:
         before = cache_module.tool_key()
-        with open(fake / "plan.py", "a") as handle:
+        with open(fake / "plan" / "__init__.py", "a") as handle:
             handle.write("\n# a local change\n")
         cache_module.tool_key.cache_clear()
         assert cache_module.tool_key() != before
@@ -193,7 +193,7 @@ def test_the_tool_key_follows_an_edit_that_keeps_size_and_mtime(tmp_path: Path, 
     fake = tmp_path / "spmdfix"
     shutil.copytree(Path(spmdfix.__file__).parent, fake, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(spmdfix, "__file__", str(fake / "__init__.py"))
-    plan = fake / "plan.py"
+    plan = fake / "plan" / "__init__.py"
     text = plan.read_text()
     cache_module.tool_key.cache_clear()
     try:

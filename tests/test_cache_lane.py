@@ -82,7 +82,7 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def run(tree: Path, *args: str, cache: bool = True) -> tuple[int, str, str]:
     """`spmdfix check ARGS .` in `tree`: exit code, stdout, stderr (with the cache in `tree/../cache`, or
     `--no-cache`). What earlier runs in this process read is forgotten (as in a new process)."""
-    config._read_toml.cache_clear()
+    config._parsed_toml.cache_clear()
     files._source_of.cache_clear()
     cache_module._root_of_directory.cache_clear()
     api._INDEXES.clear()  # the project index keeps what it read of each module

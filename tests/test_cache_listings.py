@@ -53,7 +53,7 @@ def walk(cache_dir: Path, *paths: str, **options) -> tuple[list[str], int]:
     saved as a run saves it), asserted equal to what a walk without the cache finds; and how many
     directories the memo served."""
     time.sleep(2 * SETTLE_NS / 1e9)  # what the test just changed is settled: the walk may record it
-    config._read_toml.cache_clear()  # as in a new process
+    config._parsed_toml.cache_clear()  # as in a new process
     run = Run(_kw(paths or (".",), **options))
     cache = Cache(cache_dir)
     memo = cache.listing_memo(run.exclude_key)

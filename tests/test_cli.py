@@ -229,8 +229,8 @@ def test_closing_summary_on_stderr(work: Path) -> None:
     assert checked.stderr.endswith("spmdfix: 3 files scanned, 2 parsed; 4 findings; 0 errors.\n")
     fixed = invoke("fix", "--strategy", "rename", ".")
     assert fixed.stderr.endswith(
-        "spmdfix: 3 files scanned, 2 parsed; fixes applied: none; 4 findings left; "
-        "2 unsafe fixes left (--unsafe-fixes); 0 errors.\n"
+        "spmdfix: 3 files scanned, 2 parsed; fixes applied: none; 4 findings left in model.py, u.py"
+        " (`spmdfix check model.py u.py` shows them); 2 unsafe fixes left (--unsafe-fixes); 0 errors.\n"
     )
     applied = invoke("fix", ".")
     assert "fixes applied: add-axis 2; 0 findings left; 0 errors." in applied.stderr
@@ -445,7 +445,10 @@ def test_a_fix_that_fails_leaves_the_files_findings_counted(work: Path, monkeypa
     result = invoke("fix", "-j", "1", "model.py")
     assert result.exit_code == 2
     assert "model.py: internal error, file left as it is:" in result.stderr
-    assert result.stderr.endswith("spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left; 1 error.\n")
+    assert result.stderr.endswith(
+        "spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left in model.py"
+        " (`spmdfix check model.py` shows them); 1 error.\n"
+    )
     assert (work / "model.py").read_bytes() == (CASE / "input.py").read_bytes()
 
 

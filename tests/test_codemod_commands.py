@@ -202,3 +202,24 @@ def test_command_uses_the_files_settings_and_suppressions(tmp_path: Path) -> Non
     assert marked != source
     result = transform_module(AutoFixCommand(CodemodContext(filename=str(path))), marked)
     assert isinstance(result, TransformSkip)
+
+
+def test_libcst_tool_leaves_files_the_settings_exclude_or_gitignore_ignores(tmp_path: Path) -> None:
+    """libcst's own walk finds every file; each command skips the ones `spmdfix fix .` would not write: under
+    an `extend-exclude`d directory, a default exclude (`build`), or a directory `.gitignore` ignores."""
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / ".gitignore").write_text("ignored/\n*_local.py\n")
+    (tmp_path / "spmdfix.toml").write_text('extend-exclude = ["gen"]\n')
+    case = GOLDEN / "add-axis" / "mesh_reshape_basic"
+    where = ["src/model.py", "ignored/model.py", "gen/model.py", "build/model.py", "src/mine_local.py"]
+    for name in where:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        shutil.copy(case / "input.py", tmp_path / name)
+    proc = _codemod(tmp_path, "-x", "spmdfix.codemods.commands.AutoFixCommand", "--no-format", "--hide-progress", ".")
+    assert proc.returncode == 0, proc.stderr
+    assert "Transformed 1 files successfully." in proc.stderr and "Skipped 4 files." in proc.stderr
+    assert "ignored/model.py: ignored by .gitignore" in proc.stderr
+    assert "gen/model.py: excluded by the spmdfix settings (`exclude` / `extend-exclude`)" in proc.stderr
+    changed = [name for name in where if (tmp_path / name).read_bytes() != (case / "input.py").read_bytes()]
+    assert changed == ["src/model.py"]
+    assert (tmp_path / "src/model.py").read_bytes() == (case / "expected.py").read_bytes()

@@ -38,7 +38,7 @@ RECORD = {
     "location": _loc(15, 61),
     "end_location": _loc(15, 64),
     "noqa_row": 15,
-    "url": RULES["SPMD001"].url,
+    "url": "spmdfix/rules/docs/SPMD001.md",
     "fix": {
         "applicability": "safe",
         "message": "Strip `'x'` from the shard_map's `in_specs` and `out_specs`",
@@ -83,7 +83,7 @@ def test_json_lines_one_compact_object_per_line() -> None:
     assert lines[1] == (
         '{"code":"SPMD901","name":"unreadable-file","message":"cannot decode: invalid utf-8","severity":"error",'
         '"filename":"/elsewhere/gone.py","location":{"row":1,"column":1},"end_location":{"row":1,"column":1},'
-        f'"noqa_row":1,"url":"{RULES["SPMD901"].url}","fix":null,"alternatives":[],"not_offered":[],"related":[]}}'
+        f'"noqa_row":1,"url":"spmdfix/rules/docs/SPMD901.md","fix":null,"alternatives":[],"not_offered":[],"related":[]}}'
     )
     assert "mödel" in lines[0] and "\\n" in lines[0]
     assert json_lines([]) == ""
@@ -111,6 +111,10 @@ def test_sarif_log_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
     artifact = {"uri": "pkg/m%C3%B6del%2C%20v2.py", "uriBaseId": "%SRCROOT%"}
     rules = log["runs"][0]["tool"]["driver"].pop("rules")
     assert [r["id"] for r in rules] == [code for code in RULES if code != "SPMD910"]  # a notification
+    described = rules[0].pop("fullDescription")["text"]
+    assert described.startswith("Flags a `PartitionSpec` entry in the `in_specs` of a `shard_map` that names an")
+    assert described.endswith("a `manual_axis_type ... should be of type Manual` error under `jit`.")  # 1st section
+    assert rules[0].pop("help") == {"text": RULES["SPMD001"].doc(), "markdown": RULES["SPMD001"].doc()}
     assert rules[0] == {
         "id": "SPMD001",
         "name": "spmd-axis-in-in-specs",

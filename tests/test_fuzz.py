@@ -150,7 +150,7 @@ def test_known_open_needs_the_remaining_finding_it_names() -> None:
     from fuzz.known_open import KnownOpen
 
     # The kind this mechanism was made for (a partial fix leaving SPMD004 under check_vma=False) is fixed
-    # (plan.judged_together), so the entry is built here rather than taken from KNOWN_OPEN.
+    # (plan.judgments.judged_together), so the entry is built here rather than taken from KNOWN_OPEN.
     entry = KnownOpen("*:wrong-values", {"op": ("psum",), "check_vma": (False,)}, 2032, "example", remaining="SPMD004")
     features = {**gen.defaults(), "op": "psum", "check_vma": False}
     left = Violation("safe-fix", "safe-fix:strip:wrong-values", "strip", False, "", ("strip",), "", ("SPMD004",))

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from golden import TRANSFORM_GROUPS, Case, modules, tree_cases
-from spmdfix.analysis.index import ProjectIndex
-from spmdfix.api import check_source, fix_modules
+from spmdfix.api import check_source, fix_modules, new_project_index
 from spmdfix.files import read_source
 from spmdfix.positions import LineIndex
 
@@ -32,7 +31,7 @@ def _copy(tree: Path, tmp: Path) -> Path:
 
 def _findings(root: Path, case: Case) -> str:
     """Every module's findings as findings.txt lines, each at the module it sits in."""
-    index = ProjectIndex(root)
+    index = new_project_index(root)
     out = []
     for path in modules(root):
         text = read_source(path).text
@@ -103,7 +102,7 @@ def test_the_index_parses_only_what_it_follows(tmp_path: Path) -> None:
     (root / "pkg" / "unused.py").write_text("import jax\nraise SystemExit\n", encoding="utf-8")
     pipeline = root / "pkg" / "pipeline.py"
     pipeline.write_text("from . import unused\n" + pipeline.read_text(encoding="utf-8"), encoding="utf-8")
-    index = ProjectIndex(root)
+    index = new_project_index(root)
     assert check_source(pipeline.read_text(encoding="utf-8"), case.options, path=pipeline, index=index)
     parsed = {Path(p).relative_to(root).as_posix() for p in index._by_path}
     assert "pkg/unused.py" not in parsed

@@ -80,6 +80,7 @@ SETTINGS = {
     "ignore_and_new_axis": 'ignore = ["SPMD002"]\nnew-axis = "rep"',
     "select_and_strip": 'select = ["SPMD001"]\nstrategy = "strip"\nunsafe-fixes = true',
     "per_file_ignores": 'per-file-ignores = { "model.py" = ["SPMD004"] }\nnew-axis = "dp"',
+    "extend_select_and_unfixable": 'select = ["SPMD001"]\nextend-select = ["SPMD004"]\nunfixable = ["SPMD004"]',
 }
 
 

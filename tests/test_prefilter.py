@@ -7,7 +7,8 @@ import ast
 import pytest
 
 from golden import cases
-from spmdfix.analysis.facts import Analyzer
+from spmdfix.analysis.analyzer import Analyzer
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.files import decode
 from spmdfix.plan import plan_findings
 from spmdfix.prefilter import may_have_findings
@@ -16,7 +17,7 @@ CASES = cases()
 
 
 def _findings_without_prefilter(source: str):
-    return plan_findings(Analyzer(source, ast.parse(source)).facts())
+    return plan_findings(Analyzer(ModuleModel.build(source, ast.parse(source))).facts())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -277,7 +278,7 @@ def test_argument_lists_with_fewer_than_six_positional_arguments_are_dropped_wit
 
 def test_a_kwargs_attribute_is_dropped_as_the_analysis_does_not_read_it() -> None:
     """`**self.kw`: the analysis reads the dict of a `**` argument only through a name
-    (`facts.Analyzer._from_kwargs`): jax's hijax.py forwards `**self._vmap_params`."""
+    (`vmap_sites._from_kwargs`): jax's hijax.py forwards `**self._vmap_params`."""
     source = HOLE_HEADER + (
         "class M:\n    kw = {'spmd_axis_name': 'i'}\n"
         "    def __init__(self):\n        self.kw = {'spmd_axis_name': 'i'}\n"
@@ -359,7 +360,6 @@ def test_a_placed_plain_vmap_whose_explicit_mesh_is_built_in_another_module_pass
     """The analysis follows `from pkg.meshes import mesh` to its `make_mesh` (Explicit axes): the checked
     text holds neither `make_mesh` nor `Explicit`, and was dropped before (a hole found in review)."""
     from spmdfix import api
-    from spmdfix.analysis.index import ProjectIndex
     from spmdfix.model import Options
 
     (tmp_path / "pyproject.toml").write_text("")
@@ -368,7 +368,7 @@ def test_a_placed_plain_vmap_whose_explicit_mesh_is_built_in_another_module_pass
     (tmp_path / "pkg" / "meshes.py").write_text(MESH_MODULE)
     main = tmp_path / "pkg" / "main.py"
     main.write_text(PLACED_ELSEWHERE)
-    unfiltered = api._checked(PLACED_ELSEWHERE, Options(), main, ProjectIndex(tmp_path))[0].findings
+    unfiltered = api._checked(PLACED_ELSEWHERE, Options(), main, api.new_project_index(tmp_path))[0].findings
     assert {f.code for f in unfiltered} == {"SPMD006"}
     assert "make_mesh" not in PLACED_ELSEWHERE and "Explicit" not in PLACED_ELSEWHERE
     assert may_have_findings(PLACED_ELSEWHERE)

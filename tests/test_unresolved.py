@@ -14,7 +14,6 @@ import pytest
 from click.testing import CliRunner
 
 from spmdfix import api
-from spmdfix.analysis.index import ProjectIndex
 from spmdfix.cli import main
 
 SUMMARY = "1 spmd vmap could not be followed to the end (`--show-unresolved` lists where)"
@@ -231,7 +230,7 @@ def test_callables_the_analysis_cannot_know_are_lost_places(tmp_path: Path, sour
     path = tmp_path / "m.py"
     path.write_text(text, encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
-    found = api.analyse_source(text, path=path, index=ProjectIndex(tmp_path)).unfollowed
+    found = api.analyse_source(text, path=path, index=api.new_project_index(tmp_path)).unfollowed
     assert len(found) == 1 and what in found[0].what, found
 
 
@@ -248,7 +247,7 @@ def test_an_unknown_spmd_axis_name_is_a_lost_place_and_none_is_not(tmp_path: Pat
     )
     path = tmp_path / "m.py"
     path.write_text(text, encoding="utf-8")
-    found = api.analyse_source(text, path=path, index=ProjectIndex(tmp_path)).unfollowed
+    found = api.analyse_source(text, path=path, index=api.new_project_index(tmp_path)).unfollowed
     assert [u.what for u in found] == ["the value of `spmd_axis_name` (`axis`) is not known"]
     assert text[found[0].span.start : found[0].span.end] == "axis"
 
@@ -267,16 +266,16 @@ def test_data_operands_of_higher_order_functions_are_not_lost_places(tmp_path: P
     )
     path = tmp_path / "m.py"
     path.write_text(text, encoding="utf-8")
-    assert api.analyse_source(text, path=path, index=ProjectIndex(tmp_path)).unfollowed == ()
+    assert api.analyse_source(text, path=path, index=api.new_project_index(tmp_path)).unfollowed == ()
 
 
 def test_a_module_past_the_index_limit_is_a_lost_place(tmp_path: Path) -> None:
     root = _project(tmp_path, LOST)
     main_py = root / "pkg" / "main.py"
     text = main_py.read_text(encoding="utf-8").replace("from pkg.missing import helper", "from pkg.layers import mlp_relu as helper")
-    found = api.analyse_source(text, path=main_py, index=ProjectIndex(root, max_modules=0)).unfollowed
+    found = api.analyse_source(text, path=main_py, index=api.new_project_index(root, max_modules=0)).unfollowed
     assert any("past the limit of 0 modules" in u.what for u in found), found
-    assert api.analyse_source(text, path=main_py, index=ProjectIndex(root)).unfollowed[0].what.startswith("`getattr")
+    assert api.analyse_source(text, path=main_py, index=api.new_project_index(root)).unfollowed[0].what.startswith("`getattr")
 
 
 def test_a_warm_run_restores_the_count_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -327,7 +326,7 @@ def test_a_member_inherited_from_a_class_of_another_module_is_a_lost_place(tmp_p
     )
     path = root / "pkg" / "model.py"
     path.write_text(text, encoding="utf-8")
-    found = api.analyse_source(text, path=path, index=ProjectIndex(root)).unfollowed
+    found = api.analyse_source(text, path=path, index=api.new_project_index(root)).unfollowed
     assert [u.what for u in found] == [
         "`self.block` may come from `pkg.base.Base`, a class of another module (not followed)"
     ]

@@ -6,9 +6,9 @@ import ast
 import textwrap
 
 from spmdfix.analysis.mesh_uses import MeshUses
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import UseIndex
-from spmdfix.analysis.values import Evaluator
 
 HEADER = """\
 import jax
@@ -26,7 +26,7 @@ def _setup(body: str):
 
 def _reads(body: str) -> list[str]:
     ix, ctor = _setup(body)
-    return [u.text for u in MeshUses(ix, Evaluator(ix)).mesh_reads(ctor)]
+    return [u.text for u in MeshUses(ModuleModel.over(ix)).mesh_reads(ctor)]
 
 
 def test_loads_follow_scopes_not_names() -> None:
@@ -40,7 +40,7 @@ def test_loads_follow_scopes_not_names() -> None:
             return devices
         """
     )
-    assert MeshUses(ix, Evaluator(ix)).device_reads(ctor) == []
+    assert MeshUses(ModuleModel.over(ix)).device_reads(ctor) == []
 
 
 def test_second_mesh_on_the_same_device_array_is_a_device_read() -> None:
@@ -51,7 +51,7 @@ def test_second_mesh_on_the_same_device_array_is_a_device_read() -> None:
         other = Mesh(devs, ('a', 'b'))
         """
     )
-    reads = MeshUses(ix, Evaluator(ix)).device_reads(ctor)
+    reads = MeshUses(ModuleModel.over(ix)).device_reads(ctor)
     assert [(u.line, u.text) for u in reads] == [(7, "Mesh(devs, ('a', 'b'))")]
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from spmdfix.analysis.facts import Analyzer
+from spmdfix.analysis.analyzer import Analyzer
+from spmdfix.analysis.module_model import ModuleModel
 
 HEADER = """\
 from functools import partial
@@ -21,7 +22,7 @@ def f(v):
 
 def _calls(body: str):
     source = HEADER + textwrap.dedent(body)
-    facts = Analyzer(source, ast.parse(source)).facts()
+    facts = Analyzer(ModuleModel.build(source, ast.parse(source))).facts()
     return facts[0].calls
 
 

@@ -28,22 +28,23 @@ from __future__ import annotations
 
 import ast
 
+from spmdfix.analysis.follow import CALLERS, Follow
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import Binding, ModuleIndex
 from spmdfix.analysis.uses import Use, UseIndex
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_MAX_STEPS = 256
 
 
 class OtherCallers:
     """Finds the reads of the functions around a shard_map that are not under a given vmap.
 
-    Input: a module's `ModuleIndex` and its `UseIndex`. Pure.
+    Input: a module's `ModuleModel` (its `ModuleIndex` and `UseIndex`). Pure.
     """
 
-    def __init__(self, index: ModuleIndex, uses: UseIndex) -> None:
-        self.ix = index
-        self.uses = uses
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+        self.uses = model.uses
 
     def outside(self, site: ast.AST, body: ast.AST | None, traced: frozenset[int], root: ast.AST | None) -> list[Use]:
         """The reads, in source order, through which the shard_map built at `site` runs without the vmap.
@@ -66,17 +67,17 @@ class OtherCallers:
                 self._queue_def(holder, work, factory=returned and id(holder) not in traced)
             else:
                 self._value_read(site, work, found)
-        seen: set[int] = set()
+        # One walk over the work list (each binding taken is a step, `follow.CALLERS` of them at most), each
+        # binding read once.
+        follow = Follow(CALLERS)
         vmapped = _def_binding(self.ix, root) if root is not None else None
         if vmapped is not None:
-            seen.add(id(vmapped))  # a vmap decorator: every call of the decorated name is the vmap
-        steps = 0
-        while work and steps < _MAX_STEPS:
+            follow.first_visit(vmapped)  # a vmap decorator: every call of the decorated name is the vmap
+        while work and not follow.spent:
             binding, factory = work.pop()
-            steps += 1
-            if id(binding) in seen:
+            follow = follow.deeper()
+            if not follow.first_visit(binding):
                 continue
-            seen.add(id(binding))
             for load in self.uses.loads(binding):
                 expr: ast.expr = load
                 if root is not None and _inside(load, root):

@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
-from spmdfix.analysis.reach import ReachedSite
-from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.facts import Capture, LiftSite  # (defined with the other facts; imported from here too)
+from spmdfix.analysis.follow import ARRAY_VALUE, LIFT_USES, Follow
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.static import dynamic_names, in_static_context
 from spmdfix.model import Span
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.reach import ReachedSite
 
 _ARRAY_MODULES = frozenset({"numpy", "jax.numpy"})
 # Constructors whose result is an array of rank >= 1 for the arguments code passes them in practice
@@ -38,57 +43,11 @@ _ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten"
 _DEF_NAME = r"(?:async\s+)?def\s+([A-Za-z_]\w*)"  # compiled where first used (`re`'s cache): few modules ask
 
 
-# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
-# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Capture:
-    """A value a shard_map body reads from an enclosing scope: its name and first use.
-
-    kind "batched": a value the spmd vmap batches. kind "array": a non-scalar array the vmap
-    does not batch, read by a body whose specs name no mesh axis while check_vma is on (measured on jax
-    0.10.2: `AssertionError: ManualAxisType(...)` under any spmd vmap, eager and under jit; a scalar, a body
-    whose specs name an axis, or check_vma=False run).
-    """
-
-    name: str
-    use: Span
-    kind: str = "batched"
-    line: int = 0  # 1-based row of `use`, for reasons that name it
-    # kind "batched": the indices of the vmapped function's positional parameters its value comes from
-    # (itself, or locals assigned from them, back through plain positional calls); None when not known.
-    params: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class LiftSite:
-    """Where the lift-captures transform edits: the body's parameters, in_specs and the application call.
-
-    params: the `def` name (the transform extends that function's parameters) or the `lambda`.
-    in_specs_form: "spec" (a single `P(...)`), "seq" (a tuple/list display) or "empty" (`()`).
-    vmaps: `jax.vmap(g)` wrappers between the shard_map and the body (outermost first); the lifted
-    parameter must not be mapped by them, so each gets `in_axes=(0, ..., 0, None, ...)` with `arity` zeros
-    (measured on jax 0.10.2: without it, `vmap was requested to map its argument along axis 0` for a
-    per-example scalar; with it the lifted program runs and matches under check_vma=False).
-    unsafe: why a use of a lifted value is not on the allowlist (empty when every use is), naming it.
-    """
-
-    params: Span
-    params_kind: str
-    in_specs: Span
-    in_specs_form: str
-    in_specs_text: str
-    spec_callee: str
-    call: Span
-    vmaps: tuple[Span, ...] = ()
-    arity: int = 0
-    unsafe: str = ""
-
-
 class CaptureAnalysis:
-    """Finds captured batched values for shard_map sites of one module (`ModuleIndex`)."""
+    """Finds captured batched values for shard_map sites of one module (its `ModuleModel`). Pure."""
 
-    def __init__(self, index: ModuleIndex) -> None:
-        self.ix = index
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
 
     def span(self, node: ast.AST) -> Span:
         return self.ix.lines.span_of_ast(node)
@@ -105,12 +64,12 @@ class CaptureAnalysis:
             return ()
         if self.jit_wrapped(reached.site.node, body):
             return ()
-        home = self._enclosing_function(body)
+        home = self.ix.enclosing_function(body)
         batched = self.batched_in(fun, in_axes, reached, home)
         if batched is None:
             return ()
         found = self._free_uses(body, home, batched)
-        hops = self._plain_hops(self._function_of(fun), home, reached)
+        hops = self._plain_hops(self.ix.function_of(fun), home, reached)
         if hops is not None:
             found = tuple(replace(c, params=self._sources_through(hops, home, c.name)) for c in found)
         return found
@@ -126,7 +85,7 @@ class CaptureAnalysis:
                 break
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 return None
-            callee = self._function_of(node.func)
+            callee = self.ix.function_of(node.func)
             if callee is None:
                 return None
             hops.append((current, node, callee))
@@ -191,7 +150,7 @@ class CaptureAnalysis:
         None when the chain cannot be followed to `home` (or passes a jitted function, whose operands are not
         followed unless `through_jit`: a vmap of a jitted function batches exactly the arguments it batches,
         so which values are batched carries through; what a capture does under jit does not)."""
-        start = self._function_of(fun)
+        start = self.ix.function_of(fun)
         if home is None or start is None:
             return None
         tainted = self._tainted_params(start, in_axes)
@@ -225,7 +184,7 @@ class CaptureAnalysis:
         params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
         if not applications or body.args.vararg:
             return set()
-        home = self._enclosing_function(applications[0])
+        home = self.ix.enclosing_function(applications[0])
         # A jitted function on the way keeps unbatched operands unbatched (measured: fuzz seed 3811, a psum of
         # an unbatched operand in a shard_map applied by a @jax.jit function runs and matches).
         batched = self.batched_in(fun, in_axes, reached, home, through_jit=True)
@@ -235,7 +194,7 @@ class CaptureAnalysis:
         for application in applications:
             if application.keywords or any(isinstance(a, ast.Starred) for a in application.args):
                 return set()
-            if len(params) != len(application.args) or self._enclosing_function(application) is not home:
+            if len(params) != len(application.args) or self.ix.enclosing_function(application) is not home:
                 return set()
             unbatched &= {p for p, arg in zip(params, application.args) if not _mentions(arg, batched, self.ix.parent, self._qualname)}
         return unbatched
@@ -280,23 +239,6 @@ class CaptureAnalysis:
         )
 
     # --- the chain ------------------------------------------------------------------------------------
-    def _function_of(self, expr: ast.AST) -> ast.AST | None:
-        if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return expr
-        if isinstance(expr, ast.Name):
-            binding = self.ix.single_binding(expr.id, self.ix.scope_at(expr))
-            if binding is not None and binding.kind == "def":
-                return binding.node
-        return None
-
-    def _enclosing_function(self, node: ast.AST) -> ast.AST | None:
-        for anc in self.ix.ancestors(node):
-            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                return anc
-            if isinstance(anc, (ast.Module, ast.ClassDef)):
-                return None
-        return None
-
     def jit_wrapped(self, construction: ast.AST, body: ast.AST) -> bool:
         """True for `jax.jit(shard_map(...))` (or a jit decorator above a shard_map decorator): the values the
         body closes over become operands of the compiled call, not batched tracers. Measured on jax 0.10.2:
@@ -331,7 +273,7 @@ class CaptureAnalysis:
             return None, set()
         scope = self.ix.scope_at(call)
         if isinstance(call.func, ast.Name):
-            callee = self._function_of(call.func)
+            callee = self.ix.function_of(call.func)
             if callee is None:
                 return None, set()
             params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
@@ -343,7 +285,7 @@ class CaptureAnalysis:
             return None, set()
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             for arg in call.args:
-                callee = self._function_of(arg)
+                callee = self.ix.function_of(arg)
                 if callee is not None:
                     every = {a.arg for a in [*callee.args.posonlyargs, *callee.args.args, *callee.args.kwonlyargs]}
                     return callee, every
@@ -355,7 +297,7 @@ class CaptureAnalysis:
             n
             for n in ast.walk(func)
             if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
-            and self._enclosing_function(n) is func
+            and self.ix.enclosing_function(n) is func
         ]
 
     def _taint_locals(self, func: ast.AST, tainted: set[str]) -> set[str]:
@@ -414,7 +356,7 @@ class CaptureAnalysis:
             binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
             if binding is None or binding.kind != "assign" or self._inside(binding.scope.node, body):
                 continue
-            if self._array_value(binding.node, binding.scope, 0):
+            if self._array_value(binding.node, binding.scope, Follow(ARRAY_VALUE)):
                 seen[node.id] = self.span(node)
         return tuple(Capture(n, s, "array", self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 
@@ -437,24 +379,25 @@ class CaptureAnalysis:
     def _inside(self, node: ast.AST, root: ast.AST) -> bool:
         return node is root or any(anc is root for anc in self.ix.ancestors(node))
 
-    def _array_value(self, expr: ast.AST, scope, depth: int) -> bool:
+    def _array_value(self, expr: ast.AST, scope, follow: Follow) -> bool:
         """True when `expr` certainly builds a non-scalar array (a constructor of `_ARRAY_CONSTRUCTORS`, a
-        method of one, arithmetic with one, or a name bound to one)."""
-        if depth > 8:
+        method of one, arithmetic with one, or a name bound to one); False past `follow.ARRAY_VALUE` steps."""
+        if follow.spent:
             return False
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
             ok = binding is not None and binding.kind == "assign"
-            return ok and self._array_value(binding.node, binding.scope, depth + 1)
+            return ok and self._array_value(binding.node, binding.scope, follow.deeper())
         if isinstance(expr, ast.BinOp):
-            return self._array_value(expr.left, scope, depth + 1) or self._array_value(expr.right, scope, depth + 1)
+            deeper = follow.deeper()
+            return self._array_value(expr.left, scope, deeper) or self._array_value(expr.right, scope, deeper)
         if isinstance(expr, ast.Attribute) and expr.attr == "T":
-            return self._array_value(expr.value, scope, depth + 1)
+            return self._array_value(expr.value, scope, follow.deeper())
         if not isinstance(expr, ast.Call):
             return False
         if isinstance(expr.func, ast.Attribute) and expr.func.attr in _ARRAY_METHODS:
             if self.ix.qualname(expr.func, scope) is None:
-                return self._array_value(expr.func.value, scope, depth + 1)
+                return self._array_value(expr.func.value, scope, follow.deeper())
         qname = self.ix.qualname(expr.func, scope) or ""
         module, _, name = qname.rpartition(".")
         if module not in _ARRAY_MODULES or name not in _ARRAY_CONSTRUCTORS:
@@ -462,10 +405,10 @@ class CaptureAnalysis:
         if name in ("array", "asarray"):
             first = expr.args[0] if expr.args else None
             return isinstance(first, (ast.List, ast.Tuple)) or (
-                first is not None and self._array_value(first, scope, depth + 1)
+                first is not None and self._array_value(first, scope, follow.deeper())
             )
         if name.endswith("_like"):
-            return bool(expr.args) and self._array_value(expr.args[0], scope, depth + 1)
+            return bool(expr.args) and self._array_value(expr.args[0], scope, follow.deeper())
         return True
 
     # --- where lift-captures edits -----------------------------------------------------------------
@@ -540,11 +483,13 @@ class CaptureAnalysis:
         """
         root = body.body if isinstance(body, ast.Lambda) else body
         pending, done = [name], set()
+        follow = Follow(LIFT_USES)  # one step per local followed: past the budget the rest are not looked at
         while pending:
             current = pending.pop()
-            if current in done or len(done) > 16:
+            if current in done or follow.spent:
                 continue
             done.add(current)
+            follow = follow.deeper()
             for node in ast.walk(root):
                 if isinstance(node, ast.Name) and node.id == current and isinstance(node.ctx, ast.Load):
                     problem = self._use_problem(node, body, pending)

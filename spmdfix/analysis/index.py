@@ -3,9 +3,9 @@
 A vmap in `pkg/pipeline.py` (`from .layers import mlp_block`) reaches a shard_map in `pkg/layers.py` whose
 specs name constants of `pkg/config.py`. The analysis of the checked module asks this index for the module
 a qualified name lives in (`resolve`); the index finds the file under the project root, parses it once and
-keeps its `ModuleIndex` and an analyser for it. Nothing is parsed for an import alone, and never the whole
-import closure: only modules a followed call, constant, spec, mesh or class leads to (jax's own tests import
-most of `jax/_src`, which a whole-closure parse would pay for on every run).
+keeps its model (`module_model.ModuleModel`, built by the factory it is given). Nothing is parsed for an
+import alone, and never the whole import closure: only modules a followed call, constant, spec, mesh or class
+leads to (jax's own tests import most of `jax/_src`, which a whole-closure parse would pay for on every run).
 
 What is followed:
 - absolute imports (`from pkg.layers import f`, `import pkg.layers as m`, `import pkg.layers` then
@@ -18,10 +18,14 @@ What is followed:
   neither are JAX, Flax and NumPy themselves, whose API the analysis knows by name (`spmdfix.jaxapi`).
 
 Each parsed module gets a `ModuleSummary` (plain, picklable data) whose `digest` is a SHA-256 of the file's
-bytes; the summary of what a function reaches (`FunctionSummary`, kept in `ModuleSummary.functions`)
-records the digests of the modules it was computed from, so a cache may serve it again while those bytes
-are unchanged. An `overlay` (absolute path -> unsaved text) lets a language server analyse buffers that are
+bytes; the summary of what a function reaches (`facts.FunctionSummary`, kept in the module's model) records
+the digests of the modules it was computed from, so a cache may serve it again while those bytes are
+unchanged. An `overlay` (absolute path -> unsaved text) lets a language server analyse buffers that are
 not saved yet. A run builds one index (per worker process); it is not thread-safe.
+
+The index does no I/O: what it knows of the file system it asks the `ProjectFiles` it is given
+(`spmdfix.project_files.DiskFiles` reads the disk), and the model of each module it loads is built by the
+`analyse` factory it is given (`module_model.ModuleModel.build`): it imports neither.
 """
 
 from __future__ import annotations
@@ -29,68 +33,68 @@ from __future__ import annotations
 import ast
 import contextlib
 import hashlib
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
-from spmdfix.files import PROJECT_MARKERS, find_project_root, source_of  # noqa: F401 - re-exported
+from spmdfix.analysis.follow import REEXPORTS, Follow
 
 if TYPE_CHECKING:
-    from spmdfix.analysis.facts import Analyzer
+    from spmdfix.analysis.scopes import Binding, ModuleIndex
 
-# `find_project_root` lives with discovery (it does I/O, and the results cache asks for it without importing
-# the analysis); it is imported here for the modules that reach it through the index.
-ROOT_MARKERS = PROJECT_MARKERS
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
 MAX_MODULES = 256  # modules one index parses at most; past it names stay unresolved (and are counted)
-MAX_FILE_BYTES = 2_000_000
-_MAX_HOPS = 16  # re-exports followed for one name
 
 
-def module_name(path: Path) -> tuple[str, Path, bool]:
-    """(dotted module name, the directory it is imported from, whether it is a package's `__init__`) of a
-    file, from the `__init__.py` files of its directories (`pkg/sub/mod.py` -> `pkg.sub.mod`)."""
-    path = path.resolve()
-    is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    directory = path.parent
-    while (directory / "__init__.py").exists() and directory.parent != directory:
-        parts.insert(0, directory.name)
-        directory = directory.parent
-    return ".".join(parts), directory, is_package
+class ProjectFiles(Protocol):
+    """What the index asks of the file system: the edge implements it (`spmdfix.project_files.DiskFiles`), so
+    the index itself does no I/O. Paths are absolute, as strings; none of these raises."""
+
+    def read(self, path: str) -> tuple[str, str] | None:
+        """(text, SHA-256 of the bytes) of the module file at `path`; None when it cannot be read or decoded
+        (or is too large to be a module the analysis reads)."""
+
+    def digest(self, path: str) -> str | None:
+        """SHA-256 of the bytes of the file at `path` now, or None when it cannot be read."""
+
+    def has_file(self, path: str) -> bool:
+        """Whether a file (not a directory) is at `path`."""
+
+    def real_path(self, path: str) -> str:
+        """`path` with symbolic links resolved and made absolute (it need not exist)."""
+
+    def inside(self, path: str, root: str) -> bool:
+        """Whether `path`, symbolic links resolved, lies in the directory `root` (a real path)."""
+
+    def join(self, base: str, *parts: str) -> str:
+        """The path of `parts` below the directory `base`."""
+
+    def module_name(self, path: str) -> tuple[str, str, bool]:
+        """(dotted module name, the directory it is imported from, whether it is a package's `__init__`) of
+        the file at `path`, from the `__init__.py` files of its directories (`pkg/sub/mod.py` ->
+        `pkg.sub.mod`)."""
+
+
+class AnalysedModule(Protocol):
+    """What the index reads of a module's model (`module_model.ModuleModel`): its scopes."""
+
+    ix: ModuleIndex
+
+
+# The factory of a loaded module's model: (source, tree, path, package, the module's view of the index).
+Analyse = Callable[[str, ast.Module, str, "str | None", "ProjectLink"], AnalysedModule]
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class FunctionSummary:
-    """What calling one function (or callable value) of a module reaches, as plain data.
-
-    reached: `facts.ReachedFacts` of every shard_map it applies (chains start inside this module);
-    constraints: `facts.ConstraintUse`s on the way; opaque: calls it cannot follow (parameters, methods);
-    unresolved: (span, what) of each place into code of the project it lost (`reach.ReachResult.unresolved`:
-    an unresolved import of the project, `getattr`, an unknown callable); depends: (path, digest) of
-    every module the summary was computed from (its own included).
-    """
-
-    reached: tuple = ()
-    constraints: tuple = ()
-    constraints_unknown: bool = False
-    opaque: tuple = ()
-    unresolved: tuple = ()
-    depends: tuple[tuple[str, str], ...] = ()
-
-
 @dataclass(slots=True, eq=False, repr=False)
 class ModuleSummary:
-    """One parsed module of the project, as plain data (picklable; `functions` fills as they are asked for).
+    """One parsed module of the project, as plain data (picklable).
 
     module: dotted name; path: absolute path; digest: SHA-256 of the file's bytes; exports: each name the
     module binds by import (re-exports), to the absolute qualified name it stands for; definitions: names of
-    its top-level functions and classes; functions: `FunctionSummary` by the function's name.
+    its top-level functions and classes.
     """
 
     module: str
@@ -99,82 +103,89 @@ class ModuleSummary:
     is_package: bool
     exports: dict[str, str]
     definitions: frozenset[str]
-    functions: dict[str, FunctionSummary] = field(default_factory=dict)
 
 
 @dataclass(slots=True, eq=False, repr=False)
 class LoadedModule:
-    """A parsed module of the project: its summary and its analyser (`facts.Analyzer`)."""
+    """A parsed module of the project: its summary and its model (what `ProjectIndex(analyse=...)` built: a
+    `module_model.ModuleModel`, which also keeps the summaries of its functions)."""
 
     summary: ModuleSummary
-    analyzer: Analyzer
+    model: AnalysedModule
 
 
 class ProjectIndex:
-    """The modules of one project, parsed on demand. Input: the project root, an optional overlay of unsaved
-    texts (absolute path -> text). Never raises for a file that is missing, unreadable or does not parse:
-    names into it stay unresolved."""
+    """The modules of one project, parsed on demand.
 
-    def __init__(self, root: Path, overlay: Mapping[str, str] | None = None, max_modules: int = MAX_MODULES) -> None:
-        self.root = root.resolve()
+    Input: the project root; `files`, what the index knows of the file system (`ProjectFiles`); `analyse`, the
+    factory of a loaded module's model; an optional overlay of unsaved texts (absolute path -> text), which
+    stand for the files at those paths; `max_modules`, how many modules it parses at most. Never raises for a
+    file that is missing, unreadable or does not parse: names into it stay unresolved.
+    """
+
+    def __init__(
+        self,
+        root: str,
+        *,
+        files: ProjectFiles,
+        analyse: Analyse,
+        overlay: Mapping[str, str] | None = None,
+        max_modules: int = MAX_MODULES,
+    ) -> None:
+        self.files = files
+        self._analyse = analyse
+        self.root = files.real_path(str(root))
         self.overlay = dict(overlay or {})
         self.max_modules = max_modules
         self._by_name: dict[str, LoadedModule | None] = {}
         self._by_path: dict[str, LoadedModule] = {}
-        self._located: dict[tuple[str, str], Path | None] = {}
+        self._located: dict[tuple[str, str], str | None] = {}
         self.parsed = 0  # modules parsed so far (the measure that the closure is not parsed)
         self._touched: set[str] | None = None
         self._absent: set[str] = set()  # candidate files `locate` looked for and did not find
         self._unloaded: set[str] = set()  # files `load` could not read, parse or (past max_modules) keep
 
     # --- where modules are ------------------------------------------------------------------------
-    def contains(self, path: Path) -> bool:
-        """Whether `path` lies under the project root."""
-        try:
-            path.resolve().relative_to(self.root)
-        except ValueError:
-            return False
-        return True
+    def contains(self, path) -> bool:
+        """Whether `path` (a `str` or a path object) lies under the project root."""
+        return self.files.inside(str(path), self.root)
 
-    def _bases(self, importer: str) -> list[Path]:
+    def _bases(self, importer: str) -> list[str]:
         bases = []
         if importer:
-            bases.append(module_name(Path(importer))[1])
-        bases += [self.root, self.root / "src"]
+            bases.append(self.files.module_name(importer)[1])
+        bases += [self.root, self.files.join(self.root, "src")]
         return [b for i, b in enumerate(bases) if b not in bases[:i] and self.contains(b)]
 
-    def locate(self, module: str, importer: str = "") -> Path | None:
+    def locate(self, module: str, importer: str = "") -> str | None:
         """The file of dotted `module` under the project root (`a/b.py` or `a/b/__init__.py`), or None."""
-        key = (module, importer and str(module_name(Path(importer))[1]))
+        key = (module, importer and self.files.module_name(importer)[1])
         if key in self._located:
             return self._located[key]
         found = None
         if module and module.split(".")[0] not in NOT_FOLLOWED:
-            rel = Path(*module.split("."))
+            parts = [p for p in module.split(".") if p]  # (as a path's parts: empty ones say nothing)
             for base in self._bases(importer):
-                for candidate in (base / rel.with_suffix(".py"), base / rel / "__init__.py"):
-                    if (str(candidate) in self.overlay or candidate.is_file()) and self.contains(candidate):
-                        found = candidate.resolve()
+                for candidate in (
+                    self.files.join(base, *parts[:-1], parts[-1] + ".py"),
+                    self.files.join(base, *parts, "__init__.py"),
+                ):
+                    if (candidate in self.overlay or self.files.has_file(candidate)) and self.contains(candidate):
+                        found = self.files.real_path(candidate)
                         break
-                    self._absent.add(str(candidate))
+                    self._absent.add(candidate)
                 if found:
                     break
         self._located[key] = found
         return found
 
     # --- loading ----------------------------------------------------------------------------------
-    def _read(self, path: Path) -> tuple[str, str] | None:
-        """(text, SHA-256 of its bytes) of a module: the overlay's text, else the file's."""
-        text = self.overlay.get(str(path))
+    def _read(self, path: str) -> tuple[str, str] | None:
+        """(text, SHA-256 of its bytes) of a module: the overlay's text, else the file's (`ProjectFiles.read`)."""
+        text = self.overlay.get(path)
         if text is not None:
             return text, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                return None
-        except OSError:
-            return None
-        source = source_of(str(path))
-        return (source.text, hashlib.sha256(source.raw).hexdigest()) if source is not None else None
+        return self.files.read(path)
 
     # --- what one check read ----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -203,7 +214,7 @@ class ProjectIndex:
         repaired one anywhere it looked is seen."""
         out: dict[str, str | None] = {path: loaded.summary.digest for path, loaded in self._by_path.items()}
         for path in self._unloaded:
-            read = None if path in self.overlay else _digest_of(path)
+            read = None if path in self.overlay else self.files.digest(path)
             out.setdefault(path, read)
         for path in self._absent:
             out.setdefault(path, None)
@@ -219,12 +230,17 @@ class ProjectIndex:
             out.setdefault(path, None)
         return out
 
+    def digest_of(self, path: str) -> str:
+        """The SHA-256 of the text the index parsed for the module at `path`, "" when it has not loaded it."""
+        loaded = self._by_path.get(path)
+        return loaded.summary.digest if loaded is not None else ""
+
     def touch(self, paths) -> None:
         """Record modules read on the way to a summary computed earlier (`FunctionSummary.depends`)."""
         if self._touched is not None:
             self._touched.update(p for p in paths if p)
 
-    def load(self, path: Path) -> LoadedModule | None:
+    def load(self, path: str) -> LoadedModule | None:
         """The parsed module at `path` (parsed once), or None when it cannot be read or parsed, or when
         the index has parsed `max_modules` already."""
         key = str(path)
@@ -233,7 +249,7 @@ class ProjectIndex:
         if self.parsed >= self.max_modules:
             self._unloaded.add(key)
             return None
-        read = self._read(path)
+        read = self._read(key)
         if read is None:
             self._unloaded.add(key)
             return None
@@ -244,31 +260,26 @@ class ProjectIndex:
             self._unloaded.add(key)
             return None
         self.parsed += 1
-        return self.add(path, text, tree, digest)
+        return self.add(key, text, tree, digest)
 
-    def add(self, path: Path, text: str, tree: ast.Module, digest: str) -> LoadedModule:
-        """Register a parsed module and return it."""
-        from spmdfix.analysis.facts import Analyzer  # facts imports this module
-
-        name, _, is_package = module_name(path)
-        package = name if is_package else name.rpartition(".")[0]
+    def add(self, path: str, text: str, tree: ast.Module, digest: str) -> LoadedModule:
+        """Register a parsed module (its model built by the `analyse` factory) and return it."""
         key = str(path)
-        analyzer = Analyzer(text, tree, path=key, package=package, project=ProjectLink(self, key))
+        name, _, is_package = self.files.module_name(key)
+        package = name if is_package else name.rpartition(".")[0]
+        model = self._analyse(text, tree, key, package, ProjectLink(self, key))
+        bindings = model.ix.module_scope.bindings
         summary = ModuleSummary(
             module=name,
             path=key,
             digest=digest,
             is_package=is_package,
             exports={
-                n: bs[0].qname
-                for n, bs in analyzer.ix.module_scope.bindings.items()
-                if len(bs) == 1 and bs[0].kind == "import" and bs[0].qname
+                n: bs[0].qname for n, bs in bindings.items() if len(bs) == 1 and bs[0].kind == "import" and bs[0].qname
             },
-            definitions=frozenset(
-                n for n, bs in analyzer.ix.module_scope.bindings.items() if any(b.kind in ("def", "class") for b in bs)
-            ),
+            definitions=frozenset(n for n, bs in bindings.items() if any(b.kind in ("def", "class") for b in bs)),
         )
-        loaded = LoadedModule(summary, analyzer)
+        loaded = LoadedModule(summary, model)
         self._by_path[key] = loaded
         return loaded
 
@@ -288,7 +299,9 @@ class ProjectIndex:
         parts = qname.split(".")
         if not parts[0] or parts[0] in NOT_FOLLOWED:
             return None
-        for _ in range(_MAX_HOPS):
+        hop = Follow(REEXPORTS)
+        while not hop.spent:
+            hop = hop.deeper()
             found = None
             for i in range(len(parts), 0, -1):
                 loaded = self.module(".".join(parts[:i]), importer)
@@ -301,7 +314,7 @@ class ProjectIndex:
             if not rest:
                 return loaded, None
             name = rest[0]
-            bindings = loaded.analyzer.ix.module_scope.bindings.get(name, [])
+            bindings = loaded.model.ix.module_scope.bindings.get(name, [])
             if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].qname:
                 target = bindings[0].qname.split(".")
                 if target == parts:
@@ -320,14 +333,15 @@ class ProjectIndex:
             return None
         return None
 
-
     def lost(self, qname: str, importer: str = "") -> str | None:
         """Why `resolve` could not follow the qualified name `qname` into a definition, in words, when it
         names code of the project (a module under the root that could not be read or parsed, or that the
         `max_modules` limit left out; a name its module does not bind, or binds more than once); None when
         it is not a module of the project at all (a library: `scipy.special.erf`, a re-export of one)."""
         parts = qname.split(".")
-        for _ in range(_MAX_HOPS):
+        hop = Follow(REEXPORTS)
+        while not hop.spent:
+            hop = hop.deeper()
             if not parts[0] or parts[0] in NOT_FOLLOWED:
                 return None
             located = next(
@@ -345,7 +359,7 @@ class ProjectIndex:
                 return f"module `{module}` could not be read or parsed"
             if not rest:
                 return f"`{module}` is a module"
-            bindings = loaded.analyzer.ix.module_scope.bindings.get(rest[0], [])
+            bindings = loaded.model.ix.module_scope.bindings.get(rest[0], [])
             if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].qname:
                 target = bindings[0].qname.split(".")
                 if target == parts:
@@ -361,7 +375,8 @@ class ProjectIndex:
             if bindings[0].kind in ("def", "class", "assign"):
                 return None  # it resolves: nothing is lost
             return f"`{'.'.join(parts)}` is not a function or class the analysis follows"
-        return f"`{qname}` is re-exported more than {_MAX_HOPS} times"
+        # (the walk looks at the name and at each re-export, `REEXPORTS.limit + 1` names in all)
+        return f"`{qname}` is re-exported more than {REEXPORTS.limit + 1} times"
 
 
 @dataclass(slots=True, eq=False, repr=False)
@@ -376,15 +391,15 @@ class ProjectLink:
             return None
         return self.index.resolve(qname, self.path)
 
-    def binding(self, qname: str | None):
-        """(the analyser of the module defining `qname`, its single top-level binding), or None."""
+    def binding(self, qname: str | None) -> tuple[AnalysedModule, Binding] | None:
+        """(the model of the module defining `qname`, its single top-level binding), or None."""
         found = self.resolve(qname)
         if found is None or found[1] is None:
             return None
         loaded, name = found
-        ix = loaded.analyzer.ix
+        ix = loaded.model.ix
         binding = ix.single_binding(name, ix.module_scope)
-        return (loaded.analyzer, binding) if binding is not None else None
+        return (loaded.model, binding) if binding is not None else None
 
     def lost(self, qname: str) -> str | None:
         """Why `qname`, which `binding` did not find, is code of the project the index lost; None for a
@@ -397,29 +412,10 @@ class ProjectLink:
         return found[1].kind if found is not None else None
 
     def digest(self) -> str:
-        """The digest of this module's text."""
-        loaded = self.index._by_path.get(self.path)
-        return loaded.summary.digest if loaded is not None else ""
+        """The digest of this module's text ("" when the index has not loaded it: the module checked)."""
+        return self.index.digest_of(self.path)
 
     def follows(self, qname: str | None) -> bool:
         """Whether `qname` names something the index would look for in the project (not JAX, not a
         relative name without a known package)."""
         return bool(qname) and not qname.startswith(".") and qname.split(".")[0] not in NOT_FOLLOWED
-
-
-def relpath(path: str, start: str | None = None) -> str:
-    """`path` relative to `start` (the working directory) when below it, else as given (for messages)."""
-    try:
-        rel = os.path.relpath(path, start or os.getcwd())
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
-
-
-def _digest_of(path: str) -> str | None:
-    """SHA-256 of a file's bytes now, or None when it cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return None

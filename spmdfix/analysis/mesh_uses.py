@@ -29,18 +29,19 @@ import ast
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.follow import DEVICE_NAMES, Follow
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.uses import Use, UseIndex, attribute_chain
-from spmdfix.analysis.values import Evaluator
 
 
 class MeshUses:
-    """Classifies the uses of one module's mesh constructions against add-axis's allowlist."""
+    """Classifies the uses of one module's mesh constructions against add-axis's allowlist. Input: the
+    module's `ModuleModel`. Pure."""
 
-    def __init__(self, index: ModuleIndex, evaluator: Evaluator, uses: UseIndex | None = None) -> None:
-        self.ix = index
-        self.ev = evaluator
-        self.uses = uses or UseIndex(index)
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+        self.ev = model.ev
+        self.uses = model.uses
 
     def mesh_reads(self, ctor: ast.Call) -> list[Use]:
         """The uses of the mesh that `ctor` (a `Mesh(...)` / `jax.make_mesh(...)` call) builds that are not on
@@ -70,17 +71,18 @@ class MeshUses:
 
     def device_reads(self, ctor: ast.Call) -> list[Use]:
         """Reads of the names between a `Mesh(...)`'s `devices` argument and the array expression they are
-        bound to (`devs` in `devs = base.reshape(2, 4)`; `Mesh(devs, ...)`), other than that argument itself."""
+        bound to (`devs` in `devs = base.reshape(2, 4)`; `Mesh(devs, ...)`), other than that argument itself
+        (through `follow.DEVICE_NAMES` names at most)."""
         devices = argument(ctor, 0, "devices")
         out: list[Use] = []
-        seen = 0
-        while isinstance(devices, ast.Name) and seen < 12:
+        follow = Follow(DEVICE_NAMES)
+        while isinstance(devices, ast.Name) and not follow.spent:
             binding = self.ix.single_binding(devices.id, self.ix.scope_at(devices))
             if binding is None or binding.kind != "assign":
                 break
             out += [self.uses.use(n) for n in self.uses.loads(binding) if n is not devices]
             devices = binding.node
-            seen += 1
+            follow = follow.deeper()
         return sorted(set(out), key=lambda u: u.span)
 
     # --- the allowlist -----------------------------------------------------------------------------

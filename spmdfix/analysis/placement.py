@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.values import AxisNames, Evaluator, MeshInfo, Spec
-from spmdfix.model import Span
-from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.facts import Placement  # (defined with the other facts; imported from here too)
+from spmdfix.analysis.follow import VMAP_WRAPPERS, Follow
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.values import AxisNames
 
 _DEVICE_PUT = frozenset({"jax.device_put"})
 # `jax.reshard(x, NamedSharding(mesh, P('data', ...)))` places x as device_put does: measured with jax 0.10.2,
@@ -27,29 +28,6 @@ _RESHARD = frozenset({"jax.reshard", "jax.sharding.reshard"})
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class Placement:
-    """How a plain vmap's input is placed: `jax.device_put(x, NamedSharding(mesh, P(...)))`.
-
-    call: the device_put call. spec: its PartitionSpec as evaluated (entry 0 is the batch dimension).
-    callee: how that spec's constructor is spelled (`P`, `jax.P`). shared: the spec is reached through a
-    name, so editing it edits every other use of that name too. mesh: the resolved Explicit mesh.
-    """
-
-    call: Span
-    spec: Spec
-    callee: str
-    shared: bool
-    mesh: MeshInfo
-
-    def rest(self) -> tuple[tuple[str, ...], ...]:
-        """The axes of each entry after the batch dimension, trailing unsharded dims dropped."""
-        dims = [e.value.names if e.value else () for e in self.spec.entries[1:]]
-        while dims and not dims[-1]:
-            dims.pop()
-        return tuple(dims)
-
-
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class PlainVmap:
     """An application `jax.vmap(f)(x, ...)` without spmd_axis_name whose batch dim is placed on axes."""
@@ -61,11 +39,11 @@ class PlainVmap:
 
 
 class PlacementAnalysis:
-    """Finds plain vmaps over inputs placed on Explicit mesh axes, in one module."""
+    """Finds plain vmaps over inputs placed on Explicit mesh axes, in one module (its `ModuleModel`). Pure."""
 
-    def __init__(self, index: ModuleIndex, evaluator: Evaluator) -> None:
-        self.ix = index
-        self.ev = evaluator
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+        self.ev = model.ev
 
     def plain_vmaps(self) -> list[PlainVmap]:
         found = []
@@ -87,8 +65,11 @@ class PlacementAnalysis:
         return found
 
     def _vmap_of(self, func: ast.AST) -> ast.Call | None:
-        """`jax.vmap(f)` itself, or inside `jax.jit(...)` wrappers: the callee of the application."""
-        for _ in range(4):
+        """`jax.vmap(f)` itself, or inside `jax.jit(...)` wrappers (at most `follow.VMAP_WRAPPERS` of them): the
+        callee of the application."""
+        step = Follow(VMAP_WRAPPERS)
+        while not step.spent:
+            step = step.deeper()
             if not isinstance(func, ast.Call) or not func.args:
                 return None
             qname = self.ix.qualname(func.func, self.ix.scope_at(func))

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import ast
 
+from typing import TYPE_CHECKING
+
 from spmdfix import jaxapi
-from spmdfix.analysis.capture import CaptureAnalysis
-from spmdfix.analysis.reach import ReachedSite
-from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.reach import ReachedSite
 
 # Binary operators measured to broadcast a lower-rank unbatched array without the ManualAxisType failure.
 _BROADCASTING_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
@@ -36,11 +39,11 @@ def _positional(func: ast.AST) -> list[str]:
 
 
 class RankAnalysis:
-    """Ranks of shard_map body operands and the broadcast check, for one module (pure)."""
+    """Ranks of shard_map body operands and the broadcast check, for one module (pure). Input: the module's
+    `ModuleModel`, and its `VmapCallAnalysis` (which reads the static shapes of arguments)."""
 
-    def __init__(self, index: ModuleIndex, capture: CaptureAnalysis, shapes: VmapCallAnalysis) -> None:
-        self.ix = index
-        self.capture = capture
+    def __init__(self, model: ModuleModel, shapes: VmapCallAnalysis) -> None:
+        self.ix = model.ix
         self.shapes = shapes
 
     # --- operand ranks ----------------------------------------------------------------------------------
@@ -54,7 +57,7 @@ class RankAnalysis:
         the vmap (`VmapCallAnalysis.calls`). Empty when anything on the way is not followed."""
         if not isinstance(body, _FUNCTIONS) or wrapped or reached.vmaps or calls is None or not calls.complete:
             return {}
-        start = self.capture._function_of(fun)
+        start = self.ix.function_of(fun)
         if start is None or start.args.vararg or start.args.kwonlyargs:
             return {}
         ranks = {}
@@ -68,7 +71,7 @@ class RankAnalysis:
                 break
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 break  # the shard_map construction (its application is handled below) or a wrapper
-            callee = self.capture._function_of(node.func)
+            callee = self.ix.function_of(node.func)
             if callee is None or not self._plain_call(node, callee):
                 return {}
             ranks = self._passed(node, callee, self._stable(current, ranks))
@@ -78,7 +81,7 @@ class RankAnalysis:
         application = self.ix.parent.get(id(reached.site.node))
         if not (isinstance(application, ast.Call) and application.func is reached.site.node):
             return {}
-        if self.capture._enclosing_function(application) is not current or not self._plain_call(application, body):
+        if self.ix.enclosing_function(application) is not current or not self._plain_call(application, body):
             return {}
         return self._passed(application, body, self._stable(current, ranks))
 

@@ -1,13 +1,11 @@
-"""What a vmapped callable reaches: the shard_maps it applies and the functions it traces.
+"""What a vmapped callable reaches: the shard_maps it applies and the functions it traces (the call walk).
 
 JAX traces everything a vmapped function calls, directly or through jit, checkpoint, grad, lax.scan,
 lax.cond, fori_loop and the other higher-order functions of `jaxapi.HIGHER_ORDER_NAMES`, and raises the
 spmd_axis_name error for any shard_map applied on the way (docs/jax-behaviour.md, "When JAX raises").
-This module follows those paths through one module's code, transitively and with a guard against
-recursion. It recognises shard_map in all its spellings: `shard_map(f, ...)`, the factory form
-`jax.shard_map(mesh=..., in_specs=..., out_specs=...)(f)`, `functools.partial(shard_map, ...)`, each as a
-call or a decorator, and names bound to any of them; `jax.smap` (a shard_map over one axis) in the same
-spellings.
+This module follows those paths through one module's code, transitively, entering each function, value and
+shard_map site once per walk (a `follow.Follow`), and records the callables of other modules of the project it
+reaches. shard_map's spellings are recognised by `analysis.shard_maps`; `self.name` by `analysis.members`.
 """
 
 from __future__ import annotations
@@ -15,17 +13,18 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
-from spmdfix.analysis.calls import keywords
-from spmdfix.model import Related
-from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.follow import (
+    ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, Follow,
+)
+from spmdfix.analysis.members import method
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import Binding, Scope
+from spmdfix.analysis.shard_maps import ShardMapSite, construction, decorated_site
+from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import single_return
-
-if TYPE_CHECKING:
-    from spmdfix.analysis.facts import Analyzer
-    from spmdfix.analysis.index import ProjectLink
+from spmdfix.model import Related
 
 # The standard library defines no shard_map: its calls are not looked for in the project (nor counted).
 _STDLIB = frozenset(sys.stdlib_module_names)
@@ -33,28 +32,9 @@ _STDLIB = frozenset(sys.stdlib_module_names)
 # Higher-order functions whose first argument is data, not the function they apply.
 _DATA_FIRST = frozenset({"cond", "switch", "fori_loop"})
 
-FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, eq=False, repr=False)
-class ShardMapSite:
-    """One shard_map construction: where it is written and its arguments (expressions, None when absent).
-
-    node: the construction call or decorator expression. body: the mapped function (an expression, or
-    the decorated `def`). api: "new" (`jax.shard_map`), "old" (`jax.experimental.shard_map.shard_map`) or
-    "smap" (`jax.smap`: args then hold `in_axes`, `out_axes` and `axis_name` instead of specs and a mesh).
-    """
-
-    node: ast.AST
-    scope: Scope
-    api: str
-    body: ast.AST | None
-    body_scope: Scope
-    args: dict[str, ast.AST]
-
-
 @dataclass(frozen=True, eq=False, repr=False)
 class ReachedSite:
     """A shard_map reached from a vmapped callable: the steps that lead to it, and the vmaps on the way.
@@ -76,136 +56,42 @@ class ReachResult:
     sites: list[ReachedSite] = field(default_factory=list)
     functions: list[ast.AST] = field(default_factory=list)
     opaque: list[ast.Call] = field(default_factory=list)  # calls on the way whose callee is not known
-    # Callables of other modules of the project: the path that leads to them, their module's analyser
-    # (`facts.Analyzer`), and the callable expression there with its scope (`facts.Analyzer.summary`).
-    external: list[tuple[_Path, Analyzer, ast.AST, Scope]] = field(default_factory=list)
+    # Callables of other modules of the project: the path that leads to them, their module's model, and the
+    # callable expression there with its scope (what `analyzer.summary_of` summarises).
+    external: list[tuple[_Path, ModuleModel, ast.AST, Scope]] = field(default_factory=list)
     # Places on the way into code of the project that the walk could not follow, with what it could not
     # follow in words (`Reacher.lost`): an import of the project the index cannot resolve, `getattr`, a
     # parameter or name whose callable is not known. Calls into libraries are not among them.
     unresolved: list[tuple[ast.AST, str]] = field(default_factory=list)
 
 
-_Member = tuple[ast.AST, Scope]  # a class member's definition or value, and the scope it is evaluated in
-
-
 class Reacher:
-    """Follows calls from a callable through one module (`ModuleIndex`), and with a project index
-    (`ProjectLink`) into the functions, classes and callable values other modules of the project define."""
+    """Follows calls from a callable through one module (its `ModuleModel`), and with a project index
+    (`ModuleModel.project`) into the functions, classes and callable values other modules of the project
+    define. Pure; each `reach`/`reach_body` is one walk (`follow.REACH`), which enters each function, value
+    and shard_map site once."""
 
-    def __init__(self, index: ModuleIndex, project: ProjectLink | None = None) -> None:
-        self.ix = index
-        self.project = project
-        self._calls_by_owner: dict[int, list[ast.Call]] = {}
-        self._members: dict[int, tuple[dict[str, _Member], dict[str, list[_Member]]]] = {}  # by class node
-        self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
-        owners = index.owner
-        for call in index.calls:
-            self._calls_by_owner.setdefault(id(owners[id(call)]), []).append(call)
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+        self.members = model.members
+        self.project = model.project
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
 
-    def calls_in(self, func: ast.AST) -> list[ast.Call]:
-        """The calls a function's body makes (lambdas inside included, nested defs excluded)."""
-        if isinstance(func, ast.Lambda):
-            return [n for n in ast.walk(func.body) if isinstance(n, ast.Call) and not self._in_nested_def(n, func)]
-        return self._calls_by_owner.get(id(func), [])
-
-    def _in_nested_def(self, node: ast.AST, root: ast.AST) -> bool:
-        for anc in self.ix.ancestors(node):
-            if anc is root:
-                return False
-            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                return True
-        return False
-
-    # --- shard_map recognition ----------------------------------------------------------------------
-    def _shard_map_api(self, func: ast.AST, scope: Scope) -> str | None:
-        qname = self.qualname(func, scope)
-        if qname in jaxapi.SHARD_MAP_NEW:
-            return "new"
-        if qname in jaxapi.SHARD_MAP_OLD:
-            return "old"
-        if qname in jaxapi.SMAP_NAMES:
-            return "smap"
-        return None
-
-    def factory(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[str, dict[str, ast.AST], Scope] | None:
-        """A shard_map waiting for its function: `jax.shard_map(mesh=..., ...)`, `partial(shard_map, ...)`.
-
-        Returns (api, keyword arguments, scope they are evaluated in), or None.
-        """
-        if depth > 8:
-            return None
-        if isinstance(expr, ast.Name):
-            binding = self.ix.single_binding(expr.id, scope)
-            if binding is not None and binding.kind == "assign":
-                return self.factory(binding.node, binding.scope, depth + 1)
-            return None
-        if not isinstance(expr, ast.Call):
-            return None
-        api = self._shard_map_api(expr.func, scope)
-        if api is not None and not expr.args:
-            return api, keywords(expr), scope
-        if self.qualname(expr.func, scope) in jaxapi.PARTIAL_NAMES and expr.args:
-            api = self._shard_map_api(expr.args[0], scope)
-            if api is None:
-                inner = self.factory(expr.args[0], scope, depth + 1)
-                if inner is None:
-                    return None
-                api, kwargs, _ = inner
-                return api, {**kwargs, **keywords(expr)}, scope
-            kwargs = keywords(expr)
-            for name, value in zip(jaxapi.SHARD_MAP_POSITIONS[1:], expr.args[1:]):
-                kwargs.setdefault(name, value)
-            return api, kwargs, scope
-        return None
-
-    def construction(self, call: ast.Call, scope: Scope) -> ShardMapSite | None:
-        """The ShardMapSite when `call` builds a shard-mapped function, else None."""
-        api = self._shard_map_api(call.func, scope)
-        if api is not None and call.args:
-            kwargs = keywords(call)
-            for name, value in zip(jaxapi.SHARD_MAP_POSITIONS, call.args):
-                kwargs.setdefault(name, value)
-            body = kwargs.pop("f")
-            return ShardMapSite(call, scope, api, body, scope, kwargs)
-        made = self.factory(call.func, scope)
-        if made is not None and call.args:
-            api, kwargs, _ = made
-            merged = {**kwargs, **keywords(call)}
-            return ShardMapSite(call, scope, api, call.args[0], scope, merged)
-        return None
-
-    def decorated_site(self, func: ast.AST) -> ShardMapSite | None:
-        """The ShardMapSite when a `def` is decorated by a shard_map factory."""
-        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return None
-        scope = self.ix.scope_at(func)
-        for deco in func.decorator_list:
-            made = self.factory(deco, scope)
-            if made is not None:
-                api, kwargs, _ = made
-                return ShardMapSite(deco, scope, api, func, scope, dict(kwargs))
-        return None
-
-    def is_vmap(self, func: ast.AST, scope: Scope) -> bool:
-        return self.qualname(func, scope) in jaxapi.VMAP_NAMES
-
-    # --- reach --------------------------------------------------------------------------------------
     def reach(self, callable_expr: ast.AST, scope: Scope) -> ReachResult:
         """Every shard_map site and function that calling `callable_expr` traces."""
         result = ReachResult()
-        self._reach_callable(callable_expr, scope, _Path(), result, set())
+        self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH))
         return result
 
     def reach_body(self, func: ast.AST) -> ReachResult:
         """What a shard_map body traces: like `reach`, but the body's own decorators are not followed."""
         result = ReachResult()
-        self._reach_function(func, _Path(), result, set(), as_body=True)
+        self._reach_function(func, _Path(), result, Follow(REACH), as_body=True)
         return result
 
-    def _reach_callable(self, expr, scope, path: _Path, result, seen, lost: bool = True) -> None:
+    def _reach_callable(self, expr, scope, path: _Path, result, follow: Follow, lost: bool = True) -> None:
         """Follow the callable `expr`. `lost`: `expr` stands where a callable goes (a callee, a vmap's or a
         wrapper's function), so a callable that cannot be known there is a place the walk lost
         (`ReachResult.unresolved`); False for the other operands of a higher-order function (`init` of
@@ -213,7 +99,7 @@ class Reacher:
         if expr is None:
             return
         if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            self._reach_function(expr, path, result, seen)
+            self._reach_function(expr, path, result, follow)
         elif isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
             if binding is None:
@@ -221,17 +107,15 @@ class Reacher:
                     self._lost_bindings(expr, scope, result)
                 return
             if binding.kind == "def":
-                self._reach_function(binding.node, path, result, seen)
+                self._reach_function(binding.node, path, result, follow)
             elif binding.kind == "class":
                 # A flax Module class given to nn.vmap: calling it runs its __call__.
-                method = _method(binding.node, "__call__")
-                if method is not None:
-                    self._reach_function(method, path, result, seen)
+                dunder = method(binding.node, "__call__")
+                if dunder is not None:
+                    self._reach_function(dunder, path, result, follow)
             elif binding.kind == "assign":
-                key = ("assign", id(binding.node))
-                if key not in seen:
-                    seen.add(key)
-                    self._reach_callable(binding.node, binding.scope, path, result, seen, lost)
+                if follow.first_visit(binding.node, ASSIGNED):
+                    self._reach_callable(binding.node, binding.scope, path, result, follow, lost)
             elif binding.kind == "import":
                 self._reach_import(binding.qname, expr, path, result)
             elif binding.kind == "param":
@@ -239,51 +123,46 @@ class Reacher:
                 if lost and passed is None and not _is_self_param(binding):
                     what = f"`{expr.id}` is a parameter: which callable it receives is not known"
                     result.unresolved.append((expr, what))
-                if passed is not None and ("param", id(binding.node)) not in seen:
-                    seen.add(("param", id(binding.node)))
-                    self._reach_callable(passed[0], passed[1], path, result, seen, lost)
+                if passed is not None and follow.first_visit(binding.node, PASSED):
+                    self._reach_callable(passed[0], passed[1], path, result, follow, lost)
             elif binding.kind == "other" and lost:
                 what = f"`{expr.id}` is bound by a loop, `with` or unpacking: which callable it holds is not known"
                 result.unresolved.append((expr, what))
         elif isinstance(expr, ast.Attribute):
-            member = self.self_member(expr, scope)
+            member = self.members.self_member(expr, scope)
             if member is None:
                 self._reach_import(self.qualname(expr, scope), expr, path, result)
             elif isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self._reach_function(member[0], path, result, seen)
-            else:
-                key = ("member", id(member[0]))
-                if key not in seen:
-                    seen.add(key)
-                    self._reach_callable(member[0], member[1], path, result, seen, lost)
+                self._reach_function(member[0], path, result, follow)
+            elif follow.first_visit(member[0], SELF_MEMBER):
+                self._reach_callable(member[0], member[1], path, result, follow, lost)
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
-                self._reach_callable(elt, scope, path, result, seen, lost)
+                self._reach_callable(elt, scope, path, result, follow, lost)
         elif isinstance(expr, ast.Subscript) and lost and not self._library_value(expr.value, scope):
-            result.unresolved.append((expr, f"`{_short(expr)}` is looked up at run time"))
+            result.unresolved.append((expr, f"`{short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
-            self._reach_call_value(expr, scope, path, result, seen)
+            self._reach_call_value(expr, scope, path, result, follow)
 
-    def _reach_call_value(self, call, scope, path: _Path, result, seen) -> None:
+    def _reach_call_value(self, call, scope, path: _Path, result, follow: Follow) -> None:
         """A call used as a callable: a shard_map construction, a wrapper such as jit(f) / partial(f), or an
         instance of a class of this module (calling it runs its __call__)."""
-        site = self.construction(call, scope)
+        site = construction(self.ix, call, scope)
         if site is not None:
-            self._add_site(site, path, result, seen)
+            self._add_site(site, path, result, follow)
             return
         if isinstance(call.func, ast.Name):
             binding = self.ix.single_binding(call.func.id, scope)
             if binding is not None and binding.kind == "class":
-                method = _method(binding.node, "__call__")
-                if method is not None:
-                    self._reach_function(method, path, result, seen)
+                dunder = method(binding.node, "__call__")
+                if dunder is not None:
+                    self._reach_function(dunder, path, result, follow)
                 return
             if binding is not None and binding.kind == "def":
                 # A factory: `make()` returns the callable (`return jax.shard_map(f, ...)`).
                 returned = single_return(binding.node)
-                if returned is not None and ("factory", id(returned)) not in seen:
-                    seen.add(("factory", id(returned)))
-                    self._reach_callable(returned, self.ix.own_scope(binding.node), path, result, seen)
+                if returned is not None and follow.first_visit(returned, FACTORY_RETURN):
+                    self._reach_callable(returned, self.ix.own_scope(binding.node), path, result, follow)
                 return
         qname = self.qualname(call.func, scope)
         if self._follows(qname):
@@ -307,23 +186,19 @@ class Reacher:
             if call.args:
                 step = path.through_vmap(call) if qname in jaxapi.VMAP_NAMES else path
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
-                self._reach_callable(call.args[0], scope, step, result, seen)
+                self._reach_callable(call.args[0], scope, step, result, follow)
 
-    def _add_site(self, site, path: _Path, result, seen) -> None:
-        key = ("site", id(site.node))
-        if key in seen:
+    def _add_site(self, site: ShardMapSite, path: _Path, result, follow: Follow) -> None:
+        if not follow.first_visit(site.node, SHARD_MAP_SITE):
             return
-        seen.add(key)
         result.sites.append(ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted))
 
-    def _reach_function(self, func, path: _Path, result, seen, as_body=False) -> None:
-        key = ("func", id(func))
-        if key in seen:
+    def _reach_function(self, func, path: _Path, result, follow: Follow, as_body=False) -> None:
+        if not follow.first_visit(func, FUNCTION):
             return
-        seen.add(key)
-        site = None if as_body else self.decorated_site(func)
+        site = None if as_body else decorated_site(self.ix, func)
         if site is not None:
-            self._add_site(site, path, result, seen)
+            self._add_site(site, path, result, follow)
             return
         # A vmap decorating a function reached through a call is a vmap on the way (hazard H2); the
         # spmd vmap's own target (empty chain) and a shard_map body are not.
@@ -334,16 +209,16 @@ class Reacher:
         if self.ix.decorator_in(func, jaxapi.JIT_NAMES) is not None:
             path = path.through_jit()
         result.functions.append(func)
-        for call in self.calls_in(func):
-            self._reach_from_call(call, path, result, seen)
+        for call in self.ix.calls_in(func):
+            self._reach_from_call(call, path, result, follow)
 
-    def _reach_from_call(self, call, path: _Path, result, seen) -> None:
+    def _reach_from_call(self, call, path: _Path, result, follow: Follow) -> None:
         """One call inside a traced body: it may apply a shard_map, call a function, or pass one to a HOF."""
         scope = self.ix.scope_at(call)
         span = self.ix.lines.span_of_ast(call)
-        site = self.construction(call, scope)
+        site = construction(self.ix, call, scope)
         if site is not None:
-            self._add_site(site, path.step("shard_map applied here", span, call), result, seen)
+            self._add_site(site, path.step("shard_map applied here", span, call), result, follow)
             return
         qname = self.qualname(call.func, scope)
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
@@ -356,25 +231,25 @@ class Reacher:
             first = call.args[0] if call.args and name not in _DATA_FIRST else None
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(arg, ast.Starred):
-                    self._reach_callable(arg, scope, step, result, seen, lost=arg is first)
+                    self._reach_callable(arg, scope, step, result, follow, lost=arg is first)
             return
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
-            self._reach_callable(call.func, scope, step, result, seen)
+            self._reach_callable(call.func, scope, step, result, follow)
             if self._opaque_name(call.func, scope):
                 result.opaque.append(call)
         elif self._follows(qname):
             step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
             self._reach_import(qname, call, step, result)
         elif isinstance(call.func, ast.Subscript):
-            self._reach_callable(call.func, scope, path, result, seen)  # `LAYERS[name](x)`: a lost place
+            self._reach_callable(call.func, scope, path, result, follow)  # `LAYERS[name](x)`: a lost place
         elif isinstance(call.func, ast.Call) and self._is_getattr(call.func, scope):
             if not self._library_value(call.func.args[0], scope):
-                what = f"`{_short(call.func)}` picks the callable by name at run time"
+                what = f"`{short(call.func)}` picks the callable by name at run time"
                 result.unresolved.append((call, what))
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
             if call.func.value.id in ("self", "cls") and qname is None:
-                member = self.self_member(call.func, scope)
+                member = self.members.self_member(call.func, scope)
                 if member is None or member[2]:
                     result.opaque.append(call)  # not found, or a subclass may override it
                 if member is None:
@@ -383,97 +258,7 @@ class Reacher:
                         result.unresolved.append((call, what))
                 if member is not None:
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
-                    self._reach_callable(call.func, scope, step, result, seen)
-
-    def self_member(self, expr: ast.Attribute, scope: Scope) -> tuple[ast.AST, Scope, bool] | None:
-        """What `self.name` (or `cls.name`) means inside a method: the method `name` of the enclosing class
-        or of a base class of this module, else the one value assigned to `self.name` in its methods
-        (`__init__`, flax's `setup`) or to `name` in its body (a dataclass field's default). Returns (the
-        `def` or the value, the scope it is evaluated in, whether a subclass of this module redefines the
-        name), or None."""
-        owner = expr.value
-        if not isinstance(owner, ast.Name):
-            return None
-        binding = self.ix.single_binding(owner.id, scope)
-        if binding is None or binding.kind != "param":
-            return None
-        func = self.ix.parent.get(id(binding.node))
-        cls = self.ix.parent.get(id(func))
-        if not isinstance(cls, ast.ClassDef) or not func.args.args or func.args.args[0] is not binding.node:
-            return None
-        found = self._member(cls, expr.attr, 0)
-        if found is None:
-            return None
-        return (*found, self._overridden(cls, expr.attr))
-
-    def _member(self, cls: ast.ClassDef, name: str, depth: int) -> tuple[ast.AST, Scope] | None:
-        if depth > 8:
-            return None
-        methods, values = self._members_of(cls)
-        if name in methods:
-            return methods[name]
-        found = values.get(name, ())
-        if len(found) == 1:
-            return found[0]
-        if found:
-            return None
-        for base in cls.bases:
-            if isinstance(base, ast.Name):
-                bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
-                if bound is not None and bound.kind == "class":
-                    member = self._member(bound.node, name, depth + 1)
-                    if member is not None:
-                        return member
-        return None
-
-    def _members_of(self, cls: ast.ClassDef) -> tuple[dict[str, _Member], dict[str, list[_Member]]]:
-        """(the first method of each name, every value assigned to each name) of a class body: `self.name =`
-        in its methods (nested code included) and `name =` / `name: T =` in the body."""
-        cached = self._members.get(id(cls))
-        if cached is not None:
-            return cached
-        class_scope = self.ix.own_scope(cls)
-        methods: dict[str, _Member] = {}
-        values: dict[str, list[_Member]] = {}
-        for stmt in cls.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                methods.setdefault(stmt.name, (stmt, class_scope))  # type: ignore[arg-type]
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
-                values.setdefault(stmt.target.id, []).append((stmt.value, class_scope))  # type: ignore[arg-type]
-            elif isinstance(stmt, ast.Assign):
-                for target in {t.id for t in stmt.targets if isinstance(t, ast.Name)}:
-                    values.setdefault(target, []).append((stmt.value, class_scope))  # type: ignore[arg-type]
-        for attr, value in self._self_assigns().get(id(cls), ()):
-            values.setdefault(attr, []).append((value, self.ix.scope_at(value)))
-        self._members[id(cls)] = (methods, values)
-        return methods, values
-
-    def _self_assigns(self) -> dict[int, list[tuple[str, ast.AST]]]:
-        """By class node: (name, value) of each `self.name = value` inside a method of the class, nested code
-        included (one entry per assignment and name). From the assignments the module index collected, not
-        by a walk of each class: a test class of thousands of lines was walked whole for every `self.x`."""
-        if self._by_class is not None:
-            return self._by_class
-        self._by_class = {}
-        for node in self.ix.attribute_assigns:
-            names = {t.attr for t in node.targets if isinstance(t, ast.Attribute) and _is_self_attr(t, t.attr)}
-            if not names:
-                continue
-            for anc in self.ix.ancestors(node):
-                cls = self.ix.parent.get(id(anc))
-                if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(cls, ast.ClassDef):
-                    # (a def's parent is a class only when the def is a statement of the class's body)
-                    self._by_class.setdefault(id(cls), []).extend((name, node.value) for name in sorted(names))
-        return self._by_class
-
-    def _overridden(self, cls: ast.ClassDef, name: str) -> bool:
-        """Whether a class of this module that names `cls` among its bases defines `name` again."""
-        for node in self.ix.scope_by_node.values():
-            other = node.node
-            if isinstance(other, ast.ClassDef) and other is not cls:
-                if any(isinstance(b, ast.Name) and b.id == cls.name for b in other.bases) and name in node.bindings:
-                    return True
-        return False
+                    self._reach_callable(call.func, scope, step, result, follow)
 
     def _follows(self, qname: str | None) -> bool:
         """Whether `qname` is a name the project index looks for (not JAX's, not the standard library's)."""
@@ -499,7 +284,7 @@ class Reacher:
             return
         owner, binding = found
         if not returned:
-            target = owner.callable_target(binding)
+            target = callable_target(binding)
             if target is not None:
                 result.external.append((path, owner, *target))
             return
@@ -542,12 +327,12 @@ class Reacher:
     def _missing_member(self, attr: ast.Attribute, scope: Scope) -> str:
         """Why `self.name(...)` that `self_member` did not find is lost, or "" when the class may inherit it
         from a library (`self.param` of a flax Module) and the class declares no field `name`."""
-        cls = self._enclosing_class(attr, scope)
+        cls = self.members.enclosing_class(attr, scope)
         if cls is None:
             return ""
         if any(isinstance(s, ast.AnnAssign) and _is_name(s.target, attr.attr) for s in cls.body):
             return f"`self.{attr.attr}` is a field given where the object is built"
-        outside = self._outside_base(cls, 0)
+        outside = self.members.outside_base(cls)
         if outside is None:
             return f"`self.{attr.attr}` is not defined in its class or its bases (set at run time?)"
         if not (outside and self._follows(outside)):
@@ -557,35 +342,6 @@ class Reacher:
         if self.project.lost(outside) is not None:  # type: ignore[union-attr]
             return f"`self.{attr.attr}` may come from `{outside}`, a class of the project that is not followed"
         return ""
-
-    def _enclosing_class(self, attr: ast.Attribute, scope: Scope) -> ast.ClassDef | None:
-        """The class whose method binds `self` (or `cls`) in `self.name`, or None."""
-        if not isinstance(attr.value, ast.Name):
-            return None
-        binding = self.ix.single_binding(attr.value.id, scope)
-        if binding is None or binding.kind != "param":
-            return None
-        func = self.ix.parent.get(id(binding.node))
-        cls = self.ix.parent.get(id(func))
-        return cls if isinstance(cls, ast.ClassDef) else None
-
-    def _outside_base(self, cls: ast.ClassDef, depth: int) -> str | None:
-        """The qualified name of the first base of `cls` (or of its bases in this module) that is not a class
-        of this module ("" when it has no name: `Base[T]`, a call), or None when every base is local."""
-        if depth > 8:
-            return ""
-        for base in cls.bases:
-            if isinstance(base, ast.Name):
-                bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
-                if bound is not None and bound.kind == "class":
-                    found = self._outside_base(bound.node, depth + 1)
-                    if found is not None:
-                        return found
-                    continue
-            if isinstance(base, (ast.Name, ast.Attribute)):
-                return self.qualname(base, self.ix.scope_at(cls)) or ""
-            return ""
-        return None
 
     def _opaque_name(self, func: ast.Name, scope: Scope) -> bool:
         """A called name whose function spmdfix cannot see: a parameter, a loop or `with` target, or a
@@ -634,32 +390,25 @@ class _Path:
         return _Path(self.chain, self.nodes, self.vmaps, True)
 
 
-def _is_self_attr(target: ast.AST, name: str) -> bool:
-    return (
-        isinstance(target, ast.Attribute)
-        and target.attr == name
-        and isinstance(target.value, ast.Name)
-        and target.value.id == "self"
-    )
-
-
 def _is_self_param(binding) -> bool:
     """Whether a parameter is the first of a method (`self`, `cls`): calling it is the object's `__call__`."""
     return binding.node.arg in ("self", "cls")
-
-
-def _short(node: ast.AST, limit: int = 60) -> str:
-    """The source of `node` on one line, cut to `limit` characters (for messages)."""
-    text = " ".join(ast.unparse(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _is_name(target: ast.AST, name: str) -> bool:
     return isinstance(target, ast.Name) and target.id == name
 
 
-def _method(cls: ast.ClassDef, name: str) -> ast.AST | None:
-    for stmt in cls.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
-            return stmt
+def callable_target(binding: Binding) -> tuple[ast.AST, Scope] | None:
+    """What calling the top-level `binding` of a module runs: a function, a class's `__call__`, a callable
+    value (with the scope it is evaluated in); None for anything else."""
+    if binding.kind == "def":
+        return binding.node, binding.scope
+    if binding.kind == "class":
+        for stmt in binding.node.body:  # type: ignore[attr-defined]
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__call__":
+                return stmt, binding.scope
+        return None
+    if binding.kind == "assign":
+        return binding.node, binding.scope
     return None

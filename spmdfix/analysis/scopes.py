@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from spmdfix import jaxapi
+from spmdfix.analysis.follow import QUALNAME, Follow
 from spmdfix.positions import LineIndex
 
 _SCOPE_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
@@ -121,6 +122,7 @@ class ModuleIndex:
         self.attribute_assigns: list[ast.Assign] = []
         self._arguments: dict[int, tuple[ast.AST, Scope] | None] = {}
         self._by_callee: dict[str, list[ast.Call]] | None = None  # `_calls_of_name`
+        self._by_owner: dict[int, list[ast.Call]] | None = None  # `calls_in`
         self._word_counts: dict[str, int] = {}
         self.module_scope = Scope(tree, None)
         self.scope_by_node[id(tree)] = self.module_scope
@@ -323,16 +325,18 @@ class ModuleIndex:
             return bindings[0]
         return None
 
-    def qualname(self, expr: ast.AST, scope: Scope, _depth: int = 0) -> str | None:
+    def qualname(self, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> str | None:
         """The fully qualified name `expr` spells (`jax.vmap`), or None when it is not an imported name.
 
         `expr` must be a Name or an Attribute chain; anything else gives None. A name with several
-        bindings, or bound to something other than an import or an alias of one, gives None.
+        bindings, or bound to something other than an import or an alias of one, gives None, and so does a
+        chain longer than `follow.QUALNAME` steps (attributes and aliases together).
         """
-        if _depth > 20:
+        follow = follow or _QUALNAME
+        if follow.spent:
             return None
         if isinstance(expr, ast.Attribute):
-            base = self.qualname(expr.value, scope, _depth + 1)
+            base = self.qualname(expr.value, scope, follow.deeper())
             return f"{base}.{expr.attr}" if base else None
         if not isinstance(expr, ast.Name):
             return None
@@ -342,7 +346,7 @@ class ModuleIndex:
         if binding.kind == "import":
             return binding.qname
         if binding.kind == "assign" and isinstance(binding.node, (ast.Name, ast.Attribute)):
-            return self.qualname(binding.node, binding.scope, _depth + 1)
+            return self.qualname(binding.node, binding.scope, follow.deeper())
         return None
 
     def argument_for(self, param: Binding) -> tuple[ast.AST, Scope] | None:
@@ -430,8 +434,52 @@ class ModuleIndex:
             yield current
             current = self.parent.get(id(current))
 
+    # --- functions ----------------------------------------------------------------------------------
+    def calls_in(self, func: ast.AST) -> list[ast.Call]:
+        """The calls a function's body makes, in source order (lambdas inside included, nested defs excluded;
+        a def's decorators and defaults count as its own, `owner`). The index by owner is built on first use."""
+        if isinstance(func, ast.Lambda):
+            return [n for n in ast.walk(func.body) if isinstance(n, ast.Call) and not self._in_nested_def(n, func)]
+        if self._by_owner is None:
+            self._by_owner = {}
+            owners = self.owner
+            for call in self.calls:
+                self._by_owner.setdefault(id(owners[id(call)]), []).append(call)
+        return self._by_owner.get(id(func), [])
+
+    def _in_nested_def(self, node: ast.AST, root: ast.AST) -> bool:
+        for anc in self.ancestors(node):
+            if anc is root:
+                return False
+            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return True
+        return False
+
+    def function_of(self, expr: ast.AST) -> ast.AST | None:
+        """The function `expr` is (a `def` or `lambda` node) or names (a name bound once to a `def`, looked up
+        where it is written); None for anything else."""
+        if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return expr
+        if isinstance(expr, ast.Name):
+            binding = self.single_binding(expr.id, self.scope_at(expr))
+            if binding is not None and binding.kind == "def":
+                return binding.node
+        return None
+
+    def enclosing_function(self, node: ast.AST) -> ast.AST | None:
+        """The innermost `def` or `lambda` around `node`, or None when a class body or the module comes first."""
+        for anc in self.ancestors(node):
+            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return anc
+            if isinstance(anc, (ast.Module, ast.ClassDef)):
+                return None
+        return None
+
 
 _POSITION = operator.attrgetter("lineno", "col_offset")  # a node's place in the source, as a sort key
+# The start of every `qualname` walk: one context for all of them, as the walk keeps no visited set (each
+# step's context is made once and kept, so the hottest query of the analysis allocates none).
+_QUALNAME = Follow(QUALNAME)
 
 
 def _is_word_char(char: str) -> bool:

@@ -28,9 +28,11 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
-from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.follow import NAMED_SPECS, NUMERIC, SPEC_ASSIGNS, Follow
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import Scope
 from spmdfix.analysis.uses import UseIndex
-from spmdfix.analysis.values import Evaluator, SpecTree
+from spmdfix.analysis.values import SpecTree
 from spmdfix.model import Span
 
 # Collectives that combine equal positions of the blocks of other devices: elementwise along any dimension
@@ -64,11 +66,13 @@ def layout_of(tree: SpecTree, stripped: set[str]) -> tuple[frozenset[str], ...] 
 
 
 class StripBodyCheck:
-    """Checks one body against the strip allowlist. Pure: AST and evaluated specs in, a reason or "" out."""
+    """Checks one body against the strip allowlist. Pure: AST and evaluated specs in, a reason or "" out.
 
-    def __init__(self, index: ModuleIndex, evaluator: Evaluator) -> None:
-        self.ix = index
-        self.ev = evaluator
+    Input: the module's `ModuleModel`."""
+
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+        self.ev = model.ev
 
     def check(
         self,
@@ -209,25 +213,28 @@ class StripBodyCheck:
     def _free(self, name: ast.Name, scope: Scope) -> object:
         """A value from outside the body: allowed only when it is a number written in this module."""
         binding = self.ix.single_binding(name.id, scope)
-        if binding is not None and binding.kind == "assign" and self._numeric(binding.node, binding.scope, 0):
+        assigned = binding is not None and binding.kind == "assign"
+        if assigned and self._numeric(binding.node, binding.scope, Follow(NUMERIC)):
             return SCALAR
         raise _Refused(
             f"the body uses `{name.id}` (line {name.lineno}), a value from outside it that is not a number: "
             "after the strip it meets the whole array instead of one block"
         )
 
-    def _numeric(self, expr: ast.AST, scope: Scope, depth: int) -> bool:
-        if depth > 8:
+    def _numeric(self, expr: ast.AST, scope: Scope, follow: Follow) -> bool:
+        """A number literal, arithmetic on numbers, or a name bound once to one (`follow.NUMERIC` steps deep)."""
+        if follow.spent:
             return False
+        deeper = follow.deeper()
         if isinstance(expr, ast.Constant):
             return isinstance(expr.value, (int, float, complex))  # bool is an int
         if isinstance(expr, ast.UnaryOp):
-            return self._numeric(expr.operand, scope, depth + 1)
+            return self._numeric(expr.operand, scope, deeper)
         if isinstance(expr, ast.BinOp):
-            return self._numeric(expr.left, scope, depth + 1) and self._numeric(expr.right, scope, depth + 1)
+            return self._numeric(expr.left, scope, deeper) and self._numeric(expr.right, scope, deeper)
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
-            return binding is not None and binding.kind == "assign" and self._numeric(binding.node, binding.scope, depth + 1)
+            return binding is not None and binding.kind == "assign" and self._numeric(binding.node, binding.scope, deeper)
         return False
 
     def _call(self, call: ast.Call, env, scope) -> object:
@@ -266,40 +273,44 @@ class SpecUses:
     (`ACT = P('x', 'y')`; `in_specs=ACT`), every other read of that name sees the edit too: another
     shard_map, a `NamedSharding` placing an input, a sharding constraint. The only allowed uses are the
     stripped shard_map's own `in_specs` / `out_specs` arguments, directly or inside a tuple/list/dict that is
-    itself used only there. Uses are found by scope (`spmdfix.analysis.uses`), not by name.
+    itself used only there. Uses are found by scope (`spmdfix.analysis.uses`), not by name. Input: the
+    module's `ModuleModel`.
     """
 
-    def __init__(self, index: ModuleIndex, uses: UseIndex) -> None:
-        self.ix = index
-        self.uses = uses
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+        self.uses = model.uses
 
     def foreign_uses(self, roots: list[ast.AST], scope: Scope, edited: list[Span]) -> list[str]:
         """Descriptions (`\\`...\\` (line n)`) of uses outside `roots` of named values holding an edited span."""
         found: list[str] = []
-        allow = self._allow(roots, 0)
+        allow = self._allow(roots, Follow(SPEC_ASSIGNS))
         for root in roots:
-            for value in self._named_values(root, scope, edited, 0):
+            for value in self._named_values(root, scope, edited, Follow(NAMED_SPECS)):
                 found += [u.describe() for u in self.uses.disallowed(value, allow)]
         return sorted(set(found))
 
-    def _named_values(self, expr: ast.AST, scope: Scope, edited: list[Span], depth: int) -> list[ast.AST]:
-        """The values the names inside `expr` are bound to, transitively, that hold an edited span themselves or
-        through a name they use (spec constants, spec containers)."""
-        if depth > 8:
+    def _named_values(self, expr: ast.AST, scope: Scope, edited: list[Span], follow: Follow) -> list[ast.AST]:
+        """The values the names inside `expr` are bound to, transitively (`follow.NAMED_SPECS` steps), that hold
+        an edited span themselves or through a name they use (spec constants, spec containers)."""
+        if follow.spent:
             return []
         out = []
         for node in ast.walk(expr):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                binding = self.ix.single_binding(node.id, self.ix.scope_at(node) if depth else scope)
+                binding = self.ix.single_binding(node.id, self.ix.scope_at(node) if follow.depth else scope)
                 if binding is None or binding.kind != "assign":
                     continue
-                inner = self._named_values(binding.node, binding.scope, edited, depth + 1)
+                inner = self._named_values(binding.node, binding.scope, edited, follow.deeper())
                 span = self.ix.lines.span_of_ast(binding.node)
                 if inner or any(span.contains(e) for e in edited):
                     out += [binding.node, *inner]
         return out
 
-    def _allow(self, roots: list[ast.AST], depth: int):
+    def _allow(self, roots: list[ast.AST], follow: Follow):
+        """The allowlist of the uses of a spec value: inside `roots`, or in a tuple/list/dict display that is,
+        or assigned to a name whose own uses are (that many assignments deep: `follow.SPEC_ASSIGNS`)."""
+
         def allow(use: ast.expr, index: UseIndex) -> bool:
             node: ast.AST = use
             while True:
@@ -311,8 +322,8 @@ class SpecUses:
                     continue
                 if any(self._inside(node, r) for r in roots):
                     return True
-                if isinstance(up, ast.Assign) and up.value is node and depth < 8:
-                    return not index.disallowed(node, self._allow(roots, depth + 1))
+                if isinstance(up, ast.Assign) and up.value is node and not follow.spent:
+                    return not index.disallowed(node, self._allow(roots, follow.deeper()))
                 return False
 
         return allow

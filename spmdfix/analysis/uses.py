@@ -33,10 +33,10 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from spmdfix.analysis.follow import USES, Follow
 from spmdfix.analysis.scopes import Binding, ModuleIndex
 from spmdfix.model import Span
 
-_MAX_DEPTH = 12
 _DESCRIBE_LIMIT = 72
 
 
@@ -93,17 +93,17 @@ class UseIndex:
         """The end uses of the value `expr` computes (see the module docstring), in source order.
 
         An assignment the value flows into is not itself an end use, nor is a factory's `return`; a binding
-        that cannot be followed (several bindings of the name) leaves the expression as an end use.
+        that cannot be followed (several bindings of the name) leaves the expression as an end use; the walk
+        enters each expression once and goes as deep as `follow.USES` allows.
         """
         out: list[ast.expr] = []
-        self._follow(expr, out, set(), 0)
+        self._follow(expr, out, Follow(USES))
         out.sort(key=lambda n: (n.lineno, n.col_offset))
         return out
 
-    def _follow(self, expr: ast.expr, out: list[ast.expr], seen: set[int], depth: int) -> None:
-        if id(expr) in seen or depth > _MAX_DEPTH:
+    def _follow(self, expr: ast.expr, out: list[ast.expr], follow: Follow) -> None:
+        if follow.spent or not follow.first_visit(expr):
             return
-        seen.add(id(expr))
         up = self.ix.parent.get(id(expr))
         if isinstance(up, (ast.Assign, ast.AnnAssign)) and up.value is expr:
             targets = up.targets if isinstance(up, ast.Assign) else [up.target]
@@ -111,7 +111,7 @@ class UseIndex:
             if bindings and all(b is not None for b in bindings):
                 for binding in bindings:
                     for load in self.loads(binding):
-                        self._follow(load, out, seen, depth + 1)
+                        self._follow(load, out, follow.deeper())
                 return
         if isinstance(up, ast.Return) and up.value is expr:
             func = next((a for a in self.ix.ancestors(up) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
@@ -120,7 +120,7 @@ class UseIndex:
                 for load in self.loads(binding):
                     call = self.ix.parent.get(id(load))
                     if isinstance(call, ast.Call) and call.func is load:
-                        self._follow(call, out, seen, depth + 1)
+                        self._follow(call, out, follow.deeper())
                     else:
                         out.append(load)
                 return
@@ -160,6 +160,12 @@ def attribute_chain(index: UseIndex, expr: ast.expr) -> tuple[list[str], ast.exp
         attrs.append(up.attr)
         node, up = up, index.parent(up)
     return attrs, node
+
+
+def short(node: ast.AST, limit: int = 60) -> str:
+    """The source of `node` on one line, cut to `limit` characters (for messages that quote an expression)."""
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def describe(ix: ModuleIndex, expr: ast.expr) -> str:

@@ -13,13 +13,14 @@ APIs involved"): `Mesh` defaults to Auto axes, `jax.make_mesh` to Explicit ones.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
+from spmdfix.analysis.follow import MESH, SPEC_TREE, VALUE, Follow
+from spmdfix.analysis.members import class_attribute
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 from spmdfix.analysis.scopes import ModuleIndex, Scope
@@ -27,7 +28,6 @@ from spmdfix.analysis.scopes import ModuleIndex, Scope
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectLink
 
-_MAX_DEPTH = 12
 _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
 _ARRAY_FUNCTIONS = frozenset({"numpy.array", "numpy.asarray"})
 
@@ -162,23 +162,26 @@ class Evaluator:
         return self.ix.source[s.start : s.end]
 
     def resolve_name(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, Scope] | None:
-        """Follow a Name to the one value it is assigned (module or enclosing scope); None otherwise."""
-        depth = 0
-        while isinstance(expr, ast.Name) and depth < _MAX_DEPTH:
+        """Follow a Name to the one value it is assigned (module or enclosing scope); None otherwise. Past the
+        budget of names (`follow.VALUE`) the name reached is given as it is."""
+        follow = Follow(VALUE)
+        while isinstance(expr, ast.Name) and not follow.spent:
             binding = self.ix.single_binding(expr.id, scope)
             if binding is None or binding.kind != "assign":
                 return None
             expr, scope = binding.node, binding.scope
-            depth += 1
+            follow = follow.deeper()
         return expr, scope
 
     def follow(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
         """The value `expr` stands for, with the evaluator of the module it is written in: through names
         assigned once, subscripts of dict displays (`SPECS['act']`), and (with a project index) names
         imported from another module of the project (`from .config import BATCH`, `config.BATCH`). None
-        when a step is not a value visible in the source."""
+        when a step is not a value visible in the source, or past the budget of steps (`follow.VALUE`)."""
         ev: Evaluator = self
-        for _ in range(_MAX_DEPTH):
+        step = Follow(VALUE)
+        while not step.spent:
+            step = step.deeper()
             if isinstance(expr, ast.Name):
                 binding = ev.ix.single_binding(expr.id, scope)
                 if binding is None:
@@ -200,7 +203,7 @@ class Evaluator:
                 ours = qname is None or (ev.project is not None and ev.project.follows(qname))
                 far = ev._imported(qname) if qname is not None and ours else None
                 if far is None and ours:
-                    far = ev._member(expr, scope)  # a class attribute, a dataclass default
+                    far = class_attribute(ev, expr, scope)  # a class attribute, a dataclass default (`members`)
                 if far is None:
                     return (ev, expr, scope) if not ours or qname is None else None
             elif isinstance(expr, ast.Subscript):
@@ -216,66 +219,6 @@ class Evaluator:
             ev, expr, scope = far
         return None
 
-    def _member(self, expr: ast.Attribute, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
-        """`Axes.BATCH` (a class attribute) or `cfg.batch_axis` with `cfg = Config(...)` (the keyword given,
-        else the class body's default, as a dataclass has it): the value, for a class of this module or of
-        another module of the project."""
-        assigned = re.compile(rf"\.\s*{re.escape(expr.attr)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)")
-        if assigned.search(self.ix.source):
-            return None  # the attribute is assigned somewhere in this module: not a constant
-        base = expr.value
-        call = None
-        if isinstance(base, ast.Name):
-            binding = self.ix.single_binding(base.id, scope)
-            if binding is not None and binding.kind == "assign" and isinstance(binding.node, ast.Call):
-                call, scope = binding.node, binding.scope
-                base = call.func
-        found = self._class(base, scope)
-        if found is None:
-            return None
-        ev, cls = found
-        if ev is not self and assigned.search(ev.ix.source):
-            return None  # assigned in the class's own module
-        if call is not None:
-            if call.args:
-                return None  # positional fields: their order is the class's, not read here
-            for kw in call.keywords:
-                if kw.arg is None:
-                    return None
-                if kw.arg == expr.attr:
-                    return self, kw.value, scope
-        values = [
-            stmt.value
-            for stmt in cls.body
-            if isinstance(stmt, (ast.Assign, ast.AnnAssign))
-            and stmt.value is not None
-            and any(isinstance(t, ast.Name) and t.id == expr.attr for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]))
-        ]
-        inner = ev.ix.own_scope(cls)
-        if len(values) != 1 or inner is None:
-            return None
-        if isinstance(values[0], ast.Call) and (ev.ix.qualname(values[0].func, inner) or "").endswith("field"):
-            return None  # dataclasses.field(default=...): not read
-        return ev, values[0], inner
-
-    def _class(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.ClassDef] | None:
-        """The class `expr` names, here or imported from another module of the project."""
-        if isinstance(expr, ast.Name):
-            binding = self.ix.single_binding(expr.id, scope)
-            if binding is not None and binding.kind == "class":
-                return self, binding.node  # type: ignore[return-value]
-            qname = binding.qname if binding is not None and binding.kind == "import" else None
-        elif isinstance(expr, ast.Attribute):
-            qname = self.ix.qualname(expr, scope)
-        else:
-            return None
-        if self.project is None or not self.project.follows(qname):
-            return None
-        found = self.project.binding(qname)
-        if found is None or found[1].kind != "class":
-            return None
-        return found[0].ev, found[1].node  # type: ignore[return-value]
-
     def _imported(self, qname: str | None) -> tuple[Evaluator, ast.AST, Scope] | None:
         """The assigned value of a module-level name of another project module (None without an index)."""
         if self.project is None or not self.project.follows(qname):
@@ -283,8 +226,8 @@ class Evaluator:
         found = self.project.binding(qname)
         if found is None or found[1].kind != "assign":
             return None
-        analyzer, binding = found
-        return analyzer.ev, binding.node, binding.scope
+        model, binding = found
+        return model.ev, binding.node, binding.scope
 
     def _dict_item(self, expr: ast.Subscript, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
         """`D['key']` where `D` is a dict display with that string key written once."""
@@ -344,11 +287,11 @@ class Evaluator:
         specs: list[Spec] = []
         unresolved: list[Span] = []
         if expr is not None:
-            self._collect_specs(expr, scope, specs, unresolved, 0)
+            self._collect_specs(expr, scope, specs, unresolved, Follow(SPEC_TREE))
         return SpecTree(tuple(specs), tuple(unresolved))
 
-    def _collect_specs(self, expr, scope, specs, unresolved, depth) -> None:
-        if depth > _MAX_DEPTH:
+    def _collect_specs(self, expr, scope, specs, unresolved, follow: Follow) -> None:
+        if follow.spent:
             unresolved.append(self.span(expr))
             return
         if isinstance(expr, (ast.Name, ast.Subscript)) or (
@@ -359,13 +302,13 @@ class Evaluator:
                 unresolved.append(self.span(expr))
                 return
             ev, value, inner = followed
-            ev._collect_specs(value, inner, specs, unresolved, depth + 1)
+            ev._collect_specs(value, inner, specs, unresolved, follow.deeper())
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
-                self._collect_specs(elt, scope, specs, unresolved, depth + 1)
+                self._collect_specs(elt, scope, specs, unresolved, follow.deeper())
         elif isinstance(expr, ast.Dict):
             for value in expr.values:
-                self._collect_specs(value, scope, specs, unresolved, depth + 1)
+                self._collect_specs(value, scope, specs, unresolved, follow.deeper())
         elif isinstance(expr, ast.Constant) and expr.value is None:
             return
         elif isinstance(expr, ast.Call) and self.is_partition_spec(expr.func, scope):
@@ -448,23 +391,26 @@ class Evaluator:
             return None
         return found[1], found[2]
 
-    def mesh_site(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[Evaluator, ast.Call, Scope] | None:
+    def mesh_site(
+        self, expr: ast.AST, scope: Scope, follow: Follow | None = None
+    ) -> tuple[Evaluator, ast.Call, Scope] | None:
         """The `Mesh(...)` / `jax.make_mesh(...)` call a mesh expression evaluates, with the evaluator of the
         module it is written in and its scope, or None.
 
         Resolved: a name bound (module or enclosing scope, or imported from another module of the project)
         to such a call, directly or through a function whose one return value is one (a function of this
         module may take arguments: its parameters resolve to what every call passes). A parameter of the
-        checked function itself is not resolved.
+        checked function itself is not resolved. `follow`: the walk so far (`follow.MESH`).
         """
-        if depth > _MAX_DEPTH:
+        follow = follow or Follow(MESH)
+        if follow.spent:
             return None
         followed = self.follow(expr, scope)
         if followed is None or not isinstance(followed[1], ast.Call):
             return None
         ev, call, scope = followed
         if ev is not self:
-            return ev.mesh_site(call, scope, depth + 1)
+            return ev.mesh_site(call, scope, follow.deeper())
         qname = self.ix.qualname(call.func, scope)
         if qname in jaxapi.MESH_NAMES or qname in jaxapi.MAKE_MESH_NAMES:
             return self, call, scope
@@ -479,7 +425,7 @@ class Evaluator:
             returned = single_return(func)
             inner = ev.ix.own_scope(func)
             if returned is not None and inner is not None:
-                return ev.mesh_site(returned, inner, depth + 1)
+                return ev.mesh_site(returned, inner, follow.deeper())
         return None
 
     def _function(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.AST] | None:

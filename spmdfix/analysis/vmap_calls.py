@@ -17,16 +17,16 @@ call; any other use (passed to a function, stored, returned) is reported as not 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.scopes import ModuleIndex, Scope
-from spmdfix.analysis.uses import Use, UseIndex
-from spmdfix.analysis.values import Evaluator
+from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
+from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, VMAP_CALLS, Follow
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import Scope
+from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 
-_MAX_DEPTH = 12
 _FILLED = frozenset({"zeros", "ones", "empty", "full"})
 # jax.random samplers and the position of their `shape` parameter (jax 0.10.2 signatures: bernoulli(key, p,
 # shape), truncated_normal(key, lower, upper, shape); the others (key, shape, ...)).
@@ -37,57 +37,13 @@ _ARRAY_MODULES = ("jax.numpy.", "numpy.")
 _UNKNOWN = ast.Constant(value=...)  # stands for an `in_axes` that could not be found
 
 
-# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
-# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class VmapCall:
-    """One call of the vmapped function.
-
-    batch: the size of the mapped dimension (an int when the argument's shape is a literal of the module, else
-    None). under_jit: the call is traced under `jax.jit` (the callable is jitted, or the call sits in a jitted
-    function). batch_placement: "none" when a mapped argument is placed (`jax.device_put(x, NamedSharding(mesh,
-    spec))`) with `None` at the batch dimension, "axes" when it is placed on mesh axes there, "unknown" otherwise.
-    batch_axes / batch_mesh: when every mapped argument is placed with the same mesh axes at its batch dimension
-    (`P(('x', 'y'), ...)` gives `('x', 'y')`) on the same resolved mesh, those axes and that mesh construction's
-    span; None otherwise (an argument unplaced, placed otherwise, or not followed).
-    next_dim: per positional argument mapped along axis 0 and placed that way, the mesh axes its placement
-    names at dimension 1 (the per-example dimension an inner `jax.vmap` maps; `()` for `None` there); None
-    for any other argument.
-    off_batch: per positional argument, the mesh axes its placement names at every dimension other than its
-    mapped one (`()` when none), None when it is not mapped or its placement is not known.
-    """
-
-    span: Span
-    line: int
-    batch: int | None
-    under_jit: bool
-    batch_placement: str
-    batch_axes: tuple[str, ...] | None = None
-    batch_mesh: Span | None = None
-    ranks: tuple[int | None, ...] = ()  # per positional argument: the rank one example has in the function
-    next_dim: tuple[tuple[str, ...] | None, ...] = ()
-    off_batch: tuple[tuple[str, ...] | None, ...] = ()
-
-
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
-class VmapCalls:
-    """Every call of one vmapped function that spmdfix followed, and the uses it could not follow."""
-
-    calls: tuple[VmapCall, ...]
-    unfollowed: tuple[Use, ...]
-
-    @property
-    def complete(self) -> bool:
-        return bool(self.calls) and not self.unfollowed
-
-
 class VmapCallAnalysis:
-    """Finds the calls of a vmapped callable in one module (pure; see the module docstring)."""
+    """Finds the calls of a vmapped callable in one module, its `ModuleModel` (pure; see the module docstring)."""
 
-    def __init__(self, index: ModuleIndex, evaluator: Evaluator, uses: UseIndex) -> None:
-        self.ix = index
-        self.ev = evaluator
-        self.uses = uses
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+        self.ev = model.ev
+        self.uses = model.uses
 
     def calls(self, site: ast.AST, fun: ast.AST | None, in_axes: ast.AST | None) -> VmapCalls:
         """The calls of the vmap at `site`: a `jax.vmap(...)` call (or `partial(jax.vmap, ...)(f)`), or a
@@ -100,7 +56,7 @@ class VmapCallAnalysis:
         if isinstance(site, ast.Call) and fun is not None and not (
             isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef)) and site in fun.decorator_list
         ):
-            self._follow(site, False, in_axes, calls, unfollowed, 0)
+            self._follow(site, False, in_axes, calls, unfollowed, Follow(VMAP_CALLS))
         elif isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef)):
             jitted = False
             scope = self.ix.scope_at(fun)
@@ -116,7 +72,7 @@ class VmapCallAnalysis:
                 unfollowed.append(self.uses.use(site))
             else:
                 for load in self.uses.loads(bindings[0]):
-                    self._follow(load, jitted, in_axes, calls, unfollowed, 0)
+                    self._follow(load, jitted, in_axes, calls, unfollowed, Follow(VMAP_CALLS))
         else:
             unfollowed.append(self.uses.use(site))
         return VmapCalls(tuple(calls), tuple(unfollowed))
@@ -136,7 +92,9 @@ class VmapCallAnalysis:
             return argument(factory, None, "in_axes"), True
         return None, False
 
-    def _follow(self, expr, jitted, in_axes, calls, unfollowed, depth) -> None:
+    def _follow(self, expr, jitted, in_axes, calls, unfollowed, follow: Follow) -> None:
+        """The calls of the value of `expr` (through `jax.jit(...)` wrappers, `follow.VMAP_CALLS` deep) into
+        `calls`; any other use into `unfollowed`."""
         for end in self.uses.uses_of_value(expr):
             up = self.uses.parent(end)
             if isinstance(up, ast.Call) and up.func is end:
@@ -146,9 +104,9 @@ class VmapCallAnalysis:
                 and up.args
                 and up.args[0] is end
                 and self._is_jit(up.func, self.ix.scope_at(up))
-                and depth < _MAX_DEPTH
+                and not follow.spent
             ):
-                self._follow(up, True, in_axes, calls, unfollowed, depth + 1)
+                self._follow(up, True, in_axes, calls, unfollowed, follow.deeper())
             else:
                 unfollowed.append(self.uses.use(end))
 
@@ -346,8 +304,10 @@ class VmapCallAnalysis:
     def _resolve(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, Scope] | None:
         """Follow names to the value they hold here: a name bound once (`Evaluator.resolve_name`), or a name
         reassigned in straight-line code (`x = ...; x = jax.device_put(x, ...)`), whose value at a use is the
-        last assignment before it in the same statement list."""
-        for _ in range(_MAX_DEPTH):
+        last assignment before it in the same statement list. None past `follow.STRAIGHT_LINE` names."""
+        step = Follow(STRAIGHT_LINE)
+        while not step.spent:
+            step = step.deeper()
             if not isinstance(expr, ast.Name):
                 return expr, scope
             binding = self.ix.single_binding(expr.id, scope)
@@ -391,24 +351,25 @@ class VmapCallAnalysis:
         return None, None
 
     # --- static shapes ------------------------------------------------------------------------------
-    def shape(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[int, ...] | None:
+    def shape(self, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> tuple[int, ...] | None:
         """The shape of an array expression when it is built from literals of the module: `jnp.zeros((4, 8))`,
         `jnp.arange(32).reshape(4, 8)`, `jax.random.normal(key, (4, 8))`, `jax.device_put(x, ...)`, `x * 2.0`,
-        through names; None otherwise."""
-        if depth > _MAX_DEPTH:
+        through names; None otherwise (or past `follow.SHAPE` steps)."""
+        follow = follow or Follow(SHAPE)
+        if follow.spent:
             return None
         resolved = self._resolve(expr, scope)
         if resolved is None:
             return None
         expr, scope = resolved
         if isinstance(expr, (ast.List, ast.Tuple)):
-            return self._display_shape(expr, scope, depth + 1)
+            return self._display_shape(expr, scope, follow.deeper())
         if isinstance(expr, ast.BinOp):
             left, right = self._is_number(expr.left, scope), self._is_number(expr.right, scope)
             if left and not right:
-                return self.shape(expr.right, scope, depth + 1)
+                return self.shape(expr.right, scope, follow.deeper())
             if right and not left:
-                return self.shape(expr.left, scope, depth + 1)
+                return self.shape(expr.left, scope, follow.deeper())
             return None
         if not isinstance(expr, ast.Call):
             return None
@@ -428,29 +389,29 @@ class VmapCallAnalysis:
                 n = 50 if num is None else self.int_expr(num, scope)
                 return (n,) if n is not None else None
             if last == "reshape":
-                base = self.shape(argument(expr, 0, "a"), scope, depth + 1) if argument(expr, 0, "a") else None
+                base = self.shape(argument(expr, 0, "a"), scope, follow.deeper()) if argument(expr, 0, "a") else None
                 return self._reshaped(base, [argument(expr, 1, "shape")], scope)
             if last in _SAME_SHAPE and expr.args:
-                return self.shape(expr.args[0], scope, depth + 1)
+                return self.shape(expr.args[0], scope, follow.deeper())
             return None
         if qname.startswith("jax.random.") and last in _RANDOM:
             return self._shape_value(argument(expr, _RANDOM[last], "shape"), scope)
         if qname == "" and isinstance(func, ast.Attribute):
             if func.attr == "reshape":
-                base = self.shape(func.value, scope, depth + 1)
+                base = self.shape(func.value, scope, follow.deeper())
                 return self._reshaped(base, expr.args, scope)
             if func.attr == "astype":
-                return self.shape(func.value, scope, depth + 1)
+                return self.shape(func.value, scope, follow.deeper())
         return None
 
-    def _display_shape(self, expr: ast.AST, scope: Scope, depth: int) -> tuple[int, ...] | None:
+    def _display_shape(self, expr: ast.AST, scope: Scope, follow: Follow) -> tuple[int, ...] | None:
         """The shape of a (nested) list or tuple display of numbers, as `np.array` builds it: `[1.0, 2.0]` is
-        (2,), `[[1, 2], [3, 4]]` is (2, 2); None when ragged or holding anything else."""
-        if depth > _MAX_DEPTH or not isinstance(expr, (ast.List, ast.Tuple)) or not expr.elts:
+        (2,), `[[1, 2], [3, 4]]` is (2, 2); None when ragged or holding anything else (or past `follow`)."""
+        if follow.spent or not isinstance(expr, (ast.List, ast.Tuple)) or not expr.elts:
             return None
         if all(self._is_number(e, scope) for e in expr.elts):
             return (len(expr.elts),)
-        inner = {self._display_shape(e, scope, depth + 1) for e in expr.elts}
+        inner = {self._display_shape(e, scope, follow.deeper()) for e in expr.elts}
         if len(inner) != 1 or None in inner:
             return None
         return (len(expr.elts), *inner.pop())
@@ -490,9 +451,11 @@ class VmapCallAnalysis:
             return None
         return dims
 
-    def int_expr(self, expr: ast.AST, scope: Scope, depth: int = 0) -> int | None:
-        """An integer built from literals and module constants with `+ - * //`; None otherwise."""
-        if depth > _MAX_DEPTH:
+    def int_expr(self, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> int | None:
+        """An integer built from literals and module constants with `+ - * //`; None otherwise (or past
+        `follow.INTEGER` steps)."""
+        follow = follow or Follow(INTEGER)
+        if follow.spent:
             return None
         resolved = self._resolve(expr, scope)
         if resolved is None:
@@ -501,10 +464,10 @@ class VmapCallAnalysis:
         if isinstance(expr, ast.Constant) and type(expr.value) is int:
             return expr.value
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-            inner = self.int_expr(expr.operand, scope, depth + 1)
+            inner = self.int_expr(expr.operand, scope, follow.deeper())
             return -inner if inner is not None else None
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
-            a, b = self.int_expr(expr.left, scope, depth + 1), self.int_expr(expr.right, scope, depth + 1)
+            a, b = self.int_expr(expr.left, scope, follow.deeper()), self.int_expr(expr.right, scope, follow.deeper())
             if a is None or b is None:
                 return None
             if isinstance(expr.op, ast.FloorDiv):

@@ -7,7 +7,8 @@ The flow of `check` and `fix`: resolve settings (`spmdfix.config`), discover fil
 one `Job` per file (`spmdfix.runner`, in worker processes with `--jobs`), then emit in path order (text /
 JSON / other formats, diffs, atomic writes) and close with a summary on stderr. One module per concept:
 `invocation` (common options, settings, discovery), `output` (rendering), `checking`, `fixing`, `interactive`
-(the reviewer of `fix -i`), `info` (`config`, `rule`); `spmdfix.lsp.command` is the `lsp` command.
+(the reviewer of `fix -i`), `baseline` (`check --baseline`), `watch` (`check --watch`), `info` (`config`,
+`rule`); `spmdfix.lsp.command` is the `lsp` command.
 """
 
 from __future__ import annotations

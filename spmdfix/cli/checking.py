@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -12,8 +13,10 @@ from spmdfix.cli.invocation import (
     EXIT_CLEAN,
     EXIT_ERROR,
     EXIT_FINDINGS,
+    ConfigProblem,
     Run,
     common_options,
+    exit_non_zero_on_fix_option,
     guard_config,
 )
 from spmdfix.cli.output import (
@@ -26,6 +29,7 @@ from spmdfix.cli.output import (
     summary,
     unreadable_reported,
 )
+from spmdfix.config import ConfigError
 from spmdfix.files import FileError, write_source
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode
 
@@ -47,6 +51,26 @@ from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode
     help="Also list (as SPMD910, information) each place where an spmd vmap leads to code of the project "
     "the analysis could not follow; the summary counts them either way.",
 )
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Write nothing; print the fixes `spmdfix fix` would apply as a unified diff and exit 1 when there are"
+    " changes (ruff's `check --diff`: the same as `spmdfix fix --diff`).",
+)
+@exit_non_zero_on_fix_option
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Report only findings not in this baseline file; when it does not exist, record today's findings"
+    " in it and report none (README: Adopting spmdfix on a large codebase).",
+)
+@click.option(
+    "--watch",
+    "-w",
+    is_flag=True,
+    help="Check again whenever a file checked, a settings file or a .gitignore changes (until Ctrl-C).",
+)
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache.")
 @click.option(
     "--cache-dir",
@@ -64,6 +88,9 @@ def check(
     apply_fixes: bool,
     add_noqa: bool,
     show_unresolved: bool,
+    diff: bool,
+    baseline: Path | None,
+    watch: bool,
     **kw,
 ) -> None:
     """Report findings in PATHS (files, or directories walked for *.py, *.pyi, *.ipynb; `-` for stdin;
@@ -75,34 +102,110 @@ def check(
     output_format = output_format or "full"
     if statistics and output_format not in (*TEXT_FORMATS, "json"):
         raise click.UsageError("--statistics prints text or json")
+    if watch and (diff or add_noqa or run.stdin):
+        raise click.UsageError("--watch checks files again and again: it does not combine with --diff, --add-noqa or stdin")
+    if baseline is not None and (diff or add_noqa or run.stdin):
+        raise click.UsageError("--baseline filters a report: it does not combine with --diff, --add-noqa or stdin")
+    if diff:
+        if add_noqa or statistics or show_fixes or output_file is not None or output_format != "full":
+            raise click.UsageError("--diff prints a diff: it does not combine with a report or --add-noqa")
+        from spmdfix.cli.fixing import fix_run  # (a plain check does not import fix's modules)
+
+        if run.stdin and run.stdin_excluded():
+            sys.exit(EXIT_CLEAN)
+        sys.exit(fix_run(run, True))
     if add_noqa:
         if run.stdin or apply_fixes:
             raise click.UsageError("--add-noqa writes files; it does not read stdin or combine with --fix")
         sys.exit(_add_noqa(run))
+    if apply_fixes and run.stdin:
+        raise click.UsageError("--fix writes files; to fix stdin use `spmdfix fix -`")
+    report = (output_format, output_file, show_fixes, statistics, show_unresolved, baseline)
+    if watch:
+        _watch(kw, apply_fixes, report)
+        sys.exit(EXIT_CLEAN)
+    sys.exit(_check_once(run, apply_fixes, *report))
+
+
+def _watch(kw: dict, apply_fixes: bool, report: tuple) -> None:
+    """`check --watch`: `_check_once` again after each change `cli.watch` sees, until Ctrl-C."""
+    from spmdfix.cli.watch import snapshot, watch_checks
+
+    found: list[str] = []  # the files of the last snapshot
+
+    def again() -> None:
+        fresh = Run(kw)  # settings and discovery resolved anew: a settings file may have changed
+        if "spmdfix.api" in sys.modules:  # this process analysed files: its project indexes keep old texts
+            from spmdfix.api import forget_indexes
+
+            forget_indexes(found)
+        try:
+            _check_once(fresh, apply_fixes, *report)
+        except ConfigError as err:
+            raise ConfigProblem(str(err)) from err
+
+    def take() -> dict:
+        fresh = Run(kw)
+        try:
+            found[:] = [os.path.abspath(p) for p in fresh.sources()]
+        except ConfigError as err:
+            raise ConfigProblem(str(err)) from err
+        config_file = fresh.resolver.config_file
+        named = [os.path.abspath(p) for p in fresh.paths]
+        return snapshot(found, named, str(config_file) if config_file is not None else None)
+
+    watch_checks(again, take)
+
+
+def _check_once(
+    run: Run,
+    apply_fixes: bool,
+    output_format: str,
+    output_file: Path | None,
+    show_fixes: bool,
+    statistics: bool,
+    show_unresolved: bool,
+    baseline: Path | None,
+) -> int:
+    """One `check` (or `check --fix`) of the run's paths: report, summary; the exit code."""
     if apply_fixes:
-        if run.stdin:
-            raise click.UsageError("--fix writes files; to fix stdin use `spmdfix fix -`")
         from spmdfix.cli.fixing import fix_and_report  # (a plain check does not import fix's modules)
 
-        sys.exit(fix_and_report(run, output_format, output_file, show_fixes, statistics))
+        return fix_and_report(run, output_format, output_file, show_fixes, statistics, baseline)
     if run.stdin and run.stdin_excluded():
-        sys.exit(EXIT_CLEAN)
+        return EXIT_CLEAN
     want_edits = output_format not in TEXT_FORMATS and not statistics
     jobs, outcomes = run.outcomes(Mode.CHECK, want_edits)
+    baselined = 0
+    if baseline is not None:
+        outcomes, baselined = with_baseline(run, baseline, outcomes)
     for o in outcomes:
         say_problems(o, run.silent)
     if not run.silent:
         if statistics:
             emit(statistics_report(jobs, outcomes, output_format), output_file)
         else:
-            emit(render(jobs, outcomes, output_format, show_fixes, show_unresolved), output_file)
+            shown = render(jobs, outcomes, output_format, show_fixes, show_unresolved, docs=lambda: run.docs)
+            emit(shown, output_file)
     failed = sum(isinstance(o, Failed) for o in outcomes)
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
-    run.say(summary(jobs, outcomes, failed + unreadable, None, served=run.served))
+    run.say(summary(jobs, outcomes, failed + unreadable, None, served=run.served, baselined=baselined))
     if failed:
-        sys.exit(EXIT_ERROR)
+        return EXIT_ERROR
     reported = unreadable + sum(len(o.findings) for o in outcomes)
-    sys.exit(EXIT_FINDINGS if reported and not kw["exit_zero"] else EXIT_CLEAN)
+    return EXIT_FINDINGS if reported and not run.kw["exit_zero"] else EXIT_CLEAN
+
+
+def with_baseline(run: Run, path: Path, outcomes: list[FileResult]) -> tuple[list[FileResult], int]:
+    """The outcomes without the findings the baseline at `path` holds (written by this run when absent:
+    `cli.baseline`), and how many were left out; what the baseline did is said on stderr."""
+    from spmdfix.cli.baseline import apply_baseline, said
+
+    applied = apply_baseline(path, outcomes)
+    message = said(path, applied)
+    if message:
+        run.say(message)
+    return applied.outcomes, applied.baselined
 
 
 def _add_noqa(run: Run) -> int:

@@ -16,6 +16,7 @@ from spmdfix.cli.invocation import (
     EXIT_ERROR,
     Run,
     common_options,
+    exit_non_zero_on_fix_option,
     guard_config,
 )
 from spmdfix.cli.output import (
@@ -39,8 +40,8 @@ from spmdfix.runner import Job
 STRATEGY_HELP = (
     "Transform to apply: "
     + ", ".join(t.value for t in Transform)
-    + "; or auto [default]: per finding, the first safe fix in that order (with --unsafe-fixes, else the first"
-    " unsafe one)."
+    + "; or auto [default]: per finding, the first safe fix in that order, else (with --unsafe-fixes) the"
+    " first unsafe one."
 )
 
 
@@ -60,6 +61,7 @@ STRATEGY_HELP = (
     is_flag=True,
     help="Show each fix as a diff and ask before applying it.",
 )
+@exit_non_zero_on_fix_option
 @guard_config
 def fix(
     diff: bool,
@@ -95,13 +97,19 @@ def fix(
         sys.exit(EXIT_CLEAN)
     if report:
         sys.exit(fix_and_report(run, output_format or "full", output_file, show_fixes, statistics))
+    sys.exit(fix_run(run, diff))
+
+
+def fix_run(run: Run, diff: bool) -> int:
+    """`fix` (and `check --diff`): write every fix, or print them as a diff, with the closing summary; the
+    exit code."""
     jobs, outcomes = run.outcomes(Mode.FIX)
     if run.stdin:
-        sys.exit(_fix_stdin(run, jobs, outcomes, diff))
+        return _fix_stdin(run, jobs, outcomes, diff)
     tally = Tally()
     outcomes = apply_fixes(run, jobs, outcomes, diff, tally)
     run.say(summary(jobs, outcomes, tally.errors, tally.applied, diff, tally.unwritten))
-    sys.exit(tally.exit_code(diff, kw["exit_zero"]))
+    return tally.exit_code(diff, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 
 
 def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileResult], diff: bool, tally: Tally) -> list[FileResult]:
@@ -119,19 +127,33 @@ def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileResult], diff: boo
     return outcomes
 
 
-def fix_and_report(run: Run, output_format: str, output_file: Path | None, show_fixes: bool, statistics: bool) -> int:
+def fix_and_report(
+    run: Run,
+    output_format: str,
+    output_file: Path | None,
+    show_fixes: bool,
+    statistics: bool,
+    baseline: Path | None = None,
+) -> int:
     """`check --fix` (and `fix` with a report option): apply the fixes, then report the findings left as
-    `check` does, with ruff's summary of what was fixed; the exit code (1 when findings are left)."""
+    `check` does (less those of `baseline`, `check --baseline`), with ruff's summary of what was fixed; the
+    exit code (1 when findings are left)."""
     jobs, outcomes = run.outcomes(Mode.FIX)
     tally = Tally()
     outcomes = apply_fixes(run, jobs, outcomes, False, tally)
+    baselined = 0
+    if baseline is not None:
+        from spmdfix.cli.checking import with_baseline
+
+        outcomes, baselined = with_baseline(run, baseline, outcomes)
+        tally.remaining -= baselined
     if not run.silent:
         if statistics:
             emit(statistics_report(jobs, outcomes, output_format), output_file)
         else:
-            emit(render(jobs, outcomes, output_format, show_fixes), output_file)
-    run.say(summary(jobs, outcomes, tally.errors, tally.applied, False, tally.unwritten))
-    return tally.exit_code(False, run.kw["exit_zero"])
+            emit(render(jobs, outcomes, output_format, show_fixes, docs=lambda: run.docs), output_file)
+    run.say(summary(jobs, outcomes, tally.errors, tally.applied, False, tally.unwritten, baselined=baselined))
+    return tally.exit_code(False, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 
 
 def _said(o: FileResult) -> tuple[str, ...]:
@@ -206,4 +228,4 @@ def _fix_stdin(run: Run, jobs: list[Job], outcomes: list[FileResult], diff: bool
         else:
             stdout.write(run.stdin_bytes())
     click.echo(summary(jobs, outcomes, int(tally.internal), tally.applied, diff), err=True)
-    return tally.exit_code(diff, run.kw["exit_zero"])
+    return tally.exit_code(diff, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))

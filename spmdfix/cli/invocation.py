@@ -22,7 +22,9 @@ from spmdfix.config import (
     ConfigError,
     Overrides,
     Resolver,
+    config_options,
     glob_matcher,
+    per_file_ignores_option,
     render_settings,
     split_codes,
 )
@@ -60,27 +62,40 @@ def _multi(name: str, help: str):
     )
 
 
+def _codes_option(name: str, help: str):
+    return click.option(name, multiple=True, metavar="CODES", help=help + " Comma-separated, repeatable.")
+
+
 _COMMON = [
     # readable=False: a file that cannot be read is SPMD901, as when a walk finds it, not a usage error.
     click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=Path)),
     click.option(
         "--config",
-        "config_file",
-        type=click.Path(exists=True, dir_okay=False, path_type=Path),
-        help="Use this spmdfix.toml / pyproject.toml for every file.",
+        "config_options",
+        multiple=True,
+        metavar="FILE | KEY=VALUE",
+        help="A spmdfix.toml / pyproject.toml to use for every file, or (when no such file exists) a TOML"
+        " `KEY = VALUE` overriding the configuration, such as 'select = [\"SPMD001\"]'. Repeatable.",
+    ),
+    _codes_option("--select", "Rule codes or prefixes to report, replacing the configuration's selection."),
+    _codes_option("--extend-select", "Rule codes or prefixes to report in addition to those selected."),
+    _codes_option("--ignore", "Rule codes or prefixes not to report (on top of the configuration's `ignore`)."),
+    _codes_option("--extend-ignore", "The same as --ignore (ruff's older spelling)."),
+    click.option(
+        "--per-file-ignores",
+        multiple=True,
+        metavar="GLOB:CODE",
+        help="Replace `per-file-ignores`: skip CODE in files matching GLOB. Comma-separated, repeatable.",
     ),
     click.option(
-        "--select",
+        "--extend-per-file-ignores",
         multiple=True,
-        metavar="CODES",
-        help="Rule codes or prefixes to report (replaces `select`).",
+        metavar="GLOB:CODE",
+        help="Like --per-file-ignores, but added to the configured ones.",
     ),
-    click.option(
-        "--ignore",
-        multiple=True,
-        metavar="CODES",
-        help="Rule codes or prefixes not to report (replaces `ignore`).",
-    ),
+    _codes_option("--fixable", "Rule codes or prefixes whose fixes are offered [default: ALL]."),
+    _codes_option("--extend-fixable", "Rule codes or prefixes made fixable in addition to `fixable`."),
+    _codes_option("--unfixable", "Rule codes or prefixes whose fixes are never offered nor applied."),
     _multi(
         "--exclude",
         "Globs of files and directories to skip, replacing the defaults and `exclude`.",
@@ -144,6 +159,13 @@ _COMMON = [
         "nearest directory above each file holding pyproject.toml, setup.cfg or .git].",
     ),
     click.option(
+        "--docs-url",
+        default=None,
+        metavar="URL",
+        help="Base of the rule links in reports (JSON `url`, SARIF `helpUri`): URL/CODE.md, or URL with {code}"
+        " replaced (replaces `docs-url`) [default: the doc's path in the spmdfix repository].",
+    ),
+    click.option(
         "--show-settings",
         is_flag=True,
         help="Print the settings resolved for the first PATH and exit.",
@@ -158,6 +180,15 @@ _COMMON = [
 ]
 
 
+def exit_non_zero_on_fix_option(func):
+    """ruff's `--exit-non-zero-on-fix`, for `fix` and `check --fix`."""
+    return click.option(
+        "--exit-non-zero-on-fix",
+        is_flag=True,
+        help="Exit 1 when a fix was applied, even if no findings are left (for CI and pre-commit).",
+    )(func)
+
+
 def common_options(func):
     for option in reversed(_COMMON):
         func = option(func)
@@ -169,6 +200,8 @@ class Run:
 
     def __init__(self, kw: dict) -> None:
         self.kw = kw
+        # (`.get`: the options added for issue 24 may be absent where a caller builds `kw` itself)
+        config_file, inline = config_options(kw.get("config_options", ()))
         overrides = Overrides(
             new_axis=kw["new_axis"],
             select=split_codes(kw["select"]) or None,
@@ -179,8 +212,17 @@ class Run:
             target_jax_version=kw["target_jax_version"],
             strategy=kw.get("strategy"),
             project_root=str(kw["project_root"]) if kw.get("project_root") is not None else None,
+            extend_select=split_codes(kw.get("extend_select", ())),
+            extend_ignore=split_codes(kw.get("extend_ignore", ())),
+            per_file_ignores=per_file_ignores_option(kw["per_file_ignores"]) if kw.get("per_file_ignores") else None,
+            extend_per_file_ignores=per_file_ignores_option(kw.get("extend_per_file_ignores", ())),
+            fixable=split_codes(kw.get("fixable", ())) or None,
+            extend_fixable=split_codes(kw.get("extend_fixable", ())),
+            unfixable=split_codes(kw.get("unfixable", ())),
+            docs_url=kw.get("docs_url"),
+            inline=inline,
         )
-        self.resolver = Resolver(overrides, kw["config_file"])
+        self.resolver = Resolver(overrides, config_file)
         self.paths: tuple[Path, ...] = kw["paths"]
         self._settings: dict[str, pipeline.FileSettings] = {}  # `pipeline.resolve_shared`'s memo
         self._exclude_keys: dict[int, tuple[object, tuple[str, ...]]] = {}  # `exclude_key`'s memo
@@ -194,12 +236,24 @@ class Run:
         self._stdin_raw: bytes | None = None
         if not self.paths:
             self.paths = (Path("."),)  # as ruff's: no PATH checks the working directory
+        # A file named on the command line is checked even when marked @generated, as an excluded one is,
+        # unless --force-exclude (a pre-commit hook names every staged file); a walk skips generated files.
+        self._named = frozenset(self.paths) if not kw["force_exclude"] else frozenset()
         self.silent: bool = kw["silent"]
         self.quiet: bool = kw["quiet"] or self.silent
         if Path("-") in self.paths and not self.stdin:
             raise click.UsageError("`-` (stdin) cannot be mixed with other paths")
         if kw["stdin_filename"] and not self.stdin:
             raise click.UsageError("--stdin-filename needs PATH `-`")
+
+    @functools.cached_property
+    def docs(self) -> str | None:
+        """The base of the rule links this run's reports emit (`links.docs_base` of the `docs-url` setting
+        of the first PATH, as `--show-settings` shows its settings: one base for a whole report)."""
+        from spmdfix.links import docs_base
+
+        target = self.stdin_path() if self.stdin else self.paths[0]
+        return docs_base(self.resolver.for_path(target).docs_url)
 
     def say(self, message: str) -> None:
         """A summary or progress message on stderr, unless `--quiet` or `--silent`."""
@@ -271,7 +325,7 @@ class Run:
             mode,
             settings.enabled,
             want_edits,
-            self.kw["include_generated"],
+            self.kw["include_generated"] or path in self._named,
             int(self.kw["max_file_size"] * MIB),
             project_root=settings.project_root,
         )

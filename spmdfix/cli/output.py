@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,9 +112,18 @@ def summary(
     diff: bool = False,
     unwritten: int = 0,
     served: PlainCounts | None = None,
+    baselined: int = 0,
 ) -> str:
     """The closing summary of a run (`report.run_summary`) over its jobs and outcomes, and the files the
-    results cache served without an outcome (`served`: checked, nothing found, no error)."""
+    results cache served without an outcome (`served`: checked, nothing found, no error); a `fix` run
+    (`applied` given) says in which files its findings are left."""
+    left_in = ()
+    if applied is not None:
+        left_in = tuple(
+            o.display
+            for j, o in zip(jobs, outcomes)
+            if o.findings or unreadable_reported(j, o) or isinstance(o, Failed)
+        )
     return run_summary(
         scanned=len(outcomes) + (served.files if served else 0),
         parsed=sum(o.parsed for o in outcomes) + (served.parsed if served else 0),
@@ -126,6 +135,8 @@ def summary(
         applied=applied,
         applied_label="fixes to apply" if diff else "fixes applied",
         unfollowed=unfollowed_vmaps(outcomes),
+        left_in=left_in,
+        baselined=baselined,
     )
 
 
@@ -139,17 +150,19 @@ def unreadable_reported(job: Job, o: FileResult) -> bool:
     return isinstance(o, Unreadable) and rules.UNREADABLE.code in job.enabled
 
 
-def _records(jobs: Sequence[Job], outcomes: Sequence[FileResult], show_unresolved: bool = False) -> list[dict]:
+def _records(
+    jobs: Sequence[Job], outcomes: Sequence[FileResult], show_unresolved: bool = False, docs: str | None = None
+) -> list[dict]:
     """Every file's records: its findings, then (`show_unresolved`) an SPMD910 record per place its spmd
-    vmaps could not be followed (severity "info")."""
+    vmaps could not be followed (severity "info"); `docs`: the base of the rule links (`links.docs_base`)."""
     records: list[dict] = []
     for job, o in zip(jobs, outcomes):
         if unreadable_reported(job, o):
-            records.append(error_record(o.display, _abs(o), rules.UNREADABLE.code, o.reason))
+            records.append(error_record(o.display, _abs(o), rules.UNREADABLE.code, o.reason, docs=docs))
             continue
-        found = json_records(_report(o), o.edits or {}) if o.findings else []
+        found = json_records(_report(o), o.edits or {}, docs) if o.findings else []
         if show_unresolved and o.unfollowed:
-            found += unfollowed_records(_report(o), o.unfollowed)
+            found += unfollowed_records(_report(o), o.unfollowed, docs)
         if o.cells is not None:
             from spmdfix import notebook  # (a notebook's outcome: the module was imported to read it)
 
@@ -177,7 +190,7 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
         if o.findings:
             unsafe = job.options.unsafe_fixes
             found = text_lines(_report(o), unsafe, show_fixes, o.cells)
-            lines.extend(found if notes else [line for line in found if not line.startswith("  = note:")])
+            lines.extend(found if notes else [line for line in found if not line.startswith("  = ")])
             reported += len(o.findings)
             fixable += sum(choose_fix(f, Strategy.AUTO, unsafe) is not None for f in o.findings)
             hidden += sum(
@@ -220,22 +233,31 @@ def statistics_report(jobs, outcomes, output_format: str) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def render(jobs, outcomes, output_format: str, show_fixes: bool, show_unresolved: bool = False) -> str:
+def render(
+    jobs,
+    outcomes,
+    output_format: str,
+    show_fixes: bool,
+    show_unresolved: bool = False,
+    docs: Callable[[], str | None] | None = None,
+) -> str:
     """The report of the findings of `outcomes` in one of `OUTPUT_FORMATS`; with `show_unresolved` also
     the places the analysis could not follow (SPMD910, information: SARIF's notifications, GitHub's
-    notices)."""
+    notices). `docs` gives the base of the rule links (the `docs-url` setting, `links.docs_base`), asked
+    for only by the formats that link to rules (JSON's `url`, SARIF's `helpUri`)."""
     if output_format in TEXT_FORMATS:
         return _text(jobs, outcomes, show_fixes, notes=output_format != "concise", show_unresolved=show_unresolved)
     import json
 
-    records = _records(jobs, outcomes, show_unresolved)
+    base = docs() if docs is not None else None
+    records = _records(jobs, outcomes, show_unresolved, base)
     if output_format == "json":
         return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
     formats = formats_module()
     if output_format == "json-lines":
         return formats.json_lines(records)
     if output_format == "sarif":
-        return json.dumps(formats.sarif(records, __version__), indent=2, ensure_ascii=False) + "\n"
+        return json.dumps(formats.sarif(records, __version__, docs=base), indent=2, ensure_ascii=False) + "\n"
     return formats.github(records)
 
 

@@ -18,9 +18,12 @@ class Tally:
         self.internal = False
         self.applied: Counter = Counter()
 
-    def exit_code(self, diff: bool, exit_zero: bool) -> int:
+    def exit_code(self, diff: bool, exit_zero: bool, non_zero_on_fix: bool = False) -> int:
+        """2 after an internal error; with `diff`, 1 when a file would change; else 1 when findings are left
+        or (`non_zero_on_fix`, ruff's `--exit-non-zero-on-fix`) a fix was applied, unless `exit_zero`."""
         if self.internal:
             return EXIT_ERROR
         if diff:
             return EXIT_FINDINGS if self.changed else EXIT_CLEAN
-        return EXIT_FINDINGS if self.remaining and not exit_zero else EXIT_CLEAN
+        fixed = non_zero_on_fix and sum(self.applied.values()) > 0
+        return EXIT_FINDINGS if (self.remaining or fixed) and not exit_zero else EXIT_CLEAN

@@ -14,13 +14,15 @@ Each command runs spmdfix's per-file entry point on the module's code (`spmdfix.
 `spmdfix fix` runs: the file's `[tool.spmdfix]` settings, `# noqa` comments, the same passes), with that
 transform as the strategy, and returns the parsed result, so a codemod run and `spmdfix fix --strategy`
 write the same bytes. A finding left unfixed is reported with `warn()` (and
-why); a module with nothing to change raises `SkipFile`. Pass `--no-format`: libcst's default formatter
+why); a module with nothing to change raises `SkipFile`, and so does one `spmdfix fix` would not write
+(its settings exclude it, or a `.gitignore` ignores it: libcst walks the paths itself). Pass `--no-format`: libcst's default formatter
 (black) would reformat every changed file.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from abc import ABC
 from pathlib import Path
 from typing import ClassVar
@@ -30,6 +32,7 @@ from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 
 from spmdfix import pipeline
 from spmdfix.config import ConfigError, Resolver
+from spmdfix.files import excluded_as_given, gitignored
 from spmdfix.model import (
     DEFAULT_NEW_AXIS,
     Applicability,
@@ -87,11 +90,39 @@ class _SpmdfixCommand(CodemodCommand, ABC):
             except ConfigError as err:
                 self.warn(f"{err}; using the default settings")
         unsafe = base.options.unsafe_fixes if self.unsafe_fixes is None else self.unsafe_fixes
-        options = Options(strategy=self.strategy, unsafe_fixes=unsafe, new_axis=self.new_axis or base.options.new_axis)
+        options = Options(
+            strategy=self.strategy,
+            unsafe_fixes=unsafe,
+            new_axis=self.new_axis or base.options.new_axis,
+            unfixable=base.options.unfixable,
+        )
         return FileSettings(options, base.enabled)
+
+    def skipped(self, path: Path) -> str | None:
+        """Why `spmdfix fix` would not touch the file at `path`, which libcst's own walk found: the excludes
+        of its settings (`exclude`, `extend-exclude`, applied as `--force-exclude` applies them to a file
+        named: the file and the directories between it and the working directory), or a `.gitignore`."""
+        self._resolver = self._resolver or Resolver()
+        resolver = self._resolver
+
+        def excluded(absolute: str, is_dir: bool) -> bool:
+            return resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
+
+        try:
+            if excluded_as_given(path, excluded):
+                return "excluded by the spmdfix settings (`exclude` / `extend-exclude`)"
+        except ConfigError as err:
+            self.warn(f"{err}; its excludes are not applied")
+        if gitignored(path):
+            return "ignored by .gitignore"
+        return None
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         path = Path(self.context.filename) if self.context.filename else None
+        if path is not None:
+            why = self.skipped(path)
+            if why is not None:
+                raise SkipFile(why)  # what `spmdfix fix` on the directory would not write either
         settings = self.settings(path)
         # libcst decides about generated files itself (`--include-generated`): what it passes is fixed.
         _, fixed = pipeline.fix_file(path, tree.code, settings, include_generated=True)

@@ -75,7 +75,7 @@ def _findings_in_range(
         if finding.code == rules.SYNTAX_ERROR.code or (span := anchor(finding)) is None:
             continue
         if span.start <= wanted.end and wanted.start <= span.end:
-            yield diagnostic(finding, conv, doc.uri, doc.version), finding
+            yield diagnostic(finding, conv, doc.uri, doc.version, ls.docs(doc)), finding
 
 
 def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:

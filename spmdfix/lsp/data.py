@@ -15,6 +15,7 @@ from lsprotocol import types as lsp
 
 from spmdfix import rules
 from spmdfix.files import text_of
+from spmdfix.links import editor_url
 from spmdfix.lsp.text import PositionConverter
 from spmdfix.model import Applicability, Finding, Fix, NodeEdit, Span, Transform
 
@@ -72,14 +73,15 @@ def finding_from_json(data: dict[str, Any]) -> Finding:
     )
 
 
-_RULE_URLS: dict[str, str] = {}
+_RULE_URLS: dict[tuple[str, str | None], str | None] = {}
 
 
-def _rule_url(code: str) -> str | None:
-    if code not in _RULE_URLS:
-        rule = rules.RULES.get(code)
-        _RULE_URLS[code] = rule.url if rule is not None else ""
-    return _RULE_URLS[code] or None
+def _rule_url(code: str, docs: str | None) -> str | None:
+    """`links.editor_url`, once per code and base."""
+    key = (code, docs)
+    if key not in _RULE_URLS:
+        _RULE_URLS[key] = editor_url(code, docs)
+    return _RULE_URLS[key]
 
 
 def diagnostic_data(finding: Finding, version: int | None) -> dict[str, Any]:
@@ -114,9 +116,13 @@ def location(span: Span, conv: PositionConverter, uri: str) -> lsp.Location:
     return lsp.Location(uri=Path(span.path).as_uri(), range=other.range(span))
 
 
-def diagnostic(finding: Finding, conv: PositionConverter, uri: str, version: int | None) -> lsp.Diagnostic:
-    """The LSP diagnostic of one finding (placed at its `anchor`, which the caller checked is not None)."""
-    url = _rule_url(finding.code)
+def diagnostic(
+    finding: Finding, conv: PositionConverter, uri: str, version: int | None, docs: str | None = None
+) -> lsp.Diagnostic:
+    """The LSP diagnostic of one finding (placed at its `anchor`, which the caller checked is not None);
+    `codeDescription.href` is the rule's link under `docs` (the document's `docs-url` setting) when that is
+    an absolute URI, else its documentation installed with the package (`links.editor_url`)."""
+    url = _rule_url(finding.code, docs)
     related = [
         lsp.DiagnosticRelatedInformation(location=location(r.span, conv, uri), message=r.message)
         for r in finding.related

@@ -25,7 +25,9 @@ from dataclasses import field
 from pathlib import Path
 
 from spmdfix.analysis.index import ProjectIndex
+from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.perf import record
+from spmdfix.project_files import DISK
 from spmdfix.stamps import Seen, digest_file, seen, still
 
 MAX_INDEXES = 8
@@ -54,7 +56,8 @@ class ProjectIndexes:
         if kept is not None and not kept.stale and self._unchanged(kept):
             self._kept.move_to_end(key)
             return kept.index
-        kept = self._kept[key] = _Kept(ProjectIndex(root, overlay))
+        index = ProjectIndex(str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay)
+        kept = self._kept[key] = _Kept(index)
         self._kept.move_to_end(key)
         while len(self._kept) > self.max_indexes:
             self._kept.popitem(last=False)

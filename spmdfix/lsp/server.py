@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+import os
 import sys
 import threading
 import traceback
@@ -20,6 +21,7 @@ from pygls.lsp.server import LanguageServer
 
 from spmdfix import __version__, pipeline
 from spmdfix.config import CONFIG_NAME, PYPROJECT, ConfigError, Resolver
+from spmdfix.links import docs_base
 from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
 from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
 from spmdfix.lsp.data import anchor, diagnostic
@@ -82,6 +84,17 @@ class SpmdfixServer(LanguageServer):
                 self.config_errors.add(str(err))
                 self.tell(f"spmdfix: {err}; using the default settings")
             return FileSettings()
+
+    def docs(self, doc: Document) -> str | None:
+        """The base of the rule links of the document's diagnostics (`links.docs_base` of its file's
+        `docs-url` setting; of none for a document without a file or whose configuration cannot be read)."""
+        setting = None
+        if doc.path is not None:
+            try:
+                setting = self.resolver.for_file(os.path.abspath(doc.path)).docs_url
+            except ConfigError:
+                pass  # (said once by `settings`)
+        return docs_base(setting)
 
     def checked(self, doc: Document) -> Checked:
         """What `spmdfix check` finds in the document's current text (its unsaved buffer), from the cache when
@@ -160,7 +173,10 @@ class SpmdfixServer(LanguageServer):
             if checked.syntax_error is not None:
                 return
             conv = self.converter(doc.source)
-            diagnostics = [diagnostic(f, conv, doc.uri, doc.version) for f in checked.findings if anchor(f) is not None]
+            docs = self.docs(doc)
+            diagnostics = [
+                diagnostic(f, conv, doc.uri, doc.version, docs) for f in checked.findings if anchor(f) is not None
+            ]
         except Exception:  # noqa: BLE001 - converting a finding failed; report it, clear the document
             self.log(lsp.MessageType.Error, f"spmdfix: diagnostics of {doc.uri} failed:\n{traceback.format_exc()}")
             diagnostics = []

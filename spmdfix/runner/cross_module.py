@@ -65,7 +65,7 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> C
             root = project_index(job.path, job.project_root).root
 
             def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
-                return pipeline.select(text, findings, enabled)
+                return pipeline.select(text, findings, enabled, job.options.unfixable)
 
             result = fix_modules([job.path], job.options, root, split, texts)
             if result.texts:

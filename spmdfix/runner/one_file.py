@@ -24,6 +24,7 @@ from spmdfix.files import (
     SourceFile,
     TooLarge,
     decode,
+    not_regular,
     read_bytes,
 )
 from spmdfix.model import Edit, Finding, Fix, Unfollowed
@@ -104,7 +105,9 @@ def _run_file(job: Job, defer: bool) -> FileResult:
     try:
         if not job.stamp:
             return _run_bytes(job, read_bytes(job.path, job.max_bytes), defer)
-        size = os.stat(job.path).st_size
+        st = os.stat(job.path)
+        not_regular(st.st_mode)  # a FIFO named on the command line: refused, not waited for
+        size = st.st_size
         if size > job.max_bytes:
             raise TooLarge(size)
         raw, stamp = read_stamped(job.path)

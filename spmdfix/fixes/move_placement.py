@@ -15,10 +15,14 @@ layout (the batch dimension is no longer sharded), which is a memory and speed c
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import VmapFacts
-from spmdfix.analysis.values import Spec
-from spmdfix.codemods import _common as c
+from typing import TYPE_CHECKING
+
+from spmdfix.fixes import edits as c
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import VmapFacts
+    from spmdfix.analysis.values import Spec
 
 TRANSFORM = Transform.MOVE_PLACEMENT
 

@@ -8,10 +8,15 @@ axis. Shard_maps that pass `axis_names` must list the new axis.
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import VmapFacts
-from spmdfix.analysis.values import MeshInfo
-from spmdfix.codemods import _common as c
+from typing import TYPE_CHECKING
+
+from spmdfix.analysis.hazards import has_h2
+from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import VmapFacts
+    from spmdfix.analysis.values import MeshInfo
 
 TRANSFORM = Transform.ADD_AXIS
 
@@ -117,7 +122,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
                 f"dimension on `'{name}'` (calls under jax.jit with the batch dimension unplaced work)"
             )
     reasons += mesh_use_reasons(mesh)
-    if c.has_h2(vmap):
+    if has_h2(vmap):
         reasons.append("hazard H2 remains")
     return c.classified_fix(
         TRANSFORM,

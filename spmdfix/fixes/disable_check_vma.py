@@ -9,8 +9,12 @@ why this fix is never safe. The old API spells it `check_rep`.
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import ReachedFacts
+from typing import TYPE_CHECKING
+
 from spmdfix.model import Applicability, Fix, NodeEdit, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import ReachedFacts
 
 TRANSFORM = Transform.DISABLE_CHECK_VMA
 

@@ -16,9 +16,13 @@ The fix is safe only when both entities it relies on are on the allowlist: the b
 
 from __future__ import annotations
 
-from spmdfix.analysis.capture import LiftSite
-from spmdfix.analysis.facts import ReachedFacts
+from typing import TYPE_CHECKING
+
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.capture import LiftSite
+    from spmdfix.analysis.facts import ReachedFacts
 
 TRANSFORM = Transform.LIFT_CAPTURES
 
@@ -37,8 +41,8 @@ def plan(reached: ReachedFacts, placed: tuple[str, ...] = ()) -> Fix | Refusal:
         return Refusal(TRANSFORM, "the body captures no batched value")
     if sm.body.inner_vmap and sm.check_vma is not False:
         return Refusal(TRANSFORM, "the body keeps an inner jax.vmap under check_vma=True: the lifted form still fails")
-    site = reached.lift
-    if not isinstance(site, LiftSite):
+    site: LiftSite | str | None = reached.lift  # a str says why the shard_map cannot be edited
+    if site is None or isinstance(site, str):
         return Refusal(TRANSFORM, site or "the shard_map cannot be edited")
     names = [c.name for c in reached.captures]
     specs = [f"{site.spec_callee}()" for _ in names]

@@ -7,9 +7,14 @@ is given, and its size divides the batch. Collectives over the *old* axis are fi
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import VmapFacts
-from spmdfix.codemods import _common as c
+from typing import TYPE_CHECKING
+
+from spmdfix.analysis.hazards import has_h2
+from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, Refusal, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import VmapFacts
 
 TRANSFORM = Transform.RENAME
 
@@ -21,7 +26,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     order, those whose size divides every visible batch first). Safe when every call's batch is visible in
     the module and divisible by the new spmd axes' sizes (`batch_divisibility`), the mesh is Auto, and every
     spec, constraint and collective on the way could be read; unsafe otherwise. Never edits a constant: a
-    name in spmd_axis_name is replaced by a literal where it is written (`spmdfix.codemods._common`).
+    name in spmd_axis_name is replaced by a literal where it is written (`spmdfix.fixes.edits`).
     """
     meshes = c.resolved_meshes(vmap)
     if not meshes:
@@ -53,7 +58,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if any(m.axis_types != "auto" for m in meshes):
         reasons.append("the mesh has Explicit (or unknown) axis types: eager callers' inputs placed for the old specs no longer match")
     reasons += c.unknowns(vmap)
-    if c.has_h2(vmap):
+    if has_h2(vmap):
         reasons.append("hazard H2 remains")
     pairs = ", ".join(f"`'{o}'` to `'{n}'`" for o, n in mapping.items())
     return c.classified_fix(

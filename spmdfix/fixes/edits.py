@@ -1,69 +1,21 @@
-"""Planning helpers the three transforms share: spec axes, meshes, unknowns and the spmd/axis_names edits.
+"""Edit builders and planning helpers the transforms share: spec axes, meshes, unknowns and the
+spmd/axis_names edits (ruff's `fix/edits.rs`).
 
-Pure functions over analysis facts (`spmdfix.analysis`); they return `NodeEdit`s for the codemods to apply.
+Pure functions over analysis facts (`spmdfix.analysis`); they return `NodeEdit`s for the codemods to apply
+(`spmdfix.codemods._apply`). The hazard predicates the fixes read live in `spmdfix.analysis.hazards`.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from math import prod
 
-from spmdfix.analysis.facts import ReachedFacts, VmapFacts
-from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, SpecTree
 from spmdfix.model import Applicability, Fix, NodeEdit, Transform
 
-
-def has_h2(vmap: VmapFacts) -> bool:
-    """Hazard H2 at any shard_map the vmap site reaches (`h2_at`)."""
-    return any(h2_at(vmap, r) for r in vmap.reached)
-
-
-def h2_at(vmap: VmapFacts, reached: ReachedFacts) -> bool:
-    """Hazard H2: a jax.vmap between the spmd vmap and this reached shard_map (or in its body), check_vma on,
-    a body that applies a binary primitive (unary-only bodies run, measured: analysis.primitives), and a
-    batch that is not placed on an Explicit mesh (`batch_on_explicit_axes`). When the only inner vmaps are written
-    in the body and map lambdas of unary steps, binary steps of the body outside them (`jax.vmap(jnp.sin)(b) * b`)
-    run too (measured: safety/measurements/spmd007_binary_beside_inner_vmap.py; fuzz seed 20245)."""
-    sm = reached.shard_map
-    return (
-        bool(reached.vmaps or sm.body.inner_vmap) and sm.check_vma is not False and not sm.body.unary_only
-        and not (sm.body.inner_unary and not reached.vmaps)
-        and not batch_on_explicit_axes(vmap, sm.mesh)
-    )
-
-
-def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
-    """The shard_map's mesh has Explicit axes only and every call of the spmd vmap (all followed) places
-    its batch dimension on mesh axes (`jax.device_put(x, NamedSharding(mesh, P('x', ...)))`).
-
-    Measured with jax 0.10.2 (safety/measurements/h2_explicit_placed.py): there an inner `jax.vmap` with a
-    binary body runs and matches, eagerly and under jit, whatever the specs; the `pvary` error of H2 comes
-    back when the batch is left unplaced (under jit; eager calls then fail on the in_specs check of the
-    Explicit mesh), and on a mesh whose spmd axis is Auto."""
-    calls = vmap.calls
-    return (
-        mesh is not None and mesh.axis_types == "explicit" and calls is not None and calls.complete
-        and all(c.batch_placement == "axes" for c in calls.calls)
-    )
-
-
-def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
-    """Every spmd axis of the vmap is an Explicit axis of the shard_map's `mesh` (read per axis: a mixed mesh
-    qualifies when its spmd axes are Explicit), and every call of the vmap (all followed) places the batch
-    dimension of every mapped argument on exactly the spmd axes of that same mesh
-    (`jax.device_put(x, NamedSharding(mesh, P('y', ...)))` under `spmd_axis_name='y'`).
-
-    Measured with jax 0.10.2 (safety/measurements/capture_explicit_mesh.py): there a shard_map body that
-    closes over a value the vmap batches (or an unbatched array under all-replicated specs) runs and matches
-    with check_vma=True, eager and under jit, on Explicit and mixed meshes alike; it fails (ManualAxisType, or
-    `Closing over inputs to shard_map`) when the spmd axis is Auto whatever the other axes, when the batch is
-    not placed or placed elsewhere, and under check_vma=False."""
-    calls = vmap.calls
-    spmd = tuple(vmap.spmd.names)
-    return (
-        mesh is not None and bool(spmd) and all(mesh.type_of(a) == "explicit" for a in spmd)
-        and calls is not None and calls.complete
-        and all(c.batch_axes == spmd and c.batch_mesh == mesh.span for c in calls.calls)
-    )
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import VmapFacts
+    from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, SpecTree
 
 
 def backticked(names) -> str:

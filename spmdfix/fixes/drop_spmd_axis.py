@@ -15,9 +15,13 @@ vmaps) is removed; a positional 6th argument or a `**kwargs` dict entry becomes 
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import VmapFacts
-from spmdfix.codemods._common import backticked, resolved_meshes
+from typing import TYPE_CHECKING
+
+from spmdfix.fixes.edits import backticked, resolved_meshes
 from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import VmapFacts
 
 TRANSFORM = Transform.DROP_SPMD_AXIS
 

@@ -8,10 +8,15 @@ any collective over the axis (never offered then). On an Explicit mesh callers' 
 
 from __future__ import annotations
 
-from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, VmapFacts
-from spmdfix.codemods import _common as c
-from spmdfix.analysis.values import AxisNames
+from typing import TYPE_CHECKING
+
+from spmdfix.analysis.hazards import has_h2
+from spmdfix.fixes import edits as c
 from spmdfix.model import Fix, NodeEdit, Refusal, Transform
+
+if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
+    from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, VmapFacts
+    from spmdfix.analysis.values import AxisNames
 
 TRANSFORM = Transform.STRIP
 
@@ -56,7 +61,7 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         reasons.append("the mesh has Explicit (or unknown) axis types: inputs placed for the old specs no longer match")
     if sm.in_specs.unresolved or sm.out_specs.unresolved:
         reasons.append("some specs are built at run time")
-    if c.has_h2(vmap):
+    if has_h2(vmap):
         reasons.append("hazard H2 remains")
     return c.classified_fix(
         TRANSFORM,
@@ -147,7 +152,7 @@ def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
 
     A sharding constraint places data, it does not change values (the runtime golden case
     strip/fam_constraint_entry), so this is safe unless the spec could not be fully read, its value is used
-    elsewhere too (`ConstraintUse.shared`), or hazard H2 applies; `plan.judged_together` may still make it
+    elsewhere too (`ConstraintUse.shared`), or hazard H2 applies; `plan.judgments.judged_together` may still make it
     unsafe when it would leave an SPMD004 behind.
     """
     spmd = set(vmap.spmd.names)
@@ -155,7 +160,7 @@ def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
     reasons = ["some specs are built at run time"] if use.specs.unresolved else []
     if use.shared:
         reasons.append(f"the stripped spec is also used by {', '.join(use.shared)}: the strip would change that use too")
-    if c.has_h2(vmap):
+    if has_h2(vmap):
         reasons.append("hazard H2 remains")
     return c.classified_fix(
         TRANSFORM,

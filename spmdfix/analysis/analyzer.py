@@ -1,0 +1,407 @@
+"""The linter's driver: vmap sites -> reached shard_maps -> facts (`analysis.facts`) for the planner.
+
+Source text in, facts out; no I/O. For every `jax.vmap` with a resolvable `spmd_axis_name` (call form,
+`partial(jax.vmap, spmd_axis_name=...)` as decorator or value, positional 6th argument: `analysis.vmap_sites`),
+it follows the vmapped callable (`analysis.reach`) to every shard_map it applies and records, with spans:
+
+- the spmd_axis_name argument and its axes;
+- each reached shard_map's facts (`analysis.shard_map_facts`: in_specs/out_specs entries, mesh, `axis_names`,
+  `check_vma`/`check_rep`, what its body does), the batched values its body closes over (`analysis.capture`),
+  why stripping its specs would change its values (`analysis.stripbody`), and who else runs it
+  (`analysis.callers`);
+- the axes of `with_sharding_constraint` specs on the way.
+
+Plain vmaps over inputs placed on Explicit mesh axes (`analysis.placement`) give facts of kind "explicit".
+A callable of another module of the project is summarised once in that module's model (`summary_of`,
+`facts.FunctionSummary`). The planner (`spmdfix.plan`) turns facts into findings and fixes.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from spmdfix import jaxapi
+from spmdfix.analysis.callers import OtherCallers
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.capture import CaptureAnalysis
+from spmdfix.analysis.facts import ConstraintUse, FunctionSummary, ReachedFacts, ShardMapFacts, VmapFacts
+from spmdfix.analysis.mesh_uses import MeshUses
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.placement import PlacementAnalysis
+from spmdfix.analysis.ranks import RankAnalysis
+from spmdfix.analysis.reach import Reacher, ReachedSite, _Path
+from spmdfix.analysis.scopes import Scope
+from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
+from spmdfix.analysis.shard_maps import unwrap_body
+from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
+from spmdfix.analysis.uses import Use, short
+from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
+from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
+from spmdfix.model import Span
+from spmdfix.paths import relpath
+
+
+class Analyzer:
+    """Runs the analysis over one module's model (`ModuleModel`); never raises on a tree `ast.parse` produced.
+
+    With a project index (`ModuleModel.project`, see `spmdfix.analysis.index`), names imported from other
+    modules of the project are followed, and what their callables reach is summarised in their own models.
+    """
+
+    def __init__(self, model: ModuleModel) -> None:
+        self.model = model
+        self.ix = model.ix
+        self.ev = model.ev
+        self.project = model.project
+        self.reacher = Reacher(model)
+        self.capture = CaptureAnalysis(model)
+        self.placement = PlacementAnalysis(model)
+        self.strip_body = StripBodyCheck(model)
+        self.spec_uses = SpecUses(model)
+        self.vmap_calls = VmapCallAnalysis(model)
+        self.ranks = RankAnalysis(model, self.vmap_calls)
+        self.callers = OtherCallers(model)
+        self.shard_maps = ShardMapAnalysis(model, self.reacher, MeshUses(model))
+        self._disabled: bool | None = None  # `vmap_sites.shmap_error_disabled`, asked once per module
+        # (vmap, its spmd_axis_name expression, what) of each vmap site whose spmd_axis_name `facts` could
+        # not resolve to axis names (and that is not None): its analysis stopped at its start.
+        self.unknown_spmd: list[tuple[Span, Span, str]] = []
+
+    def span(self, node: ast.AST) -> Span:
+        return self.model.span(node)
+
+    # --- facts --------------------------------------------------------------------------------------
+    def facts(self) -> list[VmapFacts]:
+        """Facts for every vmap site whose spmd_axis_name resolves to axis names."""
+        out = []
+        self.unknown_spmd = []
+        for site in vmap_sites(self.model):
+            spmd = self.ev.axis_names(site.spmd_expr, site.scope)
+            if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.scope):
+                what = f"the value of `spmd_axis_name` (`{short(site.spmd_expr)}`) is not known"
+                self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), what))
+            if spmd is None or not spmd.axes or site.fun is None:
+                continue
+            reach = self.reacher.reach(site.fun, site.scope)
+            traced = frozenset(id(f) for f in reach.functions)
+            calls = self.vmap_calls.calls(site.node, site.fun, site.in_axes)
+            reached = [
+                self._reached_facts(r, site, set(spmd.names), traced=traced, calls=calls) for r in reach.sites
+            ]
+            constraints, unknown = self._constraints(reach.functions)
+            opaque = [self.span(c) for c in reach.opaque]
+            unresolved = [(self.span(n), what) for n, what in reach.unresolved]
+            for path, owner, target, target_scope in reach.external:
+                summary = summary_of(owner, target, target_scope, frozenset(spmd.names))
+                if self.project is not None:
+                    self.project.index.touch(p for p, _ in summary.depends)
+                reached += self._prefixed(summary, path, owner, target)
+                constraints += summary.constraints
+                unknown = unknown or summary.constraints_unknown
+                opaque += summary.opaque
+                unresolved += summary.unresolved
+            out.append(
+                VmapFacts(
+                    key=self.model.key("vmap", site.node),
+                    span=self.span(site.node),
+                    spmd=spmd,
+                    reached=tuple(_unique(reached)),
+                    constraints=tuple(constraints),
+                    constraints_unknown=unknown,
+                    opaque_calls=tuple(opaque),
+                    unresolved=tuple(_unique_places(unresolved)),
+                    spmd_keyword_call=keyword_call(self.model, site),
+                    calls=calls,
+                    shmap_error_disabled=self._shmap_error_disabled(),
+                )
+            )
+        for plain in self.placement.plain_vmaps():
+            site = VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap)
+            reach = self.reacher.reach(plain.fun, site.scope)
+            traced = frozenset(id(f) for f in reach.functions)
+            reached = [
+                self._reached_facts(r, site, set(plain.axes.names), spmd=False, traced=traced) for r in reach.sites
+            ]
+            # Shard_maps in other modules of the project, as for an spmd vmap (their callers there are not
+            # searched: `_prefixed` says so). The summary's capture facts are an spmd vmap's (SPMD003/004
+            # concern spmd axes): a plain vmap has none.
+            for path, owner, target, target_scope in reach.external:
+                summary = summary_of(owner, target, target_scope, frozenset(plain.axes.names))
+                if self.project is not None:
+                    self.project.index.touch(p for p, _ in summary.depends)
+                reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, owner, target)]
+            out.append(
+                VmapFacts(
+                    key=self.model.key("vmap", plain.vmap),
+                    span=self.span(plain.vmap),
+                    spmd=plain.axes,
+                    reached=tuple(_unique(reached)),
+                    constraints=(),
+                    constraints_unknown=False,
+                    kind="explicit",
+                    placement=plain.placement,
+                    calls=self.vmap_calls.calls(plain.vmap, plain.fun, argument(plain.vmap, 1, "in_axes")),
+                )
+            )
+        return out
+
+    def _shmap_error_disabled(self) -> bool:
+        """`jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module (asked once per
+        site; computed once per module)."""
+        if self._disabled is None:
+            self._disabled = shmap_error_disabled(self.model)
+        return self._disabled
+
+    def _reached_facts(
+        self,
+        reached: ReachedSite,
+        vmap: VmapSite,
+        stripped: set[str],
+        spmd: bool = True,
+        traced: frozenset[int] = frozenset(),
+        root: ast.AST | None | bool = True,
+        calls: VmapCalls | None = None,
+    ) -> ReachedFacts:
+        """The facts of one reached shard_map. traced: ids of the functions the vmapped callable traces;
+        root: the node whose reads are the vmap itself (True: the vmap site's; None: none, the vmap is in
+        another module), for the shard_map's other callers (`analysis.callers`); calls: the vmap's calls, from
+        which the body operands' ranks are followed (`analysis.ranks`)."""
+        sm = self.shard_maps.facts(reached, vmap.node)
+        body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
+        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body)
+        if spmd and sm.check_vma is not False and _all_replicated(sm):
+            skip = {c.name for c in captures}
+            arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
+            if arrays:
+                # an array only broadcast against operands of higher rank runs (measured: analysis.ranks)
+                ranks = self.ranks.body_ranks(vmap.fun, reached, body, bool(wrappers), calls)
+                arrays = tuple(c for c in arrays if not self.ranks.broadcast_only(body, c.name, ranks))
+            captures += arrays
+        lift = None
+        if captures:
+            names = tuple(c.name for c in captures)
+            lift = self.capture.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
+        vmaps = tuple(self._vmap_span(n) for n in reached.vmaps)
+        quiet = self._unbatched_collectives(vmap, reached, body)
+        others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
+        mapped = self._inner_mapped(reached, vmap)
+        return ReachedFacts(
+            shard_map=sm,
+            chain=reached.chain,
+            vmaps=vmaps,
+            captures=captures,
+            lift=lift,
+            strip_blocker=self._strip_blocker(reached, stripped),
+            unbatched_collectives=quiet,
+            other_callers=others,
+            under_jit=reached.jitted,
+            inner_mapped=mapped,
+            inner_vmap=self._vmap_span(reached.vmaps[0]) if mapped else None,
+        )
+
+    def _inner_mapped(self, reached: ReachedSite, vmap: VmapSite) -> tuple[int, ...]:
+        """Positions of the vmapped function's parameters that the first `jax.vmap` on the way maps along
+        axis 0, when that vmap is applied in the vmapped function (`jax.vmap(g[, in_axes])(x, ...)`) to its
+        parameters as they are (each a parameter name bound once); () otherwise."""
+        if not reached.vmaps or vmap.fun is None:
+            return ()
+        inner = reached.vmaps[0]
+        application = self.ix.parent.get(id(inner))
+        if not (isinstance(inner, ast.Call) and isinstance(application, ast.Call) and application.func is inner):
+            return ()
+        if self.ix.qualname(inner.func, self.ix.scope_at(inner)) not in jaxapi.VMAP_NAMES:
+            return ()
+        fun = self.ix.function_of(vmap.fun)
+        if not isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return ()
+        if self.ix.enclosing_function(application) is not fun:
+            return ()
+        if any(isinstance(a, ast.Starred) for a in application.args) or application.keywords:
+            return ()
+        params = [a.arg for a in [*fun.args.posonlyargs, *fun.args.args]]
+        in_axes = argument(inner, 1, "in_axes")
+        scope = self.ix.scope_at(application)
+        out = []
+        for j, arg in enumerate(application.args):
+            axis = _literal_axis(in_axes, j)
+            if axis != 0 or not isinstance(arg, ast.Name) or arg.id not in params:
+                continue
+            binding = self.ix.single_binding(arg.id, scope)
+            if binding is not None and binding.kind == "param":
+                out.append(params.index(arg.id))
+        return tuple(out)
+
+    def _other_callers(self, reached: ReachedSite, vmap: VmapSite, traced: frozenset[int], root) -> list[Use]:
+        """The places that run the reached shard_map without the vmap (`analysis.callers.OtherCallers`)."""
+        if root is True:
+            root = vmap.node
+            if isinstance(vmap.fun, (ast.FunctionDef, ast.AsyncFunctionDef)) and vmap.node in vmap.fun.decorator_list:
+                root = vmap.fun  # a vmap decorator: every call of the decorated name is the vmap
+        site = reached.site
+        return self.callers.outside(site.node, site.body, traced, root)
+
+    def _unbatched_collectives(self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None) -> frozenset[Span]:
+        """Collectives written in the body itself whose operand names only unbatched body parameters."""
+        if body is None or vmap.fun is None:
+            return frozenset()
+        unbatched = self.capture.unbatched_operands(vmap.fun, vmap.in_axes, reached, body)
+        if not unbatched:
+            return frozenset()
+        quiet = set()
+        for call in self.ix.calls_in(body):
+            qname = self.ix.qualname(call.func, self.ix.scope_at(call))
+            if qname not in jaxapi.COLLECTIVE_AXIS_POSITION or qname == "jax.lax.axis_index" or not call.args:
+                continue
+            names = [n for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)]
+            if names and all(n.id in unbatched for n in names):
+                quiet.add(self.span(call))
+        return frozenset(quiet)
+
+    def _strip_blocker(self, reached: ReachedSite, stripped: set[str]) -> str:
+        """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not)."""
+        site = reached.site
+        if site.api == "smap":
+            return "`jax.smap` has no specs to strip: its specs come from `in_axes`/`out_axes` and `axis_name`"
+        func, _ = unwrap_body(self.ix, site.body, site.body_scope)
+        if func is None:
+            return "the shard_map body is not a function of this module"
+        if self.reacher.reach_body(func).sites:
+            return "the shard_map body applies another shard_map"
+        args = site.args
+        why = self.strip_body.check(func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped)
+        if why:
+            return why
+        roots = [a for a in (args.get("in_specs"), args.get("out_specs")) if a is not None]
+        edited = [e.span for r in roots for e, _ in self.ev.spec_tree(r, site.scope).entries_naming(stripped)]
+        shared = self.spec_uses.foreign_uses(roots, site.scope, edited)
+        if shared:
+            return f"the stripped spec is also used by {', '.join(shared)}: the strip would change that use too"
+        return ""
+
+    def _vmap_span(self, node: ast.AST) -> Span:
+        """Where an inner vmap is written: the `jax.vmap` callee of a call, or a decorator."""
+        if isinstance(node, ast.Call):
+            return self.span(node.func)
+        return self.span(node)
+
+    def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
+        """with_sharding_constraint calls in the traced functions and their specs."""
+        uses: list[ConstraintUse] = []
+        unknown = False
+        for fn in functions:
+            for call in self.ix.calls_in(fn):
+                scope = self.ix.scope_at(call)
+                if self.ix.qualname(call.func, scope) not in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES:
+                    continue
+                spec = argument(call, 1, "shardings")
+                if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):
+                    spec = argument(spec, 1, "spec")
+                tree = self.ev.spec_tree(spec, scope)
+                named = [e.span for sp in tree.specs for e in sp.entries if e.value is not None]
+                shared = self.spec_uses.foreign_uses([spec], scope, named) if spec is not None else []
+                uses.append(ConstraintUse(self.span(call), tree, tuple(shared)))
+                unknown = unknown or bool(tree.unresolved) or spec is None
+        return uses, unknown
+
+    # --- summaries, for the modules importing this one -----------------------------------------------
+    def summary(self, expr: ast.AST, scope: Scope, stripped: frozenset[str] = frozenset()) -> FunctionSummary:
+        """What calling the callable `expr` of this module reaches (`summary_of`)."""
+        return summary_of(self.model, expr, scope, stripped)
+
+    def _summary(self, expr: ast.AST, scope: Scope, stripped: frozenset[str]) -> FunctionSummary:
+        reach = self.reacher.reach(expr, scope)
+        site = VmapSite(expr, scope, None, expr)
+        traced = frozenset(id(f) for f in reach.functions)
+        reached = [self._reached_facts(r, site, set(stripped), traced=traced, root=None) for r in reach.sites]
+        constraints, unknown = self._constraints(reach.functions)
+        opaque = [self.span(c) for c in reach.opaque]
+        unresolved = [(self.span(n), what) for n, what in reach.unresolved]
+        depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
+        for path, owner, target, target_scope in reach.external:
+            summary = summary_of(owner, target, target_scope, stripped)
+            reached += self._prefixed(summary, path, owner, target)
+            constraints += summary.constraints
+            unknown = unknown or summary.constraints_unknown
+            opaque += summary.opaque
+            unresolved += summary.unresolved
+            depends.update(summary.depends)
+        return FunctionSummary(
+            reached=tuple(reached),
+            constraints=tuple(constraints),
+            constraints_unknown=unknown,
+            opaque=tuple(opaque),
+            unresolved=tuple(unresolved),
+            depends=tuple(sorted(depends)),
+        )
+
+    def _prefixed(
+        self, summary: FunctionSummary, path: _Path, owner: ModuleModel, target: ast.AST
+    ) -> list[ReachedFacts]:
+        """Another module's reached shard_maps, as reached from here: this module's steps come first. Their
+        callers in modules other than this one and the owner are not searched (`analysis.callers`): each
+        says so among its other callers."""
+        vmaps = tuple(self._vmap_span(n) for n in path.vmaps)
+        name = getattr(target, "name", None) or ast.unparse(target)[:40]
+        note = f"other modules that may import `{name}` of {relpath(owner.ix.path)} (not searched)"
+        return [
+            replace(
+                r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=(*r.other_callers, note),
+                under_jit=r.under_jit or path.jitted,
+            )
+            for r in summary.reached
+        ]
+
+
+def summary_of(
+    model: ModuleModel, expr: ast.AST, scope: Scope, stripped: frozenset[str] = frozenset()
+) -> FunctionSummary:
+    """What calling the callable `expr` of the module `model` reaches (`FunctionSummary`), for a vmap whose spmd
+    axes are `stripped` (strip's safety depends on them). Computed once per callable and axes, and kept in the
+    module's model (`ModuleModel.summaries`); a cycle through other modules sees an empty summary."""
+    key = (id(expr), stripped)
+    memo = model.summaries
+    if key in memo:
+        return memo[key] or FunctionSummary()
+    memo[key] = None  # in progress
+    summary = Analyzer(model)._summary(expr, scope, stripped)
+    memo[key] = summary
+    return summary
+
+
+def _all_replicated(sm: ShardMapFacts) -> bool:
+    """The shard_map has operands, and every in_specs and out_specs entry is read and names no mesh axis
+    (`P()`, `P(None)`). Measured: with `in_specs=()` (no operand) a closure over an array runs."""
+    trees = (sm.in_specs, sm.out_specs)
+    return not any(t.unresolved or t.axes() for t in trees) and bool(sm.in_specs.specs and sm.out_specs.specs)
+
+
+def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
+    """Each shard_map once (the first way to it): two imported helpers may lead to the same one."""
+    seen: set[str] = set()
+    out = []
+    for r in reached:
+        if r.shard_map.key not in seen:
+            seen.add(r.shard_map.key)
+            out.append(r)
+    return out
+
+
+def _unique_places(places: list[tuple[Span, str]]) -> list[tuple[Span, str]]:
+    """The first (span, what) of each place (a place reached on several paths is one place)."""
+    seen: dict[Span, str] = {}
+    for span, what in places:
+        seen.setdefault(span, what)
+    return sorted(seen.items())
+
+
+def _literal_axis(in_axes: ast.AST | None, j: int) -> int | None:
+    """The `in_axes` entry of positional argument j when written as literals (default 0), else None."""
+    if in_axes is None:
+        return 0
+    if isinstance(in_axes, ast.Constant):
+        return in_axes.value if type(in_axes.value) is int else None
+    if isinstance(in_axes, (ast.Tuple, ast.List)) and j < len(in_axes.elts):
+        elt = in_axes.elts[j]
+        return elt.value if isinstance(elt, ast.Constant) and type(elt.value) is int else None
+    return None

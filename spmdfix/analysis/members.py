@@ -1,0 +1,249 @@
+"""Class members: what `self.name` means inside a method, and the class attribute a constant reads.
+
+Two followers of the analysis read class bodies:
+- the call walk (`reach.Reacher`) follows `self.name(...)` to the method `name` of the enclosing class (or of a
+  base class of this module), else to the one value assigned to `self.name` in its methods (`__init__`, flax's
+  `setup`) or to `name` in its body (a dataclass field's default) — `ClassMembers.self_member`;
+- the evaluation of values (`values.Evaluator.follow`) reads `Axes.BATCH` (a class attribute) and `cfg.axis`
+  with `cfg = Config(...)` (the keyword given, else the class body's default) as constants, for a class of this
+  module or of another module of the project — `class_attribute`.
+
+A member defined more than once, a base class that is not a plain name of this module, and an attribute
+assigned anywhere in the module stay unresolved: nothing here guesses which binding wins at run time.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING, Protocol
+
+from spmdfix.analysis.follow import BASES, MEMBER, Follow
+from spmdfix.analysis.scopes import ModuleIndex, Scope
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.index import ProjectLink
+
+Member = tuple[ast.AST, Scope]  # a class member's definition or value, and the scope it is evaluated in
+
+
+class Evaluating(Protocol):
+    """What reading a class attribute needs of a module's evaluator (`values.Evaluator`, which calls
+    `class_attribute` and is what it gives back): the module's scopes and its view of the project."""
+
+    ix: ModuleIndex
+    project: ProjectLink | None
+
+
+class ClassMembers:
+    """The members of the classes of one module (`ModuleIndex`), indexed per class on first use. Pure."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.ix = index
+        self._members: dict[int, tuple[dict[str, Member], dict[str, list[Member]]]] = {}  # by class node
+        self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
+
+    def self_member(self, expr: ast.Attribute, scope: Scope) -> tuple[ast.AST, Scope, bool] | None:
+        """What `self.name` (or `cls.name`) means inside a method: the method `name` of the enclosing class
+        or of a base class of this module, else the one value assigned to `self.name` in its methods
+        (`__init__`, flax's `setup`) or to `name` in its body (a dataclass field's default). Returns (the
+        `def` or the value, the scope it is evaluated in, whether a subclass of this module redefines the
+        name), or None."""
+        owner = expr.value
+        if not isinstance(owner, ast.Name):
+            return None
+        binding = self.ix.single_binding(owner.id, scope)
+        if binding is None or binding.kind != "param":
+            return None
+        func = self.ix.parent.get(id(binding.node))
+        cls = self.ix.parent.get(id(func))
+        if not isinstance(cls, ast.ClassDef) or not func.args.args or func.args.args[0] is not binding.node:
+            return None
+        found = self.member(cls, expr.attr)
+        if found is None:
+            return None
+        return (*found, self.overridden(cls, expr.attr))
+
+    def member(self, cls: ast.ClassDef, name: str, follow: Follow | None = None) -> Member | None:
+        """The member `name` of `cls`: its first method of that name, else the one value assigned to it
+        (`members_of`), else the member of its first base class of this module that has one; None when the
+        name is assigned more than once or found nowhere."""
+        follow = follow or Follow(MEMBER)
+        if follow.spent:
+            return None
+        methods, values = self.members_of(cls)
+        if name in methods:
+            return methods[name]
+        found = values.get(name, ())
+        if len(found) == 1:
+            return found[0]
+        if found:
+            return None
+        for base in cls.bases:
+            if isinstance(base, ast.Name):
+                bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
+                if bound is not None and bound.kind == "class":
+                    member = self.member(bound.node, name, follow.deeper())
+                    if member is not None:
+                        return member
+        return None
+
+    def members_of(self, cls: ast.ClassDef) -> tuple[dict[str, Member], dict[str, list[Member]]]:
+        """(the first method of each name, every value assigned to each name) of a class body: `self.name =`
+        in its methods (nested code included) and `name =` / `name: T =` in the body."""
+        cached = self._members.get(id(cls))
+        if cached is not None:
+            return cached
+        class_scope = self.ix.own_scope(cls)
+        methods: dict[str, Member] = {}
+        values: dict[str, list[Member]] = {}
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                methods.setdefault(stmt.name, (stmt, class_scope))  # type: ignore[arg-type]
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+                values.setdefault(stmt.target.id, []).append((stmt.value, class_scope))  # type: ignore[arg-type]
+            elif isinstance(stmt, ast.Assign):
+                for target in {t.id for t in stmt.targets if isinstance(t, ast.Name)}:
+                    values.setdefault(target, []).append((stmt.value, class_scope))  # type: ignore[arg-type]
+        for attr, value in self._self_assigns().get(id(cls), ()):
+            values.setdefault(attr, []).append((value, self.ix.scope_at(value)))
+        self._members[id(cls)] = (methods, values)
+        return methods, values
+
+    def _self_assigns(self) -> dict[int, list[tuple[str, ast.AST]]]:
+        """By class node: (name, value) of each `self.name = value` inside a method of the class, nested code
+        included (one entry per assignment and name). From the assignments the module index collected, not
+        by a walk of each class: a test class of thousands of lines was walked whole for every `self.x`."""
+        if self._by_class is not None:
+            return self._by_class
+        self._by_class = {}
+        for node in self.ix.attribute_assigns:
+            names = {t.attr for t in node.targets if isinstance(t, ast.Attribute) and _is_self_attr(t, t.attr)}
+            if not names:
+                continue
+            for anc in self.ix.ancestors(node):
+                cls = self.ix.parent.get(id(anc))
+                if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(cls, ast.ClassDef):
+                    # (a def's parent is a class only when the def is a statement of the class's body)
+                    self._by_class.setdefault(id(cls), []).extend((name, node.value) for name in sorted(names))
+        return self._by_class
+
+    def overridden(self, cls: ast.ClassDef, name: str) -> bool:
+        """Whether a class of this module that names `cls` among its bases defines `name` again."""
+        for node in self.ix.scope_by_node.values():
+            other = node.node
+            if isinstance(other, ast.ClassDef) and other is not cls:
+                if any(isinstance(b, ast.Name) and b.id == cls.name for b in other.bases) and name in node.bindings:
+                    return True
+        return False
+
+    def enclosing_class(self, attr: ast.Attribute, scope: Scope) -> ast.ClassDef | None:
+        """The class whose method binds `self` (or `cls`) in `self.name`, or None."""
+        if not isinstance(attr.value, ast.Name):
+            return None
+        binding = self.ix.single_binding(attr.value.id, scope)
+        if binding is None or binding.kind != "param":
+            return None
+        func = self.ix.parent.get(id(binding.node))
+        cls = self.ix.parent.get(id(func))
+        return cls if isinstance(cls, ast.ClassDef) else None
+
+    def outside_base(self, cls: ast.ClassDef, follow: Follow | None = None) -> str | None:
+        """The qualified name of the first base of `cls` (or of its bases in this module) that is not a class
+        of this module ("" when it has no name: `Base[T]`, a call), or None when every base is local."""
+        follow = follow or Follow(BASES)
+        if follow.spent:
+            return ""
+        for base in cls.bases:
+            if isinstance(base, ast.Name):
+                bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
+                if bound is not None and bound.kind == "class":
+                    found = self.outside_base(bound.node, follow.deeper())
+                    if found is not None:
+                        return found
+                    continue
+            if isinstance(base, (ast.Name, ast.Attribute)):
+                return self.ix.qualname(base, self.ix.scope_at(cls)) or ""
+            return ""
+        return None
+
+
+def method(cls: ast.ClassDef, name: str) -> ast.AST | None:
+    """The first method `name` a class body defines, or None."""
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+            return stmt
+    return None
+
+
+# --- class attributes as constants (values.Evaluator.follow) ------------------------------------------------
+def class_attribute(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[Evaluating, ast.AST, Scope] | None:
+    """`Axes.BATCH` (a class attribute) or `cfg.batch_axis` with `cfg = Config(...)` (the keyword given,
+    else the class body's default, as a dataclass has it): the value, with the evaluator of the module it is
+    written in and its scope, for a class of `ev`'s module or of another module of the project."""
+    assigned = re.compile(rf"\.\s*{re.escape(expr.attr)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)")
+    if assigned.search(ev.ix.source):
+        return None  # the attribute is assigned somewhere in this module: not a constant
+    base = expr.value
+    call = None
+    if isinstance(base, ast.Name):
+        binding = ev.ix.single_binding(base.id, scope)
+        if binding is not None and binding.kind == "assign" and isinstance(binding.node, ast.Call):
+            call, scope = binding.node, binding.scope
+            base = call.func
+    found = class_named(ev, base, scope)
+    if found is None:
+        return None
+    owner, cls = found
+    if owner is not ev and assigned.search(owner.ix.source):
+        return None  # assigned in the class's own module
+    if call is not None:
+        if call.args:
+            return None  # positional fields: their order is the class's, not read here
+        for kw in call.keywords:
+            if kw.arg is None:
+                return None
+            if kw.arg == expr.attr:
+                return ev, kw.value, scope
+    values = [
+        stmt.value
+        for stmt in cls.body
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+        and stmt.value is not None
+        and any(isinstance(t, ast.Name) and t.id == expr.attr for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]))
+    ]
+    inner = owner.ix.own_scope(cls)
+    if len(values) != 1 or inner is None:
+        return None
+    if isinstance(values[0], ast.Call) and (owner.ix.qualname(values[0].func, inner) or "").endswith("field"):
+        return None  # dataclasses.field(default=...): not read
+    return owner, values[0], inner
+
+
+def class_named(ev: Evaluating, expr: ast.AST, scope: Scope) -> tuple[Evaluating, ast.ClassDef] | None:
+    """The class `expr` names in `ev`'s module, defined there or imported from another module of the project
+    (with the evaluator of the module defining it)."""
+    if isinstance(expr, ast.Name):
+        binding = ev.ix.single_binding(expr.id, scope)
+        if binding is not None and binding.kind == "class":
+            return ev, binding.node  # type: ignore[return-value]
+        qname = binding.qname if binding is not None and binding.kind == "import" else None
+    elif isinstance(expr, ast.Attribute):
+        qname = ev.ix.qualname(expr, scope)
+    else:
+        return None
+    if ev.project is None or not ev.project.follows(qname):
+        return None
+    found = ev.project.binding(qname)
+    if found is None or found[1].kind != "class":
+        return None
+    return found[0].ev, found[1].node  # type: ignore[return-value]
+
+
+def _is_self_attr(target: ast.AST, name: str) -> bool:
+    return (
+        isinstance(target, ast.Attribute)
+        and target.attr == name
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    )

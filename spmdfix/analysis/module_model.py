@@ -1,0 +1,75 @@
+"""One module as every sub-analysis sees it: its scopes, the evaluation of its values, the uses of its names.
+
+A `ModuleModel` is built once per parsed module: for the module being checked (by `spmdfix.api`), and for each
+module of the project the analysis follows a name into (by the factory `spmdfix.api` gives the project index,
+`ProjectIndex(analyse=...)`). The sub-analyses (`reach`, `capture`, `placement`, `stripbody`, `mesh_uses`,
+`vmap_calls`, `ranks`, `callers`, `shard_map_facts`) and the driver (`analyzer.Analyzer`) receive it; the project
+index keeps it, with the module's function summaries, so that another module's analysis reads this one's
+bindings, values and summaries without parsing it again. Plain data: it holds no analysis of its own.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from spmdfix.analysis.members import ClassMembers
+from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.uses import UseIndex
+from spmdfix.analysis.values import Evaluator
+from spmdfix.model import Span
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import FunctionSummary
+    from spmdfix.analysis.index import ProjectLink
+
+
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(slots=True, eq=False, repr=False)
+class ModuleModel:
+    """The model of one parsed module.
+
+    ix: its scopes, bindings and calls (`scopes.ModuleIndex`); ev: the evaluation of its values
+    (`values.Evaluator`), which follows names into other modules through `project`; uses: the loads of its
+    names by binding (`uses.UseIndex`); members: its classes' members (`members.ClassMembers`); project: this
+    module's view of the project index, None when no index follows imports; summaries: what calling each of
+    its callables reaches (`facts.FunctionSummary`) by (id of the callable's node, the spmd axes stripped),
+    None while one is being computed (a cycle through other modules then sees an empty summary), filled by
+    `analyzer.summary_of`.
+    """
+
+    ix: ModuleIndex
+    ev: Evaluator
+    uses: UseIndex
+    members: ClassMembers
+    project: ProjectLink | None = None
+    summaries: dict[tuple[int, frozenset[str]], FunctionSummary | None] = field(default_factory=dict)
+
+    @classmethod
+    def build(
+        cls,
+        source: str,
+        tree: ast.Module,
+        path: str = "",
+        package: str | None = None,
+        project: ProjectLink | None = None,
+    ) -> ModuleModel:
+        """The model of a module from its source and `ast` tree; `path` and `package` say where it is
+        (`ModuleIndex`: "" for the module being checked). Never raises for a tree `ast.parse` produced."""
+        return cls.over(ModuleIndex(source, tree, path, package), project)
+
+    @classmethod
+    def over(cls, index: ModuleIndex, project: ProjectLink | None = None) -> ModuleModel:
+        """The model of a module whose `ModuleIndex` is built already."""
+        return cls(index, Evaluator(index, project), UseIndex(index), ClassMembers(index), project)
+
+    def span(self, node: ast.AST) -> Span:
+        """Where `node` is written in this module (its path on the span for another module than the checked)."""
+        return self.ix.lines.span_of_ast(node)
+
+    def key(self, kind: str, node: ast.AST) -> str:
+        """A fact's key: its kind and offset, and the module's path when it is another module's."""
+        span = self.span(node)
+        return f"{kind}@{span.start}" + (f"@{span.path}" if span.path else "")

@@ -1,0 +1,275 @@
+"""The facts of one shard_map construction: specs, mesh, manual axes, and what its body does.
+
+For a shard_map reached from a vmap (`reach.ReachedSite`): its in_specs/out_specs entries (for `jax.smap`, the
+specs it builds from in_axes/out_axes), its mesh (resolved to its construction, with the uses of it add-axis's
+allowlist does not cover: `analysis.mesh_uses`), `axis_names`, `check_vma`/`check_rep`, and what its body does
+(`facts.BodyFacts`: the axes of its collectives, inner `jax.vmap`s, nested shard_maps, unary primitives only),
+as `facts.ShardMapFacts`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from spmdfix import jaxapi
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts
+from spmdfix.analysis.follow import SMAP_AXES, Follow
+from spmdfix.analysis.mesh_uses import MeshUses
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.primitives import UnaryCheck
+from spmdfix.analysis.reach import Reacher, ReachedSite
+from spmdfix.analysis.scopes import Scope
+from spmdfix.analysis.shard_maps import ShardMapSite, unwrap_body
+from spmdfix.analysis.uses import Use
+from spmdfix.analysis.values import AxisNames, MeshInfo, Spec, SpecEntry, SpecTree
+from spmdfix.model import Span
+from spmdfix.paths import relpath
+
+
+class ShardMapAnalysis:
+    """The facts of the shard_maps one module's vmaps reach (`ShardMapFacts`), each built once per site.
+
+    Input: the module's model, its call walk (`reach.Reacher`, for what a body traces) and its mesh uses
+    (`mesh_uses.MeshUses`). Pure; never raises on a tree `ast.parse` produced.
+    """
+
+    def __init__(self, model: ModuleModel, reacher: Reacher, mesh_uses: MeshUses) -> None:
+        self.model = model
+        self.ix = model.ix
+        self.ev = model.ev
+        self.reacher = reacher
+        self.mesh_uses = mesh_uses
+        self._facts: dict[int, ShardMapFacts] = {}
+        self._foreign_mesh_uses: dict[int, MeshUses] = {}
+
+    def facts(self, reached: ReachedSite, vmap: ast.AST) -> ShardMapFacts:
+        """The facts of the shard_map `reached` leads to from the vmap site `vmap` (a node of this module).
+        Kept per site when the shard_map names its mesh (its facts then do not depend on the way to it)."""
+        site = reached.site
+        cached = self._facts.get(id(site.node))
+        if cached is not None and site.args.get("mesh") is not None:
+            return cached
+        args = site.args
+        mesh = self._mesh(site, reached, vmap)
+        if site.api == "smap":
+            in_specs, out_specs, axis_names, axis_names_unknown = self._smap_specs(site)
+        else:
+            axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)
+            in_specs = self.ev.spec_tree(args.get("in_specs"), site.scope)
+            out_specs = self.ev.spec_tree(args.get("out_specs"), site.scope)
+        facts = ShardMapFacts(
+            key=self.model.key("shard_map", site.node),
+            span=self.model.span(site.node),
+            api=site.api,
+            check_span=self._check_span(site),
+            in_specs=in_specs,
+            out_specs=out_specs,
+            mesh=mesh,
+            axis_names=axis_names,
+            axis_names_unknown=axis_names_unknown,
+            check_vma=self._check_vma(site),
+            body=self._body_facts(site),
+        )
+        self._facts[id(site.node)] = facts
+        return facts
+
+    def _mesh(self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST) -> MeshInfo | None:
+        """The shard_map's resolved mesh, with the uses of it that add-axis's allowlist does not cover."""
+        found = self._mesh_expr(site, reached, vmap)
+        if found is None:
+            return None
+        mesh = self.ev.mesh(*found)
+        made = self.ev.mesh_site(*found)
+        if mesh is None or made is None:
+            return None
+        owner, call, _ = made
+        if owner is self.ev:
+            uses = self.mesh_uses
+        else:
+            uses = self._foreign_mesh_uses.get(id(owner))
+            if uses is None:
+                uses = self._foreign_mesh_uses[id(owner)] = MeshUses(ModuleModel.over(owner.ix, owner.project))
+        elsewhere: tuple[Use, ...] = ()
+        if owner.ix.path:
+            # A mesh of a module other than the one checked: its readers there count, and so would those
+            # in the modules importing it, which the index does not look for.
+            row = owner.ix.lines.row_col(mesh.span.start)[0]
+            name = relpath(owner.ix.path)
+            elsewhere = (Use(mesh.span, row, f"other modules that may import the mesh of {name}"),)
+        reads = (*uses.mesh_reads(call), *elsewhere)
+        return replace(mesh, reads=reads, device_reads=tuple(uses.device_reads(call)))
+
+    def _mesh_expr(self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST) -> tuple[ast.AST, Scope] | None:
+        """The expression giving the shard_map its mesh: `mesh=`, or the `jax.set_mesh(m)` around it."""
+        expr = site.args.get("mesh")
+        if expr is not None:
+            return expr, site.scope
+        # No mesh=: the context mesh of a `with jax.set_mesh(m):` around the application.
+        for node in (site.node, *reached.chain_nodes, vmap):
+            for anc in self.ix.ancestors(node):
+                if isinstance(anc, (ast.With, ast.AsyncWith)):
+                    for item in anc.items:
+                        ctx = item.context_expr
+                        scope = self.ix.scope_at(anc)
+                        if isinstance(ctx, ast.Call) and ctx.args:
+                            if self.ix.qualname(ctx.func, scope) in jaxapi.SET_MESH_NAMES:
+                                return ctx.args[0], scope
+        return None
+
+    def _smap_specs(self, site: ShardMapSite) -> tuple[SpecTree, SpecTree, AxisNamesArg | None, bool]:
+        """The specs and manual axes `jax.smap(f, in_axes=..., out_axes=..., axis_name=A)` builds.
+
+        JAX 0.10.2 (`jax._src.shard_map._smap`): every int leaf of in_axes/out_axes becomes a spec naming A,
+        a None leaf `P()`; `axis_names={A}`. Each int leaf is read as one spec entry naming A, its span the
+        leaf as written (the argument that smap maps over A). An omitted in_axes (`Infer`: taken from the
+        arguments' shardings at run time) or a value that is not a literal leaves the tree unresolved.
+        Returns (in_specs, out_specs, the axis_names JAX gives it (no display to extend), unknown).
+        """
+        axis_expr = site.args.get("axis_name")
+        axis = self.ev.axis_names(axis_expr, site.scope) if axis_expr is not None else None
+        if axis is None or axis.is_tuple:
+            where = (self.model.span(axis_expr if axis_expr is not None else site.node),)
+            return SpecTree((), where), SpecTree((), where), None, True
+        trees = []
+        for name in ("in_axes", "out_axes"):
+            expr = site.args.get(name)
+            specs: list[Spec] = []
+            unresolved: list[Span] = []
+            if expr is None:
+                unresolved.append(self.model.span(site.node))
+            else:
+                self._smap_axes_leaves(expr, site.scope, axis, specs, unresolved, None, Follow(SMAP_AXES))
+            trees.append(SpecTree(tuple(specs), tuple(unresolved)))
+        names = AxisNamesArg(frozenset(axis.names), None, axis.axes[0].text[:1] if axis.axes else "'", axis.span)
+        return trees[0], trees[1], names, False
+
+    def _smap_axes_leaves(
+        self, expr: ast.AST, scope: Scope, axis: AxisNames, specs: list, unresolved: list, at: Span | None,
+        follow: Follow,
+    ) -> None:
+        """Collect one `Spec` per int leaf of an in_axes/out_axes value (`at`: the span to report a leaf
+        of a value written elsewhere at, the name as written here). Past `follow.SMAP_AXES` levels of
+        nesting a leaf is unresolved."""
+        span = at or self.model.span(expr)
+        followed = self.ev.follow(expr, scope) if not follow.spent else None
+        if followed is None:
+            unresolved.append(span)
+            return
+        _, value, inner = followed
+        here = at if at is not None else (None if value is expr else span)
+        if isinstance(value, ast.Constant) and value.value is None:
+            return
+        number = value.operand if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) else value
+        if isinstance(number, ast.Constant) and type(number.value) is int:  # `0`, `-1`: a mapped dimension
+            leaf = here or self.model.span(value)
+            specs.append(Spec(leaf, (SpecEntry(leaf, axis, True),)))
+            return
+        if isinstance(value, (ast.Tuple, ast.List)):
+            elts = value.elts
+        elif isinstance(value, ast.Dict) and None not in value.keys:
+            elts = value.values
+        else:
+            unresolved.append(span)
+            return
+        for elt in elts:
+            self._smap_axes_leaves(elt, inner, axis, specs, unresolved, here, follow.deeper())
+
+    def _check_span(self, site: ShardMapSite) -> Span | None:
+        expr = site.args.get("check_vma", site.args.get("check_rep"))
+        return self.model.span(expr) if expr is not None else None
+
+    def _check_vma(self, site: ShardMapSite) -> bool | None:
+        """check_vma (or the old API's check_rep): True when absent, the literal written, or the literal a name
+        bound once holds (`CHECK = False; check_vma=CHECK`); None when unknown (a parameter, a name bound more
+        than once, any other expression)."""
+        expr = site.args.get("check_vma", site.args.get("check_rep"))
+        if expr is None:
+            return True
+        if isinstance(expr, ast.Name):
+            resolved = self.ev.resolve_name(expr, site.scope)
+            expr = resolved[0] if resolved is not None else expr
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, bool):
+            return expr.value
+        return None
+
+    def _axis_names(self, expr: ast.AST | None, scope: Scope) -> tuple[AxisNamesArg | None, bool]:
+        """Read `axis_names=`: a set/tuple/list display of strings or names bound to strings (here or in another
+        module of the project), maybe inside set()/frozenset()."""
+        if expr is None:
+            return None, False
+        display = expr
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("set", "frozenset"):
+            if len(expr.args) != 1 or expr.keywords:
+                return None, True
+            display = expr.args[0]
+        if not isinstance(display, (ast.Set, ast.Tuple, ast.List)):
+            return None, True
+        names, quote = [], "'"
+        for elt in display.elts:
+            value = elt
+            if isinstance(elt, (ast.Name, ast.Attribute)):
+                # `axis_names={X}` with `X = 'x'` (fuzz seed 7939): the constant's string
+                followed = self.ev.follow(elt, scope)
+                value = followed[1] if followed is not None else elt
+            if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                return None, True
+            names.append(value.value)
+            text = self.ev.text(elt)
+            quote = text[0] if text[:1] in "'\"" else quote
+        return AxisNamesArg(frozenset(names), self.model.span(display), quote), False
+
+    def _body_facts(self, site: ShardMapSite) -> BodyFacts:
+        func, wrappers = unwrap_body(self.ix, site.body, site.body_scope)
+        vmap_wrappers = [self.model.span(call.func) for qname, call in wrappers if qname in jaxapi.VMAP_NAMES]
+        if func is None:
+            return BodyFacts(False, "the shard_map body is not a function of this module", (), True, ())
+        reach = self.reacher.reach_body(func)
+        collectives: list[CollectiveUse] = []
+        unknown = bool(reach.sites)
+        wrapped = bool(vmap_wrappers)
+        inner_vmaps: list[Span] = vmap_wrappers
+        in_body_vmaps: list[ast.Call] = []
+        for fn in reach.functions:
+            for call in self.ix.calls_in(fn):
+                scope = self.ix.scope_at(call)
+                qname = self.ix.qualname(call.func, scope)
+                if qname in jaxapi.VMAP_NAMES:
+                    inner_vmaps.append(self.model.span(call.func))
+                    in_body_vmaps.append(call)
+                if qname in jaxapi.COLLECTIVE_AXIS_POSITION and not _reduces_a_constant(call):
+                    expr = argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
+                    value = self.ev.axis_names(expr, scope) if expr is not None else None
+                    if value is None:
+                        unknown = True
+                    else:
+                        name = qname.rsplit(".", 1)[-1]
+                        collectives.append(CollectiveUse(name, value, self.model.span(call), call.lineno))
+        nested = tuple(
+            NestedShardMap(
+                self.model.span(r.site.node),
+                self.ev.spec_tree(r.site.args.get("in_specs"), r.site.scope),
+                self.ev.spec_tree(r.site.args.get("out_specs"), r.site.scope),
+            )
+            for r in reach.sites
+        )
+        check = UnaryCheck(self.ix)
+        own = not reach.sites and _only_its_lambdas(reach.functions, func)
+        unary = own and check.unary_only(func)
+        inner_unary = own and not wrapped and bool(in_body_vmaps) and all(
+            check.vmap_of_unary(call, self.ix.scope_at(call)) for call in in_body_vmaps
+        )
+        return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary, inner_unary)
+
+
+def _reduces_a_constant(call: ast.Call) -> bool:
+    """`psum(1, 'x')`: a collective over a Python number gives the axis size, right under any vmap."""
+    return bool(call.args) and isinstance(call.args[0], ast.Constant) and len(call.args) > 1
+
+
+def _only_its_lambdas(functions, func: ast.AST) -> bool:
+    """The traced functions of a unary body: the body itself and lambdas written inside it (those of an inner
+    `jax.vmap(lambda ...)`, which UnaryCheck judged with it)."""
+    inner = {id(n) for n in ast.walk(func) if isinstance(n, ast.Lambda) and n is not func}
+    return all(f is func or id(f) in inner for f in functions)

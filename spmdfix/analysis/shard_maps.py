@@ -1,0 +1,145 @@
+"""shard_map in all its spellings: where a module builds one, with its arguments, and the function it maps.
+
+`construction`, `decorated_site` and `factory` recognise `shard_map(f, ...)`, the factory form
+`jax.shard_map(mesh=..., in_specs=..., out_specs=...)(f)`, `functools.partial(shard_map, ...)`, each as a call
+or a decorator, and names bound to any of them; `jax.smap` (a shard_map over one axis) in the same spellings.
+The call walk (`reach.Reacher`) asks them where a traced body builds a shard_map; `unwrap_body` finds the
+function a shard_map maps. What is known of a construction is built by `analysis.shard_map_facts`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from spmdfix import jaxapi
+from spmdfix.analysis.calls import keywords
+from spmdfix.analysis.follow import BODY, SHARD_MAP_FACTORY, Follow
+from spmdfix.analysis.scopes import ModuleIndex, Scope
+
+
+# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, eq=False, repr=False)
+class ShardMapSite:
+    """One shard_map construction: where it is written and its arguments (expressions, None when absent).
+
+    node: the construction call or decorator expression. body: the mapped function (an expression, or
+    the decorated `def`). api: "new" (`jax.shard_map`), "old" (`jax.experimental.shard_map.shard_map`) or
+    "smap" (`jax.smap`: args then hold `in_axes`, `out_axes` and `axis_name` instead of specs and a mesh).
+    """
+
+    node: ast.AST
+    scope: Scope
+    api: str
+    body: ast.AST | None
+    body_scope: Scope
+    args: dict[str, ast.AST]
+
+
+# --- recognition ----------------------------------------------------------------------------------------
+def shard_map_api(ix: ModuleIndex, func: ast.AST, scope: Scope) -> str | None:
+    """The API a callee spells: "new", "old" or "smap" (`ShardMapSite.api`), or None for any other."""
+    qname = ix.qualname(func, scope)
+    if qname in jaxapi.SHARD_MAP_NEW:
+        return "new"
+    if qname in jaxapi.SHARD_MAP_OLD:
+        return "old"
+    if qname in jaxapi.SMAP_NAMES:
+        return "smap"
+    return None
+
+
+def factory(
+    ix: ModuleIndex, expr: ast.AST, scope: Scope, follow: Follow | None = None
+) -> tuple[str, dict[str, ast.AST], Scope] | None:
+    """A shard_map waiting for its function: `jax.shard_map(mesh=..., ...)`, `partial(shard_map, ...)`.
+
+    Returns (api, keyword arguments, scope they are evaluated in), or None (past `follow.SHARD_MAP_FACTORY`
+    names and partials too).
+    """
+    follow = follow or Follow(SHARD_MAP_FACTORY)
+    if follow.spent:
+        return None
+    if isinstance(expr, ast.Name):
+        binding = ix.single_binding(expr.id, scope)
+        if binding is not None and binding.kind == "assign":
+            return factory(ix, binding.node, binding.scope, follow.deeper())
+        return None
+    if not isinstance(expr, ast.Call):
+        return None
+    api = shard_map_api(ix, expr.func, scope)
+    if api is not None and not expr.args:
+        return api, keywords(expr), scope
+    if ix.qualname(expr.func, scope) in jaxapi.PARTIAL_NAMES and expr.args:
+        api = shard_map_api(ix, expr.args[0], scope)
+        if api is None:
+            inner = factory(ix, expr.args[0], scope, follow.deeper())
+            if inner is None:
+                return None
+            api, kwargs, _ = inner
+            return api, {**kwargs, **keywords(expr)}, scope
+        kwargs = keywords(expr)
+        for name, value in zip(jaxapi.SHARD_MAP_POSITIONS[1:], expr.args[1:]):
+            kwargs.setdefault(name, value)
+        return api, kwargs, scope
+    return None
+
+
+def construction(ix: ModuleIndex, call: ast.Call, scope: Scope) -> ShardMapSite | None:
+    """The ShardMapSite when `call` builds a shard-mapped function, else None."""
+    api = shard_map_api(ix, call.func, scope)
+    if api is not None and call.args:
+        kwargs = keywords(call)
+        for name, value in zip(jaxapi.SHARD_MAP_POSITIONS, call.args):
+            kwargs.setdefault(name, value)
+        body = kwargs.pop("f")
+        return ShardMapSite(call, scope, api, body, scope, kwargs)
+    made = factory(ix, call.func, scope)
+    if made is not None and call.args:
+        api, kwargs, _ = made
+        merged = {**kwargs, **keywords(call)}
+        return ShardMapSite(call, scope, api, call.args[0], scope, merged)
+    return None
+
+
+def decorated_site(ix: ModuleIndex, func: ast.AST) -> ShardMapSite | None:
+    """The ShardMapSite when a `def` is decorated by a shard_map factory."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    scope = ix.scope_at(func)
+    for deco in func.decorator_list:
+        made = factory(ix, deco, scope)
+        if made is not None:
+            api, kwargs, _ = made
+            return ShardMapSite(deco, scope, api, func, scope, dict(kwargs))
+    return None
+
+
+def unwrap_body(
+    ix: ModuleIndex, expr: ast.AST | None, scope: Scope
+) -> tuple[ast.AST | None, list[tuple[str, ast.Call]]]:
+    """(the mapped function, the wrapper calls met on the way to it, outermost first, each with its
+    qualified name: `shard_map(jax.vmap(f))` gives `[("jax.vmap", <call>)]`). The function is None when a
+    step is not a name bound once to a def or value, a vmap, partial or wrapper, or past `follow.BODY` steps."""
+    wrappers: list[tuple[str, ast.Call]] = []
+    step = Follow(BODY)
+    while not step.spent:
+        step = step.deeper()
+        if expr is None or isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return expr, wrappers
+        if isinstance(expr, ast.Name):
+            binding = ix.single_binding(expr.id, scope)
+            if binding is None or binding.kind not in ("def", "assign"):
+                return None, wrappers
+            expr, scope = binding.node, binding.scope
+        elif isinstance(expr, ast.Call) and expr.args:
+            qname = ix.qualname(expr.func, scope)
+            known = (jaxapi.VMAP_NAMES, jaxapi.PARTIAL_NAMES, jaxapi.WRAPPER_NAMES)
+            if not any(qname in names for names in known):
+                return None, wrappers
+            wrappers.append((qname, expr))
+            expr = expr.args[0]
+        else:
+            return None, wrappers
+    return None, wrappers

@@ -1,0 +1,168 @@
+"""The vmap sites of a module that pass an spmd_axis_name, in every spelling the analysis follows.
+
+A site is a `jax.vmap(f, spmd_axis_name=...)` call (the name also positional, 6th; or from a `**kwargs` dict
+display or `dict(...)` call), a `partial(jax.vmap, spmd_axis_name=...)` applied to a function or used as a
+decorator, and a name or parameter bound to such a partial. `vmap_sites` finds them; the driver
+(`analysis.analyzer`) evaluates each one's spmd_axis_name and follows its function.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from spmdfix import jaxapi
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.follow import VMAP_FACTORY, Follow
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import Scope
+from spmdfix.model import Span
+
+# The last component of each qualified vmap name: an attribute callee with another name is no vmap.
+_VMAP_LAST_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in jaxapi.VMAP_SIGNATURES)
+
+
+# Not frozen: a plain record of the driver's (a frozen `__init__` sets each field through
+# `object.__setattr__`); eq=False, repr=False: nothing compares, hashes or prints it.
+@dataclass(slots=True, eq=False, repr=False)
+class VmapSite:
+    """One vmap site: the call or decorator (`node`) in the scope it is evaluated in, the vmapped function (an
+    expression, or the decorated `def`; None when not given), the spmd_axis_name expression, and `in_axes`."""
+
+    node: ast.AST
+    scope: Scope
+    fun: ast.AST | None
+    spmd_expr: ast.AST
+    in_axes: ast.AST | None = None
+
+
+def vmap_sites(model: ModuleModel) -> list[VmapSite]:
+    """Every vmap application or decoration that passes an spmd_axis_name, in source order."""
+    sites: list[VmapSite] = []
+    ix = model.ix
+    for call in ix.calls:
+        func = call.func
+        kind = func.__class__
+        if kind is ast.Attribute and func.attr not in _VMAP_LAST_NAMES:  # type: ignore[attr-defined]
+            # `x.attr(...)` resolves to a name ending in `.attr`, no vmap's; and `_vmap_factory` of an
+            # attribute is None. Most calls of a module are such method calls: no name resolution for them.
+            continue
+        scope = ix.scope_at(call)
+        if kind is ast.Name:
+            # A callee bound once to anything but a value or a parameter (a def, a class, a loop target,
+            # no binding: most plain-name calls) has no factory to follow: its qualified name, when it
+            # has one, is its import's (what `qualname` and `_vmap_factory` would find, one look-up).
+            binding = ix.single_binding(func.id, scope)  # type: ignore[attr-defined]
+            if binding is None:
+                continue
+            if binding.kind != "assign" and binding.kind != "param":
+                if binding.kind != "import" or binding.qname not in jaxapi.VMAP_SIGNATURES:
+                    continue
+        signature = jaxapi.VMAP_SIGNATURES.get(ix.qualname(func, scope) or "")
+        if signature is not None:
+            fun_name, fun_position, spmd_position = signature
+            spmd = argument(call, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)
+            if spmd is None:
+                spmd = _from_kwargs(model, call, scope, jaxapi.VMAP_SPMD_KEYWORD)
+            if spmd is not None:
+                fun = argument(call, fun_position, fun_name)
+                sites.append(VmapSite(call, scope, fun, spmd, argument(call, 1, "in_axes")))
+            continue
+        spmd = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
+        if spmd is not None and call.args:
+            sites.append(VmapSite(call, scope, call.args[0], spmd))
+    for node, scope in ix.scope_by_node.items():
+        func = scope.node
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        outer = ix.scope_at(func)
+        for deco in func.decorator_list:
+            spmd = _vmap_factory(model, deco, outer, Follow(VMAP_FACTORY))
+            if spmd is not None:
+                sites.append(VmapSite(deco, outer, func, spmd))
+    sites.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
+    return sites
+
+
+def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str) -> ast.AST | None:
+    """The value of `keyword` in a `**kw` argument bound to a dict display or `dict(...)` call."""
+    for kw in call.keywords:
+        if kw.arg is not None:
+            continue
+        resolved = model.ev.resolve_name(kw.value, scope)
+        if resolved is None:
+            continue
+        value = resolved[0]
+        if isinstance(value, ast.Dict):
+            for key, item in zip(value.keys, value.values):
+                if isinstance(key, ast.Constant) and key.value == keyword:
+                    return item
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
+            for item in value.keywords:
+                if item.arg == keyword:
+                    return item.value
+    return None
+
+
+def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow) -> ast.AST | None:
+    """The spmd_axis_name expression of `partial(jax.vmap, spmd_axis_name=...)` (or a name bound to it, or a
+    parameter every call passes one to); None otherwise, or past `follow.VMAP_FACTORY` names."""
+    if follow.spent:
+        return None
+    ix = model.ix
+    if isinstance(expr, ast.Name):
+        binding = ix.single_binding(expr.id, scope)
+        if binding is not None and binding.kind == "assign":
+            return _vmap_factory(model, binding.node, binding.scope, follow.deeper())
+        if binding is not None and binding.kind == "param":
+            passed = ix.argument_for(binding)  # `def run(fn, vec)` called with a partial(jax.vmap)
+            if passed is not None:
+                return _vmap_factory(model, passed[0], passed[1], follow.deeper())
+        return None
+    if not (isinstance(expr, ast.Call) and expr.args):
+        return None
+    if ix.qualname(expr.func, scope) not in jaxapi.PARTIAL_NAMES:
+        return None
+    if ix.qualname(expr.args[0], scope) not in jaxapi.VMAP_NAMES:
+        return None
+    for kw in expr.keywords:
+        if kw.arg == jaxapi.VMAP_SPMD_KEYWORD:
+            return kw.value
+    return None
+
+
+def keyword_call(model: ModuleModel, site: VmapSite) -> Span | None:
+    """The call that passes the site's spmd_axis_name as the `spmd_axis_name=` keyword (the vmap call
+    itself, or the `partial(jax.vmap, ...)` it comes from, maybe through a name), or None."""
+    roots = [site.node]
+    if isinstance(site.node, ast.Name):
+        binding = model.ix.single_binding(site.node.id, site.scope)
+        if binding is not None and binding.kind == "assign":
+            roots.append(binding.node)
+    for root in roots:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Call) and any(
+                k.arg == jaxapi.VMAP_SPMD_KEYWORD and k.value is site.spmd_expr for k in node.keywords
+            ):
+                return model.span(node)
+    return None
+
+
+def shmap_error_disabled(model: ModuleModel) -> bool:
+    """Whether `jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module: JAX then skips
+    its spmd_axis_name-in-specs check and fails later with another error (measured; docs/rules.md, SPMD001)."""
+    # (the count of arguments first: it rules out almost every call, without a function call for each)
+    return any(len(c.args) == 2 and _disables_shmap_error(model, c) for c in model.ix.calls)
+
+
+def _disables_shmap_error(model: ModuleModel, call: ast.Call) -> bool:
+    """Whether `call` is `jax.config.update('jax_disable_vmap_shmap_error', True)` (the arguments are
+    looked at before the callee's name is resolved: they rule out almost every call, and cheaply)."""
+    if len(call.args) != 2:
+        return False
+    name, value = call.args
+    if not (isinstance(name, ast.Constant) and name.value == jaxapi.DISABLE_VMAP_SHMAP_ERROR):
+        return False
+    if not (isinstance(value, ast.Constant) and value.value is True):
+        return False
+    return model.ix.qualname(call.func, model.ix.scope_at(call)) == "jax.config.update"

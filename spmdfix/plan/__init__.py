@@ -1,0 +1,84 @@
+"""The planner: runs the rules at every vmap site and judges each site's fixes together.
+
+Pure: analysis facts in (`spmdfix.analysis.facts.VmapFacts`), `model.Finding`s out, sorted by position. Per
+vmap site it plans the fixes the whole site shares (rename and add-axis of a vmap with spmd_axis_name,
+move-placement of a plain vmap: `spmdfix.fixes`), runs the registered rule families (`spmdfix.rules`) at each
+shard_map the site reaches and then at the site, and applies the site-level judgments
+(`spmdfix.plan.judgments`): the refusals measured for nested shard_maps and `jax.smap`, the drop option, fixes
+that edit a shard_map other places run, and fixes that would leave a finding behind. Each fix decides its
+own safety class from the measured rules of docs/safety.md (each with a runnable demonstration in safety/).
+Hazard H2 (a `jax.vmap` between the spmd vmap and the shard_map, or in its body, under check_vma=True)
+fails before and after every fix (docs/jax-behaviour.md): the finding says so and every fix is unsafe.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spmdfix import rules
+from spmdfix.analysis.hazards import has_h2
+from spmdfix.fixes import add_mesh_axis, move_placement, rename_spmd_axis
+from spmdfix.model import DEFAULT_NEW_AXIS, Finding, Span
+from spmdfix.plan.judgments import (
+    Blocker,
+    judged_together,
+    other_callers,
+    refused_at,
+    refused_for_site,
+    with_drop_option,
+)
+from spmdfix.rules.rule import Site
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import VmapFacts
+
+__all__ = ["plan_findings"]
+
+
+def plan_findings(facts: list[VmapFacts], new_axis: str = DEFAULT_NEW_AXIS) -> list[Finding]:
+    """Findings for every spec entry that names an spmd axis, sorted by position.
+
+    Input: the analysis facts of one module. Output: one `Finding` per (vmap site, conflicting entry),
+    each carrying its applicable fixes (rename, add-axis, strip order) and the refusals of the others.
+    """
+    findings: list[Finding] = []
+    for vmap in facts:
+        findings.extend(_vmap_findings(vmap, new_axis))
+    findings.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
+    return findings
+
+
+def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
+    """The findings of one vmap site, their fixes judged together."""
+    if vmap.kind == "explicit":
+        return _plain_vmap_findings(vmap)
+    # Planned per vmap site, shared by all its findings (cheap: no libcst until a fix is applied).
+    site = Site(vmap, has_h2(vmap), (rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)))
+    findings: list[Finding] = []
+    # span of a finding no other fix may leave behind (SPMD004 under check_vma=False, SPMD003) -> what the
+    # program would do if it were left
+    left_behind: dict[Span, str] = {}
+    for reached in vmap.reached:
+        part: list[Finding] = []
+        for family in rules.PER_SHARD_MAP:
+            found = family.check(site, reached)
+            if family in rules.LEAVE_BEHIND:
+                left_behind.update(family.left_behind(site, reached, found))
+            part += found
+        findings += refused_at(reached, part)
+    for family in rules.PER_SITE:
+        findings += family.check(site)
+    findings = refused_for_site(vmap, findings)
+    findings = with_drop_option(vmap, findings)
+    findings = [other_callers(f, vmap) for f in findings]
+    blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}
+    blockers = [Blocker(f, left_behind[f.span]) for f in findings if f.code in blocking and f.span in left_behind]
+    return judged_together(findings, blockers)
+
+
+def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
+    """The findings of a plain vmap over a batch placed on Explicit axes (`VmapFacts.kind` "explicit"), at
+    every shard_map it reaches; move-placement is the site's fix, and no spmd_axis_name is there to drop."""
+    site = Site(vmap, False, (move_placement.plan(vmap),))
+    findings = [f for reached in vmap.reached for family in rules.PLAIN_VMAP for f in family.check(site, reached)]
+    return [other_callers(f, vmap) for f in findings]

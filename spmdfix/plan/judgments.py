@@ -1,0 +1,151 @@
+"""The site-level judgments: what the rules' fixes become once a vmap site's findings are seen together.
+
+A rule judges a fix at one place; these judge it against the rest of its site, each from a measurement:
+- a reached shard_map whose body applies another shard_map, or a `jax.smap`, refuses the transforms measured
+  to fail there (`refused_at`), at that shard_map and then at the whole site (`refused_for_site`);
+- every finding of a vmap with spmd_axis_name offers removing it as its last option (`with_drop_option`);
+- a fix that edits a shard_map some place runs without this vmap is unsafe (`other_callers`);
+- a safe fix that would leave behind a finding whose program then runs wrongly is unsafe (`judged_together`,
+  `Blocker`).
+Pure: findings in, findings out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from spmdfix.fixes import drop_spmd_axis
+from spmdfix.model import Applicability, Finding, Fix, Refusal, Transform
+from spmdfix.rules.spec_collision import NESTED_MEASURED, NESTED_REFUSED, SMAP_REASON, nested_reason
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+
+# smap has no in_specs to extend (lift-captures), no specs to strip and no check_vma to turn off: its specs
+# come from in_axes/out_axes, and it always checks (jax/_src/shard_map.py `_smap`).
+_SMAP_SPEC_EDITS = (Transform.STRIP, Transform.LIFT_CAPTURES, Transform.DISABLE_CHECK_VMA)
+_SMAP_NO_SPECS = (
+    "`jax.smap` has no `in_specs`/`out_specs` or `check_vma` to edit: its specs come from `in_axes`/`out_axes` "
+    "and `axis_name`, and it always checks"
+)
+
+
+def refused_at(reached: ReachedFacts, findings: list[Finding]) -> list[Finding]:
+    """The findings of one reached shard_map with the transforms measured to fail there refused: rename,
+    add-axis and strip when its body applies another shard_map (`spec_collision.NESTED_MEASURED`); for a
+    `jax.smap`, rename and add-axis (`spec_collision.SMAP_REASON`) and the spec and check_vma edits it has
+    nothing to apply to."""
+    if reached.shard_map.body.nested_shard_maps:
+        findings = [_refused(f, NESTED_REFUSED, nested_reason(reached)) for f in findings]
+    if reached.shard_map.api == "smap":
+        findings = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), SMAP_REASON) for f in findings]
+        findings = [_refused(f, _SMAP_SPEC_EDITS, _SMAP_NO_SPECS) for f in findings]
+    return findings
+
+
+def refused_for_site(vmap: VmapFacts, findings: list[Finding]) -> list[Finding]:
+    """Every finding of the site with rename and add-axis refused when some reached shard_map has a nested
+    one or is a `jax.smap`: they edit the vmap site, so they would run into that shard_map too."""
+    nested = any(r.shard_map.body.nested_shard_maps for r in vmap.reached)
+    smap = any(r.shard_map.api == "smap" for r in vmap.reached)
+    if not (nested or smap):
+        return findings
+    reason = "a reached shard_map's body applies another shard_map: " + NESTED_MEASURED
+    reason = SMAP_REASON if smap else reason
+    return [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), reason) for f in findings]
+
+
+def with_drop_option(vmap: VmapFacts, findings: list[Finding]) -> list[Finding]:
+    """Every finding with removing the site's spmd_axis_name (`fixes.drop_spmd_axis`) as its last fix, or
+    the reason it is refused."""
+    drop = drop_spmd_axis.plan(vmap)
+    return [_with_option(f, drop) for f in findings]
+
+
+def _edited_shard_maps(fix: Fix, vmap: VmapFacts) -> list:
+    """The reached shard_maps a fix edits: strip its specs, lift-captures its body and call,
+    disable-check-vma its `check_vma`, rename and add-axis its `axis_names` display."""
+    hit = []
+    for r in vmap.reached:
+        key = r.shard_map.key
+        names = r.shard_map.axis_names
+        if (
+            fix.key.startswith(f"strip:{key}:")
+            or fix.key in (f"lift-captures:{key}", f"disable-check-vma:{key}")
+            or (names is not None and names.display is not None and any(e.span == names.display for e in fix.node_edits))
+        ):
+            hit.append(r)
+    return hit
+
+
+def other_callers(finding: Finding, vmap: VmapFacts) -> Finding:
+    """A fix that edits a shard_map some place runs without this vmap is unsafe, its reason naming those
+    places: it is proven for the calls under the vmap only (issue 11; analysis.callers finds them)."""
+    fixes = []
+    for fix in finding.fixes:
+        places = [p for r in _edited_shard_maps(fix, vmap) for p in r.other_callers]
+        if places:
+            why = (
+                "the shard_map it edits also runs without this vmap, and the edit changes it there too: "
+                + ", ".join(dict.fromkeys(places))
+            )
+            reason = why if fix.applicability == Applicability.SAFE else f"{fix.reason}; {why}"
+            fix = replace(fix, applicability=Applicability.UNSAFE, reason=reason)
+        fixes.append(fix)
+    return replace(finding, fixes=tuple(fixes))
+
+
+# eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
+# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Blocker:
+    """A finding of one vmap site that no other fix may leave behind: once the loud errors around it are
+    fixed, the program would run on with `outcome` (e.g. SPMD004 under check_vma=False: wrong values)."""
+
+    finding: Finding
+    outcome: str
+
+
+def judged_together(findings: list[Finding], blockers: list[Blocker]) -> list[Finding]:
+    """The fixes of one vmap site judged as a set: a safe fix that does not also fix every blocker becomes
+    unsafe, its reason naming the finding it would leave and what the program would then do.
+
+    Measured (docs/safety.md): stripping a `with_sharding_constraint` spec while a `psum` over the spmd axis
+    remains in a `check_vma=False` body turns the constraint's error into silently wrong values; add-axis
+    while the body still closes over a batched value (SPMD003) leaves a ManualAxisType assertion. A fix
+    "also fixes" a blocker when the blocker offers the same fix (equal key): rename and add-axis of the vmap
+    site cure every finding of the site, a strip of one spec does not.
+    """
+    if not blockers:
+        return findings
+    judged = []
+    for finding in findings:
+        fixes = []
+        for fix in finding.fixes:
+            left = [b for b in blockers if b.finding is not finding and fix.key not in {x.key for x in b.finding.fixes}]
+            if fix.applicability == Applicability.SAFE and left:
+                why = "; ".join(f"alone it leaves {b.finding.code}: {b.outcome}" for b in left)
+                fix = replace(fix, applicability=Applicability.UNSAFE, reason=why)
+            fixes.append(fix)
+        judged.append(replace(finding, fixes=tuple(fixes)))
+    return judged
+
+
+def _refused(finding: Finding, transforms, reason: str) -> Finding:
+    """`finding` with the fixes of `transforms` turned into refusals giving `reason`."""
+    hit = [f for f in finding.fixes if f.transform in transforms]
+    old = [r for r in finding.refusals if r.transform in transforms]
+    if not hit and not old:
+        return finding
+    refusals = [r for r in finding.refusals if r.transform not in transforms]
+    refusals += [Refusal(t, reason) for t in transforms if any(x.transform == t for x in [*hit, *old])]
+    fixes = tuple(f for f in finding.fixes if f.transform not in transforms)
+    return replace(finding, fixes=fixes, refusals=tuple(refusals))
+
+
+def _with_option(finding: Finding, option: Fix | Refusal) -> Finding:
+    """`finding` with one more fix (last in auto's order) or refusal."""
+    if isinstance(option, Fix):
+        return replace(finding, fixes=(*finding.fixes, option))
+    return replace(finding, refusals=(*finding.refusals, option))

@@ -1,0 +1,83 @@
+"""The project's files as the project index asks for them: the one place the analysis's reads happen.
+
+`spmdfix.analysis.index.ProjectIndex` does no I/O: it is given a `ProjectFiles`, and `DiskFiles` here answers
+from the disk. A module is read by `files.source_of` (decoded by its BOM or PEP 263 cookie, cached while its
+stat is unchanged), at most `MAX_FILE_BYTES` of it: past that a file is no module the analysis follows. Paths
+are absolute strings; nothing here raises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from spmdfix.files import source_of
+
+MAX_FILE_BYTES = 2_000_000
+
+
+class DiskFiles:
+    """The file system as it is on disk (`analysis.index.ProjectFiles`)."""
+
+    def read(self, path: str) -> tuple[str, str] | None:
+        """(text, SHA-256 of the bytes) of the module file at `path`; None when it is missing, unreadable,
+        larger than `MAX_FILE_BYTES` or not decodable."""
+        try:
+            if os.stat(path).st_size > MAX_FILE_BYTES:
+                return None
+        except OSError:
+            return None
+        source = source_of(path)
+        return (source.text, hashlib.sha256(source.raw).hexdigest()) if source is not None else None
+
+    def digest(self, path: str) -> str | None:
+        """SHA-256 of the bytes of the file at `path` now, or None when it cannot be read."""
+        try:
+            with open(path, "rb") as handle:
+                return hashlib.sha256(handle.read()).hexdigest()
+        except OSError:
+            return None
+
+    def has_file(self, path: str) -> bool:
+        """Whether a file (not a directory) is at `path`."""
+        return Path(path).is_file()
+
+    def real_path(self, path: str) -> str:
+        """`path` with symbolic links resolved and made absolute (it need not exist)."""
+        return str(Path(path).resolve())
+
+    def inside(self, path: str, root: str) -> bool:
+        """Whether `path`, symbolic links resolved, lies in the directory `root` (a real path)."""
+        try:
+            Path(path).resolve().relative_to(root)
+        except ValueError:
+            return False
+        return True
+
+    def join(self, base: str, *parts: str) -> str:
+        """The path of `parts` below the directory `base`."""
+        return str(Path(base, *parts))
+
+    def module_name(self, path: str) -> tuple[str, str, bool]:
+        """(dotted module name, the directory it is imported from, whether it is a package's `__init__`) of
+        the file at `path`, from the `__init__.py` files of its directories (`pkg/sub/mod.py` ->
+        `pkg.sub.mod`)."""
+        name, directory, is_package = module_name(Path(path))
+        return name, str(directory), is_package
+
+
+def module_name(path: Path) -> tuple[str, Path, bool]:
+    """(dotted module name, the directory it is imported from, whether it is a package's `__init__`) of a
+    file, from the `__init__.py` files of its directories (`pkg/sub/mod.py` -> `pkg.sub.mod`)."""
+    path = path.resolve()
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    directory = path.parent
+    while (directory / "__init__.py").exists() and directory.parent != directory:
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    return ".".join(parts), directory, is_package
+
+
+DISK = DiskFiles()  # (stateless: one is enough for every index)

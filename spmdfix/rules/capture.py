@@ -1,0 +1,154 @@
+"""SPMD003 (capture hazard H5): a reached shard_map body closes over a value the spmd vmap batches, or over
+an unbatched array while its specs name no mesh axis under `check_vma=True`.
+
+JAX fails on it (an internal `AssertionError: ManualAxisType(...)` or a lowering error), and with
+`in_specs=()` silently returns a result too large by the spmd axis size. What the body captures is
+`analysis.capture`; the fix is lift-captures (`fixes.lift_captures`). Docs: `spmdfix/rules/docs/SPMD003.md`;
+docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes
+from spmdfix.fixes import lift_captures
+from spmdfix.model import Finding, Span, Transform
+from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+
+# lift-captures of the shard_map, and removing spmd_axis_name (always unsafe)
+FIXES = frozenset({Transform.LIFT_CAPTURES, Transform.DROP_SPMD_AXIS})
+CAPTURE = Rule(
+    "SPMD003",
+    "shard-map-captures-batched-value",
+    "a reached shard_map body closes over a value the spmd vmap batches",
+    FIXES,
+)
+RULES = (CAPTURE,)
+
+
+def check(site: Site, reached: ReachedFacts) -> list[Finding]:
+    """The SPMD003 findings of one reached shard_map: one per captured value JAX fails on."""
+    return _capture_findings(site.vmap, reached)
+
+
+def left_behind(site: Site, reached: ReachedFacts, found: list[Finding]) -> dict[Span, str]:
+    """For the findings `check` gave at this shard_map (`found`), what the program does once the site's other
+    findings are fixed and the capture is not (`plan.judgments.judged_together` reads it), by finding span."""
+    return {f.span: _capture_outcome(capture) for f, capture in zip(found, reached.captures)}
+
+
+def _capture_outcome(capture) -> str:
+    """What the program does once the other findings of its vmap site are fixed and this capture is not.
+
+    Measured on jax 0.10.2 (safety/add_axis_with_capture_left): a spec collision fixed by add-axis while the
+    body still closes over a batched value fails with `AssertionError: ManualAxisType(...)`.
+    """
+    return f"the capture of `{capture.name}` (line {capture.line}) still fails (a `ManualAxisType` assertion)"
+
+
+def _capture_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD003: the body closes over a value the spmd vmap batches (hazard H5)."""
+    mesh = reached.shard_map.mesh
+    if reached.shard_map.check_vma is False and mesh is not None and all(mesh.size_of(a) == 1 for a in vmap.spmd.names):
+        # Over size-1 spmd axes a capture runs and matches with check_vma=False, eager and under jit (measured,
+        # safety/measurements/capture_size1_spmd_axis.py; fuzz seed 3552); with check_vma=True it still fails.
+        return []
+    captures = reached.captures
+    if reached.shard_map.check_vma is True and batch_on_explicit_spmd_axes(vmap, mesh):
+        # The batch placed on the Explicit spmd axes: a capture runs and matches with check_vma=True, eager and
+        # under jit (measured, safety/measurements/capture_explicit_mesh.py; fuzz seeds 3314, 3325, 5544):
+        # an unbatched array under all-replicated specs, a batched or derived value only when the in_specs name
+        # a mesh axis besides the spmd ones; under all-replicated specs a batched capture still fails
+        # (`For primitive mul, context mesh ...`, eager and jit). Only a check_vma known to be on: with False
+        # (also through a constant) the capture fails (`out_specs argument must refer to an axis marked as manual`).
+        # A batched capture also needs its own value placed on nothing but the batch dimension: a captured
+        # `w` placed `P('y', 'x')` fails (`For primitive reduce_sum, context mesh ...`; JAX refuses closures
+        # over inputs sharded on Explicit axes), so a capture whose arguments are not known is kept.
+        sm = reached.shard_map
+        names_data_axis = not sm.in_specs.unresolved and bool(sm.in_specs.axes() - set(vmap.spmd.names))
+        captures = tuple(
+            c for c in captures
+            if c.kind != "array" and not (names_data_axis and _placed_on_batch_only(c, vmap))
+        )
+    findings = []
+    for capture in captures:
+        if capture.kind == "array":
+            message = (
+                f"the shard_map body closes over `{capture.name}`, an array the vmap does not batch, while its "
+                "specs name no mesh axis and `check_vma=True`; under a vmap with `spmd_axis_name` JAX fails on "
+                "it with an internal `AssertionError: ManualAxisType(...)`"
+            )
+        else:
+            message = (
+                f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches; "
+                "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
+                "silently returns a result too large by the spmd axis size"
+            )
+        options = [lift_captures.plan(reached, _placed_beyond_batch(captures, vmap))]
+        findings.append(
+            finding(CAPTURE, capture.use, list(vmap.spmd.names), message, options, related_places(vmap, reached))
+        )
+    return findings
+
+
+def _placed_on_batch_only(capture, vmap: VmapFacts) -> bool:
+    """Every call of the vmap places each argument a batched `capture` comes from on no mesh axis beyond its
+    batch dimension (`P('y')`, `P('y', None)`); False when that is not known."""
+    if capture.params is None or vmap.calls is None:
+        return False
+    return all(
+        i < len(call.off_batch) and call.off_batch[i] == () for call in vmap.calls.calls for i in capture.params
+    )
+
+
+def _placed_beyond_batch(captures, vmap: VmapFacts) -> tuple[str, ...]:
+    """The batched captures some call of the vmap places on a mesh axis beyond the batch dimension
+    (`jax.device_put(ws, NamedSharding(mesh, P('y', 'x')))`); for a capture whose arguments are not known,
+    any argument placed so counts."""
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    placed = []
+    for capture in captures:
+        if capture.kind == "array":
+            continue
+        if capture.params is None:
+            hit = any(axes for call in calls for axes in call.off_batch)
+        else:
+            hit = any(
+                i < len(call.off_batch) and call.off_batch[i] for call in calls for i in capture.params
+            )
+        if hit:
+            placed.append(capture.name)
+    return tuple(placed)
+
+
+# Taken from tests/test_analysis.py's CASES (which keeps them too), each named by its key there.
+VALID = (
+    Valid(
+        "SPMD003",  # capture_respects_in_axes_none: `c` is not batched
+        """
+        def f(v, c):
+            return jax.shard_map(lambda u: u * c, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
+        """,
+    ),
+)
+
+INVALID = (
+    Invalid(
+        "SPMD003",  # capture_through_a_helper
+        """
+        def helper(t, scale):
+            def body(u):
+                return u * scale
+            return jax.shard_map(body, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(t)
+        def f(v, w):
+            return helper(v, w + 1)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        at="scale",
+    ),
+)

@@ -1,0 +1,216 @@
+"""SPMD006: a vmap maps away an Explicit mesh axis that a reached shard_map's specs name.
+
+Two ways: a plain `jax.vmap` (no `spmd_axis_name`) over an input whose batch dimension is placed on the
+Explicit axis (`analysis.placement`), or an inner `jax.vmap` on the way that maps away the dimension after the
+batch, placed on an Explicit axis by the spmd vmap's call. JAX raises `shard_map in_specs argument must
+refer to an axis marked as manual`. Where neither applies but the shard_map runs with `check_vma=False`
+called eagerly, the same placement is SPMD008 (`rules.not_manual`). Docs: `spmdfix/rules/docs/SPMD006.md`;
+docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spmdfix.fixes import strip_spec_entries
+from spmdfix.fixes.edits import backticked
+from spmdfix.model import Finding, Related, Transform
+from spmdfix.rules.not_manual import NOT_MANUAL, eager_explicit_findings
+from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+
+# strip of the shard_map's entries naming the axis, and move-placement of the vmap's input (a plain vmap's)
+FIXES = frozenset({Transform.STRIP, Transform.MOVE_PLACEMENT})
+EXPLICIT_AXIS = Rule(
+    "SPMD006",
+    "vmapped-away-explicit-axis-in-specs",
+    "a plain vmap maps away an Explicit mesh axis that a reached shard_map's specs name",
+    FIXES,
+)
+RULES = (EXPLICIT_AXIS,)
+
+
+def check(site: Site, reached: ReachedFacts) -> list[Finding]:
+    """The SPMD006 findings of one reached shard_map (and the SPMD008 ones of the same placement where
+    `check_vma=False` is called eagerly): for a plain vmap, the spec entries naming the Explicit axes its
+    batch is placed on; for a vmap with spmd_axis_name, what an inner vmap maps away."""
+    if site.vmap.kind == "explicit":
+        return _plain_vmap_findings(site, reached)
+    eager_reported = bool(eager_explicit_findings(site.vmap, reached))
+    return _inner_mapped_findings(site.vmap, reached, eager_reported)
+
+
+def _plain_vmap_findings(site: Site, reached: ReachedFacts) -> list[Finding]:
+    """SPMD006: specs of a reached shard_map that name an Explicit axis a plain vmap maps away; when none
+    does, SPMD008 for `check_vma=False` called eagerly (`rules.not_manual.eager_explicit_findings`)."""
+    vmap = site.vmap
+    axes_placed = set(vmap.spmd.names)
+    findings = []
+    sm = reached.shard_map
+    if sm.api == "smap":
+        return []  # not measured under a plain vmap over a placed batch: no finding, no fix
+    fix = strip_spec_entries.plan_explicit(vmap, reached)
+    related = (
+        Related(f"batch dimension placed on Explicit mesh axis {backticked(vmap.spmd.names)} here", vmap.spmd.span),
+        *related_places(vmap, reached)[1:],
+    )
+    for tree in (sm.in_specs, sm.out_specs):
+        for entry, axes in tree.entries_naming(axes_placed):
+            message = (
+                f"a `jax.vmap` without `spmd_axis_name` maps away Explicit mesh axis {backticked(axes)}, "
+                "on which its input's batch dimension is placed, and a shard_map it reaches names it; "
+                "JAX raises `shard_map in_specs argument must refer to an axis marked as manual`"
+            )
+            findings.append(finding(EXPLICIT_AXIS, entry.span, axes, message, [fix, *site.fixes], related))
+    if not any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(axes_placed)):
+        findings += eager_explicit_findings(vmap, reached)
+    return findings
+
+
+def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reported: bool) -> list[Finding]:
+    """SPMD006 / SPMD008: the first `jax.vmap` on the way maps away the per-example dimension that a call of
+    the spmd vmap places on an Explicit mesh axis A (`jax.device_put(xs, NamedSharding(mesh, P(None, 'A')))`).
+
+    Measured on jax 0.10.2 (safety/measurements/inner_vmap_explicit_placement.py; fuzz seeds 321, 407): A is
+    then not manual in the shard_map, so a spec naming A, or an spmd axis A (which the vmap inserts into the
+    specs), raises `shard_map in_specs argument must refer to an axis marked as manual` (eager; under jit the
+    same, a `manual_axis_type` error or a DuplicateSpecError), whatever `check_vma`; with neither, a
+    `check_vma=False` shard_map called eagerly raises `out_specs argument must refer to an axis marked as
+    manual` (under jit it runs). No fix is offered: of the candidates measured (moving or dropping the
+    placement, stripping A, dropping spmd_axis_name), none runs in every case.
+    """
+    sm = reached.shard_map
+    calls = vmap.calls
+    if not reached.inner_mapped or calls is None or sm.mesh is None or sm.mesh.axis_types != "explicit":
+        return []
+    placing = [
+        (c, names) for c in calls.calls for i in reached.inner_mapped
+        if i < len(c.next_dim) and (names := c.next_dim[i])
+    ]
+    if not placing:
+        return []
+    axes = sorted({a for _, names in placing for a in names})
+    lines = ", ".join(sorted({str(c.line) for c, _ in placing}))
+    related = (
+        Related(f"input placed on Explicit mesh axis {backticked(axes)} at the dimension after the batch by "
+                f"the call here", placing[0][0].span),
+        Related("this `jax.vmap` maps that dimension away", reached.inner_vmap),
+        *related_places(vmap, reached),
+    )
+    what = (
+        f"an inner `jax.vmap` maps away Explicit mesh axis {backticked(axes)}, on which the call (line {lines}) "
+        "places the dimension it maps"
+    )
+    error = "JAX raises `shard_map in_specs argument must refer to an axis marked as manual` (a `manual_axis_type` error under jit)"
+    findings = []
+    for tree in (sm.in_specs, sm.out_specs):
+        for entry, named in tree.entries_naming(set(axes)):
+            message = f"{what}, and the shard_map names it; {error}"
+            findings.append(finding(EXPLICIT_AXIS, entry.span, named, message, [], related))
+    spmd = [a for a in vmap.spmd.names if a in axes]
+    if spmd and not findings:
+        message = f"{what}, and the vmap inserts its `spmd_axis_name` {backticked(spmd)} into the shard_map's specs; {error}"
+        findings.append(finding(EXPLICIT_AXIS, sm.span, spmd, message, [], related))
+    eager = [c for c, _ in placing if not c.under_jit]
+    if not findings and not eager_reported and sm.check_vma is False and not reached.under_jit and eager:
+        message = (
+            f"`check_vma=False` on a shard_map reached eagerly (line {', '.join(str(c.line) for c in eager)}) "
+            f"through an inner `jax.vmap` that maps away Explicit mesh axis {backticked(axes)}, on which the call "
+            "places the dimension it maps: JAX does not make the axes manual and raises `shard_map out_specs "
+            "argument must refer to an axis marked as manual`; the same call under `jax.jit` runs"
+        )
+        findings.append(finding(NOT_MANUAL, sm.check_span or sm.span, axes, message, [], related))
+    return findings
+
+
+# From tests/test_analysis.py's CASES (which keeps them too), each named by its key there; the plain-vmap
+# cases are this module's own.
+VALID = (
+    Valid(
+        "SPMD006",  # inner_vmap_not_mapping_the_placed_argument_is_not_spmd006
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def g(r, k):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P(), out_specs=P())(r)
+        def f(x, k):
+            return jax.vmap(g, in_axes=(None, 0))(x, k)
+        def run(ks):
+            xs = jax.device_put(jax.numpy.ones((8, 8, 8)), NamedSharding(em, P(None, 'x', None)))
+            return jax.vmap(f, spmd_axis_name='x')(xs, ks)
+        """,
+    ),
+    Valid(
+        "SPMD006",  # inner_vmap_over_a_placed_axis_on_an_auto_mesh_is_not_spmd006
+        """
+        from jax.sharding import NamedSharding
+        def g(r):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=mesh, in_specs=P(), out_specs=P())(r)
+        def f(x):
+            return jax.vmap(g)(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8, 8)), NamedSharding(mesh, P(None, 'x', None)))
+            return jax.vmap(f, spmd_axis_name='x')(xs)
+        """,
+    ),
+    Valid(
+        "SPMD006",  # a plain vmap over a batch placed on an Explicit axis the shard_map does not name
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P('y'), out_specs=P('y'))(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            return jax.vmap(f)(xs)
+        """,
+    ),
+)
+
+INVALID = (
+    Invalid(
+        "SPMD006",  # inner_vmap_maps_away_a_placed_axis_the_specs_name_is_spmd006
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def g(r):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P('x'), out_specs=P('x'))(r)
+        def f(x, w):
+            return jax.vmap(g, in_axes=(0,))(x) * w
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8, 8)), NamedSharding(em, P(None, 'x', None)))
+            return jax.vmap(f, in_axes=(0, None), spmd_axis_name='y')(xs, 2.0)
+        """,
+        at="'x'",
+    ),
+    Invalid(
+        "SPMD006",  # inner_vmap_maps_away_a_placed_spmd_axis_is_spmd006
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def g(r):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P(), out_specs=P())(r)
+        def f(x):
+            return jax.vmap(g)(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8, 8)), NamedSharding(em, P(None, 'x', None)))
+            return jax.vmap(f, spmd_axis_name='x')(xs)
+        """,
+        at="jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P(), out_specs=P())",
+    ),
+    Invalid(
+        "SPMD006",  # a plain vmap over a batch placed on Explicit axis 'x', which the shard_map names
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x):
+            return jax.shard_map(lambda b: jax.numpy.sin(b), mesh=em, in_specs=P('x'), out_specs=P('x'))(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            return jax.vmap(f)(xs)
+        """,
+        at="'x'",
+    ),
+)

@@ -1,0 +1,131 @@
+"""SPMD007 (hazard H2): a `jax.vmap` between the spmd vmap and a reached shard_map, or inside its body,
+while `check_vma` is on.
+
+JAX raises a `pvary` error even without a spec collision, before and after every spec fix
+(docs/jax-behaviour.md): this rule reports the inner vmap, and the collision rules add `h2_note` to their
+messages. Where H2 holds is `analysis.hazards.h2_at`. Docs: `spmdfix/rules/docs/SPMD007.md`; docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spmdfix.analysis.hazards import h2_at
+from spmdfix.fixes import disable_check_vma
+from spmdfix.model import Finding, Transform
+from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+
+# disable-check-vma of the shard_map and removing spmd_axis_name (both always unsafe)
+FIXES = frozenset({Transform.DISABLE_CHECK_VMA, Transform.DROP_SPMD_AXIS})
+INNER_VMAP = Rule(
+    "SPMD007",
+    "vmap-between-spmd-vmap-and-shard-map",
+    "a jax.vmap between the spmd vmap and a reached shard_map under check_vma=True",
+    FIXES,
+)
+RULES = (INNER_VMAP,)
+
+
+def check(site: Site, reached: ReachedFacts) -> list[Finding]:
+    """The SPMD007 findings of one reached shard_map: each inner `jax.vmap` on the way or in its body."""
+    return _inner_vmap_findings(site.vmap, reached)
+
+
+def h2_note(h2: bool) -> str:
+    """What a collision finding adds to its message when hazard H2 holds at its vmap site ("" otherwise)."""
+    if not h2:
+        return ""
+    return (
+        "; note: a `jax.vmap` between the spmd vmap and this shard_map (or in its body) fails under "
+        "`check_vma=True` before and after any spec fix (hazard H2)"
+    )
+
+
+def _inner_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD007: hazard H2, a jax.vmap on the way or in the body while check_vma is on."""
+    sm = reached.shard_map
+    if not h2_at(vmap, reached):
+        # check_vma off, a body of unary primitives only (analysis.primitives), or a batch placed on an
+        # Explicit mesh (analysis.hazards.batch_on_explicit_axes): measured to run.
+        return []
+    message = (
+        "`jax.vmap` between a vmap with `spmd_axis_name` and the shard_map it reaches (or inside "
+        "its body) while `check_vma=True`: JAX raises a `pvary` error even without a spec collision "
+        "(hazard H2); making the spmd vmap the innermost one, or `check_vma=False`, avoids it"
+    )
+    options = [disable_check_vma.plan(reached)]
+    return [
+        finding(INNER_VMAP, span, list(vmap.spmd.names), message, options, related_places(vmap, reached))
+        for span in (*reached.vmaps, *sm.body.inner_vmaps)
+    ]
+
+
+# Taken from tests/test_analysis.py's CASES (which keeps them too), each named by its key there.
+VALID = (
+    Valid(
+        "SPMD007",  # inner_vmap_over_a_unary_body_is_not_spmd007
+        """
+        def f(x):
+            return jax.shard_map(jax.vmap(lambda r: -jax.numpy.sin(r) ** 2), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+    ),
+    Valid(
+        "SPMD007",  # inner_vmap_over_cumulative_ops_is_not_spmd007 (measured to run under H2)
+        """
+        def body(b):
+            return jax.vmap(lambda r: jax.lax.cummax(jax.numpy.cumsum(r, axis=-1), axis=0, reverse=True))(b)
+        def f(x):
+            return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+    ),
+    Valid(
+        "SPMD007",  # binary_steps_beside_an_inner_vmap_of_a_unary_lambda_are_no_h2
+        """
+        def f(x):
+            n = x.shape[0]
+            def body(b):
+                return jax.vmap(lambda r: jax.numpy.sin(r))(b * 2.0) * b + n
+            return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+    ),
+)
+
+INVALID = (
+    Invalid(
+        "SPMD007",  # inner_vmap_under_check_vma
+        """
+        def block(v):
+            return jax.shard_map(lambda u: u * 2, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        def row(r):
+            return jax.vmap(block)(r)
+        jax.vmap(row, spmd_axis_name='x')
+        """,
+        at="jax.vmap",
+    ),
+    Invalid(
+        "SPMD007",  # body_applying_an_inner_vmap_of_a_binary_lambda_is_spmd007
+        """
+        def body(b):
+            return jax.vmap(lambda r: r * 2.0)(b)
+        def f(x):
+            return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+        at="jax.vmap",
+    ),
+    Invalid(
+        "SPMD007",  # inner_vmap_over_nancumsum_is_spmd007 (measured to raise the pvary error)
+        """
+        def f(x):
+            return jax.shard_map(jax.vmap(lambda r: jax.numpy.nancumsum(r, axis=-1)), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        at="jax.vmap",
+    ),
+)

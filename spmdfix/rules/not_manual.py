@@ -1,0 +1,160 @@
+"""SPMD008 (hazard H4): the vmap's spmd axis is not manual in a reached shard_map.
+
+Either a partial-manual shard_map (`axis_names={...}` without the spmd axis, or a `jax.smap`, whose one manual
+axis is its `axis_name`), or `check_vma=False` on a shard_map an spmd vmap whose batch is placed on its
+Explicit spmd axis reaches eagerly. JAX raises `shard_map in_specs (or out_specs) argument must refer to an
+axis marked as manual`. Docs: `spmdfix/rules/docs/SPMD008.md`; docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spmdfix.analysis.hazards import batch_on_explicit_axes
+from spmdfix.fixes.edits import backticked
+from spmdfix.model import Finding, Refusal, Transform
+from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+from spmdfix.rules.spec_collision import SMAP_REASON
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+
+# rename and add-axis of the vmap site (they append their axis to `axis_names`), removing spmd_axis_name
+FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.DROP_SPMD_AXIS})
+NOT_MANUAL = Rule(
+    "SPMD008",
+    "spmd-axis-not-manual",
+    "the vmap's spmd axis is not manual in a reached shard_map (axis_names without it, a jax.smap over another axis; check_vma=False with the batch on an Explicit axis, eager)",
+    FIXES,
+)
+RULES = (NOT_MANUAL,)
+
+
+def check(site: Site, reached: ReachedFacts) -> list[Finding]:
+    """The SPMD008 findings of one shard_map a vmap with spmd_axis_name reaches: `check_vma=False` reached
+    eagerly with the batch on an Explicit spmd axis, and a partial-manual shard_map without the spmd axis."""
+    return eager_explicit_findings(site.vmap, reached) + _manual_findings(site.vmap, reached, site.fixes)
+
+
+def _manual_findings(vmap: VmapFacts, reached: ReachedFacts, site_fixes) -> list[Finding]:
+    """SPMD008 (hazard H4): a reached partial-manual shard_map (`axis_names={...}`, or a `jax.smap`, whose one
+    manual axis is its `axis_name`) that does not make an spmd axis manual.
+
+    The spmd vmap inserts its axis into the specs, which must then be manual. Measured on jax 0.10.2
+    (safety/measurements/smap_under_spmd_vmap.py, partial_manual_missing_spmd_axis.py): `shard_map in_specs
+    argument must refer to an axis marked as manual` eager, `Axes mentioned in manual_axis_type ... should
+    be of type Manual` under jit, on Auto and Explicit meshes, whatever the specs. A plain vmap runs and keeps
+    the values. For a shard_map, rename and add-axis (which append their axis to `axis_names`) run and keep
+    the values; for an smap they fail (its only manual axis is its own), so they are refused.
+    """
+    sm = reached.shard_map
+    if sm.axis_names is None or sm.axis_names_unknown:
+        return []
+    missing = [a for a in vmap.spmd.names if a not in sm.axis_names.names]
+    if not missing:
+        return []
+    if sm.api != "smap" and batch_on_explicit_axes(vmap, sm.mesh):
+        # The batch placed on an Explicit spmd axis: the shard_map runs with check_vma=True, eager and under
+        # jit (measured: safety/measurements/h4_explicit_placed.py; fuzz seed 4357); check_vma=False called
+        # eagerly fails, which eager_explicit_findings reports.
+        return []
+    manual = sorted(sm.axis_names.names)
+    if sm.api == "smap":
+        what = f"`jax.smap` over axis {backticked(manual)} makes only that axis manual"
+        options: list = [Refusal(t, SMAP_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
+    else:
+        what = f"the shard_map's `axis_names` makes only {backticked(manual)} manual"
+        options = list(site_fixes)
+    message = (
+        f"{what}, and the vmap's `spmd_axis_name` axis {backticked(missing)} is not among them; JAX raises "
+        "`shard_map in_specs argument must refer to an axis marked as manual` (a `manual_axis_type` error under jit)"
+    )
+    span = sm.axis_names.written or sm.axis_names.display or sm.span
+    return [finding(NOT_MANUAL, span, missing, message, options, related_places(vmap, reached))]
+
+
+def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD008: `check_vma=False` on a shard_map reached eagerly by an spmd vmap whose batch is placed on the
+    Explicit spmd axis (or by a plain vmap over a batch placed on Explicit axes, for `rules.explicit_axis`).
+
+    Measured on jax 0.10.2 (safety/measurements/explicit_check_vma_false_eager.py): with the batch placed on
+    the spmd axis of an Explicit mesh and `check_vma=False`, an eager call raises `shard_map out_specs
+    argument must refer to an axis marked as manual` whatever the specs and the body; under `jax.jit` (around
+    the vmap, or anywhere between it and the shard_map) it runs and matches, and so does `check_vma=True`.
+    """
+    sm = reached.shard_map
+    calls = vmap.calls
+    if vmap.kind == "explicit":
+        # a plain vmap over a batch placed on Explicit axes (analysis.placement): measured to fail the same way
+        placed = sm.mesh is not None and sm.mesh.axis_types == "explicit" and calls is not None
+    else:
+        placed = batch_on_explicit_axes(vmap, sm.mesh)
+    if sm.check_vma is not False or reached.under_jit or not placed:
+        return []
+    eager = [c for c in calls.calls if not c.under_jit]
+    if not eager:
+        return []
+    lines = ", ".join(str(c.line) for c in eager)
+    message = (
+        f"`check_vma=False` on a shard_map reached by a vmap whose batch is placed on Explicit mesh axis "
+        f"{backticked(vmap.spmd.names)}{'' if vmap.kind == 'explicit' else ' (its `spmd_axis_name`)'}: called "
+        f"eagerly (line {lines}), JAX does not "
+        "make that axis manual and raises `shard_map out_specs argument must refer to an axis marked as manual`; "
+        "calling it under `jax.jit`, or leaving `check_vma` on, runs"
+    )
+    span = sm.check_span or sm.span
+    return [finding(NOT_MANUAL, span, list(vmap.spmd.names), message, [], related_places(vmap, reached))]
+
+
+# From tests/test_analysis.py (which keeps them too), each named by its key or test there.
+VALID = (
+    Valid(
+        "SPMD008",  # test_a_partial_manual_shard_map_without_the_spmd_axis_is_spmd008_..., axis_names with 'y'
+        """
+        def f(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x', 'y'})(v)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+    ),
+)
+
+INVALID = (
+    Invalid(
+        "SPMD008",  # test_a_partial_manual_shard_map_without_the_spmd_axis_is_spmd008_and_add_axis_extends_axis_names
+        """
+        def f(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(v)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+        at="{'x'}",
+    ),
+    Invalid(
+        "SPMD008",  # a free third mesh axis: rename to it, appended to axis_names, is offered
+        """
+        m3 = Mesh(np.array(jax.devices()).reshape(2, 2, 2), ('x', 'y', 'z'))
+        def f(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=m3, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(v)
+        jax.vmap(f, spmd_axis_name='y')
+        """,
+        at="{'x'}",
+    ),
+    Invalid(
+        "SPMD008",  # smap_partial_decorator_other_axis_is_spmd008
+        """
+        @partial(jax.smap, in_axes=0, out_axes=0, axis_name='x')
+        def g(b):
+            return b
+        jax.vmap(g, spmd_axis_name=('x', 'y'))
+        """,
+        at="'x'",
+    ),
+    Invalid(
+        "SPMD008",  # smap_in_axes_omitted_is_not_read
+        """
+        def f(v):
+            return jax.smap(lambda b: b, out_axes=1, axis_name='y')(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        at="'y'",
+    ),
+)

@@ -1,0 +1,227 @@
+"""SPMD001 / SPMD002: a spec entry of a reached shard_map names an axis of the vmap's `spmd_axis_name`.
+
+`vmap(f, spmd_axis_name='x')` maps the batch dimension onto mesh axis `'x'`, so a shard_map that `f` reaches
+cannot also split over `'x'`: JAX raises for any such entry, batched argument or not (docs/jax-behaviour.md,
+"When JAX raises"). Also the entries of a shard_map nested in a reached body, and the `in_axes`/`out_axes`
+entries of a `jax.smap` (its specs). Docs: `spmdfix/rules/docs/SPMD001.md`, `SPMD002.md`; docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spmdfix.fixes import strip_spec_entries
+from spmdfix.fixes.edits import backticked
+from spmdfix.model import Finding, Refusal, Related, Transform
+from spmdfix.rules.inner_vmap import h2_note
+from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+
+# rename and add-axis of the vmap site, strip of the shard_map, and removing spmd_axis_name (always unsafe)
+FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP, Transform.DROP_SPMD_AXIS})
+IN_SPECS = Rule("SPMD001", "spmd-axis-in-in-specs", "vmap spmd_axis_name axis appears in a reached shard_map's in_specs", FIXES)
+OUT_SPECS = Rule("SPMD002", "spmd-axis-in-out-specs", "vmap spmd_axis_name axis appears in a reached shard_map's out_specs", FIXES)
+RULES = (IN_SPECS, OUT_SPECS)
+
+# Measured on jax 0.10.2 (docs/safety.md, "drop-spmd-axis"): an outer shard_map whose body applies another
+# shard_map, under any vmap with spmd_axis_name.
+NESTED_MEASURED = (
+    "measured, no rename, add-axis or strip runs then (`DuplicateSpecError` eager, a verifier error under "
+    "jit); only removing `spmd_axis_name` does"
+)
+NESTED_REFUSED = (Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP)
+# A `jax.smap` site (api "smap") makes only its own axis manual. Measured on jax 0.10.2 under a vmap over
+# that axis: renaming the spmd axis to another mesh axis and adding a size-1 'batch' axis both fail
+# (`manual_axis_type ... should be of type Manual` under jit, `must refer to an axis marked as manual` eager);
+# only removing spmd_axis_name runs (safety/measure_drop.py).
+SMAP_REASON = (
+    "`jax.smap` makes only its own axis manual: measured, renaming the spmd axis or adding a size-1 axis fails "
+    "(`manual_axis_type` error); only removing `spmd_axis_name` runs"
+)
+
+
+def check(site: Site, reached: ReachedFacts) -> list[Finding]:
+    """The SPMD001/002 findings of one reached shard_map: its own spec entries (or an smap's in_axes/out_axes
+    entries) and those of the shard_maps its body applies."""
+    return _spec_findings(site.vmap, reached, site.fixes, site.h2) + _nested_findings(site.vmap, reached)
+
+
+def nested_reason(reached: ReachedFacts) -> str:
+    """Why rename, add-axis and strip are refused for a reached shard_map with a nested one."""
+    return "the shard_map's body applies another shard_map: " + NESTED_MEASURED
+
+
+def _spec_findings(vmap: VmapFacts, reached: ReachedFacts, site_fixes, h2: bool) -> list[Finding]:
+    """SPMD001 / SPMD002: a spec entry of a reached shard_map names an spmd axis."""
+    spmd = set(vmap.spmd.names)
+    sm = reached.shard_map
+    strip = None
+    findings = []
+    for where, tree in (("in_specs", sm.in_specs), ("out_specs", sm.out_specs)):
+        for entry, axes in tree.entries_naming(spmd):
+            strip = strip or strip_spec_entries.plan(vmap, reached)
+            rule = IN_SPECS if where == "in_specs" else OUT_SPECS
+            out_only = not set(axes) & sm.in_specs.axes()
+            message = _message(axes, where, sm.check_vma, h2, out_only, vmap.shmap_error_disabled)
+            if sm.api == "smap":
+                message = _smap_message(axes, where, h2, out_only)
+            findings.append(finding(rule, entry.span, axes, message, [*site_fixes, strip], related_places(vmap, reached)))
+    return findings
+
+
+def _nested_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD001 / SPMD002 for spec entries of a shard_map nested in a reached body that name an spmd axis.
+
+    Measured on jax 0.10.2: an outer shard_map over 'x' (axis_names={'x'}) whose body applies a shard_map
+    over 'y', under spmd_axis_name='y', fails: `shard_map in_specs argument must refer to an axis marked as
+    manual` eager, a `manual_axis_type ... should be of type Manual` error under jit.
+    """
+    spmd = set(vmap.spmd.names)
+    findings = []
+    for inner in reached.shard_map.body.nested_shard_maps:
+        related = (*related_places(vmap, reached), Related("nested shard_map applied here", inner.span))
+        for where, tree in (("in_specs", inner.in_specs), ("out_specs", inner.out_specs)):
+            rule = IN_SPECS if where == "in_specs" else OUT_SPECS
+            for entry, axes in tree.entries_naming(spmd):
+                message = (
+                    f"vmap `spmd_axis_name` axis {backticked(axes)} appears in `{where}` of a shard_map nested in "
+                    "the body of a shard_map the vmapped function reaches; JAX raises `shard_map in_specs argument "
+                    "must refer to an axis marked as manual` (a `manual_axis_type` error under jit)"
+                )
+                refused = [Refusal(t, nested_reason(reached)) for t in NESTED_REFUSED]
+                findings.append(finding(rule, entry.span, axes, message, refused, related))
+    return findings
+
+
+def _message(
+    axes: list[str], where: str, check_vma: bool | None, h2: bool, out_only: bool, check_disabled: bool = False
+) -> str:
+    message = (
+        f"vmap `spmd_axis_name` axis {backticked(axes)} appears in `{where}` of a shard_map the vmapped "
+        f"function reaches; JAX raises `vmap spmd_axis_name cannot appear in shard_map {where}`"
+    )
+    if check_disabled:
+        # Measured with the option set: DuplicateSpecError (the axis twice in one spec), and with
+        # check_vma=True also a pvary error, depending on the specs and on jit.
+        later = f"a `DuplicateSpecError` (\"P('{axes[0]}', '{axes[0]}') has duplicate entries\")"
+        if check_vma is not False:
+            later += " or a `pvary is a invariant->variant collective` error"
+        message = (
+            f"vmap `spmd_axis_name` axis {backticked(axes)} appears in `{where}` of a shard_map the vmapped "
+            f"function reaches; this module sets `jax_disable_vmap_shmap_error`, so JAX skips its check and "
+            f"fails later with {later}"
+        )
+    elif where == "out_specs" and out_only and check_vma is not False:
+        message += " (with `check_vma=True` an out_specs-only collision surfaces as a `pvary` error)"
+    return message + h2_note(h2)
+
+
+def _smap_message(axes: list[str], where: str, h2: bool, out_only: bool) -> str:
+    """SPMD001/002 on a `jax.smap`: the in_axes/out_axes entry that maps over the spmd axis (measured on jax
+    0.10.2: the in_specs error, or for an out_axes-only collision a `pvary` error, smap checking vma)."""
+    given = "in_axes" if where == "in_specs" else "out_axes"
+    message = (
+        f"`jax.smap` maps this `{given}` entry over axis {backticked(axes)}, the vmap's `spmd_axis_name` axis; "
+        f"JAX raises `vmap spmd_axis_name cannot appear in shard_map {where}`"
+    )
+    if where == "out_specs" and out_only:
+        message = (
+            f"`jax.smap` maps this `{given}` entry over axis {backticked(axes)}, the vmap's `spmd_axis_name` axis; "
+            "JAX raises a `pvary is a invariant->variant collective` error"
+        )
+    return message + h2_note(h2)
+
+
+# Taken from tests/test_analysis.py's CASES (which keeps them too), each named by its key there.
+VALID = (
+    Valid(
+        "SPMD001",  # axis_in_strings_and_comments_only
+        """
+        def f(v):
+            '''P('x') in a docstring'''
+            # jax.vmap(f, spmd_axis_name='x')
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+    ),
+    Valid(
+        "SPMD002",  # sibling_shard_map_is_not_reached
+        """
+        def f(v):
+            return v * 2
+        sm = jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('x'), out_specs=P('x'))
+        y = jax.vmap(f, spmd_axis_name='x')(1)
+        z = sm(y)
+        """,
+    ),
+    Valid(
+        "SPMD001",  # spec_built_at_run_time_stays_silent
+        """
+        def f(v, names):
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P(*names), out_specs=P())(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+    ),
+    Valid(
+        "SPMD001",  # smap_unmapped_axes_is_clean
+        """
+        def f(v):
+            return jax.smap(lambda b: b, in_axes=None, out_axes=None, axis_name='x')(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+    ),
+)
+
+INVALID = (
+    Invalid(
+        "SPMD001",  # partial_of_a_helper_is_followed
+        """
+        def helper(v, k):
+            return jax.shard_map(lambda u: u * k, mesh=mesh, in_specs=P('x'), out_specs=P())(v)
+        jax.vmap(partial(helper, k=2), spmd_axis_name='x')
+        """,
+        at="'x'",
+    ),
+    Invalid(
+        "SPMD001",  # module_level_jit_of_shard_map
+        """
+        step = jax.jit(jax.shard_map(lambda t: t, mesh=mesh, in_specs=P(('x', 'y')), out_specs=P()))
+        def f(v):
+            return step(v)
+        jax.vmap(f, spmd_axis_name=('y',))
+        """,
+        at="('x', 'y')",
+    ),
+    Invalid(
+        "SPMD002",  # nnx_vmap
+        """
+        from flax import nnx
+        def f(v):
+            return jax.shard_map(lambda u: u, mesh=mesh, in_specs=P('y'), out_specs=P('x'), check_vma=False)(v)
+        nnx.vmap(f, spmd_axis_name='x')
+        """,
+        at="'x'",
+    ),
+    Invalid(
+        "SPMD001",  # smap_call_in_and_out_axes: an smap's specs are its in_axes/out_axes
+        """
+        def f(v):
+            return jax.smap(lambda b: b, in_axes=0, out_axes=0, axis_name='x')(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        at="0",
+    ),
+    Invalid(
+        "SPMD002",  # smap_factory_tuple_in_axes_and_imported_name
+        """
+        from jax import smap
+        IN = (None, 1)
+        def f(v, w):
+            return smap(in_axes=IN, out_axes={'a': None, 'b': 0}, axis_name='x')(lambda b, c: b)(v, w)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        at="0",
+    ),
+)

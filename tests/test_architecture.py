@@ -1,0 +1,146 @@
+"""The analysis stays pure: `spmdfix/analysis/` imports nothing above it and does no file-system I/O.
+
+Read from each module's `ast` (nothing is imported): every import counts, those inside functions included, but
+the ones under `if TYPE_CHECKING:` (annotations only, never run). The analysis may import the standard
+library's pure modules, itself and the base modules below it (`spmdfix.model`, `spmdfix.jaxapi`,
+`spmdfix.positions`, `spmdfix.paths`); the project's files reach it only through what the edge injects
+(`analysis.index.ProjectFiles`, built by `spmdfix.project_files`).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ANALYSIS = Path(__file__).resolve().parent.parent / "spmdfix" / "analysis"
+# What the analysis may import of spmdfix: itself, and the base modules that import nothing of it.
+ALLOWED = ("spmdfix.analysis", "spmdfix.model", "spmdfix.jaxapi", "spmdfix.positions", "spmdfix.paths")
+# Standard modules whose business is the file system (or a file's bytes): none of them may be imported.
+IO_MODULES = frozenset(
+    {"io", "os", "pathlib", "posixpath", "ntpath", "genericpath", "shutil", "glob", "tempfile", "fileinput",
+     "mmap", "zipfile", "tarfile", "sqlite3", "linecache", "tokenize", "importlib", "pkgutil", "subprocess"}
+)
+# Names that read or probe files whatever they are called on: the builtin `open`, and the methods of
+# `pathlib.Path` and `os` that touch the file system.
+IO_NAMES = frozenset({"open"})
+IO_ATTRIBUTES = frozenset(
+    {"read_text", "read_bytes", "write_text", "write_bytes", "is_file", "is_dir", "iterdir", "glob", "rglob",
+     "stat", "lstat", "scandir", "listdir", "getcwd", "realpath", "abspath", "relpath", "isfile", "isdir",
+     "exists", "expanduser", "unlink", "mkdir", "rmdir", "readlink", "samefile", "open"}
+)
+
+
+def _modules() -> list[Path]:
+    return sorted(ANALYSIS.glob("*.py"))
+
+
+def _type_checking_blocks(tree: ast.Module) -> set[int]:
+    """ids of the nodes under `if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`), its `else` not included."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            test = node.test
+            name = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else ""
+            if name == "TYPE_CHECKING":
+                inside |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    return inside
+
+
+def _imported(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import run at some point: top level and inside functions alike,
+    `if TYPE_CHECKING:` blocks aside. A relative import is read against `spmdfix.analysis`."""
+    skipped = _type_checking_blocks(tree)
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            # (`from spmdfix import files` imports a module: each name is read as a part of the module path)
+            base = node.module or ""
+            if node.level:
+                package = "spmdfix.analysis".split(".")[: 2 - (node.level - 1)]
+                base = ".".join([*package, *([base] if base else [])])
+            out += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return out
+
+
+def _io_uses(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, what) of each place that names file-system I/O: an I/O module imported, the builtin `open`,
+    a method of `Path`/`os` that touches files."""
+    skipped = _type_checking_blocks(tree)
+    out = []
+    for line, name in _imported(tree):
+        if name.split(".")[0] in IO_MODULES:
+            out.append((line, f"import {name}"))
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Name) and node.id in IO_NAMES:
+            out.append((node.lineno, node.id))
+        elif isinstance(node, ast.Attribute) and node.attr in IO_ATTRIBUTES:
+            out.append((node.lineno, f".{node.attr}"))
+    return sorted(out)
+
+
+def _allowed(name: str) -> bool:
+    if not name.startswith("spmdfix"):
+        return True  # the standard library and third parties (checked for I/O apart)
+    return any(name == a or name.startswith(a + ".") for a in ALLOWED)
+
+
+def upward_imports(source: str) -> list[tuple[int, str]]:
+    """(line, module) of each import of a spmdfix module above the analysis in one module's source."""
+    return [(line, name) for line, name in _imported(ast.parse(source)) if not _allowed(name)]
+
+
+def io_uses(source: str) -> list[tuple[int, str]]:
+    """(line, what) of each place one module's source names file-system I/O."""
+    return _io_uses(ast.parse(source))
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: p.name)
+def test_the_analysis_imports_nothing_above_it(path: Path) -> None:
+    found = upward_imports(path.read_text(encoding="utf-8"))
+    assert found == [], f"{path.name} imports {found}: the analysis may import only {ALLOWED}"
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: p.name)
+def test_the_analysis_does_no_file_io(path: Path) -> None:
+    found = io_uses(path.read_text(encoding="utf-8"))
+    assert found == [], f"{path.name} names file-system I/O at {found}: the edge injects what the index reads"
+
+
+def test_the_project_index_imports_neither_the_driver_nor_the_fact_contract() -> None:
+    """The index stores module models built by the factory it is given (`ProjectIndex(analyse=...)`): it never
+    builds the analysis itself, so no import of it closes a cycle (type-only imports counted too)."""
+    tree = ast.parse((ANALYSIS / "index.py").read_text(encoding="utf-8"))
+    names = [
+        n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+    ] + [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    assert not [n for n in names if n in ("spmdfix.analysis.facts", "spmdfix.analysis.analyzer", "spmdfix.files")]
+
+
+def test_the_checks_see_what_they_look_for() -> None:
+    """The checks find an upward import at the top level and inside a function, skip `if TYPE_CHECKING:`, and
+    find I/O by import, by the builtin and by a method (a test that cannot fail proves nothing)."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from spmdfix.analysis.scopes import ModuleIndex\n"
+        "from spmdfix import model, jaxapi\n"
+        "from spmdfix.files import source_of\n"
+        "from .values import Evaluator\n"
+        "if TYPE_CHECKING:\n"
+        "    from spmdfix.cache import Cache\n"
+        "    import pathlib\n"
+        "def f(p):\n"
+        "    import spmdfix.api\n"
+        "    from pathlib import Path\n"
+        "    with open(p) as h:\n"
+        "        return Path(p).read_text() + h.read()\n"
+    )
+    assert upward_imports(source) == [(4, "spmdfix.files.source_of"), (10, "spmdfix.api")]
+    assert io_uses(source) == [(11, "import pathlib.Path"), (12, "open"), (13, ".read_text")]
