@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 
 from spmdfix.model import DEFAULT_NEW_AXIS, Strategy
 from spmdfix.rules import RULES
-from spmdfix.stamps import Stamp, settled, stamp_of
+from spmdfix.stamps import Stamp, settled, settled_now, stamp_of, stat_key
 
 if TYPE_CHECKING:
     import pathspec
@@ -462,14 +462,17 @@ def _never(path: str, is_dir: bool, name: str | None = None) -> bool:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    """The TOML table of the file at `path`, parsed once while its stat (size, times, inode) stays the same:
-    a process that lives on (`check --watch`, the language server, tests) reads an edited file again."""
+    """The TOML table of the file at `path`, parsed once while its stat key (`stamps.stat_key`: size, times,
+    inode, device) stays the same: a process that lives on (`check --watch`, the language server, tests)
+    reads an edited file again. A key that is not settled (changed within `stamps.RACY_NS`: a rewrite in the
+    same clock tick keeps it) is parsed again on every call, as `files.source_of` reads a module."""
     try:
-        st = os.stat(path)
-        stamp: tuple[int, ...] | None = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        key: tuple[int, ...] | None = stat_key(os.stat(path))
     except OSError:
-        stamp = None
-    return _parsed_toml(path, stamp)
+        key = None
+    if key is not None and not settled_now(key):  # type: ignore[arg-type]
+        return _parsed_toml.__wrapped__(path, key)
+    return _parsed_toml(path, key)
 
 
 @functools.lru_cache(maxsize=256)
