@@ -48,7 +48,7 @@ def _round(paths: list[str]) -> tuple[dict[str, float], list[tuple], int, int]:
     from spmdfix.files import decode, discover, plain_ascii, read_bytes
     from spmdfix.plan import plan_findings
     from spmdfix.prefilter import may_have_findings
-    from spmdfix.runner import cleared_by_bytes
+    from spmdfix.runner import clean_if_utf8
 
     totals = {"imports": clock() - t0}
     api._INDEXES.clear()  # each round parses other modules of the projects afresh, as a cold run does
@@ -56,7 +56,7 @@ def _round(paths: list[str]) -> tuple[dict[str, float], list[tuple], int, int]:
     t = clock()
     files = discover(paths)
     totals["discover"] = clock() - t
-    # As `runner._run_bytes` goes: the bytes' test, then decoding and preparing only the texts it keeps.
+    # As `runner.one_file._run_bytes` goes: the bytes' test, then decoding and preparing only the texts it keeps.
     read, by_bytes, prepare, prefilter, kept = 0.0, 0.0, 0.0, 0.0, []
     for path in files:
         t = clock()
@@ -65,7 +65,7 @@ def _round(paths: list[str]) -> tuple[dict[str, float], list[tuple], int, int]:
         except OSError:
             continue
         t1 = clock()
-        cleared = cleared_by_bytes(path, raw)
+        cleared = clean_if_utf8(path, raw)
         t2 = clock()
         read, by_bytes = read + t1 - t, by_bytes + t2 - t1
         if cleared and plain_ascii(raw):

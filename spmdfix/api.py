@@ -10,15 +10,13 @@ language server's code action, the JSON `fix` field). `Options` and `choose_fix`
 from __future__ import annotations
 
 import ast
-import contextlib
-import gc
 import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from spmdfix import rules
+from spmdfix import perf, rules
 from spmdfix.analysis.analyzer import Analyzer
 from spmdfix.analysis.index import MAX_MODULES, ProjectIndex, ProjectLink
 from spmdfix.analysis.kinds import VmapKind
@@ -96,13 +94,13 @@ def analyse_source(
     analysed without asking again."""
     if not prefiltered and not may_have_findings(source):
         return Analysis([])
-    with _gc_paused():
+    with perf.gc_paused():
         analysis, tree = _checked(source, options, path, index)
-        if tree is not None and _retained.chars + len(source) <= _retained.budget:
-            _retain(tree, len(source))
+        if tree is not None:
+            perf.retain_tree(tree, len(source))  # (a worker's: `perf.retain_trees`)
         # Let the tree go while the collector is paused: reference counting frees it here, where a collection
         # as the collector resumes would otherwise walk all of it first (0.1 s of CPU for jax's 12,600-line
-        # pjit_test.py in a `-j 1` run). A kept tree is frozen out of the collector's reach (`_retain`).
+        # pjit_test.py in a `-j 1` run). A kept tree is frozen out of the collector's reach (`perf.retain_tree`).
         del tree
         return analysis
 
@@ -118,38 +116,6 @@ def check_source(
     a related place may then lie in another module (its spans carry that module's path, `model.Span.path`).
     """
     return analyse_source(source, options, path=path, index=index).findings
-
-
-# eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
-# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(slots=True, eq=False, repr=False)
-class _Retained:
-    """The `ast` trees this process keeps rather than frees (`retain_trees`), and how many characters of
-    source they hold against the budget."""
-
-    trees: list[ast.Module] = field(default_factory=list)
-    chars: int = 0
-    budget: int = -1  # characters; below zero nothing is kept (any process but a worker)
-
-
-_retained = _Retained()
-
-
-def retain_trees(chars: int) -> None:
-    """Keep the `ast` trees of the modules `analyse_source` parses from now on, up to `chars` characters of
-    source in all, instead of freeing them. Only for a process that ends without tearing its objects down:
-    a worker of `runner.worker_pool` (multiprocessing ends its children with `os._exit`). Freeing a tree
-    costs its deallocation of every node: 0.06 s of CPU for the 22 modules the reference corpus analyses
-    (jax's 12,600-line pjit_test.py alone 0.015 s); a tree takes about 25 bytes of memory per character of
-    source. Kept trees are moved out of the collector's generations (`gc.freeze`), so that no collection
-    walks them again."""
-    _retained.budget = chars
-
-
-def _retain(tree: ast.Module, chars: int) -> None:
-    _retained.trees.append(tree)
-    _retained.chars += chars
-    gc.freeze()  # (the collector is paused: the tree was allocated meanwhile and would be its next young walk)
 
 
 _INDEXES: dict[Path, ProjectIndex] = {}
@@ -193,20 +159,6 @@ def _analyzer(source: str, tree: ast.Module, path: str | Path | None, index: Pro
     name, _, is_package = module_name(where)
     package = name if is_package else name.rpartition(".")[0]
     return Analyzer(ModuleModel.build(source, tree, "", package, ProjectLink(index, str(where))))
-
-
-@contextlib.contextmanager
-def _gc_paused():
-    """Pause the cyclic garbage collector: parsing and indexing allocate tens of thousands of short-lived
-    objects, and collections triggered meanwhile cost a third of a check (measured on the 2,000-line
-    benchmark file). What they leave is collected once the collector runs again."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _checked(
@@ -335,7 +287,7 @@ def fix_source(
     touch; libcst parses only those statements. `path` and `index` as for `check_source`; fixes that edit
     other modules are left to `fix_modules`.
     """
-    with _gc_paused():
+    with perf.gc_paused():
         return _fixed(source, options, select, review, path, index)
 
 

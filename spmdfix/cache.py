@@ -4,18 +4,18 @@ from has changed, as ruff's cache does.
 What an outcome depends on, and so what its entry is keyed by:
 - the bytes of the file (a SHA-256 digest);
 - for a module that was analysed, the digests of every other module of the project its analysis read or
-  looked for (`FileOutcome.depends`, from the project index: None for a file looked for and absent), and
+  looked for (`results.Checked.depends`, from the project index: None for a file looked for and absent), and
   the project root it searched from;
 - the settings of its job (`Job` without its path: options, rule selection, mode, limits);
 - the tool: its version and a digest of its own source files (an edited checkout is another tool), which
   names the cache file, so another version never reads it.
 
-Knowing a file's digest without reading it: each entry keeps the `os.stat` of the file (size, mtime,
-ctime, inode, device) taken just before the bytes were read, as git's index does. A file whose stat is
-unchanged is not read again; any write to a file changes its ctime, which no user call can set back. A stat
-taken within `RACY_NS` of the file's last change is not trusted (a change in the same clock tick keeps the
-times), so such a file is read and hashed; so is every file whose stat differs, and an unchanged digest
-then serves the entry (and refreshes its stat).
+Knowing a file's digest without reading it: each entry keeps the file's stamp (`stamps.FileStamp`: the
+stat key, size, mtime, ctime, inode, device, taken just before the bytes were read, as git's index does).
+A file whose stat is unchanged is not read again; any write to a file changes its ctime, which no user call
+can set back. A stamp that is not settled (taken within `stamps.RACY_NS` of the file's last change: a
+change in the same clock tick keeps the times) is not trusted, so such a file is read and hashed; so is
+every file whose stat differs, and an unchanged digest then serves the entry (and refreshes its stat).
 
 What a walk kept of each directory (its source files and subdirectories once excludes and ignore files have
 spoken) is kept too, in a second file (`listings-...`, same format and rules), keyed by the stamps of the
@@ -38,45 +38,37 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-import gc
 import hashlib
 import io
+import operator
 import os
 import pickle
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spmdfix import stamps
 from spmdfix.files import ListingMemo, absolute_path, find_project_root
+from spmdfix.perf import freeze_alive, gc_paused, record
+from spmdfix.results import PROJECT_ROOT_KEY, Checked, FileResult, Mode, Skipped
+from spmdfix.stamps import FileStamp, read_stamped, stat_key, trusted, unchanged
 
 if TYPE_CHECKING:
     from spmdfix.config import TableMemo
-    from spmdfix.runner import FileOutcome, Job
+    from spmdfix.runner import Job
 
-PROJECT_ROOT_KEY = "<project root>"  # as `runner.PROJECT_ROOT_KEY`
 CACHE_DIR_NAME = ".spmdfix_cache"
 ENV_CACHE_DIR = "SPMDFIX_CACHE_DIR"
 ROOT_MARKERS = ("pyproject.toml", "spmdfix.toml", ".git")
-RACY_NS = 2_000_000_000  # file timestamps come from a coarse clock; 2 s also covers FAT's granularity
 FORMAT = 1  # of the cache file; part of its name
-CACHEABLE = frozenset({"checked", "skipped"})  # "fixed" writes; "unreadable" and "failed" may be passing
+CACHEABLE = (Checked, Skipped)  # a `Fixed` result writes; `Unreadable` and `Failed` ones may be passing
+# The tags of an entry's short result (`_pack`), part of the cache file's format.
+_CHECKED, _SKIPPED = "checked", "skipped"
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache of spmdfix results.\n"
 
 
-@dataclass(frozen=True, slots=True)
-class FileStamp:
-    """A file's identity when it was read: `os.stat` fields taken before the read, the wall-clock time
-    then (ns), and the SHA-256 of the bytes read. stat is None when the file changed while being read
-    (or its stat could not be taken): the entry is then checked by its bytes only."""
-
-    stat: tuple[int, int, int, int, int] | None
-    taken_ns: int
-    digest: str
-
-
-@dataclass(slots=True)
+@record
 class PlainCounts:
     """The files `Cache.serve_plain` served in a run, and how many of them passed the prefilter (parsed)
     and had suppressed findings: all a report shows of them (their outcomes hold nothing else)."""
@@ -86,39 +78,12 @@ class PlainCounts:
     suppressed: int = 0
 
 
-def stat_key(st: os.stat_result) -> tuple[int, int, int, int, int]:
-    """The fields of a stat that change when the file's bytes do: size, mtime, ctime, inode, device."""
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-
-
-def digest_bytes(raw: bytes) -> str:
-    """The SHA-256 hex digest the cache keys a file's bytes by (the project index's digest too)."""
-    return hashlib.sha256(raw).hexdigest()
-
-
-def read_stamped(path: str | os.PathLike) -> tuple[bytes, FileStamp]:
-    """The bytes of a file and its stamp. Raises OSError."""
-    taken = time.time_ns()
-    with open(path, "rb") as handle:
-        before = os.fstat(handle.fileno())
-        raw = handle.read()
-        after = os.fstat(handle.fileno())
-    key = stat_key(before)
-    return raw, FileStamp(key if key == stat_key(after) else None, taken, digest_bytes(raw))
-
-
-def _trusted(stamp: FileStamp, now: tuple[int, int, int, int, int]) -> bool:
-    """Whether an unchanged stat proves unchanged bytes: equal, and taken well after the last change."""
-    if stamp.stat is None or stamp.stat != now:
-        return False
-    return max(now[1], now[2]) < stamp.taken_ns - RACY_NS
-
-
-@dataclass(slots=True)
+@record
 class Entry:
     """One file's cached result: its stamp, the settings key of its job, the (path, digest) of each other
-    module its analysis read, and the outcome: `(status, parsed, suppressed, error)` for an outcome with
-    nothing else in it (most files), else the pickled `FileOutcome` (built only when served)."""
+    module its analysis read, and the result as `_pack` keeps it: `(tag, parsed, suppressed, reason)` for a
+    result with nothing else in it (most files), else the pickled `Checked` result (built only when
+    served)."""
 
     stamp: FileStamp
     settings: str
@@ -140,36 +105,49 @@ class Entry:
         return Entry(FileStamp(stat, int(taken), digest), settings, depends, outcome)
 
 
-def _pack(outcome: FileOutcome) -> tuple[str, bool, int, str] | bytes:
-    from spmdfix.runner import FileOutcome
+# A `Checked` result's fields that a report shows beyond its counts (parsed, suppressed); what it depends on
+# and its stamp are kept beside it in its `Entry`.
+_REPORTED = operator.attrgetter(
+    *(
+        f.name
+        for f in dataclasses.fields(Checked)
+        if f.name not in ("path", "display", "parsed", "suppressed", "depends", "stamp")
+    )
+)
+_NOTHING_REPORTED = _REPORTED(Checked(Path(), ""))
 
-    short = (outcome.status, outcome.parsed, outcome.suppressed, outcome.error)
-    plain = FileOutcome(outcome.path, outcome.display, *short[:1], parsed=short[1], suppressed=short[2], error=short[3])
-    if dataclasses.replace(outcome, stamp=None, depends=()) == plain:
-        return short
-    return pickle.dumps(dataclasses.replace(outcome, stamp=None), protocol=pickle.HIGHEST_PROTOCOL)
+
+def _pack(result: Checked | Skipped) -> tuple[str, bool, int, str] | bytes:
+    """A result as its entry keeps it: `(tag, parsed, suppressed, reason)` for a `Skipped` one and for a
+    `Checked` one with nothing to report but its counts (most files), else the pickled result without its
+    stamp (the entry holds it)."""
+    if result.__class__ is Skipped:
+        return (_SKIPPED, False, 0, result.reason)  # type: ignore[union-attr]
+    if _REPORTED(result) == _NOTHING_REPORTED:
+        return (_CHECKED, result.parsed, result.suppressed, "")
+    return pickle.dumps(dataclasses.replace(result, stamp=None), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _unpack(packed: tuple[str, bool, int, str] | bytes, job: Job) -> FileOutcome | None:
-    """The outcome of `job` an entry holds (its path and display as this run spells them); None when it
+def _unpack(packed: tuple[str, bool, int, str] | bytes, job: Job) -> FileResult | None:
+    """The result of `job` an entry holds (its path and display as this run spells them); None when it
     cannot be read back."""
-    from spmdfix.runner import FileOutcome
-
     if isinstance(packed, tuple):
-        status, parsed, suppressed, error = packed
-        if not (parsed or suppressed or error):  # most files: the defaults (keywords cost a warm run)
-            return FileOutcome(job.path, job.display, status)
-        return FileOutcome(job.path, job.display, status, parsed=parsed, suppressed=suppressed, error=error)
+        tag, parsed, suppressed, reason = packed
+        if tag == _CHECKED:
+            if not (parsed or suppressed):  # most files: the defaults (keywords cost a warm run)
+                return Checked(job.path, job.display)
+            return Checked(job.path, job.display, parsed=parsed, suppressed=suppressed)
+        return Skipped(job.path, job.display, reason) if tag == _SKIPPED else None
     try:
-        outcome = _Unpickler(io.BytesIO(packed)).load()
+        result = _Unpickler(io.BytesIO(packed)).load()
     except Exception:  # noqa: BLE001 - damage or forgery: computed again
         return None
-    if not isinstance(outcome, FileOutcome):
+    if not isinstance(result, Checked):  # (the only result `_pack` pickles)
         return None
-    source = outcome.source
+    source = result.source
     if source is not None and source.path != job.path:
         source = dataclasses.replace(source, path=job.path)
-    return dataclasses.replace(outcome, path=job.path, display=job.display, source=source)
+    return dataclasses.replace(result, path=job.path, display=job.display, source=source)
 
 
 # --- where, and which tool ---------------------------------------------------------------------------
@@ -192,7 +170,7 @@ def tool_key() -> str:
     """spmdfix's version and a digest of its own source files (`.py`, `.md`): results of another build are
     never served. A file counts by its stat (size, mtime, ctime, inode, device: writing it, copying it or
     checking another version out changes its ctime, which no user call can set back), or by its bytes when
-    it changed within `RACY_NS` (a change in the same clock tick keeps the times); reading and hashing
+    its stat is not settled (`stamps.settled`: a change in the same clock tick keeps the times); reading and hashing
     every file cost each run more than the rest of this key."""
     import spmdfix
 
@@ -206,7 +184,7 @@ def tool_key() -> str:
                 path = os.path.join(directory, name)
                 digest.update(os.path.relpath(path, package).encode() + b"\0")
                 key = stat_key(os.stat(path))
-                if max(key[1], key[2]) < now - RACY_NS:
+                if stamps.settled(key, now):
                     digest.update(repr(key).encode())
                 else:
                     with open(path, "rb") as handle:
@@ -260,10 +238,10 @@ class Cache:
                 self._entries[path] = None
         return self._entries[path]
 
-    def lookup(self, job: Job) -> FileOutcome | None:
+    def lookup(self, job: Job) -> FileResult | None:
         """The cached outcome of `job` when the file, its settings and every module its analysis read are
         unchanged; None otherwise (the job must run, then `store` its outcome)."""
-        if job.mode != "check":
+        if job.mode is not Mode.CHECK:
             return None
         key = absolute_path(job.path)
         if key not in self._entries and key not in self._digests:
@@ -283,7 +261,7 @@ class Cache:
         self.hits += outcome is not None
         return outcome
 
-    def _served_by_stat(self, job: Job, key: str) -> FileOutcome | None:
+    def _served_by_stat(self, job: Job, key: str) -> FileResult | None:
         """`lookup`'s answer in the common case, from the plain entry without building it (`_trusted_plain`).
         None when that case does not hold (`lookup` then decides as usual): a warm run asks this of every
         file, and the general path's objects and calls were most of its time."""
@@ -299,8 +277,8 @@ class Cache:
     def _trusted_plain(self, path: str, settings: str) -> tuple | None:
         """The entry of the absolute `path` as the cache file holds it (`Entry.to_plain`'s tuple) when its
         outcome is packed short (`_pack`), its analysis read no other module, it is of `settings` (a job's
-        `settings_key`), and the file's stat is the entry's, taken well after the last change (as
-        `_trusted`); else None. No `Entry` is built: both warm paths ask this of every file."""
+        `settings_key`), and the file's stat is the entry's, taken well after the last change
+        (`stamps.unchanged`); else None. No `Entry` is built: both warm paths ask this of every file."""
         item = self._plain.get(path)
         if type(item) is not tuple or len(item) != 6:
             return None
@@ -309,14 +287,7 @@ class Cache:
             return None
         if type(packed) is not tuple or len(packed) != 4:
             return None
-        try:
-            st = os.stat(path)
-        except OSError:
-            return None
-        now = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
-        if stat != now or max(now[1], now[2]) >= taken - RACY_NS:
-            return None
-        return item
+        return item if unchanged(path, stat, taken) else None
 
     def _settings_key(self, job: Job) -> str:
         """`settings_key(job)`, computed once per settings object of the run (a directory's files share
@@ -343,8 +314,8 @@ class Cache:
         item = self._trusted_plain(path, settings)
         if item is None:
             return False
-        status, parsed, suppressed, error = item[5]
-        if status != "checked" or error != "" or type(parsed) is not bool or type(suppressed) is not int:
+        tag, parsed, suppressed, reason = item[5]
+        if tag != _CHECKED or reason != "" or type(parsed) is not bool or type(suppressed) is not int:
             return False
         self._digests[path] = item[2]  # (also what keeps the entry in `save`)
         self.hits += 1
@@ -364,7 +335,7 @@ class Cache:
         found: str | None = None
         try:
             now = stat_key(os.stat(path))
-            if entry is not None and _trusted(entry.stamp, now):
+            if entry is not None and trusted(entry.stamp, now):
                 found = entry.stamp.digest
             else:
                 _, stamp = read_stamped(path)
@@ -382,7 +353,7 @@ class Cache:
     def listing_memo(self, rules_key: Callable[[str], Hashable]) -> ListingMemo:
         """The directory listings of earlier walks (`files.ListingMemo`, read from the cache directory
         now), for a walk whose `excluded` decides by `rules_key`'s key; saved by `save`."""
-        self.listings = ListingMemo(_load(self.listings_file), rules_key, RACY_NS)
+        self.listings = ListingMemo(_load(self.listings_file), rules_key)
         return self.listings
 
     def table_memo(self) -> TableMemo:
@@ -391,20 +362,21 @@ class Cache:
         from spmdfix.config import TableMemo
 
         known = {p: k for p, k in _load(self.tables_file).items() if type(p) is str and type(k) is tuple}
-        self.tables = TableMemo(known, RACY_NS)
+        self.tables = TableMemo(known)
         return self.tables
 
     # Writing -------------------------------------------------------------------------------------------
-    def store(self, job: Job, outcome: FileOutcome) -> None:
-        """Keep `outcome` for the next run when it can be served again (a check's outcome, read with a
-        stamp, of a file checked or deliberately skipped); drop the file's old entry otherwise."""
+    def store(self, job: Job, outcome: FileResult) -> None:
+        """Keep `outcome` for the next run when it can be served again (a check's result, read with a
+        stamp, of a file checked or deliberately skipped: `CACHEABLE`); drop the file's old entry otherwise."""
         key = absolute_path(job.path)
         stamp = outcome.stamp
-        if job.mode != "check" or stamp is None or outcome.status not in CACHEABLE:
+        if job.mode is not Mode.CHECK or stamp is None or not isinstance(outcome, CACHEABLE):
             if self.entry(key) is not None:
                 self.changed[key] = None
             return
-        entry = Entry(stamp, settings_key(job), tuple(outcome.depends), _pack(outcome))
+        depends = tuple(outcome.depends) if isinstance(outcome, Checked) else ()  # (a `Skipped` file read nothing)
+        entry = Entry(stamp, settings_key(job), depends, _pack(outcome))
         self._entries[key] = entry
         self.changed[key] = entry
         self._digests[key] = stamp.digest
@@ -538,18 +510,14 @@ def _load(file: Path) -> dict[str, tuple]:
         data = file.read_bytes()
     except OSError:
         return {}
-    collecting = gc.isenabled()
-    gc.disable()  # thousands of tuples and no cycle: the collector's passes during the load are waste
     try:
-        found = _PlainUnpickler(io.BytesIO(data)).load()
+        with gc_paused():  # thousands of tuples and no cycle: the collector's passes during the load are waste
+            found = _PlainUnpickler(io.BytesIO(data)).load()
         if not (isinstance(found, tuple) and len(found) == 2 and found[0] == FORMAT and isinstance(found[1], dict)):
             return {}
         return found[1]
     except Exception:  # noqa: BLE001 - any damage or forgery reads as an empty cache
         return {}
-    finally:
-        if collecting:
-            gc.enable()
 
 
 class _PlainUnpickler(pickle.Unpickler):
@@ -567,7 +535,7 @@ class CachedRun:
 
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
-        self.served: list[tuple[Job, FileOutcome]] = []
+        self.served: list[tuple[Job, FileResult]] = []
 
     def misses(self, jobs: Iterable[Job], process_lifetime: bool = False) -> Iterator[Job]:
         """The jobs the cache cannot serve (asking each for a stamp); the served outcomes are kept.
@@ -577,29 +545,23 @@ class CachedRun:
         its passes over those objects were a tenth of a warm run. process_lifetime: the served outcomes
         live as long as the process (a CLI run): once the walk is done, every object then alive goes to
         the collector's permanent generation (`gc.freeze`), so that no later pass traverses them either."""
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with gc_paused() as paused:
             for job in jobs:
                 outcome = self.cache.lookup(job)
                 if outcome is not None:
                     self.served.append((job, outcome))
                     continue
-                if collecting:
-                    gc.enable()
+                paused.resume()
                 try:
-                    yield dataclasses.replace(job, stamp=True) if job.mode == "check" else job
+                    yield dataclasses.replace(job, stamp=True) if job.mode is Mode.CHECK else job
                 finally:
-                    gc.disable()
+                    paused.pause()
             if process_lifetime:
-                gc.freeze()
-        finally:
-            if collecting:
-                gc.enable()
+                freeze_alive()
 
     def finish(
-        self, jobs: Sequence[Job], outcomes: Sequence[FileOutcome], order: Callable[[Job], object]
-    ) -> tuple[list[Job], list[FileOutcome]]:
+        self, jobs: Sequence[Job], outcomes: Sequence[FileResult], order: Callable[[Job], object]
+    ) -> tuple[list[Job], list[FileResult]]:
         for job, outcome in zip(jobs, outcomes):
             self.cache.store(job, outcome)
         self.cache.save()

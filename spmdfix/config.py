@@ -54,9 +54,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spmdfix.files import stamp_of
 from spmdfix.model import AUTO, DEFAULT_NEW_AXIS, STRATEGIES, Strategy, strategy_of
 from spmdfix.rules import RULES
+from spmdfix.stamps import Stamp, settled, settled_now, stamp_of, stat_key
 
 if TYPE_CHECKING:
     import pathspec
@@ -462,14 +462,17 @@ def _never(path: str, is_dir: bool, name: str | None = None) -> bool:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    """The TOML table of the file at `path`, parsed once while its stat (size, times, inode) stays the same:
-    a process that lives on (`check --watch`, the language server, tests) reads an edited file again."""
+    """The TOML table of the file at `path`, parsed once while its stat key (`stamps.stat_key`: size, times,
+    inode, device) stays the same: a process that lives on (`check --watch`, the language server, tests)
+    reads an edited file again. A key that is not settled (changed within `stamps.RACY_NS`: a rewrite in the
+    same clock tick keeps it) is parsed again on every call, as `files.source_of` reads a module."""
     try:
-        st = os.stat(path)
-        stamp: tuple[int, ...] | None = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        key: tuple[int, ...] | None = stat_key(os.stat(path))
     except OSError:
-        stamp = None
-    return _parsed_toml(path, stamp)
+        key = None
+    if key is not None and not settled_now(key):  # type: ignore[arg-type]
+        return _parsed_toml.__wrapped__(path, key)
+    return _parsed_toml(path, key)
 
 
 @functools.lru_cache(maxsize=256)
@@ -537,30 +540,28 @@ def _config_in(directory: str, memo: TableMemo | None = None) -> Path | None:
 class TableMemo:
     """The pyproject.toml files that earlier runs parsed and found without a `[tool.spmdfix]` table (most
     of a tree's: a walk asks about every directory's, and parsing them with tomllib was a tenth of a warm
-    run), each with its `os.stat` key (size, mtime, ctime, inode, device) from before the parse: a file
-    whose stat is unchanged is not parsed again (any write changes its ctime). A stat taken within
-    `racy_ns` of the file's last change is not recorded (a change in the same clock tick keeps the
-    times), nor is a file that could not be parsed (its error is raised on every run). `known`: path ->
-    stat key, as loaded (plain data, only compared); `changed`: this run's new records, for the caller
-    to save (the results cache keeps them beside its directory listings)."""
+    run), each with its stat key (`stamps.stat_key`: size, mtime, ctime, inode, device) from before the
+    parse: a file whose stat is unchanged is not parsed again (any write changes its ctime). A stamp that is
+    not settled (`stamps.settled`: a change in the same clock tick keeps the times) is not recorded, nor is
+    a file that could not be parsed (its error is raised on every run). `known`: path -> stat key, as loaded
+    (plain data, only compared); `changed`: this run's new records, for the caller to save (the results
+    cache keeps them beside its directory listings)."""
 
-    def __init__(self, known: dict, racy_ns: int) -> None:
+    def __init__(self, known: dict) -> None:
         self.known = known
-        self.racy_ns = racy_ns
         self.changed: dict[str, tuple[int, int, int, int, int]] = {}
 
     @staticmethod
-    def stamp(path: str) -> tuple[tuple[int, int, int, int, int], int] | None:
-        """The stat key of a regular file and the time just before it was taken (`files.stamp_of`); None for
-        no such file."""
+    def stamp(path: str) -> Stamp | None:
+        """The stamp of a regular file (`stamps.stamp_of`: its stat key and the time just before it was
+        taken); None for no such file."""
         found = stamp_of(path)
         return found[0] if found is not None and not found[1] else None
 
-    def put(self, path: str, stamp: tuple[tuple[int, int, int, int, int], int]) -> None:
+    def put(self, path: str, stamp: Stamp) -> None:
         """Record that the file at `path`, as `stamp` shows it, has no table (when settled)."""
-        key, taken = stamp
-        if max(key[1], key[2]) < taken - self.racy_ns:
-            self.changed[path] = key
+        if settled(*stamp):
+            self.changed[path] = stamp[0]
 
 
 def find_config(start: Path, known: dict[Path, Path | None] | None = None) -> Path | None:

@@ -17,11 +17,12 @@ import operator
 import os
 import re
 import stat
-import time
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from spmdfix.stamps import Stamp, settled, settled_now, stamp_of, stat_key
 
 if TYPE_CHECKING:
     import pathspec
@@ -226,7 +227,7 @@ class _IgnoreFile:
     listings are all served by a `ListingMemo` never reads it); `stamp` is then the file's
     `(stat key, time taken)`, taken before the read, which the memo keys listings by."""
 
-    def __init__(self, lines: list[str] | None = None, path: str | None = None, stamp: _Stamp | None = None) -> None:
+    def __init__(self, lines: list[str] | None = None, path: str | None = None, stamp: Stamp | None = None) -> None:
         self._lines = lines
         self.path = path
         self.stamp = stamp
@@ -451,21 +452,6 @@ def _shape(regex: str) -> tuple[str, str, str] | None:
 
 _QuickTests = tuple["_QuickTest", "_QuickTest | None"]  # (of the ignoring patterns, of the re-including ones)
 _Ignores = tuple[tuple[str, _IgnoreFile], ...]  # (absolute directory, its ignore file's patterns)
-_Stamp = tuple[tuple[int, int, int, int, int], int]  # (size, mtime, ctime, inode, device), time taken (ns)
-
-
-def stamp_of(path: str) -> tuple[_Stamp, bool] | None:
-    """The stamp of a path (`os.stat`, following links, and the time just before it) and whether it is a
-    directory; None when it does not exist or is neither a regular file nor a directory."""
-    taken = time.time_ns()
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    is_dir = stat.S_ISDIR(st.st_mode)
-    if not is_dir and not stat.S_ISREG(st.st_mode):
-        return None
-    return ((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev), taken), is_dir
 
 
 def _read_ignore_file(path: str) -> _IgnoreFile | None:
@@ -554,31 +540,25 @@ class ListingMemo:
     ignore file changes its stamp; so an unchanged directory stamp and context prove the same kept
     entries. The files themselves are not vouched for: each is still stat'ed by the results cache.
 
-    Not recorded (listed again on every walk): a directory or ignore file whose last change was within
-    `racy_ns` of its stamp (a change in the same clock tick keeps the times, as for the results cache),
+    Not recorded (listed again on every walk): a directory or ignore file whose stamp is not settled
+    (`stamps.settled`: a change in the same clock tick keeps the times, as for the results cache),
     and a directory holding a symbolic link with a source suffix (what it points to may change while the
     directory does not). `known`: records by absolute directory, as loaded (plain tuples, checked before
     use); `changed`: this walk's new records, for the caller to save."""
 
-    def __init__(self, known: dict, rules_key: Callable[[str], Hashable], racy_ns: int) -> None:
+    def __init__(self, known: dict, rules_key: Callable[[str], Hashable]) -> None:
         self.known = known
         self.rules_key = rules_key
-        self.racy_ns = racy_ns
         self.changed: dict[str, tuple] = {}
         self.served = 0
         self._contexts: dict[tuple, str] = {}
-
-    def settled(self, stamp: _Stamp) -> bool:
-        """Whether a stamp was taken well after the last change it shows."""
-        key, taken = stamp
-        return max(key[1], key[2]) < taken - self.racy_ns
 
     def context(self, directory: str, ignores: _Ignores, respect: bool) -> str | None:
         """The context key of a directory's listing; None when an ignore file is not settled."""
         rules = self.rules_key(directory)
         found = self._contexts.get((rules, ignores, respect))
         if found is None:
-            if not all(f.stamp is not None and self.settled(f.stamp) for _, f in ignores):
+            if not all(f.stamp is not None and settled(*f.stamp) for _, f in ignores):
                 return None
             import hashlib
 
@@ -586,7 +566,7 @@ class ListingMemo:
             found = self._contexts[(rules, ignores, respect)] = hashlib.sha256(repr(plain).encode()).hexdigest()[:32]
         return found
 
-    def get(self, directory: str, stamp: _Stamp, context: str) -> tuple[tuple[str, bool], ...] | None:
+    def get(self, directory: str, stamp: Stamp, context: str) -> tuple[tuple[str, bool], ...] | None:
         """The kept entries of an unchanged directory (None: none recorded, changed, or not a record)."""
         record = self.known.get(directory)
         try:
@@ -601,8 +581,8 @@ class ListingMemo:
         self.served += 1
         return kept
 
-    def put(self, directory: str, stamp: _Stamp, context: str, kept: tuple[tuple[str, bool], ...]) -> None:
-        if self.settled(stamp):
+    def put(self, directory: str, stamp: Stamp, context: str, kept: tuple[tuple[str, bool], ...]) -> None:
+        if settled(*stamp):
             self.changed[directory] = (stamp[0], context, kept)
 
 
@@ -790,16 +770,15 @@ def text_of(path: str) -> str | None:
 
 def source_of(path: str) -> SourceFile | None:
     """The module at `path` read and decoded (`read_source`), or None when it cannot be; cached while the
-    file's stat (size, mtime, ctime, inode, device) stays the same. A file changed within `cache.RACY_NS`
-    is read again on every call: a rewrite in the same clock tick keeps the times, and a long-lived process
-    (the language server) would otherwise go on analysing the old text."""
-    from spmdfix.cache import RACY_NS, stat_key  # (the cache imports this module)
-
+    file's stat key (`stamps.stat_key`: size, mtime, ctime, inode, device) stays the same. A file whose key
+    is not settled (changed within `stamps.RACY_NS`) is read again on every call: a rewrite in the same
+    clock tick keeps the times, and a long-lived process (the language server) would otherwise go on
+    analysing the old text."""
     try:
         key = stat_key(os.stat(path))
     except OSError:
         return None
-    if max(key[1], key[2]) >= time.time_ns() - RACY_NS:
+    if not settled_now(key):
         return _read_source_or_none(path)
     return _source_of(path, key)
 

@@ -8,11 +8,11 @@ are absolute strings; nothing here raises.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from spmdfix.files import source_of
+from spmdfix.stamps import digest_bytes, digest_file
 
 MAX_FILE_BYTES = 2_000_000
 
@@ -29,15 +29,11 @@ class DiskFiles:
         except OSError:
             return None
         source = source_of(path)
-        return (source.text, hashlib.sha256(source.raw).hexdigest()) if source is not None else None
+        return (source.text, digest_bytes(source.raw)) if source is not None else None
 
     def digest(self, path: str) -> str | None:
         """SHA-256 of the bytes of the file at `path` now, or None when it cannot be read."""
-        try:
-            with open(path, "rb") as handle:
-                return hashlib.sha256(handle.read()).hexdigest()
-        except OSError:
-            return None
+        return digest_file(path)
 
     def has_file(self, path: str) -> bool:
         """Whether a file (not a directory) is at `path`."""

@@ -17,9 +17,12 @@ import pytest
 
 from golden import GOLDEN, ROOT
 from spmdfix import cache as cache_module
-from spmdfix.cache import Cache, CachedRun, FileStamp, read_stamped, settings_key, stat_key
+from spmdfix import stamps as stamps_module
+from spmdfix.cache import Cache, CachedRun, settings_key
 from spmdfix.model import Options
-from spmdfix.runner import FileOutcome, Job, run_batch
+from spmdfix.results import FileResult
+from spmdfix.runner import Job, run_batch
+from spmdfix.stamps import FileStamp, read_stamped, stat_key
 
 COLLIDING = (GOLDEN / "add-axis" / "mesh_reshape_basic" / "input.py").read_text()
 CLEAN = COLLIDING.replace("spmd_axis_name='x'", "spmd_axis_name='z'")
@@ -32,7 +35,7 @@ def _age(path: Path, seconds: float = 10) -> None:
     os.utime(path, (then, then))
 
 
-def _run(paths: list[Path], cache: Cache | None, **job) -> list[FileOutcome]:
+def _run(paths: list[Path], cache: Cache | None, **job) -> list[FileResult]:
     """Check `paths` in this process as the CLI does: the cache's hooks around `run_batch`."""
     jobs = [Job(p, p.name, job.pop("options", Options()), **job) for p in paths]
     if cache is None:
@@ -42,13 +45,13 @@ def _run(paths: list[Path], cache: Cache | None, **job) -> list[FileOutcome]:
     return hooks.finish(missed, run_batch(missed), lambda j: str(j.path))[1]
 
 
-def _codes(outcomes: list[FileOutcome]) -> list[list[str]]:
+def _codes(outcomes: list[FileResult]) -> list[list[str]]:
     return [sorted(f.code for f in o.findings) for o in outcomes]
 
 
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(cache_module, "RACY_NS", 0)  # files written this second may be trusted by stat
+    monkeypatch.setattr(stamps_module, "RACY_NS", 0)  # files written this second may be trusted by stat
     (tmp_path / "model.py").write_text(COLLIDING)
     (tmp_path / "other.py").write_text("x = 1\n")
     return tmp_path
@@ -94,11 +97,11 @@ def test_a_stat_taken_in_the_same_tick_as_the_change_is_not_trusted(tree: Path) 
     model = tree / "model.py"
     now = stat_key(os.stat(model))
     racy = FileStamp(now, taken_ns=max(now[1], now[2]) + 1, digest="0" * 64)
-    cache_module.RACY_NS = 2_000_000_000  # (the fixture's monkeypatch restores it)
-    assert not cache_module._trusted(racy, now)
+    stamps_module.RACY_NS = 2_000_000_000  # (the fixture's monkeypatch restores it)
+    assert not stamps_module.trusted(racy, now)
     old = FileStamp(now, taken_ns=max(now[1], now[2]) + 3_000_000_000, digest="0" * 64)
-    assert cache_module._trusted(old, now)
-    assert not cache_module._trusted(FileStamp(None, old.taken_ns, old.digest), now)
+    assert stamps_module.trusted(old, now)
+    assert not stamps_module.trusted(FileStamp(None, old.taken_ns, old.digest), now)
 
 
 def test_a_lookup_trusts_an_unchanged_stat_only_when_taken_well_after_the_change(tree: Path) -> None:
@@ -113,7 +116,7 @@ def test_a_lookup_trusts_an_unchanged_stat_only_when_taken_well_after_the_change
     fmt, plain = pickle.loads(first.file.read_bytes())
     _, _, _, settings, depends, packed = plain[str(model)]
     now = stat_key(os.stat(model))
-    cache_module.RACY_NS = 2_000_000_000  # (the fixture's monkeypatch restores it)
+    stamps_module.RACY_NS = 2_000_000_000  # (the fixture's monkeypatch restores it)
     for taken, served in ((max(now[1], now[2]) + 1, False), (max(now[1], now[2]) + 3_000_000_000, True)):
         # The digest is another text's: only a stat the cache trusts serves the entry.
         plain[str(model)] = (now, taken, "0" * 64, settings, depends, packed)
@@ -122,7 +125,7 @@ def test_a_lookup_trusts_an_unchanged_stat_only_when_taken_well_after_the_change
 
 
 def test_an_edit_to_a_module_the_analysis_read_is_never_served_stale(tree: Path) -> None:
-    """An outcome computed from another module (`FileOutcome.depends`) is served only while that module's
+    """An outcome computed from another module (`Checked.depends`) is served only while that module's
     bytes are unchanged."""
     model, layers = tree / "model.py", tree / "layers.py"
     layers.write_text("AXIS = 'data'\n")
@@ -194,7 +197,7 @@ def test_the_tool_key_follows_an_edit_that_keeps_size_and_mtime(tmp_path: Path, 
     text = plan.read_text()
     cache_module.tool_key.cache_clear()
     try:
-        monkeypatch.setattr(cache_module, "RACY_NS", 0)  # every file settled: keyed by its stat
+        monkeypatch.setattr(stamps_module, "RACY_NS", 0)  # every file settled: keyed by its stat
         before = cache_module.tool_key()
         old = os.stat(plan)
         time.sleep(0.01)
@@ -202,7 +205,7 @@ def test_the_tool_key_follows_an_edit_that_keeps_size_and_mtime(tmp_path: Path, 
         os.utime(plan, ns=(old.st_atime_ns, old.st_mtime_ns))
         cache_module.tool_key.cache_clear()
         assert cache_module.tool_key() != before
-        monkeypatch.setattr(cache_module, "RACY_NS", 3_600 * 10**9)  # every file just changed: its bytes
+        monkeypatch.setattr(stamps_module, "RACY_NS", 3_600 * 10**9)  # every file just changed: its bytes
         cache_module.tool_key.cache_clear()
         by_bytes = cache_module.tool_key()
         plan.write_text(text)

@@ -27,8 +27,10 @@ from golden import GOLDEN
 from test_cache import _CONFIG, _EDITOR, _LAYERS, _USE
 from spmdfix import api, config, files
 from spmdfix import cache as cache_module
-from spmdfix.cache import Cache, stat_key
+from spmdfix import stamps as stamps_module
+from spmdfix.cache import Cache
 from spmdfix.cli import main
+from spmdfix.stamps import stat_key
 
 COLLIDING = (GOLDEN / "add-axis" / "mesh_reshape_basic" / "input.py").read_text()
 CLEAN = COLLIDING.replace("spmd_axis_name='x'", "spmd_axis_name='z'")
@@ -65,7 +67,7 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Served:
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project: `m.py` with two findings, nine plain modules (`a.py` before it in the walk, so that a
     setting of m.py's own is not its directory's first), and its cache in `cache/`."""
-    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    monkeypatch.setattr(stamps_module, "RACY_NS", 0)
     project = tmp_path / "project"
     project.mkdir()
     (project / "pyproject.toml").write_text("")
@@ -259,7 +261,7 @@ def test_a_stat_taken_in_the_tick_of_the_last_change_is_not_trusted(
     racy_taken = max(stat[1], stat[2]) + 1_000_000_000
     entries[str(tree / "m.py")] = (stat, racy_taken, "0" * 64, settings, depends, packed)
     file.write_bytes(pickle.dumps((fmt, entries)))
-    monkeypatch.setattr(cache_module, "RACY_NS", 2_000_000_000)
+    monkeypatch.setattr(stamps_module, "RACY_NS", 2_000_000_000)
     assert "m.py" in both(tree)[1]
 
 
@@ -283,10 +285,10 @@ def test_a_pyproject_without_a_table_is_parsed_again_once_changed(tree: Path, mo
     assert "SPMD002" in out and "SPMD001" not in out
     (tree / "pyproject.toml").write_text("[tool.black]\n")
     now = stat_key(os.stat(pyproject))
-    monkeypatch.setattr(cache_module, "RACY_NS", 3_600 * 10**9)  # every file just changed: nothing recorded
+    monkeypatch.setattr(stamps_module, "RACY_NS", 3_600 * 10**9)  # every file just changed: nothing recorded
     both(tree)
     assert _tables(tree).get(pyproject) != now
-    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    monkeypatch.setattr(stamps_module, "RACY_NS", 0)
     both(tree)
     assert _tables(tree).get(pyproject) == now
     code, out, _ = both(tree)
@@ -309,7 +311,7 @@ def test_concurrent_runs_with_the_lane_never_tear_the_cache_or_serve_stale(tmp_p
         (tmp_path / f"p{i}.py").write_text(f"x = {i}\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPMDFIX_CACHE_DIR": str(tmp_path / "cache")}
     check = [sys.executable, "-m", "spmdfix.cli", "check", "-j", "1", "."]
-    time.sleep(cache_module.RACY_NS / 1e9 + 0.2)  # every file settled: its entry may be trusted by its stat
+    time.sleep(stamps_module.RACY_NS / 1e9 + 0.2)  # every file settled: its entry may be trusted by its stat
     subprocess.run(check, cwd=tmp_path, env=env, capture_output=True, check=False)
     editor = subprocess.Popen([sys.executable, "-c", _EDITOR, str(tmp_path / "m0.py"), COLLIDING, CLEAN])
     runs = [subprocess.Popen(check, cwd=tmp_path, env=env, stdout=subprocess.PIPE) for _ in range(4)]

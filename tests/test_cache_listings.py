@@ -15,6 +15,7 @@ import pytest
 
 from spmdfix import cache as cache_module
 from spmdfix import config
+from spmdfix import stamps as stamps_module
 from spmdfix.cache import Cache
 from spmdfix.cli.invocation import Run
 
@@ -65,7 +66,7 @@ def walk(cache_dir: Path, *paths: str, **options) -> tuple[list[str], int]:
 
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(cache_module, "RACY_NS", SETTLE_NS)
+    monkeypatch.setattr(stamps_module, "RACY_NS", SETTLE_NS)
     root = tmp_path / "tree"
     for name in ("a.py", "pkg/b.py", "pkg/sub/c.py", "pkg/sub/d.py", "other/e.py"):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -155,7 +156,7 @@ def test_respecting_gitignore_or_not_is_never_served_stale(tree: Path) -> None:
 def test_a_directory_changed_just_now_is_not_recorded(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A change in the clock tick of the directory's stamp would keep its times: such a directory is listed
     again by the next walk rather than served."""
-    monkeypatch.setattr(cache_module, "RACY_NS", 3_600 * 10**9)
+    monkeypatch.setattr(stamps_module, "RACY_NS", 3_600 * 10**9)
     run = Run(_kw((".",)))
     cache = Cache(tree.parent / "c")
     memo = cache.listing_memo(run.exclude_key)

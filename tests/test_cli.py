@@ -14,7 +14,8 @@ from click.testing import CliRunner
 import spmdfix.api as api_module
 import spmdfix.cli.output as cli_output
 import spmdfix.cli.terminal as cli_terminal
-import spmdfix.runner as runner_module
+import spmdfix.runner.one_file as one_file_module
+import spmdfix.runner.schedule as schedule_module
 from golden import GOLDEN, ROOT
 from spmdfix import __version__, pipeline
 from spmdfix.cli import main
@@ -362,15 +363,15 @@ def test_pre_commit_hooks_file() -> None:
 
 def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (work / "crash.py").write_text("x = 1\n")
-    real = runner_module.run_file
+    real = one_file_module.run_file
 
     def dies_on_crash(job, *args):
         if job.path.name == "crash.py":
             os._exit(3)  # what a segfault in a worker looks like to the pool
         return real(job, *args)
 
-    monkeypatch.setattr(runner_module, "run_file", dies_on_crash)  # inherited by the forked workers
-    monkeypatch.setattr(runner_module, "SMALL_TREE", 0)  # workers even for a tree this small
+    monkeypatch.setattr(one_file_module, "run_file", dies_on_crash)  # inherited by the forked workers
+    monkeypatch.setattr(schedule_module, "SMALL_TREE", 0)  # workers even for a tree this small
     result = invoke("check", "-j", "2", "crash.py", "model.py")
     assert result.exit_code == 2
     assert "crash.py: internal error, file left as it is:\nthe worker process died" in result.stderr

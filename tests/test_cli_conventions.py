@@ -261,11 +261,11 @@ def test_the_console_script_leaves_with_every_byte_written_and_the_exit_code(tmp
 
 def test_the_console_script_leaves_the_normal_way_while_a_thread_or_a_child_is_alive() -> None:
     """`entry` skips the interpreter's teardown only when nothing would be waited for: with another
-    non-daemon thread, or a child process, alive, `_may_leave_now` says no (the normal exit joins them)."""
+    non-daemon thread, or a child process, alive, `perf.may_leave_now` says no (the normal exit joins them)."""
     import multiprocessing
     import threading
 
-    from spmdfix.cli import _may_leave_now
+    from spmdfix.perf import may_leave_now as _may_leave_now
 
     assert _may_leave_now()
     stop = threading.Event()

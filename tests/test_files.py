@@ -166,10 +166,10 @@ def test_project_index_text_follows_a_same_size_rewrite(tmp_path: Path, monkeypa
     """`files.source_of` (what the project index reads, kept for a long-lived language server) serves its
     cached text only while the whole stat is the same: a rewrite of the same size with the mtime set back
     still changes the ctime. (Keyed by size and mtime alone, the old text came back.)"""
-    import spmdfix.cache as cache_module
+    import spmdfix.stamps as stamps_module
     from spmdfix import files
 
-    monkeypatch.setattr(cache_module, "RACY_NS", 0)  # trust this second's stats: the key alone decides
+    monkeypatch.setattr(stamps_module, "RACY_NS", 0)  # trust this second's stats: the key alone decides
     module = tmp_path / "meshes.py"
     module.write_text("AXIS = 'x'\n")
     before = os.stat(module)
@@ -180,7 +180,7 @@ def test_project_index_text_follows_a_same_size_rewrite(tmp_path: Path, monkeypa
 
 
 def test_project_index_text_changed_in_the_same_tick_is_read_again(tmp_path: Path, monkeypatch) -> None:
-    """A file whose stat is within `cache.RACY_NS` of now is read on every call, whatever its stat: a
+    """A file whose stat is within `stamps.RACY_NS` of now is read on every call, whatever its stat: a
     rewrite in the same clock tick can keep every field (simulated: the stat is frozen)."""
     from spmdfix import files
 

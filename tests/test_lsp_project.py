@@ -171,9 +171,9 @@ def _indexes_over(tree: Path):
 def test_a_kept_index_is_not_reused_after_a_same_size_rewrite(tmp_path: Path, monkeypatch) -> None:
     """The server's kept index is reused only while every file it read has its stat key: a same-size rewrite
     with the mtime set back still changes the ctime. (Stamped by mtime and size, the old index was kept.)"""
-    from spmdfix import cache
+    from spmdfix import stamps
 
-    monkeypatch.setattr(cache, "RACY_NS", 0)  # this second's stats are trusted: the key alone decides
+    monkeypatch.setattr(stamps, "RACY_NS", 0)  # this second's stats are trusted: the key alone decides
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "pkg").mkdir()
     config = tmp_path / "pkg" / "config.py"
@@ -188,7 +188,7 @@ def test_a_kept_index_is_not_reused_after_a_same_size_rewrite(tmp_path: Path, mo
 
 
 def test_a_kept_index_is_not_reused_while_a_file_it_read_is_racy(tmp_path: Path) -> None:
-    """A stamp taken within `cache.RACY_NS` of a file's last change proves nothing (a rewrite in the same
+    """A stamp taken within `stamps.RACY_NS` of a file's last change proves nothing (a rewrite in the same
     clock tick keeps every time): the index is built again until the file has settled."""
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "pkg").mkdir()

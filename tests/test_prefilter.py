@@ -862,11 +862,12 @@ def _outcome_when_every_file_was_decoded(job):
     """What the runner gave before the test of the bytes: read, decode, then `run_source`."""
     from spmdfix import runner
     from spmdfix.files import FileError, read_source
+    from spmdfix.results import Unreadable
 
     try:
         source = read_source(job.path)
     except FileError as err:
-        return runner.FileOutcome(job.path, job.display, "unreadable", error=str(err))
+        return Unreadable(job.path, job.display, str(err))
     return runner.run_source(job, source)
 
 
@@ -884,32 +885,34 @@ def test_files_cleared_by_their_bytes_get_the_outcome_a_full_read_gives(tmp_path
     if name in ("lookalike.py", "found.py", "utf7.py"):
         assert outcome.findings, "a finding the test of the bytes must not drop"
     deferred = runner.run_file(job, defer=True)
-    assert (deferred.status == runner.DEFERRED) == bool(outcome.findings)
+    assert isinstance(deferred, runner.Deferred) == bool(outcome.findings)
 
 
 def test_a_file_over_the_size_limit_is_skipped_unread(tmp_path) -> None:
     from spmdfix import runner
     from spmdfix.model import Options
+    from spmdfix.results import Checked, Skipped, Unreadable
 
     path = tmp_path / "big.py"
     path.write_bytes(b"x = 1\n" * 100)
     outcome = runner.run_file(runner.Job(path, "big.py", Options(), max_bytes=599))
-    assert outcome.status == "skipped" and "600 bytes is over the 599 bytes limit" in outcome.error
-    assert runner.run_file(runner.Job(path, "big.py", Options(), max_bytes=600)).status == "checked"
+    assert isinstance(outcome, Skipped) and "600 bytes is over the 599 bytes limit" in outcome.reason
+    assert isinstance(runner.run_file(runner.Job(path, "big.py", Options(), max_bytes=600)), Checked)
     missing = runner.run_file(runner.Job(tmp_path / "missing.py", "missing.py", Options()))
-    assert missing.status == "unreadable" and missing.error == "cannot read: No such file or directory"
+    assert isinstance(missing, Unreadable) and missing.reason == "cannot read: No such file or directory"
 
 
 @pytest.mark.parametrize("include_generated", [False, True])
 @pytest.mark.parametrize("max_bytes", [None, 30])
 def test_a_workers_batch_gets_the_outcomes_run_file_gives(tmp_path, include_generated, max_bytes) -> None:
-    """A worker's packed batch (`runner._run_packed`, which packs the files their bytes clear without building
+    """A worker's packed batch (`runner.wire.run_packed`, which packs the files their bytes clear without building
     a job or an outcome for them) gives, through pickling, the outcomes `run_file` gives each job: unreadable,
     too large, cleared, deferred and analysed files alike."""
     import pickle
 
     from spmdfix import runner
     from spmdfix.model import Options
+    from spmdfix.runner import wire
 
     size = {} if max_bytes is None else {"max_bytes": max_bytes}
     jobs = []
@@ -918,7 +921,7 @@ def test_a_workers_batch_gets_the_outcomes_run_file_gives(tmp_path, include_gene
             (tmp_path / name).write_bytes(RUNNER_FILES[name])
         jobs.append(runner.Job(tmp_path / name, name, Options(), include_generated=include_generated, **size))
     for defer in (False, True):
-        packed = pickle.loads(pickle.dumps(runner._pack_jobs(jobs)))
+        packed = pickle.loads(pickle.dumps(wire.pack_jobs(jobs)))
         assert isinstance(packed, tuple), "the jobs share their settings: packed"
-        sent = pickle.loads(pickle.dumps(runner._run_packed(packed, defer)))
-        assert runner._unpacked(sent, jobs) == [runner.run_file(job, defer) for job in jobs]
+        sent = pickle.loads(pickle.dumps(wire.run_packed(packed, defer)))
+        assert wire.unpack_results(sent, jobs) == [runner.run_file(job, defer) for job in jobs]

@@ -7,10 +7,14 @@ from pathlib import Path
 
 import pytest
 
-import spmdfix.runner as runner_module
+import spmdfix.runner.one_file as one_file_module
+import spmdfix.runner.pool as pool_module
+import spmdfix.runner.schedule as schedule_module
+import spmdfix.runner.wire as wire_module
 from golden import GOLDEN
 from spmdfix.model import Options
-from spmdfix.runner import DEFERRED, Job, run_batch, run_streamed
+from spmdfix.results import Checked, FileResult
+from spmdfix.runner import Deferred, Job, run_batch, run_streamed
 
 
 @pytest.fixture
@@ -34,27 +38,27 @@ def jobs(tmp_path: Path) -> list[Job]:
 def test_the_same_outcomes_as_one_process(
     jobs: list[Job], small_tree: int, parallel_cost: int, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runner_module, "SMALL_TREE", small_tree)
-    monkeypatch.setattr(runner_module, "PARALLEL_COST", parallel_cost)
+    monkeypatch.setattr(schedule_module, "SMALL_TREE", small_tree)
+    monkeypatch.setattr(schedule_module, "PARALLEL_COST", parallel_cost)
     ran, outcomes = run_streamed(iter(jobs), workers)
     assert ran == jobs
     assert outcomes == run_batch(jobs)
-    assert DEFERRED not in {o.status for o in outcomes}
+    assert Deferred not in {type(o) for o in outcomes}
     assert sum(o.parsed for o in outcomes) > 10
 
 
 def test_the_analyses_go_largest_first(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:
     """Longest processing time first: the texts that pass the prefilter are analysed in decreasing size,
     one per task, after every file was read once."""
-    monkeypatch.setattr(runner_module, "SMALL_TREE", 0)
+    monkeypatch.setattr(schedule_module, "SMALL_TREE", 0)
     seen: list[list[Job]] = []
-    real = runner_module._one_per_task
+    real = schedule_module._one_per_task
 
     def recording(pool, todo, workers):
         seen.append(todo)
         return real(pool, todo, workers)
 
-    monkeypatch.setattr(runner_module, "_one_per_task", recording)
+    monkeypatch.setattr(schedule_module, "_one_per_task", recording)
     _, outcomes = run_streamed(iter(jobs), 2)
     assert len(seen) == 1
     sizes = [len(job.path.read_text()) for job in seen[0]]
@@ -64,7 +68,7 @@ def test_the_analyses_go_largest_first(jobs: list[Job], monkeypatch: pytest.Monk
 
 def test_a_small_tree_with_short_texts_stays_in_one_process(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:
     pools = []
-    monkeypatch.setattr(runner_module, "worker_pool", lambda n: pools.append(n))
+    monkeypatch.setattr(schedule_module, "worker_pool", lambda n: pools.append(n))
     run_streamed(iter(jobs[:3] + jobs[-3:]), 2)
     assert pools == []
 
@@ -76,7 +80,7 @@ def test_deferring_a_batch_is_deferring_each_job(jobs: list[Job]) -> None:
 
     deferred = run_batch(jobs, defer=True)
     assert deferred == run_batch([dataclasses.replace(job, defer=True) for job in jobs])
-    assert DEFERRED in {o.status for o in deferred} and "checked" in {o.status for o in deferred}
+    assert Deferred in {type(o) for o in deferred} and Checked in {type(o) for o in deferred}
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -95,10 +99,10 @@ def test_the_second_pass_does_not_ask_the_prefilter_again(
         return may_have_findings(text)
 
     # (`spmdfix.pipeline` asks the prefilter only of a notebook's text, importing it there: these are modules)
-    for module in (runner_module, api_module):
+    for module in (one_file_module, api_module):
         monkeypatch.setattr(module, "may_have_findings", counting)
-    monkeypatch.setattr(runner_module, "SMALL_TREE", 10_000)  # the first pass in this process
-    monkeypatch.setattr(runner_module, "PARALLEL_COST", 10**9 if workers == 1 else 0)
+    monkeypatch.setattr(schedule_module, "SMALL_TREE", 10_000)  # the first pass in this process
+    monkeypatch.setattr(schedule_module, "PARALLEL_COST", 10**9 if workers == 1 else 0)
     _, outcomes = run_streamed(iter(jobs), workers)
     kept = [o for o in outcomes if o.parsed]
     assert len(kept) > 10
@@ -107,22 +111,22 @@ def test_the_second_pass_does_not_ask_the_prefilter_again(
 
 
 def test_a_worker_keeps_its_trees_within_its_budget(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:
-    """`api.retain_trees` (set by a worker's start): the trees parsed are kept, not freed, until the budget of
+    """`perf.retain_trees` (set by a worker's start): the trees parsed are kept, not freed, until the budget of
     characters is spent; the outcomes are the same. Any other process keeps none."""
     import gc
 
-    import spmdfix.api as api_module
+    import spmdfix.perf as perf_module
 
     expected = run_batch(jobs)
-    assert api_module._retained.trees == []  # this process is no worker
-    retained = api_module._Retained()
-    monkeypatch.setattr(api_module, "_retained", retained)
+    assert perf_module._retained.trees == []  # this process is no worker
+    retained = perf_module._Retained()
+    monkeypatch.setattr(perf_module, "_retained", retained)
     monkeypatch.setattr(gc, "freeze", lambda: None)  # (the test process must not freeze its objects)
     kept = [job for job, outcome in zip(jobs, expected) if outcome.parsed]
     sizes = sorted(len(job.path.read_text()) for job in kept)
-    runner_module._import_analysis()  # a worker's start sets the budget
-    assert retained.budget == runner_module.RETAIN_CHARS
-    api_module.retain_trees(sizes[-1])  # room for the first text at least, not for all of them
+    pool_module._import_analysis()  # a worker's start sets the budget
+    assert retained.budget == pool_module.RETAIN_CHARS
+    perf_module.retain_trees(sizes[-1])  # room for the first text at least, not for all of them
     assert run_batch(jobs) == expected
     assert 1 <= len(retained.trees) < len(kept) and retained.chars <= sizes[-1]
     assert all(tree.__class__.__name__ == "Module" for tree in retained.trees)
@@ -137,6 +141,7 @@ def test_a_tree_not_kept_is_freed_before_the_collector_resumes(monkeypatch: pyte
     import weakref
 
     import spmdfix.api as api_module
+    import spmdfix.perf as perf_module
     from spmdfix.model import Options
 
     trees: list[weakref.ref] = []
@@ -157,7 +162,7 @@ def test_a_tree_not_kept_is_freed_before_the_collector_resumes(monkeypatch: pyte
         if phase == "start" and trees:
             seen.append(trees[-1]() is not None)
 
-    assert gc.isenabled() and api_module._retained.budget < 0  # (this process keeps no tree)
+    assert gc.isenabled() and perf_module._retained.budget < 0  # (this process keeps no tree)
     gc.collect()
     gc.callbacks.append(watch)
     try:
@@ -171,9 +176,9 @@ def test_a_tree_not_kept_is_freed_before_the_collector_resumes(monkeypatch: pyte
 def _worker_state() -> tuple[bool, int]:
     import sys
 
-    import spmdfix.api as api_module
+    import spmdfix.perf as perf_module
 
-    return "spmdfix.api" in sys.modules, api_module._retained.budget
+    return "spmdfix.api" in sys.modules, perf_module._retained.budget
 
 
 def test_forked_workers_inherit_the_analysis_and_keep_trees() -> None:
@@ -193,14 +198,14 @@ def test_forked_workers_inherit_the_analysis_and_keep_trees() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.split() == ["False", "True"]
-    with runner_module.worker_pool(2) as pool:
+    with pool_module.worker_pool(2) as pool:
         states = {pool.submit(_worker_state).result() for _ in range(4)}
-    assert states == {(True, runner_module.RETAIN_CHARS)}
+    assert states == {(True, pool_module.RETAIN_CHARS)}
 
 
 def test_jobs_and_outcomes_cross_to_a_worker_unchanged(jobs: list[Job], tmp_path: Path) -> None:
-    """The packed form of a batch (`_pack_jobs`: fields shared by every job sent once) and of its outcomes
-    (`_pack_outcomes`: plain "checked" and "deferred" ones sent as nothing and as their cost) gives back equal
+    """The packed form of a batch (`wire.pack_jobs`: fields shared by every job sent once) and of its outcomes
+    (`wire.pack_results`: plain `Checked` and `Deferred` ones sent as nothing and as their cost) gives back equal
     jobs and outcomes, through pickling as between processes; a batch whose jobs differ in another field, and
     outcomes with findings, a stamp or an error, go as they are."""
     import dataclasses
@@ -209,13 +214,13 @@ def test_jobs_and_outcomes_cross_to_a_worker_unchanged(jobs: list[Job], tmp_path
     other = dataclasses.replace(jobs[1], stamp=True)
     missing = Job(tmp_path / "missing.py", "missing.py", Options())
     for batch in (jobs, [jobs[0], other, jobs[2]], [missing, *jobs[-3:]]):
-        packed = pickle.loads(pickle.dumps(runner_module._pack_jobs(batch)))
-        assert runner_module._unpack_jobs(packed) == batch
+        packed = pickle.loads(pickle.dumps(wire_module.pack_jobs(batch)))
+        assert wire_module.unpack_jobs(packed) == batch
         for defer in (False, True):
             outcomes = run_batch(batch, defer=defer)
-            sent = pickle.loads(pickle.dumps(runner_module._pack_outcomes(outcomes)))
-            assert runner_module._unpacked(sent, batch) == outcomes
-    assert isinstance(runner_module._pack_jobs([jobs[0], other]), list)
-    kinds = {type(x) for x in runner_module._pack_outcomes(run_batch(jobs, defer=True))}
+            sent = pickle.loads(pickle.dumps(wire_module.pack_results(outcomes)))
+            assert wire_module.unpack_results(sent, batch) == outcomes
+    assert isinstance(wire_module.pack_jobs([jobs[0], other]), list)
+    kinds = {type(x) for x in wire_module.pack_results(run_batch(jobs, defer=True))}
     assert kinds == {type(None), int}
-    assert any(isinstance(x, runner_module.FileOutcome) for x in runner_module._pack_outcomes(run_batch(jobs)))
+    assert any(isinstance(x, FileResult) for x in wire_module.pack_results(run_batch(jobs)))

@@ -13,21 +13,14 @@ JSON / other formats, diffs, atomic writes) and close with a summary on stderr. 
 
 from __future__ import annotations
 
-import gc
 import importlib
-import os
-import sys
-import threading
+
+from spmdfix.perf import gc_paused, leave
 
 # Imports make thousands of long-lived objects and no garbage: the cyclic collector's passes over them while
 # they load were a tenth of the imports of a warm `check` (which is mostly imports and stats).
-_collecting = gc.isenabled()
-gc.disable()
-try:
+with gc_paused():
     import click
-finally:
-    if _collecting:
-        gc.enable()
 
 # Each command's module, imported when the command is asked for (a run of `check` does not import `fix`'s,
 # the language server's or the rule browser's modules: they were a tenth of a warm `check`'s imports).
@@ -49,13 +42,8 @@ class _Commands(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in _COMMANDS:
-            collecting = gc.isenabled()
-            gc.disable()
-            try:
+            with gc_paused():  # (as for click's import above)
                 module = importlib.import_module(_COMMANDS[cmd_name])
-            finally:
-                if collecting:
-                    gc.enable()
             self.add_command(getattr(module, cmd_name))
         return self.commands.get(cmd_name)
 
@@ -68,39 +56,15 @@ def main() -> None:
 
 def entry() -> None:
     """The `spmdfix` console script: `main`, then the process ends with the exit code click gives (0, 1 or 2,
-    as `main`'s doc says), without tearing the interpreter down.
-
-    Everything a command does is done when it returns (reports written, the results cache saved, worker
-    pools shut down); what is left is freeing every object of the run and every module, one by one: 40-55 ms
-    after the last write of a cold `check` of the benchmark corpus (strace), a fifth of a warm one. So, once
-    the standard streams are flushed, the process leaves with `os._exit`, as a forked worker does. It leaves
-    the normal way (atexit handlers, thread joins) when a child process or another non-daemon thread is still
-    alive, and for any exception other than SystemExit (its traceback is printed as usual).
-    """
+    as `main`'s doc says), without tearing the interpreter down once the standard streams are flushed
+    (`perf.leave`: the normal way while a child process or another non-daemon thread is alive). Any
+    exception other than SystemExit goes up as usual (its traceback printed)."""
     try:
         main()
         code: object = 0
     except SystemExit as done:
         code = done.code
-    if not _may_leave_now():
-        sys.exit(code)
-    if code is not None and not isinstance(code, int):
-        print(code, file=sys.stderr)  # what sys.exit("message") prints
-        code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe, a closed stream: nothing more to say
-            pass
-    os._exit(code or 0)
-
-
-def _may_leave_now() -> bool:
-    """True when no child process and no other non-daemon thread is alive (the normal exit would wait)."""
-    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
-        return False
-    multiprocessing = sys.modules.get("multiprocessing")  # (not imported by a run without workers)
-    return multiprocessing is None or not multiprocessing.active_children()
+    leave(code)
 
 
 __all__ = ["entry", "main"]

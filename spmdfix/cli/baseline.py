@@ -34,7 +34,7 @@ from pathlib import Path
 
 from spmdfix.config import ConfigError
 from spmdfix.model import Finding
-from spmdfix.runner import FileOutcome
+from spmdfix.results import FileResult
 
 FORMAT = 1
 _Key = tuple[str, str, str]  # (code, file relative to the baseline's directory, fingerprint)
@@ -45,13 +45,13 @@ class Applied:
     """What a baseline did to a run: the outcomes without the baselined findings, how many were left out,
     how many entries matched nothing (stale), and whether the baseline was written by this run."""
 
-    outcomes: list[FileOutcome]
+    outcomes: list[FileResult]
     baselined: int = 0
     stale: int = 0
     written: bool = False
 
 
-def apply_baseline(path: Path, outcomes: Sequence[FileOutcome]) -> Applied:
+def apply_baseline(path: Path, outcomes: Sequence[FileResult]) -> Applied:
     """Record `outcomes`' findings into the baseline at `path` when it does not exist, else leave out the
     findings it holds (see the module doc). Raises `ConfigError` for a baseline that cannot be read or
     written."""
@@ -63,7 +63,7 @@ def apply_baseline(path: Path, outcomes: Sequence[FileOutcome]) -> Applied:
         _write(path, entries, lines)
         return Applied([_without(o, o.findings) for o in outcomes], sum(entries.values()), 0, True)
     left = _read(path)
-    kept: list[FileOutcome] = []
+    kept: list[FileResult] = []
     baselined = 0
     for o, found in keyed:
         dropped = []
@@ -76,12 +76,14 @@ def apply_baseline(path: Path, outcomes: Sequence[FileOutcome]) -> Applied:
     return Applied(kept, baselined, sum(left.values()))
 
 
-def _without(outcome: FileOutcome, dropped: Sequence[Finding]) -> FileOutcome:
+def _without(outcome: FileResult, dropped: Sequence[Finding]) -> FileResult:
+    if not dropped:
+        return outcome  # (a result without findings: a skipped or unreadable file has no `findings` to replace)
     ids = {id(f) for f in dropped}
     return dataclasses.replace(outcome, findings=tuple(f for f in outcome.findings if id(f) not in ids))
 
 
-def _entry(finding: Finding, outcome: FileOutcome, directory: Path) -> tuple[_Key, str]:
+def _entry(finding: Finding, outcome: FileResult, directory: Path) -> tuple[_Key, str]:
     """A finding's baseline key (code, file relative to `directory`, fingerprint) and its line's text."""
     if finding.span.path:  # in another module of the project, which the analysis followed into
         from spmdfix.files import text_of

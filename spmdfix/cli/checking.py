@@ -31,7 +31,7 @@ from spmdfix.cli.output import (
 )
 from spmdfix.config import ConfigError
 from spmdfix.files import FileError, write_source
-from spmdfix.runner import ADD_NOQA, CHECK, FileOutcome
+from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode
 
 
 @click.command(short_help="Report findings (and with --fix apply the safe fixes).")
@@ -175,7 +175,7 @@ def _check_once(
     if run.stdin and run.stdin_excluded():
         return EXIT_CLEAN
     want_edits = output_format not in TEXT_FORMATS and not statistics
-    jobs, outcomes = run.outcomes(CHECK, want_edits)
+    jobs, outcomes = run.outcomes(Mode.CHECK, want_edits)
     baselined = 0
     if baseline is not None:
         outcomes, baselined = with_baseline(run, baseline, outcomes)
@@ -187,7 +187,7 @@ def _check_once(
         else:
             shown = render(jobs, outcomes, output_format, show_fixes, show_unresolved, docs=lambda: run.docs)
             emit(shown, output_file)
-    failed = sum(o.status == "failed" for o in outcomes)
+    failed = sum(isinstance(o, Failed) for o in outcomes)
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
     run.say(summary(jobs, outcomes, failed + unreadable, None, served=run.served, baselined=baselined))
     if failed:
@@ -196,7 +196,7 @@ def _check_once(
     return EXIT_FINDINGS if reported and not run.kw["exit_zero"] else EXIT_CLEAN
 
 
-def with_baseline(run: Run, path: Path, outcomes: list[FileOutcome]) -> tuple[list[FileOutcome], int]:
+def with_baseline(run: Run, path: Path, outcomes: list[FileResult]) -> tuple[list[FileResult], int]:
     """The outcomes without the findings the baseline at `path` holds (written by this run when absent:
     `cli.baseline`), and how many were left out; what the baseline did is said on stderr."""
     from spmdfix.cli.baseline import apply_baseline, said
@@ -209,14 +209,17 @@ def with_baseline(run: Run, path: Path, outcomes: list[FileOutcome]) -> tuple[li
 
 
 def _add_noqa(run: Run) -> int:
-    jobs, outcomes = run.outcomes(ADD_NOQA)
+    jobs, outcomes = run.outcomes(Mode.ADD_NOQA)
     added = errors = left = 0
     for job, o in zip(jobs, outcomes):
         say_problems(o, run.silent)
-        errors += o.status == "failed"
+        errors += isinstance(o, Failed)
         if unreadable_reported(job, o):
-            click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.error}", err=True)
+            click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.reason}", err=True)
             left += 1  # SPMD901 is a finding (exit 1), as in `check` and `fix`
+        left += len(o.findings)
+        if not isinstance(o, (Checked, Fixed)):
+            continue
         for error in o.errors:
             click.echo(f"{o.display}: {error}", err=True)
             errors += 1
@@ -224,8 +227,7 @@ def _add_noqa(run: Run) -> int:
             where = _row_label(o, row)
             reason = "the line ends inside a multi-line string or a continuation"
             click.echo(f"{o.display}:{where}: no noqa comment added: {reason}", err=True)
-        left += len(o.findings)
-        if o.new_text is not None and not o.errors:
+        if isinstance(o, Fixed) and not o.errors:
             try:
                 write_source(o.source, o.new_text)
                 added += len(o.noqa_added)
@@ -239,7 +241,7 @@ def _add_noqa(run: Run) -> int:
     return EXIT_FINDINGS if left and not run.kw["exit_zero"] else EXIT_CLEAN
 
 
-def _row_label(o: FileOutcome, row: int) -> str:
+def _row_label(o: FileResult, row: int) -> str:
     if o.cells is None:
         return str(row)
     cell, cell_row = o.cells.locate(row)

@@ -17,13 +17,14 @@ from spmdfix.cli.output import diff_path
 from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, read_source, write_source
 from spmdfix.report import unified_diff
-from spmdfix.runner import FileOutcome, Job, cross_module_fixes, display_path
+from spmdfix.results import Checked, FileResult, Fixed
+from spmdfix.runner import Job, cross_module_fixes, display_path
 
 
 def with_cross_module_fixes(
-    jobs: list[Job], outcomes: list[FileOutcome], tally: Tally
-) -> tuple[list[FileOutcome], dict[str, tuple[str, str]]]:
-    """Outcomes with the fixes that edit other modules applied too, and the (old, new) texts of the other
+    jobs: list[Job], outcomes: list[FileResult], tally: Tally
+) -> tuple[list[FileResult], dict[str, tuple[str, str]]]:
+    """Results with the fixes that edit other modules applied too, and the (old, new) texts of the other
     modules they change (those that are not files of this run, or that had nothing else to change)."""
     cross = cross_module_fixes(jobs, outcomes)
     for message in cross.errors:
@@ -33,12 +34,10 @@ def with_cross_module_fixes(
     others = dict(cross.texts)
     out = []
     for i, o in enumerate(outcomes):
-        if o.source is not None and others and (key := str(o.path.resolve())) in others:
+        if isinstance(o, (Checked, Fixed)) and o.source is not None and others and (key := str(o.path.resolve())) in others:
             new = others.pop(key)[1]
             mine = tuple(f for f in cross.applied_by.get(i, ()))
-            o = replace(
-                o, status="fixed", new_text=new, text=new, findings=cross.remaining.get(i, o.findings), applied=o.applied + mine
-            )
+            o = o.rewritten(new, cross.remaining.get(i, o.findings), mine)
         elif i in cross.remaining:
             o = replace(o, findings=cross.remaining[i])
             tally.applied.update(str(f.transform) for f in cross.applied_by.get(i, ()))

@@ -33,7 +33,8 @@ from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, write_source
 from spmdfix.model import STRATEGIES, Transform
 from spmdfix.report import unified_diff
-from spmdfix.runner import FIX, FileOutcome, Job
+from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode, Unreadable
+from spmdfix.runner import Job
 
 
 STRATEGY_HELP = (
@@ -102,7 +103,7 @@ def fix(
 def fix_run(run: Run, diff: bool) -> int:
     """`fix` (and `check --diff`): write every fix, or print them as a diff, with the closing summary; the
     exit code."""
-    jobs, outcomes = run.outcomes(FIX)
+    jobs, outcomes = run.outcomes(Mode.FIX)
     if run.stdin:
         return _fix_stdin(run, jobs, outcomes, diff)
     tally = Tally()
@@ -111,7 +112,7 @@ def fix_run(run: Run, diff: bool) -> int:
     return tally.exit_code(diff, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 
 
-def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileOutcome], diff: bool, tally: Tally) -> list[FileOutcome]:
+def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileResult], diff: bool, tally: Tally) -> list[FileResult]:
     """Write (or, with `diff`, print as a diff) every file the fix outcomes change, fixes that reach other
     modules included; the outcomes with those applied (their findings are what is left)."""
     outcomes, others = with_cross_module_fixes(jobs, outcomes, tally)
@@ -122,7 +123,7 @@ def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileOutcome], diff: bo
     if not diff and "spmdfix.api" in sys.modules:
         from spmdfix.api import forget_indexes
 
-        forget_indexes([*(o.path for o in outcomes if o.new_text is not None), *others])
+        forget_indexes([*(o.path for o in outcomes if isinstance(o, Fixed)), *others])
     return outcomes
 
 
@@ -137,7 +138,7 @@ def fix_and_report(
     """`check --fix` (and `fix` with a report option): apply the fixes, then report the findings left as
     `check` does (less those of `baseline`, `check --baseline`), with ruff's summary of what was fixed; the
     exit code (1 when findings are left)."""
-    jobs, outcomes = run.outcomes(FIX)
+    jobs, outcomes = run.outcomes(Mode.FIX)
     tally = Tally()
     outcomes = apply_fixes(run, jobs, outcomes, False, tally)
     baselined = 0
@@ -155,27 +156,35 @@ def fix_and_report(
     return tally.exit_code(False, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 
 
-def _fix_one(o: FileOutcome, diff: bool, tally: Tally, job: Job, run: Run | None = None) -> None:
-    """Report, diff or write one fix outcome."""
-    if o.status == "unreadable":
+def _said(o: FileResult) -> tuple[str, ...]:
+    """What a fix run says of a file beyond its findings: its fixes' errors and notes (none for a file that
+    was not fixed or checked)."""
+    if isinstance(o, Fixed):
+        return (*o.errors, *o.notes)
+    return o.errors if isinstance(o, Checked) else ()
+
+
+def _fix_one(o: FileResult, diff: bool, tally: Tally, job: Job, run: Run | None = None) -> None:
+    """Report, diff or write one fix result."""
+    if isinstance(o, Unreadable):
         if rules.UNREADABLE.code in job.enabled:
-            click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.error}", err=True)
+            click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.reason}", err=True)
             tally.remaining += 1
             tally.errors += 1
         return
     say_problems(o)
-    if o.status == "failed":
+    if isinstance(o, Failed):
         tally.internal = True
         tally.errors += 1
         tally.remaining += len(o.findings)  # what checking the file found: fixing it failed, they remain
         return
-    for message in (*o.errors, *o.notes):
+    for message in _said(o):
         click.echo(f"{o.display}: {message}", err=True)
         if message.startswith("internal error"):
             tally.internal = True
             tally.errors += 1
     tally.remaining += len(o.findings)
-    if o.new_text is None:
+    if not isinstance(o, Fixed):
         return
     tally.changed += 1
     if diff:
@@ -197,7 +206,7 @@ def _fix_one(o: FileOutcome, diff: bool, tally: Tally, job: Job, run: Run | None
         click.echo(f"{o.display}: applied {f.transform} ({f.applicability}): {f.title} — {f.reason}", err=True)
 
 
-def _fix_stdin(run: Run, jobs: list[Job], outcomes: list[FileOutcome], diff: bool) -> int:
+def _fix_stdin(run: Run, jobs: list[Job], outcomes: list[FileResult], diff: bool) -> int:
     """`fix -`: the fixed source (or a diff) on stdout, messages on stderr."""
     job, o = jobs[0], outcomes[0]
     stdout = terminal.binary(sys.stdout)
@@ -205,15 +214,15 @@ def _fix_stdin(run: Run, jobs: list[Job], outcomes: list[FileOutcome], diff: boo
     if diff:
         _fix_one(o, True, tally, job)
     else:
-        for message in (*o.errors, *o.notes):
+        for message in _said(o):
             click.echo(f"{o.display}: {message}", err=True)
             tally.internal = tally.internal or message.startswith("internal error")
         say_problems(o)
-        tally.internal = tally.internal or o.status == "failed"
-        tally.remaining = len(o.findings) + (o.status == "unreadable")
-        if o.status == "unreadable":
-            click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.error}", err=True)
-        if o.new_text is not None:
+        tally.internal = tally.internal or isinstance(o, Failed)
+        tally.remaining = len(o.findings) + isinstance(o, Unreadable)
+        if isinstance(o, Unreadable):
+            click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.reason}", err=True)
+        if isinstance(o, Fixed):
             tally.applied.update(str(f.transform) for f in o.applied)
             stdout.write(o.new_text.encode(o.source.encoding))
         else:

@@ -11,7 +11,8 @@ from spmdfix.files import FileError, read_source, write_source
 from spmdfix.model import Edit, Fix, FixId
 from spmdfix.positions import apply_edits
 from spmdfix.report import unified_diff
-from spmdfix.runner import FIX, Job
+from spmdfix.results import Mode
+from spmdfix.runner import Job
 
 
 class Asker:
@@ -64,7 +65,7 @@ def interactive_fix(run: Run) -> int:
     """`fix --interactive`: files one by one, in this process; the exit code."""
     tally = Tally()
     for path in sorted(run.sources(), key=lambda p: p.parts):
-        job = run.job(path, FIX)
+        job = run.job(path, Mode.FIX)
         asker = Asker(job.display)
         _interactive_file(job, asker, tally)
         if asker.quit:

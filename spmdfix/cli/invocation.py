@@ -29,9 +29,8 @@ from spmdfix.config import (
     split_codes,
 )
 from spmdfix.files import MAX_BYTES, FileError, decode, excluded_as_given, iter_sources
+from spmdfix.results import FileResult, Mode, Skipped, Unreadable
 from spmdfix.runner import (
-    CHECK,
-    FileOutcome,
     Job,
     display_path,
     run_jobs,
@@ -313,7 +312,7 @@ class Run:
     def job(
         self,
         path: Path,
-        mode: str,
+        mode: Mode,
         want_edits: bool = False,
         display: str | None = None,
     ) -> Job:
@@ -355,15 +354,15 @@ class Run:
             and excluded_as_given(self.stdin_path(), self.excluded)
         )
 
-    def outcomes(self, mode: str, want_edits: bool = False) -> tuple[list[Job], list[FileOutcome]]:
-        """Jobs and their outcomes, in path order; stdin is one job when PATH is `-`. Directories the walk
+    def outcomes(self, mode: Mode, want_edits: bool = False) -> tuple[list[Job], list[FileResult]]:
+        """Jobs and their results, in path order; stdin is one job when PATH is `-`. Directories the walk
         could not list are said on stderr."""
         found = self._outcomes(mode, want_edits)
         for message in self.unlisted:
             self.warn(message)
         return found
 
-    def _outcomes(self, mode: str, want_edits: bool) -> tuple[list[Job], list[FileOutcome]]:
+    def _outcomes(self, mode: Mode, want_edits: bool) -> tuple[list[Job], list[FileResult]]:
         if self.stdin:
             job = self.job(self.stdin_path(), mode, want_edits, self.kw["stdin_filename"] or "-")
             return [job], [_run_stdin(job, self.stdin_bytes())]
@@ -391,7 +390,7 @@ class Run:
         order = sorted(range(len(jobs)), key=lambda i: _shown_order(jobs[i]))
         return [jobs[i] for i in order], [outcomes[i] for i in order]
 
-    def _plain_lane(self, cache: Cache, mode: str, want_edits: bool) -> Lane:
+    def _plain_lane(self, cache: Cache, mode: Mode, want_edits: bool) -> Lane:
         """The walk's lane (`files.iter_sources`) for a cached run: a file the cache serves as plain
         (`Cache.serve_plain`, under the settings its job would have) is counted in `served` instead of
         becoming a job and an outcome; any other file becomes a job as usual."""
@@ -416,9 +415,9 @@ class Run:
 
         return lane
 
-    def cached_run(self, mode: str) -> CachedRun | None:
+    def cached_run(self, mode: Mode) -> CachedRun | None:
         """The results cache's hooks for a `check` run (None with `--no-cache`, or for other modes)."""
-        if mode != CHECK or self.kw.get("no_cache", True):
+        if mode is not Mode.CHECK or self.kw.get("no_cache", True):
             return None
         from spmdfix.cache import Cache, CachedRun, default_directory
 
@@ -430,20 +429,14 @@ def _shown_order(job: Job) -> list[str]:
     return job.display.split("/")
 
 
-def _run_stdin(job: Job, raw: bytes) -> FileOutcome:
+def _run_stdin(job: Job, raw: bytes) -> FileResult:
     """`runner.run_file` for bytes read from stdin."""
     try:
         source = decode(job.path, raw)
     except FileError as err:
-        return FileOutcome(job.path, job.display, "unreadable", error=str(err))
+        return Unreadable(job.path, job.display, str(err))
     if len(raw) > job.max_bytes:
-        return FileOutcome(
-            job.path,
-            job.display,
-            "skipped",
-            source,
-            error="skipped: over the --max-file-size limit",
-        )
+        return Skipped(job.path, job.display, "skipped: over the --max-file-size limit")
     return run_source(job, source)
 
 

@@ -1,6 +1,6 @@
 """What `check` and `fix` print: findings as text, JSON and the other formats, statistics, the summary.
 
-Pure functions of the jobs and their outcomes (`spmdfix.runner`), except `emit` (stdout or a file) and
+Pure functions of the jobs and their results (`spmdfix.runner`, `spmdfix.results`), except `emit` (stdout or a file) and
 `say_problems` (stderr).
 """
 
@@ -28,7 +28,8 @@ from spmdfix.report import (
     unfollowed_lines,
     unfollowed_records,
 )
-from spmdfix.runner import FileOutcome, Job
+from spmdfix.results import Failed, FileResult, Skipped, Unreadable
+from spmdfix.runner import Job
 
 if TYPE_CHECKING:
     from spmdfix.cache import PlainCounts
@@ -76,15 +77,15 @@ def diff_path(path: Path) -> str:
         return absolute.replace(os.sep, "/").lstrip("/")
 
 
-def _abs(outcome: FileOutcome) -> str:
+def _abs(outcome: FileResult) -> str:
     return os.path.abspath(outcome.path)
 
 
-def _report(o: FileOutcome) -> FileReport:
+def _report(o: FileResult) -> FileReport:
     return FileReport(o.display, _abs(o), o.text, o.findings)
 
 
-def _unsafe_left(o: FileOutcome, options: Options) -> int:
+def _unsafe_left(o: FileResult, options: Options) -> int:
     strategy = options.strategy
     return sum(
         1
@@ -93,18 +94,19 @@ def _unsafe_left(o: FileOutcome, options: Options) -> int:
     )
 
 
-def say_problems(o: FileOutcome, silent: bool = False) -> None:
+def say_problems(o: FileResult, silent: bool = False) -> None:
     """Messages on stderr for a skipped or failed file (a generated file is only counted); with `silent`
     only an internal error is said."""
-    if o.status == "skipped" and GENERATED_MARK not in o.error and not silent:
-        click.echo(f"{o.display}: {o.error}", err=True)
-    elif o.status == "failed":
+    if isinstance(o, Skipped):
+        if GENERATED_MARK not in o.reason and not silent:
+            click.echo(f"{o.display}: {o.reason}", err=True)
+    elif isinstance(o, Failed):
         click.echo(f"{o.display}: internal error, file left as it is:\n{o.error}", err=True)
 
 
 def summary(
     jobs: Sequence[Job],
-    outcomes: Sequence[FileOutcome],
+    outcomes: Sequence[FileResult],
     errors: int,
     applied: Counter | None,
     diff: bool = False,
@@ -118,12 +120,14 @@ def summary(
     left_in = ()
     if applied is not None:
         left_in = tuple(
-            o.display for j, o in zip(jobs, outcomes) if o.findings or unreadable_reported(j, o) or o.status == "failed"
+            o.display
+            for j, o in zip(jobs, outcomes)
+            if o.findings or unreadable_reported(j, o) or isinstance(o, Failed)
         )
     return run_summary(
         scanned=len(outcomes) + (served.files if served else 0),
         parsed=sum(o.parsed for o in outcomes) + (served.parsed if served else 0),
-        skipped=sum(o.status == "skipped" for o in outcomes),
+        skipped=sum(isinstance(o, Skipped) for o in outcomes),
         findings=sum(len(o.findings) for o in outcomes) + unwritten,
         suppressed=sum(o.suppressed for o in outcomes) + (served.suppressed if served else 0),
         unsafe_left=sum(_unsafe_left(o, j.options) for j, o in zip(jobs, outcomes)),
@@ -136,24 +140,25 @@ def summary(
     )
 
 
-def unfollowed_vmaps(outcomes: Sequence[FileOutcome]) -> int:
+def unfollowed_vmaps(outcomes: Sequence[FileResult]) -> int:
     """How many spmd vmaps lead to code of the project the analysis could not follow (SPMD910)."""
     return sum(len({place.vmap for place in o.unfollowed}) for o in outcomes)
 
 
-def unreadable_reported(job: Job, o: FileOutcome) -> bool:
-    return o.status == "unreadable" and rules.UNREADABLE.code in job.enabled
+def unreadable_reported(job: Job, o: FileResult) -> bool:
+    """Whether `o` is an unreadable file that the job reports (SPMD901 enabled)."""
+    return isinstance(o, Unreadable) and rules.UNREADABLE.code in job.enabled
 
 
 def _records(
-    jobs: Sequence[Job], outcomes: Sequence[FileOutcome], show_unresolved: bool = False, docs: str | None = None
+    jobs: Sequence[Job], outcomes: Sequence[FileResult], show_unresolved: bool = False, docs: str | None = None
 ) -> list[dict]:
     """Every file's records: its findings, then (`show_unresolved`) an SPMD910 record per place its spmd
     vmaps could not be followed (severity "info"); `docs`: the base of the rule links (`links.docs_base`)."""
     records: list[dict] = []
     for job, o in zip(jobs, outcomes):
         if unreadable_reported(job, o):
-            records.append(error_record(o.display, _abs(o), rules.UNREADABLE.code, o.error, docs=docs))
+            records.append(error_record(o.display, _abs(o), rules.UNREADABLE.code, o.reason, docs=docs))
             continue
         found = json_records(_report(o), o.edits or {}, docs) if o.findings else []
         if show_unresolved and o.unfollowed:
@@ -179,7 +184,7 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
     fixable = hidden = reported = 0
     for job, o in zip(jobs, outcomes):
         if unreadable_reported(job, o):
-            lines.append(f"{o.display}:1:1: {rules.UNREADABLE.code} {o.error}")
+            lines.append(f"{o.display}:1:1: {rules.UNREADABLE.code} {o.reason}")
             reported += 1
             continue
         if o.findings:

@@ -8,66 +8,35 @@ index is reused (typing in one document reuses its parsed imports) only while:
   are part of its key;
 - every file it read, failed to read or looked for and did not find is as it was on disk: each is stamped
   (its `os.stat` key: size, mtime, ctime, inode, device; or absent) when first seen, a loaded module's bytes
-  checked against the digest the index parsed, and the stamps are compared before each reuse. A stamp taken
-  within `cache.RACY_NS` of the file's last change proves nothing (a rewrite in the same clock tick keeps
-  every time), so the index is rebuilt until the file has settled, as the results cache trusts a stat. A
-  file changed by anything (another editor, `git checkout`) is seen at the next analysis without any
-  notification from the client.
+  checked against the digest the index parsed, and the stamps are compared before each reuse
+  (`stamps.seen`, `stamps.still`). A stamp that is not settled (taken within `stamps.RACY_NS` of the file's
+  last change: a rewrite in the same clock tick keeps every time) proves nothing, so the index is rebuilt
+  until the file has settled, as the results cache trusts a stat. A file changed by anything (another
+  editor, `git checkout`) is seen at the next analysis without any notification from the client.
 
 Holds a few indexes (one per analysed document and set of buffers), least recently used dropped first.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
-from spmdfix import cache
 from spmdfix.analysis.index import ProjectIndex
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.cache import stat_key
+from spmdfix.perf import record
 from spmdfix.project_files import DISK
+from spmdfix.stamps import Seen, digest_file, seen, still
 
 MAX_INDEXES = 8
 
-Stamp = tuple[tuple[int, int, int, int, int] | None, int]  # (`cache.stat_key`, None when absent; time taken, ns)
 
-
-def _stamp(path: str) -> Stamp:
-    taken = time.time_ns()
-    try:
-        return stat_key(os.stat(path)), taken
-    except OSError:
-        return None, taken
-
-
-def _still(path: str, stamp: Stamp) -> bool:
-    """Whether the file at `path` is as `stamp` saw it: absent then and now, or the same stat key, taken
-    well after the file's last change (`cache.RACY_NS`)."""
-    key, taken = stamp
-    now = _stamp(path)[0]
-    if now != key:
-        return False
-    return key is None or max(key[1], key[2]) < taken - cache.RACY_NS
-
-
-def _digest(path: str) -> str | None:
-    try:
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
-    except OSError:
-        return None
-
-
-@dataclass(slots=True)
+@record
 class _Kept:
     index: ProjectIndex
-    stamps: dict[str, Stamp] = field(default_factory=dict)
+    stamps: dict[str, Seen] = field(default_factory=dict)
     stale: bool = False
 
 
@@ -103,8 +72,8 @@ class ProjectIndexes:
         for path, digest in index.files_seen().items():
             if path in kept.stamps or path in index.overlay:
                 continue
-            kept.stamps[path] = _stamp(path)
-            if digest is not None and _digest(path) != digest:
+            kept.stamps[path] = seen(path)
+            if digest is not None and digest_file(path) != digest:
                 kept.stale = True
 
     def clear(self) -> None:
@@ -113,4 +82,4 @@ class ProjectIndexes:
 
     @staticmethod
     def _unchanged(kept: _Kept) -> bool:
-        return all(_still(path, stamp) for path, stamp in kept.stamps.items())
+        return all(still(path, stamp) for path, stamp in kept.stamps.items())

@@ -1,0 +1,176 @@
+"""The speed devices, each behind one name: what spmdfix does only to be fast, never to decide anything.
+
+None of these changes a result; each one's cost and saving is measured in bench/README.md, and each can be
+taken out by making it do nothing:
+
+- `record`: the dataclass policy of the records nothing compares or prints (no generated `__eq__`,
+  `__repr__`, `__hash__`);
+- `gc_paused`: the cyclic garbage collector off around work that makes many objects and no garbage cycle
+  (imports, parsing and indexing, loading the results cache);
+- `retain_trees` / `retain_tree`: a worker process keeps the `ast` trees it parsed instead of freeing them,
+  and `freeze_alive` moves long-lived objects out of the collector's reach;
+- `leave`: the console script ends with `os._exit` once its output is flushed, without the interpreter's
+  teardown.
+
+Imports nothing of spmdfix (the CLI imports it before click): everything may use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import sys
+import threading
+from typing import TYPE_CHECKING, dataclass_transform
+
+if TYPE_CHECKING:
+    import ast
+    from collections.abc import Iterator
+
+
+# --- records ------------------------------------------------------------------------------------------
+
+
+@dataclass_transform(eq_default=False)
+def record(cls: type | None = None, /, *, frozen: bool = False, slots: bool = True):
+    """`dataclasses.dataclass` for a record that nothing compares, hashes or prints: `eq=False,
+    repr=False` (it hashes by identity, as an object does), `slots=True` unless asked otherwise; `frozen`
+    as for a dataclass. Used bare (`@record`) or with arguments (`@record(frozen=True)`).
+
+    Each method a dataclass generates is compiled with `exec` when its module is imported, on the serial
+    start of every run: 40 records had a `__repr__`, and 35 an `__eq__` (with, frozen, a `__hash__`), that
+    nothing called (found by recording every call of the generated methods over the quick suite, `check`
+    and `fix` of the benchmark corpus); without them the imports before a run's fork took 0.598 G -> 0.544
+    G instructions (bench/README.md, "The imports before the fork"). A value that tests or sets compare
+    (findings, fixes, spans, jobs, per-file results) keeps its generated methods: use `dataclass` for it."""
+
+    def wrap(cls: type) -> type:
+        import dataclasses  # (imported by every module that declares a record; not by the CLI's start)
+
+        return dataclasses.dataclass(cls, frozen=frozen, slots=slots, eq=False, repr=False)
+
+    return wrap if cls is None else wrap(cls)
+
+
+# --- the cyclic collector -----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[Paused]:
+    """The cyclic garbage collector off inside the block, back to its state (on, unless someone turned it
+    off) after it. For work that allocates many objects and no garbage cycle: the collections it triggers
+    walk every young object and find nothing. Measured: collections during parsing and indexing cost a third
+    of a check of the 2,000-line benchmark file; during the imports of a warm `check`, a tenth of them; while
+    loading the results cache or walking a warm tree, a tenth of a warm run (bench/README.md). What the
+    block leaves is collected once the collector runs again (the collection then due runs as the block
+    ends: `api.analyse_source` lets go of a tree it does not keep before that, so that it is not walked).
+
+    The block gets a `Paused`, whose `resume()` and `pause()` let the collector run for a while inside it
+    (while a caller holds on to what a generator gave it, say)."""
+    paused = Paused(gc.isenabled())
+    gc.disable()
+    try:
+        yield paused
+    finally:
+        if paused.was_on:
+            gc.enable()
+
+
+class Paused:
+    """The state `gc_paused` found the collector in (`was_on`), to resume it for a while inside the block."""
+
+    __slots__ = ("was_on",)
+
+    def __init__(self, was_on: bool) -> None:
+        self.was_on = was_on
+
+    def resume(self) -> None:
+        """Let the collector run again (when it was on before the block) until `pause`."""
+        if self.was_on:
+            gc.enable()
+
+    def pause(self) -> None:
+        gc.disable()
+
+
+def freeze_alive() -> None:
+    """Move every object alive now into the collector's permanent generation (`gc.freeze`): no later
+    collection walks them. For objects that live as long as the process (a CLI run's served results, the
+    trees a worker keeps)."""
+    gc.freeze()
+
+
+# --- trees a worker keeps -------------------------------------------------------------------------------
+
+
+class _Retained:
+    """The `ast` trees this process keeps rather than frees (`retain_trees`), and how many characters of
+    source they hold against the budget (characters; below zero nothing is kept: any process but a worker)."""
+
+    __slots__ = ("budget", "chars", "trees")
+
+    def __init__(self) -> None:
+        self.trees: list[ast.Module] = []
+        self.chars = 0
+        self.budget = -1
+
+
+_retained = _Retained()
+
+
+def retain_trees(chars: int) -> None:
+    """Keep the `ast` trees of the modules the analysis parses from now on (`retain_tree`), up to `chars`
+    characters of source in all, instead of freeing them. Only for a process that ends without tearing its
+    objects down: a worker of the runner's pool (multiprocessing ends its children with `os._exit`).
+    Freeing a tree costs its deallocation of every node: 0.06 s of CPU for the 22 modules the reference
+    corpus analyses (jax's 12,600-line pjit_test.py alone 0.015 s); a tree takes about 25 bytes of memory
+    per character of source. Kept trees are moved out of the collector's generations (`gc.freeze`), so
+    that no collection walks them again."""
+    _retained.budget = chars
+
+
+def retain_tree(tree: ast.Module, chars: int) -> bool:
+    """Keep `tree` (parsed from `chars` characters of source) when the budget of `retain_trees` has room for
+    it; whether it was kept. Called while the collector is paused (`gc_paused`): the tree was allocated
+    meanwhile and would be the next young collection's walk, so it is frozen out of its reach."""
+    if _retained.chars + chars > _retained.budget:
+        return False
+    _retained.trees.append(tree)
+    _retained.chars += chars
+    gc.freeze()
+    return True
+
+
+# --- the end of the process ---------------------------------------------------------------------------
+
+
+def leave(code: object) -> None:
+    """End the process with the exit code `code` (as `sys.exit` takes it), without tearing the interpreter
+    down when nothing would be waited for. Never returns.
+
+    Everything a command does is done when it returns (reports written, the results cache saved, worker
+    pools shut down); what is left is freeing every object of the run and every module, one by one: 40-55 ms
+    after the last write of a cold `check` of the benchmark corpus (strace), a fifth of a warm one. So, once
+    the standard streams are flushed, the process leaves with `os._exit`, as a forked worker does. It leaves
+    the normal way (`sys.exit`: atexit handlers, thread joins) when a child process or another non-daemon
+    thread is still alive (`may_leave_now`)."""
+    if not may_leave_now():
+        sys.exit(code)
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)  # what sys.exit("message") prints
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe, a closed stream: nothing more to say
+            pass
+    os._exit(code or 0)
+
+
+def may_leave_now() -> bool:
+    """True when no child process and no other non-daemon thread is alive (the normal exit would wait)."""
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        return False
+    multiprocessing = sys.modules.get("multiprocessing")  # (not imported by a run without workers)
+    return multiprocessing is None or not multiprocessing.active_children()

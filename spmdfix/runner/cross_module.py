@@ -1,0 +1,88 @@
+"""The second step of `fix`: the chosen fixes that edit other modules of the project, applied in this process
+after the per-file step (`cross_module_fixes`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spmdfix import pipeline
+from spmdfix.files import text_of
+from spmdfix.model import Finding, Fix
+from spmdfix.perf import record
+from spmdfix.results import Checked, FileResult, Fixed, Mode
+from spmdfix.runner.job import Job
+
+MAX_ROUNDS = 4  # rounds of `cross_module_fixes`: each fix that changes a module re-analyses its readers once
+
+
+@record(frozen=True)
+class CrossModuleFixes:
+    """What `cross_module_fixes` changed: the (old, new) text of every module it changed by absolute path,
+    the fixes applied and the findings left per job index, and errors."""
+
+    texts: dict[str, tuple[str, str]]
+    applied_by: dict[int, tuple[Fix, ...]]
+    remaining: dict[int, tuple[Finding, ...]]
+    errors: tuple[str, ...]
+
+
+def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> CrossModuleFixes:
+    """The second step of `fix`: apply, with `api.fix_modules`, the chosen fixes that edit other modules of
+    the project (a strip in the callee's file, an axis added to a mesh in another module), and analyse again
+    each module whose analysis read a module that a fix of this run changed (`Checked.depends`): the
+    first step analysed every file against the files as they were on disk, so its findings and fixes may
+    describe a collision a fix of another file has removed. In this process, one module after the other
+    (two modules may edit the same third one), in rounds until no changed module is left unseen
+    (`MAX_ROUNDS`). Notebooks are left to the first step. Starts from the texts the first step produced;
+    writes nothing."""
+    texts = {str(o.path.resolve()): o.new_text for o in outcomes if isinstance(o, Fixed) and o.cells is None}
+    before = dict(texts)
+    applied: dict[int, tuple[Fix, ...]] = {}
+    remaining: dict[int, tuple[Finding, ...]] = {}
+    errors: list[str] = []
+    clock = 1
+    changed_at = dict.fromkeys(texts, clock)  # path -> the time a fix of this run last changed it
+    seen: dict[int, int] = {}  # job index -> the time of its last analysis here (the first step's: 0)
+    for _ in range(MAX_ROUNDS):
+        ran = False
+        for i, (job, o) in enumerate(zip(jobs, outcomes)):
+            if not isinstance(o, (Checked, Fixed)) or o.cells is not None or job.mode is not Mode.FIX:
+                continue
+            if not o.depends and not o.findings:
+                continue  # (most files of a tree: nothing read, nothing to fix; no path resolved for them)
+            own = str(job.path.resolve())
+            stale = any(changed_at.get(path, 0) > seen.get(i, 0) for path, _ in o.depends if path != own)
+            if i not in seen:
+                chosen = [job.settings.chosen(f) for f in o.findings]
+                stale = stale or any(fix is not None and fix.edits_other_modules for fix in chosen)
+            if not stale:
+                continue
+            # The analysis is imported here, not above: a run without cross-module work (most) then never
+            # imports it in this process (its workers analysed the files; the import costs 0.1 s here).
+            from spmdfix.api import fix_modules, project_index
+
+            ran = True
+            root = project_index(job.path, job.project_root).root
+
+            def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
+                return pipeline.select(text, findings, enabled, job.options.unfixable)
+
+            result = fix_modules([job.path], job.options, root, split, texts)
+            if result.texts:
+                clock += 1
+                for path, text in result.texts.items():
+                    if texts.get(path) != text:
+                        changed_at[path] = clock
+                texts.update(result.texts)
+            seen[i] = clock
+            applied[i] = applied.get(i, ()) + result.applied
+            errors.extend(f"{job.display}: {e}" for e in result.errors)
+            remaining[i] = result.remaining.get(own, o.findings)
+        if not ran:
+            break
+    changed = {}
+    for path, new in texts.items():
+        old = before.get(path) or text_of(path)
+        if old is not None and new != old:
+            changed[path] = (old, new)
+    return CrossModuleFixes(changed, applied, remaining, tuple(errors))

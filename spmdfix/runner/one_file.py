@@ -1,0 +1,365 @@
+"""What happens to one file: read it, check it, fix it or add noqa comments, and give one result; total (it
+never raises for a file).
+
+What happens to a file's text is the per-file entry point's (`spmdfix.pipeline`: notebooks, suppression,
+rule selection, the chosen fixes), the same the language server and the codemod commands call; this
+module adds reading, size limits, the test of a module's bytes, rendering and failure handling. Every
+kind of result (`spmdfix.results`) comes from here, and the first pass's `Deferred` of `run_streamed`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from spmdfix import pipeline
+from spmdfix.files import (
+    FileError,
+    SourceFile,
+    TooLarge,
+    decode,
+    not_regular,
+    read_bytes,
+)
+from spmdfix.model import Edit, Finding, Fix, Unfollowed
+from spmdfix.prefilter import may_have_findings
+from spmdfix.results import (
+    PROJECT_ROOT_KEY,
+    Checked,
+    Failed,
+    FileResult,
+    Fixed,
+    Mode,
+    Skipped,
+    Unreadable,
+)
+from spmdfix.runner.clean_bytes import bytes_prove_clean
+from spmdfix.runner.job import Job
+from spmdfix.stamps import read_stamped
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.index import ProjectIndex
+    from spmdfix.stamps import FileStamp
+
+RECURSION_BUDGET = 985  # frames a file may use: what the default limit of 1000 leaves in `spmdfix check -j 1`
+
+
+@dataclass(slots=True, repr=False)
+class Deferred(FileResult):
+    """A first pass's result (`Job.defer`; never returned by `run_streamed`): the file's text passes the
+    prefilter, and its analysis waits for the second pass, which runs the analyses largest first; `cost`:
+    the length of the text."""
+
+    path: Path
+    display: str
+    cost: int
+    stamp: FileStamp | None = None
+
+
+def run_file(job: Job, defer: bool = False) -> FileResult:
+    """Read one file and run `job` on it. Never raises. (`run_batch` gives it its recursion headroom.)
+    defer: as `Job.defer` (either asks for it)."""
+    return _run_file(job, defer or job.defer)
+
+
+def run_batch(
+    jobs: Sequence[Job], progress: Callable[[int], None] = lambda n: None, defer: bool = False
+) -> list[FileResult]:
+    """`run_file` for each job, each with `RECURSION_BUDGET` frames to spare (one task of a worker process,
+    or the whole run in one process: the same frames either way); `progress(1)` after each file. defer: run
+    every job as if its `Job.defer` were set (without a copy of each job: `dataclasses.replace` of every job
+    of a large tree cost the main process, which feeds the workers, a tenth of a second)."""
+    out = []
+    with recursion_budget():
+        for job in jobs:
+            out.append(run_file(job, defer))
+            progress(1)
+    return out
+
+
+@contextlib.contextmanager
+def recursion_budget() -> Iterator[None]:
+    """The same recursion headroom for every file, however deep the caller's stack: a worker process runs a
+    file some frames deeper than the main one does, and `ast.parse` (like the analysis) stops at the limit
+    counted from the bottom of the stack, so without this a deeply nested expression could parse with `-j 1`
+    and be SPMD900 with `-j 2`. (Process-wide: the CLI runs one file at a time per process.)"""
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + RECURSION_BUDGET)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _run_file(job: Job, defer: bool) -> FileResult:
+    try:
+        if not job.stamp:
+            return _run_bytes(job, read_bytes(job.path, job.max_bytes), defer)
+        st = os.stat(job.path)
+        not_regular(st.st_mode)  # a FIFO named on the command line: refused, not waited for
+        size = st.st_size
+        if size > job.max_bytes:
+            raise TooLarge(size)
+        raw, stamp = read_stamped(job.path)
+    except OSError as err:
+        return Unreadable(job.path, job.display, f"cannot read: {err.strerror or err}")
+    except TooLarge as err:
+        message = f"skipped: {_size(err.size)} is over the {_size(job.max_bytes)} limit (--max-file-size)"
+        return Skipped(job.path, job.display, message)
+    return dataclasses.replace(_run_bytes(job, raw, defer), stamp=stamp)
+
+
+def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileResult:
+    """Run `job` on the bytes read from its file. In check mode, a module whose bytes show that it cannot
+    hold a finding (`bytes_prove_clean`) gets the result `_check` gives it (`Checked`, nothing found) without
+    being prepared: most files of a tree."""
+    if job.mode is Mode.CHECK and not job.kept and bytes_prove_clean(job.path, raw, job.include_generated):
+        return Checked(job.path, job.display)
+    return run_decoded(job, raw, defer)
+
+
+def run_decoded(job: Job, raw: bytes, defer: bool) -> FileResult:
+    """Run `job` on its file's bytes, decoded (a file that does not decode is SPMD901), without their test."""
+    try:
+        source = decode(job.path, raw)
+    except FileError as err:
+        return Unreadable(job.path, job.display, str(err))
+    return run_source(job, source, defer)
+
+
+def current_traceback() -> str:
+    """The traceback of the exception being handled. (`traceback` and the modules it imports, `linecache`,
+    `tokenize`, `textwrap`, are imported only when a file fails: a warm run, which starts no worker pool,
+    imports none of them.)"""
+    import traceback
+
+    return traceback.format_exc()
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB" if n >= 100_000 else f"{n:,} bytes"
+
+
+def run_source(job: Job, source: SourceFile, defer: bool = False) -> FileResult:
+    """Run `job` on a file already read (or given on stdin). Never raises. defer: as `Job.defer`."""
+    try:
+        prepared = _prepare(job, source)
+        if (defer or job.defer) and may_have_findings(prepared.text):
+            return Deferred(job.path, job.display, len(prepared.text))
+        if job.mode is Mode.FIX:
+            return _fix(job, source, prepared)
+        if job.mode is Mode.ADD_NOQA:
+            return _add_noqa(job, source, prepared)
+        return _check(job, source, prepared)
+    except pipeline.Skip as err:
+        return Skipped(job.path, job.display, str(err))
+    except FileError as err:
+        return Unreadable(job.path, job.display, str(err))
+    except Exception:  # noqa: BLE001 - the one place a bug in analysis is caught and reported per file
+        error = current_traceback()
+        left = _still_there(job, source)
+        return Failed(job.path, job.display, error, source, left, parsed=bool(left))
+
+
+def _prepare(job: Job, source: SourceFile) -> pipeline.Prepared:
+    """`pipeline.prepare` of a file read; a notebook that cannot be read raises `FileError` (SPMD901)."""
+    if job.path.suffix != ".ipynb":  # (a run over modules only does not import `spmdfix.notebook`)
+        return pipeline.prepare(job.path, source.text, job.include_generated)
+    from spmdfix.notebook import NotebookError
+
+    try:
+        return pipeline.prepare(job.path, source.text, job.include_generated)
+    except NotebookError as err:
+        raise FileError(f"cannot read the notebook: {err}") from err
+
+
+def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
+    """When fixing (or adding noqa comments) failed, the file's findings as checked: they remain, and the
+    summary counts them. Empty when checking fails too."""
+    if job.mode is Mode.CHECK:
+        return ()
+    try:
+        return pipeline.check_prepared(_prepare(job, source), job.settings, path=job.path, index=_index(job)).findings
+    except Exception:  # noqa: BLE001 - the failure is already reported; the count is best effort
+        return ()
+
+
+def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...] | str]:
+    fixes = [x for f in findings for x in f.fixes]
+    if not fixes:
+        return {}
+    try:
+        return pipeline.fix_edits(text, fixes)
+    except Exception as err:  # noqa: BLE001 - libcst failing must not lose the findings
+        return {x.key: f"edits not built: {err}" for x in fixes}
+
+
+def _index(job: Job) -> ProjectIndex:
+    """The index of the project the file belongs to, for the analysis to follow imports of the project."""
+    from spmdfix.api import project_index  # the analysis: imported where files are checked (a worker)
+
+    return project_index(job.path, pipeline.project_root_of(job.path, job.settings))
+
+
+def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked:
+    if not job.kept and not may_have_findings(prepared.text):
+        # No finding, nor a left-out cell's: the same result without the analysis and without looking for
+        # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).
+        return Checked(job.path, job.display)
+    index = _index(job)
+    with index.recording() as depends:  # the other modules read: the results cache checks them
+        checked = pipeline.check_prepared(prepared, job.settings, path=job.path, index=index, prefiltered=job.kept)
+    # For the results cache: everything the index read or looked for, a superset of `depends` (a summary
+    # computed for one module and served to another names only the modules of the functions it crossed).
+    depends = [*sorted(set(depends) | set(index.everything_read())), (PROJECT_ROOT_KEY, str(index.root))]
+    text, reported = checked.text, checked.findings
+    keep = bool(reported or checked.unfollowed)  # the text, to show positions of either
+    return Checked(
+        job.path,
+        job.display,
+        source if reported else None,
+        reported,
+        text=text if keep else "",
+        cells=prepared.cells(text) if keep else None,
+        parsed=True,
+        suppressed=len(checked.suppressed),
+        edits=_edits(text, reported) if job.want_edits and reported else None,
+        depends=tuple(depends),
+        unfollowed=checked.unfollowed,
+    )
+
+
+def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
+    if not may_have_findings(prepared.text):
+        # Nothing to fix or report (nor a left-out cell's syntax error: `Prepared.extra_findings`): what
+        # `fix_prepared` gives such a text, without importing the analysis for it (a small tree runs in the
+        # main process, which `check` spares that import) nor looking for the project.
+        return _result(job, source, prepared, prepared.text, (), (), (), 0)
+    index = _index(job)
+    with index.recording() as read:
+        fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
+    # The other modules read: `cross_module_fixes` analyses the file again when a fix of this run changed one
+    # of them (this analysis saw them as they were on disk).
+    depends = tuple(read)
+    return _result(
+        job,
+        source,
+        prepared,
+        fixed.text,
+        fixed.remaining,
+        fixed.applied,
+        fixed.errors,
+        fixed.suppressed,
+        found_before=fixed.found_before,
+        unfollowed=fixed.unfollowed,
+        depends=depends,
+    )
+
+
+def _result(
+    job: Job,
+    source: SourceFile,
+    prepared: pipeline.Prepared,
+    new_text: str,
+    remaining: tuple[Finding, ...],
+    applied: tuple[Fix, ...],
+    errors: tuple[str, ...],
+    suppressed: int,
+    *,
+    found_before: int = 0,
+    unfollowed: tuple[Unfollowed, ...] = (),
+    depends: tuple[tuple[str, str | None], ...] = (),
+    noqa_added: tuple[int, ...] = (),
+    noqa_skipped: tuple[int, ...] = (),
+) -> Checked | Fixed:
+    """The result of a fix or noqa run on a file that gave `new_text` (`Fixed` when it differs from the
+    prepared text and renders as the file's new content, else `Checked`)."""
+    notes: tuple[str, ...] = ()
+    new_file = None
+    if new_text != prepared.text:
+        from spmdfix import notebook  # (the text changed: a fix or a noqa comment, never on a warm run)
+
+        try:
+            new_file = prepared.render(new_text)
+        except notebook.NotebookError as err:
+            errors = (*errors, f"internal error: {err}; nothing written")
+        if prepared.nb is not None and new_file is not None and not notebook.layout_kept(prepared.nb):
+            notes = ("note: the notebook's JSON layout could not be reproduced exactly; it was normalised",)
+    parsed = may_have_findings(prepared.text)
+    if new_file is not None:
+        return Fixed(
+            job.path,
+            job.display,
+            source,
+            new_file,
+            remaining,
+            applied,
+            errors,
+            text=new_text,
+            cells=prepared.cells(new_text),
+            parsed=parsed,
+            suppressed=suppressed,
+            noqa_added=noqa_added,
+            noqa_skipped=noqa_skipped,
+            notes=notes,
+            found_before=found_before,
+            depends=depends,
+            unfollowed=unfollowed,
+        )
+    return Checked(
+        job.path,
+        job.display,
+        source if remaining or errors else None,
+        remaining,
+        text=prepared.text,
+        cells=prepared.cells(prepared.text),
+        parsed=parsed,
+        suppressed=suppressed,
+        depends=depends,
+        unfollowed=unfollowed,
+        errors=errors,
+        noqa_skipped=noqa_skipped,
+        found_before=found_before,
+    )
+
+
+def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
+    from spmdfix import noqa  # (`add-noqa` only)
+
+    where = {"path": job.path, "index": _index(job) if may_have_findings(prepared.text) else None}
+    reported, suppressed, _ = pipeline.findings_of(prepared, prepared.text, job.settings, **where)
+    # A finding in another module is suppressed by that module's comment: none is added here for it.
+    remaining = [f for f in reported if f.code in noqa.UNSUPPRESSIBLE or f.span.path]
+    reported = [f for f in reported if not f.span.path]
+    result = noqa.add_noqa(prepared.text, reported)
+    if result.skipped:
+        lines = set(result.skipped)
+        remaining += [f for f in reported if f.code not in noqa.UNSUPPRESSIBLE and _row(prepared.text, f) in lines]
+    return _result(
+        job,
+        source,
+        prepared,
+        result.text,
+        tuple(sorted(remaining, key=lambda f: (f.span.path, f.span.start))),
+        (),
+        (),
+        len(suppressed),
+        noqa_added=result.added,
+        noqa_skipped=result.skipped,
+    )
+
+
+def _row(text: str, finding: Finding) -> int:
+    from spmdfix.positions import LineIndex
+
+    return LineIndex(text).row_col(finding.span.start)[0]
