@@ -154,9 +154,8 @@ def test_the_checks_see_what_they_look_for() -> None:
 # - an attribute of one of KIND_ATTRIBUTES (`binding.kind`, `sm.api`, `mesh.axis_types`, `mesh.types[0]`, ...),
 # - a call of one of KIND_CALLS (`mesh.type_of(a)`, `project.kind_of(q)`),
 # - or a name bound from one of those (`kind = project.kind_of(q)`, `for t in mesh.types`).
-# Left for now: runner.py / runner/, cache.py and cli/, where `Job.mode` and `FileOutcome.status` are strings
-# until the per-file result union lands (issue 21, another step: house-runtime), and prefilter.py (a textual
-# model of the source, changed alongside: house-prefilter). Fix identity is no string either: `FixId`, read
+# (`Job.mode` is `runner.job.Mode` and a file's result a `results` union since house-runtime's step.) Left
+# for now: prefilter.py (a textual model of the source, changed alongside by house-prefilter). Fix identity is no string either: `FixId`, read
 # from its key text only by `FixId.parse` at the language server's edge.
 SPMDFIX = ANALYSIS.parent
 KIND_ATTRIBUTES = frozenset(
@@ -164,7 +163,7 @@ KIND_ATTRIBUTES = frozenset(
      "batch_placement", "transform", "applicability", "strategy", "form", "params_kind"}
 )
 KIND_CALLS = frozenset({"type_of", "kind_of"})
-NOT_YET = ("runner.py", "runner/", "cache.py", "cli/", "prefilter.py")
+NOT_YET = ("prefilter.py",)
 
 
 def _kind_like(node: ast.AST, names: set[str]) -> bool:
