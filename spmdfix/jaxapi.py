@@ -62,7 +62,9 @@ class ManualAxes(enum.Enum):
     AXIS_NAME = enum.auto()
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False, repr=False: an enum member's value, looked up by identity; each generated method is compiled when
+# the module is imported (on the serial start of a run: bench/README.md, "The imports before the fork").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ShardMapAdapter:
     """What one shard_map API takes, as far as the analysis, the rules and the fixes need to know.
 

@@ -147,7 +147,9 @@ class SiteKind(enum.StrEnum):
     PLACEMENT = "placement"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+# (eq and hash: ids are compared and kept in sets; no ordering, whose generated methods would be compiled
+# when the module is imported, on the serial start of a run: bench/README.md, "The imports before the fork")
+@dataclass(frozen=True, slots=True)
 class SiteId:
     """One place of the program a fix is planned for: its kind, where its node starts (a code-point offset into
     its module's text, as `Span.start`) and that module (`path`, "" for the module checked, as `Span.path`).
@@ -178,7 +180,7 @@ class SiteId:
         return replace(self, start=self.start + shift) if shift else self
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class FixId:
     """What a fix is, as a value: its transform, the site it is planned for, and (strip) the spmd axes it removes.
 
