@@ -50,7 +50,7 @@ def _command(options: Options):
     return COMMANDS[options.strategy](CodemodContext(), unsafe_fixes=options.unsafe_fixes)
 
 
-@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.test_id)
 def test_command_writes_what_fix_source_writes(case: Case) -> None:
     source = case.input.read_text(encoding="utf-8")
     expected = fix_source(source, case.options)
