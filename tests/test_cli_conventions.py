@@ -93,6 +93,7 @@ def test_fix_reports_what_is_left(work: Path) -> None:
     assert invoke("fix", "--diff", "--statistics", "minimal.py").exit_code == 2  # a diff and a report: usage error
 
 
+@pytest.mark.e2e
 def test_a_diff_of_a_file_outside_the_working_directory_applies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -237,6 +238,7 @@ def test_an_expression_the_parser_cannot_hold_says_why(work: Path) -> None:
     )
 
 
+@pytest.mark.e2e
 def test_the_console_script_leaves_with_every_byte_written_and_the_exit_code(tmp_path: Path) -> None:
     """`spmdfix.cli.entry` (the console script, and `python -m spmdfix.cli`) ends the process with
     `os._exit` once the command is done: the report on a pipe is whole, the summary is said, the exit code is
@@ -259,6 +261,7 @@ def test_the_console_script_leaves_with_every_byte_written_and_the_exit_code(tmp
     assert usage.returncode == 2 and "No such option" in usage.stderr
 
 
+@pytest.mark.e2e
 def test_the_console_script_leaves_the_normal_way_while_a_thread_or_a_child_is_alive() -> None:
     """`entry` skips the interpreter's teardown only when nothing would be waited for: with another
     non-daemon thread, or a child process, alive, `perf.may_leave_now` says no (the normal exit joins them)."""
