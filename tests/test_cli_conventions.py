@@ -305,6 +305,7 @@ def test_fix_help_says_what_auto_picks_in_that_order() -> None:
     ), text
 
 
+@pytest.mark.e2e
 def test_lsp_without_pygls_says_how_to_install_from_the_repository() -> None:
     """Nothing is published on a package index: the error names the checkout install docs/editors.md gives."""
     import sys
@@ -341,6 +342,7 @@ def test_a_symlink_loop_named_says_too_many_levels_of_links(work: Path) -> None:
     assert dangling.exit_code == 2 and "dangling.py: no such file or directory" in dangling.stderr
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 @pytest.mark.parametrize("command", [("check", "--no-cache"), ("check",), ("fix",), ("fix", "--diff")])
 def test_a_fifo_named_is_refused_as_spmd901_without_waiting(work: Path, command: tuple[str, ...]) -> None:
@@ -454,6 +456,7 @@ def test_config_takes_a_file_or_an_inline_key_value(work: Path) -> None:
     assert two.exit_code == 2 and "only one configuration file can be given" in two.stderr
 
 
+@pytest.mark.e2e
 def test_check_diff_is_fix_diff(work: Path) -> None:
     """ruff's `check --diff`: the fixes as a diff, nothing written, exit 1 with changes and 0 without."""
     expected = invoke("fix", "--diff", "model.py")
@@ -669,6 +672,7 @@ def test_baseline_counts_identical_findings_and_check_fix_reports_outside_it(wor
 # --- --watch (issue 24) ---------------------------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_watch_checks_again_after_a_real_file_change(work: Path) -> None:
     """`check --watch` (ruff's `-w`) in a subprocess: the first report, then, after the file is really
     rewritten on disk, a second report of the new text, each within a bounded wait; a new file and an edited

@@ -208,6 +208,7 @@ def test_command_uses_the_files_settings_and_suppressions(tmp_path: Path) -> Non
     assert isinstance(result, TransformSkip)
 
 
+@pytest.mark.e2e
 def test_libcst_tool_leaves_files_the_settings_exclude_or_gitignore_ignores(tmp_path: Path) -> None:
     """libcst's own walk finds every file; each command skips the ones `spmdfix fix .` would not write: under
     an `extend-exclude`d directory, a default exclude (`build`), or a directory `.gitignore` ignores."""
