@@ -30,7 +30,23 @@ class Case:
 
     @property
     def id(self) -> str:
+        """The case's folder under golden/: `group/name`."""
         return f"{self.group}/{self.name}"
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The rule codes findings.txt records for the input, sorted, each once; () for a clean case (or one
+        whose findings.txt is yet to be written). The code is a line's second field, after the position."""
+        if not self.findings.exists():
+            return ()
+        lines = self.findings.read_text(encoding="utf-8").splitlines()
+        return tuple(sorted({line.split()[1] for line in lines if line.strip()}))
+
+    @property
+    def test_id(self) -> str:
+        """The pytest id of the case: its `id` with its rule codes, e.g. `strip/helper_and_jit[SPMD001,SPMD002]`,
+        so that `pytest -k SPMD004` selects every test of every case whose findings name SPMD004."""
+        return f"{self.id}[{','.join(self.codes)}]" if self.codes else self.id
 
     @property
     def input(self) -> Path:

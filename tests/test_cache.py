@@ -289,6 +289,7 @@ path.write_text(a)
 """
 
 
+@pytest.mark.e2e
 def test_concurrent_runs_never_tear_the_cache_or_serve_stale(tmp_path: Path) -> None:
     """Four `spmdfix check` processes share a cache while another process rewrites a file under them; the
     cache file stays readable, and afterwards a cached run reports what a run without the cache does."""
@@ -334,6 +335,7 @@ def main(x):
 """
 
 
+@pytest.mark.e2e
 def test_edits_across_modules_are_never_served_stale(tmp_path: Path) -> None:
     """Two modules reach a shard_map of a third whose specs name a constant of a fourth; each step below
     changes the findings of both, and a cached run (one process, so the second importer reuses what the
@@ -373,6 +375,7 @@ def test_edits_across_modules_are_never_served_stale(tmp_path: Path) -> None:
     assert "use_b.py" in both()
 
 
+@pytest.mark.e2e
 def test_a_moved_project_root_is_never_served_stale(tmp_path: Path) -> None:
     """The modules of a project are searched from its root (the nearest directory with pyproject.toml,
     setup.cfg or .git): a marker file added below the old root moves it, and with it what resolves."""

@@ -295,6 +295,7 @@ def test_a_pyproject_without_a_table_is_parsed_again_once_changed(tree: Path, mo
     assert "SPMD001" in out
 
 
+@pytest.mark.e2e
 def test_concurrent_runs_with_the_lane_never_tear_the_cache_or_serve_stale(tmp_path: Path) -> None:
     """Four `spmdfix check` processes share a cache filled by an earlier run, over files settled long
     enough for the lane to serve them (RACY_NS as shipped), while another process rewrites one file under

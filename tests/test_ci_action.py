@@ -65,6 +65,7 @@ def _run_steps(action: dict, inputs: dict[str, str], cwd: Path, env: dict[str, s
     return done
 
 
+@pytest.mark.e2e
 def test_the_action_installs_from_the_repository_writes_valid_sarif_and_annotates(tmp_path: Path) -> None:
     action = _action()
     inputs = {name: spec.get("default", "") for name, spec in action["inputs"].items()}

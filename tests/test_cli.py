@@ -61,6 +61,7 @@ def test_check_json_has_ruff_fields_and_the_auto_fix(work: Path) -> None:
     assert first["url"].endswith("SPMD001.md")
 
 
+@pytest.mark.e2e
 def test_fix_diff_writes_nothing_and_applies_with_patch(work: Path) -> None:
     before = (work / "model.py").read_bytes()
     result = run("fix", "--diff", "model.py")
@@ -361,6 +362,7 @@ def test_pre_commit_hooks_file() -> None:
         assert hook["language"] == "python" and hook["types_or"] == ["python", "pyi", "jupyter"]
 
 
+@pytest.mark.e2e
 def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (work / "crash.py").write_text("x = 1\n")
     real = one_file_module.run_file

@@ -93,6 +93,7 @@ def test_fix_reports_what_is_left(work: Path) -> None:
     assert invoke("fix", "--diff", "--statistics", "minimal.py").exit_code == 2  # a diff and a report: usage error
 
 
+@pytest.mark.e2e
 def test_a_diff_of_a_file_outside_the_working_directory_applies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -237,6 +238,7 @@ def test_an_expression_the_parser_cannot_hold_says_why(work: Path) -> None:
     )
 
 
+@pytest.mark.e2e
 def test_the_console_script_leaves_with_every_byte_written_and_the_exit_code(tmp_path: Path) -> None:
     """`spmdfix.cli.entry` (the console script, and `python -m spmdfix.cli`) ends the process with
     `os._exit` once the command is done: the report on a pipe is whole, the summary is said, the exit code is
@@ -259,6 +261,7 @@ def test_the_console_script_leaves_with_every_byte_written_and_the_exit_code(tmp
     assert usage.returncode == 2 and "No such option" in usage.stderr
 
 
+@pytest.mark.e2e
 def test_the_console_script_leaves_the_normal_way_while_a_thread_or_a_child_is_alive() -> None:
     """`entry` skips the interpreter's teardown only when nothing would be waited for: with another
     non-daemon thread, or a child process, alive, `perf.may_leave_now` says no (the normal exit joins them)."""
@@ -302,6 +305,7 @@ def test_fix_help_says_what_auto_picks_in_that_order() -> None:
     ), text
 
 
+@pytest.mark.e2e
 def test_lsp_without_pygls_says_how_to_install_from_the_repository() -> None:
     """Nothing is published on a package index: the error names the checkout install docs/editors.md gives."""
     import sys
@@ -338,6 +342,7 @@ def test_a_symlink_loop_named_says_too_many_levels_of_links(work: Path) -> None:
     assert dangling.exit_code == 2 and "dangling.py: no such file or directory" in dangling.stderr
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 @pytest.mark.parametrize("command", [("check", "--no-cache"), ("check",), ("fix",), ("fix", "--diff")])
 def test_a_fifo_named_is_refused_as_spmd901_without_waiting(work: Path, command: tuple[str, ...]) -> None:
@@ -451,6 +456,7 @@ def test_config_takes_a_file_or_an_inline_key_value(work: Path) -> None:
     assert two.exit_code == 2 and "only one configuration file can be given" in two.stderr
 
 
+@pytest.mark.e2e
 def test_check_diff_is_fix_diff(work: Path) -> None:
     """ruff's `check --diff`: the fixes as a diff, nothing written, exit 1 with changes and 0 without."""
     expected = invoke("fix", "--diff", "model.py")
@@ -666,6 +672,7 @@ def test_baseline_counts_identical_findings_and_check_fix_reports_outside_it(wor
 # --- --watch (issue 24) ---------------------------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_watch_checks_again_after_a_real_file_change(work: Path) -> None:
     """`check --watch` (ruff's `-w`) in a subprocess: the first report, then, after the file is really
     rewritten on disk, a second report of the new text, each within a bounded wait; a new file and an edited

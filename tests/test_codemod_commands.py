@@ -50,7 +50,7 @@ def _command(options: Options):
     return COMMANDS[options.strategy](CodemodContext(), unsafe_fixes=options.unsafe_fixes)
 
 
-@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.test_id)
 def test_command_writes_what_fix_source_writes(case: Case) -> None:
     source = case.input.read_text(encoding="utf-8")
     expected = fix_source(source, case.options)
@@ -122,6 +122,7 @@ def _codemod(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         ("commands.AutoFixCommand", "strip/basic_1d_spec", ["--strategy", "strip"]),
     ],
 )
+@pytest.mark.e2e
 def test_libcst_tool_command_line_rewrites_a_golden_input(
     tmp_path: Path, command: str, case: str, extra: list[str]
 ) -> None:
@@ -134,6 +135,7 @@ def test_libcst_tool_command_line_rewrites_a_golden_input(
     assert target.read_bytes() == (GOLDEN / case / "expected.py").read_bytes()
 
 
+@pytest.mark.e2e
 def test_libcst_tool_reports_warnings_and_leaves_refused_file(tmp_path: Path) -> None:
     target = tmp_path / "model.py"
     shutil.copy(GOLDEN / "refuse" / "strip_psum_over_spmd_axis" / "input.py", target)
@@ -147,6 +149,7 @@ def test_libcst_tool_reports_warnings_and_leaves_refused_file(tmp_path: Path) ->
     assert target.read_bytes() == before
 
 
+@pytest.mark.e2e
 def test_libcst_tool_external_spelling_needs_no_config(tmp_path: Path) -> None:
     target = tmp_path / "model.py"
     shutil.copy(GOLDEN / "strip" / "basic_1d_spec" / "input.py", target)
@@ -162,6 +165,7 @@ def test_libcst_tool_external_spelling_needs_no_config(tmp_path: Path) -> None:
     assert target.read_bytes() == (GOLDEN / "strip" / "basic_1d_spec" / "expected.py").read_bytes()
 
 
+@pytest.mark.e2e
 def test_libcst_tool_lists_the_commands() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "libcst.tool", "list"],
@@ -204,6 +208,7 @@ def test_command_uses_the_files_settings_and_suppressions(tmp_path: Path) -> Non
     assert isinstance(result, TransformSkip)
 
 
+@pytest.mark.e2e
 def test_libcst_tool_leaves_files_the_settings_exclude_or_gitignore_ignores(tmp_path: Path) -> None:
     """libcst's own walk finds every file; each command skips the ones `spmdfix fix .` would not write: under
     an `extend-exclude`d directory, a default exclude (`build`), or a directory `.gitignore` ignores."""

@@ -24,7 +24,7 @@ def _read(path):
     return decode(path, path.read_bytes())
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
 def test_golden_case(case: Case, update_golden: bool) -> None:
     source = _read(case.input)
     result = fix_source(source.text, case.options)
@@ -54,7 +54,7 @@ def test_golden_case(case: Case, update_golden: bool) -> None:
 TRANSFORM_CASES = [c for c in CASES if c.group in TRANSFORM_GROUPS]
 
 
-@pytest.mark.parametrize("case", TRANSFORM_CASES, ids=[c.id for c in TRANSFORM_CASES])
+@pytest.mark.parametrize("case", TRANSFORM_CASES, ids=[c.test_id for c in TRANSFORM_CASES])
 def test_expected_output_is_sound(case: Case) -> None:
     text = _read(case.expected).text
     ast.parse(text)

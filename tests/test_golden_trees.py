@@ -47,7 +47,7 @@ def _fixed(root: Path, case: Case):
     return fix_modules([str(p) for p in modules(root)], case.options, root)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
 def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
     root = _copy(case.path / "input", tmp_path)
     found = _findings(root, case)
@@ -87,7 +87,7 @@ def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
 TRANSFORM_CASES = [c for c in CASES if c.group in TRANSFORM_GROUPS]
 
 
-@pytest.mark.parametrize("case", TRANSFORM_CASES, ids=[c.id for c in TRANSFORM_CASES])
+@pytest.mark.parametrize("case", TRANSFORM_CASES, ids=[c.test_id for c in TRANSFORM_CASES])
 def test_expected_tree_is_sound(case: Case, tmp_path: Path) -> None:
     root = _copy(case.path / "expected", tmp_path)
     assert _findings(root, case) == "", f"{case.id}: expected/ still has findings"

@@ -25,7 +25,7 @@ import pytest
 
 from golden import ROOT
 
-pytestmark = pytest.mark.lsp
+pytestmark = [pytest.mark.lsp, pytest.mark.e2e]  # Neovim, a real editor, runs the server
 
 EDITORS_MD = ROOT / "docs" / "editors.md"
 DRIVER = ROOT / "tests" / "neovim" / "e2e.lua"

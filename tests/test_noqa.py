@@ -177,7 +177,7 @@ def test_statistics_counts_per_code(work: Path) -> None:
     assert as_json[0] == {"code": "SPMD002", "name": "spmd-axis-in-out-specs", "count": 2, "fixable": 1}
 
 
-@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.test_id)
 def test_without_suppressions_the_cli_fixes_as_fix_source(case) -> None:
     """pipeline.fix_file (what `spmdfix fix` runs) differs from api.fix_source only by suppression/selection."""
     source = decode(case.input, case.input.read_bytes()).text

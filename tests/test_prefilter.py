@@ -20,7 +20,7 @@ def _findings_without_prefilter(source: str):
     return plan_findings(Analyzer(ModuleModel.build(source, ast.parse(source))).facts())
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
 def test_prefilter_keeps_every_file_with_a_finding(case) -> None:
     source = decode(case.input, case.input.read_bytes()).text
     if _findings_without_prefilter(source):
@@ -793,7 +793,7 @@ def test_a_text_is_read_as_python_reads_it(text: str) -> None:
 # --- the test of a module's bytes (`utf8_may_have_findings`) and the runner's use of it ------------------
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.test_id for c in CASES])
 def test_the_bytes_of_every_golden_input_with_a_finding_are_kept(case) -> None:
     from spmdfix.prefilter import utf8_may_have_findings
 

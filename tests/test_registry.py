@@ -96,6 +96,7 @@ def test_every_family_code_is_registered_once() -> None:
     assert all(hasattr(family, "left_behind") for family in rules.LEAVE_BEHIND)
 
 
+@pytest.mark.e2e
 def test_the_registry_imports_no_analysis() -> None:
     """Runs that analyse no module read the rule table (a warm cache, `spmdfix rule`, the language server's
     start): importing it loads neither the analysis' facts nor libcst nor the engine."""

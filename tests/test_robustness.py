@@ -47,8 +47,17 @@ HEADER = (
     "vmap(len, spmd_axis_name='i')\n"
 )
 
+
+def examples(full: int) -> int:
+    """A test's example count: `full` in the full lane; under the fast lane's hypothesis profile ("fast",
+    tests/conftest.py) no more than that profile's `max_examples`."""
+    if settings.get_current_profile_name() == "fast":
+        return min(full, settings.default.max_examples)
+    return full
+
+
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     database=None,  # no .hypothesis/ folder in the work tree; failures print their reproducing example
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
@@ -87,7 +96,7 @@ def test_random_grammar_programs(body: str) -> None:
         _assert_fix_is_sound(source)
 
 
-@settings(SETTINGS, max_examples=20)  # from_node generates slowly: about 0.6 s an example
+@settings(SETTINGS, max_examples=examples(20))  # from_node generates slowly: about 0.6 s an example
 @given(hypothesmith.from_node())
 def test_random_cst_programs(body: str) -> None:
     source = HEADER + body
@@ -247,7 +256,7 @@ def jax_programs(draw: st.DrawFn) -> Program:
     return Program(source, where in ("in", "both"), where in ("out", "both"))
 
 
-@settings(SETTINGS, max_examples=150)
+@settings(SETTINGS, max_examples=examples(150))
 @given(jax_programs())
 @example(
     Program(
@@ -273,7 +282,7 @@ def test_template_programs_check(program: Program) -> None:
     assert ("SPMD002" in codes) == program.collision_out, program.source
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=examples(60))
 @given(jax_programs(), st.sampled_from(FIX_STRATEGIES))
 def test_template_programs_fix(program: Program, strategy: Strategy) -> None:
     options = Options(strategy=strategy, unsafe_fixes=True)
@@ -294,7 +303,7 @@ def test_template_programs_fix(program: Program, strategy: Strategy) -> None:
 def test_every_template_collision_is_fixed_by_auto() -> None:
     """With unsafe fixes on, auto fixes every generated collision (one of the three transforms applies)."""
 
-    @settings(SETTINGS, max_examples=40)
+    @settings(SETTINGS, max_examples=examples(40))
     @given(jax_programs().filter(lambda p: p.collision))
     def run(program: Program) -> None:
         result = fix_source(program.source, Options(unsafe_fixes=True))

@@ -45,7 +45,7 @@ def test_enough_runnable_cases() -> None:
     assert all(by_group[g] >= 3 for g in TRANSFORM_GROUPS), by_group
 
 
-@pytest.mark.parametrize("case", RUNNABLE, ids=[c.id for c in RUNNABLE])
+@pytest.mark.parametrize("case", RUNNABLE, ids=[c.test_id for c in RUNNABLE])
 def test_golden_case_runs(case, outcomes) -> None:
     before = outcomes[str(case.input)]
     expected_error = case.runtime.get("input_error")

@@ -34,7 +34,7 @@ def jobs(tmp_path: Path) -> list[Job]:
 
 @pytest.mark.parametrize("small_tree", [0, 5, 10_000])
 @pytest.mark.parametrize("parallel_cost", [0, 10**9])
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.e2e)])  # 2: forked workers
 def test_the_same_outcomes_as_one_process(
     jobs: list[Job], small_tree: int, parallel_cost: int, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -47,6 +47,7 @@ def test_the_same_outcomes_as_one_process(
     assert sum(o.parsed for o in outcomes) > 10
 
 
+@pytest.mark.e2e
 def test_the_analyses_go_largest_first(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:
     """Longest processing time first: the texts that pass the prefilter are analysed in decreasing size,
     one per task, after every file was read once."""
@@ -83,7 +84,7 @@ def test_deferring_a_batch_is_deferring_each_job(jobs: list[Job]) -> None:
     assert Deferred in {type(o) for o in deferred} and Checked in {type(o) for o in deferred}
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.e2e)])  # 2: forked workers
 def test_the_second_pass_does_not_ask_the_prefilter_again(
     jobs: list[Job], workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -181,6 +182,7 @@ def _worker_state() -> tuple[bool, int]:
     return "spmdfix.api" in sys.modules, perf_module._retained.budget
 
 
+@pytest.mark.e2e
 def test_forked_workers_inherit_the_analysis_and_keep_trees() -> None:
     """Where workers are forked, the pool's process imports the analysis once before starting them (they
     inherit it instead of importing it each); every worker still sets its tree budget as it starts."""
