@@ -4,7 +4,7 @@
     python fuzz/run.py --seeds 186,321 --jobs 1       # given seeds only (reproducing a violation)
 
 For each seed (seed .. seed+n-1) a program is generated (fuzz/gen.py), run, checked and fixed with every
-strategy of `spmdfix.model.Strategy`, with and without --unsafe-fixes, and every output is run
+strategy of `spmdfix.model.STRATEGIES`, with and without --unsafe-fixes, and every output is run
 (fuzz/worker.py: one long-lived process per job imports jax once). fuzz/classify.py judges each program
 against the four invariants. A violation is saved to --out, shrunk (fuzz/shrink.py) and printed with its kind;
 violations listed in fuzz/known_open.py are counted apart. The exit status is 1 when a violation that is not

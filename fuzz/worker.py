@@ -36,7 +36,7 @@ import jax
 import numpy as np
 
 from spmdfix.api import check_source, fix_source
-from spmdfix.model import Options, Strategy
+from spmdfix.model import STRATEGIES, Options, strategy_of
 
 _TMP = Path(tempfile.mkdtemp(prefix="spmdfix-fuzz-"))
 _counter = 0
@@ -94,13 +94,13 @@ def evaluate(request: dict) -> dict:
     """Run the program, check it, fix it with every requested (strategy, unsafe) and run each new output."""
     source = request["source"]
     reply: dict = {"id": request.get("id"), "original": run_program(source), "findings": findings_of(source)}
-    runs = request.get("runs") or [[s.value, u] for s in Strategy for u in (False, True)]
+    runs = request.get("runs") or [[str(s), u] for s in STRATEGIES for u in (False, True)]
     outputs: list[str] = []
     fixes = []
     for strategy, unsafe in runs:
         entry = {"strategy": strategy, "unsafe": unsafe, "output": None, "error": ""}
         try:
-            result = fix_source(source, Options(strategy=Strategy(strategy), unsafe_fixes=unsafe))
+            result = fix_source(source, Options(strategy=strategy_of(strategy), unsafe_fixes=unsafe))
             if result.errors:
                 entry["error"] = "; ".join(result.errors)[:600]
             entry["transforms"] = sorted({str(fx.transform.value) for fx in result.applied})

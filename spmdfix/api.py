@@ -19,6 +19,7 @@ from pathlib import Path
 from spmdfix import perf, rules
 from spmdfix.analysis.analyzer import Analyzer
 from spmdfix.analysis.index import MAX_MODULES, ProjectIndex, ProjectLink
+from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.edit_log import EditLog
 from spmdfix.files import find_project_root
@@ -27,7 +28,10 @@ from spmdfix.model import (
     Edit,
     Finding,
     Fix,
+    FixId,
     Options,
+    SiteId,
+    SiteKind,
     Span,
     Unfollowed,
     choose_fix,
@@ -157,7 +161,9 @@ def _analyzer(source: str, tree: ast.Module, path: str | Path | None, index: Pro
     return Analyzer(ModuleModel.build(source, tree, "", package, ProjectLink(index, str(where))))
 
 
-def _checked(source: str, options: Options, path=None, index=None) -> tuple[Analysis, ast.Module | None]:
+def _checked(
+    source: str, options: Options, path: str | Path | None = None, index: ProjectIndex | None = None
+) -> tuple[Analysis, ast.Module | None]:
     """The analysis of a source the prefilter let through, and its `ast` tree (None when it does not parse)."""
     try:
         tree = ast.parse(source)
@@ -177,7 +183,9 @@ def _checked(source: str, options: Options, path=None, index=None) -> tuple[Anal
     return _analysed(source, tree, options, path, index), tree
 
 
-def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=None) -> Analysis:
+def _analysed(
+    source: str, tree: ast.Module, options: Options, path: str | Path | None = None, index: ProjectIndex | None = None
+) -> Analysis:
     analyzer = None
     try:
         analyzer = _analyzer(source, tree, path, index)
@@ -189,7 +197,7 @@ def _analysed(source: str, tree: ast.Module, options: Options, path=None, index=
         if analyzer is not None:  # (facts are plain data: the module's analysis is freed as it is let go)
             analyzer.ix.release()
     unfollowed = sorted(
-        {Unfollowed(f.span, span, what) for f in facts if f.kind == "spmd" for span, what in f.unresolved}
+        {Unfollowed(f.span, span, what) for f in facts if f.kind is VmapKind.SPMD for span, what in f.unresolved}
         | {Unfollowed(vmap, span, what) for vmap, span, what in analyzer.unknown_spmd}
     )
     return Analysis(plan_findings(facts, options.new_axis), tuple(unfollowed))
@@ -216,42 +224,43 @@ def _syntax_finding(source: str, err: SyntaxError) -> Finding:
 
 
 def fix_edits_for(source: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | str]:
-    """Text edits of each fix (by key), built with libcst on `source`; a string says why one failed.
+    """Text edits of each fix, built with libcst on `source`; a string says why one failed. Keyed by the
+    fix's key (`Fix.key`, its id's text): these maps go between processes and into reports.
 
     libcst parses only the statements the fixes edit (`codemods._apply.ModuleEditor`). Raises
     `libcst.ParserSyntaxError` when an edit needs the whole module and libcst cannot parse it (a source
     that does not parse at all).
     """
-    return _built(source, None, fixes)
+    return {str(fix_id): built for fix_id, built in _built(source, None, fixes).items()}
 
 
-def _built(source: str, tree: ast.Module | None, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | str]:
-    """`fix_edits_for` on a source whose `ast` tree the caller may already have."""
+def _built(source: str, tree: ast.Module | None, fixes: Iterable[Fix]) -> dict[FixId, tuple[Edit, ...] | str]:
+    """`fix_edits_for` by id, on a source whose `ast` tree the caller may already have."""
     from spmdfix.codemods._apply import FixNotBuilt, ModuleEditor  # libcst: only when editing
 
     editor = ModuleEditor(source, tree)
-    out: dict[str, tuple[Edit, ...] | str] = {}
+    out: dict[FixId, tuple[Edit, ...] | str] = {}
     for fix in fixes:
-        if fix.key in out:
+        if fix.id in out:
             continue
         try:
-            out[fix.key] = editor.edits(fix.node_edits)
+            out[fix.id] = editor.edits(fix.node_edits)
         except FixNotBuilt as err:
-            out[fix.key] = str(err)
+            out[fix.id] = str(err)
     return out
 
 
 Offered = list[tuple[Fix, tuple[Edit, ...]]]
 Selector = Callable[[str, list[Finding]], tuple[list[Finding], list[Finding]]]
-Reviewer = Callable[[str, Offered], list[str]]
+Reviewer = Callable[[str, Offered], list[FixId]]
 
 
 def _report_all(text: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
     return findings, []
 
 
-def _accept_all(text: str, offered: Offered) -> list[str]:
-    return [fix.key for fix, _ in offered]
+def _accept_all(text: str, offered: Offered) -> list[FixId]:
+    return [fix.id for fix, _ in offered]
 
 
 def fix_source(
@@ -266,10 +275,11 @@ def fix_source(
     """Apply the chosen fix of every reported finding, re-checking after each pass until none is left.
 
     `select(text, findings)` splits findings into (reported, suppressed): only reported ones are fixed, and
-    a fix that would also change a suppressed finding (it shares its key) is not applied, `auto` then
+    a fix that would also change a suppressed finding (it shares its id) is not applied, `auto` then
     taking the finding's next fix (the CLI passes its `# noqa` and select/ignore rules). `review(text,
-    offered)` returns the keys of the offered (fix, edits) to apply, in order (the CLI's interactive mode
-    asks the user). Edits of different fixes that overlap wait for the next pass. Never raises: the result's
+    offered)` returns the ids of the offered (fix, edits) to apply, in order (the CLI's interactive mode
+    asks the user). A fix whose edits overlap an earlier one's, or of an isolation group (`Fix.isolation`)
+    one applied already, waits for the next pass. Never raises: the result's
     source is `source` itself when nothing applies, or when the new text would not parse (reported in
     `errors`); `remaining` holds the reported findings of the last text, `suppressed` its suppressed ones.
 
@@ -281,13 +291,20 @@ def fix_source(
         return _fixed(source, options, select, review, path, index)
 
 
-def _fixed(source: str, options: Options, select: Selector, review: Reviewer, path=None, index=None) -> FixResult:
+def _fixed(
+    source: str,
+    options: Options,
+    select: Selector,
+    review: Reviewer,
+    path: str | Path | None = None,
+    index: ProjectIndex | None = None,
+) -> FixResult:
     current, applied, errors, log = source, [], [], EditLog()
     analysis, tree = _checked(source, options, path, index) if may_have_findings(source) else (Analysis([]), None)
     findings = analysis.findings
     reported, suppressed = select(current, findings)
     found, found_suppressed = tuple(reported), tuple(suppressed)
-    chained: set[int] = set()  # shard_maps / vmap sites (offsets in `current`) an applied unsafe fix changed
+    chained: set[SiteId] = set()  # this module's shard_maps / vmap sites (in `current`) of applied unsafe fixes
     for _ in range(MAX_PASSES):
         chosen = _in_chain(_choose(reported, suppressed, options), chained)
         if not chosen:
@@ -308,8 +325,9 @@ def _fixed(source: str, options: Options, select: Selector, review: Reviewer, pa
         current = new
         log.record(edits)
         applied.extend(this_pass)
-        unsafe = {u for f in this_pass if f.applicability == Applicability.UNSAFE for u in _units(f)}
-        chained = _shifted(chained | unsafe, edits)
+        # The next pass's analysis gives the sites of the new text; the chained ones are carried into it by the
+        # edits this pass made (a site after an edit moves by what the edit adds).
+        chained = {site.moved(edits) for site in chained | _chain_sites(this_pass)}
         analysis = _analysed(current, tree, options, path, index) if may_have_findings(current) else Analysis([])
         reported, suppressed = select(current, analysis.findings)
     return FixResult(
@@ -324,39 +342,40 @@ def _fixed(source: str, options: Options, select: Selector, review: Reviewer, pa
     )
 
 
-# Sites of this module only (no `@path`); compiled where first used (`re`'s cache): only `fix` asks.
-_UNIT = r"\b(?:shard_map|vmap)@(\d+)(?![\d@])"
+# The sites a chain runs through: the shard_maps and vmap sites of the module `fix_source` edits.
+_CHAIN_KINDS = (SiteKind.SHARD_MAP, SiteKind.VMAP)
 
 
-def _units(fix: Fix) -> set[int]:
-    """The shard_maps and vmap sites a fix belongs to: the offsets in its key (`lift-captures:shard_map@120`)."""
-    return {int(m) for m in re.findall(_UNIT, fix.key)}
+def _chain_sites(applied: list[Fix]) -> set[SiteId]:
+    """The sites (shard_maps, vmap sites of this module) the unsafe fixes among `applied` are planned for."""
+    return {
+        f.id.site
+        for f in applied
+        if f.applicability == Applicability.UNSAFE and f.id.site.kind in _CHAIN_KINDS and not f.id.site.path
+    }
 
 
-def _shifted(offsets: set[int], edits: list[Edit]) -> set[int]:
-    """Where offsets of the text before `edits` (disjoint) are in the text after them."""
-    return {o + sum(len(e.content) - (e.span.end - e.span.start) for e in edits if e.span.end <= o) for o in offsets}
-
-
-def _in_chain(chosen: dict[str, Fix], chained: set[int]) -> dict[str, Fix]:
+def _in_chain(chosen: dict[FixId, Fix], chained: set[SiteId]) -> dict[FixId, Fix]:
     """A chain of fixes judged as a whole: a fix offered as safe only because an unsafe fix applied in an
     earlier pass changed the same shard_map or vmap site (lift-captures once disable-check-vma has set
-    `check_vma=False`) is applied as unsafe, saying so."""
+    `check_vma=False`) is applied as unsafe, saying so. "The same site": the site the fix is planned for
+    (`FixId.site`) is one an unsafe fix of an earlier pass was planned for, carried into this pass's text
+    (`SiteId.moved`)."""
     if not chained:
         return chosen
     out = {}
-    for key, fix in chosen.items():
-        if fix.applicability == Applicability.SAFE and _units(fix) & chained:
+    for fix_id, fix in chosen.items():
+        if fix.applicability == Applicability.SAFE and fix.id.site in chained:
             why = "applied after an unsafe fix of the same shard_map or vmap, on which it relies: " + fix.reason
             fix = replace(fix, applicability=Applicability.UNSAFE, reason=why)
-        out[key] = fix
+        out[fix_id] = fix
     return out
 
 
 def _choose(
     reported: list[Finding], suppressed: list[Finding], options: Options, other_modules: bool = False
-) -> dict[str, Fix]:
-    """The chosen fix of each reported finding (by key), never one shared with a suppressed finding. A fix
+) -> dict[FixId, Fix]:
+    """The chosen fix of each reported finding (by id), never one shared with a suppressed finding. A fix
     that edits another module is left to `fix_modules` (`other_modules` True there): the finding then gets
     no fix here rather than its next one, so both passes choose alike."""
     picks = []
@@ -391,8 +410,8 @@ def fix_modules(
 
     `texts`: the current text of modules already changed (absolute path -> text); every other module is
     read from disk. Each pass analyses with a fresh project index over those texts, builds each fix's
-    edits per module with libcst, applies the fixes whose edits overlap no earlier one's, and keeps a
-    new text only when it parses. Never raises; nothing is written.
+    edits per module with libcst, applies the fixes whose edits overlap no earlier one's and whose isolation
+    group (`Fix.isolation`) no earlier one holds, and keeps a new text only when it parses. Never raises; nothing is written.
     """
     from spmdfix.files import text_of
 
@@ -429,10 +448,11 @@ def fix_modules(
     return ModulesFixResult(changed_texts, tuple(applied), remaining, tuple(errors))
 
 
-def _apply_across(target: str, chosen: dict[str, Fix], text, errors: list[str]) -> dict:
+def _apply_across(target: str, chosen: dict[FixId, Fix], text, errors: list[str]) -> dict:
     """One pass of `fix_modules`: {path: new text, "": [fixes applied]}, empty when nothing applies."""
     accepted: dict[str, list[Edit]] = {}
     fixes: list[Fix] = []
+    groups: set[SiteId] = set()
     for fix in chosen.values():
         by_path: dict[str, list] = {}
         for e in fix.node_edits:
@@ -446,11 +466,15 @@ def _apply_across(target: str, chosen: dict[str, Fix], text, errors: list[str]) 
                 break
             built[path] = result
         else:
+            if fix.isolation is not None and fix.isolation in groups:
+                continue  # waits for the next pass
             if any(e.span.overlaps(a.span) for p, es in built.items() for e in es for a in accepted.get(p, [])):
                 continue  # waits for the next pass
             for path, edits in built.items():
                 accepted.setdefault(path, []).extend(edits)
             fixes.append(fix)
+            if fix.isolation is not None:
+                groups.add(fix.isolation)
     if not fixes:
         return {}
     out: dict = {}
@@ -469,7 +493,7 @@ def _built_one(source: str, fix: Fix) -> tuple[Edit, ...] | str:
     import libcst as cst
 
     try:
-        return fix_edits_for(source, [fix])[fix.key]
+        return _built(source, None, [fix])[fix.id]
     except cst.ParserSyntaxError as err:
         return f"libcst cannot parse the module: {err.message}"
 
@@ -485,7 +509,7 @@ def _unparseable(source: str) -> str | None:
 
 
 
-def _offer(text: str, tree: ast.Module | None, chosen: dict[str, Fix], errors: list[str]) -> Offered | None:
+def _offer(text: str, tree: ast.Module | None, chosen: dict[FixId, Fix], errors: list[str]) -> Offered | None:
     """The chosen fixes with their edits; one whose edits fail is reported in `errors` and left out.
 
     None when libcst cannot parse `text` at all.
@@ -498,23 +522,30 @@ def _offer(text: str, tree: ast.Module | None, chosen: dict[str, Fix], errors: l
         errors.append(f"libcst cannot parse the module: {err.message}")
         return None
     offered = []
-    for key, fix in chosen.items():
-        if isinstance(built[key], str):
-            errors.append(f"{fix.title}: {built[key]}")
+    for fix_id, fix in chosen.items():
+        edits = built[fix_id]
+        if isinstance(edits, str):
+            errors.append(f"{fix.title}: {edits}")
         else:
-            offered.append((fix, built[key]))
+            offered.append((fix, edits))
     return offered
 
 
-def _accept(offered: Offered, keys: list[str]) -> tuple[list[Edit], list[Fix]]:
-    """The edits and fixes of `keys`, in order, leaving out a fix that overlaps one taken before it."""
-    by_key = {fix.key: (fix, edits) for fix, edits in offered}
+def _accept(offered: Offered, ids: list[FixId]) -> tuple[list[Edit], list[Fix]]:
+    """The edits and fixes of `ids`, in order, leaving out a fix that overlaps one taken before it or whose
+    isolation group (`Fix.isolation`) one taken before it holds."""
+    by_id = {fix.id: (fix, edits) for fix, edits in offered}
     accepted: list[Edit] = []
     fixes: list[Fix] = []
-    for key in keys:
-        fix, edits = by_key[key]
+    groups: set[SiteId] = set()
+    for fix_id in ids:
+        fix, edits = by_id[fix_id]
+        if fix.isolation is not None and fix.isolation in groups:
+            continue  # waits for the next pass, where it is planned (and reviewed) again on the new text
         if any(e.span.overlaps(a.span) for e in edits for a in accepted):
             continue  # waits for the next pass, where it is planned (and reviewed) again on the new text
         accepted.extend(edits)
         fixes.append(fix)
+        if fix.isolation is not None:
+            groups.add(fix.isolation)
     return accepted, fixes

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spmdfix.model import DEFAULT_NEW_AXIS, Strategy
+from spmdfix.model import AUTO, DEFAULT_NEW_AXIS, STRATEGIES, Strategy, strategy_of
 from spmdfix.rules import RULES
 from spmdfix.stamps import Stamp, settled, settled_now, stamp_of, stat_key
 
@@ -120,7 +120,7 @@ class Settings:
     source: the file the settings come from (None: defaults). per_file_ignores: (glob, codes) pairs.
     """
 
-    strategy: Strategy = Strategy.AUTO
+    strategy: Strategy = AUTO
     new_axis: str = DEFAULT_NEW_AXIS
     select: tuple[str, ...] = ("SPMD",)
     extend_select: tuple[str, ...] = ()
@@ -658,10 +658,10 @@ def _codes(value: Any, where: str, base: Path) -> tuple[str, ...]:
 
 def _strategy(value: Any, where: str, base: Path) -> Strategy:
     _expect(value, str, where, "a string")
-    choices = [s.value for s in Strategy]
+    choices = [str(s) for s in STRATEGIES]
     if value not in choices:
         raise ConfigError(f"{where} must be one of {', '.join(choices)}, got {value!r}")
-    return Strategy(value)
+    return strategy_of(value)
 
 
 def _new_axis(value: Any, where: str, base: Path) -> str:

@@ -7,6 +7,9 @@ resolves import aliases to these names (`spmdfix.analysis.scopes`).
 
 from __future__ import annotations
 
+import enum
+from dataclasses import dataclass
+
 # The vmaps that take spmd_axis_name: qualified name -> (name of the mapped-function parameter, its
 # position, position of spmd_axis_name or None when it is keyword-only). jax.vmap(fun, in_axes, out_axes,
 # axis_name, axis_size, spmd_axis_name, sum_match); flax.linen.vmap(target, variable_axes, split_rngs,
@@ -39,6 +42,80 @@ SHARD_MAP_OLD = frozenset({"jax.experimental.shard_map.shard_map"})
 SMAP_NAMES = frozenset({"jax.smap", "jax._src.shard_map.smap"})
 SHARD_MAP_NAMES = SHARD_MAP_NEW | SHARD_MAP_OLD
 SHARD_MAP_POSITIONS = ("f", "mesh", "in_specs", "out_specs")  # the old API's positional order
+
+
+class SpecSource(enum.Enum):
+    """Where a shard_map API's specs come from. PARTITION_SPECS: the `in_specs`/`out_specs` PartitionSpec
+    trees, written as such (a fix can edit them); AXES: built by JAX from `in_axes`/`out_axes` and
+    `axis_name` (`P(axis_name)` at each mapped dimension, `P()` for None): nothing to strip or extend."""
+
+    PARTITION_SPECS = enum.auto()
+    AXES = enum.auto()
+
+
+class ManualAxes(enum.Enum):
+    """What a shard_map API makes manual. AXIS_NAMES: the `axis_names=` set, every mesh axis when it is
+    absent (rename and add-axis append their axis to a literal set); AXIS_NAME: its one `axis_name` only
+    (no other axis can be made manual, so rename and add-axis fail under it)."""
+
+    AXIS_NAMES = enum.auto()
+    AXIS_NAME = enum.auto()
+
+
+# eq=False, repr=False: an enum member's value, looked up by identity; each generated method is compiled when
+# the module is imported (on the serial start of a run: bench/README.md, "The imports before the fork").
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ShardMapAdapter:
+    """What one shard_map API takes, as far as the analysis, the rules and the fixes need to know.
+
+    names: its qualified names; specs: where its specs come from (`SpecSource`); check_flag: the keyword that
+    turns its checks off (`check_vma`, `check_rep`), None when it always checks; manual_axes: what it makes
+    manual (`ManualAxes`).
+    """
+
+    names: frozenset[str]
+    specs: SpecSource
+    check_flag: str | None
+    manual_axes: ManualAxes
+
+
+class ShardMapApi(enum.Enum):
+    """The shard_map APIs spmdfix recognises, each with its adapter (`ShardMapAdapter`, read through the
+    properties below): the one place that knows how they differ.
+
+    NEW: `jax.shard_map` (check_vma); OLD: `jax.experimental.shard_map.shard_map` (check_rep, positional
+    mesh); SMAP: `jax.smap` (specs from in_axes/out_axes, its one axis_name manual, always check_vma=True).
+    """
+
+    NEW = ShardMapAdapter(SHARD_MAP_NEW, SpecSource.PARTITION_SPECS, "check_vma", ManualAxes.AXIS_NAMES)
+    OLD = ShardMapAdapter(SHARD_MAP_OLD, SpecSource.PARTITION_SPECS, "check_rep", ManualAxes.AXIS_NAMES)
+    SMAP = ShardMapAdapter(SMAP_NAMES, SpecSource.AXES, None, ManualAxes.AXIS_NAME)
+
+    @property
+    def specs(self) -> SpecSource:
+        return self.value.specs
+
+    @property
+    def check_flag(self) -> str | None:
+        return self.value.check_flag
+
+    @property
+    def manual_axes(self) -> ManualAxes:
+        return self.value.manual_axes
+
+    @property
+    def written_specs(self) -> bool:
+        """Its specs are PartitionSpec trees written in the call (strip, lift-captures can edit them)."""
+        return self.value.specs is SpecSource.PARTITION_SPECS
+
+    @property
+    def one_manual_axis(self) -> bool:
+        """Only its own axis is manual: rename and add-axis cannot make theirs manual too."""
+        return self.value.manual_axes is ManualAxes.AXIS_NAME
+
+
+# qualified name -> the shard_map API it spells
+SHARD_MAP_APIS = {name: api for api in ShardMapApi for name in api.value.names}
 
 INFER_NAMES = frozenset({"jax.sharding.Infer"})  # an in_specs leaf that names no axis
 

@@ -9,7 +9,9 @@ picklable and can be sent between processes or stored in an LSP diagnostic's `da
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Final, Literal, Union
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -69,17 +71,16 @@ class Transform(enum.StrEnum):
 DEFAULT_NEW_AXIS = "batch"  # the mesh axis add-axis adds unless told otherwise
 
 
-class Strategy(enum.StrEnum):
-    """What `spmdfix fix --strategy` asks for: one transform, or `auto` (first safe one per finding)."""
+AUTO: Final = "auto"
+# What `spmdfix fix --strategy` asks for: one transform, or "auto" (per finding, the first safe fix in the
+# order of `Transform`; with unsafe fixes allowed, else the first unsafe one: `choose_fix`).
+Strategy = Union[Transform, Literal["auto"]]
+STRATEGIES: tuple[Strategy, ...] = (AUTO, *Transform)  # the choices of `--strategy` and `strategy =`, in order
 
-    AUTO = "auto"
-    RENAME = "rename"
-    ADD_AXIS = "add-axis"
-    STRIP = "strip"
-    MOVE_PLACEMENT = "move-placement"
-    LIFT_CAPTURES = "lift-captures"
-    DISABLE_CHECK_VMA = "disable-check-vma"
-    DROP_SPMD_AXIS = "drop-spmd-axis"
+
+def strategy_of(text: str) -> Strategy:
+    """The strategy `text` names (one of `STRATEGIES`). Raises ValueError for any other text."""
+    return AUTO if text == AUTO else Transform(text)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -98,18 +99,30 @@ class Unfollowed:
     what: str
 
 
-@dataclass(frozen=True, slots=True)
-class NodeEdit:
-    """One change a transform makes to the expression node that spans exactly `span`.
+class EditKind(enum.StrEnum):
+    """What a `NodeEdit` does to its node. A StrEnum: the value is written in a language server diagnostic's
+    `data` and read back (`lsp.data`), and pickled with a fix in the cache.
 
-    kind "replace": the node is replaced by the expression `code`.
-    kind "insert": `code` is inserted as a new element at `index` of the node's elements; the node is a
-    tuple, list or set display, or a call (its positional arguments). `index` -1 appends.
-    kind "drop-keyword": the node is a call; its keyword argument named `code` is removed.
+    REPLACE: the node is replaced by the expression `code`.
+    INSERT: `code` is inserted as a new element at `index` of the node's elements; the node is a tuple, list
+    or set display, or a call (its positional arguments). `index` -1 appends.
+    DROP_KEYWORD: the node is a call; its keyword argument named `code` is removed.
+    PARAM: a plain positional parameter `code` is appended to a function's parameters; the node is a lambda,
+    or the name of a `def` (whose parameters the text edit then covers).
     """
 
+    REPLACE = "replace"
+    INSERT = "insert"
+    DROP_KEYWORD = "drop-keyword"
+    PARAM = "param"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeEdit:
+    """One change a transform makes to the expression node that spans exactly `span` (`EditKind` says which)."""
+
     span: Span
-    kind: str
+    kind: EditKind
     code: str
     index: int = 0
 
@@ -122,22 +135,132 @@ class Edit:
     content: str
 
 
+class SiteKind(enum.StrEnum):
+    """What a `SiteId` names. VMAP: a vmap call or decorator (with spmd_axis_name, or a plain vmap over a placed
+    input); SHARD_MAP: a shard_map construction; CONSTRAINT: a `with_sharding_constraint` call (a strip of its
+    spec); PLACEMENT: the `jax.device_put` that places a plain vmap's input (move-placement's site). A StrEnum:
+    its value is part of a fix key's text (`FixId.__str__`)."""
+
+    VMAP = "vmap"
+    SHARD_MAP = "shard_map"
+    CONSTRAINT = "constraint"
+    PLACEMENT = "placement"
+
+
+# (eq and hash: ids are compared and kept in sets; no ordering, whose generated methods would be compiled
+# when the module is imported, on the serial start of a run: bench/README.md, "The imports before the fork")
+@dataclass(frozen=True, slots=True)
+class SiteId:
+    """One place of the program a fix is planned for: its kind, where its node starts (a code-point offset into
+    its module's text, as `Span.start`) and that module (`path`, "" for the module checked, as `Span.path`).
+
+    The analysis computes it from the text it analyses (`analysis.module_model.ModuleModel.site`), so every
+    pass of `api.fix_source` has the ids of its own text; a site of an earlier pass is found in a later text
+    by `moved`, through the edits the pass applied (the sites the edits move are the ones after them).
+    """
+
+    kind: SiteKind
+    start: int
+    path: str = ""
+
+    def __str__(self) -> str:
+        """`shard_map@120`, `vmap@7@/abs/path.py` (another module's), `120` (a placement: the form its fix
+        key always had)."""
+        head = str(self.start) if self.kind is SiteKind.PLACEMENT else f"{self.kind}@{self.start}"
+        return head + (f"@{self.path}" if self.path else "")
+
+    def moved(self, edits: Iterable[Edit]) -> SiteId:
+        """Where this site is once `edits` (disjoint edits of the text it was taken in) are applied: later by
+        the length each edit ending at or before it adds; edits of another module leave it where it is."""
+        shift = sum(
+            len(e.content) - (e.span.end - e.span.start)
+            for e in edits
+            if e.span.path == self.path and e.span.end <= self.start
+        )
+        return replace(self, start=self.start + shift) if shift else self
+
+
+@dataclass(frozen=True, slots=True)
+class FixId:
+    """What a fix is, as a value: its transform, the site it is planned for, and (strip) the spmd axes it removes.
+
+    Findings that share a fix (a rename of one vmap site, a strip of one shard_map's spmd axes) carry fixes
+    with equal ids, and a run applies each id once. `str()` gives the fix's key, the text the language
+    server's diagnostic `data`, the JSON report's edit lookup and the worker/cache outcomes carry (the form it
+    always had: `strip:shard_map@120:x,y`, `rename:vmap@7`, `move-placement:300`); `parse` reads one back.
+    axes: sorted; None for the transforms whose identity is their site alone (all but strip).
+    """
+
+    transform: Transform
+    site: SiteId
+    axes: tuple[str, ...] | None = None
+
+    def __str__(self) -> str:
+        axes = "" if self.axes is None else ":" + ",".join(self.axes)
+        return f"{self.transform}:{self.site}{axes}"
+
+    @classmethod
+    def parse(cls, text: str) -> FixId:
+        """The id whose `str()` is `text`: only where a key comes back from outside (a diagnostic's `data`).
+
+        Raises ValueError for a text no id gives. (Axis names holding `:` or `,` would not read back; paths may
+        hold any character.)
+        """
+        name, sep, rest = text.partition(":")
+        transform = Transform(name)  # ValueError for an unknown transform
+        if not sep:
+            raise ValueError(f"not a fix key: {text!r}")
+        axes = None
+        if transform is Transform.STRIP:
+            rest, sep, listed = rest.rpartition(":")
+            if not sep:
+                raise ValueError(f"not a strip fix key (no axes): {text!r}")
+            axes = tuple(listed.split(",")) if listed else ()
+        kind_text, at, start_text = rest.partition("@")
+        if at and kind_text in (SiteKind.VMAP, SiteKind.SHARD_MAP, SiteKind.CONSTRAINT):
+            kind, (start_text, _, path) = SiteKind(kind_text), start_text.partition("@")
+        else:
+            kind, (start_text, _, path) = SiteKind.PLACEMENT, rest.partition("@")
+        if not start_text.isdigit():
+            raise ValueError(f"not a fix key (no site offset): {text!r}")
+        return cls(transform, SiteId(kind, int(start_text), path), axes)
+
+    def moved(self, edits: Iterable[Edit]) -> FixId:
+        """This id with its site `moved` through `edits`."""
+        site = self.site.moved(edits)
+        return self if site is self.site else replace(self, site=site)
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
     """A planned fix: what a transform will change, and how safe it is.
 
-    `key` identifies the fix across findings: findings that share a fix (a rename of one vmap site, a strip
-    of one shard_map) carry equal keys, and a run applies each key once. `node_edits`, planned by the
-    transform (`spmdfix.fixes`), are applied with libcst (`spmdfix.codemods._apply`), which turns them into
-    text `Edit`s.
+    id: what the fix is (`FixId`: findings that share a fix carry equal ids, a run applies each once).
+    sites: the shard_map and vmap sites whose construction it edits (its own site, and for rename and add-axis
+    the shard_maps whose `axis_names` they extend): the site-level judgments ask which reached shard_maps a
+    fix changes (`plan.judgments.other_callers`). isolation: an isolation group, as ruff's `IsolationLevel`:
+    two fixes of one group are never applied in the same pass, even when their edits do not overlap (the next
+    pass plans the other again on the new text); None when only overlapping edits keep fixes apart.
+    `node_edits`, planned by the transform (`spmdfix.fixes`), are applied with libcst
+    (`spmdfix.codemods._apply`), which turns them into text `Edit`s.
     """
 
-    transform: Transform
-    key: str
+    id: FixId
     title: str
     applicability: Applicability
     reason: str
     node_edits: tuple[NodeEdit, ...]
+    sites: frozenset[SiteId] = frozenset()
+    isolation: SiteId | None = None
+
+    @property
+    def transform(self) -> Transform:
+        return self.id.transform
+
+    @property
+    def key(self) -> str:
+        """The id's text (`FixId.__str__`): what maps of a fix's edits carry across processes and into reports."""
+        return str(self.id)
 
     @property
     def edits_other_modules(self) -> bool:
@@ -198,7 +321,7 @@ class Options:
     unfixable: rule codes whose fixes are never offered (the settings' `unfixable` / `fixable`: the
     findings are reported without them, `pipeline.select`)."""
 
-    strategy: Strategy = Strategy.AUTO
+    strategy: Strategy = AUTO
     unsafe_fixes: bool = False
     new_axis: str = DEFAULT_NEW_AXIS
     unfixable: frozenset[str] = frozenset()
@@ -210,10 +333,10 @@ def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix 
     auto: the first safe fix in the order rename, add-axis, strip; with `unsafe_fixes`, else the first
     unsafe one. A named strategy: that transform's fix, when it is safe or unsafe fixes are allowed.
     """
-    if strategy == Strategy.AUTO:
+    if strategy == AUTO:
         candidates = list(finding.fixes)
     else:
-        fix = finding.fix_for(Transform(strategy.value))
+        fix = finding.fix_for(strategy)
         candidates = [fix] if fix is not None else []
     for fix in candidates:
         if fix.applicability == Applicability.SAFE:
@@ -224,29 +347,29 @@ def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix 
     return None
 
 
-def chosen_together(picks: list[tuple[Finding, Fix | None]]) -> dict[str, Fix]:
-    """The fixes a run applies, by key, from each finding's own choice (`choose_fix`), judged as a set.
+def chosen_together(picks: list[tuple[Finding, Fix | None]]) -> dict[FixId, Fix]:
+    """The fixes a run applies, by id, from each finding's own choice (`choose_fix`), judged as a set.
 
     A fix that removes the vmap's `spmd_axis_name` (drop-spmd-axis) cures every finding of its vmap site
     (measured on Auto meshes, docs/safety.md): once it is chosen for one finding, every other finding that
     offers the same fix takes it too, instead of another fix that would be redundant after it (a
     `check_vma=False` or a lifted operand that the plain vmap no longer needs).
     """
-    drops = {fix.key for _, fix in picks if fix is not None and fix.transform == Transform.DROP_SPMD_AXIS}
-    chosen: dict[str, Fix] = {}
+    drops = {fix.id for _, fix in picks if fix is not None and fix.transform == Transform.DROP_SPMD_AXIS}
+    chosen: dict[FixId, Fix] = {}
     for finding, fix in picks:
         if fix is None:
             continue
-        shared = next((x for x in finding.fixes if x.key in drops), None)
+        shared = next((x for x in finding.fixes if x.id in drops), None)
         fix = shared or fix
-        chosen.setdefault(fix.key, fix)
+        chosen.setdefault(fix.id, fix)
     return chosen
 
 
 def without_blocked_fixes(reported: list[Finding], suppressed: list[Finding]) -> list[Finding]:
     """The reported findings without the fixes that would also change a suppressed finding (its fixes share
-    the key): `fix` never applies those, so `check` must not offer them either."""
-    blocked = {fix.key for finding in suppressed for fix in finding.fixes}
+    the id): `fix` never applies those, so `check` must not offer them either."""
+    blocked = {fix.id for finding in suppressed for fix in finding.fixes}
     if not blocked:
         return reported
-    return [replace(f, fixes=tuple(x for x in f.fixes if x.key not in blocked)) for f in reported]
+    return [replace(f, fixes=tuple(x for x in f.fixes if x.id not in blocked)) for f in reported]

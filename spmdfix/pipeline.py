@@ -46,6 +46,7 @@ from spmdfix.model import (
 
 if TYPE_CHECKING:
     from spmdfix import notebook
+    from spmdfix.analysis.index import ProjectIndex
     from spmdfix.api import Reviewer
     from spmdfix.config import Resolver, Settings
 
@@ -231,7 +232,7 @@ def _without_fixes(finding: Finding) -> Finding:
     return replace(finding, fixes=(), refusals=refusals + finding.refusals)
 
 
-def _where(path: Path | None, index: Any) -> dict[str, Any]:
+def _where(path: Path | None, index: ProjectIndex | None) -> dict[str, Any]:
     """The keyword arguments that let the analysis follow imports into other modules of the project: the
     module's path and the project index, only when the caller has an index."""
     return {} if index is None else {"path": path, "index": index}
@@ -267,7 +268,7 @@ class Checked:
 
 
 def findings_of(
-    prepared: Prepared, text: str, settings: FileSettings, *, path: Path | None = None, index: Any = None
+    prepared: Prepared, text: str, settings: FileSettings, *, path: Path | None = None, index: ProjectIndex | None = None
 ) -> tuple[list[Finding], list[Finding], Finding | None]:
     """(reported, suppressed, syntax error) of `text`, an analysed text of the prepared file (the reported
     findings keep every fix: `check_prepared` drops the blocked ones)."""
@@ -275,7 +276,7 @@ def findings_of(
 
 
 def _analysed(
-    prepared: Prepared, text: str, settings: FileSettings, path: Path | None, index: Any, prefiltered: bool = False
+    prepared: Prepared, text: str, settings: FileSettings, path: Path | None, index: ProjectIndex | None, prefiltered: bool = False
 ) -> tuple[list[Finding], list[Finding], Finding | None, tuple[Unfollowed, ...]]:
     """`findings_of`, and the places the analysis could not follow when SPMD910 is selected. prefiltered: as
     `api.analyse_source`'s."""
@@ -293,7 +294,7 @@ def _analysed(
 
 
 def check_prepared(
-    prepared: Prepared, settings: FileSettings, *, path: Path | None = None, index: Any = None, prefiltered: bool = False
+    prepared: Prepared, settings: FileSettings, *, path: Path | None = None, index: ProjectIndex | None = None, prefiltered: bool = False
 ) -> Checked:
     """The findings of a prepared file (see the module doc: analyse, select). Raises what the analysis
     raises (front ends catch it per file). prefiltered: the caller knows the text passes the prefilter
@@ -308,7 +309,7 @@ def check_file(
     text: str,
     settings: FileSettings = FileSettings(),
     *,
-    index: Any = None,
+    index: ProjectIndex | None = None,
     include_generated: bool = False,
 ) -> Checked:
     """The findings of one file: `text` is its content (the editor's unsaved buffer, or what was read),
@@ -366,7 +367,7 @@ def fix_prepared(
     *,
     review: Reviewer | None = None,
     path: Path | None = None,
-    index: Any = None,
+    index: ProjectIndex | None = None,
 ) -> Fixed:
     """Apply the chosen fix of every reported finding of a prepared file, pass after pass (`api.fix_source`):
     only findings of enabled codes that no comment suppresses are fixed, never with a fix shared with a
@@ -409,7 +410,7 @@ def fix_file(
     text: str,
     settings: FileSettings = FileSettings(),
     *,
-    index: Any = None,
+    index: ProjectIndex | None = None,
     include_generated: bool = False,
     review: Reviewer | None = None,
 ) -> tuple[Prepared, Fixed]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from spmdfix.links import rule_url
-from spmdfix.model import UNFIXABLE_REASON, Edit, Finding, Fix, Span, Strategy, Unfollowed, choose_fix
+from spmdfix.model import AUTO, UNFIXABLE_REASON, Edit, Finding, Fix, Span, Unfollowed, choose_fix
 from spmdfix.paths import relpath
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES, UNFOLLOWED
@@ -108,7 +108,7 @@ def json_records(
     lines = _Places(report)
     out = []
     for f in report.findings:
-        chosen = choose_fix(f, Strategy.AUTO, unsafe_fixes=True)
+        chosen = choose_fix(f, AUTO, unsafe_fixes=True)
         out.append(
             {
                 "code": f.code,
@@ -123,7 +123,7 @@ def json_records(
                 "alternatives": [
                     _fix_json(x, edits_by_key.get(x.key), lines)
                     for x in f.fixes
-                    if chosen is None or x.key != chosen.key
+                    if chosen is None or x.id != chosen.id
                 ],
                 "not_offered": [{"transform": str(r.transform), "reason": r.reason} for r in f.refusals],
                 "related": [
@@ -263,7 +263,7 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
 
     out = []
     for f in report.findings:
-        fix = choose_fix(f, Strategy.AUTO, unsafe_fixes)
+        fix = choose_fix(f, AUTO, unsafe_fixes)
         mark = "[*] " if fix is not None else ""
         out.append(f"{where(f.span)}: {f.code} {mark}{f.message}")
         for rel in f.related:
@@ -272,7 +272,7 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
             out.append(f"  = help: {no_fix_reason(f)}")
         if show_fixes:
             for candidate in f.fixes:
-                chosen = " (auto)" if fix is not None and candidate.key == fix.key else ""
+                chosen = " (auto)" if fix is not None and candidate.id == fix.id else ""
                 out.append(
                     f"  = fix [{candidate.applicability}] {candidate.transform}{chosen}: "
                     f"{candidate.title} — {candidate.reason}"
@@ -285,7 +285,7 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
 def no_fix_reason(finding: Finding) -> str:
     """Why a finding has no `[*]`, in one short sentence (the full text output's `= help:` line; `--show-fixes`
     gives every fix and refusal in full): its first fix is unsafe, or the first transform's refusal."""
-    unsafe = choose_fix(finding, Strategy.AUTO, unsafe_fixes=True)
+    unsafe = choose_fix(finding, AUTO, unsafe_fixes=True)
     if unsafe is not None:
         return f"no safe fix: {unsafe.transform} is unsafe ({_headline(unsafe.reason)}); --unsafe-fixes applies it"
     if not finding.refusals:

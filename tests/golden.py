@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spmdfix.api import Options
-from spmdfix.model import Finding, Strategy
+from spmdfix.model import Finding, strategy_of
 from spmdfix.positions import LineIndex
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,7 +65,7 @@ class Case:
     def options(self) -> Options:
         default = self.group if self.group in TRANSFORM_GROUPS else "auto"
         return Options(
-            strategy=Strategy(self.config.get("strategy", default)),
+            strategy=strategy_of(self.config.get("strategy", default)),
             unsafe_fixes=bool(self.config.get("unsafe_fixes", False)),
         )
 

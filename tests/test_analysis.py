@@ -678,11 +678,12 @@ def test_other_callers_of_a_reached_shard_map(name: str) -> None:
     import ast
 
     from spmdfix.analysis.analyzer import Analyzer
+    from spmdfix.analysis.kinds import VmapKind
     from spmdfix.analysis.module_model import ModuleModel
 
     body, expected = OTHER_CALLER_CASES[name]
     source = HEADER + textwrap.dedent(body)
-    facts = [f for f in Analyzer(ModuleModel.build(source, ast.parse(source))).facts() if f.kind == "spmd"]
+    facts = [f for f in Analyzer(ModuleModel.build(source, ast.parse(source))).facts() if f.kind is VmapKind.SPMD]
     places = [p for f in facts for r in f.reached for p in r.other_callers]
     assert [p.split("`")[1] for p in places] == expected
     strip = _fix(body, "strip")
@@ -726,6 +727,8 @@ def _member_by_walking(reacher, cls, name: str, depth: int = 0):
     method walked per lookup."""
     import ast
 
+    from spmdfix.analysis.scopes import BindingKind
+
     if depth > 8:
         return None
     class_scope = reacher.ix.own_scope(cls)
@@ -753,7 +756,7 @@ def _member_by_walking(reacher, cls, name: str, depth: int = 0):
     for base in cls.bases:
         if isinstance(base, ast.Name):
             bound = reacher.ix.single_binding(base.id, reacher.ix.scope_at(cls))
-            if bound is not None and bound.kind == "class":
+            if bound is not None and bound.kind is BindingKind.CLASS:
                 found = _member_by_walking(reacher, bound.node, name, depth + 1)
                 if found is not None:
                     return found

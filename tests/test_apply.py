@@ -19,7 +19,7 @@ import pytest
 from spmdfix.api import Options, check_source, fix_edits_for, fix_source
 from spmdfix.codemods._apply import FixNotBuilt, ModuleEditor, edits_for, parse
 from spmdfix.codemods._snippets import snippets_for
-from spmdfix.model import NodeEdit, Span, Strategy
+from spmdfix.model import EditKind, NodeEdit, Span, Transform
 from spmdfix.positions import LineIndex, apply_edits
 
 MODULE = '''\
@@ -66,12 +66,12 @@ def _nth(source: str, text: str, n: int) -> Span:
 
 def _node_edits(source: str) -> list[NodeEdit]:
     """One edit of each kind and place the transforms use, located by text in `source`."""
-    edits = [NodeEdit(_nth(source, "'x'", n), "replace", "None") for n in range(1, 9)]
-    edits.append(NodeEdit(Span(source.index("('x',"), source.index("'y')") + 4), "insert", "'batch'", 0))
+    edits = [NodeEdit(_nth(source, "'x'", n), EditKind.REPLACE, "None") for n in range(1, 9)]
+    edits.append(NodeEdit(Span(source.index("('x',"), source.index("'y')") + 4), EditKind.INSERT, "'batch'", 0))
     name = source.index("def f") + len("def ")
-    edits.append(NodeEdit(Span(name, name + 1), "param", "batch"))  # a def's "param" edits name its name
+    edits.append(NodeEdit(Span(name, name + 1), EditKind.PARAM, "batch"))  # a def's "param" edits name its name
     lam = source.index("lambda q: q")
-    edits.append(NodeEdit(Span(lam, lam + len("lambda q: q")), "param", "batch"))
+    edits.append(NodeEdit(Span(lam, lam + len("lambda q: q")), EditKind.PARAM, "batch"))
     return edits
 
 
@@ -161,21 +161,21 @@ def test_a_span_matching_no_node_is_refused_after_the_whole_module() -> None:
     source = MODULE
     editor = ModuleEditor(source)
     with pytest.raises(FixNotBuilt, match="no node at offsets"):
-        editor.edits([NodeEdit(Span(source.index("'x'") + 1, source.index("'x'") + 2), "replace", "None")])
+        editor.edits([NodeEdit(Span(source.index("'x'") + 1, source.index("'x'") + 2), EditKind.REPLACE, "None")])
     assert None in editor._parsed  # every snippet was tried, then the module
 
 
 def test_a_source_ast_cannot_parse_raises_libcst_error() -> None:
     source = MODULE + "def broken(:\n"
     with pytest.raises(cst.ParserSyntaxError):
-        ModuleEditor(source).edits([NodeEdit(_nth(source, "'x'", 4), "replace", "None")])
+        ModuleEditor(source).edits([NodeEdit(_nth(source, "'x'", 4), EditKind.REPLACE, "None")])
 
 
 def test_an_edit_whose_output_does_not_parse_is_refused() -> None:
     source = MODULE
     target = source.index("b = P")  # an assignment target replaced by a literal: `1 = P('x')`
     with pytest.raises(FixNotBuilt, match="the edited code does not parse"):
-        ModuleEditor(source).edits([NodeEdit(Span(target, target + 1), "replace", "1")])
+        ModuleEditor(source).edits([NodeEdit(Span(target, target + 1), EditKind.REPLACE, "1")])
 
 
 COLLISIONS = '''\
@@ -209,12 +209,12 @@ def main(xs):
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_several_fixes_in_one_file(newline: str) -> None:
     source = COLLISIONS.replace("\n", newline)
-    result = fix_source(source, Options(strategy=Strategy.STRIP))
+    result = fix_source(source, Options(strategy=Transform.STRIP))
     expected = source.replace("P('x'))(x)", "P(None))(x)").replace("in_specs=P('x')", "in_specs=P(None)")
     assert result.source == expected
     assert len(result.applied) >= 2 and not result.remaining and not result.errors
     # The same edits as on the whole module, fix by fix.
-    fixes = [x for f in check_source(source, Options(strategy=Strategy.STRIP)) for x in f.fixes]
+    fixes = [x for f in check_source(source, Options(strategy=Transform.STRIP)) for x in f.fixes]
     for key, built in fix_edits_for(source, fixes).items():
         fix = next(x for x in fixes if x.key == key)
         assert built == _whole_module(source, list(fix.node_edits)), key
@@ -236,8 +236,8 @@ def test_random_expressions_of_golden_inputs(variant: str) -> None:
         for node in rng.sample(nodes, min(4, len(nodes))):
             span = lines.span_of_ast(node)
             if isinstance(node, (ast.Call, ast.Tuple, ast.List)):
-                edit = NodeEdit(span, "insert", "'batch'", rng.choice([0, -1]))
+                edit = NodeEdit(span, EditKind.INSERT, "'batch'", rng.choice([0, -1]))
             else:
-                edit = NodeEdit(span, "replace", "None")
+                edit = NodeEdit(span, EditKind.REPLACE, "None")
             expected = _outcome(lambda e: edits_for(whole, lines, e), [edit])
             assert _outcome(editor.edits, [edit]) == expected, (path, edit)

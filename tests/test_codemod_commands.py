@@ -28,22 +28,22 @@ from spmdfix.codemods.commands import (
     RenameSpmdAxisCommand,
     StripSpecEntriesCommand,
 )
-from spmdfix.model import Strategy
+from spmdfix.model import AUTO, STRATEGIES, Transform
 
 COMMANDS = {
-    Strategy.RENAME: RenameSpmdAxisCommand,
-    Strategy.ADD_AXIS: AddMeshAxisCommand,
-    Strategy.STRIP: StripSpecEntriesCommand,
-    Strategy.MOVE_PLACEMENT: MovePlacementCommand,
-    Strategy.LIFT_CAPTURES: LiftCapturesCommand,
-    Strategy.DISABLE_CHECK_VMA: DisableCheckVmaCommand,
-    Strategy.DROP_SPMD_AXIS: DropSpmdAxisCommand,
-    Strategy.AUTO: AutoFixCommand,
+    Transform.RENAME: RenameSpmdAxisCommand,
+    Transform.ADD_AXIS: AddMeshAxisCommand,
+    Transform.STRIP: StripSpecEntriesCommand,
+    Transform.MOVE_PLACEMENT: MovePlacementCommand,
+    Transform.LIFT_CAPTURES: LiftCapturesCommand,
+    Transform.DISABLE_CHECK_VMA: DisableCheckVmaCommand,
+    Transform.DROP_SPMD_AXIS: DropSpmdAxisCommand,
+    AUTO: AutoFixCommand,
 }
 
 
 def test_every_strategy_has_a_command() -> None:
-    assert set(COMMANDS) == set(Strategy)
+    assert set(COMMANDS) == set(STRATEGIES)
 
 
 def _command(options: Options):

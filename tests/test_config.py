@@ -14,7 +14,7 @@ from golden import GOLDEN
 from spmdfix import config
 from spmdfix.cli import main
 from spmdfix.config import ConfigError, Overrides, Resolver, Settings, find_config, load_settings, render_settings
-from spmdfix.model import Strategy
+from spmdfix.model import AUTO, Transform
 
 CASE = GOLDEN / "add-axis" / "mesh_reshape_basic"  # SPMD001 and SPMD002, each with a safe add-axis fix
 
@@ -39,7 +39,7 @@ def test_pyproject_table_is_read(project: Path) -> None:
     )
     settings = Resolver().for_path(project / "pkg" / "model.py")
     assert settings.source == project / "pyproject.toml"
-    assert settings.strategy == Strategy.RENAME
+    assert settings.strategy == Transform.RENAME
     assert settings.new_axis == "b2"
     assert settings.unsafe_fixes is True
     assert settings.target_jax_version == "0.7.1"
@@ -61,7 +61,7 @@ def test_closest_file_wins_and_spmdfix_toml_beats_pyproject(project: Path) -> No
 def test_no_config_gives_the_defaults(project: Path) -> None:
     settings = Resolver().for_path(project / "pkg" / "model.py")
     assert settings.source is None
-    assert settings.strategy == Strategy.AUTO and settings.new_axis == "batch" and settings.unsafe_fixes is False
+    assert settings.strategy == AUTO and settings.new_axis == "batch" and settings.unsafe_fixes is False
     assert "build" in settings.exclude and ".venv" in settings.exclude and "node_modules" in settings.exclude
 
 

@@ -17,7 +17,7 @@ from golden import GOLDEN
 from spmdfix.api import Options, check_source, fix_edits_for, fix_source
 from spmdfix import formats
 from spmdfix.formats import SARIF_SCHEMA, github, json_lines, sarif
-from spmdfix.model import Strategy, Transform
+from spmdfix.model import Transform, strategy_of
 from spmdfix.positions import LineIndex
 from spmdfix.report import FileReport, error_record, json_records
 from spmdfix.rules import RULES
@@ -299,7 +299,7 @@ def test_sarif_fix_applied_to_input_equals_fix_source(case: str) -> None:
     source, records = _golden_records(case)
     fix = sarif(records, "0.1.0", base=ROOT)["runs"][0]["results"][0]["fixes"][0]
     transform = Transform(fix["properties"]["transform"])
-    expected = fix_source(source, Options(strategy=Strategy(transform.value), unsafe_fixes=True))
+    expected = fix_source(source, Options(strategy=strategy_of(transform.value), unsafe_fixes=True))
     assert expected.changed
     applied = _apply_replacements(source, fix["artifactChanges"][0]["replacements"])
     # One fix is one pass of `fix`; a module with one finding site is then fixed.

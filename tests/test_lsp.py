@@ -24,7 +24,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 import spmdfix
-from spmdfix import Options, Strategy, Transform, noqa
+from spmdfix import Options, Transform, noqa
+from spmdfix.model import AUTO, STRATEGIES, strategy_of
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES
 
@@ -315,7 +316,7 @@ async def test_quick_fixes_match_fix_source_and_golden(client: LanguageClient) -
             if titles != want:
                 problems.append(f"{case}: titles {titles} != {want}")
                 continue
-            preferred = spmdfix.choose_fix(finding, Strategy.AUTO, False)
+            preferred = spmdfix.choose_fix(finding, AUTO, False)
             for action, fix in zip(
                 sorted(fix_actions, key=lambda a: a.title), sorted(finding.fixes, key=lambda f: f"spmdfix: {f.title}")
             ):
@@ -344,13 +345,13 @@ async def test_quick_fixes_match_fix_source_and_golden(client: LanguageClient) -
                     problems.append(f"{case}: {action.title}: resolved without an edit")
                     continue
                 fixed = _apply(text, _edits(resolved.edit, uri))
-                strategy = Strategy(fix.transform.value)
+                strategy = strategy_of(fix.transform.value)
                 expected = spmdfix.fix_source(text, Options(strategy=strategy, unsafe_fixes=True))
                 if [f.key for f in expected.applied] == [fix.key] and fixed != expected.source:
                     problems.append(f"{case}: {action.title}: edits differ from fix_source")
                 if golden_run is None:
                     golden_run = spmdfix.fix_source(
-                        text, Options(strategy=Strategy(meta["strategy"]), unsafe_fixes=meta["unsafe_fixes"])
+                        text, Options(strategy=strategy_of(meta["strategy"]), unsafe_fixes=meta["unsafe_fixes"])
                     )
                 if [f.key for f in golden_run.applied] == [fix.key]:
                     checked_golden += 1
@@ -527,7 +528,7 @@ async def test_utf16_positions_with_non_ascii_text(client: LanguageClient) -> No
         resolved = await client.code_action_resolve_async(action)
         fixed = _apply(text, _edits(resolved.edit))
         if "Strip" in action.title:
-            assert fixed == spmdfix.fix_source(text, Options(strategy=Strategy.STRIP, unsafe_fixes=True)).source
+            assert fixed == spmdfix.fix_source(text, Options(strategy=Transform.STRIP, unsafe_fixes=True)).source
         if "Suppress" in action.title:
             assert fixed == noqa.add_noqa(text, findings[:1]).text
             assert fixed.splitlines()[diag.range.start.line].endswith(f"# noqa: {diag.code}")
@@ -571,7 +572,7 @@ async def test_utf8_position_encoding(client: LanguageClient) -> None:
     strip = next(a for a in actions if "Strip" in a.title)
     resolved = await client.code_action_resolve_async(strip)
     fixed = _apply(text, _edits(resolved.edit), "utf-8")
-    assert fixed == spmdfix.fix_source(text, Options(strategy=Strategy.STRIP, unsafe_fixes=True)).source
+    assert fixed == spmdfix.fix_source(text, Options(strategy=Transform.STRIP, unsafe_fixes=True)).source
 
 
 @pytest.mark.asyncio
@@ -598,7 +599,7 @@ async def test_crlf_document(client: LanguageClient) -> None:
         fixed = _apply(text, _edits(resolved.edit))
         assert "\r\n" in fixed and "\n" not in fixed.replace("\r\n", "")
         if action.title.startswith("spmdfix: Rename"):
-            assert fixed == spmdfix.fix_source(text, Options(strategy=Strategy.RENAME)).source
+            assert fixed == spmdfix.fix_source(text, Options(strategy=Transform.RENAME)).source
             assert fixed == _read("rename/string_spmd_mesh3", "expected.py").replace("\n", "\r\n").replace(
                 "\r\n\r\n\r\ndef scale", "\r\n\x0c\r\n\r\ndef scale", 1
             )
@@ -636,7 +637,7 @@ async def test_stale_diagnostics_are_reanalysed(client: LanguageClient) -> None:
         ),
     )
     new_text = "# one\n# two\n" + text
-    expected = spmdfix.fix_source(new_text, Options(strategy=Strategy.STRIP, unsafe_fixes=True)).source
+    expected = spmdfix.fix_source(new_text, Options(strategy=Transform.STRIP, unsafe_fixes=True)).source
     # An action made for version 1, resolved at version 2: the same fix of the current text.
     resolved = await client.code_action_resolve_async(action)
     assert _apply(new_text, _edits(resolved.edit)) == expected
@@ -701,9 +702,9 @@ async def test_real_client_capabilities(client: LanguageClient, client_spec: str
     if strip.edit is None:
         strip = await client.code_action_resolve_async(strip)
     fixed = _apply(text, _edits(strip.edit), encoding)
-    assert fixed == spmdfix.fix_source(text, Options(strategy=Strategy.STRIP)).source
+    assert fixed == spmdfix.fix_source(text, Options(strategy=Transform.STRIP)).source
 
 
 def test_transform_values_are_strategies() -> None:
-    """The quick-fix test maps a fix's transform to `Strategy(transform.value)`."""
-    assert {t.value for t in Transform} <= {s.value for s in Strategy}
+    """The quick-fix test maps a fix's transform to `strategy_of(transform.value)`."""
+    assert {t.value for t in Transform} <= {str(s) for s in STRATEGIES}

@@ -10,7 +10,7 @@ import pytest
 from golden import ROOT
 from spmdfix import pipeline
 from spmdfix.config import Resolver
-from spmdfix.model import Options, Strategy, Transform
+from spmdfix.model import Options, Transform
 
 MINIMAL = (ROOT / "examples" / "minimal.py").read_text(encoding="utf-8")
 
@@ -31,7 +31,7 @@ def test_settings_select_and_suppression_apply() -> None:
 def test_the_chosen_fix_follows_the_strategy_and_new_axis() -> None:
     auto = pipeline.check_file(None, MINIMAL)
     assert auto.chosen(auto.findings[0]).transform == Transform.ADD_AXIS
-    strip = pipeline.FileSettings(Options(strategy=Strategy.STRIP, unsafe_fixes=True))
+    strip = pipeline.FileSettings(Options(strategy=Transform.STRIP, unsafe_fixes=True))
     checked = pipeline.check_file(None, MINIMAL, strip)
     assert checked.chosen(checked.findings[0]).transform == Transform.STRIP
     _, fixed = pipeline.fix_file(None, MINIMAL, pipeline.FileSettings(Options(new_axis="rep")))

@@ -31,14 +31,14 @@ from hypothesis import HealthCheck, assume, example, given, settings
 
 from golden import GOLDEN
 from spmdfix.api import Options, check_source, fix_source
-from spmdfix.model import Strategy
+from spmdfix.model import AUTO, Strategy, Transform
 
 hypothesmith = pytest.importorskip("hypothesmith")
 
 # Random programs compile with warnings ("'int' object is not callable; perhaps you missed a comma?").
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 
-FIX_STRATEGIES = (Strategy.AUTO, Strategy.RENAME, Strategy.ADD_AXIS, Strategy.STRIP)
+FIX_STRATEGIES = (AUTO, Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP)
 COLLISION_CODES = {"SPMD001", "SPMD002"}
 # Lets a generated program through the prefilter (it needs `shard_map` and a vmap call passing an
 # spmd_axis_name in the text), so the parser and the analysis really run on it.
@@ -325,7 +325,7 @@ def _case(transform=lambda s: s) -> tuple[str, str]:
     )
 
 
-STRIP = Options(strategy=Strategy.STRIP)
+STRIP = Options(strategy=Transform.STRIP)
 
 
 def test_crlf_source_is_fixed_with_crlf_kept() -> None:

@@ -6,6 +6,7 @@ import ast
 import textwrap
 
 from spmdfix.analysis.analyzer import Analyzer
+from spmdfix.analysis.kinds import BatchPlacement
 from spmdfix.analysis.module_model import ModuleModel
 
 HEADER = """\
@@ -41,7 +42,8 @@ def test_batch_sizes_from_literals_names_and_reshapes() -> None:
     )
     assert [c.batch for c in calls.calls] == [8, 6, 4, 4, None]
     assert calls.complete
-    assert [c.batch_placement for c in calls.calls] == ["unknown", "unknown", "none", "unknown", "unknown"]
+    unknown, none = BatchPlacement.UNKNOWN, BatchPlacement.NONE
+    assert [c.batch_placement for c in calls.calls] == [unknown, unknown, none, unknown, unknown]
 
 
 def test_batch_sizes_from_the_shape_parameter_of_each_random_sampler() -> None:

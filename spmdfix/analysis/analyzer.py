@@ -11,7 +11,7 @@ it follows the vmapped callable (`analysis.reach`) to every shard_map it applies
   (`analysis.callers`);
 - the axes of `with_sharding_constraint` specs on the way.
 
-Plain vmaps over inputs placed on Explicit mesh axes (`analysis.placement`) give facts of kind "explicit".
+Plain vmaps over inputs placed on Explicit mesh axes (`analysis.placement`) give facts of kind `VmapKind.EXPLICIT`.
 A callable of another module of the project is summarised once in that module's model (`summary_of`,
 `facts.FunctionSummary`). The planner (`spmdfix.plan`) turns facts into findings and fixes.
 """
@@ -26,19 +26,20 @@ from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.capture import CaptureAnalysis
 from spmdfix.analysis.facts import ConstraintUse, FunctionSummary, ReachedFacts, ShardMapFacts, VmapFacts
+from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.ranks import RankAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite, _Path
-from spmdfix.analysis.scopes import Scope
+from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
 from spmdfix.analysis.shard_maps import unwrap_body
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 from spmdfix.analysis.uses import Use, short
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
-from spmdfix.model import Span
+from spmdfix.model import SiteId, SiteKind, Span
 from spmdfix.paths import relpath
 
 
@@ -103,7 +104,7 @@ class Analyzer:
                 unresolved += summary.unresolved
             out.append(
                 VmapFacts(
-                    key=self.model.key("vmap", site.node),
+                    site=self.model.site(SiteKind.VMAP, site.node),
                     span=self.span(site.node),
                     spmd=spmd,
                     reached=tuple(_unique(reached)),
@@ -133,13 +134,13 @@ class Analyzer:
                 reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, owner, target)]
             out.append(
                 VmapFacts(
-                    key=self.model.key("vmap", plain.vmap),
+                    site=self.model.site(SiteKind.VMAP, plain.vmap),
                     span=self.span(plain.vmap),
                     spmd=plain.axes,
                     reached=tuple(_unique(reached)),
                     constraints=(),
                     constraints_unknown=False,
-                    kind="explicit",
+                    kind=VmapKind.EXPLICIT,
                     placement=plain.placement,
                     calls=self.vmap_calls.calls(plain.vmap, plain.fun, argument(plain.vmap, 1, "in_axes")),
                 )
@@ -228,7 +229,7 @@ class Analyzer:
             if axis != 0 or not isinstance(arg, ast.Name) or arg.id not in params:
                 continue
             binding = self.ix.single_binding(arg.id, scope)
-            if binding is not None and binding.kind == "param":
+            if binding is not None and binding.kind is BindingKind.PARAM:
                 out.append(params.index(arg.id))
         return tuple(out)
 
@@ -261,7 +262,7 @@ class Analyzer:
     def _strip_blocker(self, reached: ReachedSite, stripped: set[str]) -> str:
         """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not)."""
         site = reached.site
-        if site.api == "smap":
+        if not site.api.written_specs:
             return "`jax.smap` has no specs to strip: its specs come from `in_axes`/`out_axes` and `axis_name`"
         func, _ = unwrap_body(self.ix, site.body, site.body_scope)
         if func is None:
@@ -378,11 +379,11 @@ def _all_replicated(sm: ShardMapFacts) -> bool:
 
 def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
     """Each shard_map once (the first way to it): two imported helpers may lead to the same one."""
-    seen: set[str] = set()
+    seen: set[SiteId] = set()
     out = []
     for r in reached:
-        if r.shard_map.key not in seen:
-            seen.add(r.shard_map.key)
+        if r.shard_map.site not in seen:
+            seen.add(r.shard_map.site)
             out.append(r)
     return out
 

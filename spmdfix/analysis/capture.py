@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING
 from spmdfix import jaxapi
 from spmdfix.analysis.facts import Capture, LiftSite  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.follow import ARRAY_VALUE, LIFT_USES, Follow
+from spmdfix.analysis.kinds import CaptureKind, SpecsForm
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.static import dynamic_names, in_static_context
 from spmdfix.model import Span
 
@@ -335,7 +337,7 @@ class CaptureAnalysis:
             bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
             if bindings and bindings[0].scope.node is home and node.id not in seen:
                 seen[node.id] = self.span(node)
-        return tuple(Capture(n, s, "batched", self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+        return tuple(Capture(n, s, CaptureKind.BATCHED, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 
     # --- unbatched arrays (the all-replicated body) ----------------------------------------------------
     def unbatched_arrays(self, construction: ast.AST, body: ast.AST | None, skip: set[str]) -> tuple[Capture, ...]:
@@ -354,11 +356,11 @@ class CaptureAnalysis:
             if node.id in seen or in_static_context(node, self.ix.parent, self._qualname) or self._fully_reduced(node):
                 continue
             binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
-            if binding is None or binding.kind != "assign" or self._inside(binding.scope.node, body):
+            if binding is None or binding.kind is not BindingKind.ASSIGN or self._inside(binding.scope.node, body):
                 continue
             if self._array_value(binding.node, binding.scope, Follow(ARRAY_VALUE)):
                 seen[node.id] = self.span(node)
-        return tuple(Capture(n, s, "array", self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+        return tuple(Capture(n, s, CaptureKind.ARRAY, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 
     def _row(self, span: Span) -> int:
         return self.ix.lines.row_col(span.start)[0]
@@ -386,7 +388,7 @@ class CaptureAnalysis:
             return False
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
-            ok = binding is not None and binding.kind == "assign"
+            ok = binding is not None and binding.kind is BindingKind.ASSIGN
             return ok and self._array_value(binding.node, binding.scope, follow.deeper())
         if isinstance(expr, ast.BinOp):
             deeper = follow.deeper()
@@ -433,11 +435,11 @@ class CaptureAnalysis:
         if any(isinstance(a, ast.Starred) for a in parent.args) or parent.keywords:
             return "the shard_map is applied with *args or keyword arguments"
         if isinstance(body, ast.Lambda):
-            params, kind = self.span(body), "lambda"
+            params = self.span(body)
         elif isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if body.decorator_list:
                 return "the shard_map body is decorated: the decorator would receive the new parameter"
-            params, kind = self._def_name_span(body), "def"
+            params = self._def_name_span(body)
         else:
             return "the shard_map body is not a function defined here"
         if body.args.vararg or body.args.kwonlyargs or body.args.kwarg:
@@ -456,9 +458,9 @@ class CaptureAnalysis:
                 vmaps.append(self.span(call))
         callee = self._spec_callee(in_specs)
         if isinstance(in_specs, ast.Call):
-            form = "spec"
+            form = SpecsForm.SPEC
         elif isinstance(in_specs, (ast.Tuple, ast.List)):
-            form = "seq" if in_specs.elts else "empty"
+            form = SpecsForm.SEQ if in_specs.elts else SpecsForm.EMPTY
         else:
             return "in_specs is not a spec or a tuple of specs written here"
         if callee is None:
@@ -467,7 +469,7 @@ class CaptureAnalysis:
         text = self.ix.source[spec_span.start : spec_span.end]
         arity = len(body.args.posonlyargs) + len(body.args.args)
         unsafe = "; ".join(p for p in (self.lift_use_problem(body, name) for name in names) if p)
-        return LiftSite(params, kind, spec_span, form, text, callee, self.span(parent), tuple(vmaps), arity, unsafe)
+        return LiftSite(params, spec_span, form, text, callee, self.span(parent), tuple(vmaps), arity, unsafe)
 
     def lift_use_problem(self, body: ast.AST, name: str) -> str:
         """Why a use of `name` in `body` is not on the lift allowlist, or "" when every use is.
@@ -558,7 +560,7 @@ class CaptureAnalysis:
                     if qname in jaxapi.PARTITION_SPEC_NAMES:
                         return ast.unparse(node.func)
         for name, bindings in self.ix.module_scope.bindings.items():
-            if any(b.kind == "import" and b.qname in jaxapi.PARTITION_SPEC_NAMES for b in bindings):
+            if any(b.kind is BindingKind.IMPORT and b.qname in jaxapi.PARTITION_SPEC_NAMES for b in bindings):
                 return name
         return None
 

@@ -2,8 +2,8 @@
 
 The contract between the analysis and everything after it (`spmdfix.plan`, the planners under
 `spmdfix.codemods`): the planners read these records, never the `ast`. For every `jax.vmap` with a resolvable
-`spmd_axis_name` (`VmapFacts`, kind "spmd"), and every plain vmap over an input placed on Explicit mesh axes
-(kind "explicit", with that `Placement`): the calls of the vmap (`VmapCalls`), the `with_sharding_constraint`
+`spmd_axis_name` (`VmapFacts`, kind `VmapKind.SPMD`), and every plain vmap over an input placed on Explicit mesh
+axes (kind `VmapKind.EXPLICIT`, with that `Placement`): the calls of the vmap (`VmapCalls`), the `with_sharding_constraint`
 specs on the way (`ConstraintUse`), and the shard_maps it reaches (`ReachedFacts`), each with its
 construction (`ShardMapFacts`: in_specs/out_specs entries, mesh, `axis_names`, check_vma, what the body does:
 `BodyFacts`), the values its body closes over (`Capture`) and where lift-captures would edit (`LiftSite`).
@@ -20,10 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from spmdfix.model import Related, Span
+# (the kinds live in their own small module: the rules and fixes compare them at run time, and importing
+# this one would compile its records on the serial start of a run)
+from spmdfix.analysis.kinds import BatchPlacement, CaptureKind, SpecsForm, VmapKind
+from spmdfix.model import Related, SiteId, Span
 
 if TYPE_CHECKING:
     from spmdfix.analysis.uses import Use
+    from spmdfix.jaxapi import ShardMapApi
     from spmdfix.analysis.values import AxisNames, MeshInfo, Spec, SpecTree
 
 
@@ -96,13 +100,13 @@ class ConstraintUse:
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ShardMapFacts:
-    """One shard_map construction and everything known about it."""
+    """One shard_map construction and everything known about it; `site` is its identity (`model.SiteId`)."""
 
-    key: str
+    site: SiteId
     span: Span
-    # "new" (jax.shard_map: check_vma), "old" (jax.experimental.shard_map: check_rep) or "smap" (jax.smap:
-    # specs read from in_axes/out_axes, `axis_names` its one axis, always check_vma=True)
-    api: str
+    # which shard_map API builds it (jaxapi.ShardMapApi: where its specs come from, its check flag, its
+    # manual axes); for jax.smap the specs are read from in_axes/out_axes and `axis_names` is its one axis
+    api: ShardMapApi
     check_span: Span | None  # the check_vma= / check_rep= value as written, when given
     in_specs: SpecTree
     out_specs: SpecTree
@@ -117,7 +121,7 @@ class ShardMapFacts:
 class Capture:
     """A value a shard_map body reads from an enclosing scope: its name and first use.
 
-    kind "batched": a value the spmd vmap batches. kind "array": a non-scalar array the vmap
+    kind BATCHED: a value the spmd vmap batches. kind ARRAY: a non-scalar array the vmap
     does not batch, read by a body whose specs name no mesh axis while check_vma is on (measured on jax
     0.10.2: `AssertionError: ManualAxisType(...)` under any spmd vmap, eager and under jit; a scalar, a body
     whose specs name an axis, or check_vma=False run).
@@ -125,9 +129,9 @@ class Capture:
 
     name: str
     use: Span
-    kind: str = "batched"
+    kind: CaptureKind = CaptureKind.BATCHED
     line: int = 0  # 1-based row of `use`, for reasons that name it
-    # kind "batched": the indices of the vmapped function's positional parameters its value comes from
+    # kind BATCHED: the indices of the vmapped function's positional parameters its value comes from
     # (itself, or locals assigned from them, back through plain positional calls); None when not known.
     params: tuple[int, ...] | None = None
 
@@ -137,7 +141,7 @@ class LiftSite:
     """Where the lift-captures transform edits: the body's parameters, in_specs and the application call.
 
     params: the `def` name (the transform extends that function's parameters) or the `lambda`.
-    in_specs_form: "spec" (a single `P(...)`), "seq" (a tuple/list display) or "empty" (`()`).
+    in_specs_form: how in_specs is written (`SpecsForm`: a single `P(...)`, a tuple/list display, or `()`).
     vmaps: `jax.vmap(g)` wrappers between the shard_map and the body (outermost first); the lifted
     parameter must not be mapped by them, so each gets `in_axes=(0, ..., 0, None, ...)` with `arity` zeros
     (measured on jax 0.10.2: without it, `vmap was requested to map its argument along axis 0` for a
@@ -146,9 +150,8 @@ class LiftSite:
     """
 
     params: Span
-    params_kind: str
     in_specs: Span
-    in_specs_form: str
+    in_specs_form: SpecsForm
     in_specs_text: str
     spec_callee: str
     call: Span
@@ -163,8 +166,9 @@ class VmapCall:
 
     batch: the size of the mapped dimension (an int when the argument's shape is a literal of the module, else
     None). under_jit: the call is traced under `jax.jit` (the callable is jitted, or the call sits in a jitted
-    function). batch_placement: "none" when a mapped argument is placed (`jax.device_put(x, NamedSharding(mesh,
-    spec))`) with `None` at the batch dimension, "axes" when it is placed on mesh axes there, "unknown" otherwise.
+    function). batch_placement: NONE when a mapped argument is placed (`jax.device_put(x, NamedSharding(mesh,
+    spec))`) with `None` at the batch dimension, AXES when one is placed on mesh axes there, UNKNOWN otherwise
+    (`BatchPlacement`).
     batch_axes / batch_mesh: when every mapped argument is placed with the same mesh axes at its batch dimension
     (`P(('x', 'y'), ...)` gives `('x', 'y')`) on the same resolved mesh, those axes and that mesh construction's
     span; None otherwise (an argument unplaced, placed otherwise, or not followed).
@@ -179,7 +183,7 @@ class VmapCall:
     line: int
     batch: int | None
     under_jit: bool
-    batch_placement: str
+    batch_placement: BatchPlacement
     batch_axes: tuple[str, ...] | None = None
     batch_mesh: Span | None = None
     ranks: tuple[int | None, ...] = ()  # per positional argument: the rank one example has in the function
@@ -252,17 +256,17 @@ class ReachedFacts:
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class VmapFacts:
-    """One vmap site with a resolved spmd_axis_name and the shard_maps it reaches."""
+    """One vmap site with a resolved spmd_axis_name and the shard_maps it reaches; `site` is its identity."""
 
-    key: str
+    site: SiteId
     span: Span
     spmd: AxisNames
     reached: tuple[ReachedFacts, ...]
     constraints: tuple[ConstraintUse, ...]
     constraints_unknown: bool
-    # "spmd": spmd_axis_name given; "explicit": a plain vmap whose batch dim is placed on Explicit mesh
+    # SPMD: spmd_axis_name given; EXPLICIT: a plain vmap whose batch dim is placed on Explicit mesh
     # axes (`spmd` then holds those axes, as written in the placement's spec) [SPMD006].
-    kind: str = "spmd"
+    kind: VmapKind = VmapKind.SPMD
     opaque_calls: tuple[Span, ...] = ()  # calls on the way that spmdfix cannot follow
     # (span, what) of each place into code of the project the analysis lost on the way (an unresolved
     # import of the project, `getattr`, an unknown callable), one per place: reported as SPMD910 on request.
@@ -274,7 +278,7 @@ class VmapFacts:
     # The module sets `jax_disable_vmap_shmap_error`: JAX skips its spmd_axis_name-in-specs check and fails
     # later with another error (measured; docs/rules.md, SPMD001).
     shmap_error_disabled: bool = False
-    placement: Placement | None = None  # kind "explicit": how the vmapped input is placed
+    placement: Placement | None = None  # kind EXPLICIT: how the vmapped input is placed
 
     @property
     def constraint_axes(self) -> frozenset[str]:

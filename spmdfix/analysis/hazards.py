@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.kinds import AxisType, BatchPlacement
+
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import ReachedFacts, VmapFacts
     from spmdfix.analysis.values import MeshInfo
@@ -43,8 +45,8 @@ def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
     Explicit mesh), and on a mesh whose spmd axis is Auto."""
     calls = vmap.calls
     return (
-        mesh is not None and mesh.axis_types == "explicit" and calls is not None and calls.complete
-        and all(c.batch_placement == "axes" for c in calls.calls)
+        mesh is not None and mesh.axis_types is AxisType.EXPLICIT and calls is not None and calls.complete
+        and all(c.batch_placement is BatchPlacement.AXES for c in calls.calls)
     )
 
 
@@ -62,7 +64,7 @@ def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
     calls = vmap.calls
     spmd = tuple(vmap.spmd.names)
     return (
-        mesh is not None and bool(spmd) and all(mesh.type_of(a) == "explicit" for a in spmd)
+        mesh is not None and bool(spmd) and all(mesh.type_of(a) is AxisType.EXPLICIT for a in spmd)
         and calls is not None and calls.complete
         and all(c.batch_axes == spmd and c.batch_mesh == mesh.span for c in calls.calls)
     )

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from spmdfix.analysis.follow import REEXPORTS, Follow
+from spmdfix.analysis.scopes import BindingKind
 
 if TYPE_CHECKING:
     from spmdfix.analysis.scopes import Binding, ModuleIndex
@@ -275,9 +276,9 @@ class ProjectIndex:
             digest=digest,
             is_package=is_package,
             exports={
-                n: bs[0].qname for n, bs in bindings.items() if len(bs) == 1 and bs[0].kind == "import" and bs[0].qname
+                n: bs[0].qname for n, bs in bindings.items() if len(bs) == 1 and bs[0].kind is BindingKind.IMPORT and bs[0].qname
             },
-            definitions=frozenset(n for n, bs in bindings.items() if any(b.kind in ("def", "class") for b in bs)),
+            definitions=frozenset(n for n, bs in bindings.items() if any(b.kind in (BindingKind.DEF, BindingKind.CLASS) for b in bs)),
         )
         loaded = LoadedModule(summary, model)
         self._by_path[key] = loaded
@@ -315,7 +316,7 @@ class ProjectIndex:
                 return loaded, None
             name = rest[0]
             bindings = loaded.model.ix.module_scope.bindings.get(name, [])
-            if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].qname:
+            if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT and bindings[0].qname:
                 target = bindings[0].qname.split(".")
                 if target == parts:
                     return None
@@ -360,7 +361,7 @@ class ProjectIndex:
             if not rest:
                 return f"`{module}` is a module"
             bindings = loaded.model.ix.module_scope.bindings.get(rest[0], [])
-            if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].qname:
+            if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT and bindings[0].qname:
                 target = bindings[0].qname.split(".")
                 if target == parts:
                     return f"`{qname}` imports itself"
@@ -372,7 +373,7 @@ class ProjectIndex:
                 return f"module `{module}` does not define `{rest[0]}`"
             if len(bindings) > 1:
                 return f"`{rest[0]}` is bound in {len(bindings)} places of module `{module}`"
-            if bindings[0].kind in ("def", "class", "assign"):
+            if bindings[0].kind in (BindingKind.DEF, BindingKind.CLASS, BindingKind.ASSIGN):
                 return None  # it resolves: nothing is lost
             return f"`{'.'.join(parts)}` is not a function or class the analysis follows"
         # (the walk looks at the name and at each re-export, `REEXPORTS.limit + 1` names in all)
@@ -406,8 +407,8 @@ class ProjectLink:
         library's name (`ProjectIndex.lost`)."""
         return self.index.lost(qname, self.path)
 
-    def kind_of(self, qname: str | None) -> str | None:
-        """The binding kind ("def", "class", "assign", ...) of what `qname` names in the project, or None."""
+    def kind_of(self, qname: str | None) -> BindingKind | None:
+        """The binding kind (`scopes.BindingKind`) of what `qname` names in the project, or None."""
         found = self.binding(qname)
         return found[1].kind if found is not None else None
 

@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Protocol
 
 from spmdfix.analysis.follow import BASES, MEMBER, Follow
-from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.scopes import BindingKind, ModuleIndex, Scope
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectLink
@@ -53,7 +53,7 @@ class ClassMembers:
         if not isinstance(owner, ast.Name):
             return None
         binding = self.ix.single_binding(owner.id, scope)
-        if binding is None or binding.kind != "param":
+        if binding is None or binding.kind is not BindingKind.PARAM:
             return None
         func = self.ix.parent.get(id(binding.node))
         cls = self.ix.parent.get(id(func))
@@ -82,7 +82,7 @@ class ClassMembers:
         for base in cls.bases:
             if isinstance(base, ast.Name):
                 bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
-                if bound is not None and bound.kind == "class":
+                if bound is not None and bound.kind is BindingKind.CLASS:
                     member = self.member(bound.node, name, follow.deeper())
                     if member is not None:
                         return member
@@ -142,7 +142,7 @@ class ClassMembers:
         if not isinstance(attr.value, ast.Name):
             return None
         binding = self.ix.single_binding(attr.value.id, scope)
-        if binding is None or binding.kind != "param":
+        if binding is None or binding.kind is not BindingKind.PARAM:
             return None
         func = self.ix.parent.get(id(binding.node))
         cls = self.ix.parent.get(id(func))
@@ -157,7 +157,7 @@ class ClassMembers:
         for base in cls.bases:
             if isinstance(base, ast.Name):
                 bound = self.ix.single_binding(base.id, self.ix.scope_at(cls))
-                if bound is not None and bound.kind == "class":
+                if bound is not None and bound.kind is BindingKind.CLASS:
                     found = self.outside_base(bound.node, follow.deeper())
                     if found is not None:
                         return found
@@ -188,7 +188,7 @@ def class_attribute(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
     call = None
     if isinstance(base, ast.Name):
         binding = ev.ix.single_binding(base.id, scope)
-        if binding is not None and binding.kind == "assign" and isinstance(binding.node, ast.Call):
+        if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Call):
             call, scope = binding.node, binding.scope
             base = call.func
     found = class_named(ev, base, scope)
@@ -225,9 +225,9 @@ def class_named(ev: Evaluating, expr: ast.AST, scope: Scope) -> tuple[Evaluating
     (with the evaluator of the module defining it)."""
     if isinstance(expr, ast.Name):
         binding = ev.ix.single_binding(expr.id, scope)
-        if binding is not None and binding.kind == "class":
+        if binding is not None and binding.kind is BindingKind.CLASS:
             return ev, binding.node  # type: ignore[return-value]
-        qname = binding.qname if binding is not None and binding.kind == "import" else None
+        qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
     elif isinstance(expr, ast.Attribute):
         qname = ev.ix.qualname(expr, scope)
     else:
@@ -235,7 +235,7 @@ def class_named(ev: Evaluating, expr: ast.AST, scope: Scope) -> tuple[Evaluating
     if ev.project is None or not ev.project.follows(qname):
         return None
     found = ev.project.binding(qname)
-    if found is None or found[1].kind != "class":
+    if found is None or found[1].kind is not BindingKind.CLASS:
         return None
     return found[0].ev, found[1].node  # type: ignore[return-value]
 

@@ -31,6 +31,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import DEVICE_NAMES, Follow
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.uses import Use, UseIndex, attribute_chain
 
 
@@ -78,7 +79,7 @@ class MeshUses:
         follow = Follow(DEVICE_NAMES)
         while isinstance(devices, ast.Name) and not follow.spent:
             binding = self.ix.single_binding(devices.id, self.ix.scope_at(devices))
-            if binding is None or binding.kind != "assign":
+            if binding is None or binding.kind is not BindingKind.ASSIGN:
                 break
             out += [self.uses.use(n) for n in self.uses.loads(binding) if n is not devices]
             devices = binding.node

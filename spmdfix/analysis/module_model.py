@@ -18,7 +18,7 @@ from spmdfix.analysis.members import ClassMembers
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import UseIndex
 from spmdfix.analysis.values import Evaluator
-from spmdfix.model import Span
+from spmdfix.model import SiteId, SiteKind, Span
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import FunctionSummary
@@ -69,7 +69,8 @@ class ModuleModel:
         """Where `node` is written in this module (its path on the span for another module than the checked)."""
         return self.ix.lines.span_of_ast(node)
 
-    def key(self, kind: str, node: ast.AST) -> str:
-        """A fact's key: its kind and offset, and the module's path when it is another module's."""
+    def site(self, kind: SiteKind, node: ast.AST) -> SiteId:
+        """The identity of the vmap site or shard_map `node` is (`model.SiteId`): its kind, where it starts in
+        this module's text, and the module's path when it is another module's."""
         span = self.span(node)
-        return f"{kind}@{span.start}" + (f"@{span.path}" if span.path else "")
+        return SiteId(kind, span.start, span.path)

@@ -17,7 +17,9 @@ from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import Placement  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.follow import VMAP_WRAPPERS, Follow
+from spmdfix.analysis.kinds import AxisType
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.values import AxisNames
 
 _DEVICE_PUT = frozenset({"jax.device_put"})
@@ -97,7 +99,7 @@ class PlacementAnalysis:
             return None
         mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
         mesh = self.ev.mesh(mesh_expr, scope) if mesh_expr is not None else None
-        if mesh is None or mesh.axis_types != "explicit" or spec_expr is None:
+        if mesh is None or mesh.axis_types is not AxisType.EXPLICIT or spec_expr is None:
             return None
         tree = self.ev.spec_tree(spec_expr, scope)
         if len(tree.specs) != 1 or not tree.specs[0].entries or tree.specs[0].entries[0].value is None:
@@ -118,7 +120,7 @@ class PlacementAnalysis:
         before = [
             b.node
             for b in scope.bindings.get(arg.id, [])
-            if b.kind == "assign" and (b.node.lineno, b.node.col_offset) < (use.lineno, use.col_offset)
+            if b.kind is BindingKind.ASSIGN and (b.node.lineno, b.node.col_offset) < (use.lineno, use.col_offset)
         ]
         return max(before, key=lambda n: (n.lineno, n.col_offset)) if before else None
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class RankAnalysis:
         out = {}
         for name, rank in ranks.items():
             bindings = scope.bindings.get(name, [])
-            if bindings and all(b.kind == "param" or self._shape_keeping(b.node, name) for b in bindings):
+            if bindings and all(b.kind is BindingKind.PARAM or self._shape_keeping(b.node, name) for b in bindings):
                 out[name] = rank
         return out
 
@@ -156,7 +157,7 @@ class RankAnalysis:
             if expr.id == array:
                 return array_rank
             binding = self.ix.single_binding(expr.id, self.ix.scope_at(expr))
-            if binding is None or binding.kind != "param" or binding.scope.node is not body:
+            if binding is None or binding.kind is not BindingKind.PARAM or binding.scope.node is not body:
                 return None
             return ranks.get(expr.id)
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):

@@ -20,7 +20,7 @@ from spmdfix.analysis.follow import (
 )
 from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import Binding, Scope
+from spmdfix.analysis.scopes import Binding, BindingKind, Scope
 from spmdfix.analysis.shard_maps import ShardMapSite, construction, decorated_site
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import single_return
@@ -106,26 +106,26 @@ class Reacher:
                 if lost:
                     self._lost_bindings(expr, scope, result)
                 return
-            if binding.kind == "def":
+            if binding.kind is BindingKind.DEF:
                 self._reach_function(binding.node, path, result, follow)
-            elif binding.kind == "class":
+            elif binding.kind is BindingKind.CLASS:
                 # A flax Module class given to nn.vmap: calling it runs its __call__.
                 dunder = method(binding.node, "__call__")
                 if dunder is not None:
                     self._reach_function(dunder, path, result, follow)
-            elif binding.kind == "assign":
+            elif binding.kind is BindingKind.ASSIGN:
                 if follow.first_visit(binding.node, ASSIGNED):
                     self._reach_callable(binding.node, binding.scope, path, result, follow, lost)
-            elif binding.kind == "import":
+            elif binding.kind is BindingKind.IMPORT:
                 self._reach_import(binding.qname, expr, path, result)
-            elif binding.kind == "param":
+            elif binding.kind is BindingKind.PARAM:
                 passed = self.ix.argument_for(binding)  # the one callable every call site passes
                 if lost and passed is None and not _is_self_param(binding):
                     what = f"`{expr.id}` is a parameter: which callable it receives is not known"
                     result.unresolved.append((expr, what))
                 if passed is not None and follow.first_visit(binding.node, PASSED):
                     self._reach_callable(passed[0], passed[1], path, result, follow, lost)
-            elif binding.kind == "other" and lost:
+            elif binding.kind is BindingKind.OTHER and lost:
                 what = f"`{expr.id}` is bound by a loop, `with` or unpacking: which callable it holds is not known"
                 result.unresolved.append((expr, what))
         elif isinstance(expr, ast.Attribute):
@@ -153,12 +153,12 @@ class Reacher:
             return
         if isinstance(call.func, ast.Name):
             binding = self.ix.single_binding(call.func.id, scope)
-            if binding is not None and binding.kind == "class":
+            if binding is not None and binding.kind is BindingKind.CLASS:
                 dunder = method(binding.node, "__call__")
                 if dunder is not None:
                     self._reach_function(dunder, path, result, follow)
                 return
-            if binding is not None and binding.kind == "def":
+            if binding is not None and binding.kind is BindingKind.DEF:
                 # A factory: `make()` returns the callable (`return jax.shard_map(f, ...)`).
                 returned = single_return(binding.node)
                 if returned is not None and follow.first_visit(returned, FACTORY_RETURN):
@@ -167,10 +167,10 @@ class Reacher:
         qname = self.qualname(call.func, scope)
         if self._follows(qname):
             kind = self.project.kind_of(qname)  # type: ignore[union-attr]
-            if kind == "class":
+            if kind is BindingKind.CLASS:
                 self._reach_import(qname, call.func, path, result)  # an instance of a class of another module
                 return
-            if kind == "def":
+            if kind is BindingKind.DEF:
                 self._reach_import(qname, call.func, path, result, returned=True)  # a factory of another module
                 return
         target = call.func
@@ -277,7 +277,7 @@ class Reacher:
         if not self._follows(qname):
             return
         found = self.project.binding(qname)  # type: ignore[union-attr]
-        if found is None or found[1].kind not in ("def", "class", "assign"):
+        if found is None or found[1].kind not in (BindingKind.DEF, BindingKind.CLASS, BindingKind.ASSIGN):
             what = self.project.lost(qname)  # type: ignore[union-attr]
             if what:  # None: a library's name (not a module of the project)
                 result.unresolved.append((node, what))
@@ -288,7 +288,7 @@ class Reacher:
             if target is not None:
                 result.external.append((path, owner, *target))
             return
-        value = single_return(binding.node) if binding.kind == "def" else None
+        value = single_return(binding.node) if binding.kind is BindingKind.DEF else None
         inner = owner.ix.own_scope(binding.node)
         if value is None or inner is None:
             what = f"`{qname}` does not return one callable the analysis can follow"
@@ -301,7 +301,7 @@ class Reacher:
         or value of this module); names bound only by imports (`try: import a except: import b`) are left
         alone, as a builtin is."""
         bindings = self.ix.lookup(name.id, scope)
-        if len(bindings) > 1 and any(b.kind in ("def", "class", "param", "assign") for b in bindings):
+        if len(bindings) > 1 and any(b.kind in (BindingKind.DEF, BindingKind.CLASS, BindingKind.PARAM, BindingKind.ASSIGN) for b in bindings):
             result.unresolved.append((name, f"`{name.id}` is bound in {len(bindings)} places"))
 
     def _is_getattr(self, call: ast.Call, scope: Scope) -> bool:
@@ -337,7 +337,7 @@ class Reacher:
             return f"`self.{attr.attr}` is not defined in its class or its bases (set at run time?)"
         if not (outside and self._follows(outside)):
             return ""  # a library's base class (flax's Module: `self.param`), or one without a name
-        if self.project.kind_of(outside) == "class":  # type: ignore[union-attr]
+        if self.project.kind_of(outside) is BindingKind.CLASS:  # type: ignore[union-attr]
             return f"`self.{attr.attr}` may come from `{outside}`, a class of another module (not followed)"
         if self.project.lost(outside) is not None:  # type: ignore[union-attr]
             return f"`self.{attr.attr}` may come from `{outside}`, a class of the project that is not followed"
@@ -349,11 +349,11 @@ class Reacher:
         binding = self.ix.single_binding(func.id, scope)
         if binding is None:
             return bool(self.ix.lookup(func.id, scope))  # several bindings: unknown; none: a builtin
-        if binding.kind == "param":
+        if binding.kind is BindingKind.PARAM:
             return self.ix.argument_for(binding) is None
-        if binding.kind == "other":
+        if binding.kind is BindingKind.OTHER:
             return True
-        if binding.kind == "assign":
+        if binding.kind is BindingKind.ASSIGN:
             value = binding.node
             if isinstance(value, (ast.Lambda, ast.Name, ast.Attribute)):
                 return False
@@ -362,7 +362,7 @@ class Reacher:
                 known = self.qualname(inner, binding.scope) is not None or isinstance(inner, ast.Call)
                 if isinstance(inner, ast.Name):
                     target = self.ix.single_binding(inner.id, binding.scope)
-                    known = known or (target is not None and target.kind in ("class", "def"))
+                    known = known or (target is not None and target.kind in (BindingKind.CLASS, BindingKind.DEF))
                 return not known
             return True
         return False
@@ -402,13 +402,13 @@ def _is_name(target: ast.AST, name: str) -> bool:
 def callable_target(binding: Binding) -> tuple[ast.AST, Scope] | None:
     """What calling the top-level `binding` of a module runs: a function, a class's `__call__`, a callable
     value (with the scope it is evaluated in); None for anything else."""
-    if binding.kind == "def":
+    if binding.kind is BindingKind.DEF:
         return binding.node, binding.scope
-    if binding.kind == "class":
+    if binding.kind is BindingKind.CLASS:
         for stmt in binding.node.body:  # type: ignore[attr-defined]
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__call__":
                 return stmt, binding.scope
         return None
-    if binding.kind == "assign":
+    if binding.kind is BindingKind.ASSIGN:
         return binding.node, binding.scope
     return None

@@ -14,6 +14,7 @@ then stay silent instead of guessing.
 from __future__ import annotations
 
 import ast
+import enum
 import operator
 import re
 from dataclasses import dataclass, field
@@ -57,18 +58,32 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 ScopeNode = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 
+class BindingKind(enum.Enum):
+    """What binds a name, and so what a `Binding`'s node is (ruff's `BindingKind`, coarser).
+
+    IMPORT: `import m` / `from m import n` (the binding's qname set, the node the import statement); DEF /
+    CLASS: a `def` or `class` statement (the node is the definition); ASSIGN: a plain assignment of a value
+    (the node is the assigned value expression); PARAM: a parameter of a def or lambda (the node is the
+    `ast.arg`); OTHER: anything else (loop targets, `with ... as`, unpacking, `except ... as`, match
+    captures), whose value the analysis does not follow.
+    """
+
+    IMPORT = "import"
+    DEF = "def"
+    CLASS = "class"
+    ASSIGN = "assign"
+    PARAM = "param"
+    OTHER = "other"
+
+
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
 @dataclass(slots=True, eq=False, repr=False)
 class Binding:
-    """One binding of a name in one scope.
-
-    kind: "import" (qname set), "def" / "class" (node is the definition), "assign" (node is the assigned
-    value expression), "param" (node is the `ast.arg`), "other" (loop targets, `with ... as`, unpacking).
-    """
+    """One binding of a name in one scope; `kind` says what binds it and what `node` is (`BindingKind`)."""
 
     name: str
-    kind: str
+    kind: BindingKind
     node: ast.AST
     scope: Scope
     qname: str | None = None
@@ -86,7 +101,7 @@ class Scope:
     def is_class(self) -> bool:
         return isinstance(self.node, ast.ClassDef)
 
-    def bind(self, name: str, kind: str, node: ast.AST, qname: str | None = None) -> None:
+    def bind(self, name: str, kind: BindingKind, node: ast.AST, qname: str | None = None) -> None:
         self.bindings.setdefault(name, []).append(Binding(name, kind, node, self, qname))
 
 
@@ -174,18 +189,18 @@ class ModuleIndex:
         inner = Scope(node, scope)
         self.scope_by_node[id(node)] = inner
         if isinstance(node, ast.ClassDef):
-            scope.bind(node.name, "class", node)
+            scope.bind(node.name, BindingKind.CLASS, node)
             outer = [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
             body = node.body
         else:
             if not isinstance(node, ast.Lambda):
-                scope.bind(node.name, "def", node)
+                scope.bind(node.name, BindingKind.DEF, node)
                 outer = list(node.decorator_list)
             args = node.args
             outer += [d for d in (*args.defaults, *args.kw_defaults) if d is not None]
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
                 if arg is not None:
-                    inner.bind(arg.arg, "param", arg)
+                    inner.bind(arg.arg, BindingKind.PARAM, arg)
                     self.parent[id(arg)] = node
             body = [node.body] if isinstance(node, ast.Lambda) else node.body
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -226,23 +241,23 @@ class ModuleIndex:
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
             self._bind_target(node.optional_vars, None, scope)
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            scope.bind(node.name, "other", node)
+            scope.bind(node.name, BindingKind.OTHER, node)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
-                    scope.bind(alias.asname, "import", node, alias.name)
+                    scope.bind(alias.asname, BindingKind.IMPORT, node, alias.name)
                 else:
                     top = alias.name.split(".")[0]
-                    scope.bind(top, "import", node, top)
+                    scope.bind(top, BindingKind.IMPORT, node, top)
         elif isinstance(node, ast.ImportFrom):
             base = self._absolute(node.level, node.module)
             for alias in node.names:
                 if alias.name == "*":
                     continue
                 qname = f"{base}.{alias.name}" if base and not base.endswith(".") else base + alias.name
-                scope.bind(alias.asname or alias.name, "import", node, qname)
+                scope.bind(alias.asname or alias.name, BindingKind.IMPORT, node, qname)
         elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            scope.bind(node.name, "other", node)
+            scope.bind(node.name, BindingKind.OTHER, node)
 
     def _absolute(self, level: int, module: str | None) -> str:
         """The module a `from` import names: absolute when the package is known (Python's rule: each dot
@@ -259,9 +274,9 @@ class ModuleIndex:
     def _bind_target(self, target: ast.AST, value: ast.AST | None, scope: Scope) -> None:
         if isinstance(target, ast.Name):
             if value is None:
-                scope.bind(target.id, "other", target)
+                scope.bind(target.id, BindingKind.OTHER, target)
             else:
-                scope.bind(target.id, "assign", value)
+                scope.bind(target.id, BindingKind.ASSIGN, value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             # `STAGE, MODEL = 'stage', 'model'`: each name is bound to its element of a display as long.
             pairs = (
@@ -321,7 +336,7 @@ class ModuleIndex:
         bindings = self.lookup(name, scope)
         if len(bindings) == 1:
             return bindings[0]
-        if bindings and all(b.kind == "import" and b.qname == bindings[0].qname for b in bindings):
+        if bindings and all(b.kind is BindingKind.IMPORT and b.qname == bindings[0].qname for b in bindings):
             return bindings[0]
         return None
 
@@ -343,9 +358,9 @@ class ModuleIndex:
         binding = self.single_binding(expr.id, scope)
         if binding is None:
             return None
-        if binding.kind == "import":
+        if binding.kind is BindingKind.IMPORT:
             return binding.qname
-        if binding.kind == "assign" and isinstance(binding.node, (ast.Name, ast.Attribute)):
+        if binding.kind is BindingKind.ASSIGN and isinstance(binding.node, (ast.Name, ast.Attribute)):
             return self.qualname(binding.node, binding.scope, follow.deeper())
         return None
 
@@ -462,7 +477,7 @@ class ModuleIndex:
             return expr
         if isinstance(expr, ast.Name):
             binding = self.single_binding(expr.id, self.scope_at(expr))
-            if binding is not None and binding.kind == "def":
+            if binding is not None and binding.kind is BindingKind.DEF:
                 return binding.node
         return None
 

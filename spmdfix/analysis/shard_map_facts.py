@@ -24,7 +24,7 @@ from spmdfix.analysis.scopes import Scope
 from spmdfix.analysis.shard_maps import ShardMapSite, unwrap_body
 from spmdfix.analysis.uses import Use
 from spmdfix.analysis.values import AxisNames, MeshInfo, Spec, SpecEntry, SpecTree
-from spmdfix.model import Span
+from spmdfix.model import SiteKind, Span
 from spmdfix.paths import relpath
 
 
@@ -53,14 +53,14 @@ class ShardMapAnalysis:
             return cached
         args = site.args
         mesh = self._mesh(site, reached, vmap)
-        if site.api == "smap":
+        if not site.api.written_specs:
             in_specs, out_specs, axis_names, axis_names_unknown = self._smap_specs(site)
         else:
             axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)
             in_specs = self.ev.spec_tree(args.get("in_specs"), site.scope)
             out_specs = self.ev.spec_tree(args.get("out_specs"), site.scope)
         facts = ShardMapFacts(
-            key=self.model.key("shard_map", site.node),
+            site=self.model.site(SiteKind.SHARD_MAP, site.node),
             span=self.model.span(site.node),
             api=site.api,
             check_span=self._check_span(site),

@@ -13,9 +13,10 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
+from spmdfix.jaxapi import ShardMapApi
 from spmdfix.analysis.calls import keywords
 from spmdfix.analysis.follow import BODY, SHARD_MAP_FACTORY, Follow
-from spmdfix.analysis.scopes import ModuleIndex, Scope
+from spmdfix.analysis.scopes import BindingKind, ModuleIndex, Scope
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
@@ -25,34 +26,27 @@ class ShardMapSite:
     """One shard_map construction: where it is written and its arguments (expressions, None when absent).
 
     node: the construction call or decorator expression. body: the mapped function (an expression, or
-    the decorated `def`). api: "new" (`jax.shard_map`), "old" (`jax.experimental.shard_map.shard_map`) or
-    "smap" (`jax.smap`: args then hold `in_axes`, `out_axes` and `axis_name` instead of specs and a mesh).
+    the decorated `def`). api: which shard_map API it calls (`jaxapi.ShardMapApi`; for `jax.smap`, args
+    hold `in_axes`, `out_axes` and `axis_name` instead of specs and a mesh).
     """
 
     node: ast.AST
     scope: Scope
-    api: str
+    api: ShardMapApi
     body: ast.AST | None
     body_scope: Scope
     args: dict[str, ast.AST]
 
 
 # --- recognition ----------------------------------------------------------------------------------------
-def shard_map_api(ix: ModuleIndex, func: ast.AST, scope: Scope) -> str | None:
-    """The API a callee spells: "new", "old" or "smap" (`ShardMapSite.api`), or None for any other."""
-    qname = ix.qualname(func, scope)
-    if qname in jaxapi.SHARD_MAP_NEW:
-        return "new"
-    if qname in jaxapi.SHARD_MAP_OLD:
-        return "old"
-    if qname in jaxapi.SMAP_NAMES:
-        return "smap"
-    return None
+def shard_map_api(ix: ModuleIndex, func: ast.AST, scope: Scope) -> ShardMapApi | None:
+    """The shard_map API a callee spells (`ShardMapSite.api`), or None for any other callee."""
+    return jaxapi.SHARD_MAP_APIS.get(ix.qualname(func, scope) or "")
 
 
 def factory(
     ix: ModuleIndex, expr: ast.AST, scope: Scope, follow: Follow | None = None
-) -> tuple[str, dict[str, ast.AST], Scope] | None:
+) -> tuple[ShardMapApi, dict[str, ast.AST], Scope] | None:
     """A shard_map waiting for its function: `jax.shard_map(mesh=..., ...)`, `partial(shard_map, ...)`.
 
     Returns (api, keyword arguments, scope they are evaluated in), or None (past `follow.SHARD_MAP_FACTORY`
@@ -63,7 +57,7 @@ def factory(
         return None
     if isinstance(expr, ast.Name):
         binding = ix.single_binding(expr.id, scope)
-        if binding is not None and binding.kind == "assign":
+        if binding is not None and binding.kind is BindingKind.ASSIGN:
             return factory(ix, binding.node, binding.scope, follow.deeper())
         return None
     if not isinstance(expr, ast.Call):
@@ -130,7 +124,7 @@ def unwrap_body(
             return expr, wrappers
         if isinstance(expr, ast.Name):
             binding = ix.single_binding(expr.id, scope)
-            if binding is None or binding.kind not in ("def", "assign"):
+            if binding is None or binding.kind not in (BindingKind.DEF, BindingKind.ASSIGN):
                 return None, wrappers
             expr, scope = binding.node, binding.scope
         elif isinstance(expr, ast.Call) and expr.args:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from spmdfix import jaxapi
 from spmdfix.analysis.follow import NAMED_SPECS, NUMERIC, SPEC_ASSIGNS, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import Scope
+from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.uses import UseIndex
 from spmdfix.analysis.values import SpecTree
 from spmdfix.model import Span
@@ -213,7 +213,7 @@ class StripBodyCheck:
     def _free(self, name: ast.Name, scope: Scope) -> object:
         """A value from outside the body: allowed only when it is a number written in this module."""
         binding = self.ix.single_binding(name.id, scope)
-        assigned = binding is not None and binding.kind == "assign"
+        assigned = binding is not None and binding.kind is BindingKind.ASSIGN
         if assigned and self._numeric(binding.node, binding.scope, Follow(NUMERIC)):
             return SCALAR
         raise _Refused(
@@ -234,7 +234,7 @@ class StripBodyCheck:
             return self._numeric(expr.left, scope, deeper) and self._numeric(expr.right, scope, deeper)
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
-            return binding is not None and binding.kind == "assign" and self._numeric(binding.node, binding.scope, deeper)
+            return binding is not None and binding.kind is BindingKind.ASSIGN and self._numeric(binding.node, binding.scope, deeper)
         return False
 
     def _call(self, call: ast.Call, env, scope) -> object:
@@ -299,7 +299,7 @@ class SpecUses:
         for node in ast.walk(expr):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 binding = self.ix.single_binding(node.id, self.ix.scope_at(node) if follow.depth else scope)
-                if binding is None or binding.kind != "assign":
+                if binding is None or binding.kind is not BindingKind.ASSIGN:
                     continue
                 inner = self._named_values(binding.node, binding.scope, edited, follow.deeper())
                 span = self.ix.lines.span_of_ast(binding.node)

@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import MESH, SPEC_TREE, VALUE, Follow
+from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
 from spmdfix.analysis.members import class_attribute
+from spmdfix.analysis.scopes import BindingKind, ModuleIndex, Scope
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
-from spmdfix.analysis.scopes import ModuleIndex, Scope
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectLink
@@ -102,43 +103,44 @@ class SpecTree:
 class MeshInfo:
     """A mesh construction that the analysis resolved.
 
-    kind: "Mesh" or "make_mesh". sizes: one int per axis when the shape is literal, else None entries.
-    shape_span / shape_form: where a new leading axis size goes: "args" (the positional arguments of a
-    `reshape(2, 4)` call), "seq" (a tuple/list display such as `(2, 4)`) or "flat" (the devices argument of a
-    one-axis `Mesh`, a flat array of devices, reshaped where it is passed); None when the shape is not
-    editable. axis_types: "auto", "explicit", "mixed" or "unknown". axis_types_span/form: "seq" (a tuple
-    display, extended by a copy of its first element), "repeat" (`(A,) * n`, with repeat_span on `n`), or None
-    when the argument is absent. types: one of "auto", "explicit", "unknown" per axis (a mixed mesh's axes
-    differ; JAX decides per axis, e.g. whether a capture runs: safety/measurements/capture_explicit_mesh.py).
+    kind: its constructor (`MeshKind`). sizes: one int per axis when the shape is literal, else None entries.
+    shape_span / shape_form: where a new leading axis size goes (`ShapeForm`: the arguments of a `reshape(2,
+    4)` call, a tuple/list display such as `(2, 4)`, or the devices argument of a one-axis `Mesh`, a flat
+    array of devices, reshaped where it is passed); None when the shape is not editable. axis_types: the type
+    of its axes together (`AxisType`: AUTO, EXPLICIT, MIXED or UNKNOWN). axis_types_span/form: how the
+    argument is written (`AxisTypesForm`: a tuple display, extended by a copy of its first element, or `(A,)
+    * n`, with repeat_span on `n`), or None when the argument is absent. types: AUTO, EXPLICIT or UNKNOWN per
+    axis (a mixed mesh's axes differ; JAX decides per axis, e.g. whether a capture runs:
+    safety/measurements/capture_explicit_mesh.py).
     """
 
     span: Span
-    kind: str
+    kind: MeshKind
     axis_names: tuple[str, ...]
     names_span: Span | None
     sizes: tuple[int | None, ...]
     shape_span: Span | None
-    shape_form: str | None
-    axis_types: str
+    shape_form: ShapeForm | None
+    axis_types: AxisType
     axis_types_span: Span | None
-    axis_types_form: str | None
+    axis_types_form: AxisTypesForm | None
     axis_types_first: str | None
     repeat_span: Span | None
     repeat_count: int | None
     quote: str
-    flat_devices: str | None = None  # the devices argument's text, for shape_form "flat"
+    flat_devices: str | None = None  # the devices argument's text, for shape_form FLAT
     # Uses of the mesh, and reads of the device array behind it, that add-axis's allowlist does not cover
     # (`spmdfix.analysis.mesh_uses`); filled in by the linter.
     reads: tuple[Use, ...] = ()
     device_reads: tuple[Use, ...] = ()
-    types: tuple[str, ...] = ()
+    types: tuple[AxisType, ...] = ()
 
-    def type_of(self, axis: str) -> str:
-        """The type of mesh axis `axis`: "auto", "explicit", or "unknown" (not an axis of this mesh, or a type
-        that is not a literal `AxisType.*`)."""
+    def type_of(self, axis: str) -> AxisType:
+        """The type of mesh axis `axis`: AUTO, EXPLICIT, or UNKNOWN (not an axis of this mesh, or a type that
+        is not a literal `AxisType.*`)."""
         if axis in self.axis_names and len(self.types) == len(self.axis_names):
             return self.types[self.axis_names.index(axis)]
-        return "unknown"
+        return AxisType.UNKNOWN
 
     def size_of(self, axis: str) -> int | None:
         if axis in self.axis_names:
@@ -167,7 +169,7 @@ class Evaluator:
         follow = Follow(VALUE)
         while isinstance(expr, ast.Name) and not follow.spent:
             binding = self.ix.single_binding(expr.id, scope)
-            if binding is None or binding.kind != "assign":
+            if binding is None or binding.kind is not BindingKind.ASSIGN:
                 return None
             expr, scope = binding.node, binding.scope
             follow = follow.deeper()
@@ -186,16 +188,16 @@ class Evaluator:
                 binding = ev.ix.single_binding(expr.id, scope)
                 if binding is None:
                     return None
-                if binding.kind == "assign":
+                if binding.kind is BindingKind.ASSIGN:
                     expr, scope = binding.node, binding.scope
                     continue
-                if binding.kind == "param":
+                if binding.kind is BindingKind.PARAM:
                     passed = ev.ix.argument_for(binding)  # every call site passes the same value
                     if passed is None:
                         return None
                     expr, scope = passed
                     continue
-                if binding.kind != "import":
+                if binding.kind is not BindingKind.IMPORT:
                     return None
                 far = ev._imported(binding.qname)
             elif isinstance(expr, ast.Attribute):
@@ -224,7 +226,7 @@ class Evaluator:
         if self.project is None or not self.project.follows(qname):
             return None
         found = self.project.binding(qname)
-        if found is None or found[1].kind != "assign":
+        if found is None or found[1].kind is not BindingKind.ASSIGN:
             return None
         model, binding = found
         return model.ev, binding.node, binding.scope
@@ -432,9 +434,9 @@ class Evaluator:
         """The `def` a called name refers to, here or imported from another module of the project."""
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
-            if binding is not None and binding.kind == "def":
+            if binding is not None and binding.kind is BindingKind.DEF:
                 return self, binding.node
-            qname = binding.qname if binding is not None and binding.kind == "import" else None
+            qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
         elif isinstance(expr, ast.Attribute):
             qname = self.ix.qualname(expr, scope)
         else:
@@ -442,7 +444,7 @@ class Evaluator:
         if self.project is None or not self.project.follows(qname):
             return None
         found = self.project.binding(qname)
-        if found is None or found[1].kind != "def":
+        if found is None or found[1].kind is not BindingKind.DEF:
             return None
         return found[0].ev, found[1].node
 
@@ -455,8 +457,8 @@ class Evaluator:
         if names is None:
             return None
         sizes, shape_span, shape_form = self._device_shape(devices, scope, len(names.axes))
-        info = self._mesh_info(call, scope, "Mesh", names, names_expr, sizes, shape_span, shape_form, "auto")
-        return replace(info, flat_devices=self.text(devices)) if shape_form == "flat" else info
+        info = self._mesh_info(call, scope, MeshKind.MESH, names, names_expr, sizes, shape_span, shape_form, AxisType.AUTO)
+        return replace(info, flat_devices=self.text(devices)) if shape_form is ShapeForm.FLAT else info
 
     def _make_mesh(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
         shape_expr = argument(call, 0, "axis_shapes")
@@ -469,13 +471,15 @@ class Evaluator:
         shape = self.int_tuple(shape_expr, scope)
         sizes = shape if shape is not None else (None,) * len(names.axes)
         shape_span = self.span(shape_expr) if isinstance(shape_expr, (ast.Tuple, ast.List)) else None
-        form = "seq" if shape_span else None
-        return self._mesh_info(call, scope, "make_mesh", names, names_expr, sizes, shape_span, form, "explicit")
+        form = ShapeForm.SEQ if shape_span else None
+        return self._mesh_info(
+            call, scope, MeshKind.MAKE_MESH, names, names_expr, sizes, shape_span, form, AxisType.EXPLICIT
+        )
 
     def _device_shape(self, devices, scope, rank):
         """Sizes and editable shape of a Mesh's devices: `x.reshape(2, 4)`, `np.reshape(x, (2, 4))`,
         `create_device_mesh((2, 4))`, directly or through a name; or, for a one-axis mesh over a flat
-        `np.array(jax.devices()...)`, the devices argument itself (form "flat": add-axis reshapes it in place,
+        `np.array(jax.devices()...)`, the devices argument itself (form FLAT: add-axis reshapes it in place,
         `devs` -> `devs.reshape(1, -1)`, so nothing else that reads the array changes)."""
         unknown = ((None,) * rank, None, None)
         resolved = self.resolve_name(devices, scope)
@@ -486,7 +490,7 @@ class Evaluator:
         if rank == 1 and qname in _ARRAY_FUNCTIONS and call.args:
             flat = self._device_list_size(call.args[0], scope)
             if flat is not False:
-                return (flat,), self.span(devices), "flat"
+                return (flat,), self.span(devices), ShapeForm.FLAT
         if qname in _RESHAPE_FUNCTIONS:
             shape = argument(call, 1, "newshape") or argument(call, 1, "shape")
             return self._shape_display(shape, scope) or unknown
@@ -495,7 +499,7 @@ class Evaluator:
             if len(call.args) == 1 and isinstance(call.args[0], (ast.Tuple, ast.List)):
                 return self._shape_display(call.args[0], scope) or unknown
             if not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
-                return tuple(self.int_value(a, scope) for a in call.args), self.span(call), "args"
+                return tuple(self.int_value(a, scope) for a in call.args), self.span(call), ShapeForm.ARGS
             return unknown
         if qname in jaxapi.CREATE_DEVICE_MESH_NAMES:
             return self._shape_display(argument(call, 0, "mesh_shape"), scope) or unknown
@@ -518,7 +522,7 @@ class Evaluator:
 
     def _shape_display(self, shape, scope):
         if isinstance(shape, (ast.Tuple, ast.List)):
-            return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), "seq"
+            return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), ShapeForm.SEQ
         return None
 
     def _mesh_info(self, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types):
@@ -548,8 +552,8 @@ class Evaluator:
             types=types,
         )
 
-    def _per_axis_types(self, expr: ast.AST, scope: Scope, count: int) -> tuple[str, ...]:
-        """One type per axis of an axis_types argument (`(A, B)` or `(A,) * n`); "unknown" for every axis when
+    def _per_axis_types(self, expr: ast.AST, scope: Scope, count: int) -> tuple[AxisType, ...]:
+        """One type per axis of an axis_types argument (`(A, B)` or `(A,) * n`); UNKNOWN for every axis when
         the argument is not one of these displays or its length differs from the number of axes."""
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
             seq, n = expr.left, expr.right
@@ -562,7 +566,7 @@ class Evaluator:
         else:
             elts = []
         if len(elts) != count:
-            return ("unknown",) * count
+            return (AxisType.UNKNOWN,) * count
         return tuple(self._type_kinds([e], scope) for e in elts)
 
     def _axis_types(self, expr: ast.AST, scope: Scope):
@@ -571,25 +575,25 @@ class Evaluator:
             seq, count = expr.left, expr.right
             if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and isinstance(count, ast.Constant):
                 kind = self._type_kinds(seq.elts, scope)
-                return kind, "repeat", self.text(seq.elts[0]), self.span(count), count.value
-            return "unknown", None, None, None, None
+                return kind, AxisTypesForm.REPEAT, self.text(seq.elts[0]), self.span(count), count.value
+            return AxisType.UNKNOWN, None, None, None, None
         if isinstance(expr, (ast.Tuple, ast.List)) and expr.elts:
-            return self._type_kinds(expr.elts, scope), "seq", self.text(expr.elts[0]), None, None
-        return "unknown", None, None, None, None
+            return self._type_kinds(expr.elts, scope), AxisTypesForm.SEQ, self.text(expr.elts[0]), None, None
+        return AxisType.UNKNOWN, None, None, None, None
 
-    def _type_kinds(self, elts: list[ast.expr], scope: Scope) -> str:
+    def _type_kinds(self, elts: list[ast.expr], scope: Scope) -> AxisType:
         kinds = set()
         for elt in elts:
             qname = self.ix.qualname(elt, scope)
             if qname in jaxapi.AXIS_TYPE_AUTO:
-                kinds.add("auto")
+                kinds.add(AxisType.AUTO)
             elif qname in jaxapi.AXIS_TYPE_EXPLICIT:
-                kinds.add("explicit")
+                kinds.add(AxisType.EXPLICIT)
             else:
-                kinds.add("unknown")
-        if "unknown" in kinds:
-            return "unknown"
-        return kinds.pop() if len(kinds) == 1 else "mixed"
+                kinds.add(AxisType.UNKNOWN)
+        if AxisType.UNKNOWN in kinds:
+            return AxisType.UNKNOWN
+        return kinds.pop() if len(kinds) == 1 else AxisType.MIXED
 
 
 def single_return(func: ast.AST) -> ast.AST | None:

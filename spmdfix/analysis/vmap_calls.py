@@ -22,8 +22,9 @@ from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, VMAP_CALLS, Follow
+from spmdfix.analysis.kinds import BatchPlacement
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import Scope
+from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 
@@ -139,12 +140,12 @@ class VmapCallAnalysis:
                     batch = shape[axis]  # JAX requires every mapped argument to have this size
                 placements.add(self._placement(arg, scope, axis))
                 on_axes.add(self._placed_axes(arg, scope, axis))
-        if "axes" in placements:
-            placement = "axes"
-        elif placements == {"none"}:
-            placement = "none"
+        if BatchPlacement.AXES in placements:
+            placement = BatchPlacement.AXES
+        elif placements == {BatchPlacement.NONE}:
+            placement = BatchPlacement.NONE
         else:
-            placement = "unknown"
+            placement = BatchPlacement.UNKNOWN
         under = jitted or self._in_jitted_function(call)
         batch_axes, batch_mesh = on_axes.pop() if len(on_axes) == 1 else (None, None)
         return VmapCall(
@@ -274,31 +275,31 @@ class VmapCallAnalysis:
             return None
         return tuple(entries[dim].value.names) if entries[dim].value is not None else ()
 
-    def _placement(self, arg: ast.AST, scope: Scope, axis: int) -> str:
-        """How a mapped argument's batch dimension is placed: "none", "axes" or "unknown"."""
+    def _placement(self, arg: ast.AST, scope: Scope, axis: int) -> BatchPlacement:
+        """How a mapped argument's batch dimension is placed."""
         resolved = self._resolve(arg, scope)
         if resolved is None or not isinstance(resolved[0], ast.Call):
-            return "unknown"
+            return BatchPlacement.UNKNOWN
         call, scope = resolved
         if self.ix.qualname(call.func, scope) != "jax.device_put":
-            return "unknown"
+            return BatchPlacement.UNKNOWN
         sharding = argument(call, 1, "device")
         found = self._resolve(sharding, scope) if sharding is not None else None
         if found is None or not isinstance(found[0], ast.Call):
-            return "unknown"
+            return BatchPlacement.UNKNOWN
         named, scope = found
         if self.ix.qualname(named.func, scope) not in jaxapi.NAMED_SHARDING_NAMES:
-            return "unknown"
+            return BatchPlacement.UNKNOWN
         tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
         if tree.unresolved or len(tree.specs) != 1:
-            return "unknown"
+            return BatchPlacement.UNKNOWN
         entries = tree.specs[0].entries
         if axis < 0 or axis >= len(entries):
-            return "none" if axis >= 0 else "unknown"
+            return BatchPlacement.NONE if axis >= 0 else BatchPlacement.UNKNOWN
         entry = entries[axis]
         if not entry.known:
-            return "unknown"
-        return "axes" if entry.value is not None else "none"
+            return BatchPlacement.UNKNOWN
+        return BatchPlacement.AXES if entry.value is not None else BatchPlacement.NONE
 
     # --- names ------------------------------------------------------------------------------------
     def _resolve(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, Scope] | None:
@@ -312,7 +313,7 @@ class VmapCallAnalysis:
                 return expr, scope
             binding = self.ix.single_binding(expr.id, scope)
             if binding is not None:
-                if binding.kind != "assign":
+                if binding.kind is not BindingKind.ASSIGN:
                     return None
                 expr, scope = binding.node, binding.scope
                 continue
@@ -324,7 +325,7 @@ class VmapCallAnalysis:
 
     def _straight_line_value(self, name: ast.Name, scope: Scope) -> ast.AST | None:
         bindings = scope.bindings.get(name.id, [])
-        if not bindings or any(b.kind != "assign" for b in bindings):
+        if not bindings or any(b.kind is not BindingKind.ASSIGN for b in bindings):
             return None
         stmt, block = self._statement_in_block(name)
         if block is None:

@@ -15,7 +15,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import VMAP_FACTORY, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import Scope
+from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.model import Span
 
 # The last component of each qualified vmap name: an attribute callee with another name is no vmap.
@@ -55,8 +55,8 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
             binding = ix.single_binding(func.id, scope)  # type: ignore[attr-defined]
             if binding is None:
                 continue
-            if binding.kind != "assign" and binding.kind != "param":
-                if binding.kind != "import" or binding.qname not in jaxapi.VMAP_SIGNATURES:
+            if binding.kind is not BindingKind.ASSIGN and binding.kind is not BindingKind.PARAM:
+                if binding.kind is not BindingKind.IMPORT or binding.qname not in jaxapi.VMAP_SIGNATURES:
                     continue
         signature = jaxapi.VMAP_SIGNATURES.get(ix.qualname(func, scope) or "")
         if signature is not None:
@@ -112,9 +112,9 @@ def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follo
     ix = model.ix
     if isinstance(expr, ast.Name):
         binding = ix.single_binding(expr.id, scope)
-        if binding is not None and binding.kind == "assign":
+        if binding is not None and binding.kind is BindingKind.ASSIGN:
             return _vmap_factory(model, binding.node, binding.scope, follow.deeper())
-        if binding is not None and binding.kind == "param":
+        if binding is not None and binding.kind is BindingKind.PARAM:
             passed = ix.argument_for(binding)  # `def run(fn, vec)` called with a partial(jax.vmap)
             if passed is not None:
                 return _vmap_factory(model, passed[0], passed[1], follow.deeper())
@@ -137,7 +137,7 @@ def keyword_call(model: ModuleModel, site: VmapSite) -> Span | None:
     roots = [site.node]
     if isinstance(site.node, ast.Name):
         binding = model.ix.single_binding(site.node.id, site.scope)
-        if binding is not None and binding.kind == "assign":
+        if binding is not None and binding.kind is BindingKind.ASSIGN:
             roots.append(binding.node)
     for root in roots:
         for node in ast.walk(root):

@@ -31,7 +31,7 @@ from spmdfix.cli.output import (
 )
 from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, write_source
-from spmdfix.model import Strategy, Transform
+from spmdfix.model import STRATEGIES, Transform
 from spmdfix.report import unified_diff
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode, Unreadable
 from spmdfix.runner import Job
@@ -48,7 +48,7 @@ STRATEGY_HELP = (
 @click.command(short_help="Apply the fixes (or show them as a diff).")
 @common_options
 @report_options
-@click.option("--strategy", type=click.Choice([s.value for s in Strategy]), default=None, help=STRATEGY_HELP)
+@click.option("--strategy", type=click.Choice([str(s) for s in STRATEGIES]), default=None, help=STRATEGY_HELP)
 @click.option(
     "--diff",
     is_flag=True,

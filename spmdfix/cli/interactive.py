@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 import click
 
 from spmdfix import notebook, pipeline, rules
 from spmdfix.cli.invocation import Run
 from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, read_source, write_source
-from spmdfix.model import Edit, Fix
+from spmdfix.model import Edit, Fix, FixId
 from spmdfix.positions import apply_edits
 from spmdfix.report import unified_diff
 from spmdfix.results import Mode
@@ -24,31 +22,31 @@ class Asker:
         self.display = display
         self.all = False
         self.quit = False
-        # The keys of the fixes refused (a fix's key names its site by offset): not asked again in later passes.
-        # Keys, not titles: two sites may have fixes with the same title, and refusing one must not hide the
-        # other. The edits accepted in a pass move the offsets of the next text; `_moved` follows them.
-        self.refused: set[str] = set()
+        # The ids of the fixes refused: not asked again in later passes. Ids, not titles: two sites may have
+        # fixes with the same title, and refusing one must not hide the other. The edits accepted in a pass
+        # move the sites of the next text; `FixId.moved` follows them.
+        self.refused: set[FixId] = set()
         self._accepted_edits: list[Edit] = []
 
-    def __call__(self, text: str, offered: list[tuple[Fix, tuple[Edit, ...]]]) -> list[str]:
+    def __call__(self, text: str, offered: list[tuple[Fix, tuple[Edit, ...]]]) -> list[FixId]:
         if self._accepted_edits:
-            self.refused = {_moved(key, self._accepted_edits) for key in self.refused}
+            self.refused = {fix_id.moved(self._accepted_edits) for fix_id in self.refused}
             self._accepted_edits = []
-        accepted: list[str] = []
+        accepted: list[FixId] = []
         for fix, edits in offered:
-            if self.quit or fix.key in self.refused:
+            if self.quit or fix.id in self.refused:
                 continue
             if self.all:
-                accepted.append(fix.key)
+                accepted.append(fix.id)
                 self._accepted_edits.extend(edits)
                 continue
             answer = self._ask(text, fix, edits)
             if answer in ("y", "a"):
-                accepted.append(fix.key)
+                accepted.append(fix.id)
                 self._accepted_edits.extend(edits)
                 self.all = answer == "a"
             elif answer == "n":
-                self.refused.add(fix.key)
+                self.refused.add(fix.id)
             else:
                 self.quit = True
         return accepted
@@ -61,20 +59,6 @@ class Asker:
             type=click.Choice(["y", "n", "a", "q"]),
             show_choices=False,
         )
-
-
-_OFFSET = re.compile(r"@(\d+)(?=@|$)")
-
-
-def _moved(key: str, edits: list[Edit]) -> str:
-    """`key` (`transform:kind@offset`, with `@path` for another module's site) with its offset moved by the
-    `edits` of this module applied before it."""
-    match = _OFFSET.search(key)
-    if match is None or key[match.end() :]:
-        return key  # no offset, or a site in another module: this module's edits do not move it
-    offset = int(match.group(1))
-    shift = sum(len(e.content) - (e.span.end - e.span.start) for e in edits if e.span.end <= offset and not e.span.path)
-    return f"{key[: match.start(1)]}{offset + shift}"
 
 
 def interactive_fix(run: Run) -> int:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from spmdfix import __version__, rules
-from spmdfix.model import Options, Strategy, choose_fix
+from spmdfix.model import AUTO, Options, choose_fix
 from spmdfix.pipeline import GENERATED_MARK
 from spmdfix.report import (
     FileReport,
@@ -192,9 +192,9 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
             found = text_lines(_report(o), unsafe, show_fixes, o.cells)
             lines.extend(found if notes else [line for line in found if not line.startswith("  = ")])
             reported += len(o.findings)
-            fixable += sum(choose_fix(f, Strategy.AUTO, unsafe) is not None for f in o.findings)
+            fixable += sum(choose_fix(f, AUTO, unsafe) is not None for f in o.findings)
             hidden += sum(
-                choose_fix(f, Strategy.AUTO, unsafe) is None and choose_fix(f, Strategy.AUTO, True) is not None
+                choose_fix(f, AUTO, unsafe) is None and choose_fix(f, AUTO, True) is not None
                 for f in o.findings
             )
         if show_unresolved and o.unfollowed:
@@ -212,7 +212,7 @@ def statistics_report(jobs, outcomes, output_format: str) -> str:
             counts[rules.UNREADABLE.code] += 1
         for f in o.findings:
             counts[f.code] += 1
-            fixable[f.code] += choose_fix(f, Strategy.AUTO, job.options.unsafe_fixes) is not None
+            fixable[f.code] += choose_fix(f, AUTO, job.options.unsafe_fixes) is not None
     vmaps = unfollowed_vmaps(outcomes)
     if vmaps:  # information, not findings: the count of the closing summary
         counts[rules.UNFOLLOWED.code] = vmaps

@@ -19,7 +19,7 @@ from libcst._nodes.internal import CodegenState  # the state Module.code_for_nod
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from spmdfix.codemods._snippets import Snippet, snippets_for
-from spmdfix.model import Edit, NodeEdit, Span
+from spmdfix.model import Edit, EditKind, NodeEdit, Span
 from spmdfix.positions import LineIndex, apply_edits
 
 
@@ -90,7 +90,7 @@ class NodeEditTransformer(cst.CSTTransformer):
         edits = self._by_span.get(span)
         if not edits or span in self._done:
             return updated_node
-        if not isinstance(original_node, cst.Lambda) and any(e.kind == "param" for e in edits):
+        if not isinstance(original_node, cst.Lambda) and any(e.kind is EditKind.PARAM for e in edits):
             return updated_node  # a `def`'s name: its "param" edits belong to the FunctionDef
         self._done.add(span)
         new = updated_node
@@ -147,17 +147,17 @@ def _minimal(source: str, span: Span, new: str) -> Edit:
 
 
 def _apply(node: cst.BaseExpression, edit: NodeEdit) -> cst.BaseExpression:
-    if edit.kind == "replace":
+    if edit.kind is EditKind.REPLACE:
         value = cst.parse_expression(edit.code)
         if isinstance(node, cst.Tuple) or not getattr(node, "lpar", None):
             return value
         return value.with_changes(lpar=node.lpar, rpar=node.rpar) if hasattr(value, "lpar") else value
-    if edit.kind == "param" and isinstance(node, cst.Lambda):
+    if edit.kind is EditKind.PARAM and isinstance(node, cst.Lambda):
         return node.with_changes(params=_with_param(node.params, edit.code))
-    if edit.kind == "drop-keyword" and isinstance(node, cst.Call):
+    if edit.kind is EditKind.DROP_KEYWORD and isinstance(node, cst.Call):
         return node.with_changes(args=_without_keyword(list(node.args), edit.code))
-    if edit.kind != "insert":
-        raise FixNotBuilt(f"cannot apply a {edit.kind!r} edit to a {type(node).__name__}")
+    if edit.kind is not EditKind.INSERT:
+        raise FixNotBuilt(f"cannot apply a {edit.kind.value!r} edit to a {type(node).__name__}")
     if isinstance(node, cst.Call):
         # Parsed as an argument so that keyword arguments (`check_vma=False`) insert as such.
         new_arg = cst.parse_expression(f"f({edit.code})").args[0]

@@ -34,13 +34,16 @@ from spmdfix import pipeline
 from spmdfix.config import ConfigError, Resolver
 from spmdfix.files import excluded_as_given, gitignored
 from spmdfix.model import (
+    AUTO,
     DEFAULT_NEW_AXIS,
+    STRATEGIES,
     Applicability,
     Finding,
     Options,
     Strategy,
     Transform,
     choose_fix,
+    strategy_of,
 )
 from spmdfix.pipeline import FileSettings, Fixed
 from spmdfix.positions import LineIndex
@@ -52,7 +55,7 @@ class _SpmdfixCommand(CodemodCommand, ABC):
     A direct subclass of `ABC`, so `libcst.tool list` does not offer it as a command.
     """
 
-    STRATEGY: ClassVar[Strategy] = Strategy.AUTO
+    STRATEGY: ClassVar[Strategy] = AUTO
 
     def __init__(
         self,
@@ -62,7 +65,7 @@ class _SpmdfixCommand(CodemodCommand, ABC):
         strategy: str | None = None,
     ) -> None:
         super().__init__(context)
-        self.strategy = Strategy(strategy) if strategy is not None else self.STRATEGY
+        self.strategy = strategy_of(strategy) if strategy is not None else self.STRATEGY
         self.unsafe_fixes = unsafe_fixes
         self.new_axis = new_axis
         self._resolver: Resolver | None = None
@@ -164,19 +167,19 @@ def _why_unfixed(finding: Finding, options: Options) -> str:
         return f"the {candidate.transform} fix is unsafe ({candidate.reason}); pass --unsafe-fixes to apply it"
     if candidate is not None:
         return f"the {candidate.transform} fix could not be applied"
-    wanted = [Transform(options.strategy.value)] if options.strategy != Strategy.AUTO else list(Transform)
+    wanted = list(Transform) if options.strategy == AUTO else [options.strategy]
     reasons = [f"{r.transform}: {r.reason}" for r in finding.refusals if r.transform in wanted]
     return "; ".join(reasons) if reasons else f"no {options.strategy} fix is offered"
 
 
 class RenameSpmdAxisCommand(_SpmdfixCommand):
     DESCRIPTION: str = "spmdfix rename: point vmap's spmd_axis_name at a free axis of the shard_map's mesh."
-    STRATEGY = Strategy.RENAME
+    STRATEGY = Transform.RENAME
 
 
 class AddMeshAxisCommand(_SpmdfixCommand):
     DESCRIPTION: str = "spmdfix add-axis: prepend a size-1 mesh axis and use it as vmap's spmd_axis_name."
-    STRATEGY = Strategy.ADD_AXIS
+    STRATEGY = Transform.ADD_AXIS
 
     @staticmethod
     def add_args(arg_parser: argparse.ArgumentParser) -> None:
@@ -186,7 +189,7 @@ class AddMeshAxisCommand(_SpmdfixCommand):
 
 class StripSpecEntriesCommand(_SpmdfixCommand):
     DESCRIPTION: str = "spmdfix strip: remove the spmd axis from the reached shard_map's in_specs and out_specs."
-    STRATEGY = Strategy.STRIP
+    STRATEGY = Transform.STRIP
 
 
 class MovePlacementCommand(_SpmdfixCommand):
@@ -194,14 +197,14 @@ class MovePlacementCommand(_SpmdfixCommand):
         "spmdfix move-placement: place a plain vmap's batch dimension off the Explicit axis a shard_map names "
         "(always unsafe: --unsafe-fixes)."
     )
-    STRATEGY = Strategy.MOVE_PLACEMENT
+    STRATEGY = Transform.MOVE_PLACEMENT
 
 
 class AutoFixCommand(_SpmdfixCommand):
     DESCRIPTION: str = (
         "spmdfix auto: per finding, the first safe fix of rename, add-axis, strip (--strategy to choose)."
     )
-    STRATEGY = Strategy.AUTO
+    STRATEGY = AUTO
 
     @staticmethod
     def add_args(arg_parser: argparse.ArgumentParser) -> None:
@@ -209,7 +212,7 @@ class AutoFixCommand(_SpmdfixCommand):
         _add_new_axis(arg_parser)
         arg_parser.add_argument(
             "--strategy",
-            choices=[s.value for s in Strategy],
+            choices=[str(s) for s in STRATEGIES],
             default=None,
             help="Transform to apply (default: auto).",
         )
@@ -217,18 +220,18 @@ class AutoFixCommand(_SpmdfixCommand):
 
 class LiftCapturesCommand(_SpmdfixCommand):
     DESCRIPTION: str = "spmdfix lift-captures: pass values a shard_map body captures from the vmap as operands."
-    STRATEGY = Strategy.LIFT_CAPTURES
+    STRATEGY = Transform.LIFT_CAPTURES
 
 
 class DisableCheckVmaCommand(_SpmdfixCommand):
     DESCRIPTION: str = (
         "spmdfix disable-check-vma: set check_vma=False on the shard_map (always unsafe: --unsafe-fixes)."
     )
-    STRATEGY = Strategy.DISABLE_CHECK_VMA
+    STRATEGY = Transform.DISABLE_CHECK_VMA
 
 
 class DropSpmdAxisCommand(_SpmdfixCommand):
     DESCRIPTION: str = (
         "spmdfix drop-spmd-axis: remove spmd_axis_name from the vmap (always unsafe: --unsafe-fixes)."
     )
-    STRATEGY = Strategy.DROP_SPMD_AXIS
+    STRATEGY = Transform.DROP_SPMD_AXIS

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
+from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, ShapeForm
 from spmdfix.fixes import edits as c
-from spmdfix.model import Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -63,7 +64,7 @@ def _explicit_calls_unproven(vmap: VmapFacts) -> str | None:
     for call in calls.calls:
         if not call.under_jit:
             return f"the call at line {call.line} is not traced under jax.jit"
-        if call.batch_placement != "none":
+        if call.batch_placement is not BatchPlacement.NONE:
             return f"the input of the call at line {call.line} is not visibly placed with `None` at the batch dimension"
     return None
 
@@ -97,25 +98,25 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     if mesh.shape_span is None or mesh.names_span is None:
         return Refusal(TRANSFORM, "the mesh's shape or axis names are not literals this transform can extend")
     name = new_axis_name(mesh.axis_names, base_name)
-    if mesh.shape_form == "flat":
+    if mesh.shape_form is ShapeForm.FLAT:
         # The devices argument is a name or a call (values.Evaluator._device_shape): no parentheses needed.
-        shape_edit = NodeEdit(mesh.shape_span, "replace", f"{mesh.flat_devices}.reshape(1, -1)")
+        shape_edit = NodeEdit(mesh.shape_span, EditKind.REPLACE, f"{mesh.flat_devices}.reshape(1, -1)")
     else:
-        shape_edit = NodeEdit(mesh.shape_span, "insert", "1", 0)
-    edits = [shape_edit, NodeEdit(mesh.names_span, "insert", c.quoted(name, mesh.quote), 0)]
+        shape_edit = NodeEdit(mesh.shape_span, EditKind.INSERT, "1", 0)
+    edits = [shape_edit, NodeEdit(mesh.names_span, EditKind.INSERT, c.quoted(name, mesh.quote), 0)]
     if mesh.axis_types_span is not None:
-        if mesh.axis_types_form == "seq" and mesh.axis_types_first:
-            edits.append(NodeEdit(mesh.axis_types_span, "insert", mesh.axis_types_first, 0))
-        elif mesh.axis_types_form == "repeat" and isinstance(mesh.repeat_count, int) and mesh.repeat_span:
-            edits.append(NodeEdit(mesh.repeat_span, "replace", str(mesh.repeat_count + 1)))
+        if mesh.axis_types_form is AxisTypesForm.SEQ and mesh.axis_types_first:
+            edits.append(NodeEdit(mesh.axis_types_span, EditKind.INSERT, mesh.axis_types_first, 0))
+        elif mesh.axis_types_form is AxisTypesForm.REPEAT and isinstance(mesh.repeat_count, int) and mesh.repeat_span:
+            edits.append(NodeEdit(mesh.repeat_span, EditKind.REPLACE, str(mesh.repeat_count + 1)))
         else:
             return Refusal(TRANSFORM, "the mesh's `axis_types` is not a literal this transform can extend")
     names_edits = c.axis_names_edits(vmap, [name])
     if isinstance(names_edits, str):
         return Refusal(TRANSFORM, names_edits)
     reasons = []
-    if mesh.axis_types != "auto":
-        why = _explicit_calls_unproven(vmap) if mesh.axis_types == "explicit" else "its axis types are not all known"
+    if mesh.axis_types is not AxisType.AUTO:
+        why = _explicit_calls_unproven(vmap) if mesh.axis_types is AxisType.EXPLICIT else "its axis types are not all known"
         if why:
             reasons.append(
                 f"the mesh has Explicit (or unknown) axis types and {why}: eager callers must place the batch "
@@ -124,11 +125,13 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     reasons += mesh_use_reasons(mesh)
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    edits += c.spmd_replace_edits(vmap, _replaced_members(vmap, meshes), name, mesh.quote) + names_edits
     return c.classified_fix(
-        TRANSFORM,
-        f"add-axis:{vmap.key}",
+        FixId(TRANSFORM, vmap.site),
         f"Add mesh axis `'{name}'` of size 1 and use it as `spmd_axis_name`" + _renamed(name, base_name),
         reasons,
         "a size-1 axis on an Auto mesh partitions nothing",
-        edits + c.spmd_replace_edits(vmap, _replaced_members(vmap, meshes), name, mesh.quote) + names_edits,
+        edits,
+        c.edited_sites(vmap, vmap.site, edits),
+        isolation=vmap.site,  # one rewrite of the vmap's spmd_axis_name a pass (rename, add-axis, drop)
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.model import Applicability, Fix, NodeEdit, Transform
+from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import ReachedFacts
@@ -19,19 +19,22 @@ if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module witho
 TRANSFORM = Transform.DISABLE_CHECK_VMA
 
 
-def plan(reached: ReachedFacts) -> Fix:
-    """Set `check_vma=False` (`check_rep=False`) on the shard_map: replace an explicit value, else add it."""
+def plan(reached: ReachedFacts) -> Fix | Refusal:
+    """Set `check_vma=False` (`check_rep=False`) on the shard_map: replace an explicit value, else add it.
+    Refused for an API without such a flag (`jaxapi.ShardMapApi.check_flag`: `jax.smap` always checks)."""
     sm = reached.shard_map
-    keyword = "check_vma" if sm.api == "new" else "check_rep"
+    keyword = sm.api.check_flag
+    if keyword is None:
+        return Refusal(TRANSFORM, "this shard_map API always checks: it has no `check_vma`/`check_rep` to turn off")
     if sm.check_span is not None:
-        edit = NodeEdit(sm.check_span, "replace", "False")
+        edit = NodeEdit(sm.check_span, EditKind.REPLACE, "False")
     else:
-        edit = NodeEdit(sm.span, "insert", f"{keyword}=False", -1)
+        edit = NodeEdit(sm.span, EditKind.INSERT, f"{keyword}=False", -1)
     return Fix(
-        TRANSFORM,
-        key=f"disable-check-vma:{sm.key}",
+        FixId(TRANSFORM, sm.site),
         title=f"Pass `{keyword}=False` to the shard_map",
         applicability=Applicability.UNSAFE,
         reason=f"`{keyword}=False` also turns off JAX's check that out_specs' replication claims hold",
         node_edits=(edit,),
+        sites=frozenset({sm.site}),
     )

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes.edits import backticked, resolved_meshes
-from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -29,7 +30,7 @@ TRANSFORM = Transform.DROP_SPMD_AXIS
 def plan(vmap: VmapFacts) -> Fix | Refusal:
     """Remove the vmap site's `spmd_axis_name`; refused when a reached shard_map's mesh is Explicit."""
     meshes = resolved_meshes(vmap)
-    if meshes is not None and any(m.axis_types in ("explicit", "mixed") for m in meshes):
+    if meshes is not None and any(m.axis_types in (AxisType.EXPLICIT, AxisType.MIXED) for m in meshes):
         return Refusal(
             TRANSFORM,
             "a reached shard_map's mesh has Explicit axes: a plain vmap fails there too (measured: "
@@ -39,17 +40,18 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         f"the batch is no longer placed on mesh axis {backticked(vmap.spmd.names)} (values kept, measured on an "
         "Auto mesh; memory and speed change)"
     ]
-    if meshes is None or any(m.axis_types != "auto" for m in meshes):
+    if meshes is None or any(m.axis_types is not AxisType.AUTO for m in meshes):
         reasons.append("a reached shard_map's mesh is not known to be Auto: on an Explicit mesh a plain vmap fails")
     if vmap.spmd_keyword_call is not None:
-        edit = NodeEdit(vmap.spmd_keyword_call, "drop-keyword", "spmd_axis_name")
+        edit = NodeEdit(vmap.spmd_keyword_call, EditKind.DROP_KEYWORD, "spmd_axis_name")
     else:
-        edit = NodeEdit(vmap.spmd.span, "replace", "None")
+        edit = NodeEdit(vmap.spmd.span, EditKind.REPLACE, "None")
     return Fix(
-        TRANSFORM,
-        key=f"drop-spmd-axis:{vmap.key}",
+        FixId(TRANSFORM, vmap.site),
         title="Remove `spmd_axis_name` from the vmap",
         applicability=Applicability.UNSAFE,
         reason="; ".join(reasons),
         node_edits=(edit,),
+        sites=frozenset({vmap.site}),
+        isolation=vmap.site,  # one rewrite of the vmap's spmd_axis_name a pass (rename, add-axis, drop)
     )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from math import prod
 
-from spmdfix.model import Applicability, Fix, NodeEdit, Transform
+from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, SiteId
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -92,13 +92,13 @@ def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], quote: str = "'") -> li
     spmd: AxisNames = vmap.spmd
     like = _quote_of(spmd, quote)
     if spmd.literal:
-        return [NodeEdit(a.span, "replace", quoted(mapping[a.name], like)) for a in spmd.axes if a.name in mapping]
+        return [NodeEdit(a.span, EditKind.REPLACE, quoted(mapping[a.name], like)) for a in spmd.axes if a.name in mapping]
     names = [mapping.get(n, n) for n in spmd.names]
     if spmd.is_tuple:
         code = "(" + ", ".join(quoted(n, like) for n in names) + ("," if len(names) == 1 else "") + ")"
     else:
         code = quoted(names[0], like)
-    return [NodeEdit(spmd.span, "replace", code)]
+    return [NodeEdit(spmd.span, EditKind.REPLACE, code)]
 
 
 def spmd_replace_edits(vmap: VmapFacts, conflicting: set[str], new: str, quote: str = "'") -> list[NodeEdit]:
@@ -112,10 +112,10 @@ def spmd_replace_edits(vmap: VmapFacts, conflicting: set[str], new: str, quote: 
     spmd: AxisNames = vmap.spmd
     like = _quote_of(spmd, quote)
     if not spmd.is_tuple or conflicting >= set(spmd.names):
-        return [NodeEdit(spmd.span, "replace", quoted(new, like))]
+        return [NodeEdit(spmd.span, EditKind.REPLACE, quoted(new, like))]
     hits = [a for a in spmd.axes if a.name in conflicting]
     if spmd.literal and len(hits) == 1:
-        return [NodeEdit(hits[0].span, "replace", quoted(new, like))]
+        return [NodeEdit(hits[0].span, EditKind.REPLACE, quoted(new, like))]
     members, placed = [], False
     for a in spmd.axes:
         if a.name not in conflicting:
@@ -124,7 +124,7 @@ def spmd_replace_edits(vmap: VmapFacts, conflicting: set[str], new: str, quote: 
             members.append(quoted(new, like))
             placed = True
     code = "(" + ", ".join(members) + ("," if len(members) == 1 else "") + ")"
-    return [NodeEdit(spmd.span, "replace", code)]
+    return [NodeEdit(spmd.span, EditKind.REPLACE, code)]
 
 
 def _quote_of(spmd: AxisNames, default: str) -> str:
@@ -183,20 +183,42 @@ def axis_names_edits(vmap: VmapFacts, new: list[str]) -> list[NodeEdit] | str:
         done.add(sm.axis_names.display)
         for name in new:
             if name not in sm.axis_names.names:
-                edits.append(NodeEdit(sm.axis_names.display, "insert", quoted(name, sm.axis_names.quote), -1))
+                edits.append(NodeEdit(sm.axis_names.display, EditKind.INSERT, quoted(name, sm.axis_names.quote), -1))
     return edits
 
 
+def edited_sites(vmap: VmapFacts, site: SiteId, edits: list[NodeEdit]) -> frozenset[SiteId]:
+    """The vmap and shard_map sites a fix planned at `site` changes (`model.Fix.sites`): that site, and each
+    shard_map the vmap reaches whose `axis_names` display one of `edits` extends (rename, add-axis: hazard H4;
+    shard_maps sharing one display all count)."""
+    spans = {e.span for e in edits}
+    extended = {
+        r.shard_map.site
+        for r in vmap.reached
+        if r.shard_map.axis_names is not None
+        and r.shard_map.axis_names.display is not None
+        and r.shard_map.axis_names.display in spans
+    }
+    return frozenset({site, *extended})
+
+
 def classified_fix(
-    transform: Transform, key: str, title: str, reasons: list[str], safe_reason: str, edits
+    fix_id: FixId,
+    title: str,
+    reasons: list[str],
+    safe_reason: str,
+    edits: list[NodeEdit],
+    sites: frozenset[SiteId],
+    isolation: SiteId | None = None,
 ) -> Fix:
     """A Fix whose applicability follows from `reasons`: none makes it safe (explained by `safe_reason`),
     any makes it unsafe (explained by all of them)."""
     return Fix(
-        transform,
-        key=key,
+        fix_id,
         title=title,
         applicability=Applicability.UNSAFE if reasons else Applicability.SAFE,
         reason="; ".join(reasons) if reasons else safe_reason,
         node_edits=tuple(edits),
+        sites=sites,
+        isolation=isolation,
     )

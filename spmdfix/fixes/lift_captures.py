@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+from spmdfix.analysis.kinds import AxisType, SpecsForm
+from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.capture import LiftSite
@@ -46,29 +47,29 @@ def plan(reached: ReachedFacts, placed: tuple[str, ...] = ()) -> Fix | Refusal:
         return Refusal(TRANSFORM, site or "the shard_map cannot be edited")
     names = [c.name for c in reached.captures]
     specs = [f"{site.spec_callee}()" for _ in names]
-    edits = [NodeEdit(site.params, "param", name) for name in names]
-    if site.in_specs_form == "spec":
-        edits.append(NodeEdit(site.in_specs, "replace", "(" + ", ".join([site.in_specs_text, *specs]) + ")"))
+    edits = [NodeEdit(site.params, EditKind.PARAM, name) for name in names]
+    if site.in_specs_form is SpecsForm.SPEC:
+        edits.append(NodeEdit(site.in_specs, EditKind.REPLACE, "(" + ", ".join([site.in_specs_text, *specs]) + ")"))
     else:
-        edits += [NodeEdit(site.in_specs, "insert", spec, -1) for spec in specs]
-    edits += [NodeEdit(site.call, "insert", name, -1) for name in names]
+        edits += [NodeEdit(site.in_specs, EditKind.INSERT, spec, -1) for spec in specs]
+    edits += [NodeEdit(site.call, EditKind.INSERT, name, -1) for name in names]
     if site.vmaps:
         axes = ["0"] * site.arity + ["None"] * len(names)
         in_axes = "in_axes=(" + ", ".join(axes) + ("," if len(axes) == 1 else "") + ")"
-        edits += [NodeEdit(span, "insert", in_axes, -1) for span in site.vmaps]
+        edits += [NodeEdit(span, EditKind.INSERT, in_axes, -1) for span in site.vmaps]
     listed = ", ".join(f"`{n}`" for n in names)
     safe = "an explicit replicated operand is what the closure meant, and runs (measured)"
     unsafe = site.unsafe
-    if not unsafe and placed and sm.mesh is not None and sm.mesh.axis_types != "auto":
+    if not unsafe and placed and sm.mesh is not None and sm.mesh.axis_types is not AxisType.AUTO:
         unsafe = (
             f"{', '.join(f'`{n}`' for n in placed)} comes from an input placed on mesh axes beyond its batch "
             "dimension; on an Explicit mesh a `P()` operand does not match that placement"
         )
     return Fix(
-        TRANSFORM,
-        key=f"lift-captures:{sm.key}",
+        FixId(TRANSFORM, sm.site),
         title=f"Pass {listed} to the shard_map as explicit operand{'s' if len(names) > 1 else ''} with `P()`",
         applicability=Applicability.UNSAFE if unsafe else Applicability.SAFE,
         reason=unsafe or safe,
         node_edits=tuple(edits),
+        sites=frozenset({sm.site}),
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.fixes import edits as c
-from spmdfix.model import Applicability, Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, Refusal, SiteId, SiteKind, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -53,13 +53,15 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     ]
     if placement.shared:
         reasons.append("the placement's spec is reached through a name: its other uses change too")
+    # The placement's site is its call's offset alone, as its key always was (`model.SiteId`).
+    site = SiteId(SiteKind.PLACEMENT, placement.call.start)
     return Fix(
-        TRANSFORM,
-        key=f"move-placement:{placement.call.start}",
+        FixId(TRANSFORM, site),
         title=f"Place the batch dimension off {c.backticked(vmap.spmd.names)}: `{code}`",
         applicability=Applicability.UNSAFE,
         reason="; ".join(reasons),
-        node_edits=(NodeEdit(placement.spec.span, "replace", code),),
+        node_edits=(NodeEdit(placement.spec.span, EditKind.REPLACE, code),),
+        sites=frozenset({site}),
     )
 
 

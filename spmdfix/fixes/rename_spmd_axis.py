@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
+from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes import edits as c
-from spmdfix.model import Fix, Refusal, Transform
+from spmdfix.model import Fix, FixId, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import VmapFacts
@@ -55,19 +56,21 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if known_bad:
         return Refusal(TRANSFORM, divides)
     reasons = [divides] if divides else []
-    if any(m.axis_types != "auto" for m in meshes):
+    if any(m.axis_types is not AxisType.AUTO for m in meshes):
         reasons.append("the mesh has Explicit (or unknown) axis types: eager callers' inputs placed for the old specs no longer match")
     reasons += c.unknowns(vmap)
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
     pairs = ", ".join(f"`'{o}'` to `'{n}'`" for o, n in mapping.items())
+    edits = c.spmd_edits(vmap, mapping, quote=meshes[0].quote) + names_edits
     return c.classified_fix(
-        TRANSFORM,
-        f"rename:{vmap.key}",
+        FixId(TRANSFORM, vmap.site),
         f"Rename spmd axis {pairs}",
         reasons,
         "the new axis is free in the mesh and its size divides the batch of every call",
-        c.spmd_edits(vmap, mapping, quote=meshes[0].quote) + names_edits,
+        edits,
+        c.edited_sites(vmap, vmap.site, edits),
+        isolation=vmap.site,  # one rewrite of the vmap's spmd_axis_name a pass (rename, add-axis, drop)
     )
 
 

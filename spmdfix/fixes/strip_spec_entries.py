@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
+from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes import edits as c
-from spmdfix.model import Fix, NodeEdit, Refusal, Transform
+from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, SiteId, SiteKind, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
     from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, VmapFacts
@@ -57,19 +58,19 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         reasons.append(f"out_specs-only collision: the output is tiled over {c.backticked(out_only)}")
     if sm.mesh is None:
         reasons.append("the mesh is not resolved")
-    elif sm.mesh.axis_types != "auto":
+    elif sm.mesh.axis_types is not AxisType.AUTO:
         reasons.append("the mesh has Explicit (or unknown) axis types: inputs placed for the old specs no longer match")
     if sm.in_specs.unresolved or sm.out_specs.unresolved:
         reasons.append("some specs are built at run time")
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
     return c.classified_fix(
-        TRANSFORM,
-        f"strip:{sm.key}:{','.join(sorted(spmd))}",
+        FixId(TRANSFORM, sm.site, tuple(sorted(spmd))),
         f"Strip {c.backticked(axes)} from the shard_map's `in_specs` and `out_specs`",
         reasons,
         "the body is elementwise along the stripped dimensions",
         edits,
+        c.edited_sites(vmap, sm.site, edits),
     )
 
 
@@ -117,15 +118,16 @@ def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         reasons.append("the shard_map's `axis_names` is not a literal set")
     if sm.in_specs.unresolved or sm.out_specs.unresolved:
         reasons.append("some specs are built at run time")
+    edits = _entry_edits([sm.in_specs, sm.out_specs], axes)
     return c.classified_fix(
-        TRANSFORM,
-        f"strip:{sm.key}:{','.join(sorted(axes))}",
+        FixId(TRANSFORM, sm.site, tuple(sorted(axes))),
         f"Strip {c.backticked(sorted(axes & (sm.in_specs.axes() | sm.out_specs.axes())))} from the shard_map's "
         "`in_specs` and `out_specs`",
         reasons,
         "the body's uses are on the strip allowlist and the stripped in_spec equals the input's placement without "
         "its batch entry",
-        _entry_edits([sm.in_specs, sm.out_specs], axes),
+        edits,
+        c.edited_sites(vmap, sm.site, edits),
     )
 
 
@@ -162,19 +164,21 @@ def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
         reasons.append(f"the stripped spec is also used by {', '.join(use.shared)}: the strip would change that use too")
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    # The constraint's site is its call's offset alone, as its key always was (`model.SiteId`).
+    site = SiteId(SiteKind.CONSTRAINT, use.call.start)
     return c.classified_fix(
-        TRANSFORM,
-        f"strip:constraint@{use.call.start}:{','.join(sorted(spmd))}",
+        FixId(TRANSFORM, site, tuple(sorted(spmd))),
         f"Strip {c.backticked(axes)} from the with_sharding_constraint spec",
         reasons,
         "a sharding constraint does not change values",
         _entry_edits([use.specs], spmd),
+        frozenset({site}),
     )
 
 
 def _entry_edits(trees, spmd: set[str]) -> list[NodeEdit]:
     return [
-        NodeEdit(entry.span, "replace", stripped(entry.value, spmd))
+        NodeEdit(entry.span, EditKind.REPLACE, stripped(entry.value, spmd))
         for tree in trees
         for entry, _ in tree.entries_naming(spmd)
     ]

@@ -19,11 +19,11 @@ from spmdfix.lsp.data import (
     diagnostic_data,
     finding_from_json,
     fix_from_json,
-    to_json,
+    fix_to_json,
 )
 from spmdfix.lsp.documents import Document
 from spmdfix.lsp.text import PositionConverter
-from spmdfix.model import Applicability, Finding, Fix, Span
+from spmdfix.model import Applicability, Finding, Fix, FixId, Span
 from spmdfix.positions import LineIndex
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
     only = params.context.only
     conv = ls.converter(doc.source)
     settings = ls.settings(doc)
-    fixes: dict[str, tuple[lsp.CodeAction, Fix]] = {}
+    fixes: dict[FixId, tuple[lsp.CodeAction, Fix]] = {}
     suppress: dict[tuple[int, str], lsp.CodeAction] = {}
     if _wants(only, lsp.CodeActionKind.QuickFix.value):
         for diag, finding in _findings_in_range(ls, doc, conv, params):
@@ -96,10 +96,10 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
             for fix in finding.fixes:
                 if any(e.span.path for e in fix.node_edits):
                     continue  # it edits other modules too: `spmdfix fix` applies it across the project
-                is_preferred = preferred is not None and preferred.key == fix.key
-                if fix.key in fixes:
+                is_preferred = preferred is not None and preferred.id == fix.id
+                if fix.id in fixes:
                     # Findings that share a fix (SPMD001 and SPMD002 of one shard_map) share one action.
-                    action = fixes[fix.key][0]
+                    action = fixes[fix.id][0]
                     action.diagnostics = [*(action.diagnostics or []), diag]
                     action.is_preferred = bool(action.is_preferred) or is_preferred or None
                     continue
@@ -112,10 +112,10 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                         "uri": doc.uri,
                         "version": doc.version,
                         "action": "fix",
-                        "fix": to_json(fix),
+                        "fix": fix_to_json(fix),
                     },
                 )
-                fixes[fix.key] = (action, fix)
+                fixes[fix.id] = (action, fix)
             line = conv.lines.line_of(finding.span.start)
             if not finding.span.path and (line, finding.code) not in suppress:
                 suppress[(line, finding.code)] = lsp.CodeAction(
@@ -288,7 +288,7 @@ def _suppress_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> ls
 
 def _same_fix(findings: list[Finding], old: Fix) -> Fix | None:
     matches = {
-        f.key: f for finding in findings for f in finding.fixes if f.transform == old.transform and f.title == old.title
+        f.id: f for finding in findings for f in finding.fixes if f.transform == old.transform and f.title == old.title
     }
     return next(iter(matches.values())) if len(matches) == 1 else None
 

@@ -17,7 +17,7 @@ from spmdfix import rules
 from spmdfix.files import text_of
 from spmdfix.links import editor_url
 from spmdfix.lsp.text import PositionConverter
-from spmdfix.model import Applicability, Finding, Fix, NodeEdit, Span, Transform
+from spmdfix.model import Applicability, EditKind, Finding, Fix, FixId, NodeEdit, Span, Transform
 
 SOURCE = "spmdfix"
 ERROR_CODES = frozenset({rules.IN_SPECS.code, rules.OUT_SPECS.code})
@@ -40,23 +40,42 @@ def _span(data: dict[str, Any]) -> Span:
     return Span(int(data["start"]), int(data["end"]), str(data.get("path", "")))
 
 
+def fix_to_json(fix: Fix) -> dict[str, Any]:
+    """A fix as a diagnostic's or a code action's `data` carries it (`fix_from_json` reads it back): its id as
+    its key's text (`Fix.key`), its title, safety and edits. Its sites and isolation group stay out: a code
+    action applies one fix alone, and a fix of a changed document is taken from a new analysis."""
+    return {
+        "transform": to_json(fix.transform),
+        "key": fix.key,
+        "title": fix.title,
+        "applicability": to_json(fix.applicability),
+        "reason": fix.reason,
+        "node_edits": to_json(fix.node_edits),
+    }
+
+
 def fix_from_json(data: dict[str, Any]) -> Fix:
-    """The `Fix` that `to_json` wrote. Raises KeyError/TypeError/ValueError on malformed data."""
+    """The `Fix` that `fix_to_json` wrote: its id read back from the key (`FixId.parse`, the one place a key
+    is parsed), its `sites` only the site it is planned for (the data does not carry the others). Raises
+    KeyError/TypeError/ValueError on malformed data, and ValueError when the key disagrees with the transform."""
+    fix_id = FixId.parse(str(data["key"]))
+    if fix_id.transform is not Transform(data["transform"]):
+        raise ValueError(f"fix key {data['key']!r} is not a {data['transform']} fix")
     return Fix(
-        transform=Transform(data["transform"]),
-        key=str(data["key"]),
+        id=fix_id,
         title=str(data["title"]),
         applicability=Applicability(data["applicability"]),
         reason=str(data.get("reason", "")),
         node_edits=tuple(
             NodeEdit(
                 span=_span(e["span"]),
-                kind=str(e["kind"]),
+                kind=EditKind(e["kind"]),
                 code=str(e["code"]),
                 index=int(e.get("index", 0)),
             )
             for e in data["node_edits"]
         ),
+        sites=frozenset({fix_id.site}),
     )
 
 
@@ -95,7 +114,7 @@ def diagnostic_data(finding: Finding, version: int | None) -> dict[str, Any]:
             "span": to_json(finding.span),
             "axis": finding.axis,
         },
-        "fixes": [to_json(fix) for fix in finding.fixes],
+        "fixes": [fix_to_json(fix) for fix in finding.fixes],
     }
 
 

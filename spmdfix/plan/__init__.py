@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix import rules
+from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.fixes import add_mesh_axis, move_placement, rename_spmd_axis
 from spmdfix.model import DEFAULT_NEW_AXIS, Finding, Span
@@ -50,7 +51,7 @@ def plan_findings(facts: list[VmapFacts], new_axis: str = DEFAULT_NEW_AXIS) -> l
 
 def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     """The findings of one vmap site, their fixes judged together."""
-    if vmap.kind == "explicit":
+    if vmap.kind is VmapKind.EXPLICIT:
         return _plain_vmap_findings(vmap)
     # Planned per vmap site, shared by all its findings (cheap: no libcst until a fix is applied).
     site = Site(vmap, has_h2(vmap), (rename_spmd_axis.plan(vmap), add_mesh_axis.plan(vmap, new_axis)))
@@ -77,7 +78,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
 
 
 def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
-    """The findings of a plain vmap over a batch placed on Explicit axes (`VmapFacts.kind` "explicit"), at
+    """The findings of a plain vmap over a batch placed on Explicit axes (`VmapFacts.kind` EXPLICIT), at
     every shard_map it reaches; move-placement is the site's fix, and no spmd_axis_name is there to drop."""
     site = Site(vmap, False, (move_placement.plan(vmap),))
     findings = [f for reached in vmap.reached for family in rules.PLAIN_VMAP for f in family.check(site, reached)]

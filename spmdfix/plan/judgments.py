@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 # smap has no in_specs to extend (lift-captures), no specs to strip and no check_vma to turn off: its specs
 # come from in_axes/out_axes, and it always checks (jax/_src/shard_map.py `_smap`).
-_SMAP_SPEC_EDITS = (Transform.STRIP, Transform.LIFT_CAPTURES, Transform.DISABLE_CHECK_VMA)
+_SPEC_EDITS = (Transform.STRIP, Transform.LIFT_CAPTURES)
+_CHECK_EDITS = (Transform.DISABLE_CHECK_VMA,)
 _SMAP_NO_SPECS = (
     "`jax.smap` has no `in_specs`/`out_specs` or `check_vma` to edit: its specs come from `in_axes`/`out_axes` "
     "and `axis_name`, and it always checks"
@@ -38,9 +39,14 @@ def refused_at(reached: ReachedFacts, findings: list[Finding]) -> list[Finding]:
     nothing to apply to."""
     if reached.shard_map.body.nested_shard_maps:
         findings = [_refused(f, NESTED_REFUSED, nested_reason(reached)) for f in findings]
-    if reached.shard_map.api == "smap":
+    api = reached.shard_map.api
+    if api.one_manual_axis:
         findings = [_refused(f, (Transform.RENAME, Transform.ADD_AXIS), SMAP_REASON) for f in findings]
-        findings = [_refused(f, _SMAP_SPEC_EDITS, _SMAP_NO_SPECS) for f in findings]
+    if not api.written_specs:
+        findings = [_refused(f, _SPEC_EDITS, _SMAP_NO_SPECS) for f in findings]
+    if api.check_flag is None:
+        # (after the spec edits: the refusals keep the order strip, lift-captures, disable-check-vma)
+        findings = [_refused(f, _CHECK_EDITS, _SMAP_NO_SPECS) for f in findings]
     return findings
 
 
@@ -48,7 +54,7 @@ def refused_for_site(vmap: VmapFacts, findings: list[Finding]) -> list[Finding]:
     """Every finding of the site with rename and add-axis refused when some reached shard_map has a nested
     one or is a `jax.smap`: they edit the vmap site, so they would run into that shard_map too."""
     nested = any(r.shard_map.body.nested_shard_maps for r in vmap.reached)
-    smap = any(r.shard_map.api == "smap" for r in vmap.reached)
+    smap = any(r.shard_map.api.one_manual_axis for r in vmap.reached)
     if not (nested or smap):
         return findings
     reason = "a reached shard_map's body applies another shard_map: " + NESTED_MEASURED
@@ -64,19 +70,9 @@ def with_drop_option(vmap: VmapFacts, findings: list[Finding]) -> list[Finding]:
 
 
 def _edited_shard_maps(fix: Fix, vmap: VmapFacts) -> list:
-    """The reached shard_maps a fix edits: strip its specs, lift-captures its body and call,
+    """The reached shard_maps a fix edits (`Fix.sites`): strip its specs, lift-captures its body and call,
     disable-check-vma its `check_vma`, rename and add-axis its `axis_names` display."""
-    hit = []
-    for r in vmap.reached:
-        key = r.shard_map.key
-        names = r.shard_map.axis_names
-        if (
-            fix.key.startswith(f"strip:{key}:")
-            or fix.key in (f"lift-captures:{key}", f"disable-check-vma:{key}")
-            or (names is not None and names.display is not None and any(e.span == names.display for e in fix.node_edits))
-        ):
-            hit.append(r)
-    return hit
+    return [r for r in vmap.reached if r.shard_map.site in fix.sites]
 
 
 def other_callers(finding: Finding, vmap: VmapFacts) -> Finding:
@@ -114,7 +110,7 @@ def judged_together(findings: list[Finding], blockers: list[Blocker]) -> list[Fi
     Measured (docs/safety.md): stripping a `with_sharding_constraint` spec while a `psum` over the spmd axis
     remains in a `check_vma=False` body turns the constraint's error into silently wrong values; add-axis
     while the body still closes over a batched value (SPMD003) leaves a ManualAxisType assertion. A fix
-    "also fixes" a blocker when the blocker offers the same fix (equal key): rename and add-axis of the vmap
+    "also fixes" a blocker when the blocker offers the same fix (equal id): rename and add-axis of the vmap
     site cure every finding of the site, a strip of one spec does not.
     """
     if not blockers:
@@ -123,7 +119,7 @@ def judged_together(findings: list[Finding], blockers: list[Blocker]) -> list[Fi
     for finding in findings:
         fixes = []
         for fix in finding.fixes:
-            left = [b for b in blockers if b.finding is not finding and fix.key not in {x.key for x in b.finding.fixes}]
+            left = [b for b in blockers if b.finding is not finding and fix.id not in {x.id for x in b.finding.fixes}]
             if fix.applicability == Applicability.SAFE and left:
                 why = "; ".join(f"alone it leaves {b.finding.code}: {b.outcome}" for b in left)
                 fix = replace(fix, applicability=Applicability.UNSAFE, reason=why)

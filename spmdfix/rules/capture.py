@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes
+from spmdfix.analysis.kinds import CaptureKind
 from spmdfix.fixes import lift_captures
 from spmdfix.model import Finding, Span, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
@@ -72,11 +73,11 @@ def _capture_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
         names_data_axis = not sm.in_specs.unresolved and bool(sm.in_specs.axes() - set(vmap.spmd.names))
         captures = tuple(
             c for c in captures
-            if c.kind != "array" and not (names_data_axis and _placed_on_batch_only(c, vmap))
+            if c.kind is not CaptureKind.ARRAY and not (names_data_axis and _placed_on_batch_only(c, vmap))
         )
     findings = []
     for capture in captures:
-        if capture.kind == "array":
+        if capture.kind is CaptureKind.ARRAY:
             message = (
                 f"the shard_map body closes over `{capture.name}`, an array the vmap does not batch, while its "
                 "specs name no mesh axis and `check_vma=True`; under a vmap with `spmd_axis_name` JAX fails on "
@@ -112,7 +113,7 @@ def _placed_beyond_batch(captures, vmap: VmapFacts) -> tuple[str, ...]:
     calls = vmap.calls.calls if vmap.calls is not None else ()
     placed = []
     for capture in captures:
-        if capture.kind == "array":
+        if capture.kind is CaptureKind.ARRAY:
             continue
         if capture.params is None:
             hit = any(axes for call in calls for axes in call.off_batch)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
+from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Related, Transform
 from spmdfix.rules.not_manual import NOT_MANUAL, eager_explicit_findings
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
@@ -36,7 +38,7 @@ def check(site: Site, reached: ReachedFacts) -> list[Finding]:
     """The SPMD006 findings of one reached shard_map (and the SPMD008 ones of the same placement where
     `check_vma=False` is called eagerly): for a plain vmap, the spec entries naming the Explicit axes its
     batch is placed on; for a vmap with spmd_axis_name, what an inner vmap maps away."""
-    if site.vmap.kind == "explicit":
+    if site.vmap.kind is VmapKind.EXPLICIT:
         return _plain_vmap_findings(site, reached)
     eager_reported = bool(eager_explicit_findings(site.vmap, reached))
     return _inner_mapped_findings(site.vmap, reached, eager_reported)
@@ -49,7 +51,7 @@ def _plain_vmap_findings(site: Site, reached: ReachedFacts) -> list[Finding]:
     axes_placed = set(vmap.spmd.names)
     findings = []
     sm = reached.shard_map
-    if sm.api == "smap":
+    if sm.api is ShardMapApi.SMAP:
         return []  # not measured under a plain vmap over a placed batch: no finding, no fix
     fix = strip_spec_entries.plan_explicit(vmap, reached)
     related = (
@@ -83,7 +85,7 @@ def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reporte
     """
     sm = reached.shard_map
     calls = vmap.calls
-    if not reached.inner_mapped or calls is None or sm.mesh is None or sm.mesh.axis_types != "explicit":
+    if not reached.inner_mapped or calls is None or sm.mesh is None or sm.mesh.axis_types is not AxisType.EXPLICIT:
         return []
     placing = [
         (c, names) for c in calls.calls for i in reached.inner_mapped

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_axes
+from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes.edits import backticked
+from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Refusal, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 from spmdfix.rules.spec_collision import SMAP_REASON
@@ -53,13 +55,13 @@ def _manual_findings(vmap: VmapFacts, reached: ReachedFacts, site_fixes) -> list
     missing = [a for a in vmap.spmd.names if a not in sm.axis_names.names]
     if not missing:
         return []
-    if sm.api != "smap" and batch_on_explicit_axes(vmap, sm.mesh):
+    if sm.api is not ShardMapApi.SMAP and batch_on_explicit_axes(vmap, sm.mesh):
         # The batch placed on an Explicit spmd axis: the shard_map runs with check_vma=True, eager and under
         # jit (measured: safety/measurements/h4_explicit_placed.py; fuzz seed 4357); check_vma=False called
         # eagerly fails, which eager_explicit_findings reports.
         return []
     manual = sorted(sm.axis_names.names)
-    if sm.api == "smap":
+    if sm.api.one_manual_axis:
         what = f"`jax.smap` over axis {backticked(manual)} makes only that axis manual"
         options: list = [Refusal(t, SMAP_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
     else:
@@ -84,9 +86,9 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
     """
     sm = reached.shard_map
     calls = vmap.calls
-    if vmap.kind == "explicit":
+    if vmap.kind is VmapKind.EXPLICIT:
         # a plain vmap over a batch placed on Explicit axes (analysis.placement): measured to fail the same way
-        placed = sm.mesh is not None and sm.mesh.axis_types == "explicit" and calls is not None
+        placed = sm.mesh is not None and sm.mesh.axis_types is AxisType.EXPLICIT and calls is not None
     else:
         placed = batch_on_explicit_axes(vmap, sm.mesh)
     if sm.check_vma is not False or reached.under_jit or not placed:
@@ -97,7 +99,7 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
     lines = ", ".join(str(c.line) for c in eager)
     message = (
         f"`check_vma=False` on a shard_map reached by a vmap whose batch is placed on Explicit mesh axis "
-        f"{backticked(vmap.spmd.names)}{'' if vmap.kind == 'explicit' else ' (its `spmd_axis_name`)'}: called "
+        f"{backticked(vmap.spmd.names)}{'' if vmap.kind is VmapKind.EXPLICIT else ' (its `spmd_axis_name`)'}: called "
         f"eagerly (line {lines}), JAX does not "
         "make that axis manual and raises `shard_map out_specs argument must refer to an axis marked as manual`; "
         "calling it under `jax.jit`, or leaving `check_vma` on, runs"

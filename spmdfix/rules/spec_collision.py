@@ -65,7 +65,7 @@ def _spec_findings(vmap: VmapFacts, reached: ReachedFacts, site_fixes, h2: bool)
             rule = IN_SPECS if where == "in_specs" else OUT_SPECS
             out_only = not set(axes) & sm.in_specs.axes()
             message = _message(axes, where, sm.check_vma, h2, out_only, vmap.shmap_error_disabled)
-            if sm.api == "smap":
+            if not sm.api.written_specs:
                 message = _smap_message(axes, where, h2, out_only)
             findings.append(finding(rule, entry.span, axes, message, [*site_fixes, strip], related_places(vmap, reached)))
     return findings
