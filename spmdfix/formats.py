@@ -100,8 +100,8 @@ def sarif(
         result: dict = {
             "ruleId": record["code"],
             "level": "error",
-            "message": {"text": record["message"]},
-            "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(record)}}],
+            "message": {"text": _placed_message(record, record["message"])},
+            "locations": [_location(record, artifact)],
         }
         if record["code"] in index:
             result["ruleIndex"] = index[record["code"]]
@@ -110,11 +110,7 @@ def sarif(
             return _artifact(item["filename"], root) if item.get("filename") else artifact
 
         related = [
-            {
-                "id": i,
-                "message": {"text": rel["message"]},
-                "physicalLocation": {"artifactLocation": artifact_of(rel), "region": _region(rel)},
-            }
+            {"id": i, **_location(rel, artifact_of(rel)), "message": {"text": _placed_message(rel, rel["message"])}}
             for i, rel in enumerate(record.get("related") or ())
         ]
         if related:
@@ -122,10 +118,14 @@ def sarif(
         steps = record.get("chain") or ()
         if len(steps) > 1:
             result["codeFlows"] = [{"threadFlows": [{"locations": [_flow_step(s, artifact_of(s)) for s in steps]}]}]
-        fixes = [_sarif_fix(fix, artifact, artifact_of) for fix in _fixes_of(record)]
-        fixes = [f for f in fixes if f is not None]
-        if fixes:
-            result["fixes"] = fixes
+        if "cell" in record:
+            # Fixes of a notebook edit its cells' text, not the .ipynb JSON text SARIF regions point into.
+            result["properties"] = {"cell": record["cell"], "fixes": NOTEBOOK_FIXES_LEFT_OUT}
+        else:
+            fixes = [_sarif_fix(fix, artifact, artifact_of) for fix in _fixes_of(record)]
+            fixes = [f for f in fixes if f is not None]
+            if fixes:
+                result["fixes"] = fixes
         results.append(result)
     if notifications:
         codes = sorted({n["descriptor"]["id"] for n in notifications})
@@ -199,14 +199,31 @@ def _fixes_of(record: Mapping) -> Iterable[Mapping]:
     yield from record.get("alternatives") or ()
 
 
+NOTEBOOK_FIXES_LEFT_OUT = (
+    "left out: a fix edits the notebook's cells, and SARIF replacements would apply to the .ipynb JSON text;"
+    " `spmdfix fix` applies it"
+)
+
+
+def _location(item: Mapping, artifact: dict) -> dict:
+    """A SARIF location of a record, related place or chain step. In a notebook (`cell` in the item) the
+    region is line 1 of the .ipynb file, as in the GitHub output (SARIF regions count lines of the file's
+    text, which a cell's rows are not), and the cell and its position are in the location's `properties`."""
+    if "cell" in item:
+        where = {"cell": item["cell"], "row": item["location"]["row"], "column": item["location"]["column"]}
+        region = {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 1}
+        return {"physicalLocation": {"artifactLocation": artifact, "region": region}, "properties": where}
+    return {"physicalLocation": {"artifactLocation": artifact, "region": _region(item)}}
+
+
+def _placed_message(item: Mapping, text: str) -> str:
+    """A message, prefixed with `cell N:row:col` in a notebook (where the region cannot point)."""
+    return f"{_cell_place(item)}: {text}" if "cell" in item else text
+
+
 def _flow_step(step: Mapping, artifact: dict) -> dict:
     """One step of a result's `codeFlows` thread flow: its place and what happens there."""
-    return {
-        "location": {
-            "physicalLocation": {"artifactLocation": artifact, "region": _region(step)},
-            "message": {"text": step["message"]},
-        }
-    }
+    return {"location": {**_location(step, artifact), "message": {"text": _placed_message(step, step["message"])}}}
 
 
 def _sarif_fix(fix: Mapping, artifact: dict, artifact_of) -> dict | None:
@@ -244,6 +261,12 @@ def github(records: list[dict], base: str | os.PathLike[str] | None = None) -> s
     out = []
     for record in records:
         start, end = record["location"], record.get("end_location") or record["location"]
+        message = record["message"]
+        if "cell" in record:
+            # A notebook: GitHub annotates lines of the .ipynb JSON text, which cell rows are not; as ruff does,
+            # the annotation goes on line 1 and the message says the cell and its row.
+            message = f"{_cell_place(record)}: {message}"
+            start = end = {"row": 1, "column": 1}
         props = [
             ("title", f"{TOOL_NAME} ({record['code']})"),
             ("file", _display(record["filename"], root)),
@@ -254,8 +277,13 @@ def github(records: list[dict], base: str | os.PathLike[str] | None = None) -> s
         ]
         joined = ",".join(f"{key}={_escape_property(value)}" for key, value in props)
         command = "notice" if record.get("severity") == "info" else "error"
-        out.append(f"::{command} {joined}::{_escape_data(record['message'])}\n")
+        out.append(f"::{command} {joined}::{_escape_data(message)}\n")
     return "".join(out)
+
+
+def _cell_place(item: Mapping) -> str:
+    """`cell N:row:col` of a notebook position (`notebook.remap_record`)."""
+    return f"cell {item['cell']}:{item['location']['row']}:{item['location']['column']}"
 
 
 def _display(filename: str, root: Path) -> str:
