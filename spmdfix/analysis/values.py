@@ -292,7 +292,18 @@ class Evaluator:
             self._collect_specs(expr, scope, specs, unresolved, Follow(SPEC_TREE))
         return SpecTree(tuple(specs), tuple(unresolved))
 
-    def _collect_specs(self, expr, scope, specs, unresolved, follow: Follow) -> None:
+    def sharding_tree(self, expr: ast.AST | None, scope: Scope) -> SpecTree:
+        """Every PartitionSpec in a shardings pytree, as `jax.jit`'s `in_shardings` / `out_shardings` take it:
+        `NamedSharding(mesh, P(...))` (its spec), a bare `P(...)` (under a context mesh), `None`, and
+        tuples/lists/dicts of them and names bound to them. Any other sharding (a call spmdfix does not
+        model, a parameter, `SingleDeviceSharding(...)`) is in `unresolved`."""
+        specs: list[Spec] = []
+        unresolved: list[Span] = []
+        if expr is not None:
+            self._collect_specs(expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True)
+        return SpecTree(tuple(specs), tuple(unresolved))
+
+    def _collect_specs(self, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False) -> None:
         if follow.spent:
             unresolved.append(self.span(expr))
             return
@@ -304,15 +315,21 @@ class Evaluator:
                 unresolved.append(self.span(expr))
                 return
             ev, value, inner = followed
-            ev._collect_specs(value, inner, specs, unresolved, follow.deeper())
+            ev._collect_specs(value, inner, specs, unresolved, follow.deeper(), shardings)
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
-                self._collect_specs(elt, scope, specs, unresolved, follow.deeper())
+                self._collect_specs(elt, scope, specs, unresolved, follow.deeper(), shardings)
         elif isinstance(expr, ast.Dict):
             for value in expr.values:
-                self._collect_specs(value, scope, specs, unresolved, follow.deeper())
+                self._collect_specs(value, scope, specs, unresolved, follow.deeper(), shardings)
         elif isinstance(expr, ast.Constant) and expr.value is None:
             return
+        elif shardings and isinstance(expr, ast.Call) and self.ix.qualname(expr.func, scope) in jaxapi.NAMED_SHARDING_NAMES:
+            spec = argument(expr, 1, "spec")
+            if spec is None or any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
+                unresolved.append(self.span(expr))
+            else:
+                self._collect_specs(spec, scope, specs, unresolved, follow.deeper())
         elif isinstance(expr, ast.Call) and self.is_partition_spec(expr.func, scope):
             spec = self._spec(expr, scope)
             if spec is None:
