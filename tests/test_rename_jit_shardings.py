@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from spmdfix.api import check_source
+from spmdfix.api import check_source, new_project_index
 
 HEADER = """\
 from functools import partial
@@ -170,3 +170,34 @@ def test_a_jit_sharding_spmdfix_cannot_read_makes_rename_unsafe_naming_it(name: 
     fix, _ = _rename(source)
     assert fix is not None and fix.applicability.value == "unsafe", name
     assert f"{named} of the jax.jit at line" in fix.reason and "could not be read" in fix.reason, name
+
+
+def test_a_jit_in_another_module_of_the_project_is_followed_and_named(tmp_path) -> None:
+    """The vmapped function calls a helper of another module that jits with out_shardings over 'y': the
+    refusal names that sharding and the module it is written in."""
+    (tmp_path / "pyproject.toml").write_text("")
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "layers.py").write_text(textwrap.dedent("""\
+        import jax
+        import numpy as np
+        from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+        def block(h):
+            return jax.jit(lambda t: t * 3.0, out_shardings=NamedSharding(mesh, P(None, 'y')))(h)
+        """))
+    run = tmp_path / "run.py"
+    run.write_text(textwrap.dedent("""\
+        import jax
+        import numpy as np
+        from jax.sharding import PartitionSpec as P
+        from pkg.layers import block, mesh
+        def forward(v):
+            return block(jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v))
+        jax.vmap(forward, spmd_axis_name='x')(np.ones((4, 8, 8)))
+        """))
+    findings = check_source(run.read_text(), path=run, index=new_project_index(tmp_path))
+    refusal = next(r for r in findings[0].refusals if r.transform.value == "rename")
+    # (the module is named relative to the working directory, as the other-modules notes are)
+    assert "of the jax.jit at line 6 in " in refusal.reason and "pkg/layers.py:" in refusal.reason, refusal.reason
