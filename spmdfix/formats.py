@@ -54,8 +54,9 @@ def sarif(
     otherwise; ours count Unicode code points, so the run sets `columnKind` to "unicodeCodePoints".
 
     Each record's chosen `fix` and then its `alternatives` become the result's `fixes` (each with its
-    applicability in `properties`); a fix whose edits could not be built is left out. `related` becomes
-    `relatedLocations`. `information_uri` defaults to the project's home page, from the package's
+    applicability in `properties`, one `artifactChange` per file it edits); a fix whose edits could not be
+    built is left out. `related` becomes `relatedLocations`, and `chain` a `codeFlows` thread flow (the steps
+    from the vmap to the finding, which code scanning UIs draw as a path); each place in the file it names. `information_uri` defaults to the project's home page, from the package's
     `[project.urls]` (`project_urls`). Each rule carries its documentation: `fullDescription` is its "What
     it does" section and `help` the whole document (`links.full_description`), and `helpUri` its link
     under `docs` (the `docs-url` setting; `links.docs_base`) when that is an absolute URI; without one it is
@@ -104,17 +105,24 @@ def sarif(
         }
         if record["code"] in index:
             result["ruleIndex"] = index[record["code"]]
+        def artifact_of(item: Mapping) -> dict:
+            # (a related place, chain step or edit names its own file: the chain may cross modules)
+            return _artifact(item["filename"], root) if item.get("filename") else artifact
+
         related = [
             {
                 "id": i,
                 "message": {"text": rel["message"]},
-                "physicalLocation": {"artifactLocation": artifact, "region": _region(rel)},
+                "physicalLocation": {"artifactLocation": artifact_of(rel), "region": _region(rel)},
             }
             for i, rel in enumerate(record.get("related") or ())
         ]
         if related:
             result["relatedLocations"] = related
-        fixes = [_sarif_fix(fix, artifact) for fix in _fixes_of(record)]
+        steps = record.get("chain") or ()
+        if len(steps) > 1:
+            result["codeFlows"] = [{"threadFlows": [{"locations": [_flow_step(s, artifact_of(s)) for s in steps]}]}]
+        fixes = [_sarif_fix(fix, artifact, artifact_of) for fix in _fixes_of(record)]
         fixes = [f for f in fixes if f is not None]
         if fixes:
             result["fixes"] = fixes
@@ -191,17 +199,32 @@ def _fixes_of(record: Mapping) -> Iterable[Mapping]:
     yield from record.get("alternatives") or ()
 
 
-def _sarif_fix(fix: Mapping, artifact: dict) -> dict | None:
-    # A fix whose edits were not built ("error") or that has none cannot be expressed as replacements
-    # (SARIF requires at least one).
+def _flow_step(step: Mapping, artifact: dict) -> dict:
+    """One step of a result's `codeFlows` thread flow: its place and what happens there."""
+    return {
+        "location": {
+            "physicalLocation": {"artifactLocation": artifact, "region": _region(step)},
+            "message": {"text": step["message"]},
+        }
+    }
+
+
+def _sarif_fix(fix: Mapping, artifact: dict, artifact_of) -> dict | None:
+    """A SARIF fix: one `artifactChange` per file the fix edits (`artifact_of(edit)`), in the order the files
+    first appear among its edits. A fix whose edits were not built ("error") or that has none cannot be
+    expressed as replacements (SARIF requires at least one): None."""
     edits = fix.get("edits") or []
     if fix.get("error") or not edits:
         return None
-    replacements = [{"deletedRegion": _region(edit), "insertedContent": {"text": edit["content"]}} for edit in edits]
+    changes: dict[str, dict] = {}
+    for edit in edits:
+        where = artifact_of(edit)
+        change = changes.setdefault(json.dumps(where, sort_keys=True), {"artifactLocation": where, "replacements": []})
+        change["replacements"].append({"deletedRegion": _region(edit), "insertedContent": {"text": edit["content"]}})
     properties = {k: fix[k] for k in ("applicability", "transform", "reason") if k in fix}
     return {
         "description": {"text": fix["message"]},
-        "artifactChanges": [{"artifactLocation": artifact, "replacements": replacements}],
+        "artifactChanges": list(changes.values()),
         "properties": properties,
     }
 

@@ -76,7 +76,7 @@ def test_check_reports_cell_positions(work: Path) -> None:
     assert result.exit_code == 1
     assert "nb.ipynb:cell 3:3:65: SPMD001" in result.stdout
     assert "nb.ipynb:cell 3:3:83: SPMD002" in result.stdout
-    assert "(nb.ipynb:cell 5:1:33)" in result.stdout  # the spmd_axis_name argument, in another cell
+    assert "    1. nb.ipynb:cell 5:1:33: `spmd_axis_name`" in result.stdout  # the argument, in another cell
     records = json.loads(run("check", "--output-format", "json", "nb.ipynb").stdout)
     first = records[0]
     assert first["cell"] == 3 and first["location"] == {"row": 3, "column": 65} and first["noqa_row"] == 3
