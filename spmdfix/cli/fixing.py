@@ -143,7 +143,7 @@ def fix_and_report(
     outcomes = apply_fixes(run, jobs, outcomes, False, tally)
     baselined = 0
     if baseline is not None:
-        from spmdfix.cli.checking import with_baseline
+        from spmdfix.cli.baseline import with_baseline
 
         outcomes, baselined = with_baseline(run, baseline, outcomes)
         tally.remaining -= baselined
