@@ -20,7 +20,7 @@ every file whose stat differs, and an unchanged digest then serves the entry (an
 What a walk kept of each directory (its source files and subdirectories once excludes and ignore files have
 spoken) is kept too, in a second file (`listings-...`, same format and rules), keyed by the stamps of the
 directory and of every ignore file that applies, the excludes of its settings and `--respect-gitignore`
-(`files.ListingMemo`): a warm run then stats each directory and its ignore files instead of matching every
+(`discovery.ListingMemo`): a warm run then stats each directory and its ignore files instead of matching every
 entry against their patterns. Each file found is still stat'ed against its entry, as above.
 
 Where: `.spmdfix_cache/` in the project root (the nearest directory above the working directory holding
@@ -49,7 +49,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix import stamps
-from spmdfix.files import ListingMemo, absolute_path, find_project_root
+from spmdfix.discovery import ListingMemo, absolute_path
+from spmdfix.files import find_project_root
 from spmdfix.perf import freeze_alive, gc_paused, record
 from spmdfix.results import PROJECT_ROOT_KEY, Checked, FileResult, Mode, Skipped
 from spmdfix.stamps import FileStamp, read_stamped, stat_key, trusted, unchanged
@@ -307,7 +308,7 @@ class Cache:
 
     def serve_plain(self, path: str, settings: str) -> bool:
         """Whether the file at the absolute, normal `path` is served without a job or an outcome (the warm
-        lane, `files.iter_sources`'s `lane`): its entry is trusted (`_trusted_plain`) and plain (checked, no
+        lane, `discovery.iter_sources`'s `lane`): its entry is trusted (`_trusted_plain`) and plain (checked, no
         finding, no error: an outcome that shows nowhere in a report but in the closing counts). True:
         counted in `plain` (files, parsed, suppressed), and the entry is kept by `save`. False: the file goes
         the usual way (`lookup`), which decides on its own."""
@@ -351,7 +352,7 @@ class Cache:
         return found
 
     def listing_memo(self, rules_key: Callable[[str], Hashable]) -> ListingMemo:
-        """The directory listings of earlier walks (`files.ListingMemo`, read from the cache directory
+        """The directory listings of earlier walks (`discovery.ListingMemo`, read from the cache directory
         now), for a walk whose `excluded` decides by `rules_key`'s key; saved by `save`."""
         self.listings = ListingMemo(_load(self.listings_file), rules_key)
         return self.listings

@@ -28,7 +28,8 @@ from spmdfix.config import (
     render_settings,
     split_codes,
 )
-from spmdfix.files import MAX_BYTES, FileError, decode, excluded_as_given, iter_sources
+from spmdfix.discovery import excluded_as_given, iter_sources
+from spmdfix.files import MAX_BYTES, FileError, decode
 from spmdfix.results import FileResult, Mode, Skipped, Unreadable
 from spmdfix.runner import (
     Job,
@@ -40,7 +41,7 @@ from spmdfix.runner import (
 
 if TYPE_CHECKING:
     from spmdfix.cache import Cache, CachedRun, PlainCounts
-    from spmdfix.files import Lane, ListingMemo
+    from spmdfix.discovery import Lane, ListingMemo
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PROGRESS_MIN_FILES = 50
@@ -274,7 +275,7 @@ class Run:
 
     def excluded_in(self, directory: str) -> Callable[..., bool]:
         """`excluded` for the entries of one absolute directory, as a function of (absolute path, is_dir,
-        name): discovery asks for it once per directory it walks (`files.iter_sources`' `excluded_in`),
+        name): discovery asks for it once per directory it walks (`discovery.iter_sources`' `excluded_in`),
         where `excluded` finds the directory and its matcher again for every entry."""
         matches = self._excluders.get(directory)
         if matches is None:
@@ -284,7 +285,7 @@ class Run:
 
     def exclude_key(self, directory: str) -> tuple[str, ...]:
         """Everything `excluded` decides the entries of an absolute directory by (its exclude patterns):
-        the key under which the results cache keeps the directory's listing (`files.ListingMemo`)."""
+        the key under which the results cache keeps the directory's listing (`discovery.ListingMemo`)."""
         settings = self.resolver.for_dir(directory)
         found = self._exclude_keys.get(id(settings))
         if found is None:
@@ -292,7 +293,7 @@ class Run:
         return found[1]
 
     def sources(self, memo: ListingMemo | None = None, lane: Lane | None = None) -> Iterator[Path]:
-        """The files to run on, as the walk finds them (`files.iter_sources`; `memo`: the listings of
+        """The files to run on, as the walk finds them (`discovery.iter_sources`; `memo`: the listings of
         earlier walks; `lane`: takes over the files it answers True for). Raises `click.UsageError` for a
         path that does not exist."""
         try:
@@ -391,7 +392,7 @@ class Run:
         return [jobs[i] for i in order], [outcomes[i] for i in order]
 
     def _plain_lane(self, cache: Cache, mode: Mode, want_edits: bool) -> Lane:
-        """The walk's lane (`files.iter_sources`) for a cached run: a file the cache serves as plain
+        """The walk's lane (`discovery.iter_sources`) for a cached run: a file the cache serves as plain
         (`Cache.serve_plain`, under the settings its job would have) is counted in `served` instead of
         becoming a job and an outcome; any other file becomes a job as usual."""
         include_generated = self.kw["include_generated"]

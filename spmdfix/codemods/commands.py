@@ -32,7 +32,8 @@ from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 
 from spmdfix import pipeline
 from spmdfix.config import ConfigError, Resolver
-from spmdfix.files import excluded_as_given, gitignored
+from spmdfix.discovery import excluded_as_given
+from spmdfix.gitignore import gitignored
 from spmdfix.model import (
     AUTO,
     DEFAULT_NEW_AXIS,

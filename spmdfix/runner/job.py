@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spmdfix import pipeline, rules
-from spmdfix.files import MAX_BYTES, is_normal
+from spmdfix.discovery import is_normal
+from spmdfix.files import MAX_BYTES
 from spmdfix.model import Options
 from spmdfix.results import Mode
 
