@@ -48,7 +48,8 @@ if TYPE_CHECKING:
     from spmdfix import notebook
     from spmdfix.analysis.index import ProjectIndex
     from spmdfix.api import Reviewer
-    from spmdfix.config import Resolver, Settings
+    from spmdfix.config import Resolver
+    from spmdfix.settings import Settings
 
 ALL_CODES = frozenset(rules.RULES)
 GENERATED_MARK = "@generated"
@@ -103,7 +104,7 @@ def project_root_of(path: str | Path, settings: FileSettings) -> Path:
 def resolve(resolver: Resolver, path: str | Path) -> FileSettings:
     """The settings `resolver` gives the file at `path` (its closest config file, then the overrides).
 
-    Raises `config.ConfigError` for a bad configuration file.
+    Raises `settings.ConfigError` for a bad configuration file.
     """
     absolute = os.path.abspath(path)
     return file_settings(resolver.for_file(absolute), absolute)
@@ -114,7 +115,7 @@ def resolve_shared(resolver: Resolver, path: str | Path, memo: dict[str, FileSet
     (a warm run asks for every file of the tree). `memo` maps a directory, spelled as in `path`, to its
     files' settings; it must not outlive a change of working directory or of the configuration files.
 
-    Raises `config.ConfigError` for a bad configuration file.
+    Raises `settings.ConfigError` for a bad configuration file.
     """
     directory = os.path.dirname(os.fspath(path))
     found = memo.get(directory)

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 
 from golden import GOLDEN
 from spmdfix.cli import main
-from spmdfix.config import Overrides, Resolver
+from spmdfix.config import Resolver
 from spmdfix.discovery import discover
+from spmdfix.overrides import Overrides
 
 CASE = GOLDEN / "add-axis" / "mesh_reshape_basic"
 

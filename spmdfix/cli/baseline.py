@@ -33,9 +33,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spmdfix.config import ConfigError
 from spmdfix.model import Finding
 from spmdfix.results import FileResult
+from spmdfix.settings import ConfigError
 
 if TYPE_CHECKING:
     from spmdfix.cli.invocation import Run

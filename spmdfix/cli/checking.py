@@ -29,9 +29,9 @@ from spmdfix.cli.output import (
     summary,
     unreadable_reported,
 )
-from spmdfix.config import ConfigError
 from spmdfix.files import FileError, write_source
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode
+from spmdfix.settings import ConfigError
 
 
 @click.command(short_help="Report findings (and with --fix apply the safe fixes).")

@@ -18,18 +18,11 @@ import click
 
 from spmdfix import pipeline
 from spmdfix.cli import terminal
-from spmdfix.config import (
-    ConfigError,
-    Overrides,
-    Resolver,
-    config_options,
-    glob_matcher,
-    per_file_ignores_option,
-    render_settings,
-    split_codes,
-)
+from spmdfix.config import Resolver
 from spmdfix.discovery import excluded_as_given, iter_sources
 from spmdfix.files import MAX_BYTES, FileError, decode
+from spmdfix.globs import glob_matcher
+from spmdfix.overrides import Overrides, config_options, per_file_ignores_option, split_codes
 from spmdfix.results import FileResult, Mode, Skipped, Unreadable
 from spmdfix.runner import (
     Job,
@@ -38,6 +31,8 @@ from spmdfix.runner import (
     run_source,
     run_streamed,
 )
+from spmdfix.settings import ConfigError
+from spmdfix.settings_keys import render_settings
 
 if TYPE_CHECKING:
     from spmdfix.cache import Cache, CachedRun, PlainCounts

@@ -31,7 +31,7 @@ import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 
 from spmdfix import pipeline
-from spmdfix.config import ConfigError, Resolver
+from spmdfix.config import Resolver
 from spmdfix.discovery import excluded_as_given
 from spmdfix.gitignore import gitignored
 from spmdfix.model import (
@@ -48,6 +48,7 @@ from spmdfix.model import (
 )
 from spmdfix.pipeline import FileSettings, Fixed
 from spmdfix.positions import LineIndex
+from spmdfix.settings import ConfigError
 
 
 class _SpmdfixCommand(CodemodCommand, ABC):

@@ -20,7 +20,7 @@ from pygls.io_ import run_async
 from pygls.lsp.server import LanguageServer
 
 from spmdfix import __version__, pipeline
-from spmdfix.config import CONFIG_NAME, PYPROJECT, ConfigError, Resolver
+from spmdfix.config import CONFIG_NAME, PYPROJECT, Resolver
 from spmdfix.links import docs_base
 from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
 from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
@@ -30,6 +30,7 @@ from spmdfix.lsp.project import ProjectIndexes
 from spmdfix.lsp.text import PositionConverter
 from spmdfix.model import Finding
 from spmdfix.pipeline import Checked, FileSettings
+from spmdfix.settings import ConfigError
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectIndex
