@@ -415,7 +415,8 @@ class Run:
         """The results cache's hooks for a `check` run (None with `--no-cache`, or for other modes)."""
         if mode is not Mode.CHECK or self.kw.get("no_cache", True):
             return None
-        from spmdfix.cache import Cache, CachedRun, default_directory
+        from spmdfix.cache import Cache, CachedRun
+        from spmdfix.cache_keys import default_directory
 
         return CachedRun(Cache(self.kw.get("cache_dir") or default_directory()))
 
