@@ -241,6 +241,17 @@ def write_source(source: SourceFile, text: str) -> bool:
         raise FileError("not written: the file is read-only")
     if target.read_bytes() != source.raw:
         raise FileError("not written: the file changed on disk since it was read")
+    try:
+        _replace_atomically(target, data, stat.S_IMODE(st.st_mode))
+    except OSError as err:
+        raise FileError(f"cannot write: {err.strerror or err}") from err
+    return True
+
+
+def _replace_atomically(target: Path, data: bytes, mode: int) -> None:
+    """Write `data` to a temporary file beside `target`, flushed to disk with permission bits `mode`, then
+    rename it over `target`: a reader sees the old bytes or the new ones, never a part. Raises OSError (the
+    temporary file is removed, `target` left as it was)."""
     import tempfile  # only when writing
 
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".spmdfix", dir=target.parent)
@@ -249,9 +260,21 @@ def write_source(source: SourceFile, text: str) -> bool:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
-    except OSError as err:
+    except OSError:
         Path(tmp).unlink(missing_ok=True)
-        raise FileError(f"cannot write: {err.strerror or err}") from err
-    return True
+        raise
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write `text` (UTF-8) to `path` whole or not at all, creating its directory; a file already there is
+    replaced (a report, not a source file: no check that it is unchanged). Raises OSError."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _replace_atomically(path, text.encode("utf-8"), 0o666 & ~_umask())
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -252,6 +252,17 @@ def _where(lines: LineIndex, offset: int, cells) -> str:
     return f"cell {cell}:{cell_row}:{col}"
 
 
+def _located(places: _Places, span: Span, cells) -> str:
+    return f"{places.display(span)}:{_where(places.lines_of(span), span.start, None if span.path else cells)}"
+
+
+def location(report: FileReport, span: Span, cells=None) -> str:
+    """Where `span` (of one of `report`'s findings) is, as the text output says it: `path:row:col` (the
+    module the span names when it lies in another module of the project, read from disk), or
+    `path:cell N:row:col` in a notebook (`cells`, its `CellIndex`)."""
+    return _located(_Places(report), span, cells)
+
+
 def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=None) -> list[str]:
     """Human-readable lines for one file: `path:row:col: CODE [*] message`, then notes and (with
     `show_fixes`) every fix and refusal; with `cells` (a notebook's `CellIndex`) positions read
@@ -259,7 +270,7 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
     places = _Places(report)
 
     def where(span: Span) -> str:
-        return f"{places.display(span)}:{_where(places.lines_of(span), span.start, None if span.path else cells)}"
+        return _located(places, span, cells)
 
     out = []
     for f in report.findings:

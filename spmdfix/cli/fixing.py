@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from spmdfix import rules
+from spmdfix import migration, rules
 from spmdfix.cli import terminal
 from spmdfix.cli.crossmodule import fix_others, with_cross_module_fixes
 from spmdfix.cli.interactive import interactive_fix
@@ -30,7 +31,8 @@ from spmdfix.cli.output import (
     summary,
 )
 from spmdfix.cli.tally import Tally
-from spmdfix.files import FileError, write_source
+from spmdfix.files import FileError, write_source, write_text_atomically
+from spmdfix.migration import report_suffixes
 from spmdfix.model import STRATEGIES, Transform
 from spmdfix.report import unified_diff
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode, Unreadable
@@ -61,11 +63,20 @@ STRATEGY_HELP = (
     is_flag=True,
     help="Show each fix as a diff and ask before applying it.",
 )
+@click.option(
+    "--report",
+    "report_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a migration report to FILE (.html: one self-contained page; .md: Markdown): per file each"
+    " finding, the fix chosen and why, the alternatives not taken and why, the diff, what is left; and totals.",
+)
 @exit_non_zero_on_fix_option
 @guard_config
 def fix(
     diff: bool,
     interactive: bool,
+    report_file: Path | None,
     output_format: str | None,
     output_file: Path | None,
     show_fixes: bool,
@@ -84,6 +95,11 @@ def fix(
         raise click.UsageError("a report of the findings left cannot be combined with --diff, stdin or --interactive")
     if statistics and (output_format or "full") not in (*TEXT_FORMATS, "json"):
         raise click.UsageError("--statistics prints text or json")
+    if report_file is not None:
+        if run.stdin or interactive:
+            raise click.UsageError("--report cannot be combined with stdin or --interactive")
+        if report_file.suffix.lower() not in report_suffixes():
+            raise click.UsageError(f"--report writes .html or .md, not {report_file.name}")
     if interactive:
         if diff or run.stdin:
             raise click.UsageError("--interactive cannot be combined with --diff or stdin")
@@ -95,30 +111,62 @@ def fix(
         if not diff:
             terminal.binary(sys.stdout).write(run.stdin_bytes())
         sys.exit(EXIT_CLEAN)
+    # (the report needs every fix and refusal of the findings as they were: a check of the files first)
+    asked = None if report_file is None else ReportRequest(report_file, run.outcomes(Mode.CHECK)[1])
     if report:
-        sys.exit(fix_and_report(run, output_format or "full", output_file, show_fixes, statistics))
-    sys.exit(fix_run(run, diff))
+        sys.exit(fix_and_report(run, output_format or "full", output_file, show_fixes, statistics, report=asked))
+    sys.exit(fix_run(run, diff, report=asked))
 
 
-def fix_run(run: Run, diff: bool) -> int:
-    """`fix` (and `check --diff`): write every fix, or print them as a diff, with the closing summary; the
-    exit code."""
+@dataclass(frozen=True, slots=True)
+class ReportRequest:
+    """`fix --report FILE`: where to write the migration report, and the results of checking the run's files
+    as they were (their findings with every fix and refusal), in the order of the fix run's files."""
+
+    path: Path
+    before: list[FileResult]
+
+
+def _write_report(asked: ReportRequest, jobs: list[Job], outcomes: list[FileResult], others, diff: bool) -> None:
+    """Build the migration report of the run (`spmdfix.migration`) and write it whole or not at all."""
+    built = migration.build(asked.before, outcomes, others, [job.options for job in jobs], preview=diff)
+    text = migration.render(built, asked.path.suffix)
+    try:
+        write_text_atomically(asked.path, text)
+    except OSError as err:
+        raise click.ClickException(f"cannot write {asked.path}: {err.strerror or err}") from err
+    click.echo(f"Wrote the migration report to {asked.path}", err=True)
+
+
+def fix_run(run: Run, diff: bool, report: ReportRequest | None = None) -> int:
+    """`fix` (and `check --diff`): write every fix, or print them as a diff, with the closing summary, and
+    the migration report `report` asks for; the exit code."""
     jobs, outcomes = run.outcomes(Mode.FIX)
     if run.stdin:
         return _fix_stdin(run, jobs, outcomes, diff)
     tally = Tally()
-    outcomes = apply_fixes(run, jobs, outcomes, diff, tally)
+    outcomes = apply_fixes(run, jobs, outcomes, diff, tally, report)
     run.say(summary(jobs, outcomes, tally.errors, tally.applied, diff, tally.unwritten))
     return tally.exit_code(diff, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 
 
-def apply_fixes(run: Run, jobs: list[Job], outcomes: list[FileResult], diff: bool, tally: Tally) -> list[FileResult]:
+def apply_fixes(
+    run: Run,
+    jobs: list[Job],
+    outcomes: list[FileResult],
+    diff: bool,
+    tally: Tally,
+    report: ReportRequest | None = None,
+) -> list[FileResult]:
     """Write (or, with `diff`, print as a diff) every file the fix outcomes change, fixes that reach other
-    modules included; the outcomes with those applied (their findings are what is left)."""
+    modules included, and the migration report `report` asks for; the outcomes with those applied (their
+    findings are what is left)."""
     outcomes, others = with_cross_module_fixes(jobs, outcomes, tally)
     for job, o in zip(jobs, outcomes):
         _fix_one(o, diff, tally, job, run)
     fix_others(others, diff, tally)
+    if report is not None:
+        _write_report(report, jobs, outcomes, others, diff)
     # (an index is kept only by a process that imported the analysis: the workers usually did, not this one)
     if not diff and "spmdfix.api" in sys.modules:
         from spmdfix.api import forget_indexes
@@ -134,13 +182,14 @@ def fix_and_report(
     show_fixes: bool,
     statistics: bool,
     baseline: Path | None = None,
+    report: ReportRequest | None = None,
 ) -> int:
     """`check --fix` (and `fix` with a report option): apply the fixes, then report the findings left as
     `check` does (less those of `baseline`, `check --baseline`), with ruff's summary of what was fixed; the
     exit code (1 when findings are left)."""
     jobs, outcomes = run.outcomes(Mode.FIX)
     tally = Tally()
-    outcomes = apply_fixes(run, jobs, outcomes, False, tally)
+    outcomes = apply_fixes(run, jobs, outcomes, False, tally, report)
     baselined = 0
     if baseline is not None:
         from spmdfix.cli.baseline import with_baseline
