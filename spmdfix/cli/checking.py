@@ -15,10 +15,9 @@ from spmdfix.cli.invocation import (
     EXIT_FINDINGS,
     ConfigProblem,
     Run,
-    common_options,
-    exit_non_zero_on_fix_option,
     guard_config,
 )
+from spmdfix.cli.options import common_options, exit_non_zero_on_fix_option
 from spmdfix.cli.output import (
     TEXT_FORMATS,
     emit,

@@ -16,10 +16,9 @@ from spmdfix.cli.invocation import (
     EXIT_CLEAN,
     EXIT_ERROR,
     Run,
-    common_options,
-    exit_non_zero_on_fix_option,
     guard_config,
 )
+from spmdfix.cli.options import common_options, exit_non_zero_on_fix_option
 from spmdfix.cli.output import (
     TEXT_FORMATS,
     diff_path,
