@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from spmdfix import pipeline
+from spmdfix import file_settings
 from spmdfix.cli import terminal
 from spmdfix.cli.options import MIB
 from spmdfix.config import Resolver
@@ -78,7 +78,7 @@ class Run:
         )
         self.resolver = Resolver(overrides, config_file)
         self.paths: tuple[Path, ...] = kw["paths"]
-        self._settings: dict[str, pipeline.FileSettings] = {}  # `pipeline.resolve_shared`'s memo
+        self._settings: dict[str, file_settings.FileSettings] = {}  # `file_settings.resolve_shared`'s memo
         self._exclude_keys: dict[int, tuple[object, tuple[str, ...]]] = {}  # `exclude_key`'s memo
         self._excluders: dict[str, Callable[..., bool]] = {}  # `excluded`'s, by absolute directory
         self.cwd = os.getcwd()  # reports show paths relative to it (`display_path`)
@@ -171,7 +171,7 @@ class Run:
         display: str | None = None,
     ) -> Job:
         """The job of one file, with the options and rule codes its settings give."""
-        settings = pipeline.resolve_shared(self.resolver, path, self._settings)
+        settings = file_settings.resolve_shared(self.resolver, path, self._settings)
         return Job(
             path,
             display or display_path(path, self.cwd),
@@ -260,7 +260,7 @@ class Run:
             directory = os.path.dirname(path)
             if directory == last[0]:
                 return serve(absolute, last[1])
-            settings = pipeline.resolve_shared(resolver, path, memo)
+            settings = file_settings.resolve_shared(resolver, path, memo)
             # (`settings_key_of` memoises the key by the identity of the settings' objects)
             options, enabled = settings.options, settings.enabled
             key = cache.settings_key_of(options, enabled, mode, want_edits, include_generated, max_bytes)
