@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
+from spmdfix import links
 from spmdfix.rules import RULES, UNFOLLOWED
 
 INFORMATION = frozenset({UNFOLLOWED.code})  # codes of records about the run (severity "info"), not results
@@ -56,34 +57,33 @@ def sarif(
     Each record's chosen `fix` and then its `alternatives` become the result's `fixes` (each with its
     applicability in `properties`, one `artifactChange` per file it edits); a fix whose edits could not be
     built is left out. `related` becomes `relatedLocations`, and `chain` a `codeFlows` thread flow (the steps
-    from the vmap to the finding, which code scanning UIs draw as a path); each place in the file it names. `information_uri` defaults to the project's home page, from the package's
-    `[project.urls]` (`project_urls`). Each rule carries its documentation: `fullDescription` is its "What
-    it does" section and `help` the whole document (`links.full_description`), and `helpUri` its link
+    from the vmap to the finding, which code scanning UIs draw as a path); each place in the file it names.
+    `information_uri` defaults to the project's home page, from the package's `[project.urls]`
+    (`links.project_urls`). Each rule carries its documentation: `fullDescription` is its "What it does"
+    section and `help` the whole document (`links.full_description`), and `helpUri` its link
     under `docs` (the `docs-url` setting; `links.docs_base`) when that is an absolute URI; without one it is
     left out (a local `file://` path means nothing to a code scanning service).
     """
-    from spmdfix.links import docs_base, full_description, is_absolute, rule_url
-
     root = Path(base if base is not None else os.getcwd()).resolve()
     rules = [rule for rule in RULES.values() if rule.code not in INFORMATION]
     index = {rule.code: i for i, rule in enumerate(rules)}
-    urls = project_urls()
+    urls = links.project_urls()
     information_uri = information_uri or next((urls[k] for k in _HOME_LABELS if k in urls), None)
-    rules_url = docs_base(docs)
+    rules_url = links.docs_base(docs)
     driver: dict = {"name": TOOL_NAME, "version": tool_version}
     if information_uri:
         driver["informationUri"] = information_uri
 
     def help_uri(code: str) -> dict:
-        url = rule_url(code, rules_url) if rules_url else ""
-        return {"helpUri": url} if is_absolute(url) else {}
+        url = links.rule_url(code, rules_url) if rules_url else ""
+        return {"helpUri": url} if links.is_absolute(url) else {}
 
     driver["rules"] = [
         {
             "id": rule.code,
             "name": rule.name,
             "shortDescription": {"text": rule.summary},
-            "fullDescription": {"text": full_description(rule.code)},
+            "fullDescription": {"text": links.full_description(rule.code)},
             "help": {"text": rule.doc(), "markdown": rule.doc()},
             **help_uri(rule.code),
             "defaultConfiguration": {"level": "error"},
@@ -152,23 +152,7 @@ def _descriptor(rule) -> dict:
     return {"id": rule.code, "name": rule.name, "shortDescription": {"text": rule.summary}}
 
 
-_HOME_LABELS = ("homepage", "repository", "source", "documentation")
-
-
-def project_urls() -> dict[str, str]:
-    """The package's `[project.urls]` (labels lower-cased), from its installed metadata; {} when it has none."""
-    import importlib.metadata
-
-    try:
-        entries = importlib.metadata.metadata("spmdfix").get_all("Project-URL") or []
-    except importlib.metadata.PackageNotFoundError:
-        return {}
-    urls = {}
-    for entry in entries:
-        label, _, url = entry.partition(",")
-        if url.strip().startswith(("https://", "http://")):
-            urls[label.strip().lower()] = url.strip()
-    return urls
+_HOME_LABELS = ("homepage", "repository", "source", "documentation")  # `[project.urls]` labels of a home page
 
 
 def _artifact(filename: str, root: Path) -> dict:
