@@ -199,6 +199,7 @@ def test_mesh_reads_through_a_placed_array_are_reported_with_their_use() -> None
         "k = s.mesh.axis_sizes[0]",
         "u = t.sharding.num_devices",
         "xs.sharding",  # `same = xs.sharding == row`: a comparison is no use on the list
+        "row",  # the same comparison reads the NamedSharding value too
         "names = row.mesh.axis_names",
         "ys.sharding.mesh.shape.values()",
     ]
@@ -260,6 +261,7 @@ def test_sharding_mesh_reads_of_arrays_not_visibly_placed_are_reported() -> None
     assert reads == [
         "len(jax.typeof(v).sharding.mesh.axis_names)",
         "s.mesh.devices.shape, n, w.sharding",  # the `s.mesh.devices.shape` of the returned tuple
+        "s.mesh.devices.shape, n, w.sharding",  # and `w.sharding` returned, which may be read elsewhere
     ]
 
 
@@ -278,3 +280,23 @@ def test_golden_add_axis_refusals_name_the_read_through_the_array() -> None:
         assert fixes and fixes[0] is not None, case
         assert fixes[0].applicability == Applicability.UNSAFE, case
         assert use in fixes[0].reason, fixes[0].reason
+
+
+def test_shardings_passed_to_the_modules_own_code_are_reported_and_to_jax_are_not() -> None:
+    reads = _reads(
+        """
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+        row = NamedSharding(mesh, P(None, 'x'))
+        run = jax.jit(lambda v: v, in_shardings=(row, None), out_shardings={'a': row})
+        ok = isinstance(row, NamedSharding)
+
+        def groups(s):
+            return s.mesh.devices.shape[0]
+
+        def layer(v):
+            return v * groups(v.sharding)
+
+        n = groups(row)
+        """
+    )
+    assert reads == ["groups(v.sharding)", "groups(row)"]

@@ -97,10 +97,12 @@ class MeshUses:
         `.spec` is kept; `.mesh` is the mesh again (`_judge_mesh`); as the sharding argument of a placing call
         (`jax.device_put(a, s)`) it places an array, followed by `_judge_array` (measured for a `NamedSharding`
         and an array's `.sharding`; not for `jax.typeof(x).sharding`, whose mesh is abstract: `may_place`
-        False reports it). Any other use of an array's
-        sharding (`placed`: passed on, compared, `.shard_shape(...)`) is reported; a `NamedSharding` value
-        passed on (jit `in_shardings`, ...) keeps its layout, as the allowlist says. Past `follow`'s depth the
-        sharding itself is reported.
+        False reports it). Any other use of the sharding of an array placed on the mesh (`placed`: passed on,
+        compared, `.shard_shape(...)`) is reported. A `NamedSharding` value, or the sharding of an array not
+        known to be placed, passed to a JAX function (jit `in_shardings`, directly or in a tuple, list or
+        dict) keeps its layout, as the allowlist says; any other use of it (passed to the module's own code,
+        stored, compared) may read its `.mesh` where the analysis does not look, and is reported. Past
+        `follow`'s depth the sharding itself is reported.
         """
         if follow.spent:
             reads.append(self.uses.use(sharding))
@@ -117,9 +119,22 @@ class MeshUses:
             array = self._placed_by(end)
             if array is not None and may_place:
                 self._judge_array(array, reads, follow.deeper())
-            elif placed:
+            elif placed or not self._passed_to_jax(end):
                 reads.append(self.uses.use(end))
         return context
+
+    def _passed_to_jax(self, expr: ast.expr) -> bool:
+        """Whether `expr` is an argument of a JAX function (`jax.*`, or `isinstance`), directly or as an element
+        of a tuple, list or dict display passed there: JAX reads a sharding's layout, never its mesh's shape."""
+        node: ast.AST = expr
+        up = self.uses.parent(node)
+        while isinstance(up, (ast.Tuple, ast.List, ast.Dict, ast.keyword)):
+            node, up = up, self.uses.parent(up)
+        if not isinstance(up, ast.Call) or node is up.func:
+            return False
+        if isinstance(up.func, ast.Name) and up.func.id == "isinstance":
+            return not self.ix.lookup("isinstance", self.ix.scope_at(up))  # the builtin, not rebound
+        return (self._qname(up) or "").startswith("jax.")
 
     def _judge_array(self, array: ast.expr, reads: list[Use], follow: Follow) -> None:
         """Adds to `reads` the uses of an array placed on the mesh that read its sharding off the list:

@@ -2,8 +2,10 @@
 
 Measured (docs/jax-behaviour.md, docs/safety.md): values are kept when the axis is removed from in_specs and
 out_specs together and the body is elementwise along those dimensions; they change when the body reduces,
-scans or reads its block shape, when an out_specs-only collision's output was tiled over the axis, and with
-any collective over the axis (never offered then). On an Explicit mesh callers' placed inputs stop matching.
+scans or reads its block shape, when an out_specs-only collision's output was tiled over the axis, with
+any collective over the axis (never offered then), and with a collective over an axis that shares a tuple spec
+entry with the stripped axis written before it (`shared_dimension_collectives`). On an Explicit mesh callers'
+placed inputs stop matching.
 """
 
 from __future__ import annotations
