@@ -146,6 +146,17 @@ NAMED_SHARDING_NAMES = frozenset({"jax.sharding.NamedSharding", "jax.NamedShardi
 # Functions that return the context mesh (the one `jax.set_mesh` set): reads of a mesh without naming it.
 CONTEXT_MESH_GETTERS = frozenset({"jax.sharding.get_abstract_mesh", "jax.sharding.get_mesh"})
 SET_MESH_NAMES = frozenset({"jax.set_mesh", "jax.sharding.use_mesh", "jax.sharding.set_mesh"})
+# Calls that return their array operand placed by a sharding: the parameter (position, keyword) holding the
+# sharding. An array they place on a mesh carries that mesh in `.sharding.mesh` (mesh_uses.MeshUses).
+PLACING_SHARDING_PARAM = {
+    "jax.device_put": (1, "device"),
+    "jax.reshard": (1, "out_shardings"),
+    "jax.sharding.reshard": (1, "out_shardings"),
+    "jax.lax.with_sharding_constraint": (1, "shardings"),
+    "jax.experimental.pjit.with_sharding_constraint": (1, "shardings"),
+}
+# `jax.typeof(x)`: the abstract value of x, whose `.sharding` is the array's sharding (its mesh abstract).
+TYPEOF_NAMES = frozenset({"jax.typeof"})
 
 PARTIAL_NAMES = frozenset({"functools.partial"})
 

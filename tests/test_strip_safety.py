@@ -6,6 +6,7 @@ import textwrap
 
 import pytest
 
+from golden import GOLDEN
 from spmdfix.api import check_source
 from spmdfix.model import Applicability, Transform
 
@@ -144,3 +145,46 @@ def test_constraint_spec_used_elsewhere_makes_its_strip_unsafe() -> None:
     fixes = [f.fix_for(Transform.STRIP) for f in check_source(source) if f.code == "SPMD005"]
     assert fixes and fixes[0].applicability == Applicability.UNSAFE
     assert "(line 13)" in fixes[0].reason, fixes[0].reason
+
+
+# Issue 23 kind 3 (safety/measurements/strip_collective_shared_dimension.py): a body collective over an axis
+# that shares a tuple spec entry with the stripped axis, the stripped axis before it.
+SHARED_DIMENSION_UNSAFE = {
+    "pmean_x_major": ("P(('x', 'y'))", "b - jax.lax.pmean(b, 'y')", "`pmean` over `'y'` (line 9)"),
+    "psum_x_major": ("P(('x', 'y'))", "b + jax.lax.psum(b, 'y')", "`psum` over `'y'` (line 9)"),
+    "pmax_keyword_axis": ("P(('x', 'y'))", "b + jax.lax.pmax(b, axis_name='y')", "`pmax` over `'y'` (line 9)"),
+    "axis_index": ("P(('x', 'y'))", "b + jax.lax.axis_index('y')", "`axis_index` over `'y'` (line 9)"),
+    "three_members": ("P(('x', 'y', 'z'))", "b + jax.lax.psum(b, 'z')", "`psum` over `'z'` (line 9)"),
+    "second_dimension": ("P(None, ('x', 'y'))", "b - jax.lax.pmean(b, 'y')", "`pmean` over `'y'` (line 9)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARED_DIMENSION_UNSAFE))
+def test_collective_over_an_axis_sharing_the_stripped_dimension_makes_strip_unsafe(name: str) -> None:
+    spec, expr, why = SHARED_DIMENSION_UNSAFE[name]
+    fix = _strip(f"def body(b):\n    return {expr}", in_specs=spec, out_specs=spec)
+    assert fix.applicability == Applicability.UNSAFE
+    assert why in fix.reason and "shares with it in the spec entry" in fix.reason, fix.reason
+
+
+SHARED_DIMENSION_SAFE = {
+    "separate_entries": "P('x', 'y')",
+    "stripped_axis_minor": "P(('y', 'x'))",
+    "other_dimension": "P(('x', 'z'), 'y')",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARED_DIMENSION_SAFE))
+def test_collective_over_an_axis_not_sharing_the_dimension_or_major_keeps_strip_safe(name: str) -> None:
+    spec = SHARED_DIMENSION_SAFE[name]
+    fix = _strip("def body(b):\n    return b - jax.lax.pmean(b, 'y')", in_specs=spec, out_specs=spec)
+    assert fix.applicability == Applicability.SAFE, fix.reason
+
+
+def test_golden_refusal_names_the_collective_and_the_shared_entry() -> None:
+    source = (GOLDEN / "refuse" / "strip_collective_shared_dimension" / "input.py").read_text(encoding="utf-8")
+    fixes = [f.fix_for(Transform.STRIP) for f in check_source(source) if f.code == "SPMD001"]
+    assert fixes and fixes[0] is not None
+    assert fixes[0].applicability == Applicability.UNSAFE
+    assert "`pmean` over `'y'` (line 15)" in fixes[0].reason, fixes[0].reason
+    assert "spec entry `('x', 'y')`" in fixes[0].reason, fixes[0].reason

@@ -171,3 +171,132 @@ def test_word_count_counts_as_the_word_boundary_regex_does() -> None:
     ix = ModuleIndex(source, ast.parse(source))
     for word in ("f", "ff", "_f", "x", "absent", "ρ", "a·b"):
         assert ix.word_count(word) == len(re.findall(rf"\b{re.escape(word)}\b", source)), word
+
+
+# Issue 23 kind 2 (safety/measurements/add_axis_mesh_through_array.py): the mesh read through an array placed
+# on it is a use of the mesh, judged by the same allowlist.
+def test_mesh_reads_through_a_placed_array_are_reported_with_their_use() -> None:
+    reads = _reads(
+        """
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+        row = NamedSharding(mesh, P('y'))
+        xs = jax.device_put(np.ones((4, 8)), row)
+        groups = xs.sharding.mesh.devices.shape[0]
+        n = len(jax.typeof(xs).sharding.mesh.axis_names)
+        s = xs.sharding
+        k = s.mesh.axis_sizes[0]
+        t = jax.typeof(xs)
+        u = t.sharding.num_devices
+        same = xs.sharding == row
+        names = row.mesh.axis_names
+        ys = jax.lax.with_sharding_constraint(np.ones((4, 8)), NamedSharding(mesh, P('x')))
+        shapes = tuple(ys.sharding.mesh.shape.values())
+        """
+    )
+    assert reads == [
+        "groups = xs.sharding.mesh.devices.shape[0]",
+        "len(jax.typeof(xs).sharding.mesh.axis_names)",
+        "k = s.mesh.axis_sizes[0]",
+        "u = t.sharding.num_devices",
+        "xs.sharding",  # `same = xs.sharding == row`: a comparison is no use on the list
+        "row",  # the same comparison reads the NamedSharding value too
+        "names = row.mesh.axis_names",
+        "ys.sharding.mesh.shape.values()",
+    ]
+
+
+def test_allowlisted_reads_through_a_placed_array_are_not_reported() -> None:
+    assert _reads(
+        """
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+        xs = jax.device_put(np.ones((4, 8)), NamedSharding(mesh, P('y')))
+        spec = xs.sharding.spec
+        rank = len(jax.typeof(xs).sharding.spec)
+        n = xs.sharding.mesh.size + xs.sharding.mesh.shape['y'] + jax.typeof(xs).sharding.mesh.shape['y']
+        ws = jax.device_put(np.ones((4, 8)), xs.sharding)
+        zs = jax.device_put(xs, NamedSharding(xs.sharding.mesh, P(None, 'x')))
+        f = jax.shard_map(lambda b: b, mesh=xs.sharding.mesh, in_specs=P('x'), out_specs=P('x'))
+        m = xs.sharding.mesh
+        k = m.shape['x']
+        """
+    ) == []
+
+
+def test_arrays_placed_again_on_the_mesh_are_followed() -> None:
+    reads = _reads(
+        """
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+        xs = jax.device_put(np.ones((4, 8)), NamedSharding(mesh, P('y')))
+        ws = jax.device_put(np.ones((4, 8)), xs.sharding)
+        zs = jax.device_put(xs, NamedSharding(ws.sharding.mesh, P(None, 'x')))
+        opaque = helper(zs.sharding)
+        """
+    )
+    assert reads == ["helper(zs.sharding)"]
+
+
+def test_typeof_sharding_places_nothing_it_was_not_measured_to() -> None:
+    reads = _reads(
+        """
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+        xs = jax.device_put(np.ones((4, 8)), NamedSharding(mesh, P('y')))
+        ws = jax.device_put(np.ones((4, 8)), jax.typeof(xs).sharding)
+        """
+    )
+    assert reads == ["jax.device_put(np.ones((4, 8)), jax.typeof(xs).sharding)"]
+
+
+def test_sharding_mesh_reads_of_arrays_not_visibly_placed_are_reported() -> None:
+    reads = _reads(
+        """
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+        def layer(v, w):
+            n = len(jax.typeof(v).sharding.mesh.axis_names)
+            s = w.sharding
+            fine = s.spec, s.mesh.shape['x'], jax.sharding.PartitionSpec('x')
+            return s.mesh.devices.shape, n, w.sharding
+        """
+    )
+    assert reads == [
+        "len(jax.typeof(v).sharding.mesh.axis_names)",
+        "s.mesh.devices.shape, n, w.sharding",  # the `s.mesh.devices.shape` of the returned tuple
+        "s.mesh.devices.shape, n, w.sharding",  # and `w.sharding` returned, which may be read elsewhere
+    ]
+
+
+def test_golden_add_axis_refusals_name_the_read_through_the_array() -> None:
+    from golden import GOLDEN
+    from spmdfix.api import check_source
+    from spmdfix.model import Applicability, Transform
+
+    wanted = {
+        "refuse/add_axis_mesh_read_through_array": "`groups = xs.sharding.mesh.devices.shape[0]` (line 19)",
+        "refuse/add_axis_mesh_read_typeof_in_vmap": "`sizes = jax.typeof(x).sharding.mesh.axis_sizes` (line 14)",
+    }
+    for case, use in wanted.items():
+        source = (GOLDEN / case / "input.py").read_text(encoding="utf-8")
+        fixes = [f.fix_for(Transform.ADD_AXIS) for f in check_source(source) if f.code == "SPMD001"]
+        assert fixes and fixes[0] is not None, case
+        assert fixes[0].applicability == Applicability.UNSAFE, case
+        assert use in fixes[0].reason, fixes[0].reason
+
+
+def test_shardings_passed_to_the_modules_own_code_are_reported_and_to_jax_are_not() -> None:
+    reads = _reads(
+        """
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+        row = NamedSharding(mesh, P(None, 'x'))
+        run = jax.jit(lambda v: v, in_shardings=(row, None), out_shardings={'a': row})
+        ok = isinstance(row, NamedSharding)
+
+        def groups(s):
+            return s.mesh.devices.shape[0]
+
+        def layer(v):
+            return v * groups(v.sharding)
+
+        n = groups(row)
+        """
+    )
+    assert reads == ["groups(v.sharding)", "groups(row)"]

@@ -60,6 +60,7 @@ USES = {
         mesh, P(xs.sharding.mesh.axis_names[0]), xs),
     "use: device_put(xs, NamedSharding(xs.sharding.mesh, P(None, 'x')))": lambda xs, mesh: (
         mesh, P("x"), jax.device_put(xs, NamedSharding(xs.sharding.mesh, P(None, "x")))),
+    "use: device_put(xs * 1.0, xs.sharding)": lambda xs, mesh: (mesh, P("x"), jax.device_put(xs * 1.0, xs.sharding)),
 }
 SETTINGS = {"before": ((2, 4), ("x", "y"), "x"), "after": ((1, 2, 4), ("batch", "x", "y"), "batch")}
 

@@ -91,6 +91,9 @@ SHAPE = Purpose("static shape", 12)
 INTEGER = Purpose("static integer", 12)
 # mesh_uses.MeshUses.device_reads: the names between a Mesh's devices argument and its array [`seen < 12`].
 DEVICE_NAMES = Purpose("device array names", 11)
+# mesh_uses.MeshUses.mesh_reads: a mesh through the arrays placed on it and back through their `.sharding.mesh`
+# (a new follower, issue 23: no old guard). Past the limit the use is reported, never assumed allowed.
+PLACED_ARRAYS = Purpose("arrays placed on a mesh", 12)
 # capture.CaptureAnalysis._array_value: whether an expression builds a non-scalar array [`depth > 8`].
 ARRAY_VALUE = Purpose("array value", 8)
 # capture.CaptureAnalysis.lift_use_problem: the locals a lifted value flows into [`len(done) > 16`].

@@ -19,6 +19,16 @@ error), `mesh.shape` iterated, unpacked or measured by `len`, `mesh.axis_sizes`,
 (`n_a, n_b = ...` raises, `...[0]` is 1 instead of the old first size), and the mesh passed to, returned from
 or stored by code spmdfix does not model. Each such use makes add-axis unsafe; the reason names it.
 
+The mesh read through an array placed on it (measured: safety/measurements/add_axis_mesh_through_array.py):
+`xs = jax.device_put(a, NamedSharding(mesh, P('y')))` carries the mesh in `xs.sharding.mesh` and
+`jax.typeof(xs).sharding.mesh`; after add-axis `xs.sharding.mesh.devices.shape[0]` is 1 and the program returns
+wrong values, while `xs.sharding.spec` is kept. So a mesh reached through an array is judged by the same list:
+the arrays a `NamedSharding(mesh, ...)` places (`jax.device_put`, `jax.reshard`, `with_sharding_constraint`) are
+followed, and of their `.sharding` (or `jax.typeof(...).sharding`) only `.spec` and `.mesh` uses on the list are
+allowed; any other read of that sharding is reported. A `.sharding.mesh` read of an array the module does not
+visibly place (a parameter, a jit output, the example inside the vmapped function) may be this mesh too: its uses
+off the list are reported as well. The same holds for a `NamedSharding` value's own `.mesh`.
+
 The device array: when add-axis edits a `reshape` behind a name (`devs = base.reshape(2, 4)`;
 `Mesh(devs, ...)`), every other read of that name sees the new shape too: no such read is allowed.
 """
@@ -29,7 +39,7 @@ import ast
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.follow import DEVICE_NAMES, Follow
+from spmdfix.analysis.follow import DEVICE_NAMES, PLACED_ARRAYS, Follow
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.uses import Use, UseIndex, attribute_chain
@@ -43,21 +53,141 @@ class MeshUses:
         self.ix = model.ix
         self.ev = model.ev
         self.uses = model.uses
+        self._unplaced: list[Use] | None = None  # `_unplaced_sharding_reads`, the same for every mesh
 
     def mesh_reads(self, ctor: ast.Call) -> list[Use]:
         """The uses of the mesh that `ctor` (a `Mesh(...)` / `jax.make_mesh(...)` call) builds that are not on
         the allowlist, in source order.
 
+        The mesh is also followed through the shardings built on it and the arrays they place (module
+        docstring); every `.sharding.mesh` read of the module whose array is not visibly placed counts too.
         When the mesh is made the context mesh (`jax.set_mesh(mesh)`, `with mesh:`), the module's calls of
         `jax.sharding.get_abstract_mesh()` / `get_mesh()` may return it: their uses are classified the same way.
         """
-        ends = self.uses.uses_of_value(ctor)
-        reads = [self.uses.use(e) for e in ends if not self._allowed(e, self.uses)]
-        if any(self._sets_context(e) for e in ends):
+        reads: list[Use] = []
+        context = self._judge_mesh(ctor, reads, Follow(PLACED_ARRAYS))
+        reads += self._unplaced_sharding_reads()
+        if context:
             for call in self.ix.calls:
                 if self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.CONTEXT_MESH_GETTERS:
                     reads += self.uses.disallowed(call, self._allowed)
         return sorted(set(reads), key=lambda u: u.span)
+
+    # --- the mesh through shardings and placed arrays ----------------------------------------------
+    def _judge_mesh(self, mesh: ast.expr, reads: list[Use], follow: Follow) -> bool:
+        """Adds to `reads` the uses of the mesh value `mesh` off the allowlist, and those of the shardings
+        `NamedSharding(mesh, ...)` builds (`_judge_sharding`). True when some use makes it the context mesh."""
+        context = False
+        for end in self.uses.uses_of_value(mesh):
+            context = context or self._sets_context(end)
+            if not self._allowed(end, self.uses):
+                reads.append(self.uses.use(end))
+                continue
+            up = self.uses.parent(end)
+            if isinstance(up, ast.Call) and self._qname(up) in jaxapi.NAMED_SHARDING_NAMES:
+                context = self._judge_sharding(up, reads, follow.deeper(), placed=False) or context
+        return context
+
+    def _judge_sharding(
+        self, sharding: ast.expr, reads: list[Use], follow: Follow, placed: bool, may_place: bool = True
+    ) -> bool:
+        """Adds to `reads` the uses of a sharding value (a `NamedSharding(mesh, ...)` call, an array's
+        `.sharding`) that may see the mesh's new axis; True when one makes its mesh the context mesh.
+
+        `.spec` is kept; `.mesh` is the mesh again (`_judge_mesh`); as the sharding argument of a placing call
+        (`jax.device_put(a, s)`) it places an array, followed by `_judge_array` (measured for a `NamedSharding`
+        and an array's `.sharding`; not for `jax.typeof(x).sharding`, whose mesh is abstract: `may_place`
+        False reports it). Any other use of the sharding of an array placed on the mesh (`placed`: passed on,
+        compared, `.shard_shape(...)`) is reported. A `NamedSharding` value, or the sharding of an array not
+        known to be placed, passed to a JAX function (jit `in_shardings`, directly or in a tuple, list or
+        dict) keeps its layout, as the allowlist says; any other use of it (passed to the module's own code,
+        stored, compared) may read its `.mesh` where the analysis does not look, and is reported. Past
+        `follow`'s depth the sharding itself is reported.
+        """
+        if follow.spent:
+            reads.append(self.uses.use(sharding))
+            return False
+        context = False
+        for end in self.uses.uses_of_value(sharding):
+            attrs, outer = attribute_chain(self.uses, end)
+            if attrs[:1] == ["spec"]:
+                continue
+            if attrs[:1] == ["mesh"]:
+                mesh = self.uses.parent(end)
+                context = self._judge_mesh(mesh, reads, follow.deeper()) or context
+                continue
+            array = self._placed_by(end)
+            if array is not None and may_place:
+                self._judge_array(array, reads, follow.deeper())
+            elif placed or not self._passed_to_jax(end):
+                reads.append(self.uses.use(end))
+        return context
+
+    def _passed_to_jax(self, expr: ast.expr) -> bool:
+        """Whether `expr` is an argument of a JAX function (`jax.*`, or `isinstance`), directly or as an element
+        of a tuple, list or dict display passed there: JAX reads a sharding's layout, never its mesh's shape."""
+        node: ast.AST = expr
+        up = self.uses.parent(node)
+        while isinstance(up, (ast.Tuple, ast.List, ast.Dict, ast.keyword)):
+            node, up = up, self.uses.parent(up)
+        if not isinstance(up, ast.Call) or node is up.func:
+            return False
+        if isinstance(up.func, ast.Name) and up.func.id == "isinstance":
+            return not self.ix.lookup("isinstance", self.ix.scope_at(up))  # the builtin, not rebound
+        return (self._qname(up) or "").startswith("jax.")
+
+    def _judge_array(self, array: ast.expr, reads: list[Use], follow: Follow) -> None:
+        """Adds to `reads` the uses of an array placed on the mesh that read its sharding off the list:
+        `array.sharding...` and `jax.typeof(array).sharding...` (`_judge_sharding` with `placed`). Its other
+        uses (arithmetic, calls) do not read the mesh; a callee that reads it through `.sharding.mesh` is
+        found by `_unplaced_sharding_reads`."""
+        if follow.spent:
+            reads.append(self.uses.use(array))
+            return
+        for end in self.uses.uses_of_value(array):
+            attrs, _ = attribute_chain(self.uses, end)
+            if attrs[:1] == ["sharding"]:
+                self._judge_sharding(self.uses.parent(end), reads, follow.deeper(), placed=True)
+                continue
+            up = self.uses.parent(end)
+            if isinstance(up, ast.Call) and up.args and up.args[0] is end and self._qname(up) in jaxapi.TYPEOF_NAMES:
+                for aval in self.uses.uses_of_value(up):
+                    if attribute_chain(self.uses, aval)[0][:1] == ["sharding"]:
+                        sharding = self.uses.parent(aval)
+                        self._judge_sharding(sharding, reads, follow.deeper(), placed=True, may_place=False)
+
+    def _placed_by(self, sharding: ast.expr) -> ast.Call | None:
+        """The call that places an array by `sharding` (`jax.device_put(a, sharding)`, `jax.reshard`,
+        `with_sharding_constraint`) when `sharding` is its sharding argument; None otherwise."""
+        up = self.uses.parent(sharding)
+        if isinstance(up, ast.keyword):
+            up = self.uses.parent(up)
+        if not isinstance(up, ast.Call):
+            return None
+        param = jaxapi.PLACING_SHARDING_PARAM.get(self._qname(up) or "")
+        return up if param is not None and argument(up, *param) is sharding else None
+
+    def _unplaced_sharding_reads(self) -> list[Use]:
+        """The uses off the list of every `<expr>.sharding.mesh` of the module (also through a name bound to
+        `<expr>.sharding`), whatever the array: one the module does not visibly place (a parameter, the
+        example inside the vmapped function) may be placed on this mesh, and its reads must not pass unseen.
+        Kept for the module (they do not depend on the mesh)."""
+        if self._unplaced is None:
+            reads: list[Use] = []
+            if self.ix.word_count("sharding"):
+                for node in ast.walk(self.ix.tree):
+                    if (
+                        isinstance(node, ast.Attribute)
+                        and node.attr == "sharding"
+                        and isinstance(node.ctx, ast.Load)
+                        and self.ix.qualname(node, self.ix.scope_at(node)) is None  # not the module `jax.sharding`
+                    ):
+                        self._judge_sharding(node, reads, Follow(PLACED_ARRAYS), placed=False)
+            self._unplaced = reads
+        return self._unplaced
+
+    def _qname(self, call: ast.Call) -> str | None:
+        return self.ix.qualname(call.func, self.ix.scope_at(call))
 
     def _sets_context(self, expr: ast.expr) -> bool:
         up = self.uses.parent(expr)

@@ -11,7 +11,9 @@ with the use, its text and its line (docs/safety.md, "strip"):
   literals, module attributes such as `jnp.float32` or `jnp.pi`;
 - operations: the arithmetic operators but `@`, comparisons, unary operators, the elementwise functions and
   methods of `jaxapi.ELEMENTWISE_NAMES` / `ELEMENTWISE_METHODS`, and `psum`/`pmean`/`pmax`/`pmin` over axes
-  that are not stripped (they combine equal positions of equal-shaped blocks);
+  that are not stripped (they combine equal positions of equal-shaped blocks; except over an axis sharing a
+  tuple spec entry with a stripped axis written before it, which `fixes.strip_spec_entries.
+  shared_dimension_collectives` makes unsafe: each block then holds other elements of that dimension);
 - combination: an operation's array operands are all blocks of the same stripped layout, or all fixed;
 - outputs: a block leaves through an out_spec that names the stripped axes at the same dimensions, a fixed
   or scalar value through one that names none of them.

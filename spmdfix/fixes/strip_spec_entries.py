@@ -2,8 +2,10 @@
 
 Measured (docs/jax-behaviour.md, docs/safety.md): values are kept when the axis is removed from in_specs and
 out_specs together and the body is elementwise along those dimensions; they change when the body reduces,
-scans or reads its block shape, when an out_specs-only collision's output was tiled over the axis, and with
-any collective over the axis (never offered then). On an Explicit mesh callers' placed inputs stop matching.
+scans or reads its block shape, when an out_specs-only collision's output was tiled over the axis, with
+any collective over the axis (never offered then), and with a collective over an axis that shares a tuple spec
+entry with the stripped axis written before it (`shared_dimension_collectives`). On an Explicit mesh callers'
+placed inputs stop matching.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from spmdfix.fixes import edits as c
 from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, SiteId, SiteKind, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
-    from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, VmapFacts
+    from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, ShardMapFacts, VmapFacts
     from spmdfix.analysis.values import AxisNames
 
 TRANSFORM = Transform.STRIP
@@ -62,6 +64,7 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         reasons.append("the mesh has Explicit (or unknown) axis types: inputs placed for the old specs no longer match")
     if sm.in_specs.unresolved or sm.out_specs.unresolved:
         reasons.append("some specs are built at run time")
+    reasons += shared_dimension_collectives(sm, spmd)
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
     return c.classified_fix(
@@ -118,6 +121,7 @@ def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         reasons.append("the shard_map's `axis_names` is not a literal set")
     if sm.in_specs.unresolved or sm.out_specs.unresolved:
         reasons.append("some specs are built at run time")
+    reasons += shared_dimension_collectives(sm, axes)
     edits = _entry_edits([sm.in_specs, sm.out_specs], axes)
     return c.classified_fix(
         FixId(TRANSFORM, sm.site, tuple(sorted(axes))),
@@ -129,6 +133,41 @@ def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         edits,
         c.edited_sites(vmap, sm.site, edits),
     )
+
+
+def shared_dimension_collectives(sm: ShardMapFacts, stripped: set[str]) -> list[str]:
+    """Why the strip changes what a body collective combines, one reason per (collective, spec entry).
+
+    Measured (safety/measurements/strip_collective_shared_dimension.py, jax 0.10.2, eager and jit, any
+    check_vma): with `P(('x', 'y'))` stripped to `P('y')`, a `pmean`/`psum`/`all_gather`/`axis_index` over
+    `'y'` gives wrong values: `'x'` split the dimension before `'y'` did, so once `'x'` is gone each `'y'`
+    block holds other elements of it and the collective combines (or numbers) other elements. With the
+    stripped axis the entry's last member (`P(('y', 'x'))` -> `P('y')`) or in an entry of its own
+    (`P('x', 'y')` -> `P(None, 'y')`) the values match. So a reason is given exactly where a stripped axis is
+    a member of a tuple entry, not its last, and a body collective (or axis query) names another member.
+    """
+    reasons = []
+    entries = [e for tree in (sm.in_specs, sm.out_specs) for e, _ in tree.entries_naming(stripped)]
+    for collective in sm.body.collectives:
+        for entry in entries:
+            names = entry.value.names
+            major = [a for a in names[:-1] if a in stripped]
+            shared = [a for a in collective.axes.names if a in names and a not in stripped]
+            if not major or not shared:
+                continue
+            reason = (
+                f"the body's `{collective.name}` over {c.backticked(shared)} (line {collective.line}) works along the "
+                f"dimension that {c.backticked(major)} shares with it in the spec entry `{_entry_text(names)}`: once "
+                f"{c.backticked(major)} is stripped, each {c.backticked(shared)} block holds other elements of that "
+                "dimension and the collective combines other elements"
+            )
+            if reason not in reasons:
+                reasons.append(reason)
+    return reasons
+
+
+def _entry_text(names: tuple[str, ...]) -> str:
+    return "(" + ", ".join(repr(n) for n in names) + ")"
 
 
 def _stripped_layout(spec, axes: set[str]) -> tuple[tuple[str, ...], ...]:
