@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from spmdfix.paths import relpath
 from spmdfix.model import AUTO, Applicability, Finding, Fix, Options, Transform, choose_fix
-from spmdfix.report import FileReport, location, no_fix_reason, unified_diff
+from spmdfix.diffs import unified_diff
+from spmdfix.report import FileReport, location, no_fix_reason
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Unreadable
 
 

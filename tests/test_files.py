@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from spmdfix.files import FileError, decode, read_source, write_source
-from spmdfix.report import unified_diff
+from spmdfix.diffs import unified_diff
 
 
 def test_bom_cookie_and_crlf_round_trip(tmp_path: Path) -> None:

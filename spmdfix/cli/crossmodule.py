@@ -16,7 +16,7 @@ import click
 from spmdfix.cli.output import diff_path
 from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, read_source, write_source
-from spmdfix.report import unified_diff
+from spmdfix.diffs import unified_diff
 from spmdfix.results import Checked, FileResult, Fixed
 from spmdfix.runner import Job, cross_module_fixes, display_path
 

@@ -33,7 +33,7 @@ from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, write_source, write_text_atomically
 from spmdfix.migration import report_suffixes
 from spmdfix.model import STRATEGIES, Transform
-from spmdfix.report import unified_diff
+from spmdfix.diffs import unified_diff
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode, Unreadable
 from spmdfix.runner import Job
 

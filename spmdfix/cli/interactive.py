@@ -12,7 +12,7 @@ from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, read_source, write_source
 from spmdfix.model import Edit, Fix, FixId
 from spmdfix.positions import apply_edits
-from spmdfix.report import unified_diff
+from spmdfix.diffs import unified_diff
 from spmdfix.results import Mode
 from spmdfix.runner import Job
 

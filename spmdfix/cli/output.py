@@ -21,13 +21,11 @@ from spmdfix.report import (
     FileReport,
     error_record,
     json_records,
-    run_summary,
-    statistics_lines,
-    summary_line,
     text_lines,
     unfollowed_lines,
     unfollowed_records,
 )
+from spmdfix.summary import run_summary, statistics_lines, summary_line
 from spmdfix.results import Failed, FileResult, Skipped, Unreadable
 from spmdfix.runner import Job
 
@@ -114,7 +112,7 @@ def summary(
     served: PlainCounts | None = None,
     baselined: int = 0,
 ) -> str:
-    """The closing summary of a run (`report.run_summary`) over its jobs and outcomes, and the files the
+    """The closing summary of a run (`summary.run_summary`) over its jobs and outcomes, and the files the
     results cache served without an outcome (`served`: checked, nothing found, no error); a `fix` run
     (`applied` given) says in which files its findings are left."""
     left_in = ()

@@ -1,0 +1,86 @@
+"""The closing lines of a run: ruff's "Found N errors." line, `--statistics`, and the summary on stderr."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from spmdfix.rules import RULES
+
+
+def summary_line(total: int, fixable: int, hidden: int) -> str:
+    """The closing line of a text report, in ruff's words."""
+    if total == 0:
+        return "All checks passed!"
+    parts = [f"Found {total} error{'s' if total != 1 else ''}."]
+    if fixable:
+        parts.append(f"[*] {fixable} fixable with `spmdfix fix`.")
+    if hidden:
+        parts.append(f"({hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with `--unsafe-fixes`.)")
+    return " ".join(parts)
+
+
+def statistics_lines(counts: Mapping[str, int]) -> list[str]:
+    """`N  CODE  name` per code, most frequent first (ruff's `--statistics`)."""
+    if not counts:
+        return []
+    width = max(len(str(n)) for n in counts.values())
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [f"{n:>{width}}  {code}  {RULES[code].name}" for code, n in ordered]
+
+
+_LEFT_NAMED = 3  # at most this many files are named where findings are left; more are counted
+
+
+def _left_in(files: tuple[str, ...]) -> str:
+    """` in a.py, b.py (`spmdfix check a.py b.py` shows them)`: where a fix run left its findings."""
+    if not files:
+        return ""
+    import shlex
+
+    if len(files) <= _LEFT_NAMED:
+        command = "spmdfix check " + " ".join(shlex.quote(f) for f in files)
+        return f" in {', '.join(files)} (`{command}` shows them)"
+    named = ", ".join(files[:_LEFT_NAMED])
+    more = len(files) - _LEFT_NAMED
+    return f" in {len(files)} files: {named} and {more} more (`spmdfix check` shows them)"
+
+
+def _count(n: int, noun: str, plural: str = "") -> str:
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def run_summary(
+    scanned: int,
+    parsed: int,
+    skipped: int,
+    findings: int,
+    suppressed: int,
+    unsafe_left: int,
+    errors: int,
+    applied: Mapping[str, int] | None = None,
+    applied_label: str = "fixes applied",
+    unfollowed: int = 0,
+    left_in: tuple[str, ...] = (),
+    baselined: int = 0,
+) -> str:
+    """The closing line a run prints on stderr; `applied` (fixes applied per transform) for `fix`;
+    `unfollowed`: how many spmd vmaps lead to code the analysis could not follow (said when not 0);
+    `left_in`: for `fix`, the files whose findings are left (said with the command that shows them);
+    `baselined`: findings a baseline left out (`check --baseline`)."""
+    head = f"{_count(scanned, 'file')} scanned, {parsed} parsed" + (f", {skipped} skipped" if skipped else "")
+    parts = [head]
+    if applied is not None:
+        done = ", ".join(f"{t} {n}" for t, n in applied.items() if n) or "none"
+        parts.append(f"{applied_label}: {done}")
+    found = _count(findings, "finding") + (" left" if applied is not None else "")
+    aside = [f"{suppressed} suppressed"] if suppressed else []
+    aside += [f"{baselined} baselined"] if baselined else []
+    parts.append(found + (f" ({', '.join(aside)})" if aside else "") + _left_in(left_in if findings else ()))
+    if unsafe_left:
+        parts.append(f"{_count(unsafe_left, 'unsafe fix', 'unsafe fixes')} left (--unsafe-fixes)")
+    parts.append(_count(errors, "error"))
+    if unfollowed:
+        vmaps = _count(unfollowed, "spmd vmap")
+        flag = "`--show-unresolved`" if applied is None else "`spmdfix check --show-unresolved`"
+        parts.append(f"{vmaps} could not be followed to the end ({flag} lists where)")
+    return "spmdfix: " + "; ".join(parts) + "."
