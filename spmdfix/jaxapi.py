@@ -148,6 +148,11 @@ CONTEXT_MESH_GETTERS = frozenset({"jax.sharding.get_abstract_mesh", "jax.shardin
 SET_MESH_NAMES = frozenset({"jax.set_mesh", "jax.sharding.use_mesh", "jax.sharding.set_mesh"})
 # Calls that return their array operand placed by a sharding: the parameter (position, keyword) holding the
 # sharding. An array they place on a mesh carries that mesh in `.sharding.mesh` (mesh_uses.MeshUses).
+# The placements of an input SPMD006 reads (`analysis.placement`): `jax.device_put(x, NamedSharding(...))`, and
+# `jax.reshard(x, NamedSharding(...))`, which places x as device_put does (measured with jax 0.10.2: a plain vmap
+# over it reaching a shard_map that names the axis fails the same way; docs/rules.md, SPMD006).
+DEVICE_PUT_NAMES = frozenset({"jax.device_put"})
+RESHARD_NAMES = frozenset({"jax.reshard", "jax.sharding.reshard"})
 PLACING_SHARDING_PARAM = {
     "jax.device_put": (1, "device"),
     "jax.reshard": (1, "out_shardings"),
@@ -285,3 +290,27 @@ CUMULATIVE_NAMES = frozenset(
     [f"jax.numpy.{n}" for n in ("cumsum", "cumprod", "cumulative_sum", "cumulative_prod")]
     + [f"jax.lax.{n}" for n in ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp")]
 )
+
+
+# --- The forms the prefilter must keep, read from the tables above -----------------------------------------
+# `spmdfix.prefilter` decides from the raw text, before any parse, whether a module can hold a finding. Every
+# resolution of a name the analysis recognises ends in an identifier written in the text: the last part of a
+# qualified name above (`jax.vmap` -> `vmap`, `flax.linen.partitioning.vmap_with_axes` -> `vmap_with_axes`).
+# So the prefilter's words are computed here from the same tables the recognisers use: a name taught to the
+# analysis is known to the prefilter without a second list (tests/test_prefilter.py generates its cases from
+# these tables).
+
+
+def last_names(qualified: frozenset[str] | set[str]) -> tuple[str, ...]:
+    """The last parts of qualified names, sorted, once each (`{"jax.vmap", "flax.nnx.vmap"}` -> `("vmap",)`)."""
+    return tuple(sorted({name.rpartition(".")[2] for name in qualified}))
+
+
+PREFILTER_VMAP_WORDS = last_names(VMAP_NAMES)
+# A shard_map (any API) or a sharding constraint the vmap may reach in the module.
+PREFILTER_REACHED_WORDS = last_names(SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES)
+PREFILTER_PARTIAL_WORDS = last_names(PARTIAL_NAMES)
+PREFILTER_PLACEMENT_WORDS = last_names(DEVICE_PUT_NAMES | RESHARD_NAMES)
+PREFILTER_NAMED_SHARDING_WORDS = last_names(NAMED_SHARDING_NAMES)
+# The fewest positional arguments that reach spmd_axis_name among the vmaps (jax.vmap's 6th; flax.linen's 8th).
+SPMD_MIN_POSITIONAL = 1 + min(position for _, _, position in VMAP_SIGNATURES.values() if position is not None)

@@ -22,10 +22,9 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.values import AxisNames
 
-_DEVICE_PUT = frozenset({"jax.device_put"})
-# `jax.reshard(x, NamedSharding(mesh, P('data', ...)))` places x as device_put does: measured with jax 0.10.2,
-# a plain vmap over it reaching a shard_map that names 'data' fails the same way (docs/rules.md, SPMD006).
-_RESHARD = frozenset({"jax.reshard", "jax.sharding.reshard"})
+# (the placements read: `jaxapi.DEVICE_PUT_NAMES`, `jaxapi.RESHARD_NAMES`, which the prefilter's words come from)
+_DEVICE_PUT = jaxapi.DEVICE_PUT_NAMES
+_RESHARD = jaxapi.RESHARD_NAMES
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is

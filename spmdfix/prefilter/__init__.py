@@ -40,6 +40,12 @@ name is assigned in a way the line does not show, it keeps the file. `tests/test
 detector on every golden case without the prefilter and checks that no file with a finding is dropped, and
 checks each form above one by one, including the spellings a review found missed (`HOLES_FOUND`).
 
+The words are not a list of their own: they are the last parts of the qualified names the analysis's
+recognisers read from `spmdfix.jaxapi` (`jaxapi.PREFILTER_*`, and `jaxapi.SPMD_MIN_POSITIONAL` for the
+positional spmd_axis_name), so a name taught to the analysis is known here at once;
+`tests/test_prefilter_forms.py` builds a program for every name of those tables and checks that the analysis
+finds it and the prefilter keeps it.
+
 The modules: `text` (the text as Python reads it, where its code is, the lexical pieces), `bindings` (imports,
 names bound to vmap and the others), `calls` (the vmap sites: call forms and argument lists), `regions`
 (function scopes from indentation, for SPMD006's one-scope test); this package holds the two questions.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from spmdfix import jaxapi
 from spmdfix.prefilter.bindings import bound_names, imports_project
 from spmdfix.prefilter.regions import in_one_function
 from spmdfix.prefilter.text import (
@@ -21,12 +22,15 @@ from spmdfix.prefilter.text import (
     occurrences,
 )
 
-VMAP = ("vmap", "vmap_with_axes")
+# The words of the forms the analysis recognises, from the tables its recognisers read (`spmdfix.jaxapi`):
+# the last part of each qualified name (`vmap`, `vmap_with_axes`; `shard_map`, `smap`,
+# `with_sharding_constraint`; `partial`; `device_put`, `reshard`; `NamedSharding`).
+VMAP = jaxapi.PREFILTER_VMAP_WORDS
 # A shard_map (`shard_map`, `jax.smap`) or a constraint the vmap may reach in this module.
-SHARD_MAP_WORDS = ("shard_map", "smap", "with_sharding_constraint")
-_PARTIAL = ("partial",)
-_DEVICE_PUT = ("device_put", "reshard")
-_NAMED_SHARDING = ("NamedSharding",)
+SHARD_MAP_WORDS = jaxapi.PREFILTER_REACHED_WORDS
+_PARTIAL = jaxapi.PREFILTER_PARTIAL_WORDS
+_DEVICE_PUT = jaxapi.PREFILTER_PLACEMENT_WORDS
+_NAMED_SHARDING = jaxapi.PREFILTER_NAMED_SHARDING_WORDS
 # After a callee's name: closing brackets (`(jax.vmap)(...)`), then the call's opening one.
 _CALL_OPEN = re.compile(rf"(?:{GAP}\))*{GAP}\(")
 _DEFINITION = re.compile(r"(?<![\w.])def(?:[ \t\f]|\\\n)+$")
@@ -37,7 +41,7 @@ _TOKEN = re.compile(
     rf"|(?P<keyword>\bspmd_axis_name{GAP}=(?!=))",
     re.DOTALL,
 )
-_POSITIONAL_SPMD = 6  # spmd_axis_name is jax.vmap's 6th positional parameter (flax.linen.vmap: 8th)
+_POSITIONAL_SPMD = jaxapi.SPMD_MIN_POSITIONAL  # jax.vmap's 6th positional parameter (flax.linen.vmap: 8th)
 
 
 def spmd_vmap_site(source: str, vmap: set[str]) -> bool:
