@@ -184,6 +184,7 @@ def fix_modules(
     root: str | Path,
     select: Selector = report_all,
     texts: dict[str, str] | None = None,
+    review: Reviewer = accept_all,
 ) -> ModulesFixResult:
     """Apply the chosen fixes of the targets' findings, including those that edit other modules of the
     project (a strip in the callee's file, an axis added to a mesh in a config module), re-checking after
@@ -193,7 +194,8 @@ def fix_modules(
     read from disk. Each pass analyses with a fresh project index over those texts, builds each fix's
     edits per module with libcst, applies the fixes whose edits overlap no earlier one's and whose isolation
     group (`Fix.isolation`) no earlier one holds, and keeps the new texts only when every one parses. Never
-    raises; nothing is written.
+    raises; nothing is written. `review` as for `fix_source`; the edits it is offered in another module than
+    the target carry that module's path (`Span.path`).
     """
     from spmdfix.files import text_of
 
@@ -201,6 +203,6 @@ def fix_modules(
         return new_project_index(root, overlay=current)
 
     paths = [str(Path(t).resolve()) for t in targets]
-    run = fix_texts(dict(texts or {}), paths, options, select, accept_all, index_for, read=text_of)
+    run = fix_texts(dict(texts or {}), paths, options, select, review, index_for, read=text_of)
     remaining = {path: outcome.reported for path, outcome in run.targets.items()}
     return ModulesFixResult(run.changed(), run.applied, remaining, run.errors)

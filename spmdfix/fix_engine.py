@@ -55,7 +55,8 @@ Offered = list[tuple[Fix, tuple[Edit, ...]]]
 Selector = Callable[[str, list[Finding]], tuple[list[Finding], list[Finding]]]
 # review(target's text, offered) -> the ids of the offered fixes to apply, in order.
 Reviewer = Callable[[str, Offered], list[FixId]]
-# index_for(current texts, by path) -> the project index to analyse a pass with (None: the module alone).
+# index_for(current texts, by path) -> the project index to analyse a pass with (None: the module alone). The
+# mapping changes as passes apply fixes: an index keeps a copy of what it needs, not the mapping.
 IndexFactory = Callable[[Mapping[str, str]], ProjectIndex | None]
 # read(path) -> the text of a module the engine was not given, None when it cannot be read.
 Reader = Callable[[str], str | None]

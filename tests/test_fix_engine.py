@@ -70,9 +70,9 @@ def test_a_reviewer_sees_the_edits_a_fix_makes_in_another_module(tmp_path: Path)
     assert apply_edits(layers.read_text(), run.edits(str(layers))) == expected
     assert run.applied == (fix,) and not run.errors
 
-    refused = fix_engine.fix_texts({}, [str(pipeline)], STRIP, review=lambda t, o: [], index_for=_index_for(root), read=text_of)
-    assert refused.changed() == {} and refused.applied == ()
-    assert refused.targets[str(pipeline)].reported == run.targets[str(pipeline)].found
+    refused = fix_modules([pipeline], STRIP, root, review=lambda text, these: [])
+    assert refused.texts == {} and refused.applied == ()
+    assert refused.remaining[str(pipeline)] == run.targets[str(pipeline)].found
 
 
 def test_fix_source_leaves_a_fix_that_edits_another_module(tmp_path: Path) -> None:
