@@ -45,7 +45,8 @@ def _round(paths: list[str]) -> tuple[dict[str, float], list[tuple], int, int]:
     clock = time.process_time
     t0 = clock()
     from spmdfix import api, pipeline, prefilter, source_analysis
-    from spmdfix.files import decode, discover, plain_ascii, read_bytes
+    from spmdfix.discovery import discover
+    from spmdfix.files import decode, plain_ascii, read_bytes
     from spmdfix.plan import plan_findings
     from spmdfix.prefilter import may_have_findings
     from spmdfix.runner import clean_if_utf8

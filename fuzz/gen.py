@@ -50,6 +50,10 @@ FEATURES: dict[str, tuple] = {
     "axis_names": ("none", "spec_and_spmd", "spec_only"),
     "nested": (False, True),
     "batch": (8, 4),
+    # How the spmd vmap is applied: `jax.vmap(apply, ...)(...)` in main, or as a decorator of `apply`
+    # (`@functools.partial(jax.vmap, ...)`), bare or with `@jax.jit` stacked above it (a jit outside the vmap:
+    # issue 23 kind 4). Last in this dict: a feature added at the end leaves every other feature's draw as it was.
+    "vmap_form": ("call", "decorator", "jit_above_decorator"),
 }
 
 # Draw weights: the plain forms are drawn more often so that most programs exercise one or two hazards.
@@ -72,6 +76,7 @@ _WEIGHTS: dict[str, tuple] = {
     "axis_names": (10, 1, 1),
     "nested": (12, 1),
     "batch": (4, 1),
+    "vmap_form": (8, 1, 1),
 }
 
 _NAME_SETS = {"xyz": ("x", "y", "z"), "words": ("data", "model", "pipe")}
@@ -420,6 +425,9 @@ class _Writer:
                       f"    return jax.vmap({pre}block, in_axes={axes})({apply_params})", "", ""]
         else:
             lines += [f"def {pre}apply({apply_params}):", f"    return {pre}block({apply_params})", "", ""]
+        if not self.ref:
+            at = lines.index(f"def {pre}apply({apply_params}):")
+            lines[at:at] = _vmap_decorators(p, self)
         return lines
 
 
@@ -459,7 +467,7 @@ def render(features: dict, title: str = "") -> str:
     f = p.f
     prog, ref = _Writer(p, False), _Writer(p, True)
     out = [f'"""{title or "generated program"}: {describe(f) or "defaults"}."""']
-    if f["shard_map"] == "decorator":
+    if f["shard_map"] == "decorator" or f["vmap_form"] != "call":
         out.append("import functools")
     out += ["import jax", "import jax.numpy as jnp", "import numpy as np"]
     if f["shard_map"] == "experimental":
@@ -511,6 +519,36 @@ def _ref_module_read(line: str) -> str:
     return line.replace("N = ", "REF_N = ", 1)
 
 
+def _in_axes(extra: str) -> str | None:
+    """The spmd vmap's `in_axes` for the second argument the `extra` feature adds (None: no `in_axes`)."""
+    if extra in ("operand_scalar", "capture_batched", "capture_derived", "pytree", "operand_like"):
+        return "(0, 0)"
+    if extra in ("capture_unbatched", "operand_unbatched"):
+        return "(0, None)"
+    return None
+
+
+def _spmd_expr(p: _Plan, w: _Writer) -> str:
+    """The spmd_axis_name expression of the program's vmap ("" when the vmap passes none)."""
+    if not p.spmd:
+        return ""
+    names = [w.name(a, "spmd") for a in p.spmd]
+    tuple_form = p.f["spmd"] in ("tuple_collide", "pair") or p.f["consts"] == "spmd_tuple"
+    return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")" if tuple_form else names[0]
+
+
+def _vmap_decorators(p: _Plan, w: _Writer) -> list[str]:
+    """The decorator lines of the program's `apply` when the vmap is a decorator (`vmap_form`), outermost first:
+    `@jax.jit` above the vmap's for "jit_above_decorator"; none for "call"."""
+    form = p.f["vmap_form"]
+    if form == "call":
+        return []
+    spmd, in_axes = _spmd_expr(p, w), _in_axes(p.f["extra"])
+    kw = ([f"in_axes={in_axes}"] if in_axes else []) + ([f"spmd_axis_name={spmd}"] if spmd else [])
+    vmap = f"@functools.partial(jax.vmap, {', '.join(kw)})" if kw else "@jax.vmap"
+    return (["@jax.jit"] if form == "jit_above_decorator" else []) + [vmap]
+
+
 def _main(p: _Plan, w: _Writer) -> list[str]:
     f = p.f
     b = p.batch
@@ -524,18 +562,18 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
              "    xs = jnp.asarray(xs0)"]
     extra = f["extra"]
     args, ref_args = "xs", "xs0"
-    in_axes = None
+    in_axes = _in_axes(extra)
     if extra in ("operand_scalar", "capture_batched", "capture_derived", "pytree"):
         lines.append(f"    ws0 = np.linspace(0.5, 2.0, {b}, dtype=np.float32)")
-        args, ref_args, in_axes = "xs, ws", "xs0, ws0", "(0, 0)"
+        args, ref_args = "xs, ws", "xs0, ws0"
         lines.append("    ws = jnp.asarray(ws0)")
     elif extra == "operand_like":
         lines.append("    ws0 = np.cos(xs0)")
-        args, ref_args, in_axes = "xs, ws", "xs0, ws0", "(0, 0)"
+        args, ref_args = "xs, ws", "xs0, ws0"
         lines.append("    ws = jnp.asarray(ws0)")
     elif extra in ("capture_unbatched", "operand_unbatched"):
         lines.append("    ws0 = np.float32(1.5)")
-        args, ref_args, in_axes = "xs, ws", "xs0, ws0", "(0, None)"
+        args, ref_args = "xs, ws", "xs0, ws0"
         lines.append("    ws = jnp.asarray(ws0)")
     explicit = f["mesh_spelling"] in ("make_mesh", "make_mesh_explicit")
     placement = f["placement"]
@@ -562,17 +600,16 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
         elif in_axes == "(0, 0)":
             # every batched input of an spmd vmap on an Explicit mesh must be placed alike (JAX checks)
             lines.append(f"    ws = jax.device_put(ws, NamedSharding(mesh, {w.spec(entries[:1], 'P')}))")
-    spmd = ""
-    if p.spmd:
-        names = [w.name(a, "spmd") for a in p.spmd]
-        tuple_form = f["spmd"] in ("tuple_collide", "pair") or f["consts"] == "spmd_tuple"
-        spmd = "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")" if tuple_form else names[0]
-    if f["spmd_spelling"] == "positional" and spmd:
+    spmd = _spmd_expr(p, w)
+    if f["vmap_form"] != "call":
+        # `apply` carries the vmap as a decorator (`_vmap_decorators`); "jit_above_decorator" is its outer jit
+        vmap = "jax.jit(apply)" if f["jit"] == "jit_outer" and f["vmap_form"] == "decorator" else "apply"
+    elif f["spmd_spelling"] == "positional" and spmd:
         vmap = f"jax.vmap(apply, {in_axes or 0}, 0, None, None, {spmd})"
     else:
         kw = ([f"in_axes={in_axes}"] if in_axes else []) + ([f"spmd_axis_name={spmd}"] if spmd else [])
         vmap = f"jax.vmap({', '.join(['apply', *kw])})"
-    if f["jit"] == "jit_outer":
+    if f["jit"] == "jit_outer" and f["vmap_form"] == "call":
         vmap = f"jax.jit({vmap})"
     ref_kw = f", in_axes={in_axes}" if in_axes else ""
     # the reference first: an error raised there makes the program invalid (fuzz/worker.py tells them apart)

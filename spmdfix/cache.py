@@ -20,7 +20,7 @@ every file whose stat differs, and an unchanged digest then serves the entry (an
 What a walk kept of each directory (its source files and subdirectories once excludes and ignore files have
 spoken) is kept too, in a second file (`listings-...`, same format and rules), keyed by the stamps of the
 directory and of every ignore file that applies, the excludes of its settings and `--respect-gitignore`
-(`files.ListingMemo`): a warm run then stats each directory and its ignore files instead of matching every
+(`discovery.ListingMemo`): a warm run then stats each directory and its ignore files instead of matching every
 entry against their patterns. Each file found is still stat'ed against its entry, as above.
 
 Where: `.spmdfix_cache/` in the project root (the nearest directory above the working directory holding
@@ -31,41 +31,33 @@ version, read once at the start of a run and written once at its end, atomically
 file, and the worst a race does is drop entries, which are computed again. A file that cannot be read as
 a cache (torn by a crash, another format, a forged pickle) is an empty cache: the loader only builds
 spmdfix's own data classes, never arbitrary objects.
+
+The pieces: `spmdfix.cache_keys` (where the cache lives, the tool's and a job's keys), `spmdfix.cache_file`
+(what a cache file holds: entries, short results, the restricted loaders, atomic writes); this module holds
+the cache of one run (`Cache`) and its hooks around a run (`CachedRun`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
-import functools
-import hashlib
-import io
-import operator
 import os
 import pickle
-import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spmdfix import stamps
-from spmdfix.files import ListingMemo, absolute_path, find_project_root
+from spmdfix.cache_file import CHECKED_TAG, FORMAT, Entry, load_plain, mark, pack, unpack, write_atomic
+from spmdfix.cache_keys import project_root_of, settings_digest, settings_key, tool_key
+from spmdfix.discovery import ListingMemo, absolute_path
 from spmdfix.perf import freeze_alive, gc_paused, record
 from spmdfix.results import PROJECT_ROOT_KEY, Checked, FileResult, Mode, Skipped
-from spmdfix.stamps import FileStamp, read_stamped, stat_key, trusted, unchanged
+from spmdfix.stamps import read_stamped, stat_key, trusted, unchanged
 
 if TYPE_CHECKING:
     from spmdfix.config import TableMemo
     from spmdfix.runner import Job
 
-CACHE_DIR_NAME = ".spmdfix_cache"
-ENV_CACHE_DIR = "SPMDFIX_CACHE_DIR"
-ROOT_MARKERS = ("pyproject.toml", "spmdfix.toml", ".git")
-FORMAT = 1  # of the cache file; part of its name
 CACHEABLE = (Checked, Skipped)  # a `Fixed` result writes; `Unreadable` and `Failed` ones may be passing
-# The tags of an entry's short result (`_pack`), part of the cache file's format.
-_CHECKED, _SKIPPED = "checked", "skipped"
-_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache of spmdfix results.\n"
 
 
 @record
@@ -76,130 +68,6 @@ class PlainCounts:
     files: int = 0
     parsed: int = 0
     suppressed: int = 0
-
-
-@record
-class Entry:
-    """One file's cached result: its stamp, the settings key of its job, the (path, digest) of each other
-    module its analysis read, and the result as `_pack` keeps it: `(tag, parsed, suppressed, reason)` for a
-    result with nothing else in it (most files), else the pickled `Checked` result (built only when
-    served)."""
-
-    stamp: FileStamp
-    settings: str
-    depends: tuple[tuple[str, str | None], ...]  # None: the file was absent or unreadable
-    outcome: tuple[str, bool, int, str] | bytes
-
-    def to_plain(self) -> tuple:
-        """The entry as tuples, strings, numbers and bytes (what the cache file holds)."""
-        return (self.stamp.stat, self.stamp.taken_ns, self.stamp.digest, self.settings, self.depends, self.outcome)
-
-    @staticmethod
-    def from_plain(item: tuple) -> Entry:
-        """Raises ValueError or TypeError for an item that is not `to_plain`'s."""
-        stat, taken, digest, settings, depends, outcome = item
-        if not (isinstance(digest, str) and isinstance(settings, str) and isinstance(outcome, (tuple, bytes))):
-            raise TypeError("not a cache entry")
-        stat = tuple(stat) if stat is not None else None
-        depends = tuple((str(path), None if dep is None else str(dep)) for path, dep in depends) if depends else ()
-        return Entry(FileStamp(stat, int(taken), digest), settings, depends, outcome)
-
-
-# A `Checked` result's fields that a report shows beyond its counts (parsed, suppressed); what it depends on
-# and its stamp are kept beside it in its `Entry`.
-_REPORTED = operator.attrgetter(
-    *(
-        f.name
-        for f in dataclasses.fields(Checked)
-        if f.name not in ("path", "display", "parsed", "suppressed", "depends", "stamp")
-    )
-)
-_NOTHING_REPORTED = _REPORTED(Checked(Path(), ""))
-
-
-def _pack(result: Checked | Skipped) -> tuple[str, bool, int, str] | bytes:
-    """A result as its entry keeps it: `(tag, parsed, suppressed, reason)` for a `Skipped` one and for a
-    `Checked` one with nothing to report but its counts (most files), else the pickled result without its
-    stamp (the entry holds it)."""
-    if result.__class__ is Skipped:
-        return (_SKIPPED, False, 0, result.reason)  # type: ignore[union-attr]
-    if _REPORTED(result) == _NOTHING_REPORTED:
-        return (_CHECKED, result.parsed, result.suppressed, "")
-    return pickle.dumps(dataclasses.replace(result, stamp=None), protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _unpack(packed: tuple[str, bool, int, str] | bytes, job: Job) -> FileResult | None:
-    """The result of `job` an entry holds (its path and display as this run spells them); None when it
-    cannot be read back."""
-    if isinstance(packed, tuple):
-        tag, parsed, suppressed, reason = packed
-        if tag == _CHECKED:
-            if not (parsed or suppressed):  # most files: the defaults (keywords cost a warm run)
-                return Checked(job.path, job.display)
-            return Checked(job.path, job.display, parsed=parsed, suppressed=suppressed)
-        return Skipped(job.path, job.display, reason) if tag == _SKIPPED else None
-    try:
-        result = _Unpickler(io.BytesIO(packed)).load()
-    except Exception:  # noqa: BLE001 - damage or forgery: computed again
-        return None
-    if not isinstance(result, Checked):  # (the only result `_pack` pickles)
-        return None
-    source = result.source
-    if source is not None and source.path != job.path:
-        source = dataclasses.replace(source, path=job.path)
-    return dataclasses.replace(result, path=job.path, display=job.display, source=source)
-
-
-# --- where, and which tool ---------------------------------------------------------------------------
-
-
-def default_directory(cwd: Path | None = None) -> Path:
-    """`$SPMDFIX_CACHE_DIR`, else `.spmdfix_cache` in the project root of `cwd` (see the module doc)."""
-    explicit = os.environ.get(ENV_CACHE_DIR)
-    if explicit:
-        return Path(explicit)
-    start = Path(os.path.abspath(cwd or os.getcwd()))
-    for directory in (start, *start.parents):
-        if any(os.path.exists(os.path.join(directory, marker)) for marker in ROOT_MARKERS):
-            return directory / CACHE_DIR_NAME
-    return start / CACHE_DIR_NAME
-
-
-@functools.lru_cache(maxsize=1)
-def tool_key() -> str:
-    """spmdfix's version and a digest of its own source files (`.py`, `.md`): results of another build are
-    never served. A file counts by its stat (size, mtime, ctime, inode, device: writing it, copying it or
-    checking another version out changes its ctime, which no user call can set back), or by its bytes when
-    its stat is not settled (`stamps.settled`: a change in the same clock tick keeps the times); reading and hashing
-    every file cost each run more than the rest of this key."""
-    import spmdfix
-
-    package = Path(spmdfix.__file__).parent
-    digest = hashlib.sha256(f"{spmdfix.__version__}\0{FORMAT}".encode())
-    now = time.time_ns()
-    for directory, dirs, files in os.walk(package):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".py", ".md")):
-                path = os.path.join(directory, name)
-                digest.update(os.path.relpath(path, package).encode() + b"\0")
-                key = stat_key(os.stat(path))
-                if stamps.settled(key, now):
-                    digest.update(repr(key).encode())
-                else:
-                    with open(path, "rb") as handle:
-                        digest.update(b"bytes" + hashlib.sha256(handle.read()).digest())
-    return f"{spmdfix.__version__}-{digest.hexdigest()[:16]}"
-
-
-@functools.lru_cache(maxsize=64)
-def _settings_key(options: object, mode: str, enabled: frozenset[str], rest: tuple) -> str:
-    return hashlib.sha256(repr((options, mode, sorted(enabled), rest)).encode()).hexdigest()[:32]
-
-
-def settings_key(job: Job) -> str:
-    """A digest of everything in `job` that can change its outcome, its path aside."""
-    return _settings_key(job.options, job.mode, job.enabled, (job.want_edits, job.include_generated, job.max_bytes))
 
 
 # --- the cache ------------------------------------------------------------------------------------------
@@ -218,12 +86,12 @@ class Cache:
         self.tables_file = self.directory / f"tables-{FORMAT}-{tool_key()}.pickle"
         self.tables: TableMemo | None = None
         self._loaded_stat = _stat_of(self.file)  # before the read: a file replaced after it differs
-        self._plain: dict[str, tuple] = _load(self.file)  # made `Entry`s when asked for (`entry`)
+        self._plain: dict[str, tuple] = load_plain(self.file)  # made `Entry`s when asked for (`entry`)
         self._entries: dict[str, Entry | None] = {}
         self.loaded = len(self._plain)
         self.changed: dict[str, Entry | None] = {}  # what this run adds (None: drop the entry)
         self._digests: dict[str, str | None] = {}  # this run's digest of each path read or trusted
-        self._settings_keys: dict[tuple, tuple[object, object, str]] = {}  # `_settings_key`'s memo
+        self._settings_keys: dict[tuple, tuple[object, object, str]] = {}  # `settings_key_of`'s memo
         self.hits = 0
         self.plain = PlainCounts()  # what `serve_plain` served
 
@@ -257,7 +125,7 @@ class Cache:
             now = project_root_of(job) if path == PROJECT_ROOT_KEY else self.digest(path)
             if now != digest:
                 return None
-        outcome = _unpack(entry.outcome, job)
+        outcome = unpack(entry.outcome, job)
         self.hits += outcome is not None
         return outcome
 
@@ -268,7 +136,7 @@ class Cache:
         item = self._trusted_plain(key, self._settings_key(job))
         if item is None:
             return None
-        outcome = _unpack(item[5], job)
+        outcome = unpack(item[5], job)
         if outcome is not None:
             self._digests[key] = item[2]
             self.hits += 1
@@ -276,7 +144,7 @@ class Cache:
 
     def _trusted_plain(self, path: str, settings: str) -> tuple | None:
         """The entry of the absolute `path` as the cache file holds it (`Entry.to_plain`'s tuple) when its
-        outcome is packed short (`_pack`), its analysis read no other module, it is of `settings` (a job's
+        outcome is packed short (`pack`), its analysis read no other module, it is of `settings` (a job's
         `settings_key`), and the file's stat is the entry's, taken well after the last change
         (`stamps.unchanged`); else None. No `Entry` is built: both warm paths ask this of every file."""
         item = self._plain.get(path)
@@ -301,13 +169,13 @@ class Cache:
         ident = (id(options), id(enabled), mode, want_edits, include_generated, max_bytes)
         found = self._settings_keys.get(ident)
         if found is None or found[0] is not options or found[1] is not enabled:
-            key = _settings_key(options, mode, enabled, (want_edits, include_generated, max_bytes))
+            key = settings_digest(options, mode, enabled, (want_edits, include_generated, max_bytes))
             found = self._settings_keys[ident] = (options, enabled, key)
         return found[2]
 
     def serve_plain(self, path: str, settings: str) -> bool:
         """Whether the file at the absolute, normal `path` is served without a job or an outcome (the warm
-        lane, `files.iter_sources`'s `lane`): its entry is trusted (`_trusted_plain`) and plain (checked, no
+        lane, `discovery.iter_sources`'s `lane`): its entry is trusted (`_trusted_plain`) and plain (checked, no
         finding, no error: an outcome that shows nowhere in a report but in the closing counts). True:
         counted in `plain` (files, parsed, suppressed), and the entry is kept by `save`. False: the file goes
         the usual way (`lookup`), which decides on its own."""
@@ -315,7 +183,7 @@ class Cache:
         if item is None:
             return False
         tag, parsed, suppressed, reason = item[5]
-        if tag != _CHECKED or reason != "" or type(parsed) is not bool or type(suppressed) is not int:
+        if tag != CHECKED_TAG or reason != "" or type(parsed) is not bool or type(suppressed) is not int:
             return False
         self._digests[path] = item[2]  # (also what keeps the entry in `save`)
         self.hits += 1
@@ -351,9 +219,9 @@ class Cache:
         return found
 
     def listing_memo(self, rules_key: Callable[[str], Hashable]) -> ListingMemo:
-        """The directory listings of earlier walks (`files.ListingMemo`, read from the cache directory
+        """The directory listings of earlier walks (`discovery.ListingMemo`, read from the cache directory
         now), for a walk whose `excluded` decides by `rules_key`'s key; saved by `save`."""
-        self.listings = ListingMemo(_load(self.listings_file), rules_key)
+        self.listings = ListingMemo(load_plain(self.listings_file), rules_key)
         return self.listings
 
     def table_memo(self) -> TableMemo:
@@ -361,7 +229,7 @@ class Cache:
         (`config.TableMemo`, read from the cache directory now); saved by `save`."""
         from spmdfix.config import TableMemo
 
-        known = {p: k for p, k in _load(self.tables_file).items() if type(p) is str and type(k) is tuple}
+        known = {p: k for p, k in load_plain(self.tables_file).items() if type(p) is str and type(k) is tuple}
         self.tables = TableMemo(known)
         return self.tables
 
@@ -376,7 +244,7 @@ class Cache:
                 self.changed[key] = None
             return
         depends = tuple(outcome.depends) if isinstance(outcome, Checked) else ()  # (a `Skipped` file read nothing)
-        entry = Entry(stamp, settings_key(job), depends, _pack(outcome))
+        entry = Entry(stamp, settings_key(job), depends, pack(outcome))
         self._entries[key] = entry
         self.changed[key] = entry
         self._digests[key] = stamp.digest
@@ -390,19 +258,19 @@ class Cache:
             return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            _mark(self.directory)
+            mark(self.directory)
             if self.changed:
                 self._save_entries()
             if memo is not None and memo.changed:
-                plain = _load(self.listings_file)
+                plain = load_plain(self.listings_file)
                 plain.update(memo.changed)
                 plain = {d: r for d, r in plain.items() if d in memo.changed or os.path.isdir(d)}
-                _write_atomic(self.listings_file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+                write_atomic(self.listings_file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
             if tables is not None and tables.changed:
-                plain = _load(self.tables_file)
+                plain = load_plain(self.tables_file)
                 plain.update(tables.changed)
                 plain = {p: k for p, k in plain.items() if p in tables.changed or os.path.isfile(p)}
-                _write_atomic(self.tables_file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+                write_atomic(self.tables_file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
         except OSError:
             pass  # a read-only tree, a full disk: the next run computes again
 
@@ -411,7 +279,7 @@ class Cache:
         # tells; the file is only ever replaced, never written in place); reading it again cost an edit run
         # a tenth of its time. A merge only decides what is kept: every entry is checked when served.
         unchanged = self._loaded_stat is not None and _stat_of(self.file) == self._loaded_stat
-        plain = dict(self._plain) if unchanged else _load(self.file)
+        plain = dict(self._plain) if unchanged else load_plain(self.file)
         for path, entry in self.changed.items():
             if entry is None:
                 plain.pop(path, None)
@@ -419,25 +287,12 @@ class Cache:
                 plain[path] = entry.to_plain()
         seen = self._digests  # a file this run read or trusted exists: no stat for it
         plain = {p: e for p, e in plain.items() if p in self.changed or seen.get(p) is not None or os.path.exists(p)}
-        _write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
 
     @property
     def stored(self) -> int:
         """Entries this run added or refreshed."""
         return sum(entry is not None for entry in self.changed.values())
-
-
-def project_root_of(job: Job) -> str:
-    """The project root the analysis of `job` would search for modules now (as `api.project_index` finds
-    it; asked only for files that were analysed)."""
-    if job.project_root is not None:
-        return str(Path(job.project_root).resolve())
-    return _root_of_directory(str(Path(job.path).resolve().parent))
-
-
-@functools.lru_cache(maxsize=1024)
-def _root_of_directory(directory: str) -> str:
-    return str(find_project_root(Path(directory)))
 
 
 def _stat_of(file: Path) -> tuple[int, int, int, int, int] | None:
@@ -446,83 +301,6 @@ def _stat_of(file: Path) -> tuple[int, int, int, int, int] | None:
         return stat_key(os.stat(file))
     except OSError:
         return None
-
-
-def _mark(directory: Path) -> None:
-    """The cache directory's `.gitignore` (everything) and `CACHEDIR.TAG` (backup tools skip it)."""
-    for name, text in ((".gitignore", "# Created by spmdfix automatically.\n*\n"), ("CACHEDIR.TAG", _TAG)):
-        path = directory / name
-        if not path.exists():
-            _write_atomic(path, text.encode())
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp's 0o600 would keep the cache from a team sharing the tree
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-# --- loading only spmdfix's own data -------------------------------------------------------------------
-
-
-class _Unpickler(pickle.Unpickler):
-    """Builds only spmdfix's dataclasses and enums, paths and plain containers (pickle's "restricting
-    globals"): a cache file planted in a repository cannot run code."""
-
-    def find_class(self, module: str, name: str) -> object:
-        if (module, name) in _ALLOWED_OTHER:
-            return super().find_class(module, name)
-        if module == "spmdfix" or module.startswith("spmdfix."):
-            found = super().find_class(module, name)
-            if isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
-                return found
-        raise pickle.UnpicklingError(f"not in a spmdfix cache: {module}.{name}")
-
-
-_ALLOWED_OTHER = frozenset(
-    {
-        ("pathlib", "PosixPath"),
-        ("pathlib", "WindowsPath"),
-        ("pathlib", "PurePosixPath"),
-        ("pathlib", "PureWindowsPath"),
-        ("builtins", "frozenset"),
-        ("builtins", "set"),
-        ("builtins", "slice"),
-        ("copyreg", "_reconstructor"),
-        ("builtins", "object"),
-    }
-)
-
-
-def _load(file: Path) -> dict[str, tuple]:
-    """The entries of a cache file, as `Entry.to_plain` tuples; empty when it is missing, damaged or not a
-    cache. The file holds only tuples, strings, numbers and bytes, so the loader refuses every class
-    (outcomes are unpickled one by one, and only when served, by `_Unpickler`)."""
-    try:
-        data = file.read_bytes()
-    except OSError:
-        return {}
-    try:
-        with gc_paused():  # thousands of tuples and no cycle: the collector's passes during the load are waste
-            found = _PlainUnpickler(io.BytesIO(data)).load()
-        if not (isinstance(found, tuple) and len(found) == 2 and found[0] == FORMAT and isinstance(found[1], dict)):
-            return {}
-        return found[1]
-    except Exception:  # noqa: BLE001 - any damage or forgery reads as an empty cache
-        return {}
-
-
-class _PlainUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> object:
-        raise pickle.UnpicklingError(f"not in a spmdfix cache file: {module}.{name}")
 
 
 # --- a run with the cache ------------------------------------------------------------------------------

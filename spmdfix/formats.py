@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
+from spmdfix import links
 from spmdfix.rules import RULES, UNFOLLOWED
 
 INFORMATION = frozenset({UNFOLLOWED.code})  # codes of records about the run (severity "info"), not results
@@ -54,35 +55,35 @@ def sarif(
     otherwise; ours count Unicode code points, so the run sets `columnKind` to "unicodeCodePoints".
 
     Each record's chosen `fix` and then its `alternatives` become the result's `fixes` (each with its
-    applicability in `properties`); a fix whose edits could not be built is left out. `related` becomes
-    `relatedLocations`. `information_uri` defaults to the project's home page, from the package's
-    `[project.urls]` (`project_urls`). Each rule carries its documentation: `fullDescription` is its "What
-    it does" section and `help` the whole document (`links.full_description`), and `helpUri` its link
+    applicability in `properties`, one `artifactChange` per file it edits); a fix whose edits could not be
+    built is left out. `related` becomes `relatedLocations`, and `chain` a `codeFlows` thread flow (the steps
+    from the vmap to the finding, which code scanning UIs draw as a path); each place in the file it names.
+    `information_uri` defaults to the project's home page, from the package's `[project.urls]`
+    (`links.project_urls`). Each rule carries its documentation: `fullDescription` is its "What it does"
+    section and `help` the whole document (`links.full_description`), and `helpUri` its link
     under `docs` (the `docs-url` setting; `links.docs_base`) when that is an absolute URI; without one it is
     left out (a local `file://` path means nothing to a code scanning service).
     """
-    from spmdfix.links import docs_base, full_description, is_absolute, rule_url
-
     root = Path(base if base is not None else os.getcwd()).resolve()
     rules = [rule for rule in RULES.values() if rule.code not in INFORMATION]
     index = {rule.code: i for i, rule in enumerate(rules)}
-    urls = project_urls()
+    urls = links.project_urls()
     information_uri = information_uri or next((urls[k] for k in _HOME_LABELS if k in urls), None)
-    rules_url = docs_base(docs)
+    rules_url = links.docs_base(docs)
     driver: dict = {"name": TOOL_NAME, "version": tool_version}
     if information_uri:
         driver["informationUri"] = information_uri
 
     def help_uri(code: str) -> dict:
-        url = rule_url(code, rules_url) if rules_url else ""
-        return {"helpUri": url} if is_absolute(url) else {}
+        url = links.rule_url(code, rules_url) if rules_url else ""
+        return {"helpUri": url} if links.is_absolute(url) else {}
 
     driver["rules"] = [
         {
             "id": rule.code,
             "name": rule.name,
             "shortDescription": {"text": rule.summary},
-            "fullDescription": {"text": full_description(rule.code)},
+            "fullDescription": {"text": links.full_description(rule.code)},
             "help": {"text": rule.doc(), "markdown": rule.doc()},
             **help_uri(rule.code),
             "defaultConfiguration": {"level": "error"},
@@ -99,25 +100,32 @@ def sarif(
         result: dict = {
             "ruleId": record["code"],
             "level": "error",
-            "message": {"text": record["message"]},
-            "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(record)}}],
+            "message": {"text": _placed_message(record, record["message"])},
+            "locations": [_location(record, artifact)],
         }
         if record["code"] in index:
             result["ruleIndex"] = index[record["code"]]
+        def artifact_of(item: Mapping) -> dict:
+            # (a related place, chain step or edit names its own file: the chain may cross modules)
+            return _artifact(item["filename"], root) if item.get("filename") else artifact
+
         related = [
-            {
-                "id": i,
-                "message": {"text": rel["message"]},
-                "physicalLocation": {"artifactLocation": artifact, "region": _region(rel)},
-            }
+            {"id": i, **_location(rel, artifact_of(rel)), "message": {"text": _placed_message(rel, rel["message"])}}
             for i, rel in enumerate(record.get("related") or ())
         ]
         if related:
             result["relatedLocations"] = related
-        fixes = [_sarif_fix(fix, artifact) for fix in _fixes_of(record)]
-        fixes = [f for f in fixes if f is not None]
-        if fixes:
-            result["fixes"] = fixes
+        steps = record.get("chain") or ()
+        if len(steps) > 1:
+            result["codeFlows"] = [{"threadFlows": [{"locations": [_flow_step(s, artifact_of(s)) for s in steps]}]}]
+        if "cell" in record:
+            # Fixes of a notebook edit its cells' text, not the .ipynb JSON text SARIF regions point into.
+            result["properties"] = {"cell": record["cell"], "fixes": NOTEBOOK_FIXES_LEFT_OUT}
+        else:
+            fixes = [_sarif_fix(fix, artifact, artifact_of) for fix in _fixes_of(record)]
+            fixes = [f for f in fixes if f is not None]
+            if fixes:
+                result["fixes"] = fixes
         results.append(result)
     if notifications:
         codes = sorted({n["descriptor"]["id"] for n in notifications})
@@ -144,23 +152,7 @@ def _descriptor(rule) -> dict:
     return {"id": rule.code, "name": rule.name, "shortDescription": {"text": rule.summary}}
 
 
-_HOME_LABELS = ("homepage", "repository", "source", "documentation")
-
-
-def project_urls() -> dict[str, str]:
-    """The package's `[project.urls]` (labels lower-cased), from its installed metadata; {} when it has none."""
-    import importlib.metadata
-
-    try:
-        entries = importlib.metadata.metadata("spmdfix").get_all("Project-URL") or []
-    except importlib.metadata.PackageNotFoundError:
-        return {}
-    urls = {}
-    for entry in entries:
-        label, _, url = entry.partition(",")
-        if url.strip().startswith(("https://", "http://")):
-            urls[label.strip().lower()] = url.strip()
-    return urls
+_HOME_LABELS = ("homepage", "repository", "source", "documentation")  # `[project.urls]` labels of a home page
 
 
 def _artifact(filename: str, root: Path) -> dict:
@@ -191,17 +183,49 @@ def _fixes_of(record: Mapping) -> Iterable[Mapping]:
     yield from record.get("alternatives") or ()
 
 
-def _sarif_fix(fix: Mapping, artifact: dict) -> dict | None:
-    # A fix whose edits were not built ("error") or that has none cannot be expressed as replacements
-    # (SARIF requires at least one).
+NOTEBOOK_FIXES_LEFT_OUT = (
+    "left out: a fix edits the notebook's cells, and SARIF replacements would apply to the .ipynb JSON text;"
+    " `spmdfix fix` applies it"
+)
+
+
+def _location(item: Mapping, artifact: dict) -> dict:
+    """A SARIF location of a record, related place or chain step. In a notebook (`cell` in the item) the
+    region is line 1 of the .ipynb file, as in the GitHub output (SARIF regions count lines of the file's
+    text, which a cell's rows are not), and the cell and its position are in the location's `properties`."""
+    if "cell" in item:
+        where = {"cell": item["cell"], "row": item["location"]["row"], "column": item["location"]["column"]}
+        region = {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 1}
+        return {"physicalLocation": {"artifactLocation": artifact, "region": region}, "properties": where}
+    return {"physicalLocation": {"artifactLocation": artifact, "region": _region(item)}}
+
+
+def _placed_message(item: Mapping, text: str) -> str:
+    """A message, prefixed with `cell N:row:col` in a notebook (where the region cannot point)."""
+    return f"{_cell_place(item)}: {text}" if "cell" in item else text
+
+
+def _flow_step(step: Mapping, artifact: dict) -> dict:
+    """One step of a result's `codeFlows` thread flow: its place and what happens there."""
+    return {"location": {**_location(step, artifact), "message": {"text": _placed_message(step, step["message"])}}}
+
+
+def _sarif_fix(fix: Mapping, artifact: dict, artifact_of) -> dict | None:
+    """A SARIF fix: one `artifactChange` per file the fix edits (`artifact_of(edit)`), in the order the files
+    first appear among its edits. A fix whose edits were not built ("error") or that has none cannot be
+    expressed as replacements (SARIF requires at least one): None."""
     edits = fix.get("edits") or []
     if fix.get("error") or not edits:
         return None
-    replacements = [{"deletedRegion": _region(edit), "insertedContent": {"text": edit["content"]}} for edit in edits]
+    changes: dict[str, dict] = {}
+    for edit in edits:
+        where = artifact_of(edit)
+        change = changes.setdefault(json.dumps(where, sort_keys=True), {"artifactLocation": where, "replacements": []})
+        change["replacements"].append({"deletedRegion": _region(edit), "insertedContent": {"text": edit["content"]}})
     properties = {k: fix[k] for k in ("applicability", "transform", "reason") if k in fix}
     return {
         "description": {"text": fix["message"]},
-        "artifactChanges": [{"artifactLocation": artifact, "replacements": replacements}],
+        "artifactChanges": list(changes.values()),
         "properties": properties,
     }
 
@@ -221,6 +245,12 @@ def github(records: list[dict], base: str | os.PathLike[str] | None = None) -> s
     out = []
     for record in records:
         start, end = record["location"], record.get("end_location") or record["location"]
+        message = record["message"]
+        if "cell" in record:
+            # A notebook: GitHub annotates lines of the .ipynb JSON text, which cell rows are not; as ruff does,
+            # the annotation goes on line 1 and the message says the cell and its row.
+            message = f"{_cell_place(record)}: {message}"
+            start = end = {"row": 1, "column": 1}
         props = [
             ("title", f"{TOOL_NAME} ({record['code']})"),
             ("file", _display(record["filename"], root)),
@@ -231,8 +261,13 @@ def github(records: list[dict], base: str | os.PathLike[str] | None = None) -> s
         ]
         joined = ",".join(f"{key}={_escape_property(value)}" for key, value in props)
         command = "notice" if record.get("severity") == "info" else "error"
-        out.append(f"::{command} {joined}::{_escape_data(record['message'])}\n")
+        out.append(f"::{command} {joined}::{_escape_data(message)}\n")
     return "".join(out)
+
+
+def _cell_place(item: Mapping) -> str:
+    """`cell N:row:col` of a notebook position (`notebook.remap_record`)."""
+    return f"cell {item['cell']}:{item['location']['row']}:{item['location']['column']}"
 
 
 def _display(filename: str, root: Path) -> str:

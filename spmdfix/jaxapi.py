@@ -177,6 +177,9 @@ WRAPPER_NAMES = frozenset(
 # jit-like wrappers: a value closed over inside a function they compile is an operand of that compiled
 # call, not a batched tracer, so the capture hazard stops at them (measured, docs/rules.md SPMD003).
 JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "flax.linen.jit", "flax.nnx.jit"})
+# pjit takes `in_shardings` / `out_shardings` as its 2nd and 3rd positional arguments too (`pjit(fun,
+# in_shardings, out_shardings, ...)`); `jax.jit` and `flax.nnx.jit` take them by keyword only (jax 0.10.2).
+PJIT_NAMES = frozenset({"jax.pjit", "jax.experimental.pjit.pjit"})
 
 # Higher-order functions whose callable arguments JAX traces while the caller is traced. Together
 # with WRAPPER_NAMES and VMAP_NAMES this is the one list of "passing f here reaches f".

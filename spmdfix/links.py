@@ -31,8 +31,6 @@ def docs_base(setting: str | None) -> str | None:
     entry, else None."""
     if setting:
         return setting
-    from spmdfix.formats import project_urls  # (the package metadata: only when a link is emitted)
-
     return project_urls().get("rules")
 
 
@@ -72,3 +70,20 @@ def full_description(code: str) -> str:
     sections = re.split(r"^## .*\n", doc, flags=re.M)
     first = sections[1] if len(sections) > 1 else doc
     return first.strip()
+
+
+def project_urls() -> dict[str, str]:
+    """The package's `[project.urls]` (labels lower-cased), from its installed metadata; {} when it has none.
+    The base of the rule links (`docs_base`) and SARIF's home page (`formats.sarif`) come from it."""
+    import importlib.metadata  # (the package metadata: only when a link is emitted)
+
+    try:
+        entries = importlib.metadata.metadata("spmdfix").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return {}
+    urls = {}
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        if url.strip().startswith(("https://", "http://")):
+            urls[label.strip().lower()] = url.strip()
+    return urls

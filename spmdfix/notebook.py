@@ -294,6 +294,30 @@ def _restore(cell: Cell, text: str) -> str:
         text = text[:-1]
     if not cell.magics:
         return text
+    return _restore_masked(cell, text)
+
+
+def as_written(nb: Notebook, virtual: str) -> str:
+    """The virtual module as the user wrote its cells: each cell's masked lines (`%magic`, `!cmd`) put back
+    in place of their placeholders, each cell left out (`%%` cells, cells that do not parse) as written,
+    the cell marker lines kept, for a diff a person reads (`fix
+    --interactive`). Raises `NotebookError` when a masked line was lost."""
+    segments = _segments(virtual)
+    by_number = {cell.number: cell for cell in nb.cells}
+    parts = []
+    for number, text in segments.items():
+        cell = by_number.get(number)
+        if cell is not None and cell.skipped:
+            # (a cell left out, a `%%` cell or one that does not parse, is analysed as comments; no fix edits it)
+            text = cell.text + ("\n" if cell.text and not cell.text.endswith("\n") else "")
+        elif cell is not None and cell.magics:
+            text = _restore_masked(cell, text)
+        parts.append(MARKER.format(number) + "\n" + text)
+    return "".join(parts)
+
+
+def _restore_masked(cell: Cell, text: str) -> str:
+    """`text` (a cell's segment of a virtual module) with the cell's masked lines put back."""
     out, pending = [], list(cell.magics)
     for line in _LINES.findall(text):
         body = line.rstrip("\r\n")
@@ -336,31 +360,36 @@ def layout_kept(nb: Notebook) -> bool:
 
 
 def remap_record(record: dict, index: CellIndex) -> dict:
-    """A JSON record (report.json_records) with rows made cell-relative and a 1-based `cell` field."""
+    """A JSON record (report.json_records) of a notebook's finding with every position in the notebook
+    made cell-relative: the finding's and each related place's, chain step's and edit's rows count from
+    their cell's first line, and each carries its 1-based `cell` (as ruff's JSON does). Places in other
+    modules of the project (a `filename` other than the notebook's) keep their rows and get no cell."""
+    notebook_file = record["filename"]
 
-    def loc(item: dict) -> dict:
-        _, row = index.locate(item["row"])
-        return {"row": row, "column": item["column"]}
+    def located(item: dict) -> dict:
+        if item.get("filename", notebook_file) != notebook_file:
+            return item
+        cell, row = index.locate(item["location"]["row"])
+        end_cell, end_row = index.locate(item["end_location"]["row"])
+        if end_cell != cell:  # (a span never crosses a cell marker; be safe: end at the cell's line)
+            end_row = row
+        return {
+            **item,
+            "cell": cell,
+            "location": {"row": row, "column": item["location"]["column"]},
+            "end_location": {"row": end_row, "column": item["end_location"]["column"]},
+        }
 
-    out = dict(record)
-    cell, _ = index.locate(record["location"]["row"])
-    out["cell"] = cell
-    out["location"] = loc(record["location"])
-    out["end_location"] = loc(record["end_location"])
+    out = located(record)
     out["noqa_row"] = index.locate(record["noqa_row"])[1]
-    for key in ("related",):
-        out[key] = [
-            {**r, "location": loc(r["location"]), "end_location": loc(r["end_location"])} for r in record.get(key, [])
-        ]
-    for key in ("fix",):
-        if out.get(key):
-            out[key] = _remap_fix(out[key], loc)
-    out["alternatives"] = [_remap_fix(f, loc) for f in record.get("alternatives", [])]
+    for key in ("related", "chain"):
+        if key in record:
+            out[key] = [located(r) for r in record[key]]
+    if out.get("fix"):
+        out["fix"] = _remap_fix(out["fix"], located)
+    out["alternatives"] = [_remap_fix(f, located) for f in record.get("alternatives", [])]
     return out
 
 
-def _remap_fix(fix: dict, loc) -> dict:
-    edits = [
-        {**e, "location": loc(e["location"]), "end_location": loc(e["end_location"])} for e in fix.get("edits", [])
-    ]
-    return {**fix, "edits": edits}
+def _remap_fix(fix: dict, located) -> dict:
+    return {**fix, "edits": [located(e) for e in fix.get("edits", [])]}

@@ -17,30 +17,26 @@ virtual module) and the libcst codemod commands. The steps, all pure (text in, d
 4. choose: each finding's fix under the settings' `strategy` and `unsafe-fixes` (`model.choose_fix`);
    `fix_prepared` applies the chosen fixes pass after pass (`api.fix_source`), with the file's `new-axis`.
 
-The analysis (`spmdfix.api`) is imported when first needed: the CLI's main process imports this module
-to resolve settings while its worker processes analyse.
+A file's settings come from `spmdfix.file_settings` (`resolve`). The analysis (`spmdfix.api`) is imported
+when first needed: the CLI's main process imports this module while its worker processes analyse.
 """
 
 from __future__ import annotations
 
-import functools
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spmdfix import rules
+from spmdfix.file_settings import FileSettings
 from spmdfix.model import (
     Edit,
     Finding,
     Fix,
-    Options,
     Refusal,
     UNFIXABLE_REASON,
-    Strategy,
     Unfollowed,
-    choose_fix,
     without_blocked_fixes,
 )
 
@@ -48,83 +44,9 @@ if TYPE_CHECKING:
     from spmdfix import notebook
     from spmdfix.analysis.index import ProjectIndex
     from spmdfix.api import Reviewer
-    from spmdfix.config import Resolver, Settings
 
-ALL_CODES = frozenset(rules.RULES)
 GENERATED_MARK = "@generated"
 GENERATED_LINES = 5
-
-
-# --- settings of one file ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class FileSettings:
-    """What the settings of one file ask for: the `Options` of its fixes (strategy, unsafe-fixes, new-axis),
-    the rule codes reported for it (select / ignore / per-file-ignores already applied), and the project
-    root imports of other modules are followed from (`project_root_of`)."""
-
-    options: Options = field(default_factory=Options)
-    enabled: frozenset[str] = ALL_CODES
-    project_root: Path | None = None  # `project-root` / `--project-root`; None: found above the file
-
-    def chosen(self, finding: Finding) -> Fix | None:
-        """The fix a run with these settings applies for `finding` (`model.choose_fix`), or None."""
-        return choose_fix(finding, self.options.strategy, self.options.unsafe_fixes)
-
-
-@functools.lru_cache(maxsize=64)
-def _options(strategy: Strategy, unsafe_fixes: bool, new_axis: str, unfixable: frozenset[str] = frozenset()) -> Options:
-    """One `Options` per distinct setting (the files of a run share it)."""
-    return Options(strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis, unfixable=unfixable)
-
-
-def file_settings(settings: Settings, path: str | Path) -> FileSettings:
-    """The `FileSettings` of the file at `path` under its directory's resolved `settings`."""
-    return FileSettings(
-        _options(settings.strategy, settings.unsafe_fixes, settings.new_axis, ALL_CODES - settings.fixable_codes()),
-        settings.enabled_codes(path),
-        settings.project_root,
-    )
-
-
-def project_root_of(path: str | Path, settings: FileSettings) -> Path:
-    """The project root whose modules the analysis of the file at `path` follows imports into: the
-    settings' `project_root` (`project-root` in the configuration, `--project-root`), else the nearest
-    directory above the file holding `pyproject.toml`, `setup.cfg` or `.git`. Every front end's project
-    index is built on it (the CLI's `runner`, the language server)."""
-    if settings.project_root is not None:
-        return Path(settings.project_root).resolve()
-    from spmdfix.files import find_project_root
-
-    return find_project_root(Path(path).resolve())
-
-
-def resolve(resolver: Resolver, path: str | Path) -> FileSettings:
-    """The settings `resolver` gives the file at `path` (its closest config file, then the overrides).
-
-    Raises `config.ConfigError` for a bad configuration file.
-    """
-    absolute = os.path.abspath(path)
-    return file_settings(resolver.for_file(absolute), absolute)
-
-
-def resolve_shared(resolver: Resolver, path: str | Path, memo: dict[str, FileSettings]) -> FileSettings:
-    """`resolve`, computed once for all the files of a directory that no `per-file-ignores` can tell apart
-    (a warm run asks for every file of the tree). `memo` maps a directory, spelled as in `path`, to its
-    files' settings; it must not outlive a change of working directory or of the configuration files.
-
-    Raises `config.ConfigError` for a bad configuration file.
-    """
-    directory = os.path.dirname(os.fspath(path))
-    found = memo.get(directory)
-    if found is None:
-        absolute = os.path.abspath(path)
-        settings = resolver.for_file(absolute)
-        found = file_settings(settings, absolute)
-        if not settings.per_file_ignores:
-            memo[directory] = found
-    return found
 
 
 # --- preparing a file's text ---------------------------------------------------------------------------
@@ -314,7 +236,8 @@ def check_file(
 ) -> Checked:
     """The findings of one file: `text` is its content (the editor's unsaved buffer, or what was read),
     `path` where it lives (None for a buffer without one), `settings` what its configuration resolves to
-    (`resolve`), `index` the project index for imports from other modules (None: this module alone).
+    (`file_settings.resolve`), `index` the project index for imports from other modules (None: this module
+    alone).
 
     Raises `Skip` and `notebook.NotebookError` as `prepare` does.
     """

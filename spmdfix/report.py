@@ -2,8 +2,10 @@
 
 Positions leave here as 1-based rows and 1-based code-point columns, as ruff prints them. The JSON record
 keeps ruff's field names (`code`, `message`, `filename`, `location{row,column}`, `end_location`,
-`noqa_row`, `url`, `fix{applicability,message,edits}`) and adds `name`, `severity`, `related` and
-`alternatives` (the other applicable fixes).
+`noqa_row`, `url`, `fix{applicability,message,edits}`) and adds `name`, `severity`, `related`,
+`alternatives` (the other applicable fixes) and `chain` (the path from the vmap to the finding, in order).
+Every related place, chain step and edit names its file (`filename`, absolute): a finding's path may cross
+modules of the project.
 """
 
 from __future__ import annotations
@@ -91,10 +93,7 @@ def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: _Places) ->
         "edits": [],
     }
     if isinstance(edits, tuple):
-        record["edits"] = [
-            {"content": e.content, **lines.loc(e.span), **({"filename": e.span.path} if e.span.path else {})}
-            for e in edits
-        ]
+        record["edits"] = [{"content": e.content, **lines.loc(e.span), "filename": lines.absolute(e.span)} for e in edits]
     elif isinstance(edits, str):
         record["error"] = edits
     return record
@@ -127,8 +126,11 @@ def json_records(
                 ],
                 "not_offered": [{"transform": str(r.transform), "reason": r.reason} for r in f.refusals],
                 "related": [
-                    {"message": r.message, **lines.loc(r.span), **({"filename": r.span.path} if r.span.path else {})}
-                    for r in f.related
+                    {"message": r.message, "filename": lines.absolute(r.span), **lines.loc(r.span)} for r in f.related
+                ],
+                "chain": [
+                    {"message": message, "filename": lines.absolute(span), **lines.loc(span)}
+                    for message, span in chain(f)
                 ],
             }
         )
@@ -252,6 +254,45 @@ def _where(lines: LineIndex, offset: int, cells) -> str:
     return f"cell {cell}:{cell_row}:{col}"
 
 
+def chain(finding: Finding) -> list[tuple[str, Span]]:
+    """The path of a finding, step by step, as (message, span): its related places in order (where the vmap
+    gives `spmd_axis_name`, each call on the way, the shard_map) and last the finding's own place. A finding
+    without related places (a file that does not parse) has a chain of one step."""
+    return [*((r.message, r.span) for r in finding.related), (f"the finding ({finding.code})", finding.span)]
+
+
+def chain_lines(places: _Places, finding: Finding, cells) -> list[str]:
+    """The chain of `finding` as the full text output draws it: a numbered step a place (`path:row:col` and
+    what happens there), each with its source line and a caret under the span, as ruff and rustc annotate
+    source. Empty for a chain of one step (the finding's line says it all)."""
+    steps = chain(finding)
+    if len(steps) < 2:
+        return []
+    out = ["  = chain, from the vmap to the finding:"]
+    width = len(str(len(steps)))
+    for number, (message, span) in enumerate(steps, 1):
+        out.append(f"    {number:>{width}}. {_located(places, span, cells)}: {message}")
+        out += _annotated(places.lines_of(span), span, " " * (width + 6))
+    return out
+
+
+def _annotated(lines: LineIndex, span: Span, indent: str) -> list[str]:
+    """The source line of `span`'s start and a caret line under the span (to the end of that line when the
+    span goes on); nothing when the line cannot be read (a module that changed on disk)."""
+    try:
+        row0 = lines.line_of(span.start)
+        text = lines.line_text(row0)
+        col = span.start - lines.line_start(row0)
+    except ValueError:
+        return []
+    if col > len(text):
+        return []
+    # (tabs become one space each, so the caret stays under the span counted in code points)
+    shown = text.replace("\t", " ").rstrip()
+    length = max(1, min(span.end, lines.line_start(row0) + len(text)) - span.start)
+    return [f"{indent}| {shown}", f"{indent}| {' ' * col}{'^' * length}"]
+
+
 def _located(places: _Places, span: Span, cells) -> str:
     return f"{places.display(span)}:{_where(places.lines_of(span), span.start, None if span.path else cells)}"
 
@@ -277,10 +318,9 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
         fix = choose_fix(f, AUTO, unsafe_fixes)
         mark = "[*] " if fix is not None else ""
         out.append(f"{where(f.span)}: {f.code} {mark}{f.message}")
-        for rel in f.related:
-            out.append(f"  = note: {rel.message} ({where(rel.span)})")
         if fix is None and not show_fixes:
             out.append(f"  = help: {no_fix_reason(f)}")
+        out += chain_lines(places, f, cells)
         if show_fixes:
             for candidate in f.fixes:
                 chosen = " (auto)" if fix is not None and candidate.id == fix.id else ""

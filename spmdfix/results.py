@@ -43,7 +43,7 @@ class Mode(enum.Enum):
 
 
 # In `Checked.depends`: the project root the analysis searched for modules (a marker file added or removed
-# moves it), checked by the results cache against where `cache.project_root_of` finds it now.
+# moves it), checked by the results cache against where `cache_keys.project_root_of` finds it now.
 PROJECT_ROOT_KEY = "<project root>"
 
 

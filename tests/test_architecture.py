@@ -5,16 +5,21 @@ the ones under `if TYPE_CHECKING:` (annotations only, never run). The analysis m
 library's pure modules, itself and the base modules below it (`spmdfix.model`, `spmdfix.jaxapi`,
 `spmdfix.positions`, `spmdfix.paths`); the project's files reach it only through what the edge injects
 (`analysis.index.ProjectFiles`, built by `spmdfix.project_files`).
+
+No module of spmdfix is on an import cycle, function-local imports counted (`test_no_import_cycle_...`), and no
+kind is compared with a string (`test_no_kind_is_compared_with_a_string`).
 """
 
 from __future__ import annotations
 
 import ast
+import graphlib
 from pathlib import Path
 
 import pytest
 
-ANALYSIS = Path(__file__).resolve().parent.parent / "spmdfix" / "analysis"
+SPMDFIX = Path(__file__).resolve().parent.parent / "spmdfix"
+ANALYSIS = SPMDFIX / "analysis"
 # What the analysis may import of spmdfix: itself, and the base modules that import nothing of it.
 ALLOWED = ("spmdfix.analysis", "spmdfix.model", "spmdfix.jaxapi", "spmdfix.positions", "spmdfix.paths")
 # Standard modules whose business is the file system (or a file's bytes): none of them may be imported.
@@ -146,6 +151,98 @@ def test_the_checks_see_what_they_look_for() -> None:
     assert io_uses(source) == [(11, "import pathlib.Path"), (12, "open"), (13, ".read_text")]
 
 
+# --- no import cycle ----------------------------------------------------------------------------------------
+# No module of spmdfix imports, even from inside a function, a module that imports it back (directly or through
+# others): a cycle closed by a function-local import is a cycle all the same, hidden from the reader and from
+# import-time order. Imports under `if TYPE_CHECKING:` (annotations only, never run) do not count. A module is
+# linked to what an import names that is a module of the package: `from a.b import c` links to `a.b` and, when
+# `a.b.c` is a module, to it too; a package's `__init__` is linked only when named itself.
+
+
+def module_files(root: Path) -> dict[str, Path]:
+    """Each module of the package at `root` by its dotted name (a package by its own name), to its file."""
+    modules = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _named_modules(tree: ast.Module, package: str) -> set[str]:
+    """The dotted names every import of one module may name as a module, `if TYPE_CHECKING:` blocks aside;
+    `package` is the package relative imports are read against."""
+    skipped = _type_checking_blocks(tree)
+    named: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            named |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - (node.level - 1)]
+                base = ".".join([*parts, *([base] if base else [])])
+            named |= {base} | {f"{base}.{alias.name}" for alias in node.names}
+    return named
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports, function-local imports counted."""
+    modules = module_files(root)
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        named = _named_modules(ast.parse(path.read_text(encoding="utf-8")), package)
+        graph[name] = {m for m in named if m in modules and m != name}
+    return graph
+
+
+def import_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of `graph` (its modules in import order, the first repeated last), or None without one:
+    the standard library's topological sorter finds it (`graphlib.CycleError`)."""
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as err:
+        return list(err.args[1])
+    return None
+
+
+def test_no_import_cycle_among_spmdfix_modules() -> None:
+    cycle = import_cycle(import_graph(SPMDFIX))
+    assert cycle is None, f"import cycle {' -> '.join(cycle or [])}: move the shared piece to a module below both"
+
+
+def test_the_cycle_check_sees_what_it_looks_for(tmp_path: Path) -> None:
+    """A cycle closed by a function-local import (and a relative one) is found; one closed only under
+    `if TYPE_CHECKING:` is not; a graph without one passes (a test that cannot fail proves nothing)."""
+    assert import_cycle({"p.a": {"p.b"}, "p.b": {"p.c"}, "p.c": {"p.a"}, "p.d": {"p.a"}}) in (
+        ["p.a", "p.b", "p.c", "p.a"], ["p.b", "p.c", "p.a", "p.b"], ["p.c", "p.a", "p.b", "p.c"],
+        ["p.a", "p.c", "p.b", "p.a"], ["p.b", "p.a", "p.c", "p.b"], ["p.c", "p.b", "p.a", "p.c"],
+    )
+    assert import_cycle({"p.a": {"p.b"}, "p.b": {"p.c"}, "p.c": set(), "p.d": {"p.a", "p.c"}}) is None
+    package = tmp_path / "p"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "a.py").write_text("def f():\n    from p.sub import b\n    return b\n")
+    (package / "sub" / "b.py").write_text("from ..c import helper\n")
+    (package / "c.py").write_text("import p.a\nhelper = 1\n")
+    (package / "d.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from p.e import E\n")
+    (package / "e.py").write_text("from . import d\n")
+    graph = import_graph(package)
+    assert graph == {
+        "p": set(), "p.sub": set(), "p.a": {"p.sub", "p.sub.b"}, "p.sub.b": {"p.c"}, "p.c": {"p.a"},
+        "p.d": set(), "p.e": {"p", "p.d"},
+    }
+    assert sorted(set(import_cycle(graph) or [])) == ["p.a", "p.c", "p.sub.b"]
+    (package / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from p.sub import b\n")
+    assert import_cycle(import_graph(package)) is None
+
+
 # --- identity in enums, not strings ----------------------------------------------------------------------
 # No module of spmdfix compares a kind with a string literal: the kinds are enums (`analysis.scopes.BindingKind`,
 # `jaxapi.ShardMapApi`, `analysis.kinds`, `model.EditKind`, `model.SiteKind`, `model.Transform`,
@@ -155,15 +252,14 @@ def test_the_checks_see_what_they_look_for() -> None:
 # - a call of one of KIND_CALLS (`mesh.type_of(a)`, `project.kind_of(q)`),
 # - or a name bound from one of those (`kind = project.kind_of(q)`, `for t in mesh.types`).
 # (`Job.mode` is `runner.job.Mode` and a file's result a `results` union since house-runtime's step.) Left
-# for now: prefilter.py (a textual model of the source, changed alongside by house-prefilter). Fix identity is no string either: `FixId`, read
+# for now: prefilter/ (a textual model of the source, changed alongside by house-prefilter). Fix identity is no string either: `FixId`, read
 # from its key text only by `FixId.parse` at the language server's edge.
-SPMDFIX = ANALYSIS.parent
 KIND_ATTRIBUTES = frozenset(
     {"kind", "api", "mode", "status", "axis_types", "types", "shape_form", "axis_types_form", "in_specs_form",
      "batch_placement", "transform", "applicability", "strategy", "form", "params_kind"}
 )
 KIND_CALLS = frozenset({"type_of", "kind_of"})
-NOT_YET = ("prefilter.py",)
+NOT_YET = ("prefilter/",)
 
 
 def _kind_like(node: ast.AST, names: set[str]) -> bool:

@@ -18,7 +18,8 @@ import pytest
 from golden import GOLDEN, ROOT
 from spmdfix import cache as cache_module
 from spmdfix import stamps as stamps_module
-from spmdfix.cache import Cache, CachedRun, settings_key
+from spmdfix.cache import Cache, CachedRun
+from spmdfix.cache_keys import settings_key
 from spmdfix.model import Options
 from spmdfix.results import FileResult
 from spmdfix.runner import Job, run_batch

@@ -27,6 +27,7 @@ from golden import GOLDEN
 from test_cache import _CONFIG, _EDITOR, _LAYERS, _USE
 from spmdfix import api, config, files
 from spmdfix import cache as cache_module
+from spmdfix import cache_keys
 from spmdfix import stamps as stamps_module
 from spmdfix.cache import Cache
 from spmdfix.cli import main
@@ -84,7 +85,7 @@ def run(tree: Path, *args: str, cache: bool = True) -> tuple[int, str, str]:
     `--no-cache`). What earlier runs in this process read is forgotten (as in a new process)."""
     config._parsed_toml.cache_clear()
     files._source_of.cache_clear()
-    cache_module._root_of_directory.cache_clear()
+    cache_keys._root_of_directory.cache_clear()
     api._INDEXES.clear()  # the project index keeps what it read of each module
     where = ["--cache-dir", str(tree.parent / "cache")] if cache else ["--no-cache"]
     result = CliRunner().invoke(main, ["check", *where, "-j", "1", *args, "."], catch_exceptions=False)

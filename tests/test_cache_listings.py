@@ -1,4 +1,4 @@
-"""The directory listings the results cache keeps (`files.ListingMemo`) never serve a stale walk: after a
+"""The directory listings the results cache keeps (`discovery.ListingMemo`) never serve a stale walk: after a
 file is added, removed or renamed, an ignore file (of the directory, of one above it, of the git work tree
 above the path given) or a configuration file is edited, or the command line's excludes or
 `--no-respect-gitignore` change, a cached walk finds what a walk without the cache finds. Each test also

@@ -106,6 +106,61 @@ def test_jit_of_shard_map_makes_captures_operands() -> None:
     assert _captures(source.replace("jax.jit(jax.shard_map", "(jax.shard_map"))
 
 
+_STACKED = """
+from functools import partial
+{above}
+@partial(jax.vmap, spmd_axis_name='x')
+{below}
+def f(a):
+    s = a.mean()
+    return jax.shard_map(lambda b: b * s, mesh=mesh, in_specs={spec}, out_specs={spec}{extra})(a)
+"""
+
+
+def test_a_jit_stacked_above_the_vmap_decorator_does_not_hide_a_capture() -> None:
+    # Decorators apply bottom-up: a jit above the vmap decorator wraps the vmap (`jax.jit(jax.vmap(f))`) and the
+    # capture fails as it does eagerly; one below it is inside (`jax.vmap(jax.jit(f))`) and runs. Measured for
+    # check_vma True and False and specs P() and P(axis): safety/measurements/capture_jit_above_vmap.py.
+    for above in ("@jax.jit", "@partial(jax.jit, donate_argnums=0)", "@jax.jit\n@jax.named_call"):
+        for spec, extra in (("P('y')", ""), ("P()", ""), ("P('y')", ", check_vma=False"), ("P()", ", check_vma=False")):
+            source = _STACKED.format(above=above, below="", spec=spec, extra=extra)
+            assert [f.message.split("`")[1] for f in _captures(source)] == ["s"], (above, spec, extra)
+            inside = _STACKED.format(above="", below=above.split("\n")[0], spec=spec, extra=extra)
+            assert _captures(inside) == [], (above, spec, extra)
+
+
+def test_a_fix_that_leaves_the_capture_under_an_outer_jit_is_not_safe() -> None:
+    # Issue 23 kind 4: the constraint's fix alone leaves the capture (now seen under the outer jit): it is unsafe,
+    # and applied anyway the fixed text still has the SPMD003 finding; auto fixes both and is safe.
+    source = HEADER + textwrap.dedent(
+        """
+        from functools import partial
+        from jax.sharding import NamedSharding
+        @jax.jit
+        @partial(jax.vmap, spmd_axis_name='x')
+        def f(a):
+            a = jax.lax.with_sharding_constraint(a, NamedSharding(mesh, P('x')))
+            s = a.mean()
+            return jax.shard_map(lambda b: b * s, mesh=mesh, in_specs=P(), out_specs=P())(a)
+        def main():
+            return f(jnp.ones((8, 8)))
+        """
+    )
+    constraint = next(f for f in check_source(source) if f.code == "SPMD005")
+    for transform in (Transform.RENAME, Transform.STRIP):
+        fix = constraint.fix_for(transform)
+        assert fix is not None and fix.applicability == Applicability.UNSAFE, transform
+        assert "alone it leaves SPMD003: the capture of `s`" in fix.reason
+        forced = fix_source(source, Options(strategy=transform, unsafe_fixes=True))
+        assert [f.transform for f in forced.applied] == [transform]
+        assert [f.code for f in forced.remaining] == ["SPMD003"]
+        assert [f.code for f in check_source(forced.source)] == ["SPMD003"]
+    result = fix_source(source, Options())
+    assert {f.transform for f in result.applied} == {Transform.LIFT_CAPTURES, Transform.RENAME}
+    assert all(f.applicability == Applicability.SAFE for f in result.applied)
+    assert not result.remaining and check_source(result.source) == []
+
+
 def test_unbatched_array_only_with_replicated_specs_and_check_vma() -> None:
     template = """
         W = np.linspace(0.5, 1.5, 8)

@@ -72,7 +72,11 @@ def test_quiet_and_silent(work: Path) -> None:
 
 def test_concise_and_full_output(work: Path) -> None:
     full = invoke("check", "--output-format", "full", "model.py").stdout.splitlines()
-    assert full[0] == FIRST and full[1].startswith("  = note: `spmd_axis_name` `'x'` given here (model.py:")
+    assert full[0] == FIRST and full[1] == "  = chain, from the vmap to the finding:"
+    assert full[2].startswith("    1. model.py:") and full[2].endswith(": `spmd_axis_name` `'x'` given here")
+    # each step: its place, its source line, a caret under the span (here the `'x'` of spmd_axis_name)
+    assert full[3].startswith("       |     ") and "spmd_axis_name='x'" in full[3]
+    assert full[4].strip() == "|" + " " * (full[3].index("'x'") - full[3].index("|") - 1) + "^^^"
     assert invoke("check", "model.py").stdout.splitlines() == full  # full is the default
     assert invoke("check", "--output-format", "text", "model.py").stdout.splitlines() == full
     concise = invoke("check", "--output-format", "concise", "model.py").stdout.splitlines()
@@ -516,7 +520,7 @@ def test_a_finding_without_a_fix_says_why_in_the_default_output(work: Path) -> N
     refused = invoke("check", "e.py").stdout.splitlines()
     assert "  = help: no fix: drop-spmd-axis: a reached shard_map's mesh has Explicit axes" in refused
     unfixable = invoke("check", "--unfixable", "SPMD", "model.py").stdout.splitlines()
-    assert unfixable[3] == "  = help: no fix: the settings make SPMD001 unfixable (`unfixable` / `fixable`)"
+    assert unfixable[1] == "  = help: no fix: the settings make SPMD001 unfixable (`unfixable` / `fixable`)"
     assert not any(line.startswith("  = help:") for line in invoke("check", "model.py").stdout.splitlines())
     assert "= help:" not in invoke("check", "--output-format", "concise", "e.py").stdout
     assert "= help:" not in invoke("check", "--show-fixes", "e.py").stdout  # it says more, per transform

@@ -11,10 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from golden import GOLDEN
-from spmdfix import config
 from spmdfix.cli import main
-from spmdfix.config import ConfigError, Overrides, Resolver, Settings, find_config, load_settings, render_settings
+from spmdfix.config import Resolver, find_config, load_settings
 from spmdfix.model import AUTO, Transform
+from spmdfix.overrides import Overrides
+from spmdfix.settings import ConfigError, Settings, installed_jax_version
+from spmdfix.settings_keys import render_settings
 
 CASE = GOLDEN / "add-axis" / "mesh_reshape_basic"  # SPMD001 and SPMD002, each with a safe add-axis fix
 
@@ -66,18 +68,18 @@ def test_no_config_gives_the_defaults(project: Path) -> None:
 
 
 def test_target_jax_version_defaults_to_installed_jax_else_newest(monkeypatch: pytest.MonkeyPatch) -> None:
-    config.installed_jax_version.cache_clear()
+    installed_jax_version.cache_clear()
     assert Settings().jax_version() == importlib.metadata.version("jax")
 
     def missing(name: str) -> str:
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "version", missing)
-    config.installed_jax_version.cache_clear()
+    installed_jax_version.cache_clear()
     try:
         assert Settings().jax_version() == "0.10.2"
     finally:
-        config.installed_jax_version.cache_clear()
+        installed_jax_version.cache_clear()
 
 
 def test_select_and_ignore_the_more_specific_wins(tmp_path: Path) -> None:

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 
 from golden import GOLDEN
 from spmdfix.cli import main
-from spmdfix.config import Overrides, Resolver
-from spmdfix.files import discover
+from spmdfix.config import Resolver
+from spmdfix.discovery import discover
+from spmdfix.overrides import Overrides
 
 CASE = GOLDEN / "add-axis" / "mesh_reshape_basic"
 
@@ -204,57 +205,57 @@ IGNORE_PATHS = [
 
 @pytest.mark.parametrize("rel", IGNORE_PATHS)
 def test_the_quick_ignore_test_agrees_with_pathspec(rel: str) -> None:
-    """`files._IgnoreFile` answers from one regular expression when no pattern matches: the same answers
+    """`gitignore.IgnoreFile` answers from one regular expression when no pattern matches: the same answers
     as pathspec's pattern-by-pattern test."""
     import pathspec
 
-    from spmdfix.files import _IgnoreFile
+    from spmdfix.gitignore import IgnoreFile
 
     spec = pathspec.GitIgnoreSpec.from_lines(IGNORE_LINES)
-    quick = _IgnoreFile(IGNORE_LINES)
+    quick = IgnoreFile(IGNORE_LINES)
     assert quick.quick is not None
     assert quick.include(rel) == spec.check_file(rel).include
 
 
 @pytest.mark.parametrize("rel", IGNORE_PATHS)
 def test_without_a_negation_a_quick_match_is_the_answer(rel: str) -> None:
-    """With no `!` pattern, `files._IgnoreFile` answers a match of its regular expression itself (every
+    """With no `!` pattern, `gitignore.IgnoreFile` answers a match of its regular expression itself (every
     pattern ignores): the same answers as pathspec's, without building pathspec's spec."""
     import pathspec
 
-    from spmdfix.files import _IgnoreFile
+    from spmdfix.gitignore import IgnoreFile
 
     lines = [line for line in IGNORE_LINES if not line.startswith("!")]
     spec = pathspec.GitIgnoreSpec.from_lines(lines)
-    quick = _IgnoreFile(lines)
+    quick = IgnoreFile(lines)
     assert quick.include(rel) == spec.check_file(rel).include
     assert quick._spec is None
 
 
 def test_with_a_negation_only_an_entry_both_sides_match_builds_the_spec() -> None:
     """pathspec's answer is that of a pattern matching the entry: when only ignoring patterns match, or
-    only re-including (`!`) ones, `files._IgnoreFile` answers without building pathspec's spec, and builds
+    only re-including (`!`) ones, `gitignore.IgnoreFile` answers without building pathspec's spec, and builds
     it for an entry that patterns of both sides match."""
     import pathspec
 
-    from spmdfix.files import _IgnoreFile
+    from spmdfix.gitignore import IgnoreFile
 
     spec = pathspec.GitIgnoreSpec.from_lines(IGNORE_LINES)
     for rel, answer in [("m.pyc", True), ("keep.py", False), ("x.py", None), ("build/keep/", False)]:
-        quick = _IgnoreFile(IGNORE_LINES)
+        quick = IgnoreFile(IGNORE_LINES)
         assert quick.include(rel) == spec.check_file(rel).include == answer
         assert (quick._spec is not None) == (rel == "build/keep/")
 
 
 def test_the_quick_ignore_test_agrees_with_pathspec_at_every_depth() -> None:
-    """`files._QuickTest` matches the any-depth patterns at each component's start (not searched at every
+    """`gitignore._QuickTest` matches the any-depth patterns at each component's start (not searched at every
     character): on paths of one to four components built from the patterns' names, with and without a
     trailing `/`, its answers are pathspec's, with and without the negations."""
     import itertools
 
     import pathspec
 
-    from spmdfix.files import _IgnoreFile
+    from spmdfix.gitignore import IgnoreFile
 
     names = [
         "build", "dist", "m.pyc", "docs", "gen", "a", "c", "b.py", "cache", "x", "keep.py", "sub", "ab.py", "p.egg-info",
@@ -269,7 +270,7 @@ def test_the_quick_ignore_test_agrees_with_pathspec_at_every_depth() -> None:
     paths += [f"q/{rel}" for rel in paths[:: len(names)]]  # four components
     for lines in (IGNORE_LINES, [line for line in IGNORE_LINES if not line.startswith("!")]):
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
-        quick = _IgnoreFile(lines)
+        quick = IgnoreFile(lines)
         assert [quick.include(rel) for rel in paths] == [spec.check_file(rel).include for rel in paths]
 
 

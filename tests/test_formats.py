@@ -15,7 +15,7 @@ import pytest
 
 from golden import GOLDEN
 from spmdfix.api import Options, check_source, fix_edits_for, fix_source
-from spmdfix import formats
+from spmdfix import links
 from spmdfix.formats import SARIF_SCHEMA, github, json_lines, sarif
 from spmdfix.model import Transform, strategy_of
 from spmdfix.positions import LineIndex
@@ -106,7 +106,7 @@ def test_github_property_escapes_colon() -> None:
 
 
 def test_sarif_log_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(formats, "project_urls", lambda: {})
+    monkeypatch.setattr(links, "project_urls", lambda: {})
     log = sarif([RECORD], "0.1.0", base=ROOT, information_uri="https://example.invalid/spmdfix")
     artifact = {"uri": "pkg/m%C3%B6del%2C%20v2.py", "uriBaseId": "%SRCROOT%"}
     rules = log["runs"][0]["tool"]["driver"].pop("rules")
@@ -235,12 +235,12 @@ def test_sarif_file_outside_base_gets_an_absolute_uri_and_no_fixes() -> None:
 def test_sarif_names_no_local_file_as_documentation(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without [project.urls] the URIs are left out (a file:// path of this machine means nothing to a code
     scanning service); with them, informationUri is the home page and helpUri the rule's page."""
-    monkeypatch.setattr(formats, "project_urls", lambda: {})
+    monkeypatch.setattr(links, "project_urls", lambda: {})
     driver = sarif([], "0.1.0", base=ROOT)["runs"][0]["tool"]["driver"]
     assert "informationUri" not in driver
     assert all("helpUri" not in rule for rule in driver["rules"])
     urls = {"homepage": "https://example.org/spmdfix", "rules": "https://example.org/spmdfix/rules/"}
-    monkeypatch.setattr(formats, "project_urls", lambda: urls)
+    monkeypatch.setattr(links, "project_urls", lambda: urls)
     driver = sarif([], "0.1.0", base=ROOT)["runs"][0]["tool"]["driver"]
     assert driver["informationUri"] == "https://example.org/spmdfix"
     assert driver["rules"][0]["helpUri"] == "https://example.org/spmdfix/rules/SPMD001.md"

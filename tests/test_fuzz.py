@@ -68,6 +68,19 @@ def test_partial_manual_axis_names_are_those_of_the_program() -> None:
     assert source.count("axis_names={'y', 'x'}") == 2, source
 
 
+def test_the_vmap_decorator_forms_stack_a_jit_above_the_vmap() -> None:
+    # issue 23 kind 4: `@jax.jit` above the spmd-vmap decorator; a capture of the batched `w` under it is SPMD003
+    from spmdfix.api import check_source
+
+    features = {"vmap_form": "jit_above_decorator", "extra": "capture_batched"}
+    source = gen.render(features)
+    assert "@jax.jit\n@functools.partial(jax.vmap, in_axes=(0, 0), spmd_axis_name='x')\ndef apply(x, w):" in source
+    assert "result = apply(xs, ws)" in source and "jax.vmap(ref_apply, in_axes=(0, 0))" in source
+    assert "SPMD003" in {f.code for f in check_source(source)}
+    bare = gen.render({**features, "vmap_form": "decorator", "jit": "jit_outer"})
+    assert "@jax.jit" not in bare and "result = jax.jit(apply)(xs, ws)" in bare
+
+
 def _reply(original: dict, findings=(), fixes=(), outputs=()) -> dict:
     return {"original": original, "findings": [{"code": c, "line": 1, "message": ""} for c in findings],
             "fixes": list(fixes), "outputs": list(outputs)}

@@ -131,11 +131,11 @@ def test_cli_reports_in_the_callee_and_follows_the_given_project_root(tmp_path: 
 
 def test_project_root_setting_reaches_the_index_of_every_front_end(tmp_path: Path) -> None:
     """`project-root` in `[tool.spmdfix]` (relative to the file that says it) is the root the CLI follows
-    imports from, and the one the per-file entry point gives the language server (`project_root_of`);
+    imports from, and the one the per-file entry point gives the language server (`file_settings.project_root_of`);
     without it the pyproject.toml inside the package is the root and the callee above it is not followed."""
     from click.testing import CliRunner
 
-    from spmdfix import pipeline
+    from spmdfix import file_settings, pipeline
     from spmdfix.api import project_index
     from spmdfix.cli import main
     from spmdfix.config import Resolver
@@ -146,8 +146,8 @@ def test_project_root_setting_reaches_the_index_of_every_front_end(tmp_path: Pat
         root = _copy(case.path / "input", tmp_path / name)
         (root / "pkg" / "pyproject.toml").write_text(table, encoding="utf-8")
         pipeline_py = root / "pkg" / "pipeline.py"
-        settings = pipeline.resolve(Resolver(), pipeline_py)
-        top = pipeline.project_root_of(pipeline_py, settings)
+        settings = file_settings.resolve(Resolver(), pipeline_py)
+        top = file_settings.project_root_of(pipeline_py, settings)
         assert top == (root if name == "set" else root / "pkg")
         text = read_source(pipeline_py).text
         checked = pipeline.check_file(pipeline_py, text, settings, index=project_index(pipeline_py, top))

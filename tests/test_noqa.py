@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from golden import GOLDEN, cases
-from spmdfix import noqa, pipeline
+from spmdfix import file_settings, noqa, pipeline
 from spmdfix.api import fix_source
 from spmdfix.cli import main
 from spmdfix.files import decode
@@ -182,7 +182,7 @@ def test_without_suppressions_the_cli_fixes_as_fix_source(case) -> None:
     """pipeline.fix_file (what `spmdfix fix` runs) differs from api.fix_source only by suppression/selection."""
     source = decode(case.input, case.input.read_bytes()).text
     expected = fix_source(source, case.options)
-    _, got = pipeline.fix_file(case.input, source, pipeline.FileSettings(case.options))
+    _, got = pipeline.fix_file(case.input, source, file_settings.FileSettings(case.options))
     assert got.suppressed == 0
     assert got.text == expected.source
     assert [f.key for f in got.applied] == [f.key for f in expected.applied]

@@ -76,7 +76,7 @@ def test_check_reports_cell_positions(work: Path) -> None:
     assert result.exit_code == 1
     assert "nb.ipynb:cell 3:3:65: SPMD001" in result.stdout
     assert "nb.ipynb:cell 3:3:83: SPMD002" in result.stdout
-    assert "(nb.ipynb:cell 5:1:33)" in result.stdout  # the spmd_axis_name argument, in another cell
+    assert "    1. nb.ipynb:cell 5:1:33: `spmd_axis_name`" in result.stdout  # the argument, in another cell
     records = json.loads(run("check", "--output-format", "json", "nb.ipynb").stdout)
     first = records[0]
     assert first["cell"] == 3 and first["location"] == {"row": 3, "column": 65} and first["noqa_row"] == 3
@@ -175,3 +175,77 @@ def test_escaped_non_ascii_stays_escaped_and_a_changed_layout_is_noted(work: Pat
     result = run("fix", "odd.ipynb")
     assert "odd.ipynb: note: the notebook's JSON layout could not be reproduced exactly" in result.stderr
     assert json.loads((work / "odd.ipynb").read_text())["nbformat_minor"] == 5.0
+
+
+# --- machine output of a notebook: every position names its cell -----------------------------------------
+
+
+def _cell_text(nb_text: str, cell: int) -> list[str]:
+    """The lines of a notebook cell (1-based, counting every cell as the reports do)."""
+    source = json.loads(nb_text)["cells"][cell - 1]["source"]
+    return "".join(source).splitlines() if isinstance(source, list) else source.splitlines()
+
+
+def _at(nb_text: str, item: dict) -> str:
+    """The text a cell position points at: from its column to the end column on its row."""
+    line = _cell_text(nb_text, item["cell"])[item["location"]["row"] - 1]
+    return line[item["location"]["column"] - 1 : item["end_location"]["column"] - 1]
+
+
+def test_json_names_the_cell_of_every_related_place_chain_step_and_edit(work: Path) -> None:
+    text = make(STANDARD)
+    (work / "nb.ipynb").write_text(text)
+    records = json.loads(run("check", "--output-format", "json", "nb.ipynb").stdout)
+    first = records[0]
+    # Each position, read back from the .ipynb through its cell, is the text it names.
+    assert (first["cell"], _at(text, first)) == (3, "'i'")
+    assert [(r["cell"], _at(text, r)) for r in first["related"]] == [
+        (5, "'i'"),  # spmd_axis_name='i' in the vmap's cell
+        (3, _at(text, first["related"][1])),
+    ]
+    assert _at(text, first["related"][1]).startswith("jax.shard_map(")
+    assert [(s["cell"], s["message"]) for s in first["chain"]] == [
+        (5, "`spmd_axis_name` `'i'` given here"),
+        (3, "shard_map applied here"),
+        (3, "the finding (SPMD001)"),
+    ]
+    edits = first["fix"]["edits"]  # add-axis: the mesh in cell 2, spmd_axis_name in cell 5
+    assert [(e["cell"], _at(text, e), e["content"]) for e in edits] == [
+        (2, "", "1, "),
+        (2, "i',", "batch', 'i'"),
+        (5, "i", "batch"),
+    ]
+
+
+def test_github_and_sarif_put_notebook_positions_where_the_format_can_point(work: Path) -> None:
+    (work / "nb.ipynb").write_text(make(STANDARD))
+    annotations = run("check", "--output-format", "github", "nb.ipynb").stdout.splitlines()
+    assert annotations[0].startswith(
+        "::error title=spmdfix (SPMD001),file=nb.ipynb,line=1,col=1,endLine=1,endColumn=1::cell 3:3:65: vmap "
+    )
+    log = json.loads(run("check", "--output-format", "sarif", "nb.ipynb").stdout)
+    result = log["runs"][0]["results"][0]
+    assert result["message"]["text"].startswith("cell 3:3:65: ")
+    assert result["locations"][0]["properties"] == {"cell": 3, "row": 3, "column": 65}
+    assert result["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 1
+    }
+    assert result["relatedLocations"][0]["properties"] == {"cell": 5, "row": 1, "column": 33}
+    steps = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [s["location"]["properties"]["cell"] for s in steps] == [5, 3, 3]
+    # Fixes of cells cannot be replacements of the .ipynb text: left out, saying so.
+    assert "fixes" not in result and "spmdfix fix" in result["properties"]["fixes"]
+
+
+def test_interactive_shows_the_cells_as_written(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import spmdfix.cli.terminal as cli_terminal
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    (work / "nb.ipynb").write_text(make(STANDARD))
+    result = CliRunner().invoke(main, ["fix", "--interactive", "nb.ipynb"], input="y\n")
+    diff = result.stdout.split("Apply this fix?")[0]
+    # The hunks hold a masked line and a `%%` cell: both shown as the user wrote them.
+    assert "     !echo hi\n" in diff and " %%time\n x = 1\n" in diff
+    assert "0####" not in result.stdout and "#%time" not in result.stdout
+    assert "+mesh = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'i'))" in diff
+    assert json.loads((work / "nb.ipynb").read_text())["cells"][1]["source"][0] == "%matplotlib inline\n"

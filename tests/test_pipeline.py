@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from golden import ROOT
-from spmdfix import pipeline
+from spmdfix import file_settings, pipeline
 from spmdfix.config import Resolver
 from spmdfix.model import Options, Transform
 
@@ -18,7 +18,7 @@ MINIMAL = (ROOT / "examples" / "minimal.py").read_text(encoding="utf-8")
 def test_settings_select_and_suppression_apply() -> None:
     every = pipeline.check_file(None, MINIMAL)
     assert [f.code for f in every.findings] == ["SPMD001", "SPMD002"]
-    only_one = pipeline.check_file(None, MINIMAL, pipeline.FileSettings(enabled=frozenset({"SPMD002"})))
+    only_one = pipeline.check_file(None, MINIMAL, file_settings.FileSettings(enabled=frozenset({"SPMD002"})))
     assert [f.code for f in only_one.findings] == ["SPMD002"]
     marked = MINIMAL.replace("out_specs=P('i'))", "out_specs=P('i'))  # noqa: SPMD001")
     checked = pipeline.check_file(None, marked)
@@ -31,10 +31,10 @@ def test_settings_select_and_suppression_apply() -> None:
 def test_the_chosen_fix_follows_the_strategy_and_new_axis() -> None:
     auto = pipeline.check_file(None, MINIMAL)
     assert auto.chosen(auto.findings[0]).transform == Transform.ADD_AXIS
-    strip = pipeline.FileSettings(Options(strategy=Transform.STRIP, unsafe_fixes=True))
+    strip = file_settings.FileSettings(Options(strategy=Transform.STRIP, unsafe_fixes=True))
     checked = pipeline.check_file(None, MINIMAL, strip)
     assert checked.chosen(checked.findings[0]).transform == Transform.STRIP
-    _, fixed = pipeline.fix_file(None, MINIMAL, pipeline.FileSettings(Options(new_axis="rep")))
+    _, fixed = pipeline.fix_file(None, MINIMAL, file_settings.FileSettings(Options(new_axis="rep")))
     assert "spmd_axis_name='rep'" in fixed.text and fixed.remaining == () and fixed.found_before == 2
 
 
@@ -42,10 +42,10 @@ def test_resolve_reads_the_closest_config(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.spmdfix]\nnew-axis = "rep"\nper-file-ignores = { "gen_*.py" = ["SPMD002"] }\n'
     )
-    settings = pipeline.resolve(Resolver(), tmp_path / "gen_model.py")
+    settings = file_settings.resolve(Resolver(), tmp_path / "gen_model.py")
     assert settings.options.new_axis == "rep"
     assert "SPMD002" not in settings.enabled and "SPMD001" in settings.enabled
-    assert "SPMD002" in pipeline.resolve(Resolver(), tmp_path / "model.py").enabled
+    assert "SPMD002" in file_settings.resolve(Resolver(), tmp_path / "model.py").enabled
 
 
 def test_resolve_shared_serves_a_directory_once_but_keeps_per_file_ignores(tmp_path: Path) -> None:
@@ -54,12 +54,12 @@ def test_resolve_shared_serves_a_directory_once_but_keeps_per_file_ignores(tmp_p
     plain.mkdir()
     (plain / "spmdfix.toml").write_text('new-axis = "rep"\n')
     resolver, memo = Resolver(), {}
-    first = pipeline.resolve_shared(resolver, plain / "a.py", memo)
-    assert pipeline.resolve_shared(resolver, plain / "b.py", memo) is first and first.options.new_axis == "rep"
+    first = file_settings.resolve_shared(resolver, plain / "a.py", memo)
+    assert file_settings.resolve_shared(resolver, plain / "b.py", memo) is first and first.options.new_axis == "rep"
     # files that per-file-ignores can tell apart are resolved one by one, whatever the order asked
     for name, ignored in (("model.py", False), ("gen_model.py", True), ("other.py", False)):
-        got = pipeline.resolve_shared(resolver, tmp_path / name, memo)
-        assert got == pipeline.resolve(Resolver(), tmp_path / name)
+        got = file_settings.resolve_shared(resolver, tmp_path / name, memo)
+        assert got == file_settings.resolve(Resolver(), tmp_path / name)
         assert ("SPMD002" not in got.enabled) == ignored
 
 

@@ -506,7 +506,7 @@ EXACTNESS = {
 
 @pytest.mark.parametrize("name", sorted(EXACTNESS))
 def test_regions_are_exact_only_when_every_region_ends_at_a_statement(name: str) -> None:
-    from spmdfix.prefilter import _def_regions, _regions_exact
+    from spmdfix.prefilter.regions import _def_regions, _regions_exact
 
     source, exact = EXACTNESS[name]
     assert _regions_exact(source, _def_regions(source)) == exact
@@ -520,7 +520,8 @@ def test_exact_regions_hold_exactly_their_defs_lines_on_real_modules() -> None:
 
     import jax
 
-    from spmdfix.prefilter import _def_regions, _in_code, _region_of, _regions_exact
+    from spmdfix.prefilter.regions import _def_regions, _region_of, _regions_exact
+    from spmdfix.prefilter.text import in_code
 
     paths = [c.input for c in CASES] + sorted((Path(__file__).parents[1] / "spmdfix").rglob("*.py"))
     paths += sorted(Path(jax.__file__).parent.rglob("*.py"))[:120]
@@ -556,7 +557,7 @@ def test_exact_regions_hold_exactly_their_defs_lines_on_real_modules() -> None:
             if not code or code.startswith("#"):
                 continue
             offset = starts[number - 1] + len(line) - len(code)
-            if not _in_code(source, offset):
+            if not in_code(source, offset):
                 continue
             expected = owner[number]
             k = _region_of(regions, offset)
@@ -586,7 +587,7 @@ def test_string_literals_and_comments_end_where_python_ends_them() -> None:
     import io
     import tokenize
 
-    from spmdfix.prefilter import _strings_and_comments
+    from spmdfix.prefilter.text import _strings_and_comments
 
     rows = [0]
     for line in io.StringIO(TRICKY_STRINGS):
@@ -632,13 +633,13 @@ def _regions_line_by_line(source: str) -> dict[int, int]:
     statements (Python's tokenizer tells where the list ends)."""
     import re
 
-    from spmdfix.prefilter import _in_code
+    from spmdfix.prefilter.text import in_code
 
     parameters = _parameter_lists(source)
     stack: list[tuple[int, int]] = []
     out = {}
     for line in re.finditer(r"^( *)[^ \n#]", source, re.MULTILINE):
-        if not _in_code(source, line.start()):
+        if not in_code(source, line.start()):
             continue
         if any(opening < line.end() - 1 <= closing for opening, closing in parameters):
             continue
@@ -667,7 +668,7 @@ REGION_TEXTS = {
 
 @pytest.mark.parametrize("name", sorted(REGION_TEXTS))
 def test_def_regions_give_each_line_the_def_a_line_by_line_walk_gives(name: str) -> None:
-    from spmdfix.prefilter import _def_regions, _region_of
+    from spmdfix.prefilter.regions import _def_regions, _region_of
 
     source = REGION_TEXTS[name]
     regions = _def_regions(source)
@@ -685,7 +686,7 @@ def test_def_regions_agree_with_a_line_by_line_walk_on_real_modules() -> None:
     """The golden inputs and spmdfix's own modules: every code line gets the same innermost `def`."""
     from pathlib import Path
 
-    from spmdfix.prefilter import _def_regions, _region_of
+    from spmdfix.prefilter.regions import _def_regions, _region_of
 
     sources = [c.input.read_text() for c in CASES] + [p.read_text() for p in (Path(__file__).parents[1] / "spmdfix").rglob("*.py")]
     assert len(sources) > 50
@@ -702,7 +703,7 @@ def test_the_argument_test_keeps_every_call_of_real_modules_that_may_pass_an_spm
     (Run on the corpus and site-packages too: 750,276 calls, none missed.)"""
     from pathlib import Path
 
-    from spmdfix.prefilter import _CALL_OPEN, _may_pass_spmd_axis_name
+    from spmdfix.prefilter.calls import _CALL_OPEN, _may_pass_spmd_axis_name
 
     paths = [c.input for c in CASES] + list((Path(__file__).parents[1] / "spmdfix").rglob("*.py"))
     may_pass = 0
@@ -740,9 +741,9 @@ def test_the_argument_test_keeps_every_call_of_real_modules_that_may_pass_an_spm
     ],
 )
 def test_imports_of_the_project_are_found_on_every_line(text: str, expected: bool) -> None:
-    from spmdfix.prefilter import _imports_project
+    from spmdfix.prefilter.bindings import imports_project
 
-    assert _imports_project(text) is expected
+    assert imports_project(text) is expected
 
 
 IMPORT_LINES = (
@@ -756,14 +757,15 @@ IMPORT_LINES = (
 
 @pytest.mark.parametrize("text", IMPORT_LINES)
 def test_import_lines_are_those_a_regex_finds_at_every_line_start(text: str) -> None:
-    """`_import_lines` (`str.find` of the words) finds the matches `_line_starts(source, _IMPORT)` finds."""
-    from spmdfix.prefilter import _IMPORT, _import_lines, _line_starts
+    """`_import_lines` (`str.find` of the words) finds the matches `line_starts(source, _IMPORT)` finds."""
+    from spmdfix.prefilter.bindings import _IMPORT, _import_lines
+    from spmdfix.prefilter.text import line_starts
 
     def found(matches):
         return sorted((m.start(1), m.start(2), m.group(1), m.group(2)) for m in matches)
 
-    assert found(_import_lines(text)) == found(_line_starts(text, _IMPORT))
-    assert found(_line_starts(text, _IMPORT)), "the text has import lines"
+    assert found(_import_lines(text)) == found(line_starts(text, _IMPORT))
+    assert found(line_starts(text, _IMPORT)), "the text has import lines"
 
 
 @pytest.mark.parametrize(
@@ -777,18 +779,18 @@ def test_import_lines_are_those_a_regex_finds_at_every_line_start(text: str) -> 
     ],
 )
 def test_a_text_is_read_as_python_reads_it(text: str) -> None:
-    """`_as_python_reads_it`: line ends made "\\n", then each identifier character NFKC changes replaced
+    """`as_python_reads_it`: line ends made "\\n", then each identifier character NFKC changes replaced
     by its normal form (when the text as a whole is not NFKC-normal), and nothing else."""
     import unicodedata
 
-    from spmdfix.prefilter import _as_python_reads_it
+    from spmdfix.prefilter.text import as_python_reads_it
 
     expected = text.replace("\r\n", "\n").replace("\r", "\n")
     if not unicodedata.is_normalized("NFKC", expected):
         expected = "".join(
             unicodedata.normalize("NFKC", c) if ("a" + c).isidentifier() else c for c in expected
         )
-    assert _as_python_reads_it(text) == expected
+    assert as_python_reads_it(text) == expected
 
 
 # --- the test of a module's bytes (`utf8_may_have_findings`) and the runner's use of it ------------------

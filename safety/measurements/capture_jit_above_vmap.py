@@ -14,8 +14,9 @@ STACK "jit inside" wraps the shard_map call in `jax.jit` inside `f` instead (doc
 capture there runs). Meshes: `jax.make_mesh((1, 8), ('data', 'model'), axis_types=(Auto, Auto))` and
 `jax.make_mesh((1, 8), ('data', 'model'))` (its default axis types, Explicit). SPEC `P()` or `P('data')`.
 Stages: as written (S = 'data', C = `P('data')`); rename (S = 'model'); strip ('data' stripped from the
-constraint, C = `P(None)`, and from SPEC); rename with the capture lifted (`s` passed as an operand, in_specs
-`P()`), the fix the issue expects to run. Reference: numpy, `a * a.mean()` per example.
+constraint, C = `P(None)`, and from SPEC); rename, or strip, with the capture lifted (`s` passed as an operand,
+in_specs `P()`): the fix sets spmdfix's auto chooses once it sees the capture. Reference: numpy, `a * a.mean()`
+per example.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ STAGES = {
     "rename -> 'model'": {"spmd": "model", "constraint": P("data"), "strip": False, "lift": False},
     "strip 'data'": {"spmd": "data", "constraint": P(None), "strip": True, "lift": False},
     "rename + capture lifted": {"spmd": "model", "constraint": P("data"), "strip": False, "lift": True},
+    "strip + capture lifted": {"spmd": "data", "constraint": P(None), "strip": True, "lift": True},
 }
 
 
@@ -68,7 +70,7 @@ def main() -> None:
     meshes = {"Auto": (AxisType.Auto, AxisType.Auto), "default": None}
     for (kind, types), with_constraint, spec, (stage, kw) in itertools.product(
             meshes.items(), (True, False), (P(), P("data")), STAGES.items()):
-        if stage == "strip 'data'" and not with_constraint and spec == P():
+        if stage.startswith("strip") and not with_constraint and spec == P():
             continue  # nothing to strip
         mesh = jax.make_mesh((1, 8), ("data", "model"), **({"axis_types": types} if types else {}))
         runs = {f"cv={cv} {st}": (lambda cv=cv, st=st: build(mesh, st, with_constraint, spec, cv, **kw)(A))

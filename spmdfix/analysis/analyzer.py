@@ -9,7 +9,8 @@ it follows the vmapped callable (`analysis.reach`) to every shard_map it applies
   `check_vma`/`check_rep`, what its body does), the batched values its body closes over (`analysis.capture`),
   why stripping its specs would change its values (`analysis.stripbody`), and who else runs it
   (`analysis.callers`);
-- the axes of `with_sharding_constraint` specs on the way.
+- the axes of `with_sharding_constraint` specs on the way;
+- the `in_shardings` / `out_shardings` of the jits applied on the way (`facts.JitShardings`).
 
 Plain vmaps over inputs placed on Explicit mesh axes (`analysis.placement`) give facts of kind `VmapKind.EXPLICIT`.
 A callable of another module of the project is summarised once in that module's model (`summary_of`,
@@ -25,7 +26,9 @@ from spmdfix import jaxapi
 from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.capture import CaptureAnalysis
-from spmdfix.analysis.facts import ConstraintUse, FunctionSummary, ReachedFacts, ShardMapFacts, VmapFacts
+from spmdfix.analysis.facts import (
+    ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ShardMapFacts, VmapFacts,
+)
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.module_model import ModuleModel
@@ -37,6 +40,7 @@ from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
 from spmdfix.analysis.shard_maps import unwrap_body
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 from spmdfix.analysis.uses import Use, short
+from spmdfix.analysis.values import SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
 from spmdfix.model import SiteId, SiteKind, Span
@@ -84,13 +88,14 @@ class Analyzer:
                 self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), what))
             if spmd is None or not spmd.axes or site.fun is None:
                 continue
-            reach = self.reacher.reach(site.fun, site.scope)
+            reach = self.reacher.reach(site.fun, site.scope, site.node)
             traced = frozenset(id(f) for f in reach.functions)
             calls = self.vmap_calls.calls(site.node, site.fun, site.in_axes)
             reached = [
                 self._reached_facts(r, site, set(spmd.names), traced=traced, calls=calls) for r in reach.sites
             ]
             constraints, unknown = self._constraints(reach.functions)
+            jits = self._jit_shardings(reach.jits)
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
             for path, owner, target, target_scope in reach.external:
@@ -100,6 +105,8 @@ class Analyzer:
                 reached += self._prefixed(summary, path, owner, target)
                 constraints += summary.constraints
                 unknown = unknown or summary.constraints_unknown
+                where = f" in {relpath(owner.ix.path)}"
+                jits += [replace(j, described=j.described + where) for j in summary.jit_shardings]
                 opaque += summary.opaque
                 unresolved += summary.unresolved
             out.append(
@@ -110,6 +117,7 @@ class Analyzer:
                     reached=tuple(_unique(reached)),
                     constraints=tuple(constraints),
                     constraints_unknown=unknown,
+                    jit_shardings=tuple(jits),
                     opaque_calls=tuple(opaque),
                     unresolved=tuple(_unique_places(unresolved)),
                     spmd_keyword_call=keyword_call(self.model, site),
@@ -170,7 +178,7 @@ class Analyzer:
         which the body operands' ranks are followed (`analysis.ranks`)."""
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
-        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body)
+        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node)
         if spmd and sm.check_vma is not False and _all_replicated(sm):
             skip = {c.name for c in captures}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
@@ -305,6 +313,31 @@ class Analyzer:
                 unknown = unknown or bool(tree.unresolved) or spec is None
         return uses, unknown
 
+    def _jit_shardings(self, jits: list[ast.Call]) -> list[JitShardings]:
+        """The `in_shardings` / `out_shardings` arguments of the jit applications on the way
+        (`ReachResult.jits`): a `jax.jit(...)` call, or `partial(jax.jit, ...)` (its keywords; pjit's shardings
+        may also be its 2nd and 3rd positional arguments). A `**kwargs` or `*args` passed there is an argument
+        that cannot be read."""
+        out = []
+        for call in jits:
+            scope = self.ix.scope_at(call)
+            offset, jit = 0, call.func
+            if self.ix.qualname(call.func, scope) in jaxapi.PARTIAL_NAMES:
+                offset, jit = 1, call.args[0]
+            positional = self.ix.qualname(jit, scope) in jaxapi.PJIT_NAMES
+            where = f" of the jax.jit at line {call.lineno}"
+            for position, keyword in ((1, "in_shardings"), (2, "out_shardings")):
+                expr = argument(call, position + offset if positional else None, keyword)
+                if expr is not None:
+                    tree = self.ev.sharding_tree(expr, scope)
+                    described = f"`{keyword}={short(expr)}`{where}"
+                    out.append(JitShardings(self.span(call), described, tree, bool(tree.unresolved)))
+            hidden = [f"**{short(k.value)}" for k in call.keywords if k.arg is None]
+            hidden += [f"*{short(a.value)}" for a in call.args if isinstance(a, ast.Starred)]
+            for text in hidden:
+                out.append(JitShardings(self.span(call), f"`{text}`{where}", SpecTree((), ()), True))
+        return out
+
     # --- summaries, for the modules importing this one -----------------------------------------------
     def summary(self, expr: ast.AST, scope: Scope, stripped: frozenset[str] = frozenset()) -> FunctionSummary:
         """What calling the callable `expr` of this module reaches (`summary_of`)."""
@@ -316,6 +349,7 @@ class Analyzer:
         traced = frozenset(id(f) for f in reach.functions)
         reached = [self._reached_facts(r, site, set(stripped), traced=traced, root=None) for r in reach.sites]
         constraints, unknown = self._constraints(reach.functions)
+        jits = self._jit_shardings(reach.jits)
         opaque = [self.span(c) for c in reach.opaque]
         unresolved = [(self.span(n), what) for n, what in reach.unresolved]
         depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
@@ -324,6 +358,8 @@ class Analyzer:
             reached += self._prefixed(summary, path, owner, target)
             constraints += summary.constraints
             unknown = unknown or summary.constraints_unknown
+            where = f" in {relpath(owner.ix.path)}"
+            jits += [replace(j, described=j.described + where) for j in summary.jit_shardings]
             opaque += summary.opaque
             unresolved += summary.unresolved
             depends.update(summary.depends)
@@ -331,6 +367,7 @@ class Analyzer:
             reached=tuple(reached),
             constraints=tuple(constraints),
             constraints_unknown=unknown,
+            jit_shardings=tuple(jits),
             opaque=tuple(opaque),
             unresolved=tuple(unresolved),
             depends=tuple(sorted(depends)),

@@ -99,6 +99,25 @@ class ConstraintUse:
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
+class JitShardings:
+    """One `in_shardings` / `out_shardings` argument of a `jax.jit` applied inside the vmapped function
+    (`jax.jit(g, out_shardings=...)`, `partial(jax.jit, in_shardings=...)`, a jit decorator below the spmd
+    vmap's), with its specs.
+
+    Measured (safety/measurements/rename_reached_shardings.py, jax 0.10.2): once the spmd axis is an axis these
+    shardings name, JAX prepends it to them and raises `DuplicateSpecError` (`P('y', None, 'y')`), eager and
+    under jit; naming other axes (the old spmd axis too) runs. described: the argument as reasons name it
+    (`` `out_shardings=SH` of the jax.jit at line 12 ``); unreadable: some of it could not be read (a call
+    spmdfix does not model, a parameter; `**kwargs` passed to the jit is one such argument).
+    """
+
+    call: Span
+    described: str
+    specs: SpecTree
+    unreadable: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ShardMapFacts:
     """One shard_map construction and everything known about it; `site` is its identity (`model.SiteId`)."""
 
@@ -279,6 +298,9 @@ class VmapFacts:
     # later with another error (measured; docs/rules.md, SPMD001).
     shmap_error_disabled: bool = False
     placement: Placement | None = None  # kind EXPLICIT: how the vmapped input is placed
+    # The jits applied inside the vmapped function and their shardings (rename must not target an axis they
+    # name: `JitShardings`).
+    jit_shardings: tuple[JitShardings, ...] = ()
 
     @property
     def constraint_axes(self) -> frozenset[str]:
@@ -290,7 +312,8 @@ class FunctionSummary:
     """What calling one function (or callable value) of a module reaches, as plain data.
 
     reached: the shard_maps it applies (chains start inside its module); constraints: the
-    `with_sharding_constraint`s on the way, and whether any of their specs is unknown; opaque: calls it cannot
+    `with_sharding_constraint`s on the way, and whether any of their specs is unknown; jit_shardings: the jits
+    applied on the way with their in/out shardings (`JitShardings`); opaque: calls it cannot
     follow (parameters, methods); unresolved: (span, what) of each place into code of the project it lost
     (`reach.ReachResult.unresolved`: an unresolved import of the project, `getattr`, an unknown callable);
     depends: (path, digest) of every module the summary was computed from (its own included).
@@ -299,6 +322,7 @@ class FunctionSummary:
     reached: tuple[ReachedFacts, ...] = ()
     constraints: tuple[ConstraintUse, ...] = ()
     constraints_unknown: bool = False
+    jit_shardings: tuple[JitShardings, ...] = ()
     opaque: tuple[Span, ...] = ()
     unresolved: tuple[tuple[Span, str], ...] = ()
     depends: tuple[tuple[str, str], ...] = ()

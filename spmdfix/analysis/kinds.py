@@ -57,11 +57,14 @@ class MeshKind(enum.Enum):
 class ShapeForm(enum.Enum):
     """Where a mesh's shape is written, so where add-axis puts a new leading size (`MeshInfo.shape_form`).
     ARGS: the positional arguments of a `reshape(2, 4)` call; SEQ: a tuple/list display such as `(2, 4)`; FLAT:
-    the devices argument of a one-axis `Mesh`, a flat array of devices (reshaped where it is passed)."""
+    the devices argument of a one-axis `Mesh`, a flat array of devices (reshaped where it is passed); LIST: the
+    devices argument of a one-axis `Mesh`, the device list `jax.devices()` itself (made 2-D where it is
+    passed: `np.array(...).reshape(1, -1)`, or `[...]` in a module without numpy as `np`)."""
 
     ARGS = enum.auto()
     SEQ = enum.auto()
     FLAT = enum.auto()
+    LIST = enum.auto()
 
 
 class AxisType(enum.Enum):

@@ -63,6 +63,10 @@ class ReachResult:
     # follow in words (`Reacher.lost`): an import of the project the index cannot resolve, `getattr`, a
     # parameter or name whose callable is not known. Calls into libraries are not among them.
     unresolved: list[tuple[ast.AST, str]] = field(default_factory=list)
+    # The `jax.jit(...)` / `partial(jax.jit, ...)` calls applied on the way (inside the vmap: a jit decorator
+    # written above the spmd vmap's own decorator is outside it and left out), each once, in walk order:
+    # their `in_shardings` / `out_shardings` are read by the analyzer (`analyzer.Analyzer._jit_shardings`).
+    jits: list[ast.Call] = field(default_factory=list)
 
 
 class Reacher:
@@ -75,14 +79,21 @@ class Reacher:
         self.ix = model.ix
         self.members = model.members
         self.project = model.project
+        self._vmap: ast.AST | None = None  # the spmd vmap of the current `reach` walk, when it is a decorator
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
 
-    def reach(self, callable_expr: ast.AST, scope: Scope) -> ReachResult:
-        """Every shard_map site and function that calling `callable_expr` traces."""
+    def reach(self, callable_expr: ast.AST, scope: Scope, vmap: ast.AST | None = None) -> ReachResult:
+        """Every shard_map site and function that calling `callable_expr` traces. `vmap`: the spmd vmap whose
+        callable this is (its call or decorator): a jit decorator written above that decorator wraps the vmap
+        from outside, so it is not among `ReachResult.jits`."""
         result = ReachResult()
-        self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH))
+        self._vmap = vmap
+        try:
+            self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH))
+        finally:
+            self._vmap = None
         return result
 
     def reach_body(self, func: ast.AST) -> ReachResult:
@@ -182,11 +193,29 @@ class Reacher:
                 qname = self.qualname(target, scope)
                 if qname in jaxapi.PARTIAL_NAMES:
                     return
+                if qname in jaxapi.JIT_NAMES:
+                    self._add_jit(inner, result)
+            elif self.qualname(inner.func, scope) in jaxapi.JIT_NAMES:
+                self._add_jit(inner, result)  # jax.jit(out_shardings=...)(f): jit without its function
+        if qname in jaxapi.JIT_NAMES and target is call.func:
+            self._add_jit(call, result)
         if qname in jaxapi.PARTIAL_NAMES or qname in jaxapi.WRAPPER_NAMES or qname in jaxapi.VMAP_NAMES:
             if call.args:
                 step = path.through_vmap(call) if qname in jaxapi.VMAP_NAMES else path
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, follow)
+
+    def _add_jit(self, call: ast.Call, result: ReachResult) -> None:
+        """Record a jit application on the way (`ReachResult.jits`), unless it is a decorator written above
+        the spmd vmap's decorator on the same function (`@partial(jax.jit, ...)` over `@partial(jax.vmap,
+        spmd_axis_name=...)`: it jits the vmap from outside)."""
+        fn = self.ix.parent.get(id(call))
+        decorators = getattr(fn, "decorator_list", None)
+        if decorators and self._vmap is not None and call in decorators and self._vmap in decorators:
+            if decorators.index(call) < decorators.index(self._vmap):
+                return
+        if call not in result.jits:
+            result.jits.append(call)
 
     def _add_site(self, site: ShardMapSite, path: _Path, result, follow: Follow) -> None:
         if not follow.first_visit(site.node, SHARD_MAP_SITE):
@@ -221,6 +250,10 @@ class Reacher:
             self._add_site(site, path.step("shard_map applied here", span, call), result, follow)
             return
         qname = self.qualname(call.func, scope)
+        if qname in jaxapi.JIT_NAMES or (
+            qname in jaxapi.PARTIAL_NAMES and call.args and self.qualname(call.args[0], scope) in jaxapi.JIT_NAMES
+        ):
+            self._add_jit(call, result)
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             name = qname.rsplit(".", 1)[-1]
             step = path.step(f"passed to `{name}` here", span, call)

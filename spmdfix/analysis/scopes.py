@@ -430,11 +430,17 @@ class ModuleIndex:
             self._word_counts[word] = count
         return count
 
-    def decorator_in(self, func: ast.AST, names: frozenset[str]) -> ast.AST | None:
+    def decorator_in(self, func: ast.AST, names: frozenset[str], below: ast.AST | None = None) -> ast.AST | None:
         """The first decorator of `func` that is one of `names` (qualified), bare or as
-        `functools.partial(<name>, ...)`; None when there is none (or `func` is not a def)."""
+        `functools.partial(<name>, ...)`; None when there is none (or `func` is not a def). With `below` (one of
+        `func`'s decorators), only the decorators listed under it count: those applied before it, so inside it."""
         scope = self.scope_at(func)
-        for deco in getattr(func, "decorator_list", []):
+        decorators = getattr(func, "decorator_list", [])
+        if below is not None:
+            at = next((i for i, d in enumerate(decorators) if d is below), None)
+            if at is not None:
+                decorators = decorators[at + 1 :]
+        for deco in decorators:
             target = deco
             if isinstance(deco, ast.Call) and deco.args and self.qualname(deco.func, scope) in jaxapi.PARTIAL_NAMES:
                 target = deco.args[0]

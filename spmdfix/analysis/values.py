@@ -128,7 +128,10 @@ class MeshInfo:
     repeat_span: Span | None
     repeat_count: int | None
     quote: str
-    flat_devices: str | None = None  # the devices argument's text, for shape_form FLAT
+    flat_devices: str | None = None  # the devices argument's text, for shape_form FLAT and LIST
+    # shape_form LIST: `np` when that name is numpy where the mesh is built (the edit then spells
+    # `np.array(devices).reshape(1, -1)`), else None (it spells `[devices]`: no import to add)
+    numpy_name: str | None = None
     # Uses of the mesh, and reads of the device array behind it, that add-axis's allowlist does not cover
     # (`spmdfix.analysis.mesh_uses`); filled in by the linter.
     reads: tuple[Use, ...] = ()
@@ -292,7 +295,18 @@ class Evaluator:
             self._collect_specs(expr, scope, specs, unresolved, Follow(SPEC_TREE))
         return SpecTree(tuple(specs), tuple(unresolved))
 
-    def _collect_specs(self, expr, scope, specs, unresolved, follow: Follow) -> None:
+    def sharding_tree(self, expr: ast.AST | None, scope: Scope) -> SpecTree:
+        """Every PartitionSpec in a shardings pytree, as `jax.jit`'s `in_shardings` / `out_shardings` take it:
+        `NamedSharding(mesh, P(...))` (its spec), a bare `P(...)` (under a context mesh), `None`, and
+        tuples/lists/dicts of them and names bound to them. Any other sharding (a call spmdfix does not
+        model, a parameter, `SingleDeviceSharding(...)`) is in `unresolved`."""
+        specs: list[Spec] = []
+        unresolved: list[Span] = []
+        if expr is not None:
+            self._collect_specs(expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True)
+        return SpecTree(tuple(specs), tuple(unresolved))
+
+    def _collect_specs(self, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False) -> None:
         if follow.spent:
             unresolved.append(self.span(expr))
             return
@@ -304,15 +318,21 @@ class Evaluator:
                 unresolved.append(self.span(expr))
                 return
             ev, value, inner = followed
-            ev._collect_specs(value, inner, specs, unresolved, follow.deeper())
+            ev._collect_specs(value, inner, specs, unresolved, follow.deeper(), shardings)
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
-                self._collect_specs(elt, scope, specs, unresolved, follow.deeper())
+                self._collect_specs(elt, scope, specs, unresolved, follow.deeper(), shardings)
         elif isinstance(expr, ast.Dict):
             for value in expr.values:
-                self._collect_specs(value, scope, specs, unresolved, follow.deeper())
+                self._collect_specs(value, scope, specs, unresolved, follow.deeper(), shardings)
         elif isinstance(expr, ast.Constant) and expr.value is None:
             return
+        elif shardings and isinstance(expr, ast.Call) and self.ix.qualname(expr.func, scope) in jaxapi.NAMED_SHARDING_NAMES:
+            spec = argument(expr, 1, "spec")
+            if spec is None or any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
+                unresolved.append(self.span(expr))
+            else:
+                self._collect_specs(spec, scope, specs, unresolved, follow.deeper())
         elif isinstance(expr, ast.Call) and self.is_partition_spec(expr.func, scope):
             spec = self._spec(expr, scope)
             if spec is None:
@@ -458,6 +478,9 @@ class Evaluator:
             return None
         sizes, shape_span, shape_form = self._device_shape(devices, scope, len(names.axes))
         info = self._mesh_info(call, scope, MeshKind.MESH, names, names_expr, sizes, shape_span, shape_form, AxisType.AUTO)
+        if shape_form is ShapeForm.LIST:
+            numpy = "np" if self.ix.qualname(ast.Name("np", ast.Load()), scope) == "numpy" else None
+            return replace(info, flat_devices=self.text(devices), numpy_name=numpy)
         return replace(info, flat_devices=self.text(devices)) if shape_form is ShapeForm.FLAT else info
 
     def _make_mesh(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
@@ -480,9 +503,16 @@ class Evaluator:
         """Sizes and editable shape of a Mesh's devices: `x.reshape(2, 4)`, `np.reshape(x, (2, 4))`,
         `create_device_mesh((2, 4))`, directly or through a name; or, for a one-axis mesh over a flat
         `np.array(jax.devices()...)`, the devices argument itself (form FLAT: add-axis reshapes it in place,
-        `devs` -> `devs.reshape(1, -1)`, so nothing else that reads the array changes)."""
+        `devs` -> `devs.reshape(1, -1)`, so nothing else that reads the array changes); or, for a one-axis mesh
+        over the device list `jax.devices()` / `jax.devices()[:n]` itself, that argument (form LIST: a list
+        has no `reshape`, add-axis makes it 2-D where it is passed; measured,
+        safety/measurements/add_axis_device_list_mesh.py)."""
         unknown = ((None,) * rank, None, None)
         resolved = self.resolve_name(devices, scope)
+        if resolved is not None and rank == 1:
+            listed = self._device_list_size(*resolved)
+            if listed is not False:
+                return (listed,), self.span(devices), ShapeForm.LIST
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return unknown
         call, scope = resolved

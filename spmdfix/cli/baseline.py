@@ -31,10 +31,14 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from spmdfix.config import ConfigError
 from spmdfix.model import Finding
 from spmdfix.results import FileResult
+from spmdfix.settings import ConfigError
+
+if TYPE_CHECKING:
+    from spmdfix.cli.invocation import Run
 
 FORMAT = 1
 _Key = tuple[str, str, str]  # (code, file relative to the baseline's directory, fingerprint)
@@ -153,3 +157,14 @@ def said(path: Path, applied: Applied) -> str | None:
             " finding any more (fixed, or the line changed): delete it and run again to record it anew."
         )
     return None
+
+
+def with_baseline(run: Run, path: Path, outcomes: list[FileResult]) -> tuple[list[FileResult], int]:
+    """The outcomes without the findings the baseline at `path` holds (written by this run when absent:
+    `apply_baseline`), and how many were left out; what the baseline did is said on stderr (`run.say`).
+    `check --baseline` and `check --fix --baseline` both filter through it."""
+    applied = apply_baseline(path, outcomes)
+    message = said(path, applied)
+    if message:
+        run.say(message)
+    return applied.outcomes, applied.baselined

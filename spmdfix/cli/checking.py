@@ -15,10 +15,9 @@ from spmdfix.cli.invocation import (
     EXIT_FINDINGS,
     ConfigProblem,
     Run,
-    common_options,
-    exit_non_zero_on_fix_option,
     guard_config,
 )
+from spmdfix.cli.options import common_options, exit_non_zero_on_fix_option
 from spmdfix.cli.output import (
     TEXT_FORMATS,
     emit,
@@ -29,9 +28,9 @@ from spmdfix.cli.output import (
     summary,
     unreadable_reported,
 )
-from spmdfix.config import ConfigError
 from spmdfix.files import FileError, write_source
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode
+from spmdfix.settings import ConfigError
 
 
 @click.command(short_help="Report findings (and with --fix apply the safe fixes).")
@@ -178,6 +177,8 @@ def _check_once(
     jobs, outcomes = run.outcomes(Mode.CHECK, want_edits)
     baselined = 0
     if baseline is not None:
+        from spmdfix.cli.baseline import with_baseline  # (a run without a baseline does not import it)
+
         outcomes, baselined = with_baseline(run, baseline, outcomes)
     for o in outcomes:
         say_problems(o, run.silent)
@@ -194,18 +195,6 @@ def _check_once(
         return EXIT_ERROR
     reported = unreadable + sum(len(o.findings) for o in outcomes)
     return EXIT_FINDINGS if reported and not run.kw["exit_zero"] else EXIT_CLEAN
-
-
-def with_baseline(run: Run, path: Path, outcomes: list[FileResult]) -> tuple[list[FileResult], int]:
-    """The outcomes without the findings the baseline at `path` holds (written by this run when absent:
-    `cli.baseline`), and how many were left out; what the baseline did is said on stderr."""
-    from spmdfix.cli.baseline import apply_baseline, said
-
-    applied = apply_baseline(path, outcomes)
-    message = said(path, applied)
-    if message:
-        run.say(message)
-    return applied.outcomes, applied.baselined
 
 
 def _add_noqa(run: Run) -> int:

@@ -16,10 +16,9 @@ from spmdfix.cli.invocation import (
     EXIT_CLEAN,
     EXIT_ERROR,
     Run,
-    common_options,
-    exit_non_zero_on_fix_option,
     guard_config,
 )
+from spmdfix.cli.options import common_options, exit_non_zero_on_fix_option
 from spmdfix.cli.output import (
     TEXT_FORMATS,
     diff_path,
@@ -192,7 +191,7 @@ def fix_and_report(
     outcomes = apply_fixes(run, jobs, outcomes, False, tally, report)
     baselined = 0
     if baseline is not None:
-        from spmdfix.cli.checking import with_baseline
+        from spmdfix.cli.baseline import with_baseline
 
         outcomes, baselined = with_baseline(run, baseline, outcomes)
         tally.remaining -= baselined

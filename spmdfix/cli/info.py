@@ -8,7 +8,9 @@ import click
 
 from spmdfix import rules
 from spmdfix.cli.invocation import guard_config
-from spmdfix.config import Overrides, Resolver, config_options, render_settings
+from spmdfix.config import Resolver
+from spmdfix.overrides import Overrides, config_options
+from spmdfix.settings_keys import render_settings
 
 
 @click.command(short_help="Print the settings resolved for a path, and where they come from.")

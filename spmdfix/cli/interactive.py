@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import click
 
 from spmdfix import notebook, pipeline, rules
@@ -18,8 +20,11 @@ from spmdfix.runner import Job
 class Asker:
     """Answers for one file: each offered fix shown as one diff, then [y]es / [n]o / [a]ll / [q]uit."""
 
-    def __init__(self, display: str) -> None:
+    def __init__(self, display: str, shown=None) -> None:
         self.display = display
+        # What a diff shows of an analysed text: a notebook's virtual module with its magics put back
+        # (`notebook.as_written`), not the placeholders the analysis reads; a module as it is.
+        self.shown = shown or (lambda text: text)
         self.all = False
         self.quit = False
         # The ids of the fixes refused: not asked again in later passes. Ids, not titles: two sites may have
@@ -52,13 +57,20 @@ class Asker:
         return accepted
 
     def _ask(self, text: str, fix: Fix, edits: tuple[Edit, ...]) -> str:
-        click.echo(unified_diff(self.display, text, apply_edits(text, edits)), nl=False)
+        click.echo(unified_diff(self.display, self.shown(text), self.shown(apply_edits(text, edits))), nl=False)
         click.echo(f"{fix.transform} ({fix.applicability}): {fix.title} — {fix.reason}")
         return click.prompt(
             "Apply this fix? [y]es / [n]o / [a]ll in this file / [q]uit",
             type=click.Choice(["y", "n", "a", "q"]),
             show_choices=False,
         )
+
+
+def _as_written(nb: notebook.Notebook, text: str) -> str:
+    try:
+        return notebook.as_written(nb, text)
+    except notebook.NotebookError:
+        return text  # (the fix itself is refused when it loses a magic line: `notebook.render`)
 
 
 def interactive_fix(run: Run) -> int:
@@ -92,6 +104,8 @@ def _interactive_file(job: Job, asker: Asker, tally: Tally) -> None:
         click.echo(f"{job.display}: {rules.UNREADABLE.code} {err}", err=True)
         tally.remaining += 1
         return
+    if prepared.nb is not None:
+        asker.shown = functools.partial(_as_written, prepared.nb)
     fixed = pipeline.fix_prepared(prepared, job.settings, review=asker, path=job.path)
     for error in fixed.errors:
         click.echo(f"{job.display}: {error}", err=True)

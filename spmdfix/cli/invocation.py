@@ -1,8 +1,8 @@
-"""One `check` / `fix` invocation: the options they share, the settings they resolve, the files they run on.
+"""One `check` / `fix` invocation: the settings its options resolve, the files it runs on, their outcomes.
 
 `Run` turns the common options into settings (`spmdfix.config.Resolver`), discovers the files
-(`spmdfix.files`) and runs one `Job` per file (`spmdfix.runner`, in worker processes with `--jobs`),
-returning the outcomes in the order reports show them.
+(`spmdfix.discovery`) and runs one `Job` per file (`spmdfix.runner`, in worker processes with `--jobs`),
+returning the outcomes in the order reports show them. The options themselves are `cli.options`.
 """
 
 from __future__ import annotations
@@ -16,19 +16,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from spmdfix import pipeline
+from spmdfix import file_settings
 from spmdfix.cli import terminal
-from spmdfix.config import (
-    ConfigError,
-    Overrides,
-    Resolver,
-    config_options,
-    glob_matcher,
-    per_file_ignores_option,
-    render_settings,
-    split_codes,
-)
-from spmdfix.files import MAX_BYTES, FileError, decode, excluded_as_given, iter_sources
+from spmdfix.cli.options import MIB
+from spmdfix.config import Resolver
+from spmdfix.discovery import excluded_as_given, iter_sources
+from spmdfix.files import FileError, decode
+from spmdfix.globs import glob_matcher
+from spmdfix.overrides import Overrides, config_options, per_file_ignores_option, split_codes
 from spmdfix.results import FileResult, Mode, Skipped, Unreadable
 from spmdfix.runner import (
     Job,
@@ -37,162 +32,21 @@ from spmdfix.runner import (
     run_source,
     run_streamed,
 )
+from spmdfix.settings import ConfigError
+from spmdfix.settings_keys import render_settings
 
 if TYPE_CHECKING:
     from spmdfix.cache import Cache, CachedRun, PlainCounts
-    from spmdfix.files import Lane, ListingMemo
+    from spmdfix.discovery import Lane, ListingMemo
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PROGRESS_MIN_FILES = 50
-MIB = 1024 * 1024
 
 
 class ConfigProblem(click.ClickException):
     """A configuration error: printed as `Error: <file>: ...`, exit code 2."""
 
     exit_code = EXIT_ERROR
-
-
-def _multi(name: str, help: str):
-    return click.option(
-        name,
-        multiple=True,
-        metavar="PATTERNS",
-        help=help + " Comma-separated, repeatable.",
-    )
-
-
-def _codes_option(name: str, help: str):
-    return click.option(name, multiple=True, metavar="CODES", help=help + " Comma-separated, repeatable.")
-
-
-_COMMON = [
-    # readable=False: a file that cannot be read is SPMD901, as when a walk finds it, not a usage error.
-    click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=Path)),
-    click.option(
-        "--config",
-        "config_options",
-        multiple=True,
-        metavar="FILE | KEY=VALUE",
-        help="A spmdfix.toml / pyproject.toml to use for every file, or (when no such file exists) a TOML"
-        " `KEY = VALUE` overriding the configuration, such as 'select = [\"SPMD001\"]'. Repeatable.",
-    ),
-    _codes_option("--select", "Rule codes or prefixes to report, replacing the configuration's selection."),
-    _codes_option("--extend-select", "Rule codes or prefixes to report in addition to those selected."),
-    _codes_option("--ignore", "Rule codes or prefixes not to report (on top of the configuration's `ignore`)."),
-    _codes_option("--extend-ignore", "The same as --ignore (ruff's older spelling)."),
-    click.option(
-        "--per-file-ignores",
-        multiple=True,
-        metavar="GLOB:CODE",
-        help="Replace `per-file-ignores`: skip CODE in files matching GLOB. Comma-separated, repeatable.",
-    ),
-    click.option(
-        "--extend-per-file-ignores",
-        multiple=True,
-        metavar="GLOB:CODE",
-        help="Like --per-file-ignores, but added to the configured ones.",
-    ),
-    _codes_option("--fixable", "Rule codes or prefixes whose fixes are offered [default: ALL]."),
-    _codes_option("--extend-fixable", "Rule codes or prefixes made fixable in addition to `fixable`."),
-    _codes_option("--unfixable", "Rule codes or prefixes whose fixes are never offered nor applied."),
-    _multi(
-        "--exclude",
-        "Globs of files and directories to skip, replacing the defaults and `exclude`.",
-    ),
-    _multi("--extend-exclude", "Globs to skip in addition to the excludes."),
-    click.option(
-        "--force-exclude",
-        is_flag=True,
-        help="Apply the excludes to paths given on the command line too.",
-    ),
-    click.option(
-        "--respect-gitignore/--no-respect-gitignore",
-        default=True,
-        show_default=True,
-        help="Skip what .gitignore files ignore.",
-    ),
-    click.option(
-        "--include-generated",
-        is_flag=True,
-        help="Also check files marked @generated in their first lines.",
-    ),
-    click.option(
-        "--unsafe-fixes/--no-unsafe-fixes",
-        default=None,
-        help="Also apply (or show as fixable) unsafe fixes.",
-    ),
-    click.option(
-        "--new-axis",
-        default=None,
-        help="Name of the mesh axis the add-axis transform adds [default: batch].",
-    ),
-    click.option(
-        "--target-jax-version",
-        default=None,
-        help="JAX version whose spellings fixes use [default: installed].",
-    ),
-    click.option(
-        "--stdin-filename",
-        default=None,
-        help="With PATH `-`: the file name stdin stands for.",
-    ),
-    click.option(
-        "--jobs",
-        "-j",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Worker processes [default: CPU count].",
-    ),
-    click.option(
-        "--max-file-size",
-        type=click.FloatRange(min=0),
-        default=MAX_BYTES // MIB,
-        show_default=True,
-        help="Skip files larger than this many MiB.",
-    ),
-    click.option(
-        "--project-root",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        help="Where imports of other modules are followed from (replaces `project-root`) [default: the "
-        "nearest directory above each file holding pyproject.toml, setup.cfg or .git].",
-    ),
-    click.option(
-        "--docs-url",
-        default=None,
-        metavar="URL",
-        help="Base of the rule links in reports (JSON `url`, SARIF `helpUri`): URL/CODE.md, or URL with {code}"
-        " replaced (replaces `docs-url`) [default: the doc's path in the spmdfix repository].",
-    ),
-    click.option(
-        "--show-settings",
-        is_flag=True,
-        help="Print the settings resolved for the first PATH and exit.",
-    ),
-    click.option(
-        "--exit-zero",
-        is_flag=True,
-        help="Exit 0 even when findings remain (errors still exit 2).",
-    ),
-    click.option("--quiet", "-q", is_flag=True, help="Print findings and errors only (no summary, no progress)."),
-    click.option("--silent", is_flag=True, help="Print nothing but internal errors; the exit code still tells."),
-]
-
-
-def exit_non_zero_on_fix_option(func):
-    """ruff's `--exit-non-zero-on-fix`, for `fix` and `check --fix`."""
-    return click.option(
-        "--exit-non-zero-on-fix",
-        is_flag=True,
-        help="Exit 1 when a fix was applied, even if no findings are left (for CI and pre-commit).",
-    )(func)
-
-
-def common_options(func):
-    for option in reversed(_COMMON):
-        func = option(func)
-    return func
 
 
 class Run:
@@ -224,7 +78,7 @@ class Run:
         )
         self.resolver = Resolver(overrides, config_file)
         self.paths: tuple[Path, ...] = kw["paths"]
-        self._settings: dict[str, pipeline.FileSettings] = {}  # `pipeline.resolve_shared`'s memo
+        self._settings: dict[str, file_settings.FileSettings] = {}  # `file_settings.resolve_shared`'s memo
         self._exclude_keys: dict[int, tuple[object, tuple[str, ...]]] = {}  # `exclude_key`'s memo
         self._excluders: dict[str, Callable[..., bool]] = {}  # `excluded`'s, by absolute directory
         self.cwd = os.getcwd()  # reports show paths relative to it (`display_path`)
@@ -274,7 +128,7 @@ class Run:
 
     def excluded_in(self, directory: str) -> Callable[..., bool]:
         """`excluded` for the entries of one absolute directory, as a function of (absolute path, is_dir,
-        name): discovery asks for it once per directory it walks (`files.iter_sources`' `excluded_in`),
+        name): discovery asks for it once per directory it walks (`discovery.iter_sources`' `excluded_in`),
         where `excluded` finds the directory and its matcher again for every entry."""
         matches = self._excluders.get(directory)
         if matches is None:
@@ -284,7 +138,7 @@ class Run:
 
     def exclude_key(self, directory: str) -> tuple[str, ...]:
         """Everything `excluded` decides the entries of an absolute directory by (its exclude patterns):
-        the key under which the results cache keeps the directory's listing (`files.ListingMemo`)."""
+        the key under which the results cache keeps the directory's listing (`discovery.ListingMemo`)."""
         settings = self.resolver.for_dir(directory)
         found = self._exclude_keys.get(id(settings))
         if found is None:
@@ -292,7 +146,7 @@ class Run:
         return found[1]
 
     def sources(self, memo: ListingMemo | None = None, lane: Lane | None = None) -> Iterator[Path]:
-        """The files to run on, as the walk finds them (`files.iter_sources`; `memo`: the listings of
+        """The files to run on, as the walk finds them (`discovery.iter_sources`; `memo`: the listings of
         earlier walks; `lane`: takes over the files it answers True for). Raises `click.UsageError` for a
         path that does not exist."""
         try:
@@ -317,7 +171,7 @@ class Run:
         display: str | None = None,
     ) -> Job:
         """The job of one file, with the options and rule codes its settings give."""
-        settings = pipeline.resolve_shared(self.resolver, path, self._settings)
+        settings = file_settings.resolve_shared(self.resolver, path, self._settings)
         return Job(
             path,
             display or display_path(path, self.cwd),
@@ -391,7 +245,7 @@ class Run:
         return [jobs[i] for i in order], [outcomes[i] for i in order]
 
     def _plain_lane(self, cache: Cache, mode: Mode, want_edits: bool) -> Lane:
-        """The walk's lane (`files.iter_sources`) for a cached run: a file the cache serves as plain
+        """The walk's lane (`discovery.iter_sources`) for a cached run: a file the cache serves as plain
         (`Cache.serve_plain`, under the settings its job would have) is counted in `served` instead of
         becoming a job and an outcome; any other file becomes a job as usual."""
         include_generated = self.kw["include_generated"]
@@ -406,7 +260,7 @@ class Run:
             directory = os.path.dirname(path)
             if directory == last[0]:
                 return serve(absolute, last[1])
-            settings = pipeline.resolve_shared(resolver, path, memo)
+            settings = file_settings.resolve_shared(resolver, path, memo)
             # (`settings_key_of` memoises the key by the identity of the settings' objects)
             options, enabled = settings.options, settings.enabled
             key = cache.settings_key_of(options, enabled, mode, want_edits, include_generated, max_bytes)
@@ -419,7 +273,8 @@ class Run:
         """The results cache's hooks for a `check` run (None with `--no-cache`, or for other modes)."""
         if mode is not Mode.CHECK or self.kw.get("no_cache", True):
             return None
-        from spmdfix.cache import Cache, CachedRun, default_directory
+        from spmdfix.cache import Cache, CachedRun
+        from spmdfix.cache_keys import default_directory
 
         return CachedRun(Cache(self.kw.get("cache_dir") or default_directory()))
 

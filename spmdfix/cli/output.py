@@ -190,7 +190,8 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
         if o.findings:
             unsafe = job.options.unsafe_fixes
             found = text_lines(_report(o), unsafe, show_fixes, o.cells)
-            lines.extend(found if notes else [line for line in found if not line.startswith("  = ")])
+            # (concise: the finding lines alone; what explains a finding is indented under it)
+            lines.extend(found if notes else [line for line in found if not line.startswith(" ")])
             reported += len(o.findings)
             fixable += sum(choose_fix(f, AUTO, unsafe) is not None for f in o.findings)
             hidden += sum(

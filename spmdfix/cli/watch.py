@@ -32,7 +32,7 @@ from datetime import datetime
 import click
 
 from spmdfix.config import CONFIG_NAME, PYPROJECT
-from spmdfix.files import GITIGNORE
+from spmdfix.gitignore import GITIGNORE
 
 POLL_S = 0.5  # the shortest wait between two snapshots
 _WATCHED_NAMES = (CONFIG_NAME, PYPROJECT, GITIGNORE)

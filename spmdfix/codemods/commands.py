@@ -30,9 +30,10 @@ from typing import ClassVar
 import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 
-from spmdfix import pipeline
-from spmdfix.config import ConfigError, Resolver
-from spmdfix.files import excluded_as_given, gitignored
+from spmdfix import file_settings, pipeline
+from spmdfix.config import Resolver
+from spmdfix.discovery import excluded_as_given
+from spmdfix.gitignore import gitignored
 from spmdfix.model import (
     AUTO,
     DEFAULT_NEW_AXIS,
@@ -45,8 +46,10 @@ from spmdfix.model import (
     choose_fix,
     strategy_of,
 )
-from spmdfix.pipeline import FileSettings, Fixed
+from spmdfix.file_settings import FileSettings
+from spmdfix.pipeline import Fixed
 from spmdfix.positions import LineIndex
+from spmdfix.settings import ConfigError
 
 
 class _SpmdfixCommand(CodemodCommand, ABC):
@@ -89,7 +92,7 @@ class _SpmdfixCommand(CodemodCommand, ABC):
         if path is not None:
             self._resolver = self._resolver or Resolver()
             try:
-                base = pipeline.resolve(self._resolver, path)
+                base = file_settings.resolve(self._resolver, path)
             except ConfigError as err:
                 self.warn(f"{err}; using the default settings")
         unsafe = base.options.unsafe_fixes if self.unsafe_fixes is None else self.unsafe_fixes

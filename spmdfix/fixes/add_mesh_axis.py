@@ -101,6 +101,12 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     if mesh.shape_form is ShapeForm.FLAT:
         # The devices argument is a name or a call (values.Evaluator._device_shape): no parentheses needed.
         shape_edit = NodeEdit(mesh.shape_span, EditKind.REPLACE, f"{mesh.flat_devices}.reshape(1, -1)")
+    elif mesh.shape_form is ShapeForm.LIST:
+        # A list of devices has no reshape: made a 1 x n array where it is passed, with numpy when the module
+        # has it as `np`, else as a nested list (both measured to keep the device order and the values:
+        # safety/measurements/add_axis_device_list_mesh.py). Nothing else that reads the list changes.
+        wrapped = f"{mesh.numpy_name}.array({mesh.flat_devices}).reshape(1, -1)" if mesh.numpy_name else f"[{mesh.flat_devices}]"
+        shape_edit = NodeEdit(mesh.shape_span, EditKind.REPLACE, wrapped)
     else:
         shape_edit = NodeEdit(mesh.shape_span, EditKind.INSERT, "1", 0)
     edits = [shape_edit, NodeEdit(mesh.names_span, EditKind.INSERT, c.quoted(name, mesh.quote), 0)]

@@ -1,8 +1,9 @@
 """Transform `rename`: point spmd_axis_name at a free axis of the same mesh.
 
 Measured (docs/jax-behaviour.md, docs/safety.md): values are kept when the target exists in the
-mesh, appears in no reached spec, with_sharding_constraint or body collective, is in `axis_names` where one
-is given, and its size divides the batch. Collectives over the *old* axis are fine: it becomes a data axis.
+mesh, appears in no reached spec, with_sharding_constraint, body collective or `in_shardings` / `out_shardings`
+of a jax.jit applied inside the vmapped function, is in `axis_names` where one is given, and its size divides
+the batch. Collectives over the *old* axis are fine: it becomes a data axis.
 """
 
 from __future__ import annotations
@@ -24,10 +25,13 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     """The rename fix of one vmap site, or why it is not offered.
 
     Offered when every reached mesh is resolved and has a free axis per conflicting spmd axis (in mesh
-    order, those whose size divides every visible batch first). Safe when every call's batch is visible in
-    the module and divisible by the new spmd axes' sizes (`batch_divisibility`), the mesh is Auto, and every
-    spec, constraint and collective on the way could be read; unsafe otherwise. Never edits a constant: a
-    name in spmd_axis_name is replaced by a literal where it is written (`spmdfix.fixes.edits`).
+    order, those whose size divides every visible batch first). An axis is not free when spmd_axis_name, a
+    reached spec, a sharding constraint, a body collective or the shardings of a jit inside the vmapped
+    function (`JitShardings`: measured, the rename then raises `DuplicateSpecError`) name it. Safe when every
+    call's batch is visible in the module and divisible by the new spmd axes' sizes (`batch_divisibility`), the
+    mesh is Auto, and every spec, constraint, collective and jit sharding on the way could be read; unsafe
+    otherwise. Never edits a constant: a name in spmd_axis_name is replaced by a literal where it is written
+    (`spmdfix.fixes.edits`).
     """
     meshes = c.resolved_meshes(vmap)
     if not meshes:
@@ -39,13 +43,16 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     for r in vmap.reached:
         used |= r.shard_map.body.collective_axes
     common = [a for a in meshes[0].axis_names if all(a in m.axis_names for m in meshes)]
-    free = [a for a in common if a not in used]
+    jitted = {a for j in vmap.jit_shardings for a in j.specs.axes()}
+    free = [a for a in common if a not in used and a not in jitted]
     if len(free) < len(conflicting):
-        return Refusal(
-            TRANSFORM,
-            f"no free mesh axis: every axis of the mesh {tuple(meshes[0].axis_names)} is used by spmd_axis_name, "
-            "a spec, a sharding constraint or a collective",
-        )
+        if len([a for a in common if a not in used]) < len(conflicting):
+            return Refusal(
+                TRANSFORM,
+                f"no free mesh axis: every axis of the mesh {tuple(meshes[0].axis_names)} is used by spmd_axis_name, "
+                "a spec, a sharding constraint or a collective",
+            )
+        return Refusal(TRANSFORM, _jit_blocked(vmap, tuple(meshes[0].axis_names), [a for a in common if a not in used]))
     batches = _known_batches(vmap)
     free.sort(key=lambda a: not all(m.size_of(a) and all(b % m.size_of(a) == 0 for b in batches) for m in meshes))
     mapping = {a.name: t for a, t in zip(conflicting, free)}
@@ -59,6 +66,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if any(m.axis_types is not AxisType.AUTO for m in meshes):
         reasons.append("the mesh has Explicit (or unknown) axis types: eager callers' inputs placed for the old specs no longer match")
     reasons += c.unknowns(vmap)
+    reasons += _unreadable_jit_shardings(vmap, list(mapping.values()))
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
     pairs = ", ".join(f"`'{o}'` to `'{n}'`" for o, n in mapping.items())
@@ -79,3 +87,31 @@ def _known_batches(vmap: VmapFacts) -> list[int]:
     if vmap.calls is None:
         return []
     return [call.batch for call in vmap.calls.calls if call.batch is not None]
+
+
+def _jit_blocked(vmap: VmapFacts, mesh_axes: tuple[str, ...], left: list[str]) -> str:
+    """Why no axis is free when only the shardings of jits inside the vmapped function name the axes that
+    would be: each such jit, with the axes it names (measured: renaming onto one raises `DuplicateSpecError`,
+    safety/measurements/rename_reached_shardings.py)."""
+    uses = [
+        f"{c.backticked(sorted(set(j.specs.axes()) & set(left)))} by {j.described}"
+        for j in vmap.jit_shardings
+        if set(j.specs.axes()) & set(left)
+    ]
+    return (
+        f"no free mesh axis: every axis of the mesh {mesh_axes} is used by spmd_axis_name, a spec, a sharding "
+        f"constraint, a collective or the in/out shardings of a jax.jit inside the vmapped function "
+        f"({', '.join(uses)}: as the spmd axis it makes JAX raise DuplicateSpecError)"
+    )
+
+
+def _unreadable_jit_shardings(vmap: VmapFacts, new: list[str]) -> list[str]:
+    """A reason per sharding argument of a jit inside the vmapped function that spmdfix could not read,
+    naming it: it may name the new axis, and a jit sharding naming the spmd axis raises `DuplicateSpecError`
+    (measured)."""
+    return [
+        f"{j.described} could not be read: if it names {c.backticked(new)}, the renamed program raises "
+        "DuplicateSpecError"
+        for j in vmap.jit_shardings
+        if j.unreadable
+    ]

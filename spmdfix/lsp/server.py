@@ -19,8 +19,8 @@ from lsprotocol import types as lsp
 from pygls.io_ import run_async
 from pygls.lsp.server import LanguageServer
 
-from spmdfix import __version__, pipeline
-from spmdfix.config import CONFIG_NAME, PYPROJECT, ConfigError, Resolver
+from spmdfix import __version__, file_settings, pipeline
+from spmdfix.config import CONFIG_NAME, PYPROJECT, Resolver
 from spmdfix.links import docs_base
 from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
 from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
@@ -29,7 +29,9 @@ from spmdfix.lsp.documents import Document, SpmdfixProtocol
 from spmdfix.lsp.project import ProjectIndexes
 from spmdfix.lsp.text import PositionConverter
 from spmdfix.model import Finding
-from spmdfix.pipeline import Checked, FileSettings
+from spmdfix.file_settings import FileSettings
+from spmdfix.pipeline import Checked
+from spmdfix.settings import ConfigError
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectIndex
@@ -78,7 +80,7 @@ class SpmdfixServer(LanguageServer):
         if doc.path is None:
             return FileSettings()
         try:
-            return pipeline.resolve(self.resolver, doc.path)
+            return file_settings.resolve(self.resolver, doc.path)
         except ConfigError as err:
             if str(err) not in self.config_errors:
                 self.config_errors.add(str(err))
@@ -132,11 +134,11 @@ class SpmdfixServer(LanguageServer):
         files. Kept while those buffers and the document analysed stay the same (typing in one document reuses
         it) and the files it read are unchanged on disk (`lsp.project.ProjectIndexes`); dropped when a file is
         saved or a configuration changes. Its root is the one `spmdfix check` uses for the file
-        (`pipeline.project_root_of`: `project-root` of the file's settings, else found)."""
+        (`file_settings.project_root_of`: `project-root` of the file's settings, else found)."""
         if doc.path is None:
             return None
         path = doc.path.resolve()
-        root = pipeline.project_root_of(path, settings if settings is not None else self.settings(doc))
+        root = file_settings.project_root_of(path, settings if settings is not None else self.settings(doc))
         overlay = {
             str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None and d is not doc
         }

@@ -6,8 +6,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from spmdfix import pipeline, rules
-from spmdfix.files import MAX_BYTES, is_normal
+from spmdfix import file_settings, rules
+from spmdfix.discovery import is_normal
+from spmdfix.files import MAX_BYTES
 from spmdfix.model import Options
 from spmdfix.results import Mode
 
@@ -41,9 +42,9 @@ class Job:
     kept: bool = False
 
     @property
-    def settings(self) -> pipeline.FileSettings:
+    def settings(self) -> file_settings.FileSettings:
         """The file's settings, as the per-file entry point (`spmdfix.pipeline`) takes them."""
-        return pipeline.FileSettings(self.options, self.enabled, self.project_root)
+        return file_settings.FileSettings(self.options, self.enabled, self.project_root)
 
 
 def display_path(path: Path, cwd: str | None = None) -> str:

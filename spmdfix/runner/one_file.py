@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spmdfix import pipeline
+from spmdfix import file_settings, pipeline
 from spmdfix.files import (
     FileError,
     SourceFile,
@@ -208,7 +208,7 @@ def _index(job: Job) -> ProjectIndex:
     """The index of the project the file belongs to, for the analysis to follow imports of the project."""
     from spmdfix.api import project_index  # the analysis: imported where files are checked (a worker)
 
-    return project_index(job.path, pipeline.project_root_of(job.path, job.settings))
+    return project_index(job.path, file_settings.project_root_of(job.path, job.settings))
 
 
 def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked:

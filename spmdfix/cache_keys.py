@@ -1,0 +1,88 @@
+"""What a results cache entry is keyed by beyond the file's own bytes, and where the cache lives: the cache
+directory (`default_directory`), the tool (`tool_key`: its version and a digest of its own source files),
+the settings of a job (`settings_key`) and the project root its analysis searched from (`project_root_of`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from spmdfix import stamps
+from spmdfix.cache_file import FORMAT
+from spmdfix.files import find_project_root
+from spmdfix.stamps import stat_key
+
+if TYPE_CHECKING:
+    from spmdfix.runner import Job
+
+CACHE_DIR_NAME = ".spmdfix_cache"
+ENV_CACHE_DIR = "SPMDFIX_CACHE_DIR"
+ROOT_MARKERS = ("pyproject.toml", "spmdfix.toml", ".git")
+
+
+def default_directory(cwd: Path | None = None) -> Path:
+    """`$SPMDFIX_CACHE_DIR`, else `.spmdfix_cache` in the project root of `cwd` (see the module doc)."""
+    explicit = os.environ.get(ENV_CACHE_DIR)
+    if explicit:
+        return Path(explicit)
+    start = Path(os.path.abspath(cwd or os.getcwd()))
+    for directory in (start, *start.parents):
+        if any(os.path.exists(os.path.join(directory, marker)) for marker in ROOT_MARKERS):
+            return directory / CACHE_DIR_NAME
+    return start / CACHE_DIR_NAME
+
+
+@functools.lru_cache(maxsize=1)
+def tool_key() -> str:
+    """spmdfix's version and a digest of its own source files (`.py`, `.md`): results of another build are
+    never served. A file counts by its stat (size, mtime, ctime, inode, device: writing it, copying it or
+    checking another version out changes its ctime, which no user call can set back), or by its bytes when
+    its stat is not settled (`stamps.settled`: a change in the same clock tick keeps the times); reading and hashing
+    every file cost each run more than the rest of this key."""
+    import spmdfix
+
+    package = Path(spmdfix.__file__).parent
+    digest = hashlib.sha256(f"{spmdfix.__version__}\0{FORMAT}".encode())
+    now = time.time_ns()
+    for directory, dirs, files in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".py", ".md")):
+                path = os.path.join(directory, name)
+                digest.update(os.path.relpath(path, package).encode() + b"\0")
+                key = stat_key(os.stat(path))
+                if stamps.settled(key, now):
+                    digest.update(repr(key).encode())
+                else:
+                    with open(path, "rb") as handle:
+                        digest.update(b"bytes" + hashlib.sha256(handle.read()).digest())
+    return f"{spmdfix.__version__}-{digest.hexdigest()[:16]}"
+
+
+@functools.lru_cache(maxsize=64)
+def settings_digest(options: object, mode: str, enabled: frozenset[str], rest: tuple) -> str:
+    """A digest of a job's options, mode, enabled rule codes and `rest` (its other fields that change an outcome)."""
+    return hashlib.sha256(repr((options, mode, sorted(enabled), rest)).encode()).hexdigest()[:32]
+
+
+def settings_key(job: Job) -> str:
+    """A digest of everything in `job` that can change its outcome, its path aside."""
+    return settings_digest(job.options, job.mode, job.enabled, (job.want_edits, job.include_generated, job.max_bytes))
+
+
+def project_root_of(job: Job) -> str:
+    """The project root the analysis of `job` would search for modules now (as `api.project_index` finds
+    it; asked only for files that were analysed)."""
+    if job.project_root is not None:
+        return str(Path(job.project_root).resolve())
+    return _root_of_directory(str(Path(job.path).resolve().parent))
+
+
+@functools.lru_cache(maxsize=1024)
+def _root_of_directory(directory: str) -> str:
+    return str(find_project_root(Path(directory)))

@@ -1,0 +1,184 @@
+"""The vmap sites the prefilter looks for: a vmap call or `partial(<vmap>, ...)` whose argument list may pass an
+spmd_axis_name (`spmd_vmap_site`), and SPMD006's plain vmap applied to an input placed with a NamedSharding
+(`placed_plain_vmap`); argument lists are read token by token (`_may_pass_spmd_axis_name`, `_argument_at`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from spmdfix.prefilter.bindings import bound_names, imports_project
+from spmdfix.prefilter.regions import in_one_function
+from spmdfix.prefilter.text import (
+    DOTTED_PREFIX,
+    GAP,
+    NAME,
+    STRING,
+    end_of_arguments,
+    gap_before,
+    in_code,
+    is_word,
+    occurrences,
+)
+
+VMAP = ("vmap", "vmap_with_axes")
+# A shard_map (`shard_map`, `jax.smap`) or a constraint the vmap may reach in this module.
+SHARD_MAP_WORDS = ("shard_map", "smap", "with_sharding_constraint")
+_PARTIAL = ("partial",)
+_DEVICE_PUT = ("device_put", "reshard")
+_NAMED_SHARDING = ("NamedSharding",)
+# After a callee's name: closing brackets (`(jax.vmap)(...)`), then the call's opening one.
+_CALL_OPEN = re.compile(rf"(?:{GAP}\))*{GAP}\(")
+_DEFINITION = re.compile(r"(?<![\w.])def(?:[ \t\f]|\\\n)+$")
+# What the argument scan stops at: string literals (skipped whole, so their brackets and commas do not count),
+# comments, brackets, commas, `**` and the `spmd_axis_name=` keyword. Any other character is passed over.
+_TOKEN = re.compile(
+    rf"(?P<str>{STRING})|(?P<comment>#[^\n]*)|(?P<open>[(\[{{])|(?P<close>[)\]}}])|(?P<comma>,)|(?P<stars>\*\*)"
+    rf"|(?P<keyword>\bspmd_axis_name{GAP}=(?!=))",
+    re.DOTALL,
+)
+_POSITIONAL_SPMD = 6  # spmd_axis_name is jax.vmap's 6th positional parameter (flax.linen.vmap: 8th)
+
+
+def spmd_vmap_site(source: str, vmap: set[str]) -> bool:
+    """A vmap call, or a `partial(<vmap>, ...)`, whose argument list may pass an spmd_axis_name."""
+    for start, end in _calls(source, vmap):
+        if _may_pass_spmd_axis_name(source, end) and in_code(source, start):
+            return True
+    if "partial" not in source:  # every name bound to functools.partial is spelled with it somewhere
+        return False
+    alternation = "|".join(sorted(vmap))
+    first_argument = rf"(?:\({GAP})*{DOTTED_PREFIX}(?:{alternation})(?:{GAP}\))*{GAP},"
+    factory = re.compile(rf"(?:{GAP}\))*{GAP}\((?={GAP}{first_argument})")
+    for name in bound_names(source, _PARTIAL):
+        for start, end in occurrences(source, name):
+            match = factory.match(source, end)
+            if match and _may_pass_spmd_axis_name(source, match.end()) and in_code(source, start):
+                return True
+    return False
+
+
+def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
+    """SPMD006's words: a vmap call that is applied, a `device_put` call, a `NamedSharding` call and a mesh
+    with Explicit axes (`AxisType.Explicit`, or `make_mesh`, whose axes are Explicit by default), or an import
+    (in code) of another module of the project, where the mesh may be built."""
+    if ("device_put" not in source and "reshard" not in source) or "NamedSharding" not in source:
+        return False
+    if "Explicit" not in source and "make_mesh" not in source and not imports_project(source):
+        return False  # (the test below, first without its scan for strings: most texts stop here)
+    # Each call is asked whether it is code (`in_code`: a scan of the whole text for strings) only once
+    # every kind of call has been seen somewhere in the text.
+    placed = [start for start, _ in _calls(source, bound_names(source, _DEVICE_PUT))]
+    named = [start for start, _ in _calls(source, bound_names(source, _NAMED_SHARDING))]
+    if not placed or not named:
+        return False
+    applied = [a for a, end in _calls(source, vmap) if _may_be_applied(source, a, end)]
+    if not applied:
+        return False
+    placed = [start for start in placed if in_code(source, start)]
+    if not placed or not any(in_code(source, start) for start in named):
+        return False
+    applied = [start for start in applied if in_code(source, start)]
+    if not applied:
+        return False
+    # The mesh may also be built in another module of the project (`from pkg.meshes import mesh`: the
+    # analysis follows the import, `values.Evaluator.mesh_site`), whose text then holds its Explicit axes.
+    return ("Explicit" in source or "make_mesh" in source or imports_project(source, code_only=True)) and (
+        in_one_function(source, applied, placed)
+    )
+
+
+def _may_be_applied(source: str, start: int, end: int) -> bool:
+    """Whether the vmap call whose name starts at `start` (its argument list opening at `end`) may be the
+    callee of a call, as SPMD006's `jax.vmap(f)(x)` is (`analysis.placement.PlacementAnalysis._vmap_of`):
+    its argument list is followed by `(` (closing brackets between), or the call is written right after a
+    `(`, as the first argument of a wrapper (`jax.jit(jax.vmap(f))(x)`) or in brackets, whose use is not
+    followed here. True as well when the end of its argument list cannot be found. (Jax's lax.py calls
+    vmap only to keep the function: 10,000 lines parsed for nothing.)"""
+    i = gap_before(source, start)
+    while i > 0 and source[i - 1] == ".":  # the dotted prefix: `jax.` of `jax.vmap`
+        i = gap_before(source, i - 1)
+        while is_word(source, i - 1):
+            i -= 1
+        i = gap_before(source, i)
+    if "(" in source[i:start]:  # (`gap_before` steps back over opening brackets too)
+        return True
+    after = end_of_arguments(source, end)
+    return after is None or _CALL_OPEN.match(source, after) is not None
+
+
+def _calls(source: str, names: set[str]):
+    """(start of the name, offset after the `(`) of every call of one of `names` (definitions left out)."""
+    for name in names:
+        for start, end in occurrences(source, name):
+            match = _CALL_OPEN.match(source, end)
+            if match and not _is_definition(source, start):
+                yield start, match.end()
+
+
+def _is_definition(source: str, start: int) -> bool:
+    """Whether the name at `start` is the one a `def` statement defines (a `def` in code, not a comment)."""
+    found = _DEFINITION.search(source, max(0, start - 40), start)
+    return found is not None and in_code(source, found.start())
+
+
+def _may_pass_spmd_axis_name(source: str, start: int) -> bool:
+    """Whether the argument list opening at `start` may pass an spmd_axis_name: `spmd_axis_name=` or `**`
+    (but not `**self.kwargs`: `_ATTRIBUTE_MAPPING`) at its top level, a `*args` argument, at least six
+    positional arguments (`_POSITIONAL_SPMD`), or no visible end.
+
+    Keyword arguments do not count towards the six: spmd_axis_name is passed by position only as jax.vmap's
+    6th positional argument (flax.linen.vmap's 8th, vmap_with_axes' 9th; `analysis.calls.argument`), and
+    Python puts no positional argument after a keyword one but `*args`, which keeps the file. Each
+    top-level comma starts an argument, so a lambda's parameters count as arguments too: more, never fewer,
+    since no positional argument starts with `name =`. In a `partial(<vmap>, ...)` the vmap is counted as
+    well: more than the analysis follows (it reads only the keyword there), never less.
+    """
+    positional = _argument_at(source, start)
+    if positional is None:
+        return True
+    depth = 1
+    for token in _TOKEN.finditer(source, start):
+        kind = token.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+            if depth == 0:
+                return False
+        elif depth == 1:
+            if kind == "keyword" or (kind == "stars" and not _ATTRIBUTE_MAPPING.match(source, token.end())):
+                return True
+            if kind == "comma":
+                argument = _argument_at(source, token.end())
+                if argument is None:
+                    return True
+                positional += argument
+                if positional >= _POSITIONAL_SPMD:
+                    return True
+    return True
+
+
+# After a top-level `**`: an attribute, `**self.kwargs`, whose dict the analysis does not read (a `**kw` gives
+# a vmap site only when `kw` is a name assigned a dict display or `dict(...)`: `vmap_sites._from_kwargs`
+# through `values.Evaluator.resolve_name`, which follows names only). jax's hijax.py.
+_ATTRIBUTE_MAPPING = re.compile(rf"{GAP}{NAME}(?:{GAP}\.{GAP}{NAME})+{GAP}[,)]")
+# At an argument's start: a starred one, `*args`, after any gap (a `**kw` is a `stars` token of `_TOKEN`).
+_STARRED_ARGUMENT = re.compile(rf"{GAP}\*(?!\*)")
+# ... the end of the list (after a trailing comma, or none at all).
+_NO_ARGUMENT = re.compile(rf"{GAP}\)")
+# ... a keyword argument, `name =` (not `==`, nor a walrus's `:=`), after whitespace only: with a comment
+# or a line continuation before it, the argument counts as positional (the file kept for nothing).
+_KEYWORD_ARGUMENT = re.compile(rf"\s*{NAME}[ \t\f]*=(?!=)")
+
+
+def _argument_at(source: str, i: int) -> int | None:
+    """How many positional arguments start at offset `i` (just after an argument list's `(` or a top-level
+    comma): 1 for a positional argument (or one this cannot tell from a keyword one), 0 for a keyword
+    argument, a `**kw` (read by the caller) or none (a trailing comma); None for `*args`, which may carry
+    any position."""
+    if _STARRED_ARGUMENT.match(source, i):
+        return None
+    if _NO_ARGUMENT.match(source, i) or _KEYWORD_ARGUMENT.match(source, i):
+        return 0
+    return 1
