@@ -171,7 +171,8 @@ class _Run:
         before = self._snapshot()
         analysis = self._analysis(target, options, index_for)
         reported, suppressed = select(self.texts[target], analysis.findings)
-        first = TargetOutcome(tuple(reported), tuple(suppressed), tuple(reported), tuple(suppressed), analysis.unfollowed)
+        found, held = tuple(reported), tuple(suppressed)
+        first = TargetOutcome(found, held, found, held, analysis.unfollowed)
         self.outcomes[target] = first
         chained: set[SiteId] = set()  # the target's sites (in its current text) of applied unsafe fixes
         for _ in range(MAX_PASSES):
@@ -261,7 +262,9 @@ class _Run:
             except (SyntaxError, ValueError, MemoryError, RecursionError) as err:
                 problem = (str(err).splitlines() or [""])[0] or type(err).__name__
                 where = _named(path, target)
-                self.errors.append(f"internal error: the fixed module{where} would not parse ({problem}); nothing written")
+                self.errors.append(
+                    f"internal error: the fixed module{where} would not parse ({problem}); nothing written"
+                )
                 return False
             new_texts[path] = new
         for path, module_edits in by_module.items():
@@ -295,7 +298,9 @@ def _named(path: str, target: str) -> str:
     return "" if path == target else f" {path}"
 
 
-def choose(reported: list[Finding], suppressed: list[Finding], options: Options, other_modules: bool) -> dict[FixId, Fix]:
+def choose(
+    reported: list[Finding], suppressed: list[Finding], options: Options, other_modules: bool
+) -> dict[FixId, Fix]:
     """The chosen fix of each reported finding (by id), never one shared with a suppressed finding. A fix that
     edits another module is chosen only when `other_modules`: else the finding gets no fix rather than its
     next one, so that a run that applies such fixes later (`api.fix_modules`) chooses alike."""

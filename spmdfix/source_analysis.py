@@ -55,7 +55,8 @@ def analyse_text(
     except MemoryError:
         # CPython's parser gives up with an empty MemoryError on long right-nested chains (200,000 terms of
         # `a ** b ** ...`, `x if c else ...`, `lambda: lambda: ...`; measured on 3.11).
-        return Analysis([_unparsed("cannot parse: the parser ran out of memory (an expression nested too deeply)")]), None
+        message = "cannot parse: the parser ran out of memory (an expression nested too deeply)"
+        return Analysis([_unparsed(message)]), None
     except ValueError as err:
         return Analysis([_unparsed(f"cannot parse: {str(err) or type(err).__name__}")]), None
     return analyse_tree(source, tree, options, path, index), tree
