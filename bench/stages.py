@@ -44,7 +44,7 @@ def _round(paths: list[str]) -> tuple[dict[str, float], list[tuple], int, int]:
     """One round: (CPU seconds by stage, a row per file kept, how many kept, how many files)."""
     clock = time.process_time
     t0 = clock()
-    from spmdfix import api, pipeline, prefilter
+    from spmdfix import api, pipeline, prefilter, source_analysis
     from spmdfix.discovery import discover
     from spmdfix.files import decode, plain_ascii, read_bytes
     from spmdfix.plan import plan_findings
@@ -97,7 +97,7 @@ def _round(paths: list[str]) -> tuple[dict[str, float], list[tuple], int, int]:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         t1 = clock()
-        analyzer = api._analyzer(text, tree, path, api.project_index(path))
+        analyzer = source_analysis._analyzer(text, tree, path, api.project_index(path))
         t2 = clock()
         findings = plan_findings(analyzer.facts(), "batch")
         t3 = clock()

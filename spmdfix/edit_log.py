@@ -35,6 +35,13 @@ class EditLog:
         for edit in sorted(edits, key=lambda e: (e.span.start, e.span.end), reverse=True):
             self._record(edit)
 
+    def copy(self) -> EditLog:
+        """A log with the same regions, which later records of either leave the other's alone (regions are
+        replaced, never changed in place)."""
+        twin = EditLog()
+        twin._regions = list(self._regions)
+        return twin
+
     def _record(self, edit: Edit) -> None:
         # Edits come last first: the text before this edit is still the current text of every region there.
         s, t = edit.span.start, edit.span.end

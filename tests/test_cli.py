@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import spmdfix.api as api_module
+import spmdfix.fix_engine as fix_engine_module
 import spmdfix.cli.output as cli_output
 import spmdfix.cli.terminal as cli_terminal
 import spmdfix.runner.one_file as one_file_module
@@ -337,13 +337,13 @@ def test_fixed_text_that_does_not_parse_is_an_internal_error_and_the_run_goes_on
     work: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (work / "two.py").write_text(TWO)
-    real = api_module.apply_edits
+    real = fix_engine_module.apply_edits
 
     def broken(source, edits):
         new = real(source, edits)
         return new + "def (:\n" if "mesh_b" in source else new
 
-    monkeypatch.setattr(api_module, "apply_edits", broken)
+    monkeypatch.setattr(fix_engine_module, "apply_edits", broken)
     result = invoke("fix", "-j", "1", ".")
     assert result.exit_code == 2
     assert "two.py: internal error: the fixed module would not parse" in result.stderr

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 from golden import cases
 
-from spmdfix import api
+from spmdfix import fix_engine
 from spmdfix.api import Options, check_source, fix_source
 from spmdfix.lsp.data import diagnostic_data, finding_from_json, fix_from_json, fix_to_json
 from spmdfix.model import (
@@ -154,7 +154,7 @@ def test_fixes_of_one_isolation_group_are_never_applied_in_one_pass() -> None:
     edits do not overlap the first's; fixes of other groups, or of none, are kept apart by overlap only."""
     group = SiteId(SiteKind.VMAP, 0)
     offered = [_fix(0, group), _fix(10, group), _fix(20, None), _fix(30, SiteId(SiteKind.VMAP, 30))]
-    edits, fixes = api._accept(offered, [f.id for f, _ in offered])
+    edits, fixes = fix_engine.accept(offered, [f.id for f, _ in offered])
     assert [f.id.site.start for f in fixes] == [0, 20, 30]
     assert [e.span.start for e in edits] == [0, 20, 30]
 

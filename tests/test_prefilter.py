@@ -361,6 +361,7 @@ def test_a_placed_plain_vmap_whose_explicit_mesh_is_built_in_another_module_pass
     text holds neither `make_mesh` nor `Explicit`, and was dropped before (a hole found in review)."""
     from spmdfix import api
     from spmdfix.model import Options
+    from spmdfix.source_analysis import analyse_text
 
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "pkg").mkdir()
@@ -368,7 +369,7 @@ def test_a_placed_plain_vmap_whose_explicit_mesh_is_built_in_another_module_pass
     (tmp_path / "pkg" / "meshes.py").write_text(MESH_MODULE)
     main = tmp_path / "pkg" / "main.py"
     main.write_text(PLACED_ELSEWHERE)
-    unfiltered = api._checked(PLACED_ELSEWHERE, Options(), main, api.new_project_index(tmp_path))[0].findings
+    unfiltered = analyse_text(PLACED_ELSEWHERE, Options(), main, api.new_project_index(tmp_path))[0].findings
     assert {f.code for f in unfiltered} == {"SPMD006"}
     assert "make_mesh" not in PLACED_ELSEWHERE and "Explicit" not in PLACED_ELSEWHERE
     assert may_have_findings(PLACED_ELSEWHERE)

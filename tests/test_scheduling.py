@@ -153,7 +153,7 @@ def test_a_tree_not_kept_is_freed_before_the_collector_resumes(monkeypatch: pyte
         trees.append(weakref.ref(tree))
         return tree
 
-    monkeypatch.setattr(api_module.ast, "parse", parsing)
+    monkeypatch.setattr(ast, "parse", parsing)
     source = "import jax\n" + "".join(
         f"def f{i}(x):\n    return jax.vmap(g, spmd_axis_name='i')(x + {i})\n" for i in range(300)
     )

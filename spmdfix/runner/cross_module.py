@@ -27,8 +27,9 @@ class CrossModuleFixes:
 
 
 def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> CrossModuleFixes:
-    """The second step of `fix`: apply, with `api.fix_modules`, the chosen fixes that edit other modules of
-    the project (a strip in the callee's file, an axis added to a mesh in another module), and analyse again
+    """The second step of `fix`: apply, with `api.fix_modules` (the one fix loop, `fix_engine.fix_texts`, over
+    the modules of the project), the chosen fixes that edit other modules of the project (a strip in the
+    callee's file, an axis added to a mesh in another module), and analyse again
     each module whose analysis read a module that a fix of this run changed (`Checked.depends`): the
     first step analysed every file against the files as they were on disk, so its findings and fixes may
     describe a collision a fix of another file has removed. In this process, one module after the other
