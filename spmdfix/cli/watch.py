@@ -33,21 +33,22 @@ import click
 
 from spmdfix.config import CONFIG_NAME, PYPROJECT
 from spmdfix.gitignore import GITIGNORE
+from spmdfix.stamps import StatKey, seen
 
 POLL_S = 0.5  # the shortest wait between two snapshots
 _WATCHED_NAMES = (CONFIG_NAME, PYPROJECT, GITIGNORE)
 _CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # what ruff writes to clear the terminal before each check
 
-Stamps = dict[str, tuple[int, int, int, int] | None]
+Stamps = dict[str, StatKey | None]
 
 
-def stamp(path: str) -> tuple[int, int, int, int] | None:
-    """(size, mtime, inode, device) of the file at `path`, following links; None when there is none."""
+def stamp(path: str) -> StatKey | None:
+    """The stat key of the file at `path` (`stamps.stat_key`: size, mtime, ctime, inode, device, following
+    links), as every other reader of spmdfix keys a file; None when there is none."""
     try:
-        st = os.stat(path)
-    except (OSError, ValueError):
+        return seen(path)[0]
+    except ValueError:  # (a path os.stat refuses, holding a NUL)
         return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
 
 
 def snapshot(files: list[str], named: list[str], config_file: str | None) -> Stamps:
