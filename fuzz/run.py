@@ -8,7 +8,8 @@ strategy of `spmdfix.model.STRATEGIES`, with and without --unsafe-fixes, and eve
 (fuzz/worker.py: one long-lived process per job imports jax once). fuzz/classify.py judges each program
 against the four invariants. A violation is saved to --out, shrunk (fuzz/shrink.py) and printed with its kind;
 violations listed in fuzz/known_open.py are counted apart. The exit status is 1 when a violation that is not
-known-open was found. Counts per invariant are printed at the end (and written to --out/summary.json).
+known-open was found. Counts per invariant, and per tracked grammar feature (`gen.TRACKED`: how many programs
+render it, fail as written, break an invariant), are printed at the end (and written to --out/summary.json).
 """
 
 from __future__ import annotations
@@ -102,10 +103,31 @@ class Summary:
     new: list[dict] = field(default_factory=list)
     known: list[dict] = field(default_factory=list)
     elapsed: float = 0.0
+    features: dict[str, dict] = field(default_factory=dict)  # per tracked feature: see `add_features`
 
     def add(self, verdict: Verdict) -> None:
         for name, n in verdict.counts.items():
             self.counts[name] = self.counts.get(name, 0) + n
+
+    def add_features(self, seed: int, tracked: dict, status: str, verdict: Verdict) -> None:
+        """Count one evaluated program under each tracked feature it renders (`gen.tracked`): `drawn`, per
+        value; `failed` when the program as written raises or differs from its reference (a fix is then
+        exercised); `violating` when it breaks an invariant (per invariant, a program counted once under each
+        it breaks), with the first seeds. On code before the fix of
+        a kind, `violating` > 0 shows the grammar draws the kind; after the fix it should be 0."""
+        for name, value in tracked.items():
+            entry = self.features.setdefault(name, {"drawn": 0, "failed": 0, "violating": 0, "values": {},
+                                                    "violating_by_invariant": {}, "violating_seeds": []})
+            entry["drawn"] += 1
+            entry["values"][str(value)] = entry["values"].get(str(value), 0) + 1
+            if status in ("raised", "differs"):
+                entry["failed"] += 1
+            if verdict.violations:
+                entry["violating"] += 1
+                for inv in sorted({v.invariant for v in verdict.violations}):
+                    entry["violating_by_invariant"][inv] = entry["violating_by_invariant"].get(inv, 0) + 1
+                if len(entry["violating_seeds"]) < 10:
+                    entry["violating_seeds"].append(seed)
 
     def violations_by_invariant(self) -> dict[str, int]:
         out = {inv: 0 for inv in INVARIANTS}
@@ -116,6 +138,7 @@ class Summary:
     def as_dict(self) -> dict:
         return {"programs": self.programs, "timeouts": self.timeouts, "elapsed": round(self.elapsed, 1),
                 "counts": dict(sorted(self.counts.items())), "violations": self.violations_by_invariant(),
+                "features": {name: self.features[name] for name in gen.TRACKED if name in self.features},
                 "new": self.new, "known": self.known}
 
 
@@ -167,6 +190,7 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
                 to_shrink = []
                 with lock:
                     summary.add(verdict)
+                    summary.add_features(seed, gen.tracked(features), reply["original"]["status"], verdict)
                     for v in verdict.violations:
                         known = known_entry(v, features)
                         record = _record(seed, v, features, known)
@@ -226,6 +250,12 @@ def print_summary(summary: Summary, log=print) -> None:
     log("counts: " + ", ".join(f"{k}={n}" for k, n in sorted(c.items()) if not k.startswith("program:")))
     by_inv = summary.violations_by_invariant()
     log("violations per invariant: " + ", ".join(f"{inv}={n}" for inv, n in by_inv.items()))
+    for name in gen.TRACKED:
+        e = summary.features.get(name, {"drawn": 0, "failed": 0, "violating": 0, "violating_seeds": []})
+        seeds = e["violating_seeds"]
+        by_inv = ", ".join(f"{inv} {n}" for inv, n in e.get("violating_by_invariant", {}).items())
+        log(f"feature {name}: drawn {e['drawn']}, failed as written {e['failed']}, violating {e['violating']}"
+            + (f" [{by_inv}]" if by_inv else "") + (f" (seeds {', '.join(map(str, seeds[:6]))})" if seeds else ""))
     for title, records in (("NEW (not known-open)", summary.new), ("known-open", summary.known)):
         kinds: dict[str, list[int]] = {}
         for r in records:
