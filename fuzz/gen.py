@@ -232,8 +232,8 @@ def _plan(f: dict) -> _Plan:
         batch = 8
     explicit = f["mesh_spelling"] in ("make_mesh", "make_mesh_explicit")
     f = _fit_shardings(f, explicit)
-    # "target": the axis a rename would pick (the first mesh axis no spmd_axis_name, spec, constraint or body
-    # collective names: spmdfix/fixes/rename_spmd_axis.py); "old": the spmd axis (the collision's axis)
+    # sharding_axis "target": the axis a rename would pick (the first mesh axis no spmd_axis_name, spec,
+    # constraint or body collective names: spmdfix/fixes/rename_spmd_axis.py)
     taken = set(used) | set(spmd) | ({coll} if f["op"] in COLLECTIVE_OPS or f["extra"] == "operand_unbatched"
                                      else set())
     if f["constraint"] != "none" and not explicit:
@@ -272,9 +272,10 @@ def _issue23_overrides(f: dict) -> dict:
             f.update(spec="tuple", nested=False, op=f["tuple_coll"], spmd="collide")
     # a sub-switch of a feature that is off renders nothing: reset, so that the program (and its description)
     # is the one the grammar gave before these features
-    for sub, main in (("sharding_axis", ("jit_sharding", "place_inner")), ("array_mesh_read_where", ("array_mesh_read",)),
-                      ("tuple_order", ("tuple_coll",))):
-        if all(f[m] == FEATURES[m][0] for m in main):
+    subs = {"sharding_axis": ("jit_sharding", "place_inner"), "array_mesh_read_where": ("array_mesh_read",),
+            "tuple_order": ("tuple_coll",)}
+    for sub, owners in subs.items():
+        if all(f[m] == FEATURES[m][0] for m in owners):
             f[sub] = FEATURES[sub][0]
     return f
 
@@ -299,6 +300,12 @@ def _fit_shardings(f: dict, explicit: bool) -> dict:
     if not explicit and f["place_inner"] in ("reshard", "reshard_p"):
         f["place_inner"] = "device_put"
     return f
+
+
+def without_tracked(features: dict) -> dict:
+    """`features` with issue 23's features (TRACKED) off: for a drawn seed, the program of the grammar before
+    them, byte for byte (the seeds fuzz/README.md names before its section "Issue 23's grammar")."""
+    return {**features, **{name: FEATURES[name][0] for name in TRACKED}}
 
 
 def tracked(features: dict) -> dict:
@@ -753,7 +760,7 @@ def _vmap_decorators(p: _Plan, w: _Writer) -> list[str]:
     vmap = f"@functools.partial(jax.vmap, {', '.join(kw)})" if kw else "@jax.vmap"
     if form != "jit_above_decorator":
         return [vmap]
-    jit_kw = outer_jit_kwargs(p, w)
+    jit_kw = _outer_jit_kwargs(p, w)
     return [f"@functools.partial(jax.jit, {jit_kw})" if jit_kw else "@jax.jit", vmap]
 
 
@@ -765,7 +772,7 @@ def _vmap_call(p: _Plan, w: _Writer) -> str:
     return f"jax.vmap({', '.join(['apply', *_vmap_kwargs(p, w)])})"
 
 
-def outer_jit_kwargs(p: _Plan, w: _Writer) -> str:
+def _outer_jit_kwargs(p: _Plan, w: _Writer) -> str:
     """jit_sharding's outer forms: the out_shardings/in_shardings of a jax.jit of the spmd vmap (the whole
     batch: the batch dimension unsharded, the last one on the sharding axis), "" otherwise."""
     form = p.f["jit_sharding"]
@@ -842,7 +849,7 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
         vmap = "apply"
     else:
         vmap = _vmap_call(p, w)
-    outer_kw = "" if f["vmap_form"] == "jit_above_decorator" else outer_jit_kwargs(p, w)
+    outer_kw = "" if f["vmap_form"] == "jit_above_decorator" else _outer_jit_kwargs(p, w)
     if (f["jit"] == "jit_outer" and f["vmap_form"] != "jit_above_decorator") or outer_kw:
         vmap = f"jax.jit({vmap}{', ' + outer_kw if outer_kw else ''})"
     ref_kw = f", in_axes={in_axes}" if in_axes else ""

@@ -2,6 +2,7 @@
 
     python fuzz/run.py --seed 0 --n 200 --jobs 2 [--time-budget SECONDS] [--out DIR] [--no-shrink]
     python fuzz/run.py --seeds 186,321 --jobs 1       # given seeds only (reproducing a violation)
+    python fuzz/run.py --seeds 186,321 --untracked    # ... as drawn before issue 23's grammar features
 
 For each seed (seed .. seed+n-1) a program is generated (fuzz/gen.py), run, checked and fixed with every
 strategy of `spmdfix.model.STRATEGIES`, with and without --unsafe-fixes, and every output is run
@@ -147,8 +148,10 @@ def _slug(key: str) -> str:
 
 
 def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out: Path | None = None,
-         shrink: bool = True, log=print) -> Summary:
+         shrink: bool = True, log=print, untracked: bool = False) -> Summary:
     """Generate, run, check and fix the programs of `seeds` with `jobs` workers; a Summary of the run.
+
+    `untracked`: issue 23's features off (`gen.without_tracked`), the programs the seeds had before them.
 
     Stops dispatching new seeds once `time_budget` seconds have passed. Each violation kind (key) that is not
     known-open is shrunk once (fuzz/shrink.py) and saved to `out` with the unshrunk program.
@@ -175,6 +178,8 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
                 except queue.Empty:
                     return
                 features = gen.draw(seed)
+                if untracked:
+                    features = gen.without_tracked(features)
                 source = gen.render(features, f"fuzz seed {seed}")
                 reply = worker.evaluate({"id": seed, "source": source})
                 with lock:
@@ -282,9 +287,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-budget", type=float, default=None, help="stop starting programs after this many s")
     parser.add_argument("--out", type=Path, default=None, help="folder for violating programs and summary.json")
     parser.add_argument("--no-shrink", action="store_true", help="save violations without shrinking them")
+    parser.add_argument("--untracked", action="store_true",
+                        help="issue 23's grammar features off: the programs seeds had before them (fuzz/README.md)")
     args = parser.parse_args(argv)
     seeds = args.seeds if args.seeds is not None else list(range(args.seed, args.seed + args.n))
-    summary = fuzz(seeds, args.jobs, args.time_budget, args.out, not args.no_shrink)
+    summary = fuzz(seeds, args.jobs, args.time_budget, args.out, not args.no_shrink, untracked=args.untracked)
     print_summary(summary)
     return 1 if summary.new else 0
 

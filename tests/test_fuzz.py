@@ -116,6 +116,15 @@ def test_issue23_features_render_alone_and_are_tracked() -> None:
             assert gen.tracked(features) == {name: value}, (name, value)
 
 
+def test_issue23_features_off_leave_every_other_feature_as_drawn() -> None:
+    for seed in range(100):
+        drawn = gen.draw(seed)
+        off = gen.without_tracked(drawn)
+        assert gen.tracked(off) == {}
+        assert {k: v for k, v in off.items() if k not in gen.TRACKED} == {
+            k: v for k, v in drawn.items() if k not in gen.TRACKED}
+
+
 def test_issue23_features_that_do_not_fit_are_rendered_off() -> None:
     # an eager jit's in_shardings must match its committed argument: it degrades to out_shardings
     assert gen.tracked({"jit_sharding": "in_after"}) == {"jit_sharding": "out_after"}
@@ -190,7 +199,8 @@ def test_issue23_placements_inside_the_vmapped_function() -> None:
 def test_issue23_mesh_read_through_an_array() -> None:
     main = gen.render({"array_mesh_read": "devices_shape0"})
     assert "probe = jax.device_put(jnp.ones((8,)), NamedSharding(mesh, P('y')))" in main
-    assert "K = probe.sharding.mesh.devices.shape[0]" in main and "result = jax.vmap(apply, spmd_axis_name='x')(xs) + K" in main
+    assert "K = probe.sharding.mesh.devices.shape[0]" in main
+    assert "result = jax.vmap(apply, spmd_axis_name='x')(xs) + K" in main
     assert "reference = np.asarray(jax.vmap(ref_apply)(xs0)) + ref_mesh.devices.shape[0]" in main
     placed = gen.render({"array_mesh_read": "typeof_len_axis_names", "placement": "a0"})
     assert "K = len(jax.typeof(xs).sharding.mesh.axis_names)" in placed
