@@ -3,7 +3,10 @@
 1. `safe-fix`: an output of `spmdfix fix --strategy S` (a named strategy, without --unsafe-fixes) runs and
    matches the reference, or `spmdfix check` still reports on it a finding whose rule describes the error it
    raises (a partial fix). Any other failure, and any output with wrong values, is a wrong safe fix.
-2. `auto-fix`: the same for `--strategy auto`.
+2. `auto-fix`: the same for `--strategy auto`: the fix `auto` chooses without --unsafe-fixes runs and matches the
+   reference, or leaves a finding that explains the failure (issue 23's invariant). As for safe-fix, an output
+   failing exactly as the input did, for a reason no rule describes (`same-failure`), is not the fix's doing and
+   breaks nothing. Its outcomes are also tallied apart as `fix:auto:<outcome>`.
 3. `finding`: a program that raises an error one of the rules describes (`EXPLAINS`) gets a finding of such a
    rule; one that runs with wrong values gets a finding. Otherwise it is counted as not followed.
 4. `clean`: a program that runs and matches its reference gets no finding, unless the rule documents the
@@ -167,6 +170,8 @@ def _judge_output(v: Verdict, original: dict, fix: dict, out: dict) -> None:
             outcome = "fails-unexplained"
     mode = "unsafe" if unsafe else "safe"
     v.count(f"fix:{mode}:{outcome}")
+    if strategy == "auto" and not unsafe:
+        v.count(f"fix:auto:{outcome}")  # the auto-fix invariant's own tally (also counted under fix:safe)
     if unsafe or outcome in ("fixed", "partial", "same-failure"):
         return
     prefix = f"{inv}:{strategy}" if inv == SAFE_FIX else inv

@@ -54,7 +54,39 @@ FEATURES: dict[str, tuple] = {
     # (`@functools.partial(jax.vmap, ...)`), bare or with `@jax.jit` stacked above it (a jit outside the vmap:
     # issue 23 kind 4). Last in this dict: a feature added at the end leaves every other feature's draw as it was.
     "vmap_form": ("call", "decorator", "jit_above_decorator"),
+    # Issue 23's grammar (appended after vmap_form, so that every earlier feature draws as before for a seed).
+    # Each is a switch of its own (first value: off); TRACKED names those a run counts per feature (fuzz/run.py,
+    # summary.json).
+    # a jax.jit with in/out shardings: inside the vmapped function after or before the shard_map, or an outer
+    # jax.jit of the spmd vmap; its spec names `sharding_axis` (the axis a rename would pick, or the old spmd axis)
+    "jit_sharding": ("none", "out_after", "in_after", "out_before", "outer_out", "outer_in"),
+    "sharding_axis": ("target", "old"),
+    # a placement inside the vmapped function after the shard_map: device_put, or reshard (Explicit meshes only;
+    # "reshard_p": the bare PartitionSpec under `with jax.set_mesh(mesh)`)
+    "place_inner": ("none", "device_put", "reshard", "reshard_p"),
+    # the mesh read through an array placed on it (`.sharding.mesh`, `jax.typeof(a).sharding.mesh`, and the
+    # allowed `.sharding.spec`), used in the result; read in main off the batch (or a probe) or in the block
+    # off a module-level placed array
+    "array_mesh_read": ("none", "devices_shape0", "len_axis_names", "shape_key", "axis_sizes0",
+                        "typeof_len_axis_names", "typeof_shape_key", "spec_len"),
+    "array_mesh_read_where": ("main", "block"),
+    # one tuple spec entry of two mesh axes (`P(('x', 'y'))`) under spmd_axis_name of one member, with a body
+    # collective over the other member; the spmd axis major (strip changes what each block holds) or minor
+    "tuple_coll": ("none", "pmean", "psum", "all_gather", "axis_index"),
+    "tuple_order": ("spmd_major", "spmd_minor"),
+    # a batched closure capture (`m = x.mean() + 2.0` in the block, read by the shard_map body) under the spmd vmap
+    # written as a decorator of `apply` (it sets vmap_form): `@jax.jit` stacked above it, also with the
+    # block's input constrained to the spmd axis first (the program issue 23 kind 4 was found with), or bare
+    "capture_under_decorator": ("none", "jit_above", "jit_above_constraint", "bare_decorator"),
+    # a 1-D mesh from the flat device list: `Mesh(jax.devices(), (axis,))`
+    "device_list_mesh": ("none", "positional", "keywords"),
 }
+
+# The features of issue 23's grammar that fuzz/run.py counts per feature (drawn and rendered, failing, violating).
+TRACKED: tuple[str, ...] = ("jit_sharding", "place_inner", "array_mesh_read", "tuple_coll",
+                            "capture_under_decorator", "device_list_mesh")
+# body ops that are collectives over the plan's coll_axis ("all_gather" only through tuple_coll)
+COLLECTIVE_OPS = ("psum", "pmean", "axis_index", "all_gather")
 
 # Draw weights: the plain forms are drawn more often so that most programs exercise one or two hazards.
 _WEIGHTS: dict[str, tuple] = {
@@ -77,6 +109,14 @@ _WEIGHTS: dict[str, tuple] = {
     "nested": (12, 1),
     "batch": (4, 1),
     "vmap_form": (8, 1, 1),
+    # issue 23's features: each drawn (and rendered) in about 8-14% of programs, so that about half the programs
+    # have none and the grammar before them keeps being exercised as it was
+    "jit_sharding": (40, 2, 1, 1, 1, 1),
+    "place_inner": (30, 1, 2, 2),
+    "array_mesh_read": (56, 1, 1, 1, 1, 1, 1, 1),
+    "tuple_coll": (32, 1, 1, 1, 1),
+    "capture_under_decorator": (30, 2, 2, 1),
+    "device_list_mesh": (22, 1, 1),
 }
 
 _NAME_SETS = {"xyz": ("x", "y", "z"), "words": ("data", "model", "pipe")}
@@ -120,10 +160,12 @@ class _Plan:
     spmd: tuple[str, ...]
     coll_axis: str
     batch: int
+    sharding_axis: str | None = None  # the mesh axis jit_sharding's and place_inner's specs name (None: none)
+    explicit: bool = False  # the program's mesh has Explicit axes (jax.make_mesh's default)
 
 
 def _plan(f: dict) -> _Plan:
-    f = {**defaults(), **f}
+    f = _issue23_overrides({**defaults(), **f})
     if f["nested"] and (f["check_vma"] is False or f["extra"] in ("operand_scalar", "operand_like", "pytree",
                                                                  "operand_unbatched")):
         # nested shard_maps with check_vma=False make JAX reject the outer out_specs without any vmap; operands
@@ -144,7 +186,9 @@ def _plan(f: dict) -> _Plan:
         table = {
             "a0": [a0],
             "a1": [a1 or a0],
-            "tuple": [(a0, a1)] if a1 else [a0],
+            # tuple_coll's spmd_minor: the spmd axis a0 is the minor member (strip then keeps each block)
+            "tuple": ([(a1, a0)] if f["tuple_order"] == "spmd_minor" and f["tuple_coll"] != "none" else [(a0, a1)])
+            if a1 else [a0],
             "a0_none": [a0, None],
             "none_a1": [None, a1 or a0],
             "a0_a1": [a0, a1] if a1 else [a0, None],
@@ -166,13 +210,16 @@ def _plan(f: dict) -> _Plan:
     else:
         spmd = (collide,)
     coll = {"spec": collide, "spmd": spmd[0] if spmd else collide, "other": (free + [a0])[0]}[f["coll_axis"]]
+    if f["tuple_coll"] != "none":
+        # the spmd axis is a0, one member of the tuple entry; the body collective goes over the other member
+        spmd, coll = (a0,), a1
     if f["op"] == "axis_index" and f["check_vma"] is not False and coll not in used:
         # with check_vma an axis_index result varies over its axis: out_specs must name it (else JAX rejects
         # the program without any vmap)
         coll = used[0] if used else coll
         if not used:
             f = {**f, "op": "psum"}
-    if outer and coll not in used and used and (f["op"] in ("psum", "pmean", "axis_index")
+    if outer and coll not in used and used and (f["op"] in COLLECTIVE_OPS
                                                 or f["extra"] == "operand_unbatched"):
         # nested: only the outer and inner shard_maps' own axes are manual in the body; a collective over any
         # other axis is unbound there (the reference raises; fuzz seed 21175)
@@ -183,7 +230,89 @@ def _plan(f: dict) -> _Plan:
         spmd_size *= sizes[a]
     if batch % spmd_size or (f["placement"] not in ("auto", "matching") and batch % max(shape)):
         batch = 8
-    return _Plan(f, names, sizes, shape, rank, block_rank, entries, outer, spmd, coll, batch)
+    explicit = f["mesh_spelling"] in ("make_mesh", "make_mesh_explicit")
+    f = _fit_shardings(f, explicit)
+    # sharding_axis "target": the axis a rename would pick (the first mesh axis no spmd_axis_name, spec,
+    # constraint or body collective names: spmdfix/fixes/rename_spmd_axis.py)
+    taken = set(used) | set(spmd) | ({coll} if f["op"] in COLLECTIVE_OPS or f["extra"] == "operand_unbatched"
+                                     else set())
+    if f["constraint"] != "none" and not explicit:
+        taken.add(a0)
+    target = [a for a in names if a not in taken]
+    # "old": the spmd axis where the specs collide with it (after a rename it is a data axis). A sharding naming
+    # the spmd axis of a vmap it does not collide with fails in the program as written (DuplicateSpecError), so
+    # without a candidate the spec names another axis than the spmd axes, or none
+    chosen = target if f["sharding_axis"] == "target" else [spmd[0]] if spmd and spmd[0] in used else []
+    others = [a for a in used + list(names) if a not in spmd]
+    axis = (chosen or others or [None])[0]
+    if f["place_inner"] != "none" and (1 if f["inner_vmap"] == "between" else rank) == 1:
+        # an eager device_put under vmap applies its spec to the batched array (the batch is dimension 0;
+        # measured: jax 0.10.2), so the batch must divide by the axis size as the example dimension does
+        batch = 8
+    return _Plan(f, names, sizes, shape, rank, block_rank, entries, outer, spmd, coll, batch, axis, explicit)
+
+
+def _issue23_overrides(f: dict) -> dict:
+    """Issue 23's features that decide other features: the device-list mesh is 1-D over all 8 devices; a tuple
+    entry with a collective needs two mesh axes, the tuple spec, a collective op and a flat program; a capture
+    under the vmap decorator sets vmap_form (and the constraint of its "_constraint" form)."""
+    f = dict(f)
+    form = f["capture_under_decorator"]
+    if form != "none":
+        f["vmap_form"] = "decorator" if form == "bare_decorator" else "jit_above_decorator"
+        if form == "jit_above_constraint":
+            f["constraint"] = "a0"  # with_sharding_constraint(x, NamedSharding(mesh, P(<first axis>)))
+    if f["device_list_mesh"] != "none":
+        # the Mesh spelling is the feature's own (an Auto mesh); mesh_spelling is not rendered
+        f.update(mesh_shape=(8,), mesh_spelling="reshape")
+    if f["tuple_coll"] != "none":
+        if len(f["mesh_shape"]) < 2:
+            f["tuple_coll"] = "none"
+        else:
+            f.update(spec="tuple", nested=False, op=f["tuple_coll"], spmd="collide")
+    # a sub-switch of a feature that is off renders nothing: reset, so that the program (and its description)
+    # is the one the grammar gave before these features
+    subs = {"sharding_axis": ("jit_sharding", "place_inner"), "array_mesh_read_where": ("array_mesh_read",),
+            "tuple_order": ("tuple_coll",)}
+    for sub, owners in subs.items():
+        if all(f[m] == FEATURES[m][0] for m in owners):
+            f[sub] = FEATURES[sub][0]
+    return f
+
+
+def _fit_shardings(f: dict, explicit: bool) -> dict:
+    """jit_sharding and place_inner reduced to the forms that run without spmdfix on this program (measured,
+    safety/measurements/rename_reached_shardings.py): on an Explicit mesh a jit placing the input before the
+    shard_map breaks the placement the shard_map requires; reshard refuses Auto axes; an outer jit's
+    in_shardings takes one sharding per argument (one argument only) and must match a placed batch; an eager
+    jit's in_shardings must match its committed argument (fuzz/README.md, "Issue 23's grammar")."""
+    f = dict(f)
+    if explicit and f["jit_sharding"] == "out_before":
+        f["jit_sharding"] = "out_after"
+    traced = f["jit"] in ("jit_outer", "jit_block") or f["vmap_form"] == "jit_above_decorator"
+    if f["jit_sharding"] == "in_after" and not traced:
+        # an eager jit's in_shardings must equal the sharding of a committed argument (the shard_map's result)
+        # or JAX raises "Sharding passed to jit does not match"; under an outer jit the argument is a tracer
+        f["jit_sharding"] = "out_after"
+    placed = explicit or f["placement"] not in ("auto",)
+    if f["jit_sharding"] == "outer_in" and (f["extra"] != "none" or placed):
+        f["jit_sharding"] = "outer_out"
+    if not explicit and f["place_inner"] in ("reshard", "reshard_p"):
+        f["place_inner"] = "device_put"
+    return f
+
+
+def without_tracked(features: dict) -> dict:
+    """`features` with issue 23's features (TRACKED) off: for a drawn seed, the program of the grammar before
+    them, byte for byte (the seeds fuzz/README.md names before its section "Issue 23's grammar")."""
+    return {**features, **{name: FEATURES[name][0] for name in TRACKED}}
+
+
+def tracked(features: dict) -> dict:
+    """Issue 23's features (TRACKED) that the rendered program has: name -> the value rendered, for those not
+    off (a feature that does not fit the others is rendered off; fuzz/run.py counts these per feature)."""
+    f = _plan(features).f
+    return {name: f[name] for name in TRACKED if f[name] != FEATURES[name][0]}
 
 
 def _axes(entry) -> list[str]:
@@ -250,6 +379,7 @@ class _Writer:
             "psum": f"{v} + jax.lax.psum({v}, {ax})",
             "pmean": f"{v} - jax.lax.pmean({v}, {ax})",
             "axis_index": f"{v} + jax.lax.axis_index({ax})",
+            "all_gather": f"{v} * jax.lax.all_gather({v}, {ax}).sum(0)",
             "where": f"jnp.where({v} > 1.0, {v}, 0.5 * {v})",
         }[op]
 
@@ -275,7 +405,72 @@ class _Writer:
             expr = f"({expr}) * jax.lax.psum({extra_param}, {self.name(self.p.coll_axis, 'coll')})"
         if self.f["mesh_read"] not in ("none", "placement_axis_names"):
             expr = f"({expr}) + N"
+        if self.mean_capture():
+            expr = f"({expr}) * m"
         return lines, expr
+
+    def mean_capture(self) -> bool:
+        """Whether the block computes `m` from its (batched) input and the shard_map body closes over it."""
+        return self.f["capture_under_decorator"] != "none"
+
+    # --- issue 23: shardings reached inside the vmap, mesh reads through arrays ----------------------
+    def sharding(self, rank: int) -> str:
+        """`NamedSharding(mesh, P(None, ..., axis))` for a value of `rank`, naming the plan's sharding axis."""
+        entries = [None] * (rank - 1) + [self.p.sharding_axis]
+        return f"NamedSharding({self.mesh}, {self.spec(entries, 'P')})"
+
+    def value_rank(self) -> int:
+        """The per-example rank of the value the block maps (a row under inner_vmap="between")."""
+        return 1 if self.f["inner_vmap"] == "between" else self.p.rank
+
+    def array_read(self, array: str, spec: str) -> str | None:
+        """The array_mesh_read expression: in the program read off `array` (placed with `spec`), in the
+        reference off `ref_mesh` (no placement: the value the read has on the mesh as written)."""
+        read = self.f["array_mesh_read"]
+        if read == "none":
+            return None
+        key = self.name(self.p.names[-1], "spec")
+        if self.ref:
+            return {"devices_shape0": "ref_mesh.devices.shape[0]", "len_axis_names": "len(ref_mesh.axis_names)",
+                    "shape_key": f"ref_mesh.shape[{key}]", "axis_sizes0": "ref_mesh.axis_sizes[0]",
+                    "typeof_len_axis_names": "len(ref_mesh.axis_names)",
+                    "typeof_shape_key": f"ref_mesh.shape[{key}]", "spec_len": f"len({spec})"}[read]
+        return {"devices_shape0": f"{array}.sharding.mesh.devices.shape[0]",
+                "len_axis_names": f"len({array}.sharding.mesh.axis_names)",
+                "shape_key": f"{array}.sharding.mesh.shape[{key}]",
+                "axis_sizes0": f"{array}.sharding.mesh.axis_sizes[0]",
+                "typeof_len_axis_names": f"len(jax.typeof({array}).sharding.mesh.axis_names)",
+                "typeof_shape_key": f"jax.typeof({array}).sharding.mesh.shape[{key}]",
+                "spec_len": f"len({array}.sharding.spec)"}[read]
+
+    def block_tail(self, applied: str) -> list[str]:
+        """The block's last statements after the shard_map `applied`: issue 23's jit with shardings and
+        placements (program only: the reference has no sharding) and the block-level array mesh read."""
+        f = self.f
+        steps = []
+        if not self.ref:
+            rank = self.value_rank()
+            if f["jit_sharding"] in ("out_after", "in_after"):
+                kw = "out_shardings" if f["jit_sharding"] == "out_after" else "in_shardings"
+                steps.append(f"jax.jit(lambda t: t + 0.0, {kw}={self.sharding(rank)})(y)")
+            if f["place_inner"] == "device_put":
+                steps.append(f"jax.device_put(y, {self.sharding(rank)})")
+            elif f["place_inner"] == "reshard":
+                steps.append(f"jax.sharding.reshard(y, {self.sharding(rank)})")
+            elif f["place_inner"] == "reshard_p":
+                steps.append(f"jax.sharding.reshard(y, {self.spec([None] * (rank - 1) + [self.p.sharding_axis], 'P')})")
+        read = self.array_read("PARAMS", self.params_spec()) if f["array_mesh_read_where"] == "block" else None
+        if not steps and read is None:
+            return [f"return {applied}"]
+        lines = [f"y = {applied}"] + [f"y = {step}" for step in steps]
+        if read is not None:
+            lines.append(f"k = {read}")
+            return lines + ["return y + k"]
+        return lines + ["return y"]
+
+    def params_spec(self) -> str:
+        """The spec of the module-level array placed for the block-level mesh read: the last mesh axis."""
+        return self.spec([self.p.names[-1]], "P")
 
     def mesh_read_line(self) -> str | None:
         m = self.mesh
@@ -331,7 +526,7 @@ class _Writer:
             axes = [a for e in p.entries for a in _axes(e)] or [p.names[0]]
             if axis_names == "spec_and_spmd" and not self.ref:
                 axes += [a for a in p.spmd if a not in axes]
-            collects = f["op"] in ("psum", "pmean", "axis_index") or f["extra"] == "operand_unbatched"
+            collects = f["op"] in COLLECTIVE_OPS or f["extra"] == "operand_unbatched"
             if collects and p.coll_axis not in axes:
                 axes.append(p.coll_axis)
             kwargs.append("axis_names={" + ", ".join(self.name(a, "spec") for a in axes) + "}")
@@ -349,7 +544,7 @@ class _Writer:
         stmts, expr = self.body_lines(arg, extra_param)
         captures_local = f["extra"] in ("capture_batched", "capture_unbatched", "capture_derived") or \
             f["static_capture"] or (f["mesh_read"] not in ("none", "placement_axis_names")
-                                    and f["mesh_read_where"] == "block")
+                                    and f["mesh_read_where"] == "block") or self.mean_capture()
         # a shard_map nested in another takes the context mesh the outer one sets (passing `mesh=` raises)
         mesh_kw = [] if p.outer_entries else [f"mesh={self.mesh}"]
         spec_kw = f"in_specs={in_specs}, out_specs={out_spec}"
@@ -403,8 +598,12 @@ class _Writer:
             c_entries = c_entries[: p.block_rank]
             block.append(f"    x = jax.lax.with_sharding_constraint(x, NamedSharding({self.mesh}, "
                          f"{self.spec(c_entries, 'P')}))")
+        if f["jit_sharding"] == "out_before" and not self.ref:
+            block.append(f"    x = jax.jit(lambda t: t + 0.0, out_shardings={self.sharding(self.value_rank())})(x)")
         if f["extra"] == "capture_derived":
             block.append("    s = jnp.exp(w)")
+        if self.mean_capture():
+            block.append("    m = x.mean() + 2.0")
         if f["static_capture"]:
             last = p.entries[-1] if len(p.entries) == p.block_rank else None
             axes = _axes(last) + (_axes(p.outer_entries[-1]) if p.outer_entries else [])
@@ -416,7 +615,7 @@ class _Writer:
         if captures_local and (spelling != "lambda" or stmts):
             block += ["    " + line if line else "" for line in body_def]
         block += ["    " + line for line in nested_def]
-        block.append(f"    return {applied}")
+        block += ["    " + line for line in self.block_tail(applied)]
         lines += block + ["", ""]
         apply_params = block_params
         if f["inner_vmap"] == "between":
@@ -441,6 +640,10 @@ def _mesh_expr(p: _Plan, w: _Writer) -> str:
     shape_tuple = f"({shape_args}{',' if len(p.shape) == 1 else ''})"
     names = "(" + ", ".join(w.name(a, "mesh") for a in p.names) + ("," if len(p.names) == 1 else "") + ")"
     spelling = "reshape" if w.ref else f["mesh_spelling"]
+    if not w.ref and f["device_list_mesh"] == "positional":
+        return f"Mesh(jax.devices(), {names})"
+    if not w.ref and f["device_list_mesh"] == "keywords":
+        return f"Mesh(devices=jax.devices(), axis_names={names})"
     if spelling == "array":
         if len(p.shape) == 1:
             return f"Mesh(np.array({devices}), {names})"
@@ -489,6 +692,9 @@ def render(features: dict, title: str = "") -> str:
     if f["op"] == "array_closure":
         width = prog.block_last()
         out.append(f"W = jnp.linspace(0.5, 1.5, {width}, dtype=jnp.float32)")
+    if f["array_mesh_read"] != "none" and f["array_mesh_read_where"] == "block":
+        # an array placed on the mesh, whose mesh the block reads (issue 23's array_mesh_read)
+        out.append(f"PARAMS = jax.device_put(jnp.ones(({DIM},)), NamedSharding(mesh, {prog.params_spec()}))")
     read_prog, read_ref = prog.mesh_read_line(), ref.mesh_read_line()
     if read_prog and f["mesh_read_where"] == "module":
         out.append(read_prog.replace("\n    ", "\n"))
@@ -537,16 +743,43 @@ def _spmd_expr(p: _Plan, w: _Writer) -> str:
     return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")" if tuple_form else names[0]
 
 
+def _vmap_kwargs(p: _Plan, w: _Writer) -> list[str]:
+    """The keyword arguments of the spmd vmap: in_axes (when not the default) and spmd_axis_name."""
+    in_axes, spmd = _in_axes(p.f["extra"]), _spmd_expr(p, w)
+    return ([f"in_axes={in_axes}"] if in_axes else []) + ([f"spmd_axis_name={spmd}"] if spmd else [])
+
+
 def _vmap_decorators(p: _Plan, w: _Writer) -> list[str]:
     """The decorator lines of the program's `apply` when the vmap is a decorator (`vmap_form`), outermost first:
-    `@jax.jit` above the vmap's for "jit_above_decorator"; none for "call"."""
+    `@jax.jit` above the vmap's for "jit_above_decorator" (with an outer jit_sharding's shardings:
+    `@functools.partial(jax.jit, out_shardings=...)`); none for "call"."""
     form = p.f["vmap_form"]
     if form == "call":
         return []
-    spmd, in_axes = _spmd_expr(p, w), _in_axes(p.f["extra"])
-    kw = ([f"in_axes={in_axes}"] if in_axes else []) + ([f"spmd_axis_name={spmd}"] if spmd else [])
+    kw = _vmap_kwargs(p, w)
     vmap = f"@functools.partial(jax.vmap, {', '.join(kw)})" if kw else "@jax.vmap"
-    return (["@jax.jit"] if form == "jit_above_decorator" else []) + [vmap]
+    if form != "jit_above_decorator":
+        return [vmap]
+    jit_kw = _outer_jit_kwargs(p, w)
+    return [f"@functools.partial(jax.jit, {jit_kw})" if jit_kw else "@jax.jit", vmap]
+
+
+def _vmap_call(p: _Plan, w: _Writer) -> str:
+    """`jax.vmap(apply, ...)` as main applies it (spmd_spelling: keywords or positional)."""
+    spmd = _spmd_expr(p, w)
+    if p.f["spmd_spelling"] == "positional" and spmd:
+        return f"jax.vmap(apply, {_in_axes(p.f['extra']) or 0}, 0, None, None, {spmd})"
+    return f"jax.vmap({', '.join(['apply', *_vmap_kwargs(p, w)])})"
+
+
+def _outer_jit_kwargs(p: _Plan, w: _Writer) -> str:
+    """jit_sharding's outer forms: the out_shardings/in_shardings of a jax.jit of the spmd vmap (the whole
+    batch: the batch dimension unsharded, the last one on the sharding axis), "" otherwise."""
+    form = p.f["jit_sharding"]
+    if form not in ("outer_out", "outer_in"):
+        return ""
+    kw = "out_shardings" if form == "outer_out" else "in_shardings"
+    return f"{kw}={w.sharding(1 + p.rank)}"
 
 
 def _main(p: _Plan, w: _Writer) -> list[str]:
@@ -579,6 +812,7 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
     placement = f["placement"]
     if placement == "auto":
         placement = "matching" if explicit else "none"
+    placed_spec = None  # the spec the batch is placed with, when it is
     if placement != "none":
         a0 = p.names[0]
         a1 = p.names[1] if len(p.names) > 1 else None
@@ -594,27 +828,40 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
         else:
             entries = {"a0": [a0], "a0_a1": [a0, a1] if a1 else [a0], "none_a0": [None, a0]}[placement]
         entries = (entries + [None] * (1 + p.rank))[: 1 + p.rank]
-        lines.append(f"    xs = jax.device_put(xs, NamedSharding(mesh, {w.spec(entries, 'P')}))")
+        placed_spec = w.spec(entries, 'P')
+        lines.append(f"    xs = jax.device_put(xs, NamedSharding(mesh, {placed_spec}))")
         if f["extra"] == "operand_like":
             lines.append(f"    ws = jax.device_put(ws, NamedSharding(mesh, {w.spec(entries, 'P')}))")
         elif in_axes == "(0, 0)":
             # every batched input of an spmd vmap on an Explicit mesh must be placed alike (JAX checks)
             lines.append(f"    ws = jax.device_put(ws, NamedSharding(mesh, {w.spec(entries[:1], 'P')}))")
-    spmd = _spmd_expr(p, w)
+    read, ref_read = None, None
+    if f["array_mesh_read"] != "none" and f["array_mesh_read_where"] == "main":
+        # the mesh read through the batch when the program places it, else through a probe placed on the mesh
+        array, spec = "xs", placed_spec
+        if placed_spec is None:
+            array, spec = "probe", w.spec([p.names[-1]], "P")
+            lines.append(f"    probe = jax.device_put(jnp.ones(({DIM},)), NamedSharding(mesh, {spec}))")
+        lines.append(f"    K = {w.array_read(array, spec)}")
+        read, ref_read = "K", _Writer(p, True).array_read(array, spec)
     if f["vmap_form"] != "call":
         # `apply` carries the vmap as a decorator (`_vmap_decorators`); "jit_above_decorator" is its outer jit
-        vmap = "jax.jit(apply)" if f["jit"] == "jit_outer" and f["vmap_form"] == "decorator" else "apply"
-    elif f["spmd_spelling"] == "positional" and spmd:
-        vmap = f"jax.vmap(apply, {in_axes or 0}, 0, None, None, {spmd})"
+        vmap = "apply"
     else:
-        kw = ([f"in_axes={in_axes}"] if in_axes else []) + ([f"spmd_axis_name={spmd}"] if spmd else [])
-        vmap = f"jax.vmap({', '.join(['apply', *kw])})"
-    if f["jit"] == "jit_outer" and f["vmap_form"] == "call":
-        vmap = f"jax.jit({vmap})"
+        vmap = _vmap_call(p, w)
+    outer_kw = "" if f["vmap_form"] == "jit_above_decorator" else _outer_jit_kwargs(p, w)
+    if (f["jit"] == "jit_outer" and f["vmap_form"] != "jit_above_decorator") or outer_kw:
+        vmap = f"jax.jit({vmap}{', ' + outer_kw if outer_kw else ''})"
     ref_kw = f", in_axes={in_axes}" if in_axes else ""
     # the reference first: an error raised there makes the program invalid (fuzz/worker.py tells them apart)
-    lines.append(f"    reference = np.asarray(jax.vmap(ref_apply{ref_kw})({ref_args}))")
-    lines.append(f"    result = {vmap}({args})")
+    lines.append(f"    reference = np.asarray(jax.vmap(ref_apply{ref_kw})({ref_args}))"
+                 + (f" + {ref_read}" if ref_read else ""))
+    call = f"{vmap}({args})" + (f" + {read}" if read else "")
+    if f["place_inner"] == "reshard_p":
+        # reshard to a bare PartitionSpec takes the mesh from the context
+        lines += ["    with jax.set_mesh(mesh):", f"        result = {call}"]
+    else:
+        lines.append(f"    result = {call}")
     if f["mesh_read"] == "placement_axis_names":
         mshape = ", ".join(map(str, p.shape)) + ("," if len(p.shape) == 1 else "")
         lines.append(f"    bias = jax.device_put(jnp.ones(({mshape})), NamedSharding(mesh, P(*mesh.axis_names)))")

@@ -2,13 +2,15 @@
 
     python fuzz/run.py --seed 0 --n 200 --jobs 2 [--time-budget SECONDS] [--out DIR] [--no-shrink]
     python fuzz/run.py --seeds 186,321 --jobs 1       # given seeds only (reproducing a violation)
+    python fuzz/run.py --seeds 186,321 --untracked    # ... as drawn before issue 23's grammar features
 
 For each seed (seed .. seed+n-1) a program is generated (fuzz/gen.py), run, checked and fixed with every
 strategy of `spmdfix.model.STRATEGIES`, with and without --unsafe-fixes, and every output is run
 (fuzz/worker.py: one long-lived process per job imports jax once). fuzz/classify.py judges each program
 against the four invariants. A violation is saved to --out, shrunk (fuzz/shrink.py) and printed with its kind;
 violations listed in fuzz/known_open.py are counted apart. The exit status is 1 when a violation that is not
-known-open was found. Counts per invariant are printed at the end (and written to --out/summary.json).
+known-open was found. Counts per invariant, and per tracked grammar feature (`gen.TRACKED`: how many programs
+render it, fail as written, break an invariant), are printed at the end (and written to --out/summary.json).
 """
 
 from __future__ import annotations
@@ -102,10 +104,31 @@ class Summary:
     new: list[dict] = field(default_factory=list)
     known: list[dict] = field(default_factory=list)
     elapsed: float = 0.0
+    features: dict[str, dict] = field(default_factory=dict)  # per tracked feature: see `add_features`
 
     def add(self, verdict: Verdict) -> None:
         for name, n in verdict.counts.items():
             self.counts[name] = self.counts.get(name, 0) + n
+
+    def add_features(self, seed: int, tracked: dict, status: str, verdict: Verdict) -> None:
+        """Count one evaluated program under each tracked feature it renders (`gen.tracked`): `drawn`, per
+        value; `failed` when the program as written raises or differs from its reference (a fix is then
+        exercised); `violating` when it breaks an invariant (per invariant, a program counted once under each
+        it breaks), with the first seeds. On code before the fix of
+        a kind, `violating` > 0 shows the grammar draws the kind; after the fix it should be 0."""
+        for name, value in tracked.items():
+            entry = self.features.setdefault(name, {"drawn": 0, "failed": 0, "violating": 0, "values": {},
+                                                    "violating_by_invariant": {}, "violating_seeds": []})
+            entry["drawn"] += 1
+            entry["values"][str(value)] = entry["values"].get(str(value), 0) + 1
+            if status in ("raised", "differs"):
+                entry["failed"] += 1
+            if verdict.violations:
+                entry["violating"] += 1
+                for inv in sorted({v.invariant for v in verdict.violations}):
+                    entry["violating_by_invariant"][inv] = entry["violating_by_invariant"].get(inv, 0) + 1
+                if len(entry["violating_seeds"]) < 10:
+                    entry["violating_seeds"].append(seed)
 
     def violations_by_invariant(self) -> dict[str, int]:
         out = {inv: 0 for inv in INVARIANTS}
@@ -116,6 +139,7 @@ class Summary:
     def as_dict(self) -> dict:
         return {"programs": self.programs, "timeouts": self.timeouts, "elapsed": round(self.elapsed, 1),
                 "counts": dict(sorted(self.counts.items())), "violations": self.violations_by_invariant(),
+                "features": {name: self.features[name] for name in gen.TRACKED if name in self.features},
                 "new": self.new, "known": self.known}
 
 
@@ -124,8 +148,10 @@ def _slug(key: str) -> str:
 
 
 def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out: Path | None = None,
-         shrink: bool = True, log=print) -> Summary:
+         shrink: bool = True, log=print, untracked: bool = False) -> Summary:
     """Generate, run, check and fix the programs of `seeds` with `jobs` workers; a Summary of the run.
+
+    `untracked`: issue 23's features off (`gen.without_tracked`), the programs the seeds had before them.
 
     Stops dispatching new seeds once `time_budget` seconds have passed. Each violation kind (key) that is not
     known-open is shrunk once (fuzz/shrink.py) and saved to `out` with the unshrunk program.
@@ -152,6 +178,8 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
                 except queue.Empty:
                     return
                 features = gen.draw(seed)
+                if untracked:
+                    features = gen.without_tracked(features)
                 source = gen.render(features, f"fuzz seed {seed}")
                 reply = worker.evaluate({"id": seed, "source": source})
                 with lock:
@@ -167,6 +195,7 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
                 to_shrink = []
                 with lock:
                     summary.add(verdict)
+                    summary.add_features(seed, gen.tracked(features), reply["original"]["status"], verdict)
                     for v in verdict.violations:
                         known = known_entry(v, features)
                         record = _record(seed, v, features, known)
@@ -226,6 +255,12 @@ def print_summary(summary: Summary, log=print) -> None:
     log("counts: " + ", ".join(f"{k}={n}" for k, n in sorted(c.items()) if not k.startswith("program:")))
     by_inv = summary.violations_by_invariant()
     log("violations per invariant: " + ", ".join(f"{inv}={n}" for inv, n in by_inv.items()))
+    for name in gen.TRACKED:
+        e = summary.features.get(name, {"drawn": 0, "failed": 0, "violating": 0, "violating_seeds": []})
+        seeds = e["violating_seeds"]
+        by_inv = ", ".join(f"{inv} {n}" for inv, n in e.get("violating_by_invariant", {}).items())
+        log(f"feature {name}: drawn {e['drawn']}, failed as written {e['failed']}, violating {e['violating']}"
+            + (f" [{by_inv}]" if by_inv else "") + (f" (seeds {', '.join(map(str, seeds[:6]))})" if seeds else ""))
     for title, records in (("NEW (not known-open)", summary.new), ("known-open", summary.known)):
         kinds: dict[str, list[int]] = {}
         for r in records:
@@ -252,9 +287,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-budget", type=float, default=None, help="stop starting programs after this many s")
     parser.add_argument("--out", type=Path, default=None, help="folder for violating programs and summary.json")
     parser.add_argument("--no-shrink", action="store_true", help="save violations without shrinking them")
+    parser.add_argument("--untracked", action="store_true",
+                        help="issue 23's grammar features off: the programs seeds had before them (fuzz/README.md)")
     args = parser.parse_args(argv)
     seeds = args.seeds if args.seeds is not None else list(range(args.seed, args.seed + args.n))
-    summary = fuzz(seeds, args.jobs, args.time_budget, args.out, not args.no_shrink)
+    summary = fuzz(seeds, args.jobs, args.time_budget, args.out, not args.no_shrink, untracked=args.untracked)
     print_summary(summary)
     return 1 if summary.new else 0
 

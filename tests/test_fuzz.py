@@ -81,6 +81,171 @@ def test_the_vmap_decorator_forms_stack_a_jit_above_the_vmap() -> None:
     assert "@jax.jit" not in bare and "result = jax.jit(apply)(xs, ws)" in bare
 
 
+# --- issue 23's grammar: shardings reached inside the vmap, mesh reads through arrays, tuple entries with a
+# collective, @jax.jit above the vmap decorator, a device-list mesh (pure: nothing here runs JAX)
+
+# text that places or constrains a value, or reads a placement: none may reach the reference computation
+_SHARDING_TEXT = ("sharding", "device_put", "reshard", "jax.jit", "spmd_axis_name", "set_mesh")
+# names of the program's own copy: the reference reads none of them
+_PROGRAM_NAMES = {"mesh", "apply", "block", "body", "outer", "PARAMS", "probe", "xs", "ws", "K", "SPEC"}
+
+
+def _reference_text(source: str) -> tuple[list[str], set[str]]:
+    """The source text of the reference computation (every `ref_` function and main's `reference = ...`
+    statements) and the names it reads."""
+    tree = ast.parse(source)
+    parts: list[ast.AST] = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("ref_")]
+    main = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main")
+    parts += [n for n in main.body if isinstance(n, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == "reference" for t in n.targets)]
+    names = {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
+    return [ast.get_source_segment(source, part) for part in parts], names
+
+
+def test_issue23_features_render_alone_and_are_tracked() -> None:
+    # each value renders a valid program on the defaults (in_after needs a traced caller, reshard an Explicit
+    # mesh: given here), and gen.tracked reports what was rendered
+    needs = {("jit_sharding", "in_after"): {"jit": "jit_outer"},
+             ("place_inner", "reshard"): {"mesh_spelling": "make_mesh_explicit"},
+             ("place_inner", "reshard_p"): {"mesh_spelling": "make_mesh_explicit"}}
+    for name in gen.TRACKED:
+        for value in gen.FEATURES[name][1:]:
+            features = {**gen.defaults(), **needs.get((name, value), {}), name: value}
+            source = gen.render(features)
+            ast.parse(source)
+            assert gen.tracked(features) == {name: value}, (name, value)
+
+
+def test_issue23_features_off_leave_every_other_feature_as_drawn() -> None:
+    for seed in range(100):
+        drawn = gen.draw(seed)
+        off = gen.without_tracked(drawn)
+        assert gen.tracked(off) == {}
+        assert {k: v for k, v in off.items() if k not in gen.TRACKED} == {
+            k: v for k, v in drawn.items() if k not in gen.TRACKED}
+
+
+def test_issue23_features_that_do_not_fit_are_rendered_off() -> None:
+    # an eager jit's in_shardings must match its committed argument: it degrades to out_shardings
+    assert gen.tracked({"jit_sharding": "in_after"}) == {"jit_sharding": "out_after"}
+    # reshard refuses Auto axes: device_put instead
+    assert gen.tracked({"place_inner": "reshard"}) == {"place_inner": "device_put"}
+    # a tuple entry needs two mesh axes
+    assert gen.tracked({"tuple_coll": "psum", "mesh_shape": (8,)}) == {}
+    assert "P((" not in gen.render({"tuple_coll": "psum", "mesh_shape": (8,)})
+    # the device-list mesh is 1-D: it leaves no room for a tuple entry
+    assert gen.tracked({"tuple_coll": "psum", "device_list_mesh": "positional"}) == {
+        "device_list_mesh": "positional"}
+
+
+def test_issue23_reference_has_no_sharding() -> None:
+    for seed in range(400):
+        features = gen.draw(seed)
+        if not gen.tracked(features):
+            continue
+        source = gen.render(features)
+        texts, names = _reference_text(source)
+        for text in texts:
+            assert not [t for t in _SHARDING_TEXT if t in text], (seed, text)
+        assert not names & _PROGRAM_NAMES, (seed, names & _PROGRAM_NAMES)
+
+
+def test_issue23_features_are_drawn_often() -> None:
+    # the issue asks for each feature in at least 50 of 1,000 programs; the grammar aims at 60
+    drawn: dict = {}
+    for seed in range(1000):
+        for name, value in gen.tracked(gen.draw(seed)).items():
+            drawn[name] = drawn.get(name, 0) + 1
+            drawn[(name, value)] = drawn.get((name, value), 0) + 1
+    for name in gen.TRACKED:
+        assert drawn.get(name, 0) >= 60, (name, drawn.get(name))
+    # the forms that make each kind of issue 23: a jit with shardings inside the vmap (kind 1), a batched
+    # capture under @jax.jit above the vmap decorator (kind 4), reshard on an Explicit mesh
+    inner = sum(drawn.get(("jit_sharding", v), 0) for v in ("out_after", "in_after", "out_before"))
+    above = sum(drawn.get(("capture_under_decorator", v), 0) for v in ("jit_above", "jit_above_constraint"))
+    assert inner >= 60 and above >= 60, drawn
+    assert drawn.get(("place_inner", "reshard"), 0) + drawn.get(("place_inner", "reshard_p"), 0) >= 20, drawn
+
+
+def test_issue23_jit_shardings_name_the_rename_target_or_the_old_spmd_axis() -> None:
+    # Mesh (2, 4) ('x', 'y'), in_specs P('x'), spmd_axis_name 'x': a rename picks 'y'
+    target = gen.render({"jit_sharding": "out_after", "sharding_axis": "target"})
+    assert "y = jax.jit(lambda t: t + 0.0, out_shardings=NamedSharding(mesh, P('y')))(y)" in target
+    old = gen.render({"jit_sharding": "out_after", "sharding_axis": "old", "rank": 2})
+    assert "out_shardings=NamedSharding(mesh, P(None, 'x'))" in old
+    before = gen.render({"jit_sharding": "out_before"})
+    assert before.index("x = jax.jit(lambda t: t + 0.0, out_shardings=") < before.index("jax.shard_map(body")
+    outer = gen.render({"jit_sharding": "outer_out", "rank": 2})
+    assert "jax.jit(jax.vmap(apply, spmd_axis_name='x'), out_shardings=NamedSharding(mesh, P(None, None, 'y')))" \
+        in outer
+    # a vmap whose spmd axis the specs do not name: "old" never names the spmd axis (JAX would raise
+    # DuplicateSpecError on the program as written)
+    plan = gen._plan({"spmd": "free", "spec": "replicated", "jit_sharding": "out_after", "sharding_axis": "old"})
+    assert plan.sharding_axis not in plan.spmd
+
+
+def test_issue23_placements_inside_the_vmapped_function() -> None:
+    put = gen.render({"place_inner": "device_put", "rank": 2})
+    assert "y = jax.device_put(y, NamedSharding(mesh, P(None, 'y')))" in put
+    explicit = {"mesh_spelling": "make_mesh_explicit"}
+    assert "y = jax.sharding.reshard(y, NamedSharding(mesh, P('y')))" in gen.render(
+        {**explicit, "place_inner": "reshard"})
+    bare = gen.render({**explicit, "place_inner": "reshard_p"})
+    assert "y = jax.sharding.reshard(y, P('y'))" in bare and "    with jax.set_mesh(mesh):\n        result = " in bare
+    # an eager device_put under vmap shards the batched array's first dimension: the batch divides by 8
+    assert gen._plan({"place_inner": "device_put", "batch": 4}).batch == 8
+
+
+def test_issue23_mesh_read_through_an_array() -> None:
+    main = gen.render({"array_mesh_read": "devices_shape0"})
+    assert "probe = jax.device_put(jnp.ones((8,)), NamedSharding(mesh, P('y')))" in main
+    assert "K = probe.sharding.mesh.devices.shape[0]" in main
+    assert "result = jax.vmap(apply, spmd_axis_name='x')(xs) + K" in main
+    assert "reference = np.asarray(jax.vmap(ref_apply)(xs0)) + ref_mesh.devices.shape[0]" in main
+    placed = gen.render({"array_mesh_read": "typeof_len_axis_names", "placement": "a0"})
+    assert "K = len(jax.typeof(xs).sharding.mesh.axis_names)" in placed
+    spec = gen.render({"array_mesh_read": "spec_len", "placement": "a0"})
+    assert "K = len(xs.sharding.spec)" in spec and "+ len(P('x', None))" in spec
+    block = gen.render({"array_mesh_read": "shape_key", "array_mesh_read_where": "block"})
+    assert "PARAMS = jax.device_put(jnp.ones((8,)), NamedSharding(mesh, P('y')))" in block
+    assert "    k = PARAMS.sharding.mesh.shape['y']\n    return y + k" in block
+    assert "    k = ref_mesh.shape['y']\n    return y + k" in block
+
+
+def test_issue23_tuple_entry_with_a_collective_over_the_other_member() -> None:
+    for op, call in (("pmean", "jax.lax.pmean(b, 'y')"), ("psum", "jax.lax.psum(b, 'y')"),
+                     ("all_gather", "jax.lax.all_gather(b, 'y')"), ("axis_index", "jax.lax.axis_index('y')")):
+        source = gen.render({"tuple_coll": op, "spmd": "none"})
+        assert "in_specs=P(('x', 'y'))" in source and call in source, op
+        assert "spmd_axis_name='x'" in source, op  # the spmd axis is the other member
+    minor = gen.render({"tuple_coll": "pmean", "tuple_order": "spmd_minor"})
+    assert "in_specs=P(('y', 'x'))" in minor and "jax.lax.pmean(b, 'y')" in minor
+
+
+def test_issue23_batched_capture_under_the_vmap_decorator() -> None:
+    source = gen.render({"capture_under_decorator": "jit_above", "extra": "operand_scalar"})
+    assert "@jax.jit\n@functools.partial(jax.vmap, in_axes=(0, 0), spmd_axis_name='x')\ndef apply(x, w):" in source
+    assert source.count("m = x.mean() + 2.0") == 2 and "result = apply(xs, ws)" in source
+    assert "return ((b * 2.0 + 1.0) * w) * m" in source
+    constrained = gen.render({"capture_under_decorator": "jit_above_constraint"})
+    assert "x = jax.lax.with_sharding_constraint(x, NamedSharding(mesh, P('x')))\n    m = x.mean() + 2.0" in constrained
+    bare = gen.render({"capture_under_decorator": "bare_decorator", "jit": "jit_outer"})
+    assert "@functools.partial(jax.vmap, spmd_axis_name='x')\ndef apply(x):" in bare and "@jax.jit" not in bare
+    assert "result = jax.jit(apply)(xs)" in bare
+    outer = gen.render({"vmap_form": "jit_above_decorator", "jit_sharding": "outer_out"})
+    assert "@functools.partial(jax.jit, out_shardings=NamedSharding(mesh, P(None, 'y')))\n" \
+           "@functools.partial(jax.vmap" in outer
+    # a sub-switch of a feature that is off is reset: the program is the one of the grammar before issue 23
+    assert gen._plan({"tuple_order": "spmd_minor", "sharding_axis": "old"}).f == gen.defaults()
+
+
+def test_issue23_mesh_from_the_device_list() -> None:
+    assert "mesh = Mesh(jax.devices(), ('x',))" in gen.render({"device_list_mesh": "positional"})
+    assert "mesh = Mesh(devices=jax.devices(), axis_names=('x',))" in gen.render({"device_list_mesh": "keywords"})
+    assert "ref_mesh = Mesh(np.array(jax.devices()).reshape(8), ('x',))" in gen.render(
+        {"device_list_mesh": "positional", "mesh_spelling": "make_mesh"})
+
+
 def _reply(original: dict, findings=(), fixes=(), outputs=()) -> dict:
     return {"original": original, "findings": [{"code": c, "line": 1, "message": ""} for c in findings],
             "fixes": list(fixes), "outputs": list(outputs)}
@@ -124,6 +289,41 @@ def test_judge_wrong_values_are_never_partial_when_the_input_raised() -> None:
     fix = {"strategy": "strip", "unsafe": False, "output": 0, "error": ""}
     verdict = judge(_reply(RAISED, ["SPMD001"], [fix], [out]))
     assert [v.key for v in verdict.violations] == ["safe-fix:strip:wrong-values"]
+
+
+def test_judge_auto_fix_runs_and_matches_or_leaves_a_finding_that_explains() -> None:
+    # issue 23's invariant on the forms its kinds fail with: the rename's DuplicateSpecError with no finding left
+    # (kind 1), wrong values after add-axis or strip (kinds 2, 3), a capture left unreported (kind 4)
+    auto = {"strategy": "auto", "unsafe": False, "output": 0, "error": ""}
+    dup = {"status": "raised", "error": "DuplicateSpecError: A single NamedSharding spec specification can map "
+                                        "every mesh axis to at most one positional dimension, but P('y', 'y')"}
+    verdict = judge(_reply(RAISED, ["SPMD001"], [auto], [{"source": "s", "run": dup, "findings": []}]))
+    assert [v.key for v in verdict.violations] == ["auto-fix:clean-but-fails"]
+    assert verdict.counts["fix:auto:clean-but-fails"] == 1
+    wrong = {"status": "differs", "error": "values differ"}
+    verdict = judge(_reply(RAISED, ["SPMD001"], [auto], [{"source": "s", "run": wrong, "findings": []}]))
+    assert [v.key for v in verdict.violations] == ["auto-fix:wrong-values"]
+    lower = {"status": "raised", "error": "ValueError: Cannot lower jaxpr with verifier errors:"}
+    left = [{"code": "SPMD005", "line": 1, "message": ""}]
+    verdict = judge(_reply(RAISED, ["SPMD001", "SPMD005"], [auto], [{"source": "s", "run": lower, "findings": left}]))
+    assert [v.key for v in verdict.violations] == ["auto-fix:fails-unexplained"]
+    matched = {"source": "s", "run": {"status": "match", "error": ""}, "findings": []}
+    verdict = judge(_reply(RAISED, ["SPMD001"], [auto], [matched]))
+    assert verdict.violations == [] and verdict.counts["fix:auto:fixed"] == 1
+
+
+def test_summary_counts_tracked_features() -> None:
+    from fuzz.classify import Verdict, Violation
+    from fuzz.run import Summary
+
+    summary = Summary()
+    bad = Verdict(violations=[Violation("auto-fix", "auto-fix:wrong-values", "auto", False, "")])
+    summary.add_features(7, {"tuple_coll": "pmean"}, "raised", bad)
+    summary.add_features(8, {"tuple_coll": "psum", "device_list_mesh": "positional"}, "match", Verdict())
+    tuple_coll = summary.as_dict()["features"]["tuple_coll"]
+    assert tuple_coll == {"drawn": 2, "failed": 1, "violating": 1, "values": {"pmean": 1, "psum": 1},
+                          "violating_by_invariant": {"auto-fix": 1}, "violating_seeds": [7]}
+    assert list(summary.as_dict()["features"]) == ["tuple_coll", "device_list_mesh"]
 
 
 def test_judge_unsafe_outputs_break_no_invariant() -> None:
