@@ -2,7 +2,9 @@
 
 - `scopes`: one module's import-alias table and scopes (what a name means where it is used); `members`: what
   `self.name` and a class attribute mean; `follow`: how far every follower goes (one context per walk);
-- `values`: static evaluation of axis names, PartitionSpecs and meshes, with the span behind each value;
+- `values`: the value records (axis names, PartitionSpecs, meshes) and the evaluator that follows names to
+  their values, with the span behind each; `specs`: PartitionSpecs and their pytrees; `meshes`: mesh
+  constructions, their device shapes and axis types;
 - `module_model`: one module's scopes, values and uses together, what every sub-analysis receives;
 - `vmap_sites`: the vmaps that pass an spmd_axis_name; `reach`: from a vmapped callable to every shard_map it
   applies; `shard_maps`: shard_map's spellings; `shard_map_facts`: the facts of one construction;

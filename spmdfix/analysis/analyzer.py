@@ -38,6 +38,7 @@ from spmdfix.analysis.reach import Reacher, ReachedSite, _Path
 from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
 from spmdfix.analysis.shard_maps import unwrap_body
+from spmdfix.analysis.specs import sharding_tree, spec_tree
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 from spmdfix.analysis.uses import Use, short
 from spmdfix.analysis.values import SpecTree
@@ -282,7 +283,7 @@ class Analyzer:
         if why:
             return why
         roots = [a for a in (args.get("in_specs"), args.get("out_specs")) if a is not None]
-        edited = [e.span for r in roots for e, _ in self.ev.spec_tree(r, site.scope).entries_naming(stripped)]
+        edited = [e.span for r in roots for e, _ in spec_tree(self.ev, r, site.scope).entries_naming(stripped)]
         shared = self.spec_uses.foreign_uses(roots, site.scope, edited)
         if shared:
             return f"the stripped spec is also used by {', '.join(shared)}: the strip would change that use too"
@@ -306,7 +307,7 @@ class Analyzer:
                 spec = argument(call, 1, "shardings")
                 if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):
                     spec = argument(spec, 1, "spec")
-                tree = self.ev.spec_tree(spec, scope)
+                tree = spec_tree(self.ev, spec, scope)
                 named = [e.span for sp in tree.specs for e in sp.entries if e.value is not None]
                 shared = self.spec_uses.foreign_uses([spec], scope, named) if spec is not None else []
                 uses.append(ConstraintUse(self.span(call), tree, tuple(shared)))
@@ -329,7 +330,7 @@ class Analyzer:
             for position, keyword in ((1, "in_shardings"), (2, "out_shardings")):
                 expr = argument(call, position + offset if positional else None, keyword)
                 if expr is not None:
-                    tree = self.ev.sharding_tree(expr, scope)
+                    tree = sharding_tree(self.ev, expr, scope)
                     described = f"`{keyword}={short(expr)}`{where}"
                     out.append(JitShardings(self.span(call), described, tree, bool(tree.unresolved)))
             hidden = [f"**{short(k.value)}" for k in call.keywords if k.arg is None]

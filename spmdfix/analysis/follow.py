@@ -77,9 +77,9 @@ QUALNAME = Purpose("qualified name", 20)
 # values.Evaluator.follow, resolve_name: names bound once to their value, 12 looks on the way [`range(12)`,
 # `while depth < 12`].
 VALUE = Purpose("value of a name", 11)
-# values.Evaluator._collect_specs: the pytree of PartitionSpecs in in_specs/out_specs [`depth > 12`].
+# specs._collect_specs: the pytree of PartitionSpecs in in_specs/out_specs [`depth > 12`].
 SPEC_TREE = Purpose("spec pytree", 12)
-# values.Evaluator.mesh_site: a mesh expression to its construction, through helpers [`depth > 12`].
+# meshes.mesh_site: a mesh expression to its construction, through helpers [`depth > 12`].
 MESH = Purpose("mesh construction", 12)
 # uses.UseIndex.uses_of_value: a value through the names and factories it flows into [`depth > 12`, a seen set].
 USES = Purpose("uses of a value", 12)

@@ -23,8 +23,10 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, VMAP_CALLS, Follow
 from spmdfix.analysis.kinds import BatchPlacement
+from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import BindingKind, Scope
+from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 
@@ -210,8 +212,8 @@ class VmapCallAnalysis:
             return None, None
         named, scope = found
         mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
-        mesh = self.ev.mesh(mesh_expr, scope) if mesh_expr is not None else None
-        tree = self.ev.spec_tree(spec_expr, scope) if spec_expr is not None else None
+        mesh = resolve_mesh(self.ev, mesh_expr, scope) if mesh_expr is not None else None
+        tree = spec_tree(self.ev, spec_expr, scope) if spec_expr is not None else None
         if mesh is None or tree is None or tree.unresolved or len(tree.specs) != 1:
             return None, None
         entries = tree.specs[0].entries
@@ -242,7 +244,7 @@ class VmapCallAnalysis:
         if found is None:
             return None
         named, scope = found
-        tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
+        tree = spec_tree(self.ev, argument(named, 1, "spec"), scope)
         if tree.unresolved or len(tree.specs) != 1:
             return None
         return tree.specs[0].entries
@@ -290,7 +292,7 @@ class VmapCallAnalysis:
         named, scope = found
         if self.ix.qualname(named.func, scope) not in jaxapi.NAMED_SHARDING_NAMES:
             return BatchPlacement.UNKNOWN
-        tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
+        tree = spec_tree(self.ev, argument(named, 1, "spec"), scope)
         if tree.unresolved or len(tree.specs) != 1:
             return BatchPlacement.UNKNOWN
         entries = tree.specs[0].entries
