@@ -8,7 +8,8 @@
 - `module_model`: one module's scopes, values and uses together, what every sub-analysis receives;
 - `vmap_sites`: the vmaps that pass an spmd_axis_name; `reach`: from a vmapped callable to every shard_map it
   applies; `shard_maps`: shard_map's spellings; `shard_map_facts`: the facts of one construction;
-- `capture`: what a reached shard_map body closes over (the capture hazard); `placement`: where a vmapped
+- `batched`: which values the spmd vmap batches along its chain; `capture`: what a reached shard_map body
+  closes over (the capture hazard); `lift`: where lift-captures edits; `placement`: where a vmapped
   input's batch dimension is placed (Explicit mesh axes); `stripbody`, `mesh_uses`, `callers`, `vmap_calls`,
   `ranks`: what each fix's safety needs to know;
 - `analyzer`: the driver that ties them together (`Analyzer`); `facts`: the facts it gives the planner

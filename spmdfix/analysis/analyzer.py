@@ -23,6 +23,7 @@ import ast
 from dataclasses import replace
 
 from spmdfix import jaxapi
+from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.capture import CaptureAnalysis
@@ -30,6 +31,7 @@ from spmdfix.analysis.facts import (
     ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ShardMapFacts, VmapFacts,
 )
 from spmdfix.analysis.kinds import VmapKind
+from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
@@ -61,7 +63,9 @@ class Analyzer:
         self.ev = model.ev
         self.project = model.project
         self.reacher = Reacher(model)
-        self.capture = CaptureAnalysis(model)
+        self.batched = BatchedValues(model)
+        self.capture = CaptureAnalysis(model, self.batched)
+        self.lift = LiftAnalysis(model)
         self.placement = PlacementAnalysis(model)
         self.strip_body = StripBodyCheck(model)
         self.spec_uses = SpecUses(model)
@@ -191,7 +195,7 @@ class Analyzer:
         lift = None
         if captures:
             names = tuple(c.name for c in captures)
-            lift = self.capture.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
+            lift = self.lift.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
         vmaps = tuple(self._vmap_span(n) for n in reached.vmaps)
         quiet = self._unbatched_collectives(vmap, reached, body)
         others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
@@ -255,7 +259,7 @@ class Analyzer:
         """Collectives written in the body itself whose operand names only unbatched body parameters."""
         if body is None or vmap.fun is None:
             return frozenset()
-        unbatched = self.capture.unbatched_operands(vmap.fun, vmap.in_axes, reached, body)
+        unbatched = self.batched.unbatched_operands(vmap.fun, vmap.in_axes, reached, body)
         if not unbatched:
             return frozenset()
         quiet = set()

@@ -96,7 +96,7 @@ DEVICE_NAMES = Purpose("device array names", 11)
 PLACED_ARRAYS = Purpose("arrays placed on a mesh", 12)
 # capture.CaptureAnalysis._array_value: whether an expression builds a non-scalar array [`depth > 8`].
 ARRAY_VALUE = Purpose("array value", 8)
-# capture.CaptureAnalysis.lift_use_problem: the locals a lifted value flows into [`len(done) > 16`].
+# lift.LiftAnalysis.lift_use_problem: the locals a lifted value flows into [`len(done) > 16`].
 LIFT_USES = Purpose("uses of a lifted value", 16)
 # stripbody: numeric module constants [`depth > 8`]; the named values holding an edited spec [`depth > 8`];
 # spec containers assigned on [`depth < 8`].
