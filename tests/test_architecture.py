@@ -244,7 +244,7 @@ def test_the_cycle_check_sees_what_it_looks_for(tmp_path: Path) -> None:
 
 
 # --- identity in enums, not strings ----------------------------------------------------------------------
-# No module of spmdfix compares a kind with a string literal: the kinds are enums (`analysis.scopes.BindingKind`,
+# No module of spmdfix compares a kind with a string literal: the kinds are enums (`analysis.bindings.BindingKind`,
 # `jaxapi.ShardMapApi`, `analysis.kinds`, `model.EditKind`, `model.SiteKind`, `model.Transform`,
 # `model.Applicability`), compared with their members. Checked: a comparison (`==`, `!=`, `is`, `is not`, `in`,
 # `not in`) of a string literal, or of a tuple/list/set of them, with

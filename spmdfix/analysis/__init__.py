@@ -1,6 +1,7 @@
 """The analysis: pure, source text in, facts out, in the order data flows.
 
-- `scopes`: one module's import-alias table and scopes (what a name means where it is used); `members`: what
+- `bindings`: what binds a name, and the one walk of a module that records every binding; `scopes`: one
+  module's index, its import-alias resolution and scopes (what a name means where it is used); `members`: what
   `self.name` and a class attribute mean; `follow`: how far every follower goes (one context per walk);
 - `values`: the value records (axis names, PartitionSpecs, meshes) and the evaluator that follows names to
   their values, with the span behind each; `specs`: PartitionSpecs and their pytrees; `meshes`: mesh

@@ -30,6 +30,7 @@ from spmdfix.analysis.capture import CaptureAnalysis
 from spmdfix.analysis.facts import (
     ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ShardMapFacts, VmapFacts,
 )
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
@@ -37,7 +38,6 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.ranks import RankAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite, _Path
-from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
 from spmdfix.analysis.shard_maps import unwrap_body
 from spmdfix.analysis.specs import sharding_tree, spec_tree

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from spmdfix import jaxapi
 from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.facts import Capture  # (defined with the other facts; imported from here too)
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import ARRAY_VALUE, Follow
 from spmdfix.analysis.kinds import CaptureKind
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.static import in_static_context
 from spmdfix.model import Span
 

@@ -37,11 +37,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
-from spmdfix.analysis.scopes import BindingKind
 
 if TYPE_CHECKING:
-    from spmdfix.analysis.scopes import Binding, ModuleIndex
+    from spmdfix.analysis.bindings import Binding
+    from spmdfix.analysis.scopes import ModuleIndex
 
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
@@ -408,7 +409,7 @@ class ProjectLink:
         return self.index.lost(qname, self.path)
 
     def kind_of(self, qname: str | None) -> BindingKind | None:
-        """The binding kind (`scopes.BindingKind`) of what `qname` names in the project, or None."""
+        """The binding kind (`bindings.BindingKind`) of what `qname` names in the project, or None."""
         found = self.binding(qname)
         return found[1].kind if found is not None else None
 

@@ -14,10 +14,10 @@ import re
 
 from spmdfix import jaxapi
 from spmdfix.analysis.facts import LiftSite  # (defined with the other facts; imported from here too)
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import LIFT_USES, Follow
 from spmdfix.analysis.kinds import SpecsForm
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.static import in_static_context
 from spmdfix.model import Span
 

@@ -38,10 +38,10 @@ from __future__ import annotations
 import ast
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import DEVICE_NAMES, PLACED_ARRAYS, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import Use, UseIndex, attribute_chain
 

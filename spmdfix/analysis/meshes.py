@@ -14,10 +14,10 @@ import ast
 from dataclasses import replace
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import MESH, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
-from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.values import Evaluator, MeshInfo, single_return
 
 _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import Placement  # (defined with the other facts; imported from here too)
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import VMAP_WRAPPERS, Follow
 from spmdfix.analysis.kinds import AxisType
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.values import AxisNames
 

@@ -23,8 +23,8 @@ import ast
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
 
 if TYPE_CHECKING:

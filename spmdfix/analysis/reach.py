@@ -18,9 +18,9 @@ from spmdfix import jaxapi
 from spmdfix.analysis.follow import (
     ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, Follow,
 )
+from spmdfix.analysis.bindings import Binding, BindingKind, Scope
 from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import Binding, BindingKind, Scope
 from spmdfix.analysis.shard_maps import ShardMapSite, construction, decorated_site
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import single_return

@@ -13,6 +13,7 @@ import ast
 from dataclasses import replace
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts
 from spmdfix.analysis.follow import SMAP_AXES, Follow
@@ -21,7 +22,6 @@ from spmdfix.analysis.meshes import mesh_site, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite
-from spmdfix.analysis.scopes import Scope
 from spmdfix.analysis.shard_maps import ShardMapSite, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import Use

@@ -11,9 +11,9 @@ from __future__ import annotations
 import ast
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import SPEC_TREE, Follow
-from spmdfix.analysis.scopes import Scope
 from spmdfix.analysis.values import Evaluator, Spec, SpecEntry, SpecTree
 from spmdfix.model import Span
 

@@ -30,9 +30,9 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import NAMED_SPECS, NUMERIC, SPEC_ASSIGNS, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import UseIndex
 from spmdfix.analysis.values import SpecTree

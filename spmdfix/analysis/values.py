@@ -19,10 +19,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import VALUE, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
 from spmdfix.analysis.members import class_attribute
-from spmdfix.analysis.scopes import BindingKind, ModuleIndex, Scope
+from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 

@@ -21,11 +21,11 @@ import ast
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, VMAP_CALLS, Follow
 from spmdfix.analysis.kinds import BatchPlacement
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
