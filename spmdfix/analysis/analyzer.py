@@ -38,6 +38,7 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.ranks import RankAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite, _Path
+from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
 from spmdfix.analysis.shard_maps import unwrap_body
 from spmdfix.analysis.specs import sharding_tree, spec_tree
@@ -69,8 +70,9 @@ class Analyzer:
         self.placement = PlacementAnalysis(model)
         self.strip_body = StripBodyCheck(model)
         self.spec_uses = SpecUses(model)
-        self.vmap_calls = VmapCallAnalysis(model)
-        self.ranks = RankAnalysis(model, self.vmap_calls)
+        self.shapes = StaticShapes(model)
+        self.vmap_calls = VmapCallAnalysis(model, self.shapes)
+        self.ranks = RankAnalysis(model, self.shapes)
         self.callers = OtherCallers(model)
         self.shard_maps = ShardMapAnalysis(model, self.reacher, MeshUses(model))
         self._disabled: bool | None = None  # `vmap_sites.shmap_error_disabled`, asked once per module

@@ -83,8 +83,8 @@ SPEC_TREE = Purpose("spec pytree", 12)
 MESH = Purpose("mesh construction", 12)
 # uses.UseIndex.uses_of_value: a value through the names and factories it flows into [`depth > 12`, a seen set].
 USES = Purpose("uses of a value", 12)
-# vmap_calls: a vmapped callable to its calls through jax.jit [`depth < 12`]; names to their straight-line
-# value [`range(12)`]; static shapes and integers of array expressions [`depth > 12`].
+# vmap_calls: a vmapped callable to its calls through jax.jit [`depth < 12`]; shapes: names to their
+# straight-line value [`range(12)`]; static shapes and integers of array expressions [`depth > 12`].
 VMAP_CALLS = Purpose("calls of a vmapped callable", 11)
 STRAIGHT_LINE = Purpose("straight-line value", 11)
 SHAPE = Purpose("static shape", 12)
