@@ -8,7 +8,8 @@
   constructions, their device shapes and axis types;
 - `module_model`: one module's scopes, values and uses together, what every sub-analysis receives;
 - `vmap_sites`: the vmaps that pass an spmd_axis_name; `reach`: from a vmapped callable to every shard_map it
-  applies; `shard_maps`: shard_map's spellings; `shard_map_facts`: the facts of one construction;
+  applies (`lost_places`: where that walk loses its way); `shard_maps`: shard_map's spellings; `shard_map_facts`:
+  the facts of one construction;
 - `batched`: which values the spmd vmap batches along its chain; `capture`: what a reached shard_map body
   closes over (the capture hazard); `lift`: where lift-captures edits; `placement`: where a vmapped
   input's batch dimension is placed (Explicit mesh axes); `stripbody`, `mesh_uses`, `callers`, `vmap_calls`,
