@@ -14,8 +14,9 @@
   closes over (the capture hazard); `lift`: where lift-captures edits; `placement`: where a vmapped
   input's batch dimension is placed (Explicit mesh axes); `stripbody`, `mesh_uses`, `callers`, `vmap_calls`,
   `ranks`: what each fix's safety needs to know (`shapes`: the static shapes and integers they read);
-- `analyzer`: the driver that ties them together (`Analyzer`); `facts`: the facts it gives the planner
-  (`spmdfix.plan`), the contract between the analysis and the fixes;
+- `reached`: the facts of one reached shard_map, from the recognisers above; `analyzer`: the driver that ties
+  them together (`Analyzer`); `facts`: the facts it gives the planner (`spmdfix.plan`), the contract between
+  the analysis and the fixes;
 - `index`: the other modules of the project, parsed when a name is followed into them.
 
 No module here does I/O or imports a front end: the project index is given what it reads
