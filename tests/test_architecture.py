@@ -4,7 +4,7 @@ Read from each module's `ast` (nothing is imported): every import counts, those 
 the ones under `if TYPE_CHECKING:` (annotations only, never run). The analysis may import the standard
 library's pure modules, itself and the base modules below it (`spmdfix.model`, `spmdfix.jaxapi`,
 `spmdfix.positions`, `spmdfix.paths`); the project's files reach it only through what the edge injects
-(`analysis.index.ProjectFiles`, built by `spmdfix.project_files`).
+(`analysis.project_modules.ProjectFiles`, built by `spmdfix.project_files`).
 
 No module of spmdfix is on an import cycle, function-local imports counted (`test_no_import_cycle_...`), and no
 kind is compared with a string (`test_no_kind_is_compared_with_a_string`).

@@ -17,8 +17,9 @@
 - `reached`: the facts of one reached shard_map, from the recognisers above; `analyzer`: the driver that ties
   them together (`Analyzer`); `facts`: the facts it gives the planner (`spmdfix.plan`), the contract between
   the analysis and the fixes;
-- `index`: the other modules of the project, parsed when a name is followed into them.
+- `index`: the other modules of the project, parsed when a name is followed into them; `project_modules`: what
+  the index is given (the file system, a module's model) and keeps of each module.
 
 No module here does I/O or imports a front end: the project index is given what it reads
-(`index.ProjectFiles`) and how to model a module (tests/test_architecture.py checks both).
+(`project_modules.ProjectFiles`) and how to model a module (tests/test_architecture.py checks both).
 """
