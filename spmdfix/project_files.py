@@ -18,7 +18,7 @@ MAX_FILE_BYTES = 2_000_000
 
 
 class DiskFiles:
-    """The file system as it is on disk (`analysis.index.ProjectFiles`)."""
+    """The file system as it is on disk (`analysis.project_modules.ProjectFiles`)."""
 
     def read(self, path: str) -> tuple[str, str] | None:
         """(text, SHA-256 of the bytes) of the module file at `path`; None when it is missing, unreadable,

@@ -727,7 +727,7 @@ def _member_by_walking(reacher, cls, name: str, depth: int = 0):
     method walked per lookup."""
     import ast
 
-    from spmdfix.analysis.scopes import BindingKind
+    from spmdfix.analysis.bindings import BindingKind
 
     if depth > 8:
         return None

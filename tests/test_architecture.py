@@ -4,7 +4,7 @@ Read from each module's `ast` (nothing is imported): every import counts, those 
 the ones under `if TYPE_CHECKING:` (annotations only, never run). The analysis may import the standard
 library's pure modules, itself and the base modules below it (`spmdfix.model`, `spmdfix.jaxapi`,
 `spmdfix.positions`, `spmdfix.paths`); the project's files reach it only through what the edge injects
-(`analysis.index.ProjectFiles`, built by `spmdfix.project_files`).
+(`analysis.project_modules.ProjectFiles`, built by `spmdfix.project_files`).
 
 No module of spmdfix is on an import cycle, function-local imports counted (`test_no_import_cycle_...`), and no
 kind is compared with a string (`test_no_kind_is_compared_with_a_string`).
@@ -244,7 +244,7 @@ def test_the_cycle_check_sees_what_it_looks_for(tmp_path: Path) -> None:
 
 
 # --- identity in enums, not strings ----------------------------------------------------------------------
-# No module of spmdfix compares a kind with a string literal: the kinds are enums (`analysis.scopes.BindingKind`,
+# No module of spmdfix compares a kind with a string literal: the kinds are enums (`analysis.bindings.BindingKind`,
 # `jaxapi.ShardMapApi`, `analysis.kinds`, `model.EditKind`, `model.SiteKind`, `model.Transform`,
 # `model.Applicability`), compared with their members. Checked: a comparison (`==`, `!=`, `is`, `is not`, `in`,
 # `not in`) of a string literal, or of a tuple/list/set of them, with

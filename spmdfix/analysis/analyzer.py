@@ -5,10 +5,10 @@ Source text in, facts out; no I/O. For every `jax.vmap` with a resolvable `spmd_
 it follows the vmapped callable (`analysis.reach`) to every shard_map it applies and records, with spans:
 
 - the spmd_axis_name argument and its axes;
-- each reached shard_map's facts (`analysis.shard_map_facts`: in_specs/out_specs entries, mesh, `axis_names`,
-  `check_vma`/`check_rep`, what its body does), the batched values its body closes over (`analysis.capture`),
-  why stripping its specs would change its values (`analysis.stripbody`), and who else runs it
-  (`analysis.callers`);
+- each reached shard_map's facts, gathered by `analysis.reached`: its own (`analysis.shard_map_facts`:
+  in_specs/out_specs entries, mesh, `axis_names`, `check_vma`/`check_rep`, what its body does), the batched
+  values its body closes over (`analysis.capture`), why stripping its specs would change its values
+  (`analysis.stripbody`), and who else runs it (`analysis.callers`);
 - the axes of `with_sharding_constraint` specs on the way;
 - the `in_shardings` / `out_shardings` of the jits applied on the way (`facts.JitShardings`).
 
@@ -23,25 +23,20 @@ import ast
 from dataclasses import replace
 
 from spmdfix import jaxapi
-from spmdfix.analysis.callers import OtherCallers
+from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.capture import CaptureAnalysis
-from spmdfix.analysis.facts import (
-    ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ShardMapFacts, VmapFacts,
-)
+from spmdfix.analysis.facts import ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, VmapFacts
 from spmdfix.analysis.kinds import VmapKind
-from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
-from spmdfix.analysis.ranks import RankAnalysis
-from spmdfix.analysis.reach import Reacher, ReachedSite, _Path
-from spmdfix.analysis.scopes import BindingKind, Scope
-from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
-from spmdfix.analysis.shard_maps import unwrap_body
-from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
-from spmdfix.analysis.uses import Use, short
+from spmdfix.analysis.reach import Reacher, _Path
+from spmdfix.analysis.reached import ReachedAnalysis
+from spmdfix.analysis.shapes import StaticShapes
+from spmdfix.analysis.specs import sharding_tree, spec_tree
+from spmdfix.analysis.stripbody import SpecUses
+from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import SpecTree
-from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
+from spmdfix.analysis.vmap_calls import VmapCallAnalysis
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
 from spmdfix.model import SiteId, SiteKind, Span
 from spmdfix.paths import relpath
@@ -60,14 +55,11 @@ class Analyzer:
         self.ev = model.ev
         self.project = model.project
         self.reacher = Reacher(model)
-        self.capture = CaptureAnalysis(model)
         self.placement = PlacementAnalysis(model)
-        self.strip_body = StripBodyCheck(model)
         self.spec_uses = SpecUses(model)
-        self.vmap_calls = VmapCallAnalysis(model)
-        self.ranks = RankAnalysis(model, self.vmap_calls)
-        self.callers = OtherCallers(model)
-        self.shard_maps = ShardMapAnalysis(model, self.reacher, MeshUses(model))
+        self.shapes = StaticShapes(model)
+        self.vmap_calls = VmapCallAnalysis(model, self.shapes)
+        self.reached = ReachedAnalysis(model, self.reacher, self.spec_uses, self.shapes)
         self._disabled: bool | None = None  # `vmap_sites.shmap_error_disabled`, asked once per module
         # (vmap, its spmd_axis_name expression, what) of each vmap site whose spmd_axis_name `facts` could
         # not resolve to axis names (and that is not None): its analysis stopped at its start.
@@ -92,7 +84,7 @@ class Analyzer:
             traced = frozenset(id(f) for f in reach.functions)
             calls = self.vmap_calls.calls(site.node, site.fun, site.in_axes)
             reached = [
-                self._reached_facts(r, site, set(spmd.names), traced=traced, calls=calls) for r in reach.sites
+                self.reached.facts(r, site, set(spmd.names), traced=traced, calls=calls) for r in reach.sites
             ]
             constraints, unknown = self._constraints(reach.functions)
             jits = self._jit_shardings(reach.jits)
@@ -130,7 +122,7 @@ class Analyzer:
             reach = self.reacher.reach(plain.fun, site.scope)
             traced = frozenset(id(f) for f in reach.functions)
             reached = [
-                self._reached_facts(r, site, set(plain.axes.names), spmd=False, traced=traced) for r in reach.sites
+                self.reached.facts(r, site, set(plain.axes.names), spmd=False, traced=traced) for r in reach.sites
             ]
             # Shard_maps in other modules of the project, as for an spmd vmap (their callers there are not
             # searched: `_prefixed` says so). The summary's capture facts are an spmd vmap's (SPMD003/004
@@ -162,138 +154,6 @@ class Analyzer:
             self._disabled = shmap_error_disabled(self.model)
         return self._disabled
 
-    def _reached_facts(
-        self,
-        reached: ReachedSite,
-        vmap: VmapSite,
-        stripped: set[str],
-        spmd: bool = True,
-        traced: frozenset[int] = frozenset(),
-        root: ast.AST | None | bool = True,
-        calls: VmapCalls | None = None,
-    ) -> ReachedFacts:
-        """The facts of one reached shard_map. traced: ids of the functions the vmapped callable traces;
-        root: the node whose reads are the vmap itself (True: the vmap site's; None: none, the vmap is in
-        another module), for the shard_map's other callers (`analysis.callers`); calls: the vmap's calls, from
-        which the body operands' ranks are followed (`analysis.ranks`)."""
-        sm = self.shard_maps.facts(reached, vmap.node)
-        body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
-        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node)
-        if spmd and sm.check_vma is not False and _all_replicated(sm):
-            skip = {c.name for c in captures}
-            arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
-            if arrays:
-                # an array only broadcast against operands of higher rank runs (measured: analysis.ranks)
-                ranks = self.ranks.body_ranks(vmap.fun, reached, body, bool(wrappers), calls)
-                arrays = tuple(c for c in arrays if not self.ranks.broadcast_only(body, c.name, ranks))
-            captures += arrays
-        lift = None
-        if captures:
-            names = tuple(c.name for c in captures)
-            lift = self.capture.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
-        vmaps = tuple(self._vmap_span(n) for n in reached.vmaps)
-        quiet = self._unbatched_collectives(vmap, reached, body)
-        others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
-        mapped = self._inner_mapped(reached, vmap)
-        return ReachedFacts(
-            shard_map=sm,
-            chain=reached.chain,
-            vmaps=vmaps,
-            captures=captures,
-            lift=lift,
-            strip_blocker=self._strip_blocker(reached, stripped),
-            unbatched_collectives=quiet,
-            other_callers=others,
-            under_jit=reached.jitted,
-            inner_mapped=mapped,
-            inner_vmap=self._vmap_span(reached.vmaps[0]) if mapped else None,
-        )
-
-    def _inner_mapped(self, reached: ReachedSite, vmap: VmapSite) -> tuple[int, ...]:
-        """Positions of the vmapped function's parameters that the first `jax.vmap` on the way maps along
-        axis 0, when that vmap is applied in the vmapped function (`jax.vmap(g[, in_axes])(x, ...)`) to its
-        parameters as they are (each a parameter name bound once); () otherwise."""
-        if not reached.vmaps or vmap.fun is None:
-            return ()
-        inner = reached.vmaps[0]
-        application = self.ix.parent.get(id(inner))
-        if not (isinstance(inner, ast.Call) and isinstance(application, ast.Call) and application.func is inner):
-            return ()
-        if self.ix.qualname(inner.func, self.ix.scope_at(inner)) not in jaxapi.VMAP_NAMES:
-            return ()
-        fun = self.ix.function_of(vmap.fun)
-        if not isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return ()
-        if self.ix.enclosing_function(application) is not fun:
-            return ()
-        if any(isinstance(a, ast.Starred) for a in application.args) or application.keywords:
-            return ()
-        params = [a.arg for a in [*fun.args.posonlyargs, *fun.args.args]]
-        in_axes = argument(inner, 1, "in_axes")
-        scope = self.ix.scope_at(application)
-        out = []
-        for j, arg in enumerate(application.args):
-            axis = _literal_axis(in_axes, j)
-            if axis != 0 or not isinstance(arg, ast.Name) or arg.id not in params:
-                continue
-            binding = self.ix.single_binding(arg.id, scope)
-            if binding is not None and binding.kind is BindingKind.PARAM:
-                out.append(params.index(arg.id))
-        return tuple(out)
-
-    def _other_callers(self, reached: ReachedSite, vmap: VmapSite, traced: frozenset[int], root) -> list[Use]:
-        """The places that run the reached shard_map without the vmap (`analysis.callers.OtherCallers`)."""
-        if root is True:
-            root = vmap.node
-            if isinstance(vmap.fun, (ast.FunctionDef, ast.AsyncFunctionDef)) and vmap.node in vmap.fun.decorator_list:
-                root = vmap.fun  # a vmap decorator: every call of the decorated name is the vmap
-        site = reached.site
-        return self.callers.outside(site.node, site.body, traced, root)
-
-    def _unbatched_collectives(self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None) -> frozenset[Span]:
-        """Collectives written in the body itself whose operand names only unbatched body parameters."""
-        if body is None or vmap.fun is None:
-            return frozenset()
-        unbatched = self.capture.unbatched_operands(vmap.fun, vmap.in_axes, reached, body)
-        if not unbatched:
-            return frozenset()
-        quiet = set()
-        for call in self.ix.calls_in(body):
-            qname = self.ix.qualname(call.func, self.ix.scope_at(call))
-            if qname not in jaxapi.COLLECTIVE_AXIS_POSITION or qname == "jax.lax.axis_index" or not call.args:
-                continue
-            names = [n for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)]
-            if names and all(n.id in unbatched for n in names):
-                quiet.add(self.span(call))
-        return frozenset(quiet)
-
-    def _strip_blocker(self, reached: ReachedSite, stripped: set[str]) -> str:
-        """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not)."""
-        site = reached.site
-        if not site.api.written_specs:
-            return "`jax.smap` has no specs to strip: its specs come from `in_axes`/`out_axes` and `axis_name`"
-        func, _ = unwrap_body(self.ix, site.body, site.body_scope)
-        if func is None:
-            return "the shard_map body is not a function of this module"
-        if self.reacher.reach_body(func).sites:
-            return "the shard_map body applies another shard_map"
-        args = site.args
-        why = self.strip_body.check(func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped)
-        if why:
-            return why
-        roots = [a for a in (args.get("in_specs"), args.get("out_specs")) if a is not None]
-        edited = [e.span for r in roots for e, _ in self.ev.spec_tree(r, site.scope).entries_naming(stripped)]
-        shared = self.spec_uses.foreign_uses(roots, site.scope, edited)
-        if shared:
-            return f"the stripped spec is also used by {', '.join(shared)}: the strip would change that use too"
-        return ""
-
-    def _vmap_span(self, node: ast.AST) -> Span:
-        """Where an inner vmap is written: the `jax.vmap` callee of a call, or a decorator."""
-        if isinstance(node, ast.Call):
-            return self.span(node.func)
-        return self.span(node)
-
     def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
         """with_sharding_constraint calls in the traced functions and their specs."""
         uses: list[ConstraintUse] = []
@@ -306,7 +166,7 @@ class Analyzer:
                 spec = argument(call, 1, "shardings")
                 if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):
                     spec = argument(spec, 1, "spec")
-                tree = self.ev.spec_tree(spec, scope)
+                tree = spec_tree(self.ev, spec, scope)
                 named = [e.span for sp in tree.specs for e in sp.entries if e.value is not None]
                 shared = self.spec_uses.foreign_uses([spec], scope, named) if spec is not None else []
                 uses.append(ConstraintUse(self.span(call), tree, tuple(shared)))
@@ -329,7 +189,7 @@ class Analyzer:
             for position, keyword in ((1, "in_shardings"), (2, "out_shardings")):
                 expr = argument(call, position + offset if positional else None, keyword)
                 if expr is not None:
-                    tree = self.ev.sharding_tree(expr, scope)
+                    tree = sharding_tree(self.ev, expr, scope)
                     described = f"`{keyword}={short(expr)}`{where}"
                     out.append(JitShardings(self.span(call), described, tree, bool(tree.unresolved)))
             hidden = [f"**{short(k.value)}" for k in call.keywords if k.arg is None]
@@ -347,7 +207,7 @@ class Analyzer:
         reach = self.reacher.reach(expr, scope)
         site = VmapSite(expr, scope, None, expr)
         traced = frozenset(id(f) for f in reach.functions)
-        reached = [self._reached_facts(r, site, set(stripped), traced=traced, root=None) for r in reach.sites]
+        reached = [self.reached.facts(r, site, set(stripped), traced=traced, root=None) for r in reach.sites]
         constraints, unknown = self._constraints(reach.functions)
         jits = self._jit_shardings(reach.jits)
         opaque = [self.span(c) for c in reach.opaque]
@@ -379,7 +239,7 @@ class Analyzer:
         """Another module's reached shard_maps, as reached from here: this module's steps come first. Their
         callers in modules other than this one and the owner are not searched (`analysis.callers`): each
         says so among its other callers."""
-        vmaps = tuple(self._vmap_span(n) for n in path.vmaps)
+        vmaps = tuple(self.reached.vmap_span(n) for n in path.vmaps)
         name = getattr(target, "name", None) or ast.unparse(target)[:40]
         note = f"other modules that may import `{name}` of {relpath(owner.ix.path)} (not searched)"
         return [
@@ -407,13 +267,6 @@ def summary_of(
     return summary
 
 
-def _all_replicated(sm: ShardMapFacts) -> bool:
-    """The shard_map has operands, and every in_specs and out_specs entry is read and names no mesh axis
-    (`P()`, `P(None)`). Measured: with `in_specs=()` (no operand) a closure over an array runs."""
-    trees = (sm.in_specs, sm.out_specs)
-    return not any(t.unresolved or t.axes() for t in trees) and bool(sm.in_specs.specs and sm.out_specs.specs)
-
-
 def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
     """Each shard_map once (the first way to it): two imported helpers may lead to the same one."""
     seen: set[SiteId] = set()
@@ -431,15 +284,3 @@ def _unique_places(places: list[tuple[Span, str]]) -> list[tuple[Span, str]]:
     for span, what in places:
         seen.setdefault(span, what)
     return sorted(seen.items())
-
-
-def _literal_axis(in_axes: ast.AST | None, j: int) -> int | None:
-    """The `in_axes` entry of positional argument j when written as literals (default 0), else None."""
-    if in_axes is None:
-        return 0
-    if isinstance(in_axes, ast.Constant):
-        return in_axes.value if type(in_axes.value) is int else None
-    if isinstance(in_axes, (ast.Tuple, ast.List)) and j < len(in_axes.elts):
-        elt = in_axes.elts[j]
-        return elt.value if isinstance(elt, ast.Constant) and type(elt.value) is int else None
-    return None

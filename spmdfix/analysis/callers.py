@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import ast
 
+from spmdfix.analysis.bindings import Binding
 from spmdfix.analysis.follow import CALLERS, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import Binding, ModuleIndex
+from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import Use, UseIndex
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)

@@ -12,7 +12,9 @@ construction (`ShardMapFacts`: in_specs/out_specs entries, mesh, `axis_names`, c
 JAX raises `vmap spmd_axis_name cannot appear in shard_map in_specs` (resp. `out_specs`) when any spmd axis
 appears in any in_specs (out_specs) entry of a reached shard_map, batched argument or not
 (docs/jax-behaviour.md, "When JAX raises"). Who computes each fact: `analysis.analyzer` (the driver),
-`analysis.shard_map_facts`, `analysis.capture`, `analysis.vmap_calls`, `analysis.placement`, `analysis.values`.
+`analysis.reached` (the facts of one reached shard_map), `analysis.shard_map_facts`, `analysis.capture`,
+`analysis.lift`, `analysis.vmap_calls`, `analysis.placement`, `analysis.values` with `analysis.specs` and
+`analysis.meshes`.
 """
 
 from __future__ import annotations

@@ -77,14 +77,14 @@ QUALNAME = Purpose("qualified name", 20)
 # values.Evaluator.follow, resolve_name: names bound once to their value, 12 looks on the way [`range(12)`,
 # `while depth < 12`].
 VALUE = Purpose("value of a name", 11)
-# values.Evaluator._collect_specs: the pytree of PartitionSpecs in in_specs/out_specs [`depth > 12`].
+# specs._collect_specs: the pytree of PartitionSpecs in in_specs/out_specs [`depth > 12`].
 SPEC_TREE = Purpose("spec pytree", 12)
-# values.Evaluator.mesh_site: a mesh expression to its construction, through helpers [`depth > 12`].
+# meshes.mesh_site: a mesh expression to its construction, through helpers [`depth > 12`].
 MESH = Purpose("mesh construction", 12)
 # uses.UseIndex.uses_of_value: a value through the names and factories it flows into [`depth > 12`, a seen set].
 USES = Purpose("uses of a value", 12)
-# vmap_calls: a vmapped callable to its calls through jax.jit [`depth < 12`]; names to their straight-line
-# value [`range(12)`]; static shapes and integers of array expressions [`depth > 12`].
+# vmap_calls: a vmapped callable to its calls through jax.jit [`depth < 12`]; shapes: names to their
+# straight-line value [`range(12)`]; static shapes and integers of array expressions [`depth > 12`].
 VMAP_CALLS = Purpose("calls of a vmapped callable", 11)
 STRAIGHT_LINE = Purpose("straight-line value", 11)
 SHAPE = Purpose("static shape", 12)
@@ -96,7 +96,7 @@ DEVICE_NAMES = Purpose("device array names", 11)
 PLACED_ARRAYS = Purpose("arrays placed on a mesh", 12)
 # capture.CaptureAnalysis._array_value: whether an expression builds a non-scalar array [`depth > 8`].
 ARRAY_VALUE = Purpose("array value", 8)
-# capture.CaptureAnalysis.lift_use_problem: the locals a lifted value flows into [`len(done) > 16`].
+# lift.LiftAnalysis.lift_use_problem: the locals a lifted value flows into [`len(done) > 16`].
 LIFT_USES = Purpose("uses of a lifted value", 16)
 # stripbody: numeric module constants [`depth > 8`]; the named values holding an edited spec [`depth > 8`];
 # spec containers assigned on [`depth < 8`].

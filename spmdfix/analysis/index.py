@@ -25,7 +25,8 @@ not saved yet. A run builds one index (per worker process); it is not thread-saf
 
 The index does no I/O: what it knows of the file system it asks the `ProjectFiles` it is given
 (`spmdfix.project_files.DiskFiles` reads the disk), and the model of each module it loads is built by the
-`analyse` factory it is given (`module_model.ModuleModel.build`): it imports neither.
+`analyse` factory it is given (`module_model.ModuleModel.build`): it imports neither. Those two and the records
+it keeps per module are in `analysis.project_modules`.
 """
 
 from __future__ import annotations
@@ -33,86 +34,20 @@ from __future__ import annotations
 import ast
 import contextlib
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
-from spmdfix.analysis.scopes import BindingKind
+from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModule, ModuleSummary, ProjectFiles
 
 if TYPE_CHECKING:
-    from spmdfix.analysis.scopes import Binding, ModuleIndex
+    from spmdfix.analysis.bindings import Binding
 
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
 MAX_MODULES = 256  # modules one index parses at most; past it names stay unresolved (and are counted)
-
-
-class ProjectFiles(Protocol):
-    """What the index asks of the file system: the edge implements it (`spmdfix.project_files.DiskFiles`), so
-    the index itself does no I/O. Paths are absolute, as strings; none of these raises."""
-
-    def read(self, path: str) -> tuple[str, str] | None:
-        """(text, SHA-256 of the bytes) of the module file at `path`; None when it cannot be read or decoded
-        (or is too large to be a module the analysis reads)."""
-
-    def digest(self, path: str) -> str | None:
-        """SHA-256 of the bytes of the file at `path` now, or None when it cannot be read."""
-
-    def has_file(self, path: str) -> bool:
-        """Whether a file (not a directory) is at `path`."""
-
-    def real_path(self, path: str) -> str:
-        """`path` with symbolic links resolved and made absolute (it need not exist)."""
-
-    def inside(self, path: str, root: str) -> bool:
-        """Whether `path`, symbolic links resolved, lies in the directory `root` (a real path)."""
-
-    def join(self, base: str, *parts: str) -> str:
-        """The path of `parts` below the directory `base`."""
-
-    def module_name(self, path: str) -> tuple[str, str, bool]:
-        """(dotted module name, the directory it is imported from, whether it is a package's `__init__`) of
-        the file at `path`, from the `__init__.py` files of its directories (`pkg/sub/mod.py` ->
-        `pkg.sub.mod`)."""
-
-
-class AnalysedModule(Protocol):
-    """What the index reads of a module's model (`module_model.ModuleModel`): its scopes."""
-
-    ix: ModuleIndex
-
-
-# The factory of a loaded module's model: (source, tree, path, package, the module's view of the index).
-Analyse = Callable[[str, ast.Module, str, "str | None", "ProjectLink"], AnalysedModule]
-
-
-# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
-# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(slots=True, eq=False, repr=False)
-class ModuleSummary:
-    """One parsed module of the project, as plain data (picklable).
-
-    module: dotted name; path: absolute path; digest: SHA-256 of the file's bytes; exports: each name the
-    module binds by import (re-exports), to the absolute qualified name it stands for; definitions: names of
-    its top-level functions and classes.
-    """
-
-    module: str
-    path: str
-    digest: str
-    is_package: bool
-    exports: dict[str, str]
-    definitions: frozenset[str]
-
-
-@dataclass(slots=True, eq=False, repr=False)
-class LoadedModule:
-    """A parsed module of the project: its summary and its model (what `ProjectIndex(analyse=...)` built: a
-    `module_model.ModuleModel`, which also keeps the summaries of its functions)."""
-
-    summary: ModuleSummary
-    model: AnalysedModule
 
 
 class ProjectIndex:
@@ -408,7 +343,7 @@ class ProjectLink:
         return self.index.lost(qname, self.path)
 
     def kind_of(self, qname: str | None) -> BindingKind | None:
-        """The binding kind (`scopes.BindingKind`) of what `qname` names in the project, or None."""
+        """The binding kind (`bindings.BindingKind`) of what `qname` names in the project, or None."""
         found = self.binding(qname)
         return found[1].kind if found is not None else None
 

@@ -18,8 +18,9 @@ import ast
 import re
 from typing import TYPE_CHECKING, Protocol
 
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import BASES, MEMBER, Follow
-from spmdfix.analysis.scopes import BindingKind, ModuleIndex, Scope
+from spmdfix.analysis.scopes import ModuleIndex
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectLink

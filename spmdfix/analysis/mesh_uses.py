@@ -38,10 +38,11 @@ from __future__ import annotations
 import ast
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import DEVICE_NAMES, PLACED_ARRAYS, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind
+from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import Use, UseIndex, attribute_chain
 
 
@@ -247,7 +248,7 @@ class MeshUses:
             spec = argument(call, 1, "spec")
             if argument(call, 0, "mesh") is not expr or spec is None:
                 return False
-            return not self.ev.spec_tree(spec, scope).unresolved
+            return not spec_tree(self.ev, spec, scope).unresolved
         return False
 
     def _is_shard_map(self, call: ast.Call) -> bool:

@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import Placement  # (defined with the other facts; imported from here too)
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import VMAP_WRAPPERS, Follow
 from spmdfix.analysis.kinds import AxisType
+from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind
+from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.values import AxisNames
 
 # (the placements read: `jaxapi.DEVICE_PUT_NAMES`, `jaxapi.RESHARD_NAMES`, which the prefilter's words come from)
@@ -97,10 +99,10 @@ class PlacementAnalysis:
         if not (self.ix.qualname(named.func, scope) or "").endswith("NamedSharding"):
             return None
         mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
-        mesh = self.ev.mesh(mesh_expr, scope) if mesh_expr is not None else None
+        mesh = resolve_mesh(self.ev, mesh_expr, scope) if mesh_expr is not None else None
         if mesh is None or mesh.axis_types is not AxisType.EXPLICIT or spec_expr is None:
             return None
-        tree = self.ev.spec_tree(spec_expr, scope)
+        tree = spec_tree(self.ev, spec_expr, scope)
         if len(tree.specs) != 1 or not tree.specs[0].entries or tree.specs[0].entries[0].value is None:
             return None
         if tree.unresolved or not all(e.known for e in tree.specs[0].entries):

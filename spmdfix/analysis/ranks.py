@@ -9,7 +9,7 @@ size-1 dimensions (`(8, 8)` and `(1, 8)`) fails too.
 
 So the rule needs the rank of the body's operands, which the body does not state: it is followed from the
 calls of the vmapped function (each argument's shape where it is built from literals: `jnp.ones((4, 8))`,
-`np.arange(64).reshape(8, 8)`, `jnp.linspace(0, 1, 8)`; `VmapCallAnalysis.shape`), minus the mapped
+`np.arange(64).reshape(8, 8)`, `jnp.linspace(0, 1, 8)`; `shapes.StaticShapes.shape`), minus the mapped
 dimension, through the calls on the way to the shard_map (an argument passed on as a plain name, rebound at
 most by `with_sharding_constraint`), to the body's parameters (shard_map keeps an operand's rank). Anything
 else (an inner `jax.vmap`, a `jax.jit` or other wrapper on the way, keyword or `*args` arguments, a call not
@@ -23,9 +23,10 @@ import ast
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind
-from spmdfix.analysis.vmap_calls import VmapCallAnalysis, VmapCalls
+from spmdfix.analysis.shapes import StaticShapes
+from spmdfix.analysis.vmap_calls import VmapCalls
 
 if TYPE_CHECKING:
     from spmdfix.analysis.reach import ReachedSite
@@ -41,9 +42,9 @@ def _positional(func: ast.AST) -> list[str]:
 
 class RankAnalysis:
     """Ranks of shard_map body operands and the broadcast check, for one module (pure). Input: the module's
-    `ModuleModel`, and its `VmapCallAnalysis` (which reads the static shapes of arguments)."""
+    `ModuleModel`, and its `StaticShapes` (which reads the static shapes of arguments)."""
 
-    def __init__(self, model: ModuleModel, shapes: VmapCallAnalysis) -> None:
+    def __init__(self, model: ModuleModel, shapes: StaticShapes) -> None:
         self.ix = model.ix
         self.shapes = shapes
 

@@ -5,29 +5,27 @@ lax.cond, fori_loop and the other higher-order functions of `jaxapi.HIGHER_ORDER
 spmd_axis_name error for any shard_map applied on the way (docs/jax-behaviour.md, "When JAX raises").
 This module follows those paths through one module's code, transitively, entering each function, value and
 shard_map site once per walk (a `follow.Follow`), and records the callables of other modules of the project it
-reaches. shard_map's spellings are recognised by `analysis.shard_maps`; `self.name` by `analysis.members`.
+reaches. shard_map's spellings are recognised by `analysis.shard_maps`; `self.name` by `analysis.members`; the
+places the walk cannot follow are judged and worded by `analysis.lost_places`.
 """
 
 from __future__ import annotations
 
 import ast
-import sys
 from dataclasses import dataclass, field
 
 from spmdfix import jaxapi
 from spmdfix.analysis.follow import (
     ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, Follow,
 )
+from spmdfix.analysis.bindings import Binding, BindingKind, Scope
+from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import Binding, BindingKind, Scope
 from spmdfix.analysis.shard_maps import ShardMapSite, construction, decorated_site
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import single_return
 from spmdfix.model import Related
-
-# The standard library defines no shard_map: its calls are not looked for in the project (nor counted).
-_STDLIB = frozenset(sys.stdlib_module_names)
 
 # Higher-order functions whose first argument is data, not the function they apply.
 _DATA_FIRST = frozenset({"cond", "switch", "fori_loop"})
@@ -60,7 +58,7 @@ class ReachResult:
     # callable expression there with its scope (what `analyzer.summary_of` summarises).
     external: list[tuple[_Path, ModuleModel, ast.AST, Scope]] = field(default_factory=list)
     # Places on the way into code of the project that the walk could not follow, with what it could not
-    # follow in words (`Reacher.lost`): an import of the project the index cannot resolve, `getattr`, a
+    # follow in words (`lost_places.LostPlaces`): an import of the project the index cannot resolve, `getattr`, a
     # parameter or name whose callable is not known. Calls into libraries are not among them.
     unresolved: list[tuple[ast.AST, str]] = field(default_factory=list)
     # The `jax.jit(...)` / `partial(jax.jit, ...)` calls applied on the way (inside the vmap: a jit decorator
@@ -79,6 +77,7 @@ class Reacher:
         self.ix = model.ix
         self.members = model.members
         self.project = model.project
+        self.lost = LostPlaces(model)
         self._vmap: ast.AST | None = None  # the spmd vmap of the current `reach` walk, when it is a decorator
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
@@ -115,7 +114,7 @@ class Reacher:
             binding = self.ix.single_binding(expr.id, scope)
             if binding is None:
                 if lost:
-                    self._lost_bindings(expr, scope, result)
+                    self.lost.lost_bindings(expr, scope, result)
                 return
             if binding.kind is BindingKind.DEF:
                 self._reach_function(binding.node, path, result, follow)
@@ -150,7 +149,7 @@ class Reacher:
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
                 self._reach_callable(elt, scope, path, result, follow, lost)
-        elif isinstance(expr, ast.Subscript) and lost and not self._library_value(expr.value, scope):
+        elif isinstance(expr, ast.Subscript) and lost and not self.lost.library_value(expr.value, scope):
             result.unresolved.append((expr, f"`{short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
             self._reach_call_value(expr, scope, path, result, follow)
@@ -176,7 +175,7 @@ class Reacher:
                     self._reach_callable(returned, self.ix.own_scope(binding.node), path, result, follow)
                 return
         qname = self.qualname(call.func, scope)
-        if self._follows(qname):
+        if self.lost.follows(qname):
             kind = self.project.kind_of(qname)  # type: ignore[union-attr]
             if kind is BindingKind.CLASS:
                 self._reach_import(qname, call.func, path, result)  # an instance of a class of another module
@@ -269,15 +268,15 @@ class Reacher:
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
             self._reach_callable(call.func, scope, step, result, follow)
-            if self._opaque_name(call.func, scope):
+            if self.lost.opaque_name(call.func, scope):
                 result.opaque.append(call)
-        elif self._follows(qname):
+        elif self.lost.follows(qname):
             step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
             self._reach_import(qname, call, step, result)
         elif isinstance(call.func, ast.Subscript):
             self._reach_callable(call.func, scope, path, result, follow)  # `LAYERS[name](x)`: a lost place
-        elif isinstance(call.func, ast.Call) and self._is_getattr(call.func, scope):
-            if not self._library_value(call.func.args[0], scope):
+        elif isinstance(call.func, ast.Call) and self.lost.is_getattr(call.func, scope):
+            if not self.lost.library_value(call.func.args[0], scope):
                 what = f"`{short(call.func)}` picks the callable by name at run time"
                 result.unresolved.append((call, what))
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
@@ -286,20 +285,12 @@ class Reacher:
                 if member is None or member[2]:
                     result.opaque.append(call)  # not found, or a subclass may override it
                 if member is None:
-                    what = self._missing_member(call.func, scope)
+                    what = self.lost.missing_member(call.func, scope)
                     if what:
                         result.unresolved.append((call, what))
                 if member is not None:
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, follow)
-
-    def _follows(self, qname: str | None) -> bool:
-        """Whether `qname` is a name the project index looks for (not JAX's, not the standard library's)."""
-        return (
-            self.project is not None
-            and self.project.follows(qname)
-            and qname.split(".")[0] not in _STDLIB  # type: ignore[union-attr]
-        )
 
     def _reach_import(
         self, qname: str | None, node: ast.AST, path: _Path, result: ReachResult, returned: bool = False
@@ -307,7 +298,7 @@ class Reacher:
         """A callable another module of the project defines (recorded in `external`), or an unresolved
         name when the index cannot find its definition. `returned`: the callable a function of another
         module returns (a factory), rather than the function."""
-        if not self._follows(qname):
+        if not self.lost.follows(qname):
             return
         found = self.project.binding(qname)  # type: ignore[union-attr]
         if found is None or found[1].kind not in (BindingKind.DEF, BindingKind.CLASS, BindingKind.ASSIGN):
@@ -328,77 +319,6 @@ class Reacher:
             result.unresolved.append((node, what))
         else:
             result.external.append((path, owner, value, inner))
-
-    def _lost_bindings(self, name: ast.Name, scope: Scope, result: ReachResult) -> None:
-        """A called name with several bindings: lost when one of them is code (a function, class, parameter
-        or value of this module); names bound only by imports (`try: import a except: import b`) are left
-        alone, as a builtin is."""
-        bindings = self.ix.lookup(name.id, scope)
-        if len(bindings) > 1 and any(b.kind in (BindingKind.DEF, BindingKind.CLASS, BindingKind.PARAM, BindingKind.ASSIGN) for b in bindings):
-            result.unresolved.append((name, f"`{name.id}` is bound in {len(bindings)} places"))
-
-    def _is_getattr(self, call: ast.Call, scope: Scope) -> bool:
-        """`getattr(obj, name)` with the builtin `getattr` and a name that is not a string constant."""
-        return (
-            isinstance(call.func, ast.Name)
-            and call.func.id == "getattr"
-            and not self.ix.lookup("getattr", scope)
-            and len(call.args) >= 2
-            and not isinstance(call.args[1], ast.Constant)
-        )
-
-    def _library_value(self, expr: ast.AST, scope: Scope) -> bool:
-        """Whether `expr` names a library module or object (`jnp`, `jax.nn`, `optax`): what is looked up in
-        it is a library's callable, not code of the project the walk lost."""
-        qname = self.qualname(expr, scope)
-        if qname is None:
-            return False
-        if qname.split(".")[0] in _STDLIB or not self._follows(qname):
-            return True
-        return self.project.lost(qname) is None and self.project.binding(qname) is None  # type: ignore[union-attr]
-
-    def _missing_member(self, attr: ast.Attribute, scope: Scope) -> str:
-        """Why `self.name(...)` that `self_member` did not find is lost, or "" when the class may inherit it
-        from a library (`self.param` of a flax Module) and the class declares no field `name`."""
-        cls = self.members.enclosing_class(attr, scope)
-        if cls is None:
-            return ""
-        if any(isinstance(s, ast.AnnAssign) and _is_name(s.target, attr.attr) for s in cls.body):
-            return f"`self.{attr.attr}` is a field given where the object is built"
-        outside = self.members.outside_base(cls)
-        if outside is None:
-            return f"`self.{attr.attr}` is not defined in its class or its bases (set at run time?)"
-        if not (outside and self._follows(outside)):
-            return ""  # a library's base class (flax's Module: `self.param`), or one without a name
-        if self.project.kind_of(outside) is BindingKind.CLASS:  # type: ignore[union-attr]
-            return f"`self.{attr.attr}` may come from `{outside}`, a class of another module (not followed)"
-        if self.project.lost(outside) is not None:  # type: ignore[union-attr]
-            return f"`self.{attr.attr}` may come from `{outside}`, a class of the project that is not followed"
-        return ""
-
-    def _opaque_name(self, func: ast.Name, scope: Scope) -> bool:
-        """A called name whose function spmdfix cannot see: a parameter, a loop or `with` target, or a
-        name bound to a value that is not a function, a wrapper or a class of this module."""
-        binding = self.ix.single_binding(func.id, scope)
-        if binding is None:
-            return bool(self.ix.lookup(func.id, scope))  # several bindings: unknown; none: a builtin
-        if binding.kind is BindingKind.PARAM:
-            return self.ix.argument_for(binding) is None
-        if binding.kind is BindingKind.OTHER:
-            return True
-        if binding.kind is BindingKind.ASSIGN:
-            value = binding.node
-            if isinstance(value, (ast.Lambda, ast.Name, ast.Attribute)):
-                return False
-            if isinstance(value, ast.Call):
-                inner = value.func
-                known = self.qualname(inner, binding.scope) is not None or isinstance(inner, ast.Call)
-                if isinstance(inner, ast.Name):
-                    target = self.ix.single_binding(inner.id, binding.scope)
-                    known = known or (target is not None and target.kind in (BindingKind.CLASS, BindingKind.DEF))
-                return not known
-            return True
-        return False
 
 
 # Not frozen: built and read in this module only (a frozen `__init__` sets each field through
@@ -426,10 +346,6 @@ class _Path:
 def _is_self_param(binding) -> bool:
     """Whether a parameter is the first of a method (`self`, `cls`): calling it is the object's `__call__`."""
     return binding.node.arg in ("self", "cls")
-
-
-def _is_name(target: ast.AST, name: str) -> bool:
-    return isinstance(target, ast.Name) and target.id == name
 
 
 def callable_target(binding: Binding) -> tuple[ast.AST, Scope] | None:

@@ -1,10 +1,11 @@
-"""One pass over a module's `ast`: scopes, the names each binds, and import-alias resolution.
+"""One module's index: its scopes, the names each binds, and import-alias resolution.
 
 This is the light replacement for libcst's ScopeProvider and QualifiedNameProvider, which cost over a second
-on a 2,000-line file when measured; one walk of the stdlib `ast` costs milliseconds.
+on a 2,000-line file when measured; one walk of the stdlib `ast` costs milliseconds (`bindings.bind_module`).
 It answers two questions for the analysis: what does a name refer to here (`lookup`), and which fully
 qualified JAX name does an expression spell (`qualname`), following `import ... as`, `from ... import ... as`
-and module-level aliases such as `shard_map = jax.shard_map`.
+and module-level aliases such as `shard_map = jax.shard_map`; and a few about calls and functions (the
+calls a function makes, the value every call passes for a parameter, a decorator of a def).
 
 Name resolution follows Python's rules where they matter for us (function scopes see enclosing function
 scopes and the module, not class bodies) and gives up where a name has several different bindings: callers
@@ -14,95 +15,12 @@ then stay silent instead of guessing.
 from __future__ import annotations
 
 import ast
-import enum
-import operator
 import re
-from dataclasses import dataclass, field
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import POSITION, Binding, BindingKind, Scope, bind_module
 from spmdfix.analysis.follow import QUALNAME, Follow
 from spmdfix.positions import LineIndex
-
-_SCOPE_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
-_BINDING_NODES = frozenset(
-    {
-        ast.Assign,
-        ast.AnnAssign,
-        ast.NamedExpr,
-        ast.AugAssign,
-        ast.For,
-        ast.AsyncFor,
-        ast.comprehension,
-        ast.withitem,
-        ast.ExceptHandler,
-        ast.Import,
-        ast.ImportFrom,
-        ast.MatchAs,
-        ast.MatchStar,
-    }
-)
-_NOT_CHILDREN = frozenset({"ctx", "id", "attr", "arg", "name", "level", "kind", "type_comment", "conversion", "simple"})
-_FIELDS: dict[type, tuple[str, ...]] = {}
-# Never looked up and never holding a child: constants, and the non-node values fields may hold.
-_LEAVES = frozenset({ast.Constant, type(None), str, int, float, complex, bool, bytes, type(...)})
-
-
-def _child_fields(kind: type) -> tuple[str, ...]:
-    """The fields of an ast node type that can hold child nodes (cached per type)."""
-    fields = _FIELDS.get(kind)
-    if fields is None:
-        fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _NOT_CHILDREN)
-    return fields
-
-FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-ScopeNode = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
-
-
-class BindingKind(enum.Enum):
-    """What binds a name, and so what a `Binding`'s node is (ruff's `BindingKind`, coarser).
-
-    IMPORT: `import m` / `from m import n` (the binding's qname set, the node the import statement); DEF /
-    CLASS: a `def` or `class` statement (the node is the definition); ASSIGN: a plain assignment of a value
-    (the node is the assigned value expression); PARAM: a parameter of a def or lambda (the node is the
-    `ast.arg`); OTHER: anything else (loop targets, `with ... as`, unpacking, `except ... as`, match
-    captures), whose value the analysis does not follow.
-    """
-
-    IMPORT = "import"
-    DEF = "def"
-    CLASS = "class"
-    ASSIGN = "assign"
-    PARAM = "param"
-    OTHER = "other"
-
-
-# eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
-# compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(slots=True, eq=False, repr=False)
-class Binding:
-    """One binding of a name in one scope; `kind` says what binds it and what `node` is (`BindingKind`)."""
-
-    name: str
-    kind: BindingKind
-    node: ast.AST
-    scope: Scope
-    qname: str | None = None
-
-
-@dataclass(slots=True, eq=False, repr=False)
-class Scope:
-    """A module, function, lambda or class scope with the bindings made directly in it."""
-
-    node: ast.AST
-    parent: Scope | None
-    bindings: dict[str, list[Binding]] = field(default_factory=dict)
-
-    @property
-    def is_class(self) -> bool:
-        return isinstance(self.node, ast.ClassDef)
-
-    def bind(self, name: str, kind: BindingKind, node: ast.AST, qname: str | None = None) -> None:
-        self.bindings.setdefault(name, []).append(Binding(name, kind, node, self, qname))
 
 
 class ModuleIndex:
@@ -141,152 +59,7 @@ class ModuleIndex:
         self._word_counts: dict[str, int] = {}
         self.module_scope = Scope(tree, None)
         self.scope_by_node[id(tree)] = self.module_scope
-        self._build(tree)
-
-    # --- building ---------------------------------------------------------------------------------
-    def _build(self, tree: ast.Module) -> None:
-        """One iterative pass over every node (an explicit stack: recursion costs twice as much on big
-        files); calls are sorted into source order at the end."""
-        # (node, its parent, the scope it is evaluated in, the innermost def around it or the module)
-        stack: list[tuple[ast.AST, ast.AST, Scope, ast.AST]] = [(n, tree, self.module_scope, tree) for n in tree.body]
-        parent, enclosing, calls, loads, owners = self.parent, self.enclosing, self.calls, self.name_loads, self.owner
-        push, pop = stack.append, stack.pop
-        call_type, name_type, load_type, skipped = ast.Call, ast.Name, ast.Load, _LEAVES
-        while stack:
-            node, up, scope, owner = pop()
-            key = id(node)
-            parent[key] = up
-            enclosing[key] = scope
-            kind = node.__class__
-            if kind is name_type:
-                if node.ctx.__class__ is load_type:
-                    loads.setdefault(node.id, []).append(node)
-                continue  # a name holds no child node
-            if kind is call_type:
-                calls.append(node)
-                owners[key] = owner
-            elif kind in _SCOPE_NODES:
-                self._open_scope(node, scope, owner, stack)
-                continue
-            elif kind in _BINDING_NODES:
-                self._bind_statement(node, scope)
-            fields = _FIELDS.get(kind) or _child_fields(kind)
-            for name in fields:
-                value = getattr(node, name, None)
-                if value.__class__ is list:
-                    for child in value:
-                        if child.__class__ not in skipped:
-                            push((child, node, scope, owner))
-                elif value.__class__ not in skipped:
-                    push((value, node, scope, owner))
-        calls.sort(key=_POSITION)
-
-    def _open_scope(self, node: ast.AST, scope: Scope, owner: ast.AST, stack: list) -> None:
-        """A def, lambda or class: bind its name, queue what the outer scope evaluates, open its scope. A def
-        owns the calls of its body, decorators and defaults (`owner`); a lambda's or a class's are their
-        owner's."""
-        outer: list[ast.AST] = []
-        inner = Scope(node, scope)
-        self.scope_by_node[id(node)] = inner
-        if isinstance(node, ast.ClassDef):
-            scope.bind(node.name, BindingKind.CLASS, node)
-            outer = [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
-            body = node.body
-        else:
-            if not isinstance(node, ast.Lambda):
-                scope.bind(node.name, BindingKind.DEF, node)
-                outer = list(node.decorator_list)
-            args = node.args
-            outer += [d for d in (*args.defaults, *args.kw_defaults) if d is not None]
-            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
-                if arg is not None:
-                    inner.bind(arg.arg, BindingKind.PARAM, arg)
-                    self.parent[id(arg)] = node
-            body = [node.body] if isinstance(node, ast.Lambda) else node.body
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            owner = node
-        stack.extend((b, node, inner, owner) for b in body)
-        stack.extend((o, node, scope, owner) for o in outer)
-        self._annotation_loads(node)
-
-    def _annotation_loads(self, node: ast.AST) -> None:
-        """The name loads of a def's annotations and of type parameters (Python 3.12), which the walk does not
-        enter (it records no parent nor scope for them: they are evaluated in the scope around the def)."""
-        roots: list[ast.AST] = list(getattr(node, "type_params", ()))
-        if not isinstance(node, (ast.ClassDef, ast.Lambda)):
-            args = node.args  # type: ignore[attr-defined]
-            every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
-            roots += [a.annotation for a in every if a is not None and a.annotation is not None]
-            if node.returns is not None:  # type: ignore[attr-defined]
-                roots.append(node.returns)  # type: ignore[attr-defined]
-        for root in roots:
-            for child in ast.walk(root):
-                if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
-                    self.name_loads.setdefault(child.id, []).append(child)
-
-    def _bind_statement(self, node: ast.AST, scope: Scope) -> None:
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                self._bind_target(target, node.value, scope)
-            if any(target.__class__ is ast.Attribute for target in node.targets):
-                self.attribute_assigns.append(node)
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            self._bind_target(node.target, node.value, scope)
-        elif isinstance(node, ast.NamedExpr):
-            self._bind_target(node.target, node.value, scope)
-        elif isinstance(node, ast.AugAssign):
-            self._bind_target(node.target, None, scope)
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-            self._bind_target(node.target, None, scope)
-        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-            self._bind_target(node.optional_vars, None, scope)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            scope.bind(node.name, BindingKind.OTHER, node)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    scope.bind(alias.asname, BindingKind.IMPORT, node, alias.name)
-                else:
-                    top = alias.name.split(".")[0]
-                    scope.bind(top, BindingKind.IMPORT, node, top)
-        elif isinstance(node, ast.ImportFrom):
-            base = self._absolute(node.level, node.module)
-            for alias in node.names:
-                if alias.name == "*":
-                    continue
-                qname = f"{base}.{alias.name}" if base and not base.endswith(".") else base + alias.name
-                scope.bind(alias.asname or alias.name, BindingKind.IMPORT, node, qname)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            scope.bind(node.name, BindingKind.OTHER, node)
-
-    def _absolute(self, level: int, module: str | None) -> str:
-        """The module a `from` import names: absolute when the package is known (Python's rule: each dot
-        past the first climbs one package), else with its leading dots."""
-        if level == 0:
-            return module or ""
-        if self.package is not None:
-            parts = self.package.split(".") if self.package else []
-            if level - 1 <= len(parts):
-                base = parts[: len(parts) - (level - 1)]
-                return ".".join([*base, *([module] if module else [])])
-        return "." * level + (module or "")
-
-    def _bind_target(self, target: ast.AST, value: ast.AST | None, scope: Scope) -> None:
-        if isinstance(target, ast.Name):
-            if value is None:
-                scope.bind(target.id, BindingKind.OTHER, target)
-            else:
-                scope.bind(target.id, BindingKind.ASSIGN, value)
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            # `STAGE, MODEL = 'stage', 'model'`: each name is bound to its element of a display as long.
-            pairs = (
-                isinstance(value, (ast.Tuple, ast.List))
-                and len(value.elts) == len(target.elts)
-                and not any(isinstance(e, ast.Starred) for e in (*value.elts, *target.elts))
-            )
-            for i, elt in enumerate(target.elts):
-                element = value.elts[i] if pairs else None  # type: ignore[union-attr]
-                self._bind_target(elt.value if isinstance(elt, ast.Starred) else elt, element, scope)
+        bind_module(self, tree)
 
     def release(self) -> None:
         """Empty the scopes' bindings; the index answers no more lookups after this. Each binding refers to
@@ -305,7 +78,7 @@ class ModuleIndex:
         if loads is None:
             return []
         if name not in self._sorted_loads:
-            loads.sort(key=_POSITION)
+            loads.sort(key=POSITION)
             self._sorted_loads.add(name)
         return loads
 
@@ -497,7 +270,6 @@ class ModuleIndex:
         return None
 
 
-_POSITION = operator.attrgetter("lineno", "col_offset")  # a node's place in the source, as a sort key
 # The start of every `qualname` walk: one context for all of them, as the walk keeps no visited set (each
 # step's context is made once and kept, so the hottest query of the analysis allocates none).
 _QUALNAME = Follow(QUALNAME)

@@ -13,15 +13,17 @@ import ast
 from dataclasses import replace
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts
 from spmdfix.analysis.follow import SMAP_AXES, Follow
 from spmdfix.analysis.mesh_uses import MeshUses
+from spmdfix.analysis.meshes import mesh_site, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite
-from spmdfix.analysis.scopes import Scope
 from spmdfix.analysis.shard_maps import ShardMapSite, unwrap_body
+from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import Use
 from spmdfix.analysis.values import AxisNames, MeshInfo, Spec, SpecEntry, SpecTree
 from spmdfix.model import SiteKind, Span
@@ -57,8 +59,8 @@ class ShardMapAnalysis:
             in_specs, out_specs, axis_names, axis_names_unknown = self._smap_specs(site)
         else:
             axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)
-            in_specs = self.ev.spec_tree(args.get("in_specs"), site.scope)
-            out_specs = self.ev.spec_tree(args.get("out_specs"), site.scope)
+            in_specs = spec_tree(self.ev, args.get("in_specs"), site.scope)
+            out_specs = spec_tree(self.ev, args.get("out_specs"), site.scope)
         facts = ShardMapFacts(
             site=self.model.site(SiteKind.SHARD_MAP, site.node),
             span=self.model.span(site.node),
@@ -80,8 +82,8 @@ class ShardMapAnalysis:
         found = self._mesh_expr(site, reached, vmap)
         if found is None:
             return None
-        mesh = self.ev.mesh(*found)
-        made = self.ev.mesh_site(*found)
+        mesh = resolve_mesh(self.ev, *found)
+        made = mesh_site(self.ev, *found)
         if mesh is None or made is None:
             return None
         owner, call, _ = made
@@ -249,8 +251,8 @@ class ShardMapAnalysis:
         nested = tuple(
             NestedShardMap(
                 self.model.span(r.site.node),
-                self.ev.spec_tree(r.site.args.get("in_specs"), r.site.scope),
-                self.ev.spec_tree(r.site.args.get("out_specs"), r.site.scope),
+                spec_tree(self.ev, r.site.args.get("in_specs"), r.site.scope),
+                spec_tree(self.ev, r.site.args.get("out_specs"), r.site.scope),
             )
             for r in reach.sites
         )

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.jaxapi import ShardMapApi
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import keywords
 from spmdfix.analysis.follow import BODY, SHARD_MAP_FACTORY, Follow
-from spmdfix.analysis.scopes import BindingKind, ModuleIndex, Scope
+from spmdfix.analysis.scopes import ModuleIndex
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is

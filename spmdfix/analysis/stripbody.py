@@ -30,9 +30,10 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import NAMED_SPECS, NUMERIC, SPEC_ASSIGNS, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind, Scope
+from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import UseIndex
 from spmdfix.analysis.values import SpecTree
 from spmdfix.model import Span
@@ -123,8 +124,8 @@ class StripBodyCheck:
         if isinstance(node, (ast.Tuple, ast.List)):
             if len(node.elts) != count:
                 raise _Refused(f"{what} does not pair one spec with each {'parameter' if what == 'in_specs' else 'output'}")
-            return [self.ev.spec_tree(e, node_scope) for e in node.elts]
-        return [self.ev.spec_tree(node, node_scope)] * count
+            return [spec_tree(self.ev, e, node_scope) for e in node.elts]
+        return [spec_tree(self.ev, node, node_scope)] * count
 
     def _body_outputs(self, func, params: dict[str, object]) -> list[tuple[object, object]]:
         inner = self.ix.own_scope(func) or self.ix.scope_at(func)
@@ -164,7 +165,7 @@ class StripBodyCheck:
             }
             if len(by_key) != len(node.keys) or sorted(map(str, by_key)) != sorted(map(str, keys)):
                 raise _Refused("out_specs does not pair one spec with each output")
-            return [self.ev.spec_tree(by_key[k], node_scope) for k in keys]
+            return [spec_tree(self.ev, by_key[k], node_scope) for k in keys]
         return self._leaves(out_specs, scope, len(keys), "out_specs")
 
     def _match_outputs(self, outputs: list[tuple[object, object]], out_specs, scope, stripped) -> None:

@@ -33,8 +33,9 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from spmdfix.analysis.bindings import Binding
 from spmdfix.analysis.follow import USES, Follow
-from spmdfix.analysis.scopes import Binding, ModuleIndex
+from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.model import Span
 
 _DESCRIBE_LIMIT = 72

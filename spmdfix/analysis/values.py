@@ -1,37 +1,34 @@
-"""Static evaluation of the few values spmdfix reasons about, with the source span behind each.
+"""Static evaluation of the few values spmdfix reasons about, with the source span behind each: the value
+records, and the evaluator core that follows names to their values.
 
-Values: mesh axis names (`'x'`, `('x', 'y')`, names bound to them), PartitionSpecs and pytrees of them,
-integer shapes, and mesh constructions (`Mesh(devices.reshape(...), names)`, `jax.make_mesh(shape, names)`).
-Every function returns None (or marks the part unresolved) when the value is not a literal visible in the
-module: spmdfix never guesses a value it cannot see.
+Records: mesh axis names (`AxisRef`, `AxisNames`), PartitionSpecs and pytrees of them (`SpecEntry`, `Spec`,
+`SpecTree`, evaluated by `analysis.specs`), and mesh constructions (`MeshInfo`, evaluated by
+`analysis.meshes`). The `Evaluator` follows an expression to the value it stands for (names assigned once,
+parameters every call passes the same value, dict items, names imported from another module of the project)
+and reads axis names and integers. Every function returns None (or marks the part unresolved) when the value
+is not a literal visible in the module: spmdfix never guesses a value it cannot see.
 
 Spans point at the text an edit would change: an axis string literal, a spec entry as written inside
-`P(...)`, the `reshape(...)` call of a mesh's devices. Facts mirror JAX 0.10.2 (docs/jax-behaviour.md, "The
-APIs involved"): `Mesh` defaults to Auto axes, `jax.make_mesh` to Explicit ones.
+`P(...)`, the `reshape(...)` call of a mesh's devices.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from spmdfix import jaxapi
-from spmdfix.analysis.calls import argument
-from spmdfix.analysis.follow import MESH, SPEC_TREE, VALUE, Follow
+from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.follow import VALUE, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
 from spmdfix.analysis.members import class_attribute
-from spmdfix.analysis.scopes import BindingKind, ModuleIndex, Scope
+from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectLink
-
-_RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
-_ARRAY_FUNCTIONS = frozenset({"numpy.array", "numpy.asarray"})
-
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
@@ -153,7 +150,9 @@ class MeshInfo:
 
 
 class Evaluator:
-    """Evaluates expressions of one module (`ModuleIndex`) in a given scope."""
+    """Evaluates expressions of one module (`ModuleIndex`) in a given scope: follows them to their values
+    (`follow`), and reads axis names and integers. PartitionSpecs are read by `analysis.specs`, meshes by
+    `analysis.meshes`, both through this evaluator."""
 
     def __init__(self, index: ModuleIndex, project: ProjectLink | None = None) -> None:
         self.ix = index
@@ -283,96 +282,6 @@ class Evaluator:
         followed = self.follow(expr, scope)
         return followed is not None and isinstance(followed[1], ast.Constant) and followed[1].value is None
 
-    # --- PartitionSpecs ---------------------------------------------------------------------------
-    def is_partition_spec(self, func: ast.AST, scope: Scope) -> bool:
-        return self.ix.qualname(func, scope) in jaxapi.PARTITION_SPEC_NAMES
-
-    def spec_tree(self, expr: ast.AST | None, scope: Scope) -> SpecTree:
-        """Every PartitionSpec in a specs pytree (a spec, tuple/list/dict of them, names bound to them)."""
-        specs: list[Spec] = []
-        unresolved: list[Span] = []
-        if expr is not None:
-            self._collect_specs(expr, scope, specs, unresolved, Follow(SPEC_TREE))
-        return SpecTree(tuple(specs), tuple(unresolved))
-
-    def sharding_tree(self, expr: ast.AST | None, scope: Scope) -> SpecTree:
-        """Every PartitionSpec in a shardings pytree, as `jax.jit`'s `in_shardings` / `out_shardings` take it:
-        `NamedSharding(mesh, P(...))` (its spec), a bare `P(...)` (under a context mesh), `None`, and
-        tuples/lists/dicts of them and names bound to them. Any other sharding (a call spmdfix does not
-        model, a parameter, `SingleDeviceSharding(...)`) is in `unresolved`."""
-        specs: list[Spec] = []
-        unresolved: list[Span] = []
-        if expr is not None:
-            self._collect_specs(expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True)
-        return SpecTree(tuple(specs), tuple(unresolved))
-
-    def _collect_specs(self, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False) -> None:
-        if follow.spent:
-            unresolved.append(self.span(expr))
-            return
-        if isinstance(expr, (ast.Name, ast.Subscript)) or (
-            isinstance(expr, ast.Attribute) and self.ix.qualname(expr, scope) not in jaxapi.INFER_NAMES
-        ):
-            followed = self.follow(expr, scope)
-            if followed is None or followed[1] is expr:
-                unresolved.append(self.span(expr))
-                return
-            ev, value, inner = followed
-            ev._collect_specs(value, inner, specs, unresolved, follow.deeper(), shardings)
-        elif isinstance(expr, (ast.Tuple, ast.List)):
-            for elt in expr.elts:
-                self._collect_specs(elt, scope, specs, unresolved, follow.deeper(), shardings)
-        elif isinstance(expr, ast.Dict):
-            for value in expr.values:
-                self._collect_specs(value, scope, specs, unresolved, follow.deeper(), shardings)
-        elif isinstance(expr, ast.Constant) and expr.value is None:
-            return
-        elif shardings and isinstance(expr, ast.Call) and self.ix.qualname(expr.func, scope) in jaxapi.NAMED_SHARDING_NAMES:
-            spec = argument(expr, 1, "spec")
-            if spec is None or any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
-                unresolved.append(self.span(expr))
-            else:
-                self._collect_specs(spec, scope, specs, unresolved, follow.deeper())
-        elif isinstance(expr, ast.Call) and self.is_partition_spec(expr.func, scope):
-            spec = self._spec(expr, scope)
-            if spec is None:
-                unresolved.append(self.span(expr))
-            else:
-                specs.append(spec)
-        elif self.ix.qualname(expr, scope) in jaxapi.INFER_NAMES:
-            return
-        else:
-            unresolved.append(self.span(expr))
-
-    def _spec(self, call: ast.Call, scope: Scope) -> Spec | None:
-        if call.keywords:
-            return None
-        args: list[ast.AST] = []
-        for arg in call.args:
-            if not isinstance(arg, ast.Starred):
-                args.append(arg)
-                continue
-            # `P(*['x', None])`, `P(*ENTRIES)`: the entries of a display of this module, edited in place there.
-            followed = self.follow(arg.value, scope)
-            if followed is None or followed[0] is not self or not isinstance(followed[1], (ast.Tuple, ast.List)):
-                return None
-            if any(isinstance(e, ast.Starred) for e in followed[1].elts):
-                return None
-            args.extend(followed[1].elts)
-        entries = []
-        for arg in args:
-            if self.is_none(arg, scope):
-                entries.append(SpecEntry(self.span(arg), None, True))
-                continue
-            value = self.axis_names(arg, scope)
-            if value is None:
-                # P.UNCONSTRAINED and other non-axis entries name no axis; anything else is unknown.
-                known = isinstance(arg, ast.Attribute) and arg.attr == "UNCONSTRAINED"
-                entries.append(SpecEntry(self.span(arg), None, known))
-            else:
-                entries.append(SpecEntry(self.span(arg), value, True))
-        return Spec(self.span(call), tuple(entries))
-
     # --- integers ---------------------------------------------------------------------------------
     def int_value(self, expr: ast.AST, scope: Scope) -> int | None:
         followed = self.follow(expr, scope)
@@ -392,238 +301,6 @@ class Evaluator:
             return None
         ev, value, inner = followed
         return tuple(ev.int_value(e, inner) for e in value.elts)
-
-    # --- meshes -----------------------------------------------------------------------------------
-    def mesh(self, expr: ast.AST, scope: Scope) -> MeshInfo | None:
-        """Resolve a mesh expression to its construction, here or in another module of the project, or
-        None (see `mesh_site`)."""
-        found = self.mesh_site(expr, scope)
-        if found is None:
-            return None
-        ev, call, scope = found
-        if ev.ix.qualname(call.func, scope) in jaxapi.MESH_NAMES:
-            return ev._mesh_ctor(call, scope)
-        return ev._make_mesh(call, scope)
-
-    def mesh_call(self, expr: ast.AST, scope: Scope) -> tuple[ast.Call, Scope] | None:
-        """The `Mesh(...)` / `jax.make_mesh(...)` call a mesh expression evaluates when it is written in this
-        module, with its scope, or None (see `mesh_site`)."""
-        found = self.mesh_site(expr, scope)
-        if found is None or found[0] is not self:
-            return None
-        return found[1], found[2]
-
-    def mesh_site(
-        self, expr: ast.AST, scope: Scope, follow: Follow | None = None
-    ) -> tuple[Evaluator, ast.Call, Scope] | None:
-        """The `Mesh(...)` / `jax.make_mesh(...)` call a mesh expression evaluates, with the evaluator of the
-        module it is written in and its scope, or None.
-
-        Resolved: a name bound (module or enclosing scope, or imported from another module of the project)
-        to such a call, directly or through a function whose one return value is one (a function of this
-        module may take arguments: its parameters resolve to what every call passes). A parameter of the
-        checked function itself is not resolved. `follow`: the walk so far (`follow.MESH`).
-        """
-        follow = follow or Follow(MESH)
-        if follow.spent:
-            return None
-        followed = self.follow(expr, scope)
-        if followed is None or not isinstance(followed[1], ast.Call):
-            return None
-        ev, call, scope = followed
-        if ev is not self:
-            return ev.mesh_site(call, scope, follow.deeper())
-        qname = self.ix.qualname(call.func, scope)
-        if qname in jaxapi.MESH_NAMES or qname in jaxapi.MAKE_MESH_NAMES:
-            return self, call, scope
-        made = self._function(call.func, scope)
-        # A helper that builds the mesh: without arguments (here or in another module), or with arguments
-        # when it is defined here. Its parameters then resolve to the value every call of it in this module
-        # passes (`ModuleIndex.argument_for`: `build_mesh(dp=2, tp=4)` called once gives `(2, 4)`; callers
-        # that disagree leave the sizes unknown). A helper of another module is not: calls elsewhere in the
-        # project may pass other values.
-        if made is not None and (made[0] is self or (not call.args and not call.keywords)):
-            ev, func = made
-            returned = single_return(func)
-            inner = ev.ix.own_scope(func)
-            if returned is not None and inner is not None:
-                return ev.mesh_site(returned, inner, follow.deeper())
-        return None
-
-    def _function(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.AST] | None:
-        """The `def` a called name refers to, here or imported from another module of the project."""
-        if isinstance(expr, ast.Name):
-            binding = self.ix.single_binding(expr.id, scope)
-            if binding is not None and binding.kind is BindingKind.DEF:
-                return self, binding.node
-            qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
-        elif isinstance(expr, ast.Attribute):
-            qname = self.ix.qualname(expr, scope)
-        else:
-            return None
-        if self.project is None or not self.project.follows(qname):
-            return None
-        found = self.project.binding(qname)
-        if found is None or found[1].kind is not BindingKind.DEF:
-            return None
-        return found[0].ev, found[1].node
-
-    def _mesh_ctor(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
-        devices = argument(call, 0, "devices")
-        names_expr = argument(call, 1, "axis_names")
-        if devices is None or names_expr is None:
-            return None
-        names = self.axis_names(names_expr, scope)
-        if names is None:
-            return None
-        sizes, shape_span, shape_form = self._device_shape(devices, scope, len(names.axes))
-        info = self._mesh_info(call, scope, MeshKind.MESH, names, names_expr, sizes, shape_span, shape_form, AxisType.AUTO)
-        if shape_form is ShapeForm.LIST:
-            numpy = "np" if self.ix.qualname(ast.Name("np", ast.Load()), scope) == "numpy" else None
-            return replace(info, flat_devices=self.text(devices), numpy_name=numpy)
-        return replace(info, flat_devices=self.text(devices)) if shape_form is ShapeForm.FLAT else info
-
-    def _make_mesh(self, call: ast.Call, scope: Scope) -> MeshInfo | None:
-        shape_expr = argument(call, 0, "axis_shapes")
-        names_expr = argument(call, 1, "axis_names")
-        if shape_expr is None or names_expr is None:
-            return None
-        names = self.axis_names(names_expr, scope)
-        if names is None:
-            return None
-        shape = self.int_tuple(shape_expr, scope)
-        sizes = shape if shape is not None else (None,) * len(names.axes)
-        shape_span = self.span(shape_expr) if isinstance(shape_expr, (ast.Tuple, ast.List)) else None
-        form = ShapeForm.SEQ if shape_span else None
-        return self._mesh_info(
-            call, scope, MeshKind.MAKE_MESH, names, names_expr, sizes, shape_span, form, AxisType.EXPLICIT
-        )
-
-    def _device_shape(self, devices, scope, rank):
-        """Sizes and editable shape of a Mesh's devices: `x.reshape(2, 4)`, `np.reshape(x, (2, 4))`,
-        `create_device_mesh((2, 4))`, directly or through a name; or, for a one-axis mesh over a flat
-        `np.array(jax.devices()...)`, the devices argument itself (form FLAT: add-axis reshapes it in place,
-        `devs` -> `devs.reshape(1, -1)`, so nothing else that reads the array changes); or, for a one-axis mesh
-        over the device list `jax.devices()` / `jax.devices()[:n]` itself, that argument (form LIST: a list
-        has no `reshape`, add-axis makes it 2-D where it is passed; measured,
-        safety/measurements/add_axis_device_list_mesh.py)."""
-        unknown = ((None,) * rank, None, None)
-        resolved = self.resolve_name(devices, scope)
-        if resolved is not None and rank == 1:
-            listed = self._device_list_size(*resolved)
-            if listed is not False:
-                return (listed,), self.span(devices), ShapeForm.LIST
-        if resolved is None or not isinstance(resolved[0], ast.Call):
-            return unknown
-        call, scope = resolved
-        qname = self.ix.qualname(call.func, scope)
-        if rank == 1 and qname in _ARRAY_FUNCTIONS and call.args:
-            flat = self._device_list_size(call.args[0], scope)
-            if flat is not False:
-                return (flat,), self.span(devices), ShapeForm.FLAT
-        if qname in _RESHAPE_FUNCTIONS:
-            shape = argument(call, 1, "newshape") or argument(call, 1, "shape")
-            return self._shape_display(shape, scope) or unknown
-        if isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" and qname is None and call.args:
-            # The array method: `devices.reshape(2, 4)` or `devices.reshape((2, 4))`.
-            if len(call.args) == 1 and isinstance(call.args[0], (ast.Tuple, ast.List)):
-                return self._shape_display(call.args[0], scope) or unknown
-            if not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
-                return tuple(self.int_value(a, scope) for a in call.args), self.span(call), ShapeForm.ARGS
-            return unknown
-        if qname in jaxapi.CREATE_DEVICE_MESH_NAMES:
-            return self._shape_display(argument(call, 0, "mesh_shape"), scope) or unknown
-        return unknown
-
-    def _device_list_size(self, expr: ast.AST, scope: Scope) -> int | None | bool:
-        """`jax.devices()` (size unknown: None) or `jax.devices()[:n]` / `[a:b]` (its size when literal);
-        False for anything else."""
-        if isinstance(expr, ast.Call) and not expr.args and self.ix.qualname(expr.func, scope) in jaxapi.DEVICES_NAMES:
-            return None
-        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice) and expr.slice.step is None:
-            if self._device_list_size(expr.value, scope) is not None:
-                return False
-            lower = self.int_value(expr.slice.lower, scope) if expr.slice.lower is not None else 0
-            upper = self.int_value(expr.slice.upper, scope) if expr.slice.upper is not None else None
-            if lower is not None and lower >= 0 and upper is not None and upper > lower:
-                return upper - lower
-            return None
-        return False
-
-    def _shape_display(self, shape, scope):
-        if isinstance(shape, (ast.Tuple, ast.List)):
-            return tuple(self.int_value(e, scope) for e in shape.elts), self.span(shape), ShapeForm.SEQ
-        return None
-
-    def _mesh_info(self, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types):
-        types_expr = argument(call, 2, "axis_types")
-        axis_types, form, first, repeat_span, repeat_count = default_types, None, None, None, None
-        types = (default_types,) * len(names.names)
-        if types_expr is not None and not self.is_none(types_expr, scope):
-            axis_types, form, first, repeat_span, repeat_count = self._axis_types(types_expr, scope)
-            types = self._per_axis_types(types_expr, scope, len(names.names))
-        quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), "'")
-        names_span = self.span(names_expr) if isinstance(names_expr, (ast.Tuple, ast.List)) else None
-        return MeshInfo(
-            span=self.span(call),
-            kind=kind,
-            axis_names=names.names,
-            names_span=names_span,
-            sizes=tuple(sizes),
-            shape_span=shape_span,
-            shape_form=shape_form,
-            axis_types=axis_types,
-            axis_types_span=self.span(types_expr) if types_expr is not None else None,
-            axis_types_form=form,
-            axis_types_first=first,
-            repeat_span=repeat_span,
-            repeat_count=repeat_count,
-            quote=quote,
-            types=types,
-        )
-
-    def _per_axis_types(self, expr: ast.AST, scope: Scope, count: int) -> tuple[AxisType, ...]:
-        """One type per axis of an axis_types argument (`(A, B)` or `(A,) * n`); UNKNOWN for every axis when
-        the argument is not one of these displays or its length differs from the number of axes."""
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
-            seq, n = expr.left, expr.right
-            if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and isinstance(n, ast.Constant):
-                elts = list(seq.elts) * n.value if type(n.value) is int else []
-            else:
-                elts = []
-        elif isinstance(expr, (ast.Tuple, ast.List)):
-            elts = list(expr.elts)
-        else:
-            elts = []
-        if len(elts) != count:
-            return (AxisType.UNKNOWN,) * count
-        return tuple(self._type_kinds([e], scope) for e in elts)
-
-    def _axis_types(self, expr: ast.AST, scope: Scope):
-        """Classify an axis_types argument: (kind, form, first element text, repeat span, repeat count)."""
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
-            seq, count = expr.left, expr.right
-            if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and isinstance(count, ast.Constant):
-                kind = self._type_kinds(seq.elts, scope)
-                return kind, AxisTypesForm.REPEAT, self.text(seq.elts[0]), self.span(count), count.value
-            return AxisType.UNKNOWN, None, None, None, None
-        if isinstance(expr, (ast.Tuple, ast.List)) and expr.elts:
-            return self._type_kinds(expr.elts, scope), AxisTypesForm.SEQ, self.text(expr.elts[0]), None, None
-        return AxisType.UNKNOWN, None, None, None, None
-
-    def _type_kinds(self, elts: list[ast.expr], scope: Scope) -> AxisType:
-        kinds = set()
-        for elt in elts:
-            qname = self.ix.qualname(elt, scope)
-            if qname in jaxapi.AXIS_TYPE_AUTO:
-                kinds.add(AxisType.AUTO)
-            elif qname in jaxapi.AXIS_TYPE_EXPLICIT:
-                kinds.add(AxisType.EXPLICIT)
-            else:
-                kinds.add(AxisType.UNKNOWN)
-        if AxisType.UNKNOWN in kinds:
-            return AxisType.UNKNOWN
-        return kinds.pop() if len(kinds) == 1 else AxisType.MIXED
 
 
 def single_return(func: ast.AST) -> ast.AST | None:

@@ -11,7 +11,8 @@ Two fixes depend on the callers, not on the vmapped function itself:
 
 Both need *every* call, so the vmapped callable is followed (`spmdfix.analysis.uses.UseIndex`) from the
 `jax.vmap(...)` expression or the decorated `def`, through names, aliases and `jax.jit(...)` wrappers, to each
-call; any other use (passed to a function, stored, returned) is reported as not followed.
+call; any other use (passed to a function, stored, returned) is reported as not followed. The batch size is read
+from the static shapes of the call's arguments (`analysis.shapes`).
 """
 
 from __future__ import annotations
@@ -21,30 +22,27 @@ import ast
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
-from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, VMAP_CALLS, Follow
+from spmdfix.analysis.bindings import Scope
+from spmdfix.analysis.follow import VMAP_CALLS, Follow
 from spmdfix.analysis.kinds import BatchPlacement
+from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind, Scope
+from spmdfix.analysis.shapes import StaticShapes
+from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 
-_FILLED = frozenset({"zeros", "ones", "empty", "full"})
-# jax.random samplers and the position of their `shape` parameter (jax 0.10.2 signatures: bernoulli(key, p,
-# shape), truncated_normal(key, lower, upper, shape); the others (key, shape, ...)).
-_RANDOM = {"normal": 1, "uniform": 1, "bernoulli": 2, "truncated_normal": 3, "randint": 1, "gumbel": 1,
-           "laplace": 1}
-_SAME_SHAPE = frozenset({"asarray", "array", "device_put", "float32", "abs", "exp", "sin", "cos", "tanh"})
-_ARRAY_MODULES = ("jax.numpy.", "numpy.")
 _UNKNOWN = ast.Constant(value=...)  # stands for an `in_axes` that could not be found
 
 
 class VmapCallAnalysis:
     """Finds the calls of a vmapped callable in one module, its `ModuleModel` (pure; see the module docstring)."""
 
-    def __init__(self, model: ModuleModel) -> None:
+    def __init__(self, model: ModuleModel, shapes: StaticShapes) -> None:
         self.ix = model.ix
         self.ev = model.ev
         self.uses = model.uses
+        self.shapes = shapes
 
     def calls(self, site: ast.AST, fun: ast.AST | None, in_axes: ast.AST | None) -> VmapCalls:
         """The calls of the vmap at `site`: a `jax.vmap(...)` call (or `partial(jax.vmap, ...)(f)`), or a
@@ -129,7 +127,7 @@ class VmapCallAnalysis:
             for arg, axis in zip(call.args, axes):
                 next_dim.append(self._placed_names(arg, scope, 1) if axis == 0 else None)
                 off_batch.append(self._axes_off(arg, scope, axis) if axis is not None else None)
-                shape = self.shape(arg, scope)
+                shape = self.shapes.shape(arg, scope)
                 # the mapped dimension is gone inside the vmapped function (a negative or out-of-range axis:
                 # not followed)
                 mapped = axis is None or (shape is not None and 0 <= axis < len(shape))
@@ -164,7 +162,7 @@ class VmapCallAnalysis:
         single = self.ev.int_value(expr, scope)
         if single is not None:
             return [single] * count
-        resolved = self._resolve(expr, scope)
+        resolved = self.shapes.resolve(expr, scope)
         if resolved is None or not isinstance(resolved[0], (ast.Tuple, ast.List)):
             return None
         out: list[int | None] = []
@@ -210,8 +208,8 @@ class VmapCallAnalysis:
             return None, None
         named, scope = found
         mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
-        mesh = self.ev.mesh(mesh_expr, scope) if mesh_expr is not None else None
-        tree = self.ev.spec_tree(spec_expr, scope) if spec_expr is not None else None
+        mesh = resolve_mesh(self.ev, mesh_expr, scope) if mesh_expr is not None else None
+        tree = spec_tree(self.ev, spec_expr, scope) if spec_expr is not None else None
         if mesh is None or tree is None or tree.unresolved or len(tree.specs) != 1:
             return None, None
         entries = tree.specs[0].entries
@@ -221,14 +219,14 @@ class VmapCallAnalysis:
 
     def _named_sharding(self, arg: ast.AST, scope: Scope) -> tuple[ast.Call, Scope] | None:
         """The `NamedSharding(...)` call of `jax.device_put(x, NamedSharding(...))` that produces `arg`."""
-        resolved = self._resolve(arg, scope)
+        resolved = self.shapes.resolve(arg, scope)
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return None
         call, scope = resolved
         if self.ix.qualname(call.func, scope) != "jax.device_put":
             return None
         sharding = argument(call, 1, "device")
-        found = self._resolve(sharding, scope) if sharding is not None else None
+        found = self.shapes.resolve(sharding, scope) if sharding is not None else None
         if found is None or not isinstance(found[0], ast.Call):
             return None
         if self.ix.qualname(found[0].func, found[1]) not in jaxapi.NAMED_SHARDING_NAMES:
@@ -242,7 +240,7 @@ class VmapCallAnalysis:
         if found is None:
             return None
         named, scope = found
-        tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
+        tree = spec_tree(self.ev, argument(named, 1, "spec"), scope)
         if tree.unresolved or len(tree.specs) != 1:
             return None
         return tree.specs[0].entries
@@ -277,20 +275,20 @@ class VmapCallAnalysis:
 
     def _placement(self, arg: ast.AST, scope: Scope, axis: int) -> BatchPlacement:
         """How a mapped argument's batch dimension is placed."""
-        resolved = self._resolve(arg, scope)
+        resolved = self.shapes.resolve(arg, scope)
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return BatchPlacement.UNKNOWN
         call, scope = resolved
         if self.ix.qualname(call.func, scope) != "jax.device_put":
             return BatchPlacement.UNKNOWN
         sharding = argument(call, 1, "device")
-        found = self._resolve(sharding, scope) if sharding is not None else None
+        found = self.shapes.resolve(sharding, scope) if sharding is not None else None
         if found is None or not isinstance(found[0], ast.Call):
             return BatchPlacement.UNKNOWN
         named, scope = found
         if self.ix.qualname(named.func, scope) not in jaxapi.NAMED_SHARDING_NAMES:
             return BatchPlacement.UNKNOWN
-        tree = self.ev.spec_tree(argument(named, 1, "spec"), scope)
+        tree = spec_tree(self.ev, argument(named, 1, "spec"), scope)
         if tree.unresolved or len(tree.specs) != 1:
             return BatchPlacement.UNKNOWN
         entries = tree.specs[0].entries
@@ -300,182 +298,3 @@ class VmapCallAnalysis:
         if not entry.known:
             return BatchPlacement.UNKNOWN
         return BatchPlacement.AXES if entry.value is not None else BatchPlacement.NONE
-
-    # --- names ------------------------------------------------------------------------------------
-    def _resolve(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, Scope] | None:
-        """Follow names to the value they hold here: a name bound once (`Evaluator.resolve_name`), or a name
-        reassigned in straight-line code (`x = ...; x = jax.device_put(x, ...)`), whose value at a use is the
-        last assignment before it in the same statement list. None past `follow.STRAIGHT_LINE` names."""
-        step = Follow(STRAIGHT_LINE)
-        while not step.spent:
-            step = step.deeper()
-            if not isinstance(expr, ast.Name):
-                return expr, scope
-            binding = self.ix.single_binding(expr.id, scope)
-            if binding is not None:
-                if binding.kind is not BindingKind.ASSIGN:
-                    return None
-                expr, scope = binding.node, binding.scope
-                continue
-            found = self._straight_line_value(expr, scope)
-            if found is None:
-                return None
-            expr = found
-        return None
-
-    def _straight_line_value(self, name: ast.Name, scope: Scope) -> ast.AST | None:
-        bindings = scope.bindings.get(name.id, [])
-        if not bindings or any(b.kind is not BindingKind.ASSIGN for b in bindings):
-            return None
-        stmt, block = self._statement_in_block(name)
-        if block is None:
-            return None
-        position = {id(s): i for i, s in enumerate(block)}
-        best = None
-        for b in bindings:
-            assign = self.ix.parent.get(id(b.node))
-            if not isinstance(assign, ast.Assign) or id(assign) not in position:
-                return None  # assigned in a nested block or by another statement form: no single reaching value
-            i = position[id(assign)]
-            if i < position[id(stmt)] and (best is None or i > best[0]):
-                best = (i, b.node)
-        return best[1] if best is not None else None
-
-    def _statement_in_block(self, node: ast.AST) -> tuple[ast.AST | None, list | None]:
-        """The statement holding `node` and the body list it is in (its function's or the module's)."""
-        child = node
-        for anc in self.ix.ancestors(node):
-            body = getattr(anc, "body", None)
-            if isinstance(body, list) and child in body:
-                return (child, body) if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)) else (None, None)
-            child = anc
-        return None, None
-
-    # --- static shapes ------------------------------------------------------------------------------
-    def shape(self, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> tuple[int, ...] | None:
-        """The shape of an array expression when it is built from literals of the module: `jnp.zeros((4, 8))`,
-        `jnp.arange(32).reshape(4, 8)`, `jax.random.normal(key, (4, 8))`, `jax.device_put(x, ...)`, `x * 2.0`,
-        through names; None otherwise (or past `follow.SHAPE` steps)."""
-        follow = follow or Follow(SHAPE)
-        if follow.spent:
-            return None
-        resolved = self._resolve(expr, scope)
-        if resolved is None:
-            return None
-        expr, scope = resolved
-        if isinstance(expr, (ast.List, ast.Tuple)):
-            return self._display_shape(expr, scope, follow.deeper())
-        if isinstance(expr, ast.BinOp):
-            left, right = self._is_number(expr.left, scope), self._is_number(expr.right, scope)
-            if left and not right:
-                return self.shape(expr.right, scope, follow.deeper())
-            if right and not left:
-                return self.shape(expr.left, scope, follow.deeper())
-            return None
-        if not isinstance(expr, ast.Call):
-            return None
-        func = expr.func
-        qname = self.ix.qualname(func, scope) or ""
-        last = qname.rsplit(".", 1)[-1]
-        if qname.startswith(_ARRAY_MODULES) or qname == "jax.device_put":
-            if last in _FILLED:
-                return self._shape_value(argument(expr, 0, "shape"), scope)
-            if last == "arange" and len(expr.args) in (1, 2) and not expr.keywords:
-                ends = [self.int_expr(a, scope) for a in expr.args]
-                if None in ends:
-                    return None
-                return (ends[0],) if len(ends) == 1 else (ends[1] - ends[0],)
-            if last == "linspace":
-                num = argument(expr, 2, "num")
-                n = 50 if num is None else self.int_expr(num, scope)
-                return (n,) if n is not None else None
-            if last == "reshape":
-                base = self.shape(argument(expr, 0, "a"), scope, follow.deeper()) if argument(expr, 0, "a") else None
-                return self._reshaped(base, [argument(expr, 1, "shape")], scope)
-            if last in _SAME_SHAPE and expr.args:
-                return self.shape(expr.args[0], scope, follow.deeper())
-            return None
-        if qname.startswith("jax.random.") and last in _RANDOM:
-            return self._shape_value(argument(expr, _RANDOM[last], "shape"), scope)
-        if qname == "" and isinstance(func, ast.Attribute):
-            if func.attr == "reshape":
-                base = self.shape(func.value, scope, follow.deeper())
-                return self._reshaped(base, expr.args, scope)
-            if func.attr == "astype":
-                return self.shape(func.value, scope, follow.deeper())
-        return None
-
-    def _display_shape(self, expr: ast.AST, scope: Scope, follow: Follow) -> tuple[int, ...] | None:
-        """The shape of a (nested) list or tuple display of numbers, as `np.array` builds it: `[1.0, 2.0]` is
-        (2,), `[[1, 2], [3, 4]]` is (2, 2); None when ragged or holding anything else (or past `follow`)."""
-        if follow.spent or not isinstance(expr, (ast.List, ast.Tuple)) or not expr.elts:
-            return None
-        if all(self._is_number(e, scope) for e in expr.elts):
-            return (len(expr.elts),)
-        inner = {self._display_shape(e, scope, follow.deeper()) for e in expr.elts}
-        if len(inner) != 1 or None in inner:
-            return None
-        return (len(expr.elts), *inner.pop())
-
-    def _reshaped(self, base, args, scope) -> tuple[int, ...] | None:
-        if len(args) == 1 and args[0] is not None:
-            dims = self._shape_value(args[0], scope, allow_minus=True)
-        else:
-            dims = tuple(self.int_expr(a, scope) for a in args)
-            dims = None if None in dims else dims
-        if dims is None:
-            return None
-        if dims.count(-1) == 1:
-            if base is None:
-                return None
-            total, known = 1, 1
-            for d in base:
-                total *= d
-            for d in dims:
-                known *= d if d != -1 else 1
-            if known == 0 or total % known:
-                return None
-            dims = tuple(total // known if d == -1 else d for d in dims)
-        return dims if all(d >= 0 for d in dims) else None
-
-    def _shape_value(self, expr, scope, allow_minus: bool = False) -> tuple[int, ...] | None:
-        if expr is None:
-            return None
-        single = self.int_expr(expr, scope)
-        if single is not None:
-            return (single,) if single >= 0 or allow_minus else None
-        resolved = self._resolve(expr, scope)
-        if resolved is None or not isinstance(resolved[0], (ast.Tuple, ast.List)):
-            return None
-        dims = tuple(self.int_expr(e, resolved[1]) for e in resolved[0].elts)
-        if None in dims or (not allow_minus and any(d < 0 for d in dims)):
-            return None
-        return dims
-
-    def int_expr(self, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> int | None:
-        """An integer built from literals and module constants with `+ - * //`; None otherwise (or past
-        `follow.INTEGER` steps)."""
-        follow = follow or Follow(INTEGER)
-        if follow.spent:
-            return None
-        resolved = self._resolve(expr, scope)
-        if resolved is None:
-            return None
-        expr, scope = resolved
-        if isinstance(expr, ast.Constant) and type(expr.value) is int:
-            return expr.value
-        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-            inner = self.int_expr(expr.operand, scope, follow.deeper())
-            return -inner if inner is not None else None
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
-            a, b = self.int_expr(expr.left, scope, follow.deeper()), self.int_expr(expr.right, scope, follow.deeper())
-            if a is None or b is None:
-                return None
-            if isinstance(expr.op, ast.FloorDiv):
-                return a // b if b else None
-            return a + b if isinstance(expr.op, ast.Add) else a - b if isinstance(expr.op, ast.Sub) else a * b
-        return None
-
-    def _is_number(self, expr: ast.AST, scope: Scope) -> bool:
-        resolved = self._resolve(expr, scope)
-        return resolved is not None and isinstance(resolved[0], ast.Constant) and type(resolved[0].value) in (int, float)

@@ -12,10 +12,10 @@ import ast
 from dataclasses import dataclass
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import VMAP_FACTORY, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.scopes import BindingKind, Scope
 from spmdfix.model import Span
 
 # The last component of each qualified vmap name: an attribute callee with another name is no vmap.

@@ -99,7 +99,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
         return Refusal(TRANSFORM, "the mesh's shape or axis names are not literals this transform can extend")
     name = new_axis_name(mesh.axis_names, base_name)
     if mesh.shape_form is ShapeForm.FLAT:
-        # The devices argument is a name or a call (values.Evaluator._device_shape): no parentheses needed.
+        # The devices argument is a name or a call (meshes._device_shape): no parentheses needed.
         shape_edit = NodeEdit(mesh.shape_span, EditKind.REPLACE, f"{mesh.flat_devices}.reshape(1, -1)")
     elif mesh.shape_form is ShapeForm.LIST:
         # A list of devices has no reshape: made a 1 x n array where it is passed, with numpy when the module

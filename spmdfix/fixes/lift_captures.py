@@ -11,7 +11,7 @@ lifted form still fails (pvary), so the fix is not offered there.
 The fix is safe only when both entities it relies on are on the allowlist: the body's own structure (a
 `lambda` or plain `def` applied where it is built, maybe through `jax.vmap` wrappers, which get
 `in_axes=(0, ..., None)` so they do not map the new operand) and every use of the lifted value in the body
-(`CaptureAnalysis.lift_use_problem`); otherwise it is unsafe and says which use.
+(`analysis.lift.LiftAnalysis.lift_use_problem`); otherwise it is unsafe and says which use.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     if not applied:
         return False
     # The mesh may also be built in another module of the project (`from pkg.meshes import mesh`: the
-    # analysis follows the import, `values.Evaluator.mesh_site`), whose text then holds its Explicit axes.
+    # analysis follows the import, `meshes.mesh_site`), whose text then holds its Explicit axes.
     return ("Explicit" in source or "make_mesh" in source or imports_project(source, code_only=True)) and (
         in_one_function(source, applied, placed)
     )

@@ -1,0 +1,280 @@
+"""Which values the spmd vmap batches, followed from the vmapped function to a function on its chain.
+
+"Batched" is followed by a small taint analysis along the call chain from the vmap to the function that
+builds the shard_map: the vmapped function's parameters (those whose `in_axes` entry is not None), every
+local computed from a batched value, and the parameters of each function on the chain that receive one.
+Steps through a higher-order function (jit, scan, ...) taint all parameters of the function passed. A
+function jitted inside the vmap stops the walk (what it closes over are jit operands).
+
+Also here, as they read the same chain: which vmapped parameters a local comes from (`plain_hops`,
+`sources_through`, for a capture's `params`), and which operands of a shard_map the vmap leaves unbatched
+(`unbatched_operands`, for the collectives that then see no batched value).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from spmdfix import jaxapi
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.static import dynamic_names
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.reach import ReachedSite
+
+
+class BatchedValues:
+    """The names that hold values the spmd vmap batches, in the functions of one module (its `ModuleModel`)
+    on a vmap's chain. Pure."""
+
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+
+    def _qualname(self, expr: ast.expr) -> str | None:
+        """The qualified name `expr` resolves to where it is written (static reads such as `jnp.shape`)."""
+        return self.ix.qualname(expr, self.ix.scope_at(expr))
+
+    def batched_in(
+        self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, home: ast.AST | None,
+        through_jit: bool = False, vmap: ast.AST | None = None,
+    ) -> set[str] | None:
+        """The names of function `home` (on the chain from the vmapped `fun`) that hold batched values, or
+        None when the chain cannot be followed to `home` (or passes a function jitted inside the vmap, whose
+        operands are not followed unless `through_jit`: a vmap of a jitted function batches exactly the
+        arguments it batches, so which values are batched carries through; what a capture does under jit does
+        not). `vmap` is the vmap call or decorator: a jit decorator of `fun` stacked above it wraps the vmap and
+        stops nothing (`_jitted`)."""
+        start = self.ix.function_of(fun)
+        if home is None or start is None:
+            return None
+        tainted = self._tainted_params(start, in_axes)
+        current = start
+        for node in reached.chain_nodes:
+            if current is home or (self._jitted(current, vmap) and not through_jit):
+                break
+            tainted_locals = self._taint_locals(current, tainted)
+            current, tainted = self._step(node, tainted_locals)
+            if current is None:
+                return None
+        if current is not home or (self._jitted(home, vmap) and not through_jit):
+            return None
+        return self._taint_locals(home, tainted)
+
+    def _jitted(self, func: ast.AST, vmap: ast.AST | None = None) -> bool:
+        """True for a function under a jit decorator applied inside the spmd vmap: what it closes over are jit
+        operands, not batched. Decorators apply bottom-up, so on the vmapped function itself only a jit listed
+        under the vmap decorator `vmap` is inside it; one stacked above (`@jax.jit` over
+        `@partial(jax.vmap, spmd_axis_name=...)`) wraps the vmap as `jax.jit(jax.vmap(f))` does, and the
+        capture fails as it does eagerly (measured on jax 0.10.2, check_vma True and False, any specs:
+        safety/measurements/capture_jit_above_vmap.py; golden/lift-captures/jit_above_vmap_decorator)."""
+        return self.ix.decorator_in(func, jaxapi.JIT_NAMES, below=vmap) is not None
+
+    def _tainted_params(self, func: ast.AST, in_axes: ast.AST | None) -> set[str]:
+        names = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+        if isinstance(in_axes, ast.Constant) and in_axes.value is None:
+            return set()
+        if isinstance(in_axes, (ast.Tuple, ast.List)) and len(in_axes.elts) == len(names):
+            return {
+                n for n, ax in zip(names, in_axes.elts) if not (isinstance(ax, ast.Constant) and ax.value is None)
+            }
+        return set(names) | {a.arg for a in func.args.kwonlyargs}
+
+    def _step(self, call: ast.AST, tainted: set[str]) -> tuple[ast.AST | None, set[str]]:
+        """Follow one chain call into the function it reaches, with the parameters that receive batched data."""
+        if not isinstance(call, ast.Call):
+            return None, set()
+        scope = self.ix.scope_at(call)
+        if isinstance(call.func, ast.Name):
+            callee = self.ix.function_of(call.func)
+            if callee is None:
+                return None, set()
+            params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
+            hit = {p for p, arg in zip(params, call.args) if mentions(arg, tainted, self.ix.parent, self._qualname)}
+            hit |= {kw.arg for kw in call.keywords if kw.arg and mentions(kw.value, tainted, self.ix.parent, self._qualname)}
+            return callee, hit
+        qname = self.ix.qualname(call.func, scope)
+        if qname in jaxapi.JIT_NAMES:
+            return None, set()
+        if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
+            for arg in call.args:
+                callee = self.ix.function_of(arg)
+                if callee is not None:
+                    every = {a.arg for a in [*callee.args.posonlyargs, *callee.args.args, *callee.args.kwonlyargs]}
+                    return callee, every
+        return None, set()
+
+    def _own_assignments(self, func: ast.AST) -> list[ast.AST]:
+        """The assignments (`=`, annotated, augmented, `:=`) of `func` itself, not of functions nested in it."""
+        return [
+            n
+            for n in ast.walk(func)
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
+            and self.ix.enclosing_function(n) is func
+        ]
+
+    def _taint_locals(self, func: ast.AST, tainted: set[str]) -> set[str]:
+        """`tainted` plus the locals of `func` assigned from them, to a fixed point."""
+        result = set(tainted)
+        if isinstance(func, ast.Lambda):
+            return result
+        assigns = self._own_assignments(func)
+        changed = True
+        while changed:
+            changed = False
+            for node in assigns:
+                value = node.value
+                if value is None or not mentions(value, result, self.ix.parent, self._qualname):
+                    continue
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name) and name.id not in result:
+                            result.add(name.id)
+                            changed = True
+        return result
+
+    def plain_hops(self, start: ast.AST | None, home: ast.AST | None, reached: ReachedSite):
+        """[(caller, call, callee), ...] from the vmapped function `start` to `home` when every step of the
+        chain is a plain call of a function by its name; [] when `start` is `home`; None otherwise."""
+        if start is None or home is None:
+            return None
+        hops, current = [], start
+        for node in reached.chain_nodes:
+            if current is home:
+                break
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                return None
+            callee = self.ix.function_of(node.func)
+            if callee is None:
+                return None
+            hops.append((current, node, callee))
+            current = callee
+        return hops if current is home else None
+
+    def sources_through(self, hops, home: ast.AST, name: str) -> tuple[int, ...] | None:
+        """The positional parameters of the vmapped function that local `name` of `home` comes from, back
+        through plain positional calls (`hops`); None when any step is not known."""
+        indices = self._param_sources(home, name)
+        for caller, call, callee in reversed(hops):
+            if indices is None or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+                return None
+            found: set[int] = set()
+            for i in indices:
+                if i >= len(call.args):
+                    return None  # a default: not a value of the vmap's call
+                names = [n.id for n in ast.walk(call.args[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+                for n in names:
+                    sources = self._param_sources(caller, n)
+                    if sources is None:
+                        return None
+                    found |= set(sources)
+            indices = tuple(sorted(found)) if found else None
+        return indices
+
+    def _param_sources(self, func: ast.AST, name: str) -> tuple[int, ...] | None:
+        """The positional parameters of `func` that local `name` is (or is assigned from, to a fixed point),
+        by index; None when `name` is bound otherwise (a loop target, an import, a nested def)."""
+        params = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+        if isinstance(func, ast.Lambda):
+            return (params.index(name),) if name in params else None
+        assigns: dict[str, list[ast.AST]] = {}
+        for node in self._own_assignments(func):
+            if node.value is None:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Name):
+                        assigns.setdefault(t.id, []).append(node.value)
+        found: set[int] = set()
+        todo, seen = [name], set()
+        while todo:
+            current = todo.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            if current in params:
+                found.add(params.index(current))
+            elif current not in assigns:
+                continue  # a global or builtin: not a value of this call
+            for value in assigns.get(current, ()):
+                todo.extend(n.id for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+        return tuple(sorted(found)) if found else None
+
+    def unbatched_operands(
+        self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None
+    ) -> set[str]:
+        """The parameters of the shard_map `body` whose operands the spmd vmap does not batch.
+
+        For a shard_map applied where it is built (`shard_map(body, ...)(a, b)`, also through
+        `jax.jit(shard_map(body, ...))(a, b)`), and for a body decorated with
+        it (`@partial(jax.shard_map, ...)` over `def body(a, b)`) when every read of the body's name is a call
+        of it in the function the vmap's chain reaches it from (fuzz seed 4715); positional operands only. An
+        operand is unbatched when it mentions no batched name of the function that applies it; with several
+        calls, at every one of them.
+        """
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return set()
+        applications = self._applications(reached, body)
+        params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
+        if not applications or body.args.vararg:
+            return set()
+        home = self.ix.enclosing_function(applications[0])
+        # A jitted function on the way keeps unbatched operands unbatched (measured: fuzz seed 3811, a psum of
+        # an unbatched operand in a shard_map applied by a @jax.jit function runs and matches).
+        batched = self.batched_in(fun, in_axes, reached, home, through_jit=True)
+        if batched is None:
+            return set()
+        unbatched = set(params)
+        for application in applications:
+            if application.keywords or any(isinstance(a, ast.Starred) for a in application.args):
+                return set()
+            if len(params) != len(application.args) or self.ix.enclosing_function(application) is not home:
+                return set()
+            unbatched &= {p for p, arg in zip(params, application.args) if not mentions(arg, batched, self.ix.parent, self._qualname)}
+        return unbatched
+
+    def _applications(self, reached: ReachedSite, body: ast.AST) -> list[ast.Call]:
+        """The calls that apply the reached shard_map to its operands: the one call where it is built, or, for a
+        body decorated with it, every call of the body's name (none when the name is read any other way,
+        bound more than once, or the chain does not reach the body through one of those calls)."""
+        node = reached.site.node
+        application = self.ix.parent.get(id(node))
+        if isinstance(application, ast.Call) and application.func is node:
+            return [application]
+        if self._jit_of(application, node):
+            # `jax.jit(shard_map(body, ...))(a, b)`: the jitted shard_map is applied to the same operands
+            # (fuzz seed 7143: a psum of an unbatched operand there runs and matches;
+            # golden/clean/collective_unbatched_operand_jit_of_shard_map)
+            outer = self.ix.parent.get(id(application))
+            if isinstance(outer, ast.Call) and outer.func is application:
+                return [outer]
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)) or node not in body.decorator_list:
+            return []
+        bindings = self.ix.scope_at(body).bindings.get(body.name, [])
+        if len(bindings) != 1 or bindings[0].node is not body:
+            return []
+        calls = []
+        for load in self.ix.loads_of(body.name):
+            if not any(b is bindings[0] for b in self.ix.lookup(load.id, self.ix.scope_at(load))):
+                continue
+            call = self.ix.parent.get(id(load))
+            if not (isinstance(call, ast.Call) and call.func is load):
+                return []  # passed or stored: applied somewhere this analysis does not see
+            calls.append(call)
+        if not reached.chain_nodes or not any(c is reached.chain_nodes[-1] for c in calls):
+            return []
+        return calls
+
+    def _jit_of(self, call: ast.AST | None, node: ast.AST) -> bool:
+        """`call` is `jax.jit(node)`, with no other argument."""
+        return (
+            isinstance(call, ast.Call) and len(call.args) == 1 and call.args[0] is node and not call.keywords
+            and self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.JIT_NAMES
+        )
+
+
+def mentions(expr: ast.AST, names: set[str], parents: dict[int, ast.AST], qualname=None) -> bool:
+    """True when `expr` reads one of `names` as a value (a static read such as `x.shape[0]` does not count)."""
+    return bool(dynamic_names(expr, parents, qualname) & names)

@@ -1,0 +1,116 @@
+"""The places a reach walk (`reach.Reacher`) loses, in words: where the code of the project calls something
+the analysis cannot know (SPMD910 reports them: silence is a claim, never a guess).
+
+Lost: a called name bound in several places, a parameter or a loop target whose callable is not known, a
+callable looked up at run time (`LAYERS[name]`, `getattr(obj, name)`), `self.name(...)` that the class and its
+bases do not define, a name of the project the index cannot resolve. Not lost: what a library (JAX, the
+standard library, any module outside the project) defines; `follows` says which names are the project's.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import TYPE_CHECKING
+
+from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.module_model import ModuleModel
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.reach import ReachResult
+
+# The standard library defines no shard_map: its calls are not looked for in the project (nor counted).
+_STDLIB = frozenset(sys.stdlib_module_names)
+
+
+class LostPlaces:
+    """What the reach walk of one module (its `ModuleModel`) cannot follow, with a project index
+    (`ModuleModel.project`) to tell the project's names from a library's. Pure."""
+
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+        self.members = model.members
+        self.project = model.project
+
+    def follows(self, qname: str | None) -> bool:
+        """Whether `qname` is a name the project index looks for (not JAX's, not the standard library's)."""
+        return (
+            self.project is not None
+            and self.project.follows(qname)
+            and qname.split(".")[0] not in _STDLIB  # type: ignore[union-attr]
+        )
+
+    def lost_bindings(self, name: ast.Name, scope: Scope, result: ReachResult) -> None:
+        """A called name with several bindings: lost when one of them is code (a function, class, parameter
+        or value of this module); names bound only by imports (`try: import a except: import b`) are left
+        alone, as a builtin is."""
+        bindings = self.ix.lookup(name.id, scope)
+        if len(bindings) > 1 and any(b.kind in (BindingKind.DEF, BindingKind.CLASS, BindingKind.PARAM, BindingKind.ASSIGN) for b in bindings):
+            result.unresolved.append((name, f"`{name.id}` is bound in {len(bindings)} places"))
+
+    def is_getattr(self, call: ast.Call, scope: Scope) -> bool:
+        """`getattr(obj, name)` with the builtin `getattr` and a name that is not a string constant."""
+        return (
+            isinstance(call.func, ast.Name)
+            and call.func.id == "getattr"
+            and not self.ix.lookup("getattr", scope)
+            and len(call.args) >= 2
+            and not isinstance(call.args[1], ast.Constant)
+        )
+
+    def library_value(self, expr: ast.AST, scope: Scope) -> bool:
+        """Whether `expr` names a library module or object (`jnp`, `jax.nn`, `optax`): what is looked up in
+        it is a library's callable, not code of the project the walk lost."""
+        qname = self.ix.qualname(expr, scope)
+        if qname is None:
+            return False
+        if qname.split(".")[0] in _STDLIB or not self.follows(qname):
+            return True
+        return self.project.lost(qname) is None and self.project.binding(qname) is None  # type: ignore[union-attr]
+
+    def missing_member(self, attr: ast.Attribute, scope: Scope) -> str:
+        """Why `self.name(...)` that `self_member` did not find is lost, or "" when the class may inherit it
+        from a library (`self.param` of a flax Module) and the class declares no field `name`."""
+        cls = self.members.enclosing_class(attr, scope)
+        if cls is None:
+            return ""
+        if any(isinstance(s, ast.AnnAssign) and _is_name(s.target, attr.attr) for s in cls.body):
+            return f"`self.{attr.attr}` is a field given where the object is built"
+        outside = self.members.outside_base(cls)
+        if outside is None:
+            return f"`self.{attr.attr}` is not defined in its class or its bases (set at run time?)"
+        if not (outside and self.follows(outside)):
+            return ""  # a library's base class (flax's Module: `self.param`), or one without a name
+        if self.project.kind_of(outside) is BindingKind.CLASS:  # type: ignore[union-attr]
+            return f"`self.{attr.attr}` may come from `{outside}`, a class of another module (not followed)"
+        if self.project.lost(outside) is not None:  # type: ignore[union-attr]
+            return f"`self.{attr.attr}` may come from `{outside}`, a class of the project that is not followed"
+        return ""
+
+    def opaque_name(self, func: ast.Name, scope: Scope) -> bool:
+        """A called name whose function spmdfix cannot see: a parameter, a loop or `with` target, or a
+        name bound to a value that is not a function, a wrapper or a class of this module."""
+        binding = self.ix.single_binding(func.id, scope)
+        if binding is None:
+            return bool(self.ix.lookup(func.id, scope))  # several bindings: unknown; none: a builtin
+        if binding.kind is BindingKind.PARAM:
+            return self.ix.argument_for(binding) is None
+        if binding.kind is BindingKind.OTHER:
+            return True
+        if binding.kind is BindingKind.ASSIGN:
+            value = binding.node
+            if isinstance(value, (ast.Lambda, ast.Name, ast.Attribute)):
+                return False
+            if isinstance(value, ast.Call):
+                inner = value.func
+                known = self.ix.qualname(inner, binding.scope) is not None or isinstance(inner, ast.Call)
+                if isinstance(inner, ast.Name):
+                    target = self.ix.single_binding(inner.id, binding.scope)
+                    known = known or (target is not None and target.kind in (BindingKind.CLASS, BindingKind.DEF))
+                return not known
+            return True
+        return False
+
+
+def _is_name(target: ast.AST, name: str) -> bool:
+    return isinstance(target, ast.Name) and target.id == name

@@ -1,0 +1,269 @@
+"""Evaluation of mesh constructions: `Mesh(devices, names)` and `jax.make_mesh(shape, names)`, written here,
+behind a name, in a helper that returns one, or in another module of the project, to a `values.MeshInfo`.
+
+Also read here: the shape of a `Mesh`'s devices (`devices.reshape(2, 4)`, `np.reshape`, `create_device_mesh`,
+a flat device array or the device list `jax.devices()[:n]` of a one-axis mesh) and its axis_types argument.
+Spans point at the text add-axis would change. Facts mirror JAX 0.10.2 (docs/jax-behaviour.md, "The APIs
+involved"): `Mesh` defaults to Auto axes, `jax.make_mesh` to Explicit ones. A mesh that is not visible in the
+source gives None: spmdfix never guesses one.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.follow import MESH, Follow
+from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
+from spmdfix.analysis.values import Evaluator, MeshInfo, single_return
+
+_RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
+_ARRAY_FUNCTIONS = frozenset({"numpy.array", "numpy.asarray"})
+
+
+def resolve_mesh(ev: Evaluator, expr: ast.AST, scope: Scope) -> MeshInfo | None:
+    """Resolve a mesh expression to its construction, here or in another module of the project, or
+    None (see `mesh_site`)."""
+    found = mesh_site(ev, expr, scope)
+    if found is None:
+        return None
+    home, call, scope = found
+    if home.ix.qualname(call.func, scope) in jaxapi.MESH_NAMES:
+        return _mesh_ctor(home, call, scope)
+    return _make_mesh(home, call, scope)
+
+
+def mesh_call(ev: Evaluator, expr: ast.AST, scope: Scope) -> tuple[ast.Call, Scope] | None:
+    """The `Mesh(...)` / `jax.make_mesh(...)` call a mesh expression evaluates when it is written in this
+    module, with its scope, or None (see `mesh_site`)."""
+    found = mesh_site(ev, expr, scope)
+    if found is None or found[0] is not ev:
+        return None
+    return found[1], found[2]
+
+
+def mesh_site(
+    ev: Evaluator, expr: ast.AST, scope: Scope, follow: Follow | None = None
+) -> tuple[Evaluator, ast.Call, Scope] | None:
+    """The `Mesh(...)` / `jax.make_mesh(...)` call a mesh expression evaluates, with the evaluator of the
+    module it is written in and its scope, or None.
+
+    Resolved: a name bound (module or enclosing scope, or imported from another module of the project)
+    to such a call, directly or through a function whose one return value is one (a function of this
+    module may take arguments: its parameters resolve to what every call passes). A parameter of the
+    checked function itself is not resolved. `follow`: the walk so far (`follow.MESH`).
+    """
+    follow = follow or Follow(MESH)
+    if follow.spent:
+        return None
+    followed = ev.follow(expr, scope)
+    if followed is None or not isinstance(followed[1], ast.Call):
+        return None
+    home, call, scope = followed
+    if home is not ev:
+        return mesh_site(home, call, scope, follow.deeper())
+    qname = ev.ix.qualname(call.func, scope)
+    if qname in jaxapi.MESH_NAMES or qname in jaxapi.MAKE_MESH_NAMES:
+        return ev, call, scope
+    made = _function(ev, call.func, scope)
+    # A helper that builds the mesh: without arguments (here or in another module), or with arguments
+    # when it is defined here. Its parameters then resolve to the value every call of it in this module
+    # passes (`ModuleIndex.argument_for`: `build_mesh(dp=2, tp=4)` called once gives `(2, 4)`; callers
+    # that disagree leave the sizes unknown). A helper of another module is not: calls elsewhere in the
+    # project may pass other values.
+    if made is not None and (made[0] is ev or (not call.args and not call.keywords)):
+        home, func = made
+        returned = single_return(func)
+        inner = home.ix.own_scope(func)
+        if returned is not None and inner is not None:
+            return mesh_site(home, returned, inner, follow.deeper())
+    return None
+
+
+def _function(ev: Evaluator, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.AST] | None:
+    """The `def` a called name refers to, here or imported from another module of the project."""
+    if isinstance(expr, ast.Name):
+        binding = ev.ix.single_binding(expr.id, scope)
+        if binding is not None and binding.kind is BindingKind.DEF:
+            return ev, binding.node
+        qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
+    elif isinstance(expr, ast.Attribute):
+        qname = ev.ix.qualname(expr, scope)
+    else:
+        return None
+    if ev.project is None or not ev.project.follows(qname):
+        return None
+    found = ev.project.binding(qname)
+    if found is None or found[1].kind is not BindingKind.DEF:
+        return None
+    return found[0].ev, found[1].node
+
+
+def _mesh_ctor(ev: Evaluator, call: ast.Call, scope: Scope) -> MeshInfo | None:
+    devices = argument(call, 0, "devices")
+    names_expr = argument(call, 1, "axis_names")
+    if devices is None or names_expr is None:
+        return None
+    names = ev.axis_names(names_expr, scope)
+    if names is None:
+        return None
+    sizes, shape_span, shape_form = _device_shape(ev, devices, scope, len(names.axes))
+    info = _mesh_info(ev, call, scope, MeshKind.MESH, names, names_expr, sizes, shape_span, shape_form, AxisType.AUTO)
+    if shape_form is ShapeForm.LIST:
+        numpy = "np" if ev.ix.qualname(ast.Name("np", ast.Load()), scope) == "numpy" else None
+        return replace(info, flat_devices=ev.text(devices), numpy_name=numpy)
+    return replace(info, flat_devices=ev.text(devices)) if shape_form is ShapeForm.FLAT else info
+
+
+def _make_mesh(ev: Evaluator, call: ast.Call, scope: Scope) -> MeshInfo | None:
+    shape_expr = argument(call, 0, "axis_shapes")
+    names_expr = argument(call, 1, "axis_names")
+    if shape_expr is None or names_expr is None:
+        return None
+    names = ev.axis_names(names_expr, scope)
+    if names is None:
+        return None
+    shape = ev.int_tuple(shape_expr, scope)
+    sizes = shape if shape is not None else (None,) * len(names.axes)
+    shape_span = ev.span(shape_expr) if isinstance(shape_expr, (ast.Tuple, ast.List)) else None
+    form = ShapeForm.SEQ if shape_span else None
+    return _mesh_info(ev, 
+        call, scope, MeshKind.MAKE_MESH, names, names_expr, sizes, shape_span, form, AxisType.EXPLICIT
+    )
+
+
+def _device_shape(ev: Evaluator, devices, scope, rank):
+    """Sizes and editable shape of a Mesh's devices: `x.reshape(2, 4)`, `np.reshape(x, (2, 4))`,
+    `create_device_mesh((2, 4))`, directly or through a name; or, for a one-axis mesh over a flat
+    `np.array(jax.devices()...)`, the devices argument itself (form FLAT: add-axis reshapes it in place,
+    `devs` -> `devs.reshape(1, -1)`, so nothing else that reads the array changes); or, for a one-axis mesh
+    over the device list `jax.devices()` / `jax.devices()[:n]` itself, that argument (form LIST: a list
+    has no `reshape`, add-axis makes it 2-D where it is passed; measured,
+    safety/measurements/add_axis_device_list_mesh.py)."""
+    unknown = ((None,) * rank, None, None)
+    resolved = ev.resolve_name(devices, scope)
+    if resolved is not None and rank == 1:
+        listed = _device_list_size(ev, *resolved)
+        if listed is not False:
+            return (listed,), ev.span(devices), ShapeForm.LIST
+    if resolved is None or not isinstance(resolved[0], ast.Call):
+        return unknown
+    call, scope = resolved
+    qname = ev.ix.qualname(call.func, scope)
+    if rank == 1 and qname in _ARRAY_FUNCTIONS and call.args:
+        flat = _device_list_size(ev, call.args[0], scope)
+        if flat is not False:
+            return (flat,), ev.span(devices), ShapeForm.FLAT
+    if qname in _RESHAPE_FUNCTIONS:
+        shape = argument(call, 1, "newshape") or argument(call, 1, "shape")
+        return _shape_display(ev, shape, scope) or unknown
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" and qname is None and call.args:
+        # The array method: `devices.reshape(2, 4)` or `devices.reshape((2, 4))`.
+        if len(call.args) == 1 and isinstance(call.args[0], (ast.Tuple, ast.List)):
+            return _shape_display(ev, call.args[0], scope) or unknown
+        if not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
+            return tuple(ev.int_value(a, scope) for a in call.args), ev.span(call), ShapeForm.ARGS
+        return unknown
+    if qname in jaxapi.CREATE_DEVICE_MESH_NAMES:
+        return _shape_display(ev, argument(call, 0, "mesh_shape"), scope) or unknown
+    return unknown
+
+
+def _device_list_size(ev: Evaluator, expr: ast.AST, scope: Scope) -> int | None | bool:
+    """`jax.devices()` (size unknown: None) or `jax.devices()[:n]` / `[a:b]` (its size when literal);
+    False for anything else."""
+    if isinstance(expr, ast.Call) and not expr.args and ev.ix.qualname(expr.func, scope) in jaxapi.DEVICES_NAMES:
+        return None
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice) and expr.slice.step is None:
+        if _device_list_size(ev, expr.value, scope) is not None:
+            return False
+        lower = ev.int_value(expr.slice.lower, scope) if expr.slice.lower is not None else 0
+        upper = ev.int_value(expr.slice.upper, scope) if expr.slice.upper is not None else None
+        if lower is not None and lower >= 0 and upper is not None and upper > lower:
+            return upper - lower
+        return None
+    return False
+
+
+def _shape_display(ev: Evaluator, shape, scope):
+    if isinstance(shape, (ast.Tuple, ast.List)):
+        return tuple(ev.int_value(e, scope) for e in shape.elts), ev.span(shape), ShapeForm.SEQ
+    return None
+
+
+def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types):
+    types_expr = argument(call, 2, "axis_types")
+    axis_types, form, first, repeat_span, repeat_count = default_types, None, None, None, None
+    types = (default_types,) * len(names.names)
+    if types_expr is not None and not ev.is_none(types_expr, scope):
+        axis_types, form, first, repeat_span, repeat_count = _axis_types(ev, types_expr, scope)
+        types = _per_axis_types(ev, types_expr, scope, len(names.names))
+    quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), "'")
+    names_span = ev.span(names_expr) if isinstance(names_expr, (ast.Tuple, ast.List)) else None
+    return MeshInfo(
+        span=ev.span(call),
+        kind=kind,
+        axis_names=names.names,
+        names_span=names_span,
+        sizes=tuple(sizes),
+        shape_span=shape_span,
+        shape_form=shape_form,
+        axis_types=axis_types,
+        axis_types_span=ev.span(types_expr) if types_expr is not None else None,
+        axis_types_form=form,
+        axis_types_first=first,
+        repeat_span=repeat_span,
+        repeat_count=repeat_count,
+        quote=quote,
+        types=types,
+    )
+
+
+def _per_axis_types(ev: Evaluator, expr: ast.AST, scope: Scope, count: int) -> tuple[AxisType, ...]:
+    """One type per axis of an axis_types argument (`(A, B)` or `(A,) * n`); UNKNOWN for every axis when
+    the argument is not one of these displays or its length differs from the number of axes."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+        seq, n = expr.left, expr.right
+        if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and isinstance(n, ast.Constant):
+            elts = list(seq.elts) * n.value if type(n.value) is int else []
+        else:
+            elts = []
+    elif isinstance(expr, (ast.Tuple, ast.List)):
+        elts = list(expr.elts)
+    else:
+        elts = []
+    if len(elts) != count:
+        return (AxisType.UNKNOWN,) * count
+    return tuple(_type_kinds(ev, [e], scope) for e in elts)
+
+
+def _axis_types(ev: Evaluator, expr: ast.AST, scope: Scope):
+    """Classify an axis_types argument: (kind, form, first element text, repeat span, repeat count)."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+        seq, count = expr.left, expr.right
+        if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and isinstance(count, ast.Constant):
+            kind = _type_kinds(ev, seq.elts, scope)
+            return kind, AxisTypesForm.REPEAT, ev.text(seq.elts[0]), ev.span(count), count.value
+        return AxisType.UNKNOWN, None, None, None, None
+    if isinstance(expr, (ast.Tuple, ast.List)) and expr.elts:
+        return _type_kinds(ev, expr.elts, scope), AxisTypesForm.SEQ, ev.text(expr.elts[0]), None, None
+    return AxisType.UNKNOWN, None, None, None, None
+
+
+def _type_kinds(ev: Evaluator, elts: list[ast.expr], scope: Scope) -> AxisType:
+    kinds = set()
+    for elt in elts:
+        qname = ev.ix.qualname(elt, scope)
+        if qname in jaxapi.AXIS_TYPE_AUTO:
+            kinds.add(AxisType.AUTO)
+        elif qname in jaxapi.AXIS_TYPE_EXPLICIT:
+            kinds.add(AxisType.EXPLICIT)
+        else:
+            kinds.add(AxisType.UNKNOWN)
+    if AxisType.UNKNOWN in kinds:
+        return AxisType.UNKNOWN
+    return kinds.pop() if len(kinds) == 1 else AxisType.MIXED
+

@@ -1,0 +1,209 @@
+"""The facts of one shard_map as one vmap reaches it (`facts.ReachedFacts`), gathered from the recognisers.
+
+For each shard_map a vmapped callable reaches (`analysis.reach`): the shard_map's own facts
+(`analysis.shard_map_facts`), the batched values and arrays its body closes over (`analysis.capture`) and where
+lift-captures would edit (`analysis.lift`), the collectives that see only unbatched operands
+(`analysis.batched`), why stripping its specs would change its values (`analysis.stripbody`), who else runs it
+(`analysis.callers`), and which parameters an inner `jax.vmap` on the way maps. The driver
+(`analysis.analyzer`) asks for them per vmap site and per summarised callable.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from spmdfix import jaxapi
+from spmdfix.analysis.batched import BatchedValues
+from spmdfix.analysis.bindings import BindingKind
+from spmdfix.analysis.callers import OtherCallers
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.capture import CaptureAnalysis
+from spmdfix.analysis.facts import ReachedFacts, ShardMapFacts
+from spmdfix.analysis.lift import LiftAnalysis
+from spmdfix.analysis.mesh_uses import MeshUses
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.ranks import RankAnalysis
+from spmdfix.analysis.reach import Reacher, ReachedSite
+from spmdfix.analysis.shapes import StaticShapes
+from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
+from spmdfix.analysis.shard_maps import unwrap_body
+from spmdfix.analysis.specs import spec_tree
+from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
+from spmdfix.analysis.uses import Use
+from spmdfix.analysis.vmap_calls import VmapCalls
+from spmdfix.analysis.vmap_sites import VmapSite
+from spmdfix.model import Span
+
+
+class ReachedAnalysis:
+    """The facts of the shard_maps reached in one module (its `ModuleModel`). Input besides the model: the
+    module's `Reacher` (a body that applies another shard_map), its `SpecUses` (strip's spec entity) and its
+    `StaticShapes` (the ranks of body operands). Pure."""
+
+    def __init__(self, model: ModuleModel, reacher: Reacher, spec_uses: SpecUses, shapes: StaticShapes) -> None:
+        self.model = model
+        self.ix = model.ix
+        self.ev = model.ev
+        self.reacher = reacher
+        self.spec_uses = spec_uses
+        self.batched = BatchedValues(model)
+        self.capture = CaptureAnalysis(model, self.batched)
+        self.lift = LiftAnalysis(model)
+        self.strip_body = StripBodyCheck(model)
+        self.ranks = RankAnalysis(model, shapes)
+        self.callers = OtherCallers(model)
+        self.shard_maps = ShardMapAnalysis(model, reacher, MeshUses(model))
+
+    def span(self, node: ast.AST) -> Span:
+        return self.model.span(node)
+
+    def facts(
+        self,
+        reached: ReachedSite,
+        vmap: VmapSite,
+        stripped: set[str],
+        spmd: bool = True,
+        traced: frozenset[int] = frozenset(),
+        root: ast.AST | None | bool = True,
+        calls: VmapCalls | None = None,
+    ) -> ReachedFacts:
+        """The facts of one reached shard_map. traced: ids of the functions the vmapped callable traces;
+        root: the node whose reads are the vmap itself (True: the vmap site's; None: none, the vmap is in
+        another module), for the shard_map's other callers (`analysis.callers`); calls: the vmap's calls, from
+        which the body operands' ranks are followed (`analysis.ranks`)."""
+        sm = self.shard_maps.facts(reached, vmap.node)
+        body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
+        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node)
+        if spmd and sm.check_vma is not False and _all_replicated(sm):
+            skip = {c.name for c in captures}
+            arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
+            if arrays:
+                # an array only broadcast against operands of higher rank runs (measured: analysis.ranks)
+                ranks = self.ranks.body_ranks(vmap.fun, reached, body, bool(wrappers), calls)
+                arrays = tuple(c for c in arrays if not self.ranks.broadcast_only(body, c.name, ranks))
+            captures += arrays
+        lift = None
+        if captures:
+            names = tuple(c.name for c in captures)
+            lift = self.lift.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
+        vmaps = tuple(self.vmap_span(n) for n in reached.vmaps)
+        quiet = self._unbatched_collectives(vmap, reached, body)
+        others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
+        mapped = self._inner_mapped(reached, vmap)
+        return ReachedFacts(
+            shard_map=sm,
+            chain=reached.chain,
+            vmaps=vmaps,
+            captures=captures,
+            lift=lift,
+            strip_blocker=self._strip_blocker(reached, stripped),
+            unbatched_collectives=quiet,
+            other_callers=others,
+            under_jit=reached.jitted,
+            inner_mapped=mapped,
+            inner_vmap=self.vmap_span(reached.vmaps[0]) if mapped else None,
+        )
+
+    def _inner_mapped(self, reached: ReachedSite, vmap: VmapSite) -> tuple[int, ...]:
+        """Positions of the vmapped function's parameters that the first `jax.vmap` on the way maps along
+        axis 0, when that vmap is applied in the vmapped function (`jax.vmap(g[, in_axes])(x, ...)`) to its
+        parameters as they are (each a parameter name bound once); () otherwise."""
+        if not reached.vmaps or vmap.fun is None:
+            return ()
+        inner = reached.vmaps[0]
+        application = self.ix.parent.get(id(inner))
+        if not (isinstance(inner, ast.Call) and isinstance(application, ast.Call) and application.func is inner):
+            return ()
+        if self.ix.qualname(inner.func, self.ix.scope_at(inner)) not in jaxapi.VMAP_NAMES:
+            return ()
+        fun = self.ix.function_of(vmap.fun)
+        if not isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return ()
+        if self.ix.enclosing_function(application) is not fun:
+            return ()
+        if any(isinstance(a, ast.Starred) for a in application.args) or application.keywords:
+            return ()
+        params = [a.arg for a in [*fun.args.posonlyargs, *fun.args.args]]
+        in_axes = argument(inner, 1, "in_axes")
+        scope = self.ix.scope_at(application)
+        out = []
+        for j, arg in enumerate(application.args):
+            axis = _literal_axis(in_axes, j)
+            if axis != 0 or not isinstance(arg, ast.Name) or arg.id not in params:
+                continue
+            binding = self.ix.single_binding(arg.id, scope)
+            if binding is not None and binding.kind is BindingKind.PARAM:
+                out.append(params.index(arg.id))
+        return tuple(out)
+
+    def _other_callers(self, reached: ReachedSite, vmap: VmapSite, traced: frozenset[int], root) -> list[Use]:
+        """The places that run the reached shard_map without the vmap (`analysis.callers.OtherCallers`)."""
+        if root is True:
+            root = vmap.node
+            if isinstance(vmap.fun, (ast.FunctionDef, ast.AsyncFunctionDef)) and vmap.node in vmap.fun.decorator_list:
+                root = vmap.fun  # a vmap decorator: every call of the decorated name is the vmap
+        site = reached.site
+        return self.callers.outside(site.node, site.body, traced, root)
+
+    def _unbatched_collectives(self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None) -> frozenset[Span]:
+        """Collectives written in the body itself whose operand names only unbatched body parameters."""
+        if body is None or vmap.fun is None:
+            return frozenset()
+        unbatched = self.batched.unbatched_operands(vmap.fun, vmap.in_axes, reached, body)
+        if not unbatched:
+            return frozenset()
+        quiet = set()
+        for call in self.ix.calls_in(body):
+            qname = self.ix.qualname(call.func, self.ix.scope_at(call))
+            if qname not in jaxapi.COLLECTIVE_AXIS_POSITION or qname == "jax.lax.axis_index" or not call.args:
+                continue
+            names = [n for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)]
+            if names and all(n.id in unbatched for n in names):
+                quiet.add(self.span(call))
+        return frozenset(quiet)
+
+    def _strip_blocker(self, reached: ReachedSite, stripped: set[str]) -> str:
+        """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not)."""
+        site = reached.site
+        if not site.api.written_specs:
+            return "`jax.smap` has no specs to strip: its specs come from `in_axes`/`out_axes` and `axis_name`"
+        func, _ = unwrap_body(self.ix, site.body, site.body_scope)
+        if func is None:
+            return "the shard_map body is not a function of this module"
+        if self.reacher.reach_body(func).sites:
+            return "the shard_map body applies another shard_map"
+        args = site.args
+        why = self.strip_body.check(func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped)
+        if why:
+            return why
+        roots = [a for a in (args.get("in_specs"), args.get("out_specs")) if a is not None]
+        edited = [e.span for r in roots for e, _ in spec_tree(self.ev, r, site.scope).entries_naming(stripped)]
+        shared = self.spec_uses.foreign_uses(roots, site.scope, edited)
+        if shared:
+            return f"the stripped spec is also used by {', '.join(shared)}: the strip would change that use too"
+        return ""
+
+    def vmap_span(self, node: ast.AST) -> Span:
+        """Where an inner vmap is written: the `jax.vmap` callee of a call, or a decorator."""
+        if isinstance(node, ast.Call):
+            return self.span(node.func)
+        return self.span(node)
+
+
+def _all_replicated(sm: ShardMapFacts) -> bool:
+    """The shard_map has operands, and every in_specs and out_specs entry is read and names no mesh axis
+    (`P()`, `P(None)`). Measured: with `in_specs=()` (no operand) a closure over an array runs."""
+    trees = (sm.in_specs, sm.out_specs)
+    return not any(t.unresolved or t.axes() for t in trees) and bool(sm.in_specs.specs and sm.out_specs.specs)
+
+
+def _literal_axis(in_axes: ast.AST | None, j: int) -> int | None:
+    """The `in_axes` entry of positional argument j when written as literals (default 0), else None."""
+    if in_axes is None:
+        return 0
+    if isinstance(in_axes, ast.Constant):
+        return in_axes.value if type(in_axes.value) is int else None
+    if isinstance(in_axes, (ast.Tuple, ast.List)) and j < len(in_axes.elts):
+        elt = in_axes.elts[j]
+        return elt.value if isinstance(elt, ast.Constant) and type(elt.value) is int else None
+    return None

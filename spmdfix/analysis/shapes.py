@@ -1,0 +1,211 @@
+"""Static shapes and integers of the array expressions a module passes, read from its literals: the batch size
+of a vmapped call (`vmap_calls`) and the rank of a shard_map operand (`ranks`) come from here.
+
+`StaticShapes.shape` reads `jnp.zeros((4, 8))`, `jnp.arange(32).reshape(4, 8)`, `jax.random.normal(key, (4, 8))`,
+`jax.device_put(x, ...)`, `x * 2.0` and list displays; `int_expr` reads integers built from literals and module
+constants. Names are followed to the value they hold where they are used (`resolve`): a name bound once, or a
+name reassigned in straight-line code. Anything else gives None: a size spmdfix cannot see is never guessed.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, Follow
+from spmdfix.analysis.module_model import ModuleModel
+
+_FILLED = frozenset({"zeros", "ones", "empty", "full"})
+# jax.random samplers and the position of their `shape` parameter (jax 0.10.2 signatures: bernoulli(key, p,
+# shape), truncated_normal(key, lower, upper, shape); the others (key, shape, ...)).
+_RANDOM = {"normal": 1, "uniform": 1, "bernoulli": 2, "truncated_normal": 3, "randint": 1, "gumbel": 1,
+           "laplace": 1}
+_SAME_SHAPE = frozenset({"asarray", "array", "device_put", "float32", "abs", "exp", "sin", "cos", "tanh"})
+_ARRAY_MODULES = ("jax.numpy.", "numpy.")
+
+
+class StaticShapes:
+    """Static shapes and integers of one module's expressions (its `ModuleModel`). Pure."""
+
+    def __init__(self, model: ModuleModel) -> None:
+        self.ix = model.ix
+
+    # --- names ------------------------------------------------------------------------------------
+    def resolve(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, Scope] | None:
+        """Follow names to the value they hold here: a name bound once (`Evaluator.resolve_name`), or a name
+        reassigned in straight-line code (`x = ...; x = jax.device_put(x, ...)`), whose value at a use is the
+        last assignment before it in the same statement list. None past `follow.STRAIGHT_LINE` names."""
+        step = Follow(STRAIGHT_LINE)
+        while not step.spent:
+            step = step.deeper()
+            if not isinstance(expr, ast.Name):
+                return expr, scope
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is not None:
+                if binding.kind is not BindingKind.ASSIGN:
+                    return None
+                expr, scope = binding.node, binding.scope
+                continue
+            found = self._straight_line_value(expr, scope)
+            if found is None:
+                return None
+            expr = found
+        return None
+
+    def _straight_line_value(self, name: ast.Name, scope: Scope) -> ast.AST | None:
+        bindings = scope.bindings.get(name.id, [])
+        if not bindings or any(b.kind is not BindingKind.ASSIGN for b in bindings):
+            return None
+        stmt, block = self._statement_in_block(name)
+        if block is None:
+            return None
+        position = {id(s): i for i, s in enumerate(block)}
+        best = None
+        for b in bindings:
+            assign = self.ix.parent.get(id(b.node))
+            if not isinstance(assign, ast.Assign) or id(assign) not in position:
+                return None  # assigned in a nested block or by another statement form: no single reaching value
+            i = position[id(assign)]
+            if i < position[id(stmt)] and (best is None or i > best[0]):
+                best = (i, b.node)
+        return best[1] if best is not None else None
+
+    def _statement_in_block(self, node: ast.AST) -> tuple[ast.AST | None, list | None]:
+        """The statement holding `node` and the body list it is in (its function's or the module's)."""
+        child = node
+        for anc in self.ix.ancestors(node):
+            body = getattr(anc, "body", None)
+            if isinstance(body, list) and child in body:
+                return (child, body) if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)) else (None, None)
+            child = anc
+        return None, None
+
+    # --- static shapes ------------------------------------------------------------------------------
+    def shape(self, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> tuple[int, ...] | None:
+        """The shape of an array expression when it is built from literals of the module: `jnp.zeros((4, 8))`,
+        `jnp.arange(32).reshape(4, 8)`, `jax.random.normal(key, (4, 8))`, `jax.device_put(x, ...)`, `x * 2.0`,
+        through names; None otherwise (or past `follow.SHAPE` steps)."""
+        follow = follow or Follow(SHAPE)
+        if follow.spent:
+            return None
+        resolved = self.resolve(expr, scope)
+        if resolved is None:
+            return None
+        expr, scope = resolved
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            return self._display_shape(expr, scope, follow.deeper())
+        if isinstance(expr, ast.BinOp):
+            left, right = self._is_number(expr.left, scope), self._is_number(expr.right, scope)
+            if left and not right:
+                return self.shape(expr.right, scope, follow.deeper())
+            if right and not left:
+                return self.shape(expr.left, scope, follow.deeper())
+            return None
+        if not isinstance(expr, ast.Call):
+            return None
+        func = expr.func
+        qname = self.ix.qualname(func, scope) or ""
+        last = qname.rsplit(".", 1)[-1]
+        if qname.startswith(_ARRAY_MODULES) or qname == "jax.device_put":
+            if last in _FILLED:
+                return self._shape_value(argument(expr, 0, "shape"), scope)
+            if last == "arange" and len(expr.args) in (1, 2) and not expr.keywords:
+                ends = [self.int_expr(a, scope) for a in expr.args]
+                if None in ends:
+                    return None
+                return (ends[0],) if len(ends) == 1 else (ends[1] - ends[0],)
+            if last == "linspace":
+                num = argument(expr, 2, "num")
+                n = 50 if num is None else self.int_expr(num, scope)
+                return (n,) if n is not None else None
+            if last == "reshape":
+                base = self.shape(argument(expr, 0, "a"), scope, follow.deeper()) if argument(expr, 0, "a") else None
+                return self._reshaped(base, [argument(expr, 1, "shape")], scope)
+            if last in _SAME_SHAPE and expr.args:
+                return self.shape(expr.args[0], scope, follow.deeper())
+            return None
+        if qname.startswith("jax.random.") and last in _RANDOM:
+            return self._shape_value(argument(expr, _RANDOM[last], "shape"), scope)
+        if qname == "" and isinstance(func, ast.Attribute):
+            if func.attr == "reshape":
+                base = self.shape(func.value, scope, follow.deeper())
+                return self._reshaped(base, expr.args, scope)
+            if func.attr == "astype":
+                return self.shape(func.value, scope, follow.deeper())
+        return None
+
+    def _display_shape(self, expr: ast.AST, scope: Scope, follow: Follow) -> tuple[int, ...] | None:
+        """The shape of a (nested) list or tuple display of numbers, as `np.array` builds it: `[1.0, 2.0]` is
+        (2,), `[[1, 2], [3, 4]]` is (2, 2); None when ragged or holding anything else (or past `follow`)."""
+        if follow.spent or not isinstance(expr, (ast.List, ast.Tuple)) or not expr.elts:
+            return None
+        if all(self._is_number(e, scope) for e in expr.elts):
+            return (len(expr.elts),)
+        inner = {self._display_shape(e, scope, follow.deeper()) for e in expr.elts}
+        if len(inner) != 1 or None in inner:
+            return None
+        return (len(expr.elts), *inner.pop())
+
+    def _reshaped(self, base, args, scope) -> tuple[int, ...] | None:
+        if len(args) == 1 and args[0] is not None:
+            dims = self._shape_value(args[0], scope, allow_minus=True)
+        else:
+            dims = tuple(self.int_expr(a, scope) for a in args)
+            dims = None if None in dims else dims
+        if dims is None:
+            return None
+        if dims.count(-1) == 1:
+            if base is None:
+                return None
+            total, known = 1, 1
+            for d in base:
+                total *= d
+            for d in dims:
+                known *= d if d != -1 else 1
+            if known == 0 or total % known:
+                return None
+            dims = tuple(total // known if d == -1 else d for d in dims)
+        return dims if all(d >= 0 for d in dims) else None
+
+    def _shape_value(self, expr, scope, allow_minus: bool = False) -> tuple[int, ...] | None:
+        if expr is None:
+            return None
+        single = self.int_expr(expr, scope)
+        if single is not None:
+            return (single,) if single >= 0 or allow_minus else None
+        resolved = self.resolve(expr, scope)
+        if resolved is None or not isinstance(resolved[0], (ast.Tuple, ast.List)):
+            return None
+        dims = tuple(self.int_expr(e, resolved[1]) for e in resolved[0].elts)
+        if None in dims or (not allow_minus and any(d < 0 for d in dims)):
+            return None
+        return dims
+
+    def int_expr(self, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> int | None:
+        """An integer built from literals and module constants with `+ - * //`; None otherwise (or past
+        `follow.INTEGER` steps)."""
+        follow = follow or Follow(INTEGER)
+        if follow.spent:
+            return None
+        resolved = self.resolve(expr, scope)
+        if resolved is None:
+            return None
+        expr, scope = resolved
+        if isinstance(expr, ast.Constant) and type(expr.value) is int:
+            return expr.value
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+            inner = self.int_expr(expr.operand, scope, follow.deeper())
+            return -inner if inner is not None else None
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+            a, b = self.int_expr(expr.left, scope, follow.deeper()), self.int_expr(expr.right, scope, follow.deeper())
+            if a is None or b is None:
+                return None
+            if isinstance(expr.op, ast.FloorDiv):
+                return a // b if b else None
+            return a + b if isinstance(expr.op, ast.Add) else a - b if isinstance(expr.op, ast.Sub) else a * b
+        return None
+
+    def _is_number(self, expr: ast.AST, scope: Scope) -> bool:
+        resolved = self.resolve(expr, scope)
+        return resolved is not None and isinstance(resolved[0], ast.Constant) and type(resolved[0].value) in (int, float)

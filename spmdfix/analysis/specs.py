@@ -1,0 +1,116 @@
+"""Evaluation of PartitionSpecs: a `P(...)` call, and the pytrees of them that in_specs/out_specs and
+`jax.jit`'s shardings take, with the span behind each entry.
+
+Each function takes the `values.Evaluator` of the module the expression is written in, and follows names
+through it (here, or into another module of the project). What cannot be read is listed in the tree's
+`unresolved` spans, never guessed: spmdfix reports it (SPMD910).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from spmdfix import jaxapi
+from spmdfix.analysis.bindings import Scope
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.follow import SPEC_TREE, Follow
+from spmdfix.analysis.values import Evaluator, Spec, SpecEntry, SpecTree
+from spmdfix.model import Span
+
+
+def is_partition_spec(ev: Evaluator, func: ast.AST, scope: Scope) -> bool:
+    """Whether `func` names `PartitionSpec` (or an alias of it) where it is written."""
+    return ev.ix.qualname(func, scope) in jaxapi.PARTITION_SPEC_NAMES
+
+
+def spec_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree:
+    """Every PartitionSpec in a specs pytree (a spec, tuple/list/dict of them, names bound to them)."""
+    specs: list[Spec] = []
+    unresolved: list[Span] = []
+    if expr is not None:
+        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE))
+    return SpecTree(tuple(specs), tuple(unresolved))
+
+
+def sharding_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree:
+    """Every PartitionSpec in a shardings pytree, as `jax.jit`'s `in_shardings` / `out_shardings` take it:
+    `NamedSharding(mesh, P(...))` (its spec), a bare `P(...)` (under a context mesh), `None`, and
+    tuples/lists/dicts of them and names bound to them. Any other sharding (a call spmdfix does not
+    model, a parameter, `SingleDeviceSharding(...)`) is in `unresolved`."""
+    specs: list[Spec] = []
+    unresolved: list[Span] = []
+    if expr is not None:
+        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True)
+    return SpecTree(tuple(specs), tuple(unresolved))
+
+
+def _collect_specs(ev: Evaluator, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False) -> None:
+    if follow.spent:
+        unresolved.append(ev.span(expr))
+        return
+    if isinstance(expr, (ast.Name, ast.Subscript)) or (
+        isinstance(expr, ast.Attribute) and ev.ix.qualname(expr, scope) not in jaxapi.INFER_NAMES
+    ):
+        followed = ev.follow(expr, scope)
+        if followed is None or followed[1] is expr:
+            unresolved.append(ev.span(expr))
+            return
+        far, value, inner = followed
+        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings)
+    elif isinstance(expr, (ast.Tuple, ast.List)):
+        for elt in expr.elts:
+            _collect_specs(ev, elt, scope, specs, unresolved, follow.deeper(), shardings)
+    elif isinstance(expr, ast.Dict):
+        for value in expr.values:
+            _collect_specs(ev, value, scope, specs, unresolved, follow.deeper(), shardings)
+    elif isinstance(expr, ast.Constant) and expr.value is None:
+        return
+    elif shardings and isinstance(expr, ast.Call) and ev.ix.qualname(expr.func, scope) in jaxapi.NAMED_SHARDING_NAMES:
+        spec = argument(expr, 1, "spec")
+        if spec is None or any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
+            unresolved.append(ev.span(expr))
+        else:
+            _collect_specs(ev, spec, scope, specs, unresolved, follow.deeper())
+    elif isinstance(expr, ast.Call) and is_partition_spec(ev, expr.func, scope):
+        spec = _spec(ev, expr, scope)
+        if spec is None:
+            unresolved.append(ev.span(expr))
+        else:
+            specs.append(spec)
+    elif ev.ix.qualname(expr, scope) in jaxapi.INFER_NAMES:
+        return
+    else:
+        unresolved.append(ev.span(expr))
+
+
+def _spec(ev: Evaluator, call: ast.Call, scope: Scope) -> Spec | None:
+    """The entries of one `P(...)` call, or None when its entries cannot be listed (keywords, a starred
+    argument that is not a display of this module)."""
+    if call.keywords:
+        return None
+    args: list[ast.AST] = []
+    for arg in call.args:
+        if not isinstance(arg, ast.Starred):
+            args.append(arg)
+            continue
+        # `P(*['x', None])`, `P(*ENTRIES)`: the entries of a display of this module, edited in place there.
+        followed = ev.follow(arg.value, scope)
+        if followed is None or followed[0] is not ev or not isinstance(followed[1], (ast.Tuple, ast.List)):
+            return None
+        if any(isinstance(e, ast.Starred) for e in followed[1].elts):
+            return None
+        args.extend(followed[1].elts)
+    entries = []
+    for arg in args:
+        if ev.is_none(arg, scope):
+            entries.append(SpecEntry(ev.span(arg), None, True))
+            continue
+        value = ev.axis_names(arg, scope)
+        if value is None:
+            # P.UNCONSTRAINED and other non-axis entries name no axis; anything else is unknown.
+            known = isinstance(arg, ast.Attribute) and arg.attr == "UNCONSTRAINED"
+            entries.append(SpecEntry(ev.span(arg), None, known))
+        else:
+            entries.append(SpecEntry(ev.span(arg), value, True))
+    return Spec(ev.span(call), tuple(entries))
+
