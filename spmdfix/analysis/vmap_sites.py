@@ -68,18 +68,18 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                 fun = argument(call, fun_position, fun_name)
                 sites.append(VmapSite(call, scope, fun, spmd, argument(call, 1, "in_axes")))
             continue
-        spmd = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
-        if spmd is not None and call.args:
-            sites.append(VmapSite(call, scope, call.args[0], spmd))
+        factory = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
+        if factory is not None and call.args:
+            sites.append(VmapSite(call, scope, call.args[0], factory[0], factory[1]))
     for node, scope in ix.scope_by_node.items():
         func = scope.node
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         outer = ix.scope_at(func)
         for deco in func.decorator_list:
-            spmd = _vmap_factory(model, deco, outer, Follow(VMAP_FACTORY))
-            if spmd is not None:
-                sites.append(VmapSite(deco, outer, func, spmd))
+            factory = _vmap_factory(model, deco, outer, Follow(VMAP_FACTORY))
+            if factory is not None:
+                sites.append(VmapSite(deco, outer, func, factory[0], factory[1]))
     sites.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
     return sites
 
@@ -104,9 +104,13 @@ def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str)
     return None
 
 
-def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow) -> ast.AST | None:
-    """The spmd_axis_name expression of `partial(jax.vmap, spmd_axis_name=...)` (or a name bound to it, or a
-    parameter every call passes one to); None otherwise, or past `follow.VMAP_FACTORY` names."""
+def _vmap_factory(
+    model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow
+) -> tuple[ast.AST, ast.AST | None] | None:
+    """The spmd_axis_name expression and the `in_axes` expression (None when not given) of `partial(jax.vmap,
+    spmd_axis_name=...)` (or a name bound to it, or a parameter every call passes one to); None otherwise, or
+    past `follow.VMAP_FACTORY` names. The partial's positional arguments after the vmap bind the vmap's own
+    (`fun`, then `in_axes`), so `in_axes` is its third positional argument or the keyword."""
     if follow.spent:
         return None
     ix = model.ix
@@ -125,9 +129,13 @@ def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follo
         return None
     if ix.qualname(expr.args[0], scope) not in jaxapi.VMAP_NAMES:
         return None
+    in_axes = expr.args[2] if len(expr.args) > 2 else None
+    for kw in expr.keywords:
+        if kw.arg == "in_axes":
+            in_axes = kw.value
     for kw in expr.keywords:
         if kw.arg == jaxapi.VMAP_SPMD_KEYWORD:
-            return kw.value
+            return kw.value, in_axes
     return None
 
 
