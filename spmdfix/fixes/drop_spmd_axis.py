@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module witho
     from spmdfix.analysis.facts import VmapFacts
 
 TRANSFORM = Transform.DROP_SPMD_AXIS
+_NOT_AUTO = "it is not known to be Auto, and a plain vmap keeps the values only there (on an Explicit mesh it fails)"
 
 
 def plan(vmap: VmapFacts) -> Fix | Refusal:
@@ -42,9 +43,9 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         )
     reasons = []
     if meshes is None or not meshes:
-        reasons.append(f"{c.no_mesh_reason(vmap)}: a plain vmap keeps the values only on an Auto mesh (on an Explicit one it fails)")
+        reasons.append(f"{c.no_mesh_reason(vmap)}: {_NOT_AUTO}")
     elif any(m.axis_types is not AxisType.AUTO for m in meshes):
-        reasons.append("a reached shard_map's mesh has axis types that are not literals: a plain vmap keeps the values only on an Auto mesh (on an Explicit one it fails)")
+        reasons.append(f"a reached shard_map's mesh has axis types that are not literals: {_NOT_AUTO}")
     if vmap.spmd_keyword_call is not None:
         edit = NodeEdit(vmap.spmd_keyword_call, EditKind.DROP_KEYWORD, "spmd_axis_name")
     else:

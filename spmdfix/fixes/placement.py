@@ -89,7 +89,7 @@ def layout(names: tuple[str, ...], split: int | None, sizes: tuple[int, ...] | N
     if new and split == 1:
         return f"on the new size-1 axis {backticked(names)}, not split: every device holds the whole batch ({_whole(sizes)})"
     if not names:
-        return f"not placed on any mesh axis, every device holds the whole batch ({_whole(sizes)})"
+        return f"no longer placed on any mesh axis, every device holds the whole batch ({_whole(sizes)})"
     if split is None:
         return f"split an unknown number of ways over {backticked(names)} (a size is not a literal; per-device share unknown)"
     if split == 1:
