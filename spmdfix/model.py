@@ -290,6 +290,12 @@ class Refusal:
     reason: str
 
 
+# The transforms that move the batch to other mesh axes (or off every axis) when they keep the values: the
+# setting `layout-changing-fixes = "unsafe"` makes their safe fixes unsafe (`pipeline.select`). (move-placement
+# moves it too, and is always unsafe.)
+LAYOUT_CHANGING = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.DROP_SPMD_AXIS})
+LAYOUT_REASON = 'the settings make layout-changing fixes unsafe (`layout-changing-fixes = "unsafe"`)'
+
 # The refusal of every fix of a finding whose rule the settings make unfixable (`pipeline.select`).
 UNFIXABLE_REASON = "the settings make {code} unfixable (`unfixable` / `fixable`)"
 
@@ -324,12 +330,15 @@ class Finding:
 class Options:
     """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too;
     unfixable: rule codes whose fixes are never offered (the settings' `unfixable` / `fixable`: the
-    findings are reported without them, `pipeline.select`)."""
+    findings are reported without them, `pipeline.select`); layout_changing_fixes: "unsafe" makes the fixes
+    that move the batch (`LAYOUT_CHANGING`) unsafe, the setting `layout-changing-fixes` (`pipeline.select`)."""
 
     strategy: Strategy = AUTO
     unsafe_fixes: bool = False
     new_axis: str = DEFAULT_NEW_AXIS
     unfixable: frozenset[str] = frozenset()
+    layout_changing_fixes: str = "safe"
+
 
 
 def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix | None:
