@@ -8,11 +8,12 @@ The vmapped function (one example of shape (8, 8), batch 4) places its example w
 then applies `shard_map(b * 2 + 1, in_specs=P('x'), out_specs=P('x'))`, then `* 3`, on
 `Mesh(devices.reshape(2, 4), ('x', 'y'))` (Auto axes). It runs under `jax.vmap(f, spmd_axis_name='x')` (the
 program before the fix) and `jax.vmap(f)` (after drop-spmd-axis), eager and under `jax.jit`, check_vma True
-and False. Reference: numpy.
+and False. Reference: numpy. A second group places the caller's input on the mesh (`P('x')`,
+`P('x', None, 'y')`, `P(None, 'x')`) and runs FORM none.
 
 Measured: with spmd_axis_name='x' every FORM raises (the in_specs collision, the constraint's SPMD005 error, or
 `DuplicateSpecError` for the jit shardings); the plain vmap runs and matches the reference with every FORM,
-eager and under jit, check_vma True and False. So naming the former spmd axis in the vmapped function is on
+eager and under jit, check_vma True and False, and with the caller's input placed in each way. So naming the former spmd axis in the vmapped function is on
 drop-spmd-axis's allowlist on an Auto mesh (docs/safety.md, "drop-spmd-axis: where it is offered").
 """
 
@@ -59,3 +60,14 @@ for form in FORMS:
             variants[f"cv={cv} eager"] = lambda vm=vm: vm(X)
             variants[f"cv={cv} jit"] = lambda vm=vm: jax.jit(vm)(X)
         show_group(label, variants, REF)
+
+# The caller's input placed on the Auto mesh (the batch dimension on the former spmd axis, or not), FORM none.
+for spec in (P("x"), P("x", None, "y"), P(None, "x")):
+    xs = jax.device_put(X, NamedSharding(mesh, spec))
+    for spmd in ("x", None):
+        variants = {}
+        for cv in (True, False):
+            vm = jax.vmap(program("none", cv), spmd_axis_name=spmd) if spmd else jax.vmap(program("none", cv))
+            variants[f"cv={cv} eager"] = lambda vm=vm: vm(xs)
+            variants[f"cv={cv} jit"] = lambda vm=vm: jax.jit(vm)(xs)
+        show_group(f"{'input placed ' + str(spec):32} spmd_axis_name={spmd!r:6}", variants, REF)
