@@ -185,7 +185,7 @@ def test_layout_changing_fixes_unsafe_keeps_a_safe_add_axis_from_being_applied(p
     assert 'the settings make layout-changing fixes unsafe (`layout-changing-fixes = "unsafe"`)' in shown
     forced = run("fix", "--diff", "--strategy", "add-axis", "--unsafe-fixes", "pkg/model.py")
     assert "spmd_axis_name='batch'" in forced.stdout
-    # one run's `--config KEY=VALUE` says the same (README), and the file's setting can be turned back
+    # one run's `--config KEY=VALUE` says the same (README), with no settings file
     (project / "spmdfix.toml").unlink()
     inline = run("fix", "--diff", "--strategy", "add-axis", "--config", 'layout-changing-fixes = "unsafe"', "pkg/model.py")
     assert "spmd_axis_name='batch'" not in inline.stdout
