@@ -17,6 +17,6 @@ def layer(v):
 
 def main():
     xs = jnp.arange(4 * 2 * 8, dtype=jnp.float32).reshape(4, 2, 8)
-    result = jax.vmap(layer, spmd_axis_name='x')(xs)
+    result = jax.vmap(layer)(xs)
     reference = np.asarray(xs) * 2.0 + 1.0
     return result, reference

@@ -16,6 +16,6 @@ def shift(w, s):
 def main():
     ws = jnp.arange(4, dtype=jnp.float32)
     ss = jnp.arange(4 * 8, dtype=jnp.float32).reshape(4, 8)
-    result = jax.vmap(shift, spmd_axis_name='x')(ws, ss)
+    result = jax.vmap(shift)(ws, ss)
     reference = np.asarray(ss) + np.asarray(ws)[:, None]
     return result, reference

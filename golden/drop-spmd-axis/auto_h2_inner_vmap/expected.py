@@ -18,6 +18,6 @@ def row(r):
 
 def main():
     xs = jnp.arange(4 * 2 * 8, dtype=jnp.float32).reshape(4, 2, 8)
-    result = jax.vmap(row, spmd_axis_name='x')(xs)
+    result = jax.vmap(row)(xs)
     reference = np.asarray(xs) * 2.0
     return result, reference
