@@ -141,7 +141,9 @@ class ModuleIndex:
         """The value every call of a function passes for its parameter `param`, with the scope it is
         evaluated in: the function is called by name in this module only (its name appears nowhere else in
         the text, not even in a string), and every call passes the same expression (the same constant, or
-        the same name bound the same way). None otherwise, or for a method, `*args` and `**kwargs`."""
+        the same name bound the same way; a call that leaves the parameter out, and passes no `*args` or
+        `**kwargs`, passes its default, evaluated where the function is defined). None otherwise, or for a
+        method, `*args` and `**kwargs`."""
         key = id(param.node)
         if key in self._arguments:
             return self._arguments[key]
@@ -169,7 +171,11 @@ class ModuleIndex:
                 return None
             value = argument(call, position, param.name)
             if value is None:
-                return None
+                # Not passed here: the parameter's default, when the call cannot pass it another way.
+                value = _default_of(func, param.name, call)
+                if value is None:
+                    return None
+                scope = self.scope_at(func)
             sites.append((value, scope))
         if not sites or self.word_count(func.name) != len(sites) + 1:
             return None
@@ -290,3 +296,19 @@ def _whole_words(source: str, word: str):
         if not before and not (end < len(source) and _is_word_char(source[end])):
             yield start
         start = source.find(word, end)
+
+
+def _default_of(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call) -> ast.AST | None:
+    """The default written for parameter `name` of `func` when `call` does not pass it, or None: the call
+    passes `*args` or `**kwargs` (which may hold it), or the parameter has no default."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    positional = [*func.args.posonlyargs, *func.args.args]
+    defaults = func.args.defaults
+    for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
+        if arg.arg == name:
+            return default
+    for arg, default in zip(func.args.kwonlyargs, func.args.kw_defaults):
+        if arg.arg == name:
+            return default
+    return None
