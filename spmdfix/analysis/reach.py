@@ -12,6 +12,7 @@ places the walk cannot follow are judged and worded by `analysis.lost_places`.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from spmdfix import jaxapi
@@ -78,6 +79,7 @@ class Reacher:
         self.members = model.members
         self.project = model.project
         self.lost = LostPlaces(model)
+        self.model = model
         self._vmap: ast.AST | None = None  # the spmd vmap of the current `reach` walk, when it is a decorator
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
@@ -140,7 +142,14 @@ class Reacher:
                 result.unresolved.append((expr, what))
         elif isinstance(expr, ast.Attribute):
             member = self.members.self_member(expr, scope)
-            if member is None:
+            bound = self._instance_method(expr, scope) if member is None else None
+            if bound is not None:
+                owner, func = bound
+                if owner is self.model:
+                    self._reach_function(func, path, result, follow)
+                else:
+                    result.external.append((path, owner, func, owner.ix.scope_at(func)))
+            elif member is None:
                 self._reach_import(self.qualname(expr, scope), expr, path, result)
             elif isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._reach_function(member[0], path, result, follow)
@@ -153,6 +162,38 @@ class Reacher:
             result.unresolved.append((expr, f"`{short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
             self._reach_call_value(expr, scope, path, result, follow)
+
+    def _instance_method(self, expr: ast.Attribute, scope: Scope) -> tuple[ModuleModel, ast.AST] | None:
+        """`blk.apply` with `blk = Block(...)` bound once: the method `apply` of the class `Block` (of this
+        module or another module of the project), with the model of the module defining it. None when the
+        name is not such an instance, the class (or its bases of that module) does not define the method, or
+        an attribute of that name is assigned in either module (the instance may carry its own)."""
+        if not isinstance(expr.value, ast.Name):
+            return None
+        binding = self.ix.single_binding(expr.value.id, scope)
+        if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
+            return None
+        func, where = binding.node.func, binding.scope
+        owner: ModuleModel | None = None
+        cls = None
+        if isinstance(func, ast.Name):
+            bound = self.ix.single_binding(func.id, where)
+            if bound is not None and bound.kind is BindingKind.CLASS:
+                owner, cls = self.model, bound.node
+        if owner is None:
+            qname = self.qualname(func, where)
+            if not self.lost.follows(qname):
+                return None
+            found = self.project.binding(qname)  # type: ignore[union-attr]
+            if found is None or found[1].kind is not BindingKind.CLASS:
+                return None
+            owner, cls = found[0], found[1].node
+        if _attribute_assigned(self.ix.source, expr.attr) or _attribute_assigned(owner.ix.source, expr.attr):
+            return None
+        member = owner.members.member(cls, expr.attr)  # type: ignore[arg-type]
+        if member is None or not isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        return owner, member[0]
 
     def _reach_call_value(self, call, scope, path: _Path, result, follow: Follow) -> None:
         """A call used as a callable: a shard_map construction, a wrapper such as jit(f) / partial(f), or an
@@ -341,6 +382,12 @@ class _Path:
 
     def through_jit(self) -> _Path:
         return _Path(self.chain, self.nodes, self.vmaps, True)
+
+
+def _attribute_assigned(source: str, name: str) -> bool:
+    """Whether `.name = ...` (or an augmented assignment) appears in the text: an instance may then carry an
+    attribute `name` of its own, which its class's method does not tell."""
+    return re.search(rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)", source) is not None
 
 
 def _is_self_param(binding) -> bool:

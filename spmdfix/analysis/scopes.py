@@ -142,8 +142,9 @@ class ModuleIndex:
         evaluated in: the function is called by name in this module only (its name appears nowhere else in
         the text, not even in a string), and every call passes the same expression (the same constant, or
         the same name bound the same way; a call that leaves the parameter out, and passes no `*args` or
-        `**kwargs`, passes its default, evaluated where the function is defined). None otherwise, or for a
-        method, `*args` and `**kwargs`."""
+        `**kwargs`, passes its default, evaluated where the function is defined). The `__init__` of a class
+        of the module is called by the constructions of the class (`Block(...)`, the arguments after
+        `self`). None otherwise, or for another method, `*args` and `**kwargs`."""
         key = id(param.node)
         if key in self._arguments:
             return self._arguments[key]
@@ -155,19 +156,25 @@ class ModuleIndex:
         from spmdfix.analysis.calls import argument
 
         func = self.parent.get(id(param.node))
-        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or isinstance(
-            self.parent.get(id(func)), ast.ClassDef
-        ):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
+        # The function as called by name: a function, or the class whose `__init__` it is (a construction
+        # `Block(...)` passes the arguments after `self`).
+        called: ast.AST = func
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+        owner = self.parent.get(id(func))
+        if isinstance(owner, ast.ClassDef):
+            if func.name != "__init__" or self.scope_at(owner) is not self.module_scope or not positional:
+                return None
+            called, positional = owner, positional[1:]
         if param.name not in positional and param.name not in {a.arg for a in func.args.kwonlyargs}:
             return None
         position = positional.index(param.name) if param.name in positional else None
         sites = []
-        for call in self._calls_of_name().get(func.name, ()):
+        for call in self._calls_of_name().get(called.name, ()):  # type: ignore[attr-defined]
             scope = self.scope_at(call)
-            bound = self.single_binding(func.name, scope)
-            if bound is None or bound.node is not func:
+            bound = self.single_binding(called.name, scope)  # type: ignore[attr-defined]
+            if bound is None or bound.node is not called:
                 return None
             value = argument(call, position, param.name)
             if value is None:
@@ -177,7 +184,7 @@ class ModuleIndex:
                     return None
                 scope = self.scope_at(func)
             sites.append((value, scope))
-        if not sites or self.word_count(func.name) != len(sites) + 1:
+        if not sites or self.word_count(called.name) != len(sites) + 1:  # type: ignore[attr-defined]
             return None
         first, scope = sites[0]
         for value, other in sites[1:]:

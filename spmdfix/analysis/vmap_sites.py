@@ -85,10 +85,15 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
 
 
 def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str) -> ast.AST | None:
-    """The value of `keyword` in a `**kw` argument bound to a dict display or `dict(...)` call."""
+    """The value of `keyword` in a `**kw` argument bound to a dict display (or filled by one `kw['key'] =
+    value` before the call), a `dict(...)` call, or the `**kwargs` parameter of a function called once, by
+    name, with that keyword."""
     for kw in call.keywords:
         if kw.arg is not None:
             continue
+        passed = _kwargs_parameter(model, kw.value, scope, keyword)
+        if passed is not None:
+            return passed
         resolved = model.ev.resolve_name(kw.value, scope)
         if resolved is None:
             continue
@@ -97,11 +102,79 @@ def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str)
             for key, item in zip(value.keys, value.values):
                 if isinstance(key, ast.Constant) and key.value == keyword:
                     return item
+            if None not in value.keys and isinstance(kw.value, ast.Name):
+                stored = _stored_item(model, kw.value, scope, keyword, call)
+                if stored is not None:
+                    return stored
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
             for item in value.keywords:
                 if item.arg == keyword:
                     return item.value
     return None
+
+
+def _kwargs_parameter(model: ModuleModel, expr: ast.AST, scope: Scope, keyword: str) -> ast.AST | None:
+    """`**kw` where `kw` is the `**kwargs` parameter of a module-level function the module calls once, by name
+    (its name written nowhere else), and that call passes `keyword=value`: the value (a literal or a name of
+    the module, as the vmap site's scope reads it). None otherwise: a function called several times may be
+    given several values."""
+    if not isinstance(expr, ast.Name):
+        return None
+    ix = model.ix
+    binding = ix.single_binding(expr.id, scope)
+    if binding is None or binding.kind is not BindingKind.PARAM:
+        return None
+    func = ix.parent.get(id(binding.node))
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.kwarg is not binding.node:
+        return None
+    if ix.scope_at(func) is not ix.module_scope:
+        return None
+    calls = [c for c in ix.calls if isinstance(c.func, ast.Name) and c.func.id == func.name]
+    if len(calls) != 1 or ix.word_count(func.name) != 2:
+        return None
+    values = [k.value for k in calls[0].keywords if k.arg == keyword]
+    if len(values) != 1 or any(k.arg is None for k in calls[0].keywords):
+        return None
+    value = values[0]
+    # Evaluated at the vmap site's scope: only a literal, or a module-level name seen alike from both.
+    if isinstance(value, ast.Constant) or (
+        isinstance(value, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Constant) for e in value.elts)
+    ):
+        return value
+    if isinstance(value, ast.Name):
+        there = ix.single_binding(value.id, ix.scope_at(calls[0]))
+        if there is not None and there.scope is ix.module_scope and ix.single_binding(value.id, scope) is there:
+            return value
+    return None
+
+
+def _stored_item(model: ModuleModel, name: ast.Name, scope: Scope, keyword: str, call: ast.Call) -> ast.AST | None:
+    """`kw['key'] = value` stored once, before `call` in the same scope, into the dict display `kw` names;
+    None when `kw` is changed any other way (another store, `del`, a method call such as `update`), passed
+    on, or read in any way but the `**kw` of `call` and that store."""
+    ix = model.ix
+    binding = ix.single_binding(name.id, scope)
+    stores = []
+    for node in ast.walk(scope.node):
+        if not (isinstance(node, ast.Name) and node.id == name.id) or node is name:
+            continue
+        if ix.scope_at(node) is not scope or ix.single_binding(node.id, scope) is not binding:
+            return None
+        up = ix.parent.get(id(node))
+        if isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Store):
+            store = ix.parent.get(id(up))
+            key = up.slice
+            if not (isinstance(store, ast.Assign) and len(store.targets) == 1 and isinstance(key, ast.Constant)):
+                return None
+            if key.value == keyword:
+                stores.append(store)
+            continue
+        if isinstance(node.ctx, ast.Store) and isinstance(up, ast.Assign):
+            continue  # the binding itself (`kw = {}`)
+        return None
+    if len(stores) != 1 or (stores[0].lineno, stores[0].col_offset) >= (call.lineno, call.col_offset):
+        return None
+    return stores[0].value
 
 
 def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow) -> ast.AST | None:
