@@ -132,6 +132,8 @@ class Reacher:
                 self._reach_import(binding.qname, expr, path, result)
             elif binding.kind is BindingKind.PARAM:
                 passed = self.ix.argument_for(binding)  # the one callable every call site passes
+                if passed is None and self._call_of_annotated(expr, scope, path, result, follow):
+                    return
                 if lost and passed is None and not _is_self_param(binding):
                     what = f"`{expr.id}` is a parameter: which callable it receives is not known"
                     result.unresolved.append((expr, what))
@@ -164,36 +166,74 @@ class Reacher:
             self._reach_call_value(expr, scope, path, result, follow)
 
     def _instance_method(self, expr: ast.Attribute, scope: Scope) -> tuple[ModuleModel, ast.AST] | None:
-        """`blk.apply` with `blk = Block(...)` bound once: the method `apply` of the class `Block` (of this
-        module or another module of the project), with the model of the module defining it. None when the
-        name is not such an instance, the class (or its bases of that module) does not define the method, or
-        an attribute of that name is assigned in either module (the instance may carry its own)."""
+        """`blk.apply` where `blk` is an instance of a class of the project (`_instance_class`): the method
+        `apply` of that class (or of its bases in its module), with the model of the module defining it. None
+        when `blk` is no such instance, the class does not define the method as a method, a subclass in its
+        module defines it again, or an attribute of that name is assigned in either module (the instance may
+        carry its own)."""
         if not isinstance(expr.value, ast.Name):
             return None
-        binding = self.ix.single_binding(expr.value.id, scope)
-        if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
+        found = self._instance_class(expr.value, scope)
+        if found is None:
             return None
-        func, where = binding.node.func, binding.scope
-        owner: ModuleModel | None = None
-        cls = None
-        if isinstance(func, ast.Name):
-            bound = self.ix.single_binding(func.id, where)
-            if bound is not None and bound.kind is BindingKind.CLASS:
-                owner, cls = self.model, bound.node
-        if owner is None:
-            qname = self.qualname(func, where)
-            if not self.lost.follows(qname):
-                return None
-            found = self.project.binding(qname)  # type: ignore[union-attr]
-            if found is None or found[1].kind is not BindingKind.CLASS:
-                return None
-            owner, cls = found[0], found[1].node
+        owner, cls = found
         if _attribute_assigned(self.ix.source, expr.attr) or _attribute_assigned(owner.ix.source, expr.attr):
             return None
-        member = owner.members.member(cls, expr.attr)  # type: ignore[arg-type]
+        member = owner.members.member(cls, expr.attr)
         if member is None or not isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
+        if owner.members.overridden(cls, expr.attr):
+            return None
         return owner, member[0]
+
+    def _instance_class(self, name: ast.Name, scope: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
+        """The class of the project whose instance `name` holds: a name bound once to a construction
+        `Block(...)`, or a parameter annotated with the class (`def forward(block: Block, v)`: nnx.vmap's
+        functions take their modules so), with the model of the module defining the class; None otherwise."""
+        binding = self.ix.single_binding(name.id, scope)
+        if binding is None:
+            return None
+        if binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Call):
+            named, where = binding.node.func, binding.scope
+        elif binding.kind is BindingKind.PARAM and getattr(binding.node, "annotation", None) is not None:
+            named, where = binding.node.annotation, self.ix.scope_at(binding.node)  # type: ignore[attr-defined]
+            if isinstance(named, ast.Constant) and isinstance(named.value, str):
+                return None  # a string annotation: not read
+        else:
+            return None
+        if isinstance(named, ast.Name):
+            bound = self.ix.single_binding(named.id, where)
+            if bound is not None and bound.kind is BindingKind.CLASS:
+                return self.model, bound.node  # type: ignore[return-value]
+        qname = self.qualname(named, where)
+        if not self.lost.follows(qname):
+            return None
+        found = self.project.binding(qname)  # type: ignore[union-attr]
+        if found is None or found[1].kind is not BindingKind.CLASS:
+            return None
+        return found[0], found[1].node  # type: ignore[return-value]
+
+    def _call_of_annotated(self, name: ast.Name, scope: Scope, path: _Path, result, follow: Follow) -> bool:
+        """Calling a parameter annotated with a class of the project (`block: Block`; `block(v)`) runs the
+        class's `__call__`: follow it, and say whether it was followed. Not followed (False) when the class
+        has no `__call__` of its own or its bases' in its module, or a subclass there defines it again."""
+        binding = self.ix.single_binding(name.id, scope)
+        if binding is None or binding.kind is not BindingKind.PARAM or _is_self_param(binding):
+            return False
+        found = self._instance_class(name, scope)
+        if found is None:
+            return False
+        owner, cls = found
+        member = owner.members.member(cls, "__call__")
+        if member is None or not isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        if owner.members.overridden(cls, "__call__"):
+            return False
+        if owner is self.model:
+            self._reach_function(member[0], path, result, follow)
+        else:
+            result.external.append((path, owner, member[0], owner.ix.scope_at(member[0])))
+        return True
 
     def _reach_call_value(self, call, scope, path: _Path, result, follow: Follow) -> None:
         """A call used as a callable: a shard_map construction, a wrapper such as jit(f) / partial(f), or an
@@ -321,6 +361,11 @@ class Reacher:
                 what = f"`{short(call.func)}` picks the callable by name at run time"
                 result.unresolved.append((call, what))
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+            if call.func.value.id not in ("self", "cls") and qname is None:
+                bound = self._instance_method(call.func, scope)  # `blk.apply(v)`, `block.apply(v)`
+                if bound is not None:
+                    step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
+                    self._reach_callable(call.func, scope, step, result, follow)
             if call.func.value.id in ("self", "cls") and qname is None:
                 member = self.members.self_member(call.func, scope)
                 if member is None or member[2]:
