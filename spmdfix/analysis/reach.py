@@ -201,17 +201,22 @@ class Reacher:
                 return None  # a string annotation: not read
         else:
             return None
+        found: tuple[ModuleModel, ast.ClassDef] | None = None
         if isinstance(named, ast.Name):
             bound = self.ix.single_binding(named.id, where)
             if bound is not None and bound.kind is BindingKind.CLASS:
-                return self.model, bound.node  # type: ignore[return-value]
-        qname = self.qualname(named, where)
-        if not self.lost.follows(qname):
-            return None
-        found = self.project.binding(qname)  # type: ignore[union-attr]
-        if found is None or found[1].kind is not BindingKind.CLASS:
-            return None
-        return found[0], found[1].node  # type: ignore[return-value]
+                found = self.model, bound.node  # type: ignore[assignment]
+        if found is None:
+            qname = self.qualname(named, where)
+            if not self.lost.follows(qname):
+                return None
+            far = self.project.binding(qname)  # type: ignore[union-attr]
+            if far is None or far[1].kind is not BindingKind.CLASS:
+                return None
+            found = far[0], far[1].node  # type: ignore[assignment]
+        if binding.kind is BindingKind.PARAM and _interface(found[0], found[1]):
+            return None  # an annotation naming a Protocol or an abstract class: any implementation may come
+        return found
 
     def _call_of_annotated(self, name: ast.Name, scope: Scope, path: _Path, result, follow: Follow) -> bool:
         """Calling a parameter annotated with a class of the project (`block: Block`; `block(v)`) runs the
@@ -427,6 +432,28 @@ class _Path:
 
     def through_jit(self) -> _Path:
         return _Path(self.chain, self.nodes, self.vmaps, True)
+
+
+_INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
+
+
+def _interface(owner: ModuleModel, cls: ast.ClassDef) -> bool:
+    """Whether `cls` only describes what its instances offer: a `Protocol`, an `abc.ABC` (or `ABCMeta`)
+    class, or one with an `abstractmethod`. An annotation naming it says nothing of the callable passed."""
+    scope = owner.ix.scope_at(cls)
+    for base in cls.bases:
+        target = base.value if isinstance(base, ast.Subscript) else base  # `Protocol[T]`
+        if owner.ix.qualname(target, scope) in _INTERFACE_BASES:
+            return True
+    for kw in cls.keywords:
+        if kw.arg == "metaclass" and owner.ix.qualname(kw.value, scope) == "abc.ABCMeta":
+            return True
+    inner = owner.ix.own_scope(cls)
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(owner.ix.qualname(d, inner) == "abc.abstractmethod" for d in stmt.decorator_list):  # type: ignore[arg-type]
+                return True
+    return False
 
 
 def _attribute_assigned(source: str, name: str) -> bool:

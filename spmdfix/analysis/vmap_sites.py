@@ -114,10 +114,11 @@ def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str)
 
 
 def _kwargs_parameter(model: ModuleModel, expr: ast.AST, scope: Scope, keyword: str) -> ast.AST | None:
-    """`**kw` where `kw` is the `**kwargs` parameter of a module-level function the module calls once, by name
-    (its name written nowhere else), and that call passes `keyword=value`: the value (a literal or a name of
-    the module, as the vmap site's scope reads it). None otherwise: a function called several times may be
-    given several values."""
+    """`**kw` where `kw` is the `**kwargs` parameter of a module-level function that a call of this module, by
+    name, passes `keyword=value`: the value when that is the function's only call (its name written nowhere
+    else) and the value reads alike from the vmap site (a literal, a module-level name); else `kw` itself, an
+    expression the evaluator does not resolve, so that the site is reported as not followed. None when no
+    call passes `keyword`."""
     if not isinstance(expr, ast.Name):
         return None
     ix = model.ix
@@ -130,12 +131,14 @@ def _kwargs_parameter(model: ModuleModel, expr: ast.AST, scope: Scope, keyword: 
     if ix.scope_at(func) is not ix.module_scope:
         return None
     calls = [c for c in ix.calls if isinstance(c.func, ast.Name) and c.func.id == func.name]
-    if len(calls) != 1 or ix.word_count(func.name) != 2:
+    passing = [c for c in calls if any(k.arg == keyword for k in c.keywords)]
+    if not passing:
         return None
-    values = [k.value for k in calls[0].keywords if k.arg == keyword]
-    if len(values) != 1 or any(k.arg is None for k in calls[0].keywords):
-        return None
-    value = values[0]
+    if len(calls) != 1 or ix.word_count(func.name) != 2 or any(k.arg is None for k in calls[0].keywords):
+        # Called with `keyword=` but also elsewhere (or passed on): which value the vmap gets is not known. The
+        # parameter stands for it, which the evaluator cannot read: reported as not followed (SPMD910).
+        return expr
+    value = next(k.value for k in calls[0].keywords if k.arg == keyword)
     # Evaluated at the vmap site's scope: only a literal, or a module-level name seen alike from both.
     if isinstance(value, ast.Constant) or (
         isinstance(value, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Constant) for e in value.elts)
@@ -145,12 +148,13 @@ def _kwargs_parameter(model: ModuleModel, expr: ast.AST, scope: Scope, keyword: 
         there = ix.single_binding(value.id, ix.scope_at(calls[0]))
         if there is not None and there.scope is ix.module_scope and ix.single_binding(value.id, scope) is there:
             return value
-    return None
+    return expr  # a value the vmap site's scope cannot read: not followed (SPMD910)
 
 
 def _stored_item(model: ModuleModel, name: ast.Name, scope: Scope, keyword: str, call: ast.Call) -> ast.AST | None:
-    """`kw['key'] = value` stored once, before `call` in the same scope, into the dict display `kw` names;
-    None when `kw` is changed any other way (another store, `del`, a method call such as `update`), passed
+    """`kw['key'] = value` stored once, before `call` in the same scope, into the dict display `kw` names
+    (unconditionally, or under `if value is not None`; under another condition, the store's target `kw['key']`,
+    whose value the evaluator does not know); None when `kw` is changed any other way (another store, `del`, a method call such as `update`), passed
     on, or read in any way but the `**kw` of `call` and that store."""
     ix = model.ix
     binding = ix.single_binding(name.id, scope)
@@ -174,7 +178,46 @@ def _stored_item(model: ModuleModel, name: ast.Name, scope: Scope, keyword: str,
         return None
     if len(stores) != 1 or (stores[0].lineno, stores[0].col_offset) >= (call.lineno, call.col_offset):
         return None
-    return stores[0].value
+    store = stores[0]
+    block = _block_of(ix, store)
+    up = ix.parent.get(id(block[0])) if block else None
+    if isinstance(up, ast.If) and block is up.body and _is_not_none_test(up.test, store.value):
+        # `if V is not None: kw['spmd_axis_name'] = V`: a None value means no spmd axis, stored or not.
+        block = _block_of(ix, up)
+    if block is None or block is not _block_of(ix, _statement_of(ix, call)):
+        # Stored under a condition: whether the vmap gets the value is not known. The store's target stands
+        # for it, which the evaluator cannot read: the site is reported as not followed (SPMD910).
+        return store.targets[0]
+    return store.value
+
+
+def _statement_of(ix, node: ast.AST) -> ast.AST:
+    """The statement `node` is written in."""
+    while not isinstance(node, ast.stmt):
+        node = ix.parent.get(id(node))
+    return node
+
+
+def _block_of(ix, stmt: ast.AST) -> list | None:
+    """The statement list (a body, an else branch, ...) that holds `stmt`, or None."""
+    up = ix.parent.get(id(stmt))
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(up, name, None)
+        if isinstance(block, list) and any(s is stmt for s in block):
+            return block
+    return None
+
+
+def _is_not_none_test(test: ast.AST, value: ast.AST) -> bool:
+    """Whether `test` is `<value> is not None`, with the same expression as `value`."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+        and ast.dump(test.left) == ast.dump(value)
+    )
 
 
 def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow) -> ast.AST | None:
