@@ -152,6 +152,9 @@ class Reacher:
                 else:
                     result.external.append((path, owner, func, owner.ix.scope_at(func)))
             elif member is None:
+                if lost and self._annotated_overridden(expr, scope):
+                    what = f"`{ast.unparse(expr)}`: a subclass redefines `{expr.attr}`; which one runs is not known"
+                    result.unresolved.append((expr, what))
                 self._reach_import(self.qualname(expr, scope), expr, path, result)
             elif isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._reach_function(member[0], path, result, follow)
@@ -182,9 +185,26 @@ class Reacher:
         member = owner.members.member(cls, expr.attr)
         if member is None or not isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
-        if owner.members.overridden(cls, expr.attr):
-            return None
+        if owner.members.overridden(cls, expr.attr) and not self._built_here(expr.value, scope):
+            return None  # an annotated parameter: an instance of a subclass may come, with its own method
         return owner, member[0]
+
+    def _annotated_overridden(self, expr: ast.Attribute, scope: Scope) -> bool:
+        """`block.apply` on a parameter annotated with a class of the project whose method `apply` a subclass
+        of its module redefines (`_instance_method` then gives None: which method runs is not known)."""
+        if not isinstance(expr.value, ast.Name) or self._built_here(expr.value, scope):
+            return False
+        found = self._instance_class(expr.value, scope)
+        if found is None:
+            return False
+        owner, cls = found
+        member = owner.members.member(cls, expr.attr)
+        return member is not None and owner.members.overridden(cls, expr.attr)
+
+    def _built_here(self, name: ast.Name, scope: Scope) -> bool:
+        """Whether `name` is bound once to a construction (`blk = Block(w)`): its class is exactly that one."""
+        binding = self.ix.single_binding(name.id, scope)
+        return binding is not None and binding.kind is BindingKind.ASSIGN
 
     def _instance_class(self, name: ast.Name, scope: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
         """The class of the project whose instance `name` holds: a name bound once to a construction
@@ -368,7 +388,7 @@ class Reacher:
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
             if call.func.value.id not in ("self", "cls") and qname is None:
                 bound = self._instance_method(call.func, scope)  # `blk.apply(v)`, `block.apply(v)`
-                if bound is not None:
+                if bound is not None or self._annotated_overridden(call.func, scope):
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, follow)
             if call.func.value.id in ("self", "cls") and qname is None:

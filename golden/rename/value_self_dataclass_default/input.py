@@ -1,12 +1,11 @@
+from dataclasses import dataclass
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, PartitionSpec as P
 
 mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
-
-
-from dataclasses import dataclass
 
 
 @dataclass
