@@ -19,6 +19,6 @@ def f(a):
 
 def main():
     a = jnp.linspace(-1.0, 3.0, 32, dtype=jnp.float32).reshape(4, 8)
-    result = jax.vmap(f, spmd_axis_name='x')(a)
+    result = jax.vmap(f)(a)
     reference = np.asarray(a) * np.asarray(a).mean(axis=1, keepdims=True)
     return result, reference
