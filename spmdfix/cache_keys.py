@@ -85,4 +85,5 @@ def project_root_of(job: Job) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _root_of_directory(directory: str) -> str:
+    """`files.find_project_root` of a directory (the one project-root function), once per directory and run."""
     return str(find_project_root(Path(directory)))

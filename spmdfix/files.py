@@ -43,15 +43,29 @@ class SourceFile:
 
 
 def find_project_root(path: Path) -> Path:
-    """The nearest directory at or above `path` holding `pyproject.toml`, `setup.cfg` or `.git` (the
-    project whose modules the cross-module analysis follows); the directory of `path` itself when there
-    is none."""
+    """The project root of the file (or directory) at `path`: the one function every front end, the
+    results cache and the project index ask (`file_settings.project_root_of` adds `project-root`).
+
+    - the nearest directory at or above `path` holding `pyproject.toml`, `setup.cfg` or `.git`;
+    - else, when `path` lies in a package (its directory holds `__init__.py`), the directory the top
+      package of that chain is imported from, as Python, ruff and mypy find a package: the directory
+      above the highest directory of the unbroken `__init__.py` chain (`pkg/sub/mod.py` -> the
+      directory holding `pkg`), so that `from .layers import f` and `from pkg.layers import f` resolve;
+    - else the directory of `path` (or `path` itself, a directory named on the command line)."""
     start = path if path.is_dir() else path.parent
     start = start.resolve()
     for directory in (start, *start.parents):
         if any((directory / marker).exists() for marker in PROJECT_MARKERS):
             return directory
-    return start
+    return package_base(start)
+
+
+def package_base(directory: Path) -> Path:
+    """The directory the top package of the `__init__.py` chain holding `directory` is imported from;
+    `directory` itself when it is no package."""
+    while (directory / "__init__.py").exists() and directory.parent != directory:
+        directory = directory.parent
+    return directory
 
 
 def read_source(path: Path) -> SourceFile:
