@@ -87,3 +87,12 @@ def project_root_of(job: Job) -> str:
 def _root_of_directory(directory: str) -> str:
     """`files.find_project_root` of a directory (the one project-root function), once per directory and run."""
     return str(find_project_root(Path(directory)))
+
+
+def importers_state_of(job: Job) -> str:
+    """The state of the project's import graph for the file of `job` now (`project_graph.ProjectGraph.state`:
+    which modules of the project import it), as a partial run recorded it (`results.IMPORTERS_KEY`). The
+    graph is built once per process (`project_graph.graph_of`), only for a run that has such an entry."""
+    from spmdfix import project_graph
+
+    return project_graph.graph_of(project_root_of(job)).state(os.path.realpath(job.path))

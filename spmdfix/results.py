@@ -45,6 +45,10 @@ class Mode(enum.Enum):
 # In `Checked.depends`: the project root the analysis searched for modules (a marker file added or removed
 # moves it), checked by the results cache against where `cache_keys.project_root_of` finds it now.
 PROJECT_ROOT_KEY = "<project root>"
+# In `Checked.depends`: the state of the project's import graph that decided which modules import the file
+# (`project_graph.ProjectGraph.state`; a partial run analysed them, `spmdfix.reaching`), checked by the
+# results cache against the graph now (`cache_keys.importers_state_of`).
+IMPORTERS_KEY = "<importers>"
 
 
 class FileResult:

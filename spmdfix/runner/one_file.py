@@ -29,6 +29,7 @@ from spmdfix.files import (
 )
 from spmdfix.model import Edit, Finding, Fix, Unfollowed
 from spmdfix.prefilter import may_have_findings
+from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes
 from spmdfix.results import (
     PROJECT_ROOT_KEY,
     Checked,
@@ -124,7 +125,8 @@ def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileResult:
     hold a finding (`bytes_prove_clean`) gets the result `_check` gives it (`Checked`, nothing found) without
     being prepared: most files of a tree."""
     if job.mode is Mode.CHECK and not job.kept and bytes_prove_clean(job.path, raw, job.include_generated):
-        return Checked(job.path, job.display)
+        if job.path.suffix == ".ipynb" or not may_be_reached_bytes(raw):
+            return Checked(job.path, job.display)
     return run_decoded(job, raw, defer)
 
 
@@ -211,17 +213,38 @@ def _index(job: Job) -> ProjectIndex:
     return project_index(job.path, file_settings.project_root_of(job.path, job.settings))
 
 
+def _reached(job: Job, text: str, index: ProjectIndex):
+    """The findings the spmd vmaps of modules importing the job's file place in it (`reaching.reached`)."""
+    from spmdfix.reaching import reached  # the analysis: imported where files are checked (a worker)
+
+    return reached(job.path, text, index, job.settings.options)
+
+
 def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked:
-    if not job.kept and not may_have_findings(prepared.text):
+    own = job.kept or may_have_findings(prepared.text)
+    partial = prepared.nb is None and may_be_reached(prepared.text)
+    if not own and not partial:
         # No finding, nor a left-out cell's: the same result without the analysis and without looking for
         # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).
         return Checked(job.path, job.display)
     index = _index(job)
     with index.recording() as depends:  # the other modules read: the results cache checks them
-        checked = pipeline.check_prepared(prepared, job.settings, path=job.path, index=index, prefiltered=job.kept)
+        found = _reached(job, prepared.text, index) if partial else None
+        checked = pipeline.check_prepared(
+            prepared,
+            job.settings,
+            path=job.path,
+            index=index,
+            prefiltered=job.kept,
+            reached=found.findings if found is not None else (),
+        )
     # For the results cache: everything the index read or looked for, a superset of `depends` (a summary
-    # computed for one module and served to another names only the modules of the functions it crossed).
-    depends = [*sorted(set(depends) | set(index.everything_read())), (PROJECT_ROOT_KEY, str(index.root))]
+    # computed for one module and served to another names only the modules of the functions it crossed);
+    # a partial run's importers and the graph state that decided them.
+    depends = [
+        *sorted(set(depends) | set(index.everything_read()) | set(found.depends if found is not None else ())),
+        (PROJECT_ROOT_KEY, str(index.root)),
+    ]
     text, reported = checked.text, checked.findings
     keep = bool(reported or checked.unfollowed)  # the text, to show positions of either
     return Checked(
