@@ -149,9 +149,13 @@ def select(
 
 def _without_fixes(finding: Finding) -> Finding:
     """`finding` of an unfixable rule: no fixes, each said as a refusal (before the analysis' own)."""
+    return replace(finding, fixes=(), refusals=unfixable_refusals(finding) + finding.refusals)
+
+
+def unfixable_refusals(finding: Finding) -> tuple[Refusal, ...]:
+    """The refusals that say each fix of `finding`, of an unfixable rule, is not offered."""
     reason = UNFIXABLE_REASON.format(code=finding.code)
-    refusals = tuple(Refusal(fix.transform, reason) for fix in finding.fixes)
-    return replace(finding, fixes=(), refusals=refusals + finding.refusals)
+    return tuple(Refusal(fix.transform, reason) for fix in finding.fixes)
 
 
 def _where(path: Path | None, index: ProjectIndex | None) -> dict[str, Any]:

@@ -263,7 +263,8 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
 
 
 def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
-    if not may_have_findings(prepared.text):
+    partial = prepared.nb is None and may_be_reached(prepared.text)
+    if not may_have_findings(prepared.text) and not partial:
         # Nothing to fix or report (nor a left-out cell's syntax error: `Prepared.extra_findings`): what
         # `fix_prepared` gives such a text, without importing the analysis for it (a small tree runs in the
         # main process, which `check` spares that import) nor looking for the project.
@@ -271,19 +272,30 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked |
     index = _index(job)
     with index.recording() as read:
         fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
+        remaining, found_before, reached_depends = fixed.remaining, fixed.found_before, ()
+        if partial:
+            # Findings of importers' vmaps located here: left for `cross_module_fixes`, which fixes them in
+            # the importers (their fixes may edit the importer, a config module and this one).
+            found = _reached(job, fixed.text, index)
+            if found.findings:
+                reported, _ = pipeline.select(fixed.text, found.findings, job.settings.enabled, job.options.unfixable)
+                extra = [f for f in reported if f not in set(remaining)]
+                remaining = tuple(sorted((*remaining, *extra), key=lambda f: (f.span.path, f.span.start, f.code)))
+                found_before += len(extra)
+            reached_depends = found.depends
     # The other modules read: `cross_module_fixes` analyses the file again when a fix of this run changed one
-    # of them (this analysis saw them as they were on disk).
-    depends = tuple(read)
+    # of them (this analysis saw them as they were on disk); the importers a partial run analysed.
+    depends = tuple(sorted(set(read) | set(reached_depends)))
     return _result(
         job,
         source,
         prepared,
         fixed.text,
-        fixed.remaining,
+        remaining,
         fixed.applied,
         fixed.errors,
         fixed.suppressed,
-        found_before=fixed.found_before,
+        found_before=found_before,
         unfollowed=fixed.unfollowed,
         depends=depends,
     )
