@@ -14,7 +14,7 @@ of each directory's configuration and `.gitignore` respected (`discovery.iter_so
 
 Reading a module's imports does not parse the module: the lines that start an import statement (with their
 bracketed or backslash continuations) are cut out and parsed alone with `ast`; a text where an import may
-follow a `;` or a `:` on its line, or whose cut-out lines do not parse, is parsed whole. A line of a string
+follow a `;` or a `:` on its line, or whose cut-out lines do not parse, is parsed whole (`_import_lines`). A line of a string
 literal that looks like an import counts as one: an importer too many is analysed for nothing, never one
 missed. Each module's imports are kept per process by its stamp (`stamps.stat_key`, trusted only once
 settled: `stamps.settled`), so a later `graph_of` (the language server's, a second root's) re-reads only
@@ -38,10 +38,9 @@ from spmdfix.stamps import StatKey, settled, stat_key
 MAX_FILES = 20_000  # project files the scan lists at most
 MAX_BYTES = 2_000_000  # a larger file is no module the analysis follows (`project_files.MAX_FILE_BYTES`)
 
-# A line that starts an import statement (indentation allowed: imports in functions and `if` blocks count).
-_IMPORT_LINE = re.compile(rb"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.])", re.MULTILINE)
-# An import that does not start its line (`x = 1; import m`, `if TYPE_CHECKING: import m`): parse it all.
-_INLINE_IMPORT = re.compile(rb"[;:][ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import[ \t]+[\w.])")
+# What precedes `import` on a line that starts a `from` import.
+_FROM_HEAD = re.compile(rb"from[ \t]+[\w.]+[ \t]+")
+_WORD = re.compile(rb"\w")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,19 +58,20 @@ def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
     """The import statements of a module's bytes (see the module doc); () when it does not decode or parse."""
     if b"import" not in raw:
         return ()
-    snippet = None
-    if not _INLINE_IMPORT.search(raw):
-        snippet = _import_lines(raw)
+    snippet = _import_lines(raw)
     tree = _parse(snippet) if snippet is not None else None
+    # The cut-out statements are all at the top level of their snippet; a whole module is walked.
+    nodes = tree.body if tree is not None else None
     if tree is None:
         try:
             tree = _parse(decode(Path("<module>"), raw).text.encode("utf-8"))
         except FileError:
             return ()
-    if tree is None:
-        return ()
+        if tree is None:
+            return ()
+        nodes = ast.walk(tree)
     out = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             out.extend(Import(0, alias.name, ()) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -81,25 +81,49 @@ def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
 
 def _import_lines(raw: bytes) -> bytes | None:
     """The statements that start at import lines, each with its continuation lines, dedented; None when the
-    bytes are not plain enough to cut (a coding cookie other than UTF-8 or ASCII)."""
+    bytes are not plain enough to cut: a coding cookie other than UTF-8 or ASCII, or an `import` that may
+    follow a `;` or a `:` on its line (`x = 1; import m`, `if TYPE_CHECKING: import m`).
+
+    Each occurrence of `import` is looked at (a few per module: faster than a regular expression over every
+    line): a line that starts with `import NAME` or `from NAME import` starts a statement."""
     head = raw[:200]
     if b"coding" in head and not re.search(rb"coding[:=][ \t]*(?:utf-?8|ascii)", head, re.IGNORECASE):
         return None
     pieces = []
-    for match in _IMPORT_LINE.finditer(raw):
-        start = match.start()
-        end = raw.find(b"\n", start)
-        end = len(raw) if end < 0 else end
-        line = raw[start:end]
-        if b"(" in line and b")" not in line:  # a bracketed list of names, to its closing bracket
-            close = raw.find(b")", end)
-            end = len(raw) if close < 0 else close + 1
-        else:
-            while raw[start:end].rstrip(b"\r").endswith(b"\\") and end < len(raw):
-                nxt = raw.find(b"\n", end + 1)
-                end = len(raw) if nxt < 0 else nxt
-        pieces.append(raw[start:end].lstrip(b" \t").replace(b"\r", b""))
+    taken_to = 0  # the end of the last statement cut out: an `import` inside it is part of it
+    at = raw.find(b"import")
+    while at >= 0:
+        after = raw[at + 6 : at + 7]
+        line = raw.rfind(b"\n", 0, at) + 1
+        nxt = at + 6
+        if line >= taken_to and not (at and _WORD.match(raw, at - 1)) and not _WORD.match(after or b"."):
+            lead = raw[line:at].lstrip(b" \t")
+            if not lead or _FROM_HEAD.fullmatch(lead):
+                if not lead and after not in (b" ", b"\t", b"\\"):
+                    at = raw.find(b"import", nxt)
+                    continue
+                stop = _statement_end(raw, line)
+                pieces.append(raw[line:stop].lstrip(b" \t").replace(b"\r", b""))
+                taken_to = nxt = stop
+            elif b";" in lead or b":" in lead:
+                return None
+        at = raw.find(b"import", nxt)
     return b"\n".join(pieces)
+
+
+def _statement_end(raw: bytes, start: int) -> int:
+    """The end of the import statement starting at `start`: its line, to the closing bracket of a bracketed
+    list of names, or over backslash continuations."""
+    end = raw.find(b"\n", start)
+    end = len(raw) if end < 0 else end
+    line = raw[start:end]
+    if b"(" in line and b")" not in line:
+        close = raw.find(b")", end)
+        return len(raw) if close < 0 else close + 1
+    while raw[start:end].rstrip(b"\r").endswith(b"\\") and end < len(raw):
+        nxt = raw.find(b"\n", end + 1)
+        end = len(raw) if nxt < 0 else nxt
+    return end
 
 
 def _parse(code: bytes) -> ast.Module | None:
@@ -150,6 +174,7 @@ class ProjectGraph:
         self.complete = complete
         self.by_name: dict[str, str] = {}
         self._names: dict[str, tuple[str, bool]] = {}  # path -> (its chain module name, is a package)
+        self._packages: dict[str, str] = {}  # directory -> its dotted package ("": none)
         for path in files:
             self._register(path)
         self.importers: dict[str, dict[str, set[str]]] = {}  # module path -> importer path -> names
@@ -164,9 +189,11 @@ class ProjectGraph:
     def _register(self, path: str) -> None:
         """The names `path` may be imported by: its `__init__.py` chain's, and as a path from the root and
         from `<root>/src` (namespace packages)."""
-        from spmdfix.project_files import module_name
-
-        name, _, is_package = module_name(Path(path))
+        directory, file = os.path.split(path)
+        is_package = file == "__init__.py"
+        package = self._package_of(directory)
+        stem = file[: -len(".py")]
+        name = package if is_package else (f"{package}.{stem}" if package else stem)
         self._names[path] = (name, is_package)
         self.by_name.setdefault(name, path)
         for base in (self.root, os.path.join(self.root, "src")):
@@ -178,6 +205,20 @@ class ProjectGraph:
                 parts = parts[:-1]
             if parts and all(p.isidentifier() for p in parts):
                 self.by_name.setdefault(".".join(parts), path)
+
+    def _package_of(self, directory: str) -> str:
+        """The dotted package of a directory from its `__init__.py` chain ("" when it holds none), as
+        `project_files.module_name` finds it, once per directory."""
+        found = self._packages.get(directory)
+        if found is None:
+            if os.path.isfile(os.path.join(directory, "__init__.py")):
+                parent, name = os.path.split(directory)
+                outer = self._package_of(parent) if parent != directory else ""
+                found = f"{outer}.{name}" if outer else name
+            else:
+                found = ""
+            self._packages[directory] = found
+        return found
 
     def _targets(self, importer: str, imports: Iterable[Import]) -> Iterable[tuple[str, tuple[str, ...]]]:
         """(module path, names imported from it) of each import of `importer` that names a module of the
