@@ -113,11 +113,11 @@ def forget_indexes(written: Iterable[str | Path]) -> None:
     paths = [Path(p).resolve() for p in written]
     for top in [t for t, index in _INDEXES.items() if any(index.contains(p) for p in paths)]:
         del _INDEXES[top]
-    # The import graphs and the importers' findings a partial run kept (`reaching`) go with them.
-    from spmdfix import project_graph, reaching
+    # The import graphs go with them (the importers' findings a partial run kept, `reaching`, are kept per
+    # index: a new index starts afresh).
+    from spmdfix import project_graph
 
     project_graph.forget_graphs()
-    reaching.forget()
 
 
 def fix_edits_for(source: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | str]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from spmdfix import stamps
 from spmdfix.cache_file import FORMAT
 from spmdfix.files import find_project_root
+from spmdfix.results import PARTIAL, WALKED
 from spmdfix.stamps import stat_key
 
 if TYPE_CHECKING:
@@ -90,9 +91,16 @@ def _root_of_directory(directory: str) -> str:
 
 
 def importers_state_of(job: Job) -> str:
-    """The state of the project's import graph for the file of `job` now (`project_graph.ProjectGraph.state`:
-    which modules of the project import it), as a partial run recorded it (`results.IMPORTERS_KEY`). The
-    graph is built once per process (`project_graph.graph_of`), only for a run that has such an entry."""
+    """What decides the modules a check of the file of `job` analyses beside it now, as a check recorded it
+    (`results.IMPORTERS_KEY`): `WALKED` when the run walks the file's whole project (`Job.walked`), else
+    `PARTIAL` and the state of the project's import graph for the file (`project_graph.ProjectGraph.state`:
+    which modules of the project that may hold a vmap import it). The graph is built once per process
+    (`project_graph.graph_of`), only for a run that has such an entry in partial mode."""
     from spmdfix import project_graph
+    from spmdfix.runner.job import walks_project
 
-    return project_graph.graph_of(project_root_of(job)).state(os.path.realpath(job.path))
+    root = project_root_of(job)
+    if walks_project(job, root):
+        return WALKED
+    return PARTIAL + project_graph.graph_of(root).state(os.path.realpath(job.path))
+

@@ -32,7 +32,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from spmdfix.files import read_bytes, decode, FileError
+from spmdfix.files import FileError, decode, read_bytes
+from spmdfix.prefilter import utf8_may_have_findings
 from spmdfix.stamps import StatKey, settled, stat_key
 
 MAX_FILES = 20_000  # project files the scan lists at most
@@ -59,23 +60,87 @@ def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
     if b"import" not in raw:
         return ()
     snippet = _import_lines(raw)
-    tree = _parse(snippet) if snippet is not None else None
-    # The cut-out statements are all at the top level of their snippet; a whole module is walked.
-    nodes = tree.body if tree is not None else None
+    if snippet is not None:
+        found = _read_statements(snippet)
+        if found is not None:
+            return found
+    try:
+        tree = _parse(decode(Path("<module>"), raw).text.encode("utf-8"))
+    except FileError:
+        return ()
     if tree is None:
-        try:
-            tree = _parse(decode(Path("<module>"), raw).text.encode("utf-8"))
-        except FileError:
-            return ()
-        if tree is None:
-            return ()
-        nodes = ast.walk(tree)
+        return ()
     out = []
-    for node in nodes:
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.extend(Import(0, alias.name, ()) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             out.append(Import(node.level or 0, node.module or "", tuple(a.name for a in node.names)))
+    return tuple(out)
+
+
+_COMMENT = re.compile(rb"#[^\n]*")
+_SPACES = re.compile(rb"[\s\\()]+")
+_FROM = re.compile(rb"from (\.*) ?([\w.]*) import (.+)")
+_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+
+
+def _read_statements(snippet: bytes) -> tuple[Import, ...] | None:
+    """The imports of the cut-out statements (`_import_lines`), read without `ast`: each is `import A.B [as
+    C], ...` or `from [.]*A import (B [as C], ...)`; None when one is not exactly that (the caller parses the
+    module with `ast`)."""
+    out: list[Import] = []
+    snippet = _COMMENT.sub(b"", snippet)  # (line by line, before a statement's lines are joined)
+    for statement in snippet.split(b"\n") if b"(" not in snippet and b"\\" not in snippet else _split(snippet):
+        flat = _SPACES.sub(b" ", statement).strip()
+        if not flat:
+            continue
+        try:
+            text = flat.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if text.startswith("import "):
+            names = _names(text[len("import ") :], dotted=True)
+            if names is None:
+                return None
+            out.extend(Import(0, name, ()) for name in names)
+            continue
+        match = _FROM.fullmatch(flat)
+        if match is None:
+            return None
+        level, module = len(match.group(1)), match.group(2).decode("utf-8")
+        if module and not _DOTTED.fullmatch(module) or not (level or module):
+            return None
+        listed = match.group(3).decode("utf-8").strip()
+        names = ("*",) if listed == "*" else _names(listed, dotted=False)
+        if names is None:
+            return None
+        out.append(Import(level, module, names))
+    return tuple(out)
+
+
+def _split(snippet: bytes) -> list[bytes]:
+    """The statements of a snippet whose statements may span lines (brackets, backslashes): each starts at a
+    line that starts with `import` or `from`."""
+    out: list[bytes] = []
+    for line in snippet.split(b"\n"):
+        if line.startswith((b"import", b"from")) or not out:
+            out.append(line)
+        else:
+            out[-1] += b" " + line
+    return out
+
+
+def _names(listed: str, dotted: bool) -> tuple[str, ...] | None:
+    """The names of `B [as C], ...` (dotted ones for `import`); None when it is not that."""
+    out = []
+    for part in listed.rstrip(",").split(","):
+        words = part.split()
+        if len(words) == 3 and words[1] == "as" and words[2].isidentifier():
+            words = words[:1]
+        if len(words) != 1 or not (_DOTTED.fullmatch(words[0]) if dotted else words[0].isidentifier()):
+            return None
+        out.append(words[0])
     return tuple(out)
 
 
@@ -105,8 +170,12 @@ def _import_lines(raw: bytes) -> bytes | None:
                 stop = _statement_end(raw, line)
                 pieces.append(raw[line:stop].lstrip(b" \t").replace(b"\r", b""))
                 taken_to = nxt = stop
-            elif b";" in lead or b":" in lead:
-                return None
+            else:
+                comment = lead.find(b"#")
+                if comment >= 0 and b"'" not in lead[:comment] and b'"' not in lead[:comment]:
+                    pass  # (`import` in a comment: `# TODO: fix import cycles`)
+                elif b";" in lead or b":" in lead:
+                    return None
         at = raw.find(b"import", nxt)
     return b"\n".join(pieces)
 
@@ -116,10 +185,16 @@ def _statement_end(raw: bytes, start: int) -> int:
     list of names, or over backslash continuations."""
     end = raw.find(b"\n", start)
     end = len(raw) if end < 0 else end
-    line = raw[start:end]
+    line = raw[start:end].split(b"#")[0]
     if b"(" in line and b")" not in line:
-        close = raw.find(b")", end)
-        return len(raw) if close < 0 else close + 1
+        # To the first line whose code (before a comment: `finfo,  # TODO(someone)`) closes the bracket.
+        while end < len(raw):
+            nxt = raw.find(b"\n", end + 1)
+            nxt = len(raw) if nxt < 0 else nxt
+            if b")" in raw[end:nxt].split(b"#")[0]:
+                return nxt
+            end = nxt
+        return len(raw)
     while raw[start:end].rstrip(b"\r").endswith(b"\\") and end < len(raw):
         nxt = raw.find(b"\n", end + 1)
         end = len(raw) if nxt < 0 else nxt
@@ -133,13 +208,15 @@ def _parse(code: bytes) -> ast.Module | None:
         return None
 
 
-# The imports of each file read so far in this process: absolute path -> (stat key, settled, imports).
-_SCANNED: dict[str, tuple[StatKey, bool, tuple[Import, ...]]] = {}
+# What the scan kept of each file read so far in this process: absolute path -> (stat key, settled, imports,
+# whether its bytes may hold a vmap: `prefilter.utf8_may_have_findings`).
+_SCANNED: dict[str, tuple[StatKey, bool, tuple[Import, ...], bool]] = {}
 
 
-def imports_of_file(path: str) -> tuple[Import, ...] | None:
-    """The imports of the module file at the absolute `path` (kept by its stamp); None when it cannot be read
-    or is larger than `MAX_BYTES`."""
+def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
+    """The imports of the module file at the absolute `path` and whether its bytes may hold a vmap at all
+    (`prefilter.utf8_may_have_findings`: an importer that cannot is never analysed), kept by its stamp; None
+    when it cannot be read or is larger than `MAX_BYTES`."""
     taken = time.time_ns()
     try:
         st = os.stat(path)
@@ -149,7 +226,7 @@ def imports_of_file(path: str) -> tuple[Import, ...] | None:
     key = stat_key(st)
     known = _SCANNED.get(path)
     if known is not None and known[0] == key and known[1]:
-        return known[2]
+        return known[2], known[3]
     if st.st_size > MAX_BYTES:
         return None
     try:
@@ -157,8 +234,9 @@ def imports_of_file(path: str) -> tuple[Import, ...] | None:
     except OSError:
         return None
     found = imports_of_bytes(raw)
-    _SCANNED[path] = (key, settled(key, taken), found)
-    return found
+    vmap = utf8_may_have_findings(raw)
+    _SCANNED[path] = (key, settled(key, taken), found, vmap)
+    return found, vmap
 
 
 class ProjectGraph:
@@ -178,13 +256,24 @@ class ProjectGraph:
         for path in files:
             self._register(path)
         self.importers: dict[str, dict[str, set[str]]] = {}  # module path -> importer path -> names
+        self.candidates: set[str] = set()  # the modules whose text may hold a vmap
+        self.imports: dict[str, set[str]] = {}  # module path -> the modules of the project it imports
+        self._reached_by: dict[str, list[str]] | None = None  # module -> the candidates importing it
         overlay = overlay or {}
         for path in files:
             text = overlay.get(path)
-            found = imports_of_bytes(text.encode("utf-8", "surrogatepass")) if text is not None else imports_of_file(path)
-            for target, names in self._targets(path, found or ()):
+            if text is not None:
+                raw = text.encode("utf-8", "surrogatepass")
+                scanned = imports_of_bytes(raw), utf8_may_have_findings(raw)
+            else:
+                scanned = imports_of_file(path)
+            found, vmap = scanned if scanned is not None else ((), False)
+            if vmap:
+                self.candidates.add(path)
+            for target, names in self._targets(path, found):
                 if target != path:
                     self.importers.setdefault(target, {}).setdefault(path, set()).update(names)
+                    self.imports.setdefault(path, set()).add(target)
 
     def _register(self, path: str) -> None:
         """The names `path` may be imported by: its `__init__.py` chain's, and as a path from the root and
@@ -267,10 +356,36 @@ class ProjectGraph:
                     todo.append(importer)
         return tuple(sorted(seen))
 
+    def reaching_candidates(self, path: str) -> tuple[str, ...]:
+        """`reaching(path)`, only the modules whose text may hold a vmap (the others cannot hold a finding):
+        from the modules each of them imports, directly or not, computed once per graph (a run asks this for
+        every module that names a shard_map, a spec or a mesh; the modules that may hold a vmap are few)."""
+        if self._reached_by is None:
+            reached_by: dict[str, list[str]] = {}
+            for candidate in sorted(self.candidates):
+                for module in self._imported_by(candidate):
+                    reached_by.setdefault(module, []).append(candidate)
+            self._reached_by = reached_by
+        return tuple(self._reached_by.get(path, ()))
+
+    def _imported_by(self, path: str) -> set[str]:
+        """Every module of the project `path` imports, directly or not (itself left out)."""
+        seen: set[str] = set()
+        todo = [path]
+        while todo:
+            for target in self.imports.get(todo.pop(), ()):
+                if target not in seen and target != path:
+                    seen.add(target)
+                    todo.append(target)
+        return seen
+
     def state(self, path: str) -> str:
-        """A digest of what decided which modules reach `path` (`reaching`): a new importer, or one deleted or
-        no longer importing, changes it (the results cache keys a partial run's result by it)."""
-        return hashlib.sha256("\0".join((str(self.complete), *self.reaching(path))).encode()).hexdigest()[:32]
+        """A digest of what decided which modules a partial run of `path` analyses (`reaching_candidates`): a
+        new importer, one deleted or no longer importing, and an importer whose text now may hold a vmap (or
+        no longer) change it; the results cache keys a partial run's result by it, beside each of those
+        modules' digests."""
+        listed = (str(self.complete), *self.reaching_candidates(path))
+        return hashlib.sha256("\0".join(listed).encode()).hexdigest()[:32]
 
 
 def project_files(root: str) -> tuple[list[str], bool]:
@@ -278,25 +393,37 @@ def project_files(root: str) -> tuple[list[str], bool]:
     (configured excludes and `.gitignore` respected), and whether the list is whole (`MAX_FILES`)."""
     from spmdfix.config import Resolver
     from spmdfix.discovery import iter_sources
+    from spmdfix.globs import glob_matcher
 
     resolver = Resolver(cwd=Path(root))
 
-    def excluded(absolute: str, is_dir: bool) -> bool:
+    def excluded_in(directory: str):
+        """The exclude test of one directory's entries, as the CLI's walk asks it (once per directory)."""
         try:
-            return resolver.for_dir(os.path.dirname(absolute)).excludes(absolute, is_dir)
+            settings = resolver.for_dir(directory)
         except Exception:  # noqa: BLE001 - a bad configuration file: the run reports it; nothing excluded here
-            return False
+            return lambda absolute, is_dir, name: False
+        return glob_matcher(settings.exclude + settings.extend_exclude)
 
     out: list[str] = []
     try:
-        for found in iter_sources([root], excluded):
+        for found in iter_sources([root], excluded_in=excluded_in):
             if found.suffix == ".py":
-                out.append(os.path.realpath(found))
+                # (the root is a real path and the walk follows no linked directory: only a linked file
+                # needs resolving)
+                path = os.fspath(found)
+                out.append(os.path.realpath(path) if os.path.islink(path) else path)
                 if len(out) >= MAX_FILES:
                     return sorted(out), False
     except FileError:
         return [], False
     return sorted(out), True
+
+
+def scanned_stat(path: str) -> StatKey | None:
+    """The stat key of the file at `path` when this process's scan last read it (None: never read)."""
+    known = _SCANNED.get(path)
+    return known[0] if known is not None else None
 
 
 _GRAPHS: dict[str, ProjectGraph] = {}

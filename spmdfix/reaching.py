@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from spmdfix.model import Finding, Options, reframed
 from spmdfix.prefilter import may_have_findings
 from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes  # noqa: F401 - re-exported
-from spmdfix.results import IMPORTERS_KEY
+from spmdfix.results import IMPORTERS_KEY, PARTIAL
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectIndex
@@ -46,9 +46,9 @@ class Reached:
 
 
 # The findings of each importer analysed in this process with an index kept for the run (`api.project_index`,
-# which reads each module once): (path, digest, options, id of the index) -> (the index, findings); the index
-# is held so that its id is not reused.
-_ANALYSED: dict[tuple, tuple[ProjectIndex, tuple[Finding, ...]]] = {}
+# which reads each module once), per project root: root -> (the index, (path, digest, options) -> findings);
+# another index of the root (the old one forgotten: `api.forget_indexes`) starts afresh.
+_ANALYSED: dict[str, tuple[ProjectIndex, dict[tuple, tuple[Finding, ...]]]] = {}
 
 
 def reached(path: str | Path, text: str, index: ProjectIndex, options: Options) -> Reached:
@@ -64,35 +64,62 @@ def reached(path: str | Path, text: str, index: ProjectIndex, options: Options) 
     if not index.contains(own) or own.endswith(".ipynb"):
         return Reached()
     graph = project_graph.graph_of(index.root)
-    depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, graph.state(own))]
-    importers = graph.reaching(own)
+    depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, PARTIAL + graph.state(own))]
+    importers = graph.reaching_candidates(own)
     if not importers:
         return Reached((), tuple(depends))
     on_disk = DISK.read(own)
-    kept = on_disk is not None and on_disk[0] == text
-    if not kept:
+    memo: dict[tuple, tuple[Finding, ...]] = {}  # (an index of an unsaved text: its analyses are not kept)
+    if on_disk is not None and on_disk[0] == text:
+        if index.root not in _ANALYSED or _ANALYSED[index.root][0] is not index:
+            _ANALYSED[index.root] = (index, {})
+        memo = _ANALYSED[index.root][1]
+    else:
         index = new_project_index(index.root, overlay={own: text})
     found: list[Finding] = []
     for importer in importers:
-        read = DISK.read(importer)
-        depends.append((importer, read[1] if read is not None else None))
-        if read is None or not may_have_findings(read[0]):
+        read = _importer(importer)
+        depends.append((importer, read[0] if read is not None else None))
+        if read is None or not read[2]:
             continue
-        key = (importer, read[1], options, id(index))
-        memo = _ANALYSED.get(key) if kept else None
-        if memo is not None:
-            findings = memo[1]
-        else:
-            findings = tuple(analyse_source(read[0], options, path=importer, index=index, prefiltered=True).findings)
-            if kept:
-                _ANALYSED[key] = (index, findings)
+        key = (importer, read[0], options)
+        findings = memo.get(key)
+        if findings is None:
+            findings = tuple(analyse_source(read[1], options, path=importer, index=index, prefiltered=True).findings)
+            memo[key] = findings
         found.extend(reframed(f, importer, own) for f in findings if f.span.path == own)
     return Reached(tuple(found), tuple(depends))
 
 
+# Each importer read in this process: path -> (stat key, (digest, text, passes the prefilter) or None); the
+# stat key is the one the import graph's scan took (`project_graph.scanned_stat`): a graph built again
+# (`graph_of(refresh=True)`, a language server's) reads the file again when it changed.
+_READ: dict[str, tuple[object, tuple[str, str, bool] | None]] = {}
+
+
+def _importer(path: str) -> tuple[str, str, bool] | None:
+    """(SHA-256 of the bytes, text, whether the text passes the prefilter) of an importer, once per process
+    while its stat is unchanged (a partial run of each of a tree's modules asks about the same importers);
+    None when it cannot be read."""
+    from spmdfix.project_files import DISK
+    from spmdfix.project_graph import scanned_stat
+
+    key = scanned_stat(path)  # (the graph's scan took it: a run's files do not change under it)
+    if key is None:
+        return None
+    known = _READ.get(path)
+    if known is not None and known[0] == key:
+        return known[1]
+    read = DISK.read(path)
+    out = (read[1], read[0], may_have_findings(read[0])) if read is not None else None
+    _READ[path] = (key, out)
+    return out
+
+
 def forget() -> None:
-    """Drop the importers' findings kept (after a run wrote files)."""
+    """Drop the importers' findings and texts kept (after a run wrote files)."""
     _ANALYSED.clear()
+    _READ.clear()
 
 
 def reported_once(outcomes: list) -> list:

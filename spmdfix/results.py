@@ -49,6 +49,10 @@ PROJECT_ROOT_KEY = "<project root>"
 # (`project_graph.ProjectGraph.state`; a partial run analysed them, `spmdfix.reaching`), checked by the
 # results cache against the graph now (`cache_keys.importers_state_of`).
 IMPORTERS_KEY = "<importers>"
+# Its values: the run walked the file's whole project (no partial run: every importer is a file of the run,
+# `runner.job.walks_project`), or a partial run, followed by the import graph's state for the file.
+WALKED = "walked"
+PARTIAL = "partial:"
 
 
 class FileResult:

@@ -10,7 +10,7 @@ from spmdfix import pipeline
 from spmdfix.files import text_of
 from spmdfix.model import Finding, Fix, reframed
 from spmdfix.perf import record
-from spmdfix.results import IMPORTERS_KEY, Checked, FileResult, Fixed, Mode
+from spmdfix.results import IMPORTERS_KEY, PARTIAL, Checked, FileResult, Fixed, Mode
 from spmdfix.runner.job import Job
 
 MAX_ROUNDS = 4  # rounds of `cross_module_fixes`: each fix that changes a module re-analyses its readers once
@@ -54,7 +54,7 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> C
                 continue  # (most files of a tree: nothing read, nothing to fix; no path resolved for them)
             own = str(job.path.resolve())
             stale = any(changed_at.get(path, 0) > seen.get(i, 0) for path, _ in o.depends if path != own)
-            partial = any(path == IMPORTERS_KEY for path, _ in o.depends)
+            partial = any(path == IMPORTERS_KEY and (digest or "").startswith(PARTIAL) for path, digest in o.depends)
             if i not in seen:
                 chosen = [job.settings.chosen(f) for f in o.findings]
                 stale = stale or any(fix is not None and fix.edits_other_modules for fix in chosen)

@@ -31,7 +31,9 @@ from spmdfix.model import Edit, Finding, Fix, Unfollowed
 from spmdfix.prefilter import may_have_findings
 from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes
 from spmdfix.results import (
+    IMPORTERS_KEY,
     PROJECT_ROOT_KEY,
+    WALKED,
     Checked,
     Failed,
     FileResult,
@@ -41,7 +43,7 @@ from spmdfix.results import (
     Unreadable,
 )
 from spmdfix.runner.clean_bytes import bytes_prove_clean
-from spmdfix.runner.job import Job
+from spmdfix.runner.job import Job, walks_project
 from spmdfix.stamps import read_stamped
 
 if TYPE_CHECKING:
@@ -221,13 +223,21 @@ def _reached(job: Job, text: str, index: ProjectIndex):
 
 
 def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked:
-    own = job.kept or may_have_findings(prepared.text)
+    # ("vmap" first: a module that only names a shard_map or a spec, most of those a partial run looks at,
+    # is cleared without the prefilter's scan; a text not ASCII may spell it otherwise, `as_python_reads_it`)
+    own = job.kept or (("vmap" in prepared.text or not prepared.text.isascii()) and may_have_findings(prepared.text))
     partial = prepared.nb is None and may_be_reached(prepared.text)
     if not own and not partial:
         # No finding, nor a left-out cell's: the same result without the analysis and without looking for
         # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).
         return Checked(job.path, job.display)
     index = _index(job)
+    # A run over the whole project analyses every importer as a file of its own: no partial run, which the
+    # results cache must know (a later run of this file alone is one).
+    walked = (IMPORTERS_KEY, WALKED) if partial and walks_project(job, index.root) else None
+    partial = partial and walked is None
+    if not own and not partial:
+        return Checked(job.path, job.display, depends=(walked,) if walked else ())
     with index.recording() as depends:  # the other modules read: the results cache checks them
         found = _reached(job, prepared.text, index) if partial else None
         checked = pipeline.check_prepared(
@@ -243,6 +253,7 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
     # a partial run's importers and the graph state that decided them.
     depends = [
         *sorted(set(depends) | set(index.everything_read()) | set(found.depends if found is not None else ())),
+        *((walked,) if walked else ()),
         (PROJECT_ROOT_KEY, str(index.root)),
     ]
     text, reported = checked.text, checked.findings
@@ -270,6 +281,7 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked |
         # main process, which `check` spares that import) nor looking for the project.
         return _result(job, source, prepared, prepared.text, (), (), (), 0)
     index = _index(job)
+    partial = partial and not walks_project(job, index.root)
     with index.recording() as read:
         fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
         remaining, found_before, reached_depends = fixed.remaining, fixed.found_before, ()
