@@ -342,3 +342,25 @@ def test_the_import_scan_finds_every_import_ast_finds_in_the_jax_package() -> No
         assert want <= got, (path, sorted(want - got)[:3])
         checked += 1
     assert checked > 500
+
+
+def test_a_notebook_importing_the_layer_module_is_the_importer_only_when_it_is_checked(tmp_path: Path) -> None:
+    """A notebook is not a module of the project (nothing imports one): checking it reports the collision its
+    vmap makes at the layer module's spec; checking the layer module alone does not see the notebook's vmap
+    (README, "What spmdfix follows")."""
+    root = standard(tmp_path)
+    (root / "src/pkg/train.py").write_text(TRAIN.replace("config.DATA", "None"))
+    cells = [["import jax\n", "from pkg.model import forward\n"], ["jax.vmap(forward, spmd_axis_name='data')"]]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "id": str(i), "metadata": {}, "outputs": [], "source": c}
+            for i, c in enumerate(cells)
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (root / "explore.ipynb").write_text(json.dumps(notebook))
+    done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", "explore.ipynb")
+    assert "src/pkg/model.py:12:55: SPMD001" in done.stdout, done.stdout
+    assert spmdfix(root, "check", "--no-cache", "src/pkg/model.py").returncode == 0
