@@ -84,10 +84,10 @@ def project_root_of(job: Job) -> str:
     return _root_of_directory(str(Path(job.path).resolve().parent))
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=4096)
 def _root_of_directory(directory: str) -> str:
     """`files.find_project_root` of a directory (the one project-root function), once per directory and run."""
-    return str(find_project_root(Path(directory)))
+    return str(find_project_root(Path(directory), cached=True))
 
 
 def importers_state_of(job: Job) -> str:
@@ -99,7 +99,11 @@ def importers_state_of(job: Job) -> str:
     from spmdfix import project_graph
     from spmdfix.runner.job import walks_project
 
-    root = project_root_of(job)
+    if job.project_root is None and not os.path.islink(job.path):
+        # (once per directory as spelled: a warm run asks this of every module that names a mesh or a spec)
+        root = _root_of_directory(os.path.dirname(os.path.abspath(job.path)))
+    else:
+        root = project_root_of(job)
     if walks_project(job, root):
         return WALKED
     return PARTIAL + project_graph.graph_of(root).state(os.path.realpath(job.path))
