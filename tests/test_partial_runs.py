@@ -160,6 +160,10 @@ def test_json_names_the_file_of_the_finding_and_of_the_vmap(tmp_path: Path) -> N
         vmap = record["related"][0]
         assert vmap["filename"] == str((root / "src/pkg/train.py").resolve())
         assert vmap["location"] == {"row": 8, "column": 45}
+        # The fix's edit lies in the importer, and says so (built on its text, not on model.py's).
+        (edit,) = record["fix"]["edits"]
+        assert edit["filename"] == str((root / "src/pkg/train.py").resolve())
+        assert edit["location"] == {"row": 8, "column": 45}
 
 
 def test_stdin_with_the_layer_module_name_reports_it_too(tmp_path: Path) -> None:

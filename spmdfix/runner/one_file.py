@@ -198,14 +198,24 @@ def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
         return ()
 
 
-def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...] | str]:
-    fixes = [x for f in findings for x in f.fixes]
-    if not fixes:
-        return {}
+def _edits(text: str, findings: Sequence[Finding], reached: Sequence[Finding] = ()) -> dict[str, tuple[Edit, ...] | str]:
+    """Every fix's text edits by key; the fixes of `reached` findings (an importer's, seen from this module:
+    their edits may lie in the importer) are built on each module they edit (`fix_engine.fix_edits_across`)."""
+    across = {x.id for f in findings if f in reached for x in f.fixes}
+    fixes = [x for f in findings for x in f.fixes if x.id not in across]
+    out: dict[str, tuple[Edit, ...] | str] = {}
     try:
-        return pipeline.fix_edits(text, fixes)
+        if fixes:
+            out.update(pipeline.fix_edits(text, fixes))
+        if across:
+            from spmdfix.fix_engine import fix_edits_across
+            from spmdfix.files import text_of
+
+            spread = [x for f in findings if f in reached for x in f.fixes]
+            out.update({str(k): v for k, v in fix_edits_across(text, spread, text_of).items()})
     except Exception as err:  # noqa: BLE001 - libcst failing must not lose the findings
-        return {x.key: f"edits not built: {err}" for x in fixes}
+        return {x.key: f"edits not built: {err}" for f in findings for x in f.fixes}
+    return out
 
 
 def _index(job: Job) -> ProjectIndex:
@@ -267,7 +277,7 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
         cells=prepared.cells(text) if keep else None,
         parsed=True,
         suppressed=len(checked.suppressed),
-        edits=_edits(text, reported) if job.want_edits and reported else None,
+        edits=_edits(text, reported, found.findings if found is not None else ()) if job.want_edits and reported else None,
         depends=tuple(depends),
         unfollowed=checked.unfollowed,
     )
