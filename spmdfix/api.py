@@ -90,7 +90,7 @@ _INDEXES: dict[Path, ProjectIndex] = {}
 def project_index(path: str | Path, root: str | Path | None = None) -> ProjectIndex:
     """The project index of the project `path` belongs to (one per root and process, reused by every file
     of a run). `root`: the project root, else the nearest directory above `path` with `pyproject.toml`,
-    `setup.cfg` or `.git`."""
+    `setup.cfg` or `.git`, else the base of its package (`files.find_project_root`)."""
     top = Path(root).resolve() if root is not None else find_project_root(Path(path).resolve())
     index = _INDEXES.get(top)
     if index is None:
@@ -113,6 +113,11 @@ def forget_indexes(written: Iterable[str | Path]) -> None:
     paths = [Path(p).resolve() for p in written]
     for top in [t for t, index in _INDEXES.items() if any(index.contains(p) for p in paths)]:
         del _INDEXES[top]
+    # The import graphs go with them (the importers' findings a partial run kept, `reaching`, are kept per
+    # index: a new index starts afresh).
+    from spmdfix import project_graph
+
+    project_graph.forget_graphs()
 
 
 def fix_edits_for(source: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | str]:

@@ -5,7 +5,9 @@ What an outcome depends on, and so what its entry is keyed by:
 - the bytes of the file (a SHA-256 digest);
 - for a module that was analysed, the digests of every other module of the project its analysis read or
   looked for (`results.Checked.depends`, from the project index: None for a file looked for and absent), and
-  the project root it searched from;
+  the project root it searched from; for a module a partial run checked (`spmdfix.reaching`), also each
+  module importing it whose vmaps were analysed, and the state of the project's import graph that decided
+  which modules import it (`results.IMPORTERS_KEY`: a new importer, or one deleted, invalidates);
 - the settings of its job (`Job` without its path: options, rule selection, mode, limits);
 - the tool: its version and a digest of its own source files (an edited checkout is another tool), which
   names the cache file, so another version never reads it.
@@ -47,10 +49,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix.cache_file import CHECKED_TAG, FORMAT, Entry, load_plain, mark, pack, unpack, write_atomic
-from spmdfix.cache_keys import project_root_of, settings_digest, settings_key, tool_key
+from spmdfix.cache_keys import importers_state_of, project_root_of, settings_digest, settings_key, tool_key
 from spmdfix.discovery import ListingMemo, absolute_path
 from spmdfix.perf import freeze_alive, gc_paused, record
-from spmdfix.results import PROJECT_ROOT_KEY, Checked, FileResult, Mode, Skipped
+from spmdfix.results import IMPORTERS_KEY, PROJECT_ROOT_KEY, Checked, FileResult, Mode, Skipped
 from spmdfix.stamps import read_stamped, stat_key, trusted, unchanged
 
 if TYPE_CHECKING:
@@ -122,7 +124,12 @@ class Cache:
         if self.digest(key, entry) != entry.stamp.digest:
             return None
         for path, digest in entry.depends:
-            now = project_root_of(job) if path == PROJECT_ROOT_KEY else self.digest(path)
+            if path == PROJECT_ROOT_KEY:
+                now = project_root_of(job)
+            elif path == IMPORTERS_KEY:
+                now = importers_state_of(job)
+            else:
+                now = self.digest(path)
             if now != digest:
                 return None
         outcome = unpack(entry.outcome, job)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from spmdfix import stamps
 from spmdfix.cache_file import FORMAT
 from spmdfix.files import find_project_root
+from spmdfix.results import PARTIAL, WALKED
 from spmdfix.stamps import stat_key
 
 if TYPE_CHECKING:
@@ -83,6 +84,27 @@ def project_root_of(job: Job) -> str:
     return _root_of_directory(str(Path(job.path).resolve().parent))
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=4096)
 def _root_of_directory(directory: str) -> str:
-    return str(find_project_root(Path(directory)))
+    """`files.find_project_root` of a directory (the one project-root function), once per directory and run."""
+    return str(find_project_root(Path(directory), cached=True))
+
+
+def importers_state_of(job: Job) -> str:
+    """What decides the modules a check of the file of `job` analyses beside it now, as a check recorded it
+    (`results.IMPORTERS_KEY`): `WALKED` when the run walks the file's whole project (`Job.walked`), else
+    `PARTIAL` and the state of the project's import graph for the file (`project_graph.ProjectGraph.state`:
+    which modules of the project that may hold a vmap import it). The graph is built once per process
+    (`project_graph.graph_of`), only for a run that has such an entry in partial mode."""
+    from spmdfix import project_graph
+    from spmdfix.runner.job import walks_project
+
+    if job.project_root is None and not os.path.islink(job.path):
+        # (once per directory as spelled: a warm run asks this of every module that names a mesh or a spec)
+        root = _root_of_directory(os.path.dirname(os.path.abspath(job.path)))
+    else:
+        root = project_root_of(job)
+    if walks_project(job, root):
+        return WALKED
+    return PARTIAL + project_graph.graph_of(root).state(os.path.realpath(job.path))
+

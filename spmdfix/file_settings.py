@@ -63,8 +63,9 @@ def file_settings(settings: Settings, path: str | Path) -> FileSettings:
 
 def project_root_of(path: str | Path, settings: FileSettings) -> Path:
     """The project root whose modules the analysis of the file at `path` follows imports into: the
-    settings' `project_root` (`project-root` in the configuration, `--project-root`), else the nearest
-    directory above the file holding `pyproject.toml`, `setup.cfg` or `.git`. Every front end's project
+    settings' `project_root` (`project-root` in the configuration, `--project-root`), else
+    `files.find_project_root` (a marker's directory, else the base of the file's package chain, else its
+    directory). Every front end's project
     index is built on it (the CLI's `runner`, the language server)."""
     if settings.project_root is not None:
         return Path(settings.project_root).resolve()

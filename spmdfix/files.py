@@ -42,16 +42,46 @@ class SourceFile:
     raw: bytes
 
 
-def find_project_root(path: Path) -> Path:
-    """The nearest directory at or above `path` holding `pyproject.toml`, `setup.cfg` or `.git` (the
-    project whose modules the cross-module analysis follows); the directory of `path` itself when there
-    is none."""
+def find_project_root(path: Path, cached: bool = False) -> Path:
+    """The project root of the file (or directory) at `path`: the one function every front end, the
+    results cache and the project index ask (`file_settings.project_root_of` adds `project-root`).
+
+    - the nearest directory at or above `path` holding `pyproject.toml`, `setup.cfg` or `.git`;
+    - else, when `path` lies in a package (its directory holds `__init__.py`), the directory the top
+      package of that chain is imported from, as Python, ruff and mypy find a package: the directory
+      above the highest directory of the unbroken `__init__.py` chain (`pkg/sub/mod.py` -> the
+      directory holding `pkg`), so that `from .layers import f` and `from pkg.layers import f` resolve;
+    - else the directory of `path` (or `path` itself, a directory named on the command line).
+
+    cached: answer from what this process found before for the same directories (a warm run of the results
+    cache asks for hundreds of directories sharing their ancestors; a long-lived process must not)."""
     start = path if path.is_dir() else path.parent
     start = start.resolve()
+    if cached:
+        marked = _marked_directory(str(start))
+        return Path(marked) if marked is not None else package_base(start)
     for directory in (start, *start.parents):
         if any((directory / marker).exists() for marker in PROJECT_MARKERS):
             return directory
-    return start
+    return package_base(start)
+
+
+@functools.lru_cache(maxsize=8192)
+def _marked_directory(directory: str) -> str | None:
+    """The nearest directory at or above the real `directory` holding a project marker, or None; once per
+    directory and process (its ancestors' answers are shared)."""
+    if any(os.path.exists(os.path.join(directory, marker)) for marker in PROJECT_MARKERS):
+        return directory
+    parent = os.path.dirname(directory)
+    return None if parent == directory else _marked_directory(parent)
+
+
+def package_base(directory: Path) -> Path:
+    """The directory the top package of the `__init__.py` chain holding `directory` is imported from;
+    `directory` itself when it is no package."""
+    while (directory / "__init__.py").exists() and directory.parent != directory:
+        directory = directory.parent
+    return directory
 
 
 def read_source(path: Path) -> SourceFile:

@@ -379,3 +379,35 @@ def fix_edits(source: str, fixes: Iterable[Fix], tree: ast.Module | None = None)
         except FixNotBuilt as err:
             out[fix.id] = str(err)
     return out
+
+
+def fix_edits_across(
+    source: str, fixes: Iterable[Fix], read: Reader
+) -> dict[FixId, tuple[Edit, ...] | str]:
+    """`fix_edits` of fixes that may edit other modules (an importer's finding seen from the module it is
+    located in, `reaching`): each module's node edits built on that module's text (`source` for the module's
+    own, `read(path)` for another), an edit of another module carrying its path (`Span.path`), as the fix loop
+    offers them (`_Run._offer`); a string says why a fix's edits could not be built."""
+    from spmdfix.codemods._apply import FixNotBuilt, ModuleEditor  # libcst: only when editing
+
+    editors: dict[str, ModuleEditor] = {}
+    out: dict[FixId, tuple[Edit, ...] | str] = {}
+    for fix in fixes:
+        if fix.id in out:
+            continue
+        built: list[Edit] = []
+        for path, node_edits in _by_module(fix, "").items():
+            text = source if not path else read(path)
+            if text is None:
+                out[fix.id] = f"cannot read {path}"
+                break
+            editor = editors.get(path) or editors.setdefault(path, ModuleEditor(text))
+            try:
+                edits = editor.edits(node_edits)
+            except FixNotBuilt as err:
+                out[fix.id] = str(err)
+                break
+            built.extend(edits if not path else (replace(e, span=replace(e.span, path=path)) for e in edits))
+        else:
+            out[fix.id] = tuple(built)
+    return out

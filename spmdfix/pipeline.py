@@ -172,9 +172,13 @@ def _layout_unsafe(finding: Finding) -> Finding:
 
 def _without_fixes(finding: Finding) -> Finding:
     """`finding` of an unfixable rule: no fixes, each said as a refusal (before the analysis' own)."""
+    return replace(finding, fixes=(), refusals=unfixable_refusals(finding) + finding.refusals)
+
+
+def unfixable_refusals(finding: Finding) -> tuple[Refusal, ...]:
+    """The refusals that say each fix of `finding`, of an unfixable rule, is not offered."""
     reason = UNFIXABLE_REASON.format(code=finding.code)
-    refusals = tuple(Refusal(fix.transform, reason) for fix in finding.fixes)
-    return replace(finding, fixes=(), refusals=refusals + finding.refusals)
+    return tuple(Refusal(fix.transform, reason) for fix in finding.fixes)
 
 
 def _where(path: Path | None, index: ProjectIndex | None) -> dict[str, Any]:
@@ -221,16 +225,25 @@ def findings_of(
 
 
 def _analysed(
-    prepared: Prepared, text: str, settings: FileSettings, path: Path | None, index: ProjectIndex | None, prefiltered: bool = False
+    prepared: Prepared,
+    text: str,
+    settings: FileSettings,
+    path: Path | None,
+    index: ProjectIndex | None,
+    prefiltered: bool = False,
+    reached: Iterable[Finding] = (),
 ) -> tuple[list[Finding], list[Finding], Finding | None, tuple[Unfollowed, ...]]:
     """`findings_of`, and the places the analysis could not follow when SPMD910 is selected. prefiltered: as
-    `api.analyse_source`'s."""
+    `api.analyse_source`'s; reached: as `check_prepared`'s."""
     from spmdfix import (
         api,  # the analysis: imported where files are checked (a worker, the server)
     )
 
     analysis = api.analyse_source(text, settings.options, prefiltered=prefiltered, **_where(path, index))
     found = analysis.findings + prepared.extra_findings(text)
+    if reached:
+        own = set(found)
+        found += [f for f in dict.fromkeys(reached) if f not in own]
     found.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
     error = next((f for f in found if f.code == rules.SYNTAX_ERROR.code), None)
     options = settings.options
@@ -240,12 +253,19 @@ def _analysed(
 
 
 def check_prepared(
-    prepared: Prepared, settings: FileSettings, *, path: Path | None = None, index: ProjectIndex | None = None, prefiltered: bool = False
+    prepared: Prepared,
+    settings: FileSettings,
+    *,
+    path: Path | None = None,
+    index: ProjectIndex | None = None,
+    prefiltered: bool = False,
+    reached: Iterable[Finding] = (),
 ) -> Checked:
     """The findings of a prepared file (see the module doc: analyse, select). Raises what the analysis
     raises (front ends catch it per file). prefiltered: the caller knows the text passes the prefilter
-    (`api.analyse_source`)."""
-    reported, suppressed, error, unfollowed = _analysed(prepared, prepared.text, settings, path, index, prefiltered)
+    (`api.analyse_source`). reached: findings located in this file that the analysis of other modules gave
+    (`reaching.reached`: a partial run), selected with the file's own; one equal to an own finding is dropped."""
+    reported, suppressed, error, unfollowed = _analysed(prepared, prepared.text, settings, path, index, prefiltered, reached)
     reported = without_blocked_fixes(reported, suppressed)
     return Checked(prepared.text, settings, tuple(reported), tuple(suppressed), error, unfollowed)
 

@@ -45,6 +45,14 @@ class Mode(enum.Enum):
 # In `Checked.depends`: the project root the analysis searched for modules (a marker file added or removed
 # moves it), checked by the results cache against where `cache_keys.project_root_of` finds it now.
 PROJECT_ROOT_KEY = "<project root>"
+# In `Checked.depends`: the state of the project's import graph that decided which modules import the file
+# (`project_graph.ProjectGraph.state`; a partial run analysed them, `spmdfix.reaching`), checked by the
+# results cache against the graph now (`cache_keys.importers_state_of`).
+IMPORTERS_KEY = "<importers>"
+# Its values: the run walked the file's whole project (no partial run: every importer is a file of the run,
+# `runner.job.walks_project`), or a partial run, followed by the import graph's state for the file.
+WALKED = "walked"
+PARTIAL = "partial:"
 
 
 class FileResult:
@@ -77,8 +85,10 @@ class Checked(FileResult):
 
     source: the file as read, kept when there is something to report of it (findings, errors), else None
     (smaller results). depends: (absolute path, SHA-256, or None for a file looked for and absent) of each
-    other module the analysis may have read, and the project root (`PROJECT_ROOT_KEY`): the results cache
-    checks them before serving the result again, and `cross_module_fixes` analyses the file again when a fix
+    other module the analysis may have read, the project root (`PROJECT_ROOT_KEY`), and for a module a
+    partial run checked (`spmdfix.reaching`) each importer analysed and the import graph's state
+    (`IMPORTERS_KEY`; `WALKED` when the run walked the whole project): the results cache checks them before
+    serving the result again, and `cross_module_fixes` analyses the file again when a fix
     of the run changed one of them. In fix and add-noqa mode: errors (a fix that could not be applied, an
     internal error while writing the text), noqa_skipped (rows no noqa comment could be added to),
     found_before (the number of findings reported on the file as read)."""

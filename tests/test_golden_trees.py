@@ -46,6 +46,25 @@ def _findings(root: Path, case: Case) -> str:
     return "".join(out)
 
 
+def _located(root: Path, case: Case) -> list[str]:
+    """findings.txt's lines as a partial run of each module alone gives them (`reaching.reached`): the findings
+    located in the module, its own vmaps' and those of the modules importing it, sorted."""
+    from spmdfix import project_graph
+    from spmdfix.reaching import reached
+
+    project_graph.forget_graphs()
+    index = new_project_index(root)
+    out = []
+    for path in modules(root):
+        text = read_source(path).text
+        own = [f for f in check_source(text, case.options, path=path, index=index) if not f.span.path]
+        extra = [f for f in reached(path, text, index, case.options).findings if f not in own]
+        for f in own + extra:
+            row, col = LineIndex(text).row_col(f.span.start)
+            out.append(f"{path.relative_to(root).as_posix()}:{row}:{col} {f.code} {f.message}\n")
+    return sorted(out)
+
+
 def _fixed(root: Path, case: Case):
     return fix_modules([str(p) for p in modules(root)], case.options, root)
 
@@ -73,6 +92,8 @@ def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
         want = (expected_root / path.relative_to(root)).read_text(encoding="utf-8")
         assert got == want, f"{case.id}: {path.relative_to(root)} differs from expected/"
     assert found == (case.path / "findings.txt").read_text(encoding="utf-8"), f"{case.id}: findings differ"
+    # Every module checked alone (a partial run) gives the findings located in it, whichever module's vmap.
+    assert _located(root, case) == sorted(found.splitlines(keepends=True)), f"{case.id}: a module alone differs"
 
     if case.group in TRANSFORM_GROUPS:
         assert found, f"{case.id}: a transform case must have findings on its input"

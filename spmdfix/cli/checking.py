@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from spmdfix.reaching import reported_once
+
 from spmdfix import rules
 from spmdfix.cli.invocation import (
     EXIT_CLEAN,
@@ -175,6 +177,7 @@ def _check_once(
         return EXIT_CLEAN
     want_edits = output_format not in TEXT_FORMATS and not statistics
     jobs, outcomes = run.outcomes(Mode.CHECK, want_edits)
+    outcomes = reported_once(outcomes)  # a finding of train.py's vmap in model.py: model.py's, when both run
     baselined = 0
     if baseline is not None:
         from spmdfix.cli.baseline import with_baseline  # (a run without a baseline does not import it)

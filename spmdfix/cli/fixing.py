@@ -11,6 +11,7 @@ import click
 from spmdfix import migration, rules
 from spmdfix.cli import terminal
 from spmdfix.cli.crossmodule import fix_others, with_cross_module_fixes
+from spmdfix.reaching import reported_once
 from spmdfix.cli.interactive import interactive_fix
 from spmdfix.cli.invocation import (
     EXIT_CLEAN,
@@ -161,6 +162,7 @@ def apply_fixes(
     modules included, and the migration report `report` asks for; the outcomes with those applied (their
     findings are what is left)."""
     outcomes, others = with_cross_module_fixes(jobs, outcomes, tally)
+    outcomes = reported_once(outcomes)  # a finding left in model.py by train.py's vmap: model.py's, when both run
     for job, o in zip(jobs, outcomes):
         _fix_one(o, diff, tally, job, run)
     fix_others(others, diff, tally)

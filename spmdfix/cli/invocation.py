@@ -93,6 +93,8 @@ class Run:
         # A file named on the command line is checked even when marked @generated, as an excluded one is,
         # unless --force-exclude (a pre-commit hook names every staged file); a walk skips generated files.
         self._named = frozenset(self.paths) if not kw["force_exclude"] else frozenset()
+        # The directories walked whole (`Job.walked`): a run over a project's root is no partial run of it.
+        self._walked = tuple(sorted({os.path.realpath(p) for p in self.paths if not self.stdin and p.is_dir()}))
         self.silent: bool = kw["silent"]
         self.quiet: bool = kw["quiet"] or self.silent
         if Path("-") in self.paths and not self.stdin:
@@ -182,6 +184,7 @@ class Run:
             self.kw["include_generated"] or path in self._named,
             int(self.kw["max_file_size"] * MIB),
             project_root=settings.project_root,
+            walked=self._walked,
         )
 
     def show_settings(self) -> None:

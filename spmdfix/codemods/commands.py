@@ -15,7 +15,9 @@ Each command runs spmdfix's per-file entry point on the module's code (`spmdfix.
 transform as the strategy, and returns the parsed result, so a codemod run and `spmdfix fix --strategy`
 write the same bytes. A finding left unfixed is reported with `warn()` (and
 why); a module with nothing to change raises `SkipFile`, and so does one `spmdfix fix` would not write
-(its settings exclude it, or a `.gitignore` ignores it: libcst walks the paths itself). Pass `--no-format`: libcst's default formatter
+(its settings exclude it, or a `.gitignore` ignores it: libcst walks the paths itself). A finding that an spmd vmap of a module importing this one places here (a partial
+run, `spmdfix.reaching`) is reported with `warn()` too; its fix edits the importer, which a codemod of this
+module does not write (`spmdfix fix MODULE` does). Pass `--no-format`: libcst's default formatter
 (black) would reformat every changed file.
 """
 
@@ -136,9 +138,12 @@ class _SpmdfixCommand(CodemodCommand, ABC):
             self.warn(error)
         for message in _unfixed_warnings(fixed, settings.options):
             self.warn(message)
+        reached = _reached_warnings(path, fixed.text, settings)
+        for message in reached:
+            self.warn(message)
         # Nothing applied: leave the file alone (TransformSkip), whatever was found.
         if not fixed.changed:
-            left = len(fixed.remaining)
+            left = len(fixed.remaining) + len(reached)
             raise SkipFile(f"{left} finding{'s' if left != 1 else ''} left unfixed" if left else "no spmdfix finding")
         return cst.parse_module(fixed.text)
 
@@ -159,6 +164,30 @@ def _unfixed_warnings(result: Fixed, options: Options) -> list[str]:
     for finding in result.remaining:
         row, col = lines.row_col(finding.span.start)
         out.append(f"{row}:{col}: {finding.code} {finding.message} (not fixed: {_why_unfixed(finding, options)})")
+    return out
+
+
+def _reached_warnings(path: Path | None, text: str, settings: FileSettings) -> list[str]:
+    """One line per finding that an spmd vmap of another module of the project (an importer of this one)
+    places in this module (`reaching.reached`): `row:col: CODE message (not fixed here: ...)`. A codemod
+    changes the module it is given only; such a finding's fix is applied in the importer by `spmdfix fix`."""
+    from spmdfix.prefilter.reached import may_be_reached
+
+    if path is None or path.suffix == ".ipynb" or not may_be_reached(text):
+        return []
+    from spmdfix.api import project_index
+    from spmdfix.reaching import reached
+
+    index = project_index(path, file_settings.project_root_of(path, settings))
+    found = reached(path, text, index, settings.options)
+    reported, _ = pipeline.select(text, found.findings, settings.enabled, settings.options.unfixable)
+    lines = LineIndex(text)
+    out = []
+    for finding in reported:
+        row, col = lines.row_col(finding.span.start)
+        vmap = next((r.span.path for r in finding.related if r.span.path), "another module")
+        why = f"its vmap is in {os.path.relpath(vmap)}; `spmdfix fix {os.path.relpath(path)}` fixes it there"
+        out.append(f"{row}:{col}: {finding.code} {finding.message} (not fixed here: {why})")
     return out
 
 

@@ -4,12 +4,13 @@ after the per-file step (`cross_module_fixes`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from spmdfix import pipeline
 from spmdfix.files import text_of
-from spmdfix.model import Finding, Fix
+from spmdfix.model import Finding, Fix, reframed
 from spmdfix.perf import record
-from spmdfix.results import Checked, FileResult, Fixed, Mode
+from spmdfix.results import IMPORTERS_KEY, PARTIAL, Checked, FileResult, Fixed, Mode
 from spmdfix.runner.job import Job
 
 MAX_ROUNDS = 4  # rounds of `cross_module_fixes`: each fix that changes a module re-analyses its readers once
@@ -53,9 +54,11 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> C
                 continue  # (most files of a tree: nothing read, nothing to fix; no path resolved for them)
             own = str(job.path.resolve())
             stale = any(changed_at.get(path, 0) > seen.get(i, 0) for path, _ in o.depends if path != own)
+            partial = any(path == IMPORTERS_KEY and (digest or "").startswith(PARTIAL) for path, digest in o.depends)
             if i not in seen:
                 chosen = [job.settings.chosen(f) for f in o.findings]
                 stale = stale or any(fix is not None and fix.edits_other_modules for fix in chosen)
+                stale = stale or (partial and any(fix is not None for fix in chosen))
             if not stale:
                 continue
             # The analysis is imported here, not above: a run without cross-module work (most) then never
@@ -69,16 +72,23 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> C
                 return pipeline.select(text, findings, enabled, job.options.unfixable)
 
             result = fix_modules([job.path], job.options, root, split, texts)
-            if result.texts:
-                clock += 1
-                for path, text in result.texts.items():
-                    if texts.get(path) != text:
-                        changed_at[path] = clock
-                texts.update(result.texts)
+            clock = _take(result, texts, changed_at, clock)
+            left = result.remaining.get(own, o.findings)
+            done = result.applied
+            if partial:
+                # A partial run: the findings the importers' vmaps place in this module, fixed in the importers
+                # (the one fix loop, `fix_modules`, each importer a target; only findings located here).
+                own_text = texts.get(own) or text_of(own) or ""
+                result = fix_modules(
+                    reaching_importers(own, root, texts), job.options, root, _located_in(own, own_text, job), texts
+                )
+                clock = _take(result, texts, changed_at, clock)
+                done += result.applied
+                left = _merged(left, [reframed(f, p, own) for p, found in result.remaining.items() for f in found])
             seen[i] = clock
-            applied[i] = applied.get(i, ()) + result.applied
+            applied[i] = applied.get(i, ()) + done
             errors.extend(f"{job.display}: {e}" for e in result.errors)
-            remaining[i] = result.remaining.get(own, o.findings)
+            remaining[i] = left
         if not ran:
             break
     changed = {}
@@ -87,3 +97,57 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> C
         if old is not None and new != old:
             changed[path] = (old, new)
     return CrossModuleFixes(changed, applied, remaining, tuple(errors))
+
+
+def _take(result, texts: dict[str, str], changed_at: dict[str, int], clock: int) -> int:
+    """Keep the texts a `fix_modules` result changed, stamped with a new time; the time now."""
+    if result.texts:
+        clock += 1
+        for path, text in result.texts.items():
+            if texts.get(path) != text:
+                changed_at[path] = clock
+        texts.update(result.texts)
+    return clock
+
+
+def _located_in(own: str, own_text: str, job: Job):
+    """The selector of an importer's findings for a partial run of `own`: only those located in `own`, split by
+    `own`'s suppression comments and rule selection (seen from `own`, `model.reframed`)."""
+
+    def split(text: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+        located = [f for f in findings if f.span.path == own]
+        # (the importer's path is not known here: its own spans, "" in both frames, are left as they are)
+        seen = [reframed(f, "", own) for f in located]
+        _, suppressed = pipeline.select(own_text, seen, job.enabled, job.options.unfixable)
+        held_ids = {id(f) for f in suppressed}
+        out, held = [], []
+        for original, view in zip(located, seen):
+            if id(view) in held_ids or view.code not in job.enabled:
+                held.append(original)
+            elif view.code in job.options.unfixable and original.fixes:
+                out.append(replace(original, fixes=(), refusals=pipeline.unfixable_refusals(original) + original.refusals))
+            else:
+                out.append(original)
+        return out, held
+
+    return split
+
+
+def _merged(first: Sequence[Finding], more: Sequence[Finding]) -> tuple[Finding, ...]:
+    """`first` and the findings of `more` not among them, sorted as a file's findings are."""
+    have = set(first)
+    out = [*first, *(f for f in dict.fromkeys(more) if f not in have)]
+    return tuple(sorted(out, key=lambda f: (f.span.path, f.span.start, f.code)))
+
+
+def reaching_importers(own: str, root: str, texts: dict[str, str]) -> list[str]:
+    """The modules of the project importing `own`, directly or not, whose current text may hold a finding."""
+    from spmdfix.prefilter import may_have_findings
+    from spmdfix.project_graph import graph_of
+
+    out = []
+    for path in graph_of(root).reaching(own):
+        text = texts.get(path) or text_of(path)
+        if text is not None and may_have_findings(text):
+            out.append(path)
+    return out

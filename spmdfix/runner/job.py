@@ -25,7 +25,7 @@ class Job:
     so that `run_streamed` can schedule the analyses largest first. kept: the file's text passed the
     prefilter in such a first pass: checking it analyses the text without asking the prefilter again (on
     the largest modules of a tree its scans cost a tenth of their analysis; a file changed in between is
-    analysed all the same, which only costs time).
+    analysed all the same, which only costs time). walked: see the field.
     """
 
     path: Path
@@ -40,6 +40,10 @@ class Job:
     project_root: Path | None = None  # where the cross-module analysis looks for modules (found when None)
     defer: bool = False
     kept: bool = False
+    # The directories the run walks whole (absolute, real): a file whose project root lies in one of them has
+    # every module of its project in the run, whose own results report what their vmaps place in it, so
+    # its check is not a partial run (`spmdfix.reaching`): no importer is analysed for it.
+    walked: tuple[str, ...] = ()
 
     @property
     def settings(self) -> file_settings.FileSettings:
@@ -68,3 +72,9 @@ def display_path(path: Path, cwd: str | None = None) -> str:
         rel = text
     shown = text if rel.startswith("..") else rel
     return shown.replace(os.sep, "/")
+
+
+def walks_project(job: Job, root: str) -> bool:
+    """Whether the run of `job` walks the whole project at the real path `root` (`Job.walked`): its check is
+    then no partial run (`spmdfix.reaching`)."""
+    return any(root == top or root.startswith(top.rstrip(os.sep) + os.sep) for top in job.walked)

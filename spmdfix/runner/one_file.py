@@ -29,8 +29,11 @@ from spmdfix.files import (
 )
 from spmdfix.model import Edit, Finding, Fix, Unfollowed
 from spmdfix.prefilter import may_have_findings
+from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes
 from spmdfix.results import (
+    IMPORTERS_KEY,
     PROJECT_ROOT_KEY,
+    WALKED,
     Checked,
     Failed,
     FileResult,
@@ -40,7 +43,7 @@ from spmdfix.results import (
     Unreadable,
 )
 from spmdfix.runner.clean_bytes import bytes_prove_clean
-from spmdfix.runner.job import Job
+from spmdfix.runner.job import Job, walks_project
 from spmdfix.stamps import read_stamped
 
 if TYPE_CHECKING:
@@ -124,7 +127,8 @@ def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileResult:
     hold a finding (`bytes_prove_clean`) gets the result `_check` gives it (`Checked`, nothing found) without
     being prepared: most files of a tree."""
     if job.mode is Mode.CHECK and not job.kept and bytes_prove_clean(job.path, raw, job.include_generated):
-        return Checked(job.path, job.display)
+        if job.path.suffix == ".ipynb" or not may_be_reached_bytes(raw):
+            return Checked(job.path, job.display)
     return run_decoded(job, raw, defer)
 
 
@@ -194,14 +198,24 @@ def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
         return ()
 
 
-def _edits(text: str, findings: Sequence[Finding]) -> dict[str, tuple[Edit, ...] | str]:
-    fixes = [x for f in findings for x in f.fixes]
-    if not fixes:
-        return {}
+def _edits(text: str, findings: Sequence[Finding], reached: Sequence[Finding] = ()) -> dict[str, tuple[Edit, ...] | str]:
+    """Every fix's text edits by key; the fixes of `reached` findings (an importer's, seen from this module:
+    their edits may lie in the importer) are built on each module they edit (`fix_engine.fix_edits_across`)."""
+    across = {x.id for f in findings if f in reached for x in f.fixes}
+    fixes = [x for f in findings for x in f.fixes if x.id not in across]
+    out: dict[str, tuple[Edit, ...] | str] = {}
     try:
-        return pipeline.fix_edits(text, fixes)
+        if fixes:
+            out.update(pipeline.fix_edits(text, fixes))
+        if across:
+            from spmdfix.fix_engine import fix_edits_across
+            from spmdfix.files import text_of
+
+            spread = [x for f in findings if f in reached for x in f.fixes]
+            out.update({str(k): v for k, v in fix_edits_across(text, spread, text_of).items()})
     except Exception as err:  # noqa: BLE001 - libcst failing must not lose the findings
-        return {x.key: f"edits not built: {err}" for x in fixes}
+        return {x.key: f"edits not built: {err}" for f in findings for x in f.fixes}
+    return out
 
 
 def _index(job: Job) -> ProjectIndex:
@@ -211,17 +225,47 @@ def _index(job: Job) -> ProjectIndex:
     return project_index(job.path, file_settings.project_root_of(job.path, job.settings))
 
 
+def _reached(job: Job, text: str, index: ProjectIndex):
+    """The findings the spmd vmaps of modules importing the job's file place in it (`reaching.reached`)."""
+    from spmdfix.reaching import reached  # the analysis: imported where files are checked (a worker)
+
+    return reached(job.path, text, index, job.settings.options)
+
+
 def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked:
-    if not job.kept and not may_have_findings(prepared.text):
+    # ("vmap" first: a module that only names a shard_map or a spec, most of those a partial run looks at,
+    # is cleared without the prefilter's scan; a text not ASCII may spell it otherwise, `as_python_reads_it`)
+    own = job.kept or (("vmap" in prepared.text or not prepared.text.isascii()) and may_have_findings(prepared.text))
+    partial = prepared.nb is None and may_be_reached(prepared.text)
+    if not own and not partial:
         # No finding, nor a left-out cell's: the same result without the analysis and without looking for
         # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).
         return Checked(job.path, job.display)
     index = _index(job)
+    # A run over the whole project analyses every importer as a file of its own: no partial run, which the
+    # results cache must know (a later run of this file alone is one).
+    walked = (IMPORTERS_KEY, WALKED) if partial and walks_project(job, index.root) else None
+    partial = partial and walked is None
+    if not own and not partial:
+        return Checked(job.path, job.display, depends=(walked,) if walked else ())
     with index.recording() as depends:  # the other modules read: the results cache checks them
-        checked = pipeline.check_prepared(prepared, job.settings, path=job.path, index=index, prefiltered=job.kept)
+        found = _reached(job, prepared.text, index) if partial else None
+        checked = pipeline.check_prepared(
+            prepared,
+            job.settings,
+            path=job.path,
+            index=index,
+            prefiltered=job.kept,
+            reached=found.findings if found is not None else (),
+        )
     # For the results cache: everything the index read or looked for, a superset of `depends` (a summary
-    # computed for one module and served to another names only the modules of the functions it crossed).
-    depends = [*sorted(set(depends) | set(index.everything_read())), (PROJECT_ROOT_KEY, str(index.root))]
+    # computed for one module and served to another names only the modules of the functions it crossed);
+    # a partial run's importers and the graph state that decided them.
+    depends = [
+        *sorted(set(depends) | set(index.everything_read()) | set(found.depends if found is not None else ())),
+        *((walked,) if walked else ()),
+        (PROJECT_ROOT_KEY, str(index.root)),
+    ]
     text, reported = checked.text, checked.findings
     keep = bool(reported or checked.unfollowed)  # the text, to show positions of either
     return Checked(
@@ -233,34 +277,47 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
         cells=prepared.cells(text) if keep else None,
         parsed=True,
         suppressed=len(checked.suppressed),
-        edits=_edits(text, reported) if job.want_edits and reported else None,
+        edits=_edits(text, reported, found.findings if found is not None else ()) if job.want_edits and reported else None,
         depends=tuple(depends),
         unfollowed=checked.unfollowed,
     )
 
 
 def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
-    if not may_have_findings(prepared.text):
+    partial = prepared.nb is None and may_be_reached(prepared.text)
+    if not may_have_findings(prepared.text) and not partial:
         # Nothing to fix or report (nor a left-out cell's syntax error: `Prepared.extra_findings`): what
         # `fix_prepared` gives such a text, without importing the analysis for it (a small tree runs in the
         # main process, which `check` spares that import) nor looking for the project.
         return _result(job, source, prepared, prepared.text, (), (), (), 0)
     index = _index(job)
+    partial = partial and not walks_project(job, index.root)
     with index.recording() as read:
         fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
+        remaining, found_before, reached_depends = fixed.remaining, fixed.found_before, ()
+        if partial:
+            # Findings of importers' vmaps located here: left for `cross_module_fixes`, which fixes them in
+            # the importers (their fixes may edit the importer, a config module and this one).
+            found = _reached(job, fixed.text, index)
+            if found.findings:
+                reported, _ = pipeline.select(fixed.text, found.findings, job.settings.enabled, job.options.unfixable)
+                extra = [f for f in reported if f not in set(remaining)]
+                remaining = tuple(sorted((*remaining, *extra), key=lambda f: (f.span.path, f.span.start, f.code)))
+                found_before += len(extra)
+            reached_depends = found.depends
     # The other modules read: `cross_module_fixes` analyses the file again when a fix of this run changed one
-    # of them (this analysis saw them as they were on disk).
-    depends = tuple(read)
+    # of them (this analysis saw them as they were on disk); the importers a partial run analysed.
+    depends = tuple(sorted(set(read) | set(reached_depends)))
     return _result(
         job,
         source,
         prepared,
         fixed.text,
-        fixed.remaining,
+        remaining,
         fixed.applied,
         fixed.errors,
         fixed.suppressed,
-        found_before=fixed.found_before,
+        found_before=found_before,
         unfollowed=fixed.unfollowed,
         depends=depends,
     )

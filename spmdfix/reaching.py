@@ -1,0 +1,152 @@
+"""Partial runs: the findings that spmd vmaps of other modules of the project place in one module.
+
+`spmdfix check src/pkg/model.py` alone must report the collision whose `jax.vmap(..., spmd_axis_name=...)` is
+in `train.py`, which imports `model.py`: the finding sits at the spec in `model.py`, but only the analysis
+of `train.py` finds it. `reached` analyses the modules that import the checked one, directly or through
+other modules of the project (`project_graph.ProjectGraph.reaching`), whose text may hold a finding
+(`prefilter.may_have_findings`: an spmd vmap, or a plain vmap over an Explicit placement), each with the
+project index (`analysis.index`), and keeps their findings located in the checked module (`Span.path`),
+seen from it (`model.reframed`: the spec in the checked module, the vmap's place in the importer's file).
+
+Which module can hold such a finding at all is a question of its text (`prefilter.reached.may_be_reached`: it names a
+shard_map, a spec, a mesh or a sharding); a module that names none is not looked up in the graph.
+
+Notebooks are not modules of the project (nothing imports one): a notebook is analysed as an importer only
+when it is the file checked, and checking a module alone does not see a notebook's vmaps.
+
+What a result then depends on (`Reached.depends`, kept in `results.Checked.depends`): each importer analysed
+(its path and digest) and the state of the graph that decided which importers there are
+(`results.IMPORTERS_KEY`: a new importer, or one deleted, changes it).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+from spmdfix.model import Finding, Options, reframed
+from spmdfix.prefilter import may_have_findings
+from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes  # noqa: F401 - re-exported
+from spmdfix.results import IMPORTERS_KEY, PARTIAL
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.index import ProjectIndex
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """What `reached` found: the findings located in the checked module (seen from it), and what they depend
+    on: (importer path, SHA-256 of its bytes, None when unreadable) of each importer, and
+    (`IMPORTERS_KEY`, the graph's state for the module)."""
+
+    findings: tuple[Finding, ...] = ()
+    depends: tuple[tuple[str, str | None], ...] = ()
+
+
+# The findings of each importer analysed in this process with an index kept for the run (`api.project_index`,
+# which reads each module once), per project root: root -> (the index, (path, digest, options) -> findings);
+# another index of the root (the old one forgotten: `api.forget_indexes`) starts afresh.
+_ANALYSED: dict[str, tuple[ProjectIndex, dict[tuple, tuple[Finding, ...]]]] = {}
+
+
+def reached(path: str | Path, text: str, index: ProjectIndex, options: Options) -> Reached:
+    """The findings that modules importing the module at `path` (whose current text is `text`) place in it
+    (see the module doc), with what they depend on. `index`: the project index of the module's project; when
+    it would read another text for the module than `text` (an unsaved buffer, stdin), the importers are
+    analysed with an index that holds `text`. Raises what the analysis raises (front ends catch it per file)."""
+    from spmdfix import project_graph
+    from spmdfix.api import analyse_source, new_project_index
+    from spmdfix.project_files import DISK
+
+    own = os.path.realpath(path)
+    if not index.contains(own) or own.endswith(".ipynb"):
+        return Reached()
+    graph = project_graph.graph_of(index.root)
+    depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, PARTIAL + graph.state(own))]
+    importers = graph.reaching_candidates(own)
+    if not importers:
+        return Reached((), tuple(depends))
+    on_disk = DISK.read(own)
+    memo: dict[tuple, tuple[Finding, ...]] = {}  # (an index of an unsaved text: its analyses are not kept)
+    if on_disk is not None and on_disk[0] == text:
+        if index.root not in _ANALYSED or _ANALYSED[index.root][0] is not index:
+            _ANALYSED[index.root] = (index, {})
+        memo = _ANALYSED[index.root][1]
+    else:
+        index = new_project_index(index.root, overlay={own: text})
+    found: list[Finding] = []
+    for importer in importers:
+        read = _importer(importer)
+        depends.append((importer, read[0] if read is not None else None))
+        if read is None or not read[2]:
+            continue
+        key = (importer, read[0], options)
+        findings = memo.get(key)
+        if findings is None:
+            findings = tuple(analyse_source(read[1], options, path=importer, index=index, prefiltered=True).findings)
+            memo[key] = findings
+        found.extend(reframed(f, importer, own) for f in findings if f.span.path == own)
+    return Reached(tuple(found), tuple(depends))
+
+
+# Each importer read in this process: path -> (stat key, (digest, text, passes the prefilter) or None); the
+# stat key is the one the import graph's scan took (`project_graph.scanned_stat`): a graph built again
+# (`graph_of(refresh=True)`, a language server's) reads the file again when it changed.
+_READ: dict[str, tuple[object, tuple[str, str, bool] | None]] = {}
+
+
+def _importer(path: str) -> tuple[str, str, bool] | None:
+    """(SHA-256 of the bytes, text, whether the text passes the prefilter) of an importer, once per process
+    while its stat is unchanged (a partial run of each of a tree's modules asks about the same importers);
+    None when it cannot be read."""
+    from spmdfix.project_files import DISK
+    from spmdfix.project_graph import scanned_stat
+
+    key = scanned_stat(path)  # (the graph's scan took it: a run's files do not change under it)
+    if key is None:
+        return None
+    known = _READ.get(path)
+    if known is not None and known[0] == key:
+        return known[1]
+    read = DISK.read(path)
+    out = (read[1], read[0], may_have_findings(read[0])) if read is not None else None
+    _READ[path] = (key, out)
+    return out
+
+
+def forget() -> None:
+    """Drop the importers' findings and texts kept (after a run wrote files)."""
+    _ANALYSED.clear()
+    _READ.clear()
+
+
+def reported_once(outcomes: list) -> list:
+    """A run's results (`results.FileResult`) with each finding reported once: a finding the analysis of one
+    file (`train.py`) places in another file of the run (`model.py`) that reports it too, seen from there (a
+    partial run of it, `reached`), is left to that file's result, where it is located. Results are copied
+    (`dataclasses.replace`) only when they change."""
+    import dataclasses
+
+    from spmdfix.results import Checked, Fixed
+
+    by_path: dict[str, set[Finding]] = {}
+    for o in outcomes:
+        if isinstance(o, (Checked, Fixed)) and o.findings:
+            by_path.setdefault(os.path.realpath(o.path), set()).update(o.findings)
+    if len(by_path) < 2:
+        return outcomes
+    out = []
+    for o in outcomes:
+        if isinstance(o, (Checked, Fixed)) and any(f.span.path in by_path for f in o.findings):
+            mine = os.path.realpath(o.path)
+            kept = tuple(
+                f
+                for f in o.findings
+                if not (f.span.path in by_path and f.span.path != mine and reframed(f, mine, f.span.path) in by_path[f.span.path])
+            )
+            if len(kept) != len(o.findings):
+                o = dataclasses.replace(o, findings=kept)
+        out.append(o)
+    return out

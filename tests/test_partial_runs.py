@@ -1,0 +1,370 @@
+"""Partial runs (issue 20): checking one module of a project also analyses the spmd vmaps of the modules that
+import it (`spmdfix.reaching`), through every front end, with the project root found as Python finds a
+package (`files.find_project_root`), and the results cache keyed by the importers and the import graph."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from dataclasses import dataclass
+
+import pytest
+from click.testing import CliRunner
+
+from golden import ROOT
+from spmdfix.api import forget_indexes
+from spmdfix.cli import main
+from spmdfix.files import find_project_root
+from spmdfix.project_graph import ProjectGraph, imports_of_bytes, project_files
+
+CONFIG = """\
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+DATA = "data"
+MODEL = "model"
+MESH = Mesh(np.array(jax.devices()).reshape(4, 2), (DATA, MODEL))
+"""
+
+MODEL = """\
+import jax
+from jax.sharding import PartitionSpec as P
+
+from pkg.config import DATA, MESH
+
+
+def _body(x):
+    return x * 2
+
+
+def forward(x):
+    return jax.shard_map(_body, mesh=MESH, in_specs=P(DATA), out_specs=P(DATA))(x)
+"""
+
+TRAIN = """\
+import jax
+
+from pkg import config
+from pkg.model import forward
+
+
+def step(xs):
+    return jax.vmap(forward, spmd_axis_name=config.DATA)(xs)
+"""
+
+OTHER = """\
+import jax
+
+from pkg.model import forward
+
+
+def other(xs):
+    return jax.vmap(forward, spmd_axis_name="data")(xs)
+"""
+
+LAYERS = """\
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+MESH = Mesh(np.array(jax.devices()).reshape(8), ("i",))
+
+
+def f(x):
+    return jax.shard_map(lambda y: y, mesh=MESH, in_specs=P("i"), out_specs=P("i"))(x)
+"""
+
+RELATIVE_TRAIN = """\
+import jax
+
+from .layers import f
+
+
+def run(xs):
+    return jax.vmap(f, spmd_axis_name="i")(xs)
+"""
+
+NAMESPACE_TRAIN = """\
+import jax
+
+from ns.a.layers import f
+
+
+def run(xs):
+    return jax.vmap(f, spmd_axis_name="i")(xs)
+"""
+
+
+def standard(root: Path) -> Path:
+    """The issue's standard layout: pyproject.toml, src/pkg/{config,model,train}.py."""
+    pkg = root / "src" / "pkg"
+    pkg.mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "pkg"\n')
+    (pkg / "__init__.py").write_text("")
+    (pkg / "config.py").write_text(CONFIG)
+    (pkg / "model.py").write_text(MODEL)
+    (pkg / "train.py").write_text(TRAIN)
+    return root
+
+
+@dataclass
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def spmdfix(cwd: Path, *args: str, stdin: str | None = None) -> Done:
+    """`spmdfix ARGS` in `cwd`, in this process (click's CliRunner), as a new process would run it: the import
+    graphs and project indexes this process kept are dropped first."""
+    forget_indexes([cwd])
+    previous = os.getcwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False, env={"SPMDFIX_CACHE_DIR": str(cwd / ".cache-test")})
+    finally:
+        os.chdir(previous)
+    return Done(result.exit_code, result.stdout, result.stderr)
+
+
+def spmdfix_process(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SPMDFIX_CACHE_DIR": str(cwd / ".cache-test")}
+    return subprocess.run([sys.executable, "-m", "spmdfix.cli", *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def test_checking_the_layer_module_alone_reports_the_collision_of_the_training_module(tmp_path: Path) -> None:
+    root = standard(tmp_path)
+    done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", "src/pkg/model.py")
+    assert done.returncode == 1, done.stderr
+    lines = [line for line in done.stdout.splitlines() if "SPMD" in line]
+    assert lines[0].startswith("src/pkg/model.py:12:55: SPMD001")
+    assert lines[1].startswith("src/pkg/model.py:12:74: SPMD002")
+    assert len(lines) == 2
+    # Without the importer's vmap there is nothing to report.
+    (root / "src/pkg/train.py").write_text(TRAIN.replace("config.DATA", "None"))
+    assert spmdfix(root, "check", "--no-cache", "src/pkg/model.py").returncode == 0
+
+
+def test_json_names_the_file_of_the_finding_and_of_the_vmap(tmp_path: Path) -> None:
+    root = standard(tmp_path)
+    done = spmdfix(root, "check", "--no-cache", "--output-format", "json", "src/pkg/model.py")
+    records = json.loads(done.stdout)
+    assert [(r["code"], r["location"]["row"]) for r in records] == [("SPMD001", 12), ("SPMD002", 12)]
+    for record in records:
+        assert record["filename"] == str((root / "src/pkg/model.py").resolve())
+        vmap = record["related"][0]
+        assert vmap["filename"] == str((root / "src/pkg/train.py").resolve())
+        assert vmap["location"] == {"row": 8, "column": 45}
+        # The fix's edit lies in the importer, and says so (built on its text, not on model.py's).
+        (edit,) = record["fix"]["edits"]
+        assert edit["filename"] == str((root / "src/pkg/train.py").resolve())
+        assert edit["location"] == {"row": 8, "column": 45}
+
+
+def test_stdin_with_the_layer_module_name_reports_it_too(tmp_path: Path) -> None:
+    root = standard(tmp_path)
+    done = spmdfix(root, "check", "--output-format", "concise", "--stdin-filename", "src/pkg/model.py", "-", stdin=MODEL)
+    assert done.returncode == 1, done.stderr
+    assert "src/pkg/model.py:12:55: SPMD001" in done.stdout
+    # The buffer, not the file on disk, is what the finding's position refers to.
+    shifted = "\n\n" + MODEL
+    done = spmdfix(root, "check", "--output-format", "concise", "--stdin-filename", "src/pkg/model.py", "-", stdin=shifted)
+    assert "src/pkg/model.py:14:55: SPMD001" in done.stdout
+
+
+def test_a_run_over_the_tree_reports_each_finding_once(tmp_path: Path) -> None:
+    root = standard(tmp_path)
+    done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", ".")
+    lines = [line for line in done.stdout.splitlines() if "SPMD" in line]
+    assert [line.split(" ")[0:2] for line in lines] == [
+        ["src/pkg/model.py:12:55:", "SPMD001"],
+        ["src/pkg/model.py:12:74:", "SPMD002"],
+    ]
+
+
+def test_fix_of_the_layer_module_fixes_in_the_training_module_and_says_so(tmp_path: Path) -> None:
+    root = standard(tmp_path)
+    assert spmdfix(root, "fix", "src/pkg/model.py").returncode == 1  # the only fix is unsafe
+    assert (root / "src/pkg/train.py").read_text() == TRAIN
+    done = spmdfix(root, "fix", "--unsafe-fixes", "src/pkg/model.py")
+    assert done.returncode == 0, done.stderr
+    assert "src/pkg/train.py: changed by a fix of another module" in done.stderr
+    assert (root / "src/pkg/train.py").read_text() != TRAIN
+    assert (root / "src/pkg/model.py").read_text() == MODEL
+    assert spmdfix(root, "check", "--no-cache", ".").returncode == 0
+
+
+@pytest.mark.e2e
+def test_the_codemod_command_on_the_layer_module_reports_the_collision(tmp_path: Path) -> None:
+    root = standard(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "libcst.tool", "codemod", "-x", "spmdfix.codemods.commands.AutoFixCommand",
+         "--no-format", "src/pkg/model.py"],
+        cwd=root, env=env, capture_output=True, text=True,
+    )
+    assert "12:55: SPMD001" in done.stderr and "its vmap is in src/pkg/train.py" in done.stderr, done.stderr
+    assert "2 findings left unfixed" in done.stderr
+
+
+def test_a_package_without_any_project_marker_is_followed(tmp_path: Path) -> None:
+    """Issue 20 kind 6: `from .layers import f` in a directory with `__init__.py`, no marker above it."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "layers.py").write_text(LAYERS)
+    (pkg / "train.py").write_text(RELATIVE_TRAIN)
+    if find_project_root(pkg / "train.py") != tmp_path.resolve():
+        pytest.skip("a project marker above the temporary directory")
+    for target in ("pkg/train.py", "pkg/layers.py"):
+        done = spmdfix(tmp_path, "check", "--no-cache", "--output-format", "concise", target)
+        assert "pkg/layers.py:9:61: SPMD001" in done.stdout, (target, done.stdout, done.stderr)
+
+
+def test_a_namespace_of_two_packages_is_followed_from_the_root(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    for name, text in (("a", LAYERS), ("b", NAMESPACE_TRAIN)):
+        package = tmp_path / "ns" / name
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / ("layers.py" if name == "a" else "train.py")).write_text(text)
+    for target in ("ns/b/train.py", "ns/a/layers.py"):
+        done = spmdfix(tmp_path, "check", "--no-cache", "--output-format", "concise", target)
+        assert "ns/a/layers.py:9:61: SPMD001" in done.stdout, (target, done.stdout, done.stderr)
+
+
+def test_the_project_root_is_the_marker_else_the_package_base_else_the_directory(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    (plain / "pkg" / "sub").mkdir(parents=True)
+    (plain / "pkg" / "__init__.py").write_text("")
+    (plain / "pkg" / "sub" / "__init__.py").write_text("")
+    (plain / "pkg" / "sub" / "m.py").write_text("")
+    (plain / "loose.py").write_text("")
+    if find_project_root(plain / "loose.py") != plain.resolve():
+        pytest.skip("a project marker above the temporary directory")
+    assert find_project_root(plain / "pkg" / "sub" / "m.py") == plain.resolve()
+    assert find_project_root(plain / "pkg") == plain.resolve()
+    (plain / "pkg" / "setup.cfg").write_text("")
+    assert find_project_root(plain / "pkg" / "sub" / "m.py") == (plain / "pkg").resolve()
+
+
+def test_the_import_scan_reads_every_import_spelling_without_a_full_parse() -> None:
+    text = b'''"""doc"""
+import a.b as c, d
+from . import x
+from ..up import (
+    y,
+    z,
+)
+from e import \\
+    f
+def g():
+    from h import i
+    if True:
+        import j
+x = 1; import k
+'''
+    found = {(i.level, i.module, i.names) for i in imports_of_bytes(text)}
+    assert found == {
+        (0, "a.b", ()), (0, "d", ()), (1, "", ("x",)), (2, "up", ("y", "z")), (0, "e", ("f",)),
+        (0, "h", ("i",)), (0, "j", ()), (0, "k", ()),
+    }
+    # Without the inline import, the cut-out lines alone give the same imports.
+    assert {(i.level, i.module, i.names) for i in imports_of_bytes(text.replace(b"x = 1; import k\n", b""))} == (
+        found - {(0, "k", ())}
+    )
+
+
+def test_the_graph_gives_the_importers_transitively_and_respects_gitignore(tmp_path: Path) -> None:
+    root = standard(tmp_path)
+    pkg = root / "src" / "pkg"
+    (pkg / "api.py").write_text("from .train import step\n")
+    (pkg / "ignored.py").write_text("from pkg.model import forward\n")
+    (root / ".gitignore").write_text("ignored.py\n")
+    (root / ".git").mkdir()  # (a work tree's root: its .gitignore applies)
+    files, complete = project_files(str(root.resolve()))
+    assert complete and str((pkg / "ignored.py").resolve()) not in files
+    graph = ProjectGraph(str(root.resolve()), files, complete)
+    model = str((pkg / "model.py").resolve())
+    assert set(graph.importers_of(model)) == {str((pkg / "train.py").resolve())}
+    assert graph.importers_of(model)[str((pkg / "train.py").resolve())] == {"forward"}
+    assert graph.reaching(model) == tuple(sorted(str((pkg / n).resolve()) for n in ("api.py", "train.py")))
+
+
+@pytest.mark.e2e
+def test_the_cache_follows_the_importers_and_the_import_graph(tmp_path: Path) -> None:
+    """Each dependency of a partial run's result edited in turn: the importer's vmap line, a new importer,
+    the new importer deleted; a cached run (a new process each time, as the CLI runs) reports what a run
+    without the cache reports each time."""
+    root = standard(tmp_path)
+    pkg = root / "src" / "pkg"
+
+    def both() -> str:
+        cached = spmdfix_process(root, "check", "-j", "1", "--output-format", "concise", "src/pkg/model.py")
+        cold = spmdfix_process(root, "check", "-j", "1", "--no-cache", "--output-format", "concise", "src/pkg/model.py")
+        assert cached.stdout == cold.stdout
+        return cold.stdout
+
+    assert "train.py" not in both() and "SPMD001" in both()
+    (pkg / "train.py").write_text(TRAIN.replace("config.DATA", "config.MODEL"))
+    assert "SPMD001" not in both()
+    (pkg / "other.py").write_text(OTHER)
+    assert "SPMD001" in both()
+    (pkg / "other.py").unlink()
+    assert "SPMD001" not in both()
+    (pkg / "train.py").write_text(TRAIN)
+    assert "SPMD001" in both()
+
+
+def test_the_import_scan_finds_every_import_ast_finds_in_the_jax_package() -> None:
+    """Soundness of the scan without a full parse: over every module of the installed jax package (odd
+    spellings included: comments inside bracketed name lists, `import` in comments and docstrings), every
+    import `ast` finds is among those the scan gives."""
+    import ast
+
+    import jax
+
+    checked = 0
+    for path in sorted(Path(jax.__file__).parent.rglob("*.py")):
+        raw = path.read_bytes()
+        try:
+            tree = ast.parse(raw)
+        except SyntaxError:
+            continue
+        want = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                want |= {(0, a.name, ()) for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                want.add((node.level or 0, node.module or "", tuple(a.name for a in node.names)))
+        got = {(i.level, i.module, i.names) for i in imports_of_bytes(raw)}
+        assert want <= got, (path, sorted(want - got)[:3])
+        checked += 1
+    assert checked > 500
+
+
+def test_a_notebook_importing_the_layer_module_is_the_importer_only_when_it_is_checked(tmp_path: Path) -> None:
+    """A notebook is not a module of the project (nothing imports one): checking it reports the collision its
+    vmap makes at the layer module's spec; checking the layer module alone does not see the notebook's vmap
+    (README, "What spmdfix follows")."""
+    root = standard(tmp_path)
+    (root / "src/pkg/train.py").write_text(TRAIN.replace("config.DATA", "None"))
+    cells = [["import jax\n", "from pkg.model import forward\n"], ["jax.vmap(forward, spmd_axis_name='data')"]]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "id": str(i), "metadata": {}, "outputs": [], "source": c}
+            for i, c in enumerate(cells)
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (root / "explore.ipynb").write_text(json.dumps(notebook))
+    done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", "explore.ipynb")
+    assert "src/pkg/model.py:12:55: SPMD001" in done.stdout, done.stdout
+    assert spmdfix(root, "check", "--no-cache", "src/pkg/model.py").returncode == 0
