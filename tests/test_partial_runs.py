@@ -160,10 +160,16 @@ def test_json_names_the_file_of_the_finding_and_of_the_vmap(tmp_path: Path) -> N
         vmap = record["related"][0]
         assert vmap["filename"] == str((root / "src/pkg/train.py").resolve())
         assert vmap["location"] == {"row": 8, "column": 45}
-        # The fix's edit lies in the importer, and says so (built on its text, not on model.py's).
+        # The fix's edit lies in the importer, and says so (built on its text, not on model.py's): the chosen
+        # fix is dropping `, spmd_axis_name=config.DATA` (safe on this Auto mesh since issue 24), and the
+        # alternatives that rewrite `config.DATA` itself edit train.py too.
+        assert record["fix"]["transform"] == "drop-spmd-axis"
         (edit,) = record["fix"]["edits"]
         assert edit["filename"] == str((root / "src/pkg/train.py").resolve())
-        assert edit["location"] == {"row": 8, "column": 45}
+        assert edit["location"] == {"row": 8, "column": 28}
+        train = str((root / "src/pkg/train.py").resolve())
+        rewrites = [e for alt in record["alternatives"] for e in alt["edits"] if e["location"] == {"row": 8, "column": 45}]
+        assert any(e["filename"] == train for e in rewrites)
 
 
 def test_stdin_with_the_layer_module_name_reports_it_too(tmp_path: Path) -> None:
@@ -189,10 +195,10 @@ def test_a_run_over_the_tree_reports_each_finding_once(tmp_path: Path) -> None:
 
 def test_fix_of_the_layer_module_fixes_in_the_training_module_and_says_so(tmp_path: Path) -> None:
     root = standard(tmp_path)
-    assert spmdfix(root, "fix", "src/pkg/model.py").returncode == 1  # the only fix is unsafe
-    assert (root / "src/pkg/train.py").read_text() == TRAIN
-    done = spmdfix(root, "fix", "--unsafe-fixes", "src/pkg/model.py")
+    # The safe fix (dropping spmd_axis_name on this Auto mesh, issue 24) edits train.py only.
+    done = spmdfix(root, "fix", "src/pkg/model.py")
     assert done.returncode == 0, done.stderr
+    assert "fixes applied: drop-spmd-axis 1" in done.stderr
     assert "src/pkg/train.py: changed by a fix of another module" in done.stderr
     assert (root / "src/pkg/train.py").read_text() != TRAIN
     assert (root / "src/pkg/model.py").read_text() == MODEL
