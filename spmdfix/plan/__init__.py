@@ -22,6 +22,7 @@ from spmdfix.fixes import add_mesh_axis, move_placement, rename_spmd_axis
 from spmdfix.model import DEFAULT_NEW_AXIS, Finding, Span
 from spmdfix.plan.judgments import (
     Blocker,
+    eager_unplaced,
     judged_together,
     other_callers,
     refused_at,
@@ -71,7 +72,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         findings += family.check(site)
     findings = refused_for_site(vmap, findings)
     findings = with_drop_option(vmap, findings)
-    findings = [other_callers(f, vmap) for f in findings]
+    findings = [eager_unplaced(other_callers(f, vmap), vmap) for f in findings]
     blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}
     blockers = [Blocker(f, left_behind[f.span]) for f in findings if f.code in blocking and f.span in left_behind]
     return judged_together(findings, blockers)
