@@ -307,8 +307,9 @@ def last_names(qualified: frozenset[str] | set[str]) -> tuple[str, ...]:
 
 
 PREFILTER_VMAP_WORDS = last_names(VMAP_NAMES)
-# A shard_map (any API) or a sharding constraint the vmap may reach in the module.
-PREFILTER_REACHED_WORDS = last_names(SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES)
+# A shard_map (any API), a sharding constraint, or a jit whose in/out_shardings may name the spmd axis
+# (SPMD005, `rules.constraint`) the vmap may reach in the module.
+PREFILTER_REACHED_WORDS = last_names(SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES | JIT_NAMES)
 PREFILTER_PARTIAL_WORDS = last_names(PARTIAL_NAMES)
 PREFILTER_PLACEMENT_WORDS = last_names(DEVICE_PUT_NAMES | RESHARD_NAMES)
 PREFILTER_NAMED_SHARDING_WORDS = last_names(NAMED_SHARDING_NAMES)

@@ -70,11 +70,18 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         findings += refused_at(reached, part)
     for family in rules.PER_SITE:
         findings += family.check(site)
+    # SPMD005 of a jit's shardings: a fix that leaves it leaves the DuplicateSpecError (rules.constraint)
+    jit_left = rules.constraint.left_behind(site)
+    left_behind.update(jit_left)
     findings = refused_for_site(vmap, findings)
     findings = with_drop_option(vmap, findings)
     findings = [eager_unplaced(other_callers(f, vmap), vmap) for f in findings]
     blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}
-    blockers = [Blocker(f, left_behind[f.span]) for f in findings if f.code in blocking and f.span in left_behind]
+    blockers = [
+        Blocker(f, left_behind[f.span])
+        for f in findings
+        if (f.code in blocking or f.span in jit_left) and f.span in left_behind
+    ]
     return judged_together(findings, blockers)
 
 
