@@ -224,6 +224,11 @@ HIGHER_ORDER_NAMES = WRAPPER_NAMES | VMAP_NAMES | frozenset(
     }
 )
 
+# A `jax.lax.map` given a `batch_size` (not None) vmaps its function over chunks of that size: between the
+# spmd vmap and a shard_map it is an inner vmap (hazard H2, SPMD007; measured on jax 0.10.2:
+# safety/measurements/lax_map_and_smap_infer.py). With `batch_size=None` it is a scan and runs.
+BATCHED_MAP_NAMES = frozenset({"jax.lax.map"})
+
 WITH_SHARDING_CONSTRAINT_NAMES = frozenset(
     {"jax.lax.with_sharding_constraint", "jax.experimental.pjit.with_sharding_constraint"}
 )

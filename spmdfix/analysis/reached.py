@@ -102,7 +102,12 @@ class ReachedAnalysis:
             under_jit=reached.jitted,
             inner_mapped=mapped,
             inner_vmap=self.vmap_span(reached.vmaps[0]) if mapped else None,
+            batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),
         )
+
+    def _is_batched_map(self, node: ast.AST) -> bool:
+        """An inner vmap on the way that is a `jax.lax.map` with a `batch_size` (`jaxapi.BATCHED_MAP_NAMES`)."""
+        return isinstance(node, ast.Call) and self.ix.qualname(node.func, self.ix.scope_at(node)) in jaxapi.BATCHED_MAP_NAMES
 
     def _inner_mapped(self, reached: ReachedSite, vmap: VmapSite) -> tuple[int, ...]:
         """Positions of the vmapped function's parameters that the first `jax.vmap` on the way maps along
