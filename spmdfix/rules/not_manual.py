@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import batch_on_explicit_axes
+from spmdfix.analysis.hazards import batch_on_explicit_axes, batch_on_explicit_spmd_axes
 from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
@@ -59,6 +59,12 @@ def _manual_findings(vmap: VmapFacts, reached: ReachedFacts, site_fixes) -> list
         # The batch placed on an Explicit spmd axis: the shard_map runs with check_vma=True, eager and under
         # jit (measured: safety/measurements/h4_explicit_placed.py; fuzz seed 4357); check_vma=False called
         # eagerly fails, which eager_explicit_findings reports.
+        return []
+    if sm.api.one_manual_axis and batch_on_explicit_spmd_axes(vmap, sm.mesh):
+        # The batch placed on the Explicit spmd axes (`P('x', 'y')`, `P('x', None)`): a `jax.smap` over
+        # another axis runs and matches, `in_axes` omitted (inferred from the placement) or 0, eager and under
+        # jit (measured: safety/measurements/lax_map_and_smap_infer.py, part 2; golden
+        # clean/smap_in_axes_omitted_batch_placed); unplaced or placed elsewhere it fails.
         return []
     manual = sorted(sm.axis_names.names)
     if sm.api.one_manual_axis:
