@@ -117,6 +117,16 @@ def _placement_programs() -> list[tuple[str, str]]:
                 "    return jax.vmap(f)(placed)\n"
             )
             out.append((f"placement {name} via {imports.split()[0]}", imports + body))
+    for name in _public(jaxapi.SET_MESH_NAMES):
+        for imports, set_mesh in _imported(name, "the_set_mesh"):
+            body = (
+                "explicit = jax.make_mesh((2, 4), ('S', 'T'))\n"
+                "def main(a):\n"
+                f"    with {set_mesh}(explicit):\n"
+                "        placed = jax.sharding.reshard(a, P('S', None))\n"
+                "        return jax.vmap(jax.shard_map(lambda b: b * 2, in_specs=P('S'), out_specs=P('S')))(placed)\n"
+            )
+            out.append((f"set_mesh {name} via {imports.split()[0]}", imports + body))
     return out
 
 
@@ -139,7 +149,7 @@ def test_the_table_covers_every_name_the_prefilter_words_come_from() -> None:
     tested = {i.split()[1] for i, _ in PROGRAMS}
     tables = (
         jaxapi.VMAP_NAMES | jaxapi.SHARD_MAP_NAMES | jaxapi.SMAP_NAMES | jaxapi.WITH_SHARDING_CONSTRAINT_NAMES
-        | jaxapi.JIT_NAMES | jaxapi.PARTIAL_NAMES | jaxapi.DEVICE_PUT_NAMES | jaxapi.RESHARD_NAMES
+        | jaxapi.JIT_NAMES | jaxapi.PARTIAL_NAMES | jaxapi.DEVICE_PUT_NAMES | jaxapi.RESHARD_NAMES | jaxapi.SET_MESH_NAMES
     )
     assert set(_public(tables)) == tested
 
