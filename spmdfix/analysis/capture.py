@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
+from spmdfix.analysis.calls import argument
 from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.facts import Capture  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.bindings import BindingKind
@@ -37,6 +38,11 @@ _ARRAY_CONSTRUCTORS = frozenset(
     "array asarray arange linspace logspace geomspace ones zeros full eye identity tile stack concatenate "
     "hstack vstack ones_like zeros_like full_like".split()
 )
+# `jax.random` samplers with their `shape` argument's position: a non-empty shape display builds an array of
+# rank >= 1, closed over as the constructors above are (measured on jax 0.10.2, normal and uniform, at module
+# level and in the vmapped function with an unbatched key: `ManualAxisType` with check_vma=True, as
+# `np.linspace`; safety/measurements/open_items_issue22_kind9.py, part C).
+_RANDOM_SHAPE_POSITION = {"jax.random.normal": 1, "jax.random.uniform": 1}
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all"})
 _ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten", "copy"})
 
@@ -167,6 +173,9 @@ class CaptureAnalysis:
             if self.ix.qualname(expr.func, scope) is None:
                 return self._array_value(expr.func.value, scope, follow.deeper())
         qname = self.ix.qualname(expr.func, scope) or ""
+        if qname in _RANDOM_SHAPE_POSITION:
+            shape = argument(expr, _RANDOM_SHAPE_POSITION[qname], "shape")
+            return isinstance(shape, (ast.Tuple, ast.List)) and bool(shape.elts)
         module, _, name = qname.rpartition(".")
         if module not in _ARRAY_MODULES or name not in _ARRAY_CONSTRUCTORS:
             return False
