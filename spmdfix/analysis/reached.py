@@ -82,6 +82,8 @@ class ReachedAnalysis:
                 ranks = self.ranks.body_ranks(vmap.fun, reached, body, bool(wrappers), calls)
                 arrays = tuple(c for c in arrays if not self.ranks.broadcast_only(body, c.name, ranks))
             captures += arrays
+        if spmd:
+            captures += self.capture.placed_arrays(body, {c.name for c in captures})
         lift = None
         if captures:
             names = tuple(c.name for c in captures)
