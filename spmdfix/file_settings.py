@@ -37,15 +37,25 @@ class FileSettings:
 
 
 @functools.lru_cache(maxsize=64)
-def _options(strategy: Strategy, unsafe_fixes: bool, new_axis: str, unfixable: frozenset[str] = frozenset()) -> Options:
-    """One `Options` per distinct setting (the files of a run share it)."""
-    return Options(strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis, unfixable=unfixable)
+def _options(
+    strategy: Strategy, unsafe_fixes: bool, new_axis: str, unfixable: frozenset[str] = frozenset(), layout: str = "safe"
+) -> Options:
+    """One `Options` per distinct setting (the files of a run share it; its fields are the cache key's)."""
+    return Options(
+        strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis, unfixable=unfixable, layout_changing_fixes=layout
+    )
 
 
 def file_settings(settings: Settings, path: str | Path) -> FileSettings:
     """The `FileSettings` of the file at `path` under its directory's resolved `settings`."""
     return FileSettings(
-        _options(settings.strategy, settings.unsafe_fixes, settings.new_axis, ALL_CODES - settings.fixable_codes()),
+        _options(
+            settings.strategy,
+            settings.unsafe_fixes,
+            settings.new_axis,
+            ALL_CODES - settings.fixable_codes(),
+            settings.layout_changing_fixes,
+        ),
         settings.enabled_codes(path),
         settings.project_root,
     )

@@ -55,8 +55,9 @@ class Transform(enum.StrEnum):
     rename, add-axis and strip cure spec collisions (SPMD001/002/004/005); move-placement moves a vmapped
     input's batch dimension off an Explicit mesh axis a shard_map names (SPMD006); lift-captures cures the capture
     hazard (SPMD003); disable-check-vma sidesteps hazard H2 (SPMD007); drop-spmd-axis removes
-    `spmd_axis_name` altogether (cures every hazard on an Auto mesh, but the batch is no longer placed on the
-    axis: always unsafe, tried last).
+    `spmd_axis_name` altogether (cures every hazard on an Auto mesh, where it is safe: values kept, measured; the
+    batch is no longer placed on the axis, which its reason says: tried last, so taken only when no fix before
+    it is safe).
     """
 
     RENAME = "rename"
@@ -73,7 +74,7 @@ DEFAULT_NEW_AXIS = "batch"  # the mesh axis add-axis adds unless told otherwise
 
 AUTO: Final = "auto"
 # What `spmdfix fix --strategy` asks for: one transform, or "auto" (per finding, the first safe fix in the
-# order of `Transform`; with unsafe fixes allowed, else the first unsafe one: `choose_fix`).
+# order of `Transform`, else, with unsafe fixes allowed, the first unsafe one: `choose_fix`).
 Strategy = Union[Transform, Literal["auto"]]
 STRATEGIES: tuple[Strategy, ...] = (AUTO, *Transform)  # the choices of `--strategy` and `strategy =`, in order
 
@@ -241,6 +242,9 @@ class Fix:
     fix changes (`plan.judgments.other_callers`). isolation: an isolation group, as ruff's `IsolationLevel`:
     two fixes of one group are never applied in the same pass, even when their edits do not overlap (the next
     pass plans the other again on the new text); None when only overlapping edits keep fixes apart.
+    placement: where the batch is placed before and after the fix, one sentence (`spmdfix.fixes.placement`):
+    the planner's own for rename and add-axis, filled in for the others once the site is judged; `reason`
+    ends with it (after "; ", so the claim before it stays the headline).
     `node_edits`, planned by the transform (`spmdfix.fixes`), are applied with libcst
     (`spmdfix.codemods._apply`), which turns them into text `Edit`s.
     """
@@ -252,6 +256,7 @@ class Fix:
     node_edits: tuple[NodeEdit, ...]
     sites: frozenset[SiteId] = frozenset()
     isolation: SiteId | None = None
+    placement: str = ""
 
     @property
     def transform(self) -> Transform:
@@ -284,6 +289,12 @@ class Refusal:
     transform: Transform
     reason: str
 
+
+# The transforms that move the batch to other mesh axes (or off every axis) when they keep the values: the
+# setting `layout-changing-fixes = "unsafe"` makes their safe fixes unsafe (`pipeline.select`). (move-placement
+# moves it too, and is always unsafe.)
+LAYOUT_CHANGING = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.DROP_SPMD_AXIS})
+LAYOUT_REASON = 'the settings make layout-changing fixes unsafe (`layout-changing-fixes = "unsafe"`)'
 
 # The refusal of every fix of a finding whose rule the settings make unfixable (`pipeline.select`).
 UNFIXABLE_REASON = "the settings make {code} unfixable (`unfixable` / `fixable`)"
@@ -319,12 +330,15 @@ class Finding:
 class Options:
     """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too;
     unfixable: rule codes whose fixes are never offered (the settings' `unfixable` / `fixable`: the
-    findings are reported without them, `pipeline.select`)."""
+    findings are reported without them, `pipeline.select`); layout_changing_fixes: "unsafe" makes the fixes
+    that move the batch (`LAYOUT_CHANGING`) unsafe, the setting `layout-changing-fixes` (`pipeline.select`)."""
 
     strategy: Strategy = AUTO
     unsafe_fixes: bool = False
     new_axis: str = DEFAULT_NEW_AXIS
     unfixable: frozenset[str] = frozenset()
+    layout_changing_fixes: str = "safe"
+
 
 
 def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix | None:
@@ -348,22 +362,43 @@ def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix 
 
 
 def chosen_together(picks: list[tuple[Finding, Fix | None]]) -> dict[FixId, Fix]:
-    """The fixes a run applies, by id, from each finding's own choice (`choose_fix`), judged as a set.
+    """The fixes a run applies, by id, from each finding's own choice (`choose_fix`), judged as a set
+    (`chosen_each`)."""
+    chosen: dict[FixId, Fix] = {}
+    for fix in chosen_each(picks):
+        if fix is not None:
+            chosen.setdefault(fix.id, fix)
+    return chosen
+
+
+def chosen_each(picks: list[tuple[Finding, Fix | None]]) -> list[Fix | None]:
+    """Per (finding, its own choice): the fix a run applies for it this pass, the choices judged as a set.
 
     A fix that removes the vmap's `spmd_axis_name` (drop-spmd-axis) cures every finding of its vmap site
     (measured on Auto meshes, docs/safety.md): once it is chosen for one finding, every other finding that
     offers the same fix takes it too, instead of another fix that would be redundant after it (a
-    `check_vma=False` or a lifted operand that the plain vmap no longer needs).
+    `check_vma=False` or a lifted operand that the plain vmap no longer needs). A safe drop waits, though,
+    while another finding offering it chose a safe fix of another transform: the drop comes last in auto's
+    order, and the fixes before it that are unsafe only because a finding of the site is left (`plan.judgments
+    .judged_together`) may be safe in the next pass, once that safe fix is applied (a capture lifted, then the
+    spmd axis renamed: golden/lift-captures/jit_above_vmap_constraint_auto_mesh).
     """
     drops = {fix.id for _, fix in picks if fix is not None and fix.transform == Transform.DROP_SPMD_AXIS}
-    chosen: dict[FixId, Fix] = {}
+    waiting = {
+        fix.id
+        for finding, pick in picks
+        if pick is not None and pick.applicability == Applicability.SAFE and pick.id not in drops
+        for fix in finding.fixes
+        if fix.id in drops and fix.applicability == Applicability.SAFE
+    }
+    out: list[Fix | None] = []
     for finding, fix in picks:
-        if fix is None:
+        if fix is None or fix.id in waiting:
+            out.append(None)
             continue
-        shared = next((x for x in finding.fixes if x.id in drops), None)
-        fix = shared or fix
-        chosen.setdefault(fix.id, fix)
-    return chosen
+        shared = next((x for x in finding.fixes if x.id in drops and x.id not in waiting), None)
+        out.append(shared or fix)
+    return out
 
 
 def without_blocked_fixes(reported: list[Finding], suppressed: list[Finding]) -> list[Finding]:

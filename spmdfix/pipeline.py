@@ -31,11 +31,14 @@ from typing import TYPE_CHECKING, Any
 from spmdfix import rules
 from spmdfix.file_settings import FileSettings
 from spmdfix.model import (
+    LAYOUT_CHANGING,
+    LAYOUT_REASON,
+    UNFIXABLE_REASON,
+    Applicability,
     Edit,
     Finding,
     Fix,
     Refusal,
-    UNFIXABLE_REASON,
     Unfollowed,
     without_blocked_fixes,
 )
@@ -134,17 +137,37 @@ def prepare(path: Path | None, text: str, include_generated: bool = False) -> Pr
 
 
 def select(
-    text: str, findings: Iterable[Finding], enabled: frozenset[str], unfixable: frozenset[str] = frozenset()
+    text: str,
+    findings: Iterable[Finding],
+    enabled: frozenset[str],
+    unfixable: frozenset[str] = frozenset(),
+    layout_changing_fixes: str = "safe",
 ) -> tuple[list[Finding], list[Finding]]:
     """(reported, suppressed): findings of `enabled` codes, split by the suppression comments of `text`; a
     reported finding of an `unfixable` code (`Options.unfixable`) comes without its fixes, each said as a
-    refusal, so that neither `check` offers nor `fix` applies them (ruff's `unfixable`)."""
+    refusal, so that neither `check` offers nor `fix` applies them (ruff's `unfixable`). With
+    `layout_changing_fixes` "unsafe" (`Options.layout_changing_fixes`), every safe fix that moves the batch
+    (`model.LAYOUT_CHANGING`) is unsafe, its reason naming the setting."""
     from spmdfix import noqa  # (only where a text was analysed: a warm run analyses none)
 
     reported, suppressed = noqa.split_suppressed(text, [f for f in findings if f.code in enabled])
     if unfixable:
         reported = [_without_fixes(f) if f.code in unfixable and f.fixes else f for f in reported]
+    if layout_changing_fixes == "unsafe":
+        reported = [_layout_unsafe(f) for f in reported]
     return reported, suppressed
+
+
+def _layout_unsafe(finding: Finding) -> Finding:
+    """`finding` with its safe layout-changing fixes unsafe, the reason saying the setting does it (the
+    claim it had, and where the batch goes, follow)."""
+    fixes = tuple(
+        replace(fix, applicability=Applicability.UNSAFE, reason=f"{LAYOUT_REASON}; {fix.reason}")
+        if fix.transform in LAYOUT_CHANGING and fix.applicability == Applicability.SAFE
+        else fix
+        for fix in finding.fixes
+    )
+    return replace(finding, fixes=fixes)
 
 
 def _without_fixes(finding: Finding) -> Finding:
@@ -210,7 +233,8 @@ def _analysed(
     found = analysis.findings + prepared.extra_findings(text)
     found.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
     error = next((f for f in found if f.code == rules.SYNTAX_ERROR.code), None)
-    reported, suppressed = select(text, found, settings.enabled, settings.options.unfixable)
+    options = settings.options
+    reported, suppressed = select(text, found, settings.enabled, options.unfixable, options.layout_changing_fixes)
     unfollowed = analysis.unfollowed if rules.UNFOLLOWED.code in settings.enabled else ()
     return reported, suppressed, error, unfollowed
 
@@ -299,10 +323,10 @@ def fix_prepared(
     """
     from spmdfix import api
 
-    enabled, unfixable = settings.enabled, settings.options.unfixable
+    enabled, unfixable, layout = settings.enabled, settings.options.unfixable, settings.options.layout_changing_fixes
 
     def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
-        return select(current, findings, enabled, unfixable)
+        return select(current, findings, enabled, unfixable, layout)
 
     where = _where(path, index)
     if review is None:

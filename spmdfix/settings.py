@@ -90,6 +90,7 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     unsafe_fixes: bool = False
+    layout_changing_fixes: str = "safe"  # "unsafe": rename, add-axis and drop-spmd-axis need --unsafe-fixes
     target_jax_version: str | None = None  # None: the installed jax's (`jax_version`)
     project_root: Path | None = None  # None: found above each file (`files.find_project_root`)
     docs_url: str | None = None  # the base of the rule links (`links.rule_url`); None: `links.docs_base`'s

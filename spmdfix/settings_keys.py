@@ -17,6 +17,8 @@ Keys (kebab-case, as ruff spells them):
     exclude = [...]                  # replaces the default excludes
     extend-exclude = []              # added to them
     unsafe-fixes = false
+    layout-changing-fixes = "safe"   # "unsafe": fixes that move the batch (rename, add-axis, drop-spmd-axis)
+                                     # are unsafe even where they keep the values
     target-jax-version = "0.10.2"    # default: the installed jax, else the newest known
     project-root = "."               # where imports of other modules are followed from (relative to the
                                      # file that says it); default: the nearest directory above each file
@@ -55,6 +57,7 @@ KEYS = (
     "exclude",
     "extend-exclude",
     "unsafe-fixes",
+    "layout-changing-fixes",
     "target-jax-version",
     "project-root",
     "docs-url",
@@ -121,6 +124,13 @@ def _bool(value: Any, where: str, base: Path) -> bool:
     return bool(value)
 
 
+def _safety_class(value: Any, where: str, base: Path) -> str:
+    _expect(value, str, where, "a string")
+    if value not in ("safe", "unsafe"):
+        raise ConfigError(f'{where} must be "safe" or "unsafe", got {value!r}')
+    return value
+
+
 def _version(value: Any, where: str, base: Path) -> str:
     _expect(value, str, where, "a string")
     if not re.fullmatch(_VERSION, value):
@@ -166,6 +176,7 @@ _VALIDATORS = {
     "exclude": _globs,
     "extend-exclude": _globs,
     "unsafe-fixes": _bool,
+    "layout-changing-fixes": _safety_class,
     "target-jax-version": _version,
     "project-root": _directory,
     "docs-url": _docs_url,

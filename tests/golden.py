@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spmdfix.api import Options
-from spmdfix.model import Finding, strategy_of
+from spmdfix.model import Finding, choose_fix, chosen_each, strategy_of
 from spmdfix.positions import LineIndex
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +40,7 @@ class Case:
         if not self.findings.exists():
             return ()
         lines = self.findings.read_text(encoding="utf-8").splitlines()
-        return tuple(sorted({line.split()[1] for line in lines if line.strip()}))
+        return tuple(sorted({line.split()[1] for line in finding_lines(lines)}))
 
     @property
     def test_id(self) -> str:
@@ -102,11 +102,41 @@ def modules(root: Path) -> list[Path]:
     return sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).parts)
 
 
-def findings_text(source: str, findings: list[Finding]) -> str:
-    """Findings as golden findings.txt lines: `row:col CODE message`."""
+FIX_PREFIX = "    -> "  # a findings.txt line snapshotting a finding's fix (`fix_line`), not a finding
+
+
+def finding_lines(lines: list[str]) -> list[str]:
+    """The findings of findings.txt lines: every non-blank line but the fix snapshots under them."""
+    return [line for line in lines if line.strip() and not line.startswith(FIX_PREFIX)]
+
+
+def fix_lines(findings: list[Finding], options: Options) -> dict[int, str]:
+    """Per finding (by position in `findings`) with a fix: the line snapshotting it under the finding in
+    findings.txt, `    -> TRANSFORM (CLASS): PLACEMENT`. The fix is the one a run with `options` applies
+    (`choose_fix`, judged as a set: `chosen_each`), or, when it applies none, the one it would apply with
+    `--unsafe-fixes`, marked `not applied`; a choice that waits for
+    the next pass is marked so."""
+    picks = [(f, choose_fix(f, options.strategy, options.unsafe_fixes)) for f in findings]
+    out = {}
+    for i, ((finding, pick), fix) in enumerate(zip(picks, chosen_each(picks))):
+        mark = ""
+        if fix is None and pick is not None:
+            fix, mark = pick, ", waits for the next pass"  # a drop that waits (`model.chosen_each`)
+        elif fix is None:
+            fix, mark = choose_fix(finding, options.strategy, unsafe_fixes=True), ", not applied"
+        if fix is not None:
+            out[i] = f"{FIX_PREFIX}{fix.transform} ({fix.applicability}{mark}): {fix.placement}\n"
+    return out
+
+
+def findings_text(source: str, findings: list[Finding], options: Options | None = None) -> str:
+    """Findings as golden findings.txt lines: `row:col CODE message`, each followed (with `options`) by the
+    snapshot of its fix (`fix_lines`)."""
     lines = LineIndex(source)
+    fixes = fix_lines(findings, options) if options is not None else {}
     out = []
-    for f in findings:
+    for i, f in enumerate(findings):
         row, col = lines.row_col(f.span.start)
         out.append(f"{row}:{col} {f.code} {f.message}\n")
+        out.append(fixes.get(i, ""))
     return "".join(out)

@@ -254,14 +254,16 @@ def _drop(source: str, header: str = HEADER):
     return [(f.fix_for(Transform.DROP_SPMD_AXIS), f.refusals) for f in findings if f.code == "SPMD001"]
 
 
-def test_drop_spmd_axis_is_last_unsafe_and_refused_on_explicit_meshes() -> None:
+def test_drop_spmd_axis_is_last_safe_on_auto_meshes_and_refused_on_explicit_ones() -> None:
     source = """
         def f(v):
             return jax.shard_map(lambda t: t, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
         jax.vmap(f, spmd_axis_name='x')
         """
     ((fix, _),) = _drop(source)
-    assert fix.applicability == Applicability.UNSAFE and "no longer placed" in fix.reason
+    # issue 24: the class says whether values are kept (measured on an Auto mesh); the layout change is said
+    # in the reason
+    assert fix.applicability == Applicability.SAFE and "no longer placed" in fix.reason
     findings = check_source(HEADER + textwrap.dedent(source))
     assert findings[0].fixes[-1].transform == Transform.DROP_SPMD_AXIS
     explicit = HEADER.replace("Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))", "jax.make_mesh((2, 4), ('x', 'y'))")
@@ -279,6 +281,7 @@ def test_drop_spmd_axis_on_an_unresolved_mesh_says_so() -> None:
         """
     )
     assert "not known to be Auto" in fix.reason
+    assert fix.applicability == Applicability.UNSAFE
 
 
 def test_nested_shard_maps_refuse_rename_add_axis_and_strip() -> None:
@@ -371,7 +374,10 @@ def test_a_capture_left_unfixed_makes_the_other_fixes_of_its_site_unsafe() -> No
     add_axis = next(f for f in blocked if f.code == "SPMD001").fix_for(Transform.ADD_AXIS)
     assert add_axis.applicability == Applicability.UNSAFE
     assert "alone it leaves SPMD003: the capture of `w` (line 8)" in add_axis.reason
-    assert not fix_source(source.format(extra=", k=1.0"), Options()).applied
+    # issue 24: removing spmd_axis_name cures both on this Auto mesh (safe, measured), so auto applies that
+    # instead of leaving the file unchanged
+    applied = fix_source(source.format(extra=", k=1.0"), Options()).applied
+    assert [(f.transform, f.applicability) for f in applied] == [(Transform.DROP_SPMD_AXIS, Applicability.SAFE)]
 
 
 _EXPLICIT = """\

@@ -16,7 +16,7 @@ import spmdfix.cli.output as cli_output
 import spmdfix.cli.terminal as cli_terminal
 import spmdfix.runner.one_file as one_file_module
 import spmdfix.runner.schedule as schedule_module
-from golden import GOLDEN, ROOT
+from golden import GOLDEN, ROOT, finding_lines
 from spmdfix import __version__, pipeline
 from spmdfix.cli import main
 
@@ -37,7 +37,7 @@ def run(*args: str):
 def test_check_reports_each_finding_at_its_entry(work: Path) -> None:
     result = run("check", "model.py")
     assert result.exit_code == 1
-    found = (CASE / "findings.txt").read_text().splitlines()
+    found = finding_lines((CASE / "findings.txt").read_text().splitlines())
     for line in found:
         pos, code = line.split(" ")[:2]
         assert f"model.py:{pos}: {code}" in result.output

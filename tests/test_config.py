@@ -113,6 +113,7 @@ def test_per_file_ignores_globs(project: Path) -> None:
         ('strategy = "fast"\n', "`strategy` must be one of auto, rename, add-axis, strip"),
         ('new-axis = "two words"\n', "`new-axis` must be an identifier"),
         ('target-jax-version = "latest"\n', "`target-jax-version` must be a version"),
+        ('layout-changing-fixes = "maybe"\n', '`layout-changing-fixes` must be "safe" or "unsafe"'),
         ('[per-file-ignores]\n"t/*" = ["SPMD99"]\n', "`per-file-ignores`['t/*']: unknown rule code or prefix 'SPMD99'"),
         ("exclude = [\n", "invalid TOML"),
     ],
@@ -157,6 +158,37 @@ def test_config_new_axis_and_strategy_drive_fix(project: Path) -> None:
     assert "spmd_axis_name='vbatch'" in result.stdout or 'spmd_axis_name="vbatch"' in result.stdout
     assert "'vbatch'" in result.stdout
     assert "'vbatch'" not in run("fix", "--diff", "--new-axis", "other", "pkg/model.py").stdout
+
+
+def test_layout_changing_fixes_setting_reaches_the_options(project: Path) -> None:
+    from spmdfix.file_settings import file_settings
+
+    assert Settings().layout_changing_fixes == "safe"
+    (project / "pyproject.toml").write_text('[tool.spmdfix]\nlayout-changing-fixes = "unsafe"\n')
+    settings = Resolver().for_path(project / "pkg" / "model.py")
+    assert settings.layout_changing_fixes == "unsafe"
+    options = file_settings(settings, project / "pkg" / "model.py").options
+    # a field of the options, so the results cache's key (`cache_keys.settings_digest`) changes with it
+    assert options.layout_changing_fixes == "unsafe"
+    assert options != file_settings(Settings(), project / "pkg" / "model.py").options
+    assert 'layout-changing-fixes = "unsafe"' in render_settings(settings, project / "pkg" / "model.py")
+
+
+def test_layout_changing_fixes_unsafe_keeps_a_safe_add_axis_from_being_applied(project: Path) -> None:
+    # CASE's add-axis is safe (a size-1 axis on an Auto mesh): applied by default
+    assert "spmd_axis_name='batch'" in run("fix", "--diff", "--strategy", "add-axis", "pkg/model.py").stdout
+    (project / "spmdfix.toml").write_text('layout-changing-fixes = "unsafe"\n')
+    held = run("fix", "--diff", "--strategy", "add-axis", "pkg/model.py")
+    assert "spmd_axis_name='batch'" not in held.stdout
+    shown = run("check", "--show-fixes", "pkg/model.py").stdout
+    assert 'fix [unsafe] add-axis' in shown
+    assert 'the settings make layout-changing fixes unsafe (`layout-changing-fixes = "unsafe"`)' in shown
+    forced = run("fix", "--diff", "--strategy", "add-axis", "--unsafe-fixes", "pkg/model.py")
+    assert "spmd_axis_name='batch'" in forced.stdout
+    # one run's `--config KEY=VALUE` says the same (README), with no settings file
+    (project / "spmdfix.toml").unlink()
+    inline = run("fix", "--diff", "--strategy", "add-axis", "--config", 'layout-changing-fixes = "unsafe"', "pkg/model.py")
+    assert "spmd_axis_name='batch'" not in inline.stdout
 
 
 def test_config_command_and_show_settings_print_the_source(project: Path) -> None:

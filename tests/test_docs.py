@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 
 from golden import ROOT
@@ -135,3 +136,67 @@ def test_readmes_baseline_commands_do_what_it_says(tmp_path, monkeypatch) -> Non
     second = CliRunner().invoke(main, [*shlex.split(commands[1])[1:], "--output-format", "concise"])
     assert second.exit_code == 1
     assert {line.split(":")[0] for line in second.stdout.splitlines()[:-1]} == {"model.py"}
+
+
+def _walkthrough() -> list[str]:
+    """The commands of docs/fixes.md's "What to do after a finding", in order."""
+    text = (ROOT / "docs" / "fixes.md").read_text(encoding="utf-8")
+    section = text.split("## What to do after a finding\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+
+
+def test_fixes_md_walkthrough_commands_do_what_it_says(tmp_path, monkeypatch) -> None:
+    """Each spmdfix command of the walk-through, run on a copy of examples/minimal.py: check finds SPMD001 and
+    SPMD002; --show-fixes gives each fix's class and the batch's placement; the diffs write nothing and show
+    add-axis (auto) and strip; --report writes the report and the strip; the last line runs the example as
+    README says."""
+    import shlex
+    import shutil
+
+    from click.testing import CliRunner
+
+    from spmdfix.cli import main
+
+    commands = _walkthrough()
+    assert [c.split()[:2] for c in commands[:-1]] == [["spmdfix", "check"]] * 2 + [["spmdfix", "fix"]] * 3
+    assert commands[-1] == "XLA_FLAGS=--xla_force_host_platform_device_count=8 python examples/minimal.py"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "examples").mkdir()
+    shutil.copy(ROOT / "examples" / "minimal.py", tmp_path / "examples" / "minimal.py")
+    original = (tmp_path / "examples" / "minimal.py").read_text(encoding="utf-8")
+    out = [CliRunner().invoke(main, shlex.split(c)[1:]) for c in commands[:-1]]
+    check, show, diff, strip_diff, report = out
+    assert check.exit_code == 1 and "SPMD001" in check.stdout and "SPMD002" in check.stdout
+    assert "fix [safe] add-axis (auto)" in show.stdout and "fix [safe] strip:" in show.stdout
+    assert "batch placement unchanged: split 8 ways over `'i'` (1 example per device)" in show.stdout
+    assert "every device holds the whole batch (8 examples per device)" in show.stdout
+    assert diff.exit_code == 1 and "spmd_axis_name='batch'" in diff.stdout
+    assert strip_diff.exit_code == 1 and "in_specs=P(None), out_specs=P(None)" in strip_diff.stdout
+    assert report.exit_code == 0
+    assert "### SPMD001" in (tmp_path / "migration.md").read_text(encoding="utf-8")
+    fixed = (tmp_path / "examples" / "minimal.py").read_text(encoding="utf-8")
+    assert fixed != original and "in_specs=P(None), out_specs=P(None)" in fixed
+
+
+@pytest.mark.runtime
+def test_fixes_md_walkthrough_runs_the_model(tmp_path) -> None:
+    """The walk-through's last step: the stripped example runs and matches its reference."""
+    import os
+    import subprocess
+    import sys
+
+    from spmdfix.api import Options, fix_source
+    from spmdfix.model import Transform
+
+    line = _walkthrough()[-1]
+    env_text, _, command = line.partition(" ")
+    (tmp_path / "examples").mkdir()
+    source = (ROOT / "examples" / "minimal.py").read_text(encoding="utf-8")
+    (tmp_path / "examples" / "minimal.py").write_text(fix_source(source, Options(strategy=Transform.STRIP)).source)
+    key, value = env_text.split("=", 1)
+    env = {**os.environ, key: value}
+    # the line names `python`: run as this interpreter, whose jax the tests use
+    args = [sys.executable if a == "python" else a for a in command.split()]
+    done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "values match: True" in done.stdout

@@ -31,7 +31,7 @@ def test_golden_case(case: Case, update_golden: bool) -> None:
     result = fix_source(source.text, case.options)
     assert not result.errors, result.errors
     output = encode(source, result.source)
-    found = findings_text(source.text, check_source(source.text, case.options))
+    found = findings_text(source.text, check_source(source.text, case.options), case.options)
     if update_golden:
         case.expected.write_bytes(output)
         case.findings.write_text(found, encoding="utf-8")

@@ -2,7 +2,7 @@
 
 Each case under golden/<group>/<case>/ with `input/` and `expected/` trees (tests/golden.py): checking every
 module of the input tree (project root: the tree) gives findings.txt (`path:row:col CODE message`, the
-position in the module the finding sits in); `api.fix_modules` over every module turns the input tree into
+position in the module the finding sits in, each followed by its fix's snapshot: tests/golden.py `fix_lines`); `api.fix_modules` over every module turns the input tree into
 the expected tree byte for byte, each changed module parsing; the expected tree has no finding and is a fixed
 point. Clean and refused cases stay unchanged. `pytest --update-golden` rewrites expected/ and findings.txt.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from golden import TRANSFORM_GROUPS, Case, modules, tree_cases
+from golden import TRANSFORM_GROUPS, Case, fix_lines, modules, tree_cases
 from spmdfix.api import check_source, fix_modules, new_project_index
 from spmdfix.files import read_source
 from spmdfix.positions import LineIndex
@@ -35,11 +35,14 @@ def _findings(root: Path, case: Case) -> str:
     out = []
     for path in modules(root):
         text = read_source(path).text
-        for f in check_source(text, case.options, path=path, index=index):
+        findings = check_source(text, case.options, path=path, index=index)
+        fixes = fix_lines(findings, case.options)
+        for i, f in enumerate(findings):
             where = Path(f.span.path) if f.span.path else path
             where_text = read_source(where).text if f.span.path else text
             row, col = LineIndex(where_text).row_col(f.span.start)
             out.append(f"{where.relative_to(root).as_posix()}:{row}:{col} {f.code} {f.message}\n")
+            out.append(fixes.get(i, ""))
     return "".join(out)
 
 

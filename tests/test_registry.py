@@ -18,7 +18,7 @@ from functools import cache
 
 import pytest
 
-from golden import GOLDEN, cases, modules, tree_cases
+from golden import GOLDEN, cases, finding_lines, modules, tree_cases
 from spmdfix import rules
 from spmdfix.api import check_source, new_project_index
 from spmdfix.files import read_source
@@ -64,7 +64,7 @@ def test_rule_has_a_doc(code: str) -> None:
 def test_rule_has_a_golden_case(code: str) -> None:
     named = [
         path for path in sorted(GOLDEN.glob("*/*/findings.txt"))
-        if any(line.split(" ", 2)[1:2] == [code] for line in path.read_text(encoding="utf-8").splitlines())
+        if any(line.split(" ", 2)[1:2] == [code] for line in finding_lines(path.read_text(encoding="utf-8").splitlines()))
     ]
     assert named, f"{code}: no golden findings.txt names it"
 

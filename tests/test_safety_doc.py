@@ -22,9 +22,7 @@ def test_every_row_names_existing_runnable_cases() -> None:
         case = GOLDEN / safe_case
         config = tomllib.loads((case / "case.toml").read_text(encoding="utf-8"))
         assert "runtime" in config, f"row {number}: {safe_case} is not runnable"
-        # drop-spmd-axis is never safe: its row names the unsafe fix applied where it runs.
-        wanted = "unsafe" if safe_case.startswith("drop-spmd-axis/") else "safe"
-        assert config["applicability"] == wanted, f"row {number}: {safe_case} is not a {wanted} fix"
+        assert config["applicability"] == "safe", f"row {number}: {safe_case} is not a safe fix"
         demo_dir = ROOT / "safety" / demo
         assert (demo_dir / "demo.py").exists(), f"row {number}: safety/{demo} missing"
         expect = tomllib.loads((demo_dir / "case.toml").read_text(encoding="utf-8"))["expect"]

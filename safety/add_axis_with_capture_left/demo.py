@@ -1,4 +1,4 @@
-"""Original: golden/refuse/add_axis_with_capture_left (a spec collision and an unliftable capture of a batched
+"""Original: golden/drop-spmd-axis/auto_capture_left_unliftable (formerly refuse/add_axis_with_capture_left) (a spec collision and an unliftable capture of a batched
 value in one shard_map). Applied anyway: add-axis alone: the collision is gone, the capture still fails."""
 import jax
 import jax.numpy as jnp

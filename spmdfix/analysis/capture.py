@@ -65,19 +65,36 @@ class CaptureAnalysis:
 
     def captures(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None,
-        vmap: ast.AST | None = None,
+        vmap: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (),
     ) -> tuple[Capture, ...]:
         """Batched values `body` closes over, when the vmapped function `fun` reaches it via `reached`; `vmap`
-        is the vmap call or decorator (a jit decorator of `fun` stacked above it is outside the vmap)."""
+        is the vmap call or decorator (a jit decorator of `fun` stacked above it is outside the vmap). A value
+        bound to the body by a parameter default (`lambda b, s=s: b * s`) or by `functools.partial` among
+        `wrappers` (`partial(body, s=s)`, the wrapper calls `shard_maps.unwrap_body` met) counts as closed
+        over: JAX fails on it as on a closure (measured: safety/measurements/capture_default_partial.py)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return ()
         if self.jit_wrapped(reached.site.node, body):
             return ()
         home = self.ix.enclosing_function(body)
         batched = self.batched.batched_in(fun, in_axes, reached, home, vmap=vmap)
-        if batched is None:
+        found: tuple[Capture, ...] = ()
+        if batched is not None:
+            found = self._free_uses(body, home, batched)
+            found += self._bound_uses(body, body.args, [], home, batched, {c.name for c in found})
+        for qname, call in wrappers:
+            # `partial(body, s=s)`: its arguments are read where the partial is built, maybe not where the
+            # body is defined (a module-level def bound inside the vmapped function).
+            if qname not in jaxapi.PARTIAL_NAMES:
+                continue
+            where = self.ix.enclosing_function(call)
+            values = batched if where is home else self.batched.batched_in(fun, in_axes, reached, where, vmap=vmap)
+            if values is not None:
+                exprs = [*call.args[1:], *(k.value for k in call.keywords)]
+                found += self._bound_uses(body, None, exprs, where, values, {c.name for c in found})
+        if not found:
             return ()
-        found = self._free_uses(body, home, batched)
+        found = tuple(sorted(found, key=lambda c: c.use.start))
         hops = self.batched.plain_hops(self.ix.function_of(fun), home, reached)
         if hops is not None:
             found = tuple(replace(c, params=self.batched.sources_through(hops, home, c.name)) for c in found)
@@ -112,6 +129,27 @@ class CaptureAnalysis:
             if bindings and bindings[0].scope.node is home and node.id not in seen:
                 seen[node.id] = self.span(node)
         return tuple(Capture(n, s, CaptureKind.BATCHED, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+
+    def _bound_uses(
+        self, body: ast.AST, args: ast.arguments | None, exprs: list[ast.AST], home: ast.AST, batched: set[str],
+        seen: set[str],
+    ) -> tuple[Capture, ...]:
+        """Batched values of `home` bound to the body where it is built: in the parameter defaults of `args`
+        (the body's own), or in `exprs` (the arguments a `partial` wrapper binds, all but the function).
+        Names in `seen` are left out."""
+        if args is not None:
+            exprs = [*exprs, *args.defaults, *(d for d in args.kw_defaults if d is not None)]
+        found: dict[str, Span] = {}
+        for expr in exprs:
+            for node in ast.walk(expr):
+                if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id not in batched:
+                    continue
+                if node.id in seen or node.id in found or in_static_context(node, self.ix.parent, self._qualname):
+                    continue
+                bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
+                if bindings and bindings[0].scope.node is home:
+                    found[node.id] = self.span(node)
+        return tuple(Capture(n, s, CaptureKind.BATCHED, self._row(s)) for n, s in found.items())
 
     # --- unbatched arrays (the all-replicated body) ----------------------------------------------------
     def unbatched_arrays(self, construction: ast.AST, body: ast.AST | None, skip: set[str]) -> tuple[Capture, ...]:

@@ -63,7 +63,8 @@ class ModuleModel:
     @classmethod
     def over(cls, index: ModuleIndex, project: ProjectLink | None = None) -> ModuleModel:
         """The model of a module whose `ModuleIndex` is built already."""
-        return cls(index, Evaluator(index, project), UseIndex(index), ClassMembers(index), project)
+        members = ClassMembers(index)
+        return cls(index, Evaluator(index, project, members), UseIndex(index), members, project)
 
     def span(self, node: ast.AST) -> Span:
         """Where `node` is written in this module (its path on the span for another module than the checked)."""

@@ -30,6 +30,7 @@ from spmdfix.analysis.shard_maps import unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 from spmdfix.analysis.uses import Use
+from spmdfix.paths import relpath
 from spmdfix.analysis.vmap_calls import VmapCalls
 from spmdfix.analysis.vmap_sites import VmapSite
 from spmdfix.model import Span
@@ -73,7 +74,7 @@ class ReachedAnalysis:
         which the body operands' ranks are followed (`analysis.ranks`)."""
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
-        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node)
+        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers)
         if spmd and sm.check_vma is not False and _all_replicated(sm):
             skip = {c.name for c in captures}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
@@ -184,7 +185,15 @@ class ReachedAnalysis:
         if why:
             return why
         roots = [a for a in (args.get("in_specs"), args.get("out_specs")) if a is not None]
-        edited = [e.span for r in roots for e, _ in spec_tree(self.ev, r, site.scope).entries_naming(stripped)]
+        trees = [spec_tree(self.ev, r, site.scope) for r in roots]
+        for tree in trees:
+            if tree.helpers and any(True for _ in tree.entries_naming(stripped)):
+                # A spec a project function returns (`in_specs=rows()`): its other calls would see the edit, and
+                # the uses of a function's return value are not on strip's allowlist.
+                call = tree.helpers[0]
+                where = f"line {self.ix.lines.line_of(call.start) + 1}" if not call.path else relpath(call.path)
+                return f"the spec is returned by a function called at {where}: its other calls would see the strip too"
+        edited = [e.span for tree in trees for e, _ in tree.entries_naming(stripped)]
         shared = self.spec_uses.foreign_uses(roots, site.scope, edited)
         if shared:
             return f"the stripped spec is also used by {', '.join(shared)}: the strip would change that use too"

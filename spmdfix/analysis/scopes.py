@@ -141,7 +141,10 @@ class ModuleIndex:
         """The value every call of a function passes for its parameter `param`, with the scope it is
         evaluated in: the function is called by name in this module only (its name appears nowhere else in
         the text, not even in a string), and every call passes the same expression (the same constant, or
-        the same name bound the same way). None otherwise, or for a method, `*args` and `**kwargs`."""
+        the same name bound the same way; a call that leaves the parameter out, and passes no `*args` or
+        `**kwargs`, passes its default, evaluated where the function is defined). The `__init__` of a class
+        of the module is called by the constructions of the class (`Block(...)`, the arguments after
+        `self`). None otherwise, or for another method, `*args` and `**kwargs`."""
         key = id(param.node)
         if key in self._arguments:
             return self._arguments[key]
@@ -153,25 +156,35 @@ class ModuleIndex:
         from spmdfix.analysis.calls import argument
 
         func = self.parent.get(id(param.node))
-        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or isinstance(
-            self.parent.get(id(func)), ast.ClassDef
-        ):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
+        # The function as called by name: a function, or the class whose `__init__` it is (a construction
+        # `Block(...)` passes the arguments after `self`).
+        called: ast.AST = func
         positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+        owner = self.parent.get(id(func))
+        if isinstance(owner, ast.ClassDef):
+            if func.name != "__init__" or self.scope_at(owner) is not self.module_scope or not positional:
+                return None
+            called, positional = owner, positional[1:]
         if param.name not in positional and param.name not in {a.arg for a in func.args.kwonlyargs}:
             return None
         position = positional.index(param.name) if param.name in positional else None
         sites = []
-        for call in self._calls_of_name().get(func.name, ()):
+        for call in self._calls_of_name().get(called.name, ()):  # type: ignore[attr-defined]
             scope = self.scope_at(call)
-            bound = self.single_binding(func.name, scope)
-            if bound is None or bound.node is not func:
+            bound = self.single_binding(called.name, scope)  # type: ignore[attr-defined]
+            if bound is None or bound.node is not called:
                 return None
             value = argument(call, position, param.name)
             if value is None:
-                return None
+                # Not passed here: the parameter's default, when the call cannot pass it another way.
+                value = _default_of(func, param.name, call)
+                if value is None:
+                    return None
+                scope = self.scope_at(func)
             sites.append((value, scope))
-        if not sites or self.word_count(func.name) != len(sites) + 1:
+        if not sites or self.word_count(called.name) != len(sites) + 1:  # type: ignore[attr-defined]
             return None
         first, scope = sites[0]
         for value, other in sites[1:]:
@@ -290,3 +303,19 @@ def _whole_words(source: str, word: str):
         if not before and not (end < len(source) and _is_word_char(source[end])):
             yield start
         start = source.find(word, end)
+
+
+def _default_of(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call) -> ast.AST | None:
+    """The default written for parameter `name` of `func` when `call` does not pass it, or None: the call
+    passes `*args` or `**kwargs` (which may hold it), or the parameter has no default."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    positional = [*func.args.posonlyargs, *func.args.args]
+    defaults = func.args.defaults
+    for arg, default in zip(positional[len(positional) - len(defaults) :], defaults):
+        if arg.arg == name:
+            return default
+    for arg, default in zip(func.args.kwonlyargs, func.args.kw_defaults):
+        if arg.arg == name:
+            return default
+    return None

@@ -27,9 +27,10 @@ def spec_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree:
     """Every PartitionSpec in a specs pytree (a spec, tuple/list/dict of them, names bound to them)."""
     specs: list[Spec] = []
     unresolved: list[Span] = []
+    helpers: list[Span] = []
     if expr is not None:
-        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE))
-    return SpecTree(tuple(specs), tuple(unresolved))
+        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), helpers=helpers)
+    return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers))
 
 
 def sharding_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree:
@@ -39,12 +40,18 @@ def sharding_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree
     model, a parameter, `SingleDeviceSharding(...)`) is in `unresolved`."""
     specs: list[Spec] = []
     unresolved: list[Span] = []
+    helpers: list[Span] = []
     if expr is not None:
-        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True)
-    return SpecTree(tuple(specs), tuple(unresolved))
+        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True, helpers=helpers)
+    return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers))
 
 
-def _collect_specs(ev: Evaluator, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False) -> None:
+def _collect_specs(
+    ev: Evaluator, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False, helpers: list[Span] | None = None
+) -> None:
+    """Add the PartitionSpecs of `expr` to `specs`, the spans of what cannot be read to `unresolved`, and
+    the calls of project functions read through (`Evaluator.called`) to `helpers`."""
+    helpers = [] if helpers is None else helpers
     if follow.spent:
         unresolved.append(ev.span(expr))
         return
@@ -56,13 +63,13 @@ def _collect_specs(ev: Evaluator, expr, scope, specs, unresolved, follow: Follow
             unresolved.append(ev.span(expr))
             return
         far, value, inner = followed
-        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings)
+        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers)
     elif isinstance(expr, (ast.Tuple, ast.List)):
         for elt in expr.elts:
-            _collect_specs(ev, elt, scope, specs, unresolved, follow.deeper(), shardings)
+            _collect_specs(ev, elt, scope, specs, unresolved, follow.deeper(), shardings, helpers)
     elif isinstance(expr, ast.Dict):
         for value in expr.values:
-            _collect_specs(ev, value, scope, specs, unresolved, follow.deeper(), shardings)
+            _collect_specs(ev, value, scope, specs, unresolved, follow.deeper(), shardings, helpers)
     elif isinstance(expr, ast.Constant) and expr.value is None:
         return
     elif shardings and isinstance(expr, ast.Call) and ev.ix.qualname(expr.func, scope) in jaxapi.NAMED_SHARDING_NAMES:
@@ -70,7 +77,7 @@ def _collect_specs(ev: Evaluator, expr, scope, specs, unresolved, follow: Follow
         if spec is None or any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
             unresolved.append(ev.span(expr))
         else:
-            _collect_specs(ev, spec, scope, specs, unresolved, follow.deeper())
+            _collect_specs(ev, spec, scope, specs, unresolved, follow.deeper(), helpers=helpers)
     elif isinstance(expr, ast.Call) and is_partition_spec(ev, expr.func, scope):
         spec = _spec(ev, expr, scope)
         if spec is None:
@@ -79,6 +86,13 @@ def _collect_specs(ev: Evaluator, expr, scope, specs, unresolved, follow: Follow
             specs.append(spec)
     elif ev.ix.qualname(expr, scope) in jaxapi.INFER_NAMES:
         return
+    elif not shardings and isinstance(expr, ast.Call) and (called := ev.called(expr, scope)) is not None:
+        # `rows()`, `spec('x')`: a project function that returns the specs, its parameters bound to this call.
+        # (Not yet for jit's shardings: a sharding a helper returns stays unresolved there, and a fix that
+        # relies on it stays unsafe, as golden rename/unsafe_jit_sharding_unreadable pins.)
+        helpers.append(ev.span(expr))
+        far, value, inner = called
+        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers)
     else:
         unresolved.append(ev.span(expr))
 

@@ -15,14 +15,15 @@ Spans point at the text an edit would change: an axis string literal, a spec ent
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import VALUE, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
-from spmdfix.analysis.members import class_attribute
+from spmdfix.analysis.members import ClassMembers, class_attribute
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
@@ -78,10 +79,14 @@ class Spec:
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class SpecTree:
-    """All PartitionSpecs found in an in_specs/out_specs pytree, and the parts that could not be read."""
+    """All PartitionSpecs found in an in_specs/out_specs pytree, and the parts that could not be read.
+
+    helpers: the calls of project functions the tree was read through (`rows()` returning `P('x')`): a spec
+    written in such a function is shared by every call of it, so an edit of it reaches them all."""
 
     specs: tuple[Spec, ...]
     unresolved: tuple[Span, ...]
+    helpers: tuple[Span, ...] = ()
 
     def axes(self) -> set[str]:
         return {a.name for s in self.specs for e in s.entries if e.value for a in e.value.axes}
@@ -149,14 +154,27 @@ class MeshInfo:
         return None
 
 
+# Not frozen, eq=False: a scope made per call evaluated (`Evaluator.called`), compared by identity as scopes are.
+@dataclass(slots=True, eq=False, repr=False)
+class BoundScope(Scope):
+    """The scope of one call of a project function, as the evaluator sees its return value: the function's
+    own scope (`parent`), with its parameters bound to what this call passes (`arguments`: by name, the
+    evaluator of the module the value is written in, the value, and the scope it is evaluated in; a
+    parameter left out is bound to its default). Names that are not parameters resolve as in the function."""
+
+    arguments: dict[str, tuple[Evaluator, ast.AST, Scope]] = field(default_factory=dict)
+
+
 class Evaluator:
     """Evaluates expressions of one module (`ModuleIndex`) in a given scope: follows them to their values
     (`follow`), and reads axis names and integers. PartitionSpecs are read by `analysis.specs`, meshes by
-    `analysis.meshes`, both through this evaluator."""
+    `analysis.meshes`, both through this evaluator. `members`: the module's class members
+    (`members.ClassMembers`), for `self.NAME` inside a method; made here when not given."""
 
-    def __init__(self, index: ModuleIndex, project: ProjectLink | None = None) -> None:
+    def __init__(self, index: ModuleIndex, project: ProjectLink | None = None, members: ClassMembers | None = None) -> None:
         self.ix = index
         self.project = project
+        self.members = members if members is not None else ClassMembers(index)
 
     def span(self, node: ast.AST) -> Span:
         return self.ix.lines.span_of_ast(node)
@@ -187,6 +205,9 @@ class Evaluator:
         while not step.spent:
             step = step.deeper()
             if isinstance(expr, ast.Name):
+                if isinstance(scope, BoundScope) and expr.id in scope.arguments:
+                    ev, expr, scope = scope.arguments[expr.id]  # a parameter of a call evaluated (`called`)
+                    continue
                 binding = ev.ix.single_binding(expr.id, scope)
                 if binding is None:
                     return None
@@ -206,6 +227,8 @@ class Evaluator:
                 qname = ev.ix.qualname(expr, scope)
                 ours = qname is None or (ev.project is not None and ev.project.follows(qname))
                 far = ev._imported(qname) if qname is not None and ours else None
+                if far is None and ours and qname is None:
+                    far = ev._self_attribute(expr, scope)  # `self.AXIS` inside a method of the class
                 if far is None and ours:
                     far = class_attribute(ev, expr, scope)  # a class attribute, a dataclass default (`members`)
                 if far is None:
@@ -222,6 +245,102 @@ class Evaluator:
                 return None
             ev, expr, scope = far
         return None
+
+    def _self_attribute(self, expr: ast.Attribute, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """`self.NAME` (or `cls.NAME`) read inside a method: the one value the class gives the name (a class
+        attribute, a dataclass field's default, the one `self.NAME = ...` of its methods, such as an
+        `__init__` parameter, whose value every construction gives: `ModuleIndex.argument_for`), with its
+        scope. None when the name is a method, is assigned more than once, or a subclass of this module
+        defines it again (which class `self` is then is not known)."""
+        found = self.members.self_member(expr, scope)
+        if found is None or found[2] or isinstance(found[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        value, inner, _ = found
+        if isinstance(value, ast.Call) and (self.ix.qualname(value.func, inner) or "").endswith("field"):
+            return None  # dataclasses.field(default=...): not read
+        cls = self.members.enclosing_class(expr, scope)
+        if cls is None or self._assigned_elsewhere(cls, expr.attr):
+            return None
+        if self._is_field_default(value) and not self._field_never_given(cls, expr.attr):
+            return None  # a field's default (a dataclass, a flax Module): a construction may give another value
+        return self, value, inner
+
+    def _assigned_elsewhere(self, cls: ast.ClassDef, name: str) -> bool:
+        """Whether the module assigns `.name` anywhere but in the `self.name = ...` statements of `cls` (and its
+        bases) that `members` read: `layer.name = 'y'`, an augmented assignment, `obj.name = ...` of another."""
+        pattern = rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
+        written = len(re.findall(pattern, self.ix.source))
+        own = 0
+        for node in self.ix.attribute_assigns:
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and target.attr == name and isinstance(target.value, ast.Name):
+                    if target.value.id == "self":
+                        own += 1
+        return written != own
+
+    def _is_field_default(self, value: ast.AST) -> bool:
+        """Whether `value` is the default of an annotated name in a class body (`AXIS: str = 'x'`): a field of a
+        dataclass or a flax Module, which a construction may set."""
+        for scope in self.ix.scope_by_node.values():
+            if scope.is_class:
+                if any(isinstance(st, ast.AnnAssign) and st.value is value for st in scope.node.body):  # type: ignore[attr-defined]
+                    return True
+        return False
+
+    def _field_never_given(self, cls: ast.ClassDef, name: str) -> bool:
+        """Whether every construction of `cls` leaves its field `name` at its default: the class is built by
+        name in this module only (its name written nowhere else: no subclass, no other reference), at least
+        once, each time without positional arguments, `**kwargs` or the keyword `name`."""
+        calls = [c for c in self.ix.calls if isinstance(c.func, ast.Name) and c.func.id == cls.name]
+        if not calls or self.ix.word_count(cls.name) != len(calls) + 1:
+            return False
+        for call in calls:
+            if call.args or any(k.arg is None or k.arg == name for k in call.keywords):
+                return False
+            bound = self.ix.single_binding(cls.name, self.ix.scope_at(call))
+            if bound is None or bound.node is not cls:
+                return False
+        return True
+
+    def called(self, call: ast.Call, scope: Scope) -> tuple[Evaluator, ast.AST, BoundScope] | None:
+        """The value a call of a project function returns: the expression of its one `return`, in a
+        `BoundScope` that binds its parameters to this call's arguments (defaults included), with the
+        evaluator of the module defining it (here, or another module of the project). None when the callee
+        is not such a function, has no single return, or the call cannot be bound (`*args`, `**kwargs`, an
+        argument the function does not take)."""
+        found = self.function(call.func, scope)
+        if found is None:
+            return None
+        home, func = found
+        returned = single_return(func)
+        inner = home.ix.own_scope(func)
+        if returned is None or inner is None:
+            return None
+        arguments = _bind(self, call, scope, home, func)
+        if arguments is None:
+            return None
+        return home, returned, BoundScope(inner.node, inner, {}, arguments)
+
+    def function(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.FunctionDef] | None:
+        """The module-level `def` (not a method) a called name refers to, here or imported from another
+        module of the project, with the evaluator of its module."""
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is not None and binding.kind is BindingKind.DEF:
+                if isinstance(binding.node, ast.FunctionDef) and not binding.scope.is_class:
+                    return self, binding.node
+                return None
+            qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
+        elif isinstance(expr, ast.Attribute):
+            qname = self.ix.qualname(expr, scope)
+        else:
+            return None
+        if self.project is None or not self.project.follows(qname):
+            return None
+        found = self.project.binding(qname)
+        if found is None or found[1].kind is not BindingKind.DEF or not isinstance(found[1].node, ast.FunctionDef):
+            return None
+        return found[0].ev, found[1].node
 
     def _imported(self, qname: str | None) -> tuple[Evaluator, ast.AST, Scope] | None:
         """The assigned value of a module-level name of another project module (None without an index)."""
@@ -317,3 +436,35 @@ def single_return(func: ast.AST) -> ast.AST | None:
     if len(returns) == 1 and returns[0].value is not None:
         return returns[0].value
     return None
+
+
+def _bind(
+    ev: Evaluator, call: ast.Call, scope: Scope, home: Evaluator, func: ast.FunctionDef
+) -> dict[str, tuple[Evaluator, ast.AST, Scope]] | None:
+    """The parameters of `func` bound to the arguments of `call` (by position, then by keyword; a parameter
+    left out to its default, evaluated where `func` is defined), or None when the call passes `*args` or
+    `**kwargs`, more positional arguments than named parameters, a keyword `func` does not take, or leaves
+    out a parameter without a default."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    if len(call.args) > len(positional):
+        return None
+    bound: dict[str, tuple[Evaluator, ast.AST, Scope]] = {}
+    for param, value in zip(positional, call.args):
+        bound[param.arg] = (ev, value, scope)
+    keywords = {a.arg for a in (*args.args, *args.kwonlyargs)}
+    for kw in call.keywords:
+        if kw.arg not in keywords or kw.arg in bound:
+            return None
+        bound[kw.arg] = (ev, kw.value, scope)
+    outer = home.ix.scope_at(func)
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    for param in (*positional, *args.kwonlyargs):
+        if param.arg not in bound:
+            if param.arg not in defaults:
+                return None
+            bound[param.arg] = (home, defaults[param.arg], outer)
+    return bound

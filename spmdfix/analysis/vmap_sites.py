@@ -68,27 +68,32 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                 fun = argument(call, fun_position, fun_name)
                 sites.append(VmapSite(call, scope, fun, spmd, argument(call, 1, "in_axes")))
             continue
-        spmd = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
-        if spmd is not None and call.args:
-            sites.append(VmapSite(call, scope, call.args[0], spmd))
+        factory = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
+        if factory is not None and call.args:
+            sites.append(VmapSite(call, scope, call.args[0], factory[0], factory[1]))
     for node, scope in ix.scope_by_node.items():
         func = scope.node
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         outer = ix.scope_at(func)
         for deco in func.decorator_list:
-            spmd = _vmap_factory(model, deco, outer, Follow(VMAP_FACTORY))
-            if spmd is not None:
-                sites.append(VmapSite(deco, outer, func, spmd))
+            factory = _vmap_factory(model, deco, outer, Follow(VMAP_FACTORY))
+            if factory is not None:
+                sites.append(VmapSite(deco, outer, func, factory[0], factory[1]))
     sites.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
     return sites
 
 
 def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str) -> ast.AST | None:
-    """The value of `keyword` in a `**kw` argument bound to a dict display or `dict(...)` call."""
+    """The value of `keyword` in a `**kw` argument bound to a dict display (or filled by one `kw['key'] =
+    value` before the call), a `dict(...)` call, or the `**kwargs` parameter of a function called once, by
+    name, with that keyword."""
     for kw in call.keywords:
         if kw.arg is not None:
             continue
+        passed = _kwargs_parameter(model, kw.value, scope, keyword)
+        if passed is not None:
+            return passed
         resolved = model.ev.resolve_name(kw.value, scope)
         if resolved is None:
             continue
@@ -97,6 +102,10 @@ def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str)
             for key, item in zip(value.keys, value.values):
                 if isinstance(key, ast.Constant) and key.value == keyword:
                     return item
+            if None not in value.keys and isinstance(kw.value, ast.Name):
+                stored = _stored_item(model, kw.value, scope, keyword, call)
+                if stored is not None:
+                    return stored
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
             for item in value.keywords:
                 if item.arg == keyword:
@@ -104,9 +113,120 @@ def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str)
     return None
 
 
-def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow) -> ast.AST | None:
-    """The spmd_axis_name expression of `partial(jax.vmap, spmd_axis_name=...)` (or a name bound to it, or a
-    parameter every call passes one to); None otherwise, or past `follow.VMAP_FACTORY` names."""
+def _kwargs_parameter(model: ModuleModel, expr: ast.AST, scope: Scope, keyword: str) -> ast.AST | None:
+    """`**kw` where `kw` is the `**kwargs` parameter of a module-level function that a call of this module, by
+    name, passes `keyword=value`: the value when that is the function's only call (its name written nowhere
+    else) and the value reads alike from the vmap site (a literal, a module-level name); else `kw` itself, an
+    expression the evaluator does not resolve, so that the site is reported as not followed. None when no
+    call passes `keyword`."""
+    if not isinstance(expr, ast.Name):
+        return None
+    ix = model.ix
+    binding = ix.single_binding(expr.id, scope)
+    if binding is None or binding.kind is not BindingKind.PARAM:
+        return None
+    func = ix.parent.get(id(binding.node))
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.kwarg is not binding.node:
+        return None
+    if ix.scope_at(func) is not ix.module_scope:
+        return None
+    calls = [c for c in ix.calls if isinstance(c.func, ast.Name) and c.func.id == func.name]
+    passing = [c for c in calls if any(k.arg == keyword for k in c.keywords)]
+    if not passing:
+        return None
+    if len(calls) != 1 or ix.word_count(func.name) != 2 or any(k.arg is None for k in calls[0].keywords):
+        # Called with `keyword=` but also elsewhere (or passed on): which value the vmap gets is not known. The
+        # parameter stands for it, which the evaluator cannot read: reported as not followed (SPMD910).
+        return expr
+    value = next(k.value for k in calls[0].keywords if k.arg == keyword)
+    # Evaluated at the vmap site's scope: only a literal, or a module-level name seen alike from both.
+    if isinstance(value, ast.Constant) or (
+        isinstance(value, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Constant) for e in value.elts)
+    ):
+        return value
+    if isinstance(value, ast.Name):
+        there = ix.single_binding(value.id, ix.scope_at(calls[0]))
+        if there is not None and there.scope is ix.module_scope and ix.single_binding(value.id, scope) is there:
+            return value
+    return expr  # a value the vmap site's scope cannot read: not followed (SPMD910)
+
+
+def _stored_item(model: ModuleModel, name: ast.Name, scope: Scope, keyword: str, call: ast.Call) -> ast.AST | None:
+    """`kw['key'] = value` stored once, before `call` in the same scope, into the dict display `kw` names
+    (unconditionally, or under `if value is not None`; under another condition, the store's target `kw['key']`,
+    whose value the evaluator does not know); None when `kw` is changed any other way (another store, `del`, a method call such as `update`), passed
+    on, or read in any way but the `**kw` of `call` and that store."""
+    ix = model.ix
+    binding = ix.single_binding(name.id, scope)
+    stores = []
+    for node in ast.walk(scope.node):
+        if not (isinstance(node, ast.Name) and node.id == name.id) or node is name:
+            continue
+        if ix.scope_at(node) is not scope or ix.single_binding(node.id, scope) is not binding:
+            return None
+        up = ix.parent.get(id(node))
+        if isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Store):
+            store = ix.parent.get(id(up))
+            key = up.slice
+            if not (isinstance(store, ast.Assign) and len(store.targets) == 1 and isinstance(key, ast.Constant)):
+                return None
+            if key.value == keyword:
+                stores.append(store)
+            continue
+        if isinstance(node.ctx, ast.Store) and isinstance(up, ast.Assign):
+            continue  # the binding itself (`kw = {}`)
+        return None
+    if len(stores) != 1 or (stores[0].lineno, stores[0].col_offset) >= (call.lineno, call.col_offset):
+        return None
+    store = stores[0]
+    block = _block_of(ix, store)
+    up = ix.parent.get(id(block[0])) if block else None
+    if isinstance(up, ast.If) and block is up.body and _is_not_none_test(up.test, store.value):
+        # `if V is not None: kw['spmd_axis_name'] = V`: a None value means no spmd axis, stored or not.
+        block = _block_of(ix, up)
+    if block is None or block is not _block_of(ix, _statement_of(ix, call)):
+        # Stored under a condition: whether the vmap gets the value is not known. The store's target stands
+        # for it, which the evaluator cannot read: the site is reported as not followed (SPMD910).
+        return store.targets[0]
+    return store.value
+
+
+def _statement_of(ix, node: ast.AST) -> ast.AST:
+    """The statement `node` is written in."""
+    while not isinstance(node, ast.stmt):
+        node = ix.parent.get(id(node))
+    return node
+
+
+def _block_of(ix, stmt: ast.AST) -> list | None:
+    """The statement list (a body, an else branch, ...) that holds `stmt`, or None."""
+    up = ix.parent.get(id(stmt))
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(up, name, None)
+        if isinstance(block, list) and any(s is stmt for s in block):
+            return block
+    return None
+
+
+def _is_not_none_test(test: ast.AST, value: ast.AST) -> bool:
+    """Whether `test` is `<value> is not None`, with the same expression as `value`."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+        and ast.dump(test.left) == ast.dump(value)
+    )
+
+
+def _vmap_factory(
+    model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow
+) -> tuple[ast.AST, ast.AST | None] | None:
+    """The spmd_axis_name expression and the `in_axes` expression (None when not given) of `partial(jax.vmap,
+    spmd_axis_name=...)` (or a name bound to it, or a parameter every call passes one to); None otherwise, or
+    past `follow.VMAP_FACTORY` names. The partial's positional arguments after the vmap bind the vmap's own
+    (`fun`, then `in_axes`), so `in_axes` is its third positional argument or the keyword."""
     if follow.spent:
         return None
     ix = model.ix
@@ -125,9 +245,13 @@ def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follo
         return None
     if ix.qualname(expr.args[0], scope) not in jaxapi.VMAP_NAMES:
         return None
+    in_axes = expr.args[2] if len(expr.args) > 2 else None
+    for kw in expr.keywords:
+        if kw.arg == "in_axes":
+            in_axes = kw.value
     for kw in expr.keywords:
         if kw.arg == jaxapi.VMAP_SPMD_KEYWORD:
-            return kw.value
+            return kw.value, in_axes
     return None
 
 

@@ -235,6 +235,6 @@ class DisableCheckVmaCommand(_SpmdfixCommand):
 
 class DropSpmdAxisCommand(_SpmdfixCommand):
     DESCRIPTION: str = (
-        "spmdfix drop-spmd-axis: remove spmd_axis_name from the vmap (always unsafe: --unsafe-fixes)."
+        "spmdfix drop-spmd-axis: remove spmd_axis_name from the vmap (safe on a resolved Auto mesh; the batch is then no longer placed on the axis)."
     )
     STRATEGY = Transform.DROP_SPMD_AXIS

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, ShapeForm
 from spmdfix.fixes import edits as c
+from spmdfix.fixes import placement
 from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
@@ -131,7 +132,10 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     reasons += mesh_use_reasons(mesh)
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
-    edits += c.spmd_replace_edits(vmap, _replaced_members(vmap, meshes), name, mesh.quote) + names_edits
+    replaced = _replaced_members(vmap, meshes)
+    edits += c.spmd_replace_edits(vmap, replaced, name, mesh.quote) + names_edits
+    # the spmd axes after the fix: the new size-1 axis where the replaced members were, the others kept
+    after = tuple(dict.fromkeys(name if n in replaced else n for n in vmap.spmd.names))
     return c.classified_fix(
         FixId(TRANSFORM, vmap.site),
         f"Add mesh axis `'{name}'` of size 1 and use it as `spmd_axis_name`" + _renamed(name, base_name),
@@ -140,4 +144,5 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
         edits,
         c.edited_sites(vmap, vmap.site, edits),
         isolation=vmap.site,  # one rewrite of the vmap's spmd_axis_name a pass (rename, add-axis, drop)
+        placement=placement.changed(vmap, after, {name: 1}),
     )

@@ -213,9 +213,11 @@ def classified_fix(
     edits: list[NodeEdit],
     sites: frozenset[SiteId],
     isolation: SiteId | None = None,
+    placement: str = "",
 ) -> Fix:
     """A Fix whose applicability follows from `reasons`: none makes it safe (explained by `safe_reason`),
-    any makes it unsafe (explained by all of them)."""
+    any makes it unsafe (explained by all of them). `placement`: where the fix puts the batch
+    (`model.Fix.placement`), "" for the transforms whose placement the plan fills in."""
     return Fix(
         fix_id,
         title=title,
@@ -224,4 +226,5 @@ def classified_fix(
         node_edits=tuple(edits),
         sites=sites,
         isolation=isolation,
+        placement=placement,
     )

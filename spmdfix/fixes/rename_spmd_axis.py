@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes import edits as c
+from spmdfix.fixes import placement
 from spmdfix.model import Fix, FixId, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
@@ -79,6 +80,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         edits,
         c.edited_sites(vmap, vmap.site, edits),
         isolation=vmap.site,  # one rewrite of the vmap's spmd_axis_name a pass (rename, add-axis, drop)
+        placement=placement.changed(vmap, tuple(dict.fromkeys(mapping.get(n, n) for n in vmap.spmd.names))),
     )
 
 

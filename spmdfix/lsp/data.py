@@ -42,7 +42,7 @@ def _span(data: dict[str, Any]) -> Span:
 
 def fix_to_json(fix: Fix) -> dict[str, Any]:
     """A fix as a diagnostic's or a code action's `data` carries it (`fix_from_json` reads it back): its id as
-    its key's text (`Fix.key`), its title, safety and edits. Its sites and isolation group stay out: a code
+    its key's text (`Fix.key`), its title, safety, reason, placement and edits. Its sites and isolation group stay out: a code
     action applies one fix alone, and a fix of a changed document is taken from a new analysis."""
     return {
         "transform": to_json(fix.transform),
@@ -50,6 +50,7 @@ def fix_to_json(fix: Fix) -> dict[str, Any]:
         "title": fix.title,
         "applicability": to_json(fix.applicability),
         "reason": fix.reason,
+        "placement": fix.placement,
         "node_edits": to_json(fix.node_edits),
     }
 
@@ -66,6 +67,7 @@ def fix_from_json(data: dict[str, Any]) -> Fix:
         title=str(data["title"]),
         applicability=Applicability(data["applicability"]),
         reason=str(data.get("reason", "")),
+        placement=str(data.get("placement", "")),
         node_edits=tuple(
             NodeEdit(
                 span=_span(e["span"]),

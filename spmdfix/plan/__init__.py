@@ -13,12 +13,13 @@ fails before and after every fix (docs/jax-behaviour.md): the finding says so an
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix import rules
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.hazards import has_h2
-from spmdfix.fixes import add_mesh_axis, move_placement, rename_spmd_axis
+from spmdfix.fixes import add_mesh_axis, move_placement, placement, rename_spmd_axis
 from spmdfix.model import DEFAULT_NEW_AXIS, Finding, Span
 from spmdfix.plan.judgments import (
     Blocker,
@@ -82,7 +83,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         for f in findings
         if (f.code in blocking or f.span in jit_left) and f.span in left_behind
     ]
-    return judged_together(findings, blockers)
+    return [_placed(f, vmap) for f in judged_together(findings, blockers)]
 
 
 def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
@@ -90,4 +91,14 @@ def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
     every shard_map it reaches; move-placement is the site's fix, and no spmd_axis_name is there to drop."""
     site = Site(vmap, False, (move_placement.plan(vmap),))
     findings = [f for reached in vmap.reached for family in rules.PLAIN_VMAP for f in family.check(site, reached)]
-    return [other_callers(f, vmap) for f in findings]
+    return [_placed(other_callers(f, vmap), vmap) for f in findings]
+
+
+def _placed(finding: Finding, vmap: VmapFacts) -> Finding:
+    """`finding` with each fix's reason ending in where it places the batch (`fixes.placement`): last, once
+    the site's judgments have set the claims, so that no judgment that rewrites a reason drops it."""
+    fixes = []
+    for fix in finding.fixes:
+        where = placement.sentence(vmap, fix)
+        fixes.append(replace(fix, reason=f"{fix.reason}; {where}", placement=where))
+    return replace(finding, fixes=tuple(fixes))

@@ -3,7 +3,9 @@
 A rule judges a fix at one place; these judge it against the rest of its site, each from a measurement:
 - a reached shard_map whose body applies another shard_map, or a `jax.smap`, refuses the transforms measured
   to fail there (`refused_at`), at that shard_map and then at the whole site (`refused_for_site`);
-- every finding of a vmap with spmd_axis_name offers removing it as its last option (`with_drop_option`);
+- every finding of a vmap with spmd_axis_name offers removing it as its last option (`with_drop_option`),
+  safe on a resolved Auto mesh (it cures every finding of the site there, so no judgment below makes it
+  unsafe: each finding offers the same fix, and it edits no shard_map);
 - a fix that edits a shard_map some place runs without this vmap is unsafe (`other_callers`);
 - a fix that keeps the spmd axis is unsafe while an eager call's batch is not placed on it on an Explicit mesh
   (`eager_unplaced`);

@@ -3,7 +3,7 @@
 The computed set is `{'y'}`: the spmd axis is not manual, and JAX raises `shard_map in_specs argument must
 refer to an axis marked as manual` eagerly (`manual_axis_type` under jit; measured on jax 0.10.2:
 safety/measurements/axis_names_from_mesh.py): SPMD008. The set is computed, so rename and add-axis have no
-display to append to (refused); dropping `spmd_axis_name` (unsafe) runs and matches.
+display to append to (refused); dropping `spmd_axis_name` (safe on this Auto mesh) runs and matches.
 """
 import jax
 import numpy as np

@@ -2,7 +2,7 @@
 
 `{SEQ}` is `{'y'}`: the spmd axis is not manual (SPMD008; measured on jax 0.10.2:
 safety/measurements/axis_names_from_mesh.py, eager and under jit). The set is bound to a name, not written at
-the shard_map, so rename and add-axis do not extend it (refused); dropping `spmd_axis_name` (unsafe) runs and
+the shard_map, so rename and add-axis do not extend it (refused); dropping `spmd_axis_name` (safe on this Auto mesh) runs and
 matches.
 """
 import jax

@@ -4,7 +4,7 @@
 runs and mixes batch elements, wrong values; under a plain vmap it matches (measured on jax 0.10.2:
 safety/measurements/axis_names_from_mesh.py). SPMD004, the axes read off the resolved mesh. No free axis to
 rename to; add-axis is unsafe (the collective reads the mesh's axis names, which the new axis changes); strip
-is never offered for a collective over the spmd axis; dropping `spmd_axis_name` (unsafe) runs and matches.
+is never offered for a collective over the spmd axis; dropping `spmd_axis_name` (safe on this Auto mesh) runs and matches.
 """
 import jax
 import numpy as np

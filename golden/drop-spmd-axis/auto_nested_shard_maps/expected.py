@@ -1,0 +1,22 @@
+"""An outer shard_map over 'x' (partial-manual: axis_names={'x'}) whose body applies a shard_map over 'y'."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def inner(b):
+    return jax.shard_map(lambda t: t * 2.0 + 1.0, in_specs=P(None, 'y'), out_specs=P(None, 'y'), axis_names={'y'})(b)
+
+
+def layer(v):
+    return jax.shard_map(inner, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(v)
+
+
+def main():
+    xs = jnp.arange(4 * 2 * 8, dtype=jnp.float32).reshape(4, 2, 8)
+    result = jax.vmap(layer)(xs)
+    reference = np.asarray(xs) * 2.0 + 1.0
+    return result, reference

@@ -1,0 +1,21 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def rows():
+    return P('x')
+
+
+def body(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=rows(), out_specs=rows())(v)
+
+
+def main():
+    x = jnp.arange(4 * 8, dtype=jnp.float32).reshape(4, 8)
+    result = jax.vmap(body, spmd_axis_name='x')(x)
+    reference = np.asarray(x) * 2.0
+    return result, reference

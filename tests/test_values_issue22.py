@@ -1,0 +1,269 @@
+"""Issue 22 (kinds 1-4, 8): the values the analysis resolves through the evaluator, and where it still says it
+stopped (SPMD910) rather than guess. The runnable programs of each kind are golden cases (`value_*`,
+`refuse/strip_spec_from_helper`, `refuse/capture_*_bound`); these are the edges around them."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from spmdfix import api
+
+HEAD = """\
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+
+
+def body(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+"""
+
+
+def _analyse(tmp_path: Path, tail: str):
+    text = HEAD + textwrap.dedent(tail)
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    analysis = api.analyse_source(text, path=path, index=api.new_project_index(tmp_path))
+    return sorted({f.code for f in analysis.findings}), [u.what for u in analysis.unfollowed]
+
+
+def test_a_parameter_default_no_caller_passes_is_the_spmd_axis(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def accumulate(fun, batch, spmd_axis_name='x'):
+            return jax.vmap(fun, spmd_axis_name=spmd_axis_name)(batch)
+
+        def main(xs):
+            return accumulate(body, xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_default_one_caller_overrides_is_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def accumulate(fun, batch, spmd_axis_name='x'):
+            return jax.vmap(fun, spmd_axis_name=spmd_axis_name)(batch)
+
+        def main(xs):
+            return accumulate(body, xs) + accumulate(body, xs, spmd_axis_name='y')
+        """)
+    assert codes == [] and lost == ["the value of `spmd_axis_name` (`spmd_axis_name`) is not known"]
+
+
+def test_kwargs_forwarded_by_two_callers_are_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def batched(fn, **kw):
+            return jax.vmap(fn, **kw)
+
+        def main(xs):
+            return batched(body, spmd_axis_name='x')(xs) + batched(body, spmd_axis_name='y')(xs)
+        """)
+    assert codes == [] and lost == ["the value of `spmd_axis_name` (`kw`) is not known"]
+
+
+def test_kwargs_forwarded_without_the_spmd_keyword_are_no_site(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def batched(fn, **kw):
+            return jax.vmap(fn, **kw)
+
+        def main(xs):
+            return batched(body, in_axes=0)(xs)
+        """)
+    assert codes == [] and lost == []
+
+
+def test_a_kwargs_store_under_a_condition_is_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def main(xs, wide):
+            opts = {}
+            if wide:
+                opts["spmd_axis_name"] = 'x'
+            return jax.vmap(body, **opts)(xs)
+        """)
+    assert codes == [] and lost == ["the value of `spmd_axis_name` (`opts['spmd_axis_name']`) is not known"]
+
+
+def test_a_kwargs_store_under_is_not_none_is_the_value(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        AX = 'x'
+
+        def main(xs):
+            opts = {}
+            if AX is not None:
+                opts["spmd_axis_name"] = AX
+            return jax.vmap(body, **opts)(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_kwargs_dict_changed_another_way_is_not_read(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def main(xs, more):
+            opts = {}
+            opts["spmd_axis_name"] = 'x'
+            opts.update(more)
+            return jax.vmap(body, **opts)(xs)
+        """)
+    assert codes == []
+
+
+def test_self_attribute_a_subclass_redefines_is_not_read(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        class Layer:
+            AXIS = 'x'
+
+            def __call__(self, v):
+                return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P(self.AXIS), out_specs=P(self.AXIS))(v)
+
+        class Other(Layer):
+            AXIS = 'y'
+
+        def main(xs):
+            return jax.vmap(Layer(), spmd_axis_name='x')(xs)
+        """)
+    assert "SPMD001" not in codes
+
+
+def test_init_default_a_construction_overrides_is_not_read(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        class Layer:
+            def __init__(self, axis='x'):
+                self.axis = axis
+
+            def __call__(self, v):
+                return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P(self.axis), out_specs=P(self.axis))(v)
+
+        def main(xs):
+            layer = Layer()
+            other = Layer('y')
+            return jax.vmap(layer, spmd_axis_name='x')(xs)
+        """)
+    assert "SPMD001" not in codes
+
+
+def test_a_spec_helper_binds_each_call_its_own_arguments(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def spec(axis):
+            return P(axis)
+
+        def other(v):
+            return jax.shard_map(lambda b: b, mesh=mesh, in_specs=spec('y'), out_specs=spec('y'))(v)
+
+        def third(v):
+            return jax.shard_map(lambda b: b, mesh=mesh, in_specs=spec('x'), out_specs=spec('x'))(v)
+
+        def main(xs):
+            return jax.vmap(third, spmd_axis_name='y')(xs)
+
+        def collide(xs):
+            return jax.vmap(other, spmd_axis_name='y')(xs)
+        """)
+    # `spec` is called with 'y' and with 'x': each call's spec is its own argument's (no common value), so
+    # `third` (P('x')) under spmd 'y' is clean and `other` (P('y')) under spmd 'y' collides.
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_an_annotation_naming_a_protocol_is_not_an_instance(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        from typing import Protocol
+
+        class StageFn(Protocol):
+            def __call__(self, v): ...
+
+        def forward(fn: StageFn, v):
+            return fn(v)
+
+        f = jax.vmap(forward, in_axes=(None, 0), spmd_axis_name='x')
+        """)
+    assert codes == [] and lost == ["`fn` is a parameter: which callable it receives is not known"]
+
+
+def test_an_annotated_class_a_subclass_redefines_is_not_followed(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        class Block:
+            def __call__(self, v):
+                return body(v)
+
+        class Wide(Block):
+            def __call__(self, v):
+                return v
+
+        def forward(block: Block, v):
+            return block(v)
+
+        f = jax.vmap(forward, in_axes=(None, 0), spmd_axis_name='x')
+        """)
+    assert codes == [] and lost == ["`block` is a parameter: which callable it receives is not known"]
+
+
+def test_a_field_default_a_construction_gives_is_not_read(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        from dataclasses import dataclass
+
+        @dataclass
+        class Layer:
+            AXIS: str = 'x'
+
+            def __call__(self, v):
+                return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P(self.AXIS), out_specs=P(self.AXIS))(v)
+
+        def main(xs):
+            return jax.vmap(Layer(AXIS='y'), spmd_axis_name='x')(xs)
+        """)
+    assert "SPMD001" not in codes
+
+
+def test_a_class_attribute_set_on_an_instance_is_not_read(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        class Layer:
+            AXIS = 'x'
+
+            def __call__(self, v):
+                return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P(self.AXIS), out_specs=P(self.AXIS))(v)
+
+        def main(xs):
+            layer = Layer()
+            layer.AXIS = 'y'
+            return jax.vmap(layer, spmd_axis_name='x')(xs)
+        """)
+    assert "SPMD001" not in codes
+
+
+def test_a_method_of_an_instance_whose_class_a_subclass_redefines_it_in_is_still_its_own(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        class Block:
+            def apply(self, v):
+                return v
+
+        class Wide(Block):
+            def apply(self, v):
+                return body(v)
+
+        def main(xs):
+            blk = Block()
+            return jax.vmap(blk.apply, spmd_axis_name='x')(xs)
+        """)
+    # `blk` is a `Block` (built here), whose `apply` reaches no shard_map; a subclass's redefinition is not
+    # followed for it, nor reported as lost: the walk does not know more than the class built.
+    assert "SPMD001" not in codes
+
+
+def test_a_method_of_an_annotated_class_a_subclass_redefines_is_a_lost_place(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        class Block:
+            def apply(self, v):
+                return v
+
+        class Wide(Block):
+            def apply(self, v):
+                return body(v)
+
+        def forward(block: Block, v):
+            return block.apply(v)
+
+        f = jax.vmap(forward, in_axes=(None, 0), spmd_axis_name='x')
+        """)
+    assert codes == [] and lost == ["`block.apply`: a subclass redefines `apply`; which one runs is not known"]
