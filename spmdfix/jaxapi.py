@@ -224,6 +224,11 @@ HIGHER_ORDER_NAMES = WRAPPER_NAMES | VMAP_NAMES | frozenset(
     }
 )
 
+# A `jax.lax.map` given a `batch_size` (not None) vmaps its function over chunks of that size: between the
+# spmd vmap and a shard_map it is an inner vmap (hazard H2, SPMD007; measured on jax 0.10.2:
+# safety/measurements/lax_map_and_smap_infer.py). With `batch_size=None` it is a scan and runs.
+BATCHED_MAP_NAMES = frozenset({"jax.lax.map"})
+
 WITH_SHARDING_CONSTRAINT_NAMES = frozenset(
     {"jax.lax.with_sharding_constraint", "jax.experimental.pjit.with_sharding_constraint"}
 )
@@ -307,10 +312,13 @@ def last_names(qualified: frozenset[str] | set[str]) -> tuple[str, ...]:
 
 
 PREFILTER_VMAP_WORDS = last_names(VMAP_NAMES)
-# A shard_map (any API) or a sharding constraint the vmap may reach in the module.
-PREFILTER_REACHED_WORDS = last_names(SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES)
+# A shard_map (any API), a sharding constraint, or a jit whose in/out_shardings may name the spmd axis
+# (SPMD005, `rules.constraint`) the vmap may reach in the module.
+PREFILTER_REACHED_WORDS = last_names(SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES | JIT_NAMES)
 PREFILTER_PARTIAL_WORDS = last_names(PARTIAL_NAMES)
 PREFILTER_PLACEMENT_WORDS = last_names(DEVICE_PUT_NAMES | RESHARD_NAMES)
 PREFILTER_NAMED_SHARDING_WORDS = last_names(NAMED_SHARDING_NAMES)
+# A placement by a bare spec (`reshard(x, P('S', None))`) places on the mesh a `jax.set_mesh` installs (SPMD006).
+PREFILTER_SET_MESH_WORDS = last_names(SET_MESH_NAMES)
 # The fewest positional arguments that reach spmd_axis_name among the vmaps (jax.vmap's 6th; flax.linen's 8th).
 SPMD_MIN_POSITIONAL = 1 + min(position for _, _, position in VMAP_SIGNATURES.values() if position is not None)

@@ -80,6 +80,14 @@ def _shard_map_programs() -> list[tuple[str, str]]:
         for imports, constraint in _imported(name, "the_constraint"):
             body = "def f(v):\n" f"    return {constraint}(v * 2, P('x'))\n" "out = jax.vmap(f, spmd_axis_name='x')(xs)\n"
             out.append((f"constraint {name} via {imports.split()[0]}", imports + body))
+    for name in _public(jaxapi.JIT_NAMES):
+        for imports, jit in _imported(name, "the_jit"):
+            body = (
+                "def f(v):\n"
+                f"    return {jit}(lambda u: u * 2, out_shardings=NamedSharding(mesh, P('x')))(v)\n"
+                "out = jax.vmap(f, spmd_axis_name='x')(xs)\n"
+            )
+            out.append((f"jit {name} via {imports.split()[0]}", imports + body))
     return out
 
 
@@ -109,6 +117,16 @@ def _placement_programs() -> list[tuple[str, str]]:
                 "    return jax.vmap(f)(placed)\n"
             )
             out.append((f"placement {name} via {imports.split()[0]}", imports + body))
+    for name in _public(jaxapi.SET_MESH_NAMES):
+        for imports, set_mesh in _imported(name, "the_set_mesh"):
+            body = (
+                "explicit = jax.make_mesh((2, 4), ('S', 'T'))\n"
+                "def main(a):\n"
+                f"    with {set_mesh}(explicit):\n"
+                "        placed = jax.sharding.reshard(a, P('S', None))\n"
+                "        return jax.vmap(jax.shard_map(lambda b: b * 2, in_specs=P('S'), out_specs=P('S')))(placed)\n"
+            )
+            out.append((f"set_mesh {name} via {imports.split()[0]}", imports + body))
     return out
 
 
@@ -131,14 +149,14 @@ def test_the_table_covers_every_name_the_prefilter_words_come_from() -> None:
     tested = {i.split()[1] for i, _ in PROGRAMS}
     tables = (
         jaxapi.VMAP_NAMES | jaxapi.SHARD_MAP_NAMES | jaxapi.SMAP_NAMES | jaxapi.WITH_SHARDING_CONSTRAINT_NAMES
-        | jaxapi.PARTIAL_NAMES | jaxapi.DEVICE_PUT_NAMES | jaxapi.RESHARD_NAMES
+        | jaxapi.JIT_NAMES | jaxapi.PARTIAL_NAMES | jaxapi.DEVICE_PUT_NAMES | jaxapi.RESHARD_NAMES | jaxapi.SET_MESH_NAMES
     )
     assert set(_public(tables)) == tested
 
 
 def test_the_prefilter_words_are_the_last_parts_of_the_table_names() -> None:
     assert "vmap" in jaxapi.PREFILTER_VMAP_WORDS and "vmap_with_axes" in jaxapi.PREFILTER_VMAP_WORDS
-    assert set(jaxapi.PREFILTER_REACHED_WORDS) == {"shard_map", "smap", "with_sharding_constraint"}
+    assert set(jaxapi.PREFILTER_REACHED_WORDS) == {"shard_map", "smap", "with_sharding_constraint", "jit", "pjit"}
     assert jaxapi.SPMD_MIN_POSITIONAL == 6  # jax.vmap(fun, in_axes, out_axes, axis_name, axis_size, spmd_axis_name)
     # A name added to a table reaches the prefilter's words without a second list.
     assert jaxapi.last_names(jaxapi.VMAP_NAMES | {"somelib.batching.spmd_vmap"}) == (

@@ -18,11 +18,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
+from spmdfix.analysis.calls import argument
 from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.facts import Capture  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import ARRAY_VALUE, Follow
-from spmdfix.analysis.kinds import CaptureKind
+from spmdfix.analysis.kinds import AxisType, CaptureKind
+from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.static import in_static_context
 from spmdfix.model import Span
@@ -37,6 +39,11 @@ _ARRAY_CONSTRUCTORS = frozenset(
     "array asarray arange linspace logspace geomspace ones zeros full eye identity tile stack concatenate "
     "hstack vstack ones_like zeros_like full_like".split()
 )
+# `jax.random` samplers with their `shape` argument's position: a non-empty shape display builds an array of
+# rank >= 1, closed over as the constructors above are (measured on jax 0.10.2, normal and uniform, at module
+# level and in the vmapped function with an unbatched key: `ManualAxisType` with check_vma=True, as
+# `np.linspace`; safety/measurements/open_items_issue22_kind9.py, part C).
+_RANDOM_SHAPE_POSITION = {"jax.random.normal": 1, "jax.random.uniform": 1}
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all"})
 _ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten", "copy"})
 
@@ -46,6 +53,7 @@ class CaptureAnalysis:
 
     def __init__(self, model: ModuleModel, batched: BatchedValues) -> None:
         self.ix = model.ix
+        self.ev = model.ev
         self.batched = batched
 
     def span(self, node: ast.AST) -> Span:
@@ -166,6 +174,47 @@ class CaptureAnalysis:
                 seen[node.id] = self.span(node)
         return tuple(Capture(n, s, CaptureKind.ARRAY, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 
+    # --- arrays placed on an Explicit mesh ---------------------------------------------------------------
+    def placed_arrays(self, body: ast.AST | None, skip: set[str]) -> tuple[Capture, ...]:
+        """Names `body` closes over that are bound (once, outside the body) to `jax.device_put(w,
+        NamedSharding(mesh, spec))` with `mesh` a resolved mesh whose axes are all Explicit; names in `skip`
+        are left out.
+
+        Measured on jax 0.10.2 (safety/measurements/open_items_issue22_kind9.py, part A): such a closure fails
+        whatever the spec (`P('x')`, `P(None)`) and check_vma: under the spmd vmap `For primitive
+        broadcast_in_dim, context mesh ...`, under a plain vmap and without a vmap `NotImplementedError: Closing
+        over inputs to shard_map where the input is sharded on Explicit axes`; unplaced, or on an Auto mesh, it
+        runs."""
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return ()
+        seen: dict[str, Span] = {}
+        walk_root = body.body if isinstance(body, ast.Lambda) else body
+        for node in ast.walk(walk_root):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in skip or node.id in seen:
+                continue
+            binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
+            if binding is None or binding.kind is not BindingKind.ASSIGN or self._inside(binding.scope.node, body):
+                continue
+            if self._explicit_placement(binding.node, binding.scope):
+                seen[node.id] = self.span(node)
+        return tuple(Capture(n, s, CaptureKind.PLACED, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+
+    def _explicit_placement(self, value: ast.AST, scope) -> bool:
+        """`jax.device_put(w, NamedSharding(mesh, spec))` (the sharding written there or a name bound to it)
+        on a resolved mesh whose axes are all Explicit."""
+        if not isinstance(value, ast.Call) or self.ix.qualname(value.func, scope) not in jaxapi.DEVICE_PUT_NAMES:
+            return False
+        sharding = argument(value, 1, "device")
+        resolved = self.ev.resolve_name(sharding, scope) if sharding is not None else None
+        if resolved is None or not isinstance(resolved[0], ast.Call):
+            return False
+        named, inner = resolved
+        if self.ix.qualname(named.func, inner) not in jaxapi.NAMED_SHARDING_NAMES:
+            return False
+        mesh_expr = argument(named, 0, "mesh")
+        mesh = resolve_mesh(self.ev, mesh_expr, inner) if mesh_expr is not None else None
+        return mesh is not None and mesh.axis_types is AxisType.EXPLICIT
+
     def _row(self, span: Span) -> int:
         return self.ix.lines.row_col(span.start)[0]
 
@@ -205,6 +254,9 @@ class CaptureAnalysis:
             if self.ix.qualname(expr.func, scope) is None:
                 return self._array_value(expr.func.value, scope, follow.deeper())
         qname = self.ix.qualname(expr.func, scope) or ""
+        if qname in _RANDOM_SHAPE_POSITION:
+            shape = argument(expr, _RANDOM_SHAPE_POSITION[qname], "shape")
+            return isinstance(shape, (ast.Tuple, ast.List)) and bool(shape.elts)
         module, _, name = qname.rpartition(".")
         if module not in _ARRAY_MODULES or name not in _ARRAY_CONSTRUCTORS:
             return False

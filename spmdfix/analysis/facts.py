@@ -273,6 +273,9 @@ class ReachedFacts:
     # maps is dimension 1 of the vmap's input), and its span [SPMD006, an inner vmap mapping away a placed axis].
     inner_mapped: tuple[int, ...] = ()
     inner_vmap: Span | None = None
+    # Those of `vmaps` that are a `jax.lax.map` with a `batch_size` (a vmap over chunks): under check_vma=True
+    # JAX raises `... was given out_specs which require replication` there, not the pvary error (SPMD007).
+    batched_maps: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -25,6 +25,9 @@ class CaptureKind(enum.Enum):
 
     BATCHED = enum.auto()
     ARRAY = enum.auto()
+    # an array placed on an Explicit mesh (`jax.device_put(w, NamedSharding(mesh, spec))`), any specs and
+    # check_vma: JAX refuses closures over inputs sharded on Explicit axes [SPMD003]
+    PLACED = enum.auto()
 
 
 class SpecsForm(enum.Enum):

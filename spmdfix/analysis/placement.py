@@ -96,10 +96,20 @@ class PlacementAnalysis:
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return None
         named, scope = resolved
-        if not (self.ix.qualname(named.func, scope) or "").endswith("NamedSharding"):
+        mesh_scope = scope
+        if self.ix.qualname(named.func, scope) in jaxapi.PARTITION_SPEC_NAMES:
+            # A bare spec (`reshard(x, P('S', None))`, `device_put(x, P('S', None))`) places on the context
+            # mesh: the `jax.set_mesh(mesh)` installed around or before the placement (measured to fail like
+            # the NamedSharding form: safety/measurements/reshard_placement_plain_vmap.py).
+            context = self._context_mesh(value)
+            if context is None:
+                return None
+            (mesh_expr, mesh_scope), spec_expr = context, sharding
+        elif (self.ix.qualname(named.func, scope) or "").endswith("NamedSharding"):
+            mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
+        else:
             return None
-        mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
-        mesh = resolve_mesh(self.ev, mesh_expr, scope) if mesh_expr is not None else None
+        mesh = resolve_mesh(self.ev, mesh_expr, mesh_scope) if mesh_expr is not None else None
         if mesh is None or mesh.axis_types is not AxisType.EXPLICIT or spec_expr is None:
             return None
         tree = spec_tree(self.ev, spec_expr, scope)
@@ -112,6 +122,35 @@ class PlacementAnalysis:
         shared = not isinstance(spec_expr, ast.Call) or not isinstance(sharding, ast.Call)
         placement = Placement(self.ev.span(value), tree.specs[0], callee, shared, mesh)
         return tree.specs[0].entries[0].value, placement
+
+    def _context_mesh(self, place: ast.Call) -> tuple[ast.AST, object] | None:
+        """The mesh expression (and its scope) a `jax.set_mesh(m)` installs where `place` runs: a `with
+        jax.set_mesh(m):` around it, else the last `jax.set_mesh(m)` statement (or `x = jax.set_mesh(m)`)
+        before it in the same function (or at module level when `place` is there). None when neither is
+        visible: a mesh installed elsewhere (a caller) is not followed."""
+        for anc in self.ix.ancestors(place):
+            if isinstance(anc, (ast.With, ast.AsyncWith)):
+                for item in anc.items:
+                    ctx = item.context_expr
+                    if isinstance(ctx, ast.Call) and ctx.args and self._is_set_mesh(ctx):
+                        return ctx.args[0], self.ix.scope_at(ctx)
+        home = self.ix.enclosing_function(place)
+        before = [
+            call
+            for call in self.ix.calls
+            if call.args
+            and isinstance(self.ix.parent.get(id(call)), (ast.Expr, ast.Assign))
+            and self.ix.enclosing_function(call) is home
+            and (call.lineno, call.col_offset) < (place.lineno, place.col_offset)
+            and self._is_set_mesh(call)
+        ]
+        if not before:
+            return None
+        last = max(before, key=lambda n: (n.lineno, n.col_offset))
+        return last.args[0], self.ix.scope_at(last)
+
+    def _is_set_mesh(self, call: ast.Call) -> bool:
+        return self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.SET_MESH_NAMES
 
     def _last_assignment(self, arg: ast.AST, use: ast.AST) -> ast.AST | None:
         """The value last assigned to the name `arg` before `use`, in the scope of `use`."""

@@ -80,6 +80,7 @@ class Reacher:
         self.project = model.project
         self.lost = LostPlaces(model)
         self.model = model
+        self.ev = model.ev
         self._vmap: ast.AST | None = None  # the spmd vmap of the current `reach` walk, when it is a decorator
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
@@ -310,6 +311,18 @@ class Reacher:
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, follow)
 
+    def _chunked(self, call: ast.Call, scope: Scope, result: ReachResult) -> bool:
+        """A `jax.lax.map(f, xs, batch_size=k)` with `k` an int: a vmap over chunks (`jaxapi.BATCHED_MAP_NAMES`).
+        No `batch_size`, or `None`: a scan. A value the evaluator cannot read is a lost place (SPMD910), not a
+        guess either way."""
+        size = next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+        if size is None or self.ev.is_none(size, scope):
+            return False
+        if self.ev.int_value(size, scope) is not None:
+            return True
+        result.unresolved.append((call, f"the `batch_size` of `jax.lax.map` (`{short(size)}`) is not known"))
+        return False
+
     def _add_jit(self, call: ast.Call, result: ReachResult) -> None:
         """Record a jit application on the way (`ReachResult.jits`), unless it is a decorator written above
         the spmd vmap's decorator on the same function (`@partial(jax.jit, ...)` over `@partial(jax.vmap,
@@ -362,7 +375,7 @@ class Reacher:
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             name = qname.rsplit(".", 1)[-1]
             step = path.step(f"passed to `{name}` here", span, call)
-            if qname in jaxapi.VMAP_NAMES:
+            if qname in jaxapi.VMAP_NAMES or (qname in jaxapi.BATCHED_MAP_NAMES and self._chunked(call, scope, result)):
                 step = step.through_vmap(call)
             elif qname in jaxapi.JIT_NAMES:
                 step = step.through_jit()

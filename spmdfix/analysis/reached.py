@@ -83,6 +83,8 @@ class ReachedAnalysis:
                 ranks = self.ranks.body_ranks(vmap.fun, reached, body, bool(wrappers), calls)
                 arrays = tuple(c for c in arrays if not self.ranks.broadcast_only(body, c.name, ranks))
             captures += arrays
+        if spmd:
+            captures += self.capture.placed_arrays(body, {c.name for c in captures})
         lift = None
         if captures:
             names = tuple(c.name for c in captures)
@@ -103,7 +105,12 @@ class ReachedAnalysis:
             under_jit=reached.jitted,
             inner_mapped=mapped,
             inner_vmap=self.vmap_span(reached.vmaps[0]) if mapped else None,
+            batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),
         )
+
+    def _is_batched_map(self, node: ast.AST) -> bool:
+        """An inner vmap on the way that is a `jax.lax.map` with a `batch_size` (`jaxapi.BATCHED_MAP_NAMES`)."""
+        return isinstance(node, ast.Call) and self.ix.qualname(node.func, self.ix.scope_at(node)) in jaxapi.BATCHED_MAP_NAMES
 
     def _inner_mapped(self, reached: ReachedSite, vmap: VmapSite) -> tuple[int, ...]:
         """Positions of the vmapped function's parameters that the first `jax.vmap` on the way maps along

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Scope
+from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts
 from spmdfix.analysis.follow import SMAP_AXES, Follow
@@ -25,7 +26,7 @@ from spmdfix.analysis.reach import Reacher, ReachedSite
 from spmdfix.analysis.shard_maps import ShardMapSite, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import Use
-from spmdfix.analysis.values import AxisNames, MeshInfo, Spec, SpecEntry, SpecTree
+from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, Spec, SpecEntry, SpecTree
 from spmdfix.model import SiteKind, Span
 from spmdfix.paths import relpath
 
@@ -198,9 +199,21 @@ class ShardMapAnalysis:
 
     def _axis_names(self, expr: ast.AST | None, scope: Scope) -> tuple[AxisNamesArg | None, bool]:
         """Read `axis_names=`: a set/tuple/list display of strings or names bound to strings (here or in another
-        module of the project), maybe inside set()/frozenset()."""
+        module of the project), maybe inside set()/frozenset(); else a value computed from the mesh or from
+        sets (`frozenset(mesh.axis_names) - {'x'}`, a name bound to `{SEQ}`: `axis_sets.axis_sequence`),
+        which has no display a fix could extend. (None, True) when neither reads it."""
         if expr is None:
             return None, False
+        found, unknown = self._axis_names_display(expr, scope)
+        if not unknown:
+            return found, unknown
+        computed = axis_sequence(self.ev, expr, scope)
+        if computed is None:
+            return None, True
+        return AxisNamesArg(frozenset(computed), None, "'", self.model.span(expr)), False
+
+    def _axis_names_display(self, expr: ast.AST, scope: Scope) -> tuple[AxisNamesArg | None, bool]:
+        """`axis_names=` written as a display (see `_axis_names`)."""
         display = expr
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("set", "frozenset"):
             if len(expr.args) != 1 or expr.keywords:
@@ -221,6 +234,15 @@ class ShardMapAnalysis:
             text = self.ev.text(elt)
             quote = text[0] if text[:1] in "'\"" else quote
         return AxisNamesArg(frozenset(names), self.model.span(display), quote), False
+
+    def _computed_axes(self, expr: ast.AST, scope: Scope) -> AxisNames | None:
+        """A collective's axis argument computed from the mesh or from sets (`axis_sets.axis_sequence`), as
+        axis names that are not literal: each ref points at the whole expression, which no fix edits."""
+        names = axis_sequence(self.ev, expr, scope)
+        if names is None:
+            return None
+        span, text = self.model.span(expr), self.ev.text(expr)
+        return AxisNames(tuple(AxisRef(n, span, text) for n in names), span, True, False)
 
     def _body_facts(self, site: ShardMapSite) -> BodyFacts:
         func, wrappers = unwrap_body(self.ix, site.body, site.body_scope)
@@ -243,6 +265,8 @@ class ShardMapAnalysis:
                 if qname in jaxapi.COLLECTIVE_AXIS_POSITION and not _reduces_a_constant(call):
                     expr = argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
                     value = self.ev.axis_names(expr, scope) if expr is not None else None
+                    if value is None and expr is not None:
+                        value = self._computed_axes(expr, scope)  # `mesh.axis_names`, a set expression
                     if value is None:
                         unknown = True
                     else:

@@ -180,6 +180,9 @@ def axis_names_edits(vmap: VmapFacts, new: list[str]) -> list[NodeEdit] | str:
             return "a reached shard_map's `axis_names` is not a literal set of axis names"
         if sm.axis_names is None or sm.axis_names.display in done:
             continue
+        if sm.axis_names.display is None:
+            # computed (`frozenset(mesh.axis_names) - {'x'}`, a name bound to a set): no display to extend
+            return "a reached shard_map's `axis_names` is computed, not a literal set this fix can extend"
         done.add(sm.axis_names.display)
         for name in new:
             if name not in sm.axis_names.names:

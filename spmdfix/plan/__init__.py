@@ -23,6 +23,7 @@ from spmdfix.fixes import add_mesh_axis, move_placement, placement, rename_spmd_
 from spmdfix.model import DEFAULT_NEW_AXIS, Finding, Span
 from spmdfix.plan.judgments import (
     Blocker,
+    eager_unplaced,
     judged_together,
     other_callers,
     refused_at,
@@ -70,11 +71,18 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         findings += refused_at(reached, part)
     for family in rules.PER_SITE:
         findings += family.check(site)
+    # SPMD005 of a jit's shardings: a fix that leaves it leaves the DuplicateSpecError (rules.constraint)
+    jit_left = rules.constraint.left_behind(site)
+    left_behind.update(jit_left)
     findings = refused_for_site(vmap, findings)
     findings = with_drop_option(vmap, findings)
-    findings = [other_callers(f, vmap) for f in findings]
+    findings = [eager_unplaced(other_callers(f, vmap), vmap) for f in findings]
     blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}
-    blockers = [Blocker(f, left_behind[f.span]) for f in findings if f.code in blocking and f.span in left_behind]
+    blockers = [
+        Blocker(f, left_behind[f.span])
+        for f in findings
+        if (f.code in blocking or f.span in jit_left) and f.span in left_behind
+    ]
     return [_placed(f, vmap) for f in judged_together(findings, blockers)]
 
 

@@ -7,6 +7,8 @@ A rule judges a fix at one place; these judge it against the rest of its site, e
   safe on a resolved Auto mesh (it cures every finding of the site there, so no judgment below makes it
   unsafe: each finding offers the same fix, and it edits no shard_map);
 - a fix that edits a shard_map some place runs without this vmap is unsafe (`other_callers`);
+- a fix that keeps the spmd axis is unsafe while an eager call's batch is not placed on it on an Explicit mesh
+  (`eager_unplaced`);
 - a safe fix that would leave behind a finding whose program then runs wrongly is unsafe (`judged_together`,
   `Blocker`).
 Pure: findings in, findings out.
@@ -18,7 +20,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from spmdfix.fixes import drop_spmd_axis
-from spmdfix.model import Applicability, Finding, Fix, Refusal, Transform
+from spmdfix.analysis.kinds import AxisType
+from spmdfix.model import Applicability, Finding, Fix, Refusal, SiteKind, Transform
 from spmdfix.rules.spec_collision import NESTED_MEASURED, NESTED_REFUSED, SMAP_REASON, nested_reason
 
 if TYPE_CHECKING:
@@ -92,6 +95,69 @@ def other_callers(finding: Finding, vmap: VmapFacts) -> Finding:
             fix = replace(fix, applicability=Applicability.UNSAFE, reason=reason)
         fixes.append(fix)
     return replace(finding, fixes=tuple(fixes))
+
+
+# The fixes that keep the spmd axis and the spmd vmap as they are: rename and add-axis move it (they judge the
+# callers' placement themselves), drop-spmd-axis removes it.
+_KEEP_SPMD_AXIS = (Transform.STRIP, Transform.LIFT_CAPTURES, Transform.DISABLE_CHECK_VMA)
+
+
+def eager_unplaced(finding: Finding, vmap: VmapFacts) -> Finding:
+    """A safe fix that keeps the spmd axis is unsafe when a call of the vmapped function runs eagerly and the
+    fixed program still fails there on an Explicit mesh (`jax.make_mesh`'s default); its reason names the call
+    and what it lacks.
+
+    Measured on jax 0.10.2 (safety/measurements/eager_explicit_fixes.py):
+    - a call whose batch is not placed on the spmd axes, while a reached shard_map's mesh has one of them as
+      an Explicit axis: stripped and lifted, the program runs under `jax.jit` and fails eagerly, `in_specs
+      passed to shard_map: P('data',) does not match the specs of the input` (under the spmd vmap the
+      shard_map's operand must arrive placed on the spmd axis, and no edit inside the vmap changes that);
+    - a stripped `with_sharding_constraint` on a mesh with no Auto axis, called eagerly even with the batch
+      placed: `P(UNCONSTRAINED, None) cannot contain P.UNCONSTRAINED when no mesh axis_types are Auto`.
+    Golden refuse/eager_unplaced_batch_explicit_mesh and refuse/eager_constraint_strip_explicit_mesh.
+    """
+    unplaced, constraint = _eager_reasons(vmap)
+    if unplaced is None and constraint is None:
+        return finding
+    fixes = []
+    for fix in finding.fixes:
+        if fix.transform in _KEEP_SPMD_AXIS and fix.applicability == Applicability.SAFE:
+            why = unplaced
+            if why is None and fix.transform is Transform.STRIP and fix.id.site.kind is SiteKind.CONSTRAINT:
+                why = constraint
+            if why is not None:
+                fix = replace(fix, applicability=Applicability.UNSAFE, reason=why)
+        fixes.append(fix)
+    return replace(finding, fixes=tuple(fixes))
+
+
+def _eager_reasons(vmap: VmapFacts) -> tuple[str | None, str | None]:
+    """(why a fix keeping the spmd axis still fails eagerly on an unplaced batch, why a stripped constraint
+    fails eagerly), each None when no visible eager call meets it (see `eager_unplaced`)."""
+    spmd = tuple(vmap.spmd.names)
+    meshes = [r.shard_map.mesh for r in vmap.reached if r.shard_map.mesh is not None]
+    explicit = list(dict.fromkeys(a for m in meshes for a in spmd if m.type_of(a) is AxisType.EXPLICIT))
+    eager = [call for call in (vmap.calls.calls if vmap.calls is not None else ()) if not call.under_jit]
+    if not explicit or not eager:
+        return None, None
+    unplaced = None
+    for call in eager:
+        if call.batch_axes != spmd:
+            placed = f"P({spmd[0]!r}, ...)" if len(spmd) == 1 else f"P({spmd!r}, ...)"
+            unplaced = (
+                f"the call at line {call.line} runs eagerly and its batch is not visibly placed on the spmd axis "
+                f"{', '.join(repr(a) for a in explicit)} of an Explicit mesh (`jax.device_put(..., "
+                f"NamedSharding(mesh, {placed}))`): JAX still raises `in_specs passed to shard_map ... does not "
+                "match the specs of the input` after this fix"
+            )
+            break
+    constraint = None
+    if any(m.axis_types is AxisType.EXPLICIT for m in meshes):
+        constraint = (
+            f"the call at line {eager[0].line} runs eagerly on a mesh with no Auto axis: there the stripped "
+            "with_sharding_constraint raises `... cannot contain P.UNCONSTRAINED when no mesh axis_types are Auto`"
+        )
+    return unplaced, constraint
 
 
 # eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is

@@ -31,6 +31,7 @@ SHARD_MAP_WORDS = jaxapi.PREFILTER_REACHED_WORDS
 _PARTIAL = jaxapi.PREFILTER_PARTIAL_WORDS
 _DEVICE_PUT = jaxapi.PREFILTER_PLACEMENT_WORDS
 _NAMED_SHARDING = jaxapi.PREFILTER_NAMED_SHARDING_WORDS
+_SET_MESH = jaxapi.PREFILTER_SET_MESH_WORDS
 # After a callee's name: closing brackets (`(jax.vmap)(...)`), then the call's opening one.
 _CALL_OPEN = re.compile(rf"(?:{GAP}\))*{GAP}\(")
 _DEFINITION = re.compile(r"(?<![\w.])def(?:[ \t\f]|\\\n)+$")
@@ -63,10 +64,13 @@ def spmd_vmap_site(source: str, vmap: set[str]) -> bool:
 
 
 def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
-    """SPMD006's words: a vmap call that is applied, a `device_put` call, a `NamedSharding` call and a mesh
+    """SPMD006's words: a vmap call that is applied, a `device_put` (or `reshard`) call, a `NamedSharding` call
+    or a `jax.set_mesh` call (a bare spec places on the mesh it installs: `analysis.placement`), and a mesh
     with Explicit axes (`AxisType.Explicit`, or `make_mesh`, whose axes are Explicit by default), or an import
     (in code) of another module of the project, where the mesh may be built."""
-    if ("device_put" not in source and "reshard" not in source) or "NamedSharding" not in source:
+    if "device_put" not in source and "reshard" not in source:
+        return False
+    if "NamedSharding" not in source and not any(word in source for word in _SET_MESH):
         return False
     if "Explicit" not in source and "make_mesh" not in source and not imports_project(source):
         return False  # (the test below, first without its scan for strings: most texts stop here)
@@ -74,6 +78,7 @@ def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     # every kind of call has been seen somewhere in the text.
     placed = [start for start, _ in _calls(source, bound_names(source, _DEVICE_PUT))]
     named = [start for start, _ in _calls(source, bound_names(source, _NAMED_SHARDING))]
+    named += [start for start, _ in _calls(source, bound_names(source, _SET_MESH))]
     if not placed or not named:
         return False
     applied = [a for a, end in _calls(source, vmap) if _may_be_applied(source, a, end)]

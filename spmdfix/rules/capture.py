@@ -9,12 +9,13 @@ docs/rules.md.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes
 from spmdfix.analysis.kinds import CaptureKind
 from spmdfix.fixes import lift_captures
-from spmdfix.model import Finding, Span, Transform
+from spmdfix.model import Applicability, Finding, Fix, Span, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
@@ -48,17 +49,63 @@ def _capture_outcome(capture) -> str:
     Measured on jax 0.10.2 (safety/add_axis_with_capture_left): a spec collision fixed by add-axis while the
     body still closes over a batched value fails with `AssertionError: ManualAxisType(...)`.
     """
+    if capture.kind is CaptureKind.PLACED:
+        return f"the closure over `{capture.name}` (line {capture.line}), placed on an Explicit mesh, still fails"
     return f"the capture of `{capture.name}` (line {capture.line}) still fails (a `ManualAxisType` assertion)"
 
 
 def _capture_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
-    """SPMD003: the body closes over a value the spmd vmap batches (hazard H5)."""
+    """SPMD003: the body closes over a value the spmd vmap batches (hazard H5), or an array placed on an
+    Explicit mesh (`_placed_findings`)."""
+    return _batched_findings(vmap, reached) + _placed_findings(vmap, reached)
+
+
+# Lifting an array placed on an Explicit mesh into a `P()` operand is not measured (a `P()` operand does not
+# match a placement beyond the batch: golden refuse/lift_capture_placed_beyond_batch).
+_PLACED_LIFT = "the body also closes over an array placed on an Explicit mesh ({names}); lifting it is not measured"
+
+
+def _placed_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD003: the body closes over an array placed on an Explicit mesh (`CaptureKind.PLACED`): it fails under
+    any vmap and without one, whatever its spec and check_vma (measured: `analysis.capture.CaptureAnalysis
+    .placed_arrays`)."""
+    findings = []
+    for capture in reached.captures:
+        if capture.kind is not CaptureKind.PLACED:
+            continue
+        message = (
+            f"the shard_map body closes over `{capture.name}`, an array placed on an Explicit mesh with "
+            "`jax.device_put`; JAX refuses it (`Closing over inputs to shard_map where the input is sharded on "
+            "Explicit axes`; under a vmap with `spmd_axis_name`, `For primitive ..., context mesh ...`), whatever "
+            "its spec and `check_vma`"
+        )
+        options = [_lift_option(vmap, reached, reached.captures)]
+        findings.append(
+            finding(CAPTURE, capture.use, list(vmap.spmd.names), message, options, related_places(vmap, reached))
+        )
+    return findings
+
+
+def _lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
+    """lift-captures of the shard_map (it lifts every capture), unsafe while one is an array placed on an
+    Explicit mesh."""
+    option = lift_captures.plan(reached, _placed_beyond_batch(captures, vmap))
+    placed = [c.name for c in reached.captures if c.kind is CaptureKind.PLACED]
+    if placed and isinstance(option, Fix) and option.applicability == Applicability.SAFE:
+        why = _PLACED_LIFT.format(names=", ".join(f"`{n}`" for n in placed))
+        option = replace(option, applicability=Applicability.UNSAFE, reason=why)
+    return option
+
+
+def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD003: the body closes over a value the spmd vmap batches, or an unbatched array under all-replicated
+    specs (hazard H5)."""
     mesh = reached.shard_map.mesh
     if reached.shard_map.check_vma is False and mesh is not None and all(mesh.size_of(a) == 1 for a in vmap.spmd.names):
         # Over size-1 spmd axes a capture runs and matches with check_vma=False, eager and under jit (measured,
         # safety/measurements/capture_size1_spmd_axis.py; fuzz seed 3552); with check_vma=True it still fails.
         return []
-    captures = reached.captures
+    captures = tuple(c for c in reached.captures if c.kind is not CaptureKind.PLACED)
     if reached.shard_map.check_vma is True and batch_on_explicit_spmd_axes(vmap, mesh):
         # The batch placed on the Explicit spmd axes: a capture runs and matches with check_vma=True, eager and
         # under jit (measured, safety/measurements/capture_explicit_mesh.py; fuzz seeds 3314, 3325, 5544):
@@ -89,7 +136,7 @@ def _capture_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
                 "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
                 "silently returns a result too large by the spmd axis size"
             )
-        options = [lift_captures.plan(reached, _placed_beyond_batch(captures, vmap))]
+        options = [_lift_option(vmap, reached, captures)]
         findings.append(
             finding(CAPTURE, capture.use, list(vmap.spmd.names), message, options, related_places(vmap, reached))
         )
@@ -113,7 +160,7 @@ def _placed_beyond_batch(captures, vmap: VmapFacts) -> tuple[str, ...]:
     calls = vmap.calls.calls if vmap.calls is not None else ()
     placed = []
     for capture in captures:
-        if capture.kind is CaptureKind.ARRAY:
+        if capture.kind is not CaptureKind.BATCHED:
             continue
         if capture.params is None:
             hit = any(axes for call in calls for axes in call.off_batch)

@@ -1,15 +1,22 @@
-"""SPMD005: a `with_sharding_constraint` spec inside the vmapped function names an spmd axis.
+"""SPMD005: a sharding constraint inside the vmapped function names an spmd axis.
 
-JAX raises `vmap spmd_axis_name ... cannot appear in with_sharding_constraint spec`. A site-level rule: the
-constraints are the vmap site's (`VmapFacts.constraints`), not a reached shard_map's, so `check` takes the
-site alone. Docs: `spmdfix/rules/docs/SPMD005.md`; docs/rules.md.
+A `with_sharding_constraint` spec: JAX raises `vmap spmd_axis_name ... cannot appear in with_sharding_constraint
+spec`. The `in_shardings`/`out_shardings` of a `jax.jit` applied inside the vmapped function are the same kind
+of constraint, at the jit's boundary (JAX prepends the spmd axis to them): JAX raises `DuplicateSpecError`
+(`P('x', 'x')`), eager and under jit, any check_vma (measured on jax 0.10.2:
+safety/measurements/jit_shardings_spmd_axis.py). One code for both: the same mistake (a placement inside the
+vmap naming the axis the vmap already places the batch on) with the same fixes. `jax.device_put(v,
+NamedSharding(mesh, P('x')))` inside the vmap runs and matches on an Auto mesh (same script): not reported.
+A site-level rule: the constraints are the vmap site's (`VmapFacts.constraints`, `VmapFacts.jit_shardings`),
+not a reached shard_map's, so `check` takes the site alone. Docs: `spmdfix/rules/docs/SPMD005.md`;
+docs/rules.md.
 """
 
 from __future__ import annotations
 
 from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
-from spmdfix.model import Finding, Related, Transform
+from spmdfix.model import Finding, Refusal, Related, Span, Transform
 from spmdfix.rules.inner_vmap import h2_note
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding
 
@@ -18,7 +25,7 @@ FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP, Transf
 CONSTRAINT = Rule(
     "SPMD005",
     "spmd-axis-in-sharding-constraint",
-    "with_sharding_constraint inside the vmapped function names the spmd axis",
+    "a with_sharding_constraint, or a jax.jit's in/out_shardings, inside the vmapped function names the spmd axis",
     FIXES,
 )
 RULES = (CONSTRAINT,)
@@ -42,11 +49,57 @@ def check(site: Site) -> list[Finding]:
             ) + h2_note(site.h2)
             options = [*site.fixes, strip_spec_entries.plan_constraint(vmap, use)]
             findings.append(finding(CONSTRAINT, entry.span, axes, message, options, related))
+    return findings + _jit_sharding_findings(site)
+
+
+# Not measured: a jit's sharding stripped of the spmd axis. rename and add-axis move the spmd axis off it and
+# run (safety/measurements/jit_shardings_spmd_axis.py); drop-spmd-axis runs too (Auto mesh).
+_JIT_STRIP = Refusal(Transform.STRIP, "stripping a `jax.jit`'s shardings is not a measured transform")
+
+
+def _jit_sharding_findings(site: Site) -> list[Finding]:
+    """SPMD005: an entry of a jit's `in_shardings`/`out_shardings` inside the vmapped function names an spmd
+    axis (JAX raises `DuplicateSpecError`; see the module docstring)."""
+    vmap = site.vmap
+    findings = []
+    for jit in vmap.jit_shardings:
+        related = (
+            Related(f"`spmd_axis_name` {backticked(vmap.spmd.names)} given here", vmap.spmd.span),
+            Related("jax.jit applied here", jit.call),
+        )
+        for entry, axes in jit.specs.entries_naming(set(vmap.spmd.names)):
+            message = (
+                f"vmap `spmd_axis_name` axis {backticked(axes)} appears in {jit.described} inside the vmapped "
+                "function; JAX prepends the spmd axis to it and raises `DuplicateSpecError`"
+            ) + h2_note(site.h2)
+            findings.append(finding(CONSTRAINT, entry.span, axes, message, [*site.fixes, _JIT_STRIP], related))
     return findings
+
+
+def left_behind(site: Site) -> dict[Span, str]:
+    """What the program does once the site's other findings are fixed and a jit sharding naming the spmd axis
+    is not (`plan.judgments.judged_together` reads it), by finding span: it still raises `DuplicateSpecError`
+    (measured: safety/measurements/jit_shardings_spmd_axis.py, the strip stage)."""
+    spmd = set(site.vmap.spmd.names)
+    return {
+        entry.span: f"{jit.described} names the spmd axis and JAX still raises `DuplicateSpecError`"
+        for jit in site.vmap.jit_shardings
+        for entry, _ in jit.specs.entries_naming(spmd)
+    }
 
 
 # INVALID from tests/test_analysis.py's CASES (which keeps them too), each named by its key there.
 VALID = (
+    Valid(
+        "SPMD005",  # a jit's shardings over another axis; device_put naming the spmd axis runs (Auto mesh)
+        """
+        from jax.sharding import NamedSharding
+        def f(v):
+            v = jax.device_put(v, NamedSharding(mesh, P('x')))
+            return jax.jit(lambda u: u + 1.0, out_shardings=NamedSharding(mesh, P('y')))(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+    ),
     Valid(
         "SPMD005",  # a constraint over the other mesh axis only
         """
@@ -60,6 +113,16 @@ VALID = (
 )
 
 INVALID = (
+    Invalid(
+        "SPMD005",  # a jit's out_shardings naming the spmd axis (DuplicateSpecError)
+        """
+        from jax.sharding import NamedSharding
+        def f(v):
+            return jax.jit(lambda u: u + 1.0, out_shardings=NamedSharding(mesh, P('x')))(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        at="'x'",
+    ),
     Invalid(
         "SPMD005",  # sharding_constraint
         """

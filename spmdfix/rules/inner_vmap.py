@@ -1,5 +1,7 @@
 """SPMD007 (hazard H2): a `jax.vmap` between the spmd vmap and a reached shard_map, or inside its body,
-while `check_vma` is on.
+while `check_vma` is on; also a `jax.lax.map(g, xs, batch_size=k)` on the way (a vmap over chunks: JAX
+raises `... was given out_specs which require replication`, measured on jax 0.10.2:
+safety/measurements/lax_map_and_smap_infer.py).
 
 JAX raises a `pvary` error even without a spec collision, before and after every spec fix
 (docs/jax-behaviour.md): this rule reports the inner vmap, and the collision rules add `h2_note` to their
@@ -56,9 +58,18 @@ def _inner_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding
         "its body) while `check_vma=True`: JAX raises a `pvary` error even without a spec collision "
         "(hazard H2); making the spmd vmap the innermost one, or `check_vma=False`, avoids it"
     )
+    chunked = (
+        "`jax.lax.map` with `batch_size` (a vmap over chunks) between a vmap with `spmd_axis_name` and the "
+        "shard_map it reaches while `check_vma=True`: JAX raises `... was given out_specs which require "
+        "replication which can't be statically inferred` even without a spec collision (hazard H2); "
+        "`batch_size=None`, or `check_vma=False`, avoids it"
+    )
     options = [disable_check_vma.plan(reached)]
     return [
-        finding(INNER_VMAP, span, list(vmap.spmd.names), message, options, related_places(vmap, reached))
+        finding(
+            INNER_VMAP, span, list(vmap.spmd.names), chunked if span in reached.batched_maps else message,
+            options, related_places(vmap, reached),
+        )
         for span in (*reached.vmaps, *sm.body.inner_vmaps)
     ]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import batch_on_explicit_axes
+from spmdfix.analysis.hazards import batch_on_explicit_axes, batch_on_explicit_spmd_axes
 from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
@@ -35,7 +35,44 @@ RULES = (NOT_MANUAL,)
 def check(site: Site, reached: ReachedFacts) -> list[Finding]:
     """The SPMD008 findings of one shard_map a vmap with spmd_axis_name reaches: `check_vma=False` reached
     eagerly with the batch on an Explicit spmd axis, and a partial-manual shard_map without the spmd axis."""
-    return eager_explicit_findings(site.vmap, reached) + _manual_findings(site.vmap, reached, site.fixes)
+    return (
+        eager_explicit_findings(site.vmap, reached)
+        + _manual_findings(site.vmap, reached, site.fixes)
+        + _placed_axis_names_findings(site.vmap, reached)
+    )
+
+
+def _placed_axis_names_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD008: a shard_map's `axis_names` names an spmd axis while every call places the batch on the Explicit
+    spmd axes of its mesh.
+
+    Measured on jax 0.10.2 (safety/measurements/open_items_issue22_kind9.py, part B): with the batch placed
+    `P('x', 'y')` or `P('x', None)` under `spmd_axis_name='x'`, `axis_names={'x', 'y'}` raises `jax.shard_map
+    requires axis_names=frozenset({'x', 'y'}) to be a subset of mesh.axis_names=frozenset({'y'})` (eager and
+    under jit, any check_vma): the vmap takes the placed spmd axis out of the shard_map's mesh; `axis_names={'y'}`
+    runs (check_vma=True, or under jit). No fix is measured here: the finding names the axis to leave out.
+    """
+    sm = reached.shard_map
+    if sm.axis_names is None or sm.axis_names_unknown or not batch_on_explicit_spmd_axes(vmap, sm.mesh):
+        return []
+    named = [a for a in vmap.spmd.names if a in sm.axis_names.names]
+    if not named:
+        return []
+    message = (
+        f"the shard_map's `axis_names` names the vmap's `spmd_axis_name` axis {backticked(named)}, on which every "
+        "call places the batch (an Explicit mesh axis): under the vmap that axis is no longer one of the "
+        "shard_map's mesh axes, and JAX raises `jax.shard_map requires axis_names=... to be a subset of "
+        f"mesh.axis_names`; leaving {backticked(named)} out of `axis_names` runs"
+    )
+    span = sm.axis_names.written or sm.axis_names.display or sm.span
+    refusals = [Refusal(t, _PLACED_NAMES_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
+    return [finding(NOT_MANUAL, span, named, message, refusals, related_places(vmap, reached))]
+
+
+_PLACED_NAMES_REASON = (
+    "not measured with `axis_names` naming an spmd axis the batch is placed on (only leaving it out of "
+    "`axis_names` was measured to run)"
+)
 
 
 def _manual_findings(vmap: VmapFacts, reached: ReachedFacts, site_fixes) -> list[Finding]:
@@ -59,6 +96,12 @@ def _manual_findings(vmap: VmapFacts, reached: ReachedFacts, site_fixes) -> list
         # The batch placed on an Explicit spmd axis: the shard_map runs with check_vma=True, eager and under
         # jit (measured: safety/measurements/h4_explicit_placed.py; fuzz seed 4357); check_vma=False called
         # eagerly fails, which eager_explicit_findings reports.
+        return []
+    if sm.api.one_manual_axis and batch_on_explicit_spmd_axes(vmap, sm.mesh):
+        # The batch placed on the Explicit spmd axes (`P('x', 'y')`, `P('x', None)`): a `jax.smap` over
+        # another axis runs and matches, `in_axes` omitted (inferred from the placement) or 0, eager and under
+        # jit (measured: safety/measurements/lax_map_and_smap_infer.py, part 2; golden
+        # clean/smap_in_axes_omitted_batch_placed); unplaced or placed elsewhere it fails.
         return []
     manual = sorted(sm.axis_names.names)
     if sm.api.one_manual_axis:

@@ -1,0 +1,21 @@
+"""SPMD006 with the batch placed by `jax.sharding.reshard(x, P('S', None))` on the Explicit mesh a
+`jax.set_mesh(mesh)` statement installs, before a plain vmap of a shard_map over `'S'` (issue 22, kind 6).
+
+Fails as the NamedSharding form does (measured on jax 0.10.2: safety/measurements/reshard_placement_plain_vmap.py);
+move-placement rewrites the placement to `P(None, 'S')`, which runs (unsafe: it changes the layout).
+"""
+import jax
+import numpy as np
+from jax.sharding import PartitionSpec as P
+
+mesh = jax.make_mesh((8,), ('S',))
+
+
+def main():
+    a = np.arange(8 * 16, dtype=np.float32).reshape(8, 16) / 7.0
+    installed = jax.set_mesh(mesh)
+    try:
+        x = jax.sharding.reshard(jax.numpy.asarray(a), P('S', None))
+        return jax.vmap(jax.shard_map(lambda b: b * 2.0 + 1.0, in_specs=P('S'), out_specs=P('S')))(x), a * 2 + 1
+    finally:
+        installed.__exit__(None, None, None)  # the statement form installs the mesh for good: undone here
