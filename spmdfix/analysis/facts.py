@@ -81,6 +81,12 @@ class BodyFacts:
     # every inner vmap of the body is written in it as `jax.vmap(<lambda of unary steps>)`: binary steps
     # outside those vmaps do not bring H2 back (measured: safety/measurements/spmd007_binary_beside_inner_vmap.py)
     inner_unary: bool = False
+    # The body's own collectives could not all be read (`collectives_unknown` is also set by a nested shard_map,
+    # whose body `collectives` leave out); the collectives of the nested shard_maps' bodies, and whether some of
+    # them could not be read: drop-spmd-axis judges both (fixes.drop_spmd_axis).
+    own_collectives_unknown: bool = False
+    nested_collectives: tuple[CollectiveUse, ...] = ()
+    nested_collectives_unknown: bool = False
 
     @property
     def collective_axes(self) -> frozenset[str]:

@@ -244,14 +244,14 @@ class ShardMapAnalysis:
         span, text = self.model.span(expr), self.ev.text(expr)
         return AxisNames(tuple(AxisRef(n, span, text) for n in names), span, True, False)
 
-    def _body_facts(self, site: ShardMapSite) -> BodyFacts:
+    def _body_facts(self, site: ShardMapSite, depth: int = 0) -> BodyFacts:
         func, wrappers = unwrap_body(self.ix, site.body, site.body_scope)
         vmap_wrappers = [self.model.span(call.func) for qname, call in wrappers if qname in jaxapi.VMAP_NAMES]
         if func is None:
             return BodyFacts(False, "the shard_map body is not a function of this module", (), True, ())
         reach = self.reacher.reach_body(func)
         collectives: list[CollectiveUse] = []
-        unknown = bool(reach.sites)
+        own_unknown = False
         wrapped = bool(vmap_wrappers)
         inner_vmaps: list[Span] = vmap_wrappers
         in_body_vmaps: list[ast.Call] = []
@@ -268,7 +268,7 @@ class ShardMapAnalysis:
                     if value is None and expr is not None:
                         value = self._computed_axes(expr, scope)  # `mesh.axis_names`, a set expression
                     if value is None:
-                        unknown = True
+                        own_unknown = True
                     else:
                         name = qname.rsplit(".", 1)[-1]
                         collectives.append(CollectiveUse(name, value, self.model.span(call), call.lineno))
@@ -286,7 +286,22 @@ class ShardMapAnalysis:
         inner_unary = own and not wrapped and bool(in_body_vmaps) and all(
             check.vmap_of_unary(call, self.ix.scope_at(call)) for call in in_body_vmaps
         )
-        return BodyFacts(True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary, inner_unary)
+        # The nested shard_maps' bodies, read the same way (a few levels: nesting is shallow in real code).
+        nested_collectives: list[CollectiveUse] = []
+        nested_unknown = False
+        for r in reach.sites:
+            inner = self._body_facts(r.site, depth + 1) if depth < 3 else None
+            if inner is None or not inner.resolved or inner.own_collectives_unknown or inner.nested_collectives_unknown:
+                nested_unknown = True
+            else:
+                nested_collectives += [*inner.collectives, *inner.nested_collectives]
+        unknown = own_unknown or bool(reach.sites)
+        return BodyFacts(
+            True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary, inner_unary,
+            own_collectives_unknown=own_unknown,
+            nested_collectives=tuple(nested_collectives),
+            nested_collectives_unknown=nested_unknown,
+        )
 
 
 def _reduces_a_constant(call: ast.Call) -> bool:

@@ -47,6 +47,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         reasons.append(f"{c.no_mesh_reason(vmap)}: {_NOT_AUTO}")
     elif any(m.axis_types is not AxisType.AUTO for m in meshes):
         reasons.append(f"a reached shard_map's mesh has axis types that are not literals: {_NOT_AUTO}")
+    reasons += _unmeasured_collectives(vmap)
     for jit in vmap.outer_jit_shardings:
         # Not measured: a jit wrapping the vmap with shardings of its own keeps its layout of the output and
         # its input whatever the vmap does, and may not fit the program a plain vmap leaves (fuzz seed 23047:
@@ -65,3 +66,33 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         frozenset({vmap.site}),
         isolation=vmap.site,  # one rewrite of the vmap's spmd_axis_name a pass (rename, add-axis, drop)
     )
+
+
+# The collectives over the former spmd axis measured to keep their values once spmd_axis_name is dropped:
+# `psum` (safety/measure_drop.py, M5: check_vma True and False) and `pmean` (check_vma=False, under the runtime
+# oracle: golden/drop-spmd-axis/collective_over_mesh_axis_names).
+_MEASURED_COLLECTIVES = frozenset({"psum", "pmean"})
+
+
+def _unmeasured_collectives(vmap: VmapFacts) -> list[str]:
+    """Why the drop is not proven for a reached body's collectives: one over the spmd axis that was not
+    measured with a plain vmap (`axis_index` varies along the axis, and a body whose out_specs do not name it
+    returns one device's value: fuzz seed 23255 ran with other values than its reference), or a collective
+    whose axis is not known."""
+    spmd = set(vmap.spmd.names)
+    out = []
+    for reached in vmap.reached:
+        body = reached.shard_map.body
+        if not body.resolved or body.own_collectives_unknown or body.nested_collectives_unknown:
+            out.append(
+                "the shard_map body's collectives are not all read (an axis not known, a body not of its module): "
+                "a plain vmap was measured only without collectives other than `psum`/`pmean` over the axis"
+            )
+        for use in (*body.collectives, *body.nested_collectives):
+            name = use.name.rpartition(".")[2]
+            if spmd & set(use.axes.names) and name not in _MEASURED_COLLECTIVES:
+                out.append(
+                    f"the body's `{name}` over {c.backticked(sorted(spmd & set(use.axes.names)))} (line {use.line}) was not "
+                    "measured under a plain vmap (only `psum` and `pmean` were)"
+                )
+    return out
