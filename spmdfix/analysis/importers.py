@@ -79,7 +79,7 @@ def imported_uses(index: ProjectIndex, owner: ModuleModel, name: str) -> Importe
         module = index.files.module_name(path)[0]
         for importer, names in importers.items():
             if DYNAMIC in names:
-                out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))
+                out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))  # (unread)
                 continue
             if not (aliases & names or MODULE in names or "*" in names):
                 continue
@@ -249,14 +249,13 @@ def _star_base(ix, node: ast.ImportFrom) -> str:
 
 
 def _statement_site(index: ProjectIndex, path: str, module: str, what: str) -> Use:
-    """The import of `module` in the module at `path`, as a `Use` saying `what` (its first line when the
-    module cannot be read)."""
+    """The import of `module` in the module at `path`, as a `Use` (the statement's text; `what` at its first
+    line when the module cannot be read)."""
     loaded = index.load(path)
     if loaded is not None:
         for node in ast.walk(loaded.model.ix.tree):
             names = node.names if isinstance(node, ast.Import) else ()
             base = node.module if isinstance(node, ast.ImportFrom) else None
             if base == module or any(a.name == module or a.name.startswith(module + ".") for a in names):
-                use = Use(loaded.model.ix.lines.span_of_ast(node), node.lineno, what)
-                return in_module(use, path)
+                return in_module(loaded.model.uses.use(node), path)
     return in_module(Use(Span(0, 0, path), 1, what), path)
