@@ -332,7 +332,7 @@ class _Walk:
                 yield True, spelled + name, child_abs, ignores
             elif entry.is_symlink():
                 linked = True
-                if entry.is_file():
+                if _links_to_a_file(entry):
                     # `_unique`'s key: is_symlink answers from the listing, without an lstat per file
                     yield False, spelled + name, os.path.realpath(child_abs), True
             elif entry.is_file():
@@ -340,3 +340,12 @@ class _Walk:
                 yield False, spelled + name, child_abs
         if memo is not None and stamp is not None and context is not None and not linked:
             memo.put(absolute, stamp, context, tuple(kept_names))
+
+
+def _links_to_a_file(entry: os.DirEntry) -> bool:
+    """Whether a symbolic link of a listing leads to a regular file; False for a link that leads nowhere or
+    loops (`Too many levels of symbolic links`), which a walk passes over as it passes over a dangling one."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False

@@ -7,7 +7,7 @@ left alone there), `api.fix_modules` over modules of a project (other modules ar
 
 1. analyse the target's current text (with a project index over the current texts: `IndexFactory`) and
    split its findings into reported and suppressed (`Selector`);
-2. choose a fix per reported finding (`model.choose_fix`, judged together: `model.chosen_together`), never
+2. choose a fix per reported finding (`model.choose_fix`, judged together: `choice.chosen_together`), never
    one shared with a suppressed finding; a safe fix of a site an unsafe fix of an earlier pass changed is
    applied as unsafe (the chain, `in_chain`);
 3. build each chosen fix's text edits per module it edits with libcst (`codemods._apply.ModuleEditor`, one
@@ -39,9 +39,8 @@ from spmdfix.model import (
     Span,
     Unfollowed,
     choose_fix,
-    chosen_together,
-    without_blocked_fixes,
 )
+from spmdfix.choice import chosen_together, without_blocked_fixes
 from spmdfix.positions import apply_edits
 from spmdfix.prefilter import may_have_findings
 from spmdfix.source_analysis import Analysis, analyse_text, analyse_tree

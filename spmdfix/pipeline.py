@@ -12,7 +12,7 @@ virtual module) and the libcst codemod commands. The steps, all pure (text in, d
 3. select (`select`): only the rule codes the file's settings enable (`select`, `ignore`,
    `per-file-ignores` of `[tool.spmdfix]`, `FileSettings.enabled`) are reported, and a finding whose line
    has a suppression comment (`# noqa`, `# spmdfix: ignore[...]`, `spmdfix.noqa`) is suppressed; a fix
-   that would also change a suppressed finding is not offered (`model.without_blocked_fixes`); a finding
+   that would also change a suppressed finding is not offered (`choice.without_blocked_fixes`); a finding
    of a rule the settings make unfixable (`unfixable`, `fixable`) is reported without its fixes.
 4. choose: each finding's fix under the settings' `strategy` and `unsafe-fixes` (`model.choose_fix`);
    `fix_prepared` applies the chosen fixes pass after pass (`api.fix_source`), with the file's `new-axis`.
@@ -40,8 +40,8 @@ from spmdfix.model import (
     Fix,
     Refusal,
     Unfollowed,
-    without_blocked_fixes,
 )
+from spmdfix.choice import without_blocked_fixes
 
 if TYPE_CHECKING:
     from spmdfix import notebook

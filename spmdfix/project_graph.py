@@ -430,7 +430,7 @@ def project_files(root: str) -> tuple[list[str], bool]:
                 out.append(os.path.realpath(path) if os.path.islink(path) else path)
                 if len(out) >= MAX_FILES:
                     return sorted(out), False
-    except FileError:
+    except (FileError, OSError):  # (a directory that cannot be listed: the graph is then not complete)
         return [], False
     return sorted(out), True
 

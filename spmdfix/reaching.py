@@ -6,7 +6,7 @@ of `train.py` finds it. `reached` analyses the modules that import the checked o
 other modules of the project (`project_graph.ProjectGraph.reaching`), whose text may hold a finding
 (`prefilter.may_have_findings`: an spmd vmap, or a plain vmap over an Explicit placement), each with the
 project index (`analysis.index`), and keeps their findings located in the checked module (`Span.path`),
-seen from it (`model.reframed`: the spec in the checked module, the vmap's place in the importer's file).
+seen from it (`reframed`: the spec in the checked module, the vmap's place in the importer's file).
 
 Which module can hold such a finding at all is a question of its text (`prefilter.reached.may_be_reached`: it names a
 shard_map, a spec, a mesh or a sharding); a module that names none is not looked up in the graph.
@@ -22,12 +22,23 @@ What a result then depends on (`Reached.depends`, kept in `results.Checked.depen
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
-from spmdfix.model import Finding, Options, reframed
+from spmdfix.model import (
+    Edit,
+    Finding,
+    Fix,
+    FixId,
+    NodeEdit,
+    Options,
+    Refusal,
+    Related,
+    SiteId,
+    Span,
+    Unfollowed,
+)
 from spmdfix.prefilter import may_have_findings
 from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes  # noqa: F401 - re-exported
 from spmdfix.results import IMPORTERS_KEY, PARTIAL
@@ -150,3 +161,36 @@ def reported_once(outcomes: list) -> list:
                 o = dataclasses.replace(o, findings=kept)
         out.append(o)
     return out
+
+
+def reframed(value, analysed: str, seen_from: str):
+    """`value` (a finding, a fix, a span, or any value of this module's types, tuples and frozensets of them)
+    as the module at `seen_from` sees it, from the analysis of the module at `analysed` (both absolute
+    paths): a path of `seen_from` becomes "" (the module checked) and "" becomes `analysed`; other paths stay.
+    A partial run reports an importer's finding located in the checked module this way (`spmdfix.reaching`)."""
+
+    def path(p: str) -> str:
+        return "" if p == seen_from else (analysed if p == "" else p)
+
+    def walk(v):
+        if isinstance(v, Span):
+            new = path(v.path)
+            return v if new == v.path else replace(v, path=new)
+        if isinstance(v, SiteId):
+            new = path(v.path)
+            return v if new == v.path else replace(v, path=new)
+        if isinstance(v, tuple):
+            return tuple(walk(x) for x in v)
+        if isinstance(v, frozenset):
+            return frozenset(walk(x) for x in v)
+        if isinstance(v, (Finding, Fix, FixId, NodeEdit, Edit, Related, Refusal, Unfollowed)):
+            changes = {}
+            for name in v.__dataclass_fields__:
+                old = getattr(v, name)
+                new = walk(old)
+                if new is not old:
+                    changes[name] = new
+            return replace(v, **changes) if changes else v
+        return v
+
+    return walk(value)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spmdfix.api import Options
-from spmdfix.model import Finding, choose_fix, chosen_each, strategy_of
+from spmdfix.choice import chosen_each
+from spmdfix.model import Finding, choose_fix, strategy_of
 from spmdfix.positions import LineIndex
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +122,7 @@ def fix_lines(findings: list[Finding], options: Options) -> dict[int, str]:
     for i, ((finding, pick), fix) in enumerate(zip(picks, chosen_each(picks))):
         mark = ""
         if fix is None and pick is not None:
-            fix, mark = pick, ", waits for the next pass"  # a drop that waits (`model.chosen_each`)
+            fix, mark = pick, ", waits for the next pass"  # a drop that waits (`choice.chosen_each`)
         elif fix is None:
             fix, mark = choose_fix(finding, options.strategy, unsafe_fixes=True), ", not applied"
         if fix is not None:

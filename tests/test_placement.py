@@ -1,5 +1,5 @@
 """The batch's placement every fix's reason ends with (`spmdfix.fixes.placement`), and how `auto` takes a safe
-drop-spmd-axis as a set (`model.chosen_each`)."""
+drop-spmd-axis as a set (`choice.chosen_each`)."""
 
 from __future__ import annotations
 

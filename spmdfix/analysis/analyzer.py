@@ -110,6 +110,7 @@ class Analyzer:
                     constraints=tuple(constraints),
                     constraints_unknown=unknown,
                     jit_shardings=tuple(jits),
+                    outer_jit_shardings=tuple(self._jit_shardings(self._outer_jits(site))),
                     opaque_calls=tuple(opaque),
                     unresolved=tuple(_unique_places(unresolved)),
                     spmd_keyword_call=keyword_call(self.model, site),
@@ -172,6 +173,37 @@ class Analyzer:
                 uses.append(ConstraintUse(self.span(call), tree, tuple(shared)))
                 unknown = unknown or bool(tree.unresolved) or spec is None
         return uses, unknown
+
+    def _outer_jits(self, site) -> list[ast.Call]:
+        """The jits that wrap the vmap of `site` from outside: `jax.jit(<the vmap call>, ...)` (or
+        `partial(jax.jit, ...)(<the vmap call>)`), and jit decorators written above the vmap decorator (applied
+        after it). Only those that are calls (with arguments that may carry shardings)."""
+        node = site.node
+        out: list[ast.Call] = []
+        parent = self.ix.parent.get(id(node))
+        if isinstance(parent, ast.Call) and parent.args and parent.args[0] is node:
+            scope = self.ix.scope_at(parent)
+            func = parent.func
+            if self.ix.qualname(func, scope) in jaxapi.JIT_NAMES:
+                out.append(parent)
+            elif isinstance(func, ast.Call) and self._is_partial_jit(func, scope):
+                out.append(func)
+        owner = self.ix.parent.get(id(node))
+        if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in owner.decorator_list:
+            scope = self.ix.scope_at(owner)
+            for deco in owner.decorator_list[: owner.decorator_list.index(node)]:
+                if isinstance(deco, ast.Call) and (
+                    self.ix.qualname(deco.func, scope) in jaxapi.JIT_NAMES or self._is_partial_jit(deco, scope)
+                ):
+                    out.append(deco)
+        return out
+
+    def _is_partial_jit(self, call: ast.Call, scope) -> bool:
+        return (
+            self.ix.qualname(call.func, scope) in jaxapi.PARTIAL_NAMES
+            and bool(call.args)
+            and self.ix.qualname(call.args[0], scope) in jaxapi.JIT_NAMES
+        )
 
     def _jit_shardings(self, jits: list[ast.Call]) -> list[JitShardings]:
         """The `in_shardings` / `out_shardings` arguments of the jit applications on the way

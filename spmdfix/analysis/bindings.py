@@ -253,3 +253,18 @@ def _bind_target(target: ast.AST, value: ast.AST | None, scope: Scope) -> None:
 
 
 POSITION = operator.attrgetter("lineno", "col_offset")  # a node's place in the source, as a sort key
+
+
+def callable_target(binding: Binding) -> tuple[ast.AST, Scope] | None:
+    """What calling the top-level `binding` of a module runs: a function, a class's `__call__`, a callable
+    value (with the scope it is evaluated in); None for anything else."""
+    if binding.kind is BindingKind.DEF:
+        return binding.node, binding.scope
+    if binding.kind is BindingKind.CLASS:
+        for stmt in binding.node.body:  # type: ignore[attr-defined]
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__call__":
+                return stmt, binding.scope
+        return None
+    if binding.kind is BindingKind.ASSIGN:
+        return binding.node, binding.scope
+    return None

@@ -1,8 +1,15 @@
-"""Reading a call's arguments by parameter: the one place that knows keyword-or-position binding."""
+"""Reading a call's arguments by parameter: the one place that knows keyword-or-position binding
+(`argument`, `keywords`, and a whole call bound to a function's parameters, `bind_arguments`), and what a
+called function gives back when it has one `return` (`single_return`)."""
 
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: `values` imports this module
+    from spmdfix.analysis.bindings import Scope
+    from spmdfix.analysis.values import Evaluator
 
 
 def argument(call: ast.Call, position: int | None, keyword: str) -> ast.AST | None:
@@ -21,3 +28,52 @@ def argument(call: ast.Call, position: int | None, keyword: str) -> ast.AST | No
 def keywords(call: ast.Call) -> dict[str, ast.AST]:
     """The call's keyword arguments by name (`**kw` left out)."""
     return {kw.arg: kw.value for kw in call.keywords if kw.arg is not None}
+
+
+def single_return(func: ast.AST) -> ast.AST | None:
+    """The expression of a function's only `return` statement (nested functions ignored), or None."""
+    returns: list[ast.Return] = []
+    stack = list(getattr(func, "body", []))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Return):
+            returns.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    if len(returns) == 1 and returns[0].value is not None:
+        return returns[0].value
+    return None
+
+
+def bind_arguments(
+    ev: Evaluator, call: ast.Call, scope: Scope, home: Evaluator, func: ast.FunctionDef
+) -> dict[str, tuple[Evaluator, ast.AST, Scope]] | None:
+    """The parameters of `func` bound to the arguments of `call` (by position, then by keyword; a parameter
+    left out to its default, evaluated where `func` is defined: in `home`, the evaluator of its module), each
+    as (evaluator, expression, scope), or None when the call passes `*args` or
+    `**kwargs`, more positional arguments than named parameters, a keyword `func` does not take, or leaves
+    out a parameter without a default."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    if len(call.args) > len(positional):
+        return None
+    bound: dict[str, tuple[Evaluator, ast.AST, Scope]] = {}
+    for param, value in zip(positional, call.args):
+        bound[param.arg] = (ev, value, scope)
+    keywords = {a.arg for a in (*args.args, *args.kwonlyargs)}
+    for kw in call.keywords:
+        if kw.arg not in keywords or kw.arg in bound:
+            return None
+        bound[kw.arg] = (ev, kw.value, scope)
+    outer = home.ix.scope_at(func)
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    for param in (*positional, *args.kwonlyargs):
+        if param.arg not in bound:
+            if param.arg not in defaults:
+                return None
+            bound[param.arg] = (home, defaults[param.arg], outer)
+    return bound

@@ -306,6 +306,9 @@ class VmapFacts:
     # The jits applied inside the vmapped function and their shardings (rename must not target an axis they
     # name: `JitShardings`).
     jit_shardings: tuple[JitShardings, ...] = ()
+    # The shardings of a jax.jit that wraps the vmap itself (`jax.jit(jax.vmap(f, ...), out_shardings=...)`, a
+    # jit decorator with shardings above the vmap decorator): drop-spmd-axis was not measured under them.
+    outer_jit_shardings: tuple[JitShardings, ...] = ()
 
     @property
     def constraint_axes(self) -> frozenset[str]:

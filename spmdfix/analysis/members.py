@@ -44,6 +44,62 @@ class ClassMembers:
         self._members: dict[int, tuple[dict[str, Member], dict[str, list[Member]]]] = {}  # by class node
         self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
 
+    def self_value(self, expr: ast.Attribute, scope: Scope) -> tuple[ast.AST, Scope] | None:
+        """`self.NAME` (or `cls.NAME`) read inside a method: the one value the class gives the name (a class
+        attribute, a dataclass field's default, the one `self.NAME = ...` of its methods, such as an
+        `__init__` parameter, whose value every construction gives: `ModuleIndex.argument_for`), and the
+        scope it is evaluated in (`values.Evaluator` reads it). None when the name is a method, is assigned more than once, or a subclass of this module
+        defines it again (which class `self` is then is not known)."""
+        found = self.self_member(expr, scope)
+        if found is None or found[2] or isinstance(found[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        value, inner, _ = found
+        if isinstance(value, ast.Call) and (self.ix.qualname(value.func, inner) or "").endswith("field"):
+            return None  # dataclasses.field(default=...): not read
+        cls = self.enclosing_class(expr, scope)
+        if cls is None or self._assigned_elsewhere(cls, expr.attr):
+            return None
+        if self._is_field_default(value) and not self._field_never_given(cls, expr.attr):
+            return None  # a field's default (a dataclass, a flax Module): a construction may give another value
+        return value, inner
+
+    def _assigned_elsewhere(self, cls: ast.ClassDef, name: str) -> bool:
+        """Whether the module assigns `.name` anywhere but in the `self.name = ...` statements of `cls` (and its
+        bases) that `members` read: `layer.name = 'y'`, an augmented assignment, `obj.name = ...` of another."""
+        pattern = rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
+        written = len(re.findall(pattern, self.ix.source))
+        own = 0
+        for node in self.ix.attribute_assigns:
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and target.attr == name and isinstance(target.value, ast.Name):
+                    if target.value.id == "self":
+                        own += 1
+        return written != own
+
+    def _is_field_default(self, value: ast.AST) -> bool:
+        """Whether `value` is the default of an annotated name in a class body (`AXIS: str = 'x'`): a field of a
+        dataclass or a flax Module, which a construction may set."""
+        for scope in self.ix.scope_by_node.values():
+            if scope.is_class:
+                if any(isinstance(st, ast.AnnAssign) and st.value is value for st in scope.node.body):  # type: ignore[attr-defined]
+                    return True
+        return False
+
+    def _field_never_given(self, cls: ast.ClassDef, name: str) -> bool:
+        """Whether every construction of `cls` leaves its field `name` at its default: the class is built by
+        name in this module only (its name written nowhere else: no subclass, no other reference), at least
+        once, each time without positional arguments, `**kwargs` or the keyword `name`."""
+        calls = [c for c in self.ix.calls if isinstance(c.func, ast.Name) and c.func.id == cls.name]
+        if not calls or self.ix.word_count(cls.name) != len(calls) + 1:
+            return False
+        for call in calls:
+            if call.args or any(k.arg is None or k.arg == name for k in call.keywords):
+                return False
+            bound = self.ix.single_binding(cls.name, self.ix.scope_at(call))
+            if bound is None or bound.node is not cls:
+                return False
+        return True
+
     def self_member(self, expr: ast.Attribute, scope: Scope) -> tuple[ast.AST, Scope, bool] | None:
         """What `self.name` (or `cls.name`) means inside a method: the method `name` of the enclosing class
         or of a base class of this module, else the one value assigned to `self.name` in its methods

@@ -15,10 +15,10 @@ from dataclasses import replace
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
-from spmdfix.analysis.calls import argument
+from spmdfix.analysis.calls import argument, single_return
 from spmdfix.analysis.follow import MESH, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
-from spmdfix.analysis.values import Evaluator, MeshInfo, single_return
+from spmdfix.analysis.values import Evaluator, MeshInfo
 
 _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
 _ARRAY_FUNCTIONS = frozenset({"numpy.array", "numpy.asarray"})

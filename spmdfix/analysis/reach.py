@@ -5,27 +5,28 @@ lax.cond, fori_loop and the other higher-order functions of `jaxapi.HIGHER_ORDER
 spmd_axis_name error for any shard_map applied on the way (docs/jax-behaviour.md, "When JAX raises").
 This module follows those paths through one module's code, transitively, entering each function, value and
 shard_map site once per walk (a `follow.Follow`), and records the callables of other modules of the project it
-reaches. shard_map's spellings are recognised by `analysis.shard_maps`; `self.name` by `analysis.members`; the
+reaches. shard_map's spellings are recognised by `analysis.shard_maps`; `self.name` by `analysis.members`; instances
+of the project's classes (`blk.apply`, `block: Block`) by `analysis.instances`; the
 places the walk cannot follow are judged and worded by `analysis.lost_places`.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass, field
 
 from spmdfix import jaxapi
 from spmdfix.analysis.follow import (
     ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, Follow,
 )
-from spmdfix.analysis.bindings import Binding, BindingKind, Scope
+from spmdfix.analysis.bindings import BindingKind, Scope, callable_target
+from spmdfix.analysis.instances import Instances, is_self_param
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shard_maps import ShardMapSite, construction, decorated_site
 from spmdfix.analysis.uses import short
-from spmdfix.analysis.values import single_return
+from spmdfix.analysis.calls import single_return
 from spmdfix.model import Related
 
 # Higher-order functions whose first argument is data, not the function they apply.
@@ -79,6 +80,7 @@ class Reacher:
         self.members = model.members
         self.project = model.project
         self.lost = LostPlaces(model)
+        self.instances = Instances(model, self.lost)
         self.model = model
         self.ev = model.ev
         self._vmap: ast.AST | None = None  # the spmd vmap of the current `reach` walk, when it is a decorator
@@ -135,7 +137,7 @@ class Reacher:
                 passed = self.ix.argument_for(binding)  # the one callable every call site passes
                 if passed is None and self._call_of_annotated(expr, scope, path, result, follow):
                     return
-                if lost and passed is None and not _is_self_param(binding):
+                if lost and passed is None and not is_self_param(binding):
                     what = f"`{expr.id}` is a parameter: which callable it receives is not known"
                     result.unresolved.append((expr, what))
                 if passed is not None and follow.first_visit(binding.node, PASSED):
@@ -145,7 +147,7 @@ class Reacher:
                 result.unresolved.append((expr, what))
         elif isinstance(expr, ast.Attribute):
             member = self.members.self_member(expr, scope)
-            bound = self._instance_method(expr, scope) if member is None else None
+            bound = self.instances.method_of(expr, scope) if member is None else None
             if bound is not None:
                 owner, func = bound
                 if owner is self.model:
@@ -153,7 +155,7 @@ class Reacher:
                 else:
                     result.external.append((path, owner, func, owner.ix.scope_at(func)))
             elif member is None:
-                if lost and self._annotated_overridden(expr, scope):
+                if lost and self.instances.annotated_overridden(expr, scope):
                     what = f"`{ast.unparse(expr)}`: a subclass redefines `{expr.attr}`; which one runs is not known"
                     result.unresolved.append((expr, what))
                 self._reach_import(self.qualname(expr, scope), expr, path, result)
@@ -169,84 +171,14 @@ class Reacher:
         elif isinstance(expr, ast.Call):
             self._reach_call_value(expr, scope, path, result, follow)
 
-    def _instance_method(self, expr: ast.Attribute, scope: Scope) -> tuple[ModuleModel, ast.AST] | None:
-        """`blk.apply` where `blk` is an instance of a class of the project (`_instance_class`): the method
-        `apply` of that class (or of its bases in its module), with the model of the module defining it. None
-        when `blk` is no such instance, the class does not define the method as a method, a subclass in its
-        module defines it again, or an attribute of that name is assigned in either module (the instance may
-        carry its own)."""
-        if not isinstance(expr.value, ast.Name):
-            return None
-        found = self._instance_class(expr.value, scope)
-        if found is None:
-            return None
-        owner, cls = found
-        if _attribute_assigned(self.ix.source, expr.attr) or _attribute_assigned(owner.ix.source, expr.attr):
-            return None
-        member = owner.members.member(cls, expr.attr)
-        if member is None or not isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return None
-        if owner.members.overridden(cls, expr.attr) and not self._built_here(expr.value, scope):
-            return None  # an annotated parameter: an instance of a subclass may come, with its own method
-        return owner, member[0]
-
-    def _annotated_overridden(self, expr: ast.Attribute, scope: Scope) -> bool:
-        """`block.apply` on a parameter annotated with a class of the project whose method `apply` a subclass
-        of its module redefines (`_instance_method` then gives None: which method runs is not known)."""
-        if not isinstance(expr.value, ast.Name) or self._built_here(expr.value, scope):
-            return False
-        found = self._instance_class(expr.value, scope)
-        if found is None:
-            return False
-        owner, cls = found
-        member = owner.members.member(cls, expr.attr)
-        return member is not None and owner.members.overridden(cls, expr.attr)
-
-    def _built_here(self, name: ast.Name, scope: Scope) -> bool:
-        """Whether `name` is bound once to a construction (`blk = Block(w)`): its class is exactly that one."""
-        binding = self.ix.single_binding(name.id, scope)
-        return binding is not None and binding.kind is BindingKind.ASSIGN
-
-    def _instance_class(self, name: ast.Name, scope: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
-        """The class of the project whose instance `name` holds: a name bound once to a construction
-        `Block(...)`, or a parameter annotated with the class (`def forward(block: Block, v)`: nnx.vmap's
-        functions take their modules so), with the model of the module defining the class; None otherwise."""
-        binding = self.ix.single_binding(name.id, scope)
-        if binding is None:
-            return None
-        if binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Call):
-            named, where = binding.node.func, binding.scope
-        elif binding.kind is BindingKind.PARAM and getattr(binding.node, "annotation", None) is not None:
-            named, where = binding.node.annotation, self.ix.scope_at(binding.node)  # type: ignore[attr-defined]
-            if isinstance(named, ast.Constant) and isinstance(named.value, str):
-                return None  # a string annotation: not read
-        else:
-            return None
-        found: tuple[ModuleModel, ast.ClassDef] | None = None
-        if isinstance(named, ast.Name):
-            bound = self.ix.single_binding(named.id, where)
-            if bound is not None and bound.kind is BindingKind.CLASS:
-                found = self.model, bound.node  # type: ignore[assignment]
-        if found is None:
-            qname = self.qualname(named, where)
-            if not self.lost.follows(qname):
-                return None
-            far = self.project.binding(qname)  # type: ignore[union-attr]
-            if far is None or far[1].kind is not BindingKind.CLASS:
-                return None
-            found = far[0], far[1].node  # type: ignore[assignment]
-        if binding.kind is BindingKind.PARAM and _interface(found[0], found[1]):
-            return None  # an annotation naming a Protocol or an abstract class: any implementation may come
-        return found
-
     def _call_of_annotated(self, name: ast.Name, scope: Scope, path: _Path, result, follow: Follow) -> bool:
         """Calling a parameter annotated with a class of the project (`block: Block`; `block(v)`) runs the
         class's `__call__`: follow it, and say whether it was followed. Not followed (False) when the class
         has no `__call__` of its own or its bases' in its module, or a subclass there defines it again."""
         binding = self.ix.single_binding(name.id, scope)
-        if binding is None or binding.kind is not BindingKind.PARAM or _is_self_param(binding):
+        if binding is None or binding.kind is not BindingKind.PARAM or is_self_param(binding):
             return False
-        found = self._instance_class(name, scope)
+        found = self.instances.class_of(name, scope)
         if found is None:
             return False
         owner, cls = found
@@ -400,8 +332,8 @@ class Reacher:
                 result.unresolved.append((call, what))
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
             if call.func.value.id not in ("self", "cls") and qname is None:
-                bound = self._instance_method(call.func, scope)  # `blk.apply(v)`, `block.apply(v)`
-                if bound is not None or self._annotated_overridden(call.func, scope):
+                bound = self.instances.method_of(call.func, scope)  # `blk.apply(v)`, `block.apply(v)`
+                if bound is not None or self.instances.annotated_overridden(call.func, scope):
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, follow)
             if call.func.value.id in ("self", "cls") and qname is None:
@@ -465,51 +397,3 @@ class _Path:
 
     def through_jit(self) -> _Path:
         return _Path(self.chain, self.nodes, self.vmaps, True)
-
-
-_INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
-
-
-def _interface(owner: ModuleModel, cls: ast.ClassDef) -> bool:
-    """Whether `cls` only describes what its instances offer: a `Protocol`, an `abc.ABC` (or `ABCMeta`)
-    class, or one with an `abstractmethod`. An annotation naming it says nothing of the callable passed."""
-    scope = owner.ix.scope_at(cls)
-    for base in cls.bases:
-        target = base.value if isinstance(base, ast.Subscript) else base  # `Protocol[T]`
-        if owner.ix.qualname(target, scope) in _INTERFACE_BASES:
-            return True
-    for kw in cls.keywords:
-        if kw.arg == "metaclass" and owner.ix.qualname(kw.value, scope) == "abc.ABCMeta":
-            return True
-    inner = owner.ix.own_scope(cls)
-    for stmt in cls.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if any(owner.ix.qualname(d, inner) == "abc.abstractmethod" for d in stmt.decorator_list):  # type: ignore[arg-type]
-                return True
-    return False
-
-
-def _attribute_assigned(source: str, name: str) -> bool:
-    """Whether `.name = ...` (or an augmented assignment) appears in the text: an instance may then carry an
-    attribute `name` of its own, which its class's method does not tell."""
-    return re.search(rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)", source) is not None
-
-
-def _is_self_param(binding) -> bool:
-    """Whether a parameter is the first of a method (`self`, `cls`): calling it is the object's `__call__`."""
-    return binding.node.arg in ("self", "cls")
-
-
-def callable_target(binding: Binding) -> tuple[ast.AST, Scope] | None:
-    """What calling the top-level `binding` of a module runs: a function, a class's `__call__`, a callable
-    value (with the scope it is evaluated in); None for anything else."""
-    if binding.kind is BindingKind.DEF:
-        return binding.node, binding.scope
-    if binding.kind is BindingKind.CLASS:
-        for stmt in binding.node.body:  # type: ignore[attr-defined]
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__call__":
-                return stmt, binding.scope
-        return None
-    if binding.kind is BindingKind.ASSIGN:
-        return binding.node, binding.scope
-    return None

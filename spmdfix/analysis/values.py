@@ -15,12 +15,12 @@ Spans point at the text an edit would change: an axis string literal, a spec ent
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.calls import bind_arguments, single_return
 from spmdfix.analysis.follow import VALUE, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
 from spmdfix.analysis.members import ClassMembers, class_attribute
@@ -247,60 +247,10 @@ class Evaluator:
         return None
 
     def _self_attribute(self, expr: ast.Attribute, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
-        """`self.NAME` (or `cls.NAME`) read inside a method: the one value the class gives the name (a class
-        attribute, a dataclass field's default, the one `self.NAME = ...` of its methods, such as an
-        `__init__` parameter, whose value every construction gives: `ModuleIndex.argument_for`), with its
-        scope. None when the name is a method, is assigned more than once, or a subclass of this module
-        defines it again (which class `self` is then is not known)."""
-        found = self.members.self_member(expr, scope)
-        if found is None or found[2] or isinstance(found[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return None
-        value, inner, _ = found
-        if isinstance(value, ast.Call) and (self.ix.qualname(value.func, inner) or "").endswith("field"):
-            return None  # dataclasses.field(default=...): not read
-        cls = self.members.enclosing_class(expr, scope)
-        if cls is None or self._assigned_elsewhere(cls, expr.attr):
-            return None
-        if self._is_field_default(value) and not self._field_never_given(cls, expr.attr):
-            return None  # a field's default (a dataclass, a flax Module): a construction may give another value
-        return self, value, inner
-
-    def _assigned_elsewhere(self, cls: ast.ClassDef, name: str) -> bool:
-        """Whether the module assigns `.name` anywhere but in the `self.name = ...` statements of `cls` (and its
-        bases) that `members` read: `layer.name = 'y'`, an augmented assignment, `obj.name = ...` of another."""
-        pattern = rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
-        written = len(re.findall(pattern, self.ix.source))
-        own = 0
-        for node in self.ix.attribute_assigns:
-            for target in node.targets:
-                if isinstance(target, ast.Attribute) and target.attr == name and isinstance(target.value, ast.Name):
-                    if target.value.id == "self":
-                        own += 1
-        return written != own
-
-    def _is_field_default(self, value: ast.AST) -> bool:
-        """Whether `value` is the default of an annotated name in a class body (`AXIS: str = 'x'`): a field of a
-        dataclass or a flax Module, which a construction may set."""
-        for scope in self.ix.scope_by_node.values():
-            if scope.is_class:
-                if any(isinstance(st, ast.AnnAssign) and st.value is value for st in scope.node.body):  # type: ignore[attr-defined]
-                    return True
-        return False
-
-    def _field_never_given(self, cls: ast.ClassDef, name: str) -> bool:
-        """Whether every construction of `cls` leaves its field `name` at its default: the class is built by
-        name in this module only (its name written nowhere else: no subclass, no other reference), at least
-        once, each time without positional arguments, `**kwargs` or the keyword `name`."""
-        calls = [c for c in self.ix.calls if isinstance(c.func, ast.Name) and c.func.id == cls.name]
-        if not calls or self.ix.word_count(cls.name) != len(calls) + 1:
-            return False
-        for call in calls:
-            if call.args or any(k.arg is None or k.arg == name for k in call.keywords):
-                return False
-            bound = self.ix.single_binding(cls.name, self.ix.scope_at(call))
-            if bound is None or bound.node is not cls:
-                return False
-        return True
+        """`self.NAME` (or `cls.NAME`) read inside a method: the one value the class gives it
+        (`ClassMembers.self_value`), evaluated here; None when that is not known."""
+        found = self.members.self_value(expr, scope)
+        return None if found is None else (self, found[0], found[1])
 
     def called(self, call: ast.Call, scope: Scope) -> tuple[Evaluator, ast.AST, BoundScope] | None:
         """The value a call of a project function returns: the expression of its one `return`, in a
@@ -316,7 +266,7 @@ class Evaluator:
         inner = home.ix.own_scope(func)
         if returned is None or inner is None:
             return None
-        arguments = _bind(self, call, scope, home, func)
+        arguments = bind_arguments(self, call, scope, home, func)
         if arguments is None:
             return None
         return home, returned, BoundScope(inner.node, inner, {}, arguments)
@@ -420,51 +370,3 @@ class Evaluator:
             return None
         ev, value, inner = followed
         return tuple(ev.int_value(e, inner) for e in value.elts)
-
-
-def single_return(func: ast.AST) -> ast.AST | None:
-    """The expression of a function's only `return` statement (nested functions ignored), or None."""
-    returns: list[ast.Return] = []
-    stack = list(getattr(func, "body", []))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.Return):
-            returns.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    if len(returns) == 1 and returns[0].value is not None:
-        return returns[0].value
-    return None
-
-
-def _bind(
-    ev: Evaluator, call: ast.Call, scope: Scope, home: Evaluator, func: ast.FunctionDef
-) -> dict[str, tuple[Evaluator, ast.AST, Scope]] | None:
-    """The parameters of `func` bound to the arguments of `call` (by position, then by keyword; a parameter
-    left out to its default, evaluated where `func` is defined), or None when the call passes `*args` or
-    `**kwargs`, more positional arguments than named parameters, a keyword `func` does not take, or leaves
-    out a parameter without a default."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return None
-    args = func.args
-    positional = [*args.posonlyargs, *args.args]
-    if len(call.args) > len(positional):
-        return None
-    bound: dict[str, tuple[Evaluator, ast.AST, Scope]] = {}
-    for param, value in zip(positional, call.args):
-        bound[param.arg] = (ev, value, scope)
-    keywords = {a.arg for a in (*args.args, *args.kwonlyargs)}
-    for kw in call.keywords:
-        if kw.arg not in keywords or kw.arg in bound:
-            return None
-        bound[kw.arg] = (ev, kw.value, scope)
-    outer = home.ix.scope_at(func)
-    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults))
-    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-    for param in (*positional, *args.kwonlyargs):
-        if param.arg not in bound:
-            if param.arg not in defaults:
-                return None
-            bound[param.arg] = (home, defaults[param.arg], outer)
-    return bound

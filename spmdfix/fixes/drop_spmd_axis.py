@@ -32,8 +32,9 @@ _NOT_AUTO = "it is not known to be Auto, and a plain vmap keeps the values only 
 
 def plan(vmap: VmapFacts) -> Fix | Refusal:
     """Remove the vmap site's `spmd_axis_name`: refused when a reached shard_map's mesh is Explicit; safe
-    when every reached shard_map's mesh is resolved and Auto (measured to keep values), unsafe otherwise,
-    the reason naming the mesh that is not known to be Auto."""
+    when every reached shard_map's mesh is resolved and Auto (measured to keep values) and no jit with
+    shardings wraps the vmap (not measured), unsafe otherwise, the reason naming the mesh that is not known
+    to be Auto or the wrapping jit's shardings."""
     meshes = c.resolved_meshes(vmap)
     if meshes is not None and any(m.axis_types in (AxisType.EXPLICIT, AxisType.MIXED) for m in meshes):
         return Refusal(
@@ -46,6 +47,11 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         reasons.append(f"{c.no_mesh_reason(vmap)}: {_NOT_AUTO}")
     elif any(m.axis_types is not AxisType.AUTO for m in meshes):
         reasons.append(f"a reached shard_map's mesh has axis types that are not literals: {_NOT_AUTO}")
+    for jit in vmap.outer_jit_shardings:
+        # Not measured: a jit wrapping the vmap with shardings of its own keeps its layout of the output and
+        # its input whatever the vmap does, and may not fit the program a plain vmap leaves (fuzz seed 23047:
+        # `out_shardings` indivisible once the vmap no longer places the batch).
+        reasons.append(f"the vmap is wrapped by a jax.jit with shardings ({jit.described}): a plain vmap under it was not measured")
     if vmap.spmd_keyword_call is not None:
         edit = NodeEdit(vmap.spmd_keyword_call, EditKind.DROP_KEYWORD, "spmd_axis_name")
     else:

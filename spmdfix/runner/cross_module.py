@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from spmdfix import pipeline
 from spmdfix.files import text_of
-from spmdfix.model import Finding, Fix, reframed
+from spmdfix.model import Finding, Fix
+from spmdfix.reaching import reframed
 from spmdfix.perf import record
 from spmdfix.results import IMPORTERS_KEY, PARTIAL, Checked, FileResult, Fixed, Mode
 from spmdfix.runner.job import Job
@@ -112,7 +113,7 @@ def _take(result, texts: dict[str, str], changed_at: dict[str, int], clock: int)
 
 def _located_in(own: str, own_text: str, job: Job):
     """The selector of an importer's findings for a partial run of `own`: only those located in `own`, split by
-    `own`'s suppression comments and rule selection (seen from `own`, `model.reframed`)."""
+    `own`'s suppression comments and rule selection (seen from `own`, `reaching.reframed`)."""
 
     def split(text: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         located = [f for f in findings if f.span.path == own]
