@@ -102,8 +102,14 @@ def new_project_index(
     root: str | Path, overlay: dict[str, str] | None = None, max_modules: int = MAX_MODULES
 ) -> ProjectIndex:
     """A new project index of `root` that reads the files on disk (`project_files.DiskFiles`) except those of
-    `overlay` (absolute path -> text), and models each module it loads (`ModuleModel.build`)."""
-    return ProjectIndex(str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay, max_modules=max_modules)
+    `overlay` (absolute path -> text), and models each module it loads (`ModuleModel.build`); who imports a
+    module comes from the project's import graph (`project_graph.importers_source`)."""
+    from spmdfix.project_graph import importers_source
+
+    return ProjectIndex(
+        str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay, max_modules=max_modules,
+        importers=importers_source(root, overlay),
+    )
 
 
 def forget_indexes(written: Iterable[str | Path]) -> None:

@@ -258,6 +258,7 @@ class ProjectGraph:
         self.importers: dict[str, dict[str, set[str]]] = {}  # module path -> importer path -> names
         self.candidates: set[str] = set()  # the modules whose text may hold a vmap
         self.imports: dict[str, set[str]] = {}  # module path -> the modules of the project it imports
+        self.dynamic: set[str] = set()  # the modules importing `importlib` (they may load any module by name)
         self._reached_by: dict[str, list[str]] | None = None  # module -> the candidates importing it
         overlay = overlay or {}
         for path in files:
@@ -270,6 +271,8 @@ class ProjectGraph:
             found, vmap = scanned if scanned is not None else ((), False)
             if vmap:
                 self.candidates.add(path)
+            if any(not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
+                self.dynamic.add(path)
             for target, names in self._targets(path, found):
                 if target != path:
                     self.importers.setdefault(target, {}).setdefault(path, set()).update(names)
@@ -343,6 +346,18 @@ class ProjectGraph:
         """The modules of the project that import the module at `path` (absolute, real) directly: importer
         path -> the names imported from it ("<module>" for the module itself)."""
         return {p: frozenset(n) for p, n in sorted(self.importers.get(path, {}).items())}
+
+    def importers_with_dynamic(self, path: str) -> dict[str, frozenset[str]] | None:
+        """`importers_of(path)`, and every other module importing `importlib` with the name "<importlib>" (it
+        may load the module by name: `analysis.importers`); None when the graph is incomplete (past
+        `MAX_FILES`), so that no use is assumed absent."""
+        if not self.complete:
+            return None
+        out = dict(self.importers_of(path))
+        for importer in sorted(self.dynamic):
+            if importer != path:
+                out[importer] = out.get(importer, frozenset()) | {"<importlib>"}
+        return out
 
     def reaching(self, path: str) -> tuple[str, ...]:
         """Every module of the project that imports the module at `path`, directly or through other modules
@@ -441,6 +456,20 @@ def graph_of(root: str | Path, refresh: bool = False, overlay: dict[str, str] | 
         if not overlay:
             _GRAPHS[key] = graph
     return graph
+
+
+def importers_source(root: str | Path, overlay: dict[str, str] | None = None):
+    """What a project index is given as `importers` (`analysis.index.Importers`): a module's path -> the
+    modules of the project at `root` importing it and the names (`ProjectGraph.importers_with_dynamic`). The
+    graph is built on the first question (a run that judges no cross-module fix never scans the project)."""
+    held: list[ProjectGraph] = []
+
+    def importers(path: str) -> dict[str, frozenset[str]] | None:
+        if not held:
+            held.append(graph_of(root, overlay=overlay))
+        return held[0].importers_with_dynamic(path)
+
+    return importers
 
 
 def forget_graphs() -> None:

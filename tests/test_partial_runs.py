@@ -160,14 +160,21 @@ def test_json_names_the_file_of_the_finding_and_of_the_vmap(tmp_path: Path) -> N
         vmap = record["related"][0]
         assert vmap["filename"] == str((root / "src/pkg/train.py").resolve())
         assert vmap["location"] == {"row": 8, "column": 45}
-        # The fix's edit lies in the importer, and says so (built on its text, not on model.py's): the chosen
-        # fix is dropping `, spmd_axis_name=config.DATA` (safe on this Auto mesh since issue 24), and the
-        # alternatives that rewrite `config.DATA` itself edit train.py too.
-        assert record["fix"]["transform"] == "drop-spmd-axis"
-        (edit,) = record["fix"]["edits"]
-        assert edit["filename"] == str((root / "src/pkg/train.py").resolve())
-        assert edit["location"] == {"row": 8, "column": 28}
+        # The fix's edits lie in other modules, and say so (built on their texts, not on model.py's): the chosen
+        # fix is add-axis (safe since issue 20 judged every use of config.py's mesh in the project: all on its
+        # allowlist), editing config.py's mesh and train.py's `spmd_axis_name`; the alternative dropping
+        # `, spmd_axis_name=config.DATA` (safe on this Auto mesh since issue 24) and those that rewrite
+        # `config.DATA` itself edit train.py.
         train = str((root / "src/pkg/train.py").resolve())
+        config = str((root / "src/pkg/config.py").resolve())
+        assert record["fix"]["transform"] == "add-axis"
+        assert record["fix"]["applicability"] == "safe"
+        placed = [(e["filename"], e["location"]) for e in record["fix"]["edits"]]
+        assert placed == [(config, {"row": 7, "column": 45}), (config, {"row": 7, "column": 53}), (train, {"row": 8, "column": 45})]
+        (drop,) = [alt for alt in record["alternatives"] if alt["transform"] == "drop-spmd-axis"]
+        (edit,) = drop["edits"]
+        assert edit["filename"] == train
+        assert edit["location"] == {"row": 8, "column": 28}
         rewrites = [e for alt in record["alternatives"] for e in alt["edits"] if e["location"] == {"row": 8, "column": 45}]
         assert any(e["filename"] == train for e in rewrites)
 
@@ -195,12 +202,15 @@ def test_a_run_over_the_tree_reports_each_finding_once(tmp_path: Path) -> None:
 
 def test_fix_of_the_layer_module_fixes_in_the_training_module_and_says_so(tmp_path: Path) -> None:
     root = standard(tmp_path)
-    # The safe fix (dropping spmd_axis_name on this Auto mesh, issue 24) edits train.py only.
+    # The safe fix (add-axis: every use of config.py's mesh in the project is on its allowlist, issue 20)
+    # edits config.py's mesh and train.py's spmd_axis_name, not model.py.
     done = spmdfix(root, "fix", "src/pkg/model.py")
     assert done.returncode == 0, done.stderr
-    assert "fixes applied: drop-spmd-axis 1" in done.stderr
+    assert "fixes applied: add-axis 1" in done.stderr
     assert "src/pkg/train.py: changed by a fix of another module" in done.stderr
+    assert "src/pkg/config.py: changed by a fix of another module" in done.stderr
     assert (root / "src/pkg/train.py").read_text() != TRAIN
+    assert (root / "src/pkg/config.py").read_text() != CONFIG
     assert (root / "src/pkg/model.py").read_text() == MODEL
     assert spmdfix(root, "check", "--no-cache", ".").returncode == 0
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -49,14 +49,20 @@ if TYPE_CHECKING:
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
 MAX_MODULES = 256  # modules one index parses at most; past it names stay unresolved (and are counted)
 
+# A module's absolute path -> the modules of the project importing it (path -> the names imported, "<module>"
+# for the module itself, "<importlib>" for a module importing importlib), or None when not known.
+Importers = Callable[[str], Mapping[str, frozenset[str]] | None]
+
 
 class ProjectIndex:
     """The modules of one project, parsed on demand.
 
     Input: the project root; `files`, what the index knows of the file system (`ProjectFiles`); `analyse`, the
     factory of a loaded module's model; an optional overlay of unsaved texts (absolute path -> text), which
-    stand for the files at those paths; `max_modules`, how many modules it parses at most. Never raises for a
-    file that is missing, unreadable or does not parse: names into it stay unresolved.
+    stand for the files at those paths; `max_modules`, how many modules it parses at most; `importers`, who
+    imports a module (the reverse import graph, computed by the edge: `spmdfix.project_graph`), None when not
+    known (then a fix editing another module's mesh says it did not look: `analysis.importers`). Never raises
+    for a file that is missing, unreadable or does not parse: names into it stay unresolved.
     """
 
     def __init__(
@@ -67,8 +73,10 @@ class ProjectIndex:
         analyse: Analyse,
         overlay: Mapping[str, str] | None = None,
         max_modules: int = MAX_MODULES,
+        importers: Importers | None = None,
     ) -> None:
         self.files = files
+        self._importers = importers
         self._analyse = analyse
         self.root = files.real_path(str(root))
         self.overlay = dict(overlay or {})
@@ -114,6 +122,13 @@ class ProjectIndex:
                     break
         self._located[key] = found
         return found
+
+    def importers_of(self, path: str) -> Mapping[str, frozenset[str]] | None:
+        """The modules of the project importing the module at `path` and the names each imports (the
+        `importers` the index was given), or None when it was given none or they are not known."""
+        if self._importers is None:
+            return None
+        return self._importers(path)
 
     # --- loading ----------------------------------------------------------------------------------
     def _read(self, path: str) -> tuple[str, str] | None:

@@ -74,6 +74,22 @@ class MeshUses:
                     reads += self.uses.disallowed(call, self._allowed)
         return sorted(set(reads), key=lambda u: u.span)
 
+    def imported_reads(self, ends: list[ast.expr]) -> list[Use]:
+        """The uses off the allowlist of a mesh this module imports, read at `ends` (the expressions holding
+        it: `analysis.importers`), judged as `mesh_reads` judges the module's own mesh (through its shardings
+        and placed arrays, the module's `.sharding.mesh` reads, and its context-mesh getters when it makes the
+        mesh the context mesh), in source order."""
+        reads: list[Use] = []
+        context = False
+        for end in ends:
+            context = self._judge_mesh(end, reads, Follow(PLACED_ARRAYS)) or context
+        reads += self._unplaced_sharding_reads()
+        if context:
+            for call in self.ix.calls:
+                if self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.CONTEXT_MESH_GETTERS:
+                    reads += self.uses.disallowed(call, self._allowed)
+        return sorted(set(reads), key=lambda u: u.span)
+
     # --- the mesh through shardings and placed arrays ----------------------------------------------
     def _judge_mesh(self, mesh: ast.expr, reads: list[Use], follow: Follow) -> bool:
         """Adds to `reads` the uses of the mesh value `mesh` off the allowlist, and those of the shardings

@@ -18,6 +18,7 @@ from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts
 from spmdfix.analysis.follow import SMAP_AXES, Follow
+from spmdfix.analysis.importers import imported_uses, in_module
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.meshes import mesh_site, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
@@ -96,13 +97,42 @@ class ShardMapAnalysis:
                 uses = self._foreign_mesh_uses[id(owner)] = MeshUses(ModuleModel.over(owner.ix, owner.project))
         elsewhere: tuple[Use, ...] = ()
         if owner.ix.path:
-            # A mesh of a module other than the one checked: its readers there count, and so would those
-            # in the modules importing it, which the index does not look for.
-            row = owner.ix.lines.row_col(mesh.span.start)[0]
-            name = relpath(owner.ix.path)
-            elsewhere = (Use(mesh.span, row, f"other modules that may import the mesh of {name}"),)
+            # A mesh of a module other than the one checked: its readers there count, and so do those in
+            # the modules of the project importing it (`analysis.importers`), when the index knows them.
+            elsewhere = self._importer_reads(owner, call)
+            if elsewhere is None:
+                row = owner.ix.lines.row_col(mesh.span.start)[0]
+                name = relpath(owner.ix.path)
+                elsewhere = (Use(mesh.span, row, f"other modules that may import the mesh of {name}"),)
         reads = (*uses.mesh_reads(call), *elsewhere)
         return replace(mesh, reads=reads, device_reads=tuple(uses.device_reads(call)))
+
+    def _importer_reads(self, owner, call: ast.Call) -> tuple[Use, ...] | None:
+        """The uses off add-axis's allowlist of the mesh `call` builds (a module-level `NAME = Mesh(...)` of
+        the module `owner`) in the modules of the project importing it, each naming its module; None when the
+        importers are not known or the mesh is not bound to one module-level name (a mesh made inside a
+        function reaches other modules only through calls, which this does not follow)."""
+        project = owner.project
+        if project is None:
+            return None
+        up = owner.ix.parent.get(id(call))
+        if not (isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.targets[0], ast.Name)):
+            return None
+        if owner.ix.scope_at(up) is not owner.ix.module_scope:
+            return None
+        model = ModuleModel.over(owner.ix, owner.project)
+        found = imported_uses(project.index, model, up.targets[0].id)
+        if found is None:
+            return None
+        reads = list(found.sites)
+        judged = set()
+        for importer, ends in found.reads:
+            judged.add(importer.ix.path)
+            reads += [in_module(u, importer.ix.path) for u in MeshUses(importer).imported_reads(ends)]
+        for importer in found.closure:  # arrays placed on the mesh may reach them: their `.sharding.mesh` reads
+            if importer.ix.path not in judged:
+                reads += [in_module(u, importer.ix.path) for u in MeshUses(importer).imported_reads([])]
+        return tuple(sorted(set(reads), key=lambda u: (u.module, u.span.start)))
 
     def _mesh_expr(self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST) -> tuple[ast.AST, Scope] | None:
         """The expression giving the shard_map its mesh: `mesh=`, or the `jax.set_mesh(m)` around it."""

@@ -47,16 +47,20 @@ class Use:
 
     span: the expression holding the value (a name load or a call). line: its 1-based row. text: the source of
     the enclosing use as a reader would name it (`len(mesh.shape)`, `helper(mesh)`), shortened to 72 code
-    points.
+    points. module: the module it is in, as messages show its path, when not the module of the value's
+    definition (a use in a module importing it: `analysis.importers`); "" otherwise.
     """
 
     span: Span
     line: int
     text: str
+    module: str = ""
 
     def describe(self) -> str:
-        """`\\`len(mesh.shape)\\` (line 12)` — how a fix's reason names this use."""
-        return f"`{self.text}` (line {self.line})"
+        """`\\`len(mesh.shape)\\` (line 12)`, or `... (pkg/reader.py line 3)` in another module — how a fix's
+        reason names this use."""
+        where = f"{self.module} line" if self.module else "line"
+        return f"`{self.text}` ({where} {self.line})"
 
 
 Allowlist = Callable[[ast.expr, "UseIndex"], bool]

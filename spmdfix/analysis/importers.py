@@ -1,0 +1,261 @@
+"""The uses of one module's top-level name in the other modules of the project (issue 20, cross-module safety).
+
+A fix that edits a mesh built in `pkg/config.py` changes it for every module that imports it: each of those
+uses must be on the same allowlist the module's own uses are judged by (`mesh_uses.MeshUses`). The project
+index does not scan the project (it parses modules on demand); which modules import which module, and which
+names, is given to it as data by the edge (`ProjectIndex(importers=...)`, from `spmdfix.project_graph`). Here,
+for a module and one of its names, every module of the project that imports it is parsed (through the index)
+and the places holding the value are found by scope (`uses.UseIndex.loads`):
+
+- `from pkg.config import MESH [as M]` (at any scope): each read of that binding;
+- `from pkg import config`, `import pkg.config [as c]`, `import pkg`: each `config.MESH` / `pkg.config.MESH`
+  attribute read; another attribute of the module is another name; the module object itself read any other
+  way (passed on, stored, `getattr(config, ...)`) may reach the name unseen: it is a use of its own, reported;
+- a re-export (`MESH` imported at module level, or a module-level name whose value or body mentions it, as
+  `MESH2 = MESH` or `def get_mesh(): return MESH`) is followed to the modules importing that name in turn;
+- `from pkg.config import *` and a module importing `importlib` (it may load any module by name) are
+  reported at their import statement; so is an importer that cannot be read or parsed.
+
+Code outside the project (installed consumers) is out of scope (docs/safety.md). Pure: the index reads.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind
+from spmdfix.analysis.uses import Use
+from spmdfix.model import Span
+from spmdfix.paths import relpath
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.index import ProjectIndex
+    from spmdfix.analysis.module_model import ModuleModel
+
+DYNAMIC = "<importlib>"  # the name the edge gives a module that imports `importlib`
+MODULE = "<module>"  # the name the edge gives an import of the module itself
+
+
+@dataclass(slots=True)
+class ImportedUses:
+    """Where one name's value is read in the modules importing it.
+
+    reads: (the importing module's model, the expressions there holding the value), one entry per module;
+    sites: places that may reach the value where the analysis does not look (a star import, `importlib`, the
+    module object passed on, an unreadable importer), each a `Use` naming its module. closure: every module
+    of the project importing the owner directly or not, whatever the names (arrays computed from the value may
+    reach them through calls: `mesh_uses` judges their `.sharding.mesh` reads).
+    """
+
+    reads: list[tuple[ModuleModel, list[ast.expr]]] = field(default_factory=list)
+    sites: list[Use] = field(default_factory=list)
+    closure: list[ModuleModel] = field(default_factory=list)
+
+
+def in_module(use: Use, path: str) -> Use:
+    """`use` naming the module at `path` (how a reason says it is not in the finding's module)."""
+    return replace(use, module=relpath(path))
+
+
+def imported_uses(index: ProjectIndex, owner: ModuleModel, name: str) -> ImportedUses | None:
+    """The reads of `owner`'s top-level `name` in every module of the project that imports it, directly or
+    through re-exports (module doc); None when the index was given no importers (nobody listed the
+    project's imports: the caller keeps its own reason)."""
+    out = ImportedUses()
+    todo = [(owner, name)]
+    seen: set[tuple[str, str]] = set()
+    while todo:
+        model, wanted = todo.pop()
+        path = model.ix.path
+        aliases = _aliases(model, wanted)
+        for alias in aliases:
+            seen.add((path, alias))
+        importers = index.importers_of(path)
+        if importers is None:
+            return None
+        module = index.files.module_name(path)[0]
+        for importer, names in importers.items():
+            if DYNAMIC in names:
+                out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))  # (unread)
+                continue
+            if not (aliases & names or MODULE in names or "*" in names):
+                continue
+            loaded = index.load(importer)
+            index.touch([importer])  # (a results cache keys the outcome by it too)
+            if loaded is None:
+                out.sites.append(in_module(Use(Span(0, 0, importer), 1, "(module not read or parsed)"), importer))
+                continue
+            found = _reads_in(loaded.model, module, aliases, out)
+            if found:
+                out.reads.append((loaded.model, found))
+            for alias in _reexports(loaded.model, module, aliases):
+                if (importer, alias) not in seen:
+                    todo.append((loaded.model, alias))
+    if not _add_closure(index, owner.ix.path, out):
+        return None
+    return out
+
+
+def _add_closure(index: ProjectIndex, path: str, out: ImportedUses) -> bool:
+    """Add to `out.closure` the modules importing the module at `path`, directly or not (an unreadable one to
+    `out.sites`); False when some importers are not known."""
+    seen = {path}
+    todo = [path]
+    while todo:
+        importers = index.importers_of(todo.pop())
+        if importers is None:
+            return False
+        for importer in importers:
+            if importer in seen:
+                continue
+            seen.add(importer)
+            todo.append(importer)
+            loaded = index.load(importer)
+            index.touch([importer])
+            if loaded is None:
+                out.sites.append(in_module(Use(Span(0, 0, importer), 1, "(module not read or parsed)"), importer))
+            else:
+                out.closure.append(loaded.model)
+    return True
+
+
+def _aliases(model: ModuleModel, name: str) -> set[str]:
+    """`name` and the module-level names of `model` that may carry its value to a module importing them: an
+    assigned value or a class body mentioning one of them (`MESH2 = MESH`, `S = NamedSharding(MESH, ...)`), a
+    function returning one (`def get_mesh(): return MESH`, `return NamedSharding(MESH, ...)`; a `return f(...,
+    mesh=MESH)(x)` returns what the call computes, not the mesh). Their uses are judged as the value's own."""
+    out = {name}
+    scope = model.ix.module_scope
+    grew = True
+    while grew:
+        grew = False
+        for other, bindings in scope.bindings.items():
+            if other in out:
+                continue
+            for b in bindings:
+                if b.kind in (BindingKind.ASSIGN, BindingKind.CLASS) and _mentions(b.node, out):
+                    out.add(other)
+                    grew = True
+                    break
+                if b.kind is BindingKind.DEF and _returns(model, b.node, out):
+                    out.add(other)
+                    grew = True
+                    break
+    return out
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _returns(model: ModuleModel, func: ast.AST, names: set[str]) -> bool:
+    """Whether a `return` or `yield` of `func` may give one of `names`: it is read there outside any call, or
+    inside a call that keeps it (a `NamedSharding(...)`, a call the module does not know)."""
+    ix = model.ix
+    for node in ast.walk(func):
+        if not (isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and node.value is not None):
+            continue
+        for name in ast.walk(node.value):
+            if not (isinstance(name, ast.Name) and name.id in names):
+                continue
+            calls = []
+            for a in ix.ancestors(name):
+                if a is node:
+                    break
+                if isinstance(a, ast.Call):
+                    calls.append(a)
+            if not any(_consumes(ix, c, name) for c in calls):
+                return True
+    return False
+
+
+def _consumes(ix, call: ast.Call, name: ast.Name) -> bool:
+    """Whether `call` returns something other than its argument `name`: a JAX call other than a
+    `NamedSharding`, or the call of a shard_map / jit built from it (`jax.shard_map(f, mesh=MESH)(x)`)."""
+    func = call.func
+    while isinstance(func, ast.Call):
+        func = func.func
+    qname = ix.qualname(func, ix.scope_at(call)) or ""
+    return qname.startswith("jax.") and qname not in jaxapi.NAMED_SHARDING_NAMES
+
+
+def _reexports(model: ModuleModel, module: str, aliases: set[str]) -> set[str]:
+    """The module-level names of `model` bound by importing one of `aliases` from `module`."""
+    out = set()
+    for bound, bindings in model.ix.module_scope.bindings.items():
+        for b in bindings:
+            if b.kind is BindingKind.IMPORT and b.qname in {f"{module}.{a}" for a in aliases}:
+                out.add(bound)
+    return out
+
+
+def _reads_in(model: ModuleModel, module: str, aliases: set[str], out: ImportedUses) -> list[ast.expr]:
+    """The expressions of `model` holding one of `module`'s `aliases`; star imports of `module` and reads of
+    the module object that may reach them unseen are added to `out.sites`."""
+    ix = model.ix
+    found: list[ast.expr] = []
+    qnames = {f"{module}.{a}" for a in aliases}
+    for node in ast.walk(ix.tree):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            base = _star_base(ix, node)
+            if base == module:
+                out.sites.append(in_module(model.uses.use(node), ix.path))
+    for scope in {id(s): s for s in ix.scope_by_node.values()}.values():
+        for bindings in scope.bindings.values():
+            for b in bindings:
+                if b.kind is not BindingKind.IMPORT or not b.qname:
+                    continue
+                if b.qname in qnames:
+                    found += model.uses.loads(b)
+                elif module == b.qname or module.startswith(b.qname + "."):
+                    rest = module[len(b.qname) :].lstrip(".").split(".") if module != b.qname else []
+                    for load in model.uses.loads(b):
+                        _attribute_read(model, load, rest, aliases, found, out)
+    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _attribute_read(
+    model: ModuleModel, load: ast.expr, rest: list[str], aliases: set[str], found: list, out: ImportedUses
+) -> None:
+    """One read of a module object (`config`, `pkg` of `import pkg.config`): `pkg.config.MESH` holds the value;
+    `pkg.other`, `config.DATA` do not; the module object taken whole before the name is reached may."""
+    node: ast.expr = load
+    for part in rest:
+        up = model.ix.parent.get(id(node))
+        if not (isinstance(up, ast.Attribute) and up.value is node):
+            out.sites.append(in_module(model.uses.use(node), model.ix.path))
+            return
+        if up.attr != part:
+            return
+        node = up
+    up = model.ix.parent.get(id(node))
+    if not (isinstance(up, ast.Attribute) and up.value is node):
+        out.sites.append(in_module(model.uses.use(node), model.ix.path))
+    elif up.attr in aliases:
+        found.append(up)
+
+
+def _star_base(ix, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = ix.package.split(".") if ix.package else []
+    if node.level - 1 > len(parts):
+        return ""
+    base = parts[: len(parts) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def _statement_site(index: ProjectIndex, path: str, module: str, what: str) -> Use:
+    """The import of `module` in the module at `path`, as a `Use` (the statement's text; `what` at its first
+    line when the module cannot be read)."""
+    loaded = index.load(path)
+    if loaded is not None:
+        for node in ast.walk(loaded.model.ix.tree):
+            names = node.names if isinstance(node, ast.Import) else ()
+            base = node.module if isinstance(node, ast.ImportFrom) else None
+            if base == module or any(a.name == module or a.name.startswith(module + ".") for a in names):
+                return in_module(loaded.model.uses.use(node), path)
+    return in_module(Use(Span(0, 0, path), 1, what), path)

@@ -1,0 +1,95 @@
+"""Issue 20, cross-module safety: add-axis on a mesh of another module is judged against every use of that mesh
+in every module of the project (`analysis.importers`, `MeshUses.imported_reads`), with add-axis's allowlist.
+
+Each test writes the standard layout (pkg/config.py with the mesh, pkg/model.py with a shard_map whose specs use
+every mesh axis, pkg/train.py with the vmap) plus one module that uses the mesh, and reads add-axis's
+applicability and reason from the finding at model.py's spec.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spmdfix import project_graph
+from spmdfix.api import check_source, new_project_index
+from spmdfix.model import Applicability, Options
+
+CONFIG = (
+    "import jax\nimport numpy as np\nfrom jax.sharding import Mesh\n\n"
+    "DATA, MODEL = 'data', 'model'\nMESH = Mesh(np.array(jax.devices()).reshape(2, 4), (DATA, MODEL))\n"
+)
+MODEL = (
+    "import jax\nfrom jax.sharding import PartitionSpec as P\n\nfrom .config import DATA, MESH, MODEL\n\n\n"
+    "def forward(x, w):\n    return jax.shard_map(lambda a, b: a @ b, mesh=MESH, in_specs=(P(DATA, None), "
+    "P(None, MODEL)), out_specs=P(DATA, MODEL))(x, w)\n"
+)
+TRAIN = (
+    "import jax\n\nfrom .config import DATA\nfrom .model import forward\n\n"
+    "step = jax.vmap(forward, in_axes=(0, None), spmd_axis_name=DATA)\n"
+)
+
+
+def _add_axis(tmp_path: Path, extra: dict[str, str]):
+    """add-axis of the finding at model.py's spec, the project written with `extra` modules beside it."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir(parents=True)
+    files = {"__init__.py": "", "config.py": CONFIG, "model.py": MODEL, "train.py": TRAIN, **extra}
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    project_graph.forget_graphs()
+    root = tmp_path.resolve()
+    index = new_project_index(root)
+    train = root / "pkg" / "train.py"
+    findings = check_source(train.read_text(), Options(), path=train, index=index)
+    assert findings, "the collision is found"
+    fixes = [fix for fix in findings[0].fixes if fix.title.startswith("Add mesh axis")]
+    assert len(fixes) == 1
+    return fixes[0]
+
+
+def test_mesh_used_only_on_the_allowlist_elsewhere_is_safe(tmp_path: Path) -> None:
+    place = (
+        "import jax\nfrom jax.sharding import NamedSharding, PartitionSpec as P\n\nfrom . import config\n"
+        "from .config import MESH, MODEL\n\n\ndef place(w):\n    return jax.device_put(w, NamedSharding(MESH, "
+        "P(None, MODEL)))\n\n\ndef size():\n    return config.MESH.shape[MODEL] * config.MESH.size\n"
+    )
+    fix = _add_axis(tmp_path, {"data.py": place})
+    assert fix.applicability is Applicability.SAFE, fix.reason
+    assert "not searched" not in fix.reason and "other modules that may import" not in fix.reason
+
+
+def test_a_read_off_the_allowlist_in_another_module_names_it(tmp_path: Path) -> None:
+    fix = _add_axis(tmp_path, {"reader.py": "from .config import MESH\n\nGROUPS = MESH.devices.shape[0]\n"})
+    assert fix.applicability is Applicability.UNSAFE
+    assert "`GROUPS = MESH.devices.shape[0]` (" in fix.reason and "pkg/reader.py line 3)" in fix.reason, fix.reason
+    assert "other modules that may import" not in fix.reason
+
+
+def test_a_read_through_the_module_object_and_a_reexport_is_judged(tmp_path: Path) -> None:
+    extra = {
+        "again.py": "from .config import MESH\n",
+        "reader.py": "import pkg.again\n\n\ndef axes():\n    return len(pkg.again.MESH.axis_names)\n",
+    }
+    fix = _add_axis(tmp_path, extra)
+    assert fix.applicability is Applicability.UNSAFE
+    assert "pkg/reader.py line 5)" in fix.reason, fix.reason
+
+
+def test_star_import_getattr_and_importlib_name_their_site(tmp_path: Path) -> None:
+    star = _add_axis(tmp_path / "star", {"reader.py": "from .config import *\n"})
+    assert star.applicability is Applicability.UNSAFE and "pkg/reader.py line 1)" in star.reason, star.reason
+    whole = _add_axis(tmp_path / "whole", {"reader.py": "from . import config\n\nM = getattr(config, 'MESH')\n"})
+    assert whole.applicability is Applicability.UNSAFE and "pkg/reader.py line 3)" in whole.reason, whole.reason
+    dynamic = _add_axis(tmp_path / "dyn", {"loader.py": "import importlib\n\nm = importlib.import_module('pkg.config')\n"})
+    assert dynamic.applicability is Applicability.UNSAFE
+    assert "`import importlib` (" in dynamic.reason and "pkg/loader.py line 1)" in dynamic.reason, dynamic.reason
+
+
+def test_a_function_returning_the_mesh_carries_it_to_its_importers(tmp_path: Path) -> None:
+    extra = {
+        "meshes.py": "from .config import MESH\n\n\ndef get_mesh():\n    return MESH\n",
+        "reader.py": "from .meshes import get_mesh\n\nN = get_mesh().devices.shape[0]\n",
+    }
+    fix = _add_axis(tmp_path, extra)
+    assert fix.applicability is Applicability.UNSAFE
+    assert "pkg/reader.py line 3)" in fix.reason, fix.reason
