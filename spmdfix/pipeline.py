@@ -217,11 +217,17 @@ class Checked:
 
 
 def findings_of(
-    prepared: Prepared, text: str, settings: FileSettings, *, path: Path | None = None, index: ProjectIndex | None = None
+    prepared: Prepared,
+    text: str,
+    settings: FileSettings,
+    *,
+    path: Path | None = None,
+    index: ProjectIndex | None = None,
+    reached: Iterable[Finding] = (),
 ) -> tuple[list[Finding], list[Finding], Finding | None]:
     """(reported, suppressed, syntax error) of `text`, an analysed text of the prepared file (the reported
-    findings keep every fix: `check_prepared` drops the blocked ones)."""
-    return _analysed(prepared, text, settings, path, index)[:3]
+    findings keep every fix: `check_prepared` drops the blocked ones). reached: as `check_prepared`'s."""
+    return _analysed(prepared, text, settings, path, index, reached=reached)[:3]
 
 
 def _analysed(

@@ -393,9 +393,16 @@ def _result(
 def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
     from spmdfix import noqa  # (`add-noqa` only)
 
-    where = {"path": job.path, "index": _index(job) if may_have_findings(prepared.text) else None}
-    reported, suppressed, _ = pipeline.findings_of(prepared, prepared.text, job.settings, **where)
-    # A finding in another module is suppressed by that module's comment: none is added here for it.
+    own = may_have_findings(prepared.text)
+    partial = prepared.nb is None and may_be_reached(prepared.text)
+    index = _index(job) if own or partial else None
+    # A partial run (`reaching`): the findings importers' vmaps place in this file get their comment here too.
+    partial = partial and index is not None and not walks_project(job, index.root)
+    found = _reached(job, prepared.text, index).findings if partial else ()
+    where = {"path": job.path, "index": index if own or found else None}
+    reported, suppressed, _ = pipeline.findings_of(prepared, prepared.text, job.settings, reached=found, **where)
+    # A finding in another module gets its comment in that module's file, where it sits: the command adds it
+    # there after the run (`cli.checking`), so it is left among the findings of this result.
     remaining = [f for f in reported if f.code in noqa.UNSUPPRESSIBLE or f.span.path]
     reported = [f for f in reported if not f.span.path]
     result = noqa.add_noqa(prepared.text, reported)
