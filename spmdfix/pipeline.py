@@ -283,15 +283,16 @@ def check_file(
     *,
     index: ProjectIndex | None = None,
     include_generated: bool = False,
+    reached: Iterable[Finding] = (),
 ) -> Checked:
     """The findings of one file: `text` is its content (the editor's unsaved buffer, or what was read),
     `path` where it lives (None for a buffer without one), `settings` what its configuration resolves to
     (`file_settings.resolve`), `index` the project index for imports from other modules (None: this module
-    alone).
+    alone), `reached` the findings other modules place in it (as `check_prepared`'s: a partial run).
 
     Raises `Skip` and `notebook.NotebookError` as `prepare` does.
     """
-    return check_prepared(prepare(path, text, include_generated), settings, path=path, index=index)
+    return check_prepared(prepare(path, text, include_generated), settings, path=path, index=index, reached=reached)
 
 
 # --- fixing ---------------------------------------------------------------------------------------------
