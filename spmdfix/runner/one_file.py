@@ -47,6 +47,7 @@ from spmdfix.runner.job import Job, walks_project
 from spmdfix.stamps import read_stamped
 
 if TYPE_CHECKING:
+    from spmdfix.fix_engine import Reviewer
     from spmdfix.analysis.index import ProjectIndex
     from spmdfix.stamps import FileStamp
 
@@ -283,7 +284,14 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
     )
 
 
-def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
+def fix_reviewed(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Reviewer) -> Checked | Fixed:
+    """The first step of `fix` on a file already read and prepared, as a run's worker makes it (`_fix`: its
+    own fixes, and a partial run's findings left for `cross_module.cross_module_fixes`), with `review`
+    choosing among the offered fixes (`fix --interactive`). Raises what the analysis raises."""
+    return _fix(job, source, prepared, review)
+
+
+def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Reviewer | None = None) -> Checked | Fixed:
     partial = prepared.nb is None and may_be_reached(prepared.text)
     if not may_have_findings(prepared.text) and not partial:
         # Nothing to fix or report (nor a left-out cell's syntax error: `Prepared.extra_findings`): what
@@ -293,7 +301,7 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked |
     index = _index(job)
     partial = partial and not walks_project(job, index.root)
     with index.recording() as read:
-        fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
+        fixed = pipeline.fix_prepared(prepared, job.settings, review=review, path=job.path, index=index)
         remaining, found_before, reached_depends = fixed.remaining, fixed.found_before, ()
         if partial:
             # Findings of importers' vmaps located here: left for `cross_module_fixes`, which fixes them in
