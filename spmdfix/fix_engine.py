@@ -52,7 +52,9 @@ MAX_PASSES = 8  # passes per target module, as ruff's MAX_ITERATIONS
 Offered = list[tuple[Fix, tuple[Edit, ...]]]
 # select(text, findings) -> (reported, suppressed): only reported findings are fixed.
 Selector = Callable[[str, list[Finding]], tuple[list[Finding], list[Finding]]]
-# review(target's text, offered) -> the ids of the offered fixes to apply, in order.
+# review(target's text, offered) -> the ids of the offered fixes to apply, in order. A reviewer that has a
+# `reviewing(target)` method is told each target module's path ("" for a module without one) before its passes
+# (an interactive reviewer names the file of the target's edits, whose spans have no path).
 Reviewer = Callable[[str, Offered], list[FixId]]
 # index_for(current texts, by path) -> the project index to analyse a pass with (None: the module alone). The
 # mapping changes as passes apply fixes: an index keeps a copy of what it needs, not the mapping.
@@ -168,6 +170,9 @@ class _Run:
             self.errors.append(f"{target}: cannot read")
             return
         before = self._snapshot()
+        reviewing = getattr(review, "reviewing", None)
+        if reviewing is not None:
+            reviewing(target)
         analysis = self._analysis(target, options, index_for)
         reported, suppressed = select(self.texts[target], analysis.findings)
         found, held = tuple(reported), tuple(suppressed)

@@ -1,6 +1,7 @@
 """Suppression comments: read them, filter findings by them, and add them (`check --add-noqa`).
 
-A finding is suppressed by a comment on the line where it starts:
+A finding is suppressed by a comment on the line where it starts, or (a collision whose vmap is in another
+module than its spec, `vmap_place`) on the line of the vmap's `spmd_axis_name` argument:
 
     # noqa                     every code
     # noqa: SPMD001, SPMD002   those codes (ruff's and flake8's spelling; other tools' codes may be mixed in)
@@ -31,6 +32,8 @@ _CODE = r"[A-Z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*(?i:noqa)(?::\s?(?P<codes>{_CODE}(?:[,\s]+{_CODE})*))?")
 _IGNORE = re.compile(r"#\s*spmdfix:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
 _CODES = re.compile(_CODE)
+# How the rules name the first related place of a collision: the vmap's `spmd_axis_name` (`rules.rule`).
+VMAP_PLACE = "`spmd_axis_name` "
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,35 +119,58 @@ def directives(source: str, lay: Layout | None = None) -> dict[int, Directive]:
 
 
 def split_suppressed(source: str, findings: Iterable[Finding]) -> tuple[list[Finding], list[Finding]]:
-    """(kept, suppressed): findings whose start row has a directive covering their code are suppressed.
+    """(kept, suppressed): a finding is suppressed when a directive covering its code is on the row where it
+    starts or, for a finding whose vmap is in another module than the finding (`vmap_place`), on the row of
+    the vmap's `spmd_axis_name` argument: both places a user reading the finding sees.
 
-    A finding in another module (`Span.path`, found by following an import) is judged by the comments of
-    that module's text.
+    `source` is the text of the module checked (paths ""); a place in another module (`Span.path`, found by
+    following an import, or an importer's vmap in a partial run) is judged by the comments of that module's
+    text (`files.text_of`).
     """
     found = list(findings)
-    if any(f.span.path for f in found):
-        kept, suppressed = split_suppressed(source, [f for f in found if not f.span.path])
-        for path in sorted({f.span.path for f in found if f.span.path}):
-            here = [f for f in found if f.span.path == path]
-            _, hidden = split_suppressed(text_of(path) or "", [replace(f, span=replace(f.span, path="")) for f in here])
-            hidden_rows = {(f.code, f.span.start, f.message) for f in hidden}
-            for f in here:
-                (suppressed if (f.code, f.span.start, f.message) in hidden_rows else kept).append(f)
-        return kept, suppressed
-    if not found or "#" not in source:
+    if not found:
         return found, []
-    lines = LineIndex(source)
-    if not any(_may_hold_directive(lines.line_text(lines.row_col(f.span.start)[0] - 1)) for f in found):
-        return found, []  # tokenizing a 12,000-line module costs more than its whole analysis
-    by_row = directives(source)
+    texts: dict[str, str] = {"": source}
+    rows: dict[str, tuple[LineIndex, dict[int, Directive] | None]] = {}
+
+    def directive_at(path: str, offset: int) -> Directive | None:
+        if path not in texts:
+            texts[path] = text_of(path) or ""
+        text = texts[path]
+        if "#" not in text:
+            return None
+        if path not in rows:
+            rows[path] = (LineIndex(text), None)
+        lines, by_row = rows[path]
+        row = lines.row_col(offset)[0]
+        if not _may_hold_directive(lines.line_text(row - 1)):
+            return None  # tokenizing a 12,000-line module costs more than its whole analysis
+        if by_row is None:
+            by_row = directives(text)
+            rows[path] = (lines, by_row)
+        return by_row.get(row)
+
     kept, suppressed = [], []
     for finding in found:
-        directive = by_row.get(lines.row_col(finding.span.start)[0])
-        if finding.code not in UNSUPPRESSIBLE and directive is not None and directive.suppresses(finding.code):
-            suppressed.append(finding)
-        else:
-            kept.append(finding)
+        places = [finding.span, *((vmap,) if (vmap := vmap_place(finding)) is not None else ())]
+        hidden = finding.code not in UNSUPPRESSIBLE and any(
+            (d := directive_at(span.path, span.start)) is not None and d.suppresses(finding.code) for span in places
+        )
+        (suppressed if hidden else kept).append(finding)
     return kept, suppressed
+
+
+def vmap_place(finding: Finding) -> Span | None:
+    """The span of the `spmd_axis_name` argument of the vmap of a cross-module finding (its first related
+    place, `rules.rule`'s chain) when that argument is in another module than the finding itself; else None.
+    A directive there suppresses the finding too: the collision is between the two lines, and the vmap's
+    module is where a user checking it reads it."""
+    if not finding.related:
+        return None
+    first = finding.related[0]
+    if not first.message.startswith(VMAP_PLACE) or first.span.path == finding.span.path:
+        return None
+    return first.span
 
 
 def _may_hold_directive(line: str) -> bool:

@@ -217,11 +217,17 @@ class Checked:
 
 
 def findings_of(
-    prepared: Prepared, text: str, settings: FileSettings, *, path: Path | None = None, index: ProjectIndex | None = None
+    prepared: Prepared,
+    text: str,
+    settings: FileSettings,
+    *,
+    path: Path | None = None,
+    index: ProjectIndex | None = None,
+    reached: Iterable[Finding] = (),
 ) -> tuple[list[Finding], list[Finding], Finding | None]:
     """(reported, suppressed, syntax error) of `text`, an analysed text of the prepared file (the reported
-    findings keep every fix: `check_prepared` drops the blocked ones)."""
-    return _analysed(prepared, text, settings, path, index)[:3]
+    findings keep every fix: `check_prepared` drops the blocked ones). reached: as `check_prepared`'s."""
+    return _analysed(prepared, text, settings, path, index, reached=reached)[:3]
 
 
 def _analysed(
@@ -277,15 +283,16 @@ def check_file(
     *,
     index: ProjectIndex | None = None,
     include_generated: bool = False,
+    reached: Iterable[Finding] = (),
 ) -> Checked:
     """The findings of one file: `text` is its content (the editor's unsaved buffer, or what was read),
     `path` where it lives (None for a buffer without one), `settings` what its configuration resolves to
     (`file_settings.resolve`), `index` the project index for imports from other modules (None: this module
-    alone).
+    alone), `reached` the findings other modules place in it (as `check_prepared`'s: a partial run).
 
     Raises `Skip` and `notebook.NotebookError` as `prepare` does.
     """
-    return check_prepared(prepare(path, text, include_generated), settings, path=path, index=index)
+    return check_prepared(prepare(path, text, include_generated), settings, path=path, index=index, reached=reached)
 
 
 # --- fixing ---------------------------------------------------------------------------------------------

@@ -62,11 +62,16 @@ class Reached:
 _ANALYSED: dict[str, tuple[ProjectIndex, dict[tuple, tuple[Finding, ...]]]] = {}
 
 
-def reached(path: str | Path, text: str, index: ProjectIndex, options: Options) -> Reached:
+def reached(path: str | Path, text: str, index: ProjectIndex, options: Options, live: bool = False) -> Reached:
     """The findings that modules importing the module at `path` (whose current text is `text`) place in it
     (see the module doc), with what they depend on. `index`: the project index of the module's project; when
     it would read another text for the module than `text` (an unsaved buffer, stdin), the importers are
-    analysed with an index that holds `text`. Raises what the analysis raises (front ends catch it per file)."""
+    analysed with an index that holds `text` (and the overlay of `index`). An importer in the overlay of
+    `index` (a language server's open document) is analysed in its unsaved text; which modules import the
+    checked one comes from the import graph of the files on disk, kept per process; `live` (a language
+    server, whose files change under it) lists and scans them again (`graph_of(refresh=True)`), the unsaved
+    texts of the overlay of `index` in place of their files. Raises what the analysis raises (front
+    ends catch it per file)."""
     from spmdfix import project_graph
     from spmdfix.api import analyse_source, new_project_index
     from spmdfix.project_files import DISK
@@ -74,22 +79,25 @@ def reached(path: str | Path, text: str, index: ProjectIndex, options: Options) 
     own = os.path.realpath(path)
     if not index.contains(own) or own.endswith(".ipynb"):
         return Reached()
-    graph = project_graph.graph_of(index.root)
+    if live:
+        graph = project_graph.graph_of(index.root, refresh=True, overlay=dict(index.overlay) or None)
+    else:
+        graph = project_graph.graph_of(index.root)
     depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, PARTIAL + graph.state(own))]
     importers = graph.reaching_candidates(own)
     if not importers:
         return Reached((), tuple(depends))
     on_disk = DISK.read(own)
     memo: dict[tuple, tuple[Finding, ...]] = {}  # (an index of an unsaved text: its analyses are not kept)
-    if on_disk is not None and on_disk[0] == text:
+    if on_disk is not None and on_disk[0] == text and own not in index.overlay:
         if index.root not in _ANALYSED or _ANALYSED[index.root][0] is not index:
             _ANALYSED[index.root] = (index, {})
         memo = _ANALYSED[index.root][1]
     else:
-        index = new_project_index(index.root, overlay={own: text})
+        index = new_project_index(index.root, overlay={**index.overlay, own: text})
     found: list[Finding] = []
     for importer in importers:
-        read = _importer(importer)
+        read = _buffer(index.overlay[importer]) if importer in index.overlay else _importer(importer)
         depends.append((importer, read[0] if read is not None else None))
         if read is None or not read[2]:
             continue
@@ -125,6 +133,14 @@ def _importer(path: str) -> tuple[str, str, bool] | None:
     out = (read[1], read[0], may_have_findings(read[0])) if read is not None else None
     _READ[path] = (key, out)
     return out
+
+
+def _buffer(text: str) -> tuple[str, str, bool]:
+    """(SHA-256 of the UTF-8 bytes, text, whether the text passes the prefilter) of an importer's unsaved text
+    (a language server's open document, in the index's overlay): what is analysed instead of its file."""
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest(), text, may_have_findings(text)
 
 
 def forget() -> None:

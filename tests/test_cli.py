@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -461,3 +462,71 @@ def test_a_file_given_that_cannot_be_read_is_a_finding_not_a_usage_error(
     result = invoke("check", "model.py")
     assert "Invalid value" not in result.stderr
     assert result.exit_code == 1 and "SPMD001" in result.stdout
+
+
+# --- fix --interactive across modules (issue 20): the standard layout of tests/test_partial_runs.py ---------
+
+
+def _left_in(output: str) -> int:
+    """The number of findings left that a `fix` or `fix --interactive` summary gives."""
+    found = re.search(r"(\d+) findings? left", output)
+    assert found is not None, output
+    return int(found.group(1))
+
+
+def _standard_tree(tmp_path: Path, name: str) -> Path:
+    from test_partial_runs import standard
+
+    root = tmp_path / name
+    root.mkdir()
+    return standard(root)
+
+
+def _tree_files(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text() for p in sorted((root / "src").rglob("*.py"))}
+
+
+@pytest.mark.parametrize("target", ["src/pkg/model.py", "src/pkg/train.py", "src/pkg"])
+@pytest.mark.parametrize("answer", ["y", "n"])
+def test_interactive_offers_the_fix_across_modules_and_counts_as_fix_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str, answer: str
+) -> None:
+    """Whichever file is named, the collision of train.py's vmap in model.py's shard_map is offered (its diff
+    names train.py, the file the fix edits). Accepting every fix writes what `fix` writes and leaves what it
+    leaves; refusing every fix writes nothing and leaves what `check` reports."""
+    from test_partial_runs import spmdfix
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    asked, plain = _standard_tree(tmp_path, "asked"), _standard_tree(tmp_path, "plain")
+    before = _tree_files(asked)
+    done = spmdfix(asked, "fix", "--interactive", target, stdin=f"{answer}\n" * 6)
+    assert "Apply this fix?" in done.stdout
+    assert "--- a/src/pkg/train.py\n+++ b/src/pkg/train.py\n" in done.stdout
+    if answer == "y":
+        by_fix = spmdfix(plain, "fix", target)
+        assert _tree_files(asked) == _tree_files(plain) != before
+        assert _left_in(done.stderr) == _left_in(by_fix.stdout + by_fix.stderr)
+    else:
+        checked = spmdfix(plain, "check", "--no-cache", "--output-format", "json", target)
+        assert _tree_files(asked) == before
+        assert _left_in(done.stderr) == len(json.loads(checked.stdout)) == 2
+        assert done.returncode == 1
+
+
+def test_interactive_shows_a_diff_per_file_a_fix_edits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """add-axis of the standard layout edits train.py (the vmap) and config.py (the mesh): both diffs are shown
+    before the question, and accepting it writes both files as `fix` does, saying which other file changed."""
+    from test_partial_runs import spmdfix
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    asked, plain = _standard_tree(tmp_path, "asked"), _standard_tree(tmp_path, "plain")
+    args = ("--unsafe-fixes", "--strategy", "add-axis", "src/pkg/train.py")
+    done = spmdfix(asked, "fix", "--interactive", *args, stdin="y\n")
+    question = done.stdout.split("Apply this fix?")[0]
+    assert question.count("--- a/") == 2
+    assert "+++ b/src/pkg/train.py\n" in question and "+++ b/src/pkg/config.py\n" in question
+    assert "('batch', DATA, MODEL)" in question
+    assert "src/pkg/config.py: changed by a fix of src/pkg/train.py" in done.stderr
+    by_fix = spmdfix(plain, "fix", *args)
+    assert _tree_files(asked) == _tree_files(plain)
+    assert _left_in(done.stderr) == _left_in(by_fix.stdout + by_fix.stderr) == 0

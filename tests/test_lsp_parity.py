@@ -284,3 +284,60 @@ async def test_project_root_setting_reaches_the_servers_index(client: LanguageCl
     (tmp_path / "pkg" / "pyproject.toml").write_text("[tool.spmdfix]\n")
     alone = json.loads(_cli(tmp_path, "check", "--no-cache", "--output-format", "json", "pkg/pipeline.py").stdout)
     assert alone == []
+
+
+def _fix_titles(record: dict) -> list[str]:
+    """The fixes `spmdfix check --output-format json` offers for a finding, as the server titles them."""
+    titles = []
+    for fix in [record["fix"], *record["alternatives"]] if record.get("fix") else record["alternatives"]:
+        titles.append(f"spmdfix: {fix['message']}" + (" (unsafe)" if fix["applicability"] == "unsafe" else ""))
+    return titles
+
+
+def _apply_across(edit: lsp.WorkspaceEdit, root: Path) -> dict[str, str]:
+    """The text of each file of `root` a workspace edit changes, after it (files read from disk)."""
+    uris = [dc.text_document.uri for dc in edit.document_changes or []] or list((edit.changes or {}).keys())
+    out = {}
+    for uri in uris:
+        path = Path(uri.removeprefix("file://"))
+        out[str(path.relative_to(root))] = _apply(path.read_text(), _edits(edit, uri))
+    return out
+
+
+@pytest.mark.asyncio
+async def test_the_layer_module_alone_shows_the_collision_of_its_importer_as_the_cli_does(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """Issue 20: opening only src/pkg/model.py of the standard layout (train.py, on disk, vmaps its `forward`
+    with `spmd_axis_name=config.DATA`) shows the collision at the spec, with the message, position and fixes
+    `spmdfix check src/pkg/model.py` reports; the preferred quick fix edits train.py, giving the bytes
+    `spmdfix fix src/pkg/model.py` writes."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    model = root / "src" / "pkg" / "model.py"
+    records = json.loads(_cli(root, "check", "--no-cache", "--output-format", "json", "src/pkg/model.py").stdout)
+    assert [r["code"] for r in records] == ["SPMD001", "SPMD002"]
+    await _start(client)
+    _open(client, model.read_text(), uri=model.as_uri())
+    diagnostics = await _published(client, model.as_uri(), 1)
+    got = [(d.code, d.message, d.range.start.line + 1, d.range.start.character + 1) for d in diagnostics]
+    want = [(r["code"], r["message"], r["location"]["row"], r["location"]["column"]) for r in records]
+    assert got == want
+    vmap = diagnostics[0].related_information[0]
+    assert vmap.location.uri == (root / "src" / "pkg" / "train.py").as_uri()
+    for diag, record in zip(diagnostics, records):
+        actions = await _actions(client, diag.range, [diag], uri=model.as_uri())
+        offered = [a for a in actions if a.kind == lsp.CodeActionKind.QuickFix and "Suppress" not in a.title]
+        assert sorted(a.title for a in offered) == sorted(_fix_titles(record))
+        # The preferred action is the fix `spmdfix fix` applies (listed first by the CLI).
+        assert [a.title for a in offered if a.is_preferred] == _fix_titles(record)[:1]
+    preferred = next(a for a in await _actions(client, diagnostics[0].range, [diagnostics[0]], uri=model.as_uri()) if a.is_preferred)
+    resolved = await client.code_action_resolve_async(preferred)
+    assert resolved.edit is not None
+    by_editor = _apply_across(resolved.edit, root)
+    assert sorted(by_editor) == ["src/pkg/train.py"]
+    before = {name: (root / name).read_text() for name in ("src/pkg/model.py", "src/pkg/train.py", "src/pkg/config.py")}
+    assert _cli(root, "fix", "src/pkg/model.py").returncode == 0
+    by_cli = {name: (root / name).read_text() for name in before if (root / name).read_text() != before[name]}
+    assert by_editor == by_cli

@@ -25,6 +25,7 @@ TREE = ROOT / "golden" / "add-axis" / "tree_reexport" / "input"
 COLLIDING = "P('data', None)"
 FREE = "P(None, None)"
 AT_THE_VMAP = [("SPMD001", 7, 43), ("SPMD002", 7, 43)]
+AT_THE_SPECS = [("SPMD001", 14, 59), ("SPMD002", 14, 86)]
 
 
 @pytest_lsp.fixture(config=_config("-m", "spmdfix.lsp"))
@@ -111,7 +112,9 @@ async def test_an_unsaved_buffer_of_an_imported_module_updates_the_importer(
     _open(client, pipeline.read_text(), uri=pipeline.as_uri())
     assert _codes(await _published(client, pipeline.as_uri(), 1)) == AT_THE_VMAP
     _open(client, layers.read_text(), uri=layers.as_uri())
-    assert await _published(client, layers.as_uri(), 1) == []
+    # layers.py itself shows the collision pipeline.py's vmap reaches in it, at its specs (a partial run,
+    # issue 20: before it, an open layers.py showed nothing).
+    assert _codes(await _published(client, layers.as_uri(), 1)) == AT_THE_SPECS
 
     seen = _count(client, pipeline.as_uri())
     _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text=_free_the_specs(layers)), uri=layers.as_uri())
@@ -196,3 +199,25 @@ def test_a_kept_index_is_not_reused_while_a_file_it_read_is_racy(tmp_path: Path)
     (tmp_path / "pkg" / "use.py").write_text("from pkg.config import AXIS\n")
     indexes, index = _indexes_over(tmp_path)
     assert indexes.get(tmp_path, tmp_path / "pkg" / "use.py", {}) is not index
+
+
+@pytest.mark.asyncio
+async def test_the_imported_module_alone_shows_what_its_importers_reach_in_it(client: LanguageClient, tree: Path) -> None:
+    """Only layers.py open: the vmap of pipeline.py (on disk) reaches its shard_map, and the collision shows at
+    the specs. An unsaved buffer of pipeline.py without `spmd_axis_name` clears it; closing that buffer
+    brings it back (the file on disk holds the vmap)."""
+    pipeline, layers = tree / "pkg" / "pipeline.py", tree / "pkg" / "layers.py"
+    await _start(client)
+    _open(client, layers.read_text(), uri=layers.as_uri())
+    assert _codes(await _published(client, layers.as_uri(), 1)) == AT_THE_SPECS
+    text = pipeline.read_text()
+    _open(client, text, uri=pipeline.as_uri())
+    await _published(client, pipeline.as_uri(), 1)
+    seen = _count(client, layers.as_uri())
+    plain = text.replace(", spmd_axis_name='data'", "")
+    assert plain != text
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text=plain), uri=pipeline.as_uri())
+    assert _codes(await _next_publication(client, layers.as_uri(), seen)) == []
+    seen = _count(client, layers.as_uri())
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=pipeline.as_uri())))
+    assert _codes(await _next_publication(client, layers.as_uri(), seen)) == AT_THE_SPECS

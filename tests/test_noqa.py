@@ -204,3 +204,77 @@ def test_a_module_without_a_directive_on_a_findings_row_is_not_tokenized(monkeyp
     assert noqa.split_suppressed(text, on_z) == (on_z, [])  # tokenized: the `# noqa` is in a string
     on_x = [Finding("SPMD001", "n", "m", Span(0, 1))]
     assert noqa.split_suppressed(text, on_x) == ([], on_x)
+
+
+# --- findings whose vmap is in another module (issue 20): the standard layout of tests/test_partial_runs.py ---
+
+SPEC_ROW = 12  # model.py: `return jax.shard_map(..., in_specs=P(DATA), out_specs=P(DATA))(x)`
+VMAP_ROW = 8  # train.py: `return jax.vmap(forward, spmd_axis_name=config.DATA)(xs)`
+
+
+def _with_comment(path: Path, row: int, comment: str) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    lines[row - 1] = lines[row - 1].rstrip("\n") + f"  {comment}\n"
+    path.write_text("".join(lines))
+
+
+def _cross_codes(root: Path, target: str) -> list[str]:
+    from test_partial_runs import spmdfix
+
+    done = spmdfix(root, "check", "--no-cache", "--output-format", "json", target)
+    return [r["code"] for r in json.loads(done.stdout)]
+
+
+@pytest.mark.parametrize("target", ["src/pkg/model.py", "src/pkg/train.py", "."])
+@pytest.mark.parametrize(
+    ("where", "comment", "left"),
+    [
+        ("model.py", "# noqa", []),
+        ("model.py", "# noqa: SPMD001", ["SPMD002"]),
+        ("train.py", "# noqa", []),
+        ("train.py", "# noqa: SPMD001", ["SPMD002"]),
+        ("train.py", "# spmdfix: ignore[SPMD002]", ["SPMD001"]),
+        ("train.py", "# noqa: F401", ["SPMD001", "SPMD002"]),
+    ],
+)
+def test_a_directive_on_the_spec_or_on_the_vmap_line_suppresses_a_cross_module_finding(
+    tmp_path: Path, target: str, where: str, comment: str, left: list[str]
+) -> None:
+    """Both lines of a collision across modules hold a directive: the spec's (where the finding sits) and
+    the vmap's `spmd_axis_name` (its first related place, in the importer), whichever file is checked."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    assert _cross_codes(root, target) == ["SPMD001", "SPMD002"]
+    _with_comment(root / "src/pkg" / where, SPEC_ROW if where == "model.py" else VMAP_ROW, comment)
+    assert _cross_codes(root, target) == left
+
+
+def test_a_directive_on_the_vmap_line_does_not_suppress_a_finding_of_the_same_module(work: Path) -> None:
+    """Within one module the finding's own line is the place (the vmap line of MODULE is row 18)."""
+    lines = module().splitlines(keepends=True)
+    lines[17] = lines[17].rstrip("\n") + "  # noqa\n"
+    Path("m.py").write_text("".join(lines))
+    assert codes(run("check", "--no-cache", "--output-format", "json", "m.py")) == ["SPMD001", "SPMD002"]
+
+
+@pytest.mark.parametrize("target", ["src/pkg/model.py", "src/pkg/train.py", "."])
+def test_add_noqa_puts_a_cross_module_findings_directive_on_its_own_line_in_its_own_file(tmp_path: Path, target: str) -> None:
+    """`--add-noqa` on any of the files adds `# noqa: SPMD001, SPMD002` to the spec's line in model.py (the
+    finding's own line, in the file it sits in), leaves train.py alone, says where it added it when that is
+    another file than the one checked, and a second run adds nothing."""
+    from test_partial_runs import MODEL, TRAIN, spmdfix, standard
+
+    root = standard(tmp_path)
+    done = spmdfix(root, "check", "--no-cache", "--add-noqa", target)
+    assert done.returncode == 0, done.stderr
+    assert "Added 1 noqa directive." in done.stderr + done.stdout
+    model = MODEL.splitlines()
+    model[SPEC_ROW - 1] += "  # noqa: SPMD001, SPMD002"
+    assert (root / "src/pkg/model.py").read_text() == "\n".join(model) + "\n"
+    assert (root / "src/pkg/train.py").read_text() == TRAIN
+    if target != "src/pkg/model.py":
+        assert f"src/pkg/model.py:{SPEC_ROW}: noqa directive added for SPMD001, SPMD002 (found from " in done.stderr
+    assert _cross_codes(root, target) == []
+    again = spmdfix(root, "check", "--no-cache", "--add-noqa", target)
+    assert again.returncode == 0 and "Added 0 noqa directives." in again.stderr + again.stdout

@@ -30,7 +30,11 @@ from spmdfix.cli.output import (
     summary,
     unreadable_reported,
 )
-from spmdfix.files import FileError, write_source
+from spmdfix import noqa
+from spmdfix.files import FileError, read_source, text_of, write_source
+from spmdfix.model import Finding, Span
+from spmdfix.positions import LineIndex
+from spmdfix.runner import display_path
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode
 from spmdfix.settings import ConfigError
 
@@ -203,13 +207,18 @@ def _check_once(
 def _add_noqa(run: Run) -> int:
     jobs, outcomes = run.outcomes(Mode.ADD_NOQA)
     added = errors = left = 0
+    # Findings that sit in another module than the file whose analysis found them (the shard_map's spec in
+    # model.py, found from train.py's vmap) get their comment on their own line, in their own file: the rows
+    # are taken from the text the analysis read, before this run writes anything (a comment added at a line's
+    # end keeps every row where it was).
+    elsewhere = _rows_elsewhere(outcomes)
     for job, o in zip(jobs, outcomes):
         say_problems(o, run.silent)
         errors += isinstance(o, Failed)
         if unreadable_reported(job, o):
             click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.reason}", err=True)
             left += 1  # SPMD901 is a finding (exit 1), as in `check` and `fix`
-        left += len(o.findings)
+        left += sum(1 for f in o.findings if not _goes_elsewhere(f))
         if not isinstance(o, (Checked, Fixed)):
             continue
         for error in o.errors:
@@ -227,10 +236,72 @@ def _add_noqa(run: Run) -> int:
                 click.echo(f"{o.display}: {err}", err=True)
                 errors += 1
                 left += len(o.noqa_added)
+    for path, (by_row, origin) in sorted(elsewhere.items()):
+        done, failed, skipped = _add_noqa_elsewhere(path, by_row, origin)
+        added += done
+        errors += failed
+        left += skipped
     run.say(f"Added {added} noqa directive{'s' if added != 1 else ''}.")
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if left and not run.kw["exit_zero"] else EXIT_CLEAN
+
+
+def _goes_elsewhere(finding: Finding) -> bool:
+    """Whether `--add-noqa` puts the comment of `finding` into another file than the one checked."""
+    return bool(finding.span.path) and finding.code not in noqa.UNSUPPRESSIBLE
+
+
+def _rows_elsewhere(outcomes: list[FileResult]) -> dict[str, tuple[dict[int, set[str]], str]]:
+    """path of another module -> ({row: codes of the findings starting there}, the file of the run that found
+    them first): the findings of this run that sit in another module (`Span.path`). Rows come from the text the
+    analysis read (`files.text_of`); a module that cannot be read is left out (its findings stay)."""
+    out: dict[str, tuple[dict[int, set[str]], str]] = {}
+    for o in outcomes:
+        if not isinstance(o, (Checked, Fixed)):
+            continue
+        for finding in o.findings:
+            if not _goes_elsewhere(finding):
+                continue
+            text = text_of(finding.span.path)
+            if text is None:
+                continue
+            by_row, _ = out.setdefault(finding.span.path, ({}, o.display))
+            by_row.setdefault(LineIndex(text).row_col(finding.span.start)[0], set()).add(finding.code)
+    return out
+
+
+def _add_noqa_elsewhere(path: str, by_row: dict[int, set[str]], origin: str) -> tuple[int, int, int]:
+    """Add the directives of `by_row` to the module at `path` (read now: this run may have written it) and say
+    each row it added one to. Returns (rows given a directive, errors, findings left: those on a row no comment
+    can go on)."""
+    shown = display_path(Path(path))
+    try:
+        source = read_source(Path(path))
+    except FileError as err:
+        click.echo(f"{shown}: {err}", err=True)
+        return 0, 1, 0
+    lines = LineIndex(source.text)
+    rows = [row for row in sorted(by_row) if row <= lines.line_count]
+    findings = [
+        Finding(code, "", "", Span(lines.line_start(row - 1), lines.line_start(row - 1)))
+        for row in rows
+        for code in sorted(by_row[row])
+    ]
+    result = noqa.add_noqa(source.text, findings)
+    for row in result.skipped:
+        reason = "the line ends inside a multi-line string or a continuation"
+        click.echo(f"{shown}:{row}: no noqa comment added: {reason}", err=True)
+    if not result.added:
+        return 0, 0, sum(len(by_row[row]) for row in result.skipped)
+    try:
+        write_source(source, result.text)
+    except FileError as err:
+        click.echo(f"{shown}: {err}", err=True)
+        return 0, 1, sum(len(codes) for codes in by_row.values())
+    for row in result.added:
+        click.echo(f"{shown}:{row}: noqa directive added for {', '.join(sorted(by_row[row]))} (found from {origin})", err=True)
+    return len(result.added), 0, sum(len(by_row[row]) for row in result.skipped)
 
 
 def _row_label(o: FileResult, row: int) -> str:

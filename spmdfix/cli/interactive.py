@@ -3,24 +3,33 @@
 from __future__ import annotations
 
 import functools
+import os
+from dataclasses import replace
+from pathlib import Path
 
 import click
 
 from spmdfix import notebook, pipeline, rules
 from spmdfix.cli.invocation import Run
 from spmdfix.cli.tally import Tally
-from spmdfix.files import FileError, read_source, write_source
+from spmdfix.cli.output import diff_path
+from spmdfix.diffs import unified_diff
+from spmdfix.files import FileError, read_source, text_of, write_source
 from spmdfix.model import Edit, Fix, FixId
 from spmdfix.positions import apply_edits
-from spmdfix.diffs import unified_diff
-from spmdfix.results import Mode
-from spmdfix.runner import Job
+from spmdfix.reaching import reported_once
+from spmdfix.results import Checked, Fixed, Mode
+from spmdfix.runner import Job, cross_module_fixes, display_path
+from spmdfix.runner.one_file import fix_reviewed
 
 
 class Asker:
-    """Answers for one file: each offered fix shown as one diff, then [y]es / [n]o / [a]ll / [q]uit."""
+    """Answers for one file: each offered fix shown as one diff per file it edits, then [y]es / [n]o / [a]ll /
+    [q]uit. A fix across modules (the importer's vmap of a partial run, a config module's mesh) shows the diff
+    of each module it edits, in sorted path order; the target of the edits without a path is the module the
+    fix engine says it reviews (`reviewing`), the job's file by default."""
 
-    def __init__(self, display: str, shown=None) -> None:
+    def __init__(self, display: str, shown=None, path: str = "") -> None:
         self.display = display
         # What a diff shows of an analysed text: a notebook's virtual module with its magics put back
         # (`notebook.as_written`), not the placeholders the analysis reads; a module as it is.
@@ -32,6 +41,20 @@ class Asker:
         # move the sites of the next text; `FixId.moved` follows them.
         self.refused: set[FixId] = set()
         self._accepted_edits: list[Edit] = []
+        self.path = path  # the job's file (absolute), "" when unknown
+        self.target = ""  # the module whose edits have no path ("": the job's file)
+        # The current text of each other module a fix across modules edits, as this run changed it (the
+        # engine's texts are not the reviewer's to see; a module is read when first shown).
+        self.texts: dict[str, str] = {}
+
+    def reviewing(self, target: str) -> None:
+        """Called by the fix engine before the passes over `target` (`fix_engine.Reviewer`)."""
+        # (the per-file step names the job's file as given, the step across modules by its real path)
+        target = "" if not target or os.path.realpath(target) == self.path else target
+        if target != self.target:
+            self.refused = set()  # (ids of another module's sites)
+            self._accepted_edits = []
+        self.target = target
 
     def __call__(self, text: str, offered: list[tuple[Fix, tuple[Edit, ...]]]) -> list[FixId]:
         if self._accepted_edits:
@@ -42,13 +65,11 @@ class Asker:
             if self.quit or fix.id in self.refused:
                 continue
             if self.all:
-                accepted.append(fix.id)
-                self._accepted_edits.extend(edits)
+                self._accept(fix, edits, accepted)
                 continue
             answer = self._ask(text, fix, edits)
             if answer in ("y", "a"):
-                accepted.append(fix.id)
-                self._accepted_edits.extend(edits)
+                self._accept(fix, edits, accepted)
                 self.all = answer == "a"
             elif answer == "n":
                 self.refused.add(fix.id)
@@ -56,14 +77,46 @@ class Asker:
                 self.quit = True
         return accepted
 
+    def _accept(self, fix: Fix, edits: tuple[Edit, ...], accepted: list[FixId]) -> None:
+        accepted.append(fix.id)
+        self._accepted_edits.extend(e for e in edits if not e.span.path)
+        for path, module_edits in _by_path(edits).items():
+            if path:
+                self.texts[path] = apply_edits(self._text(path), [_local(e) for e in module_edits])
+
+    def _text(self, path: str) -> str:
+        if path not in self.texts:
+            self.texts[path] = text_of(path) or ""
+        return self.texts[path]
+
     def _ask(self, text: str, fix: Fix, edits: tuple[Edit, ...]) -> str:
-        click.echo(unified_diff(self.display, self.shown(text), self.shown(apply_edits(text, edits))), nl=False)
+        by_path = _by_path(edits)
+        own = by_path.pop("", [])
+        if own or not by_path:
+            name = self.display if not self.target else diff_path(Path(self.target))
+            click.echo(unified_diff(name, self.shown(text), self.shown(apply_edits(text, own))), nl=False)
+        for path in sorted(by_path):
+            old = self._text(path)
+            new = apply_edits(old, [_local(e) for e in by_path[path]])
+            click.echo(unified_diff(diff_path(Path(path)), old, new), nl=False)
         click.echo(f"{fix.transform} ({fix.applicability}): {fix.title} — {fix.reason}")
         return click.prompt(
             "Apply this fix? [y]es / [n]o / [a]ll in this file / [q]uit",
             type=click.Choice(["y", "n", "a", "q"]),
             show_choices=False,
         )
+
+
+def _by_path(edits: tuple[Edit, ...]) -> dict[str, list[Edit]]:
+    out: dict[str, list[Edit]] = {}
+    for edit in edits:
+        out.setdefault(edit.span.path, []).append(edit)
+    return out
+
+
+def _local(edit: Edit) -> Edit:
+    """An edit of another module with its span's offsets only (as `apply_edits` takes them)."""
+    return replace(edit, span=replace(edit.span, path=""))
 
 
 def _as_written(nb: notebook.Notebook, text: str) -> str:
@@ -74,14 +127,18 @@ def _as_written(nb: notebook.Notebook, text: str) -> str:
 
 
 def interactive_fix(run: Run) -> int:
-    """`fix --interactive`: files one by one, in this process; the exit code."""
+    """`fix --interactive`: files one by one, in this process; the exit code. The findings left are counted as
+    `fix` counts them: each once, a finding a file of the run also reports from its own side left to it
+    (`reaching.reported_once`)."""
     tally = Tally()
+    left: list = []
     for path in sorted(run.sources(), key=lambda p: p.parts):
         job = run.job(path, Mode.FIX)
-        asker = Asker(job.display)
-        _interactive_file(job, asker, tally)
+        asker = Asker(job.display, path=os.path.realpath(job.path))
+        left.append(_interactive_file(job, asker, tally))
         if asker.quit:
             break
+    tally.remaining += sum(len(o.findings) for o in reported_once([o for o in left if o is not None]))
     click.echo(
         f"{tally.changed} file{'s' if tally.changed != 1 else ''} changed, "
         f"{sum(tally.applied.values())} fixes applied, {tally.remaining} findings left.",
@@ -90,8 +147,10 @@ def interactive_fix(run: Run) -> int:
     return tally.exit_code(False, run.kw["exit_zero"])
 
 
-def _interactive_file(job: Job, asker: Asker, tally: Tally) -> None:
-    """Ask about each fix of one file, then write the accepted ones."""
+def _interactive_file(job: Job, asker: Asker, tally: Tally) -> Checked | None:
+    """Ask about each fix of one file, also those that edit other modules of the project, then write every
+    module the accepted ones change. Returns the file's findings left (as a result `reported_once` takes),
+    None when it has none to count there (counted in `tally` already, or skipped)."""
     try:
         if job.path.stat().st_size > job.max_bytes:
             raise pipeline.Skip("skipped: over the --max-file-size limit")
@@ -99,29 +158,69 @@ def _interactive_file(job: Job, asker: Asker, tally: Tally) -> None:
         prepared = pipeline.prepare(job.path, source.text, job.include_generated)
     except pipeline.Skip as err:
         click.echo(f"{job.display}: {err}", err=True)
-        return
+        return None
     except (FileError, OSError, notebook.NotebookError) as err:
         click.echo(f"{job.display}: {rules.UNREADABLE.code} {err}", err=True)
         tally.remaining += 1
-        return
+        return None
     if prepared.nb is not None:
         asker.shown = functools.partial(_as_written, prepared.nb)
+        return _notebook_file(job, source, prepared, asker, tally)
+    # A module: the steps of `fix` (its own fixes, then those that edit other modules of the project or
+    # that a partial run found in the importers), each fix asked about.
+    first = fix_reviewed(job, source, prepared, asker)
+    cross = cross_module_fixes([job], [first], review=asker)
+    for error in (*first.errors, *cross.errors):
+        click.echo(f"{job.display}: {error}" if not error.startswith(job.display) else error, err=True)
+        tally.internal = tally.internal or "internal error" in error
+    own = str(job.path.resolve())
+    texts = {path: new for path, (_, new) in cross.texts.items()}
+    if isinstance(first, Fixed) and own not in texts and first.new_text != source.text:
+        texts[own] = first.new_text
+    applied = (*first.applied, *cross.applied_by.get(0, ())) if isinstance(first, Fixed) else cross.applied_by.get(0, ())
+    findings = cross.remaining.get(0, first.findings)
+    if texts and applied:
+        _write_all(job, source, texts, applied, tally)
+    return Checked(job.path, job.display, findings=tuple(findings))
+
+
+def _write_all(job: Job, source, texts: dict[str, str], applied, tally: Tally) -> None:
+    """Write every module the accepted fixes changed (the job's file from the source as read)."""
+    own = str(job.path.resolve())
+    for path in sorted(texts):
+        try:
+            if path == own:
+                write_source(source, texts[path])
+            else:
+                write_source(read_source(Path(path)), texts[path])
+                click.echo(f"{display_path(Path(path))}: changed by a fix of {job.display}", err=True)
+        except FileError as err:
+            click.echo(f"{display_path(Path(path))}: {err}", err=True)
+            tally.internal = True
+            continue
+        tally.changed += 1
+    tally.applied.update(str(f.transform) for f in applied)
+
+
+def _notebook_file(job: Job, source, prepared: pipeline.Prepared, asker: Asker, tally: Tally) -> None:
+    """A notebook, fixed alone (its cells are not modules of the project)."""
     fixed = pipeline.fix_prepared(prepared, job.settings, review=asker, path=job.path)
     for error in fixed.errors:
         click.echo(f"{job.display}: {error}", err=True)
         tally.internal = tally.internal or error.startswith("internal error")
     tally.remaining += len(fixed.remaining)
     if not fixed.applied:
-        return
+        return None
     try:
         write_source(source, prepared.render(fixed.text))
     except FileError as err:
         click.echo(f"{job.display}: {err}", err=True)
         tally.remaining += fixed.found_before - len(fixed.remaining)
-        return
+        return None
     except notebook.NotebookError as err:
         click.echo(f"{job.display}: internal error: {err}; nothing written", err=True)
         tally.internal = True
-        return
+        return None
     tally.changed += 1
     tally.applied.update(str(f.transform) for f in fixed.applied)
+    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from pathlib import Path
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,7 @@ from spmdfix.lsp.data import (
 )
 from spmdfix.lsp.documents import Document
 from spmdfix.lsp.text import PositionConverter
-from spmdfix.model import Applicability, Finding, Fix, FixId, Span
+from spmdfix.model import Applicability, Edit, Finding, Fix, FixId, Span
 from spmdfix.positions import LineIndex
 
 if TYPE_CHECKING:
@@ -94,8 +95,8 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
         for diag, finding in _findings_in_range(ls, doc, conv, params):
             preferred = settings.chosen(finding)  # what `spmdfix fix` applies with the file's settings
             for fix in finding.fixes:
-                if any(e.span.path for e in fix.node_edits):
-                    continue  # it edits other modules too: `spmdfix fix` applies it across the project
+                # (a fix that edits other modules too, the importer's vmap of a partial run, is offered as
+                # `spmdfix check` offers it: its edit spans every file it changes, `_across`)
                 is_preferred = preferred is not None and preferred.id == fix.id
                 if fix.id in fixes:
                     # Findings that share a fix (SPMD001 and SPMD002 of one shard_map) share one action.
@@ -138,7 +139,7 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                 del suppress[key]
     actions = [a for a, _ in fixes.values()] + list(suppress.values())
     fix_all_asked = bool(only) and _wants(only, FIX_ALL_KIND)
-    if _wants(only, FIX_ALL_KIND) and (ls.resolve_edits or fix_all_asked) and ls.checked(doc).fixable:
+    if _wants(only, FIX_ALL_KIND) and (ls.resolve_edits or fix_all_asked) and _fixable_here(ls.checked(doc)):
         what = "fixable" if settings.options.unsafe_fixes else "safely fixable"
         fix_all = lsp.CodeAction(
             title=f"spmdfix: Fix all {what} problems",
@@ -149,6 +150,15 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
     return actions
 
 
+def _fixable_here(checked: pipeline.Checked) -> bool:
+    """Whether fix-all has something to do: a finding whose fix `spmdfix fix` applies edits the document
+    only (fix-all edits the document; a fix across modules is a quick fix of its own)."""
+    return any(
+        (fix := checked.chosen(f)) is not None and not any(e.span.path for e in fix.node_edits)
+        for f in checked.findings
+    )
+
+
 def _build_edits(
     ls: SpmdfixServer,
     doc: Document,
@@ -157,7 +167,7 @@ def _build_edits(
 ) -> None:
     """Fill in the edits of fix actions made for the current text, with one libcst parse for all."""
     try:
-        built = pipeline.fix_edits(doc.source, [fix for _, fix in pairs])
+        built = _fix_edits(ls, doc, [fix for _, fix in pairs])
     except cst.ParserSyntaxError:
         return
     except Exception:  # noqa: BLE001 - a failed fix must not fail the request
@@ -169,11 +179,7 @@ def _build_edits(
     for action, fix in pairs:
         edits = built.get(fix.key)
         if isinstance(edits, tuple):
-            action.edit = workspace_edit(
-                ls,
-                doc,
-                [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in edits],
-            )
+            action.edit = _across(ls, doc, edits)
         elif edits is not None:
             action.disabled = lsp.CodeActionDisabled(reason=f"cannot apply: {edits}")
 
@@ -249,21 +255,61 @@ def _fix_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.Wor
             ls.tell("spmdfix: the document changed and this fix no longer applies")
             return None
         fix = current
-    source = doc.source
     try:
-        built = pipeline.fix_edits(source, [fix])[fix.key]
+        built = _fix_edits(ls, doc, [fix])[fix.key]
     except cst.ParserSyntaxError:
         ls.tell(DOES_NOT_PARSE)
         return None
     if isinstance(built, str):
         ls.tell(f"spmdfix: cannot apply `{fix.title}`: {built}")
         return None
-    conv = ls.converter(source)
-    return workspace_edit(
-        ls,
-        doc,
-        [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in built],
-    )
+    return _across(ls, doc, built)
+
+
+def _fix_edits(ls: SpmdfixServer, doc: Document, fixes: list[Fix]) -> dict[str, tuple[Edit, ...] | str]:
+    """The text edits of each of `fixes` (by key) on the document's text; a fix that edits other modules too
+    (`Span.path` of a node edit) is built on each module's text (`fix_engine.fix_edits_across`: the open
+    document's unsaved text, else the file), its edits there carrying their path. A string says why a fix's
+    edits could not be built. Raises `libcst.ParserSyntaxError` when the document does not parse."""
+    from spmdfix.fix_engine import fix_edits_across
+
+    own = [f for f in fixes if not any(e.span.path for e in f.node_edits)]
+    across = [f for f in fixes if any(e.span.path for e in f.node_edits)]
+    out: dict[str, tuple[Edit, ...] | str] = dict(pipeline.fix_edits(doc.source, own)) if own else {}
+    if across:
+        out.update({str(k): v for k, v in fix_edits_across(doc.source, across, ls.text_of).items()})
+    return out
+
+
+def _across(ls: SpmdfixServer, doc: Document, edits: Sequence[Edit]) -> lsp.WorkspaceEdit:
+    """The workspace edit of text edits of the document (`Span.path` "") and of other modules (their path):
+    one per document, in the positions of its text (an open document's buffer, else its file), versioned
+    when the client supports `documentChanges` (an open document's version; None for a file not open)."""
+    if not any(e.span.path for e in edits):
+        conv = ls.converter(doc.source)
+        return workspace_edit(ls, doc, [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in edits])
+    by_path: dict[str, list[Edit]] = {}
+    for edit in edits:
+        by_path.setdefault(edit.span.path, []).append(edit)
+    changes: dict[str, list[lsp.TextEdit]] = {}
+    versions: dict[str, int | None] = {}
+    for path in sorted(by_path):
+        other = ls.document_of(path) if path else doc
+        uri = other.uri if other is not None else Path(path).as_uri()
+        conv = ls.converter(other.source if other is not None else ls.text_of(path) or "")
+        changes[uri] = [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in by_path[path]]
+        versions[uri] = other.version if other is not None else None
+    if ls.document_changes:
+        return lsp.WorkspaceEdit(
+            document_changes=[
+                lsp.TextDocumentEdit(
+                    text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=versions[uri]),
+                    edits=text_edits,
+                )
+                for uri, text_edits in changes.items()
+            ]
+        )
+    return lsp.WorkspaceEdit(changes=changes)
 
 
 def _suppress_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.WorkspaceEdit | None:

@@ -35,6 +35,7 @@ from spmdfix.settings import ConfigError
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectIndex
+    from spmdfix.reaching import Reached
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +118,9 @@ class SpmdfixServer(LanguageServer):
         if doc.path is None or doc.path.suffix != ".ipynb":
             try:
                 with index.recording() if index is not None else contextlib.nullcontext(read) as read:
-                    checked = pipeline.check_file(doc.path, source, settings, index=index)
+                    found = self.reached(doc, source, settings, index)
+                    checked = pipeline.check_file(doc.path, source, settings, index=index, reached=found.findings)
+                read = [*read, *((path, digest) for path, digest in found.depends if os.path.isabs(path))]
             except pipeline.Skip:
                 pass
             except Exception:  # noqa: BLE001 - the one place an analysis failure is caught and reported
@@ -127,6 +130,18 @@ class SpmdfixServer(LanguageServer):
         doc.checked_source, doc.checked, doc.checked_index = source, checked, index
         doc.depends = frozenset(path for path, _ in read)
         return checked
+
+    def reached(self, doc: Document, source: str, settings: FileSettings, index: ProjectIndex | None) -> Reached:
+        """What the spmd vmaps of the modules importing the document's file place in it (`reaching.reached`,
+        a partial run as `spmdfix check model.py` makes): the modules on disk, or their open documents'
+        unsaved texts, and the import graph listed again (files change under a long-lived server). Nothing
+        for a document without a file or an index, or whose text names no shard_map, spec, mesh or sharding."""
+        from spmdfix.prefilter.reached import may_be_reached
+        from spmdfix.reaching import Reached, reached
+
+        if doc.path is None or index is None or not may_be_reached(source):
+            return Reached()
+        return reached(doc.path.resolve(), source, index, settings.options, live=True)
 
     def index(self, doc: Document, settings: FileSettings | None = None) -> ProjectIndex | None:
         """The project index for the document's analysis (None without a file): the modules of its project as
@@ -143,6 +158,21 @@ class SpmdfixServer(LanguageServer):
             str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None and d is not doc
         }
         return self.indexes.get(root, path, overlay)
+
+    def document_of(self, path: str) -> Document | None:
+        """The open document of the file at `path` (absolute), or None."""
+        for doc in self.documents.values():
+            if doc.path is not None and str(doc.path.resolve()) == path:
+                return doc
+        return None
+
+    def text_of(self, path: str) -> str | None:
+        """The text of the module at `path` (absolute) as the server sees it: its open document's unsaved
+        text, else its file (`files.text_of`); None when it cannot be read."""
+        from spmdfix.files import text_of
+
+        doc = self.document_of(path)
+        return doc.source if doc is not None else text_of(path)
 
     def findings(self, doc: Document) -> tuple[Finding, ...]:
         """The reported findings of the document's current text (`checked`)."""

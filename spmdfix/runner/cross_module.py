@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from spmdfix import pipeline
 from spmdfix.files import text_of
@@ -13,6 +14,9 @@ from spmdfix.reaching import reframed
 from spmdfix.perf import record
 from spmdfix.results import IMPORTERS_KEY, PARTIAL, Checked, FileResult, Fixed, Mode
 from spmdfix.runner.job import Job
+
+if TYPE_CHECKING:
+    from spmdfix.fix_engine import Reviewer
 
 MAX_ROUNDS = 4  # rounds of `cross_module_fixes`: each fix that changes a module re-analyses its readers once
 
@@ -28,7 +32,9 @@ class CrossModuleFixes:
     errors: tuple[str, ...]
 
 
-def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> CrossModuleFixes:
+def cross_module_fixes(
+    jobs: Sequence[Job], outcomes: Sequence[FileResult], review: Reviewer | None = None
+) -> CrossModuleFixes:
     """The second step of `fix`: apply, with `api.fix_modules` (the one fix loop, `fix_engine.fix_texts`, over
     the modules of the project), the chosen fixes that edit other modules of the project (a strip in the
     callee's file, an axis added to a mesh in another module), and analyse again
@@ -37,7 +43,8 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> C
     describe a collision a fix of another file has removed. In this process, one module after the other
     (two modules may edit the same third one), in rounds until no changed module is left unseen
     (`MAX_ROUNDS`). Notebooks are left to the first step. Starts from the texts the first step produced;
-    writes nothing."""
+    writes nothing. review: as `api.fix_modules`'s (`fix --interactive`; None: every chosen fix)."""
+    more = {} if review is None else {"review": review}
     texts = {str(o.path.resolve()): o.new_text for o in outcomes if isinstance(o, Fixed) and o.cells is None}
     before = dict(texts)
     applied: dict[int, tuple[Fix, ...]] = {}
@@ -72,7 +79,7 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> C
             def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
                 return pipeline.select(text, findings, enabled, job.options.unfixable)
 
-            result = fix_modules([job.path], job.options, root, split, texts)
+            result = fix_modules([job.path], job.options, root, split, texts, **more)
             clock = _take(result, texts, changed_at, clock)
             left = result.remaining.get(own, o.findings)
             done = result.applied
@@ -81,7 +88,7 @@ def cross_module_fixes(jobs: Sequence[Job], outcomes: Sequence[FileResult]) -> C
                 # (the one fix loop, `fix_modules`, each importer a target; only findings located here).
                 own_text = texts.get(own) or text_of(own) or ""
                 result = fix_modules(
-                    reaching_importers(own, root, texts), job.options, root, _located_in(own, own_text, job), texts
+                    reaching_importers(own, root, texts), job.options, root, _located_in(own, own_text, job), texts, **more
                 )
                 clock = _take(result, texts, changed_at, clock)
                 done += result.applied

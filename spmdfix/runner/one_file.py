@@ -47,6 +47,7 @@ from spmdfix.runner.job import Job, walks_project
 from spmdfix.stamps import read_stamped
 
 if TYPE_CHECKING:
+    from spmdfix.fix_engine import Reviewer
     from spmdfix.analysis.index import ProjectIndex
     from spmdfix.stamps import FileStamp
 
@@ -283,7 +284,14 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
     )
 
 
-def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
+def fix_reviewed(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Reviewer) -> Checked | Fixed:
+    """The first step of `fix` on a file already read and prepared, as a run's worker makes it (`_fix`: its
+    own fixes, and a partial run's findings left for `cross_module.cross_module_fixes`), with `review`
+    choosing among the offered fixes (`fix --interactive`). Raises what the analysis raises."""
+    return _fix(job, source, prepared, review)
+
+
+def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Reviewer | None = None) -> Checked | Fixed:
     partial = prepared.nb is None and may_be_reached(prepared.text)
     if not may_have_findings(prepared.text) and not partial:
         # Nothing to fix or report (nor a left-out cell's syntax error: `Prepared.extra_findings`): what
@@ -293,7 +301,7 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked |
     index = _index(job)
     partial = partial and not walks_project(job, index.root)
     with index.recording() as read:
-        fixed = pipeline.fix_prepared(prepared, job.settings, path=job.path, index=index)
+        fixed = pipeline.fix_prepared(prepared, job.settings, review=review, path=job.path, index=index)
         remaining, found_before, reached_depends = fixed.remaining, fixed.found_before, ()
         if partial:
             # Findings of importers' vmaps located here: left for `cross_module_fixes`, which fixes them in
@@ -393,9 +401,16 @@ def _result(
 def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked | Fixed:
     from spmdfix import noqa  # (`add-noqa` only)
 
-    where = {"path": job.path, "index": _index(job) if may_have_findings(prepared.text) else None}
-    reported, suppressed, _ = pipeline.findings_of(prepared, prepared.text, job.settings, **where)
-    # A finding in another module is suppressed by that module's comment: none is added here for it.
+    own = may_have_findings(prepared.text)
+    partial = prepared.nb is None and may_be_reached(prepared.text)
+    index = _index(job) if own or partial else None
+    # A partial run (`reaching`): the findings importers' vmaps place in this file get their comment here too.
+    partial = partial and index is not None and not walks_project(job, index.root)
+    found = _reached(job, prepared.text, index).findings if partial else ()
+    where = {"path": job.path, "index": index if own or found else None}
+    reported, suppressed, _ = pipeline.findings_of(prepared, prepared.text, job.settings, reached=found, **where)
+    # A finding in another module gets its comment in that module's file, where it sits: the command adds it
+    # there after the run (`cli.checking`), so it is left among the findings of this result.
     remaining = [f for f in reported if f.code in noqa.UNSUPPRESSIBLE or f.span.path]
     reported = [f for f in reported if not f.span.path]
     result = noqa.add_noqa(prepared.text, reported)
