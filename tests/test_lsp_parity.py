@@ -310,7 +310,7 @@ async def test_the_layer_module_alone_shows_the_collision_of_its_importer_as_the
 ) -> None:
     """Issue 20: opening only src/pkg/model.py of the standard layout (train.py, on disk, vmaps its `forward`
     with `spmd_axis_name=config.DATA`) shows the collision at the spec, with the message, position and fixes
-    `spmdfix check src/pkg/model.py` reports; the preferred quick fix edits train.py, giving the bytes
+    `spmdfix check src/pkg/model.py` reports; the preferred quick fix (add-axis: config.py and train.py) gives the bytes
     `spmdfix fix src/pkg/model.py` writes."""
     from test_partial_runs import standard
 
@@ -336,7 +336,7 @@ async def test_the_layer_module_alone_shows_the_collision_of_its_importer_as_the
     resolved = await client.code_action_resolve_async(preferred)
     assert resolved.edit is not None
     by_editor = _apply_across(resolved.edit, root)
-    assert sorted(by_editor) == ["src/pkg/train.py"]
+    assert sorted(by_editor) == ["src/pkg/config.py", "src/pkg/train.py"]  # add-axis: config's mesh, train's vmap
     before = {name: (root / name).read_text() for name in ("src/pkg/model.py", "src/pkg/train.py", "src/pkg/config.py")}
     assert _cli(root, "fix", "src/pkg/model.py").returncode == 0
     by_cli = {name: (root / name).read_text() for name in before if (root / name).read_text() != before[name]}

@@ -14,7 +14,7 @@
 The server never dies of what it analyses: a failure inside the analysis becomes a `window/logMessage`
 error and empty diagnostics for that document.
 
-Modules: `server` (the server, its lifecycle and document sync), `documents` (spmdfix's copy of each open
+Modules: `server` (the server, its lifecycle and document sync), `transport` (how it is started: stdio, TCP), `documents` (spmdfix's copy of each open
 document), `text` (LSP positions), `data` (diagnostics and the JSON they carry), `actions` (code actions
 and their resolution), `project` (project indexes, kept while the files they read are unchanged),
 `command` (the `spmdfix lsp` command). Every analysis goes through `spmdfix.pipeline`, the per-file entry
@@ -32,7 +32,7 @@ MAX_DEBOUNCE_MS = 10_000
 _WHERE = {
     "SpmdfixServer": "spmdfix.lsp.server",
     "create_server": "spmdfix.lsp.server",
-    "serve": "spmdfix.lsp.server",
+    "serve": "spmdfix.lsp.transport",
     "PositionConverter": "spmdfix.lsp.text",
 }
 

@@ -16,7 +16,7 @@ import click
 def lsp(tcp_port: int | None) -> None:
     """Run the language server (stdio by default)."""
     try:
-        from spmdfix.lsp.server import serve
+        from spmdfix.lsp.transport import serve
     except ImportError as err:  # depends on the install extras (tests/test_cli_conventions.py hides pygls)
         problem = click.ClickException(MISSING_EXTRA.format(err=err))
         problem.exit_code = 2  # an install problem, not findings (the CLI's exit codes)

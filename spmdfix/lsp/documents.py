@@ -62,7 +62,7 @@ class SpmdfixProtocol(LanguageServerProtocol):
     would corrupt spmdfix's copy. spmdfix applies changes to its own copy (`Document`), on LSP's lines.
     """
 
-    # Set for a client served over TCP (`server.serve_tcp`): its `exit` ends its connection, not the process
+    # Set for a client served over TCP (`transport.serve_tcp`): its `exit` ends its connection, not the process
     # (pygls's own handler calls `sys.exit`, which would take every other client down with a traceback).
     connection_stop: threading.Event | None = None
 

@@ -28,6 +28,7 @@ from spmdfix.analysis.index import ProjectIndex
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.perf import record
 from spmdfix.project_files import DISK
+from spmdfix.project_graph import importers_source
 from spmdfix.stamps import Seen, digest_file, seen, still
 
 MAX_INDEXES = 8
@@ -56,7 +57,12 @@ class ProjectIndexes:
         if kept is not None and not kept.stale and self._unchanged(kept):
             self._kept.move_to_end(key)
             return kept.index
-        index = ProjectIndex(str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay)
+        # (who imports a module, for the cross-module safety of a fix, as the CLI's index has it:
+        # `api.new_project_index`; the open documents' texts are part of the overlay)
+        index = ProjectIndex(
+            str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay,
+            importers=importers_source(root, overlay),
+        )
         kept = self._kept[key] = _Kept(index)
         self._kept.move_to_end(key)
         while len(self._kept) > self.max_indexes:

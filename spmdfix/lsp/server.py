@@ -1,4 +1,4 @@
-"""The server: its state, lifecycle (initialize, options), document sync, and how it is started.
+"""The server: its state, lifecycle (initialize, options) and document sync (`lsp.transport` starts it).
 
 Diagnostics go out on didOpen and didSave at once, on didChange after a per-document debounce.
 """
@@ -11,12 +11,10 @@ import enum
 import logging
 import os
 import sys
-import threading
 import traceback
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from pygls.io_ import run_async
 from pygls.lsp.server import LanguageServer
 
 from spmdfix import __version__, file_settings, pipeline
@@ -353,49 +351,3 @@ def create_server() -> SpmdfixServer:
     )(code_actions)
     server.feature(lsp.CODE_ACTION_RESOLVE)(resolve_code_action)
     return server
-
-
-def serve(tcp_port: int | None = None) -> None:
-    """Run the language server until the client exits: over stdio, or on 127.0.0.1:`tcp_port`.
-
-    Over stdio, anything the analysis might print goes to stderr, so it cannot corrupt the protocol stream.
-    """
-    if tcp_port is not None:
-        serve_tcp("127.0.0.1", tcp_port)
-        return
-    server = create_server()
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    saved = sys.stdout
-    sys.stdout = sys.stderr
-    try:
-        server.start_io(stdin, stdout)
-    finally:
-        sys.stdout = saved
-
-
-def serve_tcp(host: str, port: int) -> None:
-    """Serve every client that connects to `host`:`port`, each with a server (documents, settings) of its
-    own, until the process is stopped. A client that exits, or drops its connection, ends only its own
-    session: the next one is served as the first was (pygls's `start_tcp` stops the process instead)."""
-
-    async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        server = create_server()
-        stop = threading.Event()
-        server.protocol.connection_stop = stop  # type: ignore[attr-defined]
-        server.protocol.set_writer(writer)  # type: ignore[arg-type]
-        try:
-            await run_async(stop, reader, server.protocol, logger, server.report_server_error)
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass  # the client went away mid-message: its session is over
-        finally:
-            for doc in server.documents.values():
-                doc.cancel_timer()
-            writer.close()
-
-    async def main() -> None:
-        listener = await asyncio.start_server(connection, host, port)
-        async with listener:
-            await listener.serve_forever()
-
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
