@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -87,6 +88,7 @@ def watch_checks(
     the one taken before the last check; until interrupted (Ctrl-C ends it, exit code 0, as ruff's).
     A usage or configuration error of one check is printed and the watch goes on: the next change may fix
     it."""
+    _interruptible()
     clear = _CLEAR if sys.stdout.isatty() else ""  # (ruff clears a pipe too: a log gets escape codes)
     _say(f"{clear}[{_now()}] Starting spmdfix in watch mode...\n")
     try:
@@ -106,6 +108,19 @@ def watch_checks(
             _say(f"{clear}[{_now()}] File change detected...\n")
     except KeyboardInterrupt:
         return
+
+
+def _interruptible() -> None:
+    """Make Ctrl-C (SIGINT) end the watch whatever the process inherited: a process started in the background
+    of a non-interactive shell, or by a parent that ignores or blocks SIGINT, inherits that, and Python then
+    raises no KeyboardInterrupt. Watch mode runs until Ctrl-C, so it takes SIGINT back."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        return  # (signal handlers can be set from the main thread only: a test driving `watch_checks`)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _taken(take: Callable[[], Stamps]) -> Stamps | str:
