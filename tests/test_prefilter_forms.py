@@ -45,92 +45,60 @@ def _public(names: frozenset[str]) -> list[str]:
     return sorted(n for n in names if "._src." not in n)
 
 
-def _vmap_programs() -> list[tuple[str, str]]:
-    out = []
-    for name in _public(jaxapi.VMAP_NAMES):
-        for imports, vmap in _imported(name, "the_vmap"):
-            body = (
-                "def f(v):\n"
-                "    return jax.shard_map(lambda b: b * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)\n"
-                f"out = {vmap}(f, spmd_axis_name='x')(xs)\n"
-            )
-            out.append((f"vmap {name} via {imports.split()[0]}", imports + body))
-    return out
+# (kind, table, alias, program using the name spelled `{it}`): one row a form the analysis recognises.
+_SHARD_MAPPED = "def f(v):\n    return jax.shard_map(lambda b: b * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)\n"
+_SPMD_VMAPPED = "out = jax.vmap(f, spmd_axis_name='x')(xs)\n"
+_EXPLICIT = "explicit = jax.make_mesh((2, 4), ('S', 'T'))\n"
+FORMS = [
+    ("vmap", jaxapi.VMAP_NAMES, "the_vmap", _SHARD_MAPPED + "out = {it}(f, spmd_axis_name='x')(xs)\n"),
+    (
+        "shard_map", jaxapi.SHARD_MAP_NAMES, "the_shard_map",
+        "def f(v):\n    return {it}(lambda b: b * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)\n" + _SPMD_VMAPPED,
+    ),
+    (
+        "smap", jaxapi.SMAP_NAMES, "the_smap",
+        "def f(v):\n    return {it}(lambda b: b * 2, in_axes=0, out_axes=0, axis_name='x')(v)\n" + _SPMD_VMAPPED,
+    ),
+    (
+        "constraint", jaxapi.WITH_SHARDING_CONSTRAINT_NAMES, "the_constraint",
+        "def f(v):\n    return {it}(v * 2, P('x'))\n" + _SPMD_VMAPPED,
+    ),
+    (
+        "jit", jaxapi.JIT_NAMES, "the_jit",
+        "def f(v):\n    return {it}(lambda u: u * 2, out_shardings=NamedSharding(mesh, P('x')))(v)\n" + _SPMD_VMAPPED,
+    ),
+    ("partial", jaxapi.PARTIAL_NAMES, "the_partial", _SHARD_MAPPED + "out = {it}(jax.vmap, spmd_axis_name='x')(f)(xs)\n"),
+    (
+        "placement", jaxapi.DEVICE_PUT_NAMES | jaxapi.RESHARD_NAMES, "the_place",
+        _EXPLICIT
+        + "def f(v):\n"
+        "    return jax.shard_map(lambda b: b * 2, mesh=explicit, in_specs=P('S'), out_specs=P('S'))(v)\n"
+        "def main(a):\n"
+        "    placed = {it}(a, NamedSharding(explicit, P('S', None)))\n"
+        "    return jax.vmap(f)(placed)\n",
+    ),
+    (
+        "set_mesh", jaxapi.SET_MESH_NAMES, "the_set_mesh",
+        _EXPLICIT
+        + "def main(a):\n"
+        "    with {it}(explicit):\n"
+        "        placed = jax.sharding.reshard(a, P('S', None))\n"
+        "        return jax.vmap(jax.shard_map(lambda b: b * 2, in_specs=P('S'), out_specs=P('S')))(placed)\n",
+    ),
+]
 
 
-def _shard_map_programs() -> list[tuple[str, str]]:
-    out = []
-    for name in _public(jaxapi.SHARD_MAP_NAMES):
-        for imports, shard_map in _imported(name, "the_shard_map"):
-            body = (
-                "def f(v):\n"
-                f"    return {shard_map}(lambda b: b * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)\n"
-                "out = jax.vmap(f, spmd_axis_name='x')(xs)\n"
-            )
-            out.append((f"shard_map {name} via {imports.split()[0]}", imports + body))
-    for name in _public(jaxapi.SMAP_NAMES):
-        for imports, smap in _imported(name, "the_smap"):
-            body = (
-                "def f(v):\n"
-                f"    return {smap}(lambda b: b * 2, in_axes=0, out_axes=0, axis_name='x')(v)\n"
-                "out = jax.vmap(f, spmd_axis_name='x')(xs)\n"
-            )
-            out.append((f"smap {name} via {imports.split()[0]}", imports + body))
-    for name in _public(jaxapi.WITH_SHARDING_CONSTRAINT_NAMES):
-        for imports, constraint in _imported(name, "the_constraint"):
-            body = "def f(v):\n" f"    return {constraint}(v * 2, P('x'))\n" "out = jax.vmap(f, spmd_axis_name='x')(xs)\n"
-            out.append((f"constraint {name} via {imports.split()[0]}", imports + body))
-    for name in _public(jaxapi.JIT_NAMES):
-        for imports, jit in _imported(name, "the_jit"):
-            body = (
-                "def f(v):\n"
-                f"    return {jit}(lambda u: u * 2, out_shardings=NamedSharding(mesh, P('x')))(v)\n"
-                "out = jax.vmap(f, spmd_axis_name='x')(xs)\n"
-            )
-            out.append((f"jit {name} via {imports.split()[0]}", imports + body))
-    return out
+def _programs() -> list[tuple[str, str]]:
+    """(id, program) for every row of `FORMS`, every public name of its table and every import spelling."""
+    return [
+        (f"{kind} {name} via {imports.split()[0]}", imports + template.replace("{it}", it))
+        for kind, table, alias, template in FORMS
+        for name in _public(table)
+        for imports, it in _imported(name, alias)
+    ]
 
 
-def _partial_programs() -> list[tuple[str, str]]:
-    out = []
-    for name in _public(jaxapi.PARTIAL_NAMES):
-        for imports, partial in _imported(name, "the_partial"):
-            body = (
-                "def f(v):\n"
-                "    return jax.shard_map(lambda b: b * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)\n"
-                f"out = {partial}(jax.vmap, spmd_axis_name='x')(f)(xs)\n"
-            )
-            out.append((f"partial {name} via {imports.split()[0]}", imports + body))
-    return out
-
-
-def _placement_programs() -> list[tuple[str, str]]:
-    out = []
-    for name in _public(jaxapi.DEVICE_PUT_NAMES | jaxapi.RESHARD_NAMES):
-        for imports, place in _imported(name, "the_place"):
-            body = (
-                "explicit = jax.make_mesh((2, 4), ('S', 'T'))\n"
-                "def f(v):\n"
-                "    return jax.shard_map(lambda b: b * 2, mesh=explicit, in_specs=P('S'), out_specs=P('S'))(v)\n"
-                "def main(a):\n"
-                f"    placed = {place}(a, NamedSharding(explicit, P('S', None)))\n"
-                "    return jax.vmap(f)(placed)\n"
-            )
-            out.append((f"placement {name} via {imports.split()[0]}", imports + body))
-    for name in _public(jaxapi.SET_MESH_NAMES):
-        for imports, set_mesh in _imported(name, "the_set_mesh"):
-            body = (
-                "explicit = jax.make_mesh((2, 4), ('S', 'T'))\n"
-                "def main(a):\n"
-                f"    with {set_mesh}(explicit):\n"
-                "        placed = jax.sharding.reshard(a, P('S', None))\n"
-                "        return jax.vmap(jax.shard_map(lambda b: b * 2, in_specs=P('S'), out_specs=P('S')))(placed)\n"
-            )
-            out.append((f"set_mesh {name} via {imports.split()[0]}", imports + body))
-    return out
-
-
-PROGRAMS = _vmap_programs() + _shard_map_programs() + _partial_programs() + _placement_programs()
+PROGRAMS = _programs()
 
 
 def _findings_without_prefilter(source: str):
