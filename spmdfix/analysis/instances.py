@@ -11,10 +11,10 @@ walk reports the place (`analysis.lost_places`).
 from __future__ import annotations
 
 import ast
-import re
 
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.lost_places import LostPlaces
+from spmdfix.analysis.members import attribute_writes
 from spmdfix.analysis.module_model import ModuleModel
 
 
@@ -127,7 +127,7 @@ def interface(owner: ModuleModel, cls: ast.ClassDef) -> bool:
 def attribute_assigned(source: str, name: str) -> bool:
     """Whether `.name = ...` (or an augmented assignment) appears in the text: an instance may then carry an
     attribute `name` of its own, which its class's method does not tell."""
-    return re.search(rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)", source) is not None
+    return attribute_writes(source, name) > 0
 
 
 def is_self_param(binding) -> bool:

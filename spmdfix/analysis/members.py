@@ -66,8 +66,7 @@ class ClassMembers:
     def _assigned_elsewhere(self, cls: ast.ClassDef, name: str) -> bool:
         """Whether the module assigns `.name` anywhere but in the `self.name = ...` statements of `cls` (and its
         bases) that `members` read: `layer.name = 'y'`, an augmented assignment, `obj.name = ...` of another."""
-        pattern = rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
-        written = len(re.findall(pattern, self.ix.source))
+        written = attribute_writes(self.ix.source, name)
         own = 0
         for node in self.ix.attribute_assigns:
             for target in node.targets:
@@ -304,3 +303,9 @@ def _is_self_attr(target: ast.AST, name: str) -> bool:
         and isinstance(target.value, ast.Name)
         and target.value.id == "self"
     )
+
+
+def attribute_writes(source: str, name: str) -> int:
+    """How many times `.name = ...` (or an augmented assignment to `.name`) is written in the text: an object
+    may then carry an attribute `name` of its own, which its class does not tell."""
+    return len(re.findall(rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)", source))
