@@ -29,7 +29,11 @@ def test_programs_are_deterministic_and_parse() -> None:
         assert source == gen.render(gen.draw(seed))
         tree = ast.parse(source)
         names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-        assert {"main", "apply", "ref_apply"} <= names, seed
+        # the mapped function: `apply`, or (issue 22's instance) the class's `apply` or `__call__`
+        names |= {f"{c.name}.{n.name}" for c in tree.body if isinstance(c, ast.ClassDef)
+                  for n in c.body if isinstance(n, ast.FunctionDef)}
+        mapped = {"Block.apply", "Layer.__call__"} if "instance" in gen.tracked(gen.draw(seed)) else {"apply"}
+        assert {"main", "ref_apply"} <= names and names & mapped, seed
 
 
 def test_every_feature_value_renders_alone() -> None:
