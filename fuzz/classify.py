@@ -42,6 +42,12 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     # H2 with the inner vmap spelled jax.lax.map(..., batch_size=k) under check_vma=True (issue 22 kind 7;
     # SPMD007's message names it; safety/measurements/lax_map_and_smap_infer.py)
     ("which require replication which can't be statically inferred", frozenset({"SPMD007"})),
+    # SPMD003's capture on an Explicit mesh (a batched value under all-replicated specs, a value whose input is
+    # placed beyond its batch dimension, a closure over a placed array: `For primitive mul, context mesh ...`)
+    ("should match the aval mesh", frozenset({"SPMD003"})),
+    # SPMD008's axis_names naming the spmd axis while the batch is placed on it (Explicit mesh; SPMD006.md names
+    # the same error for a plain vmap mapping the axis away)
+    ("to be a subset of mesh.axis_names", frozenset({"SPMD006", "SPMD008"})),
 )
 
 # (rule code, feature predicate) pairs where a rule documents a warning on a program that runs correctly.

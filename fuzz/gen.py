@@ -636,7 +636,8 @@ class _Writer:
                       "        self.axis = axis", ""]
         else:
             lines += ["    def __init__(self, scale):", "        self.scale = scale", ""]
-        lines += ["    " + line if line else "" for line in block]
+        # (a block line may hold two statements: the mesh read `n0, = ...\n    N = n0`)
+        lines += ["    " + line if line else "" for line in "\n".join(block).split("\n")]
         method = "apply" if entry == "method" else "__call__"
         lines += ["", f"    def {method}(self, {params}):", f"        {apply_body}", "", ""]
         return lines
