@@ -50,6 +50,12 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     ("to be a subset of mesh.axis_names", frozenset({"SPMD006", "SPMD008"})),
 )
 
+# The rules that describe an error of a program whose vmap is plain (no spmd_axis_name): the others describe
+# what an spmd vmap meets. A plain vmap's shard_map body closing over a value placed on an Explicit axis fails
+# with SPMD003's text (`For primitive mul, context mesh ...`; JAX refuses such closures with or without a vmap),
+# which no rule claims there.
+PLAIN_VMAP_RULES = frozenset({"SPMD006"})
+
 # (rule code, feature predicate) pairs where a rule documents a warning on a program that runs correctly.
 # Empty: no rule doc says it warns on code JAX runs correctly (SPMD007's doc says JAX raises there).
 DOCUMENTED_WARNINGS: tuple[tuple[str, dict], ...] = ()
@@ -136,7 +142,7 @@ def judge(reply: dict) -> Verdict:
         return v
     v.count(f"program:{original['status']}")
     codes = {f["code"] for f in reply["findings"]}
-    _judge_findings(v, original, codes, bool(reply.get("unfollowed")))
+    _judge_findings(v, original, codes, bool(reply.get("unfollowed")), reply.get("spmd_vmap", True))
     for fix in reply["fixes"]:
         if fix["error"].startswith("crash"):
             inv = AUTO_FIX if fix["strategy"] == "auto" else SAFE_FIX
@@ -151,12 +157,15 @@ def judge(reply: dict) -> Verdict:
     return v
 
 
-def _judge_findings(v: Verdict, original: dict, codes: set[str], unfollowed: bool) -> None:
+def _judge_findings(v: Verdict, original: dict, codes: set[str], unfollowed: bool, spmd_vmap: bool) -> None:
     """The finding and clean invariants. `unfollowed`: the program has an SPMD910 record (which excuses a
-    missing finding one program at a time, and is bounded as a share over the run)."""
+    missing finding one program at a time, and is bounded as a share over the run); `spmd_vmap`: its vmap has
+    spmd_axis_name (else only `PLAIN_VMAP_RULES` describe its errors)."""
     status, error = original["status"], original["error"]
     if status == "raised":
         rules = explaining_rules(error)
+        if rules is not None and not spmd_vmap:
+            rules = (rules & PLAIN_VMAP_RULES) or None
         if rules is None:
             v.count("finding:other-error")
             return

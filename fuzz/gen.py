@@ -429,6 +429,13 @@ def _fit_shardings(f: dict, explicit: bool) -> dict:
     return f
 
 
+def resolved(features: dict) -> dict:
+    """The features the program renders: `features` (missing ones at their defaults) made consistent with each
+    other (a feature that does not fit is rendered off or as the nearest form; some set others). What
+    fuzz/known_open.py matches, so that an entry covers what the program is, not what was drawn."""
+    return dict(_plan(features).f)
+
+
 def without_tracked(features: dict) -> dict:
     """`features` with issue 23's features (TRACKED) off: for a drawn seed, the program of the grammar before
     them, byte for byte (the seeds fuzz/README.md names before its section "Issue 23's grammar")."""

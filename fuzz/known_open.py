@@ -53,6 +53,18 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
 )
 
 
+KNOWN_OPEN += (
+    KnownOpen("finding:missed:should match the aval mesh",
+              {"mesh_spelling": _EXPLICIT, "spec": ("replicated",), "jit": ("jit_block",)}, 30018,
+              "issue 22 (fuzzer, found with the silence metric; not one of issue 22's new spellings): a shard_map "
+              "body with all-replicated specs closing over a value the spmd vmap batches (`m = x.mean() + 2.0`, "
+              "`s = jnp.exp(w)`) in a `@jax.jit`-decorated function, on an Explicit mesh whose batch is placed on "
+              "the spmd axis: JAX raises `For primitive mul, context mesh ... should match the aval mesh`, which "
+              "SPMD003.md says is reported; without the `@jax.jit` it is (seed 30018 shrunk: jit='jit_block', "
+              "spec='replicated', a batched capture), with it neither a finding nor an SPMD910 record"),
+)
+
+
 def known_entry(violation: Violation, features: dict) -> KnownOpen | None:
     """The entry of KNOWN_OPEN covering this violation of a program with these features, or None."""
     for entry in KNOWN_OPEN:

@@ -227,7 +227,7 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
                         first = (reply.get("unfollowed") or [{}])[0]
                         log(f"ONLY SPMD910 seed {seed}: line {first.get('line')}: {first.get('what', '')[:160]}")
                     for v in verdict.violations:
-                        known = known_entry(v, features)
+                        known = known_entry(v, gen.resolved(features))
                         record = _record(seed, v, features, known)
                         (summary.known if known else summary.new).append(record)
                         if known is None:

@@ -3,7 +3,7 @@
 Protocol (fuzz/run.py drives it): one JSON request per stdin line,
 `{"id", "source", "runs": [[strategy, unsafe_fixes], ...]}`; one JSON reply per stdout line:
 
-    {"id", "original": RUN, "findings": [FINDING], "unfollowed": [UNFOLLOWED], "fixes": [{"strategy", "unsafe", "output": index | None,
+    {"id", "original": RUN, "findings": [FINDING], "unfollowed": [UNFOLLOWED], "spmd_vmap": bool, "fixes": [{"strategy", "unsafe", "output": index | None,
      "error": str, "transforms": [applied transform]}], "outputs": [{"source", "run": RUN, "findings": [FINDING]}]}
 
 RUN is `{"status": "match" | "differs" | "raised" | "invalid", "error": "Type: message"}` ("invalid": the
@@ -103,7 +103,10 @@ def evaluate(request: dict) -> dict:
     """Run the program, check it, fix it with every requested (strategy, unsafe) and run each new output."""
     source = request["source"]
     reply: dict = {"id": request.get("id"), "original": run_program(source), "findings": findings_of(source),
-                   "unfollowed": unfollowed_of(source)}
+                   "unfollowed": unfollowed_of(source),
+                   # the generator writes `spmd_axis_name` only where the program's vmap has one (never in the
+                   # reference): without it the program's vmap is plain
+                   "spmd_vmap": "spmd_axis_name" in source}
     runs = request.get("runs") or [[str(s), u] for s in STRATEGIES for u in (False, True)]
     outputs: list[str] = []
     fixes = []

@@ -481,6 +481,33 @@ def test_judge_only_an_spmd910_record_is_counted_apart_and_neither_is_silence() 
     assert judge(_reply(lax_map, ["SPMD007"])).violations == []
 
 
+def test_judge_errors_of_a_plain_vmap_are_described_by_spmd006_only() -> None:
+    # a plain vmap's body closing over a value placed on an Explicit axis fails with SPMD003's text: no rule
+    # claims it there (seed 30039); under an spmd vmap it is SPMD003's (seed 30018, known open)
+    context = {"status": "raised", "error": "ValueError: For primitive mul, context mesh AbstractMesh('x': 2) "
+                                            "should match the aval mesh AbstractMesh('x': 2)"}
+    assert judge({**_reply(context), "spmd_vmap": False}).counts["finding:other-error"] == 1
+    assert [v.key for v in judge({**_reply(context), "spmd_vmap": True}).violations] == [
+        "finding:missed:should match the aval mesh"]
+    manual = {"status": "raised", "error": "ValueError: shard_map in_specs argument must refer to an axis marked as "
+                                           "manual (frozenset({'y'}))"}
+    assert judge({**_reply(manual, ["SPMD006"]), "spmd_vmap": False}).counts["finding:found"] == 1
+    assert [v.key for v in judge({**_reply(manual, ["SPMD001"]), "spmd_vmap": False}).violations] == [
+        "finding:missed:must refer to an axis marked as manual"]
+
+
+def test_known_open_matches_the_features_a_program_renders() -> None:
+    from fuzz.classify import Violation
+    from fuzz.known_open import known_entry
+
+    # seed 30018 drew an Auto mesh spelling; its reshard placement makes the mesh Explicit, as rendered
+    drawn = {**gen.defaults(), "mesh_spelling": "reshape_tuple", "spec": "replicated", "jit": "jit_block",
+             "capture_under_decorator": "bare_decorator", "reshard_batch": "statement"}
+    missed = Violation("finding", "finding:missed:should match the aval mesh", "", False, "")
+    assert known_entry(missed, drawn) is None
+    assert known_entry(missed, gen.resolved(drawn)).seed == 30018
+
+
 def test_silence_share_over_a_run_is_bounded_at_five_percent() -> None:
     from fuzz.classify import silence
     from fuzz.run import Summary
