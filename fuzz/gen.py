@@ -398,8 +398,12 @@ def _issue22_overrides(f: dict) -> dict:
         else:
             if f["mesh_spelling"] not in _EXPLICIT_SPELLINGS:
                 f["mesh_spelling"] = "make_mesh"
-            if f["reshard_plain"] and f["tuple_coll"] == "none":
-                f.update(spmd="none", placement="a0")
+            if f["tuple_coll"] != "none":
+                f["reshard_plain"] = False  # a tuple entry with a collective needs its spmd vmap
+            if f["reshard_plain"]:
+                # the batch on the first mesh axis, each example as the specs expect (`_main`): a plain vmap
+                # maps that axis away, SPMD006 when a spec names it (issue 22 kind 6), clean otherwise
+                f.update(spmd="none", placement="matching")
     if f["reshard_batch"] == "none":
         f["reshard_plain"] = False
     if f["device_list_mesh"] != "none":
@@ -1112,6 +1116,8 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
         a1 = p.names[1] if len(p.names) > 1 else None
         if placement == "matching":
             batch_entry = None if not p.spmd else (p.spmd[0] if len(p.spmd) == 1 else tuple(p.spmd))
+            if f["reshard_plain"]:
+                batch_entry = a0  # issue 22's reshard_batch before a plain vmap (no spmd axis)
             inner = [None] * (p.rank - p.block_rank) + list(p.entries)
             if p.outer_entries:
                 inner = [tuple(_axes(p.outer_entries[0]) + _axes(p.entries[0]))]

@@ -328,7 +328,7 @@ def test_issue22_axis_names_computed_from_the_mesh() -> None:
 
 
 def test_issue22_reshard_placements_and_lax_map() -> None:
-    with_form = gen.render({"reshard_batch": "with", "reshard_plain": True})
+    with_form = gen.render({"reshard_batch": "with", "reshard_plain": True})  # the spec names the placed axis
     assert "jax.make_mesh((2, 4), ('x', 'y'))" in with_form  # an Explicit mesh
     assert ("    reference = np.asarray(jax.vmap(ref_apply)(xs0))\n    with jax.set_mesh(mesh):\n"
             "        xs = jax.sharding.reshard(xs, P('x', None))\n        result = jax.vmap(apply)(xs)") in with_form
