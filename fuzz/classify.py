@@ -45,6 +45,8 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     # SPMD003's capture on an Explicit mesh (a batched value under all-replicated specs, a value whose input is
     # placed beyond its batch dimension, a closure over a placed array: `For primitive mul, context mesh ...`)
     ("should match the aval mesh", frozenset({"SPMD003"})),
+    # ... and a capture over an Auto spmd axis, or of an input placed on Explicit axes (SPMD003.md)
+    ("Closing over inputs to shard_map", frozenset({"SPMD003"})),
     # SPMD008's axis_names naming the spmd axis while the batch is placed on it (Explicit mesh; SPMD006.md names
     # the same error for a plain vmap mapping the axis away)
     ("to be a subset of mesh.axis_names", frozenset({"SPMD006", "SPMD008"})),

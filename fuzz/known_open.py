@@ -54,6 +54,12 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
 
 
 KNOWN_OPEN += (
+    KnownOpen("finding:missed:must refer to an axis marked as manual",
+              {"spmd": ("none",), "mesh_spelling": _EXPLICIT, "reshard_plain": (True,),
+               "vmap_form": ("decorator", "jit_above_decorator")}, 33034,
+              "seed 494's kind drawn by issue 22's reshard_batch before a plain vmap (the batch placed on the first "
+              "axis by `jax.sharding.reshard`, each example as the specs expect): a plain vmap applied as a "
+              "decorator is not followed (analysis.placement.plain_vmaps), so nothing is reported"),
     KnownOpen("finding:missed:should match the aval mesh",
               {"mesh_spelling": _EXPLICIT, "spec": ("replicated",), "jit": ("jit_block",)}, 30018,
               "issue 22 (fuzzer, found with the silence metric; not one of issue 22's new spellings): a shard_map "
