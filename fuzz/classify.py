@@ -52,11 +52,12 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     ("to be a subset of mesh.axis_names", frozenset({"SPMD006", "SPMD008"})),
 )
 
-# The rules that describe an error of a program whose vmap is plain (no spmd_axis_name): the others describe
-# what an spmd vmap meets. A plain vmap's shard_map body closing over a value placed on an Explicit axis fails
-# with SPMD003's text (`For primitive mul, context mesh ...`; JAX refuses such closures with or without a vmap),
-# which no rule claims there.
-PLAIN_VMAP_RULES = frozenset({"SPMD006"})
+# The rules that describe an error of a program whose vmap is plain (no spmd_axis_name): SPMD006 (the vmap maps
+# away a placed axis a spec names) and SPMD008 (`check_vma=False` over a batch placed on an Explicit axis, its
+# doc's plain-vmap paragraph); the others describe what an spmd vmap meets. A plain vmap's shard_map body
+# closing over a value placed on an Explicit axis fails with SPMD003's text (`For primitive mul, context mesh
+# ...`; JAX refuses such closures with or without a vmap), which no rule claims there.
+PLAIN_VMAP_RULES = frozenset({"SPMD006", "SPMD008"})
 
 # (rule code, feature predicate) pairs where a rule documents a warning on a program that runs correctly.
 # Empty: no rule doc says it warns on code JAX runs correctly (SPMD007's doc says JAX raises there).

@@ -481,7 +481,7 @@ def test_judge_only_an_spmd910_record_is_counted_apart_and_neither_is_silence() 
     assert judge(_reply(lax_map, ["SPMD007"])).violations == []
 
 
-def test_judge_errors_of_a_plain_vmap_are_described_by_spmd006_only() -> None:
+def test_judge_errors_of_a_plain_vmap_are_described_by_spmd006_and_spmd008_only() -> None:
     # a plain vmap's body closing over a value placed on an Explicit axis fails with SPMD003's text: no rule
     # claims it there (seed 30039); under an spmd vmap it is SPMD003's (seed 30018, known open)
     context = {"status": "raised", "error": "ValueError: For primitive mul, context mesh AbstractMesh('x': 2) "
@@ -494,6 +494,8 @@ def test_judge_errors_of_a_plain_vmap_are_described_by_spmd006_only() -> None:
     assert judge({**_reply(manual, ["SPMD006"]), "spmd_vmap": False}).counts["finding:found"] == 1
     assert [v.key for v in judge({**_reply(manual, ["SPMD001"]), "spmd_vmap": False}).violations] == [
         "finding:missed:must refer to an axis marked as manual"]
+    # SPMD008's check_vma=False over a batch placed on an Explicit axis fails under a plain vmap too (seed 40284)
+    assert judge({**_reply(manual, ["SPMD008"]), "spmd_vmap": False}).counts["finding:found"] == 1
 
 
 def test_known_open_matches_the_features_a_program_renders() -> None:
