@@ -441,14 +441,15 @@ def resolved(features: dict) -> dict:
 
 
 def without_tracked(features: dict) -> dict:
-    """`features` with issue 23's features (TRACKED) off: for a drawn seed, the program of the grammar before
-    them, byte for byte (the seeds fuzz/README.md names before its section "Issue 23's grammar")."""
+    """`features` with issue 23's and issue 22's features (TRACKED) off: for a drawn seed, the program of the
+    grammar before them, byte for byte (the seeds fuzz/README.md names before its section "Issue 23's grammar")."""
     return {**features, **{name: FEATURES[name][0] for name in TRACKED}}
 
 
 def tracked(features: dict) -> dict:
-    """Issue 23's features (TRACKED) that the rendered program has: name -> the value rendered, for those not
-    off (a feature that does not fit the others is rendered off; fuzz/run.py counts these per feature)."""
+    """Issue 23's and issue 22's features (TRACKED) that the rendered program has: name -> the value rendered,
+    for those not off (a feature that does not fit the others is rendered off; fuzz/run.py counts these per
+    feature)."""
     f = _plan(features).f
     return {name: f[name] for name in TRACKED if f[name] != FEATURES[name][0]}
 

@@ -2,7 +2,7 @@
 
     python fuzz/run.py --seed 0 --n 200 --jobs 2 [--time-budget SECONDS] [--out DIR] [--no-shrink]
     python fuzz/run.py --seeds 186,321 --jobs 1       # given seeds only (reproducing a violation)
-    python fuzz/run.py --seeds 186,321 --untracked    # ... as drawn before issue 23's grammar features
+    python fuzz/run.py --seeds 186,321 --untracked    # ... as drawn before issues 23's and 22's features
 
 For each seed (seed .. seed+n-1) a program is generated (fuzz/gen.py), run, checked and fixed with every
 strategy of `spmdfix.model.STRATEGIES`, with and without --unsafe-fixes, and every output is run
@@ -178,7 +178,8 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
          shrink: bool = True, log=print, untracked: bool = False) -> Summary:
     """Generate, run, check and fix the programs of `seeds` with `jobs` workers; a Summary of the run.
 
-    `untracked`: issue 23's features off (`gen.without_tracked`), the programs the seeds had before them.
+    `untracked`: issue 23's and issue 22's features off (`gen.without_tracked`), the programs the seeds had
+    before them.
 
     Stops dispatching new seeds once `time_budget` seconds have passed. Each violation kind (key) that is not
     known-open is shrunk once (fuzz/shrink.py) and saved to `out` with the unshrunk program.
@@ -296,7 +297,8 @@ def print_summary(summary: Summary, log=print) -> None:
         by_inv = ", ".join(f"{inv} {n}" for inv, n in e.get("violating_by_invariant", {}).items())
         only = summary.unfollowed_by_feature.get(name, 0)
         log(f"feature {name}: drawn {e['drawn']}, failed as written {e['failed']}, violating {e['violating']}"
-            + (f" [{by_inv}]" if by_inv else "") + (f", only SPMD910 {only}" if only else "") + (f" (seeds {', '.join(map(str, seeds[:6]))})" if seeds else ""))
+            + (f" [{by_inv}]" if by_inv else "") + (f", only SPMD910 {only}" if only else "")
+            + (f" (seeds {', '.join(map(str, seeds[:6]))})" if seeds else ""))
     for title, records in (("NEW (not known-open)", summary.new), ("known-open", summary.known)):
         kinds: dict[str, list[int]] = {}
         for r in records:
@@ -324,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="folder for violating programs and summary.json")
     parser.add_argument("--no-shrink", action="store_true", help="save violations without shrinking them")
     parser.add_argument("--untracked", action="store_true",
-                        help="issue 23's grammar features off: the programs seeds had before them (fuzz/README.md)")
+                        help="issue 23's and 22's grammar features off: the programs seeds had before them "
+                             "(fuzz/README.md)")
     args = parser.parse_args(argv)
     seeds = args.seeds if args.seeds is not None else list(range(args.seed, args.seed + args.n))
     summary = fuzz(seeds, args.jobs, args.time_budget, args.out, not args.no_shrink, untracked=args.untracked)

@@ -10,8 +10,10 @@ RUN is `{"status": "match" | "differs" | "raised" | "invalid", "error": "Type: m
 reference itself raised, a generator bug) (as tests/runtime_oracle.py
 classifies: `main()` returns `(result, reference)`, compared with numpy.allclose); FINDING is
 `{"code", "line", "message"}`; UNFOLLOWED is an SPMD910 record of the original program (a place on the way
-from an spmd vmap that the analysis could not follow), `{"line", "what"}`. A fix that leaves the source unchanged has `output` None. Outputs equal to each
-other are run once. spmdfix is called through its public API (`spmdfix.api.check_source`, `analyse_source`, `fix_source`).
+from an spmd vmap that the analysis could not follow), `{"line", "what"}`; `spmd_vmap` says whether the
+program's vmap has spmd_axis_name. A fix that leaves the source unchanged has `output` None. Outputs equal to
+each other are run once. spmdfix is called through its public API (`spmdfix.api.check_source`,
+`analyse_source`, `fix_source`).
 XLA_FLAGS gives 8 CPU devices, set before jax is imported, as the golden runtime tier does.
 """
 

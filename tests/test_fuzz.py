@@ -254,7 +254,8 @@ def test_issue23_mesh_from_the_device_list() -> None:
 
 def test_issue22_instances_and_attributes_read_through_self() -> None:
     method = gen.render({"instance": "method"})
-    assert "class Block:\n    def __init__(self, scale):\n        self.scale = scale\n\n    def block(self, x):" in method
+    assert "class Block:\n    def __init__(self, scale):\n        self.scale = scale\n\n    def block(self, x):" \
+        in method
     assert "    def apply(self, x):\n        return self.block(x)" in method
     assert "    blk = Block(1.0)\n    result = jax.vmap(blk.apply, spmd_axis_name='x')(xs)" in method
     attr = gen.render({"instance": "call_class_attr"})
@@ -277,7 +278,8 @@ def test_issue22_spmd_axis_name_through_kwargs_and_defaults() -> None:
     assert "def batched(fn, **kw):\n    return jax.vmap(fn, **kw)" in forward
     assert "result = batched(apply, in_axes=(0, 0), spmd_axis_name='x')(xs, ws)" in forward
     store = gen.render({"spmd_flow": "kwargs_subscript", "jit": "jit_outer"})
-    assert "    opts = {}\n    opts[\"spmd_axis_name\"] = 'x'\n    result = jax.jit(jax.vmap(apply, **opts))(xs)" in store
+    assert "    opts = {}\n    opts[\"spmd_axis_name\"] = 'x'\n    result = jax.jit(jax.vmap(apply, **opts))(xs)" \
+        in store
     default = gen.render({"spmd_flow": "param_default"})
     assert "def accumulate(fn, xs, spmd_axis_name='x'):\n    return jax.vmap(fn, spmd_axis_name=spmd_axis_name)(xs)" \
         in default and "result = accumulate(apply, xs)" in default
