@@ -440,6 +440,12 @@ def resolved(features: dict) -> dict:
     return dict(_plan(features).f)
 
 
+def spmd_vmap(features: dict) -> bool:
+    """Whether the program's vmap has spmd_axis_name (in any spelling: a keyword, positional, through `**kw`, a
+    parameter default); else it is a plain vmap (fuzz/classify.py judges its errors by SPMD006 and SPMD008)."""
+    return bool(_plan(features).spmd)
+
+
 def without_tracked(features: dict) -> dict:
     """`features` with issue 23's and issue 22's features (TRACKED) off: for a drawn seed, the program of the
     grammar before them, byte for byte (the seeds fuzz/README.md names before its section "Issue 23's grammar")."""

@@ -209,7 +209,7 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
                 if untracked:
                     features = gen.without_tracked(features)
                 source = gen.render(features, f"fuzz seed {seed}")
-                reply = worker.evaluate({"id": seed, "source": source})
+                reply = worker.evaluate({"id": seed, "source": source, "spmd_vmap": gen.spmd_vmap(features)})
                 with lock:
                     summary.programs += 1
                     if summary.programs % PROGRESS_EVERY == 0:

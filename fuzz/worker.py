@@ -1,7 +1,7 @@
 """A long-lived process that imports jax once and evaluates generated programs sent to it.
 
 Protocol (fuzz/run.py drives it): one JSON request per stdin line,
-`{"id", "source", "runs": [[strategy, unsafe_fixes], ...]}`; one JSON reply per stdout line:
+`{"id", "source", "runs": [[strategy, unsafe_fixes], ...], "spmd_vmap": bool}`; one JSON reply per stdout line:
 
     {"id", "original": RUN, "findings": [FINDING], "unfollowed": [UNFOLLOWED], "spmd_vmap": bool, "fixes": [{"strategy", "unsafe", "output": index | None,
      "error": str, "transforms": [applied transform]}], "outputs": [{"source", "run": RUN, "findings": [FINDING]}]}
@@ -10,8 +10,8 @@ RUN is `{"status": "match" | "differs" | "raised" | "invalid", "error": "Type: m
 reference itself raised, a generator bug) (as tests/runtime_oracle.py
 classifies: `main()` returns `(result, reference)`, compared with numpy.allclose); FINDING is
 `{"code", "line", "message"}`; UNFOLLOWED is an SPMD910 record of the original program (a place on the way
-from an spmd vmap that the analysis could not follow), `{"line", "what"}`; `spmd_vmap` says whether the
-program's vmap has spmd_axis_name. A fix that leaves the source unchanged has `output` None. Outputs equal to
+from an spmd vmap that the analysis could not follow), `{"line", "what"}`; `spmd_vmap` is the request's (whether the
+program's vmap has spmd_axis_name; default true). A fix that leaves the source unchanged has `output` None. Outputs equal to
 each other are run once. spmdfix is called through its public API (`spmdfix.api.check_source`,
 `analyse_source`, `fix_source`).
 XLA_FLAGS gives 8 CPU devices, set before jax is imported, as the golden runtime tier does.
@@ -106,9 +106,8 @@ def evaluate(request: dict) -> dict:
     source = request["source"]
     reply: dict = {"id": request.get("id"), "original": run_program(source), "findings": findings_of(source),
                    "unfollowed": unfollowed_of(source),
-                   # the generator writes `spmd_axis_name` only where the program's vmap has one (never in the
-                   # reference): without it the program's vmap is plain
-                   "spmd_vmap": "spmd_axis_name" in source}
+                   # the generator knows whether the program's vmap has spmd_axis_name (`gen.spmd_vmap`)
+                   "spmd_vmap": request.get("spmd_vmap", True)}
     runs = request.get("runs") or [[str(s), u] for s in STRATEGIES for u in (False, True)]
     outputs: list[str] = []
     fixes = []

@@ -500,6 +500,14 @@ def test_judge_errors_of_a_plain_vmap_are_described_by_spmd006_and_spmd008_only(
     assert judge({**_reply(manual, ["SPMD008"]), "spmd_vmap": False}).counts["finding:found"] == 1
 
 
+def test_the_generator_tells_whether_the_vmap_has_spmd_axis_name() -> None:
+    # seed 31030: `jax.vmap(apply, 0, 0, None, None, 'x')` names no `spmd_axis_name` keyword, and is an spmd vmap
+    positional = {"spmd_spelling": "positional"}
+    assert "spmd_axis_name" not in gen.render(positional) and gen.spmd_vmap(positional)
+    assert gen.spmd_vmap({"spmd_flow": "kwargs_subscript"}) and gen.spmd_vmap({"spmd": "pair"})
+    assert not gen.spmd_vmap({"spmd": "none"}) and not gen.spmd_vmap({"reshard_batch": "with", "reshard_plain": True})
+
+
 def test_known_open_matches_the_features_a_program_renders() -> None:
     from fuzz.classify import Violation
     from fuzz.known_open import known_entry
