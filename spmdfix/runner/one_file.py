@@ -308,7 +308,9 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Revi
             # the importers (their fixes may edit the importer, a config module and this one).
             found = _reached(job, fixed.text, index)
             if found.findings:
-                reported, _ = pipeline.select(fixed.text, found.findings, job.settings.enabled, job.options.unfixable)
+                reported, _ = pipeline.select(
+                    fixed.text, found.findings, job.settings.enabled, job.options.unfixable, job.options.layout_changing_fixes
+                )
                 extra = [f for f in reported if f not in set(remaining)]
                 remaining = tuple(sorted((*remaining, *extra), key=lambda f: (f.span.path, f.span.start, f.code)))
                 found_before += len(extra)
