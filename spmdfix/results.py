@@ -64,7 +64,10 @@ class FileResult:
     unfollowed: the places on the way from the file's spmd vmaps into code of the project that the analysis
     could not follow (`pipeline.Checked.unfollowed`). text: the analysed text the findings refer to (a
     notebook's virtual module); cells: for a notebook, the map from rows of `text` to cells. edits: every
-    fix's text edits by fix key, when the job asked for them (JSON-like reports)."""
+    fix's text edits by fix key, when the job asked for them (JSON-like reports). suppressed_across: the
+    suppressed findings (counted in `suppressed`) that name a place in another module (a collision whose vmap
+    and spec lie in two files): both files' results may count one, and a run counts it once
+    (`reaching.reported_once`)."""
 
     __slots__ = ()
     path: Path
@@ -77,6 +80,7 @@ class FileResult:
     text: str = ""
     cells: CellIndex | None = None
     edits: dict[str, tuple[Edit, ...] | str] | None = None
+    suppressed_across: tuple[Finding, ...] = ()
 
 
 @dataclass(slots=True, repr=False)
@@ -108,6 +112,7 @@ class Checked(FileResult):
     noqa_skipped: tuple[int, ...] = ()
     found_before: int = 0
     stamp: FileStamp | None = None
+    suppressed_across: tuple[Finding, ...] = ()
 
     def rewritten(self, new_text: str, findings: tuple[Finding, ...], applied: tuple[Fix, ...]) -> Fixed:
         """This file as a fix of another module's job changed it (`cross_module_fixes`): `new_text` to write,
