@@ -22,6 +22,7 @@ Code outside the project (installed consumers) is out of scope (docs/safety.md).
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -60,17 +61,35 @@ def in_module(use: Use, path: str) -> Use:
     return replace(use, module=relpath(path))
 
 
-def imported_uses(index: ProjectIndex, owner: ModuleModel, name: str) -> ImportedUses | None:
+def module_path(model: ModuleModel) -> str:
+    """The absolute path of the module `model` models: the path its project link was made for (the module
+    checked has no path of its own on its nodes), else its index's path ("" outside a project)."""
+    return model.project.path if model.project is not None else model.ix.path
+
+
+def imported_uses(
+    index: ProjectIndex,
+    owner: ModuleModel,
+    name: str,
+    *,
+    values: bool = True,
+    models: Mapping[str, ModuleModel] | None = None,
+) -> ImportedUses | None:
     """The reads of `owner`'s top-level `name` in every module of the project that imports it, directly or
     through re-exports (module doc); None when the index was given no importers (nobody listed the
-    project's imports: the caller keeps its own reason)."""
+    project's imports: the caller keeps its own reason).
+
+    values: `name` is a value whose module-level aliases (`_aliases`) carry it too, and whose importers'
+    importers are gathered in `closure` (a mesh); False for a function, whose other names the caller's own
+    follower finds (`analysis.callers`). models: the models to read some modules by (absolute path -> model:
+    the module checked, whose nodes the caller's facts point into), instead of the index's."""
     out = ImportedUses()
     todo = [(owner, name)]
     seen: set[tuple[str, str]] = set()
     while todo:
         model, wanted = todo.pop()
-        path = model.ix.path
-        aliases = _aliases(model, wanted)
+        path = module_path(model)
+        aliases = _aliases(model, wanted) if values else {wanted}
         for alias in aliases:
             seen.add((path, alias))
         importers = index.importers_of(path)
@@ -83,20 +102,25 @@ def imported_uses(index: ProjectIndex, owner: ModuleModel, name: str) -> Importe
                 continue
             if not (aliases & names or MODULE in names or "*" in names):
                 continue
-            loaded = index.load(importer)
+            loaded = (models or {}).get(importer) or _model(index, importer)
             index.touch([importer])  # (a results cache keys the outcome by it too)
             if loaded is None:
                 out.sites.append(in_module(Use(Span(0, 0, importer), 1, "(module not read or parsed)"), importer))
                 continue
-            found = _reads_in(loaded.model, module, aliases, out)
+            found = _reads_in(loaded, importer, module, aliases, out)
             if found:
-                out.reads.append((loaded.model, found))
-            for alias in _reexports(loaded.model, module, aliases):
+                out.reads.append((loaded, found))
+            for alias in _reexports(loaded, module, aliases):
                 if (importer, alias) not in seen:
-                    todo.append((loaded.model, alias))
-    if not _add_closure(index, owner.ix.path, out):
+                    todo.append((loaded, alias))
+    if values and not _add_closure(index, module_path(owner), out):
         return None
     return out
+
+
+def _model(index: ProjectIndex, path: str) -> ModuleModel | None:
+    loaded = index.load(path)
+    return loaded.model if loaded is not None else None
 
 
 def _add_closure(index: ProjectIndex, path: str, out: ImportedUses) -> bool:
@@ -192,9 +216,9 @@ def _reexports(model: ModuleModel, module: str, aliases: set[str]) -> set[str]:
     return out
 
 
-def _reads_in(model: ModuleModel, module: str, aliases: set[str], out: ImportedUses) -> list[ast.expr]:
-    """The expressions of `model` holding one of `module`'s `aliases`; star imports of `module` and reads of
-    the module object that may reach them unseen are added to `out.sites`."""
+def _reads_in(model: ModuleModel, path: str, module: str, aliases: set[str], out: ImportedUses) -> list[ast.expr]:
+    """The expressions of `model` (the module at `path`) holding one of `module`'s `aliases`; star imports of
+    `module` and reads of the module object that may reach them unseen are added to `out.sites`."""
     ix = model.ix
     found: list[ast.expr] = []
     qnames = {f"{module}.{a}" for a in aliases}
@@ -202,7 +226,7 @@ def _reads_in(model: ModuleModel, module: str, aliases: set[str], out: ImportedU
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             base = _star_base(ix, node)
             if base == module:
-                out.sites.append(in_module(model.uses.use(node), ix.path))
+                out.sites.append(in_module(model.uses.use(node), path))
     for scope in {id(s): s for s in ix.scope_by_node.values()}.values():
         for bindings in scope.bindings.values():
             for b in bindings:
@@ -213,12 +237,12 @@ def _reads_in(model: ModuleModel, module: str, aliases: set[str], out: ImportedU
                 elif module == b.qname or module.startswith(b.qname + "."):
                     rest = module[len(b.qname) :].lstrip(".").split(".") if module != b.qname else []
                     for load in model.uses.loads(b):
-                        _attribute_read(model, load, rest, aliases, found, out)
+                        _attribute_read(model, path, load, rest, aliases, found, out)
     return sorted(found, key=lambda n: (n.lineno, n.col_offset))
 
 
 def _attribute_read(
-    model: ModuleModel, load: ast.expr, rest: list[str], aliases: set[str], found: list, out: ImportedUses
+    model: ModuleModel, path: str, load: ast.expr, rest: list[str], aliases: set[str], found: list, out: ImportedUses
 ) -> None:
     """One read of a module object (`config`, `pkg` of `import pkg.config`): `pkg.config.MESH` holds the value;
     `pkg.other`, `config.DATA` do not; the module object taken whole before the name is reached may."""
@@ -226,14 +250,14 @@ def _attribute_read(
     for part in rest:
         up = model.ix.parent.get(id(node))
         if not (isinstance(up, ast.Attribute) and up.value is node):
-            out.sites.append(in_module(model.uses.use(node), model.ix.path))
+            out.sites.append(in_module(model.uses.use(node), path))
             return
         if up.attr != part:
             return
         node = up
     up = model.ix.parent.get(id(node))
     if not (isinstance(up, ast.Attribute) and up.value is node):
-        out.sites.append(in_module(model.uses.use(node), model.ix.path))
+        out.sites.append(in_module(model.uses.use(node), path))
     elif up.attr in aliases:
         found.append(up)
 
