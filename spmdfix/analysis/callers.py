@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 
+from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Binding
 from spmdfix.analysis.follow import CALLERS, Follow
 from spmdfix.analysis.module_model import ModuleModel
@@ -206,8 +207,8 @@ def _assigned(ix: ModuleIndex, uses: UseIndex, node: ast.AST) -> Binding | None:
     way (`g = jax.jit(layer)` binds `g`; `r = jax.jit(layer)(x)` runs `layer`: None)."""
     child = node
     for anc in ix.ancestors(node):
-        if isinstance(anc, ast.Call) and anc.func is child:
-            return None
+        if isinstance(anc, ast.Call) and (anc.func is child or not _wraps(ix, anc)):
+            return None  # called here, or passed to code that may call it: a place of its own
         child = anc
         if isinstance(anc, (ast.Assign, ast.AnnAssign)):
             targets = anc.targets if isinstance(anc, ast.Assign) else [anc.target]
@@ -217,6 +218,13 @@ def _assigned(ix: ModuleIndex, uses: UseIndex, node: ast.AST) -> Binding | None:
         if isinstance(anc, (ast.stmt, *_FUNCTIONS)):
             return None
     return None
+
+
+def _wraps(ix: ModuleIndex, call: ast.Call) -> bool:
+    """Whether `call` wraps the callables passed to it without calling them (`jax.jit(f)`, `partial(f, w)`,
+    `jax.vmap(f)`, `jax.checkpoint(f)`, ...: `jaxapi.WRAPPER_NAMES`): the name it is assigned to holds them."""
+    qname = ix.qualname(call.func, ix.scope_at(call))
+    return qname in jaxapi.WRAPPER_NAMES or qname in jaxapi.PARTIAL_NAMES or qname in jaxapi.VMAP_NAMES
 
 
 def _inside(node: ast.AST, root: ast.AST) -> bool:

@@ -88,6 +88,7 @@ class ProjectIndex:
         self._touched: set[str] | None = None
         self._absent: set[str] = set()  # candidate files `locate` looked for and did not find
         self._unloaded: set[str] = set()  # files `load` could not read, parse or (past max_modules) keep
+        self._asked: dict[str, Mapping[str, frozenset[str]] | None] = {}  # `importers_of`'s answers
 
     # --- where modules are ------------------------------------------------------------------------
     def contains(self, path) -> bool:
@@ -128,7 +129,14 @@ class ProjectIndex:
         `importers` the index was given), or None when it was given none or they are not known."""
         if self._importers is None:
             return None
-        return self._importers(path)
+        answer = self._importers(path)
+        self._asked[path] = answer
+        return answer
+
+    def importers_asked(self) -> dict[str, Mapping[str, frozenset[str]] | None]:
+        """Every module whose importers the analysis asked for (`importers_of`) with the answer it got: what a
+        results cache keys an outcome by too (a new importer changes a fix's safety)."""
+        return dict(self._asked)
 
     # --- loading ----------------------------------------------------------------------------------
     def _read(self, path: str) -> tuple[str, str] | None:
