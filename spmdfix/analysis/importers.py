@@ -123,6 +123,13 @@ def _model(index: ProjectIndex, path: str) -> ModuleModel | None:
     return loaded.model if loaded is not None else None
 
 
+def importing_closure(index: ProjectIndex, path: str) -> ImportedUses | None:
+    """The modules of the project importing the module at `path`, directly or not, in `closure` (an unreadable
+    one in `sites`); None when some importers are not known."""
+    out = ImportedUses()
+    return out if _add_closure(index, path, out) else None
+
+
 def _add_closure(index: ProjectIndex, path: str, out: ImportedUses) -> bool:
     """Add to `out.closure` the modules importing the module at `path`, directly or not (an unreadable one to
     `out.sites`); False when some importers are not known."""
