@@ -14,9 +14,10 @@ How the places are found, by scope (`uses.UseIndex.loads`), never by textual nam
   assigned to;
 - each read of that function's name is a caller (for a `__call__`, each read of its class's name); A read inside the vmap site itself (`jax.vmap(layer, ...)`)
   is the vmap; a read inside a function the vmapped callable traces is under the vmap too, but that function
-  may in turn be called elsewhere, so its own readers are examined the same way; a read in a module-level
-  assignment (`g = jax.jit(layer)`, `g = make()`) hands the question to the readers of `g`; any other read is
-  another caller.
+  may in turn be called elsewhere, so its own readers are examined the same way; a read assigned to a name,
+  directly, in a display or through a wrapper that does not call it (`g = jax.jit(layer)`, `g = make()`,
+  `jaxapi.WRAPPER_NAMES`), hands the question to the readers of `g`; any other read is another caller (a
+  call, the function passed as an argument to code that may call it).
 
 Other modules: a function the walk takes at module level (a `def`, a class whose `__call__` runs it, a
 module-level name it is assigned to) may be imported by any module of the project; the walk records it as an
