@@ -109,19 +109,10 @@ def importers_state_of(job: Job) -> str:
     return PARTIAL + project_graph.graph_of(root).state(os.path.realpath(job.path))
 
 
-
-def importers_digest(answer) -> str:
-    """A digest of who imports a module (`analysis.index.Importers`' answer: importer path -> names, or None
-    when not known), as a results-cache dependency (`results.IMPORTERS_OF_KEY`)."""
-    if answer is None:
-        return "unknown"
-    listed = sorted((path, sorted(names)) for path, names in answer.items())
-    return hashlib.sha256(repr(listed).encode()).hexdigest()[:32]
-
-
 def importers_of_state(job: Job, path: str) -> str:
     """`importers_digest` of who imports the module at `path` now, in the project of `job` (the graph is built
     once per process: `project_graph.graph_of`)."""
     from spmdfix import project_graph
+    from spmdfix.analysis.index import importers_digest
 
     return importers_digest(project_graph.graph_of(project_root_of(job)).importers_with_dynamic(path))

@@ -25,6 +25,7 @@ from dataclasses import replace
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.calls import argument
+from spmdfix.analysis.index import IMPORTERS_OF_KEY
 from spmdfix.analysis.facts import ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, VmapFacts
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.module_model import ModuleModel
@@ -95,7 +96,7 @@ class Analyzer:
             for path, owner, target, target_scope in reach.external:
                 summary = summary_of(owner, target, target_scope, frozenset(spmd.names))
                 if self.project is not None:
-                    self.project.index.touch(p for p, _ in summary.depends)
+                    self.project.index.touch_depends(summary.depends)
                 reached += self._prefixed(summary, path, here)
                 constraints += summary.constraints
                 unknown = unknown or summary.constraints_unknown
@@ -134,7 +135,7 @@ class Analyzer:
             for path, owner, target, target_scope in reach.external:
                 summary = summary_of(owner, target, target_scope, frozenset(plain.axes.names))
                 if self.project is not None:
-                    self.project.index.touch(p for p, _ in summary.depends)
+                    self.project.index.touch_depends(summary.depends)
                 reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, here)]
             out.append(
                 VmapFacts(
@@ -307,7 +308,14 @@ def summary_of(
     if key in memo:
         return memo[key] or FunctionSummary()
     memo[key] = None  # in progress
-    summary = Analyzer(model)._summary(expr, scope, stripped)
+    if model.project is None:
+        summary = Analyzer(model)._summary(expr, scope, stripped)
+    else:
+        with model.project.index.recording() as read:
+            summary = Analyzer(model)._summary(expr, scope, stripped)
+        # who imports the modules its fixes were judged against, for a results cache served this summary later
+        asked = tuple(e for e in read if e[0].startswith(IMPORTERS_OF_KEY))
+        summary = replace(summary, depends=tuple(sorted({*summary.depends, *asked})))
     memo[key] = summary
     return summary
 

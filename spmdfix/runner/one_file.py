@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix import file_settings, pipeline
-from spmdfix.cache_keys import importers_digest
 from spmdfix.files import (
     FileError,
     SourceFile,
@@ -33,7 +32,6 @@ from spmdfix.prefilter import may_have_findings
 from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes
 from spmdfix.results import (
     IMPORTERS_KEY,
-    IMPORTERS_OF_KEY,
     PROJECT_ROOT_KEY,
     WALKED,
     Checked,
@@ -268,7 +266,6 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
         *sorted(set(depends) | set(index.everything_read()) | set(found.depends if found is not None else ())),
         *((walked,) if walked else ()),
         (PROJECT_ROOT_KEY, str(index.root)),
-        *((IMPORTERS_OF_KEY + p, importers_digest(a)) for p, a in sorted(index.importers_asked().items())),
     ]
     text, reported = checked.text, checked.findings
     keep = bool(reported or checked.unfollowed)  # the text, to show positions of either
