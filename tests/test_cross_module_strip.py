@@ -165,3 +165,24 @@ def test_the_golden_tree_with_a_caller_names_it(tmp_path: Path) -> None:
     for fix in strips:
         assert fix.applicability is Applicability.UNSAFE
         assert "`forward(x)` (" in fix.reason and "pkg/evaluate.py line 7)" in fix.reason, fix.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "safe"),
+    [
+        ("import importlib.metadata\n\nVERSION = importlib.metadata.version('jax')\n", True),
+        ("from importlib import resources\n\nDATA = resources.files('pkg')\n", True),
+        ("import importlib\n\nnp = importlib.import_module('numpy')\n", True),
+        ("import importlib\n\nm = importlib.import_module('pkg.model')\n", False),
+        ("import importlib\n\nm = importlib.import_module('pkg')\n", False),
+        ("import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n", False),
+        ("from importlib import util\n\n\ndef load(path):\n    return util.spec_from_file_location('m', path)\n", False),
+    ],
+)
+def test_a_module_importing_importlib_counts_when_it_may_load_the_module(tmp_path: Path, text: str, safe: bool) -> None:
+    """importlib's package-data parts and an import_module of another module's literal name load nothing of
+    pkg.model; any other use may load it by name (named at its `import` statement)."""
+    fix = _strip(tmp_path, {"extra.py": text})
+    assert (fix.applicability is Applicability.SAFE) is safe, fix.reason
+    if not safe:
+        assert "import" in fix.reason and "pkg/extra.py line 1)" in fix.reason, fix.reason

@@ -13,8 +13,10 @@ and the places holding the value are found by scope (`uses.UseIndex.loads`):
   way (passed on, stored, `getattr(config, ...)`) may reach the name unseen: it is a use of its own, reported;
 - a re-export (`MESH` imported at module level, or a module-level name whose value or body mentions it, as
   `MESH2 = MESH` or `def get_mesh(): return MESH`) is followed to the modules importing that name in turn;
-- `from pkg.config import *` and a module importing `importlib` (it may load any module by name) are
-  reported at their import statement; so is an importer that cannot be read or parsed.
+- `from pkg.config import *` is reported at its statement, and so is a module that imports `importlib` and may
+  load a module by name with it (any use but `importlib.metadata` / `importlib.resources` and an
+  `importlib.import_module('other.module')` of a literal naming another module), at its `import importlib`;
+  so is an importer that cannot be read or parsed.
 
 Code outside the project (installed consumers) is out of scope (docs/safety.md). Pure: the index reads.
 """
@@ -97,12 +99,13 @@ def imported_uses(
             return None
         module = index.files.module_name(path)[0]
         for importer, names in importers.items():
-            if DYNAMIC in names:
-                out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))  # (unread)
+            loaded = (models or {}).get(importer) or _model(index, importer) if DYNAMIC in names else None
+            if DYNAMIC in names and (loaded is None or _may_load(loaded, module)):
+                out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))
                 continue
             if not (aliases & names or MODULE in names or "*" in names):
                 continue
-            loaded = (models or {}).get(importer) or _model(index, importer)
+            loaded = loaded or (models or {}).get(importer) or _model(index, importer)
             index.touch([importer])  # (a results cache keys the outcome by it too)
             if loaded is None:
                 out.sites.append(in_module(Use(Span(0, 0, importer), 1, "(module not read or parsed)"), importer))
@@ -277,6 +280,45 @@ def _star_base(ix, node: ast.ImportFrom) -> str:
         return ""
     base = parts[: len(parts) - (node.level - 1)]
     return ".".join([*base, *([node.module] if node.module else [])])
+
+
+# importlib's parts that read package data, never a module: `importlib.metadata.version("jax")`.
+_NOT_LOADING = ("importlib.metadata", "importlib.resources")
+_IMPORT_MODULE = "importlib.import_module"
+
+
+def _may_load(model: ModuleModel, module: str) -> bool:
+    """Whether some use of `importlib` in `model` may load `module` by name: False when every use is of
+    `importlib.metadata` / `importlib.resources` or an `importlib.import_module` of a string literal naming
+    another module (absolute: neither `module` nor a package above it); any other use (another loader, a name
+    not written as a literal, the module object passed on) may."""
+    for scope in {id(s): s for s in model.ix.scope_by_node.values()}.values():
+        for bindings in scope.bindings.values():
+            for b in bindings:
+                if b.kind is not BindingKind.IMPORT or not (b.qname == "importlib" or (b.qname or "").startswith("importlib.")):
+                    continue
+                for load in model.uses.loads(b):
+                    node: ast.expr = load
+                    while isinstance(up := model.ix.parent.get(id(node)), ast.Attribute) and up.value is node:
+                        node = up
+                    qname = model.ix.qualname(node, model.ix.scope_at(node)) or ""
+                    if any(qname == p or qname.startswith(p + ".") for p in _NOT_LOADING):
+                        continue
+                    call = model.ix.parent.get(id(node))
+                    if qname == _IMPORT_MODULE and isinstance(call, ast.Call) and call.func is node and _other_module(call, module):
+                        continue
+                    return True
+    return False
+
+
+def _other_module(call: ast.Call, module: str) -> bool:
+    """`import_module('name')` with an absolute literal name that is neither `module` nor a package above it."""
+    if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Constant):
+        return False
+    name = call.args[0].value
+    if not isinstance(name, str) or not name or name.startswith("."):
+        return False
+    return name != module and not module.startswith(name + ".")
 
 
 def _statement_site(index: ProjectIndex, path: str, module: str, what: str) -> Use:
