@@ -335,7 +335,8 @@ class FunctionSummary:
     applied on the way with their in/out shardings (`JitShardings`); opaque: calls it cannot
     follow (parameters, methods); unresolved: (span, what) of each place into code of the project it lost
     (`reach.ReachResult.unresolved`: an unresolved import of the project, `getattr`, an unknown callable);
-    depends: (path, digest) of every module the summary was computed from (its own included).
+    depends: (path, digest) of every module the summary was computed from (its own included), and
+    (`index.IMPORTERS_OF_KEY` + path, digest) of who imports each module its fixes were judged against.
     """
 
     reached: tuple[ReachedFacts, ...] = ()

@@ -48,9 +48,8 @@ if TYPE_CHECKING:
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
 MAX_MODULES = 256  # modules one index parses at most; past it names stay unresolved (and are counted)
-# A dependency of a result on who imports a module (`IMPORTERS_OF_KEY` + its absolute path, with
-# `importers_digest` of the answer): a fix judged against every use in the importers of a module is judged
-# again when a module starts or stops importing it (the results cache checks it: `cache_keys`).
+# A result's dependency on who imports a module (this + its absolute path, with `importers_digest` of the
+# answer): a fix judged in a module's importers is judged again when one starts or stops importing it.
 IMPORTERS_OF_KEY = "<importers of>"
 
 # A module's absolute path -> the modules of the project importing it (path -> the names imported, "<module>"

@@ -37,7 +37,9 @@ def exits_of(model: ModuleModel, callers: OtherCallers) -> tuple[Exit, ...]:
     """The exits `callers`' last walk over `model` took, as `Exit`s (nothing outside a project: no module
     can import a module that is not in one)."""
     path = module_path(model)
-    return tuple((path, name, factory) for name, factory in callers.exits) if path else ()
+    if model.project is None or not path:
+        return ()
+    return tuple((path, name, factory) for name, factory in callers.exits)
 
 
 def search_exits(
