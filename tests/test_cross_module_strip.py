@@ -186,3 +186,48 @@ def test_a_module_importing_importlib_counts_when_it_may_load_the_module(tmp_pat
     assert (fix.applicability is Applicability.SAFE) is safe, fix.reason
     if not safe:
         assert "import" in fix.reason and "pkg/extra.py line 1)" in fix.reason, fix.reason
+
+
+LAYERS3 = (
+    "import jax\nimport jax.numpy as jnp\nfrom jax.sharding import PartitionSpec as P\n\n"
+    "from .config import DATA, MESH, MODEL\n\n\n"
+    "def block(x):\n    return jax.shard_map(lambda a: jnp.sin(a) * 2.0, mesh=MESH, in_specs=P(DATA, MODEL), "
+    "out_specs=P(DATA, MODEL))(x)\n"
+)
+MODEL3 = "from .layers import block\n\n\ndef forward(x):\n    return block(x) + 1.0\n"
+TRAIN3 = (
+    "import jax\n\nfrom . import model\nfrom .config import DATA\n\n\ndef step(x):\n    return model.forward(x) * 2.0\n\n\n"
+    "run = jax.vmap(step, spmd_axis_name=DATA)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("caller", "named"),
+    [
+        ("", None),
+        ("from .train import run\n\n\ndef ev(x):\n    return run(x)\n", None),  # the vmap itself
+        ("from .model import forward\n\n\ndef ev(x):\n    return forward(x)\n", "`forward(x)` ("),
+        ("from .layers import block\n\n\ndef ev(x):\n    return block(x)\n", "`block(x)` ("),
+        ("from .train import step\n\n\ndef ev(x):\n    return step(x)\n", "`step(x)` ("),
+    ],
+)
+def test_a_chain_of_three_modules_judges_each_on_its_way(tmp_path: Path, caller: str, named: str | None) -> None:
+    """train.py vmaps `step`, which calls `model.forward`, which calls `layers.block` (the shard_map): each module
+    on the way is judged with what the vmap traces there; a direct call of any of the three elsewhere is named."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    files = {"__init__.py": "", "config.py": CONFIG, "layers.py": LAYERS3, "model.py": MODEL3, "train.py": TRAIN3}
+    for name, text in {**files, **({"ev.py": caller} if caller else {})}.items():
+        (pkg / name).write_text(text)
+    project_graph.forget_graphs()
+    root = tmp_path.resolve()
+    train = root / "pkg" / "train.py"
+    findings = check_source(train.read_text(), Options(), path=train, index=new_project_index(root))
+    fixes = [fix for f in findings for fix in f.fixes if fix.title.startswith("Strip")]
+    assert fixes
+    for fix in fixes:
+        if named is None:
+            assert fix.applicability is Applicability.SAFE, fix.reason
+        else:
+            assert fix.applicability is Applicability.UNSAFE
+            assert named in fix.reason and "pkg/ev.py line 5)" in fix.reason, fix.reason
