@@ -53,6 +53,11 @@ IMPORTERS_KEY = "<importers>"
 # `runner.job.walks_project`), or a partial run, followed by the import graph's state for the file.
 WALKED = "walked"
 PARTIAL = "partial:"
+# In `Checked.depends`, followed by a module's absolute path: who imports that module (what the project index
+# answered the analysis, `analysis.index.ProjectIndex.recording`: a fix judged against every use in the
+# importers of a module it edits), checked by the results cache against the import graph now
+# (`cache_keys.importers_of_state`: a new importer, one deleted or importing other names, invalidates).
+IMPORTERS_OF_KEY = "<importers of>"  # (= analysis.index.IMPORTERS_OF_KEY, which the analysis writes)
 
 
 class FileResult:
