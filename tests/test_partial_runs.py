@@ -218,21 +218,23 @@ def test_fix_of_the_layer_module_fixes_in_the_training_module_and_says_so(tmp_pa
 @pytest.mark.parametrize("target", ["src/pkg/model.py", "src/pkg/train.py", "."])
 def test_fix_keeps_layout_changing_fixes_unsafe_when_the_settings_say_so(tmp_path: Path, target: str) -> None:
     """`layout-changing-fixes = "unsafe"` holds for the fixes applied in other modules too: `check` offers
-    add-axis and drop-spmd-axis as unsafe, so `fix` (no --unsafe-fixes) changes no file, whether the run names
-    the layer module (a partial run), the training module or the tree (the cross-module step once applied
-    them as safe)."""
+    add-axis and drop-spmd-axis as unsafe, so `fix` (no --unsafe-fixes) leaves config.py and train.py as they
+    were, whether the run names the layer module (a partial run), the training module or the tree (the
+    cross-module step once applied them as safe). The safe fix that is left is strip, an edit of model.py
+    alone: the body is elementwise and `forward`'s only use in the project is train.py's vmap."""
     root = standard(tmp_path)
     (root / "pyproject.toml").write_text('[project]\nname = "pkg"\n\n[tool.spmdfix]\nlayout-changing-fixes = "unsafe"\n')
     shown = spmdfix(root, "check", "--no-cache", "--show-fixes", "src/pkg/model.py")
     assert "fix [unsafe] add-axis" in shown.stdout and "fix [unsafe] drop-spmd-axis" in shown.stdout, shown.stdout
-    assert "fix [safe]" not in shown.stdout
-    before = {p: p.read_text() for p in (root / "src/pkg").glob("*.py")}
+    assert "fix [safe] add-axis" not in shown.stdout and "fix [safe] drop-spmd-axis" not in shown.stdout
+    assert "fix [safe] strip (auto)" in shown.stdout
     done = spmdfix(root, "fix", target)
-    assert {p: p.read_text() for p in before} == before, done.stderr
-    assert "fixes applied: none" in done.stderr and "changed by a fix" not in done.stderr
-    assert done.returncode == 1
-    # With --unsafe-fixes the fix is applied: the setting makes it unsafe, it does not take it away.
-    assert "fixes applied: rename 1" in spmdfix(root, "fix", "--unsafe-fixes", target).stderr
+    assert (root / "src/pkg/config.py").read_text() == CONFIG, done.stderr
+    assert (root / "src/pkg/train.py").read_text() == TRAIN, done.stderr
+    assert (root / "src/pkg/model.py").read_text() == MODEL.replace("P(DATA)", "P(None)")
+    assert "fixes applied: strip 1" in done.stderr, done.stderr
+    assert "config.py: changed" not in done.stderr and "train.py: changed" not in done.stderr
+    assert done.returncode == 0
 
 
 @pytest.mark.e2e
