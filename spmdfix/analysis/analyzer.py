@@ -143,7 +143,7 @@ class Analyzer:
                     constraints_unknown=False,
                     kind=VmapKind.EXPLICIT,
                     placement=plain.placement,
-                    calls=self.vmap_calls.calls(plain.vmap, plain.fun, argument(plain.vmap, 1, "in_axes")),
+                    calls=self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes),
                 )
             )
         return out
