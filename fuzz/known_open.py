@@ -35,15 +35,7 @@ class KnownOpen:
 
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
-KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    # a missed finding
-    KnownOpen("finding:missed:must refer to an axis marked as manual",
-              {"spmd": ("none",), "mesh_spelling": _EXPLICIT, "placement": ("none_a0",),
-               "inner_vmap": ("between",)}, 2889,
-              "new kind (fuzzer), its plain-vmap form: an input placed on an Explicit axis at the dimension after "
-              "the batch (`P(None, 'data', None)`), mapped away by an inner jax.vmap, under an outer vmap without "
-              "spmd_axis_name: SPMD006/SPMD008 report it only under a vmap with spmd_axis_name (seeds 321, 407 are found)"),
-)
+KNOWN_OPEN: tuple[KnownOpen, ...] = ()
 
 
 def known_entry(violation: Violation, features: dict) -> KnownOpen | None:

@@ -42,7 +42,7 @@ class PlainVmap:
 
     vmap: ast.AST
     fun: ast.AST
-    axes: AxisNames  # the batch dimension's spec entry in the placement
+    axes: AxisNames  # the batch dimension's spec entry in the placement (no axes: the next dimension is placed)
     placement: Placement
     in_axes: ast.AST | None  # the vmap's `in_axes` expression (None: 0 for every argument)
 
@@ -64,14 +64,24 @@ class PlacementAnalysis:
                 continue
             fun = argument(vmap, 0, "fun")
             in_axes = argument(vmap, 1, "in_axes")
-            for i, arg in enumerate(call.args):
-                if fun is None or isinstance(arg, ast.Starred) or _axis_of(in_axes, i) != 0:
-                    continue
-                placed = self._placement(arg, call)
-                if placed is not None:
-                    found.append(PlainVmap(vmap, fun, *placed, in_axes))
-                    break
+            placed = self._first_placed(call, in_axes) if fun is not None else None
+            if placed is not None:
+                found.append(PlainVmap(vmap, fun, *placed, in_axes))
         return found + self._decorated()
+
+    def _first_placed(self, call: ast.Call, in_axes: ast.AST | None) -> tuple[AxisNames, Placement] | None:
+        """The placement of the first argument of `call` the vmap maps along axis 0 whose batch dimension is
+        placed on axes; else of the first whose dimension after the batch is (with no axes for the batch:
+        an inner `jax.vmap` may map that dimension away, `rules.explicit_axis`; fuzz seed 2889)."""
+        after = None
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred) or _axis_of(in_axes, i) != 0:
+                continue
+            placed = self._placement(arg, call)
+            if placed is not None and placed[0].axes:
+                return placed
+            after = after or placed
+        return after
 
     def _decorated(self) -> list[PlainVmap]:
         """Defs decorated by a plain vmap whose first call placing a mapped argument's batch dimension on axes
@@ -119,12 +129,9 @@ class PlacementAnalysis:
                 load = jit
             if not isinstance(call, ast.Call) or call.func is not load:
                 continue
-            for i, arg in enumerate(call.args):
-                if isinstance(arg, ast.Starred) or _axis_of(in_axes, i) != 0:
-                    continue
-                placed = self._placement(arg, call)
-                if placed is not None:
-                    return placed
+            placed = self._first_placed(call, in_axes)
+            if placed is not None:
+                return placed
         return None
 
     def _loads(self, binding) -> list[ast.Name]:
@@ -179,15 +186,16 @@ class PlacementAnalysis:
         if mesh is None or mesh.axis_types is not AxisType.EXPLICIT or spec_expr is None:
             return None
         tree = spec_tree(self.ev, spec_expr, scope)
-        if len(tree.specs) != 1 or not tree.specs[0].entries or tree.specs[0].entries[0].value is None:
-            return None
-        if tree.unresolved or not all(e.known for e in tree.specs[0].entries):
+        entries = tree.specs[0].entries if len(tree.specs) == 1 else ()
+        if not entries or (entries[0].value is None and (len(entries) < 2 or entries[1].value is None)):
+            return None  # neither the batch dimension nor the one after it placed on axes
+        if tree.unresolved or not all(e.known for e in entries):
             return None
         spec_call = self.ev.resolve_name(spec_expr, scope)
         callee = self.ev.text(spec_call[0].func) if spec_call and isinstance(spec_call[0], ast.Call) else "P"
         shared = not isinstance(spec_expr, ast.Call) or not isinstance(sharding, ast.Call)
         placement = Placement(self.ev.span(value), tree.specs[0], callee, shared, mesh)
-        return tree.specs[0].entries[0].value, placement
+        return entries[0].value or AxisNames((), entries[0].span, False, False), placement
 
     def _context_mesh(self, place: ast.Call) -> tuple[ast.AST, object] | None:
         """The mesh expression (and its scope) a `jax.set_mesh(m)` installs where `place` runs: a `with
