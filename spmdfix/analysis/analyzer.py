@@ -104,6 +104,9 @@ class Analyzer:
                 jits += [replace(j, described=j.described + where) for j in summary.jit_shardings]
                 opaque += summary.opaque
                 unresolved += summary.unresolved
+            # Every spec (and `P(...)` entry) of a reached shard_map is resolved or a place where the analysis
+            # stopped, with why (issue 22: never silent).
+            unresolved += [lost for r in reached for tree in (r.shard_map.in_specs, r.shard_map.out_specs) for lost in tree.lost]
             out.append(
                 VmapFacts(
                     site=self.model.site(SiteKind.VMAP, site.node),
@@ -147,7 +150,7 @@ class Analyzer:
                     constraints_unknown=False,
                     kind=VmapKind.EXPLICIT,
                     placement=plain.placement,
-                    calls=self.vmap_calls.calls(plain.vmap, plain.fun, argument(plain.vmap, 1, "in_axes")),
+                    calls=self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes),
                 )
             )
         return out

@@ -161,6 +161,9 @@ class Capture:
     # kind BATCHED: the indices of the vmapped function's positional parameters its value comes from
     # (itself, or locals assigned from them, back through plain positional calls); None when not known.
     params: tuple[int, ...] | None = None
+    # kind BATCHED: the value is a full reduction to a per-example scalar (`m = x.mean() + 2.0`, bound once in
+    # the function defining the body), so it is placed on no mesh axis beyond the batch whatever its inputs are
+    scalar: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
