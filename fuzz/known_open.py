@@ -37,24 +37,6 @@ class KnownOpen:
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    # a missed finding
-    KnownOpen("finding:missed:must refer to an axis marked as manual",
-              {"spmd": ("none",), "mesh_spelling": _EXPLICIT, "placement": ("none_a0",),
-               "inner_vmap": ("between",)}, 2889,
-              "new kind (fuzzer), its plain-vmap form: an input placed on an Explicit axis at the dimension after "
-              "the batch (`P(None, 'data', None)`), mapped away by an inner jax.vmap, under an outer vmap without "
-              "spmd_axis_name: SPMD006/SPMD008 report it only under a vmap with spmd_axis_name (seeds 321, 407 are found)"),
-    KnownOpen("finding:missed:must refer to an axis marked as manual",
-              {"spmd": ("none",), "mesh_spelling": _EXPLICIT, "placement": ("a0", "a0_a1"),
-               "vmap_form": ("decorator", "jit_above_decorator")}, 494,
-              "new kind (fuzzer, vmap_form grammar of issue 23 kind 4): a plain vmap applied as a decorator "
-              "(`@functools.partial(jax.vmap, in_axes=...)`, with or without `@jax.jit` above) over a batch placed "
-              "on an Explicit axis a reached shard_map names: SPMD006 follows plain vmaps only where "
-              "`jax.vmap(f)(...)` is applied (analysis.placement.plain_vmaps), so nothing is reported"),
-)
-
-
-KNOWN_OPEN += (
     KnownOpen("finding:missed:must refer to an axis marked as manual",
               {"spmd": ("none",), "mesh_spelling": _EXPLICIT, "reshard_plain": (True,),
                "vmap_form": ("decorator", "jit_above_decorator")}, 33034,

@@ -49,10 +49,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix.cache_file import CHECKED_TAG, FORMAT, Entry, load_plain, mark, pack, unpack, write_atomic
-from spmdfix.cache_keys import importers_state_of, project_root_of, settings_digest, settings_key, tool_key
+from spmdfix.cache_keys import importers_of_state, importers_state_of, project_root_of, settings_digest, settings_key, tool_key
 from spmdfix.discovery import ListingMemo, absolute_path
 from spmdfix.perf import freeze_alive, gc_paused, record
-from spmdfix.results import IMPORTERS_KEY, PROJECT_ROOT_KEY, Checked, FileResult, Mode, Skipped
+from spmdfix.results import IMPORTERS_KEY, IMPORTERS_OF_KEY, PROJECT_ROOT_KEY, Checked, FileResult, Mode, Skipped
 from spmdfix.stamps import read_stamped, stat_key, trusted, unchanged
 
 if TYPE_CHECKING:
@@ -128,6 +128,8 @@ class Cache:
                 now = project_root_of(job)
             elif path == IMPORTERS_KEY:
                 now = importers_state_of(job)
+            elif path.startswith(IMPORTERS_OF_KEY):
+                now = importers_of_state(job, path[len(IMPORTERS_OF_KEY) :])
             else:
                 now = self.digest(path)
             if now != digest:

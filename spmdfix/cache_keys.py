@@ -108,3 +108,11 @@ def importers_state_of(job: Job) -> str:
         return WALKED
     return PARTIAL + project_graph.graph_of(root).state(os.path.realpath(job.path))
 
+
+def importers_of_state(job: Job, path: str) -> str:
+    """`importers_digest` of who imports the module at `path` now, in the project of `job` (the graph is built
+    once per process: `project_graph.graph_of`)."""
+    from spmdfix import project_graph
+    from spmdfix.analysis.index import importers_digest
+
+    return importers_digest(project_graph.graph_of(project_root_of(job)).importers_with_dynamic(path))

@@ -1,7 +1,7 @@
 """Paths as messages show them: relative to the working directory when below it.
 
 A base module (it imports nothing of spmdfix): the analysis names another module of the project in its
-messages (`other modules that may import the mesh of pkg/config.py`) and the report names the file of a
+messages (`the mesh is also read by ... (pkg/reader.py line 3)`) and the report names the file of a
 finding's span; both show the path the same way.
 """
 

@@ -154,11 +154,11 @@ def select(
     if unfixable:
         reported = [_without_fixes(f) if f.code in unfixable and f.fixes else f for f in reported]
     if layout_changing_fixes == "unsafe":
-        reported = [_layout_unsafe(f) for f in reported]
+        reported = [layout_unsafe(f) for f in reported]
     return reported, suppressed
 
 
-def _layout_unsafe(finding: Finding) -> Finding:
+def layout_unsafe(finding: Finding) -> Finding:
     """`finding` with its safe layout-changing fixes unsafe, the reason saying the setting does it (the
     claim it had, and where the batch goes, follow)."""
     fixes = tuple(

@@ -420,6 +420,8 @@ def project_files(root: str) -> tuple[list[str], bool]:
             return lambda absolute, is_dir, name: False
         return glob_matcher(settings.exclude + settings.extend_exclude)
 
+    if not os.path.lexists(root):
+        return [], True  # (no such directory, as for an editor's buffer of a new folder: no module on disk)
     out: list[str] = []
     try:
         for found in iter_sources([root], excluded_in=excluded_in):

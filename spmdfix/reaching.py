@@ -149,15 +149,50 @@ def forget() -> None:
     _READ.clear()
 
 
+def names_another_module(finding: Finding) -> bool:
+    """Whether `finding`, as the analysis of one module gives it, names a place in another module (its own
+    location or a related one: a collision whose vmap and spec lie in two files)."""
+    return bool(finding.span.path) or any(r.span.path for r in finding.related)
+
+
+def _suppressed_once(outcomes: list) -> list:
+    """`outcomes` with each suppressed finding that names two modules counted once in the run: the analysis
+    of train.py and the partial run of model.py both suppress the collision of train.py's vmap at model.py's
+    spec (`results.FileResult.suppressed_across`); the second result to hold it counts it no more."""
+    import dataclasses
+
+    seen: set[tuple] = set()
+    out = []
+    for o in outcomes:
+        across = getattr(o, "suppressed_across", ())
+        if across:
+            here = os.path.realpath(o.path)
+            keys = [_whole_key(finding, here) for finding in across]
+            again = sum(key in seen for key in keys)
+            seen.update(keys)
+            if again:
+                o = dataclasses.replace(o, suppressed=o.suppressed - again)
+        out.append(o)
+    return out
+
+
+def _whole_key(finding: Finding, analysed: str) -> tuple:
+    """What identifies `finding` of the module at `analysed` in any module's view of it: its code, axis, and
+    its places with every path absolute ("" is the module analysed; `NUL` is no module's path)."""
+    whole = reframed(finding, analysed, "\0")
+    return (whole.code, whole.axis, whole.span, tuple(r.span for r in whole.related))
+
+
 def reported_once(outcomes: list) -> list:
     """A run's results (`results.FileResult`) with each finding reported once: a finding the analysis of one
     file (`train.py`) places in another file of the run (`model.py`) that reports it too, seen from there (a
-    partial run of it, `reached`), is left to that file's result, where it is located. Results are copied
-    (`dataclasses.replace`) only when they change."""
+    partial run of it, `reached`), is left to that file's result, where it is located; a suppressed one is
+    counted once (`_suppressed_once`). Results are copied (`dataclasses.replace`) only when they change."""
     import dataclasses
 
     from spmdfix.results import Checked, Fixed
 
+    outcomes = _suppressed_once(outcomes)
     by_path: dict[str, set[Finding]] = {}
     for o in outcomes:
         if isinstance(o, (Checked, Fixed)) and o.findings:

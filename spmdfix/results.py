@@ -53,6 +53,11 @@ IMPORTERS_KEY = "<importers>"
 # `runner.job.walks_project`), or a partial run, followed by the import graph's state for the file.
 WALKED = "walked"
 PARTIAL = "partial:"
+# In `Checked.depends`, followed by a module's absolute path: who imports that module (what the project index
+# answered the analysis, `analysis.index.ProjectIndex.recording`: a fix judged against every use in the
+# importers of a module it edits), checked by the results cache against the import graph now
+# (`cache_keys.importers_of_state`: a new importer, one deleted or importing other names, invalidates).
+IMPORTERS_OF_KEY = "<importers of>"  # (= analysis.index.IMPORTERS_OF_KEY, which the analysis writes)
 
 
 class FileResult:
@@ -64,7 +69,10 @@ class FileResult:
     unfollowed: the places on the way from the file's spmd vmaps into code of the project that the analysis
     could not follow (`pipeline.Checked.unfollowed`). text: the analysed text the findings refer to (a
     notebook's virtual module); cells: for a notebook, the map from rows of `text` to cells. edits: every
-    fix's text edits by fix key, when the job asked for them (JSON-like reports)."""
+    fix's text edits by fix key, when the job asked for them (JSON-like reports). suppressed_across: the
+    suppressed findings (counted in `suppressed`) that name a place in another module (a collision whose vmap
+    and spec lie in two files): both files' results may count one, and a run counts it once
+    (`reaching.reported_once`)."""
 
     __slots__ = ()
     path: Path
@@ -77,6 +85,7 @@ class FileResult:
     text: str = ""
     cells: CellIndex | None = None
     edits: dict[str, tuple[Edit, ...] | str] | None = None
+    suppressed_across: tuple[Finding, ...] = ()
 
 
 @dataclass(slots=True, repr=False)
@@ -108,6 +117,7 @@ class Checked(FileResult):
     noqa_skipped: tuple[int, ...] = ()
     found_before: int = 0
     stamp: FileStamp | None = None
+    suppressed_across: tuple[Finding, ...] = ()
 
     def rewritten(self, new_text: str, findings: tuple[Finding, ...], applied: tuple[Fix, ...]) -> Fixed:
         """This file as a fix of another module's job changed it (`cross_module_fixes`): `new_text` to write,

@@ -63,6 +63,11 @@ class Case:
         return self.path / "findings.txt"
 
     @property
+    def unfollowed(self) -> Path:
+        """The SPMD910 records of the input (`unfollowed_text`), kept for the `unfollowed/` group's cases."""
+        return self.path / "unfollowed.txt"
+
+    @property
     def options(self) -> Options:
         default = self.group if self.group in TRANSFORM_GROUPS else "auto"
         return Options(
@@ -128,6 +133,18 @@ def fix_lines(findings: list[Finding], options: Options) -> dict[int, str]:
         if fix is not None:
             out[i] = f"{FIX_PREFIX}{fix.transform} ({fix.applicability}{mark}): {fix.placement}\n"
     return out
+
+
+def unfollowed_text(source: str, places) -> str:
+    """The places the analysis stopped at (`model.Unfollowed`, SPMD910) as `row:col SPMD910 what` lines, the
+    vmap they were reached from after `<- vmap row:col`."""
+    lines = LineIndex(source)
+    out = []
+    for place in places:
+        row, col = lines.row_col(place.span.start)
+        vrow, vcol = lines.row_col(place.vmap.start)
+        out.append(f"{row}:{col} SPMD910 {place.what} <- vmap {vrow}:{vcol}\n")
+    return "".join(out)
 
 
 def findings_text(source: str, findings: list[Finding], options: Options | None = None) -> str:

@@ -513,6 +513,28 @@ def test_interactive_offers_the_fix_across_modules_and_counts_as_fix_does(
         assert done.returncode == 1
 
 
+@pytest.mark.parametrize("targets", [("src/pkg",), ("src/pkg/train.py", "src/pkg/model.py")])
+def test_interactive_asks_once_about_a_fix_across_modules_refused_from_another_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, targets: tuple
+) -> None:
+    """Over the tree, model.py's turn (a partial run) offers the fix of train.py's vmap; refused there, it is not
+    asked about again in train.py's own turn (it was, once per file), and the findings are left as `check`
+    reports them."""
+    from test_partial_runs import spmdfix
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    asked = _standard_tree(tmp_path, "asked")
+    before = _tree_files(asked)
+    done = spmdfix(asked, "fix", "--interactive", *targets, stdin="n\n" * 6)
+    assert done.stdout.count("Apply this fix?") == 1, done.stdout
+    assert _tree_files(asked) == before
+    assert _left_in(done.stderr) == 2
+    # Accepted in model.py's turn instead, train.py's turn has nothing left to ask.
+    done = spmdfix(asked, "fix", "--interactive", *targets, stdin="y\n" * 6)
+    assert done.stdout.count("Apply this fix?") == 1, done.stdout
+    assert _tree_files(asked) != before and _left_in(done.stderr) == 0
+
+
 def test_interactive_shows_a_diff_per_file_a_fix_edits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """add-axis of the standard layout edits train.py (the vmap) and config.py (the mesh): both diffs are shown
     before the question, and accepting it writes both files as `fix` does, saying which other file changed."""

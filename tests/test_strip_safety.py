@@ -188,3 +188,16 @@ def test_golden_refusal_names_the_collective_and_the_shared_entry() -> None:
     assert fixes[0].applicability == Applicability.UNSAFE
     assert "`pmean` over `'y'` (line 15)" in fixes[0].reason, fixes[0].reason
     assert "spec entry `('x', 'y')`" in fixes[0].reason, fixes[0].reason
+
+
+def test_spmd006_strip_of_a_decorator_vmap_called_twice_is_unsafe() -> None:
+    # golden strip/plain_vmap_decorator_jit_placed_batch with a second call: the placement was read at the
+    # first call only, so the strip (measured for that call) is unsafe and says why.
+    source = (GOLDEN / "strip" / "plain_vmap_decorator_jit_placed_batch" / "input.py").read_text(encoding="utf-8")
+    once = [f.fix_for(Transform.STRIP) for f in check_source(source) if f.code == "SPMD006"]
+    assert once and all(f is not None and f.applicability == Applicability.SAFE for f in once)
+    twice = source.replace("return apply(xs), ", "return apply(xs) + apply(jnp.asarray(xs0)) * 0.0, ")
+    assert twice != source
+    fixes = [f.fix_for(Transform.STRIP) for f in check_source(twice) if f.code == "SPMD006"]
+    assert fixes and all(f is not None and f.applicability == Applicability.UNSAFE for f in fixes)
+    assert "the vmap has other calls (or uses) than the one whose placement was read" in fixes[0].reason

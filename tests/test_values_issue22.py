@@ -267,3 +267,64 @@ def test_a_method_of_an_annotated_class_a_subclass_redefines_is_a_lost_place(tmp
         f = jax.vmap(forward, in_axes=(None, 0), spmd_axis_name='x')
         """)
     assert codes == [] and lost == ["`block.apply`: a subclass redefines `apply`; which one runs is not known"]
+
+
+def test_an_unreadable_spec_entry_on_a_reached_shard_map_is_a_place_with_why(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def axis_of_the_day():
+            return open('axis.txt').read()
+
+        class Layer:
+            AXIS = axis_of_the_day()
+
+            def __call__(self, v):
+                return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P(self.AXIS, None), out_specs=P())(v)
+
+        def main(xs):
+            return jax.vmap(Layer(), spmd_axis_name='x')(xs)
+        """)
+    assert codes == []
+    assert lost == [
+        "the PartitionSpec entry `self.AXIS` is not known: `AXIS` is assigned on line 15, where "
+        "`axis_of_the_day(...)` is a call spmdfix does not evaluate"
+    ]
+
+
+def test_an_unreadable_specs_name_on_a_reached_shard_map_is_a_place_with_why(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        SPECS = P('x')
+        SPECS = P('y')
+
+        def f(v):
+            return jax.shard_map(lambda b: b, mesh=mesh, in_specs=SPECS, out_specs=P())(v)
+
+        def main(xs):
+            return jax.vmap(f, spmd_axis_name='x')(xs)
+        """)
+    assert codes == []
+    assert lost == ["the spec `SPECS` is not known: `SPECS` is bound 2 times (lines 11, 12), so its value where it is read is not known"]
+
+
+def test_a_readable_spec_entry_gives_the_finding_and_no_place(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        class Layer:
+            AXIS = 'x'
+
+            def __call__(self, v):
+                return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P(self.AXIS), out_specs=P(self.AXIS))(v)
+
+        def main(xs):
+            return jax.vmap(Layer(), spmd_axis_name='x')(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_an_unreadable_spec_of_a_shard_map_no_spmd_vmap_reaches_is_no_place(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def g(v, spec):
+            return jax.shard_map(lambda b: b, mesh=mesh, in_specs=spec, out_specs=spec)(v)
+
+        def main(xs):
+            return jax.vmap(body, spmd_axis_name='y')(xs)
+        """)
+    assert lost == []

@@ -5,7 +5,8 @@
   `self.name` and a class attribute mean; `follow`: how far every follower goes (one context per walk);
 - `values`: the value records (axis names, PartitionSpecs, meshes) and the evaluator that follows names to
   their values, with the span behind each; `specs`: PartitionSpecs and their pytrees; `meshes`: mesh
-  constructions, their device shapes and axis types;
+  constructions, their device shapes and axis types; `unknown_values`: why a value was not read, in words
+  (the SPMD910 record of a spec the evaluator gave up on);
 - `module_model`: one module's scopes, values and uses together, what every sub-analysis receives;
 - `vmap_sites`: the vmaps that pass an spmd_axis_name; `reach`: from a vmapped callable to every shard_map it
   applies (`lost_places`: where that walk loses its way); `shard_maps`: shard_map's spellings; `shard_map_facts`:

@@ -25,12 +25,14 @@ from dataclasses import replace
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.calls import argument
+from spmdfix.analysis.index import IMPORTERS_OF_KEY
 from spmdfix.analysis.facts import ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, VmapFacts
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
-from spmdfix.analysis.reached import ReachedAnalysis
+from spmdfix.analysis.project_callers import search_exits
+from spmdfix.analysis.reached import ReachedAnalysis, vmap_root
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.specs import sharding_tree, spec_tree
 from spmdfix.analysis.stripbody import SpecUses
@@ -82,6 +84,7 @@ class Analyzer:
                 continue
             reach = self.reacher.reach(site.fun, site.scope, site.node)
             traced = frozenset(id(f) for f in reach.functions)
+            here = (traced, vmap_root(site))
             calls = self.vmap_calls.calls(site.node, site.fun, site.in_axes)
             reached = [
                 self.reached.facts(r, site, set(spmd.names), traced=traced, calls=calls) for r in reach.sites
@@ -93,14 +96,17 @@ class Analyzer:
             for path, owner, target, target_scope in reach.external:
                 summary = summary_of(owner, target, target_scope, frozenset(spmd.names))
                 if self.project is not None:
-                    self.project.index.touch(p for p, _ in summary.depends)
-                reached += self._prefixed(summary, path, owner, target)
+                    self.project.index.touch_depends(summary.depends)
+                reached += self._prefixed(summary, path, here)
                 constraints += summary.constraints
                 unknown = unknown or summary.constraints_unknown
                 where = f" in {relpath(owner.ix.path)}"
                 jits += [replace(j, described=j.described + where) for j in summary.jit_shardings]
                 opaque += summary.opaque
                 unresolved += summary.unresolved
+            # Every spec (and `P(...)` entry) of a reached shard_map is resolved or a place where the analysis
+            # stopped, with why (issue 22: never silent).
+            unresolved += [lost for r in reached for tree in (r.shard_map.in_specs, r.shard_map.out_specs) for lost in tree.lost]
             out.append(
                 VmapFacts(
                     site=self.model.site(SiteKind.VMAP, site.node),
@@ -122,17 +128,18 @@ class Analyzer:
             site = VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap)
             reach = self.reacher.reach(plain.fun, site.scope)
             traced = frozenset(id(f) for f in reach.functions)
+            here = (traced, vmap_root(site))
             reached = [
                 self.reached.facts(r, site, set(plain.axes.names), spmd=False, traced=traced) for r in reach.sites
             ]
-            # Shard_maps in other modules of the project, as for an spmd vmap (their callers there are not
-            # searched: `_prefixed` says so). The summary's capture facts are an spmd vmap's (SPMD003/004
-            # concern spmd axes): a plain vmap has none.
+            # Shard_maps in other modules of the project, as for an spmd vmap (their callers in every module
+            # of the project are searched: `_prefixed`). The summary's capture facts are an spmd vmap's
+            # (SPMD003/004 concern spmd axes): a plain vmap has none.
             for path, owner, target, target_scope in reach.external:
                 summary = summary_of(owner, target, target_scope, frozenset(plain.axes.names))
                 if self.project is not None:
-                    self.project.index.touch(p for p, _ in summary.depends)
-                reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, owner, target)]
+                    self.project.index.touch_depends(summary.depends)
+                reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, here)]
             out.append(
                 VmapFacts(
                     site=self.model.site(SiteKind.VMAP, plain.vmap),
@@ -143,7 +150,7 @@ class Analyzer:
                     constraints_unknown=False,
                     kind=VmapKind.EXPLICIT,
                     placement=plain.placement,
-                    calls=self.vmap_calls.calls(plain.vmap, plain.fun, argument(plain.vmap, 1, "in_axes")),
+                    calls=self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes),
                 )
             )
         return out
@@ -247,7 +254,7 @@ class Analyzer:
         depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
         for path, owner, target, target_scope in reach.external:
             summary = summary_of(owner, target, target_scope, stripped)
-            reached += self._prefixed(summary, path, owner, target)
+            reached += self._prefixed(summary, path, (traced, None))
             constraints += summary.constraints
             unknown = unknown or summary.constraints_unknown
             where = f" in {relpath(owner.ix.path)}"
@@ -255,6 +262,8 @@ class Analyzer:
             opaque += summary.opaque
             unresolved += summary.unresolved
             depends.update(summary.depends)
+        if self.project is not None:  # the importers searched for the callers (`analysis.project_callers`)
+            depends.update((p, self.project.index.digest_of(p)) for p in self.reached.read)
         return FunctionSummary(
             reached=tuple(reached),
             constraints=tuple(constraints),
@@ -266,21 +275,29 @@ class Analyzer:
         )
 
     def _prefixed(
-        self, summary: FunctionSummary, path: _Path, owner: ModuleModel, target: ast.AST
+        self, summary: FunctionSummary, path: _Path, here: tuple[frozenset[int], ast.AST | None]
     ) -> list[ReachedFacts]:
-        """Another module's reached shard_maps, as reached from here: this module's steps come first. Their
-        callers in modules other than this one and the owner are not searched (`analysis.callers`): each
-        says so among its other callers."""
+        """Another module's reached shard_maps, as reached from here: this module's steps come first. The
+        module-level names they leave their modules by are searched in every module of the project importing
+        them (`analysis.project_callers`), this one judged with `here` (the functions its vmapped callable
+        traces, the vmap's node or None); this module's own are kept for the module importing it when the
+        vmap is elsewhere (a summary)."""
+        traced, root = here
         vmaps = tuple(self.reached.vmap_span(n) for n in path.vmaps)
-        name = getattr(target, "name", None) or ast.unparse(target)[:40]
-        note = f"other modules that may import `{name}` of {relpath(owner.ix.path)} (not searched)"
-        return [
-            replace(
-                r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=(*r.other_callers, note),
-                under_jit=r.under_jit or path.jitted,
+        out = []
+        for r in summary.reached:
+            others, exits = r.other_callers, r.exits
+            if exits:
+                found, exits, read = search_exits(self.model, exits, traced, root, keep_own=root is None)
+                others += tuple(found)
+                self.reached.read |= read
+            out.append(
+                replace(
+                    r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=others, exits=exits,
+                    under_jit=r.under_jit or path.jitted,
+                )
             )
-            for r in summary.reached
-        ]
+        return out
 
 
 def summary_of(
@@ -294,7 +311,14 @@ def summary_of(
     if key in memo:
         return memo[key] or FunctionSummary()
     memo[key] = None  # in progress
-    summary = Analyzer(model)._summary(expr, scope, stripped)
+    if model.project is None:
+        summary = Analyzer(model)._summary(expr, scope, stripped)
+    else:
+        with model.project.index.recording() as read:
+            summary = Analyzer(model)._summary(expr, scope, stripped)
+        # who imports the modules its fixes were judged against, for a results cache served this summary later
+        asked = tuple(e for e in read if e[0].startswith(IMPORTERS_OF_KEY))
+        summary = replace(summary, depends=tuple(sorted({*summary.depends, *asked})))
     memo[key] = summary
     return summary
 

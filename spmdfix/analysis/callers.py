@@ -14,20 +14,26 @@ How the places are found, by scope (`uses.UseIndex.loads`), never by textual nam
   assigned to;
 - each read of that function's name is a caller (for a `__call__`, each read of its class's name); A read inside the vmap site itself (`jax.vmap(layer, ...)`)
   is the vmap; a read inside a function the vmapped callable traces is under the vmap too, but that function
-  may in turn be called elsewhere, so its own readers are examined the same way; a read in a module-level
-  assignment (`g = jax.jit(layer)`, `g = make()`) hands the question to the readers of `g`; any other read is
-  another caller.
+  may in turn be called elsewhere, so its own readers are examined the same way; a read assigned to a name,
+  directly, in a display or through a wrapper that does not call it (`g = jax.jit(layer)`, `g = make()`,
+  `jaxapi.WRAPPER_NAMES`), hands the question to the readers of `g`; any other read is another caller (a
+  call, the function passed as an argument to code that may call it).
 
-Not searched: callers of methods (they are reached through attributes) and of a name bound several times,
-which are reported as a place of their own ("callers of the method ... (not searched)"), and callers in
-other modules (the project index parses modules on demand, never the whole project), which the linter
-notes for a shard_map of another module.
+Other modules: a function the walk takes at module level (a `def`, a class whose `__call__` runs it, a
+module-level name it is assigned to) may be imported by any module of the project; the walk records it as an
+exit (`OtherCallers.exits`), and `analysis.project_callers` finds its reads in the modules importing it
+(`analysis.importers`) and hands them to `OtherCallers.from_reads` of that module: one follower, the same
+allowlist in every module.
+
+Not followed: callers of methods (they are reached through attributes) and of a name bound several times,
+which are reported as a place of their own ("callers of the method ... (not searched)").
 """
 
 from __future__ import annotations
 
 import ast
 
+from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Binding
 from spmdfix.analysis.follow import CALLERS, Follow
 from spmdfix.analysis.module_model import ModuleModel
@@ -53,10 +59,10 @@ class OtherCallers:
         site: the shard_map call or decorator expression; body: the decorated `def` for the decorator form;
         traced: ids of the functions the vmapped callable traces (`reach.ReachResult.functions`); root: the
         vmap site's node (reads inside it are the vmap; for a vmap decorator, the decorated `def`, whose
-        every read is the vmap), or None when the vmap is in another module.
+        every read is the vmap), or None when the vmap is in another module. The module-level names the
+        shard_map leaves this module by are in `exits` afterwards.
         """
-        self._traced, self._root = traced, root
-        self._unsearched: list[Use] = []
+        self._start(traced, root)
         work: list[tuple[Binding, bool]] = []  # (binding, calling it returns the shard-mapped callable)
         found: list[ast.expr] = []
         if body is not None and site in getattr(body, "decorator_list", ()):
@@ -68,10 +74,34 @@ class OtherCallers:
                 self._queue_def(holder, work, factory=returned and id(holder) not in traced)
             else:
                 self._value_read(site, work, found)
-        # One walk over the work list (each binding taken is a step, `follow.CALLERS` of them at most), each
-        # binding read once.
+        return self._walk(work, found)
+
+    def from_reads(
+        self, reads: list[ast.expr], factory: bool, traced: frozenset[int], root: ast.AST | None
+    ) -> list[Use]:
+        """The reads, in source order, through which a function of another module that runs the shard_map runs
+        here without the vmap, starting from `reads` (the expressions of this module holding it: a name
+        imported, `module.name`; `analysis.importers`). factory: calling the function returns the
+        shard-mapped callable (each call is the value, any other read passes the factory on). traced, root: as
+        for `outside` when the vmap is in this module, else empty and None. Exits are in `exits` afterwards."""
+        self._start(traced, root)
+        work: list[tuple[Binding, bool]] = []
+        found: list[ast.expr] = []
+        for read in reads:
+            self._read(read, factory, work, found)
+        return self._walk(work, found)
+
+    def _start(self, traced: frozenset[int], root: ast.AST | None) -> None:
+        self._traced, self._root = traced, root
+        self._unsearched: list[Use] = []
+        # (name, factory) of each module-level binding the walk took: other modules may import it.
+        self.exits: list[tuple[str, bool]] = []
+
+    def _walk(self, work: list[tuple[Binding, bool]], found: list[ast.expr]) -> list[Use]:
+        """Take the work list's bindings, each read once, and return the places found (module doc)."""
+        # One walk over the work list (each binding taken is a step, `follow.CALLERS` of them at most).
         follow = Follow(CALLERS)
-        vmapped = _def_binding(self.ix, root) if root is not None else None
+        vmapped = _def_binding(self.ix, self._root) if self._root is not None else None
         if vmapped is not None:
             follow.first_visit(vmapped)  # a vmap decorator: every call of the decorated name is the vmap
         while work and not follow.spent:
@@ -79,17 +109,14 @@ class OtherCallers:
             follow = follow.deeper()
             if not follow.first_visit(binding):
                 continue
+            if binding.scope is self.ix.module_scope:
+                self.exits.append((binding.name, factory))
             for load in self.uses.loads(binding):
-                expr: ast.expr = load
-                if root is not None and _inside(load, root):
-                    continue
-                if factory:
-                    call = self.ix.parent.get(id(load))
-                    if not (isinstance(call, ast.Call) and call.func is load):
-                        found.append(load)  # the factory itself passed on: not followed
-                        continue
-                    expr = call
-                self._value_read(expr, work, found)
+                self._read(load, factory, work, found)
+        for binding, _ in work:  # past the limit: what is left is not followed, and said so
+            span = self.ix.lines.span_of_ast(binding.node)
+            line = getattr(binding.node, "lineno", 1)
+            self._unsearched.append(Use(span, line, f"callers of `{binding.name}` (past {CALLERS.limit} steps)"))
         uses = {}
         for node in sorted(found, key=lambda n: (n.lineno, n.col_offset)):
             use = self.uses.use(node)
@@ -97,6 +124,19 @@ class OtherCallers:
         for use in self._unsearched:
             uses.setdefault(use.span, use)
         return list(uses.values())
+
+    def _read(self, load: ast.expr, factory: bool, work: list, found: list) -> None:
+        """One read of a name holding the shard-mapped callable (or, `factory`, a function returning it)."""
+        expr: ast.expr = load
+        if self._root is not None and _inside(load, self._root):
+            return
+        if factory:
+            call = self.ix.parent.get(id(load))
+            if not (isinstance(call, ast.Call) and call.func is load):
+                found.append(load)  # the factory itself passed on: not followed
+                return
+            expr = call
+        self._value_read(expr, work, found)
 
     def _value_read(self, expr: ast.expr, work: list, found: list) -> None:
         """One read of the shard-mapped callable (a name load, or a factory's call): under the vmap, handed
@@ -168,8 +208,8 @@ def _assigned(ix: ModuleIndex, uses: UseIndex, node: ast.AST) -> Binding | None:
     way (`g = jax.jit(layer)` binds `g`; `r = jax.jit(layer)(x)` runs `layer`: None)."""
     child = node
     for anc in ix.ancestors(node):
-        if isinstance(anc, ast.Call) and anc.func is child:
-            return None
+        if isinstance(anc, ast.Call) and (anc.func is child or not _wraps(ix, anc)):
+            return None  # called here, or passed to code that may call it: a place of its own
         child = anc
         if isinstance(anc, (ast.Assign, ast.AnnAssign)):
             targets = anc.targets if isinstance(anc, ast.Assign) else [anc.target]
@@ -179,6 +219,13 @@ def _assigned(ix: ModuleIndex, uses: UseIndex, node: ast.AST) -> Binding | None:
         if isinstance(anc, (ast.stmt, *_FUNCTIONS)):
             return None
     return None
+
+
+def _wraps(ix: ModuleIndex, call: ast.Call) -> bool:
+    """Whether `call` wraps the callables passed to it without calling them (`jax.jit(f)`, `partial(f, w)`,
+    `jax.vmap(f)`, `jax.checkpoint(f)`, ...: `jaxapi.WRAPPER_NAMES`): the name it is assigned to holds them."""
+    qname = ix.qualname(call.func, ix.scope_at(call))
+    return qname in jaxapi.WRAPPER_NAMES or qname in jaxapi.PARTIAL_NAMES or qname in jaxapi.VMAP_NAMES
 
 
 def _inside(node: ast.AST, root: ast.AST) -> bool:

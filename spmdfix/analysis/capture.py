@@ -98,7 +98,42 @@ class CaptureAnalysis:
         hops = self.batched.plain_hops(self.ix.function_of(fun), home, reached)
         if hops is not None:
             found = tuple(replace(c, params=self.batched.sources_through(hops, home, c.name)) for c in found)
-        return found
+        return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found)
+
+    def _reduced_local(self, home: ast.AST, name: str) -> bool:
+        """Local `name` of `home` is bound once, to a full reduction to a scalar (`_scalar_value`)."""
+        scope = self.ix.own_scope(home)
+        binding = self.ix.single_binding(name, scope) if scope is not None else None
+        if binding is None or binding.kind is not BindingKind.ASSIGN or binding.scope is not scope:
+            return False
+        return self._scalar_value(binding.node, scope, Follow(ARRAY_VALUE))
+
+    def _scalar_value(self, expr: ast.AST, scope, follow: Follow) -> bool:
+        """True when `expr` is certainly a scalar: a number, a full reduction (`x.mean()`, `jnp.sum(x)`: no
+        axis, no other argument), arithmetic of such, or a local bound once to one; False past
+        `follow.ARRAY_VALUE` steps. Measured (safety/measurements/capture_reduced_placed_input.py): such a value
+        computed from an input placed beyond its batch dimension is closed over by a check_vma=True body on an
+        Explicit mesh and runs; a value keeping a dimension (`x.mean(axis=0)`, `x * 2.0`) fails."""
+        if follow.spent:
+            return False
+        if isinstance(expr, ast.Constant):
+            return isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
+        if isinstance(expr, ast.UnaryOp):
+            return self._scalar_value(expr.operand, scope, follow.deeper())
+        if isinstance(expr, ast.BinOp):
+            deeper = follow.deeper()
+            return self._scalar_value(expr.left, scope, deeper) and self._scalar_value(expr.right, scope, deeper)
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            ok = binding is not None and binding.kind is BindingKind.ASSIGN and binding.scope is scope
+            return ok and self._scalar_value(binding.node, scope, follow.deeper())
+        if not isinstance(expr, ast.Call) or expr.keywords:
+            return False
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in _REDUCTIONS and not expr.args:
+            return self.ix.qualname(expr.func, scope) is None  # a method of a value, not a module function
+        qname = self.ix.qualname(expr.func, scope) or ""
+        module, _, name = qname.rpartition(".")
+        return module in _ARRAY_MODULES and name in _REDUCTIONS and len(expr.args) == 1
 
     def jit_wrapped(self, construction: ast.AST, body: ast.AST) -> bool:
         """True for `jax.jit(shard_map(...))` (or a jit decorator above a shard_map decorator): the values the

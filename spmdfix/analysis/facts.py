@@ -161,6 +161,9 @@ class Capture:
     # kind BATCHED: the indices of the vmapped function's positional parameters its value comes from
     # (itself, or locals assigned from them, back through plain positional calls); None when not known.
     params: tuple[int, ...] | None = None
+    # kind BATCHED: the value is a full reduction to a per-example scalar (`m = x.mean() + 2.0`, bound once in
+    # the function defining the body), so it is placed on no mesh axis beyond the batch whatever its inputs are
+    scalar: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -268,9 +271,14 @@ class ReachedFacts:
     # Body collectives (their call spans) whose operand is made only of operands the spmd vmap does not
     # batch: they run correctly under the vmap (measured), so they are no SPMD004.
     unbatched_collectives: frozenset[Span] = frozenset()
-    # Places that run this shard_map without going through the spmd vmap (`...` (line n), or a note for
-    # callers not searched): a fix that edits the shard_map changes them too (analysis.callers).
+    # Places that run this shard_map without going through the spmd vmap (`...` (line n), `...` (pkg/m.py
+    # line n) in another module of the project): a fix that edits the shard_map changes them too
+    # (analysis.callers, analysis.project_callers).
     other_callers: tuple[str, ...] = ()
+    # Module-level names by which the shard_map leaves a module on the way, (module path, name, calling it
+    # returns the callable), whose importers are not searched yet: a summary's facts keep their own module's
+    # for the module importing the callable; the vmap's module searches them (`analysis.project_callers`).
+    exits: tuple[tuple[str, str, bool], ...] = ()
     # A jax.jit lies between the vmap and the shard_map (analysis.reach.ReachedSite.jitted): the shard_map
     # is traced under jit whatever the vmap's callers do.
     under_jit: bool = False
@@ -330,7 +338,8 @@ class FunctionSummary:
     applied on the way with their in/out shardings (`JitShardings`); opaque: calls it cannot
     follow (parameters, methods); unresolved: (span, what) of each place into code of the project it lost
     (`reach.ReachResult.unresolved`: an unresolved import of the project, `getattr`, an unknown callable);
-    depends: (path, digest) of every module the summary was computed from (its own included).
+    depends: (path, digest) of every module the summary was computed from (its own included), and
+    (`index.IMPORTERS_OF_KEY` + path, digest) of who imports each module its fixes were judged against.
     """
 
     reached: tuple[ReachedFacts, ...] = ()

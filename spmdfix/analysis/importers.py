@@ -13,8 +13,10 @@ and the places holding the value are found by scope (`uses.UseIndex.loads`):
   way (passed on, stored, `getattr(config, ...)`) may reach the name unseen: it is a use of its own, reported;
 - a re-export (`MESH` imported at module level, or a module-level name whose value or body mentions it, as
   `MESH2 = MESH` or `def get_mesh(): return MESH`) is followed to the modules importing that name in turn;
-- `from pkg.config import *` and a module importing `importlib` (it may load any module by name) are
-  reported at their import statement; so is an importer that cannot be read or parsed.
+- `from pkg.config import *` is reported at its statement, and so is a module that imports `importlib` and may
+  load a module by name with it (any use but `importlib.metadata` / `importlib.resources` and an
+  `importlib.import_module('other.module')` of a literal naming another module), at its `import importlib`;
+  so is an importer that cannot be read or parsed.
 
 Code outside the project (installed consumers) is out of scope (docs/safety.md). Pure: the index reads.
 """
@@ -22,6 +24,7 @@ Code outside the project (installed consumers) is out of scope (docs/safety.md).
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -60,17 +63,35 @@ def in_module(use: Use, path: str) -> Use:
     return replace(use, module=relpath(path))
 
 
-def imported_uses(index: ProjectIndex, owner: ModuleModel, name: str) -> ImportedUses | None:
+def module_path(model: ModuleModel) -> str:
+    """The absolute path of the module `model` models: the path its project link was made for (the module
+    checked has no path of its own on its nodes), else its index's path ("" outside a project)."""
+    return model.project.path if model.project is not None else model.ix.path
+
+
+def imported_uses(
+    index: ProjectIndex,
+    owner: ModuleModel,
+    name: str,
+    *,
+    values: bool = True,
+    models: Mapping[str, ModuleModel] | None = None,
+) -> ImportedUses | None:
     """The reads of `owner`'s top-level `name` in every module of the project that imports it, directly or
     through re-exports (module doc); None when the index was given no importers (nobody listed the
-    project's imports: the caller keeps its own reason)."""
+    project's imports: the caller keeps its own reason).
+
+    values: `name` is a value whose module-level aliases (`_aliases`) carry it too, and whose importers'
+    importers are gathered in `closure` (a mesh); False for a function, whose other names the caller's own
+    follower finds (`analysis.callers`). models: the models to read some modules by (absolute path -> model:
+    the module checked, whose nodes the caller's facts point into), instead of the index's."""
     out = ImportedUses()
     todo = [(owner, name)]
     seen: set[tuple[str, str]] = set()
     while todo:
         model, wanted = todo.pop()
-        path = model.ix.path
-        aliases = _aliases(model, wanted)
+        path = module_path(model)
+        aliases = _aliases(model, wanted) if values else {wanted}
         for alias in aliases:
             seen.add((path, alias))
         importers = index.importers_of(path)
@@ -78,25 +99,38 @@ def imported_uses(index: ProjectIndex, owner: ModuleModel, name: str) -> Importe
             return None
         module = index.files.module_name(path)[0]
         for importer, names in importers.items():
-            if DYNAMIC in names:
-                out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))  # (unread)
+            loaded = (models or {}).get(importer) or _model(index, importer) if DYNAMIC in names else None
+            if DYNAMIC in names and (loaded is None or _may_load(loaded, module)):
+                out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))
                 continue
             if not (aliases & names or MODULE in names or "*" in names):
                 continue
-            loaded = index.load(importer)
+            loaded = loaded or (models or {}).get(importer) or _model(index, importer)
             index.touch([importer])  # (a results cache keys the outcome by it too)
             if loaded is None:
                 out.sites.append(in_module(Use(Span(0, 0, importer), 1, "(module not read or parsed)"), importer))
                 continue
-            found = _reads_in(loaded.model, module, aliases, out)
+            found = _reads_in(loaded, importer, module, aliases, out)
             if found:
-                out.reads.append((loaded.model, found))
-            for alias in _reexports(loaded.model, module, aliases):
+                out.reads.append((loaded, found))
+            for alias in _reexports(loaded, module, aliases):
                 if (importer, alias) not in seen:
-                    todo.append((loaded.model, alias))
-    if not _add_closure(index, owner.ix.path, out):
+                    todo.append((loaded, alias))
+    if values and not _add_closure(index, module_path(owner), out):
         return None
     return out
+
+
+def _model(index: ProjectIndex, path: str) -> ModuleModel | None:
+    loaded = index.load(path)
+    return loaded.model if loaded is not None else None
+
+
+def importing_closure(index: ProjectIndex, path: str) -> ImportedUses | None:
+    """The modules of the project importing the module at `path`, directly or not, in `closure` (an unreadable
+    one in `sites`); None when some importers are not known."""
+    out = ImportedUses()
+    return out if _add_closure(index, path, out) else None
 
 
 def _add_closure(index: ProjectIndex, path: str, out: ImportedUses) -> bool:
@@ -192,9 +226,9 @@ def _reexports(model: ModuleModel, module: str, aliases: set[str]) -> set[str]:
     return out
 
 
-def _reads_in(model: ModuleModel, module: str, aliases: set[str], out: ImportedUses) -> list[ast.expr]:
-    """The expressions of `model` holding one of `module`'s `aliases`; star imports of `module` and reads of
-    the module object that may reach them unseen are added to `out.sites`."""
+def _reads_in(model: ModuleModel, path: str, module: str, aliases: set[str], out: ImportedUses) -> list[ast.expr]:
+    """The expressions of `model` (the module at `path`) holding one of `module`'s `aliases`; star imports of
+    `module` and reads of the module object that may reach them unseen are added to `out.sites`."""
     ix = model.ix
     found: list[ast.expr] = []
     qnames = {f"{module}.{a}" for a in aliases}
@@ -202,7 +236,7 @@ def _reads_in(model: ModuleModel, module: str, aliases: set[str], out: ImportedU
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             base = _star_base(ix, node)
             if base == module:
-                out.sites.append(in_module(model.uses.use(node), ix.path))
+                out.sites.append(in_module(model.uses.use(node), path))
     for scope in {id(s): s for s in ix.scope_by_node.values()}.values():
         for bindings in scope.bindings.values():
             for b in bindings:
@@ -213,12 +247,12 @@ def _reads_in(model: ModuleModel, module: str, aliases: set[str], out: ImportedU
                 elif module == b.qname or module.startswith(b.qname + "."):
                     rest = module[len(b.qname) :].lstrip(".").split(".") if module != b.qname else []
                     for load in model.uses.loads(b):
-                        _attribute_read(model, load, rest, aliases, found, out)
+                        _attribute_read(model, path, load, rest, aliases, found, out)
     return sorted(found, key=lambda n: (n.lineno, n.col_offset))
 
 
 def _attribute_read(
-    model: ModuleModel, load: ast.expr, rest: list[str], aliases: set[str], found: list, out: ImportedUses
+    model: ModuleModel, path: str, load: ast.expr, rest: list[str], aliases: set[str], found: list, out: ImportedUses
 ) -> None:
     """One read of a module object (`config`, `pkg` of `import pkg.config`): `pkg.config.MESH` holds the value;
     `pkg.other`, `config.DATA` do not; the module object taken whole before the name is reached may."""
@@ -226,14 +260,14 @@ def _attribute_read(
     for part in rest:
         up = model.ix.parent.get(id(node))
         if not (isinstance(up, ast.Attribute) and up.value is node):
-            out.sites.append(in_module(model.uses.use(node), model.ix.path))
+            out.sites.append(in_module(model.uses.use(node), path))
             return
         if up.attr != part:
             return
         node = up
     up = model.ix.parent.get(id(node))
     if not (isinstance(up, ast.Attribute) and up.value is node):
-        out.sites.append(in_module(model.uses.use(node), model.ix.path))
+        out.sites.append(in_module(model.uses.use(node), path))
     elif up.attr in aliases:
         found.append(up)
 
@@ -246,6 +280,45 @@ def _star_base(ix, node: ast.ImportFrom) -> str:
         return ""
     base = parts[: len(parts) - (node.level - 1)]
     return ".".join([*base, *([node.module] if node.module else [])])
+
+
+# importlib's parts that read package data, never a module: `importlib.metadata.version("jax")`.
+_NOT_LOADING = ("importlib.metadata", "importlib.resources")
+_IMPORT_MODULE = "importlib.import_module"
+
+
+def _may_load(model: ModuleModel, module: str) -> bool:
+    """Whether some use of `importlib` in `model` may load `module` by name: False when every use is of
+    `importlib.metadata` / `importlib.resources` or an `importlib.import_module` of a string literal naming
+    another module (absolute: neither `module` nor a package above it); any other use (another loader, a name
+    not written as a literal, the module object passed on) may."""
+    for scope in {id(s): s for s in model.ix.scope_by_node.values()}.values():
+        for bindings in scope.bindings.values():
+            for b in bindings:
+                if b.kind is not BindingKind.IMPORT or not (b.qname == "importlib" or (b.qname or "").startswith("importlib.")):
+                    continue
+                for load in model.uses.loads(b):
+                    node: ast.expr = load
+                    while isinstance(up := model.ix.parent.get(id(node)), ast.Attribute) and up.value is node:
+                        node = up
+                    qname = model.ix.qualname(node, model.ix.scope_at(node)) or ""
+                    if any(qname == p or qname.startswith(p + ".") for p in _NOT_LOADING):
+                        continue
+                    call = model.ix.parent.get(id(node))
+                    if qname == _IMPORT_MODULE and isinstance(call, ast.Call) and call.func is node and _other_module(call, module):
+                        continue
+                    return True
+    return False
+
+
+def _other_module(call: ast.Call, module: str) -> bool:
+    """`import_module('name')` with an absolute literal name that is neither `module` nor a package above it."""
+    if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Constant):
+        return False
+    name = call.args[0].value
+    if not isinstance(name, str) or not name or name.startswith("."):
+        return False
+    return name != module and not module.startswith(name + ".")
 
 
 def _statement_site(index: ProjectIndex, path: str, module: str, what: str) -> Use:

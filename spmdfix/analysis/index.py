@@ -48,10 +48,21 @@ if TYPE_CHECKING:
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
 MAX_MODULES = 256  # modules one index parses at most; past it names stay unresolved (and are counted)
+# A result's dependency on who imports a module (this + its absolute path, with `importers_digest` of the
+# answer): a fix judged in a module's importers is judged again when one starts or stops importing it.
+IMPORTERS_OF_KEY = "<importers of>"
 
 # A module's absolute path -> the modules of the project importing it (path -> the names imported, "<module>"
 # for the module itself, "<importlib>" for a module importing importlib), or None when not known.
 Importers = Callable[[str], Mapping[str, frozenset[str]] | None]
+
+
+def importers_digest(answer: Mapping[str, frozenset[str]] | None) -> str:
+    """A digest of who imports a module (an `Importers` answer: importer path -> names; None when not known)."""
+    if answer is None:
+        return "unknown"
+    listed = sorted((path, sorted(names)) for path, names in answer.items())
+    return hashlib.sha256(repr(listed).encode()).hexdigest()[:32]
 
 
 class ProjectIndex:
@@ -88,6 +99,7 @@ class ProjectIndex:
         self._touched: set[str] | None = None
         self._absent: set[str] = set()  # candidate files `locate` looked for and did not find
         self._unloaded: set[str] = set()  # files `load` could not read, parse or (past max_modules) keep
+        self._asked: dict[str, str] | None = None  # while recording: path -> `importers_digest` of the answer
 
     # --- where modules are ------------------------------------------------------------------------
     def contains(self, path) -> bool:
@@ -128,7 +140,10 @@ class ProjectIndex:
         `importers` the index was given), or None when it was given none or they are not known."""
         if self._importers is None:
             return None
-        return self._importers(path)
+        answer = self._importers(path)
+        if self._asked is not None:
+            self._asked[path] = importers_digest(answer)
+        return answer
 
     # --- loading ----------------------------------------------------------------------------------
     def _read(self, path: str) -> tuple[str, str] | None:
@@ -144,17 +159,23 @@ class ProjectIndex:
         """Collect the modules the analysis reads meanwhile; yields a list that holds, on exit, their
         (absolute path, SHA-256 of the bytes) in path order (what a results cache keys an outcome by)."""
         outer, self._touched = self._touched, set()
+        outer_asked, self._asked = self._asked, {}
         out: list[tuple[str, str]] = []
         try:
             yield out
         finally:
             touched, self._touched = self._touched, outer
+            asked, self._asked = self._asked, outer_asked
             if outer is not None:
                 outer |= touched
+            if outer_asked is not None:
+                outer_asked.update(asked)
             for path in sorted(touched):
                 loaded = self._by_path.get(path)
                 if loaded is not None:
                     out.append((path, loaded.summary.digest))
+            # who imports the modules asked about (a fix judged against their importers depends on it)
+            out += [(IMPORTERS_OF_KEY + path, digest) for path, digest in sorted(asked.items())]
 
     def everything_read(self) -> list[tuple[str, str | None]]:
         """(absolute path, SHA-256 of the bytes, or None for a file absent or unreadable now) of every module
@@ -190,6 +211,13 @@ class ProjectIndex:
         """Record modules read on the way to a summary computed earlier (`FunctionSummary.depends`)."""
         if self._touched is not None:
             self._touched.update(p for p in paths if p)
+
+    def touch_depends(self, depends) -> None:
+        """Record what a summary computed earlier depends on (`FunctionSummary.depends`): the modules read,
+        and who imports the modules its fixes were judged against (`IMPORTERS_OF_KEY` entries)."""
+        self.touch(p for p, _ in depends if not p.startswith(IMPORTERS_OF_KEY))
+        if self._asked is not None:
+            self._asked.update((p[len(IMPORTERS_OF_KEY) :], d) for p, d in depends if p.startswith(IMPORTERS_OF_KEY))
 
     def load(self, path: str) -> LoadedModule | None:
         """The parsed module at `path` (parsed once), or None when it cannot be read or parsed, or when

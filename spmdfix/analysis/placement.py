@@ -5,7 +5,9 @@ Explicit mesh axis A (`jax.device_put(x, NamedSharding(mesh, P('A', ...)))`) map
 reaches whose specs name A then fails with `shard_map in_specs argument must refer to an axis marked as
 manual` (the documented `vmapped away explicit mesh axis` message is shadowed by that earlier check;
 measured, docs/rules.md). Only placements written in the same function (or module), before the call,
-are followed; anything else stays silent.
+are followed; anything else stays silent. The vmap is applied where it is written (`jax.vmap(f)(x)`), or
+decorates a def (`@jax.vmap`, `@partial(jax.vmap, in_axes=...)`, a jit decorator may sit above), whose calls
+(`f(x)`, `jax.jit(f)(x)`) are then the vmap's (fuzz seeds 494, 23644, 23949).
 """
 
 from __future__ import annotations
@@ -27,18 +29,22 @@ from spmdfix.analysis.values import AxisNames
 # (the placements read: `jaxapi.DEVICE_PUT_NAMES`, `jaxapi.RESHARD_NAMES`, which the prefilter's words come from)
 _DEVICE_PUT = jaxapi.DEVICE_PUT_NAMES
 _RESHARD = jaxapi.RESHARD_NAMES
+_JAX_VMAP = frozenset({"jax.vmap", "jax.api.vmap", "jax._src.api.vmap"})
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class PlainVmap:
-    """An application `jax.vmap(f)(x, ...)` without spmd_axis_name whose batch dim is placed on axes."""
+    """A `jax.vmap` without spmd_axis_name whose batch dim is placed on axes: an application `jax.vmap(f)(x, ...)`
+    (`vmap` the `jax.vmap(f)` call), or a def it decorates (`vmap` the decorator, `fun` the def), called with
+    such an input."""
 
-    vmap: ast.Call
+    vmap: ast.AST
     fun: ast.AST
-    axes: AxisNames  # the batch dimension's spec entry in the placement
+    axes: AxisNames  # the batch dimension's spec entry in the placement (no axes: the next dimension is placed)
     placement: Placement
+    in_axes: ast.AST | None  # the vmap's `in_axes` expression (None: 0 for every argument)
 
 
 class PlacementAnalysis:
@@ -58,14 +64,81 @@ class PlacementAnalysis:
                 continue
             fun = argument(vmap, 0, "fun")
             in_axes = argument(vmap, 1, "in_axes")
-            for i, arg in enumerate(call.args):
-                if fun is None or isinstance(arg, ast.Starred) or _axis_of(in_axes, i) != 0:
+            placed = self._first_placed(call, in_axes) if fun is not None else None
+            if placed is not None:
+                found.append(PlainVmap(vmap, fun, *placed, in_axes))
+        return found + self._decorated()
+
+    def _first_placed(self, call: ast.Call, in_axes: ast.AST | None) -> tuple[AxisNames, Placement] | None:
+        """The placement of the first argument of `call` the vmap maps along axis 0 whose batch dimension is
+        placed on axes; else of the first whose dimension after the batch is (with no axes for the batch:
+        an inner `jax.vmap` may map that dimension away, `rules.explicit_axis`; fuzz seed 2889)."""
+        after = None
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred) or _axis_of(in_axes, i) != 0:
+                continue
+            placed = self._placement(arg, call)
+            if placed is not None and placed[0].axes:
+                return placed
+            after = after or placed
+        return after
+
+    def _decorated(self) -> list[PlainVmap]:
+        """Defs decorated by a plain vmap whose first call placing a mapped argument's batch dimension on axes
+        is found (one record a def: every call is among the vmap's calls, `analysis.vmap_calls`)."""
+        found = []
+        for scope in self.ix.scope_by_node.values():
+            fun = scope.node
+            if not isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef)) or not fun.decorator_list:
+                continue
+            outer = self.ix.scope_at(fun)
+            for deco in fun.decorator_list:
+                plain, in_axes = self._plain_vmap_decorator(deco, outer)
+                if not plain:
                     continue
-                placed = self._placement(arg, call)
+                placed = self._decorated_placement(fun, outer, in_axes)
                 if placed is not None:
-                    found.append(PlainVmap(vmap, fun, *placed))
-                    break
+                    found.append(PlainVmap(deco, fun, *placed, in_axes))
+                break
         return found
+
+    def _plain_vmap_decorator(self, deco: ast.AST, scope) -> tuple[bool, ast.AST | None]:
+        """Whether `deco` is a vmap without spmd_axis_name (`jax.vmap`, `partial(jax.vmap, in_axes=...)`), and
+        its `in_axes` expression (None: the default 0)."""
+        if not isinstance(deco, ast.Call):
+            return self.ix.qualname(deco, scope) in _JAX_VMAP, None
+        if self.ix.qualname(deco.func, scope) not in jaxapi.PARTIAL_NAMES or not deco.args:
+            return False, None
+        if self.ix.qualname(deco.args[0], scope) not in _JAX_VMAP or any(isinstance(a, ast.Starred) for a in deco.args):
+            return False, None
+        if len(deco.args) > 2 or any(k.arg is None or k.arg == jaxapi.VMAP_SPMD_KEYWORD for k in deco.keywords):
+            return False, None  # (an spmd_axis_name, positional or in `**kw`, makes it an spmd vmap site)
+        return True, deco.args[1] if len(deco.args) == 2 else argument(deco, None, "in_axes")
+
+    def _decorated_placement(self, fun: ast.AST, scope, in_axes) -> tuple[AxisNames, Placement] | None:
+        """The placement of the first mapped argument placed on axes at a call of the decorated `fun`: `fun(x)`
+        or `jax.jit(fun)(x)`, by the name bound once to the def."""
+        bindings = scope.bindings.get(fun.name, [])
+        if len(bindings) != 1:
+            return None
+        for load in self._loads(bindings[0]):
+            call = self.ix.parent.get(id(load))
+            if isinstance(call, ast.Call) and call.func is not load and call.args and call.args[0] is load:
+                jit = call if self._is_jit(call) else None  # `jax.jit(fun)(x)`
+                call = self.ix.parent.get(id(jit)) if jit is not None else None
+                load = jit
+            if not isinstance(call, ast.Call) or call.func is not load:
+                continue
+            placed = self._first_placed(call, in_axes)
+            if placed is not None:
+                return placed
+        return None
+
+    def _loads(self, binding) -> list[ast.Name]:
+        return [n for n in self.ix.loads_of(binding.name) if any(b is binding for b in self.ix.lookup(n.id, self.ix.scope_at(n)))]
+
+    def _is_jit(self, call: ast.Call) -> bool:
+        return self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.JIT_NAMES
 
     def _vmap_of(self, func: ast.AST) -> ast.Call | None:
         """`jax.vmap(f)` itself, or inside `jax.jit(...)` wrappers (at most `follow.VMAP_WRAPPERS` of them): the
@@ -76,7 +149,7 @@ class PlacementAnalysis:
             if not isinstance(func, ast.Call) or not func.args:
                 return None
             qname = self.ix.qualname(func.func, self.ix.scope_at(func))
-            if qname in ("jax.vmap", "jax.api.vmap", "jax._src.api.vmap"):
+            if qname in _JAX_VMAP:
                 return func
             if qname not in jaxapi.WRAPPER_NAMES:
                 return None
@@ -113,15 +186,16 @@ class PlacementAnalysis:
         if mesh is None or mesh.axis_types is not AxisType.EXPLICIT or spec_expr is None:
             return None
         tree = spec_tree(self.ev, spec_expr, scope)
-        if len(tree.specs) != 1 or not tree.specs[0].entries or tree.specs[0].entries[0].value is None:
-            return None
-        if tree.unresolved or not all(e.known for e in tree.specs[0].entries):
+        entries = tree.specs[0].entries if len(tree.specs) == 1 else ()
+        if not entries or (entries[0].value is None and (len(entries) < 2 or entries[1].value is None)):
+            return None  # neither the batch dimension nor the one after it placed on axes
+        if tree.unresolved or not all(e.known for e in entries):
             return None
         spec_call = self.ev.resolve_name(spec_expr, scope)
         callee = self.ev.text(spec_call[0].func) if spec_call and isinstance(spec_call[0], ast.Call) else "P"
         shared = not isinstance(spec_expr, ast.Call) or not isinstance(sharding, ast.Call)
         placement = Placement(self.ev.span(value), tree.specs[0], callee, shared, mesh)
-        return tree.specs[0].entries[0].value, placement
+        return entries[0].value or AxisNames((), entries[0].span, False, False), placement
 
     def _context_mesh(self, place: ast.Call) -> tuple[ast.AST, object] | None:
         """The mesh expression (and its scope) a `jax.set_mesh(m)` installs where `place` runs: a `with

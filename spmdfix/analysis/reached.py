@@ -22,6 +22,7 @@ from spmdfix.analysis.facts import ReachedFacts, ShardMapFacts
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.project_callers import Exit, exits_of, search_exits
 from spmdfix.analysis.ranks import RankAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite
 from spmdfix.analysis.shapes import StaticShapes
@@ -54,6 +55,7 @@ class ReachedAnalysis:
         self.ranks = RankAnalysis(model, shapes)
         self.callers = OtherCallers(model)
         self.shard_maps = ShardMapAnalysis(model, reacher, MeshUses(model))
+        self.read: set[str] = set()  # modules of the project read to search the exits (`analysis.project_callers`)
 
     def span(self, node: ast.AST) -> Span:
         return self.model.span(node)
@@ -91,7 +93,14 @@ class ReachedAnalysis:
             lift = self.lift.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
         vmaps = tuple(self.vmap_span(n) for n in reached.vmaps)
         quiet = self._unbatched_collectives(vmap, reached, body)
-        others = tuple(u.describe() for u in self._other_callers(reached, vmap, traced, root))
+        callers, exits, root_node = self._other_callers(reached, vmap, traced, root)
+        others = tuple(u.describe() for u in callers)
+        if root_node is not None and exits:
+            # The vmap is in this module: every module importing a way out of it is searched now; a summary
+            # (root None) keeps its exits for the module importing its callable (`analysis.project_callers`).
+            found, exits, read = search_exits(self.model, exits, traced, root_node, keep_own=False)
+            others += tuple(found)
+            self.read |= read
         mapped = self._inner_mapped(reached, vmap)
         return ReachedFacts(
             shard_map=sm,
@@ -102,6 +111,7 @@ class ReachedAnalysis:
             strip_blocker=self._strip_blocker(reached, stripped),
             unbatched_collectives=quiet,
             other_callers=others,
+            exits=exits,
             under_jit=reached.jitted,
             inner_mapped=mapped,
             inner_vmap=self.vmap_span(reached.vmaps[0]) if mapped else None,
@@ -144,14 +154,17 @@ class ReachedAnalysis:
                 out.append(params.index(arg.id))
         return tuple(out)
 
-    def _other_callers(self, reached: ReachedSite, vmap: VmapSite, traced: frozenset[int], root) -> list[Use]:
-        """The places that run the reached shard_map without the vmap (`analysis.callers.OtherCallers`)."""
+    def _other_callers(
+        self, reached: ReachedSite, vmap: VmapSite, traced: frozenset[int], root
+    ) -> tuple[list[Use], tuple[Exit, ...], ast.AST | None]:
+        """The places of this module that run the reached shard_map without the vmap
+        (`analysis.callers.OtherCallers`), the module-level names it leaves the module by, and the node whose
+        reads are the vmap (None when the vmap is in another module)."""
         if root is True:
-            root = vmap.node
-            if isinstance(vmap.fun, (ast.FunctionDef, ast.AsyncFunctionDef)) and vmap.node in vmap.fun.decorator_list:
-                root = vmap.fun  # a vmap decorator: every call of the decorated name is the vmap
+            root = vmap_root(vmap)
         site = reached.site
-        return self.callers.outside(site.node, site.body, traced, root)
+        uses = self.callers.outside(site.node, site.body, traced, root)
+        return uses, exits_of(self.model, self.callers), root
 
     def _unbatched_collectives(self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None) -> frozenset[Span]:
         """Collectives written in the body itself whose operand names only unbatched body parameters."""
@@ -204,6 +217,14 @@ class ReachedAnalysis:
         if isinstance(node, ast.Call):
             return self.span(node.func)
         return self.span(node)
+
+
+def vmap_root(vmap: VmapSite) -> ast.AST:
+    """The node whose reads are the vmap itself: the vmap call, or the decorated `def` of a vmap decorator
+    (every call of the decorated name is the vmap)."""
+    if isinstance(vmap.fun, (ast.FunctionDef, ast.AsyncFunctionDef)) and vmap.node in vmap.fun.decorator_list:
+        return vmap.fun
+    return vmap.node
 
 
 def _all_replicated(sm: ShardMapFacts) -> bool:

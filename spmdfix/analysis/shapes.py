@@ -72,12 +72,20 @@ class StaticShapes:
         return best[1] if best is not None else None
 
     def _statement_in_block(self, node: ast.AST) -> tuple[ast.AST | None, list | None]:
-        """The statement holding `node` and the body list it is in (its function's or the module's)."""
+        """The statement of its function's (or the module's) own body that holds `node`, and that body. A use
+        inside a `with`, `if`, loop or `try` block counts as at that compound statement: `_straight_line_value`
+        takes it only when every assignment of the name sits directly in the body, so none runs inside the
+        block, and the value there is the last one assigned before the compound statement (fuzz seed 23184: a
+        batch placed before `with jax.set_mesh(mesh):` and passed to the vmap inside it). A class body holding
+        it: None."""
         child = node
         for anc in self.ix.ancestors(node):
             body = getattr(anc, "body", None)
             if isinstance(body, list) and child in body:
-                return (child, body) if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)) else (None, None)
+                if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                    return child, body
+                if isinstance(anc, ast.ClassDef):
+                    return None, None
             child = anc
         return None, None
 

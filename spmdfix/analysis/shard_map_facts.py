@@ -18,7 +18,7 @@ from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts
 from spmdfix.analysis.follow import SMAP_AXES, Follow
-from spmdfix.analysis.importers import imported_uses, in_module
+from spmdfix.analysis.importers import imported_uses, importing_closure, in_module
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.meshes import mesh_site, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
@@ -96,40 +96,51 @@ class ShardMapAnalysis:
             if uses is None:
                 uses = self._foreign_mesh_uses[id(owner)] = MeshUses(ModuleModel.over(owner.ix, owner.project))
         elsewhere: tuple[Use, ...] = ()
-        if owner.ix.path:
-            # A mesh of a module other than the one checked: its readers there count, and so do those in
-            # the modules of the project importing it (`analysis.importers`), when the index knows them.
-            elsewhere = self._importer_reads(owner, call)
+        path = owner.ix.path or (owner.project.path if owner.project is not None else "")
+        if path:
+            # The readers in the modules of the project importing the mesh's module count too
+            # (`analysis.importers`), when the index knows them (outside a project there are none).
+            elsewhere = self._importer_reads(owner, call, path)
             if elsewhere is None:
                 row = owner.ix.lines.row_col(mesh.span.start)[0]
-                name = relpath(owner.ix.path)
-                elsewhere = (Use(mesh.span, row, f"other modules that may import the mesh of {name}"),)
+                name = relpath(path)
+                what = f"the modules that may import the mesh of {name} (the project's import graph is not known: not searched)"
+                elsewhere = (Use(mesh.span, row, what),)
         reads = (*uses.mesh_reads(call), *elsewhere)
         return replace(mesh, reads=reads, device_reads=tuple(uses.device_reads(call)))
 
-    def _importer_reads(self, owner, call: ast.Call) -> tuple[Use, ...] | None:
-        """The uses off add-axis's allowlist of the mesh `call` builds (a module-level `NAME = Mesh(...)` of
-        the module `owner`) in the modules of the project importing it, each naming its module; None when the
-        importers are not known or the mesh is not bound to one module-level name (a mesh made inside a
-        function reaches other modules only through calls, which this does not follow)."""
+    def _importer_reads(self, owner, call: ast.Call, path: str) -> tuple[Use, ...] | None:
+        """The uses off add-axis's allowlist of the mesh `call` builds in the module `owner` (at `path`), in the
+        modules of the project importing it, each naming its module; None when the importers are not known.
+
+        The mesh reaches other modules by the module-level names it flows into (`UseIndex.uses_of_value`'s
+        exits): a name bound to it (`MESH = Mesh(...)`, whose module-level aliases are followed too), or a
+        function returning it (`def get_mesh(): return Mesh(...)`: each call of it in an importer is the mesh,
+        any other read of it a use of its own); arrays placed on it may reach every module importing `owner`,
+        directly or not, whose `.sharding.mesh` reads are judged."""
         project = owner.project
         if project is None:
             return None
-        up = owner.ix.parent.get(id(call))
-        if not (isinstance(up, ast.Assign) and len(up.targets) == 1 and isinstance(up.targets[0], ast.Name)):
-            return None
-        if owner.ix.scope_at(up) is not owner.ix.module_scope:
-            return None
         model = ModuleModel.over(owner.ix, owner.project)
-        found = imported_uses(project.index, model, up.targets[0].id)
-        if found is None:
-            return None
-        reads = list(found.sites)
+        exits: list[tuple[str, bool]] = []
+        model.uses.uses_of_value(call, exits)
+        reads: list[Use] = []
         judged = set()
-        for importer, ends in found.reads:
-            judged.add(importer.ix.path)
-            reads += [in_module(u, importer.ix.path) for u in MeshUses(importer).imported_reads(ends)]
-        for importer in found.closure:  # arrays placed on the mesh may reach them: their `.sharding.mesh` reads
+        for name, factory in dict.fromkeys(exits):
+            found = imported_uses(project.index, model, name, values=not factory)
+            if found is None:
+                return None
+            reads += found.sites
+            for importer, ends in found.reads:
+                judged.add(importer.ix.path)
+                if factory:  # (the call of the function is the mesh)
+                    ends = [_called(importer, e) for e in ends]
+                reads += [in_module(u, importer.ix.path) for u in MeshUses(importer).imported_reads(ends)]
+        closure = importing_closure(project.index, path)
+        if closure is None:
+            return None
+        reads += closure.sites
+        for importer in closure.closure:  # arrays placed on the mesh may reach them: their `.sharding.mesh` reads
             if importer.ix.path not in judged:
                 reads += [in_module(u, importer.ix.path) for u in MeshUses(importer).imported_reads([])]
         return tuple(sorted(set(reads), key=lambda u: (u.module, u.span.start)))
@@ -344,3 +355,9 @@ def _only_its_lambdas(functions, func: ast.AST) -> bool:
     `jax.vmap(lambda ...)`, which UnaryCheck judged with it)."""
     inner = {id(n) for n in ast.walk(func) if isinstance(n, ast.Lambda) and n is not func}
     return all(f is func or id(f) in inner for f in functions)
+
+
+def _called(model: ModuleModel, read: ast.expr) -> ast.expr:
+    """The call `read(...)` when `read` is called there (a factory's call is its value), else `read`."""
+    up = model.ix.parent.get(id(read))
+    return up if isinstance(up, ast.Call) and up.func is read else read

@@ -14,6 +14,8 @@ from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import SPEC_TREE, Follow
+from spmdfix.analysis.unknown_values import why_unknown
+from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import Evaluator, Spec, SpecEntry, SpecTree
 from spmdfix.model import Span
 
@@ -28,9 +30,10 @@ def spec_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree:
     specs: list[Spec] = []
     unresolved: list[Span] = []
     helpers: list[Span] = []
+    lost: list[tuple[Span, str]] = []
     if expr is not None:
-        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), helpers=helpers)
-    return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers))
+        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), helpers=helpers, lost=lost)
+    return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers), tuple(lost))
 
 
 def sharding_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree:
@@ -42,46 +45,54 @@ def sharding_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree
     unresolved: list[Span] = []
     helpers: list[Span] = []
     if expr is not None:
-        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True, helpers=helpers)
+        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True, helpers=helpers, lost=[])
     return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers))
 
 
 def _collect_specs(
-    ev: Evaluator, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False, helpers: list[Span] | None = None
+    ev: Evaluator, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False,
+    helpers: list[Span] | None = None, lost: list[tuple[Span, str]] | None = None,
 ) -> None:
-    """Add the PartitionSpecs of `expr` to `specs`, the spans of what cannot be read to `unresolved`, and
-    the calls of project functions read through (`Evaluator.called`) to `helpers`."""
+    """Add the PartitionSpecs of `expr` to `specs`, the spans of what cannot be read to `unresolved` (and to
+    `lost` with why, in words, for SPMD910: `unknown_values`), and the calls of project functions read
+    through (`Evaluator.called`) to `helpers`."""
     helpers = [] if helpers is None else helpers
-    if follow.spent:
+    lost = [] if lost is None else lost
+
+    def unread(why: str) -> None:
         unresolved.append(ev.span(expr))
+        lost.append((ev.span(expr), f"the spec `{short(expr)}` is not known: {why}"))
+
+    if follow.spent:
+        unread("it is reached through more names or nested pytrees than spmdfix follows")
         return
     if isinstance(expr, (ast.Name, ast.Subscript)) or (
         isinstance(expr, ast.Attribute) and ev.ix.qualname(expr, scope) not in jaxapi.INFER_NAMES
     ):
         followed = ev.follow(expr, scope)
         if followed is None or followed[1] is expr:
-            unresolved.append(ev.span(expr))
+            unread(why_unknown(ev, expr, scope))
             return
         far, value, inner = followed
-        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers)
+        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers, lost)
     elif isinstance(expr, (ast.Tuple, ast.List)):
         for elt in expr.elts:
-            _collect_specs(ev, elt, scope, specs, unresolved, follow.deeper(), shardings, helpers)
+            _collect_specs(ev, elt, scope, specs, unresolved, follow.deeper(), shardings, helpers, lost)
     elif isinstance(expr, ast.Dict):
         for value in expr.values:
-            _collect_specs(ev, value, scope, specs, unresolved, follow.deeper(), shardings, helpers)
+            _collect_specs(ev, value, scope, specs, unresolved, follow.deeper(), shardings, helpers, lost)
     elif isinstance(expr, ast.Constant) and expr.value is None:
         return
     elif shardings and isinstance(expr, ast.Call) and ev.ix.qualname(expr.func, scope) in jaxapi.NAMED_SHARDING_NAMES:
         spec = argument(expr, 1, "spec")
         if spec is None or any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
-            unresolved.append(ev.span(expr))
+            unread("its spec is not a plain argument")
         else:
-            _collect_specs(ev, spec, scope, specs, unresolved, follow.deeper(), helpers=helpers)
+            _collect_specs(ev, spec, scope, specs, unresolved, follow.deeper(), helpers=helpers, lost=lost)
     elif isinstance(expr, ast.Call) and is_partition_spec(ev, expr.func, scope):
-        spec = _spec(ev, expr, scope)
+        spec = _spec(ev, expr, scope, lost)
         if spec is None:
-            unresolved.append(ev.span(expr))
+            unread("its entries are passed by keyword or unpacked from a value that is not a display of its module")
         else:
             specs.append(spec)
     elif ev.ix.qualname(expr, scope) in jaxapi.INFER_NAMES:
@@ -92,14 +103,15 @@ def _collect_specs(
         # relies on it stays unsafe, as golden rename/unsafe_jit_sharding_unreadable pins.)
         helpers.append(ev.span(expr))
         far, value, inner = called
-        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers)
+        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers, lost)
     else:
-        unresolved.append(ev.span(expr))
+        unread(why_unknown(ev, expr, scope))
 
 
-def _spec(ev: Evaluator, call: ast.Call, scope: Scope) -> Spec | None:
+def _spec(ev: Evaluator, call: ast.Call, scope: Scope, lost: list[tuple[Span, str]]) -> Spec | None:
     """The entries of one `P(...)` call, or None when its entries cannot be listed (keywords, a starred
-    argument that is not a display of this module)."""
+    argument that is not a display of this module); each entry that cannot be read is added to `lost` with
+    why (`unknown_values`)."""
     if call.keywords:
         return None
     args: list[ast.AST] = []
@@ -124,6 +136,8 @@ def _spec(ev: Evaluator, call: ast.Call, scope: Scope) -> Spec | None:
             # P.UNCONSTRAINED and other non-axis entries name no axis; anything else is unknown.
             known = isinstance(arg, ast.Attribute) and arg.attr == "UNCONSTRAINED"
             entries.append(SpecEntry(ev.span(arg), None, known))
+            if not known:
+                lost.append((ev.span(arg), f"the PartitionSpec entry `{short(arg)}` is not known: {why_unknown(ev, arg, scope)}"))
         else:
             entries.append(SpecEntry(ev.span(arg), value, True))
     return Spec(ev.span(call), tuple(entries))

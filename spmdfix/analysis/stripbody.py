@@ -32,11 +32,13 @@ from dataclasses import dataclass
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import NAMED_SPECS, NUMERIC, SPEC_ASSIGNS, Follow
+from spmdfix.analysis.importers import imported_uses, in_module, module_path
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.uses import UseIndex
 from spmdfix.analysis.values import SpecTree
 from spmdfix.model import Span
+from spmdfix.paths import relpath
 
 # Collectives that combine equal positions of the blocks of other devices: elementwise along any dimension
 # that does not name their axes (measured: golden strip/collective_other_axis).
@@ -281,21 +283,43 @@ class SpecUses:
     """
 
     def __init__(self, model: ModuleModel) -> None:
+        self.model = model
         self.ix = model.ix
         self.uses = model.uses
 
     def foreign_uses(self, roots: list[ast.AST], scope: Scope, edited: list[Span]) -> list[str]:
-        """Descriptions (`\\`...\\` (line n)`) of uses outside `roots` of named values holding an edited span."""
+        """Descriptions (`\\`...\\` (line n)`) of uses outside `roots` of named values holding an edited span;
+        a module-level one's reads in the modules of the project importing it are all such uses
+        (`\\`...\\` (pkg/m.py line n)`: the stripped shard_map's own specs are in this module)."""
         found: list[str] = []
         allow = self._allow(roots, Follow(SPEC_ASSIGNS))
+        exported: set[str] = set()
         for root in roots:
-            for value in self._named_values(root, scope, edited, Follow(NAMED_SPECS)):
+            for value in self._named_values(root, scope, edited, Follow(NAMED_SPECS), exported):
                 found += [u.describe() for u in self.uses.disallowed(value, allow)]
-        return sorted(set(found))
+        return sorted(set(found)) + [u for name in sorted(exported) for u in self._imported(name)]
 
-    def _named_values(self, expr: ast.AST, scope: Scope, edited: list[Span], follow: Follow) -> list[ast.AST]:
+    def _imported(self, name: str) -> list[str]:
+        """The reads of this module's top-level spec value `name` in the modules importing it, and the sites that
+        may reach it unseen (`analysis.importers`), described."""
+        project = self.model.project
+        found = imported_uses(project.index, self.model, name) if project is not None else None
+        if found is None:
+            if project is None:
+                return []  # (no project: no module can import this one)
+            where = relpath(module_path(self.model))
+            return [f"the modules that may import `{name}` of {where} (the project's import graph is not known: not searched)"]
+        out = [u.describe() for u in found.sites]
+        for importer, ends in found.reads:
+            out += [in_module(importer.uses.use(e), module_path(importer)).describe() for e in ends]
+        return out
+
+    def _named_values(
+        self, expr: ast.AST, scope: Scope, edited: list[Span], follow: Follow, exported: set[str]
+    ) -> list[ast.AST]:
         """The values the names inside `expr` are bound to, transitively (`follow.NAMED_SPECS` steps), that hold
-        an edited span themselves or through a name they use (spec constants, spec containers)."""
+        an edited span themselves or through a name they use (spec constants, spec containers); the names
+        among them bound at module level are added to `exported` (other modules may import them)."""
         if follow.spent:
             return []
         out = []
@@ -304,10 +328,12 @@ class SpecUses:
                 binding = self.ix.single_binding(node.id, self.ix.scope_at(node) if follow.depth else scope)
                 if binding is None or binding.kind is not BindingKind.ASSIGN:
                     continue
-                inner = self._named_values(binding.node, binding.scope, edited, follow.deeper())
+                inner = self._named_values(binding.node, binding.scope, edited, follow.deeper(), exported)
                 span = self.ix.lines.span_of_ast(binding.node)
                 if inner or any(span.contains(e) for e in edited):
                     out += [binding.node, *inner]
+                    if binding.scope is self.ix.module_scope:
+                        exported.add(binding.name)
         return out
 
     def _allow(self, roots: list[ast.AST], follow: Follow):

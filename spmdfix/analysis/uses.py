@@ -94,19 +94,21 @@ class UseIndex:
         return bindings[0]
 
     # --- values ------------------------------------------------------------------------------------
-    def uses_of_value(self, expr: ast.expr) -> list[ast.expr]:
+    def uses_of_value(self, expr: ast.expr, exits: list[tuple[str, bool]] | None = None) -> list[ast.expr]:
         """The end uses of the value `expr` computes (see the module docstring), in source order.
 
         An assignment the value flows into is not itself an end use, nor is a factory's `return`; a binding
         that cannot be followed (several bindings of the name) leaves the expression as an end use; the walk
-        enters each expression once and goes as deep as `follow.USES` allows.
+        enters each expression once and goes as deep as `follow.USES` allows. `exits`, when given, receives
+        the module-level names the value flows into, (name, a function returning it): other modules may
+        import them (`analysis.importers`).
         """
         out: list[ast.expr] = []
-        self._follow(expr, out, Follow(USES))
+        self._follow(expr, out, Follow(USES), exits)
         out.sort(key=lambda n: (n.lineno, n.col_offset))
         return out
 
-    def _follow(self, expr: ast.expr, out: list[ast.expr], follow: Follow) -> None:
+    def _follow(self, expr: ast.expr, out: list[ast.expr], follow: Follow, exits: list | None = None) -> None:
         if follow.spent or not follow.first_visit(expr):
             return
         up = self.ix.parent.get(id(expr))
@@ -115,17 +117,21 @@ class UseIndex:
             bindings = [self.target_binding(t, expr) for t in targets]
             if bindings and all(b is not None for b in bindings):
                 for binding in bindings:
+                    if exits is not None and binding.scope is self.ix.module_scope:
+                        exits.append((binding.name, False))
                     for load in self.loads(binding):
-                        self._follow(load, out, follow.deeper())
+                        self._follow(load, out, follow.deeper(), exits)
                 return
         if isinstance(up, ast.Return) and up.value is expr:
             func = next((a for a in self.ix.ancestors(up) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
             binding = self._def_binding(func)
             if binding is not None:
+                if exits is not None and binding.scope is self.ix.module_scope:
+                    exits.append((binding.name, True))
                 for load in self.loads(binding):
                     call = self.ix.parent.get(id(load))
                     if isinstance(call, ast.Call) and call.func is load:
-                        self._follow(call, out, follow.deeper())
+                        self._follow(call, out, follow.deeper(), exits)
                     else:
                         out.append(load)
                 return

@@ -87,6 +87,9 @@ class SpecTree:
     specs: tuple[Spec, ...]
     unresolved: tuple[Span, ...]
     helpers: tuple[Span, ...] = ()
+    # (span, why in words) of each part of the tree (`unresolved`) and each `P(...)` entry that could not be
+    # read, for SPMD910 records on a reached shard_map (`specs.spec_tree`; `unknown_values`)
+    lost: tuple[tuple[Span, str], ...] = ()
 
     def axes(self) -> set[str]:
         return {a.name for s in self.specs for e in s.entries if e.value for a in e.value.axes}

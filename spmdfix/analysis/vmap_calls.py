@@ -81,9 +81,9 @@ class VmapCallAnalysis:
         `partial(jax.vmap, in_axes=..., ...)` carries it among its own keywords."""
         if in_axes is not None:
             return in_axes, True
-        if not isinstance(site, ast.Call):
-            return None, False
         scope = self.ix.scope_at(site)
+        if not isinstance(site, ast.Call):
+            return None, self.ix.qualname(site, scope) in jaxapi.VMAP_NAMES  # `@jax.vmap`: 0 for every argument
         if self.ix.qualname(site.func, scope) in jaxapi.VMAP_NAMES:
             return None, True
         factory = site.func if isinstance(site.func, ast.Call) else site

@@ -27,22 +27,27 @@ class Asker:
     """Answers for one file: each offered fix shown as one diff per file it edits, then [y]es / [n]o / [a]ll /
     [q]uit. A fix across modules (the importer's vmap of a partial run, a config module's mesh) shows the diff
     of each module it edits, in sorted path order; the target of the edits without a path is the module the
-    fix engine says it reviews (`reviewing`), the job's file by default."""
+    fix engine says it reviews (`reviewing`), the job's file by default.
 
-    def __init__(self, display: str, shown=None, path: str = "") -> None:
+    refusals: the ids of the fixes refused so far in the run, by the real path of the module they are planned
+    in, shared by the run's Askers: a fix of train.py's vmap refused while model.py (a partial run) was
+    reviewed is not asked about again when train.py's own turn comes."""
+
+    def __init__(self, display: str, shown=None, path: str = "", refusals: dict[str, set[FixId]] | None = None) -> None:
         self.display = display
         # What a diff shows of an analysed text: a notebook's virtual module with its magics put back
         # (`notebook.as_written`), not the placeholders the analysis reads; a module as it is.
         self.shown = shown or (lambda text: text)
         self.all = False
         self.quit = False
-        # The ids of the fixes refused: not asked again in later passes. Ids, not titles: two sites may have
-        # fixes with the same title, and refusing one must not hide the other. The edits accepted in a pass
-        # move the sites of the next text; `FixId.moved` follows them.
-        self.refused: set[FixId] = set()
-        self._accepted_edits: list[Edit] = []
         self.path = path  # the job's file (absolute), "" when unknown
         self.target = ""  # the module whose edits have no path ("": the job's file)
+        # The ids of the fixes refused, per module: not asked again in later passes nor by later files' Askers.
+        # Ids, not titles: two sites may have fixes with the same title, and refusing one must not hide the
+        # other. The edits accepted in a pass move the sites of the next text; `FixId.moved` follows them.
+        self.refusals = {} if refusals is None else refusals
+        self.refused: set[FixId] = self.refusals.setdefault(path, set())
+        self._accepted_edits: list[Edit] = []
         # The current text of each other module a fix across modules edits, as this run changed it (the
         # engine's texts are not the reviewer's to see; a module is read when first shown).
         self.texts: dict[str, str] = {}
@@ -52,14 +57,20 @@ class Asker:
         # (the per-file step names the job's file as given, the step across modules by its real path)
         target = "" if not target or os.path.realpath(target) == self.path else target
         if target != self.target:
-            self.refused = set()  # (ids of another module's sites)
-            self._accepted_edits = []
+            self._move_refused()  # (the edits accepted in the module left: its ids follow them)
+            self.refused = self.refusals.setdefault(os.path.realpath(target) if target else self.path, set())
         self.target = target
 
-    def __call__(self, text: str, offered: list[tuple[Fix, tuple[Edit, ...]]]) -> list[FixId]:
+    def _move_refused(self) -> None:
+        """The refused ids of the module reviewed, moved by the edits accepted in it since they were refused."""
         if self._accepted_edits:
-            self.refused = {fix_id.moved(self._accepted_edits) for fix_id in self.refused}
+            moved = {fix_id.moved(self._accepted_edits) for fix_id in self.refused}
+            self.refused.clear()
+            self.refused.update(moved)  # (in place: the run's `refusals` holds this set)
             self._accepted_edits = []
+
+    def __call__(self, text: str, offered: list[tuple[Fix, tuple[Edit, ...]]]) -> list[FixId]:
+        self._move_refused()
         accepted: list[FixId] = []
         for fix, edits in offered:
             if self.quit or fix.id in self.refused:
@@ -83,6 +94,8 @@ class Asker:
         for path, module_edits in _by_path(edits).items():
             if path:
                 self.texts[path] = apply_edits(self._text(path), [_local(e) for e in module_edits])
+                # (its refused ids name sites of its text before this edit: forgotten, so asked again)
+                self.refusals.pop(os.path.realpath(path), None)
 
     def _text(self, path: str) -> str:
         if path not in self.texts:
@@ -132,9 +145,10 @@ def interactive_fix(run: Run) -> int:
     (`reaching.reported_once`)."""
     tally = Tally()
     left: list = []
+    refusals: dict[str, set[FixId]] = {}  # (the run's: a fix refused from one file is not asked about again)
     for path in sorted(run.sources(), key=lambda p: p.parts):
         job = run.job(path, Mode.FIX)
-        asker = Asker(job.display, path=os.path.realpath(job.path))
+        asker = Asker(job.display, path=os.path.realpath(job.path), refusals=refusals)
         left.append(_interactive_file(job, asker, tally))
         if asker.quit:
             break

@@ -180,7 +180,9 @@ def _reached_warnings(path: Path | None, text: str, settings: FileSettings) -> l
 
     index = project_index(path, file_settings.project_root_of(path, settings))
     found = reached(path, text, index, settings.options)
-    reported, _ = pipeline.select(text, found.findings, settings.enabled, settings.options.unfixable)
+    reported, _ = pipeline.select(
+        text, found.findings, settings.enabled, settings.options.unfixable, settings.options.layout_changing_fixes
+    )
     lines = LineIndex(text)
     out = []
     for finding in reported:

@@ -113,6 +113,10 @@ def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         return Refusal(TRANSFORM, _mismatch(placement, rests.pop()))
     elif len(rests) != 1:
         reasons.append("the shard_map's operands have different in_specs: cannot tell which one the placed input becomes")
+    if vmap.calls is None or not vmap.calls.complete or len(vmap.calls.calls) != 1:
+        # a vmap decorating a def (`analysis.placement`): its placement was read at one call; the strip
+        # was measured for that call only
+        reasons.append("the vmap has other calls (or uses) than the one whose placement was read")
     if reached.strip_blocker:
         reasons.append(reached.strip_blocker)
     if sm.check_vma is not True:

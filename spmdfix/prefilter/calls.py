@@ -82,19 +82,42 @@ def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     if not placed or not named:
         return False
     applied = [a for a, end in _calls(source, vmap) if _may_be_applied(source, a, end)]
-    if not applied:
+    decorating = _decorators_naming(source, vmap)
+    if not applied and not decorating:
         return False
     placed = [start for start in placed if in_code(source, start)]
     if not placed or not any(in_code(source, start) for start in named):
         return False
     applied = [start for start in applied if in_code(source, start)]
-    if not applied:
+    decorating = [start for start in decorating if in_code(source, start)]
+    if not applied and not decorating:
         return False
     # The mesh may also be built in another module of the project (`from pkg.meshes import mesh`: the
     # analysis follows the import, `meshes.mesh_site`), whose text then holds its Explicit axes.
+    # A vmap decorating a def is called where its name is (`analysis.placement`): any scope may place.
     return ("Explicit" in source or "make_mesh" in source or imports_project(source, code_only=True)) and (
-        in_one_function(source, applied, placed)
+        bool(decorating) or in_one_function(source, applied, placed)
     )
+
+
+# A decorator: `@` first on its line, then the decorator's dotted name (`_decorators_naming`).
+_DECORATOR = re.compile(rf"^[ \t]*@{GAP}{DOTTED_PREFIX}{NAME}", re.MULTILINE)
+
+
+def _decorators_naming(source: str, vmap: set[str]) -> list[int]:
+    """The starts of the decorators whose text names a vmap (`@jax.vmap`, `@partial(jax.vmap, in_axes=0)`):
+    the decorator's name and, when it is called, its whole argument list (or the rest of the text when its
+    end cannot be found). More than the analysis follows (`analysis.placement`), never less."""
+    found = []
+    for match in _DECORATOR.finditer(source):
+        end = match.end()
+        opening = _CALL_OPEN.match(source, end)
+        if opening is not None:
+            end = end_of_arguments(source, opening.end()) or len(source)
+        text = source[match.start():end]
+        if any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) for name in vmap):
+            found.append(match.start())
+    return found
 
 
 def _may_be_applied(source: str, start: int, end: int) -> bool:

@@ -39,6 +39,8 @@ def check(site: Site, reached: ReachedFacts) -> list[Finding]:
     `check_vma=False` is called eagerly): for a plain vmap, the spec entries naming the Explicit axes its
     batch is placed on; for a vmap with spmd_axis_name, what an inner vmap maps away."""
     if site.vmap.kind is VmapKind.EXPLICIT:
+        if not site.vmap.spmd.names:  # the batch unplaced, the dimension after it placed (analysis.placement)
+            return _inner_mapped_findings(site.vmap, reached, True)
         return _plain_vmap_findings(site, reached)
     eager_reported = bool(eager_explicit_findings(site.vmap, reached))
     return _inner_mapped_findings(site.vmap, reached, eager_reported)
@@ -73,7 +75,8 @@ def _plain_vmap_findings(site: Site, reached: ReachedFacts) -> list[Finding]:
 
 def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reported: bool) -> list[Finding]:
     """SPMD006 / SPMD008: the first `jax.vmap` on the way maps away the per-example dimension that a call of
-    the spmd vmap places on an Explicit mesh axis A (`jax.device_put(xs, NamedSharding(mesh, P(None, 'A')))`).
+    the spmd vmap (or of a plain vmap whose batch is not placed) places on an Explicit mesh axis A
+    (`jax.device_put(xs, NamedSharding(mesh, P(None, 'A')))`).
 
     Measured on jax 0.10.2 (safety/measurements/inner_vmap_explicit_placement.py; fuzz seeds 321, 407): A is
     then not manual in the shard_map, so a spec naming A, or an spmd axis A (which the vmap inserts into the
@@ -81,7 +84,10 @@ def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reporte
     same, a `manual_axis_type` error or a DuplicateSpecError), whatever `check_vma`; with neither, a
     `check_vma=False` shard_map called eagerly raises `out_specs argument must refer to an axis marked as
     manual` (under jit it runs). No fix is offered: of the candidates measured (moving or dropping the
-    placement, stripping A, dropping spmd_axis_name), none runs in every case.
+    placement, stripping A, dropping spmd_axis_name), none runs in every case. Under a plain outer vmap a spec
+    naming A fails the same way, eager and under jit, any check_vma (safety/measurements/
+    open_items_issue22_kind9.py, part D; fuzz seed 2889); its `check_vma=False` case with no entry naming A
+    (`eager_reported` True there) was not measured.
     """
     sm = reached.shard_map
     calls = vmap.calls
@@ -95,11 +101,14 @@ def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reporte
         return []
     axes = sorted({a for _, names in placing for a in names})
     lines = ", ".join(sorted({str(c.line) for c, _ in placing}))
+    places = related_places(vmap, reached)
+    if vmap.kind is VmapKind.EXPLICIT:
+        places = (Related("the outer `jax.vmap` (without `spmd_axis_name`)", vmap.span), *places[1:])
     related = (
         Related(f"input placed on Explicit mesh axis {backticked(axes)} at the dimension after the batch by "
                 f"the call here", placing[0][0].span),
         Related("this `jax.vmap` maps that dimension away", reached.inner_vmap),
-        *related_places(vmap, reached),
+        *places,
     )
     what = (
         f"an inner `jax.vmap` maps away Explicit mesh axis {backticked(axes)}, on which the call (line {lines}) "

@@ -131,7 +131,10 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
     calls = vmap.calls
     if vmap.kind is VmapKind.EXPLICIT:
         # a plain vmap over a batch placed on Explicit axes (analysis.placement): measured to fail the same way
-        placed = sm.mesh is not None and sm.mesh.axis_types is AxisType.EXPLICIT and calls is not None
+        placed = (
+            sm.mesh is not None and sm.mesh.axis_types is AxisType.EXPLICIT and calls is not None
+            and bool(vmap.spmd.names)  # (no axes: only the dimension after the batch is placed)
+        )
     else:
         placed = batch_on_explicit_axes(vmap, sm.mesh)
     if sm.check_vma is not False or reached.under_jit or not placed:

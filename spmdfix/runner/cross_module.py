@@ -77,7 +77,7 @@ def cross_module_fixes(
             root = project_index(job.path, job.project_root).root
 
             def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
-                return pipeline.select(text, findings, enabled, job.options.unfixable)
+                return pipeline.select(text, findings, enabled, job.options.unfixable, job.options.layout_changing_fixes)
 
             result = fix_modules([job.path], job.options, root, split, texts, **more)
             clock = _take(result, texts, changed_at, clock)
@@ -136,6 +136,9 @@ def _located_in(own: str, own_text: str, job: Job):
                 out.append(replace(original, fixes=(), refusals=pipeline.unfixable_refusals(original) + original.refusals))
             else:
                 out.append(original)
+        if job.options.layout_changing_fixes == "unsafe":
+            # (the setting of `own`, as `check` of `own` applies it: its layout-changing fixes are unsafe)
+            out = [pipeline.layout_unsafe(f) for f in out]
         return out, held
 
     return split

@@ -30,6 +30,7 @@ from spmdfix.files import (
 from spmdfix.model import Edit, Finding, Fix, Unfollowed
 from spmdfix.prefilter import may_have_findings
 from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes
+from spmdfix.reaching import names_another_module
 from spmdfix.results import (
     IMPORTERS_KEY,
     PROJECT_ROOT_KEY,
@@ -278,6 +279,7 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
         cells=prepared.cells(text) if keep else None,
         parsed=True,
         suppressed=len(checked.suppressed),
+        suppressed_across=tuple(f for f in checked.suppressed if names_another_module(f)),
         edits=_edits(text, reported, found.findings if found is not None else ()) if job.want_edits and reported else None,
         depends=tuple(depends),
         unfollowed=checked.unfollowed,
@@ -308,7 +310,9 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Revi
             # the importers (their fixes may edit the importer, a config module and this one).
             found = _reached(job, fixed.text, index)
             if found.findings:
-                reported, _ = pipeline.select(fixed.text, found.findings, job.settings.enabled, job.options.unfixable)
+                reported, _ = pipeline.select(
+                    fixed.text, found.findings, job.settings.enabled, job.options.unfixable, job.options.layout_changing_fixes
+                )
                 extra = [f for f in reported if f not in set(remaining)]
                 remaining = tuple(sorted((*remaining, *extra), key=lambda f: (f.span.path, f.span.start, f.code)))
                 found_before += len(extra)

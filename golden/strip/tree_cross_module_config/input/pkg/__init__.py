@@ -1,0 +1,3 @@
+from .model import forward
+
+__all__ = ["forward"]

@@ -1,0 +1,120 @@
+"""Why a value the analysis needs could not be read, in words: the reason an SPMD910 record gives.
+
+Issue 22's principle: every value the analysis needs on a reached path is resolved, or the record of where it
+stopped names the expression, its line (the record's position) and why. The evaluator (`values.Evaluator`)
+answers only "known" or "not known"; this module looks at the expression it gave up on, and at what binds it,
+one step deep, and says which of the forms the evaluator does not follow it is: a name bound several times or
+by a loop, a parameter, an import from outside the project, the result of a call, a class attribute assigned
+from a call, in a loop, more than once, or on an instance. Pure: reads the module's index only.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.uses import short
+from spmdfix.analysis.values import Evaluator
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.comprehension)
+
+
+def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope) -> str:
+    """Why `expr` (evaluated in `scope` of `ev`'s module) is not a value the evaluator reads, one clause."""
+    if isinstance(expr, ast.Name):
+        return _why_name(ev, expr, scope)
+    if isinstance(expr, ast.Attribute):
+        cls = ev.members.enclosing_class(expr, scope)
+        if cls is not None:
+            return _why_member(ev, cls, expr)
+        return f"`{short(expr)}` is an attribute of a value spmdfix does not know"
+    return _why_value(expr)
+
+
+def _why_value(expr: ast.AST) -> str:
+    """Why an expression that is not a name or an attribute is not read."""
+    if isinstance(expr, ast.Call):
+        return f"`{short(expr.func)}(...)` is a call spmdfix does not evaluate"
+    if isinstance(expr, ast.Subscript):
+        return f"`{short(expr)}` is a subscript spmdfix cannot read"
+    return f"`{short(expr)}` is an expression spmdfix does not evaluate"
+
+
+def _why_name(ev: Evaluator, name: ast.Name, scope: Scope) -> str:
+    """Why a name is not read: what binds it."""
+    bindings = ev.ix.lookup(name.id, scope)
+    if not bindings:
+        return f"`{name.id}` is bound nowhere in its module (a builtin or a `*` import)"
+    if len(bindings) > 1:
+        rows = ", ".join(str(r) for r in sorted(_row(b.node) for b in bindings)[:4])
+        return f"`{name.id}` is bound {len(bindings)} times (lines {rows}), so its value where it is read is not known"
+    binding = bindings[0]
+    if binding.kind is BindingKind.PARAM:
+        return f"`{name.id}` is a parameter whose callers do not all pass one value spmdfix reads"
+    if binding.kind is BindingKind.IMPORT:
+        return f"`{name.id}` is imported (`{binding.qname}`) from a module spmdfix does not follow or that does not define it"
+    if binding.kind is BindingKind.OTHER:
+        return f"`{name.id}` is bound by a loop, `with`, unpacking or `except` (line {_row(binding.node)})"
+    if binding.kind is BindingKind.ASSIGN:
+        return f"`{name.id}` is assigned on line {_row(binding.node)}, where {_why_value(binding.node)}"
+    return f"`{name.id}` is a {binding.kind.value}, not a value"
+
+
+def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute) -> str:
+    """Why `self.NAME` is not read: the assignments of NAME in the class body and through `self`/`cls`, and
+    those on other objects in the module."""
+    name = attr.attr
+    own = [s for s in cls.body if _assigns_name(s, name)]
+    own += [
+        a for a in ev.ix.attribute_assigns
+        if any(_self_target(t, name) for t in a.targets) and _inside(ev, a, cls)
+    ]
+    others = [
+        a for a in ev.ix.attribute_assigns
+        if any(isinstance(t, ast.Attribute) and t.attr == name for t in a.targets) and not _inside(ev, a, cls)
+    ]
+    outside = f"`{name}` is set on an object outside class `{cls.name}` (line {_row(others[0])})" if others else ""
+    if not own:
+        return f"class `{cls.name}` does not assign `{name}`" + (
+            f"; {outside}" if outside else " (a base class or the caller sets it)"
+        )
+    if len(own) > 1:
+        rows = ", ".join(str(r) for r in sorted(_row(a) for a in own)[:4])
+        return f"`{name}` is assigned {len(own)} times in class `{cls.name}` (lines {rows})"
+    if any(isinstance(anc, _LOOPS) for anc in ev.ix.ancestors(own[0])) or isinstance(own[0], _LOOPS):
+        return f"`{name}` is assigned in a loop (line {_row(own[0])})"
+    value = getattr(own[0], "value", None)
+    if value is None:
+        return f"`{name}` is declared without a value in class `{cls.name}` (line {_row(own[0])})"
+    if outside and not isinstance(value, ast.Call):
+        return f"{outside} as well as in the class"
+    return f"`{name}` is assigned on line {_row(own[0])}, where {_why_value(value)}"
+
+
+def _assigns_name(stmt: ast.stmt, name: str) -> bool:
+    """A class-body statement binding `name`: an assignment, or a loop whose target or body does."""
+    if isinstance(stmt, ast.Assign):
+        return any(isinstance(n, ast.Name) and n.id == name for t in stmt.targets for n in ast.walk(t))
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        return isinstance(stmt.target, ast.Name) and stmt.target.id == name
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        bound = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.target))
+        return bound or any(_assigns_name(s, name) for s in stmt.body)
+    if isinstance(stmt, (ast.If, ast.While, ast.With, ast.Try)):
+        return any(_assigns_name(s, name) for s in getattr(stmt, "body", []) + getattr(stmt, "orelse", []))
+    return False
+
+
+def _self_target(target: ast.AST, name: str) -> bool:
+    return (
+        isinstance(target, ast.Attribute) and target.attr == name
+        and isinstance(target.value, ast.Name) and target.value.id in ("self", "cls")
+    )
+
+
+def _inside(ev: Evaluator, node: ast.AST, cls: ast.ClassDef) -> bool:
+    return any(anc is cls for anc in ev.ix.ancestors(node))
+
+
+def _row(node: ast.AST) -> int:
+    return getattr(node, "lineno", 0)
