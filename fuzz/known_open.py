@@ -37,12 +37,6 @@ class KnownOpen:
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    KnownOpen("finding:missed:must refer to an axis marked as manual",
-              {"spmd": ("none",), "mesh_spelling": _EXPLICIT, "reshard_plain": (True,),
-               "vmap_form": ("decorator", "jit_above_decorator")}, 33034,
-              "seed 494's kind drawn by issue 22's reshard_batch before a plain vmap (the batch placed on the first "
-              "axis by `jax.sharding.reshard`, each example as the specs expect): a plain vmap applied as a "
-              "decorator is not followed (analysis.placement.plain_vmaps), so nothing is reported"),
     KnownOpen("finding:missed:to be a subset of mesh.axis_names",
               {"reshard_batch": ("with", "statement", "named"), "axis_names": ("spec_only", "spec_and_spmd")},
               40027,
