@@ -8,7 +8,10 @@
    failing exactly as the input did, for a reason no rule describes (`same-failure`), is not the fix's doing and
    breaks nothing. Its outcomes are also tallied apart as `fix:auto:<outcome>`.
 3. `finding`: a program that raises an error one of the rules describes (`EXPLAINS`) gets a finding of such a
-   rule; one that runs with wrong values gets a finding. Otherwise it is counted as not followed.
+   rule; one that runs with wrong values gets a finding. Short of that, an SPMD910 record (a place the analysis
+   says it could not follow: the reply's `unfollowed`) is not silence: counted as only-SPMD910
+   (`finding:only-unfollowed`), which the run bounds as a share of the failing programs (issue 22: at most 5%,
+   `ONLY_UNFOLLOWED_LIMIT`, fuzz/run.py); neither a finding nor a record is silence, a violation.
 4. `clean`: a program that runs and matches its reference gets no finding, unless the rule documents the
    warning there (`DOCUMENTED_WARNINGS`).
 Outputs of --unsafe-fixes runs are counted (how often they run) but judged by no invariant: unsafe means the
@@ -36,7 +39,25 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     # ... and SPMD006's inner vmap mapping away a placed axis under jit (seed 321's form)
     ("manual_axis_type", frozenset({"SPMD001", "SPMD002", "SPMD003", "SPMD006", "SPMD008"})),
     ("must refer to an axis marked as manual", frozenset({"SPMD001", "SPMD002", "SPMD006", "SPMD008"})),
+    # H2 with the inner vmap spelled jax.lax.map(..., batch_size=k) under check_vma=True (issue 22 kind 7;
+    # SPMD007's message names it; safety/measurements/lax_map_and_smap_infer.py)
+    ("which require replication which can't be statically inferred", frozenset({"SPMD007"})),
+    # SPMD003's capture on an Explicit mesh (a batched value under all-replicated specs, a value whose input is
+    # placed beyond its batch dimension, a closure over a placed array: `For primitive mul, context mesh ...`)
+    ("should match the aval mesh", frozenset({"SPMD003"})),
+    # ... and a capture over an Auto spmd axis, or of an input placed on Explicit axes (SPMD003.md)
+    ("Closing over inputs to shard_map", frozenset({"SPMD003"})),
+    # SPMD008's axis_names naming the spmd axis while the batch is placed on it (Explicit mesh; SPMD006.md names
+    # the same error for a plain vmap mapping the axis away)
+    ("to be a subset of mesh.axis_names", frozenset({"SPMD006", "SPMD008"})),
 )
+
+# The rules that describe an error of a program whose vmap is plain (no spmd_axis_name): SPMD006 (the vmap maps
+# away a placed axis a spec names) and SPMD008 (`check_vma=False` over a batch placed on an Explicit axis, its
+# doc's plain-vmap paragraph); the others describe what an spmd vmap meets. A plain vmap's shard_map body
+# closing over a value placed on an Explicit axis fails with SPMD003's text (`For primitive mul, context mesh
+# ...`; JAX refuses such closures with or without a vmap), which no rule claims there.
+PLAIN_VMAP_RULES = frozenset({"SPMD006", "SPMD008"})
 
 # (rule code, feature predicate) pairs where a rule documents a warning on a program that runs correctly.
 # Empty: no rule doc says it warns on code JAX runs correctly (SPMD007's doc says JAX raises there).
@@ -44,6 +65,28 @@ DOCUMENTED_WARNINGS: tuple[tuple[str, dict], ...] = ()
 
 SAFE_FIX, AUTO_FIX, FINDING, CLEAN = "safe-fix", "auto-fix", "finding", "clean"
 INVARIANTS = (SAFE_FIX, AUTO_FIX, FINDING, CLEAN)
+
+# Issue 22: of the programs that fail under JAX with an error a rule describes (or run with wrong values), at
+# most this share may have only an SPMD910 record and no finding: the analysis must resolve, not give up.
+ONLY_UNFOLLOWED_LIMIT = 0.05
+# The finding invariant's counts of failing programs: with a finding, with only an SPMD910 record, with neither
+# (raised with an error a rule describes; the "-silent" forms ran with wrong values).
+FOUND = ("finding:found", "finding:found-silent")
+ONLY_UNFOLLOWED = ("finding:only-unfollowed", "finding:only-unfollowed-silent")
+NEITHER = ("finding:not-followed", "finding:not-followed-silent")
+
+
+def silence(counts: dict[str, int]) -> dict:
+    """Issue 22's counts over a run (`counts`: the summed Verdict counts): the programs that fail under JAX with
+    an error a rule describes or run with wrong values (`failing`), of those with a finding, with only an
+    SPMD910 record, with neither; the share with only a record, and whether it is within the limit."""
+    found = sum(counts.get(k, 0) for k in FOUND)
+    only = sum(counts.get(k, 0) for k in ONLY_UNFOLLOWED)
+    neither = sum(counts.get(k, 0) for k in NEITHER)
+    failing = found + only + neither
+    share = only / failing if failing else 0.0
+    return {"failing": failing, "finding": found, "only_unfollowed": only, "neither": neither,
+            "only_unfollowed_share": round(share, 4), "within_limit": share <= ONLY_UNFOLLOWED_LIMIT}
 
 
 def explaining_rules(error: str) -> frozenset[str] | None:
@@ -102,7 +145,7 @@ def judge(reply: dict) -> Verdict:
         return v
     v.count(f"program:{original['status']}")
     codes = {f["code"] for f in reply["findings"]}
-    _judge_findings(v, original, codes)
+    _judge_findings(v, original, codes, bool(reply.get("unfollowed")), reply.get("spmd_vmap", True))
     for fix in reply["fixes"]:
         if fix["error"].startswith("crash"):
             inv = AUTO_FIX if fix["strategy"] == "auto" else SAFE_FIX
@@ -117,21 +160,30 @@ def judge(reply: dict) -> Verdict:
     return v
 
 
-def _judge_findings(v: Verdict, original: dict, codes: set[str]) -> None:
+def _judge_findings(v: Verdict, original: dict, codes: set[str], unfollowed: bool, spmd_vmap: bool) -> None:
+    """The finding and clean invariants. `unfollowed`: the program has an SPMD910 record (which excuses a
+    missing finding one program at a time, and is bounded as a share over the run); `spmd_vmap`: its vmap has
+    spmd_axis_name (else only `PLAIN_VMAP_RULES` describe its errors)."""
     status, error = original["status"], original["error"]
     if status == "raised":
         rules = explaining_rules(error)
+        if rules is not None and not spmd_vmap:
+            rules = (rules & PLAIN_VMAP_RULES) or None
         if rules is None:
             v.count("finding:other-error")
             return
         if codes & rules:
             v.count("finding:found")
+        elif unfollowed:
+            v.count("finding:only-unfollowed")
         else:
             v.count("finding:not-followed")
             v.violations.append(Violation(FINDING, f"{FINDING}:missed:{signature(error)}", "", False, error))
     elif status == "differs":
         if codes:
             v.count("finding:found-silent")
+        elif unfollowed:
+            v.count("finding:only-unfollowed-silent")
         else:
             v.count("finding:not-followed-silent")
             v.violations.append(Violation(FINDING, f"{FINDING}:missed:wrong-values", "", False, error))

@@ -16,6 +16,7 @@ spec on a rank-1 example) degrade to the nearest form that does, so a shrunk pro
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 # name -> values; the first value is the default (simplest) one.
@@ -80,11 +81,47 @@ FEATURES: dict[str, tuple] = {
     "capture_under_decorator": ("none", "jit_above", "jit_above_constraint", "bare_decorator"),
     # a 1-D mesh from the flat device list: `Mesh(jax.devices(), (axis,))`
     "device_list_mesh": ("none", "positional", "keywords"),
+    # Issue 22's grammar (appended after issue 23's, so that every earlier feature draws as before for a seed):
+    # the spellings through which the values the rules need flow. Each is a switch of its own (first value: off).
+    # the vmapped function is a method of a local instance (`blk = Block(1.0); jax.vmap(blk.apply, ...)`) or an
+    # instance with `__call__` (`jax.vmap(layer, ...)`); the block is a method of the class. With a suffix, the
+    # shard_map's specs name the spec axis as `self.AXIS` (a class attribute, a dataclass field default) or
+    # `self.axis` (an `__init__` default no construction passes)
+    "instance": ("none", "method", "call", "method_class_attr", "call_class_attr", "method_dataclass",
+                 "call_dataclass", "method_init_default", "call_init_default"),
+    # how spmd_axis_name reaches the vmap: forwarded through `**kw` by a helper, a kwargs dict filled by
+    # subscript (`opts["spmd_axis_name"] = ...`), or a parameter default of a helper no caller passes
+    "spmd_flow": ("none", "kwargs_forward", "kwargs_subscript", "param_default"),
+    # the captured value of a capture form (`extra`) bound to the shard_map body by a parameter default
+    # (`lambda b, w=w: ...`, `def body(b, w=w)`) or by `functools.partial(body, w=w)` (SPMD003 when batched)
+    "bound_capture": ("none", "lambda_default", "partial"),
+    # the shard_map's spec from a helper function of the module: `rows()` returning the spec, or
+    # `spec_of('x', None)` building it from its arguments
+    "spec_helper": ("none", "no_args", "args"),
+    # the mesh from a helper taking its shape as arguments: `mesh = make_mesh(2, 4)` (or keywords)
+    "mesh_helper": ("none", "positional", "keywords"),
+    # axis names computed from the mesh or bound to a set: `axis_names=frozenset(mesh.axis_names) - {...}`,
+    # `manual = {...}; axis_names=manual`, or the body's collective over `mesh.axis_names` (check_vma=False:
+    # with check_vma=True JAX rejects it without any vmap)
+    "axis_set": ("none", "mesh_minus", "local_set", "coll_mesh_axis_names"),
+    # the batch placed by `jax.sharding.reshard` on an Explicit mesh: a bare spec under `with jax.set_mesh(mesh):`
+    # or after a `jax.set_mesh(mesh)` statement (undone in a `finally`), or a NamedSharding; `reshard_plain`: the
+    # batch placed on the first axis before a plain vmap (SPMD006's form)
+    "reshard_batch": ("none", "with", "statement", "named"),
+    "reshard_plain": (False, True),
+    # the inner vmap between the spmd vmap and the shard_map spelled `jax.lax.map(block, x, batch_size=2)`
+    # (SPMD007's form under check_vma=True), or with `batch_size=None` (a scan: runs)
+    "lax_map": ("none", "batch_size", "batch_size_none"),
 }
 
 # The features of issue 23's grammar that fuzz/run.py counts per feature (drawn and rendered, failing, violating).
-TRACKED: tuple[str, ...] = ("jit_sharding", "place_inner", "array_mesh_read", "tuple_coll",
-                            "capture_under_decorator", "device_list_mesh")
+ISSUE23_TRACKED: tuple[str, ...] = ("jit_sharding", "place_inner", "array_mesh_read", "tuple_coll",
+                                    "capture_under_decorator", "device_list_mesh")
+# The features of issue 22's grammar (value flow through attributes, defaults, kwargs, helpers, computed sets,
+# reshard placements, instances), counted the same way.
+ISSUE22_TRACKED: tuple[str, ...] = ("instance", "spmd_flow", "bound_capture", "spec_helper", "mesh_helper",
+                                    "axis_set", "reshard_batch", "lax_map")
+TRACKED: tuple[str, ...] = ISSUE23_TRACKED + ISSUE22_TRACKED
 # body ops that are collectives over the plan's coll_axis ("all_gather" only through tuple_coll)
 COLLECTIVE_OPS = ("psum", "pmean", "axis_index", "all_gather")
 
@@ -117,6 +154,17 @@ _WEIGHTS: dict[str, tuple] = {
     "tuple_coll": (32, 1, 1, 1, 1),
     "capture_under_decorator": (30, 2, 2, 1),
     "device_list_mesh": (22, 1, 1),
+    # issue 22's features: each drawn in about 7-9% of programs (some are rendered off where they do not fit), so
+    # that 1,000 programs render each at least 60 times and about half the programs draw none of them
+    "instance": (88, 1, 1, 1, 1, 1, 1, 1, 1),
+    "spmd_flow": (33, 1, 1, 1),
+    "bound_capture": (25, 1, 1),
+    "spec_helper": (26, 1, 1),
+    "mesh_helper": (22, 1, 1),
+    "axis_set": (34, 1, 1, 1),
+    "reshard_batch": (32, 1, 1, 1),
+    "reshard_plain": (1, 1),
+    "lax_map": (26, 1, 1),
 }
 
 _NAME_SETS = {"xyz": ("x", "y", "z"), "words": ("data", "model", "pipe")}
@@ -162,10 +210,11 @@ class _Plan:
     batch: int
     sharding_axis: str | None = None  # the mesh axis jit_sharding's and place_inner's specs name (None: none)
     explicit: bool = False  # the program's mesh has Explicit axes (jax.make_mesh's default)
+    instance_axis: str | None = None  # the spec axis the instance's specs read through self (issue 22's instance)
 
 
 def _plan(f: dict) -> _Plan:
-    f = _issue23_overrides({**defaults(), **f})
+    f = _issue22_overrides(_issue23_overrides({**defaults(), **f}))
     if f["nested"] and (f["check_vma"] is False or f["extra"] in ("operand_scalar", "operand_like", "pytree",
                                                                  "operand_unbatched")):
         # nested shard_maps with check_vma=False make JAX reject the outer out_specs without any vmap; operands
@@ -232,6 +281,14 @@ def _plan(f: dict) -> _Plan:
         batch = 8
     explicit = f["mesh_spelling"] in ("make_mesh", "make_mesh_explicit")
     f = _fit_shardings(f, explicit)
+    # issue 22's features that need what the plan decided: a vmap with spmd_axis_name, a spec naming an axis
+    spec_axes = [a for e in entries for a in _axes(e)]
+    if not spmd:
+        f["spmd_flow"] = "none"
+    if _instance_axis_form(f["instance"]) and not spec_axes:
+        f["instance"] = f["instance"].split("_", 1)[0]  # no axis to read through self: the instance alone
+    if f["spec_helper"] == "args" and not entries:
+        f["spec_helper"] = "no_args"
     # sharding_axis "target": the axis a rename would pick (the first mesh axis no spmd_axis_name, spec,
     # constraint or body collective names: spmdfix/fixes/rename_spmd_axis.py)
     taken = set(used) | set(spmd) | ({coll} if f["op"] in COLLECTIVE_OPS or f["extra"] == "operand_unbatched"
@@ -249,7 +306,9 @@ def _plan(f: dict) -> _Plan:
         # an eager device_put under vmap applies its spec to the batched array (the batch is dimension 0;
         # measured: jax 0.10.2), so the batch must divide by the axis size as the example dimension does
         batch = 8
-    return _Plan(f, names, sizes, shape, rank, block_rank, entries, outer, spmd, coll, batch, axis, explicit)
+    instance_axis = spec_axes[0] if _instance_axis_form(f["instance"]) else None
+    return _Plan(f, names, sizes, shape, rank, block_rank, entries, outer, spmd, coll, batch, axis, explicit,
+                 instance_axis)
 
 
 def _issue23_overrides(f: dict) -> dict:
@@ -280,6 +339,78 @@ def _issue23_overrides(f: dict) -> dict:
     return f
 
 
+_EXPLICIT_SPELLINGS = ("make_mesh", "make_mesh_explicit")
+# the `extra` forms whose shard_map body closes over a value of the block (what bound_capture binds instead)
+_CAPTURE_EXTRAS = ("capture_batched", "capture_unbatched", "capture_derived")
+
+
+def _instance_axis_form(instance: str) -> str:
+    """How the instance's specs read the spec axis through self ("class_attr", "dataclass", "init_default"), or
+    "" when they name it as the rest of the program does (or there is no instance)."""
+    return instance.partition("_")[2]
+
+
+def _issue22_overrides(f: dict) -> dict:
+    """Issue 22's features that decide other features, so that the program as written runs without spmdfix
+    except where the collision itself (or a hazard) makes it fail: an instance or a spmd_axis_name helper needs
+    `jax.vmap(...)` applied as a call (not as a decorator of `apply`), a method cannot be `@jax.jit`-decorated
+    (jit would trace `self`), a module-level spec constant cannot read `self`; an inner `lax.map` maps one
+    array; a bound capture needs a captured value (and `functools.partial` a body passed by value); computed
+    `axis_names` need a partial-manual shard_map that takes them (flat, check_vma not False: JAX rejects
+    partial-manual out_specs then); a collective over `mesh.axis_names` needs `check_vma=False` (with True, JAX
+    rejects it without any vmap: issue 22 kind 5) and every axis manual; reshard needs an Explicit mesh."""
+    f = dict(f)
+    if f["capture_under_decorator"] != "none":
+        f["instance"] = f["spmd_flow"] = "none"
+    if f["instance"] != "none" or f["spmd_flow"] != "none":
+        f["vmap_form"] = "call"
+    if f["spmd_flow"] != "none":
+        f["spmd_spelling"] = "keyword"
+    if f["instance"] != "none" and f["jit"] == "jit_block":
+        f["jit"] = "jit_shard_map"
+    if _instance_axis_form(f["instance"]):
+        if f["spec_style"] == "const":
+            f["spec_style"] = "P"
+        if f["spec_helper"] == "no_args":
+            f["spec_helper"] = "args"  # a helper without arguments returns a literal spec: self is not read
+    if f["lax_map"] != "none":
+        f.update(inner_vmap="between", extra="none", bound_capture="none")
+    if f["bound_capture"] != "none":
+        if f["extra"] not in _CAPTURE_EXTRAS:
+            f["extra"] = "capture_batched"
+        if f["bound_capture"] == "partial" and f["shard_map"] == "decorator":
+            f["shard_map"] = "call"
+    if f["axis_set"] == "coll_mesh_axis_names":
+        if f["tuple_coll"] != "none":
+            f["axis_set"] = "none"
+        else:
+            f.update(check_vma=False, axis_names="none", nested=False,
+                     op=f["op"] if f["op"] in ("psum", "pmean") else "psum")
+    elif f["axis_set"] != "none":
+        f.update(nested=False, axis_names="spec_only" if f["axis_names"] == "none" else f["axis_names"])
+        if f["check_vma"] is False:
+            f["check_vma"] = "omitted"
+        if f["shard_map"] == "experimental":
+            f["shard_map"] = "call"  # jax.experimental's shard_map takes no axis_names
+    if f["reshard_batch"] != "none":
+        if f["device_list_mesh"] != "none":
+            f["reshard_batch"] = "none"  # the device-list mesh is an Auto mesh: reshard refuses Auto axes
+        else:
+            if f["mesh_spelling"] not in _EXPLICIT_SPELLINGS:
+                f["mesh_spelling"] = "make_mesh"
+            if f["tuple_coll"] != "none":
+                f["reshard_plain"] = False  # a tuple entry with a collective needs its spmd vmap
+            if f["reshard_plain"]:
+                # the batch on the first mesh axis, each example as the specs expect (`_main`): a plain vmap
+                # maps that axis away, SPMD006 when a spec names it (issue 22 kind 6), clean otherwise
+                f.update(spmd="none", placement="matching")
+    if f["reshard_batch"] == "none":
+        f["reshard_plain"] = False
+    if f["device_list_mesh"] != "none":
+        f["mesh_helper"] = "none"  # a mesh of the flat device list has no shape to pass
+    return f
+
+
 def _fit_shardings(f: dict, explicit: bool) -> dict:
     """jit_sharding and place_inner reduced to the forms that run without spmdfix on this program (measured,
     safety/measurements/rename_reached_shardings.py): on an Explicit mesh a jit placing the input before the
@@ -302,15 +433,29 @@ def _fit_shardings(f: dict, explicit: bool) -> dict:
     return f
 
 
+def resolved(features: dict) -> dict:
+    """The features the program renders: `features` (missing ones at their defaults) made consistent with each
+    other (a feature that does not fit is rendered off or as the nearest form; some set others). What
+    fuzz/known_open.py matches, so that an entry covers what the program is, not what was drawn."""
+    return dict(_plan(features).f)
+
+
+def spmd_vmap(features: dict) -> bool:
+    """Whether the program's vmap has spmd_axis_name (in any spelling: a keyword, positional, through `**kw`, a
+    parameter default); else it is a plain vmap (fuzz/classify.py judges its errors by SPMD006 and SPMD008)."""
+    return bool(_plan(features).spmd)
+
+
 def without_tracked(features: dict) -> dict:
-    """`features` with issue 23's features (TRACKED) off: for a drawn seed, the program of the grammar before
-    them, byte for byte (the seeds fuzz/README.md names before its section "Issue 23's grammar")."""
+    """`features` with issue 23's and issue 22's features (TRACKED) off: for a drawn seed, the program of the
+    grammar before them, byte for byte (the seeds fuzz/README.md names before its section "Issue 23's grammar")."""
     return {**features, **{name: FEATURES[name][0] for name in TRACKED}}
 
 
 def tracked(features: dict) -> dict:
-    """Issue 23's features (TRACKED) that the rendered program has: name -> the value rendered, for those not
-    off (a feature that does not fit the others is rendered off; fuzz/run.py counts these per feature)."""
+    """Issue 23's and issue 22's features (TRACKED) that the rendered program has: name -> the value rendered,
+    for those not off (a feature that does not fit the others is rendered off; fuzz/run.py counts these per
+    feature)."""
     f = _plan(features).f
     return {name: f[name] for name in TRACKED if f[name] != FEATURES[name][0]}
 
@@ -332,9 +477,12 @@ class _Writer:
         self.ref = ref
         self.pre = "ref_" if ref else ""
         self.mesh = "ref_mesh" if ref else "mesh"
+        self.in_class = False  # rendering the instance's methods: the instance axis is read through self
 
     # --- names and specs -------------------------------------------------------------------------
     def name(self, axis: str, where: str) -> str:
+        if self.in_class and where == "spec" and axis == self.p.instance_axis:
+            return "self.axis" if _instance_axis_form(self.f["instance"]) == "init_default" else "self.AXIS"
         consts = self.f["consts"]
         if not self.ref and (consts == "all" or (consts == "specs" and where == "spec")
                              or (consts == "spmd_tuple" and where == "spmd")):
@@ -368,6 +516,9 @@ class _Writer:
     def core(self, v: str) -> str:
         op = self.f["op"]
         ax = self.name(self.p.coll_axis, "coll")
+        if self.f["axis_set"] == "coll_mesh_axis_names":
+            # every mesh axis: read off the mesh in the program, written out in the reference
+            ax = repr(tuple(self.p.names)) if self.ref else f"{self.mesh}.axis_names"
         return {
             "affine": f"{v} * 2.0 + 1.0",
             "unary": f"jnp.sin({v})",
@@ -468,6 +619,47 @@ class _Writer:
             return lines + ["return y + k"]
         return lines + ["return y"]
 
+    def spec_helper_def(self) -> list[str]:
+        """The module-level helper returning the shard_map's spec (issue 22's spec_helper), [] when none."""
+        form = self.f["spec_helper"]
+        if self.ref or form == "none":
+            return []
+        if form == "no_args":
+            return ["def rows():", f"    return {self.spec(self.p.entries)}", "", ""]
+        params = ", ".join(f"a{i}" for i in range(len(self.p.entries)))
+        head = "jax.P" if self.f["spec_style"] == "jax_P" else "P"
+        return [f"def spec_of({params}):", f"    return {head}({params})", "", ""]
+
+    def spec_helper_call(self) -> str:
+        """The call of the spec helper where the shard_map takes its spec."""
+        if self.f["spec_helper"] == "no_args":
+            return "rows()"
+        return f"spec_of({', '.join(self.entry(e) for e in self.p.entries)})"
+
+    def instance_class(self, block: list[str], apply_body: str, params: str) -> list[str]:
+        """The class whose method the spmd vmap maps (issue 22's instance): the block as its method `block`,
+        and `apply` (a method of a local instance) or `__call__` calling it; the spec axis as a class
+        attribute, a dataclass field default or an `__init__` default when the specs read it through self."""
+        entry = self.f["instance"].partition("_")[0]
+        form = _instance_axis_form(self.f["instance"])
+        value = self.name(self.p.instance_axis, "spec") if form else ""
+        lines = ["@dataclass"] if form == "dataclass" else []
+        lines.append(f"class {_instance_class_name(entry)}:")
+        if form == "class_attr":
+            lines += [f"    AXIS = {value}", ""]
+        if form == "dataclass":
+            lines += [f"    AXIS: str = {value}", "    scale: float = 1.0", ""]
+        elif form == "init_default":
+            lines += [f"    def __init__(self, scale, axis={value}):", "        self.scale = scale",
+                      "        self.axis = axis", ""]
+        else:
+            lines += ["    def __init__(self, scale):", "        self.scale = scale", ""]
+        # (a block line may hold two statements: the mesh read `n0, = ...\n    N = n0`)
+        lines += ["    " + line if line else "" for line in "\n".join(block).split("\n")]
+        method = "apply" if entry == "method" else "__call__"
+        lines += ["", f"    def {method}(self, {params}):", f"        {apply_body}", "", ""]
+        return lines
+
     def params_spec(self) -> str:
         """The spec of the module-level array placed for the block-level mesh read: the last mesh axis."""
         return self.spec([self.p.names[-1]], "P")
@@ -501,7 +693,12 @@ class _Writer:
         spelling = f["shard_map"]
         if (self.ref and spelling == "experimental") or (p.outer_entries and spelling != "lambda"):
             spelling = "call"
+        # issue 22's instance: the block is a method; its specs may read the spec axis through self
+        instance = f["instance"] != "none" and not self.ref
+        self.in_class = instance and bool(_instance_axis_form(f["instance"]))
         x_spec = self.spec(p.entries)
+        if not self.ref and f["spec_helper"] != "none":
+            x_spec = self.spec_helper_call()
         out_spec = x_spec
         if f["extra"] == "operand_like":
             w_spec = x_spec
@@ -518,6 +715,7 @@ class _Writer:
                 in_specs = f"(SPEC, {w_spec})" if f["extra"] != "operand_like" else "(SPEC, SPEC)"
             out_spec = "SPEC"
         kwargs = []
+        local_set = None  # axis_set "local_set": the set bound to `manual` in the block
         # partial-manual axis_names with check_vma=False makes JAX reject out_specs without any vmap (measured)
         axis_names = f["axis_names"] if not p.outer_entries and cv is not False else "none"
         # the program's spelling decides (the reference writes jax.shard_map for jax.experimental's, which takes
@@ -529,7 +727,16 @@ class _Writer:
             collects = f["op"] in COLLECTIVE_OPS or f["extra"] == "operand_unbatched"
             if collects and p.coll_axis not in axes:
                 axes.append(p.coll_axis)
-            kwargs.append("axis_names={" + ", ".join(self.name(a, "spec") for a in axes) + "}")
+            display = "{" + ", ".join(self.name(a, "spec") for a in axes) + "}"
+            axis_set = "none" if self.ref else f["axis_set"]
+            if axis_set == "mesh_minus":
+                # the same set computed from the mesh (issue 22 kind 5)
+                rest = [self.name(a, "spec") for a in p.names if a not in axes]
+                display = f"frozenset({self.mesh}.axis_names)" + (" - {" + ", ".join(rest) + "}" if rest else "")
+            elif axis_set == "local_set":
+                local_set = display
+                display = "manual"
+            kwargs.append(f"axis_names={display}")
         if cv != "omitted":
             kwargs.append(f"check_rep={cv}" if spelling == "experimental" else f"check_vma={cv}")
 
@@ -545,6 +752,13 @@ class _Writer:
         captures_local = f["extra"] in ("capture_batched", "capture_unbatched", "capture_derived") or \
             f["static_capture"] or (f["mesh_read"] not in ("none", "placement_axis_names")
                                     and f["mesh_read_where"] == "block") or self.mean_capture()
+        # a body reading self or the block's local set is defined in the block (issue 22)
+        captures_local = captures_local or self.in_class or local_set is not None
+        # issue 22's bound_capture: the captured value bound by a parameter default or functools.partial
+        bound = "none" if self.ref else f["bound_capture"]
+        captured = "s" if f["extra"] == "capture_derived" else extra_param
+        def_params = {"none": params, "lambda_default": f"{params}, {captured}={captured}",
+                      "partial": f"{params}, {captured}"}[bound]
         # a shard_map nested in another takes the context mesh the outer one sets (passing `mesh=` raises)
         mesh_kw = [] if p.outer_entries else [f"mesh={self.mesh}"]
         spec_kw = f"in_specs={in_specs}, out_specs={out_spec}"
@@ -552,7 +766,7 @@ class _Writer:
         body_def = []
         if spelling == "decorator":
             body_def.append(f"@functools.partial(jax.shard_map, {sm_kwargs})")
-        body_def.append(f"def {pre}body({params}):")
+        body_def.append(f"def {pre}body({def_params}):")
         body_def += [f"    {s}" for s in stmts] + [f"    return {expr}"]
 
         def shard_map_of(fn: str) -> str:
@@ -562,12 +776,15 @@ class _Writer:
             return f"jax.shard_map({fn}, {sm_kwargs})"
 
         call_args = "({'a': x, 'b': w})" if f["extra"] == "pytree" else ("(x, w)" if operand else "(x)")
+        def bound_fn(fn: str) -> str:
+            return f"functools.partial({fn}, {captured}={captured})" if bound == "partial" else fn
+
         if spelling == "decorator":
             applied = f"{pre}body{call_args}"
         elif spelling == "lambda" and not stmts:
-            applied = f"{shard_map_of(f'lambda {params}: {expr}')}{call_args}"
+            applied = f"{shard_map_of(bound_fn(f'lambda {def_params}: {expr}'))}{call_args}"
         else:
-            applied = f"{shard_map_of(f'{pre}body')}{call_args}"
+            applied = f"{shard_map_of(bound_fn(f'{pre}body'))}{call_args}"
         if f["jit"] == "jit_shard_map" and not self.ref and spelling != "decorator":
             applied = f"jax.jit({applied[: -len(call_args)]}){call_args}"
         nested_def: list[str] = []
@@ -590,7 +807,7 @@ class _Writer:
         block = []
         if f["jit"] == "jit_block" and not self.ref:
             block.append("@jax.jit")
-        block.append(f"def {pre}block({block_params}):")
+        block.append(f"def {pre}block({'self, ' if instance else ''}{block_params}):")
         explicit = f["mesh_spelling"] in ("make_mesh", "make_mesh_explicit")
         # JAX accepts with_sharding_constraint only over Auto axes (measured): none on an Explicit mesh
         if f["constraint"] != "none" and not self.ref and not explicit:
@@ -612,31 +829,61 @@ class _Writer:
         read = self.mesh_read_line()
         if read and f["mesh_read_where"] == "block":
             block.append(f"    {read}")
+        if local_set is not None:
+            block.append(f"    manual = {local_set}")
         if captures_local and (spelling != "lambda" or stmts):
             block += ["    " + line if line else "" for line in body_def]
         block += ["    " + line for line in nested_def]
         block += ["    " + line for line in self.block_tail(applied)]
-        lines += block + ["", ""]
+        self.in_class = False
         apply_params = block_params
-        if f["inner_vmap"] == "between":
+        block_ref = "self.block" if instance else f"{pre}block"
+        if f["inner_vmap"] == "between" and f["lax_map"] != "none" and not self.ref:
+            # issue 22 kind 7: the inner vmap spelled as lax.map over chunks (a vmap of each chunk), or a scan
+            size = 2 if f["lax_map"] == "batch_size" else None
+            apply_body = f"return jax.lax.map({block_ref}, {apply_params}, batch_size={size})"
+        elif f["inner_vmap"] == "between":
             axes = "(0, None)" if two_args and f["extra"] != "operand_like" else "0"
-            lines += [f"def {pre}apply({apply_params}):",
-                      f"    return jax.vmap({pre}block, in_axes={axes})({apply_params})", "", ""]
+            apply_body = f"return jax.vmap({block_ref}, in_axes={axes})({apply_params})"
         else:
-            lines += [f"def {pre}apply({apply_params}):", f"    return {pre}block({apply_params})", "", ""]
+            apply_body = f"return {block_ref}({apply_params})"
+        if instance:
+            return lines + self.instance_class(block, apply_body, apply_params)
+        lines += block + ["", ""]
+        lines += [f"def {pre}apply({apply_params}):", f"    {apply_body}", "", ""]
         if not self.ref:
             at = lines.index(f"def {pre}apply({apply_params}):")
             lines[at:at] = _vmap_decorators(p, self)
         return lines
 
 
-def _mesh_expr(p: _Plan, w: _Writer) -> str:
+def _instance_class_name(entry: str) -> str:
+    """The class of issue 22's instance: `Block` whose method `apply` is mapped, `Layer` mapped whole."""
+    return "Block" if entry == "method" else "Layer"
+
+
+_MESH_PARAMS = ("dp", "tp", "pp")  # the parameters of issue 22's mesh helper, one per mesh dimension
+
+
+def _mesh_helper(p: _Plan, w: _Writer) -> tuple[list[str], str]:
+    """Issue 22's mesh helper: its definition (the program's mesh spelling with the shape as parameters) and
+    the call that builds the program's mesh, positional or with keywords."""
+    params = _MESH_PARAMS[: len(p.shape)]
+    lines = [f"def make_mesh({', '.join(params)}):", f"    return {_mesh_expr(p, w, params)}", "", ""]
+    if p.f["mesh_helper"] == "keywords":
+        return lines, "make_mesh(" + ", ".join(f"{k}={v}" for k, v in zip(params, p.shape)) + ")"
+    return lines, "make_mesh(" + ", ".join(map(str, p.shape)) + ")"
+
+
+def _mesh_expr(p: _Plan, w: _Writer, dims: tuple[str, ...] | None = None) -> str:
+    """The mesh of the program (or of the reference, `w.ref`) as the mesh spelling writes it; `dims`: the
+    names that stand for the sizes of its dimensions (a helper's parameters), else the sizes."""
     f = p.f
     n = 1
     for s in p.shape:
         n *= s
     devices = "jax.devices()" if n == 8 else f"jax.devices()[:{n}]"
-    shape_args = ", ".join(map(str, p.shape))
+    shape_args = ", ".join(dims or map(str, p.shape))
     shape_tuple = f"({shape_args}{',' if len(p.shape) == 1 else ''})"
     names = "(" + ", ".join(w.name(a, "mesh") for a in p.names) + ("," if len(p.names) == 1 else "") + ")"
     spelling = "reshape" if w.ref else f["mesh_spelling"]
@@ -645,7 +892,7 @@ def _mesh_expr(p: _Plan, w: _Writer) -> str:
     if not w.ref and f["device_list_mesh"] == "keywords":
         return f"Mesh(devices=jax.devices(), axis_names={names})"
     if spelling == "array":
-        if len(p.shape) == 1:
+        if len(p.shape) == 1 and not dims:
             return f"Mesh(np.array({devices}), {names})"
         spelling = "reshape"
     if spelling == "reshape":
@@ -670,8 +917,10 @@ def render(features: dict, title: str = "") -> str:
     f = p.f
     prog, ref = _Writer(p, False), _Writer(p, True)
     out = [f'"""{title or "generated program"}: {describe(f) or "defaults"}."""']
-    if f["shard_map"] == "decorator" or f["vmap_form"] != "call":
+    if f["shard_map"] == "decorator" or f["vmap_form"] != "call" or f["bound_capture"] == "partial":
         out.append("import functools")
+    if _instance_axis_form(f["instance"]) == "dataclass":
+        out.append("from dataclasses import dataclass")
     out += ["import jax", "import jax.numpy as jnp", "import numpy as np"]
     if f["shard_map"] == "experimental":
         out.append("from jax.experimental.shard_map import shard_map as exp_shard_map")
@@ -683,10 +932,17 @@ def render(features: dict, title: str = "") -> str:
         for a in p.names:
             out.append(f"{_CONST_NAMES[a]} = {a!r}")
         out.append("")
-    out.append(f"mesh = {_mesh_expr(p, prog)}")
+    if f["mesh_helper"] != "none":
+        helper, built = _mesh_helper(p, prog)
+        out += helper + [f"mesh = {built}"]
+    else:
+        out.append(f"mesh = {_mesh_expr(p, prog)}")
     out.append(f"ref_mesh = {_mesh_expr(p, ref)}")
+    spec_helper = prog.spec_helper_def()
+    if spec_helper:
+        out += ["", ""] + spec_helper
     if f["spec_style"] == "const":
-        out.append(f"SPEC = {prog.spec(p.entries, 'P')}")
+        out.append(f"SPEC = {prog.spec_helper_call() if spec_helper else prog.spec(p.entries, 'P')}")
     if f["op"] == "scalar_closure":
         out.append("SCALE = 3.0")
     if f["op"] == "array_closure":
@@ -707,6 +963,9 @@ def render(features: dict, title: str = "") -> str:
     out += ref_lines
     out += _main(p, prog)
     source = "\n".join(out).rstrip() + "\n"
+    if any(f[name] != FEATURES[name][0] for name in ISSUE22_TRACKED):
+        # issue 22's helpers end with two blank lines where a blank line follows already: at most two
+        source = re.sub(r"\n{4,}", "\n\n\n", source)
     # import only what is used (a saved program then lints clean): features that degrade (a decorator or the
     # experimental API on a program without a shard_map of that form) leave their import unused
     if "NamedSharding(" not in source:
@@ -764,12 +1023,57 @@ def _vmap_decorators(p: _Plan, w: _Writer) -> list[str]:
     return [f"@functools.partial(jax.jit, {jit_kw})" if jit_kw else "@jax.jit", vmap]
 
 
-def _vmap_call(p: _Plan, w: _Writer) -> str:
-    """`jax.vmap(apply, ...)` as main applies it (spmd_spelling: keywords or positional)."""
+def _vmap_call(p: _Plan, w: _Writer, target: str = "apply") -> str:
+    """`jax.vmap(apply, ...)` as main applies it (spmd_spelling: keywords or positional); `target`: the
+    mapped function (issue 22's instance: `blk.apply`, `layer`)."""
     spmd = _spmd_expr(p, w)
     if p.f["spmd_spelling"] == "positional" and spmd:
-        return f"jax.vmap(apply, {_in_axes(p.f['extra']) or 0}, 0, None, None, {spmd})"
-    return f"jax.vmap({', '.join(['apply', *_vmap_kwargs(p, w)])})"
+        return f"jax.vmap({target}, {_in_axes(p.f['extra']) or 0}, 0, None, None, {spmd})"
+    return f"jax.vmap({', '.join([target, *_vmap_kwargs(p, w)])})"
+
+
+def _instance_target(p: _Plan) -> tuple[str, list[str]]:
+    """The function the spmd vmap maps, and main's statements building it: `apply`, or issue 22's local
+    instance (`blk = Block(1.0)` and `blk.apply`; `layer = Layer(1.0)` and `layer`, a dataclass built
+    without arguments so that its field keeps the default)."""
+    instance = p.f["instance"]
+    if instance == "none":
+        return "apply", []
+    entry = instance.partition("_")[0]
+    cls = _instance_class_name(entry)
+    var = "blk" if entry == "method" else "layer"
+    args = "" if _instance_axis_form(instance) == "dataclass" else "1.0"
+    return (f"{var}.apply" if entry == "method" else var), [f"{var} = {cls}({args})"]
+
+
+def _spmd_flow(p: _Plan, w: _Writer, target: str) -> tuple[str, list[str], list[str]]:
+    """Issue 22's spmd_flow: the vmapped function (before an outer jit), main's statements before the call,
+    and module-level helpers. `kwargs_forward`: `batched(apply, spmd_axis_name=...)` forwarding `**kw` to
+    jax.vmap; `kwargs_subscript`: `opts["spmd_axis_name"] = ...` and `jax.vmap(apply, **opts)`;
+    `param_default`: the vmap in a helper whose parameter default is the spmd axis (see `_main`)."""
+    flow = p.f["spmd_flow"]
+    in_axes = _in_axes(p.f["extra"])
+    axes_kw = [f"in_axes={in_axes}"] if in_axes else []
+    if flow == "kwargs_forward":
+        helper = ["def batched(fn, **kw):", "    return jax.vmap(fn, **kw)", "", ""]
+        return f"batched({', '.join([target, *_vmap_kwargs(p, w)])})", [], helper
+    if flow == "kwargs_subscript":
+        setup = ["opts = {}", f'opts["spmd_axis_name"] = {_spmd_expr(p, w)}']
+        return f"jax.vmap({', '.join([target, *axes_kw, '**opts'])})", setup, []
+    if flow == "param_default":
+        return f"jax.vmap({', '.join(['fn', *axes_kw, 'spmd_axis_name=spmd_axis_name'])})", [], []
+    return _vmap_call(p, w, target), [], []
+
+
+def _placing(p: _Plan, array: str, spec: str) -> str:
+    """How main places an input with `spec`: `jax.device_put` with a NamedSharding, or (issue 22's
+    reshard_batch) `jax.sharding.reshard` with a NamedSharding or a bare spec under the mesh set_mesh sets."""
+    form = p.f["reshard_batch"]
+    if form == "none":
+        return f"jax.device_put({array}, NamedSharding(mesh, {spec}))"
+    if form == "named":
+        return f"jax.sharding.reshard({array}, NamedSharding(mesh, {spec}))"
+    return f"jax.sharding.reshard({array}, {spec})"
 
 
 def _outer_jit_kwargs(p: _Plan, w: _Writer) -> str:
@@ -813,11 +1117,14 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
     if placement == "auto":
         placement = "matching" if explicit else "none"
     placed_spec = None  # the spec the batch is placed with, when it is
+    place: list[str] = []  # statements placing the inputs and reading the mesh through them
     if placement != "none":
         a0 = p.names[0]
         a1 = p.names[1] if len(p.names) > 1 else None
         if placement == "matching":
             batch_entry = None if not p.spmd else (p.spmd[0] if len(p.spmd) == 1 else tuple(p.spmd))
+            if f["reshard_plain"]:
+                batch_entry = a0  # issue 22's reshard_batch before a plain vmap (no spmd axis)
             inner = [None] * (p.rank - p.block_rank) + list(p.entries)
             if p.outer_entries:
                 inner = [tuple(_axes(p.outer_entries[0]) + _axes(p.entries[0]))]
@@ -829,39 +1136,64 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
             entries = {"a0": [a0], "a0_a1": [a0, a1] if a1 else [a0], "none_a0": [None, a0]}[placement]
         entries = (entries + [None] * (1 + p.rank))[: 1 + p.rank]
         placed_spec = w.spec(entries, 'P')
-        lines.append(f"    xs = jax.device_put(xs, NamedSharding(mesh, {placed_spec}))")
+        place.append(f"xs = {_placing(p, 'xs', placed_spec)}")
         if f["extra"] == "operand_like":
-            lines.append(f"    ws = jax.device_put(ws, NamedSharding(mesh, {w.spec(entries, 'P')}))")
+            place.append(f"ws = {_placing(p, 'ws', w.spec(entries, 'P'))}")
         elif in_axes == "(0, 0)":
             # every batched input of an spmd vmap on an Explicit mesh must be placed alike (JAX checks)
-            lines.append(f"    ws = jax.device_put(ws, NamedSharding(mesh, {w.spec(entries[:1], 'P')}))")
+            place.append(f"ws = {_placing(p, 'ws', w.spec(entries[:1], 'P'))}")
     read, ref_read = None, None
     if f["array_mesh_read"] != "none" and f["array_mesh_read_where"] == "main":
         # the mesh read through the batch when the program places it, else through a probe placed on the mesh
         array, spec = "xs", placed_spec
         if placed_spec is None:
             array, spec = "probe", w.spec([p.names[-1]], "P")
-            lines.append(f"    probe = jax.device_put(jnp.ones(({DIM},)), NamedSharding(mesh, {spec}))")
-        lines.append(f"    K = {w.array_read(array, spec)}")
+            place.append(f"probe = jax.device_put(jnp.ones(({DIM},)), NamedSharding(mesh, {spec}))")
+        place.append(f"K = {w.array_read(array, spec)}")
         read, ref_read = "K", _Writer(p, True).array_read(array, spec)
+    target, setup = _instance_target(p)
+    helpers: list[str] = []  # module-level helpers main calls (issue 22's spmd_flow)
     if f["vmap_form"] != "call":
         # `apply` carries the vmap as a decorator (`_vmap_decorators`); "jit_above_decorator" is its outer jit
         vmap = "apply"
     else:
-        vmap = _vmap_call(p, w)
+        vmap, flow_setup, helpers = _spmd_flow(p, w, target)
+        setup += flow_setup
     outer_kw = "" if f["vmap_form"] == "jit_above_decorator" else _outer_jit_kwargs(p, w)
     if (f["jit"] == "jit_outer" and f["vmap_form"] != "jit_above_decorator") or outer_kw:
         vmap = f"jax.jit({vmap}{', ' + outer_kw if outer_kw else ''})"
     ref_kw = f", in_axes={in_axes}" if in_axes else ""
     # the reference first: an error raised there makes the program invalid (fuzz/worker.py tells them apart)
-    lines.append(f"    reference = np.asarray(jax.vmap(ref_apply{ref_kw})({ref_args}))"
+    reference = (f"    reference = np.asarray(jax.vmap(ref_apply{ref_kw})({ref_args}))"
                  + (f" + {ref_read}" if ref_read else ""))
-    call = f"{vmap}({args})" + (f" + {read}" if read else "")
-    if f["place_inner"] == "reshard_p":
-        # reshard to a bare PartitionSpec takes the mesh from the context
-        lines += ["    with jax.set_mesh(mesh):", f"        result = {call}"]
+    if f["spmd_flow"] == "param_default":
+        # the spmd axis as the default of a helper's parameter that the call does not pass (issue 22 kind 3)
+        helpers = [f"def accumulate(fn, {args}, spmd_axis_name={_spmd_expr(p, w)}):", f"    return {vmap}({args})",
+                   "", ""]
+        call = f"accumulate({target}, {args})"
     else:
-        lines.append(f"    result = {call}")
+        call = f"{vmap}({args})"
+    call += f" + {read}" if read else ""
+    context = f["reshard_batch"] in ("with", "statement")
+    if not context:
+        lines += ["    " + line for line in place]
+        lines.append(reference)
+        lines += ["    " + line for line in setup]
+        if f["place_inner"] == "reshard_p":
+            # reshard to a bare PartitionSpec takes the mesh from the context
+            lines += ["    with jax.set_mesh(mesh):", f"        result = {call}"]
+        else:
+            lines.append(f"    result = {call}")
+    else:
+        # issue 22's reshard_batch with a bare spec: the mesh set_mesh installs, around the placement and the
+        # call (the reference before it: it runs on ref_mesh); the statement form is undone in `finally`
+        lines.append(reference)
+        inner = ["        " + line for line in place + setup + [f"result = {call}"]]
+        if f["reshard_batch"] == "with":
+            lines += ["    with jax.set_mesh(mesh):"] + inner
+        else:
+            lines += ["    installed = jax.set_mesh(mesh)", "    try:"] + inner + [
+                "    finally:", "        installed.__exit__(None, None, None)"]
     if f["mesh_read"] == "placement_axis_names":
         mshape = ", ".join(map(str, p.shape)) + ("," if len(p.shape) == 1 else "")
         lines.append(f"    bias = jax.device_put(jnp.ones(({mshape})), NamedSharding(mesh, P(*mesh.axis_names)))")
@@ -871,4 +1203,4 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
             n *= s
         lines.append(f"    reference = reference + {float(n)}")
     lines.append("    return result, reference")
-    return lines
+    return helpers + lines

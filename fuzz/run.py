@@ -2,14 +2,16 @@
 
     python fuzz/run.py --seed 0 --n 200 --jobs 2 [--time-budget SECONDS] [--out DIR] [--no-shrink]
     python fuzz/run.py --seeds 186,321 --jobs 1       # given seeds only (reproducing a violation)
-    python fuzz/run.py --seeds 186,321 --untracked    # ... as drawn before issue 23's grammar features
+    python fuzz/run.py --seeds 186,321 --untracked    # ... as drawn before issues 23's and 22's features
 
 For each seed (seed .. seed+n-1) a program is generated (fuzz/gen.py), run, checked and fixed with every
 strategy of `spmdfix.model.STRATEGIES`, with and without --unsafe-fixes, and every output is run
 (fuzz/worker.py: one long-lived process per job imports jax once). fuzz/classify.py judges each program
 against the four invariants. A violation is saved to --out, shrunk (fuzz/shrink.py) and printed with its kind;
 violations listed in fuzz/known_open.py are counted apart. The exit status is 1 when a violation that is not
-known-open was found. Counts per invariant, and per tracked grammar feature (`gen.TRACKED`: how many programs
+known-open was found, or when more than 5% of the programs that fail under JAX with an error a rule describes
+(or run with wrong values) have only an SPMD910 record and no finding (issue 22: `classify.silence`). Counts
+per invariant, issue 22's silence counts, and per tracked grammar feature (`gen.TRACKED`: how many programs
 render it, fail as written, break an invariant), are printed at the end (and written to --out/summary.json).
 """
 
@@ -32,7 +34,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from fuzz import gen
-from fuzz.classify import INVARIANTS, Verdict, Violation, judge
+from fuzz.classify import INVARIANTS, ONLY_UNFOLLOWED, ONLY_UNFOLLOWED_LIMIT, Verdict, Violation, judge, silence
 from fuzz.known_open import known_entry
 
 WORKER = Path(__file__).with_name("worker.py")
@@ -105,6 +107,9 @@ class Summary:
     known: list[dict] = field(default_factory=list)
     elapsed: float = 0.0
     features: dict[str, dict] = field(default_factory=dict)  # per tracked feature: see `add_features`
+    # failing programs with only an SPMD910 record (issue 22): seed, features, the records
+    only_unfollowed: list[dict] = field(default_factory=list)
+    unfollowed_by_feature: dict[str, int] = field(default_factory=dict)  # of those, per tracked feature
 
     def add(self, verdict: Verdict) -> None:
         for name, n in verdict.counts.items():
@@ -130,15 +135,37 @@ class Summary:
                 if len(entry["violating_seeds"]) < 10:
                     entry["violating_seeds"].append(seed)
 
+    def add_unfollowed(self, seed: int, features: dict, tracked: dict, reply: dict, verdict: Verdict) -> bool:
+        """Record a failing program that has only SPMD910 records (no finding): True when it is one."""
+        if not any(k in verdict.counts for k in ONLY_UNFOLLOWED):
+            return False
+        self.only_unfollowed.append({"seed": seed, "features": gen.describe(features),
+                                     "error": reply["original"]["error"][:200],
+                                     "unfollowed": reply.get("unfollowed", [])[:5]})
+        for name in tracked:
+            self.unfollowed_by_feature[name] = self.unfollowed_by_feature.get(name, 0) + 1
+        return True
+
     def violations_by_invariant(self) -> dict[str, int]:
         out = {inv: 0 for inv in INVARIANTS}
         for v in self.new + self.known:
             out[v["invariant"]] += 1
         return out
 
+    def silence(self) -> dict:
+        """Issue 22's counts of failing programs: with a finding, with only an SPMD910 record, with neither."""
+        return silence(self.counts)
+
+    def failed(self) -> bool:
+        """Whether the run fails: a violation no known-open entry covers, or too many failing programs with only
+        an SPMD910 record."""
+        return bool(self.new) or not self.silence()["within_limit"]
+
     def as_dict(self) -> dict:
         return {"programs": self.programs, "timeouts": self.timeouts, "elapsed": round(self.elapsed, 1),
                 "counts": dict(sorted(self.counts.items())), "violations": self.violations_by_invariant(),
+                "silence": self.silence(), "only_unfollowed": self.only_unfollowed,
+                "only_unfollowed_by_feature": self.unfollowed_by_feature,
                 "features": {name: self.features[name] for name in gen.TRACKED if name in self.features},
                 "new": self.new, "known": self.known}
 
@@ -151,7 +178,8 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
          shrink: bool = True, log=print, untracked: bool = False) -> Summary:
     """Generate, run, check and fix the programs of `seeds` with `jobs` workers; a Summary of the run.
 
-    `untracked`: issue 23's features off (`gen.without_tracked`), the programs the seeds had before them.
+    `untracked`: issue 23's and issue 22's features off (`gen.without_tracked`), the programs the seeds had
+    before them.
 
     Stops dispatching new seeds once `time_budget` seconds have passed. Each violation kind (key) that is not
     known-open is shrunk once (fuzz/shrink.py) and saved to `out` with the unshrunk program.
@@ -181,7 +209,7 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
                 if untracked:
                     features = gen.without_tracked(features)
                 source = gen.render(features, f"fuzz seed {seed}")
-                reply = worker.evaluate({"id": seed, "source": source})
+                reply = worker.evaluate({"id": seed, "source": source, "spmd_vmap": gen.spmd_vmap(features)})
                 with lock:
                     summary.programs += 1
                     if summary.programs % PROGRESS_EVERY == 0:
@@ -196,8 +224,11 @@ def fuzz(seeds: list[int], jobs: int = 2, time_budget: float | None = None, out:
                 with lock:
                     summary.add(verdict)
                     summary.add_features(seed, gen.tracked(features), reply["original"]["status"], verdict)
+                    if summary.add_unfollowed(seed, features, gen.tracked(features), reply, verdict):
+                        first = (reply.get("unfollowed") or [{}])[0]
+                        log(f"ONLY SPMD910 seed {seed}: line {first.get('line')}: {first.get('what', '')[:160]}")
                     for v in verdict.violations:
-                        known = known_entry(v, features)
+                        known = known_entry(v, gen.resolved(features))
                         record = _record(seed, v, features, known)
                         (summary.known if known else summary.new).append(record)
                         if known is None:
@@ -255,12 +286,19 @@ def print_summary(summary: Summary, log=print) -> None:
     log("counts: " + ", ".join(f"{k}={n}" for k, n in sorted(c.items()) if not k.startswith("program:")))
     by_inv = summary.violations_by_invariant()
     log("violations per invariant: " + ", ".join(f"{inv}={n}" for inv, n in by_inv.items()))
+    s = summary.silence()
+    log(f"silence (issue 22): {s['failing']} programs fail with an error a rule describes or wrong values; "
+        f"with a finding {s['finding']}, with only an SPMD910 record {s['only_unfollowed']} "
+        f"({100 * s['only_unfollowed_share']:.1f}%, limit {100 * ONLY_UNFOLLOWED_LIMIT:.0f}%"
+        f"{'' if s['within_limit'] else ': OVER THE LIMIT'}), with neither {s['neither']}")
     for name in gen.TRACKED:
         e = summary.features.get(name, {"drawn": 0, "failed": 0, "violating": 0, "violating_seeds": []})
         seeds = e["violating_seeds"]
         by_inv = ", ".join(f"{inv} {n}" for inv, n in e.get("violating_by_invariant", {}).items())
+        only = summary.unfollowed_by_feature.get(name, 0)
         log(f"feature {name}: drawn {e['drawn']}, failed as written {e['failed']}, violating {e['violating']}"
-            + (f" [{by_inv}]" if by_inv else "") + (f" (seeds {', '.join(map(str, seeds[:6]))})" if seeds else ""))
+            + (f" [{by_inv}]" if by_inv else "") + (f", only SPMD910 {only}" if only else "")
+            + (f" (seeds {', '.join(map(str, seeds[:6]))})" if seeds else ""))
     for title, records in (("NEW (not known-open)", summary.new), ("known-open", summary.known)):
         kinds: dict[str, list[int]] = {}
         for r in records:
@@ -288,12 +326,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="folder for violating programs and summary.json")
     parser.add_argument("--no-shrink", action="store_true", help="save violations without shrinking them")
     parser.add_argument("--untracked", action="store_true",
-                        help="issue 23's grammar features off: the programs seeds had before them (fuzz/README.md)")
+                        help="issue 23's and 22's grammar features off: the programs seeds had before them "
+                             "(fuzz/README.md)")
     args = parser.parse_args(argv)
     seeds = args.seeds if args.seeds is not None else list(range(args.seed, args.seed + args.n))
     summary = fuzz(seeds, args.jobs, args.time_budget, args.out, not args.no_shrink, untracked=args.untracked)
     print_summary(summary)
-    return 1 if summary.new else 0
+    return 1 if summary.failed() else 0
 
 
 if __name__ == "__main__":

@@ -39,7 +39,8 @@ def shrink_program(worker, features: dict, violation: Violation) -> tuple[dict, 
 
 
 def _violation(worker, features: dict, key: str, runs: list) -> Violation | None:
-    reply = worker.evaluate({"id": "shrink", "source": gen.render(features), "runs": runs})
+    reply = worker.evaluate({"id": "shrink", "source": gen.render(features), "runs": runs,
+                             "spmd_vmap": gen.spmd_vmap(features)})
     if reply is None:
         return None
     for v in judge(reply).violations:

@@ -1,16 +1,19 @@
 """A long-lived process that imports jax once and evaluates generated programs sent to it.
 
 Protocol (fuzz/run.py drives it): one JSON request per stdin line,
-`{"id", "source", "runs": [[strategy, unsafe_fixes], ...]}`; one JSON reply per stdout line:
+`{"id", "source", "runs": [[strategy, unsafe_fixes], ...], "spmd_vmap": bool}`; one JSON reply per stdout line:
 
-    {"id", "original": RUN, "findings": [FINDING], "fixes": [{"strategy", "unsafe", "output": index | None,
+    {"id", "original": RUN, "findings": [FINDING], "unfollowed": [UNFOLLOWED], "spmd_vmap": bool, "fixes": [{"strategy", "unsafe", "output": index | None,
      "error": str, "transforms": [applied transform]}], "outputs": [{"source", "run": RUN, "findings": [FINDING]}]}
 
 RUN is `{"status": "match" | "differs" | "raised" | "invalid", "error": "Type: message"}` ("invalid": the
 reference itself raised, a generator bug) (as tests/runtime_oracle.py
 classifies: `main()` returns `(result, reference)`, compared with numpy.allclose); FINDING is
-`{"code", "line", "message"}`. A fix that leaves the source unchanged has `output` None. Outputs equal to each
-other are run once. spmdfix is called through its public API (`spmdfix.api.check_source`, `fix_source`).
+`{"code", "line", "message"}`; UNFOLLOWED is an SPMD910 record of the original program (a place on the way
+from an spmd vmap that the analysis could not follow), `{"line", "what"}`; `spmd_vmap` is the request's (whether the
+program's vmap has spmd_axis_name; default true). A fix that leaves the source unchanged has `output` None. Outputs equal to
+each other are run once. spmdfix is called through its public API (`spmdfix.api.check_source`,
+`analyse_source`, `fix_source`).
 XLA_FLAGS gives 8 CPU devices, set before jax is imported, as the golden runtime tier does.
 """
 
@@ -35,7 +38,7 @@ warnings.filterwarnings("ignore")
 import jax
 import numpy as np
 
-from spmdfix.api import check_source, fix_source
+from spmdfix.api import analyse_source, check_source, fix_source
 from spmdfix.model import STRATEGIES, Options, strategy_of
 
 _TMP = Path(tempfile.mkdtemp(prefix="spmdfix-fuzz-"))
@@ -90,10 +93,21 @@ def findings_of(source: str) -> list[dict]:
     return out
 
 
+def unfollowed_of(source: str) -> list[dict]:
+    """The SPMD910 records of `source` under the default options (what `check --show-unresolved` lists): the
+    places the analysis could not follow, each with its line and what stopped it. A text the prefilter drops
+    has none."""
+    return [{"line": source.count("\n", 0, u.span.start) + 1, "what": u.what}
+            for u in analyse_source(source, Options()).unfollowed]
+
+
 def evaluate(request: dict) -> dict:
     """Run the program, check it, fix it with every requested (strategy, unsafe) and run each new output."""
     source = request["source"]
-    reply: dict = {"id": request.get("id"), "original": run_program(source), "findings": findings_of(source)}
+    reply: dict = {"id": request.get("id"), "original": run_program(source), "findings": findings_of(source),
+                   "unfollowed": unfollowed_of(source),
+                   # the generator knows whether the program's vmap has spmd_axis_name (`gen.spmd_vmap`)
+                   "spmd_vmap": request.get("spmd_vmap", True)}
     runs = request.get("runs") or [[str(s), u] for s in STRATEGIES for u in (False, True)]
     outputs: list[str] = []
     fixes = []
