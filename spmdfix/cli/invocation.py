@@ -224,6 +224,16 @@ class Run:
             job = self.job(self.stdin_path(), mode, want_edits, self.kw["stdin_filename"] or "-")
             return [job], [_run_stdin(job, self.stdin_bytes())]
         cached = self.cached_run(mode)
+        # The import scans of a partial run's graph are kept beside the results (`cache_graph`), read by this
+        # process and by the workers it forks; a run without the cache keeps them in its own process only.
+        from spmdfix.import_scan import keep_scans_in
+
+        if cached is not None:
+            from spmdfix.cache_graph import ScanFile
+
+            keep_scans_in(ScanFile(cached.cache.directory))
+        else:
+            keep_scans_in(None)
         workers = self.kw["jobs"] or os.cpu_count() or 1
         memo = cached.cache.listing_memo(self.exclude_key) if cached is not None else None
         if cached is not None:
