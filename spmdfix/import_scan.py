@@ -266,6 +266,13 @@ def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
     return found, vmap
 
 
+def scanned(path: str) -> tuple[StatKey, bool] | None:
+    """The stat key of the file at `path` when this process's scan last read it (or took its kept scan), and
+    whether the file had settled then; None: never read, or gone since."""
+    known = _SCANNED.get(path)
+    return (known[0], known[1]) if known is not None else None
+
+
 def scanned_stat(path: str) -> StatKey | None:
     """The stat key of the file at `path` when this process's scan last read it (None: never read)."""
     known = _SCANNED.get(path)

@@ -18,6 +18,7 @@ stamp in this process and in the results cache's directory).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 from collections.abc import Iterable
@@ -29,9 +30,11 @@ from spmdfix.import_scan import (
     flush_scans,
     imports_of_bytes,
     imports_of_file,
+    scanned,
     scanned_stat,
 )
 from spmdfix.prefilter import utf8_may_have_findings
+from spmdfix.stamps import StatKey, stat_key
 
 __all__ = [  # (the scan's names, re-exported: this module was their home)
     "Import",
@@ -70,23 +73,73 @@ class ProjectGraph:
         self.imports: dict[str, set[str]] = {}  # module path -> the modules of the project it imports
         self.dynamic: set[str] = set()  # the modules importing `importlib` (they may load any module by name)
         self._reached_by: dict[str, list[str]] | None = None  # module -> the candidates importing it
+        # each file's stat key when its scan was taken, and whether it had settled (None: an unsaved text)
+        self.stats: dict[str, tuple[StatKey, bool] | None] = {}
         overlay = overlay or {}
         for path in files:
             text = overlay.get(path)
             if text is not None:
-                raw = text.encode("utf-8", "surrogatepass")
-                scanned = imports_of_bytes(raw), utf8_may_have_findings(raw)
+                self.stats[path] = None
+                self._add(path, _scan_text(text))
             else:
-                scanned = imports_of_file(path)
-            found, vmap = scanned if scanned is not None else ((), False)
-            if vmap:
-                self.candidates.add(path)
-            if any(not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
-                self.dynamic.add(path)
-            for target, names in self._targets(path, found):
-                if target != path:
-                    self.importers.setdefault(target, {}).setdefault(path, set()).update(names)
-                    self.imports.setdefault(path, set()).add(target)
+                self._add(path, imports_of_file(path))
+                self.stats[path] = scanned(path)
+
+    def _add(self, path: str, scanned: tuple[tuple[Import, ...], bool] | None, copied: set[str] | None = None) -> None:
+        """The module at `path` (a file of the graph, not added yet) with its scan (imports, may hold a vmap;
+        None: not readable). `copied`: the targets whose importers this graph owns already, when it shares
+        the others with the graph it was made from (`overlaid`): each is copied before it changes."""
+        found, vmap = scanned if scanned is not None else ((), False)
+        if vmap:
+            self.candidates.add(path)
+        if any(not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
+            self.dynamic.add(path)
+        for target, names in self._targets(path, found):
+            if target != path:
+                if copied is not None and target not in copied:
+                    self.importers[target] = {p: set(n) for p, n in self.importers.get(target, {}).items()}
+                    copied.add(target)
+                self.importers.setdefault(target, {}).setdefault(path, set()).update(names)
+                self.imports.setdefault(path, set()).add(target)
+
+    def overlaid(self, overlay: dict[str, str]) -> ProjectGraph:
+        """This graph with the modules of `overlay` (absolute path -> unsaved text) scanned from their texts:
+        what `ProjectGraph(root, files, complete, overlay)` builds, made by changing only those modules'
+        edges (this graph is left as it is; the new one shares what they do not change)."""
+        new = copy.copy(self)
+        new.importers, new.imports = dict(self.importers), dict(self.imports)
+        new.candidates, new.dynamic, new._reached_by = set(self.candidates), set(self.dynamic), None
+        new.stats = dict(self.stats)
+        copied: set[str] = set()
+        for path, text in overlay.items():
+            if path not in self._names:
+                continue  # (not a module of the project: the graph's files are what a run over the root finds)
+            for target in new.imports.pop(path, ()):
+                if target not in copied:
+                    new.importers[target] = {p: set(n) for p, n in new.importers.get(target, {}).items()}
+                    copied.add(target)
+                new.importers[target].pop(path, None)
+            new.candidates.discard(path)
+            new.dynamic.discard(path)
+            new.stats[path] = None
+            new._add(path, _scan_text(text), copied)
+        return new
+
+    def unchanged(self, files: list[str], complete: bool) -> bool:
+        """Whether the project's files are still `files` (listed now, `project_files`) and each of them is as
+        this graph's scan read it: its stat key the same, taken once it had settled (`stamps.settled`)."""
+        if files != self.files or complete != self.complete:
+            return False
+        for path in files:
+            known = self.stats.get(path)
+            if known is None or not known[1]:
+                return False
+            try:
+                if stat_key(os.stat(path)) != known[0]:
+                    return False
+            except OSError:
+                return False
+        return True
 
     def _register(self, path: str) -> None:
         """The names `path` may be imported by: its `__init__.py` chain's, and as a path from the root and
@@ -216,22 +269,42 @@ def project_files(root: str) -> tuple[list[str], bool]:
     """The `.py` files of the project at `root` (absolute, real paths, sorted) as a run over `root` finds them
     (configured excludes and `.gitignore` respected), and whether the list is whole (`MAX_FILES`)."""
     from spmdfix.config import Resolver
-    from spmdfix.discovery import iter_sources
+    from spmdfix.discovery import ListingMemo, iter_sources
     from spmdfix.globs import glob_matcher
 
     resolver = Resolver(cwd=Path(root))
 
-    def excluded_in(directory: str):
-        """The exclude test of one directory's entries, as the CLI's walk asks it (once per directory)."""
+    def excludes(directory: str) -> tuple[str, ...] | None:
+        """The exclude patterns of a directory's entries (None: a bad configuration file, which the run
+        reports; nothing is excluded here)."""
         try:
             settings = resolver.for_dir(directory)
-        except Exception:  # noqa: BLE001 - a bad configuration file: the run reports it; nothing excluded here
-            return lambda absolute, is_dir, name: False
-        return glob_matcher(settings.exclude + settings.extend_exclude)
+        except Exception:  # noqa: BLE001 - see above
+            return None
+        return tuple(settings.exclude + settings.extend_exclude)
 
+    def excluded_in(directory: str):
+        """The exclude test of one directory's entries, as the CLI's walk asks it (once per directory)."""
+        patterns = excludes(directory)
+        return glob_matcher(patterns) if patterns is not None else lambda absolute, is_dir, name: False
+
+    # The listings of this process's earlier walks of the root, served again for a directory whose stamp, ignore
+    # files and excludes are unchanged (`discovery.ListingMemo`): a language server lists the project again at
+    # each edit of a module that a partial run analyses.
+    known = _LISTINGS.setdefault(root, {})
+    memo = ListingMemo(known, excludes)
     out: list[str] = []
+
+    def lane(path: str, absolute: str) -> bool:
+        # A regular file the walk found (not a link): taken here, before the walk makes a `Path` of it.
+        if absolute.endswith(".py"):
+            out.append(absolute)
+        return True
+
     try:
-        for found in iter_sources([root], excluded_in=excluded_in):
+        for found in iter_sources([root], excluded_in=excluded_in, memo=memo, lane=lane):
+            if len(out) >= MAX_FILES:
+                return sorted(out), False
             if found.suffix == ".py":
                 # (the root is a real path and the walk follows no linked directory: only a linked file
                 # needs resolving)
@@ -241,25 +314,37 @@ def project_files(root: str) -> tuple[list[str], bool]:
                     return sorted(out), False
     except (FileError, OSError):  # (a directory that cannot be listed: the graph is then not complete)
         return [], False
-    return sorted(out), True
+    finally:
+        known.update(memo.changed)
+    return (sorted(out), True) if len(out) < MAX_FILES else (sorted(out)[:MAX_FILES], False)
+
+
+_LISTINGS: dict[str, dict] = {}  # project root -> the listings of its walks (`ListingMemo.known`)
 
 
 _GRAPHS: dict[str, ProjectGraph] = {}
 
 
+def _scan_text(text: str) -> tuple[tuple[Import, ...], bool]:
+    """The scan of an unsaved text (`import_scan.imports_of_bytes` and whether it may hold a vmap)."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return imports_of_bytes(raw), utf8_may_have_findings(raw)
+
+
 def graph_of(root: str | Path, refresh: bool = False, overlay: dict[str, str] | None = None) -> ProjectGraph:
     """The import graph of the project at `root`, built once per process and root (a run's files do not change
-    under it); `refresh` lists the files and reads the changed ones again (a language server's edit, a new
-    file); an `overlay` (unsaved texts) gives a graph of its own, not kept."""
+    under it); `refresh` lists the files again and builds the graph again when one was added, removed or
+    changed (a language server's edit, a new file: `ProjectGraph.unchanged`), reading only the changed ones;
+    an `overlay` (unsaved texts) gives a graph of its own, not kept, made from the kept one
+    (`ProjectGraph.overlaid`)."""
     key = os.path.realpath(root)
     graph = _GRAPHS.get(key)
-    if graph is None or refresh or overlay:
+    if graph is None or refresh:
         files, complete = project_files(key)
-        graph = ProjectGraph(key, files, complete, overlay)
-        flush_scans()  # (the next process reads only the modules changed since: `import_scan.keep_scans_in`)
-        if not overlay:
-            _GRAPHS[key] = graph
-    return graph
+        if graph is None or not graph.unchanged(files, complete):
+            graph = _GRAPHS[key] = ProjectGraph(key, files, complete)
+            flush_scans()  # (the next process reads only the modules changed since: `import_scan.keep_scans_in`)
+    return graph.overlaid(overlay) if overlay else graph
 
 
 def importers_source(root: str | Path, overlay: dict[str, str] | None = None):
@@ -277,5 +362,6 @@ def importers_source(root: str | Path, overlay: dict[str, str] | None = None):
 
 
 def forget_graphs() -> None:
-    """Drop the graphs kept (after a run wrote files, or a test changed a project)."""
+    """Drop the graphs and listings kept (after a run wrote files, or a test changed a project)."""
     _GRAPHS.clear()
+    _LISTINGS.clear()

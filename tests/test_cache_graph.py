@@ -107,7 +107,9 @@ def test_a_damaged_foreign_or_forged_scans_file_is_no_scan(
     file = ScanFile(cache).file
     model, train = module(project, "model"), module(project, "train")
     if planted == "forged":
-        now = lambda p: stamps_module.stat_key(os.stat(p))  # noqa: E731
+        def now(path: str) -> tuple:
+            return stamps_module.stat_key(os.stat(path))
+
         forged = {
             train: (now(train), 2**62, ((0, "pkg.model"),), True),  # an import of two fields
             model: (now(model), 2**62, (("1", "pkg", ()),), True),  # a level that is a string
@@ -160,3 +162,49 @@ def test_a_cached_partial_run_follows_every_edit_of_the_project(tmp_path: Path) 
     assert "SPMD001" in both()
     (pkg / "other.py").write_text(OTHER.replace('"data"', '"model"'))
     assert "SPMD001" not in both()
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        {"train": "import jax\n"},  # an importer that no longer imports
+        {"config": "from pkg.model import forward\nimport importlib\n"},  # a new importer, importlib
+        {"model": "from . import config\n", "train": TRAIN.replace("pkg.model", "pkg.config")},
+        {"new": "from pkg.model import forward\n"},  # not a file of the project: left out, as a new graph does
+    ],
+)
+def test_a_graph_with_unsaved_texts_is_what_a_new_graph_of_them_is(project: Path, edits: dict[str, str]) -> None:
+    """`ProjectGraph.overlaid` (a language server's unsaved buffers over the kept graph, changing only their
+    modules' edges) gives what a graph built from scratch with the same overlay gives, and leaves the kept
+    graph as it was."""
+    root = str(project)
+    files, complete = project_graph.project_files(root)
+    base = project_graph.ProjectGraph(root, files, complete)
+    before = {p: base.importers_of(p) for p in files}, set(base.candidates), set(base.dynamic)
+    overlay = {module(project, name): text for name, text in edits.items()}
+    derived = base.overlaid(overlay)
+    fresh = project_graph.ProjectGraph(root, files, complete, overlay)
+    for path in files:
+        assert derived.importers_of(path) == fresh.importers_of(path)
+        assert derived.importers_with_dynamic(path) == fresh.importers_with_dynamic(path)
+        assert derived.state(path) == fresh.state(path)
+    assert derived.imports == fresh.imports and derived.candidates == fresh.candidates
+    assert ({p: base.importers_of(p) for p in files}, set(base.candidates), set(base.dynamic)) == before
+
+
+def test_a_refreshed_graph_is_built_again_only_when_a_file_changed(project: Path) -> None:
+    """`graph_of(refresh=True)` (the language server's, at each edit) keeps its graph while the project's
+    files and their stats are unchanged, and builds it again for a new, changed or deleted module."""
+    project_graph.forget_graphs()
+    import_scan._SCANNED.clear()
+    first = project_graph.graph_of(project, refresh=True)
+    assert project_graph.graph_of(project, refresh=True) is first
+    other = module(project, "other")
+    Path(other).write_text(OTHER)
+    second = project_graph.graph_of(project, refresh=True)
+    assert second is not first and other in second.importers_of(module(project, "model"))
+    Path(other).write_text("import jax\n")
+    third = project_graph.graph_of(project, refresh=True)
+    assert third is not second and other not in third.importers_of(module(project, "model"))
+    Path(other).unlink()
+    assert other not in project_graph.graph_of(project, refresh=True).files
