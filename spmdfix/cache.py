@@ -23,7 +23,8 @@ What a walk kept of each directory (its source files and subdirectories once exc
 spoken) is kept too, in a second file (`listings-...`, same format and rules), keyed by the stamps of the
 directory and of every ignore file that applies, the excludes of its settings and `--respect-gitignore`
 (`discovery.ListingMemo`): a warm run then stats each directory and its ignore files instead of matching every
-entry against their patterns. Each file found is still stat'ed against its entry, as above.
+entry against their patterns. Each file found is still stat'ed against its entry, as above. The import
+scans a partial run's graph is built from are kept in a third file (`scans-...`, `spmdfix.cache_graph`).
 
 Where: `.spmdfix_cache/` in the project root (the nearest directory above the working directory holding
 `pyproject.toml`, `spmdfix.toml` or `.git`, else the working directory), or `--cache-dir` /
