@@ -243,11 +243,13 @@ def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
         _SCANNED.pop(path, None)
         return None
     key = stat_key(st)
+    if st.st_size > MAX_BYTES:
+        # (its stat kept all the same: a graph built again sees it unchanged, `ProjectGraph.unchanged`)
+        _SCANNED[path] = (key, settled(key, taken), (), False)
+        return None
     known = _SCANNED.get(path)
     if known is not None and known[0] == key and known[1]:
         return known[2], known[3]
-    if st.st_size > MAX_BYTES:
-        return None
     if _STORE:
         stored = _STORE[0].known(path, key)
         if stored is not None:
