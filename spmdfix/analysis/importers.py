@@ -198,11 +198,9 @@ def _reads_in(model: ModuleModel, module: str, aliases: set[str], out: ImportedU
     ix = model.ix
     found: list[ast.expr] = []
     qnames = {f"{module}.{a}" for a in aliases}
-    for node in ast.walk(ix.tree):
-        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-            base = _star_base(ix, node)
-            if base == module:
-                out.sites.append(in_module(model.uses.use(node), ix.path))
+    for node in ix.star_imports():
+        if _star_base(ix, node) == module:
+            out.sites.append(in_module(model.uses.use(node), ix.path))
     for scope in {id(s): s for s in ix.scope_by_node.values()}.values():
         for bindings in scope.bindings.values():
             for b in bindings:
