@@ -48,3 +48,22 @@ def test_the_memo_keeps_at_most_its_limit(tmp_path: Path) -> None:
     tree = memo.parse("/m3.py", "3", "x = 3\n")
     assert memo.parsed == 4
     assert memo.parse("/m3.py", "3", "x = 33\n") is not tree  # (same digest given, another text: parsed)
+
+
+def test_the_disk_module_name_is_the_path_based_one(tmp_path: Path) -> None:
+    """`DiskFiles.module_name` (strings, as the index asks it of every module it loads) answers as
+    `project_files.module_name` (paths) for modules of packages, a package's `__init__`, a module outside any
+    package, a linked module, and a path that does not exist."""
+    from spmdfix.project_files import module_name
+
+    (tmp_path / "top" / "pkg" / "sub").mkdir(parents=True)
+    for init in ("top/pkg/__init__.py", "top/pkg/sub/__init__.py"):
+        (tmp_path / init).write_text("")
+    (tmp_path / "top" / "pkg" / "sub" / "layers.py").write_text("x = 1\n")
+    (tmp_path / "top" / "alone.py").write_text("x = 1\n")
+    (tmp_path / "top" / "link.py").symlink_to(tmp_path / "top" / "pkg" / "sub" / "layers.py")
+    paths = ["top/pkg/sub/layers.py", "top/pkg/sub/__init__.py", "top/pkg/__init__.py", "top/alone.py", "top/link.py", "top/no/such.py"]
+    for rel in paths:
+        name, directory, is_package = module_name(tmp_path / rel)
+        assert DISK.module_name(str(tmp_path / rel)) == (name, str(directory), is_package), rel
+    assert DISK.module_name(str(tmp_path / "top/link.py"))[0] == "pkg.sub.layers"
