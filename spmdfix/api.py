@@ -16,7 +16,7 @@ from pathlib import Path
 
 from spmdfix import perf
 from spmdfix.analysis.index import MAX_MODULES, ProjectIndex
-from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.module_memo import MODULES
 from spmdfix.files import find_project_root
 from spmdfix.fix_engine import Reviewer, Selector, accept_all, fix_edits, fix_texts, report_all
 from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
@@ -102,13 +102,15 @@ def new_project_index(
     root: str | Path, overlay: dict[str, str] | None = None, max_modules: int = MAX_MODULES
 ) -> ProjectIndex:
     """A new project index of `root` that reads the files on disk (`project_files.DiskFiles`) except those of
-    `overlay` (absolute path -> text), and models each module it loads (`ModuleModel.build`); who imports a
-    module comes from the project's import graph (`project_graph.importers_source`)."""
+    `overlay` (absolute path -> text), and models each module it loads (`ModuleModel.build`, on the scopes
+    this process built for the same text before: `module_memo.MODULES`); who imports a module comes from the
+    project's import graph (`project_graph.importers_source`)."""
     from spmdfix.project_graph import importers_source
 
+    # (each module parsed once per process, whichever index loads it: `module_memo`)
     return ProjectIndex(
-        str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay, max_modules=max_modules,
-        importers=importers_source(root, overlay),
+        str(root), files=DISK, analyse=MODULES.build, overlay=overlay, max_modules=max_modules,
+        importers=importers_source(root, overlay), parse=MODULES.parse,
     )
 
 

@@ -23,7 +23,8 @@ What a walk kept of each directory (its source files and subdirectories once exc
 spoken) is kept too, in a second file (`listings-...`, same format and rules), keyed by the stamps of the
 directory and of every ignore file that applies, the excludes of its settings and `--respect-gitignore`
 (`discovery.ListingMemo`): a warm run then stats each directory and its ignore files instead of matching every
-entry against their patterns. Each file found is still stat'ed against its entry, as above.
+entry against their patterns. Each file found is still stat'ed against its entry, as above. The import
+scans a partial run's graph is built from are kept in a third file (`scans-...`, `spmdfix.cache_graph`).
 
 Where: `.spmdfix_cache/` in the project root (the nearest directory above the working directory holding
 `pyproject.toml`, `spmdfix.toml` or `.git`, else the working directory), or `--cache-dir` /
@@ -49,10 +50,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix.cache_file import CHECKED_TAG, FORMAT, Entry, load_plain, mark, pack, unpack, write_atomic
-from spmdfix.cache_keys import importers_of_state, importers_state_of, project_root_of, settings_digest, settings_key, tool_key
+from spmdfix.cache_keys import (
+    importers_of_state,
+    importers_state_of,
+    project_root_of,
+    settings_digest,
+    settings_key,
+    tool_key,
+    walks_directory,
+)
 from spmdfix.discovery import ListingMemo, absolute_path
 from spmdfix.perf import freeze_alive, gc_paused, record
-from spmdfix.results import IMPORTERS_KEY, IMPORTERS_OF_KEY, PROJECT_ROOT_KEY, Checked, FileResult, Mode, Skipped
+from spmdfix.results import IMPORTERS_KEY, IMPORTERS_OF_KEY, PROJECT_ROOT_KEY, WALKED, Checked, FileResult, Mode, Skipped
 from spmdfix.stamps import read_stamped, stat_key, trusted, unchanged
 
 if TYPE_CHECKING:
@@ -60,6 +69,9 @@ if TYPE_CHECKING:
     from spmdfix.runner import Job
 
 CACHEABLE = (Checked, Skipped)  # a `Fixed` result writes; `Unreadable` and `Failed` ones may be passing
+# The depends of a module that names a mesh or a spec, checked in a run over its whole project (no partial
+# run, `runner.job.walks_project`): served by the fast lanes when the run walks the file's project too.
+WALKED_ONLY = ((IMPORTERS_KEY, WALKED),)
 
 
 @record
@@ -94,6 +106,7 @@ class Cache:
         self.changed: dict[str, Entry | None] = {}  # what this run adds (None: drop the entry)
         self._digests: dict[str, str | None] = {}  # this run's digest of each path read or trusted
         self._settings_keys: dict[tuple, tuple[object, object, str]] = {}  # `settings_key_of`'s memo
+        self._walks: dict[tuple, bool] = {}  # `_walks_directory`'s memo
         self.hits = 0
         self.plain = PlainCounts()  # what `serve_plain` served
 
@@ -142,7 +155,7 @@ class Cache:
         """`lookup`'s answer in the common case, from the plain entry without building it (`_trusted_plain`).
         None when that case does not hold (`lookup` then decides as usual): a warm run asks this of every
         file, and the general path's objects and calls were most of its time."""
-        item = self._trusted_plain(key, self._settings_key(job))
+        item = self._trusted_plain(key, self._settings_key(job), job.walked, job.project_root)
         if item is None:
             return None
         outcome = unpack(item[5], job)
@@ -151,20 +164,38 @@ class Cache:
             self.hits += 1
         return outcome
 
-    def _trusted_plain(self, path: str, settings: str) -> tuple | None:
+    def _trusted_plain(
+        self, path: str, settings: str, walked: tuple[str, ...] = (), project_root: Path | None = None
+    ) -> tuple | None:
         """The entry of the absolute `path` as the cache file holds it (`Entry.to_plain`'s tuple) when its
         outcome is packed short (`pack`), its analysis read no other module, it is of `settings` (a job's
         `settings_key`), and the file's stat is the entry's, taken well after the last change
-        (`stamps.unchanged`); else None. No `Entry` is built: both warm paths ask this of every file."""
+        (`stamps.unchanged`); else None. No `Entry` is built: both warm paths ask this of every file.
+
+        An entry whose only dependency is `WALKED_ONLY` (a module naming a mesh or a spec, checked by a run
+        over its whole project) is trusted when this run walks the file's project too (`walked`, the run's
+        `Job.walked`; `project_root`, its `project-root` setting: `cache_keys.walks_directory`), as
+        `lookup` would decide from `importers_state_of`."""
         item = self._plain.get(path)
         if type(item) is not tuple or len(item) != 6:
             return None
         stat, taken, digest, key, depends, packed = item
-        if depends or key != settings or type(stat) is not tuple or type(taken) is not int or type(digest) is not str:
+        if key != settings or type(stat) is not tuple or type(taken) is not int or type(digest) is not str:
             return None
         if type(packed) is not tuple or len(packed) != 4:
             return None
+        if depends and (depends != WALKED_ONLY or not self._walks_directory(walked, os.path.dirname(path), project_root)):
+            return None
         return item if unchanged(path, stat, taken) else None
+
+    def _walks_directory(self, walked: tuple[str, ...], directory: str, project_root: Path | None) -> bool:
+        """`cache_keys.walks_directory`, once per directory in this run (the warm lane asks it of every module
+        that names a mesh or a spec)."""
+        ident = (walked, directory, project_root)
+        found = self._walks.get(ident)
+        if found is None:
+            found = self._walks[ident] = walks_directory(walked, directory, project_root)
+        return found
 
     def _settings_key(self, job: Job) -> str:
         """`settings_key(job)`, computed once per settings object of the run (a directory's files share
@@ -182,13 +213,16 @@ class Cache:
             found = self._settings_keys[ident] = (options, enabled, key)
         return found[2]
 
-    def serve_plain(self, path: str, settings: str) -> bool:
+    def serve_plain(
+        self, path: str, settings: str, walked: tuple[str, ...] = (), project_root: Path | None = None
+    ) -> bool:
         """Whether the file at the absolute, normal `path` is served without a job or an outcome (the warm
-        lane, `discovery.iter_sources`'s `lane`): its entry is trusted (`_trusted_plain`) and plain (checked, no
+        lane, `discovery.iter_sources`'s `lane`): its entry is trusted (`_trusted_plain`, with the run's
+        `walked` directories and the file's `project_root` setting, as its job would have them) and plain (checked, no
         finding, no error: an outcome that shows nowhere in a report but in the closing counts). True:
         counted in `plain` (files, parsed, suppressed), and the entry is kept by `save`. False: the file goes
         the usual way (`lookup`), which decides on its own."""
-        item = self._trusted_plain(path, settings)
+        item = self._trusted_plain(path, settings, walked, project_root)
         if item is None:
             return False
         tag, parsed, suppressed, reason = item[5]

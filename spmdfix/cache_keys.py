@@ -97,14 +97,14 @@ def importers_state_of(job: Job) -> str:
     which modules of the project that may hold a vmap import it). The graph is built once per process
     (`project_graph.graph_of`), only for a run that has such an entry in partial mode."""
     from spmdfix import project_graph
-    from spmdfix.runner.job import walks_project
+    from spmdfix.runner.job import walks_root
 
     if job.project_root is None and not os.path.islink(job.path):
         # (once per directory as spelled: a warm run asks this of every module that names a mesh or a spec)
         root = _root_of_directory(os.path.dirname(os.path.abspath(job.path)))
     else:
         root = project_root_of(job)
-    if walks_project(job, root):
+    if walks_root(job.walked, root):
         return WALKED
     return PARTIAL + project_graph.graph_of(root).state(os.path.realpath(job.path))
 
@@ -116,3 +116,15 @@ def importers_of_state(job: Job, path: str) -> str:
     from spmdfix.analysis.index import importers_digest
 
     return importers_digest(project_graph.graph_of(project_root_of(job)).importers_with_dynamic(path))
+
+
+def walks_directory(walked: tuple[str, ...], directory: str, project_root: Path | None) -> bool:
+    """Whether a run walking the directories `walked` (`Job.walked`) walks the whole project of a file (not a
+    symbolic link) in the absolute `directory`, whose `project-root` setting is `project_root`: what
+    `importers_state_of` answers `WALKED` for (the project root from `_root_of_directory`, as there)."""
+    from spmdfix.runner.job import walks_root
+
+    if not walked:
+        return False
+    root = str(Path(project_root).resolve()) if project_root is not None else _root_of_directory(directory)
+    return walks_root(walked, root)

@@ -59,8 +59,15 @@ class DiskFiles:
         """(dotted module name, the directory it is imported from, whether it is a package's `__init__`) of
         the file at `path`, from the `__init__.py` files of its directories (`pkg/sub/mod.py` ->
         `pkg.sub.mod`)."""
-        name, directory, is_package = module_name(Path(path))
-        return name, str(directory), is_package
+        # (`module_name`'s answer with strings: the index asks it of every module it loads)
+        real = os.path.realpath(path)
+        directory, file = os.path.split(real)
+        is_package = file == "__init__.py"
+        parts = [] if is_package else [os.path.splitext(file)[0]]
+        while os.path.exists(os.path.join(directory, "__init__.py")) and os.path.dirname(directory) != directory:
+            parts.insert(0, os.path.basename(directory))
+            directory = os.path.dirname(directory)
+        return ".".join(parts), directory, is_package
 
 
 def module_name(path: Path) -> tuple[str, Path, bool]:

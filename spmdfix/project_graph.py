@@ -12,231 +12,42 @@ The project's files are the `.py` files under the root, as `spmdfix check ROOT` 
 of each directory's configuration and `.gitignore` respected (`discovery.iter_sources`), at most
 `MAX_FILES` of them (past that the graph says it is incomplete, `ProjectGraph.complete`).
 
-Reading a module's imports does not parse the module: the lines that start an import statement (with their
-bracketed or backslash continuations) are cut out and parsed alone with `ast`; a text where an import may
-follow a `;` or a `:` on its line, or whose cut-out lines do not parse, is parsed whole (`_import_lines`). A line of a string
-literal that looks like an import counts as one: an importer too many is analysed for nothing, never one
-missed. Each module's imports are kept per process by its stamp (`stamps.stat_key`, trusted only once
-settled: `stamps.settled`), so a later `graph_of` (the language server's, a second root's) re-reads only
-the modules that changed.
+Each module's imports come from `spmdfix.import_scan` (read without parsing the module, kept by the file's
+stamp in this process and in the results cache's directory).
 """
 
 from __future__ import annotations
 
-import ast
+import copy
 import hashlib
 import os
-import re
-import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
-from spmdfix.files import FileError, decode, read_bytes
+from spmdfix.files import FileError
+from spmdfix.import_scan import (
+    Import,
+    flush_scans,
+    imports_of_bytes,
+    imports_of_file,
+    scanned,
+    scanned_stat,
+)
 from spmdfix.prefilter import utf8_may_have_findings
-from spmdfix.stamps import StatKey, settled, stat_key
+from spmdfix.stamps import StatKey, stat_key
+
+__all__ = [  # (the scan's names, re-exported: this module was their home)
+    "Import",
+    "ProjectGraph",
+    "graph_of",
+    "importers_source",
+    "imports_of_bytes",
+    "imports_of_file",
+    "project_files",
+    "scanned_stat",
+]
 
 MAX_FILES = 20_000  # project files the scan lists at most
-MAX_BYTES = 2_000_000  # a larger file is no module the analysis follows (`project_files.MAX_FILE_BYTES`)
-
-# What precedes `import` on a line that starts a `from` import.
-_FROM_HEAD = re.compile(rb"from[ \t]+[\w.]+[ \t]+")
-_WORD = re.compile(rb"\w")
-
-
-@dataclass(frozen=True, slots=True)
-class Import:
-    """One import of a module: `level` (dots of a relative import), `module` (after `from`, or the module
-    of `import m`; "" for `from . import x`), `names` (the names after `import` of a `from` import, empty
-    for `import m`)."""
-
-    level: int
-    module: str
-    names: tuple[str, ...]
-
-
-def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
-    """The import statements of a module's bytes (see the module doc); () when it does not decode or parse."""
-    if b"import" not in raw:
-        return ()
-    snippet = _import_lines(raw)
-    if snippet is not None:
-        found = _read_statements(snippet)
-        if found is not None:
-            return found
-    try:
-        tree = _parse(decode(Path("<module>"), raw).text.encode("utf-8"))
-    except FileError:
-        return ()
-    if tree is None:
-        return ()
-    out = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.extend(Import(0, alias.name, ()) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            out.append(Import(node.level or 0, node.module or "", tuple(a.name for a in node.names)))
-    return tuple(out)
-
-
-_COMMENT = re.compile(rb"#[^\n]*")
-_SPACES = re.compile(rb"[\s\\()]+")
-_FROM = re.compile(rb"from (\.*) ?([\w.]*) import (.+)")
-_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
-
-
-def _read_statements(snippet: bytes) -> tuple[Import, ...] | None:
-    """The imports of the cut-out statements (`_import_lines`), read without `ast`: each is `import A.B [as
-    C], ...` or `from [.]*A import (B [as C], ...)`; None when one is not exactly that (the caller parses the
-    module with `ast`)."""
-    out: list[Import] = []
-    snippet = _COMMENT.sub(b"", snippet)  # (line by line, before a statement's lines are joined)
-    for statement in snippet.split(b"\n") if b"(" not in snippet and b"\\" not in snippet else _split(snippet):
-        flat = _SPACES.sub(b" ", statement).strip()
-        if not flat:
-            continue
-        try:
-            text = flat.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-        if text.startswith("import "):
-            names = _names(text[len("import ") :], dotted=True)
-            if names is None:
-                return None
-            out.extend(Import(0, name, ()) for name in names)
-            continue
-        match = _FROM.fullmatch(flat)
-        if match is None:
-            return None
-        level, module = len(match.group(1)), match.group(2).decode("utf-8")
-        if module and not _DOTTED.fullmatch(module) or not (level or module):
-            return None
-        listed = match.group(3).decode("utf-8").strip()
-        names = ("*",) if listed == "*" else _names(listed, dotted=False)
-        if names is None:
-            return None
-        out.append(Import(level, module, names))
-    return tuple(out)
-
-
-def _split(snippet: bytes) -> list[bytes]:
-    """The statements of a snippet whose statements may span lines (brackets, backslashes): each starts at a
-    line that starts with `import` or `from`."""
-    out: list[bytes] = []
-    for line in snippet.split(b"\n"):
-        if line.startswith((b"import", b"from")) or not out:
-            out.append(line)
-        else:
-            out[-1] += b" " + line
-    return out
-
-
-def _names(listed: str, dotted: bool) -> tuple[str, ...] | None:
-    """The names of `B [as C], ...` (dotted ones for `import`); None when it is not that."""
-    out = []
-    for part in listed.rstrip(",").split(","):
-        words = part.split()
-        if len(words) == 3 and words[1] == "as" and words[2].isidentifier():
-            words = words[:1]
-        if len(words) != 1 or not (_DOTTED.fullmatch(words[0]) if dotted else words[0].isidentifier()):
-            return None
-        out.append(words[0])
-    return tuple(out)
-
-
-def _import_lines(raw: bytes) -> bytes | None:
-    """The statements that start at import lines, each with its continuation lines, dedented; None when the
-    bytes are not plain enough to cut: a coding cookie other than UTF-8 or ASCII, or an `import` that may
-    follow a `;` or a `:` on its line (`x = 1; import m`, `if TYPE_CHECKING: import m`).
-
-    Each occurrence of `import` is looked at (a few per module: faster than a regular expression over every
-    line): a line that starts with `import NAME` or `from NAME import` starts a statement."""
-    head = raw[:200]
-    if b"coding" in head and not re.search(rb"coding[:=][ \t]*(?:utf-?8|ascii)", head, re.IGNORECASE):
-        return None
-    pieces = []
-    taken_to = 0  # the end of the last statement cut out: an `import` inside it is part of it
-    at = raw.find(b"import")
-    while at >= 0:
-        after = raw[at + 6 : at + 7]
-        line = raw.rfind(b"\n", 0, at) + 1
-        nxt = at + 6
-        if line >= taken_to and not (at and _WORD.match(raw, at - 1)) and not _WORD.match(after or b"."):
-            lead = raw[line:at].lstrip(b" \t")
-            if not lead or _FROM_HEAD.fullmatch(lead):
-                if not lead and after not in (b" ", b"\t", b"\\"):
-                    at = raw.find(b"import", nxt)
-                    continue
-                stop = _statement_end(raw, line)
-                pieces.append(raw[line:stop].lstrip(b" \t").replace(b"\r", b""))
-                taken_to = nxt = stop
-            else:
-                comment = lead.find(b"#")
-                if comment >= 0 and b"'" not in lead[:comment] and b'"' not in lead[:comment]:
-                    pass  # (`import` in a comment: `# TODO: fix import cycles`)
-                elif b";" in lead or b":" in lead:
-                    return None
-        at = raw.find(b"import", nxt)
-    return b"\n".join(pieces)
-
-
-def _statement_end(raw: bytes, start: int) -> int:
-    """The end of the import statement starting at `start`: its line, to the closing bracket of a bracketed
-    list of names, or over backslash continuations."""
-    end = raw.find(b"\n", start)
-    end = len(raw) if end < 0 else end
-    line = raw[start:end].split(b"#")[0]
-    if b"(" in line and b")" not in line:
-        # To the first line whose code (before a comment: `finfo,  # TODO(someone)`) closes the bracket.
-        while end < len(raw):
-            nxt = raw.find(b"\n", end + 1)
-            nxt = len(raw) if nxt < 0 else nxt
-            if b")" in raw[end:nxt].split(b"#")[0]:
-                return nxt
-            end = nxt
-        return len(raw)
-    while raw[start:end].rstrip(b"\r").endswith(b"\\") and end < len(raw):
-        nxt = raw.find(b"\n", end + 1)
-        end = len(raw) if nxt < 0 else nxt
-    return end
-
-
-def _parse(code: bytes) -> ast.Module | None:
-    try:
-        return ast.parse(code)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
-
-
-# What the scan kept of each file read so far in this process: absolute path -> (stat key, settled, imports,
-# whether its bytes may hold a vmap: `prefilter.utf8_may_have_findings`).
-_SCANNED: dict[str, tuple[StatKey, bool, tuple[Import, ...], bool]] = {}
-
-
-def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
-    """The imports of the module file at the absolute `path` and whether its bytes may hold a vmap at all
-    (`prefilter.utf8_may_have_findings`: an importer that cannot is never analysed), kept by its stamp; None
-    when it cannot be read or is larger than `MAX_BYTES`."""
-    taken = time.time_ns()
-    try:
-        st = os.stat(path)
-    except OSError:
-        _SCANNED.pop(path, None)
-        return None
-    key = stat_key(st)
-    known = _SCANNED.get(path)
-    if known is not None and known[0] == key and known[1]:
-        return known[2], known[3]
-    if st.st_size > MAX_BYTES:
-        return None
-    try:
-        raw = read_bytes(path)
-    except OSError:
-        return None
-    found = imports_of_bytes(raw)
-    vmap = utf8_may_have_findings(raw)
-    _SCANNED[path] = (key, settled(key, taken), found, vmap)
-    return found, vmap
 
 
 class ProjectGraph:
@@ -253,6 +64,8 @@ class ProjectGraph:
         self.by_name: dict[str, str] = {}
         self._names: dict[str, tuple[str, bool]] = {}  # path -> (its chain module name, is a package)
         self._packages: dict[str, str] = {}  # directory -> its dotted package ("": none)
+        # the directories module names are read from (with a trailing separator): the root and `<root>/src`
+        self._bases = tuple(os.path.join(base, "") for base in (root, os.path.join(root, "src")))
         for path in files:
             self._register(path)
         self.importers: dict[str, dict[str, set[str]]] = {}  # module path -> importer path -> names
@@ -260,23 +73,73 @@ class ProjectGraph:
         self.imports: dict[str, set[str]] = {}  # module path -> the modules of the project it imports
         self.dynamic: set[str] = set()  # the modules importing `importlib` (they may load any module by name)
         self._reached_by: dict[str, list[str]] | None = None  # module -> the candidates importing it
+        # each file's stat key when its scan was taken, and whether it had settled (None: an unsaved text)
+        self.stats: dict[str, tuple[StatKey, bool] | None] = {}
         overlay = overlay or {}
         for path in files:
             text = overlay.get(path)
             if text is not None:
-                raw = text.encode("utf-8", "surrogatepass")
-                scanned = imports_of_bytes(raw), utf8_may_have_findings(raw)
+                self.stats[path] = None
+                self._add(path, _scan_text(text))
             else:
-                scanned = imports_of_file(path)
-            found, vmap = scanned if scanned is not None else ((), False)
-            if vmap:
-                self.candidates.add(path)
-            if any(not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
-                self.dynamic.add(path)
-            for target, names in self._targets(path, found):
-                if target != path:
-                    self.importers.setdefault(target, {}).setdefault(path, set()).update(names)
-                    self.imports.setdefault(path, set()).add(target)
+                self._add(path, imports_of_file(path))
+                self.stats[path] = scanned(path)
+
+    def _add(self, path: str, scanned: tuple[tuple[Import, ...], bool] | None, copied: set[str] | None = None) -> None:
+        """The module at `path` (a file of the graph, not added yet) with its scan (imports, may hold a vmap;
+        None: not readable). `copied`: the targets whose importers this graph owns already, when it shares
+        the others with the graph it was made from (`overlaid`): each is copied before it changes."""
+        found, vmap = scanned if scanned is not None else ((), False)
+        if vmap:
+            self.candidates.add(path)
+        if any(not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
+            self.dynamic.add(path)
+        for target, names in self._targets(path, found):
+            if target != path:
+                if copied is not None and target not in copied:
+                    self.importers[target] = {p: set(n) for p, n in self.importers.get(target, {}).items()}
+                    copied.add(target)
+                self.importers.setdefault(target, {}).setdefault(path, set()).update(names)
+                self.imports.setdefault(path, set()).add(target)
+
+    def overlaid(self, overlay: dict[str, str]) -> ProjectGraph:
+        """This graph with the modules of `overlay` (absolute path -> unsaved text) scanned from their texts:
+        what `ProjectGraph(root, files, complete, overlay)` builds, made by changing only those modules'
+        edges (this graph is left as it is; the new one shares what they do not change)."""
+        new = copy.copy(self)
+        new.importers, new.imports = dict(self.importers), dict(self.imports)
+        new.candidates, new.dynamic, new._reached_by = set(self.candidates), set(self.dynamic), None
+        new.stats = dict(self.stats)
+        copied: set[str] = set()
+        for path, text in overlay.items():
+            if path not in self._names:
+                continue  # (not a module of the project: the graph's files are what a run over the root finds)
+            for target in new.imports.pop(path, ()):
+                if target not in copied:
+                    new.importers[target] = {p: set(n) for p, n in new.importers.get(target, {}).items()}
+                    copied.add(target)
+                new.importers[target].pop(path, None)
+            new.candidates.discard(path)
+            new.dynamic.discard(path)
+            new.stats[path] = None
+            new._add(path, _scan_text(text), copied)
+        return new
+
+    def unchanged(self, files: list[str], complete: bool) -> bool:
+        """Whether the project's files are still `files` (listed now, `project_files`) and each of them is as
+        this graph's scan read it: its stat key the same, taken once it had settled (`stamps.settled`)."""
+        if files != self.files or complete != self.complete:
+            return False
+        for path in files:
+            known = self.stats.get(path)
+            if known is None or not known[1]:
+                return False
+            try:
+                if stat_key(os.stat(path)) != known[0]:
+                    return False
+            except OSError:
+                return False
+        return True
 
     def _register(self, path: str) -> None:
         """The names `path` may be imported by: its `__init__.py` chain's, and as a path from the root and
@@ -288,11 +151,10 @@ class ProjectGraph:
         name = package if is_package else (f"{package}.{stem}" if package else stem)
         self._names[path] = (name, is_package)
         self.by_name.setdefault(name, path)
-        for base in (self.root, os.path.join(self.root, "src")):
-            rel = os.path.relpath(path, base)
-            if rel.startswith(".."):
+        for base in self._bases:
+            if not path.startswith(base):  # (absolute, normal paths: what `os.path.relpath` gives, faster)
                 continue
-            parts = rel[: -len(".py")].split(os.sep)
+            parts = path[len(base) : -len(".py")].split(os.sep)
             if parts[-1] == "__init__":
                 parts = parts[:-1]
             if parts and all(p.isidentifier() for p in parts):
@@ -407,24 +269,45 @@ def project_files(root: str) -> tuple[list[str], bool]:
     """The `.py` files of the project at `root` (absolute, real paths, sorted) as a run over `root` finds them
     (configured excludes and `.gitignore` respected), and whether the list is whole (`MAX_FILES`)."""
     from spmdfix.config import Resolver
-    from spmdfix.discovery import iter_sources
+    from spmdfix.discovery import ListingMemo, iter_sources
     from spmdfix.globs import glob_matcher
 
     resolver = Resolver(cwd=Path(root))
 
-    def excluded_in(directory: str):
-        """The exclude test of one directory's entries, as the CLI's walk asks it (once per directory)."""
+    def excludes(directory: str) -> tuple[str, ...] | None:
+        """The exclude patterns of a directory's entries (None: a bad configuration file, which the run
+        reports; nothing is excluded here)."""
         try:
             settings = resolver.for_dir(directory)
-        except Exception:  # noqa: BLE001 - a bad configuration file: the run reports it; nothing excluded here
-            return lambda absolute, is_dir, name: False
-        return glob_matcher(settings.exclude + settings.extend_exclude)
+        except Exception:  # noqa: BLE001 - see above
+            return None
+        return tuple(settings.exclude + settings.extend_exclude)
 
     if not os.path.lexists(root):
         return [], True  # (no such directory, as for an editor's buffer of a new folder: no module on disk)
+
+    def excluded_in(directory: str):
+        """The exclude test of one directory's entries, as the CLI's walk asks it (once per directory)."""
+        patterns = excludes(directory)
+        return glob_matcher(patterns) if patterns is not None else lambda absolute, is_dir, name: False
+
+    # The listings of this process's earlier walks of the root, served again for a directory whose stamp, ignore
+    # files and excludes are unchanged (`discovery.ListingMemo`): a language server lists the project again at
+    # each edit of a module that a partial run analyses.
+    known = _LISTINGS.setdefault(root, {})
+    memo = ListingMemo(known, excludes)
     out: list[str] = []
+
+    def lane(path: str, absolute: str) -> bool:
+        # A regular file the walk found (not a link): taken here, before the walk makes a `Path` of it.
+        if absolute.endswith(".py"):
+            out.append(absolute)
+        return True
+
     try:
-        for found in iter_sources([root], excluded_in=excluded_in):
+        for found in iter_sources([root], excluded_in=excluded_in, memo=memo, lane=lane):
+            if len(out) >= MAX_FILES:
+                return sorted(out), False
             if found.suffix == ".py":
                 # (the root is a real path and the walk follows no linked directory: only a linked file
                 # needs resolving)
@@ -434,30 +317,37 @@ def project_files(root: str) -> tuple[list[str], bool]:
                     return sorted(out), False
     except (FileError, OSError):  # (a directory that cannot be listed: the graph is then not complete)
         return [], False
-    return sorted(out), True
+    finally:
+        known.update(memo.changed)
+    return (sorted(out), True) if len(out) < MAX_FILES else (sorted(out)[:MAX_FILES], False)
 
 
-def scanned_stat(path: str) -> StatKey | None:
-    """The stat key of the file at `path` when this process's scan last read it (None: never read)."""
-    known = _SCANNED.get(path)
-    return known[0] if known is not None else None
+_LISTINGS: dict[str, dict] = {}  # project root -> the listings of its walks (`ListingMemo.known`)
 
 
 _GRAPHS: dict[str, ProjectGraph] = {}
 
 
+def _scan_text(text: str) -> tuple[tuple[Import, ...], bool]:
+    """The scan of an unsaved text (`import_scan.imports_of_bytes` and whether it may hold a vmap)."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return imports_of_bytes(raw), utf8_may_have_findings(raw)
+
+
 def graph_of(root: str | Path, refresh: bool = False, overlay: dict[str, str] | None = None) -> ProjectGraph:
     """The import graph of the project at `root`, built once per process and root (a run's files do not change
-    under it); `refresh` lists the files and reads the changed ones again (a language server's edit, a new
-    file); an `overlay` (unsaved texts) gives a graph of its own, not kept."""
+    under it); `refresh` lists the files again and builds the graph again when one was added, removed or
+    changed (a language server's edit, a new file: `ProjectGraph.unchanged`), reading only the changed ones;
+    an `overlay` (unsaved texts) gives a graph of its own, not kept, made from the kept one
+    (`ProjectGraph.overlaid`)."""
     key = os.path.realpath(root)
     graph = _GRAPHS.get(key)
-    if graph is None or refresh or overlay:
+    if graph is None or refresh:
         files, complete = project_files(key)
-        graph = ProjectGraph(key, files, complete, overlay)
-        if not overlay:
-            _GRAPHS[key] = graph
-    return graph
+        if graph is None or not graph.unchanged(files, complete):
+            graph = _GRAPHS[key] = ProjectGraph(key, files, complete)
+            flush_scans()  # (the next process reads only the modules changed since: `import_scan.keep_scans_in`)
+    return graph.overlaid(overlay) if overlay else graph
 
 
 def importers_source(root: str | Path, overlay: dict[str, str] | None = None):
@@ -475,5 +365,6 @@ def importers_source(root: str | Path, overlay: dict[str, str] | None = None):
 
 
 def forget_graphs() -> None:
-    """Drop the graphs kept (after a run wrote files, or a test changed a project)."""
+    """Drop the graphs and listings kept (after a run wrote files, or a test changed a project)."""
     _GRAPHS.clear()
+    _LISTINGS.clear()

@@ -25,6 +25,8 @@ from golden import GOLDEN
 # The three-module project whose spec axis lives in config.py, and the script of a process that rewrites a file
 # under concurrent runs.
 from test_cache import _CONFIG, _EDITOR, _LAYERS, _USE
+# The issue-20 layout: config.py (the mesh), model.py (the shard_map), train.py (the spmd vmap importing it).
+from test_partial_runs import CONFIG as PARTIAL_CONFIG, MODEL as PARTIAL_MODEL, TRAIN as PARTIAL_TRAIN
 from spmdfix import api, config, files
 from spmdfix import cache as cache_module
 from spmdfix import cache_keys
@@ -55,8 +57,8 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Served:
     counter = Served()
     original = Cache.serve_plain
 
-    def counting(self: Cache, path: str, settings: str) -> bool:
-        found = original(self, path, settings)
+    def counting(self: Cache, path: str, settings: str, *run: object) -> bool:
+        found = original(self, path, settings, *run)
         counter.count += found
         return found
 
@@ -194,6 +196,44 @@ def test_a_file_whose_analysis_read_an_edited_module_is_not_served(tree: Path, s
     assert entries[str(pkg / "use.py")][5][0] == "checked" and entries[str(pkg / "use.py")][4]
     (pkg / "config.py").write_text(_CONFIG.format(axis="x"))
     assert "use.py" in both(tree)[1]
+
+
+def test_a_module_a_run_over_its_project_checked_is_served_only_to_such_runs(tree: Path, served: Served) -> None:
+    """model.py names a shard_map and no vmap: a run over the whole project checks it without a partial run
+    (its entry depends on `WALKED_ONLY`). The lane serves it to a later run over the project (or above
+    it), never to a run over a part of the project, where checking it is a partial run that finds train.py's
+    collision in it; both runs print what runs without the cache print."""
+    pkg = tree / "src" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "config.py").write_text(PARTIAL_CONFIG)
+    (pkg / "model.py").write_text(PARTIAL_MODEL)
+    (pkg / "train.py").write_text(PARTIAL_TRAIN)
+    model = str(pkg / "model.py")
+    assert "SPMD001" in both(tree)[1]
+    entries = pickle.loads(Cache(tree.parent / "cache").file.read_bytes())[1]
+    assert entries[model][4] == cache_module.WALKED_ONLY and entries[model][5] == PLAIN_ENTRY
+    served.take()
+    both(tree)
+    assert served.take() == 12  # a.py, plain0-7.py, __init__.py, config.py, model.py (m.py, train.py: findings)
+    cache = Cache(tree.parent / "cache")
+    key = _settings_of(cache)
+    root, src = os.path.realpath(tree), os.path.realpath(tree / "src")
+    assert cache.serve_plain(model, key, (root,)) and cache.serve_plain(model, key, (os.path.dirname(root),))
+    cache = Cache(tree.parent / "cache")
+    assert not cache.serve_plain(model, key, (src,)) and not cache.serve_plain(model, key, ())
+    assert not cache.serve_plain(model, key, (root,), tree.parent)  # (`project-root` above the run's directory)
+
+    def partial(cached: bool) -> tuple[int, str]:
+        config._parsed_toml.cache_clear()
+        cache_keys._root_of_directory.cache_clear()
+        api.forget_indexes([tree])
+        where = ["--cache-dir", str(tree.parent / "cache")] if cached else ["--no-cache"]
+        done = CliRunner().invoke(main, ["check", *where, "-j", "1", "--output-format", "concise", "src/pkg"])
+        return done.exit_code, done.stdout
+
+    assert partial(True) == partial(False) == partial(True)
+    assert "SPMD001" in partial(False)[1] and "model.py" in partial(False)[1]
 
 
 @pytest.mark.parametrize(

@@ -232,11 +232,9 @@ def _reads_in(model: ModuleModel, path: str, module: str, aliases: set[str], out
     ix = model.ix
     found: list[ast.expr] = []
     qnames = {f"{module}.{a}" for a in aliases}
-    for node in ast.walk(ix.tree):
-        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-            base = _star_base(ix, node)
-            if base == module:
-                out.sites.append(in_module(model.uses.use(node), path))
+    for node in ix.star_imports():
+        if _star_base(ix, node) == module:
+            out.sites.append(in_module(model.uses.use(node), path))
     for scope in {id(s): s for s in ix.scope_by_node.values()}.values():
         for bindings in scope.bindings.values():
             for b in bindings:

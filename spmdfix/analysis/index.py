@@ -52,6 +52,17 @@ MAX_MODULES = 256  # modules one index parses at most; past it names stay unreso
 # answer): a fix judged in a module's importers is judged again when one starts or stops importing it.
 IMPORTERS_OF_KEY = "<importers of>"
 
+# The tree of a module's text: (absolute path, SHA-256 of the text's bytes, text) -> `ast.parse(text)`; raises
+# what `ast.parse` raises. An edge may give one that serves the tree of a text parsed before
+# (`module_memo.ModuleMemo.parse`: a language server builds an index per edit of a document).
+Parse = Callable[[str, str, str], ast.Module]
+
+
+def parse_text(path: str, digest: str, text: str) -> ast.Module:
+    """`Parse` without memory: the text parsed (`ast.parse`)."""
+    return ast.parse(text)
+
+
 # A module's absolute path -> the modules of the project importing it (path -> the names imported, "<module>"
 # for the module itself, "<importlib>" for a module importing importlib), or None when not known.
 Importers = Callable[[str], Mapping[str, frozenset[str]] | None]
@@ -72,7 +83,8 @@ class ProjectIndex:
     factory of a loaded module's model; an optional overlay of unsaved texts (absolute path -> text), which
     stand for the files at those paths; `max_modules`, how many modules it parses at most; `importers`, who
     imports a module (the reverse import graph, computed by the edge: `spmdfix.project_graph`), None when not
-    known (then a fix editing another module's mesh says it did not look: `analysis.importers`). Never raises
+    known (then a fix editing another module's mesh says it did not look: `analysis.importers`); `parse`, how a
+    module's text becomes its tree (`Parse`; `analyse` then builds its model). Never raises
     for a file that is missing, unreadable or does not parse: names into it stay unresolved.
     """
 
@@ -85,8 +97,10 @@ class ProjectIndex:
         overlay: Mapping[str, str] | None = None,
         max_modules: int = MAX_MODULES,
         importers: Importers | None = None,
+        parse: Parse = parse_text,
     ) -> None:
         self.files = files
+        self._parse = parse
         self._importers = importers
         self._analyse = analyse
         self.root = files.real_path(str(root))
@@ -234,7 +248,7 @@ class ProjectIndex:
             return None
         text, digest = read
         try:
-            tree = ast.parse(text)
+            tree = self._parse(key, digest, text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             self._unloaded.add(key)
             return None

@@ -57,6 +57,7 @@ class ModuleIndex:
         self._by_callee: dict[str, list[ast.Call]] | None = None  # `_calls_of_name`
         self._by_owner: dict[int, list[ast.Call]] | None = None  # `calls_in`
         self._word_counts: dict[str, int] = {}
+        self._star_imports: list[ast.ImportFrom] | None = None  # `star_imports`
         self.module_scope = Scope(tree, None)
         self.scope_by_node[id(tree)] = self.module_scope
         bind_module(self, tree)
@@ -70,6 +71,18 @@ class ModuleIndex:
             scope.bindings.clear()
 
     # --- queries ----------------------------------------------------------------------------------
+    def star_imports(self) -> list[ast.ImportFrom]:
+        """The `from m import *` statements of the module, in walk order; walked once (the cross-module
+        judgement asks it of every module importing a mesh, once per project index, and a process shares a
+        module's index between its project indexes: `spmdfix.module_memo`)."""
+        if self._star_imports is None:
+            self._star_imports = [
+                node
+                for node in ast.walk(self.tree)
+                if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+            ]
+        return self._star_imports
+
     def loads_of(self, name: str) -> list[ast.Name]:
         """The `ast.Name` loads of `name` in the module, in source order (annotations included). Sorted when
         first asked: a module's analysis asks for the loads of a few of its names (on jax's pjit_test.py,

@@ -224,6 +224,16 @@ class Run:
             job = self.job(self.stdin_path(), mode, want_edits, self.kw["stdin_filename"] or "-")
             return [job], [_run_stdin(job, self.stdin_bytes())]
         cached = self.cached_run(mode)
+        # The import scans of a partial run's graph are kept beside the results (`cache_graph`), read by this
+        # process and by the workers it forks; a run without the cache keeps them in its own process only.
+        from spmdfix.import_scan import keep_scans_in
+
+        if cached is not None:
+            from spmdfix.cache_graph import ScanFile
+
+            keep_scans_in(ScanFile(cached.cache.directory))
+        else:
+            keep_scans_in(None)
         workers = self.kw["jobs"] or os.cpu_count() or 1
         memo = cached.cache.listing_memo(self.exclude_key) if cached is not None else None
         if cached is not None:
@@ -254,7 +264,9 @@ class Run:
         include_generated = self.kw["include_generated"]
         max_bytes = int(self.kw["max_file_size"] * MIB)
         resolver, memo, serve = self.resolver, self._settings, cache.serve_plain
-        last: list[str] = ["", ""]  # a directory whose files share their settings, and their settings key
+        walked = self._walked
+        # a directory whose files share their settings, their settings key and `project-root` setting
+        last: list = ["", "", None]
         self.served = cache.plain
 
         def lane(path: str, absolute: str) -> bool:
@@ -262,13 +274,14 @@ class Run:
             # the next when its directory's files share their settings (`resolve_shared` memoised them)
             directory = os.path.dirname(path)
             if directory == last[0]:
-                return serve(absolute, last[1])
+                return serve(absolute, last[1], walked, last[2])
             settings = file_settings.resolve_shared(resolver, path, memo)
             # (`settings_key_of` memoises the key by the identity of the settings' objects)
             options, enabled = settings.options, settings.enabled
             key = cache.settings_key_of(options, enabled, mode, want_edits, include_generated, max_bytes)
-            last[:] = (directory, key) if memo.get(directory) is settings else ("", "")
-            return serve(absolute, key)
+            shared = memo.get(directory) is settings
+            last[:] = (directory, key, settings.project_root) if shared else ("", "", None)
+            return serve(absolute, key, walked, settings.project_root)
 
         return lane
 

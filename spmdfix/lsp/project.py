@@ -25,7 +25,7 @@ from dataclasses import field
 from pathlib import Path
 
 from spmdfix.analysis.index import ProjectIndex
-from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.module_memo import MODULES
 from spmdfix.perf import record
 from spmdfix.project_files import DISK
 from spmdfix.project_graph import importers_source
@@ -59,9 +59,11 @@ class ProjectIndexes:
             return kept.index
         # (who imports a module, for the cross-module safety of a fix, as the CLI's index has it:
         # `api.new_project_index`; the open documents' texts are part of the overlay)
+        # (each module parsed once, whichever index loads it: `module_memo`; an edit of a document makes an
+        # index of its own for the partial run, `reaching.reached`)
         index = ProjectIndex(
-            str(root), files=DISK, analyse=ModuleModel.build, overlay=overlay,
-            importers=importers_source(root, overlay),
+            str(root), files=DISK, analyse=MODULES.build, overlay=overlay,
+            importers=importers_source(root, overlay), parse=MODULES.parse,
         )
         kept = self._kept[key] = _Kept(index)
         self._kept.move_to_end(key)

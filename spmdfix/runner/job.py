@@ -77,4 +77,9 @@ def display_path(path: Path, cwd: str | None = None) -> str:
 def walks_project(job: Job, root: str) -> bool:
     """Whether the run of `job` walks the whole project at the real path `root` (`Job.walked`): its check is
     then no partial run (`spmdfix.reaching`)."""
-    return any(root == top or root.startswith(top.rstrip(os.sep) + os.sep) for top in job.walked)
+    return walks_root(job.walked, root)
+
+
+def walks_root(walked: tuple[str, ...], root: str) -> bool:
+    """Whether the real path `root` is one of the directories `walked` (`Job.walked`) or lies below one."""
+    return any(root == top or root.startswith(top.rstrip(os.sep) + os.sep) for top in walked)

@@ -1,0 +1,86 @@
+"""The import scans of the project's modules, kept in the results cache's directory (`ScanFile`): what the
+import graph (`spmdfix.project_graph`) of a partial run is built from, so that a warm `spmdfix check FILE`
+reads only the modules changed since the last run instead of every module of the project.
+
+A file `scans-<FORMAT>-<tool key>.pickle` beside the results (another version of spmdfix never reads it) of
+`(FORMAT, {absolute path: (stat key, time the stat was taken (ns), imports, may hold a vmap)})`, each import
+`(level, module, names)`: tuples, strings, numbers and booleans only, read by the loader that refuses every
+class (`cache_file.load_plain`). A scan is served for a file whose stat key is the one kept and was settled
+when taken (`stamps.settled`, as the results' stamps are); anything else in the file (damage, another format,
+a forged entry) is no scan and the module is read again. Written at once (`cache_file.write_atomic`) after a
+graph is built, merged into what the file holds then, so runs at the same time lose at most some scans.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+
+from spmdfix.cache_file import FORMAT, load_plain, mark, write_atomic
+from spmdfix.cache_keys import tool_key
+from spmdfix.import_scan import Import
+from spmdfix.stamps import StatKey, settled
+
+
+class ScanFile:
+    """The scans kept in the cache directory `directory` (`import_scan.ScanStore`): read once when made,
+    written by `flush`. Never raises for a file that cannot be read or written (the modules are read
+    again)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.file = self.directory / f"scans-{FORMAT}-{tool_key()}.pickle"
+        self._plain: dict[str, tuple] = load_plain(self.file)
+        self.changed: dict[str, tuple] = {}
+        self._imports: dict[object, Import] = {}  # each `(level, module, names)` read, and its `Import`
+
+    def known(self, path: str, key: StatKey) -> tuple[tuple[Import, ...], bool] | None:
+        """The imports and whether the bytes may hold a vmap of the file at `path`, when a scan of it with
+        the stat key `key`, taken once the file had settled, is kept; else None."""
+        item = self._plain.get(path)
+        if type(item) is not tuple or len(item) != 4:
+            return None
+        stat, taken, imports, vmap = item
+        if stat != key or type(taken) is not int or type(vmap) is not bool or not settled(key, taken):
+            return None
+        if type(imports) is not tuple:
+            return None
+        made = self._imports
+        try:
+            # (each import read once per run: the modules of a project share most of theirs)
+            return tuple(made[plain] if plain in made else made.setdefault(plain, _import(plain)) for plain in imports), vmap
+        except TypeError:  # (also a plain value that cannot be hashed)
+            return None
+
+    def keep(self, path: str, key: StatKey, taken_ns: int, imports: tuple[Import, ...], vmap: bool) -> None:
+        """Keep a settled scan this process made, for `flush`."""
+        self.changed[path] = (tuple(key), taken_ns, tuple((i.level, i.module, i.names) for i in imports), vmap)
+
+    def flush(self) -> None:
+        """Write the scans kept since the last flush, merged into what the file holds now; scans of files
+        that no longer exist are dropped."""
+        if not self.changed:
+            return
+        plain = load_plain(self.file)
+        plain.update(self.changed)
+        plain = {p: s for p, s in plain.items() if p in self.changed or os.path.exists(p)}
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            mark(self.directory)
+            write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            pass  # a read-only tree, a full disk: the next run reads the modules again
+        self._plain, self.changed = plain, {}
+
+
+def _import(plain: object) -> Import:
+    """The `Import` of a kept `(level, module, names)`; raises TypeError for anything else."""
+    if type(plain) is not tuple or len(plain) != 3:
+        raise TypeError("not an import")
+    level, module, names = plain
+    if type(level) is not int or type(module) is not str or type(names) is not tuple:
+        raise TypeError("not an import")
+    if not all(type(name) is str for name in names):
+        raise TypeError("not an import")
+    return Import(level, module, names)

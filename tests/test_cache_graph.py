@@ -1,0 +1,210 @@
+"""The import scans kept in the results cache's directory (`spmdfix.cache_graph.ScanFile`), from which a
+partial run's import graph is built: a module edited since is read again and its kept scan replaced, the
+others are not read; a damaged, foreign or forged scans file is no scan (the modules are read again), never
+an error; and a cached partial run through the command line reports what a run without the cache does."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import time
+from pathlib import Path
+
+import pytest
+
+from spmdfix import import_scan, project_graph
+from spmdfix import stamps as stamps_module
+from spmdfix.cache_file import FORMAT, load_plain
+from spmdfix.cache_graph import ScanFile
+from test_partial_runs import OTHER, TRAIN, spmdfix_process, standard
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The standard layout (config, model, train under src/pkg); a file just written is settled at once."""
+    monkeypatch.setattr(stamps_module, "RACY_NS", 0)
+    return standard(tmp_path / "project").resolve()
+
+
+class Reads:
+    """The modules the scan read from disk (not served by a kept scan) since the last `take`."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.paths: list[str] = []
+        original = import_scan.read_bytes
+
+        def reading(path, *args, **kwargs):
+            self.paths.append(os.fspath(path))
+            return original(path, *args, **kwargs)
+
+        monkeypatch.setattr(import_scan, "read_bytes", reading)
+
+    def take(self) -> list[str]:
+        taken, self.paths = sorted(self.paths), []
+        return taken
+
+
+def graph(root: Path, cache: Path) -> project_graph.ProjectGraph:
+    """The import graph of `root` as a new process with the results cache in `cache` builds it."""
+    import_scan._SCANNED.clear()
+    project_graph.forget_graphs()
+    import_scan.keep_scans_in(ScanFile(cache))
+    try:
+        return project_graph.graph_of(root)
+    finally:
+        import_scan.keep_scans_in(None)
+
+
+def module(root: Path, name: str) -> str:
+    return str(root / "src" / "pkg" / f"{name}.py")
+
+
+def test_an_edited_module_is_read_again_and_its_kept_scan_replaced(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = project.parent / "cache"
+    reads = Reads(monkeypatch)
+    model, train = module(project, "model"), module(project, "train")
+    assert set(graph(project, cache).importers_of(model)) == {train}
+    assert train in reads.take()  # (the first build reads every module)
+    kept = load_plain(ScanFile(cache).file)
+    assert (0, "pkg.model", ("forward",)) in kept[train][2]
+    assert set(graph(project, cache).importers_of(model)) == {train}
+    assert reads.take() == []  # every module served by its kept scan
+    Path(train).write_text("import jax\n")  # train.py no longer imports model.py
+    assert graph(project, cache).importers_of(model) == {}
+    assert reads.take() == [train]
+    assert load_plain(ScanFile(cache).file)[train][2] == ((0, "jax", ()),)
+    Path(train).write_text(TRAIN)
+    assert set(graph(project, cache).importers_of(model)) == {train}
+    assert reads.take() == [train]
+
+
+def test_a_deleted_module_loses_its_scan(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = project.parent / "cache"
+    other = module(project, "other")
+    Path(other).write_text(OTHER)
+    assert other in graph(project, cache).importers_of(module(project, "model"))
+    Path(other).unlink()
+    Path(module(project, "new")).write_text("import jax\n")  # (a scan to write: the file is written again)
+    assert other not in graph(project, cache).importers_of(module(project, "model"))
+    assert other not in load_plain(ScanFile(cache).file)
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        b"not a pickle at all",
+        pickle.dumps((FORMAT + 1, {}), protocol=pickle.HIGHEST_PROTOCOL),  # another format
+        pickle.dumps(("scans", [1, 2]), protocol=pickle.HIGHEST_PROTOCOL),
+        pickle.dumps((FORMAT, {"x": object()})),  # a class: the loader refuses it
+        "forged",  # entries with the modules' true stat keys and values of the wrong types
+    ],
+)
+def test_a_damaged_foreign_or_forged_scans_file_is_no_scan(
+    project: Path, monkeypatch: pytest.MonkeyPatch, planted: bytes | str
+) -> None:
+    cache = project.parent / "cache"
+    cache.mkdir()
+    file = ScanFile(cache).file
+    model, train = module(project, "model"), module(project, "train")
+    if planted == "forged":
+        def now(path: str) -> tuple:
+            return stamps_module.stat_key(os.stat(path))
+
+        forged = {
+            train: (now(train), 2**62, ((0, "pkg.model"),), True),  # an import of two fields
+            model: (now(model), 2**62, (("1", "pkg", ()),), True),  # a level that is a string
+            module(project, "config"): (now(module(project, "config")), 2**62, (), "yes"),
+        }
+        planted = pickle.dumps((FORMAT, forged), protocol=pickle.HIGHEST_PROTOCOL)
+    file.write_bytes(planted)
+    reads = Reads(monkeypatch)
+    built = graph(project, cache)
+    assert set(built.importers_of(model)) == {train}
+    assert {train, model} <= set(reads.take())  # read again, not taken from the file
+    assert load_plain(file)[train][2] == tuple((i.level, i.module, i.names) for i in import_scan.imports_of_file(train)[0])
+
+
+def test_a_scan_taken_in_the_tick_of_the_last_change_is_not_served(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept scan whose stat was taken within `RACY_NS` of the file's last change is not trusted (the same
+    tick may hold another write that keeps the stat): the module is read again."""
+    cache = project.parent / "cache"
+    graph(project, cache)
+    train = module(project, "train")
+    kept = load_plain(ScanFile(cache).file)
+    key = kept[train][0]
+    kept[train] = (key, max(key[1], key[2]), *kept[train][2:])  # taken at the very time of the change
+    ScanFile(cache).file.write_bytes(pickle.dumps((FORMAT, kept)))
+    reads = Reads(monkeypatch)
+    graph(project, cache)
+    assert reads.take() == [train]
+
+
+@pytest.mark.e2e
+def test_a_cached_partial_run_follows_every_edit_of_the_project(tmp_path: Path) -> None:
+    """Through the command line (a new process each run, the scans kept in the cache directory): the
+    importer's vmap changed, a new importer, the importer's import removed; each cached run of model.py alone
+    reports what a run without the cache reports, and the scans file is there."""
+    root = standard(tmp_path)
+    pkg = root / "src" / "pkg"
+    time.sleep(stamps_module.RACY_NS / 1e9 + 0.2)  # every module settled: its scan may be kept
+
+    def both() -> str:
+        cached = spmdfix_process(root, "check", "-j", "1", "--output-format", "concise", "src/pkg/model.py")
+        cold = spmdfix_process(root, "check", "-j", "1", "--no-cache", "--output-format", "concise", "src/pkg/model.py")
+        assert cached.stdout == cold.stdout
+        return cold.stdout
+
+    assert "SPMD001" in both() and "SPMD001" in both()
+    assert list((root / ".cache-test").glob("scans-*.pickle"))
+    (pkg / "train.py").write_text(TRAIN.replace("from pkg.model import forward", "forward = None"))
+    assert "SPMD001" not in both()
+    (pkg / "other.py").write_text(OTHER)
+    assert "SPMD001" in both()
+    (pkg / "other.py").write_text(OTHER.replace('"data"', '"model"'))
+    assert "SPMD001" not in both()
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        {"train": "import jax\n"},  # an importer that no longer imports
+        {"config": "from pkg.model import forward\nimport importlib\n"},  # a new importer, importlib
+        {"model": "from . import config\n", "train": TRAIN.replace("pkg.model", "pkg.config")},
+        {"new": "from pkg.model import forward\n"},  # not a file of the project: left out, as a new graph does
+    ],
+)
+def test_a_graph_with_unsaved_texts_is_what_a_new_graph_of_them_is(project: Path, edits: dict[str, str]) -> None:
+    """`ProjectGraph.overlaid` (a language server's unsaved buffers over the kept graph, changing only their
+    modules' edges) gives what a graph built from scratch with the same overlay gives, and leaves the kept
+    graph as it was."""
+    root = str(project)
+    files, complete = project_graph.project_files(root)
+    base = project_graph.ProjectGraph(root, files, complete)
+    before = {p: base.importers_of(p) for p in files}, set(base.candidates), set(base.dynamic)
+    overlay = {module(project, name): text for name, text in edits.items()}
+    derived = base.overlaid(overlay)
+    fresh = project_graph.ProjectGraph(root, files, complete, overlay)
+    for path in files:
+        assert derived.importers_of(path) == fresh.importers_of(path)
+        assert derived.importers_with_dynamic(path) == fresh.importers_with_dynamic(path)
+        assert derived.state(path) == fresh.state(path)
+    assert derived.imports == fresh.imports and derived.candidates == fresh.candidates
+    assert ({p: base.importers_of(p) for p in files}, set(base.candidates), set(base.dynamic)) == before
+
+
+def test_a_refreshed_graph_is_built_again_only_when_a_file_changed(project: Path) -> None:
+    """`graph_of(refresh=True)` (the language server's, at each edit) keeps its graph while the project's
+    files and their stats are unchanged, and builds it again for a new, changed or deleted module."""
+    project_graph.forget_graphs()
+    import_scan._SCANNED.clear()
+    first = project_graph.graph_of(project, refresh=True)
+    assert project_graph.graph_of(project, refresh=True) is first
+    other = module(project, "other")
+    Path(other).write_text(OTHER)
+    second = project_graph.graph_of(project, refresh=True)
+    assert second is not first and other in second.importers_of(module(project, "model"))
+    Path(other).write_text("import jax\n")
+    third = project_graph.graph_of(project, refresh=True)
+    assert third is not second and other not in third.importers_of(module(project, "model"))
+    Path(other).unlink()
+    assert other not in project_graph.graph_of(project, refresh=True).files
