@@ -38,6 +38,7 @@ warnings.filterwarnings("ignore")
 import jax
 import numpy as np
 
+from fuzz.compare import same_values
 from spmdfix.api import analyse_source, check_source, fix_source
 from spmdfix.model import STRATEGIES, Options, strategy_of
 
@@ -70,7 +71,7 @@ def run_program(source: str) -> dict:
     for got, want in zip(results, references):
         if got.shape != want.shape:
             return {"status": "differs", "error": f"shape {got.shape} vs {want.shape}"}
-        if not np.allclose(got, want):
+        if not same_values(got, want):
             return {"status": "differs", "error": "values differ"}
     return {"status": "match", "error": ""}
 

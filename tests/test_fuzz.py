@@ -564,3 +564,26 @@ def test_known_open_needs_the_remaining_finding_it_names() -> None:
     assert entry.covers(left, features)
     assert not entry.covers(gone, features)
     assert not entry.covers(left, {**features, "check_vma": True})
+
+
+def test_the_worker_compares_values_up_to_float32_rounding_of_the_array_not_of_each_element() -> None:
+    """Seed 60561: a jitted cumsum against an eager one differs by rounding where the running sum crosses zero;
+    that is a match. A wrong value of the kind a fix can cause (one example's row taken from another, a result
+    off by a factor) still differs, even when it is small against the array's largest value."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    from fuzz.compare import same_values
+
+    rng = np.random.default_rng(0)
+    xs = (rng.standard_normal((8, 8, 8)) * 3).astype(np.float32)
+    eager = np.cumsum(xs, axis=-1)
+    jitted = np.asarray(jax.jit(lambda v: jnp.cumsum(v, axis=-1))(xs))
+    assert same_values(jitted, eager) and same_values(eager + 1e-6, eager)
+    swapped = eager.copy()
+    swapped[[0, 1]] = swapped[[1, 0]]
+    assert not same_values(swapped, eager)
+    assert not same_values(eager * 1.01, eager)
+    assert not same_values(eager + 0.01 * np.abs(eager).max(), eager)
+    assert same_values(np.arange(4), np.arange(4)) and not same_values(np.arange(4), np.arange(4) + 1)
