@@ -12,21 +12,39 @@ from __future__ import annotations
 
 import ast
 
-from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.bindings import Binding, BindingKind, Scope
+from spmdfix.analysis.facts import UnreadValue
+from spmdfix.analysis.kinds import UnreadKind
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import Evaluator
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.comprehension)
 
 
-def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope) -> str:
-    """Why `expr` (evaluated in `scope` of `ev`'s module) is not a value the evaluator reads, one clause."""
+def unread(ev: Evaluator, kind: UnreadKind, label: str, expr: ast.AST, scope: Scope) -> UnreadValue:
+    """The record of a value of a reached shard_map that `ev` could not read: `label` names it in words
+    ("`check_vma`", "the axis of `psum`"), `expr` is the expression as written (the record's position), and
+    the reason is `why_unknown`'s. One builder for every kind of value (issue 22)."""
+    return UnreadValue(kind, ev.span(expr), unread_message(ev, label, expr, scope))
+
+
+def unread_message(ev: Evaluator, label: str, expr: ast.AST, scope: Scope) -> str:
+    """"<label> (`expr`) is not known: <why>", the words of an SPMD910 record for a value spmdfix needs."""
+    return f"{label} (`{short(expr)}`) is not known: {why_unknown(ev, expr, scope)}"
+
+
+def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> str:
+    """Why `expr` (evaluated in `scope` of `ev`'s module) is not a value the evaluator reads, one clause
+    (for an attribute of an attribute, the clause of the object it is read from, a few levels)."""
     if isinstance(expr, ast.Name):
         return _why_name(ev, expr, scope)
     if isinstance(expr, ast.Attribute):
         cls = ev.members.enclosing_class(expr, scope)
         if cls is not None:
             return _why_member(ev, cls, expr)
+        if isinstance(expr.value, (ast.Attribute, ast.Subscript, ast.Call)) and depth < 3:
+            inner = why_unknown(ev, expr.value, scope, depth + 1)
+            return f"`{short(expr)}` is read from `{short(expr.value)}`, and {inner}"
         return f"`{short(expr)}` is an attribute of a value spmdfix does not know"
     return _why_value(expr)
 
@@ -37,6 +55,12 @@ def _why_value(expr: ast.AST) -> str:
         return f"`{short(expr.func)}(...)` is a call spmdfix does not evaluate"
     if isinstance(expr, ast.Subscript):
         return f"`{short(expr)}` is a subscript spmdfix cannot read"
+    if isinstance(expr, ast.IfExp):
+        return f"`{short(expr)}` is a conditional expression, whose condition spmdfix does not decide"
+    if isinstance(expr, ast.BoolOp):
+        return f"`{short(expr)}` is an `and`/`or` expression, whose operands' truth spmdfix does not decide"
+    if isinstance(expr, ast.JoinedStr):
+        return f"`{short(expr)}` is an f-string spmdfix does not evaluate"
     return f"`{short(expr)}` is an expression spmdfix does not evaluate"
 
 
@@ -50,7 +74,7 @@ def _why_name(ev: Evaluator, name: ast.Name, scope: Scope) -> str:
         return f"`{name.id}` is bound {len(bindings)} times (lines {rows}), so its value where it is read is not known"
     binding = bindings[0]
     if binding.kind is BindingKind.PARAM:
-        return f"`{name.id}` is a parameter whose callers do not all pass one value spmdfix reads"
+        return _why_param(ev, binding)
     if binding.kind is BindingKind.IMPORT:
         return f"`{name.id}` is imported (`{binding.qname}`) from a module spmdfix does not follow or that does not define it"
     if binding.kind is BindingKind.OTHER:
@@ -58,6 +82,30 @@ def _why_name(ev: Evaluator, name: ast.Name, scope: Scope) -> str:
     if binding.kind is BindingKind.ASSIGN:
         return f"`{name.id}` is assigned on line {_row(binding.node)}, where {_why_value(binding.node)}"
     return f"`{name.id}` is a {binding.kind.value}, not a value"
+
+
+def _why_param(ev: Evaluator, param: Binding) -> str:
+    """Why a parameter is not read (`ModuleIndex.argument_for` found no one value): which function it is
+    of, and what its calls in this module pass (the only calls the evaluator reads)."""
+    func = ev.ix.parent.get(id(param.node))
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return f"`{param.name}` is a parameter whose callers do not all pass one value spmdfix reads"
+    if isinstance(func, ast.Lambda):
+        return f"`{param.name}` is a parameter of a lambda (line {_row(func)}), whose callers spmdfix does not read"
+    where = f"`{param.name}` is a parameter of `{func.name}` (line {_row(func)})"
+    owner = ev.ix.parent.get(id(func))
+    if isinstance(owner, ast.ClassDef) and func.name != "__init__":
+        return f"{where}, a method of `{owner.name}`, whose callers spmdfix does not read"
+    if param.name in (func.args.vararg and func.args.vararg.arg, func.args.kwarg and func.args.kwarg.arg):
+        return f"{where}, a `*`/`**` parameter spmdfix does not read"
+    called = owner.name if isinstance(owner, ast.ClassDef) else func.name
+    calls = [c for c in ev.ix.calls if isinstance(c.func, ast.Name) and c.func.id == called]
+    if not calls:
+        return f"{where}, which no call in its module makes (calls from other modules are not read)"
+    if ev.ix.word_count(called) != len(calls) + 1:
+        return f"{where}, and `{called}` is also used other than by a call of it in its module (passed as a value?)"
+    rows = ", ".join(str(r) for r in sorted({_row(c) for c in calls})[:4])
+    return f"{where}, and its calls (line {rows}) do not all pass one value spmdfix reads"
 
 
 def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute) -> str:
