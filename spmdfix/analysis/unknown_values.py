@@ -46,6 +46,8 @@ def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> s
             inner = why_unknown(ev, expr.value, scope, depth + 1)
             return f"`{short(expr)}` is read from `{short(expr.value)}`, and {inner}"
         return f"`{short(expr)}` is an attribute of a value spmdfix does not know"
+    if isinstance(expr, ast.Subscript):
+        return _why_subscript(ev, expr)
     return _why_value(expr)
 
 
@@ -88,16 +90,16 @@ def _why_param(ev: Evaluator, param: Binding) -> str:
     """Why a parameter is not read (`ModuleIndex.argument_for` found no one value): which function it is
     of, and what its calls in this module pass (the only calls the evaluator reads)."""
     func = ev.ix.parent.get(id(param.node))
-    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        return f"`{param.name}` is a parameter whose callers do not all pass one value spmdfix reads"
     if isinstance(func, ast.Lambda):
         return f"`{param.name}` is a parameter of a lambda (line {_row(func)}), whose callers spmdfix does not read"
-    where = f"`{param.name}` is a parameter of `{func.name}` (line {_row(func)})"
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"`{param.name}` is a parameter whose callers do not all pass one value spmdfix reads"
+    starred = param.name in (getattr(func.args.vararg, "arg", None), getattr(func.args.kwarg, "arg", None))
+    kind = "the `*`/`**` parameter" if starred else "a parameter"
+    where = f"`{param.name}` is {kind} of `{func.name}` (line {_row(func)})"
     owner = ev.ix.parent.get(id(func))
     if isinstance(owner, ast.ClassDef) and func.name != "__init__":
         return f"{where}, a method of `{owner.name}`, whose callers spmdfix does not read"
-    if param.name in (func.args.vararg and func.args.vararg.arg, func.args.kwarg and func.args.kwarg.arg):
-        return f"{where}, a `*`/`**` parameter spmdfix does not read"
     called = owner.name if isinstance(owner, ast.ClassDef) else func.name
     calls = [c for c in ev.ix.calls if isinstance(c.func, ast.Name) and c.func.id == called]
     if not calls:
@@ -105,7 +107,27 @@ def _why_param(ev: Evaluator, param: Binding) -> str:
     if ev.ix.word_count(called) != len(calls) + 1:
         return f"{where}, and `{called}` is also used other than by a call of it in its module (passed as a value?)"
     rows = ", ".join(str(r) for r in sorted({_row(c) for c in calls})[:4])
-    return f"{where}, and its calls (line {rows}) do not all pass one value spmdfix reads"
+    return f"{where}, and its {len(calls)} call(s) (line {rows}) do not all pass one value spmdfix reads"
+
+
+def _why_subscript(ev: Evaluator, expr: ast.Subscript) -> str:
+    """Why `name[key]` is not read: a store into it under a condition or in a loop, else the generic clause."""
+    if isinstance(expr.value, ast.Name):
+        key = ast.dump(expr.slice)
+        for node in ast.walk(ev.ix.tree):
+            stores = [
+                t for t in getattr(node, "targets", [])
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == expr.value.id
+                and ast.dump(t.slice) == key
+            ]
+            if not stores:
+                continue
+            ancestors = list(ev.ix.ancestors(node))
+            if any(isinstance(a, _LOOPS) for a in ancestors):
+                return f"`{short(expr)}` is stored in a loop (line {_row(node)})"
+            if any(isinstance(a, (ast.If, ast.Try)) for a in ancestors):
+                return f"`{short(expr)}` is stored under a condition (line {_row(node)}), so it may be unset"
+    return f"`{short(expr)}` is a subscript spmdfix cannot read"
 
 
 def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute) -> str:
