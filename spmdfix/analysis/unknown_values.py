@@ -106,8 +106,25 @@ def _why_param(ev: Evaluator, param: Binding) -> str:
         return f"{where}, which no call in its module makes (calls from other modules are not read)"
     if ev.ix.word_count(called) != len(calls) + 1:
         return f"{where}, and `{called}` is also used other than by a call of it in its module (passed as a value?)"
+    if len(calls) == 1:
+        passed = _passed(func, param.name, calls[0], isinstance(owner, ast.ClassDef))
+        if passed is not None and not isinstance(passed, (ast.Name, ast.Attribute)):
+            return f"{where}, and its one call (line {_row(calls[0])}) passes `{short(passed)}`: {_why_value(passed)}"
     rows = ", ".join(str(r) for r in sorted({_row(c) for c in calls})[:4])
     return f"{where}, and its {len(calls)} call(s) (line {rows}) do not all pass one value spmdfix reads"
+
+
+def _passed(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call, init: bool) -> ast.AST | None:
+    """The argument `call` passes for parameter `name` of `func` (`init`: `func` is an `__init__` called by
+    constructing its class, so `self` is not passed); None when it passes none by position or keyword."""
+    positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][1 if init else 0 :]
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    if name in positional and positional.index(name) < len(call.args):
+        arg = call.args[positional.index(name)]
+        return None if isinstance(arg, ast.Starred) else arg
+    return None
 
 
 def _why_subscript(ev: Evaluator, expr: ast.Subscript) -> str:
@@ -130,7 +147,7 @@ def _why_subscript(ev: Evaluator, expr: ast.Subscript) -> str:
     return f"`{short(expr)}` is a subscript spmdfix cannot read"
 
 
-def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute) -> str:
+def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute, depth: int = 0) -> str:
     """Why `self.NAME` is not read: the assignments of NAME in the class body and through `self`/`cls`, and
     those on other objects in the module."""
     name = attr.attr
@@ -144,6 +161,9 @@ def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute) -> str:
         if any(isinstance(t, ast.Attribute) and t.attr == name for t in a.targets) and not _inside(ev, a, cls)
     ]
     outside = f"`{name}` is set on an object outside class `{cls.name}` (line {_row(others[0])})" if others else ""
+    base = _local_base_assigning(ev, cls, name) if not own and depth < 3 else None
+    if base is not None:
+        return f"class `{cls.name}` inherits `{name}` from `{base.name}`: " + _why_member(ev, base, attr, depth + 1)
     if not own:
         return f"class `{cls.name}` does not assign `{name}`" + (
             f"; {outside}" if outside else " (a base class or the caller sets it)"
@@ -159,6 +179,21 @@ def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute) -> str:
     if outside and not isinstance(value, ast.Call):
         return f"{outside} as well as in the class"
     return f"`{name}` is assigned on line {_row(own[0])}, where {_why_value(value)}"
+
+
+def _local_base_assigning(ev: Evaluator, cls: ast.ClassDef, name: str) -> ast.ClassDef | None:
+    """The first base of `cls` that is a class of this module and assigns `name` in its body or through
+    `self`/`cls` in its methods."""
+    for base in cls.bases:
+        bound = ev.ix.single_binding(base.id, ev.ix.scope_at(cls)) if isinstance(base, ast.Name) else None
+        if bound is None or bound.kind is not BindingKind.CLASS:
+            continue
+        node = bound.node
+        if any(_assigns_name(s, name) for s in node.body) or any(
+            _self_target(t, name) and _inside(ev, a, node) for a in ev.ix.attribute_assigns for t in a.targets
+        ):
+            return node
+    return None
 
 
 def _assigns_name(stmt: ast.stmt, name: str) -> bool:
