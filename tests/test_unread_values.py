@@ -10,7 +10,8 @@ import textwrap
 from pathlib import Path
 
 from spmdfix import api
-from spmdfix.model import Applicability, Transform
+from spmdfix.model import Applicability, Options, Transform
+from spmdfix.source_analysis import analyse_text
 
 HEAD = """\
 import os
@@ -175,3 +176,27 @@ def test_an_spmd_axis_a_base_class_assigns_from_a_condition_says_so(tmp_path: Pa
         "`Base`: `stage_axis` is assigned on line 18, where `'x' if auto else None` is a conditional expression, "
         "whose condition spmdfix does not decide"
     ]
+
+
+def test_an_unread_placement_of_a_plain_vmap_reaching_a_shard_map_gives_a_record(tmp_path: Path) -> None:
+    tail = """
+        def block(v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=xmesh, in_specs=P('x'), out_specs=P('x'))(v)
+        def run(xs, sharding):
+            placed = jax.device_put(xs, {sharding})
+            return jax.vmap({fun})(placed)
+        """
+    # (the prefilter drops this text, which has no `NamedSharding(...)` call: analysed without it here)
+    text = HEAD + textwrap.dedent(tail.format(sharding="sharding", fun="block"))
+    unread = analyse_text(text, Options())[0]
+    assert unread.findings == []
+    assert _lost(unread) == [
+        "the input's sharding (`sharding`) is not known: `sharding` is a parameter of `run` (line 16), which no "
+        "call in its module makes (calls from other modules are not read)"
+    ]
+    # the function reaches no shard_map, or the input goes to a device (no spec to read): no record
+    for sharding, fun in (("sharding", "jax.numpy.sin"), ("jax.devices()[0]", "block")):
+        assert _lost(analyse_text(HEAD + textwrap.dedent(tail.format(sharding=sharding, fun=fun)), Options())[0]) == []
+    # readable: the finding (SPMD006), no record
+    read = _analyse(tmp_path, tail.format(sharding="NamedSharding(xmesh, P('x', None))", fun="block"))
+    assert [f.code for f in read.findings] == ["SPMD006", "SPMD006"] and _lost(read) == []

@@ -66,7 +66,9 @@ class Analyzer:
         self.reached = ReachedAnalysis(model, self.reacher, self.spec_uses, self.shapes)
         self._disabled: bool | None = None  # `vmap_sites.shmap_error_disabled`, asked once per module
         # (vmap, its spmd_axis_name expression, what) of each vmap site whose spmd_axis_name `facts` could
-        # not resolve to axis names (and that is not None): its analysis stopped at its start.
+        # not resolve to axis names (and that is not None): its analysis stopped at its start; and (plain vmap,
+        # the placement expression, what) of each plain vmap whose input's placement could not be read
+        # (`_unread_placements`).
         self.unknown_spmd: list[tuple[Span, Span, str]] = []
 
     def span(self, node: ast.AST) -> Span:
@@ -125,7 +127,9 @@ class Analyzer:
                 shmap_error_disabled=self._shmap_error_disabled(),
             )
             out.append(_with_unread(facts))
-        for plain in self.placement.plain_vmaps():
+        plains = self.placement.plain_vmaps()
+        self._unread_placements()
+        for plain in plains:
             site = VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap)
             reach = self.reacher.reach(plain.fun, site.scope)
             traced = frozenset(id(f) for f in reach.functions)
@@ -155,6 +159,16 @@ class Analyzer:
             )
             out.append(_with_unread(facts))
         return out
+
+    def _unread_placements(self) -> None:
+        """The plain vmaps applied to an input placed by `device_put`/`reshard` whose sharding, mesh or spec
+        cannot be read (`PlacementAnalysis.unread`), when the vmapped function reaches a shard_map (here or in
+        another module of the project): then whether the batch sits on an Explicit axis decides SPMD006/008,
+        so the placement is a place the analysis stopped (`unknown_spmd`, reported as SPMD910)."""
+        for vmap, fun, span, what in self.placement.unread:
+            reach = self.reacher.reach(fun, self.ix.scope_at(vmap))
+            if reach.sites or reach.external:
+                self.unknown_spmd.append((self.span(vmap), span, what))
 
     def _shmap_error_disabled(self) -> bool:
         """`jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module (asked once per

@@ -92,7 +92,7 @@ class ShardMapAnalysis:
         the way) is recorded at the shard_map."""
         out = []
         found = self._mesh_expr(site, reached, vmap)
-        if mesh is None and found is not None:
+        if mesh is None and found is not None and not self.ev.is_none(*found):
             out.append(unread(self.ev, UnreadKind.MESH, "the shard_map's mesh", *found))
         elif mesh is None:
             what = (
