@@ -236,6 +236,10 @@ class VmapCall:
     ranks: tuple[int | None, ...] = ()  # per positional argument: the rank one example has in the function
     next_dim: tuple[tuple[str, ...] | None, ...] = ()
     off_batch: tuple[tuple[str, ...] | None, ...] = ()
+    # (span, what) of a mapped argument placed by `jax.device_put` whose sharding or spec cannot be read (its
+    # batch placement is then UNKNOWN): an SPMD910 record where the placement decides a finding
+    # (`unread_matters`)
+    unread_placement: tuple[Span, str] | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

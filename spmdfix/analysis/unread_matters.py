@@ -22,21 +22,39 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.kinds import BatchPlacement, UnreadKind, VmapKind
+from spmdfix.analysis.kinds import AxisType, BatchPlacement, UnreadKind, VmapKind
 
 if TYPE_CHECKING:
-    from spmdfix.analysis.facts import ReachedFacts, UnreadValue, VmapFacts
+    from spmdfix.analysis.facts import ReachedFacts, UnreadValue, VmapCall, VmapFacts
     from spmdfix.model import Span
 
 
 def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
-    """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding."""
-    return [
+    """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding, and
+    of each call's unread placement where it could (`placement_matters`)."""
+    out = [
         (u.span, u.what)
         for r in vmap.reached
         for u in (*r.shard_map.unread, *r.shard_map.body.unread_axes)
         if matters(vmap, r, u)
     ]
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    out += [c.unread_placement for c in calls if c.unread_placement is not None and placement_matters(vmap, c)]
+    return out
+
+
+def placement_matters(vmap: VmapFacts, call: VmapCall) -> bool:
+    """An spmd vmap's call whose batch placement is not read: SPMD008's eager case (a reached shard_map with
+    `check_vma` not known to be on, reached with no jit on the way, on a mesh not known to have no Explicit
+    axis) needs the batch placed on the Explicit spmd axis, and would be silent. (The exemptions of SPMD003
+    and SPMD007 need a read placement too: without one those findings stay reported.)"""
+    if vmap.kind is not VmapKind.SPMD or call.under_jit:
+        return False
+    return any(
+        r.shard_map.check_vma is not True and not r.under_jit
+        and (r.shard_map.mesh is None or r.shard_map.mesh.axis_types is not AxisType.AUTO)
+        for r in vmap.reached
+    )
 
 
 def matters(vmap: VmapFacts, reached: ReachedFacts, value: UnreadValue) -> bool:
