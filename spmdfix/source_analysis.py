@@ -77,7 +77,7 @@ def analyse_tree(
         if analyzer is not None:  # (facts are plain data: the module's analysis is freed as it is let go)
             analyzer.ix.release()
     unfollowed = sorted(
-        {Unfollowed(f.span, span, what) for f in facts if f.kind is VmapKind.SPMD for span, what in f.unresolved}
+        {Unfollowed(f.span, span, what) for f in facts for span, what in f.unresolved}
         | {Unfollowed(vmap, span, what) for vmap, span, what in analyzer.unknown_spmd}
     )
     return Analysis(plan_findings(facts, options.new_axis), tuple(unfollowed))

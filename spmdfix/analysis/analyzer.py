@@ -36,6 +36,8 @@ from spmdfix.analysis.reached import ReachedAnalysis, vmap_root
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.specs import sharding_tree, spec_tree
 from spmdfix.analysis.stripbody import SpecUses
+from spmdfix.analysis import unread_matters
+from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis
@@ -64,7 +66,9 @@ class Analyzer:
         self.reached = ReachedAnalysis(model, self.reacher, self.spec_uses, self.shapes)
         self._disabled: bool | None = None  # `vmap_sites.shmap_error_disabled`, asked once per module
         # (vmap, its spmd_axis_name expression, what) of each vmap site whose spmd_axis_name `facts` could
-        # not resolve to axis names (and that is not None): its analysis stopped at its start.
+        # not resolve to axis names (and that is not None): its analysis stopped at its start; and (plain vmap,
+        # the placement expression, what) of each plain vmap whose input's placement could not be read
+        # (`_unread_placements`).
         self.unknown_spmd: list[tuple[Span, Span, str]] = []
 
     def span(self, node: ast.AST) -> Span:
@@ -78,7 +82,7 @@ class Analyzer:
         for site in vmap_sites(self.model):
             spmd = self.ev.axis_names(site.spmd_expr, site.scope)
             if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.scope):
-                what = f"the value of `spmd_axis_name` (`{short(site.spmd_expr)}`) is not known"
+                what = unread_message(self.ev, "the value of `spmd_axis_name`", site.spmd_expr, site.scope)
                 self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), what))
             if spmd is None or not spmd.axes or site.fun is None:
                 continue
@@ -106,25 +110,26 @@ class Analyzer:
                 unresolved += summary.unresolved
             # Every spec (and `P(...)` entry) of a reached shard_map is resolved or a place where the analysis
             # stopped, with why (issue 22: never silent).
-            unresolved += [lost for r in reached for tree in (r.shard_map.in_specs, r.shard_map.out_specs) for lost in tree.lost]
-            out.append(
-                VmapFacts(
-                    site=self.model.site(SiteKind.VMAP, site.node),
-                    span=self.span(site.node),
-                    spmd=spmd,
-                    reached=tuple(_unique(reached)),
-                    constraints=tuple(constraints),
-                    constraints_unknown=unknown,
-                    jit_shardings=tuple(jits),
-                    outer_jit_shardings=tuple(self._jit_shardings(self._outer_jits(site))),
-                    opaque_calls=tuple(opaque),
-                    unresolved=tuple(_unique_places(unresolved)),
-                    spmd_keyword_call=keyword_call(self.model, site),
-                    calls=calls,
-                    shmap_error_disabled=self._shmap_error_disabled(),
-                )
+            unresolved += _spec_lost(reached)
+            facts = VmapFacts(
+                site=self.model.site(SiteKind.VMAP, site.node),
+                span=self.span(site.node),
+                spmd=spmd,
+                reached=tuple(_unique(reached)),
+                constraints=tuple(constraints),
+                constraints_unknown=unknown,
+                jit_shardings=tuple(jits),
+                outer_jit_shardings=tuple(self._jit_shardings(self._outer_jits(site))),
+                opaque_calls=tuple(opaque),
+                unresolved=tuple(_unique_places(unresolved)),
+                spmd_keyword_call=keyword_call(self.model, site),
+                calls=calls,
+                shmap_error_disabled=self._shmap_error_disabled(),
             )
-        for plain in self.placement.plain_vmaps():
+            out.append(_with_unread(facts))
+        plains = self.placement.plain_vmaps()
+        self._unread_placements()
+        for plain in plains:
             site = VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap)
             reach = self.reacher.reach(plain.fun, site.scope)
             traced = frozenset(id(f) for f in reach.functions)
@@ -140,20 +145,30 @@ class Analyzer:
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
                 reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, here)]
-            out.append(
-                VmapFacts(
-                    site=self.model.site(SiteKind.VMAP, plain.vmap),
-                    span=self.span(plain.vmap),
-                    spmd=plain.axes,
-                    reached=tuple(_unique(reached)),
-                    constraints=(),
-                    constraints_unknown=False,
-                    kind=VmapKind.EXPLICIT,
-                    placement=plain.placement,
-                    calls=self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes),
-                )
+            facts = VmapFacts(
+                site=self.model.site(SiteKind.VMAP, plain.vmap),
+                span=self.span(plain.vmap),
+                spmd=plain.axes,
+                reached=tuple(_unique(reached)),
+                constraints=(),
+                constraints_unknown=False,
+                kind=VmapKind.EXPLICIT,
+                placement=plain.placement,
+                calls=self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes),
+                unresolved=tuple(_unique_places(_spec_lost(reached))),
             )
+            out.append(_with_unread(facts))
         return out
+
+    def _unread_placements(self) -> None:
+        """The plain vmaps applied to an input placed by `device_put`/`reshard` whose sharding, mesh or spec
+        cannot be read (`PlacementAnalysis.unread`), when the vmapped function reaches a shard_map (here or in
+        another module of the project): then whether the batch sits on an Explicit axis decides SPMD006/008,
+        so the placement is a place the analysis stopped (`unknown_spmd`, reported as SPMD910)."""
+        for vmap, fun, span, what in self.placement.unread:
+            reach = self.reacher.reach(fun, self.ix.scope_at(vmap))
+            if reach.sites or reach.external:
+                self.unknown_spmd.append((self.span(vmap), span, what))
 
     def _shmap_error_disabled(self) -> bool:
         """`jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module (asked once per
@@ -332,6 +347,18 @@ def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
             seen.add(r.shard_map.site)
             out.append(r)
     return out
+
+
+def _spec_lost(reached) -> list[tuple[Span, str]]:
+    """The unreadable specs and `P(...)` entries of the reached shard_maps, with why (issue 22)."""
+    return [lost for r in reached for tree in (r.shard_map.in_specs, r.shard_map.out_specs) for lost in tree.lost]
+
+
+def _with_unread(facts: VmapFacts) -> VmapFacts:
+    """`facts` with the unread mesh, `axis_names`, `check_vma` and collective axes of its reached shard_maps
+    that could change a finding (`unread_matters`) added to the places its analysis stopped."""
+    extra = unread_matters.records(facts)
+    return replace(facts, unresolved=tuple(_unique_places([*facts.unresolved, *extra]))) if extra else facts
 
 
 def _unique_places(places: list[tuple[Span, str]]) -> list[tuple[Span, str]]:

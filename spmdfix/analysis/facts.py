@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 # (the kinds live in their own small module: the rules and fixes compare them at run time, and importing
 # this one would compile its records on the serial start of a run)
-from spmdfix.analysis.kinds import BatchPlacement, CaptureKind, SpecsForm, VmapKind
+from spmdfix.analysis.kinds import BatchPlacement, CaptureKind, SpecsForm, UnreadKind, VmapKind
 from spmdfix.model import Related, SiteId, Span
 
 if TYPE_CHECKING:
@@ -43,6 +43,19 @@ class AxisNamesArg:
     display: Span | None
     quote: str
     written: Span | None = None  # where the names are written (smap's `axis_name=` value), for findings
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class UnreadValue:
+    """A value of a reached shard_map the analysis needs but cannot read (issue 22: never silent): which one
+    (`kinds.UnreadKind`: the mesh, `axis_names`, `check_vma` or a collective's axis), the expression (or, for a mesh given by no
+    expression, the shard_map), and what the SPMD910 record says (`unknown_values.unread_message`: the
+    expression, and why it stopped). Whether it could change a finding is judged per vmap
+    (`unread_matters.records`)."""
+
+    kind: UnreadKind
+    span: Span
+    what: str
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -87,6 +100,7 @@ class BodyFacts:
     own_collectives_unknown: bool = False
     nested_collectives: tuple[CollectiveUse, ...] = ()
     nested_collectives_unknown: bool = False
+    unread_axes: tuple[UnreadValue, ...] = ()  # the axis arguments of the body's own collectives not read
 
     @property
     def collective_axes(self) -> frozenset[str]:
@@ -142,6 +156,9 @@ class ShardMapFacts:
     axis_names_unknown: bool
     check_vma: bool | None
     body: BodyFacts
+    # the mesh, `axis_names` and `check_vma` the analysis could not read (`UnreadValue`); the body's
+    # collectives' axes are `body.unread_axes`
+    unread: tuple[UnreadValue, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -219,6 +236,10 @@ class VmapCall:
     ranks: tuple[int | None, ...] = ()  # per positional argument: the rank one example has in the function
     next_dim: tuple[tuple[str, ...] | None, ...] = ()
     off_batch: tuple[tuple[str, ...] | None, ...] = ()
+    # (span, what) of a mapped argument placed by `jax.device_put` whose sharding or spec cannot be read (its
+    # batch placement is then UNKNOWN): an SPMD910 record where the placement decides a finding
+    # (`unread_matters`)
+    unread_placement: tuple[Span, str] | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -19,6 +19,16 @@ class VmapKind(enum.Enum):
     EXPLICIT = enum.auto()
 
 
+class UnreadKind(enum.Enum):
+    """Which value of a reached shard_map an `UnreadValue` is (`analysis.unread_matters` judges per kind
+    whether it could change a finding)."""
+
+    MESH = enum.auto()
+    AXIS_NAMES = enum.auto()
+    CHECK_VMA = enum.auto()
+    COLLECTIVE = enum.auto()
+
+
 class CaptureKind(enum.Enum):
     """What a shard_map body closes over (`Capture`). BATCHED: a value the spmd vmap batches [SPMD003]; ARRAY: a
     non-scalar array the vmap does not batch, read by a body whose specs name no mesh axis while check_vma is on."""

@@ -24,7 +24,9 @@ from spmdfix.analysis.kinds import AxisType
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.specs import spec_tree
+from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.values import AxisNames
+from spmdfix.model import Span
 
 # (the placements read: `jaxapi.DEVICE_PUT_NAMES`, `jaxapi.RESHARD_NAMES`, which the prefilter's words come from)
 _DEVICE_PUT = jaxapi.DEVICE_PUT_NAMES
@@ -51,11 +53,16 @@ class PlacementAnalysis:
     """Finds plain vmaps over inputs placed on Explicit mesh axes, in one module (its `ModuleModel`). Pure."""
 
     def __init__(self, model: ModuleModel) -> None:
+        # (the `jax.vmap(f)` call, f, span, what) of each plain vmap applied to an argument placed by
+        # `device_put`/`reshard` whose sharding, mesh or spec cannot be read (issue 22: the placement is a value
+        # the plain-vmap rules need; the analyzer reports it when f reaches a shard_map)
+        self.unread: list[tuple[ast.Call, ast.AST, Span, str]] = []
         self.ix = model.ix
         self.ev = model.ev
 
     def plain_vmaps(self) -> list[PlainVmap]:
         found = []
+        self.unread = []
         for call in self.ix.calls:
             if not isinstance(call.func, ast.Call):
                 continue  # (most calls: `_vmap_of` is None for them, without a method call)
@@ -64,12 +71,17 @@ class PlacementAnalysis:
                 continue
             fun = argument(vmap, 0, "fun")
             in_axes = argument(vmap, 1, "in_axes")
-            placed = self._first_placed(call, in_axes) if fun is not None else None
+            lost: list[tuple[Span, str]] = []
+            placed = self._first_placed(call, in_axes, lost) if fun is not None else None
             if placed is not None:
                 found.append(PlainVmap(vmap, fun, *placed, in_axes))
+            elif lost:
+                self.unread.append((vmap, fun, *lost[0]))
         return found + self._decorated()
 
-    def _first_placed(self, call: ast.Call, in_axes: ast.AST | None) -> tuple[AxisNames, Placement] | None:
+    def _first_placed(
+        self, call: ast.Call, in_axes: ast.AST | None, lost: list[tuple[Span, str]] | None = None,
+    ) -> tuple[AxisNames, Placement] | None:
         """The placement of the first argument of `call` the vmap maps along axis 0 whose batch dimension is
         placed on axes; else of the first whose dimension after the batch is (with no axes for the batch:
         an inner `jax.vmap` may map that dimension away, `rules.explicit_axis`; fuzz seed 2889)."""
@@ -77,7 +89,7 @@ class PlacementAnalysis:
         for i, arg in enumerate(call.args):
             if isinstance(arg, ast.Starred) or _axis_of(in_axes, i) != 0:
                 continue
-            placed = self._placement(arg, call)
+            placed = self._placement(arg, call, lost)
             if placed is not None and placed[0].axes:
                 return placed
             after = after or placed
@@ -156,7 +168,14 @@ class PlacementAnalysis:
             func = func.args[0]
         return None
 
-    def _placement(self, arg: ast.AST, use: ast.Call) -> tuple[AxisNames, Placement] | None:
+    def _placement(
+        self, arg: ast.AST, use: ast.Call, lost: list[tuple[Span, str]] | None = None,
+    ) -> tuple[AxisNames, Placement] | None:
+        """The placement of the argument `arg` of the call `use` (its batch dimension's spec entry, and the
+        `Placement`), when the value last assigned to it is a `device_put`/`reshard` on an Explicit mesh. When
+        the placer is one of those but its sharding, mesh or spec cannot be read, `lost` gets the expression's
+        span and why (`unknown_values.unread_message`)."""
+        lost = [] if lost is None else lost
         value = self._last_assignment(arg, use)
         if not isinstance(value, ast.Call):
             return None
@@ -167,6 +186,8 @@ class PlacementAnalysis:
         sharding = argument(value, 1, "device" if placer in _DEVICE_PUT else "out_shardings")
         resolved = self.ev.resolve_name(sharding, scope) if sharding is not None else None
         if resolved is None or not isinstance(resolved[0], ast.Call):
+            if sharding is not None and resolved is None:  # (a device, `x.sharding`: not a spec to read)
+                lost.append((self.ev.span(sharding), unread_message(self.ev, "the input's sharding", sharding, scope)))
             return None
         named, scope = resolved
         mesh_scope = scope
@@ -176,6 +197,11 @@ class PlacementAnalysis:
             # the NamedSharding form: safety/measurements/reshard_placement_plain_vmap.py).
             context = self._context_mesh(value)
             if context is None:
+                what = (
+                    f"the mesh the spec `{self.ev.text(sharding)}` places the input on is not known: no "
+                    "`jax.set_mesh(...)` is visible around or before the placement (one installed elsewhere is not followed)"
+                )
+                lost.append((self.ev.span(value), what))
                 return None
             (mesh_expr, mesh_scope), spec_expr = context, sharding
         elif (self.ix.qualname(named.func, scope) or "").endswith("NamedSharding"):
@@ -183,9 +209,12 @@ class PlacementAnalysis:
         else:
             return None
         mesh = resolve_mesh(self.ev, mesh_expr, mesh_scope) if mesh_expr is not None else None
+        if mesh is None and mesh_expr is not None and not self.ev.is_none(mesh_expr, mesh_scope):
+            lost.append((self.ev.span(mesh_expr), unread_message(self.ev, "the input's mesh", mesh_expr, mesh_scope)))
         if mesh is None or mesh.axis_types is not AxisType.EXPLICIT or spec_expr is None:
             return None
         tree = spec_tree(self.ev, spec_expr, scope)
+        lost += tree.lost
         entries = tree.specs[0].entries if len(tree.specs) == 1 else ()
         if not entries or (entries[0].value is None and (len(entries) < 2 or entries[1].value is None)):
             return None  # neither the batch dimension nor the one after it placed on axes

@@ -16,9 +16,10 @@ from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts
+from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts, UnreadValue
 from spmdfix.analysis.follow import SMAP_AXES, Follow
 from spmdfix.analysis.importers import imported_uses, importing_closure, in_module
+from spmdfix.analysis.kinds import UnreadKind
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.meshes import mesh_site, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
@@ -26,6 +27,7 @@ from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite
 from spmdfix.analysis.shard_maps import ShardMapSite, unwrap_body
 from spmdfix.analysis.specs import spec_tree
+from spmdfix.analysis.unknown_values import unread
 from spmdfix.analysis.uses import Use
 from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, Spec, SpecEntry, SpecTree
 from spmdfix.model import SiteKind, Span
@@ -63,6 +65,7 @@ class ShardMapAnalysis:
             axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)
             in_specs = spec_tree(self.ev, args.get("in_specs"), site.scope)
             out_specs = spec_tree(self.ev, args.get("out_specs"), site.scope)
+        check_vma = self._check_vma(site)
         facts = ShardMapFacts(
             site=self.model.site(SiteKind.SHARD_MAP, site.node),
             span=self.model.span(site.node),
@@ -73,11 +76,38 @@ class ShardMapAnalysis:
             mesh=mesh,
             axis_names=axis_names,
             axis_names_unknown=axis_names_unknown,
-            check_vma=self._check_vma(site),
+            check_vma=check_vma,
             body=self._body_facts(site),
+            unread=self._unread(site, reached, vmap, mesh, axis_names_unknown, check_vma),
         )
         self._facts[id(site.node)] = facts
         return facts
+
+    def _unread(
+        self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST, mesh: MeshInfo | None,
+        axis_names_unknown: bool, check_vma: bool | None,
+    ) -> tuple[UnreadValue, ...]:
+        """The mesh, `axis_names` and `check_vma` of the shard_map that could not be read, each with why
+        (`unknown_values.unread`); a mesh given by no expression (no `mesh=`, no `with jax.set_mesh(...)` on
+        the way) is recorded at the shard_map."""
+        out = []
+        found = self._mesh_expr(site, reached, vmap)
+        if mesh is None and found is not None and not self.ev.is_none(*found):
+            out.append(unread(self.ev, UnreadKind.MESH, "the shard_map's mesh", *found))
+        elif mesh is None:
+            what = (
+                "the shard_map's mesh is not known: no `mesh=` is passed and no `with jax.set_mesh(...)` is "
+                "around it or its way from the vmap (a mesh installed elsewhere is not followed)"
+            )
+            out.append(UnreadValue(UnreadKind.MESH, self.model.span(site.node), what))
+        names = site.args.get("axis_names") if site.api.written_specs else site.args.get("axis_name")
+        if axis_names_unknown and names is not None:
+            label = "`axis_names`" if site.api.written_specs else "`axis_name` of the `jax.smap`"
+            out.append(unread(self.ev, UnreadKind.AXIS_NAMES, label, names, site.scope))
+        check = site.args.get("check_vma", site.args.get("check_rep"))
+        if check_vma is None and check is not None:
+            out.append(unread(self.ev, UnreadKind.CHECK_VMA, "`check_vma`", check, site.scope))
+        return tuple(out)
 
     def _mesh(self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST) -> MeshInfo | None:
         """The shard_map's resolved mesh, with the uses of it that add-axis's allowlist does not cover."""
@@ -296,6 +326,7 @@ class ShardMapAnalysis:
         wrapped = bool(vmap_wrappers)
         inner_vmaps: list[Span] = vmap_wrappers
         in_body_vmaps: list[ast.Call] = []
+        unread_axes: list[UnreadValue] = []
         for fn in reach.functions:
             for call in self.ix.calls_in(fn):
                 scope = self.ix.scope_at(call)
@@ -310,6 +341,9 @@ class ShardMapAnalysis:
                         value = self._computed_axes(expr, scope)  # `mesh.axis_names`, a set expression
                     if value is None:
                         own_unknown = True
+                        label = f"the axis of `{qname.rsplit('.', 1)[-1]}`"
+                        at = expr if expr is not None else call
+                        unread_axes.append(unread(self.ev, UnreadKind.COLLECTIVE, label, at, scope))
                     else:
                         name = qname.rsplit(".", 1)[-1]
                         collectives.append(CollectiveUse(name, value, self.model.span(call), call.lineno))
@@ -342,6 +376,7 @@ class ShardMapAnalysis:
             own_collectives_unknown=own_unknown,
             nested_collectives=tuple(nested_collectives),
             nested_collectives_unknown=nested_unknown,
+            unread_axes=tuple(unread_axes),
         )
 
 

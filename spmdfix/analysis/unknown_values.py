@@ -12,22 +12,42 @@ from __future__ import annotations
 
 import ast
 
-from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.bindings import Binding, BindingKind, Scope
+from spmdfix.analysis.facts import UnreadValue
+from spmdfix.analysis.kinds import UnreadKind
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import Evaluator
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.comprehension)
 
 
-def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope) -> str:
-    """Why `expr` (evaluated in `scope` of `ev`'s module) is not a value the evaluator reads, one clause."""
+def unread(ev: Evaluator, kind: UnreadKind, label: str, expr: ast.AST, scope: Scope) -> UnreadValue:
+    """The record of a value of a reached shard_map that `ev` could not read: `label` names it in words
+    ("`check_vma`", "the axis of `psum`"), `expr` is the expression as written (the record's position), and
+    the reason is `why_unknown`'s. One builder for every kind of value (issue 22)."""
+    return UnreadValue(kind, ev.span(expr), unread_message(ev, label, expr, scope))
+
+
+def unread_message(ev: Evaluator, label: str, expr: ast.AST, scope: Scope) -> str:
+    """"<label> (`expr`) is not known: <why>", the words of an SPMD910 record for a value spmdfix needs."""
+    return f"{label} (`{short(expr)}`) is not known: {why_unknown(ev, expr, scope)}"
+
+
+def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> str:
+    """Why `expr` (evaluated in `scope` of `ev`'s module) is not a value the evaluator reads, one clause
+    (for an attribute of an attribute, the clause of the object it is read from, a few levels)."""
     if isinstance(expr, ast.Name):
         return _why_name(ev, expr, scope)
     if isinstance(expr, ast.Attribute):
         cls = ev.members.enclosing_class(expr, scope)
         if cls is not None:
             return _why_member(ev, cls, expr)
+        if isinstance(expr.value, (ast.Attribute, ast.Subscript, ast.Call)) and depth < 3:
+            inner = why_unknown(ev, expr.value, scope, depth + 1)
+            return f"`{short(expr)}` is read from `{short(expr.value)}`, and {inner}"
         return f"`{short(expr)}` is an attribute of a value spmdfix does not know"
+    if isinstance(expr, ast.Subscript):
+        return _why_subscript(ev, expr)
     return _why_value(expr)
 
 
@@ -37,6 +57,12 @@ def _why_value(expr: ast.AST) -> str:
         return f"`{short(expr.func)}(...)` is a call spmdfix does not evaluate"
     if isinstance(expr, ast.Subscript):
         return f"`{short(expr)}` is a subscript spmdfix cannot read"
+    if isinstance(expr, ast.IfExp):
+        return f"`{short(expr)}` is a conditional expression, whose condition spmdfix does not decide"
+    if isinstance(expr, ast.BoolOp):
+        return f"`{short(expr)}` is an `and`/`or` expression, whose operands' truth spmdfix does not decide"
+    if isinstance(expr, ast.JoinedStr):
+        return f"`{short(expr)}` is an f-string spmdfix does not evaluate"
     return f"`{short(expr)}` is an expression spmdfix does not evaluate"
 
 
@@ -50,7 +76,7 @@ def _why_name(ev: Evaluator, name: ast.Name, scope: Scope) -> str:
         return f"`{name.id}` is bound {len(bindings)} times (lines {rows}), so its value where it is read is not known"
     binding = bindings[0]
     if binding.kind is BindingKind.PARAM:
-        return f"`{name.id}` is a parameter whose callers do not all pass one value spmdfix reads"
+        return _why_param(ev, binding)
     if binding.kind is BindingKind.IMPORT:
         return f"`{name.id}` is imported (`{binding.qname}`) from a module spmdfix does not follow or that does not define it"
     if binding.kind is BindingKind.OTHER:
@@ -60,7 +86,68 @@ def _why_name(ev: Evaluator, name: ast.Name, scope: Scope) -> str:
     return f"`{name.id}` is a {binding.kind.value}, not a value"
 
 
-def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute) -> str:
+def _why_param(ev: Evaluator, param: Binding) -> str:
+    """Why a parameter is not read (`ModuleIndex.argument_for` found no one value): which function it is
+    of, and what its calls in this module pass (the only calls the evaluator reads)."""
+    func = ev.ix.parent.get(id(param.node))
+    if isinstance(func, ast.Lambda):
+        return f"`{param.name}` is a parameter of a lambda (line {_row(func)}), whose callers spmdfix does not read"
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"`{param.name}` is a parameter whose callers do not all pass one value spmdfix reads"
+    starred = param.name in (getattr(func.args.vararg, "arg", None), getattr(func.args.kwarg, "arg", None))
+    kind = "the `*`/`**` parameter" if starred else "a parameter"
+    where = f"`{param.name}` is {kind} of `{func.name}` (line {_row(func)})"
+    owner = ev.ix.parent.get(id(func))
+    if isinstance(owner, ast.ClassDef) and func.name != "__init__":
+        return f"{where}, a method of `{owner.name}`, whose callers spmdfix does not read"
+    called = owner.name if isinstance(owner, ast.ClassDef) else func.name
+    calls = [c for c in ev.ix.calls if isinstance(c.func, ast.Name) and c.func.id == called]
+    if not calls:
+        return f"{where}, which no call in its module makes (calls from other modules are not read)"
+    if ev.ix.word_count(called) != len(calls) + 1:
+        return f"{where}, and `{called}` is also used other than by a call of it in its module (passed as a value?)"
+    if len(calls) == 1:
+        passed = _passed(func, param.name, calls[0], isinstance(owner, ast.ClassDef))
+        if passed is not None and not isinstance(passed, (ast.Name, ast.Attribute)):
+            return f"{where}, and its one call (line {_row(calls[0])}) passes `{short(passed)}`: {_why_value(passed)}"
+    rows = ", ".join(str(r) for r in sorted({_row(c) for c in calls})[:4])
+    return f"{where}, and its {len(calls)} call(s) (line {rows}) do not all pass one value spmdfix reads"
+
+
+def _passed(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call, init: bool) -> ast.AST | None:
+    """The argument `call` passes for parameter `name` of `func` (`init`: `func` is an `__init__` called by
+    constructing its class, so `self` is not passed); None when it passes none by position or keyword."""
+    positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][1 if init else 0 :]
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    if name in positional and positional.index(name) < len(call.args):
+        arg = call.args[positional.index(name)]
+        return None if isinstance(arg, ast.Starred) else arg
+    return None
+
+
+def _why_subscript(ev: Evaluator, expr: ast.Subscript) -> str:
+    """Why `name[key]` is not read: a store into it under a condition or in a loop, else the generic clause."""
+    if isinstance(expr.value, ast.Name):
+        key = ast.dump(expr.slice)
+        for node in ast.walk(ev.ix.tree):
+            stores = [
+                t for t in getattr(node, "targets", [])
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == expr.value.id
+                and ast.dump(t.slice) == key
+            ]
+            if not stores:
+                continue
+            ancestors = list(ev.ix.ancestors(node))
+            if any(isinstance(a, _LOOPS) for a in ancestors):
+                return f"`{short(expr)}` is stored in a loop (line {_row(node)})"
+            if any(isinstance(a, (ast.If, ast.Try)) for a in ancestors):
+                return f"`{short(expr)}` is stored under a condition (line {_row(node)}), so it may be unset"
+    return f"`{short(expr)}` is a subscript spmdfix cannot read"
+
+
+def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute, depth: int = 0) -> str:
     """Why `self.NAME` is not read: the assignments of NAME in the class body and through `self`/`cls`, and
     those on other objects in the module."""
     name = attr.attr
@@ -74,6 +161,9 @@ def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute) -> str:
         if any(isinstance(t, ast.Attribute) and t.attr == name for t in a.targets) and not _inside(ev, a, cls)
     ]
     outside = f"`{name}` is set on an object outside class `{cls.name}` (line {_row(others[0])})" if others else ""
+    base = _local_base_assigning(ev, cls, name) if not own and depth < 3 else None
+    if base is not None:
+        return f"class `{cls.name}` inherits `{name}` from `{base.name}`: " + _why_member(ev, base, attr, depth + 1)
     if not own:
         return f"class `{cls.name}` does not assign `{name}`" + (
             f"; {outside}" if outside else " (a base class or the caller sets it)"
@@ -89,6 +179,21 @@ def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute) -> str:
     if outside and not isinstance(value, ast.Call):
         return f"{outside} as well as in the class"
     return f"`{name}` is assigned on line {_row(own[0])}, where {_why_value(value)}"
+
+
+def _local_base_assigning(ev: Evaluator, cls: ast.ClassDef, name: str) -> ast.ClassDef | None:
+    """The first base of `cls` that is a class of this module and assigns `name` in its body or through
+    `self`/`cls` in its methods."""
+    for base in cls.bases:
+        bound = ev.ix.single_binding(base.id, ev.ix.scope_at(cls)) if isinstance(base, ast.Name) else None
+        if bound is None or bound.kind is not BindingKind.CLASS:
+            continue
+        node = bound.node
+        if any(_assigns_name(s, name) for s in node.body) or any(
+            _self_target(t, name) and _inside(ev, a, node) for a in ev.ix.attribute_assigns for t in a.targets
+        ):
+            return node
+    return None
 
 
 def _assigns_name(stmt: ast.stmt, name: str) -> bool:

@@ -29,6 +29,7 @@ from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.specs import spec_tree
+from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 
@@ -123,6 +124,7 @@ class VmapCallAnalysis:
         scope = self.ix.scope_at(call)
         axes = self._in_axes(in_axes, scope, len(call.args))
         batch, placements, on_axes, ranks, next_dim, off_batch = None, set(), set(), [], [], []
+        unread: list[tuple[Span, str]] = []
         if axes is not None and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
             for arg, axis in zip(call.args, axes):
                 next_dim.append(self._placed_names(arg, scope, 1) if axis == 0 else None)
@@ -136,7 +138,7 @@ class VmapCallAnalysis:
                     continue
                 if batch is None and shape is not None and -len(shape) <= axis < len(shape):
                     batch = shape[axis]  # JAX requires every mapped argument to have this size
-                placements.add(self._placement(arg, scope, axis))
+                placements.add(self._placement(arg, scope, axis, unread))
                 on_axes.add(self._placed_axes(arg, scope, axis))
         if BatchPlacement.AXES in placements:
             placement = BatchPlacement.AXES
@@ -148,7 +150,7 @@ class VmapCallAnalysis:
         batch_axes, batch_mesh = on_axes.pop() if len(on_axes) == 1 else (None, None)
         return VmapCall(
             self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks),
-            tuple(next_dim), tuple(off_batch),
+            tuple(next_dim), tuple(off_batch), unread[0] if unread else None,
         )
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
@@ -273,8 +275,9 @@ class VmapCallAnalysis:
             return None
         return tuple(entries[dim].value.names) if entries[dim].value is not None else ()
 
-    def _placement(self, arg: ast.AST, scope: Scope, axis: int) -> BatchPlacement:
-        """How a mapped argument's batch dimension is placed."""
+    def _placement(self, arg: ast.AST, scope: Scope, axis: int, unread: list[tuple[Span, str]]) -> BatchPlacement:
+        """How a mapped argument's batch dimension is placed; a `jax.device_put` whose sharding (a name not
+        resolved) or spec cannot be read adds the expression and why to `unread`."""
         resolved = self.shapes.resolve(arg, scope)
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return BatchPlacement.UNKNOWN
@@ -284,12 +287,15 @@ class VmapCallAnalysis:
         sharding = argument(call, 1, "device")
         found = self.shapes.resolve(sharding, scope) if sharding is not None else None
         if found is None or not isinstance(found[0], ast.Call):
+            if sharding is not None and found is None:  # (a device, `x.sharding`: no spec to read)
+                unread.append((self.ev.span(sharding), unread_message(self.ev, "the input's sharding", sharding, scope)))
             return BatchPlacement.UNKNOWN
         named, scope = found
         if self.ix.qualname(named.func, scope) not in jaxapi.NAMED_SHARDING_NAMES:
             return BatchPlacement.UNKNOWN
         tree = spec_tree(self.ev, argument(named, 1, "spec"), scope)
         if tree.unresolved or len(tree.specs) != 1:
+            unread.extend(tree.lost[:1])
             return BatchPlacement.UNKNOWN
         entries = tree.specs[0].entries
         if axis < 0 or axis >= len(entries):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
-from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, ShapeForm
+from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, ShapeForm, UnreadKind
 from spmdfix.fixes import edits as c
 from spmdfix.fixes import placement
 from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, Transform
@@ -130,6 +130,11 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
                 f"dimension on `'{name}'` (calls under jax.jit with the batch dimension unplaced work)"
             )
     reasons += mesh_use_reasons(mesh)
+    # A collective whose axis is not read may name every mesh axis (an axis tuple computed from the mesh at
+    # run time), the new one too: then it reduces over the spmd axis. Not proven either way: unsafe.
+    unread = [w for r in vmap.reached if (w := c.unread_what(r.shard_map, UnreadKind.COLLECTIVE))]
+    if unread:
+        reasons.append(f"{unread[0]}: it may name the new axis `'{name}'`")
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
     replaced = _replaced_members(vmap, meshes)

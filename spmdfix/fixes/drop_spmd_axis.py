@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.kinds import AxisType
+from spmdfix.analysis.kinds import AxisType, UnreadKind
 from spmdfix.fixes import edits as c
 from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
@@ -84,8 +84,9 @@ def _unmeasured_collectives(vmap: VmapFacts) -> list[str]:
     for reached in vmap.reached:
         body = reached.shard_map.body
         if not body.resolved or body.own_collectives_unknown or body.nested_collectives_unknown:
+            named = c.unread_what(reached.shard_map, UnreadKind.COLLECTIVE)
             out.append(
-                "the shard_map body's collectives are not all read (an axis not known, a body not of its module): "
+                f"the shard_map body's collectives are not all read ({named or 'an axis not known, a body not of its module'}): "
                 "a plain vmap was measured only without collectives other than `psum`/`pmean` over the axis"
             )
         for use in (*body.collectives, *body.nested_collectives):

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 
 from math import prod
 
+from spmdfix.analysis.kinds import UnreadKind
 from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, SiteId
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
-    from spmdfix.analysis.facts import VmapFacts
+    from spmdfix.analysis.facts import ShardMapFacts, VmapFacts
     from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, SpecTree
 
 
@@ -27,6 +28,13 @@ def quoted(name: str, like: str) -> str:
     """`name` as a string literal in the quote style of the literal text `like` (single quotes otherwise)."""
     quote = like[0] if like[:1] in ("'", '"') else "'"
     return f"{quote}{name}{quote}"
+
+
+def unread_what(sm: ShardMapFacts, kind: UnreadKind) -> str:
+    """What the SPMD910 record of the shard_map's first unread value of `kind` says (the expression and why it
+    is not known, `facts.UnreadValue`), for the reasons of fixes that rely on it; "" when none was recorded."""
+    found = [u for u in (*sm.unread, *sm.body.unread_axes) if u.kind is kind]
+    return found[0].what if found else ""
 
 
 def spec_trees(vmap: VmapFacts) -> list[SpecTree]:
@@ -66,7 +74,8 @@ def no_mesh_reason(vmap: VmapFacts) -> str:
     (the collision is in a sharding constraint, whose mesh comes from elsewhere), or one's mesh is unknown."""
     if not vmap.reached:
         return "no shard_map is reached, only a `with_sharding_constraint`: the mesh it runs on is not known here"
-    return "the shard_map's mesh is not resolved (a parameter or built at run time)"
+    named = [unread_what(r.shard_map, UnreadKind.MESH) for r in vmap.reached if r.shard_map.mesh is None]
+    return next((w for w in named if w), "") or "the shard_map's mesh is not resolved (a parameter or built at run time)"
 
 
 def unknowns(vmap: VmapFacts) -> list[str]:
@@ -77,7 +86,8 @@ def unknowns(vmap: VmapFacts) -> list[str]:
     if vmap.constraints_unknown:
         why.append("a with_sharding_constraint spec could not be read")
     if any(r.shard_map.body.collectives_unknown for r in vmap.reached):
-        why.append("a shard_map body's collectives could not all be read")
+        named = [unread_what(r.shard_map, UnreadKind.COLLECTIVE) for r in vmap.reached]
+        why.append(next((w for w in named if w), "a shard_map body's collectives could not all be read"))
     if vmap.opaque_calls:
         why.append("a call on the way (a method, a parameter, an object) could not be followed: it may use the new axis")
     return why
@@ -177,7 +187,8 @@ def axis_names_edits(vmap: VmapFacts, new: list[str]) -> list[NodeEdit] | str:
     for r in vmap.reached:
         sm = r.shard_map
         if sm.axis_names_unknown:
-            return "a reached shard_map's `axis_names` is not a literal set of axis names"
+            named = unread_what(sm, UnreadKind.AXIS_NAMES)
+            return f"a reached shard_map's {named}" if named else "a reached shard_map's `axis_names` is not a literal set of axis names"
         if sm.axis_names is None or sm.axis_names.display in done:
             continue
         if sm.axis_names.display is None:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.kinds import AxisType, SpecsForm
+from spmdfix.analysis.kinds import AxisType, SpecsForm, UnreadKind
+from spmdfix.fixes.edits import unread_what
 from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, Refusal, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
@@ -40,6 +41,10 @@ def plan(reached: ReachedFacts, placed: tuple[str, ...] = ()) -> Fix | Refusal:
     sm = reached.shard_map
     if not reached.captures:
         return Refusal(TRANSFORM, "the body captures no batched value")
+    if sm.body.inner_vmap and sm.check_vma is None:
+        # not known to be off: under check_vma=True the lifted form still fails (a refusal, not a guess)
+        unknown = unread_what(sm, UnreadKind.CHECK_VMA) or "`check_vma` is not known"
+        return Refusal(TRANSFORM, f"the body keeps an inner jax.vmap and {unknown}: under check_vma=True the lifted form still fails")
     if sm.body.inner_vmap and sm.check_vma is not False:
         return Refusal(TRANSFORM, "the body keeps an inner jax.vmap under check_vma=True: the lifted form still fails")
     site: LiftSite | str | None = reached.lift  # a str says why the shard_map cannot be edited

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
-from spmdfix.analysis.kinds import AxisType
+from spmdfix.analysis.kinds import AxisType, UnreadKind
 from spmdfix.fixes import edits as c
 from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, SiteId, SiteKind, Transform
 
@@ -50,11 +50,11 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
     edits = _entry_edits([sm.in_specs, sm.out_specs], spmd)
     reasons = []
     if sm.axis_names_unknown:
-        reasons.append("the shard_map's `axis_names` is not a literal set")
+        reasons.append(c.unread_what(sm, UnreadKind.AXIS_NAMES) or "the shard_map's `axis_names` is not a literal set")
     if reached.strip_blocker:
         reasons.append(reached.strip_blocker)
     if sm.body.collectives_unknown:
-        reasons.append("the body's collectives could not all be read")
+        reasons.append(c.unread_what(sm, UnreadKind.COLLECTIVE) or "the body's collectives could not all be read")
     out_only = [a for a in axes if a not in in_axes]
     if out_only:
         reasons.append(f"out_specs-only collision: the output is tiled over {c.backticked(out_only)}")
@@ -119,10 +119,13 @@ def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
         reasons.append("the vmap has other calls (or uses) than the one whose placement was read")
     if reached.strip_blocker:
         reasons.append(reached.strip_blocker)
-    if sm.check_vma is not True:
+    if sm.check_vma is None and c.unread_what(sm, UnreadKind.CHECK_VMA):
+        # (not known to be on: the stripped form is measured to fail eagerly under check_vma=False)
+        reasons.append(f"{c.unread_what(sm, UnreadKind.CHECK_VMA)}; with check_vma=False the stripped form fails when called eagerly")
+    elif sm.check_vma is not True:
         reasons.append("with check_vma=False the stripped form fails when called eagerly")
     if sm.axis_names_unknown:
-        reasons.append("the shard_map's `axis_names` is not a literal set")
+        reasons.append(c.unread_what(sm, UnreadKind.AXIS_NAMES) or "the shard_map's `axis_names` is not a literal set")
     if sm.in_specs.unresolved or sm.out_specs.unresolved:
         reasons.append("some specs are built at run time")
     reasons += shared_dimension_collectives(sm, axes)

@@ -1,0 +1,103 @@
+"""Which unread values of the shard_maps a vmap reaches could change a finding: those give SPMD910 records.
+
+Issue 22: a value the analysis needs on a reached path is resolved, or reported with where and why it stopped
+(`facts.UnreadValue`, worded by `unknown_values.unread`). A value whose every possible value leaves the
+findings as they are is not needed there and gives no record. Per kind (docs/rules.md, SPMD910):
+
+- the axis of a collective in the body: SPMD004 (a collective over the spmd axis) reads every one, for a
+  vmap with `spmd_axis_name`; no rule of a plain vmap reads collectives.
+- `axis_names`: SPMD008 (the spmd axis left out of a partial-manual shard_map), for a vmap with
+  `spmd_axis_name`; no rule of a plain vmap reads it.
+- `check_vma`: SPMD007 (an inner vmap on the way or in a body that is not unary-only), SPMD003 (a capture),
+  SPMD004 (a collective over the spmd axis, exempt over size-1 axes under `check_vma=False`), SPMD008 and
+  SPMD006 (`check_vma=False` reached eagerly by a batch placed on Explicit axes).
+- the mesh: its axis types and sizes decide SPMD003's, SPMD007's and SPMD008's Explicit-placement cases (a
+  call of the vmap places its batch on mesh axes) and SPMD006's inner-vmap case (a call places the dimension
+  after the batch), and the size-1 exemptions of SPMD003/SPMD004 when `check_vma` is not known to be on.
+
+Pure: reads facts only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spmdfix.analysis.kinds import AxisType, BatchPlacement, UnreadKind, VmapKind
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.facts import ReachedFacts, UnreadValue, VmapCall, VmapFacts
+    from spmdfix.model import Span
+
+
+def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
+    """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding, and
+    of each call's unread placement where it could (`placement_matters`)."""
+    out = [
+        (u.span, u.what)
+        for r in vmap.reached
+        for u in (*r.shard_map.unread, *r.shard_map.body.unread_axes)
+        if matters(vmap, r, u)
+    ]
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    out += [c.unread_placement for c in calls if c.unread_placement is not None and placement_matters(vmap, c)]
+    return out
+
+
+def placement_matters(vmap: VmapFacts, call: VmapCall) -> bool:
+    """An spmd vmap's call whose batch placement is not read: SPMD008's eager case (a reached shard_map with
+    `check_vma` not known to be on, reached with no jit on the way, on a mesh not known to have no Explicit
+    axis) needs the batch placed on the Explicit spmd axis, and would be silent. (The exemptions of SPMD003
+    and SPMD007 need a read placement too: without one those findings stay reported.)"""
+    if vmap.kind is not VmapKind.SPMD or call.under_jit:
+        return False
+    return any(
+        r.shard_map.check_vma is not True and not r.under_jit
+        and (r.shard_map.mesh is None or r.shard_map.mesh.axis_types is not AxisType.AUTO)
+        for r in vmap.reached
+    )
+
+
+def matters(vmap: VmapFacts, reached: ReachedFacts, value: UnreadValue) -> bool:
+    """Whether the unread `value` of the shard_map `reached` leads to could change a finding of `vmap`."""
+    spmd = vmap.kind is VmapKind.SPMD
+    if value.kind in (UnreadKind.COLLECTIVE, UnreadKind.AXIS_NAMES):
+        return spmd
+    if value.kind is UnreadKind.CHECK_VMA:
+        return _check_vma_matters(vmap, reached, spmd)
+    return _mesh_matters(vmap, reached, spmd)
+
+
+def _check_vma_matters(vmap: VmapFacts, reached: ReachedFacts, spmd: bool) -> bool:
+    sm = reached.shard_map
+    eager = not reached.under_jit and vmap.calls is not None and any(not c.under_jit for c in vmap.calls.calls)
+    if not spmd:  # SPMD008 of a plain vmap: only when no spec entry names the placed axes (SPMD006 then)
+        named = any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(set(vmap.spmd.names)))
+        return eager and not named
+    h2 = bool(reached.vmaps or sm.body.inner_vmap) and not sm.body.unary_only
+    return (
+        h2 or bool(reached.captures) or _spmd_collectives(vmap, reached)
+        or (eager and (_batch_placed(vmap) or bool(reached.inner_mapped)))
+    )
+
+
+def _mesh_matters(vmap: VmapFacts, reached: ReachedFacts, spmd: bool) -> bool:
+    sm = reached.shard_map
+    if not spmd:  # SPMD008 of a plain vmap reads the mesh's axis types under check_vma=False
+        return sm.check_vma is not True
+    size_one = sm.check_vma is not True and (bool(reached.captures) or _spmd_collectives(vmap, reached))
+    return _batch_placed(vmap) or bool(reached.inner_mapped) or size_one
+
+
+def _batch_placed(vmap: VmapFacts) -> bool:
+    """Some call of the vmap places its batch dimension on mesh axes (the Explicit cases need that)."""
+    calls = vmap.calls
+    return calls is not None and any(c.batch_placement is BatchPlacement.AXES for c in calls.calls)
+
+
+def _spmd_collectives(vmap: VmapFacts, reached: ReachedFacts) -> bool:
+    """A collective of the body over an spmd axis, of an operand the vmap batches (SPMD004 reads no other)."""
+    spmd = set(vmap.spmd.names)
+    return any(
+        spmd & set(c.axes.names) and c.call not in reached.unbatched_collectives
+        for c in reached.shard_map.body.collectives
+    )
