@@ -17,6 +17,8 @@ import ast
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
+from spmdfix.analysis.instances import Instances
+from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.static import dynamic_names
 
@@ -30,6 +32,12 @@ class BatchedValues:
 
     def __init__(self, model: ModuleModel) -> None:
         self.ix = model.ix
+        self.instances = Instances(model, LostPlaces(model))
+
+    def callee(self, expr: ast.AST) -> tuple[ast.AST, int] | None:
+        """The function calling `expr` runs, with how many leading parameters the call does not pass (`self`
+        of a method read off an instance, an instance's `__call__`): `instances.Instances.callee`."""
+        return self.instances.callee(expr, self.ix.scope_at(expr))
 
     def _qualname(self, expr: ast.expr) -> str | None:
         """The qualified name `expr` resolves to where it is written (static reads such as `jnp.shape`)."""
@@ -45,10 +53,11 @@ class BatchedValues:
         arguments it batches, so which values are batched carries through; what a capture does under jit does
         not). `vmap` is the vmap call or decorator: a jit decorator of `fun` stacked above it wraps the vmap and
         stops nothing (`_jitted`)."""
-        start = self.ix.function_of(fun)
-        if home is None or start is None:
+        found = self.callee(fun) if fun is not None else None
+        if home is None or found is None:
             return None
-        tainted = self._tainted_params(start, in_axes)
+        start, bound = found
+        tainted = self._tainted_params(start, in_axes, bound)
         current = start
         for node in reached.chain_nodes:
             if current is home or (self._jitted(current, vmap) and not through_jit):
@@ -70,8 +79,11 @@ class BatchedValues:
         safety/measurements/capture_jit_above_vmap.py; golden/lift-captures/jit_above_vmap_decorator)."""
         return self.ix.decorator_in(func, jaxapi.JIT_NAMES, below=vmap) is not None
 
-    def _tainted_params(self, func: ast.AST, in_axes: ast.AST | None) -> set[str]:
-        names = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+    def _tainted_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> set[str]:
+        """The parameters of the vmapped `func` the vmap batches: each positional one whose `in_axes` entry is
+        not None, past the `bound` leading ones the vmapped callable binds (`self`: `in_axes` lines up with the
+        arguments the vmap passes)."""
+        names = [a.arg for a in [*func.args.posonlyargs, *func.args.args]][bound:]
         if isinstance(in_axes, ast.Constant) and in_axes.value is None:
             return set()
         if isinstance(in_axes, (ast.Tuple, ast.List)) and len(in_axes.elts) == len(names):
@@ -85,24 +97,26 @@ class BatchedValues:
         if not isinstance(call, ast.Call):
             return None, set()
         scope = self.ix.scope_at(call)
-        if isinstance(call.func, ast.Name):
-            callee = self.ix.function_of(call.func)
-            if callee is None:
-                return None, set()
-            params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
-            hit = {p for p, arg in zip(params, call.args) if mentions(arg, tainted, self.ix.parent, self._qualname)}
-            hit |= {kw.arg for kw in call.keywords if kw.arg and mentions(kw.value, tainted, self.ix.parent, self._qualname)}
-            return callee, hit
-        qname = self.ix.qualname(call.func, scope)
+        qname = None if isinstance(call.func, ast.Name) else self.ix.qualname(call.func, scope)
         if qname in jaxapi.JIT_NAMES:
             return None, set()
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             for arg in call.args:
-                callee = self.ix.function_of(arg)
-                if callee is not None:
-                    every = {a.arg for a in [*callee.args.posonlyargs, *callee.args.args, *callee.args.kwonlyargs]}
-                    return callee, every
-        return None, set()
+                found = self.callee(arg)
+                if found is not None:
+                    callee, bound = found
+                    every = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]][bound:]
+                    return callee, {*every, *(a.arg for a in callee.args.kwonlyargs)}
+            return None, set()
+        # a function by its name, a method (`self.block(x)`, `blk.apply(x)`), an instance's `__call__`
+        found = self.callee(call.func)
+        if found is None:
+            return None, set()
+        callee, bound = found
+        params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]][bound:]
+        hit = {p for p, arg in zip(params, call.args) if mentions(arg, tainted, self.ix.parent, self._qualname)}
+        hit |= {kw.arg for kw in call.keywords if kw.arg and mentions(kw.value, tainted, self.ix.parent, self._qualname)}
+        return callee, hit
 
     def _own_assignments(self, func: ast.AST) -> list[ast.AST]:
         """The assignments (`=`, annotated, augmented, `:=`) of `func` itself, not of functions nested in it."""
