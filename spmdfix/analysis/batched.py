@@ -148,33 +148,35 @@ class BatchedValues:
                             changed = True
         return result
 
-    def plain_hops(self, start: ast.AST | None, home: ast.AST | None, reached: ReachedSite):
-        """[(caller, call, callee), ...] from the vmapped function `start` to `home` when every step of the
-        chain is a plain call of a function by its name; [] when `start` is `home`; None otherwise."""
+    def plain_hops(self, fun: ast.AST | None, home: ast.AST | None, reached: ReachedSite):
+        """(bound, [(caller, call, callee, bound), ...]) from the vmapped callable `fun` to `home` when every
+        step of the chain is a plain call of a function or method (`callee`: `bound` leading parameters the
+        read binds, `self`); the list is empty when `fun` runs `home`; None otherwise."""
+        start = self.callee(fun) if fun is not None else None
         if start is None or home is None:
             return None
-        hops, current = [], start
+        hops, current = [], start[0]
         for node in reached.chain_nodes:
             if current is home:
                 break
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            found = self.callee(node.func) if isinstance(node, ast.Call) else None  # not a wrapper or a library's
+            if found is None:
                 return None
-            callee = self.ix.function_of(node.func)
-            if callee is None:
-                return None
-            hops.append((current, node, callee))
-            current = callee
-        return hops if current is home else None
+            hops.append((current, node, *found))
+            current = found[0]
+        return (start[1], hops) if current is home else None
 
     def sources_through(self, hops, home: ast.AST, name: str) -> tuple[int, ...] | None:
-        """The positional parameters of the vmapped function that local `name` of `home` comes from, back
-        through plain positional calls (`hops`); None when any step is not known."""
+        """The positional arguments of the vmap's call that local `name` of `home` comes from, back through
+        plain positional calls (`hops`, from `plain_hops`), by index; None when any step is not known. A bound
+        `self` is the instance, not a value of the call: it is left out."""
+        start_bound, steps = hops
         indices = self._param_sources(home, name)
-        for caller, call, callee in reversed(hops):
+        for caller, call, callee, bound in reversed(steps):
             if indices is None or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
                 return None
             found: set[int] = set()
-            for i in indices:
+            for i in (i - bound for i in indices if i >= bound):
                 if i >= len(call.args):
                     return None  # a default: not a value of the vmap's call
                 names = [n.id for n in ast.walk(call.args[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
@@ -184,7 +186,9 @@ class BatchedValues:
                         return None
                     found |= set(sources)
             indices = tuple(sorted(found)) if found else None
-        return indices
+        if indices is None:
+            return None
+        return tuple(i - start_bound for i in indices if i >= start_bound) or None
 
     def _param_sources(self, func: ast.AST, name: str) -> tuple[int, ...] | None:
         """The positional parameters of `func` that local `name` is (or is assigned from, to a fixed point),

@@ -95,7 +95,7 @@ class CaptureAnalysis:
         if not found:
             return ()
         found = tuple(sorted(found, key=lambda c: c.use.start))
-        hops = self.batched.plain_hops(self.ix.function_of(fun), home, reached)
+        hops = self.batched.plain_hops(fun, home, reached)
         if hops is not None:
             found = tuple(replace(c, params=self.batched.sources_through(hops, home, c.name)) for c in found)
         return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found)

@@ -32,13 +32,15 @@ class Instances:
         return self.ix.qualname(expr, scope)
 
     def method_of(self, expr: ast.Attribute, scope: Scope) -> tuple[ModuleModel, ast.AST] | None:
-        """`blk.apply` where `blk` is an instance of a class of the project (`class_of`), or `Block(w).apply`
-        (an instance built there): the method `apply` of that class (or of its bases in its module), with the
+        """`blk.apply` where `blk` is an instance of a class of the project (`class_of`), `Block(w).apply`
+        (an instance built there), or `Block.apply` (read off a class of this module): the method `apply` of that class (or of its bases in its module), with the
         model of the module defining it. None when `blk` is no such instance, the class does not define the
         method as a method, a subclass in its module defines it again, or an attribute of that name is
         assigned in either module (the instance may carry its own)."""
         if isinstance(expr.value, ast.Call):
             found, exact = self._class_named(expr.value.func, scope), True
+        elif self.names_class(expr.value, scope):
+            found, exact = self._class_named(expr.value, scope), True  # `Block.apply`: read off the class
         elif isinstance(expr.value, ast.Name):
             found, exact = self.class_of(expr.value, scope), self.built_here(expr.value, scope)
         else:
@@ -87,25 +89,25 @@ class Instances:
         """`callee` of an attribute: `self.name`, `blk.name` on an instance, `Block.name` on a class."""
         member = self.model.members.self_member(expr, scope)
         if member is not None:
-            # the method the call walk follows (`reach.Reacher`), also when a subclass redefines it
+            # the method the call walk follows (`reach.Reacher`), also when a subclass redefines it; `cls.name`
+            # in a classmethod reads it off the class
             func = member[0]
             if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return None  # a value
-            return func, _bound_parameters(func, True)
+            binding = self.ix.single_binding(expr.value.id, scope)  # type: ignore[attr-defined]
+            method = self.ix.parent.get(id(binding.node)) if binding is not None else None
+            return func, _bound_parameters(func, "classmethod" not in _decorator_names(method))
         bound = self.method_of(expr, scope)
-        if bound is not None:
-            return (bound[1], _bound_parameters(bound[1], True)) if bound[0] is self.model else None
-        if not isinstance(expr.value, ast.Name):
+        if bound is None or bound[0] is not self.model:
             return None
-        binding = self.ix.single_binding(expr.value.id, scope)
-        if binding is None or binding.kind is not BindingKind.CLASS:
-            return None
-        if attribute_assigned(self.ix.source, expr.attr):
-            return None
-        found = self.model.members.member(binding.node, expr.attr)
-        if found is None or not isinstance(found[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return None
-        return found[0], _bound_parameters(found[0], False)
+        return bound[1], _bound_parameters(bound[1], not self.names_class(expr.value, scope))
+
+    def names_class(self, expr: ast.AST, scope: Scope) -> bool:
+        """Whether `expr` is a name bound once, in this module, to a class."""
+        if not isinstance(expr, ast.Name):
+            return False
+        binding = self.ix.single_binding(expr.id, scope)
+        return binding is not None and binding.kind is BindingKind.CLASS
 
     def annotated_overridden(self, expr: ast.Attribute, scope: Scope) -> bool:
         """`block.apply` on a parameter annotated with a class of the project whose method `apply` a subclass
@@ -191,12 +193,18 @@ def _bound_parameters(func: ast.AST, through_instance: bool) -> int:
     """How many leading parameters of method `func` a read binds: a `staticmethod` none, a `classmethod` its
     `cls` (read off the class or an instance), any other method its `self` when read off an instance (read
     off the class it is a plain function)."""
-    names = {d.id for d in getattr(func, "decorator_list", ()) if isinstance(d, ast.Name)}
+    names = _decorator_names(func)
     if "staticmethod" in names:
         return 0
     if "classmethod" in names:
         return 1
     return 1 if through_instance else 0
+
+
+def _decorator_names(func: ast.AST | None) -> set[str]:
+    """The decorators of `func` written as plain names (`staticmethod`, `classmethod`)."""
+    return {d.id for d in getattr(func, "decorator_list", ()) if isinstance(d, ast.Name)}
+
 
 def is_self_param(binding) -> bool:
     """Whether a parameter is the first of a method (`self`, `cls`): calling it is the object's `__call__`."""
