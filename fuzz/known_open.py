@@ -45,14 +45,6 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
               "a NamedSharding) on an Explicit mesh: JAX raises `requires axis_names=... to be a subset of "
               "mesh.axis_names`; SPMD008 reports it when the batch is placed by `jax.device_put` and says nothing "
               "for reshard (literal or computed axis_names alike; seeds 40027, 40164, 40368, 40445)"),
-    KnownOpen("finding:missed:should match the aval mesh",
-              {"mesh_spelling": _EXPLICIT, "spec": ("replicated",), "jit": ("jit_block",)}, 30018,
-              "issue 22 (fuzzer, found with the silence metric; not one of issue 22's new spellings): a shard_map "
-              "body with all-replicated specs closing over a value the spmd vmap batches (`m = x.mean() + 2.0`, "
-              "`s = jnp.exp(w)`) in a `@jax.jit`-decorated function, on an Explicit mesh whose batch is placed on "
-              "the spmd axis: JAX raises `For primitive mul, context mesh ... should match the aval mesh`, which "
-              "SPMD003.md says is reported; without the `@jax.jit` it is (seed 30018 shrunk: jit='jit_block', "
-              "spec='replicated', a batched capture), with it neither a finding nor an SPMD910 record"),
 )
 
 

@@ -45,30 +45,47 @@ class BatchedValues:
 
     def batched_in(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, home: ast.AST | None,
-        through_jit: bool = False, vmap: ast.AST | None = None,
+        vmap: ast.AST | None = None,
     ) -> set[str] | None:
         """The names of function `home` (on the chain from the vmapped `fun`) that hold batched values, or
-        None when the chain cannot be followed to `home` (or passes a function jitted inside the vmap, whose
-        operands are not followed unless `through_jit`: a vmap of a jitted function batches exactly the
-        arguments it batches, so which values are batched carries through; what a capture does under jit does
-        not). `vmap` is the vmap call or decorator: a jit decorator of `fun` stacked above it wraps the vmap and
-        stops nothing (`_jitted`)."""
+        None when the chain cannot be followed to `home`; through jit and staging higher-order functions alike
+        (a vmap of a jitted function batches exactly the arguments it batches): `batched_walk`."""
+        walk = self.batched_walk(fun, in_axes, reached, home, vmap)
+        return walk[0] if walk is not None else None
+
+    def batched_walk(
+        self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, home: ast.AST | None,
+        vmap: ast.AST | None = None,
+    ) -> tuple[set[str], bool] | None:
+        """(the names of function `home`, on the chain from the vmapped `fun`, that hold batched values;
+        whether the way is staged), or None when the chain cannot be followed to `home`.
+
+        Staged: a function jitted inside the vmap (`_jitted`; `vmap` is the vmap call or decorator: a jit
+        decorator of `fun` stacked above it wraps the vmap and stages nothing) or a call of a staging function
+        (`jaxapi.STAGING_NAMES`: jit, checkpoint, the lax loops and conditionals) lies on the chain, so JAX
+        traces the shard_map into a jaxpr before the vmap batches it. What a capture does then depends on the
+        mesh (`analysis.capture.CaptureAnalysis.captures`)."""
         found = self.callee(fun) if fun is not None else None
         if home is None or found is None:
             return None
         start, bound = found
         tainted = self._tainted_params(start, in_axes, bound)
-        current = start
+        current, staged = start, False
         for node in reached.chain_nodes:
-            if current is home or (self._jitted(current, vmap) and not through_jit):
+            if current is home:
                 break
+            staged = staged or self._jitted(current, vmap) or self._staging(node)
             tainted_locals = self._taint_locals(current, tainted)
             current, tainted = self._step(node, tainted_locals)
             if current is None:
                 return None
-        if current is not home or (self._jitted(home, vmap) and not through_jit):
+        if current is not home:
             return None
-        return self._taint_locals(home, tainted)
+        return self._taint_locals(home, tainted), staged or self._jitted(home, vmap)
+
+    def _staging(self, node: ast.AST) -> bool:
+        """A chain step that calls a staging function (`jaxapi.STAGING_NAMES`), or passes a function to one."""
+        return isinstance(node, ast.Call) and self.ix.qualname(node.func, self.ix.scope_at(node)) in jaxapi.STAGING_NAMES
 
     def _jitted(self, func: ast.AST, vmap: ast.AST | None = None) -> bool:
         """True for a function under a jit decorator applied inside the spmd vmap: what it closes over are jit
@@ -98,8 +115,6 @@ class BatchedValues:
             return None, set()
         scope = self.ix.scope_at(call)
         qname = None if isinstance(call.func, ast.Name) else self.ix.qualname(call.func, scope)
-        if qname in jaxapi.JIT_NAMES:
-            return None, set()
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             for arg in call.args:
                 found = self.callee(arg)
@@ -241,7 +256,7 @@ class BatchedValues:
         home = self.ix.enclosing_function(applications[0])
         # A jitted function on the way keeps unbatched operands unbatched (measured: fuzz seed 3811, a psum of
         # an unbatched operand in a shard_map applied by a @jax.jit function runs and matches).
-        batched = self.batched_in(fun, in_axes, reached, home, through_jit=True)
+        batched = self.batched_in(fun, in_axes, reached, home)
         if batched is None:
             return set()
         unbatched = set(params)

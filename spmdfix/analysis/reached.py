@@ -17,7 +17,7 @@ from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.capture import CaptureAnalysis
+from spmdfix.analysis.capture import CaptureAnalysis, batch_placed_on
 from spmdfix.analysis.facts import ReachedFacts, ShardMapFacts
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
@@ -76,7 +76,8 @@ class ReachedAnalysis:
         which the body operands' ranks are followed (`analysis.ranks`)."""
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
-        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers)
+        placed = spmd and batch_placed_on(calls, stripped, sm.mesh)
+        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed)
         if spmd and sm.check_vma is not False and _all_replicated(sm):
             skip = {c.name for c in captures}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
