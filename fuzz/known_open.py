@@ -36,16 +36,7 @@ class KnownOpen:
 
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
-KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    KnownOpen("finding:missed:to be a subset of mesh.axis_names",
-              {"reshard_batch": ("with", "statement", "named"), "axis_names": ("spec_only", "spec_and_spmd")},
-              40027,
-              "issue 22 kinds 6 and 9 (fuzzer, issue 22's grammar): a shard_map whose axis_names names the spmd "
-              "axis while the batch is placed on it by `jax.sharding.reshard` (a bare spec under `jax.set_mesh`, or "
-              "a NamedSharding) on an Explicit mesh: JAX raises `requires axis_names=... to be a subset of "
-              "mesh.axis_names`; SPMD008 reports it when the batch is placed by `jax.device_put` and says nothing "
-              "for reshard (literal or computed axis_names alike; seeds 40027, 40164, 40368, 40445)"),
-)
+KNOWN_OPEN: tuple[KnownOpen, ...] = ()
 
 
 def known_entry(violation: Violation, features: dict) -> KnownOpen | None:
