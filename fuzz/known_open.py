@@ -36,33 +36,7 @@ class KnownOpen:
 
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
-KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    KnownOpen("finding:missed:to be a subset of mesh.axis_names",
-              {"reshard_batch": ("with", "statement", "named"), "axis_names": ("spec_only", "spec_and_spmd")},
-              40027,
-              "issue 22 kinds 6 and 9 (fuzzer, issue 22's grammar): a shard_map whose axis_names names the spmd "
-              "axis while the batch is placed on it by `jax.sharding.reshard` (a bare spec under `jax.set_mesh`, or "
-              "a NamedSharding) on an Explicit mesh: JAX raises `requires axis_names=... to be a subset of "
-              "mesh.axis_names`; SPMD008 reports it when the batch is placed by `jax.device_put` and says nothing "
-              "for reshard (literal or computed axis_names alike; seeds 40027, 40164, 40368, 40445)"),
-    KnownOpen("finding:missed:*",
-              {"instance": tuple(v for v in gen.FEATURES["instance"] if v != "none"),
-               "extra": ("capture_batched", "capture_derived")}, 40101,
-              "issue 22 kind 1 (fuzzer, issue 22's grammar): a shard_map body in a method of a local instance "
-              "(`jax.vmap(blk.apply, ...)`, `jax.vmap(layer, ...)` with `__call__`) closing over a value the spmd "
-              "vmap batches (a mapped argument `w`, or `m = x.mean()`): no SPMD003, where the same body in a "
-              "function is reported. Only the missed finding is listed here: with a collision the same gap makes "
-              "rename/add-axis safe fixes that fail (seed 4: safe-fix:add-axis:clean-but-fails), which no entry "
-              "excuses"),
-    KnownOpen("finding:missed:should match the aval mesh",
-              {"mesh_spelling": _EXPLICIT, "spec": ("replicated",), "jit": ("jit_block",)}, 30018,
-              "issue 22 (fuzzer, found with the silence metric; not one of issue 22's new spellings): a shard_map "
-              "body with all-replicated specs closing over a value the spmd vmap batches (`m = x.mean() + 2.0`, "
-              "`s = jnp.exp(w)`) in a `@jax.jit`-decorated function, on an Explicit mesh whose batch is placed on "
-              "the spmd axis: JAX raises `For primitive mul, context mesh ... should match the aval mesh`, which "
-              "SPMD003.md says is reported; without the `@jax.jit` it is (seed 30018 shrunk: jit='jit_block', "
-              "spec='replicated', a batched capture), with it neither a finding nor an SPMD910 record"),
-)
+KNOWN_OPEN: tuple[KnownOpen, ...] = ()
 
 
 def known_entry(violation: Violation, features: dict) -> KnownOpen | None:

@@ -229,6 +229,24 @@ HIGHER_ORDER_NAMES = WRAPPER_NAMES | VMAP_NAMES | frozenset(
 # safety/measurements/lax_map_and_smap_infer.py). With `batch_size=None` it is a scan and runs.
 BATCHED_MAP_NAMES = frozenset({"jax.lax.map"})
 
+# Functions that trace the function they are given into a jaxpr before an enclosing vmap batches it: a shard_map
+# body reached through one closes over a batched value without failing on an Auto mesh (measured on jax 0.10.2,
+# eager and under jit, check_vma True and False: safety/measurements/capture_under_staging_hof.py); on an
+# Explicit mesh with the batch placed on the spmd axis the capture does what it does without them.
+STAGING_NAMES = JIT_NAMES | frozenset(
+    {
+        "jax.checkpoint",
+        "jax.remat",
+        "jax.ad_checkpoint.checkpoint",
+        "jax.lax.scan",
+        "jax.lax.map",
+        "jax.lax.cond",
+        "jax.lax.switch",
+        "jax.lax.fori_loop",
+        "jax.lax.while_loop",
+    }
+)
+
 WITH_SHARDING_CONSTRAINT_NAMES = frozenset(
     {"jax.lax.with_sharding_constraint", "jax.experimental.pjit.with_sharding_constraint"}
 )

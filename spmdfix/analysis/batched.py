@@ -17,6 +17,8 @@ import ast
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
+from spmdfix.analysis.instances import Instances
+from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.static import dynamic_names
 
@@ -30,6 +32,12 @@ class BatchedValues:
 
     def __init__(self, model: ModuleModel) -> None:
         self.ix = model.ix
+        self.instances = Instances(model, LostPlaces(model))
+
+    def callee(self, expr: ast.AST) -> tuple[ast.AST, int] | None:
+        """The function calling `expr` runs, with how many leading parameters the call does not pass (`self`
+        of a method read off an instance, an instance's `__call__`): `instances.Instances.callee`."""
+        return self.instances.callee(expr, self.ix.scope_at(expr))
 
     def _qualname(self, expr: ast.expr) -> str | None:
         """The qualified name `expr` resolves to where it is written (static reads such as `jnp.shape`)."""
@@ -37,29 +45,47 @@ class BatchedValues:
 
     def batched_in(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, home: ast.AST | None,
-        through_jit: bool = False, vmap: ast.AST | None = None,
+        vmap: ast.AST | None = None,
     ) -> set[str] | None:
         """The names of function `home` (on the chain from the vmapped `fun`) that hold batched values, or
-        None when the chain cannot be followed to `home` (or passes a function jitted inside the vmap, whose
-        operands are not followed unless `through_jit`: a vmap of a jitted function batches exactly the
-        arguments it batches, so which values are batched carries through; what a capture does under jit does
-        not). `vmap` is the vmap call or decorator: a jit decorator of `fun` stacked above it wraps the vmap and
-        stops nothing (`_jitted`)."""
-        start = self.ix.function_of(fun)
-        if home is None or start is None:
+        None when the chain cannot be followed to `home`; through jit and staging higher-order functions alike
+        (a vmap of a jitted function batches exactly the arguments it batches): `batched_walk`."""
+        walk = self.batched_walk(fun, in_axes, reached, home, vmap)
+        return walk[0] if walk is not None else None
+
+    def batched_walk(
+        self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, home: ast.AST | None,
+        vmap: ast.AST | None = None,
+    ) -> tuple[set[str], bool] | None:
+        """(the names of function `home`, on the chain from the vmapped `fun`, that hold batched values;
+        whether the way is staged), or None when the chain cannot be followed to `home`.
+
+        Staged: a function jitted inside the vmap (`_jitted`; `vmap` is the vmap call or decorator: a jit
+        decorator of `fun` stacked above it wraps the vmap and stages nothing) or a call of a staging function
+        (`jaxapi.STAGING_NAMES`: jit, checkpoint, the lax loops and conditionals) lies on the chain, so JAX
+        traces the shard_map into a jaxpr before the vmap batches it. What a capture does then depends on the
+        mesh (`analysis.capture.CaptureAnalysis.captures`)."""
+        found = self.callee(fun) if fun is not None else None
+        if home is None or found is None:
             return None
-        tainted = self._tainted_params(start, in_axes)
-        current = start
+        start, bound = found
+        tainted = self._tainted_params(start, in_axes, bound)
+        current, staged = start, False
         for node in reached.chain_nodes:
-            if current is home or (self._jitted(current, vmap) and not through_jit):
+            if current is home:
                 break
+            staged = staged or self._jitted(current, vmap) or self._staging(node)
             tainted_locals = self._taint_locals(current, tainted)
             current, tainted = self._step(node, tainted_locals)
             if current is None:
                 return None
-        if current is not home or (self._jitted(home, vmap) and not through_jit):
+        if current is not home:
             return None
-        return self._taint_locals(home, tainted)
+        return self._taint_locals(home, tainted), staged or self._jitted(home, vmap)
+
+    def _staging(self, node: ast.AST) -> bool:
+        """A chain step that calls a staging function (`jaxapi.STAGING_NAMES`), or passes a function to one."""
+        return isinstance(node, ast.Call) and self.ix.qualname(node.func, self.ix.scope_at(node)) in jaxapi.STAGING_NAMES
 
     def _jitted(self, func: ast.AST, vmap: ast.AST | None = None) -> bool:
         """True for a function under a jit decorator applied inside the spmd vmap: what it closes over are jit
@@ -70,8 +96,11 @@ class BatchedValues:
         safety/measurements/capture_jit_above_vmap.py; golden/lift-captures/jit_above_vmap_decorator)."""
         return self.ix.decorator_in(func, jaxapi.JIT_NAMES, below=vmap) is not None
 
-    def _tainted_params(self, func: ast.AST, in_axes: ast.AST | None) -> set[str]:
-        names = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+    def _tainted_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> set[str]:
+        """The parameters of the vmapped `func` the vmap batches: each positional one whose `in_axes` entry is
+        not None, past the `bound` leading ones the vmapped callable binds (`self`: `in_axes` lines up with the
+        arguments the vmap passes)."""
+        names = [a.arg for a in [*func.args.posonlyargs, *func.args.args]][bound:]
         if isinstance(in_axes, ast.Constant) and in_axes.value is None:
             return set()
         if isinstance(in_axes, (ast.Tuple, ast.List)) and len(in_axes.elts) == len(names):
@@ -85,24 +114,24 @@ class BatchedValues:
         if not isinstance(call, ast.Call):
             return None, set()
         scope = self.ix.scope_at(call)
-        if isinstance(call.func, ast.Name):
-            callee = self.ix.function_of(call.func)
-            if callee is None:
-                return None, set()
-            params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
-            hit = {p for p, arg in zip(params, call.args) if mentions(arg, tainted, self.ix.parent, self._qualname)}
-            hit |= {kw.arg for kw in call.keywords if kw.arg and mentions(kw.value, tainted, self.ix.parent, self._qualname)}
-            return callee, hit
-        qname = self.ix.qualname(call.func, scope)
-        if qname in jaxapi.JIT_NAMES:
-            return None, set()
+        qname = None if isinstance(call.func, ast.Name) else self.ix.qualname(call.func, scope)
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             for arg in call.args:
-                callee = self.ix.function_of(arg)
-                if callee is not None:
-                    every = {a.arg for a in [*callee.args.posonlyargs, *callee.args.args, *callee.args.kwonlyargs]}
-                    return callee, every
-        return None, set()
+                found = self.callee(arg)
+                if found is not None:
+                    callee, bound = found
+                    every = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]][bound:]
+                    return callee, {*every, *(a.arg for a in callee.args.kwonlyargs)}
+            return None, set()
+        # a function by its name, a method (`self.block(x)`, `blk.apply(x)`), an instance's `__call__`
+        found = self.callee(call.func)
+        if found is None:
+            return None, set()
+        callee, bound = found
+        params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]][bound:]
+        hit = {p for p, arg in zip(params, call.args) if mentions(arg, tainted, self.ix.parent, self._qualname)}
+        hit |= {kw.arg for kw in call.keywords if kw.arg and mentions(kw.value, tainted, self.ix.parent, self._qualname)}
+        return callee, hit
 
     def _own_assignments(self, func: ast.AST) -> list[ast.AST]:
         """The assignments (`=`, annotated, augmented, `:=`) of `func` itself, not of functions nested in it."""
@@ -134,33 +163,35 @@ class BatchedValues:
                             changed = True
         return result
 
-    def plain_hops(self, start: ast.AST | None, home: ast.AST | None, reached: ReachedSite):
-        """[(caller, call, callee), ...] from the vmapped function `start` to `home` when every step of the
-        chain is a plain call of a function by its name; [] when `start` is `home`; None otherwise."""
+    def plain_hops(self, fun: ast.AST | None, home: ast.AST | None, reached: ReachedSite):
+        """(bound, [(caller, call, callee, bound), ...]) from the vmapped callable `fun` to `home` when every
+        step of the chain is a plain call of a function or method (`callee`: `bound` leading parameters the
+        read binds, `self`); the list is empty when `fun` runs `home`; None otherwise."""
+        start = self.callee(fun) if fun is not None else None
         if start is None or home is None:
             return None
-        hops, current = [], start
+        hops, current = [], start[0]
         for node in reached.chain_nodes:
             if current is home:
                 break
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            found = self.callee(node.func) if isinstance(node, ast.Call) else None  # not a wrapper or a library's
+            if found is None:
                 return None
-            callee = self.ix.function_of(node.func)
-            if callee is None:
-                return None
-            hops.append((current, node, callee))
-            current = callee
-        return hops if current is home else None
+            hops.append((current, node, *found))
+            current = found[0]
+        return (start[1], hops) if current is home else None
 
     def sources_through(self, hops, home: ast.AST, name: str) -> tuple[int, ...] | None:
-        """The positional parameters of the vmapped function that local `name` of `home` comes from, back
-        through plain positional calls (`hops`); None when any step is not known."""
+        """The positional arguments of the vmap's call that local `name` of `home` comes from, back through
+        plain positional calls (`hops`, from `plain_hops`), by index; None when any step is not known. A bound
+        `self` is the instance, not a value of the call: it is left out."""
+        start_bound, steps = hops
         indices = self._param_sources(home, name)
-        for caller, call, callee in reversed(hops):
+        for caller, call, callee, bound in reversed(steps):
             if indices is None or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
                 return None
             found: set[int] = set()
-            for i in indices:
+            for i in (i - bound for i in indices if i >= bound):
                 if i >= len(call.args):
                     return None  # a default: not a value of the vmap's call
                 names = [n.id for n in ast.walk(call.args[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
@@ -170,7 +201,9 @@ class BatchedValues:
                         return None
                     found |= set(sources)
             indices = tuple(sorted(found)) if found else None
-        return indices
+        if indices is None:
+            return None
+        return tuple(i - start_bound for i in indices if i >= start_bound) or None
 
     def _param_sources(self, func: ast.AST, name: str) -> tuple[int, ...] | None:
         """The positional parameters of `func` that local `name` is (or is assigned from, to a fixed point),
@@ -223,7 +256,7 @@ class BatchedValues:
         home = self.ix.enclosing_function(applications[0])
         # A jitted function on the way keeps unbatched operands unbatched (measured: fuzz seed 3811, a psum of
         # an unbatched operand in a shard_map applied by a @jax.jit function runs and matches).
-        batched = self.batched_in(fun, in_axes, reached, home, through_jit=True)
+        batched = self.batched_in(fun, in_axes, reached, home)
         if batched is None:
             return set()
         unbatched = set(params)

@@ -30,6 +30,8 @@ from spmdfix.analysis.static import in_static_context
 from spmdfix.model import Span
 
 if TYPE_CHECKING:
+    from spmdfix.analysis.facts import VmapCalls
+    from spmdfix.analysis.values import MeshInfo
     from spmdfix.analysis.reach import ReachedSite
 
 _ARRAY_MODULES = frozenset({"numpy", "jax.numpy"})
@@ -65,19 +67,30 @@ class CaptureAnalysis:
 
     def captures(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None,
-        vmap: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (),
+        vmap: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (), mesh: MeshInfo | None = None,
+        placed: bool = False,
     ) -> tuple[Capture, ...]:
         """Batched values `body` closes over, when the vmapped function `fun` reaches it via `reached`; `vmap`
         is the vmap call or decorator (a jit decorator of `fun` stacked above it is outside the vmap). A value
         bound to the body by a parameter default (`lambda b, s=s: b * s`) or by `functools.partial` among
         `wrappers` (`partial(body, s=s)`, the wrapper calls `shard_maps.unwrap_body` met) counts as closed
-        over: JAX fails on it as on a closure (measured: safety/measurements/capture_default_partial.py)."""
+        over: JAX fails on it as on a closure (measured: safety/measurements/capture_default_partial.py).
+
+        None when the way from the vmap is staged (`batched.BatchedValues.batched_walk`: a jit, checkpoint or
+        lax loop or conditional on it) and the shard_map's `mesh` is known to have only Auto axes: JAX then
+        traces the body into a jaxpr, where what it closes over becomes an operand, and the capture runs and
+        matches, eager and under jit, check_vma True and False (measured on jax 0.10.2:
+        safety/measurements/capture_under_staging_hof.py; fuzz seed 70093, `jax.lax.map(block, x)`). On a mesh
+        of Explicit axes with the batch `placed` on the spmd axes by every call (all followed) the capture does
+        what it does unstaged (the same measurement; fuzz seed 30018: all-replicated specs fail with `context
+        mesh ... should match the aval mesh`); with the batch not placed it runs under all-replicated specs,
+        so a placement not proven keeps the capture out. A mesh of mixed or unknown axis types keeps it."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return ()
         if self.jit_wrapped(reached.site.node, body):
             return ()
         home = self.ix.enclosing_function(body)
-        batched = self.batched.batched_in(fun, in_axes, reached, home, vmap=vmap)
+        batched = self._batched(fun, in_axes, reached, home, vmap, mesh, placed)
         found: tuple[Capture, ...] = ()
         if batched is not None:
             found = self._free_uses(body, home, batched)
@@ -88,17 +101,30 @@ class CaptureAnalysis:
             if qname not in jaxapi.PARTIAL_NAMES:
                 continue
             where = self.ix.enclosing_function(call)
-            values = batched if where is home else self.batched.batched_in(fun, in_axes, reached, where, vmap=vmap)
+            values = batched if where is home else self._batched(fun, in_axes, reached, where, vmap, mesh, placed)
             if values is not None:
                 exprs = [*call.args[1:], *(k.value for k in call.keywords)]
                 found += self._bound_uses(body, None, exprs, where, values, {c.name for c in found})
         if not found:
             return ()
         found = tuple(sorted(found, key=lambda c: c.use.start))
-        hops = self.batched.plain_hops(self.ix.function_of(fun), home, reached)
+        hops = self.batched.plain_hops(fun, home, reached)
         if hops is not None:
             found = tuple(replace(c, params=self.batched.sources_through(hops, home, c.name)) for c in found)
         return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found)
+
+    def _batched(
+        self, fun, in_axes, reached: ReachedSite, home, vmap, mesh: MeshInfo | None, placed: bool
+    ) -> set[str] | None:
+        """The batched names of `home` whose capture fails (`captures`): none when the way is staged on a mesh
+        of Auto axes only, or of Explicit axes with the batch not proven `placed` on the spmd axes."""
+        walk = self.batched.batched_walk(fun, in_axes, reached, home, vmap)
+        if walk is None:
+            return None
+        types = mesh.axis_types if mesh is not None else AxisType.UNKNOWN
+        if walk[1] and (types is AxisType.AUTO or (types is AxisType.EXPLICIT and not placed)):
+            return None
+        return walk[0]
 
     def _reduced_local(self, home: ast.AST, name: str) -> bool:
         """Local `name` of `home` is bound once, to a full reduction to a scalar (`_scalar_value`)."""
@@ -303,3 +329,12 @@ class CaptureAnalysis:
         if name.endswith("_like"):
             return bool(expr.args) and self._array_value(expr.args[0], scope, follow.deeper())
         return True
+
+
+def batch_placed_on(calls: VmapCalls | None, spmd: set[str], mesh: MeshInfo | None) -> bool:
+    """Every call of the vmap (all followed) places the batch dimension of every mapped argument on exactly the
+    `spmd` axes of the shard_map's `mesh` (`facts.VmapCall.batch_axes`, `batch_mesh`)."""
+    return (
+        mesh is not None and bool(spmd) and calls is not None and calls.complete
+        and all(c.batch_axes is not None and set(c.batch_axes) == spmd and c.batch_mesh == mesh.span for c in calls.calls)
+    )

@@ -32,14 +32,19 @@ class Instances:
         return self.ix.qualname(expr, scope)
 
     def method_of(self, expr: ast.Attribute, scope: Scope) -> tuple[ModuleModel, ast.AST] | None:
-        """`blk.apply` where `blk` is an instance of a class of the project (`class_of`): the method
-        `apply` of that class (or of its bases in its module), with the model of the module defining it. None
-        when `blk` is no such instance, the class does not define the method as a method, a subclass in its
-        module defines it again, or an attribute of that name is assigned in either module (the instance may
-        carry its own)."""
-        if not isinstance(expr.value, ast.Name):
+        """`blk.apply` where `blk` is an instance of a class of the project (`class_of`), `Block(w).apply`
+        (an instance built there), or `Block.apply` (read off a class of this module): the method `apply` of that class (or of its bases in its module), with the
+        model of the module defining it. None when `blk` is no such instance, the class does not define the
+        method as a method, a subclass in its module defines it again, or an attribute of that name is
+        assigned in either module (the instance may carry its own)."""
+        if isinstance(expr.value, ast.Call):
+            found, exact = self._class_named(expr.value.func, scope), True
+        elif self.names_class(expr.value, scope):
+            found, exact = self._class_named(expr.value, scope), True  # `Block.apply`: read off the class
+        elif isinstance(expr.value, ast.Name):
+            found, exact = self.class_of(expr.value, scope), self.built_here(expr.value, scope)
+        else:
             return None
-        found = self.class_of(expr.value, scope)
         if found is None:
             return None
         owner, cls = found
@@ -48,9 +53,61 @@ class Instances:
         member = owner.members.member(cls, expr.attr)
         if member is None or not isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
-        if owner.members.overridden(cls, expr.attr) and not self.built_here(expr.value, scope):
+        if owner.members.overridden(cls, expr.attr) and not exact:
             return None  # an annotated parameter: an instance of a subclass may come, with its own method
         return owner, member[0]
+
+    def callee(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, int] | None:
+        """The function of this module that calling `expr` runs, with how many of its leading parameters the
+        call does not pass (the `self` or `cls` the reading binds): a function or a name bound to one (0);
+        `blk.apply` on an instance of a class of this module (`method_of`) and `self.name` in a method
+        (`members.ClassMembers.self_member`) (1, or 0 for a `staticmethod`); `Block.apply` read off the class
+        (0, or 1 for a `classmethod`); an instance (`layer` with `layer = Layer()`, `Layer()`, or a parameter
+        annotated with the class), whose `__call__` runs (1). `jax.vmap`'s `in_axes` and a call's arguments
+        line up with the parameters after those. None for anything else: a method another module defines, a
+        value, an annotated instance whose method a subclass redefines (the caller then follows nothing)."""
+        func = self.ix.function_of(expr)
+        if func is not None:
+            return func, 0
+        if isinstance(expr, ast.Attribute):
+            return self._method_read(expr, scope)
+        cls = None
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+            bound = self.ix.single_binding(expr.func.id, scope)
+            cls = bound.node if bound is not None and bound.kind is BindingKind.CLASS else None
+        elif isinstance(expr, ast.Name):
+            found = self.class_of(expr, scope)
+            if found is not None and found[0] is self.model:
+                overridden = self.model.members.overridden(found[1], "__call__")
+                cls = found[1] if self.built_here(expr, scope) or not overridden else None
+        member = self.model.members.member(cls, "__call__") if cls is not None else None
+        if member is None or not isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        return member[0], _bound_parameters(member[0], True)
+
+    def _method_read(self, expr: ast.Attribute, scope: Scope) -> tuple[ast.AST, int] | None:
+        """`callee` of an attribute: `self.name`, `blk.name` on an instance, `Block.name` on a class."""
+        member = self.model.members.self_member(expr, scope)
+        if member is not None:
+            # the method the call walk follows (`reach.Reacher`), also when a subclass redefines it; `cls.name`
+            # in a classmethod reads it off the class
+            func = member[0]
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return None  # a value
+            binding = self.ix.single_binding(expr.value.id, scope)  # type: ignore[attr-defined]
+            method = self.ix.parent.get(id(binding.node)) if binding is not None else None
+            return func, _bound_parameters(func, "classmethod" not in _decorator_names(method))
+        bound = self.method_of(expr, scope)
+        if bound is None or bound[0] is not self.model:
+            return None
+        return bound[1], _bound_parameters(bound[1], not self.names_class(expr.value, scope))
+
+    def names_class(self, expr: ast.AST, scope: Scope) -> bool:
+        """Whether `expr` is a name bound once, in this module, to a class."""
+        if not isinstance(expr, ast.Name):
+            return False
+        binding = self.ix.single_binding(expr.id, scope)
+        return binding is not None and binding.kind is BindingKind.CLASS
 
     def annotated_overridden(self, expr: ast.Attribute, scope: Scope) -> bool:
         """`block.apply` on a parameter annotated with a class of the project whose method `apply` a subclass
@@ -84,22 +141,24 @@ class Instances:
                 return None  # a string annotation: not read
         else:
             return None
-        found: tuple[ModuleModel, ast.ClassDef] | None = None
+        found = self._class_named(named, where)
+        if found is not None and binding.kind is BindingKind.PARAM and interface(found[0], found[1]):
+            return None  # an annotation naming a Protocol or an abstract class: any implementation may come
+        return found
+
+    def _class_named(self, named: ast.AST, where: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
+        """The class of the project the expression `named` (read in `where`) is, with the model of its module."""
         if isinstance(named, ast.Name):
             bound = self.ix.single_binding(named.id, where)
             if bound is not None and bound.kind is BindingKind.CLASS:
-                found = self.model, bound.node  # type: ignore[assignment]
-        if found is None:
-            qname = self.qualname(named, where)
-            if not self.lost.follows(qname):
-                return None
-            far = self.project.binding(qname)  # type: ignore[union-attr]
-            if far is None or far[1].kind is not BindingKind.CLASS:
-                return None
-            found = far[0], far[1].node  # type: ignore[assignment]
-        if binding.kind is BindingKind.PARAM and interface(found[0], found[1]):
-            return None  # an annotation naming a Protocol or an abstract class: any implementation may come
-        return found
+                return self.model, bound.node  # type: ignore[return-value]
+        qname = self.qualname(named, where)
+        if not self.lost.follows(qname):
+            return None
+        far = self.project.binding(qname)  # type: ignore[union-attr]
+        if far is None or far[1].kind is not BindingKind.CLASS:
+            return None
+        return far[0], far[1].node  # type: ignore[return-value]
 
 
 _INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
@@ -128,6 +187,23 @@ def attribute_assigned(source: str, name: str) -> bool:
     """Whether `.name = ...` (or an augmented assignment) appears in the text: an instance may then carry an
     attribute `name` of its own, which its class's method does not tell."""
     return attribute_writes(source, name) > 0
+
+
+def _bound_parameters(func: ast.AST, through_instance: bool) -> int:
+    """How many leading parameters of method `func` a read binds: a `staticmethod` none, a `classmethod` its
+    `cls` (read off the class or an instance), any other method its `self` when read off an instance (read
+    off the class it is a plain function)."""
+    names = _decorator_names(func)
+    if "staticmethod" in names:
+        return 0
+    if "classmethod" in names:
+        return 1
+    return 1 if through_instance else 0
+
+
+def _decorator_names(func: ast.AST | None) -> set[str]:
+    """The decorators of `func` written as plain names (`staticmethod`, `classmethod`)."""
+    return {d.id for d in getattr(func, "decorator_list", ()) if isinstance(d, ast.Name)}
 
 
 def is_self_param(binding) -> bool:

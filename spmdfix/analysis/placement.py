@@ -195,7 +195,7 @@ class PlacementAnalysis:
             # A bare spec (`reshard(x, P('S', None))`, `device_put(x, P('S', None))`) places on the context
             # mesh: the `jax.set_mesh(mesh)` installed around or before the placement (measured to fail like
             # the NamedSharding form: safety/measurements/reshard_placement_plain_vmap.py).
-            context = self._context_mesh(value)
+            context = self.context_mesh(value)
             if context is None:
                 what = (
                     f"the mesh the spec `{self.ev.text(sharding)}` places the input on is not known: no "
@@ -226,7 +226,7 @@ class PlacementAnalysis:
         placement = Placement(self.ev.span(value), tree.specs[0], callee, shared, mesh)
         return entries[0].value or AxisNames((), entries[0].span, False, False), placement
 
-    def _context_mesh(self, place: ast.Call) -> tuple[ast.AST, object] | None:
+    def context_mesh(self, place: ast.Call) -> tuple[ast.AST, object] | None:
         """The mesh expression (and its scope) a `jax.set_mesh(m)` installs where `place` runs: a `with
         jax.set_mesh(m):` around it, else the last `jax.set_mesh(m)` statement (or `x = jax.set_mesh(m)`)
         before it in the same function (or at module level when `place` is there). None when neither is

@@ -17,7 +17,7 @@ from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.capture import CaptureAnalysis
+from spmdfix.analysis.capture import CaptureAnalysis, batch_placed_on
 from spmdfix.analysis.facts import ReachedFacts, ShardMapFacts
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
@@ -76,7 +76,8 @@ class ReachedAnalysis:
         which the body operands' ranks are followed (`analysis.ranks`)."""
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
-        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers)
+        placed = spmd and batch_placed_on(calls, stripped, sm.mesh)
+        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed)
         if spmd and sm.check_vma is not False and _all_replicated(sm):
             skip = {c.name for c in captures}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
@@ -123,8 +124,8 @@ class ReachedAnalysis:
         return isinstance(node, ast.Call) and self.ix.qualname(node.func, self.ix.scope_at(node)) in jaxapi.BATCHED_MAP_NAMES
 
     def _inner_mapped(self, reached: ReachedSite, vmap: VmapSite) -> tuple[int, ...]:
-        """Positions of the vmapped function's parameters that the first `jax.vmap` on the way maps along
-        axis 0, when that vmap is applied in the vmapped function (`jax.vmap(g[, in_axes])(x, ...)`) to its
+        """Positions of the vmapped function's parameters (past a bound `self`: the vmap's arguments) that the
+        first `jax.vmap` on the way maps along axis 0, when that vmap is applied in the vmapped function (`jax.vmap(g[, in_axes])(x, ...)`) to its
         parameters as they are (each a parameter name bound once); () otherwise."""
         if not reached.vmaps or vmap.fun is None:
             return ()
@@ -134,14 +135,13 @@ class ReachedAnalysis:
             return ()
         if self.ix.qualname(inner.func, self.ix.scope_at(inner)) not in jaxapi.VMAP_NAMES:
             return ()
-        fun = self.ix.function_of(vmap.fun)
-        if not isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return ()
-        if self.ix.enclosing_function(application) is not fun:
+        found = self.batched.callee(vmap.fun)  # a function, or a method past its bound `self`
+        if found is None or self.ix.enclosing_function(application) is not found[0]:
             return ()
         if any(isinstance(a, ast.Starred) for a in application.args) or application.keywords:
             return ()
-        params = [a.arg for a in [*fun.args.posonlyargs, *fun.args.args]]
+        fun, bound = found
+        params = [a.arg for a in [*fun.args.posonlyargs, *fun.args.args]][bound:]
         in_axes = argument(inner, 1, "in_axes")
         scope = self.ix.scope_at(application)
         out = []

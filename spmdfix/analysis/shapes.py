@@ -57,6 +57,9 @@ class StaticShapes:
         bindings = scope.bindings.get(name.id, [])
         if not bindings or any(b.kind is not BindingKind.ASSIGN for b in bindings):
             return None
+        inner = self._inner_block_value(name, bindings)
+        if inner is not None:
+            return inner
         stmt, block = self._statement_in_block(name)
         if block is None:
             return None
@@ -70,6 +73,32 @@ class StaticShapes:
             if i < position[id(stmt)] and (best is None or i > best[0]):
                 best = (i, b.node)
         return best[1] if best is not None else None
+
+    def _inner_block_value(self, name: ast.Name, bindings) -> ast.AST | None:
+        """The value of `name` at a use inside a compound statement (`with`, `try`, `if`, a loop) when the last
+        assignment before the use is a plain `=` in the same statement list and no other assignment of the name
+        is written between the two: that value reaches the use whatever ran before the block (fuzz seed 30018:
+        `xs = jax.sharding.reshard(xs, P('x', None))` in a `try:` after `jax.set_mesh(mesh)`)."""
+        child: ast.AST = name
+        for anc in self.ix.ancestors(name):
+            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)):
+                return None  # the function's own body: `_straight_line_value`'s case
+            block = next((b for f in ("body", "orelse", "finalbody")
+                          if isinstance(b := getattr(anc, f, None), list) and child in b), None)
+            if block is None:
+                child = anc
+                continue
+            where = block.index(child)
+            before = [b.node for b in bindings
+                      if isinstance(a := self.ix.parent.get(id(b.node)), ast.Assign) and a in block[:where]]
+            if not before:
+                return None
+            last = self.ix.parent.get(id(max(before, key=lambda n: (n.lineno, n.col_offset))))
+            use = (name.lineno, name.col_offset)
+            between = any((last.lineno, last.col_offset) < (b.node.lineno, b.node.col_offset) < use
+                          and self.ix.parent.get(id(b.node)) is not last for b in bindings)
+            return None if between else last.value
+        return None
 
     def _statement_in_block(self, node: ast.AST) -> tuple[ast.AST | None, list | None]:
         """The statement of its function's (or the module's) own body that holds `node`, and that body. A use

@@ -27,6 +27,7 @@ from spmdfix.analysis.follow import VMAP_CALLS, Follow
 from spmdfix.analysis.kinds import BatchPlacement
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread_message
@@ -44,6 +45,7 @@ class VmapCallAnalysis:
         self.ev = model.ev
         self.uses = model.uses
         self.shapes = shapes
+        self.placements = PlacementAnalysis(model)
 
     def calls(self, site: ast.AST, fun: ast.AST | None, in_axes: ast.AST | None) -> VmapCalls:
         """The calls of the vmap at `site`: a `jax.vmap(...)` call (or `partial(jax.vmap, ...)(f)`), or a
@@ -205,12 +207,11 @@ class VmapCallAnalysis:
         """The mesh axes a mapped argument's batch dimension (`axis`) is placed on by
         `jax.device_put(x, NamedSharding(mesh, P(...)))`, and the span of that resolved mesh; (None, None) when
         it is not placed on axes there or any part is not resolved."""
-        found = self._named_sharding(arg, scope)
+        found = self._sharding(arg, scope)
         if found is None:
             return None, None
-        named, scope = found
-        mesh_expr, spec_expr = argument(named, 0, "mesh"), argument(named, 1, "spec")
-        mesh = resolve_mesh(self.ev, mesh_expr, scope) if mesh_expr is not None else None
+        mesh_expr, mesh_scope, spec_expr, scope = found
+        mesh = resolve_mesh(self.ev, mesh_expr, mesh_scope) if mesh_expr is not None else None
         tree = spec_tree(self.ev, spec_expr, scope) if spec_expr is not None else None
         if mesh is None or tree is None or tree.unresolved or len(tree.specs) != 1:
             return None, None
@@ -219,31 +220,46 @@ class VmapCallAnalysis:
             return None, None
         return entries[axis].value.names, mesh.span
 
-    def _named_sharding(self, arg: ast.AST, scope: Scope) -> tuple[ast.Call, Scope] | None:
-        """The `NamedSharding(...)` call of `jax.device_put(x, NamedSharding(...))` that produces `arg`."""
+    def _sharding(
+        self, arg: ast.AST, scope: Scope, unread: list[tuple[Span, str]] | None = None
+    ) -> tuple[ast.AST | None, Scope, ast.AST | None, Scope] | None:
+        """(the mesh expression, its scope, the spec expression, its scope) of the placement that produces
+        `arg`: `jax.device_put(x, NamedSharding(mesh, spec))` or `jax.sharding.reshard(x, NamedSharding(mesh,
+        spec))`, or either with a bare spec (`reshard(x, P('x', None))`), which places on the mesh a
+        `jax.set_mesh` installs around or before it (`placement.PlacementAnalysis.context_mesh`; measured to
+        place as the NamedSharding form does: safety/measurements/reshard_placement_plain_vmap.py). None for
+        anything else; a sharding that is a name spmdfix cannot resolve (not a device or `x.sharding`, which
+        hold no spec to read) adds the expression and why to `unread` when given."""
         resolved = self.shapes.resolve(arg, scope)
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return None
         call, scope = resolved
-        if self.ix.qualname(call.func, scope) != "jax.device_put":
+        placer = self.ix.qualname(call.func, scope)
+        if placer not in jaxapi.DEVICE_PUT_NAMES and placer not in jaxapi.RESHARD_NAMES:
             return None
-        sharding = argument(call, 1, "device")
+        sharding = argument(call, 1, "device" if placer in jaxapi.DEVICE_PUT_NAMES else "out_shardings")
         found = self.shapes.resolve(sharding, scope) if sharding is not None else None
         if found is None or not isinstance(found[0], ast.Call):
+            if unread is not None and sharding is not None and found is None:
+                unread.append((self.ev.span(sharding), unread_message(self.ev, "the input's sharding", sharding, scope)))
             return None
-        if self.ix.qualname(found[0].func, found[1]) not in jaxapi.NAMED_SHARDING_NAMES:
-            return None
-        return found
+        named, inner = found
+        qname = self.ix.qualname(named.func, inner)
+        if qname in jaxapi.NAMED_SHARDING_NAMES:
+            return argument(named, 0, "mesh"), inner, argument(named, 1, "spec"), inner
+        context = self.placements.context_mesh(call) if qname in jaxapi.PARTITION_SPEC_NAMES else None
+        return (context[0], context[1], sharding, scope) if context is not None else None
 
-    def _placement_entries(self, arg: ast.AST, scope: Scope):
-        """The entries of the one spec of `arg`'s placement (`jax.device_put(x, NamedSharding(mesh, P(...)))`),
-        or None when it is not placed that way or the spec is not resolved."""
-        found = self._named_sharding(arg, scope)
-        if found is None:
+    def _placement_entries(self, arg: ast.AST, scope: Scope, unread: list[tuple[Span, str]] | None = None):
+        """The entries of the one spec of `arg`'s placement (`_sharding`), or None when it is not placed that
+        way or the spec is not resolved (then, when `unread` is given, the expression and why are added)."""
+        found = self._sharding(arg, scope, unread)
+        if found is None or found[2] is None:
             return None
-        named, scope = found
-        tree = spec_tree(self.ev, argument(named, 1, "spec"), scope)
+        tree = spec_tree(self.ev, found[2], found[3])
         if tree.unresolved or len(tree.specs) != 1:
+            if unread is not None:
+                unread.extend(tree.lost[:1])
             return None
         return tree.specs[0].entries
 
@@ -276,28 +292,11 @@ class VmapCallAnalysis:
         return tuple(entries[dim].value.names) if entries[dim].value is not None else ()
 
     def _placement(self, arg: ast.AST, scope: Scope, axis: int, unread: list[tuple[Span, str]]) -> BatchPlacement:
-        """How a mapped argument's batch dimension is placed; a `jax.device_put` whose sharding (a name not
-        resolved) or spec cannot be read adds the expression and why to `unread`."""
-        resolved = self.shapes.resolve(arg, scope)
-        if resolved is None or not isinstance(resolved[0], ast.Call):
+        """How a mapped argument's batch dimension is placed (`_sharding`); a placement whose sharding (a name
+        not resolved) or spec cannot be read adds the expression and why to `unread`."""
+        entries = self._placement_entries(arg, scope, unread)
+        if entries is None:
             return BatchPlacement.UNKNOWN
-        call, scope = resolved
-        if self.ix.qualname(call.func, scope) != "jax.device_put":
-            return BatchPlacement.UNKNOWN
-        sharding = argument(call, 1, "device")
-        found = self.shapes.resolve(sharding, scope) if sharding is not None else None
-        if found is None or not isinstance(found[0], ast.Call):
-            if sharding is not None and found is None:  # (a device, `x.sharding`: no spec to read)
-                unread.append((self.ev.span(sharding), unread_message(self.ev, "the input's sharding", sharding, scope)))
-            return BatchPlacement.UNKNOWN
-        named, scope = found
-        if self.ix.qualname(named.func, scope) not in jaxapi.NAMED_SHARDING_NAMES:
-            return BatchPlacement.UNKNOWN
-        tree = spec_tree(self.ev, argument(named, 1, "spec"), scope)
-        if tree.unresolved or len(tree.specs) != 1:
-            unread.extend(tree.lost[:1])
-            return BatchPlacement.UNKNOWN
-        entries = tree.specs[0].entries
         if axis < 0 or axis >= len(entries):
             return BatchPlacement.NONE if axis >= 0 else BatchPlacement.UNKNOWN
         entry = entries[axis]

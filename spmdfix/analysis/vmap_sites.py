@@ -139,16 +139,22 @@ def _kwargs_parameter(model: ModuleModel, expr: ast.AST, scope: Scope, keyword: 
         # parameter stands for it, which the evaluator cannot read: reported as not followed (SPMD910).
         return expr
     value = next(k.value for k in calls[0].keywords if k.arg == keyword)
-    # Evaluated at the vmap site's scope: only a literal, or a module-level name seen alike from both.
-    if isinstance(value, ast.Constant) or (
-        isinstance(value, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Constant) for e in value.elts)
-    ):
-        return value
+    # Evaluated at the vmap site's scope: only what reads alike from both (`_reads_alike`).
+    return value if _reads_alike(model, value, ix.scope_at(calls[0]), scope) else expr  # else SPMD910
+
+
+def _reads_alike(model: ModuleModel, value: ast.AST, there: Scope, here: Scope) -> bool:
+    """`value`, written in scope `there`, means the same in scope `here`: a literal, a module-level name bound
+    once that both see, or a tuple or list of such (`(X,)` with `X = 'x'` a module constant: fuzz seeds 32000,
+    50016)."""
+    if isinstance(value, ast.Constant):
+        return True
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return all(_reads_alike(model, e, there, here) for e in value.elts)
     if isinstance(value, ast.Name):
-        there = ix.single_binding(value.id, ix.scope_at(calls[0]))
-        if there is not None and there.scope is ix.module_scope and ix.single_binding(value.id, scope) is there:
-            return value
-    return expr  # a value the vmap site's scope cannot read: not followed (SPMD910)
+        bound = model.ix.single_binding(value.id, there)
+        return bound is not None and bound.scope is model.ix.module_scope and model.ix.single_binding(value.id, here) is bound
+    return False
 
 
 def _stored_item(model: ModuleModel, name: ast.Name, scope: Scope, keyword: str, call: ast.Call) -> ast.AST | None:

@@ -10,6 +10,7 @@ docs/rules.md.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.kinds import AxisType, VmapKind
@@ -17,7 +18,7 @@ from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Related, Transform
-from spmdfix.rules.not_manual import NOT_MANUAL, eager_explicit_findings
+from spmdfix.rules.not_manual import NOT_MANUAL, eager_explicit_findings, placed_axis_names_findings
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
@@ -70,6 +71,9 @@ def _plain_vmap_findings(site: Site, reached: ReachedFacts) -> list[Finding]:
             findings.append(finding(EXPLICIT_AXIS, entry.span, axes, message, [fix, *site.fixes], related))
     if not any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(axes_placed)):
         findings += eager_explicit_findings(vmap, reached)
+        # SPMD008: `axis_names` naming the placed axis, with no spec naming it (measured with `P()`; fuzz seed
+        # 40027); a spec naming it is SPMD006 above, whose move-placement cures both
+        findings += [replace(f, related=related, refusals=()) for f in placed_axis_names_findings(vmap, reached)]
     return findings
 
 

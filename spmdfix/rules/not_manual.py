@@ -38,13 +38,19 @@ def check(site: Site, reached: ReachedFacts) -> list[Finding]:
     return (
         eager_explicit_findings(site.vmap, reached)
         + _manual_findings(site.vmap, reached, site.fixes)
-        + _placed_axis_names_findings(site.vmap, reached)
+        + placed_axis_names_findings(site.vmap, reached)
     )
 
 
-def _placed_axis_names_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+def placed_axis_names_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
     """SPMD008: a shard_map's `axis_names` names an spmd axis while every call places the batch on the Explicit
-    spmd axes of its mesh.
+    spmd axes of its mesh; for a plain vmap (`VmapKind.EXPLICIT`, `rules.explicit_axis`), an Explicit axis
+    every call places the batch on (by `jax.device_put` or `jax.sharding.reshard`).
+
+    A plain vmap fails the same way, eager and under jit, any check_vma, with the batch placed by
+    `jax.device_put(xs, NamedSharding(mesh, P('data', None)))` or `reshard(xs, P('data', None))` under
+    `jax.set_mesh` and `axis_names={'data'}`; `axis_names={'model'}` runs (check_vma=True, or under jit), and so
+    does `{'data'}` over an unplaced batch (safety/measurements/axis_names_placed_plain_vmap.py; fuzz seed 40027).
 
     Measured on jax 0.10.2 (safety/measurements/open_items_issue22_kind9.py, part B): with the batch placed
     `P('x', 'y')` or `P('x', None)` under `spmd_axis_name='x'`, `axis_names={'x', 'y'}` raises `jax.shard_map
@@ -58,9 +64,14 @@ def _placed_axis_names_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[
     named = [a for a in vmap.spmd.names if a in sm.axis_names.names]
     if not named:
         return []
+    what = (
+        f"the Explicit mesh axis {backticked(named)}, on which every call places the batch and which the "
+        "`jax.vmap` without `spmd_axis_name` maps away" if vmap.kind is VmapKind.EXPLICIT else
+        f"the vmap's `spmd_axis_name` axis {backticked(named)}, on which every call places the batch (an "
+        "Explicit mesh axis)"
+    )
     message = (
-        f"the shard_map's `axis_names` names the vmap's `spmd_axis_name` axis {backticked(named)}, on which every "
-        "call places the batch (an Explicit mesh axis): under the vmap that axis is no longer one of the "
+        f"the shard_map's `axis_names` names {what}: under the vmap that axis is no longer one of the "
         "shard_map's mesh axes, and JAX raises `jax.shard_map requires axis_names=... to be a subset of "
         f"mesh.axis_names`; leaving {backticked(named)} out of `axis_names` runs"
     )
