@@ -55,8 +55,19 @@ class Import:
     names: tuple[str, ...]
 
 
+# A module whose text names the builtin `__import__` may load any module by name, as one importing importlib may
+# (`ProjectGraph.dynamic`): its imports hold this one too.
+DUNDER_IMPORT = Import(0, "builtins", ("__import__",))
+
+
 def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
-    """The import statements of a module's bytes (see the module doc); () when it does not decode or parse."""
+    """The import statements of a module's bytes (see the module doc), and `DUNDER_IMPORT` when they name
+    `__import__`; () when it does not decode or parse."""
+    found = _statements_of_bytes(raw)
+    return (*found, DUNDER_IMPORT) if b"__import__" in raw else found
+
+
+def _statements_of_bytes(raw: bytes) -> tuple[Import, ...]:
     if b"import" not in raw:
         return ()
     snippet = _import_lines(raw)
@@ -258,7 +269,8 @@ class ProjectGraph:
         self.importers: dict[str, dict[str, set[str]]] = {}  # module path -> importer path -> names
         self.candidates: set[str] = set()  # the modules whose text may hold a vmap
         self.imports: dict[str, set[str]] = {}  # module path -> the modules of the project it imports
-        self.dynamic: set[str] = set()  # the modules importing `importlib` (they may load any module by name)
+        # the modules importing `importlib` or naming `__import__` (they may load any module by name)
+        self.dynamic: set[str] = set()
         self._reached_by: dict[str, list[str]] | None = None  # module -> the candidates importing it
         overlay = overlay or {}
         for path in files:
@@ -271,7 +283,7 @@ class ProjectGraph:
             found, vmap = scanned if scanned is not None else ((), False)
             if vmap:
                 self.candidates.add(path)
-            if any(not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
+            if any(imp == DUNDER_IMPORT or not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
                 self.dynamic.add(path)
             for target, names in self._targets(path, found):
                 if target != path:
@@ -348,9 +360,9 @@ class ProjectGraph:
         return {p: frozenset(n) for p, n in sorted(self.importers.get(path, {}).items())}
 
     def importers_with_dynamic(self, path: str) -> dict[str, frozenset[str]] | None:
-        """`importers_of(path)`, and every other module importing `importlib` with the name "<importlib>" (it
-        may load the module by name: `analysis.importers`); None when the graph is incomplete (past
-        `MAX_FILES`), so that no use is assumed absent."""
+        """`importers_of(path)`, and every other module importing `importlib` or naming `__import__` with the
+        name "<importlib>" (it may load the module by name: `analysis.importers`); None when the graph is
+        incomplete (past `MAX_FILES`), so that no use is assumed absent."""
         if not self.complete:
             return None
         out = dict(self.importers_of(path))
