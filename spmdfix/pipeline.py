@@ -318,7 +318,7 @@ class Fixed:
     included). suppressed: how many findings of `text` a comment suppresses. found_before: how many were
     reported before any fix (what stays if `text` is not written). edits: the edits of the prepared text
     that give `text` (`api.FixResult.edits`). unfollowed: where the analysis of `text` stopped
-    (`Checked.unfollowed`).
+    (`Checked.unfollowed`). held: the suppressed findings themselves.
     """
 
     text: str
@@ -329,6 +329,7 @@ class Fixed:
     found_before: int = 0
     edits: tuple[Edit, ...] = ()
     unfollowed: tuple[Unfollowed, ...] = ()
+    held: tuple[Finding, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -376,6 +377,7 @@ def fix_prepared(
         before,
         result.edits,
         unfollowed,
+        tuple(result.suppressed),
     )
 
 
