@@ -466,6 +466,8 @@ def graph_of(root: str | Path, refresh: bool = False, overlay: dict[str, str] | 
     graph = _GRAPHS.get(key)
     if graph is None or refresh or overlay:
         files, complete = project_files(key)
+        if overlay:  # (an editor's buffer of a module not saved yet is a module of the project too)
+            files = sorted({*files, *(p for p in overlay if p.endswith(".py") and p.startswith(key + os.sep))})
         graph = ProjectGraph(key, files, complete, overlay)
         if not overlay:
             _GRAPHS[key] = graph

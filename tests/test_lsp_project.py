@@ -221,3 +221,99 @@ async def test_the_imported_module_alone_shows_what_its_importers_reach_in_it(cl
     seen = _count(client, layers.as_uri())
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=pipeline.as_uri())))
     assert _codes(await _next_publication(client, layers.as_uri(), seen)) == AT_THE_SPECS
+
+
+# --- issue 20: a module new to the project changes the cross-module fixes of the module it imports ---
+
+STRIP_CALLER = "from pkg.model import forward\n\n\ndef evaluate(x):\n    return forward(x)\n"
+MESH_READER = "from pkg.config import MESH\n\nAXES = len(MESH.axis_names)\n"
+
+
+def _fix_classes(diagnostics: list[lsp.Diagnostic]) -> dict[str, str]:
+    """transform -> applicability of the fixes the first diagnostic's data offers (the code actions' source)."""
+    data = diagnostics[0].data
+    assert isinstance(data, dict)
+    return {fix["transform"]: fix["applicability"] for fix in data["fixes"]}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("name", "text", "transform"), [("evaluate.py", STRIP_CALLER, "strip"), ("sizes.py", MESH_READER, "add-axis")])
+async def test_a_new_module_on_disk_makes_a_cross_module_fix_unsafe_at_the_next_analysis(
+    client: LanguageClient, tmp_path: Path, name: str, text: str, transform: str
+) -> None:
+    """Only src/pkg/model.py open: a module written on disk behind the editor's back that calls `forward`
+    directly (strip) or reads the mesh off the allowlist (add-axis) is among the importers the fix is judged
+    against at the next analysis (a change of model.py's buffer), without any notification; a
+    `workspace/didChangeWatchedFiles` for it republishes model.py at once."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    model = root / "src" / "pkg" / "model.py"
+    await _start(client)
+    _open(client, model.read_text(), uri=model.as_uri())
+    assert _fix_classes(await _published(client, model.as_uri(), 1))[transform] == "safe"
+
+    (root / "src" / "pkg" / name).write_text(text)
+    end = lsp.Position(line=13, character=0)
+    change = lsp.TextDocumentContentChangePartial(range=lsp.Range(start=end, end=end), text="# edited\n")
+    _change(client, 2, change, uri=model.as_uri())
+    diagnostics = await _published(client, model.as_uri(), 2)
+    assert _fix_classes(diagnostics)[transform] == "unsafe"
+    reason = next(f["reason"] for f in diagnostics[0].data["fixes"] if f["transform"] == transform)
+    assert f"src/pkg/{name} line" in reason, reason
+
+    # Deleted, reported by the client's file watcher: model.py is published again, the fix safe again.
+    (root / "src" / "pkg" / name).unlink()
+    seen = _count(client, model.as_uri())
+    client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams(
+            changes=[lsp.FileEvent(uri=(root / "src" / "pkg" / name).as_uri(), type=lsp.FileChangeType.Deleted)]
+        )
+    )
+    assert _fix_classes(await _next_publication(client, model.as_uri(), seen))[transform] == "safe"
+
+
+@pytest.mark.asyncio
+async def test_opening_a_new_buffer_that_calls_the_layer_republishes_the_layer_module(client: LanguageClient, tmp_path: Path) -> None:
+    """A buffer opened for a module that exists nowhere on disk yet (src/pkg/evaluate.py, calling `forward`
+    directly): model.py, open, is published again with strip unsafe, naming the buffer's call; closing the
+    buffer unsaved makes it safe again."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    model, new = root / "src" / "pkg" / "model.py", root / "src" / "pkg" / "evaluate.py"
+    await _start(client)
+    _open(client, model.read_text(), uri=model.as_uri())
+    assert _fix_classes(await _published(client, model.as_uri(), 1))["strip"] == "safe"
+    seen = _count(client, model.as_uri())
+    _open(client, STRIP_CALLER, uri=new.as_uri())
+    diagnostics = await _next_publication(client, model.as_uri(), seen)
+    assert _fix_classes(diagnostics)["strip"] == "unsafe"
+    reason = next(f["reason"] for f in diagnostics[0].data["fixes"] if f["transform"] == "strip")
+    assert "`forward(x)` (" in reason and "src/pkg/evaluate.py line 5)" in reason, reason
+    seen = _count(client, model.as_uri())
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=new.as_uri())))
+    assert _fix_classes(await _next_publication(client, model.as_uri(), seen))["strip"] == "safe"
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_can_watch_files_is_asked_to_watch_the_modules_and_config(client: LanguageClient) -> None:
+    """With dynamic registration of `workspace/didChangeWatchedFiles` in its capabilities, the client is asked
+    (after `initialized`) to report every `*.py`, pyproject.toml and spmdfix.toml of the workspace; without
+    it, nothing is asked (the default capabilities of the other tests)."""
+    from test_lsp import _capabilities
+
+    asked: list[lsp.RegistrationParams] = client.registrations  # type: ignore[attr-defined]
+    capabilities = _capabilities()
+    capabilities.workspace.did_change_watched_files = lsp.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
+    await client.initialize_session(lsp.InitializeParams(capabilities=capabilities, initialization_options={"debounce_ms": 10}))
+
+    async def registered() -> None:
+        while not asked:
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(registered(), TIMEOUT)
+    (registration,) = asked[0].registrations
+    assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    patterns = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in registration.register_options["watchers"]]
+    assert patterns == ["**/*.py", "**/pyproject.toml", "**/spmdfix.toml"]

@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 import traceback
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
@@ -47,6 +48,7 @@ class SpmdfixServer(LanguageServer):
         self.debounce_s = DEFAULT_DEBOUNCE_MS / 1000
         self.resolve_edits = False
         self.document_changes = False
+        self.watch_files = False  # the client watches files for the server when asked (`initialized`)
         self.resolver = Resolver()
         self.config_errors: set[str] = set()
         self.indexes = ProjectIndexes()
@@ -155,7 +157,9 @@ class SpmdfixServer(LanguageServer):
         overlay = {
             str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None and d is not doc
         }
-        return self.indexes.get(root, path, overlay)
+        from spmdfix.prefilter.reached import may_be_reached
+
+        return self.indexes.get(root, path, overlay, partial=may_be_reached(doc.source))
 
     def document_of(self, path: str) -> Document | None:
         """The open document of the file at `path` (absolute), or None."""
@@ -214,16 +218,36 @@ class SpmdfixServer(LanguageServer):
             lsp.PublishDiagnosticsParams(uri=doc.uri, diagnostics=diagnostics, version=doc.version)
         )
 
-    def publish_dependents(self, doc: Document) -> None:
-        """Publish again the other open documents whose last analysis read `doc`'s file (it imports it, maybe
-        through others): its new text (a buffer, a save, a close that reverts to the file) may change their
-        findings."""
+    def publish_dependents(self, doc: Document, read: bool = True, graph: bool = False) -> None:
+        """Publish again the other open documents whose analysis `doc`'s new text (a buffer, a close that
+        reverts to the file, a save) may change. read: those whose last analysis read `doc`'s file (it
+        imports it, maybe through others) and those `doc`'s analysis read (modules it imports: an importer
+        reaches into them, a partial run, and their cross-module fixes are judged against it). graph: those
+        `doc` imports by the project's import graph listed again, or every one when it may load any module
+        by name (an importer without a vmap reads nothing, yet makes their fixes unsafe)."""
         if doc.path is None:
             return
         path = str(doc.path.resolve())
+        importer = self._importer_of(doc, path) if graph else None
         for other in list(self.documents.values()):
-            if other is not doc and path in other.depends:
+            if other is doc or other.path is None:
+                continue
+            there = str(other.path.resolve())
+            if read and (path in other.depends or there in doc.depends) or importer is not None and importer(there):
                 self.publish(other)
+
+    def _importer_of(self, doc: Document, path: str):
+        """Whether the module at `path` (`doc`'s file, its buffer standing for it) imports a given module,
+        directly or not, or may load any by name: a test over the project's import graph listed now."""
+        from spmdfix.project_graph import graph_of
+
+        if not any(d is not doc for d in self.documents.values()):
+            return None  # (no other document to publish: the project is not listed)
+        root = file_settings.project_root_of(Path(path), self.settings(doc))
+        overlay = {str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None}
+        overlay[path] = doc.source
+        graph = graph_of(root, refresh=True, overlay=overlay)
+        return lambda there: path in graph.dynamic or path in graph.reaching(there)
 
     def schedule(self, doc: Document) -> None:
         """Publish `doc`'s diagnostics after a change, replacing any pending publication: at once when the
@@ -260,6 +284,8 @@ def initialize(ls: SpmdfixServer, params: lsp.InitializeParams) -> None:
     ls.resolve_edits = resolve is not None and "edit" in (resolve.properties or [])
     ws_edit = caps.workspace.workspace_edit if caps.workspace is not None else None
     ls.document_changes = bool(ws_edit is not None and ws_edit.document_changes)
+    watched = caps.workspace.did_change_watched_files if caps.workspace is not None else None
+    ls.watch_files = bool(watched is not None and watched.dynamic_registration)
     options = params.initialization_options
     if isinstance(options, dict) and "debounce_ms" in options:
         value = options["debounce_ms"]
@@ -273,6 +299,28 @@ def initialize(ls: SpmdfixServer, params: lsp.InitializeParams) -> None:
             )
 
 
+# What the server asks a client that can watch files for it to report (`initialized`): every module of the
+# project (a new importer changes the cross-module fixes of the modules it imports) and the config files.
+WATCHED = ("**/*.py", f"**/{PYPROJECT}", f"**/{CONFIG_NAME}")
+
+
+def initialized(ls: SpmdfixServer, params: lsp.InitializedParams) -> None:
+    """Ask a client that supports it (dynamic registration of `workspace/didChangeWatchedFiles`) to report
+    the files `WATCHED` created, changed or deleted (`did_change_watched_files`)."""
+    if not ls.watch_files:
+        return
+    watchers = [lsp.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED]
+    registration = lsp.Registration(
+        id="spmdfix-watched-files",
+        method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+    )
+    try:
+        ls.client_register_capability(lsp.RegistrationParams(registrations=[registration]))
+    except Exception:  # noqa: BLE001 - without the watch, changes are seen at the next analysis
+        ls.log(lsp.MessageType.Warning, f"spmdfix: cannot ask the client to watch files:\n{traceback.format_exc()}")
+
+
 def did_open(ls: SpmdfixServer, params: lsp.DidOpenTextDocumentParams) -> None:
     item = params.text_document
     old = ls.documents.pop(item.uri, None)
@@ -280,6 +328,8 @@ def did_open(ls: SpmdfixServer, params: lsp.DidOpenTextDocumentParams) -> None:
         old.cancel_timer()
     doc = ls.documents[item.uri] = Document.open(item.uri, item.text, item.version)
     ls.publish(doc)
+    if not _as_on_disk(doc):  # (its buffer now stands for its file: a module new to the project, or edited)
+        ls.publish_dependents(doc, read=False, graph=True)
     with contextlib.suppress(RuntimeError):  # no running loop: a server driven without one
         doc.last_event = asyncio.get_running_loop().time()
 
@@ -298,6 +348,14 @@ def did_change(ls: SpmdfixServer, params: lsp.DidChangeTextDocumentParams) -> No
     doc.source = source
     doc.version = params.text_document.version
     ls.schedule(doc)
+
+
+def _as_on_disk(doc: Document) -> bool:
+    """Whether the document's text is its file's (or it has no file): its buffer changes nothing another
+    document's analysis reads."""
+    from spmdfix.files import text_of
+
+    return doc.path is None or text_of(str(doc.path)) == doc.source
 
 
 def _is_config(uri: str) -> bool:
@@ -324,19 +382,27 @@ def did_close(ls: SpmdfixServer, params: lsp.DidCloseTextDocumentParams) -> None
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
     if doc is not None:
         doc.cancel_timer()
-        ls.publish_dependents(doc)  # they now read its file, not its buffer
+        ls.publish_dependents(doc, graph=not _as_on_disk(doc))  # they now read its file, not its buffer
 
 
 def did_change_watched_files(ls: SpmdfixServer, params: lsp.DidChangeWatchedFilesParams) -> None:
-    """A client that watches files for the server (or is configured to) reports a changed config file."""
+    """A client that watches files for the server (it registered the watch, `initialized`, or the client is
+    configured to) reports files created, changed or deleted: a config file makes every document's settings
+    read again; a Python module (a new importer, a reader of the mesh) makes every open document analysed
+    again, with the project listed again."""
     if any(_is_config(change.uri) for change in params.changes):
         ls.config_changed()
+    elif any(change.uri.endswith(".py") for change in params.changes):
+        ls.indexes.clear()
+        for doc in list(ls.documents.values()):
+            ls.publish(doc)
 
 
 def create_server() -> SpmdfixServer:
     """A new spmdfix language server with its features registered (not started)."""
     server = SpmdfixServer()
     server.feature(lsp.INITIALIZE)(initialize)
+    server.feature(lsp.INITIALIZED)(initialized)
     server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)(did_open)
     server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)(did_change)
     server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))(did_save)
