@@ -317,3 +317,31 @@ async def test_a_client_that_can_watch_files_is_asked_to_watch_the_modules_and_c
     assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
     patterns = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in registration.register_options["watchers"]]
     assert patterns == ["**/*.py", "**/pyproject.toml", "**/spmdfix.toml"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("edited", "shown", "row"), [("train.py", "model.py", 8), ("model.py", "train.py", 12)])
+async def test_a_noqa_typed_in_the_other_modules_buffer_suppresses_the_cross_module_finding(
+    client: LanguageClient, tmp_path: Path, edited: str, shown: str, row: int
+) -> None:
+    """model.py and train.py of the standard layout open: a `# noqa` typed, not saved, on the vmap's line of
+    train.py's buffer (or on the spec's line of model.py's) suppresses the collision in the other document
+    too, as the analysis follows the buffers (it read the file on disk); undoing it brings it back."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    pkg = root / "src" / "pkg"
+    await _start(client)
+    for name in (shown, edited):
+        _open(client, (pkg / name).read_text(), uri=(pkg / name).as_uri())
+        assert [c for c, _, _ in _codes(await _published(client, (pkg / name).as_uri(), 1))] == ["SPMD001", "SPMD002"]
+    text = (pkg / edited).read_text()
+    lines = text.splitlines(keepends=True)
+    lines[row - 1] = lines[row - 1].rstrip("\n") + "  # noqa\n"
+    seen = _count(client, (pkg / shown).as_uri())
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text="".join(lines)), uri=(pkg / edited).as_uri())
+    assert await _next_publication(client, (pkg / shown).as_uri(), seen) == []
+    assert "noqa" not in (pkg / edited).read_text()
+    seen = _count(client, (pkg / shown).as_uri())
+    _change(client, 3, lsp.TextDocumentContentChangeWholeDocument(text=text), uri=(pkg / edited).as_uri())
+    assert len(await _next_publication(client, (pkg / shown).as_uri(), seen)) == 2
