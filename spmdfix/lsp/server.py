@@ -221,10 +221,10 @@ class SpmdfixServer(LanguageServer):
     def publish_dependents(self, doc: Document, read: bool = True, graph: bool = False) -> None:
         """Publish again the other open documents whose analysis `doc`'s new text (a buffer, a close that
         reverts to the file, a save) may change. read: those whose last analysis read `doc`'s file (it
-        imports it, maybe through others) and those `doc`'s analysis read (modules it imports: an importer
-        reaches into them, a partial run, and their cross-module fixes are judged against it). graph: those
-        `doc` imports by the project's import graph listed again, or every one when it may load any module
-        by name (an importer without a vmap reads nothing, yet makes their fixes unsafe)."""
+        imports it, maybe through others; or, a partial run, it is an importer reaching into them). graph:
+        those `doc` imports by the project's import graph listed again, or every one when it may load any
+        module by name (an importer without a vmap is read by no analysis, yet makes the cross-module fixes
+        of the modules it imports unsafe)."""
         if doc.path is None:
             return
         path = str(doc.path.resolve())
@@ -233,7 +233,7 @@ class SpmdfixServer(LanguageServer):
             if other is doc or other.path is None:
                 continue
             there = str(other.path.resolve())
-            if read and (path in other.depends or there in doc.depends) or importer is not None and importer(there):
+            if read and path in other.depends or importer is not None and importer(there):
                 self.publish(other)
 
     def _importer_of(self, doc: Document, path: str):
