@@ -12,14 +12,13 @@ import logging
 import os
 import sys
 import traceback
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from spmdfix import __version__, file_settings, pipeline
-from spmdfix.config import CONFIG_NAME, PYPROJECT, Resolver
+from spmdfix.config import Resolver
 from spmdfix.links import docs_base
 from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
 from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
@@ -27,6 +26,7 @@ from spmdfix.lsp.data import anchor, diagnostic
 from spmdfix.lsp.documents import Document, SpmdfixProtocol
 from spmdfix.lsp.project import ProjectIndexes
 from spmdfix.lsp.text import PositionConverter
+from spmdfix.lsp.watching import as_on_disk, did_change_watched_files, importer_of, initialized, is_config
 from spmdfix.model import Finding
 from spmdfix.file_settings import FileSettings
 from spmdfix.pipeline import Checked
@@ -228,26 +228,13 @@ class SpmdfixServer(LanguageServer):
         if doc.path is None:
             return
         path = str(doc.path.resolve())
-        importer = self._importer_of(doc, path) if graph else None
+        importer = importer_of(self, doc, path) if graph else None
         for other in list(self.documents.values()):
             if other is doc or other.path is None:
                 continue
             there = str(other.path.resolve())
             if read and path in other.depends or importer is not None and importer(there):
                 self.publish(other)
-
-    def _importer_of(self, doc: Document, path: str):
-        """Whether the module at `path` (`doc`'s file, its buffer standing for it) imports a given module,
-        directly or not, or may load any by name: a test over the project's import graph listed now."""
-        from spmdfix.project_graph import graph_of
-
-        if not any(d is not doc for d in self.documents.values()):
-            return None  # (no other document to publish: the project is not listed)
-        root = file_settings.project_root_of(Path(path), self.settings(doc))
-        overlay = {str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None}
-        overlay[path] = doc.source
-        graph = graph_of(root, refresh=True, overlay=overlay)
-        return lambda there: path in graph.dynamic or path in graph.reaching(there)
 
     def schedule(self, doc: Document) -> None:
         """Publish `doc`'s diagnostics after a change, replacing any pending publication: at once when the
@@ -299,28 +286,6 @@ def initialize(ls: SpmdfixServer, params: lsp.InitializeParams) -> None:
             )
 
 
-# What the server asks a client that can watch files for it to report (`initialized`): every module of the
-# project (a new importer changes the cross-module fixes of the modules it imports) and the config files.
-WATCHED = ("**/*.py", f"**/{PYPROJECT}", f"**/{CONFIG_NAME}")
-
-
-def initialized(ls: SpmdfixServer, params: lsp.InitializedParams) -> None:
-    """Ask a client that supports it (dynamic registration of `workspace/didChangeWatchedFiles`) to report
-    the files `WATCHED` created, changed or deleted (`did_change_watched_files`)."""
-    if not ls.watch_files:
-        return
-    watchers = [lsp.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED]
-    registration = lsp.Registration(
-        id="spmdfix-watched-files",
-        method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-        register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
-    )
-    try:
-        ls.client_register_capability(lsp.RegistrationParams(registrations=[registration]))
-    except Exception:  # noqa: BLE001 - without the watch, changes are seen at the next analysis
-        ls.log(lsp.MessageType.Warning, f"spmdfix: cannot ask the client to watch files:\n{traceback.format_exc()}")
-
-
 def did_open(ls: SpmdfixServer, params: lsp.DidOpenTextDocumentParams) -> None:
     item = params.text_document
     old = ls.documents.pop(item.uri, None)
@@ -328,7 +293,7 @@ def did_open(ls: SpmdfixServer, params: lsp.DidOpenTextDocumentParams) -> None:
         old.cancel_timer()
     doc = ls.documents[item.uri] = Document.open(item.uri, item.text, item.version)
     ls.publish(doc)
-    if not _as_on_disk(doc):  # (its buffer now stands for its file: a module new to the project, or edited)
+    if not as_on_disk(doc):  # (its buffer now stands for its file: a module new to the project, or edited)
         ls.publish_dependents(doc, read=False, graph=True)
     with contextlib.suppress(RuntimeError):  # no running loop: a server driven without one
         doc.last_event = asyncio.get_running_loop().time()
@@ -350,22 +315,9 @@ def did_change(ls: SpmdfixServer, params: lsp.DidChangeTextDocumentParams) -> No
     ls.schedule(doc)
 
 
-def _as_on_disk(doc: Document) -> bool:
-    """Whether the document's text is its file's (or it has no file): its buffer changes nothing another
-    document's analysis reads."""
-    from spmdfix.files import text_of
-
-    return doc.path is None or text_of(str(doc.path)) == doc.source
-
-
-def _is_config(uri: str) -> bool:
-    """True for the URI of a file settings come from (spmdfix.toml, pyproject.toml)."""
-    return uri.rsplit("/", 1)[-1] in (CONFIG_NAME, PYPROJECT)
-
-
 def did_save(ls: SpmdfixServer, params: lsp.DidSaveTextDocumentParams) -> None:
     ls.indexes.clear()  # a module of the project changed on disk
-    if _is_config(params.text_document.uri):
+    if is_config(params.text_document.uri):
         ls.config_changed()
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
@@ -382,20 +334,7 @@ def did_close(ls: SpmdfixServer, params: lsp.DidCloseTextDocumentParams) -> None
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
     if doc is not None:
         doc.cancel_timer()
-        ls.publish_dependents(doc, graph=not _as_on_disk(doc))  # they now read its file, not its buffer
-
-
-def did_change_watched_files(ls: SpmdfixServer, params: lsp.DidChangeWatchedFilesParams) -> None:
-    """A client that watches files for the server (it registered the watch, `initialized`, or the client is
-    configured to) reports files created, changed or deleted: a config file makes every document's settings
-    read again; a Python module (a new importer, a reader of the mesh) makes every open document analysed
-    again, with the project listed again."""
-    if any(_is_config(change.uri) for change in params.changes):
-        ls.config_changed()
-    elif any(change.uri.endswith(".py") for change in params.changes):
-        ls.indexes.clear()
-        for doc in list(ls.documents.values()):
-            ls.publish(doc)
+        ls.publish_dependents(doc, graph=not as_on_disk(doc))  # they now read its file, not its buffer
 
 
 def create_server() -> SpmdfixServer:
