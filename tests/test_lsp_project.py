@@ -190,6 +190,31 @@ def test_a_kept_index_is_not_reused_after_a_same_size_rewrite(tmp_path: Path, mo
     assert indexes.get(tmp_path, tmp_path / "pkg" / "use.py", {}) is not index
 
 
+def test_a_kept_index_is_not_reused_once_the_import_graph_it_used_changed(tmp_path: Path, monkeypatch) -> None:
+    """A kept index that answered who imports pkg/config.py (a cross-module fix judged against them) is not
+    reused once a new module imports it; one that never asked is; with `partial` (a partial run), a new
+    module holding a vmap that imports the analysed one makes it stale too."""
+    from spmdfix import stamps
+    from spmdfix.lsp.project import ProjectIndexes
+
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "config.py").write_text("AXIS = 'x'\n")
+    use = tmp_path / "pkg" / "use.py"
+    use.write_text("from pkg.config import AXIS\n")
+    indexes = ProjectIndexes()
+    index = indexes.get(tmp_path, use, {})
+    assert indexes.get(tmp_path, use, {}) is index  # (never asked: reused whatever the graph)
+    assert set(index.importers_of(str(tmp_path / "pkg" / "config.py"))) == {str(use)}
+    (tmp_path / "pkg" / "reader.py").write_text("from pkg.config import AXIS\n\nN = len(AXIS)\n")
+    assert indexes.get(tmp_path, use, {}) is not index
+    index = indexes.get(tmp_path, use, {}, partial=True)
+    assert indexes.get(tmp_path, use, {}, partial=True) is index
+    (tmp_path / "pkg" / "train.py").write_text("import jax\nfrom pkg.use import AXIS\n\nf = jax.vmap(abs, spmd_axis_name=AXIS)\n")
+    assert indexes.get(tmp_path, use, {}, partial=True) is not index
+
+
 def test_a_kept_index_is_not_reused_while_a_file_it_read_is_racy(tmp_path: Path) -> None:
     """A stamp taken within `stamps.RACY_NS` of a file's last change proves nothing (a rewrite in the same
     clock tick keeps every time): the index is built again until the file has settled."""
