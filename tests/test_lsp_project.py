@@ -215,6 +215,36 @@ def test_a_kept_index_is_not_reused_once_the_import_graph_it_used_changed(tmp_pa
     assert indexes.get(tmp_path, use, {}, partial=True) is not index
 
 
+def test_a_partial_run_is_given_the_graph_its_kept_index_was_judged_by(tmp_path: Path, monkeypatch) -> None:
+    """Each `get` for a partial run lists the project once (`graph_of(refresh=True)`) and hands that graph on
+    (`ProjectIndexes.graph`, for `reaching.reached`, which then lists nothing again); the graph handed on is
+    the project's now, with the index's overlay: a new module importing the analysed one is in it, whether
+    the index is reused (its answers unchanged) or not."""
+    from spmdfix import project_graph, stamps
+    from spmdfix.lsp.project import ProjectIndexes
+
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
+    listed = []
+    listing = project_graph.project_files
+    monkeypatch.setattr(project_graph, "project_files", lambda root: listed.append(root) or listing(root))
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "config.py").write_text("AXIS = 'x'\n")
+    use = tmp_path / "pkg" / "use.py"
+    use.write_text("from pkg.config import AXIS\n")
+    buffer = {str(tmp_path / "pkg" / "open.py"): "from pkg.use import AXIS\n"}  # (another document's buffer)
+    indexes = ProjectIndexes()
+    index = indexes.get(tmp_path, use, buffer, partial=True)
+    assert len(listed) == 1 and set(indexes.graph(index).importers_of(str(use))) == set(buffer)
+    assert indexes.get(tmp_path, use, buffer, partial=True) is index and len(listed) == 2
+    reader = tmp_path / "pkg" / "reader.py"
+    reader.write_text("from pkg.use import AXIS\n")
+    assert indexes.get(tmp_path, use, buffer, partial=True) is index  # (no vmap in reader.py: same answers)
+    assert set(indexes.graph(index).importers_of(str(use))) == {*buffer, str(reader)}
+    assert len(listed) == 3
+    assert indexes.graph(indexes.get(tmp_path, use, {})) is None  # (a new index, not partial: nothing listed)
+
+
 def test_a_kept_index_is_not_reused_while_a_file_it_read_is_racy(tmp_path: Path) -> None:
     """A stamp taken within `stamps.RACY_NS` of a file's last change proves nothing (a rewrite in the same
     clock tick keeps every time): the index is built again until the file has settled."""

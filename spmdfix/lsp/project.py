@@ -53,6 +53,11 @@ class _GraphAnswers:
         self.state: str | None = None
         self.asked: dict[str, object] = {}
 
+    @property
+    def listed(self) -> ProjectGraph | None:
+        """The graph as last listed (by `graph` or `unchanged`), None before the first question."""
+        return self._graph
+
     def graph(self) -> ProjectGraph:
         if self._graph is None:
             self._graph = graph_of(self.root, refresh=True, overlay=self.overlay)
@@ -142,6 +147,13 @@ class ProjectIndexes:
             kept.stamps[path] = seen(path)
             if digest is not None and digest_file(path) != digest:
                 kept.stale = True
+
+    def graph(self, index: ProjectIndex) -> ProjectGraph | None:
+        """The import graph with its overlay that the kept `index` was last judged against: listed by `get` when
+        it returned `index` (to reuse it, or for a partial run), so that the analysis following it need not
+        list the project again (`reaching.reached(graph=...)`); None when `get` did not list it."""
+        kept = next((k for k in self._kept.values() if k.index is index), None)
+        return kept.graph.listed if kept is not None else None
 
     def clear(self) -> None:
         """Drop every index (a configuration changed)."""

@@ -141,7 +141,8 @@ class SpmdfixServer(LanguageServer):
 
         if doc.path is None or index is None or not may_be_reached(source):
             return Reached()
-        return reached(doc.path.resolve(), source, index, settings.options, live=True)
+        graph = self.indexes.graph(index)  # (listed when the index was judged: `ProjectIndexes.get`)
+        return reached(doc.path.resolve(), source, index, settings.options, live=True, graph=graph)
 
     def index(self, doc: Document, settings: FileSettings | None = None) -> ProjectIndex | None:
         """The project index for the document's analysis (None without a file): the modules of its project as
