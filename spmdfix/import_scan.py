@@ -46,8 +46,19 @@ class Import:
     names: tuple[str, ...]
 
 
+# A module whose text names the builtin `__import__` may load any module by name, as one importing importlib may
+# (`project_graph.ProjectGraph.dynamic`): its imports hold this one too.
+DUNDER_IMPORT = Import(0, "builtins", ("__import__",))
+
+
 def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
-    """The import statements of a module's bytes (see the module doc); () when it does not decode or parse."""
+    """The import statements of a module's bytes (see the module doc), and `DUNDER_IMPORT` when they name
+    `__import__`; () when it does not decode or parse."""
+    found = _statements_of_bytes(raw)
+    return (*found, DUNDER_IMPORT) if b"__import__" in raw else found
+
+
+def _statements_of_bytes(raw: bytes) -> tuple[Import, ...]:
     if b"import" not in raw:
         return ()
     snippet = _import_lines(raw)

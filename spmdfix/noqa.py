@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from spmdfix.files import text_of
@@ -118,19 +118,22 @@ def directives(source: str, lay: Layout | None = None) -> dict[int, Directive]:
     return out
 
 
-def split_suppressed(source: str, findings: Iterable[Finding]) -> tuple[list[Finding], list[Finding]]:
+def split_suppressed(
+    source: str, findings: Iterable[Finding], buffers: Mapping[str, str] | None = None
+) -> tuple[list[Finding], list[Finding]]:
     """(kept, suppressed): a finding is suppressed when a directive covering its code is on the row where it
     starts or, for a finding whose vmap is in another module than the finding (`vmap_place`), on the row of
     the vmap's `spmd_axis_name` argument: both places a user reading the finding sees.
 
     `source` is the text of the module checked (paths ""); a place in another module (`Span.path`, found by
     following an import, or an importer's vmap in a partial run) is judged by the comments of that module's
-    text (`files.text_of`).
+    text (`files.text_of`), or by its unsaved text in `buffers` (absolute path -> text: a language server's
+    open documents, which the analysis read in place of the files).
     """
     found = list(findings)
     if not found:
         return found, []
-    texts: dict[str, str] = {"": source}
+    texts: dict[str, str] = {**(buffers or {}), "": source}
     rows: dict[str, tuple[LineIndex, dict[int, Directive] | None]] = {}
 
     def directive_at(path: str, offset: int) -> Directive | None:

@@ -23,7 +23,7 @@ when first needed: the CLI's main process imports this module while its worker p
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -142,15 +142,17 @@ def select(
     enabled: frozenset[str],
     unfixable: frozenset[str] = frozenset(),
     layout_changing_fixes: str = "safe",
+    buffers: Mapping[str, str] | None = None,
 ) -> tuple[list[Finding], list[Finding]]:
-    """(reported, suppressed): findings of `enabled` codes, split by the suppression comments of `text`; a
+    """(reported, suppressed): findings of `enabled` codes, split by the suppression comments of `text` (and
+    of the other modules a finding names, `buffers` standing for the files it holds: `noqa.split_suppressed`); a
     reported finding of an `unfixable` code (`Options.unfixable`) comes without its fixes, each said as a
     refusal, so that neither `check` offers nor `fix` applies them (ruff's `unfixable`). With
     `layout_changing_fixes` "unsafe" (`Options.layout_changing_fixes`), every safe fix that moves the batch
     (`model.LAYOUT_CHANGING`) is unsafe, its reason naming the setting."""
     from spmdfix import noqa  # (only where a text was analysed: a warm run analyses none)
 
-    reported, suppressed = noqa.split_suppressed(text, [f for f in findings if f.code in enabled])
+    reported, suppressed = noqa.split_suppressed(text, [f for f in findings if f.code in enabled], buffers)
     if unfixable:
         reported = [_without_fixes(f) if f.code in unfixable and f.fixes else f for f in reported]
     if layout_changing_fixes == "unsafe":
@@ -253,7 +255,8 @@ def _analysed(
     found.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
     error = next((f for f in found if f.code == rules.SYNTAX_ERROR.code), None)
     options = settings.options
-    reported, suppressed = select(text, found, settings.enabled, options.unfixable, options.layout_changing_fixes)
+    buffers = index.overlay if index is not None else None  # (a language server's unsaved documents)
+    reported, suppressed = select(text, found, settings.enabled, options.unfixable, options.layout_changing_fixes, buffers)
     unfollowed = analysis.unfollowed if rules.UNFOLLOWED.code in settings.enabled else ()
     return reported, suppressed, error, unfollowed
 
@@ -318,8 +321,7 @@ class Fixed:
     included). suppressed: how many findings of `text` a comment suppresses. found_before: how many were
     reported before any fix (what stays if `text` is not written). edits: the edits of the prepared text
     that give `text` (`api.FixResult.edits`). unfollowed: where the analysis of `text` stopped
-    (`Checked.unfollowed`).
-    """
+    (`Checked.unfollowed`). held: the suppressed findings themselves."""
 
     text: str
     applied: tuple[Fix, ...] = ()
@@ -329,6 +331,7 @@ class Fixed:
     found_before: int = 0
     edits: tuple[Edit, ...] = ()
     unfollowed: tuple[Unfollowed, ...] = ()
+    held: tuple[Finding, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -353,7 +356,7 @@ def fix_prepared(
     enabled, unfixable, layout = settings.enabled, settings.options.unfixable, settings.options.layout_changing_fixes
 
     def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
-        return select(current, findings, enabled, unfixable, layout)
+        return select(current, findings, enabled, unfixable, layout, buffers=index.overlay if index is not None else None)
 
     where = _where(path, index)
     if review is None:
@@ -376,6 +379,7 @@ def fix_prepared(
         before,
         result.edits,
         unfollowed,
+        tuple(result.suppressed),
     )
 
 

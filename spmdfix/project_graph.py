@@ -26,6 +26,7 @@ from pathlib import Path
 
 from spmdfix.files import FileError
 from spmdfix.import_scan import (
+    DUNDER_IMPORT,
     Import,
     flush_scans,
     imports_of_bytes,
@@ -71,7 +72,8 @@ class ProjectGraph:
         self.importers: dict[str, dict[str, set[str]]] = {}  # module path -> importer path -> names
         self.candidates: set[str] = set()  # the modules whose text may hold a vmap
         self.imports: dict[str, set[str]] = {}  # module path -> the modules of the project it imports
-        self.dynamic: set[str] = set()  # the modules importing `importlib` (they may load any module by name)
+        # the modules importing `importlib` or naming `__import__` (they may load any module by name)
+        self.dynamic: set[str] = set()
         self._reached_by: dict[str, list[str]] | None = None  # module -> the candidates importing it
         # each file's stat key when its scan was taken, and whether it had settled (None: an unsaved text)
         self.stats: dict[str, tuple[StatKey, bool] | None] = {}
@@ -92,7 +94,7 @@ class ProjectGraph:
         found, vmap = scanned if scanned is not None else ((), False)
         if vmap:
             self.candidates.add(path)
-        if any(not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
+        if any(imp == DUNDER_IMPORT or not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
             self.dynamic.add(path)
         for target, names in self._targets(path, found):
             if target != path:
@@ -210,9 +212,9 @@ class ProjectGraph:
         return {p: frozenset(n) for p, n in sorted(self.importers.get(path, {}).items())}
 
     def importers_with_dynamic(self, path: str) -> dict[str, frozenset[str]] | None:
-        """`importers_of(path)`, and every other module importing `importlib` with the name "<importlib>" (it
-        may load the module by name: `analysis.importers`); None when the graph is incomplete (past
-        `MAX_FILES`), so that no use is assumed absent."""
+        """`importers_of(path)`, and every other module importing `importlib` or naming `__import__` with the
+        name "<importlib>" (it may load the module by name: `analysis.importers`); None when the graph is
+        incomplete (past `MAX_FILES`), so that no use is assumed absent."""
         if not self.complete:
             return None
         out = dict(self.importers_of(path))
@@ -339,7 +341,7 @@ def graph_of(root: str | Path, refresh: bool = False, overlay: dict[str, str] | 
     under it); `refresh` lists the files again and builds the graph again when one was added, removed or
     changed (a language server's edit, a new file: `ProjectGraph.unchanged`), reading only the changed ones;
     an `overlay` (unsaved texts) gives a graph of its own, not kept, made from the kept one
-    (`ProjectGraph.overlaid`)."""
+    (`ProjectGraph.overlaid`; an unsaved buffer of a file not on disk is a module of it too)."""
     key = os.path.realpath(root)
     graph = _GRAPHS.get(key)
     if graph is None or refresh:
@@ -347,7 +349,14 @@ def graph_of(root: str | Path, refresh: bool = False, overlay: dict[str, str] | 
         if graph is None or not graph.unchanged(files, complete):
             graph = _GRAPHS[key] = ProjectGraph(key, files, complete)
             flush_scans()  # (the next process reads only the modules changed since: `import_scan.keep_scans_in`)
-    return graph.overlaid(overlay) if overlay else graph
+    if not overlay:
+        return graph
+    # An editor's buffer of a module not saved yet is a module of the project too; other modules' imports may
+    # name it, so the graph is built again over the listed files and it (their scans are kept: `import_scan`).
+    new = [p for p in overlay if p not in graph._names and p.endswith(".py") and p.startswith(key + os.sep)]
+    if new:
+        return ProjectGraph(key, sorted({*graph.files, *new}), graph.complete, overlay)
+    return graph.overlaid(overlay)
 
 
 def importers_source(root: str | Path, overlay: dict[str, str] | None = None):

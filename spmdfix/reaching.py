@@ -45,6 +45,7 @@ from spmdfix.results import IMPORTERS_KEY, PARTIAL
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectIndex
+    from spmdfix.project_graph import ProjectGraph
 
 @dataclass(frozen=True, slots=True)
 class Reached:
@@ -62,7 +63,9 @@ class Reached:
 _ANALYSED: dict[str, tuple[ProjectIndex, dict[tuple, tuple[Finding, ...]]]] = {}
 
 
-def reached(path: str | Path, text: str, index: ProjectIndex, options: Options, live: bool = False) -> Reached:
+def reached(
+    path: str | Path, text: str, index: ProjectIndex, options: Options, live: bool = False, graph: ProjectGraph | None = None
+) -> Reached:
     """The findings that modules importing the module at `path` (whose current text is `text`) place in it
     (see the module doc), with what they depend on. `index`: the project index of the module's project; when
     it would read another text for the module than `text` (an unsaved buffer, stdin), the importers are
@@ -70,8 +73,9 @@ def reached(path: str | Path, text: str, index: ProjectIndex, options: Options, 
     `index` (a language server's open document) is analysed in its unsaved text; which modules import the
     checked one comes from the import graph of the files on disk, kept per process; `live` (a language
     server, whose files change under it) lists and scans them again (`graph_of(refresh=True)`), the unsaved
-    texts of the overlay of `index` in place of their files. Raises what the analysis raises (front
-    ends catch it per file)."""
+    texts of the overlay of `index` in place of their files; `graph`: that graph, when the caller has just
+    listed it for this analysis (the language server's kept index did: `lsp.project.ProjectIndexes.graph`).
+    Raises what the analysis raises (front ends catch it per file)."""
     from spmdfix import project_graph
     from spmdfix.api import analyse_source, new_project_index
     from spmdfix.project_files import DISK
@@ -79,9 +83,9 @@ def reached(path: str | Path, text: str, index: ProjectIndex, options: Options, 
     own = os.path.realpath(path)
     if not index.contains(own) or own.endswith(".ipynb"):
         return Reached()
-    if live:
+    if graph is None and live:
         graph = project_graph.graph_of(index.root, refresh=True, overlay=dict(index.overlay) or None)
-    else:
+    elif graph is None:
         graph = project_graph.graph_of(index.root)
     depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, PARTIAL + graph.state(own))]
     importers = graph.reaching_candidates(own)

@@ -174,6 +174,7 @@ class Fixed(FileResult):
     depends: tuple[tuple[str, str | None], ...] = ()
     unfollowed: tuple[Unfollowed, ...] = ()
     stamp: FileStamp | None = None
+    suppressed_across: tuple[Finding, ...] = ()
 
     def rewritten(self, new_text: str, findings: tuple[Finding, ...], applied: tuple[Fix, ...]) -> Fixed:
         """This result with a fix of another module's job applied too (as `Checked.rewritten`): `applied`

@@ -208,3 +208,24 @@ def test_a_refreshed_graph_is_built_again_only_when_a_file_changed(project: Path
     assert third is not second and other not in third.importers_of(module(project, "model"))
     Path(other).unlink()
     assert other not in project_graph.graph_of(project, refresh=True).files
+
+
+def test_an_unsaved_buffer_of_a_new_file_is_a_module_of_the_overlaid_graph(project: Path) -> None:
+    """`graph_of(overlay=...)` with the buffer of a module not on disk (an editor's new file): it imports and
+    is imported as a module of the project (a file on disk importing it resolves to it), as a graph built over
+    the listed files and it gives, naming `__import__` makes it dynamic, and the kept graph stays as it was."""
+    project_graph.forget_graphs()
+    kept = project_graph.graph_of(project, refresh=True)
+    new, model = module(project, "new"), module(project, "model")
+    Path(module(project, "user")).write_text("from pkg.new import helper\n")
+    kept = project_graph.graph_of(project, refresh=True)
+    overlay = {new: "from pkg.model import forward\n\nhelper = __import__('pkg.config')\n"}
+    graph = project_graph.graph_of(project, overlay=overlay)
+    assert new in graph.importers_of(model) and new in graph.dynamic
+    assert graph.importers_of(new) == {module(project, "user"): frozenset({"helper"})}
+    fresh = project_graph.ProjectGraph(str(project), sorted([*kept.files, new]), kept.complete, overlay)
+    for path in fresh.files:
+        assert graph.importers_with_dynamic(path) == fresh.importers_with_dynamic(path)
+        assert graph.state(path) == fresh.state(path)
+    assert new not in kept.files and new not in kept.importers_of(model)
+    assert project_graph.graph_of(project, refresh=True) is kept

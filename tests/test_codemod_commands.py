@@ -228,3 +228,32 @@ def test_libcst_tool_leaves_files_the_settings_exclude_or_gitignore_ignores(tmp_
     changed = [name for name in where if (tmp_path / name).read_bytes() != (case / "input.py").read_bytes()]
     assert changed == ["src/model.py"]
     assert (tmp_path / "src/model.py").read_bytes() == (case / "expected.py").read_bytes()
+
+
+def test_a_collision_at_another_modules_shard_map_is_reported_with_the_command_that_fixes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20's standard layout, the command run on train.py (the vmap's module): the vmap is followed into
+    model.py's shard_map as `spmdfix fix` follows it (the command said "no spmdfix finding"). The add-axis
+    fix edits config.py and train.py, which a codemod of train.py does not apply: each finding is reported at
+    model.py's spec with the `spmdfix fix` that applies it; drop-spmd-axis, an edit of train.py alone, is
+    applied."""
+    from test_partial_runs import TRAIN, standard
+
+    root = standard(tmp_path)
+    monkeypatch.chdir(root)
+    train = root / "src" / "pkg" / "train.py"
+    result = transform_module(AutoFixCommand(CodemodContext(filename=str(train))), TRAIN)
+    assert isinstance(result, TransformSkip), result
+    assert result.skip_description == "2 findings left unfixed"
+    assert [w.split(" ", 2)[:2] for w in result.warning_messages] == [
+        ["src/pkg/model.py:12:55:", "SPMD001"],
+        ["src/pkg/model.py:12:74:", "SPMD002"],
+    ]
+    for warning in result.warning_messages:
+        assert warning.endswith(
+            "(not fixed: the add-axis fix edits src/pkg/config.py, src/pkg/train.py; `spmdfix fix src/pkg/train.py` applies it)"
+        ), warning
+    dropped = transform_module(DropSpmdAxisCommand(CodemodContext(filename=str(train))), TRAIN)
+    assert isinstance(dropped, TransformSuccess), dropped
+    assert "spmd_axis_name" not in dropped.code and "jax.vmap(forward" in dropped.code

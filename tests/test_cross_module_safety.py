@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from spmdfix import project_graph
 from spmdfix.api import check_source, new_project_index
 from spmdfix.model import Applicability, Options
@@ -83,6 +85,30 @@ def test_star_import_getattr_and_importlib_name_their_site(tmp_path: Path) -> No
     dynamic = _add_axis(tmp_path / "dyn", {"loader.py": "import importlib\n\nm = importlib.import_module('pkg.config')\n"})
     assert dynamic.applicability is Applicability.UNSAFE
     assert "`import importlib` (" in dynamic.reason and "pkg/loader.py line 1)" in dynamic.reason, dynamic.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("M = __import__('pkg.config')\n", "`__import__('pkg.config')` ("),
+        ("import builtins\n\n\ndef load(name):\n    return builtins.__import__(name)\n", "`builtins.__import__(name)` ("),
+        ("import builtins\n\nLOAD = getattr(builtins, '__import__')\n", "`LOAD = getattr(builtins, '__import__')` ("),
+        ("import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n", "`import importlib` ("),
+    ],
+)
+def test_a_module_loading_by_name_is_named_without_importing_the_mesh(tmp_path: Path, text: str, named: str) -> None:
+    """`__import__` and `importlib.import_module` of a name not written as a literal may load pkg.config in a
+    module with no import of it: add-axis is unsafe and names the site (the loader's read, or its `import
+    importlib`)."""
+    fix = _add_axis(tmp_path, {"loader.py": text})
+    assert fix.applicability is Applicability.UNSAFE
+    assert named in fix.reason and "pkg/loader.py line" in fix.reason, fix.reason
+    assert "other modules that may import" not in fix.reason
+
+
+def test_an_import_of_another_top_level_package_by_name_is_no_use(tmp_path: Path) -> None:
+    fix = _add_axis(tmp_path, {"loader.py": "np = __import__('numpy')\n"})
+    assert fix.applicability is Applicability.SAFE, fix.reason
 
 
 def test_a_function_returning_the_mesh_carries_it_to_its_importers(tmp_path: Path) -> None:

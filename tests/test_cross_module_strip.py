@@ -81,6 +81,12 @@ def test_every_use_the_vmaps_own_is_safe(tmp_path: Path) -> None:
         ("getattr", "from . import model\n\nf = getattr(model, 'forward')\n", ("", "pkg/extra.py line 3)")),
         ("star import", "from .model import *\n", ("`from .model import *` (", "pkg/extra.py line 1)")),
         ("importlib", "import importlib\n\nm = importlib.import_module('pkg.model')\n", ("`import importlib` (", "pkg/extra.py line 1)")),
+        ("__import__", "m = __import__('pkg.model')\n", ("`__import__('pkg.model')` (", "pkg/extra.py line 1)")),
+        (
+            "__import__ of the package",
+            "def load():\n    return __import__('pkg', fromlist=['model'])\n",
+            ("`__import__('pkg', fromlist=['model'])` (", "pkg/extra.py line 2)"),
+        ),
         ("spec constant", "from .model import ROWS\n\nSPEC = ROWS\n", ("", "pkg/extra.py line 3)")),
     ],
 )
@@ -173,6 +179,8 @@ def test_the_golden_tree_with_a_caller_names_it(tmp_path: Path) -> None:
         ("import importlib.metadata\n\nVERSION = importlib.metadata.version('jax')\n", True),
         ("from importlib import resources\n\nDATA = resources.files('pkg')\n", True),
         ("import importlib\n\nnp = importlib.import_module('numpy')\n", True),
+        ("np = __import__('numpy')\n", True),
+        ("m = __import__('pkg.other')\n", False),
         ("import importlib\n\nm = importlib.import_module('pkg.model')\n", False),
         ("import importlib\n\nm = importlib.import_module('pkg')\n", False),
         ("import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n", False),

@@ -47,10 +47,23 @@ def _record_publish(client: LanguageClient, params: lsp.PublishDiagnosticsParams
     client.published.append(params)  # type: ignore[attr-defined]
 
 
+def _registered(client: LanguageClient, params: lsp.RegistrationParams) -> None:
+    """Accept a `client/registerCapability` (the file watch the server asks of a client that can watch files,
+    as real editors' capabilities say: `test_real_client_capabilities`); the registrations are kept."""
+    client.registrations.append(params)  # type: ignore[attr-defined]
+
+
 def _make_client() -> LanguageClient:
-    """pytest-lsp's test client that also keeps every publishDiagnostics (with its version), in order."""
+    """pytest-lsp's test client that also keeps every publishDiagnostics (with its version), in order, and
+    accepts the server's registrations."""
     client = LanguageClient(converter_factory=default_converter)
-    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _record_publish})
+    features = {
+        **DEFAULT_CLIENT_FEATURES,
+        lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _record_publish,
+        lsp.CLIENT_REGISTER_CAPABILITY: _registered,
+    }
+    register_lsp_features(client, features)
+    client.registrations = []  # type: ignore[attr-defined]
     client.published = []  # type: ignore[attr-defined]
     return client
 

@@ -190,6 +190,61 @@ def test_a_kept_index_is_not_reused_after_a_same_size_rewrite(tmp_path: Path, mo
     assert indexes.get(tmp_path, tmp_path / "pkg" / "use.py", {}) is not index
 
 
+def test_a_kept_index_is_not_reused_once_the_import_graph_it_used_changed(tmp_path: Path, monkeypatch) -> None:
+    """A kept index that answered who imports pkg/config.py (a cross-module fix judged against them) is not
+    reused once a new module imports it; one that never asked is; with `partial` (a partial run), a new
+    module holding a vmap that imports the analysed one makes it stale too."""
+    from spmdfix import stamps
+    from spmdfix.lsp.project import ProjectIndexes
+
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "config.py").write_text("AXIS = 'x'\n")
+    use = tmp_path / "pkg" / "use.py"
+    use.write_text("from pkg.config import AXIS\n")
+    indexes = ProjectIndexes()
+    index = indexes.get(tmp_path, use, {})
+    assert indexes.get(tmp_path, use, {}) is index  # (never asked: reused whatever the graph)
+    assert set(index.importers_of(str(tmp_path / "pkg" / "config.py"))) == {str(use)}
+    (tmp_path / "pkg" / "reader.py").write_text("from pkg.config import AXIS\n\nN = len(AXIS)\n")
+    assert indexes.get(tmp_path, use, {}) is not index
+    index = indexes.get(tmp_path, use, {}, partial=True)
+    assert indexes.get(tmp_path, use, {}, partial=True) is index
+    (tmp_path / "pkg" / "train.py").write_text("import jax\nfrom pkg.use import AXIS\n\nf = jax.vmap(abs, spmd_axis_name=AXIS)\n")
+    assert indexes.get(tmp_path, use, {}, partial=True) is not index
+
+
+def test_a_partial_run_is_given_the_graph_its_kept_index_was_judged_by(tmp_path: Path, monkeypatch) -> None:
+    """Each `get` for a partial run lists the project once (`graph_of(refresh=True)`) and hands that graph on
+    (`ProjectIndexes.graph`, for `reaching.reached`, which then lists nothing again); the graph handed on is
+    the project's now, with the index's overlay: a new module importing the analysed one is in it, whether
+    the index is reused (its answers unchanged) or not."""
+    from spmdfix import project_graph, stamps
+    from spmdfix.lsp.project import ProjectIndexes
+
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
+    listed = []
+    listing = project_graph.project_files
+    monkeypatch.setattr(project_graph, "project_files", lambda root: listed.append(root) or listing(root))
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "config.py").write_text("AXIS = 'x'\n")
+    use = tmp_path / "pkg" / "use.py"
+    use.write_text("from pkg.config import AXIS\n")
+    buffer = {str(tmp_path / "pkg" / "open.py"): "from pkg.use import AXIS\n"}  # (another document's buffer)
+    indexes = ProjectIndexes()
+    index = indexes.get(tmp_path, use, buffer, partial=True)
+    assert len(listed) == 1 and set(indexes.graph(index).importers_of(str(use))) == set(buffer)
+    assert indexes.get(tmp_path, use, buffer, partial=True) is index and len(listed) == 2
+    reader = tmp_path / "pkg" / "reader.py"
+    reader.write_text("from pkg.use import AXIS\n")
+    assert indexes.get(tmp_path, use, buffer, partial=True) is index  # (no vmap in reader.py: same answers)
+    assert set(indexes.graph(index).importers_of(str(use))) == {*buffer, str(reader)}
+    assert len(listed) == 3
+    assert indexes.graph(indexes.get(tmp_path, use, {})) is None  # (a new index, not partial: nothing listed)
+
+
 def test_a_kept_index_is_not_reused_while_a_file_it_read_is_racy(tmp_path: Path) -> None:
     """A stamp taken within `stamps.RACY_NS` of a file's last change proves nothing (a rewrite in the same
     clock tick keeps every time): the index is built again until the file has settled."""
@@ -221,3 +276,127 @@ async def test_the_imported_module_alone_shows_what_its_importers_reach_in_it(cl
     seen = _count(client, layers.as_uri())
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=pipeline.as_uri())))
     assert _codes(await _next_publication(client, layers.as_uri(), seen)) == AT_THE_SPECS
+
+
+# --- issue 20: a module new to the project changes the cross-module fixes of the module it imports ---
+
+STRIP_CALLER = "from pkg.model import forward\n\n\ndef evaluate(x):\n    return forward(x)\n"
+MESH_READER = "from pkg.config import MESH\n\nAXES = len(MESH.axis_names)\n"
+
+
+def _fix_classes(diagnostics: list[lsp.Diagnostic]) -> dict[str, str]:
+    """transform -> applicability of the fixes the first diagnostic's data offers (the code actions' source)."""
+    data = diagnostics[0].data
+    assert isinstance(data, dict)
+    return {fix["transform"]: fix["applicability"] for fix in data["fixes"]}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("name", "text", "transform"), [("evaluate.py", STRIP_CALLER, "strip"), ("sizes.py", MESH_READER, "add-axis")])
+async def test_a_new_module_on_disk_makes_a_cross_module_fix_unsafe_at_the_next_analysis(
+    client: LanguageClient, tmp_path: Path, name: str, text: str, transform: str
+) -> None:
+    """Only src/pkg/model.py open: a module written on disk behind the editor's back that calls `forward`
+    directly (strip) or reads the mesh off the allowlist (add-axis) is among the importers the fix is judged
+    against at the next analysis (a change of model.py's buffer), without any notification; a
+    `workspace/didChangeWatchedFiles` for it republishes model.py at once."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    model = root / "src" / "pkg" / "model.py"
+    await _start(client)
+    _open(client, model.read_text(), uri=model.as_uri())
+    assert _fix_classes(await _published(client, model.as_uri(), 1))[transform] == "safe"
+
+    (root / "src" / "pkg" / name).write_text(text)
+    end = lsp.Position(line=13, character=0)
+    change = lsp.TextDocumentContentChangePartial(range=lsp.Range(start=end, end=end), text="# edited\n")
+    _change(client, 2, change, uri=model.as_uri())
+    diagnostics = await _published(client, model.as_uri(), 2)
+    assert _fix_classes(diagnostics)[transform] == "unsafe"
+    reason = next(f["reason"] for f in diagnostics[0].data["fixes"] if f["transform"] == transform)
+    assert f"src/pkg/{name} line" in reason, reason
+
+    # Deleted, reported by the client's file watcher: model.py is published again, the fix safe again.
+    (root / "src" / "pkg" / name).unlink()
+    seen = _count(client, model.as_uri())
+    client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams(
+            changes=[lsp.FileEvent(uri=(root / "src" / "pkg" / name).as_uri(), type=lsp.FileChangeType.Deleted)]
+        )
+    )
+    assert _fix_classes(await _next_publication(client, model.as_uri(), seen))[transform] == "safe"
+
+
+@pytest.mark.asyncio
+async def test_opening_a_new_buffer_that_calls_the_layer_republishes_the_layer_module(client: LanguageClient, tmp_path: Path) -> None:
+    """A buffer opened for a module that exists nowhere on disk yet (src/pkg/evaluate.py, calling `forward`
+    directly): model.py, open, is published again with strip unsafe, naming the buffer's call; closing the
+    buffer unsaved makes it safe again."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    model, new = root / "src" / "pkg" / "model.py", root / "src" / "pkg" / "evaluate.py"
+    await _start(client)
+    _open(client, model.read_text(), uri=model.as_uri())
+    assert _fix_classes(await _published(client, model.as_uri(), 1))["strip"] == "safe"
+    seen = _count(client, model.as_uri())
+    _open(client, STRIP_CALLER, uri=new.as_uri())
+    diagnostics = await _next_publication(client, model.as_uri(), seen)
+    assert _fix_classes(diagnostics)["strip"] == "unsafe"
+    reason = next(f["reason"] for f in diagnostics[0].data["fixes"] if f["transform"] == "strip")
+    assert "`forward(x)` (" in reason and "src/pkg/evaluate.py line 5)" in reason, reason
+    seen = _count(client, model.as_uri())
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=new.as_uri())))
+    assert _fix_classes(await _next_publication(client, model.as_uri(), seen))["strip"] == "safe"
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_can_watch_files_is_asked_to_watch_the_modules_and_config(client: LanguageClient) -> None:
+    """With dynamic registration of `workspace/didChangeWatchedFiles` in its capabilities, the client is asked
+    (after `initialized`) to report every `*.py`, pyproject.toml and spmdfix.toml of the workspace; without
+    it, nothing is asked (the default capabilities of the other tests)."""
+    from test_lsp import _capabilities
+
+    asked: list[lsp.RegistrationParams] = client.registrations  # type: ignore[attr-defined]
+    capabilities = _capabilities()
+    capabilities.workspace.did_change_watched_files = lsp.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
+    await client.initialize_session(lsp.InitializeParams(capabilities=capabilities, initialization_options={"debounce_ms": 10}))
+
+    async def registered() -> None:
+        while not asked:
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(registered(), TIMEOUT)
+    (registration,) = asked[0].registrations
+    assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    patterns = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in registration.register_options["watchers"]]
+    assert patterns == ["**/*.py", "**/pyproject.toml", "**/spmdfix.toml"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("edited", "shown", "row"), [("train.py", "model.py", 8), ("model.py", "train.py", 12)])
+async def test_a_noqa_typed_in_the_other_modules_buffer_suppresses_the_cross_module_finding(
+    client: LanguageClient, tmp_path: Path, edited: str, shown: str, row: int
+) -> None:
+    """model.py and train.py of the standard layout open: a `# noqa` typed, not saved, on the vmap's line of
+    train.py's buffer (or on the spec's line of model.py's) suppresses the collision in the other document
+    too, as the analysis follows the buffers (it read the file on disk); undoing it brings it back."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    pkg = root / "src" / "pkg"
+    await _start(client)
+    for name in (shown, edited):
+        _open(client, (pkg / name).read_text(), uri=(pkg / name).as_uri())
+        assert [c for c, _, _ in _codes(await _published(client, (pkg / name).as_uri(), 1))] == ["SPMD001", "SPMD002"]
+    text = (pkg / edited).read_text()
+    lines = text.splitlines(keepends=True)
+    lines[row - 1] = lines[row - 1].rstrip("\n") + "  # noqa\n"
+    seen = _count(client, (pkg / shown).as_uri())
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text="".join(lines)), uri=(pkg / edited).as_uri())
+    assert await _next_publication(client, (pkg / shown).as_uri(), seen) == []
+    assert "noqa" not in (pkg / edited).read_text()
+    seen = _count(client, (pkg / shown).as_uri())
+    _change(client, 3, lsp.TextDocumentContentChangeWholeDocument(text=text), uri=(pkg / edited).as_uri())
+    assert len(await _next_publication(client, (pkg / shown).as_uri(), seen)) == 2

@@ -296,3 +296,25 @@ def test_add_noqa_puts_a_cross_module_findings_directive_on_its_own_line_in_its_
     assert _cross_codes(root, target) == []
     again = spmdfix(root, "check", "--no-cache", "--add-noqa", target)
     assert again.returncode == 0 and "Added 0 noqa directives." in again.stderr + again.stdout
+
+
+@pytest.mark.parametrize(
+    "targets", [("src/pkg/model.py",), ("src/pkg/train.py",), ("src/pkg/model.py", "src/pkg/train.py"), (".",)]
+)
+@pytest.mark.parametrize("where", ["model.py", "train.py"])
+def test_fix_counts_parsed_files_and_suppressed_findings_as_check_does(tmp_path: Path, where: str, targets: tuple) -> None:
+    """`fix` of the layer module alone analyses the importers' vmaps (a partial run) as `check` does: its
+    summary counts the file parsed and the collision's two findings suppressed (it said "1 file scanned, 0
+    parsed" and left out "(2 suppressed)"), once when both files are named."""
+    import re
+
+    from test_partial_runs import spmdfix, standard
+
+    root = standard(tmp_path)
+    _with_comment(root / "src/pkg" / where, SPEC_ROW if where == "model.py" else VMAP_ROW, "# noqa")
+    checked = spmdfix(root, "check", "--no-cache", *targets).stderr
+    fixed = spmdfix(root, "fix", *targets).stderr
+    counts = re.compile(r"(\d+ files? scanned, \d+ parsed);.* findings(?: left)?( \(\d+ suppressed\))?;")
+    assert counts.search(checked) and counts.search(fixed), (checked, fixed)
+    assert counts.search(fixed).groups() == counts.search(checked).groups(), (checked, fixed)
+    assert "(2 suppressed)" in fixed and ", 0 parsed" not in fixed, fixed

@@ -406,3 +406,24 @@ def test_a_notebook_importing_the_layer_module_is_the_importer_only_when_it_is_c
     done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", "explore.ipynb")
     assert "src/pkg/model.py:12:55: SPMD001" in done.stdout, done.stdout
     assert spmdfix(root, "check", "--no-cache", "src/pkg/model.py").returncode == 0
+
+
+def test_the_cache_follows_a_module_loading_the_layer_module_by_name(tmp_path: Path) -> None:
+    """A module written after a cached run that loads pkg.model with `__import__` (it imports nothing of it)
+    makes strip and add-axis unsafe at the next cached run, naming it; one loading another top-level package
+    leaves them safe (the graph lists both as loaders by name, `ProjectGraph.dynamic`)."""
+    import re
+
+    root = standard(tmp_path)
+
+    def fixes() -> dict[str, str]:
+        out = spmdfix(root, "check", "--show-fixes", "src/pkg/model.py").stdout
+        return {name: kind for kind, name in re.findall(r"fix \[(\w+)\] ([\w-]+)", out)} | {"out": out}
+
+    assert fixes()["strip"] == "safe" and fixes()["add-axis"] == "safe"
+    (root / "src" / "pkg" / "loader.py").write_text("M = __import__('pkg.model')\n")
+    shown = fixes()
+    assert shown["strip"] == "unsafe" and shown["add-axis"] == "unsafe", shown["out"]
+    assert "`__import__('pkg.model')` (src/pkg/loader.py line 1)" in shown["out"]
+    (root / "src" / "pkg" / "loader.py").write_text("M = __import__('numpy')\n")
+    assert fixes()["strip"] == "safe" and fixes()["add-axis"] == "safe"

@@ -201,3 +201,33 @@ def test_spmd006_strip_of_a_decorator_vmap_called_twice_is_unsafe() -> None:
     fixes = [f.fix_for(Transform.STRIP) for f in check_source(twice) if f.code == "SPMD006"]
     assert fixes and all(f is not None and f.applicability == Applicability.UNSAFE for f in fixes)
     assert "the vmap has other calls (or uses) than the one whose placement was read" in fixes[0].reason
+
+
+def test_callers_past_the_walks_limit_make_strip_unsafe_and_are_named() -> None:
+    """`analysis.callers` follows at most `follow.CALLERS.limit` bindings holding the shard_map'd function; the
+    aliases left when it stops are not searched, so strip is unsafe and names the first of them, at its line."""
+    from spmdfix.analysis.follow import CALLERS
+
+    source = textwrap.dedent(
+        """\
+        import jax
+        import numpy as np
+        from jax.sharding import Mesh, PartitionSpec as P
+        mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+        def layer(x):
+            return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        step = jax.vmap(layer, spmd_axis_name='x')
+        """
+    )
+
+    def strip(aliases: int):
+        text = source + "".join(f"alias{i} = layer\n" for i in range(aliases))
+        fixes = [f.fix_for(Transform.STRIP) for f in check_source(text) if f.code == "SPMD001"]
+        assert fixes and fixes[0] is not None
+        return fixes[0]
+
+    within = strip(CALLERS.limit - 10)  # every alias taken: none is read, so none is another caller
+    assert within.applicability == Applicability.SAFE, within.reason
+    past = strip(CALLERS.limit + 20)
+    assert past.applicability == Applicability.UNSAFE
+    assert f"`callers of `alias0` (past {CALLERS.limit} steps)` (line 8)" in past.reason, past.reason

@@ -16,7 +16,8 @@ and the places holding the value are found by scope (`uses.UseIndex.loads`):
 - `from pkg.config import *` is reported at its statement, and so is a module that imports `importlib` and may
   load a module by name with it (any use but `importlib.metadata` / `importlib.resources` and an
   `importlib.import_module('other.module')` of a literal naming another module), at its `import importlib`;
-  so is an importer that cannot be read or parsed.
+  so is a read of the builtin `__import__` that may load it (any but `__import__('other')` of a literal whose
+  top-level package is another), at that read; and an importer that cannot be read or parsed.
 
 Code outside the project (installed consumers) is out of scope (docs/safety.md). Pure: the index reads.
 """
@@ -100,6 +101,10 @@ def imported_uses(
         module = index.files.module_name(path)[0]
         for importer, names in importers.items():
             loaded = (models or {}).get(importer) or _model(index, importer) if DYNAMIC in names else None
+            loader = _dunder_import(loaded, module) if loaded is not None else None
+            if loader is not None:
+                out.sites.append(in_module(loaded.uses.use(loader), importer))
+                continue
             if DYNAMIC in names and (loaded is None or _may_load(loaded, module)):
                 out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))
                 continue
@@ -307,6 +312,26 @@ def _may_load(model: ModuleModel, module: str) -> bool:
                         continue
                     return True
     return False
+
+
+def _dunder_import(model: ModuleModel, module: str) -> ast.expr | None:
+    """The first read of the builtin `__import__` in `model` (`__import__`, `builtins.__import__`, a call given
+    the string `'__import__'`, as `getattr(builtins, '__import__')`) that may load `module`: any but a call `__import__('name')` of one literal whose top-level package is not `module`'s
+    (the call returns that top-level package, through which every loaded module of it is reachable)."""
+    top = module.split(".")[0]
+    for node in ast.walk(model.ix.tree):
+        if isinstance(node, ast.Call) and any(isinstance(a, ast.Constant) and a.value == "__import__" for a in node.args):
+            return node  # (`getattr(builtins, '__import__')`)
+        named = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        if named != "__import__":
+            continue
+        call = model.ix.parent.get(id(node))
+        if isinstance(call, ast.Call) and call.func is node and len(call.args) == 1 and not call.keywords:
+            name = call.args[0].value if isinstance(call.args[0], ast.Constant) else None
+            if isinstance(name, str) and name and not name.startswith(".") and name.split(".")[0] != top:
+                continue
+        return node
+    return None
 
 
 def _other_module(call: ast.Call, module: str) -> bool:

@@ -133,10 +133,13 @@ class _SpmdfixCommand(CodemodCommand, ABC):
                 raise SkipFile(why)  # what `spmdfix fix` on the directory would not write either
         settings = self.settings(path)
         # libcst decides about generated files itself (`--include-generated`): what it passes is fixed.
-        _, fixed = pipeline.fix_file(path, tree.code, settings, include_generated=True)
+        # The project index: the vmaps of this module are followed into the modules it imports, as `spmdfix
+        # fix` follows them (a collision at another module's shard_map is found, its fix reported).
+        index = _index(path, settings) if path is not None and path.suffix != ".ipynb" else None
+        _, fixed = pipeline.fix_file(path, tree.code, settings, include_generated=True, index=index)
         for error in fixed.errors:
             self.warn(error)
-        for message in _unfixed_warnings(fixed, settings.options):
+        for message in _unfixed_warnings(fixed, settings.options, path):
             self.warn(message)
         reached = _reached_warnings(path, fixed.text, settings)
         for message in reached:
@@ -157,13 +160,36 @@ def _add_new_axis(arg_parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _unfixed_warnings(result: Fixed, options: Options) -> list[str]:
-    """One line per finding left in the fixed module: `row:col: CODE message (why it was not fixed)`."""
+def _index(path: Path, settings: FileSettings):
+    from spmdfix.api import project_index
+
+    return project_index(path, file_settings.project_root_of(path, settings))
+
+
+def _unfixed_warnings(result: Fixed, options: Options, path: Path | None = None) -> list[str]:
+    """One line per finding left in the fixed module: `row:col: CODE message (why it was not fixed)`; a
+    finding its vmap places in another module (that module's shard_map) is located there
+    (`other.py:row:col: ...`). A fix that edits other modules is not applied by a codemod, which changes the
+    module it is given only: the line says which `spmdfix fix` applies it."""
+    from spmdfix.files import text_of
+
     lines = LineIndex(result.text)
     out = []
     for finding in result.remaining:
-        row, col = lines.row_col(finding.span.start)
-        out.append(f"{row}:{col}: {finding.code} {finding.message} (not fixed: {_why_unfixed(finding, options)})")
+        where = ""
+        if finding.span.path:
+            lines_there = LineIndex(text_of(finding.span.path) or "")
+            row, col = lines_there.row_col(finding.span.start)
+            where = f"{os.path.relpath(finding.span.path)}:"
+        else:
+            row, col = lines.row_col(finding.span.start)
+        chosen = choose_fix(finding, options.strategy, unsafe_fixes=options.unsafe_fixes)
+        if chosen is not None and path is not None and any(e.span.path for e in chosen.node_edits):
+            edited = sorted({os.path.relpath(e.span.path or path) for e in chosen.node_edits})
+            why = f"the {chosen.transform} fix edits {', '.join(edited)}; `spmdfix fix {os.path.relpath(path)}` applies it"
+        else:
+            why = _why_unfixed(finding, options)
+        out.append(f"{where}{row}:{col}: {finding.code} {finding.message} (not fixed: {why})")
     return out
 
 
@@ -175,11 +201,9 @@ def _reached_warnings(path: Path | None, text: str, settings: FileSettings) -> l
 
     if path is None or path.suffix == ".ipynb" or not may_be_reached(text):
         return []
-    from spmdfix.api import project_index
     from spmdfix.reaching import reached
 
-    index = project_index(path, file_settings.project_root_of(path, settings))
-    found = reached(path, text, index, settings.options)
+    found = reached(path, text, _index(path, settings), settings.options)
     reported, _ = pipeline.select(
         text, found.findings, settings.enabled, settings.options.unfixable, settings.options.layout_changing_fixes
     )

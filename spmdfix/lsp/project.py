@@ -12,7 +12,13 @@ index is reused (typing in one document reuses its parsed imports) only while:
   (`stamps.seen`, `stamps.still`). A stamp that is not settled (taken within `stamps.RACY_NS` of the file's
   last change: a rewrite in the same clock tick keeps every time) proves nothing, so the index is rebuilt
   until the file has settled, as the results cache trusts a stat. A file changed by anything (another
-  editor, `git checkout`) is seen at the next analysis without any notification from the client.
+  editor, `git checkout`) is seen at the next analysis without any notification from the client;
+- the import graph answers it was given are still those of the project now: who imports each module it asked
+  about (a cross-module fix is judged against those importers, `analysis.importers`) and which modules may
+  reach the analysed one (`ProjectGraph.state`, a partial run's importers). A module created, deleted or
+  re-pointed anywhere in the project (a new `train2.py` calling the shard_map'd function, a reader of the
+  mesh, a module using `__import__`) is seen at the next analysis, the project listed again
+  (`project_graph.graph_of(refresh=True)`, which re-reads only the files whose stamp changed).
 
 Holds a few indexes (one per analysed document and set of buffers), least recently used dropped first.
 """
@@ -28,15 +34,68 @@ from spmdfix.analysis.index import ProjectIndex
 from spmdfix.module_memo import MODULES
 from spmdfix.perf import record
 from spmdfix.project_files import DISK
-from spmdfix.project_graph import importers_source
+from spmdfix.project_graph import ProjectGraph, graph_of
 from spmdfix.stamps import Seen, digest_file, seen, still
 
 MAX_INDEXES = 8
 
 
+class _GraphAnswers:
+    """The importers source of one kept index (`ProjectIndex(importers=...)`): the import graph of `root` with
+    `overlay`'s texts, listed when first needed, every answer it gave, and the state of the analysed module's
+    importers (`ProjectGraph.state`) when a partial run needs it (`track_state`), to be compared with the
+    project's graph now before the index is reused (`unchanged`)."""
+
+    def __init__(self, root: Path, analysed: Path, overlay: Mapping[str, str]) -> None:
+        self.root, self.analysed, self.overlay = root, str(analysed), dict(overlay) or None
+        self._graph: ProjectGraph | None = None
+        self._kept: ProjectGraph | None = None  # the process's graph of the files on disk `_graph` was made from
+        self.state: str | None = None
+        self.asked: dict[str, object] = {}
+
+    @property
+    def listed(self) -> ProjectGraph | None:
+        """The graph as last listed (by `graph` or `unchanged`), None before the first question."""
+        return self._graph
+
+    def graph(self) -> ProjectGraph:
+        if self._graph is None:
+            self._graph = graph_of(self.root, refresh=True, overlay=self.overlay)
+            self._kept = graph_of(self.root)
+        return self._graph
+
+    def __call__(self, path: str) -> dict[str, frozenset[str]] | None:
+        answer = self.asked[path] = self.graph().importers_with_dynamic(path)
+        return answer
+
+    def track_state(self) -> None:
+        """Record which modules may reach the analysed one (a partial run's importers), once."""
+        if self.state is None:
+            self.state = self.graph().state(self.analysed)
+
+    def unchanged(self) -> bool:
+        """Whether the project's import graph now (listed again) gives the same answers and state; True when
+        the index never used it."""
+        if self._graph is None:
+            return True
+        # The project listed again: the same kept graph when no directory's listing and no file's stamp changed
+        # (`graph_of(refresh=True)`, `ProjectGraph.unchanged`), whose answers with the same overlay are those given.
+        kept = graph_of(self.root, refresh=True)
+        if kept is self._kept:
+            return True
+        now = graph_of(self.root, overlay=self.overlay)
+        if self.state is not None and now.state(self.analysed) != self.state:
+            return False
+        if any(now.importers_with_dynamic(path) != answer for path, answer in self.asked.items()):
+            return False
+        self._graph, self._kept = now, kept  # (same answers: later questions are asked of the project now)
+        return True
+
+
 @record
 class _Kept:
     index: ProjectIndex
+    graph: _GraphAnswers
     stamps: dict[str, Seen] = field(default_factory=dict)
     stale: bool = False
 
@@ -48,24 +107,29 @@ class ProjectIndexes:
         self.max_indexes = max_indexes
         self._kept: OrderedDict[tuple, _Kept] = OrderedDict()
 
-    def get(self, root: Path, analysed: Path, overlay: Mapping[str, str]) -> ProjectIndex:
+    def get(self, root: Path, analysed: Path, overlay: Mapping[str, str], partial: bool = False) -> ProjectIndex:
         """An index of `root` whose modules are the files on disk except the `overlay` (absolute path -> unsaved
-        text); `analysed` is the file analysed with it (its own text is passed to the analysis, not here).
-        The same index as before when nothing it read changed, else a new one."""
+        text); `analysed` is the file analysed with it (its own text is passed to the analysis, not here);
+        `partial`: that analysis looks for the importers reaching it (`reaching.reached`), so a new one makes
+        the index stale too. The same index as before when nothing it read changed, else a new one."""
         key = (str(root), str(analysed), tuple(sorted((p, hash(t)) for p, t in overlay.items())))
         kept = self._kept.get(key)
         if kept is not None and not kept.stale and self._unchanged(kept):
             self._kept.move_to_end(key)
+            if partial:
+                kept.graph.track_state()
             return kept.index
         # (who imports a module, for the cross-module safety of a fix, as the CLI's index has it:
         # `api.new_project_index`; the open documents' texts are part of the overlay)
         # (each module parsed once, whichever index loads it: `module_memo`; an edit of a document makes an
         # index of its own for the partial run, `reaching.reached`)
+        graph = _GraphAnswers(root, analysed, overlay)
         index = ProjectIndex(
-            str(root), files=DISK, analyse=MODULES.build, overlay=overlay,
-            importers=importers_source(root, overlay), parse=MODULES.parse,
+            str(root), files=DISK, analyse=MODULES.build, overlay=overlay, importers=graph, parse=MODULES.parse
         )
-        kept = self._kept[key] = _Kept(index)
+        kept = self._kept[key] = _Kept(index, graph)
+        if partial:
+            graph.track_state()
         self._kept.move_to_end(key)
         while len(self._kept) > self.max_indexes:
             self._kept.popitem(last=False)
@@ -84,10 +148,17 @@ class ProjectIndexes:
             if digest is not None and digest_file(path) != digest:
                 kept.stale = True
 
+    def graph(self, index: ProjectIndex) -> ProjectGraph | None:
+        """The import graph with its overlay that the kept `index` was last judged against: listed by `get` when
+        it returned `index` (to reuse it, or for a partial run), so that the analysis following it need not
+        list the project again (`reaching.reached(graph=...)`); None when `get` did not list it."""
+        kept = next((k for k in self._kept.values() if k.index is index), None)
+        return kept.graph.listed if kept is not None else None
+
     def clear(self) -> None:
         """Drop every index (a configuration changed)."""
         self._kept.clear()
 
     @staticmethod
     def _unchanged(kept: _Kept) -> bool:
-        return all(still(path, stamp) for path, stamp in kept.stamps.items())
+        return all(still(path, stamp) for path, stamp in kept.stamps.items()) and kept.graph.unchanged()

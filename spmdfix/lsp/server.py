@@ -18,7 +18,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from spmdfix import __version__, file_settings, pipeline
-from spmdfix.config import CONFIG_NAME, PYPROJECT, Resolver
+from spmdfix.config import Resolver
 from spmdfix.links import docs_base
 from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
 from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
@@ -26,6 +26,7 @@ from spmdfix.lsp.data import anchor, diagnostic
 from spmdfix.lsp.documents import Document, SpmdfixProtocol
 from spmdfix.lsp.project import ProjectIndexes
 from spmdfix.lsp.text import PositionConverter
+from spmdfix.lsp.watching import as_on_disk, did_change_watched_files, importer_of, initialized, is_config
 from spmdfix.model import Finding
 from spmdfix.file_settings import FileSettings
 from spmdfix.pipeline import Checked
@@ -47,6 +48,7 @@ class SpmdfixServer(LanguageServer):
         self.debounce_s = DEFAULT_DEBOUNCE_MS / 1000
         self.resolve_edits = False
         self.document_changes = False
+        self.watch_files = False  # the client watches files for the server when asked (`initialized`)
         self.resolver = Resolver()
         self.config_errors: set[str] = set()
         self.indexes = ProjectIndexes()
@@ -139,7 +141,8 @@ class SpmdfixServer(LanguageServer):
 
         if doc.path is None or index is None or not may_be_reached(source):
             return Reached()
-        return reached(doc.path.resolve(), source, index, settings.options, live=True)
+        graph = self.indexes.graph(index)  # (listed when the index was judged: `ProjectIndexes.get`)
+        return reached(doc.path.resolve(), source, index, settings.options, live=True, graph=graph)
 
     def index(self, doc: Document, settings: FileSettings | None = None) -> ProjectIndex | None:
         """The project index for the document's analysis (None without a file): the modules of its project as
@@ -155,7 +158,9 @@ class SpmdfixServer(LanguageServer):
         overlay = {
             str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None and d is not doc
         }
-        return self.indexes.get(root, path, overlay)
+        from spmdfix.prefilter.reached import may_be_reached
+
+        return self.indexes.get(root, path, overlay, partial=may_be_reached(doc.source))
 
     def document_of(self, path: str) -> Document | None:
         """The open document of the file at `path` (absolute), or None."""
@@ -214,15 +219,22 @@ class SpmdfixServer(LanguageServer):
             lsp.PublishDiagnosticsParams(uri=doc.uri, diagnostics=diagnostics, version=doc.version)
         )
 
-    def publish_dependents(self, doc: Document) -> None:
-        """Publish again the other open documents whose last analysis read `doc`'s file (it imports it, maybe
-        through others): its new text (a buffer, a save, a close that reverts to the file) may change their
-        findings."""
+    def publish_dependents(self, doc: Document, read: bool = True, graph: bool = False) -> None:
+        """Publish again the other open documents whose analysis `doc`'s new text (a buffer, a close that
+        reverts to the file, a save) may change. read: those whose last analysis read `doc`'s file (it
+        imports it, maybe through others; or, a partial run, it is an importer reaching into them). graph:
+        those `doc` imports by the project's import graph listed again, or every one when it may load any
+        module by name (an importer without a vmap is read by no analysis, yet makes the cross-module fixes
+        of the modules it imports unsafe)."""
         if doc.path is None:
             return
         path = str(doc.path.resolve())
+        importer = importer_of(self, doc, path) if graph else None
         for other in list(self.documents.values()):
-            if other is not doc and path in other.depends:
+            if other is doc or other.path is None:
+                continue
+            there = str(other.path.resolve())
+            if read and path in other.depends or importer is not None and importer(there):
                 self.publish(other)
 
     def schedule(self, doc: Document) -> None:
@@ -260,6 +272,8 @@ def initialize(ls: SpmdfixServer, params: lsp.InitializeParams) -> None:
     ls.resolve_edits = resolve is not None and "edit" in (resolve.properties or [])
     ws_edit = caps.workspace.workspace_edit if caps.workspace is not None else None
     ls.document_changes = bool(ws_edit is not None and ws_edit.document_changes)
+    watched = caps.workspace.did_change_watched_files if caps.workspace is not None else None
+    ls.watch_files = bool(watched is not None and watched.dynamic_registration)
     options = params.initialization_options
     if isinstance(options, dict) and "debounce_ms" in options:
         value = options["debounce_ms"]
@@ -280,6 +294,8 @@ def did_open(ls: SpmdfixServer, params: lsp.DidOpenTextDocumentParams) -> None:
         old.cancel_timer()
     doc = ls.documents[item.uri] = Document.open(item.uri, item.text, item.version)
     ls.publish(doc)
+    if not as_on_disk(doc):  # (its buffer now stands for its file: a module new to the project, or edited)
+        ls.publish_dependents(doc, read=False, graph=True)
     with contextlib.suppress(RuntimeError):  # no running loop: a server driven without one
         doc.last_event = asyncio.get_running_loop().time()
 
@@ -300,14 +316,9 @@ def did_change(ls: SpmdfixServer, params: lsp.DidChangeTextDocumentParams) -> No
     ls.schedule(doc)
 
 
-def _is_config(uri: str) -> bool:
-    """True for the URI of a file settings come from (spmdfix.toml, pyproject.toml)."""
-    return uri.rsplit("/", 1)[-1] in (CONFIG_NAME, PYPROJECT)
-
-
 def did_save(ls: SpmdfixServer, params: lsp.DidSaveTextDocumentParams) -> None:
     ls.indexes.clear()  # a module of the project changed on disk
-    if _is_config(params.text_document.uri):
+    if is_config(params.text_document.uri):
         ls.config_changed()
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
@@ -324,19 +335,14 @@ def did_close(ls: SpmdfixServer, params: lsp.DidCloseTextDocumentParams) -> None
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
     if doc is not None:
         doc.cancel_timer()
-        ls.publish_dependents(doc)  # they now read its file, not its buffer
-
-
-def did_change_watched_files(ls: SpmdfixServer, params: lsp.DidChangeWatchedFilesParams) -> None:
-    """A client that watches files for the server (or is configured to) reports a changed config file."""
-    if any(_is_config(change.uri) for change in params.changes):
-        ls.config_changed()
+        ls.publish_dependents(doc, graph=not as_on_disk(doc))  # they now read its file, not its buffer
 
 
 def create_server() -> SpmdfixServer:
     """A new spmdfix language server with its features registered (not started)."""
     server = SpmdfixServer()
     server.feature(lsp.INITIALIZE)(initialize)
+    server.feature(lsp.INITIALIZED)(initialized)
     server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)(did_open)
     server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)(did_change)
     server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))(did_save)

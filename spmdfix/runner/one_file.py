@@ -305,17 +305,19 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Revi
     with index.recording() as read:
         fixed = pipeline.fix_prepared(prepared, job.settings, review=review, path=job.path, index=index)
         remaining, found_before, reached_depends = fixed.remaining, fixed.found_before, ()
+        held = list(fixed.held)
         if partial:
             # Findings of importers' vmaps located here: left for `cross_module_fixes`, which fixes them in
             # the importers (their fixes may edit the importer, a config module and this one).
             found = _reached(job, fixed.text, index)
             if found.findings:
-                reported, _ = pipeline.select(
+                reported, suppressed = pipeline.select(
                     fixed.text, found.findings, job.settings.enabled, job.options.unfixable, job.options.layout_changing_fixes
                 )
                 extra = [f for f in reported if f not in set(remaining)]
                 remaining = tuple(sorted((*remaining, *extra), key=lambda f: (f.span.path, f.span.start, f.code)))
                 found_before += len(extra)
+                held += [f for f in suppressed if f not in set(held)]  # (counted as `check` counts them)
             reached_depends = found.depends
     # The other modules read: `cross_module_fixes` analyses the file again when a fix of this run changed one
     # of them (this analysis saw them as they were on disk); the importers a partial run analysed.
@@ -328,10 +330,12 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Revi
         remaining,
         fixed.applied,
         fixed.errors,
-        fixed.suppressed,
+        len(held),
         found_before=found_before,
         unfollowed=fixed.unfollowed,
         depends=depends,
+        parsed=partial or None,
+        suppressed_across=tuple(f for f in held if names_another_module(f)),
     )
 
 
@@ -350,9 +354,12 @@ def _result(
     depends: tuple[tuple[str, str | None], ...] = (),
     noqa_added: tuple[int, ...] = (),
     noqa_skipped: tuple[int, ...] = (),
+    parsed: bool | None = None,
+    suppressed_across: tuple[Finding, ...] = (),
 ) -> Checked | Fixed:
     """The result of a fix or noqa run on a file that gave `new_text` (`Fixed` when it differs from the
-    prepared text and renders as the file's new content, else `Checked`)."""
+    prepared text and renders as the file's new content, else `Checked`). parsed: the file was analysed (a
+    partial run's, as `check` counts it); None: its text passed the prefilter."""
     notes: tuple[str, ...] = ()
     new_file = None
     if new_text != prepared.text:
@@ -364,7 +371,7 @@ def _result(
             errors = (*errors, f"internal error: {err}; nothing written")
         if prepared.nb is not None and new_file is not None and not notebook.layout_kept(prepared.nb):
             notes = ("note: the notebook's JSON layout could not be reproduced exactly; it was normalised",)
-    parsed = may_have_findings(prepared.text)
+    parsed = may_have_findings(prepared.text) if parsed is None else parsed
     if new_file is not None:
         return Fixed(
             job.path,
@@ -378,6 +385,7 @@ def _result(
             cells=prepared.cells(new_text),
             parsed=parsed,
             suppressed=suppressed,
+            suppressed_across=suppressed_across,
             noqa_added=noqa_added,
             noqa_skipped=noqa_skipped,
             notes=notes,
@@ -394,6 +402,7 @@ def _result(
         cells=prepared.cells(prepared.text),
         parsed=parsed,
         suppressed=suppressed,
+        suppressed_across=suppressed_across,
         depends=depends,
         unfollowed=unfollowed,
         errors=errors,
