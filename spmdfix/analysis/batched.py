@@ -17,7 +17,9 @@ import ast
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
-from spmdfix.analysis.instances import Instances
+from spmdfix.analysis.bindings import BindingKind
+from spmdfix.analysis.follow import PASSED, Follow
+from spmdfix.analysis.instances import Instances, is_self_param
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.static import dynamic_names
@@ -37,8 +39,23 @@ class BatchedValues:
 
     def callee(self, expr: ast.AST) -> tuple[ast.AST, int] | None:
         """The function calling `expr` runs, with how many leading parameters the call does not pass (`self`
-        of a method read off an instance, an instance's `__call__`): `instances.Instances.callee`."""
-        return self.instances.callee(expr, self.ix.scope_at(expr))
+        of a method read off an instance, an instance's `__call__`): `instances.Instances.callee`. A parameter
+        (`fn` of `def batched(fn, **kw): return jax.vmap(fn, **kw)`) is the callable every call passes it
+        (`ModuleIndex.argument_for`), as the call walk follows it (`reach.Reacher`): the batched values are
+        read along the same chain the walk found (fuzz seed 60128). None when that is not one callable."""
+        follow = Follow(PASSED)
+        while True:
+            scope = self.ix.scope_at(expr)
+            found = self.instances.callee(expr, scope)
+            if found is not None or not isinstance(expr, ast.Name):
+                return found
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is None or binding.kind is not BindingKind.PARAM or is_self_param(binding):
+                return None
+            passed = self.ix.argument_for(binding)
+            if passed is None or not follow.first_visit(binding.node):
+                return None
+            expr = passed[0]
 
     def _qualname(self, expr: ast.expr) -> str | None:
         """The qualified name `expr` resolves to where it is written (static reads such as `jnp.shape`)."""

@@ -32,16 +32,23 @@ class StaticShapes:
         self.ix = model.ix
 
     # --- names ------------------------------------------------------------------------------------
-    def resolve(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, Scope] | None:
+    def resolve(self, expr: ast.AST, scope: Scope, params: bool = False) -> tuple[ast.AST, Scope] | None:
         """Follow names to the value they hold here: a name bound once (`Evaluator.resolve_name`), or a name
         reassigned in straight-line code (`x = ...; x = jax.device_put(x, ...)`), whose value at a use is the
-        last assignment before it in the same statement list. None past `follow.STRAIGHT_LINE` names."""
+        last assignment before it in the same statement list; with `params`, a parameter to the argument
+        every call passes (`_passed`). None past `follow.STRAIGHT_LINE` names."""
         step = Follow(STRAIGHT_LINE)
         while not step.spent:
             step = step.deeper()
             if not isinstance(expr, ast.Name):
                 return expr, scope
             binding = self.ix.single_binding(expr.id, scope)
+            if params and binding is not None and binding.kind is BindingKind.PARAM:
+                passed = self._passed(binding)
+                if passed is None:
+                    return None
+                expr, scope = passed
+                continue
             if binding is not None:
                 if binding.kind is not BindingKind.ASSIGN:
                     return None
@@ -52,6 +59,20 @@ class StaticShapes:
                 return None
             expr = found
         return None
+
+    def _passed(self, param) -> tuple[ast.AST, Scope] | None:
+        """The argument every call passes for parameter `param` (`ModuleIndex.argument_for`, as the evaluator
+        follows one; `def accumulate(fn, xs, ...)` called with a placed `xs`: fuzz seed 60297). A name bound
+        more than once there is read at the call (`_straight_line_value`), so only when the function has that
+        one call: two calls may pass the name after different assignments."""
+        passed = self.ix.argument_for(param)
+        if passed is None or not isinstance(passed[0], ast.Name):
+            return passed
+        if self.ix.single_binding(passed[0].id, passed[1]) is not None:
+            return passed
+        func = self.ix.parent.get(id(param.node))
+        name = getattr(func, "name", None)
+        return passed if name is not None and self.ix.word_count(name) == 2 else None
 
     def _straight_line_value(self, name: ast.Name, scope: Scope) -> ast.AST | None:
         bindings = scope.bindings.get(name.id, [])

@@ -230,7 +230,8 @@ class VmapCallAnalysis:
         place as the NamedSharding form does: safety/measurements/reshard_placement_plain_vmap.py). None for
         anything else; a sharding that is a name spmdfix cannot resolve (not a device or `x.sharding`, which
         hold no spec to read) adds the expression and why to `unread` when given."""
-        resolved = self.shapes.resolve(arg, scope)
+        # through a parameter too (`def accumulate(fn, xs): return jax.vmap(fn, ...)(xs)`: fuzz seed 60297)
+        resolved = self.shapes.resolve(arg, scope, params=True)
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return None
         call, scope = resolved

@@ -66,7 +66,12 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                 spmd = _from_kwargs(model, call, scope, jaxapi.VMAP_SPMD_KEYWORD)
             if spmd is not None:
                 fun = argument(call, fun_position, fun_name)
-                sites.append(VmapSite(call, scope, fun, spmd, argument(call, 1, "in_axes")))
+                in_axes = argument(call, 1, "in_axes")
+                if in_axes is None:
+                    # from the same `**kw` the spmd axis is read from (a kwarg forwarded by a helper: fuzz
+                    # seed 60128); the `**kw` name itself when its value is not one known expression
+                    in_axes = _from_kwargs(model, call, scope, "in_axes")
+                sites.append(VmapSite(call, scope, fun, spmd, in_axes))
             continue
         factory = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
         if factory is not None and call.args:
