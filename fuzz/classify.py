@@ -31,8 +31,9 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     ("pvary is a invariant->variant", frozenset({"SPMD002", "SPMD004", "SPMD007"})),
     # H2 when the body combines its block with an operand no vmap batches (lift-captures' form; seed 5014)
     ("requires varying manual axes to match", frozenset({"SPMD007"})),
-    # H4 (a partial-manual shard_map whose axis_names lacks the spmd axis) under jit, and pre-placed captures
-    ("should be of type `Manual`", frozenset({"SPMD001", "SPMD002", "SPMD003", "SPMD008"})),
+    # H4 (a partial-manual shard_map whose axis_names lacks the spmd axis) under jit, pre-placed captures, and
+    # SPMD006's inner vmap mapping away an Explicit-placed axis under jit (SPMD006.md names this text; seed 70866)
+    ("should be of type `Manual`", frozenset({"SPMD001", "SPMD002", "SPMD003", "SPMD006", "SPMD008"})),
     # SPMD003's capture, and hazard H2 (SPMD007) when a jax.jit sits between the inner vmap and the shard_map
     ("ManualAxisType(", frozenset({"SPMD003", "SPMD007"})),
     ("size of operand dimension", frozenset({"SPMD003"})),
