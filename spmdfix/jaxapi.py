@@ -28,6 +28,8 @@ VMAP_SIGNATURES = {
     "flax.nnx.transforms.iteration.vmap": ("f", 0, None),
 }
 VMAP_NAMES = frozenset(VMAP_SIGNATURES)
+# jax.vmap itself (not flax's): `jax.vmap(f, in_axes)(a, ...)` calls f with the same positional operands
+JAX_VMAP_NAMES = frozenset(q for q, sig in VMAP_SIGNATURES.items() if sig is _JAX_VMAP)
 VMAP_SPMD_KEYWORD = "spmd_axis_name"
 
 # jax.shard_map(f=None, /, *, out_specs, in_specs=Infer, mesh=None, axis_names=frozenset(), check_vma=True):

@@ -23,6 +23,7 @@ from spmdfix.analysis.instances import Instances, is_self_param
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.static import dynamic_names
+from spmdfix.analysis.vmap_operands import through_vmap
 
 if TYPE_CHECKING:
     from spmdfix.analysis.reach import ReachedSite
@@ -133,6 +134,11 @@ class BatchedValues:
         scope = self.ix.scope_at(call)
         qname = None if isinstance(call.func, ast.Name) else self.ix.qualname(call.func, scope)
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
+            # an inner jax.vmap applied at once: an operand neither vmap maps stays unbatched (fuzz seed 70122)
+            fed = lambda arg: mentions(arg, tainted, self.ix.parent, self._qualname)  # noqa: E731
+            inner = through_vmap(self.ix, call, qname, self.callee, fed)
+            if inner is not None:
+                return inner
             for arg in call.args:
                 found = self.callee(arg)
                 if found is not None:
