@@ -520,3 +520,32 @@ def test_the_rank_is_followed_only_through_plain_calls() -> None:
     shared = source.replace("return jax.vmap(apply, spmd_axis_name='x')(xs)",
                             "f = jax.vmap(apply, spmd_axis_name='x')\n    f(load())\n    return f(xs)")
     assert [f.code for f in check_source(shared)].count("SPMD003") == 1
+
+
+def test_strip_under_a_plain_vmap_is_not_safe_while_a_partial_bound_capture_remains() -> None:
+    # Fuzz seed 70217 (golden refuse/strip_spmd006_partial_bound_capture): the batched `w` bound by
+    # functools.partial is a capture the strip does not remove; the stripped program fails under JAX
+    # (`context mesh ... should match the aval mesh`), so the strip names it and is unsafe. Bound by a closure
+    # the strip was already unsafe (the body allowlist), and stays so.
+    source = textwrap.dedent(
+        """
+        import functools
+        import jax
+        from jax.sharding import NamedSharding, PartitionSpec as P
+        mesh = jax.make_mesh((2, 4), ('x', 'y'))
+        def block(x, w):
+            def body(b, w):
+                return b * w
+            return jax.shard_map(functools.partial(body, w=w), mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+        def main(xs, ws):
+            xs = jax.sharding.reshard(xs, NamedSharding(mesh, P('x', None)))
+            ws = jax.sharding.reshard(ws, NamedSharding(mesh, P('x')))
+            return jax.vmap(block)(xs, ws)
+        """
+    )
+    found = [f for f in check_source(source) if f.code == "SPMD006"]
+    assert found
+    for f in found:
+        fix = f.fix_for(Transform.STRIP)
+        assert fix is not None and fix.applicability == Applicability.UNSAFE
+        assert "captures `w` (line 9)" in fix.reason
