@@ -200,3 +200,25 @@ def test_fixes_md_walkthrough_runs_the_model(tmp_path) -> None:
     done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert "values match: True" in done.stdout
+
+
+@pytest.mark.e2e  # (a process: the console entry point, as README runs it)
+def test_readme_first_command_in_this_checkout_prints_the_add_axis_diffs() -> None:
+    """README's first command, `spmdfix fix --diff examples/`, run where README says (this checkout, not a copy):
+    the examples are a project of their own (examples/pyproject.toml), so the importlib users among the
+    repository's tests and benchmarks are not their importers, and the safe fix shown is add-axis in both
+    modules. Nothing is written (--diff), and the status is 1: changes pending."""
+    import subprocess
+    import sys
+
+    command = re.search(r"```\npip install -e \. && (spmdfix fix --diff examples/)\n```", (ROOT / "README.md").read_text())
+    assert command is not None
+    before = {p: p.read_bytes() for p in (ROOT / "examples").iterdir()}
+    done = subprocess.run(
+        [sys.executable, "-c", "from spmdfix.cli import entry; entry()", *command.group(1).split()[1:]],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.count("+++ b/examples/") == 2, done.stdout
+    assert "fixes to apply: add-axis 2; 0 findings left" in done.stderr
+    assert {p: p.read_bytes() for p in (ROOT / "examples").iterdir()} == before
