@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -203,7 +204,7 @@ def test_fixes_md_walkthrough_runs_the_model(tmp_path) -> None:
 
 
 @pytest.mark.e2e  # (a process: the console entry point, as README runs it)
-def test_readme_first_command_in_this_checkout_prints_the_add_axis_diffs() -> None:
+def test_readme_first_command_in_this_checkout_prints_the_add_axis_diffs(tmp_path) -> None:
     """README's first command, `spmdfix fix --diff examples/`, run where README says (this checkout, not a copy):
     the examples are a project of their own (examples/pyproject.toml), so the importlib users among the
     repository's tests and benchmarks are not their importers, and the safe fix shown is add-axis in both
@@ -214,9 +215,11 @@ def test_readme_first_command_in_this_checkout_prints_the_add_axis_diffs() -> No
     command = re.search(r"```\npip install -e \. && (spmdfix fix --diff examples/)\n```", (ROOT / "README.md").read_text())
     assert command is not None
     before = {p: p.read_bytes() for p in (ROOT / "examples").iterdir()}
+    # (as the other process tests run the CLI: `python -m spmdfix.cli`, its cache kept out of the checkout)
+    env = {**os.environ, "SPMDFIX_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run(
-        [sys.executable, "-c", "from spmdfix.cli import entry; entry()", *command.group(1).split()[1:]],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        [sys.executable, "-m", "spmdfix.cli", *command.group(1).split()[1:]],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
     )
     assert done.returncode == 1, done.stderr
     assert done.stdout.count("+++ b/examples/") == 2, done.stdout
