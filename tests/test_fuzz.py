@@ -593,3 +593,16 @@ def test_the_worker_compares_values_up_to_float32_rounding_of_the_array_not_of_e
     assert not same_values(eager * 1.01, eager)
     assert not same_values(eager + 0.01 * np.abs(eager).max(), eager)
     assert same_values(np.arange(4), np.arange(4)) and not same_values(np.arange(4), np.arange(4) + 1)
+
+
+def test_spmd006_explains_the_manual_axis_type_error_its_doc_names() -> None:
+    """Seed 70866: an inner vmap mapping away an Explicit-placed axis under jit fails with `Axes mentioned in
+    manual_axis_type ... should be of type Manual`; SPMD006.md names that error, so an SPMD006 finding explains
+    it (the judge had called the program missed). SPMD003's capture keeps explaining it too."""
+    from fuzz.classify import explaining_rules
+
+    error = ("ValueError: Axes mentioned in `manual_axis_type` field of ShapedArray should be of type `Manual`. "
+             "Got manual_axis_type=ManualAxisType(varying=frozenset({'x'}))")
+    assert "manual_axis_type ... should be of type Manual`" in (ROOT / "spmdfix/rules/docs/SPMD006.md").read_text()
+    rules = explaining_rules(error)
+    assert rules is not None and {"SPMD006", "SPMD003"} <= rules
