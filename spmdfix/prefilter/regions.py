@@ -66,6 +66,18 @@ def in_one_function(source: str, applied: list[int], placed: list[int]) -> bool:
     return any(placed_scopes & scopes for scopes in applied_scopes)
 
 
+def scope_span(source: str, offset: int) -> tuple[int, int]:
+    """The span of the text that the scope evaluating the code at `offset` covers: its innermost `def`'s
+    region (`_def_regions`; the scopes nested in it included), or the whole text at module level, or when the
+    regions may have closed early (`_regions_exact`: a later line of the scope could then lie past the
+    region's end). Code outside the span cannot read a name that scope binds."""
+    regions = _def_regions(source)
+    region = _region_of(regions, offset)
+    if region == -1 or not _regions_exact(source, regions):
+        return 0, len(source)
+    return regions[0][region], regions[1][region]
+
+
 def _regions_exact(source: str, regions: tuple[list[int], list[int], list[int]]) -> bool:
     """Whether every region (`_def_regions`) ends where a statement starts, so that each holds exactly its
     `def`'s lines: the line that ends it is indented with spaces only (no tab nor form feed), the line before
