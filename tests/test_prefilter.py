@@ -968,3 +968,35 @@ def test_a_dropped_module_of_the_corpus_gives_no_finding_and_no_spmd910_record()
         pytest.skip("SPMDFIX_CORPUS is not set: the corpus of bench/corpus.py is not on this machine")
     dropped, wrong = _dropped_but_reported(sorted(Path(corpus).rglob("*.py")))
     assert dropped > 3000 and wrong == []
+
+
+# A def decorated by a plain vmap is applied where its name is called, and the analysis reads the placement
+# in that call's scope among the loads of the def's own binding (`analysis.placement`): jax's test modules
+# decorate a local `f` in one test and call another `f` beside a placement in the next.
+DECORATED_APART = (
+    "def test_a(xs):\n    @jax.vmap\n    def f(x):\n        return layer(x)\n    return f(xs)\n"
+    f"def test_b():\n    f = jnp.sin\n    xs = {PLACEMENT}\n    return f(xs)\n"
+)
+DECORATED_TOGETHER = {
+    "module-level def, called beside the placement": "@jax.vmap\ndef f(x):\n    return layer(x)\n"
+    f"def test():\n    xs = {PLACEMENT}\n    return f(xs)\n",
+    "local def, called beside the placement": f"def test():\n    xs = {PLACEMENT}\n"
+    "    @jax.vmap\n    def f(x):\n        return layer(x)\n    return f(xs)\n",
+    "partial decorator, jitted call": f"import functools\ndef test():\n    xs = {PLACEMENT}\n"
+    "    @functools.partial(jax.vmap, in_axes=0)\n    def f(x):\n        return layer(x)\n    return jax.jit(f)(xs)\n",
+}
+
+
+def test_a_vmap_decorated_def_called_apart_from_every_placement_is_dropped_with_nothing_to_find() -> None:
+    source = SCOPED_HEADER + DECORATED_APART
+    assert _findings_without_prefilter(source) == []
+    assert not may_have_findings(source)
+    # Where a region may end early (a continuation line at column 0), every use of the name counts.
+    assert may_have_findings(source + "def later():\n    y = (1,\n2)\n    return y\n")
+
+
+@pytest.mark.parametrize("form", sorted(DECORATED_TOGETHER))
+def test_a_vmap_decorated_def_called_beside_a_placement_passes_the_prefilter(form: str) -> None:
+    source = SCOPED_HEADER + DECORATED_TOGETHER[form]
+    assert {f.code for f in _findings_without_prefilter(source)} == {"SPMD006"}
+    assert may_have_findings(source)

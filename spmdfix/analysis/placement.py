@@ -59,6 +59,7 @@ class PlacementAnalysis:
         self.unread: list[tuple[ast.Call, ast.AST, Span, str]] = []
         self.ix = model.ix
         self.ev = model.ev
+        self._set_mesh_calls: list[ast.Call] | None = None
 
     def plain_vmaps(self) -> list[PlainVmap]:
         found = []
@@ -240,17 +241,28 @@ class PlacementAnalysis:
         home = self.ix.enclosing_function(place)
         before = [
             call
-            for call in self.ix.calls
-            if call.args
-            and isinstance(self.ix.parent.get(id(call)), (ast.Expr, ast.Assign))
-            and self.ix.enclosing_function(call) is home
+            for call in self._set_mesh_statements()
+            if self.ix.enclosing_function(call) is home
             and (call.lineno, call.col_offset) < (place.lineno, place.col_offset)
-            and self._is_set_mesh(call)
         ]
         if not before:
             return None
         last = max(before, key=lambda n: (n.lineno, n.col_offset))
         return last.args[0], self.ix.scope_at(last)
+
+    def _set_mesh_statements(self) -> list[ast.Call]:
+        """The module's `jax.set_mesh(m)` calls that are statements (`jax.set_mesh(m)`, `x = jax.set_mesh(m)`),
+        found once: `context_mesh` asks for every placement, and a scan of every call each time made it the
+        largest cost of a cold run on big test modules (jax's pjit_test.py)."""
+        if self._set_mesh_calls is None:
+            self._set_mesh_calls = [
+                call
+                for call in self.ix.calls
+                if call.args
+                and isinstance(self.ix.parent.get(id(call)), (ast.Expr, ast.Assign))
+                and self._is_set_mesh(call)
+            ]
+        return self._set_mesh_calls
 
     def _is_set_mesh(self, call: ast.Call) -> bool:
         return self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.SET_MESH_NAMES

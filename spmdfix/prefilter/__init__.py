@@ -29,7 +29,9 @@ each form leaves words in the text:
      that is applied (`jax.vmap(f)(x)`, or written as a wrapper's first argument, `jax.jit(jax.vmap(f))(x)`),
      in the function that places the input (`in_one_function`: the placement is the argument itself or the
      name's last assignment in the application's scope; where indentation may mislead, in one enclosing or
-     enclosed by it); the Explicit mesh may be built in another module the text imports.
+     enclosed by it); a def decorated by a plain vmap (`@jax.vmap`, `@partial(jax.vmap, ...)`) is applied
+     where its name is used in the scope that binds it; the Explicit mesh may be built in another module
+     the text imports.
    Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls, and a call inside a string literal or a
    comment (a docstring example) is not code: both are passed over.
 

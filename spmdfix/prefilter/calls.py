@@ -9,7 +9,7 @@ import re
 
 from spmdfix import jaxapi
 from spmdfix.prefilter.bindings import bound_names, imports_project
-from spmdfix.prefilter.regions import in_one_function
+from spmdfix.prefilter.regions import in_one_function, scope_span
 from spmdfix.prefilter.text import (
     DOTTED_PREFIX,
     GAP,
@@ -94,10 +94,12 @@ def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
         return False
     # The mesh may also be built in another module of the project (`from pkg.meshes import mesh`: the
     # analysis follows the import, `meshes.mesh_site`), whose text then holds its Explicit axes.
-    # A vmap decorating a def is called where its name is (`analysis.placement`): any scope may place.
-    return ("Explicit" in source or "make_mesh" in source or imports_project(source, code_only=True)) and (
-        bool(decorating) or in_one_function(source, applied, placed)
-    )
+    if not ("Explicit" in source or "make_mesh" in source or imports_project(source, code_only=True)):
+        return False
+    # A vmap decorating a def is applied where the def's name is called (`f(x)`, `jax.jit(f)(x)`), and the
+    # analysis reads the placement in that call's scope (`analysis.placement`): every use of the name counts
+    # as an applied vmap.
+    return in_one_function(source, applied + _decorated_uses(source, decorating), placed)
 
 
 # A decorator: `@` first on its line, then the decorator's dotted name (`_decorators_naming`).
@@ -108,16 +110,45 @@ def _decorators_naming(source: str, vmap: set[str]) -> list[int]:
     """The starts of the decorators whose text names a vmap (`@jax.vmap`, `@partial(jax.vmap, in_axes=0)`):
     the decorator's name and, when it is called, its whole argument list (or the rest of the text when its
     end cannot be found). More than the analysis follows (`analysis.placement`), never less."""
+    if not vmap:
+        return []
     found = []
+    # (one pattern for every name, searched in place: jax's test modules hold thousands of decorators)
+    naming = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(map(re.escape, vmap)))})(?!\w)")
     for match in _DECORATOR.finditer(source):
         end = match.end()
         opening = _CALL_OPEN.match(source, end)
         if opening is not None:
             end = end_of_arguments(source, opening.end()) or len(source)
-        text = source[match.start():end]
-        if any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) for name in vmap):
+        if naming.search(source, match.start(), end):
             found.append(match.start())
     return found
+
+
+# The `def` a decorator decorates: the first one after it (decorators hold no `def` statement).
+_DEF_NAME = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+({NAME})", re.MULTILINE)
+
+
+def _decorated_uses(source: str, decorators: list[int]) -> list[int]:
+    """The starts of the uses in code (the definition left out) of the names of the defs the decorators
+    starting at `decorators` decorate, within the scope that binds the name (`regions.scope_span`: the
+    analysis reads only the loads of that binding, `analysis.placement`; jax's test modules decorate a
+    local `f` in many tests, and call other `f`s beside placements); a decorator with no `def` after it
+    counts as a use itself (a class, which the analysis does not follow, or text this scan misreads: kept
+    rather than dropped)."""
+    uses = []
+    for start in decorators:
+        found = _DEF_NAME.search(source, start)
+        if found is None:
+            uses.append(start)
+            continue
+        low, high = scope_span(source, start)
+        uses += [
+            at
+            for at, _ in occurrences(source, found.group(1))
+            if low <= at < high and at != found.start(1) and in_code(source, at)
+        ]
+    return uses
 
 
 def _may_be_applied(source: str, start: int, end: int) -> bool:

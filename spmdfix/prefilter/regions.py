@@ -41,7 +41,7 @@ def in_one_function(source: str, applied: list[int], placed: list[int]) -> bool:
     `def` (lambdas, comprehensions, class bodies), and a pair must share one: jax's shard_map notebook places
     inputs at the top level and applies plain vmaps in functions (2.3 MB analysed for nothing).
     """
-    regions = _def_regions(source)
+    regions = _regions(source)
     parents = regions[2]
     headers: dict[int, int] = {}  # by region: where its header ends (`_scopes_of`)
 
@@ -61,9 +61,34 @@ def in_one_function(source: str, applied: list[int], placed: list[int]) -> bool:
         if any(p in around or region in chains[p] for p in placed_scopes):
             coarse = True
             break
-    if not coarse or not _regions_exact(source, regions):
+    if not coarse or not _exact(source):
         return coarse
     return any(placed_scopes & scopes for scopes in applied_scopes)
+
+
+def scope_span(source: str, offset: int) -> tuple[int, int]:
+    """The span of the text that the scope evaluating the code at `offset` covers: its innermost `def`'s
+    region (`_def_regions`; the scopes nested in it included), or the whole text at module level, or when the
+    regions may have closed early (`_regions_exact`: a later line of the scope could then lie past the
+    region's end). Code outside the span cannot read a name that scope binds."""
+    regions = _regions(source)
+    region = _region_of(regions, offset)
+    if region == -1 or not _exact(source):
+        return 0, len(source)
+    return regions[0][region], regions[1][region]
+
+
+@functools.lru_cache(maxsize=4)
+def _regions(source: str) -> tuple[list[int], list[int], list[int]]:
+    """`_def_regions`, once per text (`in_one_function` and `scope_span` ask for the same text; callers must
+    not change the lists)."""
+    return _def_regions(source)
+
+
+@functools.lru_cache(maxsize=4)
+def _exact(source: str) -> bool:
+    """`_regions_exact` of the text's regions, once per text."""
+    return _regions_exact(source, _regions(source))
 
 
 def _regions_exact(source: str, regions: tuple[list[int], list[int], list[int]]) -> bool:

@@ -81,7 +81,7 @@ def run_batch(
     every job as if its `Job.defer` were set (without a copy of each job: `dataclasses.replace` of every job
     of a large tree cost the main process, which feeds the workers, a tenth of a second)."""
     out = []
-    with recursion_budget():
+    with recursion_budget(), _roots_kept():
         for job in jobs:
             out.append(run_file(job, defer))
             progress(1)
@@ -220,11 +220,42 @@ def _edits(text: str, findings: Sequence[Finding], reached: Sequence[Finding] = 
     return out
 
 
-def _index(job: Job) -> ProjectIndex:
-    """The index of the project the file belongs to, for the analysis to follow imports of the project."""
+# The project root of each directory a batch asked for (`_roots_kept`): None outside `run_batch`.
+_ROOTS: dict[tuple[str, Path | None], Path] | None = None
+
+
+@contextlib.contextmanager
+def _roots_kept() -> Iterator[None]:
+    """Keep `_index`'s project roots by directory for one batch. A cold run over a large tree asks for the
+    root of every file that may be reached (a stat walk up the tree each: a third of a second over the
+    eight-repository corpus); the files of one directory share it. Only for the batch: a long-lived
+    process (`check --watch`, a library user) must see a marker added between runs."""
+    global _ROOTS
+    outer, _ROOTS = _ROOTS, _ROOTS if _ROOTS is not None else {}
+    try:
+        yield
+    finally:
+        _ROOTS = outer
+
+
+def _project_root(job: Job) -> Path:
+    """The project root of the job's file (`file_settings.project_root_of`: a real path), kept for the batch
+    by directory (`_roots_kept`)."""
+    key = (os.path.dirname(os.fspath(job.path)), job.settings.project_root)
+    root = _ROOTS.get(key) if _ROOTS is not None else None
+    if root is None:
+        root = file_settings.project_root_of(job.path, job.settings)
+        if _ROOTS is not None:
+            _ROOTS[key] = root
+    return root
+
+
+def _index(job: Job, root: Path | None = None) -> ProjectIndex:
+    """The index of the project (at `root`, else `_project_root`'s) the file belongs to, for the analysis to
+    follow imports of the project."""
     from spmdfix.api import project_index  # the analysis: imported where files are checked (a worker)
 
-    return project_index(job.path, file_settings.project_root_of(job.path, job.settings))
+    return project_index(job.path, root if root is not None else _project_root(job))
 
 
 def _reached(job: Job, text: str, index: ProjectIndex):
@@ -243,13 +274,15 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
         # No finding, nor a left-out cell's: the same result without the analysis and without looking for
         # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).
         return Checked(job.path, job.display)
-    index = _index(job)
+    root = _project_root(job)
     # A run over the whole project analyses every importer as a file of its own: no partial run, which the
-    # results cache must know (a later run of this file alone is one).
-    walked = (IMPORTERS_KEY, WALKED) if partial and walks_project(job, index.root) else None
+    # results cache must know (a later run of this file alone is one). Decided before the index is built:
+    # most such files need no analysis, nor its import (a warm run after an edit re-runs a few of them).
+    walked = (IMPORTERS_KEY, WALKED) if partial and walks_project(job, str(root)) else None
     partial = partial and walked is None
     if not own and not partial:
         return Checked(job.path, job.display, depends=(walked,) if walked else ())
+    index = _index(job, root)
     with index.recording() as depends:  # the other modules read: the results cache checks them
         found = _reached(job, prepared.text, index) if partial else None
         checked = pipeline.check_prepared(
