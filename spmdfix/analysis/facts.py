@@ -303,6 +303,10 @@ class ReachedFacts:
     # A jax.jit lies between the vmap and the shard_map (analysis.reach.ReachedSite.jitted): the shard_map
     # is traced under jit whatever the vmap's callers do.
     under_jit: bool = False
+    # The shard_map is applied as `jax.jit(shard_map(...))(...)` (or a jit decorator sits above its shard_map
+    # decorator): it too is traced under jit whatever the vmap's callers do
+    # (analysis.capture.CaptureAnalysis.jit_wrapped).
+    jit_wrapped: bool = False
     # The first `jax.vmap` on the way, when it is applied in the vmapped function itself and maps along axis
     # 0 parameters of that function passed on as they are: their positions (the per-example dimension 0 it
     # maps is dimension 1 of the vmap's input), and its span [SPMD006, an inner vmap mapping away a placed axis].

@@ -106,6 +106,8 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
         # safety/measurements/capture_size1_spmd_axis.py; fuzz seed 3552); with check_vma=True it still fails.
         return []
     captures = tuple(c for c in reached.captures if c.kind is not CaptureKind.PLACED)
+    if _runs_on_mesh_of_spmd_axes(vmap, reached):
+        return []
     if reached.shard_map.check_vma is True and batch_on_explicit_spmd_axes(vmap, mesh):
         # The batch placed on the Explicit spmd axes: a capture runs and matches with check_vma=True, eager and
         # under jit (measured, safety/measurements/capture_explicit_mesh.py; fuzz seeds 3314, 3325, 5544):
@@ -141,6 +143,26 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
             finding(CAPTURE, capture.use, list(vmap.spmd.names), message, options, related_places(vmap, reached))
         )
     return findings
+
+
+def _runs_on_mesh_of_spmd_axes(vmap: VmapFacts, reached: ReachedFacts) -> bool:
+    """The shard_map's mesh has no axis but the spmd axes, all Explicit, every call of the vmap places the batch
+    on them (`batch_on_explicit_spmd_axes`), and the shard_map is traced under jit: a jit on the way, a
+    `jax.jit(shard_map(...))`, or every call of the vmap under jit. Then the body makes no mesh axis manual
+    beside the batch's, and what it closes over (a batched value, a value computed from the batch, an
+    unbatched array) runs and matches, check_vma True and False (measured on jax 0.10.2:
+    safety/measurements/capture_mesh_of_spmd_axes.py, meshes `(2,)` and `(8,)` over `'x'` and `(2, 4)` under
+    the spmd tuple `('x', 'y')`; fuzz seed 80604). An eager call fails there anyway, with or without the
+    capture (`in_specs passed to shard_map: P(None, None) does not match the specs of the input`), so the
+    finding stays for it; one mesh axis besides the spmd ones, even of size 1 or Auto, makes the capture fail
+    (`context mesh ... should match the aval mesh`)."""
+    mesh = reached.shard_map.mesh
+    if mesh is None or not batch_on_explicit_spmd_axes(vmap, mesh):
+        return False
+    if not set(mesh.axis_names) <= set(vmap.spmd.names):
+        return False
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    return reached.under_jit or reached.jit_wrapped or all(c.under_jit for c in calls)
 
 
 def _placed_on_batch_only(capture, vmap: VmapFacts) -> bool:
