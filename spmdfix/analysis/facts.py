@@ -181,6 +181,12 @@ class Capture:
     # kind BATCHED: the value is a full reduction to a per-example scalar (`m = x.mean() + 2.0`, bound once in
     # the function defining the body), so it is placed on no mesh axis beyond the batch whatever its inputs are
     scalar: bool = False
+    # kind BATCHED: reached through a staging function (a jit, checkpoint or lax loop on the way, or
+    # `jax.jit(shard_map(...))`) on a mesh of Explicit axes whose batch is not proven placed on the spmd axes;
+    # kept only because a call of the vmap places an input of the value on that mesh with no mesh axis at its
+    # batch dimension, where JAX refuses it: `NotImplementedError: Closing over inputs to shard_map where the
+    # input is sharded on Explicit axes` (analysis.capture.CaptureAnalysis.captures)
+    off_spmd: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -236,6 +242,11 @@ class VmapCall:
     ranks: tuple[int | None, ...] = ()  # per positional argument: the rank one example has in the function
     next_dim: tuple[tuple[str, ...] | None, ...] = ()
     off_batch: tuple[tuple[str, ...] | None, ...] = ()
+    # per positional argument, the span of the resolved mesh its placement (`jax.device_put(x,
+    # NamedSharding(mesh, spec))`, `reshard`) puts it on when the spec is known to name no mesh axis at its
+    # mapped dimension (`P(None, ...)`, `P()`); None for any other argument (unplaced, placed on axes there,
+    # not mapped, or not known)
+    unbatched_mesh: tuple[Span | None, ...] = ()
     # (span, what) of a mapped argument placed by `jax.device_put` whose sharding or spec cannot be read (its
     # batch placement is then UNKNOWN): an SPMD910 record where the placement decides a finding
     # (`unread_matters`)
