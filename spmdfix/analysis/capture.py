@@ -14,7 +14,7 @@ lift-captures edits is `analysis.lift`.
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
@@ -68,7 +68,7 @@ class CaptureAnalysis:
     def captures(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None,
         vmap: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (), mesh: MeshInfo | None = None,
-        placed: bool = False,
+        placed: bool = False, calls: VmapCalls | None = None,
     ) -> tuple[Capture, ...]:
         """Batched values `body` closes over, when the vmapped function `fun` reaches it via `reached`; `vmap`
         is the vmap call or decorator (a jit decorator of `fun` stacked above it is outside the vmap). A value
@@ -83,18 +83,29 @@ class CaptureAnalysis:
         safety/measurements/capture_under_staging_hof.py; fuzz seed 70093, `jax.lax.map(block, x)`). On a mesh
         of Explicit axes with the batch `placed` on the spmd axes by every call (all followed) the capture does
         what it does unstaged (the same measurement; fuzz seed 30018: all-replicated specs fail with `context
-        mesh ... should match the aval mesh`); with the batch not placed it runs under all-replicated specs,
-        so a placement not proven keeps the capture out. A mesh of mixed or unknown axis types keeps it."""
+        mesh ... should match the aval mesh`). With the batch not proven placed there, what decides is where
+        the captured value's inputs are: one a call of the vmap (`calls`) commits to that mesh with no mesh
+        axis at its batch dimension (`P(None, ...)`, `P()`) makes JAX refuse the capture, `NotImplementedError:
+        Closing over inputs to shard_map where the input is sharded on Explicit axes`, eager and under jit,
+        check_vma True and False, any specs, through `@jax.jit`, `jax.jit(shard_map(...))`, `jax.checkpoint`
+        and `jax.lax.map` alike; from unplaced inputs it runs (measured on jax 0.10.2:
+        safety/measurements/capture_staged_explicit_placement.py; fuzz seed 70430). Such a capture is kept
+        with `off_spmd` set; one whose inputs are not known is left out, as before. A mesh of mixed or unknown
+        axis types keeps every capture."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return ()
+        off_spmd = False
         if self.jit_wrapped(reached.site.node, body) and not _explicit_placed(mesh, placed):
-            return ()
+            if not _explicit(mesh):
+                return ()
+            off_spmd = True
         home = self.ix.enclosing_function(body)
         batched = self._batched(fun, in_axes, reached, home, vmap, mesh, placed)
         found: tuple[Capture, ...] = ()
         if batched is not None:
-            found = self._free_uses(body, home, batched)
-            found += self._bound_uses(body, body.args, [], home, batched, {c.name for c in found})
+            off_spmd = off_spmd or batched.off_spmd
+            found = self._free_uses(body, home, batched.names)
+            found += self._bound_uses(body, body.args, [], home, batched.names, {c.name for c in found})
         for qname, call in wrappers:
             # `partial(body, s=s)`: its arguments are read where the partial is built, maybe not where the
             # body is defined (a module-level def bound inside the vmapped function).
@@ -103,28 +114,33 @@ class CaptureAnalysis:
             where = self.ix.enclosing_function(call)
             values = batched if where is home else self._batched(fun, in_axes, reached, where, vmap, mesh, placed)
             if values is not None:
+                off_spmd = off_spmd or values.off_spmd
                 exprs = [*call.args[1:], *(k.value for k in call.keywords)]
-                found += self._bound_uses(body, None, exprs, where, values, {c.name for c in found})
+                found += self._bound_uses(body, None, exprs, where, values.names, {c.name for c in found})
         if not found:
             return ()
         found = tuple(sorted(found, key=lambda c: c.use.start))
         hops = self.batched.plain_hops(fun, home, reached)
         if hops is not None:
             found = tuple(replace(c, params=self.batched.sources_through(hops, home, c.name)) for c in found)
+        if off_spmd:
+            found = tuple(replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh))
         return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found)
 
     def _batched(
         self, fun, in_axes, reached: ReachedSite, home, vmap, mesh: MeshInfo | None, placed: bool
-    ) -> set[str] | None:
-        """The batched names of `home` whose capture fails (`captures`): none when the way is staged on a mesh
-        of Auto axes only, or of Explicit axes with the batch not proven `placed` on the spmd axes."""
+    ) -> _Batched | None:
+        """The batched names of `home` (`captures`); None when the chain cannot be followed there, or the way
+        is staged on a mesh of Auto axes only (the capture runs). Staged on a mesh of Explicit axes with the
+        batch not proven `placed` on the spmd axes, the names come with `off_spmd` set: only a capture whose
+        input is committed to the mesh off the spmd axes fails there."""
         walk = self.batched.batched_walk(fun, in_axes, reached, home, vmap)
         if walk is None:
             return None
         types = mesh.axis_types if mesh is not None else AxisType.UNKNOWN
-        if walk[1] and (types is AxisType.AUTO or (types is AxisType.EXPLICIT and not placed)):
+        if walk[1] and types is AxisType.AUTO:
             return None
-        return walk[0]
+        return _Batched(walk[0], walk[1] and types is AxisType.EXPLICIT and not placed)
 
     def _reduced_local(self, home: ast.AST, name: str) -> bool:
         """Local `name` of `home` is bound once, to a full reduction to a scalar (`_scalar_value`)."""
@@ -329,6 +345,33 @@ class CaptureAnalysis:
         if name.endswith("_like"):
             return bool(expr.args) and self._array_value(expr.args[0], scope, follow.deeper())
         return True
+
+
+@dataclass(frozen=True, slots=True)
+class _Batched:
+    """The batched names of a function on the way (`CaptureAnalysis._batched`); off_spmd: the way is staged on
+    a mesh of Explicit axes whose batch is not proven placed on the spmd axes."""
+
+    names: set[str]
+    off_spmd: bool = False
+
+
+def _explicit(mesh: MeshInfo | None) -> bool:
+    return mesh is not None and mesh.axis_types is AxisType.EXPLICIT
+
+
+def _committed_off_spmd(capture: Capture, calls: VmapCalls | None, mesh: MeshInfo | None) -> bool:
+    """Some call of the vmap places an input of `capture`'s value (one of its `params`) on the shard_map's
+    `mesh` with no mesh axis at its batch dimension (`facts.VmapCall.unbatched_mesh`); False when the inputs
+    of the value are not known. Measured on jax 0.10.2, such a capture reached through a staging function
+    fails with `Closing over inputs to shard_map where the input is sharded on Explicit axes`, and one from
+    unplaced inputs runs (safety/measurements/capture_staged_explicit_placement.py)."""
+    if mesh is None or calls is None or capture.params is None:
+        return False
+    return any(
+        i < len(call.unbatched_mesh) and call.unbatched_mesh[i] == mesh.span
+        for call in calls.calls for i in capture.params
+    )
 
 
 def _explicit_placed(mesh: MeshInfo | None, placed: bool) -> bool:

@@ -181,6 +181,12 @@ class Capture:
     # kind BATCHED: the value is a full reduction to a per-example scalar (`m = x.mean() + 2.0`, bound once in
     # the function defining the body), so it is placed on no mesh axis beyond the batch whatever its inputs are
     scalar: bool = False
+    # kind BATCHED: reached through a staging function (a jit, checkpoint or lax loop on the way, or
+    # `jax.jit(shard_map(...))`) on a mesh of Explicit axes whose batch is not proven placed on the spmd axes;
+    # kept only because a call of the vmap places an input of the value on that mesh with no mesh axis at its
+    # batch dimension, where JAX refuses it: `NotImplementedError: Closing over inputs to shard_map where the
+    # input is sharded on Explicit axes` (analysis.capture.CaptureAnalysis.captures)
+    off_spmd: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -236,6 +242,11 @@ class VmapCall:
     ranks: tuple[int | None, ...] = ()  # per positional argument: the rank one example has in the function
     next_dim: tuple[tuple[str, ...] | None, ...] = ()
     off_batch: tuple[tuple[str, ...] | None, ...] = ()
+    # per positional argument, the span of the resolved mesh its placement (`jax.device_put(x,
+    # NamedSharding(mesh, spec))`, `reshard`) puts it on when the spec is known to name no mesh axis at its
+    # mapped dimension (`P(None, ...)`, `P()`); None for any other argument (unplaced, placed on axes there,
+    # not mapped, or not known)
+    unbatched_mesh: tuple[Span | None, ...] = ()
     # (span, what) of a mapped argument placed by `jax.device_put` whose sharding or spec cannot be read (its
     # batch placement is then UNKNOWN): an SPMD910 record where the placement decides a finding
     # (`unread_matters`)
@@ -303,6 +314,10 @@ class ReachedFacts:
     # A jax.jit lies between the vmap and the shard_map (analysis.reach.ReachedSite.jitted): the shard_map
     # is traced under jit whatever the vmap's callers do.
     under_jit: bool = False
+    # The shard_map is applied as `jax.jit(shard_map(...))(...)` (or a jit decorator sits above its shard_map
+    # decorator): it too is traced under jit whatever the vmap's callers do
+    # (analysis.capture.CaptureAnalysis.jit_wrapped).
+    jit_wrapped: bool = False
     # The first `jax.vmap` on the way, when it is applied in the vmapped function itself and maps along axis
     # 0 parameters of that function passed on as they are: their positions (the per-example dimension 0 it
     # maps is dimension 1 of the vmap's input), and its span [SPMD006, an inner vmap mapping away a placed axis].

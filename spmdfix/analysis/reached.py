@@ -77,7 +77,10 @@ class ReachedAnalysis:
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
         placed = spmd and batch_placed_on(calls, stripped, sm.mesh)
-        captures = self.capture.captures(vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed)
+        # a plain vmap's calls are not passed: SPMD003 is the spmd vmap's, and its off-spmd captures need them
+        captures = self.capture.captures(
+            vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed, calls if spmd else None
+        )
         if spmd and sm.check_vma is not False and _all_replicated(sm):
             skip = {c.name for c in captures}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
@@ -114,6 +117,7 @@ class ReachedAnalysis:
             other_callers=others,
             exits=exits,
             under_jit=reached.jitted,
+            jit_wrapped=self.capture.jit_wrapped(reached.site.node, body),
             inner_mapped=mapped,
             inner_vmap=self.vmap_span(reached.vmaps[0]) if mapped else None,
             batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),

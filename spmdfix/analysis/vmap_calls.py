@@ -126,11 +126,13 @@ class VmapCallAnalysis:
         scope = self.ix.scope_at(call)
         axes = self._in_axes(in_axes, scope, len(call.args))
         batch, placements, on_axes, ranks, next_dim, off_batch = None, set(), set(), [], [], []
+        unbatched_mesh: list[Span | None] = []
         unread: list[tuple[Span, str]] = []
         if axes is not None and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
             for arg, axis in zip(call.args, axes):
                 next_dim.append(self._placed_names(arg, scope, 1) if axis == 0 else None)
                 off_batch.append(self._axes_off(arg, scope, axis) if axis is not None else None)
+                unbatched_mesh.append(self._unbatched_mesh(arg, scope, axis) if axis is not None else None)
                 shape = self.shapes.shape(arg, scope)
                 # the mapped dimension is gone inside the vmapped function (a negative or out-of-range axis:
                 # not followed)
@@ -152,7 +154,8 @@ class VmapCallAnalysis:
         batch_axes, batch_mesh = on_axes.pop() if len(on_axes) == 1 else (None, None)
         return VmapCall(
             self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks),
-            tuple(next_dim), tuple(off_batch), unread[0] if unread else None,
+            tuple(next_dim), tuple(off_batch), unread_placement=unread[0] if unread else None,
+            unbatched_mesh=tuple(unbatched_mesh),
         )
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
@@ -263,6 +266,23 @@ class VmapCallAnalysis:
                 unread.extend(tree.lost[:1])
             return None
         return tree.specs[0].entries
+
+    def _unbatched_mesh(self, arg: ast.AST, scope: Scope, axis: int) -> Span | None:
+        """The span of the resolved mesh `arg`'s placement (`_sharding`) puts it on when its one spec is known
+        to name no mesh axis at the mapped dimension `axis` (`P(None, 'y')`, `P()`: a spec shorter than the
+        dimension leaves it unsharded); None otherwise. Such an input is committed to the mesh without being
+        placed on the spmd axes (`facts.VmapCall.unbatched_mesh`)."""
+        found = self._sharding(arg, scope)
+        if found is None or found[0] is None or found[2] is None or axis < 0:
+            return None
+        mesh = resolve_mesh(self.ev, found[0], found[1])
+        tree = spec_tree(self.ev, found[2], found[3])
+        if mesh is None or tree.unresolved or len(tree.specs) != 1:
+            return None
+        entries = tree.specs[0].entries
+        if axis < len(entries) and (not entries[axis].known or entries[axis].value is not None):
+            return None
+        return mesh.span
 
     def _axes_off(self, arg: ast.AST, scope: Scope, axis: int) -> tuple[str, ...] | None:
         """The mesh axes `arg`'s placement names at every dimension but `axis`, in order (`()` when none);

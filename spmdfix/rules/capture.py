@@ -40,17 +40,22 @@ def check(site: Site, reached: ReachedFacts) -> list[Finding]:
 def left_behind(site: Site, reached: ReachedFacts, found: list[Finding]) -> dict[Span, str]:
     """For the findings `check` gave at this shard_map (`found`), what the program does once the site's other
     findings are fixed and the capture is not (`plan.judgments.judged_together` reads it), by finding span."""
-    return {f.span: _capture_outcome(capture) for f, capture in zip(found, reached.captures)}
+    by_use = {capture.use: capture for capture in reached.captures}
+    return {f.span: _capture_outcome(by_use[f.span]) for f in found if f.span in by_use}
 
 
 def _capture_outcome(capture) -> str:
     """What the program does once the other findings of its vmap site are fixed and this capture is not.
 
     Measured on jax 0.10.2 (safety/add_axis_with_capture_left): a spec collision fixed by add-axis while the
-    body still closes over a batched value fails with `AssertionError: ManualAxisType(...)`.
+    body still closes over a batched value fails with `AssertionError: ManualAxisType(...)`; a capture of an
+    input committed to an Explicit mesh off the spmd axes, through a staging function, fails with `Closing
+    over inputs to shard_map` whatever the specs (safety/measurements/capture_staged_explicit_placement.py).
     """
     if capture.kind is CaptureKind.PLACED:
         return f"the closure over `{capture.name}` (line {capture.line}), placed on an Explicit mesh, still fails"
+    if capture.off_spmd:
+        return f"the capture of `{capture.name}` (line {capture.line}) still fails (`Closing over inputs to shard_map`)"
     return f"the capture of `{capture.name}` (line {capture.line}) still fails (a `ManualAxisType` assertion)"
 
 
@@ -63,6 +68,15 @@ def _capture_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
 # Lifting an array placed on an Explicit mesh into a `P()` operand is not measured (a `P()` operand does not
 # match a placement beyond the batch: golden refuse/lift_capture_placed_beyond_batch).
 _PLACED_LIFT = "the body also closes over an array placed on an Explicit mesh ({names}); lifting it is not measured"
+# A capture reached through a staging function whose input is committed to an Explicit mesh off the spmd axes:
+# its lifted `P()` operand runs through `@jax.jit`, `jax.jit(shard_map(...))` and `jax.lax.map`, but through
+# `jax.checkpoint` called eagerly the lifted program still fails (`in_specs passed to shard_map ... does not
+# match the specs of the input`; safety/measurements/capture_staged_explicit_placement.py), so lifting is not
+# proven for every staging function.
+_OFF_SPMD_LIFT = (
+    "{names} comes from an input placed on an Explicit mesh off the spmd axes and is reached through a staging "
+    "function; the lifted operand is not measured to run through every staging function"
+)
 
 
 def _placed_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
@@ -94,6 +108,10 @@ def _lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
     if placed and isinstance(option, Fix) and option.applicability == Applicability.SAFE:
         why = _PLACED_LIFT.format(names=", ".join(f"`{n}`" for n in placed))
         option = replace(option, applicability=Applicability.UNSAFE, reason=why)
+    off_spmd = [c.name for c in reached.captures if c.off_spmd]
+    if off_spmd and isinstance(option, Fix) and option.applicability == Applicability.SAFE:
+        why = _OFF_SPMD_LIFT.format(names=", ".join(f"`{n}`" for n in off_spmd))
+        option = replace(option, applicability=Applicability.UNSAFE, reason=why)
     return option
 
 
@@ -106,6 +124,8 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
         # safety/measurements/capture_size1_spmd_axis.py; fuzz seed 3552); with check_vma=True it still fails.
         return []
     captures = tuple(c for c in reached.captures if c.kind is not CaptureKind.PLACED)
+    if _runs_on_mesh_of_spmd_axes(vmap, reached):
+        return []
     if reached.shard_map.check_vma is True and batch_on_explicit_spmd_axes(vmap, mesh):
         # The batch placed on the Explicit spmd axes: a capture runs and matches with check_vma=True, eager and
         # under jit (measured, safety/measurements/capture_explicit_mesh.py; fuzz seeds 3314, 3325, 5544):
@@ -124,7 +144,14 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
         )
     findings = []
     for capture in captures:
-        if capture.kind is CaptureKind.ARRAY:
+        if capture.off_spmd:
+            message = (
+                f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches, "
+                "reached through a staging function while a call places its input on the Explicit mesh off the "
+                "spmd axes; JAX refuses it (`Closing over inputs to shard_map where the input is sharded on "
+                "Explicit axes`), whatever the specs and `check_vma`"
+            )
+        elif capture.kind is CaptureKind.ARRAY:
             message = (
                 f"the shard_map body closes over `{capture.name}`, an array the vmap does not batch, while its "
                 "specs name no mesh axis and `check_vma=True`; under a vmap with `spmd_axis_name` JAX fails on "
@@ -141,6 +168,26 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
             finding(CAPTURE, capture.use, list(vmap.spmd.names), message, options, related_places(vmap, reached))
         )
     return findings
+
+
+def _runs_on_mesh_of_spmd_axes(vmap: VmapFacts, reached: ReachedFacts) -> bool:
+    """The shard_map's mesh has no axis but the spmd axes, all Explicit, every call of the vmap places the batch
+    on them (`batch_on_explicit_spmd_axes`), and the shard_map is traced under jit: a jit on the way, a
+    `jax.jit(shard_map(...))`, or every call of the vmap under jit. Then the body makes no mesh axis manual
+    beside the batch's, and what it closes over (a batched value, a value computed from the batch, an
+    unbatched array) runs and matches, check_vma True and False (measured on jax 0.10.2:
+    safety/measurements/capture_mesh_of_spmd_axes.py, meshes `(2,)` and `(8,)` over `'x'` and `(2, 4)` under
+    the spmd tuple `('x', 'y')`; fuzz seed 80604). An eager call fails there anyway, with or without the
+    capture (`in_specs passed to shard_map: P(None, None) does not match the specs of the input`), so the
+    finding stays for it; one mesh axis besides the spmd ones, even of size 1 or Auto, makes the capture fail
+    (`context mesh ... should match the aval mesh`)."""
+    mesh = reached.shard_map.mesh
+    if mesh is None or not batch_on_explicit_spmd_axes(vmap, mesh):
+        return False
+    if not set(mesh.axis_names) <= set(vmap.spmd.names):
+        return False
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    return reached.under_jit or reached.jit_wrapped or all(c.under_jit for c in calls)
 
 
 def _placed_on_batch_only(capture, vmap: VmapFacts) -> bool:

@@ -1,0 +1,33 @@
+"""The control of clean/capture_mesh_of_spmd_axes_jit_above: the same batched capture under P() specs, the
+batch placed on the spmd axis 'x' and the vmap under `@jax.jit`, on an Explicit mesh with a second axis 'y' of
+size 1: the body makes 'y' manual and the capture fails (`context mesh ... should match the aval mesh`,
+safety/measurements/capture_mesh_of_spmd_axes.py); SPMD003 stays, lift-captures runs and matches."""
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 1), ('x', 'y'), axis_types=(AxisType.Explicit, AxisType.Explicit))
+
+
+def block(x, w):
+    def body(b, w):
+        return (b * 2.0 + 1.0) * w
+    return jax.shard_map(body, mesh=mesh, in_specs=(P(), P()), out_specs=P())(x, w)
+
+
+@jax.jit
+@functools.partial(jax.vmap, in_axes=(0, 0), spmd_axis_name='x')
+def apply(x, w):
+    return block(x, w)
+
+
+def main():
+    xs0 = (np.arange(64, dtype=np.float32).reshape(8, 8) - 21.0) / 16.0
+    ws0 = np.linspace(0.5, 2.0, 8, dtype=np.float32)
+    xs = jax.device_put(jnp.asarray(xs0), NamedSharding(mesh, P('x', None)))
+    ws = jax.device_put(jnp.asarray(ws0), NamedSharding(mesh, P('x')))
+    result = apply(xs, ws)
+    return result, (xs0 * 2.0 + 1.0) * ws0[:, None]
