@@ -40,13 +40,17 @@ class ReachedSite:
     """A shard_map reached from a vmapped callable: the steps that lead to it, and the vmaps on the way.
 
     jitted: a `jax.jit` lies on the way (a jitted callable passed, called or used as a decorator), so the
-    shard_map is traced under jit even when the vmap itself is called eagerly."""
+    shard_map is traced under jit even when the vmap itself is called eagerly. staged: a loop of
+    `jaxapi.EAGER_STAGING_NAMES` (`jax.lax.map`, `lax.scan`, `fori_loop`, `while_loop`) lies on the way, which
+    traces the shard_map into a jaxpr before an eager vmap batches it, as a jit does (measured for SPMD008's
+    eager case only)."""
 
     site: ShardMapSite
     chain: tuple[Related, ...]
     vmaps: tuple[ast.AST, ...]
     chain_nodes: tuple[ast.AST, ...]
     jitted: bool = False
+    staged: bool = False
 
 
 @dataclass(eq=False, repr=False)
@@ -270,7 +274,7 @@ class Reacher:
     def _add_site(self, site: ShardMapSite, path: _Path, result, follow: Follow) -> None:
         if not follow.first_visit(site.node, SHARD_MAP_SITE):
             return
-        result.sites.append(ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted))
+        result.sites.append(ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted, path.staged))
 
     def _reach_function(self, func, path: _Path, result, follow: Follow, as_body=False) -> None:
         if not follow.first_visit(func, FUNCTION):
@@ -311,6 +315,8 @@ class Reacher:
                 step = step.through_vmap(call)
             elif qname in jaxapi.JIT_NAMES:
                 step = step.through_jit()
+            if qname in jaxapi.EAGER_STAGING_NAMES:
+                step = step.through_staging()
             first = call.args[0] if call.args and name not in _DATA_FIRST else None
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(arg, ast.Starred):
@@ -382,18 +388,23 @@ class Reacher:
 @dataclass(eq=False, repr=False)
 class _Path:
     """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed,
-    and whether a jax.jit was passed."""
+    whether a jax.jit was passed, and whether a loop that stages its function was (`ReachedSite.staged`)."""
 
     chain: tuple[Related, ...] = ()
     nodes: tuple[ast.AST, ...] = ()
     vmaps: tuple[ast.AST, ...] = ()
     jitted: bool = False
+    staged: bool = False
 
     def step(self, message: str, span, node: ast.AST) -> _Path:
-        return _Path(self.chain + (Related(message, span),), self.nodes + (node,), self.vmaps, self.jitted)
+        chain, nodes = self.chain + (Related(message, span),), self.nodes + (node,)
+        return _Path(chain, nodes, self.vmaps, self.jitted, self.staged)
 
     def through_vmap(self, node: ast.AST) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps + (node,), self.jitted)
+        return _Path(self.chain, self.nodes, self.vmaps + (node,), self.jitted, self.staged)
 
     def through_jit(self) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps, True)
+        return _Path(self.chain, self.nodes, self.vmaps, True, self.staged)
+
+    def through_staging(self) -> _Path:
+        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, True)

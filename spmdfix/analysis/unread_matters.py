@@ -45,13 +45,13 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
 
 def placement_matters(vmap: VmapFacts, call: VmapCall) -> bool:
     """An spmd vmap's call whose batch placement is not read: SPMD008's eager case (a reached shard_map with
-    `check_vma` not known to be on, reached with no jit on the way, on a mesh not known to have no Explicit
-    axis) needs the batch placed on the Explicit spmd axis, and would be silent. (The exemptions of SPMD003
+    `check_vma` not known to be on, reached with no jit nor staging loop on the way (`staged_eagerly`), on a
+    mesh not known to have no Explicit axis) needs the batch placed on the Explicit spmd axis, and would be silent. (The exemptions of SPMD003
     and SPMD007 need a read placement too: without one those findings stay reported.)"""
     if vmap.kind is not VmapKind.SPMD or call.under_jit:
         return False
     return any(
-        r.shard_map.check_vma is not True and not r.under_jit
+        r.shard_map.check_vma is not True and not r.staged_eagerly
         and (r.shard_map.mesh is None or r.shard_map.mesh.axis_types is not AxisType.AUTO)
         for r in vmap.reached
     )
@@ -69,7 +69,7 @@ def matters(vmap: VmapFacts, reached: ReachedFacts, value: UnreadValue) -> bool:
 
 def _check_vma_matters(vmap: VmapFacts, reached: ReachedFacts, spmd: bool) -> bool:
     sm = reached.shard_map
-    eager = not reached.under_jit and vmap.calls is not None and any(not c.under_jit for c in vmap.calls.calls)
+    eager = not reached.staged_eagerly and vmap.calls is not None and any(not c.under_jit for c in vmap.calls.calls)
     if not spmd:  # SPMD008 of a plain vmap: only when no spec entry names the placed axes (SPMD006 then)
         named = any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(set(vmap.spmd.names)))
         return eager and not named

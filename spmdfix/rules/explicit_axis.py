@@ -133,7 +133,7 @@ def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reporte
         message = f"{what}, and the vmap inserts its `spmd_axis_name` {backticked(spmd)} into the shard_map's specs; {error}"
         findings.append(finding(EXPLICIT_AXIS, sm.span, spmd, message, [], related))
     eager = [c for c, _ in placing if not c.under_jit]
-    if not findings and not eager_reported and sm.check_vma is False and not reached.under_jit and eager:
+    if not findings and not eager_reported and sm.check_vma is False and not reached.staged_eagerly and eager:
         message = (
             f"`check_vma=False` on a shard_map reached eagerly (line {', '.join(str(c.line) for c in eager)}) "
             f"through an inner `jax.vmap` that maps away Explicit mesh axis {backticked(axes)}, on which the call "
