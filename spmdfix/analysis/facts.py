@@ -70,11 +70,16 @@ class CollectiveUse:
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class NestedShardMap:
-    """A shard_map applied inside another shard_map's body: where it is built and its specs."""
+    """A shard_map applied inside another shard_map's body: where it is built, its specs, its `axis_names=`
+    (None when not passed, or for a `jax.smap`; `unread` holds the SPMD910 value when it cannot be read) and
+    whether it runs on the context mesh (no `mesh=`: the abstract mesh of the enclosing shard_map's body)."""
 
     span: Span
     in_specs: SpecTree
     out_specs: SpecTree
+    axis_names: AxisNamesArg | None = None
+    on_context_mesh: bool = False
+    unread: tuple[UnreadValue, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -7,7 +7,9 @@ findings as they are is not needed there and gives no record. Per kind (docs/rul
 - the axis of a collective in the body: SPMD004 (a collective over the spmd axis) reads every one, for a
   vmap with `spmd_axis_name`; no rule of a plain vmap reads collectives.
 - `axis_names`: SPMD008 (the spmd axis left out of a partial-manual shard_map), for a vmap with
-  `spmd_axis_name`; no rule of a plain vmap reads it.
+  `spmd_axis_name`; no rule of a plain vmap reads it. That of a shard_map nested in a reached body, on its
+  context mesh: SPMD008 (an axis the vmap took out of that mesh), for either vmap, where the batch is placed on
+  an Explicit axis the enclosing shard_map leaves out and a jit or a staging loop lies on the way.
 - `check_vma`: SPMD007 (an inner vmap on the way or in a body that is not unary-only), SPMD003 (a capture),
   SPMD004 (a collective over the spmd axis, exempt over size-1 axes under `check_vma=False`), SPMD008 and
   SPMD006 (`check_vma=False` reached eagerly by a batch placed on Explicit axes).
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.hazards import nested_on_staged_context
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, UnreadKind, VmapKind
 
 if TYPE_CHECKING:
@@ -30,13 +33,22 @@ if TYPE_CHECKING:
 
 
 def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
-    """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding, and
-    of each call's unread placement where it could (`placement_matters`)."""
+    """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding, of the
+    unread `axis_names` of a shard_map nested in its body where SPMD008 reads it
+    (`hazards.nested_on_staged_context`), and of each call's unread placement where it could
+    (`placement_matters`)."""
     out = [
         (u.span, u.what)
         for r in vmap.reached
         for u in (*r.shard_map.unread, *r.shard_map.body.unread_axes)
         if matters(vmap, r, u)
+    ]
+    out += [
+        (u.span, u.what)
+        for r in vmap.reached
+        for inner in r.shard_map.body.nested_shard_maps
+        if nested_on_staged_context(vmap, r, inner)
+        for u in inner.unread
     ]
     calls = vmap.calls.calls if vmap.calls is not None else ()
     out += [c.unread_placement for c in calls if c.unread_placement is not None and placement_matters(vmap, c)]

@@ -18,7 +18,9 @@ from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Related, Transform
-from spmdfix.rules.not_manual import NOT_MANUAL, eager_explicit_findings, placed_axis_names_findings
+from spmdfix.rules.not_manual import (
+    NOT_MANUAL, eager_explicit_findings, nested_axis_names_findings, placed_axis_names_findings,
+)
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
@@ -78,6 +80,9 @@ def _plain_vmap_findings(site: Site, reached: ReachedFacts) -> list[Finding]:
         # SPMD008: `axis_names` naming the placed axis, with no spec naming it (measured with `P()`; fuzz seed
         # 40027); a spec naming it is SPMD006 above, whose move-placement cures both
         findings += [replace(f, related=related, refusals=()) for f in placed_axis_names_findings(vmap, reached)]
+        # ... and the `axis_names` of a shard_map nested in its body on the context mesh (measured the same as
+        # under an spmd vmap: hazards.nested_on_staged_context)
+        findings += [replace(f, related=related, refusals=()) for f in nested_axis_names_findings(vmap, reached)]
     return findings
 
 
