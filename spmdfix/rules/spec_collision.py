@@ -82,7 +82,8 @@ def _nested_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
     one raises what `_nested_error` says; where its `axis_names` names the axis under a jit or a staging loop,
     JAX raises SPMD008's `axis_names ... subset` error instead (`rules.not_manual.nested_axis_names_findings`),
     and the entries are no finding of this rule (safety/measurements/nested_shard_map_placed_batch.py; fuzz
-    seed 90384).
+    seed 90384). Under a plain vmap over the placed batch the same entries are SPMD006's
+    (`rules.explicit_axis`).
     """
     spmd = set(vmap.spmd.names)
     findings = []
@@ -90,7 +91,7 @@ def _nested_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
         if nested_names_placed_axes(vmap, reached, inner):
             continue
         related = (*related_places(vmap, reached), Related("nested shard_map applied here", inner.span))
-        error = _nested_error(vmap, reached, inner)
+        error = nested_error(vmap, reached, inner)
         for where, tree in (("in_specs", inner.in_specs), ("out_specs", inner.out_specs)):
             rule = IN_SPECS if where == "in_specs" else OUT_SPECS
             for entry, axes in tree.entries_naming(spmd):
@@ -103,13 +104,14 @@ def _nested_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
     return findings
 
 
-def _nested_error(vmap: VmapFacts, reached: ReachedFacts, inner: NestedShardMap) -> str:
+def nested_error(vmap: VmapFacts, reached: ReachedFacts, inner: NestedShardMap) -> str:
     """The error JAX raises for a nested shard_map whose in_specs name the spmd axis (measured on jax 0.10.2:
     safety/measurements/nested_shard_map_placed_batch.py). With the batch placed on the Explicit spmd axis that
     the enclosing shard_map leaves out of its `axis_names`, on the context mesh: `vmapped away explicit mesh axis
     cannot appear in shard_map in_specs` reached directly (any jit only around the vmap), `in_specs argument must
     refer to an axis marked as manual` under a jit or a staging loop on the way. Otherwise the enclosing
-    shard_map's own manual-axis error."""
+    shard_map's own manual-axis error. A plain vmap over a batch placed on the Explicit axis it names
+    (`VmapKind.EXPLICIT`, whose `spmd` holds the placed axes) raises the same (rules.explicit_axis)."""
     default = (
         "`shard_map in_specs argument must refer to an axis marked as manual` (a `manual_axis_type` error under jit)"
     )
