@@ -249,6 +249,15 @@ STAGING_NAMES = JIT_NAMES | frozenset(
     }
 )
 
+# Functions measured to trace the function they are given into a jaxpr before an eager enclosing vmap batches
+# it, as `jax.jit` does for SPMD008's eager case: a `check_vma=False` shard_map reached through one, by an eager
+# vmap over a batch placed on an Explicit mesh axis (spmd vmap or plain), runs and matches where reached directly
+# it raises `out_specs argument must refer to an axis marked as manual` (jax 0.10.2, `jax.lax.map` with any
+# `batch_size` included: safety/measurements/explicit_check_vma_false_staged.py; fuzz seed 90054).
+# `jax.checkpoint` and an inner `jax.vmap` fail as the direct call does, and so do `lax.cond`/`lax.switch` on a
+# predicate or index the vmap batches (on an unbatched one they run: not told apart, so both stay out).
+EAGER_STAGING_NAMES = frozenset({"jax.lax.map", "jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop"})
+
 WITH_SHARDING_CONSTRAINT_NAMES = frozenset(
     {"jax.lax.with_sharding_constraint", "jax.experimental.pjit.with_sharding_constraint"}
 )

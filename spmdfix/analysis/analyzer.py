@@ -309,7 +309,7 @@ class Analyzer:
             out.append(
                 replace(
                     r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=others, exits=exits,
-                    under_jit=r.under_jit or path.jitted,
+                    under_jit=r.under_jit or path.jitted, staged=r.staged or path.staged,
                 )
             )
         return out

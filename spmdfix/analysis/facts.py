@@ -70,11 +70,16 @@ class CollectiveUse:
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class NestedShardMap:
-    """A shard_map applied inside another shard_map's body: where it is built and its specs."""
+    """A shard_map applied inside another shard_map's body: where it is built, its specs, its `axis_names=`
+    (None when not passed, or for a `jax.smap`; `unread` holds the SPMD910 value when it cannot be read) and
+    whether it runs on the context mesh (no `mesh=`: the abstract mesh of the enclosing shard_map's body)."""
 
     span: Span
     in_specs: SpecTree
     out_specs: SpecTree
+    axis_names: AxisNamesArg | None = None
+    on_context_mesh: bool = False
+    unread: tuple[UnreadValue, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -318,6 +323,10 @@ class ReachedFacts:
     # decorator): it too is traced under jit whatever the vmap's callers do
     # (analysis.capture.CaptureAnalysis.jit_wrapped).
     jit_wrapped: bool = False
+    # A loop that stages its function (`jax.lax.map`, `lax.scan`, `fori_loop`, `while_loop`:
+    # analysis.reach.ReachedSite.staged) lies between the vmap and the shard_map: for SPMD008's eager
+    # `check_vma=False` case the shard_map is traced as under jit (`staged_eagerly`).
+    staged: bool = False
     # The first `jax.vmap` on the way, when it is applied in the vmapped function itself and maps along axis
     # 0 parameters of that function passed on as they are: their positions (the per-example dimension 0 it
     # maps is dimension 1 of the vmap's input), and its span [SPMD006, an inner vmap mapping away a placed axis].
@@ -326,6 +335,14 @@ class ReachedFacts:
     # Those of `vmaps` that are a `jax.lax.map` with a `batch_size` (a vmap over chunks): under check_vma=True
     # JAX raises `... was given out_specs which require replication` there, not the pvary error (SPMD007).
     batched_maps: tuple[Span, ...] = ()
+
+    @property
+    def staged_eagerly(self) -> bool:
+        """A jit or a staging loop lies between the vmap and the shard_map, so an eager call of the vmap traces
+        the shard_map into a jaxpr before batching it: a `check_vma=False` shard_map over a batch placed on an
+        Explicit axis then runs (measured on jax 0.10.2: safety/measurements/explicit_check_vma_false_eager.py
+        for jit, explicit_check_vma_false_staged.py for the loops)."""
+        return self.under_jit or self.staged
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.kinds import AxisType, BatchPlacement
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
-    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+    from spmdfix.analysis.facts import NestedShardMap, ReachedFacts, VmapFacts
     from spmdfix.analysis.values import MeshInfo
-
 
 
 def has_h2(vmap: VmapFacts) -> bool:
@@ -68,3 +67,41 @@ def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
         and calls is not None and calls.complete
         and all(c.batch_axes == spmd and c.batch_mesh == mesh.span for c in calls.calls)
     )
+
+
+def placed_spmd_axis_out_of_context(vmap: VmapFacts, reached: ReachedFacts) -> bool:
+    """The reached shard_map is partial-manual without the vmap's spmd axes (`axis_names={'x'}` under
+    `spmd_axis_name='y'`) and every call places the batch on those axes of its Explicit mesh
+    (`batch_on_explicit_spmd_axes`): the outer shard_map runs there (h4_explicit_placed.py), and the vmap takes
+    the spmd axes out of the mesh a shard_map nested in its body sees (`nested_shard_map_placed_batch.py`)."""
+    sm = reached.shard_map
+    if sm.axis_names is None or sm.axis_names_unknown or not sm.api.written_specs:
+        return False
+    spmd = tuple(vmap.spmd.names)
+    return bool(spmd) and not set(spmd) & sm.axis_names.names and batch_on_explicit_spmd_axes(vmap, sm.mesh)
+
+
+def nested_on_staged_context(vmap: VmapFacts, reached: ReachedFacts, inner: NestedShardMap) -> bool:
+    """`inner`, a shard_map nested in the reached body on its context mesh (no `mesh=`), sees a context mesh
+    without the spmd axes: `placed_spmd_axis_out_of_context`, and a jit or a staging loop lies between the vmap
+    and the reached shard_map (`ReachedFacts.staged_eagerly`).
+
+    Measured on jax 0.10.2 (safety/measurements/nested_shard_map_placed_batch.py; fuzz seed 90384): on a
+    2x2x2 Explicit mesh, outer `axis_names={'x'}`, batch placed on `'y'` (`reshard(X, P('y', None, None))`,
+    also `P('y', 'x', None)`), spmd vmap over `'y'` or a plain vmap, with `jax.jit`, `jax.lax.map`, `lax.scan`,
+    `fori_loop` or `while_loop` on the way: an inner `axis_names={'y'}` raises `jax.shard_map requires axis_names=frozenset({'y'})
+    to be a subset of mesh.axis_names=frozenset({'z', 'x'})` whatever its specs, eager and under jit, any
+    check_vma; an inner without `axis_names` whose specs name `'y'` raises `shard_map in_specs argument must
+    refer to an axis marked as manual`; `axis_names={'z'}` runs. Reached directly (a jit only around the vmap
+    included), the inner `axis_names={'y'}` with specs `P()` runs, and specs naming `'y'` raise `vmapped away
+    explicit mesh axis cannot appear in shard_map in_specs`."""
+    return inner.on_context_mesh and reached.staged_eagerly and placed_spmd_axis_out_of_context(vmap, reached)
+
+
+def nested_names_placed_axes(vmap: VmapFacts, reached: ReachedFacts, inner: NestedShardMap) -> list[str]:
+    """The spmd axes (for a plain vmap, the Explicit axes its batch is placed on) that the `axis_names` of the
+    nested shard_map `inner` names where JAX raises `jax.shard_map requires axis_names=... to be a subset of
+    mesh.axis_names` (`nested_on_staged_context`); [] elsewhere."""
+    if inner.axis_names is None or not nested_on_staged_context(vmap, reached, inner):
+        return []
+    return [a for a in vmap.spmd.names if a in inner.axis_names.names]

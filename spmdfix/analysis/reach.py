@@ -13,7 +13,7 @@ places the walk cannot follow are judged and worded by `analysis.lost_places`.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spmdfix import jaxapi
 from spmdfix.analysis.follow import (
@@ -40,13 +40,17 @@ class ReachedSite:
     """A shard_map reached from a vmapped callable: the steps that lead to it, and the vmaps on the way.
 
     jitted: a `jax.jit` lies on the way (a jitted callable passed, called or used as a decorator), so the
-    shard_map is traced under jit even when the vmap itself is called eagerly."""
+    shard_map is traced under jit even when the vmap itself is called eagerly. staged: a loop of
+    `jaxapi.EAGER_STAGING_NAMES` (`jax.lax.map`, `lax.scan`, `fori_loop`, `while_loop`) lies on the way, which
+    traces the shard_map into a jaxpr before an eager vmap batches it, as a jit does (measured for SPMD008's
+    eager case only)."""
 
     site: ShardMapSite
     chain: tuple[Related, ...]
     vmaps: tuple[ast.AST, ...]
     chain_nodes: tuple[ast.AST, ...]
     jitted: bool = False
+    staged: bool = False
 
 
 @dataclass(eq=False, repr=False)
@@ -84,6 +88,7 @@ class Reacher:
         self.model = model
         self.ev = model.ev
         self._vmap: ast.AST | None = None  # the spmd vmap of the current `reach` walk, when it is a decorator
+        self._untraced = False  # a walk of the untraced ways only (`_untraced_ways`)
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
@@ -96,9 +101,30 @@ class Reacher:
         self._vmap = vmap
         try:
             self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH))
+            if any(s.jitted or s.staged for s in result.sites):
+                self._untraced_ways(callable_expr, scope, result)
         finally:
             self._vmap = None
         return result
+
+    def _untraced_ways(self, callable_expr: ast.AST, scope: Scope, result: ReachResult) -> None:
+        """Clear `jitted`/`staged` of each site of `result` that a way without a jit or staging loop reaches too.
+
+        The walk visits each function and site once, by the first way it meets; a site first met under
+        `jax.lax.map(block, x)` and then by a direct `block(x)` would keep the staged way, and SPMD008's eager
+        case, which fails on the direct call, would be silent. A second walk that stops wherever a way becomes
+        jitted or staged finds the sites some untraced way reaches (only its sites are kept)."""
+        direct = ReachResult()
+        self._untraced = True
+        try:
+            self._reach_callable(callable_expr, scope, _Path(), direct, Follow(REACH))
+        finally:
+            self._untraced = False
+        untraced = {id(s.site.node) for s in direct.sites}
+        result.sites[:] = [
+            replace(s, jitted=False, staged=False) if id(s.site.node) in untraced and (s.jitted or s.staged) else s
+            for s in result.sites
+        ]
 
     def reach_body(self, func: ast.AST) -> ReachResult:
         """What a shard_map body traces: like `reach`, but the body's own decorators are not followed."""
@@ -111,7 +137,7 @@ class Reacher:
         wrapper's function), so a callable that cannot be known there is a place the walk lost
         (`ReachResult.unresolved`); False for the other operands of a higher-order function (`init` of
         `lax.scan`), which are data."""
-        if expr is None:
+        if expr is None or self._untraced and path.traced:
             return
         if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             self._reach_function(expr, path, result, follow)
@@ -196,6 +222,8 @@ class Reacher:
     def _reach_call_value(self, call, scope, path: _Path, result, follow: Follow) -> None:
         """A call used as a callable: a shard_map construction, a wrapper such as jit(f) / partial(f), or an
         instance of a class of this module (calling it runs its __call__)."""
+        if self._untraced and path.traced:
+            return
         site = construction(self.ix, call, scope)
         if site is not None:
             self._add_site(site, path, result, follow)
@@ -268,12 +296,12 @@ class Reacher:
             result.jits.append(call)
 
     def _add_site(self, site: ShardMapSite, path: _Path, result, follow: Follow) -> None:
-        if not follow.first_visit(site.node, SHARD_MAP_SITE):
+        if self._untraced and path.traced or not follow.first_visit(site.node, SHARD_MAP_SITE):
             return
-        result.sites.append(ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted))
+        result.sites.append(ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted, path.staged))
 
     def _reach_function(self, func, path: _Path, result, follow: Follow, as_body=False) -> None:
-        if not follow.first_visit(func, FUNCTION):
+        if self._untraced and path.traced or not follow.first_visit(func, FUNCTION):
             return
         site = None if as_body else decorated_site(self.ix, func)
         if site is not None:
@@ -289,7 +317,26 @@ class Reacher:
             path = path.through_jit()
         result.functions.append(func)
         for call in self.ix.calls_in(func):
+            if self._untraced and self._in_staged_lambda(call, func):
+                continue
             self._reach_from_call(call, path, result, follow)
+
+    def _in_staged_lambda(self, call: ast.Call, func: ast.AST) -> bool:
+        """`call` sits in a lambda of `func` written as an argument of a jit or staging-loop call
+        (`jax.lax.scan(lambda c, r: (c, block(r)), ...)`): that lambda runs only through that call, so the walk
+        of untraced ways (`_untraced_ways`), which does not enter such calls, does not meet `call` either
+        (`ModuleIndex.calls_in` lists the calls of a function's lambdas with its own)."""
+        node: ast.AST = call
+        while node is not func:
+            up = self.ix.parent.get(id(node))
+            if up is None:
+                return False
+            if isinstance(node, ast.Lambda) and isinstance(up, ast.Call) and node is not up.func:
+                qname = self.qualname(up.func, self.ix.scope_at(up))
+                if qname in jaxapi.JIT_NAMES or qname in jaxapi.EAGER_STAGING_NAMES:
+                    return True
+            node = up
+        return False
 
     def _reach_from_call(self, call, path: _Path, result, follow: Follow) -> None:
         """One call inside a traced body: it may apply a shard_map, call a function, or pass one to a HOF."""
@@ -311,6 +358,8 @@ class Reacher:
                 step = step.through_vmap(call)
             elif qname in jaxapi.JIT_NAMES:
                 step = step.through_jit()
+            if qname in jaxapi.EAGER_STAGING_NAMES:
+                step = step.through_staging()
             first = call.args[0] if call.args and name not in _DATA_FIRST else None
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(arg, ast.Starred):
@@ -382,18 +431,28 @@ class Reacher:
 @dataclass(eq=False, repr=False)
 class _Path:
     """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed,
-    and whether a jax.jit was passed."""
+    whether a jax.jit was passed, and whether a loop that stages its function was (`ReachedSite.staged`)."""
 
     chain: tuple[Related, ...] = ()
     nodes: tuple[ast.AST, ...] = ()
     vmaps: tuple[ast.AST, ...] = ()
     jitted: bool = False
+    staged: bool = False
 
     def step(self, message: str, span, node: ast.AST) -> _Path:
-        return _Path(self.chain + (Related(message, span),), self.nodes + (node,), self.vmaps, self.jitted)
+        chain, nodes = self.chain + (Related(message, span),), self.nodes + (node,)
+        return _Path(chain, nodes, self.vmaps, self.jitted, self.staged)
 
     def through_vmap(self, node: ast.AST) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps + (node,), self.jitted)
+        return _Path(self.chain, self.nodes, self.vmaps + (node,), self.jitted, self.staged)
 
     def through_jit(self) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps, True)
+        return _Path(self.chain, self.nodes, self.vmaps, True, self.staged)
+
+    def through_staging(self) -> _Path:
+        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, True)
+
+    @property
+    def traced(self) -> bool:
+        """A jit or a staging loop lies on the way (`ReachedSite.jitted`, `ReachedSite.staged`)."""
+        return self.jitted or self.staged

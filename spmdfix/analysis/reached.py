@@ -118,6 +118,7 @@ class ReachedAnalysis:
             exits=exits,
             under_jit=reached.jitted,
             jit_wrapped=self.capture.jit_wrapped(reached.site.node, body),
+            staged=reached.staged,
             inner_mapped=mapped,
             inner_vmap=self.vmap_span(reached.vmaps[0]) if mapped else None,
             batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),

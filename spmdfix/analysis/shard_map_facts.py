@@ -347,14 +347,7 @@ class ShardMapAnalysis:
                     else:
                         name = qname.rsplit(".", 1)[-1]
                         collectives.append(CollectiveUse(name, value, self.model.span(call), call.lineno))
-        nested = tuple(
-            NestedShardMap(
-                self.model.span(r.site.node),
-                spec_tree(self.ev, r.site.args.get("in_specs"), r.site.scope),
-                spec_tree(self.ev, r.site.args.get("out_specs"), r.site.scope),
-            )
-            for r in reach.sites
-        )
+        nested = tuple(self._nested(r.site) for r in reach.sites)
         check = UnaryCheck(self.ix)
         own = not reach.sites and _only_its_lambdas(reach.functions, func)
         unary = own and check.unary_only(func)
@@ -378,6 +371,22 @@ class ShardMapAnalysis:
             nested_collectives_unknown=nested_unknown,
             unread_axes=tuple(unread_axes),
         )
+
+
+    def _nested(self, site: ShardMapSite) -> NestedShardMap:
+        """A shard_map applied in a reached body: its specs, and for a `jax.shard_map` its `axis_names=` (an
+        unread one is an SPMD910 value: `unread_matters` judges when it could change a finding)."""
+        in_specs = spec_tree(self.ev, site.args.get("in_specs"), site.scope)
+        out_specs = spec_tree(self.ev, site.args.get("out_specs"), site.scope)
+        if not site.api.written_specs:
+            return NestedShardMap(self.model.span(site.node), in_specs, out_specs)
+        expr = site.args.get("axis_names")
+        names, unknown = self._axis_names(expr, site.scope)
+        missing = ()
+        if unknown and expr is not None:
+            missing = (unread(self.ev, UnreadKind.AXIS_NAMES, "`axis_names` of a nested shard_map", expr, site.scope),)
+        on_context = site.args.get("mesh") is None
+        return NestedShardMap(self.model.span(site.node), in_specs, out_specs, names, on_context, missing)
 
 
 def _reduces_a_constant(call: ast.Call) -> bool:

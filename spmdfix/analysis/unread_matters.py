@@ -7,7 +7,9 @@ findings as they are is not needed there and gives no record. Per kind (docs/rul
 - the axis of a collective in the body: SPMD004 (a collective over the spmd axis) reads every one, for a
   vmap with `spmd_axis_name`; no rule of a plain vmap reads collectives.
 - `axis_names`: SPMD008 (the spmd axis left out of a partial-manual shard_map), for a vmap with
-  `spmd_axis_name`; no rule of a plain vmap reads it.
+  `spmd_axis_name`; no rule of a plain vmap reads it. That of a shard_map nested in a reached body, on its
+  context mesh: SPMD008 (an axis the vmap took out of that mesh), for either vmap, where the batch is placed on
+  an Explicit axis the enclosing shard_map leaves out and a jit or a staging loop lies on the way.
 - `check_vma`: SPMD007 (an inner vmap on the way or in a body that is not unary-only), SPMD003 (a capture),
   SPMD004 (a collective over the spmd axis, exempt over size-1 axes under `check_vma=False`), SPMD008 and
   SPMD006 (`check_vma=False` reached eagerly by a batch placed on Explicit axes).
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.hazards import nested_on_staged_context
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, UnreadKind, VmapKind
 
 if TYPE_CHECKING:
@@ -30,13 +33,22 @@ if TYPE_CHECKING:
 
 
 def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
-    """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding, and
-    of each call's unread placement where it could (`placement_matters`)."""
+    """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding, of the
+    unread `axis_names` of a shard_map nested in its body where SPMD008 reads it
+    (`hazards.nested_on_staged_context`), and of each call's unread placement where it could
+    (`placement_matters`)."""
     out = [
         (u.span, u.what)
         for r in vmap.reached
         for u in (*r.shard_map.unread, *r.shard_map.body.unread_axes)
         if matters(vmap, r, u)
+    ]
+    out += [
+        (u.span, u.what)
+        for r in vmap.reached
+        for inner in r.shard_map.body.nested_shard_maps
+        if nested_on_staged_context(vmap, r, inner)
+        for u in inner.unread
     ]
     calls = vmap.calls.calls if vmap.calls is not None else ()
     out += [c.unread_placement for c in calls if c.unread_placement is not None and placement_matters(vmap, c)]
@@ -45,13 +57,13 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
 
 def placement_matters(vmap: VmapFacts, call: VmapCall) -> bool:
     """An spmd vmap's call whose batch placement is not read: SPMD008's eager case (a reached shard_map with
-    `check_vma` not known to be on, reached with no jit on the way, on a mesh not known to have no Explicit
-    axis) needs the batch placed on the Explicit spmd axis, and would be silent. (The exemptions of SPMD003
+    `check_vma` not known to be on, reached with no jit nor staging loop on the way (`staged_eagerly`), on a
+    mesh not known to have no Explicit axis) needs the batch placed on the Explicit spmd axis, and would be silent. (The exemptions of SPMD003
     and SPMD007 need a read placement too: without one those findings stay reported.)"""
     if vmap.kind is not VmapKind.SPMD or call.under_jit:
         return False
     return any(
-        r.shard_map.check_vma is not True and not r.under_jit
+        r.shard_map.check_vma is not True and not r.staged_eagerly
         and (r.shard_map.mesh is None or r.shard_map.mesh.axis_types is not AxisType.AUTO)
         for r in vmap.reached
     )
@@ -69,7 +81,7 @@ def matters(vmap: VmapFacts, reached: ReachedFacts, value: UnreadValue) -> bool:
 
 def _check_vma_matters(vmap: VmapFacts, reached: ReachedFacts, spmd: bool) -> bool:
     sm = reached.shard_map
-    eager = not reached.under_jit and vmap.calls is not None and any(not c.under_jit for c in vmap.calls.calls)
+    eager = not reached.staged_eagerly and vmap.calls is not None and any(not c.under_jit for c in vmap.calls.calls)
     if not spmd:  # SPMD008 of a plain vmap: only when no spec entry names the placed axes (SPMD006 then)
         named = any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(set(vmap.spmd.names)))
         return eager and not named

@@ -13,13 +13,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.hazards import nested_names_placed_axes, placed_spmd_axis_out_of_context
 from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Related, Transform
-from spmdfix.rules.not_manual import NOT_MANUAL, eager_explicit_findings, placed_axis_names_findings
+from spmdfix.rules.not_manual import (
+    NOT_MANUAL, eager_explicit_findings, nested_axis_names_findings, placed_axis_names_findings,
+)
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+from spmdfix.rules.spec_collision import nested_error
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import ReachedFacts, VmapFacts
@@ -78,6 +82,41 @@ def _plain_vmap_findings(site: Site, reached: ReachedFacts) -> list[Finding]:
         # SPMD008: `axis_names` naming the placed axis, with no spec naming it (measured with `P()`; fuzz seed
         # 40027); a spec naming it is SPMD006 above, whose move-placement cures both
         findings += [replace(f, related=related, refusals=()) for f in placed_axis_names_findings(vmap, reached)]
+        # ... and the `axis_names` of a shard_map nested in its body on the context mesh (measured the same as
+        # under an spmd vmap: hazards.nested_on_staged_context)
+        findings += [replace(f, related=related, refusals=()) for f in nested_axis_names_findings(vmap, reached)]
+        findings += _nested_spec_findings(vmap, reached, related)
+    return findings
+
+
+def _nested_spec_findings(vmap: VmapFacts, reached: ReachedFacts, related: tuple[Related, ...]) -> list[Finding]:
+    """SPMD006: spec entries naming the placed Explicit axis of a shard_map nested, on the context mesh, in the
+    body of a reached shard_map that leaves that axis out of its `axis_names` (`hazards.
+    placed_spmd_axis_out_of_context`), under a plain vmap over the placed batch. Measured on jax 0.10.2
+    (safety/measurements/nested_shard_map_placed_batch.py), with the nested in_specs naming the axis: reached
+    directly, JAX raises `vmapped away explicit mesh axis cannot appear in shard_map in_specs`; under a jit or
+    a staging loop, `in_specs argument must refer to an axis marked as manual`, unless the nested
+    `axis_names` names the axis there (SPMD008's subset error: `rules.not_manual.nested_axis_names_findings`).
+    An unplaced batch runs. No fix is measured."""
+    placed = set(vmap.spmd.names)
+    if not placed or not placed_spmd_axis_out_of_context(vmap, reached):
+        return []
+    findings = []
+    for inner in reached.shard_map.body.nested_shard_maps:
+        if not (inner.on_context_mesh and inner.in_specs.axes() & placed) or nested_names_placed_axes(
+            vmap, reached, inner
+        ):
+            continue
+        error = nested_error(vmap, reached, inner)
+        for where, tree in (("in_specs", inner.in_specs), ("out_specs", inner.out_specs)):
+            for entry, axes in tree.entries_naming(placed):
+                message = (
+                    f"a `jax.vmap` without `spmd_axis_name` maps away Explicit mesh axis {backticked(axes)}, on which "
+                    f"its input's batch dimension is placed, and the `{where}` of a shard_map nested in the body of "
+                    f"a shard_map it reaches name it; JAX raises {error}"
+                )
+                nested = Related("nested shard_map applied here", inner.span)
+                findings.append(finding(EXPLICIT_AXIS, entry.span, axes, message, [], (*related, nested)))
     return findings
 
 
@@ -133,7 +172,7 @@ def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reporte
         message = f"{what}, and the vmap inserts its `spmd_axis_name` {backticked(spmd)} into the shard_map's specs; {error}"
         findings.append(finding(EXPLICIT_AXIS, sm.span, spmd, message, [], related))
     eager = [c for c, _ in placing if not c.under_jit]
-    if not findings and not eager_reported and sm.check_vma is False and not reached.under_jit and eager:
+    if not findings and not eager_reported and sm.check_vma is False and not reached.staged_eagerly and eager:
         message = (
             f"`check_vma=False` on a shard_map reached eagerly (line {', '.join(str(c.line) for c in eager)}) "
             f"through an inner `jax.vmap` that maps away Explicit mesh axis {backticked(axes)}, on which the call "

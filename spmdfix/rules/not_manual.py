@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import batch_on_explicit_axes, batch_on_explicit_spmd_axes
+from spmdfix.analysis.hazards import batch_on_explicit_axes, batch_on_explicit_spmd_axes, nested_names_placed_axes
 from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
-from spmdfix.model import Finding, Refusal, Transform
+from spmdfix.model import Finding, Refusal, Related, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 from spmdfix.rules.spec_collision import SMAP_REASON
 
@@ -39,6 +39,7 @@ def check(site: Site, reached: ReachedFacts) -> list[Finding]:
         eager_explicit_findings(site.vmap, reached)
         + _manual_findings(site.vmap, reached, site.fixes)
         + placed_axis_names_findings(site.vmap, reached)
+        + nested_axis_names_findings(site.vmap, reached)
     )
 
 
@@ -78,6 +79,34 @@ def placed_axis_names_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[F
     span = sm.axis_names.written or sm.axis_names.display or sm.span
     refusals = [Refusal(t, _PLACED_NAMES_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
     return [finding(NOT_MANUAL, span, named, message, refusals, related_places(vmap, reached))]
+
+
+def nested_axis_names_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD008: the `axis_names` of a shard_map nested in the reached body, on its context mesh, names an spmd
+    axis (for a plain vmap, an Explicit axis its batch is placed on) that the vmap took out of that mesh: the
+    reached shard_map leaves the axis out of its own `axis_names`, every call places the batch on it, and a jit
+    or a staging loop (`jax.lax.map`, `lax.scan`, `fori_loop`, `while_loop`) lies on the way
+    (`hazards.nested_names_placed_axes`, where the measurement is cited; fuzz seed 90384). JAX raises `jax.shard_map requires axis_names=frozenset({'y'})
+    to be a subset of mesh.axis_names=frozenset({'z', 'x'})`, eager and under jit, any check_vma; the nested
+    shard_map's spec entries naming the axis are then no SPMD001/002 (`rules.spec_collision`). No fix is
+    measured."""
+    findings = []
+    for inner in reached.shard_map.body.nested_shard_maps:
+        named = nested_names_placed_axes(vmap, reached, inner)
+        if not named:
+            continue
+        message = (
+            f"the `axis_names` of a shard_map nested in the body of a reached shard_map names {backticked(named)}, "
+            "on which every call places the batch (an Explicit mesh axis) and which the enclosing shard_map "
+            "leaves out of its `axis_names`: traced under a jit or a staging loop, the vmap takes that axis out "
+            "of the nested shard_map's context mesh, and JAX raises `jax.shard_map requires axis_names=... to "
+            "be a subset of mesh.axis_names`"
+        )
+        span = inner.axis_names.written or inner.axis_names.display or inner.span
+        related = (*related_places(vmap, reached), Related("nested shard_map applied here", inner.span))
+        refusals = [Refusal(t, _PLACED_NAMES_REASON) for t in (Transform.RENAME, Transform.ADD_AXIS)]
+        findings.append(finding(NOT_MANUAL, span, named, message, refusals, related))
+    return findings
 
 
 _PLACED_NAMES_REASON = (
@@ -137,6 +166,9 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
     the spmd axis of an Explicit mesh and `check_vma=False`, an eager call raises `shard_map out_specs
     argument must refer to an axis marked as manual` whatever the specs and the body; under `jax.jit` (around
     the vmap, or anywhere between it and the shard_map) it runs and matches, and so does `check_vma=True`.
+    A `jax.lax.map` (any `batch_size`), `lax.scan`, `fori_loop` or `while_loop` between them stages the
+    shard_map as a jit does and it runs too; `jax.checkpoint` and an inner `jax.vmap` do not
+    (safety/measurements/explicit_check_vma_false_staged.py; fuzz seed 90054): `ReachedFacts.staged_eagerly`.
     """
     sm = reached.shard_map
     calls = vmap.calls
@@ -148,7 +180,7 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
         )
     else:
         placed = batch_on_explicit_axes(vmap, sm.mesh)
-    if sm.check_vma is not False or reached.under_jit or not placed:
+    if sm.check_vma is not False or reached.staged_eagerly or not placed:
         return []
     eager = [c for c in calls.calls if not c.under_jit]
     if not eager:

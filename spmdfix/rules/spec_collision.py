@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.hazards import nested_names_placed_axes, nested_on_staged_context, placed_spmd_axis_out_of_context
 from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.model import Finding, Refusal, Related, Transform
@@ -17,7 +18,7 @@ from spmdfix.rules.inner_vmap import h2_note
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
-    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+    from spmdfix.analysis.facts import NestedShardMap, ReachedFacts, VmapFacts
 
 # rename and add-axis of the vmap site, strip of the shard_map, and removing spmd_axis_name (always unsafe)
 FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP, Transform.DROP_SPMD_AXIS})
@@ -76,23 +77,54 @@ def _nested_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
 
     Measured on jax 0.10.2: an outer shard_map over 'x' (axis_names={'x'}) whose body applies a shard_map
     over 'y', under spmd_axis_name='y', fails: `shard_map in_specs argument must refer to an axis marked as
-    manual` eager, a `manual_axis_type ... should be of type Manual` error under jit.
+    manual` eager, a `manual_axis_type ... should be of type Manual` error under jit. With the batch placed on
+    the Explicit spmd axis (`hazards.placed_spmd_axis_out_of_context`) the outer shard_map runs and the nested
+    one raises what `_nested_error` says; where its `axis_names` names the axis under a jit or a staging loop,
+    JAX raises SPMD008's `axis_names ... subset` error instead (`rules.not_manual.nested_axis_names_findings`),
+    and the entries are no finding of this rule (safety/measurements/nested_shard_map_placed_batch.py; fuzz
+    seed 90384). Under a plain vmap over the placed batch the same entries are SPMD006's
+    (`rules.explicit_axis`).
     """
     spmd = set(vmap.spmd.names)
     findings = []
     for inner in reached.shard_map.body.nested_shard_maps:
+        if nested_names_placed_axes(vmap, reached, inner):
+            continue
         related = (*related_places(vmap, reached), Related("nested shard_map applied here", inner.span))
+        error = nested_error(vmap, reached, inner)
         for where, tree in (("in_specs", inner.in_specs), ("out_specs", inner.out_specs)):
             rule = IN_SPECS if where == "in_specs" else OUT_SPECS
             for entry, axes in tree.entries_naming(spmd):
                 message = (
                     f"vmap `spmd_axis_name` axis {backticked(axes)} appears in `{where}` of a shard_map nested in "
-                    "the body of a shard_map the vmapped function reaches; JAX raises `shard_map in_specs argument "
-                    "must refer to an axis marked as manual` (a `manual_axis_type` error under jit)"
+                    f"the body of a shard_map the vmapped function reaches; JAX raises {error}"
                 )
                 refused = [Refusal(t, nested_reason(reached)) for t in NESTED_REFUSED]
                 findings.append(finding(rule, entry.span, axes, message, refused, related))
     return findings
+
+
+def nested_error(vmap: VmapFacts, reached: ReachedFacts, inner: NestedShardMap) -> str:
+    """The error JAX raises for a nested shard_map whose in_specs name the spmd axis (measured on jax 0.10.2:
+    safety/measurements/nested_shard_map_placed_batch.py). With the batch placed on the Explicit spmd axis that
+    the enclosing shard_map leaves out of its `axis_names`, on the context mesh: `vmapped away explicit mesh axis
+    cannot appear in shard_map in_specs` reached directly (any jit only around the vmap), `in_specs argument must
+    refer to an axis marked as manual` under a jit or a staging loop on the way. Otherwise the enclosing
+    shard_map's own manual-axis error. A plain vmap over a batch placed on the Explicit axis it names
+    (`VmapKind.EXPLICIT`, whose `spmd` holds the placed axes) raises the same (rules.explicit_axis)."""
+    default = (
+        "`shard_map in_specs argument must refer to an axis marked as manual` (a `manual_axis_type` error under jit)"
+    )
+    if not (inner.on_context_mesh and inner.in_specs.axes() & set(vmap.spmd.names)):
+        return default
+    if not placed_spmd_axis_out_of_context(vmap, reached):
+        return default
+    if nested_on_staged_context(vmap, reached, inner):
+        return "`shard_map in_specs argument must refer to an axis marked as manual`"
+    return (
+        "`vmapped away explicit mesh axis cannot appear in shard_map in_specs` (the batch is placed on that "
+        "Explicit axis, which the enclosing shard_map leaves out of its `axis_names`)"
+    )
 
 
 def _message(
