@@ -58,6 +58,11 @@ class ModuleIndex:
         self._by_owner: dict[int, list[ast.Call]] | None = None  # `calls_in`
         self._word_counts: dict[str, int] = {}
         self._star_imports: list[ast.ImportFrom] | None = None  # `star_imports`
+        # Facts an analysis derives from this module's text alone, by a key whose first item names the analysis
+        # (`importers._module_reads`): a process shares a module's index between its project indexes
+        # (`spmdfix.module_memo`), so what one index derived serves the next (a language server builds one
+        # per edit of a document) without walking the module again.
+        self.derived: dict[tuple, object] = {}
         self.module_scope = Scope(tree, None)
         self.scope_by_node[id(tree)] = self.module_scope
         bind_module(self, tree)
