@@ -99,18 +99,22 @@ def project_index(path: str | Path, root: str | Path | None = None) -> ProjectIn
 
 
 def new_project_index(
-    root: str | Path, overlay: dict[str, str] | None = None, max_modules: int = MAX_MODULES
+    root: str | Path,
+    overlay: dict[str, str] | None = None,
+    max_modules: int = MAX_MODULES,
+    earlier: ProjectIndex | None = None,
 ) -> ProjectIndex:
     """A new project index of `root` that reads the files on disk (`project_files.DiskFiles`) except those of
     `overlay` (absolute path -> text), and models each module it loads (`ModuleModel.build`, on the scopes
     this process built for the same text before: `module_memo.MODULES`); who imports a module comes from the
-    project's import graph (`project_graph.importers_source`)."""
+    project's import graph (`project_graph.importers_source`). `earlier`: an index of the same root, still
+    current, whose reads of the files the new one takes (`ProjectIndex(earlier=...)`)."""
     from spmdfix.project_graph import importers_source
 
     # (each module parsed once per process, whichever index loads it: `module_memo`)
     return ProjectIndex(
         str(root), files=DISK, analyse=MODULES.build, overlay=overlay, max_modules=max_modules,
-        importers=importers_source(root, overlay), parse=MODULES.parse,
+        importers=importers_source(root, overlay), parse=MODULES.parse, earlier=earlier,
     )
 
 

@@ -98,7 +98,8 @@ def reached(
             _ANALYSED[index.root] = (index, {})
         memo = _ANALYSED[index.root][1]
     else:
-        index = new_project_index(index.root, overlay={**index.overlay, own: text})
+        # (the files as `index` read them: a language server has just found it current, `lsp.project`)
+        index = new_project_index(index.root, overlay={**index.overlay, own: text}, earlier=index)
     found: list[Finding] = []
     for importer in importers:
         read = _buffer(index.overlay[importer]) if importer in index.overlay else _importer(importer)

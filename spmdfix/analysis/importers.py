@@ -98,7 +98,7 @@ def imported_uses(
         importers = index.importers_of(path)
         if importers is None:
             return None
-        module = index.files.module_name(path)[0]
+        module = index.module_name(path)[0]
         for importer, names in importers.items():
             loaded = (models or {}).get(importer) or _model(index, importer) if DYNAMIC in names else None
             loader = _dunder_import(loaded, module) if loaded is not None else None
