@@ -10,6 +10,7 @@ fixes on demand (a language server's code action, the JSON `fix` field). `Option
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
 from spmdfix.model import choose_fix  # noqa: F401 - re-exported (the module docstring)
 from spmdfix.prefilter import may_have_findings
 from spmdfix.project_files import DISK
-from spmdfix.source_analysis import Analysis, analyse_text
+from spmdfix.source_analysis import Analysis, analyse_text, analyse_tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,12 +55,17 @@ def analyse_source(
     path: str | Path | None = None,
     index: ProjectIndex | None = None,
     prefiltered: bool = False,
+    tree: ast.Module | None = None,
 ) -> Analysis:
     """`check_source`'s findings, and the places the analysis could not follow (`Analysis`). Never raises.
     prefiltered: the caller knows `source` passes the prefilter (it asked before, in another process): it is
-    analysed without asking again."""
+    analysed without asking again. tree: `ast.parse(source)`, when the caller parsed it before and keeps it
+    (an analysis never changes a tree: `reaching` parses an importer's text once for every analysis of it)."""
     if not prefiltered and not may_have_findings(source):
         return Analysis([])
+    if tree is not None:
+        with perf.gc_paused():
+            return analyse_tree(source, tree, options, path, index)
     with perf.gc_paused():
         analysis, tree = analyse_text(source, options, path, index)
         if tree is not None:
