@@ -44,6 +44,7 @@ from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModu
 
 if TYPE_CHECKING:
     from spmdfix.analysis.bindings import Binding
+    from spmdfix.analysis.scopes import ModuleIndex
 
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
@@ -74,6 +75,24 @@ def importers_digest(answer: Mapping[str, frozenset[str]] | None) -> str:
         return "unknown"
     listed = sorted((path, sorted(names)) for path, names in answer.items())
     return hashlib.sha256(repr(listed).encode()).hexdigest()[:32]
+
+
+def _top_level_names(ix: ModuleIndex) -> tuple[dict[str, str], frozenset[str]]:
+    """(the names a module binds by import, to the qualified names they stand for; the names of its top-level
+    functions and classes): `ModuleSummary`'s, derived once per `ModuleIndex` (`ModuleIndex.derived`: a
+    process shares a module's scopes between its project indexes, `spmdfix.module_memo`)."""
+    key = ("index.top_level_names",)
+    kept = ix.derived.get(key)
+    if kept is None:
+        bindings = ix.module_scope.bindings
+        exports = {
+            n: bs[0].qname for n, bs in bindings.items() if len(bs) == 1 and bs[0].kind is BindingKind.IMPORT and bs[0].qname
+        }
+        definitions = frozenset(
+            n for n, bs in bindings.items() if any(b.kind in (BindingKind.DEF, BindingKind.CLASS) for b in bs)
+        )
+        kept = ix.derived[key] = (exports, definitions)
+    return kept
 
 
 class ProjectIndex:
@@ -284,16 +303,9 @@ class ProjectIndex:
         name, _, is_package = self.module_name(key)
         package = name if is_package else name.rpartition(".")[0]
         model = self._analyse(text, tree, key, package, ProjectLink(self, key))
-        bindings = model.ix.module_scope.bindings
+        exports, definitions = _top_level_names(model.ix)
         summary = ModuleSummary(
-            module=name,
-            path=key,
-            digest=digest,
-            is_package=is_package,
-            exports={
-                n: bs[0].qname for n, bs in bindings.items() if len(bs) == 1 and bs[0].kind is BindingKind.IMPORT and bs[0].qname
-            },
-            definitions=frozenset(n for n, bs in bindings.items() if any(b.kind in (BindingKind.DEF, BindingKind.CLASS) for b in bs)),
+            module=name, path=key, digest=digest, is_package=is_package, exports=dict(exports), definitions=definitions
         )
         loaded = LoadedModule(summary, model)
         self._by_path[key] = loaded
