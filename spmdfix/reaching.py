@@ -60,9 +60,10 @@ class Reached:
 
 
 # The findings of each importer analysed in this process with an index kept for the run (`api.project_index`,
-# which reads each module once), per project root: root -> (the index, (path, digest, options) -> findings);
-# another index of the root (the old one forgotten: `api.forget_indexes`) starts afresh.
-_ANALYSED: dict[str, tuple[ProjectIndex, dict[tuple, tuple[Finding, ...]]]] = {}
+# which reads each module once), per project root: root -> (the index, (path, digest, options) -> (findings,
+# checked module's path -> those located in it as it sees them, `reframed`)); another index of the root (the
+# old one forgotten: `api.forget_indexes`) starts afresh.
+_ANALYSED: dict[str, tuple[ProjectIndex, dict[tuple, tuple[tuple[Finding, ...], dict[str, tuple[Finding, ...]]]]]] = {}
 
 
 def reached(
@@ -95,7 +96,7 @@ def reached(
     if not importers:
         return Reached((), tuple(depends))
     on_disk = DISK.read(own)
-    memo: dict[tuple, tuple[Finding, ...]] = {}  # (an index of an unsaved text: its analyses are not kept)
+    memo: dict[tuple, tuple[tuple[Finding, ...], dict[str, tuple[Finding, ...]]]] = {}  # (an unsaved text's: not kept)
     if on_disk is not None and on_disk[0] == text and own not in index.overlay:
         if index.root not in _ANALYSED or _ANALYSED[index.root][0] is not index:
             _ANALYSED[index.root] = (index, {})
@@ -110,14 +111,17 @@ def reached(
         if read is None or not read[2]:
             continue
         key = (importer, read[0], options)
-        findings = memo.get(key)
-        if findings is None:
+        kept = memo.get(key)
+        if kept is None:
             tree = _tree(importer, read[0], read[1]) if live else None  # (a CLI run analyses each once)
             findings = tuple(
                 analyse_source(read[1], options, path=importer, index=index, prefiltered=True, tree=tree).findings
             )
-            memo[key] = findings
-        found.extend(reframed(f, importer, own) for f in findings if f.span.path == own)
+            kept = memo[key] = (findings, {})
+        seen = kept[1].get(own)  # (seen from the checked module: the same on every analysis of the same text)
+        if seen is None:
+            seen = kept[1][own] = tuple(reframed(f, importer, own) for f in kept[0] if f.span.path == own)
+        found.extend(seen)
     return Reached(tuple(found), tuple(depends))
 
 
@@ -253,6 +257,9 @@ def reported_once(outcomes: list) -> list:
     return out
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})  # (what `reframed` keeps as it is, asked first)
+
+
 def reframed(value, analysed: str, seen_from: str):
     """`value` (a finding, a fix, a span, or any value of this module's types, tuples and frozensets of them)
     as the module at `seen_from` sees it, from the analysis of the module at `analysed` (both absolute
@@ -263,6 +270,8 @@ def reframed(value, analysed: str, seen_from: str):
         return "" if p == seen_from else (analysed if p == "" else p)
 
     def walk(v):
+        if v.__class__ in _LEAVES:
+            return v
         if isinstance(v, Span):
             new = path(v.path)
             return v if new == v.path else replace(v, path=new)

@@ -137,6 +137,7 @@ class ProjectIndex:
         self._unloaded: set[str] = set()  # files `load` could not read, parse or (past max_modules) keep
         self._asked: dict[str, str] | None = None  # while recording: path -> `importers_digest` of the answer
         self._module_names: dict[str, tuple[str, str, bool]] = {}  # `module_name`
+        self._importers_of: dict[str, Mapping[str, frozenset[str]] | None] = {}  # `importers_of`
 
     # --- where modules are ------------------------------------------------------------------------
     def contains(self, path) -> bool:
@@ -187,7 +188,12 @@ class ProjectIndex:
         `importers` the index was given), or None when it was given none or they are not known."""
         if self._importers is None:
             return None
-        answer = self._importers(path)
+        # (asked once per index: the judgement of a mesh's fix asks it of each of the hundreds of modules
+        # importing the mesh, and again per function searched; an edge's answers hold for an index's life)
+        if path in self._importers_of:
+            answer = self._importers_of[path]
+        else:
+            answer = self._importers_of[path] = self._importers(path)
         if self._asked is not None:
             self._asked[path] = importers_digest(answer)
         return answer
