@@ -137,7 +137,8 @@ class ProjectIndex:
         self._unloaded: set[str] = set()  # files `load` could not read, parse or (past max_modules) keep
         self._asked: dict[str, str] | None = None  # while recording: path -> `importers_digest` of the answer
         self._module_names: dict[str, tuple[str, str, bool]] = {}  # `module_name`
-        self._importers_of: dict[str, Mapping[str, frozenset[str]] | None] = {}  # `importers_of`
+        # `importers_of`: path -> (the answer, [its `importers_digest`] once a recording asked it)
+        self._importers_of: dict[str, tuple[Mapping[str, frozenset[str]] | None, list[str]]] = {}
 
     # --- where modules are ------------------------------------------------------------------------
     def contains(self, path) -> bool:
@@ -190,13 +191,15 @@ class ProjectIndex:
             return None
         # (asked once per index: the judgement of a mesh's fix asks it of each of the hundreds of modules
         # importing the mesh, and again per function searched; an edge's answers hold for an index's life)
-        if path in self._importers_of:
-            answer = self._importers_of[path]
-        else:
-            answer = self._importers_of[path] = self._importers(path)
+        known = self._importers_of.get(path)
+        if known is None:
+            answer = self._importers(path)
+            known = self._importers_of[path] = (answer, [])
         if self._asked is not None:
-            self._asked[path] = importers_digest(answer)
-        return answer
+            if not known[1]:
+                known[1].append(importers_digest(known[0]))
+            self._asked[path] = known[1][0]
+        return known[0]
 
     # --- loading ----------------------------------------------------------------------------------
     def _read(self, path: str) -> tuple[str, str] | None:
