@@ -10,6 +10,7 @@ fixes on demand (a language server's code action, the JSON `fix` field). `Option
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
 from spmdfix.model import choose_fix  # noqa: F401 - re-exported (the module docstring)
 from spmdfix.prefilter import may_have_findings
 from spmdfix.project_files import DISK
-from spmdfix.source_analysis import Analysis, analyse_text
+from spmdfix.source_analysis import Analysis, analyse_text, analyse_tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,12 +55,17 @@ def analyse_source(
     path: str | Path | None = None,
     index: ProjectIndex | None = None,
     prefiltered: bool = False,
+    tree: ast.Module | None = None,
 ) -> Analysis:
     """`check_source`'s findings, and the places the analysis could not follow (`Analysis`). Never raises.
     prefiltered: the caller knows `source` passes the prefilter (it asked before, in another process): it is
-    analysed without asking again."""
+    analysed without asking again. tree: `ast.parse(source)`, when the caller parsed it before and keeps it
+    (an analysis never changes a tree: `reaching` parses an importer's text once for every analysis of it)."""
     if not prefiltered and not may_have_findings(source):
         return Analysis([])
+    if tree is not None:
+        with perf.gc_paused():
+            return analyse_tree(source, tree, options, path, index)
     with perf.gc_paused():
         analysis, tree = analyse_text(source, options, path, index)
         if tree is not None:
@@ -99,18 +105,22 @@ def project_index(path: str | Path, root: str | Path | None = None) -> ProjectIn
 
 
 def new_project_index(
-    root: str | Path, overlay: dict[str, str] | None = None, max_modules: int = MAX_MODULES
+    root: str | Path,
+    overlay: dict[str, str] | None = None,
+    max_modules: int = MAX_MODULES,
+    earlier: ProjectIndex | None = None,
 ) -> ProjectIndex:
     """A new project index of `root` that reads the files on disk (`project_files.DiskFiles`) except those of
     `overlay` (absolute path -> text), and models each module it loads (`ModuleModel.build`, on the scopes
     this process built for the same text before: `module_memo.MODULES`); who imports a module comes from the
-    project's import graph (`project_graph.importers_source`)."""
+    project's import graph (`project_graph.importers_source`). `earlier`: an index of the same root, still
+    current, whose reads of the files the new one takes (`ProjectIndex(earlier=...)`)."""
     from spmdfix.project_graph import importers_source
 
     # (each module parsed once per process, whichever index loads it: `module_memo`)
     return ProjectIndex(
         str(root), files=DISK, analyse=MODULES.build, overlay=overlay, max_modules=max_modules,
-        importers=importers_source(root, overlay), parse=MODULES.parse,
+        importers=importers_source(root, overlay), parse=MODULES.parse, earlier=earlier,
     )
 
 

@@ -858,3 +858,46 @@ def test_lift_captures_and_the_axis_names_append_name_the_other_callers() -> Non
         """
     add = _fix(partial_manual, "add-axis")
     assert add is not None and add.applicability.value == "unsafe" and "jax.jit(layer)" in add.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("from a import *\n", 1),
+        ("from a import \\\n    *\n", 1),
+        ("from .a  import\t*\nfrom b import *\n", 2),
+        ("from a import b\nx = 2 * 3\n", 0),
+        ("import a\n\n\ndef f(*args, **kw):\n    return a.g(*args)\n", 0),
+        ('s = "no star import here"\n', 0),
+    ],
+)
+def test_star_imports_are_found_however_they_are_written(text: str, count: int) -> None:
+    """`ModuleIndex.star_imports` walks only a text holding `import` followed by `*`: it finds what a walk of
+    every node finds, continuation lines included."""
+    import ast
+
+    from spmdfix.analysis.scopes import ModuleIndex
+
+    tree = ast.parse(text)
+    walked = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)]
+    assert ModuleIndex(text, tree).star_imports() == walked and len(walked) == count
+
+
+def test_star_imports_of_the_golden_inputs_are_those_a_walk_finds() -> None:
+    import ast
+    from pathlib import Path
+
+    from spmdfix.analysis.scopes import ModuleIndex
+
+    golden = Path(__file__).resolve().parent.parent / "golden"
+    checked = 0
+    for path in sorted(golden.rglob("*.py")):
+        text = path.read_text()
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        walked = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)]
+        assert ModuleIndex(text, tree).star_imports() == walked, path
+        checked += 1
+    assert checked > 100

@@ -400,3 +400,91 @@ async def test_a_noqa_typed_in_the_other_modules_buffer_suppresses_the_cross_mod
     seen = _count(client, (pkg / shown).as_uri())
     _change(client, 3, lsp.TextDocumentContentChangeWholeDocument(text=text), uri=(pkg / edited).as_uri())
     assert len(await _next_publication(client, (pkg / shown).as_uri(), seen)) == 2
+
+
+# --- a typed edit's index reads the project as the kept index did (`ProjectIndex(earlier=...)`) and each
+# module's reads of the mesh are derived once per text (`ModuleIndex.derived`): what changed is judged anew ---
+
+READER = "from pkg.config import MESH\n\nN = MESH.size\n"  # (on add-axis's allowlist: `mesh.size`)
+OFF_THE_LIST = "N = MESH.devices.shape[0]"
+
+
+def _add_axis(server, doc):
+    """(applicability, reason) of the add-axis fix of the first finding of `doc`'s current text (the partial run
+    of model.py: train.py's vmap at model.py's spec)."""
+    from spmdfix.model import Transform
+
+    findings = server.checked(doc).findings
+    assert findings, "model.py shows the collision of train.py's vmap"
+    fix = findings[0].fix_for(Transform.ADD_AXIS)
+    assert fix is not None
+    return str(fix.applicability), fix.reason
+
+
+def _server_with_model_open(root: Path):
+    from spmdfix.lsp.documents import Document
+    from spmdfix.lsp.server import SpmdfixServer
+
+    server = SpmdfixServer()
+    model = (root / "src" / "pkg" / "model.py").resolve()
+    doc = Document.open(model.as_uri(), model.read_text(), 1)
+    server.documents[doc.uri] = doc
+    return server, doc
+
+
+def _typed(text: str, char: str = "x") -> str:
+    """`text` with `char` typed into its first line's comment (a text unlike the file's: a partial run with an
+    index of its own, `reaching.reached`)."""
+    first, rest = text.split("\n", 1)
+    return f"{first}  # {char}\n{rest}"
+
+
+def test_a_typed_edit_sees_an_importer_of_the_mesh_changed_on_disk(tmp_path: Path, monkeypatch) -> None:
+    """Only model.py open and typed into. reader.py reads the mesh on the allowlist: add-axis is safe, for the
+    file's text and for a typed one (whose index takes the files as the kept index read them). reader.py then
+    rewritten on disk to read `MESH.devices.shape[0]`: the same typed text, analysed again, makes add-axis
+    unsafe naming reader.py's line; the reader made harmless again, safe again."""
+    from spmdfix import stamps
+    from test_partial_runs import standard
+
+    monkeypatch.setattr(stamps, "RACY_NS", 0)  # (this second's stats are trusted: the stat key alone decides)
+    root = standard(tmp_path)
+    reader = root / "src" / "pkg" / "reader.py"
+    reader.write_text(READER)
+    server, doc = _server_with_model_open(root)
+    disk = doc.source
+    assert _add_axis(server, doc)[0] == "safe"
+    doc.source = _typed(disk)
+    assert _add_axis(server, doc)[0] == "safe"
+
+    reader.write_text(READER.replace("N = MESH.size", OFF_THE_LIST))
+    applicability, reason = _add_axis(server, doc)  # (the same typed text: only reader.py changed)
+    assert applicability == "unsafe"
+    assert "`N = MESH.devices.shape[0]` (" in reason and "src/pkg/reader.py line 3)" in reason, reason
+    doc.source = disk
+    assert _add_axis(server, doc)[0] == "unsafe"
+
+    reader.write_text(READER.replace("N = MESH.size", "N = MESH.size  # again"))
+    doc.source = _typed(disk, "y")
+    assert _add_axis(server, doc)[0] == "safe"
+
+
+def test_a_typed_edit_of_the_document_itself_is_judged_in_its_new_text(tmp_path: Path) -> None:
+    """model.py imports the mesh: the reads of it in model.py's typed text are judged, not those of its file. A
+    typed `MESH.devices.shape[0]` makes add-axis unsafe naming that line; typed away, safe again (the reads of
+    the file's text, derived before, are those of that text)."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    server, doc = _server_with_model_open(root)
+    disk = doc.source
+    assert _add_axis(server, doc)[0] == "safe"
+    doc.source = _typed(disk) + f"\n{OFF_THE_LIST}\n"
+    line = doc.source.splitlines().index(OFF_THE_LIST) + 1
+    applicability, reason = _add_axis(server, doc)
+    assert applicability == "unsafe"
+    assert f"`{OFF_THE_LIST}` (" in reason and f"src/pkg/model.py line {line})" in reason, reason
+    doc.source = _typed(disk, "y")
+    assert _add_axis(server, doc)[0] == "safe"
+    doc.source = disk
+    assert _add_axis(server, doc)[0] == "safe"

@@ -67,3 +67,44 @@ def test_the_disk_module_name_is_the_path_based_one(tmp_path: Path) -> None:
         name, directory, is_package = module_name(tmp_path / rel)
         assert DISK.module_name(str(tmp_path / rel)) == (name, str(directory), is_package), rel
     assert DISK.module_name(str(tmp_path / "top/link.py"))[0] == "pkg.sub.layers"
+
+
+def test_an_index_made_from_another_reads_the_files_as_that_one_did(tmp_path: Path) -> None:
+    """`ProjectIndex(earlier=...)` (the index of a typed text, made from the kept index the language server has
+    just found current): a module the earlier index loaded from its file is read as it read it (the same
+    text and digest, its module name not asked again), one it held an unsaved text of is read from the file,
+    one it never loaded from the file, and the new index's own overlay comes first."""
+    (tmp_path / "pyproject.toml").write_text("")
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for name in ("config", "buffered", "later", "edited"):
+        (pkg / f"{name}.py").write_text(CONFIG)
+    path = {name: str((pkg / f"{name}.py").resolve()) for name in ("config", "buffered", "later", "edited")}
+    memo = ModuleMemo()
+    root = tmp_path.resolve()
+    earlier = index(root, memo, {path["buffered"]: CONFIG + "UNSAVED = 1\n"})
+    for name in ("config", "buffered", "edited"):
+        assert earlier.load(path[name]) is not None
+    digest = earlier.digest_of(path["config"])
+    for name in ("config", "buffered", "later", "edited"):
+        (pkg / f"{name}.py").write_text(CONFIG + "ON_DISK = 2\n")  # (changed behind the earlier index's back)
+
+    asked: list[str] = []
+
+    class Files(type(DISK)):
+        def module_name(self, p: str):
+            asked.append(p)
+            return super().module_name(p)
+
+    new = ProjectIndex(
+        str(root), files=Files(), analyse=memo.build, parse=memo.parse, earlier=earlier,
+        overlay={path["edited"]: CONFIG + "TYPED = 3\n"},
+    )
+    config = new.load(path["config"])
+    assert config is not None and config.summary.digest == digest and "ON_DISK" not in config.model.ix.source
+    assert path["config"] not in asked  # (named by the earlier index)
+    assert "ON_DISK" in new.load(path["buffered"]).model.ix.source  # (the earlier one's was a buffer's)
+    assert "ON_DISK" in new.load(path["later"]).model.ix.source  # (never loaded by the earlier one)
+    edited = new.load(path["edited"]).model.ix.source
+    assert "TYPED" in edited and "ON_DISK" not in edited  # (its own overlay first)

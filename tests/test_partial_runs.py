@@ -427,3 +427,35 @@ def test_the_cache_follows_a_module_loading_the_layer_module_by_name(tmp_path: P
     assert "`__import__('pkg.model')` (src/pkg/loader.py line 1)" in shown["out"]
     (root / "src" / "pkg" / "loader.py").write_text("M = __import__('numpy')\n")
     assert fixes()["strip"] == "safe" and fixes()["add-axis"] == "safe"
+
+
+def test_a_live_partial_run_parses_an_importers_text_once(tmp_path: Path, monkeypatch) -> None:
+    """`reached(live=True)` (a language server) keeps the trees of the importers it analyses (`reaching._TREES`):
+    the same text is not parsed again, another text of the importer is, and gives its own findings (train.py's
+    vmap gone, model.py's typed text shows nothing)."""
+    import ast
+
+    from spmdfix import reaching
+    from spmdfix.api import new_project_index
+    from spmdfix.model import Options
+
+    root = standard(tmp_path)
+    model, train = (root / "src/pkg/model.py").resolve(), (root / "src/pkg/train.py").resolve()
+    parsed: list[str] = []
+    parse = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda text, *a, **k: parsed.append(text) or parse(text, *a, **k))
+    reaching.forget()
+    forget_indexes([root])
+    index = new_project_index(root.resolve())
+    text = model.read_text()
+    counts = []
+    for typed in ("# a\n", "# b\n"):
+        found = reaching.reached(model, text + typed, index, Options(), live=True)
+        assert [f.code for f in found.findings] == ["SPMD001", "SPMD002"]
+        counts.append(parsed.count(TRAIN))
+    assert counts[0] >= 1 and counts[1] == counts[0]  # (the project index parses it too: `module_memo`)
+    train.write_text(TRAIN.replace("config.DATA", "None"))
+    forget_indexes([root])
+    index = new_project_index(root.resolve())
+    assert reaching.reached(model, text + "# c\n", index, Options(), live=True).findings == ()
+    assert parsed.count(TRAIN.replace("config.DATA", "None")) >= 1

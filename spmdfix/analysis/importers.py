@@ -98,7 +98,7 @@ def imported_uses(
         importers = index.importers_of(path)
         if importers is None:
             return None
-        module = index.files.module_name(path)[0]
+        module = index.module_name(path)[0]
         for importer, names in importers.items():
             loaded = (models or {}).get(importer) or _model(index, importer) if DYNAMIC in names else None
             loader = _dunder_import(loaded, module) if loaded is not None else None
@@ -223,23 +223,42 @@ def _consumes(ix, call: ast.Call, name: ast.Name) -> bool:
 
 def _reexports(model: ModuleModel, module: str, aliases: set[str]) -> set[str]:
     """The module-level names of `model` bound by importing one of `aliases` from `module`."""
-    out = set()
-    for bound, bindings in model.ix.module_scope.bindings.items():
-        for b in bindings:
-            if b.kind is BindingKind.IMPORT and b.qname in {f"{module}.{a}" for a in aliases}:
-                out.add(bound)
-    return out
+    return set(_module_reads(model, module, aliases)[2])
 
 
 def _reads_in(model: ModuleModel, path: str, module: str, aliases: set[str], out: ImportedUses) -> list[ast.expr]:
     """The expressions of `model` (the module at `path`) holding one of `module`'s `aliases`; star imports of
     `module` and reads of the module object that may reach them unseen are added to `out.sites`."""
+    found, sites, _ = _module_reads(model, module, aliases)
+    out.sites += [in_module(model.uses.use(node), path) for node in sites]
+    return list(found)
+
+
+_Reads = tuple[tuple[ast.expr, ...], tuple[ast.expr, ...], frozenset[str]]
+
+
+def _module_reads(model: ModuleModel, module: str, aliases: set[str]) -> _Reads:
+    """(the expressions of `model` holding one of `module`'s `aliases`, in source order; the nodes that may
+    reach them unseen (star imports of `module`, module objects taken whole), in the order found; the
+    module-level names bound by importing one of them): a function of the module's text alone, derived once
+    per `ModuleIndex` (`ModuleIndex.derived`; the cross-module judgement asks it of every module importing a
+    mesh, in each project index, and a language server builds an index per edit of a document)."""
+    key = ("importers.reads", module, frozenset(aliases))
+    kept = model.ix.derived.get(key)
+    if kept is None:
+        kept = model.ix.derived[key] = _find_reads(model, module, aliases)
+    return kept  # type: ignore[return-value]
+
+
+def _find_reads(model: ModuleModel, module: str, aliases: set[str]) -> _Reads:
+    """`_module_reads`, walked."""
     ix = model.ix
     found: list[ast.expr] = []
+    sites: list[ast.expr] = []
     qnames = {f"{module}.{a}" for a in aliases}
     for node in ix.star_imports():
         if _star_base(ix, node) == module:
-            out.sites.append(in_module(model.uses.use(node), path))
+            sites.append(node)
     for scope in {id(s): s for s in ix.scope_by_node.values()}.values():
         for bindings in scope.bindings.values():
             for b in bindings:
@@ -250,27 +269,33 @@ def _reads_in(model: ModuleModel, path: str, module: str, aliases: set[str], out
                 elif module == b.qname or module.startswith(b.qname + "."):
                     rest = module[len(b.qname) :].lstrip(".").split(".") if module != b.qname else []
                     for load in model.uses.loads(b):
-                        _attribute_read(model, path, load, rest, aliases, found, out)
-    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+                        _attribute_read(model, load, rest, aliases, found, sites)
+    reexports = frozenset(
+        bound
+        for bound, bindings in ix.module_scope.bindings.items()
+        if any(b.kind is BindingKind.IMPORT and b.qname in qnames for b in bindings)
+    )
+    return tuple(sorted(found, key=lambda n: (n.lineno, n.col_offset))), tuple(sites), reexports
 
 
 def _attribute_read(
-    model: ModuleModel, path: str, load: ast.expr, rest: list[str], aliases: set[str], found: list, out: ImportedUses
+    model: ModuleModel, load: ast.expr, rest: list[str], aliases: set[str], found: list, sites: list
 ) -> None:
     """One read of a module object (`config`, `pkg` of `import pkg.config`): `pkg.config.MESH` holds the value;
-    `pkg.other`, `config.DATA` do not; the module object taken whole before the name is reached may."""
+    `pkg.other`, `config.DATA` do not; the module object taken whole before the name is reached may (added to
+    `sites`)."""
     node: ast.expr = load
     for part in rest:
         up = model.ix.parent.get(id(node))
         if not (isinstance(up, ast.Attribute) and up.value is node):
-            out.sites.append(in_module(model.uses.use(node), path))
+            sites.append(node)
             return
         if up.attr != part:
             return
         node = up
     up = model.ix.parent.get(id(node))
     if not (isinstance(up, ast.Attribute) and up.value is node):
-        out.sites.append(in_module(model.uses.use(node), path))
+        sites.append(node)
     elif up.attr in aliases:
         found.append(up)
 

@@ -44,6 +44,7 @@ from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModu
 
 if TYPE_CHECKING:
     from spmdfix.analysis.bindings import Binding
+    from spmdfix.analysis.scopes import ModuleIndex
 
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
@@ -76,6 +77,24 @@ def importers_digest(answer: Mapping[str, frozenset[str]] | None) -> str:
     return hashlib.sha256(repr(listed).encode()).hexdigest()[:32]
 
 
+def _top_level_names(ix: ModuleIndex) -> tuple[dict[str, str], frozenset[str]]:
+    """(the names a module binds by import, to the qualified names they stand for; the names of its top-level
+    functions and classes): `ModuleSummary`'s, derived once per `ModuleIndex` (`ModuleIndex.derived`: a
+    process shares a module's scopes between its project indexes, `spmdfix.module_memo`)."""
+    key = ("index.top_level_names",)
+    kept = ix.derived.get(key)
+    if kept is None:
+        bindings = ix.module_scope.bindings
+        exports = {
+            n: bs[0].qname for n, bs in bindings.items() if len(bs) == 1 and bs[0].kind is BindingKind.IMPORT and bs[0].qname
+        }
+        definitions = frozenset(
+            n for n, bs in bindings.items() if any(b.kind in (BindingKind.DEF, BindingKind.CLASS) for b in bs)
+        )
+        kept = ix.derived[key] = (exports, definitions)
+    return kept
+
+
 class ProjectIndex:
     """The modules of one project, parsed on demand.
 
@@ -84,8 +103,9 @@ class ProjectIndex:
     stand for the files at those paths; `max_modules`, how many modules it parses at most; `importers`, who
     imports a module (the reverse import graph, computed by the edge: `spmdfix.project_graph`), None when not
     known (then a fix editing another module's mesh says it did not look: `analysis.importers`); `parse`, how a
-    module's text becomes its tree (`Parse`; `analyse` then builds its model). Never raises
-    for a file that is missing, unreadable or does not parse: names into it stay unresolved.
+    module's text becomes its tree (`Parse`; `analyse` then builds its model); `earlier`, an index of the same
+    root whose reads of the files this one takes as its own (`_read`). Never raises for a file that is
+    missing, unreadable or does not parse: names into it stay unresolved.
     """
 
     def __init__(
@@ -98,8 +118,10 @@ class ProjectIndex:
         max_modules: int = MAX_MODULES,
         importers: Importers | None = None,
         parse: Parse = parse_text,
+        earlier: ProjectIndex | None = None,
     ) -> None:
         self.files = files
+        self._earlier = earlier
         self._parse = parse
         self._importers = importers
         self._analyse = analyse
@@ -114,6 +136,9 @@ class ProjectIndex:
         self._absent: set[str] = set()  # candidate files `locate` looked for and did not find
         self._unloaded: set[str] = set()  # files `load` could not read, parse or (past max_modules) keep
         self._asked: dict[str, str] | None = None  # while recording: path -> `importers_digest` of the answer
+        self._module_names: dict[str, tuple[str, str, bool]] = {}  # `module_name`
+        # `importers_of`: path -> (the answer, [its `importers_digest`] once a recording asked it)
+        self._importers_of: dict[str, tuple[Mapping[str, frozenset[str]] | None, list[str]]] = {}
 
     # --- where modules are ------------------------------------------------------------------------
     def contains(self, path) -> bool:
@@ -123,13 +148,13 @@ class ProjectIndex:
     def _bases(self, importer: str) -> list[str]:
         bases = []
         if importer:
-            bases.append(self.files.module_name(importer)[1])
+            bases.append(self.module_name(importer)[1])
         bases += [self.root, self.files.join(self.root, "src")]
         return [b for i, b in enumerate(bases) if b not in bases[:i] and self.contains(b)]
 
     def locate(self, module: str, importer: str = "") -> str | None:
         """The file of dotted `module` under the project root (`a/b.py` or `a/b/__init__.py`), or None."""
-        key = (module, importer and self.files.module_name(importer)[1])
+        key = (module, importer and self.module_name(importer)[1])
         if key in self._located:
             return self._located[key]
         found = None
@@ -149,22 +174,48 @@ class ProjectIndex:
         self._located[key] = found
         return found
 
+    def module_name(self, path: str) -> tuple[str, str, bool]:
+        """`ProjectFiles.module_name` of the file at `path`, asked once per index (or taken from `earlier`'s
+        answer): the index asks it of every module it loads and of every importer it locates names for, and
+        keeps what it found of the file system (`locate`'s answers) as long as it lives."""
+        known = self._module_names.get(path)
+        if known is None:
+            earlier = self._earlier._module_names.get(path) if self._earlier is not None else None
+            known = self._module_names[path] = earlier if earlier is not None else self.files.module_name(path)
+        return known
+
     def importers_of(self, path: str) -> Mapping[str, frozenset[str]] | None:
         """The modules of the project importing the module at `path` and the names each imports (the
         `importers` the index was given), or None when it was given none or they are not known."""
         if self._importers is None:
             return None
-        answer = self._importers(path)
+        # (asked once per index: the judgement of a mesh's fix asks it of each of the hundreds of modules
+        # importing the mesh, and again per function searched; an edge's answers hold for an index's life)
+        known = self._importers_of.get(path)
+        if known is None:
+            answer = self._importers(path)
+            known = self._importers_of[path] = (answer, [])
         if self._asked is not None:
-            self._asked[path] = importers_digest(answer)
-        return answer
+            if not known[1]:
+                known[1].append(importers_digest(known[0]))
+            self._asked[path] = known[1][0]
+        return known[0]
 
     # --- loading ----------------------------------------------------------------------------------
     def _read(self, path: str) -> tuple[str, str] | None:
-        """(text, SHA-256 of its bytes) of a module: the overlay's text, else the file's (`ProjectFiles.read`)."""
+        """(text, SHA-256 of its bytes) of a module: the overlay's text, else the file's: as `earlier` read the
+        file when it loaded it from there (a language server's index of a typed text reads the project as the
+        index of the file's own text did, which the server has just found unchanged on disk: reading and
+        hashing the hundreds of modules importing a mesh again was a third of a typed edit), else
+        `ProjectFiles.read`."""
         text = self.overlay.get(path)
         if text is not None:
             return text, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        earlier = self._earlier
+        if earlier is not None and path not in earlier.overlay:
+            loaded = earlier._by_path.get(path)
+            if loaded is not None:
+                return loaded.model.ix.source, loaded.summary.digest
         return self.files.read(path)
 
     # --- what one check read ----------------------------------------------------------------------
@@ -258,19 +309,12 @@ class ProjectIndex:
     def add(self, path: str, text: str, tree: ast.Module, digest: str) -> LoadedModule:
         """Register a parsed module (its model built by the `analyse` factory) and return it."""
         key = str(path)
-        name, _, is_package = self.files.module_name(key)
+        name, _, is_package = self.module_name(key)
         package = name if is_package else name.rpartition(".")[0]
         model = self._analyse(text, tree, key, package, ProjectLink(self, key))
-        bindings = model.ix.module_scope.bindings
+        exports, definitions = _top_level_names(model.ix)
         summary = ModuleSummary(
-            module=name,
-            path=key,
-            digest=digest,
-            is_package=is_package,
-            exports={
-                n: bs[0].qname for n, bs in bindings.items() if len(bs) == 1 and bs[0].kind is BindingKind.IMPORT and bs[0].qname
-            },
-            definitions=frozenset(n for n, bs in bindings.items() if any(b.kind in (BindingKind.DEF, BindingKind.CLASS) for b in bs)),
+            module=name, path=key, digest=digest, is_package=is_package, exports=dict(exports), definitions=definitions
         )
         loaded = LoadedModule(summary, model)
         self._by_path[key] = loaded

@@ -23,6 +23,10 @@ from spmdfix.analysis.follow import QUALNAME, Follow
 from spmdfix.positions import LineIndex
 
 
+# What every star import's text holds: `import`, then (spaces, line breaks, continuations) `*`.
+_STAR_IMPORT = re.compile(r"\bimport[\s\\]*\*")
+
+
 class ModuleIndex:
     """Scopes, parents and call sites of one parsed module.
 
@@ -58,6 +62,11 @@ class ModuleIndex:
         self._by_owner: dict[int, list[ast.Call]] | None = None  # `calls_in`
         self._word_counts: dict[str, int] = {}
         self._star_imports: list[ast.ImportFrom] | None = None  # `star_imports`
+        # Facts an analysis derives from this module's text alone, by a key whose first item names the analysis
+        # (`importers._module_reads`): a process shares a module's index between its project indexes
+        # (`spmdfix.module_memo`), so what one index derived serves the next (a language server builds one
+        # per edit of a document) without walking the module again.
+        self.derived: dict[tuple, object] = {}
         self.module_scope = Scope(tree, None)
         self.scope_by_node[id(tree)] = self.module_scope
         bind_module(self, tree)
@@ -76,11 +85,17 @@ class ModuleIndex:
         judgement asks it of every module importing a mesh, once per project index, and a process shares a
         module's index between its project indexes: `spmdfix.module_memo`)."""
         if self._star_imports is None:
-            self._star_imports = [
-                node
-                for node in ast.walk(self.tree)
-                if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
-            ]
+            # (no walk of a module whose text holds no `import` followed by `*`, as every star import is
+            # written: most modules, and the analysed importers a language server's typed edit walks again)
+            self._star_imports = (
+                [
+                    node
+                    for node in ast.walk(self.tree)
+                    if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+                ]
+                if _STAR_IMPORT.search(self.source)
+                else []
+            )
         return self._star_imports
 
     def loads_of(self, name: str) -> list[ast.Name]:
