@@ -214,3 +214,18 @@ def test_the_golden_trees_reason_names_the_site(case: str, named: tuple[str, ...
         else:
             assert fix.applicability is Applicability.UNSAFE
             assert all(n.replace("(tests/", "(project/tests/") in fix.reason for n in named), fix.reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import importlib\n\n\nclass Loaded:\n    cfg = importlib.import_module('pkg.config')\n\n\nN = Loaded.cfg.MESH.devices.shape[0]\n",
+        "class Loaded:\n    import pkg.config as cfg\n\n\nN = Loaded.cfg.MESH.devices.shape[0]\n",
+    ],
+)
+def test_a_module_object_bound_in_a_class_body_is_a_site(tmp_path: Path, text: str) -> None:
+    """Read as a class attribute (`Loaded.cfg`), which the search by scope does not follow: named at the
+    binding (line 5 or 2)."""
+    fix = _add_axis(tmp_path, {"loader.py": text})
+    assert fix.applicability is Applicability.UNSAFE
+    assert "pkg/loader.py line 5)" in fix.reason or "pkg/loader.py line 2)" in fix.reason, fix.reason

@@ -284,6 +284,11 @@ def _reads_in(
                 if b.kind is not BindingKind.IMPORT or not b.qname:
                     continue
                 exported = b.scope is ix.module_scope
+                reaches = b.qname in qnames or held == b.qname or held.startswith(b.qname + ".")
+                if reaches and b.scope.is_class:
+                    # (read as a class attribute too, `C.cfg.MESH`, `self.cfg.MESH`: not followed)
+                    out.sites.append(in_module(model.uses.use(b.node), path))
+                    continue
                 if b.qname in qnames:
                     found += model.uses.loads(b)
                     if exported:
@@ -318,7 +323,8 @@ def _loaded_object(
     """The module object a dynamic load returns (`call`), read as an import's binding is: each attribute read
     off it, or off the plain names it is assigned to, goes to `_attribute_read`; a name bound at module level
     may carry it to other modules (`exports`); the value dropped (`import_module('pkg.plugins')` as a
-    statement) is no read; any other use of it (returned, passed, stored) is a site of its own."""
+    statement) is no read; any other use of it (returned, passed, stored, a class attribute) is a site of its
+    own."""
     up = model.ix.parent.get(id(call))
     if isinstance(up, ast.Expr):
         return
@@ -328,7 +334,7 @@ def _loaded_object(
     if isinstance(up, (ast.Assign, ast.AnnAssign)) and up.value is call:
         targets = up.targets if isinstance(up, ast.Assign) else [up.target]
         bindings = [model.uses.target_binding(t, call) for t in targets]
-        if bindings and all(b is not None for b in bindings):
+        if bindings and all(b is not None and not b.scope.is_class for b in bindings):
             for b in bindings:
                 for load in model.uses.loads(b):
                     _attribute_read(model, path, load, rest, aliases, found, out)
