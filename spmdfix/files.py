@@ -66,7 +66,30 @@ def find_project_root(path: Path, cached: bool = False) -> Path:
     return package_base(start)
 
 
-@functools.lru_cache(maxsize=8192)
+_ROOT_CACHES: list = []  # the caches of answers that depend on where the project markers are (`root_cache`)
+
+
+def root_cache(maxsize: int):
+    """`functools.lru_cache(maxsize)` for a function whose answer depends on where the project markers are
+    (`find_project_root`'s `cached` answers): `forget_project_roots` clears every such cache."""
+
+    def decorate(function):
+        cached = functools.lru_cache(maxsize=maxsize)(function)
+        _ROOT_CACHES.append(cached)
+        return cached
+
+    return decorate
+
+
+def forget_project_roots() -> None:
+    """Forget the project roots this process found (`root_cache`): a long-lived process (`check --watch`)
+    calls it when a file changed, since a project marker (`PROJECT_MARKERS`) may have been added or removed
+    and moved the root of every file below it."""
+    for cached in _ROOT_CACHES:
+        cached.cache_clear()
+
+
+@root_cache(maxsize=8192)
 def _marked_directory(directory: str) -> str | None:
     """The nearest directory at or above the real `directory` holding a project marker, or None; once per
     directory and process (its ancestors' answers are shared)."""

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from spmdfix.analysis.dynamic_loads import dynamic_loads
 from spmdfix.files import FileError, decode, read_bytes
 from spmdfix.prefilter import utf8_may_have_findings
 from spmdfix.stamps import StatKey, settled, stat_key
@@ -46,16 +47,42 @@ class Import:
     names: tuple[str, ...]
 
 
-# A module whose text names the builtin `__import__` may load any module by name, as one importing importlib may
-# (`project_graph.ProjectGraph.dynamic`): its imports hold this one too.
+# A module that may load any module by name (`analysis.dynamic_loads`: `importlib.import_module(name)` of a
+# name that is not a literal, `__import__` passed on, ...; `project_graph.ProjectGraph.dynamic`): its imports
+# hold this one too.
 DUNDER_IMPORT = Import(0, "builtins", ("__import__",))
 
 
 def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
-    """The import statements of a module's bytes (see the module doc), and `DUNDER_IMPORT` when they name
-    `__import__`; () when it does not decode or parse."""
+    """The import statements of a module's bytes (see the module doc), with its loads by name when it imports
+    importlib or names `__import__` (`_loads_by_name`); () when it does not decode or parse."""
     found = _statements_of_bytes(raw)
-    return (*found, DUNDER_IMPORT) if b"__import__" in raw else found
+    if b"__import__" in raw or any(not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
+        return (*found, *_loads_by_name(raw))
+    return found
+
+
+def _loads_by_name(raw: bytes) -> tuple[Import, ...]:
+    """The loads by name of a module (`analysis.dynamic_loads`) as imports: one whose name is a literal (or a
+    module constant) is an import of that module (`import_module('pkg.config')` -> `import pkg.config`;
+    `import_module('.config', __package__)` -> `from . import config`'s module; `__import__('a', fromlist=['b'])`
+    -> `from a import b` too); `DUNDER_IMPORT` when one may load any module, or when the module does not
+    parse (its loads are not known)."""
+    try:
+        tree = _parse(decode(Path("<module>"), raw).text.encode("utf-8"))
+    except FileError:
+        tree = None
+    if tree is None:
+        return (DUNDER_IMPORT,)
+    loads = dynamic_loads(tree, None)
+    out: list[Import] = []
+    for load in loads.named:
+        out.append(Import(load.level, load.module, ()))
+        if load.fromlist:
+            out.append(Import(load.level, load.module, load.fromlist))
+    if loads.unresolved:
+        out.append(DUNDER_IMPORT)
+    return tuple(out)
 
 
 def _statements_of_bytes(raw: bytes) -> tuple[Import, ...]:

@@ -72,7 +72,8 @@ class ProjectGraph:
         self.importers: dict[str, dict[str, set[str]]] = {}  # module path -> importer path -> names
         self.candidates: set[str] = set()  # the modules whose text may hold a vmap
         self.imports: dict[str, set[str]] = {}  # module path -> the modules of the project it imports
-        # the modules importing `importlib` or naming `__import__` (they may load any module by name)
+        # the modules that may load any module by name (`import_scan.DUNDER_IMPORT`); a load of a module named
+        # by a literal is an import of it
         self.dynamic: set[str] = set()
         self._reached_by: dict[str, list[str]] | None = None  # module -> the candidates importing it
         # each file's stat key when its scan was taken, and whether it had settled (None: an unsaved text)
@@ -94,7 +95,7 @@ class ProjectGraph:
         found, vmap = scanned if scanned is not None else ((), False)
         if vmap:
             self.candidates.add(path)
-        if any(imp == DUNDER_IMPORT or not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
+        if DUNDER_IMPORT in found:
             self.dynamic.add(path)
         for target, names in self._targets(path, found):
             if target != path:
@@ -212,8 +213,8 @@ class ProjectGraph:
         return {p: frozenset(n) for p, n in sorted(self.importers.get(path, {}).items())}
 
     def importers_with_dynamic(self, path: str) -> dict[str, frozenset[str]] | None:
-        """`importers_of(path)`, and every other module importing `importlib` or naming `__import__` with the
-        name "<importlib>" (it may load the module by name: `analysis.importers`); None when the graph is
+        """`importers_of(path)`, and every other module that may load any module by name (`dynamic`) with the
+        name "<importlib>" (it may load this one: `analysis.importers`); None when the graph is
         incomplete (past `MAX_FILES`), so that no use is assumed absent."""
         if not self.complete:
             return None

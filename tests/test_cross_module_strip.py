@@ -80,8 +80,8 @@ def test_every_use_the_vmaps_own_is_safe(tmp_path: Path) -> None:
         ),
         ("getattr", "from . import model\n\nf = getattr(model, 'forward')\n", ("", "pkg/extra.py line 3)")),
         ("star import", "from .model import *\n", ("`from .model import *` (", "pkg/extra.py line 1)")),
-        ("importlib", "import importlib\n\nm = importlib.import_module('pkg.model')\n", ("`import importlib` (", "pkg/extra.py line 1)")),
-        ("__import__", "m = __import__('pkg.model')\n", ("`__import__('pkg.model')` (", "pkg/extra.py line 1)")),
+        ("importlib", "import importlib\n\nm = importlib.import_module(f'pkg.{NAME}')\n", ("`import importlib` (", "pkg/extra.py line 1)")),
+        ("__import__", "m = [__import__('pkg.model')]\n", ("`__import__('pkg.model')` (", "pkg/extra.py line 1)")),
         (
             "__import__ of the package",
             "def load():\n    return __import__('pkg', fromlist=['model'])\n",
@@ -180,16 +180,18 @@ def test_the_golden_tree_with_a_caller_names_it(tmp_path: Path) -> None:
         ("from importlib import resources\n\nDATA = resources.files('pkg')\n", True),
         ("import importlib\n\nnp = importlib.import_module('numpy')\n", True),
         ("np = __import__('numpy')\n", True),
-        ("m = __import__('pkg.other')\n", False),
-        ("import importlib\n\nm = importlib.import_module('pkg.model')\n", False),
-        ("import importlib\n\nm = importlib.import_module('pkg')\n", False),
+        ("m = __import__('pkg.other').other\n", True),  # (a literal name: read as `import pkg.other`)
+        ("m = [__import__('pkg.other')]\n", False),  # (the package object, whose `model` is pkg.model, stored)
+        ("import importlib\n\nm = importlib.import_module('pkg.model')\n", True),  # (`import pkg.model as m`, unread)
+        ("import importlib\n\nm = importlib.import_module('pkg.mo' + 'del')\n", False),
         ("import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n", False),
         ("from importlib import util\n\n\ndef load(path):\n    return util.spec_from_file_location('m', path)\n", False),
     ],
 )
 def test_a_module_importing_importlib_counts_when_it_may_load_the_module(tmp_path: Path, text: str, safe: bool) -> None:
     """importlib's package-data parts and an import_module of another module's literal name load nothing of
-    pkg.model; any other use may load it by name (named at its `import` statement)."""
+    pkg.model; a load of a literal name is read as an import of that module (here its module object is unread,
+    or stored whole); any other use may load it by name (named at its `import` statement)."""
     fix = _strip(tmp_path, {"extra.py": text})
     assert (fix.applicability is Applicability.SAFE) is safe, fix.reason
     if not safe:

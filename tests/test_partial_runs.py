@@ -410,8 +410,9 @@ def test_a_notebook_importing_the_layer_module_is_the_importer_only_when_it_is_c
 
 def test_the_cache_follows_a_module_loading_the_layer_module_by_name(tmp_path: Path) -> None:
     """A module written after a cached run that loads pkg.model with `__import__` (it imports nothing of it)
-    makes strip and add-axis unsafe at the next cached run, naming it; one loading another top-level package
-    leaves them safe (the graph lists both as loaders by name, `ProjectGraph.dynamic`)."""
+    and stores the package object it returns makes strip and add-axis unsafe at the next cached run, naming
+    it; one loading another top-level package leaves them safe (the graph lists the first as an importer of
+    pkg.model and of pkg, `import_scan._loads_by_name`)."""
     import re
 
     root = standard(tmp_path)
@@ -421,7 +422,7 @@ def test_the_cache_follows_a_module_loading_the_layer_module_by_name(tmp_path: P
         return {name: kind for kind, name in re.findall(r"fix \[(\w+)\] ([\w-]+)", out)} | {"out": out}
 
     assert fixes()["strip"] == "safe" and fixes()["add-axis"] == "safe"
-    (root / "src" / "pkg" / "loader.py").write_text("M = __import__('pkg.model')\n")
+    (root / "src" / "pkg" / "loader.py").write_text("M = [__import__('pkg.model')]\n")  # (the package object stored)
     shown = fixes()
     assert shown["strip"] == "unsafe" and shown["add-axis"] == "unsafe", shown["out"]
     assert "`__import__('pkg.model')` (src/pkg/loader.py line 1)" in shown["out"]

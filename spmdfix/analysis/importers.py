@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind
+from spmdfix.analysis.dynamic_loads import dynamic_loads, may_load_by_name
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
 from spmdfix.paths import relpath
@@ -87,42 +88,75 @@ def imported_uses(
     follower finds (`analysis.callers`). models: the models to read some modules by (absolute path -> model:
     the module checked, whose nodes the caller's facts point into), instead of the index's."""
     out = ImportedUses()
-    todo = [(owner, name)]
-    seen: set[tuple[str, str]] = set()
+    owner_module = index.module_name(module_path(owner))[0]
+    # (a module holding the names, the dotted path of the module object holding them there, the names): the
+    # owner's own; a module-level name re-exporting them (`from .config import MESH`: the module's own object);
+    # a module-level name holding the owner's module object (`import pkg.config as cfg`: `pkg.loader.cfg`).
+    todo = [(owner, owner_module, frozenset(_aliases(owner, name) if values else {name}))]
+    seen: set[tuple[str, str, frozenset[str]]] = set()
     while todo:
-        model, wanted = todo.pop()
+        model, held, aliases = todo.pop()
         path = module_path(model)
-        aliases = _aliases(model, wanted) if values else {wanted}
-        for alias in aliases:
-            seen.add((path, alias))
-        importers = index.importers_of(path)
+        if (path, held, aliases) in seen:
+            continue
+        seen.add((path, held, aliases))
+        module = index.module_name(path)[0]
+        importers = _importers(index, path, module)
         if importers is None:
             return None
-        module = index.module_name(path)[0]
+        wanted = aliases if held == module else {held[len(module) + 1 :].split(".")[0]}
         for importer, names in importers.items():
             loaded = (models or {}).get(importer) or _model(index, importer) if DYNAMIC in names else None
-            loader = _dunder_import(loaded, module) if loaded is not None else None
-            if loader is not None:
-                out.sites.append(in_module(loaded.uses.use(loader), importer))
-                continue
-            if DYNAMIC in names and (loaded is None or _may_load(loaded, module)):
-                out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))
-                continue
-            if not (aliases & names or MODULE in names or "*" in names):
+            if DYNAMIC in names:
+                sites = _loader_sites(loaded, importer) if loaded is not None else None
+                if sites is None:
+                    out.sites.append(_statement_site(index, importer, "importlib", "imports `importlib`"))
+                    continue
+                if sites:
+                    out.sites += sites
+                    continue
+            if not (wanted & names or MODULE in names or "*" in names):
                 continue
             loaded = loaded or (models or {}).get(importer) or _model(index, importer)
             index.touch([importer])  # (a results cache keys the outcome by it too)
             if loaded is None:
                 out.sites.append(in_module(Use(Span(0, 0, importer), 1, "(module not read or parsed)"), importer))
                 continue
-            found = _reads_in(loaded, importer, module, aliases, out)
+            exports: list[tuple[str, str | None]] = []
+            found = _reads_in(loaded, importer, module, held, aliases, out, exports)
             if found:
                 out.reads.append((loaded, found))
-            for alias in _reexports(loaded, module, aliases):
-                if (importer, alias) not in seen:
-                    todo.append((loaded, alias))
+            there = index.module_name(importer)[0]
+            for bound, suffix in exports:
+                if suffix is None:
+                    todo.append((loaded, there, frozenset(_aliases(loaded, bound) if values else {bound})))
+                else:
+                    todo.append((loaded, f"{there}.{suffix}", aliases))
     if values and not _add_closure(index, module_path(owner), out):
         return None
+    return out
+
+
+def _importers(index: ProjectIndex, path: str, module: str) -> dict[str, frozenset[str]] | None:
+    """The modules that may read the module at `path` (dotted `module`): its importers, and the modules
+    importing a package above it as a module object (`import pkg.model` binds `pkg`, whose attribute `config`
+    is `pkg.config` once any module imported it) or by a star import; None when some are not known."""
+    direct = index.importers_of(path)
+    if direct is None:
+        return None
+    out = dict(direct)
+    parts = module.split(".")
+    for depth in range(1, len(parts)):
+        package = index.locate(".".join(parts[:depth]), path)
+        if package is None or package == path:
+            continue
+        above = index.importers_of(package)
+        if above is None:
+            return None
+        for importer, names in above.items():
+            kept = names & {MODULE, "*", DYNAMIC}
+            if kept and importer != path:
+                out[importer] = out.get(importer, frozenset()) | kept
     return out
 
 
@@ -221,81 +255,136 @@ def _consumes(ix, call: ast.Call, name: ast.Name) -> bool:
     return qname.startswith("jax.") and qname not in jaxapi.NAMED_SHARDING_NAMES
 
 
-def _reexports(model: ModuleModel, module: str, aliases: set[str]) -> set[str]:
-    """The module-level names of `model` bound by importing one of `aliases` from `module`."""
-    return set(_module_reads(model, module, aliases)[2])
-
-
-def _reads_in(model: ModuleModel, path: str, module: str, aliases: set[str], out: ImportedUses) -> list[ast.expr]:
-    """The expressions of `model` (the module at `path`) holding one of `module`'s `aliases`; star imports of
-    `module` and reads of the module object that may reach them unseen are added to `out.sites`."""
-    found, sites, _ = _module_reads(model, module, aliases)
-    out.sites += [in_module(model.uses.use(node), path) for node in sites]
+def _reads_in(
+    model: ModuleModel,
+    path: str,
+    module: str,
+    held: str,
+    aliases: frozenset[str],
+    out: ImportedUses,
+    exports: list[tuple[str, str | None]],
+) -> list[ast.expr]:
+    """`_find_reads`, derived once per `ModuleIndex` and question (`ModuleIndex.derived`: a function of the
+    module's text, its path and the question alone; the cross-module judgement asks it of every module
+    importing a mesh, in each project index, and a language server builds an index per typed edit)."""
+    key = ("importers.reads", path, module, held, aliases)
+    kept = model.ix.derived.get(key)
+    if kept is None:
+        sites, carried = ImportedUses(), []
+        found = _find_reads(model, path, module, held, aliases, sites, carried)
+        kept = model.ix.derived[key] = (tuple(found), tuple(sites.sites), tuple(carried))
+    found, site_uses, carried = kept  # type: ignore[misc]
+    out.sites += site_uses
+    exports += carried
     return list(found)
 
 
-_Reads = tuple[tuple[ast.expr, ...], tuple[ast.expr, ...], frozenset[str]]
-
-
-def _module_reads(model: ModuleModel, module: str, aliases: set[str]) -> _Reads:
-    """(the expressions of `model` holding one of `module`'s `aliases`, in source order; the nodes that may
-    reach them unseen (star imports of `module`, module objects taken whole), in the order found; the
-    module-level names bound by importing one of them): a function of the module's text alone, derived once
-    per `ModuleIndex` (`ModuleIndex.derived`; the cross-module judgement asks it of every module importing a
-    mesh, in each project index, and a language server builds an index per edit of a document)."""
-    key = ("importers.reads", module, frozenset(aliases))
-    kept = model.ix.derived.get(key)
-    if kept is None:
-        kept = model.ix.derived[key] = _find_reads(model, module, aliases)
-    return kept  # type: ignore[return-value]
-
-
-def _find_reads(model: ModuleModel, module: str, aliases: set[str]) -> _Reads:
-    """`_module_reads`, walked."""
+def _find_reads(
+    model: ModuleModel,
+    path: str,
+    module: str,
+    held: str,
+    aliases: frozenset[str],
+    out: ImportedUses,
+    exports: list[tuple[str, str | None]],
+) -> list[ast.expr]:
+    """The expressions of `model` (the module at `path`) holding one of `aliases` of the module object at the
+    dotted path `held` (the module `module` itself, or a name of it holding another module object); star
+    imports of `module` (or of a package above it) and reads of a module object that may reach them unseen
+    are added to `out.sites`. The module-level names of `model` carrying them on go to `exports`: (name, None)
+    for a name bound to one of the values, (name, its path to the module object) for a name bound to a module
+    object holding them (`import pkg.config as cfg` -> ("cfg", "cfg"); `import pkg.config` -> ("pkg",
+    "pkg.config"))."""
     ix = model.ix
     found: list[ast.expr] = []
-    sites: list[ast.expr] = []
-    qnames = {f"{module}.{a}" for a in aliases}
+    qnames = {f"{held}.{a}" for a in aliases}
     for node in ix.star_imports():
-        if _star_base(ix, node) == module:
-            sites.append(node)
+        base = _star_base(ix, node)
+        if base and (base == module or module.startswith(base + ".")):
+            out.sites.append(in_module(model.uses.use(node), path))
     for scope in {id(s): s for s in ix.scope_by_node.values()}.values():
         for bindings in scope.bindings.values():
             for b in bindings:
                 if b.kind is not BindingKind.IMPORT or not b.qname:
                     continue
+                exported = b.scope is ix.module_scope
+                reaches = b.qname in qnames or held == b.qname or held.startswith(b.qname + ".")
+                if reaches and b.scope.is_class:
+                    # (read as a class attribute too, `C.cfg.MESH`, `self.cfg.MESH`: not followed)
+                    out.sites.append(in_module(model.uses.use(b.node), path))
+                    continue
                 if b.qname in qnames:
                     found += model.uses.loads(b)
-                elif module == b.qname or module.startswith(b.qname + "."):
-                    rest = module[len(b.qname) :].lstrip(".").split(".") if module != b.qname else []
+                    if exported:
+                        exports.append((b.name, None))
+                elif held == b.qname or held.startswith(b.qname + "."):
+                    rest = held[len(b.qname) :].lstrip(".").split(".") if held != b.qname else []
                     for load in model.uses.loads(b):
-                        _attribute_read(model, load, rest, aliases, found, sites)
-    reexports = frozenset(
-        bound
-        for bound, bindings in ix.module_scope.bindings.items()
-        if any(b.kind is BindingKind.IMPORT and b.qname in qnames for b in bindings)
-    )
-    return tuple(sorted(found, key=lambda n: (n.lineno, n.col_offset))), tuple(sites), reexports
+                        _attribute_read(model, path, load, rest, aliases, found, out)
+                    if exported:
+                        exports.append((b.name, b.name + held[len(b.qname) :]))
+    if may_load_by_name(ix.source):
+        for load in dynamic_loads(ix.tree, ix.package).named:
+            returns = load.returns
+            if load.level or not (held == returns or held.startswith(returns + ".")):
+                continue
+            rest = held[len(returns) :].lstrip(".").split(".") if held != returns else []
+            _loaded_object(model, path, load.node, rest, aliases, found, out, exports, held[len(returns) :])
+    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _loaded_object(
+    model: ModuleModel,
+    path: str,
+    call: ast.Call,
+    rest: list[str],
+    aliases: frozenset[str],
+    found: list,
+    out: ImportedUses,
+    exports: list[tuple[str, str | None]],
+    suffix: str,
+) -> None:
+    """The module object a dynamic load returns (`call`), read as an import's binding is: each attribute read
+    off it, or off the plain names it is assigned to, goes to `_attribute_read`; a name bound at module level
+    may carry it to other modules (`exports`); the value dropped (`import_module('pkg.plugins')` as a
+    statement) is no read; any other use of it (returned, passed, stored, a class attribute) is a site of its
+    own."""
+    up = model.ix.parent.get(id(call))
+    if isinstance(up, ast.Expr):
+        return
+    if isinstance(up, ast.Attribute) and up.value is call:
+        _attribute_read(model, path, call, rest, aliases, found, out)
+        return
+    if isinstance(up, (ast.Assign, ast.AnnAssign)) and up.value is call:
+        targets = up.targets if isinstance(up, ast.Assign) else [up.target]
+        bindings = [model.uses.target_binding(t, call) for t in targets]
+        if bindings and all(b is not None and not b.scope.is_class for b in bindings):
+            for b in bindings:
+                for load in model.uses.loads(b):
+                    _attribute_read(model, path, load, rest, aliases, found, out)
+                if b.scope is model.ix.module_scope:
+                    exports.append((b.name, b.name + suffix))
+            return
+    out.sites.append(in_module(model.uses.use(call.func), path))  # (named by the call's text)
 
 
 def _attribute_read(
-    model: ModuleModel, load: ast.expr, rest: list[str], aliases: set[str], found: list, sites: list
+    model: ModuleModel, path: str, load: ast.expr, rest: list[str], aliases: set[str], found: list, out: ImportedUses
 ) -> None:
     """One read of a module object (`config`, `pkg` of `import pkg.config`): `pkg.config.MESH` holds the value;
-    `pkg.other`, `config.DATA` do not; the module object taken whole before the name is reached may (added to
-    `sites`)."""
+    `pkg.other`, `config.DATA` do not; the module object taken whole before the name is reached may."""
     node: ast.expr = load
     for part in rest:
         up = model.ix.parent.get(id(node))
         if not (isinstance(up, ast.Attribute) and up.value is node):
-            sites.append(node)
+            out.sites.append(in_module(model.uses.use(node), path))
             return
         if up.attr != part:
             return
         node = up
     up = model.ix.parent.get(id(node))
     if not (isinstance(up, ast.Attribute) and up.value is node):
-        sites.append(node)
+        out.sites.append(in_module(model.uses.use(node), path))
     elif up.attr in aliases:
         found.append(up)
 
@@ -310,63 +399,15 @@ def _star_base(ix, node: ast.ImportFrom) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
-# importlib's parts that read package data, never a module: `importlib.metadata.version("jax")`.
-_NOT_LOADING = ("importlib.metadata", "importlib.resources")
-_IMPORT_MODULE = "importlib.import_module"
-
-
-def _may_load(model: ModuleModel, module: str) -> bool:
-    """Whether some use of `importlib` in `model` may load `module` by name: False when every use is of
-    `importlib.metadata` / `importlib.resources` or an `importlib.import_module` of a string literal naming
-    another module (absolute: neither `module` nor a package above it); any other use (another loader, a name
-    not written as a literal, the module object passed on) may."""
-    for scope in {id(s): s for s in model.ix.scope_by_node.values()}.values():
-        for bindings in scope.bindings.values():
-            for b in bindings:
-                if b.kind is not BindingKind.IMPORT or not (b.qname == "importlib" or (b.qname or "").startswith("importlib.")):
-                    continue
-                for load in model.uses.loads(b):
-                    node: ast.expr = load
-                    while isinstance(up := model.ix.parent.get(id(node)), ast.Attribute) and up.value is node:
-                        node = up
-                    qname = model.ix.qualname(node, model.ix.scope_at(node)) or ""
-                    if any(qname == p or qname.startswith(p + ".") for p in _NOT_LOADING):
-                        continue
-                    call = model.ix.parent.get(id(node))
-                    if qname == _IMPORT_MODULE and isinstance(call, ast.Call) and call.func is node and _other_module(call, module):
-                        continue
-                    return True
-    return False
-
-
-def _dunder_import(model: ModuleModel, module: str) -> ast.expr | None:
-    """The first read of the builtin `__import__` in `model` (`__import__`, `builtins.__import__`, a call given
-    the string `'__import__'`, as `getattr(builtins, '__import__')`) that may load `module`: any but a call `__import__('name')` of one literal whose top-level package is not `module`'s
-    (the call returns that top-level package, through which every loaded module of it is reachable)."""
-    top = module.split(".")[0]
-    for node in ast.walk(model.ix.tree):
-        if isinstance(node, ast.Call) and any(isinstance(a, ast.Constant) and a.value == "__import__" for a in node.args):
-            return node  # (`getattr(builtins, '__import__')`)
-        named = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
-        if named != "__import__":
-            continue
-        call = model.ix.parent.get(id(node))
-        if isinstance(call, ast.Call) and call.func is node and len(call.args) == 1 and not call.keywords:
-            name = call.args[0].value if isinstance(call.args[0], ast.Constant) else None
-            if isinstance(name, str) and name and not name.startswith(".") and name.split(".")[0] != top:
-                continue
-        return node
-    return None
-
-
-def _other_module(call: ast.Call, module: str) -> bool:
-    """`import_module('name')` with an absolute literal name that is neither `module` nor a package above it."""
-    if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Constant):
-        return False
-    name = call.args[0].value
-    if not isinstance(name, str) or not name or name.startswith("."):
-        return False
-    return name != module and not module.startswith(name + ".")
+def _loader_sites(model: ModuleModel, path: str) -> list[Use]:
+    """The places of `model` (the module at `path`) that may load any module by name
+    (`dynamic_loads.DynamicLoads.unresolved`), each named; the `import importlib` statements first when one of
+    them reads importlib. Empty when every load names its module (the loads are then read as imports)."""
+    loads = dynamic_loads(model.ix.tree, model.ix.package)
+    if not loads.unresolved:
+        return []
+    statements = loads.importlib_imports if loads.by_importlib else []
+    return [in_module(model.uses.use(node), path) for node in [*statements, *loads.unresolved]]
 
 
 def _statement_site(index: ProjectIndex, path: str, module: str, what: str) -> Use:

@@ -30,7 +30,7 @@ from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
 from spmdfix.analysis.shard_maps import unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
-from spmdfix.analysis.uses import Use
+from spmdfix.analysis.uses import Use, listed
 from spmdfix.paths import relpath
 from spmdfix.analysis.vmap_calls import VmapCalls
 from spmdfix.analysis.vmap_sites import VmapSite
@@ -214,7 +214,7 @@ class ReachedAnalysis:
         edited = [e.span for tree in trees for e, _ in tree.entries_naming(stripped)]
         shared = self.spec_uses.foreign_uses(roots, site.scope, edited)
         if shared:
-            return f"the stripped spec is also used by {', '.join(shared)}: the strip would change that use too"
+            return f"the stripped spec is also used by {listed(shared)}: the strip would change that use too"
         return ""
 
     def vmap_span(self, node: ast.AST) -> Span:

@@ -30,7 +30,7 @@ call of a factory function) and returns True when that use is on the allowlist. 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from spmdfix.analysis.bindings import Binding
@@ -64,6 +64,20 @@ class Use:
 
 
 Allowlist = Callable[[ast.expr, "UseIndex"], bool]
+
+LISTED = 3  # the places a fix's reason names, at most (`listed`)
+
+
+def listed(places: Iterable[str], limit: int = LISTED) -> str:
+    """The places a fix's reason names (`Use.describe` texts), once each, in order, joined with ", ": at most
+    `limit` of them, then "and N more". The one place every reason lists its places through (add-axis's
+    mesh readers, strip's spec uses and other callers), so every front end (CLI, JSON, SARIF, the language
+    server) shows the same short text: a file checked alone in a crowded directory (`/tmp` as its project
+    root) may have hundreds of modules loading modules by name, each a place."""
+    unique = list(dict.fromkeys(places))
+    if len(unique) <= limit:
+        return ", ".join(unique)
+    return f"{', '.join(unique[:limit])} and {len(unique) - limit} more"
 
 
 class UseIndex:

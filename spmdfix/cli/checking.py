@@ -135,10 +135,14 @@ def check(
 def _watch(kw: dict, apply_fixes: bool, report: tuple) -> None:
     """`check --watch`: `_check_once` again after each change `cli.watch` sees, until Ctrl-C."""
     from spmdfix.cli.watch import snapshot, watch_checks
+    from spmdfix.files import forget_project_roots
 
     found: list[str] = []  # the files of the last snapshot
 
     def again() -> None:
+        # A project marker may have been added or removed: the roots this process found are forgotten
+        # (the results cache's keys and the project index of every file depend on them).
+        forget_project_roots()
         fresh = Run(kw)  # settings and discovery resolved anew: a settings file may have changed
         if "spmdfix.api" in sys.modules:  # this process analysed files: its project indexes keep old texts
             from spmdfix.api import forget_indexes

@@ -3,7 +3,7 @@
 Changes are seen by polling stamps, not by file-system events: every `POLL_S` seconds, discovery runs again
 (the same walk as the check, with its excludes and `.gitignore`) and each file found is stat'ed, with the
 `spmdfix.toml`, `pyproject.toml` and `.gitignore` of every directory holding one and of the directories
-above (`snapshot`). A change of any of them (a file edited, added, removed or renamed; a setting or an
+above, and whether a `setup.cfg` or `.git` is there (`snapshot`). A change of any of them (a file edited, added, removed or renamed; a setting or an
 ignore rule changed) starts the next check. Why not an event library (watchdog, watchfiles):
 
 - what decides whether a change matters is spmdfix's discovery (suffixes, excludes, nested `.gitignore`
@@ -33,11 +33,16 @@ from datetime import datetime
 import click
 
 from spmdfix.config import CONFIG_NAME, PYPROJECT
+from spmdfix.files import PROJECT_MARKERS
 from spmdfix.gitignore import GITIGNORE
 from spmdfix.stamps import StatKey, seen
 
 POLL_S = 0.5  # the shortest wait between two snapshots
 _WATCHED_NAMES = (CONFIG_NAME, PYPROJECT, GITIGNORE)
+# The other project markers (`files.find_project_root`): only whether they are there moves a root (a `.git`
+# directory's own stamp changes with every commit).
+_MARKERS = tuple(name for name in PROJECT_MARKERS if name not in _WATCHED_NAMES)
+_PRESENT: StatKey = (0, 0, 0, 0, 0)  # the stamp of a marker that is there
 _CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # what ruff writes to clear the terminal before each check
 
 Stamps = dict[str, StatKey | None]
@@ -55,7 +60,8 @@ def stamp(path: str) -> StatKey | None:
 def snapshot(files: list[str], named: list[str], config_file: str | None) -> Stamps:
     """The stamps a watch compares: each file discovery found (absolute paths), and the settings and ignore
     files (present or not) of every directory holding one, of the directories `named` on the command
-    line, and of every directory above them; and the `--config` file."""
+    line, and of every directory above them, with whether the other project markers (`setup.cfg`, `.git`)
+    are there (adding one moves the project root); and the `--config` file."""
     stamps: Stamps = {path: stamp(path) for path in files}
     directories: set[str] = set()
     for start in {os.path.dirname(path) for path in files} | set(named):
@@ -70,6 +76,9 @@ def snapshot(files: list[str], named: list[str], config_file: str | None) -> Sta
         for name in _WATCHED_NAMES:
             path = os.path.join(directory, name)
             stamps[path] = stamp(path)
+        for name in _MARKERS:
+            path = os.path.join(directory, name)
+            stamps[path] = _PRESENT if os.path.exists(path) else None
     if config_file is not None:
         stamps[config_file] = stamp(config_file)
     return stamps

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, ShapeForm, UnreadKind
+from spmdfix.analysis.uses import listed
 from spmdfix.fixes import edits as c
 from spmdfix.fixes import placement
 from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, Transform
@@ -42,10 +43,10 @@ def mesh_use_reasons(mesh: MeshInfo) -> list[str]:
     (`spmdfix.analysis.mesh_uses`; docs/safety.md lists the allowlist and the measurement behind it)."""
     reasons = []
     if mesh.reads:
-        uses = ", ".join(u.describe() for u in mesh.reads)
+        uses = listed(u.describe() for u in mesh.reads)
         reasons.append(f"the mesh is also read by {uses}, which the new axis may change")
     if mesh.device_reads and mesh.shape_span is not None and not mesh.span.contains(mesh.shape_span):
-        uses = ", ".join(u.describe() for u in mesh.device_reads)
+        uses = listed(u.describe() for u in mesh.device_reads)
         reasons.append(f"the device array behind the mesh is also read by {uses}: its new shape changes those uses")
     return reasons
 

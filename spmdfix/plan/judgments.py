@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.fixes import drop_spmd_axis
 from spmdfix.analysis.kinds import AxisType
+from spmdfix.analysis.uses import listed
 from spmdfix.model import Applicability, Finding, Fix, Refusal, SiteKind, Transform
 from spmdfix.rules.spec_collision import NESTED_MEASURED, NESTED_REFUSED, SMAP_REASON, nested_reason
 
@@ -89,7 +90,7 @@ def other_callers(finding: Finding, vmap: VmapFacts) -> Finding:
         if places:
             why = (
                 "the shard_map it edits also runs without this vmap, and the edit changes it there too: "
-                + ", ".join(dict.fromkeys(places))
+                + listed(places)
             )
             reason = why if fix.applicability == Applicability.SAFE else f"{fix.reason}; {why}"
             fix = replace(fix, applicability=Applicability.UNSAFE, reason=reason)
