@@ -963,12 +963,11 @@ def _dropped_but_reported(paths) -> tuple[int, list[str]]:
 
 
 def _placement_records(analyzer: Analyzer) -> list:
-    """The SPMD910 records of plain vmaps whose input's placement could not be read (issue 22), among those
-    `source_analysis.analyse_tree` reports from `analyzer.unknown_spmd`. (The records there of an unreadable
-    `spmd_axis_name` are left out: a file whose spmd vmap reaches no shard_map in sight is dropped although
-    its parameter `spmd_axis_name` gives one, flax's nnx/transforms/iteration.py; an open gap, docs/rules.md.)"""
-    unread = {span for _, _, span, _ in analyzer.placement.unread}
-    return [record for record in analyzer.unknown_spmd if record[1] in unread]
+    """The SPMD910 records of plain vmaps whose input's placement could not be read (issue 22), which
+    `source_analysis.analyse_tree` reports. (Those of an unreadable `spmd_axis_name`, `analyzer.unknown_spmd`,
+    are left out: a file whose spmd vmap reaches no shard_map in sight is dropped although its parameter
+    `spmd_axis_name` gives one, flax's nnx/transforms/iteration.py; an open gap, docs/rules.md.)"""
+    return analyzer.unknown_placements
 
 
 def test_a_dropped_golden_or_test_module_gives_no_finding_and_no_spmd910_record() -> None:

@@ -178,6 +178,6 @@ RECORD_PROGRAMS = _record_programs()
 def test_every_placement_whose_sharding_cannot_be_read_gives_a_record_and_is_kept(source: str) -> None:
     analyzer = Analyzer(ModuleModel.build(source, ast.parse(source)))
     assert not plan_findings(analyzer.facts())
-    assert len(analyzer.unknown_spmd) == 1, "the analysis gives no SPMD910 record: the program does not use the form"
+    assert len(analyzer.unknown_placements) == 1, "the analysis gives no SPMD910 record: the program does not use the form"
     assert not any(word in source for word in ("NamedSharding(mesh", "set_mesh", "Explicit", "make_mesh"))
     assert may_have_findings(source)
