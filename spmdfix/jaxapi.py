@@ -346,8 +346,10 @@ PREFILTER_VMAP_WORDS = last_names(VMAP_NAMES)
 PREFILTER_REACHED_WORDS = last_names(SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES | JIT_NAMES)
 PREFILTER_PARTIAL_WORDS = last_names(PARTIAL_NAMES)
 PREFILTER_PLACEMENT_WORDS = last_names(DEVICE_PUT_NAMES | RESHARD_NAMES)
-PREFILTER_NAMED_SHARDING_WORDS = last_names(NAMED_SHARDING_NAMES)
-# A placement by a bare spec (`reshard(x, P('S', None))`) places on the mesh a `jax.set_mesh` installs (SPMD006).
-PREFILTER_SET_MESH_WORDS = last_names(SET_MESH_NAMES)
+# The keyword of each placement's sharding parameter (`device=`, `out_shardings=`): a placement passing a
+# sharding by it, whatever the sharding is, may give SPMD006 or an SPMD910 record (issue 22).
+PREFILTER_SHARDING_KEYWORDS = frozenset(
+    keyword for name, (_, keyword) in PLACING_SHARDING_PARAM.items() if name in DEVICE_PUT_NAMES | RESHARD_NAMES
+)
 # The fewest positional arguments that reach spmd_axis_name among the vmaps (jax.vmap's 6th; flax.linen's 8th).
 SPMD_MIN_POSITIONAL = 1 + min(position for _, _, position in VMAP_SIGNATURES.values() if position is not None)

@@ -86,18 +86,21 @@ def strategy_of(text: str) -> Strategy:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Unfollowed:
-    """A place on the way from a vmap with `spmd_axis_name` into code of the project that the analysis could
-    not follow (an import of the project it cannot resolve, `getattr`, a callable passed in that it cannot
+    """A place on the way from a vmap with `spmd_axis_name` (or a plain vmap whose input's placement matters:
+    SPMD006/008) into code of the project that the analysis could not follow (an import of the project it cannot resolve, `getattr`, a callable passed in that it cannot
     know): the vmap's findings may be incomplete. Not a finding: it is counted in the closing summary and
     listed as SPMD910 (information) on request (`--show-unresolved`).
 
     vmap: the vmap call or decorator (in the checked module); span: the place (`Span.path` set when it lies
-    in another module); what: what could not be followed, in words.
+    in another module); what: what could not be followed, in words; spmd: whether the vmap passes
+    `spmd_axis_name` (False: a plain vmap, over an input placed on Explicit mesh axes or one whose placement
+    could not be read: `analysis.placement`), which the record's words name.
     """
 
     vmap: Span
     span: Span
     what: str
+    spmd: bool = True
 
 
 class EditKind(enum.StrEnum):

@@ -123,8 +123,14 @@ def json_records(
 
 
 def unfollowed_message(place: Unfollowed) -> str:
-    """What an SPMD910 record says: the place could not be followed, and why."""
-    return f"the analysis of an spmd vmap stopped here: {place.what}"
+    """What an SPMD910 record says: the place could not be followed, and why; it names the vmap's kind (one
+    with `spmd_axis_name`, or a plain vmap: `Unfollowed.spmd`)."""
+    return f"the analysis of {'an spmd vmap' if place.spmd else 'a plain vmap'} stopped here: {place.what}"
+
+
+def unfollowed_vmap_note(place: Unfollowed) -> str:
+    """How an SPMD910 record names the vmap it was reached from (its note, its JSON `related` entry)."""
+    return "the vmap with `spmd_axis_name`" if place.spmd else "the plain vmap without `spmd_axis_name`"
 
 
 def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...], docs: str | None = None) -> list[dict]:
@@ -134,7 +140,7 @@ def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...], docs:
     lines = _Places(report)
     out = []
     for place in places:
-        vmap = {"message": "the vmap with `spmd_axis_name`", **lines.loc(place.vmap)}
+        vmap = {"message": unfollowed_vmap_note(place), **lines.loc(place.vmap)}
         if place.vmap.path:
             vmap["filename"] = place.vmap.path
         out.append(
@@ -169,7 +175,7 @@ def unfollowed_lines(report: FileReport, places: tuple[Unfollowed, ...], notes: 
     for place in places:
         out.append(f"{where(place.span)}: {UNFOLLOWED.code} {unfollowed_message(place)}")
         if notes:
-            out.append(f"  = note: the vmap with `spmd_axis_name` ({where(place.vmap)})")
+            out.append(f"  = note: {unfollowed_vmap_note(place)} ({where(place.vmap)})")
     return out
 
 

@@ -49,6 +49,13 @@ def _count(n: int, noun: str, plural: str = "") -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def _vmap_kinds(spmd: int, plain: int) -> str:
+    """`N spmd vmaps`, `M plain vmaps`, or both joined by `and` (the kinds of vmap a count holds)."""
+    counts = [_count(spmd, "spmd vmap")] if spmd else []
+    counts += [_count(plain, "plain vmap")] if plain else []
+    return " and ".join(counts)
+
+
 def run_summary(
     scanned: int,
     parsed: int,
@@ -62,9 +69,11 @@ def run_summary(
     unfollowed: int = 0,
     left_in: tuple[str, ...] = (),
     baselined: int = 0,
+    unfollowed_plain: int = 0,
 ) -> str:
     """The closing line a run prints on stderr; `applied` (fixes applied per transform) for `fix`;
-    `unfollowed`: how many spmd vmaps lead to code the analysis could not follow (said when not 0);
+    `unfollowed`: how many vmaps lead to code the analysis could not follow (said when not 0), of which
+    `unfollowed_plain` are plain vmaps (without `spmd_axis_name`: said apart);
     `left_in`: for `fix`, the files whose findings are left (said with the command that shows them);
     `baselined`: findings a baseline left out (`check --baseline`)."""
     head = f"{_count(scanned, 'file')} scanned, {parsed} parsed" + (f", {skipped} skipped" if skipped else "")
@@ -80,7 +89,7 @@ def run_summary(
         parts.append(f"{_count(unsafe_left, 'unsafe fix', 'unsafe fixes')} left (--unsafe-fixes)")
     parts.append(_count(errors, "error"))
     if unfollowed:
-        vmaps = _count(unfollowed, "spmd vmap")
+        vmaps = _vmap_kinds(unfollowed - unfollowed_plain, unfollowed_plain)
         flag = "`--show-unresolved`" if applied is None else "`spmdfix check --show-unresolved`"
         parts.append(f"{vmaps} could not be followed to the end ({flag} lists where)")
     return "spmdfix: " + "; ".join(parts) + "."

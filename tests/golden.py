@@ -137,13 +137,15 @@ def fix_lines(findings: list[Finding], options: Options) -> dict[int, str]:
 
 def unfollowed_text(source: str, places) -> str:
     """The places the analysis stopped at (`model.Unfollowed`, SPMD910) as `row:col SPMD910 what` lines, the
-    vmap they were reached from after `<- vmap row:col`."""
+    vmap they were reached from after `<- vmap row:col` (`<- plain vmap row:col` for a vmap without
+    `spmd_axis_name`: `Unfollowed.spmd`)."""
     lines = LineIndex(source)
     out = []
     for place in places:
         row, col = lines.row_col(place.span.start)
         vrow, vcol = lines.row_col(place.vmap.start)
-        out.append(f"{row}:{col} SPMD910 {place.what} <- vmap {vrow}:{vcol}\n")
+        kind = "vmap" if place.spmd else "plain vmap"
+        out.append(f"{row}:{col} SPMD910 {place.what} <- {kind} {vrow}:{vcol}\n")
     return "".join(out)
 
 

@@ -130,3 +130,54 @@ def test_the_prefilter_words_are_the_last_parts_of_the_table_names() -> None:
     assert jaxapi.last_names(jaxapi.VMAP_NAMES | {"somelib.batching.spmd_vmap"}) == (
         "spmd_vmap", "vmap", "vmap_with_axes"
     )
+
+
+# Issue 22: a placement whose sharding the analysis cannot read gives an SPMD910 record when the plain vmap over
+# it reaches a shard_map, and such a text names neither `NamedSharding` nor `jax.set_mesh` nor an Explicit mesh:
+# the prefilter keeps it all the same. One program a placement name, import spelling and sharding form below,
+# with no such word in the header (the shard_map's mesh is built over the devices: an Auto mesh).
+_RECORD_HEADER = (
+    "import jax\n"
+    "import numpy as np\n"
+    "from jax.sharding import Mesh, PartitionSpec as P\n"
+    "mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))\n"
+    "def f(v):\n"
+    "    return jax.shard_map(lambda b: b * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)\n"
+)
+# (form, the parameters of `main`, the sharding argument): a sharding passed in (by position and by the
+# placement's keyword, `jaxapi.PLACING_SHARDING_PARAM`), a bare spec with no `jax.set_mesh` in sight, and a
+# sharding built by `jax.NamedSharding` over a mesh passed in.
+_UNREAD_SHARDINGS = [
+    ("parameter", "a, sharding", "sharding"),
+    ("parameter by keyword", "a, sharding", "{keyword}=sharding"),
+    ("bare spec", "a", "P('x', None)"),
+    ("mesh parameter", "a, m", "jax.NamedSharding(m, P('x', None))"),
+]
+
+
+def _record_programs() -> list[tuple[str, str]]:
+    """(id, program) for every placement name of the tables, import spelling and unread sharding form."""
+    programs = []
+    for name in _public(jaxapi.DEVICE_PUT_NAMES | jaxapi.RESHARD_NAMES):
+        keyword = jaxapi.PLACING_SHARDING_PARAM[name][1]
+        for imports, it in _imported(name, "the_place"):
+            for form, parameters, sharding in _UNREAD_SHARDINGS:
+                body = (
+                    f"def main({parameters}):\n"
+                    f"    placed = {it}(a, {sharding.format(keyword=keyword)})\n"
+                    "    return jax.vmap(f)(placed)\n"
+                )
+                programs.append((f"{form}: {name} via {imports.split()[0]}", _RECORD_HEADER + imports + body))
+    return programs
+
+
+RECORD_PROGRAMS = _record_programs()
+
+
+@pytest.mark.parametrize("source", [p for _, p in RECORD_PROGRAMS], ids=[i for i, _ in RECORD_PROGRAMS])
+def test_every_placement_whose_sharding_cannot_be_read_gives_a_record_and_is_kept(source: str) -> None:
+    analyzer = Analyzer(ModuleModel.build(source, ast.parse(source)))
+    assert not plan_findings(analyzer.facts())
+    assert len(analyzer.unknown_placements) == 1, "the analysis gives no SPMD910 record: the program does not use the form"
+    assert not any(word in source for word in ("NamedSharding(mesh", "set_mesh", "Explicit", "make_mesh"))
+    assert may_have_findings(source)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from spmdfix import api
 from spmdfix.model import Applicability, Options, Transform
+from spmdfix.prefilter import may_have_findings
 from spmdfix.source_analysis import analyse_text
 
 HEAD = """\
@@ -186,8 +187,9 @@ def test_an_unread_placement_of_a_plain_vmap_reaching_a_shard_map_gives_a_record
             placed = jax.device_put(xs, {sharding})
             return jax.vmap({fun})(placed)
         """
-    # (the prefilter drops this text, which has no `NamedSharding(...)` call: analysed without it here)
+    # (the prefilter dropped this text, which has no `NamedSharding(...)` call; it keeps it now)
     text = HEAD + textwrap.dedent(tail.format(sharding="sharding", fun="block"))
+    assert may_have_findings(text)
     unread = analyse_text(text, Options())[0]
     assert unread.findings == []
     assert _lost(unread) == [
@@ -200,3 +202,33 @@ def test_an_unread_placement_of_a_plain_vmap_reaching_a_shard_map_gives_a_record
     # readable: the finding (SPMD006), no record
     read = _analyse(tmp_path, tail.format(sharding="NamedSharding(xmesh, P('x', None))", fun="block"))
     assert [f.code for f in read.findings] == ["SPMD006", "SPMD006"] and _lost(read) == []
+
+
+def test_a_method_of_an_unannotated_parameter_gives_a_record_only_where_a_class_here_reaches_a_shard_map(
+    tmp_path: Path,
+) -> None:
+    """`blk.apply(v)` with `blk` a parameter of unknown object: a record when a class of the module defines an
+    `apply` reaching a shard_map (golden unfollowed/method_of_unannotated_parameter); none for a method no
+    class here defines so (an array's `v.mean()`, a library model's `model.apply`), which cannot lead to a
+    finding; and the finding itself when `blk` is annotated with the class."""
+    tail = """
+        class Block:
+            def apply(self, v):
+                return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+            def mean(self, v):
+                return v
+        def layer(blk{annotation}, v):
+            return blk.{method}(v) + v.mean()
+        def step(blk, xs):
+            return jax.vmap(lambda v: layer(blk, v), spmd_axis_name='x')(xs)
+        """
+    lost = _analyse(tmp_path, tail.format(annotation="", method="apply"))
+    assert lost.findings == []
+    assert _lost(lost) == [
+        "`blk` is a parameter of `layer`: which object it receives, and so what `blk.apply` calls, is not known; "
+        "`Block.apply` (line 15) reaches a shard_map"
+    ]
+    for method in ("mean", "init"):  # (defined here without a shard_map; defined nowhere here)
+        assert _lost(_analyse(tmp_path, tail.format(annotation="", method=method))) == []
+    found = _analyse(tmp_path, tail.format(annotation=": Block", method="apply"))
+    assert [f.code for f in found.findings] == ["SPMD001", "SPMD002"] and _lost(found) == []  # (in_specs, out_specs)

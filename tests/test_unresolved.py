@@ -333,3 +333,62 @@ def test_a_member_inherited_from_a_class_of_another_module_is_a_lost_place(tmp_p
     assert [u.what for u in found] == [
         "`self.block` may come from `pkg.base.Base`, a class of another module (not followed)"
     ]
+
+
+# An spmd vmap whose callable is passed in, a plain vmap over an input whose sharding is passed in, and a plain
+# vmap over an Explicit placement whose shard_map's spec entry cannot be read: each record names its vmap's kind.
+KINDS = """\
+    import os
+
+    import jax
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    mesh = jax.make_mesh((2, 4), ("x", "y"))
+    AXIS = os.environ["AXIS"]
+
+
+    def block(v):
+        return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P("x"), out_specs=P("x"))(v)
+
+
+    def tuned(v):
+        return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P(AXIS), out_specs=P(AXIS))(v)
+
+
+    def run(fn, xs):
+        return jax.vmap(fn, spmd_axis_name="data")(xs)
+
+
+    class Runner:
+        def place(self, xs, sharding):
+            placed = jax.device_put(xs, sharding)
+            return jax.vmap(block)(placed)
+
+        def explicit(self, xs):
+            placed = jax.device_put(xs, NamedSharding(mesh, P("x", None)))
+            return jax.vmap(tuned)(placed)
+"""
+
+
+def test_each_record_names_its_vmaps_kind_in_every_format_and_the_summary(tmp_path: Path) -> None:
+    """Issue 22: a record on the way from a plain vmap (SPMD006/008: its input's placement, or a value past an
+    Explicit placement) says "a plain vmap", not "an spmd vmap", and the summary counts the kinds apart."""
+    root = _project(tmp_path, KINDS)
+    shown = _check("--show-unresolved", str(root))
+    assert "1 spmd vmap and 2 plain vmaps could not be followed to the end" in shown.stderr
+    assert shown.exit_code == 0, shown.output
+    records = [line.split(": SPMD910 ")[1] for line in shown.stdout.splitlines() if ": SPMD910 " in line]
+    notes = [line.split(" (")[0] for line in shown.stdout.splitlines() if line.startswith("  = note: ")]
+    kinds = [record.split(" stopped here: ")[0] for record in records]
+    # (sorted by the vmap's place: `run`'s spmd vmap, then `place`'s and `explicit`'s plain ones)
+    assert kinds == ["the analysis of an spmd vmap"] + ["the analysis of a plain vmap"] * 3
+    assert "`fn` is a parameter" in records[0]
+    assert "the input's sharding (`sharding`) is not known" in records[1]
+    assert all("the PartitionSpec entry `AXIS` is not known" in record for record in records[2:])
+    assert notes == ["  = note: the vmap with `spmd_axis_name`"] + ["  = note: the plain vmap without `spmd_axis_name`"] * 3
+    as_json = json.loads(_check("--show-unresolved", "--output-format", "json", str(root)).stdout)
+    assert [(r["message"].split(" stopped")[0], r["related"][0]["message"]) for r in as_json] == [
+        ("the analysis of an spmd vmap", "the vmap with `spmd_axis_name`")
+    ] + [("the analysis of a plain vmap", "the plain vmap without `spmd_axis_name`")] * 3
+    only_plain = _project(tmp_path / "plain", KINDS.replace('spmd_axis_name="data"', "in_axes=0"))
+    assert "2 plain vmaps could not be followed to the end" in _check(str(only_plain)).stderr

@@ -66,10 +66,11 @@ class Analyzer:
         self.reached = ReachedAnalysis(model, self.reacher, self.spec_uses, self.shapes)
         self._disabled: bool | None = None  # `vmap_sites.shmap_error_disabled`, asked once per module
         # (vmap, its spmd_axis_name expression, what) of each vmap site whose spmd_axis_name `facts` could
-        # not resolve to axis names (and that is not None): its analysis stopped at its start; and (plain vmap,
-        # the placement expression, what) of each plain vmap whose input's placement could not be read
-        # (`_unread_placements`).
+        # not resolve to axis names (and that is not None): its analysis stopped at its start.
         self.unknown_spmd: list[tuple[Span, Span, str]] = []
+        # (plain vmap, the placement expression, what) of each plain vmap whose input's placement could not be
+        # read (`_unread_placements`): records of a plain vmap, which their words name (`model.Unfollowed`).
+        self.unknown_placements: list[tuple[Span, Span, str]] = []
 
     def span(self, node: ast.AST) -> Span:
         return self.model.span(node)
@@ -79,6 +80,7 @@ class Analyzer:
         """Facts for every vmap site whose spmd_axis_name resolves to axis names."""
         out = []
         self.unknown_spmd = []
+        self.unknown_placements = []
         for site in vmap_sites(self.model):
             spmd = self.ev.axis_names(site.spmd_expr, site.scope)
             if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.scope):
@@ -164,11 +166,11 @@ class Analyzer:
         """The plain vmaps applied to an input placed by `device_put`/`reshard` whose sharding, mesh or spec
         cannot be read (`PlacementAnalysis.unread`), when the vmapped function reaches a shard_map (here or in
         another module of the project): then whether the batch sits on an Explicit axis decides SPMD006/008,
-        so the placement is a place the analysis stopped (`unknown_spmd`, reported as SPMD910)."""
+        so the placement is a place the analysis stopped (`unknown_placements`, reported as SPMD910)."""
         for vmap, fun, span, what in self.placement.unread:
             reach = self.reacher.reach(fun, self.ix.scope_at(vmap))
             if reach.sites or reach.external:
-                self.unknown_spmd.append((self.span(vmap), span, what))
+                self.unknown_placements.append((self.span(vmap), span, what))
 
     def _shmap_error_disabled(self) -> bool:
         """`jax.config.update('jax_disable_vmap_shmap_error', True)` appears in the module (asked once per

@@ -73,7 +73,7 @@ class BatchedValues:
 
     def batched_walk(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, home: ast.AST | None,
-        vmap: ast.AST | None = None,
+        vmap: ast.AST | None = None, inner_batches: bool = True,
     ) -> tuple[set[str], bool] | None:
         """(the names of function `home`, on the chain from the vmapped `fun`, that hold batched values;
         whether the way is staged), or None when the chain cannot be followed to `home`.
@@ -82,7 +82,11 @@ class BatchedValues:
         decorator of `fun` stacked above it wraps the vmap and stages nothing) or a call of a staging function
         (`jaxapi.STAGING_NAMES`: jit, checkpoint, the lax loops and conditionals) lies on the chain, so JAX
         traces the shard_map into a jaxpr before the vmap batches it. What a capture does then depends on the
-        mesh (`analysis.capture.CaptureAnalysis.captures`)."""
+        mesh (`analysis.capture.CaptureAnalysis.captures`).
+
+        `inner_batches`: whether a parameter an inner `jax.vmap` on the chain maps counts as batched even when
+        its operand holds no batched value (True: the spmd vmap's batch and the inner one alike; False: only
+        what the spmd vmap batches, `vmap_operands.through_vmap`)."""
         found = self.callee(fun) if fun is not None else None
         if home is None or found is None:
             return None
@@ -94,7 +98,7 @@ class BatchedValues:
                 break
             staged = staged or self._jitted(current, vmap) or self._staging(node)
             tainted_locals = self._taint_locals(current, tainted)
-            current, tainted = self._step(node, tainted_locals)
+            current, tainted = self._step(node, tainted_locals, inner_batches)
             if current is None:
                 return None
         if current is not home:
@@ -127,8 +131,9 @@ class BatchedValues:
             }
         return set(names) | {a.arg for a in func.args.kwonlyargs}
 
-    def _step(self, call: ast.AST, tainted: set[str]) -> tuple[ast.AST | None, set[str]]:
-        """Follow one chain call into the function it reaches, with the parameters that receive batched data."""
+    def _step(self, call: ast.AST, tainted: set[str], inner_batches: bool = True) -> tuple[ast.AST | None, set[str]]:
+        """Follow one chain call into the function it reaches, with the parameters that receive batched data
+        (`inner_batches`: as `batched_walk`'s)."""
         if not isinstance(call, ast.Call):
             return None, set()
         scope = self.ix.scope_at(call)
@@ -136,7 +141,7 @@ class BatchedValues:
         if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES:
             # an inner jax.vmap applied at once: an operand neither vmap maps stays unbatched (fuzz seed 70122)
             fed = lambda arg: mentions(arg, tainted, self.ix.parent, self._qualname)  # noqa: E731
-            inner = through_vmap(self.ix, call, qname, self.callee, fed)
+            inner = through_vmap(self.ix, call, qname, self.callee, fed, inner_batches)
             if inner is not None:
                 return inner
             for arg in call.args:
@@ -259,7 +264,8 @@ class BatchedValues:
         return tuple(sorted(found)) if found else None
 
     def unbatched_operands(
-        self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None
+        self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None,
+        inner_batches: bool = True,
     ) -> set[str]:
         """The parameters of the shard_map `body` whose operands the spmd vmap does not batch.
 
@@ -268,7 +274,8 @@ class BatchedValues:
         it (`@partial(jax.shard_map, ...)` over `def body(a, b)`) when every read of the body's name is a call
         of it in the function the vmap's chain reaches it from (fuzz seed 4715); positional operands only. An
         operand is unbatched when it mentions no batched name of the function that applies it; with several
-        calls, at every one of them.
+        calls, at every one of them. `inner_batches` False: an operand only an inner vmap on the chain maps
+        (not the spmd vmap) is not counted as batched (`batched_walk`).
         """
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return set()
@@ -279,9 +286,10 @@ class BatchedValues:
         home = self.ix.enclosing_function(applications[0])
         # A jitted function on the way keeps unbatched operands unbatched (measured: fuzz seed 3811, a psum of
         # an unbatched operand in a shard_map applied by a @jax.jit function runs and matches).
-        batched = self.batched_in(fun, in_axes, reached, home)
-        if batched is None:
+        walk = self.batched_walk(fun, in_axes, reached, home, inner_batches=inner_batches)
+        if walk is None:
             return set()
+        batched = walk[0]
         unbatched = set(params)
         for application in applications:
             if application.keywords or any(isinstance(a, ast.Starred) for a in application.args):

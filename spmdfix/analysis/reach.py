@@ -89,6 +89,7 @@ class Reacher:
         self.ev = model.ev
         self._vmap: ast.AST | None = None  # the spmd vmap of the current `reach` walk, when it is a decorator
         self._untraced = False  # a walk of the untraced ways only (`_untraced_ways`)
+        self._reaching_methods: dict[str, list[tuple[ast.ClassDef, ast.AST]]] = {}  # `_methods_reaching`
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
@@ -271,6 +272,44 @@ class Reacher:
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, follow)
 
+    def _unknown_receiver(self, func: ast.Attribute, scope: Scope) -> str | None:
+        """Why `blk.apply(...)` may reach a shard_map the walk cannot see, or None: `blk` is a parameter whose
+        object is not known (no class annotation: `Instances.method_of` gave none) and a class of this module
+        defines a method `apply` that reaches a shard_map (issue 22). A method no class of the module defines
+        that way (`x.mean()`, flax's `model.apply`) cannot lead to a finding here: no record (docs/rules.md,
+        "methods of a parameter")."""
+        binding = self.ix.single_binding(func.value.id, scope)
+        if binding is None or binding.kind is not BindingKind.PARAM:
+            return None
+        methods = self._methods_reaching(func.attr)
+        if not methods:
+            return None
+        owner = self.ix.enclosing_function(binding.node)
+        of = f" of `{owner.name}`" if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) else ""
+        named = ", ".join(f"`{cls.name}.{func.attr}` (line {m.lineno})" for cls, m in methods[:2])
+        return (
+            f"`{func.value.id}` is a parameter{of}: which object it receives, and so what `{short(func)}` calls, "
+            f"is not known; {named} reach{'es' if len(methods) == 1 else ''} a shard_map"
+        )
+
+    def _methods_reaching(self, name: str) -> list[tuple[ast.ClassDef, ast.AST]]:
+        """(class, method) for each class of this module whose method `name` (its own or a base's of this
+        module) reaches a shard_map, here or in another module of the project; computed once a name a module."""
+        if name not in self._reaching_methods:
+            self._reaching_methods[name] = []  # (a method calling `x.name()` itself: no cycle)
+            found = []
+            classes = [s.node for s in self.ix.scope_by_node.values() if isinstance(s.node, ast.ClassDef)]
+            for cls in classes:
+                member = self.members.member(cls, name)
+                method = member[0] if member is not None else None
+                if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and all(m is not method for _, m in found):
+                    walk = ReachResult()
+                    self._reach_function(method, _Path(), walk, Follow(REACH))
+                    if walk.sites or walk.external:
+                        found.append((cls, method))
+            self._reaching_methods[name] = found
+        return self._reaching_methods[name]
+
     def _chunked(self, call: ast.Call, scope: Scope, result: ReachResult) -> bool:
         """A `jax.lax.map(f, xs, batch_size=k)` with `k` an int: a vmap over chunks (`jaxapi.BATCHED_MAP_NAMES`).
         No `batch_size`, or `None`: a scan. A value the evaluator cannot read is a lost place (SPMD910), not a
@@ -385,6 +424,10 @@ class Reacher:
                 if bound is not None or self.instances.annotated_overridden(call.func, scope):
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, follow)
+                else:
+                    what = self._unknown_receiver(call.func, scope)
+                    if what:
+                        result.unresolved.append((call, what))
             if call.func.value.id in ("self", "cls") and qname is None:
                 member = self.members.self_member(call.func, scope)
                 if member is None or member[2]:

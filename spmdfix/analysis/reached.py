@@ -96,7 +96,7 @@ class ReachedAnalysis:
             names = tuple(c.name for c in captures)
             lift = self.lift.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
         vmaps = tuple(self.vmap_span(n) for n in reached.vmaps)
-        quiet = self._unbatched_collectives(vmap, reached, body)
+        quiet = self._unbatched_collectives(vmap, reached, body, sm.check_vma is False)
         callers, exits, root_node = self._other_callers(reached, vmap, traced, root)
         others = tuple(u.describe() for u in callers)
         if root_node is not None and exits:
@@ -171,11 +171,17 @@ class ReachedAnalysis:
         uses = self.callers.outside(site.node, site.body, traced, root)
         return uses, exits_of(self.model, self.callers), root
 
-    def _unbatched_collectives(self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None) -> frozenset[Span]:
-        """Collectives written in the body itself whose operand names only unbatched body parameters."""
+    def _unbatched_collectives(
+        self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None, check_vma_off: bool = False
+    ) -> frozenset[Span]:
+        """Collectives written in the body itself whose operand names only unbatched body parameters. With
+        `check_vma_off` (the shard_map's `check_vma` known to be False), an operand only an inner vmap maps (the
+        spmd vmap's `in_axes` None for it) counts as unbatched: measured to run and match there, while with
+        `check_vma=True` it raises the `pvary` error SPMD004 names
+        (safety/measurements/spmd004_operand_through_inner_vmap.py)."""
         if body is None or vmap.fun is None:
             return frozenset()
-        unbatched = self.batched.unbatched_operands(vmap.fun, vmap.in_axes, reached, body)
+        unbatched = self.batched.unbatched_operands(vmap.fun, vmap.in_axes, reached, body, not check_vma_off)
         if not unbatched:
             return frozenset()
         quiet = set()

@@ -33,6 +33,7 @@ def through_vmap(
     qname: str | None,
     callee: Callable[[ast.AST], tuple[ast.AST, int] | None],
     batched: Callable[[ast.AST], bool],
+    inner_batches: bool = True,
 ) -> tuple[ast.AST, set[str]] | None:
     """Follow a chain step `call` = `jax.vmap(f, in_axes)` applied at once to positional operands
     (`jax.vmap(f, in_axes)(a, b)`) into `f`: (f, the parameters of `f` that hold a batched value). `ix`: the
@@ -40,7 +41,8 @@ def through_vmap(
     leading parameters it binds (`analysis.batched.BatchedValues.callee`); `batched(arg)`: whether an operand
     mentions a batched value of the calling function. None when `call` is not such an application (another
     higher-order function, flax's vmap, keyword or starred operands, a default or `*args` parameter of `f`):
-    the caller then counts every parameter as batched."""
+    the caller then counts every parameter as batched. `inner_batches` False: a parameter counts only when its
+    operand is batched (the inner vmap's own mapping left out: SPMD004 under `check_vma=False`, measured)."""
     application = ix.parent.get(id(call))
     if qname not in jaxapi.JAX_VMAP_NAMES or not (isinstance(application, ast.Call) and application.func is call):
         return None
@@ -52,4 +54,5 @@ def through_vmap(
     if len(params) != len(application.args) or func.args.vararg:
         return None
     mapped = mapped_positions(argument(call, 1, "in_axes"), len(params))
-    return func, {p for j, (p, arg) in enumerate(zip(params, application.args)) if j in mapped or batched(arg)}
+    inner = mapped if inner_batches else set()
+    return func, {p for j, (p, arg) in enumerate(zip(params, application.args)) if j in inner or batched(arg)}

@@ -133,14 +133,16 @@ def summary(
         applied=applied,
         applied_label="fixes to apply" if diff else "fixes applied",
         unfollowed=unfollowed_vmaps(outcomes),
+        unfollowed_plain=unfollowed_vmaps(outcomes, plain=True),
         left_in=left_in,
         baselined=baselined,
     )
 
 
-def unfollowed_vmaps(outcomes: Sequence[FileResult]) -> int:
-    """How many spmd vmaps lead to code of the project the analysis could not follow (SPMD910)."""
-    return sum(len({place.vmap for place in o.unfollowed}) for o in outcomes)
+def unfollowed_vmaps(outcomes: Sequence[FileResult], plain: bool = False) -> int:
+    """How many vmaps lead to code of the project the analysis could not follow (SPMD910); with `plain`, how
+    many of them are plain vmaps (without `spmd_axis_name`: `model.Unfollowed.spmd`)."""
+    return sum(len({place.vmap for place in o.unfollowed if not (plain and place.spmd)}) for o in outcomes)
 
 
 def unreadable_reported(job: Job, o: FileResult) -> bool:

@@ -24,14 +24,18 @@ each form leaves words in the text:
      position), or at least six positional arguments (spmd_axis_name is jax.vmap's 6th positional
      parameter, flax.linen.vmap's 8th; keyword arguments such as `in_axes=0` do not count);
    - a `partial(<vmap>, ..., spmd_axis_name=...)`: an argument list whose first argument is such a name;
-   - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, NamedSharding(...))` (or
-     `jax.reshard(x, NamedSharding(...))`) on an Explicit mesh, which needs those words and a vmap call
+   - or (SPMD006) a plain vmap over an input placed with `jax.device_put(x, s)` (or `jax.reshard(x, s)`),
+     which needs a placement call passing a sharding `s` the analysis may read or report (a name, a dotted
+     name or a call, by position or by the placement's keyword: `calls._may_pass_a_sharding`) and a vmap call
      that is applied (`jax.vmap(f)(x)`, or written as a wrapper's first argument, `jax.jit(jax.vmap(f))(x)`),
      in the function that places the input (`in_one_function`: the placement is the argument itself or the
      name's last assignment in the application's scope; where indentation may mislead, in one enclosing or
      enclosed by it); a def decorated by a plain vmap (`@jax.vmap`, `@partial(jax.vmap, ...)`) is applied
-     where its name is used in the scope that binds it; the Explicit mesh may be built in another module
-     the text imports.
+     where its name is used in the scope that binds it. Nothing else about the sharding is asked of the text
+     (issue 22): a sharding passed in, a bare spec with no `jax.set_mesh` in sight or a mesh passed in gives
+     an SPMD910 record, and such a text names neither `NamedSharding` nor `jax.set_mesh` nor an Explicit mesh.
+     A device (`jax.devices()[0]`) or no sharding at all (`jax.device_put(x)`) is not a sharding the
+     analysis reads: nothing to find.
    Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls, and a call inside a string literal or a
    comment (a docstring example) is not code: both are passed over.
 
@@ -47,7 +51,10 @@ The words are not a list of their own: they are the last parts of the qualified 
 recognisers read from `spmdfix.jaxapi` (`jaxapi.PREFILTER_*`, and `jaxapi.SPMD_MIN_POSITIONAL` for the
 positional spmd_axis_name), so a name taught to the analysis is known here at once;
 `tests/test_prefilter_forms.py` builds a program for every name of those tables and checks that the analysis
-finds it and the prefilter keeps it.
+finds it and the prefilter keeps it, and, for every placement name, a program whose sharding the analysis
+cannot read, which must give an SPMD910 record and be kept. `tests/test_prefilter.py` runs the analysis on
+every golden module, the project's own and (with `SPMDFIX_CORPUS`) the corpus's that the prefilter drops: none
+may give a finding or a placement's SPMD910 record.
 
 The modules: `text` (the text as Python reads it, where its code is, the lexical pieces), `bindings` (imports,
 names bound to vmap and the others), `calls` (the vmap sites: call forms and argument lists), `regions`

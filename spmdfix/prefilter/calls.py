@@ -1,5 +1,5 @@
 """The vmap sites the prefilter looks for: a vmap call or `partial(<vmap>, ...)` whose argument list may pass an
-spmd_axis_name (`spmd_vmap_site`), and SPMD006's plain vmap applied to an input placed with a NamedSharding
+spmd_axis_name (`spmd_vmap_site`), and SPMD006's plain vmap applied to an input placed with a sharding
 (`placed_plain_vmap`); argument lists are read token by token (`_may_pass_spmd_axis_name`, `_argument_at`).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from spmdfix import jaxapi
-from spmdfix.prefilter.bindings import bound_names, imports_project
+from spmdfix.prefilter.bindings import bound_names
 from spmdfix.prefilter.regions import in_one_function, scope_span
 from spmdfix.prefilter.text import (
     DOTTED_PREFIX,
@@ -24,14 +24,12 @@ from spmdfix.prefilter.text import (
 
 # The words of the forms the analysis recognises, from the tables its recognisers read (`spmdfix.jaxapi`):
 # the last part of each qualified name (`vmap`, `vmap_with_axes`; `shard_map`, `smap`,
-# `with_sharding_constraint`; `partial`; `device_put`, `reshard`; `NamedSharding`).
+# `with_sharding_constraint`; `partial`; `device_put`, `reshard`; the sharding keywords `device`, `out_shardings`).
 VMAP = jaxapi.PREFILTER_VMAP_WORDS
 # A shard_map (`shard_map`, `jax.smap`) or a constraint the vmap may reach in this module.
 SHARD_MAP_WORDS = jaxapi.PREFILTER_REACHED_WORDS
 _PARTIAL = jaxapi.PREFILTER_PARTIAL_WORDS
 _DEVICE_PUT = jaxapi.PREFILTER_PLACEMENT_WORDS
-_NAMED_SHARDING = jaxapi.PREFILTER_NAMED_SHARDING_WORDS
-_SET_MESH = jaxapi.PREFILTER_SET_MESH_WORDS
 # After a callee's name: closing brackets (`(jax.vmap)(...)`), then the call's opening one.
 _CALL_OPEN = re.compile(rf"(?:{GAP}\))*{GAP}\(")
 _DEFINITION = re.compile(r"(?<![\w.])def(?:[ \t\f]|\\\n)+$")
@@ -64,41 +62,37 @@ def spmd_vmap_site(source: str, vmap: set[str]) -> bool:
 
 
 def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
-    """SPMD006's words: a vmap call that is applied, a `device_put` (or `reshard`) call, a `NamedSharding` call
-    or a `jax.set_mesh` call (a bare spec places on the mesh it installs: `analysis.placement`), and a mesh
-    with Explicit axes (`AxisType.Explicit`, or `make_mesh`, whose axes are Explicit by default), or an import
-    (in code) of another module of the project, where the mesh may be built."""
-    if "device_put" not in source and "reshard" not in source:
+    """SPMD006's words: a vmap call that is applied (or a vmap decorating a def) and a `device_put` (or
+    `reshard`) call passing a sharding the analysis may read or report (`_may_pass_a_sharding`), in one
+    function (`in_one_function`).
+
+    Nothing about the placement's sharding is asked of the text: a placement whose sharding, mesh or spec the
+    analysis cannot read (a parameter, `reshard(x, P(...))` with no `jax.set_mesh` in sight, a mesh passed in)
+    gives an SPMD910 record when the vmapped function reaches a shard_map (`analysis.placement`), and such a
+    file names neither `NamedSharding` nor `jax.set_mesh` nor an Explicit mesh (issue 22: the prefilter drops a
+    file only when the analysis would give neither a finding nor a record)."""
+    if not any(word in source for word in _DEVICE_PUT):
         return False
-    if "NamedSharding" not in source and not any(word in source for word in _SET_MESH):
-        return False
-    if "Explicit" not in source and "make_mesh" not in source and not imports_project(source):
-        return False  # (the test below, first without its scan for strings: most texts stop here)
     # Each call is asked whether it is code (`in_code`: a scan of the whole text for strings) only once
     # every kind of call has been seen somewhere in the text.
-    placed = [start for start, _ in _calls(source, bound_names(source, _DEVICE_PUT))]
-    named = [start for start, _ in _calls(source, bound_names(source, _NAMED_SHARDING))]
-    named += [start for start, _ in _calls(source, bound_names(source, _SET_MESH))]
-    if not placed or not named:
+    placers = bound_names(source, _DEVICE_PUT)
+    placed = [start for start, end in _calls(source, placers) if _may_pass_a_sharding(source, end)]
+    if not placed:
         return False
     applied = [a for a, end in _calls(source, vmap) if _may_be_applied(source, a, end)]
     decorating = _decorators_naming(source, vmap)
     if not applied and not decorating:
         return False
     placed = [start for start in placed if in_code(source, start)]
-    if not placed or not any(in_code(source, start) for start in named):
+    if not placed:
         return False
     applied = [start for start in applied if in_code(source, start)]
     decorating = [start for start in decorating if in_code(source, start)]
     if not applied and not decorating:
         return False
-    # The mesh may also be built in another module of the project (`from pkg.meshes import mesh`: the
-    # analysis follows the import, `meshes.mesh_site`), whose text then holds its Explicit axes.
-    if not ("Explicit" in source or "make_mesh" in source or imports_project(source, code_only=True)):
-        return False
     # A vmap decorating a def is applied where the def's name is called (`f(x)`, `jax.jit(f)(x)`), and the
-    # analysis reads the placement in that call's scope (`analysis.placement`): every use of the name counts
-    # as an applied vmap.
+    # analysis reads the placement in that call's scope (`analysis.placement`): every use of the name in the
+    # scope binding it counts as an applied vmap.
     return in_one_function(source, applied + _decorated_uses(source, decorating), placed)
 
 
@@ -233,6 +227,81 @@ _NO_ARGUMENT = re.compile(rf"{GAP}\)")
 # ... a keyword argument, `name =` (not `==`, nor a walrus's `:=`), after whitespace only: with a comment
 # or a line continuation before it, the argument counts as positional (the file kept for nothing).
 _KEYWORD_ARGUMENT = re.compile(rf"\s*{NAME}[ \t\f]*=(?!=)")
+
+
+def _may_pass_a_sharding(source: str, start: int) -> bool:
+    """Whether the argument list of a placement opening at `start` may pass a sharding the analysis reads or
+    reports (`analysis.placement.PlacementAnalysis._placement`): a second positional argument or a keyword of
+    `jaxapi.PREFILTER_SHARDING_KEYWORDS` (`device=`, `out_shardings=`) whose text is a name, a dotted name or
+    a call (`_NAMED_OR_CALLED`: what a name resolves to, a `NamedSharding(...)`, `P(...)`), an argument in
+    brackets, a starred argument, or no visible end.
+
+    Any other sharding expression (`jax.devices()[0]`, `x.sharding[0]`, `a if c else b`) is, to the
+    analysis, a value that is not a spec to read: it gives neither a finding nor a record; nor does a placement
+    without a sharding (`jax.device_put(x)`, the default device)."""
+    arguments = _top_level_arguments(source, start)
+    if arguments is None:
+        return True
+    position = 0
+    for begin, end in arguments:
+        text = source[begin:end]
+        if _STARRED_ARGUMENT.match(text) or _FIRST_STARS.match(text):
+            return True
+        keyword = _KEYWORD.match(text)
+        if keyword is not None:
+            if keyword.group("name") in _SHARDING_KEYWORDS and _may_name_a_sharding(text[keyword.end():]):
+                return True
+            continue
+        if position == 1 and _may_name_a_sharding(text):
+            return True
+        position += 1
+    return False
+
+
+# The keyword of the sharding parameter of each placement (`device=`, `out_shardings=`).
+_SHARDING_KEYWORDS = jaxapi.PREFILTER_SHARDING_KEYWORDS
+# A keyword argument, `name =` (not `==`), comments and continuations allowed around the name.
+_KEYWORD = re.compile(rf"{GAP}(?P<name>{NAME}){GAP}=(?!=)")
+# At an argument list's start: a `**kw` (which `_argument_at` counts as a keyword argument).
+_FIRST_STARS = re.compile(rf"{GAP}\*\*")
+# A sharding argument the analysis may read: a (dotted) name, then the argument's end or a call's `(`.
+_NAMED_OR_CALLED = re.compile(rf"{GAP}{DOTTED_PREFIX}{NAME}{GAP}(?P<call>\()?")
+_BRACKETED = re.compile(rf"{GAP}\(")
+_END = re.compile(rf"{GAP}$")
+
+
+def _may_name_a_sharding(text: str) -> bool:
+    """Whether an argument's text may be a name, a call or a bracketed expression (the sharding the analysis
+    resolves through names: `values.Evaluator.resolve_name`), rather than some other expression."""
+    if _BRACKETED.match(text):
+        return True
+    named = _NAMED_OR_CALLED.match(text)
+    if named is None:
+        return False
+    if named.group("call") is None:
+        return _END.match(text, named.end()) is not None
+    after = end_of_arguments(text, named.end())
+    return after is None or _END.match(text, after) is not None
+
+
+def _top_level_arguments(source: str, start: int) -> list[tuple[int, int]] | None:
+    """(start, end) of each top-level argument of the argument list opening at `start` (a trailing comma's
+    empty one left out), or None when its end cannot be found."""
+    found, begin, depth = [], start, 1
+    for token in _TOKEN.finditer(source, start):
+        kind = token.lastgroup
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+            if depth == 0:
+                if not _NO_ARGUMENT.match(source, begin):
+                    found.append((begin, token.start()))
+                return found
+        elif kind == "comma" and depth == 1:
+            found.append((begin, token.start()))
+            begin = token.end()
+    return None
 
 
 def _argument_at(source: str, i: int) -> int | None:

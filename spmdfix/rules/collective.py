@@ -95,6 +95,18 @@ VALID = (
         jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
         """,
     ),
+    Valid(
+        "SPMD004",  # an operand only an inner vmap maps, check_vma=False: runs and matches (measured)
+        """
+        def block(x, w):
+            return jax.shard_map(
+                lambda a, b: a * jax.lax.psum(b, 'x'), mesh=mesh, in_specs=(P('y'), P()), out_specs=P('y'), check_vma=False
+            )(x, w)
+        def apply(x, w):
+            return jax.vmap(block, in_axes=(0, 0))(x, w)
+        jax.vmap(apply, in_axes=(0, None), spmd_axis_name='x')
+        """,
+    ),
 )
 
 INVALID = (
@@ -127,5 +139,18 @@ INVALID = (
         jax.vmap(f, spmd_axis_name='b')
         """,
         at="'b'",
+    ),
+    Invalid(
+        "SPMD004",  # an operand only an inner vmap maps, check_vma=True (the default): the pvary error (measured)
+        """
+        def block(x, w):
+            return jax.shard_map(
+                lambda a, b: a * jax.lax.psum(b, 'x'), mesh=mesh, in_specs=(P('y'), P()), out_specs=P('y')
+            )(x, w)
+        def apply(x, w):
+            return jax.vmap(block, in_axes=(0, 0))(x, w)
+        jax.vmap(apply, in_axes=(0, None), spmd_axis_name='x')
+        """,
+        at="'x'",
     ),
 )
