@@ -335,6 +335,10 @@ class ReachedFacts:
     # Those of `vmaps` that are a `jax.lax.map` with a `batch_size` (a vmap over chunks): under check_vma=True
     # JAX raises `... was given out_specs which require replication` there, not the pvary error (SPMD007).
     batched_maps: tuple[Span, ...] = ()
+    # captures left out of `captures` whose inputs' placement is not known (kind CAPTURE_INPUT): a staged
+    # capture on an Explicit mesh fails or runs by that placement, an SPMD910 record for an spmd vmap
+    # (analysis.capture.CaptureAnalysis.capture_facts, unread_matters.records)
+    unread_captures: tuple[UnreadValue, ...] = ()
 
     @property
     def staged_eagerly(self) -> bool:
