@@ -132,6 +132,8 @@ class CaptureAnalysis:
                 off_spmd = off_spmd or values.off_spmd
                 exprs = [*call.args[1:], *(k.value for k in call.keywords)]
                 found += self._bound_uses(body, None, exprs, where, values.names, {c.name for c in found})
+        if off_spmd and calls is not None:
+            found += self._unmapped_uses(fun, reached, body, home, calls, mesh, {c.name for c in found})
         if not found:
             return (), ()
         found = tuple(sorted(found, key=lambda c: c.use.start))
@@ -144,6 +146,33 @@ class CaptureAnalysis:
                 unread = tuple(self._unread_input(c, home, hops) for c in found if c.params is None)
             found = tuple(replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh))
         return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found), unread
+
+    def _unmapped_uses(
+        self, fun, reached: ReachedSite, body: ast.AST, home: ast.AST | None, calls: VmapCalls,
+        mesh: MeshInfo | None, seen: set[str],
+    ) -> tuple[Capture, ...]:
+        """Values of `home` the body closes over that come (back through plain positional calls:
+        `BatchedValues.sources_through`) from an argument the vmap does not map (`in_axes=None`) and that a
+        call commits to the shard_map's `mesh` (`VmapCall.unmapped_mesh`, any spec), for a way staged on a
+        mesh of Explicit axes with the batch not proven placed on the spmd axes (`capture_facts`). Measured
+        on jax 0.10.2, JAX refuses such a closure, `Closing over inputs to shard_map where the input is
+        sharded on Explicit axes`, through `@jax.jit`, `jax.jit(shard_map(...))`, `jax.checkpoint` and
+        `jax.lax.map`, eager and under jit, check_vma True and False, the value itself or a scalar reduced
+        from it (`w.sum()`); from an unplaced argument it runs and matches
+        (safety/measurements/capture_staged_explicit_unbatched_arg.py). Names in `seen` are left out."""
+        hops = self.batched.plain_hops(fun, home, reached)
+        scope = self.ix.own_scope(home) if home is not None else None
+        if hops is None or scope is None or mesh is None:
+            return ()
+        out = []
+        for capture in self._free_uses(body, home, set(scope.bindings) - seen):
+            params = self.batched.sources_through(hops, home, capture.name)
+            committed = params is not None and any(
+                i < len(call.unmapped_mesh) and call.unmapped_mesh[i] == mesh.span for call in calls.calls for i in params
+            )
+            if committed:
+                out.append(replace(capture, params=params, off_spmd=True, unmapped=True))
+        return tuple(out)
 
     def _unread_input(self, capture: Capture, home: ast.AST | None, hops) -> UnreadValue:
         """The SPMD910 record of a staged capture on an Explicit mesh whose inputs are not traced back to the
@@ -405,6 +434,8 @@ def _committed_off_spmd(capture: Capture, calls: VmapCalls | None, mesh: MeshInf
     unplaced inputs runs (safety/measurements/capture_staged_explicit_placement.py)."""
     if mesh is None or calls is None or capture.params is None:
         return False
+    if capture.unmapped:
+        return True  # `_unmapped_uses` kept it for the same reason, on an unmapped argument
     return any(
         i < len(call.unbatched_mesh) and call.unbatched_mesh[i] == mesh.span
         for call in calls.calls for i in capture.params
