@@ -233,6 +233,34 @@ class BatchedValues:
             return None
         return tuple(i - start_bound for i in indices if i >= start_bound) or None
 
+    def untraced_step(self, hops, home: ast.AST, name: str) -> tuple[str, ast.AST | None]:
+        """Where `sources_through` stops for local `name` of `home` (it returned None), in words, with the
+        name node-free: (why, call) where call is the call of the way it stopped at (None when it stopped at
+        `name` itself, in `home`). Mirrors `sources_through` step by step."""
+        if hops is None:
+            return "the way from the vmapped function to it is not a chain of plain calls of project functions", None
+        start_bound, steps = hops
+        indices = self._param_sources(home, name)
+        if indices is None:
+            return f"`{name}` is not computed from the parameters of the function defining the shard_map body", None
+        for caller, call, callee, bound in reversed(steps):
+            if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+                return "a call on the way passes its arguments by keyword or `*`", call
+            for i in (i - bound for i in indices if i >= bound):
+                if i >= len(call.args):
+                    return "a call on the way leaves the parameter to its default", call
+            found: set[int] = set()
+            for i in (i - bound for i in indices if i >= bound):
+                for n in (n.id for n in ast.walk(call.args[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+                    sources = self._param_sources(caller, n)
+                    if sources is None:
+                        return f"the call on the way passes `{n}`, not computed from its caller's parameters", call
+                    found |= set(sources)
+            if not found:
+                return "a call on the way passes a value not computed from its caller's parameters", call
+            indices = tuple(sorted(found))
+        return "it comes only from a bound `self`, not from a value of the vmap's call", None
+
     def _param_sources(self, func: ast.AST, name: str) -> tuple[int, ...] | None:
         """The positional parameters of `func` that local `name` is (or is assigned from, to a fixed point),
         by index; None when `name` is bound otherwise (a loop target, an import, a nested def)."""

@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.batched import BatchedValues
-from spmdfix.analysis.facts import Capture  # (defined with the other facts; imported from here too)
+from spmdfix.analysis.facts import Capture, UnreadValue  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import ARRAY_VALUE, Follow
-from spmdfix.analysis.kinds import AxisType, CaptureKind
+from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.static import in_static_context
+from spmdfix.analysis.uses import short
 from spmdfix.model import Span
 
 if TYPE_CHECKING:
@@ -70,6 +71,14 @@ class CaptureAnalysis:
         vmap: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (), mesh: MeshInfo | None = None,
         placed: bool = False, calls: VmapCalls | None = None,
     ) -> tuple[Capture, ...]:
+        """The captures of `capture_facts`, without its unread inputs."""
+        return self.capture_facts(fun, in_axes, reached, body, vmap, wrappers, mesh, placed, calls)[0]
+
+    def capture_facts(
+        self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None,
+        vmap: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (), mesh: MeshInfo | None = None,
+        placed: bool = False, calls: VmapCalls | None = None,
+    ) -> tuple[tuple[Capture, ...], tuple[UnreadValue, ...]]:
         """Batched values `body` closes over, when the vmapped function `fun` reaches it via `reached`; `vmap`
         is the vmap call or decorator (a jit decorator of `fun` stacked above it is outside the vmap). A value
         bound to the body by a parameter default (`lambda b, s=s: b * s`) or by `functools.partial` among
@@ -91,13 +100,19 @@ class CaptureAnalysis:
         and `jax.lax.map` alike; from unplaced inputs it runs (measured on jax 0.10.2:
         safety/measurements/capture_staged_explicit_placement.py; fuzz seed 70430). Such a capture is kept
         with `off_spmd` set; one whose inputs are not known is left out, as before. A mesh of mixed or unknown
-        axis types keeps every capture."""
+        axis types keeps every capture.
+
+        Returns (captures, unread): unread holds, for a capture left out there because its inputs are not
+        traced back to the vmap's arguments (`Capture.params` None: a call spmdfix does not evaluate, a
+        parameter no followed call passes, an attribute), an `UnreadValue` of kind CAPTURE_INPUT at its use:
+        whether JAX refuses it depends on a placement spmdfix does not read (issue 22: an SPMD910 record, not
+        silence). Only with the vmap's `calls` given (an spmd vmap: SPMD003 is its rule)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return ()
+            return (), ()
         off_spmd = False
         if self.jit_wrapped(reached.site.node, body) and not _explicit_placed(mesh, placed):
             if not _explicit(mesh):
-                return ()
+                return (), ()
             off_spmd = True
         home = self.ix.enclosing_function(body)
         batched = self._batched(fun, in_axes, reached, home, vmap, mesh, placed)
@@ -117,15 +132,66 @@ class CaptureAnalysis:
                 off_spmd = off_spmd or values.off_spmd
                 exprs = [*call.args[1:], *(k.value for k in call.keywords)]
                 found += self._bound_uses(body, None, exprs, where, values.names, {c.name for c in found})
+        if off_spmd and calls is not None:
+            found += self._unmapped_uses(fun, reached, body, home, calls, mesh, {c.name for c in found})
         if not found:
-            return ()
+            return (), ()
         found = tuple(sorted(found, key=lambda c: c.use.start))
         hops = self.batched.plain_hops(fun, home, reached)
         if hops is not None:
             found = tuple(replace(c, params=self.batched.sources_through(hops, home, c.name)) for c in found)
+        unread: tuple[UnreadValue, ...] = ()
         if off_spmd:
+            if calls is not None:
+                unread = tuple(self._unread_input(c, home, hops) for c in found if c.params is None)
             found = tuple(replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh))
-        return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found)
+        return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found), unread
+
+    def _unmapped_uses(
+        self, fun, reached: ReachedSite, body: ast.AST, home: ast.AST | None, calls: VmapCalls,
+        mesh: MeshInfo | None, seen: set[str],
+    ) -> tuple[Capture, ...]:
+        """Values of `home` the body closes over that come (back through plain positional calls:
+        `BatchedValues.sources_through`) from an argument the vmap does not map (`in_axes=None`) and that a
+        call commits to the shard_map's `mesh` (`VmapCall.unmapped_mesh`, any spec), for a way staged on a
+        mesh of Explicit axes with the batch not proven placed on the spmd axes (`capture_facts`). Measured
+        on jax 0.10.2, JAX refuses such a closure, `Closing over inputs to shard_map where the input is
+        sharded on Explicit axes`, through `@jax.jit`, `jax.jit(shard_map(...))`, `jax.checkpoint` and
+        `jax.lax.map`, eager and under jit, check_vma True and False, the value itself or a scalar reduced
+        from it (`w.sum()`); from an unplaced argument it runs and matches
+        (safety/measurements/capture_staged_explicit_unbatched_arg.py). Names in `seen` are left out."""
+        hops = self.batched.plain_hops(fun, home, reached)
+        scope = self.ix.own_scope(home) if home is not None else None
+        if hops is None or scope is None or mesh is None:
+            return ()
+        out = []
+        for capture in self._free_uses(body, home, set(scope.bindings) - seen):
+            params = self.batched.sources_through(hops, home, capture.name)
+            committed = params is not None and any(
+                i < len(call.unmapped_mesh) and call.unmapped_mesh[i] == mesh.span for call in calls.calls for i in params
+            )
+            if committed:
+                out.append(replace(capture, params=params, off_spmd=True, unmapped=True))
+        return tuple(out)
+
+    def _unread_input(self, capture: Capture, home: ast.AST | None, hops) -> UnreadValue:
+        """The SPMD910 record of a staged capture on an Explicit mesh whose inputs are not traced back to the
+        vmap's arguments (`capture_facts`): it names the capture, and where and why the trace from the
+        vmapped function's parameters stopped (`BatchedValues.untraced_step`, with the line of the call it
+        stopped at)."""
+        if home is None:
+            why = "the function defining the shard_map body is not known"
+        else:
+            why, call = self.batched.untraced_step(hops, home, capture.name)
+            if call is not None:
+                why += f" (`{short(call.func)}(...)`, line {call.lineno})"
+        what = (
+            f"the placement of the input of `{capture.name}`, which the shard_map body closes over through a "
+            f"staging function on an Explicit mesh, is not known: it is not traced back to the vmap's arguments, "
+            f"{why}; JAX refuses the capture (`Closing over inputs to shard_map`) when that input is committed to "
+            "the mesh off the spmd axes, and runs it when it is not placed"
+        )
+        return UnreadValue(UnreadKind.CAPTURE_INPUT, capture.use, what)
 
     def _batched(
         self, fun, in_axes, reached: ReachedSite, home, vmap, mesh: MeshInfo | None, placed: bool
@@ -368,6 +434,8 @@ def _committed_off_spmd(capture: Capture, calls: VmapCalls | None, mesh: MeshInf
     unplaced inputs runs (safety/measurements/capture_staged_explicit_placement.py)."""
     if mesh is None or calls is None or capture.params is None:
         return False
+    if capture.unmapped:
+        return True  # `_unmapped_uses` kept it for the same reason, on an unmapped argument
     return any(
         i < len(call.unbatched_mesh) and call.unbatched_mesh[i] == mesh.span
         for call in calls.calls for i in capture.params

@@ -192,6 +192,10 @@ class Capture:
     # batch dimension, where JAX refuses it: `NotImplementedError: Closing over inputs to shard_map where the
     # input is sharded on Explicit axes` (analysis.capture.CaptureAnalysis.captures)
     off_spmd: bool = False
+    # with off_spmd: the value comes from an argument the vmap does not map (`in_axes=None`) that a call
+    # commits to the shard_map's Explicit mesh (any spec): JAX refuses it the same way, the value being
+    # unbatched (safety/measurements/capture_staged_explicit_unbatched_arg.py)
+    unmapped: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -252,6 +256,9 @@ class VmapCall:
     # mapped dimension (`P(None, ...)`, `P()`); None for any other argument (unplaced, placed on axes there,
     # not mapped, or not known)
     unbatched_mesh: tuple[Span | None, ...] = ()
+    # per positional argument the vmap does not map (`in_axes` None there), the span of the resolved mesh its
+    # placement commits it to, whatever the spec (`P()`, `P('y')`, ...); None for any other argument
+    unmapped_mesh: tuple[Span | None, ...] = ()
     # (span, what) of a mapped argument placed by `jax.device_put` whose sharding or spec cannot be read (its
     # batch placement is then UNKNOWN): an SPMD910 record where the placement decides a finding
     # (`unread_matters`)
@@ -335,6 +342,10 @@ class ReachedFacts:
     # Those of `vmaps` that are a `jax.lax.map` with a `batch_size` (a vmap over chunks): under check_vma=True
     # JAX raises `... was given out_specs which require replication` there, not the pvary error (SPMD007).
     batched_maps: tuple[Span, ...] = ()
+    # captures left out of `captures` whose inputs' placement is not known (kind CAPTURE_INPUT): a staged
+    # capture on an Explicit mesh fails or runs by that placement, an SPMD910 record for an spmd vmap
+    # (analysis.capture.CaptureAnalysis.capture_facts, unread_matters.records)
+    unread_captures: tuple[UnreadValue, ...] = ()
 
     @property
     def staged_eagerly(self) -> bool:

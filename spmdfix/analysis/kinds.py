@@ -27,6 +27,9 @@ class UnreadKind(enum.Enum):
     AXIS_NAMES = enum.auto()
     CHECK_VMA = enum.auto()
     COLLECTIVE = enum.auto()
+    # the input of a value a shard_map body closes over through a staging function on an Explicit mesh, not
+    # traced back to the vmap's arguments: its placement decides SPMD003 (analysis.capture.capture_facts)
+    CAPTURE_INPUT = enum.auto()
 
 
 class CaptureKind(enum.Enum):

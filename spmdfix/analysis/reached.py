@@ -78,7 +78,7 @@ class ReachedAnalysis:
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
         placed = spmd and batch_placed_on(calls, stripped, sm.mesh)
         # a plain vmap's calls are not passed: SPMD003 is the spmd vmap's, and its off-spmd captures need them
-        captures = self.capture.captures(
+        captures, unread_captures = self.capture.capture_facts(
             vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed, calls if spmd else None
         )
         if spmd and sm.check_vma is not False and _all_replicated(sm):
@@ -122,6 +122,7 @@ class ReachedAnalysis:
             inner_mapped=mapped,
             inner_vmap=self.vmap_span(reached.vmaps[0]) if mapped else None,
             batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),
+            unread_captures=unread_captures,
         )
 
     def _is_batched_map(self, node: ast.AST) -> bool:

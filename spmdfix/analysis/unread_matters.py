@@ -13,6 +13,9 @@ findings as they are is not needed there and gives no record. Per kind (docs/rul
 - `check_vma`: SPMD007 (an inner vmap on the way or in a body that is not unary-only), SPMD003 (a capture),
   SPMD004 (a collective over the spmd axis, exempt over size-1 axes under `check_vma=False`), SPMD008 and
   SPMD006 (`check_vma=False` reached eagerly by a batch placed on Explicit axes).
+- the input of a capture reached through a staging function on an Explicit mesh, not traced back to the
+  vmap's arguments: SPMD003 (JAX refuses it when the input is committed to the mesh off the spmd axes), for a
+  vmap with `spmd_axis_name`.
 - the mesh: its axis types and sizes decide SPMD003's, SPMD007's and SPMD008's Explicit-placement cases (a
   call of the vmap places its batch on mesh axes) and SPMD006's inner-vmap case (a call places the dimension
   after the batch), and the size-1 exemptions of SPMD003/SPMD004 when `check_vma` is not known to be on.
@@ -33,7 +36,8 @@ if TYPE_CHECKING:
 
 
 def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
-    """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding, of the
+    """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding, of each
+    staged capture whose input's placement is not known (`ReachedFacts.unread_captures`), of the
     unread `axis_names` of a shard_map nested in its body where SPMD008 reads it
     (`hazards.nested_on_staged_context`), and of each call's unread placement where it could
     (`placement_matters`)."""
@@ -50,6 +54,8 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
         if nested_on_staged_context(vmap, r, inner)
         for u in inner.unread
     ]
+    # a staged capture on an Explicit mesh whose inputs are not traced: SPMD003 there needs their placement
+    out += [(u.span, u.what) for r in vmap.reached for u in r.unread_captures if vmap.kind is VmapKind.SPMD]
     calls = vmap.calls.calls if vmap.calls is not None else ()
     out += [c.unread_placement for c in calls if c.unread_placement is not None and placement_matters(vmap, c)]
     return out

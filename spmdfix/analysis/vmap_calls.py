@@ -127,12 +127,14 @@ class VmapCallAnalysis:
         axes = self._in_axes(in_axes, scope, len(call.args))
         batch, placements, on_axes, ranks, next_dim, off_batch = None, set(), set(), [], [], []
         unbatched_mesh: list[Span | None] = []
+        unmapped_mesh: list[Span | None] = []
         unread: list[tuple[Span, str]] = []
         if axes is not None and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
             for arg, axis in zip(call.args, axes):
                 next_dim.append(self._placed_names(arg, scope, 1) if axis == 0 else None)
                 off_batch.append(self._axes_off(arg, scope, axis) if axis is not None else None)
                 unbatched_mesh.append(self._unbatched_mesh(arg, scope, axis) if axis is not None else None)
+                unmapped_mesh.append(self._placed_mesh(arg, scope) if axis is None else None)
                 shape = self.shapes.shape(arg, scope)
                 # the mapped dimension is gone inside the vmapped function (a negative or out-of-range axis:
                 # not followed)
@@ -155,7 +157,7 @@ class VmapCallAnalysis:
         return VmapCall(
             self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks),
             tuple(next_dim), tuple(off_batch), unread_placement=unread[0] if unread else None,
-            unbatched_mesh=tuple(unbatched_mesh),
+            unbatched_mesh=tuple(unbatched_mesh), unmapped_mesh=tuple(unmapped_mesh),
         )
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
@@ -266,6 +268,15 @@ class VmapCallAnalysis:
                 unread.extend(tree.lost[:1])
             return None
         return tree.specs[0].entries
+
+    def _placed_mesh(self, arg: ast.AST, scope: Scope) -> Span | None:
+        """The span of the resolved mesh `arg`'s placement (`_sharding`) commits it to, whatever its spec; None
+        when it is not placed or the mesh is not known (`facts.VmapCall.unmapped_mesh`)."""
+        found = self._sharding(arg, scope)
+        if found is None or found[0] is None:
+            return None
+        mesh = resolve_mesh(self.ev, found[0], found[1])
+        return mesh.span if mesh is not None else None
 
     def _unbatched_mesh(self, arg: ast.AST, scope: Scope, axis: int) -> Span | None:
         """The span of the resolved mesh `arg`'s placement (`_sharding`) puts it on when its one spec is known

@@ -144,7 +144,14 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
         )
     findings = []
     for capture in captures:
-        if capture.off_spmd:
+        if capture.unmapped:
+            message = (
+                f"the shard_map body closes over `{capture.name}`, from an argument the vmap with `spmd_axis_name` "
+                "does not map (`in_axes=None`) that a call places on the Explicit mesh, reached through a staging "
+                "function while the batch is not placed on the spmd axes; JAX refuses it (`Closing over inputs to "
+                "shard_map where the input is sharded on Explicit axes`), whatever the specs and `check_vma`"
+            )
+        elif capture.off_spmd:
             message = (
                 f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches, "
                 "reached through a staging function while a call places its input on the Explicit mesh off the "
