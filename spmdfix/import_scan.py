@@ -57,7 +57,13 @@ def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
     """The import statements of a module's bytes (see the module doc), with its loads by name when it imports
     importlib or names `__import__` (`_loads_by_name`); () when it does not decode or parse."""
     found = _statements_of_bytes(raw)
-    if b"__import__" in raw or any(not imp.level and imp.module.split(".")[0] == "importlib" for imp in found):
+    tops = {imp.module.split(".")[0] for imp in found if not imp.level}
+    if (
+        b"__import__" in raw
+        or "importlib" in tops
+        or "runpy" in tops
+        or ("sys" in tops and b"modules" in raw)  # (`sys.modules[name]`: `analysis.dynamic_loads`)
+    ):
         return (*found, *_loads_by_name(raw))
     return found
 

@@ -96,6 +96,11 @@ def test_star_import_getattr_and_importlib_name_their_site(tmp_path: Path) -> No
         ("import builtins\n\n\ndef load(name):\n    return builtins.__import__(name)\n", "`builtins.__import__(name)` ("),
         ("import builtins\n\nLOAD = getattr(builtins, '__import__')\n", "`LOAD = getattr(builtins, '__import__')` ("),
         ("import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n", "`import importlib` ("),
+        # (sys.modules and runpy reach the mesh module's values by name: measured by hand, the mesh's
+        # devices.shape[0] read through sys.modules went from 4 to 1 after the add-axis fix)
+        ("import sys\n\nN = sys.modules['pkg.config'].MESH.devices.shape[0]\n", "sys.modules['pkg.config']"),
+        ("import sys\nimport pkg.config\n\nN = sys.modules['pkg.config'].MESH.devices.shape[0]\n", "sys.modules['pkg.config']"),
+        ("import runpy\n\nG = runpy.run_module('pkg.config')\n", "`runpy.run_module('pkg.config')` ("),
     ],
 )
 def test_a_module_loading_by_name_is_named_without_importing_the_mesh(tmp_path: Path, text: str, named: str) -> None:
@@ -106,6 +111,11 @@ def test_a_module_loading_by_name_is_named_without_importing_the_mesh(tmp_path: 
     assert fix.applicability is Applicability.UNSAFE
     assert named in fix.reason and "pkg/loader.py line" in fix.reason, fix.reason
     assert "other modules that may import" not in fix.reason
+
+
+def test_a_read_of_sys_other_than_sys_modules_is_no_use(tmp_path: Path) -> None:
+    fix = _add_axis(tmp_path, {"loader.py": "import sys\n\nsys.path.insert(0, 'src')\nARGS = sys.argv\n"})
+    assert fix.applicability is Applicability.SAFE, fix.reason
 
 
 def test_an_import_of_another_top_level_package_by_name_is_no_use(tmp_path: Path) -> None:

@@ -58,6 +58,12 @@ def _loads(text: str, package: str | None = "pkg"):
         ("x = eval(\"__import__('pkg.config')\")\n", [], ["eval(\"__import__('pkg.config')\")"]),
         ("m = __import__('pkg.config', level=1)\n", [], ["__import__"]),
         ("m = __import__(name)\n", [], ["__import__"]),
+        ("import sys\nN = sys.modules['pkg.config'].MESH\n", [], ["sys.modules"]),
+        ("import sys as s\nm = s.modules.get('pkg.config')\n", [], ["s.modules"]),
+        ("from sys import modules\nm = modules[__package__ + '.config']\n", [], ["modules"]),
+        ("import runpy\nG = runpy.run_module('pkg.config')\n", [], ["runpy.run_module"]),
+        ("from runpy import run_path\nG = run_path('src/pkg/config.py')\n", [], ["run_path"]),
+        ("import sys\nsys.path.insert(0, 'src')\nA = sys.argv\n", [], []),
     ],
 )
 def test_a_load_names_its_module_only_when_the_name_is_written(text: str, named: list, unresolved: list) -> None:
@@ -74,6 +80,9 @@ def test_the_scan_reads_a_load_of_a_literal_name_as_an_import_and_no_other_as_on
     assert DUNDER_IMPORT in imports_of_bytes(b"import importlib\n\n\ndef f(n):\n    return importlib.import_module(n)\n")
     assert DUNDER_IMPORT in imports_of_bytes(b"import importlib\n\nthis does not parse(\n")
     assert DUNDER_IMPORT not in imports_of_bytes(b"import importlib.metadata\n\nV = importlib.metadata.version('jax')\n")
+    assert DUNDER_IMPORT in imports_of_bytes(b"import sys\n\nN = sys.modules['pkg.config'].MESH\n")
+    assert DUNDER_IMPORT in imports_of_bytes(b"import runpy\n\nG = runpy.run_module('pkg.config')\n")
+    assert DUNDER_IMPORT not in imports_of_bytes(b"import sys\n\nsys.path.insert(0, 'src')\n")
 
 
 def test_resolve_name_is_pythons() -> None:

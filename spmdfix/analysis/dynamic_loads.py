@@ -19,7 +19,9 @@ Every other read of importlib (any alias) or of `__import__` is an unresolved si
 a name that is not a literal (a variable, an f-string, a concatenation), `importlib.util`'s loaders
 (`spec_from_file_location`, `module_from_spec`), importlib or `import_module` itself passed on or stored, a
 string equal to `'__import__'` (`getattr(builtins, '__import__')`) and any other string holding `__import__`
-but a bare docstring (`eval("__import__('m')")`). Not loads at all: `importlib.metadata` and
+but a bare docstring (`eval("__import__('m')")`). So is every read of `sys.modules` (`sys.modules['pkg.config']`
+returns a loaded module object, by a name the scan does not judge) and of `runpy` (`runpy.run_module('pkg.config')`
+executes the module again and returns its globals): both reach a module's values without an import. Not loads at all: `importlib.metadata` and
 `importlib.resources` (they read package data), and `importlib.util.find_spec(...)` used only as a condition
 (`find_spec('torch') is None`: it returns a spec, never a module object).
 
@@ -37,6 +39,9 @@ _IMPORT_MODULE = "importlib.import_module"
 _FIND_SPEC = "importlib.util.find_spec"
 _DUNDER = "__import__"
 _DUNDER_PARAMS = ("name", "globals", "locals", "fromlist", "level")
+# Other ways to reach a module's values by name without an import (module doc): any read is an unresolved site.
+_SYS_MODULES = "sys.modules"
+_RUNPY = "runpy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +73,7 @@ class DynamicLoads:
 
 def may_load_by_name(text: str) -> bool:
     """Whether a module's source text may hold a dynamic load at all (the cheap test before a parse)."""
-    return "importlib" in text or _DUNDER in text
+    return "importlib" in text or _DUNDER in text or "modules" in text or _RUNPY in text
 
 
 def dynamic_loads(tree: ast.Module, package: str | None) -> DynamicLoads:
@@ -79,9 +84,12 @@ def dynamic_loads(tree: ast.Module, package: str | None) -> DynamicLoads:
     parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     aliases = _importlib_aliases(tree, out)
     constants = _module_constants(tree)
+    others = _other_loader_aliases(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in aliases:
             _importlib_read(node, aliases[node.id], parents, constants, package, out)
+        elif isinstance(node, ast.Name) and node.id in others and isinstance(node.ctx, ast.Load):
+            _other_loader_read(node, others[node.id], parents, out)
         elif (isinstance(node, ast.Name) and node.id == _DUNDER) or (
             isinstance(node, ast.Attribute) and node.attr == _DUNDER
         ):
@@ -131,6 +139,36 @@ def _importlib_aliases(tree: ast.Module, out: DynamicLoads) -> dict[str, str]:
                 else:
                     aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     return aliases
+
+
+def _other_loader_aliases(tree: ast.Module) -> dict[str, str]:
+    """The names bound to `sys`, `sys.modules` or `runpy` (or a part of runpy) anywhere in `tree` -> what they
+    are (`import sys as s` -> 's': 'sys'; `from sys import modules` -> 'modules': 'sys.modules')."""
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in ("sys", _RUNPY) or alias.name.startswith(_RUNPY + "."):
+                    aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module in ("sys", _RUNPY):
+            for alias in node.names:
+                if alias.name == "*":  # (the names it binds, read by their own names)
+                    aliases.update({"modules": _SYS_MODULES} if node.module == "sys" else {"run_module": _RUNPY, "run_path": _RUNPY})
+                elif node.module == _RUNPY or alias.name == "modules":
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return aliases
+
+
+def _other_loader_read(node: ast.Name, what: str, parents: dict, out: DynamicLoads) -> None:
+    """One read of a name bound to `sys` or runpy: an unresolved site when it reads `sys.modules` or runpy
+    (`sys.argv`, `sys.path` are not loads)."""
+    top: ast.expr = node
+    while isinstance(up := parents.get(id(top)), ast.Attribute) and up.value is top:
+        what, top = f"{what}.{up.attr}", up
+        if what == _SYS_MODULES:
+            break
+    if what == _SYS_MODULES or what.startswith(_SYS_MODULES + ".") or what.split(".")[0] == _RUNPY:
+        out.unresolved.append(top)
 
 
 def _module_constants(tree: ast.Module) -> dict[str, str]:
