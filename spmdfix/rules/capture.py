@@ -180,7 +180,8 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
 def _runs_on_mesh_of_spmd_axes(vmap: VmapFacts, reached: ReachedFacts) -> bool:
     """The shard_map's mesh has no axis but the spmd axes, all Explicit, every call of the vmap places the batch
     on them (`batch_on_explicit_spmd_axes`), and the shard_map is traced under jit: a jit on the way, a
-    `jax.jit(shard_map(...))`, or every call of the vmap under jit. Then the body makes no mesh axis manual
+    `jax.jit(shard_map(...))`, a staging loop on the way (`ReachedFacts.staged`), or every call of the vmap
+    under jit. Then the body makes no mesh axis manual
     beside the batch's, and what it closes over (a batched value, a value computed from the batch, an
     unbatched array) runs and matches, check_vma True and False (measured on jax 0.10.2:
     safety/measurements/capture_mesh_of_spmd_axes.py, meshes `(2,)` and `(8,)` over `'x'` and `(2, 4)` under
@@ -194,7 +195,9 @@ def _runs_on_mesh_of_spmd_axes(vmap: VmapFacts, reached: ReachedFacts) -> bool:
     if not set(mesh.axis_names) <= set(vmap.spmd.names):
         return False
     calls = vmap.calls.calls if vmap.calls is not None else ()
-    return reached.under_jit or reached.jit_wrapped or all(c.under_jit for c in calls)
+    # (a staging loop on the way, `jax.lax.map` or `lax.scan`, traces it as a jit does: measured in
+    # safety/measurements/capture_mesh_of_spmd_axes_staged.py, fuzz seed 100917)
+    return reached.under_jit or reached.jit_wrapped or reached.staged or all(c.under_jit for c in calls)
 
 
 def _placed_on_batch_only(capture, vmap: VmapFacts) -> bool:
