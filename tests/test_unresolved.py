@@ -392,3 +392,63 @@ def test_each_record_names_its_vmaps_kind_in_every_format_and_the_summary(tmp_pa
     ] + [("the analysis of a plain vmap", "the plain vmap without `spmd_axis_name`")] * 3
     only_plain = _project(tmp_path / "plain", KINDS.replace('spmd_axis_name="data"', "in_axes=0"))
     assert "2 plain vmaps could not be followed to the end" in _check(str(only_plain)).stderr
+
+
+KWARGS_SPELLINGS = {
+    # (found silent by a new user's trial: the vmap was taken for a plain one)
+    "forwarded two levels": """\
+        def batched(fn, **kw):
+            return jax.vmap(fn, **kw)
+        def outer(fn, **opts):
+            return batched(fn, **opts)
+        def run(xs):
+            return outer(block, spmd_axis_name='data')(xs)
+        """,
+    "setdefault on the **kwargs parameter": """\
+        def batched(fn, axis, **kw):
+            kw.setdefault("spmd_axis_name", axis)
+            return jax.vmap(fn, **kw)
+        def run(xs):
+            return batched(block, 'data')(xs)
+        """,
+    "update of a dict display": """\
+        def run(xs, opts):
+            kw = {}
+            kw.update(opts)
+            return jax.vmap(block, **kw)(xs)
+        """,
+}
+KWARGS_HEADER = """\
+import jax
+from jax.sharding import PartitionSpec as P
+mesh = jax.make_mesh((2, 4), ('data', 'model'))
+def block(x):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('data'), out_specs=P('data'))(x)
+"""
+
+
+@pytest.mark.parametrize("form", sorted(KWARGS_SPELLINGS))
+def test_a_kwargs_dict_that_may_carry_the_spmd_axis_is_a_lost_place(tmp_path: Path, form: str) -> None:
+    text = KWARGS_HEADER + textwrap.dedent(KWARGS_SPELLINGS[form])
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    result = api.analyse_source(text, path=path, index=api.new_project_index(tmp_path))
+    assert [u.what.split(" is not known")[0] for u in result.unfollowed] == [
+        "the value of `spmd_axis_name` (`kw`)"
+    ]
+
+
+def test_a_kwargs_dict_given_other_keys_only_is_no_lost_place(tmp_path: Path) -> None:
+    text = KWARGS_HEADER + textwrap.dedent(
+        """\
+        def batched(fn, **kw):
+            kw.setdefault("in_axes", 0)
+            kw["out_axes"] = 0
+            return jax.vmap(fn, **kw)
+        def run(xs):
+            return batched(block)(xs)
+        """
+    )
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    assert not api.analyse_source(text, path=path, index=api.new_project_index(tmp_path)).unfollowed

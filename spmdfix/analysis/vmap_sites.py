@@ -111,6 +111,8 @@ def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str)
                 stored = _stored_item(model, kw.value, scope, keyword, call)
                 if stored is not None:
                     return stored
+                if _may_insert(model, kw.value.id, scope.node, keyword):
+                    return kw.value  # (put in by a method call or a computed key: not read, SPMD910)
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
             for item in value.keywords:
                 if item.arg == keyword:
@@ -138,7 +140,11 @@ def _kwargs_parameter(model: ModuleModel, expr: ast.AST, scope: Scope, keyword: 
     calls = [c for c in ix.calls if isinstance(c.func, ast.Name) and c.func.id == func.name]
     passing = [c for c in calls if any(k.arg == keyword for k in c.keywords)]
     if not passing:
-        return None
+        # A call passing a `**dict` on, or the function putting the keyword in itself (`kw.setdefault(...)`,
+        # `kw.update(...)`, `kw[key] = ...`), may give the vmap an spmd axis whose value is not read here: the
+        # parameter stands for it (SPMD910), never silence (issue 22; found by a new user's trial).
+        forwarded = any(k.arg is None for c in calls for k in c.keywords)
+        return expr if forwarded or _may_insert(model, expr.id, func, keyword) else None
     if len(calls) != 1 or ix.word_count(func.name) != 2 or any(k.arg is None for k in calls[0].keywords):
         # Called with `keyword=` but also elsewhere (or passed on): which value the vmap gets is not known. The
         # parameter stands for it, which the evaluator cannot read: reported as not followed (SPMD910).
@@ -146,6 +152,33 @@ def _kwargs_parameter(model: ModuleModel, expr: ast.AST, scope: Scope, keyword: 
     value = next(k.value for k in calls[0].keywords if k.arg == keyword)
     # Evaluated at the vmap site's scope: only what reads alike from both (`_reads_alike`).
     return value if _reads_alike(model, value, ix.scope_at(calls[0]), scope) else expr  # else SPMD910
+
+
+_INSERTING_METHODS = frozenset({"setdefault", "update", "__setitem__", "__ior__"})
+
+
+def _may_insert(model: ModuleModel, name: str, owner: ast.AST, keyword: str) -> bool:
+    """Whether the body of `owner` may put `keyword` into the dict the plain name `name` holds: a method call
+    that inserts (`name.setdefault(...)`, `name.update(...)`) whose key is `keyword` or not a literal, a
+    store `name[key] = ...` whose key is `keyword` or not a literal, or `name |= ...`."""
+    ix = model.ix
+    for node in ast.walk(owner):
+        if not (isinstance(node, ast.Name) and node.id == name):
+            continue
+        up = ix.parent.get(id(node))
+        if isinstance(up, ast.AugAssign) and up.target is node:
+            return True
+        if isinstance(up, ast.Attribute) and up.value is node and up.attr in _INSERTING_METHODS:
+            call = ix.parent.get(id(up))
+            if isinstance(call, ast.Call) and call.func is up:
+                key = call.args[0] if call.args and up.attr != "update" else None
+                if not (isinstance(key, ast.Constant) and key.value != keyword):
+                    return True
+        if isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Store):
+            key = up.slice
+            if not (isinstance(key, ast.Constant) and key.value != keyword):
+                return True
+    return False
 
 
 def _reads_alike(model: ModuleModel, value: ast.AST, there: Scope, here: Scope) -> bool:
