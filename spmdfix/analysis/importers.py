@@ -25,7 +25,6 @@ Code outside the project (installed consumers) is out of scope (docs/safety.md).
 from __future__ import annotations
 
 import ast
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -161,25 +160,20 @@ def _importers(index: ProjectIndex, path: str, module: str) -> dict[str, frozens
     return out
 
 
-# Per index, per package path: (the importers mapping it was filtered from, its importers taking the package
-# as a module object, a star import or a load by name, with those names only).
-_OBJECT_IMPORTERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def _object_importers(
     index: ProjectIndex, package: str, above: Mapping[str, frozenset[str]]
 ) -> dict[str, frozenset[str]]:
-    """The entries of `above` (who imports the package at `package`) that import it as a module object, by a
-    star import or by name, each with those names only: filtered once per index and package. A package's
-    `__init__` is imported by nearly every module of a project (`from pkg import ...`), and the judgement of a
-    mesh's fix asks this for each of the hundreds of modules importing the mesh (a typed edit of the
-    1,000-module benchmark project spent 3.7 s here, filtering ~1,000 entries ~12,000 times)."""
-    memo = _OBJECT_IMPORTERS.setdefault(index, {})
-    kept = memo.get(package)
-    if kept is None or kept[0] is not above:
-        filtered = {i: n & _OBJECT_NAMES for i, n in above.items() if n & _OBJECT_NAMES}
-        kept = memo[package] = (above, filtered)
-    return kept[1]
+    """The entries of `above` (who imports the package at `package`, `index.importers_of`) that import it as a
+    module object, by a star import or by name, each with those names only: filtered once per index and
+    package (`ProjectIndex.derived`). A package's `__init__` is imported by nearly every module of a project
+    (`from pkg import ...`), and the judgement of a mesh's fix asks this for each of the hundreds of modules
+    importing the mesh (a typed edit of the 1,000-module benchmark project spent 3.7 s here, filtering ~1,000
+    entries ~12,000 times)."""
+    key = ("importers.object_importers", package)
+    kept = index.derived.get(key)
+    if kept is None:
+        kept = index.derived[key] = {i: n & _OBJECT_NAMES for i, n in above.items() if n & _OBJECT_NAMES}
+    return kept  # type: ignore[return-value]
 
 
 def _model(index: ProjectIndex, path: str) -> ModuleModel | None:

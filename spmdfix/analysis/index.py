@@ -137,6 +137,9 @@ class ProjectIndex:
         self._unloaded: set[str] = set()  # files `load` could not read, parse or (past max_modules) keep
         self._asked: dict[str, str] | None = None  # while recording: path -> `importers_digest` of the answer
         self._module_names: dict[str, tuple[str, str, bool]] = {}  # `module_name`
+        # What callers derive from this index's answers, under keys of their own (`importers._object_importers`);
+        # like the answers it is derived from (`importers_of`), it holds for the index's life.
+        self.derived: dict[tuple, object] = {}
         # `importers_of`: path -> (the answer, [its `importers_digest`] once a recording asked it)
         self._importers_of: dict[str, tuple[Mapping[str, frozenset[str]] | None, list[str]]] = {}
 
