@@ -183,6 +183,11 @@ class Capture:
     # kind BATCHED: the indices of the vmapped function's positional parameters its value comes from
     # (itself, or locals assigned from them, back through plain positional calls); None when not known.
     params: tuple[int, ...] | None = None
+    # kind BATCHED: as `params`, also back through an inner `jax.vmap(f, in_axes)` applied at once (an operand
+    # reaches `f` at its position, whole or sliced). Read only by SPMD003's exemption for a batch placed on
+    # Explicit spmd axes, measured through such an inner vmap, the operand mapped or not
+    # (safety/measurements/capture_explicit_placed_inner_vmap.py; fuzz seed 120152)
+    through_vmaps: tuple[int, ...] | None = None
     # kind BATCHED: the value is a full reduction to a per-example scalar (`m = x.mean() + 2.0`, bound once in
     # the function defining the body), so it is placed on no mesh axis beyond the batch whatever its inputs are
     scalar: bool = False

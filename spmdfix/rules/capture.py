@@ -207,11 +207,12 @@ def _placed_on_batch_only(capture, vmap: VmapFacts) -> bool:
     eager and under jit (safety/measurements/capture_reduced_placed_input.py; fuzz seeds 23243, 23306)."""
     if capture.scalar:
         return True
-    if capture.params is None or vmap.calls is None:
+    # (also back through an inner vmap's unmapped operand: measured to run the same,
+    # safety/measurements/capture_explicit_placed_inner_vmap.py; fuzz seed 120152)
+    params = capture.params if capture.params is not None else capture.through_vmaps
+    if params is None or vmap.calls is None:
         return False
-    return all(
-        i < len(call.off_batch) and call.off_batch[i] == () for call in vmap.calls.calls for i in capture.params
-    )
+    return all(i < len(call.off_batch) and call.off_batch[i] == () for call in vmap.calls.calls for i in params)
 
 
 def _placed_beyond_batch(captures, vmap: VmapFacts) -> tuple[str, ...]:
