@@ -325,6 +325,11 @@ CUMULATIVE_NAMES = frozenset(
     + [f"jax.lax.{n}" for n in ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp")]
 )
 
+# Slices with static bounds, measured to run under hazard H2's conditions like the unary primitives (jax 0.10.2,
+# safety/measurements/spmd007_lax_map_body_ops.py, fuzz seed 110652): `jax.lax.dynamic_slice_in_dim(v, 0, n,
+# axis=-1)` with an integer literal start (a traced start index is a second operand: not measured) and the
+# static size and axis, under an inner `jax.vmap` and under `jax.lax.map(..., batch_size=k)` alike.
+STATIC_SLICE_NAMES = frozenset({"jax.lax.dynamic_slice_in_dim"})
 
 # --- The forms the prefilter must keep, read from the tables above -----------------------------------------
 # `spmdfix.prefilter` decides from the raw text, before any parse, whether a module can hold a finding. Every

@@ -317,6 +317,32 @@ CASES = {
         """,
         [],
     ),
+    # lax.map(batch_size=k) fails for the bodies an inner vmap fails for; a static slice runs (fuzz seed 110652,
+    # safety/measurements/spmd007_lax_map_body_ops.py)
+    "lax_map_batch_size_over_a_static_slice_is_not_spmd007": (
+        """
+        def block(x):
+            n = x.shape[-1]
+            def body(b):
+                b = jax.lax.dynamic_slice_in_dim(b, 0, n, axis=-1)
+                return b[0:n] ** 2
+            return jax.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P())(x)
+        jax.vmap(lambda v: jax.lax.map(block, v, batch_size=2), spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "lax_map_batch_size_over_a_static_slice_then_binary_is_spmd007": (
+        """
+        def block(x):
+            n = x.shape[-1]
+            def body(b):
+                b = jax.lax.dynamic_slice_in_dim(b, 0, n, axis=-1)
+                return b * 2.0 + 1.0
+            return jax.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P())(x)
+        jax.vmap(lambda v: jax.lax.map(block, v, batch_size=2), spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.lax.map")],
+    ),
     "body_applying_an_inner_vmap_of_a_unary_lambda_is_not_spmd007": (  # fuzz seed 5842
         """
         def body(b):
