@@ -27,9 +27,9 @@ import _outcome  # noqa: F401 - sets 8 devices before jax is imported
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.sharding import Mesh, PartitionSpec as P
-
 from _outcome import header, show_group, value
+from jax.sharding import Mesh
+from jax.sharding import PartitionSpec as P
 
 X = (np.arange(8 * 4 * 8, dtype=np.float32).reshape(8, 4, 8) + 3.0) / 80.0
 W = np.linspace(0.5, 1.5, 8, dtype=np.float32)
@@ -68,7 +68,7 @@ def program(mesh_key, body, way, spmd, check_vma, jit):
     if way.startswith("map"):
         size = way.split()[1]
         size = None if size == "None" else int(size)
-        f = lambda v: jax.lax.map(g, v, batch_size=size)  # noqa: E731
+        f = lambda v: jax.lax.map(g, v, batch_size=size)
     elif way == "inner vmap":
         f = jax.vmap(g)
     else:
@@ -83,9 +83,9 @@ def main() -> None:
     for mesh_key, body, way in itertools.product(MESHES, BODIES, WAYS):
         if "psum" in body and "y" not in MESHES[mesh_key][1]:
             continue
-        ref = value(lambda: np.asarray(program(mesh_key, body, "map None", None, False, False)(X)))
+        ref = value(lambda m=mesh_key, b=body: np.asarray(program(m, b, "map None", None, False, False)(X)))
         runs = {f"cv={cv} {'jit' if jit else 'eager'}":
-                (lambda cv=cv, jit=jit: program(mesh_key, body, way, "x", cv, jit)(X))
+                (lambda cv=cv, jit=jit, m=mesh_key, b=body, w=way: program(m, b, w, "x", cv, jit)(X))
                 for cv, jit in itertools.product((True, False), (False, True))}
         show_group(f"{mesh_key:12} {body:20} {way:10}", runs, ref)
 
