@@ -927,3 +927,56 @@ def test_star_imports_of_the_golden_inputs_are_those_a_walk_finds() -> None:
         assert ModuleIndex(text, tree).star_imports() == walked, path
         checked += 1
     assert checked > 100
+
+
+_EAGER_EXPLICIT_COND = """
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'))
+K = 3
+FLAG = False
+TWICE = 1
+TWICE = 2
+
+
+def neg(v):
+    return -v
+
+
+def block(r):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P(), out_specs=P(), check_vma=False)(r)
+
+
+def apply(v, flag=True):
+    return {call}
+
+
+xs = jax.device_put(np.ones((4, 8), np.float32), NamedSharding(mesh, P('x', None)))
+jax.vmap(apply, spmd_axis_name='x')(xs)
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "reported"),
+    [
+        ("jax.lax.cond(K > 0, block, neg, v)", False),
+        ("jax.lax.cond(True, block, neg, v)", False),
+        ("jax.lax.cond(not FLAG and K >= 1, block, neg, v)", False),
+        ("jax.lax.switch(0, [block, neg], v)", False),
+        ("jax.lax.switch(-1, [neg, block], v)", False),
+        ("jax.lax.cond(v.sum() > 0, block, neg, v)", True),  # batched: fails as the direct call does
+        ("jax.lax.cond(flag, block, neg, v)", True),  # a parameter: may be passed a batched value
+        ("jax.lax.cond(TWICE > 0, block, neg, v)", True),  # bound twice: not read as one constant
+        ("jax.lax.cond(1.5 > 0, block, neg, v)", True),  # a float literal: not among the measured forms
+        ("jax.lax.cond(K > 0, lambda u: block(u) + block(u), neg, v) + block(v)", True),  # a direct way too
+        ("block(v)", True),
+    ],
+)
+def test_cond_on_a_constant_predicate_stages_the_eager_explicit_check_vma_false_case(call: str, reported: bool) -> None:
+    """SPMD008's eager `check_vma=False` case: a `lax.cond`/`lax.switch` whose predicate is a constant the
+    evaluator reads stages the shard_map, as `jax.lax.map` does (measured:
+    safety/measurements/spmd008_cond_unbatched_predicate.py); any other predicate keeps the finding."""
+    found = [f.code for f in check_source(_EAGER_EXPLICIT_COND.format(call=call))]
+    assert ("SPMD008" in found) is reported, found
