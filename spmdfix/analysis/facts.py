@@ -339,6 +339,10 @@ class ReachedFacts:
     # analysis.reach.ReachedSite.staged) lies between the vmap and the shard_map: for SPMD008's eager
     # `check_vma=False` case the shard_map is traced as under jit (`staged_eagerly`).
     staged: bool = False
+    # A `lax.cond`/`lax.switch` on a predicate the evaluator reads as a constant lies on the way
+    # (analysis.reach.ReachedSite.cond_staged): it stages the shard_map for SPMD008's eager `check_vma=False`
+    # case only (`rules.not_manual.eager_explicit_findings`), where it was measured.
+    cond_staged: bool = False
     # The first `jax.vmap` on the way, when it is applied in the vmapped function itself and maps along axis
     # 0 parameters of that function passed on as they are: their positions (the per-example dimension 0 it
     # maps is dimension 1 of the vmap's input), and its span [SPMD006, an inner vmap mapping away a placed axis].

@@ -169,6 +169,8 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
     A `jax.lax.map` (any `batch_size`), `lax.scan`, `fori_loop` or `while_loop` between them stages the
     shard_map as a jit does and it runs too; `jax.checkpoint` and an inner `jax.vmap` do not
     (safety/measurements/explicit_check_vma_false_staged.py; fuzz seed 90054): `ReachedFacts.staged_eagerly`.
+    So does a `lax.cond`/`lax.switch` on a constant predicate (`ReachedFacts.cond_staged`; measured:
+    safety/measurements/spmd008_cond_unbatched_predicate.py); on a batched one it fails as the direct call does.
     """
     sm = reached.shard_map
     calls = vmap.calls
@@ -180,7 +182,7 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
         )
     else:
         placed = batch_on_explicit_axes(vmap, sm.mesh)
-    if sm.check_vma is not False or reached.staged_eagerly or not placed:
+    if sm.check_vma is not False or reached.staged_eagerly or reached.cond_staged or not placed:
         return []
     eager = [c for c in calls.calls if not c.under_jit]
     if not eager:
