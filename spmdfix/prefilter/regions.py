@@ -10,7 +10,15 @@ import bisect
 import functools
 import re
 
-from spmdfix.prefilter.text import GAP, NAME, STRING, end_of_arguments, first_non_space, in_code, line_starts
+from spmdfix.prefilter.text import (
+    GAP,
+    NAME,
+    STRING,
+    end_of_arguments,
+    first_non_space,
+    in_code,
+    line_starts,
+)
 
 # A `def` line (after spaces only: a tab or a form feed counts as code at its column, as in `_closing_line`).
 _DEF_LINE = r"( *)(?:async[ \t]+)?def\b"  # at a line's start
