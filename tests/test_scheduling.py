@@ -174,6 +174,25 @@ def test_a_tree_not_kept_is_freed_before_the_collector_resumes(monkeypatch: pyte
     assert seen and not any(seen)
 
 
+@pytest.mark.e2e
+def test_forked_workers_keep_the_memory_a_parse_frees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where workers are forked, the pool's process asks the allocator to keep freed memory
+    (`perf.keep_freed_memory`, which glibc on Linux accepts) before starting them, so they inherit it."""
+    import multiprocessing
+    import platform
+    import sys
+
+    import spmdfix.perf as perf_module
+
+    if sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc":
+        assert perf_module.keep_freed_memory() is True
+    calls: list[int] = []
+    monkeypatch.setattr(pool_module, "keep_freed_memory", lambda: calls.append(1) or True)
+    with pool_module.worker_pool(2) as pool:
+        assert pool is not None and pool.submit(int, "7").result() == 7
+    assert calls == ([1] if multiprocessing.get_start_method() == "fork" else [])
+
+
 def _worker_state() -> tuple[bool, int]:
     import sys
 

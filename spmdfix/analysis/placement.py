@@ -49,6 +49,11 @@ class PlainVmap:
     in_axes: ast.AST | None  # the vmap's `in_axes` expression (None: 0 for every argument)
 
 
+# The last part of each `jaxapi.SET_MESH_NAMES`: an attribute's qualified name ends with the attribute's name
+# (`scopes.ModuleIndex.qualname`), so the call of any other attribute is no set_mesh, without resolving it.
+_SET_MESH_LAST = frozenset(name.rsplit(".", 1)[1] for name in jaxapi.SET_MESH_NAMES)
+
+
 class PlacementAnalysis:
     """Finds plain vmaps over inputs placed on Explicit mesh axes, in one module (its `ModuleModel`). Pure."""
 
@@ -255,11 +260,18 @@ class PlacementAnalysis:
         found once: `context_mesh` asks for every placement, and a scan of every call each time made it the
         largest cost of a cold run on big test modules (jax's pjit_test.py)."""
         if self._set_mesh_calls is None:
+            parent = self.ix.parent
+            # (the callee's spelling first: most calls, `self.assertEqual(...)` and such, are no set_mesh by the
+            # name of their attribute, `_SET_MESH_LAST`, without their parent or their name being resolved)
             self._set_mesh_calls = [
                 call
                 for call in self.ix.calls
                 if call.args
-                and isinstance(self.ix.parent.get(id(call)), (ast.Expr, ast.Assign))
+                and (
+                    call.func.__class__ is ast.Name
+                    or call.func.__class__ is ast.Attribute and call.func.attr in _SET_MESH_LAST
+                )
+                and isinstance(parent.get(id(call)), (ast.Expr, ast.Assign))
                 and self._is_set_mesh(call)
             ]
         return self._set_mesh_calls
