@@ -337,3 +337,55 @@ def test_an_unreadable_spec_of_a_shard_map_no_spmd_vmap_reaches_is_no_place(tmp_
             return jax.vmap(body, spmd_axis_name='y')(xs)
         """)
     assert lost == []
+
+
+def test_a_vmap_factory_held_by_self_is_the_site_of_its_method(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            def __init__(self, axis):
+                self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)
+
+            def run(self, x):
+                return self.vec(body)(x)
+
+        t = T('x')
+
+        def main(xs):
+            return t.run(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_vmap_factory_held_by_self_and_set_twice_is_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            def __init__(self, axis, wide):
+                self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)
+                if wide:
+                    self.vec = jax.vmap
+
+            def run(self, x):
+                return self.vec(body)(x)
+
+        def main(xs):
+            return T('x', False).run(xs)
+        """)
+    assert codes == [] and len(lost) == 1 and lost[0].startswith("the value of `spmd_axis_name` (`self.vec`) is not known")
+
+
+def test_a_vmap_factory_held_by_self_of_a_class_built_elsewhere_is_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            def __init__(self, axis):
+                self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)
+
+            def run(self, x):
+                return self.vec(body)(x)
+        """)
+    assert codes == [] and len(lost) == 1 and "`axis` is a parameter of `__init__`" in lost[0]

@@ -2,7 +2,8 @@
 
 A site is a `jax.vmap(f, spmd_axis_name=...)` call (the name also positional, 6th; or from a `**kwargs` dict
 display or `dict(...)` call), a `partial(jax.vmap, spmd_axis_name=...)` applied to a function or used as a
-decorator, and a name or parameter bound to such a partial. `vmap_sites` finds them; the driver
+decorator, a name or parameter bound to such a partial, and `self.vec(f)` where a method of the class assigns
+`self.vec` such a partial (`__init__`, its axis a parameter every construction passes). `vmap_sites` finds them; the driver
 (`analysis.analyzer`) evaluates each one's spmd_axis_name and follows its function.
 """
 
@@ -22,6 +23,9 @@ from spmdfix.model import Span
 _VMAP_LAST_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in jaxapi.VMAP_SIGNATURES)
 
 
+Factory = tuple[ast.AST, ast.AST | None, Scope]  # spmd_axis_name, in_axes, the scope they are written in
+
+
 # Not frozen: a plain record of the driver's (a frozen `__init__` sets each field through
 # `object.__setattr__`); eq=False, repr=False: nothing compares, hashes or prints it.
 @dataclass(slots=True, eq=False, repr=False)
@@ -34,18 +38,32 @@ class VmapSite:
     fun: ast.AST | None
     spmd_expr: ast.AST
     in_axes: ast.AST | None = None
+    # The scope `spmd_expr` is written in, when not `scope`: a factory's keyword (`partial(jax.vmap,
+    # spmd_axis_name=axis)` in an `__init__`, its parameter `axis` read there).
+    spmd_scope: Scope | None = None
+
+    @property
+    def spmd_where(self) -> Scope:
+        """The scope the spmd_axis_name expression is evaluated in."""
+        return self.spmd_scope if self.spmd_scope is not None else self.scope
 
 
 def vmap_sites(model: ModuleModel) -> list[VmapSite]:
     """Every vmap application or decoration that passes an spmd_axis_name, in source order."""
     sites: list[VmapSite] = []
     ix = model.ix
+    held = _self_attributes_holding_calls(model)
     for call in ix.calls:
         func = call.func
         kind = func.__class__
         if kind is ast.Attribute and func.attr not in _VMAP_LAST_NAMES:  # type: ignore[attr-defined]
-            # `x.attr(...)` resolves to a name ending in `.attr`, no vmap's; and `_vmap_factory` of an
-            # attribute is None. Most calls of a module are such method calls: no name resolution for them.
+            # `x.attr(...)` resolves to a name ending in `.attr`, no vmap's. Most calls of a module are such
+            # method calls: no name resolution for them, unless a method assigns `self.attr` a value that may
+            # be a `partial(jax.vmap, spmd_axis_name=...)` (`self.vec(step)` in another method, issue 22).
+            if func.attr in held and call.args:  # type: ignore[attr-defined]
+                factory = _vmap_factory(model, func, ix.scope_at(call), Follow(VMAP_FACTORY))
+                if factory is not None:
+                    sites.append(VmapSite(call, ix.scope_at(call), call.args[0], *factory))
             continue
         scope = ix.scope_at(call)
         if kind is ast.Name:
@@ -75,7 +93,7 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
             continue
         factory = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
         if factory is not None and call.args:
-            sites.append(VmapSite(call, scope, call.args[0], factory[0], factory[1]))
+            sites.append(VmapSite(call, scope, call.args[0], *factory))
     for node, scope in ix.scope_by_node.items():
         func = scope.node
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -84,7 +102,7 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
         for deco in func.decorator_list:
             factory = _vmap_factory(model, deco, outer, Follow(VMAP_FACTORY))
             if factory is not None:
-                sites.append(VmapSite(deco, outer, func, factory[0], factory[1]))
+                sites.append(VmapSite(deco, outer, func, *factory))
     sites.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
     return sites
 
@@ -264,16 +282,16 @@ def _is_not_none_test(test: ast.AST, value: ast.AST) -> bool:
     )
 
 
-def _vmap_factory(
-    model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow
-) -> tuple[ast.AST, ast.AST | None] | None:
-    """The spmd_axis_name expression and the `in_axes` expression (None when not given) of `partial(jax.vmap,
-    spmd_axis_name=...)` (or a name bound to it, or a parameter every call passes one to); None otherwise, or
-    past `follow.VMAP_FACTORY` names. The partial's positional arguments after the vmap bind the vmap's own
+def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow) -> Factory | None:
+    """The spmd_axis_name expression, the `in_axes` expression (None when not given) and the scope both are
+    written in, of `partial(jax.vmap, spmd_axis_name=...)` (or a name bound to it, a parameter every call passes
+    one to, or `self.vec` assigned one: `_self_factory`); None otherwise, or past `follow.VMAP_FACTORY` names. The partial's positional arguments after the vmap bind the vmap's own
     (`fun`, then `in_axes`), so `in_axes` is its third positional argument or the keyword."""
     if follow.spent:
         return None
     ix = model.ix
+    if isinstance(expr, ast.Attribute):
+        return _self_factory(model, expr, scope, follow)
     if isinstance(expr, ast.Name):
         binding = ix.single_binding(expr.id, scope)
         if binding is not None and binding.kind is BindingKind.ASSIGN:
@@ -295,8 +313,46 @@ def _vmap_factory(
             in_axes = kw.value
     for kw in expr.keywords:
         if kw.arg == jaxapi.VMAP_SPMD_KEYWORD:
-            return kw.value, in_axes
+            return kw.value, in_axes, scope
     return None
+
+
+def _self_attributes_holding_calls(model: ModuleModel) -> frozenset[str]:
+    """The names `NAME` of the `self.NAME = value` assignments of the module whose value may be a vmap factory
+    (a call passing `spmd_axis_name=`, or a name): the only attribute callees `vmap_sites` asks about."""
+    names = set()
+    for node in model.ix.attribute_assigns:
+        value = node.value
+        if isinstance(value, ast.Name) or (
+            isinstance(value, ast.Call) and any(k.arg == jaxapi.VMAP_SPMD_KEYWORD for k in value.keywords)
+        ):
+            names.update(
+                t.attr for t in node.targets if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+            )
+    return frozenset(names)
+
+
+def _self_factory(model: ModuleModel, expr: ast.Attribute, scope: Scope, follow: Follow) -> Factory | None:
+    """`self.vec` inside a method, where a method of the class assigns `self.vec = partial(jax.vmap,
+    spmd_axis_name=...)` (in `__init__`, from a parameter every construction of the class passes: the
+    evaluator reads it through `ModuleIndex.argument_for`): that factory's spmd_axis_name and `in_axes`. When
+    the class gives `vec` more than one value, one of them such a factory, or a subclass or another object
+    sets it again, the attribute itself stands for the axis: the evaluator does not read it, and the site is
+    reported as not followed (SPMD910), never dropped (issue 22). None when no value of `vec` is a factory."""
+    members = model.ev.members
+    cls = members.enclosing_class(expr, scope)
+    if cls is None:
+        return None
+    methods, values = members.members_of(cls)
+    if expr.attr in methods:
+        return None
+    assigned = values.get(expr.attr, ())
+    factories = [f for v, inner in assigned if (f := _vmap_factory(model, v, inner, follow.deeper())) is not None]
+    if not factories:
+        return None
+    if len(assigned) == 1 and members.self_value(expr, scope) is not None:
+        return factories[0]
+    return expr, None, scope
 
 
 def keyword_call(model: ModuleModel, site: VmapSite) -> Span | None:
