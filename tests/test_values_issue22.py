@@ -56,7 +56,9 @@ def test_a_default_one_caller_overrides_is_not_known(tmp_path: Path) -> None:
     ]
 
 
-def test_kwargs_forwarded_by_two_callers_are_not_known(tmp_path: Path) -> None:
+def test_kwargs_forwarded_by_two_callers_are_two_sites(tmp_path: Path) -> None:
+    # A wrapper forwarding its `**kw` to the vmap of its parameter: each call is a site of its own, with its
+    # own function and axis (the 'x' call collides with body's P('x'); the 'y' call does not).
     codes, lost = _analyse(tmp_path, """
         def batched(fn, **kw):
             return jax.vmap(fn, **kw)
@@ -64,10 +66,59 @@ def test_kwargs_forwarded_by_two_callers_are_not_known(tmp_path: Path) -> None:
         def main(xs):
             return batched(body, spmd_axis_name='x')(xs) + batched(body, spmd_axis_name='y')(xs)
         """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_kwargs_of_a_wrapper_with_a_fixed_function_passed_by_two_callers_are_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def batched(**kw):
+            return jax.vmap(body, **kw)
+
+        def main(xs):
+            return batched(spmd_axis_name='x')(xs) + batched(spmd_axis_name='y')(xs)
+        """)
     assert codes == [] and lost == [
         "the value of `spmd_axis_name` (`kw`) is not known: `kw` is the `*`/`**` parameter of `batched` (line 11), "
         "and its 2 call(s) (line 15) do not all pass one value spmdfix reads"
     ]
+
+
+def test_a_two_level_wrapper_forwarding_kwargs_is_the_site_of_its_call(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def inner(fn, **kw):
+            return jax.vmap(fn, **kw)
+
+        def batched(fn, **kw):
+            return inner(fn, **kw)
+
+        def main(xs):
+            return batched(body, spmd_axis_name='x')(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_kwargs_dict_filled_by_update_is_read(tmp_path: Path) -> None:
+    for fill in ("opts.update(spmd_axis_name=AX)", "opts.update({'spmd_axis_name': AX})",
+                 "opts.setdefault('spmd_axis_name', AX)", "opts['spmd_axis_name'] = AX"):
+        codes, lost = _analyse(tmp_path, f"""
+            AX = 'x'
+
+            def main(xs):
+                opts = {{'in_axes': 0}}
+                {fill}
+                return jax.vmap(body, **opts)(xs)
+            """)
+        assert codes == ["SPMD001", "SPMD002"] and lost == [], fill
+
+
+def test_a_kwargs_dict_whose_key_is_stored_over_is_not_read_as_its_display(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def main(xs):
+            opts = {'spmd_axis_name': 'y'}
+            opts.update(spmd_axis_name='x')
+            return jax.vmap(body, **opts)(xs)
+        """)
+    assert codes == [] and lost == ["the value of `spmd_axis_name` (`opts`) is not known: `opts` is assigned on line 12, where `{'spmd_axis_name': 'y'}` is an expression spmdfix does not evaluate"]
 
 
 def test_kwargs_forwarded_without_the_spmd_keyword_are_no_site(tmp_path: Path) -> None:

@@ -91,7 +91,7 @@ class Analyzer:
             reach = self.reacher.reach(site.fun, site.scope, site.node)
             traced = frozenset(id(f) for f in reach.functions)
             here = (traced, vmap_root(site))
-            calls = self.vmap_calls.calls(site.node, site.fun, site.in_axes)
+            calls = self.vmap_calls.calls(site.node, site.fun, site.in_axes, site.in_axes_default)
             reached = [
                 self.reached.facts(r, site, set(spmd.names), traced=traced, calls=calls) for r in reach.sites
             ]
