@@ -440,3 +440,22 @@ def test_a_vmap_factory_held_by_self_of_a_class_built_elsewhere_is_not_known(tmp
                 return self.vec(body)(x)
         """)
     assert codes == [] and len(lost) == 1 and "`axis` is a parameter of `__init__`" in lost[0]
+
+
+def test_a_method_inherited_from_a_class_of_another_module_is_followed(tmp_path: Path) -> None:
+    (tmp_path / "blocks.py").write_text(HEAD + textwrap.dedent("""
+        class Block:
+            def apply(self, v):
+                return body(v)
+        """), encoding="utf-8")
+    codes, lost = _analyse(tmp_path, """
+        from blocks import Block
+
+        class Wide(Block):
+            pass
+
+        def main(xs):
+            blk = Wide()
+            return jax.vmap(blk.apply, spmd_axis_name='x')(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
