@@ -142,11 +142,12 @@ def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str)
             exact = not value.args and all(k.arg is not None for k in value.keywords)
         else:
             continue
-        if not isinstance(kw.value, ast.Name) or resolved[1] is not scope:
+        if not isinstance(kw.value, ast.Name):
             if initial is not None:
                 return initial
             continue
-        found = _item_at_call(model, kw.value, scope, keyword, call, initial, exact)
+        # (walked in the scope the dict is bound in: a module-level `OPTS` stored into anywhere is not read)
+        found = _item_at_call(model, kw.value, resolved[1], keyword, call, initial, exact)
         if found is not None:
             return found
     return None
@@ -166,8 +167,19 @@ def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite 
     """`batched(step, spmd_axis_name='x')` where `batched` is a function of the project (here, or imported from
     another module of it) whose one `return` vmaps one of its parameters and forwards its `**kwargs` to the
     vmap, maybe through such wrappers in turn (`vmap_wrapper_parameter`): a site at this call, the vmapped
-    function this call's argument for that parameter, the spmd axis and `in_axes` this call's keywords (issue
-    22: the helper may live in another module, whose own analysis sees no caller)."""
+    function this call's argument for that parameter, the spmd axis and `in_axes` this call's keywords (or the
+    `**dict` it passes: `_from_kwargs`). Issue 22: the helper may live in another module, whose own analysis
+    sees no caller. The keywords are looked at first: most calls pass no spmd axis, and the callee of those
+    is not looked up (another module is not loaded for them)."""
+    spmd = argument(call, None, jaxapi.VMAP_SPMD_KEYWORD)
+    in_axes = argument(call, None, "in_axes")
+    if spmd is None:
+        if any(_forwards_own_kwargs(model, k.value, scope) for k in call.keywords if k.arg is None):
+            return None  # `return inner(fn, **kw)` inside a wrapper: its callers are the sites
+        spmd = _from_kwargs(model, call, scope, jaxapi.VMAP_SPMD_KEYWORD)
+        if spmd is None:
+            return None
+        in_axes = in_axes or _from_kwargs(model, call, scope, "in_axes")
     found = model.ev.function(call.func, scope)
     if found is None:
         return None
@@ -179,15 +191,6 @@ def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite 
     fun = _argument_for_parameter(call, func, param)
     if fun is None:
         return None
-    spmd = argument(call, None, jaxapi.VMAP_SPMD_KEYWORD)
-    in_axes = argument(call, None, "in_axes")
-    if spmd is None:
-        if any(_forwards_own_kwargs(model, k.value, scope) for k in call.keywords if k.arg is None):
-            return None  # `return inner(fn, **kw)` inside a wrapper: its callers are the sites
-        spmd = _from_kwargs(model, call, scope, jaxapi.VMAP_SPMD_KEYWORD)
-        if spmd is None:
-            return None
-        in_axes = in_axes or _from_kwargs(model, call, scope, "in_axes")
     return VmapSite(call, scope, fun, spmd, in_axes, in_axes_default=in_axes is None and not own_in_axes)
 
 
@@ -219,6 +222,11 @@ def vmap_wrapper_parameter(home, func: ast.FunctionDef, follow: Follow) -> tuple
         return None  # `**kw` read, or filled, in the body: not only the caller's keywords reach the vmap
     returned = single_return(func)
     inner = home.ix.own_scope(func)
+    if isinstance(returned, ast.Name) and inner is not None:
+        # `vec = jax.vmap(fn, **kw); return vec`: the name's one value, assigned in the function
+        assigned = home.ix.single_binding(returned.id, inner)
+        if assigned is not None and assigned.kind is BindingKind.ASSIGN and assigned.scope is inner:
+            returned = assigned.node
     if not isinstance(returned, ast.Call) or inner is None or _passes_spmd(returned):
         return None
     if not any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs for k in returned.keywords):
