@@ -180,6 +180,8 @@ def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite 
         if spmd is None:
             return None
         in_axes = in_axes or _from_kwargs(model, call, scope, "in_axes")
+    if model.ix.qualname(call.func, scope) in jaxapi.PARTIAL_NAMES:
+        return None  # `partial(jax.vmap, spmd_axis_name=...)`: a factory (`_vmap_factory`), no wrapper
     found = model.ev.function(call.func, scope)
     if found is None:
         return None
