@@ -425,7 +425,8 @@ def test_a_vmap_factory_held_by_self_and_set_twice_is_not_known(tmp_path: Path) 
         def main(xs):
             return T('x', False).run(xs)
         """)
-    assert codes == [] and len(lost) == 1 and lost[0].startswith("the value of `spmd_axis_name` (`self.vec`) is not known")
+    assert codes == [] and len(lost) == 1
+    assert lost[0].startswith("the value of `spmd_axis_name` (`self.vec`) is not known")
 
 
 def test_a_vmap_factory_held_by_self_of_a_class_built_elsewhere_is_not_known(tmp_path: Path) -> None:

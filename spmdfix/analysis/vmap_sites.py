@@ -2,9 +2,11 @@
 
 A site is a `jax.vmap(f, spmd_axis_name=...)` call (the name also positional, 6th; or from a `**kwargs` dict
 display or `dict(...)` call), a `partial(jax.vmap, spmd_axis_name=...)` applied to a function or used as a
-decorator, a name or parameter bound to such a partial, and `self.vec(f)` where a method of the class assigns
-`self.vec` such a partial (`__init__`, its axis a parameter every construction passes). `vmap_sites` finds them; the driver
-(`analysis.analyzer`) evaluates each one's spmd_axis_name and follows its function.
+decorator, a name or parameter bound to such a partial, `self.vec(f)` where a method of the class assigns
+`self.vec` such a partial (`__init__`, its axis a parameter every construction passes), and a call of a wrapper
+forwarding its `**kwargs` to the vmap of its parameter (`batched(f, spmd_axis_name='x')`, the wrapper here or in
+another module of the project). `vmap_sites` finds them; the driver (`analysis.analyzer`) evaluates each one's
+spmd_axis_name and follows its function.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                 factory = _vmap_factory(model, func, ix.scope_at(call), Follow(VMAP_FACTORY))
                 if factory is not None:
                     sites.append(VmapSite(call, ix.scope_at(call), call.args[0], *factory))
-            elif _may_pass_spmd(call):  # `helpers.batched(step, spmd_axis_name='x')`
+            elif call.keywords and _may_pass_spmd(call):  # `helpers.batched(step, spmd_axis_name='x')`
                 wrapped = _wrapper_site(model, call, ix.scope_at(call))
                 if wrapped is not None:
                     sites.append(wrapped)
@@ -82,7 +84,7 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                 continue
             if binding.kind is not BindingKind.ASSIGN and binding.kind is not BindingKind.PARAM:
                 if binding.kind is not BindingKind.IMPORT or binding.qname not in jaxapi.VMAP_SIGNATURES:
-                    wrapped = _wrapper_site(model, call, scope) if _may_pass_spmd(call) else None
+                    wrapped = _wrapper_site(model, call, scope) if call.keywords and _may_pass_spmd(call) else None
                     if wrapped is not None:
                         sites.append(wrapped)
                     continue
@@ -159,8 +161,12 @@ def _passes_spmd(call: ast.Call) -> bool:
 
 
 def _may_pass_spmd(call: ast.Call) -> bool:
-    """Whether `call` passes the `spmd_axis_name=` keyword or a `**kwargs` that may hold it."""
-    return any(k.arg is None or k.arg == jaxapi.VMAP_SPMD_KEYWORD for k in call.keywords)
+    """Whether `call` passes the `spmd_axis_name=` keyword or a `**kwargs` that may hold it. (A loop, no
+    generator: asked of every method call of a module.)"""
+    for k in call.keywords:
+        if k.arg is None or k.arg == jaxapi.VMAP_SPMD_KEYWORD:
+            return True
+    return False
 
 
 def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite | None:
@@ -343,8 +349,9 @@ def _dict_uses(model: ModuleModel, name: ast.Name, scope: Scope, keyword: str) -
         if not (isinstance(node, ast.Name) and node.id == name.id) or node is name:
             continue
         up = ix.parent.get(id(node))
-        if isinstance(node.ctx, ast.Store) and isinstance(up, ast.Assign) and ix.single_binding(node.id, scope) is binding:
-            continue  # the binding itself (`kw = {}`)
+        if isinstance(node.ctx, ast.Store) and isinstance(up, ast.Assign):
+            if ix.single_binding(node.id, scope) is binding:
+                continue  # the binding itself (`kw = {}`)
         ours = ix.scope_at(node) is scope and ix.single_binding(node.id, scope) is binding
         if isinstance(up, ast.AugAssign) and up.target is node:
             uses.unread = True
@@ -391,7 +398,8 @@ def _method_store(call: ast.Call, method: str, keyword: str) -> ast.AST | bool |
             display = call.args[0]
             if not isinstance(display, ast.Dict) or any(not isinstance(k, ast.Constant) for k in display.keys):
                 return False
-            value = next((v for k, v in zip(display.keys, display.values) if k.value == keyword), value)  # type: ignore[union-attr]
+            items = zip(display.keys, display.values)
+            value = next((v for k, v in items if k.value == keyword), value)  # type: ignore[union-attr]
         return value
     if method == "setdefault" and call.args and isinstance(call.args[0], ast.Constant) and not call.keywords:
         if call.args[0].value != keyword:
@@ -477,7 +485,8 @@ def _is_not_none_test(test: ast.AST, value: ast.AST) -> bool:
 def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow) -> Factory | None:
     """The spmd_axis_name expression, the `in_axes` expression (None when not given) and the scope both are
     written in, of `partial(jax.vmap, spmd_axis_name=...)` (or a name bound to it, a parameter every call passes
-    one to, or `self.vec` assigned one: `_self_factory`); None otherwise, or past `follow.VMAP_FACTORY` names. The partial's positional arguments after the vmap bind the vmap's own
+    one to, or `self.vec` assigned one: `_self_factory`); None otherwise, or past `follow.VMAP_FACTORY` names.
+    The partial's positional arguments after the vmap bind the vmap's own
     (`fun`, then `in_axes`), so `in_axes` is its third positional argument or the keyword."""
     if follow.spent:
         return None
