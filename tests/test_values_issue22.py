@@ -460,3 +460,53 @@ def test_a_method_inherited_from_a_class_of_another_module_is_followed(tmp_path:
             return jax.vmap(blk.apply, spmd_axis_name='x')(xs)
         """)
     assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_vmap_held_by_self_is_called_as_a_vmap(tmp_path: Path) -> None:
+    for held in ("vec", "vmap"):
+        codes, lost = _analyse(tmp_path, f"""
+            class T:
+                def __init__(self):
+                    self.{held} = jax.vmap
+
+                def run(self, x):
+                    return self.{held}(body, spmd_axis_name='x')(x)
+
+            def main(xs):
+                return T().run(xs)
+            """)
+        assert codes == ["SPMD001", "SPMD002"] and lost == [], held
+
+
+def test_a_vmap_factory_in_a_class_body_is_read_through_self(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            vec = functools.partial(jax.vmap, spmd_axis_name='x')
+
+            def run(self, x):
+                return self.vec(body)(x)
+
+        def main(xs):
+            return T().run(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_vmap_factory_read_off_an_instance_is_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            def __init__(self, axis):
+                self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)
+
+        t = T('x')
+
+        def main(xs):
+            return t.vec(body)(xs)
+        """)
+    assert codes == [] and lost == [
+        "the value of `spmd_axis_name` (`t.vec`) is not known: `t.vec` is an attribute of a value spmdfix does not know"
+    ]

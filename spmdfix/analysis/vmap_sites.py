@@ -57,7 +57,7 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
     """Every vmap application or decoration that passes an spmd_axis_name, in source order."""
     sites: list[VmapSite] = []
     ix = model.ix
-    held = _self_attributes_holding_calls(model)
+    held = _attributes_holding_vmaps(model)
     for call in ix.calls:
         func = call.func
         kind = func.__class__
@@ -65,10 +65,9 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
             # `x.attr(...)` resolves to a name ending in `.attr`, no vmap's. Most calls of a module are such
             # method calls: no name resolution for them, unless a method assigns `self.attr` a value that may
             # be a `partial(jax.vmap, spmd_axis_name=...)` (`self.vec(step)` in another method, issue 22).
-            if func.attr in held and call.args:  # type: ignore[attr-defined]
-                factory = _vmap_factory(model, func, ix.scope_at(call), Follow(VMAP_FACTORY))
-                if factory is not None:
-                    sites.append(VmapSite(call, ix.scope_at(call), call.args[0], *factory))
+            held_site = _held_site(model, call, ix.scope_at(call)) if func.attr in held else None  # type: ignore[attr-defined]
+            if held_site is not None:
+                sites.append(held_site)
             elif call.keywords and _may_pass_spmd(call):  # `helpers.batched(step, spmd_axis_name='x')`
                 wrapped = _wrapper_site(model, call, ix.scope_at(call))
                 if wrapped is not None:
@@ -90,22 +89,17 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                     continue
         signature = jaxapi.VMAP_SIGNATURES.get(ix.qualname(func, scope) or "")
         if signature is not None:
-            fun_name, fun_position, spmd_position = signature
-            spmd = argument(call, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)
-            if spmd is None:
-                spmd = _from_kwargs(model, call, scope, jaxapi.VMAP_SPMD_KEYWORD)
-            if spmd is not None:
-                fun = argument(call, fun_position, fun_name)
-                in_axes = argument(call, 1, "in_axes")
-                if in_axes is None:
-                    # from the same `**kw` the spmd axis is read from (a kwarg forwarded by a helper: fuzz
-                    # seed 60128); the `**kw` name itself when its value is not one known expression
-                    in_axes = _from_kwargs(model, call, scope, "in_axes")
-                sites.append(VmapSite(call, scope, fun, spmd, in_axes))
+            direct = _direct_site(model, call, scope, signature)
+            if direct is not None:
+                sites.append(direct)
             continue
         factory = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
         if factory is not None and call.args:
             sites.append(VmapSite(call, scope, call.args[0], *factory))
+        elif kind is ast.Attribute and func.attr in held:  # type: ignore[attr-defined]
+            held_site = _held_site(model, call, scope)  # `self.vmap = jax.vmap`, then `self.vmap(f, ...)`
+            if held_site is not None:
+                sites.append(held_site)
     for node, scope in ix.scope_by_node.items():
         func = scope.node
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -117,6 +111,53 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                 sites.append(VmapSite(deco, outer, func, *factory))
     sites.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
     return sites
+
+
+def _direct_site(model: ModuleModel, call: ast.Call, scope: Scope, signature: tuple[str, int, int]) -> VmapSite | None:
+    """The site of `call`, a call of a vmap whose (function keyword, function position, spmd position) is
+    `signature`, when it passes an spmd_axis_name (by keyword, position or a `**kw` dict: `_from_kwargs`)."""
+    fun_name, fun_position, spmd_position = signature
+    spmd = argument(call, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)
+    if spmd is None:
+        spmd = _from_kwargs(model, call, scope, jaxapi.VMAP_SPMD_KEYWORD)
+    if spmd is None:
+        return None
+    fun = argument(call, fun_position, fun_name)
+    in_axes = argument(call, 1, "in_axes")
+    if in_axes is None:
+        # from the same `**kw` the spmd axis is read from (a kwarg forwarded by a helper: fuzz seed 60128); the
+        # `**kw` name itself when its value is not one known expression
+        in_axes = _from_kwargs(model, call, scope, "in_axes")
+    return VmapSite(call, scope, fun, spmd, in_axes)
+
+
+def _held_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite | None:
+    """`self.vec(...)` (or `obj.vec(...)`) where a class of the module gives `vec` a vmap or a vmap factory (its
+    `_attributes_holding_vmaps`): through `self`, the one value the class gives it (`self.vec = jax.vmap`: a vmap
+    call, `_direct_site`; `partial(jax.vmap, spmd_axis_name=...)`: `_self_factory`); read off another object,
+    whose class spmdfix does not tell, `obj.vec` stands for the axis (SPMD910), never silence (issue 22)."""
+    func = call.func
+    ix = model.ix
+    members = model.ev.members
+    if members.enclosing_class(func, scope) is not None:  # type: ignore[arg-type]
+        found = members.self_member(func, scope)  # type: ignore[arg-type]
+        if found is not None and isinstance(found[0], (ast.Name, ast.Attribute)):
+            signature = jaxapi.VMAP_SIGNATURES.get(ix.qualname(found[0], found[1]) or "")
+            # (`self_value`, which reads the whole text, only for a value that is a vmap)
+            if signature is not None and members.self_value(func, scope) is not None:  # type: ignore[arg-type]
+                return _direct_site(model, call, scope, signature)
+        factory = _vmap_factory(model, func, scope, Follow(VMAP_FACTORY)) if call.args else None
+        return None if factory is None else VmapSite(call, scope, call.args[0], *factory)
+    if not call.args or not isinstance(func.value, ast.Name):  # type: ignore[attr-defined]
+        return None
+    for node in ix.scope_by_node.values():
+        if node.is_class:
+            assigned = members.members_of(node.node)[1].get(func.attr, ())  # type: ignore[attr-defined, arg-type]
+            follow = Follow(VMAP_FACTORY)
+            # (the factory written there: a partial passed in or bound to a name is not looked for)
+            if any(isinstance(v, ast.Call) and _vmap_factory(model, v, inner, follow) for v, inner in assigned):
+                return VmapSite(call, scope, call.args[0], func, None)
+    return None
 
 
 def _from_kwargs(model: ModuleModel, call: ast.Call, scope: Scope, keyword: str) -> ast.AST | None:
@@ -518,19 +559,27 @@ def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follo
     return None
 
 
-def _self_attributes_holding_calls(model: ModuleModel) -> frozenset[str]:
-    """The names `NAME` of the `self.NAME = value` assignments of the module whose value may be a vmap factory
-    (a call passing `spmd_axis_name=`, or a name): the only attribute callees `vmap_sites` asks about."""
+def _attributes_holding_vmaps(model: ModuleModel) -> frozenset[str]:
+    """The names `NAME` of the `self.NAME = value` assignments of the module, and of the class-body `NAME =
+    value` ones, whose value may be a vmap or a vmap factory (a name, an attribute such as `jax.vmap`, a call
+    passing `spmd_axis_name=`): the only attribute callees of other names `vmap_sites` asks about."""
     names = set()
     for node in model.ix.attribute_assigns:
-        value = node.value
-        if isinstance(value, ast.Name) or (
-            isinstance(value, ast.Call) and any(k.arg == jaxapi.VMAP_SPMD_KEYWORD for k in value.keywords)
-        ):
-            names.update(
-                t.attr for t in node.targets if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
-            )
+        if _may_hold_a_vmap(node.value):
+            names.update(t.attr for t in node.targets if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name))
+    for scope in model.ix.scope_by_node.values():
+        if scope.is_class:
+            for stmt in scope.node.body:  # type: ignore[attr-defined]
+                if isinstance(stmt, ast.Assign) and _may_hold_a_vmap(stmt.value):
+                    names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
     return frozenset(names)
+
+
+def _may_hold_a_vmap(value: ast.AST) -> bool:
+    """Whether an assigned value may be a vmap or a vmap factory (`_attributes_holding_vmaps`)."""
+    if isinstance(value, (ast.Name, ast.Attribute)):
+        return True
+    return isinstance(value, ast.Call) and any(k.arg == jaxapi.VMAP_SPMD_KEYWORD for k in value.keywords)
 
 
 def _self_factory(model: ModuleModel, expr: ast.Attribute, scope: Scope, follow: Follow) -> Factory | None:
