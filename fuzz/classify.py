@@ -25,6 +25,10 @@ from dataclasses import dataclass, field
 # Error text (substring of "Type: message") -> the rules whose documentation describes that error
 # (spmdfix/rules/docs/SPMD00x.md, "Why is this bad?"). A finding of one of them explains a program failing with it.
 EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
+    # A plain vmap mapping away an Explicit-placed axis a spec names (SPMD006.md), and an spmd vmap whose batch
+    # is placed on the Explicit spmd axis a nested shard_map names (SPMD001.md): listed before the plain
+    # in_specs text, which it contains, since the first text found decides
+    ("vmapped away explicit mesh axis cannot appear in shard_map", frozenset({"SPMD001", "SPMD002", "SPMD006"})),
     ("cannot appear in shard_map in_specs", frozenset({"SPMD001"})),
     ("cannot appear in shard_map out_specs", frozenset({"SPMD002"})),
     ("cannot appear in with_sharding_constraint", frozenset({"SPMD005"})),

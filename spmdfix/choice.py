@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from spmdfix.model import Applicability, Finding, Fix, FixId, Transform
+from spmdfix.model import Applicability, Finding, Fix, FixId, Refusal, Transform
 
 
 def chosen_together(picks: list[tuple[Finding, Fix | None]]) -> dict[FixId, Fix]:
@@ -53,8 +53,29 @@ def chosen_each(picks: list[tuple[Finding, Fix | None]]) -> list[Fix | None]:
 
 def without_blocked_fixes(reported: list[Finding], suppressed: list[Finding]) -> list[Finding]:
     """The reported findings without the fixes that would also change a suppressed finding (its fixes share
-    the id): `fix` never applies those, so `check` must not offer them either."""
-    blocked = {fix.id for finding in suppressed for fix in finding.fixes}
-    if not blocked:
+    the id): `fix` never applies those, so `check` must not offer them either. Each fix taken away becomes a
+    refusal naming the suppressed finding, so a finding left with no fix says why (a `# noqa: SPMD001` on
+    the in_specs otherwise made the out_specs' SPMD002 look as if no fix existed)."""
+    blockers: dict[FixId, Finding] = {}
+    for finding in suppressed:
+        for fix in finding.fixes:
+            blockers.setdefault(fix.id, finding)
+    if not blockers:
         return reported
-    return [replace(f, fixes=tuple(x for x in f.fixes if x.id not in blocked)) for f in reported]
+    out = []
+    for f in reported:
+        blocked = [x for x in f.fixes if x.id in blockers]
+        if not blocked:
+            out.append(f)
+            continue
+        refused = tuple(Refusal(x.transform, _blocked_reason(blockers[x.id])) for x in blocked)
+        kept = tuple(x for x in f.fixes if x.id not in blockers)
+        out.append(replace(f, fixes=kept, refusals=refused + f.refusals))
+    return out
+
+
+def _blocked_reason(suppressed: Finding) -> str:
+    return (
+        f"it would also change {suppressed.code} ({suppressed.name}), a finding a suppression comment holds; "
+        "remove the comment to have both fixed"
+    )

@@ -255,8 +255,15 @@ STAGING_NAMES = JIT_NAMES | frozenset(
 # it raises `out_specs argument must refer to an axis marked as manual` (jax 0.10.2, `jax.lax.map` with any
 # `batch_size` included: safety/measurements/explicit_check_vma_false_staged.py; fuzz seed 90054).
 # `jax.checkpoint` and an inner `jax.vmap` fail as the direct call does, and so do `lax.cond`/`lax.switch` on a
-# predicate or index the vmap batches (on an unbatched one they run: not told apart, so both stay out).
+# predicate or index the vmap batches (on an unbatched one they run: `STATIC_PREDICATE_STAGING_NAMES`).
 EAGER_STAGING_NAMES = frozenset({"jax.lax.map", "jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop"})
+# `lax.cond`/`lax.switch` stage their branches as those loops do for that eager case when the vmap does not batch
+# the predicate (index): measured with a literal (`True`, `0`) and a module constant (`K > 0`), spmd and plain
+# vmap, `P()` (safety/measurements/spmd008_cond_unbatched_predicate.py, explicit_check_vma_false_staged.py).
+# Told apart only where the evaluator reads the predicate as a constant (`analysis.reach`, `ReachedSite.cond_staged`);
+# any other predicate may be batched and keeps the finding. For nothing else (captures, nested shard_maps): not
+# measured there.
+STATIC_PREDICATE_STAGING_NAMES = frozenset({"jax.lax.cond", "jax.lax.switch"})
 
 WITH_SHARDING_CONSTRAINT_NAMES = frozenset(
     {"jax.lax.with_sharding_constraint", "jax.experimental.pjit.with_sharding_constraint"}
@@ -325,6 +332,11 @@ CUMULATIVE_NAMES = frozenset(
     + [f"jax.lax.{n}" for n in ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp")]
 )
 
+# Slices with static bounds, measured to run under hazard H2's conditions like the unary primitives (jax 0.10.2,
+# safety/measurements/spmd007_lax_map_body_ops.py, fuzz seed 110652): `jax.lax.dynamic_slice_in_dim(v, 0, n,
+# axis=-1)` with an integer literal start (a traced start index is a second operand: not measured) and the
+# static size and axis, under an inner `jax.vmap` and under `jax.lax.map(..., batch_size=k)` alike.
+STATIC_SLICE_NAMES = frozenset({"jax.lax.dynamic_slice_in_dim"})
 
 # --- The forms the prefilter must keep, read from the tables above -----------------------------------------
 # `spmdfix.prefilter` decides from the raw text, before any parse, whether a module can hold a finding. Every

@@ -317,6 +317,32 @@ CASES = {
         """,
         [],
     ),
+    # lax.map(batch_size=k) fails for the bodies an inner vmap fails for; a static slice runs (fuzz seed 110652,
+    # safety/measurements/spmd007_lax_map_body_ops.py)
+    "lax_map_batch_size_over_a_static_slice_is_not_spmd007": (
+        """
+        def block(x):
+            n = x.shape[-1]
+            def body(b):
+                b = jax.lax.dynamic_slice_in_dim(b, 0, n, axis=-1)
+                return b[0:n] ** 2
+            return jax.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P())(x)
+        jax.vmap(lambda v: jax.lax.map(block, v, batch_size=2), spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "lax_map_batch_size_over_a_static_slice_then_binary_is_spmd007": (
+        """
+        def block(x):
+            n = x.shape[-1]
+            def body(b):
+                b = jax.lax.dynamic_slice_in_dim(b, 0, n, axis=-1)
+                return b * 2.0 + 1.0
+            return jax.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P())(x)
+        jax.vmap(lambda v: jax.lax.map(block, v, batch_size=2), spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.lax.map")],
+    ),
     "body_applying_an_inner_vmap_of_a_unary_lambda_is_not_spmd007": (  # fuzz seed 5842
         """
         def body(b):
@@ -901,3 +927,56 @@ def test_star_imports_of_the_golden_inputs_are_those_a_walk_finds() -> None:
         assert ModuleIndex(text, tree).star_imports() == walked, path
         checked += 1
     assert checked > 100
+
+
+_EAGER_EXPLICIT_COND = """
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'))
+K = 3
+FLAG = False
+TWICE = 1
+TWICE = 2
+
+
+def neg(v):
+    return -v
+
+
+def block(r):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P(), out_specs=P(), check_vma=False)(r)
+
+
+def apply(v, flag=True):
+    return {call}
+
+
+xs = jax.device_put(np.ones((4, 8), np.float32), NamedSharding(mesh, P('x', None)))
+jax.vmap(apply, spmd_axis_name='x')(xs)
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "reported"),
+    [
+        ("jax.lax.cond(K > 0, block, neg, v)", False),
+        ("jax.lax.cond(True, block, neg, v)", False),
+        ("jax.lax.cond(not FLAG and K >= 1, block, neg, v)", False),
+        ("jax.lax.switch(0, [block, neg], v)", False),
+        ("jax.lax.switch(-1, [neg, block], v)", False),
+        ("jax.lax.cond(v.sum() > 0, block, neg, v)", True),  # batched: fails as the direct call does
+        ("jax.lax.cond(flag, block, neg, v)", True),  # a parameter: may be passed a batched value
+        ("jax.lax.cond(TWICE > 0, block, neg, v)", True),  # bound twice: not read as one constant
+        ("jax.lax.cond(1.5 > 0, block, neg, v)", True),  # a float literal: not among the measured forms
+        ("jax.lax.cond(K > 0, lambda u: block(u) + block(u), neg, v) + block(v)", True),  # a direct way too
+        ("block(v)", True),
+    ],
+)
+def test_cond_on_a_constant_predicate_stages_the_eager_explicit_check_vma_false_case(call: str, reported: bool) -> None:
+    """SPMD008's eager `check_vma=False` case: a `lax.cond`/`lax.switch` whose predicate is a constant the
+    evaluator reads stages the shard_map, as `jax.lax.map` does (measured:
+    safety/measurements/spmd008_cond_unbatched_predicate.py); any other predicate keeps the finding."""
+    found = [f.code for f in check_source(_EAGER_EXPLICIT_COND.format(call=call))]
+    assert ("SPMD008" in found) is reported, found

@@ -549,3 +549,35 @@ def test_strip_under_a_plain_vmap_is_not_safe_while_a_partial_bound_capture_rema
         fix = f.fix_for(Transform.STRIP)
         assert fix is not None and fix.applicability == Applicability.UNSAFE
         assert "captures `w` (line 9)" in fix.reason
+
+
+# Fuzz seed 120152's measured exemption (golden clean/capture_explicit_placed_inner_vmap), written as a script:
+# the inputs built by one tuple assignment, then placed one by one at module level.
+TUPLE_BUILT = """\
+import jax, jax.numpy as jnp, numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P, AxisType
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Explicit, AxisType.Explicit))
+def block(x, w):
+    def body(b):
+        return (b * 2.0 + 1.0) * w
+    return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+def apply(x, w):
+    return block(x, w)
+xs, ws = jnp.ones((8, 8, 8)), jnp.ones((8,))
+xs = jax.device_put(xs, NamedSharding(mesh, P('y', 'x', None)))
+ws = jax.device_put(ws, NamedSharding(mesh, P(WS_SPEC)))
+r = jax.vmap(apply, in_axes=(0, 0), spmd_axis_name='y')(xs, ws)
+"""
+
+
+def test_a_placement_after_a_tuple_assignment_is_read() -> None:
+    """A name first bound by a tuple assignment (`xs, ws = a, b`) and then placed (`xs = jax.device_put(xs,
+    ...)`) holds the placement at the vmap's call: the straight-line reader had given up on the tuple target, so
+    the batch looked unplaced and the exemption for a batch placed on the Explicit spmd axis did not apply (a
+    false positive on a program measured to run: safety/measurements/capture_explicit_placed_inner_vmap.py)."""
+    from spmdfix.api import check_source
+
+    assert check_source(TUPLE_BUILT.replace("WS_SPEC", "'y'")) == []
+    # ws placed beyond its batch dimension: the capture fails, and stays reported
+    beyond = check_source(TUPLE_BUILT.replace("WS_SPEC", "'y', 'x'").replace("jnp.ones((8,))", "jnp.ones((8, 8))"))
+    assert [f.code for f in beyond] == ["SPMD003"]

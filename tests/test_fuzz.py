@@ -606,3 +606,19 @@ def test_spmd006_explains_the_manual_axis_type_error_its_doc_names() -> None:
     assert "manual_axis_type ... should be of type Manual`" in (ROOT / "spmdfix/rules/docs/SPMD006.md").read_text()
     rules = explaining_rules(error)
     assert rules is not None and {"SPMD006", "SPMD003"} <= rules
+
+
+def test_vmapped_away_explicit_axis_error_is_explained_for_a_plain_vmap() -> None:
+    """JAX's `vmapped away explicit mesh axis cannot appear in shard_map in_specs` is what a plain vmap over a
+    batch placed on an Explicit axis raises when the shard_map's spec names that axis (SPMD006.md). The judge had
+    mapped it, by its shorter in_specs text, to SPMD001 alone, which a plain vmap's rules (`PLAIN_VMAP_RULES`) do
+    not hold: such a program counted as failing for no described reason, so a miss there was never a violation."""
+    from fuzz.classify import PLAIN_VMAP_RULES, explaining_rules
+
+    error = "ValueError: vmapped away explicit mesh axis cannot appear in shard_map in_specs. Got in_specs=P('x')"
+    assert "vmapped away explicit mesh axis cannot appear in shard_map in_specs" in (
+        ROOT / "spmdfix/rules/docs/SPMD006.md"
+    ).read_text()
+    rules = explaining_rules(error)
+    assert rules is not None and "SPMD006" in rules & PLAIN_VMAP_RULES and "SPMD001" in rules
+    assert explaining_rules("ValueError: vmap spmd_axis_name cannot appear in shard_map in_specs") == {"SPMD001"}

@@ -117,6 +117,14 @@ def test_a_suppressed_finding_is_not_fixed(work: Path) -> None:
     assert partial.exit_code == 1
     assert (work / "m.py").read_text() == one
     assert "1 finding left (1 suppressed)" in partial.stderr
+    # ... and check says so: each fix taken away is a refusal naming the suppressed finding, not a silent gap
+    # (the help line had named only rename's "no free mesh axis", as if no other fix existed).
+    (work / "m.py").write_text(one)
+    shown = run("check", "--show-fixes", "m.py").output
+    blocked = "it would also change SPMD001 (spmd-axis-in-in-specs), a finding a suppression comment holds"
+    for transform in ("add-axis", "strip"):
+        assert f"not offered: {transform}: {blocked}" in shown
+    assert "help: no fix: add-axis: " + blocked in run("check", "m.py").output
 
 
 def test_add_noqa_appends_merges_and_then_checks_clean(work: Path) -> None:

@@ -190,6 +190,25 @@ def test_stdin_with_the_layer_module_name_reports_it_too(tmp_path: Path) -> None
     assert "src/pkg/model.py:14:55: SPMD001" in done.stdout
 
 
+def test_stdin_fix_says_that_a_fix_across_files_is_not_applied_and_how_to_apply_it(tmp_path: Path) -> None:
+    """`fix -` writes one module's text to stdout: add-axis, which edits config.py's mesh and train.py's
+    `spmd_axis_name`, cannot be applied there. The buffer comes back unchanged, and stderr says which files the
+    fix edits and the command that applies it; that command does."""
+    root = standard(tmp_path)
+    done = spmdfix(root, "fix", "--stdin-filename", "src/pkg/model.py", "-", stdin=MODEL)
+    assert done.returncode == 1
+    assert done.stdout == MODEL
+    config, train = (os.path.join("src", "pkg", name) for name in ("config.py", "train.py"))
+    assert f"also edits {config}, {train}; stdin mode writes only this module's text" in done.stderr
+    assert "run `spmdfix fix src/pkg/model.py` to apply it across files" in done.stderr
+    applied = spmdfix(root, "fix", "src/pkg/model.py")
+    assert applied.returncode == 0, applied.stderr
+    assert (root / "src/pkg/config.py").read_text() != CONFIG and (root / "src/pkg/train.py").read_text() != TRAIN
+    # A fix that stays in the module says nothing of the kind.
+    alone = spmdfix(root, "fix", "--stdin-filename", "src/pkg/model.py", "-", stdin=MODEL)
+    assert "stdin mode writes only" not in alone.stderr
+
+
 def test_a_run_over_the_tree_reports_each_finding_once(tmp_path: Path) -> None:
     root = standard(tmp_path)
     done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", ".")

@@ -64,7 +64,9 @@ def test_a_module_whose_only_shard_map_is_a_jax_smap_passes_the_prefilter() -> N
 
 
 def test_prefilter_drops_files_that_cannot_hold_a_finding() -> None:
-    assert not may_have_findings("import jax\njax.vmap(f, spmd_axis_name='x')\n")
+    # An spmd vmap site with no shard_map in reach is kept (a wrapper's SPMD910 record: `WRAPPERS` below); a
+    # plain vmap there is not.
+    assert not may_have_findings("import jax\njax.vmap(f, in_axes=1)(x)\n")
     assert not may_have_findings("from jax import shard_map\n")
     assert may_have_findings("jax.vmap(f, spmd_axis_name='x')\njax.lax.with_sharding_constraint(x, s)\n")
     # JAX's own internals mention vmap and shard_map without any spmd vmap site: not parsed.
@@ -201,6 +203,27 @@ def test_prefilter_keeps_the_spellings_a_review_found_dropped(hole: str) -> None
     source = HOLES_FOUND[hole]
     assert _findings_without_prefilter(source)
     assert may_have_findings(source)
+
+
+# A wrapper with no shard_map in reach (no shard_map word, no import of the project) still gives SPMD910 records:
+# a parameter forwarded as `spmd_axis_name` (flax's nnx/transforms/iteration.py) or a callable passed in. The
+# prefilter kept neither (issue 22: it may drop a file only when the analysis would give nothing).
+WRAPPERS = {
+    "forwarded spmd_axis_name": "import jax\ndef wrap(f, spmd_axis_name=None):\n"
+    "    return jax.vmap(f, spmd_axis_name=spmd_axis_name)\n",
+    "callee passed in": "import jax\ndef wrap(f):\n    return jax.vmap(f, spmd_axis_name='x')\n",
+}
+
+
+@pytest.mark.parametrize("form", sorted(WRAPPERS))
+def test_a_wrapper_with_no_shard_map_in_reach_is_kept_for_its_spmd910_record(form: str) -> None:
+    source = WRAPPERS[form]
+    analyzer = Analyzer(ModuleModel.build(source, ast.parse(source)))
+    facts = analyzer.facts()
+    assert analyzer.unknown_spmd or any(vmap.unresolved for vmap in facts)
+    assert may_have_findings(source)
+    # ... while a plain vmap there gives nothing and is still dropped.
+    assert not may_have_findings(source.replace(", spmd_axis_name=spmd_axis_name", "").replace(", spmd_axis_name='x'", ""))
 
 
 # spmd_axis_name is passed by position only as jax.vmap's 6th positional argument (flax.linen.vmap's 8th):
@@ -963,11 +986,11 @@ def _dropped_but_reported(paths) -> tuple[int, list[str]]:
 
 
 def _placement_records(analyzer: Analyzer) -> list:
-    """The SPMD910 records of plain vmaps whose input's placement could not be read (issue 22), which
-    `source_analysis.analyse_tree` reports. (Those of an unreadable `spmd_axis_name`, `analyzer.unknown_spmd`,
-    are left out: a file whose spmd vmap reaches no shard_map in sight is dropped although its parameter
-    `spmd_axis_name` gives one, flax's nnx/transforms/iteration.py; an open gap, docs/rules.md.)"""
-    return analyzer.unknown_placements
+    """The SPMD910 records of plain vmaps whose input's placement could not be read (issue 22), and of spmd
+    vmaps whose `spmd_axis_name` could not be (`analyzer.unknown_spmd`: a wrapper forwarding its parameter,
+    flax's nnx/transforms/iteration.py, which the prefilter had dropped), which `source_analysis.analyse_tree`
+    reports."""
+    return [*analyzer.unknown_placements, *analyzer.unknown_spmd]
 
 
 def test_a_dropped_golden_or_test_module_gives_no_finding_and_no_spmd910_record() -> None:

@@ -312,6 +312,7 @@ class Analyzer:
                 replace(
                     r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=others, exits=exits,
                     under_jit=r.under_jit or path.jitted, staged=r.staged or path.staged,
+                    cond_staged=r.cond_staged or path.cond_staged,
                 )
             )
         return out

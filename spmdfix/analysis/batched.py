@@ -23,7 +23,7 @@ from spmdfix.analysis.instances import Instances, is_self_param
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.static import dynamic_names
-from spmdfix.analysis.vmap_operands import through_vmap
+from spmdfix.analysis.vmap_operands import applied_vmap, through_vmap
 
 if TYPE_CHECKING:
     from spmdfix.analysis.reach import ReachedSite
@@ -191,10 +191,13 @@ class BatchedValues:
                             changed = True
         return result
 
-    def plain_hops(self, fun: ast.AST | None, home: ast.AST | None, reached: ReachedSite):
+    def plain_hops(self, fun: ast.AST | None, home: ast.AST | None, reached: ReachedSite, through_vmaps: bool = False):
         """(bound, [(caller, call, callee, bound), ...]) from the vmapped callable `fun` to `home` when every
         step of the chain is a plain call of a function or method (`callee`: `bound` leading parameters the
-        read binds, `self`); the list is empty when `fun` runs `home`; None otherwise."""
+        read binds, `self`); the list is empty when `fun` runs `home`; None otherwise. With `through_vmaps`, a
+        step may also be an inner `jax.vmap(f, in_axes)` applied at once to positional operands (`call` is
+        then the application): each operand reaches `f`'s parameter at its position, whole or, where
+        `in_axes` maps it, sliced: the value still comes from that argument."""
         start = self.callee(fun) if fun is not None else None
         if start is None or home is None:
             return None
@@ -203,16 +206,29 @@ class BatchedValues:
             if current is home:
                 break
             found = self.callee(node.func) if isinstance(node, ast.Call) else None  # not a wrapper or a library's
-            if found is None:
+            if found is not None:
+                hops.append((current, node, *found))
+                current = found[0]
+                continue
+            inner = self._inner_vmap_hop(node) if through_vmaps else None
+            if inner is None:
                 return None
-            hops.append((current, node, *found))
-            current = found[0]
+            hops.append((current, *inner))
+            current = inner[1]
         return (start[1], hops) if current is home else None
+
+    def _inner_vmap_hop(self, node: ast.AST):
+        """(application, f, bound) for a chain step `node` = `jax.vmap(f, in_axes)` applied at once to
+        positional operands (`vmap_operands.applied_vmap`); None for any other step."""
+        if not isinstance(node, ast.Call):
+            return None
+        applied = applied_vmap(self.ix, node, self._qualname(node.func), self.callee)
+        return applied[:3] if applied is not None else None
 
     def sources_through(self, hops, home: ast.AST, name: str) -> tuple[int, ...] | None:
         """The positional arguments of the vmap's call that local `name` of `home` comes from, back through
-        plain positional calls (`hops`, from `plain_hops`), by index; None when any step is not known. A bound
-        `self` is the instance, not a value of the call: it is left out."""
+        plain positional calls (`hops`, from `plain_hops`), by index; None when any step is not known. A bound `self` is the instance, not a value of
+        the call: it is left out."""
         start_bound, steps = hops
         indices = self._param_sources(home, name)
         for caller, call, callee, bound in reversed(steps):

@@ -140,6 +140,13 @@ class CaptureAnalysis:
         hops = self.batched.plain_hops(fun, home, reached)
         if hops is not None:
             found = tuple(replace(c, params=self.batched.sources_through(hops, home, c.name)) for c in found)
+        if any(c.params is None for c in found):
+            inner = self.batched.plain_hops(fun, home, reached, through_vmaps=True)
+            if inner is not None:
+                found = tuple(
+                    replace(c, through_vmaps=self.batched.sources_through(inner, home, c.name)) if c.params is None else c
+                    for c in found
+                )
         unread: tuple[UnreadValue, ...] = ()
         if off_spmd:
             if calls is not None:

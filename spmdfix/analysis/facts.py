@@ -183,6 +183,11 @@ class Capture:
     # kind BATCHED: the indices of the vmapped function's positional parameters its value comes from
     # (itself, or locals assigned from them, back through plain positional calls); None when not known.
     params: tuple[int, ...] | None = None
+    # kind BATCHED: as `params`, also back through an inner `jax.vmap(f, in_axes)` applied at once (an operand
+    # reaches `f` at its position, whole or sliced). Read only by SPMD003's exemption for a batch placed on
+    # Explicit spmd axes, measured through such an inner vmap, the operand mapped or not
+    # (safety/measurements/capture_explicit_placed_inner_vmap.py; fuzz seed 120152)
+    through_vmaps: tuple[int, ...] | None = None
     # kind BATCHED: the value is a full reduction to a per-example scalar (`m = x.mean() + 2.0`, bound once in
     # the function defining the body), so it is placed on no mesh axis beyond the batch whatever its inputs are
     scalar: bool = False
@@ -334,6 +339,10 @@ class ReachedFacts:
     # analysis.reach.ReachedSite.staged) lies between the vmap and the shard_map: for SPMD008's eager
     # `check_vma=False` case the shard_map is traced as under jit (`staged_eagerly`).
     staged: bool = False
+    # A `lax.cond`/`lax.switch` on a predicate the evaluator reads as a constant lies on the way
+    # (analysis.reach.ReachedSite.cond_staged): it stages the shard_map for SPMD008's eager `check_vma=False`
+    # case only (`rules.not_manual.eager_explicit_findings`), where it was measured.
+    cond_staged: bool = False
     # The first `jax.vmap` on the way, when it is applied in the vmapped function itself and maps along axis
     # 0 parameters of that function passed on as they are: their positions (the per-example dimension 0 it
     # maps is dimension 1 of the vmap's input), and its span [SPMD006, an inner vmap mapping away a placed axis].

@@ -5,7 +5,10 @@ shard_map (or inside its body) fails under check_vma=True with a `pvary` error a
 *binary* primitive (`v + v`, `v * 2.0`, `jnp.maximum(v, 0)`, relu, `v ** 0.5`); bodies made only of unary
 primitives (`jnp.sin`, `jnp.exp`, unary minus, `v ** 2` with an integer literal, `.astype(...)`) run and match,
 and so do the cumulative ops of `jaxapi.CUMULATIVE_NAMES` (`jnp.cumsum(v, axis=-1)`, `jax.lax.cummax(v, axis=0)`;
-safety/measurements/spmd007_cumulative_ops.py).
+safety/measurements/spmd007_cumulative_ops.py), and slices with static bounds (`jaxapi.STATIC_SLICE_NAMES`,
+`v[0:n]`: safety/measurements/spmd007_lax_map_body_ops.py). A `jax.lax.map(g, xs, batch_size=k)` between the
+spmd vmap and the shard_map (a vmap over chunks) fails and runs for the same bodies as an inner `jax.vmap`
+(same measurement: any `k`, a remainder or not; only its message differs).
 """
 
 from __future__ import annotations
@@ -59,6 +62,11 @@ class UnaryCheck:
             )
         if isinstance(expr, ast.Call) and self._cumulative(expr, scope):
             return self._unary(expr.args[0], names, scope)
+        if isinstance(expr, ast.Call) and self._static_slice(expr, names, scope):
+            return self._unary(expr.args[0], names, scope)
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice):
+            bounds = (expr.slice.lower, expr.slice.upper, expr.slice.step)
+            return all(b is None or _static_int(b, names) for b in bounds) and self._unary(expr.value, names, scope)
         if isinstance(expr, ast.Call) and not expr.keywords:
             if isinstance(expr.func, ast.Attribute) and expr.func.attr in jaxapi.UNARY_METHODS:
                 if self.ix.qualname(expr.func, scope) is None and len(expr.args) == 1:
@@ -87,6 +95,17 @@ class UnaryCheck:
             return False
         return True
 
+    def _static_slice(self, call: ast.Call, names: set[str], scope) -> bool:
+        """`jax.lax.dynamic_slice_in_dim(v, 0, n, axis=-1)`: a measured slice (`jaxapi.STATIC_SLICE_NAMES`) with an
+        integer literal start, a static size (an integer literal, or a name that is not one of the body's values)
+        and an integer literal `axis` (keyword or fourth argument). A start read from a value is not measured."""
+        if self.ix.qualname(call.func, scope) not in jaxapi.STATIC_SLICE_NAMES or not 3 <= len(call.args) <= 4:
+            return False
+        _, start, size, *axis = call.args
+        if not _int_literal(start) or not _static_int(size, names) or not all(_int_literal(a) for a in axis):
+            return False
+        return all(kw.arg == "axis" and not axis and _int_literal(kw.value) for kw in call.keywords)
+
     def vmap_of_unary(self, func: ast.AST, scope) -> bool:
         """True for `jax.vmap(<lambda of unary steps>)` with default axes: mapping a unary function applies
         the same unary primitives (measured: safety/measurements/spmd007_inner_vmap_unary.py, fuzz seed 5842)."""
@@ -105,3 +124,9 @@ def _int_literal(node: ast.AST) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         node = node.operand
     return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _static_int(node: ast.AST, names: set[str]) -> bool:
+    """An integer literal, or a name other than the body's own values (`names`): a slice bound or size JAX needs
+    static (a traced one raises whatever the vmaps), such as `n = x.shape[-1] // 2` read from the enclosing scope."""
+    return _int_literal(node) or (isinstance(node, ast.Name) and node.id not in names)

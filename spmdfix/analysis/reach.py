@@ -43,7 +43,9 @@ class ReachedSite:
     shard_map is traced under jit even when the vmap itself is called eagerly. staged: a loop of
     `jaxapi.EAGER_STAGING_NAMES` (`jax.lax.map`, `lax.scan`, `fori_loop`, `while_loop`) lies on the way, which
     traces the shard_map into a jaxpr before an eager vmap batches it, as a jit does (measured for SPMD008's
-    eager case only)."""
+    eager case only). cond_staged: a `lax.cond`/`lax.switch` whose predicate (index) the evaluator reads as a
+    constant lies on the way (`jaxapi.STATIC_PREDICATE_STAGING_NAMES`): it stages its branches as those loops do,
+    measured for SPMD008's eager `check_vma=False` case only."""
 
     site: ShardMapSite
     chain: tuple[Related, ...]
@@ -51,6 +53,7 @@ class ReachedSite:
     chain_nodes: tuple[ast.AST, ...]
     jitted: bool = False
     staged: bool = False
+    cond_staged: bool = False
 
 
 @dataclass(eq=False, repr=False)
@@ -102,14 +105,14 @@ class Reacher:
         self._vmap = vmap
         try:
             self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH))
-            if any(s.jitted or s.staged for s in result.sites):
+            if any(s.jitted or s.staged or s.cond_staged for s in result.sites):
                 self._untraced_ways(callable_expr, scope, result)
         finally:
             self._vmap = None
         return result
 
     def _untraced_ways(self, callable_expr: ast.AST, scope: Scope, result: ReachResult) -> None:
-        """Clear `jitted`/`staged` of each site of `result` that a way without a jit or staging loop reaches too.
+        """Clear `jitted`/`staged`/`cond_staged` of each site of `result` that a way without a jit or staging loop reaches too.
 
         The walk visits each function and site once, by the first way it meets; a site first met under
         `jax.lax.map(block, x)` and then by a direct `block(x)` would keep the staged way, and SPMD008's eager
@@ -123,7 +126,8 @@ class Reacher:
             self._untraced = False
         untraced = {id(s.site.node) for s in direct.sites}
         result.sites[:] = [
-            replace(s, jitted=False, staged=False) if id(s.site.node) in untraced and (s.jitted or s.staged) else s
+            replace(s, jitted=False, staged=False, cond_staged=False)
+            if id(s.site.node) in untraced and (s.jitted or s.staged or s.cond_staged) else s
             for s in result.sites
         ]
 
@@ -322,6 +326,35 @@ class Reacher:
         result.unresolved.append((call, f"the `batch_size` of `jax.lax.map` (`{short(size)}`) is not known"))
         return False
 
+    def _static_predicate(self, call: ast.Call, scope: Scope) -> bool:
+        """The predicate (index) of a `lax.cond`/`lax.switch` call is a constant the evaluator reads: a bool or
+        int literal, a name bound to one, or `not`, a comparison or `and`/`or` of those (`K > 0` with `K = 3` at
+        module level). No vmap batches such a value. Anything else (a value computed in the traced function) may
+        be batched: not told apart."""
+        pred = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg in ("pred", "index")), None)
+        return pred is not None and self._constant(pred, scope)
+
+    def _constant(self, expr: ast.AST, scope: Scope, depth: int = 8) -> bool:
+        """A bool/int constant as `_static_predicate` reads it. A name counts when its one binding is an
+        assignment of such a constant (not a parameter: a value passed in may be batched)."""
+        if depth == 0:
+            return False
+        if isinstance(expr, ast.Constant):
+            return type(expr.value) in (bool, int)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.Not, ast.USub)):
+            return self._constant(expr.operand, scope, depth - 1)
+        if isinstance(expr, ast.BoolOp):
+            return all(self._constant(v, scope, depth - 1) for v in expr.values)
+        if isinstance(expr, ast.Compare):
+            return all(self._constant(v, scope, depth - 1) for v in (expr.left, *expr.comparators))
+        if isinstance(expr, ast.Name):
+            binding = self.ix.single_binding(expr.id, scope)
+            return (
+                binding is not None and binding.kind is BindingKind.ASSIGN
+                and self._constant(binding.node, binding.scope, depth - 1)
+            )
+        return False
+
     def _add_jit(self, call: ast.Call, result: ReachResult) -> None:
         """Record a jit application on the way (`ReachResult.jits`), unless it is a decorator written above
         the spmd vmap's decorator on the same function (`@partial(jax.jit, ...)` over `@partial(jax.vmap,
@@ -337,7 +370,9 @@ class Reacher:
     def _add_site(self, site: ShardMapSite, path: _Path, result, follow: Follow) -> None:
         if self._untraced and path.traced or not follow.first_visit(site.node, SHARD_MAP_SITE):
             return
-        result.sites.append(ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted, path.staged))
+        result.sites.append(
+            ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted, path.staged, path.cond_staged)
+        )
 
     def _reach_function(self, func, path: _Path, result, follow: Follow, as_body=False) -> None:
         if self._untraced and path.traced or not follow.first_visit(func, FUNCTION):
@@ -374,6 +409,8 @@ class Reacher:
                 qname = self.qualname(up.func, self.ix.scope_at(up))
                 if qname in jaxapi.JIT_NAMES or qname in jaxapi.EAGER_STAGING_NAMES:
                     return True
+                if qname in jaxapi.STATIC_PREDICATE_STAGING_NAMES and self._static_predicate(up, self.ix.scope_at(up)):
+                    return True
             node = up
         return False
 
@@ -399,6 +436,8 @@ class Reacher:
                 step = step.through_jit()
             if qname in jaxapi.EAGER_STAGING_NAMES:
                 step = step.through_staging()
+            elif qname in jaxapi.STATIC_PREDICATE_STAGING_NAMES and self._static_predicate(call, scope):
+                step = step.through_static_cond()
             first = call.args[0] if call.args and name not in _DATA_FIRST else None
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(arg, ast.Starred):
@@ -474,28 +513,34 @@ class Reacher:
 @dataclass(eq=False, repr=False)
 class _Path:
     """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed,
-    whether a jax.jit was passed, and whether a loop that stages its function was (`ReachedSite.staged`)."""
+    whether a jax.jit was passed, whether a loop that stages its function was (`ReachedSite.staged`), and
+    whether a cond/switch on a constant predicate was (`ReachedSite.cond_staged`)."""
 
     chain: tuple[Related, ...] = ()
     nodes: tuple[ast.AST, ...] = ()
     vmaps: tuple[ast.AST, ...] = ()
     jitted: bool = False
     staged: bool = False
+    cond_staged: bool = False
 
     def step(self, message: str, span, node: ast.AST) -> _Path:
         chain, nodes = self.chain + (Related(message, span),), self.nodes + (node,)
-        return _Path(chain, nodes, self.vmaps, self.jitted, self.staged)
+        return _Path(chain, nodes, self.vmaps, self.jitted, self.staged, self.cond_staged)
 
     def through_vmap(self, node: ast.AST) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps + (node,), self.jitted, self.staged)
+        return _Path(self.chain, self.nodes, self.vmaps + (node,), self.jitted, self.staged, self.cond_staged)
 
     def through_jit(self) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps, True, self.staged)
+        return _Path(self.chain, self.nodes, self.vmaps, True, self.staged, self.cond_staged)
 
     def through_staging(self) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, True)
+        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, True, self.cond_staged)
+
+    def through_static_cond(self) -> _Path:
+        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, self.staged, True)
 
     @property
     def traced(self) -> bool:
-        """A jit or a staging loop lies on the way (`ReachedSite.jitted`, `ReachedSite.staged`)."""
-        return self.jitted or self.staged
+        """A jit, a staging loop or a cond on a constant predicate lies on the way (`ReachedSite.jitted`,
+        `ReachedSite.staged`, `ReachedSite.cond_staged`)."""
+        return self.jitted or self.staged or self.cond_staged

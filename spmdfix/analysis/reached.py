@@ -119,6 +119,7 @@ class ReachedAnalysis:
             under_jit=reached.jitted,
             jit_wrapped=self.capture.jit_wrapped(reached.site.node, body),
             staged=reached.staged,
+            cond_staged=reached.cond_staged,
             inner_mapped=mapped,
             inner_vmap=self.vmap_span(reached.vmaps[0]) if mapped else None,
             batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),

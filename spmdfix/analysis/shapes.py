@@ -87,13 +87,34 @@ class StaticShapes:
         position = {id(s): i for i, s in enumerate(block)}
         best = None
         for b in bindings:
-            assign = self.ix.parent.get(id(b.node))
-            if not isinstance(assign, ast.Assign) or id(assign) not in position:
+            i = self._assignment_at(b.node, block, position)
+            if i is None:
                 return None  # assigned in a nested block or by another statement form: no single reaching value
-            i = position[id(assign)]
             if i < position[id(stmt)] and (best is None or i > best[0]):
                 best = (i, b.node)
         return best[1] if best is not None else None
+
+    def _assignment_at(self, value: ast.AST, block: list, position: dict[int, int]) -> int | None:
+        """The index in `block` of the `=` statement that binds `value`: its parent, or, for one element of a
+        tuple assignment (`xs, ws = a, b`, whose bindings hold the elements `a` and `b`), the `=` statement of
+        the block whose lines hold it (fuzz-style `xs, ws = jnp.asarray(...), ...` before `xs =
+        jax.device_put(xs, ...)`); None when it is not such a statement of `block`."""
+        assign = self.ix.parent.get(id(value))
+        if isinstance(assign, (ast.Tuple, ast.List)):
+            display = assign
+            assign = self.ix.parent.get(id(display))
+            unpacks = isinstance(assign, ast.Assign) and assign.value is display
+            return position.get(id(assign)) if unpacks else None
+        if isinstance(assign, ast.Assign):
+            return position.get(id(assign))
+        line = getattr(value, "lineno", None)
+        if assign is not None or line is None:
+            return None
+        for i, stmt in enumerate(block):
+            if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+                unpacks = isinstance(stmt, ast.Assign) and all(isinstance(t, (ast.Tuple, ast.List)) for t in stmt.targets)
+                return i if unpacks else None
+        return None
 
     def _inner_block_value(self, name: ast.Name, bindings) -> ast.AST | None:
         """The value of `name` at a use inside a compound statement (`with`, `try`, `if`, a loop) when the last

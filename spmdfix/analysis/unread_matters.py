@@ -69,7 +69,7 @@ def placement_matters(vmap: VmapFacts, call: VmapCall) -> bool:
     if vmap.kind is not VmapKind.SPMD or call.under_jit:
         return False
     return any(
-        r.shard_map.check_vma is not True and not r.staged_eagerly
+        r.shard_map.check_vma is not True and not r.staged_eagerly and not r.jit_wrapped
         and (r.shard_map.mesh is None or r.shard_map.mesh.axis_types is not AxisType.AUTO)
         for r in vmap.reached
     )

@@ -43,6 +43,21 @@ def through_vmap(
     higher-order function, flax's vmap, keyword or starred operands, a default or `*args` parameter of `f`):
     the caller then counts every parameter as batched. `inner_batches` False: a parameter counts only when its
     operand is batched (the inner vmap's own mapping left out: SPMD004 under `check_vma=False`, measured)."""
+    applied = applied_vmap(ix, call, qname, callee)
+    if applied is None:
+        return None
+    application, func, _, params, mapped = applied
+    inner = mapped if inner_batches else set()
+    return func, {p for j, (p, arg) in enumerate(zip(params, application.args)) if j in inner or batched(arg)}
+
+
+def applied_vmap(
+    ix, call: ast.Call, qname: str | None, callee: Callable[[ast.AST], tuple[ast.AST, int] | None]
+) -> tuple[ast.Call, ast.AST, int, list[str], set[int]] | None:
+    """For a chain step `call` = `jax.vmap(f, in_axes)` applied at once to positional operands
+    (`jax.vmap(f, in_axes)(a, b)`): (the application, f, how many leading parameters of f the read binds, f's
+    other positional parameters, the operand positions `in_axes` maps). None for any other form (as
+    `through_vmap`)."""
     application = ix.parent.get(id(call))
     if qname not in jaxapi.JAX_VMAP_NAMES or not (isinstance(application, ast.Call) and application.func is call):
         return None
@@ -53,6 +68,4 @@ def through_vmap(
     params = [a.arg for a in [*func.args.posonlyargs, *func.args.args]][bound:]
     if len(params) != len(application.args) or func.args.vararg:
         return None
-    mapped = mapped_positions(argument(call, 1, "in_axes"), len(params))
-    inner = mapped if inner_batches else set()
-    return func, {p for j, (p, arg) in enumerate(zip(params, application.args)) if j in inner or batched(arg)}
+    return application, func, bound, params, mapped_positions(argument(call, 1, "in_axes"), len(params))

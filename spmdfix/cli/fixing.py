@@ -33,7 +33,8 @@ from spmdfix.cli.output import (
 from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, write_source, write_text_atomically
 from spmdfix.migration import report_suffixes
-from spmdfix.model import STRATEGIES, Transform
+from spmdfix.model import STRATEGIES, Transform, choose_fix
+from spmdfix.paths import relpath
 from spmdfix.diffs import unified_diff
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode, Unreadable
 from spmdfix.runner import Job
@@ -206,6 +207,20 @@ def fix_and_report(
     return tally.exit_code(False, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 
 
+def _fixes_elsewhere(o: FileResult, job: Job) -> list[str]:
+    """The other files (sorted absolute paths) that the fixes the run's options choose for the findings left in
+    `o` edit: such a fix (add-axis of a mesh in config.py for a spec in model.py) is not applied to stdin,
+    which stands for one module only."""
+    if not isinstance(o, (Checked, Fixed)):
+        return []
+    paths = set()
+    for finding in o.findings:
+        fix = choose_fix(finding, job.options.strategy, job.options.unsafe_fixes)
+        if fix is not None:
+            paths.update(edit.span.path for edit in fix.node_edits if edit.span.path)
+    return sorted(paths)
+
+
 def _said(o: FileResult) -> tuple[str, ...]:
     """What a fix run says of a file beyond its findings: its fixes' errors and notes (none for a file that
     was not fixed or checked)."""
@@ -277,5 +292,13 @@ def _fix_stdin(run: Run, jobs: list[Job], outcomes: list[FileResult], diff: bool
             stdout.write(o.new_text.encode(o.source.encoding))
         else:
             stdout.write(run.stdin_bytes())
+    elsewhere = _fixes_elsewhere(o, job)
+    if elsewhere:
+        shown = ", ".join(relpath(p) for p in elsewhere)
+        click.echo(
+            f"{o.display}: the fix chosen for a finding left here also edits {shown}; stdin mode writes only "
+            f"this module's text, so it was not applied: run `spmdfix fix {o.display}` to apply it across files",
+            err=True,
+        )
     click.echo(summary(jobs, outcomes, int(tally.internal), tally.applied, diff), err=True)
     return tally.exit_code(diff, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))

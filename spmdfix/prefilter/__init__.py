@@ -14,7 +14,9 @@ each form leaves words in the text:
    analysis follows (`spmdfix.analysis.index`): a text without those words is kept when it imports a module
    that is neither the standard library's nor one of the libraries the analysis knows by name (JAX, Flax,
    NumPy, ...), or imports relatively. Modules that are only callees are not filtered here: the index parses
-   them on demand.
+   them on demand. A text with neither is still kept when it holds an spmd vmap site (2. below): a wrapper
+   forwarding its parameter as `spmd_axis_name`, or vmapping a callable passed in, gives an SPMD910 record
+   though nothing in reach can collide (silence is a claim; 1 file of the corpus, flax's iteration.py).
 2. It also needs a vmap site the analysis follows (`spmdfix.analysis.vmap_sites.vmap_sites`), each of which is
    a bracketed argument list written in the text:
    - a call of a vmap — its callee's last name is `vmap`, `vmap_with_axes`, or a name the text binds to one
@@ -82,10 +84,15 @@ def may_have_findings(source: str) -> bool:
     source = as_python_reads_it(source)
     if "vmap" not in source:
         return _calls_a_project_wrapper(source)
-    if not any(word in source for word in SHARD_MAP_WORDS) and not imports_project(source):
-        return False
+    reach = any(word in source for word in SHARD_MAP_WORDS) or imports_project(source)
     try:
         vmap = bound_names(source, VMAP)
+        if not reach:
+            # No shard_map or constraint in reach, yet an spmd vmap site still gives an SPMD910 record where its
+            # `spmd_axis_name` or its callee is a parameter (a wrapper forwarding them: flax's
+            # nnx/transforms/iteration.py); a plain vmap's placement record needs a reached shard_map. (A call
+            # of a project wrapper needs a project import: `reach`.)
+            return spmd_vmap_site(source, vmap)
         if spmd_vmap_site(source, vmap) or placed_plain_vmap(source, vmap):
             return True
     except UnknownTargets:

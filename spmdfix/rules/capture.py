@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes
-from spmdfix.analysis.kinds import CaptureKind
+from spmdfix.analysis.kinds import BatchPlacement, CaptureKind
 from spmdfix.fixes import lift_captures
 from spmdfix.model import Applicability, Finding, Fix, Span, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
@@ -119,9 +119,16 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
     """SPMD003: the body closes over a value the spmd vmap batches, or an unbatched array under all-replicated
     specs (hazard H5)."""
     mesh = reached.shard_map.mesh
-    if reached.shard_map.check_vma is False and mesh is not None and all(mesh.size_of(a) == 1 for a in vmap.spmd.names):
+    size1 = mesh is not None and all(mesh.size_of(a) == 1 for a in vmap.spmd.names)
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    placed = any(c.batch_placement is BatchPlacement.AXES for c in calls)
+    if reached.shard_map.check_vma is False and size1 and not placed:
         # Over size-1 spmd axes a capture runs and matches with check_vma=False, eager and under jit (measured,
         # safety/measurements/capture_size1_spmd_axis.py; fuzz seed 3552); with check_vma=True it still fails.
+        # Not with a call placing the batch on mesh axes: on the Explicit spmd axis JAX raises `For primitive
+        # mul, context mesh ... should match the aval mesh` under jit (eagerly SPMD008's error), on an Auto one
+        # of a mesh with Explicit axes `Closing over inputs to shard_map` (fuzz seed 130128;
+        # safety/measurements/capture_size1_spmd_axis_explicit.py)
         return []
     captures = tuple(c for c in reached.captures if c.kind is not CaptureKind.PLACED)
     if _runs_on_mesh_of_spmd_axes(vmap, reached):
@@ -207,11 +214,12 @@ def _placed_on_batch_only(capture, vmap: VmapFacts) -> bool:
     eager and under jit (safety/measurements/capture_reduced_placed_input.py; fuzz seeds 23243, 23306)."""
     if capture.scalar:
         return True
-    if capture.params is None or vmap.calls is None:
+    # (also back through an inner vmap's unmapped operand: measured to run the same,
+    # safety/measurements/capture_explicit_placed_inner_vmap.py; fuzz seed 120152)
+    params = capture.params if capture.params is not None else capture.through_vmaps
+    if params is None or vmap.calls is None:
         return False
-    return all(
-        i < len(call.off_batch) and call.off_batch[i] == () for call in vmap.calls.calls for i in capture.params
-    )
+    return all(i < len(call.off_batch) and call.off_batch[i] == () for call in vmap.calls.calls for i in params)
 
 
 def _placed_beyond_batch(captures, vmap: VmapFacts) -> tuple[str, ...]:

@@ -1,7 +1,9 @@
 """SPMD007 (hazard H2): a `jax.vmap` between the spmd vmap and a reached shard_map, or inside its body,
 while `check_vma` is on; also a `jax.lax.map(g, xs, batch_size=k)` on the way (a vmap over chunks: JAX
 raises `... was given out_specs which require replication`, measured on jax 0.10.2:
-safety/measurements/lax_map_and_smap_infer.py).
+safety/measurements/lax_map_and_smap_infer.py), for the bodies an inner `jax.vmap` fails for: those applying a
+binary primitive (safety/measurements/spmd007_lax_map_body_ops.py; a static slice and `b ** 2` run: fuzz seed
+110652).
 
 JAX raises a `pvary` error even without a spec collision, before and after every spec fix
 (docs/jax-behaviour.md): this rule reports the inner vmap, and the collision rules add `h2_note` to their
@@ -60,9 +62,9 @@ def _inner_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding
     )
     chunked = (
         "`jax.lax.map` with `batch_size` (a vmap over chunks) between a vmap with `spmd_axis_name` and the "
-        "shard_map it reaches while `check_vma=True`: JAX raises `... was given out_specs which require "
-        "replication which can't be statically inferred` even without a spec collision (hazard H2); "
-        "`batch_size=None`, or `check_vma=False`, avoids it"
+        "shard_map it reaches while `check_vma=True`, and the body applies a binary primitive: JAX raises `... was "
+        "given out_specs which require replication which can't be statically inferred` even without a spec "
+        "collision (hazard H2, whatever `batch_size`); `batch_size=None`, or `check_vma=False`, avoids it"
     )
     options = [disable_check_vma.plan(reached)]
     return [
@@ -105,6 +107,18 @@ VALID = (
         jax.vmap(f, spmd_axis_name='y')
         """,
     ),
+    Valid(
+        "SPMD007",  # lax_map_batch_size_over_a_static_slice_is_not_spmd007 (fuzz seed 110652, measured to run)
+        """
+        def block(x):
+            n = x.shape[-1]
+            def body(b):
+                b = jax.lax.dynamic_slice_in_dim(b, 0, n, axis=-1)
+                return b[0:n] ** 2
+            return jax.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P())(x)
+        jax.vmap(lambda v: jax.lax.map(block, v, batch_size=2), spmd_axis_name='x')
+        """,
+    ),
 )
 
 INVALID = (
@@ -138,5 +152,18 @@ INVALID = (
         jax.vmap(f, spmd_axis_name='x')
         """,
         at="jax.vmap",
+    ),
+    Invalid(
+        "SPMD007",  # lax_map_batch_size_over_a_static_slice_then_binary_is_spmd007 (measured to raise)
+        """
+        def block(x):
+            n = x.shape[-1]
+            def body(b):
+                b = jax.lax.dynamic_slice_in_dim(b, 0, n, axis=-1)
+                return b * 2.0 + 1.0
+            return jax.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P())(x)
+        jax.vmap(lambda v: jax.lax.map(block, v, batch_size=2), spmd_axis_name='x')
+        """,
+        at="jax.lax.map",
     ),
 )

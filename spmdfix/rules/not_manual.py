@@ -165,10 +165,13 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
     Measured on jax 0.10.2 (safety/measurements/explicit_check_vma_false_eager.py): with the batch placed on
     the spmd axis of an Explicit mesh and `check_vma=False`, an eager call raises `shard_map out_specs
     argument must refer to an axis marked as manual` whatever the specs and the body; under `jax.jit` (around
-    the vmap, or anywhere between it and the shard_map) it runs and matches, and so does `check_vma=True`.
+    the vmap, anywhere between it and the shard_map, or around the shard_map itself: `jax.jit(shard_map(...))`,
+    `ReachedFacts.jit_wrapped`) it runs and matches, and so does `check_vma=True`.
     A `jax.lax.map` (any `batch_size`), `lax.scan`, `fori_loop` or `while_loop` between them stages the
     shard_map as a jit does and it runs too; `jax.checkpoint` and an inner `jax.vmap` do not
     (safety/measurements/explicit_check_vma_false_staged.py; fuzz seed 90054): `ReachedFacts.staged_eagerly`.
+    So does a `lax.cond`/`lax.switch` on a constant predicate (`ReachedFacts.cond_staged`; measured:
+    safety/measurements/spmd008_cond_unbatched_predicate.py); on a batched one it fails as the direct call does.
     """
     sm = reached.shard_map
     calls = vmap.calls
@@ -180,7 +183,9 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
         )
     else:
         placed = batch_on_explicit_axes(vmap, sm.mesh)
-    if sm.check_vma is not False or reached.staged_eagerly or not placed:
+    # (`jax.jit(shard_map(...))` is the measurement's "jit around the shard_map": it runs; fuzz seed 130059)
+    staged = reached.staged_eagerly or reached.cond_staged or reached.jit_wrapped
+    if sm.check_vma is not False or staged or not placed:
         return []
     eager = [c for c in calls.calls if not c.under_jit]
     if not eager:
