@@ -1043,3 +1043,39 @@ def test_a_vmap_decorated_def_called_beside_a_placement_passes_the_prefilter(for
     source = SCOPED_HEADER + DECORATED_TOGETHER[form]
     assert {f.code for f in _findings_without_prefilter(source)} == {"SPMD006"}
     assert may_have_findings(source)
+
+
+# A call of a vmap wrapper of another module of the project (issue 22): the text names no vmap, the site is the
+# call passing `spmd_axis_name=` (or a `**dict` holding it). Kept, and the analysis with the project finds it.
+WRAPPER_MODULE = """\
+import jax
+
+
+def batched(fn, **kw):
+    return jax.vmap(fn, **kw)
+"""
+WRAPPER_CALLERS = {
+    "keyword": "batched(step, spmd_axis_name='x')(xs)",
+    "dict display": "batched(step, **{'spmd_axis_name': 'x'})(xs)",
+    "dict call": "batched(step, **dict(spmd_axis_name='x'))(xs)",
+}
+
+
+@pytest.mark.parametrize("form", sorted(WRAPPER_CALLERS))
+def test_a_call_of_a_vmap_wrapper_of_another_module_is_kept_and_found(tmp_path, form: str) -> None:
+    from spmdfix import api
+
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    (tmp_path / "helpers.py").write_text(WRAPPER_MODULE, encoding="utf-8")
+    text = (
+        "import numpy as np\nimport jax\nfrom jax.sharding import Mesh, PartitionSpec as P\n"
+        "from helpers import batched\n"
+        "mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))\n"
+        "def step(v):\n    return jax.shard_map(lambda b: b, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)\n"
+        "def main(xs):\n    return " + WRAPPER_CALLERS[form] + "\n"
+    )
+    assert "vmap" not in text and may_have_findings(text)
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    found = api.analyse_source(text, path=path, index=api.new_project_index(tmp_path))
+    assert sorted({f.code for f in found.findings}) == ["SPMD001", "SPMD002"]

@@ -396,20 +396,12 @@ def test_each_record_names_its_vmaps_kind_in_every_format_and_the_summary(tmp_pa
 
 KWARGS_SPELLINGS = {
     # (found silent by a new user's trial: the vmap was taken for a plain one)
-    "forwarded two levels": """\
-        def batched(fn, **kw):
-            return jax.vmap(fn, **kw)
-        def outer(fn, **opts):
-            return batched(fn, **opts)
-        def run(xs):
-            return outer(block, spmd_axis_name='data')(xs)
-        """,
-    "setdefault on the **kwargs parameter": """\
-        def batched(fn, axis, **kw):
-            kw.setdefault("spmd_axis_name", axis)
+    "setdefault of a computed key on the **kwargs parameter": """\
+        def batched(fn, key, axis, **kw):
+            kw.setdefault(key, axis)
             return jax.vmap(fn, **kw)
         def run(xs):
-            return batched(block, 'data')(xs)
+            return batched(block, 'spmd_axis_name', 'data')(xs)
         """,
     "update of a dict display": """\
         def run(xs, opts):

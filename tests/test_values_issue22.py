@@ -56,7 +56,9 @@ def test_a_default_one_caller_overrides_is_not_known(tmp_path: Path) -> None:
     ]
 
 
-def test_kwargs_forwarded_by_two_callers_are_not_known(tmp_path: Path) -> None:
+def test_kwargs_forwarded_by_two_callers_are_two_sites(tmp_path: Path) -> None:
+    # A wrapper forwarding its `**kw` to the vmap of its parameter: each call is a site of its own, with its
+    # own function and axis (the 'x' call collides with body's P('x'); the 'y' call does not).
     codes, lost = _analyse(tmp_path, """
         def batched(fn, **kw):
             return jax.vmap(fn, **kw)
@@ -64,10 +66,59 @@ def test_kwargs_forwarded_by_two_callers_are_not_known(tmp_path: Path) -> None:
         def main(xs):
             return batched(body, spmd_axis_name='x')(xs) + batched(body, spmd_axis_name='y')(xs)
         """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_kwargs_of_a_wrapper_with_a_fixed_function_passed_by_two_callers_are_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def batched(**kw):
+            return jax.vmap(body, **kw)
+
+        def main(xs):
+            return batched(spmd_axis_name='x')(xs) + batched(spmd_axis_name='y')(xs)
+        """)
     assert codes == [] and lost == [
         "the value of `spmd_axis_name` (`kw`) is not known: `kw` is the `*`/`**` parameter of `batched` (line 11), "
         "and its 2 call(s) (line 15) do not all pass one value spmdfix reads"
     ]
+
+
+def test_a_two_level_wrapper_forwarding_kwargs_is_the_site_of_its_call(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def inner(fn, **kw):
+            return jax.vmap(fn, **kw)
+
+        def batched(fn, **kw):
+            return inner(fn, **kw)
+
+        def main(xs):
+            return batched(body, spmd_axis_name='x')(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_kwargs_dict_filled_by_update_is_read(tmp_path: Path) -> None:
+    for fill in ("opts.update(spmd_axis_name=AX)", "opts.update({'spmd_axis_name': AX})",
+                 "opts.setdefault('spmd_axis_name', AX)", "opts['spmd_axis_name'] = AX"):
+        codes, lost = _analyse(tmp_path, f"""
+            AX = 'x'
+
+            def main(xs):
+                opts = {{'in_axes': 0}}
+                {fill}
+                return jax.vmap(body, **opts)(xs)
+            """)
+        assert codes == ["SPMD001", "SPMD002"] and lost == [], fill
+
+
+def test_a_kwargs_dict_whose_key_is_stored_over_is_not_read_as_its_display(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        def main(xs):
+            opts = {'spmd_axis_name': 'y'}
+            opts.update(spmd_axis_name='x')
+            return jax.vmap(body, **opts)(xs)
+        """)
+    assert codes == [] and lost == ["the value of `spmd_axis_name` (`opts`) is not known: `opts` is assigned on line 12, where `{'spmd_axis_name': 'y'}` is an expression spmdfix does not evaluate"]
 
 
 def test_kwargs_forwarded_without_the_spmd_keyword_are_no_site(tmp_path: Path) -> None:
@@ -337,3 +388,125 @@ def test_an_unreadable_spec_of_a_shard_map_no_spmd_vmap_reaches_is_no_place(tmp_
             return jax.vmap(body, spmd_axis_name='y')(xs)
         """)
     assert lost == []
+
+
+def test_a_vmap_factory_held_by_self_is_the_site_of_its_method(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            def __init__(self, axis):
+                self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)
+
+            def run(self, x):
+                return self.vec(body)(x)
+
+        t = T('x')
+
+        def main(xs):
+            return t.run(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_vmap_factory_held_by_self_and_set_twice_is_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            def __init__(self, axis, wide):
+                self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)
+                if wide:
+                    self.vec = jax.vmap
+
+            def run(self, x):
+                return self.vec(body)(x)
+
+        def main(xs):
+            return T('x', False).run(xs)
+        """)
+    assert codes == [] and len(lost) == 1
+    assert lost[0].startswith("the value of `spmd_axis_name` (`self.vec`) is not known")
+
+
+def test_a_vmap_factory_held_by_self_of_a_class_built_elsewhere_is_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            def __init__(self, axis):
+                self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)
+
+            def run(self, x):
+                return self.vec(body)(x)
+        """)
+    assert codes == [] and len(lost) == 1 and "`axis` is a parameter of `__init__`" in lost[0]
+
+
+def test_a_method_inherited_from_a_class_of_another_module_is_followed(tmp_path: Path) -> None:
+    (tmp_path / "blocks.py").write_text(HEAD + textwrap.dedent("""
+        class Block:
+            def apply(self, v):
+                return body(v)
+        """), encoding="utf-8")
+    codes, lost = _analyse(tmp_path, """
+        from blocks import Block
+
+        class Wide(Block):
+            pass
+
+        def main(xs):
+            blk = Wide()
+            return jax.vmap(blk.apply, spmd_axis_name='x')(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_vmap_held_by_self_is_called_as_a_vmap(tmp_path: Path) -> None:
+    for held in ("vec", "vmap"):
+        codes, lost = _analyse(tmp_path, f"""
+            class T:
+                def __init__(self):
+                    self.{held} = jax.vmap
+
+                def run(self, x):
+                    return self.{held}(body, spmd_axis_name='x')(x)
+
+            def main(xs):
+                return T().run(xs)
+            """)
+        assert codes == ["SPMD001", "SPMD002"] and lost == [], held
+
+
+def test_a_vmap_factory_in_a_class_body_is_read_through_self(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            vec = functools.partial(jax.vmap, spmd_axis_name='x')
+
+            def run(self, x):
+                return self.vec(body)(x)
+
+        def main(xs):
+            return T().run(xs)
+        """)
+    assert codes == ["SPMD001", "SPMD002"] and lost == []
+
+
+def test_a_vmap_factory_read_off_an_instance_is_not_known(tmp_path: Path) -> None:
+    codes, lost = _analyse(tmp_path, """
+        import functools
+
+        class T:
+            def __init__(self, axis):
+                self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)
+
+        t = T('x')
+
+        def main(xs):
+            return t.vec(body)(xs)
+        """)
+    assert codes == [] and lost == [
+        "the value of `spmd_axis_name` (`t.vec`) is not known: `t.vec` is an attribute of a value spmdfix does not know"
+    ]

@@ -82,16 +82,16 @@ class Analyzer:
         self.unknown_spmd = []
         self.unknown_placements = []
         for site in vmap_sites(self.model):
-            spmd = self.ev.axis_names(site.spmd_expr, site.scope)
-            if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.scope):
-                what = unread_message(self.ev, "the value of `spmd_axis_name`", site.spmd_expr, site.scope)
+            spmd = self.ev.axis_names(site.spmd_expr, site.spmd_where)
+            if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.spmd_where):
+                what = unread_message(self.ev, "the value of `spmd_axis_name`", site.spmd_expr, site.spmd_where)
                 self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), what))
             if spmd is None or not spmd.axes or site.fun is None:
                 continue
             reach = self.reacher.reach(site.fun, site.scope, site.node)
             traced = frozenset(id(f) for f in reach.functions)
             here = (traced, vmap_root(site))
-            calls = self.vmap_calls.calls(site.node, site.fun, site.in_axes)
+            calls = self.vmap_calls.calls(site.node, site.fun, site.in_axes, site.in_axes_default)
             reached = [
                 self.reached.facts(r, site, set(spmd.names), traced=traced, calls=calls) for r in reach.sites
             ]

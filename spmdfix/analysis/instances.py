@@ -51,11 +51,16 @@ class Instances:
         if attribute_assigned(self.ix.source, expr.attr) or attribute_assigned(owner.ix.source, expr.attr):
             return None
         member = owner.members.member(cls, expr.attr)
+        home = owner
+        if member is None:
+            # Not in the class nor its bases of its module: the first base from another module of the project
+            # (`class Wide(Block)`, `Block` imported), a few modules deep (issue 22: was silent).
+            home, member = _inherited(owner, cls, expr.attr)
         if member is None or not isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
         if owner.members.overridden(cls, expr.attr) and not exact:
             return None  # an annotated parameter: an instance of a subclass may come, with its own method
-        return owner, member[0]
+        return home, member[0]
 
     def callee(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, int] | None:
         """The function of this module that calling `expr` runs, with how many of its leading parameters the
@@ -162,6 +167,26 @@ class Instances:
 
 
 _INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
+
+
+def _inherited(owner: ModuleModel, cls: ast.ClassDef, name: str, depth: int = 0):
+    """(the model of the module defining it, the member) of `name` found through the first base of `cls` that
+    is a class of another module of the project (`ClassMembers.outside_base`), or (owner, None). An attribute
+    `name` assigned in that module leaves it unresolved, as in `Instances.method_of`."""
+    base = owner.members.outside_base(cls)
+    project = owner.project
+    if depth > 4 or not base or project is None or not project.follows(base):
+        return owner, None
+    found = project.binding(base)
+    if found is None or found[1].kind is not BindingKind.CLASS:
+        return owner, None
+    far, far_cls = found[0], found[1].node
+    if attribute_assigned(far.ix.source, name):
+        return owner, None
+    member = far.members.member(far_cls, name)
+    if member is None:
+        return _inherited(far, far_cls, name, depth + 1)
+    return far, member
 
 
 def interface(owner: ModuleModel, cls: ast.ClassDef) -> bool:

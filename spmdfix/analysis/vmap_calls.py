@@ -47,12 +47,13 @@ class VmapCallAnalysis:
         self.shapes = shapes
         self.placements = PlacementAnalysis(model)
 
-    def calls(self, site: ast.AST, fun: ast.AST | None, in_axes: ast.AST | None) -> VmapCalls:
-        """The calls of the vmap at `site`: a `jax.vmap(...)` call (or `partial(jax.vmap, ...)(f)`), or a
-        decorator of the def `fun`. `in_axes` is the vmap's `in_axes` argument (None: 0 for every argument)."""
+    def calls(self, site: ast.AST, fun: ast.AST | None, in_axes: ast.AST | None, default: bool = False) -> VmapCalls:
+        """The calls of the vmap at `site`: a `jax.vmap(...)` call (or `partial(jax.vmap, ...)(f)`, or a call of a
+        wrapper returning a vmap), or a decorator of the def `fun`. `in_axes` is the vmap's `in_axes` argument
+        (None: 0 for every argument); `default`: None is known to mean the default (a wrapper's call)."""
         calls: list[VmapCall] = []
         unfollowed: list[Use] = []
-        in_axes, known = self._site_in_axes(site, in_axes)
+        in_axes, known = (None, True) if default and in_axes is None else self._site_in_axes(site, in_axes)
         if not known:
             in_axes = _UNKNOWN
         if isinstance(site, ast.Call) and fun is not None and not (

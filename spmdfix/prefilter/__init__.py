@@ -38,6 +38,9 @@ each form leaves words in the text:
      an SPMD910 record, and such a text names neither `NamedSharding` nor `jax.set_mesh` nor an Explicit mesh.
      A device (`jax.devices()[0]`) or no sharding at all (`jax.device_put(x)`) is not a sharding the
      analysis reads: nothing to find.
+   - or a call of a vmap wrapper of another module of the project (`batched(step, spmd_axis_name='x')`,
+     whose `def batched(fn, **kw): return jax.vmap(fn, **kw)` lives elsewhere): a text that names
+     `spmd_axis_name` and imports a module that may be the project's is kept, whether or not it names a vmap.
    Definitions (`def vmap(..., spmd_axis_name=None)`) are not calls, and a call inside a string literal or a
    comment (a docstring example) is not code: both are passed over.
 
@@ -80,31 +83,43 @@ def may_have_findings(source: str) -> bool:
     """
     source = as_python_reads_it(source)
     if "vmap" not in source:
-        return False
+        return _calls_a_project_wrapper(source)
     reach = any(word in source for word in SHARD_MAP_WORDS) or imports_project(source)
     try:
         vmap = bound_names(source, VMAP)
         if not reach:
             # No shard_map or constraint in reach, yet an spmd vmap site still gives an SPMD910 record where its
             # `spmd_axis_name` or its callee is a parameter (a wrapper forwarding them: flax's
-            # nnx/transforms/iteration.py); a plain vmap's placement record needs a reached shard_map.
+            # nnx/transforms/iteration.py); a plain vmap's placement record needs a reached shard_map. (A call
+            # of a project wrapper needs a project import: `reach`.)
             return spmd_vmap_site(source, vmap)
-        return spmd_vmap_site(source, vmap) or placed_plain_vmap(source, vmap)
+        if spmd_vmap_site(source, vmap) or placed_plain_vmap(source, vmap):
+            return True
     except UnknownTargets:
         return True
+    return _calls_a_project_wrapper(source)
+
+
+def _calls_a_project_wrapper(source: str) -> bool:
+    """Whether the text may call a vmap wrapper of another module of the project with an spmd axis
+    (`batched(step, spmd_axis_name='x')`, or `**opts` holding the key, where `batched` forwards its `**kwargs` to
+    a vmap: `vmap_sites._wrapper_site`): it names `spmd_axis_name` and imports a module that may be the
+    project's. Such a text need not name a vmap."""
+    return "spmd_axis_name" in source and imports_project(source, code_only=True)
 
 
 def utf8_may_have_findings(raw: bytes) -> bool:
     """`may_have_findings` of the text whose UTF-8 encoding is `raw`, when its bytes alone can answer False;
     True means: ask `may_have_findings` of the text. Never raises.
 
-    A finding needs `vmap` in the text as Python reads it. UTF-8 spells `vmap` with these very bytes, and
-    only NFKC normalisation (`as_python_reads_it`) can make it appear where its bytes are not: a text with
-    neither the bytes nor a character that normalisation changes cannot hold one. The bytes are scanned at C
+    A finding needs `vmap` (or, calling a wrapper of another module, `spmd_axis_name`) in the text as Python
+    reads it. UTF-8 spells these words with these very bytes, and only NFKC normalisation (`as_python_reads_it`)
+    can make them appear where their bytes are not: a text with neither the bytes nor a character that
+    normalisation changes cannot hold one. The bytes are scanned at C
     speed, not decoded: most modules of a tree stop here (2,877 of the 3,343 files of the benchmark corpus),
     the ASCII ones without ever being decoded (`runner`). Bytes that are not UTF-8 are kept (True).
     """
-    if b"vmap" in raw:
+    if b"vmap" in raw or b"spmd_axis_name" in raw:
         return True
     if raw.isascii():
         return False

@@ -10,9 +10,9 @@ ref_mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
 
 
 def block(x, w):
-    def body(b):
+    def body(b, w):
         return (b * 2.0 + 1.0) * w
-    return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+    return jax.shard_map(body, mesh=mesh, in_specs=(P('x'), P()), out_specs=P('x'))(x, w)
 
 
 def apply(x, w):
@@ -39,5 +39,5 @@ def main():
     ws0 = np.linspace(0.5, 2.0, 8, dtype=np.float32)
     ws = jnp.asarray(ws0)
     reference = np.asarray(jax.vmap(ref_apply, in_axes=(0, 0))(xs0, ws0))
-    result = batched(apply, in_axes=(0, 0), spmd_axis_name=None)(xs, ws)
+    result = batched(apply, in_axes=(0, 0), spmd_axis_name='y')(xs, ws)
     return result, reference
