@@ -61,9 +61,15 @@ class ImportedUses:
     closure: list[ModuleModel] = field(default_factory=list)
 
 
-def in_module(use: Use, path: str) -> Use:
-    """`use` naming the module at `path` (how a reason says it is not in the finding's module)."""
-    return replace(use, module=relpath(path))
+def in_module(use: Use, path: str, model: ModuleModel | None = None) -> Use:
+    """`use` naming the module at `path` (how a reason says it is not in the finding's module). With the
+    `model` the use was found in, the place is named as the project's files name it (`ProjectFiles.place`:
+    in a notebook, `nb.ipynb cell 3` and the line in that cell)."""
+    link = model.project if model is not None else None
+    if link is None or not path.endswith(".ipynb"):
+        return replace(use, module=relpath(path))
+    shown, line = link.index.files.place(path, model.ix.source, use.line)
+    return replace(use, module=shown, line=line)
 
 
 def module_path(model: ModuleModel) -> str:
@@ -317,7 +323,7 @@ def _find_reads(
     for node in ix.star_imports():
         base = _star_base(ix, node)
         if base and (base == module or module.startswith(base + ".")):
-            out.sites.append(in_module(model.uses.use(node), path))
+            out.sites.append(in_module(model.uses.use(node), path, model))
     for scope in {id(s): s for s in ix.scope_by_node.values()}.values():
         for bindings in scope.bindings.values():
             for b in bindings:
@@ -327,7 +333,7 @@ def _find_reads(
                 reaches = b.qname in qnames or held == b.qname or held.startswith(b.qname + ".")
                 if reaches and b.scope.is_class:
                     # (read as a class attribute too, `C.cfg.MESH`, `self.cfg.MESH`: not followed)
-                    out.sites.append(in_module(model.uses.use(b.node), path))
+                    out.sites.append(in_module(model.uses.use(b.node), path, model))
                     continue
                 if b.qname in qnames:
                     found += model.uses.loads(b)
@@ -381,7 +387,7 @@ def _loaded_object(
                 if b.scope is model.ix.module_scope:
                     exports.append((b.name, b.name + suffix))
             return
-    out.sites.append(in_module(model.uses.use(call.func), path))  # (named by the call's text)
+    out.sites.append(in_module(model.uses.use(call.func), path, model))  # (named by the call's text)
 
 
 def _attribute_read(
@@ -393,14 +399,14 @@ def _attribute_read(
     for part in rest:
         up = model.ix.parent.get(id(node))
         if not (isinstance(up, ast.Attribute) and up.value is node):
-            out.sites.append(in_module(model.uses.use(node), path))
+            out.sites.append(in_module(model.uses.use(node), path, model))
             return
         if up.attr != part:
             return
         node = up
     up = model.ix.parent.get(id(node))
     if not (isinstance(up, ast.Attribute) and up.value is node):
-        out.sites.append(in_module(model.uses.use(node), path))
+        out.sites.append(in_module(model.uses.use(node), path, model))
     elif up.attr in aliases:
         found.append(up)
 
@@ -423,7 +429,7 @@ def _loader_sites(model: ModuleModel, path: str) -> list[Use]:
     if not loads.unresolved:
         return []
     statements = loads.importlib_imports if loads.by_importlib else []
-    return [in_module(model.uses.use(node), path) for node in [*statements, *loads.unresolved]]
+    return [in_module(model.uses.use(node), path, model) for node in [*statements, *loads.unresolved]]
 
 
 def _statement_site(index: ProjectIndex, path: str, module: str, what: str) -> Use:
@@ -435,5 +441,5 @@ def _statement_site(index: ProjectIndex, path: str, module: str, what: str) -> U
             names = node.names if isinstance(node, ast.Import) else ()
             base = node.module if isinstance(node, ast.ImportFrom) else None
             if base == module or any(a.name == module or a.name.startswith(module + ".") for a in names):
-                return in_module(loaded.model.uses.use(node), path)
+                return in_module(loaded.model.uses.use(node), path, loaded.model)
     return in_module(Use(Span(0, 0, path), 1, what), path)
