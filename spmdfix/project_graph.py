@@ -345,7 +345,7 @@ def judged_files(root: str) -> tuple[list[str], bool]:
     cross-module fix is judged against (module doc): every one under the root but those the default excludes
     skip (`settings.DEFAULT_EXCLUDE`, as a directory or file name); the configured excludes and `.gitignore`
     are not respected (an excluded module still runs). Whether the list is whole (`MAX_FILES`)."""
-    from spmdfix.discovery import iter_sources
+    from spmdfix.discovery import ListingMemo, iter_sources
     from spmdfix.settings import DEFAULT_EXCLUDE
 
     if not os.path.lexists(root):
@@ -355,6 +355,10 @@ def judged_files(root: str) -> tuple[list[str], bool]:
     def excluded_in(directory: str):
         return lambda absolute, is_dir, name: name in defaults
 
+    # (as `project_files`: a language server lists the project again at each edit whose fix is judged; the
+    # records are this listing's own, `_JUDGED_LISTINGS`, since a directory keeps other entries here)
+    known = _JUDGED_LISTINGS.setdefault(root, {})
+    memo = ListingMemo(known, lambda directory: ("judged", DEFAULT_EXCLUDE))
     out: list[str] = []
 
     def lane(path: str, absolute: str) -> bool:
@@ -363,7 +367,7 @@ def judged_files(root: str) -> tuple[list[str], bool]:
         return True
 
     try:
-        for found in iter_sources([root], respect_gitignore=False, excluded_in=excluded_in, lane=lane):
+        for found in iter_sources([root], respect_gitignore=False, memo=memo, excluded_in=excluded_in, lane=lane):
             if found.suffix in (".py", ".ipynb"):
                 path = os.fspath(found)
                 out.append(os.path.realpath(path) if os.path.islink(path) else path)
@@ -371,10 +375,13 @@ def judged_files(root: str) -> tuple[list[str], bool]:
                 return sorted(out)[:MAX_FILES], False
     except (FileError, OSError):
         return [], False
+    finally:
+        known.update(memo.changed)
     return (sorted(out), True) if len(out) < MAX_FILES else (sorted(out)[:MAX_FILES], False)
 
 
 _LISTINGS: dict[str, dict] = {}  # project root -> the listings of its walks (`ListingMemo.known`)
+_JUDGED_LISTINGS: dict[str, dict] = {}  # project root -> the listings of `judged_files`' walks
 
 
 # (project root, judged: the judgement's listing) -> its graph
@@ -434,3 +441,4 @@ def forget_graphs() -> None:
     """Drop the graphs and listings kept (after a run wrote files, or a test changed a project)."""
     _GRAPHS.clear()
     _LISTINGS.clear()
+    _JUDGED_LISTINGS.clear()
