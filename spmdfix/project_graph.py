@@ -197,6 +197,11 @@ class ProjectGraph:
         project; `import a.b` imports `a` too, and `from a import b` the submodule `a.b` when there is one."""
         name, is_package = self._names.get(importer, ("", False))
         package = name if is_package else name.rpartition(".")[0]
+        # A script or notebook outside any package runs with its own directory first on `sys.path`
+        # (`python scripts/probe.py`, a kernel started in the notebook's directory): `import helpers` there may be
+        # `scripts/helpers.py`. Such an edge is added beside the root's (an importer too many is judged for
+        # nothing; one missed would hide a reader of a mesh re-exported by the helper).
+        here = os.path.dirname(importer) if not package and self._package_of(os.path.dirname(importer)) == "" else ""
         for imp in imports:
             if imp.level:
                 parts = package.split(".") if package else []
@@ -211,6 +216,10 @@ class ProjectGraph:
             found = self.by_name.get(module)
             if found is not None:
                 yield found, imp.names or ("<module>",)
+            if here and not imp.level:
+                sibling = self._sibling(here, module)
+                if sibling is not None and sibling != found:
+                    yield sibling, imp.names or ("<module>",)
             if not imp.level and not imp.names:  # `import a.b.c`: a and a.b are imported too
                 pieces = module.split(".")
                 for i in range(1, len(pieces)):
@@ -221,6 +230,17 @@ class ProjectGraph:
                 inner = self.by_name.get(f"{module}.{sub}")
                 if inner is not None:
                     yield inner, ("<module>",)
+
+    def _sibling(self, directory: str, module: str) -> str | None:
+        """The listed file of dotted `module` below `directory` (`a/b.py` or `a/b/__init__.py`), or None."""
+        parts = module.split(".")
+        for candidate in (
+            os.path.join(directory, *parts[:-1], parts[-1] + ".py"),
+            os.path.join(directory, *parts, "__init__.py"),
+        ):
+            if candidate in self._names:
+                return candidate
+        return None
 
     def importers_of(self, path: str) -> dict[str, frozenset[str]]:
         """The modules of the project that import the module at `path` (absolute, real) directly: importer

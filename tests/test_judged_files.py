@@ -277,3 +277,36 @@ def test_the_cli_in_a_git_repository_and_its_cache_follow_the_gitignored_reader(
     (root / "explore.ipynb").write_text(NOTEBOOK_READER)
     applicability, reason = add_axis()
     assert applicability == "unsafe" and "(explore.ipynb cell 3 line 2)" in reason, reason
+
+
+# --- scripts and notebooks importing a module beside them -----------------------------------------------
+
+HELPER = "from pkg.config import MESH\n\nTHE_MESH = MESH\n"
+
+
+@pytest.mark.parametrize(
+    ("reader", "named"),
+    [
+        ("scripts/probe.py", "scripts/probe.py line 3)"),
+        ("scripts/explore.ipynb", "scripts/explore.ipynb cell 2 line 1)"),
+    ],
+)
+def test_a_reader_importing_a_helper_beside_it_by_its_bare_name_is_judged(
+    tmp_path: Path, reader: str, named: str
+) -> None:
+    """`import helpers` in scripts/probe.py (or a notebook of scripts/) is scripts/helpers.py: the script's
+    directory is first on `sys.path`, also when another directory outside any package holds a `helpers.py`
+    (a_tools/, listed first). The helper re-exports the mesh; the reader's read of it is judged."""
+    read = "from helpers import THE_MESH\n\nn = THE_MESH.devices.shape[0]\n"
+    text = read if reader.endswith(".py") else notebook(("code", read.split("\n\n")[0] + "\n"), ("code", "n = THE_MESH.devices.shape[0]\n"))
+    extra = {".gitignore": "scripts/\n", "scripts/helpers.py": HELPER, "a_tools/helpers.py": "X = 1\n", reader: text}
+    fix = _add_axis(tmp_path, extra)
+    assert fix.applicability is Applicability.UNSAFE, fix.reason
+    assert named in fix.reason, fix.reason
+
+
+def test_a_module_of_a_package_does_not_import_a_bare_name_from_its_directory(tmp_path: Path) -> None:
+    """Inside a package, `import helpers` is the top-level module, not `src/pkg/helpers.py` (no edge)."""
+    root = _project(tmp_path, {"src/pkg/helpers.py": HELPER, "src/pkg/user.py": "import helpers\n"})
+    graph = project_graph.graph_of(root, judged=True)
+    assert graph.importers_of(str(root / "src" / "pkg" / "helpers.py")) == {}
