@@ -110,12 +110,13 @@ def importers_state_of(job: Job) -> str:
 
 
 def importers_of_state(job: Job, path: str) -> str:
-    """`importers_digest` of who imports the module at `path` now, in the project of `job` (the graph is built
-    once per process: `project_graph.graph_of`)."""
+    """`importers_digest` of who imports the module at `path` now, in the project of `job`, over the listing a
+    cross-module fix is judged against (`project_graph.graph_of(judged=True)`, built once per process)."""
     from spmdfix import project_graph
     from spmdfix.analysis.index import importers_digest
 
-    return importers_digest(project_graph.graph_of(project_root_of(job)).importers_with_dynamic(path))
+    graph = project_graph.graph_of(project_root_of(job), judged=True)
+    return importers_digest(graph.importers_with_dynamic(path))
 
 
 def walks_directory(walked: tuple[str, ...], directory: str, project_root: Path | None) -> bool:

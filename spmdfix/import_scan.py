@@ -25,11 +25,13 @@ from pathlib import Path
 from typing import Protocol
 
 from spmdfix.analysis.dynamic_loads import dynamic_loads
+from spmdfix.files import MAX_BYTES as FILE_MAX_BYTES
 from spmdfix.files import FileError, decode, read_bytes
 from spmdfix.prefilter import utf8_may_have_findings
 from spmdfix.stamps import StatKey, settled, stat_key
 
 MAX_BYTES = 2_000_000  # a larger file is no module the analysis follows (`project_files.MAX_FILE_BYTES`)
+NOTEBOOK_MAX_BYTES = FILE_MAX_BYTES  # a notebook: the size a check reads (`project_files.read_notebook`)
 
 # What precedes `import` on a line that starts a `from` import.
 _FROM_HEAD = re.compile(rb"from[ \t]+[\w.]+[ \t]+")
@@ -276,10 +278,11 @@ def flush_scans() -> None:
 
 
 def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
-    """The imports of the module file at the absolute `path` and whether its bytes may hold a vmap at all
-    (`prefilter.utf8_may_have_findings`: an importer that cannot is never analysed), kept by its stamp (in
-    this process, and in the store of the run: `keep_scans_in`); None when it cannot be read or is larger
-    than `MAX_BYTES`."""
+    """The imports of the module file at the absolute `path` (a notebook: of its code cells,
+    `_notebook_module`) and whether its bytes may hold a vmap at all (`prefilter.utf8_may_have_findings`: an
+    importer that cannot is never analysed), kept by its stamp (in this process, and in the store of the run:
+    `keep_scans_in`); None when it cannot be read or is larger than `MAX_BYTES` (a notebook:
+    `NOTEBOOK_MAX_BYTES`)."""
     taken = time.time_ns()
     try:
         st = os.stat(path)
@@ -287,7 +290,7 @@ def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
         _SCANNED.pop(path, None)
         return None
     key = stat_key(st)
-    if st.st_size > MAX_BYTES:
+    if st.st_size > (NOTEBOOK_MAX_BYTES if path.endswith(".ipynb") else MAX_BYTES):
         # (its stat kept all the same: a graph built again sees it unchanged, `ProjectGraph.unchanged`)
         _SCANNED[path] = (key, settled(key, taken), (), False)
         return None
@@ -303,6 +306,8 @@ def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
         raw = read_bytes(path)
     except OSError:
         return None
+    if path.endswith(".ipynb"):
+        raw = _notebook_module(path, raw)
     found = imports_of_bytes(raw)
     vmap = utf8_may_have_findings(raw)
     steady = settled(key, taken)
@@ -310,6 +315,17 @@ def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
     if _STORE and steady:
         _STORE[0].keep(path, key, taken, found, vmap)
     return found, vmap
+
+
+def _notebook_module(path: str, raw: bytes) -> bytes:
+    """The module of a notebook's code cells (`notebook.module_text`), as UTF-8 bytes: what a notebook
+    imports (b"" for a notebook that is not Python or cannot be read: it imports nothing)."""
+    from spmdfix.notebook import NotebookError, module_text
+
+    try:
+        return module_text(decode(Path(path), raw).text).encode("utf-8", "surrogatepass")
+    except (FileError, NotebookError):
+        return b""
 
 
 def scanned(path: str) -> tuple[StatKey, bool] | None:

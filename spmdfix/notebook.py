@@ -231,6 +231,19 @@ def virtual_source(nb: Notebook) -> str:
     return "".join(parts)
 
 
+def module_text(text: str) -> str:
+    """The module a notebook's JSON `text` stands for when another module's fix is judged against its reads
+    (`analysis.importers`): its virtual module (`virtual_source`) with every code cell that does not parse
+    left out (`check_cells`), so that one broken cell does not hide the others' imports and reads. Raises
+    `NotebookError` (`NotPython` for a notebook whose kernel is not Python)."""
+    return virtual_source(check_cells(parse(text)))
+
+
+def place(virtual: str, row: int) -> tuple[int, int]:
+    """(1-based cell number, 1-based row in the cell) of the 1-based `row` of a notebook's virtual module."""
+    return cell_index(virtual).locate(row)
+
+
 @dataclass(frozen=True, slots=True)
 class CellIndex:
     """Rows of a virtual module mapped back to cells: the marker row (1-based) and number of each cell."""

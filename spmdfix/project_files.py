@@ -2,8 +2,11 @@
 
 `spmdfix.analysis.index.ProjectIndex` does no I/O: it is given a `ProjectFiles`, and `DiskFiles` here answers
 from the disk. A module is read by `files.source_of` (decoded by its BOM or PEP 263 cookie, cached while its
-stat is unchanged), at most `MAX_FILE_BYTES` of it: past that a file is no module the analysis follows. Paths
-are absolute strings; nothing here raises.
+stat is unchanged), at most `MAX_FILE_BYTES` of it: past that a file is no module the analysis follows. A
+notebook (`.ipynb`, at most `files.MAX_BYTES`, the size a check reads: outputs make notebooks large) is read
+as the module of its code cells (`notebook.module_text`): the judgement of a cross-module fix searches the
+project's notebooks for reads of a mesh too (`project_graph.judged_files`), and names a place in one by its
+cell (`place`). Paths are absolute strings; nothing here raises.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from spmdfix.files import source_of
+from spmdfix.files import MAX_BYTES, FileError, decode, read_bytes, source_of
+from spmdfix.paths import relpath
 from spmdfix.stamps import digest_bytes, digest_file
 
 MAX_FILE_BYTES = 2_000_000
@@ -22,7 +26,11 @@ class DiskFiles:
 
     def read(self, path: str) -> tuple[str, str] | None:
         """(text, SHA-256 of the bytes) of the module file at `path`; None when it is missing, unreadable,
-        larger than `MAX_FILE_BYTES` or not decodable."""
+        larger than `MAX_FILE_BYTES` or not decodable. A notebook: the module of its code cells
+        (`notebook.module_text`), with the SHA-256 of the notebook's bytes; None when it is not a Python
+        notebook spmdfix can read."""
+        if path.endswith(".ipynb"):
+            return read_notebook(path)
         try:
             if os.stat(path).st_size > MAX_FILE_BYTES:
                 return None
@@ -30,6 +38,16 @@ class DiskFiles:
             return None
         source = source_of(path)
         return (source.text, digest_bytes(source.raw)) if source is not None else None
+
+    def place(self, path: str, text: str, line: int) -> tuple[str, int]:
+        """How a message names the 1-based `line` of the module text `text` read from `path`: (the file as
+        messages show its path, the line); in a notebook, (`nb.ipynb cell N`, the line in that cell)."""
+        if path.endswith(".ipynb"):
+            from spmdfix.notebook import place
+
+            cell, row = place(text, line)
+            return f"{relpath(path)} cell {cell}", row
+        return relpath(path), line
 
     def digest(self, path: str) -> str | None:
         """SHA-256 of the bytes of the file at `path` now, or None when it cannot be read."""
@@ -68,6 +86,20 @@ class DiskFiles:
             parts.insert(0, os.path.basename(directory))
             directory = os.path.dirname(directory)
         return ".".join(parts), directory, is_package
+
+
+def read_notebook(path: str) -> tuple[str, str] | None:
+    """(the module of its code cells, SHA-256 of the bytes) of the notebook at `path`; None when it cannot be
+    read, is larger than `files.MAX_BYTES`, or is not a Python notebook spmdfix can read."""
+    from spmdfix.notebook import NotebookError, module_text
+
+    try:
+        if os.stat(path).st_size > MAX_BYTES:
+            return None
+        raw = read_bytes(path)
+        return module_text(decode(Path(path), raw).text), digest_bytes(raw)
+    except (OSError, FileError, NotebookError):
+        return None
 
 
 def module_name(path: Path) -> tuple[str, Path, bool]:

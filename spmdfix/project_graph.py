@@ -8,9 +8,19 @@ the project root (`files.find_project_root`): by the `__init__.py` chain of its 
 root and `<root>/src` (a `src/` layout; a namespace package, a directory without `__init__.py` below the
 root, as `root/ns/a/layers.py` -> `ns.a.layers`).
 
-The project's files are the `.py` files under the root, as `spmdfix check ROOT` would find them: the excludes
-of each directory's configuration and `.gitignore` respected (`discovery.iter_sources`), at most
-`MAX_FILES` of them (past that the graph says it is incomplete, `ProjectGraph.complete`).
+Two listings of the project's files, one per use:
+- the partial run's (`project_files`): the `.py` files under the root as `spmdfix check ROOT` would find them,
+  the excludes of each directory's configuration and `.gitignore` respected (`discovery.iter_sources`). Which
+  spmd vmaps reach a checked file is a question about findings, and a run reports findings only in the files it
+  covers: an excluded module's vmap is not the project's code as the user configured it;
+- the judgement's (`judged_files`, `graph_of(judged=True)`): every `.py` file and every notebook (`.ipynb`,
+  read as the module of its code cells) under the root, only the default excludes (`settings.DEFAULT_EXCLUDE`:
+  `.venv`, `build`, `site-packages`, ...) skipped, neither the configured excludes nor `.gitignore`. Whether a
+  fix editing a mesh, a spec, a function or an axis constant keeps what the project computes is a question
+  about every module that runs and reads it: a gitignored `scripts/probe.py`, an excluded module and a notebook
+  still run (docs/safety.md). Listed only when a cross-module fix is judged (`importers_source`).
+Each at most `MAX_FILES` (past that the graph says it is incomplete, `ProjectGraph.complete`, and no use is
+assumed absent).
 
 Each module's imports come from `spmdfix.import_scan` (read without parsing the module, kept by the file's
 stamp in this process and in the results cache's directory).
@@ -43,6 +53,7 @@ __all__ = [  # (the scan's names, re-exported: this module was their home)
     "graph_of",
     "importers_source",
     "imports_of_bytes",
+    "judged_files",
     "imports_of_file",
     "project_files",
     "scanned_stat",
@@ -146,8 +157,12 @@ class ProjectGraph:
 
     def _register(self, path: str) -> None:
         """The names `path` may be imported by: its `__init__.py` chain's, and as a path from the root and
-        from `<root>/src` (namespace packages)."""
+        from `<root>/src` (namespace packages). A notebook is imported by no name (its own imports are
+        absolute ones: it is in no package)."""
         directory, file = os.path.split(path)
+        if file.endswith(".ipynb"):
+            self._names[path] = ("", False)
+            return
         is_package = file == "__init__.py"
         package = self._package_of(directory)
         stem = file[: -len(".py")]
@@ -182,6 +197,11 @@ class ProjectGraph:
         project; `import a.b` imports `a` too, and `from a import b` the submodule `a.b` when there is one."""
         name, is_package = self._names.get(importer, ("", False))
         package = name if is_package else name.rpartition(".")[0]
+        # A script or notebook outside any package runs with its own directory first on `sys.path`
+        # (`python scripts/probe.py`, a kernel started in the notebook's directory): `import helpers` there may be
+        # `scripts/helpers.py`. Such an edge is added beside the root's (an importer too many is judged for
+        # nothing; one missed would hide a reader of a mesh re-exported by the helper).
+        here = os.path.dirname(importer) if not package and self._package_of(os.path.dirname(importer)) == "" else ""
         for imp in imports:
             if imp.level:
                 parts = package.split(".") if package else []
@@ -196,6 +216,10 @@ class ProjectGraph:
             found = self.by_name.get(module)
             if found is not None:
                 yield found, imp.names or ("<module>",)
+            if here and not imp.level:
+                sibling = self._sibling(here, module)
+                if sibling is not None and sibling != found:
+                    yield sibling, imp.names or ("<module>",)
             if not imp.level and not imp.names:  # `import a.b.c`: a and a.b are imported too
                 pieces = module.split(".")
                 for i in range(1, len(pieces)):
@@ -206,6 +230,17 @@ class ProjectGraph:
                 inner = self.by_name.get(f"{module}.{sub}")
                 if inner is not None:
                     yield inner, ("<module>",)
+
+    def _sibling(self, directory: str, module: str) -> str | None:
+        """The listed file of dotted `module` below `directory` (`a/b.py` or `a/b/__init__.py`), or None."""
+        parts = module.split(".")
+        for candidate in (
+            os.path.join(directory, *parts[:-1], parts[-1] + ".py"),
+            os.path.join(directory, *parts, "__init__.py"),
+        ):
+            if candidate in self._names:
+                return candidate
+        return None
 
     def importers_of(self, path: str) -> dict[str, frozenset[str]]:
         """The modules of the project that import the module at `path` (absolute, real) directly: importer
@@ -325,10 +360,52 @@ def project_files(root: str) -> tuple[list[str], bool]:
     return (sorted(out), True) if len(out) < MAX_FILES else (sorted(out)[:MAX_FILES], False)
 
 
+def judged_files(root: str) -> tuple[list[str], bool]:
+    """The `.py` files and notebooks (`.ipynb`) of the project at `root` (absolute, real paths, sorted) that a
+    cross-module fix is judged against (module doc): every one under the root but those the default excludes
+    skip (`settings.DEFAULT_EXCLUDE`, as a directory or file name); the configured excludes and `.gitignore`
+    are not respected (an excluded module still runs). Whether the list is whole (`MAX_FILES`)."""
+    from spmdfix.discovery import ListingMemo, iter_sources
+    from spmdfix.settings import DEFAULT_EXCLUDE
+
+    if not os.path.lexists(root):
+        return [], True
+    defaults = frozenset(DEFAULT_EXCLUDE)
+
+    def excluded_in(directory: str):
+        return lambda absolute, is_dir, name: name in defaults
+
+    # (as `project_files`: a language server lists the project again at each edit whose fix is judged; the
+    # records are this listing's own, `_JUDGED_LISTINGS`, since a directory keeps other entries here)
+    known = _JUDGED_LISTINGS.setdefault(root, {})
+    memo = ListingMemo(known, lambda directory: ("judged", DEFAULT_EXCLUDE))
+    out: list[str] = []
+
+    def lane(path: str, absolute: str) -> bool:
+        if absolute.endswith((".py", ".ipynb")):
+            out.append(absolute)
+        return True
+
+    try:
+        for found in iter_sources([root], respect_gitignore=False, memo=memo, excluded_in=excluded_in, lane=lane):
+            if found.suffix in (".py", ".ipynb"):
+                path = os.fspath(found)
+                out.append(os.path.realpath(path) if os.path.islink(path) else path)
+            if len(out) >= MAX_FILES:
+                return sorted(out)[:MAX_FILES], False
+    except (FileError, OSError):
+        return [], False
+    finally:
+        known.update(memo.changed)
+    return (sorted(out), True) if len(out) < MAX_FILES else (sorted(out)[:MAX_FILES], False)
+
+
 _LISTINGS: dict[str, dict] = {}  # project root -> the listings of its walks (`ListingMemo.known`)
+_JUDGED_LISTINGS: dict[str, dict] = {}  # project root -> the listings of `judged_files`' walks
 
 
-_GRAPHS: dict[str, ProjectGraph] = {}
+# (project root, judged: the judgement's listing) -> its graph
+_GRAPHS: dict[tuple[str, bool], ProjectGraph] = {}
 
 
 def _scan_text(text: str) -> tuple[tuple[Import, ...], bool]:
@@ -337,18 +414,22 @@ def _scan_text(text: str) -> tuple[tuple[Import, ...], bool]:
     return imports_of_bytes(raw), utf8_may_have_findings(raw)
 
 
-def graph_of(root: str | Path, refresh: bool = False, overlay: dict[str, str] | None = None) -> ProjectGraph:
+def graph_of(
+    root: str | Path, refresh: bool = False, overlay: dict[str, str] | None = None, *, judged: bool = False
+) -> ProjectGraph:
     """The import graph of the project at `root`, built once per process and root (a run's files do not change
     under it); `refresh` lists the files again and builds the graph again when one was added, removed or
     changed (a language server's edit, a new file: `ProjectGraph.unchanged`), reading only the changed ones;
-    an `overlay` (unsaved texts) gives a graph of its own, not kept, made from the kept one
-    (`ProjectGraph.overlaid`; an unsaved buffer of a file not on disk is a module of it too)."""
+    an `overlay` (unsaved texts; a notebook's: the module of its code cells) gives a graph of its own, not
+    kept, made from the kept one (`ProjectGraph.overlaid`; an unsaved buffer of a file not on disk is a module
+    of it too). `judged`: over the judgement's listing (`judged_files`), else the partial run's
+    (`project_files`); see the module doc."""
     key = os.path.realpath(root)
-    graph = _GRAPHS.get(key)
+    graph = _GRAPHS.get((key, judged))
     if graph is None or refresh:
-        files, complete = project_files(key)
+        files, complete = judged_files(key) if judged else project_files(key)
         if graph is None or not graph.unchanged(files, complete):
-            graph = _GRAPHS[key] = ProjectGraph(key, files, complete)
+            graph = _GRAPHS[(key, judged)] = ProjectGraph(key, files, complete)
             flush_scans()  # (the next process reads only the modules changed since: `import_scan.keep_scans_in`)
     if not overlay:
         return graph
@@ -360,15 +441,17 @@ def graph_of(root: str | Path, refresh: bool = False, overlay: dict[str, str] | 
     return graph.overlaid(overlay)
 
 
-def importers_source(root: str | Path, overlay: dict[str, str] | None = None):
+def importers_source(root: str | Path, overlay: dict[str, str] | None = None, refresh: bool = False):
     """What a project index is given as `importers` (`analysis.index.Importers`): a module's path -> the
-    modules of the project at `root` importing it and the names (`ProjectGraph.importers_with_dynamic`). The
-    graph is built on the first question (a run that judges no cross-module fix never scans the project)."""
+    modules of the project at `root` importing it and the names (`ProjectGraph.importers_with_dynamic`), over
+    the judgement's listing (`graph_of(judged=True)`: gitignored and excluded modules and notebooks too). The
+    graph is built on the first question (a run that judges no cross-module fix never lists the project so),
+    listed again then with `refresh` (`graph_of(refresh=True)`: a language server's)."""
     held: list[ProjectGraph] = []
 
     def importers(path: str) -> dict[str, frozenset[str]] | None:
         if not held:
-            held.append(graph_of(root, overlay=overlay))
+            held.append(graph_of(root, refresh=refresh, overlay=overlay, judged=True))
         return held[0].importers_with_dynamic(path)
 
     return importers
@@ -378,3 +461,4 @@ def forget_graphs() -> None:
     """Drop the graphs and listings kept (after a run wrote files, or a test changed a project)."""
     _GRAPHS.clear()
     _LISTINGS.clear()
+    _JUDGED_LISTINGS.clear()

@@ -103,7 +103,7 @@ def reached(
         memo = _ANALYSED[index.root][1]
     else:
         # (the files as `index` read them: a language server has just found it current, `lsp.project`)
-        index = new_project_index(index.root, overlay={**index.overlay, own: text}, earlier=index)
+        index = new_project_index(index.root, overlay={**index.overlay, own: text}, earlier=index, refresh=live)
     found: list[Finding] = []
     for importer in importers:
         read = _buffer(index.overlay[importer]) if importer in index.overlay else _importer(importer)

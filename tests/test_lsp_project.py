@@ -371,7 +371,7 @@ async def test_a_client_that_can_watch_files_is_asked_to_watch_the_modules_and_c
     (registration,) = asked[0].registrations
     assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
     patterns = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in registration.register_options["watchers"]]
-    assert patterns == ["**/*.py", "**/pyproject.toml", "**/spmdfix.toml"]
+    assert patterns == ["**/*.py", "**/*.ipynb", "**/pyproject.toml", "**/spmdfix.toml"]
 
 
 @pytest.mark.asyncio
@@ -488,3 +488,41 @@ def test_a_typed_edit_of_the_document_itself_is_judged_in_its_new_text(tmp_path:
     assert _add_axis(server, doc)[0] == "safe"
     doc.source = disk
     assert _add_axis(server, doc)[0] == "safe"
+
+
+@pytest.mark.asyncio
+async def test_a_notebook_reading_the_mesh_is_judged_on_disk_and_as_the_cells_of_its_buffer(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """A notebook on disk reading the mesh off the allowlist makes add-axis unsafe at model.py, naming its cell
+    (`project_graph.judged_files`); open in the editor with that read removed, not saved, model.py's next
+    analysis reads the buffer as the module of its code cells (not its JSON: read as Python, a JSON text is
+    one dict display importing nothing) and add-axis is safe; the read typed again in another cell of the
+    buffer makes it unsafe, naming that cell."""
+    from test_judged_files import notebook
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    model, explore = root / "src" / "pkg" / "model.py", root / "explore.ipynb"
+    head = [("markdown", "# groups\n"), ("code", "from pkg.config import MESH\n")]
+    explore.write_text(notebook(*head, ("code", "n = MESH.devices.shape[0]\n")))
+    await _start(client)
+    _open(client, model.read_text(), uri=model.as_uri())
+    diagnostics = await _published(client, model.as_uri(), 1)
+    assert _fix_classes(diagnostics)["add-axis"] == "unsafe"
+    reason = next(f["reason"] for f in diagnostics[0].data["fixes"] if f["transform"] == "add-axis")
+    assert "explore.ipynb cell 3 line 1)" in reason, reason
+
+    _open(client, notebook(*head, ("code", "n = 1\n")), uri=explore.as_uri())
+    end = lsp.Position(line=13, character=0)
+    change = lsp.TextDocumentContentChangePartial(range=lsp.Range(start=end, end=end), text="# edited\n")
+    _change(client, 2, change, uri=model.as_uri())
+    assert _fix_classes(await _published(client, model.as_uri(), 2))["add-axis"] == "safe"
+
+    again = notebook(*head, ("code", "n = 1\n"), ("code", "m = len(MESH.axis_names)\n"))
+    _change(client, 2, lsp.TextDocumentContentChangeWholeDocument(text=again), uri=explore.as_uri())
+    _change(client, 3, change, uri=model.as_uri())
+    diagnostics = await _published(client, model.as_uri(), 3)
+    assert _fix_classes(diagnostics)["add-axis"] == "unsafe"
+    reason = next(f["reason"] for f in diagnostics[0].data["fixes"] if f["transform"] == "add-axis")
+    assert "explore.ipynb cell 4 line 1)" in reason, reason

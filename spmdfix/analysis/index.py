@@ -132,9 +132,11 @@ class ProjectIndex:
         self._by_path: dict[str, LoadedModule] = {}
         self._located: dict[tuple[str, str], str | None] = {}
         self.parsed = 0  # modules parsed so far (the measure that the closure is not parsed)
+        self.judged = 0  # modules parsed for the judgement of cross-module fixes, past any limit (`load`)
         self._touched: set[str] | None = None
         self._absent: set[str] = set()  # candidate files `locate` looked for and did not find
         self._unloaded: set[str] = set()  # files `load` could not read, parse or (past max_modules) keep
+        self._peeked: dict[str, str] = {}  # files `peek` read without parsing: path -> SHA-256 of the bytes
         self._asked: dict[str, str] | None = None  # while recording: path -> `importers_digest` of the answer
         self._module_names: dict[str, tuple[str, str, bool]] = {}  # `module_name`
         # What callers derive from this index's answers, under keys of their own (`importers._object_importers`);
@@ -242,6 +244,8 @@ class ProjectIndex:
                 loaded = self._by_path.get(path)
                 if loaded is not None:
                     out.append((path, loaded.summary.digest))
+                elif path in self._peeked:
+                    out.append((path, self._peeked[path]))
             # who imports the modules asked about (a fix judged against their importers depends on it)
             out += [(IMPORTERS_OF_KEY + path, digest) for path, digest in sorted(asked.items())]
 
@@ -253,6 +257,8 @@ class ProjectIndex:
         What a results cache keys an analysed module's outcome by, so that an edit, a new module or a
         repaired one anywhere it looked is seen."""
         out: dict[str, str | None] = {path: loaded.summary.digest for path, loaded in self._by_path.items()}
+        for path, digest in self._peeked.items():
+            out.setdefault(path, digest)
         for path in self._unloaded:
             read = None if path in self.overlay else self.files.digest(path)
             out.setdefault(path, read)
@@ -266,6 +272,8 @@ class ProjectIndex:
         looked for and did not find -> None. Unlike `everything_read`, nothing is read from disk: what a
         long-lived user (the language server) compares with the files now to know whether the index is stale."""
         out: dict[str, str | None] = {path: loaded.summary.digest for path, loaded in self._by_path.items()}
+        for path, digest in self._peeked.items():
+            out.setdefault(path, digest)
         for path in (*self._unloaded, *self._absent):
             out.setdefault(path, None)
         return out
@@ -287,13 +295,30 @@ class ProjectIndex:
         if self._asked is not None:
             self._asked.update((p[len(IMPORTERS_OF_KEY) :], d) for p, d in depends if p.startswith(IMPORTERS_OF_KEY))
 
-    def load(self, path: str) -> LoadedModule | None:
-        """The parsed module at `path` (parsed once), or None when it cannot be read or parsed, or when
-        the index has parsed `max_modules` already."""
+    def peek(self, path: str) -> str | None:
+        """The text of the module at `path` as `load` would read it, without parsing it (and without counting
+        it against `max_modules`), or None when it cannot be read. Recorded as a module read (`recording`,
+        `everything_read`, `files_seen`): a caller that decides from the text alone that the module holds
+        nothing it looks for depends on it as much as on a parsed one (`importers._add_closure`)."""
+        loaded = self._by_path.get(path)
+        if loaded is not None:
+            return loaded.model.ix.source
+        read = self._read(path)
+        if read is None:
+            return None
+        self._peeked[path] = read[1]
+        return read[0]
+
+    def load(self, path: str, capped: bool = True) -> LoadedModule | None:
+        """The parsed module at `path` (parsed once), or None when it cannot be read or parsed, or (`capped`)
+        when the index has parsed `max_modules` already. Uncapped: a module the judgement of a cross-module
+        fix must read (`analysis.importers`: an importer of the edited module), which is neither refused nor
+        counted in `parsed` (the limit bounds how far the analysis follows names; the judgement reads what
+        imports the module, at most the project's listed files, and only when such a fix is judged)."""
         key = str(path)
         if key in self._by_path:
             return self._by_path[key]
-        if self.parsed >= self.max_modules:
+        if capped and self.parsed >= self.max_modules:
             self._unloaded.add(key)
             return None
         read = self._read(key)
@@ -306,7 +331,11 @@ class ProjectIndex:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             self._unloaded.add(key)
             return None
-        self.parsed += 1
+        if capped:
+            self.parsed += 1
+        else:
+            self.judged += 1
+        self._unloaded.discard(key)  # (refused earlier past the limit: read now)
         return self.add(key, text, tree, digest)
 
     def add(self, path: str, text: str, tree: ast.Module, digest: str) -> LoadedModule:

@@ -91,7 +91,7 @@ def search_exits(
             mine = where == here
             callers = OtherCallers(importer)
             uses = callers.from_reads(ends, factory, traced if mine else frozenset(), root if mine else None)
-            places += [in_module(u, where).describe() for u in uses]
+            places += [in_module(u, where, importer).describe() for u in uses]
             todo += exits_of(importer, callers)
     return places, tuple(kept), read
 

@@ -46,6 +46,10 @@ class ProjectFiles(Protocol):
         the file at `path`, from the `__init__.py` files of its directories (`pkg/sub/mod.py` ->
         `pkg.sub.mod`)."""
 
+    def place(self, path: str, text: str, line: int) -> tuple[str, int]:
+        """How a message names the 1-based `line` of the module text `text` that `read` gave for `path`: (the
+        file as messages show its path, the line); in a notebook, its cell and the line in that cell."""
+
 
 class AnalysedModule(Protocol):
     """What the index reads of a module's model (`module_model.ModuleModel`): its scopes."""

@@ -333,6 +333,12 @@ def _whole_words(source: str, word: str):
         start = source.find(word, end)
 
 
+def has_word(source: str, word: str) -> bool:
+    """Whether `word` (word characters only) occurs in `source` as a whole word (`ModuleIndex.word_count`'s
+    test, without a parse: a module's text read but not parsed, `analysis.importers`)."""
+    return next(_whole_words(source, word), None) is not None
+
+
 def _default_of(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call) -> ast.AST | None:
     """The default written for parameter `name` of `func` when `call` does not pass it, or None: the call
     passes `*args` or `**kwargs` (which may hold it), or the parameter has no default."""

@@ -165,14 +165,14 @@ class ShardMapAnalysis:
                 judged.add(importer.ix.path)
                 if factory:  # (the call of the function is the mesh)
                     ends = [_called(importer, e) for e in ends]
-                reads += [in_module(u, importer.ix.path) for u in MeshUses(importer).imported_reads(ends)]
+                reads += [in_module(u, importer.ix.path, importer) for u in MeshUses(importer).imported_reads(ends)]
         closure = importing_closure(project.index, path)
         if closure is None:
             return None
         reads += closure.sites
         for importer in closure.closure:  # arrays placed on the mesh may reach them: their `.sharding.mesh` reads
             if importer.ix.path not in judged:
-                reads += [in_module(u, importer.ix.path) for u in MeshUses(importer).imported_reads([])]
+                reads += [in_module(u, importer.ix.path, importer) for u in MeshUses(importer).imported_reads([])]
         return tuple(sorted(set(reads), key=lambda u: (u.module, u.span.start)))
 
     def _mesh_expr(self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST) -> tuple[ast.AST, Scope] | None:

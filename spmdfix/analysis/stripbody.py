@@ -311,7 +311,7 @@ class SpecUses:
             return [f"the modules that may import `{name}` of {where} (the project's import graph is not known: not searched)"]
         out = [u.describe() for u in found.sites]
         for importer, ends in found.reads:
-            out += [in_module(importer.uses.use(e), module_path(importer)).describe() for e in ends]
+            out += [in_module(importer.uses.use(e), module_path(importer), importer).describe() for e in ends]
         return out
 
     def _named_values(

@@ -41,15 +41,18 @@ MAX_INDEXES = 8
 
 
 class _GraphAnswers:
-    """The importers source of one kept index (`ProjectIndex(importers=...)`): the import graph of `root` with
-    `overlay`'s texts, listed when first needed, every answer it gave, and the state of the analysed module's
-    importers (`ProjectGraph.state`) when a partial run needs it (`track_state`), to be compared with the
-    project's graph now before the index is reused (`unchanged`)."""
+    """The importers source of one kept index (`ProjectIndex(importers=...)`): the import graphs of `root` with
+    `overlay`'s texts, each listed when first needed: the judgement's (`graph_of(judged=True)`: every answer it
+    gave is kept) and the partial run's (the state of the analysed module's importers, `ProjectGraph.state`,
+    when a partial run needs it: `track_state`); both compared with the project's graphs now before the index
+    is reused (`unchanged`)."""
 
     def __init__(self, root: Path, analysed: Path, overlay: Mapping[str, str]) -> None:
         self.root, self.analysed, self.overlay = root, str(analysed), dict(overlay) or None
         self._graph: ProjectGraph | None = None
         self._kept: ProjectGraph | None = None  # the process's graph of the files on disk `_graph` was made from
+        self._judged: ProjectGraph | None = None  # the judgement's graph with the overlay
+        self._judged_kept: ProjectGraph | None = None  # ... and the process's graph it was made from
         self.state: str | None = None
         self.asked: dict[str, object] = {}
 
@@ -64,8 +67,15 @@ class _GraphAnswers:
             self._kept = graph_of(self.root)
         return self._graph
 
+    def judged(self) -> ProjectGraph:
+        """The judgement's graph (`graph_of(judged=True)`) with the overlay, listed on the first question."""
+        if self._judged is None:
+            self._judged = graph_of(self.root, refresh=True, overlay=self.overlay, judged=True)
+            self._judged_kept = graph_of(self.root, judged=True)
+        return self._judged
+
     def __call__(self, path: str) -> dict[str, frozenset[str]] | None:
-        answer = self.asked[path] = self.graph().importers_with_dynamic(path)
+        answer = self.asked[path] = self.judged().importers_with_dynamic(path)
         return answer
 
     def track_state(self) -> None:
@@ -74,8 +84,11 @@ class _GraphAnswers:
             self.state = self.graph().state(self.analysed)
 
     def unchanged(self) -> bool:
-        """Whether the project's import graph now (listed again) gives the same answers and state; True when
-        the index never used it."""
+        """Whether the project's import graphs now (listed again) give the same answers and state; True when
+        the index never used them."""
+        return self._judged_unchanged() and self._state_unchanged()
+
+    def _state_unchanged(self) -> bool:
         if self._graph is None:
             return True
         # The project listed again: the same kept graph when no directory's listing and no file's stamp changed
@@ -86,9 +99,19 @@ class _GraphAnswers:
         now = graph_of(self.root, overlay=self.overlay)
         if self.state is not None and now.state(self.analysed) != self.state:
             return False
+        self._graph, self._kept = now, kept  # (same state: later questions are asked of the project now)
+        return True
+
+    def _judged_unchanged(self) -> bool:
+        if self._judged is None:
+            return True
+        kept = graph_of(self.root, refresh=True, judged=True)
+        if kept is self._judged_kept:
+            return True
+        now = graph_of(self.root, overlay=self.overlay, judged=True)
         if any(now.importers_with_dynamic(path) != answer for path, answer in self.asked.items()):
             return False
-        self._graph, self._kept = now, kept  # (same answers: later questions are asked of the project now)
+        self._judged, self._judged_kept = now, kept
         return True
 
 

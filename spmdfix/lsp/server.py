@@ -39,6 +39,20 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+def _module_text(doc: Document) -> str | None:
+    """The module text an open document stands for in another document's project index: its buffer; for a
+    notebook, the module of its code cells (`notebook.module_text`: a fix judged against the notebook's reads
+    of a mesh reads that), None when the buffer is not a Python notebook spmdfix can read (its file is read)."""
+    if doc.path is None or doc.path.suffix != ".ipynb":
+        return doc.source
+    from spmdfix.notebook import NotebookError, module_text
+
+    try:
+        return module_text(doc.source)
+    except NotebookError:
+        return None
+
+
 class SpmdfixServer(LanguageServer):
     """The spmdfix language server and its per-document state."""
 
@@ -156,7 +170,9 @@ class SpmdfixServer(LanguageServer):
         path = doc.path.resolve()
         root = file_settings.project_root_of(path, settings if settings is not None else self.settings(doc))
         overlay = {
-            str(d.path.resolve()): d.source for d in self.documents.values() if d.path is not None and d is not doc
+            str(d.path.resolve()): text
+            for d in self.documents.values()
+            if d.path is not None and d is not doc and (text := _module_text(d)) is not None
         }
         from spmdfix.prefilter.reached import may_be_reached
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 # What the server asks a client that can watch files for it to report (`initialized`): every module of the
 # project (a new importer changes the cross-module fixes of the modules it imports) and the config files.
-WATCHED = ("**/*.py", f"**/{PYPROJECT}", f"**/{CONFIG_NAME}")
+WATCHED = ("**/*.py", "**/*.ipynb", f"**/{PYPROJECT}", f"**/{CONFIG_NAME}")  # (a notebook: a reader of a mesh)
 
 
 def initialized(ls: SpmdfixServer, params: lsp.InitializedParams) -> None:
@@ -75,11 +75,12 @@ def is_config(uri: str) -> bool:
 def did_change_watched_files(ls: SpmdfixServer, params: lsp.DidChangeWatchedFilesParams) -> None:
     """A client that watches files for the server (it registered the watch, `initialized`, or the client is
     configured to) reports files created, changed or deleted: a config file makes every document's settings
-    read again; a Python module (a new importer, a reader of the mesh) makes every open document analysed
-    again, with the project listed again."""
+    read again; a Python module or a notebook (a new importer, a reader of the mesh: a cross-module fix is
+    judged against notebooks too, `project_graph.judged_files`) makes every open document analysed again,
+    with the project listed again."""
     if any(is_config(change.uri) for change in params.changes):
         ls.config_changed()
-    elif any(change.uri.endswith(".py") for change in params.changes):
+    elif any(change.uri.endswith((".py", ".ipynb")) for change in params.changes):
         ls.indexes.clear()
         for doc in list(ls.documents.values()):
             ls.publish(doc)

@@ -1,0 +1,7 @@
+from .config import MESH
+
+RANK = len(MESH.axis_names)
+
+
+def scale(y):
+    return y * RANK
