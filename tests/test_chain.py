@@ -42,8 +42,12 @@ def test_json_names_a_file_for_every_place_and_gives_the_chain_in_order(project:
     for record in records:
         assert record["filename"] == layers
         assert all(r["filename"] in (layers, pipeline) for r in record["related"])
-        edits = [e for fix in [record["fix"] or {}, *record["alternatives"]] for e in fix.get("edits", [])]
-        assert edits and all(e["filename"] == pipeline for e in edits)  # rename and drop edit the vmap's module
+        fixes = [record["fix"] or {}, *record["alternatives"]]
+        assert all("error" not in fix and fix.get("edits") for fix in fixes)
+        for fix in fixes:
+            # rename and drop edit the vmap's module, strip the spec's (it had no edits, built on the wrong text)
+            where = layers if fix["transform"] == "strip" else pipeline
+            assert all(e["filename"] == where for e in fix["edits"]), fix["transform"]
         chain = record["chain"]
         assert [(s["filename"], s["message"]) for s in chain] == [
             (pipeline, "`spmd_axis_name` `'x'` given here"),
@@ -122,3 +126,38 @@ def test_sarif_places_each_location_in_its_file_validates_and_its_fix_replays_to
     for name in ("pkg/pipeline.py", "pkg/layers.py", "pkg/config.py"):
         assert (replayed / name).read_bytes() == (project / name).read_bytes(), name
     assert (project / "pkg" / "pipeline.py").read_bytes() != (TREE / "pkg" / "pipeline.py").read_bytes()
+
+
+ADD_AXIS_TREE = GOLDEN / "add-axis" / "tree_cross_module_config" / "input"
+
+
+def test_a_run_over_the_tree_builds_the_edits_of_a_fix_in_other_modules_and_sarif_replays_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check .` reports train.py's collision at model.py's spec from train.py's own analysis; its add-axis
+    edits config.py's mesh and train.py's `spmd_axis_name`. Those edits were built on train.py's text alone
+    ("no node at offsets [...]", `"edits": []`) in a run over the tree, though `check pkg/model.py` built them.
+    Every fix of every record now has its edits, each naming its file, and SARIF's add-axis replays onto a copy
+    to the bytes `spmdfix fix .` writes."""
+    root = tmp_path / "proj"
+    shutil.copytree(ADD_AXIS_TREE, root)
+    (root / "pyproject.toml").write_text("")
+    monkeypatch.chdir(root)
+    records = json.loads(run("check", "--no-cache", "--output-format", "json", "--exit-zero", ".").stdout)
+    assert records and {r["code"] for r in records} == {"SPMD001", "SPMD002"}
+    for record in records:
+        for fix in [record["fix"], *record["alternatives"]]:
+            assert "error" not in fix and fix["edits"], (record["code"], fix["transform"])
+            assert all(Path(e["filename"]).is_file() for e in fix["edits"])
+        assert record["fix"]["transform"] == "add-axis"
+        assert {Path(e["filename"]).name for e in record["fix"]["edits"]} == {"config.py", "train.py"}
+    log = json.loads(run("check", "--no-cache", "--output-format", "sarif", "--exit-zero", ".").stdout)
+    add_axis = next(f for f in log["runs"][0]["results"][0]["fixes"] if f["properties"]["transform"] == "add-axis")
+    replayed = tmp_path / "replayed"
+    shutil.copytree(root, replayed)
+    for change in add_axis["artifactChanges"]:
+        _replay(replayed, change)
+    assert run("fix", ".").exit_code == 0
+    for name in ("pkg/config.py", "pkg/train.py", "pkg/model.py", "pkg/data.py", "run.py"):
+        assert (replayed / name).read_bytes() == (root / name).read_bytes(), name
+    assert (root / "pkg" / "config.py").read_bytes() != (ADD_AXIS_TREE / "pkg" / "config.py").read_bytes()

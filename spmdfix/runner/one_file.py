@@ -202,8 +202,10 @@ def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
 
 def _edits(text: str, findings: Sequence[Finding], reached: Sequence[Finding] = ()) -> dict[str, tuple[Edit, ...] | str]:
     """Every fix's text edits by key; the fixes of `reached` findings (an importer's, seen from this module:
-    their edits may lie in the importer) are built on each module they edit (`fix_engine.fix_edits_across`)."""
-    across = {x.id for f in findings if f in reached for x in f.fixes}
+    their edits may lie in the importer), and any fix with an edit in another module (train.py's add-axis of
+    config.py's mesh, reported at model.py's spec), are built on each module they edit
+    (`fix_engine.fix_edits_across`)."""
+    across = {x.id for f in findings for x in f.fixes if f in reached or any(e.span.path for e in x.node_edits)}
     fixes = [x for f in findings for x in f.fixes if x.id not in across]
     out: dict[str, tuple[Edit, ...] | str] = {}
     try:
@@ -213,7 +215,7 @@ def _edits(text: str, findings: Sequence[Finding], reached: Sequence[Finding] = 
             from spmdfix.fix_engine import fix_edits_across
             from spmdfix.files import text_of
 
-            spread = [x for f in findings if f in reached for x in f.fixes]
+            spread = [x for f in findings for x in f.fixes if x.id in across]
             out.update({str(k): v for k, v in fix_edits_across(text, spread, text_of).items()})
     except Exception as err:  # noqa: BLE001 - libcst failing must not lose the findings
         return {x.key: f"edits not built: {err}" for f in findings for x in f.fixes}
