@@ -966,7 +966,16 @@ jax.vmap(apply, spmd_axis_name='x')(xs)
         ("jax.lax.cond(not FLAG and K >= 1, block, neg, v)", False),
         ("jax.lax.switch(0, [block, neg], v)", False),
         ("jax.lax.switch(-1, [neg, block], v)", False),
+        ("jax.lax.cond(v.shape[0] > 1, block, neg, v)", False),  # static shape reads (measured)
+        ("jax.lax.cond(v.ndim == 1 and len(v) > 1, block, neg, v)", False),
+        ("jax.lax.cond(v.shape[-1] >= K, block, neg, v)", False),
+        ("jax.lax.switch(len(v) - 8, [block, neg], v)", False),
         ("jax.lax.cond(v.sum() > 0, block, neg, v)", True),  # batched: fails as the direct call does
+        ("jax.lax.cond(v.shape[K - 3] > 1, block, neg, v)", True),  # an index that is not a literal: not read
+        ("jax.lax.cond(v.size > 1, block, neg, v)", True),  # `.size`: not among the measured reads
+        ("jax.lax.cond(v.sum().shape[0] > 1, block, neg, v)", True),  # the shape of a call: not a name's
+        ("jax.lax.cond(v.shape[0] > v.sum(), block, neg, v)", True),
+        ("jax.lax.cond(v.shape[0] / 2 > 1, block, neg, v)", True),  # a float division: not int arithmetic
         ("jax.lax.cond(flag, block, neg, v)", True),  # a parameter: may be passed a batched value
         ("jax.lax.cond(TWICE > 0, block, neg, v)", True),  # bound twice: not read as one constant
         ("jax.lax.cond(1.5 > 0, block, neg, v)", True),  # a float literal: not among the measured forms
