@@ -374,9 +374,10 @@ CASES = {
         """,
         [("SPMD007", "jax.vmap"), ("SPMD007", "jax.vmap")],
     ),
-    "inner_vmap_over_psum_of_a_tuple_or_a_name_is_spmd007": (
+    "inner_vmap_over_psum_of_a_tuple_or_an_unread_name_is_spmd007": (
         """
         AXIS = 'y'
+        AXIS = 'z'
         def block(v):
             return jax.shard_map(lambda b: jax.lax.psum(b, ('y',)), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
         def block2(v):
@@ -385,6 +386,19 @@ CASES = {
         jax.vmap(jax.vmap(block2), spmd_axis_name='x')
         """,
         [("SPMD007", "jax.vmap"), ("SPMD007", "jax.vmap")],
+    ),
+    "inner_vmap_over_psum_of_a_name_bound_to_an_axis_is_not_spmd007_unless_the_spmd_axis": (
+        """
+        DATA = 'y'
+        SPMD = 'x'
+        def block(v):
+            return jax.shard_map(lambda b: jax.lax.pmin(b, (DATA,)), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        def block2(v):
+            return jax.shard_map(lambda b: jax.lax.psum(b, SPMD), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(jax.vmap(block), spmd_axis_name='x')
+        jax.vmap(jax.vmap(block2), spmd_axis_name='x')
+        """,
+        [("SPMD004", "SPMD"), ("SPMD007", "jax.vmap")],
     ),
     "psum_inside_an_inner_vmapped_lambda_of_the_body_is_spmd007": (
         """

@@ -19,7 +19,8 @@ BODY, part 1 (collectives): `psum`, `pmean`, `pmax`, `pmin` over `'y'`, `'z'`, `
 compositions with unary steps (`jnp.sin(psum(b))`, `psum(jnp.sin(b))`) and with binary ones (`psum(b) * 2.0`,
 `psum(b * 2.0)`, `psum(b) + b`).
 BODY, part 2 (products with a constant the body closes over): `b @ M`, `jnp.dot(b, M)`, `jnp.matmul(b, M)`,
-`jnp.einsum('i,ij->j', b, M)`, `M @ b`, `jnp.dot(M, b)` with `M` a module `np.linspace` matrix, an
+`jnp.einsum('i,ij->j', b, M)` (also `'a,ab->b'`, `'i,ji->j'`, `'...i,ij->...j'`, implicit `'i,ij'`), `M @ b`,
+`jnp.dot(M, b)` with `M` a module `np.linspace` matrix, an
 `np.array([[...]])` literal, a module `jnp.ones` (a jax array made at import), `jnp.eye(n)` made in the body;
 `b * W` / `b + W` (elementwise, a captured vector); `b @ M + 1.0`, `jnp.sin(b @ M)`, `(b @ M) ** 2`; and `b @ m`
 with `m` computed from the spmd vmap's own argument (`m = jnp.outer(v[0], v[0])`: a batched capture, SPMD003's
@@ -109,6 +110,10 @@ def constant_bodies():
         "jnp.dot(b, M)": closing_over(lambda b, m: jnp.dot(b, m)),
         "jnp.matmul(b, M)": closing_over(lambda b, m: jnp.matmul(b, m)),
         "jnp.einsum('i,ij->j', b, M)": closing_over(lambda b, m: jnp.einsum("i,ij->j", b, m)),
+        "jnp.einsum('a,ab->b', b, M)": closing_over(lambda b, m: jnp.einsum("a,ab->b", b, m)),
+        "jnp.einsum('i,ji->j', b, M)": closing_over(lambda b, m: jnp.einsum("i,ji->j", b, m)),
+        "jnp.einsum('...i,ij->...j', b, M)": closing_over(lambda b, m: jnp.einsum("...i,ij->...j", b, m)),
+        "jnp.einsum('i,ij', b, M) (implicit)": closing_over(lambda b, m: jnp.einsum("i,ij", b, m)),
         "M @ b": closing_over(lambda b, m: m @ b),
         "jnp.dot(M, b)": closing_over(lambda b, m: jnp.dot(m, b)),
         "b @ M (jnp.ones) then jnp.sin": closing_over(lambda b, m: jnp.sin(b @ m), "jnp.ones"),
@@ -169,12 +174,12 @@ def main() -> None:
         axes = set(axis) if isinstance(axis, tuple) else {axis}
         if not axes <= set(MESHES[mesh_key][1]):
             continue
-        group(f"{mesh_key:14} {name:40} {way:10}", mesh_key, make, way)
+        group(f"{mesh_key:14} {name:42} {way:10}", mesh_key, make, way)
     print("-- part 2: products with a captured constant")
     for (name, make), mesh_key, way in itertools.product(constant_bodies().items(), ("2x4, P()", "2x4, P('y')"), WAYS):
-        group(f"{mesh_key:14} {name:40} {way:10}", mesh_key, make, way)
+        group(f"{mesh_key:14} {name:42} {way:10}", mesh_key, make, way)
     for mesh_key, way in itertools.product(("2x4, P()", "2x4, P('y')"), WAYS):
-        group(f"{mesh_key:14} {'b @ m (m batched: outer(v[0], v[0]))':40} {way:10}", mesh_key, None, way, True)
+        group(f"{mesh_key:14} {'b @ m (m batched: outer(v[0], v[0]))':42} {way:10}", mesh_key, None, way, True)
 
 
 if __name__ == "__main__":

@@ -125,19 +125,27 @@ class UnaryCheck:
 
     def _collective(self, call: ast.Call, scope) -> set[str] | None:
         """`jax.lax.psum(v, 'y')`, `jax.lax.pmax(v, ('y', 'z'))`: a measured collective
-        (`jaxapi.H2_FREE_COLLECTIVES`) given the value and its axes as string literals, positionally, nothing else:
-        the axes; None for any other call."""
+        (`jaxapi.H2_FREE_COLLECTIVES`) given the value and its axes as string literals (or names bound once to
+        one), positionally, nothing else: the axes; None for any other call."""
         qname = self.ix.qualname(call.func, scope)
         if qname not in jaxapi.H2_FREE_COLLECTIVES or len(call.args) != 2 or call.keywords:
             return None
         axis = call.args[1]
-        if isinstance(axis, ast.Constant) and isinstance(axis.value, str):
-            return {axis.value}
-        if isinstance(axis, ast.Tuple) and jaxapi.H2_FREE_COLLECTIVES[qname] and axis.elts and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in axis.elts
-        ):
-            return {e.value for e in axis.elts}
+        if (name := self._axis_string(axis, scope)) is not None:
+            return {name}
+        if isinstance(axis, ast.Tuple) and jaxapi.H2_FREE_COLLECTIVES[qname] and axis.elts:
+            names = [self._axis_string(e, scope) for e in axis.elts]
+            return set(names) if None not in names else None
         return None
+
+    def _axis_string(self, node: ast.AST, scope) -> str | None:
+        """A string literal, or a name bound once to one (`AXIS = 'y'`: the same value reaches JAX)."""
+        if isinstance(node, ast.Name):
+            binding = self.ix.single_binding(node.id, scope)
+            if binding is None or binding.kind is not BindingKind.ASSIGN:
+                return None
+            node = binding.node
+        return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
     def _constant_product(self, call: ast.Call, names: set[str], scope) -> ast.AST | None:
         """`jnp.dot(v, M)`, `jnp.dot(M, v)`, `jnp.matmul(v, M)`, `jnp.einsum('i,ij->j', v, M)`: a measured product
