@@ -338,6 +338,24 @@ CUMULATIVE_NAMES = frozenset(
 # static size and axis, under an inner `jax.vmap` and under `jax.lax.map(..., batch_size=k)` alike.
 STATIC_SLICE_NAMES = frozenset({"jax.lax.dynamic_slice_in_dim"})
 
+# Collectives measured to run under hazard H2's conditions like a unary step (jax 0.10.2,
+# safety/measurements/spmd007_body_collectives_constants.py): `psum`, `pmax`, `pmin` given the value and one axis
+# name written as a string literal (or a name bound once to one) that is not an spmd axis of the vmap (`'y'` of
+# the block's spec, `'z'` of no spec), and for `pmax` / `pmin` a tuple of such names. Each name maps to whether a tuple of axes was measured
+# to run (`psum(b, ('y', 'z'))` raises `psum can only accept axis_name which corresponds to ...`). Over the spmd
+# axis every one raises the `pvary` error; `pmean` (a psum then a division), `all_gather`, `ppermute`,
+# `psum_scatter` and `axis_index` combined with the block fail or were not measured to run everywhere: not listed.
+H2_FREE_COLLECTIVES = {"jax.lax.psum": False, "jax.lax.pmax": True, "jax.lax.pmin": True}
+
+# Products with a constant the body closes over, measured to run under hazard H2's conditions like a unary step
+# (same measurement): `b @ M`, `M @ b`, `jnp.dot(b, M)`, `jnp.dot(M, b)`, `jnp.matmul(b, M)` and
+# `jnp.einsum(subscripts, b, M)` (a string literal; measured `'i,ij->j'`, `'a,ab->b'`, `'i,ji->j'`, `'...i,ij->...j'`,
+# `'i,ij'`) with `M` a module-level constant (`np.linspace(...).reshape(...)`, an `np.array`
+# literal, `jnp.ones(...)`). Each name maps to the operand positions the constant was measured at (einsum's
+# subscripts string is position 0). An elementwise product with a captured array (`b * W`) fails (`ManualAxisType`,
+# `Primitive mul requires varying manual axes to match`), and so does a product with a value the spmd vmap batches.
+CONSTANT_PRODUCT_NAMES = {"jax.numpy.dot": (0, 1), "jax.numpy.matmul": (1,), "jax.numpy.einsum": (2,)}
+
 # --- The forms the prefilter must keep, read from the tables above -----------------------------------------
 # `spmdfix.prefilter` decides from the raw text, before any parse, whether a module can hold a finding. Every
 # resolution of a name the analysis recognises ends in an identifier written in the text: the last part of a

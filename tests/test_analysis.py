@@ -343,6 +343,119 @@ CASES = {
         """,
         [("SPMD007", "jax.lax.map")],
     ),
+    # psum/pmax/pmin over a literal axis other than the spmd one, and products with a module constant, run under an
+    # inner vmap or lax.map(batch_size) like unary steps (safety/measurements/spmd007_body_collectives_constants.py)
+    "inner_vmap_over_psum_pmax_of_another_axis_is_not_spmd007": (
+        """
+        def body(b):
+            return jax.lax.pmax(jax.numpy.sin(jax.lax.psum(b, 'y')), ('y',)) ** 2
+        def block(v):
+            return jax.shard_map(body, mesh=mesh, in_specs=P('y'), out_specs=P())(v)
+        jax.vmap(jax.vmap(block), spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "inner_vmap_over_psum_of_the_spmd_axis_is_spmd007": (
+        """
+        def block(v):
+            return jax.shard_map(lambda b: jax.lax.psum(b, 'x'), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(jax.vmap(block), spmd_axis_name='x')
+        """,
+        [("SPMD004", "'x'"), ("SPMD007", "jax.vmap")],
+    ),
+    "inner_vmap_over_pmean_or_a_psum_then_binary_is_spmd007": (
+        """
+        def block(v):
+            return jax.shard_map(lambda b: jax.lax.pmean(b, 'y'), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        def block2(v):
+            return jax.shard_map(lambda b: jax.lax.psum(b, 'y') * 2.0, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(jax.vmap(block), spmd_axis_name='x')
+        jax.vmap(jax.vmap(block2), spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.vmap"), ("SPMD007", "jax.vmap")],
+    ),
+    "inner_vmap_over_psum_of_a_tuple_or_an_unread_name_is_spmd007": (
+        """
+        AXIS = 'y'
+        AXIS = 'z'
+        def block(v):
+            return jax.shard_map(lambda b: jax.lax.psum(b, ('y',)), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        def block2(v):
+            return jax.shard_map(lambda b: jax.lax.psum(b, AXIS), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(jax.vmap(block), spmd_axis_name='x')
+        jax.vmap(jax.vmap(block2), spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.vmap"), ("SPMD007", "jax.vmap")],
+    ),
+    "inner_vmap_over_psum_of_a_name_bound_to_an_axis_is_not_spmd007_unless_the_spmd_axis": (
+        """
+        DATA = 'y'
+        SPMD = 'x'
+        def block(v):
+            return jax.shard_map(lambda b: jax.lax.pmin(b, (DATA,)), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        def block2(v):
+            return jax.shard_map(lambda b: jax.lax.psum(b, SPMD), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(jax.vmap(block), spmd_axis_name='x')
+        jax.vmap(jax.vmap(block2), spmd_axis_name='x')
+        """,
+        [("SPMD004", "SPMD"), ("SPMD007", "jax.vmap")],
+    ),
+    "psum_inside_an_inner_vmapped_lambda_of_the_body_is_spmd007": (
+        """
+        def block(v):
+            return jax.shard_map(jax.vmap(lambda r: jax.lax.psum(r, 'y')), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(block, spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.vmap")],
+    ),
+    "lax_map_batch_size_over_products_with_module_constants_is_not_spmd007": (
+        """
+        M = np.linspace(-1.0, 1.0, 4, dtype=np.float32).reshape(2, 2)
+        A = np.array([[1.0, 0.5], [0.0, 1.0]], dtype=np.float32)
+        J = jax.numpy.ones((2, 2)) * 0.5
+        def body(b):
+            h = jax.numpy.tanh(M @ (b @ M))
+            h = jax.numpy.dot(J, jax.numpy.dot(h, J))
+            return jax.numpy.matmul(jax.numpy.einsum('i,ij->j', h, A), M)
+        def block(x):
+            return jax.shard_map(body, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(lambda v: jax.lax.map(block, v, batch_size=2), spmd_axis_name='x')
+        """,
+        [],
+    ),
+    "lax_map_batch_size_over_products_not_measured_is_spmd007": (
+        """
+        M = np.linspace(-1.0, 1.0, 4, dtype=np.float32).reshape(2, 2)
+        def g1(x):
+            return jax.shard_map(lambda b: b @ M + 1.0, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        def g2(x):
+            return jax.shard_map(lambda b: b * M[0], mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        def g3(x):
+            return jax.shard_map(lambda b: jax.numpy.matmul(M, b), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        def g4(x):
+            return jax.shard_map(lambda b: jax.numpy.einsum('ij,j->i', M, b), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        def g5(x):
+            return jax.shard_map(lambda b: jax.numpy.dot(b, M, precision=None), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)
+        jax.vmap(lambda v: jax.lax.map(g1, v, batch_size=2), spmd_axis_name='x')
+        jax.vmap(lambda v: jax.lax.map(g2, v, batch_size=2), spmd_axis_name='x')
+        jax.vmap(lambda v: jax.lax.map(g3, v, batch_size=2), spmd_axis_name='x')
+        jax.vmap(lambda v: jax.lax.map(g4, v, batch_size=2), spmd_axis_name='x')
+        jax.vmap(lambda v: jax.lax.map(g5, v, batch_size=2), spmd_axis_name='x')
+        """,
+        [("SPMD007", "jax.lax.map")] * 5,
+    ),
+    # a product with a value the spmd vmap batches fails (measured); SPMD003 reports the capture (SPMD007 then
+    # leaves the site to it, as for any batched capture)
+    "product_with_a_value_of_the_vmapped_function_is_spmd003": (
+        """
+        def f(v):
+            m = jax.numpy.outer(v[0, :2], v[0, :2])
+            g = jax.shard_map(lambda b: b @ m, mesh=mesh, in_specs=P('y'), out_specs=P('y'))
+            return jax.vmap(g)(v)
+        jax.vmap(f, spmd_axis_name='x')
+        """,
+        [("SPMD003", "m")],
+    ),
     "body_applying_an_inner_vmap_of_a_unary_lambda_is_not_spmd007": (  # fuzz seed 5842
         """
         def body(b):
@@ -966,7 +1079,16 @@ jax.vmap(apply, spmd_axis_name='x')(xs)
         ("jax.lax.cond(not FLAG and K >= 1, block, neg, v)", False),
         ("jax.lax.switch(0, [block, neg], v)", False),
         ("jax.lax.switch(-1, [neg, block], v)", False),
+        ("jax.lax.cond(v.shape[0] > 1, block, neg, v)", False),  # static shape reads (measured)
+        ("jax.lax.cond(v.ndim == 1 and len(v) > 1, block, neg, v)", False),
+        ("jax.lax.cond(v.shape[-1] >= K, block, neg, v)", False),
+        ("jax.lax.switch(len(v) - 8, [block, neg], v)", False),
         ("jax.lax.cond(v.sum() > 0, block, neg, v)", True),  # batched: fails as the direct call does
+        ("jax.lax.cond(v.shape[K - 3] > 1, block, neg, v)", True),  # an index that is not a literal: not read
+        ("jax.lax.cond(v.size > 1, block, neg, v)", True),  # `.size`: not among the measured reads
+        ("jax.lax.cond(v.sum().shape[0] > 1, block, neg, v)", True),  # the shape of a call: not a name's
+        ("jax.lax.cond(v.shape[0] > v.sum(), block, neg, v)", True),
+        ("jax.lax.cond(v.shape[0] / 2 > 1, block, neg, v)", True),  # a float division: not int arithmetic
         ("jax.lax.cond(flag, block, neg, v)", True),  # a parameter: may be passed a batched value
         ("jax.lax.cond(TWICE > 0, block, neg, v)", True),  # bound twice: not read as one constant
         ("jax.lax.cond(1.5 > 0, block, neg, v)", True),  # a float literal: not among the measured forms

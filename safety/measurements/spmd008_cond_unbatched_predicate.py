@@ -8,7 +8,8 @@ Part 1 (hazard H4, partial-manual): `mesh = jax.make_mesh((2, 4), ('x', 'y'), ax
 check_vma=cv)` under `jax.vmap(f, spmd_axis_name='x')`, batch 4 of rows (8,) (on the Explicit mesh placed
 `P('x', None)`, the placement the eager Explicit form needs). WAY: `g(v)` directly, `jax.jit(g)(v)`,
 `lax.cond(True, g, neg, v)` (a literal: unbatched), `lax.cond(K > 0, ...)` with `K` a module constant,
-`lax.cond(v.shape[0] > 1, ...)` (static), `lax.cond(v.sum() > 0, ...)` (batched), `lax.switch(0, [g, neg], v)`,
+`lax.cond(v.shape[0] > 1, ...)` (static; also `v.ndim == 1`, `len(v) > 1`, `v.shape[-1] >= 8`, `v.shape[0] > K`,
+`not v.ndim != 1 and v.shape[0] < 99`, and `lax.switch(len(v) - 8, ...)`), `lax.cond(v.sum() > 0, ...)` (batched), `lax.switch(0, [g, neg], v)`,
 `lax.switch(jnp.int32(v.sum() > 0), ...)` (batched). The predicate is true for every example, so the reference is
 `x * 2 + 1`.
 
@@ -42,6 +43,12 @@ WAYS = {
     "cond(True)": lambda g, v: jax.lax.cond(True, g, neg, v),
     "cond(K > 0)": lambda g, v: jax.lax.cond(K > 0, g, neg, v),
     "cond(v.shape[0] > 1)": lambda g, v: jax.lax.cond(v.shape[0] > 1, g, neg, v),
+    "cond(v.ndim == 1)": lambda g, v: jax.lax.cond(v.ndim == 1, g, neg, v),
+    "cond(len(v) > 1)": lambda g, v: jax.lax.cond(len(v) > 1, g, neg, v),
+    "cond(v.shape[-1] >= 8)": lambda g, v: jax.lax.cond(v.shape[-1] >= 8, g, neg, v),
+    "cond(v.shape[0] > K)": lambda g, v: jax.lax.cond(v.shape[0] > K, g, neg, v),
+    "cond(not v.ndim != 1 and v.shape[0] < 99)": lambda g, v: jax.lax.cond(not v.ndim != 1 and v.shape[0] < 99, g, neg, v),
+    "switch(len(v) - 8)": lambda g, v: jax.lax.switch(len(v) - 8, [g, neg], v),
     "cond(v.sum() > 0) batched": lambda g, v: jax.lax.cond(v.sum() > 0, g, neg, v),
     "switch(0)": lambda g, v: jax.lax.switch(0, [g, neg], v),
     "switch(int(v.sum() < 0)) batched": lambda g, v: jax.lax.switch(jnp.int32(v.sum() < 0), [g, neg], v),
@@ -67,13 +74,13 @@ def main() -> None:
         runs = {f"cv={cv} {'jit' if jit else 'eager'}":
                 (lambda cv=cv, jit=jit, k=kind, w=way: run(k, P("y"), {"y"}, w, cv, jit))
                 for cv, jit in itertools.product((True, False), (False, True))}
-        show_group(f"{kind:8} {way:34}", runs, ref)
+        show_group(f"{kind:8} {way:42}", runs, ref)
     print("-- part 2: all axes manual, Explicit mesh, batch placed P('x', None)")
     for (sname, spec), way in itertools.product((("P()", P()), ("P('y')", P("y"))), WAYS):
         runs = {f"cv={cv} {'jit' if jit else 'eager'}":
                 (lambda cv=cv, jit=jit, s=spec, w=way: run("Explicit", s, None, w, cv, jit))
                 for cv, jit in itertools.product((True, False), (False, True))}
-        show_group(f"{sname:7} {way:34}", runs, ref)
+        show_group(f"{sname:7} {way:42}", runs, ref)
 
 
 if __name__ == "__main__":

@@ -99,6 +99,11 @@ class BodyFacts:
     # every inner vmap of the body is written in it as `jax.vmap(<lambda of unary steps>)`: binary steps
     # outside those vmaps do not bring H2 back (measured: safety/measurements/spmd007_binary_beside_inner_vmap.py)
     inner_unary: bool = False
+    # the body is made of unary steps and of `psum` / `pmax` / `pmin` over these literal axes
+    # (`jaxapi.H2_FREE_COLLECTIVES`); None when it is not. Such a body runs under H2's conditions when no spmd
+    # axis of the vmap is among them (measured: safety/measurements/spmd007_body_collectives_constants.py):
+    # `analysis.hazards.h2_at` compares. `unary_only` is the case of no collective (an empty set).
+    unary_collective_axes: frozenset[str] | None = None
     # The body's own collectives could not all be read (`collectives_unknown` is also set by a nested shard_map,
     # whose body `collectives` leave out); the collectives of the nested shard_maps' bodies, and whether some of
     # them could not be read: drop-spmd-axis judges both (fixes.drop_spmd_axis).

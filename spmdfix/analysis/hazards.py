@@ -25,10 +25,15 @@ def h2_at(vmap: VmapFacts, reached: ReachedFacts) -> bool:
     a body that applies a binary primitive (unary-only bodies run, measured: analysis.primitives), and a
     batch that is not placed on an Explicit mesh (`batch_on_explicit_axes`). When the only inner vmaps are written
     in the body and map lambdas of unary steps, binary steps of the body outside them (`jax.vmap(jnp.sin)(b) * b`)
-    run too (measured: safety/measurements/spmd007_binary_beside_inner_vmap.py; fuzz seed 20245)."""
+    run too (measured: safety/measurements/spmd007_binary_beside_inner_vmap.py; fuzz seed 20245). A body whose
+    steps are unary but for `psum` / `pmax` / `pmin` over literal axes runs when none of those axes is an spmd
+    axis of this vmap (`BodyFacts.unary_collective_axes`; measured:
+    safety/measurements/spmd007_body_collectives_constants.py)."""
     sm = reached.shard_map
+    axes = sm.body.unary_collective_axes
+    unary = sm.body.unary_only or (axes is not None and not axes & set(vmap.spmd.names))
     return (
-        bool(reached.vmaps or sm.body.inner_vmap) and sm.check_vma is not False and not sm.body.unary_only
+        bool(reached.vmaps or sm.body.inner_vmap) and sm.check_vma is not False and not unary
         and not (sm.body.inner_unary and not reached.vmaps)
         and not batch_on_explicit_axes(vmap, sm.mesh)
     )

@@ -8,7 +8,11 @@ and so do the cumulative ops of `jaxapi.CUMULATIVE_NAMES` (`jnp.cumsum(v, axis=-
 safety/measurements/spmd007_cumulative_ops.py), and slices with static bounds (`jaxapi.STATIC_SLICE_NAMES`,
 `v[0:n]`: safety/measurements/spmd007_lax_map_body_ops.py). A `jax.lax.map(g, xs, batch_size=k)` between the
 spmd vmap and the shard_map (a vmap over chunks) fails and runs for the same bodies as an inner `jax.vmap`
-(same measurement: any `k`, a remainder or not; only its message differs).
+(same measurement: any `k`, a remainder or not; only its message differs). Two more kinds of step were measured
+to run there (safety/measurements/spmd007_body_collectives_constants.py): a product with a module-level constant
+(`jaxapi.CONSTANT_PRODUCT_NAMES`, `b @ M`), and `psum` / `pmax` / `pmin` over a literal axis
+(`jaxapi.H2_FREE_COLLECTIVES`) as long as that axis is not an spmd axis of the vmap: `UnaryCheck.unary_over`
+returns the axes for the caller to compare (`analysis.hazards.h2_at`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import ast
 
 from spmdfix import jaxapi
+from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.scopes import ModuleIndex
 
 
@@ -24,6 +29,19 @@ class UnaryCheck:
 
     def __init__(self, index: ModuleIndex) -> None:
         self.ix = index
+        # While `unary_over` runs: the axes of the collectives met so far (None: a collective is not a unary step)
+        self._axes: set[str] | None = None
+
+    def unary_over(self, func: ast.AST) -> frozenset[str] | None:
+        """The axes of the collectives a body applies when it is made of unary steps and measured collectives
+        (`jaxapi.H2_FREE_COLLECTIVES`, at the body's own level: not inside an inner vmapped lambda); None when
+        it is not. Empty for a body of unary steps only (`unary_only`). Such a body runs under H2's conditions
+        when none of those axes is an spmd axis of the vmap (the caller's to check)."""
+        self._axes = set()
+        try:
+            return frozenset(self._axes) if self.unary_only(func) else None
+        finally:
+            self._axes = None
 
     def unary_only(self, func: ast.AST) -> bool:
         """True for a `lambda` or `def` (assignments to names and one final return) of unary steps only."""
@@ -52,6 +70,11 @@ class UnaryCheck:
             return expr.id in names
         if isinstance(expr, ast.UnaryOp):
             return isinstance(expr.op, (ast.USub, ast.UAdd)) and self._unary(expr.operand, names, scope)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.MatMult):
+            return any(
+                self._module_constant(const, names, scope) and self._unary(other, names, scope)
+                for const, other in ((expr.right, expr.left), (expr.left, expr.right))
+            )
         if isinstance(expr, ast.BinOp):
             exponent = expr.right
             return (
@@ -62,6 +85,11 @@ class UnaryCheck:
             )
         if isinstance(expr, ast.Call) and self._cumulative(expr, scope):
             return self._unary(expr.args[0], names, scope)
+        if isinstance(expr, ast.Call) and self._axes is not None and (axes := self._collective(expr, scope)):
+            self._axes |= axes
+            return self._unary(expr.args[0], names, scope)
+        if isinstance(expr, ast.Call) and (operand := self._constant_product(expr, names, scope)) is not None:
+            return self._unary(operand, names, scope)
         if isinstance(expr, ast.Call) and self._static_slice(expr, names, scope):
             return self._unary(expr.args[0], names, scope)
         if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice):
@@ -95,6 +123,95 @@ class UnaryCheck:
             return False
         return True
 
+    def _collective(self, call: ast.Call, scope) -> set[str] | None:
+        """`jax.lax.psum(v, 'y')`, `jax.lax.pmax(v, ('y', 'z'))`: a measured collective
+        (`jaxapi.H2_FREE_COLLECTIVES`) given the value and its axes as string literals (or names bound once to
+        one), positionally, nothing else: the axes; None for any other call."""
+        qname = self.ix.qualname(call.func, scope)
+        if qname not in jaxapi.H2_FREE_COLLECTIVES or len(call.args) != 2 or call.keywords:
+            return None
+        axis = call.args[1]
+        if (name := self._axis_string(axis, scope)) is not None:
+            return {name}
+        if isinstance(axis, ast.Tuple) and jaxapi.H2_FREE_COLLECTIVES[qname] and axis.elts:
+            names = [self._axis_string(e, scope) for e in axis.elts]
+            return set(names) if None not in names else None
+        return None
+
+    def _axis_string(self, node: ast.AST, scope) -> str | None:
+        """A string literal, or a name bound once to one (`AXIS = 'y'`: the same value reaches JAX)."""
+        if isinstance(node, ast.Name):
+            binding = self.ix.single_binding(node.id, scope)
+            if binding is None or binding.kind is not BindingKind.ASSIGN:
+                return None
+            node = binding.node
+        return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+    def _constant_product(self, call: ast.Call, names: set[str], scope) -> ast.AST | None:
+        """`jnp.dot(v, M)`, `jnp.dot(M, v)`, `jnp.matmul(v, M)`, `jnp.einsum('i,ij->j', v, M)`: a measured product
+        (`jaxapi.CONSTANT_PRODUCT_NAMES`) with a module-level constant `M` at a measured position, no keywords:
+        the other operand (the body's value); None for any other call."""
+        positions = jaxapi.CONSTANT_PRODUCT_NAMES.get(self.ix.qualname(call.func, scope))
+        if positions is None or call.keywords:
+            return None
+        args = call.args
+        if positions == (2,):  # einsum: a subscripts string literal, the value, the constant
+            if len(args) != 3 or not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
+                return None
+            return args[1] if self._module_constant(args[2], names, scope) else None
+        if len(args) != 2:
+            return None
+        for at in positions:
+            if self._module_constant(args[at], names, scope):
+                return args[1 - at]
+        return None
+
+    def _module_constant(self, node: ast.AST, names: set[str], scope) -> bool:
+        """A name bound once, at module level, to a constant expression (`_constant_expr`): module code runs
+        before any vmap, so no vmap batches it (measured: `np.linspace(...).reshape(8, 8)`, an `np.array`
+        literal, `jnp.ones(...)`). A name bound in a function may hold a value the vmap batches: not one."""
+        if not isinstance(node, ast.Name) or node.id in names:
+            return False
+        binding = self.ix.single_binding(node.id, scope)
+        return (
+            binding is not None and binding.kind is BindingKind.ASSIGN and binding.scope is self.ix.module_scope
+            and self._constant_expr(binding.node, 6)
+        )
+
+    def _constant_expr(self, expr: ast.AST, depth: int) -> bool:
+        """Literals (numbers, strings, tuples and lists of them), calls of `numpy.*` / `jax.numpy.*` (the
+        constructors, dtypes) with constant arguments, `.reshape(...)` / `.astype(...)` of a constant, arithmetic
+        of constants, and other module constants."""
+        scope = self.ix.module_scope
+        if depth == 0:
+            return False
+        if isinstance(expr, ast.Constant):
+            return type(expr.value) in (int, float, bool, str) or expr.value is None
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return all(self._constant_expr(e, depth - 1) for e in expr.elts)
+        if isinstance(expr, ast.UnaryOp):
+            return isinstance(expr.op, (ast.USub, ast.UAdd)) and self._constant_expr(expr.operand, depth - 1)
+        if isinstance(expr, ast.BinOp):
+            return self._constant_expr(expr.left, depth - 1) and self._constant_expr(expr.right, depth - 1)
+        if isinstance(expr, (ast.Name, ast.Attribute)) and _numpy_name(self.ix.qualname(expr, scope)):
+            return True  # `np.float32`, `jnp.pi`
+        if isinstance(expr, ast.Name):
+            return self._module_constant(expr, set(), scope)
+        if isinstance(expr, ast.Call):
+            arguments = [*expr.args, *(k.value for k in expr.keywords)]
+            if any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
+                return False
+            if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("reshape", "astype"):
+                target = expr.func.value
+            elif _numpy_name(self.ix.qualname(expr.func, scope)):
+                target = None
+            else:
+                return False
+            return (target is None or self._constant_expr(target, depth - 1)) and all(
+                self._constant_expr(a, depth - 1) for a in arguments
+            )
+        return False
+
     def _static_slice(self, call: ast.Call, names: set[str], scope) -> bool:
         """`jax.lax.dynamic_slice_in_dim(v, 0, n, axis=-1)`: a measured slice (`jaxapi.STATIC_SLICE_NAMES`) with an
         integer literal start, a static size (an integer literal, or a name that is not one of the body's values)
@@ -108,15 +225,21 @@ class UnaryCheck:
 
     def vmap_of_unary(self, func: ast.AST, scope) -> bool:
         """True for `jax.vmap(<lambda of unary steps>)` with default axes: mapping a unary function applies
-        the same unary primitives (measured: safety/measurements/spmd007_inner_vmap_unary.py, fuzz seed 5842)."""
-        return (
+        the same unary primitives (measured: safety/measurements/spmd007_inner_vmap_unary.py, fuzz seed 5842).
+        A collective inside the lambda is not measured there: not a unary step."""
+        if not (
             isinstance(func, ast.Call)
             and not func.keywords
             and len(func.args) == 1
             and isinstance(func.args[0], ast.Lambda)
             and self.ix.qualname(func.func, scope) == "jax.vmap"
-            and self.unary_only(func.args[0])
-        )
+        ):
+            return False
+        axes, self._axes = self._axes, None
+        try:
+            return self.unary_only(func.args[0])
+        finally:
+            self._axes = axes
 
 
 def _int_literal(node: ast.AST) -> bool:
@@ -130,3 +253,8 @@ def _static_int(node: ast.AST, names: set[str]) -> bool:
     """An integer literal, or a name other than the body's own values (`names`): a slice bound or size JAX needs
     static (a traced one raises whatever the vmaps), such as `n = x.shape[-1] // 2` read from the enclosing scope."""
     return _int_literal(node) or (isinstance(node, ast.Name) and node.id not in names)
+
+
+def _numpy_name(qname: str | None) -> bool:
+    """A name of numpy or jax.numpy (`numpy.linspace`, `jax.numpy.ones`, `numpy.float32`)."""
+    return qname is not None and qname.startswith(("numpy.", "jax.numpy."))

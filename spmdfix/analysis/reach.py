@@ -328,8 +328,8 @@ class Reacher:
 
     def _static_predicate(self, call: ast.Call, scope: Scope) -> bool:
         """The predicate (index) of a `lax.cond`/`lax.switch` call is a constant the evaluator reads: a bool or
-        int literal, a name bound to one, or `not`, a comparison or `and`/`or` of those (`K > 0` with `K = 3` at
-        module level). No vmap batches such a value. Anything else (a value computed in the traced function) may
+        int literal, a name bound to one, a static shape read (`v.shape[0]`, `v.ndim`, `len(v)`), or `not`, a
+        comparison, int arithmetic or `and`/`or` of those (`K > 0` with `K = 3` at module level, `v.shape[0] > 1`). No vmap batches such a value. Anything else (a value computed in the traced function) may
         be batched: not told apart."""
         pred = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg in ("pred", "index")), None)
         return pred is not None and self._constant(pred, scope)
@@ -347,6 +347,10 @@ class Reacher:
             return all(self._constant(v, scope, depth - 1) for v in expr.values)
         if isinstance(expr, ast.Compare):
             return all(self._constant(v, scope, depth - 1) for v in (expr.left, *expr.comparators))
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, _INT_ARITHMETIC):
+            return self._constant(expr.left, scope, depth - 1) and self._constant(expr.right, scope, depth - 1)
+        if self._static_shape_read(expr, scope):
+            return True
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
             return (
@@ -354,6 +358,27 @@ class Reacher:
                 and self._constant(binding.node, binding.scope, depth - 1)
             )
         return False
+
+    def _static_shape_read(self, expr: ast.AST, scope: Scope) -> bool:
+        """`v.shape[0]`, `v.shape[-1]`, `v.ndim`, `len(v)` of a name `v`: a Python int even when `v` is a traced
+        value a vmap batches (its shape is static; the batch dimension is not in it). Measured as cond/switch
+        predicates (`v.shape[0] > 1`, `v.ndim == 1`, `len(v) > 1`, `v.shape[-1] >= 8`, `v.shape[0] > K`,
+        `lax.switch(len(v) - 8, ...)`): safety/measurements/spmd008_cond_unbatched_predicate.py."""
+        if isinstance(expr, ast.Attribute) and expr.attr == "ndim":
+            return isinstance(expr.value, ast.Name)
+        if isinstance(expr, ast.Subscript):
+            shape, index = expr.value, expr.slice
+            if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+                index = index.operand
+            return (
+                isinstance(shape, ast.Attribute) and shape.attr == "shape" and isinstance(shape.value, ast.Name)
+                and isinstance(index, ast.Constant) and type(index.value) is int
+            )
+        return (
+            isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len"
+            and not self.ix.lookup("len", scope) and len(expr.args) == 1 and not expr.keywords
+            and isinstance(expr.args[0], ast.Name)
+        )
 
     def _add_jit(self, call: ast.Call, result: ReachResult) -> None:
         """Record a jit application on the way (`ReachResult.jits`), unless it is a decorator written above
@@ -510,6 +535,10 @@ class Reacher:
 
 # Not frozen: built and read in this module only (a frozen `__init__` sets each field through
 # `object.__setattr__`); eq=False, repr=False as above.
+# Python int arithmetic a constant predicate may use (`lax.switch(len(v) - 8, ...)`, measured)
+_INT_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+
+
 @dataclass(eq=False, repr=False)
 class _Path:
     """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed,

@@ -350,7 +350,9 @@ class ShardMapAnalysis:
         nested = tuple(self._nested(r.site) for r in reach.sites)
         check = UnaryCheck(self.ix)
         own = not reach.sites and _only_its_lambdas(reach.functions, func)
-        unary = own and check.unary_only(func)
+        # a body wrapped in a jax.vmap is an inner vmapped lambda: collectives there are not measured
+        unary_over = (check.unary_over(func) if not wrapped else frozenset() if check.unary_only(func) else None) if own else None
+        unary = unary_over == frozenset()
         inner_unary = own and not wrapped and bool(in_body_vmaps) and all(
             check.vmap_of_unary(call, self.ix.scope_at(call)) for call in in_body_vmaps
         )
@@ -366,6 +368,7 @@ class ShardMapAnalysis:
         unknown = own_unknown or bool(reach.sites)
         return BodyFacts(
             True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary, inner_unary,
+            unary_collective_axes=unary_over,
             own_collectives_unknown=own_unknown,
             nested_collectives=tuple(nested_collectives),
             nested_collectives_unknown=nested_unknown,

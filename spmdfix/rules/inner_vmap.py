@@ -62,9 +62,10 @@ def _inner_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding
     )
     chunked = (
         "`jax.lax.map` with `batch_size` (a vmap over chunks) between a vmap with `spmd_axis_name` and the "
-        "shard_map it reaches while `check_vma=True`, and the body applies a binary primitive: JAX raises `... was "
-        "given out_specs which require replication which can't be statically inferred` even without a spec "
-        "collision (hazard H2, whatever `batch_size`); `batch_size=None`, or `check_vma=False`, avoids it"
+        "shard_map it reaches while `check_vma=True`, and the body applies a binary primitive (or a collective over "
+        "the spmd axis): JAX raises `... was given out_specs which require replication which can't be statically "
+        "inferred` (or a `pvary` error) even without a spec collision (hazard H2, whatever `batch_size`); "
+        "`batch_size=None`, or `check_vma=False`, avoids it"
     )
     options = [disable_check_vma.plan(reached)]
     return [
@@ -122,6 +123,15 @@ VALID = (
 )
 
 INVALID = (
+    Invalid(
+        "SPMD007",  # inner_vmap_over_pmean_or_a_psum_then_binary_is_spmd007 (pmean divides: measured to raise)
+        """
+        def block(v):
+            return jax.shard_map(lambda b: jax.lax.pmean(b, 'y'), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+        jax.vmap(jax.vmap(block), spmd_axis_name='x')
+        """,
+        at="jax.vmap",
+    ),
     Invalid(
         "SPMD007",  # inner_vmap_under_check_vma
         """
