@@ -503,7 +503,12 @@ def test_an_array_of_the_same_or_a_higher_rank_is_still_a_capture() -> None:
 def test_an_unknown_rank_or_use_keeps_the_capture() -> None:
     assert _array_captures(xs="load()") == ["W"]  # the operand's shape is not visible
     assert _array_captures(w="make()") == []  # not an array constructor: no finding before either
-    assert _array_captures(expr="jnp.dot(b, W)") == ["W"]  # not a measured broadcast
+    assert _array_captures(expr="jnp.multiply(b, W)") == ["W"]  # not a measured broadcast
+    # a contraction is measured to run whatever the ranks (safety/measurements/capture_array_contraction.py) ...
+    assert _array_captures(expr="jnp.dot(b, W)", xs="load()") == []
+    assert _array_captures(expr="b @ W", xs="load()") == []
+    # ... but not once any other use of the array remains
+    assert _array_captures(expr="b @ W + W", xs="load()") == ["W"]
     assert _array_captures(expr="b * W + jnp.sum(b) * W") == ["W"]  # one use against an unknown rank
     assert _array_captures(expr="jax.vmap(lambda r: r * W)(b)") == ["W"]  # an inner vmap changes the rank
 

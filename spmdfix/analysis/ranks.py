@@ -149,6 +149,28 @@ class RankAnalysis:
                 return False
         return True
 
+    def contracted_only(self, body: ast.AST, name: str) -> bool:
+        """Every read of the unbatched array `name` in `body` is an operand of a contraction: `@` on either side,
+        or an argument of `jnp.dot` / `jnp.matmul` / `jnp.einsum` at a position listed in
+        `jaxapi.CONSTANT_PRODUCT_NAMES`. Measured on jax 0.10.2 (safety/measurements/capture_array_contraction.py):
+        an all-replicated body closing over a matrix `M` under an spmd vmap with `check_vma=True` runs and matches
+        with `b @ M`, `M @ b`, `jnp.dot(b, M)`, `jnp.matmul(b, M)`, `jnp.einsum('ij,jk->ik', b, M)`, blocks of
+        rank 1 and 2, eager and under jit, also followed by arithmetic on the product; `b * W` fails."""
+        root = body.body if isinstance(body, ast.Lambda) else body
+        loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if not loads:
+            return False
+        for load in loads:
+            parent = self.ix.parent.get(id(load))
+            if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.MatMult):
+                continue
+            if not isinstance(parent, ast.Call) or parent.keywords or load not in parent.args:
+                return False
+            positions = jaxapi.CONSTANT_PRODUCT_NAMES.get(self.ix.qualname(parent.func, self.ix.scope_at(parent)) or "")
+            if positions is None or parent.args.index(load) not in positions:
+                return False
+        return True
+
     def _rank(self, expr: ast.AST, body: ast.AST, ranks: dict[str, int], array: str, array_rank: int) -> int | None:
         """The rank of a body expression built from the body's parameters of known rank, number literals, the
         array itself and arithmetic on them (broadcasting: the larger rank); None otherwise."""

@@ -87,7 +87,11 @@ class ReachedAnalysis:
             if arrays:
                 # an array only broadcast against operands of higher rank runs (measured: analysis.ranks)
                 ranks = self.ranks.body_ranks(vmap.fun, reached, body, bool(wrappers), calls)
-                arrays = tuple(c for c in arrays if not self.ranks.broadcast_only(body, c.name, ranks))
+                # ... and so does one only contracted with them (`b @ M`, `jnp.dot(b, M)`: ranks.contracted_only)
+                arrays = tuple(
+                    c for c in arrays
+                    if not (self.ranks.broadcast_only(body, c.name, ranks) or self.ranks.contracted_only(body, c.name))
+                )
             captures += arrays
         if spmd:
             captures += self.capture.placed_arrays(body, {c.name for c in captures})
