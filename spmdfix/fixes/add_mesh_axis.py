@@ -138,6 +138,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
         reasons.append(f"{unread[0]}: it may name the new axis `'{name}'`")
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    reasons += c.replica_reasons(vmap)
     replaced = _replaced_members(vmap, meshes)
     edits += c.spmd_replace_edits(vmap, replaced, name, mesh.quote) + names_edits
     # the spmd axes after the fix: the new size-1 axis where the replaced members were, the others kept

@@ -93,6 +93,40 @@ def unknowns(vmap: VmapFacts) -> list[str]:
     return why
 
 
+# Collectives whose result is the same on every device along their axes: a body's value built from them stays
+# replicated there. Any other (`axis_index`, `ppermute`, `psum_scatter`, `all_to_all`, ...) varies along its axes.
+_UNIFORM_COLLECTIVES = frozenset({"psum", "pmean", "pmax", "pmin", "all_gather"})
+
+
+def replica_reasons(vmap: VmapFacts) -> list[str]:
+    """Why a fix that changes the layout (rename, add-axis, drop-spmd-axis, strip) cannot be proven to keep the
+    values: a reached body under `check_vma` not known to be on uses a collective whose result varies along a
+    mesh axis its out_specs do not name (`b + jax.lax.axis_index('y')` with `out_specs=P('x')`). JAX then takes
+    the output as replicated along that axis although each device holds its own value, and which one a later
+    read gets depends on the layout: fuzz seed 210526 (a `jax.jit(..., out_shardings=P('y'))` after the
+    shard_map) gave other values than its plain-vmap reference after add-axis and after drop-spmd-axis, both
+    judged safe. With `check_vma=True` JAX refuses such a body itself."""
+    out = []
+    for reached in vmap.reached:
+        sm = reached.shard_map
+        if sm.check_vma is True:
+            continue
+        named = set() if sm.out_specs.unresolved else sm.out_specs.axes()
+        for use in (*sm.body.collectives, *sm.body.nested_collectives):
+            name = use.name.rpartition(".")[2]
+            along = [a for a in use.axes.names if a not in named]
+            if name in _UNIFORM_COLLECTIVES or not along:
+                continue
+            reason = (
+                f"the body's `{name}` over {backticked(along)} (line {use.line}) varies along an axis the out_specs do "
+                "not name while `check_vma` is not on: the output is read from one device's copy, and which one "
+                "depends on the layout the fix changes"
+            )
+            if reason not in out:
+                out.append(reason)
+    return out
+
+
 def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], quote: str = "'") -> list[NodeEdit]:
     """Edits pointing spmd_axis_name at new axes: members renamed by `mapping`.
 

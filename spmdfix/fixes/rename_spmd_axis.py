@@ -70,6 +70,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     reasons += _unreadable_jit_shardings(vmap, list(mapping.values()))
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    reasons += c.replica_reasons(vmap)
     pairs = ", ".join(f"`'{o}'` to `'{n}'`" for o, n in mapping.items())
     edits = c.spmd_edits(vmap, mapping, quote=meshes[0].quote) + names_edits
     return c.classified_fix(

@@ -67,6 +67,7 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
     reasons += shared_dimension_collectives(sm, spmd)
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    reasons += c.replica_reasons(vmap)
     return c.classified_fix(
         FixId(TRANSFORM, sm.site, tuple(sorted(spmd))),
         f"Strip {c.backticked(axes)} from the shard_map's `in_specs` and `out_specs`",
@@ -143,6 +144,7 @@ def plan_explicit(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
     if sm.in_specs.unresolved or sm.out_specs.unresolved:
         reasons.append("some specs are built at run time")
     reasons += shared_dimension_collectives(sm, axes)
+    reasons += c.replica_reasons(vmap)
     edits = _entry_edits([sm.in_specs, sm.out_specs], axes)
     return c.classified_fix(
         FixId(TRANSFORM, sm.site, tuple(sorted(axes))),
