@@ -7,6 +7,12 @@ of constraint, at the jit's boundary (JAX prepends the spmd axis to them): JAX r
 safety/measurements/jit_shardings_spmd_axis.py). One code for both: the same mistake (a placement inside the
 vmap naming the axis the vmap already places the batch on) with the same fixes. `jax.device_put(v,
 NamedSharding(mesh, P('x')))` inside the vmap runs and matches on an Auto mesh (same script): not reported.
+A `jax.sharding.reshard(v, P('x'))` of a batched value inside the vmapped function, while a call places the batch
+on Explicit `'x'`, raises the same `DuplicateSpecError` (JAX prepends the batch's axis to the reshard's spec),
+eager and under jit, at any dimension, bare or in a `NamedSharding` (safety/measurements/reshard_inside_vmap.py):
+a third form (`reshard_findings`; a plain vmap's is SPMD006, `rules.explicit_axis.reshard_findings`). The same
+error comes from the placement, not from `spmd_axis_name`: an unplaced batch runs, and a plain vmap over the
+placed batch fails alike, so only the strip of the reshard's entry is offered.
 A site-level rule: the constraints are the vmap site's (`VmapFacts.constraints`, `VmapFacts.jit_shardings`),
 not a reached shard_map's, so `check` takes the site alone. Docs: `spmdfix/rules/docs/SPMD005.md`;
 docs/rules.md.
@@ -25,7 +31,8 @@ FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP, Transf
 CONSTRAINT = Rule(
     "SPMD005",
     "spmd-axis-in-sharding-constraint",
-    "a with_sharding_constraint, or a jax.jit's in/out_shardings, inside the vmapped function names the spmd axis",
+    "a with_sharding_constraint, a jax.jit's in/out_shardings, or a reshard, inside the vmapped function names the "
+    "spmd axis",
     FIXES,
 )
 RULES = (CONSTRAINT,)
@@ -73,6 +80,59 @@ def _jit_sharding_findings(site: Site) -> list[Finding]:
                 "function; JAX prepends the spmd axis to it and raises `DuplicateSpecError`"
             ) + h2_note(site.h2)
             findings.append(finding(CONSTRAINT, entry.span, axes, message, [*site.fixes, _JIT_STRIP], related))
+    return findings
+
+
+# The site's fixes and drop-spmd-axis were not measured to cure a reshard's DuplicateSpecError: it comes from the
+# batch's placement on the Explicit axis, which a plain vmap over the placed batch meets too
+# (safety/measurements/reshard_inside_vmap.py).
+RESHARD_REFUSALS = (
+    Refusal(Transform.RENAME, "not measured for a reshard: its error comes from the callers' placement of the "
+            "batch on the axis, which a rename does not move"),
+    Refusal(Transform.ADD_AXIS, "not measured for a reshard: its error comes from the callers' placement of the "
+            "batch on the axis, which add-axis does not move"),
+    Refusal(Transform.DROP_SPMD_AXIS, "a plain vmap over the batch placed on the Explicit axis raises the same "
+            "`DuplicateSpecError` at the reshard (measured)"),
+)
+RESHARD_ERROR = "JAX prepends the batch's axis to the reshard's spec and raises `DuplicateSpecError`"
+
+
+def placed_explicit(vmap) -> set[str]:
+    """The Explicit mesh axes some followed call of the vmap places its batch dimension on
+    (`facts.VmapCall.batch_explicit`)."""
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    return {a for c in calls for a in c.batch_explicit}
+
+
+def placing_lines(vmap, axes: set[str]) -> str:
+    """The lines of the calls of the vmap that place its batch on some of `axes`, for a message."""
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    return ", ".join(str(c.line) for c in calls if set(c.batch_explicit) & axes)
+
+
+def reshard_findings(site: Site) -> list[Finding]:
+    """SPMD005: an entry of a `jax.sharding.reshard` spec inside the vmapped function names an spmd axis on which
+    a call places the batch, an Explicit mesh axis (JAX raises `DuplicateSpecError`; see the module docstring).
+    The reshard's operand may be batched (`facts.ReshardUse`); its only fix is the strip of the entry."""
+    vmap = site.vmap
+    axes = set(vmap.spmd.names) & placed_explicit(vmap)
+    if not axes:
+        return []
+    lines = placing_lines(vmap, axes)
+    findings = []
+    for use in vmap.reshards:
+        related = (
+            Related(f"`spmd_axis_name` {backticked(vmap.spmd.names)} given here", vmap.spmd.span),
+            Related("jax.sharding.reshard called here", use.call),
+        )
+        fix = strip_spec_entries.plan_reshard(vmap, use, axes)
+        for entry, named in use.specs.entries_naming(axes):
+            message = (
+                f"vmap `spmd_axis_name` axis {backticked(named)} appears in a `jax.sharding.reshard` spec inside the "
+                f"vmapped function, and the call (line {lines}) places the batch on that Explicit mesh axis; "
+                f"{RESHARD_ERROR}"
+            ) + h2_note(site.h2)
+            findings.append(finding(CONSTRAINT, entry.span, named, message, [fix, *RESHARD_REFUSALS], related))
     return findings
 
 
