@@ -151,6 +151,18 @@ def left_behind(site: Site) -> dict[Span, str]:
 # INVALID from tests/test_analysis.py's CASES (which keeps them too), each named by its key there.
 VALID = (
     Valid(
+        "SPMD005",  # a reshard naming the spmd axis with the batch unplaced, and one of an unbatched value: both run
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(v, w):
+            c = jax.sharding.reshard(w, NamedSharding(em, P('x')))
+            return jax.sharding.reshard(v * 2.0, NamedSharding(em, P('x'))) + c.sum()
+        def run(ws):
+            return jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')(jax.numpy.ones((8, 8)), ws)
+        """,
+    ),
+    Valid(
         "SPMD005",  # a jit's shardings over another axis; device_put naming the spmd axis runs (Auto mesh)
         """
         from jax.sharding import NamedSharding
@@ -173,6 +185,19 @@ VALID = (
 )
 
 INVALID = (
+    Invalid(
+        "SPMD005",  # a reshard naming the spmd axis while the call places the batch on it, Explicit (DuplicateSpecError)
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(v):
+            return jax.sharding.reshard(v * 2.0, NamedSharding(em, P('x')))
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            return jax.vmap(f, spmd_axis_name='x')(xs)
+        """,
+        at="'x'",
+    ),
     Invalid(
         "SPMD005",  # a jit's out_shardings naming the spmd axis (DuplicateSpecError)
         """

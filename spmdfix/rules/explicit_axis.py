@@ -222,6 +222,19 @@ def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reporte
 # cases are this module's own.
 VALID = (
     Valid(
+        "SPMD006",  # a reshard over the other axis, and one of a value the function makes: both run
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(v):
+            c = jax.sharding.reshard(jax.numpy.arange(8.0), NamedSharding(em, P('x')))
+            return jax.sharding.reshard(v * 2.0, NamedSharding(em, P('y'))) + c.sum()
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            return jax.vmap(f)(xs)
+        """,
+    ),
+    Valid(
         "SPMD006",  # inner_vmap_not_mapping_the_placed_argument_is_not_spmd006
         """
         from jax.sharding import NamedSharding
@@ -263,6 +276,21 @@ VALID = (
 )
 
 INVALID = (
+    Invalid(
+        "SPMD006",  # a reshard in a helper naming the placed Explicit axis in a tuple entry (DuplicateSpecError)
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def settle(u):
+            return jax.sharding.reshard(u, NamedSharding(em, P(('y', 'x'))))
+        def f(v):
+            return settle(v * 2.0)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            return jax.vmap(f)(xs)
+        """,
+        at="('y', 'x')",
+    ),
     Invalid(
         "SPMD006",  # inner_vmap_maps_away_a_placed_axis_the_specs_name_is_spmd006
         """
