@@ -55,6 +55,13 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
     # SPMD008's axis_names naming the spmd axis while the batch is placed on it (Explicit mesh; SPMD006.md names
     # the same error for a plain vmap mapping the axis away)
     ("to be a subset of mesh.axis_names", frozenset({"SPMD006", "SPMD008"})),
+    # A placement inside the vmapped function naming the axis the batch is on: a jit's in/out_shardings under an
+    # spmd vmap (SPMD005.md), a `jax.sharding.reshard` of a batched value with the batch placed on that Explicit
+    # axis (SPMD005.md under spmd_axis_name, SPMD006.md under a plain vmap; fuzz seed 200100), and an spmd axis
+    # with `jax_disable_vmap_shmap_error` set (SPMD001.md). JAX: `DuplicateSpecError: A single NamedSharding spec
+    # specification can map every mesh axis to at most one positional dimension, but P('x', 'x') has duplicate
+    # entries for `x``
+    ("DuplicateSpecError", frozenset({"SPMD001", "SPMD005", "SPMD006"})),
 )
 
 # The rules that describe an error of a program whose vmap is plain (no spmd_axis_name): SPMD006 (the vmap maps

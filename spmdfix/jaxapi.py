@@ -371,9 +371,12 @@ def last_names(qualified: frozenset[str] | set[str]) -> tuple[str, ...]:
 
 
 PREFILTER_VMAP_WORDS = last_names(VMAP_NAMES)
-# A shard_map (any API), a sharding constraint, or a jit whose in/out_shardings may name the spmd axis
-# (SPMD005, `rules.constraint`) the vmap may reach in the module.
-PREFILTER_REACHED_WORDS = last_names(SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES | JIT_NAMES)
+# A shard_map (any API), a sharding constraint, a jit whose in/out_shardings may name the spmd axis
+# (SPMD005, `rules.constraint`), or a reshard whose spec may name the axis the batch is placed on (SPMD005/006's
+# reshard form: no shard_map needed) the vmap may reach in the module.
+PREFILTER_REACHED_WORDS = last_names(
+    SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES | JIT_NAMES | RESHARD_NAMES
+)
 PREFILTER_PARTIAL_WORDS = last_names(PARTIAL_NAMES)
 PREFILTER_PLACEMENT_WORDS = last_names(DEVICE_PUT_NAMES | RESHARD_NAMES)
 # The keyword of each placement's sharding parameter (`device=`, `out_shardings=`): a placement passing a

@@ -142,12 +142,14 @@ class Edit:
 class SiteKind(enum.StrEnum):
     """What a `SiteId` names. VMAP: a vmap call or decorator (with spmd_axis_name, or a plain vmap over a placed
     input); SHARD_MAP: a shard_map construction; CONSTRAINT: a `with_sharding_constraint` call (a strip of its
-    spec); PLACEMENT: the `jax.device_put` that places a plain vmap's input (move-placement's site). A StrEnum:
+    spec); RESHARD: a `jax.sharding.reshard` call inside the vmapped function (a strip of its spec); PLACEMENT:
+    the `jax.device_put` that places a plain vmap's input (move-placement's site). A StrEnum:
     its value is part of a fix key's text (`FixId.__str__`)."""
 
     VMAP = "vmap"
     SHARD_MAP = "shard_map"
     CONSTRAINT = "constraint"
+    RESHARD = "reshard"
     PLACEMENT = "placement"
 
 
@@ -221,7 +223,7 @@ class FixId:
                 raise ValueError(f"not a strip fix key (no axes): {text!r}")
             axes = tuple(listed.split(",")) if listed else ()
         kind_text, at, start_text = rest.partition("@")
-        if at and kind_text in (SiteKind.VMAP, SiteKind.SHARD_MAP, SiteKind.CONSTRAINT):
+        if at and kind_text in (SiteKind.VMAP, SiteKind.SHARD_MAP, SiteKind.CONSTRAINT, SiteKind.RESHARD):
             kind, (start_text, _, path) = SiteKind(kind_text), start_text.partition("@")
         else:
             kind, (start_text, _, path) = SiteKind.PLACEMENT, rest.partition("@")

@@ -622,3 +622,33 @@ def test_vmapped_away_explicit_axis_error_is_explained_for_a_plain_vmap() -> Non
     rules = explaining_rules(error)
     assert rules is not None and "SPMD006" in rules & PLAIN_VMAP_RULES and "SPMD001" in rules
     assert explaining_rules("ValueError: vmap spmd_axis_name cannot appear in shard_map in_specs") == {"SPMD001"}
+
+
+def test_duplicate_spec_error_is_explained_by_the_rules_that_describe_it() -> None:
+    """Fuzz seed 200100: a `jax.sharding.reshard(y, P('x'))` inside a plain vmap over a batch placed on Explicit
+    `'x'` raises `DuplicateSpecError` (safety/measurements/reshard_inside_vmap.py). SPMD006.md describes it for a
+    plain vmap, SPMD005.md for an spmd vmap (and for a jit's shardings, as before), SPMD001.md with
+    `jax_disable_vmap_shmap_error`: no rule had claimed the text, so the strip's output, failing on the reshard,
+    could not be a partial fix. A plain vmap's program keeps SPMD006 (`PLAIN_VMAP_RULES`)."""
+    from fuzz.classify import PLAIN_VMAP_RULES, explaining_rules
+
+    error = ("DuplicateSpecError: A single NamedSharding spec specification can map every mesh axis to at most one "
+             "positional dimension, but P('x', 'x') has duplicate entries for `x`")
+    for code in ("SPMD001", "SPMD005", "SPMD006"):
+        assert "DuplicateSpecError" in (ROOT / f"spmdfix/rules/docs/{code}.md").read_text()
+    rules = explaining_rules(error)
+    assert rules == {"SPMD001", "SPMD005", "SPMD006"}
+    assert rules & PLAIN_VMAP_RULES == {"SPMD006"}
+
+
+def test_seed_200100_output_reports_the_reshard() -> None:
+    """The strip's output of fuzz seed 200100 (shard_map specs stripped, the reshard left naming the placed axis)
+    is not clean: `spmdfix check` reports the reshard (SPMD006), whose strip is safe."""
+    from spmdfix.api import check_source
+
+    source = (ROOT / "golden/strip/reshard_placed_axis_plain_vmap/input.py").read_text()
+    output = source.replace("in_specs=P('x'), out_specs=P('x')", "in_specs=P(None), out_specs=P(None)")
+    assert output != source
+    findings = [f for f in check_source(output) if f.code == "SPMD006"]
+    assert len(findings) == 1 and "reshard" in findings[0].message and "DuplicateSpecError" in findings[0].message
+    assert [fix.applicability.value for fix in findings[0].fixes] == ["safe"]

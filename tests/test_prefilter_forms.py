@@ -78,6 +78,17 @@ FORMS = [
         "    return jax.vmap(f)(placed)\n",
     ),
     (
+        # a reshard inside a plain vmap's function naming the Explicit axis the batch is placed on (SPMD006; no
+        # shard_map: the reshard is the reached word)
+        "reshard_inside", jaxapi.RESHARD_NAMES, "the_reshard",
+        _EXPLICIT
+        + "def f(v):\n"
+        "    return {it}(v * 2, NamedSharding(explicit, P('S')))\n"
+        "def main(a):\n"
+        "    placed = jax.device_put(a, NamedSharding(explicit, P('S', None)))\n"
+        "    return jax.vmap(f)(placed)\n",
+    ),
+    (
         "set_mesh", jaxapi.SET_MESH_NAMES, "the_set_mesh",
         _EXPLICIT
         + "def main(a):\n"
@@ -124,7 +135,9 @@ def test_the_table_covers_every_name_the_prefilter_words_come_from() -> None:
 
 def test_the_prefilter_words_are_the_last_parts_of_the_table_names() -> None:
     assert "vmap" in jaxapi.PREFILTER_VMAP_WORDS and "vmap_with_axes" in jaxapi.PREFILTER_VMAP_WORDS
-    assert set(jaxapi.PREFILTER_REACHED_WORDS) == {"shard_map", "smap", "with_sharding_constraint", "jit", "pjit"}
+    assert set(jaxapi.PREFILTER_REACHED_WORDS) == {
+        "shard_map", "smap", "with_sharding_constraint", "jit", "pjit", "reshard"
+    }
     assert jaxapi.SPMD_MIN_POSITIONAL == 6  # jax.vmap(fun, in_axes, out_axes, axis_name, axis_size, spmd_axis_name)
     # A name added to a table reaches the prefilter's words without a second list.
     assert jaxapi.last_names(jaxapi.VMAP_NAMES | {"somelib.batching.spmd_vmap"}) == (

@@ -26,7 +26,10 @@ from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.index import IMPORTERS_OF_KEY
-from spmdfix.analysis.facts import ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, VmapFacts
+from spmdfix.analysis.batched import mentions
+from spmdfix.analysis.facts import (
+    ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, VmapFacts,
+)
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
@@ -97,6 +100,7 @@ class Analyzer:
             ]
             constraints, unknown = self._constraints(reach.functions)
             jits = self._jit_shardings(reach.jits)
+            reshards = self._reshards(site.fun, site.in_axes, reach.functions)
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
             for path, owner, target, target_scope in reach.external:
@@ -122,6 +126,7 @@ class Analyzer:
                 constraints_unknown=unknown,
                 jit_shardings=tuple(jits),
                 outer_jit_shardings=tuple(self._jit_shardings(self._outer_jits(site))),
+                reshards=tuple(reshards),
                 opaque_calls=tuple(opaque),
                 unresolved=tuple(_unique_places(unresolved)),
                 spmd_keyword_call=keyword_call(self.model, site),
@@ -158,6 +163,7 @@ class Analyzer:
                 placement=plain.placement,
                 calls=self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes),
                 unresolved=tuple(_unique_places(_spec_lost(reached))),
+                reshards=tuple(self._reshards(plain.fun, plain.in_axes, reach.functions)),
             )
             out.append(_with_unread(facts))
         return out
@@ -197,6 +203,38 @@ class Analyzer:
                 uses.append(ConstraintUse(self.span(call), tree, tuple(shared)))
                 unknown = unknown or bool(tree.unresolved) or spec is None
         return uses, unknown
+
+    def _reshards(self, fun: ast.AST | None, in_axes: ast.AST | None, functions: list[ast.AST]) -> list[ReshardUse]:
+        """The `jax.sharding.reshard(v, spec)` calls in the traced functions whose operand `v` may hold a value
+        the vmap batches (`facts.ReshardUse`): one whose operand reads no batched name of its function (a value
+        made inside, an argument mapped with `in_axes=None`, a module-level array) is left out, as measured to
+        run (safety/measurements/reshard_inside_vmap.py); in a function the batched values were not followed
+        to, or a lambda (its parameters may be fed batched values), the operand counts as batched."""
+        batched = self.reached.batched.batched_by_function(fun, in_axes, functions)
+        uses: list[ReshardUse] = []
+        seen: set[int] = set()
+        for fn in functions:
+            for call in self.ix.calls_in(fn):
+                scope = self.ix.scope_at(call)
+                if id(call) in seen or self.ix.qualname(call.func, scope) not in jaxapi.RESHARD_NAMES:
+                    continue
+                seen.add(id(call))
+                operand = argument(call, 0, "xs")
+                owner = self.ix.enclosing_function(call)
+                names = batched.get(id(owner)) if owner is not None else None
+                outer = self.ix.enclosing_function(owner) if owner is not None else None
+                while names is not None and outer is not None:  # what a nested def closes over
+                    names = names | batched.get(id(outer), set())
+                    outer = self.ix.enclosing_function(outer)
+                if operand is not None and names is not None and not isinstance(owner, ast.Lambda):
+                    if not mentions(operand, names, self.ix.parent, lambda e: self.ix.qualname(e, self.ix.scope_at(e))):
+                        continue
+                sharding = argument(call, 1, "out_shardings")
+                tree = sharding_tree(self.ev, sharding, scope)
+                named = [e.span for sp in tree.specs for e in sp.entries if e.value is not None]
+                shared = self.spec_uses.foreign_uses([sharding], scope, named) if sharding is not None else []
+                uses.append(ReshardUse(self.span(call), tree, tuple(shared)))
+        return uses
 
     def _outer_jits(self, site) -> list[ast.Call]:
         """The jits that wrap the vmap of `site` from outside: `jax.jit(<the vmap call>, ...)` (or

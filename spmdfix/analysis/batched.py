@@ -105,6 +105,38 @@ class BatchedValues:
             return None
         return self._taint_locals(home, tainted), staged or self._jitted(home, vmap)
 
+    def batched_by_function(self, fun: ast.AST | None, in_axes: ast.AST | None, functions: list[ast.AST]) -> dict[int, set[str]]:
+        """For each of `functions` (the functions a vmapped `fun` traces: `reach.ReachResult.functions`) that
+        the vmap's batched values reach by calls, the names in it that hold them (by `id` of the function),
+        followed from `fun`'s batched parameters over every call between those functions, to a fixed point
+        (`_step`: a function passed to a higher-order function gets every parameter batched). A function
+        missing from the result was reached some other way: what it holds is not known."""
+        found = self.callee(fun) if fun is not None else None
+        if found is None:
+            return {}
+        start, bound = found
+        traced = {id(f) for f in functions}
+        params: dict[int, set[str]] = {id(start): self._tainted_params(start, in_axes, bound)}
+        by_id = {id(f): f for f in functions}
+        by_id[id(start)] = start
+        changed = True
+        while changed:
+            changed = False
+            for key in list(params):
+                func = by_id[key]
+                names = self._taint_locals(func, params[key])
+                for call in self.ix.calls_in(func):
+                    callee, hit = self._step(call, names)
+                    if callee is None or id(callee) not in traced:
+                        continue
+                    new = id(callee) not in params
+                    known = params.setdefault(id(callee), set())
+                    by_id.setdefault(id(callee), callee)
+                    if new or not hit <= known:
+                        known |= hit
+                        changed = True
+        return {key: self._taint_locals(by_id[key], names) for key, names in params.items()}
+
     def _staging(self, node: ast.AST) -> bool:
         """A chain step that calls a staging function (`jaxapi.STAGING_NAMES`), or passes a function to one."""
         return isinstance(node, ast.Call) and self.ix.qualname(node.func, self.ix.scope_at(node)) in jaxapi.STAGING_NAMES

@@ -131,6 +131,23 @@ class ConstraintUse:
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ReshardUse:
+    """A `jax.sharding.reshard(v, spec)` (or `NamedSharding(mesh, spec)`) call inside the vmapped function, or
+    a function it calls, whose operand `v` may hold a value the vmap batches (`analysis.reshards`).
+
+    Measured (safety/measurements/reshard_inside_vmap.py, jax 0.10.2): when the batch is placed on an Explicit
+    mesh axis (a plain vmap or one with spmd_axis_name), a spec naming that axis at any dimension raises
+    `DuplicateSpecError` (`P('x', 'x')`), eager and under jit; an unbatched operand, or an unplaced batch, runs.
+    spec: the span of the spec expression (the strip edits its entries); shared: other uses of the spec's
+    value (`...` (line n)), as `ConstraintUse.shared`.
+    """
+
+    call: Span
+    specs: SpecTree
+    shared: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class JitShardings:
     """One `in_shardings` / `out_shardings` argument of a `jax.jit` applied inside the vmapped function
     (`jax.jit(g, out_shardings=...)`, `partial(jax.jit, in_shardings=...)`, a jit decorator below the spmd
@@ -273,6 +290,9 @@ class VmapCall:
     # batch placement is then UNKNOWN): an SPMD910 record where the placement decides a finding
     # (`unread_matters`)
     unread_placement: tuple[Span, str] | None = None
+    # those of `batch_axes` that are Explicit axes of the resolved mesh (a reshard inside the vmapped function
+    # naming one raises `DuplicateSpecError`: `ReshardUse`)
+    batch_explicit: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -401,6 +421,8 @@ class VmapFacts:
     # The shardings of a jax.jit that wraps the vmap itself (`jax.jit(jax.vmap(f, ...), out_shardings=...)`, a
     # jit decorator with shardings above the vmap decorator): drop-spmd-axis was not measured under them.
     outer_jit_shardings: tuple[JitShardings, ...] = ()
+    # The reshards inside the vmapped function (this module's) whose operand may be batched (`ReshardUse`).
+    reshards: tuple[ReshardUse, ...] = ()
 
     @property
     def constraint_axes(self) -> frozenset[str]:

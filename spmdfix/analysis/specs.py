@@ -40,13 +40,15 @@ def sharding_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree
     """Every PartitionSpec in a shardings pytree, as `jax.jit`'s `in_shardings` / `out_shardings` take it:
     `NamedSharding(mesh, P(...))` (its spec), a bare `P(...)` (under a context mesh), `None`, and
     tuples/lists/dicts of them and names bound to them. Any other sharding (a call spmdfix does not
-    model, a parameter, `SingleDeviceSharding(...)`) is in `unresolved`."""
+    model, a parameter, `SingleDeviceSharding(...)`) is in `unresolved`, and with why in `lost` (a reshard's
+    spec is an SPMD910 record where the batch is placed on Explicit axes: `unread_matters.records`)."""
     specs: list[Spec] = []
     unresolved: list[Span] = []
     helpers: list[Span] = []
+    lost: list[tuple[Span, str]] = []
     if expr is not None:
-        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True, helpers=helpers, lost=[])
-    return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers))
+        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), shardings=True, helpers=helpers, lost=lost)
+    return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers), tuple(lost))
 
 
 def _collect_specs(

@@ -39,8 +39,9 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
     """(span, what) of each unread value of a reached shard_map of `vmap` that could change a finding, of each
     staged capture whose input's placement is not known (`ReachedFacts.unread_captures`), of the
     unread `axis_names` of a shard_map nested in its body where SPMD008 reads it
-    (`hazards.nested_on_staged_context`), and of each call's unread placement where it could
-    (`placement_matters`)."""
+    (`hazards.nested_on_staged_context`), of each call's unread placement where it could
+    (`placement_matters`), and of the unread spec of a reshard inside the vmapped function while a call places
+    the batch on Explicit axes (`facts.ReshardUse`)."""
     out = [
         (u.span, u.what)
         for r in vmap.reached
@@ -58,6 +59,12 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
     out += [(u.span, u.what) for r in vmap.reached for u in r.unread_captures if vmap.kind is VmapKind.SPMD]
     calls = vmap.calls.calls if vmap.calls is not None else ()
     out += [c.unread_placement for c in calls if c.unread_placement is not None and placement_matters(vmap, c)]
+    # a reshard of a batched value inside the vmapped function whose spec is not read, while a call places the
+    # batch on Explicit axes: whether it names one decides SPMD005/SPMD006's reshard form (DuplicateSpecError)
+    placed = {a for c in calls for a in c.batch_explicit}
+    placed = placed | set(vmap.spmd.names) if vmap.kind is VmapKind.EXPLICIT else placed & set(vmap.spmd.names)
+    if placed:
+        out += [lost for use in vmap.reshards for lost in use.specs.lost]
     return out
 
 

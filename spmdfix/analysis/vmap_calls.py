@@ -24,7 +24,7 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.follow import VMAP_CALLS, Follow
-from spmdfix.analysis.kinds import BatchPlacement
+from spmdfix.analysis.kinds import AxisType, BatchPlacement
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
@@ -154,11 +154,11 @@ class VmapCallAnalysis:
         else:
             placement = BatchPlacement.UNKNOWN
         under = jitted or self._in_jitted_function(call)
-        batch_axes, batch_mesh = on_axes.pop() if len(on_axes) == 1 else (None, None)
+        batch_axes, batch_mesh, explicit = on_axes.pop() if len(on_axes) == 1 else (None, None, ())
         return VmapCall(
             self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks),
             tuple(next_dim), tuple(off_batch), unread_placement=unread[0] if unread else None,
-            unbatched_mesh=tuple(unbatched_mesh), unmapped_mesh=tuple(unmapped_mesh),
+            unbatched_mesh=tuple(unbatched_mesh), unmapped_mesh=tuple(unmapped_mesh), batch_explicit=explicit,
         )
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
@@ -209,22 +209,26 @@ class VmapCallAnalysis:
             and self.ix.qualname(up.func, self.ix.scope_at(up)) in jaxapi.JIT_NAMES
         )
 
-    def _placed_axes(self, arg: ast.AST, scope: Scope, axis: int) -> tuple[tuple[str, ...] | None, Span | None]:
+    def _placed_axes(
+        self, arg: ast.AST, scope: Scope, axis: int
+    ) -> tuple[tuple[str, ...] | None, Span | None, tuple[str, ...]]:
         """The mesh axes a mapped argument's batch dimension (`axis`) is placed on by
-        `jax.device_put(x, NamedSharding(mesh, P(...)))`, and the span of that resolved mesh; (None, None) when
-        it is not placed on axes there or any part is not resolved."""
+        `jax.device_put(x, NamedSharding(mesh, P(...)))`, the span of that resolved mesh, and those of the axes
+        that are Explicit on it; (None, None, ()) when it is not placed on axes there or any part is not
+        resolved."""
         found = self._sharding(arg, scope)
         if found is None:
-            return None, None
+            return None, None, ()
         mesh_expr, mesh_scope, spec_expr, scope = found
         mesh = resolve_mesh(self.ev, mesh_expr, mesh_scope) if mesh_expr is not None else None
         tree = spec_tree(self.ev, spec_expr, scope) if spec_expr is not None else None
         if mesh is None or tree is None or tree.unresolved or len(tree.specs) != 1:
-            return None, None
+            return None, None, ()
         entries = tree.specs[0].entries
         if not 0 <= axis < len(entries) or not entries[axis].known or entries[axis].value is None:
-            return None, None
-        return entries[axis].value.names, mesh.span
+            return None, None, ()
+        names = entries[axis].value.names
+        return names, mesh.span, tuple(a for a in names if mesh.type_of(a) is AxisType.EXPLICIT)
 
     def _sharding(
         self, arg: ast.AST, scope: Scope, unread: list[tuple[Span, str]] | None = None

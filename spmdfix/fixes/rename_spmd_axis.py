@@ -41,6 +41,9 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if not conflicting:
         return Refusal(TRANSFORM, "no spec, constraint or collective names the spmd axis: renaming it cures nothing")
     used = set(vmap.spmd.names) | c.spec_axes(c.spec_trees(vmap)) | set(vmap.constraint_axes)
+    # nor one a reshard inside the vmapped function names (not measured as a target; a reshard naming the axis
+    # the batch ends up placed on raises `DuplicateSpecError`: safety/measurements/reshard_inside_vmap.py)
+    used |= {a for u in vmap.reshards for a in u.specs.axes()}
     for r in vmap.reached:
         used |= r.shard_map.body.collective_axes
     common = [a for a in meshes[0].axis_names if all(a in m.axis_names for m in meshes)]

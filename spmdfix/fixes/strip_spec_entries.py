@@ -5,7 +5,8 @@ out_specs together and the body is elementwise along those dimensions; they chan
 scans or reads its block shape, when an out_specs-only collision's output was tiled over the axis, with
 any collective over the axis (never offered then), and with a collective over an axis that shares a tuple spec
 entry with the stripped axis written before it (`shared_dimension_collectives`). On an Explicit mesh callers'
-placed inputs stop matching.
+placed inputs stop matching. Also the strips of a spec inside the vmapped function: a `with_sharding_constraint`'s
+(`plan_constraint`) and a `jax.sharding.reshard`'s (`plan_reshard`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
-from spmdfix.analysis.kinds import AxisType, UnreadKind
+from spmdfix.analysis.kinds import AxisType, UnreadKind, VmapKind
 from spmdfix.fixes import edits as c
 from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, SiteId, SiteKind, Transform
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
-    from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, ShardMapFacts, VmapFacts
+    from spmdfix.analysis.facts import ConstraintUse, ReachedFacts, ReshardUse, ShardMapFacts, VmapFacts
     from spmdfix.analysis.values import AxisNames
 
 TRANSFORM = Transform.STRIP
@@ -234,6 +235,33 @@ def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
         reasons,
         "a sharding constraint does not change values",
         _entry_edits([use.specs], spmd),
+        frozenset({site}),
+    )
+
+
+def plan_reshard(vmap: VmapFacts, use: ReshardUse, axes: set[str]) -> Fix:
+    """Strip `axes` (the Explicit axes the batch is placed on) from a `jax.sharding.reshard`'s spec inside the
+    vmapped function (SPMD005, SPMD006).
+
+    A reshard places data, it does not change values: measured on jax 0.10.2
+    (safety/measurements/reshard_inside_vmap.py), `P('x') -> P(None)`, `P(('x', 'y')) -> P('y')`, rank 2
+    `P('x', 'y') -> P(None, 'y')`, bare or in `NamedSharding(mesh, ...)`, with the batch placed on Explicit
+    `'x'` under a plain vmap or `spmd_axis_name='x'`, run and match, eager and under jit. Safe unless the spec
+    could not be fully read, its value is used elsewhere too (`ReshardUse.shared`), or hazard H2 applies.
+    """
+    named = sorted(axes & use.specs.axes())
+    reasons = ["some specs are built at run time"] if use.specs.unresolved else []
+    if use.shared:
+        reasons.append(f"the stripped spec is also used by {', '.join(use.shared)}: the strip would change that use too")
+    if vmap.kind is not VmapKind.EXPLICIT and has_h2(vmap):
+        reasons.append("hazard H2 remains")
+    site = SiteId(SiteKind.RESHARD, use.call.start)
+    return c.classified_fix(
+        FixId(TRANSFORM, site, tuple(sorted(axes))),
+        f"Strip {c.backticked(named)} from the reshard's spec",
+        reasons,
+        "a reshard places data and does not change values (measured)",
+        _entry_edits([use.specs], axes),
         frozenset({site}),
     )
 

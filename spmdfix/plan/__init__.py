@@ -20,7 +20,7 @@ from spmdfix import rules
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.fixes import add_mesh_axis, move_placement, placement, rename_spmd_axis
-from spmdfix.model import DEFAULT_NEW_AXIS, Finding, Span
+from spmdfix.model import DEFAULT_NEW_AXIS, Applicability, Finding, Span
 from spmdfix.plan.judgments import (
     Blocker,
     eager_unplaced,
@@ -77,13 +77,27 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     findings = refused_for_site(vmap, findings)
     findings = with_drop_option(vmap, findings)
     findings = [eager_unplaced(other_callers(f, vmap), vmap) for f in findings]
+    # SPMD005 of a reshard: only the strip of its entry is offered (rules.constraint.reshard_findings)
+    reshards = [eager_unplaced(f, vmap) for f in rules.constraint.reshard_findings(site)]
     blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}
     blockers = [
         Blocker(f, left_behind[f.span])
         for f in findings
         if (f.code in blocking or f.span in jit_left) and f.span in left_behind
+    ] + _reshard_blockers(reshards)
+    return [_placed(f, vmap) for f in judged_together(findings + reshards, blockers)]
+
+
+def _reshard_blockers(reshards: list[Finding]) -> list[Blocker]:
+    """A reshard finding with no safe fix of its own: a fix that leaves it leaves the `DuplicateSpecError`
+    (safety/measurements/reshard_inside_vmap.py), so no other fix of the site is safe alone (fuzz seed 200100:
+    a strip of the shard_map's specs, the reshard left raising)."""
+    return [
+        Blocker(f, "a reshard inside the vmapped function names the axis the batch is placed on and JAX still "
+                   "raises `DuplicateSpecError`")
+        for f in reshards
+        if not any(x.applicability == Applicability.SAFE for x in f.fixes)
     ]
-    return [_placed(f, vmap) for f in judged_together(findings, blockers)]
 
 
 def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
@@ -91,7 +105,10 @@ def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
     every shard_map it reaches; move-placement is the site's fix, and no spmd_axis_name is there to drop."""
     site = Site(vmap, False, (move_placement.plan(vmap),))
     findings = [f for reached in vmap.reached for family in rules.PLAIN_VMAP for f in family.check(site, reached)]
-    return [_placed(other_callers(f, vmap), vmap) for f in findings]
+    findings = [other_callers(f, vmap) for f in findings]
+    # SPMD006 of a reshard inside the vmapped function (site-level)
+    reshards = rules.explicit_axis.reshard_findings(site)
+    return [_placed(f, vmap) for f in judged_together(findings + reshards, _reshard_blockers(reshards))]
 
 
 def _placed(finding: Finding, vmap: VmapFacts) -> Finding:

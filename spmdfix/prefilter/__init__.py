@@ -5,11 +5,12 @@ that mention `vmap`, `shard_map` and `spmd_axis_name` (JAX's own internals do: t
 parameter) usually have no spmd vmap site. The test is sound for every form the detector supports, because
 each form leaves words in the text:
 
-1. A finding needs a vmap and a shard_map, a with_sharding_constraint or a jit (whose `in_shardings` /
-   `out_shardings` may name the spmd axis: SPMD005) that resolve, through this module's own imports and
+1. A finding needs a vmap and a shard_map, a with_sharding_constraint, a jit (whose `in_shardings` /
+   `out_shardings` may name the spmd axis: SPMD005) or a reshard (whose spec may name the axis the batch is
+   placed on: SPMD005/SPMD006) that resolve, through this module's own imports and
    attribute chains, to JAX's (or flax's) names (`spmdfix.analysis.scopes.ModuleIndex.qualname`).
    Every such resolution ends in an identifier written in the text (`vmap`, `shard_map`, `smap`,
-   `with_sharding_constraint`, `jit`, `pjit`: in an `import`, a `from ... import ... as ...`, or an attribute
+   `with_sharding_constraint`, `jit`, `pjit`, `reshard`: in an `import`, a `from ... import ... as ...`, or an attribute
    such as `jax.vmap`). The shard_map or constraint may also live in another module of the project that the
    analysis follows (`spmdfix.analysis.index`): a text without those words is kept when it imports a module
    that is neither the standard library's nor one of the libraries the analysis knows by name (JAX, Flax,

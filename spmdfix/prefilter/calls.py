@@ -27,7 +27,7 @@ from spmdfix.prefilter.text import (
 # the last part of each qualified name (`vmap`, `vmap_with_axes`; `shard_map`, `smap`,
 # `with_sharding_constraint`; `partial`; `device_put`, `reshard`; the sharding keywords `device`, `out_shardings`).
 VMAP = jaxapi.PREFILTER_VMAP_WORDS
-# A shard_map (`shard_map`, `jax.smap`) or a constraint the vmap may reach in this module.
+# A shard_map (`shard_map`, `jax.smap`), a constraint, a jit or a reshard the vmap may reach in this module.
 SHARD_MAP_WORDS = jaxapi.PREFILTER_REACHED_WORDS
 _PARTIAL = jaxapi.PREFILTER_PARTIAL_WORDS
 _DEVICE_PUT = jaxapi.PREFILTER_PLACEMENT_WORDS

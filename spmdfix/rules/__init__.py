@@ -6,7 +6,9 @@ Codes are stable: new rules get new codes, existing ones are never renumbered. A
 - `RULES`: its `Rule`s (code, name, summary, and the transforms its findings may offer: `Rule.fixes`);
 - its message builders and measured refusal constants, with the measurements they cite;
 - `check(site, reached)` (`constraint`: `check(site)`): its findings at one shard_map a vmap site reaches
-  (`rule.Site`), with their fixes; `left_behind(site, reached, found)` where no other fix may leave a finding
+  (`rule.Site`), with their fixes; `constraint.reshard_findings(site)` and `explicit_axis.reshard_findings(site)`
+  give, once per site, the reshards inside the vmapped function naming the Explicit axis the batch is placed on
+  (spmd and plain vmap), which `spmdfix.plan` judges with the site's other findings; `left_behind(site, reached, found)` where no other fix may leave a finding
   behind (`plan.judgments.judged_together`);
 - `VALID` / `INVALID`: short inline cases (tests/test_rule_cases.py runs them).
 `tool` holds the tool-level codes (SPMD900/901/910). Each rule's documentation lives in

@@ -7,6 +7,12 @@ of constraint, at the jit's boundary (JAX prepends the spmd axis to them): JAX r
 safety/measurements/jit_shardings_spmd_axis.py). One code for both: the same mistake (a placement inside the
 vmap naming the axis the vmap already places the batch on) with the same fixes. `jax.device_put(v,
 NamedSharding(mesh, P('x')))` inside the vmap runs and matches on an Auto mesh (same script): not reported.
+A `jax.sharding.reshard(v, P('x'))` of a batched value inside the vmapped function, while a call places the batch
+on Explicit `'x'`, raises the same `DuplicateSpecError` (JAX prepends the batch's axis to the reshard's spec),
+eager and under jit, at any dimension, bare or in a `NamedSharding` (safety/measurements/reshard_inside_vmap.py):
+a third form (`reshard_findings`; a plain vmap's is SPMD006, `rules.explicit_axis.reshard_findings`). The same
+error comes from the placement, not from `spmd_axis_name`: an unplaced batch runs, and a plain vmap over the
+placed batch fails alike, so only the strip of the reshard's entry is offered.
 A site-level rule: the constraints are the vmap site's (`VmapFacts.constraints`, `VmapFacts.jit_shardings`),
 not a reached shard_map's, so `check` takes the site alone. Docs: `spmdfix/rules/docs/SPMD005.md`;
 docs/rules.md.
@@ -25,7 +31,8 @@ FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP, Transf
 CONSTRAINT = Rule(
     "SPMD005",
     "spmd-axis-in-sharding-constraint",
-    "a with_sharding_constraint, or a jax.jit's in/out_shardings, inside the vmapped function names the spmd axis",
+    "a with_sharding_constraint, a jax.jit's in/out_shardings, or a reshard, inside the vmapped function names the "
+    "spmd axis",
     FIXES,
 )
 RULES = (CONSTRAINT,)
@@ -76,6 +83,59 @@ def _jit_sharding_findings(site: Site) -> list[Finding]:
     return findings
 
 
+# The site's fixes and drop-spmd-axis were not measured to cure a reshard's DuplicateSpecError: it comes from the
+# batch's placement on the Explicit axis, which a plain vmap over the placed batch meets too
+# (safety/measurements/reshard_inside_vmap.py).
+RESHARD_REFUSALS = (
+    Refusal(Transform.RENAME, "not measured for a reshard: its error comes from the callers' placement of the "
+            "batch on the axis, which a rename does not move"),
+    Refusal(Transform.ADD_AXIS, "not measured for a reshard: its error comes from the callers' placement of the "
+            "batch on the axis, which add-axis does not move"),
+    Refusal(Transform.DROP_SPMD_AXIS, "a plain vmap over the batch placed on the Explicit axis raises the same "
+            "`DuplicateSpecError` at the reshard (measured)"),
+)
+RESHARD_ERROR = "JAX prepends the batch's axis to the reshard's spec and raises `DuplicateSpecError`"
+
+
+def placed_explicit(vmap) -> set[str]:
+    """The Explicit mesh axes some followed call of the vmap places its batch dimension on
+    (`facts.VmapCall.batch_explicit`)."""
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    return {a for c in calls for a in c.batch_explicit}
+
+
+def placing_lines(vmap, axes: set[str]) -> str:
+    """The lines of the calls of the vmap that place its batch on some of `axes`, for a message."""
+    calls = vmap.calls.calls if vmap.calls is not None else ()
+    return ", ".join(str(c.line) for c in calls if set(c.batch_explicit) & axes)
+
+
+def reshard_findings(site: Site) -> list[Finding]:
+    """SPMD005: an entry of a `jax.sharding.reshard` spec inside the vmapped function names an spmd axis on which
+    a call places the batch, an Explicit mesh axis (JAX raises `DuplicateSpecError`; see the module docstring).
+    The reshard's operand may be batched (`facts.ReshardUse`); its only fix is the strip of the entry."""
+    vmap = site.vmap
+    axes = set(vmap.spmd.names) & placed_explicit(vmap)
+    if not axes:
+        return []
+    lines = placing_lines(vmap, axes)
+    findings = []
+    for use in vmap.reshards:
+        related = (
+            Related(f"`spmd_axis_name` {backticked(vmap.spmd.names)} given here", vmap.spmd.span),
+            Related("jax.sharding.reshard called here", use.call),
+        )
+        fix = strip_spec_entries.plan_reshard(vmap, use, axes)
+        for entry, named in use.specs.entries_naming(axes):
+            message = (
+                f"vmap `spmd_axis_name` axis {backticked(named)} appears in a `jax.sharding.reshard` spec inside the "
+                f"vmapped function, and the call (line {lines}) places the batch on that Explicit mesh axis; "
+                f"{RESHARD_ERROR}"
+            ) + h2_note(site.h2)
+            findings.append(finding(CONSTRAINT, entry.span, named, message, [fix, *RESHARD_REFUSALS], related))
+    return findings
+
+
 def left_behind(site: Site) -> dict[Span, str]:
     """What the program does once the site's other findings are fixed and a jit sharding naming the spmd axis
     is not (`plan.judgments.judged_together` reads it), by finding span: it still raises `DuplicateSpecError`
@@ -90,6 +150,18 @@ def left_behind(site: Site) -> dict[Span, str]:
 
 # INVALID from tests/test_analysis.py's CASES (which keeps them too), each named by its key there.
 VALID = (
+    Valid(
+        "SPMD005",  # a reshard naming the spmd axis with the batch unplaced, and one of an unbatched value: both run
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(v, w):
+            c = jax.sharding.reshard(w, NamedSharding(em, P('x')))
+            return jax.sharding.reshard(v * 2.0, NamedSharding(em, P('x'))) + c.sum()
+        def run(ws):
+            return jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')(jax.numpy.ones((8, 8)), ws)
+        """,
+    ),
     Valid(
         "SPMD005",  # a jit's shardings over another axis; device_put naming the spmd axis runs (Auto mesh)
         """
@@ -113,6 +185,19 @@ VALID = (
 )
 
 INVALID = (
+    Invalid(
+        "SPMD005",  # a reshard naming the spmd axis while the call places the batch on it, Explicit (DuplicateSpecError)
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(v):
+            return jax.sharding.reshard(v * 2.0, NamedSharding(em, P('x')))
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            return jax.vmap(f, spmd_axis_name='x')(xs)
+        """,
+        at="'x'",
+    ),
     Invalid(
         "SPMD005",  # a jit's out_shardings naming the spmd axis (DuplicateSpecError)
         """

@@ -4,7 +4,9 @@ Two ways: a plain `jax.vmap` (no `spmd_axis_name`) over an input whose batch dim
 Explicit axis (`analysis.placement`), or an inner `jax.vmap` on the way that maps away the dimension after the
 batch, placed on an Explicit axis by the spmd vmap's call. JAX raises `shard_map in_specs argument must
 refer to an axis marked as manual`. Where neither applies but the shard_map runs with `check_vma=False`
-called eagerly, the same placement is SPMD008 (`rules.not_manual`). Docs: `spmdfix/rules/docs/SPMD006.md`;
+called eagerly, the same placement is SPMD008 (`rules.not_manual`). Also, site-level (`reshard_findings`): a
+`jax.sharding.reshard` of a batched value inside the plain vmap's function whose spec names the placed axis
+raises `DuplicateSpecError` (the spmd vmap's form is SPMD005). Docs: `spmdfix/rules/docs/SPMD006.md`;
 docs/rules.md.
 """
 
@@ -18,7 +20,8 @@ from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
-from spmdfix.model import Finding, Related, Transform
+from spmdfix.model import Finding, Refusal, Related, Transform
+from spmdfix.rules.constraint import RESHARD_ERROR, placed_explicit
 from spmdfix.rules.not_manual import (
     NOT_MANUAL, eager_explicit_findings, nested_axis_names_findings, placed_axis_names_findings,
 )
@@ -33,7 +36,7 @@ FIXES = frozenset({Transform.STRIP, Transform.MOVE_PLACEMENT})
 EXPLICIT_AXIS = Rule(
     "SPMD006",
     "vmapped-away-explicit-axis-in-specs",
-    "a plain vmap maps away an Explicit mesh axis that a reached shard_map's specs name",
+    "a plain vmap maps away an Explicit mesh axis that a reached shard_map's specs, or a reshard inside it, name",
     FIXES,
 )
 RULES = (EXPLICIT_AXIS,)
@@ -53,6 +56,38 @@ def check(site: Site, reached: ReachedFacts) -> list[Finding]:
         return found + [f for f in _inner_mapped_findings(site.vmap, reached, True) if f.span not in spans]
     eager_reported = bool(eager_explicit_findings(site.vmap, reached))
     return _inner_mapped_findings(site.vmap, reached, eager_reported)
+
+
+# move-placement was not measured with a reshard inside the vmapped function (safety/measurements/
+# reshard_inside_vmap.py measures the strip of the reshard's entry)
+_RESHARD_MOVE = Refusal(Transform.MOVE_PLACEMENT, "not measured with a reshard inside the vmapped function")
+
+
+def reshard_findings(site: Site) -> list[Finding]:
+    """SPMD006: an entry of a `jax.sharding.reshard` spec inside a plain vmap's function names an Explicit axis
+    its batch is placed on (the placement's axes, and those of every followed call). Measured on jax 0.10.2
+    (safety/measurements/reshard_inside_vmap.py): JAX prepends the batch's axis to the spec and raises
+    `DuplicateSpecError` (`P('x', 'x')`), eager and under jit, at any dimension, bare or in a `NamedSharding`;
+    a batched operand only (`facts.ReshardUse`). The strip of the entry runs and matches (its only fix)."""
+    vmap = site.vmap
+    axes = set(vmap.spmd.names) | placed_explicit(vmap)
+    if not axes or not vmap.reshards:
+        return []
+    findings = []
+    for use in vmap.reshards:
+        related = (
+            Related(f"batch dimension placed on Explicit mesh axis {backticked(vmap.spmd.names)} here", vmap.spmd.span),
+            Related("jax.sharding.reshard called here", use.call),
+        )
+        fix = strip_spec_entries.plan_reshard(vmap, use, axes)
+        for entry, named in use.specs.entries_naming(axes):
+            message = (
+                f"a `jax.vmap` without `spmd_axis_name` maps away Explicit mesh axis {backticked(named)}, on which "
+                "its input's batch dimension is placed, and a `jax.sharding.reshard` inside the vmapped function "
+                f"names it; {RESHARD_ERROR}"
+            )
+            findings.append(finding(EXPLICIT_AXIS, entry.span, named, message, [fix, _RESHARD_MOVE], related))
+    return findings
 
 
 def _plain_vmap_findings(site: Site, reached: ReachedFacts) -> list[Finding]:
@@ -187,6 +222,19 @@ def _inner_mapped_findings(vmap: VmapFacts, reached: ReachedFacts, eager_reporte
 # cases are this module's own.
 VALID = (
     Valid(
+        "SPMD006",  # a reshard over the other axis, and one of a value the function makes: both run
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(v):
+            c = jax.sharding.reshard(jax.numpy.arange(8.0), NamedSharding(em, P('x')))
+            return jax.sharding.reshard(v * 2.0, NamedSharding(em, P('y'))) + c.sum()
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            return jax.vmap(f)(xs)
+        """,
+    ),
+    Valid(
         "SPMD006",  # inner_vmap_not_mapping_the_placed_argument_is_not_spmd006
         """
         from jax.sharding import NamedSharding
@@ -228,6 +276,21 @@ VALID = (
 )
 
 INVALID = (
+    Invalid(
+        "SPMD006",  # a reshard in a helper naming the placed Explicit axis in a tuple entry (DuplicateSpecError)
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def settle(u):
+            return jax.sharding.reshard(u, NamedSharding(em, P(('y', 'x'))))
+        def f(v):
+            return settle(v * 2.0)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            return jax.vmap(f)(xs)
+        """,
+        at="('y', 'x')",
+    ),
     Invalid(
         "SPMD006",  # inner_vmap_maps_away_a_placed_axis_the_specs_name_is_spmd006
         """
