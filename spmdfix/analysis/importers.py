@@ -229,6 +229,42 @@ def _add_closure(index: ProjectIndex, path: str, out: ImportedUses) -> bool:
     return True
 
 
+def imported_closure(index: ProjectIndex, models: list[ModuleModel]) -> ImportedUses:
+    """The modules of the project that `models` import, directly or not (any import statement, at any scope),
+    in `closure` (those whose text holds the word `sharding`, the only ones that can call
+    `jax.sharding.get_abstract_mesh()`; the others are read to follow their imports), an unreadable one in
+    `sites`. A module making a mesh the context mesh (`with jax.set_mesh(MESH): util.n()`) runs their code
+    under it: `mesh_uses.MeshUses.getter_reads` judges their context-mesh getters."""
+    out = ImportedUses()
+    seen = {module_path(m) for m in models}
+    todo = list(models)
+    while todo:
+        model = todo.pop()
+        here = module_path(model)
+        for node in ast.walk(model.ix.tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _star_base(model.ix, node)
+                names = [base, *(f"{base}.{a.name}" for a in node.names if a.name != "*")] if base else []
+            else:
+                continue
+            for name in names:
+                path = index.locate(name, here)
+                if path is None or path in seen:
+                    continue
+                seen.add(path)
+                index.touch([path])
+                loaded = index.load(path, capped=False)
+                if loaded is None:
+                    out.sites.append(in_module(Use(Span(0, 0, path), 1, "(module not read or parsed)"), path))
+                    continue
+                todo.append(loaded.model)
+                if has_word(loaded.model.ix.source, "sharding"):
+                    out.closure.append(loaded.model)
+    return out
+
+
 def _aliases(model: ModuleModel, name: str) -> set[str]:
     """`name` and the module-level names of `model` that may carry its value to a module importing them: an
     assigned value or a class body mentioning one of them (`MESH2 = MESH`, `S = NamedSharding(MESH, ...)`), a
