@@ -396,6 +396,10 @@ class VmapFacts:
     # The shardings of a jax.jit that wraps the vmap itself (`jax.jit(jax.vmap(f, ...), out_shardings=...)`, a
     # jit decorator with shardings above the vmap decorator): drop-spmd-axis was not measured under them.
     outer_jit_shardings: tuple[JitShardings, ...] = ()
+    # Places of other modules reaching the code that holds a parameterised site's spmd_axis_name with arguments
+    # of their own (`shared_sites.shared_by`: `batched(step2)` of an imported wrapper); a fix rewriting that
+    # spmd_axis_name changes them too, unseen.
+    shared_by: tuple[str, ...] = ()
 
     @property
     def constraint_axes(self) -> frozenset[str]:

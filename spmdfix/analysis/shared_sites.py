@@ -1,0 +1,93 @@
+"""The other modules that run a vmap site's code with arguments this module does not see.
+
+A vmap site whose vmapped function or spmd_axis_name is a parameter of a function of the module (`def
+batched(fn): return jax.vmap(fn, spmd_axis_name='x')`, `class Trainer: def __init__(self, axis): self.vec =
+partial(jax.vmap, spmd_axis_name=axis)`), or whose spmd_axis_name is the keyword of a vmap factory that other
+code applies (`vec = partial(jax.vmap, spmd_axis_name='x')`, `self.vec`), is read through the calls of this
+module (`ModuleIndex.argument_for`: every call here passes the same value). A module-level function, class or
+factory of the module may also be imported by another module of the project and called there with another
+function or axis: a fix rewriting the spmd_axis_name written inside it (add-axis, rename: `'x'` -> `'batch'` in
+`batched`) changes that call too, whose shard_map and mesh the fix never saw (measured: golden
+refuse/tree_shared_vmap_wrapper_other_caller, a call `batched(step2)` on a mesh without the new axis raises
+after the fix). Those calls are found by `analysis.importers.imported_uses` and named; the fix is unsafe.
+Pure: the index reads.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from spmdfix.analysis.bindings import BindingKind
+from spmdfix.analysis.follow import Follow, VMAP_FACTORY
+from spmdfix.analysis.importers import imported_uses, in_module
+from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.vmap_sites import VmapSite
+from spmdfix.paths import relpath
+
+
+def shared_by(model: ModuleModel, site: VmapSite) -> tuple[str, ...]:
+    """The places of other modules of the project that reach the code holding `site`'s spmd_axis_name with
+    arguments of their own (module doc), as a reason names them (`Use.describe`); () when the site is not
+    parameterised (a plain `jax.vmap(f, spmd_axis_name=...)` of fixed operands: every caller runs the same
+    vmap) or nothing else imports its holder."""
+    if model.project is None or not _parameterised(model, site):
+        return ()
+    owners = _module_level_owners(model, site.spmd_expr)
+    if not owners:
+        return ()
+    places: list[str] = []
+    for name in owners:
+        found = imported_uses(model.project.index, model, name, values=False, models={model.project.path: model})
+        if found is None:
+            places.append(
+                f"the modules that may import `{name}` of {relpath(model.project.path)} (the project's import graph "
+                "is not known: not searched)"
+            )
+            continue
+        places += [u.describe() for u in found.sites]
+        for importer, ends in found.reads:
+            places += [in_module(importer.uses.use(e), importer.ix.path, importer).describe() for e in ends]
+    return tuple(dict.fromkeys(places))
+
+
+def _parameterised(model: ModuleModel, site: VmapSite) -> bool:
+    """Whether the site's vmapped function or spmd_axis_name comes from a parameter (through names), or its
+    spmd_axis_name is a keyword outside the vmap call (a factory: `partial(jax.vmap, spmd_axis_name=...)`)."""
+    if not _within(site.spmd_expr, site.node, model):
+        return True
+    return _from_parameter(model, site.fun, site.scope) or _from_parameter(model, site.spmd_expr, site.spmd_where)
+
+
+def _within(node: ast.AST, root: ast.AST, model: ModuleModel) -> bool:
+    return any(n is node for n in ast.walk(root))
+
+
+def _from_parameter(model: ModuleModel, expr: ast.AST | None, scope) -> bool:
+    ix = model.ix
+    follow = Follow(VMAP_FACTORY)
+    while isinstance(expr, ast.Name) and not follow.spent:
+        binding = ix.single_binding(expr.id, scope)
+        if binding is None:
+            return False
+        if binding.kind is BindingKind.PARAM:
+            return True
+        if binding.kind is not BindingKind.ASSIGN:
+            return False
+        expr, scope = binding.node, binding.scope
+        follow = follow.deeper()
+    return False
+
+
+def _module_level_owners(model: ModuleModel, node: ast.AST) -> list[str]:
+    """The module-level names other modules may import to reach `node`: the function or class whose body holds
+    it, or the names a module-level assignment holding it binds."""
+    # (by position: the parent map does not hold every node, a keyword's value among them)
+    line = getattr(node, "lineno", None)
+    top = next((s for s in model.ix.tree.body if line is not None and s.lineno <= line <= (s.end_lineno or s.lineno)), None)
+    if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [top.name]
+    if isinstance(top, (ast.Assign, ast.AnnAssign)):
+        targets = top.targets if isinstance(top, ast.Assign) else [top.target]
+        return [t.id for t in targets if isinstance(t, ast.Name)]
+    return []
+
