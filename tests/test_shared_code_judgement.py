@@ -1,0 +1,109 @@
+"""Holes the breaker session found in safe fixes (safety/measurements/shared_code_other_modules.py): uses of a
+fix's entities the judgement did not see, each now named and the fix unsafe.
+
+- the mesh held by a class attribute, or returned by a method (`uses.UseIndex`: a class-body name is read as an
+  attribute, never by a name load; `class C: mesh = mesh` reads the module's name);
+- the mesh made the context mesh (`jax.set_mesh(MESH)` at module level, `with jax.set_mesh(MESH): util.n()`)
+  read by `jax.sharding.get_abstract_mesh()` in another module (`MeshUses.getter_reads`);
+- a parameterised vmap site (a wrapper `def batched(fn)`, a factory `self.vec = partial(jax.vmap,
+  spmd_axis_name=axis)`) whose code other modules run with arguments of their own (`shared_sites.shared_by`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spmdfix import project_graph
+from spmdfix.api import check_source, new_project_index
+from spmdfix.model import Applicability, Options
+
+from test_cross_module_safety import _add_axis
+
+HEAD = "import functools\nimport jax\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n"
+STEP = (
+    "mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))\n\n\n"
+    "def step(v):\n    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)\n\n\n"
+)
+OTHER = (
+    HEAD + "from pkg.m import {name}\n\nmesh2 = Mesh(np.array(jax.devices()), ('x',))\n\n\n"
+    "def step2(v):\n    return jax.shard_map(lambda b: b * 3.0, mesh=mesh2, in_specs=P(), out_specs=P())(v)\n\n\n"
+    "def main():\n    return {call}(step2)(np.ones((8, 4), np.float32))\n"
+)
+
+
+def _fixes(tmp_path: Path, m: str, other: str | None) -> dict[str, object]:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "m.py").write_text(m)
+    if other is not None:
+        (pkg / "other.py").write_text(other)
+    project_graph.forget_graphs()
+    root = tmp_path.resolve()
+    path = root / "pkg" / "m.py"
+    findings = check_source(path.read_text(), Options(), path=path, index=new_project_index(root))
+    assert findings, "the collision is found"
+    return {fix.id.transform.value: fix for fix in findings[0].fixes}
+
+
+def test_a_mesh_in_a_class_attribute_of_another_module_is_named(tmp_path: Path) -> None:
+    reader = "from .config import MESH\n\n\nclass C:\n    mesh = MESH\n\n\nG = C.mesh.devices.shape[0]\n"
+    fix = _add_axis(tmp_path, {"reader.py": reader})
+    assert fix.applicability is Applicability.UNSAFE
+    assert "`mesh = MESH` (" in fix.reason
+
+
+def test_a_method_returning_the_mesh_is_named(tmp_path: Path) -> None:
+    reader = "from .config import MESH\n\n\nclass C:\n    def get(self):\n        return MESH\n\n\nG = C().get().devices.shape[0]\n"
+    fix = _add_axis(tmp_path, {"reader.py": reader})
+    assert fix.applicability is Applicability.UNSAFE
+    assert "`return MESH` (" in fix.reason
+
+
+def test_a_class_body_rebinding_the_module_name_is_a_use(tmp_path: Path) -> None:
+    m = HEAD + STEP + "class Layout:\n    mesh = mesh\n\n\nG = Layout.mesh.devices.shape[0]\nout = jax.vmap(step, spmd_axis_name='x')\n"
+    fix = _fixes(tmp_path, m, None)["add-axis"]
+    assert fix.applicability is Applicability.UNSAFE
+    assert "`mesh = mesh` (line 13)" in fix.reason
+
+
+def test_context_mesh_getters_of_importers_and_callees_are_judged(tmp_path: Path) -> None:
+    util = "import jax\n\n\ndef n():\n    return len(jax.sharding.get_abstract_mesh().axis_names)\n"
+    caller = "import jax\n\nfrom .config import MESH\nfrom .util import n\n\n\ndef f():\n    with jax.set_mesh(MESH):\n        return n()\n"
+    fix = _add_axis(tmp_path, {"util.py": util, "reader.py": caller})
+    assert fix.applicability is Applicability.UNSAFE
+    assert "util.py line 5)" in fix.reason
+
+
+def test_a_global_context_mesh_is_judged_in_the_importers(tmp_path: Path) -> None:
+    from test_cross_module_safety import CONFIG
+
+    reader = "import jax\n\nimport pkg.config\n\nG = len(jax.sharding.get_abstract_mesh().axis_names)\n"
+    fix = _add_axis(tmp_path, {"config.py": CONFIG + "jax.set_mesh(MESH)\n", "reader.py": reader})
+    assert fix.applicability is Applicability.UNSAFE
+    assert "reader.py line 5)" in fix.reason
+
+
+def test_a_wrapper_called_by_another_module_makes_the_spmd_rewrites_unsafe(tmp_path: Path) -> None:
+    m = HEAD + STEP + "def batched(fn):\n    return jax.vmap(fn, spmd_axis_name='x')\n\n\nout = batched(step)\n"
+    fixes = _fixes(tmp_path, m, OTHER.format(name="batched", call="batched"))
+    for transform in ("rename", "add-axis", "drop-spmd-axis"):
+        assert fixes[transform].applicability is Applicability.UNSAFE, transform
+        assert "other.py line 15)" in fixes[transform].reason
+
+
+def test_a_self_factory_constructed_by_another_module_is_unsafe(tmp_path: Path) -> None:
+    m = (
+        HEAD + STEP + "class Trainer:\n    def __init__(self, axis):\n"
+        "        self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)\n\n"
+        "    def run(self, x):\n        return self.vec(step)(x)\n\n\nout = Trainer('x').run\n"
+    )
+    fixes = _fixes(tmp_path, m, OTHER.format(name="Trainer", call="Trainer('y').vec"))
+    assert fixes["add-axis"].applicability is Applicability.UNSAFE
+    assert "other.py line 15)" in fixes["add-axis"].reason
+
+
+def test_a_wrapper_no_other_module_imports_keeps_its_safe_fix(tmp_path: Path) -> None:
+    m = HEAD + STEP + "def batched(fn):\n    return jax.vmap(fn, spmd_axis_name='x')\n\n\nout = batched(step)\n"
+    fixes = _fixes(tmp_path, m, None)
+    assert fixes["add-axis"].applicability is Applicability.SAFE, fixes["add-axis"].reason
