@@ -107,3 +107,20 @@ def test_a_wrapper_no_other_module_imports_keeps_its_safe_fix(tmp_path: Path) ->
     m = HEAD + STEP + "def batched(fn):\n    return jax.vmap(fn, spmd_axis_name='x')\n\n\nout = batched(step)\n"
     fixes = _fixes(tmp_path, m, None)
     assert fixes["add-axis"].applicability is Applicability.SAFE, fixes["add-axis"].reason
+
+
+def test_a_mesh_in_a_namespace_package_is_a_place_of_its_own(tmp_path: Path) -> None:
+    from test_cross_module_safety import CONFIG, MODEL, TRAIN
+
+    ns = tmp_path / "ns"
+    ns.mkdir()
+    for name, text in {"config.py": CONFIG, "model.py": MODEL, "train.py": TRAIN}.items():
+        (ns / name).write_text(text)
+    (tmp_path / "reader.py").write_text("import ns.model\n\nG = ns.config.MESH.devices.shape[0]\n")
+    project_graph.forget_graphs()
+    root = tmp_path.resolve()
+    train = root / "ns" / "train.py"
+    findings = check_source(train.read_text(), Options(), path=train, index=new_project_index(root))
+    fix = next(f for f in findings[0].fixes if f.title.startswith("Add mesh axis"))
+    assert fix.applicability is Applicability.UNSAFE
+    assert "the namespace package ns (no __init__.py)" in fix.reason
