@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from spmdfix import project_graph
 from spmdfix.api import check_source, new_project_index
 from spmdfix.model import Applicability, Options
@@ -124,3 +126,30 @@ def test_a_mesh_in_a_namespace_package_is_a_place_of_its_own(tmp_path: Path) -> 
     fix = next(f for f in findings[0].fixes if f.title.startswith("Add mesh axis"))
     assert fix.applicability is Applicability.UNSAFE
     assert "the namespace package ns (no __init__.py)" in fix.reason
+
+
+@pytest.mark.xfail(strict=True, reason="open: a self.vec factory set in the __init__ of a base class of another module is silent")
+def test_a_self_factory_inherited_from_another_module_is_not_silent(tmp_path: Path) -> None:
+    """`class Trainer(Base)` (this module) applies `self.vec(step)`, where `Base.__init__` of pkg/base.py sets
+    `self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)`; `Trainer('x').run(x)` raises the in_specs
+    collision under JAX (measured by the breaker session), yet the check gives no finding and no SPMD910
+    record (the module text holds no `spmd_axis_name`, and `_self_factory` reads only this module's classes)."""
+    from spmdfix.api import analyse_source
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text(
+        "import functools\n\nimport jax\n\n\nclass Base:\n    def __init__(self, axis):\n"
+        "        self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)\n"
+    )
+    m = (
+        HEAD + "from pkg.base import Base\n\n" + STEP + "class Trainer(Base):\n    def run(self, x):\n"
+        "        return self.vec(step)(x)\n\n\ndef main():\n    return Trainer('x').run(np.ones((4, 8), np.float32))\n"
+    )
+    (pkg / "m.py").write_text(m)
+    project_graph.forget_graphs()
+    root = tmp_path.resolve()
+    path = root / "pkg" / "m.py"
+    result = analyse_source(m, Options(), path=path, index=new_project_index(root))
+    assert result.findings or result.unfollowed
