@@ -35,7 +35,7 @@ OTHER = (
 
 def _fixes(tmp_path: Path, m: str, other: str | None) -> dict[str, object]:
     pkg = tmp_path / "pkg"
-    pkg.mkdir(parents=True)
+    pkg.mkdir(parents=True, exist_ok=True)
     (pkg / "__init__.py").write_text("")
     (pkg / "m.py").write_text(m)
     if other is not None:
@@ -153,3 +153,30 @@ def test_a_self_factory_inherited_from_another_module_is_not_silent(tmp_path: Pa
     path = root / "pkg" / "m.py"
     result = analyse_source(m, Options(), path=path, index=new_project_index(root))
     assert result.findings or result.unfollowed
+
+
+def test_a_self_factory_whose_instance_is_passed_on_is_unsafe(tmp_path: Path) -> None:
+    m = (
+        HEAD + "from pkg.helpers import apply\n\n" + STEP + "class Trainer:\n    def __init__(self):\n"
+        "        self.vec = functools.partial(jax.vmap, spmd_axis_name='x')\n\n"
+        "    def run(self, x):\n        return self.vec(step)(x)\n\n\nout = Trainer().run\nother = apply(Trainer())\n"
+    )
+    pkg = tmp_path / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "helpers.py").write_text("def apply(t):\n    return t.vec\n")
+    fixes = _fixes(tmp_path, m, None)
+    assert fixes["add-axis"].applicability is Applicability.UNSAFE
+    assert "`apply(Trainer())` (line" in fixes["add-axis"].reason
+
+
+def test_a_module_level_factory_passed_on_is_unsafe(tmp_path: Path) -> None:
+    m = (
+        HEAD + "from pkg.helpers import apply\n\nvec = functools.partial(jax.vmap, spmd_axis_name='x')\n" + STEP
+        + "out = vec(step)\nother = apply(vec)\n"
+    )
+    pkg = tmp_path / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "helpers.py").write_text("def apply(v):\n    return v\n")
+    fixes = _fixes(tmp_path, m, None)
+    assert fixes["add-axis"].applicability is Applicability.UNSAFE
+    assert "`apply(vec)` (line" in fixes["add-axis"].reason

@@ -36,6 +36,7 @@ def shared_by(model: ModuleModel, site: VmapSite) -> tuple[str, ...]:
     if not owners:
         return ()
     places: list[str] = []
+    places += [model.uses.use(e).describe() for e in _escapes(model, owners)]
     for name in owners:
         found = imported_uses(model.project.index, model, name, values=False, models={model.project.path: model})
         if found is None:
@@ -48,6 +49,52 @@ def shared_by(model: ModuleModel, site: VmapSite) -> tuple[str, ...]:
         for importer, ends in found.reads:
             places += [in_module(importer.uses.use(e), importer.ix.path, importer).describe() for e in ends]
     return tuple(dict.fromkeys(places))
+
+
+def _escapes(model: ModuleModel, owners: list[str]) -> list[ast.expr]:
+    """Where a vmap factory of the module (a module-level `vec = partial(jax.vmap, ...)`, or one a class holds:
+    `self.vec = ...` in a method, `vec = ...` in its body) leaves for code the analysis does not see: the
+    factory's name read other than called (`apply(vec)`), the class's name read other than constructed
+    (`class Sub(Trainer)`, `make(Trainer)`), an instance read other than through an attribute (`apply(Trainer())`,
+    `t = Trainer(); apply(t)`), and `self` read other than through an attribute in a method (`apply(self)`).
+    Another module given the object may apply the factory to its own function and mesh (measured:
+    `apply(Trainer())` in another module's `t.vec(step2)` raised KeyError: 'batch' after add-axis)."""
+    ix = model.ix
+    out: list[ast.expr] = []
+    for name in owners:
+        binding = ix.single_binding(name, ix.module_scope)
+        if binding is None:
+            continue
+        cls = binding.node if isinstance(binding.node, ast.ClassDef) else None
+        for load in model.uses.loads(binding):
+            up = ix.parent.get(id(load))
+            if not (isinstance(up, ast.Call) and up.func is load):
+                out.append(load)
+            elif cls is not None:
+                out += _instance_escapes(model, up)
+        if cls is not None:
+            for func in cls.body:
+                if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and func.args.args:
+                    this = func.args.args[0].arg
+                    for node in ast.walk(func):
+                        if isinstance(node, ast.Name) and node.id == this and isinstance(node.ctx, ast.Load):
+                            if not isinstance(ix.parent.get(id(node)), ast.Attribute):
+                                out.append(node)
+    return out
+
+
+def _instance_escapes(model: ModuleModel, construction: ast.Call) -> list[ast.expr]:
+    """The reads of an instance built by `construction` other than through an attribute (`Trainer().run`,
+    `t.run` after `t = Trainer()`)."""
+    ix = model.ix
+    up = ix.parent.get(id(construction))
+    if isinstance(up, ast.Attribute):
+        return []
+    if isinstance(up, ast.Assign) and len(up.targets) == 1:
+        binding = model.uses.target_binding(up.targets[0], construction)
+        if binding is not None:
+            return [n for n in model.uses.loads(binding) if not isinstance(ix.parent.get(id(n)), ast.Attribute)]
+    return [construction]
 
 
 def _parameterised(model: ModuleModel, site: VmapSite) -> bool:

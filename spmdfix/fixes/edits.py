@@ -225,8 +225,8 @@ def shared_reasons(vmap: VmapFacts) -> list[str]:
     if not vmap.shared_by:
         return []
     return [
-        f"the code holding spmd_axis_name is also run by {listed(vmap.shared_by)} with arguments of its own, "
-        "whose vmapped function and mesh this fix does not see"
+        f"the code holding spmd_axis_name is also reached by {listed(vmap.shared_by)}, which may run it with a "
+        "vmapped function and mesh of its own that this fix does not see"
     ]
 
 
