@@ -180,3 +180,17 @@ def test_a_module_level_factory_passed_on_is_unsafe(tmp_path: Path) -> None:
     fixes = _fixes(tmp_path, m, None)
     assert fixes["add-axis"].applicability is Applicability.UNSAFE
     assert "`apply(vec)` (line" in fixes["add-axis"].reason
+
+
+def test_a_self_factory_read_off_an_instance_and_passed_on_is_unsafe(tmp_path: Path) -> None:
+    m = (
+        HEAD + "from pkg.helpers import apply\n\n" + STEP + "class Trainer:\n    def __init__(self):\n"
+        "        self.vec = functools.partial(jax.vmap, spmd_axis_name='x')\n\n"
+        "    def run(self, x):\n        return self.vec(step)(x)\n\n\nt = Trainer()\nout = t.run\nother = apply(t.vec)\n"
+    )
+    pkg = tmp_path / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "helpers.py").write_text("def apply(v):\n    return v\n")
+    fixes = _fixes(tmp_path, m, None)
+    assert fixes["add-axis"].applicability is Applicability.UNSAFE
+    assert "`apply(t.vec)` (line" in fixes["add-axis"].reason

@@ -66,34 +66,59 @@ def _escapes(model: ModuleModel, owners: list[str]) -> list[ast.expr]:
         if binding is None:
             continue
         cls = binding.node if isinstance(binding.node, ast.ClassDef) else None
+        held = _factory_attributes(cls) if cls is not None else set()
         for load in model.uses.loads(binding):
             up = ix.parent.get(id(load))
             if not (isinstance(up, ast.Call) and up.func is load):
                 out.append(load)
             elif cls is not None:
-                out += _instance_escapes(model, up)
+                out += _instance_escapes(model, up, held)
         if cls is not None:
             for func in cls.body:
                 if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and func.args.args:
                     this = func.args.args[0].arg
                     for node in ast.walk(func):
                         if isinstance(node, ast.Name) and node.id == this and isinstance(node.ctx, ast.Load):
-                            if not isinstance(ix.parent.get(id(node)), ast.Attribute):
+                            if _escaping(model, node, held):
                                 out.append(node)
     return out
 
 
-def _instance_escapes(model: ModuleModel, construction: ast.Call) -> list[ast.expr]:
-    """The reads of an instance built by `construction` other than through an attribute (`Trainer().run`,
-    `t.run` after `t = Trainer()`)."""
+def _factory_attributes(cls: ast.ClassDef) -> set[str]:
+    """The attributes of `cls` assigned a call passing `spmd_axis_name=` (`self.vec = partial(jax.vmap, ...)`,
+    `vec = ...` in its body)."""
+    out = set()
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            if any(k.arg == "spmd_axis_name" for k in node.value.keywords):
+                out |= {t.attr for t in node.targets if isinstance(t, ast.Attribute)}
+                out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return out
+
+
+def _escaping(model: ModuleModel, read: ast.expr, held: set[str]) -> bool:
+    """Whether a read of an instance leaves the module's sight: read other than through an attribute, or
+    through a factory attribute not called there (`apply(t.vec)`)."""
+    up = model.ix.parent.get(id(read))
+    if not isinstance(up, ast.Attribute):
+        return True
+    if up.attr in held:
+        call = model.ix.parent.get(id(up))
+        return not (isinstance(call, ast.Call) and call.func is up)
+    return False
+
+
+def _instance_escapes(model: ModuleModel, construction: ast.Call, held: set[str]) -> list[ast.expr]:
+    """The reads of an instance built by `construction` that leave the module's sight (`_escaping`): passed
+    on (`apply(Trainer())`, `t = Trainer(); apply(t)`), its factory read without a call (`apply(t.vec)`)."""
     ix = model.ix
     up = ix.parent.get(id(construction))
     if isinstance(up, ast.Attribute):
-        return []
+        return [construction] if _escaping(model, construction, held) else []
     if isinstance(up, ast.Assign) and len(up.targets) == 1:
         binding = model.uses.target_binding(up.targets[0], construction)
         if binding is not None:
-            return [n for n in model.uses.loads(binding) if not isinstance(ix.parent.get(id(n)), ast.Attribute)]
+            return [n for n in model.uses.loads(binding) if _escaping(model, n, held)]
     return [construction]
 
 
