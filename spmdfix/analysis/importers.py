@@ -173,10 +173,13 @@ def _namespace_sites(index: ProjectIndex, path: str) -> list[Use]:
     as a place of its own: any module importing any module of it (`import ns.model`) binds `ns`, whose
     attribute `config` is the module once something imported it (`ns.config.MESH`), and a namespace package
     has no file whose importers the graph lists (measured: `ns.config.MESH.devices.shape[0]` 2 -> 1 under a
-    safe add-axis, golden/refuse/tree_namespace_package_attribute)."""
+    safe add-axis, golden/refuse/tree_namespace_package_attribute). Only when some module of the project
+    imports the module (a module nothing imports is a script, not a module of a package in use)."""
     chain, base, _ = index.module_name(path)
     tops = (index.files.join(index.root, "src"), index.root)
-    if base in tops:
+    if base in tops or not index.importers_of(path):
+        # (a module nothing imports, as a script in a directory without `__init__.py`, is not used as a
+        # namespace package's module: asked only when some module of the project imports it)
         return []
     for top in tops:
         if base != top and base.startswith(index.files.join(top, "")):
