@@ -36,6 +36,7 @@ from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
 from spmdfix.analysis.project_callers import search_exits
 from spmdfix.analysis.reached import ReachedAnalysis, vmap_root
+from spmdfix.analysis.shared_sites import shared_by
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.specs import sharding_tree, spec_tree
 from spmdfix.analysis.stripbody import SpecUses
@@ -132,6 +133,7 @@ class Analyzer:
                 spmd_keyword_call=keyword_call(self.model, site),
                 calls=calls,
                 shmap_error_disabled=self._shmap_error_disabled(),
+                shared_by=shared_by(self.model, site),
             )
             out.append(_with_unread(facts))
         plains = self.placement.plain_vmaps()

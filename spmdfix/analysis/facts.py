@@ -423,6 +423,10 @@ class VmapFacts:
     outer_jit_shardings: tuple[JitShardings, ...] = ()
     # The reshards inside the vmapped function (this module's) whose operand may be batched (`ReshardUse`).
     reshards: tuple[ReshardUse, ...] = ()
+    # Places of other modules reaching the code that holds a parameterised site's spmd_axis_name with arguments
+    # of their own (`shared_sites.shared_by`: `batched(step2)` of an imported wrapper); a fix rewriting that
+    # spmd_axis_name changes them too, unseen.
+    shared_by: tuple[str, ...] = ()
 
     @property
     def constraint_axes(self) -> frozenset[str]:

@@ -97,6 +97,7 @@ def imported_uses(
     the module checked, whose nodes the caller's facts point into), instead of the index's."""
     out = ImportedUses()
     owner_module = index.module_name(module_path(owner))[0]
+    out.sites += _namespace_sites(index, module_path(owner))
     # (a module holding the names, the dotted path of the module object holding them there, the names): the
     # owner's own; a module-level name re-exporting them (`from .config import MESH`: the module's own object);
     # a module-level name holding the owner's module object (`import pkg.config as cfg`: `pkg.loader.cfg`).
@@ -167,6 +168,31 @@ def _importers(index: ProjectIndex, path: str, module: str) -> dict[str, frozens
     return out
 
 
+def _namespace_sites(index: ProjectIndex, path: str) -> list[Use]:
+    """A namespace package above the module at `path` (a directory without `__init__.py`: `ns` of `ns.config`)
+    as a place of its own: any module importing any module of it (`import ns.model`) binds `ns`, whose
+    attribute `config` is the module once something imported it (`ns.config.MESH`), and a namespace package
+    has no file whose importers the graph lists (measured: `ns.config.MESH.devices.shape[0]` 2 -> 1 under a
+    safe add-axis, golden/refuse/tree_namespace_package_attribute). Only when some module of the project
+    imports the module (a module nothing imports is a script, not a module of a package in use)."""
+    chain, base, _ = index.module_name(path)
+    tops = (index.files.join(index.root, "src"), index.root)
+    if base in tops or not index.importers_of(path):
+        # (a module nothing imports, as a script in a directory without `__init__.py`, is not used as a
+        # namespace package's module: asked only when some module of the project imports it)
+        return []
+    for top in tops:
+        if base != top and base.startswith(index.files.join(top, "")):
+            spaces = base[len(index.files.join(top, "")) :].replace("\\", "/").strip("/").split("/")
+            name = spaces[0]
+            what = (
+                f"the namespace package {name} (no __init__.py): a module importing any module of it reads "
+                f"{'.'.join([*spaces, chain])} as its attribute unseen"
+            )
+            return [in_module(Use(Span(0, 0, path), 1, what), path)]
+    return []
+
+
 def _object_importers(
     index: ProjectIndex, package: str, above: Mapping[str, frozenset[str]]
 ) -> dict[str, frozenset[str]]:
@@ -227,6 +253,42 @@ def _add_closure(index: ProjectIndex, path: str, out: ImportedUses) -> bool:
             else:
                 out.closure.append(loaded.model)
     return True
+
+
+def imported_closure(index: ProjectIndex, models: list[ModuleModel]) -> ImportedUses:
+    """The modules of the project that `models` import, directly or not (any import statement, at any scope),
+    in `closure` (those whose text holds the word `sharding`, the only ones that can call
+    `jax.sharding.get_abstract_mesh()`; the others are read to follow their imports), an unreadable one in
+    `sites`. A module making a mesh the context mesh (`with jax.set_mesh(MESH): util.n()`) runs their code
+    under it: `mesh_uses.MeshUses.getter_reads` judges their context-mesh getters."""
+    out = ImportedUses()
+    seen = {module_path(m) for m in models}
+    todo = list(models)
+    while todo:
+        model = todo.pop()
+        here = module_path(model)
+        for node in ast.walk(model.ix.tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _star_base(model.ix, node)
+                names = [base, *(f"{base}.{a.name}" for a in node.names if a.name != "*")] if base else []
+            else:
+                continue
+            for name in names:
+                path = index.locate(name, here)
+                if path is None or path in seen:
+                    continue
+                seen.add(path)
+                index.touch([path])
+                loaded = index.load(path, capped=False)
+                if loaded is None:
+                    out.sites.append(in_module(Use(Span(0, 0, path), 1, "(module not read or parsed)"), path))
+                    continue
+                todo.append(loaded.model)
+                if has_word(loaded.model.ix.source, "sharding"):
+                    out.closure.append(loaded.model)
+    return out
 
 
 def _aliases(model: ModuleModel, name: str) -> set[str]:

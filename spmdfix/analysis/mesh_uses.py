@@ -90,6 +90,22 @@ class MeshUses:
                     reads += self.uses.disallowed(call, self._allowed)
         return sorted(set(reads), key=lambda u: u.span)
 
+    def makes_context(self, ends: list[ast.expr]) -> bool:
+        """Whether some use of the mesh value held at `ends` (a construction, or the expressions of an importer
+        holding an imported mesh) makes it the context mesh (`jax.set_mesh(mesh)`, `with mesh:`, also through its
+        shardings and placed arrays' `.mesh`)."""
+        return any(self._judge_mesh(end, [], Follow(PLACED_ARRAYS)) for end in ends)
+
+    def getter_reads(self) -> list[Use]:
+        """The uses off the list of the module's `jax.sharding.get_abstract_mesh()` / `get_mesh()` calls: where a
+        mesh is made the context mesh (in any module: `jax.set_mesh(MESH)` at module level, or a `with` around a
+        call of this module's code) each may return it, in source order."""
+        reads: list[Use] = []
+        for call in self.ix.calls:
+            if self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.CONTEXT_MESH_GETTERS:
+                reads += self.uses.disallowed(call, self._allowed)
+        return sorted(set(reads), key=lambda u: u.span)
+
     # --- the mesh through shardings and placed arrays ----------------------------------------------
     def _judge_mesh(self, mesh: ast.expr, reads: list[Use], follow: Follow) -> bool:
         """Adds to `reads` the uses of the mesh value `mesh` off the allowlist, and those of the shardings

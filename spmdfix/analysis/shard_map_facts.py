@@ -18,7 +18,7 @@ from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts, UnreadValue
 from spmdfix.analysis.follow import SMAP_AXES, Follow
-from spmdfix.analysis.importers import imported_uses, importing_closure, in_module
+from spmdfix.analysis.importers import imported_closure, imported_uses, importing_closure, in_module
 from spmdfix.analysis.kinds import UnreadKind
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.meshes import mesh_site, resolve_mesh
@@ -156,6 +156,10 @@ class ShardMapAnalysis:
         model.uses.uses_of_value(call, exits)
         reads: list[Use] = []
         judged = set()
+        # (the mesh made the context mesh, by its module or an importer: every module importing its module,
+        # directly or not, may call `get_abstract_mesh()` under it; its getters are judged too)
+        context = MeshUses(model).makes_context([call])
+        setters = [model] if context else []  # (the modules making it the context mesh)
         for name, factory in dict.fromkeys(exits):
             found = imported_uses(project.index, model, name, values=not factory)
             if found is None:
@@ -165,14 +169,30 @@ class ShardMapAnalysis:
                 judged.add(importer.ix.path)
                 if factory:  # (the call of the function is the mesh)
                     ends = [_called(importer, e) for e in ends]
-                reads += [in_module(u, importer.ix.path, importer) for u in MeshUses(importer).imported_reads(ends)]
+                judge = MeshUses(importer)
+                reads += [in_module(u, importer.ix.path, importer) for u in judge.imported_reads(ends)]
+                if judge.makes_context(ends):
+                    context = True
+                    setters.append(importer)
         closure = importing_closure(project.index, path)
         if closure is None:
             return None
         reads += closure.sites
         for importer in closure.closure:  # arrays placed on the mesh may reach them: their `.sharding.mesh` reads
+            judge = MeshUses(importer)
             if importer.ix.path not in judged:
-                reads += [in_module(u, importer.ix.path, importer) for u in MeshUses(importer).imported_reads([])]
+                reads += [in_module(u, importer.ix.path, importer) for u in judge.imported_reads([])]
+            if context:
+                reads += [in_module(u, importer.ix.path, importer) for u in judge.getter_reads()]
+        if context:
+            # (and the mesh's own module's, made the context mesh by an importer; and those of the modules the
+            # modules making it the context mesh import, directly or not: their code may run under it)
+            reads += MeshUses(model).getter_reads()
+            callees = imported_closure(project.index, setters)
+            reads += callees.sites
+            for callee in callees.closure:
+                if callee.ix.path != path:
+                    reads += [in_module(u, callee.ix.path, callee) for u in MeshUses(callee).getter_reads()]
         return tuple(sorted(set(reads), key=lambda u: (u.module, u.span.start)))
 
     def _mesh_expr(self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST) -> tuple[ast.AST, Scope] | None:

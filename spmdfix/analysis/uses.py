@@ -10,6 +10,8 @@ How a value is followed from the expression that creates it (`UseIndex.uses_of_v
   another function is another binding and is not a use;
 - returned by a function (`def make(): return Mesh(...)`): every call of that function is the value again,
   and any other read of the function's name (passed, stored) is a use of its own;
+- bound in a class body (`class C: mesh = MESH`) or returned by a method: read as an attribute (`C.mesh`,
+  `self.mesh`, `obj.get()`), never by a name load, so not followed: the assignment or `return` is the end use;
 - anything else is an end use: the expression in its context (`mesh.axis_names`, `NamedSharding(mesh, ...)`,
   `helper(mesh)`) is handed to the allowlist.
 
@@ -92,11 +94,17 @@ class UseIndex:
     # --- bindings ----------------------------------------------------------------------------------
     def loads(self, binding: Binding) -> list[ast.Name]:
         """Every `ast.Name` load that resolves to `binding` (by scope), in source order."""
-        return [
-            n
-            for n in self.ix.loads_of(binding.name)
-            if any(b is binding for b in self.ix.lookup(n.id, self.ix.scope_at(n)))
-        ]
+        out = []
+        for n in self.ix.loads_of(binding.name):
+            scope = self.ix.scope_at(n)
+            found = self.ix.lookup(n.id, scope)
+            if any(b is binding for b in found):
+                out.append(n)
+            elif scope.is_class and binding.scope is self.ix.module_scope and found and found[0].scope is scope:
+                # A class body's read of a name the class binds too (`class C: mesh = mesh`) reads the class
+                # namespace once bound there, the module's name before: counted as a load of both.
+                out.append(n)
+        return out
 
     def target_binding(self, target: ast.AST, value: ast.AST) -> Binding | None:
         """The binding an assignment `target = value` made, when `target` is a plain name bound once."""
@@ -129,7 +137,9 @@ class UseIndex:
         if isinstance(up, (ast.Assign, ast.AnnAssign)) and up.value is expr:
             targets = up.targets if isinstance(up, ast.Assign) else [up.target]
             bindings = [self.target_binding(t, expr) for t in targets]
-            if bindings and all(b is not None for b in bindings):
+            # (a name of a class body is read as an attribute, `C.mesh`, `self.mesh`, never by a name load:
+            # not followed, the value there is an end use)
+            if bindings and all(b is not None and not b.scope.is_class for b in bindings):
                 for binding in bindings:
                     if exits is not None and binding.scope is self.ix.module_scope:
                         exits.append((binding.name, False))
@@ -139,7 +149,7 @@ class UseIndex:
         if isinstance(up, ast.Return) and up.value is expr:
             func = next((a for a in self.ix.ancestors(up) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
             binding = self._def_binding(func)
-            if binding is not None:
+            if binding is not None and not binding.scope.is_class:  # (a method: called as `obj.m()`)
                 if exits is not None and binding.scope is self.ix.module_scope:
                     exits.append((binding.name, True))
                 for load in self.loads(binding):

@@ -131,6 +131,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
                 f"dimension on `'{name}'` (calls under jax.jit with the batch dimension unplaced work)"
             )
     reasons += mesh_use_reasons(mesh)
+    reasons += c.shared_reasons(vmap)
     # A collective whose axis is not read may name every mesh axis (an axis tuple computed from the mesh at
     # run time), the new one too: then it reduces over the spmd axis. Not proven either way: unsafe.
     unread = [w for r in vmap.reached if (w := c.unread_what(r.shard_map, UnreadKind.COLLECTIVE))]

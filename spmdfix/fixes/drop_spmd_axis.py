@@ -49,6 +49,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         reasons.append(f"a reached shard_map's mesh has axis types that are not literals: {_NOT_AUTO}")
     reasons += _unmeasured_collectives(vmap)
     reasons += c.replica_reasons(vmap)
+    reasons += c.shared_reasons(vmap)
     for jit in vmap.outer_jit_shardings:
         # Not measured: a jit wrapping the vmap with shardings of its own keeps its layout of the output and
         # its input whatever the vmap does, and may not fit the program a plain vmap leaves (fuzz seed 23047:

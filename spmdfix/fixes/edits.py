@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from math import prod
 
 from spmdfix.analysis.kinds import UnreadKind
+from spmdfix.analysis.uses import listed
 from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, SiteId
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
@@ -248,6 +249,19 @@ def edited_sites(vmap: VmapFacts, site: SiteId, edits: list[NodeEdit]) -> frozen
         and r.shard_map.axis_names.display in spans
     }
     return frozenset({site, *extended})
+
+
+def shared_reasons(vmap: VmapFacts) -> list[str]:
+    """Why rewriting the site's spmd_axis_name may change code this fix does not see: other modules reach the
+    function, class or factory holding it with arguments of their own (`VmapFacts.shared_by`), whose vmapped
+    functions and meshes were not judged (a wrapper imported and called with another function raises after
+    add-axis or rename: golden refuse/tree_shared_vmap_wrapper_other_caller)."""
+    if not vmap.shared_by:
+        return []
+    return [
+        f"the code holding spmd_axis_name is also reached by {listed(vmap.shared_by)}, which may run it with a "
+        "vmapped function and mesh of its own that this fix does not see"
+    ]
 
 
 def classified_fix(

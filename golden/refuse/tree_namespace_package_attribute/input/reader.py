@@ -1,0 +1,3 @@
+import ns.model
+
+G = ns.config.MESH.devices.shape[0]

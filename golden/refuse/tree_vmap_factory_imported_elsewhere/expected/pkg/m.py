@@ -1,0 +1,17 @@
+import functools
+
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+vec = functools.partial(jax.vmap, spmd_axis_name='x')
+
+
+def step(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def main():
+    x = np.ones((4, 8), np.float32)
+    return vec(step)(x), x * 2.0
