@@ -194,3 +194,21 @@ def test_a_self_factory_read_off_an_instance_and_passed_on_is_unsafe(tmp_path: P
     fixes = _fixes(tmp_path, m, None)
     assert fixes["add-axis"].applicability is Applicability.UNSAFE
     assert "`apply(t.vec)` (line" in fixes["add-axis"].reason
+
+
+def test_the_factory_assignment_itself_is_not_an_escape(tmp_path: Path) -> None:
+    """`self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)` in `__init__` writes the factory; it is no
+    read of it leaving the module. Judged with the module's path (as the language server and the CLI judge it),
+    the golden case add-axis/value_spmd_self_factory had add-axis and drop-spmd-axis unsafe, naming that very
+    assignment, while the golden file (judged without a path) has them safe: the two front ends disagreed."""
+    golden = Path(__file__).resolve().parents[1] / "golden" / "add-axis" / "value_spmd_self_factory" / "input.py"
+    path = tmp_path / "proj" / "trainer.py"
+    path.parent.mkdir()
+    (path.parent / "pyproject.toml").write_text("")
+    path.write_text(golden.read_text())
+    text = path.read_text()
+    found = check_source(text, path=path, index=new_project_index(path))
+    by_transform = {str(x.transform): x for x in found[0].fixes}
+    assert by_transform["add-axis"].applicability == Applicability.SAFE, by_transform["add-axis"].reason
+    assert by_transform["drop-spmd-axis"].applicability == Applicability.SAFE
+    assert "also reached by" not in by_transform["add-axis"].reason

@@ -102,6 +102,8 @@ def _escaping(model: ModuleModel, read: ast.expr, held: set[str]) -> bool:
     up = model.ix.parent.get(id(read))
     if not isinstance(up, ast.Attribute):
         return True
+    if isinstance(up.ctx, ast.Store):
+        return False  # `self.vec = partial(...)`: the factory's own assignment, no read of it
     if up.attr in held:
         call = model.ix.parent.get(id(up))
         return not (isinstance(call, ast.Call) and call.func is up)
