@@ -86,6 +86,7 @@ def imported_uses(
     *,
     values: bool = True,
     models: Mapping[str, ModuleModel] | None = None,
+    budget: int | None = None,
 ) -> ImportedUses | None:
     """The reads of `owner`'s top-level `name` in every module of the project that imports it, directly or
     through re-exports (module doc); None when the index was given no importers (nobody listed the
@@ -94,8 +95,13 @@ def imported_uses(
     values: `name` is a value whose module-level aliases (`_aliases`) carry it too, and whose importers'
     importers are gathered in `closure` (a mesh); False for a function, whose other names the caller's own
     follower finds (`analysis.callers`). models: the models to read some modules by (absolute path -> model:
-    the module checked, whose nodes the caller's facts point into), instead of the index's."""
+    the module checked, whose nodes the caller's facts point into), instead of the index's. budget: at most
+    that many importers are read; past it the answer is None, as when nobody listed the imports (the caller's
+    fix is then unsafe, "not searched"): a question asked for every parameterised vmap site of a run, where a
+    widely imported module of a large project (axlearn's common modules) had the search parse hundreds of
+    modules per site."""
     out = ImportedUses()
+    read = 0
     owner_module = index.module_name(module_path(owner))[0]
     out.sites += _namespace_sites(index, module_path(owner))
     # (a module holding the names, the dotted path of the module object holding them there, the names): the
@@ -126,6 +132,9 @@ def imported_uses(
                     continue
             if not (wanted & names or MODULE in names or "*" in names):
                 continue
+            read += 1
+            if budget is not None and read > budget:
+                return None
             loaded = loaded or (models or {}).get(importer) or _model(index, importer)
             index.touch([importer])  # (a results cache keys the outcome by it too)
             if loaded is None:

@@ -25,6 +25,11 @@ from spmdfix.analysis.vmap_sites import VmapSite
 from spmdfix.paths import relpath
 
 
+# Importers read at most per name held (`importers.imported_uses`' budget): this is asked during the analysis of
+# every parameterised vmap site, not only when a fix is judged.
+SEARCH_BUDGET = 32
+
+
 def shared_by(model: ModuleModel, site: VmapSite) -> tuple[str, ...]:
     """The places of other modules of the project that reach the code holding `site`'s spmd_axis_name with
     arguments of their own (module doc), as a reason names them (`Use.describe`); () when the site is not
@@ -38,11 +43,13 @@ def shared_by(model: ModuleModel, site: VmapSite) -> tuple[str, ...]:
     places: list[str] = []
     places += [model.uses.use(e).describe() for e in _escapes(model, owners)]
     for name in owners:
-        found = imported_uses(model.project.index, model, name, values=False, models={model.project.path: model})
+        found = imported_uses(
+            model.project.index, model, name, values=False, models={model.project.path: model}, budget=SEARCH_BUDGET
+        )
         if found is None:
             places.append(
                 f"the modules that may import `{name}` of {relpath(model.project.path)} (the project's import graph "
-                "is not known: not searched)"
+                f"is not known, or more than {SEARCH_BUDGET} of them would have to be read: not searched)"
             )
             continue
         places += [u.describe() for u in found.sites]
