@@ -133,7 +133,9 @@ class Analyzer:
                 spmd_keyword_call=keyword_call(self.model, site),
                 calls=calls,
                 shmap_error_disabled=self._shmap_error_disabled(),
-                shared_by=shared_by(self.model, site),
+                # (read by the fixes only: a site that reaches nothing has no finding, and the search of other
+                # modules cost axlearn's pipeline.py, whose vmapped function is a parameter, a second of CPU)
+                shared_by=shared_by(self.model, site) if reached or constraints or jits or reshards else (),
             )
             out.append(_with_unread(facts))
         plains = self.placement.plain_vmaps()
