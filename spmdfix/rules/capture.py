@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes
-from spmdfix.analysis.kinds import BatchPlacement, CaptureKind
+from spmdfix.analysis.kinds import AxisType, BatchPlacement, CaptureKind
 from spmdfix.fixes import lift_captures
 from spmdfix.model import Applicability, Finding, Fix, Span, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
@@ -121,14 +121,18 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
     mesh = reached.shard_map.mesh
     size1 = mesh is not None and all(mesh.size_of(a) == 1 for a in vmap.spmd.names)
     calls = vmap.calls.calls if vmap.calls is not None else ()
-    placed = any(c.batch_placement is BatchPlacement.AXES for c in calls)
+    # (on a mesh of Auto axes only, where the placement changes nothing here: fuzz seed 230018)
+    placed = mesh is not None and mesh.axis_types is not AxisType.AUTO and any(
+        c.batch_placement is BatchPlacement.AXES for c in calls
+    )
     if reached.shard_map.check_vma is False and size1 and not placed:
         # Over size-1 spmd axes a capture runs and matches with check_vma=False, eager and under jit (measured,
         # safety/measurements/capture_size1_spmd_axis.py; fuzz seed 3552); with check_vma=True it still fails.
         # Not with a call placing the batch on mesh axes: on the Explicit spmd axis JAX raises `For primitive
         # mul, context mesh ... should match the aval mesh` under jit (eagerly SPMD008's error), on an Auto one
         # of a mesh with Explicit axes `Closing over inputs to shard_map` (fuzz seed 130128;
-        # safety/measurements/capture_size1_spmd_axis_explicit.py)
+        # safety/measurements/capture_size1_spmd_axis_explicit.py). A mesh of Auto axes only keeps the exemption,
+        # placed or not (fuzz seed 230018: batch placed `P('x', 'y')`, runs and matches).
         return []
     captures = tuple(c for c in reached.captures if c.kind is not CaptureKind.PLACED)
     if _runs_on_mesh_of_spmd_axes(vmap, reached):
