@@ -510,3 +510,28 @@ def test_a_vmap_factory_read_off_an_instance_is_not_known(tmp_path: Path) -> Non
     assert codes == [] and lost == [
         "the value of `spmd_axis_name` (`t.vec`) is not known: `t.vec` is an attribute of a value spmdfix does not know"
     ]
+
+
+def test_a_helper_named_like_a_jax_function_still_has_its_arguments_read() -> None:
+    """Fuzz seed 230018: `def make_mesh(dp, tp): return jax.make_mesh((dp, tp), ...)` called once as
+    `make_mesh(8, 1)`. A parameter resolves to what every call passes only when the function's name appears
+    nowhere else; `jax.make_mesh` inside the helper is JAX's function, not another use of it, so the mesh's
+    sizes are read. Another use of the name (a string, a second call) still leaves them unknown."""
+    import ast
+
+    from spmdfix.analysis.meshes import resolve_mesh
+    from spmdfix.analysis.module_model import ModuleModel
+
+    source = (
+        "import jax\nfrom jax.sharding import AxisType\n"
+        "def make_mesh(dp, tp):\n    return jax.make_mesh((dp, tp), ('x', 'y'), axis_types=(AxisType.Auto,) * 2)\n"
+        "mesh = make_mesh(8, 1)\n"
+    )
+
+    def sizes(text: str):
+        model = ModuleModel.build(text, ast.parse(text))
+        return resolve_mesh(model.ev, ast.parse("mesh").body[0].value, model.ix.module_scope).sizes
+
+    assert sizes(source) == (8, 1)
+    assert sizes(source + "note = 'make_mesh'\n") == (None, None)
+    assert sizes(source + "other = make_mesh(2, 4)\n") == (None, None)
