@@ -507,12 +507,20 @@ def _star_base(ix, node: ast.ImportFrom) -> str:
 def _loader_sites(model: ModuleModel, path: str) -> list[Use]:
     """The places of `model` (the module at `path`) that may load any module by name
     (`dynamic_loads.DynamicLoads.unresolved`), each named; the `import importlib` statements first when one of
-    them reads importlib. Empty when every load names its module (the loads are then read as imports)."""
+    them reads importlib. Empty when every load names its module (the loads are then read as imports).
+    Kept per module index (`ModuleIndex.derived`): every mesh of a project whose modules use importlib asks it of
+    each of them (`spmdfix check .` of this repository: one walk per mesh and importer before)."""
+    key = ("loader_sites", path)
+    kept = model.ix.derived.get(key)
+    if kept is not None:
+        return list(kept)  # type: ignore[call-overload]
     loads = dynamic_loads(model.ix.tree, model.ix.package)
-    if not loads.unresolved:
-        return []
-    statements = loads.importlib_imports if loads.by_importlib else []
-    return [in_module(model.uses.use(node), path, model) for node in [*statements, *loads.unresolved]]
+    sites: list[Use] = []
+    if loads.unresolved:
+        statements = loads.importlib_imports if loads.by_importlib else []
+        sites = [in_module(model.uses.use(node), path, model) for node in [*statements, *loads.unresolved]]
+    model.ix.derived[key] = tuple(sites)
+    return list(sites)
 
 
 def _statement_site(index: ProjectIndex, path: str, module: str, what: str) -> Use:

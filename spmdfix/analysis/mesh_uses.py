@@ -204,8 +204,13 @@ class MeshUses:
         """The uses off the list of every `<expr>.sharding.mesh` of the module (also through a name bound to
         `<expr>.sharding`), whatever the array: one the module does not visibly place (a parameter, the
         example inside the vmapped function) may be placed on this mesh, and its reads must not pass unseen.
-        Kept for the module (they do not depend on the mesh)."""
+        Kept for the module (they do not depend on the mesh), also across the readers built for it
+        (`ModuleIndex.derived`: each mesh judged in a project builds one per importer)."""
         if self._unplaced is None:
+            kept = self.ix.derived.get(("unplaced_sharding_reads",))
+            if kept is not None:
+                self._unplaced = list(kept)  # type: ignore[call-overload]
+                return self._unplaced
             reads: list[Use] = []
             if self.ix.word_count("sharding"):
                 for node in ast.walk(self.ix.tree):
@@ -217,6 +222,7 @@ class MeshUses:
                     ):
                         self._judge_sharding(node, reads, Follow(PLACED_ARRAYS), placed=False)
             self._unplaced = reads
+            self.ix.derived[("unplaced_sharding_reads",)] = tuple(reads)
         return self._unplaced
 
     def _qname(self, call: ast.Call) -> str | None:
