@@ -36,6 +36,12 @@ _BROADCASTING_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
+def _loads(body: ast.AST, name: str) -> list[ast.Name]:
+    """The reads of `name` in a shard_map body (a lambda's expression, or a def)."""
+    root = body.body if isinstance(body, ast.Lambda) else body
+    return [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+
+
 def _positional(func: ast.AST) -> list[str]:
     return [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
 
@@ -132,8 +138,7 @@ class RankAnalysis:
         operand has a known rank higher than the array's own (the measured rule, module docstring)."""
         if not ranks:
             return False
-        root = body.body if isinstance(body, ast.Lambda) else body
-        loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        loads = _loads(body, name)
         if not loads:
             return False
         own = self.shapes.shape(loads[0], self.ix.scope_at(loads[0]))
@@ -156,8 +161,7 @@ class RankAnalysis:
         an all-replicated body closing over a matrix `M` under an spmd vmap with `check_vma=True` runs and matches
         with `b @ M`, `M @ b`, `jnp.dot(b, M)`, `jnp.matmul(b, M)`, `jnp.einsum('ij,jk->ik', b, M)`, blocks of
         rank 1 and 2, eager and under jit, also followed by arithmetic on the product; `b * W` fails."""
-        root = body.body if isinstance(body, ast.Lambda) else body
-        loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        loads = _loads(body, name)
         if not loads:
             return False
         for load in loads:
