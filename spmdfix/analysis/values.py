@@ -215,7 +215,10 @@ class Evaluator:
                 if binding is None:
                     return None
                 if binding.kind is BindingKind.ASSIGN:
-                    expr, scope = binding.node, binding.scope
+                    # A local of a call evaluated (`called`) is evaluated in that call: its parameters stay
+                    # bound to the call's arguments (`spec = P(ax); return spec` called as `rows('data')`)
+                    bound = isinstance(scope, BoundScope) and binding.scope is scope.parent
+                    expr, scope = binding.node, scope if bound else binding.scope
                     continue
                 if binding.kind is BindingKind.PARAM:
                     passed = ev.ix.argument_for(binding)  # every call site passes the same value
