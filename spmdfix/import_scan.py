@@ -31,6 +31,10 @@ from spmdfix.prefilter import utf8_may_have_findings
 from spmdfix.stamps import StatKey, settled, stat_key
 
 MAX_BYTES = 2_000_000  # a larger file is no module the analysis follows (`project_files.MAX_FILE_BYTES`)
+# The largest file whose imports are read: the size a check reads (`files.MAX_BYTES`). A module between the two
+# is no candidate (the analysis does not follow it) but its imports are known, so that a cross-module fix is
+# judged against it (it imports the mesh's module: "module not read" names it); a larger one is `unread`.
+SCAN_MAX_BYTES = FILE_MAX_BYTES
 NOTEBOOK_MAX_BYTES = FILE_MAX_BYTES  # a notebook: the size a check reads (`project_files.read_notebook`)
 
 # What precedes `import` on a line that starts a `from` import.
@@ -280,9 +284,10 @@ def flush_scans() -> None:
 def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
     """The imports of the module file at the absolute `path` (a notebook: of its code cells,
     `_notebook_module`) and whether its bytes may hold a vmap at all (`prefilter.utf8_may_have_findings`: an
-    importer that cannot is never analysed), kept by its stamp (in this process, and in the store of the run:
-    `keep_scans_in`); None when it cannot be read or is larger than `MAX_BYTES` (a notebook:
-    `NOTEBOOK_MAX_BYTES`)."""
+    importer that cannot is never analysed; never for a module larger than `MAX_BYTES`, which the analysis does
+    not follow), kept by its stamp (in this process, and in the store of the run: `keep_scans_in`); None when
+    it cannot be read or is larger than `SCAN_MAX_BYTES` (a notebook: `NOTEBOOK_MAX_BYTES`): its imports are
+    not known (`project_graph.ProjectGraph.unread`)."""
     taken = time.time_ns()
     try:
         st = os.stat(path)
@@ -290,7 +295,7 @@ def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
         _SCANNED.pop(path, None)
         return None
     key = stat_key(st)
-    if st.st_size > (NOTEBOOK_MAX_BYTES if path.endswith(".ipynb") else MAX_BYTES):
+    if st.st_size > (NOTEBOOK_MAX_BYTES if path.endswith(".ipynb") else SCAN_MAX_BYTES):
         # (its stat kept all the same: a graph built again sees it unchanged, `ProjectGraph.unchanged`)
         _SCANNED[path] = (key, settled(key, taken), (), False)
         return None
@@ -306,10 +311,11 @@ def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
         raw = read_bytes(path)
     except OSError:
         return None
-    if path.endswith(".ipynb"):
+    notebook = path.endswith(".ipynb")
+    if notebook:
         raw = _notebook_module(path, raw)
     found = imports_of_bytes(raw)
-    vmap = utf8_may_have_findings(raw)
+    vmap = (notebook or st.st_size <= MAX_BYTES) and utf8_may_have_findings(raw)
     steady = settled(key, taken)
     _SCANNED[path] = (key, steady, found, vmap)
     if _STORE and steady:

@@ -23,7 +23,9 @@ Each at most `MAX_FILES` (past that the graph says it is incomplete, `ProjectGra
 assumed absent).
 
 Each module's imports come from `spmdfix.import_scan` (read without parsing the module, kept by the file's
-stamp in this process and in the results cache's directory).
+stamp in this process and in the results cache's directory). A file whose imports cannot be read (larger than
+the size a check reads, or unreadable) may import any module (`ProjectGraph.unread`): a fix judged against the
+importers of a module names it as a module not read, and is unsafe.
 """
 
 from __future__ import annotations
@@ -86,6 +88,9 @@ class ProjectGraph:
         # the modules that may load any module by name (`import_scan.DUNDER_IMPORT`); a load of a module named
         # by a literal is an import of it
         self.dynamic: set[str] = set()
+        # the files whose imports are not known (larger than `import_scan.SCAN_MAX_BYTES`, or not readable):
+        # each may import any module of the project (`importers_with_dynamic`)
+        self.unread: set[str] = set()
         self._reached_by: dict[str, list[str]] | None = None  # module -> the candidates importing it
         # each file's stat key when its scan was taken, and whether it had settled (None: an unsaved text)
         self.stats: dict[str, tuple[StatKey, bool] | None] = {}
@@ -103,6 +108,8 @@ class ProjectGraph:
         """The module at `path` (a file of the graph, not added yet) with its scan (imports, may hold a vmap;
         None: not readable). `copied`: the targets whose importers this graph owns already, when it shares
         the others with the graph it was made from (`overlaid`): each is copied before it changes."""
+        if scanned is None:
+            self.unread.add(path)
         found, vmap = scanned if scanned is not None else ((), False)
         if vmap:
             self.candidates.add(path)
@@ -123,6 +130,7 @@ class ProjectGraph:
         new = copy.copy(self)
         new.importers, new.imports = dict(self.importers), dict(self.imports)
         new.candidates, new.dynamic, new._reached_by = set(self.candidates), set(self.dynamic), None
+        new.unread = set(self.unread)
         new.stats = dict(self.stats)
         copied: set[str] = set()
         for path, text in overlay.items():
@@ -135,6 +143,7 @@ class ProjectGraph:
                 new.importers[target].pop(path, None)
             new.candidates.discard(path)
             new.dynamic.discard(path)
+            new.unread.discard(path)
             new.stats[path] = None
             new._add(path, _scan_text(text), copied)
         return new
@@ -249,14 +258,18 @@ class ProjectGraph:
 
     def importers_with_dynamic(self, path: str) -> dict[str, frozenset[str]] | None:
         """`importers_of(path)`, and every other module that may load any module by name (`dynamic`) with the
-        name "<importlib>" (it may load this one: `analysis.importers`); None when the graph is
-        incomplete (past `MAX_FILES`), so that no use is assumed absent."""
+        name "<importlib>" (it may load this one: `analysis.importers`), and every file whose imports are not
+        known (`unread`) with the name "<module>" (it may import this one: the judgement names it as a module
+        not read); None when the graph is incomplete (past `MAX_FILES`), so that no use is assumed absent."""
         if not self.complete:
             return None
         out = dict(self.importers_of(path))
         for importer in sorted(self.dynamic):
             if importer != path:
                 out[importer] = out.get(importer, frozenset()) | {"<importlib>"}
+        for importer in sorted(self.unread):
+            if importer != path:
+                out[importer] = out.get(importer, frozenset()) | {"<module>"}
         return out
 
     def reaching(self, path: str) -> tuple[str, ...]:

@@ -310,3 +310,41 @@ def test_a_module_of_a_package_does_not_import_a_bare_name_from_its_directory(tm
     root = _project(tmp_path, {"src/pkg/helpers.py": HELPER, "src/pkg/user.py": "import helpers\n"})
     graph = project_graph.graph_of(root, judged=True)
     assert graph.importers_of(str(root / "src" / "pkg" / "helpers.py")) == {}
+
+
+# --- files too large for the analysis -----------------------------------------------------------------
+
+
+def _padded(text: str, size: int) -> str:
+    """`text` followed by comment lines up to `size` bytes (a module too large for the analysis to follow)."""
+    line = "# " + "x" * 97 + "\n"
+    return text + line * (size // len(line) + 1)
+
+
+def test_a_module_too_large_to_follow_that_imports_the_mesh_makes_add_axis_unsafe(tmp_path: Path) -> None:
+    """A module over 2 MB is no module the analysis follows, but it runs: its imports are read, and since its
+    uses of the mesh are not, add-axis is unsafe naming it (it was SAFE: its imports were not read)."""
+    fix = _add_axis(tmp_path, {"scripts/generated.py": _padded(READER, 2_100_000)})
+    assert fix.applicability is Applicability.UNSAFE, fix.reason
+    assert "scripts/generated.py" in fix.reason and "not read" in fix.reason, fix.reason
+
+
+def test_a_large_module_that_does_not_import_the_mesh_keeps_add_axis_safe(tmp_path: Path) -> None:
+    """The same module importing only numpy: nothing of the project, so no use to judge."""
+    fix = _add_axis(tmp_path, {"scripts/generated.py": _padded("import numpy as np\n", 2_100_000)})
+    assert fix.applicability is Applicability.SAFE, fix.reason
+
+
+def test_a_file_whose_imports_cannot_be_read_makes_add_axis_unsafe(tmp_path: Path, monkeypatch) -> None:
+    """A file larger than the size a check reads (`import_scan.SCAN_MAX_BYTES`, lowered here) may import the
+    mesh's module: add-axis is unsafe naming it, not SAFE as if it imported nothing. (Both limits lowered,
+    so that the file is read neither for its imports nor as a module, as a file over 10 MiB is not.)"""
+    from spmdfix import import_scan, project_files
+
+    monkeypatch.setattr(import_scan, "SCAN_MAX_BYTES", 4_000)
+    monkeypatch.setattr(project_files, "MAX_FILE_BYTES", 4_000)
+    fix = _add_axis(tmp_path, {"scripts/huge.py": _padded("import numpy as np\n", 5_000)})
+    assert fix.applicability is Applicability.UNSAFE, fix.reason
+    assert "scripts/huge.py" in fix.reason and "not read" in fix.reason, fix.reason
+    graph = project_graph.graph_of(tmp_path.resolve(), judged=True)
+    assert graph.unread == {str(tmp_path.resolve() / "scripts" / "huge.py")}

@@ -35,6 +35,7 @@ class BatchedValues:
 
     def __init__(self, model: ModuleModel) -> None:
         self.ix = model.ix
+        self.model = model
         self.instances = Instances(model, LostPlaces(model))
 
     def callee(self, expr: ast.AST) -> tuple[ast.AST, int] | None:
@@ -52,7 +53,7 @@ class BatchedValues:
             binding = self.ix.single_binding(expr.id, scope)
             if binding is None or binding.kind is not BindingKind.PARAM or is_self_param(binding):
                 return None
-            passed = self.ix.argument_for(binding)
+            passed = self.model.argument_for(binding)
             if passed is None or not follow.first_visit(binding.node):
                 return None
             expr = passed[0]

@@ -32,6 +32,7 @@ alias of importlib is read as importlib (unresolved: never a missed load). Pure:
 from __future__ import annotations
 
 import ast
+from collections import deque
 from dataclasses import dataclass, field
 
 _NOT_LOADING = ("importlib.metadata", "importlib.resources")
@@ -81,11 +82,11 @@ def dynamic_loads(tree: ast.Module, package: str | None) -> DynamicLoads:
     (`__package__`: for `pkg/__init__.py` and `pkg/mod.py` both "pkg"; "" for a top-level module), or None
     when not known (a relative name is then kept relative: `NamedLoad.level`)."""
     out = DynamicLoads()
-    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-    aliases = _importlib_aliases(tree, out)
-    constants = _module_constants(tree)
-    others = _other_loader_aliases(tree)
-    for node in ast.walk(tree):
+    nodes, parents = _walk(tree)
+    aliases = _importlib_aliases(nodes, out)
+    constants = _module_constants(tree, nodes)
+    others = _other_loader_aliases(nodes)
+    for node in nodes:
         if isinstance(node, ast.Name) and node.id in aliases:
             _importlib_read(node, aliases[node.id], parents, constants, package, out)
         elif isinstance(node, ast.Name) and node.id in others and isinstance(node.ctx, ast.Load):
@@ -103,6 +104,22 @@ def dynamic_loads(tree: ast.Module, package: str | None) -> DynamicLoads:
     return out
 
 
+def _walk(tree: ast.Module) -> tuple[list[ast.AST], dict[int, ast.AST]]:
+    """Every node of `tree` in `ast.walk`'s order, and each node's parent by id: one walk that the passes
+    below share (walking the tree once per pass was most of the import graph's time on a large project)."""
+    nodes: list[ast.AST] = []
+    parents: dict[int, ast.AST] = {}
+    todo = deque([tree])
+    children = ast.iter_child_nodes
+    while todo:
+        node = todo.popleft()
+        nodes.append(node)
+        for child in children(node):
+            parents[id(child)] = node
+            todo.append(child)
+    return nodes, parents
+
+
 def resolve_name(name: str, package: str) -> str | None:
     """The absolute module of a relative `name` ('.x', '..y.z') in `package`, as `importlib.util.resolve_name`
     gives it; None when it climbs above the top-level package."""
@@ -114,11 +131,12 @@ def resolve_name(name: str, package: str) -> str | None:
     return f"{bits[0]}.{rest}" if rest else bits[0]
 
 
-def _importlib_aliases(tree: ast.Module, out: DynamicLoads) -> dict[str, str]:
-    """The names bound to importlib or a part of it anywhere in `tree` -> what they are (`il` ->
-    'importlib', `import_module` -> 'importlib.import_module'); the import statements go to `out`."""
+def _importlib_aliases(nodes: list[ast.AST], out: DynamicLoads) -> dict[str, str]:
+    """The names bound to importlib or a part of it anywhere in the module of `nodes` (`_walk`) -> what they
+    are (`il` -> 'importlib', `import_module` -> 'importlib.import_module'); the import statements go to
+    `out`."""
     aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] != "importlib":
@@ -141,11 +159,12 @@ def _importlib_aliases(tree: ast.Module, out: DynamicLoads) -> dict[str, str]:
     return aliases
 
 
-def _other_loader_aliases(tree: ast.Module) -> dict[str, str]:
-    """The names bound to `sys`, `sys.modules` or `runpy` (or a part of runpy) anywhere in `tree` -> what they
-    are (`import sys as s` -> 's': 'sys'; `from sys import modules` -> 'modules': 'sys.modules')."""
+def _other_loader_aliases(nodes: list[ast.AST]) -> dict[str, str]:
+    """The names bound to `sys`, `sys.modules` or `runpy` (or a part of runpy) anywhere in the module of
+    `nodes` (`_walk`) -> what they are (`import sys as s` -> 's': 'sys'; `from sys import modules` ->
+    'modules': 'sys.modules')."""
     aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in ("sys", _RUNPY) or alias.name.startswith(_RUNPY + "."):
@@ -171,15 +190,16 @@ def _other_loader_read(node: ast.Name, what: str, parents: dict, out: DynamicLoa
         out.unresolved.append(top)
 
 
-def _module_constants(tree: ast.Module) -> dict[str, str]:
-    """The module-level names bound once in the whole module, by an assignment of a string literal
-    (`CONFIG = "pkg.config"`); none when the module has a star import (it may rebind any name)."""
+def _module_constants(tree: ast.Module, nodes: list[ast.AST]) -> dict[str, str]:
+    """The module-level names bound once in the whole module (`tree`, whose nodes are `nodes`: `_walk`), by an
+    assignment of a string literal (`CONFIG = "pkg.config"`); none when the module has a star import (it may
+    rebind any name)."""
     bound: dict[str, int] = {}
 
     def bind(name: str) -> None:
         bound[name] = bound.get(name, 0) + 1
 
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bind(node.id)
         elif isinstance(node, ast.arg):

@@ -177,6 +177,21 @@ def _importers(index: ProjectIndex, path: str, module: str) -> dict[str, frozens
     return out
 
 
+def named_elsewhere(index: ProjectIndex, path: str, name: str) -> bool:
+    """Whether a module of the project other than the one at `path` may reach its module-level `name` (a
+    function or class it may call with arguments of its own): one importing `name` from it, the module as an
+    object (or a package above it), by a star import, or loading modules by name; a namespace package above
+    it; True too when the importers are not known (`ProjectIndex.importers_of`: no graph). What
+    `ModuleIndex.argument_for` asks before it reads a parameter from the calls of its own module only."""
+    module = index.module_name(path)[0]
+    importers = _importers(index, path, module)
+    if importers is None:
+        return True
+    if any(name in names or names & _OBJECT_NAMES for names in importers.values()):
+        return True
+    return bool(_namespace_sites(index, path))
+
+
 def _namespace_sites(index: ProjectIndex, path: str) -> list[Use]:
     """A namespace package above the module at `path` (a directory without `__init__.py`: `ns` of `ns.config`)
     as a place of its own: any module importing any module of it (`import ns.model`) binds `ns`, whose

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
+from spmdfix.analysis.importers import named_elsewhere
 from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModule, ModuleSummary, ProjectFiles
 
 if TYPE_CHECKING:
@@ -483,6 +484,11 @@ class ProjectLink:
     def digest(self) -> str:
         """The digest of this module's text ("" when the index has not loaded it: the module checked)."""
         return self.index.digest_of(self.path)
+
+    def named_elsewhere(self, name: str) -> bool:
+        """Whether another module of the project may reach this module's module-level `name` (a function or
+        class it may call with other arguments): `importers.named_elsewhere`."""
+        return named_elsewhere(self.index, self.path, name)
 
     def follows(self, qname: str | None) -> bool:
         """Whether `qname` names something the index would look for in the project (not JAX, not a

@@ -31,6 +31,7 @@ class LostPlaces:
         self.ix = model.ix
         self.members = model.members
         self.project = model.project
+        self.model = model
 
     def follows(self, qname: str | None) -> bool:
         """Whether `qname` is a name the project index looks for (not JAX's, not the standard library's)."""
@@ -94,7 +95,7 @@ class LostPlaces:
         if binding is None:
             return bool(self.ix.lookup(func.id, scope))  # several bindings: unknown; none: a builtin
         if binding.kind is BindingKind.PARAM:
-            return self.ix.argument_for(binding) is None
+            return self.model.argument_for(binding) is None
         if binding.kind is BindingKind.OTHER:
             return True
         if binding.kind is BindingKind.ASSIGN:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from spmdfix.analysis.bindings import BindingKind, Scope
@@ -37,10 +38,15 @@ class Evaluating(Protocol):
 
 
 class ClassMembers:
-    """The members of the classes of one module (`ModuleIndex`), indexed per class on first use. Pure."""
+    """The members of the classes of one module (`ModuleIndex`), indexed per class on first use. Pure.
 
-    def __init__(self, index: ModuleIndex) -> None:
+    elsewhere: whether another module of the project may reach a module-level class of this one by its name
+    (`index.ProjectLink.named_elsewhere`; None: a module alone): its constructions there may give a field
+    another value than its default."""
+
+    def __init__(self, index: ModuleIndex, elsewhere: Callable[[str], bool] | None = None) -> None:
         self.ix = index
+        self.elsewhere = elsewhere
         self._members: dict[int, tuple[dict[str, Member], dict[str, list[Member]]]] = {}  # by class node
         self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
 
@@ -91,6 +97,8 @@ class ClassMembers:
         calls = [c for c in self.ix.calls if isinstance(c.func, ast.Name) and c.func.id == cls.name]
         if not calls or self.ix.word_count(cls.name) != len(calls) + 1:
             return False
+        if self.elsewhere is not None and self.ix.scope_at(cls) is self.ix.module_scope and self.elsewhere(cls.name):
+            return False  # (built by another module too, which may give the field)
         for call in calls:
             if call.args or any(k.arg is None or k.arg == name for k in call.keywords):
                 return False

@@ -14,6 +14,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.bindings import Binding, Scope
 from spmdfix.analysis.members import ClassMembers
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import UseIndex
@@ -63,8 +64,14 @@ class ModuleModel:
     @classmethod
     def over(cls, index: ModuleIndex, project: ProjectLink | None = None) -> ModuleModel:
         """The model of a module whose `ModuleIndex` is built already."""
-        members = ClassMembers(index)
-        return cls(index, Evaluator(index, project, members), UseIndex(index), members, project)
+        elsewhere = _elsewhere(index, project)
+        members = ClassMembers(index, elsewhere)
+        return cls(index, Evaluator(index, project, members, elsewhere), UseIndex(index), members, project)
+
+    def argument_for(self, param: Binding) -> tuple[ast.AST, Scope] | None:
+        """`ModuleIndex.argument_for` of `param`, as this module's evaluator reads it (`_elsewhere`). Every
+        sub-analysis reading a parameter from its module's calls asks this."""
+        return self.ix.argument_for(param, self.ev.elsewhere)
 
     def span(self, node: ast.AST) -> Span:
         """Where `node` is written in this module (its path on the span for another module than the checked)."""
@@ -75,3 +82,15 @@ class ModuleModel:
         this module's text, and the module's path when it is another module's."""
         span = self.span(node)
         return SiteId(kind, span.start, span.path)
+
+
+def _elsewhere(index: ModuleIndex, project: ProjectLink | None):
+    """What a module's reads of a parameter from its own calls (`ModuleIndex.argument_for`) ask first: for a
+    module the analysis follows a name into (`index.path` set: the checked module's is ""), whether another
+    module of the project may call the function by name (`ProjectLink.named_elsewhere`). The analysis reached
+    it from another module, whose call may pass other values than this module's calls do (a layer
+    `block(x, axis)` called here with 'model' and by the vmap of another with 'data'). The checked module's own
+    paths enter its functions through its own calls, which are the ones read: nothing asked (None)."""
+    if project is None or not index.path:
+        return None
+    return project.named_elsewhere

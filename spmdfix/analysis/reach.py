@@ -165,7 +165,7 @@ class Reacher:
             elif binding.kind is BindingKind.IMPORT:
                 self._reach_import(binding.qname, expr, path, result)
             elif binding.kind is BindingKind.PARAM:
-                passed = self.ix.argument_for(binding)  # the one callable every call site passes
+                passed = self.model.argument_for(binding)  # the one callable every call site passes
                 if passed is None and self._call_of_annotated(expr, scope, path, result, follow):
                     return
                 if lost and passed is None and not is_self_param(binding):

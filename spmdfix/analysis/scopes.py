@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import POSITION, Binding, BindingKind, Scope, bind_module
@@ -167,20 +168,45 @@ class ModuleIndex:
             return self.qualname(binding.node, binding.scope, follow.deeper())
         return None
 
-    def argument_for(self, param: Binding) -> tuple[ast.AST, Scope] | None:
+    def argument_for(
+        self, param: Binding, elsewhere: Callable[[str], bool] | None = None
+    ) -> tuple[ast.AST, Scope] | None:
         """The value every call of a function passes for its parameter `param`, with the scope it is
         evaluated in: the function is called by name in this module only (its name appears nowhere else in
         the text, not even in a string), and every call passes the same expression (the same constant, or
         the same name bound the same way; a call that leaves the parameter out, and passes no `*args` or
         `**kwargs`, passes its default, evaluated where the function is defined). The `__init__` of a class
         of the module is called by the constructions of the class (`Block(...)`, the arguments after
-        `self`). None otherwise, or for another method, `*args` and `**kwargs`."""
+        `self`). None otherwise, or for another method, `*args` and `**kwargs`.
+
+        elsewhere: whether another module of the project may reach a module-level function or class of this
+        one by its name (`index.ProjectLink.named_elsewhere`; None: a module alone). When it may, that
+        module's calls may pass other values, which this module's text does not show: None. (Without it a
+        layer `def forward(x, ax)` called here as `forward(x, 'model')` read `ax` as `'model'` for a vmap of
+        another module calling `forward(x, 'data')`: a finding on a program that runs.)"""
         key = id(param.node)
         if key in self._arguments:
-            return self._arguments[key]
-        self._arguments[key] = None
-        self._arguments[key] = found = self._argument_for(param)
+            found = self._arguments[key]
+        else:
+            self._arguments[key] = None
+            self._arguments[key] = found = self._argument_for(param)
+        if found is not None and elsewhere is not None:
+            name = self._module_level_callee(param)
+            if name is not None and elsewhere(name):
+                return None
         return found
+
+    def _module_level_callee(self, param: Binding) -> str | None:
+        """The name by which another module may call the function holding `param`: the function's, or its
+        class's for an `__init__` (`_argument_for` reads only those of module level); None for a function
+        nested in another (no other module reaches it by name)."""
+        func = self.parent.get(id(param.node))
+        owner = self.parent.get(id(func))
+        if isinstance(owner, ast.ClassDef):
+            return owner.name
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and self.scope_at(func) is self.module_scope:
+            return func.name
+        return None
 
     def _argument_for(self, param: Binding) -> tuple[ast.AST, Scope] | None:
         from spmdfix.analysis.calls import argument

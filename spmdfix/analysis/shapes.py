@@ -30,6 +30,7 @@ class StaticShapes:
 
     def __init__(self, model: ModuleModel) -> None:
         self.ix = model.ix
+        self.model = model
 
     # --- names ------------------------------------------------------------------------------------
     def resolve(self, expr: ast.AST, scope: Scope, params: bool = False) -> tuple[ast.AST, Scope] | None:
@@ -65,7 +66,7 @@ class StaticShapes:
         follows one; `def accumulate(fn, xs, ...)` called with a placed `xs`: fuzz seed 60297). A name bound
         more than once there is read at the call (`_straight_line_value`), so only when the function has that
         one call: two calls may pass the name after different assignments."""
-        passed = self.ix.argument_for(param)
+        passed = self.model.argument_for(param)
         if passed is None or not isinstance(passed[0], ast.Name):
             return passed
         if self.ix.single_binding(passed[0].id, passed[1]) is not None:

@@ -15,7 +15,7 @@ Spans point at the text an edit would change: an axis string literal, a spec ent
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -172,12 +172,20 @@ class Evaluator:
     """Evaluates expressions of one module (`ModuleIndex`) in a given scope: follows them to their values
     (`follow`), and reads axis names and integers. PartitionSpecs are read by `analysis.specs`, meshes by
     `analysis.meshes`, both through this evaluator. `members`: the module's class members
-    (`members.ClassMembers`), for `self.NAME` inside a method; made here when not given."""
+    (`members.ClassMembers`), for `self.NAME` inside a method; made here when not given. `elsewhere`: asked
+    before a parameter is read from this module's calls (`ModuleIndex.argument_for`, `module_model._elsewhere`)."""
 
-    def __init__(self, index: ModuleIndex, project: ProjectLink | None = None, members: ClassMembers | None = None) -> None:
+    def __init__(
+        self,
+        index: ModuleIndex,
+        project: ProjectLink | None = None,
+        members: ClassMembers | None = None,
+        elsewhere: Callable[[str], bool] | None = None,
+    ) -> None:
         self.ix = index
         self.project = project
-        self.members = members if members is not None else ClassMembers(index)
+        self.members = members if members is not None else ClassMembers(index, elsewhere)
+        self.elsewhere = elsewhere
 
     def span(self, node: ast.AST) -> Span:
         return self.ix.lines.span_of_ast(node)
@@ -215,10 +223,14 @@ class Evaluator:
                 if binding is None:
                     return None
                 if binding.kind is BindingKind.ASSIGN:
-                    expr, scope = binding.node, binding.scope
+                    # A local of a call evaluated (`called`) is evaluated in that call: its parameters stay
+                    # bound to the call's arguments (`spec = P(ax); return spec` called as `rows('data')`)
+                    bound = isinstance(scope, BoundScope) and binding.scope is scope.parent
+                    expr, scope = binding.node, scope if bound else binding.scope
                     continue
                 if binding.kind is BindingKind.PARAM:
-                    passed = ev.ix.argument_for(binding)  # every call site passes the same value
+                    # every call site passes the same value (none in another module: `module_model._elsewhere`)
+                    passed = ev.ix.argument_for(binding, ev.elsewhere)
                     if passed is None:
                         return None
                     expr, scope = passed
