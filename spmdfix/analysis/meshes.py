@@ -53,8 +53,9 @@ def mesh_site(
 
     Resolved: a name bound (module or enclosing scope, or imported from another module of the project)
     to such a call, directly or through a function whose one return value is one (a function of this
-    module may take arguments: its parameters resolve to what every call passes). A parameter of the
-    checked function itself is not resolved. `follow`: the walk so far (`follow.MESH`).
+    module may take arguments: its parameters resolve to what every call passes; one of another module
+    called with arguments: to this call's, `Evaluator.called`). A parameter of the checked function itself
+    is not resolved. `follow`: the walk so far (`follow.MESH`).
     """
     follow = follow or Follow(MESH)
     if follow.spent:
@@ -72,14 +73,22 @@ def mesh_site(
     # A helper that builds the mesh: without arguments (here or in another module), or with arguments
     # when it is defined here. Its parameters then resolve to the value every call of it in this module
     # passes (`ModuleIndex.argument_for`: `build_mesh(dp=2, tp=4)` called once gives `(2, 4)`; callers
-    # that disagree leave the sizes unknown). A helper of another module is not: calls elsewhere in the
-    # project may pass other values.
+    # that disagree leave the sizes unknown).
     if made is not None and (made[0] is ev or (not call.args and not call.keywords)):
         home, func = made
         returned = single_return(func)
         inner = home.ix.own_scope(func)
         if returned is not None and inner is not None:
             return mesh_site(home, returned, inner, follow.deeper())
+        return None
+    # A helper of another module called with arguments (`config.build_mesh(2, 4)`): its parameters are this
+    # call's arguments (`Evaluator.called`: calls elsewhere in the project may pass other values, so not
+    # its module's calls). add-axis's edit of the helper changes every call of it: each is the mesh for
+    # the judgement (`analysis.importers`, a function returning the mesh).
+    bound = ev.called(call, scope) if made is not None else None
+    if bound is not None:
+        home, returned, inner = bound
+        return mesh_site(home, returned, inner, follow.deeper())
     return None
 
 
