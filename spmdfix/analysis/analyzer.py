@@ -45,6 +45,7 @@ from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis
+from spmdfix.analysis.inherited_factories import applied_in_subclasses
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
 from spmdfix.model import SiteId, SiteKind, Span
 from spmdfix.paths import relpath
@@ -86,6 +87,9 @@ class Analyzer:
         self.unknown_spmd = []
         self.unknown_placements = []
         for site in vmap_sites(self.model):
+            if site.stop is not None:
+                self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), site.stop))
+                continue
             spmd = self.ev.axis_names(site.spmd_expr, site.spmd_where)
             if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.spmd_where):
                 what = unread_message(self.ev, "the value of `spmd_axis_name`", site.spmd_expr, site.spmd_where)
@@ -138,6 +142,8 @@ class Analyzer:
                 shared_by=shared_by(self.model, site) if reached or constraints or jits or reshards else (),
             )
             out.append(_with_unread(facts))
+        # A factory of this module's classes applied by a subclass of another module (never silent: issue 22)
+        self.unknown_spmd += applied_in_subclasses(self.model)
         plains = self.placement.plain_vmaps()
         self._unread_placements()
         for plain in plains:
