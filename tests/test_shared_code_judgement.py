@@ -162,7 +162,7 @@ def test_a_self_factory_inherited_from_another_module_is_not_silent(tmp_path: Pa
     (record,) = records
     assert record.span.path == str(root / "pkg" / "m.py")
     assert record.what.startswith("`self.vec(step)` in class `Trainer` of ")
-    assert "pkg/m.py (line 19) applies `self.vec`" in record.what
+    assert "pkg/m.py (line 16) applies `self.vec`" in record.what
 
 
 def test_a_self_factory_whose_instance_is_passed_on_is_unsafe(tmp_path: Path) -> None:
