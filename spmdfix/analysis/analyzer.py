@@ -117,6 +117,7 @@ class Analyzer:
                 unknown = unknown or summary.constraints_unknown
                 where = f" in {relpath(owner.ix.path)}"
                 jits += [replace(j, described=j.described + where) for j in summary.jit_shardings]
+                reshards += summary.reshards  # (issue 22: a reshard in another module was not collected)
                 opaque += summary.opaque
                 unresolved += summary.unresolved
             # Every spec (and `P(...)` entry) of a reached shard_map is resolved or a place where the analysis
@@ -157,11 +158,13 @@ class Analyzer:
             # Shard_maps in other modules of the project, as for an spmd vmap (their callers in every module
             # of the project are searched: `_prefixed`). The summary's capture facts are an spmd vmap's
             # (SPMD003/004 concern spmd axes): a plain vmap has none.
+            reshards = self._reshards(plain.fun, plain.in_axes, reach.functions)
             for path, owner, target, target_scope in reach.external:
                 summary = summary_of(owner, target, target_scope, frozenset(plain.axes.names))
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
                 reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, here)]
+                reshards += summary.reshards
             facts = VmapFacts(
                 site=self.model.site(SiteKind.VMAP, plain.vmap),
                 span=self.span(plain.vmap),
@@ -173,7 +176,7 @@ class Analyzer:
                 placement=plain.placement,
                 calls=self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes),
                 unresolved=tuple(_unique_places(_spec_lost(reached))),
-                reshards=tuple(self._reshards(plain.fun, plain.in_axes, reach.functions)),
+                reshards=tuple(reshards),
             )
             out.append(_with_unread(facts))
         return out
@@ -314,6 +317,8 @@ class Analyzer:
         reached = [self.reached.facts(r, site, set(stripped), traced=traced, root=None) for r in reach.sites]
         constraints, unknown = self._constraints(reach.functions)
         jits = self._jit_shardings(reach.jits)
+        # (every parameter of `expr` counts as batched: which arguments the caller's vmap batches is not known)
+        reshards = self._reshards(expr, None, reach.functions)
         opaque = [self.span(c) for c in reach.opaque]
         unresolved = [(self.span(n), what) for n, what in reach.unresolved]
         depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
@@ -324,6 +329,7 @@ class Analyzer:
             unknown = unknown or summary.constraints_unknown
             where = f" in {relpath(owner.ix.path)}"
             jits += [replace(j, described=j.described + where) for j in summary.jit_shardings]
+            reshards += summary.reshards
             opaque += summary.opaque
             unresolved += summary.unresolved
             depends.update(summary.depends)
@@ -337,6 +343,7 @@ class Analyzer:
             opaque=tuple(opaque),
             unresolved=tuple(unresolved),
             depends=tuple(sorted(depends)),
+            reshards=tuple(reshards),
         )
 
     def _prefixed(

@@ -439,7 +439,9 @@ class FunctionSummary:
 
     reached: the shard_maps it applies (chains start inside its module); constraints: the
     `with_sharding_constraint`s on the way, and whether any of their specs is unknown; jit_shardings: the jits
-    applied on the way with their in/out shardings (`JitShardings`); opaque: calls it cannot
+    applied on the way with their in/out shardings (`JitShardings`); reshards: the `jax.sharding.reshard`s on the
+    way whose operand may hold a value of its arguments (`ReshardUse`: every parameter of the callable counts as
+    batched, the caller's vmap is not known here); opaque: calls it cannot
     follow (parameters, methods); unresolved: (span, what) of each place into code of the project it lost
     (`reach.ReachResult.unresolved`: an unresolved import of the project, `getattr`, an unknown callable);
     depends: (path, digest) of every module the summary was computed from (its own included), and
@@ -453,3 +455,4 @@ class FunctionSummary:
     opaque: tuple[Span, ...] = ()
     unresolved: tuple[tuple[Span, str], ...] = ()
     depends: tuple[tuple[str, str], ...] = ()
+    reshards: tuple[ReshardUse, ...] = ()
