@@ -139,12 +139,18 @@ class ReshardUse:
     mesh axis (a plain vmap or one with spmd_axis_name), a spec naming that axis at any dimension raises
     `DuplicateSpecError` (`P('x', 'x')`), eager and under jit; an unbatched operand, or an unplaced batch, runs.
     spec: the span of the spec expression (the strip edits its entries); shared: other uses of the spec's
-    value (`...` (line n)), as `ConstraintUse.shared`.
+    value (`...` (line n)), as `ConstraintUse.shared`. other_callers: the places that run the function holding
+    the reshard without the vmap (`analysis.callers.OtherCallers`, and the modules importing it), as
+    `ReachedFacts.other_callers`: on an Explicit mesh a placement is part of the value's type there (a later
+    shard_map's in_specs check reads it), so a strip is proven only for the calls under the vmap; exits: the
+    module-level names it leaves a summary's module by, searched from the vmap's module (`ReachedFacts.exits`).
     """
 
     call: Span
     specs: SpecTree
     shared: tuple[str, ...] = ()
+    other_callers: tuple[str, ...] = ()
+    exits: tuple[tuple[str, str, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
