@@ -10,7 +10,8 @@ rewrote it (the golden cases hold the same programs):
    by `class Trainer(Base)` of pkg/m.py as `self.vec(step)(x)` with `Trainer('x')`;
 2. a vmap wrapper called through an alias (`batched = helpers.batched`, `batched = _batched`), and wrappers of
    another module whose vmap is not their single `return`: two returns each `jax.vmap(fn, ..., **kw)`, one
-   `return jax.jit(jax.vmap(fn, **kw))`, `v = jax.vmap(fn, spmd_axis_name=ax); return v`, an if/else;
+   `return jax.jit(jax.vmap(fn, **kw))`, `v = jax.vmap(fn, spmd_axis_name=ax); return v`, an if/else, and a
+   parameter named `spmd_axis_name` (default `'data'`) passed on to the vmap;
 3. `self.vec = partial(jax.vmap, spmd_axis_name='x') if flag else jax.vmap`, the condition a parameter
    (`Trainer(True)`, `Trainer(False)`, both) or a module constant;
 4. `jax.sharding.reshard(v * 2.0, P('x'))` in a function of pkg/ops.py, called inside `jax.vmap(place,
@@ -56,6 +57,10 @@ JIT_OR_NOT = (
     "    return jax.vmap(fn, **kw)\n"
 )
 ASSIGNED = "import jax\n\n\ndef batched(fn, ax):\n    v = jax.vmap(fn, spmd_axis_name=ax)\n    return v\n"
+NAMED = (
+    "import jax\n\n\ndef batched(fn, spmd_axis_name='data'):\n    v = jax.vmap(fn, spmd_axis_name=spmd_axis_name)\n"
+    "    return v\n"
+)
 IF_ELSE = (
     "import jax\n\n\ndef batched(fn, ax=None):\n    if ax is None:\n        return jax.vmap(fn)\n    else:\n"
     "        return jax.vmap(fn, spmd_axis_name=ax)\n"
@@ -112,6 +117,12 @@ VARIANTS = [
         "helpers.py": JIT_OR_NOT, "m.py": m("from pkg.helpers import batched\n", "", "batched(step, spmd_axis_name='x')")}),
     ("2b. `v = jax.vmap(fn, spmd_axis_name=ax); return v`, batched(step, 'x')", {
         "helpers.py": ASSIGNED, "m.py": m("from pkg.helpers import batched\n", "", "batched(step, 'x')")}),
+    ("2b. `def batched(fn, spmd_axis_name='data')`, its vmap given that parameter; spmd_axis_name='x'", {
+        "helpers.py": NAMED, "m.py": m("from pkg.helpers import batched\n", "", "batched(step, spmd_axis_name='x')")}),
+    ("2b. after drop-spmd-axis: spmd_axis_name=None at the call (removing it gives the default 'data')", {
+        "helpers.py": NAMED, "m.py": m("from pkg.helpers import batched\n", "", "batched(step, spmd_axis_name=None)")}),
+    ("2b. the keyword removed instead: batched(step), the default 'data'", {
+        "helpers.py": NAMED, "m.py": m("from pkg.helpers import batched\n", "", "batched(step)")}),
     ("2b. if/else: `jax.vmap(fn)` / `jax.vmap(fn, spmd_axis_name=ax)`, batched(step, 'x')", {
         "helpers.py": IF_ELSE, "m.py": m("from pkg.helpers import batched\n", "", "batched(step, 'x')")}),
     ("3. `partial(..., 'x') if flag else jax.vmap`, Trainer(True)", {

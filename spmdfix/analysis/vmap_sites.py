@@ -51,6 +51,10 @@ class VmapSite:
     # Why the site is not followed, when `vmap_sites` knows it cannot be: an SPMD910 record at `spmd_expr` with
     # these words (a wrapper whose `return`s do not all vmap the same way: `_wrapper_site`), never silence.
     stop: str | None = None
+    # The `spmd_axis_name=` keyword passing `spmd_expr` may be removed (drop-spmd-axis); False for a call of a
+    # wrapper whose own parameter is named `spmd_axis_name` (`_named_wrapper`): its default is the wrapper's,
+    # so the value is replaced by `None` instead.
+    droppable: bool = True
 
     @property
     def spmd_where(self) -> Scope:
@@ -245,6 +249,15 @@ def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite 
         return None
     home, func = found
     wrapped = vmap_wrapper_parameter(home, func, Follow(VMAP_FACTORY))
+    if wrapped is None and home is not model.ev and call.func is not None:
+        # `def batched(fn, spmd_axis_name=None): return jax.vmap(fn, spmd_axis_name=spmd_axis_name)` of another
+        # module (in its own module, `ModuleIndex.argument_for` reads the calls at the vmap itself)
+        named = _named_wrapper(home, func)
+        if named is not None and argument(call, None, jaxapi.VMAP_SPMD_KEYWORD) is spmd:
+            fun = _argument_for_parameter(call, func, named[0])
+            if fun is None:
+                return None
+            return VmapSite(call, scope, fun, spmd, None, in_axes_default=not named[1], droppable=False)
     if wrapped is None:
         other = _unread_return(home, func)
         if other is None:
@@ -332,6 +345,44 @@ def _unread_return(home, func: ast.FunctionDef) -> ast.AST | None:
         return None
     others = [v for v, r in zip(returned, read) if r is None]
     return min(others, key=lambda v: (v.lineno, v.col_offset)) if others else None
+
+
+def _named_wrapper(home, func: ast.FunctionDef) -> tuple[str, bool] | None:
+    """`def batched(fn, spmd_axis_name=None): return jax.vmap(fn, spmd_axis_name=spmd_axis_name)` (through one
+    name, or in several `return`s alike): the parameter of `func` each `return` vmaps, passing `func`'s own
+    parameter `spmd_axis_name` as the vmap's, with whether a vmap passes `in_axes` (else jax.vmap's default,
+    0). None otherwise: a `return` that is no such vmap (`return jax.vmap(fn)` on another branch) leaves the
+    vmap's spmd_axis_name to the record its module gives (a parameter no call there passes)."""
+    names = [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
+    if jaxapi.VMAP_SPMD_KEYWORD not in names:
+        return None
+    returned = returns(func)
+    inner = home.ix.own_scope(func)
+    if returned is None or inner is None:
+        return None
+    param: str | None = None
+    own_in_axes = False
+    for value in returned:
+        value = _returned_value(home, inner, value)
+        if not isinstance(value, ast.Call):
+            return None
+        signature = jaxapi.VMAP_SIGNATURES.get(home.ix.qualname(value.func, inner) or "")
+        if signature is None or any(k.arg is None for k in value.keywords):
+            return None
+        fun_name, fun_position, spmd_position = signature
+        fun = argument(value, fun_position, fun_name)
+        spmd = argument(value, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)
+        if not (isinstance(fun, ast.Name) and isinstance(spmd, ast.Name) and spmd.id == jaxapi.VMAP_SPMD_KEYWORD):
+            return None
+        for name in (fun, spmd):
+            binding = home.ix.single_binding(name.id, inner)
+            if name.id not in names or binding is None or binding.kind is not BindingKind.PARAM:
+                return None
+        if param is not None and fun.id != param:
+            return None
+        param = fun.id
+        own_in_axes = own_in_axes or argument(value, 1, "in_axes") is not None
+    return None if param is None else (param, own_in_axes)
 
 
 def _returned_value(home, inner: Scope, value: ast.AST) -> ast.AST:
@@ -710,6 +761,8 @@ def _self_factory(model: ModuleModel, expr: ast.Attribute, scope: Scope, follow:
 def keyword_call(model: ModuleModel, site: VmapSite) -> Span | None:
     """The call that passes the site's spmd_axis_name as the `spmd_axis_name=` keyword (the vmap call
     itself, or the `partial(jax.vmap, ...)` it comes from, maybe through a name), or None."""
+    if not site.droppable:
+        return None
     roots = [site.node]
     if isinstance(site.node, ast.Name):
         binding = model.ix.single_binding(site.node.id, site.scope)
