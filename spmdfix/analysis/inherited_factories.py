@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 
+from spmdfix import jaxapi
 from spmdfix.analysis.follow import VMAP_FACTORY, Follow
 from spmdfix.analysis.importers import imported_uses
 from spmdfix.analysis.module_model import ModuleModel
@@ -74,7 +75,9 @@ def _factories(model: ModuleModel, cls: ast.ClassDef) -> dict[str, ast.AST]:
     out: dict[str, ast.AST] = {}
     for attr, assigned in model.ev.members.members_of(cls)[1].items():
         for value, inner in assigned:
-            if isinstance(value, (ast.Call, ast.IfExp)) and factory_of(model, value, inner, Follow(VMAP_FACTORY)):
+            if not (isinstance(value, (ast.Call, ast.IfExp)) and _passes_spmd(value)):
+                continue  # (most `self.x = f(...)` of a module: no name resolved for them)
+            if factory_of(model, value, inner, Follow(VMAP_FACTORY)):
                 out.setdefault(attr, value)
     return out
 
@@ -91,3 +94,10 @@ def _applications(cls: ast.ClassDef, attr: str) -> list[ast.Call]:
                 if isinstance(node.func.value, ast.Name) and node.func.value.id == this:
                     out.append(node)
     return sorted(out, key=lambda c: (c.lineno, c.col_offset))
+
+
+def _passes_spmd(value: ast.AST) -> bool:
+    """Whether a call in `value` passes the `spmd_axis_name=` keyword (a factory is written so)."""
+    return any(
+        isinstance(n, ast.Call) and any(k.arg == jaxapi.VMAP_SPMD_KEYWORD for k in n.keywords) for n in ast.walk(value)
+    )
