@@ -10,8 +10,8 @@ rewrote it (the golden cases hold the same programs):
    by `class Trainer(Base)` of pkg/m.py as `self.vec(step)(x)` with `Trainer('x')`;
 2. a vmap wrapper called through an alias (`batched = helpers.batched`, `batched = _batched`), and wrappers of
    another module whose vmap is not their single `return`: two returns each `jax.vmap(fn, ..., **kw)`, one
-   `return jax.jit(jax.vmap(fn, **kw))`, `v = jax.vmap(fn, spmd_axis_name=ax); return v`, an if/else, and a
-   parameter named `spmd_axis_name` (default `'data'`) passed on to the vmap;
+   `return jax.jit(jax.vmap(fn, **kw))`, `v = jax.vmap(fn, spmd_axis_name=ax); return v`, an if/else, `**kw` filled in
+   the body, and a parameter named `spmd_axis_name` (default `'data'`) passed on to the vmap;
 3. `self.vec = partial(jax.vmap, spmd_axis_name='x') if flag else jax.vmap`, the condition a parameter
    (`Trainer(True)`, `Trainer(False)`, both) or a module constant;
 4. `jax.sharding.reshard(v * 2.0, P('x'))` in a function of pkg/ops.py, called inside `jax.vmap(place,
@@ -56,6 +56,7 @@ JIT_OR_NOT = (
     "import jax\n\n\ndef batched(fn, jit=False, **kw):\n    if jit:\n        return jax.jit(jax.vmap(fn, **kw))\n"
     "    return jax.vmap(fn, **kw)\n"
 )
+FILLED = "import jax\n\n\ndef batched(fn, **kw):\n    kw.setdefault('in_axes', 0)\n    return jax.vmap(fn, **kw)\n"
 ASSIGNED = "import jax\n\n\ndef batched(fn, ax):\n    v = jax.vmap(fn, spmd_axis_name=ax)\n    return v\n"
 NAMED = (
     "import jax\n\n\ndef batched(fn, spmd_axis_name='data'):\n    v = jax.vmap(fn, spmd_axis_name=spmd_axis_name)\n"
@@ -115,6 +116,8 @@ VARIANTS = [
         "m.py": m("from pkg.helpers import batched\n", "", "batched(step, spmd_axis_name='batch')", AFTER)}),
     ("2b. `return jax.jit(jax.vmap(fn, **kw))` / `return jax.vmap(fn, **kw)`", {
         "helpers.py": JIT_OR_NOT, "m.py": m("from pkg.helpers import batched\n", "", "batched(step, spmd_axis_name='x')")}),
+    ("2b. `kw.setdefault('in_axes', 0); return jax.vmap(fn, **kw)` (another module)", {
+        "helpers.py": FILLED, "m.py": m("from pkg.helpers import batched\n", "", "batched(step, spmd_axis_name='x')")}),
     ("2b. `v = jax.vmap(fn, spmd_axis_name=ax); return v`, batched(step, 'x')", {
         "helpers.py": ASSIGNED, "m.py": m("from pkg.helpers import batched\n", "", "batched(step, 'x')")}),
     ("2b. `def batched(fn, spmd_axis_name='data')`, its vmap given that parameter; spmd_axis_name='x'", {

@@ -249,7 +249,7 @@ def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite 
         return None
     home, func = found
     wrapped = vmap_wrapper_parameter(home, func, Follow(VMAP_FACTORY))
-    if wrapped is None and home is not model.ev and call.func is not None:
+    if wrapped is None and home is not model.ev:
         # `def batched(fn, spmd_axis_name=None): return jax.vmap(fn, spmd_axis_name=spmd_axis_name)` of another
         # module (in its own module, `ModuleIndex.argument_for` reads the calls at the vmap itself)
         named = _named_wrapper(home, func)
@@ -259,14 +259,14 @@ def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite 
                 return None
             return VmapSite(call, scope, fun, spmd, None, in_axes_default=not named[1], droppable=False)
     if wrapped is None:
-        other = _unread_return(home, func)
-        if other is None:
+        # (a wrapper of this module: `_kwargs_parameter` reads the calls at its vmaps)
+        unread = _unread_return(home, func) if home is not model.ev else None
+        if unread is None:
             return None
-        where = f"{relpath(home.ix.path)} line {other.lineno}" if home is not model.ev else f"line {other.lineno}"
+        where = f"{relpath(home.ix.path)} line {func.lineno}"
         stop = (
             f"the vmap a call of `{short(call.func)}` runs is not known: `{short(call.func)}` ({where}) forwards its "
-            f"`**{func.args.kwarg.arg}` to a vmap in one `return`, but its `return {short(other)}` is no such vmap, "  # type: ignore[union-attr]
-            "and which `return` runs is not decided"
+            f"`**{func.args.kwarg.arg}` to a vmap in a `return`, but {unread[1]}"  # type: ignore[union-attr]
         )
         return VmapSite(call, scope, call.args[0] if call.args else call, spmd, in_axes, stop=stop)
     param, own_in_axes = wrapped
@@ -324,16 +324,17 @@ def vmap_wrapper_parameter(home, func: ast.FunctionDef, follow: Follow) -> tuple
     return None if found_param is None else (found_param, own_in_axes)
 
 
-def _unread_return(home, func: ast.FunctionDef) -> ast.AST | None:
-    """For a wrapper `vmap_wrapper_parameter` does not read: when one of its `return`s is a vmap wrapper's
-    call (`return jax.vmap(fn, **kw)`) and another is not (`return jax.jit(jax.vmap(fn, **kw))`, `return fn`),
-    the first such other `return` value (a caller's spmd_axis_name may reach a vmap on one branch: not silence);
-    None otherwise (nothing of `**kwargs` reaches a vmap that the reading sees)."""
+def _unread_return(home, func: ast.FunctionDef) -> tuple[ast.AST, str] | None:
+    """For a wrapper `vmap_wrapper_parameter` does not read, whose `**kwargs` a `return`ed vmap (or wrapper)
+    call forwards: where the reading stopped and why, in words (a caller's spmd_axis_name may reach that vmap:
+    not silence). Another `return` that is no such call (`return jax.jit(jax.vmap(fn, **kw))`, `return fn`): which
+    `return` runs is not decided; or the `**kwargs` also read or filled in the body (`kw.setdefault(...)`): what
+    reaches the vmap is not only the caller's keywords. None when no `return` forwards them to a vmap."""
     if func.args.kwarg is None:
         return None
     returned = returns(func)
     inner = home.ix.own_scope(func)
-    if returned is None or inner is None or len(returned) < 2:
+    if returned is None or inner is None:
         return None
     kwargs = func.args.kwarg.arg
     read = []
@@ -344,7 +345,15 @@ def _unread_return(home, func: ast.FunctionDef) -> ast.AST | None:
     if all(r is None for r in read):
         return None
     others = [v for v, r in zip(returned, read) if r is None]
-    return min(others, key=lambda v: (v.lineno, v.col_offset)) if others else None
+    if others:
+        other = min(others, key=lambda v: (v.lineno, v.col_offset))
+        return other, f"its `return {short(other)}` is no such vmap, and which `return` runs is not decided"
+    uses = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == kwargs]
+    forwarded_by = {id(k.value) for v in returned for c in [_returned_value(home, inner, v)] if isinstance(c, ast.Call) for k in c.keywords}
+    other_use = next((n for n in uses if id(n) not in forwarded_by), None)
+    if other_use is None:
+        return None
+    return other_use, f"`{kwargs}` is also read or filled in its body (line {other_use.lineno}), so what reaches the vmap is not only the caller's keywords"
 
 
 def _named_wrapper(home, func: ast.FunctionDef) -> tuple[str, bool] | None:
