@@ -4,7 +4,9 @@ Each case under golden/<group>/<case>/ with `input/` and `expected/` trees (test
 module of the input tree (project root: the tree) gives findings.txt (`path:row:col CODE message`, the
 position in the module the finding sits in, each followed by its fix's snapshot: tests/golden.py `fix_lines`); `api.fix_modules` over every module turns the input tree into
 the expected tree byte for byte, each changed module parsing; the expected tree has no finding and is a fixed
-point. Clean and refused cases stay unchanged. `pytest --update-golden` rewrites expected/ and findings.txt.
+point. Clean, refused and unfollowed cases stay unchanged; an unfollowed case's SPMD910 records, every module's,
+equal its unfollowed.txt (`path:row:col SPMD910 what <- vmap path:row:col`). `pytest --update-golden` rewrites
+expected/ and findings.txt (and an unfollowed case's unfollowed.txt).
 """
 
 from __future__ import annotations
@@ -46,6 +48,28 @@ def _findings(root: Path, case: Case) -> str:
     return "".join(out)
 
 
+def _records(root: Path, case: Case) -> str:
+    """Every module's SPMD910 records (`api.analyse_source(...).unfollowed`) as unfollowed.txt lines: `path:row:col
+    SPMD910 what <- vmap path:row:col`, each position in the module it lies in, the project root left out of
+    the words (a record may name another module of the project)."""
+    from spmdfix.api import analyse_source
+
+    index = new_project_index(root)
+    out = []
+
+    def where(span, path: Path) -> str:
+        at = Path(span.path) if span.path else path
+        row, col = LineIndex(read_source(at).text).row_col(span.start)
+        return f"{at.relative_to(root).as_posix()}:{row}:{col}"
+
+    for path in modules(root):
+        for place in analyse_source(read_source(path).text, case.options, path=path, index=index).unfollowed:
+            what = place.what.replace(f"{root.as_posix()}/", "")
+            kind = "vmap" if place.spmd else "plain vmap"
+            out.append(f"{where(place.span, path)} SPMD910 {what} <- {kind} {where(place.vmap, path)}\n")
+    return "".join(out)
+
+
 def _located(root: Path, case: Case) -> list[str]:
     """findings.txt's lines as a partial run of each module alone gives them (`reaching.reached`): the findings
     located in the module, its own vmaps' and those of the modules importing it, sorted."""
@@ -73,6 +97,7 @@ def _fixed(root: Path, case: Case):
 def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
     root = _copy(case.path / "input", tmp_path)
     found = _findings(root, case)
+    lost = _records(root, case)
     result = _fixed(root, case)
     assert not result.errors, result.errors
     for path, text in result.texts.items():
@@ -85,6 +110,10 @@ def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
             target = case.path / "expected" / Path(path).relative_to(root)
             target.write_bytes(text.encode("utf-8"))
         (case.path / "findings.txt").write_text(found, encoding="utf-8")
+        if case.group == "unfollowed":
+            case.unfollowed.write_text(lost, encoding="utf-8")
+    if case.unfollowed.exists():
+        assert lost == case.unfollowed.read_text(encoding="utf-8"), f"{case.id}: SPMD910 records differ from unfollowed.txt"
     expected_root = case.path / "expected"
     assert [p.relative_to(expected_root) for p in modules(expected_root)] == [p.relative_to(root) for p in modules(root)]
     for path in modules(root):
@@ -108,6 +137,9 @@ def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
     elif case.group == "refuse":
         assert found, f"{case.id}: a refusal case must have findings"
         assert not result.texts, f"{case.id}: a refused fix changed a file"
+    elif case.group == "unfollowed":
+        assert lost, f"{case.id}: an unfollowed case must have SPMD910 records"
+        assert not result.texts, f"{case.id}: a fix changed an unfollowed case's file"
 
 
 TRANSFORM_CASES = [c for c in CASES if c.group in TRANSFORM_GROUPS]

@@ -34,7 +34,7 @@ from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
-from spmdfix.analysis.project_callers import search_exits
+from spmdfix.analysis.project_callers import exits_of, search_exits
 from spmdfix.analysis.reached import ReachedAnalysis, vmap_root
 from spmdfix.analysis.shared_sites import shared_by
 from spmdfix.analysis.shapes import StaticShapes
@@ -45,6 +45,7 @@ from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis
+from spmdfix.analysis.inherited_factories import applied_in_subclasses
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
 from spmdfix.model import SiteId, SiteKind, Span
 from spmdfix.paths import relpath
@@ -86,6 +87,9 @@ class Analyzer:
         self.unknown_spmd = []
         self.unknown_placements = []
         for site in vmap_sites(self.model):
+            if site.stop is not None:
+                self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), site.stop))
+                continue
             spmd = self.ev.axis_names(site.spmd_expr, site.spmd_where)
             if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.spmd_where):
                 what = unread_message(self.ev, "the value of `spmd_axis_name`", site.spmd_expr, site.spmd_where)
@@ -101,7 +105,7 @@ class Analyzer:
             ]
             constraints, unknown = self._constraints(reach.functions)
             jits = self._jit_shardings(reach.jits)
-            reshards = self._reshards(site.fun, site.in_axes, reach.functions)
+            reshards = self._reshards(site.fun, site.in_axes, reach.functions, traced, vmap_root(site))
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
             for path, owner, target, target_scope in reach.external:
@@ -113,6 +117,8 @@ class Analyzer:
                 unknown = unknown or summary.constraints_unknown
                 where = f" in {relpath(owner.ix.path)}"
                 jits += [replace(j, described=j.described + where) for j in summary.jit_shardings]
+                # (issue 22: a reshard in another module was not collected)
+                reshards += self._reshard_callers(summary.reshards, traced, vmap_root(site))
                 opaque += summary.opaque
                 unresolved += summary.unresolved
             # Every spec (and `P(...)` entry) of a reached shard_map is resolved or a place where the analysis
@@ -138,6 +144,8 @@ class Analyzer:
                 shared_by=shared_by(self.model, site) if reached or constraints or jits or reshards else (),
             )
             out.append(_with_unread(facts))
+        # A factory of this module's classes applied by a subclass of another module (never silent: issue 22)
+        self.unknown_spmd += applied_in_subclasses(self.model)
         plains = self.placement.plain_vmaps()
         self._unread_placements()
         for plain in plains:
@@ -151,11 +159,13 @@ class Analyzer:
             # Shard_maps in other modules of the project, as for an spmd vmap (their callers in every module
             # of the project are searched: `_prefixed`). The summary's capture facts are an spmd vmap's
             # (SPMD003/004 concern spmd axes): a plain vmap has none.
+            reshards = self._reshards(plain.fun, plain.in_axes, reach.functions, traced, vmap_root(site))
             for path, owner, target, target_scope in reach.external:
                 summary = summary_of(owner, target, target_scope, frozenset(plain.axes.names))
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
                 reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, here)]
+                reshards += self._reshard_callers(summary.reshards, traced, vmap_root(site))
             facts = VmapFacts(
                 site=self.model.site(SiteKind.VMAP, plain.vmap),
                 span=self.span(plain.vmap),
@@ -167,7 +177,7 @@ class Analyzer:
                 placement=plain.placement,
                 calls=self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes),
                 unresolved=tuple(_unique_places(_spec_lost(reached))),
-                reshards=tuple(self._reshards(plain.fun, plain.in_axes, reach.functions)),
+                reshards=tuple(reshards),
             )
             out.append(_with_unread(facts))
         return out
@@ -208,7 +218,29 @@ class Analyzer:
                 unknown = unknown or bool(tree.unresolved) or spec is None
         return uses, unknown
 
-    def _reshards(self, fun: ast.AST | None, in_axes: ast.AST | None, functions: list[ast.AST]) -> list[ReshardUse]:
+    def _reshard_callers(
+        self, uses: tuple[ReshardUse, ...], traced: frozenset[int], root: ast.AST | None
+    ) -> list[ReshardUse]:
+        """Another module's reshards (a summary's), as reached from the vmap of this module: the module-level
+        names they leave their module by searched in every module importing them (`search_exits`), this one
+        judged with `traced` and `root` (as `_prefixed` does for shard_maps)."""
+        out = []
+        for use in uses:
+            if use.exits:
+                found, exits, read = search_exits(self.model, use.exits, traced, root, keep_own=root is None)
+                self.reached.read |= read
+                use = replace(use, other_callers=use.other_callers + tuple(found), exits=exits)
+            out.append(use)
+        return out
+
+    def _reshards(
+        self,
+        fun: ast.AST | None,
+        in_axes: ast.AST | None,
+        functions: list[ast.AST],
+        traced: frozenset[int] = frozenset(),
+        root: ast.AST | None = None,
+    ) -> list[ReshardUse]:
         """The `jax.sharding.reshard(v, spec)` calls in the traced functions whose operand `v` may hold a value
         the vmap batches (`facts.ReshardUse`): one whose operand reads no batched name of its function (a value
         made inside, an argument mapped with `in_axes=None`, a module-level array) is left out, as measured to
@@ -237,7 +269,15 @@ class Analyzer:
                 tree = sharding_tree(self.ev, sharding, scope)
                 named = [e.span for sp in tree.specs for e in sp.entries if e.value is not None]
                 shared = self.spec_uses.foreign_uses([sharding], scope, named) if sharding is not None else []
-                uses.append(ReshardUse(self.span(call), tree, tuple(shared)))
+                # who else runs the function holding it (root None: a summary, its exits searched by the
+                # module of the vmap, `_reshard_callers`)
+                others = [u.describe() for u in self.reached.callers.outside(call, None, traced, root)]
+                exits = exits_of(self.model, self.reached.callers)
+                if root is not None and exits:
+                    found, exits, read = search_exits(self.model, exits, traced, root, keep_own=False)
+                    others += found
+                    self.reached.read |= read
+                uses.append(ReshardUse(self.span(call), tree, tuple(shared), tuple(others), exits))
         return uses
 
     def _outer_jits(self, site) -> list[ast.Call]:
@@ -308,6 +348,8 @@ class Analyzer:
         reached = [self.reached.facts(r, site, set(stripped), traced=traced, root=None) for r in reach.sites]
         constraints, unknown = self._constraints(reach.functions)
         jits = self._jit_shardings(reach.jits)
+        # (every parameter of `expr` counts as batched: which arguments the caller's vmap batches is not known)
+        reshards = self._reshards(expr, None, reach.functions, traced, None)
         opaque = [self.span(c) for c in reach.opaque]
         unresolved = [(self.span(n), what) for n, what in reach.unresolved]
         depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
@@ -318,6 +360,7 @@ class Analyzer:
             unknown = unknown or summary.constraints_unknown
             where = f" in {relpath(owner.ix.path)}"
             jits += [replace(j, described=j.described + where) for j in summary.jit_shardings]
+            reshards += summary.reshards
             opaque += summary.opaque
             unresolved += summary.unresolved
             depends.update(summary.depends)
@@ -331,6 +374,7 @@ class Analyzer:
             opaque=tuple(opaque),
             unresolved=tuple(unresolved),
             depends=tuple(sorted(depends)),
+            reshards=tuple(reshards),
         )
 
     def _prefixed(

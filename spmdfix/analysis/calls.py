@@ -1,6 +1,6 @@
 """Reading a call's arguments by parameter: the one place that knows keyword-or-position binding
 (`argument`, `keywords`, and a whole call bound to a function's parameters, `bind_arguments`), and what a
-called function gives back when it has one `return` (`single_return`)."""
+called function gives back (`returns`; when it has one `return`, `single_return`)."""
 
 from __future__ import annotations
 
@@ -32,18 +32,25 @@ def keywords(call: ast.Call) -> dict[str, ast.AST]:
 
 def single_return(func: ast.AST) -> ast.AST | None:
     """The expression of a function's only `return` statement (nested functions ignored), or None."""
-    returns: list[ast.Return] = []
+    found = returns(func)
+    return found[0] if found is not None and len(found) == 1 else None
+
+
+def returns(func: ast.AST) -> list[ast.AST] | None:
+    """The expressions of every `return` statement of a function (nested functions ignored), in no set order;
+    None when there is none, or one returns nothing (`return`, a value of None the caller gets)."""
+    found: list[ast.AST] = []
     stack = list(getattr(func, "body", []))
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
         if isinstance(node, ast.Return):
-            returns.append(node)
+            if node.value is None:
+                return None
+            found.append(node.value)
         stack.extend(ast.iter_child_nodes(node))
-    if len(returns) == 1 and returns[0].value is not None:
-        return returns[0].value
-    return None
+    return found or None
 
 
 def bind_arguments(

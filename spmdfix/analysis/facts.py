@@ -139,12 +139,18 @@ class ReshardUse:
     mesh axis (a plain vmap or one with spmd_axis_name), a spec naming that axis at any dimension raises
     `DuplicateSpecError` (`P('x', 'x')`), eager and under jit; an unbatched operand, or an unplaced batch, runs.
     spec: the span of the spec expression (the strip edits its entries); shared: other uses of the spec's
-    value (`...` (line n)), as `ConstraintUse.shared`.
+    value (`...` (line n)), as `ConstraintUse.shared`. other_callers: the places that run the function holding
+    the reshard without the vmap (`analysis.callers.OtherCallers`, and the modules importing it), as
+    `ReachedFacts.other_callers`: on an Explicit mesh a placement is part of the value's type there (a later
+    shard_map's in_specs check reads it), so a strip is proven only for the calls under the vmap; exits: the
+    module-level names it leaves a summary's module by, searched from the vmap's module (`ReachedFacts.exits`).
     """
 
     call: Span
     specs: SpecTree
     shared: tuple[str, ...] = ()
+    other_callers: tuple[str, ...] = ()
+    exits: tuple[tuple[str, str, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -439,7 +445,9 @@ class FunctionSummary:
 
     reached: the shard_maps it applies (chains start inside its module); constraints: the
     `with_sharding_constraint`s on the way, and whether any of their specs is unknown; jit_shardings: the jits
-    applied on the way with their in/out shardings (`JitShardings`); opaque: calls it cannot
+    applied on the way with their in/out shardings (`JitShardings`); reshards: the `jax.sharding.reshard`s on the
+    way whose operand may hold a value of its arguments (`ReshardUse`: every parameter of the callable counts as
+    batched, the caller's vmap is not known here); opaque: calls it cannot
     follow (parameters, methods); unresolved: (span, what) of each place into code of the project it lost
     (`reach.ReachResult.unresolved`: an unresolved import of the project, `getattr`, an unknown callable);
     depends: (path, digest) of every module the summary was computed from (its own included), and
@@ -453,3 +461,4 @@ class FunctionSummary:
     opaque: tuple[Span, ...] = ()
     unresolved: tuple[tuple[Span, str], ...] = ()
     depends: tuple[tuple[str, str], ...] = ()
+    reshards: tuple[ReshardUse, ...] = ()

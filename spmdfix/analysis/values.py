@@ -286,15 +286,24 @@ class Evaluator:
             return None
         return home, returned, BoundScope(inner.node, inner, {}, arguments)
 
-    def function(self, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.FunctionDef] | None:
+    def function(
+        self, expr: ast.AST, scope: Scope, follow: Follow | None = None
+    ) -> tuple[Evaluator, ast.FunctionDef] | None:
         """The module-level `def` (not a method) a called name refers to, here or imported from another
-        module of the project, with the evaluator of its module."""
+        module of the project, with the evaluator of its module; through aliases, names bound once to such a
+        name (`batched = helpers.batched`, `batched = _batched`, here or in the module imported from), within
+        the budget of names (`follow.VALUE`)."""
+        follow = follow or Follow(VALUE)
+        if follow.spent:
+            return None
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
             if binding is not None and binding.kind is BindingKind.DEF:
                 if isinstance(binding.node, ast.FunctionDef) and not binding.scope.is_class:
                     return self, binding.node
                 return None
+            if binding is not None and binding.kind is BindingKind.ASSIGN and _alias(binding.node):
+                return self.function(binding.node, binding.scope, follow.deeper())
             qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
         elif isinstance(expr, ast.Attribute):
             qname = self.ix.qualname(expr, scope)
@@ -303,6 +312,8 @@ class Evaluator:
         if self.project is None or not self.project.follows(qname):
             return None
         found = self.project.binding(qname)
+        if found is not None and found[1].kind is BindingKind.ASSIGN and _alias(found[1].node):
+            return found[0].ev.function(found[1].node, found[1].scope, follow.deeper())
         if found is None or found[1].kind is not BindingKind.DEF or not isinstance(found[1].node, ast.FunctionDef):
             return None
         return found[0].ev, found[1].node
@@ -366,6 +377,33 @@ class Evaluator:
         followed = self.follow(expr, scope)
         return followed is not None and isinstance(followed[1], ast.Constant) and followed[1].value is None
 
+    def truth(self, expr: ast.AST, scope: Scope, depth: int = 0) -> bool | None:
+        """Whether a condition is true, when it is decided by values the evaluator reads: a constant (`True`,
+        `0`, `None`, a string), a name or parameter bound to one (every call passing the same value), `not`
+        of such, `X is None` / `X is not None`; None when it is not decided (spmdfix never guesses a branch)."""
+        if depth > 8:
+            return None
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+            inner = self.truth(expr.operand, scope, depth + 1)
+            return None if inner is None else not inner
+        if isinstance(expr, ast.Compare) and len(expr.ops) == 1 and isinstance(expr.ops[0], (ast.Is, ast.IsNot)):
+            right = expr.comparators[0]
+            if isinstance(right, ast.Constant) and right.value is None:
+                left = self.follow(expr.left, scope)
+                if left is None or not isinstance(left[1], ast.Constant):
+                    return None
+                return (left[1].value is None) is isinstance(expr.ops[0], ast.Is)
+            return None
+        followed = self.follow(expr, scope)
+        if followed is None:
+            return None
+        ev, value, inner = followed
+        if isinstance(value, ast.Constant):
+            return bool(value.value)
+        if value is not expr and isinstance(value, (ast.UnaryOp, ast.Compare)):
+            return ev.truth(value, inner, depth + 1)
+        return None
+
     # --- integers ---------------------------------------------------------------------------------
     def int_value(self, expr: ast.AST, scope: Scope) -> int | None:
         followed = self.follow(expr, scope)
@@ -385,3 +423,8 @@ class Evaluator:
             return None
         ev, value, inner = followed
         return tuple(ev.int_value(e, inner) for e in value.elts)
+
+
+def _alias(value: ast.AST) -> bool:
+    """Whether an assigned value is another name for a callable: a name or a dotted name (`helpers.batched`)."""
+    return isinstance(value, ast.Name) or (isinstance(value, ast.Attribute) and isinstance(value.value, (ast.Name, ast.Attribute)))

@@ -16,10 +16,12 @@ from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
-from spmdfix.analysis.calls import argument, single_return
+from spmdfix.analysis.calls import argument, returns
 from spmdfix.analysis.follow import VMAP_FACTORY, Follow
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.uses import short
 from spmdfix.model import Span
+from spmdfix.paths import relpath
 
 # The last component of each qualified vmap name: an attribute callee with another name is no vmap.
 _VMAP_LAST_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in jaxapi.VMAP_SIGNATURES)
@@ -46,6 +48,13 @@ class VmapSite:
     # `in_axes` is None and that means jax.vmap's default, 0, though `node` is no vmap call: a call of a
     # wrapper whose vmap takes `in_axes` from the call's `**kwargs` only (`_wrapper_site`).
     in_axes_default: bool = False
+    # Why the site is not followed, when `vmap_sites` knows it cannot be: an SPMD910 record at `spmd_expr` with
+    # these words (a wrapper whose `return`s do not all vmap the same way: `_wrapper_site`), never silence.
+    stop: str | None = None
+    # The `spmd_axis_name=` keyword passing `spmd_expr` may be removed (drop-spmd-axis); False for a call of a
+    # wrapper whose own parameter is named `spmd_axis_name` (`_named_wrapper`): its default is the wrapper's,
+    # so the value is replaced by `None` instead.
+    droppable: bool = True
 
     @property
     def spmd_where(self) -> Scope:
@@ -96,6 +105,12 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
         factory = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
         if factory is not None and call.args:
             sites.append(VmapSite(call, scope, call.args[0], *factory))
+        elif kind is ast.Name and call.keywords and _may_pass_spmd(call):
+            # an alias of a wrapper (`batched = helpers.batched`, `batched = _batched`): `Evaluator.function`
+            # follows it to the `def`
+            wrapped = _wrapper_site(model, call, scope)
+            if wrapped is not None:
+                sites.append(wrapped)
         elif kind is ast.Attribute and func.attr in held:  # type: ignore[attr-defined]
             held_site = _held_site(model, call, scope)  # `self.vmap = jax.vmap`, then `self.vmap(f, ...)`
             if held_site is not None:
@@ -234,8 +249,26 @@ def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite 
         return None
     home, func = found
     wrapped = vmap_wrapper_parameter(home, func, Follow(VMAP_FACTORY))
+    if wrapped is None and home is not model.ev:
+        # `def batched(fn, spmd_axis_name=None): return jax.vmap(fn, spmd_axis_name=spmd_axis_name)` of another
+        # module (in its own module, `ModuleIndex.argument_for` reads the calls at the vmap itself)
+        named = _named_wrapper(home, func)
+        if named is not None and argument(call, None, jaxapi.VMAP_SPMD_KEYWORD) is spmd:
+            fun = _argument_for_parameter(call, func, named[0])
+            if fun is None:
+                return None
+            return VmapSite(call, scope, fun, spmd, None, in_axes_default=not named[1], droppable=False)
     if wrapped is None:
-        return None
+        # (a wrapper of this module: `_kwargs_parameter` reads the calls at its vmaps)
+        unread = _unread_return(home, func) if home is not model.ev else None
+        if unread is None:
+            return None
+        where = f"{relpath(home.ix.path)} line {func.lineno}"
+        stop = (
+            f"the vmap a call of `{short(call.func)}` runs is not known: `{short(call.func)}` ({where}) forwards its "
+            f"`**{func.args.kwarg.arg}` to a vmap in a `return`, but {unread[1]}"  # type: ignore[union-attr]
+        )
+        return VmapSite(call, scope, call.args[0] if call.args else call, spmd, in_axes, stop=stop)
     param, own_in_axes = wrapped
     fun = _argument_for_parameter(call, func, param)
     if fun is None:
@@ -255,29 +288,127 @@ def _forwards_own_kwargs(model: ModuleModel, expr: ast.AST, scope: Scope) -> boo
 
 
 def vmap_wrapper_parameter(home, func: ast.FunctionDef, follow: Follow) -> tuple[str, bool] | None:
-    """The name of the parameter of `func` (a `def` of the module `home`, an `Evaluator`, evaluates) that its
-    one `return` passes as the function of a vmap call (`return jax.vmap(fn, **kw)`) or of another such wrapper
-    (`return inner(fn, **kw)`), that call forwarding `func`'s `**kwargs` (so that a caller's `spmd_axis_name=`
-    reaches the vmap) and passing no `spmd_axis_name` of its own; with whether a call on the way passes an
-    `in_axes` of its own (else the vmap's come from the caller's keywords, or are the default). None otherwise,
-    or past the budget."""
+    """The name of the parameter of `func` (a `def` of the module `home`, an `Evaluator`, evaluates) that each
+    of its `return`s passes as the function of a vmap call (`return jax.vmap(fn, **kw)`; `v = jax.vmap(fn,
+    **kw); return v`; two branches each returning such a vmap, with `in_axes` of their own or not) or of another
+    such wrapper (`return inner(fn, **kw)`), each call forwarding `func`'s `**kwargs` (so that a caller's
+    `spmd_axis_name=` reaches the vmap) and passing no `spmd_axis_name` of its own; with whether a call on the
+    way passes an `in_axes` of its own (else the vmap's come from the caller's keywords, or are the default).
+    None otherwise (a `return` that is no such call: which one runs is not decided here), or past the budget."""
     if follow.spent or func.args.kwarg is None:
         return None
     named = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
     if jaxapi.VMAP_SPMD_KEYWORD in named or "in_axes" in named:
         return None  # a caller's keyword stops here, not in `**kwargs`
     kwargs = func.args.kwarg.arg
-    if sum(isinstance(n, ast.Name) and n.id == kwargs for n in ast.walk(func)) != 1:
-        return None  # `**kw` read, or filled, in the body: not only the caller's keywords reach the vmap
-    returned = single_return(func)
+    returned = returns(func)
     inner = home.ix.own_scope(func)
-    if isinstance(returned, ast.Name) and inner is not None:
-        # `vec = jax.vmap(fn, **kw); return vec`: the name's one value, assigned in the function
-        assigned = home.ix.single_binding(returned.id, inner)
-        if assigned is not None and assigned.kind is BindingKind.ASSIGN and assigned.scope is inner:
-            returned = assigned.node
-    if not isinstance(returned, ast.Call) or inner is None or _passes_spmd(returned):
+    if returned is None or inner is None:
         return None
+    calls: dict[int, ast.Call] = {}
+    for value in returned:
+        value = _returned_value(home, inner, value)
+        if not isinstance(value, ast.Call) or _passes_spmd(value):
+            return None
+        calls[id(value)] = value
+    # `**kw` read, or filled, in the body but by these calls: not only the caller's keywords reach the vmap
+    if sum(isinstance(n, ast.Name) and n.id == kwargs for n in ast.walk(func)) != len(calls):
+        return None
+    found_param: str | None = None
+    own_in_axes = False
+    for call in calls.values():
+        wrapped = _forwarded_parameter(home, func, inner, call, kwargs, follow)
+        if wrapped is None or (found_param is not None and wrapped[0] != found_param):
+            return None
+        found_param, own_in_axes = wrapped[0], own_in_axes or wrapped[1]
+    return None if found_param is None else (found_param, own_in_axes)
+
+
+def _unread_return(home, func: ast.FunctionDef) -> tuple[ast.AST, str] | None:
+    """For a wrapper `vmap_wrapper_parameter` does not read, whose `**kwargs` a `return`ed vmap (or wrapper)
+    call forwards: where the reading stopped and why, in words (a caller's spmd_axis_name may reach that vmap:
+    not silence). Another `return` that is no such call (`return jax.jit(jax.vmap(fn, **kw))`, `return fn`): which
+    `return` runs is not decided; or the `**kwargs` also read or filled in the body (`kw.setdefault(...)`): what
+    reaches the vmap is not only the caller's keywords. None when no `return` forwards them to a vmap."""
+    if func.args.kwarg is None:
+        return None
+    returned = returns(func)
+    inner = home.ix.own_scope(func)
+    if returned is None or inner is None:
+        return None
+    kwargs = func.args.kwarg.arg
+    read = []
+    for value in returned:
+        value = _returned_value(home, inner, value)
+        forwarded = isinstance(value, ast.Call) and not _passes_spmd(value)
+        read.append(_forwarded_parameter(home, func, inner, value, kwargs, Follow(VMAP_FACTORY)) if forwarded else None)
+    if all(r is None for r in read):
+        return None
+    others = [v for v, r in zip(returned, read) if r is None]
+    if others:
+        other = min(others, key=lambda v: (v.lineno, v.col_offset))
+        return other, f"its `return {short(other)}` is no such vmap, and which `return` runs is not decided"
+    uses = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == kwargs]
+    forwarded_by = {id(k.value) for v in returned for c in [_returned_value(home, inner, v)] if isinstance(c, ast.Call) for k in c.keywords}
+    other_use = next((n for n in uses if id(n) not in forwarded_by), None)
+    if other_use is None:
+        return None
+    return other_use, f"`{kwargs}` is also read or filled in its body (line {other_use.lineno}), so what reaches the vmap is not only the caller's keywords"
+
+
+def _named_wrapper(home, func: ast.FunctionDef) -> tuple[str, bool] | None:
+    """`def batched(fn, spmd_axis_name=None): return jax.vmap(fn, spmd_axis_name=spmd_axis_name)` (through one
+    name, or in several `return`s alike): the parameter of `func` each `return` vmaps, passing `func`'s own
+    parameter `spmd_axis_name` as the vmap's, with whether a vmap passes `in_axes` (else jax.vmap's default,
+    0). None otherwise: a `return` that is no such vmap (`return jax.vmap(fn)` on another branch) leaves the
+    vmap's spmd_axis_name to the record its module gives (a parameter no call there passes)."""
+    names = [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
+    if jaxapi.VMAP_SPMD_KEYWORD not in names:
+        return None
+    returned = returns(func)
+    inner = home.ix.own_scope(func)
+    if returned is None or inner is None:
+        return None
+    param: str | None = None
+    own_in_axes = False
+    for value in returned:
+        value = _returned_value(home, inner, value)
+        if not isinstance(value, ast.Call):
+            return None
+        signature = jaxapi.VMAP_SIGNATURES.get(home.ix.qualname(value.func, inner) or "")
+        if signature is None or any(k.arg is None for k in value.keywords):
+            return None
+        fun_name, fun_position, spmd_position = signature
+        fun = argument(value, fun_position, fun_name)
+        spmd = argument(value, spmd_position, jaxapi.VMAP_SPMD_KEYWORD)
+        if not (isinstance(fun, ast.Name) and isinstance(spmd, ast.Name) and spmd.id == jaxapi.VMAP_SPMD_KEYWORD):
+            return None
+        for name in (fun, spmd):
+            binding = home.ix.single_binding(name.id, inner)
+            if name.id not in names or binding is None or binding.kind is not BindingKind.PARAM:
+                return None
+        if param is not None and fun.id != param:
+            return None
+        param = fun.id
+        own_in_axes = own_in_axes or argument(value, 1, "in_axes") is not None
+    return None if param is None else (param, own_in_axes)
+
+
+def _returned_value(home, inner: Scope, value: ast.AST) -> ast.AST:
+    """A returned expression, or the one value a returned name is assigned in the function (`vec =
+    jax.vmap(fn, **kw); return vec`)."""
+    if isinstance(value, ast.Name):
+        assigned = home.ix.single_binding(value.id, inner)
+        if assigned is not None and assigned.kind is BindingKind.ASSIGN and assigned.scope is inner:
+            return assigned.node
+    return value
+
+
+def _forwarded_parameter(
+    home, func: ast.FunctionDef, inner: Scope, returned: ast.Call, kwargs: str, follow: Follow
+) -> tuple[str, bool] | None:
+    """For one call a wrapper `func` returns (`vmap_wrapper_parameter`): the parameter of `func` it vmaps,
+    forwarding `**kwargs` once, and whether it (or a wrapper it calls) passes `in_axes` of its own."""
     if not any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs for k in returned.keywords):
         return None
     signature = jaxapi.VMAP_SIGNATURES.get(home.ix.qualname(returned.func, inner) or "")
@@ -523,6 +654,12 @@ def _is_not_none_test(test: ast.AST, value: ast.AST) -> bool:
     )
 
 
+def factory_of(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow) -> Factory | None:
+    """The vmap factory `expr` is (`partial(jax.vmap, spmd_axis_name=...)`, through names, parameters, `self`
+    attributes and conditional expressions): its spmd_axis_name, `in_axes` and their scope, or None."""
+    return _vmap_factory(model, expr, scope, follow)
+
+
 def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follow) -> Factory | None:
     """The spmd_axis_name expression, the `in_axes` expression (None when not given) and the scope both are
     written in, of `partial(jax.vmap, spmd_axis_name=...)` (or a name bound to it, a parameter every call passes
@@ -532,6 +669,8 @@ def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follo
     if follow.spent:
         return None
     ix = model.ix
+    if isinstance(expr, ast.IfExp):
+        return _conditional_factory(model, expr, scope, follow)
     if isinstance(expr, ast.Attribute):
         return _self_factory(model, expr, scope, follow)
     if isinstance(expr, ast.Name):
@@ -559,6 +698,27 @@ def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follo
     return None
 
 
+def _conditional_factory(model: ModuleModel, expr: ast.IfExp, scope: Scope, follow: Follow) -> Factory | None:
+    """`partial(jax.vmap, spmd_axis_name='x') if flag else jax.vmap` (issue 22): the factory of the branch the
+    condition takes, when the evaluator decides it (`Evaluator.truth`: a constant, a parameter every call passes
+    one to); undecided, both branches are followed: the factory when both are factories with the same literal
+    axis (the condition does not matter), None when neither is one, else the conditional expression itself
+    stands for the axis, which the evaluator does not read: the site is reported as not followed (SPMD910,
+    "a conditional expression, whose condition spmdfix does not decide"), never dropped."""
+    decided = model.ev.truth(expr.test, scope)
+    if decided is not None:
+        return _vmap_factory(model, expr.body if decided else expr.orelse, scope, follow.deeper())
+    body = _vmap_factory(model, expr.body, scope, follow.deeper())
+    orelse = _vmap_factory(model, expr.orelse, scope, follow.deeper())
+    if body is None and orelse is None:
+        return None
+    if body is not None and orelse is not None:
+        same = isinstance(body[0], ast.Constant) and isinstance(orelse[0], ast.Constant) and body[0].value == orelse[0].value
+        if same and body[1] is None and orelse[1] is None:
+            return body
+    return expr, None, scope
+
+
 def _attributes_holding_vmaps(model: ModuleModel) -> frozenset[str]:
     """The names `NAME` of the `self.NAME = value` assignments of the module, and of the class-body `NAME =
     value` ones, whose value may be a vmap or a vmap factory (a name, an attribute such as `jax.vmap`, a call
@@ -579,6 +739,8 @@ def _may_hold_a_vmap(value: ast.AST) -> bool:
     """Whether an assigned value may be a vmap or a vmap factory (`_attributes_holding_vmaps`)."""
     if isinstance(value, (ast.Name, ast.Attribute)):
         return True
+    if isinstance(value, ast.IfExp):  # `partial(jax.vmap, spmd_axis_name='x') if flag else jax.vmap`
+        return _may_hold_a_vmap(value.body) or _may_hold_a_vmap(value.orelse)
     return isinstance(value, ast.Call) and any(k.arg == jaxapi.VMAP_SPMD_KEYWORD for k in value.keywords)
 
 
@@ -608,6 +770,8 @@ def _self_factory(model: ModuleModel, expr: ast.Attribute, scope: Scope, follow:
 def keyword_call(model: ModuleModel, site: VmapSite) -> Span | None:
     """The call that passes the site's spmd_axis_name as the `spmd_axis_name=` keyword (the vmap call
     itself, or the `partial(jax.vmap, ...)` it comes from, maybe through a name), or None."""
+    if not site.droppable:
+        return None
     roots = [site.node]
     if isinstance(site.node, ast.Name):
         binding = model.ix.single_binding(site.node.id, site.scope)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.analysis.kinds import AxisType, UnreadKind, VmapKind
+from spmdfix.analysis.uses import listed
 from spmdfix.fixes import edits as c
 from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, SiteId, SiteKind, Transform
 
@@ -253,6 +254,11 @@ def plan_reshard(vmap: VmapFacts, use: ReshardUse, axes: set[str]) -> Fix:
     reasons = ["some specs are built at run time"] if use.specs.unresolved else []
     if use.shared:
         reasons.append(f"the stripped spec is also used by {', '.join(use.shared)}: the strip would change that use too")
+    if use.other_callers:
+        reasons.append(
+            f"the function holding the reshard is also run by {listed(use.other_callers)}, not under this vmap: "
+            "the strip would change the placement it gives there too"
+        )
     if vmap.kind is not VmapKind.EXPLICIT and has_h2(vmap):
         reasons.append("hazard H2 remains")
     site = SiteId(SiteKind.RESHARD, use.call.start)

@@ -1,0 +1,5 @@
+import jax
+
+
+def batched(fn, **kw):
+    return jax.vmap(fn, **kw)

@@ -1,0 +1,6 @@
+import jax
+
+
+def batched(fn, **kw):
+    kw.setdefault('in_axes', 0)
+    return jax.vmap(fn, **kw)
