@@ -258,13 +258,28 @@ def roots_kept() -> Iterator[None]:
         _ROOTS = outer
 
 
+# Whether `_project_root` may answer from what this process found before for the same directories and their
+# ancestors (`keep_roots_in_process`).
+_ROOTS_CACHED = False
+
+
+def keep_roots_in_process() -> None:
+    """Keep `_project_root`'s roots by directory for the rest of this process, every batch sharing them, and
+    find them with the markers of the directories above shared (`files.find_project_root`'s `cached`): for
+    a worker of a run's pool (`pool.worker_pool`), which ends with the run, so that no marker added later can
+    be missed. A worker's first pass asks for the root of each module naming a spec, a mesh or a sharding
+    (`run_reached`), a fifth of a tree's modules, batch after batch in the same directories."""
+    global _ROOTS, _ROOTS_CACHED
+    _ROOTS, _ROOTS_CACHED = {}, True
+
+
 def _project_root(job: Job) -> Path:
     """The project root of the job's file (`file_settings.project_root_of`: a real path), kept for the batch
     by directory (`roots_kept`)."""
     key = (os.path.dirname(os.fspath(job.path)), job.settings.project_root)
     root = _ROOTS.get(key) if _ROOTS is not None else None
     if root is None:
-        root = file_settings.project_root_of(job.path, job.settings)
+        root = file_settings.project_root_of(job.path, job.settings, _ROOTS_CACHED)
         if _ROOTS is not None:
             _ROOTS[key] = root
     return root
