@@ -86,7 +86,7 @@ def may_have_findings(source: str) -> bool:
     source = as_python_reads_it(source)
     if "vmap" not in source:
         return _calls_a_project_wrapper(source)
-    reach = any(word in source for word in SHARD_MAP_WORDS) or imports_project(source)
+    reach = _names_a_reached_word(source) or imports_project(source)
     try:
         vmap = bound_names(source, VMAP)
         if not reach:
@@ -100,6 +100,19 @@ def may_have_findings(source: str) -> bool:
     except UnknownTargets:
         return True
     return _calls_a_project_wrapper(source)
+
+
+# `SHARD_MAP_WORDS` without the words that hold another of them (`pjit` holds `jit`): a text holds one of these
+# exactly when it holds one of those, and a text without `jit` was searched for `pjit` for nothing. `jit` is
+# searched by a compiled pattern (the search steps to each `j`, a rare letter, where `in` tries nearly every
+# offset: half the time over the 466 texts of the corpus that hold `vmap`), most texts holding it.
+_REACHED_WORDS = tuple(w for w in SHARD_MAP_WORDS if not any(o != w and o in w for o in SHARD_MAP_WORDS))
+_FIRST_REACHED = re.compile(re.escape(_REACHED_WORDS[0])).search
+
+
+def _names_a_reached_word(source: str) -> bool:
+    """`any(word in source for word in SHARD_MAP_WORDS)`."""
+    return _FIRST_REACHED(source) is not None or any(word in source for word in _REACHED_WORDS[1:])
 
 
 def _calls_a_project_wrapper(source: str) -> bool:
