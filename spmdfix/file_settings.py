@@ -61,17 +61,18 @@ def file_settings(settings: Settings, path: str | Path) -> FileSettings:
     )
 
 
-def project_root_of(path: str | Path, settings: FileSettings) -> Path:
+def project_root_of(path: str | Path, settings: FileSettings, cached: bool = False) -> Path:
     """The project root whose modules the analysis of the file at `path` follows imports into: the
     settings' `project_root` (`project-root` in the configuration, `--project-root`), else
     `files.find_project_root` (a marker's directory, else the base of the file's package chain, else its
     directory). Every front end's project
-    index is built on it (the CLI's `runner`, the language server)."""
+    index is built on it (the CLI's `runner`, the language server). cached: as `find_project_root`'s (what
+    this process found before for the same directories; never in a long-lived process)."""
     if settings.project_root is not None:
         return Path(settings.project_root).resolve()
     from spmdfix.files import find_project_root
 
-    return find_project_root(Path(path).resolve())
+    return find_project_root(Path(path).resolve(), cached)
 
 
 def resolve(resolver: Resolver, path: str | Path) -> FileSettings:

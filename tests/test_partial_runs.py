@@ -209,6 +209,28 @@ def test_stdin_fix_says_that_a_fix_across_files_is_not_applied_and_how_to_apply_
     assert "stdin mode writes only" not in alone.stderr
 
 
+@pytest.mark.e2e  # (worker processes)
+def test_a_directory_too_large_for_one_process_reports_what_an_importer_outside_places_in_it(tmp_path: Path) -> None:
+    """A run over part of a project, with more files than one process takes (`runner.SMALL_TREE`: worker
+    processes), checks its layer module as a partial run: the collision a training module outside the
+    directory places at its specs is reported, as with one process (a worker cleared the module by its bytes,
+    which hold no vmap: "All checks passed!")."""
+    from spmdfix.runner import SMALL_TREE
+
+    root = standard(tmp_path)
+    layers = root / "src" / "pkg" / "layers"
+    layers.mkdir()
+    (layers / "__init__.py").write_text("")
+    for i in range(SMALL_TREE):
+        (layers / f"plain{i}.py").write_text(f"X = {i}\n")
+    (root / "src/pkg/model.py").rename(layers / "model.py")
+    (root / "src/pkg/train.py").write_text(TRAIN.replace("pkg.model", "pkg.layers.model"))
+    for jobs in ("1", "2"):
+        done = spmdfix_process(root, "check", "--no-cache", "-j", jobs, "--output-format", "concise", "src/pkg/layers")
+        lines = [line.split(" ")[0:2] for line in done.stdout.splitlines() if "SPMD" in line]
+        assert lines == [["src/pkg/layers/model.py:12:55:", "SPMD001"], ["src/pkg/layers/model.py:12:74:", "SPMD002"]], (jobs, done.stderr)
+
+
 def test_a_run_over_the_tree_reports_each_finding_once(tmp_path: Path) -> None:
     root = standard(tmp_path)
     done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", ".")

@@ -870,6 +870,39 @@ def test_the_bytes_of_modules_without_vmap_are_dropped() -> None:
     assert utf8_may_have_findings(b"# \xe9\nx = 1\n")  # not UTF-8: kept
 
 
+def test_the_reach_test_is_a_search_for_its_words() -> None:
+    """`may_be_reached` (and its bytes' form) answers whether the text holds one of `REACH_WORDS`, however each
+    word is searched for: over spmdfix's, the golden and the tests' modules, and texts holding each word alone,
+    at the start, the end, cut short."""
+    from spmdfix.prefilter.reached import REACH_WORDS, may_be_reached, may_be_reached_bytes
+
+    root = GOLDEN.parent
+    texts = [p.read_text(encoding="utf-8") for d in ("spmdfix", "golden", "tests") for p in (root / d).rglob("*.py")]
+    for word in REACH_WORDS:
+        texts += [word, f"x = {word}", f"{word} = 1", word[:-1], word[1:], f"# {word[:-1]} {word[1:]}"]
+    texts += ["", "P (", "p(", "mesh", "MESH", "Shard_map", "\u00e9 Mesh"]
+    assert any(may_be_reached(t) for t in texts) and not all(may_be_reached(t) for t in texts)
+    for text in texts:
+        expected = any(word in text for word in REACH_WORDS)
+        assert may_be_reached(text) == expected, text[:80]
+        assert may_be_reached_bytes(text.encode("utf-8")) == expected, text[:80]
+
+
+def test_the_prefilters_reach_test_is_a_search_for_its_words() -> None:
+    """`may_have_findings`' test of a shard_map, a constraint, a jit or a reshard in reach searches fewer words
+    (`pjit` holds `jit`) the faster way: the same answer as the search for every word of `SHARD_MAP_WORDS`."""
+    from spmdfix.prefilter import SHARD_MAP_WORDS, _names_a_reached_word
+
+    root = GOLDEN.parent
+    texts = [p.read_text(encoding="utf-8") for d in ("spmdfix", "golden", "tests") for p in (root / d).rglob("*.py")]
+    for word in SHARD_MAP_WORDS:
+        texts += [word, f"x = {word}(f)", word[:-1], word[1:], f"# {word[:-1]} {word[1:]}"]
+    texts += ["", "pjit", "p jit", "JIT", "shard", "jax.jit"]
+    assert any(map(_names_a_reached_word, texts)) and not all(map(_names_a_reached_word, texts))
+    for text in texts:
+        assert _names_a_reached_word(text) == any(word in text for word in SHARD_MAP_WORDS), text[:80]
+
+
 # Files the runner reads; each must get the outcome it got when every file was decoded and prepared.
 RUNNER_FILES = {
     "plain.py": b"import jax\nx = jax.jit(f)\n",
@@ -890,6 +923,9 @@ RUNNER_FILES = {
     # ASCII bytes without `vmap` whose declared encoding spells it (UTF-7: `+AHY-` is "v")
     "utf7.py": b"# -*- coding: utf-7 -*-\n" + (HOLE_HEADER + "jax.+AHY-map(f, spmd_axis_name='i')\n").encode(),
     "empty.py": b"",
+    # No vmap, but a spec another module's spmd vmap may reach (a partial run when the run does not walk the
+    # whole project: `runner.one_file.run_reached`)
+    "spec_only.py": b"from jax.sharding import PartitionSpec as P\nSPEC = P('i')\n",
     "stub.pyi": b"def f(x: int) -> int: ...\n",
     "notebook.ipynb": b'{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}',
     "bad_notebook.ipynb": b"{not json",
@@ -911,19 +947,25 @@ def _outcome_when_every_file_was_decoded(job):
 
 @pytest.mark.parametrize("name", sorted(RUNNER_FILES))
 @pytest.mark.parametrize("include_generated", [False, True])
-def test_files_cleared_by_their_bytes_get_the_outcome_a_full_read_gives(tmp_path, name, include_generated) -> None:
+@pytest.mark.parametrize("walked", [False, True])
+def test_files_cleared_by_their_bytes_get_the_outcome_a_full_read_gives(tmp_path, name, include_generated, walked) -> None:
     from spmdfix import runner
     from spmdfix.model import Options
 
     path = tmp_path / name
     path.write_bytes(RUNNER_FILES[name])
-    job = runner.Job(path, name, Options(), include_generated=include_generated)
+    job = runner.Job(path, name, Options(), include_generated=include_generated, walked=_walked(tmp_path, walked))
     outcome = runner.run_file(job)
     assert outcome == _outcome_when_every_file_was_decoded(job)
     if name in ("lookalike.py", "found.py", "utf7.py"):
         assert outcome.findings, "a finding the test of the bytes must not drop"
     deferred = runner.run_file(job, defer=True)
     assert isinstance(deferred, runner.Deferred) == bool(outcome.findings)
+
+
+def _walked(tmp_path, walked: bool) -> tuple[str, ...]:
+    """`Job.walked` of a run over the whole of `tmp_path` (the project root of its files), or of none."""
+    return (os.path.realpath(tmp_path),) if walked else ()
 
 
 def test_a_file_over_the_size_limit_is_skipped_unread(tmp_path) -> None:
@@ -942,10 +984,13 @@ def test_a_file_over_the_size_limit_is_skipped_unread(tmp_path) -> None:
 
 @pytest.mark.parametrize("include_generated", [False, True])
 @pytest.mark.parametrize("max_bytes", [None, 30])
-def test_a_workers_batch_gets_the_outcomes_run_file_gives(tmp_path, include_generated, max_bytes) -> None:
+@pytest.mark.parametrize("walked", [False, True])
+def test_a_workers_batch_gets_the_outcomes_run_file_gives(tmp_path, include_generated, max_bytes, walked) -> None:
     """A worker's packed batch (`runner.wire.run_packed`, which packs the files their bytes clear without building
     a job or an outcome for them) gives, through pickling, the outcomes `run_file` gives each job: unreadable,
-    too large, cleared, deferred and analysed files alike."""
+    too large, cleared, deferred and analysed files alike, and a module without vmap that names a spec, whose
+    check is a partial run unless the run walks its whole project (it was packed as cleared: a run with
+    workers over part of a project dropped the findings an importer's vmap places in such a module)."""
     import pickle
 
     from spmdfix import runner
@@ -957,7 +1002,9 @@ def test_a_workers_batch_gets_the_outcomes_run_file_gives(tmp_path, include_gene
     for name in [*sorted(RUNNER_FILES), "missing.py"]:
         if name in RUNNER_FILES:
             (tmp_path / name).write_bytes(RUNNER_FILES[name])
-        jobs.append(runner.Job(tmp_path / name, name, Options(), include_generated=include_generated, **size))
+        jobs.append(
+            runner.Job(tmp_path / name, name, Options(), include_generated=include_generated, walked=_walked(tmp_path, walked), **size)
+        )
     for defer in (False, True):
         packed = pickle.loads(pickle.dumps(wire.pack_jobs(jobs)))
         assert isinstance(packed, tuple), "the jobs share their settings: packed"

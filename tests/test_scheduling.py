@@ -12,6 +12,7 @@ import spmdfix.runner.pool as pool_module
 import spmdfix.runner.schedule as schedule_module
 import spmdfix.runner.wire as wire_module
 from golden import GOLDEN
+from spmdfix.files import forget_project_roots
 from spmdfix.model import Options
 from spmdfix.results import Checked, FileResult
 from spmdfix.runner import Deferred, Job, run_batch, run_streamed
@@ -125,10 +126,17 @@ def test_a_worker_keeps_its_trees_within_its_budget(jobs: list[Job], monkeypatch
     monkeypatch.setattr(gc, "freeze", lambda: None)  # (the test process must not freeze its objects)
     kept = [job for job, outcome in zip(jobs, expected) if outcome.parsed]
     sizes = sorted(len(job.path.read_text()) for job in kept)
+    # (a worker's start also keeps its project roots for the rest of the process: not this one's, after the test)
+    monkeypatch.setattr(one_file_module, "_ROOTS", None)
+    monkeypatch.setattr(one_file_module, "_ROOTS_CACHED", False)
     pool_module._import_analysis()  # a worker's start sets the budget
     assert retained.budget == pool_module.RETAIN_CHARS
+    assert one_file_module._ROOTS == {} and one_file_module._ROOTS_CACHED
     perf_module.retain_trees(sizes[-1])  # room for the first text at least, not for all of them
-    assert run_batch(jobs) == expected
+    try:
+        assert run_batch(jobs) == expected
+    finally:
+        forget_project_roots()
     assert 1 <= len(retained.trees) < len(kept) and retained.chars <= sizes[-1]
     assert all(tree.__class__.__name__ == "Module" for tree in retained.trees)
 

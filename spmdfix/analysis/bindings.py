@@ -102,14 +102,15 @@ class Scope:
 
 
 def bind_module(ix: ModuleIndex, tree: ast.Module) -> None:
-    """Fill the tables of `ix` (parents, scopes, bindings, calls, name loads, attribute assignments) from
-    `tree`: one iterative pass over every node (an explicit stack: recursion costs twice as much on big
+    """Fill the tables of `ix` (parents, scopes, bindings, calls, name loads, attribute reads and assignments)
+    from `tree`: one iterative pass over every node (an explicit stack: recursion costs twice as much on big
     files); calls are sorted into source order at the end."""
     # (node, its parent, the scope it is evaluated in, the innermost def around it or the module)
     stack: list[tuple[ast.AST, ast.AST, Scope, ast.AST]] = [(n, tree, ix.module_scope, tree) for n in tree.body]
     parent, enclosing, calls, loads, owners = ix.parent, ix.enclosing, ix.calls, ix.name_loads, ix.owner
+    attributes = ix.attributes
     push, pop = stack.append, stack.pop
-    call_type, name_type, load_type, skipped = ast.Call, ast.Name, ast.Load, _LEAVES
+    call_type, name_type, load_type, attribute_type, skipped = ast.Call, ast.Name, ast.Load, ast.Attribute, _LEAVES
     while stack:
         node, up, scope, owner = pop()
         key = id(node)
@@ -123,6 +124,8 @@ def bind_module(ix: ModuleIndex, tree: ast.Module) -> None:
         if kind is call_type:
             calls.append(node)
             owners[key] = owner
+        elif kind is attribute_type:
+            attributes.append(node)
         elif kind in _SCOPE_NODES:
             _open_scope(ix, node, scope, owner, stack)
             continue
@@ -170,8 +173,9 @@ def _open_scope(ix: ModuleIndex, node: ast.AST, scope: Scope, owner: ast.AST, st
 
 
 def _annotation_loads(ix: ModuleIndex, node: ast.AST) -> None:
-    """The name loads of a def's annotations and of type parameters (Python 3.12), which the walk does not
-    enter (it records no parent nor scope for them: they are evaluated in the scope around the def)."""
+    """The name loads and attributes of a def's annotations and of type parameters (Python 3.12), which the
+    walk does not enter (it records no parent nor scope for them: they are evaluated in the scope around the
+    def)."""
     roots: list[ast.AST] = list(getattr(node, "type_params", ()))
     if not isinstance(node, (ast.ClassDef, ast.Lambda)):
         args = node.args  # type: ignore[attr-defined]
@@ -183,6 +187,8 @@ def _annotation_loads(ix: ModuleIndex, node: ast.AST) -> None:
         for child in ast.walk(root):
             if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
                 ix.name_loads.setdefault(child.id, []).append(child)
+            elif isinstance(child, ast.Attribute):
+                ix.attributes.append(child)
 
 
 def _bind_statement(ix: ModuleIndex, node: ast.AST, scope: Scope) -> None:

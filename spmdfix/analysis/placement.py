@@ -258,22 +258,26 @@ class PlacementAnalysis:
     def _set_mesh_statements(self) -> list[ast.Call]:
         """The module's `jax.set_mesh(m)` calls that are statements (`jax.set_mesh(m)`, `x = jax.set_mesh(m)`),
         found once: `context_mesh` asks for every placement, and a scan of every call each time made it the
-        largest cost of a cold run on big test modules (jax's pjit_test.py)."""
+        largest cost of a cold run on big test modules (jax's pjit_test.py). Kept with the module's index
+        (`ModuleIndex.derived`): the analyzer's placements and its vmap calls' (`vmap_calls`) each ask."""
         if self._set_mesh_calls is None:
-            parent = self.ix.parent
-            # (the callee's spelling first: most calls, `self.assertEqual(...)` and such, are no set_mesh by the
-            # name of their attribute, `_SET_MESH_LAST`, without their parent or their name being resolved)
-            self._set_mesh_calls = [
-                call
-                for call in self.ix.calls
-                if call.args
-                and (
-                    call.func.__class__ is ast.Name
-                    or call.func.__class__ is ast.Attribute and call.func.attr in _SET_MESH_LAST
-                )
-                and isinstance(parent.get(id(call)), (ast.Expr, ast.Assign))
-                and self._is_set_mesh(call)
-            ]
+            kept = self.ix.derived.get(("set_mesh_statements",))
+            if kept is None:
+                parent = self.ix.parent
+                # (the callee's spelling first: most calls, `self.assertEqual(...)` and such, are no set_mesh by
+                # the name of their attribute, `_SET_MESH_LAST`, without their parent or their name being resolved)
+                kept = self.ix.derived[("set_mesh_statements",)] = [
+                    call
+                    for call in self.ix.calls
+                    if call.args
+                    and (
+                        call.func.__class__ is ast.Name
+                        or call.func.__class__ is ast.Attribute and call.func.attr in _SET_MESH_LAST
+                    )
+                    and isinstance(parent.get(id(call)), (ast.Expr, ast.Assign))
+                    and self._is_set_mesh(call)
+                ]
+            self._set_mesh_calls = kept  # type: ignore[assignment]
         return self._set_mesh_calls
 
     def _is_set_mesh(self, call: ast.Call) -> bool:

@@ -81,7 +81,7 @@ def run_batch(
     every job as if its `Job.defer` were set (without a copy of each job: `dataclasses.replace` of every job
     of a large tree cost the main process, which feeds the workers, a tenth of a second)."""
     out = []
-    with recursion_budget(), _roots_kept():
+    with recursion_budget(), roots_kept():
         for job in jobs:
             out.append(run_file(job, defer))
             progress(1)
@@ -127,10 +127,28 @@ def _run_file(job: Job, defer: bool) -> FileResult:
 def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileResult:
     """Run `job` on the bytes read from its file. In check mode, a module whose bytes show that it cannot
     hold a finding (`bytes_prove_clean`) gets the result `_check` gives it (`Checked`, nothing found) without
-    being prepared: most files of a tree."""
+    being prepared: most files of a tree. So does one whose text only names a shard_map, a spec, a mesh or a
+    sharding (`may_be_reached`) in a run that walks its whole project (`_walked`): about a fifth of a tree's
+    modules, which were decoded and prepared for that answer."""
     if job.mode is Mode.CHECK and not job.kept and bytes_prove_clean(job.path, raw, job.include_generated):
         if job.path.suffix == ".ipynb" or not may_be_reached_bytes(raw):
             return Checked(job.path, job.display)
+        return run_reached(job, raw, defer)
+    return run_decoded(job, raw, defer)
+
+
+def run_reached(job: Job, raw: bytes, defer: bool) -> FileResult:
+    """`run_decoded` of a module to check whose bytes prove it holds no finding of its own
+    (`bytes_prove_clean`) but name a shard_map, a spec, a mesh or a sharding (`may_be_reached_bytes`): where
+    another module's spmd vmap may place one. In a run that walks its whole project (`_walked`) those
+    findings are the importers' own results, and the module gets the result `_check` gives it there without
+    being decoded; otherwise it is checked in full (a partial run, `_check`)."""
+    try:
+        walked = _walked(job, _project_root(job))
+    except Exception:  # noqa: BLE001 - the full run below reports what failed (`run_source`)
+        walked = None
+    if walked is not None:
+        return Checked(job.path, job.display, depends=(walked,))
     return run_decoded(job, raw, defer)
 
 
@@ -222,12 +240,12 @@ def _edits(text: str, findings: Sequence[Finding], reached: Sequence[Finding] = 
     return out
 
 
-# The project root of each directory a batch asked for (`_roots_kept`): None outside `run_batch`.
+# The project root of each directory a batch asked for (`roots_kept`): None outside `run_batch`.
 _ROOTS: dict[tuple[str, Path | None], Path] | None = None
 
 
 @contextlib.contextmanager
-def _roots_kept() -> Iterator[None]:
+def roots_kept() -> Iterator[None]:
     """Keep `_index`'s project roots by directory for one batch. A cold run over a large tree asks for the
     root of every file that may be reached (a stat walk up the tree each: a third of a second over the
     eight-repository corpus); the files of one directory share it. Only for the batch: a long-lived
@@ -240,13 +258,28 @@ def _roots_kept() -> Iterator[None]:
         _ROOTS = outer
 
 
+# Whether `_project_root` may answer from what this process found before for the same directories and their
+# ancestors (`keep_roots_in_process`).
+_ROOTS_CACHED = False
+
+
+def keep_roots_in_process() -> None:
+    """Keep `_project_root`'s roots by directory for the rest of this process, every batch sharing them, and
+    find them with the markers of the directories above shared (`files.find_project_root`'s `cached`): for
+    a worker of a run's pool (`pool.worker_pool`), which ends with the run, so that no marker added later can
+    be missed. A worker's first pass asks for the root of each module naming a spec, a mesh or a sharding
+    (`run_reached`), a fifth of a tree's modules, batch after batch in the same directories."""
+    global _ROOTS, _ROOTS_CACHED
+    _ROOTS, _ROOTS_CACHED = {}, True
+
+
 def _project_root(job: Job) -> Path:
     """The project root of the job's file (`file_settings.project_root_of`: a real path), kept for the batch
-    by directory (`_roots_kept`)."""
+    by directory (`roots_kept`)."""
     key = (os.path.dirname(os.fspath(job.path)), job.settings.project_root)
     root = _ROOTS.get(key) if _ROOTS is not None else None
     if root is None:
-        root = file_settings.project_root_of(job.path, job.settings)
+        root = file_settings.project_root_of(job.path, job.settings, _ROOTS_CACHED)
         if _ROOTS is not None:
             _ROOTS[key] = root
     return root
@@ -258,6 +291,13 @@ def _index(job: Job, root: Path | None = None) -> ProjectIndex:
     from spmdfix.api import project_index  # the analysis: imported where files are checked (a worker)
 
     return project_index(job.path, root if root is not None else _project_root(job))
+
+
+def _walked(job: Job, root: Path) -> tuple[str, str] | None:
+    """`(IMPORTERS_KEY, WALKED)` when the run walks the whole project at `root` (`walks_project`), else None.
+    A run over the whole project analyses every importer as a file of its own: a file's check is then no
+    partial run, which the results cache must know (a later run of this file alone is one)."""
+    return (IMPORTERS_KEY, WALKED) if walks_project(job, str(root)) else None
 
 
 def _reached(job: Job, text: str, index: ProjectIndex):
@@ -277,10 +317,9 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
         # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).
         return Checked(job.path, job.display)
     root = _project_root(job)
-    # A run over the whole project analyses every importer as a file of its own: no partial run, which the
-    # results cache must know (a later run of this file alone is one). Decided before the index is built:
-    # most such files need no analysis, nor its import (a warm run after an edit re-runs a few of them).
-    walked = (IMPORTERS_KEY, WALKED) if partial and walks_project(job, str(root)) else None
+    # Decided before the index is built: most such files need no analysis, nor its import (a warm run after
+    # an edit re-runs a few of them).
+    walked = _walked(job, root) if partial else None
     partial = partial and walked is None
     if not own and not partial:
         return Checked(job.path, job.display, depends=(walked,) if walked else ())

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from spmdfix.perf import gc_paused, keep_freed_memory, retain_trees
 from spmdfix.results import Failed, FileResult
 from spmdfix.runner.job import Job
-from spmdfix.runner.one_file import current_traceback
+from spmdfix.runner.one_file import current_traceback, keep_roots_in_process
 from spmdfix.runner.wire import pack_jobs, run_packed, unpack_results
 
 if TYPE_CHECKING:
@@ -61,12 +61,14 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
 
 
 def _import_analysis() -> None:
-    """A worker's start: import the analysis, and keep the trees it parses (`perf.retain_trees`: the worker
-    ends with `os._exit`, which frees nothing, so freeing them would be work for nothing)."""
+    """A worker's start: import the analysis, keep the trees it parses (`perf.retain_trees`: the worker
+    ends with `os._exit`, which frees nothing, so freeing them would be work for nothing) and the project
+    roots it finds (`one_file.keep_roots_in_process`: the worker ends with the run)."""
     with gc_paused():
         import spmdfix.api  # noqa: F401 - what every task of the worker needs
 
     retain_trees(RETAIN_CHARS)
+    keep_roots_in_process()
 
 
 def submit(pool: Executor, batch: list[Job], defer: bool = False) -> Future | None:

@@ -10,9 +10,10 @@ are a `Checked` with nothing found or a first pass's `Deferred` with its cost, w
 rebuilds. So:
 
 - `pack_jobs` sends a batch's shared fields once, and its paths as strings (`unpack_jobs` rebuilds it);
-- `run_packed`, a worker's task, runs the batch and sends each plain `Checked` result as None and each
-  `Deferred` one as its cost (`pack_results`); a check without stamps reads each file first and sends the
-  files their bytes clear as None without building a job or a result for them;
+- `run_packed`, a worker's task, runs the batch and sends each plain `Checked` result as None, each
+  `Deferred` one as its cost, and each `Checked` one whose only field is that the run walks the file's whole
+  project as `WALKED` (`pack_results`); a check without stamps reads each file first and sends the files
+  their bytes clear as None without building a job or a result for them;
 - `unpack_results` rebuilds the results in the main process from the batch's jobs.
 
 A round-trip test (tests/test_scheduling.py, tests/test_prefilter.py) covers both forms and the batches
@@ -27,15 +28,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spmdfix.files import TooLarge, read_bytes
-from spmdfix.results import Checked, FileResult, Mode
+from spmdfix.prefilter.reached import may_be_reached_bytes
+from spmdfix.results import IMPORTERS_KEY, WALKED, Checked, FileResult, Mode
 from spmdfix.runner.clean_bytes import bytes_prove_clean
 from spmdfix.runner.job import Job
 from spmdfix.runner.one_file import (
     Deferred,
     recursion_budget,
+    roots_kept,
     run_batch,
     run_decoded,
     run_file,
+    run_reached,
 )
 
 _SHARED = tuple(f.name for f in dataclasses.fields(Job) if f.name not in ("path", "display"))
@@ -74,7 +78,8 @@ def run_packed(packed: tuple | list[Job], defer: bool) -> list:
     A check without stamps (`--no-cache`) reads each file by its path's string first: a module its bytes
     clear (`bytes_prove_clean`, most files of a tree) is packed as None without a `Path`, a `Job` or a
     result built for it (9% of the instructions of a first pass over the 3,330 files of the reference
-    corpus); the others run as `run_batch` runs them, from the bytes read."""
+    corpus), unless it names what another module's vmap may place a finding at (`may_be_reached_bytes`,
+    `one_file.run_reached`); the others run as `run_batch` runs them, from the bytes read."""
     if isinstance(packed, list):
         return pack_results(run_batch(packed, defer=defer))
     shared, paths, displays = packed
@@ -82,36 +87,47 @@ def run_packed(packed: tuple | list[Job], defer: bool) -> list:
         return pack_results(run_batch(unpack_jobs(packed), defer=defer))
     include_generated, max_bytes = shared[_INCLUDE_GENERATED], shared[_MAX_BYTES]
     out: list = []
-    with recursion_budget():
+    with recursion_budget(), roots_kept():
         for path, display in zip(paths, displays):
             try:
                 raw = read_bytes(path, max_bytes)
             except (OSError, TooLarge):  # reported as `run_file` reports it (reading it again)
                 out.append(_packed(run_file(Job(Path(path), display, *shared), defer)))
                 continue
-            if bytes_prove_clean(path, raw, include_generated):
+            clean = bytes_prove_clean(path, raw, include_generated)
+            if clean and (path.endswith(".ipynb") or not may_be_reached_bytes(raw)):
                 out.append(None)  # what `pack_results` sends for its plain `Checked` result
-            else:
-                out.append(_packed(run_decoded(Job(Path(path), display, *shared), raw, defer)))
+                continue
+            job = Job(Path(path), display, *shared)
+            out.append(_packed(run_reached(job, raw, defer) if clean else run_decoded(job, raw, defer)))
     return out
 
 
-# A `Checked` result's fields but its path and display, and their defaults (a file with nothing to report).
+# A `Checked` result's fields but its path and display, and their defaults (a file with nothing to report);
+# the same with only the mark that the run walks the file's whole project (`one_file.run_reached`: a fifth
+# of the modules of a tree name a spec, a mesh or a sharding and nothing more).
 _CHECKED_REST = operator.attrgetter(*(f.name for f in dataclasses.fields(Checked) if f.name not in ("path", "display")))
 _PLAIN_REST = _CHECKED_REST(Checked(Path(), ""))
+_WALKED_DEPENDS = ((IMPORTERS_KEY, WALKED),)
+_WALKED_REST = _CHECKED_REST(Checked(Path(), "", depends=_WALKED_DEPENDS))
 
 
 def pack_results(outcomes: list[FileResult]) -> list:
     """Each result as the main process reads it back (`unpack_results`): None for a `Checked` one with every
-    other field at its default, the cost (an int) for a `Deferred` one without a stamp, else the result."""
+    other field at its default, `WALKED` for one whose only other field is `depends=((IMPORTERS_KEY,
+    WALKED),)`, the cost (an int) for a `Deferred` one without a stamp, else the result."""
     return [_packed(outcome) for outcome in outcomes]
 
 
-def _packed(outcome: FileResult) -> FileResult | int | None:
+def _packed(outcome: FileResult) -> FileResult | int | str | None:
     """One result as `pack_results` sends it."""
     kind = outcome.__class__
-    if kind is Checked and _CHECKED_REST(outcome) == _PLAIN_REST:
-        return None
+    if kind is Checked:
+        rest = _CHECKED_REST(outcome)
+        if rest == _PLAIN_REST:
+            return None
+        if rest == _WALKED_REST:
+            return WALKED
     if kind is Deferred and outcome.stamp is None:
         return outcome.cost
     return outcome
@@ -123,6 +139,8 @@ def unpack_results(packed: list, batch: Sequence[Job]) -> list[FileResult]:
     for job, item in zip(batch, packed, strict=True):
         if item is None:
             out.append(Checked(job.path, job.display))
+        elif item.__class__ is str:  # (`WALKED`)
+            out.append(Checked(job.path, job.display, depends=_WALKED_DEPENDS))
         elif item.__class__ is int:
             out.append(Deferred(job.path, job.display, item))
         else:
