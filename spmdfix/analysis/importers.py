@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.dynamic_loads import dynamic_loads, may_load_by_name
+from spmdfix.analysis.members import attribute_writes
 from spmdfix.analysis.scopes import has_word
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
@@ -190,6 +191,78 @@ def named_elsewhere(index: ProjectIndex, path: str, name: str) -> bool:
     if any(name in names or names & _OBJECT_NAMES for names in importers.values()):
         return True
     return bool(_namespace_sites(index, path))
+
+
+def redefined_elsewhere(index: ProjectIndex, path: str, cls_name: str, attr: str) -> bool:
+    """Whether a class of another module of the project may subclass the module-level class `cls_name` of the
+    module at `path` and give its member `attr` another value there (a class attribute, a method, a
+    `self.attr = ...` of its methods), or another module writes `.attr = ...` on some object; True too when the
+    importers are not known, one cannot be read, or the module lies in a namespace package.
+
+    A method of the class reached through an instance of such a subclass (`ModelBlock().apply`, `apply`
+    inherited from `layers.Block`) reads `self.attr` in the subclass: `layers.Block`'s own `axis = 'data'`
+    read for `class ModelBlock(Block): axis = 'model'` of train.py was a finding on a program JAX runs. What
+    `members.ClassMembers.overridden` asks, in a module the analysis follows a name into, besides its own
+    subclasses. The bases of a class are matched by the qualified name they resolve to, or, when they name
+    the class otherwise (`mod.Block` after a load by name, a star import), by the word; subclasses of a
+    subclass in further modules are asked the same way. Kept per index and question (`ProjectIndex.derived`:
+    every `self.NAME` read of a followed module asks it)."""
+    key = ("importers.redefined", path, cls_name, attr)
+    kept = index.derived.get(key)
+    if kept is not None:
+        answer, asked, read = kept  # type: ignore[misc]
+        for where in asked:  # (what a fresh answer asks and reads, recorded again: `ProjectIndex.touch`)
+            _importers(index, where, index.module_name(where)[0])
+        index.touch(read)
+        return answer
+    asked, read = [], []
+    answer = _redefined(index, path, cls_name, attr, set(), asked, read)
+    index.derived[key] = (answer, tuple(asked), tuple(read))
+    return answer
+
+
+def _redefined(
+    index: ProjectIndex, path: str, cls_name: str, attr: str, seen: set[tuple[str, str]], asked: list, read: list
+) -> bool:
+    if (path, cls_name) in seen:
+        return False
+    seen.add((path, cls_name))
+    module = index.module_name(path)[0]
+    asked.append(path)
+    importers = _importers(index, path, module)
+    if importers is None or _namespace_sites(index, path):
+        return True
+    target = f"{module}.{cls_name}"
+    for importer, names in importers.items():
+        if not (cls_name in names or names & _OBJECT_NAMES):
+            continue
+        loaded = _model(index, importer)
+        index.touch([importer])
+        read.append(importer)
+        if loaded is None:
+            return True
+        ix = loaded.ix
+        if has_word(ix.source, attr) and attribute_writes(ix.source, attr):
+            return True
+        for node in ast.walk(ix.tree):
+            if not isinstance(node, ast.ClassDef) or not any(_names_class(ix, b, cls_name, target) for b in node.bases):
+                continue
+            methods, values = loaded.members.members_of(node)
+            if attr in methods or attr in values:
+                return True
+            if ix.scope_at(node) is ix.module_scope and _redefined(index, importer, node.name, attr, seen, asked, read):
+                return True
+    return False
+
+
+def _names_class(ix, base: ast.expr, cls_name: str, target: str) -> bool:
+    """Whether a base expression of a class may name the class `target` (`cls_name` in its module)."""
+    if ix.qualname(base, ix.scope_at(base)) == target:
+        return True
+    return any(
+        (isinstance(n, ast.Name) and n.id == cls_name) or (isinstance(n, ast.Attribute) and n.attr == cls_name)
+        for n in ast.walk(base)
+    )
 
 
 def _namespace_sites(index: ProjectIndex, path: str) -> list[Use]:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
-from spmdfix.analysis.importers import named_elsewhere
+from spmdfix.analysis.importers import named_elsewhere, redefined_elsewhere
 from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModule, ModuleSummary, ProjectFiles
 
 if TYPE_CHECKING:
@@ -489,6 +489,11 @@ class ProjectLink:
         """Whether another module of the project may reach this module's module-level `name` (a function or
         class it may call with other arguments): `importers.named_elsewhere`."""
         return named_elsewhere(self.index, self.path, name)
+
+    def redefined_elsewhere(self, cls_name: str, attr: str) -> bool:
+        """Whether a subclass in another module of the project may give this module's class `cls_name` another
+        member `attr`: `importers.redefined_elsewhere`."""
+        return redefined_elsewhere(self.index, self.path, cls_name, attr)
 
     def follows(self, qname: str | None) -> bool:
         """Whether `qname` names something the index would look for in the project (not JAX, not a

@@ -42,11 +42,19 @@ class ClassMembers:
 
     elsewhere: whether another module of the project may reach a module-level class of this one by its name
     (`index.ProjectLink.named_elsewhere`; None: a module alone): its constructions there may give a field
-    another value than its default."""
+    another value than its default. redefined: whether a subclass in another module of the project may give a
+    module-level class of this one another member of a name (`index.ProjectLink.redefined_elsewhere`; None: a
+    module alone, or the module checked)."""
 
-    def __init__(self, index: ModuleIndex, elsewhere: Callable[[str], bool] | None = None) -> None:
+    def __init__(
+        self,
+        index: ModuleIndex,
+        elsewhere: Callable[[str], bool] | None = None,
+        redefined: Callable[[str, str], bool] | None = None,
+    ) -> None:
         self.ix = index
         self.elsewhere = elsewhere
+        self.redefined = redefined
         self._members: dict[int, tuple[dict[str, Member], dict[str, list[Member]]]] = {}  # by class node
         self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
 
@@ -193,12 +201,16 @@ class ClassMembers:
         return self._by_class
 
     def overridden(self, cls: ast.ClassDef, name: str) -> bool:
-        """Whether a class of this module that names `cls` among its bases defines `name` again."""
+        """Whether a class of this module that names `cls` among its bases defines `name` again; in a module the
+        analysis follows a name into, also a subclass of another module (`redefined`: the instance reached may
+        be one, `ModelBlock().apply` with `apply` inherited)."""
         for node in self.ix.scope_by_node.values():
             other = node.node
             if isinstance(other, ast.ClassDef) and other is not cls:
                 if any(isinstance(b, ast.Name) and b.id == cls.name for b in other.bases) and name in node.bindings:
                     return True
+        if self.redefined is not None and self.ix.scope_at(cls) is self.ix.module_scope:
+            return self.redefined(cls.name, name)
         return False
 
     def enclosing_class(self, attr: ast.Attribute, scope: Scope) -> ast.ClassDef | None:

@@ -212,7 +212,9 @@ def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape
         types = _per_axis_types(ev, types_expr, scope, len(names.names))
     quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), "'")
     names_span = ev.span(names_expr) if isinstance(names_expr, (ast.Tuple, ast.List)) else None
+    names_parameter = _names_parameter(ev, names_expr, ev.ix.scope_at(call), Follow(MESH))
     return MeshInfo(
+        names_parameter=names_parameter,
         span=ev.span(call),
         kind=kind,
         axis_names=names.names,
@@ -229,6 +231,28 @@ def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape
         quote=quote,
         types=types,
     )
+
+
+def _names_parameter(ev: Evaluator, expr: ast.AST, scope: Scope, follow: Follow) -> str | None:
+    """The parameter of an enclosing function that a name written in a mesh's axis names argument is, or is
+    bound to through local names (`(first, MODEL)` in `def build_mesh(dp, tp, first=DATA)`), else None. The
+    axis names are read for one call (its arguments, or the one value every call of the module passes); another
+    call, here or in another module, may pass other names, among them the one add-axis would give its new axis
+    (measured: `Mesh(devs.reshape(1, 4, 2), ('batch', 'batch', 'model'))` builds, and a shard_map over it with
+    `P('batch')` raises DuplicateSpecError; golden/refuse/tree_mesh_helper_axis_name_parameter)."""
+    if follow.spent:
+        return None
+    for node in ast.walk(expr):
+        if not isinstance(node, ast.Name):
+            continue
+        for binding in ev.ix.lookup(node.id, scope):
+            if binding.kind is BindingKind.PARAM:
+                return binding.name
+            if binding.kind is BindingKind.ASSIGN and binding.scope is not ev.ix.module_scope:
+                found = _names_parameter(ev, binding.node, binding.scope, follow.deeper())
+                if found is not None:
+                    return found
+    return None
 
 
 def _per_axis_types(ev: Evaluator, expr: ast.AST, scope: Scope, count: int) -> tuple[AxisType, ...]:

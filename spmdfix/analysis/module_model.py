@@ -65,7 +65,8 @@ class ModuleModel:
     def over(cls, index: ModuleIndex, project: ProjectLink | None = None) -> ModuleModel:
         """The model of a module whose `ModuleIndex` is built already."""
         elsewhere = _elsewhere(index, project)
-        members = ClassMembers(index, elsewhere)
+        redefined = project.redefined_elsewhere if elsewhere is not None and project is not None else None
+        members = ClassMembers(index, elsewhere, redefined)
         return cls(index, Evaluator(index, project, members, elsewhere), UseIndex(index), members, project)
 
     def argument_for(self, param: Binding) -> tuple[ast.AST, Scope] | None:

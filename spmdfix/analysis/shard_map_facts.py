@@ -147,7 +147,9 @@ class ShardMapAnalysis:
         exits): a name bound to it (`MESH = Mesh(...)`, whose module-level aliases are followed too), or a
         function returning it (`def get_mesh(): return Mesh(...)`: each call of it in an importer is the mesh,
         any other read of it a use of its own); arrays placed on it may reach every module importing `owner`,
-        directly or not, whose `.sharding.mesh` reads are judged."""
+        directly or not, whose `.sharding.mesh` reads are judged. An importer's own module-level names the mesh
+        flows into (`MESH = config.build_mesh(2, 4)`, `MESH = config.MESH0`, `def get(): return
+        config.build_mesh()`) carry it on to the modules importing them in turn: followed the same way."""
         project = owner.project
         if project is None:
             return None
@@ -160,8 +162,16 @@ class ShardMapAnalysis:
         # directly or not, may call `get_abstract_mesh()` under it; its getters are judged too)
         context = MeshUses(model).makes_context([call])
         setters = [model] if context else []  # (the modules making it the context mesh)
-        for name, factory in dict.fromkeys(exits):
-            found = imported_uses(project.index, model, name, values=not factory)
+        # (the module holding a name the mesh flows into, the name, a function returning the mesh)
+        todo = [(model, name, factory) for name, factory in dict.fromkeys(exits)]
+        asked: set[tuple[str, str, bool]] = set()
+        while todo:
+            holder, name, factory = todo.pop()
+            key = (holder.ix.path or path, name, factory)
+            if key in asked:
+                continue
+            asked.add(key)
+            found = imported_uses(project.index, holder, name, values=not factory)
             if found is None:
                 return None
             reads += found.sites
@@ -174,6 +184,10 @@ class ShardMapAnalysis:
                 if judge.makes_context(ends):
                     context = True
                     setters.append(importer)
+                carried: list[tuple[str, bool]] = []
+                for end in ends:
+                    importer.uses.uses_of_value(end, carried)
+                todo += [(importer, n, f) for n, f in dict.fromkeys(carried)]
         closure = importing_closure(project.index, path)
         if closure is None:
             return None

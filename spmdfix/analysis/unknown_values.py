@@ -181,6 +181,12 @@ def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute, depth: in
         return f"`{name}` is declared without a value in class `{cls.name}` (line {_row(own[0])})"
     if outside and not isinstance(value, ast.Call):
         return f"{outside} as well as in the class"
+    members = ev.members
+    if members.redefined is not None and ev.ix.scope_at(cls) is ev.ix.module_scope and members.redefined(cls.name, name):
+        return (
+            f"another module of the project subclasses `{cls.name}` and gives `{name}` another value, or sets "
+            f"`.{name}` on some object: which value `self` holds is not known"
+        )
     return f"`{name}` is assigned on line {_row(own[0])}, where {_why_value(value)}"
 
 

@@ -142,6 +142,10 @@ class MeshInfo:
     reads: tuple[Use, ...] = ()
     device_reads: tuple[Use, ...] = ()
     types: tuple[AxisType, ...] = ()
+    # A parameter of the function building the mesh that one of its axis names is read from (`def
+    # build_mesh(dp, tp, first=DATA): return Mesh(..., (first, MODEL))`), or None: another call of the function
+    # may pass the name add-axis would give the new axis (`meshes._names_parameter`).
+    names_parameter: str | None = None
 
     def type_of(self, axis: str) -> AxisType:
         """The type of mesh axis `axis`: AUTO, EXPLICIT, or UNKNOWN (not an axis of this mesh, or a type that

@@ -1,0 +1,9 @@
+import jax
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+from .config import MODEL
+from .model import MESH
+
+
+def place(w):
+    return jax.device_put(w, NamedSharding(MESH, P(None, MODEL)))

@@ -1,0 +1,14 @@
+import jax
+from jax.sharding import PartitionSpec as P
+
+from .config import DATA, MODEL, build_mesh
+
+
+def get_mesh():
+    return build_mesh(2, 4)
+
+
+def forward(x, w):
+    return jax.shard_map(
+        lambda a, b: a @ b, mesh=get_mesh(), in_specs=(P(DATA, None), P(None, MODEL)), out_specs=P(DATA, MODEL)
+    )(x, w)

@@ -1,0 +1,9 @@
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+DATA, MODEL = "data", "model"
+
+
+def build_mesh(dp, tp):
+    return Mesh(np.array(jax.devices()[: dp * tp]).reshape(dp, tp), (DATA, MODEL))

@@ -1,0 +1,13 @@
+import jax
+from jax.sharding import PartitionSpec as P
+
+from . import config
+from .config import DATA, MODEL
+
+MESH = config.MESH0
+
+
+def forward(x, w):
+    return jax.shard_map(
+        lambda a, b: a @ b, mesh=MESH, in_specs=(P(DATA, None), P(None, MODEL)), out_specs=P(DATA, MODEL)
+    )(x, w)
