@@ -227,6 +227,12 @@ class Capture:
     # commits to the shard_map's Explicit mesh (any spec): JAX refuses it the same way, the value being
     # unbatched (safety/measurements/capture_staged_explicit_unbatched_arg.py)
     unmapped: bool = False
+    # kind BATCHED, not off_spmd: the value comes from an argument the vmap does not map (`in_axes=None`) that a
+    # call commits to the shard_map's Explicit mesh (any spec) while every call places the batch on the spmd axes;
+    # JAX fails on it (`For primitive mul, context mesh ... should match the aval mesh`) under all-replicated specs
+    # and with check_vma=False, staged or not; with check_vma=True and in_specs naming an axis besides the spmd
+    # ones a scalar computed from it runs (safety/measurements/capture_staged_spmd_placed_unbatched_arg.py)
+    committed: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
