@@ -18,7 +18,14 @@ import itertools
 import _outcome  # noqa: F401 - sets 8 devices before jax is imported
 import jax
 from _outcome import header, show_group
-from capture_staged_explicit_unbatched_arg import CAPTURES, FORMS, WS, build, inputs, reference
+from capture_staged_explicit_unbatched_arg import (
+    CAPTURES,
+    FORMS,
+    WS,
+    build,
+    inputs,
+    reference,
+)
 from jax.sharding import PartitionSpec as P
 
 
@@ -30,8 +37,13 @@ def main() -> None:
         if spec == P("y") and capture != "w.sum()":
             continue  # a (2,) block of x times the whole (8,) w: a shape error, not a measurement
         xs, ws = inputs(mesh, spec, "spmd", w_how)
-        runs = {f"cv={cv} {'jit' if j else 'eager'}": (lambda cv=cv, j=j: build(mesh, form, spec, capture, cv, j)(xs, ws))
-                for cv, j in itertools.product((True, False), (False, True))}
+        runs = {
+            f"cv={cv} {'jit' if j else 'eager'}": (
+                lambda cv=cv, j=j, form=form, spec=spec, capture=capture, xs=xs, ws=ws:
+                build(mesh, form, spec, capture, cv, j)(xs, ws)
+            )
+            for cv, j in itertools.product((True, False), (False, True))
+        }
         show_group(f"{form:13} specs={spec!s:7} xs=spmd     ws={w_how:8} {capture:8}", runs, reference(capture))
 
 
