@@ -351,8 +351,8 @@ H2_FREE_COLLECTIVES = {"jax.lax.psum": False, "jax.lax.pmax": True, "jax.lax.pmi
 # Collectives measured to run under hazard H2's conditions like a unary step only over an axis the block is split
 # on (jax 0.10.2, safety/measurements/spmd007_gather_permute_index_local_constants.py, inner `jax.vmap` and
 # `lax.map(batch_size=2)`, eager and jit): `all_gather(b, 'y')` (untiled, or `tiled=True`/`False` literal; then
-# sliced back or whole), `ppermute(b, 'y', perm)` (a literal list of int pairs), `psum_scatter(..., 'y',
-# tiled=True)`, under `in_specs = out_specs = P('y')` on a (2, 4) and a (2, 2, 2) mesh; over an axis no spec
+# sliced back or whole), `ppermute(b, 'y', perm)` (a literal list of int pairs), `psum_scatter(all_gather(b, 'y',
+# tiled=True), 'y', tiled=True)` (a psum_scatter of anything else is not measured), under `in_specs = out_specs = P('y')` on a (2, 4) and a (2, 2, 2) mesh; over an axis no spec
 # names (`'y'` under `P()`, `'z'` under `P('y')`) they raise `... out_specs which require replication`. Each name
 # maps to the keywords measured and the literal values each may take; `ppermute`'s `perm` is checked apart.
 H2_SPLIT_AXIS_COLLECTIVES = {

@@ -158,7 +158,7 @@ class UnaryCheck:
 
     def _split_collective(self, call: ast.Call, scope) -> str | None:
         """`jax.lax.all_gather(v, 'y')`, `all_gather(v, 'y', tiled=True)`, `jax.lax.ppermute(v, 'y', [(0, 1), (1,
-        0)])`, `jax.lax.psum_scatter(v, 'y', tiled=True)`: a collective of `jaxapi.H2_SPLIT_AXIS_COLLECTIVES` given
+        0)])`, `jax.lax.psum_scatter(jax.lax.all_gather(v, 'y', tiled=True), 'y', tiled=True)`: a collective of `jaxapi.H2_SPLIT_AXIS_COLLECTIVES` given
         the value and one axis (a string literal or a name bound once to one) positionally, and only the measured
         keywords with literal values (`ppermute`'s permutation: a literal list of pairs of int literals, the third
         argument or `perm=`): the axis; None for any other call."""
@@ -176,8 +176,12 @@ class UnaryCheck:
         elif len(args) != 2:
             return None
         else:
-            if qname == "jax.lax.psum_scatter" and not any(k.arg == "tiled" for k in call.keywords):
-                return None  # measured with `tiled=True` only
+            if qname == "jax.lax.psum_scatter" and not (
+                any(k.arg == "tiled" for k in call.keywords)
+                and isinstance(args[0], ast.Call)
+                and self.ix.qualname(args[0].func, scope) == "jax.lax.all_gather"
+            ):
+                return None  # measured with `tiled=True`, scattering an `all_gather` only
             for kw in call.keywords:
                 allowed = keywords.get(kw.arg or "")
                 if allowed is None or not (isinstance(kw.value, ast.Constant) and kw.value.value in allowed):
