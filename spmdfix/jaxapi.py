@@ -343,15 +343,32 @@ STATIC_SLICE_NAMES = frozenset({"jax.lax.dynamic_slice_in_dim"})
 # name written as a string literal (or a name bound once to one) that is not an spmd axis of the vmap (`'y'` of
 # the block's spec, `'z'` of no spec), and for `pmax` / `pmin` a tuple of such names. Each name maps to whether a tuple of axes was measured
 # to run (`psum(b, ('y', 'z'))` raises `psum can only accept axis_name which corresponds to ...`). Over the spmd
-# axis every one raises the `pvary` error; `pmean` (a psum then a division), `all_gather`, `ppermute`,
-# `psum_scatter` and `axis_index` combined with the block fail or were not measured to run everywhere: not listed.
+# axis every one raises the `pvary` error; `pmean` (a psum then a division) and `axis_index` combined with the
+# block fail (safety/measurements/spmd007_gather_permute_index_local_constants.py: `b + axis_index('y')`,
+# `b * axis_index('y')`, `b * 0 + axis_index('y')` raise everywhere): not listed.
 H2_FREE_COLLECTIVES = {"jax.lax.psum": False, "jax.lax.pmax": True, "jax.lax.pmin": True}
+
+# Collectives measured to run under hazard H2's conditions like a unary step only over an axis the block is split
+# on (jax 0.10.2, safety/measurements/spmd007_gather_permute_index_local_constants.py, inner `jax.vmap` and
+# `lax.map(batch_size=2)`, eager and jit): `all_gather(b, 'y')` (untiled, or `tiled=True`/`False` literal; then
+# sliced back or whole), `ppermute(b, 'y', perm)` (a literal list of int pairs), `psum_scatter(all_gather(b, 'y',
+# tiled=True), 'y', tiled=True)` (a psum_scatter of anything else is not measured), under `in_specs = out_specs = P('y')` on a (2, 4) and a (2, 2, 2) mesh; over an axis no spec
+# names (`'y'` under `P()`, `'z'` under `P('y')`) they raise `... out_specs which require replication`. Each name
+# maps to the keywords measured and the literal values each may take; `ppermute`'s `perm` is checked apart.
+H2_SPLIT_AXIS_COLLECTIVES = {
+    "jax.lax.all_gather": {"tiled": (True, False)},
+    "jax.lax.ppermute": {},
+    "jax.lax.psum_scatter": {"tiled": (True,)},
+}
 
 # Products with a constant the body closes over, measured to run under hazard H2's conditions like a unary step
 # (same measurement): `b @ M`, `M @ b`, `jnp.dot(b, M)`, `jnp.dot(M, b)`, `jnp.matmul(b, M)` and
 # `jnp.einsum(subscripts, b, M)` (a string literal; measured `'i,ij->j'`, `'a,ab->b'`, `'i,ji->j'`, `'...i,ij->...j'`,
 # `'i,ij'`) with `M` a module-level constant (`np.linspace(...).reshape(...)`, an `np.array`
-# literal, `jnp.ones(...)`). Each name maps to the operand positions the constant was measured at (einsum's
+# literal, `jnp.ones(...)`), or one bound inside a function (the spmd-vmapped one, the one applying the shard_map
+# under the inner vmap, the body itself) or written inline (`b @ jnp.eye(n, dtype=b.dtype)`): measured alike,
+# numpy and jax.numpy constructors, eager and under jit
+# (safety/measurements/spmd007_gather_permute_index_local_constants.py). Each name maps to the operand positions the constant was measured at (einsum's
 # subscripts string is position 0). An elementwise product with a captured array (`b * W`) fails (`ManualAxisType`,
 # `Primitive mul requires varying manual axes to match`), and so does a product with a value the spmd vmap batches.
 CONSTANT_PRODUCT_NAMES = {"jax.numpy.dot": (0, 1), "jax.numpy.matmul": (1,), "jax.numpy.einsum": (2,)}

@@ -134,6 +134,10 @@ class CaptureAnalysis:
                 found += self._bound_uses(body, None, exprs, where, values.names, {c.name for c in found})
         if off_spmd and calls is not None:
             found += self._unmapped_uses(fun, reached, body, home, calls, mesh, {c.name for c in found})
+        elif calls is not None and _explicit_placed(mesh, placed):
+            # the batch placed on the spmd axes: a committed unbatched argument fails too, staged or not
+            # (`context mesh ... should match the aval mesh`; the rule decides where it runs)
+            found += self._unmapped_uses(fun, reached, body, home, calls, mesh, {c.name for c in found}, True)
         if not found:
             return (), ()
         found = tuple(sorted(found, key=lambda c: c.use.start))
@@ -156,7 +160,7 @@ class CaptureAnalysis:
 
     def _unmapped_uses(
         self, fun, reached: ReachedSite, body: ast.AST, home: ast.AST | None, calls: VmapCalls,
-        mesh: MeshInfo | None, seen: set[str],
+        mesh: MeshInfo | None, seen: set[str], placed: bool = False,
     ) -> tuple[Capture, ...]:
         """Values of `home` the body closes over that come (back through plain positional calls:
         `BatchedValues.sources_through`) from an argument the vmap does not map (`in_axes=None`) and that a
@@ -166,7 +170,14 @@ class CaptureAnalysis:
         sharded on Explicit axes`, through `@jax.jit`, `jax.jit(shard_map(...))`, `jax.checkpoint` and
         `jax.lax.map`, eager and under jit, check_vma True and False, the value itself or a scalar reduced
         from it (`w.sum()`); from an unplaced argument it runs and matches
-        (safety/measurements/capture_staged_explicit_unbatched_arg.py). Names in `seen` are left out."""
+        (safety/measurements/capture_staged_explicit_unbatched_arg.py). Names in `seen` are left out.
+
+        With `placed` (every call places the batch on the spmd axes of an Explicit mesh, the way staged or not)
+        such values are kept as `committed` captures instead: JAX fails on them with `For primitive mul, context
+        mesh ... should match the aval mesh` under all-replicated specs or check_vma=False, eager and under jit,
+        directly and through `@jax.jit`, `jax.jit(shard_map(...))`, `jax.checkpoint`, `jax.lax.map`; with
+        check_vma=True and specs naming an axis besides the spmd ones a scalar reduced from it runs
+        (safety/measurements/capture_staged_spmd_placed_unbatched_arg.py; the rule reads which)."""
         hops = self.batched.plain_hops(fun, home, reached)
         scope = self.ix.own_scope(home) if home is not None else None
         if hops is None or scope is None or mesh is None:
@@ -177,7 +188,9 @@ class CaptureAnalysis:
             committed = params is not None and any(
                 i < len(call.unmapped_mesh) and call.unmapped_mesh[i] == mesh.span for call in calls.calls for i in params
             )
-            if committed:
+            if committed and placed:
+                out.append(replace(capture, params=params, committed=True))
+            elif committed:
                 out.append(replace(capture, params=params, off_spmd=True, unmapped=True))
         return tuple(out)
 

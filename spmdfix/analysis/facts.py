@@ -104,6 +104,10 @@ class BodyFacts:
     # axis of the vmap is among them (measured: safety/measurements/spmd007_body_collectives_constants.py):
     # `analysis.hazards.h2_at` compares. `unary_only` is the case of no collective (an empty set).
     unary_collective_axes: frozenset[str] | None = None
+    # among `unary_collective_axes`, those of `all_gather` / `ppermute` / `psum_scatter`
+    # (`jaxapi.H2_SPLIT_AXIS_COLLECTIVES`), which run under H2's conditions only when every in_spec and out_spec
+    # splits the block on them (measured: safety/measurements/spmd007_gather_permute_index_local_constants.py)
+    split_collective_axes: frozenset[str] = frozenset()
     # The body's own collectives could not all be read (`collectives_unknown` is also set by a nested shard_map,
     # whose body `collectives` leave out); the collectives of the nested shard_maps' bodies, and whether some of
     # them could not be read: drop-spmd-axis judges both (fixes.drop_spmd_axis).
@@ -229,6 +233,12 @@ class Capture:
     # commits to the shard_map's Explicit mesh (any spec): JAX refuses it the same way, the value being
     # unbatched (safety/measurements/capture_staged_explicit_unbatched_arg.py)
     unmapped: bool = False
+    # kind BATCHED, not off_spmd: the value comes from an argument the vmap does not map (`in_axes=None`) that a
+    # call commits to the shard_map's Explicit mesh (any spec) while every call places the batch on the spmd axes;
+    # JAX fails on it (`For primitive mul, context mesh ... should match the aval mesh`) under all-replicated specs
+    # and with check_vma=False, staged or not; with check_vma=True and in_specs naming an axis besides the spmd
+    # ones a scalar computed from it runs (safety/measurements/capture_staged_spmd_placed_unbatched_arg.py)
+    committed: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

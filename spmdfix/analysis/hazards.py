@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.kinds import AxisType, BatchPlacement
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
-    from spmdfix.analysis.facts import NestedShardMap, ReachedFacts, VmapFacts
+    from spmdfix.analysis.facts import NestedShardMap, ReachedFacts, ShardMapFacts, VmapFacts
     from spmdfix.analysis.values import MeshInfo
 
 
@@ -28,15 +28,36 @@ def h2_at(vmap: VmapFacts, reached: ReachedFacts) -> bool:
     run too (measured: safety/measurements/spmd007_binary_beside_inner_vmap.py; fuzz seed 20245). A body whose
     steps are unary but for `psum` / `pmax` / `pmin` over literal axes runs when none of those axes is an spmd
     axis of this vmap (`BodyFacts.unary_collective_axes`; measured:
-    safety/measurements/spmd007_body_collectives_constants.py)."""
+    safety/measurements/spmd007_body_collectives_constants.py); `all_gather` / `ppermute` / `psum_scatter` among
+    them only over an axis every in_spec and out_spec splits the block on (`_split_on`; measured:
+    safety/measurements/spmd007_gather_permute_index_local_constants.py)."""
     sm = reached.shard_map
     axes = sm.body.unary_collective_axes
-    unary = sm.body.unary_only or (axes is not None and not axes & set(vmap.spmd.names))
+    unary = sm.body.unary_only or (
+        axes is not None and not axes & set(vmap.spmd.names) and _split_on(sm, sm.body.split_collective_axes)
+    )
     return (
         bool(reached.vmaps or sm.body.inner_vmap) and sm.check_vma is not False and not unary
         and not (sm.body.inner_unary and not reached.vmaps)
         and not batch_on_explicit_axes(vmap, sm.mesh)
     )
+
+
+def _split_on(sm: ShardMapFacts, axes: frozenset[str]) -> bool:
+    """Every in_spec and out_spec of the shard_map (all read) has an entry that is exactly each of `axes` (`P('y')`
+    for `'y'`): the block is split on them, in and out. True when `axes` is empty."""
+    if not axes:
+        return True
+    for tree in (sm.in_specs, sm.out_specs):
+        if tree.unresolved or not tree.specs:
+            return False
+        for spec in tree.specs:
+            if not all(e.known for e in spec.entries):
+                return False
+            singles = {e.value.names[0] for e in spec.entries if e.value is not None and len(e.value.names) == 1}
+            if not axes <= singles:
+                return False
+    return True
 
 
 def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:

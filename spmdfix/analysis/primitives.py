@@ -12,7 +12,12 @@ spmd vmap and the shard_map (a vmap over chunks) fails and runs for the same bod
 to run there (safety/measurements/spmd007_body_collectives_constants.py): a product with a module-level constant
 (`jaxapi.CONSTANT_PRODUCT_NAMES`, `b @ M`), and `psum` / `pmax` / `pmin` over a literal axis
 (`jaxapi.H2_FREE_COLLECTIVES`) as long as that axis is not an spmd axis of the vmap: `UnaryCheck.unary_over`
-returns the axes for the caller to compare (`analysis.hazards.h2_at`).
+returns the axes for the caller to compare (`analysis.hazards.h2_at`). A later measurement
+(safety/measurements/spmd007_gather_permute_index_local_constants.py) added `all_gather`, `ppermute` and
+`psum_scatter` over an axis the block is split on (`jaxapi.H2_SPLIT_AXIS_COLLECTIVES`: `UnaryCheck.split_axes`
+returns those axes, which the caller checks against the specs), and constants bound inside a function or written
+inline, not only at module level (`b @ M` with `M = np.linspace(...)` in the function applying the shard_map or in
+the body, `b @ jnp.eye(8, dtype=b.dtype)`). `axis_index` combined with the block fails there: not a unary step.
 """
 
 from __future__ import annotations
@@ -29,19 +34,26 @@ class UnaryCheck:
 
     def __init__(self, index: ModuleIndex) -> None:
         self.ix = index
-        # While `unary_over` runs: the axes of the collectives met so far (None: a collective is not a unary step)
+        # While `unary_over` runs: the axes of the collectives met so far (None: a collective is not a unary step),
+        # and among them those of the collectives that run only over an axis the block is split on
         self._axes: set[str] | None = None
+        self._split: set[str] = set()
+        self.split_axes: frozenset[str] = frozenset()
 
     def unary_over(self, func: ast.AST) -> frozenset[str] | None:
         """The axes of the collectives a body applies when it is made of unary steps and measured collectives
         (`jaxapi.H2_FREE_COLLECTIVES`, at the body's own level: not inside an inner vmapped lambda); None when
         it is not. Empty for a body of unary steps only (`unary_only`). Such a body runs under H2's conditions
-        when none of those axes is an spmd axis of the vmap (the caller's to check)."""
-        self._axes = set()
+        when none of those axes is an spmd axis of the vmap (the caller's to check). Afterwards `split_axes` holds
+        the axes of the `jaxapi.H2_SPLIT_AXIS_COLLECTIVES` among them, which run only when every in_spec and
+        out_spec of the shard_map splits the block on them (also the caller's to check)."""
+        self._axes, self._split = set(), set()
         try:
-            return frozenset(self._axes) if self.unary_only(func) else None
+            unary = self.unary_only(func)
+            self.split_axes = frozenset(self._split) if unary else frozenset()
+            return frozenset(self._axes) if unary else None
         finally:
-            self._axes = None
+            self._axes, self._split = None, set()
 
     def unary_only(self, func: ast.AST) -> bool:
         """True for a `lambda` or `def` (assignments to names and one final return) of unary steps only."""
@@ -56,6 +68,8 @@ class UnaryCheck:
             if i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
                 continue
             if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+                if all(self._constant_name(t, names, scope) for t in stmt.targets):
+                    continue  # `M = np.linspace(...)`: a constant the body makes, no value of the body
                 if not self._unary(stmt.value, names, scope):
                     return False
                 names |= {t.id for t in stmt.targets}
@@ -72,7 +86,7 @@ class UnaryCheck:
             return isinstance(expr.op, (ast.USub, ast.UAdd)) and self._unary(expr.operand, names, scope)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.MatMult):
             return any(
-                self._module_constant(const, names, scope) and self._unary(other, names, scope)
+                self._constant_operand(const, names, scope) and self._unary(other, names, scope)
                 for const, other in ((expr.right, expr.left), (expr.left, expr.right))
             )
         if isinstance(expr, ast.BinOp):
@@ -87,6 +101,10 @@ class UnaryCheck:
             return self._unary(expr.args[0], names, scope)
         if isinstance(expr, ast.Call) and self._axes is not None and (axes := self._collective(expr, scope)):
             self._axes |= axes
+            return self._unary(expr.args[0], names, scope)
+        if isinstance(expr, ast.Call) and self._axes is not None and (axis := self._split_collective(expr, scope)):
+            self._axes.add(axis)
+            self._split.add(axis)
             return self._unary(expr.args[0], names, scope)
         if isinstance(expr, ast.Call) and (operand := self._constant_product(expr, names, scope)) is not None:
             return self._unary(operand, names, scope)
@@ -138,6 +156,40 @@ class UnaryCheck:
             return set(names) if None not in names else None
         return None
 
+    def _split_collective(self, call: ast.Call, scope) -> str | None:
+        """`jax.lax.all_gather(v, 'y')`, `all_gather(v, 'y', tiled=True)`, `jax.lax.ppermute(v, 'y', [(0, 1), (1,
+        0)])`, `jax.lax.psum_scatter(jax.lax.all_gather(v, 'y', tiled=True), 'y', tiled=True)`: a collective of `jaxapi.H2_SPLIT_AXIS_COLLECTIVES` given
+        the value and one axis (a string literal or a name bound once to one) positionally, and only the measured
+        keywords with literal values (`ppermute`'s permutation: a literal list of pairs of int literals, the third
+        argument or `perm=`): the axis; None for any other call."""
+        qname = self.ix.qualname(call.func, scope)
+        keywords = jaxapi.H2_SPLIT_AXIS_COLLECTIVES.get(qname or "")
+        if keywords is None or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        args = list(call.args)
+        if qname == "jax.lax.ppermute":
+            perm = [k.value for k in call.keywords if k.arg == "perm"]
+            if len(args) == 3 and not call.keywords:
+                perm = [args.pop()]
+            if len(args) != 2 or len(perm) != 1 or len(call.keywords) > 1 or not _int_pairs(perm[0]):
+                return None
+        elif len(args) != 2:
+            return None
+        else:
+            if qname == "jax.lax.psum_scatter" and not (
+                any(k.arg == "tiled" for k in call.keywords)
+                and isinstance(args[0], ast.Call)
+                and self.ix.qualname(args[0].func, scope) == "jax.lax.all_gather"
+            ):
+                return None  # measured with `tiled=True`, scattering an `all_gather` only
+            for kw in call.keywords:
+                allowed = keywords.get(kw.arg or "")
+                if allowed is None or not (isinstance(kw.value, ast.Constant) and kw.value.value in allowed):
+                    return None
+                if type(kw.value.value) is not bool:
+                    return None
+        return self._axis_string(args[1], scope)
+
     def _axis_string(self, node: ast.AST, scope) -> str | None:
         """A string literal, or a name bound once to one (`AXIS = 'y'`: the same value reaches JAX)."""
         if isinstance(node, ast.Name):
@@ -158,45 +210,55 @@ class UnaryCheck:
         if positions == (2,):  # einsum: a subscripts string literal, the value, the constant
             if len(args) != 3 or not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
                 return None
-            return args[1] if self._module_constant(args[2], names, scope) else None
+            return args[1] if self._constant_operand(args[2], names, scope) else None
         if len(args) != 2:
             return None
         for at in positions:
-            if self._module_constant(args[at], names, scope):
+            if self._constant_operand(args[at], names, scope):
                 return args[1 - at]
         return None
 
-    def _module_constant(self, node: ast.AST, names: set[str], scope) -> bool:
-        """A name bound once, at module level, to a constant expression (`_constant_expr`): module code runs
-        before any vmap, so no vmap batches it (measured: `np.linspace(...).reshape(8, 8)`, an `np.array`
-        literal, `jnp.ones(...)`). A name bound in a function may hold a value the vmap batches: not one."""
+    def _constant_operand(self, node: ast.AST, names: set[str], scope) -> bool:
+        """A constant operand of a product: a name bound to a constant (`_constant_name`), or a constant
+        expression written inline (`jnp.eye(8, dtype=b.dtype)`; measured: spmd007_gather_permute_index_local_constants.py)."""
+        if isinstance(node, ast.Name):
+            return self._constant_name(node, names, scope)
+        return isinstance(node, ast.Call) and self._constant_expr(node, 6, scope)
+
+    def _constant_name(self, node: ast.AST, names: set[str], scope) -> bool:
+        """A name bound once, at module level or in a function (the body included), to a constant expression
+        (`_constant_expr`): its value is made of literals, so no vmap batches it (measured at module level:
+        `np.linspace(...).reshape(8, 8)`, an `np.array` literal, `jnp.ones(...)`; in the spmd-vmapped function, in
+        the function applying the shard_map under the inner vmap and in the body:
+        safety/measurements/spmd007_gather_permute_index_local_constants.py). Not one of the body's values."""
         if not isinstance(node, ast.Name) or node.id in names:
             return False
         binding = self.ix.single_binding(node.id, scope)
         return (
-            binding is not None and binding.kind is BindingKind.ASSIGN and binding.scope is self.ix.module_scope
-            and self._constant_expr(binding.node, 6)
+            binding is not None and binding.kind is BindingKind.ASSIGN
+            and self._constant_expr(binding.node, 6, self.ix.scope_at(binding.node))
         )
 
-    def _constant_expr(self, expr: ast.AST, depth: int) -> bool:
+    def _constant_expr(self, expr: ast.AST, depth: int, scope) -> bool:
         """Literals (numbers, strings, tuples and lists of them), calls of `numpy.*` / `jax.numpy.*` (the
         constructors, dtypes) with constant arguments, `.reshape(...)` / `.astype(...)` of a constant, arithmetic
-        of constants, and other module constants."""
-        scope = self.ix.module_scope
+        of constants, a value's `.dtype` (static), and other names bound to constants (read from `scope`)."""
         if depth == 0:
             return False
         if isinstance(expr, ast.Constant):
             return type(expr.value) in (int, float, bool, str) or expr.value is None
         if isinstance(expr, (ast.Tuple, ast.List)):
-            return all(self._constant_expr(e, depth - 1) for e in expr.elts)
+            return all(self._constant_expr(e, depth - 1, scope) for e in expr.elts)
         if isinstance(expr, ast.UnaryOp):
-            return isinstance(expr.op, (ast.USub, ast.UAdd)) and self._constant_expr(expr.operand, depth - 1)
+            return isinstance(expr.op, (ast.USub, ast.UAdd)) and self._constant_expr(expr.operand, depth - 1, scope)
         if isinstance(expr, ast.BinOp):
-            return self._constant_expr(expr.left, depth - 1) and self._constant_expr(expr.right, depth - 1)
+            return self._constant_expr(expr.left, depth - 1, scope) and self._constant_expr(expr.right, depth - 1, scope)
         if isinstance(expr, (ast.Name, ast.Attribute)) and _numpy_name(self.ix.qualname(expr, scope)):
             return True  # `np.float32`, `jnp.pi`
+        if isinstance(expr, ast.Attribute) and expr.attr == "dtype" and isinstance(expr.value, ast.Name):
+            return True  # `b.dtype`: a value's dtype is static
         if isinstance(expr, ast.Name):
-            return self._module_constant(expr, set(), scope)
+            return self._constant_name(expr, set(), scope)
         if isinstance(expr, ast.Call):
             arguments = [*expr.args, *(k.value for k in expr.keywords)]
             if any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
@@ -207,8 +269,8 @@ class UnaryCheck:
                 target = None
             else:
                 return False
-            return (target is None or self._constant_expr(target, depth - 1)) and all(
-                self._constant_expr(a, depth - 1) for a in arguments
+            return (target is None or self._constant_expr(target, depth - 1, scope)) and all(
+                self._constant_expr(a, depth - 1, scope) for a in arguments
             )
         return False
 
@@ -247,6 +309,13 @@ def _int_literal(node: ast.AST) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         node = node.operand
     return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _int_pairs(node: ast.AST) -> bool:
+    """A list or tuple display of pairs of int literals (`[(0, 1), (1, 0)]`): a permutation written out."""
+    return isinstance(node, (ast.List, ast.Tuple)) and all(
+        isinstance(p, ast.Tuple) and len(p.elts) == 2 and all(_int_literal(e) for e in p.elts) for p in node.elts
+    )
 
 
 def _static_int(node: ast.AST, names: set[str]) -> bool:

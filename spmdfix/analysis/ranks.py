@@ -14,12 +14,21 @@ dimension, through the calls on the way to the shard_map (an argument passed on 
 most by `with_sharding_constraint`), to the body's parameters (shard_map keeps an operand's rank). Anything
 else (an inner `jax.vmap`, a `jax.jit` or other wrapper on the way, keyword or `*args` arguments, a call not
 followed, calls that disagree) leaves the rank unknown, and an unknown rank keeps the finding.
+
+A body parameter may receive a pytree: a dict, tuple or list literal written at the shard_map's application
+(`shard_map(body, ...)({'a': x, 'b': w})`, `(x, w)`, `[x, w]`, nested), whose entries are names of known rank.
+Such a parameter gets a structure (`Rank`: a dict from each literal key or index to the entry's rank), and a
+read of one of its leaves by constant subscripts (`d['a']`, `t[0]`, `t[-2]`, `d['a'][0]`) has that leaf's rank:
+shard_map keeps the structure and each leaf's rank, and the broadcast rule holds leaf by leaf (measured on jax
+0.10.2: safety/measurements/capture_array_broadcast_pytree.py, fuzz seed 230207). The structure is trusted only
+when every read of the parameter in the body is such a subscript (a store into it, a method call or passing
+it on could change what it holds); a key the literal does not hold, a `**` entry or a non-literal key leaves
+the rank unknown.
 """
 
 from __future__ import annotations
 
 import ast
-
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
@@ -34,6 +43,10 @@ if TYPE_CHECKING:
 # Binary operators measured to broadcast a lower-rank unbatched array without the ManualAxisType failure.
 _BROADCASTING_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+# An operand's rank: a number for an array; for a pytree literal, its entries' ranks by key (dict) or index
+# (tuple, list; negative indices too), None for an entry of unknown rank.
+Rank = int | dict
 
 
 def _loads(body: ast.AST, name: str) -> list[ast.Name]:
@@ -57,8 +70,9 @@ class RankAnalysis:
     # --- operand ranks ----------------------------------------------------------------------------------
     def body_ranks(
         self, fun: ast.AST, reached: ReachedSite, body: ast.AST | None, wrapped: bool, calls: VmapCalls | None
-    ) -> dict[str, int]:
-        """The parameters of `body` (the shard_map's function) whose operand rank is known, with that rank.
+    ) -> dict[str, Rank]:
+        """The parameters of `body` (the shard_map's function) whose operand rank is known, with that rank (a
+        structure for a pytree literal passed at the shard_map's application, module docstring).
 
         fun: the vmapped callable; reached: the path to the shard_map; wrapped: the body is reached through a
         wrapper (`jax.vmap(g)`, `jax.jit(g)`), whose effect on ranks is not followed; calls: every call of
@@ -91,7 +105,7 @@ class RankAnalysis:
             return {}
         if self.ix.enclosing_function(application) is not current or not self._plain_call(application, body):
             return {}
-        return self._passed(application, body, self._stable(current, ranks))
+        return self._passed(application, body, self._stable(current, ranks), literals=True)
 
     def _plain_call(self, call: ast.Call, callee: ast.AST) -> bool:
         """Positional arguments only, one per parameter, into a callee without *args/keyword-only ones."""
@@ -101,12 +115,17 @@ class RankAnalysis:
             return False
         return len(call.args) == len(_positional(callee))
 
-    def _passed(self, call: ast.Call, callee: ast.AST, ranks: dict[str, int]) -> dict[str, int]:
-        """The callee's parameters that receive a name of known rank as is."""
+    def _passed(
+        self, call: ast.Call, callee: ast.AST, ranks: dict[str, int], literals: bool = False
+    ) -> dict[str, Rank]:
+        """The callee's parameters that receive a name of known rank as is; with `literals` (the shard_map's
+        application) also those receiving a dict, tuple or list literal of such names (a structure)."""
         out = {}
         for param, arg in zip(_positional(callee), call.args):
             if isinstance(arg, ast.Name) and arg.id in ranks:
                 out[param] = ranks[arg.id]
+            elif literals and (structure := _structure(arg, ranks)) is not None:
+                out[param] = structure
         return out
 
     def _stable(self, func: ast.AST, ranks: dict[str, int]) -> dict[str, int]:
@@ -133,7 +152,7 @@ class RankAnalysis:
         return qname in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES and isinstance(first, ast.Name) and first.id == name
 
     # --- the broadcast check ------------------------------------------------------------------------------
-    def broadcast_only(self, body: ast.AST, name: str, ranks: dict[str, int]) -> bool:
+    def broadcast_only(self, body: ast.AST, name: str, ranks: dict[str, Rank]) -> bool:
         """Every read of the unbatched array `name` in `body` is an operand of `*`, `+`, `-` or `/` whose other
         operand has a known rank higher than the array's own (the measured rule, module docstring)."""
         if not ranks:
@@ -175,18 +194,19 @@ class RankAnalysis:
                 return False
         return True
 
-    def _rank(self, expr: ast.AST, body: ast.AST, ranks: dict[str, int], array: str, array_rank: int) -> int | None:
-        """The rank of a body expression built from the body's parameters of known rank, number literals, the
-        array itself and arithmetic on them (broadcasting: the larger rank); None otherwise."""
+    def _rank(self, expr: ast.AST, body: ast.AST, ranks: dict[str, Rank], array: str, array_rank: int) -> int | None:
+        """The rank of a body expression built from the body's parameters of known rank (the leaves of a pytree
+        parameter read by constant subscripts, `_leaf`), number literals, the array itself and arithmetic on them
+        (broadcasting: the larger rank); None otherwise."""
         if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
             return 0
         if isinstance(expr, ast.Name):
             if expr.id == array:
                 return array_rank
-            binding = self.ix.single_binding(expr.id, self.ix.scope_at(expr))
-            if binding is None or binding.kind is not BindingKind.PARAM or binding.scope.node is not body:
-                return None
-            return ranks.get(expr.id)
+            rank = ranks.get(expr.id) if self._body_param(expr, body) else None
+            return rank if isinstance(rank, int) else None
+        if isinstance(expr, ast.Subscript):
+            return self._leaf(expr, body, ranks)
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
             return self._rank(expr.operand, body, ranks, array, array_rank)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (*_BROADCASTING_OPS, ast.Pow)):
@@ -194,3 +214,79 @@ class RankAnalysis:
             right = self._rank(expr.right, body, ranks, array, array_rank)
             return None if left is None or right is None else max(left, right)
         return None
+
+    def _body_param(self, name: ast.Name, body: ast.AST) -> bool:
+        """`name` reads a parameter of `body` that the body never rebinds."""
+        binding = self.ix.single_binding(name.id, self.ix.scope_at(name))
+        return binding is not None and binding.kind is BindingKind.PARAM and binding.scope.node is body
+
+    def _leaf(self, expr: ast.Subscript, body: ast.AST, ranks: dict[str, Rank]) -> int | None:
+        """The rank of `d['a']`, `t[0]`, `d['a'][-1]`: constant subscripts of a body parameter whose structure is
+        known, read only that way in the body (`_only_subscripted`); None otherwise."""
+        keys = []
+        while isinstance(expr, ast.Subscript):
+            if (key := _key(expr.slice)) is None:
+                return None
+            keys.append(key)
+            expr = expr.value
+        if not (isinstance(expr, ast.Name) and self._body_param(expr, body)):
+            return None
+        rank = ranks.get(expr.id)
+        if not isinstance(rank, dict) or not self._only_subscripted(body, expr.id):
+            return None
+        for key in reversed(keys):
+            if not isinstance(rank, dict) or key not in rank:
+                return None
+            rank = rank[key]
+        return rank if isinstance(rank, int) else None
+
+    def _only_subscripted(self, body: ast.AST, name: str) -> bool:
+        """Every read of `name` in the body is the value of a subscript read (`d['a']`) with a constant key: no
+        store into it, no method call, no alias, nothing that could change what its entries hold."""
+        for load in _loads(body, name):
+            parent = self.ix.parent.get(id(load))
+            if not (
+                isinstance(parent, ast.Subscript)
+                and parent.value is load
+                and isinstance(parent.ctx, ast.Load)
+                and _key(parent.slice) is not None
+            ):
+                return False
+        return True
+
+
+def _key(node: ast.AST) -> int | str | None:
+    """A subscript's constant key: a str or int literal, or a negated int literal (`t[-1]`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = node.operand
+        return -inner.value if isinstance(inner, ast.Constant) and type(inner.value) is int else None
+    return node.value if isinstance(node, ast.Constant) and type(node.value) in (int, str) else None
+
+
+def _structure(arg: ast.AST, ranks: dict[str, int]) -> dict | None:
+    """The structure of a dict, tuple or list literal whose entries are names of known rank (or such literals):
+    each key or index (negative ones too, for a sequence) to the entry's rank, None for an entry of unknown rank.
+    None when it is not such a literal (a `**` or starred entry, a key that is not a str or int literal)."""
+    if isinstance(arg, ast.Dict):
+        out: dict = {}
+        for key, entry in zip(arg.keys, arg.values):
+            if not (isinstance(key, ast.Constant) and type(key.value) in (int, str)):
+                return None
+            out[key.value] = _entry(entry, ranks)  # a later equal key wins, as in Python
+        return out
+    if isinstance(arg, (ast.Tuple, ast.List)):
+        if any(isinstance(e, ast.Starred) for e in arg.elts):
+            return None
+        n = len(arg.elts)
+        out = {}
+        for i, entry in enumerate(arg.elts):
+            out[i] = out[i - n] = _entry(entry, ranks)
+        return out
+    return None
+
+
+def _entry(entry: ast.AST, ranks: dict[str, int]) -> Rank | None:
+    """An entry's rank: a name's known rank, a nested literal's structure, else None (unknown)."""
+    if isinstance(entry, ast.Name):
+        return ranks.get(entry.id)
+    return _structure(entry, ranks)

@@ -248,7 +248,8 @@ def plan_reshard(vmap: VmapFacts, use: ReshardUse, axes: set[str]) -> Fix:
     (safety/measurements/reshard_inside_vmap.py), `P('x') -> P(None)`, `P(('x', 'y')) -> P('y')`, rank 2
     `P('x', 'y') -> P(None, 'y')`, bare or in `NamedSharding(mesh, ...)`, with the batch placed on Explicit
     `'x'` under a plain vmap or `spmd_axis_name='x'`, run and match, eager and under jit. Safe unless the spec
-    could not be fully read, its value is used elsewhere too (`ReshardUse.shared`), or hazard H2 applies.
+    could not be fully read, its value is used elsewhere too (`ReshardUse.shared`), hazard H2 applies, or (a
+    plain vmap) a reached shard_map body closes over a value the vmap batches (`_capture_reasons`).
     """
     named = sorted(axes & use.specs.axes())
     reasons = ["some specs are built at run time"] if use.specs.unresolved else []
@@ -261,6 +262,13 @@ def plan_reshard(vmap: VmapFacts, use: ReshardUse, axes: set[str]) -> Fix:
         )
     if vmap.kind is not VmapKind.EXPLICIT and has_h2(vmap):
         reasons.append("hazard H2 remains")
+    if vmap.kind is VmapKind.EXPLICIT:
+        # Under a plain vmap over a batch placed on an Explicit axis, a reached body closing over a value the vmap
+        # batches can still fail once the reshard runs (fuzz seed 240052: `check_vma=False`, `m = x.mean() +
+        # 2.0`, `For primitive mul, context mesh ... should match the aval mesh` after the strip), and no rule
+        # reports that capture under a plain vmap: the strip is not shown to leave a running program.
+        for reached in vmap.reached:
+            reasons += _capture_reasons(reached)
     site = SiteId(SiteKind.RESHARD, use.call.start)
     return c.classified_fix(
         FixId(TRANSFORM, site, tuple(sorted(axes))),

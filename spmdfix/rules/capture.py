@@ -78,6 +78,15 @@ _OFF_SPMD_LIFT = (
     "function; the lifted operand is not measured to run through every staging function"
 )
 
+# An unbatched argument committed to the Explicit mesh while the batch is placed on the spmd axes: its lifted `P()`
+# operand runs when the argument is placed `P()`, and fails when it is placed `P('y')` (`in_specs passed to
+# shard_map: P(None,) does not match the specs of the input: P('y',)`;
+# safety/measurements/capture_staged_spmd_placed_unbatched_arg.py): not proven for every placement.
+_COMMITTED_LIFT = (
+    "{names} comes from an argument the vmap does not map, placed on the Explicit mesh; the lifted `P()` operand "
+    "fails when that placement names a mesh axis"
+)
+
 
 def _placed_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
     """SPMD003: the body closes over an array placed on an Explicit mesh (`CaptureKind.PLACED`): it fails under
@@ -111,6 +120,10 @@ def _lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
     off_spmd = [c.name for c in reached.captures if c.off_spmd]
     if off_spmd and isinstance(option, Fix) and option.applicability == Applicability.SAFE:
         why = _OFF_SPMD_LIFT.format(names=", ".join(f"`{n}`" for n in off_spmd))
+        option = replace(option, applicability=Applicability.UNSAFE, reason=why)
+    committed = [c.name for c in reached.captures if c.committed]
+    if committed and isinstance(option, Fix) and option.applicability == Applicability.SAFE:
+        why = _COMMITTED_LIFT.format(names=", ".join(f"`{n}`" for n in committed))
         option = replace(option, applicability=Applicability.UNSAFE, reason=why)
     return option
 
@@ -155,7 +168,14 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
         )
     findings = []
     for capture in captures:
-        if capture.unmapped:
+        if capture.committed:
+            message = (
+                f"the shard_map body closes over `{capture.name}`, from an argument the vmap with `spmd_axis_name` "
+                "does not map (`in_axes=None`) that a call places on the Explicit mesh while the batch is placed on "
+                "the spmd axes; JAX fails on it (`For primitive ..., context mesh ... should match the aval mesh`) "
+                "unless `check_vma=True` and the in_specs name a mesh axis besides the spmd ones"
+            )
+        elif capture.unmapped:
             message = (
                 f"the shard_map body closes over `{capture.name}`, from an argument the vmap with `spmd_axis_name` "
                 "does not map (`in_axes=None`) that a call places on the Explicit mesh, reached through a staging "

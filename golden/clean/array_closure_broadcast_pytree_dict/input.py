@@ -1,0 +1,30 @@
+"""Fuzz seed 230207 (shrunk): an unbatched array W (rank 1) closed over by an all-replicated body (check_vma on)
+under spmd_axis_name='x', whose operand is a dict literal `{'a': x, 'b': w}`: `d['a']` is one example of `xs`,
+of rank 2, so `d['a'] * W` broadcasts W to a higher rank, which runs and matches, eager and under jit (no SPMD003;
+safety/measurements/capture_array_broadcast_pytree.py). With `d['a']` of rank 1 it fails (ManualAxisType)."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+W = jnp.linspace(0.5, 1.5, 8, dtype=jnp.float32)
+
+
+def body(d):
+    return (d['a'] * W) * d['b']
+
+
+def block(x, w):
+    return jax.shard_map(body, mesh=mesh, in_specs=({'a': P(), 'b': P()},), out_specs=P())({'a': x, 'b': w})
+
+
+def apply(x, w):
+    return block(x, w)
+
+
+def main():
+    xs0 = (np.arange(512, dtype=np.float32).reshape(8, 8, 8) - 170.0) / 128.0
+    ws0 = np.linspace(0.5, 2.0, 8, dtype=np.float32)
+    result = jax.vmap(apply, in_axes=(0, 0), spmd_axis_name='x')(jnp.asarray(xs0), jnp.asarray(ws0))
+    return result, xs0 * np.asarray(W) * ws0[:, None, None]

@@ -1,0 +1,28 @@
+"""The unstaged form of refuse/capture_jit_block_spmd_placed_unmapped_arg_committed: the shard_map applied directly
+on an Explicit mesh with the batch placed on the spmd axis `'x'`, closing over `w`, an argument the vmap does not
+map, committed to the mesh (`P()`): JAX fails, `For primitive mul, context mesh ... should match the aval mesh`,
+eager and under jit (measured on jax 0.10.2: safety/measurements/capture_staged_spmd_placed_unbatched_arg.py).
+SPMD003; nothing applied (lifting is unsafe)."""
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'))
+
+
+
+def block(x, w):
+    return jax.shard_map(lambda b: (b * 2.0 + 1.0) * w, mesh=mesh, in_specs=P(), out_specs=P())(x)
+
+
+def apply(x, w):
+    return block(x, w)
+
+
+def main():
+    X = (np.arange(64, dtype=np.float32).reshape(8, 8) - 21.0) / 16.0
+    W = np.linspace(0.5, 2.0, 8, dtype=np.float32)
+    xs = jax.device_put(X, NamedSharding(mesh, P('x', None)))
+    ws = jax.device_put(W, NamedSharding(mesh, P()))
+    result = jax.vmap(apply, in_axes=(0, None), spmd_axis_name='x')(xs, ws)
+    return result, (X * 2 + 1) * W[None, :]
