@@ -76,7 +76,8 @@ class ReachedAnalysis:
         which the body operands' ranks are followed (`analysis.ranks`)."""
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
-        placed = spmd and batch_placed_on(calls, stripped, sm.mesh)
+        # (a plain vmap: `stripped` holds the Explicit axes its batch is placed on, SPMD003's plain-vmap case)
+        placed = batch_placed_on(calls, stripped, sm.mesh)
         # a plain vmap's calls are not passed: SPMD003 is the spmd vmap's, and its off-spmd captures need them
         captures, unread_captures = self.capture.capture_facts(
             vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed, calls if spmd else None
