@@ -27,10 +27,9 @@ import _outcome  # noqa: F401 - sets the 8 CPU devices before jax loads
 import jax
 import jax.numpy as jnp
 import numpy as np
+from _outcome import header, show_group
 from jax.sharding import AxisType, NamedSharding
 from jax.sharding import PartitionSpec as P
-
-from _outcome import header, show_group
 
 X0 = (np.arange(64, dtype=np.float32).reshape(8, 8) - 21.0) / 16.0
 W0 = np.linspace(0.5, 2.0, 8, dtype=np.float32)

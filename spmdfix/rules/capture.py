@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, CaptureKind, VmapKind
-from spmdfix.jaxapi import ShardMapApi
 from spmdfix.fixes import lift_captures
 from spmdfix.fixes.edits import backticked
+from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Applicability, Finding, Fix, Related, Span, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 
