@@ -328,6 +328,19 @@ VALID = (
         jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
         """,
     ),
+    Valid(
+        "SPMD003",  # a plain vmap over a placed batch, specs naming another axis, check_vma on: runs
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, w):
+            return jax.shard_map(lambda b: b * w, mesh=em, in_specs=P('y'), out_specs=P('y'))(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', 'y')))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P('x')))
+            return jax.vmap(f)(xs, ws)
+        """,
+    ),
 )
 
 INVALID = (
@@ -343,5 +356,19 @@ INVALID = (
         jax.vmap(f, spmd_axis_name='x')
         """,
         at="scale",
+    ),
+    Invalid(
+        "SPMD003",  # a plain vmap over a batch placed on Explicit 'x', all-replicated specs (fuzz seed 250076)
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, w):
+            return jax.shard_map(lambda b: b * w, mesh=em, in_specs=P(), out_specs=P())(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P('x')))
+            return jax.vmap(f)(xs, ws)
+        """,
+        at="w",
     ),
 )
