@@ -16,8 +16,17 @@ Placement of xs/ws: `device_put` (`NamedSharding(mesh, P('x', None))`, ws `P('x'
 through `jax.sharding.reshard` under `with jax.set_mesh(mesh)`, the vmap called inside it), `unplaced` (plain
 arrays on the Explicit mesh), and `auto` (device_put on the Auto mesh).
 A last block leaves ws unplaced (a plain array) while xs is placed.
+Result (jax 0.10.2): batch placed on 'x' (device_put or reshard alike), `P()`: every batched or derived capture,
+in every binding, fails (`For primitive mul, context mesh ... should match the aval mesh`; check_vma=False
+called eagerly or through checkpoint: `out_specs argument must refer to an axis marked as manual`, SPMD008's
+error, which `lifted` gets too), in every way; an `in_axes=None` argument placed `P()` fails alike, unplaced it
+runs; the module constant runs. `P('y')` (xs placed `P('x', 'y')`): with check_vma=True every capture runs and
+matches, with False it fails (`context mesh` under jit/staging). `P('x')`: `in_specs argument must refer to an
+axis marked as manual` (SPMD006), capture or not. `lifted` runs and matches wherever the specs allow (check_vma
+True; False under jit). Unplaced batch with `P()`, and the Auto mesh: everything runs and matches. ws unplaced
+with `in_axes=0`: `Mapped away dimension of inputs passed to vmap should be sharded the same`.
 Variants per line: check_vma True/False x eager / `jax.jit(vmap)` / `jax.jit(shard_map(...))` (the shard_map
-wrapped in jit inside the vmapped function) / `jit(block)` (`jax.vmap(jax.jit(apply))`: a jit on the way).
+wrapped in jit inside the vmapped function) / `jit(block)` (`jax.vmap(jax.jit(apply))`: a jit on the way) / `checkpoint(block)` (`jax.checkpoint` there).
 """
 
 import functools
@@ -35,7 +44,7 @@ X0 = (np.arange(64, dtype=np.float32).reshape(8, 8) - 21.0) / 16.0
 W0 = np.linspace(0.5, 2.0, 8, dtype=np.float32)
 CONST = np.linspace(0.5, 1.5, 8, dtype=np.float32)
 E, A = AxisType.Explicit, AxisType.Auto
-WAYS = ("eager", "jit(vmap)", "jit(shard_map)", "jit(block)")
+WAYS = ("eager", "jit(vmap)", "jit(shard_map)", "jit(block)", "checkpoint(block)")
 SPECS = {"P()": P(), "P('y')": P("y"), "P('x')": P("x")}
 
 
@@ -83,7 +92,8 @@ def variant(capture, spec, cv, way, placement, ws_placed=True):
     mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(A, A) if placement == "auto" else (E, E))
     apply = program(capture, SPECS[spec], cv, way, mesh)
     in_axes = (0, None) if capture in ("unbatched", "const") else (0, 0)
-    f = jax.vmap(jax.jit(apply) if way == "jit(block)" else apply, in_axes=in_axes)
+    staged = {"jit(block)": jax.jit, "checkpoint(block)": jax.checkpoint}.get(way)
+    f = jax.vmap(staged(apply) if staged else apply, in_axes=in_axes)
     if way == "jit(vmap)":
         f = jax.jit(f)
     ws_spec = P() if in_axes[1] is None else P("x")
