@@ -113,6 +113,15 @@ def left_behind(site: Site, reached: ReachedFacts, found: list[Finding]) -> dict
     """For the findings `check` gave at this shard_map (`found`), what the program does once the site's other
     findings are fixed and the capture is not (`plan.judgments.judged_together` reads it), by finding span."""
     by_use = {capture.use: capture for capture in reached.captures}
+    if site.vmap.kind is VmapKind.EXPLICIT:
+        # a plain vmap over a placed batch (`_plain_vmap_findings`): measured to fail with `context mesh ...`
+        # (safety/measurements/capture_plain_vmap_placed.py); what a fix of the batch's placement does to it
+        # (move-placement) was not measured, so no other fix may leave it
+        return {
+            f.span: f"the capture of `{by_use[f.span].name}` (line {by_use[f.span].line}) still fails "
+                    "(`context mesh ... should match the aval mesh`)"
+            for f in found if f.span in by_use
+        }
     return {f.span: _capture_outcome(by_use[f.span]) for f in found if f.span in by_use}
 
 
