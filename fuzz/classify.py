@@ -66,10 +66,14 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
 
 # The rules that describe an error of a program whose vmap is plain (no spmd_axis_name): SPMD006 (the vmap maps
 # away a placed axis a spec names) and SPMD008 (`check_vma=False` over a batch placed on an Explicit axis, its
-# doc's plain-vmap paragraph); the others describe what an spmd vmap meets. A plain vmap's shard_map body
-# closing over a value placed on an Explicit axis fails with SPMD003's text (`For primitive mul, context mesh
-# ...`; JAX refuses such closures with or without a vmap), which no rule claims there.
+# doc's plain-vmap paragraph), whatever the error text; the others describe what an spmd vmap meets, except
+# for the texts of PLAIN_VMAP_TEXTS.
 PLAIN_VMAP_RULES = frozenset({"SPMD006", "SPMD008"})
+# Error text -> the rules that describe it under a plain vmap too: SPMD003 for `For primitive mul, context mesh
+# ... should match the aval mesh`, a shard_map body closing over a value the plain vmap batches while its batch
+# is placed on an Explicit axis (SPMD003.md's plain-vmap paragraph; fuzz seed 250076). Its other texts
+# (`ManualAxisType(`, `Closing over inputs to shard_map`, ...) are what an spmd vmap meets.
+PLAIN_VMAP_TEXTS: tuple[tuple[str, frozenset[str]], ...] = (("should match the aval mesh", frozenset({"SPMD003"})),)
 
 # (rule code, feature predicate) pairs where a rule documents a warning on a program that runs correctly.
 # Empty: no rule doc says it warns on code JAX runs correctly (SPMD007's doc says JAX raises there).
@@ -175,12 +179,13 @@ def judge(reply: dict) -> Verdict:
 def _judge_findings(v: Verdict, original: dict, codes: set[str], unfollowed: bool, spmd_vmap: bool) -> None:
     """The finding and clean invariants. `unfollowed`: the program has an SPMD910 record (which excuses a
     missing finding one program at a time, and is bounded as a share over the run); `spmd_vmap`: its vmap has
-    spmd_axis_name (else only `PLAIN_VMAP_RULES` describe its errors)."""
+    spmd_axis_name (else only `PLAIN_VMAP_RULES`, and `PLAIN_VMAP_TEXTS` for their texts, describe its errors)."""
     status, error = original["status"], original["error"]
     if status == "raised":
         rules = explaining_rules(error)
         if rules is not None and not spmd_vmap:
-            rules = (rules & PLAIN_VMAP_RULES) or None
+            plain = PLAIN_VMAP_RULES.union(*(codes for text, codes in PLAIN_VMAP_TEXTS if text in error))
+            rules = (rules & plain) or None
         if rules is None:
             v.count("finding:other-error")
             return

@@ -153,8 +153,10 @@ class Analyzer:
             reach = self.reacher.reach(plain.fun, site.scope)
             traced = frozenset(id(f) for f in reach.functions)
             here = (traced, vmap_root(site))
+            calls = self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes)
             reached = [
-                self.reached.facts(r, site, set(plain.axes.names), spmd=False, traced=traced) for r in reach.sites
+                self.reached.facts(r, site, set(plain.axes.names), spmd=False, traced=traced, calls=calls)
+                for r in reach.sites
             ]
             # Shard_maps in other modules of the project, as for an spmd vmap (their callers in every module
             # of the project are searched: `_prefixed`). The summary's capture facts are an spmd vmap's
@@ -175,7 +177,7 @@ class Analyzer:
                 constraints_unknown=False,
                 kind=VmapKind.EXPLICIT,
                 placement=plain.placement,
-                calls=self.vmap_calls.calls(plain.vmap, plain.fun, plain.in_axes),
+                calls=calls,
                 unresolved=tuple(_unique_places(_spec_lost(reached))),
                 reshards=tuple(reshards),
             )

@@ -76,10 +76,11 @@ class ReachedAnalysis:
         which the body operands' ranks are followed (`analysis.ranks`)."""
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
-        # A plain vmap reaches shard_maps only from a batch placed on Explicit axes (`analysis.placement`): a
-        # staging function on the way does not make its body's captures harmless there (fuzz seed 240052, a
-        # `@jax.jit` block: `context mesh ... should match the aval mesh`), so they are read as those of an spmd
-        # vmap whose batch is placed (`CaptureAnalysis.capture_facts`); fixes read them (`strip_spec_entries`).
+        # A plain vmap reaches shard_maps only from a batch placed on Explicit axes (`analysis.placement`;
+        # `stripped` holds those axes): a staging function on the way does not make its body's captures harmless
+        # there (fuzz seed 240052, a `@jax.jit` block: `context mesh ... should match the aval mesh`), so they are
+        # read as those of an spmd vmap whose batch is placed (`CaptureAnalysis.capture_facts`; SPMD003's
+        # plain-vmap case), which fixes read too (`strip_spec_entries`).
         placed = batch_placed_on(calls, stripped, sm.mesh) if spmd else True
         # a plain vmap's calls are not passed: SPMD003 is the spmd vmap's, and its off-spmd captures need them
         captures, unread_captures = self.capture.capture_facts(

@@ -104,11 +104,21 @@ def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
     """The findings of a plain vmap over a batch placed on Explicit axes (`VmapFacts.kind` EXPLICIT), at
     every shard_map it reaches; move-placement is the site's fix, and no spmd_axis_name is there to drop."""
     site = Site(vmap, False, (move_placement.plan(vmap),))
-    findings = [f for reached in vmap.reached for family in rules.PLAIN_VMAP for f in family.check(site, reached)]
+    findings: list[Finding] = []
+    # span of a finding no other fix may leave behind (SPMD003's capture: the program still fails) -> what the
+    # program would do if it were left
+    left_behind: dict[Span, str] = {}
+    for reached in vmap.reached:
+        for family in rules.PLAIN_VMAP:
+            found = family.check(site, reached)
+            if family in rules.LEAVE_BEHIND:
+                left_behind.update(family.left_behind(site, reached, found))
+            findings += found
     findings = [other_callers(f, vmap) for f in findings]
     # SPMD006 of a reshard inside the vmapped function (site-level)
     reshards = rules.explicit_axis.reshard_findings(site)
-    return [_placed(f, vmap) for f in judged_together(findings + reshards, _reshard_blockers(reshards))]
+    blockers = [Blocker(f, left_behind[f.span]) for f in findings if f.span in left_behind]
+    return [_placed(f, vmap) for f in judged_together(findings + reshards, blockers + _reshard_blockers(reshards))]
 
 
 def _placed(finding: Finding, vmap: VmapFacts) -> Finding:

@@ -41,8 +41,9 @@ FAMILIES = (spec_collision, capture, collective, constraint, explicit_axis, inne
 # order in which a judged fix's reason names what it leaves behind), then PER_SITE once for the site.
 PER_SHARD_MAP = (spec_collision, capture, collective, explicit_axis, inner_vmap, not_manual)
 PER_SITE = (constraint,)
-# Run for each shard_map a plain vmap (no spmd_axis_name, its batch placed on Explicit axes) reaches.
-PLAIN_VMAP = (explicit_axis,)
+# Run for each shard_map a plain vmap (no spmd_axis_name, its batch placed on Explicit axes) reaches
+# (`capture`: a batched value the body closes over, `capture._plain_vmap_findings`).
+PLAIN_VMAP = (capture, explicit_axis)
 # The families whose findings no other fix may leave behind (`left_behind`).
 LEAVE_BEHIND = (capture, collective)
 

@@ -13,9 +13,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes
-from spmdfix.analysis.kinds import AxisType, BatchPlacement, CaptureKind
+from spmdfix.analysis.kinds import AxisType, BatchPlacement, CaptureKind, VmapKind
 from spmdfix.fixes import lift_captures
-from spmdfix.model import Applicability, Finding, Fix, Span, Transform
+from spmdfix.fixes.edits import backticked
+from spmdfix.jaxapi import ShardMapApi
+from spmdfix.model import Applicability, Finding, Fix, Related, Span, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
@@ -33,14 +35,93 @@ RULES = (CAPTURE,)
 
 
 def check(site: Site, reached: ReachedFacts) -> list[Finding]:
-    """The SPMD003 findings of one reached shard_map: one per captured value JAX fails on."""
+    """The SPMD003 findings of one reached shard_map: one per captured value JAX fails on (for a plain vmap
+    over a batch placed on Explicit axes: `_plain_vmap_findings`)."""
+    if site.vmap.kind is VmapKind.EXPLICIT:
+        return _plain_vmap_findings(site.vmap, reached)
     return _capture_findings(site.vmap, reached)
+
+
+def _plain_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD003 under a plain `jax.vmap` (no spmd_axis_name) whose batch is placed on Explicit mesh axes
+    (`vmap.spmd.names`, `VmapKind.EXPLICIT`): the body closes over a value the vmap batches.
+
+    Measured on jax 0.10.2 (safety/measurements/capture_plain_vmap_placed.py; fuzz seed 250076), 2x4 mesh of
+    Explicit axes, batch placed on `'x'` by `jax.device_put` or by `jax.sharding.reshard` under
+    `jax.set_mesh`: a batched value or one computed from it, closed over, default-bound or bound by
+    `functools.partial`, fails with `For primitive mul, context mesh ... should match the aval mesh` under
+    `in_specs=P()` (eager, `jax.jit` of the vmap, `jax.jit(shard_map(...))`, a jit on the way; check_vma
+    True and False: with False called eagerly SPMD008's `out_specs argument must refer to an axis marked as
+    manual` comes first), and under in_specs naming another axis (`P('y')`) with check_vma=False; with
+    check_vma=True and in_specs naming another axis it runs and matches, as under `spmd_axis_name` (the
+    exemption then asks the same as there: the captured value's inputs placed on nothing beyond the batch).
+    An unplaced batch, or a mesh of Auto axes, runs: no finding (the vmap is not EXPLICIT there). A module
+    constant array runs; an unbatched argument (`in_axes=None`) placed on the mesh fails, but that is not
+    read here. Specs naming the placed axis are SPMD006 (its error comes first). Not measured, so left out:
+    `jax.smap`, a mesh with an Auto axis, an inner vmap on the way, and a way staged while not every call
+    places the batch (`Capture.off_spmd`)."""
+    sm = reached.shard_map
+    mesh = sm.mesh
+    placed = set(vmap.spmd.names)
+    if sm.api is ShardMapApi.SMAP or mesh is None or mesh.axis_types is not AxisType.EXPLICIT or reached.vmaps:
+        return []
+    if any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(placed)):
+        return []  # SPMD006
+    names_other_axis = not sm.in_specs.unresolved and bool(sm.in_specs.axes() - placed)
+    captures = tuple(
+        c for c in reached.captures
+        if c.kind is CaptureKind.BATCHED and not c.off_spmd
+        and not (sm.check_vma is True and names_other_axis and _placed_on_batch_only(c, vmap))
+    )
+    axes = backticked(sorted(placed))
+    findings = []
+    for capture in captures:
+        message = (
+            f"the shard_map body closes over `{capture.name}`, which a `jax.vmap` without `spmd_axis_name` "
+            f"batches while its input's batch dimension is placed on Explicit mesh axis {axes}; JAX fails on it "
+            "(`For primitive ..., context mesh ... should match the aval mesh`) unless `check_vma=True` and "
+            "the in_specs name another mesh axis"
+        )
+        options = [_plain_lift_option(vmap, reached, captures)]
+        related = (
+            Related(f"batch dimension placed on Explicit mesh axis {axes} here", vmap.spmd.span),
+            *related_places(vmap, reached)[1:],
+        )
+        findings.append(finding(CAPTURE, capture.use, sorted(placed), message, options, related))
+    return findings
+
+
+# lift-captures under a plain vmap is measured (safety/measurements/capture_plain_vmap_placed.py) for batched
+# captures whose inputs are placed on the batch axis only; with check_vma=False it runs under jit, while an
+# eager call fails anyway (SPMD008)
+_PLAIN_LIFT = "lift-captures under a plain vmap over a placed batch is measured only for {what}"
+
+
+def _plain_lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
+    """lift-captures of the shard_map under a plain vmap: the planner's own judgment, unsafe where the lifted
+    operand was not measured to run (a capture whose inputs are placed beyond the batch or not known)."""
+    option = lift_captures.plan(reached, _placed_beyond_batch(captures, vmap))
+    if not isinstance(option, Fix) or option.applicability != Applicability.SAFE:
+        return option
+    if len(captures) != len(reached.captures) or not all(_placed_on_batch_only(c, vmap) for c in captures):
+        why = _PLAIN_LIFT.format(what="captures whose inputs are placed on nothing beyond the batch dimension")
+        return replace(option, applicability=Applicability.UNSAFE, reason=why)
+    return option
 
 
 def left_behind(site: Site, reached: ReachedFacts, found: list[Finding]) -> dict[Span, str]:
     """For the findings `check` gave at this shard_map (`found`), what the program does once the site's other
     findings are fixed and the capture is not (`plan.judgments.judged_together` reads it), by finding span."""
     by_use = {capture.use: capture for capture in reached.captures}
+    if site.vmap.kind is VmapKind.EXPLICIT:
+        # a plain vmap over a placed batch (`_plain_vmap_findings`): measured to fail with `context mesh ...`
+        # (safety/measurements/capture_plain_vmap_placed.py); what a fix of the batch's placement does to it
+        # (move-placement) was not measured, so no other fix may leave it
+        return {
+            f.span: f"the capture of `{by_use[f.span].name}` (line {by_use[f.span].line}) still fails "
+                    "(`context mesh ... should match the aval mesh`)"
+            for f in found if f.span in by_use
+        }
     return {f.span: _capture_outcome(by_use[f.span]) for f in found if f.span in by_use}
 
 
@@ -276,6 +357,19 @@ VALID = (
         jax.vmap(f, in_axes=(0, None), spmd_axis_name='x')
         """,
     ),
+    Valid(
+        "SPMD003",  # a plain vmap over a placed batch, specs naming another axis, check_vma on: runs
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, w):
+            return jax.shard_map(lambda b: b * w, mesh=em, in_specs=P('y'), out_specs=P('y'))(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', 'y')))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P('x')))
+            return jax.vmap(f)(xs, ws)
+        """,
+    ),
 )
 
 INVALID = (
@@ -291,5 +385,19 @@ INVALID = (
         jax.vmap(f, spmd_axis_name='x')
         """,
         at="scale",
+    ),
+    Invalid(
+        "SPMD003",  # a plain vmap over a batch placed on Explicit 'x', all-replicated specs (fuzz seed 250076)
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, w):
+            return jax.shard_map(lambda b: b * w, mesh=em, in_specs=P(), out_specs=P())(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P('x')))
+            return jax.vmap(f)(xs, ws)
+        """,
+        at="w",
     ),
 )

@@ -1,0 +1,22 @@
+"""A plain jax.vmap whose batch is placed on the axis 'x' of an Auto mesh (jax.device_put) reaches a shard_map
+with all-replicated specs whose body closes over `w`, a batched value: JAX runs it and matches
+(safety/measurements/capture_plain_vmap_placed.py), so no SPMD003."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(x, w):
+    return jax.shard_map(lambda b: (b * 2.0 + 1.0) * w, mesh=mesh, in_specs=P(), out_specs=P())(x)
+
+
+def main():
+    xs0 = (np.arange(64, dtype=np.float32).reshape(8, 8) - 21.0) / 16.0
+    ws0 = np.linspace(0.5, 2.0, 8, dtype=np.float32)
+    xs = jax.device_put(jnp.asarray(xs0), NamedSharding(mesh, P('x', None)))
+    ws = jax.device_put(jnp.asarray(ws0), NamedSharding(mesh, P('x')))
+    result = jax.vmap(block, in_axes=(0, 0))(xs, ws)
+    return result, (xs0 * 2.0 + 1.0) * ws0[:, None]
