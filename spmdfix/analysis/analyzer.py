@@ -149,7 +149,9 @@ class Analyzer:
         plains = self.placement.plain_vmaps()
         self._unread_placements()
         for plain in plains:
-            site = VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap)
+            # (its `in_axes`: an argument the plain vmap does not map is no batched value a body may capture;
+            # fuzz seed 280006)
+            site = VmapSite(plain.vmap, self.ix.scope_at(plain.vmap), plain.fun, plain.vmap, plain.in_axes)
             reach = self.reacher.reach(plain.fun, site.scope)
             traced = frozenset(id(f) for f in reach.functions)
             here = (traced, vmap_root(site))

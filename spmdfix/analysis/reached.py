@@ -76,12 +76,13 @@ class ReachedAnalysis:
         which the body operands' ranks are followed (`analysis.ranks`)."""
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
-        # A plain vmap reaches shard_maps only from a batch placed on Explicit axes (`analysis.placement`;
-        # `stripped` holds those axes): a staging function on the way does not make its body's captures harmless
-        # there (fuzz seed 240052, a `@jax.jit` block: `context mesh ... should match the aval mesh`), so they are
-        # read as those of an spmd vmap whose batch is placed (`CaptureAnalysis.capture_facts`; SPMD003's
-        # plain-vmap case), which fixes read too (`strip_spec_entries`).
-        placed = batch_placed_on(calls, stripped, sm.mesh) if spmd else True
+        # A plain vmap: `stripped` holds the Explicit axes its batch is placed on (SPMD003's plain-vmap case). A
+        # staging function on the way does not make its body's captures harmless when its calls place the batch
+        # (fuzz seed 240052, a `@jax.jit` block: `context mesh ... should match the aval mesh`): they are read as
+        # those of an spmd vmap whose batch is placed (`CaptureAnalysis.capture_facts`), which fixes read too
+        # (`strip_spec_entries`). Not when the batch dimension is placed on no axis (fuzz seed 280006: an input
+        # placed `P(None, 'x')` reaches the shard_map, its capture runs).
+        placed = batch_placed_on(calls, stripped, sm.mesh)
         # a plain vmap's calls are not passed: SPMD003 is the spmd vmap's, and its off-spmd captures need them
         captures, unread_captures = self.capture.capture_facts(
             vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed, calls if spmd else None
