@@ -74,6 +74,11 @@ def in_module(use: Use, path: str, model: ModuleModel | None = None) -> Use:
     return replace(use, module=shown, line=line)
 
 
+def _not_read(path: str) -> Use:
+    """The place a judgement names for a module of the project it could not read or parse (at `path`)."""
+    return in_module(Use(Span(0, 0, path), 1, "(module not read or parsed)"), path)
+
+
 def module_path(model: ModuleModel) -> str:
     """The absolute path of the module `model` models: the path its project link was made for (the module
     checked has no path of its own on its nodes), else its index's path ("" outside a project)."""
@@ -139,7 +144,7 @@ def imported_uses(
             loaded = loaded or (models or {}).get(importer) or _model(index, importer)
             index.touch([importer])  # (a results cache keys the outcome by it too)
             if loaded is None:
-                out.sites.append(in_module(Use(Span(0, 0, importer), 1, "(module not read or parsed)"), importer))
+                out.sites.append(_not_read(importer))
                 continue
             exports: list[tuple[str, str | None]] = []
             found = _reads_in(loaded, importer, module, held, aliases, out, exports)
@@ -184,13 +189,18 @@ def named_elsewhere(index: ProjectIndex, path: str, name: str) -> bool:
     object (or a package above it), by a star import, or loading modules by name; a namespace package above
     it; True too when the importers are not known (`ProjectIndex.importers_of`: no graph). What
     `ModuleIndex.argument_for` asks before it reads a parameter from the calls of its own module only."""
-    module = index.module_name(path)[0]
-    importers = _importers(index, path, module)
-    if importers is None:
-        return True
-    if any(name in names or names & _OBJECT_NAMES for names in importers.values()):
-        return True
-    return bool(_namespace_sites(index, path))
+    reaching = _importers_reaching(index, path, name)
+    return reaching is None or bool(reaching)
+
+
+def _importers_reaching(index: ProjectIndex, path: str, name: str) -> list[str] | None:
+    """The modules of the project that may reach the module-level `name` of the module at `path` (`_importers`
+    naming it, the module as an object, a star import or a load by name), in their order; None when that is
+    not known: the importers are not known, or the module lies in a namespace package (`_namespace_sites`)."""
+    importers = _importers(index, path, index.module_name(path)[0])
+    if importers is None or _namespace_sites(index, path):
+        return None
+    return [i for i, names in importers.items() if name in names or names & _OBJECT_NAMES]
 
 
 def redefined_elsewhere(index: ProjectIndex, path: str, cls_name: str, attr: str) -> bool:
@@ -227,15 +237,12 @@ def _redefined(
     if (path, cls_name) in seen:
         return False
     seen.add((path, cls_name))
-    module = index.module_name(path)[0]
     asked.append(path)
-    importers = _importers(index, path, module)
-    if importers is None or _namespace_sites(index, path):
+    reaching = _importers_reaching(index, path, cls_name)
+    if reaching is None:
         return True
-    target = f"{module}.{cls_name}"
-    for importer, names in importers.items():
-        if not (cls_name in names or names & _OBJECT_NAMES):
-            continue
+    target = f"{index.module_name(path)[0]}.{cls_name}"
+    for importer in reaching:
         loaded = _model(index, importer)
         index.touch([importer])
         read.append(importer)
@@ -346,7 +353,7 @@ def _add_closure(index: ProjectIndex, path: str, out: ImportedUses) -> bool:
                 continue
             loaded = index.load(importer, capped=False) if text is not None else None
             if loaded is None:
-                out.sites.append(in_module(Use(Span(0, 0, importer), 1, "(module not read or parsed)"), importer))
+                out.sites.append(_not_read(importer))
             else:
                 out.closure.append(loaded.model)
     return True
@@ -380,7 +387,7 @@ def imported_closure(index: ProjectIndex, models: list[ModuleModel]) -> Imported
                 index.touch([path])
                 loaded = index.load(path, capped=False)
                 if loaded is None:
-                    out.sites.append(in_module(Use(Span(0, 0, path), 1, "(module not read or parsed)"), path))
+                    out.sites.append(_not_read(path))
                     continue
                 todo.append(loaded.model)
                 if has_word(loaded.model.ix.source, "sharding"):

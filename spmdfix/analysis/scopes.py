@@ -195,19 +195,19 @@ class ModuleIndex:
             self._arguments[key] = None
             self._arguments[key] = found = self._argument_for(param)
         if found is not None and elsewhere is not None:
-            name = self._module_level_callee(param)
+            name = self.module_level_callee(param)
             if name is not None and elsewhere(name):
                 return None
         return found
 
-    def _module_level_callee(self, param: Binding) -> str | None:
+    def module_level_callee(self, param: Binding) -> str | None:
         """The name by which another module may call the function holding `param`: the function's, or its
         class's for an `__init__` (`_argument_for` reads only those of module level); None for a function
         nested in another (no other module reaches it by name)."""
         func = self.parent.get(id(param.node))
         owner = self.parent.get(id(func))
         if isinstance(owner, ast.ClassDef):
-            return owner.name
+            return owner.name if self.scope_at(owner) is self.module_scope else None
         if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and self.scope_at(func) is self.module_scope:
             return func.name
         return None

@@ -106,8 +106,7 @@ def _why_param(ev: Evaluator, param: Binding) -> str:
         return f"{where}, which no call in its module makes (calls from other modules are not read)"
     if ev.ix.word_count(called) != len(calls) + 1:
         return f"{where}, and `{called}` is also used other than by a call of it in its module (passed as a value?)"
-    toplevel = ev.ix.scope_at(owner if isinstance(owner, ast.ClassDef) else func) is ev.ix.module_scope
-    if toplevel and ev.elsewhere is not None and ev.elsewhere(called):
+    if ev.elsewhere is not None and ev.ix.module_level_callee(param) is not None and ev.elsewhere(called):
         return f"{where}, and other modules of the project may call `{called}` (their arguments are not read)"
     if len(calls) == 1:
         passed = _passed(func, param.name, calls[0], isinstance(owner, ast.ClassDef))
