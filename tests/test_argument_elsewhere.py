@@ -4,7 +4,9 @@ project may call its function or class by name (`importers.named_elsewhere`).
 A layer `def block(x, axis)` called in its module as `block(x, 'model')` and from another module's spmd vmap on
 `'model'` as `block(x, 'data')` runs under JAX (golden/clean/tree_layer_parameter_called_from_two_modules); the
 parameter was read as `'model'` from the one call of its module, and SPMD001/SPMD002 reported with a safe
-add-axis. Now the other module's call makes the value unknown: an SPMD910 record naming why, no finding.
+add-axis. Now the other module's paths read the parameter from their own call of `block` (`reach.External.bound`,
+the call's arguments and the defaults), and where a call cannot be bound (`*args`, a decorator that may change the
+arguments), the module's calls are not read either: an SPMD910 record naming why, no finding.
 """
 
 from __future__ import annotations
@@ -56,22 +58,62 @@ def test_a_module_alone_reads_the_parameter_from_its_one_call(tmp_path: Path) ->
     assert {f.code for f in result.findings} == {"SPMD001", "SPMD002"}
 
 
-def test_another_module_calling_the_function_makes_the_parameter_unknown_there(tmp_path: Path) -> None:
+def test_another_module_calling_the_function_is_read_from_its_own_call(tmp_path: Path) -> None:
     """other.py's vmap reaches `block` through its own call `block(x, 'data')`: layers.py's one call does not
-    say what `axis` is there. layers.py's own vmap enters `block` through that call, which it reads."""
+    say what `axis` is there, the call on the path does (`reach.External.bound`): 'data', not the spmd axis
+    'model', so no finding and nothing left unread. layers.py's own vmap enters `block` through its own call."""
     root = _project(tmp_path, {"pkg/layers.py": LAYERS, "pkg/other.py": OTHER})
     result = _analyse(root, "pkg/other.py")
     assert not result.findings, [f.message for f in result.findings]
-    what = " ".join(u.what for u in result.unfollowed)
-    assert "other modules of the project may call `block` (their arguments are not read)" in what, what
+    assert not result.unfollowed, [u.what for u in result.unfollowed]
     assert {f.code for f in _analyse(root, "pkg/layers.py").findings} == {"SPMD001", "SPMD002"}
 
 
-def test_an_importer_of_the_module_object_counts_too(tmp_path: Path) -> None:
-    other = OTHER.replace("from .layers import block", "from . import layers").replace("block(x, 'data')", "layers.block(x, 'data')")
+def test_the_call_on_the_path_gives_the_collision(tmp_path: Path) -> None:
+    """The same layer called from other.py with the spmd axis: the finding, located at the spec in layers.py,
+    with the chain through other.py's call."""
+    other = OTHER.replace("block(x, 'data')", "block(x, 'model')")
     root = _project(tmp_path, {"pkg/layers.py": LAYERS, "pkg/other.py": other})
     result = _analyse(root, "pkg/other.py")
-    assert not result.findings and result.unfollowed
+    assert sorted(f.code for f in result.findings) == ["SPMD001", "SPMD002"]
+    assert all(f.span.path.endswith("layers.py") for f in result.findings)
+
+
+def test_a_default_no_call_passes_is_read(tmp_path: Path) -> None:
+    """`def block(x, axis='model')` called as `block(x)` by other.py: the default, read where `block` is defined."""
+    layers = LAYERS.replace("def block(x, axis):", "def block(x, axis='model'):").replace(
+        "block(x, 'model')", "block(x, 'data')"
+    )
+    other = OTHER.replace("block(x, 'data')", "block(x)")
+    root = _project(tmp_path, {"pkg/layers.py": layers, "pkg/other.py": other})
+    assert sorted(f.code for f in _analyse(root, "pkg/other.py").findings) == ["SPMD001", "SPMD002"]
+
+
+def test_an_importer_of_the_module_object_is_read_from_its_call_too(tmp_path: Path) -> None:
+    other = OTHER.replace("from .layers import block", "from . import layers").replace("block(x, 'data')", "layers.block(x, 'model')")
+    root = _project(tmp_path, {"pkg/layers.py": LAYERS, "pkg/other.py": other})
+    result = _analyse(root, "pkg/other.py")
+    assert sorted(f.code for f in result.findings) == ["SPMD001", "SPMD002"]
+
+
+def test_a_call_it_cannot_bind_stays_a_record(tmp_path: Path) -> None:
+    """`block(*args)`: which parameter gets which value is not read; the record says why, no finding."""
+    other = OTHER.replace("lambda x: block(x, 'data')", "lambda x: block(*(x, 'model'))")
+    root = _project(tmp_path, {"pkg/layers.py": LAYERS, "pkg/other.py": other})
+    result = _analyse(root, "pkg/other.py")
+    assert not result.findings
+    what = " ".join(u.what for u in result.unfollowed)
+    assert "other modules of the project may call `block` (their arguments are not read)" in what, what
+
+
+def test_a_decorator_that_may_change_the_arguments_stays_a_record(tmp_path: Path) -> None:
+    """A project decorator between the call and the function may pass other arguments: not bound."""
+    layers = LAYERS.replace("def block(x, axis):", "def twice(f):\n    return lambda x, axis: f(x, 'data')\n\n\n@twice\ndef block(x, axis):")
+    other = OTHER.replace("block(x, 'data')", "block(x, 'model')")
+    root = _project(tmp_path, {"pkg/layers.py": layers, "pkg/other.py": other})
+    result = _analyse(root, "pkg/other.py")
+    assert not result.findings, [f.message for f in result.findings]
+    assert result.unfollowed
 
 
 def test_a_function_no_other_module_reaches_is_read_from_its_calls(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ from spmdfix.analysis.stripbody import SpecUses
 from spmdfix.analysis import unread_matters
 from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.uses import short
-from spmdfix.analysis.values import SpecTree
+from spmdfix.analysis.values import BoundScope, SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis
 from spmdfix.analysis.inherited_factories import applied_in_subclasses
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
@@ -108,8 +108,8 @@ class Analyzer:
             reshards = self._reshards(site.fun, site.in_axes, reach.functions, traced, vmap_root(site))
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
-            for path, owner, target, target_scope in reach.external:
-                summary = summary_of(owner, target, target_scope, frozenset(spmd.names))
+            for path, owner, target, target_scope, bound in reach.external:
+                summary = summary_of(owner, target, target_scope, frozenset(spmd.names), bound)
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
                 reached += self._prefixed(summary, path, here)
@@ -164,8 +164,8 @@ class Analyzer:
             # of the project are searched: `_prefixed`). The summary's capture facts are an spmd vmap's
             # (SPMD003/004 concern spmd axes): a plain vmap has none.
             reshards = self._reshards(plain.fun, plain.in_axes, reach.functions, traced, vmap_root(site))
-            for path, owner, target, target_scope in reach.external:
-                summary = summary_of(owner, target, target_scope, frozenset(plain.axes.names))
+            for path, owner, target, target_scope, bound in reach.external:
+                summary = summary_of(owner, target, target_scope, frozenset(plain.axes.names), bound)
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
                 reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, here)]
@@ -345,8 +345,10 @@ class Analyzer:
         """What calling the callable `expr` of this module reaches (`summary_of`)."""
         return summary_of(self.model, expr, scope, stripped)
 
-    def _summary(self, expr: ast.AST, scope: Scope, stripped: frozenset[str]) -> FunctionSummary:
-        reach = self.reacher.reach(expr, scope)
+    def _summary(
+        self, expr: ast.AST, scope: Scope, stripped: frozenset[str], bound: BoundScope | None = None
+    ) -> FunctionSummary:
+        reach = self.reacher.reach(expr, scope, bound=bound)
         site = VmapSite(expr, scope, None, expr)
         traced = frozenset(id(f) for f in reach.functions)
         reached = [self.reached.facts(r, site, set(stripped), traced=traced, root=None) for r in reach.sites]
@@ -357,8 +359,8 @@ class Analyzer:
         opaque = [self.span(c) for c in reach.opaque]
         unresolved = [(self.span(n), what) for n, what in reach.unresolved]
         depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
-        for path, owner, target, target_scope in reach.external:
-            summary = summary_of(owner, target, target_scope, stripped)
+        for path, owner, target, target_scope, inner in reach.external:
+            summary = summary_of(owner, target, target_scope, stripped, inner)
             reached += self._prefixed(summary, path, (traced, None))
             constraints += summary.constraints
             unknown = unknown or summary.constraints_unknown
@@ -409,21 +411,26 @@ class Analyzer:
 
 
 def summary_of(
-    model: ModuleModel, expr: ast.AST, scope: Scope, stripped: frozenset[str] = frozenset()
+    model: ModuleModel,
+    expr: ast.AST,
+    scope: Scope,
+    stripped: frozenset[str] = frozenset(),
+    bound: BoundScope | None = None,
 ) -> FunctionSummary:
     """What calling the callable `expr` of the module `model` reaches (`FunctionSummary`), for a vmap whose spmd
-    axes are `stripped` (strip's safety depends on them). Computed once per callable and axes, and kept in the
-    module's model (`ModuleModel.summaries`); a cycle through other modules sees an empty summary."""
-    key = (id(expr), stripped)
+    axes are `stripped` (strip's safety depends on them); `bound`: the call that reaches it, with the function's
+    parameters bound to its arguments (`reach.External.bound`). Computed once per callable, axes and call, and
+    kept in the module's model (`ModuleModel.summaries`); a cycle through other modules sees an empty summary."""
+    key = (id(expr), stripped, _call_key(bound))
     memo = model.summaries
     if key in memo:
         return memo[key] or FunctionSummary()
     memo[key] = None  # in progress
     if model.project is None:
-        summary = Analyzer(model)._summary(expr, scope, stripped)
+        summary = Analyzer(model)._summary(expr, scope, stripped, bound)
     else:
         with model.project.index.recording() as read:
-            summary = Analyzer(model)._summary(expr, scope, stripped)
+            summary = Analyzer(model)._summary(expr, scope, stripped, bound)
         # who imports the modules its fixes were judged against, for a results cache served this summary later
         asked = tuple(e for e in read if e[0].startswith(IMPORTERS_OF_KEY))
         summary = replace(summary, depends=tuple(sorted({*summary.depends, *asked})))
@@ -431,15 +438,37 @@ def summary_of(
     return summary
 
 
+def _call_key(bound: BoundScope | None) -> tuple | None:
+    """What a summary computed with `bound` depends on besides its callable: each argument's expression and
+    the scope it is evaluated in (the same call of the same module text gives the same key)."""
+    if bound is None:
+        return None
+    return tuple((name, id(expr), id(where)) for name, (_, expr, where) in sorted(bound.arguments.items()))
+
+
 def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
-    """Each shard_map once (the first way to it): two imported helpers may lead to the same one."""
-    seen: set[SiteId] = set()
+    """Each shard_map once (the first way to it): two imported helpers may lead to the same one. A shard_map of
+    another module reached through calls that bind its function's parameters to other values
+    (`reach.External.bound`: `block(x, 'model')` and `block(x, 'data')`) is kept once per way its specs and
+    mesh read: each is what JAX traces for one of the calls."""
+    seen: set[tuple] = set()
     out = []
     for r in reached:
-        if r.shard_map.site not in seen:
-            seen.add(r.shard_map.site)
+        key = (r.shard_map.site, _read_as(r))
+        if key not in seen:
+            seen.add(key)
             out.append(r)
     return out
+
+
+def _read_as(r: ReachedFacts) -> tuple:
+    """The axis names a reached shard_map's specs and mesh were read as (`_unique`)."""
+    specs = tuple(
+        tuple(tuple(e.value.names) if e.value is not None else e.known for e in spec.entries)
+        for tree in (r.shard_map.in_specs, r.shard_map.out_specs) for spec in tree.specs
+    )
+    mesh = r.shard_map.mesh.axis_names if r.shard_map.mesh is not None else None
+    return specs, mesh
 
 
 def _spec_lost(reached) -> list[tuple[Span, str]]:

@@ -36,7 +36,8 @@ class ModuleModel:
     (`values.Evaluator`), which follows names into other modules through `project`; uses: the loads of its
     names by binding (`uses.UseIndex`); members: its classes' members (`members.ClassMembers`); project: this
     module's view of the project index, None when no index follows imports; summaries: what calling each of
-    its callables reaches (`facts.FunctionSummary`) by (id of the callable's node, the spmd axes stripped),
+    its callables reaches (`facts.FunctionSummary`) by (id of the callable's node, the spmd axes stripped, the
+    call whose arguments its parameters are bound to: `analyzer._call_key`),
     None while one is being computed (a cycle through other modules then sees an empty summary), filled by
     `analyzer.summary_of`.
     """
@@ -46,7 +47,7 @@ class ModuleModel:
     uses: UseIndex
     members: ClassMembers
     project: ProjectLink | None = None
-    summaries: dict[tuple[int, frozenset[str]], FunctionSummary | None] = field(default_factory=dict)
+    summaries: dict[tuple[int, frozenset[str], tuple | None], FunctionSummary | None] = field(default_factory=dict)
 
     @classmethod
     def build(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from spmdfix import jaxapi
 from spmdfix.analysis.follow import (
@@ -26,7 +27,8 @@ from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shard_maps import ShardMapSite, construction, decorated_site
 from spmdfix.analysis.uses import short
-from spmdfix.analysis.calls import single_return
+from spmdfix.analysis.calls import bind_arguments, single_return
+from spmdfix.analysis.values import BoundScope
 from spmdfix.model import Related
 
 # Higher-order functions whose first argument is data, not the function they apply.
@@ -56,6 +58,22 @@ class ReachedSite:
     cond_staged: bool = False
 
 
+class External(NamedTuple):
+    """A callable of another module of the project the walk reaches: the path that leads to it, its module's
+    model, the callable expression there with the scope it is written in (what `analyzer.summary_of`
+    summarises), and `bound`: when a direct call reaches it (`layers.block(x, 'data')`) and binds every
+    parameter (`calls.bind_arguments`), the function's scope with its parameters bound to that call's
+    arguments (`values.BoundScope`). The summary then reads the parameters as this call passes them: another
+    module's calls of the function may pass other values, which `ModuleIndex.argument_for` does not read
+    (`module_model._elsewhere`), so without the call they were a place the analysis stopped (SPMD910)."""
+
+    path: _Path
+    owner: ModuleModel
+    target: ast.AST
+    scope: Scope
+    bound: BoundScope | None = None
+
+
 @dataclass(eq=False, repr=False)
 class ReachResult:
     """Everything one callable reaches: shard_map sites and the function nodes whose bodies it traces."""
@@ -63,9 +81,8 @@ class ReachResult:
     sites: list[ReachedSite] = field(default_factory=list)
     functions: list[ast.AST] = field(default_factory=list)
     opaque: list[ast.Call] = field(default_factory=list)  # calls on the way whose callee is not known
-    # Callables of other modules of the project: the path that leads to them, their module's model, and the
-    # callable expression there with its scope (what `analyzer.summary_of` summarises).
-    external: list[tuple[_Path, ModuleModel, ast.AST, Scope]] = field(default_factory=list)
+    # Callables of other modules of the project (`External`)
+    external: list[External] = field(default_factory=list)
     # Places on the way into code of the project that the walk could not follow, with what it could not
     # follow in words (`lost_places.LostPlaces`): an import of the project the index cannot resolve, `getattr`, a
     # parameter or name whose callable is not known. Calls into libraries are not among them.
@@ -93,23 +110,40 @@ class Reacher:
         self._vmap: ast.AST | None = None  # the spmd vmap of the current `reach` walk, when it is a decorator
         self._untraced = False  # a walk of the untraced ways only (`_untraced_ways`)
         self._reaching_methods: dict[str, list[tuple[ast.ClassDef, ast.AST]]] = {}  # `_methods_reaching`
+        self._bound: BoundScope | None = None  # the walked function's parameters, bound by its caller (`reach`)
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
 
-    def reach(self, callable_expr: ast.AST, scope: Scope, vmap: ast.AST | None = None) -> ReachResult:
+    def reach(
+        self, callable_expr: ast.AST, scope: Scope, vmap: ast.AST | None = None, bound: BoundScope | None = None
+    ) -> ReachResult:
         """Every shard_map site and function that calling `callable_expr` traces. `vmap`: the spmd vmap whose
         callable this is (its call or decorator): a jit decorator written above that decorator wraps the vmap
-        from outside, so it is not among `ReachResult.jits`."""
+        from outside, so it is not among `ReachResult.jits`. `bound`: the function `callable_expr`'s scope with
+        its parameters bound to the arguments of the call of another module that reaches it (`External.bound`):
+        the calls written directly in its body (a shard_map applied there among them) are evaluated in it."""
         result = ReachResult()
         self._vmap = vmap
+        self._bound = bound
         try:
-            self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH))
+            self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH), call=self._applied(vmap))
             if any(s.jitted or s.staged or s.cond_staged for s in result.sites):
                 self._untraced_ways(callable_expr, scope, result)
         finally:
             self._vmap = None
+            self._bound = None
         return result
+
+    def _applied(self, vmap: ast.AST | None) -> ast.Call | None:
+        """The call applying the vmap call `vmap` where it is written (`jax.vmap(layers.block, ...)(xs)`), or
+        None. The vmap calls its function with that call's arguments (batched arrays: no value the analysis
+        reads) and the defaults of the parameters it leaves out (`def block(x, axis='data')`), which a function
+        of another module is summarised with (`External.bound`)."""
+        if not isinstance(vmap, ast.Call):
+            return None
+        up = self.ix.parent.get(id(vmap))
+        return up if isinstance(up, ast.Call) and up.func is vmap else None
 
     def _untraced_ways(self, callable_expr: ast.AST, scope: Scope, result: ReachResult) -> None:
         """Clear `jitted`/`staged`/`cond_staged` of each site of `result` that a way without a jit or staging loop reaches too.
@@ -137,11 +171,14 @@ class Reacher:
         self._reach_function(func, _Path(), result, Follow(REACH), as_body=True)
         return result
 
-    def _reach_callable(self, expr, scope, path: _Path, result, follow: Follow, lost: bool = True) -> None:
+    def _reach_callable(
+        self, expr, scope, path: _Path, result, follow: Follow, lost: bool = True, call: ast.Call | None = None
+    ) -> None:
         """Follow the callable `expr`. `lost`: `expr` stands where a callable goes (a callee, a vmap's or a
         wrapper's function), so a callable that cannot be known there is a place the walk lost
         (`ReachResult.unresolved`); False for the other operands of a higher-order function (`init` of
-        `lax.scan`), which are data."""
+        `lax.scan`), which are data. `call`: the call whose callee `expr` is, evaluated in `scope` (a function
+        of another module it reaches is summarised with its arguments: `External.bound`)."""
         if expr is None or self._untraced and path.traced:
             return
         if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -163,7 +200,7 @@ class Reacher:
                 if follow.first_visit(binding.node, ASSIGNED):
                     self._reach_callable(binding.node, binding.scope, path, result, follow, lost)
             elif binding.kind is BindingKind.IMPORT:
-                self._reach_import(binding.qname, expr, path, result)
+                self._reach_import(binding.qname, expr, path, result, call=(call, scope) if call else None)
             elif binding.kind is BindingKind.PARAM:
                 passed = self.model.argument_for(binding)  # the one callable every call site passes
                 if passed is None and self._call_of_annotated(expr, scope, path, result, follow):
@@ -184,12 +221,12 @@ class Reacher:
                 if owner is self.model:
                     self._reach_function(func, path, result, follow)
                 else:
-                    result.external.append((path, owner, func, owner.ix.scope_at(func)))
+                    result.external.append(External(path, owner, func, owner.ix.scope_at(func)))
             elif member is None:
                 if lost and self.instances.annotated_overridden(expr, scope):
                     what = f"`{ast.unparse(expr)}`: a subclass redefines `{expr.attr}`; which one runs is not known"
                     result.unresolved.append((expr, what))
-                self._reach_import(self.qualname(expr, scope), expr, path, result)
+                self._reach_import(self.qualname(expr, scope), expr, path, result, call=(call, scope) if call else None)
             elif isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._reach_function(member[0], path, result, follow)
             elif follow.first_visit(member[0], SELF_MEMBER):
@@ -221,7 +258,7 @@ class Reacher:
         if owner is self.model:
             self._reach_function(member[0], path, result, follow)
         else:
-            result.external.append((path, owner, member[0], owner.ix.scope_at(member[0])))
+            result.external.append(External(path, owner, member[0], owner.ix.scope_at(member[0])))
         return True
 
     def _reach_call_value(self, call, scope, path: _Path, result, follow: Follow) -> None:
@@ -447,6 +484,8 @@ class Reacher:
     def _reach_from_call(self, call, path: _Path, result, follow: Follow) -> None:
         """One call inside a traced body: it may apply a shard_map, call a function, or pass one to a HOF."""
         scope = self.ix.scope_at(call)
+        if self._bound is not None and scope is self._bound.parent:
+            scope = self._bound  # written in the walked function's body: its parameters are bound (`reach`)
         span = self.ix.lines.span_of_ast(call)
         site = construction(self.ix, call, scope)
         if site is not None:
@@ -475,12 +514,12 @@ class Reacher:
             return
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
-            self._reach_callable(call.func, scope, step, result, follow)
+            self._reach_callable(call.func, scope, step, result, follow, call=call)
             if self.lost.opaque_name(call.func, scope):
                 result.opaque.append(call)
         elif self.lost.follows(qname):
             step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
-            self._reach_import(qname, call, step, result)
+            self._reach_import(qname, call, step, result, call=(call, scope))
         elif isinstance(call.func, ast.Subscript):
             self._reach_callable(call.func, scope, path, result, follow)  # `LAYERS[name](x)`: a lost place
         elif isinstance(call.func, ast.Call) and self.lost.is_getattr(call.func, scope):
@@ -510,11 +549,13 @@ class Reacher:
                     self._reach_callable(call.func, scope, step, result, follow)
 
     def _reach_import(
-        self, qname: str | None, node: ast.AST, path: _Path, result: ReachResult, returned: bool = False
+        self, qname: str | None, node: ast.AST, path: _Path, result: ReachResult, returned: bool = False,
+        call: tuple[ast.Call, Scope] | None = None,
     ) -> None:
         """A callable another module of the project defines (recorded in `external`), or an unresolved
         name when the index cannot find its definition. `returned`: the callable a function of another
-        module returns (a factory), rather than the function."""
+        module returns (a factory), rather than the function. `call`: the call of it that the walk follows,
+        with the scope it is written in (`_bound_by`)."""
         if not self.lost.follows(qname):
             return
         found = self.project.binding(qname)  # type: ignore[union-attr]
@@ -527,7 +568,8 @@ class Reacher:
         if not returned:
             target = callable_target(binding)
             if target is not None:
-                result.external.append((path, owner, *target))
+                bound = self._bound_by(call, owner, binding.node) if binding.kind is BindingKind.DEF else None
+                result.external.append(External(path, owner, *target, bound))
             return
         value = single_return(binding.node) if binding.kind is BindingKind.DEF else None
         inner = owner.ix.own_scope(binding.node)
@@ -535,7 +577,25 @@ class Reacher:
             what = f"`{qname}` does not return one callable the analysis can follow"
             result.unresolved.append((node, what))
         else:
-            result.external.append((path, owner, value, inner))
+            result.external.append(External(path, owner, value, inner))
+
+    def _bound_by(self, call: tuple[ast.Call, Scope] | None, owner: ModuleModel, func: ast.AST) -> BoundScope | None:
+        """`func`'s own scope with its parameters bound to the arguments of `call` (`External.bound`), or
+        None: no call, a parameter the call cannot bind (`calls.bind_arguments`: `*args`, `**kwargs`, ...),
+        or a decorator that may pass other arguments than the call's (only `jax.jit` and
+        `partial(jax.jit, ...)`, which pass them through, are read past)."""
+        if call is None or not isinstance(func, ast.FunctionDef):
+            return None
+        for deco in func.decorator_list:
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            qname = owner.ix.qualname(target, owner.ix.scope_at(func))
+            if qname in jaxapi.PARTIAL_NAMES and isinstance(deco, ast.Call) and deco.args:
+                qname = owner.ix.qualname(deco.args[0], owner.ix.scope_at(func))
+            if qname not in jaxapi.JIT_NAMES:
+                return None
+        inner = owner.ix.own_scope(func)
+        arguments = bind_arguments(self.ev, call[0], call[1], owner.ev, func) if inner is not None else None
+        return None if arguments is None else BoundScope(inner.node, inner, {}, arguments)
 
 
 # Not frozen: built and read in this module only (a frozen `__init__` sets each field through

@@ -29,7 +29,7 @@ from spmdfix.analysis.shard_maps import ShardMapSite, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread
 from spmdfix.analysis.uses import Use
-from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, Spec, SpecEntry, SpecTree
+from spmdfix.analysis.values import AxisNames, AxisRef, BoundScope, MeshInfo, Spec, SpecEntry, SpecTree
 from spmdfix.model import SiteKind, Span
 from spmdfix.paths import relpath
 
@@ -54,7 +54,7 @@ class ShardMapAnalysis:
         """The facts of the shard_map `reached` leads to from the vmap site `vmap` (a node of this module).
         Kept per site when the shard_map names its mesh (its facts then do not depend on the way to it)."""
         site = reached.site
-        cached = self._facts.get(id(site.node))
+        cached = self._facts.get(id(site.node)) if not isinstance(site.scope, BoundScope) else None
         if cached is not None and site.args.get("mesh") is not None:
             return cached
         args = site.args
@@ -80,7 +80,8 @@ class ShardMapAnalysis:
             body=self._body_facts(site),
             unread=self._unread(site, reached, vmap, mesh, axis_names_unknown, check_vma),
         )
-        self._facts[id(site.node)] = facts
+        if not isinstance(site.scope, BoundScope):  # (bound by one call of another module: `reach.External`)
+            self._facts[id(site.node)] = facts
         return facts
 
     def _unread(
