@@ -440,10 +440,12 @@ def summary_of(
 
 def _call_key(bound: BoundScope | None) -> tuple | None:
     """What a summary computed with `bound` depends on besides its callable: each argument's expression and
-    the scope it is evaluated in (the same call of the same module text gives the same key)."""
+    the scope it is evaluated in. The expression itself, not its id: it belongs to the caller's tree, which may
+    be dropped (a language server's edit) while this module's model keeps the summary, and a dropped node's id
+    may be given to a new one."""
     if bound is None:
         return None
-    return tuple((name, id(expr), id(where)) for name, (_, expr, where) in sorted(bound.arguments.items()))
+    return tuple((name, expr, id(where)) for name, (_, expr, where) in sorted(bound.arguments.items()))
 
 
 def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
