@@ -46,12 +46,12 @@ class Follow:
 
     __slots__ = ("purpose", "depth", "spent", "visited", "_deeper")
 
-    def __init__(self, purpose: Purpose, depth: int = 0, visited: set[tuple[int, Purpose]] | None = None) -> None:
+    def __init__(self, purpose: Purpose, depth: int = 0, visited: set[tuple] | None = None) -> None:
         self.purpose = purpose
         self.depth = depth
         # Whether the path went past the purpose's limit: the follower gives up here (the value stays unknown).
         self.spent = purpose.limit is not None and depth > purpose.limit
-        self.visited: set[tuple[int, Purpose]] = set() if visited is None else visited
+        self.visited: set[tuple] = set() if visited is None else visited
         self._deeper: Follow | None = None
 
     def deeper(self) -> Follow:
@@ -61,10 +61,11 @@ class Follow:
             step = self._deeper = Follow(self.purpose, self.depth + 1, self.visited)
         return step
 
-    def first_visit(self, node: object, purpose: Purpose | None = None) -> bool:
+    def first_visit(self, node: object, purpose: Purpose | None = None, also: object = None) -> bool:
         """True the first time this walk enters `node` for `purpose` (this walk's own by default), which it
-        records; False when it has been there for that purpose already."""
-        key = (id(node), purpose or self.purpose)
+        records; False when it has been there for that purpose already. `also`: a second object the visit is
+        of (a shard_map site in a scope bound by one call: `reach.Reacher._add_site`)."""
+        key = (id(node), purpose or self.purpose) if also is None else (id(node), id(also), purpose or self.purpose)
         if key in self.visited:
             return False
         self.visited.add(key)
@@ -129,3 +130,4 @@ PASSED = Purpose("callable passed to a parameter")
 SELF_MEMBER = Purpose("callable member of self")
 FACTORY_RETURN = Purpose("callable a factory returns")
 SHARD_MAP_SITE = Purpose("shard_map site")
+TRACED = Purpose("function listed as traced")  # (`ReachResult.functions`: once, however many readings)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from spmdfix import jaxapi
 from spmdfix.analysis.follow import (
-    ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, Follow,
+    ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, TRACED, Follow,
 )
 from spmdfix.analysis.bindings import BindingKind, Scope, callable_target
 from spmdfix.analysis.instances import Instances, is_self_param
@@ -110,7 +110,12 @@ class Reacher:
         self._vmap: ast.AST | None = None  # the spmd vmap of the current `reach` walk, when it is a decorator
         self._untraced = False  # a walk of the untraced ways only (`_untraced_ways`)
         self._reaching_methods: dict[str, list[tuple[ast.ClassDef, ast.AST]]] = {}  # `_methods_reaching`
-        self._bound: BoundScope | None = None  # the walked function's parameters, bound by its caller (`reach`)
+        # (the call applying the vmap, the bound scope of the walk's entry): `reach`, for `_untraced_ways` too
+        self._entry: tuple[ast.Call | None, BoundScope | None] = (None, None)
+        # the scopes bound by the calls of this module's functions in the current walk (`_local_bound`), by
+        # (call, scope the call is written in); and how many bound calls lead to each, by its id
+        self._bound_scopes: dict[tuple[int, int], BoundScope | None] = {}
+        self._bound_depth: dict[int, int] = {}
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
@@ -125,14 +130,16 @@ class Reacher:
         the calls written directly in its body (a shard_map applied there among them) are evaluated in it."""
         result = ReachResult()
         self._vmap = vmap
-        self._bound = bound
+        self._entry = (self._applied(vmap), bound)
+        self._bound_scopes, self._bound_depth = {}, {}
         try:
-            self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH), call=self._applied(vmap))
+            self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH), call=self._entry[0], bound=bound)
             if any(s.jitted or s.staged or s.cond_staged for s in result.sites):
                 self._untraced_ways(callable_expr, scope, result)
         finally:
             self._vmap = None
-            self._bound = None
+            self._entry = (None, None)
+            self._bound_scopes, self._bound_depth = {}, {}
         return result
 
     def _applied(self, vmap: ast.AST | None) -> ast.Call | None:
@@ -155,7 +162,9 @@ class Reacher:
         direct = ReachResult()
         self._untraced = True
         try:
-            self._reach_callable(callable_expr, scope, _Path(), direct, Follow(REACH))
+            self._reach_callable(
+                callable_expr, scope, _Path(), direct, Follow(REACH), call=self._entry[0], bound=self._entry[1]
+            )
         finally:
             self._untraced = False
         untraced = {id(s.site.node) for s in direct.sites}
@@ -172,17 +181,19 @@ class Reacher:
         return result
 
     def _reach_callable(
-        self, expr, scope, path: _Path, result, follow: Follow, lost: bool = True, call: ast.Call | None = None
+        self, expr, scope, path: _Path, result, follow: Follow, lost: bool = True, call: ast.Call | None = None,
+        bound: BoundScope | None = None,
     ) -> None:
         """Follow the callable `expr`. `lost`: `expr` stands where a callable goes (a callee, a vmap's or a
         wrapper's function), so a callable that cannot be known there is a place the walk lost
         (`ReachResult.unresolved`); False for the other operands of a higher-order function (`init` of
         `lax.scan`), which are data. `call`: the call whose callee `expr` is, evaluated in `scope` (a function
-        of another module it reaches is summarised with its arguments: `External.bound`)."""
+        it reaches reads its parameters from that call: `External.bound`, `_local_bound`). `bound`: `expr` is
+        a function whose parameters are bound so already (the walk's entry: `reach`)."""
         if expr is None or self._untraced and path.traced:
             return
         if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            self._reach_function(expr, path, result, follow)
+            self._reach_function(expr, path, result, follow, bound=bound)
         elif isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
             if binding is None:
@@ -190,7 +201,7 @@ class Reacher:
                     self.lost.lost_bindings(expr, scope, result)
                 return
             if binding.kind is BindingKind.DEF:
-                self._reach_function(binding.node, path, result, follow)
+                self._reach_function(binding.node, path, result, follow, bound=self._local_bound(call, scope, binding.node))
             elif binding.kind is BindingKind.CLASS:
                 # A flax Module class given to nn.vmap: calling it runs its __call__.
                 dunder = method(binding.node, "__call__")
@@ -430,14 +441,19 @@ class Reacher:
             result.jits.append(call)
 
     def _add_site(self, site: ShardMapSite, path: _Path, result, follow: Follow) -> None:
-        if self._untraced and path.traced or not follow.first_visit(site.node, SHARD_MAP_SITE):
+        """Record a shard_map reached: once per walk, and once more for each bound scope it is read in
+        (`analyzer._unique` keeps one per way its specs read)."""
+        key = site.node if not isinstance(site.scope, BoundScope) else site.scope
+        if self._untraced and path.traced or not follow.first_visit(key, SHARD_MAP_SITE, site.node):
             return
         result.sites.append(
             ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted, path.staged, path.cond_staged)
         )
 
-    def _reach_function(self, func, path: _Path, result, follow: Follow, as_body=False) -> None:
-        if self._untraced and path.traced or not follow.first_visit(func, FUNCTION):
+    def _reach_function(self, func, path: _Path, result, follow: Follow, as_body=False, bound=None) -> None:
+        """Walk the function `func` (each once, and once more for each call binding its parameters: `bound`,
+        `_local_bound`, `External.bound`): its calls, and the shard_map it is when decorated as one."""
+        if self._untraced and path.traced or not follow.first_visit(func if bound is None else bound, FUNCTION):
             return
         site = None if as_body else decorated_site(self.ix, func)
         if site is not None:
@@ -456,11 +472,12 @@ class Reacher:
         own = not path.chain and self._vmap is not None and self._vmap in getattr(func, "decorator_list", ())
         if self.ix.decorator_in(func, jaxapi.JIT_NAMES, self._vmap if own else None) is not None:
             path = path.through_jit()
-        result.functions.append(func)
+        if follow.first_visit(func, TRACED):
+            result.functions.append(func)
         for call in self.ix.calls_in(func):
             if self._untraced and self._in_staged_lambda(call, func):
                 continue
-            self._reach_from_call(call, path, result, follow)
+            self._reach_from_call(call, path, result, follow, bound)
 
     def _in_staged_lambda(self, call: ast.Call, func: ast.AST) -> bool:
         """`call` sits in a lambda of `func` written as an argument of a jit or staging-loop call
@@ -481,11 +498,12 @@ class Reacher:
             node = up
         return False
 
-    def _reach_from_call(self, call, path: _Path, result, follow: Follow) -> None:
-        """One call inside a traced body: it may apply a shard_map, call a function, or pass one to a HOF."""
+    def _reach_from_call(self, call, path: _Path, result, follow: Follow, bound: BoundScope | None = None) -> None:
+        """One call inside a traced body: it may apply a shard_map, call a function, or pass one to a HOF.
+        `bound`: the walked function's scope with its parameters bound by the call that entered it."""
         scope = self.ix.scope_at(call)
-        if self._bound is not None and scope is self._bound.parent:
-            scope = self._bound  # written in the walked function's body: its parameters are bound (`reach`)
+        if bound is not None and scope is bound.parent:
+            scope = bound  # written in the walked function's body: its parameters are bound
         span = self.ix.lines.span_of_ast(call)
         site = construction(self.ix, call, scope)
         if site is not None:
@@ -579,6 +597,42 @@ class Reacher:
         else:
             result.external.append(External(path, owner, value, inner))
 
+    def _local_bound(self, call: ast.Call | None, scope: Scope, func: ast.AST) -> BoundScope | None:
+        """The scope of this module's function `func` with its parameters bound to the arguments of `call`
+        (written in `scope`), for a walk of `func` read for that call; None when the walk reads it as every
+        call does. Bound only when that changes a reading: a parameter its module's calls do not all pass one
+        value for (`ModuleModel.argument_for`: `block(x, 'model')` in one function, `block(x, 'data')` on the
+        vmap's path), or a call inside a function read so itself (its arguments may be its parameters). At
+        most `_BOUND_DEPTH` such calls lead to one, and `_BOUND_WALKS` per walk: past them `func` is read as
+        every call does (a parameter that then reads no one value is an SPMD910 record, never a guess)."""
+        if call is None or not isinstance(func, ast.FunctionDef):
+            return None
+        key = (id(call), id(scope))
+        if key in self._bound_scopes:
+            return self._bound_scopes[key]
+        depth = self._bound_depth.get(id(scope), 0)
+        found = None
+        if depth < _BOUND_DEPTH and len(self._bound_depth) < _BOUND_WALKS and (
+            isinstance(scope, BoundScope) or self._read_apart(func)
+        ):
+            found = self._bound_by((call, scope), self.model, func)
+        self._bound_scopes[key] = found
+        if found is not None:
+            self._bound_depth[id(found)] = depth + 1
+        return found
+
+    def _read_apart(self, func: ast.FunctionDef) -> bool:
+        """Whether a parameter of `func` reads no one value from its module's calls (`_local_bound`)."""
+        own = self.ix.own_scope(func)
+        if own is None:
+            return False
+        params = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+        for param in params:
+            binding = self.ix.single_binding(param.arg, own)
+            if binding is not None and binding.kind is BindingKind.PARAM and self.model.argument_for(binding) is None:
+                return True
+        return False
+
     def _bound_by(self, call: tuple[ast.Call, Scope] | None, owner: ModuleModel, func: ast.AST) -> BoundScope | None:
         """`func`'s own scope with its parameters bound to the arguments of `call` (`External.bound`), or
         None: no call, a parameter the call cannot bind (`calls.bind_arguments`: `*args`, `**kwargs`, ...),
@@ -600,6 +654,11 @@ class Reacher:
 
 # Not frozen: built and read in this module only (a frozen `__init__` sets each field through
 # `object.__setattr__`); eq=False, repr=False as above.
+# How many calls binding parameters may lead to a function read for its call, and how many such readings one
+# walk makes (`Reacher._local_bound`): past them a function is read as every call of its module does.
+_BOUND_DEPTH = 4
+_BOUND_WALKS = 64
+
 # Python int arithmetic a constant predicate may use (`lax.switch(len(v) - 8, ...)`, measured)
 _INT_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 
