@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from spmdfix import jaxapi
+from spmdfix.analysis.kinds import AxisType
 from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.callers import OtherCallers
@@ -87,7 +88,12 @@ class ReachedAnalysis:
         captures, unread_captures = self.capture.capture_facts(
             vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed, calls if spmd else None
         )
-        if spmd and sm.check_vma is not False and _all_replicated(sm):
+        # A jit between the vmap and the shard_map (`@jax.jit` on the function applying it, on the vmapped
+        # function, `jax.jit(block)(x)`) makes an unbatched array's capture run and match on an Auto mesh,
+        # check_vma True and False (measured: safety/measurements/capture_array_jit_on_the_way.py; fuzz seed
+        # 320304); a jit around the vmap does not (it is not on the way).
+        jitted_on_auto = reached.jitted and sm.mesh is not None and sm.mesh.axis_types is AxisType.AUTO
+        if spmd and sm.check_vma is not False and _all_replicated(sm) and not jitted_on_auto:
             skip = {c.name for c in captures}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
             if arrays:
