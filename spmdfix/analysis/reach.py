@@ -116,6 +116,7 @@ class Reacher:
         # (call, scope the call is written in); and how many bound calls lead to each, by its id
         self._bound_scopes: dict[tuple[int, int], BoundScope | None] = {}
         self._bound_depth: dict[int, int] = {}
+        self._views: dict[tuple[int, int], Scope] = {}  # `_scope_in`, per walk
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
@@ -131,7 +132,7 @@ class Reacher:
         result = ReachResult()
         self._vmap = vmap
         self._entry = (self._applied(vmap), bound)
-        self._bound_scopes, self._bound_depth = {}, {}
+        self._bound_scopes, self._bound_depth, self._views = {}, {}, {}
         try:
             self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH), call=self._entry[0], bound=bound)
             if any(s.jitted or s.staged or s.cond_staged for s in result.sites):
@@ -139,7 +140,7 @@ class Reacher:
         finally:
             self._vmap = None
             self._entry = (None, None)
-            self._bound_scopes, self._bound_depth = {}, {}
+            self._bound_scopes, self._bound_depth, self._views = {}, {}, {}
         return result
 
     def _applied(self, vmap: ast.AST | None) -> ast.Call | None:
@@ -182,17 +183,21 @@ class Reacher:
 
     def _reach_callable(
         self, expr, scope, path: _Path, result, follow: Follow, lost: bool = True, call: ast.Call | None = None,
-        bound: BoundScope | None = None,
+        bound: BoundScope | None = None, within: BoundScope | None = None,
     ) -> None:
         """Follow the callable `expr`. `lost`: `expr` stands where a callable goes (a callee, a vmap's or a
         wrapper's function), so a callable that cannot be known there is a place the walk lost
         (`ReachResult.unresolved`); False for the other operands of a higher-order function (`init` of
         `lax.scan`), which are data. `call`: the call whose callee `expr` is, evaluated in `scope` (a function
         it reaches reads its parameters from that call: `External.bound`, `_local_bound`). `bound`: `expr` is
-        a function whose parameters are bound so already (the walk's entry: `reach`)."""
+        a function whose parameters are bound so already (the walk's entry: `reach`). `within`: the bound
+        scope of the function read for one call whose body `expr` is written in (a local `def`, a name
+        assigned there: `smap = jax.shard_map(...)`), which they are read in too (`_scope_in`)."""
         if expr is None or self._untraced and path.traced:
             return
         if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            if bound is None and within is not None and self._nested_in(self.ix.scope_at(expr), within):
+                bound = within  # a lambda or `def` of the function read for one call: read in that call too
             self._reach_function(expr, path, result, follow, bound=bound)
         elif isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
@@ -201,14 +206,22 @@ class Reacher:
                     self.lost.lost_bindings(expr, scope, result)
                 return
             if binding.kind is BindingKind.DEF:
-                self._reach_function(binding.node, path, result, follow, bound=self._local_bound(call, scope, binding.node))
+                inner = self._local_bound(call, scope, binding.node)
+                if inner is None and within is not None and self._nested_in(binding.scope, within):
+                    inner = within  # a `def` of the function read for one call: read in that call too
+                self._reach_function(binding.node, path, result, follow, bound=inner)
             elif binding.kind is BindingKind.CLASS:
                 # A flax Module class given to nn.vmap: calling it runs its __call__.
                 dunder = method(binding.node, "__call__")
                 if dunder is not None:
                     self._reach_function(dunder, path, result, follow)
             elif binding.kind is BindingKind.ASSIGN:
-                if follow.first_visit(binding.node, ASSIGNED):
+                if within is not None and self._nested_in(binding.scope, within):
+                    # assigned in the function read for one call (`smap = jax.shard_map(..., in_specs=P(ax))`)
+                    if follow.first_visit(binding.node, ASSIGNED, within):
+                        where = self._scope_in(binding.scope, within)
+                        self._reach_callable(binding.node, where, path, result, follow, lost, within=within)
+                elif follow.first_visit(binding.node, ASSIGNED):
                     self._reach_callable(binding.node, binding.scope, path, result, follow, lost)
             elif binding.kind is BindingKind.IMPORT:
                 self._reach_import(binding.qname, expr, path, result, call=(call, scope) if call else None)
@@ -244,11 +257,11 @@ class Reacher:
                 self._reach_callable(member[0], member[1], path, result, follow, lost)
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
-                self._reach_callable(elt, scope, path, result, follow, lost)
+                self._reach_callable(elt, scope, path, result, follow, lost, within=within)
         elif isinstance(expr, ast.Subscript) and lost and not self.lost.library_value(expr.value, scope):
             result.unresolved.append((expr, f"`{short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
-            self._reach_call_value(expr, scope, path, result, follow)
+            self._reach_call_value(expr, scope, path, result, follow, within)
 
     def _call_of_annotated(self, name: ast.Name, scope: Scope, path: _Path, result, follow: Follow) -> bool:
         """Calling a parameter annotated with a class of the project (`block: Block`; `block(v)`) runs the
@@ -272,7 +285,7 @@ class Reacher:
             result.external.append(External(path, owner, member[0], owner.ix.scope_at(member[0])))
         return True
 
-    def _reach_call_value(self, call, scope, path: _Path, result, follow: Follow) -> None:
+    def _reach_call_value(self, call, scope, path: _Path, result, follow: Follow, within=None) -> None:
         """A call used as a callable: a shard_map construction, a wrapper such as jit(f) / partial(f), or an
         instance of a class of this module (calling it runs its __call__)."""
         if self._untraced and path.traced:
@@ -322,7 +335,7 @@ class Reacher:
             if call.args:
                 step = path.through_vmap(call) if qname in jaxapi.VMAP_NAMES else path
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
-                self._reach_callable(call.args[0], scope, step, result, follow)
+                self._reach_callable(call.args[0], scope, step, result, follow, within=within)
 
     def _unknown_receiver(self, func: ast.Attribute, scope: Scope) -> str | None:
         """Why `blk.apply(...)` may reach a shard_map the walk cannot see, or None: `blk` is a parameter whose
@@ -443,7 +456,7 @@ class Reacher:
     def _add_site(self, site: ShardMapSite, path: _Path, result, follow: Follow) -> None:
         """Record a shard_map reached: once per walk, and once more for each bound scope it is read in
         (`analyzer._unique` keeps one per way its specs read)."""
-        key = site.node if not isinstance(site.scope, BoundScope) else site.scope
+        key = site.node if _nearest_bound(site.scope) is None else site.scope
         if self._untraced and path.traced or not follow.first_visit(key, SHARD_MAP_SITE, site.node):
             return
         result.sites.append(
@@ -453,9 +466,11 @@ class Reacher:
     def _reach_function(self, func, path: _Path, result, follow: Follow, as_body=False, bound=None) -> None:
         """Walk the function `func` (each once, and once more for each call binding its parameters: `bound`,
         `_local_bound`, `External.bound`): its calls, and the shard_map it is when decorated as one."""
-        if self._untraced and path.traced or not follow.first_visit(func if bound is None else bound, FUNCTION):
+        if self._untraced and path.traced or not follow.first_visit(func, FUNCTION, bound):
             return
         site = None if as_body else decorated_site(self.ix, func)
+        if site is not None and bound is not None:
+            site = replace(site, scope=self._scope_in(site.scope, bound))  # a `def` of a function read so
         if site is not None:
             self._add_site(site, path, result, follow)
             return
@@ -501,9 +516,7 @@ class Reacher:
     def _reach_from_call(self, call, path: _Path, result, follow: Follow, bound: BoundScope | None = None) -> None:
         """One call inside a traced body: it may apply a shard_map, call a function, or pass one to a HOF.
         `bound`: the walked function's scope with its parameters bound by the call that entered it."""
-        scope = self.ix.scope_at(call)
-        if bound is not None and scope is bound.parent:
-            scope = bound  # written in the walked function's body: its parameters are bound
+        scope = self._scope_in(self.ix.scope_at(call), bound)  # (in a function read for one call: bound)
         span = self.ix.lines.span_of_ast(call)
         site = construction(self.ix, call, scope)
         if site is not None:
@@ -528,11 +541,11 @@ class Reacher:
             first = call.args[0] if call.args and name not in _DATA_FIRST else None
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(arg, ast.Starred):
-                    self._reach_callable(arg, scope, step, result, follow, lost=arg is first)
+                    self._reach_callable(arg, scope, step, result, follow, lost=arg is first, within=bound)
             return
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
-            self._reach_callable(call.func, scope, step, result, follow, call=call)
+            self._reach_callable(call.func, scope, step, result, follow, call=call, within=bound)
             if self.lost.opaque_name(call.func, scope):
                 result.opaque.append(call)
         elif self.lost.follows(qname):
@@ -597,6 +610,32 @@ class Reacher:
         else:
             result.external.append(External(path, owner, value, inner))
 
+    def _scope_in(self, scope: Scope, bound: BoundScope | None) -> Scope:
+        """`scope` as a walk reading the function of `bound` for one call sees it: `bound` for the function's own
+        scope; for a scope nested in it (a lambda, a local `def`), a copy of each scope up to the function's
+        whose last parent is `bound` (kept per walk), so that its parameters read from there are the call's
+        (`values.bound_for`); `scope` itself otherwise."""
+        if bound is None:
+            return scope
+        if scope is bound.parent:
+            return bound
+        if not self._nested_in(scope, bound):
+            return scope
+        key = (id(scope), id(bound))
+        view = self._views.get(key)
+        if view is None:
+            view = self._views[key] = Scope(scope.node, self._scope_in(scope.parent, bound), scope.bindings)
+        return view
+
+    @staticmethod
+    def _nested_in(scope: Scope | None, bound: BoundScope) -> bool:
+        """Whether `scope` is the own scope of `bound`'s function or one nested in it."""
+        while scope is not None:
+            if scope is bound.parent:
+                return True
+            scope = scope.parent
+        return False
+
     def _local_bound(self, call: ast.Call | None, scope: Scope, func: ast.AST) -> BoundScope | None:
         """The scope of this module's function `func` with its parameters bound to the arguments of `call`
         (written in `scope`), for a walk of `func` read for that call; None when the walk reads it as every
@@ -610,10 +649,11 @@ class Reacher:
         key = (id(call), id(scope))
         if key in self._bound_scopes:
             return self._bound_scopes[key]
-        depth = self._bound_depth.get(id(scope), 0)
+        around = _nearest_bound(scope)
+        depth = self._bound_depth.get(id(around), 0) if around is not None else 0
         found = None
         if depth < _BOUND_DEPTH and len(self._bound_depth) < _BOUND_WALKS and (
-            isinstance(scope, BoundScope) or self._read_apart(func)
+            around is not None or self._read_apart(func)
         ):
             found = self._bound_by((call, scope), self.model, func)
         self._bound_scopes[key] = found
@@ -654,6 +694,16 @@ class Reacher:
 
 # Not frozen: built and read in this module only (a frozen `__init__` sets each field through
 # `object.__setattr__`); eq=False, repr=False as above.
+def _nearest_bound(scope: Scope | None) -> BoundScope | None:
+    """The innermost `BoundScope` on `scope`'s chain of parents (a call written in a function read for one call,
+    or in a lambda or `def` inside it), or None."""
+    while scope is not None:
+        if type(scope) is BoundScope:
+            return scope
+        scope = scope.parent
+    return None
+
+
 # How many calls binding parameters may lead to a function read for its call, and how many such readings one
 # walk makes (`Reacher._local_bound`): past them a function is read as every call of its module does.
 _BOUND_DEPTH = 4

@@ -172,6 +172,17 @@ class BoundScope(Scope):
     arguments: dict[str, tuple[Evaluator, ast.AST, Scope]] = field(default_factory=dict)
 
 
+def bound_for(scope: Scope | None, home: Scope) -> BoundScope | None:
+    """The `BoundScope` of the function whose own scope is `home` on `scope`'s chain of parents: `scope` is
+    that bound scope, or a scope nested in it as the walk sees it (`reach.Reacher._scope_in`: a lambda or
+    `def` inside a function read for one call); None when no call binds `home` there."""
+    while scope is not None:
+        if type(scope) is BoundScope and scope.parent is home:
+            return scope
+        scope = scope.parent
+    return None
+
+
 class Evaluator:
     """Evaluates expressions of one module (`ModuleIndex`) in a given scope: follows them to their values
     (`follow`), and reads axis names and integers. PartitionSpecs are read by `analysis.specs`, meshes by
@@ -229,10 +240,15 @@ class Evaluator:
                 if binding.kind is BindingKind.ASSIGN:
                     # A local of a call evaluated (`called`) is evaluated in that call: its parameters stay
                     # bound to the call's arguments (`spec = P(ax); return spec` called as `rows('data')`)
-                    bound = isinstance(scope, BoundScope) and binding.scope is scope.parent
-                    expr, scope = binding.node, scope if bound else binding.scope
+                    bound = bound_for(scope, binding.scope) if binding.scope.parent is not None else None
+                    expr, scope = binding.node, bound if bound is not None else binding.scope
                     continue
                 if binding.kind is BindingKind.PARAM:
+                    # read from a scope nested in a function read for one call (`reach.Reacher._scope_in`)
+                    bound = bound_for(scope, binding.scope)
+                    if bound is not None and expr.id in bound.arguments:
+                        ev, expr, scope = bound.arguments[expr.id]
+                        continue
                     # every call site passes the same value (none in another module: `module_model._elsewhere`)
                     passed = ev.ix.argument_for(binding, ev.elsewhere)
                     if passed is None:
