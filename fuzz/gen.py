@@ -112,6 +112,10 @@ FEATURES: dict[str, tuple] = {
     # the inner vmap between the spmd vmap and the shard_map spelled `jax.lax.map(block, x, batch_size=2)`
     # (SPMD007's form under check_vma=True), or with `batch_size=None` (a scan: runs)
     "lax_map": ("none", "batch_size", "batch_size_none"),
+    # the spec's first entry as a parameter of the block, passed by `apply` (`block(x, 'x')`) or its default
+    # (`def block(x, ax='x')`, called `block(x)`), with another function of the module calling it with None
+    # (`warm_up`, never run): the module's calls pass no one value, so the call on the path decides
+    "spec_param": ("none", "passed", "default"),
 }
 
 # The features of issue 23's grammar that fuzz/run.py counts per feature (drawn and rendered, failing, violating).
@@ -120,7 +124,7 @@ ISSUE23_TRACKED: tuple[str, ...] = ("jit_sharding", "place_inner", "array_mesh_r
 # The features of issue 22's grammar (value flow through attributes, defaults, kwargs, helpers, computed sets,
 # reshard placements, instances), counted the same way.
 ISSUE22_TRACKED: tuple[str, ...] = ("instance", "spmd_flow", "bound_capture", "spec_helper", "mesh_helper",
-                                    "axis_set", "reshard_batch", "lax_map")
+                                    "axis_set", "reshard_batch", "lax_map", "spec_param")
 TRACKED: tuple[str, ...] = ISSUE23_TRACKED + ISSUE22_TRACKED
 # body ops that are collectives over the plan's coll_axis ("all_gather" only through tuple_coll)
 COLLECTIVE_OPS = ("psum", "pmean", "axis_index", "all_gather")
@@ -165,6 +169,7 @@ _WEIGHTS: dict[str, tuple] = {
     "reshard_batch": (32, 1, 1, 1),
     "reshard_plain": (1, 1),
     "lax_map": (26, 1, 1),
+    "spec_param": (12, 1, 1),
 }
 
 _NAME_SETS = {"xyz": ("x", "y", "z"), "words": ("data", "model", "pipe")}
@@ -289,6 +294,11 @@ def _plan(f: dict) -> _Plan:
         f["instance"] = f["instance"].split("_", 1)[0]  # no axis to read through self: the instance alone
     if f["spec_helper"] == "args" and not entries:
         f["spec_helper"] = "no_args"
+    if f["spec_param"] != "none" and not (
+        entries and entries[0] is not None and not outer and f["instance"] == "none" and f["spec_helper"] == "none"
+        and f["spec_style"] != "const" and f["inner_vmap"] == "none" and f["jit"] != "jit_block"
+    ):
+        f["spec_param"] = "none"  # (a first entry to pass, and `apply` calling the block itself with it)
     # sharding_axis "target": the axis a rename would pick (the first mesh axis no spmd_axis_name, spec,
     # constraint or body collective names: spmdfix/fixes/rename_spmd_axis.py)
     taken = set(used) | set(spmd) | ({coll} if f["op"] in COLLECTIVE_OPS or f["extra"] == "operand_unbatched"
@@ -375,6 +385,15 @@ def _issue22_overrides(f: dict) -> dict:
             f["spec_helper"] = "args"  # a helper without arguments returns a literal spec: self is not read
     if f["lax_map"] != "none":
         f.update(inner_vmap="between", extra="none", bound_capture="none")
+    if f["spec_param"] != "none" and f["instance"] == "none" and f["lax_map"] == "none":
+        # the block takes its spec's first entry as a parameter: the spec is written in the block (no module
+        # constant; a spec helper keeps its own form, and spec_param is then off), `apply` calls the block itself,
+        # and a string argument cannot pass through `@jax.jit` (not a JAX type)
+        f["inner_vmap"] = "none"
+        if f["spec_style"] == "const":
+            f["spec_style"] = "P"
+        if f["jit"] == "jit_block":
+            f["jit"] = "jit_shard_map"
     if f["bound_capture"] != "none":
         if f["extra"] not in _CAPTURE_EXTRAS:
             f["extra"] = "capture_batched"
@@ -699,6 +718,10 @@ class _Writer:
         x_spec = self.spec(p.entries)
         if not self.ref and f["spec_helper"] != "none":
             x_spec = self.spec_helper_call()
+        spec_param = "none" if self.ref else f["spec_param"]
+        if spec_param != "none":
+            head = "jax.P" if f["spec_style"] == "jax_P" else "P"
+            x_spec = f"{head}({', '.join(['ax'] + [self.entry(e) for e in p.entries[1:]])})"
         out_spec = x_spec
         if f["extra"] == "operand_like":
             w_spec = x_spec
@@ -807,7 +830,9 @@ class _Writer:
         block = []
         if f["jit"] == "jit_block" and not self.ref:
             block.append("@jax.jit")
-        block.append(f"def {pre}block({'self, ' if instance else ''}{block_params}):")
+        first = self.entry(p.entries[0]) if spec_param != "none" else ""
+        ax_param = {"none": "", "passed": ", ax", "default": f", ax={first}"}[spec_param]
+        block.append(f"def {pre}block({'self, ' if instance else ''}{block_params}{ax_param}):")
         explicit = f["mesh_spelling"] in ("make_mesh", "make_mesh_explicit")
         # JAX accepts with_sharding_constraint only over Auto axes (measured): none on an Explicit mesh
         if f["constraint"] != "none" and not self.ref and not explicit:
@@ -845,11 +870,15 @@ class _Writer:
         elif f["inner_vmap"] == "between":
             axes = "(0, None)" if two_args and f["extra"] != "operand_like" else "0"
             apply_body = f"return jax.vmap({block_ref}, in_axes={axes})({apply_params})"
+        elif spec_param == "passed":
+            apply_body = f"return {block_ref}({apply_params}, {first})"
         else:
             apply_body = f"return {block_ref}({apply_params})"
         if instance:
             return lines + self.instance_class(block, apply_body, apply_params)
         lines += block + ["", ""]
+        if spec_param != "none":
+            lines += [f"def warm_up({block_params}):", f"    return {block_ref}({block_params}, None)", "", ""]
         lines += [f"def {pre}apply({apply_params}):", f"    {apply_body}", "", ""]
         if not self.ref:
             at = lines.index(f"def {pre}apply({apply_params}):")
