@@ -192,6 +192,24 @@ WRAPPER_NAMES = frozenset(
     }
 )
 
+# Wrappers whose result, called at once, calls their function with that call's arguments (`jax.jit(block)(x,
+# 'data')`, `jax.checkpoint(f)(x)`, `jax.grad(loss)(w, 'data')`; `jax.vmap(f, in_axes)(a, ...)` with each
+# example's slice of the arrays): the function's parameters are those arguments (`reach.Reacher._local_bound`).
+# flax's lifted transforms are not among them (they wrap Modules, whose calls are the Module's).
+ARGUMENT_PASSING_NAMES = frozenset(
+    {
+        "jax.jit",
+        "jax.pjit",
+        "jax.experimental.pjit.pjit",
+        "jax.checkpoint",
+        "jax.remat",
+        "jax.ad_checkpoint.checkpoint",
+        "jax.named_call",
+        "jax.grad",
+        "jax.value_and_grad",
+    }
+) | JAX_VMAP_NAMES
+
 # jit-like wrappers: a value closed over inside a function they compile is an operand of that compiled
 # call, not a batched tracer, so the capture hazard stops at them (measured, docs/rules.md SPMD003).
 JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit", "flax.linen.jit", "flax.nnx.jit"})

@@ -146,8 +146,9 @@ class Reacher:
     def _applied(self, vmap: ast.AST | None) -> ast.Call | None:
         """The call applying the vmap call `vmap` where it is written (`jax.vmap(layers.block, ...)(xs)`), or
         None. The vmap calls its function with that call's arguments (batched arrays: no value the analysis
-        reads) and the defaults of the parameters it leaves out (`def block(x, axis='data')`), which a function
-        of another module is summarised with (`External.bound`)."""
+        reads) and the defaults of the parameters it leaves out (`def block(x, axis='data')`), which the
+        function is read with (`External.bound`, `_local_bound`). The same for a wrapper that passes its
+        arguments through (`jaxapi.ARGUMENT_PASSING_NAMES`: `jax.jit(block)(x, 'data')`)."""
         if not isinstance(vmap, ast.Call):
             return None
         up = self.ix.parent.get(id(vmap))
@@ -539,9 +540,12 @@ class Reacher:
             elif qname in jaxapi.STATIC_PREDICATE_STAGING_NAMES and self._static_predicate(call, scope):
                 step = step.through_static_cond()
             first = call.args[0] if call.args and name not in _DATA_FIRST else None
+            # `jax.jit(block)(x, 'data')`: the call applying the wrapper at once is the call of its function
+            applied = self._applied(call) if qname in jaxapi.ARGUMENT_PASSING_NAMES else None
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(arg, ast.Starred):
-                    self._reach_callable(arg, scope, step, result, follow, lost=arg is first, within=bound)
+                    passed = applied if arg is first else None
+                    self._reach_callable(arg, scope, step, result, follow, lost=arg is first, within=bound, call=passed)
             return
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
