@@ -22,6 +22,9 @@ Part 4 (two meshes): the batch placed on mesh A (above), the shard_map on mesh B
 (`make_mesh((2, 4), ('x', 'y'))`), `make_mesh((4, 2), ('x', 'y'))`, `make_mesh((2, 4), ('a', 'b'))`, an Auto
 `Mesh(devices (2, 4), ('x', 'y'))`; body closing over a batched `w` (specs `P()`) and the same body without
 the capture (`b * 2.0 + 1.0`, control), and w lifted (an operand with in_spec `P()`).
+Part 5 (fuzz seed 310000's form): as part 1 with the batch dimension placed on no axis (xs `P(None, 'x')`,
+specs `P('x')`), ws placed `P()`, `P(None)`, `P('y')` or unplaced; c = `w.sum()`, `w[:4]`, or w a scalar
+(`np.float32(1.5)`, placed `P()` or not).
 Part 6 (jax.random arrays): c = a module-level `jax.random.normal(key, (8,))`, a `jax.random.uniform(key,
 (8,))` made in the vmapped function from a module key, a `jax.random.normal(k, (8,))` from a batched key (keys
 `jax.random.split(key, 8)` placed `P('x')`, in_axes 0), `np.linspace` (control); specs `P()`.
@@ -100,6 +103,36 @@ def part1_ref(capture):
     if capture == "w[:2]":  # each (2,) block of an example times w[:2] (specs P('y'))
         return (X0 * 2 + 1) * np.tile(W0[:2], 4)[None, :]
     return (X0 * 2 + 1) * W0[None, :]
+
+
+# -- part 5 ----------------------------------------------------------------------------------------------------
+def part5(capture):
+    """An in_axes=None argument committed to the mesh while the batch dimension is placed on no axis (xs
+    `P(None, 'x')`, specs `P('x')`: each (8,) example split over 'x', blocks of 4)."""
+    def build(cv):
+        def apply(x, w):
+            c = w.sum() if capture == "w.sum()" else (w if capture == "w (scalar)" else w[:4])
+            return shard(MESH, P("x"), cv, lambda b: (b * 2.0 + 1.0) * c, x)
+        return apply, (0, None)
+    return build
+
+
+def run_part5():
+    print("-- part 5: an in_axes=None argument placed on the mesh, the batch dimension on no axis (fuzz seed 310000 form)")
+    for (wname, wspec), capture in itertools.product(
+        (("P()", P()), ("P(None)", P(None)), ("P('y')", P("y")), ("unplaced", None)), ("w.sum()", "w[:4]", "w (scalar)"),
+    ):
+        if capture == "w (scalar)" and wspec not in (P(), None):
+            continue
+        w0 = np.float32(1.5) if capture == "w (scalar)" else W0
+        args = lambda wspec=wspec, w0=w0: (put(X0, P(None, "x")), put(w0, wspec))
+        if capture == "w.sum()":
+            ref = (X0 * 2 + 1) * W0.sum()
+        elif capture == "w (scalar)":
+            ref = (X0 * 2 + 1) * 1.5
+        else:
+            ref = (X0 * 2 + 1) * np.tile(W0[:4], 2)[None, :]
+        show_group(f"5 ws {wname:8} {capture:10}", grid(part5(capture), args), ref)
 
 
 # -- part 2 ----------------------------------------------------------------------------------------------------
@@ -277,10 +310,10 @@ def main():
     if sys.argv[1:2] == ["--part4"]:
         part4_variant(sys.argv[2], {"True": True, "False": False}.get(sys.argv[3], sys.argv[3]), sys.argv[4])
         return
-    parts = set(sys.argv[2].split(",")) if sys.argv[1:2] == ["--parts"] else {"1", "2", "3", "4", "6"}
+    parts = set(sys.argv[2].split(",")) if sys.argv[1:2] == ["--parts"] else {"1", "2", "3", "4", "5", "6"}
     header("a plain vmap over a batch placed on an Explicit axis: spellings",
            [f"cv={cv} {way}" for cv in (True, False) for way in WAYS])
-    for name, run in (("1", run_part1), ("2", run_part2), ("3", run_part3), ("4", run_part4), ("6", run_part6)):
+    for name, run in (("1", run_part1), ("2", run_part2), ("3", run_part3), ("4", run_part4), ("5", run_part5), ("6", run_part6)):
         if name in parts:
             run()
 

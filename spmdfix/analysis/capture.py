@@ -158,6 +158,23 @@ class CaptureAnalysis:
             found = tuple(replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh))
         return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found), unread
 
+    def committed_uses(
+        self, fun, reached: ReachedSite, body: ast.AST | None, calls: VmapCalls | None, mesh: MeshInfo | None,
+        seen: set[str],
+    ) -> tuple[Capture, ...]:
+        """Values `body` closes over that come from an argument the vmap does not map which a call commits to
+        the shard_map's `mesh` (`Capture.committed`), for a plain vmap over an input placed on that Explicit
+        mesh with the batch dimension on no mesh axis (`P(None, 'x')`). Measured on jax 0.10.2
+        (safety/measurements/plain_vmap_placed_spellings.py, part 5; fuzz seed 310000's form): such a closure
+        (the value, a slice, a scalar reduced from it; the argument placed `P()`, `P(None)`, `P('y')`) fails
+        with `NotImplementedError: Closing over inputs to shard_map where the input is sharded on Explicit
+        axes`, eager and under jit, check_vma True and False; unplaced it runs. Names in `seen` are left out."""
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or calls is None:
+            return ()
+        home = self.ix.enclosing_function(body)
+        found = self._unmapped_uses(fun, reached, body, home, calls, mesh, seen, True)
+        return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found)
+
     def _unmapped_uses(
         self, fun, reached: ReachedSite, body: ast.AST, home: ast.AST | None, calls: VmapCalls,
         mesh: MeshInfo | None, seen: set[str], placed: bool = False,

@@ -92,6 +92,12 @@ class ReachedAnalysis:
             vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed,
             calls if spmd or placed else None,
         )
+        if not spmd and not stripped and calls is not None:
+            # a plain vmap over an input placed on the mesh but not at its batch dimension: a committed
+            # unmapped argument closed over is refused (`Closing over inputs to shard_map`; rules.capture)
+            captures += self.capture.committed_uses(
+                vmap.fun, reached, body, calls, sm.mesh, {c.name for c in captures}
+            )
         if spmd and sm.check_vma is not False and _all_replicated(sm):
             skip = {c.name for c in captures}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)

@@ -86,8 +86,8 @@ def _plain_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding
     if not placed:
         # The input is placed on Explicit axes in another dimension than the batch's (`P(None, 'x')`): a
         # batched capture runs and matches (fuzz seed 280006, measured: golden clean/
-        # plain_vmap_batch_dimension_unplaced_capture)
-        return findings
+        # plain_vmap_batch_dimension_unplaced_capture); a committed unmapped argument is refused
+        return sorted(findings + _plain_committed_unplaced_findings(vmap, reached), key=lambda f: f.span.start)
     names_other_axis = not sm.in_specs.unresolved and bool(sm.in_specs.axes() - placed)
     captures = tuple(
         c for c in reached.captures
@@ -204,6 +204,26 @@ def _plain_placed_array_findings(vmap: VmapFacts, reached: ReachedFacts) -> list
         findings.append(
             finding(CAPTURE, capture.use, sorted(vmap.spmd.names), message, options, _plain_related(vmap, reached))
         )
+    return findings
+
+
+def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD003 under a plain vmap over an input placed on the Explicit mesh with its batch dimension on no mesh
+    axis: the body closes over an argument the vmap does not map that a call commits to the shard_map's mesh
+    (`CaptureAnalysis.committed_uses`). Measured on jax 0.10.2 (safety/measurements/plain_vmap_placed_spellings.py,
+    part 5; fuzz seed 310000): `NotImplementedError: Closing over inputs to shard_map where the input is sharded
+    on Explicit axes`, whatever its spec, check_vma and staging; unplaced it runs."""
+    captures = tuple(c for c in reached.captures if c.committed)
+    findings = []
+    for capture in captures:
+        message = (
+            f"the shard_map body closes over `{capture.name}`, from an argument the `jax.vmap` without "
+            "`spmd_axis_name` does not map (`in_axes=None`) that a call places on the Explicit mesh; JAX refuses "
+            "it (`Closing over inputs to shard_map where the input is sharded on Explicit axes`), whatever the "
+            "specs and `check_vma`"
+        )
+        options = [_plain_lift_option(vmap, reached, captures)]
+        findings.append(finding(CAPTURE, capture.use, [], message, options, _plain_related(vmap, reached)))
     return findings
 
 
