@@ -25,6 +25,8 @@ the capture (`b * 2.0 + 1.0`, control), and w lifted (an operand with in_spec `P
 Part 5 (fuzz seed 310000's form): as part 1 with the batch dimension placed on no axis (xs `P(None, 'x')`,
 specs `P('x')`), ws placed `P()`, `P(None)`, `P('y')` or unplaced; c = `w.sum()`, `w[:4]`, or w a scalar
 (`np.float32(1.5)`, placed `P()` or not).
+Part 7 (fuzz seed 29's form): a batched `w` (in_axes 0, ws placed `P()`, `P(None)` or unplaced) or `jnp.exp(w)`
+closed over with the batch dimension placed on no axis (xs `P(None, 'x')`, specs `P('x')`).
 Part 6 (jax.random arrays): c = a module-level `jax.random.normal(key, (8,))`, a `jax.random.uniform(key,
 (8,))` made in the vmapped function from a module key, a `jax.random.normal(k, (8,))` from a batched key (keys
 `jax.random.split(key, 8)` placed `P('x')`, in_axes 0), `np.linspace` (control); specs `P()`.
@@ -133,6 +135,29 @@ def run_part5():
         else:
             ref = (X0 * 2 + 1) * np.tile(W0[:4], 2)[None, :]
         show_group(f"5 ws {wname:8} {capture:10}", grid(part5(capture), args), ref)
+
+
+# -- part 7 ----------------------------------------------------------------------------------------------------
+def part7(capture):
+    """A batched argument (in_axes 0) closed over while the batch dimension is placed on no axis (xs `P(None,
+    'x')`, specs `P('x')`): fuzz seed 29's form (the sample of tests/test_fuzz.py)."""
+    def build(cv):
+        def apply(x, w):
+            c = jnp.exp(w) if capture == "jnp.exp(w)" else w
+            return shard(MESH, P("x"), cv, lambda b: (b * 2.0 + 1.0) * c, x)
+        return apply, (0, 0)
+    return build
+
+
+def run_part7():
+    print("-- part 7: a batched argument closed over, the batch dimension on no axis, ws placed at its batch dimension on"
+          " no axis (fuzz seed 29)")
+    for (wname, wspec), capture in itertools.product(
+        (("P()", P()), ("P(None)", P(None)), ("unplaced", None)), ("w", "jnp.exp(w)"),
+    ):
+        args = lambda wspec=wspec: (put(X0, P(None, "x")), put(W0, wspec))
+        ref = (X0 * 2 + 1) * (np.exp(W0) if capture == "jnp.exp(w)" else W0)[:, None]
+        show_group(f"7 ws {wname:8} {capture:10}", grid(part7(capture), args), ref)
 
 
 # -- part 2 ----------------------------------------------------------------------------------------------------
@@ -310,10 +335,10 @@ def main():
     if sys.argv[1:2] == ["--part4"]:
         part4_variant(sys.argv[2], {"True": True, "False": False}.get(sys.argv[3], sys.argv[3]), sys.argv[4])
         return
-    parts = set(sys.argv[2].split(",")) if sys.argv[1:2] == ["--parts"] else {"1", "2", "3", "4", "5", "6"}
+    parts = set(sys.argv[2].split(",")) if sys.argv[1:2] == ["--parts"] else {"1", "2", "3", "4", "5", "6", "7"}
     header("a plain vmap over a batch placed on an Explicit axis: spellings",
            [f"cv={cv} {way}" for cv in (True, False) for way in WAYS])
-    for name, run in (("1", run_part1), ("2", run_part2), ("3", run_part3), ("4", run_part4), ("5", run_part5), ("6", run_part6)):
+    for name, run in (("1", run_part1), ("2", run_part2), ("3", run_part3), ("4", run_part4), ("5", run_part5), ("6", run_part6), ("7", run_part7)):
         if name in parts:
             run()
 

@@ -23,6 +23,7 @@ from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.facts import Capture, UnreadValue  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import ARRAY_VALUE, Follow
+from spmdfix.analysis.hazards import input_committed
 from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
@@ -469,14 +470,7 @@ def _committed_off_spmd(capture: Capture, calls: VmapCalls | None, mesh: MeshInf
     of the value are not known. Measured on jax 0.10.2, such a capture reached through a staging function
     fails with `Closing over inputs to shard_map where the input is sharded on Explicit axes`, and one from
     unplaced inputs runs (safety/measurements/capture_staged_explicit_placement.py)."""
-    if mesh is None or calls is None or capture.params is None:
-        return False
-    if capture.unmapped:
-        return True  # `_unmapped_uses` kept it for the same reason, on an unmapped argument
-    return any(
-        i < len(call.unbatched_mesh) and call.unbatched_mesh[i] == mesh.span
-        for call in calls.calls for i in capture.params
-    )
+    return input_committed(capture, calls, mesh)
 
 
 def _explicit_placed(mesh: MeshInfo | None, placed: bool) -> bool:

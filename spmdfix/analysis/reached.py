@@ -88,9 +88,11 @@ class ReachedAnalysis:
         # should match the aval mesh`, as under an spmd vmap; measured:
         # safety/measurements/plain_vmap_placed_spellings.py, part 1). Otherwise its off-spmd captures (the spmd
         # vmap's) are not its concern.
+        # With the batch dimension placed on no axis (`stripped` empty) they are passed too: a value whose input
+        # a call commits to the mesh is refused there (`Closing over inputs to shard_map`; parts 5 and 7).
         captures, unread_captures = self.capture.capture_facts(
             vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed,
-            calls if spmd or placed else None,
+            calls if spmd or placed or not stripped else None,
         )
         if not spmd and not stripped and calls is not None:
             # a plain vmap over an input placed on the mesh but not at its batch dimension: a committed

@@ -13,7 +13,7 @@ from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes
+from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes, input_committed
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, CaptureKind, VmapKind
 from spmdfix.fixes import lift_captures
 from spmdfix.fixes.edits import backticked
@@ -212,19 +212,43 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
     axis: the body closes over an argument the vmap does not map that a call commits to the shard_map's mesh
     (`CaptureAnalysis.committed_uses`). Measured on jax 0.10.2 (safety/measurements/plain_vmap_placed_spellings.py,
     part 5; fuzz seed 310000): `NotImplementedError: Closing over inputs to shard_map where the input is sharded
-    on Explicit axes`, whatever its spec, check_vma and staging; unplaced it runs."""
-    captures = tuple(c for c in reached.captures if c.committed)
+    on Explicit axes`, whatever its spec, check_vma and staging; unplaced it runs. So is a batched value whose
+    input a call commits to the mesh with no axis at its batch dimension (part 7; fuzz seed 29), or one the
+    analysis kept as staged off the spmd axes for that reason (`Capture.off_spmd`)."""
+    calls, mesh = vmap.calls, reached.shard_map.mesh
+    captures = tuple(
+        c for c in reached.captures
+        if c.committed or c.kind is CaptureKind.BATCHED and (c.off_spmd or input_committed(c, calls, mesh))
+    )
     findings = []
     for capture in captures:
+        if capture.committed or capture.unmapped:
+            what = (
+                "from an argument the `jax.vmap` without `spmd_axis_name` does not map (`in_axes=None`) that a "
+                "call places on the Explicit mesh, while the batch dimension is placed on no mesh axis"
+            )
+        else:
+            what = (
+                "which the `jax.vmap` without `spmd_axis_name` batches from an input that a call places on the "
+                "Explicit mesh with no mesh axis at its batch dimension"
+            )
         message = (
-            f"the shard_map body closes over `{capture.name}`, from an argument the `jax.vmap` without "
-            "`spmd_axis_name` does not map (`in_axes=None`) that a call places on the Explicit mesh; JAX refuses "
-            "it (`Closing over inputs to shard_map where the input is sharded on Explicit axes`), whatever the "
-            "specs and `check_vma`"
+            f"the shard_map body closes over `{capture.name}`, {what}; JAX refuses it (`Closing over inputs to "
+            "shard_map where the input is sharded on Explicit axes`), whatever the specs and `check_vma`"
         )
-        options = [_plain_lift_option(vmap, reached, captures)]
+        options = [_unplaced_lift_option(vmap, reached, captures)]
         findings.append(finding(CAPTURE, capture.use, [], message, options, _plain_related(vmap, reached)))
     return findings
+
+
+def _unplaced_lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
+    """lift-captures where the plain vmap's batch dimension is placed on no axis: unsafe, its lifted operand is
+    not measured there."""
+    option = _plain_lift_option(vmap, reached, captures)
+    if isinstance(option, Fix) and option.applicability == Applicability.SAFE:
+        why = _PLAIN_LIFT.format(what="a batch placed on a mesh axis, not an input committed with none at its batch dimension")
+        option = replace(option, applicability=Applicability.UNSAFE, reason=why)
+    return option
 
 
 def _inner_dimensions_unplaced(vmap: VmapFacts) -> bool:
