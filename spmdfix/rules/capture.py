@@ -143,8 +143,11 @@ def _placement_mesh(vmap: VmapFacts, reached: ReachedFacts) -> _Meshes:
         return _Meshes.UNKNOWN
     if theirs.span == mesh.span:
         return _Meshes.SAME
+    known = (AxisType.EXPLICIT, AxisType.AUTO)
+    if None in mesh.sizes or None in theirs.sizes or mesh.axis_types not in known or theirs.axis_types not in known:
+        return _Meshes.UNKNOWN  # (a mesh built twice by a helper may well be the same: not judged)
     alike = (
-        theirs.axis_names == mesh.axis_names and theirs.sizes == mesh.sizes and None not in mesh.sizes
+        theirs.axis_names == mesh.axis_names and theirs.sizes == mesh.sizes
         and theirs.axis_types is mesh.axis_types and mesh.axis_types is AxisType.EXPLICIT
     )
     return _Meshes.SAME if alike else _Meshes.OTHER
@@ -302,11 +305,14 @@ def _plain_lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
     if placed:
         why = _PLACED_LIFT.format(names=", ".join(f"`{n}`" for n in placed))
         return replace(option, applicability=Applicability.UNSAFE, reason=why)
-    if _placement_mesh(vmap, reached) is not _Meshes.SAME:
+    meshes = _placement_mesh(vmap, reached)
+    if meshes is not _Meshes.SAME:
         why = (
-            "the batch is placed on another mesh than the shard_map's, with other axes or of another type; the "
-            "lifted operand is measured only on the mesh the batch is placed on (or one made with the same axes)"
+            "the batch is placed on another mesh than the shard_map's, with other axes or of another type"
+            if meshes is _Meshes.OTHER else
+            "whether the shard_map's mesh is the mesh the batch is placed on is not known"
         )
+        why += "; the lifted operand is measured only on the mesh the batch is placed on (or one made with the same axes)"
         return replace(option, applicability=Applicability.UNSAFE, reason=why)
     if len(captures) != len(reached.captures) or not all(_placed_on_batch_only(c, vmap) for c in captures):
         why = _PLAIN_LIFT.format(what="captures whose inputs are placed on nothing beyond the batch dimension")
@@ -578,6 +584,20 @@ VALID = (
 )
 
 INVALID = (
+    Invalid(
+        "SPMD003",  # a plain vmap over a placed batch, an in_axes=None argument committed to the mesh closed over
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, w):
+            return jax.shard_map(lambda b: b * w, mesh=em, in_specs=P(), out_specs=P())(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P()))
+            return jax.vmap(f, in_axes=(0, None))(xs, ws)
+        """,
+        at="w",
+    ),
     Invalid(
         "SPMD003",  # capture_through_a_helper
         """
