@@ -171,9 +171,9 @@ class Analyzer:
                     self.project.index.touch_depends(summary.depends)
                 # (issue 22: the body's captures there were dropped, silently)
                 direct = not path.nodes and not path.vmaps and _maps_every_argument(plain.in_axes)
-                own = _plain_captures_of(owner, target, target_scope, plain.axes.names) if direct else {}
+                own = _plain_captures_of(owner, target, target_scope, plain.axes.names)
                 for r in self._prefixed(summary, path, here):
-                    if direct and r.shard_map.span in own:
+                    if r.shard_map.span in own:
                         # (lift-captures there is not offered: its edits in another module are not built yet)
                         r = replace(r, captures=own[r.shard_map.span] + r.captures, lift=None)
                     kept, unread = _external_plain_captures(r, direct, relpath(owner.ix.path))
@@ -444,9 +444,10 @@ def summary_of(
 def _plain_captures_of(
     model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...]
 ) -> dict[Span, tuple[Capture, ...]]:
-    """The batched captures of the shard_maps that calling `target` of the module `model` reaches, when a
-    plain vmap of another module vmaps `target` itself, mapping every argument: every parameter of `target`
-    is batched (a summary does not read them: its sites have no vmapped function), by shard_map span. Read as
+    """The batched captures of the shard_maps that calling `target` of the module `model` reaches, as if every
+    parameter of `target` were batched (a summary does not read them: its sites have no vmapped function), by
+    shard_map span: right when a plain vmap of another module vmaps `target` itself, mapping every argument
+    (`_external_plain_captures` reports the others). Read as
     an spmd vmap's over the placed axes `names` whose batch is not known to be placed (no calls: an argument
     the vmap does not map is not one here)."""
     analyzer = Analyzer(model)
