@@ -32,6 +32,18 @@ Part 6 (jax.random arrays): c = a module-level `jax.random.normal(key, (8,))`, a
 `jax.random.split(key, 8)` placed `P('x')`, in_axes 0), `np.linspace` (control); specs `P()`.
 Part 4 runs each variant in its own process: with a (4, 2) mesh B XLA aborts. Reference: numpy.
 `--parts 1,3` runs some parts only.
+
+Result (jax 0.10.2; cv=False eager gives SPMD008's `out_specs argument must refer to an axis marked as manual`
+throughout, capture or not): part 1, an argument committed `P()`/`P(None)`/`P('y')` fails `For primitive mul,
+context mesh ...` under `P()` and under `P('y')` with cv=False; with cv=True and `P('y')` `w.sum()` runs, `w[:2]`
+runs for `P()`/`P(None)` (`P('y')`: `ShardingTypeError`); lifted runs for `P()`/`P(None)`, fails for `P('y')`;
+placed `P('x')`: `Unmapped values passed to vmap cannot be sharded along the mesh axis you are vmapping over`;
+unplaced runs. Part 2: placed arrays fail (`context mesh ...`; batch unplaced `Closing over inputs to
+shard_map`), jnp/numpy arrays run. Part 3: as without the inner vmap; lifted runs. Part 4: the same axes made
+again act as one mesh; `(4, 2)` aborts XLA with or without the capture; `('a', 'b')` fails without it; an Auto
+mesh refuses the capture (`Closing over inputs`) and runs the lifted operand. Part 5 and part 7: committed
+inputs `Closing over inputs to shard_map` in every variant, unplaced run. Part 6: a batched-key array fails,
+module-level and unbatched-key arrays run.
 """
 
 from __future__ import annotations
