@@ -71,9 +71,15 @@ EXPLAINS: tuple[tuple[str, frozenset[str]], ...] = (
 PLAIN_VMAP_RULES = frozenset({"SPMD006", "SPMD008"})
 # Error text -> the rules that describe it under a plain vmap too: SPMD003 for `For primitive mul, context mesh
 # ... should match the aval mesh`, a shard_map body closing over a value the plain vmap batches while its batch
-# is placed on an Explicit axis (SPMD003.md's plain-vmap paragraph; fuzz seed 250076). Its other texts
-# (`ManualAxisType(`, `Closing over inputs to shard_map`, ...) are what an spmd vmap meets.
-PLAIN_VMAP_TEXTS: tuple[tuple[str, frozenset[str]], ...] = (("should match the aval mesh", frozenset({"SPMD003"})),)
+# is placed on an Explicit axis (SPMD003.md's plain-vmap paragraph; fuzz seed 250076), and `Closing over inputs to
+# shard_map`, a body closing over an array placed with device_put or an unmapped argument committed to the mesh
+# while the batch dimension is placed on no axis (SPMD003.md; fuzz seed 310000;
+# safety/measurements/plain_vmap_placed_spellings.py, parts 2 and 5). Its other texts (`ManualAxisType(`, ...)
+# are what an spmd vmap meets.
+PLAIN_VMAP_TEXTS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("should match the aval mesh", frozenset({"SPMD003"})),
+    ("Closing over inputs to shard_map", frozenset({"SPMD003"})),
+)
 
 # (rule code, feature predicate) pairs where a rule documents a warning on a program that runs correctly.
 # Empty: no rule doc says it warns on code JAX runs correctly (SPMD007's doc says JAX raises there).

@@ -112,6 +112,11 @@ FEATURES: dict[str, tuple] = {
     # the inner vmap between the spmd vmap and the shard_map spelled `jax.lax.map(block, x, batch_size=2)`
     # (SPMD007's form under check_vma=True), or with `batch_size=None` (a scan: runs)
     "lax_map": ("none", "batch_size", "batch_size_none"),
+    # what the shard_map body closes over beyond the block, committed to the mesh (issue 22's plain-vmap form:
+    # safety/measurements/plain_vmap_placed_spellings.py): the argument the vmap does not map (`extra` set to
+    # capture_unbatched) placed with `jax.device_put(ws, NamedSharding(mesh, P()))`, or a module-level array
+    # placed with `NamedSharding(mesh, P(None))` that the body reduces (`WP.sum()`)
+    "plain_capture": ("none", "unmapped_committed", "placed_array"),
     # the spec's first entry as a parameter of the block, passed by `apply` (`block(x, 'x')`) or its default
     # (`def block(x, ax='x')`, called `block(x)`), with another function of the module calling it with None
     # (`warm_up`, never run): the module's calls pass no one value, so the call on the path decides
@@ -124,7 +129,7 @@ ISSUE23_TRACKED: tuple[str, ...] = ("jit_sharding", "place_inner", "array_mesh_r
 # The features of issue 22's grammar (value flow through attributes, defaults, kwargs, helpers, computed sets,
 # reshard placements, instances), counted the same way.
 ISSUE22_TRACKED: tuple[str, ...] = ("instance", "spmd_flow", "bound_capture", "spec_helper", "mesh_helper",
-                                    "axis_set", "reshard_batch", "lax_map", "spec_param")
+                                    "axis_set", "reshard_batch", "lax_map", "plain_capture", "spec_param")
 TRACKED: tuple[str, ...] = ISSUE23_TRACKED + ISSUE22_TRACKED
 # body ops that are collectives over the plan's coll_axis ("all_gather" only through tuple_coll)
 COLLECTIVE_OPS = ("psum", "pmean", "axis_index", "all_gather")
@@ -169,6 +174,7 @@ _WEIGHTS: dict[str, tuple] = {
     "reshard_batch": (32, 1, 1, 1),
     "reshard_plain": (1, 1),
     "lax_map": (26, 1, 1),
+    "plain_capture": (22, 1, 1),
     "spec_param": (12, 1, 1),
 }
 
@@ -427,6 +433,11 @@ def _issue22_overrides(f: dict) -> dict:
         f["reshard_plain"] = False
     if f["device_list_mesh"] != "none":
         f["mesh_helper"] = "none"  # a mesh of the flat device list has no shape to pass
+    if f["plain_capture"] == "unmapped_committed":
+        if f["lax_map"] != "none":
+            f["plain_capture"] = "none"  # an inner lax.map maps one array
+        else:
+            f["extra"] = "capture_unbatched"
     return f
 
 
@@ -577,6 +588,8 @@ class _Writer:
             expr = f"({expr}) + N"
         if self.mean_capture():
             expr = f"({expr}) * m"
+        if self.f["plain_capture"] == "placed_array":
+            expr = f"({expr}) * {'WP0' if self.ref else 'WP'}.sum()"
         return lines, expr
 
     def mean_capture(self) -> bool:
@@ -977,6 +990,9 @@ def render(features: dict, title: str = "") -> str:
     if f["op"] == "array_closure":
         width = prog.block_last()
         out.append(f"W = jnp.linspace(0.5, 1.5, {width}, dtype=jnp.float32)")
+    if f["plain_capture"] == "placed_array":
+        out.append(f"WP0 = np.linspace(0.5, 1.5, {DIM}, dtype=np.float32)")
+        out.append(f"WP = jax.device_put(jnp.asarray(WP0), NamedSharding(mesh, {prog.spec([None], 'P')}))")
     if f["array_mesh_read"] != "none" and f["array_mesh_read_where"] == "block":
         # an array placed on the mesh, whose mesh the block reads (issue 23's array_mesh_read)
         out.append(f"PARAMS = jax.device_put(jnp.ones(({DIM},)), NamedSharding(mesh, {prog.params_spec()}))")
@@ -1141,6 +1157,8 @@ def _main(p: _Plan, w: _Writer) -> list[str]:
         lines.append("    ws0 = np.float32(1.5)")
         args, ref_args = "xs, ws", "xs0, ws0"
         lines.append("    ws = jnp.asarray(ws0)")
+        if f["plain_capture"] == "unmapped_committed":
+            lines.append(f"    ws = jax.device_put(ws, NamedSharding(mesh, {w.spec([], 'P')}))")
     explicit = f["mesh_spelling"] in ("make_mesh", "make_mesh_explicit")
     placement = f["placement"]
     if placement == "auto":

@@ -483,7 +483,7 @@ def test_judge_only_an_spmd910_record_is_counted_apart_and_neither_is_silence() 
     assert judge(_reply(lax_map, ["SPMD007"])).violations == []
 
 
-def test_judge_errors_of_a_plain_vmap_are_described_by_spmd006_spmd008_and_spmd003_context_mesh() -> None:
+def test_judge_errors_of_a_plain_vmap_are_described_by_spmd006_spmd008_and_spmd003_context_mesh_closing() -> None:
     # a plain vmap's body closing over a value it batches while the batch is placed on an Explicit axis fails
     # with SPMD003's `context mesh` text, which SPMD003.md's plain-vmap paragraph now describes (seeds 30039,
     # 250076): SPMD003 explains it there, no other code does; under an spmd vmap it is SPMD003's (seed 30018)
@@ -494,10 +494,16 @@ def test_judge_errors_of_a_plain_vmap_are_described_by_spmd006_spmd008_and_spmd0
     assert judge({**_reply(context, ["SPMD003"]), "spmd_vmap": False}).counts["finding:found"] == 1
     assert [v.key for v in judge({**_reply(context), "spmd_vmap": True}).violations] == [
         "finding:missed:should match the aval mesh"]
-    # SPMD003's other texts stay an spmd vmap's
+    # `Closing over inputs to shard_map` under a plain vmap: a device_put-placed array or a committed unmapped
+    # argument closed over (seed 310000; SPMD003.md's plain-vmap paragraphs): SPMD003 explains it there too
     closing = {"status": "raised", "error": "NotImplementedError: Closing over inputs to shard_map where the input "
                                             "is sharded on Explicit axes"}
-    assert judge({**_reply(closing), "spmd_vmap": False}).counts["finding:other-error"] == 1
+    assert [v.key for v in judge({**_reply(closing), "spmd_vmap": False}).violations] == [
+        "finding:missed:Closing over inputs to shard_map"]
+    assert judge({**_reply(closing, ["SPMD003"]), "spmd_vmap": False}).counts["finding:found"] == 1
+    # SPMD003's other texts stay an spmd vmap's
+    assertion = {"status": "raised", "error": "AssertionError: ManualAxisType(varying=frozenset({'x'}))"}
+    assert judge({**_reply(assertion), "spmd_vmap": False}).counts["finding:other-error"] == 1
     manual = {"status": "raised", "error": "ValueError: shard_map in_specs argument must refer to an axis marked as "
                                            "manual (frozenset({'y'}))"}
     assert judge({**_reply(manual, ["SPMD006"]), "spmd_vmap": False}).counts["finding:found"] == 1

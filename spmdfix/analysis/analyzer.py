@@ -28,9 +28,9 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.index import IMPORTERS_OF_KEY
 from spmdfix.analysis.batched import mentions
 from spmdfix.analysis.facts import (
-    ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, VmapFacts,
+    Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, VmapFacts,
 )
-from spmdfix.analysis.kinds import VmapKind
+from spmdfix.analysis.kinds import CaptureKind, VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
@@ -164,11 +164,21 @@ class Analyzer:
             # of the project are searched: `_prefixed`). The summary's capture facts are an spmd vmap's
             # (SPMD003/004 concern spmd axes): a plain vmap has none.
             reshards = self._reshards(plain.fun, plain.in_axes, reach.functions, traced, vmap_root(site))
+            lost: list[tuple[Span, str]] = []
             for path, owner, target, target_scope, bound in reach.external:
                 summary = summary_of(owner, target, target_scope, frozenset(plain.axes.names), bound)
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
-                reached += [replace(r, captures=(), lift=None) for r in self._prefixed(summary, path, here)]
+                # (issue 22: the body's captures there were dropped, silently)
+                direct = not path.nodes and not path.vmaps and _maps_every_argument(plain.in_axes)
+                own = _plain_captures_of(owner, target, target_scope, plain.axes.names)
+                for r in self._prefixed(summary, path, here):
+                    if r.shard_map.span in own:
+                        # (lift-captures there is not offered: its edits in another module are not built yet)
+                        r = replace(r, captures=own[r.shard_map.span] + r.captures, lift=None)
+                    kept, unread = _external_plain_captures(r, direct, relpath(owner.ix.path))
+                    lost += unread
+                    reached.append(replace(r, captures=kept, lift=None))
                 reshards += self._reshard_callers(summary.reshards, traced, vmap_root(site))
             facts = VmapFacts(
                 site=self.model.site(SiteKind.VMAP, plain.vmap),
@@ -180,7 +190,7 @@ class Analyzer:
                 kind=VmapKind.EXPLICIT,
                 placement=plain.placement,
                 calls=calls,
-                unresolved=tuple(_unique_places(_spec_lost(reached))),
+                unresolved=tuple(_unique_places(_spec_lost(reached) + lost)),
                 reshards=tuple(reshards),
             )
             out.append(_with_unread(facts))
@@ -446,6 +456,68 @@ def _call_key(bound: BoundScope | None) -> tuple | None:
     if bound is None:
         return None
     return tuple((name, expr, id(where)) for name, (_, expr, where) in sorted(bound.arguments.items()))
+
+
+def _plain_captures_of(
+    model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...]
+) -> dict[Span, tuple[Capture, ...]]:
+    """The batched captures of the shard_maps that calling `target` of the module `model` reaches, as if every
+    parameter of `target` were batched (a summary does not read them: its sites have no vmapped function), by
+    shard_map span: right when a plain vmap of another module vmaps `target` itself, mapping every argument
+    (`_external_plain_captures` reports the others). Read as
+    an spmd vmap's over the placed axes `names` whose batch is not known to be placed (no calls: an argument
+    the vmap does not map is not one here)."""
+    analyzer = Analyzer(model)
+    reach = analyzer.reacher.reach(target, scope)
+    site = VmapSite(target, scope, target, target)
+    traced = frozenset(id(f) for f in reach.functions)
+    out: dict[Span, tuple[Capture, ...]] = {}
+    for r in reach.sites:
+        facts = analyzer.reached.facts(r, site, set(names), spmd=False, traced=traced, root=None)
+        batched = tuple(c for c in facts.captures if c.kind is CaptureKind.BATCHED)
+        if batched:
+            out[facts.shard_map.span] = batched
+    return out
+
+
+def _maps_every_argument(in_axes: ast.AST | None) -> bool:
+    """A vmap's `in_axes` maps every positional argument: absent, an int, or a tuple/list display of ints."""
+    if in_axes is None:
+        return True
+    elems = in_axes.elts if isinstance(in_axes, (ast.Tuple, ast.List)) else [in_axes]
+    return all(isinstance(e, ast.Constant) and type(e.value) is int for e in elems)
+
+
+def _external_plain_captures(
+    reached: ReachedFacts, direct: bool, where: str
+) -> tuple[tuple[Capture, ...], list[tuple[Span, str]]]:
+    """The captures a plain vmap over a placed batch keeps of a shard_map in another module (a summary's,
+    computed as for an spmd vmap batching every parameter of the callable it reaches there), and the SPMD910
+    records of those it cannot judge.
+
+    An array placed with `jax.device_put` is kept (refused whatever batches it). A batched capture is kept when
+    the summary's assumption holds: the vmapped callable is the other module's function itself (`direct`: no
+    step of this module on the way, no inner vmap) and the vmap maps every argument; its `params` then index
+    the vmapped function's parameters as the rule reads them. Any other batched capture there (reached through
+    this module's functions, or with an `in_axes` spmdfix does not read as mapping every argument) is an
+    SPMD910 record: whether the plain vmap batches it is not followed into the other module. A capture the
+    summary marks staged off the spmd axes (`off_spmd`) is the spmd vmap's concern and left out."""
+    kept: list[Capture] = []
+    lost: list[tuple[Span, str]] = []
+    for capture in reached.captures:
+        if capture.kind is CaptureKind.PLACED:
+            kept.append(capture)
+        elif capture.kind is not CaptureKind.BATCHED or capture.off_spmd or capture.committed:
+            continue
+        elif direct:
+            kept.append(capture)
+        else:
+            lost.append((capture.use, (
+                f"`{capture.name}`, which the shard_map body in {where} closes over under a `jax.vmap` without "
+                "`spmd_axis_name` over a batch placed on Explicit axes: whether the vmap batches it is not "
+                "followed through the calls on the way (JAX fails on a batched capture there: SPMD003)"
+            )))
+    return tuple(kept), lost
 
 
 def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:

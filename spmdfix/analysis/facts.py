@@ -302,6 +302,10 @@ class VmapCall:
     # per positional argument the vmap does not map (`in_axes` None there), the span of the resolved mesh its
     # placement commits it to, whatever the spec (`P()`, `P('y')`, ...); None for any other argument
     unmapped_mesh: tuple[Span | None, ...] = ()
+    # per positional argument the vmap does not map, the mesh axes its placement names at any dimension (`()`
+    # for `P()`, `P(None)`), None for any other argument or when not known (SPMD003 under a plain vmap: a
+    # committed argument placed on no mesh axis is exempt where a batched capture is)
+    unmapped_axes: tuple[tuple[str, ...] | None, ...] = ()
     # (span, what) of a mapped argument placed by `jax.device_put` whose sharding or spec cannot be read (its
     # batch placement is then UNKNOWN): an SPMD910 record where the placement decides a finding
     # (`unread_matters`)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.kinds import AxisType, BatchPlacement
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
-    from spmdfix.analysis.facts import NestedShardMap, ReachedFacts, ShardMapFacts, VmapFacts
+    from spmdfix.analysis.facts import Capture, NestedShardMap, ReachedFacts, ShardMapFacts, VmapCalls, VmapFacts
     from spmdfix.analysis.values import MeshInfo
 
 
@@ -131,3 +131,22 @@ def nested_names_placed_axes(vmap: VmapFacts, reached: ReachedFacts, inner: Nest
     if inner.axis_names is None or not nested_on_staged_context(vmap, reached, inner):
         return []
     return [a for a in vmap.spmd.names if a in inner.axis_names.names]
+
+
+def input_committed(capture: Capture, calls: VmapCalls | None, mesh: MeshInfo | None) -> bool:
+    """Some call of the vmap places an input of `capture`'s value (one of its `params`) on the shard_map's
+    `mesh` with no mesh axis at its batch dimension (`facts.VmapCall.unbatched_mesh`), or the capture is an
+    unmapped argument kept as committed off the spmd axes (`Capture.unmapped`); False when the inputs of the
+    value are not known. Measured on jax 0.10.2: such a capture reached through a staging function fails with
+    `Closing over inputs to shard_map where the input is sharded on Explicit axes`, one from unplaced inputs
+    runs (safety/measurements/capture_staged_explicit_placement.py); under a plain vmap over an input placed
+    with its batch dimension on no axis it fails so staged or not (safety/measurements/
+    plain_vmap_placed_spellings.py, part 7; fuzz seed 29)."""
+    if mesh is None or calls is None or capture.params is None:
+        return False
+    if capture.unmapped:
+        return True  # `_unmapped_uses` kept it for the same reason, on an unmapped argument
+    return any(
+        i < len(call.unbatched_mesh) and call.unbatched_mesh[i] == mesh.span
+        for call in calls.calls for i in capture.params
+    )

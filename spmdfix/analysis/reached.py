@@ -84,10 +84,23 @@ class ReachedAnalysis:
         # (`strip_spec_entries`). Not when the batch dimension is placed on no axis (fuzz seed 280006: an input
         # placed `P(None, 'x')` reaches the shard_map, its capture runs).
         placed = batch_placed_on(calls, stripped, sm.mesh)
-        # a plain vmap's calls are not passed: SPMD003 is the spmd vmap's, and its off-spmd captures need them
+        # a plain vmap's calls are passed only when every call places the batch on the shard_map's mesh: then an
+        # argument it does not map that a call commits to that mesh is a capture JAX fails on (`context mesh ...
+        # should match the aval mesh`, as under an spmd vmap; measured:
+        # safety/measurements/plain_vmap_placed_spellings.py, part 1). Otherwise its off-spmd captures (the spmd
+        # vmap's) are not its concern.
+        # With the batch dimension placed on no axis (`stripped` empty) they are passed too: a value whose input
+        # a call commits to the mesh is refused there (`Closing over inputs to shard_map`; parts 5 and 7).
         captures, unread_captures = self.capture.capture_facts(
-            vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed, calls if spmd else None
+            vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed,
+            calls if spmd or placed or not stripped else None,
         )
+        if not spmd and not stripped and calls is not None:
+            # a plain vmap over an input placed on the mesh but not at its batch dimension: a committed
+            # unmapped argument closed over is refused (`Closing over inputs to shard_map`; rules.capture)
+            captures += self.capture.committed_uses(
+                vmap.fun, reached, body, calls, sm.mesh, {c.name for c in captures}
+            )
         # A jit between the vmap and the shard_map (`@jax.jit` on the function applying it, on the vmapped
         # function, `jax.jit(block)(x)`) makes an unbatched array's capture run and match on an Auto mesh,
         # check_vma True and False (measured: safety/measurements/capture_array_jit_on_the_way.py; fuzz seed
@@ -105,8 +118,10 @@ class ReachedAnalysis:
                     if not (self.ranks.broadcast_only(body, c.name, ranks) or self.ranks.contracted_only(body, c.name))
                 )
             captures += arrays
-        if spmd:
-            captures += self.capture.placed_arrays(body, {c.name for c in captures})
+        # (under a plain vmap over an Explicit-placed input too: measured to fail, `context mesh ...` with the
+        # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
+        # part 2, and open_items_issue22_kind9.py, part A)
+        captures += self.capture.placed_arrays(body, {c.name for c in captures})
         lift = None
         if captures:
             names = tuple(c.name for c in captures)

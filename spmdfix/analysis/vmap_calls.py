@@ -129,6 +129,7 @@ class VmapCallAnalysis:
         batch, placements, on_axes, ranks, next_dim, off_batch = None, set(), set(), [], [], []
         unbatched_mesh: list[Span | None] = []
         unmapped_mesh: list[Span | None] = []
+        unmapped_axes: list[tuple[str, ...] | None] = []
         unread: list[tuple[Span, str]] = []
         if axes is not None and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
             for arg, axis in zip(call.args, axes):
@@ -136,6 +137,7 @@ class VmapCallAnalysis:
                 off_batch.append(self._axes_off(arg, scope, axis) if axis is not None else None)
                 unbatched_mesh.append(self._unbatched_mesh(arg, scope, axis) if axis is not None else None)
                 unmapped_mesh.append(self._placed_mesh(arg, scope) if axis is None else None)
+                unmapped_axes.append(self._axes_off(arg, scope, -1) if axis is None else None)
                 shape = self.shapes.shape(arg, scope)
                 # the mapped dimension is gone inside the vmapped function (a negative or out-of-range axis:
                 # not followed)
@@ -159,6 +161,7 @@ class VmapCallAnalysis:
             self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks),
             tuple(next_dim), tuple(off_batch), unread_placement=unread[0] if unread else None,
             unbatched_mesh=tuple(unbatched_mesh), unmapped_mesh=tuple(unmapped_mesh), batch_explicit=explicit,
+            unmapped_axes=tuple(unmapped_axes),
         )
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:

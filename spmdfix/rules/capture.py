@@ -10,9 +10,10 @@ docs/rules.md.
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import Enum
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes
+from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes, input_committed
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, CaptureKind, VmapKind
 from spmdfix.fixes import lift_captures
 from spmdfix.fixes.edits import backticked
@@ -44,7 +45,8 @@ def check(site: Site, reached: ReachedFacts) -> list[Finding]:
 
 def _plain_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
     """SPMD003 under a plain `jax.vmap` (no spmd_axis_name) whose batch is placed on Explicit mesh axes
-    (`vmap.spmd.names`, `VmapKind.EXPLICIT`): the body closes over a value the vmap batches.
+    (`vmap.spmd.names`, `VmapKind.EXPLICIT`): the body closes over a value the vmap batches, over an argument
+    it does not map that a call commits to the mesh, or over an array placed on an Explicit mesh.
 
     Measured on jax 0.10.2 (safety/measurements/capture_plain_vmap_placed.py; fuzz seed 250076), 2x4 mesh of
     Explicit axes, batch placed on `'x'` by `jax.device_put` or by `jax.sharding.reshard` under
@@ -56,44 +58,231 @@ def _plain_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding
     check_vma=True and in_specs naming another axis it runs and matches, as under `spmd_axis_name` (the
     exemption then asks the same as there: the captured value's inputs placed on nothing beyond the batch).
     An unplaced batch, or a mesh of Auto axes, runs: no finding (the vmap is not EXPLICIT there). A module
-    constant array runs; an unbatched argument (`in_axes=None`) placed on the mesh fails, but that is not
-    read here. Specs naming the placed axis are SPMD006 (its error comes first). Not measured, so left out:
-    `jax.smap`, a mesh with an Auto axis, an inner vmap on the way, and a way staged while not every call
-    places the batch (`Capture.off_spmd`)."""
+    constant array runs. Specs naming the placed axis are SPMD006 (its error comes first).
+
+    Measured in safety/measurements/plain_vmap_placed_spellings.py: an argument the vmap does not map
+    (`in_axes=None`) that a call commits to the mesh (`P()`, `P(None)`, `P('y')`; `Capture.committed`) fails
+    the same way, the value itself or a scalar reduced from it (part 1; exempt as a batched capture is when
+    its placement names no mesh axis or the value is a scalar); an array placed with `jax.device_put` on an
+    Explicit mesh (`CaptureKind.PLACED`) fails, `context mesh ...` with the batch placed, `Closing over
+    inputs to shard_map` with the batch dimension on no axis, whatever the specs and check_vma (part 2); an
+    inner `jax.vmap` on the way changes nothing (part 3) when it maps dimensions placed on no mesh axis (one
+    mapping a placed dimension is not measured: left out). Left out, not measured: `jax.smap`, a mesh with an
+    Auto axis, and a way staged while not every call places the batch (`Capture.off_spmd`)."""
     sm = reached.shard_map
     mesh = sm.mesh
     placed = set(vmap.spmd.names)
-    if sm.api is ShardMapApi.SMAP or mesh is None or mesh.axis_types is not AxisType.EXPLICIT or reached.vmaps:
+    if sm.api is ShardMapApi.SMAP or mesh is None:
         return []
-    if not placed:
-        # The input is placed on Explicit axes in another dimension than the batch's (`P(None, 'x')`): a
-        # batched capture runs and matches (fuzz seed 280006, measured: golden clean/
-        # plain_vmap_batch_dimension_unplaced_capture)
+    if mesh.axis_types is AxisType.AUTO and _placement_mesh(vmap, reached) is _Meshes.OTHER:
+        return _auto_mesh_findings(vmap, reached)
+    if mesh.axis_types is not AxisType.EXPLICIT:
+        return []
+    if reached.vmaps and not _inner_dimensions_unplaced(vmap):
         return []
     if any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(placed)):
         return []  # SPMD006
+    findings = _plain_placed_array_findings(vmap, reached)
+    if not placed:
+        # The input is placed on Explicit axes in another dimension than the batch's (`P(None, 'x')`): a
+        # batched capture runs and matches (fuzz seed 280006, measured: golden clean/
+        # plain_vmap_batch_dimension_unplaced_capture); a committed unmapped argument is refused
+        return sorted(findings + _plain_committed_unplaced_findings(vmap, reached), key=lambda f: f.span.start)
     names_other_axis = not sm.in_specs.unresolved and bool(sm.in_specs.axes() - placed)
     captures = tuple(
         c for c in reached.captures
         if c.kind is CaptureKind.BATCHED and not c.off_spmd
-        and not (sm.check_vma is True and names_other_axis and _placed_on_batch_only(c, vmap))
+        and not (sm.check_vma is True and names_other_axis and _plain_exempt(c, vmap))
     )
     axes = backticked(sorted(placed))
+    for capture in captures:
+        if capture.committed:
+            message = (
+                f"the shard_map body closes over `{capture.name}`, from an argument the `jax.vmap` without "
+                "`spmd_axis_name` does not map (`in_axes=None`) that a call places on the Explicit mesh, while the "
+                f"batch dimension is placed on Explicit mesh axis {axes}; JAX fails on it (`For primitive ..., "
+                "context mesh ... should match the aval mesh`) unless `check_vma=True` and the in_specs name "
+                "another mesh axis"
+            )
+        else:
+            message = (
+                f"the shard_map body closes over `{capture.name}`, which a `jax.vmap` without `spmd_axis_name` "
+                f"batches while its input's batch dimension is placed on Explicit mesh axis {axes}; JAX fails on "
+                "it (`For primitive ..., context mesh ... should match the aval mesh`) unless `check_vma=True` and "
+                "the in_specs name another mesh axis"
+            )
+        if _placement_mesh(vmap, reached) is _Meshes.OTHER:
+            # (measured: with other axis names or sizes the program fails without the capture too, part 4)
+            message += (
+                "; the shard_map's mesh is not the mesh the batch is placed on (other axis names, sizes or types), "
+                "which JAX rejects as well"
+            )
+        options = [_plain_lift_option(vmap, reached, captures)]
+        findings.append(finding(CAPTURE, capture.use, sorted(placed), message, options, _plain_related(vmap, reached)))
+    return sorted(findings, key=lambda f: f.span.start)
+
+
+class _Meshes(Enum):
+    """The shard_map's mesh against the mesh a plain vmap's batch is placed on (`_placement_mesh`)."""
+
+    SAME = "same"  # the same construction, or one with the same axis names, sizes and types
+    OTHER = "other"  # another mesh, with other names, sizes or types
+    UNKNOWN = "unknown"
+
+
+def _placement_mesh(vmap: VmapFacts, reached: ReachedFacts) -> _Meshes:
+    """Whether the shard_map's mesh is the mesh the plain vmap's batch is placed on. Measured on jax 0.10.2
+    (safety/measurements/plain_vmap_placed_spellings.py, part 4): a second `jax.make_mesh` with the same axes
+    behaves as the same mesh (the capture fails alike, the lifted operand runs); a mesh with other names
+    (`('a', 'b')`) or shape (`(4, 2)`) fails without any capture (`in_specs ... does not match`, `KeyError`, an
+    XLA abort); an Auto mesh of the same axes refuses the capture (`Closing over inputs to shard_map`) and
+    runs the lifted operand."""
+    mesh = reached.shard_map.mesh
+    theirs = vmap.placement.mesh if vmap.placement is not None else None
+    if mesh is None or theirs is None:
+        return _Meshes.UNKNOWN
+    if theirs.span == mesh.span:
+        return _Meshes.SAME
+    known = (AxisType.EXPLICIT, AxisType.AUTO)
+    if None in mesh.sizes or None in theirs.sizes or mesh.axis_types not in known or theirs.axis_types not in known:
+        return _Meshes.UNKNOWN  # (a mesh built twice by a helper may well be the same: not judged)
+    alike = (
+        theirs.axis_names == mesh.axis_names and theirs.sizes == mesh.sizes
+        and theirs.axis_types is mesh.axis_types and mesh.axis_types is AxisType.EXPLICIT
+    )
+    return _Meshes.SAME if alike else _Meshes.OTHER
+
+
+def _auto_mesh_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD003 under a plain vmap whose batch is placed on an Explicit mesh while the shard_map runs on a mesh of
+    Auto axes: a batched capture of an all-replicated body is refused, `NotImplementedError: Closing over inputs
+    to shard_map where the input is sharded on Explicit axes`, check_vma True and False, eager and under jit
+    (measured: safety/measurements/plain_vmap_placed_spellings.py, part 4, an Auto `Mesh` of the same axes;
+    the lifted operand runs). Other specs are not measured there: left out."""
+    sm = reached.shard_map
+    if sm.in_specs.unresolved or sm.out_specs.unresolved or sm.in_specs.axes() or sm.out_specs.axes():
+        return []
     findings = []
+    captures = tuple(c for c in reached.captures if c.kind is CaptureKind.BATCHED and not c.off_spmd and not c.committed)
     for capture in captures:
         message = (
             f"the shard_map body closes over `{capture.name}`, which a `jax.vmap` without `spmd_axis_name` "
-            f"batches while its input's batch dimension is placed on Explicit mesh axis {axes}; JAX fails on it "
-            "(`For primitive ..., context mesh ... should match the aval mesh`) unless `check_vma=True` and "
-            "the in_specs name another mesh axis"
+            "batches while its input is placed on an Explicit mesh and the shard_map's mesh has Auto axes; JAX "
+            "refuses it (`Closing over inputs to shard_map where the input is sharded on Explicit axes`)"
         )
         options = [_plain_lift_option(vmap, reached, captures)]
-        related = (
-            Related(f"batch dimension placed on Explicit mesh axis {axes} here", vmap.spmd.span),
-            *related_places(vmap, reached)[1:],
+        findings.append(
+            finding(CAPTURE, capture.use, sorted(vmap.spmd.names), message, options, _plain_related(vmap, reached))
         )
-        findings.append(finding(CAPTURE, capture.use, sorted(placed), message, options, related))
     return findings
+
+
+def _plain_related(vmap: VmapFacts, reached: ReachedFacts) -> tuple[Related, ...]:
+    """The chain of a plain-vmap SPMD003 finding: where the batch is placed, then the way to the shard_map."""
+    axes = backticked(sorted(vmap.spmd.names))
+    where = f"batch dimension placed on Explicit mesh axis {axes} here" if vmap.spmd.names else "input placed here"
+    return (Related(where, vmap.spmd.span), *related_places(vmap, reached)[1:])
+
+
+def _plain_placed_array_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD003 under a plain vmap over an Explicit-placed input: the body closes over an array placed on an
+    Explicit mesh with `jax.device_put` (`CaptureKind.PLACED`). Measured on jax 0.10.2: with the batch placed
+    on the mesh `For primitive mul, context mesh ...` (safety/measurements/plain_vmap_placed_spellings.py, part
+    2: the array on `P('x')`, `P('y')`, `P(None)`; the array itself or `W.sum()`; specs `P()` and `P('y')`;
+    check_vma True and False, eager and under jit), with the batch dimension on no axis `Closing over inputs to
+    shard_map where the input is sharded on Explicit axes` (open_items_issue22_kind9.py, part A); an unplaced
+    array runs. Lifting it is not measured: unsafe (`_lift_option`)."""
+    findings = []
+    for capture in reached.captures:
+        if capture.kind is not CaptureKind.PLACED:
+            continue
+        message = (
+            f"the shard_map body closes over `{capture.name}`, an array placed on an Explicit mesh with "
+            "`jax.device_put`; under a `jax.vmap` without `spmd_axis_name` over an input placed on the Explicit "
+            "mesh JAX refuses it (`For primitive ..., context mesh ... should match the aval mesh`; `Closing over "
+            "inputs to shard_map where the input is sharded on Explicit axes` when the batch dimension is placed "
+            "on no axis), whatever its spec and `check_vma`"
+        )
+        options = [_lift_option(vmap, reached, reached.captures)]
+        findings.append(
+            finding(CAPTURE, capture.use, sorted(vmap.spmd.names), message, options, _plain_related(vmap, reached))
+        )
+    return findings
+
+
+def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
+    """SPMD003 under a plain vmap over an input placed on the Explicit mesh with its batch dimension on no mesh
+    axis: the body closes over an argument the vmap does not map that a call commits to the shard_map's mesh
+    (`CaptureAnalysis.committed_uses`). Measured on jax 0.10.2 (safety/measurements/plain_vmap_placed_spellings.py,
+    part 5; fuzz seed 310000): `NotImplementedError: Closing over inputs to shard_map where the input is sharded
+    on Explicit axes`, whatever its spec, check_vma and staging; unplaced it runs. So is a batched value whose
+    input a call commits to the mesh with no axis at its batch dimension (part 7; fuzz seed 29), or one the
+    analysis kept as staged off the spmd axes for that reason (`Capture.off_spmd`)."""
+    calls, mesh = vmap.calls, reached.shard_map.mesh
+    captures = tuple(
+        c for c in reached.captures
+        if c.committed or c.kind is CaptureKind.BATCHED and (c.off_spmd or input_committed(c, calls, mesh))
+    )
+    findings = []
+    for capture in captures:
+        if capture.committed or capture.unmapped:
+            what = (
+                "from an argument the `jax.vmap` without `spmd_axis_name` does not map (`in_axes=None`) that a "
+                "call places on the Explicit mesh, while the batch dimension is placed on no mesh axis"
+            )
+        else:
+            what = (
+                "which the `jax.vmap` without `spmd_axis_name` batches from an input that a call places on the "
+                "Explicit mesh with no mesh axis at its batch dimension"
+            )
+        message = (
+            f"the shard_map body closes over `{capture.name}`, {what}; JAX refuses it (`Closing over inputs to "
+            "shard_map where the input is sharded on Explicit axes`), whatever the specs and `check_vma`"
+        )
+        options = [_unplaced_lift_option(vmap, reached, captures)]
+        findings.append(finding(CAPTURE, capture.use, [], message, options, _plain_related(vmap, reached)))
+    return findings
+
+
+def _unplaced_lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
+    """lift-captures where the plain vmap's batch dimension is placed on no axis: unsafe, its lifted operand is
+    not measured there."""
+    option = _plain_lift_option(vmap, reached, captures)
+    if isinstance(option, Fix) and option.applicability == Applicability.SAFE:
+        why = _PLAIN_LIFT.format(what="a batch placed on a mesh axis, not an input committed with none at its batch dimension")
+        option = replace(option, applicability=Applicability.UNSAFE, reason=why)
+    return option
+
+
+def _inner_dimensions_unplaced(vmap: VmapFacts) -> bool:
+    """Every call of the plain vmap (all followed) places no mapped argument's dimension 1 (the one an inner
+    `jax.vmap` maps) on a mesh axis: the inner vmap on the way is then measured to change nothing
+    (safety/measurements/plain_vmap_placed_spellings.py, part 3). An argument whose placement there is not
+    read (`next_dim` None: unplaced, not mapped at 0, or not known) counts as placed unless it is unplaced
+    altogether (`off_batch` None as well for a mapped argument is not enough to tell: it is not proven)."""
+    calls = vmap.calls
+    if calls is None or not calls.complete:
+        return False
+    return all(d == () for call in calls.calls for d in call.next_dim if d is not None) and all(
+        d is not None for call in calls.calls for d, off in zip(call.next_dim, call.off_batch) if off is not None
+    )
+
+
+def _plain_exempt(capture, vmap: VmapFacts) -> bool:
+    """A capture under a plain vmap over a placed batch that runs with check_vma=True and in_specs naming
+    another axis: a batched one placed on nothing beyond the batch (`_placed_on_batch_only`), a committed one
+    (an argument the vmap does not map) that is a scalar or whose every call places it on no mesh axis (`P()`,
+    `P(None)`: measured, `w[:2]` and `w.sum()` run; placed `P('y')` the slice fails,
+    safety/measurements/plain_vmap_placed_spellings.py, part 1)."""
+    if not capture.committed:
+        return _placed_on_batch_only(capture, vmap)
+    if capture.scalar:
+        return True
+    if capture.params is None or vmap.calls is None:
+        return False
+    return all(
+        i < len(call.unmapped_axes) and call.unmapped_axes[i] == () for call in vmap.calls.calls for i in capture.params
+    )
 
 
 # lift-captures under a plain vmap is measured (safety/measurements/capture_plain_vmap_placed.py) for batched
@@ -108,6 +297,23 @@ def _plain_lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
     option = lift_captures.plan(reached, _placed_beyond_batch(captures, vmap))
     if not isinstance(option, Fix) or option.applicability != Applicability.SAFE:
         return option
+    committed = [c.name for c in reached.captures if c.committed]
+    if committed:
+        why = _COMMITTED_LIFT.format(names=", ".join(f"`{n}`" for n in committed))
+        return replace(option, applicability=Applicability.UNSAFE, reason=why)
+    placed = [c.name for c in reached.captures if c.kind is CaptureKind.PLACED]
+    if placed:
+        why = _PLACED_LIFT.format(names=", ".join(f"`{n}`" for n in placed))
+        return replace(option, applicability=Applicability.UNSAFE, reason=why)
+    meshes = _placement_mesh(vmap, reached)
+    if meshes is not _Meshes.SAME:
+        why = (
+            "the batch is placed on another mesh than the shard_map's, with other axes or of another type"
+            if meshes is _Meshes.OTHER else
+            "whether the shard_map's mesh is the mesh the batch is placed on is not known"
+        )
+        why += "; the lifted operand is measured only on the mesh the batch is placed on (or one made with the same axes)"
+        return replace(option, applicability=Applicability.UNSAFE, reason=why)
     if len(captures) != len(reached.captures) or not all(_placed_on_batch_only(c, vmap) for c in captures):
         why = _PLAIN_LIFT.format(what="captures whose inputs are placed on nothing beyond the batch dimension")
         return replace(option, applicability=Applicability.UNSAFE, reason=why)
@@ -378,6 +584,20 @@ VALID = (
 )
 
 INVALID = (
+    Invalid(
+        "SPMD003",  # a plain vmap over a placed batch, an in_axes=None argument committed to the mesh closed over
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, w):
+            return jax.shard_map(lambda b: b * w, mesh=em, in_specs=P(), out_specs=P())(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P('x', None)))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P()))
+            return jax.vmap(f, in_axes=(0, None))(xs, ws)
+        """,
+        at="w",
+    ),
     Invalid(
         "SPMD003",  # capture_through_a_helper
         """
