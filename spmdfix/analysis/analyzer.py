@@ -23,7 +23,7 @@ import ast
 from dataclasses import replace
 
 from spmdfix import jaxapi
-from spmdfix.analysis.bindings import Scope
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.index import IMPORTERS_OF_KEY
 from spmdfix.analysis.batched import mentions
@@ -112,7 +112,17 @@ class Analyzer:
                 summary = summary_of(owner, target, target_scope, frozenset(spmd.names), bound)
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
-                reached += self._prefixed(summary, path, here)
+                # (issue 22: the batched values a body there closes over were not read, silently)
+                own = _plain_captures_of(owner, target, target_scope, spmd.names, spmd=True) if summary.reached else {}
+                passes = own and self._passes_batched(site, path, target)
+                for r in self._prefixed(summary, path, here):
+                    extra = tuple(c for c in own.get(r.shard_map.span, ()) if c.name not in {k.name for k in r.captures})
+                    if extra and passes:
+                        # (lift-captures there is not offered: its edits in another module are not built yet)
+                        r = replace(r, captures=extra + r.captures, lift=None)
+                    elif extra:
+                        unresolved += [(c.use, _capture_not_followed(c, relpath(owner.ix.path))) for c in extra]
+                    reached.append(r)
                 constraints += summary.constraints
                 unknown = unknown or summary.constraints_unknown
                 where = f" in {relpath(owner.ix.path)}"
@@ -195,6 +205,35 @@ class Analyzer:
             )
             out.append(_with_unread(facts))
         return out
+
+    def _passes_batched(self, site: VmapSite, path: _Path, target: ast.AST) -> bool:
+        """Whether every parameter of `target`, a function of another module the spmd vmap `site` reaches by
+        `path`, receives a value the vmap batches, as `_plain_captures_of` assumes: the vmap maps `target`
+        itself, or a lambda or function of this module whose one call on the way (`lambda x, w: block(x,
+        w)`) passes each parameter of `target` one of its own parameters; either mapping every argument
+        (`in_axes` absent, an int, or a display of ints). Anything else: not known (an SPMD910 record)."""
+        if path.vmaps or not _maps_every_argument(site.in_axes) or not isinstance(target, ast.FunctionDef):
+            return False
+        if not path.nodes:
+            return True
+        if len(path.nodes) != 1 or not isinstance(path.nodes[0], ast.Call):
+            return False
+        call = path.nodes[0]
+        fun = site.fun
+        if isinstance(fun, ast.Name):
+            binding = self.ix.single_binding(fun.id, site.scope)
+            fun = binding.node if binding is not None and binding.kind is BindingKind.DEF else None
+        own = self.ix.own_scope(fun) if isinstance(fun, (ast.Lambda, ast.FunctionDef)) else None
+        params = target.args
+        if own is None or call.keywords or params.vararg or params.kwarg or params.kwonlyargs:
+            return False
+        if len(call.args) != len(params.posonlyargs) + len(params.args) or self.ix.scope_at(call) is not own:
+            return False
+        for arg in call.args:
+            binding = self.ix.single_binding(arg.id, own) if isinstance(arg, ast.Name) else None
+            if binding is None or binding.kind is not BindingKind.PARAM or binding.scope is not own:
+                return False
+        return True
 
     def _unread_placements(self) -> None:
         """The plain vmaps applied to an input placed by `device_put`/`reshard` whose sharding, mesh or spec
@@ -459,25 +498,36 @@ def _call_key(bound: BoundScope | None) -> tuple | None:
 
 
 def _plain_captures_of(
-    model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...]
+    model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...], spmd: bool = False
 ) -> dict[Span, tuple[Capture, ...]]:
     """The batched captures of the shard_maps that calling `target` of the module `model` reaches, as if every
     parameter of `target` were batched (a summary does not read them: its sites have no vmapped function), by
     shard_map span: right when a plain vmap of another module vmaps `target` itself, mapping every argument
     (`_external_plain_captures` reports the others). Read as
     an spmd vmap's over the placed axes `names` whose batch is not known to be placed (no calls: an argument
-    the vmap does not map is not one here)."""
+    the vmap does not map is not one here). `spmd`: for an spmd vmap over the axes `names` (`Analyzer.facts`,
+    with `_passes_batched` deciding whether the assumption holds)."""
     analyzer = Analyzer(model)
     reach = analyzer.reacher.reach(target, scope)
     site = VmapSite(target, scope, target, target)
     traced = frozenset(id(f) for f in reach.functions)
     out: dict[Span, tuple[Capture, ...]] = {}
     for r in reach.sites:
-        facts = analyzer.reached.facts(r, site, set(names), spmd=False, traced=traced, root=None)
+        facts = analyzer.reached.facts(r, site, set(names), spmd=spmd, traced=traced, root=None)
         batched = tuple(c for c in facts.captures if c.kind is CaptureKind.BATCHED)
         if batched:
             out[facts.shard_map.span] = batched
     return out
+
+
+def _capture_not_followed(capture: Capture, where: str) -> str:
+    """The words of an SPMD910 record for a capture of a parameter of another module's function that an spmd
+    vmap reaches through calls spmdfix does not read as passing batched values (`Analyzer._passes_batched`)."""
+    return (
+        f"`{capture.name}`, which the shard_map body in {where} closes over: whether the vmap with "
+        "`spmd_axis_name` batches it is not followed through the calls on the way (JAX fails on a batched "
+        "capture there: SPMD003)"
+    )
 
 
 def _maps_every_argument(in_axes: ast.AST | None) -> bool:
