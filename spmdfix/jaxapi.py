@@ -135,7 +135,15 @@ PARTITION_SPEC_NAMES = frozenset(
 # Mesh(devices, axis_names, axis_types=None): Auto axes by default.
 MESH_NAMES = frozenset({"jax.sharding.Mesh", "jax.experimental.maps.Mesh", "jax._src.mesh.Mesh"})
 # jax.make_mesh(axis_shapes, axis_names, axis_types=None, *, devices=None): Explicit axes by default.
-MAKE_MESH_NAMES = frozenset({"jax.make_mesh", "jax.sharding.make_mesh"})
+# (`jax._src.sharding_impls.make_mesh` is `jax.make_mesh`: safety/measurements/multi_return_mesh_helper.py; jax's own
+# test utility `jtu.create_mesh` returns it)
+MAKE_MESH_NAMES = frozenset({"jax.make_mesh", "jax.sharding.make_mesh", "jax._src.sharding_impls.make_mesh"})
+# jax's own test utility (`jtu.create_mesh(mesh_shape, axis_names, iota_order=False, axis_types=None)`, the tests
+# of the jax repository): a mesh with these axis names, Auto axes unless `axis_types` is given, whichever of its
+# two returns (`Mesh(...)` or `make_mesh(...)`) `iota_order` picks (safety/measurements/multi_return_mesh_helper.py).
+# The analysis does not follow `jax.*` modules: it knows it by name. (mesh_shape, axis_names, axis_types) positions:
+TEST_MESH_NAMES = frozenset({"jax._src.test_util.create_mesh"})
+TEST_MESH_AXIS_TYPES_POSITION = 3
 CREATE_DEVICE_MESH_NAMES = frozenset({"jax.experimental.mesh_utils.create_device_mesh"})
 AXIS_TYPE_AUTO = frozenset({"jax.sharding.AxisType.Auto"})
 AXIS_TYPE_EXPLICIT = frozenset({"jax.sharding.AxisType.Explicit"})

@@ -64,10 +64,14 @@ class BatchPlacement(enum.Enum):
 
 class MeshKind(enum.Enum):
     """Which constructor builds a mesh (`values.MeshInfo.kind`): `jax.sharding.Mesh(devices, axis_names)` (Auto
-    axes by default) or `jax.make_mesh(axis_shapes, axis_names)` (Explicit axes by default)."""
+    axes by default), `jax.make_mesh(axis_shapes, axis_names)` (Explicit axes by default) or jax's test utility
+    `jtu.create_mesh` (Auto by default)."""
 
     MESH = enum.auto()
     MAKE_MESH = enum.auto()
+    # jax's test utility `jtu.create_mesh(mesh_shape, axis_names, iota_order=False, axis_types=None)` (Auto axes
+    # by default; `jaxapi.TEST_MESH_NAMES`): read, never edited (add-axis refuses it)
+    TEST_MESH = enum.auto()
 
 
 class ShapeForm(enum.Enum):
