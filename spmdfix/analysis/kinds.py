@@ -30,6 +30,9 @@ class UnreadKind(enum.Enum):
     # the input of a value a shard_map body closes over through a staging function on an Explicit mesh, not
     # traced back to the vmap's arguments: its placement decides SPMD003 (analysis.capture.capture_facts)
     CAPTURE_INPUT = enum.auto()
+    # the rank of a leaf of a pytree operand whose structure at the shard_map's application is not read: it
+    # decides SPMD003's broadcast exemption for an unbatched array meeting it (analysis.ranks.pytree_unread)
+    OPERAND_RANK = enum.auto()
 
 
 class CaptureKind(enum.Enum):
