@@ -349,12 +349,17 @@ STATIC_SLICE_NAMES = frozenset({"jax.lax.dynamic_slice_in_dim"})
 # Collectives measured to run under hazard H2's conditions like a unary step (jax 0.10.2,
 # safety/measurements/spmd007_body_collectives_constants.py): `psum`, `pmax`, `pmin` given the value and one axis
 # name written as a string literal (or a name bound once to one) that is not an spmd axis of the vmap (`'y'` of
-# the block's spec, `'z'` of no spec), and for `pmax` / `pmin` a tuple of such names. Each name maps to whether a tuple of axes was measured
-# to run (`psum(b, ('y', 'z'))` raises `psum can only accept axis_name which corresponds to ...`). Over the spmd
-# axis every one raises the `pvary` error; `pmean` (a psum then a division) and `axis_index` combined with the
+# the block's spec, `'z'` of no spec), or a tuple of such names (a display, or a name bound once to one). Each
+# name maps to whether a tuple of several axes was measured to run. For `psum` it was not at first (`psum(b,
+# ('y', 'z'))` under `P('y')` raises `psum can only accept axis_name which corresponds to ...`), but that error is
+# JAX's own check that a psum's axes share the operand's varying state (all split by the specs, or none): it is
+# raised without any vmap, and a psum over axes of one state (`P(('y', 'z'))` or `P()` with `('y', 'z')`) runs
+# under the inner vmap and `lax.map` (safety/measurements/spmd007_tuple_collective_axes.py): H2 adds nothing.
+# Over the spmd axis every one raises the `pvary` error (a psum over several axes among them may raise the psum
+# error instead); `pmean` (a psum then a division) and `axis_index` combined with the
 # block fail (safety/measurements/spmd007_gather_permute_index_local_constants.py: `b + axis_index('y')`,
 # `b * axis_index('y')`, `b * 0 + axis_index('y')` raise everywhere): not listed.
-H2_FREE_COLLECTIVES = {"jax.lax.psum": False, "jax.lax.pmax": True, "jax.lax.pmin": True}
+H2_FREE_COLLECTIVES = {"jax.lax.psum": True, "jax.lax.pmax": True, "jax.lax.pmin": True}
 
 # Collectives measured to run under hazard H2's conditions like a unary step only over an axis the block is split
 # on (jax 0.10.2, safety/measurements/spmd007_gather_permute_index_local_constants.py, inner `jax.vmap` and
