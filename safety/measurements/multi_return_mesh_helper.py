@@ -105,8 +105,10 @@ def main() -> None:
     print(f"{'jax.make_mesh((2, 4), names, None).axis_types':96} {jax.make_mesh((2, 4), ('x', 'y'), None).axis_types}")
     for iota in (False, True):
         m = create_mesh((2, 4), ("x", "y"), iota_order=iota)
-        print(f"{f'create_mesh((2, 4), (x, y), iota_order={iota}): names, types':96} {m.axis_names} {m.axis_types}")
-    print(f"{'jtu.create_mesh's source has the helper's two returns':96} {_same_source()}")
+        label = f"create_mesh((2, 4), (x, y), iota_order={iota}): names, types"
+        print(f"{label:96} {m.axis_names} {m.axis_types}")
+    label = "jtu.create_mesh's source has the helper's two returns"
+    print(f"{label:96} {_same_source()}")
     for iota in (False, True):
         for types in (None, (AxisType.Explicit,) * 2):
             m = jtu.create_mesh((2, 4), ("x", "y"), iota_order=iota, axis_types=types)
