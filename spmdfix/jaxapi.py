@@ -135,7 +135,15 @@ PARTITION_SPEC_NAMES = frozenset(
 # Mesh(devices, axis_names, axis_types=None): Auto axes by default.
 MESH_NAMES = frozenset({"jax.sharding.Mesh", "jax.experimental.maps.Mesh", "jax._src.mesh.Mesh"})
 # jax.make_mesh(axis_shapes, axis_names, axis_types=None, *, devices=None): Explicit axes by default.
-MAKE_MESH_NAMES = frozenset({"jax.make_mesh", "jax.sharding.make_mesh"})
+# (`jax._src.sharding_impls.make_mesh` is `jax.make_mesh`: safety/measurements/multi_return_mesh_helper.py; jax's own
+# test utility `jtu.create_mesh` returns it)
+MAKE_MESH_NAMES = frozenset({"jax.make_mesh", "jax.sharding.make_mesh", "jax._src.sharding_impls.make_mesh"})
+# jax's own test utility (`jtu.create_mesh(mesh_shape, axis_names, iota_order=False, axis_types=None)`, the tests
+# of the jax repository): a mesh with these axis names, Auto axes unless `axis_types` is given, whichever of its
+# two returns (`Mesh(...)` or `make_mesh(...)`) `iota_order` picks (safety/measurements/multi_return_mesh_helper.py).
+# The analysis does not follow `jax.*` modules: it knows it by name. (mesh_shape, axis_names, axis_types) positions:
+TEST_MESH_NAMES = frozenset({"jax._src.test_util.create_mesh"})
+TEST_MESH_AXIS_TYPES_POSITION = 3
 CREATE_DEVICE_MESH_NAMES = frozenset({"jax.experimental.mesh_utils.create_device_mesh"})
 AXIS_TYPE_AUTO = frozenset({"jax.sharding.AxisType.Auto"})
 AXIS_TYPE_EXPLICIT = frozenset({"jax.sharding.AxisType.Explicit"})
@@ -359,12 +367,17 @@ STATIC_SLICE_NAMES = frozenset({"jax.lax.dynamic_slice_in_dim"})
 # Collectives measured to run under hazard H2's conditions like a unary step (jax 0.10.2,
 # safety/measurements/spmd007_body_collectives_constants.py): `psum`, `pmax`, `pmin` given the value and one axis
 # name written as a string literal (or a name bound once to one) that is not an spmd axis of the vmap (`'y'` of
-# the block's spec, `'z'` of no spec), and for `pmax` / `pmin` a tuple of such names. Each name maps to whether a tuple of axes was measured
-# to run (`psum(b, ('y', 'z'))` raises `psum can only accept axis_name which corresponds to ...`). Over the spmd
-# axis every one raises the `pvary` error; `pmean` (a psum then a division) and `axis_index` combined with the
+# the block's spec, `'z'` of no spec), or a tuple of such names (a display, or a name bound once to one). Each
+# name maps to whether a tuple of several axes was measured to run. For `psum` it was not at first (`psum(b,
+# ('y', 'z'))` under `P('y')` raises `psum can only accept axis_name which corresponds to ...`), but that error is
+# JAX's own check that a psum's axes share the operand's varying state (all split by the specs, or none): it is
+# raised without any vmap, and a psum over axes of one state (`P(('y', 'z'))` or `P()` with `('y', 'z')`) runs
+# under the inner vmap and `lax.map` (safety/measurements/spmd007_tuple_collective_axes.py): H2 adds nothing.
+# Over the spmd axis every one raises the `pvary` error (a psum over several axes among them may raise the psum
+# error instead); `pmean` (a psum then a division) and `axis_index` combined with the
 # block fail (safety/measurements/spmd007_gather_permute_index_local_constants.py: `b + axis_index('y')`,
 # `b * axis_index('y')`, `b * 0 + axis_index('y')` raise everywhere): not listed.
-H2_FREE_COLLECTIVES = {"jax.lax.psum": False, "jax.lax.pmax": True, "jax.lax.pmin": True}
+H2_FREE_COLLECTIVES = {"jax.lax.psum": True, "jax.lax.pmax": True, "jax.lax.pmin": True}
 
 # Collectives measured to run under hazard H2's conditions like a unary step only over an axis the block is split
 # on (jax 0.10.2, safety/measurements/spmd007_gather_permute_index_local_constants.py, inner `jax.vmap` and

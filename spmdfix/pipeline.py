@@ -269,12 +269,17 @@ def check_prepared(
     index: ProjectIndex | None = None,
     prefiltered: bool = False,
     reached: Iterable[Finding] = (),
+    reached_unfollowed: Iterable[Unfollowed] = (),
 ) -> Checked:
     """The findings of a prepared file (see the module doc: analyse, select). Raises what the analysis
     raises (front ends catch it per file). prefiltered: the caller knows the text passes the prefilter
     (`api.analyse_source`). reached: findings located in this file that the analysis of other modules gave
-    (`reaching.reached`: a partial run), selected with the file's own; one equal to an own finding is dropped."""
+    (`reaching.reached`: a partial run), selected with the file's own; one equal to an own finding is dropped.
+    reached_unfollowed: the SPMD910 records located in this file that those analyses gave, kept with the
+    file's own (when SPMD910 is selected)."""
     reported, suppressed, error, unfollowed = _analysed(prepared, prepared.text, settings, path, index, prefiltered, reached)
+    if reached_unfollowed and rules.UNFOLLOWED.code in settings.enabled:
+        unfollowed += tuple(r for r in dict.fromkeys(reached_unfollowed) if r not in unfollowed)
     reported = without_blocked_fixes(reported, suppressed)
     return Checked(prepared.text, settings, tuple(reported), tuple(suppressed), error, unfollowed)
 

@@ -296,6 +296,12 @@ class ProjectGraph:
             self._reached_by = reached_by
         return tuple(self._reached_by.get(path, ()))
 
+    def imported_candidates(self, path: str) -> tuple[str, ...]:
+        """The modules of the project the module at `path` imports directly whose text may hold a vmap, sorted
+        (`path` left out): a base class of one of them may assign a vmap factory the module applies through
+        `self` (`reaching.reached`)."""
+        return tuple(sorted(m for m in self.imports.get(path, ()) if m in self.candidates and m != path))
+
     def _imported_by(self, path: str) -> set[str]:
         """Every module of the project `path` imports, directly or not (itself left out)."""
         seen: set[str] = set()
@@ -308,11 +314,11 @@ class ProjectGraph:
         return seen
 
     def state(self, path: str) -> str:
-        """A digest of what decided which modules a partial run of `path` analyses (`reaching_candidates`): a
-        new importer, one deleted or no longer importing, and an importer whose text now may hold a vmap (or
-        no longer) change it; the results cache keys a partial run's result by it, beside each of those
+        """A digest of what decided which modules a partial run of `path` analyses (`reaching_candidates`,
+        `imported_candidates`): a new importer or import, one deleted or no longer importing, and an importer
+        whose text now may hold a vmap (or no longer) change it; the results cache keys a partial run's result by it, beside each of those
         modules' digests."""
-        listed = (str(self.complete), *self.reaching_candidates(path))
+        listed = (str(self.complete), *self.reaching_candidates(path), "\1", *self.imported_candidates(path))
         return hashlib.sha256("\0".join(listed).encode()).hexdigest()[:32]
 
 

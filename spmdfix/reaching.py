@@ -8,6 +8,12 @@ other modules of the project (`project_graph.ProjectGraph.reaching`), whose text
 project index (`analysis.index`), and keeps their findings located in the checked module (`Span.path`),
 seen from it (`reframed`: the spec in the checked module, the vmap's place in the importer's file).
 
+The modules the checked one imports directly and whose text may hold a vmap are analysed too, for the SPMD910
+records they place in it (issue 22, never silent): `class Trainer(Base)` applies `self.vec(step)`, the vmap
+factory `Base.__init__` of `base.py` assigns; the checked module names no vmap (the prefilter drops it) and
+only the analysis of `base.py` finds the application (`analysis.inherited_factories`). A run over the whole
+project reports it with `base.py`'s result; a partial run of the subclass's module alone, with its own.
+
 Which module can hold such a finding at all is a question of its text (`prefilter.reached.may_be_reached`: it names a
 shard_map, a spec, a mesh or a sharding); a module that names none is not looked up in the graph.
 
@@ -52,18 +58,23 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Reached:
     """What `reached` found: the findings located in the checked module (seen from it), and what they depend
-    on: (importer path, SHA-256 of its bytes, None when unreadable) of each importer, and
-    (`IMPORTERS_KEY`, the graph's state for the module)."""
+    on: (importer path, SHA-256 of its bytes, None when unreadable) of each importer (and of each module it
+    imports that was analysed), and (`IMPORTERS_KEY`, the graph's state for the module); unfollowed: the SPMD910
+    records those analyses locate in the checked module (seen from it)."""
 
     findings: tuple[Finding, ...] = ()
     depends: tuple[tuple[str, str | None], ...] = ()
+    unfollowed: tuple[Unfollowed, ...] = ()
 
+
+# (the findings and SPMD910 records of one analysis; checked module's path -> those located in it, `reframed`)
+_Analysed = tuple[tuple[Finding, ...], tuple[Unfollowed, ...], dict[str, tuple[tuple[Finding, ...], tuple[Unfollowed, ...]]]]
 
 # The findings of each importer analysed in this process with an index kept for the run (`api.project_index`,
 # which reads each module once), per project root: root -> (the index, (path, digest, options) -> (findings,
 # checked module's path -> those located in it as it sees them, `reframed`)); another index of the root (the
 # old one forgotten: `api.forget_indexes`) starts afresh.
-_ANALYSED: dict[str, tuple[ProjectIndex, dict[tuple, tuple[tuple[Finding, ...], dict[str, tuple[Finding, ...]]]]]] = {}
+_ANALYSED: dict[str, tuple[ProjectIndex, dict[tuple, _Analysed]]] = {}
 
 
 def reached(
@@ -92,11 +103,11 @@ def reached(
     elif graph is None:
         graph = project_graph.graph_of(index.root)
     depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, PARTIAL + graph.state(own))]
-    importers = graph.reaching_candidates(own)
+    importers = (*graph.reaching_candidates(own), *graph.imported_candidates(own))
     if not importers:
         return Reached((), tuple(depends))
     on_disk = DISK.read(own)
-    memo: dict[tuple, tuple[tuple[Finding, ...], dict[str, tuple[Finding, ...]]]] = {}  # (an unsaved text's: not kept)
+    memo: dict[tuple, _Analysed] = {}  # (an unsaved text's: not kept)
     if on_disk is not None and on_disk[0] == text and own not in index.overlay:
         if index.root not in _ANALYSED or _ANALYSED[index.root][0] is not index:
             _ANALYSED[index.root] = (index, {})
@@ -105,6 +116,7 @@ def reached(
         # (the files as `index` read them: a language server has just found it current, `lsp.project`)
         index = new_project_index(index.root, overlay={**index.overlay, own: text}, earlier=index, refresh=live)
     found: list[Finding] = []
+    records: list[Unfollowed] = []
     for importer in importers:
         read = _buffer(index.overlay[importer]) if importer in index.overlay else _importer(importer)
         depends.append((importer, read[0] if read is not None else None))
@@ -114,15 +126,17 @@ def reached(
         kept = memo.get(key)
         if kept is None:
             tree = _tree(importer, read[0], read[1]) if live else None  # (a CLI run analyses each once)
-            findings = tuple(
-                analyse_source(read[1], options, path=importer, index=index, prefiltered=True, tree=tree).findings
-            )
-            kept = memo[key] = (findings, {})
-        seen = kept[1].get(own)  # (seen from the checked module: the same on every analysis of the same text)
+            result = analyse_source(read[1], options, path=importer, index=index, prefiltered=True, tree=tree)
+            kept = memo[key] = (tuple(result.findings), tuple(result.unfollowed), {})
+        seen = kept[2].get(own)  # (seen from the checked module: the same on every analysis of the same text)
         if seen is None:
-            seen = kept[1][own] = tuple(reframed(f, importer, own) for f in kept[0] if f.span.path == own)
-        found.extend(seen)
-    return Reached(tuple(found), tuple(depends))
+            seen = kept[2][own] = (
+                tuple(reframed(f, importer, own) for f in kept[0] if f.span.path == own),
+                tuple(reframed(r, importer, own) for r in kept[1] if r.span.path == own),
+            )
+        found.extend(seen[0])
+        records.extend(r for r in seen[1] if r not in records)
+    return Reached(tuple(found), tuple(depends), tuple(records))
 
 
 # Each importer read in this process: path -> (stat key, (digest, text, passes the prefilter) or None); the
@@ -229,30 +243,43 @@ def _whole_key(finding: Finding, analysed: str) -> tuple:
 def reported_once(outcomes: list) -> list:
     """A run's results (`results.FileResult`) with each finding reported once: a finding the analysis of one
     file (`train.py`) places in another file of the run (`model.py`) that reports it too, seen from there (a
-    partial run of it, `reached`), is left to that file's result, where it is located; a suppressed one is
-    counted once (`_suppressed_once`). Results are copied (`dataclasses.replace`) only when they change."""
+    partial run of it, `reached`), is left to that file's result, where it is located (an SPMD910 record
+    alike); a suppressed one is counted once (`_suppressed_once`). Results are copied (`dataclasses.replace`) only when they change."""
     import dataclasses
 
     from spmdfix.results import Checked, Fixed
 
     outcomes = _suppressed_once(outcomes)
     by_path: dict[str, set[Finding]] = {}
+    records: dict[str, set[Unfollowed]] = {}
     for o in outcomes:
         if isinstance(o, (Checked, Fixed)) and o.findings:
             by_path.setdefault(os.path.realpath(o.path), set()).update(o.findings)
-    if len(by_path) < 2:
+        if isinstance(o, (Checked, Fixed)) and o.unfollowed:
+            records.setdefault(os.path.realpath(o.path), set()).update(o.unfollowed)
+    if len(by_path) < 2 and len(records) < 2:
         return outcomes
+
+    def elsewhere(value, mine: str, held: dict) -> bool:
+        there = value.span.path
+        return there in held and there != mine and reframed(value, mine, there) in held[there]
+
     out = []
     for o in outcomes:
-        if isinstance(o, (Checked, Fixed)) and any(f.span.path in by_path for f in o.findings):
+        if isinstance(o, (Checked, Fixed)):
             mine = os.path.realpath(o.path)
-            kept = tuple(
-                f
-                for f in o.findings
-                if not (f.span.path in by_path and f.span.path != mine and reframed(f, mine, f.span.path) in by_path[f.span.path])
-            )
-            if len(kept) != len(o.findings):
-                o = dataclasses.replace(o, findings=kept)
+            changes = {}
+            if any(f.span.path in by_path for f in o.findings):
+                kept = tuple(f for f in o.findings if not elsewhere(f, mine, by_path))
+                if len(kept) != len(o.findings):
+                    changes["findings"] = kept
+            # (an SPMD910 record a base class's module places in a subclass's module that reports it too)
+            if any(r.span.path in records for r in o.unfollowed):
+                left = tuple(r for r in o.unfollowed if not elsewhere(r, mine, records))
+                if len(left) != len(o.unfollowed):
+                    changes["unfollowed"] = left
+            if changes:
+                o = dataclasses.replace(o, **changes)
         out.append(o)
     return out
 

@@ -374,7 +374,8 @@ CASES = {
         """,
         [("SPMD007", "jax.vmap"), ("SPMD007", "jax.vmap")],
     ),
-    "inner_vmap_over_psum_of_a_tuple_or_an_unread_name_is_spmd007": (
+    # (a one-axis tuple runs as the axis: safety/measurements/spmd007_tuple_collective_axes.py)
+    "inner_vmap_over_psum_of_an_unread_name_is_spmd007_not_of_a_one_axis_tuple": (
         """
         AXIS = 'y'
         AXIS = 'z'
@@ -385,7 +386,7 @@ CASES = {
         jax.vmap(jax.vmap(block), spmd_axis_name='x')
         jax.vmap(jax.vmap(block2), spmd_axis_name='x')
         """,
-        [("SPMD007", "jax.vmap"), ("SPMD007", "jax.vmap")],
+        [("SPMD007", "jax.vmap")],
     ),
     "inner_vmap_over_psum_of_a_name_bound_to_an_axis_is_not_spmd007_unless_the_spmd_axis": (
         """

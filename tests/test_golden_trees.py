@@ -89,6 +89,34 @@ def _located(root: Path, case: Case) -> list[str]:
     return sorted(out)
 
 
+def _located_records(root: Path, case: Case) -> list[str]:
+    """unfollowed.txt's lines as a partial run of each module alone gives them: the SPMD910 records located in
+    the module, its own analysis's and those the analyses of the modules importing it or imported by it
+    place there (`reaching.reached`: a base class's vmap factory applied by a subclass, issue 22), sorted."""
+    from spmdfix import project_graph
+    from spmdfix.api import analyse_source
+    from spmdfix.reaching import reached
+
+    project_graph.forget_graphs()
+    index = new_project_index(root)
+    out = []
+
+    def where(span, path: Path) -> str:
+        at = Path(span.path) if span.path else path
+        row, col = LineIndex(read_source(at).text).row_col(span.start)
+        return f"{at.relative_to(root).as_posix()}:{row}:{col}"
+
+    for path in modules(root):
+        text = read_source(path).text
+        own = [r for r in analyse_source(text, case.options, path=path, index=index).unfollowed if not r.span.path]
+        extra = [r for r in reached(path, text, index, case.options).unfollowed if r not in own]
+        for place in own + extra:
+            what = place.what.replace(f"{root.as_posix()}/", "")
+            kind = "vmap" if place.spmd else "plain vmap"
+            out.append(f"{where(place.span, path)} SPMD910 {what} <- {kind} {where(place.vmap, path)}\n")
+    return sorted(out)
+
+
 def _fixed(root: Path, case: Case):
     return fix_modules([str(p) for p in modules(root)], case.options, root)
 
@@ -125,6 +153,8 @@ def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
     # (the finding lines; the indented fix snapshot under each is the whole-tree run's).
     located = sorted(line for line in found.splitlines(keepends=True) if not line.startswith(" "))
     assert _located(root, case) == located, f"{case.id}: a module alone differs"
+    # ... and the SPMD910 records located in it (never silent: issue 22)
+    assert _located_records(root, case) == sorted(lost.splitlines(keepends=True)), f"{case.id}: a module alone's records differ"
 
     if case.group in TRANSFORM_GROUPS:
         assert found, f"{case.id}: a transform case must have findings on its input"

@@ -1126,3 +1126,29 @@ def test_a_call_of_a_vmap_wrapper_of_another_module_is_kept_and_found(tmp_path, 
     path.write_text(text, encoding="utf-8")
     found = api.analyse_source(text, path=path, index=api.new_project_index(tmp_path))
     assert sorted({f.code for f in found.findings}) == ["SPMD001", "SPMD002"]
+
+
+def test_a_dropped_module_of_a_golden_tree_gives_nothing_analysed_with_its_project() -> None:
+    """The same over the modules of every multi-module golden case, each analysed with its tree as the project
+    (`api.analyse_source` with the project index, the prefilter's answer ignored): a module the prefilter drops
+    gives neither a finding nor an SPMD910 record. A subclass applying its base class's vmap factory
+    (`self.vec(step)`, unfollowed/tree_self_factory_inherited_*) is dropped: the record is the base class's
+    module's (`analysis.inherited_factories`), and checked alone the subclass's module reports it through its
+    partial run (`reaching.reached`, tests/test_golden_trees.py)."""
+    from golden import modules, tree_cases
+
+    from spmdfix.api import analyse_source, new_project_index
+
+    dropped, wrong = 0, []
+    for case in tree_cases():
+        root = (case.path / "input").resolve()
+        index = new_project_index(root)
+        for path in modules(root):
+            source = decode(path, path.read_bytes()).text
+            if may_have_findings(source):
+                continue
+            dropped += 1
+            result = analyse_source(source, case.options, path=path, index=index, prefiltered=True)
+            if result.findings or result.unfollowed:
+                wrong.append(str(path.relative_to(GOLDEN)))
+    assert dropped > 20 and wrong == []

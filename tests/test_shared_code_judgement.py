@@ -11,6 +11,8 @@ fix's entities the judgement did not see, each now named and the fix unsafe.
 
 from __future__ import annotations
 
+import contextlib
+
 from pathlib import Path
 
 import pytest
@@ -163,6 +165,37 @@ def test_a_self_factory_inherited_from_another_module_is_not_silent(tmp_path: Pa
     assert record.span.path == str(root / "pkg" / "m.py")
     assert record.what.startswith("`self.vec(step)` in class `Trainer` of ")
     assert "pkg/m.py (line 16) applies `self.vec`" in record.what
+
+
+def test_a_subclass_module_checked_alone_gives_its_base_class_modules_record(tmp_path: Path) -> None:
+    """`spmdfix check pkg/sub.py` alone, where `class Trainer(Base)` applies `self.vec(step)` with `Base` (the
+    factory) in pkg/base.py and `step` (the shard_map) in pkg/steps.py: pkg/sub.py names no vmap, shard_map,
+    spec, mesh or sharding, and was reported "All checks passed!" with no record. A partial run analyses the
+    modules it imports that may hold a vmap (`reaching.reached`) and reports pkg/base.py's record located in
+    it; a run over the package reports it once."""
+    from click.testing import CliRunner
+
+    from spmdfix.cli import main
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text(
+        "import functools\n\nimport jax\n\n\nclass Base:\n    def __init__(self, axis):\n"
+        "        self.vec = functools.partial(jax.vmap, spmd_axis_name=axis)\n"
+    )
+    (pkg / "steps.py").write_text(HEAD + STEP)
+    (pkg / "sub.py").write_text(
+        "from pkg.base import Base\nfrom pkg.steps import step\n\n\nclass Trainer(Base):\n    def run(self, x):\n"
+        "        return self.vec(step)(x)\n\n\ndef go(x):\n    return Trainer('x').run(x)\n"
+    )
+    (tmp_path / "pyproject.toml").write_text("")
+    project_graph.forget_graphs()
+    for args in (["pkg/sub.py"], ["pkg"], ["pkg/sub.py", "pkg/base.py"]):
+        with contextlib.chdir(tmp_path):
+            out = CliRunner().invoke(main, ["check", "--no-cache", "--show-unresolved", *args])
+        assert out.output.count("pkg/sub.py:7:16: SPMD910") == 1, (args, out.output)
+        assert "1 spmd vmap could not be followed" in out.output, (args, out.output)
 
 
 def test_a_self_factory_whose_instance_is_passed_on_is_unsafe(tmp_path: Path) -> None:

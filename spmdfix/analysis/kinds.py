@@ -30,6 +30,9 @@ class UnreadKind(enum.Enum):
     # the input of a value a shard_map body closes over through a staging function on an Explicit mesh, not
     # traced back to the vmap's arguments: its placement decides SPMD003 (analysis.capture.capture_facts)
     CAPTURE_INPUT = enum.auto()
+    # the rank of a leaf of a pytree operand whose structure at the shard_map's application is not read: it
+    # decides SPMD003's broadcast exemption for an unbatched array meeting it (analysis.ranks.pytree_unread)
+    OPERAND_RANK = enum.auto()
 
 
 class CaptureKind(enum.Enum):
@@ -64,10 +67,14 @@ class BatchPlacement(enum.Enum):
 
 class MeshKind(enum.Enum):
     """Which constructor builds a mesh (`values.MeshInfo.kind`): `jax.sharding.Mesh(devices, axis_names)` (Auto
-    axes by default) or `jax.make_mesh(axis_shapes, axis_names)` (Explicit axes by default)."""
+    axes by default), `jax.make_mesh(axis_shapes, axis_names)` (Explicit axes by default) or jax's test utility
+    `jtu.create_mesh` (Auto by default)."""
 
     MESH = enum.auto()
     MAKE_MESH = enum.auto()
+    # jax's test utility `jtu.create_mesh(mesh_shape, axis_names, iota_order=False, axis_types=None)` (Auto axes
+    # by default; `jaxapi.TEST_MESH_NAMES`): read, never edited (add-axis refuses it)
+    TEST_MESH = enum.auto()
 
 
 class ShapeForm(enum.Enum):

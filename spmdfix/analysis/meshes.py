@@ -15,25 +15,109 @@ from dataclasses import replace
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
-from spmdfix.analysis.calls import argument, single_return
+from spmdfix.analysis.calls import argument, bind_arguments, returns, single_return
 from spmdfix.analysis.follow import MESH, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
-from spmdfix.analysis.values import Evaluator, MeshInfo
+from spmdfix.analysis.values import BoundScope, Evaluator, MeshInfo
 
 _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
 _ARRAY_FUNCTIONS = frozenset({"numpy.array", "numpy.asarray"})
 
 
-def resolve_mesh(ev: Evaluator, expr: ast.AST, scope: Scope) -> MeshInfo | None:
-    """Resolve a mesh expression to its construction, here or in another module of the project, or
-    None (see `mesh_site`)."""
-    found = mesh_site(ev, expr, scope)
+def resolve_mesh(ev: Evaluator, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> MeshInfo | None:
+    """Resolve a mesh expression to its construction, here or in another module of the project (see
+    `mesh_site`), or to the constructions of a helper's several returns when they agree (`_several_returns`),
+    or None."""
+    follow = follow or Follow(MESH)
+    found = mesh_site(ev, expr, scope, follow)
+    if found is None:
+        return _several_returns(ev, expr, scope, follow)
+    home, call, scope = found
+    qname = home.ix.qualname(call.func, scope)
+    if qname in jaxapi.MESH_NAMES:
+        return _mesh_ctor(home, call, scope)
+    if qname in jaxapi.TEST_MESH_NAMES:
+        return _test_mesh(home, call, scope)
+    return _make_mesh(home, call, scope)
+
+
+def several_returns(
+    ev: Evaluator, expr: ast.AST, scope: Scope
+) -> tuple[Evaluator, ast.Call, Evaluator, ast.FunctionDef, BoundScope] | None:
+    """When `expr` evaluates to a call of a project function with more than one `return` (jax's
+    `jtu.create_mesh`: `Mesh(...)` in one branch, `make_mesh(...)` in the other) whose parameters can be bound
+    to the call's arguments (`calls.bind_arguments`, defaults included): the evaluator of the call's module,
+    the call, the evaluator of the function's module, the `def`, and the scope its returns are evaluated in
+    for this call; else None."""
+    followed = ev.follow(expr, scope)
+    if followed is None or not isinstance(followed[1], ast.Call):
+        return None
+    home, call, where = followed
+    made = home.function(call.func, where)
+    if made is None:
+        return None
+    owner, func = made
+    found = returns(func)
+    inner = owner.ix.own_scope(func)
+    if found is None or len(found) < 2 or inner is None:
+        return None
+    arguments = bind_arguments(home, call, where, owner, func)
+    if arguments is None:
+        return None
+    return home, call, owner, func, BoundScope(inner.node, inner, {}, arguments)
+
+
+def _several_returns(ev: Evaluator, expr: ast.AST, scope: Scope, follow: Follow) -> MeshInfo | None:
+    """The mesh a helper with several returns builds for this call (`several_returns`), when every return
+    resolves to a mesh (a construction, or a helper again, within `follow.MESH`) and all of them have the same
+    axis names (issue 22: the `jtu.create_mesh` style). Sizes and axis types are kept per axis where every
+    return agrees, else unknown (None, `AxisType.UNKNOWN`). No construction is the mesh's own: the spans add-axis
+    would edit are None and `returns_span` names the helper. None when a return is not read or the axis names
+    differ (the caller's SPMD910 record says so: `unknown_values`)."""
+    if follow.spent:
+        return None
+    found = several_returns(ev, expr, scope)
     if found is None:
         return None
-    home, call, scope = found
-    if home.ix.qualname(call.func, scope) in jaxapi.MESH_NAMES:
-        return _mesh_ctor(home, call, scope)
-    return _make_mesh(home, call, scope)
+    home, call, owner, func, bound = found
+    infos = []
+    for returned in returns(func) or ():
+        info = resolve_mesh(owner, returned, bound, follow.deeper())
+        if info is None:
+            return None
+        infos.append(info)
+    first = infos[0]
+    if any(i.axis_names != first.axis_names for i in infos):
+        return None
+    count = len(first.axis_names)
+    sizes = tuple(
+        first.sizes[k] if all(len(i.sizes) == count and i.sizes[k] == first.sizes[k] for i in infos) else None
+        for k in range(count)
+    )
+    types = tuple(
+        t if all(len(i.types) == len(first.types) and i.types[k] == t for i in infos) else AxisType.UNKNOWN
+        for k, t in enumerate(first.types)
+    )
+    overall = first.axis_types if all(i.axis_types == first.axis_types for i in infos) else AxisType.UNKNOWN
+    return replace(
+        first,
+        span=home.span(call),
+        names_span=None,
+        sizes=sizes,
+        shape_span=None,
+        shape_form=None,
+        axis_types=overall,
+        axis_types_span=None,
+        axis_types_form=None,
+        axis_types_first=None,
+        repeat_span=None,
+        repeat_count=None,
+        flat_devices=None,
+        numpy_name=None,
+        types=types,
+        names_parameter=None,
+        returns_span=owner.span(func),
+    )
 
 
 def mesh_call(ev: Evaluator, expr: ast.AST, scope: Scope) -> tuple[ast.Call, Scope] | None:
@@ -67,7 +151,7 @@ def mesh_site(
     if home is not ev:
         return mesh_site(home, call, scope, follow.deeper())
     qname = ev.ix.qualname(call.func, scope)
-    if qname in jaxapi.MESH_NAMES or qname in jaxapi.MAKE_MESH_NAMES:
+    if qname in jaxapi.MESH_NAMES or qname in jaxapi.MAKE_MESH_NAMES or qname in jaxapi.TEST_MESH_NAMES:
         return ev, call, scope
     made = _function(ev, call.func, scope)
     # A helper that builds the mesh: without arguments (here or in another module), or with arguments
@@ -141,6 +225,45 @@ def _make_mesh(ev: Evaluator, call: ast.Call, scope: Scope) -> MeshInfo | None:
     form = ShapeForm.SEQ if shape_span else None
     return _mesh_info(ev, 
         call, scope, MeshKind.MAKE_MESH, names, names_expr, sizes, shape_span, form, AxisType.EXPLICIT
+    )
+
+
+def _test_mesh(ev: Evaluator, call: ast.Call, scope: Scope) -> MeshInfo | None:
+    """`jtu.create_mesh(mesh_shape, axis_names, iota_order=False, axis_types=None)`: its axis names, sizes and
+    types (Auto unless `axis_types` is given: `jaxapi.TEST_MESH_NAMES`). Nothing of it is editable: the spans
+    add-axis would extend are None (it refuses the kind)."""
+    shape_expr = argument(call, 0, "mesh_shape")
+    names_expr = argument(call, 1, "axis_names")
+    if shape_expr is None or names_expr is None:
+        return None
+    names = ev.axis_names(names_expr, scope)
+    if names is None:
+        return None
+    shape = ev.int_tuple(shape_expr, scope)
+    sizes = shape if shape is not None and len(shape) == len(names.axes) else (None,) * len(names.axes)
+    types_expr = argument(call, jaxapi.TEST_MESH_AXIS_TYPES_POSITION, "axis_types")
+    types: tuple[AxisType, ...] = (AxisType.AUTO,) * len(names.names)
+    overall = AxisType.AUTO
+    if types_expr is not None and not ev.is_none(types_expr, scope):
+        overall = _axis_types(ev, types_expr, scope)[0]
+        types = _per_axis_types(ev, types_expr, scope, len(names.names))
+    quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), "'")
+    return MeshInfo(
+        span=ev.span(call),
+        kind=MeshKind.TEST_MESH,
+        axis_names=names.names,
+        names_span=None,
+        sizes=tuple(sizes),
+        shape_span=None,
+        shape_form=None,
+        axis_types=overall,
+        axis_types_span=None,
+        axis_types_form=None,
+        axis_types_first=None,
+        repeat_span=None,
+        repeat_count=None,
+        quote=quote,
+        types=types,
     )
 
 

@@ -142,19 +142,29 @@ class UnaryCheck:
         return True
 
     def _collective(self, call: ast.Call, scope) -> set[str] | None:
-        """`jax.lax.psum(v, 'y')`, `jax.lax.pmax(v, ('y', 'z'))`: a measured collective
-        (`jaxapi.H2_FREE_COLLECTIVES`) given the value and its axes as string literals (or names bound once to
-        one), positionally, nothing else: the axes; None for any other call."""
+        """`jax.lax.psum(v, 'y')`, `jax.lax.psum(v, ('y',))`, `jax.lax.pmax(v, ('y', 'z'))`, `jax.lax.pmax(v,
+        AXES)`: a measured collective (`jaxapi.H2_FREE_COLLECTIVES`) given the value and its axes as string
+        literals (or names bound once to one), a tuple display of them or a name bound once to one, positionally,
+        nothing else: the axes; None for any other call."""
         qname = self.ix.qualname(call.func, scope)
         if qname not in jaxapi.H2_FREE_COLLECTIVES or len(call.args) != 2 or call.keywords:
             return None
         axis = call.args[1]
         if (name := self._axis_string(axis, scope)) is not None:
             return {name}
-        if isinstance(axis, ast.Tuple) and jaxapi.H2_FREE_COLLECTIVES[qname] and axis.elts:
-            names = [self._axis_string(e, scope) for e in axis.elts]
-            return set(names) if None not in names else None
-        return None
+        if isinstance(axis, ast.Name):
+            # a name bound once to a tuple display (`AXES = ('y', 'z')`: the same tuple reaches JAX)
+            binding = self.ix.single_binding(axis.id, scope)
+            if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Tuple):
+                return None
+            scope, axis = binding.scope, binding.node
+        if not (isinstance(axis, ast.Tuple) and axis.elts):
+            return None
+        # one axis in a tuple (`('y',)`) runs as the axis (safety/measurements/spmd007_tuple_collective_axes.py)
+        if len(axis.elts) > 1 and not jaxapi.H2_FREE_COLLECTIVES[qname]:
+            return None
+        names = [self._axis_string(e, scope) for e in axis.elts]
+        return set(names) if None not in names else None
 
     def _split_collective(self, call: ast.Call, scope) -> str | None:
         """`jax.lax.all_gather(v, 'y')`, `all_gather(v, 'y', tiled=True)`, `jax.lax.ppermute(v, 'y', [(0, 1), (1,

@@ -23,7 +23,11 @@ shard_map keeps the structure and each leaf's rank, and the broadcast rule holds
 0.10.2: safety/measurements/capture_array_broadcast_pytree.py, fuzz seed 230207). The structure is trusted only
 when every read of the parameter in the body is such a subscript (a store into it, a method call or passing
 it on could change what it holds); a key the literal does not hold, a `**` entry or a non-literal key leaves
-the rank unknown.
+the rank unknown. The literal may also be bound once to a name read only at the application, or be the one
+return of a helper of the module called with the operands (`structure_of`; measured:
+safety/measurements/capture_array_broadcast_pytree_built.py). A pytree from anything else is an `UnreadOperand`:
+when the array meets only its leaves (or operands of known higher rank), the finding would be a guess, and an
+SPMD910 record takes its place (`pytree_unread`, issue 22: never a false positive).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind
+from spmdfix.analysis.calls import single_return
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.vmap_calls import VmapCalls
@@ -44,9 +49,21 @@ if TYPE_CHECKING:
 _BROADCASTING_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
+class UnreadOperand:
+    """The operand a body parameter receives at the shard_map's application when it is neither a name of known
+    rank nor a pytree `RankAnalysis.structure_of` reads (a helper of another module, a call not followed, a name
+    bound otherwise): the rank of its leaves is not known (`RankAnalysis.pytree_unread`). `expr`: the argument."""
+
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: ast.AST) -> None:
+        self.expr = expr
+
+
 # An operand's rank: a number for an array; for a pytree literal, its entries' ranks by key (dict) or index
-# (tuple, list; negative indices too), None for an entry of unknown rank.
-Rank = int | dict
+# (tuple, list; negative indices too), None for an entry of unknown rank; an `UnreadOperand` at the application
+# for an operand whose structure is not read.
+Rank = int | dict | UnreadOperand
 
 
 def _loads(body: ast.AST, name: str) -> list[ast.Name]:
@@ -124,9 +141,63 @@ class RankAnalysis:
         for param, arg in zip(_positional(callee), call.args):
             if isinstance(arg, ast.Name) and arg.id in ranks:
                 out[param] = ranks[arg.id]
-            elif literals and (structure := _structure(arg, ranks)) is not None:
+            elif literals and (structure := self.structure_of(arg, ranks)) is not None:
                 out[param] = structure
+            elif literals and isinstance(arg, (ast.Name, ast.Call, ast.Attribute, ast.Subscript)):
+                out[param] = UnreadOperand(arg)
         return out
+
+    def structure_of(self, arg: ast.AST, ranks: dict[str, Rank], depth: int = 0) -> dict | None:
+        """The structure of a pytree operand (`_structure`) written as a dict, tuple or list literal; or a name
+        bound once in its function to such a literal and read only there (`tree = {'a': x, 'b': w}` then
+        `f(tree)`: no other read, so nothing changes it between); or a call of a function of this module whose
+        one return is such a literal (or such a name), with positional arguments of known rank bound to its
+        parameters (`pack(x, w)`, `def pack(x, w): return {'a': x, 'b': w}`). None otherwise: the rank of its
+        leaves stays unknown (`pytree_source` says what it is)."""
+        if depth > 4:
+            return None
+        structure = _structure(arg, ranks)
+        if structure is not None:
+            return structure
+        if isinstance(arg, ast.Name):
+            bound = self._literal_binding(arg)
+            return _structure(bound, ranks) if bound is not None else None
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):
+            callee = self.ix.function_of(arg.func)
+            if callee is None or isinstance(callee, ast.Lambda) or not self._plain_call(arg, callee):
+                return None
+            returned = single_return(callee)
+            if returned is None:
+                return None
+            inner = self._stable(callee, self._passed(arg, callee, {k: v for k, v in ranks.items() if isinstance(v, int)}))
+            if isinstance(returned, ast.Name):
+                bound = self._literal_binding(returned)
+                return _structure(bound, inner) if bound is not None else None
+            return _structure(returned, inner)
+        return None
+
+    def _literal_binding(self, name: ast.Name) -> ast.AST | None:
+        """The dict, tuple or list literal `name` is bound to, when its function binds it once (`tree = {...}`),
+        to such a literal, and `name` is read nowhere else in that function (no store into it, no method call,
+        no alias could change what it holds before this read)."""
+        scope = self.ix.scope_at(name)
+        binding = self.ix.single_binding(name.id, scope)
+        if binding is None or binding.kind is not BindingKind.ASSIGN or binding.scope is not scope:
+            return None
+        value = binding.node
+        if not isinstance(value, (ast.Dict, ast.Tuple, ast.List)):
+            return None
+        statement = self.ix.parent.get(id(value))
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+            return None
+        func = scope.node
+        reads = [
+            n for n in ast.walk(func)
+            if isinstance(n, ast.Name) and n.id == name.id and isinstance(n.ctx, ast.Load)
+            and self.ix.scope_at(n) is scope
+        ]
+        others = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == name.id and self.ix.scope_at(n) is not scope]
+        return value if reads == [name] and not others else None
 
     def _stable(self, func: ast.AST, ranks: dict[str, int]) -> dict[str, int]:
         """The names of `ranks` that keep their rank throughout `func`: parameters never rebound, or rebound only
@@ -172,6 +243,53 @@ class RankAnalysis:
             if rank is None or rank <= len(own):
                 return False
         return True
+
+    def pytree_unread(self, body: ast.AST, name: str, ranks: dict[str, Rank]) -> tuple[ast.AST, ast.AST] | None:
+        """Whether SPMD003's broadcast exemption for the unbatched array `name` (`broadcast_only`) is undecided
+        only because a pytree operand's structure is not read: every read of `name` is an operand of `*`, `+`,
+        `-` or `/` whose other operand has a known rank higher than the array's, or is a leaf read by constant
+        subscripts (`d['a']`, `t[0]`) of a body parameter read only that way whose operand at the application is
+        an `UnreadOperand`. Then (that leaf, the operand as written): the finding would be a guess, runs when
+        the leaf's rank is higher and fails when not (safety/measurements/capture_array_broadcast_pytree.py),
+        and an SPMD910 record takes its place. None otherwise (the finding stands, or no finding)."""
+        loads = _loads(body, name)
+        if not loads:
+            return None
+        own = self.shapes.shape(loads[0], self.ix.scope_at(loads[0]))
+        if own is None:
+            return None
+        found = None
+        for load in loads:
+            parent = self.ix.parent.get(id(load))
+            if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, _BROADCASTING_OPS)):
+                return None
+            other = parent.right if parent.left is load else parent.left
+            rank = self._rank(other, body, ranks, name, len(own))
+            if rank is not None:
+                if rank <= len(own):
+                    return None
+                continue
+            unread = self._unread_leaf(other, body, ranks)
+            if unread is None:
+                return None
+            found = found or (other, unread)
+        return found
+
+    def _unread_leaf(self, expr: ast.AST, body: ast.AST, ranks: dict[str, Rank]) -> ast.AST | None:
+        """The operand as written at the application when `expr` is a leaf read by constant subscripts of a body
+        parameter, read only that way, whose operand is an `UnreadOperand`; else None."""
+        if not isinstance(expr, ast.Subscript):
+            return None
+        while isinstance(expr, ast.Subscript):
+            if _key(expr.slice) is None:
+                return None
+            expr = expr.value
+        if not (isinstance(expr, ast.Name) and self._body_param(expr, body)):
+            return None
+        rank = ranks.get(expr.id)
+        if not isinstance(rank, UnreadOperand) or not self._only_subscripted(body, expr.id):
+            return None
+        return rank.expr
 
     def contracted_only(self, body: ast.AST, name: str) -> bool:
         """Every read of the unbatched array `name` in `body` is an operand of a contraction: `@` on either side,

@@ -19,7 +19,7 @@ from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.capture import CaptureAnalysis, batch_placed_on
-from spmdfix.analysis.facts import ReachedFacts, ShardMapFacts
+from spmdfix.analysis.facts import ReachedFacts, ShardMapFacts, UnreadValue
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.module_model import ModuleModel
@@ -31,7 +31,8 @@ from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
 from spmdfix.analysis.shard_maps import unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
-from spmdfix.analysis.uses import Use, listed
+from spmdfix.analysis.kinds import UnreadKind
+from spmdfix.analysis.uses import Use, listed, short
 from spmdfix.paths import relpath
 from spmdfix.analysis.vmap_calls import VmapCalls
 from spmdfix.analysis.vmap_sites import VmapSite
@@ -117,6 +118,15 @@ class ReachedAnalysis:
                     c for c in arrays
                     if not (self.ranks.broadcast_only(body, c.name, ranks) or self.ranks.contracted_only(body, c.name))
                 )
+                # ... and one that may only be broadcast against a leaf of a pytree operand whose structure is not
+                # read is neither: an SPMD910 record at the leaf, never a guessed finding (issue 22)
+                undecided = {c.name: self.ranks.pytree_unread(body, c.name, ranks) for c in arrays}
+                unread_captures += tuple(
+                    UnreadValue(UnreadKind.OPERAND_RANK, self.span(found[0]), _operand_rank_what(c.name, *found))
+                    for c in arrays
+                    if (found := undecided[c.name]) is not None
+                )
+                arrays = tuple(c for c in arrays if undecided[c.name] is None)
             captures += arrays
         # (under a plain vmap over an Explicit-placed input too: measured to fail, `context mesh ...` with the
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
@@ -288,3 +298,14 @@ def _literal_axis(in_axes: ast.AST | None, j: int) -> int | None:
         elt = in_axes.elts[j]
         return elt.value if isinstance(elt, ast.Constant) and type(elt.value) is int else None
     return None
+
+
+def _operand_rank_what(array: str, leaf: ast.AST, operand: ast.AST) -> str:
+    """The words of the SPMD910 record for an unbatched array that meets a leaf of a pytree operand whose
+    structure is not read (`ranks.RankAnalysis.pytree_unread`)."""
+    return (
+        f"the rank of `{short(leaf)}` is not known: the shard_map's operand `{short(operand)}` is not a dict, tuple or "
+        "list literal spmdfix reads (written at the application, bound once to a name read only there, or returned "
+        f"by a helper of the module); `{array}` meets it in arithmetic, which runs when the leaf's rank is higher "
+        "than the array's and fails (ManualAxisType) when not"
+    )

@@ -116,6 +116,8 @@ class ShardMapAnalysis:
         if found is None:
             return None
         mesh = resolve_mesh(self.ev, *found)
+        if mesh is not None and mesh.returns_span is not None:
+            return mesh  # (a helper's several returns: no construction of its own to edit, add-axis refuses)
         made = mesh_site(self.ev, *found)
         if mesh is None or made is None:
             return None

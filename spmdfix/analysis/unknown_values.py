@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import ast
 
+from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Binding, BindingKind, Scope
+from spmdfix.analysis.calls import argument, returns
 from spmdfix.analysis.facts import UnreadValue
 from spmdfix.analysis.kinds import UnreadKind
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import Evaluator
+from spmdfix.paths import relpath
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.comprehension)
 
@@ -48,12 +51,17 @@ def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> s
         return f"`{short(expr)}` is an attribute of a value spmdfix does not know"
     if isinstance(expr, ast.Subscript):
         return _why_subscript(ev, expr)
-    return _why_value(expr)
+    return _why_value(expr, ev, scope)
 
 
-def _why_value(expr: ast.AST) -> str:
-    """Why an expression that is not a name or an attribute is not read."""
+def _why_value(expr: ast.AST, ev: Evaluator | None = None, scope: Scope | None = None) -> str:
+    """Why an expression that is not a name or an attribute is not read (with the evaluator of its module and
+    its scope, a call is looked at: a mesh constructor, a project helper with several returns)."""
     if isinstance(expr, ast.Call):
+        if ev is not None and scope is not None:
+            told = _why_call(ev, expr, scope)
+            if told is not None:
+                return told
         return f"`{short(expr.func)}(...)` is a call spmdfix does not evaluate"
     if isinstance(expr, ast.Subscript):
         return f"`{short(expr)}` is a subscript spmdfix cannot read"
@@ -64,6 +72,37 @@ def _why_value(expr: ast.AST) -> str:
     if isinstance(expr, ast.JoinedStr):
         return f"`{short(expr)}` is an f-string spmdfix does not evaluate"
     return f"`{short(expr)}` is an expression spmdfix does not evaluate"
+
+
+def _why_call(ev: Evaluator, call: ast.Call, scope: Scope) -> str | None:
+    """Why a call the evaluator reads is not known, when it is one it reads: a mesh constructor (`Mesh`,
+    `jax.make_mesh`, jax's `jtu.create_mesh`) whose axis names are not read, or a call of a project function with
+    several returns (`meshes.several_returns`) that do not all give one value (a mesh: the same axis names)."""
+    from spmdfix.analysis.meshes import several_returns  # (meshes reads values; this module explains them)
+
+    qname = ev.ix.qualname(call.func, scope)
+    if qname in jaxapi.MESH_NAMES or qname in jaxapi.MAKE_MESH_NAMES or qname in jaxapi.TEST_MESH_NAMES:
+        names = argument(call, 1, "axis_names")
+        if names is not None and ev.axis_names(names, scope) is None:
+            return f"`{short(call.func)}(...)` builds a mesh whose axis names (`{short(names)}`) spmdfix does not read"
+        return None
+    found = several_returns(ev, call, scope)
+    if found is None:
+        return None
+    _, _, owner, func, _ = found
+    rows = ", ".join(str(r) for r in sorted(_row(r) for r in returns(func) or ())[:4])
+    return (
+        f"`{short(call.func)}(...)` calls `{func.name}` (line {_row(func)}{_where(ev, owner)}), whose "
+        f"{len(returns(func) or ())} returns (lines {rows}) spmdfix does not read as one value"
+    )
+
+
+def _where(ev: Evaluator, owner: Evaluator) -> str:
+    """`, in <path>` when `owner` is the evaluator of another module than `ev`'s, else ""."""
+    if owner is ev:
+        return ""
+    path = owner.ix.path or ""
+    return f" of {relpath(path)}" if path else " of another module"
 
 
 def _why_name(ev: Evaluator, name: ast.Name, scope: Scope) -> str:
@@ -82,7 +121,8 @@ def _why_name(ev: Evaluator, name: ast.Name, scope: Scope) -> str:
     if binding.kind is BindingKind.OTHER:
         return f"`{name.id}` is bound by a loop, `with`, unpacking or `except` (line {_row(binding.node)})"
     if binding.kind is BindingKind.ASSIGN:
-        return f"`{name.id}` is assigned on line {_row(binding.node)}, where {_why_value(binding.node)}"
+        where = _why_value(binding.node, ev, binding.scope)
+        return f"`{name.id}` is assigned on line {_row(binding.node)}, where {where}"
     return f"`{name.id}` is a {binding.kind.value}, not a value"
 
 

@@ -16,6 +16,9 @@ findings as they are is not needed there and gives no record. Per kind (docs/rul
 - the input of a capture reached through a staging function on an Explicit mesh, not traced back to the
   vmap's arguments: SPMD003 (JAX refuses it when the input is committed to the mesh off the spmd axes), for a
   vmap with `spmd_axis_name`.
+- the rank of a leaf of a pytree operand whose structure is not read (`kinds.UnreadKind.OPERAND_RANK`, kept with
+  the staged captures' inputs in `ReachedFacts.unread_captures`): SPMD003's broadcast exemption, for a vmap with
+  `spmd_axis_name` (given only where it alone decides: `ranks.RankAnalysis.pytree_unread`).
 - the mesh: its axis types and sizes decide SPMD003's, SPMD007's and SPMD008's Explicit-placement cases (a
   call of the vmap places its batch on mesh axes) and SPMD006's inner-vmap case (a call places the dimension
   after the batch), and the size-1 exemptions of SPMD003/SPMD004 when `check_vma` is not known to be on.

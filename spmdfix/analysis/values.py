@@ -146,6 +146,10 @@ class MeshInfo:
     # build_mesh(dp, tp, first=DATA): return Mesh(..., (first, MODEL))`), or None: another call of the function
     # may pass the name add-axis would give the new axis (`meshes._names_parameter`).
     names_parameter: str | None = None
+    # The helper whose several returns each build the mesh, every one with the same axis names for the call's
+    # arguments (`meshes._several_returns`: jax's `jtu.create_mesh`): its `def`, or None (one construction).
+    # No single construction to edit: the spans above are None, and add-axis refuses.
+    returns_span: Span | None = None
 
     def type_of(self, axis: str) -> AxisType:
         """The type of mesh axis `axis`: AUTO, EXPLICIT, or UNKNOWN (not an axis of this mesh, or a type that
@@ -231,7 +235,7 @@ class Evaluator:
         while not step.spent:
             step = step.deeper()
             if isinstance(expr, ast.Name):
-                if isinstance(scope, BoundScope) and expr.id in scope.arguments:
+                if isinstance(scope, BoundScope) and expr.id in scope.arguments and _bound_once(scope, expr.id):
                     ev, expr, scope = scope.arguments[expr.id]  # a parameter of a call evaluated (`called`)
                     continue
                 binding = ev.ix.single_binding(expr.id, scope)
@@ -443,6 +447,14 @@ class Evaluator:
             return None
         ev, value, inner = followed
         return tuple(ev.int_value(e, inner) for e in value.elts)
+
+
+def _bound_once(scope: BoundScope, name: str) -> bool:
+    """Whether the parameter `name` of the call `scope` evaluates is bound nowhere else in its function: a
+    parameter the body assigns again (`if axis_types is None: axis_types = ...`, jax's `jtu.create_mesh`) may
+    hold another value than the argument where it is read (`follow` then finds two bindings: not known)."""
+    own = scope.parent.bindings.get(name, ()) if scope.parent is not None else ()
+    return len(own) <= 1
 
 
 def _alias(value: ast.AST) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
-from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, ShapeForm, UnreadKind
+from spmdfix.analysis.kinds import AxisType, AxisTypesForm, BatchPlacement, MeshKind, ShapeForm, UnreadKind
 from spmdfix.analysis.uses import listed
 from spmdfix.fixes import edits as c
 from spmdfix.fixes import placement
@@ -97,6 +97,14 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     mesh = meshes[0]
     if any(m.span != mesh.span for m in meshes):
         return Refusal(TRANSFORM, "the reached shard_maps use different mesh constructions")
+    if mesh.kind is MeshKind.TEST_MESH:
+        return Refusal(TRANSFORM, "the mesh is built by jax's test utility `create_mesh`, which this transform does not edit")
+    if mesh.returns_span is not None:
+        return Refusal(
+            TRANSFORM,
+            "the mesh is built by a helper with several returns, each its own construction (no single construction "
+            "to extend, and other calls of the helper share it)",
+        )
     if mesh.shape_span is None or mesh.names_span is None:
         return Refusal(TRANSFORM, "the mesh's shape or axis names are not literals this transform can extend")
     name = new_axis_name(mesh.axis_names, base_name)

@@ -459,6 +459,16 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
             if c.kind is not CaptureKind.ARRAY and not (names_data_axis and _placed_on_batch_only(c, vmap))
         )
     findings = []
+    # The staged refusals below hold whatever the specs, except that an in_specs naming a mesh axis the batch's
+    # block is not placed on fails first, eager and under jit: `in_specs passed to shard_map: P('x',) does not match
+    # the specs of the input: P(None,)` (safety/measurements/capture_staged_explicit_placement.py: placements
+    # `replicated`, `unplaced` and `unplaced/none` under `P('x')` and `P('y')`; placed `P(None, e)`, `Closing over`).
+    named = sorted(reached.shard_map.in_specs.axes()) if not reached.shard_map.in_specs.unresolved else []
+    specs_clause = (
+        f"whatever `check_vma` and the specs (when the batch's block is not placed on {backticked(named)} as the "
+        "in_specs say, JAX raises `in_specs passed to shard_map ... does not match the specs of the input` first)"
+        if named else "whatever the specs and `check_vma`"
+    )
     for capture in captures:
         if capture.committed:
             message = (
@@ -472,14 +482,14 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
                 f"the shard_map body closes over `{capture.name}`, from an argument the vmap with `spmd_axis_name` "
                 "does not map (`in_axes=None`) that a call places on the Explicit mesh, reached through a staging "
                 "function while the batch is not placed on the spmd axes; JAX refuses it (`Closing over inputs to "
-                "shard_map where the input is sharded on Explicit axes`), whatever the specs and `check_vma`"
+                f"shard_map where the input is sharded on Explicit axes`), {specs_clause}"
             )
         elif capture.off_spmd:
             message = (
                 f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches, "
                 "reached through a staging function while a call places its input on the Explicit mesh off the "
                 "spmd axes; JAX refuses it (`Closing over inputs to shard_map where the input is sharded on "
-                "Explicit axes`), whatever the specs and `check_vma`"
+                f"Explicit axes`), {specs_clause}"
             )
         elif capture.kind is CaptureKind.ARRAY:
             message = (

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.fixes.edits import backticked
 from spmdfix.model import Finding, Refusal, Span, Transform
-from spmdfix.rules.inner_vmap import h2_note
+from spmdfix.rules.inner_vmap import SUM_OVER_AXES_ERROR, h2_note, sums_over_several_axes
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
@@ -36,13 +36,18 @@ def check(site: Site, reached: ReachedFacts) -> list[Finding]:
     for use, axes in _reported(vmap, reached):
         message = (
             f"`{use.name}` over the vmap's `spmd_axis_name` axis {backticked(axes)} inside a shard_map body; "
-            "with `check_vma=True` JAX raises a `pvary` error, with `check_vma=False` the program runs and "
+            f"with `check_vma=True` JAX raises {_raised(use)}, with `check_vma=False` the program runs and "
             "mixes batch elements from different shards (wrong values)"
         ) + h2_note(site.h2)
         refusal = Refusal(Transform.STRIP, "strip is never offered for a collective over the spmd axis")
         options = [*site.fixes, refusal]
         findings.append(finding(COLLECTIVE, use.axes.span, axes, message, options, related_places(vmap, reached)))
     return findings
+
+
+def _raised(use: CollectiveUse) -> str:
+    """What JAX raises under check_vma=True for this collective over the spmd axis (measured)."""
+    return f"a `pvary` error or {SUM_OVER_AXES_ERROR}" if sums_over_several_axes(use) else "a `pvary` error"
 
 
 def left_behind(site: Site, reached: ReachedFacts, found: list[Finding]) -> dict[Span, str]:

@@ -20,7 +20,7 @@ from spmdfix.model import Finding, Transform
 from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
-    from spmdfix.analysis.facts import ReachedFacts, VmapFacts
+    from spmdfix.analysis.facts import CollectiveUse, ReachedFacts, VmapFacts
 
 # disable-check-vma of the shard_map and removing spmd_axis_name (both always unsafe)
 FIXES = frozenset({Transform.DISABLE_CHECK_VMA, Transform.DROP_SPMD_AXIS})
@@ -31,6 +31,22 @@ INNER_VMAP = Rule(
     FIXES,
 )
 RULES = (INNER_VMAP,)
+
+
+# `psum` and `pmean` over several axes at once, the spmd axis among them, may fail under check_vma=True with this
+# error instead of the `pvary` one (safety/measurements/spmd007_tuple_collective_axes.py: `psum(b, ('x', 'y'))`,
+# `pmean(b, ('x', 'y'))`, `psum(b, AXES2)` under `P('y')`; under `P('z')` the `pvary` error; over `('x',)` alone,
+# and `pmax(b, ('x', 'y'))`, the `pvary` error)
+SUM_OVER_AXES_ERROR = (
+    "`jax.lax.psum can only accept axis_name which corresponds to one of varying, unreduced, reduced or invarying "
+    "state of the input`"
+)
+SUMS = frozenset({"psum", "pmean"})
+
+
+def sums_over_several_axes(use: CollectiveUse) -> bool:
+    """Whether `use` is a `psum`/`pmean` over more than one axis (`psum(b, ('x', 'y'))`)."""
+    return use.name.rsplit(".", 1)[-1] in SUMS and len(use.axes.axes) > 1
 
 
 def check(site: Site, reached: ReachedFacts) -> list[Finding]:
@@ -67,6 +83,14 @@ def _inner_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding
         "inferred` (or a `pvary` error) even without a spec collision (hazard H2, whatever `batch_size`); "
         "`batch_size=None`, or `check_vma=False`, avoids it"
     )
+    several = [u for u in sm.body.collectives if sums_over_several_axes(u)]
+    if several:
+        # (measured: safety/measurements/spmd007_tuple_collective_axes.py)
+        message = message.replace(
+            "JAX raises a `pvary` error",
+            f"JAX raises a `pvary` error (or, for the `{several[0].name}` over several axes at once on line "
+            f"{several[0].line}, {SUM_OVER_AXES_ERROR})",
+        )
     options = [disable_check_vma.plan(reached)]
     return [
         finding(

@@ -29,7 +29,7 @@ from spmdfix.files import (
 )
 from spmdfix.model import Edit, Finding, Fix, Unfollowed
 from spmdfix.prefilter import may_have_findings
-from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes
+from spmdfix.prefilter.reached import may_apply_inherited, may_apply_inherited_bytes, may_be_reached, may_be_reached_bytes
 from spmdfix.reaching import names_another_module
 from spmdfix.results import (
     IMPORTERS_KEY,
@@ -131,7 +131,7 @@ def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileResult:
     sharding (`may_be_reached`) in a run that walks its whole project (`_walked`): about a fifth of a tree's
     modules, which were decoded and prepared for that answer."""
     if job.mode is Mode.CHECK and not job.kept and bytes_prove_clean(job.path, raw, job.include_generated):
-        if job.path.suffix == ".ipynb" or not may_be_reached_bytes(raw):
+        if job.path.suffix == ".ipynb" or not (may_be_reached_bytes(raw) or may_apply_inherited_bytes(raw)):
             return Checked(job.path, job.display)
         return run_reached(job, raw, defer)
     return run_decoded(job, raw, defer)
@@ -311,7 +311,8 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
     # ("vmap" first: a module that only names a shard_map or a spec, most of those a partial run looks at,
     # is cleared without the prefilter's scan; a text not ASCII may spell it otherwise, `as_python_reads_it`)
     own = job.kept or (("vmap" in prepared.text or not prepared.text.isascii()) and may_have_findings(prepared.text))
-    partial = prepared.nb is None and may_be_reached(prepared.text)
+    # (another module's SPMD910 record may lie in a subclass applying its base class's vmap factory too)
+    partial = prepared.nb is None and (may_be_reached(prepared.text) or may_apply_inherited(prepared.text))
     if not own and not partial:
         # No finding, nor a left-out cell's: the same result without the analysis and without looking for
         # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).
@@ -333,6 +334,7 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
             index=index,
             prefiltered=job.kept,
             reached=found.findings if found is not None else (),
+            reached_unfollowed=found.unfollowed if found is not None else (),
         )
     # For the results cache: everything the index read or looked for, a superset of `depends` (a summary
     # computed for one module and served to another names only the modules of the functions it crossed);

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spmdfix.files import TooLarge, read_bytes
-from spmdfix.prefilter.reached import may_be_reached_bytes
+from spmdfix.prefilter.reached import may_apply_inherited_bytes, may_be_reached_bytes
 from spmdfix.results import IMPORTERS_KEY, WALKED, Checked, FileResult, Mode
 from spmdfix.runner.clean_bytes import bytes_prove_clean
 from spmdfix.runner.job import Job
@@ -95,7 +95,7 @@ def run_packed(packed: tuple | list[Job], defer: bool) -> list:
                 out.append(_packed(run_file(Job(Path(path), display, *shared), defer)))
                 continue
             clean = bytes_prove_clean(path, raw, include_generated)
-            if clean and (path.endswith(".ipynb") or not may_be_reached_bytes(raw)):
+            if clean and (path.endswith(".ipynb") or not (may_be_reached_bytes(raw) or may_apply_inherited_bytes(raw))):
                 out.append(None)  # what `pack_results` sends for its plain `Checked` result
                 continue
             job = Job(Path(path), display, *shared)

@@ -1,0 +1,2 @@
+def pack(x, w):
+    return {'a': x, 'b': w}
