@@ -220,10 +220,14 @@ class Evaluator:
         while not step.spent:
             step = step.deeper()
             if isinstance(expr, ast.Name):
+                binding = ev.ix.single_binding(expr.id, scope)
                 if isinstance(scope, BoundScope) and expr.id in scope.arguments:
+                    if binding is None:
+                        # a parameter the body assigns again (`if axis is None: axis = 'data'`): the call's
+                        # argument is not what every read of it sees
+                        return None
                     ev, expr, scope = scope.arguments[expr.id]  # a parameter of a call evaluated (`called`)
                     continue
-                binding = ev.ix.single_binding(expr.id, scope)
                 if binding is None:
                     return None
                 if binding.kind is BindingKind.ASSIGN:
