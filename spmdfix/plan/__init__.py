@@ -26,6 +26,7 @@ from spmdfix.plan.judgments import (
     eager_unplaced,
     judged_together,
     other_callers,
+    other_readings,
     refused_at,
     refused_for_site,
     with_drop_option,
@@ -76,7 +77,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     left_behind.update(jit_left)
     findings = refused_for_site(vmap, findings)
     findings = with_drop_option(vmap, findings)
-    findings = [eager_unplaced(other_callers(f, vmap), vmap) for f in findings]
+    findings = [eager_unplaced(other_readings(other_callers(f, vmap), vmap), vmap) for f in findings]
     # SPMD005 of a reshard: only the strip of its entry is offered (rules.constraint.reshard_findings)
     reshards = [eager_unplaced(f, vmap) for f in rules.constraint.reshard_findings(site)]
     blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}
@@ -114,7 +115,7 @@ def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
             if family in rules.LEAVE_BEHIND:
                 left_behind.update(family.left_behind(site, reached, found))
             findings += found
-    findings = [other_callers(f, vmap) for f in findings]
+    findings = [other_readings(other_callers(f, vmap), vmap) for f in findings]
     # SPMD006 of a reshard inside the vmapped function (site-level)
     reshards = rules.explicit_axis.reshard_findings(site)
     blockers = [Blocker(f, left_behind[f.span]) for f in findings if f.span in left_behind]
