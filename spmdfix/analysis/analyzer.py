@@ -464,13 +464,22 @@ def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
 
 
 def _read_as(r: ReachedFacts) -> tuple:
-    """The axis names a reached shard_map's specs and mesh were read as (`_unique`)."""
+    """What a reached shard_map's arguments were read as (`_unique`): its specs, its mesh (axis names, types
+    and sizes), `axis_names`, `check_vma`, the body's collective axes and what could not be read. Each may be
+    read through a parameter bound by the call reaching it (`def block(x, ax)` with `axis_names={ax}`,
+    `check_vma=cv`, `mesh=mesh`), and each can make a finding of its own: two readings that differ in any of
+    them are both kept (a reading dropped here is a finding lost, whichever call comes first)."""
+    sm = r.shard_map
     specs = tuple(
         tuple(tuple(e.value.names) if e.value is not None else e.known for e in spec.entries)
-        for tree in (r.shard_map.in_specs, r.shard_map.out_specs) for spec in tree.specs
+        for tree in (sm.in_specs, sm.out_specs) for spec in tree.specs
     )
-    mesh = r.shard_map.mesh.axis_names if r.shard_map.mesh is not None else None
-    return specs, mesh
+    unread_specs = tuple(len(tree.unresolved) + len(tree.lost) for tree in (sm.in_specs, sm.out_specs))
+    mesh = (sm.mesh.axis_names, sm.mesh.axis_types, sm.mesh.types, sm.mesh.sizes) if sm.mesh is not None else None
+    axis_names = tuple(sorted(sm.axis_names.names)) if sm.axis_names is not None else None
+    body = (tuple(sorted(sm.body.collective_axes)), sm.body.collectives_unknown)
+    unread = tuple((u.kind, u.span) for u in sm.unread)
+    return specs, unread_specs, mesh, axis_names, sm.axis_names_unknown, sm.check_vma, body, unread
 
 
 def _spec_lost(reached) -> list[tuple[Span, str]]:
