@@ -47,7 +47,7 @@ from spmdfix.analysis.values import BoundScope, SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis
 from spmdfix.analysis.inherited_factories import applied_in_subclasses
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
-from spmdfix.model import SiteId, SiteKind, Span
+from spmdfix.model import SiteKind, Span
 from spmdfix.paths import relpath
 
 
