@@ -440,12 +440,13 @@ def summary_of(
 
 def _call_key(bound: BoundScope | None) -> tuple | None:
     """What a summary computed with `bound` depends on besides its callable: each argument's expression and
-    the scope it is evaluated in. The expression itself, not its id: it belongs to the caller's tree, which may
-    be dropped (a language server's edit) while this module's model keeps the summary, and a dropped node's id
-    may be given to a new one."""
+    the scope it is evaluated in. Each itself, not its id: the expression belongs to the caller's tree, which
+    may be dropped (a language server's edit) while this module's model keeps the summary, and the scope may be
+    a `BoundScope` made for one walk (`reach.Reacher._local_bound`); a dropped object's id may be given to a new
+    one, whose summary would then be this one. (Scopes compare and hash by identity.)"""
     if bound is None:
         return None
-    return tuple((name, expr, id(where)) for name, (_, expr, where) in sorted(bound.arguments.items()))
+    return tuple((name, expr, where) for name, (_, expr, where) in sorted(bound.arguments.items()))
 
 
 def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
