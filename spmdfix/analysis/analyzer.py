@@ -30,7 +30,7 @@ from spmdfix.analysis.batched import mentions
 from spmdfix.analysis.facts import (
     ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, VmapFacts,
 )
-from spmdfix.analysis.kinds import VmapKind
+from spmdfix.analysis.kinds import AxisType, CaptureKind, VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
@@ -400,11 +400,18 @@ class Analyzer:
                 found, exits, read = search_exits(self.model, exits, traced, root, keep_own=root is None)
                 others += tuple(found)
                 self.reached.read |= read
+            captures = r.captures
+            mesh = r.shard_map.mesh
+            if path.jitted and mesh is not None and mesh.axis_types is AxisType.AUTO:
+                # A jit on this module's part of the way (`jax.jit(layers.block)(x)`) makes an unbatched
+                # array's capture run on an Auto mesh, as one in the callee's module does
+                # (`reached.ReachedAnalysis.facts`; safety/measurements/capture_array_jit_on_the_way.py)
+                captures = tuple(c for c in captures if c.kind is not CaptureKind.ARRAY)
             out.append(
                 replace(
                     r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=others, exits=exits,
                     under_jit=r.under_jit or path.jitted, staged=r.staged or path.staged,
-                    cond_staged=r.cond_staged or path.cond_staged,
+                    cond_staged=r.cond_staged or path.cond_staged, captures=captures,
                 )
             )
         return out
@@ -466,7 +473,8 @@ def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
 
 def _read_as(r: ReachedFacts) -> tuple:
     """What a reached shard_map's arguments were read as (`_unique`): its specs, its mesh (axis names, types
-    and sizes), `axis_names`, `check_vma`, the body's collective axes and what could not be read. Each may be
+    and sizes), `axis_names`, `check_vma`, the body's collective axes, what could not be read, and the captures
+    of its body that fail under the vmap (a jit on one way to it may exempt them: `_prefixed`). Each may be
     read through a parameter bound by the call reaching it (`def block(x, ax)` with `axis_names={ax}`,
     `check_vma=cv`, `mesh=mesh`), and each can make a finding of its own: two readings that differ in any of
     them are both kept (a reading dropped here is a finding lost, whichever call comes first)."""
@@ -480,7 +488,9 @@ def _read_as(r: ReachedFacts) -> tuple:
     axis_names = tuple(sorted(sm.axis_names.names)) if sm.axis_names is not None else None
     body = (tuple(sorted(sm.body.collective_axes)), sm.body.collectives_unknown)
     unread = tuple((u.kind, u.span) for u in sm.unread)
-    return specs, unread_specs, mesh, axis_names, sm.axis_names_unknown, sm.check_vma, body, unread
+    # (the same shard_map reached by a way through a jit and one without: the captures of the second fail)
+    captures = tuple((c.name, c.kind, c.use) for c in r.captures)
+    return specs, unread_specs, mesh, axis_names, sm.axis_names_unknown, sm.check_vma, body, unread, captures
 
 
 def _spec_lost(reached) -> list[tuple[Span, str]]:
