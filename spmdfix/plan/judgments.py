@@ -111,9 +111,9 @@ def other_readings(finding: Finding, vmap: VmapFacts) -> Finding:
     for fix in finding.fixes:
         if fix.transform is Transform.STRIP and fix.applicability == Applicability.SAFE:
             edited = {e.span for e in fix.node_edits}
-            readings = {
-                _entry_reading(r, edited) for r in _edited_shard_maps(fix, vmap)
-            }
+            # (a reading that reads none of the edited entries, `block(x, P('model'))` beside `block(x,
+            # P('data'))` with `in_specs=spec`, is not changed by the edit)
+            readings = {_entry_reading(r, edited) for r in _edited_shard_maps(fix, vmap)} - {()}
             if len(readings) > 1:
                 shown = sorted({names for reading in readings for _, names in reading if names})
                 why = (
