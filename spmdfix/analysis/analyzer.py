@@ -30,12 +30,12 @@ from spmdfix.analysis.batched import mentions
 from spmdfix.analysis.facts import (
     ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, VmapFacts,
 )
-from spmdfix.analysis.kinds import AxisType, CaptureKind, VmapKind
+from spmdfix.analysis.kinds import CaptureKind, VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
 from spmdfix.analysis.project_callers import exits_of, search_exits
-from spmdfix.analysis.reached import ReachedAnalysis, vmap_root
+from spmdfix.analysis.reached import ReachedAnalysis, jitted_capture_runs, vmap_root
 from spmdfix.analysis.shared_sites import shared_by
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.specs import sharding_tree, spec_tree
@@ -401,11 +401,9 @@ class Analyzer:
                 others += tuple(found)
                 self.reached.read |= read
             captures = r.captures
-            mesh = r.shard_map.mesh
-            if path.jitted and mesh is not None and mesh.axis_types is AxisType.AUTO:
+            if path.jitted and jitted_capture_runs(r.shard_map.mesh):
                 # A jit on this module's part of the way (`jax.jit(layers.block)(x)`) makes an unbatched
-                # array's capture run on an Auto mesh, as one in the callee's module does
-                # (`reached.ReachedAnalysis.facts`; safety/measurements/capture_array_jit_on_the_way.py)
+                # array's capture run, as one in the callee's module does (`reached.jitted_capture_runs`)
                 captures = tuple(c for c in captures if c.kind is not CaptureKind.ARRAY)
             out.append(
                 replace(
