@@ -35,7 +35,7 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
 from spmdfix.analysis.project_callers import exits_of, search_exits
-from spmdfix.analysis.reached import ReachedAnalysis, vmap_root
+from spmdfix.analysis.reached import ReachedAnalysis, jitted_capture_runs, vmap_root
 from spmdfix.analysis.shared_sites import shared_by
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.specs import sharding_tree, spec_tree
@@ -47,7 +47,7 @@ from spmdfix.analysis.values import BoundScope, SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis
 from spmdfix.analysis.inherited_factories import applied_in_subclasses
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
-from spmdfix.model import SiteId, SiteKind, Span
+from spmdfix.model import SiteKind, Span
 from spmdfix.paths import relpath
 
 
@@ -449,11 +449,16 @@ class Analyzer:
                 found, exits, read = search_exits(self.model, exits, traced, root, keep_own=root is None)
                 others += tuple(found)
                 self.reached.read |= read
+            captures = r.captures
+            if path.jitted and jitted_capture_runs(r.shard_map.mesh):
+                # A jit on this module's part of the way (`jax.jit(layers.block)(x)`) makes an unbatched
+                # array's capture run, as one in the callee's module does (`reached.jitted_capture_runs`)
+                captures = tuple(c for c in captures if c.kind is not CaptureKind.ARRAY)
             out.append(
                 replace(
                     r, chain=path.chain + r.chain, vmaps=vmaps + r.vmaps, other_callers=others, exits=exits,
                     under_jit=r.under_jit or path.jitted, staged=r.staged or path.staged,
-                    cond_staged=r.cond_staged or path.cond_staged,
+                    cond_staged=r.cond_staged or path.cond_staged, captures=captures,
                 )
             )
         return out
@@ -489,12 +494,13 @@ def summary_of(
 
 def _call_key(bound: BoundScope | None) -> tuple | None:
     """What a summary computed with `bound` depends on besides its callable: each argument's expression and
-    the scope it is evaluated in. The expression itself, not its id: it belongs to the caller's tree, which may
-    be dropped (a language server's edit) while this module's model keeps the summary, and a dropped node's id
-    may be given to a new one."""
+    the scope it is evaluated in. Each itself, not its id: the expression belongs to the caller's tree, which
+    may be dropped (a language server's edit) while this module's model keeps the summary, and the scope may be
+    a `BoundScope` made for one walk (`reach.Reacher._local_bound`); a dropped object's id may be given to a new
+    one, whose summary would then be this one. (Scopes compare and hash by identity.)"""
     if bound is None:
         return None
-    return tuple((name, expr, id(where)) for name, (_, expr, where) in sorted(bound.arguments.items()))
+    return tuple((name, expr, where) for name, (_, expr, where) in sorted(bound.arguments.items()))
 
 
 def _plain_captures_of(
@@ -586,13 +592,25 @@ def _unique(reached: list[ReachedFacts]) -> list[ReachedFacts]:
 
 
 def _read_as(r: ReachedFacts) -> tuple:
-    """The axis names a reached shard_map's specs and mesh were read as (`_unique`)."""
+    """What a reached shard_map's arguments were read as (`_unique`): its specs, its mesh (axis names, types
+    and sizes), `axis_names`, `check_vma`, the body's collective axes, what could not be read, and the captures
+    of its body that fail under the vmap (a jit on one way to it may exempt them: `_prefixed`). Each may be
+    read through a parameter bound by the call reaching it (`def block(x, ax)` with `axis_names={ax}`,
+    `check_vma=cv`, `mesh=mesh`), and each can make a finding of its own: two readings that differ in any of
+    them are both kept (a reading dropped here is a finding lost, whichever call comes first)."""
+    sm = r.shard_map
     specs = tuple(
         tuple(tuple(e.value.names) if e.value is not None else e.known for e in spec.entries)
-        for tree in (r.shard_map.in_specs, r.shard_map.out_specs) for spec in tree.specs
+        for tree in (sm.in_specs, sm.out_specs) for spec in tree.specs
     )
-    mesh = r.shard_map.mesh.axis_names if r.shard_map.mesh is not None else None
-    return specs, mesh
+    unread_specs = tuple(len(tree.unresolved) + len(tree.lost) for tree in (sm.in_specs, sm.out_specs))
+    mesh = (sm.mesh.axis_names, sm.mesh.axis_types, sm.mesh.types, sm.mesh.sizes) if sm.mesh is not None else None
+    axis_names = tuple(sorted(sm.axis_names.names)) if sm.axis_names is not None else None
+    body = (tuple(sorted(sm.body.collective_axes)), sm.body.collectives_unknown)
+    unread = tuple((u.kind, u.span) for u in sm.unread)
+    # (the same shard_map reached by a way through a jit and one without: the captures of the second fail)
+    captures = tuple((c.name, c.kind, c.use) for c in r.captures)
+    return specs, unread_specs, mesh, axis_names, sm.axis_names_unknown, sm.check_vma, body, unread, captures
 
 
 def _spec_lost(reached) -> list[tuple[Span, str]]:

@@ -105,9 +105,10 @@ class ReachedAnalysis:
         # A jit between the vmap and the shard_map (`@jax.jit` on the function applying it, on the vmapped
         # function, `jax.jit(block)(x)`) makes an unbatched array's capture run and match on an Auto mesh,
         # check_vma True and False (measured: safety/measurements/capture_array_jit_on_the_way.py; fuzz seed
-        # 320304); a jit around the vmap does not (it is not on the way).
-        jitted_on_auto = reached.jitted and sm.mesh is not None and sm.mesh.axis_types is AxisType.AUTO
-        if spmd and sm.check_vma is not False and _all_replicated(sm) and not jitted_on_auto:
+        # 320304), and on an Explicit one, the batch placed or not (capture_array_jit_on_the_way_explicit.py);
+        # a jit around the vmap does not (it is not on the way).
+        jitted_exempt = reached.jitted and jitted_capture_runs(sm.mesh)
+        if spmd and sm.check_vma is not False and _all_replicated(sm) and not jitted_exempt:
             skip = {c.name for c in captures}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
             if arrays:
@@ -279,6 +280,14 @@ def vmap_root(vmap: VmapSite) -> ast.AST:
     if isinstance(vmap.fun, (ast.FunctionDef, ast.AsyncFunctionDef)) and vmap.node in vmap.fun.decorator_list:
         return vmap.fun
     return vmap.node
+
+
+def jitted_capture_runs(mesh) -> bool:
+    """Whether an unbatched array a shard_map body closes over runs under the spmd vmap when a jit lies on the
+    way, on `mesh` (a `MeshInfo` or None): measured on Auto and Explicit meshes (every variant runs); a mixed or
+    unknown mesh is not exempt (safety/measurements/capture_array_jit_on_the_way.py,
+    capture_array_jit_on_the_way_explicit.py)."""
+    return mesh is not None and mesh.axis_types in (AxisType.AUTO, AxisType.EXPLICIT)
 
 
 def _all_replicated(sm: ShardMapFacts) -> bool:

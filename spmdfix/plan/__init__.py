@@ -26,6 +26,7 @@ from spmdfix.plan.judgments import (
     eager_unplaced,
     judged_together,
     other_callers,
+    other_readings,
     refused_at,
     refused_for_site,
     with_drop_option,
@@ -61,6 +62,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     # span of a finding no other fix may leave behind (SPMD004 under check_vma=False, SPMD003) -> what the
     # program would do if it were left
     left_behind: dict[Span, str] = {}
+    readings: dict[object, list[list[Finding]]] = {}  # by shard_map site: each reading's findings (`_merged`)
     for reached in vmap.reached:
         part: list[Finding] = []
         for family in rules.PER_SHARD_MAP:
@@ -68,7 +70,8 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
             if family in rules.LEAVE_BEHIND:
                 left_behind.update(family.left_behind(site, reached, found))
             part += found
-        findings += refused_at(reached, part)
+        readings.setdefault(reached.shard_map.site, []).append(refused_at(reached, part))
+    findings += [f for found in readings.values() for f in _merged(found)]
     for family in rules.PER_SITE:
         findings += family.check(site)
     # SPMD005 of a jit's shardings: a fix that leaves it leaves the DuplicateSpecError (rules.constraint)
@@ -76,7 +79,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     left_behind.update(jit_left)
     findings = refused_for_site(vmap, findings)
     findings = with_drop_option(vmap, findings)
-    findings = [eager_unplaced(other_callers(f, vmap), vmap) for f in findings]
+    findings = [eager_unplaced(other_readings(other_callers(f, vmap), vmap), vmap) for f in findings]
     # SPMD005 of a reshard: only the strip of its entry is offered (rules.constraint.reshard_findings)
     reshards = [eager_unplaced(f, vmap) for f in rules.constraint.reshard_findings(site)]
     blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}
@@ -86,6 +89,38 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         if (f.code in blocking or f.span in jit_left) and f.span in left_behind
     ] + _reshard_blockers(reshards)
     return [_placed(f, vmap) for f in judged_together(findings + reshards, blockers)]
+
+
+def _merged(readings: list[list[Finding]]) -> list[Finding]:
+    """The findings of one shard_map's readings (each reading's list), one per (code, place, message, how many
+    of those came before in its reading): a shard_map reached in several readings (`analyzer._unique`:
+    `block(x, wide) + block(x, tall)`, two meshes of the same names) gives the same finding once per reading,
+    while one reading may give two equal ones (a spec named twice in in_specs). The one kept offers a fix as
+    safe only when every reading does: a fix another reading makes unsafe is taken from it, and one another
+    reading does not offer becomes unsafe, naming that reading's refusal."""
+    groups: dict[tuple, list[Finding]] = {}
+    for found in readings:
+        count: dict[tuple, int] = {}
+        for f in found:
+            key = (f.code, f.span, f.message)
+            count[key] = count.get(key, 0) + 1
+            groups.setdefault((*key, count[key]), []).append(f)
+    out = []
+    for group in groups.values():
+        first = group[0]
+        fixes = []
+        for fix in first.fixes:
+            for other in group[1:]:
+                same = next((x for x in other.fixes if x.id == fix.id), None)
+                if same is None:
+                    why = next((r.reason for r in other.refusals if r.transform == fix.transform), "")
+                    why = why or "another call on the vmap's path reaches the shard_map where it is not offered"
+                    fix = replace(fix, applicability=Applicability.UNSAFE, reason=f"{fix.reason}; {why}")
+                elif same.applicability != Applicability.SAFE and fix.applicability == Applicability.SAFE:
+                    fix = same
+            fixes.append(fix)
+        out.append(replace(first, fixes=tuple(fixes)))
+    return out
 
 
 def _reshard_blockers(reshards: list[Finding]) -> list[Blocker]:
@@ -108,13 +143,17 @@ def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
     # span of a finding no other fix may leave behind (SPMD003's capture: the program still fails) -> what the
     # program would do if it were left
     left_behind: dict[Span, str] = {}
+    readings: dict[object, list[list[Finding]]] = {}  # by shard_map site: each reading's findings (`_merged`)
     for reached in vmap.reached:
+        part: list[Finding] = []
         for family in rules.PLAIN_VMAP:
             found = family.check(site, reached)
             if family in rules.LEAVE_BEHIND:
                 left_behind.update(family.left_behind(site, reached, found))
-            findings += found
-    findings = [other_callers(f, vmap) for f in findings]
+            part += found
+        readings.setdefault(reached.shard_map.site, []).append(part)
+    findings += [f for found in readings.values() for f in _merged(found)]
+    findings = [other_readings(other_callers(f, vmap), vmap) for f in findings]
     # SPMD006 of a reshard inside the vmapped function (site-level)
     reshards = rules.explicit_axis.reshard_findings(site)
     blockers = [Blocker(f, left_behind[f.span]) for f in findings if f.span in left_behind]

@@ -7,6 +7,7 @@ A rule judges a fix at one place; these judge it against the rest of its site, e
   safe on a resolved Auto mesh (it cures every finding of the site there, so no judgment below makes it
   unsafe: each finding offers the same fix, and it edits no shard_map);
 - a fix that edits a shard_map some place runs without this vmap is unsafe (`other_callers`);
+- a strip of a spec entry that the calls on the vmap's path read as other axes is unsafe (`other_readings`);
 - a fix that keeps the spmd axis is unsafe while an eager call's batch is not placed on it on an Explicit mesh
   (`eager_unplaced`);
 - a safe fix that would leave behind a finding whose program then runs wrongly is unsafe (`judged_together`,
@@ -96,6 +97,46 @@ def other_callers(finding: Finding, vmap: VmapFacts) -> Finding:
             fix = replace(fix, applicability=Applicability.UNSAFE, reason=reason)
         fixes.append(fix)
     return replace(finding, fixes=tuple(fixes))
+
+
+def other_readings(finding: Finding, vmap: VmapFacts) -> Finding:
+    """A strip is unsafe when the shard_map it edits is reached by this vmap through calls that read an
+    entry it edits as other axes (`block(x, 'model') + block(x, 'data')` with `P(axis)`:
+    `analyzer._unique` keeps one reached shard_map per reading). The edit replaces the entry where it is
+    written (`P(axis)` -> `P(None)`), so it strips every reading, and it is proven for the reading it was
+    planned from only. Measured (golden refuse/strip_parameter_spec_read_for_two_calls, jax 0.10.2): with a
+    `psum` over `'model'` in the body, stripping `'data'` from the `'data'` reading keeps its values, while the
+    `'model'` reading, stripped too, gives other values."""
+    fixes = []
+    for fix in finding.fixes:
+        if fix.transform is Transform.STRIP and fix.applicability == Applicability.SAFE:
+            edited = {e.span for e in fix.node_edits}
+            # (a reading that reads none of the edited entries, `block(x, P('model'))` beside `block(x,
+            # P('data'))` with `in_specs=spec`, is not changed by the edit)
+            readings = {_entry_reading(r, edited) for r in _edited_shard_maps(fix, vmap)} - {()}
+            if len(readings) > 1:
+                shown = sorted({names for reading in readings for _, names in reading if names})
+                why = (
+                    "the shard_map is reached on this vmap's path through calls that read an entry it edits as "
+                    f"{' and as '.join(_names_text(n) for n in shown)}: the strip edits the entry where it is "
+                    "written, for every one of those calls, and is proven for one of them"
+                )
+                fix = replace(fix, applicability=Applicability.UNSAFE, reason=why)
+        fixes.append(fix)
+    return replace(finding, fixes=tuple(fixes))
+
+
+def _entry_reading(reached: ReachedFacts, spans: set) -> tuple:
+    """The axis names each spec entry of `reached` at one of `spans` was read as, in span order."""
+    sm = reached.shard_map
+    return tuple(sorted(
+        (e.span, tuple(e.value.names) if e.value is not None else ())
+        for tree in (sm.in_specs, sm.out_specs) for spec in tree.specs for e in spec.entries if e.span in spans
+    ))
+
+
+def _names_text(names: tuple[str, ...]) -> str:
+    return repr(names[0]) if len(names) == 1 else repr(names)
 
 
 # The fixes that keep the spmd axis and the spmd vmap as they are: rename and add-axis move it (they judge the
