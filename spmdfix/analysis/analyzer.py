@@ -30,7 +30,7 @@ from spmdfix.analysis.batched import mentions
 from spmdfix.analysis.facts import (
     Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, VmapFacts,
 )
-from spmdfix.analysis.kinds import CaptureKind, VmapKind
+from spmdfix.analysis.kinds import AxisType, CaptureKind, VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
@@ -117,7 +117,12 @@ class Analyzer:
                 passes = own and self._passes_batched(site, path, target)
                 for r in self._prefixed(summary, path, here):
                     extra = tuple(c for c in own.get(r.shard_map.span, ()) if c.name not in {k.name for k in r.captures})
-                    if extra and passes:
+                    mesh = r.shard_map.mesh
+                    if path.traced and mesh is not None and mesh.axis_types is AxisType.AUTO:
+                        # a jit or staging loop on this module's way traces the body into a jaxpr first: the
+                        # capture runs on an Auto mesh, as in one module (`CaptureAnalysis.capture_facts`)
+                        extra = ()
+                    if extra and passes and not path.traced:
                         # (lift-captures there is not offered: its edits in another module are not built yet)
                         r = replace(r, captures=extra + r.captures, lift=None)
                     elif extra:
