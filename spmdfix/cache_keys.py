@@ -96,7 +96,6 @@ def importers_state_of(job: Job) -> str:
     `PARTIAL` and the state of the project's import graph for the file (`project_graph.ProjectGraph.state`:
     which modules of the project that may hold a vmap import it). The graph is built once per process
     (`project_graph.graph_of`), only for a run that has such an entry in partial mode."""
-    from spmdfix import project_graph
     from spmdfix.runner.job import walks_root
 
     if job.project_root is None and not os.path.islink(job.path):
@@ -106,6 +105,8 @@ def importers_state_of(job: Job) -> str:
         root = project_root_of(job)
     if walks_root(job.walked, root):
         return WALKED
+    from spmdfix import project_graph  # (a partial run's: a run over the whole project builds no graph)
+
     return PARTIAL + project_graph.graph_of(root).state(os.path.realpath(job.path))
 
 

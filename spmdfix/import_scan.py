@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from spmdfix.analysis.dynamic_loads import dynamic_loads
 from spmdfix.files import MAX_BYTES as FILE_MAX_BYTES
 from spmdfix.files import FileError, decode, read_bytes
 from spmdfix.prefilter import utf8_may_have_findings
@@ -86,6 +85,8 @@ def _loads_by_name(raw: bytes) -> tuple[Import, ...]:
         tree = None
     if tree is None:
         return (DUNDER_IMPORT,)
+    from spmdfix.analysis.dynamic_loads import dynamic_loads  # (a few modules load by name: most runs read none)
+
     loads = dynamic_loads(tree, None)
     out: list[Import] = []
     for load in loads.named:

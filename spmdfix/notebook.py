@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -124,6 +123,8 @@ def _layout(text: str) -> Layout:
 
 def dump(data: Any, layout: Layout) -> str:
     """The JSON text of `data` written with `layout`."""
+    import json
+
     text = json.dumps(data, indent=layout.indent, separators=layout.separators, ensure_ascii=layout.ensure_ascii)
     return text + ("\n" if layout.final_newline else "")
 
@@ -132,6 +133,8 @@ def parse(text: str) -> Notebook:
     """Read a notebook (nbformat 4). An empty text is a notebook without cells. Raises `NotebookError`."""
     if not _has_content(text):
         return Notebook({}, (), text)
+    import json  # (where a notebook is read: a warm run unpickles a notebook's result without reading it)
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -369,6 +372,8 @@ def layout_kept(nb: Notebook) -> bool:
     """True when dumping the unchanged notebook gives its text back byte for byte."""
     if not _has_content(nb.text):
         return True
+    import json
+
     return dump(json.loads(nb.text), nb.layout) == nb.text
 
 

@@ -112,8 +112,6 @@ def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str,
     `--config 'select = ["SPMD001"]'`). Returns (the file, or None; the (text, key, value) of each inline
     pair, in order). Raises `ConfigError` for a value that is neither, for a second file, and for a bad
     key (its value is checked when applied, `Overrides.apply`)."""
-    import tomllib
-
     path: Path | None = None
     inline: list[tuple[str, str, Any]] = []
     for value in values:
@@ -122,6 +120,8 @@ def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str,
                 raise ConfigError(f"--config {value!r}: only one configuration file can be given (also {str(path)!r})")
             path = Path(value)
             continue
+        import tomllib  # (a run without an inline `--config` parses no TOML: `config.TableMemo`)
+
         try:
             table = tomllib.loads(value)
         except tomllib.TOMLDecodeError as err:
