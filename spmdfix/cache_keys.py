@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import stamps
 from spmdfix.cache_file import FORMAT
-from spmdfix.files import find_project_root, root_cache
+from spmdfix.files import root_cache, root_of_directory
 from spmdfix.results import PARTIAL, WALKED
 from spmdfix.stamps import stat_key
 
@@ -87,7 +87,7 @@ def project_root_of(job: Job) -> str:
 @root_cache(maxsize=4096)
 def _root_of_directory(directory: str) -> str:
     """`files.find_project_root` of a directory (the one project-root function), once per directory and run."""
-    return str(find_project_root(Path(directory), cached=True))
+    return root_of_directory(directory if os.path.isdir(directory) else os.path.dirname(directory))
 
 
 def importers_state_of(job: Job) -> str:
