@@ -1,0 +1,71 @@
+"""`perf.record(frozen=True)`: the frozen guards made as closures (`perf._frozen_guards`) behave as the ones
+`dataclasses` compiles: the same errors and messages for a field, for another name, for a subclass, and the
+same values built, replaced and pickled."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+
+from spmdfix import perf
+
+
+@perf.record(frozen=True)
+class Closed:
+    a: int
+    b: tuple = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Compiled:
+    a: int
+    b: tuple = ()
+
+
+@perf.record(frozen=True, slots=False)
+class ClosedOpen:
+    a: int
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class CompiledOpen:
+    a: int
+
+
+class ClosedChild(ClosedOpen):
+    pass
+
+
+class CompiledChild(CompiledOpen):
+    pass
+
+
+def _outcome(action) -> tuple:
+    try:
+        action()
+    except Exception as err:  # noqa: BLE001 - the outcome compared is the exception's type and message
+        return type(err), str(err)
+    return (None, None)
+
+
+@pytest.mark.parametrize(
+    ("closed", "compiled"), [(Closed(1), Compiled(1)), (ClosedOpen(1), CompiledOpen(1)), (ClosedChild(1), CompiledChild(1))]
+)
+def test_frozen_guards_made_as_closures_behave_as_the_compiled_ones(closed, compiled) -> None:
+    for name in ("a", "b", "other"):
+        assert _outcome(lambda: setattr(closed, name, 2)) == _outcome(lambda: setattr(compiled, name, 2)), name
+        assert _outcome(lambda: delattr(closed, name)) == _outcome(lambda: delattr(compiled, name)), name
+    assert closed.a == compiled.a == 1
+
+
+def test_a_frozen_record_is_built_replaced_and_pickled_as_before() -> None:
+    value = Closed(1, (2,))
+    changed = dataclasses.replace(value, b=(3,))
+    assert (changed.a, changed.b) == (1, (3,)) and (value.a, value.b) == (1, (2,))
+    again = pickle.loads(pickle.dumps(value))
+    assert (again.a, again.b) == (1, (2,))
+    assert dataclasses.fields(Closed) and Closed.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert Closed.__setattr__.__qualname__ == "Closed.__setattr__"
+    assert dataclasses._frozen_get_del_attr is not perf._frozen_guards  # (put back after each record)
