@@ -18,9 +18,9 @@ import io
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
+from spmdfix.perf import frozen
 from spmdfix.stamps import settled_now, stat_key
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")  # what marks a project's root (`find_project_root`)
@@ -32,7 +32,7 @@ class FileError(Exception):
     """A file could not be read, decoded or written; the message says why, in plain words."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class SourceFile:
     """A decoded module: its path, text, the encoding to write it back with, and the bytes read."""
 

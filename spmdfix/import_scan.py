@@ -20,12 +20,12 @@ import ast
 import os
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from spmdfix.files import MAX_BYTES as FILE_MAX_BYTES
 from spmdfix.files import FileError, decode, read_bytes
+from spmdfix.perf import frozen
 from spmdfix.prefilter import utf8_may_have_findings
 from spmdfix.stamps import StatKey, settled, stat_key
 
@@ -41,7 +41,7 @@ _FROM_HEAD = re.compile(rb"from[ \t]+[\w.]+[ \t]+")
 _WORD = re.compile(rb"\w")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Import:
     """One import of a module: `level` (dots of a relative import), `module` (after `from`, or the module
     of `import m`; "" for `from . import x`), `names` (the names after `import` of a `from` import, empty

@@ -23,11 +23,11 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from spmdfix import rules
 from spmdfix.model import Finding, Span
+from spmdfix.perf import frozen
 from spmdfix.positions import LineIndex
 
 MARKER = "# %% [spmdfix cell {}]"
@@ -45,7 +45,7 @@ class NotPython(NotebookError):
     """A well-formed notebook whose kernel language is not Python (skipped, not an error)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Layout:
     """How the notebook's JSON was written: indent (None: one line), separators, escaping, final newline."""
 
@@ -55,7 +55,7 @@ class Layout:
     final_newline: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Cell:
     """A code cell: its position in the notebook, original text, the text analysed, and how it was stored.
 
@@ -77,7 +77,7 @@ class Cell:
         return self.index + 1
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Notebook:
     """A parsed notebook: its JSON data, its code cells and its JSON text (`layout`: how to write it back)."""
 
@@ -247,7 +247,7 @@ def place(virtual: str, row: int) -> tuple[int, int]:
     return cell_index(virtual).locate(row)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class CellIndex:
     """Rows of a virtual module mapped back to cells: the marker row (1-based) and number of each cell."""
 

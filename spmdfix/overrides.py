@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spmdfix.perf import frozen
 from spmdfix.settings import ConfigError, RuleSelection, Settings
 from spmdfix.settings_keys import KEYS, validate
 
@@ -21,7 +21,7 @@ from spmdfix.settings_keys import KEYS, validate
 _RULE_FIELDS = ("select", "extend_select", "ignore", "extend_ignore", "fixable", "extend_fixable", "unfixable")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Overrides:
     """What the command line sets: `inline`, the `--config KEY=VALUE` pairs (`config_options`: (the text
     given, key, value)), applied over the configuration file; then the flags. None (or empty) leaves the

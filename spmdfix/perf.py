@@ -4,7 +4,8 @@ None of these changes a result; each one's cost and saving is measured in bench/
 taken out by making it do nothing:
 
 - `record`: the dataclass policy of the records nothing compares or prints (no generated `__eq__`,
-  `__repr__`, `__hash__`);
+  `__repr__`, `__hash__`); `record(frozen=True)` and `frozen` (a frozen value) make the frozen guards as
+  closures, where `dataclasses` compiles them for each class;
 - `gc_paused`: the cyclic garbage collector off around work that makes many objects and no garbage cycle
   (imports, parsing and indexing, loading the results cache);
 - `retain_trees` / `retain_tree`: a worker process keeps the `ast` trees it parsed instead of freeing them,
@@ -24,7 +25,7 @@ import gc
 import os
 import sys
 import threading
-from typing import TYPE_CHECKING, dataclass_transform
+from typing import TYPE_CHECKING, Any, dataclass_transform
 
 if TYPE_CHECKING:
     import ast
@@ -53,19 +54,37 @@ def record(cls: type | None = None, /, *, frozen: bool = False, slots: bool = Tr
     (bench/README.md, "A fourth round")."""
 
     def wrap(cls: type) -> type:
-        import dataclasses  # (imported by every module that declares a record; not by the CLI's start)
-
-        generated = getattr(dataclasses, "_frozen_get_del_attr", None)
-        if not frozen or generated is None or sys.version_info >= (3, 13):
-            return dataclasses.dataclass(cls, frozen=frozen, slots=slots, eq=False, repr=False)
-        # (CPython 3.11 and 3.12 make both guards in this one function, `(cls, fields, globals)` -> the pair)
-        dataclasses._frozen_get_del_attr = _frozen_guards  # type: ignore[attr-defined]
-        try:
-            return dataclasses.dataclass(cls, frozen=True, slots=slots, eq=False, repr=False)
-        finally:
-            dataclasses._frozen_get_del_attr = generated  # type: ignore[attr-defined]
+        return _dataclass(cls, frozen=frozen, slots=slots, eq=False, repr=False)
 
     return wrap if cls is None else wrap(cls)
+
+
+@dataclass_transform(frozen_default=True)
+def frozen(cls: type | None = None, /, **options: Any):
+    """`dataclasses.dataclass(frozen=True, **options)` for a value (findings, spans, settings, jobs: what tests
+    and sets compare keeps every generated method), with its two frozen guards made as closures, as
+    `record(frozen=True)` makes them (`_frozen_guards`). Used bare (`@frozen`) or with the dataclass'
+    other options (`@frozen(slots=True, order=True)`)."""
+
+    def wrap(cls: type) -> type:
+        return _dataclass(cls, frozen=True, **options)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _dataclass(cls: type, **options: Any) -> type:
+    """`dataclasses.dataclass(cls, **options)`; a frozen class gets the guards of `_frozen_guards`."""
+    import dataclasses  # (imported by every module that declares a record; not by the CLI's start)
+
+    generated = getattr(dataclasses, "_frozen_get_del_attr", None)
+    if not options.get("frozen") or generated is None or sys.version_info >= (3, 13):
+        return dataclasses.dataclass(cls, **options)
+    # (CPython 3.11 and 3.12 make both guards in this one function, `(cls, fields, globals)` -> the pair)
+    dataclasses._frozen_get_del_attr = _frozen_guards  # type: ignore[attr-defined]
+    try:
+        return dataclasses.dataclass(cls, **options)
+    finally:
+        dataclasses._frozen_get_del_attr = generated  # type: ignore[attr-defined]
 
 
 def _frozen_guards(cls: type, fields: list, globals: dict) -> tuple:

@@ -69,3 +69,27 @@ def test_a_frozen_record_is_built_replaced_and_pickled_as_before() -> None:
     assert dataclasses.fields(Closed) and Closed.__dataclass_params__.frozen  # type: ignore[attr-defined]
     assert Closed.__setattr__.__qualname__ == "Closed.__setattr__"
     assert dataclasses._frozen_get_del_attr is not perf._frozen_guards  # (put back after each record)
+
+
+@perf.frozen(slots=True, order=True)
+class ClosedValue:
+    a: int
+    b: tuple = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
+class CompiledValue:
+    a: int
+    b: tuple = ()
+
+
+def test_a_frozen_value_keeps_every_generated_method_and_the_same_guards() -> None:
+    """`perf.frozen`: equality, hash, order and repr as `dataclasses.dataclass(frozen=True)` gives them."""
+    closed, compiled = ClosedValue(1, (2,)), CompiledValue(1, (2,))
+    assert closed == ClosedValue(1, (2,)) and hash(closed) == hash(compiled) == hash(ClosedValue(1, (2,)))
+    assert sorted([ClosedValue(2), closed]) == [closed, ClosedValue(2)]
+    assert repr(closed).replace("ClosedValue", "X") == repr(compiled).replace("CompiledValue", "X")
+    for name in ("a", "b", "other"):
+        assert _outcome(lambda: setattr(closed, name, 2)) == _outcome(lambda: setattr(compiled, name, 2)), name
+        assert _outcome(lambda: delattr(closed, name)) == _outcome(lambda: delattr(compiled, name)), name
+    assert ClosedValue.__dataclass_params__.frozen and ClosedValue.__dataclass_params__.order  # type: ignore[attr-defined]

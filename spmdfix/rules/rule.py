@@ -11,18 +11,18 @@ no module.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from spmdfix.fixes.edits import backticked
 from spmdfix.model import Finding, Fix, Refusal, Related, Transform
-from spmdfix.perf import record
+from spmdfix.perf import frozen, record
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import ReachedFacts, VmapFacts
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Rule:
     """A rule: stable code, kebab-case name, one-line summary, and the transforms its findings may offer.
 
