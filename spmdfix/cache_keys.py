@@ -6,7 +6,6 @@ the settings of a job (`settings_key`) and the project root its analysis searche
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import time
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING
 from spmdfix import stamps
 from spmdfix.cache_file import FORMAT
 from spmdfix.files import root_cache, root_of_directory
+from spmdfix.perf import sha256
 from spmdfix.results import PARTIAL, WALKED
 from spmdfix.stamps import stat_key
 
@@ -48,7 +48,7 @@ def tool_key() -> str:
     import spmdfix
 
     package = Path(spmdfix.__file__).parent
-    digest = hashlib.sha256(f"{spmdfix.__version__}\0{FORMAT}".encode())
+    digest = sha256(f"{spmdfix.__version__}\0{FORMAT}".encode())
     now = time.time_ns()
     for directory, dirs, files in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -61,14 +61,14 @@ def tool_key() -> str:
                     digest.update(repr(key).encode())
                 else:
                     with open(path, "rb") as handle:
-                        digest.update(b"bytes" + hashlib.sha256(handle.read()).digest())
+                        digest.update(b"bytes" + sha256(handle.read()).digest())
     return f"{spmdfix.__version__}-{digest.hexdigest()[:16]}"
 
 
 @functools.lru_cache(maxsize=64)
 def settings_digest(options: object, mode: str, enabled: frozenset[str], rest: tuple) -> str:
     """A digest of a job's options, mode, enabled rule codes and `rest` (its other fields that change an outcome)."""
-    return hashlib.sha256(repr((options, mode, sorted(enabled), rest)).encode()).hexdigest()[:32]
+    return sha256(repr((options, mode, sorted(enabled), rest)).encode()).hexdigest()[:32]
 
 
 def settings_key(job: Job) -> str:

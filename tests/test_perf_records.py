@@ -1,6 +1,7 @@
-"""`perf.record(frozen=True)`: the frozen guards made as closures (`perf._frozen_guards`) behave as the ones
-`dataclasses` compiles: the same errors and messages for a field, for another name, for a subclass, and the
-same values built, replaced and pickled."""
+"""The speed devices of `spmdfix.perf` that stand in for the standard library's: `record(frozen=True)` and
+`frozen` make the frozen guards as closures (`perf._frozen_guards`), which behave as the ones `dataclasses`
+compiles (the same errors and messages for a field, for another name, for a subclass; the same values built,
+replaced, compared and pickled); `sha256` gives `hashlib`'s digests."""
 
 from __future__ import annotations
 
@@ -93,3 +94,14 @@ def test_a_frozen_value_keeps_every_generated_method_and_the_same_guards() -> No
         assert _outcome(lambda: setattr(closed, name, 2)) == _outcome(lambda: setattr(compiled, name, 2)), name
         assert _outcome(lambda: delattr(closed, name)) == _outcome(lambda: delattr(compiled, name)), name
     assert ClosedValue.__dataclass_params__.frozen and ClosedValue.__dataclass_params__.order  # type: ignore[attr-defined]
+
+
+def test_the_cache_keys_sha256_is_hashlibs() -> None:
+    """`perf.sha256` (the built-in SHA-256 module, without OpenSSL's import) gives `hashlib.sha256`'s digests."""
+    import hashlib
+
+    for data in (b"", b"spmdfix", bytes(range(256)) * 1000):
+        assert perf.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+        grown = perf.sha256()
+        grown.update(data)
+        assert grown.digest() == hashlib.sha256(data).digest()
