@@ -74,18 +74,109 @@ def frozen(cls: type | None = None, /, **options: Any):
 
 
 def _dataclass(cls: type, **options: Any) -> type:
-    """`dataclasses.dataclass(cls, **options)`; a frozen class gets the guards of `_frozen_guards`."""
+    """`dataclasses.dataclass(cls, **options)`; a frozen class gets its generated methods but `__init__` as
+    closures (`_frozen_guards`, `_compare`, `_hash`, `_repr`) where `dataclasses` is CPython 3.11's or 3.12's,
+    whose four makers those stand in for during the call."""
     import dataclasses  # (imported by every module that declares a record; not by the CLI's start)
 
-    generated = getattr(dataclasses, "_frozen_get_del_attr", None)
-    if not options.get("frozen") or generated is None or sys.version_info >= (3, 13):
+    if not options.get("frozen") or sys.version_info[:2] not in ((3, 11), (3, 12)):
         return dataclasses.dataclass(cls, **options)
-    # (CPython 3.11 and 3.12 make both guards in this one function, `(cls, fields, globals)` -> the pair)
-    dataclasses._frozen_get_del_attr = _frozen_guards  # type: ignore[attr-defined]
+    makers = {"_frozen_get_del_attr": _frozen_guards, "_cmp_fn": _compare, "_hash_fn": _hash, "_repr_fn": _repr}
+    generated = {name: getattr(dataclasses, name) for name in makers}
+    for name, made in makers.items():
+        setattr(dataclasses, name, made)
     try:
         return dataclasses.dataclass(cls, **options)
     finally:
-        dataclasses._frozen_get_del_attr = generated  # type: ignore[attr-defined]
+        for name, made in generated.items():
+            setattr(dataclasses, name, made)
+
+
+def _fields_of(tuple_text: str) -> tuple[str, ...]:
+    """The field names of `dataclasses._tuple_str`'s text: `"(self.x,self.y,)"` -> `("x", "y")`, `"()"` -> ()."""
+    if tuple_text == "()":
+        return ()
+    return tuple(item.split(".", 1)[1] for item in tuple_text[1:-2].split(","))
+
+
+def _values(names: tuple[str, ...]):
+    """A function giving the tuple of an object's attributes `names`, in order (`(self.x,self.y,)`)."""
+    from operator import attrgetter
+
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
+
+
+def _compare(name: str, op: str, self_tuple: str, other_tuple: str, globals: dict):
+    """`dataclasses._cmp_fn`'s comparison (`__eq__`, `__lt__`, ...) as a closure: the tuples of the fields
+    compared with `op` when `other` is of the very class of `self`, else `NotImplemented`."""
+    values = _values(_fields_of(self_tuple))
+
+    # (one closure per operator, each written out: calling `operator.eq` and the like was a third slower)
+    if op == "==":
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) == values(other)
+            return NotImplemented
+
+    elif op == "<":
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) < values(other)
+            return NotImplemented
+
+    elif op == "<=":
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) <= values(other)
+            return NotImplemented
+
+    elif op == ">":
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) > values(other)
+            return NotImplemented
+
+    else:  # ">="
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) >= values(other)
+            return NotImplemented
+
+    compare.__name__ = name
+    return compare
+
+
+def _hash(fields: list, globals: dict):
+    """`dataclasses._hash_fn`'s `__hash__` as a closure: the hash of the tuple of `fields`."""
+    values = _values(tuple(f.name for f in fields))
+
+    def __hash__(self):  # noqa: N807 - (the method's name)
+        return hash(values(self))
+
+    return __hash__
+
+
+def _repr(fields: list, globals: dict):
+    """`dataclasses._repr_fn`'s `__repr__` as a closure: `Class(x=1, y=2)` with each field's `repr`, guarded
+    against recursion by dataclasses' own wrapper."""
+    import dataclasses
+
+    names = tuple(f.name for f in fields)
+
+    def __repr__(self):  # noqa: N807
+        return self.__class__.__qualname__ + "(" + ", ".join([f"{n}={getattr(self, n)!r}" for n in names]) + ")"
+
+    return dataclasses._recursive_repr(__repr__)  # type: ignore[attr-defined]
 
 
 def _frozen_guards(cls: type, fields: list, globals: dict) -> tuple:
