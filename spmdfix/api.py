@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from spmdfix import perf
@@ -22,12 +22,13 @@ from spmdfix.files import find_project_root
 from spmdfix.fix_engine import Reviewer, Selector, accept_all, fix_edits, fix_texts, report_all
 from spmdfix.model import Edit, Finding, Fix, Options, Unfollowed
 from spmdfix.model import choose_fix  # noqa: F401 - re-exported (the module docstring)
+from spmdfix.perf import frozen
 from spmdfix.prefilter import may_have_findings
 from spmdfix.project_files import DISK
 from spmdfix.source_analysis import Analysis, analyse_text, analyse_tree
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class FixResult:
     """Outcome of `fix_source`: the new source, the fixes applied, the findings left, errors, the
     reported findings of the source before any fix (`found`: what is left if the new source is not written),
@@ -193,7 +194,7 @@ def fix_source(
     )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class ModulesFixResult:
     """Outcome of `fix_modules`: the new text of each module it changed (absolute path -> text), the fixes
     applied, the findings left on each target, and errors."""

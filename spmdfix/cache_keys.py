@@ -6,7 +6,6 @@ the settings of a job (`settings_key`) and the project root its analysis searche
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import time
 from pathlib import Path
@@ -14,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from spmdfix import stamps
 from spmdfix.cache_file import FORMAT
-from spmdfix.files import find_project_root, root_cache
+from spmdfix.files import root_cache, root_of_directory
+from spmdfix.perf import sha256
 from spmdfix.results import PARTIAL, WALKED
 from spmdfix.stamps import stat_key
 
@@ -48,7 +48,7 @@ def tool_key() -> str:
     import spmdfix
 
     package = Path(spmdfix.__file__).parent
-    digest = hashlib.sha256(f"{spmdfix.__version__}\0{FORMAT}".encode())
+    digest = sha256(f"{spmdfix.__version__}\0{FORMAT}".encode())
     now = time.time_ns()
     for directory, dirs, files in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -61,14 +61,14 @@ def tool_key() -> str:
                     digest.update(repr(key).encode())
                 else:
                     with open(path, "rb") as handle:
-                        digest.update(b"bytes" + hashlib.sha256(handle.read()).digest())
+                        digest.update(b"bytes" + sha256(handle.read()).digest())
     return f"{spmdfix.__version__}-{digest.hexdigest()[:16]}"
 
 
 @functools.lru_cache(maxsize=64)
 def settings_digest(options: object, mode: str, enabled: frozenset[str], rest: tuple) -> str:
     """A digest of a job's options, mode, enabled rule codes and `rest` (its other fields that change an outcome)."""
-    return hashlib.sha256(repr((options, mode, sorted(enabled), rest)).encode()).hexdigest()[:32]
+    return sha256(repr((options, mode, sorted(enabled), rest)).encode()).hexdigest()[:32]
 
 
 def settings_key(job: Job) -> str:
@@ -87,7 +87,7 @@ def project_root_of(job: Job) -> str:
 @root_cache(maxsize=4096)
 def _root_of_directory(directory: str) -> str:
     """`files.find_project_root` of a directory (the one project-root function), once per directory and run."""
-    return str(find_project_root(Path(directory), cached=True))
+    return root_of_directory(directory if os.path.isdir(directory) else os.path.dirname(directory))
 
 
 def importers_state_of(job: Job) -> str:
@@ -96,7 +96,6 @@ def importers_state_of(job: Job) -> str:
     `PARTIAL` and the state of the project's import graph for the file (`project_graph.ProjectGraph.state`:
     which modules of the project that may hold a vmap import it). The graph is built once per process
     (`project_graph.graph_of`), only for a run that has such an entry in partial mode."""
-    from spmdfix import project_graph
     from spmdfix.runner.job import walks_root
 
     if job.project_root is None and not os.path.islink(job.path):
@@ -106,6 +105,8 @@ def importers_state_of(job: Job) -> str:
         root = project_root_of(job)
     if walks_root(job.walked, root):
         return WALKED
+    from spmdfix import project_graph  # (a partial run's: a run over the whole project builds no graph)
+
     return PARTIAL + project_graph.graph_of(root).state(os.path.realpath(job.path))
 
 

@@ -25,6 +25,7 @@ from spmdfix.gitignore import (
     outer_gitignores,
     read_ignore_file,
 )
+from spmdfix.perf import sha256
 from spmdfix.stamps import Stamp, settled, stamp_of
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
@@ -221,10 +222,8 @@ class ListingMemo:
         if found is None:
             if not all(f.stamp is not None and settled(*f.stamp) for _, f in ignores):
                 return None
-            import hashlib
-
             plain = (respect, rules, [(d, f.path, f.stamp[0]) for d, f in ignores])  # type: ignore[index]
-            found = self._contexts[(rules, ignores, respect)] = hashlib.sha256(repr(plain).encode()).hexdigest()[:32]
+            found = self._contexts[(rules, ignores, respect)] = sha256(repr(plain).encode()).hexdigest()[:32]
         return found
 
     def get(self, directory: str, stamp: Stamp, context: str) -> tuple[tuple[str, bool], ...] | None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix import rules
 from spmdfix.model import Finding, Fix, Options, Strategy, choose_fix
+from spmdfix.perf import frozen
 
 if TYPE_CHECKING:
     from spmdfix.config import Resolver
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 ALL_CODES = frozenset(rules.RULES)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class FileSettings:
     """What the settings of one file ask for: the `Options` of its fixes (strategy, unsafe-fixes, new-axis),
     the rule codes reported for it (select / ignore / per-file-ignores already applied), and the project

@@ -18,9 +18,9 @@ import io
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
+from spmdfix.perf import frozen
 from spmdfix.stamps import settled_now, stat_key
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")  # what marks a project's root (`find_project_root`)
@@ -32,7 +32,7 @@ class FileError(Exception):
     """A file could not be read, decoded or written; the message says why, in plain words."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class SourceFile:
     """A decoded module: its path, text, the encoding to write it back with, and the bytes read."""
 
@@ -56,10 +56,9 @@ def find_project_root(path: Path, cached: bool = False) -> Path:
     cached: answer from what this process found before for the same directories (a warm run of the results
     cache asks for hundreds of directories sharing their ancestors; a long-lived process must not)."""
     start = path if path.is_dir() else path.parent
-    start = start.resolve()
     if cached:
-        marked = _marked_directory(str(start))
-        return Path(marked) if marked is not None else package_base(start)
+        return Path(root_of_directory(str(start)))
+    start = start.resolve()
     for directory in (start, *start.parents):
         if any((directory / marker).exists() for marker in PROJECT_MARKERS):
             return directory
@@ -87,6 +86,31 @@ def forget_project_roots() -> None:
     and moved the root of every file below it."""
     for cached in _ROOT_CACHES:
         cached.cache_clear()
+
+
+@root_cache(maxsize=8192)
+def root_of_directory(directory: str) -> str:
+    """`find_project_root(Path(directory), cached=True)` of a directory, as a string: once per directory and
+    process. Its real path is found from its parent's (`_real_directory`: one `lstat` for each directory
+    instead of one for each component of each directory's path; a warm run of the results cache asks for
+    the roots of hundreds of directories below a few projects)."""
+    if not os.path.isabs(directory) or any(part in (".", "..", "") for part in directory.split("/")[1:]):
+        start = str(Path(directory).resolve())  # (not absolute and normal: as `Path.resolve` does it)
+    else:
+        start = _real_directory(directory)
+    marked = _marked_directory(start)
+    return marked if marked is not None else str(package_base(Path(start)))
+
+
+@root_cache(maxsize=8192)
+def _real_directory(directory: str) -> str:
+    """`os.path.realpath` of the absolute, normal `directory` (no `.`, `..` or empty component), from its
+    parent's: the real parent joined with the name, resolved again only where that is a symbolic link."""
+    parent = os.path.dirname(directory)
+    if parent == directory:
+        return directory
+    here = os.path.join(_real_directory(parent), os.path.basename(directory))
+    return os.path.realpath(here) if os.path.islink(here) else here
 
 
 @root_cache(maxsize=8192)

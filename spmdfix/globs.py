@@ -11,9 +11,10 @@ import functools
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from spmdfix.perf import record
 
 if TYPE_CHECKING:
     import pathspec
@@ -24,7 +25,7 @@ _GLOB_SYNTAX = frozenset("*?[]!#\\")  # what makes a name pattern more than a na
 
 # eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class _Specs:
     """`patterns` split for matching: plain names compare by equality (files and directories, or
     directories only for `name/`), the other name globs and the anchored globs go to pathspec."""

@@ -20,13 +20,12 @@ import ast
 import os
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from spmdfix.analysis.dynamic_loads import dynamic_loads
 from spmdfix.files import MAX_BYTES as FILE_MAX_BYTES
 from spmdfix.files import FileError, decode, read_bytes
+from spmdfix.perf import frozen
 from spmdfix.prefilter import utf8_may_have_findings
 from spmdfix.stamps import StatKey, settled, stat_key
 
@@ -42,7 +41,7 @@ _FROM_HEAD = re.compile(rb"from[ \t]+[\w.]+[ \t]+")
 _WORD = re.compile(rb"\w")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Import:
     """One import of a module: `level` (dots of a relative import), `module` (after `from`, or the module
     of `import m`; "" for `from . import x`), `names` (the names after `import` of a `from` import, empty
@@ -86,6 +85,8 @@ def _loads_by_name(raw: bytes) -> tuple[Import, ...]:
         tree = None
     if tree is None:
         return (DUNDER_IMPORT,)
+    from spmdfix.analysis.dynamic_loads import dynamic_loads  # (a few modules load by name: most runs read none)
+
     loads = dynamic_loads(tree, None)
     out: list[Import] = []
     for load in loads.named:

@@ -8,7 +8,8 @@ resolves import aliases to these names (`spmdfix.analysis.scopes`).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from spmdfix.perf import record
 
 # The vmaps that take spmd_axis_name: qualified name -> (name of the mapped-function parameter, its
 # position, position of spmd_axis_name or None when it is keyword-only). jax.vmap(fun, in_axes, out_axes,
@@ -66,7 +67,7 @@ class ManualAxes(enum.Enum):
 
 # eq=False, repr=False: an enum member's value, looked up by identity; each generated method is compiled when
 # the module is imported (on the serial start of a run: bench/README.md, "The imports before the fork").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class ShardMapAdapter:
     """What one shard_map API takes, as far as the analysis, the rules and the fixes need to know.
 

@@ -15,16 +15,16 @@ from __future__ import annotations
 import html
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from spmdfix.paths import relpath
 from spmdfix.model import AUTO, Applicability, Finding, Fix, Options, Transform, choose_fix
 from spmdfix.diffs import unified_diff
+from spmdfix.perf import frozen
 from spmdfix.report import FileReport, location, no_fix_reason
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Unreadable
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class FixNote:
     """One fix of a finding as the report shows it: its transform, safety class, title and the planner's reason
     (`Fix.reason`, which cites what was measured); `why_not` says why it was not the one taken ("" for the
@@ -37,7 +37,7 @@ class FixNote:
     why_not: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class FindingEntry:
     """One finding of the files as they were: where (`path:row:col`), code, message; the fix chosen (None
     when none is taken) and whether the run applied it; the other fixes, and the transforms not offered with
@@ -53,7 +53,7 @@ class FindingEntry:
     refusals: tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class LeftEntry:
     """A finding left after the run, for a human: where, code, message and why no fix took it."""
 
@@ -63,7 +63,7 @@ class LeftEntry:
     why: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class FileEntry:
     """What the report says of one file: its findings before, its diff ("" when unchanged), the findings left,
     and what went wrong (an unreadable file, a fix that could not be applied)."""
@@ -75,7 +75,7 @@ class FileEntry:
     problems: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Totals:
     """The run's figures: files checked, files with findings, findings found, fixes applied (by transform and
     safety class), files changed, findings left, spmd vmaps not followed to the end, files with problems."""
@@ -94,7 +94,7 @@ class Totals:
         return sum(n for _, _, n in self.applied)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class MigrationReport:
     """The whole report: how the run was asked (strategy, unsafe fixes, preview only), its files (those with
     something to say, in the run's order) and totals."""

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Final, Literal, Union
 
+from spmdfix.perf import frozen
 
-@dataclass(frozen=True, slots=True, order=True)
+
+@frozen(slots=True, order=True)
 class Span:
     """A half-open range `[start, end)` of code-point offsets into one module's source text.
 
@@ -84,7 +86,7 @@ def strategy_of(text: str) -> Strategy:
     return AUTO if text == AUTO else Transform(text)
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@frozen(slots=True, order=True)
 class Unfollowed:
     """A place on the way from a vmap with `spmd_axis_name` (or a plain vmap whose input's placement matters:
     SPMD006/008) into code of the project that the analysis could not follow (an import of the project it cannot resolve, `getattr`, a callable passed in that it cannot
@@ -121,7 +123,7 @@ class EditKind(enum.StrEnum):
     PARAM = "param"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class NodeEdit:
     """One change a transform makes to the expression node that spans exactly `span` (`EditKind` says which)."""
 
@@ -131,7 +133,7 @@ class NodeEdit:
     index: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Edit:
     """A text edit: replace `span` of the original source with `content`."""
 
@@ -155,7 +157,7 @@ class SiteKind(enum.StrEnum):
 
 # (eq and hash: ids are compared and kept in sets; no ordering, whose generated methods would be compiled
 # when the module is imported, on the serial start of a run: bench/README.md, "The imports before the fork")
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class SiteId:
     """One place of the program a fix is planned for: its kind, where its node starts (a code-point offset into
     its module's text, as `Span.start`) and that module (`path`, "" for the module checked, as `Span.path`).
@@ -186,7 +188,7 @@ class SiteId:
         return replace(self, start=self.start + shift) if shift else self
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class FixId:
     """What a fix is, as a value: its transform, the site it is planned for, and (strip) the spmd axes it removes.
 
@@ -237,7 +239,7 @@ class FixId:
         return self if site is self.site else replace(self, site=site)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Fix:
     """A planned fix: what a transform will change, and how safe it is.
 
@@ -279,7 +281,7 @@ class Fix:
         return any(e.span.path for e in self.node_edits)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Related:
     """A place related to a finding: the spmd_axis_name argument, or a step of the call chain."""
 
@@ -287,7 +289,7 @@ class Related:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Refusal:
     """Why a transform is not offered for a finding."""
 
@@ -305,7 +307,7 @@ LAYOUT_REASON = 'the settings make layout-changing fixes unsafe (`layout-changin
 UNFIXABLE_REASON = "the settings make {code} unfixable (`unfixable` / `fixable`)"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Finding:
     """One diagnostic at one place of one module.
 
@@ -331,7 +333,7 @@ class Finding:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Options:
     """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too;
     unfixable: rule codes whose fixes are never offered (the settings' `unfixable` / `fixable`: the

@@ -20,10 +20,11 @@ import io
 import re
 import tokenize
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from spmdfix.files import text_of
 from spmdfix.model import Edit, Finding, Span
+from spmdfix.perf import frozen
 from spmdfix.positions import LineIndex, apply_edits
 from spmdfix.rules import SYNTAX_ERROR, UNREADABLE
 
@@ -36,7 +37,7 @@ _CODES = re.compile(_CODE)
 VMAP_PLACE = "`spmd_axis_name` "
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Directive:
     """A suppression comment: its 1-based row, its codes (None: every code), where its code list ends.
 
@@ -52,7 +53,7 @@ class Directive:
         return self.codes is None or code in self.codes
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Layout:
     """What `tokenize` says about each line: its comment, and whether a comment may end it.
 
@@ -182,7 +183,7 @@ def _may_hold_directive(line: str) -> bool:
     return _NOQA.search(line) is not None or _IGNORE.search(line) is not None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class NoqaResult:
     """Outcome of `add_noqa`: the new text, rows given a directive, rows where none could go."""
 

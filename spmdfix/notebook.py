@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import ast
 import bisect
-import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from spmdfix import rules
 from spmdfix.model import Finding, Span
+from spmdfix.perf import frozen
 from spmdfix.positions import LineIndex
 
 MARKER = "# %% [spmdfix cell {}]"
@@ -46,7 +45,7 @@ class NotPython(NotebookError):
     """A well-formed notebook whose kernel language is not Python (skipped, not an error)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Layout:
     """How the notebook's JSON was written: indent (None: one line), separators, escaping, final newline."""
 
@@ -56,7 +55,7 @@ class Layout:
     final_newline: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Cell:
     """A code cell: its position in the notebook, original text, the text analysed, and how it was stored.
 
@@ -78,7 +77,7 @@ class Cell:
         return self.index + 1
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Notebook:
     """A parsed notebook: its JSON data, its code cells and its JSON text (`layout`: how to write it back)."""
 
@@ -124,6 +123,8 @@ def _layout(text: str) -> Layout:
 
 def dump(data: Any, layout: Layout) -> str:
     """The JSON text of `data` written with `layout`."""
+    import json
+
     text = json.dumps(data, indent=layout.indent, separators=layout.separators, ensure_ascii=layout.ensure_ascii)
     return text + ("\n" if layout.final_newline else "")
 
@@ -132,6 +133,8 @@ def parse(text: str) -> Notebook:
     """Read a notebook (nbformat 4). An empty text is a notebook without cells. Raises `NotebookError`."""
     if not _has_content(text):
         return Notebook({}, (), text)
+    import json  # (where a notebook is read: a warm run unpickles a notebook's result without reading it)
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -244,7 +247,7 @@ def place(virtual: str, row: int) -> tuple[int, int]:
     return cell_index(virtual).locate(row)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class CellIndex:
     """Rows of a virtual module mapped back to cells: the marker row (1-based) and number of each cell."""
 
@@ -369,6 +372,8 @@ def layout_kept(nb: Notebook) -> bool:
     """True when dumping the unchanged notebook gives its text back byte for byte."""
     if not _has_content(nb.text):
         return True
+    import json
+
     return dump(json.loads(nb.text), nb.layout) == nb.text
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spmdfix.perf import frozen
 from spmdfix.settings import ConfigError, RuleSelection, Settings
 from spmdfix.settings_keys import KEYS, validate
 
@@ -21,7 +21,7 @@ from spmdfix.settings_keys import KEYS, validate
 _RULE_FIELDS = ("select", "extend_select", "ignore", "extend_ignore", "fixable", "extend_fixable", "unfixable")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Overrides:
     """What the command line sets: `inline`, the `--config KEY=VALUE` pairs (`config_options`: (the text
     given, key, value)), applied over the configuration file; then the flags. None (or empty) leaves the
@@ -112,8 +112,6 @@ def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str,
     `--config 'select = ["SPMD001"]'`). Returns (the file, or None; the (text, key, value) of each inline
     pair, in order). Raises `ConfigError` for a value that is neither, for a second file, and for a bad
     key (its value is checked when applied, `Overrides.apply`)."""
-    import tomllib
-
     path: Path | None = None
     inline: list[tuple[str, str, Any]] = []
     for value in values:
@@ -122,6 +120,8 @@ def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str,
                 raise ConfigError(f"--config {value!r}: only one configuration file can be given (also {str(path)!r})")
             path = Path(value)
             continue
+        import tomllib  # (a run without an inline `--config` parses no TOML: `config.TableMemo`)
+
         try:
             table = tomllib.loads(value)
         except tomllib.TOMLDecodeError as err:

@@ -4,13 +4,15 @@ None of these changes a result; each one's cost and saving is measured in bench/
 taken out by making it do nothing:
 
 - `record`: the dataclass policy of the records nothing compares or prints (no generated `__eq__`,
-  `__repr__`, `__hash__`);
+  `__repr__`, `__hash__`); `record(frozen=True)` and `frozen` (a frozen value) make the frozen guards and
+  the value's comparisons, hash and repr as closures, where `dataclasses` compiles them for each class;
 - `gc_paused`: the cyclic garbage collector off around work that makes many objects and no garbage cycle
   (imports, parsing and indexing, loading the results cache);
 - `retain_trees` / `retain_tree`: a worker process keeps the `ast` trees it parsed instead of freeing them,
   and `freeze_alive` moves long-lived objects out of the collector's reach;
 - `keep_freed_memory`: the C allocator keeps the memory freed by one parse for the next, instead of handing
   it back to the kernel (whose fresh pages each cost a page fault);
+- `sha256`: SHA-256 without OpenSSL's import, for the results cache's keys;
 - `leave`: the console script ends with `os._exit` once its output is flushed, without the interpreter's
   teardown.
 
@@ -24,7 +26,7 @@ import gc
 import os
 import sys
 import threading
-from typing import TYPE_CHECKING, dataclass_transform
+from typing import TYPE_CHECKING, Any, dataclass_transform
 
 if TYPE_CHECKING:
     import ast
@@ -45,14 +47,185 @@ def record(cls: type | None = None, /, *, frozen: bool = False, slots: bool = Tr
     nothing called (found by recording every call of the generated methods over the quick suite, `check`
     and `fix` of the benchmark corpus); without them the imports before a run's fork took 0.598 G -> 0.544
     G instructions (bench/README.md, "The imports before the fork"). A value that tests or sets compare
-    (findings, fixes, spans, jobs, per-file results) keeps its generated methods: use `dataclass` for it."""
+    (findings, fixes, spans, jobs, per-file results) keeps its generated methods: use `dataclass` for it.
+
+    A frozen record's two guards (`__setattr__`, `__delattr__`), which `dataclasses` compiles with `exec` for each
+    class, are closures made without compiling anything (`_frozen_guards`): the same code, the same behaviour.
+    The analysis' 34 frozen records cost 43 M instructions of `exec` on the serial start of a cold run
+    (bench/README.md, "A fourth round")."""
 
     def wrap(cls: type) -> type:
-        import dataclasses  # (imported by every module that declares a record; not by the CLI's start)
-
-        return dataclasses.dataclass(cls, frozen=frozen, slots=slots, eq=False, repr=False)
+        return _dataclass(cls, frozen=frozen, slots=slots, eq=False, repr=False)
 
     return wrap if cls is None else wrap(cls)
+
+
+@dataclass_transform(frozen_default=True)
+def frozen(cls: type | None = None, /, **options: Any):
+    """`dataclasses.dataclass(frozen=True, **options)` for a value (findings, spans, settings, jobs: what tests
+    and sets compare keeps every generated method), with its frozen guards, `__eq__`, order methods, `__hash__`
+    and `__repr__` made as closures of the same code (`_dataclass`): about 1.2 M instructions of `exec` saved
+    for each on the start of every run, for a call that costs about 0.1 microseconds more (bench/README.md,
+    "A fourth round"). Used bare (`@frozen`) or with the dataclass' other options
+    (`@frozen(slots=True, order=True)`)."""
+
+    def wrap(cls: type) -> type:
+        return _dataclass(cls, frozen=True, **options)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _dataclass(cls: type, **options: Any) -> type:
+    """`dataclasses.dataclass(cls, **options)`; a frozen class gets its generated methods but `__init__` as
+    closures (`_frozen_guards`, `_compare`, `_hash`, `_repr`) where `dataclasses` is CPython 3.11's or 3.12's,
+    whose four makers those stand in for during the call."""
+    import dataclasses  # (imported by every module that declares a record; not by the CLI's start)
+
+    if not options.get("frozen") or sys.version_info[:2] not in ((3, 11), (3, 12)):
+        return dataclasses.dataclass(cls, **options)
+    makers = {"_frozen_get_del_attr": _frozen_guards, "_cmp_fn": _compare, "_hash_fn": _hash, "_repr_fn": _repr}
+    generated = {name: getattr(dataclasses, name) for name in makers}
+    for name, made in makers.items():
+        setattr(dataclasses, name, made)
+    try:
+        return dataclasses.dataclass(cls, **options)
+    finally:
+        for name, made in generated.items():
+            setattr(dataclasses, name, made)
+
+
+def _fields_of(tuple_text: str) -> tuple[str, ...]:
+    """The field names of `dataclasses._tuple_str`'s text: `"(self.x,self.y,)"` -> `("x", "y")`, `"()"` -> ()."""
+    if tuple_text == "()":
+        return ()
+    return tuple(item.split(".", 1)[1] for item in tuple_text[1:-2].split(","))
+
+
+def _values(names: tuple[str, ...]):
+    """A function giving the tuple of an object's attributes `names`, in order (`(self.x,self.y,)`)."""
+    from operator import attrgetter
+
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
+
+
+def _compare(name: str, op: str, self_tuple: str, other_tuple: str, globals: dict):
+    """`dataclasses._cmp_fn`'s comparison (`__eq__`, `__lt__`, ...) as a closure: the tuples of the fields
+    compared with `op` when `other` is of the very class of `self`, else `NotImplemented`."""
+    values = _values(_fields_of(self_tuple))
+
+    # (one closure per operator, each written out: calling `operator.eq` and the like was a third slower)
+    if op == "==":
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) == values(other)
+            return NotImplemented
+
+    elif op == "<":
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) < values(other)
+            return NotImplemented
+
+    elif op == "<=":
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) <= values(other)
+            return NotImplemented
+
+    elif op == ">":
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) > values(other)
+            return NotImplemented
+
+    else:  # ">="
+
+        def compare(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) >= values(other)
+            return NotImplemented
+
+    compare.__name__ = name
+    return compare
+
+
+def _hash(fields: list, globals: dict):
+    """`dataclasses._hash_fn`'s `__hash__` as a closure: the hash of the tuple of `fields`."""
+    values = _values(tuple(f.name for f in fields))
+
+    def __hash__(self):  # noqa: N807 - (the method's name)
+        return hash(values(self))
+
+    return __hash__
+
+
+def _repr(fields: list, globals: dict):
+    """`dataclasses._repr_fn`'s `__repr__` as a closure: `Class(x=1, y=2)` with each field's `repr`, guarded
+    against recursion by dataclasses' own wrapper."""
+    import dataclasses
+
+    names = tuple(f.name for f in fields)
+
+    def __repr__(self):  # noqa: N807
+        return self.__class__.__qualname__ + "(" + ", ".join([f"{n}={getattr(self, n)!r}" for n in names]) + ")"
+
+    return dataclasses._recursive_repr(__repr__)  # type: ignore[attr-defined]
+
+
+def _frozen_guards(cls: type, fields: list, globals: dict) -> tuple:
+    """The `__setattr__` and `__delattr__` of a frozen dataclass, as CPython's `dataclasses._frozen_get_del_attr`
+    (3.11, 3.12) writes them, as closures: an instance of `cls` itself, or any instance for a field's name,
+    raises `FrozenInstanceError` with dataclasses' message; anything else goes to the class above `cls`."""
+    from dataclasses import FrozenInstanceError
+
+    names = frozenset(f.name for f in fields)
+
+    def __setattr__(self, name, value):  # noqa: N807 - (the method's name)
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self, name):  # noqa: N807
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    return __setattr__, __delattr__
+
+
+# --- hashing ------------------------------------------------------------------------------------------
+
+
+def sha256(data: bytes = b""):
+    """`hashlib.sha256(data)`: the same digests, from CPython's built-in SHA-256 module where there is one
+    (`_sha256`, 3.11; `_sha2`, 3.12 on), without importing `hashlib`, which loads OpenSSL's `_hashlib` (11 M
+    instructions, 2 ms: a tenth of what a warm check imports of its own). For the cache's keys (short texts,
+    `cache_keys`); a run that hashes whole modules (the analysis' reads) uses `hashlib`."""
+    return _SHA256(data)
+
+
+def _builtin_sha256():
+    """The constructor `sha256` uses: the built-in module's, else `hashlib`'s."""
+    for name in ("_sha256", "_sha2"):
+        try:
+            return __import__(name).sha256
+        except (ImportError, AttributeError):
+            continue
+    import hashlib
+
+    return hashlib.sha256
+
+
+_SHA256 = _builtin_sha256()
 
 
 # --- the cyclic collector -----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ when first needed: the CLI's main process imports this module while its worker p
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +41,7 @@ from spmdfix.model import (
     Refusal,
     Unfollowed,
 )
+from spmdfix.perf import record
 from spmdfix.choice import without_blocked_fixes
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def is_generated(text: str) -> bool:
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Prepared:
     """A file's text made ready for analysis: `text` is what is analysed (a notebook's virtual module, else
     the file's text itself), and `render` turns a new analysed text back into the file's text."""
@@ -189,7 +190,7 @@ def _where(path: Path | None, index: ProjectIndex | None) -> dict[str, Any]:
     return {} if index is None else {"path": path, "index": index}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Checked:
     """The findings of one file's text under its settings.
 
@@ -317,7 +318,7 @@ def fix_edits(text: str, fixes: Iterable[Fix]) -> dict[str, tuple[Edit, ...] | s
     return api.fix_edits_for(text, fixes)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Fixed:
     """The outcome of fixing one file.
 

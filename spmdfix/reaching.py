@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 import os
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,6 +47,7 @@ from spmdfix.model import (
     Span,
     Unfollowed,
 )
+from spmdfix.perf import frozen
 from spmdfix.prefilter import may_have_findings
 from spmdfix.prefilter.reached import may_be_reached, may_be_reached_bytes  # noqa: F401 - re-exported
 from spmdfix.results import IMPORTERS_KEY, PARTIAL
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectIndex
     from spmdfix.project_graph import ProjectGraph
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Reached:
     """What `reached` found: the findings located in the checked module (seen from it), and what they depend
     on: (importer path, SHA-256 of its bytes, None when unreadable) of each importer (and of each module it

@@ -11,11 +11,11 @@ modules of the project.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from spmdfix.links import rule_url
 from spmdfix.model import AUTO, UNFIXABLE_REASON, Edit, Finding, Fix, Span, Unfollowed, choose_fix
 from spmdfix.paths import relpath
+from spmdfix.perf import record
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES, UNFOLLOWED
 
@@ -23,7 +23,7 @@ from spmdfix.rules import RULES, UNFOLLOWED
 
 # eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class FileReport:
     """What one file contributes to a report: display path, absolute path, source and findings."""
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from spmdfix.globs import glob_matches
 from spmdfix.model import AUTO, DEFAULT_NEW_AXIS, Strategy
+from spmdfix.perf import frozen
 from spmdfix.rules import RULES
 
 NEWEST_KNOWN_JAX = "0.10.2"
@@ -70,7 +70,7 @@ def installed_jax_version() -> str:
         return NEWEST_KNOWN_JAX
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Settings:
     """Resolved settings of one directory. Glob patterns with a `/` are absolute (see the module doc).
 
@@ -137,7 +137,7 @@ class Settings:
         return glob_matches(self.exclude + self.extend_exclude, absolute_text(path), is_dir)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class RuleSelection:
     """One layer of rule selection: a settings file's, a `--config KEY=VALUE`'s, the flags' (ruff's
     `RuleSelection`). `select` (None: not given) starts the layer afresh, `extend_select` adds, `ignore`

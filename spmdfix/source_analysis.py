@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from spmdfix import rules
@@ -20,6 +19,7 @@ from spmdfix.analysis.index import ProjectIndex, ProjectLink
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.model import Finding, Options, Span, Unfollowed
+from spmdfix.perf import frozen
 from spmdfix.plan import plan_findings
 from spmdfix.positions import LineIndex
 from spmdfix.project_files import module_name
@@ -30,7 +30,7 @@ from spmdfix.project_files import module_name
 _NEWER_SYNTAX = r"^\s*type\s+\w+|\b(?:def|class)\s+\w+\s*\[|\b[fF][rR]?['\"]"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Analysis:
     """What the analysis of one module gives: its findings (sorted by position) and the places on the way
     from its spmd vmaps into code of the project that it could not follow (`model.Unfollowed`, one per vmap

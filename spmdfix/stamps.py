@@ -20,7 +20,8 @@ from __future__ import annotations
 import os
 import stat
 import time
-from dataclasses import dataclass
+
+from spmdfix.perf import frozen
 
 RACY_NS = 2_000_000_000  # file timestamps come from a coarse clock; 2 s also covers FAT's granularity
 
@@ -89,7 +90,7 @@ def still(path: str, was: Seen) -> bool:
     return key is None or settled(key, taken)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen(slots=True, repr=False)
 class FileStamp:
     """A file's identity when it was read (`read_stamped`): its stat key taken before the read, the
     wall-clock time then (ns), and the SHA-256 of the bytes read. stat is None when the file changed while

@@ -891,7 +891,8 @@ def test_the_reach_test_is_a_search_for_its_words() -> None:
 def test_the_prefilters_reach_test_is_a_search_for_its_words() -> None:
     """`may_have_findings`' test of a shard_map, a constraint, a jit or a reshard in reach searches fewer words
     (`pjit` holds `jit`) the faster way: the same answer as the search for every word of `SHARD_MAP_WORDS`."""
-    from spmdfix.prefilter import SHARD_MAP_WORDS, _names_a_reached_word
+    from spmdfix.prefilter import _names_a_reached_word
+    from spmdfix.prefilter.calls import SHARD_MAP_WORDS
 
     root = GOLDEN.parent
     texts = [p.read_text(encoding="utf-8") for d in ("spmdfix", "golden", "tests") for p in (root / d).rglob("*.py")]

@@ -80,3 +80,32 @@ def test_forget_project_roots_clears_every_root_cache(tmp_path: Path) -> None:
     assert files.find_project_root(inner, cached=True) == inner.resolve()  # (kept: the cache's purpose)
     files.forget_project_roots()
     assert files.find_project_root(inner, cached=True) == tmp_path.resolve()
+
+
+def test_the_cached_root_of_a_directory_is_the_uncached_one_through_symbolic_links(tmp_path: Path) -> None:
+    """`files.root_of_directory` (the cached root, each directory's real path found from its parent's) answers
+    what `find_project_root` finds from scratch, through links to directories, links inside packages, a
+    marker seen only through a link, and paths that are not absolute and normal."""
+    real = tmp_path / "real"
+    (real / "pkg" / "sub").mkdir(parents=True)
+    (real / "pkg" / "__init__.py").write_text("")
+    (real / "pkg" / "sub" / "__init__.py").write_text("")
+    (tmp_path / "marked" / "inner").mkdir(parents=True)
+    (tmp_path / "marked" / "pyproject.toml").write_text("")
+    (tmp_path / "link").symlink_to(real)
+    (real / "pkg" / "away").symlink_to(tmp_path / "marked" / "inner")
+    (real / "pkg" / "sub" / "up").symlink_to("../..")
+    asked = [
+        real / "pkg" / "sub",
+        tmp_path / "link" / "pkg" / "sub",
+        real / "pkg" / "away",
+        real / "pkg" / "sub" / "up" / "pkg",
+        tmp_path / "marked" / "inner",
+    ]
+    files.forget_project_roots()
+    for directory in asked:
+        for spelled in (str(directory), str(directory) + "/", str(directory / ".." / directory.name)):
+            expected = str(files.find_project_root(Path(spelled)))
+            assert files.root_of_directory(spelled) == expected, spelled
+            assert str(files.find_project_root(Path(spelled), cached=True)) == expected, spelled
+    files.forget_project_roots()

@@ -14,7 +14,7 @@ lift-captures edits is `analysis.lift`.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
@@ -30,6 +30,7 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.static import in_static_context
 from spmdfix.analysis.uses import short
 from spmdfix.model import Span
+from spmdfix.perf import frozen
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import VmapCalls
@@ -451,7 +452,7 @@ class CaptureAnalysis:
         return True
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class _Batched:
     """The batched names of a function on the way (`CaptureAnalysis._batched`); off_spmd: the way is staged on
     a mesh of Explicit axes whose batch is not proven placed on the spmd axes."""

@@ -35,6 +35,8 @@ import ast
 from collections import deque
 from dataclasses import dataclass, field
 
+from spmdfix.perf import frozen
+
 _NOT_LOADING = ("importlib.metadata", "importlib.resources")
 _IMPORT_MODULE = "importlib.import_module"
 _FIND_SPEC = "importlib.util.find_spec"
@@ -45,7 +47,7 @@ _SYS_MODULES = "sys.modules"
 _RUNPY = "runpy"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class NamedLoad:
     """One load of a module named by a literal: `node` the call; `level` > 0 for a name relative to the
     module's own package when that package was not given (`import_module('.x', __package__)` read by the

@@ -19,13 +19,13 @@ appears in any in_specs (out_specs) entry of a reached shard_map, batched argume
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 # (the kinds live in their own small module: the rules and fixes compare them at run time, and importing
 # this one would compile its records on the serial start of a run)
 from spmdfix.analysis.kinds import BatchPlacement, CaptureKind, SpecsForm, UnreadKind, VmapKind
 from spmdfix.model import Related, SiteId, Span
+from spmdfix.perf import record
 
 if TYPE_CHECKING:
     from spmdfix.analysis.uses import Use
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class AxisNamesArg:
     """A shard_map `axis_names=` argument: the names, and the set/tuple/list display to extend (or None)."""
 
@@ -45,7 +45,7 @@ class AxisNamesArg:
     written: Span | None = None  # where the names are written (smap's `axis_name=` value), for findings
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class UnreadValue:
     """A value of a reached shard_map the analysis needs but cannot read (issue 22: never silent): which one
     (`kinds.UnreadKind`: the mesh, `axis_names`, `check_vma` or a collective's axis), the expression (or, for a mesh given by no
@@ -58,7 +58,7 @@ class UnreadValue:
     what: str
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class CollectiveUse:
     """A collective or axis query in a shard_map body (or a function it calls), with its axis argument."""
 
@@ -68,7 +68,7 @@ class CollectiveUse:
     line: int = 0  # 1-based line of the call, for reasons that name it
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class NestedShardMap:
     """A shard_map applied inside another shard_map's body: where it is built, its specs, its `axis_names=`
     (None when not passed, or for a `jax.smap`; `unread` holds the SPMD910 value when it cannot be read) and
@@ -82,7 +82,7 @@ class NestedShardMap:
     unread: tuple[UnreadValue, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class BodyFacts:
     """What a shard_map body does, as far as the rules and the transforms' safety need to know."""
 
@@ -125,7 +125,7 @@ class BodyFacts:
         return bool(self.inner_vmaps)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class ConstraintUse:
     """A with_sharding_constraint call on the way from a vmap, with its spec(s)."""
 
@@ -134,7 +134,7 @@ class ConstraintUse:
     shared: tuple[str, ...] = ()  # uses elsewhere of the spec values it is written in (`...` (line n))
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class ReshardUse:
     """A `jax.sharding.reshard(v, spec)` (or `NamedSharding(mesh, spec)`) call inside the vmapped function, or
     a function it calls, whose operand `v` may hold a value the vmap batches (`analysis.reshards`).
@@ -157,7 +157,7 @@ class ReshardUse:
     exits: tuple[tuple[str, str, bool], ...] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class JitShardings:
     """One `in_shardings` / `out_shardings` argument of a `jax.jit` applied inside the vmapped function
     (`jax.jit(g, out_shardings=...)`, `partial(jax.jit, in_shardings=...)`, a jit decorator below the spmd
@@ -176,7 +176,7 @@ class JitShardings:
     unreadable: bool = False
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class ShardMapFacts:
     """One shard_map construction and everything known about it; `site` is its identity (`model.SiteId`)."""
 
@@ -198,7 +198,7 @@ class ShardMapFacts:
     unread: tuple[UnreadValue, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Capture:
     """A value a shard_map body reads from an enclosing scope: its name and first use.
 
@@ -241,7 +241,7 @@ class Capture:
     committed: bool = False
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class LiftSite:
     """Where the lift-captures transform edits: the body's parameters, in_specs and the application call.
 
@@ -265,7 +265,7 @@ class LiftSite:
     unsafe: str = ""
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class VmapCall:
     """One call of the vmapped function.
 
@@ -315,7 +315,7 @@ class VmapCall:
     batch_explicit: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class VmapCalls:
     """Every call of one vmapped function that spmdfix followed, and the uses it could not follow."""
 
@@ -327,7 +327,7 @@ class VmapCalls:
         return bool(self.calls) and not self.unfollowed
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Placement:
     """How a plain vmap's input is placed: `jax.device_put(x, NamedSharding(mesh, P(...)))`.
 
@@ -350,7 +350,7 @@ class Placement:
         return tuple(dims)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class ReachedFacts:
     """A shard_map as reached from one vmap site."""
 
@@ -410,7 +410,7 @@ class ReachedFacts:
         return self.under_jit or self.staged
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class VmapFacts:
     """One vmap site with a resolved spmd_axis_name and the shard_maps it reaches; `site` is its identity."""
 
@@ -453,7 +453,7 @@ class VmapFacts:
         return frozenset(a for c in self.constraints for a in c.specs.axes())
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class FunctionSummary:
     """What calling one function (or callable value) of a module reaches, as plain data.
 

@@ -17,11 +17,11 @@ notebook, five wrappers around no vmap, which is no vmap at any depth); every ot
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from spmdfix.perf import frozen
 
 
 # eq=False: a purpose is compared and hashed by identity (one object per purpose, in the visited set's keys).
-@dataclass(frozen=True, slots=True, eq=False)
+@frozen(slots=True, eq=False)
 class Purpose:
     """What a walk follows and how deep one path of it may go.
 

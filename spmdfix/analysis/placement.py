@@ -13,7 +13,6 @@ decorates a def (`@jax.vmap`, `@partial(jax.vmap, in_axes=...)`, a jit decorator
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
@@ -27,6 +26,7 @@ from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.values import AxisNames
 from spmdfix.model import Span
+from spmdfix.perf import record
 
 # (the placements read: `jaxapi.DEVICE_PUT_NAMES`, `jaxapi.RESHARD_NAMES`, which the prefilter's words come from)
 _DEVICE_PUT = jaxapi.DEVICE_PUT_NAMES
@@ -36,7 +36,7 @@ _JAX_VMAP = frozenset({"jax.vmap", "jax.api.vmap", "jax._src.api.vmap"})
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class PlainVmap:
     """A `jax.vmap` without spmd_axis_name whose batch dim is placed on axes: an application `jax.vmap(f)(x, ...)`
     (`vmap` the `jax.vmap(f)` call), or a def it decorates (`vmap` the decorator, `fun` the def), called with

@@ -30,6 +30,7 @@ from spmdfix.analysis.uses import short
 from spmdfix.analysis.calls import bind_arguments, single_return
 from spmdfix.analysis.values import BoundScope
 from spmdfix.model import Related
+from spmdfix.perf import frozen
 
 # Higher-order functions whose first argument is data, not the function they apply.
 _DATA_FIRST = frozenset({"cond", "switch", "fori_loop"})
@@ -37,7 +38,7 @@ _DATA_FIRST = frozenset({"cond", "switch", "fori_loop"})
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen(eq=False, repr=False)
 class ReachedSite:
     """A shard_map reached from a vmapped callable: the steps that lead to it, and the vmaps on the way.
 

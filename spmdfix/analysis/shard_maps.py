@@ -10,7 +10,6 @@ function a shard_map maps. What is known of a construction is built by `analysis
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.jaxapi import ShardMapApi
@@ -18,11 +17,12 @@ from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import keywords
 from spmdfix.analysis.follow import BODY, SHARD_MAP_FACTORY, Follow
 from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.perf import frozen
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, eq=False, repr=False)
+@frozen(eq=False, repr=False)
 class ShardMapSite:
     """One shard_map construction: where it is written and its arguments (expressions, None when absent).
 

@@ -27,7 +27,6 @@ any function not on the list. The measurements are the programs under `safety/st
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
@@ -39,6 +38,7 @@ from spmdfix.analysis.uses import UseIndex
 from spmdfix.analysis.values import SpecTree
 from spmdfix.model import Span
 from spmdfix.paths import relpath
+from spmdfix.perf import frozen
 
 # Collectives that combine equal positions of the blocks of other devices: elementwise along any dimension
 # that does not name their axes (measured: golden strip/collective_other_axis).
@@ -53,7 +53,7 @@ class _Refused(Exception):
     """A use outside the allowlist; the message names it and its line."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class _Block:
     """A value shaped like the mapped block; `layout` says which stripped axes each dimension names."""
 

@@ -33,17 +33,17 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from spmdfix.analysis.bindings import Binding
 from spmdfix.analysis.follow import USES, Follow
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.model import Span
+from spmdfix.perf import frozen
 
 _DESCRIBE_LIMIT = 72
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Use:
     """One end use of a value that the allowlist did not cover.
 

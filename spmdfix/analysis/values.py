@@ -27,13 +27,14 @@ from spmdfix.analysis.members import ClassMembers, class_attribute
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
+from spmdfix.perf import record
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectLink
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class AxisRef:
     """One mesh axis name as written: the string literal's span and its source text."""
 
@@ -42,7 +43,7 @@ class AxisRef:
     text: str
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class AxisNames:
     """An evaluated axis-name argument (spmd_axis_name, a spec entry).
 
@@ -60,7 +61,7 @@ class AxisNames:
         return tuple(a.name for a in self.axes)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class SpecEntry:
     """One positional entry of a PartitionSpec: None, an axis, a tuple of axes, or something unknown."""
 
@@ -69,7 +70,7 @@ class SpecEntry:
     known: bool
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Spec:
     """A `PartitionSpec(...)` call with its entries."""
 
@@ -77,7 +78,7 @@ class Spec:
     entries: tuple[SpecEntry, ...]
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class SpecTree:
     """All PartitionSpecs found in an in_specs/out_specs pytree, and the parts that could not be read.
 
@@ -104,7 +105,7 @@ class SpecTree:
                         yield entry, hit
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class MeshInfo:
     """A mesh construction that the analysis resolved.
 

@@ -30,7 +30,6 @@ from spmdfix.cli.output import (
     summary,
     unreadable_reported,
 )
-from spmdfix import noqa
 from spmdfix.files import FileError, read_source, text_of, write_source
 from spmdfix.model import Finding, Span
 from spmdfix.positions import LineIndex
@@ -253,6 +252,8 @@ def _add_noqa(run: Run) -> int:
 
 def _goes_elsewhere(finding: Finding) -> bool:
     """Whether `--add-noqa` puts the comment of `finding` into another file than the one checked."""
+    from spmdfix import noqa  # (only `--add-noqa` reads or writes a comment)
+
     return bool(finding.span.path) and finding.code not in noqa.UNSUPPRESSIBLE
 
 
@@ -285,6 +286,8 @@ def _add_noqa_elsewhere(path: str, by_row: dict[int, set[str]], origin: str) -> 
     except FileError as err:
         click.echo(f"{shown}: {err}", err=True)
         return 0, 1, 0
+    from spmdfix import noqa
+
     lines = LineIndex(source.text)
     rows = [row for row in sorted(by_row) if row <= lines.line_count]
     findings = [

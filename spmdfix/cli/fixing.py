@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -11,6 +10,7 @@ import click
 from spmdfix import migration, rules
 from spmdfix.cli import terminal
 from spmdfix.cli.crossmodule import fix_others, with_cross_module_fixes
+from spmdfix.perf import frozen
 from spmdfix.reaching import reported_once
 from spmdfix.cli.interactive import interactive_fix
 from spmdfix.cli.invocation import (
@@ -119,7 +119,7 @@ def fix(
     sys.exit(fix_run(run, diff, report=asked))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class ReportRequest:
     """`fix --report FILE`: where to write the migration report, and the results of checking the run's files
     as they were (their findings with every fix and refusal), in the order of the fix run's files."""

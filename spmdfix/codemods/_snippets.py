@@ -23,9 +23,9 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from spmdfix.model import Span
+from spmdfix.perf import frozen
 from spmdfix.positions import LineIndex
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # the first match is libcst's default newline (`libcst._parser.detect_config`)
@@ -33,7 +33,7 @@ _BLANK = re.compile(r"([ \t\f]*)")
 _DECORATOR = re.compile(r"([ \t\f]*)@[ \t\f]*")  # a line's text before a decorator's expression
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Snippet:
     """The module text `[start, end)` between the scaffolding `head` and `tail`: a module libcst can parse alone.
 

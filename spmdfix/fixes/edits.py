@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from math import prod
 
 from spmdfix.analysis.kinds import UnreadKind
-from spmdfix.analysis.uses import listed
 from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, SiteId
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
@@ -258,6 +257,8 @@ def shared_reasons(vmap: VmapFacts) -> list[str]:
     add-axis or rename: golden refuse/tree_shared_vmap_wrapper_other_caller)."""
     if not vmap.shared_by:
         return []
+    from spmdfix.analysis.uses import listed  # (the analysis' scopes: not imported with the rules' table)
+
     return [
         f"the code holding spmd_axis_name is also reached by {listed(vmap.shared_by)}, which may run it with a "
         "vmapped function and mesh of its own that this fix does not see"

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.analysis.kinds import AxisType, UnreadKind, VmapKind
-from spmdfix.analysis.uses import listed
 from spmdfix.fixes import edits as c
 from spmdfix.model import EditKind, Fix, FixId, NodeEdit, Refusal, SiteId, SiteKind, Transform
 
@@ -256,6 +255,8 @@ def plan_reshard(vmap: VmapFacts, use: ReshardUse, axes: set[str]) -> Fix:
     if use.shared:
         reasons.append(f"the stripped spec is also used by {', '.join(use.shared)}: the strip would change that use too")
     if use.other_callers:
+        from spmdfix.analysis.uses import listed  # (the analysis' scopes: not imported with the rules' table)
+
         reasons.append(
             f"the function holding the reshard is also run by {listed(use.other_callers)}, not under this vmap: "
             "the strip would change the placement it gives there too"

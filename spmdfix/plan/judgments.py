@@ -17,13 +17,14 @@ Pure: findings in, findings out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix.fixes import drop_spmd_axis
 from spmdfix.analysis.kinds import AxisType
 from spmdfix.analysis.uses import listed
 from spmdfix.model import Applicability, Finding, Fix, Refusal, SiteKind, Transform
+from spmdfix.perf import record
 from spmdfix.rules.spec_collision import NESTED_MEASURED, NESTED_REFUSED, SMAP_REASON, nested_reason
 
 if TYPE_CHECKING:
@@ -204,7 +205,7 @@ def _eager_reasons(vmap: VmapFacts) -> tuple[str | None, str | None]:
 
 # eq=False, repr=False: nothing compares, hashes or prints this record, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Blocker:
     """A finding of one vmap site that no other fix may leave behind: once the loud errors around it are
     fixed, the program would run on with `outcome` (e.g. SPMD004 under check_vma=False: wrong values)."""

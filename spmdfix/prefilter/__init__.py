@@ -72,9 +72,16 @@ from __future__ import annotations
 import functools
 import re
 
-from spmdfix.prefilter.bindings import UnknownTargets, bound_names, imports_project
-from spmdfix.prefilter.calls import SHARD_MAP_WORDS, VMAP, placed_plain_vmap, spmd_vmap_site
-from spmdfix.prefilter.text import ASCII_BYTES, as_python_reads_it, normalises
+# The modules that read a text (`text`, `bindings`, `calls`, `regions`: about 30 regular expressions, 27 M
+# instructions to import) are imported where a text is first read, not with this package: a warm run of the
+# results cache reads no text but imports this package (the runner, the partial runs' modules). A process that
+# forks workers imports them first (`load`), so that each worker inherits them compiled.
+
+
+def load() -> None:
+    """Import the modules that read a text now (a process about to fork the workers that will read texts)."""
+    import spmdfix.prefilter.bindings
+    import spmdfix.prefilter.calls  # noqa: F401 - (with `text`, `regions` and `jaxapi`)
 
 
 @functools.lru_cache(maxsize=16)
@@ -83,6 +90,10 @@ def may_have_findings(source: str) -> bool:
 
     Cached: a run asks it for its statistics and `api.check_source` asks again for the same text.
     """
+    from spmdfix.prefilter.bindings import UnknownTargets, bound_names, imports_project
+    from spmdfix.prefilter.calls import VMAP, placed_plain_vmap, spmd_vmap_site
+    from spmdfix.prefilter.text import as_python_reads_it
+
     source = as_python_reads_it(source)
     if "vmap" not in source:
         return _calls_a_project_wrapper(source)
@@ -102,17 +113,23 @@ def may_have_findings(source: str) -> bool:
     return _calls_a_project_wrapper(source)
 
 
-# `SHARD_MAP_WORDS` without the words that hold another of them (`pjit` holds `jit`): a text holds one of these
-# exactly when it holds one of those, and a text without `jit` was searched for `pjit` for nothing. `jit` is
-# searched by a compiled pattern (the search steps to each `j`, a rare letter, where `in` tries nearly every
-# offset: half the time over the 466 texts of the corpus that hold `vmap`), most texts holding it.
-_REACHED_WORDS = tuple(w for w in SHARD_MAP_WORDS if not any(o != w and o in w for o in SHARD_MAP_WORDS))
-_FIRST_REACHED = re.compile(re.escape(_REACHED_WORDS[0])).search
-
-
 def _names_a_reached_word(source: str) -> bool:
     """`any(word in source for word in SHARD_MAP_WORDS)`."""
-    return _FIRST_REACHED(source) is not None or any(word in source for word in _REACHED_WORDS[1:])
+    first, others = _reached_words()
+    return first(source) is not None or any(word in source for word in others)
+
+
+@functools.cache
+def _reached_words() -> tuple:
+    """`calls.SHARD_MAP_WORDS` without the words that hold another of them (`pjit` holds `jit`): a text holds
+    one of these exactly when it holds one of those, and a text without `jit` was searched for `pjit` for
+    nothing. `jit` is searched by a compiled pattern (the search steps to each `j`, a rare letter, where `in`
+    tries nearly every offset: half the time over the 466 texts of the corpus that hold `vmap`), most texts
+    holding it. Returns (the first word's search, the other words)."""
+    from spmdfix.prefilter.calls import SHARD_MAP_WORDS
+
+    words = tuple(w for w in SHARD_MAP_WORDS if not any(o != w and o in w for o in SHARD_MAP_WORDS))
+    return re.compile(re.escape(words[0])).search, words[1:]
 
 
 def _calls_a_project_wrapper(source: str) -> bool:
@@ -120,7 +137,11 @@ def _calls_a_project_wrapper(source: str) -> bool:
     (`batched(step, spmd_axis_name='x')`, or `**opts` holding the key, where `batched` forwards its `**kwargs` to
     a vmap: `vmap_sites._wrapper_site`): it names `spmd_axis_name` and imports a module that may be the
     project's. Such a text need not name a vmap."""
-    return "spmd_axis_name" in source and imports_project(source, code_only=True)
+    if "spmd_axis_name" not in source:
+        return False
+    from spmdfix.prefilter.bindings import imports_project
+
+    return imports_project(source, code_only=True)
 
 
 # `b"vmap" in raw`, a third faster on the benchmark corpus: the search steps through the bytes to each `v`,
@@ -143,6 +164,8 @@ def utf8_may_have_findings(raw: bytes) -> bool:
         return True
     if raw.isascii():
         return False
+    from spmdfix.prefilter.text import ASCII_BYTES, normalises
+
     try:
         others = raw.translate(None, ASCII_BYTES).decode("utf-8")  # whole multi-byte sequences remain
     except UnicodeDecodeError:

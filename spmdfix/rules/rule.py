@@ -11,17 +11,18 @@ no module.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from spmdfix.fixes.edits import backticked
 from spmdfix.model import Finding, Fix, Refusal, Related, Transform
+from spmdfix.perf import frozen, record
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import ReachedFacts, VmapFacts
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Rule:
     """A rule: stable code, kebab-case name, one-line summary, and the transforms its findings may offer.
 
@@ -51,7 +52,7 @@ class Rule:
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
 # compiled when the module is imported (on the serial start of a run: bench/README.md, "The imports").
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Site:
     """One vmap site as its rules read it.
 
@@ -101,7 +102,7 @@ mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
 """
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Valid:
     """An inline case (Fixit's `Valid`): code on which rule `code` reports nothing."""
 
@@ -114,7 +115,7 @@ class Valid:
         return CASE_HEADER + textwrap.dedent(self.source)
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(frozen=True)
 class Invalid:
     """An inline case (Fixit's `Invalid`): code on which rule `code` reports at least one finding; when `at` is
     given, the source text of one of them is exactly `at`."""

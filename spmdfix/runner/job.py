@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from spmdfix import file_settings, rules
 from spmdfix.discovery import is_normal
 from spmdfix.files import MAX_BYTES
 from spmdfix.model import Options
+from spmdfix.perf import frozen
 from spmdfix.results import Mode
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Job:
     """What to do with one file. mode: check, fix or add noqa comments (`Mode`); enabled: the rule codes
     reported.

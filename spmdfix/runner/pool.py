@@ -51,6 +51,11 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
 
         if multiprocessing.get_start_method() == "fork":
             import spmdfix.api  # noqa: F401 - inherited by the forked workers
+            import spmdfix.noqa
+            import spmdfix.notebook  # noqa: F401 - (every worker reads suppression comments, most read a notebook)
+            from spmdfix import prefilter
+
+            prefilter.load()  # (its patterns too: compiled once here, not in each worker)
 
             keep_freed_memory()  # (inherited too: each parse of a worker reuses the memory of the one before)
 
@@ -66,6 +71,9 @@ def _import_analysis() -> None:
     roots it finds (`one_file.keep_roots_in_process`: the worker ends with the run)."""
     with gc_paused():
         import spmdfix.api  # noqa: F401 - what every task of the worker needs
+        from spmdfix import prefilter
+
+        prefilter.load()
 
     retain_trees(RETAIN_CHARS)
     keep_roots_in_process()
