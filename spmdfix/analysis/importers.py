@@ -318,14 +318,15 @@ def _model(index: ProjectIndex, path: str) -> ModuleModel | None:
     return loaded.model if loaded is not None else None
 
 
-def importing_closure(index: ProjectIndex, path: str) -> ImportedUses | None:
+def importing_closure(index: ProjectIndex, path: str, until_unread: bool = False) -> ImportedUses | None:
     """The modules of the project importing the module at `path`, directly or not, in `closure` (an unreadable
-    one in `sites`); None when some importers are not known."""
+    one in `sites`); None when some importers are not known. `until_unread`: stop at the first unreadable one
+    (a judgement it already makes unsafe need not read the rest: `ShardMapAnalysis._closure_reads`)."""
     out = ImportedUses()
-    return out if _add_closure(index, path, out) else None
+    return out if _add_closure(index, path, out, until_unread) else None
 
 
-def _add_closure(index: ProjectIndex, path: str, out: ImportedUses) -> bool:
+def _add_closure(index: ProjectIndex, path: str, out: ImportedUses, until_unread: bool = False) -> bool:
     """Add to `out.closure` the modules importing the module at `path`, directly or not (an unreadable one to
     `out.sites`); False when some importers are not known.
 
@@ -354,6 +355,8 @@ def _add_closure(index: ProjectIndex, path: str, out: ImportedUses) -> bool:
             loaded = index.load(importer, capped=False) if text is not None else None
             if loaded is None:
                 out.sites.append(_not_read(importer))
+                if until_unread:
+                    return True
             else:
                 out.closure.append(loaded.model)
     return True

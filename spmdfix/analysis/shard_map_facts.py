@@ -49,6 +49,8 @@ class ShardMapAnalysis:
         self.mesh_uses = mesh_uses
         self._facts: dict[int, ShardMapFacts] = {}
         self._foreign_mesh_uses: dict[int, MeshUses] = {}
+        # (`_closure_reads`: the same for every mesh of a module, and a module's meshes are many in a test file)
+        self._closures: dict[str, tuple | None] = {}
 
     def facts(self, reached: ReachedSite, vmap: ast.AST) -> ShardMapFacts:
         """The facts of the shard_map `reached` leads to from the vmap site `vmap` (a node of this module).
@@ -191,16 +193,16 @@ class ShardMapAnalysis:
                 for end in ends:
                     importer.uses.uses_of_value(end, carried)
                 todo += [(importer, n, f) for n, f in dict.fromkeys(carried)]
-        closure = importing_closure(project.index, path)
+        closure = self._closure_reads(project.index, path)
         if closure is None:
             return None
-        reads += closure.sites
-        for importer in closure.closure:  # arrays placed on the mesh may reach them: their `.sharding.mesh` reads
-            judge = MeshUses(importer)
-            if importer.ix.path not in judged:
-                reads += [in_module(u, importer.ix.path, importer) for u in judge.imported_reads([])]
+        sites, importers = closure
+        reads += sites
+        for importer, placed, getters in importers:  # arrays placed on the mesh may reach them
+            if importer not in judged:
+                reads += placed()
             if context:
-                reads += [in_module(u, importer.ix.path, importer) for u in judge.getter_reads()]
+                reads += getters()
         if context:
             # (and the mesh's own module's, made the context mesh by an importer; and those of the modules the
             # modules making it the context mesh import, directly or not: their code may run under it)
@@ -211,6 +213,33 @@ class ShardMapAnalysis:
                 if callee.ix.path != path:
                     reads += [in_module(u, callee.ix.path, callee) for u in MeshUses(callee).getter_reads()]
         return tuple(sorted(set(reads), key=lambda u: (u.module, u.span.start)))
+
+    def _closure_reads(self, index, path: str) -> tuple | None:
+        """The modules importing the module at `path`, directly or not (`importers.importing_closure`), as
+        (its unreadable sites, [(importer's path, its `.sharding.mesh` reads of arrays placed on a mesh of
+        `path`, its context-mesh getter reads)], the reads computed on first use), None when some importers
+        are not known. With an unreadable importer, that one alone and no rows: the judgement is unsafe
+        whatever the others read. Kept per module for the analysis: the same for every mesh `path` builds."""
+        if path in self._closures:
+            return self._closures[path]
+        # (an importer that cannot be read makes the judgement unsafe whatever the others read: the walk stops
+        # there, and jax's own tree, whose 3.12 syntax a 3.11 interpreter cannot parse, is not parsed whole for
+        # each module's meshes)
+        closure = importing_closure(index, path, until_unread=True)
+        if closure is None:
+            self._closures[path] = None
+            return None
+        if closure.sites:
+            self._closures[path] = found = (tuple(closure.sites), [])
+            return found
+        rows = []
+        for importer in closure.closure:
+            judge = MeshUses(importer)
+            placed = _once(lambda i=importer, j=judge: [in_module(u, i.ix.path, i) for u in j.imported_reads([])])
+            getters = _once(lambda i=importer, j=judge: [in_module(u, i.ix.path, i) for u in j.getter_reads()])
+            rows.append((importer.ix.path, placed, getters))
+        self._closures[path] = found = (tuple(closure.sites), rows)
+        return found
 
     def _mesh_expr(self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST) -> tuple[ast.AST, Scope] | None:
         """The expression giving the shard_map its mesh: `mesh=`, or the `jax.set_mesh(m)` around it."""
@@ -429,6 +458,17 @@ class ShardMapAnalysis:
             missing = (unread(self.ev, UnreadKind.AXIS_NAMES, "`axis_names` of a nested shard_map", expr, site.scope),)
         on_context = site.args.get("mesh") is None
         return NestedShardMap(self.model.span(site.node), in_specs, out_specs, names, on_context, missing)
+
+
+def _once(compute):
+    """`compute`, called at most once: later calls give its first result (`ShardMapAnalysis._closure_reads`)."""
+    kept: list = []
+
+    def get():
+        if not kept:
+            kept.append(compute())
+        return kept[0]
+    return get
 
 
 def _reduces_a_constant(call: ast.Call) -> bool:
