@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 # Binary operators measured to broadcast a lower-rank unbatched array without the ManualAxisType failure.
 _BROADCASTING_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# Slices that keep their operand's rank (a body parameter rebound by one keeps the rank `_rank` reads).
+_RANK_KEEPING_NAMES = frozenset({"jax.lax.dynamic_slice_in_dim", "jax.lax.dynamic_slice"})
 
 class UnreadOperand:
     """The operand a body parameter receives at the shard_map's application when it is neither a name of known
@@ -334,9 +336,29 @@ class RankAnalysis:
         return None
 
     def _body_param(self, name: ast.Name, body: ast.AST) -> bool:
-        """`name` reads a parameter of `body` that the body never rebinds."""
-        binding = self.ix.single_binding(name.id, self.ix.scope_at(name))
-        return binding is not None and binding.kind is BindingKind.PARAM and binding.scope.node is body
+        """`name` reads a parameter of `body` that the body rebinds only to a value of the same rank: `b =
+        jax.lax.dynamic_slice_in_dim(b, 0, n, axis=-1)`, `jax.lax.dynamic_slice(b, ...)`, a sharding constraint
+        (`_rank_keeping`; fuzz seed 350088: the program runs and matches)."""
+        scope = self.ix.scope_at(name)
+        bindings = self.ix.lookup(name.id, scope)
+        params = [b for b in bindings if b.kind is BindingKind.PARAM]
+        if len(params) != 1 or params[0].scope.node is not body:
+            return False
+        return all(b is params[0] or (b.scope is params[0].scope and self._rank_keeping(b.node, name.id)) for b in bindings)
+
+    def _rank_keeping(self, value: ast.AST, name: str) -> bool:
+        """`name = f(name, ...)` with `f` a function that keeps its operand's rank (`_RANK_KEEPING_NAMES`, or a
+        sharding constraint: `_shape_keeping`)."""
+        if self._shape_keeping(value, name):
+            return True
+        statement = self.ix.parent.get(id(value))
+        if not (isinstance(statement, ast.Assign) and statement.value is value and len(statement.targets) == 1):
+            return False
+        if not (isinstance(statement.targets[0], ast.Name) and isinstance(value, ast.Call) and value.args):
+            return False
+        first = value.args[0]
+        qname = self.ix.qualname(value.func, self.ix.scope_at(value))
+        return qname in _RANK_KEEPING_NAMES and isinstance(first, ast.Name) and first.id == name
 
     def _leaf(self, expr: ast.Subscript, body: ast.AST, ranks: dict[str, Rank]) -> int | None:
         """The rank of `d['a']`, `t[0]`, `d['a'][-1]`: constant subscripts of a body parameter whose structure is
