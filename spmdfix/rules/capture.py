@@ -223,6 +223,11 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
         c for c in reached.captures
         if c.committed or c.kind is CaptureKind.BATCHED and (c.off_spmd or input_committed(c, calls, mesh))
     )
+    if _partial_manual_naming_manual(reached):
+        # A per-example scalar (`m = x.mean() + 2.0`) runs under a partial-manual shard_map whose in_specs name
+        # a manual axis, check_vma=True, eager and jitted, whatever the placement (measured:
+        # safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py; fuzz seed 350567)
+        captures = tuple(c for c in captures if not (c.kind is CaptureKind.BATCHED and c.scalar and not c.committed))
     findings = []
     for capture in captures:
         if capture.committed or capture.unmapped:
@@ -242,6 +247,16 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
         options = [_unplaced_lift_option(vmap, reached, captures)]
         findings.append(finding(CAPTURE, capture.use, [], message, options, _plain_related(vmap, reached)))
     return findings
+
+
+def _partial_manual_naming_manual(reached: ReachedFacts) -> bool:
+    """The shard_map makes only some of its mesh's axes manual (`axis_names` read, a strict subset of the
+    mesh's axes), its in_specs name one of them, and check_vma is on (`_plain_committed_unplaced_findings`)."""
+    sm = reached.shard_map
+    if sm.mesh is None or sm.axis_names is None or sm.axis_names_unknown or sm.check_vma is not True:
+        return False
+    manual = set(sm.axis_names.names)
+    return manual < set(sm.mesh.axis_names) and not sm.in_specs.unresolved and bool(sm.in_specs.axes() & manual)
 
 
 def _unplaced_lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
