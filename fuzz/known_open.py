@@ -48,6 +48,16 @@ KNOWN_OPEN: tuple[KnownOpen, ...] = (
         seed=350770,
         item="issue 22: plain vmap over an Explicit placement, a capture through an inner vmap's unmapped argument",
     ),
+    # The same kind of plain vmap (batch dimension unplaced), an in_axes=None argument committed to the mesh and
+    # closed over by the body of a shard_map nested in another (`outer` applies `jax.shard_map(body, ...,
+    # axis_names={'y'})`, body defined beside it): JAX refuses it (`Closing over inputs to shard_map`), spmdfix is
+    # silent (the committed argument is looked for in the reached shard_map's own body only).
+    KnownOpen(
+        key="finding:missed:Closing over inputs*",
+        when={"spmd": ("none",), "nested": (True,), "plain_capture": ("unmapped_committed",)},
+        seed=360247,
+        item="issue 22: plain vmap, batch unplaced, a committed unmapped argument captured by a nested shard_map's body",
+    ),
 )
 
 
