@@ -158,7 +158,9 @@ class CaptureAnalysis:
             if calls is not None:
                 unread = tuple(self._unread_input(c, home, hops) for c in found if c.params is None)
             found = tuple(replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh))
-        return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found), unread
+        return tuple(
+            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c.name)) for c in found
+        ), unread
 
     def committed_uses(
         self, fun, reached: ReachedSite, body: ast.AST | None, calls: VmapCalls | None, mesh: MeshInfo | None,
@@ -246,6 +248,27 @@ class CaptureAnalysis:
         if walk[1] and types is AxisType.AUTO:
             return None
         return _Batched(walk[0], walk[1] and types is AxisType.EXPLICIT and not placed)
+
+    def _mixed_only(self, body: ast.AST, name: str) -> bool:
+        """Every read of `name` in `body` is an operand of `*`, `+`, `-` or `/` whose other operand reads a
+        parameter of `body` (`Capture.mixed_only`). Measured to matter for a captured per-example scalar under a
+        partial-manual shard_map (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py): `b *
+        m`, `jnp.where(...) * m`, `jnp.sum(b) * m` run; `jnp.exp(m) * b`, `b + jnp.mean(m)` fail (`context mesh
+        ... should match the aval mesh`)."""
+        args = body.args
+        params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        root = body.body if isinstance(body, ast.Lambda) else body
+        loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if not loads or not params:
+            return False
+        for load in loads:
+            parent = self.ix.parent.get(id(load))
+            if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Mult, ast.Add, ast.Sub, ast.Div))):
+                return False
+            other = parent.right if parent.left is load else parent.left
+            if not any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(other)):
+                return False
+        return True
 
     def _reduced_local(self, home: ast.AST, name: str) -> bool:
         """Local `name` of `home` is bound once, to a full reduction to a scalar (`_scalar_value`)."""

@@ -223,6 +223,9 @@ class Capture:
     # kind BATCHED: the value is a full reduction to a per-example scalar (`m = x.mean() + 2.0`, bound once in
     # the function defining the body), so it is placed on no mesh axis beyond the batch whatever its inputs are
     scalar: bool = False
+    # kind BATCHED: every read of the value in the body is an operand of `*`, `+`, `-` or `/` whose other
+    # operand reads a parameter of the body (`b * m`; not `jnp.exp(m) * b`, `m * 2.0`): `CaptureAnalysis._mixed_only`
+    mixed_only: bool = False
     # kind BATCHED: reached through a staging function (a jit, checkpoint or lax loop on the way, or
     # `jax.jit(shard_map(...))`) on a mesh of Explicit axes whose batch is not proven placed on the spmd axes;
     # kept only because a call of the vmap places an input of the value on that mesh with no mesh axis at its

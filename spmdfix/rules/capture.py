@@ -227,7 +227,11 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
         # A per-example scalar (`m = x.mean() + 2.0`) runs under a partial-manual shard_map whose in_specs name
         # a manual axis, check_vma=True, eager and jitted, whatever the placement (measured:
         # safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py; fuzz seed 350567)
-        captures = tuple(c for c in captures if not (c.kind is CaptureKind.BATCHED and c.scalar and not c.committed))
+        # (the scalar only an operand of arithmetic with the body's block, `Capture.mixed_only`: `jnp.exp(m) * b`
+        # or `b + jnp.mean(m)` fail, `context mesh ... should match the aval mesh`)
+        captures = tuple(
+            c for c in captures if not (c.kind is CaptureKind.BATCHED and c.scalar and c.mixed_only and not c.committed)
+        )
     findings = []
     for capture in captures:
         if capture.committed or capture.unmapped:
