@@ -324,8 +324,7 @@ class CaptureAnalysis:
         if inner is None:
             return ()
         seen: dict[str, Span] = {}
-        walk_root = body.body if isinstance(body, ast.Lambda) else body
-        for node in ast.walk(walk_root):
+        for node in _walk_body(body):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id not in batched:
                 continue
             if in_static_context(node, self.ix.parent, self._qualname):
@@ -366,8 +365,7 @@ class CaptureAnalysis:
         if self.jit_wrapped(construction, body):
             return ()
         seen: dict[str, Span] = {}
-        walk_root = body.body if isinstance(body, ast.Lambda) else body
-        for node in ast.walk(walk_root):
+        for node in _walk_body(body):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in skip:
                 continue
             if node.id in seen or in_static_context(node, self.ix.parent, self._qualname) or self._fully_reduced(node):
@@ -393,8 +391,7 @@ class CaptureAnalysis:
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return ()
         seen: dict[str, Span] = {}
-        walk_root = body.body if isinstance(body, ast.Lambda) else body
-        for node in ast.walk(walk_root):
+        for node in _walk_body(body):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in skip or node.id in seen:
                 continue
             binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
@@ -512,3 +509,13 @@ def batch_placed_on(calls: VmapCalls | None, spmd: set[str], mesh: MeshInfo | No
         mesh is not None and bool(spmd) and calls is not None and calls.complete
         and all(c.batch_axes is not None and set(c.batch_axes) == spmd and c.batch_mesh == mesh.span for c in calls.calls)
     )
+
+
+def _walk_body(body: ast.AST):
+    """The nodes of a shard_map body (a lambda or a `def`) that run when it is called: a lambda's expression; a
+    def's statements, parameters (defaults, annotations) and return annotation, not its decorators (the
+    `partial(jax.shard_map, in_specs=P(axis))` a decorated body is written under is evaluated outside it)."""
+    if isinstance(body, ast.Lambda):
+        return ast.walk(body.body)
+    parts = [*body.body, body.args, *([body.returns] if body.returns is not None else [])]
+    return (node for part in parts for node in ast.walk(part))

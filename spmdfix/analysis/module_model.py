@@ -48,6 +48,9 @@ class ModuleModel:
     members: ClassMembers
     project: ProjectLink | None = None
     summaries: dict[tuple[int, frozenset[str], tuple | None], FunctionSummary | None] = field(default_factory=dict)
+    # the batched captures of the shard_maps each callable reaches, read as if its parameters were batched
+    # (`analyzer._plain_captures_of`), by (id of the callable's node, the axes, spmd or plain)
+    batched_captures: dict[tuple[int, tuple[str, ...], bool], dict] = field(default_factory=dict)
 
     @classmethod
     def build(
