@@ -215,6 +215,11 @@ class RankAnalysis:
         return out
 
     def _shape_keeping(self, value: ast.AST, name: str) -> bool:
+        """`name = jax.lax.with_sharding_constraint(name, ...)`: keeps the shape."""
+        return self._rebinds_itself(value, name, jaxapi.WITH_SHARDING_CONSTRAINT_NAMES)
+
+    def _rebinds_itself(self, value: ast.AST, name: str, callees: frozenset[str]) -> bool:
+        """`value` is the call in `name = f(name, ...)`, one target, with `f` one of `callees`."""
         statement = self.ix.parent.get(id(value))
         if not (isinstance(statement, ast.Assign) and statement.value is value and len(statement.targets) == 1):
             return False
@@ -222,7 +227,7 @@ class RankAnalysis:
             return False
         qname = self.ix.qualname(value.func, self.ix.scope_at(value))
         first = value.args[0]
-        return qname in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES and isinstance(first, ast.Name) and first.id == name
+        return qname in callees and isinstance(first, ast.Name) and first.id == name
 
     # --- the broadcast check ------------------------------------------------------------------------------
     def broadcast_only(self, body: ast.AST, name: str, ranks: dict[str, Rank]) -> bool:
@@ -349,16 +354,7 @@ class RankAnalysis:
     def _rank_keeping(self, value: ast.AST, name: str) -> bool:
         """`name = f(name, ...)` with `f` a function that keeps its operand's rank (`_RANK_KEEPING_NAMES`, or a
         sharding constraint: `_shape_keeping`)."""
-        if self._shape_keeping(value, name):
-            return True
-        statement = self.ix.parent.get(id(value))
-        if not (isinstance(statement, ast.Assign) and statement.value is value and len(statement.targets) == 1):
-            return False
-        if not (isinstance(statement.targets[0], ast.Name) and isinstance(value, ast.Call) and value.args):
-            return False
-        first = value.args[0]
-        qname = self.ix.qualname(value.func, self.ix.scope_at(value))
-        return qname in _RANK_KEEPING_NAMES and isinstance(first, ast.Name) and first.id == name
+        return self._shape_keeping(value, name) or self._rebinds_itself(value, name, _RANK_KEEPING_NAMES)
 
     def _leaf(self, expr: ast.Subscript, body: ast.AST, ranks: dict[str, Rank]) -> int | None:
         """The rank of `d['a']`, `t[0]`, `d['a'][-1]`: constant subscripts of a body parameter whose structure is
