@@ -28,7 +28,7 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shard_maps import ShardMapSite, construction, decorated_site
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.calls import bind_arguments, single_return
-from spmdfix.analysis.values import BoundScope
+from spmdfix.analysis.values import BoundScope, bound_for
 from spmdfix.model import Related
 from spmdfix.perf import frozen
 
@@ -458,7 +458,7 @@ class Reacher:
     def _add_site(self, site: ShardMapSite, path: _Path, result, follow: Follow) -> None:
         """Record a shard_map reached: once per walk, and once more for each bound scope it is read in
         (`analyzer._unique` keeps one per way its specs read)."""
-        key = site.node if _nearest_bound(site.scope) is None else site.scope
+        key = site.node if bound_for(site.scope) is None else site.scope
         if self._untraced and path.traced or not follow.first_visit(key, SHARD_MAP_SITE, site.node):
             return
         result.sites.append(
@@ -654,7 +654,7 @@ class Reacher:
         key = (id(call), id(scope))
         if key in self._bound_scopes:
             return self._bound_scopes[key]
-        around = _nearest_bound(scope)
+        around = bound_for(scope)
         depth = self._bound_depth.get(id(around), 0) if around is not None else 0
         found = None
         if depth < _BOUND_DEPTH and len(self._bound_depth) < _BOUND_WALKS and (
@@ -697,18 +697,6 @@ class Reacher:
         return None if arguments is None else BoundScope(inner.node, inner, {}, arguments)
 
 
-# Not frozen: built and read in this module only (a frozen `__init__` sets each field through
-# `object.__setattr__`); eq=False, repr=False as above.
-def _nearest_bound(scope: Scope | None) -> BoundScope | None:
-    """The innermost `BoundScope` on `scope`'s chain of parents (a call written in a function read for one call,
-    or in a lambda or `def` inside it), or None."""
-    while scope is not None:
-        if type(scope) is BoundScope:
-            return scope
-        scope = scope.parent
-    return None
-
-
 # How many calls binding parameters may lead to a function read for its call, and how many such readings one
 # walk makes (`Reacher._local_bound`): past them a function is read as every call of its module does.
 _BOUND_DEPTH = 4
@@ -718,6 +706,8 @@ _BOUND_WALKS = 64
 _INT_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 
 
+# Not frozen: built and read in this module only (a frozen `__init__` sets each field through
+# `object.__setattr__`); eq=False, repr=False as above.
 @dataclass(eq=False, repr=False)
 class _Path:
     """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed,

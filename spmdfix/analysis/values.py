@@ -177,12 +177,13 @@ class BoundScope(Scope):
     arguments: dict[str, tuple[Evaluator, ast.AST, Scope]] = field(default_factory=dict)
 
 
-def bound_for(scope: Scope | None, home: Scope) -> BoundScope | None:
+def bound_for(scope: Scope | None, home: Scope | None = None) -> BoundScope | None:
     """The `BoundScope` of the function whose own scope is `home` on `scope`'s chain of parents: `scope` is
     that bound scope, or a scope nested in it as the walk sees it (`reach.Reacher._scope_in`: a lambda or
-    `def` inside a function read for one call); None when no call binds `home` there."""
+    `def` inside a function read for one call); None when no call binds `home` there. Without `home`, the
+    innermost `BoundScope` on the chain (a call written in a function read for one call, or nested in one)."""
     while scope is not None:
-        if type(scope) is BoundScope and scope.parent is home:
+        if type(scope) is BoundScope and (home is None or scope.parent is home):
             return scope
         scope = scope.parent
     return None
