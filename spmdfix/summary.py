@@ -7,9 +7,15 @@ from collections.abc import Mapping
 from spmdfix.rules import RULES
 
 
-def summary_line(total: int, fixable: int, hidden: int) -> str:
-    """The closing line of a text report, in ruff's words."""
+def summary_line(total: int, fixable: int, hidden: int, unfollowed: int = 0) -> str:
+    """The closing line of a text report, in ruff's words; `unfollowed`: how many vmaps lead to code the
+    analysis could not follow (SPMD910 enabled). "All checks passed!" is a claim that every vmap was followed
+    to the end, so with none found but some not followed the line says that instead (the exit status stays 0:
+    SPMD910 is information)."""
     if total == 0:
+        if unfollowed:
+            vmaps = _count(unfollowed, "vmap")
+            return f"No errors found where followed; {vmaps} could not be followed to the end (`--show-unresolved` lists where)."
         return "All checks passed!"
     parts = [f"Found {total} error{'s' if total != 1 else ''}."]
     if fixable:

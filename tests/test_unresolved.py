@@ -93,6 +93,9 @@ def test_lost_places_are_counted_in_the_summary_and_change_no_exit_status(tmp_pa
     assert plain.exit_code == shown.exit_code == 0, plain.output
     assert SUMMARY in plain.stderr and SUMMARY in shown.stderr
     assert "SPMD910" not in plain.stdout
+    # "All checks passed!" claims every vmap was followed to the end: not said here
+    closing = "No errors found where followed; 1 vmap could not be followed to the end (`--show-unresolved` lists where).\n"
+    assert plain.stdout == closing and shown.stdout.endswith(closing)
     lines = [line for line in shown.stdout.splitlines() if "SPMD910" in line]
     where = str(root / "pkg" / "main.py")
     assert [line.split(": SPMD910")[0] for line in lines] == [f"{where}:9:9", f"{where}:10:9"]
@@ -103,6 +106,7 @@ def test_lost_places_are_counted_in_the_summary_and_change_no_exit_status(tmp_pa
     assert concise.stdout.count("SPMD910") == 2 and "= note" not in concise.stdout
     ignored = _check("--ignore", "SPMD910", "--show-unresolved", str(root))
     assert "could not be followed" not in ignored.stderr and "SPMD910" not in ignored.stdout
+    assert ignored.stdout == "All checks passed!\n"  # SPMD910 ignored: the user asked not to be told
 
 
 def test_a_finding_keeps_its_exit_status_with_and_without_the_list(tmp_path: Path) -> None:

@@ -200,7 +200,7 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
             )
         if show_unresolved and o.unfollowed:
             lines.extend(unfollowed_lines(_report(o), o.unfollowed, notes, o.cells))
-    lines.append(summary_line(reported, fixable, hidden))
+    lines.append(summary_line(reported, fixable, hidden, unfollowed_vmaps(outcomes)))
     return "\n".join(lines) + "\n"
 
 
