@@ -296,6 +296,39 @@ async def test_diagnostics_on_open(client: LanguageClient) -> None:
         assert {"key", "transform", "title", "applicability", "node_edits"} <= set(data["fixes"][0])
 
 
+UNFOLLOWED_TEXT = """\
+import jax
+from jax.sharding import PartitionSpec as P
+
+
+def f(x, spec):
+    return jax.shard_map(lambda v: v, mesh=jax.make_mesh((2,), ("x",)), in_specs=spec, out_specs=P())(x)
+
+
+def g(xs, spec):
+    return jax.vmap(lambda x: f(x, spec), spmd_axis_name="x")(xs)
+"""
+
+
+@pytest.mark.asyncio
+async def test_where_the_analysis_stopped_is_shown_as_information(client: LanguageClient) -> None:
+    """Should show an SPMD910 place (what `check --show-unresolved` lists) as an Information diagnostic at
+    the expression, with the vmap as related information and no quick fix, so that a document without
+    diagnostics means what "All checks passed!" means (`ignore = ["SPMD910"]` empties `Checked.unfollowed`)."""
+    await _start(client)
+    _open(client, UNFOLLOWED_TEXT)
+    (diag,) = await _published(client, URI, 1)
+    assert (diag.code, diag.severity, diag.source) == ("SPMD910", lsp.DiagnosticSeverity.Information, "spmdfix")
+    assert UNFOLLOWED_TEXT[_offset(UNFOLLOWED_TEXT, diag.range.start) : _offset(UNFOLLOWED_TEXT, diag.range.end)] == "spec"
+    assert diag.range.start.line == 5 and diag.message.startswith("the analysis of an spmd vmap stopped here")
+    assert [(r.message, r.location.range.start.line) for r in diag.related_information or []] == [
+        ("the vmap with `spmd_axis_name`", 9)
+    ]
+    assert diag.code_description is not None and diag.code_description.href == RULES["SPMD910"].url
+    actions = await _actions(client, diag.range, [diag], only=["quickfix"])
+    assert not actions
+
+
 @pytest.mark.asyncio
 async def test_quick_fixes_match_fix_source_and_golden(client: LanguageClient) -> None:
     """Should offer one action per fix, prefer auto's safe choice, and resolve to edits that give what

@@ -59,7 +59,8 @@ def _findings_in_range(
     When every spmdfix diagnostic of the request carries the document's current version, the findings are
     rebuilt from their `data` (no analysis). Otherwise the current text's findings overlapping the range.
     """
-    ours = [d for d in params.context.diagnostics if d.source == SOURCE]
+    # (an SPMD910 diagnostic, where the analysis stopped, has nothing to fix: not a finding)
+    ours = [d for d in params.context.diagnostics if d.source == SOURCE and d.code != rules.UNFOLLOWED.code]
     if ours and all(isinstance(d.data, dict) and d.data.get("version") == doc.version for d in ours):
         for diag in ours:
             try:

@@ -17,7 +17,7 @@ from spmdfix import rules
 from spmdfix.files import text_of
 from spmdfix.links import editor_url
 from spmdfix.lsp.text import PositionConverter
-from spmdfix.model import Applicability, EditKind, Finding, Fix, FixId, NodeEdit, Span, Transform
+from spmdfix.model import Applicability, EditKind, Finding, Fix, FixId, NodeEdit, Span, Transform, Unfollowed
 
 SOURCE = "spmdfix"
 ERROR_CODES = frozenset({rules.IN_SPECS.code, rules.OUT_SPECS.code})
@@ -160,4 +160,35 @@ def diagnostic(
         source=SOURCE,
         related_information=related or None,
         data=diagnostic_data(finding, version),
+    )
+
+
+def unfollowed_diagnostic(
+    place: Unfollowed, conv: PositionConverter, uri: str, docs: str | None = None
+) -> lsp.Diagnostic | None:
+    """The LSP diagnostic (severity Information, no `data`: nothing to fix) of a place where the analysis of
+    one of the document's vmaps stopped (SPMD910, `model.Unfollowed`): at the place when it lies in the
+    document, else at the vmap with the place as related information; None when neither is in it.
+    `spmdfix check` counts these places and lists them with `--show-unresolved`; the editor shows them, so an
+    empty list of diagnostics keeps meaning "followed to the end, and clean"."""
+    from spmdfix.report import unfollowed_message, unfollowed_vmap_note
+
+    if not place.span.path:
+        at, related = place.span, [(place.vmap, unfollowed_vmap_note(place))]
+    elif not place.vmap.path:
+        at, related = place.vmap, [(place.span, "the analysis stopped here")]
+    else:
+        return None
+    url = _rule_url(rules.UNFOLLOWED.code, docs)
+    return lsp.Diagnostic(
+        range=conv.range(at),
+        message=unfollowed_message(place),
+        severity=lsp.DiagnosticSeverity.Information,
+        code=rules.UNFOLLOWED.code,
+        code_description=lsp.CodeDescription(href=url) if url else None,
+        source=SOURCE,
+        related_information=[
+            lsp.DiagnosticRelatedInformation(location=location(span, conv, uri), message=message)
+            for span, message in related
+        ],
     )

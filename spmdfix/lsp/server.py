@@ -22,7 +22,7 @@ from spmdfix.config import Resolver
 from spmdfix.links import docs_base
 from spmdfix.lsp import DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS
 from spmdfix.lsp.actions import FIX_ALL_KIND, code_actions, resolve_code_action
-from spmdfix.lsp.data import anchor, diagnostic
+from spmdfix.lsp.data import anchor, diagnostic, unfollowed_diagnostic
 from spmdfix.lsp.documents import Document, SpmdfixProtocol
 from spmdfix.lsp.project import ProjectIndexes
 from spmdfix.lsp.text import PositionConverter
@@ -228,6 +228,9 @@ class SpmdfixServer(LanguageServer):
             diagnostics = [
                 diagnostic(f, conv, doc.uri, doc.version, docs) for f in checked.findings if anchor(f) is not None
             ]
+            for place in checked.unfollowed:  # (empty when SPMD910 is not selected)
+                if (shown := unfollowed_diagnostic(place, conv, doc.uri, docs)) is not None:
+                    diagnostics.append(shown)
         except Exception:  # noqa: BLE001 - converting a finding failed; report it, clear the document
             self.log(lsp.MessageType.Error, f"spmdfix: diagnostics of {doc.uri} failed:\n{traceback.format_exc()}")
             diagnostics = []
