@@ -92,7 +92,7 @@ def _plain_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding
     captures = tuple(
         c for c in reached.captures
         if c.kind is CaptureKind.BATCHED and not c.off_spmd
-        and not (sm.check_vma is True and names_other_axis and _plain_exempt(c, vmap))
+        and not (sm.check_vma is True and names_other_axis and _exempt_beside_other_axis(c, vmap))
     )
     axes = backticked(sorted(placed))
     for capture in captures:
@@ -287,12 +287,14 @@ def _inner_dimensions_unplaced(vmap: VmapFacts) -> bool:
     )
 
 
-def _plain_exempt(capture, vmap: VmapFacts) -> bool:
-    """A capture under a plain vmap over a placed batch that runs with check_vma=True and in_specs naming
-    another axis: a batched one placed on nothing beyond the batch (`_placed_on_batch_only`), a committed one
-    (an argument the vmap does not map) that is a scalar or whose every call places it on no mesh axis (`P()`,
-    `P(None)`: measured, `w[:2]` and `w.sum()` run; placed `P('y')` the slice fails,
-    safety/measurements/plain_vmap_placed_spellings.py, part 1)."""
+def _exempt_beside_other_axis(capture, vmap: VmapFacts) -> bool:
+    """A capture under a vmap whose batch is placed on Explicit mesh axes (the spmd axes, or a plain vmap's placed
+    batch) that runs with check_vma=True and in_specs naming another axis: a batched one placed on nothing
+    beyond the batch (`_placed_on_batch_only`), a committed one (an argument the vmap does not map) that is a
+    scalar or whose every call places it on no mesh axis (`P()`, `P(None)`: measured, `w[:2]` and `w.sum()`
+    run; placed `P('y')` the slice fails: safety/measurements/plain_vmap_placed_spellings.py, part 1, for a plain
+    vmap; safety/measurements/capture_spmd_placed_committed_other_axis.py under `spmd_axis_name`, eager, under
+    jit and with a jit on the way, where a 0-d argument captured itself runs too: fuzz seed 370317)."""
     if not capture.committed:
         return _placed_on_batch_only(capture, vmap)
     if capture.scalar:
@@ -475,7 +477,7 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
         names_data_axis = not sm.in_specs.unresolved and bool(sm.in_specs.axes() - set(vmap.spmd.names))
         captures = tuple(
             c for c in captures
-            if c.kind is not CaptureKind.ARRAY and not (names_data_axis and _placed_on_batch_only(c, vmap))
+            if c.kind is not CaptureKind.ARRAY and not (names_data_axis and _exempt_beside_other_axis(c, vmap))
         )
     findings = []
     # The staged refusals below hold whatever the specs, except that an in_specs naming a mesh axis the batch's
