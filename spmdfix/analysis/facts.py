@@ -108,6 +108,10 @@ class BodyFacts:
     # (`jaxapi.H2_SPLIT_AXIS_COLLECTIVES`), which run under H2's conditions only when every in_spec and out_spec
     # splits the block on them (measured: safety/measurements/spmd007_gather_permute_index_local_constants.py)
     split_collective_axes: frozenset[str] = frozenset()
+    # a body that is not unary-only but made of unary steps and of `+ - * /` steps beside these free names
+    # (`jnp.cumsum(b) * m`: `primitives.UnaryCheck.unary_beside`); None otherwise. Under a `jax.lax.map` with a
+    # `batch_size` (no jax.vmap) it runs when they are all values the spmd vmap batches (`hazards.h2_at`).
+    binary_beside: frozenset[str] | None = None
     # The body's own collectives could not all be read (`collectives_unknown` is also set by a nested shard_map,
     # whose body `collectives` leave out); the collectives of the nested shard_maps' bodies, and whether some of
     # them could not be read: drop-spmd-axis judges both (fixes.drop_spmd_axis).

@@ -31,15 +31,45 @@ def h2_at(vmap: VmapFacts, reached: ReachedFacts) -> bool:
     safety/measurements/spmd007_body_collectives_constants.py); `all_gather` / `ppermute` / `psum_scatter` among
     them only over an axis every in_spec and out_spec splits the block on (`_split_on`; measured:
     safety/measurements/spmd007_gather_permute_index_local_constants.py)."""
+    return _h2_unless_unary(vmap, reached) and not _unary(vmap, reached) and not beside_locals(reached)
+
+
+def h2_undecided(vmap: VmapFacts, reached: ReachedFacts) -> bool:
+    """H2's conditions hold but for a body whose binary steps each have a local value of the enclosing function
+    as an operand, under `jax.lax.map`s with a `batch_size` only (`beside_locals`): JAX's outcome there depends
+    on what the analysis does not read (an SPMD910 record, `unread_matters.records`; no SPMD007)."""
+    return _h2_unless_unary(vmap, reached) and not _unary(vmap, reached) and beside_locals(reached)
+
+
+def _h2_unless_unary(vmap: VmapFacts, reached: ReachedFacts) -> bool:
     sm = reached.shard_map
-    axes = sm.body.unary_collective_axes
-    unary = sm.body.unary_only or (
-        axes is not None and not axes & set(vmap.spmd.names) and _split_on(sm, sm.body.split_collective_axes)
-    )
     return (
-        bool(reached.vmaps or sm.body.inner_vmap) and sm.check_vma is not False and not unary
+        bool(reached.vmaps or sm.body.inner_vmap) and sm.check_vma is not False
         and not (sm.body.inner_unary and not reached.vmaps)
         and not batch_on_explicit_axes(vmap, sm.mesh)
+    )
+
+
+def _unary(vmap: VmapFacts, reached: ReachedFacts) -> bool:
+    sm = reached.shard_map
+    axes = sm.body.unary_collective_axes
+    return sm.body.unary_only or (
+        axes is not None and not axes & set(vmap.spmd.names) and _split_on(sm, sm.body.split_collective_axes)
+    )
+
+
+def beside_locals(reached: ReachedFacts) -> bool:
+    """The only inner vmaps on the way are `jax.lax.map`s with a `batch_size` (none in the body), and the body's
+    binary steps each have as an operand a value local to a function around it (`BodyFacts.binary_beside`,
+    `jnp.cumsum(b) * m` with `m = x.mean() + 2.0`). Measured on jax 0.10.2
+    (safety/measurements/spmd007_lax_map_beside_batched_capture.py; fuzz seed 370569): when that value is
+    batched by the spmd vmap, H2's `out_specs which require replication` error does not come; the body runs and
+    matches when the batch size divides the length the map maps, and with a remainder fails on the capture
+    (`AssertionError: ManualAxisType`); when it is not batched H2's error comes as for `b * 2.0`. The analysis
+    reads neither the batching of a value on a staged way nor the mapped length: undecided (`h2_undecided`)."""
+    sm = reached.shard_map
+    return bool(sm.body.binary_beside) and bool(reached.vmaps) and not sm.body.inner_vmaps and (
+        len(reached.batched_maps) == len(reached.vmaps)
     )
 
 

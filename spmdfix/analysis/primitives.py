@@ -39,6 +39,8 @@ class UnaryCheck:
         self._axes: set[str] | None = None
         self._split: set[str] = set()
         self.split_axes: frozenset[str] = frozenset()
+        # While `unary_beside` runs: the free names met as an operand of a binary step beside a unary one
+        self._beside: set[str] | None = None
 
     def unary_over(self, func: ast.AST) -> frozenset[str] | None:
         """The axes of the collectives a body applies when it is made of unary steps and measured collectives
@@ -54,6 +56,19 @@ class UnaryCheck:
             return frozenset(self._axes) if unary else None
         finally:
             self._axes, self._split = None, set()
+
+    def unary_beside(self, func: ast.AST) -> frozenset[str] | None:
+        """The names of a body made of unary steps and of `+`, `-`, `*`, `/` steps whose one operand is a value
+        local to a function around the body (`_local_value`) and the other a unary step (`jnp.cumsum(b) * m`,
+        `b * m * m`, `b - m`); None when it is not of that shape. Measured
+        (safety/measurements/spmd007_lax_map_beside_batched_capture.py): under a `jax.lax.map` with a `batch_size`
+        that divides the mapped length, such a body runs when every one of those values is batched by the spmd
+        vmap, while `b * 2.0`, `b * b`, `(b + 1.0) * m` and `b * (m + 1.0)` fail (`analysis.hazards.beside_locals`)."""
+        self._beside = set()
+        try:
+            return frozenset(self._beside) if self.unary_only(func) else None
+        finally:
+            self._beside = None
 
     def unary_only(self, func: ast.AST) -> bool:
         """True for a `lambda` or `def` (assignments to names and one final return) of unary steps only."""
@@ -89,6 +104,11 @@ class UnaryCheck:
                 self._constant_operand(const, names, scope) and self._unary(other, names, scope)
                 for const, other in ((expr.right, expr.left), (expr.left, expr.right))
             )
+        if isinstance(expr, ast.BinOp) and self._beside is not None and isinstance(expr.op, _BESIDE_OPS):
+            for free, other in ((expr.right, expr.left), (expr.left, expr.right)):
+                if self._local_value(free, names, scope) and self._unary(other, names, scope):
+                    self._beside.add(free.id)
+                    return True
         if isinstance(expr, ast.BinOp):
             exponent = expr.right
             return (
@@ -228,6 +248,17 @@ class UnaryCheck:
                 return args[1 - at]
         return None
 
+    def _local_value(self, node: ast.AST, names: set[str], scope) -> bool:
+        """A name the body reads from a function around it (bound once there, by an assignment or as a parameter),
+        not a constant (`_constant_name`): a value a vmap on the way may batch (`unary_beside`)."""
+        if not isinstance(node, ast.Name) or node.id in names or self._constant_name(node, names, scope):
+            return False
+        binding = self.ix.single_binding(node.id, scope)
+        return (
+            binding is not None and binding.kind in (BindingKind.ASSIGN, BindingKind.PARAM)
+            and self.ix.enclosing_function(binding.node) is not None
+        )
+
     def _constant_operand(self, node: ast.AST, names: set[str], scope) -> bool:
         """A constant operand of a product: a name bound to a constant (`_constant_name`), or a constant
         expression written inline (`jnp.eye(8, dtype=b.dtype)`; measured: spmd007_gather_permute_index_local_constants.py)."""
@@ -312,6 +343,10 @@ class UnaryCheck:
             return self.unary_only(func.args[0])
         finally:
             self._axes = axes
+
+
+# the binary steps measured beside a batched capture (`unary_beside`)
+_BESIDE_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 
 
 def _int_literal(node: ast.AST) -> bool:

@@ -424,6 +424,7 @@ class ShardMapAnalysis:
         unary_over = (check.unary_over(func) if not wrapped else frozenset() if check.unary_only(func) else None) if own else None
         unary = unary_over == frozenset()
         split_axes = check.split_axes if own and not wrapped and unary_over is not None else frozenset()
+        beside = check.unary_beside(func) if own and not wrapped and unary_over is None else None
         inner_unary = own and not wrapped and bool(in_body_vmaps) and all(
             check.vmap_of_unary(call, self.ix.scope_at(call)) for call in in_body_vmaps
         )
@@ -441,6 +442,7 @@ class ShardMapAnalysis:
             True, "", tuple(collectives), unknown, tuple(inner_vmaps), nested, unary, inner_unary,
             unary_collective_axes=unary_over,
             split_collective_axes=split_axes,
+            binary_beside=beside or None,
             own_collectives_unknown=own_unknown,
             nested_collectives=tuple(nested_collectives),
             nested_collectives_unknown=nested_unknown,

@@ -19,6 +19,9 @@ findings as they are is not needed there and gives no record. Per kind (docs/rul
 - the rank of a leaf of a pytree operand whose structure is not read (`kinds.UnreadKind.OPERAND_RANK`, kept with
   the staged captures' inputs in `ReachedFacts.unread_captures`): SPMD003's broadcast exemption, for a vmap with
   `spmd_axis_name` (given only where it alone decides: `ranks.RankAnalysis.pytree_unread`).
+- a body whose binary steps are beside values local to a function around it, under `jax.lax.map`s with a
+  `batch_size` only (`hazards.h2_undecided`): SPMD007 there depends on whether those values are batched and on
+  the mapped length, neither read.
 - the mesh: its axis types and sizes decide SPMD003's, SPMD007's and SPMD008's Explicit-placement cases (a
   call of the vmap places its batch on mesh axes) and SPMD006's inner-vmap case (a call places the dimension
   after the batch), and the size-1 exemptions of SPMD003/SPMD004 when `check_vma` is not known to be on.
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import nested_on_staged_context
+from spmdfix.analysis.hazards import h2_undecided, nested_on_staged_context
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, UnreadKind, VmapKind
 
 if TYPE_CHECKING:
@@ -60,6 +63,13 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
     ]
     # a staged capture on an Explicit mesh whose inputs are not traced: SPMD003 there needs their placement
     out += [(u.span, u.what) for r in vmap.reached for u in r.unread_captures if vmap.kind is VmapKind.SPMD]
+    # SPMD007 under `jax.lax.map(..., batch_size=k)` whose body's binary steps are beside a local value: its
+    # outcome depends on that value's batching and on the mapped length (`hazards.beside_locals`)
+    out += [
+        (r.batched_maps[0], _beside_what(r))
+        for r in vmap.reached
+        if vmap.kind is VmapKind.SPMD and h2_undecided(vmap, r)
+    ]
     calls = vmap.calls.calls if vmap.calls is not None else ()
     out += [c.unread_placement for c in calls if c.unread_placement is not None and placement_matters(vmap, c)]
     # a reshard of a batched value inside the vmapped function whose spec is not read, while a call places the
@@ -69,6 +79,17 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
     if placed:
         out += [lost for use in vmap.reshards for lost in use.specs.lost]
     return out
+
+
+def _beside_what(reached: ReachedFacts) -> str:
+    """What an SPMD910 record says of a body whose binary steps are beside local values under `jax.lax.map` with a
+    `batch_size` (`hazards.h2_undecided`)."""
+    names = ", ".join(f"`{n}`" for n in sorted(reached.shard_map.body.binary_beside or ()))
+    return (
+        f"whether the shard_map body's binary steps beside {names} fail under this `jax.lax.map` with `batch_size` "
+        f"(SPMD007) is not known: they run when {names} is batched by the vmap and the batch size divides the "
+        "length it maps, and fail otherwise; spmdfix reads neither"
+    )
 
 
 def placement_matters(vmap: VmapFacts, call: VmapCall) -> bool:
