@@ -163,7 +163,9 @@ def nested_names_placed_axes(vmap: VmapFacts, reached: ReachedFacts, inner: Nest
     return [a for a in vmap.spmd.names if a in inner.axis_names.names]
 
 
-def input_committed(capture: Capture, calls: VmapCalls | None, mesh: MeshInfo | None) -> bool:
+def input_committed(
+    capture: Capture, calls: VmapCalls | None, mesh: MeshInfo | None, through_vmaps: bool = False
+) -> bool:
     """Some call of the vmap places an input of `capture`'s value (one of its `params`) on the shard_map's
     `mesh` with no mesh axis at its batch dimension (`facts.VmapCall.unbatched_mesh`), or the capture is an
     unmapped argument kept as committed off the spmd axes (`Capture.unmapped`); False when the inputs of the
@@ -171,12 +173,19 @@ def input_committed(capture: Capture, calls: VmapCalls | None, mesh: MeshInfo | 
     `Closing over inputs to shard_map where the input is sharded on Explicit axes`, one from unplaced inputs
     runs (safety/measurements/capture_staged_explicit_placement.py); under a plain vmap over an input placed
     with its batch dimension on no axis it fails so staged or not (safety/measurements/
-    plain_vmap_placed_spellings.py, part 7; fuzz seed 29)."""
-    if mesh is None or calls is None or capture.params is None:
+    plain_vmap_placed_spellings.py, part 7; fuzz seed 29). With `through_vmaps`, inputs known only back
+    through an inner `jax.vmap` on the way (`Capture.through_vmaps`) count too: under a plain vmap whose calls
+    place the batch dimension and the one the inner vmap maps on no axis, measured to fail the same way, the
+    argument mapped by the inner vmap or not (safety/measurements/plain_vmap_committed_capture_inner_nested.py,
+    part A; fuzz seed 350770)."""
+    params = capture.params
+    if params is None and through_vmaps:
+        params = capture.through_vmaps
+    if mesh is None or calls is None or params is None:
         return False
     if capture.unmapped:
         return True  # `_unmapped_uses` kept it for the same reason, on an unmapped argument
     return any(
         i < len(call.unbatched_mesh) and call.unbatched_mesh[i] == mesh.span
-        for call in calls.calls for i in capture.params
+        for call in calls.calls for i in params
     )

@@ -90,16 +90,24 @@ class PlacementAnalysis:
     ) -> tuple[AxisNames, Placement] | None:
         """The placement of the first argument of `call` the vmap maps along axis 0 whose batch dimension is
         placed on axes; else of the first whose dimension after the batch is (with no axes for the batch:
-        an inner `jax.vmap` may map that dimension away, `rules.explicit_axis`; fuzz seed 2889)."""
-        after = None
+        an inner `jax.vmap` may map that dimension away, `rules.explicit_axis`; fuzz seed 2889); else of the
+        first placed on axes at a later dimension only (`P(None, None, 'x')`, no axes for the batch: the input
+        is committed to the Explicit mesh, and so may be the inputs of a value a shard_map body closes over,
+        which JAX then refuses, SPMD003; measured: safety/measurements/plain_vmap_committed_capture_inner_nested.py,
+        part A; fuzz seed 350770)."""
+        after = later = None
         for i, arg in enumerate(call.args):
             if isinstance(arg, ast.Starred) or _axis_of(in_axes, i) != 0:
                 continue
-            placed = self._placement(arg, call, lost)
+            found = self._placement_any(arg, call, lost)
+            placed = found[:2] if found is not None else None
             if placed is not None and placed[0].axes:
                 return placed
+            if found is not None and not found[2]:
+                later = later or placed
+                continue
             after = after or placed
-        return after
+        return after or later
 
     def _decorated(self) -> list[PlainVmap]:
         """Defs decorated by a plain vmap whose first call placing a mapped argument's batch dimension on axes
@@ -174,11 +182,12 @@ class PlacementAnalysis:
             func = func.args[0]
         return None
 
-    def _placement(
+    def _placement_any(
         self, arg: ast.AST, use: ast.Call, lost: list[tuple[Span, str]] | None = None,
-    ) -> tuple[AxisNames, Placement] | None:
+    ) -> tuple[AxisNames, Placement, bool] | None:
         """The placement of the argument `arg` of the call `use` (its batch dimension's spec entry, and the
-        `Placement`), when the value last assigned to it is a `device_put`/`reshard` on an Explicit mesh. When
+        `Placement`), when the value last assigned to it is a `device_put`/`reshard` on an Explicit mesh naming a
+        mesh axis at some dimension, and whether it names one at the batch dimension or the one after it. When
         the placer is one of those but its sharding, mesh or spec cannot be read, `lost` gets the expression's
         span and why (`unknown_values.unread_message`)."""
         lost = [] if lost is None else lost
@@ -222,15 +231,16 @@ class PlacementAnalysis:
         tree = spec_tree(self.ev, spec_expr, scope)
         lost += tree.lost
         entries = tree.specs[0].entries if len(tree.specs) == 1 else ()
-        if not entries or (entries[0].value is None and (len(entries) < 2 or entries[1].value is None)):
-            return None  # neither the batch dimension nor the one after it placed on axes
+        if not entries or not any(e.value is not None for e in entries):
+            return None  # placed on no mesh axis at all
         if tree.unresolved or not all(e.known for e in entries):
             return None
         spec_call = self.ev.resolve_name(spec_expr, scope)
         callee = self.ev.text(spec_call[0].func) if spec_call and isinstance(spec_call[0], ast.Call) else "P"
         shared = not isinstance(spec_expr, ast.Call) or not isinstance(sharding, ast.Call)
         placement = Placement(self.ev.span(value), tree.specs[0], callee, shared, mesh)
-        return entries[0].value or AxisNames((), entries[0].span, False, False), placement
+        early = entries[0].value is not None or (len(entries) > 1 and entries[1].value is not None)
+        return entries[0].value or AxisNames((), entries[0].span, False, False), placement, early
 
     def context_mesh(self, place: ast.Call) -> tuple[ast.AST, object] | None:
         """The mesh expression (and its scope) a `jax.set_mesh(m)` installs where `place` runs: a `with

@@ -219,9 +219,11 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
     input a call commits to the mesh with no axis at its batch dimension (part 7; fuzz seed 29), or one the
     analysis kept as staged off the spmd axes for that reason (`Capture.off_spmd`)."""
     calls, mesh = vmap.calls, reached.shard_map.mesh
+    # (an inner vmap on the way: its dimension is placed on no axis, `_plain_vmap_findings` asked)
+    inner = bool(reached.vmaps)
     captures = tuple(
         c for c in reached.captures
-        if c.committed or c.kind is CaptureKind.BATCHED and (c.off_spmd or input_committed(c, calls, mesh))
+        if c.committed or c.kind is CaptureKind.BATCHED and (c.off_spmd or input_committed(c, calls, mesh, inner))
     )
     if _partial_manual_naming_manual(reached):
         # A per-example scalar (`m = x.mean() + 2.0`) runs under a partial-manual shard_map whose in_specs name
