@@ -79,7 +79,7 @@ class CaptureAnalysis:
     def capture_facts(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None,
         vmap: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (), mesh: MeshInfo | None = None,
-        placed: bool = False, calls: VmapCalls | None = None,
+        placed: bool = False, calls: VmapCalls | None = None, home: ast.AST | None = None,
     ) -> tuple[tuple[Capture, ...], tuple[UnreadValue, ...]]:
         """Batched values `body` closes over, when the vmapped function `fun` reaches it via `reached`; `vmap`
         is the vmap call or decorator (a jit decorator of `fun` stacked above it is outside the vmap). A value
@@ -108,7 +108,11 @@ class CaptureAnalysis:
         traced back to the vmap's arguments (`Capture.params` None: a call spmdfix does not evaluate, a
         parameter no followed call passes, an attribute), an `UnreadValue` of kind CAPTURE_INPUT at its use:
         whether JAX refuses it depends on a placement spmdfix does not read (issue 22: an SPMD910 record, not
-        silence). Only with the vmap's `calls` given (an spmd vmap: SPMD003 is its rule)."""
+        silence). Only with the vmap's `calls` given (an spmd vmap: SPMD003 is its rule).
+
+        `home`: the function whose values count as closed over (default: the one defining `body`); for the body
+        of a shard_map nested in the reached one's body, the function defining the reached body
+        (`ReachedAnalysis`)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return (), ()
         off_spmd = False
@@ -116,7 +120,7 @@ class CaptureAnalysis:
             if not _explicit(mesh):
                 return (), ()
             off_spmd = True
-        home = self.ix.enclosing_function(body)
+        home = self.ix.enclosing_function(body) if home is None else home
         batched = self._batched(fun, in_axes, reached, home, vmap, mesh, placed)
         found: tuple[Capture, ...] = ()
         if batched is not None:
@@ -164,7 +168,7 @@ class CaptureAnalysis:
 
     def committed_uses(
         self, fun, reached: ReachedSite, body: ast.AST | None, calls: VmapCalls | None, mesh: MeshInfo | None,
-        seen: set[str],
+        seen: set[str], home: ast.AST | None = None,
     ) -> tuple[Capture, ...]:
         """Values `body` closes over that come from an argument the vmap does not map which a call commits to
         the shard_map's `mesh` (`Capture.committed`), for a plain vmap over an input placed on that Explicit
@@ -172,10 +176,11 @@ class CaptureAnalysis:
         (safety/measurements/plain_vmap_placed_spellings.py, part 5; fuzz seed 310000's form): such a closure
         (the value, a slice, a scalar reduced from it; the argument placed `P()`, `P(None)`, `P('y')`) fails
         with `NotImplementedError: Closing over inputs to shard_map where the input is sharded on Explicit
-        axes`, eager and under jit, check_vma True and False; unplaced it runs. Names in `seen` are left out."""
+        axes`, eager and under jit, check_vma True and False; unplaced it runs. Names in `seen` are left out.
+        `home` as for `capture_facts`."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or calls is None:
             return ()
-        home = self.ix.enclosing_function(body)
+        home = self.ix.enclosing_function(body) if home is None else home
         found = self._unmapped_uses(fun, reached, body, home, calls, mesh, seen, True)
         return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found)
 

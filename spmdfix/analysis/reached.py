@@ -19,7 +19,7 @@ from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.capture import CaptureAnalysis, batch_placed_on
-from spmdfix.analysis.facts import ReachedFacts, ShardMapFacts, UnreadValue
+from spmdfix.analysis.facts import Capture, ReachedFacts, ShardMapFacts, UnreadValue
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.module_model import ModuleModel
@@ -92,6 +92,7 @@ class ReachedAnalysis:
         # vmap's) are not its concern.
         # With the batch dimension placed on no axis (`stripped` empty) they are passed too: a value whose input
         # a call commits to the mesh is refused there (`Closing over inputs to shard_map`; parts 5 and 7).
+        nested: tuple[Capture, ...] = ()
         captures, unread_captures = self.capture.capture_facts(
             vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed,
             calls if spmd or placed or not stripped else None,
@@ -102,6 +103,8 @@ class ReachedAnalysis:
             captures += self.capture.committed_uses(
                 vmap.fun, reached, body, calls, sm.mesh, {c.name for c in captures}
             )
+            nested = self._nested_captures(vmap, reached, body, calls, sm.mesh, {c.name for c in captures})
+            captures += nested
         # A jit between the vmap and the shard_map (`@jax.jit` on the function applying it, on the vmapped
         # function, `jax.jit(block)(x)`) makes an unbatched array's capture run and match on an Auto mesh,
         # check_vma True and False (measured: safety/measurements/capture_array_jit_on_the_way.py; fuzz seed
@@ -134,7 +137,10 @@ class ReachedAnalysis:
         # part 2, and open_items_issue22_kind9.py, part A)
         captures += self.capture.placed_arrays(body, {c.name for c in captures})
         lift = None
-        if captures:
+        if captures and nested:
+            # (lift-captures edits the reached shard_map: the nested body's closure would stay)
+            lift = "a shard_map nested in the body closes over the value, which lifting it into this one leaves"
+        elif captures:
             names = tuple(c.name for c in captures)
             lift = self.lift.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
         vmaps = tuple(self.vmap_span(n) for n in reached.vmaps)
@@ -167,6 +173,43 @@ class ReachedAnalysis:
             batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),
             unread_captures=unread_captures,
         )
+
+    def _nested_captures(
+        self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None, calls: VmapCalls, mesh, seen: set[str],
+    ) -> tuple[Capture, ...]:
+        """Under a plain vmap over an input placed on the Explicit mesh with its batch dimension on no mesh axis:
+        the values the body of a `jax.shard_map` applied in the reached `body` on the context mesh (no `mesh=`)
+        closes over from the function defining `body` (its `home`: where the nested body is defined too, or
+        inside `body`), batched from an input a call commits to the mesh, or from an argument the vmap does not
+        map that a call commits to it (`CaptureAnalysis.capture_facts`, `committed_uses`, read with that
+        `home`). Measured on jax 0.10.2 (safety/measurements/plain_vmap_committed_capture_inner_nested.py, part
+        B; fuzz seed 360247): JAX refuses both as it does in the reached body itself, `Closing over inputs to
+        shard_map where the input is sharded on Explicit axes`, the nested body defined beside the outer one or
+        inside it, eager and under jit (with `check_vma=False` called eagerly SPMD008's error comes first);
+        unplaced inputs run. A nested shard_map given its own `mesh=` is not measured: left out. Names in
+        `seen` are left out."""
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or mesh is None:
+            return ()
+        home = self.ix.enclosing_function(body)
+        if home is None:
+            return ()
+        found: list[Capture] = []
+        for inner in self.reacher.reach_body(body).sites:
+            site = inner.site
+            if not site.api.written_specs or site.args.get("mesh") is not None:
+                continue
+            nested_body, wrappers = unwrap_body(self.ix, site.body, site.body_scope)
+            if nested_body is None or not any(a is home for a in self.ix.ancestors(nested_body)):
+                continue
+            names = seen | {c.name for c in found}
+            batched, _ = self.capture.capture_facts(
+                vmap.fun, vmap.in_axes, reached, nested_body, vmap.node, wrappers, mesh, False, calls, home=home
+            )
+            batched = tuple(c for c in batched if c.name not in names)
+            names |= {c.name for c in batched}
+            found += batched
+            found += self.capture.committed_uses(vmap.fun, reached, nested_body, calls, mesh, names, home=home)
+        return tuple(found)
 
     def _is_batched_map(self, node: ast.AST) -> bool:
         """An inner vmap on the way that is a `jax.lax.map` with a `batch_size` (`jaxapi.BATCHED_MAP_NAMES`)."""
