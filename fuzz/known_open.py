@@ -37,27 +37,6 @@ class KnownOpen:
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    # A plain vmap over an Explicit placement (`reshard` under `jax.set_mesh`) whose function applies an inner
-    # `jax.vmap(block, in_axes=(0, None))`, and block's shard_map body closes over a value derived from the
-    # argument the inner vmap does not map (`s = jnp.exp(w)`): JAX refuses it (`Closing over inputs to
-    # shard_map where the input is sharded on Explicit axes`), spmdfix is silent (the capture through an inner
-    # vmap is read only when every call leaves the inner vmap's dimension unplaced; not measured otherwise).
-    KnownOpen(
-        key="finding:missed:Closing over inputs*",
-        when={"spmd": ("none",), "inner_vmap": ("between",)},
-        seed=350770,
-        item="issue 22: plain vmap over an Explicit placement, a capture through an inner vmap's unmapped argument",
-    ),
-    # The same kind of plain vmap (batch dimension unplaced), an in_axes=None argument committed to the mesh and
-    # closed over by the body of a shard_map nested in another (`outer` applies `jax.shard_map(body, ...,
-    # axis_names={'y'})`, body defined beside it): JAX refuses it (`Closing over inputs to shard_map`), spmdfix is
-    # silent (the committed argument is looked for in the reached shard_map's own body only).
-    KnownOpen(
-        key="finding:missed:Closing over inputs*",
-        when={"spmd": ("none",), "nested": (True,), "plain_capture": ("unmapped_committed",)},
-        seed=360247,
-        item="issue 22: plain vmap, batch unplaced, a committed unmapped argument captured by a nested shard_map's body",
-    ),
     # A false positive: a plain vmap over an input placed with no mesh axis at its batch dimension, a batched
     # per-example value from an input committed with P(None) (`w`, not a reduction) captured under a
     # partial-manual shard_map (`axis_names={'x'}`, `P('x')`) as an operand of `*` with the block: runs and
