@@ -44,7 +44,7 @@ class PlainVmap:
 
     vmap: ast.AST
     fun: ast.AST
-    axes: AxisNames  # the batch dimension's spec entry in the placement (no axes: the next dimension is placed)
+    axes: AxisNames  # the batch dimension's spec entry in the placement (no axes: a later dimension is placed)
     placement: Placement
     in_axes: ast.AST | None  # the vmap's `in_axes` expression (None: 0 for every argument)
 

@@ -103,8 +103,10 @@ class ReachedAnalysis:
             captures += self.capture.committed_uses(
                 vmap.fun, reached, body, calls, sm.mesh, {c.name for c in captures}
             )
-            nested = self._nested_captures(vmap, reached, body, calls, sm.mesh, {c.name for c in captures})
+            seen = {c.name for c in captures}
+            nested, unread_nested = self._nested_captures(vmap, reached, body, calls, sm.mesh, seen)
             captures += nested
+            unread_captures += unread_nested
         # A jit between the vmap and the shard_map (`@jax.jit` on the function applying it, on the vmapped
         # function, `jax.jit(block)(x)`) makes an unbatched array's capture run and match on an Auto mesh,
         # check_vma True and False (measured: safety/measurements/capture_array_jit_on_the_way.py; fuzz seed
@@ -176,7 +178,7 @@ class ReachedAnalysis:
 
     def _nested_captures(
         self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None, calls: VmapCalls, mesh, seen: set[str],
-    ) -> tuple[Capture, ...]:
+    ) -> tuple[tuple[Capture, ...], tuple[UnreadValue, ...]]:
         """Under a plain vmap over an input placed on the Explicit mesh with its batch dimension on no mesh axis:
         the values the body of a `jax.shard_map` applied in the reached `body` on the context mesh (no `mesh=`)
         closes over from the function defining `body` (its `home`: where the nested body is defined too, or
@@ -187,13 +189,14 @@ class ReachedAnalysis:
         shard_map where the input is sharded on Explicit axes`, the nested body defined beside the outer one or
         inside it, eager and under jit (with `check_vma=False` called eagerly SPMD008's error comes first);
         unplaced inputs run. A nested shard_map given its own `mesh=` is not measured: left out. Names in
-        `seen` are left out."""
+        `seen` are left out. Returns (captures, the SPMD910 values `capture_facts` gives for them)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or mesh is None:
-            return ()
+            return (), ()
         home = self.ix.enclosing_function(body)
         if home is None:
-            return ()
+            return (), ()
         found: list[Capture] = []
+        unread: list[UnreadValue] = []
         for inner in self.reacher.reach_body(body).sites:
             site = inner.site
             if not site.api.written_specs or site.args.get("mesh") is not None:
@@ -202,14 +205,15 @@ class ReachedAnalysis:
             if nested_body is None or not any(a is home for a in self.ix.ancestors(nested_body)):
                 continue
             names = seen | {c.name for c in found}
-            batched, _ = self.capture.capture_facts(
+            batched, lost = self.capture.capture_facts(
                 vmap.fun, vmap.in_axes, reached, nested_body, vmap.node, wrappers, mesh, False, calls, home=home
             )
+            unread += lost
             batched = tuple(c for c in batched if c.name not in names)
             names |= {c.name for c in batched}
             found += batched
             found += self.capture.committed_uses(vmap.fun, reached, nested_body, calls, mesh, names, home=home)
-        return tuple(found)
+        return tuple(found), tuple(unread)
 
     def _is_batched_map(self, node: ast.AST) -> bool:
         """An inner vmap on the way that is a `jax.lax.map` with a `batch_size` (`jaxapi.BATCHED_MAP_NAMES`)."""
