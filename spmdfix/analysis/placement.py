@@ -94,8 +94,10 @@ class PlacementAnalysis:
         first placed on axes at a later dimension only (`P(None, None, 'x')`, no axes for the batch: the input
         is committed to the Explicit mesh, and so may be the inputs of a value a shard_map body closes over,
         which JAX then refuses, SPMD003; measured: safety/measurements/plain_vmap_committed_capture_inner_nested.py,
-        part A; fuzz seed 350770)."""
-        after = later = None
+        part A; fuzz seed 350770); else of the first committed to the Explicit mesh on no mesh axis at all (`P()`,
+        `P(None)`): a body closing over a value batched from it is refused the same way, whatever the other
+        arguments' placement (measured: safety/measurements/plain_vmap_committed_no_axis.py; fuzz seed 380039)."""
+        after = later = committed = None
         for i, arg in enumerate(call.args):
             if isinstance(arg, ast.Starred) or _axis_of(in_axes, i) != 0:
                 continue
@@ -103,11 +105,14 @@ class PlacementAnalysis:
             placed = found[:2] if found is not None else None
             if placed is not None and placed[0].axes:
                 return placed
+            if found is not None and not found[3]:
+                committed = committed or placed
+                continue
             if found is not None and not found[2]:
                 later = later or placed
                 continue
             after = after or placed
-        return after or later
+        return after or later or committed
 
     def _decorated(self) -> list[PlainVmap]:
         """Defs decorated by a plain vmap whose first call placing a mapped argument's batch dimension on axes
@@ -184,10 +189,10 @@ class PlacementAnalysis:
 
     def _placement_any(
         self, arg: ast.AST, use: ast.Call, lost: list[tuple[Span, str]] | None = None,
-    ) -> tuple[AxisNames, Placement, bool] | None:
+    ) -> tuple[AxisNames, Placement, bool, bool] | None:
         """The placement of the argument `arg` of the call `use` (its batch dimension's spec entry, and the
-        `Placement`), when the value last assigned to it is a `device_put`/`reshard` on an Explicit mesh naming a
-        mesh axis at some dimension, and whether it names one at the batch dimension or the one after it. When
+        `Placement`), when the value last assigned to it is a `device_put`/`reshard` on an Explicit mesh, whether
+        it names a mesh axis at the batch dimension or the one after it, and whether it names one at all. When
         the placer is one of those but its sharding, mesh or spec cannot be read, `lost` gets the expression's
         span and why (`unknown_values.unread_message`)."""
         lost = [] if lost is None else lost
@@ -231,16 +236,18 @@ class PlacementAnalysis:
         tree = spec_tree(self.ev, spec_expr, scope)
         lost += tree.lost
         entries = tree.specs[0].entries if len(tree.specs) == 1 else ()
-        if not entries or not any(e.value is not None for e in entries):
-            return None  # placed on no mesh axis at all
-        if tree.unresolved or not all(e.known for e in entries):
+        if len(tree.specs) != 1 or tree.unresolved or not all(e.known for e in entries):
             return None
         spec_call = self.ev.resolve_name(spec_expr, scope)
         callee = self.ev.text(spec_call[0].func) if spec_call and isinstance(spec_call[0], ast.Call) else "P"
         shared = not isinstance(spec_expr, ast.Call) or not isinstance(sharding, ast.Call)
         placement = Placement(self.ev.span(value), tree.specs[0], callee, shared, mesh)
-        early = entries[0].value is not None or (len(entries) > 1 and entries[1].value is not None)
-        return entries[0].value or AxisNames((), entries[0].span, False, False), placement, early
+        early = bool(entries) and (entries[0].value is not None or (len(entries) > 1 and entries[1].value is not None))
+        on_axes = any(e.value is not None for e in entries)
+        batch = entries[0].value if entries else None
+        # (`P()`: no entry to point at; the spec itself)
+        where = entries[0].span if entries else self.ev.span(spec_expr)
+        return batch or AxisNames((), where, False, False), placement, early, on_axes
 
     def context_mesh(self, place: ast.Call) -> tuple[ast.AST, object] | None:
         """The mesh expression (and its scope) a `jax.set_mesh(m)` installs where `place` runs: a `with
