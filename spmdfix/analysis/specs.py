@@ -31,9 +31,10 @@ def spec_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree:
     unresolved: list[Span] = []
     helpers: list[Span] = []
     lost: list[tuple[Span, str]] = []
+    empty: list[Span] = []
     if expr is not None:
-        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), helpers=helpers, lost=lost)
-    return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers), tuple(lost))
+        _collect_specs(ev, expr, scope, specs, unresolved, Follow(SPEC_TREE), helpers=helpers, lost=lost, empty=empty)
+    return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers), tuple(lost), tuple(empty))
 
 
 def sharding_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree:
@@ -53,13 +54,14 @@ def sharding_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree
 
 def _collect_specs(
     ev: Evaluator, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False,
-    helpers: list[Span] | None = None, lost: list[tuple[Span, str]] | None = None,
+    helpers: list[Span] | None = None, lost: list[tuple[Span, str]] | None = None, empty: list[Span] | None = None,
 ) -> None:
     """Add the PartitionSpecs of `expr` to `specs`, the spans of what cannot be read to `unresolved` (and to
     `lost` with why, in words, for SPMD910: `unknown_values`), and the calls of project functions read
     through (`Evaluator.called`) to `helpers`."""
     helpers = [] if helpers is None else helpers
     lost = [] if lost is None else lost
+    empty = [] if empty is None else empty
 
     def unread(why: str) -> None:
         unresolved.append(ev.span(expr))
@@ -76,21 +78,21 @@ def _collect_specs(
             unread(why_unknown(ev, expr, scope))
             return
         far, value, inner = followed
-        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers, lost)
+        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers, lost, empty)
     elif isinstance(expr, (ast.Tuple, ast.List)):
         for elt in expr.elts:
-            _collect_specs(ev, elt, scope, specs, unresolved, follow.deeper(), shardings, helpers, lost)
+            _collect_specs(ev, elt, scope, specs, unresolved, follow.deeper(), shardings, helpers, lost, empty)
     elif isinstance(expr, ast.Dict):
         for value in expr.values:
-            _collect_specs(ev, value, scope, specs, unresolved, follow.deeper(), shardings, helpers, lost)
+            _collect_specs(ev, value, scope, specs, unresolved, follow.deeper(), shardings, helpers, lost, empty)
     elif isinstance(expr, ast.Constant) and expr.value is None:
-        return
+        empty.append(ev.span(expr))
     elif shardings and isinstance(expr, ast.Call) and ev.ix.qualname(expr.func, scope) in jaxapi.NAMED_SHARDING_NAMES:
         spec = argument(expr, 1, "spec")
         if spec is None or any(isinstance(a, ast.Starred) for a in expr.args) or any(k.arg is None for k in expr.keywords):
             unread("its spec is not a plain argument")
         else:
-            _collect_specs(ev, spec, scope, specs, unresolved, follow.deeper(), helpers=helpers, lost=lost)
+            _collect_specs(ev, spec, scope, specs, unresolved, follow.deeper(), helpers=helpers, lost=lost, empty=empty)
     elif isinstance(expr, ast.Call) and is_partition_spec(ev, expr.func, scope):
         spec = _spec(ev, expr, scope, lost)
         if spec is None:
@@ -98,14 +100,14 @@ def _collect_specs(
         else:
             specs.append(spec)
     elif ev.ix.qualname(expr, scope) in jaxapi.INFER_NAMES:
-        return
+        empty.append(ev.span(expr))
     elif not shardings and isinstance(expr, ast.Call) and (called := ev.called(expr, scope)) is not None:
         # `rows()`, `spec('x')`: a project function that returns the specs, its parameters bound to this call.
         # (Not yet for jit's shardings: a sharding a helper returns stays unresolved there, and a fix that
         # relies on it stays unsafe, as golden rename/unsafe_jit_sharding_unreadable pins.)
         helpers.append(ev.span(expr))
         far, value, inner = called
-        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers, lost)
+        _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers, lost, empty)
     else:
         unread(why_unknown(ev, expr, scope))
 

@@ -91,6 +91,8 @@ class SpecTree:
     # (span, why in words) of each part of the tree (`unresolved`) and each `P(...)` entry that could not be
     # read, for SPMD910 records on a reached shard_map (`specs.spec_tree`; `unknown_values`)
     lost: tuple[tuple[Span, str], ...] = ()
+    # the leaves of the tree that hold no spec (`None`, an inferred one), which `specs` leaves out
+    empty: tuple[Span, ...] = ()
 
     def axes(self) -> set[str]:
         return {a.name for s in self.specs for e in s.entries if e.value for a in e.value.axes}
