@@ -53,6 +53,18 @@ _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any
 _ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten", "copy"})
 
 
+# `jax.lax` functions whose result `_block_path` does not take as varying with the block when an argument does:
+# collectives and point-to-point transfers beside `jaxapi.COLLECTIVE_AXIS_POSITION`'s, and control flow (a
+# function applied to the value, not read)
+_NOT_BLOCKWISE_LAX = frozenset(
+    f"jax.lax.{name}"
+    for name in (
+        "pcast", "psend", "precv", "ragged_all_to_all", "axis_size", "platform_dependent", "cond", "switch",
+        "while_loop", "fori_loop", "scan", "map", "associative_scan", "custom_root", "custom_linear_solve",
+    )
+)
+
+
 class CaptureAnalysis:
     """Finds captured batched values for shard_map sites of one module (its `ModuleModel`). Pure."""
 
@@ -182,7 +194,9 @@ class CaptureAnalysis:
             return ()
         home = self.ix.enclosing_function(body) if home is None else home
         found = self._unmapped_uses(fun, reached, body, home, calls, mesh, seen, True)
-        return tuple(replace(c, scalar=self._reduced_local(home, c.name)) for c in found)
+        return tuple(
+            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c.name)) for c in found
+        )
 
     def _unmapped_uses(
         self, fun, reached: ReachedSite, body: ast.AST, home: ast.AST | None, calls: VmapCalls,
@@ -255,24 +269,78 @@ class CaptureAnalysis:
         return _Batched(walk[0], walk[1] and types is AxisType.EXPLICIT and not placed)
 
     def _mixed_only(self, body: ast.AST, name: str) -> bool:
-        """Every read of `name` in `body` is an operand of `*`, `+`, `-` or `/` whose other operand reads a
-        parameter of `body` (`Capture.mixed_only`). Measured to matter for a captured per-example scalar under a
-        partial-manual shard_map (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py): `b *
-        m`, `jnp.where(...) * m`, `jnp.sum(b) * m` run; `jnp.exp(m) * b`, `b + jnp.mean(m)` fail (`context mesh
-        ... should match the aval mesh`)."""
+        """Every read of `name` in `body` is an operand of `*`, `+`, `-` or `/` whose other operand varies with
+        the body's block (`_meets_block`: `b * m`, `jnp.sin(b) * w`, `b * w + w`; not `jnp.exp(m) * b`, `m *
+        2.0 * b`, `b.shape[0] * m`, `jax.lax.psum(b, 'x') * m`): `Capture.mixed_only`. Measured to decide, for
+        a value captured under a partial-manual shard_map with check_vma=True
+        (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py, parts 2-3): JAX inserts a
+        `pvary` on the capture where it meets a value varying over the manual axes, which brings it into the
+        shard_map's context mesh; any other operation on it first fails (`For primitive exp, context mesh ...
+        should match the aval mesh`)."""
         args = body.args
         params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
         root = body.body if isinstance(body, ast.Lambda) else body
         loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
         if not loads or not params:
             return False
+        scope = self.ix.own_scope(body)
         for load in loads:
             parent = self.ix.parent.get(id(load))
             if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Mult, ast.Add, ast.Sub, ast.Div))):
                 return False
             other = parent.right if parent.left is load else parent.left
-            if not any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(other)):
+            if not self._meets_block(other, params, scope, frozenset()):
                 return False
+        return True
+
+    def _meets_block(self, expr: ast.AST, params: set[str], scope, following: frozenset[str]) -> bool:
+        """`expr` varies with the shard_map body's block: it reads, as a value (not a static read such as
+        `b.shape[0]`), a parameter of the body, or a local of the body every binding of which is such a
+        parameter or an assignment of such a value (`b = jax.lax.dynamic_slice_in_dim(b, 0, n)`), through
+        arithmetic, comparisons, indexing, and calls of `jax.numpy` functions or of `jax.lax` functions other
+        than collectives (`_block_path`). A collective's result (`jax.lax.psum(b, 'x')`) no longer varies over
+        the manual axis: measured to fail as an operand with a capture (parts 3 of
+        safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py)."""
+        for node in ast.walk(expr):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+                continue
+            if node.id not in following and not self._varying_name(node.id, params, scope, following | {node.id}):
+                continue
+            if not in_static_context(node, self.ix.parent, self._qualname) and self._block_path(node, expr):
+                return True
+        return False
+
+    def _varying_name(self, name: str, params: set[str], scope, following: frozenset[str]) -> bool:
+        """`name`, read in the body whose own scope is `scope`, holds a value varying with the block: each of its
+        bindings there is a parameter in `params` or an assignment whose value `_meets_block` (a name being
+        followed, in `following`, is taken as varying: `b = f(b)` varies when `b`'s other bindings do)."""
+        bindings = scope.bindings.get(name) if scope is not None else None
+        if not bindings:
+            return False
+        for binding in bindings:
+            if binding.kind is BindingKind.PARAM and name in params:
+                continue
+            if binding.kind is BindingKind.ASSIGN and self._meets_block(binding.node, params, scope, following):
+                continue
+            return False
+        return True
+
+    def _block_path(self, node: ast.AST, top: ast.AST) -> bool:
+        """Every expression from `node` up to `top` passes its value on element by element or by a local
+        reduction (`_meets_block`)."""
+        current = node
+        while current is not top:
+            parent = self.ix.parent.get(id(current))
+            passes = isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.Compare)) or (
+                isinstance(parent, ast.Subscript) and parent.value is current
+            )
+            if not passes and isinstance(parent, ast.Call) and current in parent.args:
+                qname = self._qualname(parent.func) or ""
+                lax = qname.startswith("jax.lax.") and qname not in jaxapi.COLLECTIVE_AXIS_POSITION
+                passes = qname.startswith("jax.numpy.") or lax and qname not in _NOT_BLOCKWISE_LAX
+            if not passes:
+                return False
+            current = parent
         return True
 
     def _reduced_local(self, home: ast.AST, name: str) -> bool:

@@ -226,14 +226,18 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
         if c.committed or c.kind is CaptureKind.BATCHED and (c.off_spmd or input_committed(c, calls, mesh, inner))
     )
     if _partial_manual_naming_manual(reached):
-        # A per-example scalar (`m = x.mean() + 2.0`) runs under a partial-manual shard_map whose in_specs name
-        # a manual axis, check_vma=True, eager and jitted, whatever the placement (measured:
-        # safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py; fuzz seed 350567)
-        # (the scalar only an operand of arithmetic with the body's block, `Capture.mixed_only`: `jnp.exp(m) * b`
-        # or `b + jnp.mean(m)` fail, `context mesh ... should match the aval mesh`)
-        captures = tuple(
-            c for c in captures if not (c.kind is CaptureKind.BATCHED and c.scalar and c.mixed_only and not c.committed)
-        )
+        # Under a partial-manual shard_map whose every in_spec names a manual axis, check_vma=True, a captured
+        # value runs when each of its reads is an operand of `*`, `+`, `-` or `/` with a value varying with the
+        # block (`Capture.mixed_only`): JAX's `pvary` there brings it into the shard_map's context mesh. Measured
+        # (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py; fuzz seeds 350567, 360680),
+        # eager and jitted, whatever the placements: a per-example scalar reduced from the input (`x.mean() +
+        # 2.0`), a batched argument of any rank (scalar, `(1,)`, the block's shape, a rank above it), a value
+        # computed from one outside the body (`jnp.exp(w)`, `x[:4]`), an argument the vmap does not map
+        # committed to the mesh (`P()`, `P(None)`, `P('y')`); through `jax.jit` or `jax.checkpoint` on the
+        # vmapped function too. Any operation of the capture's own first (`jnp.exp(w) * b`, `b * jnp.mean(w)`,
+        # `w * 2.0 * b`, `b * -w`), or an operand not varying over the manual axes (`b.shape[0] * w`,
+        # `jax.lax.psum(b, 'x') * w`, a block under `P()`) fails: `context mesh ... should match the aval mesh`.
+        captures = tuple(c for c in captures if not (c.kind is CaptureKind.BATCHED and c.mixed_only))
     findings = []
     for capture in captures:
         if capture.committed or capture.unmapped:
@@ -246,23 +250,47 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
                 "which the `jax.vmap` without `spmd_axis_name` batches from an input that a call places on the "
                 "Explicit mesh with no mesh axis at its batch dimension"
             )
-        message = (
-            f"the shard_map body closes over `{capture.name}`, {what}; JAX refuses it (`Closing over inputs to "
-            "shard_map where the input is sharded on Explicit axes`), whatever the specs and `check_vma`"
-        )
+        if _partial_manual(reached):
+            refusal = (
+                "with only some mesh axes manual JAX fails on it (`For primitive ..., context mesh ... should "
+                "match the aval mesh`) unless `check_vma` is on, every in_spec names a manual axis and each read "
+                "of it is an operand of `*`, `+`, `-` or `/` with a value varying with the block"
+            )
+        else:
+            refusal = (
+                "JAX refuses it (`Closing over inputs to shard_map where the input is sharded on Explicit axes`), "
+                "whatever the specs and `check_vma`"
+            )
+        message = f"the shard_map body closes over `{capture.name}`, {what}; {refusal}"
         options = [_unplaced_lift_option(vmap, reached, captures)]
         findings.append(finding(CAPTURE, capture.use, [], message, options, _plain_related(vmap, reached)))
     return findings
 
 
+def _partial_manual(reached: ReachedFacts) -> bool:
+    """The shard_map makes only some of its mesh's axes manual (`axis_names` read, a strict subset of the mesh's
+    axes). Measured (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py, parts 1 and 3):
+    a capture from an input committed to the mesh fails there with `For primitive ..., context mesh ... should
+    match the aval mesh` (eagerly with check_vma=False, SPMD008's `out_specs ... manual` first), not with
+    `Closing over inputs to shard_map`, JAX's error when every axis is manual."""
+    sm = reached.shard_map
+    if sm.mesh is None or sm.axis_names is None or sm.axis_names_unknown:
+        return False
+    return set(sm.axis_names.names) < set(sm.mesh.axis_names)
+
+
 def _partial_manual_naming_manual(reached: ReachedFacts) -> bool:
     """The shard_map makes only some of its mesh's axes manual (`axis_names` read, a strict subset of the
-    mesh's axes), its in_specs name one of them, and check_vma is on (`_plain_committed_unplaced_findings`)."""
+    mesh's axes), each spec of its in_specs names one of them (so every block the body receives varies over
+    a manual axis: a block under `P()` beside one under `P('x')` is measured not to carry a capture), and
+    check_vma is on (`_plain_committed_unplaced_findings`)."""
     sm = reached.shard_map
-    if sm.mesh is None or sm.axis_names is None or sm.axis_names_unknown or sm.check_vma is not True:
+    if not _partial_manual(reached) or sm.check_vma is not True:
         return False
     manual = set(sm.axis_names.names)
-    return manual < set(sm.mesh.axis_names) and not sm.in_specs.unresolved and bool(sm.in_specs.axes() & manual)
+    if sm.in_specs.unresolved or sm.in_specs.empty or not sm.in_specs.specs:
+        return False
+    return all(any(e.value and set(e.value.names) & manual for e in spec.entries) for spec in sm.in_specs.specs)
 
 
 def _unplaced_lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
@@ -614,9 +642,36 @@ VALID = (
             return jax.vmap(f)(xs, ws)
         """,
     ),
+    Valid(
+        "SPMD003",  # batch dimension unplaced, partial-manual shard_map, the capture meets the block (fuzz seed 360680)
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, w):
+            return jax.shard_map(lambda b: jax.numpy.sin(b) * w, mesh=em, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P(None, 'x')))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P(None)))
+            return jax.vmap(f)(xs, ws)
+        """,
+    ),
 )
 
 INVALID = (
+    Invalid(
+        "SPMD003",  # the same, the capture reduced alone first: `For primitive reduce_sum, context mesh ...`
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, w):
+            return jax.shard_map(lambda b: b * jax.numpy.mean(w), mesh=em, in_specs=P('x'), out_specs=P('x'), axis_names={'x'})(x)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P(None, 'x')))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P(None)))
+            return jax.vmap(f)(xs, ws)
+        """,
+        at="w",
+    ),
     Invalid(
         "SPMD003",  # a plain vmap over a placed batch, an in_axes=None argument committed to the mesh closed over
         """
