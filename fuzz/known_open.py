@@ -36,19 +36,7 @@ class KnownOpen:
 
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
-KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    # A false positive: a plain vmap over an input placed with no mesh axis at its batch dimension, a batched
-    # per-example value from an input committed with P(None) (`w`, not a reduction) captured under a
-    # partial-manual shard_map (`axis_names={'x'}`, `P('x')`) as an operand of `*` with the block: runs and
-    # matches. Measured for reduced scalars only (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py);
-    # `jnp.mean(w)` in the same place fails, so the exemption is not widened without a measurement.
-    KnownOpen(
-        key="clean:SPMD003",
-        when={"spmd": ("none",), "axis_names": ("spec_only",), "extra": ("capture_batched",)},
-        seed=360680,
-        item="issue 22: plain vmap, batch unplaced, a batched value captured under a partial-manual shard_map",
-    ),
-)
+KNOWN_OPEN: tuple[KnownOpen, ...] = ()
 
 
 def known_entry(violation: Violation, features: dict) -> KnownOpen | None:
