@@ -24,14 +24,16 @@ x eager/`jax.jit(vmap)`. Captures c: a batched `w` committed `P(None, ...)` of r
 block, `(3, 4)` above it (the product summed back over axis 0); `jnp.exp(w)` and `x[:4]` computed outside the
 body; `x.mean() + 2.0`; an argument the vmap does not map (`in_axes=None`) committed, scalar or `(4,)`. Bodies:
 c an operand of `*`, `+`, `-`, `/` with the block in either order, `jnp.sin(b) * c`, `b * c * 2.0`, `b * c + c`,
-`jnp.sum(b) * c + b`, `jnp.ones_like(b) * c`, `b[0] * c + b`; an operation of c's own first (`b * jnp.mean(c)`,
+`jnp.sum(b) * c + b`, `jnp.ones_like(b) * c`, `b[0] * c + b`, `jax.vmap(lambda r: r * 2.0)(b) * c`,
+`jax.vmap(lambda r: r + jax.lax.psum(r, 'x'))(b) * c`; an operation of c's own first (`b * jnp.mean(c)`,
 `jnp.exp(c) * b`, `b * (c * 2.0)`, `c * 2.0 * b`, `b * -c`); an operand not varying over 'x' (`b.shape[0] * c +
-b`, `jax.lax.psum(b, 'x') * c`); other spellings (`jnp.maximum(b, c)`, `jnp.where(b > 0, c, 0.0)`, `jnp.abs(b)
+b`, `jax.lax.psum(b, 'x') * c`, `jax.vmap(lambda r: jax.lax.psum(r, 'x'))(b) * c`); other spellings (`jnp.maximum(b, c)`, `jnp.where(b > 0, c, 0.0)`, `jnp.abs(b)
 ** c`, `b @ c + b`). Part 3b: check_vma=True, `b * c` and `jnp.exp(c) * b` for xs placed `P(None, 'x')`,
 `P(None, 'y')`, `P(None, None)`, `P()` or numpy and ws committed `P(None, ...)`, `P()` (`P('y')` for the
 unmapped vector), a jnp array or numpy. Part 3c (check_vma=True): every axis manual; specs `P()`; in_specs
 `(P('x'), P())` with c meeting the `P('x')` block or the `P()` one; `jax.vmap(jax.jit(apply))`,
-`jax.vmap(jax.checkpoint(apply))`.
+`jax.vmap(jax.checkpoint(apply))`; c bound as the body's parameter default (`lambda b, c=c: ...`), `b * c` and
+`jnp.exp(c) * b`. `--bodies 'NAME;NAME'` runs part 3's rows of those bodies only.
 
 Found (part 3): with check_vma=True every capture runs and matches, eager and jitted, when each of its reads is an
 operand of `*`, `+`, `-`, `/` (either order) whose other operand varies with the block (the rows listed first,
@@ -43,7 +45,8 @@ refer to an axis marked as manual` throughout, under jit `context mesh ...` (onl
 the same outcomes for every committed placement; with every input of c uncommitted (jnp or numpy ws; xs numpy
 for `x.mean()`) `jnp.exp(c) * b` runs too. Part 3c: every axis manual `Closing over inputs to shard_map ...
 Explicit`; specs `P()` `context mesh ...`; `(P('x'), P())`: c with the `P('x')` block runs, with the `P()` block
-`context mesh ...`; through `jax.jit` and `jax.checkpoint` `b * c` runs. What decides: with check_vma=True
+`context mesh ...`; through `jax.jit` and `jax.checkpoint` `b * c` runs; bound as a default, as closed over
+(`b * c` runs, `jnp.exp(c) * b` fails). What decides: with check_vma=True
 JAX inserts a `pvary` on the capture where a binary operation meets a value varying over the manual axes, and
 that cast puts it on the shard_map's (partly manual) context mesh; a primitive applied to the capture before
 then sees its aval still on the outer mesh and fails the context-mesh check. A capture from uncommitted inputs
@@ -123,11 +126,14 @@ RUN_BODIES = {  # the capture c only ever an operand of +, -, *, / whose other o
     "jnp.sin(b)*c": lambda b, c: jnp.sin(b) * c, "b*c*2.0": lambda b, c: b * c * 2.0,
     "b*c+c": lambda b, c: b * c + c, "jnp.sum(b)*c+b": lambda b, c: jnp.sum(b) * c + b,
     "jnp.ones_like(b)*c": lambda b, c: jnp.ones_like(b) * c, "b[0]*c+b": lambda b, c: b[0] * c + b,
+    "vmap(r*2)(b)*c": lambda b, c: jax.vmap(lambda r: r * 2.0)(b) * c,
+    "vmap(r+psum(r))(b)*c": lambda b, c: jax.vmap(lambda r: r + jax.lax.psum(r, 'x'))(b) * c,
 }
 FAIL_BODIES = {  # an operation of c's own first, or an operand that does not vary with the block
     "b*jnp.mean(c)": lambda b, c: b * jnp.mean(c), "jnp.exp(c)*b": lambda b, c: jnp.exp(c) * b,
     "b*(c*2.0)": lambda b, c: b * (c * 2.0), "c*2.0*b": lambda b, c: c * 2.0 * b, "b*-c": lambda b, c: b * -c,
     "b.shape[0]*c+b": lambda b, c: b.shape[0] * c + b, "psum(b,'x')*c": lambda b, c: jax.lax.psum(b, 'x') * c,
+    "vmap(psum(r))(b)*c": lambda b, c: jax.vmap(lambda r: jax.lax.psum(r, 'x'))(b) * c,
 }
 OTHER_BODIES = {  # not arithmetic operators: left reported
     "jnp.maximum(b,c)": lambda b, c: jnp.maximum(b, c), "jnp.where(b>0,c,0.0)": lambda b, c: jnp.where(b > 0, c, 0.0),
@@ -148,7 +154,7 @@ def none_spec(a):
     return P(*([None] * np.ndim(a)))
 
 
-def part3_fn(src, body, cv, jit, specs=P('x'), axis_names=frozenset({'x'}), two=None, staged=None):
+def part3_fn(src, body, cv, jit, specs=P('x'), axis_names=frozenset({'x'}), two=None, staged=None, bound=False):
     derive = SOURCES[src][2]
 
     def apply(x, w):
@@ -156,6 +162,8 @@ def part3_fn(src, body, cv, jit, specs=P('x'), axis_names=frozenset({'x'}), two=
         kw = dict(mesh=mesh, in_specs=specs, out_specs=P('x'), check_vma=cv)
         if axis_names is not None:
             kw['axis_names'] = set(axis_names)
+        if bound:  # c bound as the body's parameter default, not closed over
+            return jax.shard_map(lambda b, c=c: body(b, c), **kw)(x)
         if two is None:
             return jax.shard_map(lambda b: body(b, c), **kw)(x)
         return jax.shard_map(lambda b1, b2: two(b1, b2, c), **kw)(x, x)
@@ -174,7 +182,13 @@ def part3_ref(src, body, two=None):
         blocks = []
         for k in range(2):
             b = jnp.asarray(x[k * N:(k + 1) * N])
-            blocks.append(np.asarray((jnp.asarray(x[:N]) + jnp.asarray(x[N:])) * c if body is FAIL_BODIES["psum(b,'x')*c"] else body(b, c)))
+            total = jnp.asarray(x[:N]) + jnp.asarray(x[N:])  # psum over 'x' of the two blocks
+            if body is FAIL_BODIES["psum(b,'x')*c"] or body is FAIL_BODIES["vmap(psum(r))(b)*c"]:
+                blocks.append(np.asarray(total * c))
+            elif body is RUN_BODIES["vmap(r+psum(r))(b)*c"]:
+                blocks.append(np.asarray((b + total) * c))
+            else:
+                blocks.append(np.asarray(body(b, c)))
         rows.append(np.concatenate(blocks))
     return np.stack(rows)
 
@@ -191,8 +205,9 @@ def fits(src, name):
 def run_part3():
     print("part 3: captures x bodies; xs P(None, 'x'), ws committed P(None, ...); axis_names={'x'}, specs P('x')", flush=True)
     grid = [(cv, jit) for cv in (True, False) for jit in (False, True)]
+    only = sys.argv[sys.argv.index("--bodies") + 1].split(";") if "--bodies" in sys.argv else None
     for src, name in itertools.product(SOURCES, ALL_BODIES):
-        if not fits(src, name):
+        if not fits(src, name) or only is not None and name not in only:
             continue
         ws, body = SOURCES[src][0], ALL_BODIES[name]
         if src == "w (3,N)>block":  # c (3, N) broadcasts the block; summed back to one block
@@ -237,6 +252,8 @@ def run_part3c():
         "in_specs (P('x'), P()): b1 + b2[:N]*c": dict(specs=(P('x'), P()), two=two_second),
         "jax.vmap(jax.jit(apply)), b*c": dict(staged=jax.jit),
         "jax.vmap(jax.checkpoint(apply)), b*c": dict(staged=jax.checkpoint),
+        "bound as a default (lambda b, c=c), b*c": dict(bound=True),
+        "bound as a default, jnp.exp(c)*b": dict(bound=True, body=FAIL_BODIES["jnp.exp(c)*b"]),
     }
     for src, (label, kw) in itertools.product(("w scalar", "w (N,)=block", "unmapped (N,)"), controls.items()):
         ws = SOURCES[src][0]
@@ -249,9 +266,12 @@ def run_part3c():
             ref = part3_ref(src, RUN_BODIES["b*c"])
         if ref is None:
             continue
-        body = RUN_BODIES["b*c"]
+        kw = dict(kw)
+        body = kw.pop("body", RUN_BODIES["b*c"])
+        if body is not RUN_BODIES["b*c"]:
+            ref = part3_ref(src, body)
         variants = {
-            ('jit' if jit else 'eager'): (lambda jit=jit, src=src, ws=ws, kw=kw: part3_fn(src, body, True, jit, **kw)(put3(X3, P(None, 'x')), put3(ws, none_spec(ws))))
+            ('jit' if jit else 'eager'): (lambda jit=jit, src=src, ws=ws, kw=kw, body=body: part3_fn(src, body, True, jit, **kw)(put3(X3, P(None, 'x')), put3(ws, none_spec(ws))))
             for jit in (False, True)
         }
         show_group(f"3c {src:15} {label:40}", variants, ref)

@@ -175,7 +175,7 @@ class CaptureAnalysis:
                 unread = tuple(self._unread_input(c, home, hops) for c in found if c.params is None)
             found = tuple(replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh))
         return tuple(
-            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c.name)) for c in found
+            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c)) for c in found
         ), unread
 
     def committed_uses(
@@ -195,7 +195,7 @@ class CaptureAnalysis:
         home = self.ix.enclosing_function(body) if home is None else home
         found = self._unmapped_uses(fun, reached, body, home, calls, mesh, seen, True)
         return tuple(
-            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c.name)) for c in found
+            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c)) for c in found
         )
 
     def _unmapped_uses(
@@ -268,20 +268,37 @@ class CaptureAnalysis:
             return None
         return _Batched(walk[0], walk[1] and types is AxisType.EXPLICIT and not placed)
 
-    def _mixed_only(self, body: ast.AST, name: str) -> bool:
-        """Every read of `name` in `body` is an operand of `*`, `+`, `-` or `/` whose other operand varies with
+    def _mixed_only(self, body: ast.AST, capture: Capture) -> bool:
+        """Every read of `capture` in `body` is an operand of `*`, `+`, `-` or `/` whose other operand varies with
         the body's block (`_meets_block`: `b * m`, `jnp.sin(b) * w`, `b * w + w`; not `jnp.exp(m) * b`, `m *
-        2.0 * b`, `b.shape[0] * m`, `jax.lax.psum(b, 'x') * m`): `Capture.mixed_only`. Measured to decide, for
-        a value captured under a partial-manual shard_map with check_vma=True
+        2.0 * b`, `b.shape[0] * m`, `jax.lax.psum(b, 'x') * m`): `Capture.mixed_only`. A capture bound as a
+        parameter default (`def body(b, s=w)`) is read through that parameter. Measured to decide, for a value
+        captured under a partial-manual shard_map with check_vma=True
         (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py, parts 2-3): JAX inserts a
         `pvary` on the capture where it meets a value varying over the manual axes, which brings it into the
         shard_map's context mesh; any other operation on it first fails (`For primitive exp, context mesh ...
         should match the aval mesh`)."""
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return False
         args = body.args
-        params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
-        root = body.body if isinstance(body, ast.Lambda) else body
-        loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        if not loads or not params:
+        positional = [*args.posonlyargs, *args.args]
+        # the blocks: positional parameters without a default (a default binds a value, not a block)
+        params = {a.arg for a in positional[: len(positional) - len(args.defaults)]}
+        defaults = [
+            *zip(positional[len(positional) - len(args.defaults):], args.defaults),
+            *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None),
+        ]
+        bound = [a.arg for a, d in defaults if self.span(d).contains(capture.use)]
+        if len(bound) == 1:
+            name = bound[0]  # bound as a parameter default: read through that parameter
+        elif not bound and self.span(body).contains(capture.use):
+            name = capture.name  # closed over: read by its own name
+        else:
+            return False  # bound by a `partial` elsewhere (or twice): not read here
+        root = body.body if isinstance(body, ast.Lambda) else body.body
+        nodes = ast.walk(root) if isinstance(root, ast.AST) else (n for stmt in root for n in ast.walk(stmt))
+        loads = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if not loads or not params or name in params:
             return False
         scope = self.ix.own_scope(body)
         for load in loads:
@@ -338,10 +355,28 @@ class CaptureAnalysis:
                 qname = self._qualname(parent.func) or ""
                 lax = qname.startswith("jax.lax.") and qname not in jaxapi.COLLECTIVE_AXIS_POSITION
                 passes = qname.startswith("jax.numpy.") or lax and qname not in _NOT_BLOCKWISE_LAX
+                passes = passes or self._blockwise_inner_vmap(parent)
             if not passes:
                 return False
             current = parent
         return True
+
+    def _blockwise_inner_vmap(self, call: ast.Call) -> bool:
+        """`call` is `jax.vmap(lambda r: ...)(v)` (one argument, `jax.vmap` with the lambda alone) whose lambda's
+        expression varies with `r` as `_meets_block` reads it: its result varies with the block when `v` does.
+        Measured (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py, part 3): `jax.vmap(lambda
+        r: r * 2.0)(b) * w` and `jax.vmap(lambda r: r + jax.lax.psum(r, 'x'))(b) * w` run; `jax.vmap(lambda r:
+        jax.lax.psum(r, 'x'))(b) * w` fails."""
+        inner = call.func
+        if len(call.args) != 1 or call.keywords or not isinstance(inner, ast.Call):
+            return False
+        if self._qualname(inner.func) not in jaxapi.JAX_VMAP_NAMES or inner.keywords or len(inner.args) != 1:
+            return False
+        lam = inner.args[0]
+        if not isinstance(lam, ast.Lambda) or lam.args.defaults or lam.args.vararg or lam.args.kwonlyargs:
+            return False
+        params = {a.arg for a in (*lam.args.posonlyargs, *lam.args.args)}
+        return len(params) == 1 and self._meets_block(lam.body, params, self.ix.own_scope(lam), frozenset())
 
     def _reduced_local(self, home: ast.AST, name: str) -> bool:
         """Local `name` of `home` is bound once, to a full reduction to a scalar (`_scalar_value`)."""
