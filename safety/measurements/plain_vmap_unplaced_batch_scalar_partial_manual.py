@@ -33,7 +33,7 @@ b`, `jax.lax.psum(b, 'x') * c`, `jax.vmap(lambda r: jax.lax.psum(r, 'x'))(b) * c
 unmapped vector), a jnp array or numpy. Part 3c (check_vma=True): every axis manual; specs `P()`; in_specs
 `(P('x'), P())` with c meeting the `P('x')` block or the `P()` one; `jax.vmap(jax.jit(apply))`,
 `jax.vmap(jax.checkpoint(apply))`; c bound as the body's parameter default (`lambda b, c=c: ...`), `b * c` and
-`jnp.exp(c) * b`. `--bodies 'NAME;NAME'` runs part 3's rows of those bodies only.
+`jnp.exp(c) * b`; c bound by `functools.partial(f, c=c)`, the same two. `--bodies 'NAME;NAME'` runs part 3's rows of those bodies only.
 
 Found (part 3): with check_vma=True every capture runs and matches, eager and jitted, when each of its reads is an
 operand of `*`, `+`, `-`, `/` (either order) whose other operand varies with the block (the rows listed first,
@@ -46,13 +46,13 @@ the same outcomes for every committed placement; with every input of c uncommitt
 for `x.mean()`) `jnp.exp(c) * b` runs too. Part 3c: every axis manual `Closing over inputs to shard_map ...
 Explicit`; specs `P()` `context mesh ...`; `(P('x'), P())`: c with the `P('x')` block runs, with the `P()` block
 `context mesh ...`; through `jax.jit` and `jax.checkpoint` `b * c` runs; bound as a default, as closed over
-(`b * c` runs, `jnp.exp(c) * b` fails). What decides: with check_vma=True
+(`b * c` runs, `jnp.exp(c) * b` fails), and so bound by `functools.partial`. What decides: with check_vma=True
 JAX inserts a `pvary` on the capture where a binary operation meets a value varying over the manual axes, and
 that cast puts it on the shard_map's (partly manual) context mesh; a primitive applied to the capture before
 then sees its aval still on the outer mesh and fails the context-mesh check. A capture from uncommitted inputs
 has no mesh in its aval and passes it.
 """
-import os, itertools, sys
+import functools, os, itertools, sys
 os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _outcome import show_group  # noqa: E402 - part 3's outcome lines
@@ -162,6 +162,8 @@ def part3_fn(src, body, cv, jit, specs=P('x'), axis_names=frozenset({'x'}), two=
         kw = dict(mesh=mesh, in_specs=specs, out_specs=P('x'), check_vma=cv)
         if axis_names is not None:
             kw['axis_names'] = set(axis_names)
+        if bound == "partial":  # c bound by functools.partial(f, c=c)
+            return jax.shard_map(functools.partial(lambda b, c: body(b, c), c=c), **kw)(x)
         if bound:  # c bound as the body's parameter default, not closed over
             return jax.shard_map(lambda b, c=c: body(b, c), **kw)(x)
         if two is None:
@@ -254,6 +256,8 @@ def run_part3c():
         "jax.vmap(jax.checkpoint(apply)), b*c": dict(staged=jax.checkpoint),
         "bound as a default (lambda b, c=c), b*c": dict(bound=True),
         "bound as a default, jnp.exp(c)*b": dict(bound=True, body=FAIL_BODIES["jnp.exp(c)*b"]),
+        "bound by functools.partial(f, c=c), b*c": dict(bound="partial"),
+        "bound by functools.partial, jnp.exp(c)*b": dict(bound="partial", body=FAIL_BODIES["jnp.exp(c)*b"]),
     }
     for src, (label, kw) in itertools.product(("w scalar", "w (N,)=block", "unmapped (N,)"), controls.items()):
         ws = SOURCES[src][0]

@@ -175,7 +175,8 @@ class CaptureAnalysis:
                 unread = tuple(self._unread_input(c, home, hops) for c in found if c.params is None)
             found = tuple(replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh))
         return tuple(
-            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c)) for c in found
+            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c, wrappers))
+            for c in found
         ), unread
 
     def committed_uses(
@@ -268,11 +269,12 @@ class CaptureAnalysis:
             return None
         return _Batched(walk[0], walk[1] and types is AxisType.EXPLICIT and not placed)
 
-    def _mixed_only(self, body: ast.AST, capture: Capture) -> bool:
+    def _mixed_only(self, body: ast.AST, capture: Capture, wrappers=()) -> bool:
         """Every read of `capture` in `body` is an operand of `*`, `+`, `-` or `/` whose other operand varies with
         the body's block (`_meets_block`: `b * m`, `jnp.sin(b) * w`, `b * w + w`; not `jnp.exp(m) * b`, `m *
         2.0 * b`, `b.shape[0] * m`, `jax.lax.psum(b, 'x') * m`): `Capture.mixed_only`. A capture bound as a
-        parameter default (`def body(b, s=w)`) is read through that parameter. Measured to decide, for a value
+        parameter default (`def body(b, s=w)`) or by a `partial` keyword among `wrappers` (`partial(body, s=w)`) is read
+        through that parameter. Measured to decide, for a value
         captured under a partial-manual shard_map with check_vma=True
         (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py, parts 2-3): JAX inserts a
         `pvary` on the capture where it meets a value varying over the manual axes, which brings it into the
@@ -282,21 +284,27 @@ class CaptureAnalysis:
             return False
         args = body.args
         positional = [*args.posonlyargs, *args.args]
-        # the blocks: positional parameters without a default (a default binds a value, not a block)
-        params = {a.arg for a in positional[: len(positional) - len(args.defaults)]}
+        partials = [call for qname, call in wrappers if qname in jaxapi.PARTIAL_NAMES]
+        if any(len(call.args) > 1 or any(k.arg is None for k in call.keywords) for call in partials):
+            return False  # a positional (or unpacked) argument bound by a partial: not followed
+        keywords = [k for call in partials for k in call.keywords]
+        # the blocks: positional parameters without a default that no partial binds (those bind values)
+        params = {a.arg for a in positional[: len(positional) - len(args.defaults)]} - {k.arg for k in keywords}
         defaults = [
-            *zip(positional[len(positional) - len(args.defaults):], args.defaults),
-            *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None),
+            *((a.arg, d) for a, d in zip(positional[len(positional) - len(args.defaults) :], args.defaults)),
+            *((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None),
+            *((k.arg, k.value) for k in keywords),
         ]
-        bound = [a.arg for a, d in defaults if self.span(d).contains(capture.use)]
+        bound = [arg for arg, d in defaults if self.span(d).contains(capture.use)]
         if len(bound) == 1:
-            name = bound[0]  # bound as a parameter default: read through that parameter
+            name = bound[0]  # bound as a parameter default or a partial keyword: read through that parameter
         elif not bound and self.span(body).contains(capture.use):
             name = capture.name  # closed over: read by its own name
         else:
-            return False  # bound by a `partial` elsewhere (or twice): not read here
-        root = body.body if isinstance(body, ast.Lambda) else body.body
-        nodes = ast.walk(root) if isinstance(root, ast.AST) else (n for stmt in root for n in ast.walk(stmt))
+            return False
+        # the reads where the body runs: a lambda's expression, a def's statements (not its defaults)
+        roots = [body.body] if isinstance(body, ast.Lambda) else body.body
+        nodes = (n for root in roots for n in ast.walk(root))
         loads = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
         if not loads or not params or name in params:
             return False
