@@ -227,8 +227,10 @@ class Capture:
     # kind BATCHED: the value is a full reduction to a per-example scalar (`m = x.mean() + 2.0`, bound once in
     # the function defining the body), so it is placed on no mesh axis beyond the batch whatever its inputs are
     scalar: bool = False
-    # kind BATCHED: every read of the value in the body is an operand of `*`, `+`, `-` or `/` whose other
-    # operand reads a parameter of the body (`b * m`; not `jnp.exp(m) * b`, `m * 2.0`): `CaptureAnalysis._mixed_only`
+    # kind BATCHED: every read of the value in the body (through the parameter a default or a `partial` keyword
+    # binds it to) is an operand of `*`, `+`, `-` or `/` whose other operand varies with the body's block (`b * m`,
+    # `jnp.sin(b) * w`; not `jnp.exp(m) * b`, `m * 2.0 * b`, `b.shape[0] * m`, `jax.lax.psum(b, 'x') * m`):
+    # `CaptureAnalysis._mixed_only`. Under a partial-manual shard_map with check_vma on such a capture runs
     mixed_only: bool = False
     # kind BATCHED: reached through a staging function (a jit, checkpoint or lax loop on the way, or
     # `jax.jit(shard_map(...))`) on a mesh of Explicit axes whose batch is not proven placed on the spmd axes;
