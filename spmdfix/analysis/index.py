@@ -436,6 +436,10 @@ class ProjectIndex:
                     return f"`{qname}` imports itself"
                 parts, importer = target + rest[1:], loaded.summary.path
                 continue
+            if not bindings:
+                undecided = _undecided_names(loaded.model.ix, module, rest[0])
+                if undecided:
+                    return undecided
             if not bindings and loaded.summary.is_package:
                 return f"package `{module}` has no module or name `{rest[0]}`"
             if not bindings:
@@ -447,6 +451,28 @@ class ProjectIndex:
             return f"`{'.'.join(parts)}` is not a function or class the analysis follows"
         # (the walk looks at the name and at each re-export, `REEXPORTS.limit + 1` names in all)
         return f"`{qname}` is re-exported more than {REEXPORTS.limit + 1} times"
+
+
+def _undecided_names(ix: ModuleIndex, module: str, name: str) -> str | None:
+    """Why module `module` (its scopes `ix`), which binds no `name` by its own statements, may still give it:
+    a star import at its top level (`from .layers import *` in a package's `__init__.py`: the names it binds
+    are not followed) or a module-level `__getattr__` (PEP 562: a lazy re-export), in words naming the
+    line; None when it has neither (the name is then missing)."""
+    stars = ix.star_imports()  # (only a module's top level may hold one: Python refuses it in a function)
+    if stars:
+        star = min(stars, key=lambda node: node.lineno)
+        spelled = "." * (star.level or 0) + (star.module or "")
+        return (
+            f"`{module}` may bind `{name}` through `from {spelled} import *` (line {star.lineno}), whose names "
+            "the analysis does not follow"
+        )
+    for stmt in ix.tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__getattr__":
+            return (
+                f"`{module}` may give `{name}` through its module-level `__getattr__` (line {stmt.lineno}), "
+                "which the analysis does not follow"
+            )
+    return None
 
 
 @dataclass(slots=True, eq=False, repr=False)
