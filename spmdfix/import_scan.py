@@ -56,12 +56,18 @@ class Import:
 # name that is not a literal, `__import__` passed on, ...; `project_graph.ProjectGraph.dynamic`): its imports
 # hold this one too.
 DUNDER_IMPORT = Import(0, "builtins", ("__import__",))
+# A module with a module-level `__getattr__` (PEP 562: `from pkg import block` may be answered by it, a lazy
+# re-export the analysis does not follow; `project_graph.ProjectGraph.undecided`): its imports hold this one too.
+MODULE_GETATTR = Import(0, "builtins", ("__getattr__",))
+_MODULE_GETATTR = re.compile(rb"^(?:async[ \t]+)?def[ \t]+__getattr__[ \t]*\(", re.MULTILINE)
 
 
 def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
     """The import statements of a module's bytes (see the module doc), with its loads by name when it imports
     importlib or names `__import__` (`_loads_by_name`); () when it does not decode or parse."""
     found = _statements_of_bytes(raw)
+    if b"__getattr__" in raw and _MODULE_GETATTR.search(raw):
+        found = (*found, MODULE_GETATTR)
     tops = {imp.module.split(".")[0] for imp in found if not imp.level}
     if (
         b"__import__" in raw

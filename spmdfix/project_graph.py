@@ -39,6 +39,7 @@ from pathlib import Path
 from spmdfix.files import FileError
 from spmdfix.import_scan import (
     DUNDER_IMPORT,
+    MODULE_GETATTR,
     Import,
     flush_scans,
     imports_of_bytes,
@@ -91,7 +92,15 @@ class ProjectGraph:
         # the files whose imports are not known (larger than `import_scan.SCAN_MAX_BYTES`, or not readable):
         # each may import any module of the project (`importers_with_dynamic`)
         self.unread: set[str] = set()
+        # the modules whose names the analysis cannot decide (`undecided_candidates`): module -> the modules
+        # its star imports name; and the modules with a module-level `__getattr__`, or a package's `__init__.py`
+        # loading a module by a name not written (`import_scan.MODULE_GETATTR`, `DUNDER_IMPORT`), which may
+        # give any module of their package
+        self.stars: dict[str, set[str]] = {}
+        self.lazy: set[str] = set()
         self._reached_by: dict[str, list[str]] | None = None  # module -> the candidates importing it
+        self._undecided_by: dict[str, list[str]] | None = None  # module -> the candidates it may be undecided for
+        self._closures: dict[str, frozenset[str]] = {}  # module -> every module it imports (`_imported_by`)
         # each file's stat key when its scan was taken, and whether it had settled (None: an unsaved text)
         self.stats: dict[str, tuple[StatKey, bool] | None] = {}
         overlay = overlay or {}
@@ -115,8 +124,12 @@ class ProjectGraph:
             self.candidates.add(path)
         if DUNDER_IMPORT in found:
             self.dynamic.add(path)
+        if MODULE_GETATTR in found or (DUNDER_IMPORT in found and os.path.basename(path) == "__init__.py"):
+            self.lazy.add(path)  # (a package's lazy loader; a script's own load by name is its analysis's record)
         for target, names in self._targets(path, found):
             if target != path:
+                if "*" in names:
+                    self.stars.setdefault(path, set()).add(target)
                 if copied is not None and target not in copied:
                     self.importers[target] = {p: set(n) for p, n in self.importers.get(target, {}).items()}
                     copied.add(target)
@@ -130,6 +143,7 @@ class ProjectGraph:
         new = copy.copy(self)
         new.importers, new.imports = dict(self.importers), dict(self.imports)
         new.candidates, new.dynamic, new._reached_by = set(self.candidates), set(self.dynamic), None
+        new.stars, new.lazy, new._undecided_by, new._closures = dict(self.stars), set(self.lazy), None, {}
         new.unread = set(self.unread)
         new.stats = dict(self.stats)
         copied: set[str] = set()
@@ -143,6 +157,8 @@ class ProjectGraph:
                 new.importers[target].pop(path, None)
             new.candidates.discard(path)
             new.dynamic.discard(path)
+            new.stars.pop(path, None)
+            new.lazy.discard(path)
             new.unread.discard(path)
             new.stats[path] = None
             new._add(path, _scan_text(text), copied)
@@ -296,14 +312,47 @@ class ProjectGraph:
             self._reached_by = reached_by
         return tuple(self._reached_by.get(path, ()))
 
+    def undecided_candidates(self, path: str) -> tuple[str, ...]:
+        """The modules of the project whose text may hold a vmap and which may reach the module at `path`
+        through names the analysis cannot decide, sorted (`path` left out): each imports, directly or not (or
+        is), a module that star-imports `path` or a module importing it (`from .layers import *` in
+        `pkg/__init__.py`), or that has a module-level `__getattr__` (or is a package's `__init__.py` loading
+        modules by a name not written) while `path` lies in its directory (`pkg/__init__.py`'s lazy `__getattr__`, `pkg/layers.py`). A vmap of
+        such a module may reach `path` where its analysis stops (an SPMD910 record): a partial run of `path`
+        reports those records (`reaching.reached`). Computed once per graph."""
+        if self._undecided_by is None:
+            reach: dict[str, set[str]] = {}  # undecided module -> the modules it may give names of
+            for module, targets in self.stars.items():
+                given = reach.setdefault(module, set())
+                for target in targets:
+                    given.add(target)
+                    given.update(self._imported_by(target))
+            for module in self.lazy:
+                directory = os.path.join(os.path.dirname(module), "")
+                reach.setdefault(module, set()).update(f for f in self.files if f.startswith(directory))
+            undecided_by: dict[str, list[str]] = {}
+            if reach:
+                for candidate in sorted(self.candidates):
+                    given = set()
+                    for module in (candidate, *self._imported_by(candidate)):
+                        given.update(reach.get(module, ()))
+                    for module in given:
+                        if module != candidate:
+                            undecided_by.setdefault(module, []).append(candidate)
+            self._undecided_by = undecided_by
+        return tuple(self._undecided_by.get(path, ()))
+
     def imported_candidates(self, path: str) -> tuple[str, ...]:
         """The modules of the project the module at `path` imports directly whose text may hold a vmap, sorted
         (`path` left out): a base class of one of them may assign a vmap factory the module applies through
         `self` (`reaching.reached`)."""
         return tuple(sorted(m for m in self.imports.get(path, ()) if m in self.candidates and m != path))
 
-    def _imported_by(self, path: str) -> set[str]:
-        """Every module of the project `path` imports, directly or not (itself left out)."""
+    def _imported_by(self, path: str) -> frozenset[str]:
+        """Every module of the project `path` imports, directly or not (itself left out); once per graph."""
+        kept = self._closures.get(path)
+        if kept is not None:
+            return kept
         seen: set[str] = set()
         todo = [path]
         while todo:
@@ -311,14 +360,22 @@ class ProjectGraph:
                 if target not in seen and target != path:
                     seen.add(target)
                     todo.append(target)
-        return seen
+        kept = self._closures[path] = frozenset(seen)
+        return kept
 
     def state(self, path: str) -> str:
         """A digest of what decided which modules a partial run of `path` analyses (`reaching_candidates`,
         `imported_candidates`): a new importer or import, one deleted or no longer importing, and an importer
         whose text now may hold a vmap (or no longer) change it; the results cache keys a partial run's result by it, beside each of those
         modules' digests."""
-        listed = (str(self.complete), *self.reaching_candidates(path), "\1", *self.imported_candidates(path))
+        listed = (
+            str(self.complete),
+            *self.reaching_candidates(path),
+            "\1",
+            *self.imported_candidates(path),
+            "\2",
+            *self.undecided_candidates(path),
+        )
         return hashlib.sha256("\0".join(listed).encode()).hexdigest()[:32]
 
 

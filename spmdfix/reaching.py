@@ -68,8 +68,13 @@ class Reached:
     unfollowed: tuple[Unfollowed, ...] = ()
 
 
-# (the findings and SPMD910 records of one analysis; checked module's path -> those located in it, `reframed`)
-_Analysed = tuple[tuple[Finding, ...], tuple[Unfollowed, ...], dict[str, tuple[tuple[Finding, ...], tuple[Unfollowed, ...]]]]
+# (the findings and SPMD910 records of one analysis; checked module's path -> those located in it and the records
+# located elsewhere, `reframed`)
+_Analysed = tuple[
+    tuple[Finding, ...],
+    tuple[Unfollowed, ...],
+    dict[str, tuple[tuple[Finding, ...], tuple[Unfollowed, ...], tuple[Unfollowed, ...]]],
+]
 
 # The findings of each importer analysed in this process with an index kept for the run (`api.project_index`,
 # which reads each module once), per project root: root -> (the index, (path, digest, options) -> (findings,
@@ -104,7 +109,10 @@ def reached(
     elif graph is None:
         graph = project_graph.graph_of(index.root)
     depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, PARTIAL + graph.state(own))]
-    importers = (*graph.reaching_candidates(own), *graph.imported_candidates(own))
+    undecided = frozenset(graph.undecided_candidates(own))
+    importers = tuple(
+        dict.fromkeys((*graph.reaching_candidates(own), *graph.imported_candidates(own), *sorted(undecided)))
+    )
     if not importers:
         return Reached((), tuple(depends))
     on_disk = DISK.read(own)
@@ -134,9 +142,14 @@ def reached(
             seen = kept[2][own] = (
                 tuple(reframed(f, importer, own) for f in kept[0] if f.span.path == own),
                 tuple(reframed(r, importer, own) for r in kept[1] if r.span.path == own),
+                # (where the importer's analysis stopped, wherever that is, when it may reach this module
+                # through names the analysis cannot decide: `ProjectGraph.undecided_candidates`)
+                tuple(reframed(r, importer, own) for r in kept[1] if r.span.path != own),
             )
         found.extend(seen[0])
         records.extend(r for r in seen[1] if r not in records)
+        if importer in undecided:
+            records.extend(r for r in seen[2] if r not in records)
     return Reached(tuple(found), tuple(depends), tuple(records))
 
 
@@ -245,7 +258,10 @@ def reported_once(outcomes: list) -> list:
     """A run's results (`results.FileResult`) with each finding reported once: a finding the analysis of one
     file (`train.py`) places in another file of the run (`model.py`) that reports it too, seen from there (a
     partial run of it, `reached`), is left to that file's result, where it is located (an SPMD910 record
-    alike); a suppressed one is counted once (`_suppressed_once`). Results are copied (`dataclasses.replace`) only when they change."""
+    alike); an SPMD910 record located in a file outside the run, which several partial runs report (each of
+    `layers.py` and `config.py` the record of `train.py`'s vmap stopped at a star import: `reached`), is left to
+    the first result holding it; a suppressed one is counted once (`_suppressed_once`). Results are copied
+    (`dataclasses.replace`) only when they change."""
     import dataclasses
 
     from spmdfix.results import Checked, Fixed
@@ -260,10 +276,21 @@ def reported_once(outcomes: list) -> list:
             records.setdefault(os.path.realpath(o.path), set()).update(o.unfollowed)
     if len(by_path) < 2 and len(records) < 2:
         return outcomes
+    outside: set[Unfollowed] = set()  # (records located outside the run, as no module sees them: `reframed`)
 
     def elsewhere(value, mine: str, held: dict) -> bool:
         there = value.span.path
         return there in held and there != mine and reframed(value, mine, there) in held[there]
+
+    def again(record: Unfollowed, mine: str) -> bool:
+        """Whether `record` lies in a file outside the run and an earlier result reported it."""
+        if not record.span.path or record.span.path in records:
+            return False
+        whole = reframed(record, mine, "\0")
+        if whole in outside:
+            return True
+        outside.add(whole)
+        return False
 
     out = []
     for o in outcomes:
@@ -275,8 +302,8 @@ def reported_once(outcomes: list) -> list:
                 if len(kept) != len(o.findings):
                     changes["findings"] = kept
             # (an SPMD910 record a base class's module places in a subclass's module that reports it too)
-            if any(r.span.path in records for r in o.unfollowed):
-                left = tuple(r for r in o.unfollowed if not elsewhere(r, mine, records))
+            if any(r.span.path for r in o.unfollowed):
+                left = tuple(r for r in o.unfollowed if not elsewhere(r, mine, records) and not again(r, mine))
                 if len(left) != len(o.unfollowed):
                     changes["unfollowed"] = left
             if changes:
