@@ -89,10 +89,12 @@ def _located(root: Path, case: Case) -> list[str]:
     return sorted(out)
 
 
-def _located_records(root: Path, case: Case) -> list[str]:
+def _located_records(root: Path, case: Case) -> tuple[list[str], set[str]]:
     """unfollowed.txt's lines as a partial run of each module alone gives them: the SPMD910 records located in
     the module, its own analysis's and those the analyses of the modules importing it or imported by it
-    place there (`reaching.reached`: a base class's vmap factory applied by a subclass, issue 22), sorted."""
+    place there (`reaching.reached`: a base class's vmap factory applied by a subclass, issue 22), sorted;
+    and the lines of the records a partial run reports located in another module (the analysis of an
+    importer reaching it through a star import or a lazy `__getattr__` stopped there, issue 20)."""
     from spmdfix import project_graph
     from spmdfix.api import analyse_source
     from spmdfix.reaching import reached
@@ -100,6 +102,7 @@ def _located_records(root: Path, case: Case) -> list[str]:
     project_graph.forget_graphs()
     index = new_project_index(root)
     out = []
+    elsewhere: set[str] = set()
 
     def where(span, path: Path) -> str:
         at = Path(span.path) if span.path else path
@@ -113,8 +116,9 @@ def _located_records(root: Path, case: Case) -> list[str]:
         for place in own + extra:
             what = place.what.replace(f"{root.as_posix()}/", "")
             kind = "vmap" if place.spmd else "plain vmap"
-            out.append(f"{where(place.span, path)} SPMD910 {what} <- {kind} {where(place.vmap, path)}\n")
-    return sorted(out)
+            line = f"{where(place.span, path)} SPMD910 {what} <- {kind} {where(place.vmap, path)}\n"
+            (elsewhere.add(line) if place.span.path else out.append(line))
+    return sorted(out), elsewhere
 
 
 def _fixed(root: Path, case: Case):
@@ -153,8 +157,13 @@ def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
     # (the finding lines; the indented fix snapshot under each is the whole-tree run's).
     located = sorted(line for line in found.splitlines(keepends=True) if not line.startswith(" "))
     assert _located(root, case) == located, f"{case.id}: a module alone differs"
-    # ... and the SPMD910 records located in it (never silent: issue 22)
-    assert _located_records(root, case) == sorted(lost.splitlines(keepends=True)), f"{case.id}: a module alone's records differ"
+    # ... and the SPMD910 records located in it (never silent: issue 22); a record it reports located in another
+    # module is one the whole tree's run gives
+    located_records, elsewhere = _located_records(root, case)
+    assert located_records == sorted(lost.splitlines(keepends=True)), f"{case.id}: a module alone's records differ"
+    assert elsewhere <= set(lost.splitlines(keepends=True)), f"{case.id}: a module alone gives records the tree does not"
+    if case.config.get("alone"):
+        _check_alone(case, tmp_path, found, lost)
 
     if case.group in TRANSFORM_GROUPS:
         assert found, f"{case.id}: a transform case must have findings on its input"
@@ -170,6 +179,46 @@ def test_tree_case(case: Case, tmp_path: Path, update_golden: bool) -> None:
     elif case.group == "unfollowed":
         assert lost, f"{case.id}: an unfollowed case must have SPMD910 records"
         assert not result.texts, f"{case.id}: a fix changed an unfollowed case's file"
+
+
+def _check_alone(case: Case, tmp_path: Path, found: str, lost: str) -> None:
+    """A case whose case.toml names a module `alone` (issue 20: a module reached through a package's
+    re-exports): `spmdfix check` of that module alone, as pre-commit runs it, reports every finding and every
+    SPMD910 record of the whole tree's run, at the same places, and `spmdfix fix` of it alone turns the input
+    tree into expected/ (the same fix, the same safety class: without `--unsafe-fixes` unless the case
+    passes it)."""
+    import contextlib
+    import json
+
+    from click.testing import CliRunner
+
+    from spmdfix import project_graph
+    from spmdfix.cli import main
+
+    root = _copy(case.path / "input", tmp_path / "alone")
+    (root / "pyproject.toml").write_text("", encoding="utf-8")
+    project_graph.forget_graphs()
+    alone = case.config["alone"]
+    with contextlib.chdir(root):
+        out = CliRunner().invoke(main, ["check", "--no-cache", "--show-unresolved", "--output-format", "json", alone])
+    records = json.loads(out.stdout)
+    got = sorted(
+        f"{Path(r['filename']).relative_to(root).as_posix()}:{r['location']['row']}:{r['location']['column']} {r['code']}"
+        for r in records
+    )
+    want = sorted(line.split(" ")[0] + " " + line.split(" ")[1] for line in [*found.splitlines(), *lost.splitlines()] if not line.startswith(" "))
+    assert got == want, f"{case.id}: {alone} alone: {got} != {want}"
+    flags = ["--unsafe-fixes"] if case.config.get("unsafe_fixes") else []
+    strategy = case.config.get("strategy", case.group if case.group in TRANSFORM_GROUPS else "auto")
+    with contextlib.chdir(root):
+        fixed = CliRunner().invoke(main, ["fix", "--strategy", strategy, *flags, alone])
+    project_graph.forget_graphs()
+    assert fixed.exit_code == 0, fixed.output
+    expected_root = case.path / "expected"
+    for path in modules(root):
+        got_text = path.read_text(encoding="utf-8")
+        want_text = (expected_root / path.relative_to(root)).read_text(encoding="utf-8")
+        assert got_text == want_text, f"{case.id}: `spmdfix fix {alone}` alone: {path.relative_to(root)} differs from expected/\n{fixed.output}"
 
 
 TRANSFORM_CASES = [c for c in CASES if c.group in TRANSFORM_GROUPS]

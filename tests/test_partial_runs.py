@@ -501,3 +501,91 @@ def test_a_live_partial_run_parses_an_importers_text_once(tmp_path: Path, monkey
     index = new_project_index(root.resolve())
     assert reaching.reached(model, text + "# c\n", index, Options(), live=True).findings == ()
     assert parsed.count(TRAIN.replace("config.DATA", "None")) >= 1
+
+
+# A training module vmapping `forward` through the package: `from pkg import forward`.
+PACKAGE_TRAIN = TRAIN.replace("from pkg.model import forward", "from pkg import forward")
+STAR_INIT = "from .model import *  # noqa: F403\n"
+LAZY_INIT = (
+    "import importlib\n\n_LAZY = {'forward': 'model'}\n\n\ndef __getattr__(name):\n"
+    "    return getattr(importlib.import_module('.' + _LAZY[name], __name__), name)\n"
+)
+
+
+def test_the_graph_names_the_vmaps_reaching_a_module_through_names_the_analysis_cannot_decide(tmp_path: Path) -> None:
+    """`ProjectGraph.undecided_candidates`: train.py (a vmap) imports pkg, whose `__init__.py` star-imports
+    model.py, or gives names through a module-level `__getattr__`: it may reach model.py (and config.py, which
+    model.py imports, for the star import; every module of the package, for `__getattr__`); a plain re-export
+    (`from .model import forward`, followed by the analysis) and a module loading by name outside a package's
+    `__init__.py` name none."""
+    root = standard(tmp_path)
+    pkg = root / "src" / "pkg"
+    (pkg / "train.py").write_text(PACKAGE_TRAIN)
+    path = {n: str((pkg / f"{n}.py").resolve()) for n in ("__init__", "config", "model", "train")}
+
+    def graph() -> ProjectGraph:
+        files, complete = project_files(str(root.resolve()))
+        return ProjectGraph(str(root.resolve()), files, complete)
+
+    (pkg / "__init__.py").write_text("from .model import forward\n")
+    assert graph().undecided_candidates(path["model"]) == ()
+    (pkg / "__init__.py").write_text(STAR_INIT)
+    g = graph()
+    assert g.undecided_candidates(path["model"]) == (path["train"],)
+    assert g.undecided_candidates(path["config"]) == (path["train"],)
+    before = g.state(path["model"])
+    (pkg / "__init__.py").write_text(LAZY_INIT)
+    g = graph()
+    assert g.undecided_candidates(path["model"]) == (path["train"],)
+    assert g.state(path["model"]) != before  # (the cache keys a partial run's result by it)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "loader.py").write_text("import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n")
+    (pkg / "train.py").write_text(PACKAGE_TRAIN + "from pkg.loader import load\n")
+    assert graph().undecided_candidates(path["model"]) == ()
+
+
+@pytest.mark.parametrize("init", [STAR_INIT, LAZY_INIT], ids=["star", "getattr"])
+def test_a_module_reached_through_an_undecided_reexport_is_never_silent_alone(tmp_path: Path, init: str) -> None:
+    """`spmdfix check src/pkg/model.py` alone, where train.py's vmap reaches `forward` through pkg's star import
+    or lazy `__getattr__`: the analysis of train.py stops there (SPMD910 naming it) and the partial run of
+    model.py reports that record, as the run over the tree does; a run over model.py and config.py (both
+    reached) reports it once."""
+    root = standard(tmp_path)
+    pkg = root / "src" / "pkg"
+    (pkg / "__init__.py").write_text(init)
+    (pkg / "train.py").write_text(PACKAGE_TRAIN)
+    tree = spmdfix(root, "check", "--no-cache", "--show-unresolved", "--output-format", "concise", ".")
+    alone = spmdfix(root, "check", "--no-cache", "--show-unresolved", "--output-format", "concise", "src/pkg/model.py")
+    both = spmdfix(
+        root, "check", "--no-cache", "--show-unresolved", "--output-format", "concise", "src/pkg/model.py", "src/pkg/config.py"
+    )
+    record = [line for line in tree.stdout.splitlines() if "SPMD910" in line]
+    assert len(record) == 1 and record[0].startswith("src/pkg/train.py:8:"), tree.stdout
+    assert ("from .model import *" if init == STAR_INIT else "`__getattr__`") in record[0]
+    assert [line for line in alone.stdout.splitlines() if "SPMD910" in line] == record, alone.stdout
+    assert [line for line in both.stdout.splitlines() if "SPMD910" in line] == record, both.stdout
+    assert "1 spmd vmap could not be followed" in alone.stderr + alone.stdout
+
+
+@pytest.mark.e2e
+def test_the_cache_follows_a_package_init_that_starts_to_star_import(tmp_path: Path) -> None:
+    """pkg/__init__.py edited from a re-export the analysis follows to a star import: the cached partial run of
+    model.py reports train.py's record as a run without the cache does (the graph's state names the modules
+    that may reach model.py through undecided names)."""
+    root = standard(tmp_path)
+    pkg = root / "src" / "pkg"
+    (pkg / "train.py").write_text(PACKAGE_TRAIN)
+
+    def both() -> str:
+        args = ("check", "-j", "1", "--show-unresolved", "--output-format", "concise", "src/pkg/model.py")
+        cached = spmdfix_process(root, *args)
+        cold = spmdfix_process(root, *args[:3], "--no-cache", *args[3:])
+        assert cached.stdout == cold.stdout
+        return cold.stdout
+
+    (pkg / "__init__.py").write_text("from .model import forward\n")
+    assert "SPMD001" in both() and "SPMD910" not in both()
+    (pkg / "__init__.py").write_text(STAR_INIT)
+    assert "SPMD001" not in both() and "src/pkg/train.py:8:" in both()
+    (pkg / "__init__.py").write_text("from .model import forward\n")
+    assert "SPMD001" in both() and "SPMD910" not in both()

@@ -1,0 +1,3 @@
+from .nn import block as blk
+
+__all__ = ['blk']

@@ -1,0 +1,4 @@
+from . import layers
+from .layers import block
+
+__all__ = ['block', 'layers']
