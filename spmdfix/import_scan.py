@@ -64,7 +64,8 @@ _MODULE_GETATTR = re.compile(rb"^(?:async[ \t]+)?def[ \t]+__getattr__[ \t]*\(", 
 
 def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
     """The import statements of a module's bytes (see the module doc), with its loads by name when it imports
-    importlib or names `__import__` (`_loads_by_name`); () when it does not decode or parse."""
+    importlib or names `__import__` (`_loads_by_name`), and `MODULE_GETATTR` when a line starts `def
+    __getattr__(` (a module-level one); () when it does not decode or parse."""
     found = _statements_of_bytes(raw)
     if b"__getattr__" in raw and _MODULE_GETATTR.search(raw):
         found = (*found, MODULE_GETATTR)

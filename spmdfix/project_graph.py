@@ -22,6 +22,10 @@ Two listings of the project's files, one per use:
 Each at most `MAX_FILES` (past that the graph says it is incomplete, `ProjectGraph.complete`, and no use is
 assumed absent).
 
+A partial run also needs the modules that may reach a module through names the analysis cannot decide: a
+star import (`from .layers import *` in `pkg/__init__.py`) or a module-level `__getattr__`
+(`ProjectGraph.undecided_candidates`): where their analysis stops (SPMD910) is reported from the module too.
+
 Each module's imports come from `spmdfix.import_scan` (read without parsing the module, kept by the file's
 stamp in this process and in the results cache's directory). A file whose imports cannot be read (larger than
 the size a check reads, or unreadable) may import any module (`ProjectGraph.unread`): a fix judged against the
