@@ -126,10 +126,14 @@ class ProjectGraph:
         found, vmap = scanned if scanned is not None else ((), False)
         if vmap:
             self.candidates.add(path)
-        if DUNDER_IMPORT in found:
-            self.dynamic.add(path)
-        if MODULE_GETATTR in found or (DUNDER_IMPORT in found and os.path.basename(path) == "__init__.py"):
-            self.lazy.add(path)  # (a package's lazy loader; a script's own load by name is its analysis's record)
+        # (the scan's marks, `DUNDER_IMPORT` and `MODULE_GETATTR`, are imports of `builtins`: most modules have
+        # none, and a record's `==` is a Python call, asked here of every import of every module)
+        marks = [imp for imp in found if imp.module == "builtins"]
+        if marks:
+            if DUNDER_IMPORT in marks:
+                self.dynamic.add(path)
+            if MODULE_GETATTR in marks or (DUNDER_IMPORT in marks and os.path.basename(path) == "__init__.py"):
+                self.lazy.add(path)  # (a package's lazy loader; a script's own load by name is its analysis's record)
         for target, names in self._targets(path, found):
             if target != path:
                 if "*" in names:
