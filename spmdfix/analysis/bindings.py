@@ -227,6 +227,12 @@ def _bind_statement(ix: ModuleIndex, node: ast.AST, scope: Scope) -> None:
         scope.bind(node.name, BindingKind.OTHER, node)
 
 
+def imported_module(ix: ModuleIndex, node: ast.ImportFrom) -> str:
+    """The module the `from` import `node` of the module `ix` names, absolute when its package is known (else
+    with its leading dots: `_absolute`)."""
+    return _absolute(ix, node.level or 0, node.module)
+
+
 def _absolute(ix: ModuleIndex, level: int, module: str | None) -> str:
     """The module a `from` import names: absolute when the package is known (Python's rule: each dot
     past the first climbs one package), else with its leading dots."""

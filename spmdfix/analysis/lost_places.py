@@ -10,10 +10,11 @@ standard library, any module outside the project) defines; `follows` says which 
 from __future__ import annotations
 
 import ast
+import builtins
 import sys
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.bindings import BindingKind, Scope, imported_module
 from spmdfix.analysis.module_model import ModuleModel
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 # The standard library defines no shard_map: its calls are not looked for in the project (nor counted).
 _STDLIB = frozenset(sys.stdlib_module_names)
+_BUILTINS = frozenset(vars(builtins))  # (a name no statement binds and no star import may give: a builtin)
 
 
 class LostPlaces:
@@ -48,6 +50,26 @@ class LostPlaces:
         bindings = self.ix.lookup(name.id, scope)
         if len(bindings) > 1 and any(b.kind in (BindingKind.DEF, BindingKind.CLASS, BindingKind.PARAM, BindingKind.ASSIGN) for b in bindings):
             result.unresolved.append((name, f"`{name.id}` is bound in {len(bindings)} places"))
+        elif not bindings and name.id not in _BUILTINS:
+            star = self.star_source(name.id)
+            if star:
+                result.unresolved.append((name, star))
+
+    def star_source(self, name: str) -> str:
+        """Why `name`, which no statement of the module binds, may come from a star import of a module of the
+        project (`from pkg import *`, whose names the analysis does not follow), in words naming the first
+        one and its line; "" when the module star-imports none (a library's star import: not the project's
+        code)."""
+        for star in sorted(self.ix.star_imports(), key=lambda node: node.lineno):
+            module = imported_module(self.ix, star)
+            if module.startswith(".") or not self.follows(module):
+                continue
+            spelled = "." * (star.level or 0) + (star.module or "")
+            return (
+                f"`{name}` is bound by no statement of this module: it may come from `from {spelled} import *` "
+                f"(line {star.lineno}), whose names the analysis does not follow"
+            )
+        return ""
 
     def is_getattr(self, call: ast.Call, scope: Scope) -> bool:
         """`getattr(obj, name)` with the builtin `getattr` and a name that is not a string constant."""

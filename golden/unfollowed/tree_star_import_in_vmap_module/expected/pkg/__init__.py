@@ -1,0 +1,3 @@
+from .layers import block
+
+__all__ = ['block']
