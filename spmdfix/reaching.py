@@ -295,14 +295,17 @@ def reported_once(outcomes: list) -> list:
     out = []
     for o in outcomes:
         if isinstance(o, (Checked, Fixed)):
-            mine = os.path.realpath(o.path)
+            # (the file's own real path only where it is asked: a run's thousands of results name no place in
+            # another file of the run, and `realpath` takes an `lstat` per component of the path)
             changes = {}
             if any(f.span.path in by_path for f in o.findings):
+                mine = os.path.realpath(o.path)
                 kept = tuple(f for f in o.findings if not elsewhere(f, mine, by_path))
                 if len(kept) != len(o.findings):
                     changes["findings"] = kept
             # (an SPMD910 record a base class's module places in a subclass's module that reports it too)
             if any(r.span.path for r in o.unfollowed):
+                mine = os.path.realpath(o.path)
                 left = tuple(r for r in o.unfollowed if not elsewhere(r, mine, records) and not again(r, mine))
                 if len(left) != len(o.unfollowed):
                     changes["unfollowed"] = left
