@@ -44,7 +44,7 @@ from spmdfix.results import (
     Unreadable,
 )
 from spmdfix.runner.clean_bytes import bytes_prove_clean
-from spmdfix.runner.job import Job, walks_project
+from spmdfix.runner.job import Job, walks_project, walks_root
 from spmdfix.stamps import read_stamped
 
 if TYPE_CHECKING:
@@ -129,9 +129,14 @@ def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileResult:
     hold a finding (`bytes_prove_clean`) gets the result `_check` gives it (`Checked`, nothing found) without
     being prepared: most files of a tree. So does one whose text only names a shard_map, a spec, a mesh or a
     sharding (`may_be_reached`) in a run that walks its whole project (`_walked`): about a fifth of a tree's
-    modules, which were decoded and prepared for that answer."""
+    modules, which were decoded and prepared for that answer. Without stamps (no results cache), a module in
+    a project the run walks whole is not even scanned for those words (`_no_partial_run`)."""
     if job.mode is Mode.CHECK and not job.kept and bytes_prove_clean(job.path, raw, job.include_generated):
-        if job.path.suffix == ".ipynb" or not (may_be_reached_bytes(raw) or may_apply_inherited_bytes(raw)):
+        if (
+            job.path.suffix == ".ipynb"
+            or _no_partial_run(job)
+            or not (may_be_reached_bytes(raw) or may_apply_inherited_bytes(raw))
+        ):
             return Checked(job.path, job.display)
         return run_reached(job, raw, defer)
     return run_decoded(job, raw, defer)
@@ -276,10 +281,15 @@ def keep_roots_in_process() -> None:
 def _project_root(job: Job) -> Path:
     """The project root of the job's file (`file_settings.project_root_of`: a real path), kept for the batch
     by directory (`roots_kept`)."""
-    key = (os.path.dirname(os.fspath(job.path)), job.settings.project_root)
+    return _project_root_at(os.fspath(job.path), job.settings)
+
+
+def _project_root_at(path: str, settings: file_settings.FileSettings) -> Path:
+    """`_project_root` of the file at `path` with these settings."""
+    key = (os.path.dirname(path), settings.project_root)
     root = _ROOTS.get(key) if _ROOTS is not None else None
     if root is None:
-        root = file_settings.project_root_of(job.path, job.settings, _ROOTS_CACHED)
+        root = file_settings.project_root_of(path, settings, _ROOTS_CACHED)
         if _ROOTS is not None:
             _ROOTS[key] = root
     return root
@@ -291,6 +301,29 @@ def _index(job: Job, root: Path | None = None) -> ProjectIndex:
     from spmdfix.api import project_index  # the analysis: imported where files are checked (a worker)
 
     return project_index(job.path, root if root is not None else _project_root(job))
+
+
+def _no_partial_run(job: Job) -> bool:
+    """Whether the check of the job's file is no partial run whatever its text names, with nothing to record
+    of it: a check that no results cache keeps (no stamps: nothing reads the result's `depends`, where a
+    cached result records `_walked`'s answer) of a file whose project the run walks whole (`_walked`). The
+    scans for the words of a partial run (`may_be_reached`, `may_apply_inherited`) then decide nothing: a
+    worker's first pass of a cold `check --no-cache` over a tree made them on every module its bytes clear
+    (bench/README.md, "A fifth round"), where the project root is a look-up by directory. False when the
+    root cannot be found (the scans and the full run decide, as before)."""
+    return not job.stamp and job.mode is Mode.CHECK and walked_whole(os.fspath(job.path), job.settings, job.walked)
+
+
+def walked_whole(path: str, settings: file_settings.FileSettings, walked: tuple[str, ...]) -> bool:
+    """Whether the project of the file at `path` (its root as `_project_root` finds it with these settings)
+    is one of the directories `walked` (`Job.walked`) or lies below one; False when its root cannot be found.
+    (`_no_partial_run` of a job without stamps; a worker's packed batch asks it without a job.)"""
+    if not walked:
+        return False
+    try:
+        return walks_root(walked, str(_project_root_at(path, settings)))
+    except Exception:  # noqa: BLE001 - `run_reached` and `_check` report what failed, as before
+        return False
 
 
 def _walked(job: Job, root: Path) -> tuple[str, str] | None:
@@ -312,7 +345,11 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
     # is cleared without the prefilter's scan; a text not ASCII may spell it otherwise, `as_python_reads_it`)
     own = job.kept or (("vmap" in prepared.text or not prepared.text.isascii()) and may_have_findings(prepared.text))
     # (another module's SPMD910 record may lie in a subclass applying its base class's vmap factory too)
-    partial = prepared.nb is None and (may_be_reached(prepared.text) or may_apply_inherited(prepared.text))
+    partial = (
+        prepared.nb is None
+        and not _no_partial_run(job)
+        and (may_be_reached(prepared.text) or may_apply_inherited(prepared.text))
+    )
     if not own and not partial:
         # No finding, nor a left-out cell's: the same result without the analysis and without looking for
         # the project (a stat walk up the tree per file: a third of a cold run's CPU on a large corpus).

@@ -27,6 +27,7 @@ import operator
 from collections.abc import Sequence
 from pathlib import Path
 
+from spmdfix.file_settings import FileSettings
 from spmdfix.files import TooLarge, read_bytes
 from spmdfix.prefilter.reached import may_apply_inherited_bytes, may_be_reached_bytes
 from spmdfix.results import IMPORTERS_KEY, WALKED, Checked, FileResult, Mode
@@ -40,6 +41,7 @@ from spmdfix.runner.one_file import (
     run_decoded,
     run_file,
     run_reached,
+    walked_whole,
 )
 
 _SHARED = tuple(f.name for f in dataclasses.fields(Job) if f.name not in ("path", "display"))
@@ -67,8 +69,9 @@ def unpack_jobs(packed: tuple | list[Job]) -> list[Job]:
     return [Job(Path(path), display, *shared) for path, display in zip(paths, displays)]
 
 
-_MODE, _INCLUDE_GENERATED, _MAX_BYTES, _STAMP, _KEPT = (
-    _SHARED.index(name) for name in ("mode", "include_generated", "max_bytes", "stamp", "kept")
+_MODE, _INCLUDE_GENERATED, _MAX_BYTES, _STAMP, _KEPT, _WALKED, _OPTIONS, _ENABLED, _PROJECT_ROOT = (
+    _SHARED.index(name)
+    for name in ("mode", "include_generated", "max_bytes", "stamp", "kept", "walked", "options", "enabled", "project_root")
 )
 
 
@@ -79,13 +82,15 @@ def run_packed(packed: tuple | list[Job], defer: bool) -> list:
     clear (`bytes_prove_clean`, most files of a tree) is packed as None without a `Path`, a `Job` or a
     result built for it (9% of the instructions of a first pass over the 3,330 files of the reference
     corpus), unless it names what another module's vmap may place a finding at (`may_be_reached_bytes`,
-    `one_file.run_reached`); the others run as `run_batch` runs them, from the bytes read."""
+    `one_file.run_reached`) in a project the run does not walk whole (`one_file.walked_whole`: then no
+    word is looked for); the others run as `run_batch` runs them, from the bytes read."""
     if isinstance(packed, list):
         return pack_results(run_batch(packed, defer=defer))
     shared, paths, displays = packed
     if shared[_MODE] is not Mode.CHECK or shared[_KEPT] or shared[_STAMP]:
         return pack_results(run_batch(unpack_jobs(packed), defer=defer))
-    include_generated, max_bytes = shared[_INCLUDE_GENERATED], shared[_MAX_BYTES]
+    include_generated, max_bytes, walked = shared[_INCLUDE_GENERATED], shared[_MAX_BYTES], shared[_WALKED]
+    settings = FileSettings(shared[_OPTIONS], shared[_ENABLED], shared[_PROJECT_ROOT])  # (`Job.settings`)
     out: list = []
     with recursion_budget(), roots_kept():
         for path, display in zip(paths, displays):
@@ -95,7 +100,11 @@ def run_packed(packed: tuple | list[Job], defer: bool) -> list:
                 out.append(_packed(run_file(Job(Path(path), display, *shared), defer)))
                 continue
             clean = bytes_prove_clean(path, raw, include_generated)
-            if clean and (path.endswith(".ipynb") or not (may_be_reached_bytes(raw) or may_apply_inherited_bytes(raw))):
+            if clean and (
+                path.endswith(".ipynb")
+                or walked_whole(path, settings, walked)  # (`one_file._no_partial_run`: no stamps here)
+                or not (may_be_reached_bytes(raw) or may_apply_inherited_bytes(raw))
+            ):
                 out.append(None)  # what `pack_results` sends for its plain `Checked` result
                 continue
             job = Job(Path(path), display, *shared)
