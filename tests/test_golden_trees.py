@@ -294,3 +294,27 @@ def test_project_root_setting_reaches_the_index_of_every_front_end(tmp_path: Pat
     assert cli.exit_code == 1 and "layers.py:14:56: SPMD001" in cli.output, cli.output
     shown = CliRunner().invoke(main, ["check", "--show-settings", str(pipeline_py)])
     assert f'project-root = "{root}"' in shown.output, shown.output
+
+
+@pytest.mark.e2e  # (runs `git apply`)
+def test_fix_diff_of_a_cross_module_fix_is_in_path_order_and_applies(tmp_path: Path, monkeypatch) -> None:
+    """`fix --diff .` of a tree whose fix edits the module of the mesh (`pkg/config.py`) from the vmap's module
+    (`pkg/train.py`) prints one diff a file, in sorted path order (as `git diff` does), whatever order the run
+    met them in; `git apply` of it gives the tree `spmdfix fix` writes (`expected/`)."""
+    import subprocess
+
+    from click.testing import CliRunner
+
+    from spmdfix.cli import main
+
+    case = next(c for c in CASES if c.name == "tree_cross_module_config")
+    root = _copy(case.path / "input", tmp_path)
+    monkeypatch.chdir(root)
+    shown = CliRunner().invoke(main, ["fix", "--diff", "-j", "1", "."])
+    assert shown.exit_code == 1, shown.output
+    named = [line[len("--- a/"):] for line in shown.stdout.splitlines() if line.startswith("--- a/")]
+    assert len(named) >= 2 and named == sorted(named), named
+    subprocess.run(["git", "apply", "-p1", "-"], input=shown.stdout, text=True, cwd=root, check=True)
+    for path in sorted((case.path / "expected").rglob("*.py")):
+        relative = path.relative_to(case.path / "expected")
+        assert (root / relative).read_bytes() == path.read_bytes(), relative

@@ -248,6 +248,10 @@ class Capture:
     # and with check_vma=False, staged or not; with check_vma=True and in_specs naming an axis besides the spmd
     # ones a scalar computed from it runs (safety/measurements/capture_staged_spmd_placed_unbatched_arg.py)
     committed: bool = False
+    # read in the body of a shard_map nested in the reached body (`ReachedAnalysis._nested_captures`): refused
+    # there with `Closing over inputs to shard_map` even under a partial-manual outer shard_map, whose exemption
+    # (`mixed_only`) was measured for the reached body only (plain_vmap_committed_capture_inner_nested.py, part B)
+    nested: bool = False
 
 
 @record(frozen=True)

@@ -11,6 +11,7 @@ lift-captures would edit (`analysis.lift`), the collectives that see only unbatc
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from spmdfix import jaxapi
 from spmdfix.analysis.kinds import AxisType
@@ -213,7 +214,9 @@ class ReachedAnalysis:
             names |= {c.name for c in batched}
             found += batched
             found += self.capture.committed_uses(vmap.fun, reached, nested_body, calls, mesh, names, home=home)
-        return tuple(found), tuple(unread)
+        # (the partial-manual exemption, `Capture.mixed_only`, was measured in the reached body only: a nested
+        # body's capture is refused whatever it meets, part B of the measurement above: `Capture.nested`)
+        return tuple(replace(c, nested=True, mixed_only=False) for c in found), tuple(unread)
 
     def _is_batched_map(self, node: ast.AST) -> bool:
         """An inner vmap on the way that is a `jax.lax.map` with a `batch_size` (`jaxapi.BATCHED_MAP_NAMES`)."""

@@ -51,7 +51,8 @@ def fix_others(others: dict[str, tuple[str, str]], diff: bool, tally: Tally) -> 
         shown = display_path(Path(path))
         tally.changed += 1
         if diff:
-            click.echo(unified_diff(diff_path(Path(path)), old, new), nl=False)
+            named = diff_path(Path(path))
+            tally.diffs.append((named, unified_diff(named, old, new)))
             continue
         try:
             write_source(read_source(Path(path)), new)

@@ -167,6 +167,7 @@ def apply_fixes(
     for job, o in zip(jobs, outcomes):
         _fix_one(o, diff, tally, job, run)
     fix_others(others, diff, tally)
+    tally.print_diffs()
     if report is not None:
         _write_report(report, jobs, outcomes, others, diff)
     # (an index is kept only by a process that imported the analysis: the workers usually did, not this one)
@@ -254,7 +255,8 @@ def _fix_one(o: FileResult, diff: bool, tally: Tally, job: Job, run: Run | None 
     tally.changed += 1
     if diff:
         tally.applied.update(str(f.transform) for f in o.applied)
-        click.echo(unified_diff(diff_path(o.path), o.source.text, o.new_text), nl=False)
+        shown = diff_path(o.path)
+        tally.diffs.append((shown, unified_diff(shown, o.source.text, o.new_text)))
         return
     try:
         write_source(o.source, o.new_text)
@@ -278,6 +280,7 @@ def _fix_stdin(run: Run, jobs: list[Job], outcomes: list[FileResult], diff: bool
     tally = Tally()
     if diff:
         _fix_one(o, True, tally, job)
+        tally.print_diffs()
     else:
         for message in _said(o):
             click.echo(f"{o.display}: {message}", err=True)

@@ -17,6 +17,17 @@ class Tally:
         self.errors = 0
         self.internal = False
         self.applied: Counter = Counter()
+        # `--diff`: (the path the diff names, the diff) of each changed file, printed in path order at the end
+        # (a cross-module fix changes files of the run and outside it; `print_diffs`)
+        self.diffs: list[tuple[str, str]] = []
+
+    def print_diffs(self) -> None:
+        """Print the collected diffs sorted by the path they name, as `git diff` orders files."""
+        import click
+
+        for _, text in sorted(self.diffs):
+            click.echo(text, nl=False)
+        self.diffs.clear()
 
     def exit_code(self, diff: bool, exit_zero: bool, non_zero_on_fix: bool = False) -> int:
         """2 after an internal error; with `diff`, 1 when a file would change; else 1 when findings are left

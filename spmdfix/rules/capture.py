@@ -250,7 +250,7 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
                 "which the `jax.vmap` without `spmd_axis_name` batches from an input that a call places on the "
                 "Explicit mesh with no mesh axis at its batch dimension"
             )
-        if _partial_manual(reached):
+        if _partial_manual(reached) and not capture.nested:
             refusal = (
                 "with only some mesh axes manual JAX fails on it (`For primitive ..., context mesh ... should "
                 "match the aval mesh`) unless `check_vma` is on, every in_spec names a manual axis and each read "
