@@ -151,11 +151,11 @@ class CaptureAnalysis:
                 exprs = [*call.args[1:], *(k.value for k in call.keywords)]
                 found += self._bound_uses(body, None, exprs, where, values.names, {c.name for c in found})
         if off_spmd and calls is not None:
-            found += self._unmapped_uses(fun, reached, body, home, calls, mesh, {c.name for c in found})
+            found += self._unmapped_uses(fun, reached, body, home, calls, mesh, {c.name for c in found}, False, wrappers)
         elif calls is not None and _explicit_placed(mesh, placed):
             # the batch placed on the spmd axes: a committed unbatched argument fails too, staged or not
             # (`context mesh ... should match the aval mesh`; the rule decides where it runs)
-            found += self._unmapped_uses(fun, reached, body, home, calls, mesh, {c.name for c in found}, True)
+            found += self._unmapped_uses(fun, reached, body, home, calls, mesh, {c.name for c in found}, True, wrappers)
         if not found:
             return (), ()
         found = tuple(sorted(found, key=lambda c: c.use.start))
@@ -181,7 +181,7 @@ class CaptureAnalysis:
 
     def committed_uses(
         self, fun, reached: ReachedSite, body: ast.AST | None, calls: VmapCalls | None, mesh: MeshInfo | None,
-        seen: set[str], home: ast.AST | None = None,
+        seen: set[str], home: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (),
     ) -> tuple[Capture, ...]:
         """Values `body` closes over that come from an argument the vmap does not map which a call commits to
         the shard_map's `mesh` (`Capture.committed`), for a plain vmap over an input placed on that Explicit
@@ -190,18 +190,18 @@ class CaptureAnalysis:
         (the value, a slice, a scalar reduced from it; the argument placed `P()`, `P(None)`, `P('y')`) fails
         with `NotImplementedError: Closing over inputs to shard_map where the input is sharded on Explicit
         axes`, eager and under jit, check_vma True and False; unplaced it runs. Names in `seen` are left out.
-        `home` as for `capture_facts`."""
+        `home` and `wrappers` as for `capture_facts`."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or calls is None:
             return ()
         home = self.ix.enclosing_function(body) if home is None else home
-        found = self._unmapped_uses(fun, reached, body, home, calls, mesh, seen, True)
+        found = self._unmapped_uses(fun, reached, body, home, calls, mesh, seen, True, wrappers)
         return tuple(
             replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c)) for c in found
         )
 
     def _unmapped_uses(
         self, fun, reached: ReachedSite, body: ast.AST, home: ast.AST | None, calls: VmapCalls,
-        mesh: MeshInfo | None, seen: set[str], placed: bool = False,
+        mesh: MeshInfo | None, seen: set[str], placed: bool = False, wrappers: list[tuple[str, ast.Call]] = (),
     ) -> tuple[Capture, ...]:
         """Values of `home` the body closes over that come (back through plain positional calls:
         `BatchedValues.sources_through`) from an argument the vmap does not map (`in_axes=None`) and that a
@@ -218,13 +218,28 @@ class CaptureAnalysis:
         mesh ... should match the aval mesh` under all-replicated specs or check_vma=False, eager and under jit,
         directly and through `@jax.jit`, `jax.jit(shard_map(...))`, `jax.checkpoint`, `jax.lax.map`; with
         check_vma=True and specs naming an axis besides the spmd ones a scalar reduced from it runs
-        (safety/measurements/capture_staged_spmd_placed_unbatched_arg.py; the rule reads which)."""
+        (safety/measurements/capture_staged_spmd_placed_unbatched_arg.py; the rule reads which).
+
+        A value bound to the body where it is built counts as closed over, as for a batched one (`_bound_uses`:
+        a parameter default, the arguments of a `functools.partial` among `wrappers` built in `home`; fuzz seed
+        390348: `partial(body, w=w)` fails as the closure does, golden
+        refuse/capture_spmd_placed_unmapped_arg_committed_partial)."""
         hops = self.batched.plain_hops(fun, home, reached)
         scope = self.ix.own_scope(home) if home is not None else None
         if hops is None or scope is None or mesh is None:
             return ()
+        names = set(scope.bindings) - seen
+        uses = self._free_uses(body, home, names)
+        exprs = [
+            e
+            for qname, call in wrappers
+            if qname in jaxapi.PARTIAL_NAMES and self.ix.enclosing_function(call) is home
+            for e in (*call.args[1:], *(k.value for k in call.keywords))
+        ]
+        args = body.args if isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else None
+        uses += self._bound_uses(body, args, exprs, home, names, {c.name for c in uses})
         out = []
-        for capture in self._free_uses(body, home, set(scope.bindings) - seen):
+        for capture in uses:
             params = self.batched.sources_through(hops, home, capture.name)
             committed = params is not None and any(
                 i < len(call.unmapped_mesh) and call.unmapped_mesh[i] == mesh.span for call in calls.calls for i in params

@@ -102,7 +102,7 @@ class ReachedAnalysis:
             # a plain vmap over an input placed on the mesh but not at its batch dimension: a committed
             # unmapped argument closed over is refused (`Closing over inputs to shard_map`; rules.capture)
             captures += self.capture.committed_uses(
-                vmap.fun, reached, body, calls, sm.mesh, {c.name for c in captures}
+                vmap.fun, reached, body, calls, sm.mesh, {c.name for c in captures}, wrappers=wrappers
             )
             seen = {c.name for c in captures}
             nested, unread_nested = self._nested_captures(vmap, reached, body, calls, sm.mesh, seen)
