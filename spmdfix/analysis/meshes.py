@@ -296,6 +296,11 @@ def _device_shape(ev: Evaluator, devices, scope, rank):
         # The array method: `devices.reshape(2, 4)` or `devices.reshape((2, 4))`.
         if len(call.args) == 1 and isinstance(call.args[0], (ast.Tuple, ast.List)):
             return _shape_display(ev, call.args[0], scope) or unknown
+        if len(call.args) == 1 and ev.int_value(call.args[0], scope) is None:
+            # One argument that is not a known int: a shape through a name (`reshape(SHAPE)`,
+            # `reshape(cfg.shape)`) or an int not read. Inserting a leading `1, ` would make `reshape(1, SHAPE)`,
+            # a TypeError for a tuple: not an editable shape (breaker4, p11_config_instance_axes).
+            return unknown
         if not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
             return tuple(ev.int_value(a, scope) for a in call.args), ev.span(call), ShapeForm.ARGS
         return unknown
