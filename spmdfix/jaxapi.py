@@ -32,6 +32,9 @@ VMAP_NAMES = frozenset(VMAP_SIGNATURES)
 # jax.vmap itself (not flax's): `jax.vmap(f, in_axes)(a, ...)` calls f with the same positional operands
 JAX_VMAP_NAMES = frozenset(q for q, sig in VMAP_SIGNATURES.items() if sig is _JAX_VMAP)
 VMAP_SPMD_KEYWORD = "spmd_axis_name"
+# vmaps that, called without their function, return `functools.partial(vmap, **keywords)`: a decorator factory
+# (`@nnx.vmap(in_axes=0, spmd_axis_name='x')`; flax 0.12.8 `nnx.vmap(f=Missing, ...)`). jax.vmap requires `fun`.
+VMAP_FACTORY_CALL_NAMES = frozenset({"flax.nnx.vmap", "flax.nnx.transforms.iteration.vmap"})
 
 # jax.shard_map(f=None, /, *, out_specs, in_specs=Infer, mesh=None, axis_names=frozenset(), check_vma=True):
 # only f is positional; without f it is a decorator factory.

@@ -682,6 +682,12 @@ def _vmap_factory(model: ModuleModel, expr: ast.AST, scope: Scope, follow: Follo
             if passed is not None:
                 return _vmap_factory(model, passed[0], passed[1], follow.deeper())
         return None
+    if isinstance(expr, ast.Call) and not expr.args and ix.qualname(expr.func, scope) in jaxapi.VMAP_FACTORY_CALL_NAMES:
+        # `nnx.vmap(in_axes=..., spmd_axis_name=...)` without its function is `partial(nnx.vmap, ...)` (flax
+        # 0.12.8), written as a decorator `@nnx.vmap(...)`: silence before (breaker4 p10)
+        spmd = next((kw.value for kw in expr.keywords if kw.arg == jaxapi.VMAP_SPMD_KEYWORD), None)
+        in_axes = next((kw.value for kw in expr.keywords if kw.arg == "in_axes"), None)
+        return (spmd, in_axes, scope) if spmd is not None else None
     if not (isinstance(expr, ast.Call) and expr.args):
         return None
     if ix.qualname(expr.func, scope) not in jaxapi.PARTIAL_NAMES:
