@@ -1,0 +1,3 @@
+BATCH = "data"
+EMBED = "model"
+ACT_SPEC = (BATCH, None)

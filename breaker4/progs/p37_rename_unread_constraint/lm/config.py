@@ -1,0 +1,1 @@
+HIDDEN_SPEC = (None, "model")
