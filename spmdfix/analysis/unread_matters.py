@@ -78,6 +78,10 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
     placed = placed | set(vmap.spmd.names) if vmap.kind is VmapKind.EXPLICIT else placed & set(vmap.spmd.names)
     if placed:
         out += [lost for use in vmap.reshards for lost in use.specs.lost]
+    # a with_sharding_constraint inside the vmapped function whose spec is not read (`P(*ACT_SPEC)` with
+    # ACT_SPEC imported): whether it names the spmd axis decides SPMD005 (silence before: breaker4 p18)
+    if vmap.kind is VmapKind.SPMD:
+        out += [lost for use in vmap.constraints for lost in use.specs.lost]
     return out
 
 

@@ -1,0 +1,1 @@
+ACT_SPEC = ('x', None)
