@@ -114,8 +114,12 @@ class VmapCallAnalysis:
         `calls`; any other use into `unfollowed`."""
         exits: list[tuple[str, bool]] = []
         ends = self.uses.uses_of_value(expr, exits)
-        for name, _factory in exits:
-            self._imported(name, expr, unfollowed)
+        # (a function returning the vmap, `def batched(fn): return jax.vmap(fn, ...)`, is not judged so: each
+        # call of such a wrapper is a vmap site of its own, with its own function; another module's call of a
+        # factory without parameters is not searched yet)
+        for name, factory in exits:
+            if not factory:
+                self._imported(name, expr, unfollowed)
         for end in ends:
             up = self.uses.parent(end)
             if isinstance(up, ast.Call) and up.func is end:
