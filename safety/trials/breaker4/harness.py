@@ -14,7 +14,7 @@ ENV = dict(os.environ, PYTHONPATH=str(WT), XLA_FLAGS="--xla_force_host_platform_
 
 def run_jax(d, entry):
     env = dict(ENV, PYTHONPATH=f"{d}:{WT}")
-    p = subprocess.run(["/work/venv/bin/python", entry], cwd=d, env=env, capture_output=True, text=True, timeout=300)
+    p = subprocess.run([sys.executable, entry], cwd=d, env=env, capture_output=True, text=True, timeout=300)
     out = p.stdout + p.stderr
     for line in p.stdout.splitlines():
         if line.startswith("RESULT:"):
@@ -25,7 +25,7 @@ def run_jax(d, entry):
 
 
 def spmdfix(args, cwd):
-    p = subprocess.run(["/work/venv/bin/spmdfix", *args], cwd=cwd, env=ENV, capture_output=True, text=True, timeout=300)
+    p = subprocess.run([sys.executable, "-m", "spmdfix.cli", *args], cwd=cwd, env=ENV, capture_output=True, text=True, timeout=300)
     return p.returncode, p.stdout + p.stderr
 
 
