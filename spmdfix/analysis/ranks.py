@@ -282,6 +282,36 @@ class RankAnalysis:
             found = found or (other, unread)
         return found
 
+    def block_rank_unread(self, body: ast.AST, name: str, ranks: dict[str, Rank]) -> ast.AST | None:
+        """Whether SPMD003's broadcast exemption for the unbatched array `name` (`broadcast_only`) is undecided
+        only because the rank of a body parameter is not read (`body_ranks` could not follow the vmap's calls or
+        the way to the shard_map: a vmap applied to a parameter of a helper, fuzz seed 400513): every read of
+        `name` is an operand of `*`, `+`, `-` or `/` whose other operand has a known rank higher than the
+        array's, or is such a parameter itself. Then that parameter: the finding would be a guess, as the array
+        runs when the block's rank is higher and fails (ManualAxisType) when not (the measured rule, module
+        docstring), and an SPMD910 record takes its place. None otherwise."""
+        loads = _loads(body, name)
+        if not loads:
+            return None
+        own = self.shapes.shape(loads[0], self.ix.scope_at(loads[0]))
+        if own is None:
+            return None
+        found = None
+        for load in loads:
+            parent = self.ix.parent.get(id(load))
+            if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, _BROADCASTING_OPS)):
+                return None
+            other = parent.right if parent.left is load else parent.left
+            rank = self._rank(other, body, ranks, name, len(own))
+            if rank is not None:
+                if rank <= len(own):
+                    return None
+                continue
+            if not (isinstance(other, ast.Name) and self._body_param(other, body) and other.id not in ranks):
+                return None
+            found = found or other
+        return found
+
     def _unread_leaf(self, expr: ast.AST, body: ast.AST, ranks: dict[str, Rank]) -> ast.AST | None:
         """The operand as written at the application when `expr` is a leaf read by constant subscripts of a body
         parameter, read only that way, whose operand is an `UnreadOperand`; else None."""

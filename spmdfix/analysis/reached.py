@@ -134,6 +134,14 @@ class ReachedAnalysis:
                     if (found := undecided[c.name]) is not None
                 )
                 arrays = tuple(c for c in arrays if undecided[c.name] is None)
+                # ... and so is one meeting a body parameter whose rank is not read (fuzz seed 400513)
+                blocks = {c.name: self.ranks.block_rank_unread(body, c.name, ranks) for c in arrays}
+                unread_captures += tuple(
+                    UnreadValue(UnreadKind.OPERAND_RANK, self.span(block), _block_rank_what(c.name, block))
+                    for c in arrays
+                    if (block := blocks[c.name]) is not None
+                )
+                arrays = tuple(c for c in arrays if blocks[c.name] is None)
             captures += arrays
         # (under a plain vmap over an Explicit-placed input too: measured to fail, `context mesh ...` with the
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
@@ -367,4 +375,14 @@ def _operand_rank_what(array: str, leaf: ast.AST, operand: ast.AST) -> str:
         "list literal spmdfix reads (written at the application, bound once to a name read only there, or returned "
         f"by a helper of the module); `{array}` meets it in arithmetic, which runs when the leaf's rank is higher "
         "than the array's and fails (ManualAxisType) when not"
+    )
+
+
+def _block_rank_what(array: str, block: ast.AST) -> str:
+    """The words of the SPMD910 record for an unbatched array that meets a body parameter whose rank is not read
+    (`ranks.RankAnalysis.block_rank_unread`)."""
+    return (
+        f"the rank of `{short(block)}` is not known: spmdfix does not read the ranks of the vmap's operands on every "
+        f"call or along the way to the shard_map; `{array}` meets it in arithmetic, which runs when the block's rank "
+        "is higher than the array's and fails (ManualAxisType) when not"
     )
