@@ -476,6 +476,8 @@ class Reacher:
         if site is not None:
             self._add_site(site, path, result, follow)
             return
+        if not as_body:
+            self._project_decorators(func, result)
         # A vmap decorating a function reached through a call is a vmap on the way (hazard H2); the
         # spmd vmap's own target (empty chain) and a shard_map body are not.
         if path.chain and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -495,6 +497,28 @@ class Reacher:
             if self._untraced and self._in_staged_lambda(call, func):
                 continue
             self._reach_from_call(call, path, result, follow, bound)
+
+    def _project_decorators(self, func: ast.AST, result: ReachResult) -> None:
+        """A `def` on the way decorated by a function of the project (`@data_parallel` with `def
+        data_parallel(fn): return jax.shard_map(fn, ...)`): what runs is what the decorator returns, which the
+        walk does not follow (the call form, `data_parallel(softplus)`, is followed). Silent before (breaker4's
+        p30b: JAX raised SPMD001's error, "All checks passed!"); now an SPMD910 record at the decorator. Library
+        decorators (`functools.wraps`, `jax.jit`, ...) are not the project's and are known or followed as before."""
+        scope = self.ix.scope_at(func)
+        for deco in getattr(func, "decorator_list", ()):
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            name = short(target) if self.ix.function_of(target) is not None else None
+            if name is None and self.project is not None:
+                qname = self.qualname(target, scope)
+                if qname and self.lost.follows(qname):
+                    found = self.project.binding(qname)
+                    name = qname if found is not None and found[1].kind is BindingKind.DEF else None
+            if name is not None:
+                what = (
+                    f"`{func.name}` is decorated by `{name}`, a function of the project: what the decorator returns "
+                    "is what runs, and spmdfix does not follow a decorator of the project"
+                )
+                result.unresolved.append((deco, what))
 
     def _in_staged_lambda(self, call: ast.Call, func: ast.AST) -> bool:
         """`call` sits in a lambda of `func` written as an argument of a jit or staging-loop call
