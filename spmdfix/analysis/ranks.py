@@ -259,28 +259,12 @@ class RankAnalysis:
         an `UnreadOperand`. Then (that leaf, the operand as written): the finding would be a guess, runs when
         the leaf's rank is higher and fails when not (safety/measurements/capture_array_broadcast_pytree.py),
         and an SPMD910 record takes its place. None otherwise (the finding stands, or no finding)."""
-        loads = _loads(body, name)
-        if not loads:
-            return None
-        own = self.shapes.shape(loads[0], self.ix.scope_at(loads[0]))
-        if own is None:
-            return None
-        found = None
-        for load in loads:
-            parent = self.ix.parent.get(id(load))
-            if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, _BROADCASTING_OPS)):
-                return None
-            other = parent.right if parent.left is load else parent.left
-            rank = self._rank(other, body, ranks, name, len(own))
-            if rank is not None:
-                if rank <= len(own):
-                    return None
-                continue
+
+        def leaf(other: ast.AST) -> tuple[ast.AST, ast.AST] | None:
             unread = self._unread_leaf(other, body, ranks)
-            if unread is None:
-                return None
-            found = found or (other, unread)
-        return found
+            return (other, unread) if unread is not None else None
+
+        return self._undecided_by(body, name, ranks, leaf)
 
     def block_rank_unread(self, body: ast.AST, name: str, ranks: dict[str, Rank]) -> ast.AST | None:
         """Whether SPMD003's broadcast exemption for the unbatched array `name` (`broadcast_only`) is undecided
@@ -290,6 +274,18 @@ class RankAnalysis:
         array's, or is such a parameter itself. Then that parameter: the finding would be a guess, as the array
         runs when the block's rank is higher and fails (ManualAxisType) when not (the measured rule, module
         docstring), and an SPMD910 record takes its place. None otherwise."""
+
+        def param(other: ast.AST) -> ast.AST | None:
+            unread = isinstance(other, ast.Name) and self._body_param(other, body) and other.id not in ranks
+            return other if unread else None
+
+        return self._undecided_by(body, name, ranks, param)
+
+    def _undecided_by(self, body: ast.AST, name: str, ranks: dict[str, Rank], unknown):
+        """The loop `pytree_unread` and `block_rank_unread` share: every read of the array `name` is an operand
+        of `*`, `+`, `-` or `/` whose other operand has a known rank higher than the array's, or one `unknown`
+        accepts (returning what names it); the first such acceptance when there is one and no read rules the
+        exemption out, else None."""
         loads = _loads(body, name)
         if not loads:
             return None
@@ -307,9 +303,10 @@ class RankAnalysis:
                 if rank <= len(own):
                     return None
                 continue
-            if not (isinstance(other, ast.Name) and self._body_param(other, body) and other.id not in ranks):
+            accepted = unknown(other)
+            if accepted is None:
                 return None
-            found = found or other
+            found = found or accepted
         return found
 
     def _unread_leaf(self, expr: ast.AST, body: ast.AST, ranks: dict[str, Rank]) -> ast.AST | None:

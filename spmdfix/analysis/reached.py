@@ -126,22 +126,11 @@ class ReachedAnalysis:
                     if not (self.ranks.broadcast_only(body, c.name, ranks) or self.ranks.contracted_only(body, c.name))
                 )
                 # ... and one that may only be broadcast against a leaf of a pytree operand whose structure is not
-                # read is neither: an SPMD910 record at the leaf, never a guessed finding (issue 22)
-                undecided = {c.name: self.ranks.pytree_unread(body, c.name, ranks) for c in arrays}
-                unread_captures += tuple(
-                    UnreadValue(UnreadKind.OPERAND_RANK, self.span(found[0]), _operand_rank_what(c.name, *found))
-                    for c in arrays
-                    if (found := undecided[c.name]) is not None
-                )
+                # read, or a body parameter whose rank is not read, is neither: an SPMD910 record there, never a
+                # guessed finding (issue 22; fuzz seed 400513)
+                undecided = {c.name: self._rank_undecided(body, c.name, ranks) for c in arrays}
+                unread_captures += tuple(u for c in arrays if (u := undecided[c.name]) is not None)
                 arrays = tuple(c for c in arrays if undecided[c.name] is None)
-                # ... and so is one meeting a body parameter whose rank is not read (fuzz seed 400513)
-                blocks = {c.name: self.ranks.block_rank_unread(body, c.name, ranks) for c in arrays}
-                unread_captures += tuple(
-                    UnreadValue(UnreadKind.OPERAND_RANK, self.span(block), _block_rank_what(c.name, block))
-                    for c in arrays
-                    if (block := blocks[c.name]) is not None
-                )
-                arrays = tuple(c for c in arrays if blocks[c.name] is None)
             captures += arrays
         # (under a plain vmap over an Explicit-placed input too: measured to fail, `context mesh ...` with the
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
@@ -184,6 +173,18 @@ class ReachedAnalysis:
             batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),
             unread_captures=unread_captures,
         )
+
+    def _rank_undecided(self, body: ast.AST, name: str, ranks) -> UnreadValue | None:
+        """The SPMD910 value (kind OPERAND_RANK) of an unbatched array whose broadcast exemption is undecided for
+        a rank not read: a pytree leaf's (`RankAnalysis.pytree_unread`), else a body parameter's
+        (`block_rank_unread`); None when the exemption is decided."""
+        found = self.ranks.pytree_unread(body, name, ranks)
+        if found is not None:
+            return UnreadValue(UnreadKind.OPERAND_RANK, self.span(found[0]), _operand_rank_what(name, *found))
+        block = self.ranks.block_rank_unread(body, name, ranks)
+        if block is not None:
+            return UnreadValue(UnreadKind.OPERAND_RANK, self.span(block), _block_rank_what(name, block))
+        return None
 
     def _nested_captures(
         self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None, calls: VmapCalls, mesh, seen: set[str],
