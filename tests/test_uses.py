@@ -167,10 +167,31 @@ def test_the_index_of_loads_is_every_load_a_tree_walk_finds() -> None:
 def test_word_count_counts_as_the_word_boundary_regex_does() -> None:
     import re
 
-    source = "def f(a): pass\nf(1)\nf_x = f  # f\nx.f\n'f' + ff + _f + é_f + fé\nρ = ρρ + ρ\n"
+    source = "def f(a): pass\nf(1)\nf_x = f\nx.f\n'f' + ff + _f + é_f + fé\nρ = ρρ + ρ\n"
     ix = ModuleIndex(source, ast.parse(source))
     for word in ("f", "ff", "_f", "x", "absent", "ρ", "a·b"):
         assert ix.word_count(word) == len(re.findall(rf"\b{re.escape(word)}\b", source)), word
+
+
+def test_word_count_leaves_out_comments_and_docstrings_not_other_strings() -> None:
+    # A docstring or comment naming a helper's call is prose (breaker4: `data_parallel("data")` in a module's
+    # docstring made the helper "used other than by a call", its parameters unread); a string elsewhere may be
+    # a use (`getattr(module, "f")`), and a `#` inside a string starts no comment.
+    source = (
+        '"""Run `f("data")` over the mesh; f is the layer."""\n'
+        "def f(a):\n"
+        "    'f again, and g'\n"
+        "    return a  # f\n"
+        "class C:\n"
+        '    """f"""\n'
+        "# f at the start of a line\n"
+        "f(1)\n"
+        "g = getattr(m, 'f')\n"
+        "h = '#' + str(f)\n"
+    )
+    ix = ModuleIndex(source, ast.parse(source))
+    assert ix.word_count("f") == 4  # def f, f(1), 'f' in getattr, str(f)
+    assert ix.word_count("g") == 1
 
 
 # Issue 23 kind 2 (safety/measurements/add_axis_mesh_through_array.py): the mesh read through an array placed

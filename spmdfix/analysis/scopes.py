@@ -296,11 +296,45 @@ class ModuleIndex:
         count = self._word_counts.get(word)
         if count is None:
             if word and all(_is_word_char(c) for c in word):
-                count = sum(1 for _ in _whole_words(self.source, word))
+                count = sum(1 for at in _whole_words(self.source, word) if not self._in_prose(at))
             else:  # (a character no `\\w` matches: the boundaries mean something else; let `re` decide)
                 count = len(re.findall(rf"\b{re.escape(word)}\b", self.source))
             self._word_counts[word] = count
         return count
+
+    def _in_prose(self, offset: int) -> bool:
+        """Whether the word at `offset` is prose a person reads, not code: inside a docstring (the first
+        statement of the module, a class or a function, a string alone) or a comment. A docstring naming a
+        helper's call (`data_parallel("data")`) counted as a use of the helper "other than by a call", which made
+        its parameters unread (an SPMD910 record) in a module that only calls it (breaker4). A string anywhere
+        else still counts: `getattr(module, "name")` may use the name."""
+        line0 = self.lines.line_of(offset)
+        col = offset - self.lines.line_start(line0)
+        text = self.lines.line_text(line0)
+        if "#" in text[:col] and _after_comment_mark(text, col):
+            return True
+        for first, last, start in self._docstring_lines():
+            if first <= line0 <= last and (line0 > first or col >= start):
+                return True
+        return False
+
+    def _docstring_lines(self) -> list[tuple[int, int, int]]:
+        """The docstrings of the module, its classes and functions: (first line, last line, both 0-based, and
+        the column the string starts at on its first line), built on first use from the scopes' nodes."""
+        found = self.derived.get(("docstrings",))
+        if found is None:
+            found = []
+            for scope in self.scope_by_node.values():
+                body = getattr(scope.node, "body", None)
+                first = body[0] if isinstance(body, list) and body else None
+                if (
+                    isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str) and first.end_lineno is not None
+                ):
+                    start = self.lines.from_ast(first.lineno, first.col_offset) - self.lines.line_start(first.lineno - 1)
+                    found.append((first.lineno - 1, first.end_lineno - 1, start))
+            self.derived[("docstrings",)] = found
+        return found  # type: ignore[return-value]
 
     def decorator_in(self, func: ast.AST, names: frozenset[str], below: ast.AST | None = None) -> ast.AST | None:
         """The first decorator of `func` that is one of `names` (qualified), bare or as
@@ -389,6 +423,15 @@ def _whole_words(source: str, word: str):
         if not before and not (end < len(source) and _is_word_char(source[end])):
             yield start
         start = source.find(word, end)
+
+
+def _after_comment_mark(line: str, col: int) -> bool:
+    """Whether column `col` of the one line `line` follows a comment's `#` on it: the line's first `#` comes
+    before `col` with no quote before it (a `#` after a quote may be inside a string literal: the word then
+    counts, which only ever keeps a parameter unread). A line inside a string of several lines may read as a
+    comment here: a word there is no use of a value either."""
+    mark = line.find("#")
+    return 0 <= mark < col and "'" not in line[:mark] and '"' not in line[:mark]
 
 
 def has_word(source: str, word: str) -> bool:
