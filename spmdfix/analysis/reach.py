@@ -118,6 +118,9 @@ class Reacher:
         self._bound_scopes: dict[tuple[int, int], BoundScope | None] = {}
         self._bound_depth: dict[int, int] = {}
         self._views: dict[tuple[int, int], Scope] = {}  # `_scope_in`, per walk
+        # the first parameter of a decorator of the project followed by `_project_decorators`, by its id: the
+        # decorated `def` it receives
+        self._decorated: dict[int, ast.AST] = {}
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
@@ -228,6 +231,10 @@ class Reacher:
             elif binding.kind is BindingKind.IMPORT:
                 self._reach_import(binding.qname, expr, path, result, call=(call, scope) if call else None)
             elif binding.kind is BindingKind.PARAM:
+                decorated = self._decorated.get(id(binding.node))
+                if decorated is not None:  # a decorator's parameter: the decorated `def`, walked already
+                    self._reach_function(decorated, path, result, follow, as_body=True)
+                    return
                 passed = self.model.argument_for(binding)  # the one callable every call site passes
                 if passed is None and self._call_of_annotated(expr, scope, path, result, follow):
                     return
@@ -477,7 +484,7 @@ class Reacher:
             self._add_site(site, path, result, follow)
             return
         if not as_body:
-            self._project_decorators(func, result)
+            self._project_decorators(func, path, result, follow)
         # A vmap decorating a function reached through a call is a vmap on the way (hazard H2); the
         # spmd vmap's own target (empty chain) and a shard_map body are not.
         if path.chain and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -498,27 +505,59 @@ class Reacher:
                 continue
             self._reach_from_call(call, path, result, follow, bound)
 
-    def _project_decorators(self, func: ast.AST, result: ReachResult) -> None:
+    def _project_decorators(self, func: ast.AST, path: _Path, result: ReachResult, follow: Follow) -> None:
         """A `def` on the way decorated by a function of the project (`@data_parallel` with `def
-        data_parallel(fn): return jax.shard_map(fn, ...)`): what runs is what the decorator returns, which the
-        walk does not follow (the call form, `data_parallel(softplus)`, is followed). Silent before (breaker4's
-        p30b: JAX raised SPMD001's error, "All checks passed!"); now an SPMD910 record at the decorator. Library
-        decorators (`functools.wraps`, `jax.jit`, ...) are not the project's and are known or followed as before."""
+        data_parallel(fn): return jax.shard_map(fn, ...)`): what runs is what the decorator returns, so the walk
+        follows that return as it follows the call form `data_parallel(softplus)` (`_reach_call_value`'s
+        factory), the decorator's own parameter read as the decorated function (`_decorated`, in this module). A
+        decorator factory (`@data_parallel(axis="data")`) is followed to the decorator it returns first. A
+        decorator the walk cannot read so (no one `return`, a factory returning something else than a `def`) is
+        an SPMD910 record at the decorator: silent before (breaker4's p30b: JAX raised SPMD001's error, "All
+        checks passed!"). Library decorators (`functools.wraps`, `jax.jit`, ...) are not the project's and are
+        known or followed as before."""
         scope = self.ix.scope_at(func)
         for deco in getattr(func, "decorator_list", ()):
             target = deco.func if isinstance(deco, ast.Call) else deco
-            name = short(target) if self.ix.function_of(target) is not None else None
-            if name is None and self.project is not None:
+            owner, named = self.model, self.ix.function_of(target)
+            if named is None and self.project is not None:
                 qname = self.qualname(target, scope)
-                if qname and self.lost.follows(qname):
-                    found = self.project.binding(qname)
-                    name = qname if found is not None and found[1].kind is BindingKind.DEF else None
-            if name is not None:
+                found = self.project.binding(qname) if qname and self.lost.follows(qname) else None
+                if found is not None and found[1].kind is BindingKind.DEF:
+                    owner, named = found[0], found[1].node
+            if named is None:
+                continue
+            name = short(target)
+            step = path.step(f"`{func.name}` is decorated by `{name}` here", self.ix.lines.span_of_ast(deco), deco)
+            decorator = named
+            if isinstance(deco, ast.Call):  # `@data_parallel(axis="data")`: the factory returns the decorator
+                made = single_return(named)
+                decorator = owner.ix.function_of(made) if made is not None else None
+            if not self._follow_decorator(owner, decorator, func, step, result, follow):
                 what = (
-                    f"`{func.name}` is decorated by `{name}`, a function of the project: what the decorator returns "
-                    "is what runs, and spmdfix does not follow a decorator of the project"
+                    f"`{func.name}` is decorated by `{name}`, a function of the project: spmdfix reads a decorator "
+                    "(or a decorator factory's decorator) that is a `def` with one `return` of a callable, not this one"
                 )
                 result.unresolved.append((deco, what))
+
+    def _follow_decorator(
+        self, owner: ModuleModel, decorator: ast.AST | None, func: ast.AST, path: _Path, result: ReachResult,
+        follow: Follow,
+    ) -> bool:
+        """Follow what `decorator`, a `def` of the module of `owner`, returns when it decorates `func`
+        (`_project_decorators`). False when the walk cannot read it: not a `def`, no parameter, no one `return`."""
+        if not isinstance(decorator, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        returned, inner = single_return(decorator), owner.ix.own_scope(decorator)
+        params = [*decorator.args.posonlyargs, *decorator.args.args]
+        if returned is None or inner is None or not params:
+            return False
+        if owner is not self.model:
+            result.external.append(External(path, owner, returned, inner))
+            return True
+        self._decorated[id(params[0])] = func
+        if follow.first_visit(returned, FACTORY_RETURN):
+            self._reach_callable(returned, inner, path, result, follow)
+        return True
 
     def _in_staged_lambda(self, call: ast.Call, func: ast.AST) -> bool:
         """`call` sits in a lambda of `func` written as an argument of a jit or staging-loop call
