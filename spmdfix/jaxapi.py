@@ -204,6 +204,20 @@ WRAPPER_NAMES = frozenset(
     }
 )
 
+# Decorators giving a function custom derivative rules, and the methods that register them (`f.defvjp(fwd, bwd)`,
+# `f.defjvp(jvp)`, `@f.defjvp`): the rules run in place of the function when it is differentiated (measured:
+# safety/measurements/custom_vjp_fwd_shard_map.py).
+CUSTOM_DERIVATIVE_NAMES = frozenset({"jax.custom_vjp", "jax.custom_jvp"})
+CUSTOM_RULE_METHODS = frozenset({"defvjp", "defjvp", "defjvps"})
+# Transforms that differentiate the function they are given: on the way from a vmap, a function with custom
+# derivative rules runs its rules (`CUSTOM_DERIVATIVE_NAMES`).
+DIFFERENTIATING_NAMES = frozenset(
+    {
+        "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.vjp", "jax.jvp",
+        "jax.linearize",
+    }
+)
+
 # Wrappers whose result, called at once, calls their function with that call's arguments (`jax.jit(block)(x,
 # 'data')`, `jax.checkpoint(f)(x)`, `jax.grad(loss)(w, 'data')`; `jax.vmap(f, in_axes)(a, ...)` with each
 # example's slice of the arrays): the function's parameters are those arguments (`reach.Reacher._local_bound`).

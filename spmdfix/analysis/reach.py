@@ -344,6 +344,7 @@ class Reacher:
             if call.args:
                 step = path.through_vmap(call) if qname in jaxapi.VMAP_NAMES else path
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
+                step = step.through_grad() if qname in jaxapi.DIFFERENTIATING_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, follow, within=within)
 
     def _unknown_receiver(self, func: ast.Attribute, scope: Scope) -> str | None:
@@ -485,6 +486,7 @@ class Reacher:
             return
         if not as_body:
             self._project_decorators(func, path, result, follow)
+            self._custom_rules(func, path, result, follow)
         # A vmap decorating a function reached through a call is a vmap on the way (hazard H2); the
         # spmd vmap's own target (empty chain) and a shard_map body are not.
         if path.chain and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -559,6 +561,53 @@ class Reacher:
             self._reach_callable(returned, inner, path, result, follow)
         return True
 
+    def _custom_rules(self, func: ast.AST, path: _Path, result: ReachResult, follow: Follow) -> None:
+        """The custom derivative rules of `func` when it is decorated `@jax.custom_vjp` / `@jax.custom_jvp`: the
+        rules its module registers (`func.defvjp(fwd, bwd)`, `func.defjvp(jvp)`, `@func.defjvp`) run in its place
+        when it is differentiated (breaker4's p25: a shard_map in `fwd` under `vmap(grad(loss))` raised SPMD001's
+        error, and spmdfix was silent). With a differentiating transform on the way (`_Path.differentiated`)
+        the rules are walked as traced code. Without one, the vmap may still be differentiated from outside
+        (`jax.grad` of a function that calls it): a rule that reaches a shard_map or code the walk cannot see
+        is an SPMD910 record at the decorator, never a finding (undifferentiated, the rules do not run)."""
+        if self.ix.decorator_in(func, jaxapi.CUSTOM_DERIVATIVE_NAMES) is None:
+            return
+        rules = self._rules_of(func)
+        if not rules:
+            return
+        scratch = result if path.differentiated else ReachResult()
+        for rule, scope in rules:
+            step = path.step(f"`{short(rule)}` is a derivative rule of `{func.name}`", self.ix.lines.span_of_ast(rule), rule)
+            if isinstance(rule, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._reach_function(rule, step, scratch, follow, as_body=True)
+            else:
+                self._reach_callable(rule, scope, step, scratch, follow)
+        if scratch is not result and (scratch.sites or scratch.external or scratch.unresolved):
+            deco = self.ix.decorator_in(func, jaxapi.CUSTOM_DERIVATIVE_NAMES)
+            names = ", ".join(f"`{short(r)}`" for r, _ in rules)
+            what = (
+                f"`{func.name}` has custom derivative rules ({names}) that reach a shard_map or code spmdfix cannot "
+                "follow; they run when it is differentiated, and no differentiating transform is on the vmap's way "
+                "(one outside the vmap is not looked for)"
+            )
+            result.unresolved.append((deco, what))
+
+    def _rules_of(self, func: ast.AST) -> list[tuple[ast.AST, Scope]]:
+        """The derivative rules the module registers for `func` (`_custom_rules`): the callables passed to
+        `func.defvjp(...)` / `func.defjvp(...)` / `func.defjvps(...)`, and the defs decorated `@func.defjvp`,
+        each with the scope it is read in."""
+        found: list[tuple[ast.AST, Scope]] = []
+        for method_name in jaxapi.CUSTOM_RULE_METHODS:
+            for attr in self.ix.attributes_named(method_name):
+                if not isinstance(attr.value, ast.Name) or self.ix.function_of(attr.value) is not func:
+                    continue
+                up = self.ix.parent.get(id(attr))
+                if isinstance(up, ast.Call) and up.func is attr:
+                    scope = self.ix.scope_at(up)
+                    found += [(a, scope) for a in [*up.args, *(k.value for k in up.keywords)] if not isinstance(a, ast.Starred)]
+                elif isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef)) and attr in up.decorator_list:
+                    found.append((up, self.ix.scope_at(up)))
+        return found
+
     def _in_staged_lambda(self, call: ast.Call, func: ast.AST) -> bool:
         """`call` sits in a lambda of `func` written as an argument of a jit or staging-loop call
         (`jax.lax.scan(lambda c, r: (c, block(r)), ...)`): that lambda runs only through that call, so the walk
@@ -599,6 +648,8 @@ class Reacher:
                 step = step.through_vmap(call)
             elif qname in jaxapi.JIT_NAMES:
                 step = step.through_jit()
+            if qname in jaxapi.DIFFERENTIATING_NAMES:
+                step = step.through_grad()
             if qname in jaxapi.EAGER_STAGING_NAMES:
                 step = step.through_staging()
             elif qname in jaxapi.STATIC_PREDICATE_STAGING_NAMES and self._static_predicate(call, scope):
@@ -774,8 +825,9 @@ _INT_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 @dataclass(eq=False, repr=False)
 class _Path:
     """The way from the vmapped callable to where the walk is: described steps, their calls, vmaps passed,
-    whether a jax.jit was passed, whether a loop that stages its function was (`ReachedSite.staged`), and
-    whether a cond/switch on a constant predicate was (`ReachedSite.cond_staged`)."""
+    whether a jax.jit was passed, whether a loop that stages its function was (`ReachedSite.staged`), whether
+    a cond/switch on a constant predicate was (`ReachedSite.cond_staged`), and whether a transform that
+    differentiates was (`jaxapi.DIFFERENTIATING_NAMES`: custom derivative rules run, `Reacher._custom_rules`)."""
 
     chain: tuple[Related, ...] = ()
     nodes: tuple[ast.AST, ...] = ()
@@ -783,22 +835,27 @@ class _Path:
     jitted: bool = False
     staged: bool = False
     cond_staged: bool = False
+    differentiated: bool = False
 
     def step(self, message: str, span, node: ast.AST) -> _Path:
         chain, nodes = self.chain + (Related(message, span),), self.nodes + (node,)
-        return _Path(chain, nodes, self.vmaps, self.jitted, self.staged, self.cond_staged)
+        return _Path(chain, nodes, self.vmaps, self.jitted, self.staged, self.cond_staged, self.differentiated)
 
     def through_vmap(self, node: ast.AST) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps + (node,), self.jitted, self.staged, self.cond_staged)
+        vmaps = self.vmaps + (node,)
+        return _Path(self.chain, self.nodes, vmaps, self.jitted, self.staged, self.cond_staged, self.differentiated)
 
     def through_jit(self) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps, True, self.staged, self.cond_staged)
+        return _Path(self.chain, self.nodes, self.vmaps, True, self.staged, self.cond_staged, self.differentiated)
 
     def through_staging(self) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, True, self.cond_staged)
+        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, True, self.cond_staged, self.differentiated)
 
     def through_static_cond(self) -> _Path:
-        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, self.staged, True)
+        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, self.staged, True, self.differentiated)
+
+    def through_grad(self) -> _Path:
+        return _Path(self.chain, self.nodes, self.vmaps, self.jitted, self.staged, self.cond_staged, True)
 
     @property
     def traced(self) -> bool:

@@ -270,6 +270,10 @@ class ModuleIndex:
                 count += 1
         return count
 
+    def attributes_named(self, name: str) -> list[ast.Attribute]:
+        """The module's `ast.Attribute` nodes whose attribute is `name` (`x.name`), in no set order."""
+        return self._attributes_named(name)
+
     def _attributes_named(self, name: str) -> list[ast.Attribute]:
         """The module's `ast.Attribute` nodes whose attribute is `name` (`x.name`), from the attributes the
         index's walk gathered (a walk of the whole tree per name asked was a tenth of the analysis of jax's
