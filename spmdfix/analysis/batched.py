@@ -189,9 +189,18 @@ class BatchedValues:
         if found is None:
             return None, set()
         callee, bound = found
-        params = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]][bound:]
+        every = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
+        params = every[bound:]
         hit = {p for p, arg in zip(params, call.args) if mentions(arg, tainted, self.ix.parent, self._qualname)}
         hit |= {kw.arg for kw in call.keywords if kw.arg and mentions(kw.value, tainted, self.ix.parent, self._qualname)}
+        # The instance a method or `__call__` is read off is its `self`: an instance the vmap batches (a pytree
+        # module, `def apply(m: Scale, x): return m(x)` vmapped over `m`) batches `self` and what is read off it
+        # (breaker4's p06: a body closing over `self.scale` failed under JAX, silently).
+        receiver = call.func.value if isinstance(call.func, ast.Attribute) else call.func
+        if bound and every and isinstance(receiver, ast.Name) and receiver.id in tainted:
+            owner = self.ix.parent.get(id(callee))
+            if isinstance(owner, ast.ClassDef) and not _may_hold_static_fields(owner):
+                hit.add(every[0])
         return callee, hit
 
     def _own_assignments(self, func: ast.AST) -> list[ast.AST]:
@@ -419,3 +428,24 @@ class BatchedValues:
 def mentions(expr: ast.AST, names: set[str], parents: dict[int, ast.AST], qualname=None) -> bool:
     """True when `expr` reads one of `names` as a value (a static read such as `x.shape[0]` does not count)."""
     return bool(dynamic_names(expr, parents, qualname) & names)
+
+
+# Keywords that make a field of a pytree class static (aux data, not a leaf the vmap batches): flax's
+# `struct.field(pytree_node=False)`, equinox's `field(static=True)`, `register_dataclass(meta_fields=...)`.
+_STATIC_FIELD_WORDS = frozenset({"static", "pytree_node", "meta_fields"})
+
+
+def _may_hold_static_fields(cls: ast.ClassDef) -> bool:
+    """Whether the class may hold a field its pytree flattening leaves static (not batched by a vmap over an
+    instance): a keyword or dict key of `_STATIC_FIELD_WORDS` in the class or its decorators, or its own
+    `tree_flatten` (what it returns as aux data is not read). A vmap over an instance batches every leaf, so
+    without these every field read off `self` is batched; with them, which ones are is not read, and `self`
+    is not counted as batched (as before breaker4's p06)."""
+    for node in ast.walk(cls):
+        if isinstance(node, ast.keyword) and node.arg in _STATIC_FIELD_WORDS:
+            return True
+        if isinstance(node, ast.Constant) and node.value in _STATIC_FIELD_WORDS:
+            return True
+        if isinstance(node, ast.FunctionDef) and node.name == "tree_flatten":
+            return True
+    return False
