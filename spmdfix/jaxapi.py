@@ -155,7 +155,14 @@ AXIS_TYPE_EXPLICIT = frozenset({"jax.sharding.AxisType.Explicit"})
 # The config option that turns off JAX's "spmd_axis_name cannot appear in shard_map in_specs" check.
 DISABLE_VMAP_SHMAP_ERROR = "jax_disable_vmap_shmap_error"
 DEVICES_NAMES = frozenset({"jax.devices", "jax.local_devices"})
-NAMED_SHARDING_NAMES = frozenset({"jax.sharding.NamedSharding", "jax.NamedSharding"})
+# (`jax._src.sharding_impls.NamedSharding` and `jax._src.named_sharding.NamedSharding` are the same class, jax
+# 0.10.2: jax's own tests import it from there)
+NAMED_SHARDING_NAMES = frozenset(
+    {
+        "jax.sharding.NamedSharding", "jax.NamedSharding", "jax._src.sharding_impls.NamedSharding",
+        "jax._src.named_sharding.NamedSharding",
+    }
+)
 # `with jax.set_mesh(mesh):` gives shard_map its mesh when mesh= is omitted.
 # Functions that return the context mesh (the one `jax.set_mesh` set): reads of a mesh without naming it.
 CONTEXT_MESH_GETTERS = frozenset({"jax.sharding.get_abstract_mesh", "jax.sharding.get_mesh"})

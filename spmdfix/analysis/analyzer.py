@@ -269,7 +269,9 @@ class Analyzer:
                 spec = argument(call, 1, "shardings")
                 if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):
                     spec = argument(spec, 1, "spec")
-                tree = spec_tree(self.ev, spec, scope)
+                # a spec, or a sharding pytree as `jax.jit` takes one (`NamedSharding(...)` through a name: jax's
+                # pjit_test.py binds `sharding = NamedSharding(mesh, P(...))` first; an SPMD910 record before)
+                tree = sharding_tree(self.ev, spec, scope)
                 named = [e.span for sp in tree.specs for e in sp.entries if e.value is not None]
                 shared = self.spec_uses.foreign_uses([spec], scope, named) if spec is not None else []
                 uses.append(ConstraintUse(self.span(call), tree, tuple(shared)))
