@@ -37,18 +37,6 @@ class KnownOpen:
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
 KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    # A plain vmap called under jit (`@jax.jit` above `@jax.vmap`, or `jax.jit(jax.vmap(f))(x)`) over an input
-    # placed at a later dimension only (`reshard(xs, P(None, None, 'x'))` under `jax.set_mesh`), an inner
-    # `jax.vmap(block)` between, block's shard_map body closing over `m = x.mean() + 2.0`: JAX refuses it
-    # (`Closing over inputs to shard_map`), spmdfix is silent. The same program called eagerly is found; with
-    # `jax.jit(shard_map(...))` the capture is an unread value that only an spmd vmap's records report
-    # (unread_matters.records).
-    KnownOpen(
-        key="finding:missed:Closing over inputs*",
-        when={"spmd": ("none",), "inner_vmap": ("between",), "vmap_form": ("jit_above_decorator",)},
-        seed=410072,
-        item="issue 22: plain vmap under jit, a later placed dimension, a capture through an inner vmap",
-    ),
     # A false positive: a plain vmap, batch dimension unplaced, a partial-manual shard_map with in_specs
     # `(P('x'), P())` whose body reads the captured `m` as `((b * 2.0 + 1.0) * w) * m` (`w` the `P()` operand):
     # runs and matches. The partial-manual exemption asks every in_spec to name a manual axis (a value meeting a

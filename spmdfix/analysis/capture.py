@@ -92,6 +92,7 @@ class CaptureAnalysis:
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None,
         vmap: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (), mesh: MeshInfo | None = None,
         placed: bool = False, calls: VmapCalls | None = None, home: ast.AST | None = None,
+        through_vmaps: bool = False,
     ) -> tuple[tuple[Capture, ...], tuple[UnreadValue, ...]]:
         """Batched values `body` closes over, when the vmapped function `fun` reaches it via `reached`; `vmap`
         is the vmap call or decorator (a jit decorator of `fun` stacked above it is outside the vmap). A value
@@ -124,7 +125,11 @@ class CaptureAnalysis:
 
         `home`: the function whose values count as closed over (default: the one defining `body`); for the body
         of a shard_map nested in the reached one's body, the function defining the reached body
-        (`ReachedAnalysis`)."""
+        (`ReachedAnalysis`). `through_vmaps`: a plain vmap whose calls place no dimension an inner `jax.vmap`
+        on the way maps on a mesh axis (`hazards.inner_dimensions_unplaced`): a staged capture's inputs known
+        only back through that inner vmap (`Capture.through_vmaps`) decide it as its own would (measured:
+        safety/measurements/plain_vmap_inner_capture_staged.py, part 1, `jax.jit(shard_map(...))` under the
+        inner vmap; fuzz seed 410072)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return (), ()
         off_spmd = False
@@ -172,8 +177,13 @@ class CaptureAnalysis:
         unread: tuple[UnreadValue, ...] = ()
         if off_spmd:
             if calls is not None:
-                unread = tuple(self._unread_input(c, home, hops) for c in found if c.params is None)
-            found = tuple(replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh))
+                unread = tuple(
+                    self._unread_input(c, home, hops) for c in found
+                    if c.params is None and not (through_vmaps and c.through_vmaps is not None)
+                )
+            found = tuple(
+                replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh, through_vmaps)
+            )
         return tuple(
             replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c, wrappers))
             for c in found
@@ -616,13 +626,16 @@ def _explicit(mesh: MeshInfo | None) -> bool:
     return mesh is not None and mesh.axis_types is AxisType.EXPLICIT
 
 
-def _committed_off_spmd(capture: Capture, calls: VmapCalls | None, mesh: MeshInfo | None) -> bool:
+def _committed_off_spmd(
+    capture: Capture, calls: VmapCalls | None, mesh: MeshInfo | None, through_vmaps: bool = False
+) -> bool:
     """Some call of the vmap places an input of `capture`'s value (one of its `params`) on the shard_map's
     `mesh` with no mesh axis at its batch dimension (`facts.VmapCall.unbatched_mesh`); False when the inputs
     of the value are not known. Measured on jax 0.10.2, such a capture reached through a staging function
     fails with `Closing over inputs to shard_map where the input is sharded on Explicit axes`, and one from
-    unplaced inputs runs (safety/measurements/capture_staged_explicit_placement.py)."""
-    return input_committed(capture, calls, mesh)
+    unplaced inputs runs (safety/measurements/capture_staged_explicit_placement.py). With `through_vmaps`, its
+    inputs known back through an inner vmap count too (`capture_facts`)."""
+    return input_committed(capture, calls, mesh, through_vmaps)
 
 
 def _explicit_placed(mesh: MeshInfo | None, placed: bool) -> bool:

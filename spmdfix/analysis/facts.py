@@ -330,14 +330,27 @@ class VmapCall:
 
 @record(frozen=True)
 class VmapCalls:
-    """Every call of one vmapped function that spmdfix followed, and the uses it could not follow."""
+    """Every call of one vmapped function that spmdfix followed, and the uses it could not follow.
+
+    wrapping: those of `unfollowed` that stand between the calls followed and the vmap (a decorator not followed
+    above the vmap decorator: `@my_deco @jax.vmap def apply`), so that a call followed may not pass its arguments
+    to the vmap as written. The other uses not followed (the callable passed on, stored, imported by another
+    module) may only add calls: each call followed is then still one of the vmap's, with its own arguments."""
 
     calls: tuple[VmapCall, ...]
     unfollowed: tuple[Use, ...]
+    wrapping: tuple[Use, ...] = ()
 
     @property
     def complete(self) -> bool:
         return bool(self.calls) and not self.unfollowed
+
+    @property
+    def exact(self) -> bool:
+        """Some call is followed, and each call followed passes its arguments to the vmap as written
+        (`wrapping` empty): what holds for all of them holds for calls the program makes, whatever other calls
+        the uses not followed may add (a finding about them stands; an exemption does not)."""
+        return bool(self.calls) and not self.wrapping
 
 
 @record(frozen=True)

@@ -163,6 +163,31 @@ def nested_names_placed_axes(vmap: VmapFacts, reached: ReachedFacts, inner: Nest
     return [a for a in vmap.spmd.names if a in inner.axis_names.names]
 
 
+def inner_dimensions_unplaced(calls: VmapCalls | None) -> bool | None:
+    """Whether every call of a plain vmap places no mapped argument's dimension 1 (the one an inner `jax.vmap`
+    maps) on a mesh axis: the inner vmap on the way is then measured to change nothing
+    (safety/measurements/plain_vmap_placed_spellings.py, part 3; plain_vmap_inner_capture_staged.py, part 1). An
+    argument whose placement there is not read (`next_dim` None: unplaced, not mapped at 0, or not known) counts
+    as placed unless it is unplaced altogether (`off_batch` None as well for a mapped argument is not enough to
+    tell: it is not proven).
+
+    True when it holds for every call followed and those are the program's calls as written (`VmapCalls.exact`):
+    a use not followed (the callable imported by another module, passed on) may add calls, but each call
+    followed still fails as measured, so a finding about them stands. False when a call followed places that
+    dimension or its placement is not read (not measured: no finding). None when it cannot be decided from the
+    calls: no call is followed, or a decorator not followed stands between the calls and the vmap
+    (`VmapCalls.wrapping`) while the calls followed would hold (an SPMD910 record:
+    `unread_matters.records`)."""
+    if calls is None or not calls.calls:
+        return None
+    holds = all(d == () for call in calls.calls for d in call.next_dim if d is not None) and all(
+        d is not None for call in calls.calls for d, off in zip(call.next_dim, call.off_batch) if off is not None
+    )
+    if not holds:
+        return False
+    return True if calls.exact else None
+
+
 def input_committed(
     capture: Capture, calls: VmapCalls | None, mesh: MeshInfo | None, through_vmaps: bool = False
 ) -> bool:

@@ -20,6 +20,7 @@ from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.capture import CaptureAnalysis, batch_placed_on
+from spmdfix.analysis.hazards import inner_dimensions_unplaced
 from spmdfix.analysis.facts import Capture, ReachedFacts, ShardMapFacts, UnreadValue
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
@@ -94,9 +95,12 @@ class ReachedAnalysis:
         # With the batch dimension placed on no axis (`stripped` empty) they are passed too: a value whose input
         # a call commits to the mesh is refused there (`Closing over inputs to shard_map`; parts 5 and 7).
         nested: tuple[Capture, ...] = ()
+        # (a plain vmap over an input placed with no mesh axis at its batch dimension, an inner vmap on the way
+        # whose dimension no call places: a staged capture's inputs are read back through it; fuzz seed 410072)
+        through = not spmd and not stripped and bool(reached.vmaps) and inner_dimensions_unplaced(calls) is True
         captures, unread_captures = self.capture.capture_facts(
             vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed,
-            calls if spmd or placed or not stripped else None,
+            calls if spmd or placed or not stripped else None, through_vmaps=through,
         )
         if not spmd and not stripped and calls is not None:
             # a plain vmap over an input placed on the mesh but not at its batch dimension: a committed

@@ -16,6 +16,9 @@ findings as they are is not needed there and gives no record. Per kind (docs/rul
 - the input of a capture reached through a staging function on an Explicit mesh, not traced back to the
   vmap's arguments: SPMD003 (JAX refuses it when the input is committed to the mesh off the spmd axes), for a
   vmap with `spmd_axis_name`.
+- the input of a staged capture not traced back to the vmap's arguments, and where the calls place the dimension
+  an inner vmap on the way maps when the calls followed do not tell (`hazards.inner_dimensions_unplaced` None):
+  SPMD003 of a plain vmap over an Explicit placement, where it reads the captures (`plain_captures_read`).
 - the rank of a leaf of a pytree operand whose structure is not read (`kinds.UnreadKind.OPERAND_RANK`, kept with
   the staged captures' inputs in `ReachedFacts.unread_captures`): SPMD003's broadcast exemption, for a vmap with
   `spmd_axis_name` (given only where it alone decides: `ranks.RankAnalysis.pytree_unread`).
@@ -33,8 +36,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import h2_undecided, nested_on_staged_context
+from spmdfix.analysis.hazards import h2_undecided, inner_dimensions_unplaced, nested_on_staged_context
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, UnreadKind, VmapKind
+from spmdfix.jaxapi import ShardMapApi
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import ReachedFacts, UnreadValue, VmapCall, VmapFacts
@@ -63,6 +67,15 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
     ]
     # a staged capture on an Explicit mesh whose inputs are not traced: SPMD003 there needs their placement
     out += [(u.span, u.what) for r in vmap.reached for u in r.unread_captures if vmap.kind is VmapKind.SPMD]
+    # ... under a plain vmap too, where SPMD003 reads its captures (`plain_captures_read`; fuzz seed 410072)
+    out += [
+        (u.span, u.what)
+        for r in vmap.reached
+        if vmap.kind is VmapKind.EXPLICIT and plain_captures_read(vmap, r) is not False
+        for u in r.unread_captures
+    ]
+    # an inner vmap on the way whose dimension the calls may place: SPMD003 of a plain vmap's captures needs it
+    out += [_inner_what(vmap, r) for r in vmap.reached if plain_captures_read(vmap, r) is None]
     # SPMD007 under `jax.lax.map(..., batch_size=k)` whose body's binary steps are beside a local value: its
     # outcome depends on that value's batching and on the mapped length (`hazards.beside_locals`)
     out += [
@@ -83,6 +96,44 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
     if vmap.kind is VmapKind.SPMD:
         out += [lost for use in vmap.constraints for lost in use.specs.lost]
     return out
+
+
+def plain_captures_read(vmap: VmapFacts, reached: ReachedFacts) -> bool | None:
+    """Whether SPMD003 under a plain vmap over an Explicit-placed input (`rules.capture`) reads the captures of
+    this reached shard_map: it is a `jax.shard_map` on a mesh of Explicit axes whose specs name no placed axis
+    (SPMD006 there), with captures (or staged ones not traced), and no inner vmap on the way or one whose
+    dimension no call places (`hazards.inner_dimensions_unplaced`). None when that last is not decided from the
+    calls (an SPMD910 record, `_inner_what`); False otherwise."""
+    sm = reached.shard_map
+    placed = set(vmap.spmd.names)
+    if vmap.kind is not VmapKind.EXPLICIT or sm.api is ShardMapApi.SMAP or sm.mesh is None:
+        return False
+    if sm.mesh.axis_types is not AxisType.EXPLICIT or not (reached.captures or reached.unread_captures):
+        return False
+    if any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(placed)):
+        return False
+    return inner_dimensions_unplaced(vmap.calls) if reached.vmaps else True
+
+
+def _inner_what(vmap: VmapFacts, reached: ReachedFacts) -> tuple[Span, str]:
+    """The SPMD910 record of a plain vmap's reached shard_map with captures whose SPMD003 depends on where the
+    vmap's calls place the dimension an inner `jax.vmap` on the way maps, which the calls followed do not tell
+    (`hazards.inner_dimensions_unplaced` None)."""
+    calls = vmap.calls
+    names = ", ".join(f"`{n}`" for n in dict.fromkeys(c.name for c in reached.captures)) or "a value"
+    if calls is not None and calls.wrapping:
+        use = calls.wrapping[0]
+        span = use.span
+        why = f"the calls of the vmapped function go through {use.describe()}, which spmdfix does not follow"
+    else:
+        span = vmap.span
+        why = "no call of the vmapped function is followed"
+    what = (
+        f"where the calls of this `jax.vmap` without `spmd_axis_name` place the dimension the inner `jax.vmap` on "
+        f"the way maps is not known: {why}; the shard_map body closes over {names}, which JAX refuses (SPMD003) "
+        "when that dimension is placed on no mesh axis"
+    )
+    return span, what
 
 
 def _beside_what(reached: ReachedFacts) -> str:

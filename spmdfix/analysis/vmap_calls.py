@@ -54,6 +54,7 @@ class VmapCallAnalysis:
         (None: 0 for every argument); `default`: None is known to mean the default (a wrapper's call)."""
         calls: list[VmapCall] = []
         unfollowed: list[Use] = []
+        wrapping: list[Use] = []
         in_axes, known = (None, True) if default and in_axes is None else self._site_in_axes(site, in_axes)
         if not known:
             in_axes = _UNKNOWN
@@ -64,13 +65,17 @@ class VmapCallAnalysis:
         elif isinstance(fun, (ast.FunctionDef, ast.AsyncFunctionDef)):
             jitted = False
             scope = self.ix.scope_at(fun)
+            above = True  # (a decorator listed before the vmap's is applied after it: its calls go through it)
             for deco in fun.decorator_list:
                 if deco is site:
+                    above = False
                     continue
                 if self._is_jit(deco, scope):
                     jitted = True
                 else:
                     unfollowed.append(self.uses.use(deco))
+                    if above:
+                        wrapping.append(unfollowed[-1])
             bindings = scope.bindings.get(fun.name, [])
             if len(bindings) != 1:
                 unfollowed.append(self.uses.use(site))
@@ -81,7 +86,7 @@ class VmapCallAnalysis:
                     self._follow(load, jitted, in_axes, calls, unfollowed, Follow(VMAP_CALLS))
         else:
             unfollowed.append(self.uses.use(site))
-        return VmapCalls(tuple(calls), tuple(unfollowed))
+        return VmapCalls(tuple(calls), tuple(unfollowed), tuple(wrapping))
 
     def _imported(self, name: str, node: ast.AST, unfollowed: list[Use]) -> None:
         """A module-level `name` holding the vmapped callable (`batched = jax.jit(jax.vmap(f, ...))`, a vmap

@@ -13,7 +13,7 @@ from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes, input_committed
+from spmdfix.analysis.hazards import batch_on_explicit_spmd_axes, inner_dimensions_unplaced, input_committed
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, CaptureKind, VmapKind
 from spmdfix.fixes import lift_captures
 from spmdfix.fixes.edits import backticked
@@ -78,7 +78,9 @@ def _plain_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding
         return _auto_mesh_findings(vmap, reached)
     if mesh.axis_types is not AxisType.EXPLICIT:
         return []
-    if reached.vmaps and not _inner_dimensions_unplaced(vmap):
+    if reached.vmaps and not inner_dimensions_unplaced(vmap.calls):
+        # (not decided from the calls: an SPMD910 record, `unread_matters.records`; a call placing the inner
+        # vmap's dimension is not measured)
         return []
     if any(True for t in (sm.in_specs, sm.out_specs) for _ in t.entries_naming(placed)):
         return []  # SPMD006
@@ -301,20 +303,6 @@ def _unplaced_lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
         why = _PLAIN_LIFT.format(what="a batch placed on a mesh axis, not an input committed with none at its batch dimension")
         option = replace(option, applicability=Applicability.UNSAFE, reason=why)
     return option
-
-
-def _inner_dimensions_unplaced(vmap: VmapFacts) -> bool:
-    """Every call of the plain vmap (all followed) places no mapped argument's dimension 1 (the one an inner
-    `jax.vmap` maps) on a mesh axis: the inner vmap on the way is then measured to change nothing
-    (safety/measurements/plain_vmap_placed_spellings.py, part 3). An argument whose placement there is not
-    read (`next_dim` None: unplaced, not mapped at 0, or not known) counts as placed unless it is unplaced
-    altogether (`off_batch` None as well for a mapped argument is not enough to tell: it is not proven)."""
-    calls = vmap.calls
-    if calls is None or not calls.complete:
-        return False
-    return all(d == () for call in calls.calls for d in call.next_dim if d is not None) and all(
-        d is not None for call in calls.calls for d, off in zip(call.next_dim, call.off_batch) if off is not None
-    )
 
 
 def _exempt_beside_other_axis(capture, vmap: VmapFacts) -> bool:
