@@ -23,7 +23,7 @@ from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.facts import Capture, UnreadValue  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import ARRAY_VALUE, Follow
-from spmdfix.analysis.hazards import input_committed
+from spmdfix.analysis.hazards import calls_stand, input_committed
 from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
@@ -646,11 +646,12 @@ def _explicit_placed(mesh: MeshInfo | None, placed: bool) -> bool:
     return placed and mesh is not None and mesh.axis_types is AxisType.EXPLICIT
 
 
-def batch_placed_on(calls: VmapCalls | None, spmd: set[str], mesh: MeshInfo | None) -> bool:
-    """Every call of the vmap (all followed) places the batch dimension of every mapped argument on exactly the
-    `spmd` axes of the shard_map's `mesh` (`facts.VmapCall.batch_axes`, `batch_mesh`)."""
+def batch_placed_on(calls: VmapCalls | None, spmd: set[str], mesh: MeshInfo | None, finding: bool = False) -> bool:
+    """Every call of the vmap (all followed; with `finding`, the calls followed as written: `hazards.calls_stand`)
+    places the batch dimension of every mapped argument on exactly the `spmd` axes of the shard_map's `mesh`
+    (`facts.VmapCall.batch_axes`, `batch_mesh`)."""
     return (
-        mesh is not None and bool(spmd) and calls is not None and calls.complete
+        mesh is not None and bool(spmd) and calls_stand(calls, finding)
         and all(c.batch_axes is not None and set(c.batch_axes) == spmd and c.batch_mesh == mesh.span for c in calls.calls)
     )
 

@@ -90,22 +90,35 @@ def _split_on(sm: ShardMapFacts, axes: frozenset[str]) -> bool:
     return True
 
 
-def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
+def calls_stand(calls: VmapCalls | None, finding: bool) -> bool:
+    """Whether what holds for every call of a vmap spmdfix followed may be said of the program's calls. For a
+    `finding` (JAX fails on those calls), the calls followed must be the program's as written
+    (`VmapCalls.exact`): uses not followed that can only add calls (the callable imported by another module,
+    passed on) leave each followed call failing; since 81f9365 the importers not being known (a check from a
+    directory of loose modules) made every such call set incomplete, and the findings silent. For an exemption
+    (JAX runs), every call must be followed (`VmapCalls.complete`): a call not seen may fail."""
+    if calls is None:
+        return False
+    return calls.exact if finding else calls.complete
+
+
+def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None, finding: bool = False) -> bool:
     """The shard_map's mesh has Explicit axes only and every call of the spmd vmap (all followed) places
     its batch dimension on mesh axes (`jax.device_put(x, NamedSharding(mesh, P('x', ...)))`).
 
     Measured with jax 0.10.2 (safety/measurements/h2_explicit_placed.py): there an inner `jax.vmap` with a
     binary body runs and matches, eagerly and under jit, whatever the specs; the `pvary` error of H2 comes
     back when the batch is left unplaced (under jit; eager calls then fail on the in_specs check of the
-    Explicit mesh), and on a mesh whose spmd axis is Auto."""
+    Explicit mesh), and on a mesh whose spmd axis is Auto. `finding`: asked to report a failure
+    (`calls_stand`)."""
     calls = vmap.calls
     return (
-        mesh is not None and mesh.axis_types is AxisType.EXPLICIT and calls is not None and calls.complete
+        mesh is not None and mesh.axis_types is AxisType.EXPLICIT and calls_stand(calls, finding)
         and all(c.batch_placement is BatchPlacement.AXES for c in calls.calls)
     )
 
 
-def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
+def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None, finding: bool = False) -> bool:
     """Every spmd axis of the vmap is an Explicit axis of the shard_map's `mesh` (read per axis: a mixed mesh
     qualifies when its spmd axes are Explicit), and every call of the vmap (all followed) places the batch
     dimension of every mapped argument on exactly the spmd axes of that same mesh
@@ -115,12 +128,13 @@ def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
     closes over a value the vmap batches (or an unbatched array under all-replicated specs) runs and matches
     with check_vma=True, eager and under jit, on Explicit and mixed meshes alike; it fails (ManualAxisType, or
     `Closing over inputs to shard_map`) when the spmd axis is Auto whatever the other axes, when the batch is
-    not placed or placed elsewhere, and under check_vma=False."""
+    not placed or placed elsewhere, and under check_vma=False. `finding`: asked to report a failure
+    (`calls_stand`)."""
     calls = vmap.calls
     spmd = tuple(vmap.spmd.names)
     return (
         mesh is not None and bool(spmd) and all(mesh.type_of(a) is AxisType.EXPLICIT for a in spmd)
-        and calls is not None and calls.complete
+        and calls_stand(calls, finding)
         and all(c.batch_axes == spmd and c.batch_mesh == mesh.span for c in calls.calls)
     )
 
@@ -134,7 +148,7 @@ def placed_spmd_axis_out_of_context(vmap: VmapFacts, reached: ReachedFacts) -> b
     if sm.axis_names is None or sm.axis_names_unknown or not sm.api.written_specs:
         return False
     spmd = tuple(vmap.spmd.names)
-    return bool(spmd) and not set(spmd) & sm.axis_names.names and batch_on_explicit_spmd_axes(vmap, sm.mesh)
+    return bool(spmd) and not set(spmd) & sm.axis_names.names and batch_on_explicit_spmd_axes(vmap, sm.mesh, True)
 
 
 def nested_on_staged_context(vmap: VmapFacts, reached: ReachedFacts, inner: NestedShardMap) -> bool:
