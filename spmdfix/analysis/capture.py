@@ -27,6 +27,7 @@ from spmdfix.analysis.hazards import calls_stand, input_committed
 from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.static import in_static_context
 from spmdfix.analysis.uses import short
 from spmdfix.model import Span
@@ -72,6 +73,7 @@ class CaptureAnalysis:
         self.ix = model.ix
         self.ev = model.ev
         self.batched = batched
+        self.placements = PlacementAnalysis(model)  # (the mesh `jax.set_mesh` installs where an array is made)
 
     def span(self, node: ast.AST) -> Span:
         return self.ix.lines.span_of_ast(node)
@@ -528,10 +530,19 @@ class CaptureAnalysis:
         whatever the spec (`P('x')`, `P(None)`) and check_vma: under the spmd vmap `For primitive
         broadcast_in_dim, context mesh ...`, under a plain vmap and without a vmap `NotImplementedError: Closing
         over inputs to shard_map where the input is sharded on Explicit axes`; unplaced, or on an Auto mesh, it
-        runs."""
+        runs.
+
+        So is a name bound to an array a `jax.numpy` constructor or a `jax.random` sampler makes inside `with
+        jax.set_mesh(mesh):` of a resolved mesh whose axes are all Explicit (or after a `jax.set_mesh(mesh)`
+        statement of the same function: `PlacementAnalysis.context_mesh`): JAX commits it to that mesh
+        (`NamedSharding(mesh, P(None,))`, `P()` for `jnp.asarray`) and refuses its capture as a `device_put`
+        one's, `context mesh ...` with the batch placed on the mesh, `Closing over inputs to shard_map ...
+        Explicit` with the batch dimension on no axis and without a vmap, eager and under jit, check_vma True
+        and False (measured: safety/measurements/plain_vmap_inner_capture_staged.py, parts 2 and 3); made
+        before the mesh is installed, or by numpy, it runs (`Capture.made_under_mesh`)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return ()
-        seen: dict[str, Span] = {}
+        seen: dict[str, tuple[Span, bool]] = {}
         for node in _walk_body(body):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in skip or node.id in seen:
                 continue
@@ -539,8 +550,38 @@ class CaptureAnalysis:
             if binding is None or binding.kind is not BindingKind.ASSIGN or self._inside(binding.scope.node, body):
                 continue
             if self._explicit_placement(binding.node, binding.scope):
-                seen[node.id] = self.span(node)
-        return tuple(Capture(n, s, CaptureKind.PLACED, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
+                seen[node.id] = (self.span(node), False)
+            elif self._made_under_explicit_mesh(binding.node, binding.scope):
+                seen[node.id] = (self.span(node), True)
+        return tuple(
+            Capture(n, s, CaptureKind.PLACED, self._row(s), made_under_mesh=made)
+            for n, (s, made) in sorted(seen.items(), key=lambda kv: kv[1][0])
+        )
+
+    def _made_under_explicit_mesh(self, value: ast.AST, scope) -> bool:
+        """`value` is a call of a `jax.numpy` array constructor (`_ARRAY_CONSTRUCTORS`) or a `jax.random`
+        sampler with a shape (`_RANDOM_SHAPE_POSITION`), run where `jax.set_mesh(mesh)` installs a resolved
+        mesh whose axes are all Explicit (`placed_arrays`); or arithmetic with one (`jnp.ones(n) * 1.5`), one of
+        its array methods (`.ravel()`), its `.T` or a subscript of it (measured the same: `jnp.eye(8)[0]`,
+        `jnp.stack(...).ravel()`)."""
+        if isinstance(value, ast.BinOp):
+            return self._made_under_explicit_mesh(value.left, scope) or self._made_under_explicit_mesh(value.right, scope)
+        if isinstance(value, ast.Subscript) or isinstance(value, ast.Attribute) and value.attr == "T":
+            return self._made_under_explicit_mesh(value.value, scope)
+        if not isinstance(value, ast.Call):
+            return False
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr in _ARRAY_METHODS and self.ix.qualname(func, scope) is None:
+            return self._made_under_explicit_mesh(func.value, scope)
+        qname = self.ix.qualname(value.func, scope) or ""
+        module, _, name = qname.rpartition(".")
+        if qname not in _RANDOM_SHAPE_POSITION and not (module == "jax.numpy" and name in _ARRAY_CONSTRUCTORS):
+            return False
+        context = self.placements.context_mesh(value)
+        if context is None:
+            return False
+        mesh = resolve_mesh(self.ev, context[0], context[1])
+        return mesh is not None and mesh.axis_types is AxisType.EXPLICIT
 
     def _explicit_placement(self, value: ast.AST, scope) -> bool:
         """`jax.device_put(w, NamedSharding(mesh, spec))` (the sharding written there or a name bound to it)

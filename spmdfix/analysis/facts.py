@@ -252,6 +252,10 @@ class Capture:
     # there with `Closing over inputs to shard_map` even under a partial-manual outer shard_map, whose exemption
     # (`mixed_only`) was measured for the reached body only (plain_vmap_committed_capture_inner_nested.py, part B)
     nested: bool = False
+    # kind PLACED: the array is made by a `jax.numpy` constructor or a `jax.random` sampler inside `with
+    # jax.set_mesh(mesh):` (or after a `jax.set_mesh(mesh)` statement) of an Explicit mesh, not by
+    # `jax.device_put`: JAX commits it to that mesh (`CaptureAnalysis.placed_arrays`)
+    made_under_mesh: bool = False
 
 
 @record(frozen=True)

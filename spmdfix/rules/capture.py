@@ -199,8 +199,8 @@ def _plain_placed_array_findings(vmap: VmapFacts, reached: ReachedFacts) -> list
         if capture.kind is not CaptureKind.PLACED:
             continue
         message = (
-            f"the shard_map body closes over `{capture.name}`, an array placed on an Explicit mesh with "
-            "`jax.device_put`; under a `jax.vmap` without `spmd_axis_name` over an input placed on the Explicit "
+            f"the shard_map body closes over `{capture.name}`, an array placed on an Explicit mesh "
+            f"{_placed_how(capture)}; under a `jax.vmap` without `spmd_axis_name` over an input placed on the Explicit "
             "mesh JAX refuses it (`For primitive ..., context mesh ... should match the aval mesh`; `Closing over "
             "inputs to shard_map where the input is sharded on Explicit axes` when the batch dimension is placed "
             "on no axis), whatever its spec and `check_vma`"
@@ -210,6 +210,13 @@ def _plain_placed_array_findings(vmap: VmapFacts, reached: ReachedFacts) -> list
             finding(CAPTURE, capture.use, sorted(vmap.spmd.names), message, options, _plain_related(vmap, reached))
         )
     return findings
+
+
+def _placed_how(capture) -> str:
+    """How a PLACED capture's array came onto its Explicit mesh, as its message says it."""
+    if capture.made_under_mesh:
+        return "(made inside `jax.set_mesh(...)` of that mesh, which commits it there)"
+    return "with `jax.device_put`"
 
 
 def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
@@ -428,8 +435,8 @@ def _placed_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
         if capture.kind is not CaptureKind.PLACED:
             continue
         message = (
-            f"the shard_map body closes over `{capture.name}`, an array placed on an Explicit mesh with "
-            "`jax.device_put`; JAX refuses it (`Closing over inputs to shard_map where the input is sharded on "
+            f"the shard_map body closes over `{capture.name}`, an array placed on an Explicit mesh "
+            f"{_placed_how(capture)}; JAX refuses it (`Closing over inputs to shard_map where the input is sharded on "
             "Explicit axes`; under a vmap with `spmd_axis_name`, `For primitive ..., context mesh ...`), whatever "
             "its spec and `check_vma`"
         )
