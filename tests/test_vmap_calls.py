@@ -104,3 +104,45 @@ def test_decorated_vmap_and_eager_call() -> None:
 
 def test_no_call_is_not_complete() -> None:
     assert not _calls("g = jax.vmap(f, spmd_axis_name='x')\n").complete
+
+
+def test_uses_that_only_add_calls_leave_the_calls_followed_exact() -> None:
+    # `register(run)` may call `run` with other batches: the calls followed are still the program's own, as
+    # written (a finding about them stands: hazards.calls_stand), though not all of them (no exemption)
+    calls = _calls(
+        """
+        run = jax.vmap(f, spmd_axis_name='x')
+        def main():
+            register(run)
+            return run(jnp.ones((4, 8)))
+        """
+    )
+    assert calls.exact and not calls.complete and not calls.wrapping
+
+
+def test_a_decorator_above_the_vmap_wraps_the_calls_one_below_does_not() -> None:
+    # `@logged` above `@jax.vmap` stands between each call and the vmap (it may pass other arguments): the
+    # calls followed are not exact (SPMD910 where they decide: unread_matters); below, it wraps the function the
+    # vmap maps, and the calls reach the vmap as written
+    above = _calls(
+        """
+        @logged
+        @partial(jax.vmap, spmd_axis_name='x')
+        def g(v):
+            return f(v)
+        def main():
+            return g(np.zeros((16, 8)))
+        """
+    )
+    assert [u.text for u in above.wrapping] == ["logged"] and not above.exact
+    below = _calls(
+        """
+        @partial(jax.vmap, spmd_axis_name='x')
+        @logged
+        def g(v):
+            return f(v)
+        def main():
+            return g(np.zeros((16, 8)))
+        """
+    )
+    assert not below.wrapping and below.exact and not below.complete
