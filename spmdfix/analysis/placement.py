@@ -69,10 +69,16 @@ class PlacementAnalysis:
     def plain_vmaps(self) -> list[PlainVmap]:
         found = []
         self.unread = []
+        named: set[int] = set()  # the vmaps bound to a name with a placed call found (one record a vmap)
         for call in self.ix.calls:
-            if not isinstance(call.func, ast.Call):
-                continue  # (most calls: `_vmap_of` is None for them, without a method call)
-            vmap = self._vmap_of(call.func)
+            if isinstance(call.func, ast.Name):
+                vmap = self._named_vmap(call.func)  # `batched = jax.vmap(block)` ... `batched(xs)`
+                if vmap is None or id(vmap) in named:
+                    continue
+            elif isinstance(call.func, ast.Call):
+                vmap = self._vmap_of(call.func)
+            else:
+                continue  # (a method call: no vmap is read through it)
             if vmap is None or argument(vmap, 5, jaxapi.VMAP_SPMD_KEYWORD) is not None:
                 continue
             fun = argument(vmap, 0, "fun")
@@ -81,9 +87,20 @@ class PlacementAnalysis:
             placed = self._first_placed(call, in_axes, lost) if fun is not None else None
             if placed is not None:
                 found.append(PlainVmap(vmap, fun, *placed, in_axes))
+                if isinstance(call.func, ast.Name):
+                    named.add(id(vmap))
             elif lost:
                 self.unread.append((vmap, fun, *lost[0]))
         return found + self._decorated()
+
+    def _named_vmap(self, name: ast.Name) -> ast.Call | None:
+        """The vmap a called name is bound to once by an assignment (`batched = jax.vmap(block)`, or inside
+        `jax.jit(...)` wrappers: `_vmap_of`): the vmap is applied where the name is called. Silent before
+        (silence7: `batched(xs)` over a placed batch gave nothing while `jax.vmap(block)(xs)` was found)."""
+        binding = self.ix.single_binding(name.id, self.ix.scope_at(name))
+        if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
+            return None
+        return self._vmap_of(binding.node)
 
     def _first_placed(
         self, call: ast.Call, in_axes: ast.AST | None, lost: list[tuple[Span, str]] | None = None,

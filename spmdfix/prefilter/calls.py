@@ -80,7 +80,10 @@ def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     placed = [start for start, end in _calls(source, placers) if _may_pass_a_sharding(source, end)]
     if not placed:
         return False
-    applied = [a for a, end in _calls(source, vmap) if _may_be_applied(source, a, end)]
+    calls = list(_calls(source, vmap))
+    applied = [a for a, end in calls if _may_be_applied(source, a, end)]
+    # `batched = jax.vmap(block)` then `batched(xs)`: the vmap is applied where the name is used
+    applied += _assigned_uses(source, [a for a, end in calls if not _may_be_applied(source, a, end)])
     decorating = _decorators_naming(source, vmap)
     if not applied and not decorating:
         return False
@@ -145,6 +148,30 @@ def _decorated_uses(source: str, decorators: list[int]) -> list[int]:
             for at, _ in occurrences(source, found.group(1))
             if low <= at < high and at != found.start(1) and in_code(source, at)
         ]
+    return uses
+
+
+# `NAME =` (or `NAME: T =`) alone before a call on its line: the call's value is bound to NAME.
+_ASSIGNED_TO = re.compile(rf"^[ \t]*({NAME})[ \t]*(?::[^=\n]*)?=[ \t]*$")
+
+
+def _assigned_uses(source: str, starts: list[int]) -> list[int]:
+    """The starts of the uses in code of the names the vmap calls starting at `starts` (with their dotted
+    prefix) are assigned to, in the scope binding the name (`regions.scope_span`), as `_decorated_uses` reads a
+    decorated def's name: `batched = jax.vmap(block)` is applied where `batched(xs)` is written
+    (`analysis.placement.PlacementAnalysis._named_vmap`)."""
+    uses = []
+    for start in starts:
+        i = start
+        while i > 0 and (is_word(source, i - 1) or source[i - 1] == "."):
+            i -= 1  # (the dotted prefix: `jax.` of `jax.vmap`)
+        line = source.rfind("\n", 0, i) + 1
+        found = _ASSIGNED_TO.match(source[line:i])
+        if found is None:
+            continue
+        low, high = scope_span(source, start)
+        name = found.group(1)
+        uses += [at for at, _ in occurrences(source, name) if low <= at < high and at != line + found.start(1) and in_code(source, at)]
     return uses
 
 

@@ -1,0 +1,21 @@
+"""a plain vmap bound to a local name (`batched = jax.vmap(block)`, then `batched(xs)`) over a batch placed on 'x' of an Explicit mesh, the body closing over a placed array: JAX refuses it (as the applied form `jax.vmap(block)(xs)`, golden plain_vmap_placed_array_closure); silent before (neither the analysis nor the prefilter read a vmap bound to a name)"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'))
+W0 = np.linspace(0.5, 2.0, 8, dtype=np.float32)
+W = jax.device_put(jnp.asarray(W0), NamedSharding(mesh, P('x')))
+
+
+def block(x):
+    return jax.shard_map(lambda b: (b * 2.0 + 1.0) * W, mesh=mesh, in_specs=P(), out_specs=P())(x)
+
+
+def main():
+    xs0 = (np.arange(64, dtype=np.float32).reshape(8, 8) - 21.0) / 16.0
+    xs = jax.device_put(jnp.asarray(xs0), NamedSharding(mesh, P('x', None)))
+    batched = jax.vmap(block)
+    result = batched(xs)
+    return result, (xs0 * 2.0 + 1.0) * W0[None, :]
