@@ -344,6 +344,8 @@ xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S', None)))
         "jax.jit(  # a comment (with brackets)\n    jax.vmap(layer), donate_argnums=0)(xs)",
         "jax.jit(jax.jit(jax.vmap(layer)))(xs)",
         "jax.vmap(\n    layer,\n)(\n    xs)",
+        "mapped = jax.vmap(layer)\nmapped(xs)",  # a vmap bound to a name is applied where the name is called
+        "mapped = jax.jit(jax.vmap(layer))\nmapped(xs)",
     ],
 )
 def test_an_applied_plain_vmap_over_a_placed_input_passes_the_prefilter(application: str) -> None:
@@ -355,7 +357,7 @@ def test_an_applied_plain_vmap_over_a_placed_input_passes_the_prefilter(applicat
 @pytest.mark.parametrize(
     "use",
     [
-        "mapped = jax.vmap(layer)\nmapped(xs)",  # the analysis follows an applied vmap call only
+        "mapped = jax.vmap(layer)\nmapped.lower(xs)",  # bound to a name that is never called
         "jax.vmap(layer).lower(xs)",
         "'jax.vmap(layer)(xs)'",  # a string, not code
     ],

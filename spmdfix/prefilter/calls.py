@@ -156,7 +156,7 @@ _ASSIGNED_TO = re.compile(rf"^[ \t]*({NAME})[ \t]*(?::[^=\n]*)?=[ \t]*$")
 
 
 def _assigned_uses(source: str, starts: list[int]) -> list[int]:
-    """The starts of the uses in code of the names the vmap calls starting at `starts` (with their dotted
+    """The starts of the calls in code of the names the vmap calls starting at `starts` (with their dotted
     prefix) are assigned to, in the scope binding the name (`regions.scope_span`), as `_decorated_uses` reads a
     decorated def's name: `batched = jax.vmap(block)` is applied where `batched(xs)` is written
     (`analysis.placement.PlacementAnalysis._named_vmap`)."""
@@ -171,7 +171,11 @@ def _assigned_uses(source: str, starts: list[int]) -> list[int]:
             continue
         low, high = scope_span(source, start)
         name = found.group(1)
-        uses += [at for at, _ in occurrences(source, name) if low <= at < high and at != line + found.start(1) and in_code(source, at)]
+        uses += [
+            at
+            for at, end in occurrences(source, name)
+            if low <= at < high and _CALL_OPEN.match(source, end) and in_code(source, at)
+        ]  # (called: `batched(xs)`, as the analysis reads it; the assignment's target is no call)
     return uses
 
 
