@@ -36,19 +36,7 @@ class KnownOpen:
 
 _EXPLICIT = ("make_mesh", "make_mesh_explicit")
 
-KNOWN_OPEN: tuple[KnownOpen, ...] = (
-    # A false positive: a plain vmap, batch dimension unplaced, a partial-manual shard_map with in_specs
-    # `(P('x'), P())` whose body reads the captured `m` as `((b * 2.0 + 1.0) * w) * m` (`w` the `P()` operand):
-    # runs and matches. The partial-manual exemption asks every in_spec to name a manual axis (a value meeting a
-    # `P()` block alone fails: plain_vmap_unplaced_batch_scalar_partial_manual.py); here it meets a product that
-    # varies with the `P('x')` block, not measured.
-    KnownOpen(
-        key="clean:SPMD003",
-        when={"spmd": ("none",), "axis_names": ("spec_only",), "extra": ("operand_scalar",)},
-        seed=410389,
-        item="issue 22: plain vmap, partial-manual shard_map, a capture meeting a product of a manual and a P() block",
-    ),
-)
+KNOWN_OPEN: tuple[KnownOpen, ...] = ()
 
 
 def known_entry(violation: Violation, features: dict) -> KnownOpen | None:

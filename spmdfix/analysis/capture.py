@@ -186,10 +186,7 @@ class CaptureAnalysis:
             found = tuple(
                 replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh, through_vmaps)
             )
-        return tuple(
-            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c, wrappers))
-            for c in found
-        ), unread
+        return tuple(self._with_reads(c, home, body, wrappers) for c in found), unread
 
     def committed_uses(
         self, fun, reached: ReachedSite, body: ast.AST | None, calls: VmapCalls | None, mesh: MeshInfo | None,
@@ -207,8 +204,15 @@ class CaptureAnalysis:
             return ()
         home = self.ix.enclosing_function(body) if home is None else home
         found = self._unmapped_uses(fun, reached, body, home, calls, mesh, seen, True, wrappers)
-        return tuple(
-            replace(c, scalar=self._reduced_local(home, c.name), mixed_only=self._mixed_only(body, c)) for c in found
+        return tuple(self._with_reads(c, home, body) for c in found)
+
+    def _with_reads(self, capture: Capture, home: ast.AST, body: ast.AST, wrappers=()) -> Capture:
+        """`capture` with what its value is (`Capture.scalar`) and how the body reads it (`Capture.mixed_only`,
+        `Capture.mixed_blocks`: `_mixed_only`)."""
+        met = self._mixed_only(body, capture, wrappers)
+        return replace(
+            capture, scalar=self._reduced_local(home, capture.name), mixed_only=met is not None,
+            mixed_blocks=met or (),
         )
 
     def _unmapped_uses(
@@ -296,27 +300,36 @@ class CaptureAnalysis:
             return None
         return _Batched(walk[0], walk[1] and types is AxisType.EXPLICIT and not placed)
 
-    def _mixed_only(self, body: ast.AST, capture: Capture, wrappers=()) -> bool:
-        """Every read of `capture` in `body` is an operand of `*`, `+`, `-` or `/` whose other operand varies with
-        the body's block (`_meets_block`: `b * m`, `jnp.sin(b) * w`, `b * w + w`; not `jnp.exp(m) * b`, `m *
-        2.0 * b`, `b.shape[0] * m`, `jax.lax.psum(b, 'x') * m`): `Capture.mixed_only`. A capture bound as a
-        parameter default (`def body(b, s=w)`) or by a `partial` keyword among `wrappers` (`partial(body, s=w)`) is read
-        through that parameter. Measured to decide, for a value
-        captured under a partial-manual shard_map with check_vma=True
+    def _mixed_only(self, body: ast.AST, capture: Capture, wrappers=()) -> tuple[tuple[int, ...], ...] | None:
+        """For each read of `capture` in `body`, the positions (among the body's positional parameters, which
+        are the shard_map's operands) of the blocks the other operand varies with, when every read is an operand
+        of `*`, `+`, `-` or `/` whose other operand varies with one of the body's blocks (`_block_params`: `b *
+        m`, `jnp.sin(b) * w`, `b * w + w`, `((b * 2.0) * w) * m`; not `jnp.exp(m) * b`, `m * 2.0 * b`,
+        `b.shape[0] * m`, `jax.lax.psum(b, 'x') * m`); None otherwise (`Capture.mixed_only`,
+        `Capture.mixed_blocks`). A capture bound as a parameter default (`def body(b, s=w)`) or by a `partial`
+        keyword among `wrappers` (`partial(body, s=w)`) is read through that parameter. Measured to decide, for a
+        value captured under a partial-manual shard_map with check_vma=True
         (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py, parts 2-3): JAX inserts a
         `pvary` on the capture where it meets a value varying over the manual axes, which brings it into the
         shard_map's context mesh; any other operation on it first fails (`For primitive exp, context mesh ...
-        should match the aval mesh`)."""
+        should match the aval mesh`). Which blocks vary over the manual axes is the in_specs' to say (the rule
+        reads them): a read meeting only a block under `P()` fails, one meeting a product of such a block and
+        one under `P('x')` runs (safety/measurements/partial_manual_capture_replicated_operand.py)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return False
+            return None
         args = body.args
         positional = [*args.posonlyargs, *args.args]
         partials = [call for qname, call in wrappers if qname in jaxapi.PARTIAL_NAMES]
         if any(len(call.args) > 1 or any(k.arg is None for k in call.keywords) for call in partials):
-            return False  # a positional (or unpacked) argument bound by a partial: not followed
+            return None  # a positional (or unpacked) argument bound by a partial: not followed
         keywords = [k for call in partials for k in call.keywords]
-        # the blocks: positional parameters without a default that no partial binds (those bind values)
-        params = {a.arg for a in positional[: len(positional) - len(args.defaults)]} - {k.arg for k in keywords}
+        # the blocks: positional parameters without a default that no partial binds (those bind values), each at
+        # its position among the operands
+        bound_names = {k.arg for k in keywords}
+        blocks = {
+            a.arg: i for i, a in enumerate(positional[: len(positional) - len(args.defaults)]) if a.arg not in bound_names
+        }
+        params = set(blocks)
         defaults = [
             *((a.arg, d) for a, d in zip(positional[len(positional) - len(args.defaults) :], args.defaults)),
             *((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None),
@@ -328,54 +341,70 @@ class CaptureAnalysis:
         elif not bound and self.span(body).contains(capture.use):
             name = capture.name  # closed over: read by its own name
         else:
-            return False
+            return None
         # the reads where the body runs: a lambda's expression, a def's statements (not its defaults)
         roots = [body.body] if isinstance(body, ast.Lambda) else body.body
         nodes = (n for root in roots for n in ast.walk(root))
         loads = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
         if not loads or not params or name in params:
-            return False
+            return None
         scope = self.ix.own_scope(body)
+        met = []
         for load in loads:
             parent = self.ix.parent.get(id(load))
             if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Mult, ast.Add, ast.Sub, ast.Div))):
-                return False
+                return None
             other = parent.right if parent.left is load else parent.left
-            if not self._meets_block(other, params, scope, frozenset()):
-                return False
-        return True
+            names = self._block_params(other, params, scope, frozenset())
+            if not names:
+                return None
+            met.append(tuple(sorted(blocks[n] for n in names)))
+        return tuple(met)
 
     def _meets_block(self, expr: ast.AST, params: set[str], scope, following: frozenset[str]) -> bool:
-        """`expr` varies with the shard_map body's block: it reads, as a value (not a static read such as
-        `b.shape[0]`), a parameter of the body, or a local of the body every binding of which is such a
-        parameter or an assignment of such a value (`b = jax.lax.dynamic_slice_in_dim(b, 0, n)`), through
+        """`expr` varies with one of the shard_map body's blocks (`_block_params`)."""
+        return bool(self._block_params(expr, params, scope, following))
+
+    def _block_params(self, expr: ast.AST, params: set[str], scope, following: frozenset[str]) -> frozenset[str]:
+        """The parameters of the body (among `params`) whose blocks `expr` varies with: it reads, as a value (not
+        a static read such as `b.shape[0]`), such a parameter, or a local of the body every binding of which is
+        such a parameter or an assignment of such a value (`b = jax.lax.dynamic_slice_in_dim(b, 0, n)`), through
         arithmetic, comparisons, indexing, and calls of `jax.numpy` functions or of `jax.lax` functions other
         than collectives (`_block_path`). A collective's result (`jax.lax.psum(b, 'x')`) no longer varies over
         the manual axis: measured to fail as an operand with a capture (parts 3 of
-        safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py)."""
+        safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py). A name being followed (in
+        `following`) counts as varying with every block: its other bindings decide (`_varying_params`)."""
+        found: set[str] = set()
         for node in ast.walk(expr):
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                 continue
-            if node.id not in following and not self._varying_name(node.id, params, scope, following | {node.id}):
-                continue
-            if not in_static_context(node, self.ix.parent, self._qualname) and self._block_path(node, expr):
-                return True
-        return False
+            if node.id in following:
+                carried = frozenset(params)
+            else:
+                carried = self._varying_params(node.id, params, scope, following | {node.id})
+            if carried and not in_static_context(node, self.ix.parent, self._qualname) and self._block_path(node, expr):
+                found |= carried
+        return frozenset(found)
 
-    def _varying_name(self, name: str, params: set[str], scope, following: frozenset[str]) -> bool:
-        """`name`, read in the body whose own scope is `scope`, holds a value varying with the block: each of its
-        bindings there is a parameter in `params` or an assignment whose value `_meets_block` (a name being
-        followed, in `following`, is taken as varying: `b = f(b)` varies when `b`'s other bindings do)."""
+    def _varying_params(self, name: str, params: set[str], scope, following: frozenset[str]) -> frozenset[str]:
+        """The blocks `name`, read in the body whose own scope is `scope`, varies with whatever binding reached
+        the read: those every one of its bindings there carries (a parameter in `params` carries its own block,
+        an assignment the blocks its value varies with, `_block_params`); empty when a binding carries none or is
+        of another kind."""
         bindings = scope.bindings.get(name) if scope is not None else None
         if not bindings:
-            return False
+            return frozenset()
+        carried = frozenset(params)
         for binding in bindings:
             if binding.kind is BindingKind.PARAM and name in params:
-                continue
-            if binding.kind is BindingKind.ASSIGN and self._meets_block(binding.node, params, scope, following):
-                continue
-            return False
-        return True
+                carried &= {name}
+            elif binding.kind is BindingKind.ASSIGN:
+                carried &= self._block_params(binding.node, params, scope, following)
+            else:
+                return frozenset()
+            if not carried:
+                return carried
+        return carried
 
     def _block_path(self, node: ast.AST, top: ast.AST) -> bool:
         """Every expression from `node` up to `top` passes its value on element by element or by a local

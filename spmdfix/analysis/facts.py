@@ -200,6 +200,10 @@ class ShardMapFacts:
     # the mesh, `axis_names` and `check_vma` the analysis could not read (`UnreadValue`); the body's
     # collectives' axes are `body.unread_axes`
     unread: tuple[UnreadValue, ...] = ()
+    # when in_specs is written at the shard_map as a tuple or list display (no starred element): the specs of
+    # each operand, by position (each element's own tree: a `P(...)`, a name bound to one, a pytree prefix);
+    # None otherwise
+    operand_specs: tuple[SpecTree, ...] | None = None
 
 
 @record(frozen=True)
@@ -232,6 +236,11 @@ class Capture:
     # `jnp.sin(b) * w`; not `jnp.exp(m) * b`, `m * 2.0 * b`, `b.shape[0] * m`, `jax.lax.psum(b, 'x') * m`):
     # `CaptureAnalysis._mixed_only`. Under a partial-manual shard_map with check_vma on such a capture runs
     mixed_only: bool = False
+    # with mixed_only: for each read, the positions among the shard_map's operands (the body's positional
+    # parameters) of the blocks its other operand varies with (`((b * 2.0) * w) * m` under `body(b, w)`: (0, 1)).
+    # Only a block whose in_spec names a manual axis brings the capture into the body's context mesh: a read
+    # meeting only a block under `P()` fails (safety/measurements/partial_manual_capture_replicated_operand.py)
+    mixed_blocks: tuple[tuple[int, ...], ...] = ()
     # kind BATCHED: reached through a staging function (a jit, checkpoint or lax loop on the way, or
     # `jax.jit(shard_map(...))`) on a mesh of Explicit axes whose batch is not proven placed on the spmd axes;
     # kept only because a call of the vmap places an input of the value on that mesh with no mesh axis at its

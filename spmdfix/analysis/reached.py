@@ -231,7 +231,7 @@ class ReachedAnalysis:
             found += self.capture.committed_uses(vmap.fun, reached, nested_body, calls, mesh, names, home=home)
         # (the partial-manual exemption, `Capture.mixed_only`, was measured in the reached body only: a nested
         # body's capture is refused whatever it meets, part B of the measurement above: `Capture.nested`)
-        return tuple(replace(c, nested=True, mixed_only=False) for c in found), tuple(unread)
+        return tuple(replace(c, nested=True, mixed_only=False, mixed_blocks=()) for c in found), tuple(unread)
 
     def _is_batched_map(self, node: ast.AST) -> bool:
         """An inner vmap on the way that is a `jax.lax.map` with a `batch_size` (`jaxapi.BATCHED_MAP_NAMES`)."""

@@ -61,12 +61,14 @@ class ShardMapAnalysis:
             return cached
         args = site.args
         mesh = self._mesh(site, reached, vmap)
+        operand_specs = None
         if not site.api.written_specs:
             in_specs, out_specs, axis_names, axis_names_unknown = self._smap_specs(site)
         else:
             axis_names, axis_names_unknown = self._axis_names(args.get("axis_names"), site.scope)
             in_specs = spec_tree(self.ev, args.get("in_specs"), site.scope)
             out_specs = spec_tree(self.ev, args.get("out_specs"), site.scope)
+            operand_specs = self._operand_specs(args.get("in_specs"), site.scope)
         check_vma = self._check_vma(site)
         facts = ShardMapFacts(
             site=self.model.site(SiteKind.SHARD_MAP, site.node),
@@ -81,10 +83,18 @@ class ShardMapAnalysis:
             check_vma=check_vma,
             body=self._body_facts(site),
             unread=self._unread(site, reached, vmap, mesh, axis_names_unknown, check_vma),
+            operand_specs=operand_specs,
         )
         if not isinstance(site.scope, BoundScope):  # (bound by one call of another module: `reach.External`)
             self._facts[id(site.node)] = facts
         return facts
+
+    def _operand_specs(self, expr: ast.AST | None, scope: Scope) -> tuple[SpecTree, ...] | None:
+        """The specs of each operand when in_specs is a tuple or list display written at the shard_map, one
+        tree an element (`ShardMapFacts.operand_specs`); None for any other form."""
+        if not isinstance(expr, (ast.Tuple, ast.List)) or any(isinstance(e, ast.Starred) for e in expr.elts):
+            return None
+        return tuple(spec_tree(self.ev, e, scope) for e in expr.elts)
 
     def _unread(
         self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST, mesh: MeshInfo | None,

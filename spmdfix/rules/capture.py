@@ -234,10 +234,11 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
         c for c in reached.captures
         if c.committed or c.kind is CaptureKind.BATCHED and (c.off_spmd or input_committed(c, calls, mesh, inner))
     )
-    if _partial_manual_naming_manual(reached):
-        # Under a partial-manual shard_map whose every in_spec names a manual axis, check_vma=True, a captured
-        # value runs when each of its reads is an operand of `*`, `+`, `-` or `/` with a value varying with the
-        # block (`Capture.mixed_only`): JAX's `pvary` there brings it into the shard_map's context mesh. Measured
+    manual = _manual_operands(reached)
+    if manual:
+        # Under a partial-manual shard_map with check_vma=True, a captured value runs when each of its reads is
+        # an operand of `*`, `+`, `-` or `/` with a value varying with a block whose in_spec names a manual axis
+        # (`Capture.mixed_blocks`): JAX's `pvary` there brings it into the shard_map's context mesh. Measured
         # (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py; fuzz seeds 350567, 360680),
         # eager and jitted, whatever the placements: a per-example scalar reduced from the input (`x.mean() +
         # 2.0`), a batched argument of any rank (scalar, `(1,)`, the block's shape, a rank above it), a value
@@ -246,7 +247,11 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
         # vmapped function too. Any operation of the capture's own first (`jnp.exp(w) * b`, `b * jnp.mean(w)`,
         # `w * 2.0 * b`, `b * -w`), or an operand not varying over the manual axes (`b.shape[0] * w`,
         # `jax.lax.psum(b, 'x') * w`, a block under `P()`) fails: `context mesh ... should match the aval mesh`.
-        captures = tuple(c for c in captures if not (c.kind is CaptureKind.BATCHED and c.mixed_only))
+        # Beside a block under `P()` (in_specs `(P('x'), P())`, fuzz seed 410389) a read meeting a value that
+        # varies with the `P('x')` block runs, whatever else it reads (`((b * 2.0 + 1.0) * w) * m`, `(b + w) * m`,
+        # `b * m + w`), one meeting the `P()` block alone fails (`w * m + b`, `m * w * b`), whichever operand is
+        # replicated (safety/measurements/partial_manual_capture_replicated_operand.py).
+        captures = tuple(c for c in captures if not _meets_manual_block(c, manual))
     findings = []
     for capture in captures:
         if capture.committed or capture.unmapped:
@@ -262,8 +267,8 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
         if _partial_manual(reached) and not capture.nested:
             refusal = (
                 "with only some mesh axes manual JAX fails on it (`For primitive ..., context mesh ... should "
-                "match the aval mesh`) unless `check_vma` is on, every in_spec names a manual axis and each read "
-                "of it is an operand of `*`, `+`, `-` or `/` with a value varying with the block"
+                "match the aval mesh`) unless `check_vma` is on and each read of it is an operand of `*`, `+`, "
+                "`-` or `/` with a value varying with a block whose in_spec names a manual axis"
             )
         else:
             refusal = (
@@ -288,18 +293,39 @@ def _partial_manual(reached: ReachedFacts) -> bool:
     return set(sm.axis_names.names) < set(sm.mesh.axis_names)
 
 
-def _partial_manual_naming_manual(reached: ReachedFacts) -> bool:
-    """The shard_map makes only some of its mesh's axes manual (`axis_names` read, a strict subset of the
-    mesh's axes), each spec of its in_specs names one of them (so every block the body receives varies over
-    a manual axis: a block under `P()` beside one under `P('x')` is measured not to carry a capture), and
-    check_vma is on (`_plain_committed_unplaced_findings`)."""
+_EVERY_OPERAND = "every operand"
+
+
+def _manual_operands(reached: ReachedFacts) -> frozenset[int] | str:
+    """Under a shard_map that makes only some of its mesh's axes manual (`axis_names` read, a strict subset of
+    the mesh's axes) with check_vma on, the operands whose blocks vary over a manual axis: `_EVERY_OPERAND` when
+    each spec of its in_specs names one of them, else the positions of the operands whose every spec does
+    (`ShardMapFacts.operand_specs`: in_specs written as a tuple display); empty otherwise. A captured value meeting
+    such a block runs, one meeting a block under `P()` alone fails
+    (safety/measurements/partial_manual_capture_replicated_operand.py; `_plain_committed_unplaced_findings`)."""
     sm = reached.shard_map
     if not _partial_manual(reached) or sm.check_vma is not True:
-        return False
+        return frozenset()
     manual = set(sm.axis_names.names)
-    if sm.in_specs.unresolved or sm.in_specs.empty or not sm.in_specs.specs:
+
+    def naming(tree) -> bool:
+        if tree.unresolved or tree.empty or not tree.specs:
+            return False
+        return all(any(e.value and set(e.value.names) & manual for e in spec.entries) for spec in tree.specs)
+
+    if naming(sm.in_specs):
+        return _EVERY_OPERAND
+    if sm.operand_specs is None:
+        return frozenset()
+    return frozenset(i for i, tree in enumerate(sm.operand_specs) if naming(tree))
+
+
+def _meets_manual_block(capture, manual: frozenset[int] | str) -> bool:
+    """A batched capture each read of which is an operand of `*`, `+`, `-` or `/` with a value varying with a
+    block of one of the `manual` operands (`_manual_operands`)."""
+    if capture.kind is not CaptureKind.BATCHED or not capture.mixed_only:
         return False
-    return all(any(e.value and set(e.value.names) & manual for e in spec.entries) for spec in sm.in_specs.specs)
+    return manual == _EVERY_OPERAND or all(set(read) & manual for read in capture.mixed_blocks)
 
 
 def _unplaced_lift_option(vmap: VmapFacts, reached: ReachedFacts, captures):
@@ -650,9 +676,38 @@ VALID = (
             return jax.vmap(f)(xs, ws)
         """,
     ),
+    Valid(
+        "SPMD003",  # the same beside a replicated operand, the capture meets a product with the P('x') block (seed 410389)
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, v, w):
+            return jax.shard_map(lambda b, u: ((b * 2.0) * u) * w, mesh=em, in_specs=(P('x'), P()), out_specs=P('x'), axis_names={'x'})(x, v)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P(None, 'x')))
+            vs = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P(None)))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P(None)))
+            return jax.vmap(f)(xs, vs, ws)
+        """,
+    ),
 )
 
 INVALID = (
+    Invalid(
+        "SPMD003",  # the same, the capture meets the replicated operand alone: `For primitive mul, context mesh ...`
+        """
+        from jax.sharding import NamedSharding
+        em = jax.make_mesh((2, 4), ('x', 'y'))
+        def f(x, v, w):
+            return jax.shard_map(lambda b, u: u * w + b, mesh=em, in_specs=(P('x'), P()), out_specs=P('x'), axis_names={'x'})(x, v)
+        def run():
+            xs = jax.device_put(jax.numpy.ones((8, 8)), NamedSharding(em, P(None, 'x')))
+            vs = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P(None)))
+            ws = jax.device_put(jax.numpy.ones((8,)), NamedSharding(em, P(None)))
+            return jax.vmap(f)(xs, vs, ws)
+        """,
+        at="w",
+    ),
     Invalid(
         "SPMD003",  # the same, the capture reduced alone first: `For primitive reduce_sum, context mesh ...`
         """
