@@ -18,6 +18,9 @@ returns the axes for the caller to compare (`analysis.hazards.h2_at`). A later m
 returns those axes, which the caller checks against the specs), and constants bound inside a function or written
 inline, not only at module level (`b @ M` with `M = np.linspace(...)` in the function applying the shard_map or in
 the body, `b @ jnp.eye(8, dtype=b.dtype)`). `axis_index` combined with the block fails there: not a unary step.
+A `+`, `-`, `*`, `/` step between a unary step and a scalar a unary step reduces to (`.sum()`, `.max()`, `.min()`,
+`jnp.sum`/`max`/`min`), bare or under `psum` / `pmax` / `pmin` (`b + jax.lax.psum(b.sum(), 'y')`), counts as
+unary (`UnaryCheck._reduced_scalar`; safety/measurements/spmd007_binary_with_reduced_collective.py).
 """
 
 from __future__ import annotations
@@ -109,6 +112,13 @@ class UnaryCheck:
                 if self._local_value(free, names, scope) and self._unary(other, names, scope):
                     self._beside.add(free.id)
                     return True
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, _BESIDE_OPS):
+            # the block beside a scalar it reduces to (`b + psum(b.sum(), 'y')`, `b.sum() * b`): measured to run
+            if any(
+                self._reduced_scalar(scalar, names, scope) and self._unary(other, names, scope)
+                for scalar, other in ((expr.right, expr.left), (expr.left, expr.right))
+            ):
+                return True
         if isinstance(expr, ast.BinOp):
             exponent = expr.right
             return (
@@ -144,6 +154,30 @@ class UnaryCheck:
             if len(expr.args) == 1 and self.vmap_of_unary(expr.func, scope):
                 return self._unary(expr.args[0], names, scope)
         return False
+
+    def _reduced_scalar(self, expr: ast.AST, names: set[str], scope) -> bool:
+        """A full reduction of a unary step of the block to a scalar by a measured reduction (`v.sum()`, `v.max()`,
+        `v.min()` with no argument; `jnp.sum(v)`, `jnp.max(v)`, `jnp.min(v)` with one), or such a scalar under a
+        measured collective over literal axes (`jax.lax.psum(v.sum(), 'y')`: `_collective`, its axes recorded for
+        the caller, only while `unary_over` runs). Measured (safety/measurements/spmd007_binary_with_reduced_collective.py;
+        new-user trial breaker4, p34): under an inner `jax.vmap` or a `jax.lax.map` with a `batch_size`, check_vma
+        on, a `+`, `-`, `*` or `/` step between the block (or a unary step of it) and such a scalar runs and
+        matches (`b + psum(b.sum(), 'model')`, `b * psum(b.sum(), 'model')`, `b + pmax(b.max(), 'model')`,
+        `jnp.sin(b) + psum(jnp.sin(b).sum(), 'model')`, `b + b.sum()`, `b.sum() * b`, `b + jnp.max(b)`), while
+        `b + b`, `b + psum(b, 'model')`, `b + b.mean()`, `b - pmean(b.mean(), 'model')` and any step with a
+        constant (`b + psum(b.sum(), 'model') * 2.0`, `b + psum(b.sum() * 2.0, 'model')`) fail."""
+        if not isinstance(expr, ast.Call) or expr.keywords:
+            return False
+        func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr in _REDUCTION_METHODS and not expr.args:
+            return self.ix.qualname(func, scope) is None and self._unary(func.value, names, scope)
+        if len(expr.args) != 1:
+            if self._axes is not None and (axes := self._collective(expr, scope)):
+                if self._reduced_scalar(expr.args[0], names, scope):
+                    self._axes |= axes
+                    return True
+            return False
+        return self.ix.qualname(func, scope) in _REDUCTION_NAMES and self._unary(expr.args[0], names, scope)
 
     def _cumulative(self, call: ast.Call, scope) -> bool:
         """`jnp.cumsum(v)`, `jnp.cumsum(v, -1)`, `jnp.cumsum(v, axis=-1)`, `jax.lax.cummax(v, axis=0,
@@ -347,6 +381,9 @@ class UnaryCheck:
 
 # the binary steps measured beside a batched capture (`unary_beside`)
 _BESIDE_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div)
+# the full reductions to a scalar measured beside the block (`UnaryCheck._reduced_scalar`)
+_REDUCTION_METHODS = frozenset({"sum", "max", "min"})
+_REDUCTION_NAMES = frozenset({"jax.numpy.sum", "jax.numpy.max", "jax.numpy.min"})
 
 
 def _int_literal(node: ast.AST) -> bool:
