@@ -136,6 +136,9 @@ class Analyzer:
                 reshards += self._reshard_callers(summary.reshards, traced, vmap_root(site))
                 opaque += summary.opaque
                 unresolved += summary.unresolved
+            # A shard_map reached only through a branch Python never takes: its record, not its findings
+            reached, dead = _live(reached)
+            unresolved += dead
             # Every spec (and `P(...)` entry) of a reached shard_map is resolved or a place where the analysis
             # stopped, with why (issue 22: never silent).
             unresolved += _spec_lost(reached)
@@ -195,6 +198,8 @@ class Analyzer:
                     lost += unread
                     reached.append(replace(r, captures=kept, lift=None))
                 reshards += self._reshard_callers(summary.reshards, traced, vmap_root(site))
+            reached, dead = _live(reached)
+            lost += dead
             facts = VmapFacts(
                 site=self.model.site(SiteKind.VMAP, plain.vmap),
                 span=self.span(plain.vmap),
@@ -655,6 +660,12 @@ def _read_as(r: ReachedFacts) -> tuple:
     # (the same shard_map reached by a way through a jit and one without: the captures of the second fail)
     captures = tuple((c.name, c.kind, c.use) for c in r.captures)
     return specs, unread_specs, mesh, axis_names, sm.axis_names_unknown, sm.check_vma, body, unread, captures
+
+
+def _live(reached: list[ReachedFacts]) -> tuple[list[ReachedFacts], list[tuple[Span, str]]]:
+    """The reached shard_maps whose way Python may take, and the SPMD910 records of the others
+    (`ReachedFacts.dead`: a branch never taken, `analysis.dead_branches`)."""
+    return [r for r in reached if r.dead is None], [r.dead for r in reached if r.dead is not None]
 
 
 def _spec_lost(reached) -> list[tuple[Span, str]]:

@@ -439,6 +439,10 @@ class ReachedFacts:
     # capture on an Explicit mesh fails or runs by that placement, an SPMD910 record for an spmd vmap
     # (analysis.capture.CaptureAnalysis.capture_facts, unread_matters.records)
     unread_captures: tuple[UnreadValue, ...] = ()
+    # The way passes through a branch Python never takes (`if FLAG:` with `FLAG = False` a module constant:
+    # analysis.dead_branches): the SPMD910 record (span of the `if` test, what) that replaces the findings at
+    # this shard_map; the analyzer sets such a reached shard_map aside
+    dead: tuple[Span, str] | None = None
 
     @property
     def staged_eagerly(self) -> bool:

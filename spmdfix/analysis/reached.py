@@ -20,6 +20,7 @@ from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.callers import OtherCallers
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.capture import CaptureAnalysis, batch_placed_on
+from spmdfix.analysis.dead_branches import dead_branch, dead_what
 from spmdfix.analysis.hazards import inner_dimensions_unplaced
 from spmdfix.analysis.facts import Capture, ReachedFacts, ShardMapFacts, UnreadValue
 from spmdfix.analysis.lift import LiftAnalysis
@@ -178,7 +179,16 @@ class ReachedAnalysis:
             inner_vmap=self.vmap_span(reached.vmaps[0]) if mapped else None,
             batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),
             unread_captures=unread_captures,
+            dead=self._dead(reached),
         )
+
+    def _dead(self, reached: ReachedSite) -> tuple[Span, str] | None:
+        """The SPMD910 record of a way through a branch Python never takes (`dead_branches`), or None."""
+        found = dead_branch(self.ix, (*reached.chain_nodes, reached.site.node))
+        if found is None:
+            return None
+        branch, value = found
+        return self.model.span(branch.test), dead_what(self.ix, branch, value, reached.site.node)
 
     def _rank_undecided(self, body: ast.AST, name: str, ranks) -> UnreadValue | None:
         """The SPMD910 value (kind OPERAND_RANK) of an unbatched array whose broadcast exemption is undecided for
