@@ -21,6 +21,8 @@ second `w` the block over 'x'). Ways: check_vma True/False x eager / `jax.jit(vm
 Bodies (c: the capture): the seed's `((b * 2.0 + 1.0) * w) * c`, `(b * w) * c`, `c * (b * w)`, `(b + w) * c`,
 `b * c + w`, `b * c * w`, `b * c` (w unread); c meeting the replicated operand alone: `w * c + b`,
 `(w * 2.0) * c + b`, `c * w * b`; c meeting a product of both after an operation of its own: `jnp.exp(c) * (b * w)`;
+other steps (fp6's spellings): `jnp.maximum(b, c) * w`, `jnp.abs(b) ** c + w` (c against the block) and
+`jnp.maximum(w, c) + b`, `jnp.abs(w) ** c + b` (c against the replicated operand);
 under `(P(), P('x'))`: `(b * w) * c` (a product of both: the block is `w` now), `b * c + w` (c meets the
 replicated `b` alone), `w * c + b`.
 
@@ -31,7 +33,9 @@ block varying over 'x' runs and matches (`((b * 2.0 + 1.0) * w) * c`, `(b * w) *
 decides is that the other operand varies over the manual axis, whatever else it reads. c meeting the
 replicated operand alone fails, `ValueError: For primitive mul, context mesh ... should match the aval mesh`
 (`w * c + b`, `(w * 2.0) * c + b`, `c * w * b`; under `(P(), P('x'))` `b * c + w`), and so does an operation of
-its own first (`jnp.exp(c) * (b * w)`: `For primitive exp`). check_vma=False: `out_specs argument must refer to
+its own first (`jnp.exp(c) * (b * w)`: `For primitive exp`). The same for `jnp.maximum` and `**`: c against the
+block (`jnp.maximum(b, c) * w`, `jnp.abs(b) ** c + w`) runs and matches, against the replicated operand
+(`jnp.maximum(w, c) + b`, `jnp.abs(w) ** c + b`) fails (`For primitive max` / `pow, context mesh ...`). check_vma=False: `out_specs argument must refer to
 an axis marked as manual` eagerly, `For primitive mul, context mesh ...` under jit, every body (SPMD008's
 hazard; the exemption asks check_vma=True).
 """
@@ -70,6 +74,10 @@ BODIES = {  # label: (specs, body(b, w, c))
     "(w*2.0)*c+b": (FIRST, lambda b, w, c: (w * 2.0) * c + b),
     "c*w*b": (FIRST, lambda b, w, c: c * w * b),
     "jnp.exp(c)*(b*w)": (FIRST, lambda b, w, c: jnp.exp(c) * (b * w)),
+    "jnp.maximum(b,c)*w": (FIRST, lambda b, w, c: jnp.maximum(b, c) * w),
+    "jnp.maximum(w,c)+b": (FIRST, lambda b, w, c: jnp.maximum(w, c) + b),
+    "jnp.abs(b)**c+w": (FIRST, lambda b, w, c: jnp.abs(b) ** c + w),
+    "jnp.abs(w)**c+b": (FIRST, lambda b, w, c: jnp.abs(w) ** c + b),
     "swapped: (b*w)*c": (SWAPPED, lambda b, w, c: (b * w) * c),
     "swapped: b*c+w": (SWAPPED, lambda b, w, c: b * c + w),
     "swapped: w*c+b": (SWAPPED, lambda b, w, c: w * c + b),

@@ -303,7 +303,8 @@ class CaptureAnalysis:
     def _mixed_only(self, body: ast.AST, capture: Capture, wrappers=()) -> tuple[tuple[int, ...], ...] | None:
         """For each read of `capture` in `body`, the positions (among the body's positional parameters, which
         are the shard_map's operands) of the blocks the other operand varies with, when every read is an operand
-        of `*`, `+`, `-` or `/` whose other operand varies with one of the body's blocks (`_block_params`: `b *
+        of `*`, `+`, `-` or `/` (or another measured step: `_mixed_partner`) whose other operand varies with one
+        of the body's blocks (`_block_params`: `b *
         m`, `jnp.sin(b) * w`, `b * w + w`, `((b * 2.0) * w) * m`; not `jnp.exp(m) * b`, `m * 2.0 * b`,
         `b.shape[0] * m`, `jax.lax.psum(b, 'x') * m`); None otherwise (`Capture.mixed_only`,
         `Capture.mixed_blocks`). A capture bound as a parameter default (`def body(b, s=w)`) or by a `partial`
@@ -351,15 +352,33 @@ class CaptureAnalysis:
         scope = self.ix.own_scope(body)
         met = []
         for load in loads:
-            parent = self.ix.parent.get(id(load))
-            if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Mult, ast.Add, ast.Sub, ast.Div))):
+            other = self._mixed_partner(load)
+            if other is None:
                 return None
-            other = parent.right if parent.left is load else parent.left
             names = self._block_params(other, params, scope, frozenset())
             if not names:
                 return None
             met.append(tuple(sorted(blocks[n] for n in names)))
         return tuple(met)
+
+    def _mixed_partner(self, load: ast.Name) -> ast.AST | None:
+        """The other operand of the binary step a read of a capture is an operand of, for the steps measured to
+        bring it into a partial-manual body's context mesh when that operand varies with a manual block
+        (safety/measurements/plain_vmap_unplaced_batch_scalar_partial_manual.py, part 3, every capture source):
+        `*`, `+`, `-`, `/` either way; the exponent of `**` (`jnp.abs(b) ** w`), the right operand of `@` (`b @
+        w + b`), the second argument of `jnp.maximum` (`jnp.maximum(b, w)`); None for any other read (`jnp.where(b
+        > 0, w, 0.0)` fails for `w = x[:4]`: `ShardingTypeError: Mesh for all inputs should be equal`)."""
+        parent = self.ix.parent.get(id(load))
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Mult, ast.Add, ast.Sub, ast.Div)):
+            return parent.right if parent.left is load else parent.left
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Pow, ast.MatMult)) and parent.right is load:
+            return parent.left
+        if (
+            isinstance(parent, ast.Call) and len(parent.args) == 2 and not parent.keywords and parent.args[1] is load
+            and self._qualname(parent.func) == "jax.numpy.maximum"
+        ):
+            return parent.args[0]
+        return None
 
     def _meets_block(self, expr: ast.AST, params: set[str], scope, following: frozenset[str]) -> bool:
         """`expr` varies with one of the shard_map body's blocks (`_block_params`)."""

@@ -250,7 +250,10 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
         # Beside a block under `P()` (in_specs `(P('x'), P())`, fuzz seed 410389) a read meeting a value that
         # varies with the `P('x')` block runs, whatever else it reads (`((b * 2.0 + 1.0) * w) * m`, `(b + w) * m`,
         # `b * m + w`), one meeting the `P()` block alone fails (`w * m + b`, `m * w * b`), whichever operand is
-        # replicated (safety/measurements/partial_manual_capture_replicated_operand.py).
+        # replicated (safety/measurements/partial_manual_capture_replicated_operand.py). Also measured to run
+        # (part 3, every capture source): the exponent of `**` (`jnp.abs(b) ** w`), the right operand of `@`
+        # (`b @ w + b`), the second argument of `jnp.maximum(b, w)`; `jnp.where(b > 0, w, 0.0)` fails for
+        # `w = x[:4]` and stays reported (`CaptureAnalysis._mixed_partner`).
         captures = tuple(c for c in captures if not _meets_manual_block(c, manual))
     findings = []
     for capture in captures:
@@ -268,7 +271,8 @@ def _plain_committed_unplaced_findings(vmap: VmapFacts, reached: ReachedFacts) -
             refusal = (
                 "with only some mesh axes manual JAX fails on it (`For primitive ..., context mesh ... should "
                 "match the aval mesh`) unless `check_vma` is on and each read of it is an operand of `*`, `+`, "
-                "`-` or `/` with a value varying with a block whose in_spec names a manual axis"
+                "`-`, `/` (or the exponent of `**`, the right operand of `@`, the second argument of `jnp.maximum`) "
+                "with a value varying with a block whose in_spec names a manual axis"
             )
         else:
             refusal = (
