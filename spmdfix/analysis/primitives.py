@@ -112,13 +112,12 @@ class UnaryCheck:
                 if self._local_value(free, names, scope) and self._unary(other, names, scope):
                     self._beside.add(free.id)
                     return True
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, _BESIDE_OPS):
-            # the block beside a scalar it reduces to (`b + psum(b.sum(), 'y')`, `b.sum() * b`): measured to run
-            if any(
-                self._reduced_scalar(scalar, names, scope) and self._unary(other, names, scope)
-                for scalar, other in ((expr.right, expr.left), (expr.left, expr.right))
-            ):
-                return True
+        # the block beside a scalar it reduces to (`b + psum(b.sum(), 'y')`, `b.sum() * b`): measured to run
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, _BESIDE_OPS) and any(
+            self._reduced_scalar(scalar, names, scope) and self._unary(other, names, scope)
+            for scalar, other in ((expr.right, expr.left), (expr.left, expr.right))
+        ):
+            return True
         if isinstance(expr, ast.BinOp):
             exponent = expr.right
             return (
@@ -172,10 +171,10 @@ class UnaryCheck:
         if isinstance(func, ast.Attribute) and func.attr in _REDUCTION_METHODS and not expr.args:
             return self.ix.qualname(func, scope) is None and self._unary(func.value, names, scope)
         if len(expr.args) != 1:
-            if self._axes is not None and (axes := self._collective(expr, scope)):
-                if self._reduced_scalar(expr.args[0], names, scope):
-                    self._axes |= axes
-                    return True
+            axes = self._collective(expr, scope) if self._axes is not None else None
+            if axes and self._reduced_scalar(expr.args[0], names, scope):
+                self._axes |= axes
+                return True
             return False
         return self.ix.qualname(func, scope) in _REDUCTION_NAMES and self._unary(expr.args[0], names, scope)
 
