@@ -395,6 +395,43 @@ class ShardMapAnalysis:
         span, text = self.model.span(expr), self.ev.text(expr)
         return AxisNames(tuple(AxisRef(n, span, text) for n in names), span, True, False)
 
+    def _collectives_as_values(self, call: ast.Call, qname: str | None, scope: Scope) -> list[tuple]:
+        """Collectives a body call applies without naming them as its function: `functools.partial(jax.lax.psum,
+        axis_name='x')` (its axis read off the partial), a collective passed to another function
+        (`jax.tree.map(jax.lax.pmean, ...)`: its axis not known), and a call of a name bound to such a partial
+        (`sum_x = partial(jax.lax.psum, axis_name='x')` at module level, `sum_x(b)` in the body). Found by breaker5
+        (safety/trials/breaker5, q04 and q33): rename took the partial's axis for a free one and changed the
+        values. Each is `(qname, axis expression or None, evaluator, scope, node, words)`."""
+        found: list[tuple] = []
+        if qname in jaxapi.PARTIAL_NAMES:
+            if call.args:
+                head = self.ix.qualname(call.args[0], scope)
+                if head in jaxapi.COLLECTIVE_AXIS_POSITION:
+                    pos = jaxapi.COLLECTIVE_AXIS_POSITION[head] + 1
+                    kw = next((k.value for k in call.keywords if k.arg == jaxapi.COLLECTIVE_AXIS_KEYWORD), None)
+                    expr = call.args[pos] if len(call.args) > pos else kw
+                    found.append((head, expr, self.ev, scope, call, " (bound by `functools.partial`)"))
+            return found
+        if isinstance(call.func, ast.Name):
+            followed = self.ev.follow(call.func, scope)
+            if followed is not None:
+                ev, value, at = followed
+                if isinstance(value, ast.Call) and ev.ix.qualname(value.func, at) in jaxapi.PARTIAL_NAMES and value.args:
+                    head = ev.ix.qualname(value.args[0], at)
+                    if head in jaxapi.COLLECTIVE_AXIS_POSITION:
+                        pos = jaxapi.COLLECTIVE_AXIS_POSITION[head] + 1
+                        kw = next((k.value for k in value.keywords if k.arg == jaxapi.COLLECTIVE_AXIS_KEYWORD), None)
+                        expr = value.args[pos] if len(value.args) > pos else kw
+                        if expr is None:  # the axis given at the call: `sum_x(b, 'x')`
+                            expr = argument(call, pos - len(value.args), jaxapi.COLLECTIVE_AXIS_KEYWORD)
+                            ev, at = self.ev, scope
+                        found.append((head, expr, ev, at, call, f" (`{call.func.id}`, a `functools.partial` of it)"))
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if isinstance(arg, (ast.Name, ast.Attribute)) and self.ix.qualname(arg, scope) in jaxapi.COLLECTIVE_AXIS_POSITION:
+                head = self.ix.qualname(arg, scope)
+                found.append((head, None, self.ev, scope, arg, ""))
+        return found
+
     def _body_facts(self, site: ShardMapSite, depth: int = 0) -> BodyFacts:
         func, wrappers = unwrap_body(self.ix, site.body, site.body_scope)
         vmap_wrappers = [self.model.span(call.func) for qname, call in wrappers if qname in jaxapi.VMAP_NAMES]
@@ -414,18 +451,26 @@ class ShardMapAnalysis:
                 if qname in jaxapi.VMAP_NAMES:
                     inner_vmaps.append(self.model.span(call.func))
                     in_body_vmaps.append(call)
+                uses = []
                 if qname in jaxapi.COLLECTIVE_AXIS_POSITION and not _reduces_a_constant(call):
                     expr = argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
-                    value = self.ev.axis_names(expr, scope) if expr is not None else None
-                    if value is None and expr is not None:
-                        value = self._computed_axes(expr, scope)  # `mesh.axis_names`, a set expression
+                    uses.append((qname, expr, self.ev, scope, call, ""))
+                else:
+                    uses += self._collectives_as_values(call, qname, scope)
+                for name_q, expr, ev, at_scope, at_node, spelled in uses:
+                    value = ev.axis_names(expr, at_scope) if expr is not None else None
+                    if value is None and expr is not None and ev is self.ev:
+                        value = self._computed_axes(expr, at_scope)  # `mesh.axis_names`, a set expression
                     if value is None:
                         own_unknown = True
-                        label = f"the axis of `{qname.rsplit('.', 1)[-1]}`"
-                        at = expr if expr is not None else call
-                        unread_axes.append(unread(self.ev, UnreadKind.COLLECTIVE, label, at, scope))
+                        label = f"the axis of `{name_q.rsplit('.', 1)[-1]}`{spelled}"
+                        if expr is not None and ev is self.ev:
+                            unread_axes.append(unread(self.ev, UnreadKind.COLLECTIVE, label, expr, at_scope))
+                        else:
+                            what = f"{label} (`{self.ev.text(at_node)}`) is not known: the collective is passed to a function as a value"
+                            unread_axes.append(UnreadValue(UnreadKind.COLLECTIVE, self.model.span(at_node), what))
                     else:
-                        name = qname.rsplit(".", 1)[-1]
+                        name = name_q.rsplit(".", 1)[-1]
                         collectives.append(CollectiveUse(name, value, self.model.span(call), call.lineno))
         nested = tuple(self._nested(r.site) for r in reach.sites)
         check = UnaryCheck(self.ix)
