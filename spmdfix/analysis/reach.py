@@ -367,6 +367,39 @@ class Reacher:
             f"is not known; {named} reach{'es' if len(methods) == 1 else ''} a shard_map"
         )
 
+    def _library_member(self, func: ast.Attribute, scope: Scope) -> str | None:
+        """Why `module.apply(...)` may reach a shard_map the walk cannot see, or None: `module` is an instance of
+        a class of this module (`Block(8)`) that does not define `apply`, a library base class does
+        (`flax.linen.Module.apply` calls the instance's `__call__`), and a method of the class reaches a
+        shard_map. Found by breaker5 (safety/trials/breaker5/progs/q25_linen_apply_shardmap_collide): JAX
+        raised SPMD001's error and spmdfix printed nothing."""
+        found = self.instances.class_of(func.value, scope)
+        if found is None or found[0] is not self.model:
+            return None
+        cls = found[1]
+        if self.members.member(cls, func.attr) is not None:
+            return None
+        library = [b for b in cls.bases if not self._project_class(b)]
+        if not library:
+            return None
+        methods = [m for m in self.members.members_of(cls)[0] if any(c is cls for c, _ in self._methods_reaching(m))]
+        if not methods:
+            return None
+        node = self.members.member(cls, methods[0])[0]
+        return (
+            f"`{short(func)}` is not defined by `{cls.name}` but by its library base `{short(library[0])}`, which may "
+            f"call `{cls.name}.{methods[0]}` (line {node.lineno}), a method reaching a shard_map: the analysis does "
+            "not follow library code calling back into the class"
+        )
+
+    def _project_class(self, base: ast.AST) -> bool:
+        """Whether a base class expression names a class of the project (this module's, or one the project
+        index follows)."""
+        if self.instances.names_class(base, self.ix.module_scope):
+            return True
+        qname = self.ix.qualname(base, self.ix.module_scope) if isinstance(base, (ast.Name, ast.Attribute)) else None
+        return self.lost.follows(qname)
+
     def _methods_reaching(self, name: str) -> list[tuple[ast.ClassDef, ast.AST]]:
         """(class, method) for each class of this module whose method `name` (its own or a base's of this
         module) reaches a shard_map, here or in another module of the project; computed once a name a module."""
@@ -683,7 +716,7 @@ class Reacher:
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, follow)
                 else:
-                    what = self._unknown_receiver(call.func, scope)
+                    what = self._unknown_receiver(call.func, scope) or self._library_member(call.func, scope)
                     if what:
                         result.unresolved.append((call, what))
             if call.func.value.id in ("self", "cls") and qname is None:
