@@ -177,6 +177,7 @@ class ShardMapAnalysis:
         model.uses.uses_of_value(call, exits)
         reads: list[Use] = []
         judged = set()
+        placing = [model]  # (the modules holding the mesh: arrays placed on it go from them into the code they import)
         # (the mesh made the context mesh, by its module or an importer: every module importing its module,
         # directly or not, may call `get_abstract_mesh()` under it; its getters are judged too)
         context = MeshUses(model).makes_context([call])
@@ -196,6 +197,7 @@ class ShardMapAnalysis:
             reads += found.sites
             for importer, ends in found.reads:
                 judged.add(importer.ix.path)
+                placing.append(importer)
                 if factory:  # (the call of the function is the mesh)
                     ends = [_called(importer, e) for e in ends]
                 judge = MeshUses(importer)
@@ -217,6 +219,15 @@ class ShardMapAnalysis:
                 reads += placed()
             if context:
                 reads += getters()
+        # An array placed on the mesh may be passed to code of a module the holders import, directly or not
+        # (`replicas_of(y)` in pkg/utils.py reading `jax.typeof(x).sharding.mesh.axis_sizes[0]`): their
+        # `.sharding.mesh` reads are judged too (breaker5 q39: add-axis was safe and that read went 2 -> 1).
+        importing = {row[0] for row in importers}
+        callees = imported_closure(project.index, placing)
+        reads += callees.sites
+        for callee in callees.closure:
+            if callee.ix.path not in (path, *judged, *importing):
+                reads += [in_module(u, callee.ix.path, callee) for u in MeshUses(callee).imported_reads([])]
         if context:
             # (and the mesh's own module's, made the context mesh by an importer; and those of the modules the
             # modules making it the context mesh import, directly or not: their code may run under it)
