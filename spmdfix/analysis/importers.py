@@ -25,6 +25,7 @@ Code outside the project (installed consumers) is out of scope (docs/safety.md).
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -362,12 +363,13 @@ def _add_closure(index: ProjectIndex, path: str, out: ImportedUses, until_unread
     return True
 
 
-def imported_closure(index: ProjectIndex, models: list[ModuleModel]) -> ImportedUses:
+def imported_closure(index: ProjectIndex, models: list[ModuleModel], stdlib: bool = True) -> ImportedUses:
     """The modules of the project that `models` import, directly or not (any import statement, at any scope),
     in `closure` (those whose text holds the word `sharding`, the only ones that can call
     `jax.sharding.get_abstract_mesh()`; the others are read to follow their imports), an unreadable one in
     `sites`. A module making a mesh the context mesh (`with jax.set_mesh(MESH): util.n()`) runs their code
-    under it: `mesh_uses.MeshUses.getter_reads` judges their context-mesh getters."""
+    under it: `mesh_uses.MeshUses.getter_reads` judges their context-mesh getters. `stdlib` False: names of
+    the standard library (`functools`) are not looked for in the project (no lookup recorded)."""
     out = ImportedUses()
     seen = {module_path(m) for m in models}
     todo = list(models)
@@ -383,6 +385,8 @@ def imported_closure(index: ProjectIndex, models: list[ModuleModel]) -> Imported
             else:
                 continue
             for name in names:
+                if not stdlib and name.split(".")[0] in sys.stdlib_module_names:
+                    continue
                 path = index.locate(name, here)
                 if path is None or path in seen:
                     continue
