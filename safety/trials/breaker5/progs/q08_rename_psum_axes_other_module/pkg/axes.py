@@ -1,0 +1,4 @@
+"""Axis conventions shared by the model code."""
+DATA = "data"
+MODEL = "model"
+REDUCE_AXES = ("fsdp",)

@@ -1,0 +1,17 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from pkg.mesh import MESH
+from pkg.model import block
+
+
+def main():
+    x = jnp.linspace(-1, 1, 4 * 8).reshape(4, 8)
+    with jax.set_mesh(MESH):
+        out = jax.jit(jax.vmap(block, spmd_axis_name="data"))(x)
+    ref = np.tanh(np.asarray(x)) / 2
+    print("RESULT:", "match" if np.allclose(out, ref, atol=1e-5) else "mismatch")
+
+
+main()

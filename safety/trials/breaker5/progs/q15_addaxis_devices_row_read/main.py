@@ -1,0 +1,23 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
+# devices of the first data replica: the model-parallel group size
+GROUP = len(mesh.devices[0])
+
+
+def block(x):
+    y = jax.shard_map(jnp.tanh, mesh=mesh, in_specs=P("data"), out_specs=P("data"))(x)
+    return y * GROUP
+
+
+def main():
+    x = jnp.linspace(-1, 1, 4 * 8).reshape(4, 8)
+    out = jax.jit(jax.vmap(block, spmd_axis_name="data"))(x)
+    ref = np.tanh(np.asarray(x)) * 4
+    print("RESULT:", "match" if np.allclose(out, ref, atol=1e-5) else "mismatch")
+
+
+main()

@@ -1,0 +1,34 @@
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+
+
+@jax.custom_jvp
+def smooth_act(x):
+    return jax.shard_map(jnp.tanh, mesh=mesh, in_specs=P("data"), out_specs=P("data"))(x)
+
+
+@smooth_act.defjvp
+def _smooth_act_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    y = smooth_act(x)
+    return y, t * (1 - y ** 2)
+
+
+VMAPPED = jax.vmap(smooth_act, spmd_axis_name="data")
+
+
+def main():
+    x = jnp.linspace(-1, 1, 4 * 8).reshape(4, 8)
+    out = jax.jit(VMAPPED)(x)
+    ref = np.tanh(np.asarray(x))
+    print("RESULT:", "match" if np.allclose(out, ref, atol=1e-5) else "mismatch")
+
+
+main()
+
