@@ -94,31 +94,39 @@ class LiftAnalysis:
         text = self.ix.source[spec_span.start : spec_span.end]
         arity = len(body.args.posonlyargs) + len(body.args.args)
         problems = [self.lift_use_problem(body, name) for name in names]
-        if isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            problems.append(self._other_use_of_def(body, construction))
+        problems.append(self._other_use_of_def(body, construction))
         unsafe = "; ".join(p for p in problems if p)
         return LiftSite(params, spec_span, form, text, callee, self.span(parent), tuple(vmaps), arity, unsafe)
 
-    def _other_use_of_def(self, body: ast.FunctionDef | ast.AsyncFunctionDef, construction: ast.AST) -> str:
-        """Why the new trailing parameter of a `def` body breaks another use of its name in this module, or "".
+    def _other_use_of_def(self, body: ast.AST, construction: ast.AST) -> str:
+        """Why the new trailing parameter of a body breaks another use of its name in this module, or "": a
+        `def`, or a `lambda` assigned to a name (`act = lambda b: ...`).
 
-        A read of the def's name outside the shard_map construction (a direct call, `y = act(x)` beside
+        A read of that name outside the shard_map construction (a direct call, `y = act(x)` beside
         `jax.shard_map(act, ...)(x)`) would lack the lifted operand: measured by breaker5
-        (safety/trials/breaker5/progs/q03_lift_body_called_directly): `TypeError: act() missing 1 required
-        positional argument` after the fix."""
+        (safety/trials/breaker5/progs/q03_lift_body_called_directly, q51_lift_lambda_name_called_directly):
+        `TypeError: act() missing 1 required positional argument` after the fix."""
+        if isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            name = body.name
+        else:
+            bound = self.ix.parent.get(id(body))
+            if not (isinstance(bound, ast.Assign) and bound.value is body and len(bound.targets) == 1
+                    and isinstance(bound.targets[0], ast.Name)):
+                return ""  # a lambda written in the construction: no other use
+            name = bound.targets[0].id
         for node in ast.walk(self.ix.tree):
-            if not (isinstance(node, ast.Name) and node.id == body.name and isinstance(node.ctx, ast.Load)):
+            if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
                 continue
             binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
             if binding is None or binding.node is not body:
                 if binding is None and self._may_be(node, body):
-                    return f"the body `{body.name}` may also be read at line {node.lineno}, where the new parameter is not passed"
+                    return f"the body `{name}` may also be read at line {node.lineno}, where the new parameter is not passed"
                 continue
             if any(anc is construction for anc in self.ix.ancestors(node)):
                 continue
             use = self.ix.parent.get(id(node))
             text = ast.unparse(use) if isinstance(use, ast.Call) and use.func is node else node.id
-            return (f"the body `{body.name}` is also used by `{text}` (line {node.lineno}), which would not pass "
+            return (f"the body `{name}` is also used by `{text}` (line {node.lineno}), which would not pass "
                     "the new parameter")
         return ""
 
