@@ -259,6 +259,9 @@ class Reacher:
                 if lost and self.instances.annotated_overridden(expr, scope):
                     what = f"`{ast.unparse(expr)}`: a subclass redefines `{expr.attr}`; which one runs is not known"
                     result.unresolved.append((expr, what))
+                library = self._library_member(expr, scope) if lost and isinstance(expr.value, ast.Name) else None
+                if library:  # `jax.vmap(module.apply, ...)` on a flax linen module (breaker5 q53)
+                    result.unresolved.append((expr, library))
                 self._reach_import(self.qualname(expr, scope), expr, path, result, call=(call, scope) if call else None)
             elif isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._reach_function(member[0], path, result, follow)
