@@ -90,6 +90,10 @@ def unknowns(vmap: VmapFacts) -> list[str]:
         why.append(next((w for w in named if w), "a shard_map body's collectives could not all be read"))
     if vmap.opaque_calls:
         why.append("a call on the way (a method, a parameter, an object) could not be followed: it may use the new axis")
+    if vmap.unresolved:
+        # (breaker5 q54: a psum over 'fsdp' in a linen `__call__` reached through `head.apply`, an SPMD910 record;
+        # rename to 'fsdp' was safe and raised a pvary error)
+        why.append(f"the analysis could not follow the way past one place ({vmap.unresolved[0][1]}): the code there may use the new axis")
     return why
 
 
