@@ -27,6 +27,7 @@ from spmdfix.plan.judgments import (
     judged_together,
     other_callers,
     other_readings,
+    past_lost,
     refused_at,
     refused_for_site,
     with_drop_option,
@@ -79,9 +80,9 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     left_behind.update(jit_left)
     findings = refused_for_site(vmap, findings)
     findings = with_drop_option(vmap, findings)
-    findings = [eager_unplaced(other_readings(other_callers(f, vmap), vmap), vmap) for f in findings]
+    findings = [past_lost(eager_unplaced(other_readings(other_callers(f, vmap), vmap), vmap), vmap) for f in findings]
     # SPMD005 of a reshard: only the strip of its entry is offered (rules.constraint.reshard_findings)
-    reshards = [eager_unplaced(f, vmap) for f in rules.constraint.reshard_findings(site)]
+    reshards = [past_lost(eager_unplaced(f, vmap), vmap) for f in rules.constraint.reshard_findings(site)]
     blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}
     blockers = [
         Blocker(f, left_behind[f.span])

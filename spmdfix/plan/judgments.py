@@ -9,7 +9,7 @@ A rule judges a fix at one place; these judge it against the rest of its site, e
 - a fix that edits a shard_map some place runs without this vmap is unsafe (`other_callers`);
 - a strip of a spec entry that the calls on the vmap's path read as other axes is unsafe (`other_readings`);
 - a fix that keeps the spmd axis is unsafe while an eager call's batch is not placed on it on an Explicit mesh
-  (`eager_unplaced`);
+  (`eager_unplaced`), or while the walk lost a place on the way (`past_lost`);
 - a safe fix that would leave behind a finding whose program then runs wrongly is unsafe (`judged_together`,
   `Blocker`).
 Pure: findings in, findings out.
@@ -172,6 +172,28 @@ def eager_unplaced(finding: Finding, vmap: VmapFacts) -> Finding:
                 fix = replace(fix, applicability=Applicability.UNSAFE, reason=why)
         fixes.append(fix)
     return replace(finding, fixes=tuple(fixes))
+
+
+def past_lost(finding: Finding, vmap: VmapFacts) -> Finding:
+    """A safe fix that keeps the spmd axis (strip, lift-captures) is unsafe while the walk from the vmap lost a
+    place (an SPMD910 record): code there may apply a collective over the spmd axis, which mixes batch elements
+    once the fixed program runs (`check_vma=False`). rename and add-axis move the axis off it, drop-spmd-axis
+    removes it. Found by breaker5 (safety/trials/breaker5, q55; golden unfollowed/strip_past_lost_place):
+    `HEADS[kind](h)` whose head pmeans over the spmd axis with `check_vma=False`; the strip of the visible
+    collision was safe and the fixed program returned wrong values."""
+    if not vmap.unresolved:
+        return finding
+    why = (
+        f"the analysis could not follow the way past one place ({vmap.unresolved[0][1]}): a collective over the "
+        "spmd axis there would mix batch elements once this fix lets the program run"
+    )
+    fixes = tuple(
+        replace(f, applicability=Applicability.UNSAFE, reason=why)
+        if f.transform in _KEEP_SPMD_AXIS and f.applicability == Applicability.SAFE
+        else f
+        for f in finding.fixes
+    )
+    return replace(finding, fixes=fixes)
 
 
 def _eager_reasons(vmap: VmapFacts) -> tuple[str | None, str | None]:

@@ -2,7 +2,8 @@
 
 Each program is a directory progs/<name>/ holding a pyproject.toml (its project root) and an entry script
 named in ENTRY (default main.py) that prints `RESULT: match` or `RESULT: mismatch` (compared against a
-reference computed without sharding) or raises. Usage: python harness.py [name ...]
+reference computed without sharding) or raises; an optional STRATEGY file names the `--strategy` passed to
+`spmdfix fix`. Usage: python harness.py [name ...]
 """
 import os, shutil, subprocess, sys, pathlib
 
@@ -45,18 +46,19 @@ def main(names):
             for f in (d / "CHECK_ALONE").read_text().split():
                 rc2, c2 = spmdfix(["check", "--no-cache", "--show-unresolved", "--show-fixes", f], d)
                 extra += f"\n--- check {f} alone (rc={rc2})\n{c2}"
+        strategy = ["--strategy", (d / "STRATEGY").read_text().strip()] if (d / "STRATEGY").exists() else []
         tmp = pathlib.Path("/tmp/breaker5_fix") / d.name
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(d, tmp)
-        frc, fout = spmdfix(["fix", "--diff", *targets], tmp)
-        frc2, fout2 = spmdfix(["fix", *targets], tmp)
+        frc, fout = spmdfix(["fix", *strategy, "--diff", *targets], tmp)
+        frc2, fout2 = spmdfix(["fix", *strategy, *targets], tmp)
         changed = subprocess.run(["diff", "-r", str(d), str(tmp)], capture_output=True, text=True).stdout
         fixed = run_jax(tmp, entry) if changed.strip() else "(no change)"
         utmp = pathlib.Path("/tmp/breaker5_unsafe") / d.name
         shutil.rmtree(utmp, ignore_errors=True)
         shutil.copytree(d, utmp)
-        urc, uout = spmdfix(["fix", "--unsafe-fixes", "--diff", *targets], utmp)
-        urc2, uout2 = spmdfix(["fix", "--unsafe-fixes", *targets], utmp)
+        urc, uout = spmdfix(["fix", *strategy, "--unsafe-fixes", "--diff", *targets], utmp)
+        urc2, uout2 = spmdfix(["fix", *strategy, "--unsafe-fixes", *targets], utmp)
         uchanged = subprocess.run(["diff", "-r", str(d), str(utmp)], capture_output=True, text=True).stdout
         ufixed = run_jax(utmp, entry) if uchanged.strip() else "(no change)"
         if uchanged == changed:
