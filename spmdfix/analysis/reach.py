@@ -30,6 +30,7 @@ from spmdfix.analysis.uses import short
 from spmdfix.analysis.calls import bind_arguments, single_return
 from spmdfix.analysis.values import BoundScope, bound_for
 from spmdfix.model import Related
+from spmdfix.paths import relpath
 from spmdfix.perf import frozen
 
 # Higher-order functions whose first argument is data, not the function they apply.
@@ -121,6 +122,7 @@ class Reacher:
         # the first parameter of a decorator of the project followed by `_project_decorators`, by its id: the
         # decorated `def` it receives
         self._decorated: dict[int, ast.AST] = {}
+        self._others: dict[int, Reacher] = {}  # `_other`
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
@@ -377,23 +379,34 @@ class Reacher:
         shard_map. Found by breaker5 (safety/trials/breaker5/progs/q25_linen_apply_shardmap_collide): JAX
         raised SPMD001's error and spmdfix printed nothing."""
         found = self.instances.class_of(func.value, scope)
-        if found is None or found[0] is not self.model:
+        if found is None:
             return None
-        cls = found[1]
-        if self.members.member(cls, func.attr) is not None:
+        owner, cls = found
+        # a class of another module of the project (`from pkg.layers import Block`) is read in its module, by a
+        # walker of that module (silent before: only this module's classes were read)
+        home = self if owner is self.model else self._other(owner)
+        if home.members.member(cls, func.attr) is not None:
             return None
-        library = [b for b in cls.bases if not self._project_class(b)]
+        library = [b for b in cls.bases if not home._project_class(b)]
         if not library:
             return None
-        methods = [m for m in self.members.members_of(cls)[0] if any(c is cls for c, _ in self._methods_reaching(m))]
+        methods = [m for m in home.members.members_of(cls)[0] if any(c is cls for c, _ in home._methods_reaching(m))]
         if not methods:
             return None
-        node = self.members.member(cls, methods[0])[0]
+        node = home.members.member(cls, methods[0])[0]
+        where = f"line {node.lineno}" if owner is self.model else f"line {node.lineno} of {relpath(owner.ix.path)}"
         return (
             f"`{short(func)}` is not defined by `{cls.name}` but by its library base `{short(library[0])}`, which may "
-            f"call `{cls.name}.{methods[0]}` (line {node.lineno}), a method reaching a shard_map: the analysis does "
+            f"call `{cls.name}.{methods[0]}` ({where}), a method reaching a shard_map: the analysis does "
             "not follow library code calling back into the class"
         )
+
+    def _other(self, owner: ModuleModel) -> Reacher:
+        """A walker of another module of the project (`_library_member`), one a module per walker."""
+        found = self._others.get(id(owner))
+        if found is None:
+            found = self._others[id(owner)] = Reacher(owner)
+        return found
 
     def _project_class(self, base: ast.AST) -> bool:
         """Whether a base class expression names a class of the project (this module's, or one the project
