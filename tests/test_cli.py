@@ -552,3 +552,12 @@ def test_interactive_shows_a_diff_per_file_a_fix_edits(tmp_path: Path, monkeypat
     by_fix = spmdfix(plain, "fix", *args)
     assert _tree_files(asked) == _tree_files(plain)
     assert _left_in(done.stderr) == _left_in(by_fix.stdout + by_fix.stderr) == 0
+
+
+def test_fix_summary_names_the_file_a_cross_module_finding_is_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # breaker5's q19: the vmap in pkg/train.py, the colliding specs in pkg/model.py; `fix` of train.py (no free
+    # axis to rename to) leaves the findings where they are located, not in the checked file.
+    shutil.copytree(GOLDEN / "add-axis" / "tree_cross_module_config" / "input", tmp_path / "tree")
+    monkeypatch.chdir(tmp_path / "tree")
+    fixed = invoke("fix", "--strategy", "rename", "pkg/train.py")
+    assert "2 findings left in pkg/model.py (`spmdfix check pkg/model.py` shows them)" in fixed.stderr
