@@ -384,12 +384,16 @@ def _names_parameter(ev: Evaluator, expr: ast.AST, scope: Scope, follow: Follow)
 
 
 def _per_axis_types(ev: Evaluator, expr: ast.AST, scope: Scope, count: int) -> tuple[AxisType, ...]:
-    """One type per axis of an axis_types argument (`(A, B)` or `(A,) * n`); UNKNOWN for every axis when
-    the argument is not one of these displays or its length differs from the number of axes."""
+    """One type per axis of an axis_types argument (`(A, B)` or `(A,) * n`, or a name bound to one: `AXIS_TYPES`,
+    here or in another module); UNKNOWN for every axis when the argument is not one of these or its length
+    differs from the number of axes. `n` may be any int the evaluator reads (`len(MESH_AXES)`)."""
+    followed = _types_display(ev, expr, scope)
+    if followed is not None and followed[1] is not expr:
+        return _per_axis_types(*followed, count)
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
-        seq, n = expr.left, expr.right
-        if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and isinstance(n, ast.Constant):
-            elts = list(seq.elts) * n.value if type(n.value) is int else []
+        seq, n = expr.left, ev.int_value(expr.right, scope)
+        if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and n is not None:
+            elts = list(seq.elts) * n
         else:
             elts = []
     elif isinstance(expr, (ast.Tuple, ast.List)):
@@ -402,16 +406,36 @@ def _per_axis_types(ev: Evaluator, expr: ast.AST, scope: Scope, count: int) -> t
 
 
 def _axis_types(ev: Evaluator, expr: ast.AST, scope: Scope):
-    """Classify an axis_types argument: (kind, form, first element text, repeat span, repeat count)."""
+    """Classify an axis_types argument: (kind, form, first element text, repeat span, repeat count). A name
+    bound to a display (`axis_types=AXIS_TYPES`), or a repeat whose count is not a literal
+    (`(AxisType.Auto,) * len(MESH_AXES)`), gives its kind with no form: add-axis does not extend it there
+    (breaker5's q13, q40: their Auto meshes were read as of unknown types)."""
+    followed = _types_display(ev, expr, scope)
+    if followed is not None and followed[1] is not expr:
+        return _axis_types(*followed)[0], None, None, None, None
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
         seq, count = expr.left, expr.right
         if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and isinstance(count, ast.Constant):
             kind = _type_kinds(ev, seq.elts, scope)
             return kind, AxisTypesForm.REPEAT, ev.text(seq.elts[0]), ev.span(count), count.value
+        if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1 and ev.int_value(count, scope) is not None:
+            return _type_kinds(ev, seq.elts, scope), None, None, None, None
         return AxisType.UNKNOWN, None, None, None, None
     if isinstance(expr, (ast.Tuple, ast.List)) and expr.elts:
         return _type_kinds(ev, expr.elts, scope), AxisTypesForm.SEQ, ev.text(expr.elts[0]), None, None
     return AxisType.UNKNOWN, None, None, None, None
+
+
+def _types_display(ev: Evaluator, expr: ast.AST, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
+    """The display a name (or module attribute) passed as `axis_types` is bound to, with the evaluator and
+    scope to read it in (`Evaluator.follow`); None when `expr` is no name or is not bound to a tuple, list or
+    repeat."""
+    if not isinstance(expr, (ast.Name, ast.Attribute)):
+        return None
+    followed = ev.follow(expr, scope)
+    if followed is None or not isinstance(followed[1], (ast.Tuple, ast.List, ast.BinOp)):
+        return None
+    return followed
 
 
 def _type_kinds(ev: Evaluator, elts: list[ast.expr], scope: Scope) -> AxisType:

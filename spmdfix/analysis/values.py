@@ -443,7 +443,22 @@ class Evaluator:
         if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
             negated = ev.int_value(value.operand, inner)
             return -negated if negated is not None else None
-        return None
+        return ev._len_of_display(value, inner)
+
+    def _len_of_display(self, value: ast.AST, scope: Scope) -> int | None:
+        """`len(NAMES)` of a tuple or list display with no starred element (through names: `MESH_AXES =
+        ("data", "model")`), with the builtin `len` (not a name the module binds), else None."""
+        if not (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "len"
+            and len(value.args) == 1 and not value.keywords and not self.ix.lookup("len", scope)
+        ):
+            return None
+        followed = self.follow(value.args[0], scope)
+        if followed is None or not isinstance(followed[1], (ast.Tuple, ast.List)):
+            return None
+        if any(isinstance(e, ast.Starred) for e in followed[1].elts):
+            return None
+        return len(followed[1].elts)
 
     def int_tuple(self, expr: ast.AST, scope: Scope) -> tuple[int | None, ...] | None:
         followed = self.follow(expr, scope)
