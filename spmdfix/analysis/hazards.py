@@ -95,11 +95,27 @@ def calls_stand(calls: VmapCalls | None, finding: bool) -> bool:
     `finding` (JAX fails on those calls), the calls followed must be the program's as written
     (`VmapCalls.exact`): uses not followed that can only add calls (the callable imported by another module,
     passed on) leave each followed call failing; since 81f9365 the importers not being known (a check from a
-    directory of loose modules) made every such call set incomplete, and the findings silent. For an exemption
-    (JAX runs), every call must be followed (`VmapCalls.complete`): a call not seen may fail."""
+    directory of loose modules) made every such call set incomplete, and the findings silent. An exemption
+    (JAX runs) is read from the calls followed as well: required to be complete, it turned programs that run
+    into findings whenever the importers were not known (4 clean golden cases gave SPMD003/SPMD008 when
+    checked from /tmp). What the calls not followed may add is then an SPMD910 record, not a finding
+    (`exemption_assumed`, `unread_matters.records`)."""
     if calls is None:
         return False
-    return calls.exact if finding else calls.complete
+    return calls.exact
+
+
+def exemption_assumed(vmap: VmapFacts) -> bool:
+    """Whether an exemption of the vmap's reached shard_maps holds for the calls followed only, while uses not
+    followed (the vmapped callable imported by modules not searched, passed on, stored) may add calls that do
+    not place the batch so (`calls_stand`): an SPMD910 record."""
+    calls = vmap.calls
+    if calls is None or calls.complete or not calls.exact:
+        return False
+    return any(
+        batch_on_explicit_axes(vmap, r.shard_map.mesh) or batch_on_explicit_spmd_axes(vmap, r.shard_map.mesh)
+        for r in vmap.reached
+    )
 
 
 def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None, finding: bool = False) -> bool:

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import h2_undecided, inner_dimensions_unplaced, nested_on_staged_context
+from spmdfix.analysis.hazards import (
+    exemption_assumed, h2_undecided, inner_dimensions_unplaced, nested_on_staged_context,
+)
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, UnreadKind, VmapKind
 from spmdfix.jaxapi import ShardMapApi
 
@@ -85,6 +87,8 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
     ]
     calls = vmap.calls.calls if vmap.calls is not None else ()
     out += [c.unread_placement for c in calls if c.unread_placement is not None and placement_matters(vmap, c)]
+    if exemption_assumed(vmap):
+        out.append((vmap.span, _assumed_what(vmap)))
     # a reshard of a batched value inside the vmapped function whose spec is not read, while a call places the
     # batch on Explicit axes: whether it names one decides SPMD005/SPMD006's reshard form (DuplicateSpecError)
     placed = {a for c in calls for a in c.batch_explicit}
@@ -134,6 +138,18 @@ def _inner_what(vmap: VmapFacts, reached: ReachedFacts) -> tuple[Span, str]:
         "when that dimension is placed on no mesh axis"
     )
     return span, what
+
+
+def _assumed_what(vmap: VmapFacts) -> str:
+    """What the SPMD910 record of `hazards.exemption_assumed` says: the calls followed place the batch where JAX
+    runs what the vmap reaches; the uses not followed may call it otherwise."""
+    unfollowed = vmap.calls.unfollowed if vmap.calls is not None else ()
+    where = unfollowed[0].describe() if unfollowed else "a use not followed"
+    return (
+        "the calls of this vmap that spmdfix followed place the batch on the Explicit mesh axes where JAX runs "
+        f"what it reaches, but {where} may call it too, with inputs placed otherwise, which JAX may refuse "
+        "(SPMD003, SPMD007, SPMD008): not followed"
+    )
 
 
 def _beside_what(reached: ReachedFacts) -> str:
