@@ -735,12 +735,12 @@ def _explicit_placed(mesh: MeshInfo | None, placed: bool) -> bool:
     return placed and mesh is not None and mesh.axis_types is AxisType.EXPLICIT
 
 
-def batch_placed_on(calls: VmapCalls | None, spmd: set[str], mesh: MeshInfo | None, finding: bool = False) -> bool:
-    """Every call of the vmap (all followed; with `finding`, the calls followed as written: `hazards.calls_stand`)
+def batch_placed_on(calls: VmapCalls | None, spmd: set[str], mesh: MeshInfo | None) -> bool:
+    """Every call of the vmap followed (the calls followed as written: `hazards.calls_stand`)
     places the batch dimension of every mapped argument on exactly the `spmd` axes of the shard_map's `mesh`
     (`facts.VmapCall.batch_axes`, `batch_mesh`)."""
     return (
-        mesh is not None and bool(spmd) and calls_stand(calls, finding)
+        mesh is not None and bool(spmd) and calls_stand(calls)
         and all(c.batch_axes is not None and set(c.batch_axes) == spmd and c.batch_mesh == mesh.span for c in calls.calls)
     )
 

@@ -90,13 +90,13 @@ def _split_on(sm: ShardMapFacts, axes: frozenset[str]) -> bool:
     return True
 
 
-def calls_stand(calls: VmapCalls | None, finding: bool) -> bool:
-    """Whether what holds for every call of a vmap spmdfix followed may be said of the program's calls. For a
-    `finding` (JAX fails on those calls), the calls followed must be the program's as written
-    (`VmapCalls.exact`): uses not followed that can only add calls (the callable imported by another module,
-    passed on) leave each followed call failing; since 81f9365 the importers not being known (a check from a
-    directory of loose modules) made every such call set incomplete, and the findings silent. An exemption
-    (JAX runs) is read from the calls followed as well: required to be complete, it turned programs that run
+def calls_stand(calls: VmapCalls | None) -> bool:
+    """Whether what holds for every call of a vmap spmdfix followed may be said of the program's calls: the
+    calls followed are the program's as written (`VmapCalls.exact`). For a finding (JAX fails on those calls),
+    uses not followed that can only add calls (the callable imported by another module, passed on) leave each
+    followed call failing; since 81f9365 the importers not being known (a check from a directory of loose
+    modules) made every such call set incomplete, and the findings silent. An exemption (JAX runs) is read
+    from the calls followed as well: required to be complete, it turned programs that run
     into findings whenever the importers were not known (4 clean golden cases gave SPMD003/SPMD008 when
     checked from /tmp). What the calls not followed may add is then an SPMD910 record, not a finding
     (`exemption_assumed`, `unread_matters.records`)."""
@@ -118,23 +118,22 @@ def exemption_assumed(vmap: VmapFacts) -> bool:
     )
 
 
-def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None, finding: bool = False) -> bool:
+def batch_on_explicit_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
     """The shard_map's mesh has Explicit axes only and every call of the spmd vmap (all followed) places
     its batch dimension on mesh axes (`jax.device_put(x, NamedSharding(mesh, P('x', ...)))`).
 
     Measured with jax 0.10.2 (safety/measurements/h2_explicit_placed.py): there an inner `jax.vmap` with a
     binary body runs and matches, eagerly and under jit, whatever the specs; the `pvary` error of H2 comes
     back when the batch is left unplaced (under jit; eager calls then fail on the in_specs check of the
-    Explicit mesh), and on a mesh whose spmd axis is Auto. `finding`: asked to report a failure
-    (`calls_stand`)."""
+    Explicit mesh), and on a mesh whose spmd axis is Auto. "Every call": every call followed (`calls_stand`)."""
     calls = vmap.calls
     return (
-        mesh is not None and mesh.axis_types is AxisType.EXPLICIT and calls_stand(calls, finding)
+        mesh is not None and mesh.axis_types is AxisType.EXPLICIT and calls_stand(calls)
         and all(c.batch_placement is BatchPlacement.AXES for c in calls.calls)
     )
 
 
-def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None, finding: bool = False) -> bool:
+def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
     """Every spmd axis of the vmap is an Explicit axis of the shard_map's `mesh` (read per axis: a mixed mesh
     qualifies when its spmd axes are Explicit), and every call of the vmap (all followed) places the batch
     dimension of every mapped argument on exactly the spmd axes of that same mesh
@@ -144,13 +143,13 @@ def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None, finding:
     closes over a value the vmap batches (or an unbatched array under all-replicated specs) runs and matches
     with check_vma=True, eager and under jit, on Explicit and mixed meshes alike; it fails (ManualAxisType, or
     `Closing over inputs to shard_map`) when the spmd axis is Auto whatever the other axes, when the batch is
-    not placed or placed elsewhere, and under check_vma=False. `finding`: asked to report a failure
+    not placed or placed elsewhere, and under check_vma=False. "Every call": every call followed
     (`calls_stand`)."""
     calls = vmap.calls
     spmd = tuple(vmap.spmd.names)
     return (
         mesh is not None and bool(spmd) and all(mesh.type_of(a) is AxisType.EXPLICIT for a in spmd)
-        and calls_stand(calls, finding)
+        and calls_stand(calls)
         and all(c.batch_axes == spmd and c.batch_mesh == mesh.span for c in calls.calls)
     )
 
@@ -164,7 +163,7 @@ def placed_spmd_axis_out_of_context(vmap: VmapFacts, reached: ReachedFacts) -> b
     if sm.axis_names is None or sm.axis_names_unknown or not sm.api.written_specs:
         return False
     spmd = tuple(vmap.spmd.names)
-    return bool(spmd) and not set(spmd) & sm.axis_names.names and batch_on_explicit_spmd_axes(vmap, sm.mesh, True)
+    return bool(spmd) and not set(spmd) & sm.axis_names.names and batch_on_explicit_spmd_axes(vmap, sm.mesh)
 
 
 def nested_on_staged_context(vmap: VmapFacts, reached: ReachedFacts, inner: NestedShardMap) -> bool:

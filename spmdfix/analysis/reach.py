@@ -374,7 +374,8 @@ class Reacher:
 
     def _library_member(self, func: ast.Attribute, scope: Scope) -> str | None:
         """Why `module.apply(...)` may reach a shard_map the walk cannot see, or None: `module` is an instance of
-        a class of this module (`Block(8)`) that does not define `apply`, a library base class does
+        a class of the project (`Block(8)`; of this module or another, read there by `_other`) that does not
+        define `apply`, a library base class does
         (`flax.linen.Module.apply` calls the instance's `__call__`), and a method of the class reaches a
         shard_map. Found by breaker5 (safety/trials/breaker5/progs/q25_linen_apply_shardmap_collide): JAX
         raised SPMD001's error and spmdfix printed nothing."""
@@ -618,7 +619,8 @@ class Reacher:
         the rules are walked as traced code. Without one, the vmap may still be differentiated from outside
         (`jax.grad` of a function that calls it): a rule that reaches a shard_map or code the walk cannot see
         is an SPMD910 record at the decorator, never a finding (undifferentiated, the rules do not run)."""
-        if self.ix.decorator_in(func, jaxapi.CUSTOM_DERIVATIVE_NAMES) is None:
+        deco = self.ix.decorator_in(func, jaxapi.CUSTOM_DERIVATIVE_NAMES)
+        if deco is None:
             return
         rules = self._rules_of(func)
         if not rules:
@@ -631,7 +633,6 @@ class Reacher:
             else:
                 self._reach_callable(rule, scope, step, scratch, follow)
         if scratch is not result and (scratch.sites or scratch.external or scratch.unresolved):
-            deco = self.ix.decorator_in(func, jaxapi.CUSTOM_DERIVATIVE_NAMES)
             names = ", ".join(f"`{short(r)}`" for r, _ in rules)
             what = (
                 f"`{func.name}` has custom derivative rules ({names}) that reach a shard_map or code spmdfix cannot "

@@ -89,7 +89,7 @@ class ReachedAnalysis:
         # placed `P(None, 'x')` reaches the shard_map, its capture runs).
         # (the calls followed decide it when others may only be added: the captures it keeps are failures of
         # those calls; a check from a directory of loose modules, importers not known, was silent: silence7)
-        placed = batch_placed_on(calls, stripped, sm.mesh, finding=True)
+        placed = batch_placed_on(calls, stripped, sm.mesh)
         # a plain vmap's calls are passed only when every call places the batch on the shard_map's mesh: then an
         # argument it does not map that a call commits to that mesh is a capture JAX fails on (`context mesh ...
         # should match the aval mesh`, as under an spmd vmap; measured:

@@ -61,7 +61,7 @@ class ModuleIndex:
         # them), collected by the same walk rather than by walks of each class.
         self.attribute_assigns: list[ast.Assign] = []
         # Every `ast.Attribute` of the module (annotations included: every one `ast.walk` of the tree meets), in
-        # no particular order, gathered by the same walk; by attribute name when first asked (`_attributes_named`).
+        # no particular order, gathered by the same walk; by attribute name when first asked (`attributes_named`).
         self.attributes: list[ast.Attribute] = []
         self._attributes_by_name: dict[str, list[ast.Attribute]] | None = None
         self._arguments: dict[int, tuple[ast.AST, Scope] | None] = {}
@@ -264,17 +264,13 @@ class ModuleIndex:
         """How many `<library>.<name>` attribute reads the module holds whose qualified name is one of JAX's,
         Flax's or NumPy's (`jax.make_mesh`): none of them refers to a function of this module."""
         count = 0
-        for node in self._attributes_named(name):
+        for node in self.attributes_named(name):
             qname = self.qualname(node, self.scope_at(node))
             if qname is not None and qname.split(".")[0] in _LIBRARIES:
                 count += 1
         return count
 
     def attributes_named(self, name: str) -> list[ast.Attribute]:
-        """The module's `ast.Attribute` nodes whose attribute is `name` (`x.name`), in no set order."""
-        return self._attributes_named(name)
-
-    def _attributes_named(self, name: str) -> list[ast.Attribute]:
         """The module's `ast.Attribute` nodes whose attribute is `name` (`x.name`), from the attributes the
         index's walk gathered (a walk of the whole tree per name asked was a tenth of the analysis of jax's
         shard_map_test.py); grouped by name once, on first use."""

@@ -60,7 +60,7 @@ def placed_axis_names_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[F
     runs (check_vma=True, or under jit). No fix is measured here: the finding names the axis to leave out.
     """
     sm = reached.shard_map
-    if sm.axis_names is None or sm.axis_names_unknown or not batch_on_explicit_spmd_axes(vmap, sm.mesh, finding=True):
+    if sm.axis_names is None or sm.axis_names_unknown or not batch_on_explicit_spmd_axes(vmap, sm.mesh):
         return []
     named = [a for a in vmap.spmd.names if a in sm.axis_names.names]
     if not named:
@@ -182,7 +182,7 @@ def eager_explicit_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Find
             and bool(vmap.spmd.names)  # (no axes: only the dimension after the batch is placed)
         )
     else:
-        placed = batch_on_explicit_axes(vmap, sm.mesh, finding=True)
+        placed = batch_on_explicit_axes(vmap, sm.mesh)
     # (`jax.jit(shard_map(...))` is the measurement's "jit around the shard_map": it runs; fuzz seed 130059)
     staged = reached.staged_eagerly or reached.cond_staged or reached.jit_wrapped
     if sm.check_vma is not False or staged or not placed:
