@@ -80,10 +80,11 @@ def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     placed = [start for start, end in _calls(source, placers) if _may_pass_a_sharding(source, end)]
     if not placed:
         return False
-    calls = list(_calls(source, vmap))
-    applied = [a for a, end in calls if _may_be_applied(source, a, end)]
+    applied, unapplied = [], []
+    for a, end in _calls(source, vmap):
+        (applied if _may_be_applied(source, a, end) else unapplied).append(a)
     # `batched = jax.vmap(block)` then `batched(xs)`: the vmap is applied where the name is used
-    applied += _assigned_uses(source, [a for a, end in calls if not _may_be_applied(source, a, end)])
+    applied += _assigned_uses(source, unapplied)
     decorating = _decorators_naming(source, vmap)
     if not applied and not decorating:
         return False
@@ -142,13 +143,15 @@ def _decorated_uses(source: str, decorators: list[int]) -> list[int]:
         if found is None:
             uses.append(start)
             continue
-        low, high = scope_span(source, start)
-        uses += [
-            at
-            for at, _ in occurrences(source, found.group(1))
-            if low <= at < high and at != found.start(1) and in_code(source, at)
-        ]
+        uses += [at for at, _ in _scoped_occurrences(source, found.group(1), start) if at != found.start(1)]
     return uses
+
+
+def _scoped_occurrences(source: str, name: str, at: int) -> list[tuple[int, int]]:
+    """The occurrences in code of `name` (start, end) within the scope evaluating the code at `at`
+    (`regions.scope_span`), where a name that scope binds can be read."""
+    low, high = scope_span(source, at)
+    return [(i, end) for i, end in occurrences(source, name) if low <= i < high and in_code(source, i)]
 
 
 # `NAME =` (or `NAME: T =`) alone before a call on its line: the call's value is bound to NAME.
@@ -169,13 +172,8 @@ def _assigned_uses(source: str, starts: list[int]) -> list[int]:
         found = _ASSIGNED_TO.match(source[line:i])
         if found is None:
             continue
-        low, high = scope_span(source, start)
-        name = found.group(1)
-        uses += [
-            at
-            for at, end in occurrences(source, name)
-            if low <= at < high and _CALL_OPEN.match(source, end) and in_code(source, at)
-        ]  # (called: `batched(xs)`, as the analysis reads it; the assignment's target is no call)
+        # (called: `batched(xs)`, as the analysis reads it; the assignment's target is no call)
+        uses += [at for at, end in _scoped_occurrences(source, found.group(1), start) if _CALL_OPEN.match(source, end)]
     return uses
 
 
