@@ -5,7 +5,9 @@ tuples, strings, numbers and bytes, which a loader that refuses every class read
 with nothing to report but its counts (most files) is kept as a short tag (`pack`); any other is pickled on
 its own and unpickled only when served, by an unpickler that builds nothing but spmdfix's dataclasses and
 enums, paths and plain containers (`unpack`): a cache file planted in a repository cannot run code. Files
-are replaced atomically (`write_atomic`: a temporary file and `os.replace`), never written in place.
+are replaced atomically (`write_atomic`: a temporary file and `os.replace`), never written in place, but for
+the results' journal (`append_journal`), which a run that changed a few entries appends to instead of writing the
+whole file again (`load_journal` reads it back, and stops at a record torn by a crash).
 """
 
 from __future__ import annotations
@@ -174,6 +176,46 @@ def load_plain(file: Path) -> dict[str, tuple]:
         return found[1]
     except Exception:  # noqa: BLE001 - any damage or forgery reads as an empty cache
         return {}
+
+
+def append_journal(file: Path, changes: dict[str, tuple | None]) -> None:
+    """Append one record, `(FORMAT, {absolute path: entry tuple, or None to drop the path's entry})`, to the
+    journal `file` (created when missing) in one `write` of an `O_APPEND` descriptor: records appended by runs
+    at the same time do not interleave. A record torn by a crash or a full disk ends what `load_journal`
+    reads. Raises OSError when the file cannot be opened or written."""
+    data = pickle.dumps((FORMAT, changes), protocol=pickle.HIGHEST_PROTOCOL)
+    fd = os.open(file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def load_journal(file: Path, into: dict[str, tuple]) -> tuple[int, bool]:
+    """Apply the journal `file`'s records in order to `into` (the entries of the results file it follows:
+    an entry replaced, or dropped for None). Returns (how many changes it read, whether it ended on a record
+    it could not read: torn by a crash, or not a journal). A missing file reads as no record. The records
+    hold only tuples, strings, numbers and bytes, read by the loader that refuses every class."""
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return 0, False
+    stream, count = io.BytesIO(data), 0
+    with gc_paused():
+        while stream.tell() < len(data):
+            try:
+                found = _PlainUnpickler(stream).load()
+            except Exception:  # noqa: BLE001 - a torn or forged record: what follows it is not read
+                return count, True
+            if not (isinstance(found, tuple) and len(found) == 2 and found[0] == FORMAT and isinstance(found[1], dict)):
+                return count, True
+            for path, entry in found[1].items():
+                if entry is None:
+                    into.pop(path, None)
+                else:
+                    into[path] = entry
+            count += len(found[1])
+    return count, False
 
 
 class _PlainUnpickler(pickle.Unpickler):

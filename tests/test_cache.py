@@ -403,3 +403,81 @@ def test_a_moved_project_root_is_never_served_stale(tmp_path: Path) -> None:
     assert "use_a.py" not in both()
     (pkg / "setup.cfg").unlink()
     assert "use_a.py" in both()
+
+
+# --- the journal -----------------------------------------------------------------------------------------
+
+
+def test_a_run_that_changed_one_entry_appends_it_to_the_journal(tree: Path) -> None:
+    """After an edit, the run's one changed entry goes to the journal: the results file is not written again
+    (its stat is the same), and the next run serves the edited file from the journal, with the findings of
+    its new bytes."""
+    model, other = tree / "model.py", tree / "other.py"
+    _run([model, other], Cache(tree / "c"))
+    cache = Cache(tree / "c")
+    before = stat_key(os.stat(cache.file))
+    assert not cache.journal_file.exists()
+    model.write_text("x = 2\n")
+    assert _codes(_run([model, other], Cache(tree / "c"))) == [[], []]
+    assert stat_key(os.stat(cache.file)) == before and cache.journal_file.exists()
+    again = Cache(tree / "c")
+    assert again.lookup(Job(model, "model.py", Options())) is not None  # (served: the journal's entry)
+    model.write_text(COLLIDING)
+    assert _codes(_run([model, other], Cache(tree / "c"))) == [["SPMD001", "SPMD002"], []]
+    assert _codes(_run([model, other], Cache(tree / "c"))) == [["SPMD001", "SPMD002"], []]
+
+
+def test_a_journal_past_its_share_is_merged_into_the_results_file(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the journal would hold more than its share, the run writes the results file whole, the journal
+    merged in, and removes the journal; the entries are all still served."""
+    monkeypatch.setattr(cache_module, "JOURNAL_MIN", 2)
+    files = [tree / f"m{i}.py" for i in range(4)]
+    for f in files:
+        f.write_text("x = 1\n")
+    _run(files, Cache(tree / "c"))
+    cache = Cache(tree / "c")
+    for i, f in enumerate(files[:3]):
+        f.write_text(f"x = {i + 2}\n")
+        _run(files, Cache(tree / "c"))
+        # two changes fit the journal (JOURNAL_MIN); the third makes the run write the file whole
+        assert cache.journal_file.exists() == (i < 2)
+    fresh = Cache(tree / "c")
+    assert all(fresh.lookup(Job(f, f.name, Options())) is not None for f in files)
+
+
+def test_a_torn_journal_keeps_what_it_read_and_is_merged_away(tree: Path) -> None:
+    """A record torn by a crash (the journal cut inside it) ends what is read: the records before it still
+    serve, and the next run that changes an entry writes the results file whole and removes the journal."""
+    model, other = tree / "model.py", tree / "other.py"
+    _run([model, other], Cache(tree / "c"))
+    model.write_text("x = 2\n")
+    _run([model, other], Cache(tree / "c"))
+    journal = Cache(tree / "c").journal_file
+    whole = journal.read_bytes()
+    other.write_text("y = 3\n")
+    _run([model, other], Cache(tree / "c"))
+    journal.write_bytes(journal.read_bytes()[: len(whole) + 10])  # the second record torn
+    cache = Cache(tree / "c")
+    assert cache.lookup(Job(model, "model.py", Options())) is not None  # (the first record's)
+    assert cache.lookup(Job(other, "other.py", Options())) is None  # (its record was torn: checked again)
+    other.write_text("y = 4\n")
+    assert _codes(_run([model, other], Cache(tree / "c"))) == [[], []]
+    assert not journal.exists()
+    fresh = Cache(tree / "c")
+    assert all(fresh.lookup(Job(f, f.name, Options())) is not None for f in (model, other))
+
+
+def test_a_forged_journal_record_runs_nothing(tree: Path) -> None:
+    """The journal is read by the loader that refuses every class, as the results file is."""
+    model = tree / "model.py"
+    _run([model], Cache(tree / "c"))
+    canary = tree / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, (f"touch {canary}",))
+
+    Cache(tree / "c").journal_file.write_bytes(pickle.dumps((cache_module.FORMAT, {str(model): Evil()})))
+    assert Cache(tree / "c").lookup(Job(model, "model.py", Options())) is not None  # (the results file's entry)
+    assert not canary.exists()
+    assert _codes(_run([model], Cache(tree / "c"))) == [["SPMD001", "SPMD002"]]

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cache_files import plant_entries, read_entries
 from golden import GOLDEN
 # The three-module project whose spec axis lives in config.py, and the script of a process that rewrites a file
 # under concurrent runs.
@@ -104,11 +105,10 @@ def both(tree: Path, *args: str) -> tuple[int, str, str]:
 def plant_plain(tree: Path, name: str) -> None:
     """Make the cache entry of `name` plain (nothing found, nothing else read), its stat, digest and
     settings kept."""
-    file = Cache(tree.parent / "cache").file
-    fmt, entries = pickle.loads(file.read_bytes())
+    entries = read_entries(tree.parent / "cache")
     stat, taken, digest, settings, _, _ = entries[str(tree / name)]
     entries[str(tree / name)] = (stat, taken, digest, settings, (), PLAIN_ENTRY)
-    file.write_bytes(pickle.dumps((fmt, entries)))
+    plant_entries(tree.parent / "cache", entries)
 
 
 def planted_is_served(tree: Path, served: Served, *args: str) -> None:
@@ -171,11 +171,10 @@ def test_an_edited_file_is_not_served(tree: Path, served: Served) -> None:
     run(tree)
     plant_plain(tree, "m.py")
     assert run(tree)[0] == 0
-    file = Cache(tree.parent / "cache").file
-    fmt, entries = pickle.loads(file.read_bytes())
+    entries = read_entries(tree.parent / "cache")
     stat, _, digest, settings, depends, packed = entries[str(model)]
     entries[str(model)] = (stat, time.time_ns() + 3_600 * 10**9, digest, settings, depends, packed)
-    file.write_bytes(pickle.dumps((fmt, entries)))
+    plant_entries(tree.parent / "cache", entries)
     before = os.stat(model)
     model.write_text(COLLIDING[:-1] + " ")
     os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))
@@ -192,7 +191,7 @@ def test_a_file_whose_analysis_read_an_edited_module_is_not_served(tree: Path, s
     (pkg / "layers.py").write_text(_LAYERS)
     (pkg / "use.py").write_text(_USE)
     assert "use.py" not in both(tree)[1]
-    entries = pickle.loads(Cache(tree.parent / "cache").file.read_bytes())[1]
+    entries = read_entries(tree.parent / "cache")
     assert entries[str(pkg / "use.py")][5][0] == "checked" and entries[str(pkg / "use.py")][4]
     (pkg / "config.py").write_text(_CONFIG.format(axis="x"))
     assert "use.py" in both(tree)[1]
@@ -211,7 +210,7 @@ def test_a_module_a_run_over_its_project_checked_is_served_only_to_such_runs(tre
     (pkg / "train.py").write_text(PARTIAL_TRAIN)
     model = str(pkg / "model.py")
     assert "SPMD001" in both(tree)[1]
-    entries = pickle.loads(Cache(tree.parent / "cache").file.read_bytes())[1]
+    entries = read_entries(tree.parent / "cache")
     assert entries[model][4] == cache_module.WALKED_ONLY and entries[model][5] == PLAIN_ENTRY
     served.take()
     both(tree)
@@ -296,12 +295,11 @@ def test_a_stat_taken_in_the_tick_of_the_last_change_is_not_trusted(
     """An entry whose stat equals the file's but was taken within RACY_NS of its last change: the file may
     have changed again in the same tick, so it is read; here its bytes are not the entry's."""
     planted_is_served(tree, served)
-    file = Cache(tree.parent / "cache").file
-    fmt, entries = pickle.loads(file.read_bytes())
+    entries = read_entries(tree.parent / "cache")
     stat, _, _, settings, depends, packed = entries[str(tree / "m.py")]
     racy_taken = max(stat[1], stat[2]) + 1_000_000_000
     entries[str(tree / "m.py")] = (stat, racy_taken, "0" * 64, settings, depends, packed)
-    file.write_bytes(pickle.dumps((fmt, entries)))
+    plant_entries(tree.parent / "cache", entries)
     monkeypatch.setattr(stamps_module, "RACY_NS", 2_000_000_000)
     assert "m.py" in both(tree)[1]
 
