@@ -277,6 +277,10 @@ HIGHER_ORDER_NAMES = WRAPPER_NAMES | VMAP_NAMES | frozenset(
     }
 )
 
+# `jax.lax.map(f, xs)`: `f` gets each slice of `xs` along its leading axis, with or without a `batch_size`; a
+# value computed from a slice still comes from `xs` (`analysis.batched.BatchedValues._lax_map_hop`).
+LAX_MAP_NAMES = frozenset({"jax.lax.map"})
+
 # A `jax.lax.map` given a `batch_size` (not None) vmaps its function over chunks of that size: between the
 # spmd vmap and a shard_map it is an inner vmap (hazard H2, SPMD007; measured on jax 0.10.2:
 # safety/measurements/lax_map_and_smap_infer.py). With `batch_size=None` it is a scan and runs.

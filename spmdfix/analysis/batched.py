@@ -236,7 +236,8 @@ class BatchedValues:
     def plain_hops(self, fun: ast.AST | None, home: ast.AST | None, reached: ReachedSite, through_vmaps: bool = False):
         """(bound, [(caller, call, callee, bound), ...]) from the vmapped callable `fun` to `home` when every
         step of the chain is a plain call of a function or method (`callee`: `bound` leading parameters the
-        read binds, `self`); the list is empty when `fun` runs `home`; None otherwise. With `through_vmaps`, a
+        read binds, `self`) or a `jax.lax.map(f, xs)` (`_lax_map_hop`); the list is empty when `fun` runs
+        `home`; None otherwise. With `through_vmaps`, a
         step may also be an inner `jax.vmap(f, in_axes)` applied at once to positional operands (`call` is
         then the application): each operand reaches `f`'s parameter at its position, whole or, where
         `in_axes` maps it, sliced: the value still comes from that argument."""
@@ -252,12 +253,37 @@ class BatchedValues:
                 hops.append((current, node, *found))
                 current = found[0]
                 continue
+            mapped = self._lax_map_hop(node)
+            if mapped is not None:
+                hops.append((current, node, *mapped))
+                current = mapped[0]
+                continue
             inner = self._inner_vmap_hop(node) if through_vmaps else None
             if inner is None:
                 return None
             hops.append((current, *inner))
             current = inner[1]
         return (start[1], hops) if current is home else None
+
+    def _lax_map_hop(self, node: ast.AST) -> tuple[ast.AST, int] | None:
+        """(f, bound) for a chain step `node` = `jax.lax.map(f, xs)` or `jax.lax.map(f, xs, batch_size=k)`
+        (`jaxapi.LAX_MAP_NAMES`): `f` gets each slice of `xs` along its leading axis, a value that still comes
+        from `xs` (`_passed` reads the operand). Measured on jax 0.10.2 (safety/measurements/lax_map_hop.py;
+        fuzz seed 420293): a shard_map body closing over a value computed from that slice, under a plain vmap
+        over an input committed to the Explicit mesh, fails as with a plain call there (`Closing over inputs
+        to shard_map`), in both forms; on an Auto mesh it runs. None for any other step."""
+        if not (isinstance(node, ast.Call) and len(node.args) == 2 and self._qualname(node.func) in jaxapi.LAX_MAP_NAMES):
+            return None
+        if any(k.arg != "batch_size" for k in node.keywords):
+            return None
+        return self.callee(node.args[0])
+
+    def _passed(self, call: ast.Call) -> tuple[list[ast.expr], bool]:
+        """The positional operands a chain step `call` passes to its callee's parameters, in order, and
+        whether it passes any by keyword (or by `*`): `jax.lax.map(f, xs, batch_size=k)` passes `xs` alone."""
+        if self._lax_map_hop(call) is not None:
+            return call.args[1:], False
+        return call.args, bool(call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 
     def _inner_vmap_hop(self, node: ast.AST):
         """(application, f, bound) for a chain step `node` = `jax.vmap(f, in_axes)` applied at once to
@@ -274,13 +300,14 @@ class BatchedValues:
         start_bound, steps = hops
         indices = self._param_sources(home, name)
         for caller, call, callee, bound in reversed(steps):
-            if indices is None or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            operands, by_keyword = self._passed(call)
+            if indices is None or by_keyword:
                 return None
             found: set[int] = set()
             for i in (i - bound for i in indices if i >= bound):
-                if i >= len(call.args):
+                if i >= len(operands):
                     return None  # a default: not a value of the vmap's call
-                names = [n.id for n in ast.walk(call.args[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+                names = [n.id for n in ast.walk(operands[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
                 for n in names:
                     sources = self._param_sources(caller, n)
                     if sources is None:
@@ -302,14 +329,15 @@ class BatchedValues:
         if indices is None:
             return f"`{name}` is not computed from the parameters of the function defining the shard_map body", None
         for caller, call, callee, bound in reversed(steps):
-            if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            operands, by_keyword = self._passed(call)
+            if by_keyword:
                 return "a call on the way passes its arguments by keyword or `*`", call
             for i in (i - bound for i in indices if i >= bound):
-                if i >= len(call.args):
+                if i >= len(operands):
                     return "a call on the way leaves the parameter to its default", call
             found: set[int] = set()
             for i in (i - bound for i in indices if i >= bound):
-                for n in (n.id for n in ast.walk(call.args[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+                for n in (n.id for n in ast.walk(operands[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
                     sources = self._param_sources(caller, n)
                     if sources is None:
                         return f"the call on the way passes `{n}`, not computed from its caller's parameters", call
