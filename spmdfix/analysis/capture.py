@@ -239,8 +239,14 @@ class CaptureAnalysis:
         A value bound to the body where it is built counts as closed over, as for a batched one (`_bound_uses`:
         a parameter default, the arguments of a `functools.partial` among `wrappers` built in `home`; fuzz seed
         390348: `partial(body, w=w)` fails as the closure does, golden
-        refuse/capture_spmd_placed_unmapped_arg_committed_partial)."""
+        refuse/capture_spmd_placed_unmapped_arg_committed_partial).
+
+        With `placed`, the way may also pass through an inner `jax.vmap(block, in_axes)(x, w)` applied at once:
+        the committed argument fails the same whether the inner vmap maps it or passes it whole (measured:
+        safety/measurements/unmapped_committed_inner_vmap.py; fuzz seed 460044, silent before)."""
         hops = self.batched.plain_hops(fun, home, reached)
+        if hops is None and placed:
+            hops = self.batched.plain_hops(fun, home, reached, through_vmaps=True)
         scope = self.ix.own_scope(home) if home is not None else None
         if hops is None or scope is None or mesh is None:
             return ()
