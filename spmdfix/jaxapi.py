@@ -185,6 +185,11 @@ PLACING_SHARDING_PARAM = {
 TYPEOF_NAMES = frozenset({"jax.typeof"})
 
 PARTIAL_NAMES = frozenset({"functools.partial"})
+# Standard-library wrappers returning the callable they are given, its attributes updated: `functools.wraps(fn)(g)`
+# and `functools.update_wrapper(g, fn)` are `g` (breaker6 r02: a project decorator returning
+# `functools.wraps(fn)(jax.shard_map(fn, ...))` was silent while JAX raised SPMD001's error).
+SAME_CALLABLE_WRAPS = frozenset({"functools.wraps"})
+SAME_CALLABLE_UPDATE = frozenset({"functools.update_wrapper"})
 
 # Transparent wrappers: calling `wrapper(f)` yields a callable that traces f when called.
 WRAPPER_NAMES = frozenset(

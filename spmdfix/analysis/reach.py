@@ -330,6 +330,9 @@ class Reacher:
             if kind is BindingKind.DEF:
                 self._reach_import(qname, call.func, path, result, returned=True)  # a factory of another module
                 return
+        if self._same_callable(call, scope):  # functools.wraps(fn)(g), functools.update_wrapper(g, fn): g
+            self._reach_callable(call.args[0], scope, path, result, follow, within=within)
+            return
         target = call.func
         if isinstance(call.func, ast.Call):
             # partial(jax.jit, static_argnums=...)(f) and friends: a wrapper factory applied to f.
@@ -351,6 +354,17 @@ class Reacher:
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
                 step = step.through_grad() if qname in jaxapi.DIFFERENTIATING_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, follow, within=within)
+
+    def _same_callable(self, call: ast.Call, scope: Scope) -> bool:
+        """Whether `call` returns its first argument, the callable it is given (`jaxapi.SAME_CALLABLE_WRAPS`,
+        `SAME_CALLABLE_UPDATE`): `functools.wraps(fn)(g)` and `functools.update_wrapper(g, fn)` copy `fn`'s name
+        and docstring onto `g` and return `g` (breaker6 r02: `return functools.wraps(fn)(jax.shard_map(fn, ...))`
+        in a project decorator was dropped without a record)."""
+        if not call.args or isinstance(call.args[0], ast.Starred):
+            return False
+        if isinstance(call.func, ast.Call):
+            return self.qualname(call.func.func, scope) in jaxapi.SAME_CALLABLE_WRAPS
+        return self.qualname(call.func, scope) in jaxapi.SAME_CALLABLE_UPDATE
 
     def _unknown_receiver(self, func: ast.Attribute, scope: Scope) -> str | None:
         """Why `blk.apply(...)` may reach a shard_map the walk cannot see, or None: `blk` is a parameter whose
@@ -571,11 +585,19 @@ class Reacher:
         for deco in getattr(func, "decorator_list", ()):
             target = deco.func if isinstance(deco, ast.Call) else deco
             owner, named = self.model, self.ix.function_of(target)
+            found = None
             if named is None and self.project is not None:
                 qname = self.qualname(target, scope)
                 found = self.project.binding(qname) if qname and self.lost.follows(qname) else None
                 if found is not None and found[1].kind is BindingKind.DEF:
                     owner, named = found[0], found[1].node
+            if named is None and self._class_decorator(target, scope, found):
+                what = (
+                    f"`{func.name}` is decorated by `{short(target)}`, a class of the project: `{func.name}` names an "
+                    "instance of it, and calling it runs the class's `__call__`, which spmdfix does not follow"
+                )
+                result.unresolved.append((deco, what))
+                continue
             if named is None:
                 continue
             name = short(target)
@@ -590,6 +612,17 @@ class Reacher:
                     "(or a decorator factory's decorator) that is a `def` with one `return` of a callable, not this one"
                 )
                 result.unresolved.append((deco, what))
+
+    def _class_decorator(self, target: ast.AST, scope: Scope, found) -> bool:
+        """Whether the decorator `target` (written `@target` or `@target(...)`) is a class of the project: a class
+        of this module bound once to the name, or `found`, the project's binding of its qualified name, a class
+        (breaker6 r04: `@DataParallel` whose `__init__` keeps `jax.shard_map(fn, ...)` and whose `__call__` applies
+        it; JAX raised SPMD001's error, spmdfix was silent)."""
+        if isinstance(target, ast.Name):
+            binding = self.ix.single_binding(target.id, scope)
+            if binding is not None and binding.kind is BindingKind.CLASS:
+                return True
+        return found is not None and found[1].kind is BindingKind.CLASS
 
     def _follow_decorator(
         self, owner: ModuleModel, decorator: ast.AST | None, func: ast.AST, path: _Path, result: ReachResult,
