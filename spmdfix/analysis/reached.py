@@ -121,8 +121,14 @@ class ReachedAnalysis:
         # 320304), and on an Explicit one, the batch placed or not (capture_array_jit_on_the_way_explicit.py);
         # a jit around the vmap does not (it is not on the way).
         jitted_exempt = reached.jitted and jitted_capture_runs(sm.mesh)
+        # An array placed on an Explicit mesh (`device_put`, or made under `jax.set_mesh`) is refused whatever the
+        # specs: read before the unbatched arrays of all-replicated specs, whose exemptions (the batch placed on
+        # the Explicit spmd axes, ranks) do not hold for it (breaker6 r16: `bias = jnp.full(...)` made under
+        # `jax.set_mesh`, in_specs `P()`: JAX raised `context mesh ...`, spmdfix was silent; measured in
+        # safety/trials/breaker6/measure_placed_capture_replicated_specs.py).
+        placed_caps = self.capture.placed_arrays(body, {c.name for c in captures})
         if spmd and sm.check_vma is not False and _all_replicated(sm) and not jitted_exempt:
-            skip = {c.name for c in captures}
+            skip = {c.name for c in captures} | {c.name for c in placed_caps}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
             if arrays:
                 # an array only broadcast against operands of higher rank runs (measured: analysis.ranks)
@@ -142,7 +148,7 @@ class ReachedAnalysis:
         # (under a plain vmap over an Explicit-placed input too: measured to fail, `context mesh ...` with the
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
         # part 2, and open_items_issue22_kind9.py, part A)
-        captures += self.capture.placed_arrays(body, {c.name for c in captures})
+        captures += placed_caps
         lift = None
         if captures and nested:
             # (lift-captures edits the reached shard_map: the nested body's closure would stay)
@@ -403,3 +409,4 @@ def _block_rank_what(array: str, block: ast.AST) -> str:
         f"call or along the way to the shard_map; `{array}` meets it in arithmetic, which runs when the block's rank "
         "is higher than the array's and fails (ManualAxisType) when not"
     )
+
