@@ -33,6 +33,9 @@ class UnreadKind(enum.Enum):
     # the rank of a leaf of a pytree operand whose structure at the shard_map's application is not read: it
     # decides SPMD003's broadcast exemption for an unbatched array meeting it (analysis.ranks.pytree_unread)
     OPERAND_RANK = enum.auto()
+    # a shard_map body held by a value of a function on the way (a loop variable, a parameter, `fns[0]`) that
+    # the analysis does not resolve to a function: what it closes over decides SPMD003 (shard_maps.local_body_holder)
+    BODY = enum.auto()
 
 
 class CaptureKind(enum.Enum):

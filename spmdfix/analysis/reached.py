@@ -31,7 +31,7 @@ from spmdfix.analysis.ranks import RankAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
-from spmdfix.analysis.shard_maps import unwrap_body
+from spmdfix.analysis.shard_maps import local_body_holder, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 from spmdfix.analysis.kinds import UnreadKind
@@ -149,6 +149,12 @@ class ReachedAnalysis:
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
         # part 2, and open_items_issue22_kind9.py, part A)
         captures += placed_caps
+        if body is None and spmd:
+            # a body held by a value of a function on the way (`for f in fns`, `fns[0]`, a parameter): what it
+            # closes over is not read; SPMD003 needs it (breaker6 r35 was silent while JAX failed)
+            holder = local_body_holder(self.ix, reached.site.body, reached.site.body_scope)
+            if holder is not None:
+                unread_captures += (UnreadValue(UnreadKind.BODY, self.span(holder[0]), _body_what(*holder)),)
         lift = None
         if captures and nested:
             # (lift-captures edits the reached shard_map: the nested body's closure would stay)
@@ -410,3 +416,10 @@ def _block_rank_what(array: str, block: ast.AST) -> str:
         "is higher than the array's and fails (ManualAxisType) when not"
     )
 
+
+def _body_what(expr: ast.AST, why: str) -> str:
+    """The SPMD910 record of a shard_map body held by a value of a function (`shard_maps.local_body_holder`)."""
+    return (
+        f"the shard_map body `{short(expr)}` is not resolved to a function: {why}, so what it closes over is not "
+        "read; a value the vmap with `spmd_axis_name` batches, closed over, makes JAX fail (SPMD003)"
+    )

@@ -14,7 +14,7 @@ import ast
 from spmdfix import jaxapi
 from spmdfix.jaxapi import ShardMapApi
 from spmdfix.analysis.bindings import BindingKind, Scope
-from spmdfix.analysis.calls import keywords
+from spmdfix.analysis.calls import argument, keywords
 from spmdfix.analysis.follow import BODY, SHARD_MAP_FACTORY, Follow
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.perf import frozen
@@ -109,6 +109,98 @@ def decorated_site(ix: ModuleIndex, func: ast.AST) -> ShardMapSite | None:
             api, kwargs, _ = made
             return ShardMapSite(deco, scope, api, func, scope, dict(kwargs))
     return None
+
+
+_FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def local_body_holder(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tuple[ast.AST, str] | None:
+    """Where `unwrap_body` stops without a function, when what it stops at is a value of a function: a name a
+    function binds other than once to a `def` or a value (a loop variable, a parameter, a name bound several
+    times), or a subscript, attribute or call whose root is one (`fns[0]`, `self.act`). The body held there is
+    made while that function runs and may close over values a vmap on the way batches, which the analysis then
+    does not read (breaker6 r35: `for f in fns: jax.shard_map(f, ...)` with `fns` lambdas closing over a batched
+    value; JAX fails as on the lambda written in place, safety/trials/breaker6/measure_unresolved_body_captures.py).
+    Returns (the expression, why); None when `unwrap_body` finds the function, or stops at a value of the module
+    or a library (`ACTS["tanh"]`, `jnp.tanh`: made at import, nothing batched to close over)."""
+    step = Follow(BODY)
+    while expr is not None and not step.spent:
+        step = step.deeper()
+        if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return None
+        if isinstance(expr, ast.Name):
+            binding = ix.single_binding(expr.id, scope)
+            if binding is not None and binding.kind in (BindingKind.DEF, BindingKind.ASSIGN):
+                expr, scope = binding.node, binding.scope
+                continue
+            return _local_name(ix, expr, scope)
+        if isinstance(expr, ast.Call) and expr.args:
+            qname = ix.qualname(expr.func, scope)
+            if any(qname in names for names in (jaxapi.VMAP_NAMES, jaxapi.PARTIAL_NAMES, jaxapi.WRAPPER_NAMES)):
+                expr = expr.args[0]
+                continue
+        root = expr
+        while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if not isinstance(root, ast.Name):
+            return None
+        held = _local_name(ix, root, scope)
+        return (expr, held[1]) if held is not None else None
+    return None
+
+
+def _local_name(ix: ModuleIndex, name: ast.Name, scope: Scope) -> tuple[ast.AST, str] | None:
+    """(name, why) when a function binds `name` where it is read (`local_body_holder`), else None. A parameter
+    counts when a call of its function in this module passes a value of a function for it (`apply(x, lambda b:
+    b * s)` in a function): a decorator's parameter (`def data_parallel(fn)`), given the decorated `def`, or one
+    given module-level or library callables, does not (calls from other modules are not read)."""
+    bindings = ix.lookup(name.id, scope)
+    local = [b for b in bindings if isinstance(b.scope.node, _FUNCTION_NODES)]
+    if not local:
+        return None
+    kinds = {b.kind for b in local}
+    if len(local) == 1 and BindingKind.PARAM in kinds:
+        passed = _local_argument(ix, local[0])
+        if passed is None:
+            return None
+        why = f"`{name.id}` is a parameter, given `{ast.unparse(passed)[:60]}` (line {passed.lineno})"
+    elif len(local) > 1:
+        why = f"`{name.id}` is bound several times in a function"
+    elif BindingKind.OTHER in kinds:
+        why = f"`{name.id}` is bound by a loop, `with` or unpacking in a function"
+    else:
+        why = f"`{name.id}` is bound in a function"
+    return name, why
+
+
+def _local_argument(ix: ModuleIndex, param) -> ast.AST | None:
+    """The first value a call of the function holding `param` (by its name, in this module) passes for it that is
+    a value of a function (`_local_value`), or None."""
+    func = ix.parent.get(id(param.node))
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    position = positional.index(param.name) if param.name in positional else None
+    for call in ix.calls:
+        if not (isinstance(call.func, ast.Name) and call.func.id == func.name):
+            continue
+        value = argument(call, position, param.name)
+        if value is not None and _local_value(ix, value, ix.scope_at(call)):
+            return value
+    return None
+
+
+def _local_value(ix: ModuleIndex, value: ast.AST, scope: Scope) -> bool:
+    """Whether `value` is made while a function runs: a lambda or `def` inside a function, or a name a function
+    binds (also at the root of a subscript, attribute or call)."""
+    if isinstance(value, _FUNCTION_NODES):
+        return ix.enclosing_function(value) is not None
+    root = value
+    while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    if not isinstance(root, ast.Name):
+        return False
+    return any(isinstance(b.scope.node, _FUNCTION_NODES) for b in ix.lookup(root.id, scope))
 
 
 def unwrap_body(
