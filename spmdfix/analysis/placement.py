@@ -190,10 +190,17 @@ class PlacementAnalysis:
 
     def _vmap_of(self, func: ast.AST) -> ast.Call | None:
         """`jax.vmap(f)` itself, or inside `jax.jit(...)` wrappers (at most `follow.VMAP_WRAPPERS` of them): the
-        callee of the application."""
+        callee of the application. A wrapper's argument may be a name bound once to such a vmap (`batched =
+        jax.vmap(block)`; `jax.jit(batched)(xs)`: breaker6, measured to fail as `jax.vmap(block)(xs)` does,
+        safety/trials/breaker6/measure_named_plain_vmap_jit.py; silent before)."""
         step = Follow(VMAP_WRAPPERS)
         while not step.spent:
             step = step.deeper()
+            if isinstance(func, ast.Name):
+                binding = self.ix.single_binding(func.id, self.ix.scope_at(func))
+                if binding is None or binding.kind is not BindingKind.ASSIGN:
+                    return None
+                func = binding.node
             if not isinstance(func, ast.Call) or not func.args:
                 return None
             qname = self.ix.qualname(func.func, self.ix.scope_at(func))

@@ -83,8 +83,9 @@ def placed_plain_vmap(source: str, vmap: set[str]) -> bool:
     applied, unapplied = [], []
     for a, end in _calls(source, vmap):
         (applied if _may_be_applied(source, a, end) else unapplied).append(a)
-    # `batched = jax.vmap(block)` then `batched(xs)`: the vmap is applied where the name is used
-    applied += _assigned_uses(source, unapplied)
+    # `batched = jax.vmap(block)` then `batched(xs)`: the vmap is applied where the name is used (also when a
+    # wrapper around it is what the name binds, `batched = jax.jit(jax.vmap(block))`, applied here already)
+    applied += _assigned_uses(source, unapplied + applied)
     decorating = _decorators_naming(source, vmap)
     if not applied and not decorating:
         return False
@@ -154,8 +155,9 @@ def _scoped_occurrences(source: str, name: str, at: int) -> list[tuple[int, int]
     return [(i, end) for i, end in occurrences(source, name) if low <= i < high and in_code(source, i)]
 
 
-# `NAME =` (or `NAME: T =`) alone before a call on its line: the call's value is bound to NAME.
-_ASSIGNED_TO = re.compile(rf"^[ \t]*({NAME})[ \t]*(?::[^=\n]*)?=[ \t]*$")
+# `NAME =` (or `NAME: T =`) alone before a call on its line, or with wrapper calls opened between
+# (`normalise = jax.jit(jax.vmap(f))`): the call's value, or the wrapper's, is bound to NAME.
+_ASSIGNED_TO = re.compile(rf"^[ \t]*({NAME})[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+[ \t]*\([ \t]*)*$")
 
 
 def _assigned_uses(source: str, starts: list[int]) -> list[int]:
@@ -172,8 +174,12 @@ def _assigned_uses(source: str, starts: list[int]) -> list[int]:
         found = _ASSIGNED_TO.match(source[line:i])
         if found is None:
             continue
-        # (called: `batched(xs)`, as the analysis reads it; the assignment's target is no call)
-        uses += [at for at, end in _scoped_occurrences(source, found.group(1), start) if _CALL_OPEN.match(source, end)]
+        # (called: `batched(xs)`, as the analysis reads it, or given to a wrapper called there: `jax.jit(batched)(xs)`,
+        # breaker6; the assignment's target is neither)
+        uses += [
+            at for at, end in _scoped_occurrences(source, found.group(1), start)
+            if _CALL_OPEN.match(source, end) or "(" in source[gap_before(source, at):at]
+        ]
     return uses
 
 
