@@ -37,6 +37,11 @@ class BatchedValues:
         self.ix = model.ix
         self.model = model
         self.instances = Instances(model, LostPlaces(model))
+        # `_step` on a batched receiver of a class that may hold static fields: `self` is not counted as
+        # batched (which fields are leaves is not read) unless `static_self` is set; `static_skipped` says
+        # that happened since it was last cleared (`capture.CaptureAnalysis._static_self_uses`: breaker6)
+        self.static_self = False
+        self.static_skipped = False
 
     def callee(self, expr: ast.AST) -> tuple[ast.AST, int] | None:
         """The function calling `expr` runs, with how many leading parameters the call does not pass (`self`
@@ -201,6 +206,10 @@ class BatchedValues:
             owner = self.ix.parent.get(id(callee))
             if isinstance(owner, ast.ClassDef) and not _may_hold_static_fields(owner):
                 hit.add(every[0])
+            elif isinstance(owner, ast.ClassDef):
+                self.static_skipped = True
+                if self.static_self:
+                    hit.add(every[0])
         return callee, hit
 
     def _own_assignments(self, func: ast.AST) -> list[ast.AST]:

@@ -140,7 +140,13 @@ class CaptureAnalysis:
                 return (), ()
             off_spmd = True
         home = self.ix.enclosing_function(body) if home is None else home
+        self.batched.static_skipped = False
         batched = self._batched(fun, in_axes, reached, home, vmap, mesh, placed)
+        untraced: tuple[UnreadValue, ...] = ()
+        if batched is None and home is not None and self.batched.batched_walk(fun, in_axes, reached, home, vmap) is None:
+            untraced = self._untraced_closure(body, home)
+        elif batched is not None and self.batched.static_skipped:
+            untraced = self._static_self_uses(fun, in_axes, reached, home, vmap, body, batched.names)
         found: tuple[Capture, ...] = ()
         if batched is not None:
             off_spmd = off_spmd or batched.off_spmd
@@ -164,7 +170,7 @@ class CaptureAnalysis:
             # (`context mesh ... should match the aval mesh`; the rule decides where it runs)
             found += self._unmapped_uses(fun, reached, body, home, calls, mesh, {c.name for c in found}, True, wrappers)
         if not found:
-            return (), ()
+            return (), untraced
         found = tuple(sorted(found, key=lambda c: c.use.start))
         hops = self.batched.plain_hops(fun, home, reached)
         if hops is not None:
@@ -186,7 +192,78 @@ class CaptureAnalysis:
             found = tuple(
                 replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh, through_vmaps)
             )
-        return tuple(self._with_reads(c, home, body, wrappers) for c in found), unread
+        return tuple(self._with_reads(c, home, body, wrappers) for c in found), unread + untraced
+
+    def _static_self_uses(self, fun, in_axes, reached: ReachedSite, home, vmap, body, names: set[str]) -> tuple[UnreadValue, ...]:
+        """The SPMD910 records of the values `body` closes over that are batched when the `self` of a class on
+        the way that may hold static fields (`batched._may_hold_static_fields`: its own `tree_flatten`,
+        `meta_fields`, `pytree_node=False`) is batched by its receiver, and not otherwise: which fields are
+        leaves is not read, so whether the vmap batches them is not known (breaker6 r14: a
+        `register_pytree_node_class` ensemble vmapped through `apply(m: Affine, x)`, its `__call__`'s body
+        closing over `w = self.w`: JAX raised `AssertionError: ManualAxisType(...)`, spmdfix was silent)."""
+        self.batched.static_self = True
+        try:
+            walk = self.batched.batched_walk(fun, in_axes, reached, home, vmap)
+        finally:
+            self.batched.static_self = False
+        if walk is None:
+            return ()
+        maybe = [c for c in self._free_uses(body, home, walk[0] - names) if not self._static_reads_only(body, home, c.name)]
+        return tuple(
+            UnreadValue(
+                UnreadKind.CAPTURE_INPUT, c.use,
+                f"the shard_map body closes over `{c.name}`, read off an instance of a class whose pytree flattening "
+                "may leave fields static (its own `tree_flatten`, `meta_fields`, `pytree_node=False`, `static=True`) "
+                "which the vmap batches: whether this value is a batched leaf is not read; batched, it makes JAX "
+                "fail (SPMD003)",
+            )
+            for c in maybe
+        )
+
+    def _static_reads_only(self, body: ast.AST, home: ast.AST, name: str) -> bool:
+        """Whether `name` is the `self` of the method `home` and every read of it in `body` is an attribute the
+        class declares static (`_static_fields`): `self.factor` with `factor: float = field(metadata=dict(
+        static=True))` is aux data, never a batched leaf (golden clean/capture_static_field_of_batched_pytree_module)."""
+        owner = self.ix.parent.get(id(home))
+        params = [*home.args.posonlyargs, *home.args.args] if isinstance(home, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        if not isinstance(owner, ast.ClassDef) or not params or params[0].arg != name:
+            return False
+        static = _static_fields(owner)
+        for node in _walk_body(body):
+            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+                up = self.ix.parent.get(id(node))
+                if not (isinstance(up, ast.Attribute) and up.value is node and up.attr in static):
+                    return False
+        return True
+
+    def _untraced_closure(self, body: ast.AST, home: ast.AST) -> tuple[UnreadValue, ...]:
+        """The SPMD910 record of a body closing over names of `home` (its parameters, `self`, its locals) when the
+        walk of batched values cannot follow the chain from the vmapped function to `home` (`batched_walk` None:
+        a callee it does not resolve, such as an instance made by a factory and passed on): whether the vmap
+        batches them is not read, and a batched one makes JAX fail (SPMD003). Silent before (breaker6 r11: an
+        nnx ensemble made by an `nnx.vmap`-decorated factory, `forward(model, x)` under `nnx.vmap(...,
+        spmd_axis_name='data')`, its `__call__`'s body closing over `self.scale`: JAX raised `AssertionError:
+        ManualAxisType(...)`). Names read only statically (`x.shape[0]`) do not count."""
+        names: dict[str, ast.Name] = {}
+        for node in _walk_body(body):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in names:
+                continue
+            if in_static_context(node, self.ix.parent, self._qualname):
+                continue
+            bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
+            if bindings and bindings[0].scope.node is home:
+                names[node.id] = node
+        if not names:
+            return ()
+        first = min(names.values(), key=lambda n: (n.lineno, n.col_offset))
+        listed = ", ".join(f"`{n}`" for n in names)
+        owner = f"`{home.name}`" if isinstance(home, (ast.FunctionDef, ast.AsyncFunctionDef)) else "the lambda around it"
+        what = (
+            f"the shard_map body closes over {listed} of {owner}, and the way from the vmapped function to {owner} "
+            "is not followed by the walk of batched values: whether the vmap batches them is not known; a batched "
+            "value closed over makes JAX fail (SPMD003)"
+        )
+        return (UnreadValue(UnreadKind.CAPTURE_INPUT, self.span(first), what),)
 
     def committed_uses(
         self, fun, reached: ReachedSite, body: ast.AST | None, calls: VmapCalls | None, mesh: MeshInfo | None,
@@ -749,6 +826,24 @@ def batch_placed_on(calls: VmapCalls | None, spmd: set[str], mesh: MeshInfo | No
         mesh is not None and bool(spmd) and calls_stand(calls)
         and all(c.batch_axes is not None and set(c.batch_axes) == spmd and c.batch_mesh == mesh.span for c in calls.calls)
     )
+
+
+def _static_fields(cls: ast.ClassDef) -> set[str]:
+    """The fields a pytree class declares static: a class-level annotated name whose default's call passes
+    `static=True` or `pytree_node=False` (also inside `metadata=dict(...)`), and the string constants of a
+    `meta_fields=[...]` its decorators pass (`register_dataclass`)."""
+    static: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            for kw in (n for n in ast.walk(stmt.value) if isinstance(n, ast.keyword)):
+                value = kw.value.value if isinstance(kw.value, ast.Constant) else None
+                if (kw.arg == "static" and value is True) or (kw.arg == "pytree_node" and value is False):
+                    static.add(stmt.target.id)
+    for deco in cls.decorator_list:
+        for kw in (n for n in ast.walk(deco) if isinstance(n, ast.keyword) and n.arg == "meta_fields"):
+            if isinstance(kw.value, (ast.List, ast.Tuple)):
+                static |= {e.value for e in kw.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+    return static
 
 
 def _walk_body(body: ast.AST):
