@@ -152,6 +152,7 @@ class CaptureAnalysis:
             off_spmd = off_spmd or batched.off_spmd
             found = self._free_uses(body, home, batched.names)
             found += self._bound_uses(body, body.args, [], home, batched.names, {c.name for c in found})
+            found += self._helper_uses(body, home, batched.names, {c.name for c in found})
         for qname, call in wrappers:
             # `partial(body, s=s)`: its arguments are read where the partial is built, maybe not where the
             # body is defined (a module-level def bound inside the vmapped function).
@@ -192,7 +193,40 @@ class CaptureAnalysis:
             found = tuple(
                 replace(c, off_spmd=True) for c in found if _committed_off_spmd(c, calls, mesh, through_vmaps)
             )
-        return tuple(self._with_reads(c, home, body, wrappers) for c in found), unread + untraced
+        return tuple(c if c.helper else self._with_reads(c, home, body, wrappers) for c in found), unread + untraced
+
+    def _helper_uses(self, body: ast.AST, home: ast.AST, batched: set[str], seen: set[str]) -> tuple[Capture, ...]:
+        """Batched values of `home` read in the functions of `home` the body calls, by name, directly or through
+        one another (`def gate(v): return jax.nn.sigmoid(v * scale)` beside `def body(b): return b * gate(b)`):
+        the body runs them, so JAX fails on such a read as on one in the body (breaker6 r45: `AssertionError:
+        ManualAxisType(...)`, spmdfix was silent). Names in `seen` are left out; each capture is `helper`."""
+        found: dict[str, Span] = {}
+        todo, visited = [body], {id(body)}
+        while todo:
+            fn = todo.pop()
+            for call in self.ix.calls_in(fn):
+                if not isinstance(call.func, ast.Name):
+                    continue
+                binding = self.ix.single_binding(call.func.id, self.ix.scope_at(call))
+                if binding is None or binding.kind is not BindingKind.DEF or id(binding.node) in visited:
+                    continue
+                helper = binding.node
+                if not self._inside(helper, home) or self._inside(helper, body) or helper is home:
+                    continue
+                visited.add(id(helper))
+                todo.append(helper)
+                for node in _walk_body(helper):
+                    if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id not in batched:
+                        continue
+                    if node.id in seen or node.id in found or in_static_context(node, self.ix.parent, self._qualname):
+                        continue
+                    bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
+                    if bindings and bindings[0].scope.node is home:
+                        found[node.id] = self.span(node)
+        return tuple(
+            Capture(n, s, CaptureKind.BATCHED, self._row(s), helper=True)
+            for n, s in sorted(found.items(), key=lambda kv: kv[1])
+        )
 
     def _static_self_uses(self, fun, in_axes, reached: ReachedSite, home, vmap, body, names: set[str]) -> tuple[UnreadValue, ...]:
         """The SPMD910 records of the values `body` closes over that are batched when the `self` of a class on

@@ -265,6 +265,10 @@ class Capture:
     # jax.set_mesh(mesh):` (or after a `jax.set_mesh(mesh)` statement) of an Explicit mesh, not by
     # `jax.device_put`: JAX commits it to that mesh (`CaptureAnalysis.placed_arrays`)
     made_under_mesh: bool = False
+    # kind BATCHED: read in a function of the function defining the body that the body calls (`def gate(v): return
+    # v * scale` beside `def body(b): return b * gate(b)`): JAX fails on it as on a read in the body (breaker6 r45;
+    # `CaptureAnalysis._helper_uses`); lift-captures would leave that closure, so it is not offered
+    helper: bool = False
 
 
 @record(frozen=True)

@@ -159,6 +159,9 @@ class ReachedAnalysis:
         if captures and nested:
             # (lift-captures edits the reached shard_map: the nested body's closure would stay)
             lift = "a shard_map nested in the body closes over the value, which lifting it into this one leaves"
+        elif any(c.helper for c in captures):
+            # (the helper's closure would stay: it reads the enclosing function's value, not the new parameter)
+            lift = "a function the body calls closes over the value, which lifting it into the body's parameters leaves"
         elif captures:
             names = tuple(c.name for c in captures)
             lift = self.lift.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
