@@ -166,11 +166,25 @@ def _local_name(ix: ModuleIndex, name: ast.Name, scope: Scope) -> tuple[ast.AST,
         why = f"`{name.id}` is a parameter, given `{ast.unparse(passed)[:60]}` (line {passed.lineno})"
     elif len(local) > 1:
         why = f"`{name.id}` is bound several times in a function"
+    elif BindingKind.OTHER in kinds and _loop_over_module_values(ix, local[0].node):
+        return None  # `for f in (jnp.tanh, jnp.sin)`: values made at import, nothing batched to close over
     elif BindingKind.OTHER in kinds:
         why = f"`{name.id}` is bound by a loop, `with` or unpacking in a function"
     else:
         why = f"`{name.id}` is bound in a function"
     return name, why
+
+
+def _loop_over_module_values(ix: ModuleIndex, target: ast.AST) -> bool:
+    """Whether `target` is the name a `for` loop (or comprehension) binds, iterating over values none of which is
+    a value of a function (`_local_value`): a tuple or list display of library or module-level callables, or a
+    module-level name."""
+    loop = ix.parent.get(id(target))
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) or loop.target is not target:
+        return False
+    scope = ix.scope_at(loop.iter)
+    items = loop.iter.elts if isinstance(loop.iter, (ast.Tuple, ast.List)) else [loop.iter]
+    return not any(isinstance(e, ast.Starred) or _local_value(ix, e, scope) for e in items)
 
 
 def _local_argument(ix: ModuleIndex, param) -> ast.AST | None:
