@@ -750,7 +750,8 @@ class CaptureAnalysis:
 
     def _explicit_placement(self, value: ast.AST, scope) -> bool:
         """`jax.device_put(w, NamedSharding(mesh, spec))` (the sharding written there or a name bound to it)
-        on a resolved mesh whose axes are all Explicit."""
+        on a resolved mesh whose axes are all Explicit; or `jax.device_put(w, P(...))` where `jax.set_mesh`
+        installs such a mesh (`PlacementAnalysis.context_mesh`)."""
         if not isinstance(value, ast.Call) or self.ix.qualname(value.func, scope) not in jaxapi.DEVICE_PUT_NAMES:
             return False
         sharding = argument(value, 1, "device")
@@ -758,6 +759,12 @@ class CaptureAnalysis:
         if resolved is None or not isinstance(resolved[0], ast.Call):
             return False
         named, inner = resolved
+        if self.ix.qualname(named.func, inner) in jaxapi.PARTITION_SPEC_NAMES:
+            # `jax.device_put(w, P('y'))` under `jax.set_mesh(mesh)`: placed on the context mesh (breaker6:
+            # refused like a NamedSharding placement, safety/trials/breaker6/measure_placed_bare_spec_capture.py)
+            context = self.placements.context_mesh(value)
+            mesh = resolve_mesh(self.ev, context[0], context[1]) if context is not None else None
+            return mesh is not None and mesh.axis_types is AxisType.EXPLICIT
         if self.ix.qualname(named.func, inner) not in jaxapi.NAMED_SHARDING_NAMES:
             return False
         mesh_expr = argument(named, 0, "mesh")
