@@ -284,6 +284,9 @@ class CaptureAnalysis:
                 continue
             if in_static_context(node, self.ix.parent, self._qualname):
                 continue
+            up = self.ix.parent.get(id(node))
+            if isinstance(up, ast.Call) and up.func is node:
+                continue  # a callable closed over and called (`fn(b)`): what it reads is the walk's, not a capture
             bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
             if bindings and bindings[0].scope.node is home:
                 names[node.id] = node

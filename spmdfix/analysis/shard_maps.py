@@ -187,6 +187,18 @@ def _loop_over_module_values(ix: ModuleIndex, target: ast.AST) -> bool:
     return not any(isinstance(e, ast.Starred) or _local_value(ix, e, scope) for e in items)
 
 
+def _closes_over_locals(ix: ModuleIndex, func: ast.AST) -> bool:
+    """Whether the lambda or `def` `func` reads a name bound by a function around it (not by itself)."""
+    for node in ast.walk(func.body if isinstance(func, ast.Lambda) else func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            bindings = ix.lookup(node.id, ix.scope_at(node))
+            if bindings and isinstance(bindings[0].scope.node, _FUNCTION_NODES):
+                owner = bindings[0].scope.node
+                if owner is not func and not any(anc is func for anc in ix.ancestors(owner)):
+                    return True
+    return False
+
+
 def _local_argument(ix: ModuleIndex, param) -> ast.AST | None:
     """The first value a call of the function holding `param` (by its name, in this module) passes for it that is
     a value of a function (`_local_value`), or None."""
@@ -205,10 +217,11 @@ def _local_argument(ix: ModuleIndex, param) -> ast.AST | None:
 
 
 def _local_value(ix: ModuleIndex, value: ast.AST, scope: Scope) -> bool:
-    """Whether `value` is made while a function runs: a lambda or `def` inside a function, or a name a function
+    """Whether `value` is made while a function runs: a lambda or `def` inside a function reading a name a
+    function binds outside it (`lambda b: b * s`; `lambda b: b * b` closes over nothing), or a name a function
     binds (also at the root of a subscript, attribute or call)."""
     if isinstance(value, _FUNCTION_NODES):
-        return ix.enclosing_function(value) is not None
+        return ix.enclosing_function(value) is not None and _closes_over_locals(ix, value)
     root = value
     while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
         root = root.func if isinstance(root, ast.Call) else root.value
