@@ -199,8 +199,8 @@ class CaptureAnalysis:
         """Batched values of `home` read in the functions of `home` the body calls, by name, directly or through
         one another (`def gate(v): return jax.nn.sigmoid(v * scale)` beside `def body(b): return b * gate(b)`):
         the body runs them, so JAX fails on such a read as on one in the body (breaker6 r45: `AssertionError:
-        ManualAxisType(...)`, spmdfix was silent). Names in `seen` are left out; each capture is `helper`."""
-        found: dict[str, Span] = {}
+        ManualAxisType(...)`, spmdfix was silent). Names in `seen` are left out; each capture's `helper` names the function reading it."""
+        found: dict[str, tuple[Span, str]] = {}
         todo, visited = [body], {id(body)}
         while todo:
             fn = todo.pop()
@@ -222,10 +222,10 @@ class CaptureAnalysis:
                         continue
                     bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
                     if bindings and bindings[0].scope.node is home:
-                        found[node.id] = self.span(node)
+                        found[node.id] = (self.span(node), helper.name)
         return tuple(
-            Capture(n, s, CaptureKind.BATCHED, self._row(s), helper=True)
-            for n, s in sorted(found.items(), key=lambda kv: kv[1])
+            Capture(n, s, CaptureKind.BATCHED, self._row(s), helper=h)
+            for n, (s, h) in sorted(found.items(), key=lambda kv: kv[1][0])
         )
 
     def _static_self_uses(self, fun, in_axes, reached: ReachedSite, home, vmap, body, names: set[str]) -> tuple[UnreadValue, ...]:

@@ -267,8 +267,9 @@ class Capture:
     made_under_mesh: bool = False
     # kind BATCHED: read in a function of the function defining the body that the body calls (`def gate(v): return
     # v * scale` beside `def body(b): return b * gate(b)`): JAX fails on it as on a read in the body (breaker6 r45;
-    # `CaptureAnalysis._helper_uses`); lift-captures would leave that closure, so it is not offered
-    helper: bool = False
+    # `CaptureAnalysis._helper_uses`: the helper's name); lift-captures would leave that closure, so it is not
+    # offered. "" for a read in the body itself
+    helper: str = ""
 
 
 @record(frozen=True)

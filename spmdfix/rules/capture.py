@@ -574,10 +574,14 @@ def _batched_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding]:
                 "it with an internal `AssertionError: ManualAxisType(...)`"
             )
         else:
+            closes = (
+                f"the shard_map body calls `{capture.helper}`, which closes over `{capture.name}`, a value"
+                if capture.helper else f"the shard_map body closes over `{capture.name}`,"
+            )
             message = (
-                f"the shard_map body closes over `{capture.name}`, which the vmap with `spmd_axis_name` batches; "
-                "JAX fails on it (an internal AssertionError or a lowering error), and with `in_specs=()` "
-                "silently returns a result too large by the spmd axis size"
+                f"{closes} which the vmap with `spmd_axis_name` batches; JAX fails on it (an internal "
+                "AssertionError or a lowering error), and with `in_specs=()` silently returns a result too large by "
+                "the spmd axis size"
             )
         options = [_lift_option(vmap, reached, captures)]
         findings.append(
