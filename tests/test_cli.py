@@ -96,6 +96,27 @@ def test_unreadable_and_unparsable_files_are_reported_and_the_run_goes_on(work: 
     assert (work / "broken.py").read_text() == "from jax import vmap, shard_map\nvmap(f, spmd_axis_name='i')\ndef f(:\n"
 
 
+def test_a_run_that_finds_no_file_says_so_as_ruff_does(work: Path) -> None:
+    # An empty directory, or one without Python files, used to end with "All checks passed!" alone: a JAX
+    # engineer who mistyped a path or pointed at the wrong directory was told it is clean (newuser6).
+    (work / "empty").mkdir()
+    (work / "docs").mkdir()
+    (work / "docs" / "notes.txt").write_text("vmap shard_map\n")
+    warning = "warning: No Python files found under the given path(s)"
+    for args in (("check", "empty"), ("check", "docs"), ("fix", "docs"), ("check", "--add-noqa", "docs")):
+        result = CliRunner().invoke(main, list(args))
+        assert result.exit_code == 0, (args, result.output)
+        assert result.stderr.count(warning) == 1, (args, result.stderr)
+    assert "All checks passed!" in run("check", "empty").output
+    # -q and --silent keep it out, and a run that found a file never says it.
+    assert warning not in CliRunner().invoke(main, ["check", "-q", "empty"]).stderr
+    assert warning not in CliRunner().invoke(main, ["check", "--silent", "empty"]).stderr
+    assert warning not in CliRunner().invoke(main, ["check", "model.py", "empty"]).stderr
+    # `fix --report` checks the files twice: said once.
+    report = CliRunner().invoke(main, ["fix", "--report", "r.md", "docs"])
+    assert report.stderr.count(warning) == 1, report.stderr
+
+
 def test_usage_errors_exit_2(work: Path) -> None:
     assert CliRunner().invoke(main, ["check", "missing.py"]).exit_code == 2
     assert CliRunner().invoke(main, ["fix", "--strategy", "nope", "model.py"]).exit_code == 2

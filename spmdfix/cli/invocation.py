@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 PROGRESS_MIN_FILES = 50
+# What the warning of a run that found no file adds to ruff's words: what is looked for, and what skips files.
+NO_FILES_HINT = "*.py, *.pyi and *.ipynb are checked; the excludes, .gitignore and @generated marks skip files"
 
 
 class ConfigProblem(click.ClickException):
@@ -87,6 +89,7 @@ class Run:
         # counts them in its closing summary, and shows nothing else of them.
         self.served: PlainCounts | None = None
         self.stdin = self.paths == (Path("-"),)
+        self._said_empty = False  # (the warning that no file was found: once a run, `outcomes`)
         self._stdin_raw: bytes | None = None
         if not self.paths:
             self.paths = (Path("."),)  # as ruff's: no PATH checks the working directory
@@ -217,6 +220,11 @@ class Run:
         found = self._outcomes(mode, want_edits)
         for message in self.unlisted:
             self.warn(message)
+        if not self.stdin and not found[0] and not (self.served and self.served.files) and not self._said_empty:
+            # As ruff's: a mistyped directory, or one the excludes or .gitignore empty, would otherwise end
+            # with "All checks passed!" and nothing else to tell that no file was looked at.
+            self._said_empty = True
+            self.say(f"warning: No Python files found under the given path(s) ({NO_FILES_HINT})")
         return found
 
     def _outcomes(self, mode: Mode, want_edits: bool) -> tuple[list[Job], list[FileResult]]:
