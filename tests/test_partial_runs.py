@@ -248,8 +248,10 @@ def test_fix_of_the_layer_module_fixes_in_the_training_module_and_says_so(tmp_pa
     done = spmdfix(root, "fix", "src/pkg/model.py")
     assert done.returncode == 0, done.stderr
     assert "fixes applied: add-axis 1" in done.stderr
-    assert "src/pkg/train.py: changed by a fix of another module" in done.stderr
-    assert "src/pkg/config.py: changed by a fix of another module" in done.stderr
+    # It names the fix and the file of its finding, then each module it changed (model.py itself is unchanged).
+    assert "src/pkg/model.py: applied add-axis (safe), editing src/pkg/config.py, src/pkg/train.py: " in done.stderr
+    assert "src/pkg/train.py: changed by a fix of src/pkg/model.py" in done.stderr
+    assert "src/pkg/config.py: changed by a fix of src/pkg/model.py" in done.stderr
     assert (root / "src/pkg/train.py").read_text() != TRAIN
     assert (root / "src/pkg/config.py").read_text() != CONFIG
     assert (root / "src/pkg/model.py").read_text() == MODEL

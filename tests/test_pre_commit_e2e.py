@@ -234,8 +234,9 @@ def test_readme_local_hooks_fix_the_other_modules_and_stop_the_commit(tools: dic
     out = stopped.stdout + stopped.stderr
     assert stopped.returncode != 0 and head(root, tools["git"], env) == clean, out
     assert "files were modified by this hook" in out, out
-    assert "src/pkg/config.py: changed by a fix of another module" in out, out
-    assert "src/pkg/train.py: changed by a fix of another module" in out, out
+    assert "src/pkg/model.py: applied add-axis (safe), editing src/pkg/config.py, src/pkg/train.py: " in out, out
+    assert "src/pkg/config.py: changed by a fix of src/pkg/model.py" in out, out
+    assert "src/pkg/train.py: changed by a fix of src/pkg/model.py" in out, out
     assert "fixes applied: add-axis 1" in out, out
     assert (root / "src/pkg/model.py").read_text() == MODEL_WITH_DATA
     assert "spmd_axis_name=DATA" not in (root / "src/pkg/train.py").read_text()

@@ -8,7 +8,7 @@ per-file step produced, so that `--diff` shows one diff per file and a write wri
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import field, replace
 from pathlib import Path
 
 import click
@@ -16,6 +16,8 @@ import click
 from spmdfix.cli.output import diff_path
 from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, read_source, write_source
+from spmdfix.model import Fix
+from spmdfix.perf import record
 from spmdfix.diffs import unified_diff
 from spmdfix.results import Checked, FileResult, Fixed
 from spmdfix.runner import Job, cross_module_fixes, display_path
@@ -23,15 +25,19 @@ from spmdfix.runner import Job, cross_module_fixes, display_path
 
 def with_cross_module_fixes(
     jobs: list[Job], outcomes: list[FileResult], tally: Tally
-) -> tuple[list[FileResult], dict[str, tuple[str, str]]]:
-    """Results with the fixes that edit other modules applied too, and the (old, new) texts of the other
-    modules they change (those that are not files of this run, or that had nothing else to change)."""
+) -> tuple[list[FileResult], dict[str, tuple[str, str]], "Credits"]:
+    """Results with the fixes that edit other modules applied too, the (old, new) texts of the other
+    modules they change (those that are not files of this run, or that had nothing else to change), and who
+    changed what (`Credits`: what `fix` says of those modules and of fixes that edit only other files)."""
     cross = cross_module_fixes(jobs, outcomes)
     for message in cross.errors:
         click.echo(message, err=True)
         tally.errors += 1
     # (no early return when no text changed here: the findings left may still have changed)
     others = dict(cross.texts)
+    credits = Credits(
+        {path: tuple(jobs[i].display for i in by) for path, by in cross.changed_by.items()},
+    )
     out = []
     for i, o in enumerate(outcomes):
         if isinstance(o, (Checked, Fixed)) and o.source is not None and others and (key := str(o.path.resolve())) in others:
@@ -40,12 +46,39 @@ def with_cross_module_fixes(
             o = o.rewritten(new, cross.remaining.get(i, o.findings), mine)
         elif i in cross.remaining:
             o = replace(o, findings=cross.remaining[i])
-            tally.applied.update(str(f.transform) for f in cross.applied_by.get(i, ()))
+            done = cross.applied_by.get(i, ())
+            tally.applied.update(str(f.transform) for f in done)
+            if done:
+                # The file itself is unchanged (a partial run's fix edits the importer and the config module):
+                # said here, or the run would name the files changed and never the fix nor the finding's file.
+                where = tuple(display_path(Path(p)) for p, by in sorted(cross.changed_by.items()) if i in by)
+                credits.elsewhere.append((o.display, done, where))
         out.append(o)
-    return out, others
+    return out, others, credits
 
 
-def fix_others(others: dict[str, tuple[str, str]], diff: bool, tally: Tally) -> None:
+@record
+class Credits:
+    """Who changed what in a run's step across modules: `changers`, the displays of the run's files whose
+    fixes changed each other module (by absolute path); `elsewhere`, each run file whose applied fixes edit
+    only other modules, with those fixes and the modules they changed (displays)."""
+
+    changers: dict[str, tuple[str, ...]]
+    elsewhere: list[tuple[str, tuple[Fix, ...], tuple[str, ...]]] = field(default_factory=list)
+
+    def say_elsewhere(self) -> None:
+        """`FILE: applied T (safety), editing A, B: title — reason`, for each fix that changed only other files."""
+        for display, fixes, where in self.elsewhere:
+            to = f", editing {', '.join(where)}" if where else ""
+            for f in fixes:
+                click.echo(f"{display}: applied {f.transform} ({f.applicability}){to}: {f.title} — {f.reason}", err=True)
+
+    def changer(self, path: str) -> str:
+        """Who changed the other module `path`: the run's files whose fixes did, else "another module"."""
+        return ", ".join(self.changers.get(path, ())) or "another module"
+
+
+def fix_others(others: dict[str, tuple[str, str]], diff: bool, tally: Tally, credits: Credits | None = None) -> None:
     """Show (`--diff`) or write the other modules that cross-module fixes changed."""
     for path, (old, new) in sorted(others.items()):
         shown = display_path(Path(path))
@@ -60,4 +93,5 @@ def fix_others(others: dict[str, tuple[str, str]], diff: bool, tally: Tally) -> 
             click.echo(f"{shown}: {err}", err=True)
             tally.errors += 1
             continue
-        click.echo(f"{shown}: changed by a fix of another module", err=True)
+        changer = credits.changer(path) if credits is not None else "another module"
+        click.echo(f"{shown}: changed by a fix of {changer}", err=True)

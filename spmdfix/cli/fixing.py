@@ -162,11 +162,13 @@ def apply_fixes(
     """Write (or, with `diff`, print as a diff) every file the fix outcomes change, fixes that reach other
     modules included, and the migration report `report` asks for; the outcomes with those applied (their
     findings are what is left)."""
-    outcomes, others = with_cross_module_fixes(jobs, outcomes, tally)
+    outcomes, others, credits = with_cross_module_fixes(jobs, outcomes, tally)
     outcomes = reported_once(outcomes)  # a finding left in model.py by train.py's vmap: model.py's, when both run
     for job, o in zip(jobs, outcomes):
         _fix_one(o, diff, tally, job, run)
-    fix_others(others, diff, tally)
+    if not diff and not run.quiet:
+        credits.say_elsewhere()
+    fix_others(others, diff, tally, credits)
     tally.print_diffs()
     if report is not None:
         _write_report(report, jobs, outcomes, others, diff)

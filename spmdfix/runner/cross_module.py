@@ -24,12 +24,15 @@ MAX_ROUNDS = 4  # rounds of `cross_module_fixes`: each fix that changes a module
 @record(frozen=True)
 class CrossModuleFixes:
     """What `cross_module_fixes` changed: the (old, new) text of every module it changed by absolute path,
-    the fixes applied and the findings left per job index, and errors."""
+    the fixes applied and the findings left per job index, errors, and which jobs' fixes changed each module
+    (`changed_by`: absolute path -> job indices, in the order they changed it; what `fix` names when it says
+    a module was changed by a fix of another)."""
 
     texts: dict[str, tuple[str, str]]
     applied_by: dict[int, tuple[Fix, ...]]
     remaining: dict[int, tuple[Finding, ...]]
     errors: tuple[str, ...]
+    changed_by: dict[str, tuple[int, ...]]
 
 
 def cross_module_fixes(
@@ -53,6 +56,7 @@ def cross_module_fixes(
     clock = 1
     changed_at = dict.fromkeys(texts, clock)  # path -> the time a fix of this run last changed it
     seen: dict[int, int] = {}  # job index -> the time of its last analysis here (the first step's: 0)
+    changed_by: dict[str, list[int]] = {}  # path -> the job indices whose fixes changed it
     for _ in range(MAX_ROUNDS):
         ran = False
         for i, (job, o) in enumerate(zip(jobs, outcomes)):
@@ -80,6 +84,7 @@ def cross_module_fixes(
                 return pipeline.select(text, findings, enabled, job.options.unfixable, job.options.layout_changing_fixes)
 
             result = fix_modules([job.path], job.options, root, split, texts, **more)
+            _credit(result, texts, changed_by, i)
             clock = _take(result, texts, changed_at, clock)
             left = result.remaining.get(own, o.findings)
             done = result.applied
@@ -90,6 +95,7 @@ def cross_module_fixes(
                 result = fix_modules(
                     reaching_importers(own, root, texts), job.options, root, _located_in(own, own_text, job), texts, **more
                 )
+                _credit(result, texts, changed_by, i)
                 clock = _take(result, texts, changed_at, clock)
                 done += result.applied
                 left = _merged(left, [reframed(f, p, own) for p, found in result.remaining.items() for f in found])
@@ -104,7 +110,15 @@ def cross_module_fixes(
         old = before.get(path) or text_of(path)
         if old is not None and new != old:
             changed[path] = (old, new)
-    return CrossModuleFixes(changed, applied, remaining, tuple(errors))
+    credited = {path: tuple(dict.fromkeys(changed_by.get(path, ()))) for path in changed}
+    return CrossModuleFixes(changed, applied, remaining, tuple(errors), credited)
+
+
+def _credit(result, texts: dict[str, str], changed_by: dict[str, list[int]], i: int) -> None:
+    """Note job `i` as a changer of each module whose text the `fix_modules` result changes (before `_take`)."""
+    for path, text in result.texts.items():
+        if texts.get(path) != text:
+            changed_by.setdefault(path, []).append(i)
 
 
 def _take(result, texts: dict[str, str], changed_at: dict[str, int], clock: int) -> int:
