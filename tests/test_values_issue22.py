@@ -52,7 +52,23 @@ def test_a_default_one_caller_overrides_is_not_known(tmp_path: Path) -> None:
         """)
     assert codes == [] and lost == [
         "the value of `spmd_axis_name` (`spmd_axis_name`) is not known: `spmd_axis_name` is a parameter of "
-        "`accumulate` (line 11), and its 2 call(s) (line 15) do not all pass one value spmdfix reads"
+        "`accumulate` (line 11), and its 2 calls (line 15) do not all pass one value spmdfix reads"
+    ]
+
+
+def test_one_call_passing_a_name_not_read_says_what_it_passes(tmp_path: Path) -> None:
+    # One call cannot "not all pass one value": the record said "its 1 call(s) ... do not all pass one value"
+    # for a sweep over axis names (newuser6). It names what the call passes.
+    codes, lost = _analyse(tmp_path, """
+        def sweep(xs, axis):
+            return jax.vmap(body, spmd_axis_name=axis)(xs)
+
+        def run_sweep(xs, axes):
+            return [sweep(xs, a) for a in axes]
+        """)
+    assert codes == [] and lost == [
+        "the value of `spmd_axis_name` (`axis`) is not known: `axis` is a parameter of `sweep` (line 11), "
+        "and its one call (line 15) passes `a`, whose value spmdfix does not read"
     ]
 
 
@@ -79,7 +95,7 @@ def test_kwargs_of_a_wrapper_with_a_fixed_function_passed_by_two_callers_are_not
         """)
     assert codes == [] and lost == [
         "the value of `spmd_axis_name` (`kw`) is not known: `kw` is the `*`/`**` parameter of `batched` (line 11), "
-        "and its 2 call(s) (line 15) do not all pass one value spmdfix reads"
+        "and its 2 calls (line 15) do not all pass one value spmdfix reads"
     ]
 
 

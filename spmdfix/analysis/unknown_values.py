@@ -152,8 +152,13 @@ def _why_param(ev: Evaluator, param: Binding) -> str:
         passed = _passed(func, param.name, calls[0], isinstance(owner, ast.ClassDef))
         if passed is not None and not isinstance(passed, (ast.Name, ast.Attribute)):
             return f"{where}, and its one call (line {_row(calls[0])}) passes `{short(passed)}`: {_why_value(passed)}"
-    rows = ", ".join(str(r) for r in sorted({_row(c) for c in calls})[:4])
-    return f"{where}, and its {len(calls)} call(s) (line {rows}) do not all pass one value spmdfix reads"
+        # (one call cannot "not all pass one value": say what it passes, which spmdfix did not read)
+        if passed is None:
+            return f"{where}, and its one call (line {_row(calls[0])}) passes it by `*`/`**` or not at all"
+        return f"{where}, and its one call (line {_row(calls[0])}) passes `{short(passed)}`, whose value spmdfix does not read"
+    rows = sorted({_row(c) for c in calls})
+    lines = f"line{'s' if len(rows) > 1 else ''} {', '.join(str(r) for r in rows[:4])}"
+    return f"{where}, and its {len(calls)} calls ({lines}) do not all pass one value spmdfix reads"
 
 
 def _passed(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call, init: bool) -> ast.AST | None:
