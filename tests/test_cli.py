@@ -317,6 +317,19 @@ def test_interactive_asks_per_fix(work: Path, monkeypatch: pytest.MonkeyPatch) -
     assert MESH_A_FIXED in text and MESH_B_FIXED not in text
 
 
+def test_interactive_summary_counts_in_words_and_points_at_the_other_fixes(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # "1 fixes applied" read as a typo, and a refused fix left the reviewer with no word of the others
+    # (rename, strip, drop-spmd-axis...), which the prompt never offers (newuser6).
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    (work / "two.py").write_text(TWO)
+    result = invoke("fix", "--interactive", "two.py", input="y\nn\n")
+    assert "1 file changed, 1 fix applied, 2 findings left." in result.stderr, result.stderr  # g: SPMD001, SPMD002
+    assert "`spmdfix check --show-fixes` lists the others" in result.stderr
+    accepted = invoke("fix", "--interactive", "two.py", input="y\n")
+    assert "1 file changed, 1 fix applied, 0 findings left." in accepted.stderr, accepted.stderr
+    assert "--show-fixes" not in accepted.stderr  # nothing refused: no pointer
+
+
 def test_interactive_all_and_quit(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
     (work / "a.py").write_text(TWO)

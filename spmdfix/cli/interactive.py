@@ -40,6 +40,7 @@ class Asker:
         self.shown = shown or (lambda text: text)
         self.all = False
         self.quit = False
+        self.said_no = 0  # how many fixes were refused ([n]o) in this file's turn
         self.path = path  # the job's file (absolute), "" when unknown
         self.target = ""  # the module whose edits have no path ("": the job's file)
         # The ids of the fixes refused, per module: not asked again in later passes nor by later files' Askers.
@@ -84,6 +85,7 @@ class Asker:
                 self.all = answer == "a"
             elif answer == "n":
                 self.refused.add(fix.id)
+                self.said_no += 1
             else:
                 self.quit = True
         return accepted
@@ -146,19 +148,34 @@ def interactive_fix(run: Run) -> int:
     tally = Tally()
     left: list = []
     refusals: dict[str, set[FixId]] = {}  # (the run's: a fix refused from one file is not asked about again)
+    refused = 0
     for path in sorted(run.sources(), key=lambda p: p.parts):
         job = run.job(path, Mode.FIX)
         asker = Asker(job.display, path=os.path.realpath(job.path), refusals=refusals)
         left.append(_interactive_file(job, asker, tally))
+        refused += asker.said_no
         if asker.quit:
             break
     tally.remaining += sum(len(o.findings) for o in reported_once([o for o in left if o is not None]))
+    applied = sum(tally.applied.values())
     click.echo(
-        f"{tally.changed} file{'s' if tally.changed != 1 else ''} changed, "
-        f"{sum(tally.applied.values())} fixes applied, {tally.remaining} findings left.",
+        f"{_count(tally.changed, 'file')} changed, {_count(applied, 'fix', 'fixes')} applied, "
+        f"{_count(tally.remaining, 'finding')} left.",
         err=True,
     )
+    if refused and tally.remaining:
+        # Each finding is offered the fix `auto` (or --strategy) chooses; the other fixes of a refused one
+        # are not asked about, so say where they are (a reviewer who said no usually wants another fix).
+        click.echo(
+            "Each finding is offered the one fix its --strategy chooses: `spmdfix check --show-fixes` lists the "
+            "others, and `spmdfix fix --interactive --strategy NAME` offers one of them.",
+            err=True,
+        )
     return tally.exit_code(False, run.kw["exit_zero"])
+
+
+def _count(n: int, noun: str, plural: str = "") -> str:
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def _interactive_file(job: Job, asker: Asker, tally: Tally) -> Checked | None:
