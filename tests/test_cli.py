@@ -117,6 +117,13 @@ def test_a_run_that_finds_no_file_says_so_as_ruff_does(work: Path) -> None:
     assert report.stderr.count(warning) == 1, report.stderr
 
 
+def test_server_is_the_language_server_as_ruff_names_it() -> None:
+    # `ruff server` is ruff's language server; a ruff user types `spmdfix server` (newuser6). Not listed.
+    helped = run("server", "--help")
+    assert helped.exit_code == 0 and "Run the language server" in helped.output and "--tcp" in helped.output
+    assert "\n  server " not in run("--help").output
+
+
 def test_usage_errors_exit_2(work: Path) -> None:
     assert CliRunner().invoke(main, ["check", "missing.py"]).exit_code == 2
     assert CliRunner().invoke(main, ["fix", "--strategy", "nope", "model.py"]).exit_code == 2

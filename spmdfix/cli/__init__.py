@@ -31,6 +31,8 @@ _COMMANDS = {
     "rule": "spmdfix.cli.info",
     "lsp": "spmdfix.lsp.command",
 }
+# Other names a command answers to, not listed in the help: ruff's users type `server` for the language server.
+_ALIASES = {"server": "lsp"}
 
 
 class _Commands(click.Group):
@@ -41,6 +43,7 @@ class _Commands(click.Group):
         return sorted({*_COMMANDS, *self.commands})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd_name = _ALIASES.get(cmd_name, cmd_name)
         if cmd_name not in self.commands and cmd_name in _COMMANDS:
             with gc_paused():  # (as for click's import above)
                 module = importlib.import_module(_COMMANDS[cmd_name])
