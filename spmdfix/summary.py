@@ -93,7 +93,8 @@ def run_summary(
     parts.append(found + (f" ({', '.join(aside)})" if aside else "") + _left_in(left_in if findings else ()))
     if unsafe_left:
         parts.append(f"{_count(unsafe_left, 'unsafe fix', 'unsafe fixes')} left (--unsafe-fixes)")
-    parts.append(_count(errors, "error"))
+    # ("file errors": files not read, not analysed or not written; ruff's "Found N errors." above counts findings)
+    parts.append(_count(errors, "file error"))
     if unfollowed:
         vmaps = _vmap_kinds(unfollowed - unfollowed_plain, unfollowed_plain)
         flag = "`--show-unresolved`" if applied is None else "`spmdfix check --show-unresolved`"

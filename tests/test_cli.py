@@ -256,14 +256,14 @@ def test_closing_summary_on_stderr(work: Path) -> None:
     (work / "plain.py").write_text("x = 1\n")
     shutil.copy(GOLDEN / "rename" / "unsafe_size_mismatch" / "input.py", work / "u.py")
     checked = invoke("check", ".")
-    assert checked.stderr.endswith("spmdfix: 3 files scanned, 2 parsed; 4 findings; 0 errors.\n")
+    assert checked.stderr.endswith("spmdfix: 3 files scanned, 2 parsed; 4 findings; 0 file errors.\n")
     fixed = invoke("fix", "--strategy", "rename", ".")
     assert fixed.stderr.endswith(
         "spmdfix: 3 files scanned, 2 parsed; fixes applied: none; 4 findings left in model.py, u.py"
-        " (`spmdfix check model.py u.py` shows them); 2 unsafe fixes left (--unsafe-fixes); 0 errors.\n"
+        " (`spmdfix check model.py u.py` shows them); 2 unsafe fixes left (--unsafe-fixes); 0 file errors.\n"
     )
     applied = invoke("fix", ".")
-    assert "fixes applied: add-axis 2; 0 findings left; 0 errors." in applied.stderr
+    assert "fixes applied: add-axis 2; 0 findings left; 0 file errors." in applied.stderr
 
 
 def test_fix_counts_the_findings_of_a_file_it_cannot_write(work: Path) -> None:
@@ -271,7 +271,7 @@ def test_fix_counts_the_findings_of_a_file_it_cannot_write(work: Path) -> None:
     fixed = invoke("fix", ".")
     assert fixed.exit_code == 1
     assert "model.py: not written: the file is read-only" in fixed.stderr
-    assert fixed.stderr.endswith("spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left; 1 error.\n")
+    assert fixed.stderr.endswith("spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left; 1 file error.\n")
     assert (work / "model.py").read_bytes() == (CASE / "input.py").read_bytes()
 
 
@@ -429,7 +429,7 @@ def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pyt
         f"m{i}.py" for i in range(5)
     }
     assert walked.stderr.count("the worker process died") == 1
-    assert "7 files scanned, 6 parsed; 12 findings; 1 error." in walked.stderr
+    assert "7 files scanned, 6 parsed; 12 findings; 1 file error." in walked.stderr
 
 
 def test_interactive_shows_again_a_fix_that_overlapped_an_accepted_one(
@@ -491,7 +491,7 @@ def test_a_fix_that_fails_leaves_the_files_findings_counted(work: Path, monkeypa
     assert "model.py: internal error, file left as it is:" in result.stderr
     assert result.stderr.endswith(
         "spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left in model.py"
-        " (`spmdfix check model.py` shows them); 1 error.\n"
+        " (`spmdfix check model.py` shows them); 1 file error.\n"
     )
     assert (work / "model.py").read_bytes() == (CASE / "input.py").read_bytes()
 
