@@ -314,8 +314,9 @@ def write_source(source: SourceFile, text: str) -> bool:
         st = target.stat()
     except OSError as err:
         raise FileError(f"cannot write: {err.strerror or err}") from err
-    if not os.access(target, os.W_OK) or not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
-        raise FileError("not written: the file is read-only")
+    problem = _read_only(target, st)
+    if problem:
+        raise FileError(problem)
     if target.read_bytes() != source.raw:
         raise FileError("not written: the file changed on disk since it was read")
     try:
@@ -323,6 +324,24 @@ def write_source(source: SourceFile, text: str) -> bool:
     except OSError as err:
         raise FileError(f"cannot write: {err.strerror or err}") from err
     return True
+
+
+def write_problem(path: str | Path) -> str | None:
+    """Why `write_source` would refuse to write the file at `path` as it stands (missing, or read-only: the
+    same words), else None; asked before writing a set of files that must be written together or not at all
+    (a fix across modules)."""
+    target = Path(os.path.realpath(path))
+    try:
+        st = target.stat()
+    except OSError as err:
+        return f"cannot write: {err.strerror or err}"
+    return _read_only(target, st)
+
+
+def _read_only(target: Path, st: os.stat_result) -> str | None:
+    if not os.access(target, os.W_OK) or not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        return "not written: the file is read-only"
+    return None
 
 
 def _replace_atomically(target: Path, data: bytes, mode: int) -> None:

@@ -554,6 +554,38 @@ def test_interactive_offers_the_fix_across_modules_and_counts_as_fix_does(
         assert done.returncode == 1
 
 
+@pytest.mark.parametrize("target", ["src/pkg/model.py", "src/pkg/train.py", "src/pkg"])
+@pytest.mark.parametrize("interactive", [False, True])
+def test_a_fix_across_modules_with_a_read_only_module_is_written_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str, interactive: bool
+) -> None:
+    """add-axis edits config.py's mesh and train.py's spmd_axis_name. With config.py read-only, `fix` wrote
+    train.py alone (`spmd_axis_name='batch'` on a mesh without a 'batch' axis: the program broken, where it
+    had raised a clear error before) and exited 0 with "0 findings left" (newuser6). Now neither file is
+    written, the run says why, and the findings stay."""
+    from test_partial_runs import spmdfix
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    root = _standard_tree(tmp_path, "tree")
+    before = _tree_files(root)
+    config = root / "src/pkg/config.py"
+    config.chmod(0o444)
+    try:
+        args = ("fix", "--interactive", target) if interactive else ("fix", target)
+        done = spmdfix(root, *args, stdin="y\n" * 6 if interactive else None)
+    finally:
+        config.chmod(0o644)
+    assert _tree_files(root) == before, done.stderr
+    assert "src/pkg/config.py: not written: the file is read-only" in done.stderr
+    assert "half-fixed" in done.stderr
+    assert _left_in(done.stderr) == 2
+    assert done.returncode == (2 if interactive else 1)  # (interactive: a file not written is exit 2, as before)
+    # `--diff` writes nothing: it still shows the whole fix.
+    if not interactive:
+        shown = spmdfix(root, "fix", "--diff", target)
+        assert "+++ b/src/pkg/config.py" in shown.stdout and "+++ b/src/pkg/train.py" in shown.stdout
+
+
 @pytest.mark.parametrize("targets", [("src/pkg",), ("src/pkg/train.py", "src/pkg/model.py")])
 def test_interactive_asks_once_about_a_fix_across_modules_refused_from_another_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, targets: tuple

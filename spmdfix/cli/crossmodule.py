@@ -15,7 +15,7 @@ import click
 
 from spmdfix.cli.output import diff_path
 from spmdfix.cli.tally import Tally
-from spmdfix.files import FileError, read_source, write_source
+from spmdfix.files import FileError, read_source, write_problem, write_source
 from spmdfix.model import Fix
 from spmdfix.perf import record
 from spmdfix.diffs import unified_diff
@@ -24,15 +24,31 @@ from spmdfix.runner import Job, cross_module_fixes, display_path
 
 
 def with_cross_module_fixes(
-    jobs: list[Job], outcomes: list[FileResult], tally: Tally
+    jobs: list[Job], outcomes: list[FileResult], tally: Tally, writing: bool = False
 ) -> tuple[list[FileResult], dict[str, tuple[str, str]], "Credits"]:
     """Results with the fixes that edit other modules applied too, the (old, new) texts of the other
     modules they change (those that are not files of this run, or that had nothing else to change), and who
-    changed what (`Credits`: what `fix` says of those modules and of fixes that edit only other files)."""
+    changed what (`Credits`: what `fix` says of those modules and of fixes that edit only other files).
+
+    writing: the texts will be written. A fix across modules is written whole or not at all: when a module
+    this step changes cannot be written (read-only), none of its changes is kept (the results of the per-file
+    step are returned, whose fixes each edit one file), so that no module is left half-fixed (an
+    `spmd_axis_name='batch'` written into train.py while config.py's mesh stays without the axis)."""
     cross = cross_module_fixes(jobs, outcomes)
     for message in cross.errors:
         click.echo(message, err=True)
         tally.errors += 1
+    blocked = {path: problem for path in sorted(cross.texts) if writing and (problem := write_problem(path))}
+    if blocked:
+        kinds = sorted({str(f.transform) for fixes in cross.applied_by.values() for f in fixes})
+        for path, problem in blocked.items():
+            click.echo(
+                f"{display_path(Path(path))}: {problem}; the fixes that edit it and other modules "
+                f"({', '.join(kinds) or 'across modules'}) are not applied, so that no module is left half-fixed",
+                err=True,
+            )
+            tally.errors += 1
+        return list(outcomes), {}, Credits({})
     # (no early return when no text changed here: the findings left may still have changed)
     others = dict(cross.texts)
     credits = Credits(

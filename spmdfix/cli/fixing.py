@@ -162,7 +162,7 @@ def apply_fixes(
     """Write (or, with `diff`, print as a diff) every file the fix outcomes change, fixes that reach other
     modules included, and the migration report `report` asks for; the outcomes with those applied (their
     findings are what is left)."""
-    outcomes, others, credits = with_cross_module_fixes(jobs, outcomes, tally)
+    outcomes, others, credits = with_cross_module_fixes(jobs, outcomes, tally, writing=not diff)
     outcomes = reported_once(outcomes)  # a finding left in model.py by train.py's vmap: model.py's, when both run
     for job, o in zip(jobs, outcomes):
         _fix_one(o, diff, tally, job, run)

@@ -14,7 +14,7 @@ from spmdfix.cli.invocation import Run
 from spmdfix.cli.tally import Tally
 from spmdfix.cli.output import diff_path
 from spmdfix.diffs import unified_diff
-from spmdfix.files import FileError, read_source, text_of, write_source
+from spmdfix.files import FileError, read_source, text_of, write_problem, write_source
 from spmdfix.model import Edit, Fix, FixId
 from spmdfix.positions import apply_edits
 from spmdfix.reaching import reported_once
@@ -210,14 +210,27 @@ def _interactive_file(job: Job, asker: Asker, tally: Tally) -> Checked | None:
         texts[own] = first.new_text
     applied = (*first.applied, *cross.applied_by.get(0, ())) if isinstance(first, Fixed) else cross.applied_by.get(0, ())
     findings = cross.remaining.get(0, first.findings)
-    if texts and applied:
-        _write_all(job, source, texts, applied, tally)
+    if texts and applied and not _write_all(job, source, texts, applied, tally):
+        # nothing written: the file keeps the findings it was read with
+        if isinstance(first, Fixed):
+            tally.remaining += first.found_before - len(first.findings)
+        findings = first.findings
     return Checked(job.path, job.display, findings=tuple(findings))
 
 
-def _write_all(job: Job, source, texts: dict[str, str], applied, tally: Tally) -> None:
-    """Write every module the accepted fixes changed (the job's file from the source as read)."""
+def _write_all(job: Job, source, texts: dict[str, str], applied, tally: Tally) -> bool:
+    """Write every module the accepted fixes changed (the job's file from the source as read); False when
+    none was written because one of several cannot be."""
     own = str(job.path.resolve())
+    # Written whole or not at all: a fix across modules half-written leaves the program broken (the vmap's new
+    # axis in train.py, config.py's mesh without it), so a module that cannot be written holds back every one.
+    blocked = {path: problem for path in sorted(texts) if len(texts) > 1 and (problem := write_problem(path))}
+    if blocked:
+        for path, problem in blocked.items():
+            click.echo(f"{display_path(Path(path))}: {problem}; the fixes accepted for {job.display} edit it and "
+                       "other modules: none of them is written, so that no module is left half-fixed", err=True)
+        tally.internal = True
+        return False
     for path in sorted(texts):
         try:
             if path == own:
@@ -231,6 +244,7 @@ def _write_all(job: Job, source, texts: dict[str, str], applied, tally: Tally) -
             continue
         tally.changed += 1
     tally.applied.update(str(f.transform) for f in applied)
+    return True
 
 
 def _notebook_file(job: Job, source, prepared: pipeline.Prepared, asker: Asker, tally: Tally) -> None:
