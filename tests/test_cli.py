@@ -271,7 +271,12 @@ def test_fix_counts_the_findings_of_a_file_it_cannot_write(work: Path) -> None:
     fixed = invoke("fix", ".")
     assert fixed.exit_code == 1
     assert "model.py: not written: the file is read-only" in fixed.stderr
-    assert fixed.stderr.endswith("spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left; 1 file error.\n")
+    # The file is named among those whose findings are left (it was not: "3 findings left in broken.py, latin.py"
+    # for a run whose read-only file kept 2 of them, newuser6).
+    assert fixed.stderr.endswith(
+        "spmdfix: 1 file scanned, 1 parsed; fixes applied: none; 2 findings left in model.py"
+        " (`spmdfix check model.py` shows them); 1 file error.\n"
+    )
     assert (work / "model.py").read_bytes() == (CASE / "input.py").read_bytes()
 
 

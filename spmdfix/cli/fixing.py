@@ -147,7 +147,7 @@ def fix_run(run: Run, diff: bool, report: ReportRequest | None = None) -> int:
         return _fix_stdin(run, jobs, outcomes, diff)
     tally = Tally()
     outcomes = apply_fixes(run, jobs, outcomes, diff, tally, report)
-    run.say(summary(jobs, outcomes, tally.errors, tally.applied, diff, tally.unwritten))
+    run.say(summary(jobs, outcomes, tally.errors, tally.applied, diff, tally.unwritten, unwritten_in=tally.unwritten_in))
     return tally.exit_code(diff, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 
 
@@ -206,7 +206,10 @@ def fix_and_report(
             emit(statistics_report(jobs, outcomes, output_format), output_file)
         else:
             emit(render(jobs, outcomes, output_format, show_fixes, docs=lambda: run.docs), output_file)
-    run.say(summary(jobs, outcomes, tally.errors, tally.applied, False, tally.unwritten, baselined=baselined))
+    run.say(summary(
+        jobs, outcomes, tally.errors, tally.applied, False, tally.unwritten, baselined=baselined,
+        unwritten_in=tally.unwritten_in,
+    ))
     return tally.exit_code(False, run.kw["exit_zero"], run.kw.get("exit_non_zero_on_fix", False))
 
 
@@ -265,6 +268,7 @@ def _fix_one(o: FileResult, diff: bool, tally: Tally, job: Job, run: Run | None 
     except FileError as err:
         click.echo(f"{o.display}: {err}", err=True)
         tally.unwritten += o.found_before - len(o.findings)  # the file keeps what it had
+        tally.unwritten_in.append(o.display)
         tally.remaining += o.found_before - len(o.findings)
         tally.errors += 1
         return

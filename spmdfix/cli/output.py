@@ -112,10 +112,12 @@ def summary(
     unwritten: int = 0,
     served: PlainCounts | None = None,
     baselined: int = 0,
+    unwritten_in: Sequence[str] = (),
 ) -> str:
     """The closing summary of a run (`summary.run_summary`) over its jobs and outcomes, and the files the
     results cache served without an outcome (`served`: checked, nothing found, no error); a `fix` run
-    (`applied` given) says in which files its findings are left."""
+    (`applied` given) says in which files its findings are left, those it could not write (`unwritten_in`,
+    displays: their `unwritten` findings stay) among them."""
     left_in: tuple[str, ...] = ()
     if applied is not None:
         # the file each finding is located in: its own, or another module of the project its primary location
@@ -123,7 +125,7 @@ def summary(
         # "left in main.py")
         files: list[str] = []
         for j, o in zip(jobs, outcomes):
-            if unreadable_reported(j, o) or isinstance(o, Failed):
+            if unreadable_reported(j, o) or isinstance(o, Failed) or o.display in unwritten_in:
                 files.append(o.display)
             files += [relpath(f.span.path).replace("\\", "/") if f.span.path else o.display for f in o.findings]
         left_in = tuple(dict.fromkeys(files))

@@ -14,6 +14,7 @@ class Tally:
         self.changed = 0
         self.remaining = 0
         self.unwritten = 0  # findings of files whose fixed text could not be written, beyond their outcome's
+        self.unwritten_in: list[str] = []  # those files (displays): the summary says their findings are left there
         self.errors = 0
         self.internal = False
         self.applied: Counter = Counter()
