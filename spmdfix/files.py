@@ -29,7 +29,12 @@ _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 
 
 class FileError(Exception):
-    """A file could not be read, decoded or written; the message says why, in plain words."""
+    """A file could not be read, decoded or written; the message says why, in plain words. `path`: the file,
+    where the message does not say which of several (`write_together`)."""
+
+    def __init__(self, message: str, path: Path | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 @frozen(slots=True)
@@ -326,16 +331,52 @@ def write_source(source: SourceFile, text: str) -> bool:
     return True
 
 
-def write_problem(path: str | Path) -> str | None:
-    """Why `write_source` would refuse to write the file at `path` as it stands (missing, or read-only: the
-    same words), else None; asked before writing a set of files that must be written together or not at all
-    (a fix across modules)."""
-    target = Path(os.path.realpath(path))
+def write_together(changes: list[tuple[SourceFile, str]]) -> list[Path]:
+    """Write every `(source, text)` of `changes` or none of them: the files a fix across modules edits (the
+    vmap's new `spmd_axis_name` in train.py and the mesh's new axis in config.py), where a part written alone
+    leaves the program broken. The paths written (those whose text changed), in the order given.
+
+    First each file is checked as `write_source` checks it (read-only, changed on disk since it was read) and
+    its new bytes are written to a temporary file beside it and flushed; any failure there removes the
+    temporary files and writes nothing. Then each temporary file is renamed over its file; if a rename fails,
+    the files already replaced get their bytes as read back (atomically too). Raises `FileError` naming the
+    file that failed (`FileError.path`) and saying that nothing was written."""
+    prepared: list[tuple[SourceFile, Path, str, int]] = []  # (source, target, temporary file, mode)
     try:
-        st = target.stat()
-    except OSError as err:
-        return f"cannot write: {err.strerror or err}"
-    return _read_only(target, st)
+        for source, text in changes:
+            data = encode(source, text)
+            if data == source.raw:
+                continue
+            target = Path(os.path.realpath(source.path))
+            try:
+                st = target.stat()
+                problem = _read_only(target, st) or (
+                    "not written: the file changed on disk since it was read" if target.read_bytes() != source.raw else None
+                )
+                if problem:
+                    raise FileError(problem, path=target)
+                prepared.append((source, target, _temporary_beside(target, data, stat.S_IMODE(st.st_mode)), st.st_mode))
+            except OSError as err:
+                raise FileError(f"cannot write: {err.strerror or err}", path=target) from err
+    except FileError:
+        for _, _, tmp, _ in prepared:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    done: list[tuple[SourceFile, Path, int]] = []
+    for k, (source, target, tmp, mode) in enumerate(prepared):
+        try:
+            os.replace(tmp, target)
+        except OSError as err:
+            for _, _, left, _ in prepared[k:]:
+                Path(left).unlink(missing_ok=True)
+            for old, path, old_mode in done:  # (best effort: the bytes as read, atomically)
+                try:
+                    _replace_atomically(path, old.raw, stat.S_IMODE(old_mode))
+                except OSError:
+                    pass
+            raise FileError(f"cannot write: {err.strerror or err}", path=target) from err
+        done.append((source, target, mode))
+    return [target for _, target, _ in done]
 
 
 def _read_only(target: Path, st: os.stat_result) -> str | None:
@@ -348,6 +389,17 @@ def _replace_atomically(target: Path, data: bytes, mode: int) -> None:
     """Write `data` to a temporary file beside `target`, flushed to disk with permission bits `mode`, then
     rename it over `target`: a reader sees the old bytes or the new ones, never a part. Raises OSError (the
     temporary file is removed, `target` left as it was)."""
+    tmp = _temporary_beside(target, data, mode)
+    try:
+        os.replace(tmp, target)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _temporary_beside(target: Path, data: bytes, mode: int) -> str:
+    """A temporary file in `target`'s directory holding `data`, flushed to disk, with permission bits `mode`:
+    its path. Raises OSError (nothing left behind)."""
     import tempfile  # only when writing
 
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".spmdfix", dir=target.parent)
@@ -357,10 +409,10 @@ def _replace_atomically(target: Path, data: bytes, mode: int) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, target)
     except OSError:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return tmp
 
 
 def write_text_atomically(path: Path, text: str) -> None:

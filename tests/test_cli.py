@@ -639,3 +639,33 @@ def test_fix_summary_names_the_file_a_cross_module_finding_is_in(tmp_path: Path,
     monkeypatch.chdir(tmp_path / "tree")
     fixed = invoke("fix", "--strategy", "rename", "pkg/train.py")
     assert "2 findings left in pkg/model.py (`spmdfix check pkg/model.py` shows them)" in fixed.stderr
+
+
+def test_a_fix_across_modules_is_not_written_over_a_module_changed_during_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """add-axis edits config.py's mesh and train.py's spmd_axis_name; config.py changes on disk after the fixes
+    were computed from it (an editor saving it): neither file is written (config.py was read again and written
+    over before, train.py written alone if config.py's write failed), the run says which file changed, and
+    the findings stay."""
+    from spmdfix.cli import crossmodule
+    from test_partial_runs import spmdfix
+
+    root = _standard_tree(tmp_path, "tree")
+    config = root / "src/pkg/config.py"
+    real = crossmodule.cross_module_fixes
+
+    def then_edited(*args, **kwargs):
+        found = real(*args, **kwargs)
+        config.write_text(config.read_text() + "# saved by an editor meanwhile\n")
+        return found
+
+    monkeypatch.setattr(crossmodule, "cross_module_fixes", then_edited)
+    before = _tree_files(root)
+    done = spmdfix(root, "fix", "src/pkg")
+    after = _tree_files(root)
+    assert after["src/pkg/config.py"] == before["src/pkg/config.py"] + "# saved by an editor meanwhile\n"
+    assert after["src/pkg/train.py"] == before["src/pkg/train.py"], done.stderr
+    assert "src/pkg/config.py: not written: the file changed on disk since it was read" in done.stderr
+    assert "half-fixed" in done.stderr
+    assert _left_in(done.stderr) == 2 and done.returncode == 1

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from spmdfix import files as files_module
 from spmdfix.files import FileError, decode, read_source, write_source
 from spmdfix.diffs import unified_diff
 
@@ -192,3 +193,78 @@ def test_project_index_text_changed_in_the_same_tick_is_read_again(tmp_path: Pat
     assert files.source_of(str(module)).text == "AXIS = 'x'\n"
     module.write_text("AXIS = 'y'\n")
     assert files.source_of(str(module)).text == "AXIS = 'y'\n"
+
+
+# --- several files written together (a fix across modules) -----------------------------------------------
+
+
+def _three(tmp_path: Path) -> list:
+    paths = []
+    for name in ("a.py", "b.py", "c.py"):
+        path = tmp_path / name
+        path.write_text(f"{name[0]} = 1\n")
+        paths.append(path)
+    return paths
+
+
+def test_written_together_writes_every_file(tmp_path: Path) -> None:
+    paths = _three(tmp_path)
+    sources = [read_source(p) for p in paths]
+    written = files_module.write_together([(s, s.text.replace("1", "2")) for s in sources])
+    assert written == [p.resolve() for p in paths]
+    assert [p.read_text() for p in paths] == ["a = 2\n", "b = 2\n", "c = 2\n"]
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".spmdfix"]
+
+
+def test_written_together_writes_nothing_when_one_changed_on_disk(tmp_path: Path) -> None:
+    """The second file changed since it was read: none is written (the first would be, one at a time), and
+    the error names the file."""
+    paths = _three(tmp_path)
+    sources = [read_source(p) for p in paths]
+    paths[1].write_text("b = 100\n")
+    with pytest.raises(FileError, match="changed on disk") as err:
+        files_module.write_together([(s, s.text.replace("1", "2")) for s in sources])
+    assert err.value.path == paths[1].resolve()
+    assert [p.read_text() for p in paths] == ["a = 1\n", "b = 100\n", "c = 1\n"]
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".spmdfix"]
+
+
+def test_written_together_writes_nothing_when_a_temporary_file_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The third file's new bytes cannot be written beside it (a full disk): the temporary files of the first
+    two are removed and no file changes."""
+    paths = _three(tmp_path)
+    sources = [read_source(p) for p in paths]
+    real = files_module._temporary_beside
+
+    def failing(target, data, mode):
+        if target.name == "c.py":
+            raise OSError(28, "No space left on device")
+        return real(target, data, mode)
+
+    monkeypatch.setattr(files_module, "_temporary_beside", failing)
+    with pytest.raises(FileError, match="No space left") as err:
+        files_module.write_together([(s, s.text.replace("1", "2")) for s in sources])
+    assert err.value.path == paths[2].resolve()
+    assert [p.read_text() for p in paths] == ["a = 1\n", "b = 1\n", "c = 1\n"]
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".spmdfix"]
+
+
+def test_written_together_puts_back_what_it_replaced_when_a_rename_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second rename fails: the first file, already replaced, gets its bytes as read back, and the third
+    is never touched."""
+    paths = _three(tmp_path)
+    sources = [read_source(p) for p in paths]
+    real, calls = os.replace, []
+
+    def failing(src, dst):
+        calls.append(dst)
+        if Path(dst).name == "b.py" and len([c for c in calls if Path(c).name == "b.py"]) == 1:
+            raise OSError(5, "Input/output error")
+        return real(src, dst)
+
+    monkeypatch.setattr(files_module.os, "replace", failing)
+    with pytest.raises(FileError, match="Input/output error") as err:
+        files_module.write_together([(s, s.text.replace("1", "2")) for s in sources])
+    assert err.value.path == paths[1].resolve()
+    assert [p.read_text() for p in paths] == ["a = 1\n", "b = 1\n", "c = 1\n"]
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".spmdfix"]

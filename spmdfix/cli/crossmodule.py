@@ -15,7 +15,7 @@ import click
 
 from spmdfix.cli.output import diff_path
 from spmdfix.cli.tally import Tally
-from spmdfix.files import FileError, read_source, write_problem, write_source
+from spmdfix.files import FileError, SourceFile, read_source, write_source, write_together
 from spmdfix.model import Fix
 from spmdfix.perf import record
 from spmdfix.diffs import unified_diff
@@ -30,29 +30,34 @@ def with_cross_module_fixes(
     modules they change (those that are not files of this run, or that had nothing else to change), and who
     changed what (`Credits`: what `fix` says of those modules and of fixes that edit only other files).
 
-    writing: the texts will be written. A fix across modules is written whole or not at all: when a module
-    this step changes cannot be written (read-only), none of its changes is kept (the results of the per-file
-    step are returned, whose fixes each edit one file), so that no module is left half-fixed (an
-    `spmd_axis_name='batch'` written into train.py while config.py's mesh stays without the axis)."""
+    writing: the texts are written now, whole or not at all (`files.write_together`; `Credits.written` holds
+    them, which the writes of the run's files and of the others then pass over): when a module this step
+    changes cannot be written (read-only, changed on disk since it was read, a failed write), none of its
+    changes is kept (the results of the per-file step are returned, whose fixes each edit one file), so that no
+    module is left half-fixed (an `spmd_axis_name='batch'` written into train.py while config.py's mesh stays
+    without the axis)."""
     cross = cross_module_fixes(jobs, outcomes)
     for message in cross.errors:
         click.echo(message, err=True)
         tally.errors += 1
-    blocked = {path: problem for path in sorted(cross.texts) if writing and (problem := write_problem(path))}
-    if blocked:
-        kinds = sorted({str(f.transform) for fixes in cross.applied_by.values() for f in fixes})
-        for path, problem in blocked.items():
+    written: frozenset[str] = frozenset()
+    if writing and cross.texts:
+        try:
+            written = frozenset(str(p) for p in write_together(_together(cross.texts, outcomes)))
+        except FileError as err:
+            kinds = sorted({str(f.transform) for fixes in cross.applied_by.values() for f in fixes})
+            shown = display_path(err.path) if err.path is not None else "a module"
             click.echo(
-                f"{display_path(Path(path))}: {problem}; the fixes that edit it and other modules "
-                f"({', '.join(kinds) or 'across modules'}) are not applied, so that no module is left half-fixed",
+                f"{shown}: {err}; the fixes that edit it and other modules ({', '.join(kinds) or 'across modules'}) "
+                "are not applied, so that no module is left half-fixed",
                 err=True,
             )
             tally.errors += 1
-        return list(outcomes), {}, Credits({})
+            return list(outcomes), {}, Credits({})
     # (no early return when no text changed here: the findings left may still have changed)
     others = dict(cross.texts)
     credits = Credits(
-        {path: tuple(jobs[i].display for i in by) for path, by in cross.changed_by.items()},
+        {path: tuple(jobs[i].display for i in by) for path, by in cross.changed_by.items()}, written=written
     )
     out = []
     for i, o in enumerate(outcomes):
@@ -73,6 +78,27 @@ def with_cross_module_fixes(
     return out, others, credits
 
 
+def _together(texts: dict[str, tuple[str, str]], outcomes: list[FileResult]) -> list[tuple[SourceFile, str]]:
+    """What `write_together` writes for the texts the step across modules changed: a run file from its source
+    as the run read it; another module from its bytes now, which must still hold the text the fixes were
+    computed from. Raises `FileError` (with the file) when a module cannot be read or changed since."""
+    sources = {
+        str(o.path.resolve()): o.source for o in outcomes if isinstance(o, (Checked, Fixed)) and o.source is not None
+    }
+    out = []
+    for path, (old, new) in sorted(texts.items()):
+        source = sources.get(path)
+        if source is None:
+            try:
+                source = read_source(Path(path))
+            except FileError as err:
+                raise FileError(str(err), path=Path(path)) from err
+            if source.text != old:
+                raise FileError("not written: the file changed on disk since it was read", path=Path(path))
+        out.append((source, new))
+    return out
+
+
 @record
 class Credits:
     """Who changed what in a run's step across modules: `changers`, the displays of the run's files whose
@@ -81,6 +107,7 @@ class Credits:
 
     changers: dict[str, tuple[str, ...]]
     elsewhere: list[tuple[str, tuple[Fix, ...], tuple[str, ...]]] = field(default_factory=list)
+    written: frozenset[str] = frozenset()  # the modules `write_together` wrote already (absolute paths)
 
     def say_elsewhere(self) -> None:
         """`FILE: applied T (safety), editing A, B: title — reason`, for each fix that changed only other files."""
@@ -103,11 +130,15 @@ def fix_others(others: dict[str, tuple[str, str]], diff: bool, tally: Tally, cre
             named = diff_path(Path(path))
             tally.diffs.append((named, unified_diff(named, old, new)))
             continue
-        try:
-            write_source(read_source(Path(path)), new)
-        except FileError as err:
-            click.echo(f"{shown}: {err}", err=True)
-            tally.errors += 1
-            continue
+        if credits is None or path not in credits.written:
+            try:
+                source = read_source(Path(path))
+                if source.text != old:  # (the fixes were computed from `old`)
+                    raise FileError("not written: the file changed on disk since it was read")
+                write_source(source, new)
+            except FileError as err:
+                click.echo(f"{shown}: {err}", err=True)
+                tally.errors += 1
+                continue
         changer = credits.changer(path) if credits is not None else "another module"
         click.echo(f"{shown}: changed by a fix of {changer}", err=True)

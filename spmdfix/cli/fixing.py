@@ -165,7 +165,7 @@ def apply_fixes(
     outcomes, others, credits = with_cross_module_fixes(jobs, outcomes, tally, writing=not diff)
     outcomes = reported_once(outcomes)  # a finding left in model.py by train.py's vmap: model.py's, when both run
     for job, o in zip(jobs, outcomes):
-        _fix_one(o, diff, tally, job, run)
+        _fix_one(o, diff, tally, job, run, credits.written)
     if not diff and not run.quiet:
         credits.say_elsewhere()
     fix_others(others, diff, tally, credits)
@@ -235,8 +235,11 @@ def _said(o: FileResult) -> tuple[str, ...]:
     return o.errors if isinstance(o, Checked) else ()
 
 
-def _fix_one(o: FileResult, diff: bool, tally: Tally, job: Job, run: Run | None = None) -> None:
-    """Report, diff or write one fix result."""
+def _fix_one(
+    o: FileResult, diff: bool, tally: Tally, job: Job, run: Run | None = None, written: frozenset[str] = frozenset()
+) -> None:
+    """Report, diff or write one fix result (`written`: files a fix across modules wrote already, together with
+    the other modules it edits: `crossmodule.with_cross_module_fixes`)."""
     if isinstance(o, Unreadable):
         if rules.UNREADABLE.code in job.enabled:
             click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.reason}", err=True)
@@ -264,7 +267,8 @@ def _fix_one(o: FileResult, diff: bool, tally: Tally, job: Job, run: Run | None 
         tally.diffs.append((shown, unified_diff(shown, o.source.text, o.new_text)))
         return
     try:
-        write_source(o.source, o.new_text)
+        if not written or str(o.path.resolve()) not in written:
+            write_source(o.source, o.new_text)
     except FileError as err:
         click.echo(f"{o.display}: {err}", err=True)
         tally.unwritten += o.found_before - len(o.findings)  # the file keeps what it had

@@ -14,7 +14,7 @@ from spmdfix.cli.invocation import Run
 from spmdfix.cli.tally import Tally
 from spmdfix.cli.output import diff_path
 from spmdfix.diffs import unified_diff
-from spmdfix.files import FileError, read_source, text_of, write_problem, write_source
+from spmdfix.files import FileError, read_source, text_of, write_together
 from spmdfix.model import Edit, Fix, FixId
 from spmdfix.positions import apply_edits
 from spmdfix.reaching import reported_once
@@ -206,11 +206,12 @@ def _interactive_file(job: Job, asker: Asker, tally: Tally) -> Checked | None:
         tally.internal = tally.internal or "internal error" in error
     own = str(job.path.resolve())
     texts = {path: new for path, (_, new) in cross.texts.items()}
+    olds = {path: old for path, (old, _) in cross.texts.items()}
     if isinstance(first, Fixed) and own not in texts and first.new_text != source.text:
         texts[own] = first.new_text
     applied = (*first.applied, *cross.applied_by.get(0, ())) if isinstance(first, Fixed) else cross.applied_by.get(0, ())
     findings = cross.remaining.get(0, first.findings)
-    if texts and applied and not _write_all(job, source, texts, applied, tally):
+    if texts and applied and not _write_all(job, source, texts, olds, applied, tally):
         # nothing written: the file keeps the findings it was read with
         if isinstance(first, Fixed):
             tally.remaining += first.found_before - len(first.findings)
@@ -218,33 +219,40 @@ def _interactive_file(job: Job, asker: Asker, tally: Tally) -> Checked | None:
     return Checked(job.path, job.display, findings=tuple(findings))
 
 
-def _write_all(job: Job, source, texts: dict[str, str], applied, tally: Tally) -> bool:
-    """Write every module the accepted fixes changed (the job's file from the source as read); False when
-    none was written because one of several cannot be."""
+def _write_all(job: Job, source, texts: dict[str, str], olds: dict[str, str], applied, tally: Tally) -> bool:
+    """Write every module the accepted fixes changed (the job's file from the source as read), all of them or
+    none (`files.write_together`: a fix across modules half-written leaves the program broken, the vmap's new
+    axis in train.py and config.py's mesh without it); False when none was written."""
     own = str(job.path.resolve())
-    # Written whole or not at all: a fix across modules half-written leaves the program broken (the vmap's new
-    # axis in train.py, config.py's mesh without it), so a module that cannot be written holds back every one.
-    blocked = {path: problem for path in sorted(texts) if len(texts) > 1 and (problem := write_problem(path))}
-    if blocked:
-        for path, problem in blocked.items():
-            click.echo(f"{display_path(Path(path))}: {problem}; the fixes accepted for {job.display} edit it and "
-                       "other modules: none of them is written, so that no module is left half-fixed", err=True)
+    try:
+        changes = [
+            (source if path == own else _unchanged_source(path, olds.get(path)), texts[path]) for path in sorted(texts)
+        ]
+        written = {str(p) for p in write_together(changes)}
+    except FileError as err:
+        shown = display_path(err.path) if err.path is not None else job.display
+        several = " and other modules: none of them is written, so that no module is left half-fixed" if len(texts) > 1 else ""
+        click.echo(f"{shown}: {err}; the fixes accepted for {job.display} edit it{several}", err=True)
         tally.internal = True
         return False
     for path in sorted(texts):
-        try:
-            if path == own:
-                write_source(source, texts[path])
-            else:
-                write_source(read_source(Path(path)), texts[path])
-                click.echo(f"{display_path(Path(path))}: changed by a fix of {job.display}", err=True)
-        except FileError as err:
-            click.echo(f"{display_path(Path(path))}: {err}", err=True)
-            tally.internal = True
-            continue
-        tally.changed += 1
+        if path != own and path in written:
+            click.echo(f"{display_path(Path(path))}: changed by a fix of {job.display}", err=True)
+    tally.changed += len(written)
     tally.applied.update(str(f.transform) for f in applied)
     return True
+
+
+def _unchanged_source(path: str, old: str | None):
+    """Another module as it is on disk now, which must still hold `old`, the text the accepted fixes were
+    computed from (`cross_module_fixes`). Raises `FileError` with the path when it cannot be read or changed."""
+    try:
+        found = read_source(Path(path))
+    except FileError as err:
+        raise FileError(str(err), path=Path(path)) from err
+    if old is not None and found.text != old:
+        raise FileError("not written: the file changed on disk since it was read", path=Path(path))
+    return found
 
 
 def _notebook_file(job: Job, source, prepared: pipeline.Prepared, asker: Asker, tally: Tally) -> None:
