@@ -669,3 +669,16 @@ def test_a_fix_across_modules_is_not_written_over_a_module_changed_during_the_ru
     assert "src/pkg/config.py: not written: the file changed on disk since it was read" in done.stderr
     assert "half-fixed" in done.stderr
     assert _left_in(done.stderr) == 2 and done.returncode == 1
+
+
+def test_fix_quiet_says_nothing_of_the_modules_a_fix_across_modules_changed(tmp_path: Path) -> None:
+    """`fix -q` prints findings only: neither "applied ..." nor "...: changed by a fix of ..." (newuser6), and
+    it still writes what `fix` writes."""
+    from test_partial_runs import spmdfix
+
+    quiet, plain = _standard_tree(tmp_path, "quiet"), _standard_tree(tmp_path, "plain")
+    done = spmdfix(quiet, "fix", "-q", "src/pkg/model.py")
+    said = spmdfix(plain, "fix", "src/pkg/model.py")
+    assert "changed by a fix of" in said.stderr and "applied" in said.stderr
+    assert "changed by a fix of" not in done.stderr and "applied" not in done.stderr, done.stderr
+    assert _tree_files(quiet) == _tree_files(plain)

@@ -121,8 +121,11 @@ class Credits:
         return ", ".join(self.changers.get(path, ())) or "another module"
 
 
-def fix_others(others: dict[str, tuple[str, str]], diff: bool, tally: Tally, credits: Credits | None = None) -> None:
-    """Show (`--diff`) or write the other modules that cross-module fixes changed."""
+def fix_others(
+    others: dict[str, tuple[str, str]], diff: bool, tally: Tally, credits: Credits | None = None, quiet: bool = False
+) -> None:
+    """Show (`--diff`) or write the other modules that cross-module fixes changed, saying who changed each
+    (not with `quiet`: `-q` prints findings only, as it leaves out the "applied" lines)."""
     for path, (old, new) in sorted(others.items()):
         shown = display_path(Path(path))
         tally.changed += 1
@@ -140,5 +143,6 @@ def fix_others(others: dict[str, tuple[str, str]], diff: bool, tally: Tally, cre
                 click.echo(f"{shown}: {err}", err=True)
                 tally.errors += 1
                 continue
-        changer = credits.changer(path) if credits is not None else "another module"
-        click.echo(f"{shown}: changed by a fix of {changer}", err=True)
+        if not quiet:
+            changer = credits.changer(path) if credits is not None else "another module"
+            click.echo(f"{shown}: changed by a fix of {changer}", err=True)

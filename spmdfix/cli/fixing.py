@@ -168,7 +168,7 @@ def apply_fixes(
         _fix_one(o, diff, tally, job, run, credits.written)
     if not diff and not run.quiet:
         credits.say_elsewhere()
-    fix_others(others, diff, tally, credits)
+    fix_others(others, diff, tally, credits, quiet=run.quiet)
     tally.print_diffs()
     if report is not None:
         _write_report(report, jobs, outcomes, others, diff)
