@@ -249,3 +249,6 @@ def test_interactive_shows_the_cells_as_written(work: Path, monkeypatch: pytest.
     assert "0####" not in result.stdout and "#%time" not in result.stdout
     assert "+mesh = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'i'))" in diff
     assert json.loads((work / "nb.ipynb").read_text())["cells"][1]["source"][0] == "%matplotlib inline\n"
+    # The accepted fix is written into the notebook (it was not: `write_source` was not imported, e3d0839).
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "('batch', 'i')" in (work / "nb.ipynb").read_text()

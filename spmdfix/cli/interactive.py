@@ -14,7 +14,7 @@ from spmdfix.cli.invocation import Run
 from spmdfix.cli.tally import Tally
 from spmdfix.cli.output import diff_path
 from spmdfix.diffs import unified_diff
-from spmdfix.files import FileError, read_source, text_of, write_together
+from spmdfix.files import FileError, read_source, text_of, write_source, write_together
 from spmdfix.model import Edit, Fix, FixId
 from spmdfix.positions import apply_edits
 from spmdfix.reaching import reported_once
