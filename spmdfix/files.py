@@ -309,26 +309,23 @@ def write_source(source: SourceFile, text: str) -> bool:
     """Atomically replace the file's content with `text`; False when nothing changed.
 
     Raises `FileError` when the file is read-only, changed on disk since it was read, or the write fails;
-    the file is then left as it was.
+    the file is then left as it was. (`write_together` of the one file: the same checks and the same write.)
     """
-    data = encode(source, text)
-    if data == source.raw:
-        return False
-    target = Path(os.path.realpath(source.path))
+    return bool(write_together([(source, text)]))
+
+
+def read_unchanged(path: str | Path, old: str | None) -> SourceFile:
+    """The module at `path` as it is on disk now, which must still hold `old` (None: not asked), the text that
+    fixes to be written together with others were computed from (a module another file's fix edits). Raises
+    `FileError` with the path (`FileError.path`) when it cannot be read or changed since."""
+    path = Path(path)
     try:
-        st = target.stat()
-    except OSError as err:
-        raise FileError(f"cannot write: {err.strerror or err}") from err
-    problem = _read_only(target, st)
-    if problem:
-        raise FileError(problem)
-    if target.read_bytes() != source.raw:
-        raise FileError("not written: the file changed on disk since it was read")
-    try:
-        _replace_atomically(target, data, stat.S_IMODE(st.st_mode))
-    except OSError as err:
-        raise FileError(f"cannot write: {err.strerror or err}") from err
-    return True
+        found = read_source(path)
+    except FileError as err:
+        raise FileError(str(err), path=path) from err
+    if old is not None and found.text != old:
+        raise FileError("not written: the file changed on disk since it was read", path=path)
+    return found
 
 
 def write_together(changes: list[tuple[SourceFile, str]]) -> list[Path]:

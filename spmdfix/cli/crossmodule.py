@@ -15,7 +15,7 @@ import click
 
 from spmdfix.cli.output import diff_path
 from spmdfix.cli.tally import Tally
-from spmdfix.files import FileError, SourceFile, read_source, write_source, write_together
+from spmdfix.files import FileError, SourceFile, read_unchanged, write_together
 from spmdfix.model import Fix
 from spmdfix.perf import record
 from spmdfix.diffs import unified_diff
@@ -85,18 +85,7 @@ def _together(texts: dict[str, tuple[str, str]], outcomes: list[FileResult]) -> 
     sources = {
         str(o.path.resolve()): o.source for o in outcomes if isinstance(o, (Checked, Fixed)) and o.source is not None
     }
-    out = []
-    for path, (old, new) in sorted(texts.items()):
-        source = sources.get(path)
-        if source is None:
-            try:
-                source = read_source(Path(path))
-            except FileError as err:
-                raise FileError(str(err), path=Path(path)) from err
-            if source.text != old:
-                raise FileError("not written: the file changed on disk since it was read", path=Path(path))
-        out.append((source, new))
-    return out
+    return [(sources.get(path) or read_unchanged(path, old), new) for path, (old, new) in sorted(texts.items())]
 
 
 @record
@@ -124,8 +113,9 @@ class Credits:
 def fix_others(
     others: dict[str, tuple[str, str]], diff: bool, tally: Tally, credits: Credits | None = None, quiet: bool = False
 ) -> None:
-    """Show (`--diff`) or write the other modules that cross-module fixes changed, saying who changed each
-    (not with `quiet`: `-q` prints findings only, as it leaves out the "applied" lines)."""
+    """Show (`--diff`) the other modules that cross-module fixes changed, or say who changed each once
+    `with_cross_module_fixes` wrote them (not with `quiet`: `-q` prints findings only, as it leaves out the
+    "applied" lines)."""
     for path, (old, new) in sorted(others.items()):
         shown = display_path(Path(path))
         tally.changed += 1
@@ -133,16 +123,7 @@ def fix_others(
             named = diff_path(Path(path))
             tally.diffs.append((named, unified_diff(named, old, new)))
             continue
-        if credits is None or path not in credits.written:
-            try:
-                source = read_source(Path(path))
-                if source.text != old:  # (the fixes were computed from `old`)
-                    raise FileError("not written: the file changed on disk since it was read")
-                write_source(source, new)
-            except FileError as err:
-                click.echo(f"{shown}: {err}", err=True)
-                tally.errors += 1
-                continue
+        # (written already, with the run's files they go with: `with_cross_module_fixes`, `writing`)
         if not quiet:
             changer = credits.changer(path) if credits is not None else "another module"
             click.echo(f"{shown}: changed by a fix of {changer}", err=True)

@@ -14,7 +14,7 @@ from spmdfix.cli.invocation import Run
 from spmdfix.cli.tally import Tally
 from spmdfix.cli.output import diff_path
 from spmdfix.diffs import unified_diff
-from spmdfix.files import FileError, read_source, text_of, write_source, write_together
+from spmdfix.files import FileError, read_source, read_unchanged, text_of, write_source, write_together
 from spmdfix.model import Edit, Fix, FixId
 from spmdfix.positions import apply_edits
 from spmdfix.reaching import reported_once
@@ -226,7 +226,7 @@ def _write_all(job: Job, source, texts: dict[str, str], olds: dict[str, str], ap
     own = str(job.path.resolve())
     try:
         changes = [
-            (source if path == own else _unchanged_source(path, olds.get(path)), texts[path]) for path in sorted(texts)
+            (source if path == own else read_unchanged(path, olds.get(path)), texts[path]) for path in sorted(texts)
         ]
         written = {str(p) for p in write_together(changes)}
     except FileError as err:
@@ -241,18 +241,6 @@ def _write_all(job: Job, source, texts: dict[str, str], olds: dict[str, str], ap
     tally.changed += len(written)
     tally.applied.update(str(f.transform) for f in applied)
     return True
-
-
-def _unchanged_source(path: str, old: str | None):
-    """Another module as it is on disk now, which must still hold `old`, the text the accepted fixes were
-    computed from (`cross_module_fixes`). Raises `FileError` with the path when it cannot be read or changed."""
-    try:
-        found = read_source(Path(path))
-    except FileError as err:
-        raise FileError(str(err), path=Path(path)) from err
-    if old is not None and found.text != old:
-        raise FileError("not written: the file changed on disk since it was read", path=Path(path))
-    return found
 
 
 def _notebook_file(job: Job, source, prepared: pipeline.Prepared, asker: Asker, tally: Tally) -> None:
