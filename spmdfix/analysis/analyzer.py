@@ -38,7 +38,7 @@ from spmdfix.analysis.project_callers import exits_of, search_exits
 from spmdfix.analysis.reached import ReachedAnalysis, jitted_capture_runs, vmap_root
 from spmdfix.analysis.shared_sites import shared_by
 from spmdfix.analysis.shapes import StaticShapes
-from spmdfix.analysis.specs import sharding_tree, spec_tree
+from spmdfix.analysis.specs import sharding_tree
 from spmdfix.analysis.stripbody import SpecUses
 from spmdfix.analysis import unread_matters
 from spmdfix.analysis.unknown_values import unread_message

@@ -281,16 +281,21 @@ class BatchedValues:
         fuzz seed 420293): a shard_map body closing over a value computed from that slice, under a plain vmap
         over an input committed to the Explicit mesh, fails as with a plain call there (`Closing over inputs
         to shard_map`), in both forms; on an Auto mesh it runs. None for any other step."""
-        if not (isinstance(node, ast.Call) and len(node.args) == 2 and self._qualname(node.func) in jaxapi.LAX_MAP_NAMES):
-            return None
-        if any(k.arg != "batch_size" for k in node.keywords):
-            return None
-        return self.callee(node.args[0])
+        return self.callee(node.args[0]) if self._is_lax_map(node) else None
+
+    def _is_lax_map(self, node: ast.AST) -> bool:
+        """Whether `node` is `jax.lax.map(f, xs)`, with `batch_size=k` or not (no other argument)."""
+        return (
+            isinstance(node, ast.Call)
+            and len(node.args) == 2
+            and all(k.arg == "batch_size" for k in node.keywords)
+            and self._qualname(node.func) in jaxapi.LAX_MAP_NAMES
+        )
 
     def _passed(self, call: ast.Call) -> tuple[list[ast.expr], bool]:
         """The positional operands a chain step `call` passes to its callee's parameters, in order, and
         whether it passes any by keyword (or by `*`): `jax.lax.map(f, xs, batch_size=k)` passes `xs` alone."""
-        if self._lax_map_hop(call) is not None:
+        if self._is_lax_map(call):
             return call.args[1:], False
         return call.args, bool(call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 
