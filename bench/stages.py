@@ -14,7 +14,6 @@ import argparse
 import ast
 import gc
 import time
-from pathlib import Path
 
 
 def main() -> None:

@@ -20,7 +20,6 @@ import io
 import re
 import tokenize
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from spmdfix.files import text_of
 from spmdfix.model import Edit, Finding, Span

@@ -83,7 +83,7 @@ def test_json_lines_one_compact_object_per_line() -> None:
     assert lines[1] == (
         '{"code":"SPMD901","name":"unreadable-file","message":"cannot decode: invalid utf-8","severity":"error",'
         '"filename":"/elsewhere/gone.py","location":{"row":1,"column":1},"end_location":{"row":1,"column":1},'
-        f'"noqa_row":1,"url":"spmdfix/rules/docs/SPMD901.md","fix":null,"alternatives":[],"not_offered":[],"related":[]}}'
+        '"noqa_row":1,"url":"spmdfix/rules/docs/SPMD901.md","fix":null,"alternatives":[],"not_offered":[],"related":[]}'
     )
     assert "mödel" in lines[0] and "\\n" in lines[0]
     assert json_lines([]) == ""

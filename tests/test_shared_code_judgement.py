@@ -15,7 +15,6 @@ import contextlib
 
 from pathlib import Path
 
-import pytest
 
 from spmdfix import project_graph
 from spmdfix.api import check_source, new_project_index

@@ -10,7 +10,6 @@ import contextlib
 import enum
 import logging
 import os
-import sys
 import traceback
 from typing import TYPE_CHECKING
 
