@@ -309,57 +309,47 @@ class BatchedValues:
 
     def sources_through(self, hops, home: ast.AST, name: str) -> tuple[int, ...] | None:
         """The positional arguments of the vmap's call that local `name` of `home` comes from, back through
-        plain positional calls (`hops`, from `plain_hops`), by index; None when any step is not known. A bound `self` is the instance, not a value of
-        the call: it is left out."""
-        start_bound, steps = hops
-        indices = self._param_sources(home, name)
-        for caller, call, callee, bound in reversed(steps):
-            operands, by_keyword = self._passed(call)
-            if indices is None or by_keyword:
-                return None
-            found: set[int] = set()
-            for i in (i - bound for i in indices if i >= bound):
-                if i >= len(operands):
-                    return None  # a default: not a value of the vmap's call
-                names = [n.id for n in ast.walk(operands[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
-                for n in names:
-                    sources = self._param_sources(caller, n)
-                    if sources is None:
-                        return None
-                    found |= set(sources)
-            indices = tuple(sorted(found)) if found else None
-        if indices is None:
-            return None
-        return tuple(i - start_bound for i in indices if i >= start_bound) or None
+        plain positional calls (`hops`, from `plain_hops`), by index; None when any step is not known
+        (`untraced_step` says which). A bound `self` is the instance, not a value of the call: it is left out."""
+        return self._trace_sources(hops, home, name)[0]
 
     def untraced_step(self, hops, home: ast.AST, name: str) -> tuple[str, ast.AST | None]:
-        """Where `sources_through` stops for local `name` of `home` (it returned None), in words, with the
-        name node-free: (why, call) where call is the call of the way it stopped at (None when it stopped at
-        `name` itself, in `home`). Mirrors `sources_through` step by step."""
+        """Where `sources_through` stops for local `name` of `home` (it returned None), in words: (why, call)
+        where call is the call of the way it stopped at (None when it stopped at `name` itself, in `home`, or
+        before the way: `hops` None)."""
+        _, why, call = self._trace_sources(hops, home, name)
+        return why, call
+
+    def _trace_sources(self, hops, home: ast.AST, name: str) -> tuple[tuple[int, ...] | None, str, ast.AST | None]:
+        """One walk for both questions above, back from `home` along `hops`: (the vmap call's argument indices,
+        "", None) when every step is known, else (None, why, the call it stopped at or None)."""
         if hops is None:
-            return "the way from the vmapped function to it is not a chain of plain calls of project functions", None
+            return None, "the way from the vmapped function to it is not a chain of plain calls of project functions", None
         start_bound, steps = hops
         indices = self._param_sources(home, name)
         if indices is None:
-            return f"`{name}` is not computed from the parameters of the function defining the shard_map body", None
-        for caller, call, callee, bound in reversed(steps):
+            return None, f"`{name}` is not computed from the parameters of the function defining the shard_map body", None
+        for caller, call, _callee, bound in reversed(steps):
             operands, by_keyword = self._passed(call)
             if by_keyword:
-                return "a call on the way passes its arguments by keyword or `*`", call
-            for i in (i - bound for i in indices if i >= bound):
-                if i >= len(operands):
-                    return "a call on the way leaves the parameter to its default", call
+                return None, "a call on the way passes its arguments by keyword or `*`", call
+            wanted = [i - bound for i in indices if i >= bound]
+            if any(i >= len(operands) for i in wanted):
+                return None, "a call on the way leaves the parameter to its default", call
             found: set[int] = set()
-            for i in (i - bound for i in indices if i >= bound):
+            for i in wanted:
                 for n in (n.id for n in ast.walk(operands[i]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
                     sources = self._param_sources(caller, n)
                     if sources is None:
-                        return f"the call on the way passes `{n}`, not computed from its caller's parameters", call
+                        return None, f"the call on the way passes `{n}`, not computed from its caller's parameters", call
                     found |= set(sources)
             if not found:
-                return "a call on the way passes a value not computed from its caller's parameters", call
+                return None, "a call on the way passes a value not computed from its caller's parameters", call
             indices = tuple(sorted(found))
-        return "it comes only from a bound `self`, not from a value of the vmap's call", None
+        from_call = tuple(i - start_bound for i in indices if i >= start_bound)
+        if not from_call:
+            return None, "it comes only from a bound `self`, not from a value of the vmap's call", None
+        return from_call, "", None
 
     def _param_sources(self, func: ast.AST, name: str) -> tuple[int, ...] | None:
         """The positional parameters of `func` that local `name` is (or is assigned from, to a fixed point),
