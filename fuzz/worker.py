@@ -55,17 +55,28 @@ def run_program(source: str) -> dict:
     path.write_text(source)
     spec = importlib.util.spec_from_file_location(f"_spmdfix_fuzz_{_counter}", path)
     module = importlib.util.module_from_spec(spec)
+
+    def main():
+        spec.loader.exec_module(module)
+        return module.main()
+
+    try:
+        return run_main(main, {str(path)})
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def run_main(main, paths: set[str]) -> dict:
+    """Call `main()` (which loads the program and returns `(result, reference)`) and compare; how it ends (the
+    module docstring's RUN). `paths`: the program's files, where a frame of the reference marks it invalid."""
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            spec.loader.exec_module(module)
-            result, reference = module.main()
+            result, reference = main()
         results = [np.asarray(x) for x in jax.tree_util.tree_leaves(jax.block_until_ready(result))]
         references = [np.asarray(x) for x in jax.tree_util.tree_leaves(reference)]
     except Exception as err:  # noqa: BLE001 - how the program fails is the measurement
-        status = "invalid" if _in_reference(err, str(path)) else "raised"
+        status = "invalid" if _in_reference(err, paths) else "raised"
         return {"status": status, "error": f"{type(err).__name__}: {err}"[:600]}
-    finally:
-        path.unlink(missing_ok=True)
     if len(results) != len(references):
         return {"status": "differs", "error": "pytree structure differs"}
     for got, want in zip(results, references):
@@ -76,11 +87,11 @@ def run_program(source: str) -> dict:
     return {"status": "match", "error": ""}
 
 
-def _in_reference(err: BaseException, path: str) -> bool:
-    """Whether `err` was raised while computing the reference (the `ref_` copy): the program is then invalid,
-    a generator bug, not a finding."""
+def _in_reference(err: BaseException, paths: set[str]) -> bool:
+    """Whether `err` was raised while computing the reference (the `ref_` copy) in one of the program's files
+    `paths`: the program is then invalid, a generator bug, not a finding."""
     for frame in traceback.extract_tb(err.__traceback__):
-        if frame.filename == path and (frame.name.startswith("ref_") or "reference =" in (frame.line or "")):
+        if frame.filename in paths and (frame.name.startswith("ref_") or "reference =" in (frame.line or "")):
             return True
     return False
 
