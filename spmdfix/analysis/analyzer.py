@@ -108,14 +108,32 @@ class Analyzer:
             reshards = self._reshards(site.fun, site.in_axes, reach.functions, traced, vmap_root(site))
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
+            batched_by = _Lazy(lambda: self.reached.batched.batched_by_function(site.fun, site.in_axes, reach.functions))
             for path, owner, target, target_scope, bound in reach.external:
                 summary = summary_for(owner, target, target_scope, frozenset(spmd.names), bound)
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
+                # Which parameters of `target` this call passes batched values, when every argument is read: the
+                # shard_maps there are read with those batched (`_reached_under`), the summary's with all.
+                passed = self._batched_parameters(path, bound, batched_by) if summary.reached else None
+                under = _reached_under(owner, target, target_scope, spmd.names, passed) if passed is not None else {}
                 # (issue 22: the batched values a body there closes over were not read, silently)
-                own = _plain_captures_of(owner, target, target_scope, spmd.names, spmd=True) if summary.reached else {}
-                passes = own and self._passes_batched(site, path, target)
+                if passed is not None:
+                    own = {span: _batched_captures(f) for span, f in under.items()}
+                    passes = True
+                else:
+                    own = _plain_captures_of(owner, target, target_scope, spmd.names, spmd=True) if summary.reached else {}
+                    passes = own and self._passes_batched(site, path, target)
                 for r in self._prefixed(summary, path, here):
+                    if r.shard_map.span in under:
+                        # Read with what this call batches: a collective whose operand it leaves unbatched runs (no
+                        # SPMD004; fuzz/project.py seed 510033), and the captures the summary could not judge are
+                        # judged (their batched ones are added below as `extra`; seed 510037)
+                        known = under[r.shard_map.span]
+                        r = replace(
+                            r, unbatched_collectives=r.unbatched_collectives | known.unbatched_collectives,
+                            unread_captures=known.unread_captures,
+                        )
                     extra = tuple(c for c in own.get(r.shard_map.span, ()) if c.name not in {k.name for k in r.captures})
                     mesh = r.shard_map.mesh
                     if path.traced and mesh is not None and mesh.axis_types is AxisType.AUTO:
@@ -215,6 +233,35 @@ class Analyzer:
             )
             out.append(_with_unread(facts))
         return out
+
+    def _batched_parameters(self, path: _Path, bound: BoundScope | None, batched_by: _Lazy) -> frozenset[str] | None:
+        """The parameters of another module's callable that the call `bound` (the last step of `path` in this
+        module) passes a value the spmd vmap batches; None when that is not read for every argument.
+
+        An argument written in this module is batched when it mentions a batched name of the function it is
+        written in (`batched.BatchedValues.batched_by_function`, from the vmap's `in_axes`), and not when it
+        mentions none; that function's batched names not known: None. A parameter left to its default is not
+        batched (a default is evaluated where the callable is defined, from nothing the vmap maps). No call
+        binding every parameter (the vmap maps the callable itself, a `*args` call) or an inner vmap on the way:
+        None."""
+        if bound is None or path.vmaps:
+            return None
+        batched = set()
+        for name, (ev, expr, _) in bound.arguments.items():
+            if ev is not self.ev:
+                if ev.ix is self.ix:  # (another evaluator of this module: its scope is not read here)
+                    return None
+                continue  # the callable's default, in its own module
+            function = self.ix.enclosing_function(expr) if id(expr) in self.ix.parent else None
+            names = batched_by.get().get(id(function)) if function is not None else None
+            if names is None:
+                return None
+            if mentions(expr, names, self.ix.parent, self._qualname):
+                batched.add(name)
+        return frozenset(batched)
+
+    def _qualname(self, expr: ast.expr) -> str | None:
+        return self.ix.qualname(expr, self.ix.scope_at(expr))
 
     def _passes_batched(self, site: VmapSite, path: _Path, target: ast.AST) -> bool:
         """Whether every parameter of `target`, a function of another module the spmd vmap `site` reaches by
@@ -575,6 +622,37 @@ def _plain_captures_of(
     return out
 
 
+def _reached_under(
+    model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...], batched: frozenset[str]
+) -> dict[Span, ReachedFacts]:
+    """The facts of the shard_maps that calling `target` of the module `model` reaches, read as an spmd vmap's
+    over the axes `names` that batches exactly the parameters `batched` of `target` (`Analyzer.
+    _batched_parameters`: what the caller's call passes), by shard_map span: their batched captures (SPMD003)
+    and the collectives whose operands stay unbatched (SPMD004) are those the call meets. Computed once per
+    callable, axes and parameters (`ModuleModel.reached_under`)."""
+    key = (id(target), tuple(names), batched)
+    memo = model.reached_under
+    if key in memo:
+        return memo[key]
+    memo[key] = {}  # (in progress: a cycle through other modules sees none)
+    analyzer = Analyzer(model)
+    analyzer.reached.batched.only = batched
+    reach = analyzer.reacher.reach(target, scope)
+    site = VmapSite(target, scope, target, target)
+    traced = frozenset(id(f) for f in reach.functions)
+    out = {}
+    for r in reach.sites:
+        facts = analyzer.reached.facts(r, site, set(names), spmd=True, traced=traced, root=None)
+        out[facts.shard_map.span] = facts
+    memo[key] = out
+    return out
+
+
+def _batched_captures(facts: ReachedFacts) -> tuple[Capture, ...]:
+    """The captures of batched values among a reached shard_map's."""
+    return tuple(c for c in facts.captures if c.kind is CaptureKind.BATCHED)
+
+
 def _capture_not_followed(capture: Capture, where: str) -> str:
     """The words of an SPMD910 record for a capture of a parameter of another module's function that an spmd
     vmap reaches through calls spmdfix does not read as passing batched values (`Analyzer._passes_batched`)."""
@@ -686,3 +764,16 @@ def _unique_places(places: list[tuple[Span, str]]) -> list[tuple[Span, str]]:
     for span, what in places:
         seen.setdefault(span, what)
     return sorted(seen.items())
+
+
+class _Lazy:
+    """A value computed on its first `get()`: the vmapped function's batched names by function, asked only
+    when another module's callable is reached through a call."""
+
+    def __init__(self, make) -> None:
+        self._make, self._value, self._made = make, None, False
+
+    def get(self):
+        if not self._made:
+            self._value, self._made = self._make(), True
+        return self._value

@@ -42,6 +42,10 @@ class BatchedValues:
         # that happened since it was last cleared (`capture.CaptureAnalysis._static_self_uses`: breaker6)
         self.static_self = False
         self.static_skipped = False
+        # Of the vmapped function's parameters its `in_axes` batches, only these (None: all). Set on an analysis
+        # of another module's callable whose caller knows which arguments it passes batched values
+        # (`analyzer._reached_under`); never changed once the analysis has read anything.
+        self.only: frozenset[str] | None = None
 
     def callee(self, expr: ast.AST) -> tuple[ast.AST, int] | None:
         """The function calling `expr` runs, with how many leading parameters the call does not pass (`self`
@@ -157,6 +161,12 @@ class BatchedValues:
         return self.ix.decorator_in(func, jaxapi.JIT_NAMES, below=vmap) is not None
 
     def _tainted_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> set[str]:
+        """The parameters of the vmapped `func` that hold batched values: those `in_axes` maps
+        (`_mapped_params`), of them only `only`'s when set."""
+        names = self._mapped_params(func, in_axes, bound)
+        return names if self.only is None else names & self.only
+
+    def _mapped_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> set[str]:
         """The parameters of the vmapped `func` the vmap batches: each positional one whose `in_axes` entry is
         not None, past the `bound` leading ones the vmapped callable binds (`self`: `in_axes` lines up with the
         arguments the vmap passes)."""

@@ -51,6 +51,9 @@ class ModuleModel:
     # the batched captures of the shard_maps each callable reaches, read as if its parameters were batched
     # (`analyzer._plain_captures_of`), by (id of the callable's node, the axes, spmd or plain)
     batched_captures: dict[tuple[int, tuple[str, ...], bool], dict] = field(default_factory=dict)
+    # the facts of the shard_maps each callable reaches, read with only some of its parameters batched
+    # (`analyzer._reached_under`), by (id of the callable's node, the axes, those parameters' names)
+    reached_under: dict[tuple[int, tuple[str, ...], frozenset[str]], dict] = field(default_factory=dict)
 
     @classmethod
     def build(

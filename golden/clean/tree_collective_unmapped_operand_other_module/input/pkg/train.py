@@ -1,0 +1,11 @@
+import functools
+
+import jax
+
+from pkg.config import DATA
+from pkg.model import block
+
+
+@functools.partial(jax.vmap, in_axes=(0, None), spmd_axis_name=DATA)
+def apply(x, w):
+    return block(x, w)
