@@ -119,8 +119,14 @@ class Analyzer:
                 under = _reached_under(owner, target, target_scope, spmd.names, passed) if passed is not None else {}
                 # (issue 22: the batched values a body there closes over were not read, silently)
                 if passed is not None:
-                    own = {span: _batched_captures(f) for span, f in under.items()}
+                    # (`params` index `target`'s parameters here, not the vmapped function's, which the rules
+                    # read them as: not known)
+                    own = {
+                        span: tuple(replace(c, params=None, through_vmaps=None) for c in _batched_captures(f))
+                        for span, f in under.items()
+                    }
                     passes = True
+                    assumed = _plain_captures_of(owner, target, target_scope, spmd.names, spmd=True)
                 else:
                     own = _plain_captures_of(owner, target, target_scope, spmd.names, spmd=True) if summary.reached else {}
                     passes = own and self._passes_batched(site, path, target)
@@ -129,11 +135,21 @@ class Analyzer:
                         # Read with what this call batches: a collective whose operand it leaves unbatched runs (no
                         # SPMD004; fuzz/project.py seed 510033), and the captures the summary could not judge are
                         # judged (their batched ones are added below as `extra`; seed 510037)
-                        known = under[r.shard_map.span]
+                        span = r.shard_map.span
+                        known = under[span]
                         r = replace(
                             r, unbatched_collectives=r.unbatched_collectives | known.unbatched_collectives,
                             unread_captures=known.unread_captures,
                         )
+                        if r.shard_map.mesh is None or r.shard_map.mesh.axis_types is not AxisType.AUTO:
+                            # A value from an argument the call leaves unbatched is refused there when a call of
+                            # the vmap commits it to an Explicit mesh (`CaptureAnalysis._unmapped_uses`), which
+                            # only the vmap's calls tell: an SPMD910 record, as before this reading
+                            batched_names = {c.name for c in own.get(span, ())}
+                            unresolved += [
+                                (c.use, _unmapped_capture_not_followed(c, relpath(owner.ix.path)))
+                                for c in assumed.get(span, ()) if c.name not in batched_names
+                            ]
                     extra = tuple(c for c in own.get(r.shard_map.span, ()) if c.name not in {k.name for k in r.captures})
                     mesh = r.shard_map.mesh
                     if path.traced and mesh is not None and mesh.axis_types is AxisType.AUTO:
@@ -660,6 +676,18 @@ def _capture_not_followed(capture: Capture, where: str) -> str:
         f"`{capture.name}`, which the shard_map body in {where} closes over: whether the vmap with "
         "`spmd_axis_name` batches it is not followed through the calls on the way (JAX fails on a batched "
         "capture there: SPMD003)"
+    )
+
+
+def _unmapped_capture_not_followed(capture: Capture, where: str) -> str:
+    """The words of an SPMD910 record for a capture, in another module's shard_map on a mesh not known to be
+    all Auto, of a value from an argument the spmd vmap's call does not batch (`Analyzer._batched_parameters`):
+    JAX refuses it when a call of the vmap commits that argument to an Explicit mesh, which is read only in
+    the vmap's module (`CaptureAnalysis._unmapped_uses`)."""
+    return (
+        f"`{capture.name}`, which the shard_map body in {where} closes over, comes from an argument the vmap with "
+        "`spmd_axis_name` does not batch: whether a call of the vmap commits it to the mesh is not followed into "
+        "that module (JAX fails on such a capture on an Explicit mesh: SPMD003)"
     )
 
 
