@@ -128,10 +128,15 @@ def new_project_index(
     )
 
 
-def forget_indexes(written: Iterable[str | Path]) -> None:
-    """Drop the cached project indexes (`project_index`) of the projects holding any of the `written` files:
-    an index keeps the first read of every module it loaded, so after a run writes files, a later run in
-    the same process (a library user, a test) would otherwise analyse against their old texts."""
+def forget_indexes(written: Iterable[str | Path] | None = None) -> None:
+    """Drop the cached project indexes (`project_index`) of the projects holding any of the `written` files
+    (every one when `written` is None): an index keeps the first read of every module it loaded, so after
+    files change (a run writes them, or anything else does), a later run in the same process (a library
+    user, a test) would otherwise analyse against their old texts. Each command of the command line starts
+    by forgetting them all (`cli.main`)."""
+    if written is None:
+        _INDEXES.clear()
+        return
     paths = [Path(p).resolve() for p in written]
     for top in [t for t, index in _INDEXES.items() if any(index.contains(p) for p in paths)]:
         del _INDEXES[top]

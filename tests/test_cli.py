@@ -682,3 +682,34 @@ def test_fix_quiet_says_nothing_of_the_modules_a_fix_across_modules_changed(tmp_
     assert "changed by a fix of" in said.stderr and "applied" in said.stderr
     assert "changed by a fix of" not in done.stderr and "applied" not in done.stderr, done.stderr
     assert _tree_files(quiet) == _tree_files(plain)
+
+
+_STALE_CONFIG = "import jax\nimport numpy as np\nfrom jax.sharding import Mesh\n\nmesh = Mesh({devices}, {axes})\n"
+_STALE_MODEL = (
+    "import jax\nfrom jax.sharding import PartitionSpec as P\n\nfrom pkg.config import mesh\n\n\n"
+    "def block(x):\n    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('data'), out_specs=P('data'))(x)\n"
+)
+_STALE_TRAIN = (
+    "import jax\n\nfrom pkg.model import block\n\n\n"
+    "def forward(xs):\n    return jax.vmap(block, spmd_axis_name='data')(xs)\n"
+)
+
+
+def test_a_command_reads_modules_changed_since_an_earlier_command_of_the_process(tmp_path: Path) -> None:
+    """A library user's or a test's process runs `check`, the project changes on disk, then `fix`: the fix is
+    judged on the files as they are now. Before, the project index of the first command was kept: config.py's
+    mesh still had the 'batch' axis it no longer has, so a rename to it looked safe and only train.py was
+    written (`spmd_axis_name='batch'`: KeyError under JAX; fuzz/project.py seed 520064)."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nversion = "0"\n')
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model.py").write_text(_STALE_MODEL)
+    (pkg / "train.py").write_text(_STALE_TRAIN)
+    config = pkg / "config.py"
+    config.write_text(_STALE_CONFIG.format(devices="np.array(jax.devices()).reshape(1, 8)", axes="('batch', 'data')"))
+    first = CliRunner().invoke(main, ["check", "--no-cache", "-j", "1", "--show-fixes", str(tmp_path)])
+    assert "rename" in first.output and "'batch'" in first.output, first.output  # (the free axis was there)
+    config.write_text(_STALE_CONFIG.format(devices="np.array(jax.devices()).reshape(8)", axes="('data',)"))
+    CliRunner().invoke(main, ["fix", "-j", "1", "--strategy", "rename", str(tmp_path)])
+    assert (pkg / "train.py").read_text() == _STALE_TRAIN

@@ -14,6 +14,7 @@ JSON / other formats, diffs, atomic writes) and close with a summary on stderr. 
 from __future__ import annotations
 
 import importlib
+import sys
 
 from spmdfix.perf import gc_paused, leave
 
@@ -55,6 +56,13 @@ class _Commands(click.Group):
 @click.version_option(package_name="spmdfix")
 def main() -> None:
     """Find and fix vmap spmd_axis_name / shard_map PartitionSpec collisions in JAX code."""
+    # A command reads the project afresh: the project indexes an earlier command of this process cached hold
+    # the texts it read, which may have changed since (a library user's or a test's process; fuzz/project.py
+    # seed 520064: a stale config.py made a rename to an axis the mesh no longer had look safe). Not imported
+    # when no command has run: a process's first command finds none.
+    api = sys.modules.get("spmdfix.api")
+    if api is not None:
+        api.forget_indexes()
 
 
 def entry() -> None:
