@@ -144,7 +144,7 @@ class CaptureAnalysis:
         batched = self._batched(fun, in_axes, reached, home, vmap, mesh, placed)
         untraced: tuple[UnreadValue, ...] = ()
         if batched is None and home is not None and self.batched.batched_walk(fun, in_axes, reached, home, vmap) is None:
-            untraced = self._untraced_closure(body, home)
+            untraced = self._untraced_closure(body, home, wrappers)
         elif batched is not None and self.batched.static_skipped:
             untraced = self._static_self_uses(fun, in_axes, reached, home, vmap, body, batched.names)
         found: tuple[Capture, ...] = ()
@@ -270,16 +270,26 @@ class CaptureAnalysis:
                     return False
         return True
 
-    def _untraced_closure(self, body: ast.AST, home: ast.AST) -> tuple[UnreadValue, ...]:
+    def _untraced_closure(self, body: ast.AST, home: ast.AST, wrappers=()) -> tuple[UnreadValue, ...]:
         """The SPMD910 record of a body closing over names of `home` (its parameters, `self`, its locals) when the
         walk of batched values cannot follow the chain from the vmapped function to `home` (`batched_walk` None:
         a callee it does not resolve, such as an instance made by a factory and passed on): whether the vmap
         batches them is not read, and a batched one makes JAX fail (SPMD003). Silent before (breaker6 r11: an
         nnx ensemble made by an `nnx.vmap`-decorated factory, `forward(model, x)` under `nnx.vmap(...,
         spmd_axis_name='data')`, its `__call__`'s body closing over `self.scale`: JAX raised `AssertionError:
-        ManualAxisType(...)`). Names read only statically (`x.shape[0]`) do not count."""
+        ManualAxisType(...)`). Names read only statically (`x.shape[0]`) do not count. Values bound to the body
+        where it is built count as closed over, as `_bound_uses` reads them for a walk that follows: its
+        parameter defaults, and the arguments of a `functools.partial` among `wrappers` built in `home`
+        (fuzz/project.py seed 520019: `jax.jit(jax.shard_map(partial(body, w=w), ...))` in another module
+        under a plain vmap whose call commits `w` to the Explicit mesh was silent)."""
         names: dict[str, ast.Name] = {}
-        for node in _walk_body(body):
+        bound: list[ast.AST] = []
+        if isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            bound += [*body.args.defaults, *(d for d in body.args.kw_defaults if d is not None)]
+        for qname, call in wrappers:
+            if qname in jaxapi.PARTIAL_NAMES and self.ix.enclosing_function(call) is home:
+                bound += [*call.args[1:], *(k.value for k in call.keywords)]
+        for node in [*_walk_body(body), *(n for expr in bound for n in ast.walk(expr))]:
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in names:
                 continue
             if in_static_context(node, self.ix.parent, self._qualname):
