@@ -495,6 +495,9 @@ class VmapFacts:
     # of their own (`shared_sites.shared_by`: `batched(step2)` of an imported wrapper); a fix rewriting that
     # spmd_axis_name changes them too, unseen.
     shared_by: tuple[str, ...] = ()
+    # The quote a string literal a fix writes in this module takes where nothing beside it says (spmd_axis_name
+    # given by a name: `ModuleIndex.quote`).
+    quote: str = '"'
 
     @property
     def constraint_axes(self) -> frozenset[str]:

@@ -247,7 +247,7 @@ def _test_mesh(ev: Evaluator, call: ast.Call, scope: Scope) -> MeshInfo | None:
     if types_expr is not None and not ev.is_none(types_expr, scope):
         overall = _axis_types(ev, types_expr, scope)[0]
         types = _per_axis_types(ev, types_expr, scope, len(names.names))
-    quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), "'")
+    quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), None) or ev.ix.quote()
     return MeshInfo(
         span=ev.span(call),
         kind=MeshKind.TEST_MESH,
@@ -338,7 +338,7 @@ def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape
     if types_expr is not None and not ev.is_none(types_expr, scope):
         axis_types, form, first, repeat_span, repeat_count = _axis_types(ev, types_expr, scope)
         types = _per_axis_types(ev, types_expr, scope, len(names.names))
-    quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), "'")
+    quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), None) or ev.ix.quote()
     names_span = ev.span(names_expr) if isinstance(names_expr, (ast.Tuple, ast.List)) else None
     names_parameter = _names_parameter(ev, names_expr, ev.ix.scope_at(call), Follow(MESH))
     return MeshInfo(

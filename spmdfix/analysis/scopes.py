@@ -21,6 +21,7 @@ from collections.abc import Callable
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import POSITION, Binding, BindingKind, Scope, bind_module
 from spmdfix.analysis.follow import QUALNAME, Follow
+from spmdfix.analysis.quotes import module_quote
 from spmdfix.positions import LineIndex
 
 
@@ -317,6 +318,14 @@ class ModuleIndex:
             if first <= line0 <= last and (line0 > first or col >= start):
                 return True
         return False
+
+    def quote(self) -> str:
+        """The quote a string literal a fix writes in this module takes when nothing beside it says
+        (`quotes.module_quote`: the style of most of its one-line strings, else `"`); read on first use."""
+        found = self.derived.get(("quote",))
+        if found is None:
+            found = self.derived[("quote",)] = module_quote(self.source)
+        return found  # type: ignore[return-value]
 
     def _docstring_lines(self) -> list[tuple[int, int, int]]:
         """The docstrings of the module, its classes and functions: (first line, last line, both 0-based, and

@@ -383,7 +383,7 @@ class ShardMapAnalysis:
             display = expr.args[0]
         if not isinstance(display, (ast.Set, ast.Tuple, ast.List)):
             return None, True
-        names, quote = [], "'"
+        names, quote = [], None
         for elt in display.elts:
             value = elt
             if isinstance(elt, (ast.Name, ast.Attribute)):
@@ -395,7 +395,8 @@ class ShardMapAnalysis:
             names.append(value.value)
             text = self.ev.text(elt)
             quote = text[0] if text[:1] in "'\"" else quote
-        return AxisNamesArg(frozenset(names), self.model.span(display), quote), False
+        # (a display of names alone: the module's style, `ModuleIndex.quote`)
+        return AxisNamesArg(frozenset(names), self.model.span(display), quote or self.ev.ix.quote()), False
 
     def _computed_axes(self, expr: ast.AST, scope: Scope) -> AxisNames | None:
         """A collective's axis argument computed from the mesh or from sets (`axis_sets.axis_sequence`), as

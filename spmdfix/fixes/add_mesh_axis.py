@@ -154,7 +154,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
         reasons.append("hazard H2 remains")
     reasons += c.replica_reasons(vmap)
     replaced = _replaced_members(vmap, meshes)
-    edits += c.spmd_replace_edits(vmap, replaced, name, mesh.quote) + names_edits
+    edits += c.spmd_replace_edits(vmap, replaced, name, vmap.quote) + names_edits
     # the spmd axes after the fix: the new size-1 axis where the replaced members were, the others kept
     after = tuple(dict.fromkeys(name if n in replaced else n for n in vmap.spmd.names))
     return c.classified_fix(

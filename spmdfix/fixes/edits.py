@@ -25,8 +25,9 @@ def backticked(names) -> str:
 
 
 def quoted(name: str, like: str) -> str:
-    """`name` as a string literal in the quote style of the literal text `like` (single quotes otherwise)."""
-    quote = like[0] if like[:1] in ("'", '"') else "'"
+    """`name` as a string literal in the quote style of the literal text `like` (`like` may be the quote
+    itself); double quotes when `like` is no string literal (what ruff's formatter and Black write)."""
+    quote = like[0] if like[:1] in ("'", '"') else '"'
     return f"{quote}{name}{quote}"
 
 
@@ -131,7 +132,7 @@ def replica_reasons(vmap: VmapFacts) -> list[str]:
     return out
 
 
-def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], quote: str = "'") -> list[NodeEdit]:
+def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], quote: str = '"') -> list[NodeEdit]:
     """Edits pointing spmd_axis_name at new axes: members renamed by `mapping`.
 
     A literal keeps its quote style and only the renamed members change; a name (`spmd_axis_name=AXIS`)
@@ -149,7 +150,7 @@ def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], quote: str = "'") -> li
     return [NodeEdit(spmd.span, EditKind.REPLACE, code)]
 
 
-def spmd_replace_edits(vmap: VmapFacts, conflicting: set[str], new: str, quote: str = "'") -> list[NodeEdit]:
+def spmd_replace_edits(vmap: VmapFacts, conflicting: set[str], new: str, quote: str = '"') -> list[NodeEdit]:
     """Edits pointing spmd_axis_name at the one axis `new` in place of its `conflicting` members.
 
     A single name is replaced whole. In a tuple only the conflicting members change: the first becomes `new`,

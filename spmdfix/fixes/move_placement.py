@@ -43,7 +43,9 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     names = set(placement.mesh.axis_names)
     if not {a for dim in layout for a in dim} <= names:
         return Refusal(TRANSFORM, "the shard_map's in_spec names an axis the placement's mesh does not have")
-    quote = placement.mesh.quote
+    # (the quote of the spec's own literals, else of the module it is written in: `VmapFacts.quote`)
+    written = [a.text for e in placement.spec.entries if e.value is not None and e.value.literal for a in e.value.axes]
+    quote = next((t[0] for t in written if t[:1] in ("'", '"')), vmap.quote)
     entries = ["None", *(_entry(dim, quote) for dim in layout)]
     code = f"{placement.callee}({', '.join(entries)})"
     reasons = [

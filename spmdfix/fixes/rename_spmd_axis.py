@@ -76,7 +76,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         reasons.append("hazard H2 remains")
     reasons += c.replica_reasons(vmap)
     pairs = ", ".join(f"`'{o}'` to `'{n}'`" for o, n in mapping.items())
-    edits = c.spmd_edits(vmap, mapping, quote=meshes[0].quote) + names_edits
+    edits = c.spmd_edits(vmap, mapping, quote=vmap.quote) + names_edits
     return c.classified_fix(
         FixId(TRANSFORM, vmap.site),
         f"Rename spmd axis {pairs}",

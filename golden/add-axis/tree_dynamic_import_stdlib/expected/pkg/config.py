@@ -3,4 +3,4 @@ import numpy as np
 from jax.sharding import Mesh
 
 DATA, MODEL = "data", "model"
-MESH = Mesh(np.array(jax.devices()).reshape(1, 2, 4), ('batch', DATA, MODEL))
+MESH = Mesh(np.array(jax.devices()).reshape(1, 2, 4), ("batch", DATA, MODEL))

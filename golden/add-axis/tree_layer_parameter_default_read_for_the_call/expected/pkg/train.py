@@ -5,4 +5,4 @@ from .layers import block
 
 
 def forward(xs):
-    return jax.vmap(block, spmd_axis_name='batch')(xs)
+    return jax.vmap(block, spmd_axis_name="batch")(xs)

@@ -6,4 +6,4 @@ DATA, MODEL = "data", "model"
 
 
 def build_mesh(dp, tp):
-    return Mesh(np.array(jax.devices()[: dp * tp]).reshape(1, dp, tp), ('batch', DATA, MODEL))
+    return Mesh(np.array(jax.devices()[: dp * tp]).reshape(1, dp, tp), ("batch", DATA, MODEL))

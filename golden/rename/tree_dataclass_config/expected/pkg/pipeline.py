@@ -7,4 +7,4 @@ cfg = Config()
 
 
 def forward(xs):
-    return jax.vmap(layer, spmd_axis_name='y')(xs)
+    return jax.vmap(layer, spmd_axis_name="y")(xs)
