@@ -30,11 +30,14 @@ _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
 
 class FileError(Exception):
     """A file could not be read, decoded or written; the message says why, in plain words. `path`: the file,
-    where the message does not say which of several (`write_together`)."""
+    where the message does not say which of several (`write_together`). `position`: for bytes that do not
+    decode, the 1-based line and column of the first bad byte (the column in characters, as an editor showing
+    the line counts them), where SPMD901 is located; None for the file as a whole."""
 
-    def __init__(self, message: str, path: Path | None = None) -> None:
+    def __init__(self, message: str, path: Path | None = None, position: tuple[int, int] | None = None) -> None:
         super().__init__(message)
         self.path = path
+        self.position = position
 
 
 @frozen(slots=True)
@@ -270,7 +273,7 @@ def decode(path: Path, raw: bytes) -> SourceFile:
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as bad:
-            raise FileError(_decode_message(raw, "utf-8", bad, declared=False)) from err
+            raise FileError(*_decode_error(raw, "utf-8", bad, declared=False)) from err
         raise FileError(f"cannot decode: {err}") from err
     declared = encoding != "utf-8" or any(_COOKIE.match(line) for line in first_lines)
     try:
@@ -278,7 +281,7 @@ def decode(path: Path, raw: bytes) -> SourceFile:
     except LookupError as err:
         raise FileError(f"cannot decode: unknown encoding {encoding!r}") from err
     except UnicodeDecodeError as err:
-        raise FileError(_decode_message(raw, encoding, err, declared)) from err
+        raise FileError(*_decode_error(raw, encoding, err, declared)) from err
     if encoding == "utf-8-sig":
         text = text.removeprefix("\ufeff")
     return SourceFile(path, text, encoding, raw)
@@ -290,14 +293,23 @@ def _end_of_second_line(raw: bytes) -> int:
     return len(raw) if second < 0 or raw.find(b"\n") < 0 else second
 
 
-def _decode_message(raw: bytes, encoding: str, err: UnicodeDecodeError, declared: bool) -> str:
-    """Where the first undecodable byte is (1-based line and byte column) and what would help."""
+def _decode_error(
+    raw: bytes, encoding: str, err: UnicodeDecodeError, declared: bool
+) -> tuple[str, None, tuple[int, int]]:
+    """`FileError`'s arguments for bytes that do not decode: the message (where the first undecodable byte is
+    and what would help), no path, and that byte's 1-based line and column. The column counts the characters
+    before it on its line (the bytes there decode: the error is the first), as an editor and ruff's columns
+    do; for a line of ASCII it is the byte's column."""
     line = raw.count(b"\n", 0, err.start) + 1
-    column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+    line_start = raw.rfind(b"\n", 0, err.start) + 1
+    try:
+        column = len(raw[line_start : err.start].decode(encoding)) + 1
+    except (UnicodeDecodeError, LookupError):  # (a stateful encoding mid-line: the byte's own column)
+        column = err.start - line_start + 1
     where = f"byte 0x{raw[err.start]:02x} at line {line}, column {column}"
     if declared:
-        return f"cannot decode as {encoding}: {where} ({err.reason})"
-    return f"cannot decode as utf-8: {where} is not UTF-8 and the file has no PEP 263 coding cookie"
+        return f"cannot decode as {encoding}: {where} ({err.reason})", None, (line, column)
+    return f"cannot decode as utf-8: {where} is not UTF-8 and the file has no PEP 263 coding cookie", None, (line, column)
 
 
 def encode(source: SourceFile, text: str) -> bytes:

@@ -187,11 +187,15 @@ def error_record(
     span: Span | None = None,
     source: str = "",
     docs: str | None = None,
+    position: tuple[int, int] | None = None,
 ) -> dict:
-    """A JSON record for a file-level diagnostic (unreadable or unparsable file); `docs` as `json_records`'."""
+    """A JSON record for a file-level diagnostic (unreadable or unparsable file); `docs` as `json_records`'.
+    Located at `span` in `source`, else at `position` (line, column: a byte that does not decode), else 1:1."""
     lines = LineIndex(source)
-    start = _loc(lines, span.start) if span else {"row": 1, "column": 1}
-    end = _loc(lines, span.end) if span else start
+    row, column = position or (1, 1)
+    start = _loc(lines, span.start) if span else {"row": row, "column": column}
+    # (a byte that does not decode: the one column it takes, so that an editor or a code scanning alert marks it)
+    end = _loc(lines, span.end) if span else {"row": row, "column": column + 1} if position else start
     rule = RULES[code]
     return {
         "code": code,

@@ -199,11 +199,18 @@ class Skipped(_NotAnalysed):
     __slots__ = ()
 
 
+@dataclass(slots=True, repr=False)
 class Unreadable(_NotAnalysed):
     """A file that could not be read or decoded (reported as SPMD901 when that rule is enabled): `reason`
-    says why."""
+    says why; `position`: the 1-based line and column of the first byte that does not decode, where the
+    finding is located (`files.FileError.position`), else None (1:1, the file as a whole)."""
 
-    __slots__ = ()
+    position: tuple[int, int] | None = None
+
+    @property
+    def where(self) -> tuple[int, int]:
+        """The (line, column) SPMD901 is reported at."""
+        return self.position or (1, 1)
 
 
 @dataclass(slots=True, repr=False)

@@ -93,7 +93,8 @@ def run_summary(
     parts.append(found + (f" ({', '.join(aside)})" if aside else "") + _left_in(left_in if findings else ()))
     if unsafe_left:
         parts.append(f"{_count(unsafe_left, 'unsafe fix', 'unsafe fixes')} left (--unsafe-fixes)")
-    # ("file errors": files not read, not analysed or not written; ruff's "Found N errors." above counts findings)
+    # ("file errors": files not analysed (an internal error) or not written; the findings are what ruff's "Found
+    # N errors." above counts, SPMD900 and SPMD901 among them, as ruff counts its syntax errors and E902)
     parts.append(_count(errors, "file error"))
     if unfollowed:
         vmaps = _vmap_kinds(unfollowed - unfollowed_plain, unfollowed_plain)

@@ -88,12 +88,49 @@ def test_unreadable_and_unparsable_files_are_reported_and_the_run_goes_on(work: 
     (work / "broken.py").write_text("from jax import vmap, shard_map\nvmap(f, spmd_axis_name='i')\ndef f(:\n")
     result = run("check", ".")
     assert result.exit_code == 1
-    assert "bad.py:1:1: SPMD901" in result.output
+    assert "bad.py:2:6: SPMD901" in result.output
     assert "broken.py:3:" in result.output and "SPMD900" in result.output
     assert "model.py:" in result.output
     fixed = run("fix", ".")
     assert fixed.exit_code == 1  # SPMD900 and SPMD901 stay
     assert (work / "broken.py").read_text() == "from jax import vmap, shard_map\nvmap(f, spmd_axis_name='i')\ndef f(:\n"
+
+
+def test_an_undecodable_file_is_located_at_its_first_bad_byte(work: Path) -> None:
+    """SPMD901 for bytes that do not decode is located where its message says, so that an editor, a SARIF
+    viewer or a GitHub annotation marks that line (it was at 1:1); the column counts characters, as the
+    other findings' columns do (`é` before the byte is one column); a file that cannot be read at all stays
+    at 1:1."""
+    (work / "bad.py").write_bytes(b"import jax\nx = '\xc3\xa9\xff'\n")  # `é`, then a byte that is not UTF-8
+    text = invoke("check", "bad.py")
+    assert text.stdout.startswith("bad.py:2:7: SPMD901 cannot decode as utf-8: byte 0xff at line 2, column 7 ")
+    (record,) = json.loads(invoke("check", "--output-format", "json", "bad.py").stdout)
+    assert record["location"] == {"row": 2, "column": 7} and record["end_location"] == {"row": 2, "column": 8}
+    github = invoke("check", "--output-format", "github", "bad.py").stdout
+    assert "file=bad.py,line=2,col=7,endLine=2,endColumn=8::cannot decode" in github
+    sarif = json.loads(invoke("check", "--output-format", "sarif", "bad.py").stdout)
+    region = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (2, 7)
+    stdin = invoke("check", "-", "--stdin-filename", "bad.py", input=(work / "bad.py").read_bytes())
+    assert stdin.stdout.startswith("bad.py:2:7: SPMD901")
+
+
+def test_an_undecodable_file_is_counted_as_a_syntax_error_is(work: Path) -> None:
+    """SPMD900 and SPMD901 are both findings: "Found N errors." and the summary's findings count both, and
+    neither is a file error (ruff counts its syntax errors and E902 alike among its "errors"; newuser6's
+    trial: the summary counted SPMD901 among the file errors, SPMD900 among the findings)."""
+    (work / "bad.py").write_bytes(b"import jax\nx = '\xff'\n")
+    (work / "broken.py").write_text("from jax import vmap, shard_map\nvmap(f, spmd_axis_name='i')\ndef f(:\n")
+    checked = invoke("check", "--output-format", "concise", "bad.py", "broken.py")
+    assert checked.exit_code == 1
+    assert "Found 2 errors." in checked.stdout
+    assert checked.stderr.endswith("2 files scanned, 1 parsed; 2 findings; 0 file errors.\n")
+    fixed = invoke("fix", "bad.py", "broken.py")
+    assert fixed.exit_code == 1
+    assert "fixes applied: none; 2 findings left in bad.py, broken.py" in fixed.stderr
+    assert fixed.stderr.endswith("; 0 file errors.\n")
+    alone = invoke("fix", "--diff", "bad.py")
+    assert "fixes to apply: none; 1 finding left in bad.py" in alone.stderr
 
 
 def test_a_run_that_finds_no_file_says_so_as_ruff_does(work: Path) -> None:
@@ -375,7 +412,7 @@ def test_empty_huge_deep_and_undecodable_files(work: Path) -> None:
     bad = invoke("check", "latin.py")
     assert bad.exit_code == 1
     assert (
-        "latin.py:1:1: SPMD901 cannot decode as utf-8: byte 0xe9 at line 2, column 6 is not UTF-8 and the file "
+        "latin.py:2:6: SPMD901 cannot decode as utf-8: byte 0xe9 at line 2, column 6 is not UTF-8 and the file "
         "has no PEP 263 coding cookie" in bad.stdout
     )
 
@@ -625,7 +662,7 @@ def test_interactive_shows_a_diff_per_file_a_fix_edits(tmp_path: Path, monkeypat
     question = done.stdout.split("Apply this fix?")[0]
     assert question.count("--- a/") == 2
     assert "+++ b/src/pkg/train.py\n" in question and "+++ b/src/pkg/config.py\n" in question
-    assert "('batch', DATA, MODEL)" in question
+    assert '("batch", DATA, MODEL)' in question
     assert "src/pkg/config.py: changed by a fix of src/pkg/train.py" in done.stderr
     by_fix = spmdfix(plain, "fix", *args)
     assert _tree_files(asked) == _tree_files(plain)

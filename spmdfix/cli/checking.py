@@ -200,7 +200,7 @@ def _check_once(
             emit(shown, output_file)
     failed = sum(isinstance(o, Failed) for o in outcomes)
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
-    run.say(summary(jobs, outcomes, failed + unreadable, None, served=run.served, baselined=baselined))
+    run.say(summary(jobs, outcomes, failed, None, served=run.served, baselined=baselined))
     if failed:
         return EXIT_ERROR
     reported = unreadable + sum(len(o.findings) for o in outcomes)

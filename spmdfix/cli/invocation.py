@@ -313,7 +313,7 @@ def _run_stdin(job: Job, raw: bytes) -> FileResult:
     try:
         source = decode(job.path, raw)
     except FileError as err:
-        return Unreadable(job.path, job.display, str(err))
+        return Unreadable(job.path, job.display, str(err), position=err.position)
     if len(raw) > job.max_bytes:
         return Skipped(job.path, job.display, "skipped: over the --max-file-size limit")
     return run_source(job, source)

@@ -133,7 +133,9 @@ def summary(
         scanned=len(outcomes) + (served.files if served else 0),
         parsed=sum(o.parsed for o in outcomes) + (served.parsed if served else 0),
         skipped=sum(isinstance(o, Skipped) for o in outcomes),
-        findings=sum(len(o.findings) for o in outcomes) + unwritten,
+        # (SPMD901, a file that does not decode, is a finding as SPMD900 is, and as ruff's E902 is a diagnostic
+        # its "Found N errors." counts: newuser6's trial)
+        findings=sum(len(o.findings) + unreadable_reported(j, o) for j, o in zip(jobs, outcomes)) + unwritten,
         suppressed=sum(o.suppressed for o in outcomes) + (served.suppressed if served else 0),
         unsafe_left=sum(_unsafe_left(o, j.options) for j, o in zip(jobs, outcomes)),
         errors=errors,
@@ -165,7 +167,9 @@ def _records(
     records: list[dict] = []
     for job, o in zip(jobs, outcomes):
         if unreadable_reported(job, o):
-            records.append(error_record(o.display, _abs(o), rules.UNREADABLE.code, o.reason, docs=docs))
+            records.append(
+                error_record(o.display, _abs(o), rules.UNREADABLE.code, o.reason, docs=docs, position=o.position)
+            )
             continue
         found = json_records(_report(o), o.edits or {}, docs) if o.findings else []
         if show_unresolved and o.unfollowed:
@@ -191,7 +195,8 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
     fixable = hidden = reported = 0
     for job, o in zip(jobs, outcomes):
         if unreadable_reported(job, o):
-            lines.append(f"{o.display}:1:1: {rules.UNREADABLE.code} {o.reason}")
+            row, column = o.where
+            lines.append(f"{o.display}:{row}:{column}: {rules.UNREADABLE.code} {o.reason}")
             reported += 1
             continue
         if o.findings:

@@ -162,7 +162,7 @@ def run_decoded(job: Job, raw: bytes, defer: bool) -> FileResult:
     try:
         source = decode(job.path, raw)
     except FileError as err:
-        return Unreadable(job.path, job.display, str(err))
+        return Unreadable(job.path, job.display, str(err), position=err.position)
     return run_source(job, source, defer)
 
 
@@ -193,7 +193,7 @@ def run_source(job: Job, source: SourceFile, defer: bool = False) -> FileResult:
     except pipeline.Skip as err:
         return Skipped(job.path, job.display, str(err))
     except FileError as err:
-        return Unreadable(job.path, job.display, str(err))
+        return Unreadable(job.path, job.display, str(err), position=err.position)
     except Exception:  # noqa: BLE001 - the one place a bug in analysis is caught and reported per file
         error = current_traceback()
         left = _still_there(job, source)
