@@ -54,7 +54,9 @@ Offered = list[tuple[Fix, tuple[Edit, ...]]]
 Selector = Callable[[str, list[Finding]], tuple[list[Finding], list[Finding]]]
 # review(target's text, offered) -> the ids of the offered fixes to apply, in order. A reviewer that has a
 # `reviewing(target)` method is told each target module's path ("" for a module without one) before its passes
-# (an interactive reviewer names the file of the target's edits, whose spans have no path).
+# (an interactive reviewer names the file of the target's edits, whose spans have no path); one that has a
+# `considering(findings)` method is told the reported findings of each pass before it is asked (an interactive
+# reviewer names the findings each fix is for: `Finding.fixes` holds the fix's id).
 Reviewer = Callable[[str, Offered], list[FixId]]
 # index_for(current texts, by path) -> the project index to analyse a pass with (None: the module alone). The
 # mapping changes as passes apply fixes: an index keeps a copy of what it needs, not the mapping.
@@ -186,6 +188,9 @@ class _Run:
             offered = self._offer(target, chosen)
             if not offered:
                 break
+            considering = getattr(review, "considering", None)
+            if considering is not None:
+                considering(tuple(reported))
             edits, this_pass = accept(offered, review(self.texts[target], offered))
             if not this_pass:
                 break

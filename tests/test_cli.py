@@ -359,11 +359,43 @@ def test_interactive_asks_per_fix(work: Path, monkeypatch: pytest.MonkeyPatch) -
     result = invoke("fix", "--interactive", "two.py", input="y\nn\n")
     assert result.exit_code == 1  # g's collision is left
     assert result.stdout.count("Apply this fix?") == 2
-    first_diff = result.stdout.split("Apply this fix?")[0]
-    assert first_diff.startswith("--- a/two.py\n+++ b/two.py\n") and f"+{MESH_A_FIXED}" in first_diff
+    first_diff = result.stdout.split("Apply this fix?")[0].split("--- a/", 1)[1]  # (the findings it is for above)
+    assert first_diff.startswith("two.py\n+++ b/two.py\n") and f"+{MESH_A_FIXED}" in first_diff
     assert f"+{MESH_B_FIXED}" not in first_diff  # one diff per fix
     text = (work / "two.py").read_text()
     assert MESH_A_FIXED in text and MESH_B_FIXED not in text
+
+
+def test_interactive_names_the_findings_each_fix_is_for(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above each diff, the findings the fix is for, as `check` says them (code, place, message): the diff
+    alone did not say which finding it cures (newuser6's trial). Findings that share the fix are named
+    together; another fix's are not."""
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    (work / "two.py").write_text(TWO)
+    result = invoke("fix", "--interactive", "two.py", input="n\nn\n")
+    first, second = result.stdout.split("Apply this fix?")[:2]
+    assert first.startswith(
+        "This fix is for:\n"
+        "  two.py:10:67: SPMD001 vmap `spmd_axis_name` axis `'i'` appears in `in_specs` of a shard_map the vmapped "
+        "function reaches; JAX raises `vmap spmd_axis_name cannot appear in shard_map in_specs`\n"
+        "  two.py:10:85: SPMD002 vmap `spmd_axis_name` axis `'i'` appears in `out_specs`"
+    )
+    assert "\n--- a/two.py\n+++ b/two.py\n" in first and "axis `'j'`" not in first
+    assert "This fix is for:\n  two.py:14:67: SPMD001 vmap `spmd_axis_name` axis `'j'`" in second
+
+
+def test_interactive_names_the_findings_of_a_fix_across_modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A partial run over model.py: the fix is planned from train.py's vmap and the findings are in model.py's
+    specs; each is named at its own file's place."""
+    from test_partial_runs import spmdfix
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    asked = _standard_tree(tmp_path, "asked")
+    done = spmdfix(asked, "fix", "--interactive", "--strategy", "add-axis", "src/pkg/model.py", stdin="n\n")
+    question = done.stdout.split("Apply this fix?")[0]
+    head = question.split("--- a/")[0]
+    assert head.startswith("This fix is for:\n  src/pkg/model.py:")
+    assert "SPMD001 vmap `spmd_axis_name` axis `'data'` appears in `in_specs`" in head
 
 
 def test_interactive_summary_counts_in_words_and_points_at_the_other_fixes(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -247,6 +247,8 @@ def test_interactive_shows_the_cells_as_written(work: Path, monkeypatch: pytest.
     # The hunks hold a masked line and a `%%` cell: both shown as the user wrote them.
     assert "     !echo hi\n" in diff and " %%time\n x = 1\n" in diff
     assert "0####" not in result.stdout and "#%time" not in result.stdout
+    # the finding the fix is for, named by its cell as `check` names it
+    assert diff.startswith("This fix is for:\n  nb.ipynb:cell 3:3:")
     assert "+mesh = Mesh(np.array(jax.devices()).reshape(1, 8), ('batch', 'i'))" in diff
     assert json.loads((work / "nb.ipynb").read_text())["cells"][1]["source"][0] == "%matplotlib inline\n"
     # The accepted fix is written into the notebook (it was not: `write_source` was not imported, e3d0839).

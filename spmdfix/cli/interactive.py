@@ -15,7 +15,7 @@ from spmdfix.cli.tally import Tally
 from spmdfix.cli.output import diff_path
 from spmdfix.diffs import unified_diff
 from spmdfix.files import FileError, read_source, read_unchanged, text_of, write_source, write_together
-from spmdfix.model import Edit, Fix, FixId
+from spmdfix.model import Edit, Finding, Fix, FixId
 from spmdfix.positions import apply_edits
 from spmdfix.reaching import reported_once
 from spmdfix.results import Checked, Fixed, Mode
@@ -52,6 +52,10 @@ class Asker:
         # The current text of each other module a fix across modules edits, as this run changed it (the
         # engine's texts are not the reviewer's to see; a module is read when first shown).
         self.texts: dict[str, str] = {}
+        # The reported findings of the pass being reviewed (`considering`), whose fixes are offered: each question
+        # names those its fix is for. `cells`: for a notebook, its text's `CellIndex` (positions by cell).
+        self.findings: tuple[Finding, ...] = ()
+        self.cells = None
 
     def reviewing(self, target: str) -> None:
         """Called by the fix engine before the passes over `target` (`fix_engine.Reviewer`)."""
@@ -61,6 +65,10 @@ class Asker:
             self._move_refused()  # (the edits accepted in the module left: its ids follow them)
             self.refused = self.refusals.setdefault(os.path.realpath(target) if target else self.path, set())
         self.target = target
+
+    def considering(self, findings: tuple[Finding, ...]) -> None:
+        """Called by the fix engine before each pass is reviewed: the target's reported findings."""
+        self.findings = findings
 
     def _move_refused(self) -> None:
         """The refused ids of the module reviewed, moved by the edits accepted in it since they were refused."""
@@ -105,6 +113,8 @@ class Asker:
         return self.texts[path]
 
     def _ask(self, text: str, fix: Fix, edits: tuple[Edit, ...]) -> str:
+        for line in self._for_findings(text, fix):
+            click.echo(line)
         by_path = _by_path(edits)
         own = by_path.pop("", [])
         if own or not by_path:
@@ -120,6 +130,20 @@ class Asker:
             type=click.Choice(["y", "n", "a", "q"]),
             show_choices=False,
         )
+
+
+    def _for_findings(self, text: str, fix: Fix) -> list[str]:
+        """`This fix is for:` and a line per finding the fix is for, `path:row:col: CODE message` as `check` says it (each
+        finding whose fixes include this one: findings that share a fix are named together)."""
+        from spmdfix.report import FileReport, location  # (the text report's positions, cells included)
+
+        these = [f for f in self.findings if any(x.id == fix.id for x in f.fixes)]
+        if not these:
+            return []
+        display = self.display if not self.target else diff_path(Path(self.target))
+        report = FileReport(display, self.target or self.path, text, tuple(these))
+        cells = self.cells(text) if self.cells is not None and not self.target else None
+        return ["This fix is for:"] + [f"  {location(report, f.span, cells)}: {f.code} {f.message}" for f in these]
 
 
 def _by_path(edits: tuple[Edit, ...]) -> dict[str, list[Edit]]:
@@ -196,6 +220,7 @@ def _interactive_file(job: Job, asker: Asker, tally: Tally) -> Checked | None:
         return None
     if prepared.nb is not None:
         asker.shown = functools.partial(_as_written, prepared.nb)
+        asker.cells = prepared.cells
         return _notebook_file(job, source, prepared, asker, tally)
     # A module: the steps of `fix` (its own fixes, then those that edit other modules of the project or
     # that a partial run found in the importers), each fix asked about.
