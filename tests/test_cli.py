@@ -353,6 +353,22 @@ def test_exit_zero(work: Path) -> None:
     assert invoke("fix", "--strategy", "rename", "--exit-zero", "u.py").exit_code == 0
 
 
+def test_show_fixes_in_a_format_of_one_line_a_finding_says_so(work: Path) -> None:
+    """`--show-fixes --output-format concise` kept one line a finding and said nothing of the fixes it did not
+    show (newuser6's trial): the report is unchanged (ruff's concise shows no fix either) and stderr says where
+    the fixes are; the full output lists them and says nothing more."""
+    concise = invoke("check", "--show-fixes", "--output-format", "concise", "model.py")
+    assert concise.stdout == invoke("check", "--output-format", "concise", "model.py").stdout
+    assert "warning: `--show-fixes` shows nothing in `--output-format concise` (one line a finding)" in concise.stderr
+    github = invoke("check", "--show-fixes", "--output-format", "github", "model.py")
+    assert "shows nothing in `--output-format github`" in github.stderr
+    full = invoke("check", "--show-fixes", "model.py")
+    assert "  = fix [safe] add-axis (auto):" in full.stdout and "warning" not in full.stderr
+    assert "warning" not in invoke("check", "--show-fixes", "--output-format", "json", "model.py").stderr
+    fixed = invoke("check", "--fix", "--show-fixes", "--output-format", "concise", "model.py")
+    assert "warning: `--show-fixes` shows nothing" in fixed.stderr
+
+
 def test_interactive_asks_per_fix(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
     (work / "two.py").write_text(TWO)

@@ -23,6 +23,7 @@ from spmdfix.cli.options import common_options, exit_non_zero_on_fix_option
 from spmdfix.cli.output import (
     TEXT_FORMATS,
     emit,
+    fixes_not_shown,
     render,
     report_options,
     say_problems,
@@ -192,6 +193,9 @@ def _check_once(
         outcomes, baselined = with_baseline(run, baseline, outcomes)
     for o in outcomes:
         say_problems(o, run.silent)
+    unshown = fixes_not_shown(output_format, show_fixes, statistics)
+    if unshown:
+        run.warn(unshown)
     if not run.silent:
         if statistics:
             emit(statistics_report(jobs, outcomes, output_format), output_file)

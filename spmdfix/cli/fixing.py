@@ -24,6 +24,7 @@ from spmdfix.cli.output import (
     TEXT_FORMATS,
     diff_path,
     emit,
+    fixes_not_shown,
     render,
     report_options,
     say_problems,
@@ -201,6 +202,9 @@ def fix_and_report(
 
         outcomes, baselined = with_baseline(run, baseline, outcomes)
         tally.remaining -= baselined
+    unshown = fixes_not_shown(output_format, show_fixes, statistics)
+    if unshown:
+        run.warn(unshown)
     if not run.silent:
         if statistics:
             emit(statistics_report(jobs, outcomes, output_format), output_file)

@@ -55,7 +55,13 @@ def report_options(func):
             help="Write the report to this file.",
         ),
         click.option(
-            "--show-fixes", is_flag=True, help="List every applicable fix and why the others are not offered."
+            "--show-fixes",
+            is_flag=True,
+            help=(
+                "List every applicable fix and why the others are not offered, under each finding of the full text "
+                "output (`concise` and `github` keep one line a finding; `json`, `json-lines` and `sarif` hold "
+                "every fix anyway)."
+            ),
         ),
         click.option(
             "--statistics", is_flag=True, help="Print the number of findings per rule instead of each finding."
@@ -64,6 +70,26 @@ def report_options(func):
     for option in reversed(options):
         func = option(func)
     return func
+
+
+# The formats that print one line a finding: `--show-fixes` adds nothing to them (ruff's concise output never
+# shows a fix either; its `--show-fixes` is another flag, the violations `--fix` fixed).
+ONE_LINE_FORMATS = ("concise", "github")
+
+
+def fixes_not_shown(output_format: str | None, show_fixes: bool, statistics: bool = False) -> str | None:
+    """The warning for `--show-fixes` with a format of one line a finding (or `--statistics`), which shows
+    no fix: what to use instead; None when the fixes are shown or not asked for."""
+    if not show_fixes:
+        return None
+    if statistics:
+        return "warning: `--show-fixes` shows nothing with `--statistics` (counts per rule)"
+    if output_format in ONE_LINE_FORMATS:
+        return (
+            f"warning: `--show-fixes` shows nothing in `--output-format {output_format}` (one line a finding): "
+            "the fixes are listed by the full text output (the default) and held by `json` and `sarif`"
+        )
+    return None
 
 
 def diff_path(path: Path) -> str:
