@@ -377,12 +377,13 @@ def layout_kept(nb: Notebook) -> bool:
     return dump(json.loads(nb.text), nb.layout) == nb.text
 
 
-def remap_record(record: dict, index: CellIndex) -> dict:
+def remap_record(record: dict, index: CellIndex, notebook_file: str) -> dict:
     """A JSON record (report.json_records) of a notebook's finding with every position in the notebook
-    made cell-relative: the finding's and each related place's, chain step's and edit's rows count from
-    their cell's first line, and each carries its 1-based `cell` (as ruff's JSON does). Places in other
-    modules of the project (a `filename` other than the notebook's) keep their rows and get no cell."""
-    notebook_file = record["filename"]
+    (`notebook_file`, its absolute path) made cell-relative: the finding's and each related place's, chain
+    step's and edit's rows count from their cell's first line, and each carries its 1-based `cell` (as ruff's
+    JSON does). Places in other modules of the project (a `filename` other than the notebook's) keep their rows
+    and get no cell: the finding itself may be one (a spec of an imported module the notebook's vmap reaches,
+    newuser7's trial: it was given the notebook's cell and rows, and SARIF and GitHub put it at line 1)."""
 
     def located(item: dict) -> dict:
         if item.get("filename", notebook_file) != notebook_file:
@@ -399,7 +400,8 @@ def remap_record(record: dict, index: CellIndex) -> dict:
         }
 
     out = located(record)
-    out["noqa_row"] = index.locate(record["noqa_row"])[1]
+    if record["filename"] == notebook_file:
+        out["noqa_row"] = index.locate(record["noqa_row"])[1]
     for key in ("related", "chain"):
         if key in record:
             out[key] = [located(r) for r in record[key]]

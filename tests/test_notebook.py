@@ -254,3 +254,29 @@ def test_interactive_shows_the_cells_as_written(work: Path, monkeypatch: pytest.
     # The accepted fix is written into the notebook (it was not: `write_source` was not imported, e3d0839).
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "('batch', 'i')" in (work / "nb.ipynb").read_text()
+
+
+def test_a_finding_in_an_imported_module_keeps_its_own_place_in_every_format(work: Path) -> None:
+    """A notebook's vmap reaching a shard_map of a module it imports: the finding is that module's, at its row
+    (newuser7's trial: JSON gave it the notebook's cell and rows, SARIF and GitHub put it at line 1 of the
+    module); the vmap's related place in the notebook gets its cell."""
+    (work / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (work / "layers.py").write_text(
+        "import jax\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
+        "mesh = Mesh(np.array(jax.devices()).reshape(8), ('i',))\n\n\n"
+        "def f(x):\n"
+        "    return jax.shard_map(lambda v: v * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i'))(x)\n"
+    )
+    (work / "nb.ipynb").write_text(make([["%matplotlib inline\n", "import jax\n", "from layers import f"], VMAP]))
+    records = json.loads(run("check", "--output-format", "json", "nb.ipynb").stdout)
+    assert [(Path(r["filename"]).name, r["location"]["row"], "cell" in r, r["noqa_row"]) for r in records] == [
+        ("layers.py", 9, False, 9),
+        ("layers.py", 9, False, 9),
+    ]
+    given = records[0]["related"][0]
+    assert Path(given["filename"]).name == "nb.ipynb" and given["cell"] == 3 and given["location"]["row"] == 1
+    github = run("check", "--output-format", "github", "nb.ipynb").stdout
+    assert github.count("file=layers.py,line=9,col=") == 2 and "line=1," not in github
+    sarif = json.loads(run("check", "--output-format", "sarif", "nb.ipynb").stdout)
+    regions = [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in sarif["runs"][0]["results"]]
+    assert regions == [9, 9]

@@ -203,7 +203,7 @@ def _records(
         if o.cells is not None:
             from spmdfix import notebook  # (a notebook's outcome: the module was imported to read it)
 
-            found = [notebook.remap_record(r, o.cells) for r in found]
+            found = [notebook.remap_record(r, o.cells, _abs(o)) for r in found]
         records.extend(found)
     return records
 
