@@ -13,7 +13,8 @@ virtual module) and the libcst codemod commands. The steps, all pure (text in, d
    `per-file-ignores` of `[tool.spmdfix]`, `FileSettings.enabled`) are reported, and a finding whose line
    has a suppression comment (`# noqa`, `# spmdfix: ignore[...]`, `spmdfix.noqa`) is suppressed; a fix
    that would also change a suppressed finding is not offered (`choice.without_blocked_fixes`); a finding
-   of a rule the settings make unfixable (`unfixable`, `fixable`) is reported without its fixes.
+   of a rule the settings make unfixable (`unfixable`, `fixable`) is reported without its fixes; a notebook's
+   finding comes without the fixes that edit another module (`notebook_alone`: a notebook is fixed alone).
 4. choose: each finding's fix under the settings' `strategy` and `unsafe-fixes` (`model.choose_fix`);
    `fix_prepared` applies the chosen fixes pass after pass (`api.fix_source`), with the file's `new-axis`.
 
@@ -258,8 +259,33 @@ def _analysed(
     options = settings.options
     buffers = index.overlay if index is not None else None  # (a language server's unsaved documents)
     reported, suppressed = select(text, found, settings.enabled, options.unfixable, options.layout_changing_fixes, buffers)
+    if prepared.nb is not None:
+        reported = [notebook_alone(f) for f in reported]
     unfollowed = analysis.unfollowed if rules.UNFOLLOWED.code in settings.enabled else ()
     return reported, suppressed, error, unfollowed
+
+
+def notebook_alone(finding: Finding) -> Finding:
+    """A notebook's `finding` without the fixes that edit another module (add-axis of a mesh in config.py, a
+    strip of an imported module's specs), each said as a refusal: a notebook is fixed alone (it is no module
+    of the project: nothing imports it), so `fix` never applies them, and `check` must not offer them as
+    `[*]` (newuser7's trial: `check` said "2 fixable", `fix` applied none and said nothing). Its next fix,
+    one within the notebook, is then the one `auto` takes."""
+    if not any(fix.edits_other_modules for fix in finding.fixes):
+        return finding
+    from spmdfix.paths import relpath
+
+    kept, refused = [], []
+    for fix in finding.fixes:
+        if not fix.edits_other_modules:
+            kept.append(fix)
+            continue
+        others = sorted({relpath(e.span.path).replace("\\", "/") for e in fix.node_edits if e.span.path})
+        refused.append(Refusal(fix.transform, (
+            f"it edits {', '.join(others)}, and a notebook is fixed alone (nothing imports it): no fix of a "
+            "notebook's finding edits another module"
+        )))
+    return replace(finding, fixes=tuple(kept), refusals=tuple(refused) + finding.refusals)
 
 
 def check_prepared(
@@ -362,7 +388,12 @@ def fix_prepared(
     enabled, unfixable, layout = settings.enabled, settings.options.unfixable, settings.options.layout_changing_fixes
 
     def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
-        return select(current, findings, enabled, unfixable, layout, buffers=index.overlay if index is not None else None)
+        reported, suppressed = select(
+            current, findings, enabled, unfixable, layout, buffers=index.overlay if index is not None else None
+        )
+        if prepared.nb is not None:  # (as `check` offers them: `notebook_alone`)
+            reported = [notebook_alone(f) for f in reported]
+        return reported, suppressed
 
     where = _where(path, index)
     if review is None:

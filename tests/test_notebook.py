@@ -256,10 +256,8 @@ def test_interactive_shows_the_cells_as_written(work: Path, monkeypatch: pytest.
     assert "('batch', 'i')" in (work / "nb.ipynb").read_text()
 
 
-def test_a_finding_in_an_imported_module_keeps_its_own_place_in_every_format(work: Path) -> None:
-    """A notebook's vmap reaching a shard_map of a module it imports: the finding is that module's, at its row
-    (newuser7's trial: JSON gave it the notebook's cell and rows, SARIF and GitHub put it at line 1 of the
-    module); the vmap's related place in the notebook gets its cell."""
+def _imported_layers(work: Path) -> None:
+    """A project whose notebook's vmap reaches a shard_map of layers.py (its mesh built there)."""
     (work / "pyproject.toml").write_text("[project]\nname = 'p'\n")
     (work / "layers.py").write_text(
         "import jax\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
@@ -268,6 +266,36 @@ def test_a_finding_in_an_imported_module_keeps_its_own_place_in_every_format(wor
         "    return jax.shard_map(lambda v: v * 2, mesh=mesh, in_specs=P('i'), out_specs=P('i'))(x)\n"
     )
     (work / "nb.ipynb").write_text(make([["%matplotlib inline\n", "import jax\n", "from layers import f"], VMAP]))
+
+
+def test_a_notebook_is_offered_only_the_fixes_it_can_apply_alone(work: Path) -> None:
+    """A notebook is fixed alone: the fixes of its findings that edit another module (add-axis of layers.py's
+    mesh, a strip of its specs) are not offered, saying why, and its next fix is the one `check` marks and
+    `fix` applies (newuser7's trial: `check` said "2 fixable with `spmdfix fix`", `fix nb.ipynb` applied
+    none and said nothing)."""
+    _imported_layers(work)
+    shown = run("check", "--show-fixes", "nb.ipynb").stdout
+    assert "Found 2 errors. [*] 2 fixable with `spmdfix fix`." in shown
+    assert "= fix [safe] drop-spmd-axis (auto):" in shown
+    assert (
+        "= not offered: add-axis: it edits layers.py, and a notebook is fixed alone (nothing imports it): no fix "
+        "of a notebook's finding edits another module"
+    ) in shown
+    assert "= not offered: strip: it edits layers.py, and a notebook is fixed alone" in shown
+    before = (work / "layers.py").read_text()
+    fixed = run("fix", "nb.ipynb")
+    assert fixed.exit_code == 0, fixed.output
+    assert "fixes applied: drop-spmd-axis 1; 0 findings left" in fixed.output
+    assert (work / "layers.py").read_text() == before
+    assert json.loads((work / "nb.ipynb").read_text())["cells"][2]["source"] == "ys = jax.vmap(f)(xs)"
+    assert run("check", "nb.ipynb").stdout == "All checks passed!\n"
+
+
+def test_a_finding_in_an_imported_module_keeps_its_own_place_in_every_format(work: Path) -> None:
+    """A notebook's vmap reaching a shard_map of a module it imports: the finding is that module's, at its row
+    (newuser7's trial: JSON gave it the notebook's cell and rows, SARIF and GitHub put it at line 1 of the
+    module); the vmap's related place in the notebook gets its cell."""
+    _imported_layers(work)
     records = json.loads(run("check", "--output-format", "json", "nb.ipynb").stdout)
     assert [(Path(r["filename"]).name, r["location"]["row"], "cell" in r, r["noqa_row"]) for r in records] == [
         ("layers.py", 9, False, 9),
