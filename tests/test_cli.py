@@ -710,6 +710,8 @@ def test_interactive_shows_a_diff_per_file_a_fix_edits(tmp_path: Path, monkeypat
     question = done.stdout.split("Apply this fix?")[0]
     assert question.count("--- a/") == 2
     assert "+++ b/src/pkg/train.py\n" in question and "+++ b/src/pkg/config.py\n" in question
+    # in path order, as `fix --diff` shows them (the fix's own module, train.py, came first)
+    assert question.index("+++ b/src/pkg/config.py\n") < question.index("+++ b/src/pkg/train.py\n")
     assert '("batch", DATA, MODEL)' in question
     assert "src/pkg/config.py: changed by a fix of src/pkg/train.py" in done.stderr
     by_fix = spmdfix(plain, "fix", *args)

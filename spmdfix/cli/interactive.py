@@ -117,13 +117,16 @@ class Asker:
             click.echo(line)
         by_path = _by_path(edits)
         own = by_path.pop("", [])
+        diffs = []  # (the path a diff names, the diff), shown in that order as `fix --diff` shows them
         if own or not by_path:
             name = self.display if not self.target else diff_path(Path(self.target))
-            click.echo(unified_diff(name, self.shown(text), self.shown(apply_edits(text, own))), nl=False)
-        for path in sorted(by_path):
+            diffs.append((name, unified_diff(name, self.shown(text), self.shown(apply_edits(text, own)))))
+        for path in by_path:
             old = self._text(path)
             new = apply_edits(old, [_local(e) for e in by_path[path]])
-            click.echo(unified_diff(diff_path(Path(path)), old, new), nl=False)
+            diffs.append((diff_path(Path(path)), unified_diff(diff_path(Path(path)), old, new)))
+        for _, diff in sorted(diffs):
+            click.echo(diff, nl=False)
         click.echo(f"{fix.transform} ({fix.applicability}): {fix.title} — {fix.reason}")
         return click.prompt(
             "Apply this fix? [y]es / [n]o / [a]ll in this file / [q]uit",
