@@ -5,11 +5,12 @@ after `spmdfix fix` changes nothing it wrote (newuser6's trial: `'batch'` in a m
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
-from spmdfix.analysis.quotes import module_quote
+from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.api import fix_modules, fix_source
 from spmdfix.model import Options, Transform
 
@@ -24,11 +25,12 @@ from spmdfix.model import Options, Transform
         ("x = 'a'\ny = 'b'\nz = \"c\"\n", "'"),  # most of them
         ("x = 'a'\nz = \"c\"\n", '"'),  # as many of each
         ("x = f'{a}'\ny = rb'q'\nz = \"\"\n", "'"),  # prefixes skipped; f-strings count
-        ("x = 'a'\ndef (:\n", "'"),  # the strings before a tokenize error
+        ("x = f'{a!r:>{w}}' + 'b'\ny = \"c\"\n", "'"),  # an f-string counts once, not its parts
+        ("x = ('a'\n     'b')\ny = \"c\"\nz = \"d\"\n", '"'),  # implicit concatenation: one literal
     ],
 )
 def test_module_quote(source: str, quote: str) -> None:
-    assert module_quote(source) == quote
+    assert ModuleIndex(source, ast.parse(source)).quote() == quote
 
 
 # newuser6's trial project in one module: axis names bound to constants in double quotes

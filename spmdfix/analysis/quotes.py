@@ -9,33 +9,46 @@ fix leaves the literal as it is.
 
 from __future__ import annotations
 
-import io
-import tokenize
+import ast
+from collections.abc import Callable, Iterable
 
 DOUBLE = '"'
 SINGLE = "'"
-_STARTS = (tokenize.STRING, getattr(tokenize, "FSTRING_START", tokenize.STRING))
 
 
-def module_quote(source: str) -> str:
-    """`'` when most one-line string literals of `source` (f-strings included) are single-quoted, else `"`.
+def module_quote(tree: ast.Module, text_at: Callable[[ast.AST], str]) -> str:
+    """`'` when most one-line string literals of the module (f-strings and bytes included) are single-quoted,
+    else `"`. `text_at(node)`: the source from where `node` starts (a few characters are enough)."""
+    return majority(text_at(node) for node in string_literals(tree))
 
-    The stdlib tokenizer reads the strings (no parser of our own); a source it cannot tokenize to the end
-    counts the strings before the error."""
+
+def string_literals(tree: ast.Module) -> list[ast.AST]:
+    """Each string or bytes literal of the tree once: a constant, or an f-string as a whole (not its parts)."""
+    inside: set[int] = set()
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in inside:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            inside.update(id(n) for n in ast.walk(node) if n is not node)
+            found.append(node)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+            found.append(node)
+    return found
+
+
+def majority(texts: Iterable[str]) -> str:
+    """The quote most of the literals whose source starts the `texts` are written in (`"` on a tie or none)."""
     counts = {SINGLE: 0, DOUBLE: 0}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            if token.type in _STARTS:
-                quote = _quote_of(token.string)
-                if quote is not None:
-                    counts[quote] += 1
-    except (tokenize.TokenError, SyntaxError):
-        pass
+    for text in texts:
+        quote = quote_of(text)
+        if quote is not None:
+            counts[quote] += 1
     return SINGLE if counts[SINGLE] > counts[DOUBLE] else DOUBLE
 
 
-def _quote_of(text: str) -> str | None:
-    """The quote of a string token's text (its prefix skipped), or None for a triple-quoted one."""
+def quote_of(text: str) -> str | None:
+    """The quote of a string literal's source (its prefix skipped), or None for a triple-quoted one."""
     body = text.lstrip("rRbBuUfF")
     if body[:1] not in (SINGLE, DOUBLE) or body[:3] == body[0] * 3:
         return None

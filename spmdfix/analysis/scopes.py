@@ -324,8 +324,13 @@ class ModuleIndex:
         (`quotes.module_quote`: the style of most of its one-line strings, else `"`); read on first use."""
         found = self.derived.get(("quote",))
         if found is None:
-            found = self.derived[("quote",)] = module_quote(self.source)
+            found = self.derived[("quote",)] = module_quote(self.tree, self._text_from)
         return found  # type: ignore[return-value]
+
+    def _text_from(self, node: ast.AST) -> str:
+        """A few characters of the source from where `node` starts (its quote, after a string's prefix)."""
+        start = self.lines.from_ast(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        return self.source[start : start + 8]
 
     def _docstring_lines(self) -> list[tuple[int, int, int]]:
         """The docstrings of the module, its classes and functions: (first line, last line, both 0-based, and
