@@ -944,7 +944,7 @@ def _outcome_when_every_file_was_decoded(job):
     try:
         source = read_source(job.path)
     except FileError as err:
-        return Unreadable(job.path, job.display, str(err))
+        return Unreadable(job.path, job.display, str(err), position=err.position)
     return runner.run_source(job, source)
 
 
