@@ -309,7 +309,8 @@ def _decode_error(
     where = f"byte 0x{raw[err.start]:02x} at line {line}, column {column}"
     if declared:
         return f"cannot decode as {encoding}: {where} ({err.reason})", None, (line, column)
-    return f"cannot decode as utf-8: {where} is not UTF-8 and the file has no PEP 263 coding cookie", None, (line, column)
+    message = f"cannot decode as utf-8: {where} is not UTF-8 and the file has no PEP 263 coding cookie"
+    return message, None, (line, column)
 
 
 def encode(source: SourceFile, text: str) -> bytes:

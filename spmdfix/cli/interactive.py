@@ -136,8 +136,8 @@ class Asker:
 
 
     def _for_findings(self, text: str, fix: Fix) -> list[str]:
-        """`This fix is for:` and a line per finding the fix is for, `path:row:col: CODE message` as `check` says it (each
-        finding whose fixes include this one: findings that share a fix are named together)."""
+        """`This fix is for:` and a line per finding the fix is for, `path:row:col: CODE message` as `check`
+        says it (each finding whose fixes include this one: findings that share a fix are named together)."""
         from spmdfix.report import FileReport, location  # (the text report's positions, cells included)
 
         these = [f for f in self.findings if any(x.id == fix.id for x in f.fixes)]
