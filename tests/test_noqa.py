@@ -306,6 +306,21 @@ def test_add_noqa_puts_a_cross_module_findings_directive_on_its_own_line_in_its_
     assert again.returncode == 0 and "Added 0 noqa directives." in again.stderr + again.stdout
 
 
+def test_add_noqa_names_every_file_whose_vmap_reaches_the_spec(tmp_path: Path) -> None:
+    """Two modules' vmaps collide with one spec of model.py: the directive's line names both files (it named
+    the first only: newuser7's trial, train.py's and a notebook's vmap)."""
+    from test_partial_runs import TRAIN, spmdfix, standard
+
+    root = standard(tmp_path)
+    (root / "src/pkg/evaluate.py").write_text(TRAIN.replace("def step", "def evaluate"))
+    done = spmdfix(root, "check", "--no-cache", "--add-noqa", "src/pkg/evaluate.py", "src/pkg/train.py")
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"src/pkg/model.py:{SPEC_ROW}: noqa directive added for SPMD001, SPMD002 "
+        "(found from src/pkg/evaluate.py, src/pkg/train.py)"
+    ) in done.stderr
+
+
 @pytest.mark.parametrize(
     "targets", [("src/pkg/model.py",), ("src/pkg/train.py",), ("src/pkg/model.py", "src/pkg/train.py"), (".",)]
 )

@@ -243,8 +243,8 @@ def _add_noqa(run: Run) -> int:
                 click.echo(f"{o.display}: {err}", err=True)
                 errors += 1
                 left += len(o.noqa_added)
-    for path, (by_row, origin) in sorted(elsewhere.items()):
-        done, failed, skipped = _add_noqa_elsewhere(path, by_row, origin)
+    for path, (by_row, origins) in sorted(elsewhere.items()):
+        done, failed, skipped = _add_noqa_elsewhere(path, by_row, origins)
         added += done
         errors += failed
         left += skipped
@@ -261,11 +261,12 @@ def _goes_elsewhere(finding: Finding) -> bool:
     return bool(finding.span.path) and finding.code not in noqa.UNSUPPRESSIBLE
 
 
-def _rows_elsewhere(outcomes: list[FileResult]) -> dict[str, tuple[dict[int, set[str]], str]]:
-    """path of another module -> ({row: codes of the findings starting there}, the file of the run that found
-    them first): the findings of this run that sit in another module (`Span.path`). Rows come from the text the
+def _rows_elsewhere(outcomes: list[FileResult]) -> dict[str, tuple[dict[int, set[str]], dict[int, list[str]]]]:
+    """path of another module -> ({row: codes of the findings starting there}, {row: the files of the run that
+    found them, in run order}): the findings of this run that sit in another module (`Span.path`); a spec two
+    files' vmaps reach names both (newuser7's trial: train.py's and a notebook's). Rows come from the text the
     analysis read (`files.text_of`); a module that cannot be read is left out (its findings stay)."""
-    out: dict[str, tuple[dict[int, set[str]], str]] = {}
+    out: dict[str, tuple[dict[int, set[str]], dict[int, list[str]]]] = {}
     for o in outcomes:
         if not isinstance(o, (Checked, Fixed)):
             continue
@@ -275,12 +276,15 @@ def _rows_elsewhere(outcomes: list[FileResult]) -> dict[str, tuple[dict[int, set
             text = text_of(finding.span.path)
             if text is None:
                 continue
-            by_row, _ = out.setdefault(finding.span.path, ({}, o.display))
-            by_row.setdefault(LineIndex(text).row_col(finding.span.start)[0], set()).add(finding.code)
+            by_row, origins = out.setdefault(finding.span.path, ({}, {}))
+            row = LineIndex(text).row_col(finding.span.start)[0]
+            by_row.setdefault(row, set()).add(finding.code)
+            if o.display not in origins.setdefault(row, []):
+                origins[row].append(o.display)
     return out
 
 
-def _add_noqa_elsewhere(path: str, by_row: dict[int, set[str]], origin: str) -> tuple[int, int, int]:
+def _add_noqa_elsewhere(path: str, by_row: dict[int, set[str]], origins: dict[int, list[str]]) -> tuple[int, int, int]:
     """Add the directives of `by_row` to the module at `path` (read now: this run may have written it) and say
     each row it added one to. Returns (rows given a directive, errors, findings left: those on a row no comment
     can go on)."""
@@ -311,7 +315,8 @@ def _add_noqa_elsewhere(path: str, by_row: dict[int, set[str]], origin: str) -> 
         click.echo(f"{shown}: {err}", err=True)
         return 0, 1, sum(len(codes) for codes in by_row.values())
     for row in result.added:
-        click.echo(f"{shown}:{row}: noqa directive added for {', '.join(sorted(by_row[row]))} (found from {origin})", err=True)
+        found_from = ", ".join(origins[row])
+        click.echo(f"{shown}:{row}: noqa directive added for {', '.join(sorted(by_row[row]))} (found from {found_from})", err=True)
     return len(result.added), 0, sum(len(by_row[row]) for row in result.skipped)
 
 
