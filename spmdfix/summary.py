@@ -37,14 +37,16 @@ def statistics_lines(counts: Mapping[str, int]) -> list[str]:
 _LEFT_NAMED = 3  # at most this many files are named where findings are left; more are counted
 
 
-def _left_in(files: tuple[str, ...]) -> str:
-    """` in a.py, b.py (`spmdfix check a.py b.py` shows them)`: where a fix run left its findings."""
+def _left_in(files: tuple[str, ...], shown_by: tuple[str, ...] = ()) -> str:
+    """` in a.py, b.py (`spmdfix check a.py b.py` shows them)`: where a fix run left its findings; `shown_by`:
+    the files whose check shows them, when not those (a notebook's finding in a module it imports: checking
+    that module does not analyse the notebook)."""
     if not files:
         return ""
     import shlex
 
     if len(files) <= _LEFT_NAMED:
-        command = "spmdfix check " + " ".join(shlex.quote(f) for f in files)
+        command = "spmdfix check " + " ".join(shlex.quote(f) for f in shown_by or files)
         return f" in {', '.join(files)} (`{command}` shows them)"
     named = ", ".join(files[:_LEFT_NAMED])
     more = len(files) - _LEFT_NAMED
@@ -76,11 +78,13 @@ def run_summary(
     left_in: tuple[str, ...] = (),
     baselined: int = 0,
     unfollowed_plain: int = 0,
+    left_shown_by: tuple[str, ...] = (),
 ) -> str:
     """The closing line a run prints on stderr; `applied` (fixes applied per transform) for `fix`;
     `unfollowed`: how many vmaps lead to code the analysis could not follow (said when not 0), of which
     `unfollowed_plain` are plain vmaps (without `spmd_axis_name`: said apart);
-    `left_in`: for `fix`, the files whose findings are left (said with the command that shows them);
+    `left_in`: for `fix`, the files whose findings are left (said with the command that shows them: a check of
+    `left_shown_by`, else of those files);
     `baselined`: findings a baseline left out (`check --baseline`)."""
     head = f"{_count(scanned, 'file')} scanned, {parsed} parsed" + (f", {skipped} skipped" if skipped else "")
     parts = [head]
@@ -90,7 +94,7 @@ def run_summary(
     found = _count(findings, "finding") + (" left" if applied is not None else "")
     aside = [f"{suppressed} suppressed"] if suppressed else []
     aside += [f"{baselined} baselined"] if baselined else []
-    parts.append(found + (f" ({', '.join(aside)})" if aside else "") + _left_in(left_in if findings else ()))
+    parts.append(found + (f" ({', '.join(aside)})" if aside else "") + _left_in(left_in if findings else (), left_shown_by))
     if unsafe_left:
         parts.append(f"{_count(unsafe_left, 'unsafe fix', 'unsafe fixes')} left (--unsafe-fixes)")
     # ("file errors": files not analysed (an internal error) or not written; the findings are what ruff's "Found

@@ -145,16 +145,25 @@ def summary(
     (`applied` given) says in which files its findings are left, those it could not write (`unwritten_in`,
     displays: their `unwritten` findings stay) among them."""
     left_in: tuple[str, ...] = ()
+    left_shown_by: tuple[str, ...] = ()
     if applied is not None:
         # the file each finding is located in: its own, or another module of the project its primary location
         # names (`Span.path`: a spec in pkg/layers.py reached from main.py's vmap; breaker5's q19 was told
         # "left in main.py")
         files: list[str] = []
+        # the files whose check shows them: those, and a notebook whose vmap placed one in a module it imports
+        # (checking that module does not analyse notebooks: newuser7's trial)
+        shown_by: list[str] = []
         for j, o in zip(jobs, outcomes):
             if unreadable_reported(j, o) or isinstance(o, Failed) or o.display in unwritten_in:
                 files.append(o.display)
-            files += [relpath(f.span.path).replace("\\", "/") if f.span.path else o.display for f in o.findings]
+                shown_by.append(o.display)
+            for f in o.findings:
+                where = relpath(f.span.path).replace("\\", "/") if f.span.path else o.display
+                files.append(where)
+                shown_by += [where, o.display] if f.span.path and o.cells is not None else [where]
         left_in = tuple(dict.fromkeys(files))
+        left_shown_by = tuple(dict.fromkeys(shown_by))
     return run_summary(
         scanned=len(outcomes) + (served.files if served else 0),
         parsed=sum(o.parsed for o in outcomes) + (served.parsed if served else 0),
@@ -171,6 +180,7 @@ def summary(
         unfollowed_plain=unfollowed_vmaps(outcomes, plain=True),
         left_in=left_in,
         baselined=baselined,
+        left_shown_by=left_shown_by if left_shown_by != left_in else (),
     )
 
 
