@@ -235,6 +235,7 @@ class ProjectGraph:
         # `scripts/helpers.py`. Such an edge is added beside the root's (an importer too many is judged for
         # nothing; one missed would hide a reader of a mesh re-exported by the helper).
         here = os.path.dirname(importer) if not package and self._package_of(os.path.dirname(importer)) == "" else ""
+        home = self._base_of(os.path.dirname(importer))  # (where its package chain is imported from)
         for imp in imports:
             if imp.level:
                 parts = package.split(".") if package else []
@@ -246,7 +247,7 @@ class ProjectGraph:
                 module = imp.module
             if not module:
                 continue
-            found = self.by_name.get(module)
+            found = self._find(module, home, relative=bool(imp.level))
             if found is not None:
                 yield found, imp.names or ("<module>",)
             if here and not imp.level:
@@ -256,13 +257,31 @@ class ProjectGraph:
             if not imp.level and not imp.names:  # `import a.b.c`: a and a.b are imported too
                 pieces = module.split(".")
                 for i in range(1, len(pieces)):
-                    outer = self.by_name.get(".".join(pieces[:i]))
+                    outer = self._find(".".join(pieces[:i]), home)
                     if outer is not None:
                         yield outer, ("<module>",)
             for sub in imp.names:
-                inner = self.by_name.get(f"{module}.{sub}")
+                inner = self._find(f"{module}.{sub}", home, relative=bool(imp.level))
                 if inner is not None:
                     yield inner, ("<module>",)
+
+    def _base_of(self, directory: str) -> str:
+        """The directory the package chain of `directory` is imported from (`directory` itself when it holds no
+        `__init__.py`), as `project_files.module_name` finds it."""
+        while self._package_of(directory) and os.path.dirname(directory) != directory:
+            directory = os.path.dirname(directory)
+        return directory
+
+    def _find(self, module: str, base: str, relative: bool = False) -> str | None:
+        """The file of dotted `module` imported by a module whose package chain is imported from `base`: the one
+        below `base` first (`analysis.index.ProjectIndex.locate` looks there first too), else the module of
+        that name from the root or `<root>/src` (`by_name`). A relative import names a module below `base`
+        only: two packages of one name in the project (`svc_a/pkg`, `svc_b/pkg`) are told apart by where the
+        importer is, as Python resolves `from .config import MESH`, not by which was listed first."""
+        found = self._sibling(base, module) if base else None
+        if found is not None or relative:
+            return found
+        return self.by_name.get(module)
 
     def _sibling(self, directory: str, module: str) -> str | None:
         """The listed file of dotted `module` below `directory` (`a/b.py` or `a/b/__init__.py`), or None."""
