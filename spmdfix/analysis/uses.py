@@ -12,6 +12,10 @@ How a value is followed from the expression that creates it (`UseIndex.uses_of_v
   and any other read of the function's name (passed, stored) is a use of its own;
 - bound in a class body (`class C: mesh = MESH`) or returned by a method: read as an attribute (`C.mesh`,
   `self.mesh`, `obj.get()`), never by a name load, so not followed: the assignment or `return` is the end use;
+- returned by a decorated function (other than `functools.cache` / `functools.lru_cache`, which keep it a
+  function returning the value): the decorator decides who receives the value (`@pytest.fixture` hands it to
+  every test with a parameter of the function's name, never by a call or an import of the name; breaker7 s03):
+  not followed, the `return` is the end use;
 - anything else is an end use: the expression in its context (`mesh.axis_names`, `NamedSharding(mesh, ...)`,
   `helper(mesh)`) is handed to the allowlist.
 
@@ -38,6 +42,9 @@ from spmdfix.analysis.bindings import Binding
 from spmdfix.analysis.follow import USES, Follow
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.model import Span
+
+# Decorators whose function is still reached by calling its name (a cached call returns what the body returned).
+_CALLED_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 from spmdfix.perf import frozen
 
 _DESCRIBE_LIMIT = 72
@@ -149,7 +156,8 @@ class UseIndex:
         if isinstance(up, ast.Return) and up.value is expr:
             func = next((a for a in self.ix.ancestors(up) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
             binding = self._def_binding(func)
-            if binding is not None and not binding.scope.is_class:  # (a method: called as `obj.m()`)
+            # (a method: called as `obj.m()`; a decorated function: given to whoever the decorator gives it to)
+            if binding is not None and not binding.scope.is_class and self._plain_def(func):
                 if exits is not None and binding.scope is self.ix.module_scope:
                     exits.append((binding.name, True))
                 for load in self.loads(binding):
@@ -160,6 +168,16 @@ class UseIndex:
                         out.append(load)
                 return
         out.append(expr)
+
+    def _plain_def(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether every decorator of `func` keeps it a function its callers call (none, or `functools.cache`
+        / `functools.lru_cache` in any spelling): its calls are then the places its return value goes."""
+        scope = self.ix.scope_at(func)
+        for deco in func.decorator_list:
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            if self.ix.qualname(target, scope) not in _CALLED_DECORATORS:
+                return False
+        return True
 
     def _def_binding(self, func: ast.AST | None) -> Binding | None:
         """The binding of a `def` when its name is bound once (so every call of the name calls it)."""
