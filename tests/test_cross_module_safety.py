@@ -161,3 +161,38 @@ def test_the_mesh_of_the_checked_module_is_judged_in_its_importers(tmp_path: Pat
     fix = _add_axis(tmp_path / "read", {"train.py": train, "reader.py": reader})
     assert fix.applicability is Applicability.UNSAFE
     assert "pkg/reader.py line 3)" in fix.reason, fix.reason
+
+
+@pytest.mark.parametrize(
+    ("read", "safe"),
+    [
+        ("utils.pkg.config.MESH.shape['data']", True),  # (a first trip, on the list)
+        ("utils.pkg.config.MESH.devices.shape[0]", False),
+        # around the cycle of module objects once more: every name past the followed path counts as the mesh
+        ("utils.pkg.train.utils.pkg.config.MESH.devices.shape[0]", False),
+        ("utils.pkg.train.utils.pkg.train.utils.pkg.config.MESH.devices.shape[0]", False),
+    ],
+)
+def test_module_objects_holding_each_other_end_and_every_trip_is_judged(tmp_path: Path, read: str, safe: bool) -> None:
+    """`import pkg` in pkg/utils.py and `from pkg import utils` in pkg/train.py make a cycle of module objects
+    (`pkg.train.utils.pkg.train...`): the search of the mesh's readers ended only when a path repeated, so it
+    ran forever (breaker7 s08); a read going around the cycle is still judged (breaker7)."""
+    extra = {
+        "utils.py": "import pkg\nimport pkg.config\n\n\ndef n():\n    return 1\n",
+        "report.py": f"from pkg import train\nfrom pkg import utils\n\n\ndef size():\n    return {read}\n",
+    }
+    train = TRAIN + "from . import utils  # noqa: E402\n"
+    pkg = tmp_path / "pkg"
+    pkg.mkdir(parents=True)
+    files = {"__init__.py": "", "config.py": CONFIG, "model.py": MODEL, "train.py": train, **extra}
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    project_graph.forget_graphs()
+    root = tmp_path.resolve()
+    index = new_project_index(root)
+    path = root / "pkg" / "train.py"
+    findings = check_source(path.read_text(), Options(), path=path, index=index)
+    fix = next(f for f in findings[0].fixes if f.title.startswith("Add mesh axis"))
+    assert (fix.applicability is Applicability.SAFE) is safe, fix.reason
+    if not safe:
+        assert "pkg/report.py" in fix.reason, fix.reason

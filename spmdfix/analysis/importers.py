@@ -114,10 +114,13 @@ def imported_uses(
     # (a module holding the names, the dotted path of the module object holding them there, the names): the
     # owner's own; a module-level name re-exporting them (`from .config import MESH`: the module's own object);
     # a module-level name holding the owner's module object (`import pkg.config as cfg`: `pkg.loader.cfg`).
-    todo = [(owner, owner_module, frozenset(_aliases(owner, name) if values else {name}))]
+    todo = [(owner, owner_module, frozenset(_aliases(owner, name) if values else {name}), (), False, None)]
     seen: set[tuple[str, str, frozenset[str]]] = set()
     while todo:
-        model, held, aliases = todo.pop()
+        # (chain: the module-level names holding module objects the path `held` goes through, ((module, name),
+        # the number of parts of the path from there); around: the path went through one of them twice, and
+        # leave: where, counted in parts of `held`, it leaves the cycle the first time)
+        model, held, aliases, chain, around, leave = todo.pop()
         path = module_path(model)
         if (path, held, aliases) in seen:
             continue
@@ -127,6 +130,24 @@ def imported_uses(
         if importers is None:
             return None
         wanted = aliases if held == module else {held[len(module) + 1 :].split(".")[0]}
+        # Module objects holding each other (`import pkg` in pkg/utils.py, `from pkg import utils` in
+        # pkg/train.py) make a cycle, `pkg.train.utils.pkg.train.utils.pkg.config`, whose paths never end
+        # (breaker7 s08 looped forever). A path through a name it went through before goes around the cycle
+        # once: its importers' reads along it are read, and a read leaving it where it comes back to that name
+        # and goes on (`pkg.train.utils.pkg.train...` around again instead of `...pkg.config`) counts as a read
+        # of the value, judged by the caller's allowlist. The names carrying it on are followed so too; a path
+        # going around a second time ends there.
+        parts = held.split(".")
+        hop = (path, next(iter(wanted))) if held != module else None
+        earlier = next((m for h, m in chain if h == hop), None) if hop is not None else None
+        if earlier is not None:
+            if around:
+                continue
+            around = True
+            # (`held` ends with the path of that earlier visit from its name on: the name read again there)
+            leave = len(parts) - (earlier - len(module.split("."))) + 1
+        if hop is not None:
+            chain = (*chain, (hop, len(parts)))
         for importer, names in importers.items():
             loaded = (models or {}).get(importer) or _model(index, importer) if DYNAMIC in names else None
             if DYNAMIC in names:
@@ -148,15 +169,18 @@ def imported_uses(
                 out.sites.append(_not_read(importer))
                 continue
             exports: list[tuple[str, str | None]] = []
-            found = _reads_in(loaded, importer, module, held, aliases, out, exports)
+            found = _reads_in(loaded, importer, module, held, aliases, out, exports, leave)
             if found:
                 out.reads.append((loaded, found))
             there = index.module_name(importer)[0]
             for bound, suffix in exports:
                 if suffix is None:
-                    todo.append((loaded, there, frozenset(_aliases(loaded, bound) if values else {bound})))
+                    carried_on = frozenset(_aliases(loaded, bound) if values else {bound})
+                    todo.append((loaded, there, carried_on, chain, around, None if leave is None else 1))
                 else:
-                    todo.append((loaded, f"{there}.{suffix}", aliases))
+                    # (the new path replaces the module's name, `module`, by the importer's and its binding)
+                    shift = len(f"{there}.{suffix}".split(".")) - len(parts)
+                    todo.append((loaded, f"{there}.{suffix}", aliases, chain, around, None if leave is None else leave + shift))
     if values and not _add_closure(index, module_path(owner), out):
         return None
     return out
@@ -470,15 +494,16 @@ def _reads_in(
     aliases: frozenset[str],
     out: ImportedUses,
     exports: list[tuple[str, str | None]],
+    leave: int | None = None,
 ) -> list[ast.expr]:
     """`_find_reads`, derived once per `ModuleIndex` and question (`ModuleIndex.derived`: a function of the
     module's text, its path and the question alone; the cross-module judgement asks it of every module
     importing a mesh, in each project index, and a language server builds an index per typed edit)."""
-    key = ("importers.reads", path, module, held, aliases)
+    key = ("importers.reads", path, module, held, aliases, leave)
     kept = model.ix.derived.get(key)
     if kept is None:
         sites, carried = ImportedUses(), []
-        found = _find_reads(model, path, module, held, aliases, sites, carried)
+        found = _find_reads(model, path, module, held, aliases, sites, carried, leave)
         kept = model.ix.derived[key] = (tuple(found), tuple(sites.sites), tuple(carried))
     found, site_uses, carried = kept  # type: ignore[misc]
     out.sites += site_uses
@@ -494,6 +519,7 @@ def _find_reads(
     aliases: frozenset[str],
     out: ImportedUses,
     exports: list[tuple[str, str | None]],
+    leave: int | None = None,
 ) -> list[ast.expr]:
     """The expressions of `model` (the module at `path`) holding one of `aliases` of the module object at the
     dotted path `held` (the module `module` itself, or a name of it holding another module object); star
@@ -501,7 +527,8 @@ def _find_reads(
     are added to `out.sites`. The module-level names of `model` carrying them on go to `exports`: (name, None)
     for a name bound to one of the values, (name, its path to the module object) for a name bound to a module
     object holding them (`import pkg.config as cfg` -> ("cfg", "cfg"); `import pkg.config` -> ("pkg",
-    "pkg.config"))."""
+    "pkg.config")). leave: `held` goes around a cycle of module objects (`imported_uses`): a read leaving the
+    path at that attribute past a binding, or later, is a read of the value."""
     ix = model.ix
     found: list[ast.expr] = []
     qnames = {f"{held}.{a}" for a in aliases}
@@ -526,8 +553,9 @@ def _find_reads(
                         exports.append((b.name, None))
                 elif held == b.qname or held.startswith(b.qname + "."):
                     rest = held[len(b.qname) :].lstrip(".").split(".") if held != b.qname else []
+                    past = None if leave is None else max(0, leave - len(b.qname.split(".")))
                     for load in model.uses.loads(b):
-                        _attribute_read(model, path, load, rest, aliases, found, out)
+                        _attribute_read(model, path, load, rest, aliases, found, out, past)
                     if exported:
                         exports.append((b.name, b.name + held[len(b.qname) :]))
     if may_load_by_name(ix.source):
@@ -576,23 +604,34 @@ def _loaded_object(
 
 
 def _attribute_read(
-    model: ModuleModel, path: str, load: ast.expr, rest: list[str], aliases: set[str], found: list, out: ImportedUses
+    model: ModuleModel,
+    path: str,
+    load: ast.expr,
+    rest: list[str],
+    aliases: set[str],
+    found: list,
+    out: ImportedUses,
+    leave: int | None = None,
 ) -> None:
     """One read of a module object (`config`, `pkg` of `import pkg.config`): `pkg.config.MESH` holds the value;
-    `pkg.other`, `config.DATA` do not; the module object taken whole before the name is reached may."""
+    `pkg.other`, `config.DATA` do not; the module object taken whole before the name is reached may. leave:
+    the path goes around a cycle of module objects from that part on: an attribute leaving it there or later
+    (around the cycle again) is taken for the value."""
     node: ast.expr = load
-    for part in rest:
+    for i, part in enumerate(rest):
         up = model.ix.parent.get(id(node))
         if not (isinstance(up, ast.Attribute) and up.value is node):
             out.sites.append(in_module(model.uses.use(node), path, model))
             return
         if up.attr != part:
+            if leave is not None and i >= leave:
+                found.append(up)
             return
         node = up
     up = model.ix.parent.get(id(node))
     if not (isinstance(up, ast.Attribute) and up.value is node):
         out.sites.append(in_module(model.uses.use(node), path, model))
-    elif up.attr in aliases:
+    elif up.attr in aliases or leave is not None:
         found.append(up)
 
 
