@@ -351,6 +351,33 @@ def importing_closure(index: ProjectIndex, path: str, until_unread: bool = False
     return out if _add_closure(index, path, out, until_unread) else None
 
 
+def calling_modules(index: ProjectIndex, models: list[ModuleModel]) -> ImportedUses | None:
+    """Every module of the project importing one of `models`, directly or not, in `closure` (parsed whatever
+    its text; an unreadable one in `sites`); None when some importers are not known. A module making a mesh
+    the context mesh runs, under it, the callbacks such a module hands it (`main.py` passing
+    `hooks.log_layout` to `train.main`, which calls it under `with jax.set_mesh(MESH)`): the modules those
+    import are judged for their context-mesh getters (`shard_map_facts`; breaker7 s13)."""
+    out = ImportedUses()
+    seen = {module_path(m) for m in models}
+    todo = list(seen)
+    while todo:
+        importers = index.importers_of(todo.pop())
+        if importers is None:
+            return None
+        for importer in importers:
+            if importer in seen:
+                continue
+            seen.add(importer)
+            todo.append(importer)
+            index.touch([importer])
+            loaded = index.load(importer, capped=False)
+            if loaded is None:
+                out.sites.append(_not_read(importer))
+            else:
+                out.closure.append(loaded.model)
+    return out
+
+
 def _add_closure(index: ProjectIndex, path: str, out: ImportedUses, until_unread: bool = False) -> bool:
     """Add to `out.closure` the modules importing the module at `path`, directly or not (an unreadable one to
     `out.sites`); False when some importers are not known.

@@ -18,7 +18,7 @@ from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts, UnreadValue
 from spmdfix.analysis.follow import SMAP_AXES, Follow
-from spmdfix.analysis.importers import imported_closure, imported_uses, importing_closure, in_module
+from spmdfix.analysis.importers import calling_modules, imported_closure, imported_uses, importing_closure, in_module
 from spmdfix.analysis.kinds import MeshKind, UnreadKind
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.meshes import mesh_site, resolve_mesh
@@ -230,9 +230,15 @@ class ShardMapAnalysis:
                 reads += [in_module(u, callee.ix.path, callee) for u in MeshUses(callee).imported_reads([])]
         if context:
             # (and the mesh's own module's, made the context mesh by an importer; and those of the modules the
-            # modules making it the context mesh import, directly or not: their code may run under it)
+            # modules making it the context mesh import, directly or not: their code may run under it; and of
+            # those the modules importing them import, directly or not, whose functions they may hand to it as
+            # callbacks: `train.main(on_step=hooks.log_layout)` in main.py, breaker7 s13)
             reads += MeshUses(model).getter_reads()
-            callees = imported_closure(project.index, setters)
+            callers = calling_modules(project.index, setters)
+            if callers is None:
+                return None
+            reads += callers.sites
+            callees = imported_closure(project.index, [*setters, *callers.closure])
             reads += callees.sites
             for callee in callees.closure:
                 if callee.ix.path != path:
