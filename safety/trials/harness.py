@@ -6,7 +6,8 @@ named in ENTRY (default main.py) that prints `RESULT: match` or `RESULT: mismatc
 reference computed without sharding) or raises; an optional STRATEGY file names the `--strategy` passed to
 `spmdfix fix`. Each trial's own `harness.py` calls `main` with its directory: `python <trial>/harness.py
 [name ...]`; SPMDFIX_SRC=<a checkout> runs that checkout's spmdfix (the before column: an export of main), the
-default is this worktree's; HARNESS_OUT names the output directory under the trial (default `out`).
+default is this worktree's; HARNESS_OUT names the output directory under the trial (default `out`); HARNESS_TIMEOUT the seconds one run may
+take (default 300; a run past it is reported as a timeout).
 """
 import os, shutil, subprocess, sys, pathlib
 
@@ -15,9 +16,15 @@ ENV = dict(os.environ, PYTHONPATH=str(WT), XLA_FLAGS="--xla_force_host_platform_
            JAX_PLATFORMS="cpu")
 
 
+TIMEOUT = int(os.environ.get("HARNESS_TIMEOUT", "300"))  # seconds a run may take (breaker7 s08 hung: reported, not fatal)
+
+
 def run_jax(d, entry):
     env = dict(ENV, PYTHONPATH=f"{d}:{WT}")
-    p = subprocess.run([sys.executable, entry], cwd=d, env=env, capture_output=True, text=True, timeout=300)
+    try:
+        p = subprocess.run([sys.executable, entry], cwd=d, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return f"FAIL: timed out after {TIMEOUT} s"
     for line in p.stdout.splitlines():
         if line.startswith("RESULT:"):
             return line
@@ -27,7 +34,11 @@ def run_jax(d, entry):
 
 
 def spmdfix(args, cwd):
-    p = subprocess.run([sys.executable, "-m", "spmdfix.cli", *args], cwd=cwd, env=ENV, capture_output=True, text=True, timeout=300)
+    try:
+        p = subprocess.run([sys.executable, "-m", "spmdfix.cli", *args], cwd=cwd, env=ENV, capture_output=True,
+                           text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, f"SPMD TIMEOUT: spmdfix {' '.join(args)} did not return within {TIMEOUT} s\n"
     return p.returncode, p.stdout + p.stderr
 
 
@@ -50,14 +61,15 @@ def main(trial, names):
                 rc2, c2 = spmdfix(["check", "--no-cache", "--show-unresolved", "--show-fixes", f], d)
                 extra += f"\n--- check {f} alone (rc={rc2})\n{c2}"
         strategy = ["--strategy", (d / "STRATEGY").read_text().strip()] if (d / "STRATEGY").exists() else []
-        tmp = pathlib.Path(f"/tmp/{trial.name}_fix") / d.name
+        scratch = f"/tmp/{trial.name}_{outdir.name}"  # (copies per output directory: two runs may go side by side)
+        tmp = pathlib.Path(f"{scratch}_fix") / d.name
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(d, tmp)
         frc, fout = spmdfix(["fix", *strategy, "--diff", *targets], tmp)
         frc2, fout2 = spmdfix(["fix", *strategy, *targets], tmp)
         changed = subprocess.run(["diff", "-r", str(d), str(tmp)], capture_output=True, text=True).stdout
         fixed = run_jax(tmp, entry) if changed.strip() else "(no change)"
-        utmp = pathlib.Path(f"/tmp/{trial.name}_unsafe") / d.name
+        utmp = pathlib.Path(f"{scratch}_unsafe") / d.name
         shutil.rmtree(utmp, ignore_errors=True)
         shutil.copytree(d, utmp)
         urc, uout = spmdfix(["fix", *strategy, "--unsafe-fixes", "--diff", *targets], utmp)
