@@ -80,7 +80,9 @@ class ProjectGraph:
         self.root = root
         self.files = files
         self.complete = complete
-        self.by_name: dict[str, str] = {}
+        # dotted name -> the files imported by it from the root or `<root>/src`, or by their `__init__.py`
+        # chain (several when packages of one name lie in different directories: `svc_a/pkg`, `svc_b/pkg`)
+        self.by_name: dict[str, list[str]] = {}
         self._names: dict[str, tuple[str, bool]] = {}  # path -> (its chain module name, is a package)
         self._packages: dict[str, str] = {}  # directory -> its dotted package ("": none)
         # the directories module names are read from (with a trailing separator): the root and `<root>/src`
@@ -201,7 +203,7 @@ class ProjectGraph:
         stem = file[: -len(".py")]
         name = package if is_package else (f"{package}.{stem}" if package else stem)
         self._names[path] = (name, is_package)
-        self.by_name.setdefault(name, path)
+        self.by_name.setdefault(name, []).append(path)
         for base in self._bases:
             if not path.startswith(base):  # (absolute, normal paths: what `os.path.relpath` gives, faster)
                 continue
@@ -209,7 +211,9 @@ class ProjectGraph:
             if parts[-1] == "__init__":
                 parts = parts[:-1]
             if parts and all(p.isidentifier() for p in parts):
-                self.by_name.setdefault(".".join(parts), path)
+                named = self.by_name.setdefault(".".join(parts), [])
+                if path not in named:
+                    named.append(path)
 
     def _package_of(self, directory: str) -> str:
         """The dotted package of a directory from its `__init__.py` chain ("" when it holds none), as
@@ -248,21 +252,19 @@ class ProjectGraph:
             if not module:
                 continue
             found = self._find(module, home, relative=bool(imp.level))
-            if found is not None:
-                yield found, imp.names or ("<module>",)
+            for target in found:
+                yield target, imp.names or ("<module>",)
             if here and not imp.level:
                 sibling = self._sibling(here, module)
-                if sibling is not None and sibling != found:
+                if sibling is not None and sibling not in found:
                     yield sibling, imp.names or ("<module>",)
             if not imp.level and not imp.names:  # `import a.b.c`: a and a.b are imported too
                 pieces = module.split(".")
                 for i in range(1, len(pieces)):
-                    outer = self._find(".".join(pieces[:i]), home)
-                    if outer is not None:
+                    for outer in self._find(".".join(pieces[:i]), home):
                         yield outer, ("<module>",)
             for sub in imp.names:
-                inner = self._find(f"{module}.{sub}", home, relative=bool(imp.level))
-                if inner is not None:
+                for inner in self._find(f"{module}.{sub}", home, relative=bool(imp.level)):
                     yield inner, ("<module>",)
 
     def _base_of(self, directory: str) -> str:
@@ -272,16 +274,18 @@ class ProjectGraph:
             directory = os.path.dirname(directory)
         return directory
 
-    def _find(self, module: str, base: str, relative: bool = False) -> str | None:
-        """The file of dotted `module` imported by a module whose package chain is imported from `base`: the one
-        below `base` first (`analysis.index.ProjectIndex.locate` looks there first too), else the module of
-        that name from the root or `<root>/src` (`by_name`). A relative import names a module below `base`
-        only: two packages of one name in the project (`svc_a/pkg`, `svc_b/pkg`) are told apart by where the
-        importer is, as Python resolves `from .config import MESH`, not by which was listed first."""
+    def _find(self, module: str, base: str, relative: bool = False) -> list[str]:
+        """The files dotted `module` may name, imported by a module whose package chain is imported from `base`:
+        the one below `base` when there is one (`analysis.index.ProjectIndex.locate` looks there first too),
+        else every module of that name (`by_name`: which one Python finds depends on `sys.path` at run time;
+        an importer too many is judged for nothing, one missed would hide a reader). A relative import names a
+        module below `base` only: two packages of one name in the project (`svc_a/pkg`, `svc_b/pkg`) are told
+        apart by where the importer is, as Python resolves `from .config import MESH`, not by which was listed
+        first."""
         found = self._sibling(base, module) if base else None
-        if found is not None or relative:
-            return found
-        return self.by_name.get(module)
+        if found is not None:
+            return [found]
+        return [] if relative else self.by_name.get(module, [])
 
     def _sibling(self, directory: str, module: str) -> str | None:
         """The listed file of dotted `module` below `directory` (`a/b.py` or `a/b/__init__.py`), or None."""

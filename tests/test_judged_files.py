@@ -153,7 +153,7 @@ def test_a_notebook_named_like_a_module_is_imported_by_no_name(tmp_path: Path) -
     """`config.ipynb` beside `config.py` does not stand for module `pkg.config` (a notebook is not importable)."""
     root = _project(tmp_path, {"src/pkg/config.ipynb": notebook(("code", "MESH = None\n"))})
     graph = project_graph.graph_of(root, judged=True)
-    assert graph.by_name["pkg.config"] == str(root / "src" / "pkg" / "config.py")
+    assert graph.by_name["pkg.config"] == [str(root / "src" / "pkg" / "config.py")]
 
 
 # --- add-axis ---------------------------------------------------------------------------------------
@@ -348,3 +348,25 @@ def test_a_file_whose_imports_cannot_be_read_makes_add_axis_unsafe(tmp_path: Pat
     assert "scripts/huge.py" in fix.reason and "not read" in fix.reason, fix.reason
     graph = project_graph.graph_of(tmp_path.resolve(), judged=True)
     assert graph.unread == {str(tmp_path.resolve() / "scripts" / "huge.py")}
+
+
+def test_packages_of_one_name_relative_imports_by_place_absolute_ones_to_each(tmp_path: Path) -> None:
+    """Two services whose packages share a name (breaker7 s33): a relative import names the importer's own
+    package's module; an absolute one from a script outside any package (`PYTHONPATH=svc_b python
+    svc_b/scripts/report.py`) may name either, whichever `sys.path` finds: it counts as importing both (before,
+    every import of `pkg.config` was the first listed, svc_a's)."""
+    files = {
+        "pyproject.toml": '[project]\nname = "mono"\n',
+        "svc_a/pkg/__init__.py": "",
+        "svc_a/pkg/config.py": "MESH = None\n",
+        "svc_b/pkg/__init__.py": "",
+        "svc_b/pkg/config.py": "MESH = None\n",
+        "svc_b/pkg/eval.py": "from .config import MESH\n",
+        "svc_b/scripts/report.py": "from pkg.config import MESH\n",
+    }
+    root = _write(tmp_path, files)
+    graph = project_graph.graph_of(root, judged=True)
+    a, b = (str(root / s / "pkg" / "config.py") for s in ("svc_a", "svc_b"))
+    evaluator, script = str(root / "svc_b/pkg/eval.py"), str(root / "svc_b/scripts/report.py")
+    assert evaluator in graph.importers_of(b) and evaluator not in graph.importers_of(a)
+    assert script in graph.importers_of(b) and script in graph.importers_of(a)
