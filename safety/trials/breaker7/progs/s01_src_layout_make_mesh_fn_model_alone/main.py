@@ -1,0 +1,5 @@
+import sys
+sys.path.insert(0, 'src')
+from pkg.train import main
+
+main()

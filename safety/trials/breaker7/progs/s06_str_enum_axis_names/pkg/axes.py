@@ -1,0 +1,6 @@
+import enum
+
+
+class Axis(str, enum.Enum):
+    DATA = "data"
+    MODEL = "model"

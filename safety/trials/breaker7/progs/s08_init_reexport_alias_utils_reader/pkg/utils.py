@@ -1,0 +1,5 @@
+import pkg
+
+
+def replicas():
+    return pkg.MESH.devices.shape[0]

@@ -1,0 +1,3 @@
+from pkg.config import MESH
+
+EVAL_BATCH = 4 * MESH.shape["data"]

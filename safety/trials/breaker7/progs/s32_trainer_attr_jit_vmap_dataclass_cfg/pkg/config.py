@@ -1,0 +1,12 @@
+import dataclasses
+
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    data_axis: str = "data"
+    mesh: Mesh = dataclasses.field(
+        default_factory=lambda: Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model")))

@@ -1,0 +1,5 @@
+from .config import MESH
+
+
+def main():
+    print("svc_a", MESH.shape)
