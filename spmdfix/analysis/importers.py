@@ -180,7 +180,8 @@ def imported_uses(
                 else:
                     # (the new path replaces the module's name, `module`, by the importer's and its binding)
                     shift = len(f"{there}.{suffix}".split(".")) - len(parts)
-                    todo.append((loaded, f"{there}.{suffix}", aliases, chain, around, None if leave is None else leave + shift))
+                    moved = None if leave is None else leave + shift
+                    todo.append((loaded, f"{there}.{suffix}", aliases, chain, around, moved))
     if values and not _add_closure(index, module_path(owner), out):
         return None
     return out
