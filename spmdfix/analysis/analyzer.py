@@ -35,7 +35,7 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
 from spmdfix.analysis.project_callers import exits_of, search_exits
-from spmdfix.analysis.reached import ReachedAnalysis, jitted_capture_runs, vmap_root
+from spmdfix.analysis.reached import ReachedAnalysis, as_plain_vmap, jitted_capture_runs, vmap_root
 from spmdfix.analysis.shared_sites import shared_by
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.specs import sharding_tree
@@ -231,7 +231,8 @@ class Analyzer:
                         r = replace(r, captures=own[r.shard_map.span] + r.captures, lift=None)
                     kept, unread = _external_plain_captures(r, direct, relpath(owner.ix.path))
                     lost += unread
-                    reached.append(replace(r, captures=kept, lift=None))
+                    body = tuple(as_plain_vmap(u) for u in r.unread_captures)
+                    reached.append(replace(r, captures=kept, lift=None, unread_captures=body))
                 reshards += self._reshard_callers(summary.reshards, traced, vmap_root(site))
             reached, dead = _live(reached)
             lost += dead
@@ -587,7 +588,8 @@ def summary_for(
 
 
 def _reads_everything(summary: FunctionSummary) -> bool:
-    """No place the analysis stopped in the summary, and every reached shard_map's specs, mesh and axes read."""
+    """No place the analysis stopped in the summary, every reached shard_map's specs, mesh and axes read, and no
+    body a parameter of the function applying it (`ReachedFacts.body_parameter`)."""
     if summary.unresolved:
         return False
     for r in summary.reached:
@@ -597,6 +599,8 @@ def _reads_everything(summary: FunctionSummary) -> bool:
         if sm.in_specs.unresolved or sm.out_specs.unresolved:
             return False
         if sm.mesh is None or sm.axis_names_unknown:
+            return False
+        if r.body_parameter:  # (what the body closes over is the call's argument: leftovers7 l01)
             return False
     return True
 

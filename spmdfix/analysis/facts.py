@@ -448,6 +448,10 @@ class ReachedFacts:
     # analysis.dead_branches): the SPMD910 record (span of the `if` test, what) that replaces the findings at
     # this shard_map; the analyzer sets such a reached shard_map aside
     dead: tuple[Span, str] | None = None
+    # The body is a parameter of the function applying the shard_map (`def apply(x, f): jax.shard_map(f, ...)`,
+    # analysis.shard_maps.parameter_body): what it closes over is what each call passes, so another module's
+    # summary of the function is read per call (analyzer.summary_for), never shared
+    body_parameter: bool = False
 
     @property
     def staged_eagerly(self) -> bool:

@@ -31,7 +31,7 @@ from spmdfix.analysis.ranks import RankAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
-from spmdfix.analysis.shard_maps import local_body_holder, unwrap_body
+from spmdfix.analysis.shard_maps import local_body_holder, parameter_body, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 from spmdfix.analysis.kinds import UnreadKind
@@ -149,12 +149,15 @@ class ReachedAnalysis:
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
         # part 2, and open_items_issue22_kind9.py, part A)
         captures += placed_caps
-        if body is None and spmd:
+        if body is None and (spmd or placed):
             # a body held by a value of a function on the way (`for f in fns`, `fns[0]`, a parameter): what it
-            # closes over is not read; SPMD003 needs it (breaker6 r35 was silent while JAX failed)
+            # closes over is not read; SPMD003 needs it (breaker6 r35 was silent while JAX failed). Under a plain
+            # vmap whose calls place the batch on the mesh too (leftovers7: a helper given a closure over a
+            # batched value fails there, `context mesh ...`; safety/measurements/helper_body_closure_other_module.py)
             holder = local_body_holder(self.ix, reached.site.body, reached.site.body_scope)
             if holder is not None:
-                unread_captures += (UnreadValue(UnreadKind.BODY, self.span(holder[0]), _body_what(*holder)),)
+                what = _body_what(*holder, spmd)
+                unread_captures += (UnreadValue(UnreadKind.BODY, self.span(holder[0]), what),)
         lift = None
         if captures and nested:
             # (lift-captures edits the reached shard_map: the nested body's closure would stay)
@@ -195,6 +198,7 @@ class ReachedAnalysis:
             batched_maps=tuple(self.vmap_span(n) for n in reached.vmaps if self._is_batched_map(n)),
             unread_captures=unread_captures,
             dead=self._dead(reached),
+            body_parameter=body is None and parameter_body(self.ix, reached.site.body, reached.site.body_scope),
         )
 
     def _dead(self, reached: ReachedSite) -> tuple[Span, str] | None:
@@ -420,9 +424,25 @@ def _block_rank_what(array: str, block: ast.AST) -> str:
     )
 
 
-def _body_what(expr: ast.AST, why: str) -> str:
-    """The SPMD910 record of a shard_map body held by a value of a function (`shard_maps.local_body_holder`)."""
+_SPMD_BODY = "a value the vmap with `spmd_axis_name` batches, closed over, makes JAX fail (SPMD003)"
+_PLAIN_BODY = (
+    "a value the vmap batches while its batch dimension is placed on Explicit mesh axes, closed over, makes JAX "
+    "fail unless `check_vma=True` and the in_specs name another mesh axis (SPMD003)"
+)
+
+
+def _body_what(expr: ast.AST, why: str, spmd: bool = True) -> str:
+    """The SPMD910 record of a shard_map body held by a value of a function (`shard_maps.local_body_holder`),
+    under an spmd vmap or a plain vmap whose batch is placed on Explicit mesh axes."""
     return (
         f"the shard_map body `{short(expr)}` is not resolved to a function: {why}, so what it closes over is not "
-        "read; a value the vmap with `spmd_axis_name` batches, closed over, makes JAX fail (SPMD003)"
+        f"read; {_SPMD_BODY if spmd else _PLAIN_BODY}"
     )
+
+
+def as_plain_vmap(unread: UnreadValue) -> UnreadValue:
+    """A record of another module's summary (read as for an spmd vmap) as a plain vmap's: an unresolved body's
+    says what JAX refuses under the plain vmap (measured: safety/measurements/helper_body_closure_other_module.py)."""
+    if unread.kind is not UnreadKind.BODY:
+        return unread
+    return replace(unread, what=unread.what.replace(_SPMD_BODY, _PLAIN_BODY))

@@ -17,6 +17,8 @@ from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument, keywords
 from spmdfix.analysis.follow import BODY, SHARD_MAP_FACTORY, Follow
 from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.values import bound_for
+from spmdfix.paths import relpath
 from spmdfix.perf import frozen
 
 
@@ -123,6 +125,37 @@ def local_body_holder(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tu
     value; JAX fails as on the lambda written in place, safety/trials/breaker6/measure_unresolved_body_captures.py).
     Returns (the expression, why); None when `unwrap_body` finds the function, or stops at a value of the module
     or a library (`ACTS["tanh"]`, `jnp.tanh`: made at import, nothing batched to close over)."""
+    stop = _body_stop(ix, expr, scope)
+    if stop is None:
+        return None
+    expr, scope = stop
+    if isinstance(expr, ast.Name):
+        return _local_name(ix, expr, scope)
+    root = expr
+    while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    if not isinstance(root, ast.Name):
+        return None
+    held = _local_name(ix, root, scope)
+    return (expr, held[1]) if held is not None else None
+
+
+def parameter_body(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> bool:
+    """Whether `unwrap_body` stops at a parameter of the function applying the shard_map (`def apply(x, f):
+    jax.shard_map(f, ...)`): the callable, and what it closes over, is what each call passes, which a reading
+    shared by every call does not see (`analyzer.summary_for` reads such a function per call of another module;
+    a closure passed there was silent: leftovers7 l01)."""
+    stop = _body_stop(ix, expr, scope)
+    if stop is None or not isinstance(stop[0], ast.Name):
+        return False
+    local = [b for b in ix.lookup(stop[0].id, stop[1]) if isinstance(b.scope.node, _FUNCTION_NODES)]
+    return len(local) == 1 and local[0].kind is BindingKind.PARAM
+
+
+def _body_stop(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tuple[ast.AST, Scope] | None:
+    """Where `unwrap_body` stops without a function: the expression (a name not bound once to a `def` or a value,
+    or another expression than a vmap, partial or wrapper call) with the scope it is read in; None when it finds
+    a function, or past `follow.BODY` steps."""
     step = Follow(BODY)
     while expr is not None and not step.spent:
         step = step.deeper()
@@ -133,37 +166,42 @@ def local_body_holder(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tu
             if binding is not None and binding.kind in (BindingKind.DEF, BindingKind.ASSIGN):
                 expr, scope = binding.node, binding.scope
                 continue
-            return _local_name(ix, expr, scope)
+            return expr, scope
         if isinstance(expr, ast.Call) and expr.args:
             qname = ix.qualname(expr.func, scope)
             if any(qname in names for names in (jaxapi.VMAP_NAMES, jaxapi.PARTIAL_NAMES, jaxapi.WRAPPER_NAMES)):
                 expr = expr.args[0]
                 continue
-        root = expr
-        while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
-            root = root.func if isinstance(root, ast.Call) else root.value
-        if not isinstance(root, ast.Name):
-            return None
-        held = _local_name(ix, root, scope)
-        return (expr, held[1]) if held is not None else None
+        return expr, scope
     return None
 
 
 def _local_name(ix: ModuleIndex, name: ast.Name, scope: Scope) -> tuple[ast.AST, str] | None:
     """(name, why) when a function binds `name` where it is read (`local_body_holder`), else None. A parameter
-    counts when a call of its function in this module passes a value of a function for it (`apply(x, lambda b:
-    b * s)` in a function): a decorator's parameter (`def data_parallel(fn)`), given the decorated `def`, or one
-    given module-level or library callables, does not (calls from other modules are not read)."""
+    counts when the call its function is read for (`scope` under a `values.BoundScope`: a call of another module,
+    `analyzer.summary_for`) passes a value of a function for it, or, read for no call, when a call of its function
+    in this module does (`apply(x, lambda b: b * s)` in a function): a decorator's parameter (`def
+    data_parallel(fn)`), given the decorated `def`, or one given module-level or library callables, does not."""
     bindings = ix.lookup(name.id, scope)
     local = [b for b in bindings if isinstance(b.scope.node, _FUNCTION_NODES)]
     if not local:
         return None
     kinds = {b.kind for b in local}
     if len(local) == 1 and BindingKind.PARAM in kinds:
-        passed = _local_argument(ix, local[0])
-        if passed is None:
-            return None
-        why = f"`{name.id}` is a parameter, given `{ast.unparse(passed)[:60]}` (line {passed.lineno})"
+        bound = bound_for(scope, local[0].scope)
+        if bound is not None and name.id in bound.arguments:
+            # the function read for one call (`values.BoundScope`), maybe of another module: that call's argument
+            ev, passed, where = bound.arguments[name.id]
+            if not _local_value(ev.ix, passed, where):
+                return None
+            path = ev.project.path if ev.project is not None else ev.ix.path  # (the checked module's index has none)
+            place = f"line {passed.lineno}" if ev.ix is ix or not path else f"{relpath(path)} line {passed.lineno}"
+        else:
+            passed = _local_argument(ix, local[0])
+            if passed is None:
+                return None
+            place = f"line {passed.lineno}"
+        why = f"`{name.id}` is a parameter, given `{ast.unparse(passed)[:60]}` ({place})"
     elif len(local) > 1:
         why = f"`{name.id}` is bound several times in a function"
     elif BindingKind.OTHER in kinds and _loop_over_module_values(ix, local[0].node):
