@@ -35,6 +35,7 @@ from spmdfix.perf import frozen
 
 # Higher-order functions whose first argument is data, not the function they apply.
 _DATA_FIRST = frozenset({"cond", "switch", "fori_loop"})
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
@@ -139,10 +140,18 @@ class Reacher:
         self._vmap = vmap
         self._entry = (self._applied(vmap), bound)
         self._bound_scopes, self._bound_depth, self._views = {}, {}, {}
+        within = None
+        if bound is not None and not isinstance(callable_expr, _FUNCTIONS):
+            # what a factory of this module returns, read for the call of another module that made it
+            # (`@parallel.sharded(parallel.DATA)`: `_project_decorators`): its parameters are that call's
+            scope, within, bound = self._scope_in(scope, bound), bound, None
+            self._entry = (self._entry[0], None)
         try:
-            self._reach_callable(callable_expr, scope, _Path(), result, Follow(REACH), call=self._entry[0], bound=bound)
+            self._reach_callable(
+                callable_expr, scope, _Path(), result, Follow(REACH), call=self._entry[0], bound=bound, within=within
+            )
             if any(s.jitted or s.staged or s.cond_staged for s in result.sites):
-                self._untraced_ways(callable_expr, scope, result)
+                self._untraced_ways(callable_expr, scope, result, within)
         finally:
             self._vmap = None
             self._entry = (None, None)
@@ -160,7 +169,9 @@ class Reacher:
         up = self.ix.parent.get(id(vmap))
         return up if isinstance(up, ast.Call) and up.func is vmap else None
 
-    def _untraced_ways(self, callable_expr: ast.AST, scope: Scope, result: ReachResult) -> None:
+    def _untraced_ways(
+        self, callable_expr: ast.AST, scope: Scope, result: ReachResult, within: BoundScope | None = None
+    ) -> None:
         """Clear `jitted`/`staged`/`cond_staged` of each site of `result` that a way without a jit or staging loop reaches too.
 
         The walk visits each function and site once, by the first way it meets; a site first met under
@@ -171,7 +182,8 @@ class Reacher:
         self._untraced = True
         try:
             self._reach_callable(
-                callable_expr, scope, _Path(), direct, Follow(REACH), call=self._entry[0], bound=self._entry[1]
+                callable_expr, scope, _Path(), direct, Follow(REACH), call=self._entry[0], bound=self._entry[1],
+                within=within,
             )
         finally:
             self._untraced = False
@@ -602,11 +614,15 @@ class Reacher:
                 continue
             name = short(target)
             step = path.step(f"`{func.name}` is decorated by `{name}` here", self.ix.lines.span_of_ast(deco), deco)
-            decorator = named
+            decorator, made_by = named, None
             if isinstance(deco, ast.Call):  # `@data_parallel(axis="data")`: the factory returns the decorator
                 made = single_return(named)
                 decorator = owner.ix.function_of(made) if made is not None else None
-            if not self._follow_decorator(owner, decorator, func, step, result, follow):
+                if owner is not self.model:
+                    # the factory's parameters are this call's arguments (`@parallel.sharded(parallel.DATA)`: an
+                    # SPMD910 record at `P(axis)` before, breaker6 r02); in its own module its calls are read
+                    made_by = self._bound_by((deco, scope), owner, named)
+            if not self._follow_decorator(owner, decorator, func, step, result, follow, made_by):
                 what = (
                     f"`{func.name}` is decorated by `{name}`, a function of the project: spmdfix reads a decorator "
                     "(or a decorator factory's decorator) that is a `def` with one `return` of a callable, not this one"
@@ -626,10 +642,12 @@ class Reacher:
 
     def _follow_decorator(
         self, owner: ModuleModel, decorator: ast.AST | None, func: ast.AST, path: _Path, result: ReachResult,
-        follow: Follow,
+        follow: Follow, made_by: BoundScope | None = None,
     ) -> bool:
         """Follow what `decorator`, a `def` of the module of `owner`, returns when it decorates `func`
-        (`_project_decorators`). False when the walk cannot read it: not a `def`, no parameter, no one `return`."""
+        (`_project_decorators`). False when the walk cannot read it: not a `def`, no parameter, no one `return`.
+        `made_by`: for a decorator another module's factory returns, the factory's scope with its parameters
+        bound to the decorator call's arguments (`_bound_by`), which the return is read in (`External.bound`)."""
         if not isinstance(decorator, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return False
         returned, inner = single_return(decorator), owner.ix.own_scope(decorator)
@@ -637,7 +655,7 @@ class Reacher:
         if returned is None or inner is None or not params:
             return False
         if owner is not self.model:
-            result.external.append(External(path, owner, returned, inner))
+            result.external.append(External(path, owner, returned, inner, made_by))
             return True
         self._decorated[id(params[0])] = func
         if follow.first_visit(returned, FACTORY_RETURN):

@@ -18,7 +18,7 @@ from spmdfix.analysis.calls import argument, returns
 from spmdfix.analysis.facts import UnreadValue
 from spmdfix.analysis.kinds import UnreadKind
 from spmdfix.analysis.uses import short
-from spmdfix.analysis.values import Evaluator
+from spmdfix.analysis.values import Evaluator, bound_for
 from spmdfix.paths import relpath
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.comprehension)
@@ -40,6 +40,12 @@ def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> s
     """Why `expr` (evaluated in `scope` of `ev`'s module) is not a value the evaluator reads, one clause
     (for an attribute of an attribute, the clause of the object it is read from, a few levels)."""
     if isinstance(expr, ast.Name):
+        passed = _bound_argument(ev, expr, scope) if depth < 3 else None
+        if passed is not None:
+            # a parameter of a function read for one call (`values.BoundScope`): what that call passes
+            owner, value, where = passed
+            inner = why_unknown(owner, value, where, depth + 1)
+            return f"`{expr.id}` is given `{short(value)}` by the call{_call_place(ev, owner, value)}, and {inner}"
         return _why_name(ev, expr, scope)
     if isinstance(expr, ast.Attribute):
         cls = ev.members.enclosing_class(expr, scope)
@@ -52,6 +58,23 @@ def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> s
     if isinstance(expr, ast.Subscript):
         return _why_subscript(ev, expr)
     return _why_value(expr, ev, scope)
+
+
+def _bound_argument(ev: Evaluator, name: ast.Name, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
+    """What the call a function is read for passes for its parameter `name` (`values.bound_for`), or None."""
+    binding = ev.ix.single_binding(name.id, scope)
+    if binding is None or binding.kind is not BindingKind.PARAM:
+        return None
+    bound = bound_for(scope, binding.scope)
+    return bound.arguments.get(name.id) if bound is not None else None
+
+
+def _call_place(ev: Evaluator, owner: Evaluator, value: ast.AST) -> str:
+    """` (line N)` of an argument, with the module's path when it is written in another module than `ev`'s."""
+    path = owner.project.path if owner.project is not None else owner.ix.path
+    if owner.ix is ev.ix or not path:
+        return f" (line {_row(value)})"
+    return f" ({relpath(path)} line {_row(value)})"
 
 
 def _why_value(expr: ast.AST, ev: Evaluator | None = None, scope: Scope | None = None) -> str:
