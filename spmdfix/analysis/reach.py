@@ -25,7 +25,7 @@ from spmdfix.analysis.instances import Instances, is_self_param
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.shard_maps import ShardMapSite, construction, decorated_site
+from spmdfix.analysis.shard_maps import ShardMapSite, closes_over_locals, construction, decorated_site
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.calls import bind_arguments, single_return
 from spmdfix.analysis.values import BoundScope, bound_for
@@ -604,11 +604,17 @@ class Reacher:
                 if found is not None and found[1].kind is BindingKind.DEF:
                     owner, named = found[0], found[1].node
             if named is None and self._class_decorator(target, scope, found):
-                what = (
-                    f"`{func.name}` is decorated by `{short(target)}`, a class of the project: `{func.name}` names an "
-                    "instance of it, and calling it runs the class's `__call__`, which spmdfix does not follow"
+                step = path.step(
+                    f"`{func.name}` is an instance of `{short(target)}` here", self.ix.lines.span_of_ast(deco), deco
                 )
-                result.unresolved.append((deco, what))
+                why = self._follow_class_decorator(deco, target, scope, found, func, step, result, follow)
+                if why is not None:
+                    what = (
+                        f"`{func.name}` is decorated by `{short(target)}`, a class of the project: `{func.name}` names "
+                        f"an instance of it, and calling it runs the class's `__call__`, which spmdfix does not follow "
+                        f"here: {why}"
+                    )
+                    result.unresolved.append((deco, what))
                 continue
             if named is None:
                 continue
@@ -639,6 +645,42 @@ class Reacher:
             if binding is not None and binding.kind is BindingKind.CLASS:
                 return True
         return found is not None and found[1].kind is BindingKind.CLASS
+
+    def _follow_class_decorator(
+        self, deco: ast.AST, target: ast.AST, scope: Scope, found, func: ast.AST, path: _Path, result: ReachResult,
+        follow: Follow,
+    ) -> str | None:
+        """Follow `@Cls` over `func`: `func` names `Cls(func)`, and calling it runs `Cls.__call__` on that
+        instance (breaker6 r04: `__init__` keeps `jax.shard_map(fn, ...)`, `__call__` applies it). Followed when
+        what runs is the class's own code (`callable_class`) and `func` closes over nothing of a function around
+        it (a module-level `def`: the body the class's shard_map maps then captures nothing batched, which the
+        analysis would not read through `__init__`'s parameter). Returns None when followed, else why not."""
+        if isinstance(deco, ast.Call):
+            return "the class is called with arguments (`@Cls(...)`), so its instance is the decorator"
+        local = self.ix.single_binding(target.id, scope) if isinstance(target, ast.Name) else None
+        if local is not None and local.kind is BindingKind.CLASS:
+            owner, cls = self.model, local.node
+        elif found is not None:
+            owner, cls = found[0], found[1].node
+        else:
+            return "the class is not found"
+        if not isinstance(cls, ast.ClassDef):
+            return "the class is not found"
+        methods = callable_class(owner, cls)
+        if isinstance(methods, str):
+            return methods
+        init, call = methods
+        if self.ix.enclosing_function(func) is not None and closes_over_locals(self.ix, func):
+            return (
+                f"`{func.name}` closes over names of the function around it, which the class's shard_map body "
+                "(its `__init__`'s parameter) would close over, and which are not read"
+            )
+        if owner is not self.model:
+            result.external.append(External(path, owner, call, owner.ix.scope_at(call)))
+            return None
+        self._decorated[id(init.args.args[1])] = func
+        self._reach_function(call, path, result, follow)
+        return None
 
     def _follow_decorator(
         self, owner: ModuleModel, decorator: ast.AST | None, func: ast.AST, path: _Path, result: ReachResult,
@@ -910,6 +952,41 @@ class Reacher:
         inner = owner.ix.own_scope(func)
         arguments = bind_arguments(self.ev, call[0], call[1], owner.ev, func) if inner is not None else None
         return None if arguments is None else BoundScope(inner.node, inner, {}, arguments)
+
+
+def callable_class(owner: ModuleModel, cls: ast.ClassDef) -> tuple[ast.FunctionDef, ast.FunctionDef] | str:
+    """(`__init__`, `__call__`) of a class of the module `owner` whose instance, made as `Cls(fn)`, runs only the
+    class's own code when called: the class and every base are classes of that module (no library base, whose
+    `__call__` or metaclass may run instead: flax's `nn.Module`), none decorated or given keywords (`metaclass=`),
+    none defining `__new__`; `__init__` and `__call__` are `def`s of them, and `__init__` takes `fn` as its first
+    parameter after `self`, the others having defaults. Else why not, in words."""
+    chain, todo = [], [cls]
+    while todo:
+        node = todo.pop()
+        if node in chain:
+            continue
+        if len(chain) > 8:
+            return "its bases are too many to read"
+        chain.append(node)
+        if node.decorator_list or node.keywords:
+            return f"`{node.name}` is decorated or given keywords (a metaclass may change what runs)"
+        if method(node, "__new__") is not None:
+            return f"`{node.name}` defines `__new__`"
+        for base in node.bases:
+            bound = owner.ix.single_binding(base.id, owner.ix.scope_at(node)) if isinstance(base, ast.Name) else None
+            if bound is None or bound.kind is not BindingKind.CLASS:
+                return f"`{node.name}` has a base (`{short(base)}`) that is not a class of its module"
+            todo.append(bound.node)
+    found = [owner.members.member(cls, name) for name in ("__init__", "__call__")]
+    if any(f is None or not isinstance(f[0], ast.FunctionDef) for f in found):
+        return "its `__init__` or `__call__` is not a `def` of the class or of a base of its module"
+    init, call = found[0][0], found[1][0]
+    params = init.args
+    if len(params.args) < 2 or params.posonlyargs or len(params.args) - 2 > len(params.defaults):
+        return "its `__init__` does not take the decorated function as its one parameter after `self`"
+    if any(d is None for d in params.kw_defaults):
+        return "its `__init__` has a keyword-only parameter without a default"
+    return init, call
 
 
 # How many calls binding parameters may lead to a function read for its call, and how many such readings one

@@ -225,7 +225,7 @@ def _loop_over_module_values(ix: ModuleIndex, target: ast.AST) -> bool:
     return not any(isinstance(e, ast.Starred) or _local_value(ix, e, scope) for e in items)
 
 
-def _closes_over_locals(ix: ModuleIndex, func: ast.AST) -> bool:
+def closes_over_locals(ix: ModuleIndex, func: ast.AST) -> bool:
     """Whether the lambda or `def` `func` reads a name bound by a function around it (not by itself)."""
     for node in ast.walk(func.body if isinstance(func, ast.Lambda) else func):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
@@ -259,7 +259,7 @@ def _local_value(ix: ModuleIndex, value: ast.AST, scope: Scope) -> bool:
     function binds outside it (`lambda b: b * s`; `lambda b: b * b` closes over nothing), or a name a function
     binds (also at the root of a subscript, attribute or call)."""
     if isinstance(value, _FUNCTION_NODES):
-        return ix.enclosing_function(value) is not None and _closes_over_locals(ix, value)
+        return ix.enclosing_function(value) is not None and closes_over_locals(ix, value)
     root = value
     while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
         root = root.func if isinstance(root, ast.Call) else root.value

@@ -1,25 +1,24 @@
-"""breaker6 r04: a class of the project used as a decorator (`@DataParallel`): `swish` names an instance whose
-`__init__` keeps `jax.shard_map(fn, ...)` with specs naming 'data' and whose `__call__` applies it. Vmapped with
-`spmd_axis_name='data'`, JAX raises SPMD001's error; spmdfix said "All checks passed!". The class's `__call__`
-is not followed: an SPMD910 record at the decorator."""
+"""A class of the project as a decorator whose `__init__` builds `jax.shard_map(fn, ...)` with specs naming 'data'
+but whose `__call__` calls the function itself (`return self.fn(x)`): the kept shard_map never runs, and the vmap
+with `spmd_axis_name='data'` runs and matches (safety/measurements/class_decorator_shard_map.py, (e)). `__call__`
+is followed; it reaches no shard_map: no finding."""
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, PartitionSpec as P
 
 MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
 
 
-class DataParallel:
+class Direct:
     def __init__(self, fn):
         self.fn = fn
         self.sharded = jax.shard_map(fn, mesh=MESH, in_specs=P("data"), out_specs=P("data"))
 
     def __call__(self, x):
-        return self.sharded(x)
+        return self.fn(x)
 
 
-@DataParallel
+@Direct
 def swish(x):
     return x * jax.nn.sigmoid(x)
 
