@@ -757,8 +757,8 @@ def _read_as(r: ReachedFacts) -> tuple:
     and sizes), `axis_names`, `check_vma`, the body's collective axes, what could not be read, and the captures
     of its body that fail under the vmap (a jit on one way to it may exempt them: `_prefixed`). Each may be
     read through a parameter bound by the call reaching it (`def block(x, ax)` with `axis_names={ax}`,
-    `check_vma=cv`, `mesh=mesh`), and each can make a finding of its own: two readings that differ in any of
-    them are both kept (a reading dropped here is a finding lost, whichever call comes first)."""
+    `check_vma=cv`, `mesh=mesh`), and each can make a finding of its own, or an SPMD910 record (`unread_captures`):
+    two readings that differ in any of them are both kept (a reading dropped here is a finding lost, whichever call comes first)."""
     sm = r.shard_map
     specs = tuple(
         tuple(tuple(e.value.names) if e.value is not None else e.known for e in spec.entries)
@@ -771,7 +771,10 @@ def _read_as(r: ReachedFacts) -> tuple:
     unread = tuple((u.kind, u.span) for u in sm.unread)
     # (the same shard_map reached by a way through a jit and one without: the captures of the second fail)
     captures = tuple((c.name, c.kind, c.use) for c in r.captures)
-    return specs, unread_specs, mesh, axis_names, sm.axis_names_unknown, sm.check_vma, body, unread, captures
+    # (and the captures not read: a decorator applying shard_map to a module-level def and to a def closing over a
+    # batched value is one shard_map read twice, the second with its record; leftovers7)
+    records = tuple((u.kind, u.span) for u in r.unread_captures)
+    return specs, unread_specs, mesh, axis_names, sm.axis_names_unknown, sm.check_vma, body, unread, captures, records
 
 
 def _live(reached: list[ReachedFacts]) -> tuple[list[ReachedFacts], list[tuple[Span, str]]]:

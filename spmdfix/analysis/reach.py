@@ -697,6 +697,10 @@ class Reacher:
         if returned is None or inner is None or not params:
             return False
         if owner is not self.model:
+            if made_by is None:
+                # the decorator's parameter is `func` (read per decoration: a `def` nested in a function and closing
+                # over its names is a body whose captures are not read, an SPMD910 record there; leftovers7)
+                made_by = BoundScope(inner.node, inner, {}, {params[0].arg: (self.ev, func, self.ix.scope_at(func))})
             result.external.append(External(path, owner, returned, inner, made_by))
             return True
         self._decorated[id(params[0])] = func

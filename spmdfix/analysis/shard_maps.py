@@ -14,7 +14,7 @@ import ast
 from spmdfix import jaxapi
 from spmdfix.jaxapi import ShardMapApi
 from spmdfix.analysis.bindings import BindingKind, Scope
-from spmdfix.analysis.calls import argument, keywords
+from spmdfix.analysis.calls import argument, keywords, single_return
 from spmdfix.analysis.follow import BODY, SHARD_MAP_FACTORY, Follow
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.values import bound_for
@@ -201,7 +201,10 @@ def _local_name(ix: ModuleIndex, name: ast.Name, scope: Scope) -> tuple[ast.AST,
             if passed is None:
                 return None
             place = f"line {passed.lineno}"
-        why = f"`{name.id}` is a parameter, given `{ast.unparse(passed)[:60]}` ({place})"
+        if isinstance(passed, (ast.FunctionDef, ast.AsyncFunctionDef)):  # (a decorator's, given what it decorates)
+            why = f"`{name.id}` is a parameter, given the `def {passed.name}` it decorates ({place})"
+        else:
+            why = f"`{name.id}` is a parameter, given `{ast.unparse(passed)[:60]}` ({place})"
     elif len(local) > 1:
         why = f"`{name.id}` is bound several times in a function"
     elif BindingKind.OTHER in kinds and _loop_over_module_values(ix, local[0].node):
@@ -239,7 +242,8 @@ def closes_over_locals(ix: ModuleIndex, func: ast.AST) -> bool:
 
 def _local_argument(ix: ModuleIndex, param) -> ast.AST | None:
     """The first value a call of the function holding `param` (by its name, in this module) passes for it that is
-    a value of a function (`_local_value`), or None."""
+    a value of a function (`_local_value`), or the first `def` such a function decorates (`_decorated_local`), or
+    None."""
     func = ix.parent.get(id(param.node))
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
@@ -251,6 +255,34 @@ def _local_argument(ix: ModuleIndex, param) -> ast.AST | None:
         value = argument(call, position, param.name)
         if value is not None and _local_value(ix, value, ix.scope_at(call)):
             return value
+    if position == 0:
+        return _decorated_local(ix, func)
+    return None
+
+
+def _decorated_local(ix: ModuleIndex, func: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST | None:
+    """A `def` of a function, closing over its names (`_local_value`), that the decorator `func` decorates: `@func`,
+    or `@factory(...)` when `func` is the `def` a factory of the module returns (`def factory(axis): def
+    deco(fn): ...; return deco`). Its parameter `fn` is then that `def`, whose captures the analysis does not read
+    (leftovers7: `@model_parallel` over a `def` in the vmapped function closing over a batched value; JAX fails,
+    spmdfix was silent)."""
+    outer = ix.enclosing_function(func)
+    made = single_return(outer) if isinstance(outer, ast.FunctionDef) else None
+    uses = [(func.name, False)]
+    if isinstance(made, ast.Name) and made.id == func.name:
+        uses.append((outer.name, True))  # type: ignore[union-attr]
+    for name, called in uses:
+        for load in ix.loads_of(name):
+            deco = ix.parent.get(id(load)) if called else load
+            if called and not (isinstance(deco, ast.Call) and deco.func is load):
+                continue
+            node = ix.parent.get(id(deco))
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or deco not in node.decorator_list:
+                continue
+            binding = ix.single_binding(name, ix.scope_at(node))
+            target = func if not called else outer
+            if binding is not None and binding.node is target and _local_value(ix, node, ix.scope_at(node)):
+                return node
     return None
 
 
