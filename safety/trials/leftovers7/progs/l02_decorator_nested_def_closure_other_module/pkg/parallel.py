@@ -1,0 +1,9 @@
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
+
+
+def model_parallel(fn):
+    return jax.shard_map(fn, mesh=MESH, in_specs=P("model"), out_specs=P("model"))
