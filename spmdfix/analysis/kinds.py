@@ -107,7 +107,10 @@ class AxisType(enum.Enum):
 
 class AxisTypesForm(enum.Enum):
     """How a mesh's `axis_types` argument is written (`MeshInfo.axis_types_form`), so how add-axis extends it.
-    SEQ: a tuple display (extended by a copy of its first element); REPEAT: `(A,) * n` (n raised by one)."""
+    SEQ: a tuple display (extended by a copy of its first element); REPEAT: `(A,) * n` (n raised by one);
+    REPEAT_LEN: `(A,) * len(AXES)` with `AXES` the module constant the axis names are (`MeshInfo.names_constant`):
+    it grows with them, nothing to edit."""
 
     SEQ = enum.auto()
     REPEAT = enum.auto()
+    REPEAT_LEN = enum.auto()

@@ -340,8 +340,23 @@ def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape
         types = _per_axis_types(ev, types_expr, scope, len(names.names))
     quote = next((a.text[0] for a in names.axes if a.text[:1] in ("'", '"')), None) or ev.ix.quote()
     names_span = ev.span(names_expr) if isinstance(names_expr, (ast.Tuple, ast.List)) else None
+    names_constant = types_constant = None
+    types_span = ev.span(types_expr) if types_expr is not None else None
+    named = module_constant(ev, names_expr, scope) if names_span is None else None
+    if named is not None and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in named[1].elts):
+        # `AXES = ("data", "model")` passed by name: add-axis extends the constant (its other uses are judged)
+        names_span, names_constant = named[0].span(named[1]), named[2]
+        if form is None and _repeats_len_of(ev, types_expr, scope, named[1]):
+            form = AxisTypesForm.REPEAT_LEN  # `(AxisType.Auto,) * len(AXES)`: grows with AXES
+    if form is None and types_expr is not None and not ev.is_none(types_expr, scope):
+        typed = module_constant(ev, types_expr, scope)
+        if typed is not None and typed[1].elts:
+            # `AXIS_TYPES = (AxisType.Auto, AxisType.Auto)` passed by name: extended by a copy of its first element
+            form, first, types_span, types_constant = AxisTypesForm.SEQ, typed[0].text(typed[1].elts[0]), typed[0].span(typed[1]), typed[2]
     names_parameter = _names_parameter(ev, names_expr, ev.ix.scope_at(call), Follow(MESH))
     return MeshInfo(
+        names_constant=names_constant,
+        types_constant=types_constant,
         names_parameter=names_parameter,
         span=ev.span(call),
         kind=kind,
@@ -351,7 +366,7 @@ def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape
         shape_span=shape_span,
         shape_form=shape_form,
         axis_types=axis_types,
-        axis_types_span=ev.span(types_expr) if types_expr is not None else None,
+        axis_types_span=types_span,
         axis_types_form=form,
         axis_types_first=first,
         repeat_span=repeat_span,
@@ -359,6 +374,44 @@ def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape
         quote=quote,
         types=types,
     )
+
+
+def module_constant(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> tuple[Evaluator, ast.Tuple | ast.List, str] | None:
+    """The tuple or list display a mesh argument written as a name is, when that name is a module-level constant
+    bound once by a plain `NAME = (...)` (here, or in another module of the project it is imported from:
+    `AXES`, `config.AXES`), with the evaluator of its module and the constant's name; None otherwise (through
+    another name, a parameter, an attribute of a class, an annotated or unpacking assignment)."""
+    if not isinstance(expr, (ast.Name, ast.Attribute)):
+        return None
+    followed = ev.follow(expr, scope)
+    if followed is None or not isinstance(followed[1], (ast.Tuple, ast.List)):
+        return None
+    home, display, _ = followed
+    stmt = home.ix.parent.get(id(display))
+    if not (isinstance(stmt, ast.Assign) and stmt.value is display and len(stmt.targets) == 1):
+        return None
+    target = stmt.targets[0]
+    if not isinstance(target, ast.Name) or home.ix.scope_at(stmt) is not home.ix.module_scope:
+        return None
+    binding = home.ix.single_binding(target.id, home.ix.module_scope)
+    if binding is None or binding.node is not display:
+        return None
+    return home, display, target.id
+
+
+def _repeats_len_of(ev: Evaluator, types_expr: ast.AST | None, scope: Scope, display: ast.AST) -> bool:
+    """Whether `types_expr` is `(A,) * len(X)` with `X` the module constant bound to `display`."""
+    if not (isinstance(types_expr, ast.BinOp) and isinstance(types_expr.op, ast.Mult)):
+        return False
+    seq, count = types_expr.left, types_expr.right
+    if not (isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) == 1):
+        return False
+    if not (isinstance(count, ast.Call) and len(count.args) == 1 and not count.keywords):
+        return False
+    if not (isinstance(count.func, ast.Name) and count.func.id == "len") or ev.ix.lookup("len", scope):
+        return False  # (the builtin: no binding of `len` in the module)
+    found = module_constant(ev, count.args[0], scope)
+    return found is not None and found[1] is display
 
 
 def _names_parameter(ev: Evaluator, expr: ast.AST, scope: Scope, follow: Follow) -> str | None:

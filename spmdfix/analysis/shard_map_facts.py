@@ -18,10 +18,12 @@ from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts, UnreadValue
 from spmdfix.analysis.follow import SMAP_AXES, Follow
-from spmdfix.analysis.importers import calling_modules, imported_closure, imported_uses, importing_closure, in_module
-from spmdfix.analysis.kinds import MeshKind, UnreadKind
+from spmdfix.analysis.importers import (
+    calling_modules, imported_closure, imported_uses, importing_closure, in_module, module_path,
+)
+from spmdfix.analysis.kinds import AxisTypesForm, MeshKind, UnreadKind
 from spmdfix.analysis.mesh_uses import MeshUses
-from spmdfix.analysis.meshes import mesh_site, resolve_mesh
+from spmdfix.analysis.meshes import mesh_site, module_constant, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite
@@ -156,7 +158,55 @@ class ShardMapAnalysis:
                 what = f"the modules that may import the mesh of {name} (the project's import graph is not known: not searched)"
                 elsewhere = (Use(mesh.span, row, what),)
         reads = (*uses.mesh_reads(call), *elsewhere)
-        return replace(mesh, reads=reads, device_reads=tuple(uses.device_reads(call)))
+        constants = self._constant_reads(owner, call, made[2], mesh) if mesh.names_constant or mesh.types_constant else ()
+        return replace(mesh, reads=reads, device_reads=tuple(uses.device_reads(call)), constant_reads=constants)
+
+    def _constant_reads(self, owner, call: ast.Call, scope: Scope, mesh: MeshInfo) -> tuple[Use, ...]:
+        """Every use, in the project, of the module constants add-axis extends in place of the mesh's literal
+        arguments (`MeshInfo.names_constant` / `types_constant`: `AXES = ("data", "model")`) that is not on
+        its allowlist: the constant passed as this construction's `axis_names` (or `axis_types`), and `AXES` in
+        `(A,) * len(AXES)` as its `axis_types`, which grows with it. Any other read sees one axis more
+        (breaker6 r21: `out / len(AXES)` in train.py), as do reads the search cannot see (a star import, an
+        importer not read, the project's importers not known): each is named."""
+        names_expr, types_expr = argument(call, 1, "axis_names"), argument(call, 2, "axis_types")
+        out: list[Use] = []
+        for expr, is_names in ((names_expr, True), (types_expr, False)):
+            if (mesh.names_constant if is_names else mesh.types_constant) is None:
+                continue
+            found = module_constant(owner, expr, scope)
+            if found is None:  # (read when the mesh was resolved: not expected)
+                out.append(Use(mesh.span, owner.ix.lines.row_col(mesh.span.start)[0], "the mesh's constant argument, not read again"))
+                continue
+            home, _, name = found
+            allowed = {id(expr)}
+            if is_names and mesh.axis_types_form is AxisTypesForm.REPEAT_LEN:
+                allowed.add(id(types_expr.right.args[0]))  # type: ignore[union-attr]
+            model = ModuleModel.over(home.ix, home.project)
+            binding = home.ix.single_binding(name, home.ix.module_scope)
+            for load in home.ix.loads_of(name):
+                if id(load) not in allowed and home.ix.single_binding(name, home.ix.scope_at(load)) is binding:
+                    out.append(self._in(model.uses.use(load), home, model))
+            project = home.project
+            path = home.ix.path or (project.path if project is not None else "")
+            if project is None or not path:
+                continue  # (a module alone: nothing imports it)
+            here = module_path(self.model)
+            imported = imported_uses(project.index, model, name, values=False, models={here: self.model} if here else None)
+            if imported is None:
+                row = owner.ix.lines.row_col(mesh.span.start)[0]
+                what = f"the modules that may import `{name}` of {relpath(path)} (the project's import graph is not known: not searched)"
+                out.append(Use(mesh.span, row, what))
+                continue
+            out += imported.sites
+            for importer, ends in imported.reads:
+                out += [
+                    in_module(importer.uses.use(e), importer.ix.path, importer) for e in ends if id(e) not in allowed
+                ]
+        return tuple(sorted(set(out), key=lambda u: (u.module, u.span.start)))
+
+    def _in(self, use: Use, home, model: ModuleModel) -> Use:
+        """`use` of the module of `home` as reasons name it: with its path when that is not this module."""
+        return use if home.ix is self.ix or not home.ix.path else in_module(use, home.ix.path, model)
 
     def _importer_reads(self, owner, call: ast.Call, path: str) -> tuple[Use, ...] | None:
         """The uses off add-axis's allowlist of the mesh `call` builds in the module `owner` (at `path`), in the

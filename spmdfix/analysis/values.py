@@ -153,6 +153,13 @@ class MeshInfo:
     # arguments (`meshes._several_returns`: jax's `jtu.create_mesh`): its `def`, or None (one construction).
     # No single construction to edit: the spans above are None, and add-axis refuses.
     returns_span: Span | None = None
+    # The module constants add-axis edits in place of a literal at the call (leftovers7, breaker6 r21/r22): the
+    # axis names (`AXES = ("data", "model")`; `names_span` is then that tuple) and the axis types
+    # (`AXIS_TYPES = (AxisType.Auto, AxisType.Auto)`; `axis_types_span` is that tuple), by name, or None; and
+    # every use of them off add-axis's allowlist in the project (`shard_map_facts`), filled in by the linter
+    names_constant: str | None = None
+    types_constant: str | None = None
+    constant_reads: tuple[Use, ...] = ()
 
     def type_of(self, axis: str) -> AxisType:
         """The type of mesh axis `axis`: AUTO, EXPLICIT, or UNKNOWN (not an axis of this mesh, or a type that

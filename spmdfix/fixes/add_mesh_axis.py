@@ -125,6 +125,8 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
             edits.append(NodeEdit(mesh.axis_types_span, EditKind.INSERT, mesh.axis_types_first, 0))
         elif mesh.axis_types_form is AxisTypesForm.REPEAT and isinstance(mesh.repeat_count, int) and mesh.repeat_span:
             edits.append(NodeEdit(mesh.repeat_span, EditKind.REPLACE, str(mesh.repeat_count + 1)))
+        elif mesh.axis_types_form is AxisTypesForm.REPEAT_LEN and mesh.names_constant:
+            pass  # `(A,) * len(AXES)`: one more with the axis names constant, which the edit above extends
         else:
             return Refusal(TRANSFORM, "the mesh's `axis_types` is not a literal this transform can extend")
     names_edits = c.axis_names_edits(vmap, [name])
@@ -139,6 +141,12 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
                 f"dimension on `'{name}'` (calls under jax.jit with the batch dimension unplaced work)"
             )
     reasons += mesh_use_reasons(mesh)
+    if mesh.constant_reads:
+        # (the constant the edit extends in place of a literal at the call: every other read of it sees the new
+        # axis; breaker6 r21, `out / len(AXES)` in train.py)
+        named = " and ".join(f"`{n}`" for n in (mesh.names_constant, mesh.types_constant) if n)
+        uses = listed(u.describe() for u in mesh.constant_reads)
+        reasons.append(f"the mesh's {named}, which the fix extends, is also read by {uses}, which the new axis changes")
     if mesh.names_parameter:
         reasons.append(
             f"an axis name of the mesh is the parameter `{mesh.names_parameter}` of the function building it: "

@@ -1,0 +1,6 @@
+"""The mesh, its axis names a module constant, its axis types repeated by their number."""
+import jax
+from jax.sharding import AxisType
+
+AXES = ("batch", "data", "model")
+mesh = jax.make_mesh((1, 2, 4), AXES, axis_types=(AxisType.Auto,) * len(AXES))

@@ -1,0 +1,6 @@
+"""The mesh, its axis types a module constant."""
+import jax
+from jax.sharding import AxisType
+
+AXIS_TYPES = (AxisType.Auto, AxisType.Auto, AxisType.Auto)
+mesh = jax.make_mesh((1, 2, 4), ("batch", "data", "model"), axis_types=AXIS_TYPES)
