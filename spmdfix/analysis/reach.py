@@ -961,8 +961,8 @@ class Reacher:
 def callable_class(owner: ModuleModel, cls: ast.ClassDef) -> tuple[ast.FunctionDef, ast.FunctionDef] | str:
     """(`__init__`, `__call__`) of a class of the module `owner` whose instance, made as `Cls(fn)`, runs only the
     class's own code when called: the class and every base are classes of that module (no library base, whose
-    `__call__` or metaclass may run instead: flax's `nn.Module`), none decorated or given keywords (`metaclass=`),
-    none defining `__new__`; `__init__` and `__call__` are `def`s of them, and `__init__` takes `fn` as its first
+    `__call__` or metaclass may run instead: flax's `nn.Module`), one base each at most, none decorated or given
+    keywords (`metaclass=`), none defining `__new__`; `__init__` and `__call__` are `def`s of them, and `__init__` takes `fn` as its first
     parameter after `self`, the others having defaults. Else why not, in words."""
     chain, todo = [], [cls]
     while todo:
@@ -976,6 +976,8 @@ def callable_class(owner: ModuleModel, cls: ast.ClassDef) -> tuple[ast.FunctionD
             return f"`{node.name}` is decorated or given keywords (a metaclass may change what runs)"
         if method(node, "__new__") is not None:
             return f"`{node.name}` defines `__new__`"
+        if len(node.bases) > 1:  # (the method found is the first base's: Python's MRO may pick another)
+            return f"`{node.name}` has several bases"
         for base in node.bases:
             bound = owner.ix.single_binding(base.id, owner.ix.scope_at(node)) if isinstance(base, ast.Name) else None
             if bound is None or bound.kind is not BindingKind.CLASS:
