@@ -28,9 +28,9 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.index import IMPORTERS_OF_KEY
 from spmdfix.analysis.batched import mentions
 from spmdfix.analysis.facts import (
-    Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, VmapFacts,
+    Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, UnreadValue, VmapFacts,
 )
-from spmdfix.analysis.kinds import AxisType, CaptureKind, VmapKind
+from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind, VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path
@@ -139,7 +139,7 @@ class Analyzer:
                         known = under[span]
                         r = replace(
                             r, unbatched_collectives=r.unbatched_collectives | known.unbatched_collectives,
-                            unread_captures=known.unread_captures,
+                            unread_captures=_judged_captures(r.unread_captures, known.unread_captures),
                         )
                         if r.shard_map.mesh is None or r.shard_map.mesh.axis_types is not AxisType.AUTO:
                             # A value from an argument the call leaves unbatched is refused there when a call of
@@ -668,6 +668,15 @@ def _reached_under(
         out[facts.shard_map.span] = facts
     memo[key] = out
     return out
+
+
+def _judged_captures(summary: tuple[UnreadValue, ...], known: tuple[UnreadValue, ...]) -> tuple[UnreadValue, ...]:
+    """A summary's SPMD910 records of a shard_map's body, with those of its inputs (`UnreadKind.CAPTURE_INPUT`:
+    whether the vmap batches what it closes over, which the summary cannot read) replaced by the reading with
+    what the call batches (`known`); every other record stays (a body the summary does not resolve, ...)."""
+    kept = [u for u in summary if u.kind is not UnreadKind.CAPTURE_INPUT]
+    places = {u.span for u in kept}
+    return tuple(kept + [u for u in known if u.span not in places])
 
 
 def _batched_captures(facts: ReachedFacts) -> tuple[Capture, ...]:

@@ -6,6 +6,6 @@ from pkg.config import DATA
 from pkg.model import block
 
 
-@functools.partial(jax.vmap, in_axes=(0, 0), spmd_axis_name='batch')
+@functools.partial(jax.vmap, in_axes=(0, 0), spmd_axis_name="batch")
 def apply(x, w):
     return block(x, w)

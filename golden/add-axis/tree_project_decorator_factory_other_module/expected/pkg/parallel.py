@@ -7,7 +7,7 @@ from jax.sharding import Mesh, PartitionSpec as P
 
 DATA = "data"
 MODEL = "model"
-MESH = Mesh(np.array(jax.devices()).reshape(1, 2, 4), ('batch', DATA, MODEL))
+MESH = Mesh(np.array(jax.devices()).reshape(1, 2, 4), ("batch", DATA, MODEL))
 
 
 def sharded(axis):
