@@ -119,10 +119,12 @@ class Analyzer:
                 under = _reached_under(owner, target, target_scope, spmd.names, passed) if passed is not None else {}
                 # (issue 22: the batched values a body there closes over were not read, silently)
                 if passed is not None:
-                    # (`params` index `target`'s parameters here, not the vmapped function's, which the rules
-                    # read them as: not known)
+                    # (`params` index `target`'s parameters there; the rules read the vmapped function's)
                     own = {
-                        span: tuple(replace(c, params=None, through_vmaps=None) for c in _batched_captures(f))
+                        span: tuple(
+                            replace(c, params=self._caller_params(c.params, site, target, bound), through_vmaps=None)
+                            for c in _batched_captures(f)
+                        )
                         for span, f in under.items()
                     }
                     passes = True
@@ -281,6 +283,34 @@ class Analyzer:
 
     def _qualname(self, expr: ast.expr) -> str | None:
         return self.ix.qualname(expr, self.ix.scope_at(expr))
+
+    def _caller_params(
+        self, params: tuple[int, ...] | None, site: VmapSite, target: ast.AST, bound: BoundScope | None
+    ) -> tuple[int, ...] | None:
+        """`Capture.params` of a capture read in another module's callable `target` (indices of its positional
+        parameters) as indices of the vmapped function's positional parameters, which the rules read (the
+        placement of each argument of the vmap's calls): through the call `bound`, written in the vmapped
+        function itself, each argument for those parameters being made of the vmapped function's parameters
+        only (`block(x, w)`, `block(x * w)`). None when any of that does not hold (not known: no placement
+        exemption applies)."""
+        found = self.reached.batched.callee(site.fun) if site.fun is not None and bound is not None else None
+        if params is None or found is None or not isinstance(target, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return None
+        func, skip = found
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return None
+        mine = [a.arg for a in [*func.args.posonlyargs, *func.args.args]][skip:]
+        theirs = [a.arg for a in [*target.args.posonlyargs, *target.args.args]]
+        out: set[int] = set()
+        for i in params:
+            argument = bound.arguments.get(theirs[i]) if i < len(theirs) else None
+            if argument is None or argument[0] is not self.ev or self.ix.enclosing_function(argument[1]) is not func:
+                return None
+            names = [n.id for n in ast.walk(argument[1]) if isinstance(n, ast.Name)]
+            if not names or any(n not in mine for n in names):
+                return None
+            out |= {mine.index(n) for n in names}
+        return tuple(sorted(out))
 
     def _passes_batched(self, site: VmapSite, path: _Path, target: ast.AST) -> bool:
         """Whether every parameter of `target`, a function of another module the spmd vmap `site` reaches by
