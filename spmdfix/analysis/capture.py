@@ -70,6 +70,7 @@ class CaptureAnalysis:
     """Finds captured batched values for shard_map sites of one module (its `ModuleModel`). Pure."""
 
     def __init__(self, model: ModuleModel, batched: BatchedValues) -> None:
+        self.model = model
         self.ix = model.ix
         self.ev = model.ev
         self.batched = batched
@@ -725,16 +726,31 @@ class CaptureAnalysis:
             if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in skip or node.id in seen:
                 continue
             binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
+            where = self
+            if binding is not None and binding.kind is BindingKind.IMPORT:
+                # an array of another module of the project (`from pkg.config import W`): read there (fuzz/project.py
+                # seed 540023, a placed `WP` of config.py closed over in model.py's body, silent)
+                binding, where = self._imported_binding(binding)
             if binding is None or binding.kind is not BindingKind.ASSIGN or self._inside(binding.scope.node, body):
                 continue
-            if self._explicit_placement(binding.node, binding.scope):
+            if where._explicit_placement(binding.node, binding.scope):
                 seen[node.id] = (self.span(node), False)
-            elif self._made_under_explicit_mesh(binding.node, binding.scope):
+            elif where._made_under_explicit_mesh(binding.node, binding.scope):
                 seen[node.id] = (self.span(node), True)
         return tuple(
             Capture(n, s, CaptureKind.PLACED, self._row(s), made_under_mesh=made)
             for n, (s, made) in sorted(seen.items(), key=lambda kv: kv[1][0])
         )
+
+    def _imported_binding(self, binding):
+        """(the single top-level binding a project import names, the capture analysis of its module), or
+        (None, self) when it is not a module-level name of another module of the project the index loads."""
+        project = getattr(self.model, "project", None)
+        found = project.binding(binding.qname) if project is not None else None
+        if found is None:
+            return None, self
+        model, target = found
+        return target, CaptureAnalysis(model, BatchedValues(model))
 
     def _made_under_explicit_mesh(self, value: ast.AST, scope) -> bool:
         """`value` is a call of a `jax.numpy` array constructor (`_ARRAY_CONSTRUCTORS`) or a `jax.random`
