@@ -136,10 +136,10 @@ def forget_indexes(written: Iterable[str | Path] | None = None) -> None:
     by forgetting them all (`cli.main`)."""
     if written is None:
         _INDEXES.clear()
-        return
-    paths = [Path(p).resolve() for p in written]
-    for top in [t for t, index in _INDEXES.items() if any(index.contains(p) for p in paths)]:
-        del _INDEXES[top]
+    else:
+        paths = [Path(p).resolve() for p in written]
+        for top in [t for t, index in _INDEXES.items() if any(index.contains(p) for p in paths)]:
+            del _INDEXES[top]
     # The import graphs go with them (the importers' findings a partial run kept, `reaching`, are kept per
     # index: a new index starts afresh).
     from spmdfix import project_graph

@@ -800,3 +800,18 @@ def test_a_command_reads_modules_changed_since_an_earlier_command_of_the_process
     config.write_text(_STALE_CONFIG.format(devices="np.array(jax.devices()).reshape(8)", axes="('data',)"))
     CliRunner().invoke(main, ["fix", "-j", "1", "--strategy", "rename", str(tmp_path)])
     assert (pkg / "train.py").read_text() == _STALE_TRAIN
+
+
+def test_a_command_sees_a_module_added_since_an_earlier_command_of_the_process(tmp_path: Path) -> None:
+    """As above, for the project's import graph: a module added after a first `check` that reads the mesh
+    outside add-axis's allowlist (`len(mesh.axis_names)`) makes the fix UNSAFE in the next command. Before, the
+    first command's listing of the project was kept and add-axis stayed SAFE (leftovers7's repro)."""
+    shutil.copytree(GOLDEN / "add-axis" / "tree_mesh_axis_types_module_constant" / "input", tmp_path / "p")
+    root = tmp_path / "p"
+    (root / "pyproject.toml").write_text('[project]\nname = "proj"\n')
+    args = ["check", "--no-cache", "-j", "1", "--show-fixes", str(root / "pkg" / "train.py")]
+    first = CliRunner().invoke(main, args).output
+    assert "fix [safe] add-axis" in first, first
+    (root / "pkg" / "util.py").write_text("from pkg.config import mesh\nN = len(mesh.axis_names)\n")
+    second = CliRunner().invoke(main, args).output
+    assert "fix [unsafe] add-axis" in second and "len(mesh.axis_names)" in second, second
