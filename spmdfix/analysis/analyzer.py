@@ -20,8 +20,9 @@ A callable of another module of the project is summarised once in that module's 
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Callable
 from dataclasses import replace
-from typing import NamedTuple
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
@@ -109,7 +110,10 @@ class Analyzer:
             reshards = self._reshards(site.fun, site.in_axes, reach.functions, traced, vmap_root(site))
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
-            batched_by = _Lazy(lambda: self.reached.batched.batched_by_function(site.fun, site.in_axes, reach.functions))
+            # (asked only when another module's callable is reached through a call)
+            batched_by = functools.cache(
+                lambda: self.reached.batched.batched_by_function(site.fun, site.in_axes, reach.functions)
+            )
             for path, owner, target, target_scope, bound in reach.external:
                 summary = summary_for(owner, target, target_scope, frozenset(spmd.names), bound)
                 if self.project is not None:
@@ -129,7 +133,6 @@ class Analyzer:
                         for span, f in under.items()
                     }
                     passes = True
-                    assumed = _plain_captures_of(owner, target, target_scope, spmd.names, spmd=True)
                 else:
                     own = _plain_captures_of(owner, target, target_scope, spmd.names, spmd=True) if summary.reached else {}
                     passes = own and self._passes_batched(site, path, target)
@@ -149,6 +152,7 @@ class Analyzer:
                             # the vmap commits it to an Explicit mesh (`CaptureAnalysis._unmapped_uses`), which
                             # only the vmap's calls tell: an SPMD910 record, as before this reading
                             batched_names = {c.name for c in own.get(span, ())}
+                            assumed = _plain_captures_of(owner, target, target_scope, spmd.names, spmd=True)
                             unresolved += [
                                 (c.use, _unmapped_capture_not_followed(c, relpath(owner.ix.path)))
                                 for c in assumed.get(span, ()) if c.name not in batched_names
@@ -256,7 +260,9 @@ class Analyzer:
             out.append(_with_unread(facts))
         return out
 
-    def _batched_parameters(self, path: _Path, bound: BoundScope | None, batched_by: _Lazy) -> frozenset[str] | None:
+    def _batched_parameters(
+        self, path: _Path, bound: BoundScope | None, batched_by: Callable[[], dict[int, set[str]]]
+    ) -> frozenset[str] | None:
         """The parameters of another module's callable that the call `bound` (the last step of `path` in this
         module) passes a value the spmd vmap batches; None when that is not read for every argument.
 
@@ -275,7 +281,7 @@ class Analyzer:
                     return None
                 continue  # the callable's default, in its own module
             function = self.ix.enclosing_function(expr) if id(expr) in self.ix.parent else None
-            names = batched_by.get().get(id(function)) if function is not None else None
+            names = batched_by().get(id(function)) if function is not None else None
             if names is None:
                 return None
             if mentions(expr, names, self.ix.parent, self._qualname):
@@ -293,7 +299,7 @@ class Analyzer:
         shard_map in model.py, silent). `r` as it is when the summary's way has its own inner vmap."""
         if not path.vmaps or r.inner_mapped:
             return r
-        mapped = self.reached._inner_mapped(_FirstVmap(path.vmaps), site)
+        mapped = self.reached.inner_mapped(path.vmaps, site)
         return replace(r, inner_mapped=mapped, inner_vmap=self.span(path.vmaps[0])) if mapped else r
 
     def _caller_params(
@@ -668,33 +674,25 @@ def _plain_captures_of(
     an spmd vmap's over the placed axes `names` whose batch is not known to be placed (no calls: an argument
     the vmap does not map is not one here). `spmd`: for an spmd vmap over the axes `names` (`Analyzer.facts`,
     with `_passes_batched` deciding whether the assumption holds)."""
-    key = (id(target), tuple(names), spmd)
-    if key in model.batched_captures:
-        return model.batched_captures[key]
-    model.batched_captures[key] = {}  # (in progress: a cycle through other modules sees none)
-    analyzer = Analyzer(model)
-    reach = analyzer.reacher.reach(target, scope)
-    site = VmapSite(target, scope, target, target)
-    traced = frozenset(id(f) for f in reach.functions)
     out: dict[Span, tuple[Capture, ...]] = {}
-    for r in reach.sites:
-        facts = analyzer.reached.facts(r, site, set(names), spmd=spmd, traced=traced, root=None)
-        batched = tuple(c for c in facts.captures if c.kind is CaptureKind.BATCHED)
+    for span, facts in _reached_under(model, target, scope, names, None, spmd).items():
+        batched = _batched_captures(facts)
         if batched:
-            out[facts.shard_map.span] = batched
-    model.batched_captures[key] = out
+            out[span] = batched
     return out
 
 
 def _reached_under(
-    model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...], batched: frozenset[str]
+    model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...], batched: frozenset[str] | None,
+    spmd: bool = True,
 ) -> dict[Span, ReachedFacts]:
     """The facts of the shard_maps that calling `target` of the module `model` reaches, read as an spmd vmap's
-    over the axes `names` that batches exactly the parameters `batched` of `target` (`Analyzer.
-    _batched_parameters`: what the caller's call passes), by shard_map span: their batched captures (SPMD003)
-    and the collectives whose operands stay unbatched (SPMD004) are those the call meets. Computed once per
-    callable, axes and parameters (`ModuleModel.reached_under`)."""
-    key = (id(target), tuple(names), batched)
+    (`spmd`; else a plain vmap's over a batch placed on those axes) over the axes `names` that batches exactly the
+    parameters `batched` of `target` (`Analyzer._batched_parameters`: what the caller's call passes), or every
+    parameter (None), by shard_map span: their batched captures (SPMD003) and the collectives whose operands stay
+    unbatched (SPMD004) are those the call meets. Computed once per callable, axes, parameters and kind
+    (`ModuleModel.reached_under`)."""
+    key = (id(target), tuple(names), batched, spmd)
     memo = model.reached_under
     if key in memo:
         return memo[key]
@@ -706,7 +704,7 @@ def _reached_under(
     traced = frozenset(id(f) for f in reach.functions)
     out = {}
     for r in reach.sites:
-        facts = analyzer.reached.facts(r, site, set(names), spmd=True, traced=traced, root=None)
+        facts = analyzer.reached.facts(r, site, set(names), spmd=spmd, traced=traced, root=None)
         out[facts.shard_map.span] = facts
     memo[key] = out
     return out
@@ -852,22 +850,3 @@ def _unique_places(places: list[tuple[Span, str]]) -> list[tuple[Span, str]]:
     for span, what in places:
         seen.setdefault(span, what)
     return sorted(seen.items())
-
-
-class _Lazy:
-    """A value computed on its first `get()`: the vmapped function's batched names by function, asked only
-    when another module's callable is reached through a call."""
-
-    def __init__(self, make) -> None:
-        self._make, self._value, self._made = make, None, False
-
-    def get(self):
-        if not self._made:
-            self._value, self._made = self._make(), True
-        return self._value
-
-
-class _FirstVmap(NamedTuple):
-    """The `jax.vmap` calls on a way (what `ReachedAnalysis._inner_mapped` reads of a `ReachedSite`)."""
-
-    vmaps: tuple[ast.AST, ...]

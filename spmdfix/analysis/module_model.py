@@ -48,12 +48,10 @@ class ModuleModel:
     members: ClassMembers
     project: ProjectLink | None = None
     summaries: dict[tuple[int, frozenset[str], tuple | None], FunctionSummary | None] = field(default_factory=dict)
-    # the batched captures of the shard_maps each callable reaches, read as if its parameters were batched
-    # (`analyzer._plain_captures_of`), by (id of the callable's node, the axes, spmd or plain)
-    batched_captures: dict[tuple[int, tuple[str, ...], bool], dict] = field(default_factory=dict)
-    # the facts of the shard_maps each callable reaches, read with only some of its parameters batched
-    # (`analyzer._reached_under`), by (id of the callable's node, the axes, those parameters' names)
-    reached_under: dict[tuple[int, tuple[str, ...], frozenset[str]], dict] = field(default_factory=dict)
+    # the facts of the shard_maps each callable reaches, read with some or all (None) of its parameters batched
+    # (`analyzer._reached_under`, `_plain_captures_of`), by (id of the callable's node, the axes, those
+    # parameters' names, spmd or plain)
+    reached_under: dict[tuple[int, tuple[str, ...], frozenset[str] | None, bool], dict] = field(default_factory=dict)
 
     @classmethod
     def build(

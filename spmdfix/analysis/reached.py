@@ -178,7 +178,7 @@ class ReachedAnalysis:
             found, exits, read = search_exits(self.model, exits, traced, root_node, keep_own=False)
             others += tuple(found)
             self.read |= read
-        mapped = self._inner_mapped(reached, vmap)
+        mapped = self.inner_mapped(reached.vmaps, vmap)
         return ReachedFacts(
             shard_map=sm,
             chain=reached.chain,
@@ -266,13 +266,13 @@ class ReachedAnalysis:
         """An inner vmap on the way that is a `jax.lax.map` with a `batch_size` (`jaxapi.BATCHED_MAP_NAMES`)."""
         return isinstance(node, ast.Call) and self.ix.qualname(node.func, self.ix.scope_at(node)) in jaxapi.BATCHED_MAP_NAMES
 
-    def _inner_mapped(self, reached: ReachedSite, vmap: VmapSite) -> tuple[int, ...]:
+    def inner_mapped(self, vmaps: tuple[ast.AST, ...], vmap: VmapSite) -> tuple[int, ...]:
         """Positions of the vmapped function's parameters (past a bound `self`: the vmap's arguments) that the
         first `jax.vmap` on the way maps along axis 0, when that vmap is applied in the vmapped function (`jax.vmap(g[, in_axes])(x, ...)`) to its
         parameters as they are (each a parameter name bound once); () otherwise."""
-        if not reached.vmaps or vmap.fun is None:
+        if not vmaps or vmap.fun is None:
             return ()
-        inner = reached.vmaps[0]
+        inner = vmaps[0]
         application = self.ix.parent.get(id(inner))
         if not (isinstance(inner, ast.Call) and isinstance(application, ast.Call) and application.func is inner):
             return ()
