@@ -745,7 +745,7 @@ class CaptureAnalysis:
     def _imported_binding(self, binding):
         """(the single top-level binding a project import names, the capture analysis of its module), or
         (None, self) when it is not a module-level name of another module of the project the index loads."""
-        project = getattr(self.model, "project", None)
+        project = self.model.project
         found = project.binding(binding.qname) if project is not None else None
         if found is None:
             return None, self

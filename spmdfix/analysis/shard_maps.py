@@ -155,25 +155,8 @@ def parameter_body(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> bool:
 def _body_stop(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tuple[ast.AST, Scope] | None:
     """Where `unwrap_body` stops without a function: the expression (a name not bound once to a `def` or a value,
     or another expression than a vmap, partial or wrapper call) with the scope it is read in; None when it finds
-    a function, or past `follow.BODY` steps."""
-    step = Follow(BODY)
-    while expr is not None and not step.spent:
-        step = step.deeper()
-        if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return None
-        if isinstance(expr, ast.Name):
-            binding = ix.single_binding(expr.id, scope)
-            if binding is not None and binding.kind in (BindingKind.DEF, BindingKind.ASSIGN):
-                expr, scope = binding.node, binding.scope
-                continue
-            return expr, scope
-        if isinstance(expr, ast.Call) and expr.args:
-            qname = ix.qualname(expr.func, scope)
-            if any(qname in names for names in (jaxapi.VMAP_NAMES, jaxapi.PARTIAL_NAMES, jaxapi.WRAPPER_NAMES)):
-                expr = expr.args[0]
-                continue
-        return expr, scope
-    return None
+    a function, meets no expression, or runs past `follow.BODY` steps."""
+    return _unwrap(ix, expr, scope)[2]
 
 
 def _local_name(ix: ModuleIndex, name: ast.Name, scope: Scope) -> tuple[ast.AST, str] | None:
@@ -306,24 +289,35 @@ def unwrap_body(
     """(the mapped function, the wrapper calls met on the way to it, outermost first, each with its
     qualified name: `shard_map(jax.vmap(f))` gives `[("jax.vmap", <call>)]`). The function is None when a
     step is not a name bound once to a def or value, a vmap, partial or wrapper, or past `follow.BODY` steps."""
+    function, wrappers, _ = _unwrap(ix, expr, scope)
+    return function, wrappers
+
+
+def _unwrap(
+    ix: ModuleIndex, expr: ast.AST | None, scope: Scope
+) -> tuple[ast.AST | None, list[tuple[str, ast.Call]], tuple[ast.AST, Scope] | None]:
+    """`unwrap_body`'s walk: (the function, the wrappers, where it stopped without a function: the expression
+    and the scope it is read in, None when it found one, met no expression or ran past `follow.BODY` steps)."""
     wrappers: list[tuple[str, ast.Call]] = []
     step = Follow(BODY)
     while not step.spent:
         step = step.deeper()
-        if expr is None or isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return expr, wrappers
+        if expr is None:
+            return None, wrappers, None
+        if isinstance(expr, _FUNCTION_NODES):
+            return expr, wrappers, None
         if isinstance(expr, ast.Name):
             binding = ix.single_binding(expr.id, scope)
             if binding is None or binding.kind not in (BindingKind.DEF, BindingKind.ASSIGN):
-                return None, wrappers
+                return None, wrappers, (expr, scope)
             expr, scope = binding.node, binding.scope
         elif isinstance(expr, ast.Call) and expr.args:
             qname = ix.qualname(expr.func, scope)
             known = (jaxapi.VMAP_NAMES, jaxapi.PARTIAL_NAMES, jaxapi.WRAPPER_NAMES)
             if not any(qname in names for names in known):
-                return None, wrappers
+                return None, wrappers, (expr, scope)
             wrappers.append((qname, expr))
             expr = expr.args[0]
         else:
-            return None, wrappers
-    return None, wrappers
+            return None, wrappers, (expr, scope)
+    return None, wrappers, None
