@@ -121,6 +121,8 @@ class Analyzer:
                 # Which parameters of `target` this call passes batched values, when every argument is read: the
                 # shard_maps there are read with those batched (`_reached_under`), the summary's with all.
                 passed = self._batched_parameters(path, bound, batched_by) if summary.reached else None
+                if passed is None and summary.reached:
+                    passed = _mapped_method_parameters(owner, target, path, site)
                 under = _reached_under(owner, target, target_scope, spmd.names, passed) if passed is not None else {}
                 # (issue 22: the batched values a body there closes over were not read, silently)
                 if passed is not None:
@@ -680,6 +682,28 @@ def _plain_captures_of(
         if batched:
             out[span] = batched
     return out
+
+
+def _mapped_method_parameters(model: ModuleModel, target: ast.AST, path: _Path, site: VmapSite) -> frozenset[str] | None:
+    """The parameters of `target`, a method of a class of another module (`model`) that the spmd vmap `site`
+    maps itself (an instance's `__call__`: `jax.vmap(layer, ...)` with `layer = Layer(2.0)`), that the vmap
+    batches: every one but the receiver, when `in_axes` maps every argument. The receiver is the instance,
+    which the vmap does not map: read as batched, a body closing over `self.scale` was an SPMD003 on a program
+    that runs (one module read it right). None when the vmap does not map `target` itself, or `target` is no
+    method taking its receiver first."""
+    if path.nodes or path.vmaps or not _maps_every_argument(site.in_axes):
+        return None
+    if not isinstance(target, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(model.ix.parent.get(id(target)), ast.ClassDef):
+        return None
+    if any(short(d) in ("staticmethod", "classmethod") for d in target.decorator_list):
+        return None
+    args = target.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if not positional:
+        return None
+    rest = [*positional[1:], *(a.arg for a in args.kwonlyargs)]
+    rest += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    return frozenset(rest)
 
 
 def _reached_under(
