@@ -366,3 +366,41 @@ def choose_fix(finding: Finding, strategy: Strategy, unsafe_fixes: bool) -> Fix 
         for fix in candidates:
             return fix
     return None
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})  # (what `reframed` keeps as it is, asked first)
+
+
+def reframed(value, analysed: str, seen_from: str):
+    """`value` (a finding, a fix, a span, or any value of this module's types, tuples and frozensets of them)
+    as the module at `seen_from` sees it, from the analysis of the module at `analysed` (both absolute
+    paths): a path of `seen_from` becomes "" (the module checked) and "" becomes `analysed`; other paths stay.
+    A partial run reports an importer's finding located in the checked module this way (`spmdfix.reaching`)."""
+
+    def path(p: str) -> str:
+        return "" if p == seen_from else (analysed if p == "" else p)
+
+    def walk(v):
+        if v.__class__ in _LEAVES:
+            return v
+        if isinstance(v, Span):
+            new = path(v.path)
+            return v if new == v.path else replace(v, path=new)
+        if isinstance(v, SiteId):
+            new = path(v.path)
+            return v if new == v.path else replace(v, path=new)
+        if isinstance(v, tuple):
+            return tuple(walk(x) for x in v)
+        if isinstance(v, frozenset):
+            return frozenset(walk(x) for x in v)
+        if isinstance(v, (Finding, Fix, FixId, NodeEdit, Edit, Related, Refusal, Unfollowed)):
+            changes = {}
+            for name in v.__dataclass_fields__:
+                old = getattr(v, name)
+                new = walk(old)
+                if new is not old:
+                    changes[name] = new
+            return replace(v, **changes) if changes else v
+        return v
+
+    return walk(value)

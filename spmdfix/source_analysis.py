@@ -9,6 +9,7 @@ build the next pass's edits on it.
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from spmdfix.analysis.analyzer import Analyzer
 from spmdfix.analysis.index import ProjectIndex, ProjectLink
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.model import Finding, Options, Span, Unfollowed
+from spmdfix.model import Finding, Options, Span, Unfollowed, reframed
 from spmdfix.perf import frozen
 from spmdfix.plan import plan_findings
 from spmdfix.positions import LineIndex
@@ -70,7 +71,9 @@ def analyse_tree(
     analyzer = None
     try:
         analyzer = _analyzer(source, tree, path, index)
-        facts = analyzer.facts()
+        link = analyzer.model.project
+        with link.index.checking(link.path, analyzer.model) if link is not None else contextlib.nullcontext():
+            facts = analyzer.facts()
     except RecursionError:
         return Analysis([_unparsed("the module is nested too deeply to analyse")])
     finally:
@@ -81,7 +84,25 @@ def analyse_tree(
         | {Unfollowed(vmap, span, what) for vmap, span, what in analyzer.unknown_spmd}
         | {Unfollowed(vmap, span, what, False) for vmap, span, what in analyzer.unknown_placements}
     )
-    return Analysis(plan_findings(facts, options.new_axis), tuple(unfollowed))
+    analysis = Analysis(plan_findings(facts, options.new_axis), tuple(unfollowed))
+    return _as_checked(analysis, source, link)
+
+
+def _as_checked(analysis: Analysis, source: str, link: ProjectLink | None) -> Analysis:
+    """`analysis` with the places in the checked module's own file that the analysis reached through another
+    module (a vmap of model.py applied to a function of train.py that calls model.py's `block`: the project
+    index's model of model.py) located as the checked module's (path ""), as every front end expects of its
+    own findings; only when the index read the same text (an unsaved buffer or stdin otherwise differs)."""
+    if link is None:
+        return analysis
+    own = link.path
+    findings = [reframed(f, "", own) for f in analysis.findings]
+    unfollowed = tuple(reframed(u, "", own) for u in analysis.unfollowed)
+    moved = [*findings, *unfollowed] != [*analysis.findings, *analysis.unfollowed]
+    # (a place of the file came from the index's model of it, loaded: `peek` gives its text without a read)
+    if not moved or link.index.peek(own) != source:
+        return analysis
+    return Analysis(findings, unfollowed)
 
 
 def _analyzer(source: str, tree: ast.Module, path: str | Path | None, index: ProjectIndex | None) -> Analyzer:

@@ -41,10 +41,13 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
 from spmdfix.analysis.importers import named_elsewhere, redefined_elsewhere
+from spmdfix.analysis.passed_elsewhere import callable_passed_elsewhere, passed_elsewhere
 from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModule, ModuleSummary, ProjectFiles
 
 if TYPE_CHECKING:
-    from spmdfix.analysis.bindings import Binding
+    from spmdfix.analysis.bindings import Binding, Scope
+    from spmdfix.analysis.module_model import ModuleModel
+    from spmdfix.analysis.values import Evaluator
     from spmdfix.analysis.scopes import ModuleIndex
 
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
@@ -144,6 +147,11 @@ class ProjectIndex:
         # like the answers it is derived from (`importers_of`), it holds for the index's life.
         self.derived: dict[tuple, object] = {}
         # `importers_of`: path -> (the answer, [its `importers_digest`] once a recording asked it)
+        # The module being checked (absolute path -> its model, whose nodes the analysis points into: a module
+        # of the project read for another's question is read through it, not parsed again), and what is derived
+        # during that check from its nodes and other modules (`passed_elsewhere`); both set by `checking`.
+        self._checked: dict[str, ModuleModel] = {}
+        self.per_check: dict[tuple, object] = {}
         self._importers_of: dict[str, tuple[Mapping[str, frozenset[str]] | None, list[str]]] = {}
 
     # --- where modules are ------------------------------------------------------------------------
@@ -283,6 +291,29 @@ class ProjectIndex:
         """The SHA-256 of the text the index parsed for the module at `path`, "" when it has not loaded it."""
         loaded = self._by_path.get(path)
         return loaded.summary.digest if loaded is not None else ""
+
+    @contextlib.contextmanager
+    def checking(self, path: str, model: ModuleModel):
+        """While the module at `path`, modelled by `model`, is checked: other modules' questions that read it
+        read `model` (`checked_models`, `model_at`), and answers derived from it are kept (`per_check`),
+        forgotten when the check ends (its nodes are released)."""
+        outer = self._checked, self.per_check
+        self._checked, self.per_check = {path: model}, {}
+        try:
+            yield
+        finally:
+            self._checked, self.per_check = outer
+
+    def checked_models(self) -> dict[str, ModuleModel]:
+        """The module being checked, by absolute path (`checking`; empty outside a check)."""
+        return self._checked
+
+    def model_at(self, path: str) -> ModuleModel | None:
+        """The model of the module at `path` as the analysis sees it: the one being checked, or one loaded."""
+        if path in self._checked:
+            return self._checked[path]
+        loaded = self._by_path.get(path)
+        return loaded.model if loaded is not None else None
 
     def touch(self, paths) -> None:
         """Record modules read on the way to a summary computed earlier (`FunctionSummary.depends`)."""
@@ -515,6 +546,19 @@ class ProjectLink:
         """Whether another module of the project may reach this module's module-level `name` (a function or
         class it may call with other arguments): `importers.named_elsewhere`."""
         return named_elsewhere(self.index, self.path, name)
+
+    def passed_elsewhere(self, param: Binding) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """The one value the calls of the project pass for `param`, a parameter of this module's module-level
+        function or class (`passed_elsewhere.passed_elsewhere`), with the evaluator of the module writing it;
+        None when not known."""
+        owner = self.index.model_at(self.path)
+        return passed_elsewhere(self.index, owner, param) if owner is not None else None
+
+    def callable_passed_elsewhere(self, param: Binding) -> tuple[ModuleModel, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+        """The one `def` the calls of the project pass for `param` (`passed_elsewhere.callable_passed_elsewhere`),
+        with its module's model; None when not known."""
+        owner = self.index.model_at(self.path)
+        return callable_passed_elsewhere(self.index, owner, param) if owner is not None else None
 
     def redefined_elsewhere(self, cls_name: str, attr: str) -> bool:
         """Whether a subclass in another module of the project may give this module's class `cls_name` another

@@ -20,7 +20,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.follow import (
     ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, TRACED, Follow,
 )
-from spmdfix.analysis.bindings import BindingKind, Scope, callable_target
+from spmdfix.analysis.bindings import Binding, BindingKind, Scope, callable_target
 from spmdfix.analysis.instances import Instances, is_self_param
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
@@ -252,6 +252,8 @@ class Reacher:
                 passed = self.model.argument_for(binding)  # the one callable every call site passes
                 if passed is None and self._call_of_annotated(expr, scope, path, result, follow):
                     return
+                if passed is None and self._passed_elsewhere(binding, path, result, follow):
+                    return
                 if lost and passed is None and not is_self_param(binding):
                     what = f"`{expr.id}` is a parameter: which callable it receives is not known"
                     result.unresolved.append((expr, what))
@@ -288,6 +290,21 @@ class Reacher:
             result.unresolved.append((expr, f"`{short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
             self._reach_call_value(expr, scope, path, result, follow, within)
+
+    def _passed_elsewhere(self, binding: Binding, path: _Path, result, follow: Follow) -> bool:
+        """A parameter no call of its module gives a callable, given one `def` by every call of the project
+        (`ProjectLink.callable_passed_elsewhere`: `accumulate(apply, xs)` in train.py for model.py's `def
+        accumulate(fn, xs): return jax.vmap(fn, ...)(xs)`): follow that `def`, and say whether it was."""
+        project = self.model.project
+        found = project.callable_passed_elsewhere(binding) if project is not None else None
+        if found is None or not follow.first_visit(binding.node, PASSED):
+            return found is not None
+        owner, func = found
+        if owner is self.model:
+            self._reach_function(func, path, result, follow)
+        else:
+            result.external.append(External(path, owner, func, owner.ix.scope_at(func)))
+        return True
 
     def _call_of_annotated(self, name: ast.Name, scope: Scope, path: _Path, result, follow: Follow) -> bool:
         """Calling a parameter annotated with a class of the project (`block: Block`; `block(v)`) runs the

@@ -240,7 +240,7 @@ class ModuleIndex:
             value = argument(call, position, param.name)
             if value is None:
                 # Not passed here: the parameter's default, when the call cannot pass it another way.
-                value = _default_of(func, param.name, call)
+                value = default_of(func, param.name, call)
                 if value is None:
                     return None
                 scope = self.scope_at(func)
@@ -280,6 +280,10 @@ class ModuleIndex:
             for node in self.attributes:
                 self._attributes_by_name.setdefault(node.attr, []).append(node)
         return self._attributes_by_name.get(name, [])
+
+    def calls_of_name(self, name: str) -> list[ast.Call]:
+        """The calls of the module whose callee is the plain name `name`, in source order."""
+        return self._calls_of_name().get(name, [])
 
     def _calls_of_name(self) -> dict[str, list[ast.Call]]:
         """The calls whose callee is a plain name, by that name, in source order (built on first use)."""
@@ -454,7 +458,7 @@ def has_word(source: str, word: str) -> bool:
     return next(_whole_words(source, word), None) is not None
 
 
-def _default_of(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call) -> ast.AST | None:
+def default_of(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call) -> ast.AST | None:
     """The default written for parameter `name` of `func` when `call` does not pass it, or None: the call
     passes `*args` or `**kwargs` (which may hold it), or the parameter has no default."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):

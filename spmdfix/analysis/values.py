@@ -267,7 +267,12 @@ class Evaluator:
                     # every call site passes the same value (none in another module: `module_model._elsewhere`)
                     passed = ev.ix.argument_for(binding, ev.elsewhere)
                     if passed is None:
-                        return None
+                        # no call of its module, or others may call it: every call of the project
+                        far = ev.project.passed_elsewhere(binding) if ev.project is not None else None
+                        if far is None:
+                            return None
+                        ev, expr, scope = far
+                        continue
                     expr, scope = passed
                     continue
                 if binding.kind is not BindingKind.IMPORT:

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import pipeline
 from spmdfix.files import text_of
-from spmdfix.model import Finding, Fix
-from spmdfix.reaching import reframed
+from spmdfix.model import Finding, Fix, reframed
 from spmdfix.perf import record
 from spmdfix.results import IMPORTERS_KEY, PARTIAL, Checked, FileResult, Fixed, Mode
 from spmdfix.runner.job import Job

@@ -1,0 +1,202 @@
+"""The value a parameter gets when its function is called from other modules of the project.
+
+A module-level function or class may be called only by other modules: `def accumulate(fn, xs,
+spmd_axis_name=('data',))` in model.py called as `accumulate(apply, xs)` in train.py, or `class Layer: def
+__init__(self, scale, axis='x')` constructed as `Layer(1.0)` there. Its own module's calls
+(`ModuleIndex.argument_for`) then say nothing of the parameter, and the analysis stopped with an SPMD910 record
+("which no call in its module makes"). Here the calls of every module are read:
+
+- the function (and the class of an `__init__`) is not decorated: a decorator may call it with arguments of its
+  own (`@twice` calling `block(x, 'data')` for a caller's `block(x, 'model')`);
+- every read of the function's (or class's) name in the other modules of the project (`importers.imported_uses`:
+  `from m import f`, `m.f`, re-exports) must be the callee of a call; a read that passes it on, stores it or
+  subclasses the class, and any place that may reach it unseen (`from m import *`, `importlib`, an importer
+  that cannot be read, more importers than the budget), leaves the value unknown;
+- in its own module, every occurrence of the name must be its definition or a call of it (as
+  `ModuleIndex.argument_for` counts them);
+- each call passes an expression for the parameter, or leaves it out and passes no `*args`/`**kwargs`, which
+  gives the default written in the function's module; each is followed to its value by its own module's
+  evaluator, and all of them must be the same value: one node, or equal literals (`'data'` written twice).
+
+The answer is the value with the evaluator of the module it is written in; None otherwise. Pure: the index
+reads; what it reads is recorded for a results cache by `imported_uses` (`ProjectIndex.touch`).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from spmdfix import jaxapi
+from spmdfix.analysis.bindings import Binding, BindingKind, Scope
+from spmdfix.analysis.calls import argument
+from spmdfix.analysis.importers import imported_uses
+from spmdfix.analysis.scopes import default_of
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.index import ProjectIndex
+    from spmdfix.analysis.module_model import ModuleModel
+    from spmdfix.analysis.values import Evaluator
+
+# Importers read at most per name (`importers.imported_uses`' budget): asked while values are evaluated, in the
+# analysis of every module whose parameter is not given by its own calls.
+SEARCH_BUDGET = 32
+_IN_PROGRESS = object()
+Value = tuple["Evaluator", ast.AST, Scope]
+
+
+def callable_passed_elsewhere(
+    index: ProjectIndex, owner: ModuleModel, param: Binding
+) -> tuple[ModuleModel, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+    """The one function every call in the project passes for `param` (as `passed_elsewhere`), with the model of
+    its module: each call passes a name bound to a `def` of its module, or imported from a module of the
+    project that defines it so, and all of them the same `def` (`accumulate(apply, xs)` in train.py gives
+    train.py's `apply`). None otherwise: a lambda, a `functools.partial`, a method, a value computed at run
+    time, or two calls passing two functions."""
+    key = ("callable_passed_elsewhere", id(owner), id(param.node))
+    return _kept(index, key, lambda read: _passed(index, owner, param, read, _function_at))
+
+
+def passed_elsewhere(index: ProjectIndex, owner: ModuleModel, param: Binding) -> Value | None:
+    """The one value every call in the project passes for `param`, a parameter of a module-level function
+    (or of the `__init__` of a module-level class) of `owner`, with the evaluator of the module that writes it;
+    None when it is not one known value (module doc)."""
+    key = ("passed_elsewhere", id(owner), id(param.node))
+    return _kept(index, key, lambda read: _passed(index, owner, param, read, _value_at))
+
+
+def _kept(index: ProjectIndex, key: tuple, answer_of):
+    """`answer_of(read)` kept for the check under way (`ProjectIndex.per_check`), with the modules it read
+    (`read`), which each later answer records again; None when asked again while it is being answered (a
+    cycle of parameters passed on)."""
+    kept = index.per_check.get(key)
+    if kept is _IN_PROGRESS:
+        return None
+    if kept is not None:
+        answer, read = kept  # type: ignore[misc]
+        index.touch(read)
+        return answer
+    index.per_check[key] = _IN_PROGRESS
+    read: list[str] = []
+    answer = answer_of(read)
+    index.per_check[key] = (answer, tuple(read))
+    return answer
+
+
+def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, read: list[str], value_at):
+    """What every call in the project passes for `param`, each read by `value_at` (the module doc's rules)."""
+    ix = owner.ix
+    name = ix.module_level_callee(param)
+    func = ix.parent.get(id(param.node))
+    if name is None or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    holder = ix.parent.get(id(func))
+    init = isinstance(holder, ast.ClassDef)
+    if init and func.name != "__init__":
+        return None  # (a method: its callers reach it through instances, which are not followed here)
+    if func.decorator_list or (init and holder.decorator_list):  # type: ignore[union-attr]
+        return None  # (a decorator may call the function with other arguments than its callers pass)
+    positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][1 if init else 0 :]
+    if param.name not in positional and param.name not in {a.arg for a in func.args.kwonlyargs}:
+        return None  # (`*args`, `**kwargs`, or `self`)
+    position = positional.index(param.name) if param.name in positional else None
+    calls: list[tuple[ModuleModel, ast.Call]] = []
+    defined = ix.single_binding(name, ix.module_scope)
+    own = ix.calls_of_name(name)
+    if defined is None or any(getattr(ix.single_binding(name, ix.scope_at(c)), "node", None) is not defined.node for c in own):
+        return None  # (the name bound more than once, or another binding of it called)
+    if ix.word_count(name) != len(own) + 1:
+        return None  # (the name used other than by its calls and its definition: passed on, stored, rebound)
+    calls += [(owner, c) for c in own]
+    uses = imported_uses(index, owner, name, values=False, models=index.checked_models(), budget=SEARCH_BUDGET)
+    if uses is None or uses.sites:
+        return None
+    wrapper = _named_wrapper(owner, func)
+    for model, reads in uses.reads:
+        read.append(model.project.path if model.project is not None else model.ix.path)
+        for expr in reads:
+            call = model.ix.parent.get(id(expr))
+            if not isinstance(call, ast.Call) or call.func is not expr:
+                return None
+            if wrapper and argument(call, None, jaxapi.VMAP_SPMD_KEYWORD) is not None:
+                # `batched(step, spmd_axis_name='x')` of a wrapper returning `jax.vmap(fn, spmd_axis_name=...)`:
+                # a vmap site of the calling module (`vmap_sites._wrapper_site`), analysed there; read here too,
+                # the same collision was reported twice
+                return None
+            calls.append((model, call))
+    if not calls:
+        return None
+    values = []
+    for model, call in calls:
+        value = value_at(owner, func, param.name, position, model, call)
+        if value is None:
+            return None
+        values.append(value)
+    first = values[0]
+    if all(_same(first[1], v[1]) for v in values[1:]):
+        return first
+    return None
+
+
+def _named_wrapper(owner: ModuleModel, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether `func` returns a vmap of its parameter with its own parameter `spmd_axis_name` as the vmap's
+    (`vmap_sites._named_wrapper`), whose calls passing that keyword are vmap sites of their modules."""
+    from spmdfix.analysis.vmap_sites import _named_wrapper as named  # (vmap sites read values: imported late)
+
+    return isinstance(func, ast.FunctionDef) and named(owner.ev, func) is not None
+
+
+def _function_at(
+    owner: ModuleModel, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, position: int | None,
+    model: ModuleModel, call: ast.Call,
+) -> tuple[ModuleModel, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+    """The `def` `call` (in `model`) passes for parameter `name` of `func` by a name (module doc), with its
+    module's model; the default is not read (a callable default is a value of its own: left unknown)."""
+    expr = argument(call, position, name)
+    if not isinstance(expr, ast.Name):
+        return None
+    binding = model.ix.single_binding(expr.id, model.ix.scope_at(call))
+    if binding is None:
+        return None
+    if binding.kind is BindingKind.DEF:
+        return model, binding.node  # type: ignore[return-value]
+    if binding.kind is BindingKind.IMPORT and model.project is not None:
+        found = model.project.binding(binding.qname)
+        if found is None or found[1].kind is not BindingKind.DEF:
+            return None
+        there, bound = found
+        checked = model.project.index.checked_models().get(there.project.path if there.project else "")
+        if checked is not None:  # (the module checked: its own nodes, not the index's second parse)
+            bound = checked.ix.single_binding(bound.name, checked.ix.module_scope)
+            if bound is None or bound.kind is not BindingKind.DEF:
+                return None
+            there = checked
+        return there, bound.node  # type: ignore[return-value]
+    return None
+
+
+def _value_at(
+    owner: ModuleModel, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, position: int | None,
+    model: ModuleModel, call: ast.Call,
+) -> Value | None:
+    """The value `call` (in `model`) passes for parameter `name` of `func` (of `owner`), followed to its end;
+    the default, in `owner`, when the call leaves it out and passes no `*args`/`**kwargs`."""
+    expr = argument(call, position, name)
+    if expr is not None:
+        return model.ev.follow(expr, model.ix.scope_at(call))
+    default = default_of(func, name, call)
+    if default is None:
+        return None
+    return owner.ev.follow(default, owner.ix.scope_at(func))
+
+
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    """Whether two values followed to their end are one value: the same node, or equal literals (constants,
+    and tuples or lists of them)."""
+    if a is b:
+        return True
+    return _literal(a) and _literal(b) and ast.dump(a) == ast.dump(b)
+
+
+def _literal(node: ast.AST) -> bool:
+    return all(isinstance(n, (ast.Constant, ast.Tuple, ast.List, ast.expr_context)) for n in ast.walk(node))

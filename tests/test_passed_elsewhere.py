@@ -1,0 +1,130 @@
+"""A parameter that no call of its own module gives a value, read from the calls of the project's other modules
+(`analysis.passed_elsewhere`): every read of the function's name there a call, every call passing one value.
+
+model.py's `def accumulate(fn, xs, spmd_axis_name='data')` applies `jax.vmap(fn, spmd_axis_name=...)(xs)` and
+only train.py calls it (`accumulate(apply, xs)`): the vmapped function and the axis come from train.py. Before,
+model.py's analysis stopped with an SPMD910 record ("which no call in its module makes"); the golden trees
+refuse/tree_spmd_default_of_applying_helper_other_module and
+drop-spmd-axis/tree_init_default_given_by_construction_other_module run the two forms under JAX. Here: what
+keeps the value unknown (a record, never a guess).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spmdfix import project_graph
+from spmdfix.api import analyse_source, new_project_index
+from spmdfix.model import Options
+
+MODEL = (
+    "import jax\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
+    "mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))\n\n\n"
+    "def block(x):\n"
+    "    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('data'), out_specs=P('data'))(x)\n\n\n"
+    "def accumulate(fn, xs, spmd_axis_name='data'):\n"
+    "    return jax.vmap(fn, spmd_axis_name=spmd_axis_name)(xs)\n"
+)
+TRAIN = (
+    "from pkg.model import accumulate, block\n\n\n"
+    "def apply(x):\n    return block(x) + 1.0\n\n\n"
+    "def step(xs):\n    return accumulate(apply, xs)\n"
+)
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> Path:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "pkg"\n')
+    for name, text in {"pkg/__init__.py": "", **files}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    project_graph.forget_graphs()
+    return tmp_path.resolve()
+
+
+def _analyse(root: Path, module: str = "pkg/model.py"):
+    path = root / module
+    return analyse_source(path.read_text(), Options(), path=path, index=new_project_index(root))
+
+
+def _codes(result) -> list[str]:
+    return sorted(f.code for f in result.findings)
+
+
+def _records(result) -> list[str]:
+    return [u.what for u in result.unfollowed]
+
+
+def test_the_function_and_the_default_come_from_the_one_call_of_another_module(tmp_path: Path) -> None:
+    result = _analyse(_project(tmp_path, {"pkg/model.py": MODEL, "pkg/train.py": TRAIN}))
+    assert _codes(result) == ["SPMD001", "SPMD002"]
+    assert not result.unfollowed, _records(result)
+    # located in the checked module itself (its own path ""), though reached through train.py's `apply`
+    assert all(f.span.path == "" for f in result.findings)
+
+
+def test_calls_passing_two_axes_leave_it_unknown(tmp_path: Path) -> None:
+    train = TRAIN + "\n\ndef other(xs):\n    return accumulate(apply, xs, spmd_axis_name='model')\n"
+    result = _analyse(_project(tmp_path, {"pkg/model.py": MODEL, "pkg/train.py": train}))
+    assert not result.findings
+    assert any("`spmd_axis_name` is a parameter of `accumulate`" in w for w in _records(result)), _records(result)
+
+
+def test_the_same_literal_in_two_modules_is_one_value(tmp_path: Path) -> None:
+    train = TRAIN.replace("accumulate(apply, xs)", "accumulate(apply, xs, spmd_axis_name='data')")
+    more = "from pkg.model import accumulate\nfrom pkg.train import apply\n\n\ndef run(xs):\n    return accumulate(apply, xs, 'data')\n"
+    result = _analyse(_project(tmp_path, {"pkg/model.py": MODEL, "pkg/train.py": train, "pkg/more.py": more}))
+    assert _codes(result) == ["SPMD001", "SPMD002"]
+
+
+def test_the_function_passed_on_leaves_it_unknown(tmp_path: Path) -> None:
+    """A read of `accumulate` that is no call of it (handed to other code, which may call it with anything)."""
+    train = TRAIN + "\n\nRUNNERS = [accumulate]\n"
+    result = _analyse(_project(tmp_path, {"pkg/model.py": MODEL, "pkg/train.py": train}))
+    assert not result.findings
+    assert result.unfollowed
+
+
+def test_a_star_import_leaves_it_unknown(tmp_path: Path) -> None:
+    star = "from pkg.model import *\n"
+    result = _analyse(_project(tmp_path, {"pkg/model.py": MODEL, "pkg/train.py": TRAIN, "pkg/star.py": star}))
+    assert not result.findings
+    assert result.unfollowed
+
+
+def test_a_decorated_function_leaves_it_unknown(tmp_path: Path) -> None:
+    """A decorator may call the function with arguments of its own: the callers' are not its."""
+    model = MODEL.replace(
+        "def accumulate(", "def logged(f):\n    return lambda fn, xs: f(fn, xs, 'model')\n\n\n@logged\ndef accumulate("
+    )
+    result = _analyse(_project(tmp_path, {"pkg/model.py": model, "pkg/train.py": TRAIN}))
+    assert not result.findings
+    assert result.unfollowed
+
+
+def test_a_method_is_not_read_from_the_constructions_of_its_class(tmp_path: Path) -> None:
+    """`Runner(apply)` passes `__init__`'s arguments, not `run`'s: read as `run`'s, `fn` was `apply` and the axis
+    the default, a finding no call of `run` makes."""
+    model = MODEL.replace(
+        "def accumulate(fn, xs, spmd_axis_name='data'):\n    return",
+        "class Runner:\n    def __init__(self, fn):\n        self.fn = fn\n\n"
+        "    def run(self, fn, xs, spmd_axis_name='data'):\n        return",
+    ).replace("    return jax.vmap(fn,", "        return jax.vmap(fn,")
+    train = "from pkg.model import Runner, block\n\n\ndef apply(x):\n    return block(x)\n\n\nRUNNER = Runner(apply)\n"
+    result = _analyse(_project(tmp_path, {"pkg/model.py": model, "pkg/train.py": train}))
+    assert not result.findings
+    assert any("a method of `Runner`" in w for w in _records(result)), _records(result)
+
+
+def test_a_wrapper_call_passing_the_axis_is_its_own_vmap_site(tmp_path: Path) -> None:
+    """`batched(step, spmd_axis_name='data')` of a wrapper returning the vmap is a vmap site of train.py
+    (`vmap_sites._wrapper_site`): the helper's own vmap does not read it again (the collision was reported
+    twice), and train.py reports it."""
+    model = MODEL.replace(
+        "def accumulate(fn, xs, spmd_axis_name='data'):\n    return jax.vmap(fn, spmd_axis_name=spmd_axis_name)(xs)\n",
+        "def batched(fn, spmd_axis_name='model'):\n    return jax.vmap(fn, spmd_axis_name=spmd_axis_name)\n",
+    )
+    train = "from pkg.model import batched, block\n\n\ndef step(xs):\n    return batched(block, spmd_axis_name='data')(xs)\n"
+    root = _project(tmp_path, {"pkg/model.py": model, "pkg/train.py": train})
+    assert not _analyse(root).findings
+    assert _codes(_analyse(root, "pkg/train.py")) == ["SPMD001", "SPMD002"]
