@@ -103,7 +103,8 @@ def test_a_call_it_cannot_bind_stays_a_record(tmp_path: Path) -> None:
     result = _analyse(root, "pkg/other.py")
     assert not result.findings
     what = " ".join(u.what for u in result.unfollowed)
-    assert "other modules of the project may call `block` (their arguments are not read)" in what, what
+    assert "called in its module and by other modules of the project, and the call at line 7 of" in what, what
+    assert "pkg/other.py passes no value spmdfix reads for it" in what, what
 
 
 def test_a_decorator_that_may_change_the_arguments_stays_a_record(tmp_path: Path) -> None:

@@ -254,7 +254,7 @@ def test_an_unknown_spmd_axis_name_is_a_lost_place_and_none_is_not(tmp_path: Pat
     found = api.analyse_source(text, path=path, index=api.new_project_index(tmp_path)).unfollowed
     assert [u.what for u in found] == [
         "the value of `spmd_axis_name` (`axis`) is not known: `axis` is a parameter of `run` (line 4), which no call "
-        "in its module makes (calls from other modules are not read)"
+        "in its module makes, and no module of the project calls it either"
     ]
     assert text[found[0].span.start : found[0].span.end] == "axis"
 

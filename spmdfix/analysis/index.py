@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
 from spmdfix.analysis.importers import named_elsewhere, redefined_elsewhere
-from spmdfix.analysis.passed_elsewhere import callable_passed_elsewhere, passed_elsewhere
+from spmdfix.analysis.passed_elsewhere import callable_passed_elsewhere, passed_elsewhere, why_not_passed
 from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModule, ModuleSummary, ProjectFiles
 
 if TYPE_CHECKING:
@@ -553,6 +553,11 @@ class ProjectLink:
         None when not known."""
         owner = self.index.model_at(self.path)
         return passed_elsewhere(self.index, owner, param) if owner is not None else None
+
+    def why_not_passed(self, param: Binding) -> str:
+        """Why `passed_elsewhere` gives no value for `param` (`passed_elsewhere.why_not_passed`); "" when it does."""
+        owner = self.index.model_at(self.path)
+        return why_not_passed(self.index, owner, param) if owner is not None else ""
 
     def callable_passed_elsewhere(self, param: Binding) -> tuple[ModuleModel, ast.FunctionDef | ast.AsyncFunctionDef] | None:
         """The one `def` the calls of the project pass for `param` (`passed_elsewhere.callable_passed_elsewhere`),

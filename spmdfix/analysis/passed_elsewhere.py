@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Binding, BindingKind, Scope
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.importers import imported_uses
+from spmdfix.analysis.importers import imported_uses, module_path
 from spmdfix.analysis.scopes import default_of
+from spmdfix.paths import relpath
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectIndex
@@ -54,88 +55,116 @@ def callable_passed_elsewhere(
     train.py's `apply`). None otherwise: a lambda, a `functools.partial`, a method, a value computed at run
     time, or two calls passing two functions."""
     key = ("callable_passed_elsewhere", id(owner), id(param.node))
-    return _kept(index, key, lambda read: _passed(index, owner, param, read, _function_at))
+    return _kept(index, key, lambda read: _passed(index, owner, param, read, _function_at))[0]  # type: ignore[return-value]
 
 
 def passed_elsewhere(index: ProjectIndex, owner: ModuleModel, param: Binding) -> Value | None:
     """The one value every call in the project passes for `param`, a parameter of a module-level function
     (or of the `__init__` of a module-level class) of `owner`, with the evaluator of the module that writes it;
     None when it is not one known value (module doc)."""
-    key = ("passed_elsewhere", id(owner), id(param.node))
-    return _kept(index, key, lambda read: _passed(index, owner, param, read, _value_at))
+    return _kept(index, ("passed_elsewhere", id(owner), id(param.node)), _values_of(index, owner, param))[0]  # type: ignore[return-value]
 
 
-def _kept(index: ProjectIndex, key: tuple, answer_of):
-    """`answer_of(read)` kept for the check under way (`ProjectIndex.per_check`), with the modules it read
-    (`read`), which each later answer records again; None when asked again while it is being answered (a
-    cycle of parameters passed on)."""
+def why_not_passed(index: ProjectIndex, owner: ModuleModel, param: Binding) -> str:
+    """Why `passed_elsewhere` gives no value for `param`, in words that follow "which no call in its module
+    makes, and" (an SPMD910 record's: `unknown_values`); "" when it gives one."""
+    return _kept(index, ("passed_elsewhere", id(owner), id(param.node)), _values_of(index, owner, param))[1]
+
+
+def _values_of(index: ProjectIndex, owner: ModuleModel, param: Binding):
+    return lambda read: _passed(index, owner, param, read, _value_at)
+
+
+def _kept(index: ProjectIndex, key: tuple, answer_of) -> tuple[object, str]:
+    """`answer_of(read)` (an answer and why it is None) kept for the check under way (`ProjectIndex.per_check`),
+    with the modules it read (`read`), which each later answer records again; no answer when asked again while
+    it is being answered (a cycle of parameters passed on)."""
     kept = index.per_check.get(key)
     if kept is _IN_PROGRESS:
-        return None
+        return None, "its calls pass it on from a parameter in turn, in a cycle"
     if kept is not None:
-        answer, read = kept  # type: ignore[misc]
+        answer, why, read = kept  # type: ignore[misc]
         index.touch(read)
-        return answer
+        return answer, why
     index.per_check[key] = _IN_PROGRESS
     read: list[str] = []
-    answer = answer_of(read)
-    index.per_check[key] = (answer, tuple(read))
-    return answer
+    answer, why = answer_of(read)
+    index.per_check[key] = (answer, why, tuple(read))
+    return answer, why
 
 
-def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, read: list[str], value_at):
-    """What every call in the project passes for `param`, each read by `value_at` (the module doc's rules)."""
+def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, read: list[str], value_at) -> tuple[object, str]:
+    """(what every call in the project passes for `param`, each read by `value_at`, or None; why not, in words
+    that follow "which no call in its module makes, and": `why_not_passed`) by the module doc's rules."""
     ix = owner.ix
     name = ix.module_level_callee(param)
     func = ix.parent.get(id(param.node))
     if name is None or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
+        return None, "it is not a function of module level that another module may call"
     holder = ix.parent.get(id(func))
     init = isinstance(holder, ast.ClassDef)
     if init and func.name != "__init__":
-        return None  # (a method: its callers reach it through instances, which are not followed here)
+        # (its callers reach it through instances, which are not followed here)
+        return None, f"`{func.name}` is a method, whose callers spmdfix does not read"
     if func.decorator_list or (init and holder.decorator_list):  # type: ignore[union-attr]
-        return None  # (a decorator may call the function with other arguments than its callers pass)
+        return None, f"`{name}` is decorated: the decorator may call it with other arguments than its callers pass"
     positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)][1 if init else 0 :]
     if param.name not in positional and param.name not in {a.arg for a in func.args.kwonlyargs}:
-        return None  # (`*args`, `**kwargs`, or `self`)
+        return None, f"`{param.name}` is not passed by name or position"  # (`*args`, `**kwargs`, `self`)
     position = positional.index(param.name) if param.name in positional else None
     calls: list[tuple[ModuleModel, ast.Call]] = []
     defined = ix.single_binding(name, ix.module_scope)
     own = ix.calls_of_name(name)
     if defined is None or any(getattr(ix.single_binding(name, ix.scope_at(c)), "node", None) is not defined.node for c in own):
-        return None  # (the name bound more than once, or another binding of it called)
+        return None, f"`{name}` is bound more than once in its module"
     if ix.word_count(name) != len(own) + 1:
-        return None  # (the name used other than by its calls and its definition: passed on, stored, rebound)
+        # (passed on, stored, rebound, or named in a string)
+        return None, f"`{name}` is used in its module other than by a call of it (passed as a value?)"
     calls += [(owner, c) for c in own]
     uses = imported_uses(index, owner, name, values=False, models=index.checked_models(), budget=SEARCH_BUDGET)
-    if uses is None or uses.sites:
-        return None
+    if uses is None:
+        return None, (
+            f"the modules that may import `{name}` are not known (no import graph of the project, or more than "
+            f"{SEARCH_BUDGET} of them)"
+        )
+    if uses.sites:
+        return None, f"{uses.sites[0].describe()} may reach `{name}` unseen"
     wrapper = _named_wrapper(owner, func)
     for model, reads in uses.reads:
-        read.append(model.project.path if model.project is not None else model.ix.path)
+        path = module_path(model)
+        read.append(path)
         for expr in reads:
             call = model.ix.parent.get(id(expr))
             if not isinstance(call, ast.Call) or call.func is not expr:
-                return None
+                return None, f"{_at(path, expr)} reads `{name}` other than by calling it"
             if wrapper and argument(call, None, jaxapi.VMAP_SPMD_KEYWORD) is not None:
                 # `batched(step, spmd_axis_name='x')` of a wrapper returning `jax.vmap(fn, spmd_axis_name=...)`:
                 # a vmap site of the calling module (`vmap_sites._wrapper_site`), analysed there; read here too,
                 # the same collision was reported twice
-                return None
+                return None, f"the call at {_at(path, call)} is a vmap site of its own module, analysed there"
             calls.append((model, call))
     if not calls:
-        return None
+        return None, "no module of the project calls it either"
     values = []
     for model, call in calls:
         value = value_at(owner, func, param.name, position, model, call)
         if value is None:
-            return None
+            return None, f"the call at {_at(module_path(model), call)} passes no value spmdfix reads for it"
         values.append(value)
     first = values[0]
     if all(_same(first[1], v[1]) for v in values[1:]):
-        return first
-    return None
+        return first, ""
+    other = next(call for (model, call), v in zip(calls, values) if not _same(first[1], v[1]))
+    return None, (
+        f"the calls of the project pass different values (line {calls[0][1].lineno} of "
+        f"{relpath(module_path(calls[0][0]))}, line {other.lineno} of "
+        f"{relpath(module_path(next(m for m, c in calls if c is other)))})"
+    )
+
+
+def _at(path: str, node: ast.AST) -> str:
+    """`line N of <path>`, as a reason names a place of another module."""
+    return f"line {getattr(node, 'lineno', 1)} of {relpath(path)}"
 
 
 def _named_wrapper(owner: ModuleModel, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
