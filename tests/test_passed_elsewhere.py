@@ -128,3 +128,38 @@ def test_a_wrapper_call_passing_the_axis_is_its_own_vmap_site(tmp_path: Path) ->
     root = _project(tmp_path, {"pkg/model.py": model, "pkg/train.py": train})
     assert not _analyse(root).findings
     assert _codes(_analyse(root, "pkg/train.py")) == ["SPMD001", "SPMD002"]
+
+
+FIELD_MODEL = (
+    "import dataclasses\n\nimport jax\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
+    "mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))\n\n\n"
+    "@dataclasses.dataclass\nclass Layer:\n    AXIS: str = 'data'\n\n"
+    "    def __call__(self, x):\n"
+    "        return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P(self.AXIS), out_specs=P(self.AXIS))(x)\n"
+)
+FIELD_TRAIN = "import jax\n\nfrom pkg.model import Layer\n\n\ndef step(xs):\n    return jax.vmap(Layer(), spmd_axis_name='data')(xs)\n"
+
+
+def test_a_field_every_construction_of_the_project_leaves_is_its_default(tmp_path: Path) -> None:
+    """A dataclass field's default, when every construction (all in another module) leaves it (fuzz/project.py
+    seed 570029: `AXIS: str = 'model'`, `Layer()` in train.py, an SPMD910 record on main)."""
+    root = _project(tmp_path, {"pkg/model.py": FIELD_MODEL, "pkg/train.py": FIELD_TRAIN})
+    result = _analyse(root, "pkg/train.py")
+    assert _codes(result) == ["SPMD001", "SPMD002"]
+    assert not result.unfollowed, _records(result)
+
+
+def test_a_field_a_construction_gives_stays_unknown(tmp_path: Path) -> None:
+    train = FIELD_TRAIN + "\n\nOTHER = Layer(AXIS='model')\n"
+    root = _project(tmp_path, {"pkg/model.py": FIELD_MODEL, "pkg/train.py": train})
+    result = _analyse(root, "pkg/train.py")
+    assert not result.findings
+    assert result.unfollowed
+
+
+def test_a_subclass_elsewhere_leaves_the_field_unknown(tmp_path: Path) -> None:
+    """`class Wide(Layer)` reads `Layer` other than by calling it: its constructions are not all seen."""
+    more = "from pkg.model import Layer\n\n\nclass Wide(Layer):\n    pass\n\n\nW = Wide(AXIS='model')\n"
+    root = _project(tmp_path, {"pkg/model.py": FIELD_MODEL, "pkg/train.py": FIELD_TRAIN, "pkg/more.py": more})
+    result = _analyse(root, "pkg/train.py")
+    assert not result.findings

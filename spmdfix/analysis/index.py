@@ -41,7 +41,12 @@ from typing import TYPE_CHECKING
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
 from spmdfix.analysis.importers import named_elsewhere, redefined_elsewhere
-from spmdfix.analysis.passed_elsewhere import callable_passed_elsewhere, passed_elsewhere, why_not_passed
+from spmdfix.analysis.passed_elsewhere import (
+    callable_passed_elsewhere,
+    constructions_elsewhere,
+    passed_elsewhere,
+    why_not_passed,
+)
 from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModule, ModuleSummary, ProjectFiles
 
 if TYPE_CHECKING:
@@ -553,6 +558,12 @@ class ProjectLink:
         None when not known."""
         owner = self.index.model_at(self.path)
         return passed_elsewhere(self.index, owner, param) if owner is not None else None
+
+    def constructions_elsewhere(self, name: str) -> list | None:
+        """The calls of this module's module-level class `name` in the project's other modules
+        (`passed_elsewhere.constructions_elsewhere`), None when not all its reads there are calls."""
+        owner = self.index.model_at(self.path)
+        return constructions_elsewhere(self.index, owner, name) if owner is not None else None
 
     def why_not_passed(self, param: Binding) -> str:
         """Why `passed_elsewhere` gives no value for `param` (`passed_elsewhere.why_not_passed`); "" when it does."""

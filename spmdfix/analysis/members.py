@@ -44,17 +44,21 @@ class ClassMembers:
     (`index.ProjectLink.named_elsewhere`; None: a module alone): its constructions there may give a field
     another value than its default. redefined: whether a subclass in another module of the project may give a
     module-level class of this one another member of a name (`index.ProjectLink.redefined_elsewhere`; None: a
-    module alone, or the module checked)."""
+    module alone, or the module checked). constructions: the calls of a module-level class of this one in the
+    other modules of the project, None when some read of its name there is no call
+    (`index.ProjectLink.constructions_elsewhere`; None: a module alone), which a field's default is read from."""
 
     def __init__(
         self,
         index: ModuleIndex,
         elsewhere: Callable[[str], bool] | None = None,
         redefined: Callable[[str, str], bool] | None = None,
+        constructions: Callable[[str], list | None] | None = None,
     ) -> None:
         self.ix = index
         self.elsewhere = elsewhere
         self.redefined = redefined
+        self.constructions = constructions
         self._members: dict[int, tuple[dict[str, Member], dict[str, list[Member]]]] = {}  # by class node
         self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
 
@@ -103,17 +107,28 @@ class ClassMembers:
         name in this module only (its name written nowhere else: no subclass, no other reference), at least
         once, each time without positional arguments, `**kwargs` or the keyword `name`."""
         calls = [c for c in self.ix.calls if isinstance(c.func, ast.Name) and c.func.id == cls.name]
-        if not calls or self.ix.word_count(cls.name) != len(calls) + 1:
+        if self.ix.word_count(cls.name) != len(calls) + 1:
             return False
-        if self.elsewhere is not None and self.ix.scope_at(cls) is self.ix.module_scope and self.elsewhere(cls.name):
-            return False  # (built by another module too, which may give the field)
         for call in calls:
-            if call.args or any(k.arg is None or k.arg == name for k in call.keywords):
-                return False
             bound = self.ix.single_binding(cls.name, self.ix.scope_at(call))
             if bound is None or bound.node is not cls:
                 return False
-        return True
+        if self.ix.scope_at(cls) is self.ix.module_scope and (not calls or self._named_elsewhere(cls.name)):
+            # built by other modules of the project too (or only): their constructions, read where they are
+            far = self.constructions(cls.name) if self.constructions is not None else None
+            if far is None:
+                return False
+            calls = calls + [call for _, call in far]
+        if not calls:
+            return False
+        return not any(call.args or any(k.arg is None or k.arg == name for k in call.keywords) for call in calls)
+
+    def _named_elsewhere(self, name: str) -> bool:
+        """Whether another module may reach the module-level `name` (`elsewhere`); True for the module checked
+        (no `elsewhere`) only when `constructions` may read them."""
+        if self.elsewhere is not None:
+            return self.elsewhere(name)
+        return self.constructions is not None
 
     def self_member(self, expr: ast.Attribute, scope: Scope) -> tuple[ast.AST, Scope, bool] | None:
         """What `self.name` (or `cls.name`) means inside a method: the method `name` of the enclosing class

@@ -71,7 +71,8 @@ class ModuleModel:
         """The model of a module whose `ModuleIndex` is built already."""
         elsewhere = _elsewhere(index, project)
         redefined = project.redefined_elsewhere if elsewhere is not None and project is not None else None
-        members = ClassMembers(index, elsewhere, redefined)
+        constructions = project.constructions_elsewhere if project is not None else None
+        members = ClassMembers(index, elsewhere, redefined, constructions)
         return cls(index, Evaluator(index, project, members, elsewhere), UseIndex(index), members, project)
 
     def argument_for(self, param: Binding) -> tuple[ast.AST, Scope] | None:

@@ -121,28 +121,17 @@ def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, read: list[
         # (passed on, stored, rebound, or named in a string)
         return None, f"`{name}` is used in its module other than by a call of it (passed as a value?)"
     calls += [(owner, c) for c in own]
-    uses = imported_uses(index, owner, name, values=False, models=index.checked_models(), budget=SEARCH_BUDGET)
-    if uses is None:
-        return None, (
-            f"the modules that may import `{name}` are not known (no import graph of the project, or more than "
-            f"{SEARCH_BUDGET} of them)"
-        )
-    if uses.sites:
-        return None, f"{uses.sites[0].describe()} may reach `{name}` unseen"
+    far, why = _calls_elsewhere(index, owner, name, read)
+    if far is None:
+        return None, why
     wrapper = _named_wrapper(owner, func)
-    for model, reads in uses.reads:
-        path = module_path(model)
-        read.append(path)
-        for expr in reads:
-            call = model.ix.parent.get(id(expr))
-            if not isinstance(call, ast.Call) or call.func is not expr:
-                return None, f"{_at(path, expr)} reads `{name}` other than by calling it"
-            if wrapper and argument(call, None, jaxapi.VMAP_SPMD_KEYWORD) is not None:
-                # `batched(step, spmd_axis_name='x')` of a wrapper returning `jax.vmap(fn, spmd_axis_name=...)`:
-                # a vmap site of the calling module (`vmap_sites._wrapper_site`), analysed there; read here too,
-                # the same collision was reported twice
-                return None, f"the call at {_at(path, call)} is a vmap site of its own module, analysed there"
-            calls.append((model, call))
+    for model, call in far:
+        if wrapper and argument(call, None, jaxapi.VMAP_SPMD_KEYWORD) is not None:
+            # `batched(step, spmd_axis_name='x')` of a wrapper returning `jax.vmap(fn, spmd_axis_name=...)`: a
+            # vmap site of the calling module (`vmap_sites._wrapper_site`), analysed there; read here too, the
+            # same collision was reported twice
+            return None, f"the call at {_at(module_path(model), call)} is a vmap site of its own module, analysed there"
+    calls += far
     if not calls:
         return None, "no module of the project calls it either"
     values = []
@@ -162,6 +151,50 @@ def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, read: list[
     )
 
 
+def constructions_elsewhere(index: ProjectIndex, owner: ModuleModel, name: str) -> list[tuple[ModuleModel, ast.Call]] | None:
+    """Every call of `owner`'s module-level class (or function) `name` in the project's other modules, with the
+    model of each calling module (`[]`: none); None when some read of the name there is no call of it, or a
+    place may reach it unseen (`_calls_elsewhere`). What `members.ClassMembers` asks of a dataclass or flax
+    Module field's default that its own module's constructions leave alone (`Layer()` in train.py)."""
+    key = ("constructions_elsewhere", id(owner), name)
+    kept = index.per_check.get(key)
+    if kept is not None:
+        calls, read = kept  # type: ignore[misc]
+        index.touch(read)
+        return calls
+    read: list[str] = []
+    calls = _calls_elsewhere(index, owner, name, read)[0]
+    index.per_check[key] = (calls, tuple(read))
+    return calls
+
+
+def _calls_elsewhere(
+    index: ProjectIndex, owner: ModuleModel, name: str, read: list[str]
+) -> tuple[list[tuple[ModuleModel, ast.Call]] | None, str]:
+    """(the calls of `owner`'s module-level `name` in the project's other modules, or None; why not): every read
+    of the name there (`importers.imported_uses`) must be the callee of a call, and no place may reach it
+    unseen (a star import, `importlib`, an unreadable importer, more importers than the budget). The modules
+    read are added to `read`."""
+    uses = imported_uses(index, owner, name, values=False, models=index.checked_models(), budget=SEARCH_BUDGET)
+    if uses is None:
+        return None, (
+            f"the modules that may import `{name}` are not known (no import graph of the project, or more than "
+            f"{SEARCH_BUDGET} of them)"
+        )
+    if uses.sites:
+        return None, f"{uses.sites[0].describe()} may reach `{name}` unseen"
+    calls = []
+    for model, reads in uses.reads:
+        path = module_path(model)
+        read.append(path)
+        for expr in reads:
+            call = model.ix.parent.get(id(expr))
+            if not isinstance(call, ast.Call) or call.func is not expr:
+                return None, f"{_at(path, expr)} reads `{name}` other than by calling it"
+            calls.append((model, call))
+    return calls, ""
+
+
 def _at(path: str, node: ast.AST) -> str:
     """`line N of <path>`, as a reason names a place of another module."""
     return f"line {getattr(node, 'lineno', 1)} of {relpath(path)}"
@@ -170,7 +203,9 @@ def _at(path: str, node: ast.AST) -> str:
 def _named_wrapper(owner: ModuleModel, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether `func` returns a vmap of its parameter with its own parameter `spmd_axis_name` as the vmap's
     (`vmap_sites._named_wrapper`), whose calls passing that keyword are vmap sites of their modules."""
-    from spmdfix.analysis.vmap_sites import _named_wrapper as named  # (vmap sites read values: imported late)
+    from spmdfix.analysis.vmap_sites import (
+        _named_wrapper as named,  # (vmap sites read values: imported late)
+    )
 
     return isinstance(func, ast.FunctionDef) and named(owner.ev, func) is not None
 
