@@ -124,11 +124,10 @@ class ClassMembers:
         return not any(call.args or any(k.arg is None or k.arg == name for k in call.keywords) for call in calls)
 
     def _named_elsewhere(self, name: str) -> bool:
-        """Whether another module may reach the module-level `name` (`elsewhere`); True for the module checked
-        (no `elsewhere`) only when `constructions` may read them."""
-        if self.elsewhere is not None:
-            return self.elsewhere(name)
-        return self.constructions is not None
+        """Whether another module may reach the module-level `name` (`elsewhere`); False for the module checked,
+        whose own paths reach its instances through its own constructions (those are read; another module's
+        are read only when it has none: `Block(axis='data')` in build.py is not layers.py's `Block()`)."""
+        return self.elsewhere is not None and self.elsewhere(name)
 
     def self_member(self, expr: ast.Attribute, scope: Scope) -> tuple[ast.AST, Scope, bool] | None:
         """What `self.name` (or `cls.name`) means inside a method: the method `name` of the enclosing class
