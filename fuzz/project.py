@@ -18,7 +18,10 @@ its command line (in this process, click's CliRunner, without the results cache)
 - the codes of the single-module program's check are compared with the tree's (`divergent`: counted and
   listed, not judged: a layout may legitimately change what a fix can prove, never what JAX does).
 
-Exit status 1 when a program breaks an invariant (the partial one included). The summary is printed and, with
+The share of failing programs that get only an SPMD910 record (no finding) is held to the single-module
+fuzzer's limit (`classify.ONLY_UNFOLLOWED_LIMIT`, 5 %).
+
+Exit status 1 when a program breaks an invariant (the partial one included) or that share is over the limit. The summary is printed and, with
 --out, written with each violating program's modules.
 """
 
@@ -39,7 +42,7 @@ if str(ROOT) not in sys.path:
 
 from fuzz import worker  # noqa: E402 - sets XLA_FLAGS before jax is imported
 from fuzz import gen  # noqa: E402
-from fuzz.classify import judge  # noqa: E402
+from fuzz.classify import ONLY_UNFOLLOWED_LIMIT, judge, silence  # noqa: E402
 from fuzz.split import MODULES, split  # noqa: E402
 
 PACKAGE = "fzpkg"  # one name for every program: its modules are dropped from sys.modules between runs
@@ -207,14 +210,20 @@ def main() -> None:
                   f"{len(divergent)} divergent", flush=True)
     shutil.rmtree(work, ignore_errors=True)
     summary = {"programs": len(seeds), "elapsed": round(time.monotonic() - start, 1), "counts": dict(sorted(counts.items())),
-               "violating": violations, "divergent": divergent}
+               "violating": violations, "divergent": divergent, "silence": silence(counts)}
     print(json.dumps({k: v for k, v in summary.items() if k != "divergent"} | {"divergent": len(divergent)}, indent=1))
+    s = summary["silence"]
+    # (the single-module fuzzer's limit: of the programs JAX refuses or runs wrong, at most this share may get
+    # only an SPMD910 record, no finding)
+    print(f"silence: {s['failing']} failing programs; with a finding {s['finding']}, with only an SPMD910 record "
+          f"{s['only_unfollowed']} ({100 * s['only_unfollowed_share']:.1f}%, limit {100 * ONLY_UNFOLLOWED_LIMIT:.0f}%"
+          f"{'' if s['within_limit'] else ': OVER THE LIMIT'}), with neither {s['neither']}")
     for d in divergent[:20]:
         print("divergent:", d)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
-    sys.exit(1 if violations else 0)
+    sys.exit(1 if violations or not summary["silence"]["within_limit"] else 0)
 
 
 if __name__ == "__main__":

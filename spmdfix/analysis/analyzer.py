@@ -121,8 +121,10 @@ class Analyzer:
                 # Which parameters of `target` this call passes batched values, when every argument is read: the
                 # shard_maps there are read with those batched (`_reached_under`), the summary's with all.
                 passed = self._batched_parameters(path, bound, batched_by) if summary.reached else None
+                receiver = None  # (the instance a vmapped method runs on: no argument of the vmap's calls)
                 if passed is None and summary.reached:
                     passed = _mapped_method_parameters(owner, target, path, site)
+                    receiver = _receiver(target) if passed is not None else None
                 under = _reached_under(owner, target, target_scope, spmd.names, passed) if passed is not None else {}
                 # (issue 22: the batched values a body there closes over were not read, silently)
                 if passed is not None:
@@ -157,7 +159,7 @@ class Analyzer:
                             assumed = _plain_captures_of(owner, target, target_scope, spmd.names, spmd=True)
                             unresolved += [
                                 (c.use, _unmapped_capture_not_followed(c, relpath(owner.ix.path)))
-                                for c in assumed.get(span, ()) if c.name not in batched_names
+                                for c in assumed.get(span, ()) if c.name not in batched_names and c.name != receiver
                             ]
                     extra = tuple(c for c in own.get(r.shard_map.span, ()) if c.name not in {k.name for k in r.captures})
                     mesh = r.shard_map.mesh
@@ -690,7 +692,8 @@ def _mapped_method_parameters(model: ModuleModel, target: ast.AST, path: _Path, 
     batches: every one but the receiver, when `in_axes` maps every argument. The receiver is the instance,
     which the vmap does not map: read as batched, a body closing over `self.scale` was an SPMD003 on a program
     that runs (one module read it right). None when the vmap does not map `target` itself, or `target` is no
-    method taking its receiver first."""
+    method taking its receiver first. The receiver is no argument of the vmap's calls either, so no call of the
+    vmap commits it to a mesh (`_unmapped_capture_not_followed` does not name it)."""
     if path.nodes or path.vmaps or not _maps_every_argument(site.in_axes):
         return None
     if not isinstance(target, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(model.ix.parent.get(id(target)), ast.ClassDef):
@@ -704,6 +707,13 @@ def _mapped_method_parameters(model: ModuleModel, target: ast.AST, path: _Path, 
     rest = [*positional[1:], *(a.arg for a in args.kwonlyargs)]
     rest += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
     return frozenset(rest)
+
+
+def _receiver(method: ast.AST) -> str | None:
+    """The name of a method's first positional parameter (`self`), which `_mapped_method_parameters` leaves out."""
+    args = method.args  # type: ignore[attr-defined]
+    positional = [*args.posonlyargs, *args.args]
+    return positional[0].arg if positional else None
 
 
 def _reached_under(
