@@ -284,6 +284,8 @@ class Analyzer:
                 if ev.ix is self.ix:  # (another evaluator of this module: its scope is not read here)
                     return None
                 continue  # the callable's default, in its own module
+            if isinstance(expr, ast.Constant):
+                continue  # a literal (`block(x, w, 'x')`): no batched value (and no parent: the walk skips leaves)
             function = self.ix.enclosing_function(expr) if id(expr) in self.ix.parent else None
             names = batched_by().get(id(function)) if function is not None else None
             if names is None:
