@@ -664,10 +664,18 @@ def _call_key(bound: BoundScope | None) -> tuple | None:
     the scope it is evaluated in. Each itself, not its id: the expression belongs to the caller's tree, which
     may be dropped (a language server's edit) while this module's model keeps the summary, and the scope may be
     a `BoundScope` made for one walk (`reach.Reacher._local_bound`); a dropped object's id may be given to a new
-    one, whose summary would then be this one. (Scopes compare and hash by identity.)"""
+    one, whose summary would then be this one. (Scopes compare and hash by identity.) A `BoundScope` nested in
+    another's (a decorator another module's factory returns, under the factory's call: `reach._follow_decorator`)
+    adds the outer one's."""
     if bound is None:
         return None
-    return tuple((name, expr, where) for name, (_, expr, where) in sorted(bound.arguments.items()))
+    key: list[tuple] = []
+    scope: Scope | None = bound
+    while scope is not None:
+        if type(scope) is BoundScope:
+            key.append(tuple((name, expr, where) for name, (_, expr, where) in sorted(scope.arguments.items())))
+        scope = scope.parent
+    return key[0] if len(key) == 1 else tuple(key)
 
 
 def _plain_captures_of(

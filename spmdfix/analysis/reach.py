@@ -28,7 +28,7 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shard_maps import ShardMapSite, closes_over_locals, construction, decorated_site
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.calls import bind_arguments, single_return
-from spmdfix.analysis.values import BoundScope, bound_for
+from spmdfix.analysis.values import BoundScope, bound_for, same_scope
 from spmdfix.model import Related
 from spmdfix.paths import relpath
 from spmdfix.perf import frozen
@@ -714,10 +714,13 @@ class Reacher:
         if returned is None or inner is None or not params:
             return False
         if owner is not self.model:
-            if made_by is None:
-                # the decorator's parameter is `func` (read per decoration: a `def` nested in a function and closing
-                # over its names is a body whose captures are not read, an SPMD910 record there; leftovers7)
-                made_by = BoundScope(inner.node, inner, {}, {params[0].arg: (self.ev, func, self.ix.scope_at(func))})
+            # the decorator's parameter is `func` (read per decoration: a `def` nested in a function and closing over
+            # its names is a body whose captures are not read, an SPMD910 record there; leftovers7). A decorator
+            # another module's factory returns is read in the factory's scope bound to the decorator call
+            # (`made_by`): its own scope then sits under that one (a view, `_scope_in`), so that both its parameter
+            # and the factory's are bound (the factory form was silent: leftovers8)
+            home = inner if made_by is None else Scope(inner.node, made_by, inner.bindings)
+            made_by = BoundScope(inner.node, home, {}, {params[0].arg: (self.ev, func, self.ix.scope_at(func))})
             result.external.append(External(path, owner, returned, inner, made_by))
             return True
         self._decorated[id(params[0])] = func
@@ -900,7 +903,7 @@ class Reacher:
         (`values.bound_for`); `scope` itself otherwise."""
         if bound is None:
             return scope
-        if scope is bound.parent:
+        if same_scope(scope, bound.parent):
             return bound
         if not self._nested_in(scope, bound):
             return scope
@@ -914,7 +917,7 @@ class Reacher:
     def _nested_in(scope: Scope | None, bound: BoundScope) -> bool:
         """Whether `scope` is the own scope of `bound`'s function or one nested in it."""
         while scope is not None:
-            if scope is bound.parent:
+            if same_scope(scope, bound.parent):
                 return True
             scope = scope.parent
         return False

@@ -192,10 +192,20 @@ def bound_for(scope: Scope | None, home: Scope | None = None) -> BoundScope | No
     `def` inside a function read for one call); None when no call binds `home` there. Without `home`, the
     innermost `BoundScope` on the chain (a call written in a function read for one call, or nested in one)."""
     while scope is not None:
-        if type(scope) is BoundScope and (home is None or scope.parent is home):
+        if type(scope) is BoundScope and (home is None or same_scope(scope.parent, home)):
             return scope
         scope = scope.parent
     return None
+
+
+def same_scope(scope: Scope | None, home: Scope | None) -> bool:
+    """Whether `scope` is `home` or a view of it (`reach.Reacher._scope_in`: a copy of a function's scope whose
+    parent is a `BoundScope` of the function around it; same node, same bindings). A `BoundScope` of a function
+    nested in a function read for one call has such a view for its parent (a decorator another module's factory
+    returns, its parameter bound to the decorated `def` and the factory's to the decorator call: leftovers8)."""
+    if scope is home:
+        return True
+    return scope is not None and home is not None and scope.node is home.node and scope.bindings is home.bindings
 
 
 class Evaluator:
