@@ -121,11 +121,17 @@ class Analyzer:
                 # Which parameters of `target` this call passes batched values, when every argument is read: the
                 # shard_maps there are read with those batched (`_reached_under`), the summary's with all.
                 passed = self._batched_parameters(path, bound, batched_by) if summary.reached else None
+                keyed = None
                 receiver = None  # (the instance a vmapped method runs on: no argument of the vmap's calls)
+                if passed is None and summary.reached:
+                    passed, keyed = self._mapped_by_in_axes(site, path, target)
                 if passed is None and summary.reached:
                     passed = _mapped_method_parameters(owner, target, path, site)
                     receiver = _receiver(target) if passed is not None else None
-                under = _reached_under(owner, target, target_scope, spmd.names, passed) if passed is not None else {}
+                under = (
+                    _reached_under(owner, target, target_scope, spmd.names, passed, keyed=keyed)
+                    if passed is not None else {}
+                )
                 # (issue 22: the batched values a body there closes over were not read, silently)
                 if passed is not None:
                     # (`params` index `target`'s parameters there; the rules read the vmapped function's)
@@ -335,6 +341,29 @@ class Analyzer:
                 return None
             out |= {mine.index(n) for n in names}
         return tuple(sorted(out))
+
+    def _mapped_by_in_axes(
+        self, site: VmapSite, path: _Path, target: ast.AST
+    ) -> tuple[frozenset[str] | None, dict[str, frozenset[str]] | None]:
+        """(the parameters of `target`, a function of another module the spmd vmap `site` maps itself (`path`
+        holds no step of this module), that its `in_axes` display maps, with those mapped only in part through a
+        dict display and their mapped keys (`batched.BatchedValues.keyed_params`)), when `in_axes` is a tuple or
+        list display with an entry per parameter, not all ints (`in_axes=({"scale": 0, "bias": None}, 0)`,
+        `(0, None)`: read by `_passes_batched` as not known, an SPMD910 record at each capture; breaker7
+        s19/s20); else (None, None)."""
+        in_axes = site.in_axes
+        if path.nodes or path.vmaps or not isinstance(target, ast.FunctionDef) or _maps_every_argument(in_axes):
+            return None, None
+        if isinstance(self.ix.parent.get(id(target)), ast.ClassDef) or not isinstance(in_axes, (ast.Tuple, ast.List)):
+            return None, None
+        params = target.args
+        if params.vararg or params.kwarg or params.kwonlyargs:
+            return None, None
+        names = [a.arg for a in (*params.posonlyargs, *params.args)]
+        if len(in_axes.elts) != len(names) or any(isinstance(e, ast.Starred) for e in in_axes.elts):
+            return None, None
+        batched = self.reached.batched
+        return frozenset(batched.mapped_params(target, in_axes)), batched.keyed_params(target, in_axes)
 
     def _passes_batched(self, site: VmapSite, path: _Path, target: ast.AST) -> bool:
         """Whether every parameter of `target`, a function of another module the spmd vmap `site` reaches by
@@ -728,21 +757,23 @@ def _receiver(method: ast.AST) -> str | None:
 
 def _reached_under(
     model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...], batched: frozenset[str] | None,
-    spmd: bool = True,
+    spmd: bool = True, keyed: dict[str, frozenset[str]] | None = None,
 ) -> dict[Span, ReachedFacts]:
     """The facts of the shard_maps that calling `target` of the module `model` reaches, read as an spmd vmap's
     (`spmd`; else a plain vmap's over a batch placed on those axes) over the axes `names` that batches exactly the
     parameters `batched` of `target` (`Analyzer._batched_parameters`: what the caller's call passes), or every
     parameter (None), by shard_map span: their batched captures (SPMD003) and the collectives whose operands stay
-    unbatched (SPMD004) are those the call meets. Computed once per callable, axes, parameters and kind
-    (`ModuleModel.reached_under`)."""
-    key = (id(target), tuple(names), batched, spmd)
+    unbatched (SPMD004) are those the call meets; `keyed`: of those, the ones the vmap maps only in part through
+    an `in_axes` dict, with the keys it maps (`batched.BatchedValues.keyed`). Computed once per callable, axes,
+    parameters and kind (`ModuleModel.reached_under`)."""
+    key = (id(target), tuple(names), batched, spmd, tuple(sorted(keyed.items())) if keyed else None)
     memo = model.reached_under
     if key in memo:
         return memo[key]
     memo[key] = {}  # (in progress: a cycle through other modules sees none)
     analyzer = Analyzer(model)
     analyzer.reached.batched.only = batched
+    analyzer.reached.batched.keyed = keyed if keyed else None
     reach = analyzer.reacher.reach(target, scope)
     site = VmapSite(target, scope, target, target)
     traced = frozenset(id(f) for f in reach.functions)

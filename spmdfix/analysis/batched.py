@@ -46,6 +46,13 @@ class BatchedValues:
         # of another module's callable whose caller knows which arguments it passes batched values
         # (`analyzer._reached_under`); never changed once the analysis has read anything.
         self.only: frozenset[str] | None = None
+        # The parameters the vmap maps only in part, through an `in_axes` dict display (`{"scale": 0, "bias":
+        # None}`): the keys it maps, by parameter (`keyed_params`). Set on an analysis of another module's callable
+        # whose caller's vmap maps it so (`analyzer._reached_under`); else read off the `in_axes` display.
+        self.keyed: dict[str, frozenset[str]] | None = None
+        # Set while `capture.CaptureAnalysis.captures` reads such a parameter by key: it is not batched whole, a
+        # local assigned one of its mapped keys (`scale = p["scale"]`) is (`_by_key_locals`).
+        self.by_key = False
 
     def callee(self, expr: ast.AST) -> tuple[ast.AST, int] | None:
         """The function calling `expr` runs, with how many leading parameters the call does not pass (`self`
@@ -102,6 +109,8 @@ class BatchedValues:
             return None
         start, bound = found
         tainted = self._tainted_params(start, in_axes, bound)
+        if self.by_key:
+            tainted |= self._by_key_locals(start, self.keyed_params(start, in_axes, bound))
         current, staged = start, False
         for node in reached.chain_nodes:
             if current is home:
@@ -162,11 +171,50 @@ class BatchedValues:
 
     def _tainted_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> set[str]:
         """The parameters of the vmapped `func` that hold batched values: those `in_axes` maps
-        (`_mapped_params`), of them only `only`'s when set."""
-        names = self._mapped_params(func, in_axes, bound)
-        return names if self.only is None else names & self.only
+        (`mapped_params`), of them only `only`'s when set."""
+        names = self.mapped_params(func, in_axes, bound)
+        names = names if self.only is None else names & self.only
+        return names - self.keyed_params(func, in_axes, bound).keys() if self.by_key else names
 
-    def _mapped_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> set[str]:
+    def keyed_of(self, fun: ast.AST | None, in_axes: ast.AST | None) -> dict[str, frozenset[str]]:
+        """`keyed_params` of the function the vmapped `fun` runs (empty when that is not one function)."""
+        found = self.callee(fun) if fun is not None else None
+        return self.keyed_params(found[0], in_axes, found[1]) if found is not None else {}
+
+    def keyed_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> dict[str, frozenset[str]]:
+        """The parameters of the vmapped `func` that the vmap maps only in part, through a dict display in
+        `in_axes` (`in_axes=({"scale": 0, "bias": None}, 0)`), each with the keys it maps; `keyed` when set (the
+        caller's reading, for a function of another module). JAX maps each leaf by its own entry: a value read
+        off a key whose entry is None is not batched, one off a mapped key is (measured:
+        safety/measurements/in_axes_dict_capture.py)."""
+        names = [a.arg for a in [*func.args.posonlyargs, *func.args.args]][bound:]
+        if self.keyed is not None:
+            return {n: keys for n, keys in self.keyed.items() if n in names}
+        if not isinstance(in_axes, (ast.Tuple, ast.List)) or len(in_axes.elts) != len(names):
+            return {}
+        out = {}
+        for name, ax in zip(names, in_axes.elts):
+            keys = dict_entry_keys(ax)
+            if keys and len(keys) < len(ax.keys):  # (some keys mapped, not all)
+                out[name] = keys
+        return out
+
+    def _by_key_locals(self, func: ast.AST, keyed: dict[str, frozenset[str]]) -> set[str]:
+        """The locals of `func` assigned a mapped key of a parameter the vmap maps in part, read as such
+        (`scale = p["scale"]`, `keyed_params`): those hold batched values."""
+        out = set()
+        for node in self._own_assignments(func):
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+                continue
+            value = node.value
+            if (
+                isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and value.value.id in keyed
+                and isinstance(value.slice, ast.Constant) and value.slice.value in keyed[value.value.id]
+            ):
+                out.add(node.targets[0].id)
+        return out
+
+    def mapped_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> set[str]:
         """The parameters of the vmapped `func` the vmap batches: each positional one whose `in_axes` entry is
         not None, past the `bound` leading ones the vmapped callable binds (`self`: `in_axes` lines up with the
         arguments the vmap passes)."""
@@ -174,9 +222,9 @@ class BatchedValues:
         if isinstance(in_axes, ast.Constant) and in_axes.value is None:
             return set()
         if isinstance(in_axes, (ast.Tuple, ast.List)) and len(in_axes.elts) == len(names):
-            return {
-                n for n, ax in zip(names, in_axes.elts) if not (isinstance(ax, ast.Constant) and ax.value is None)
-            }
+            # (an entry whose leaves are all None maps nothing: `{"scale": None}`; measured,
+            # safety/measurements/in_axes_dict_capture.py)
+            return {n for n, ax in zip(names, in_axes.elts) if not _unmapped(ax)}
         return set(names) | {a.arg for a in func.args.kwonlyargs}
 
     def _step(self, call: ast.AST, tainted: set[str], inner_batches: bool = True) -> tuple[ast.AST | None, set[str]]:
@@ -465,6 +513,28 @@ class BatchedValues:
             isinstance(call, ast.Call) and len(call.args) == 1 and call.args[0] is node and not call.keywords
             and self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.JIT_NAMES
         )
+
+
+def _unmapped(entry: ast.AST) -> bool:
+    """Whether an `in_axes` entry maps nothing: None, or a tuple, list or dict display (a pytree prefix) whose
+    leaves are all None (`{"scale": None}`, `(None, None)`)."""
+    if isinstance(entry, ast.Constant):
+        return entry.value is None
+    if isinstance(entry, ast.Dict):
+        return bool(entry.values) and None not in entry.keys and all(_unmapped(v) for v in entry.values)
+    if isinstance(entry, (ast.Tuple, ast.List)):
+        return bool(entry.elts) and all(_unmapped(e) for e in entry.elts)
+    return False
+
+
+def dict_entry_keys(entry: ast.AST) -> frozenset[str] | None:
+    """The keys an `in_axes` dict display maps (those whose entry is not `_unmapped`), when every key is a string
+    constant; None for any other entry."""
+    if not isinstance(entry, ast.Dict) or not entry.keys:
+        return None
+    if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in entry.keys):
+        return None
+    return frozenset(k.value for k, v in zip(entry.keys, entry.values) if not _unmapped(v))  # type: ignore[union-attr]
 
 
 def mentions(expr: ast.AST, names: set[str], parents: dict[int, ast.AST], qualname=None) -> bool:

@@ -148,6 +148,9 @@ class CaptureAnalysis:
             untraced = self._untraced_closure(body, home, wrappers)
         elif batched is not None and self.batched.static_skipped:
             untraced = self._static_self_uses(fun, in_axes, reached, home, vmap, body, batched.names)
+        if batched is not None and self.batched.keyed_of(fun, in_axes):
+            batched, by_key = self._by_key(fun, in_axes, reached, home, vmap, mesh, placed, body, batched)
+            untraced += by_key
         found: tuple[Capture, ...] = ()
         if batched is not None:
             off_spmd = off_spmd or batched.off_spmd
@@ -251,6 +254,34 @@ class CaptureAnalysis:
                 "may leave fields static (its own `tree_flatten`, `meta_fields`, `pytree_node=False`, `static=True`) "
                 "which the vmap batches: whether this value is a batched leaf is not read; batched, it makes JAX "
                 "fail (SPMD003)",
+            )
+            for c in maybe
+        )
+
+    def _by_key(
+        self, fun, in_axes, reached: ReachedSite, home, vmap, mesh: MeshInfo | None, placed: bool, body, whole: _Batched
+    ) -> tuple[_Batched, tuple[UnreadValue, ...]]:
+        """(the batched names of `home` with each parameter the vmap maps in part through an `in_axes` dict
+        (`batched.BatchedValues.keyed_params`) read by key: a local assigned a mapped key is batched, the
+        parameter itself not; the SPMD910 records of what the body closes over that is batched only when such a
+        parameter counts whole). JAX batches a value read off a mapped key and not one read off an unmapped key
+        (safety/measurements/in_axes_dict_capture.py: the body reading `p["bias"]` of `{"scale": 0, "bias": None}`
+        runs, `p["scale"]` fails); a whole-parameter reading made a finding of the first (breaker7 s19/s20)."""
+        self.batched.by_key = True
+        try:
+            precise = self._batched(fun, in_axes, reached, home, vmap, mesh, placed)
+        finally:
+            self.batched.by_key = False
+        if precise is None:
+            return whole, ()
+        maybe = self._free_uses(body, home, whole.names - precise.names)
+        maybe += self._helper_uses(body, home, whole.names - precise.names, {c.name for c in maybe})
+        return precise, tuple(
+            UnreadValue(
+                UnreadKind.CAPTURE_INPUT, c.use,
+                f"the shard_map body closes over `{c.name}`, which holds a value the vmap maps in part through an "
+                "`in_axes` dict: which of its keys the body reads is not followed; a value of a mapped key makes "
+                "JAX fail (SPMD003)",
             )
             for c in maybe
         )
