@@ -352,29 +352,48 @@ def importing_closure(index: ProjectIndex, path: str, until_unread: bool = False
     return out if _add_closure(index, path, out, until_unread) else None
 
 
-def calling_modules(index: ProjectIndex, models: list[ModuleModel]) -> ImportedUses | None:
-    """Every module of the project importing one of `models`, directly or not, in `closure` (parsed whatever
-    its text; an unreadable one in `sites`); None when some importers are not known. A module making a mesh
-    the context mesh runs, under it, the callbacks such a module hands it (`main.py` passing
-    `hooks.log_layout` to `train.main`, which calls it under `with jax.set_mesh(MESH)`): the modules those
-    import are judged for their context-mesh getters (`shard_map_facts`; breaker7 s13)."""
+def connected_modules(index: ProjectIndex, models: list[ModuleModel]) -> ImportedUses | None:
+    """Every module of the project linked to one of `models` by imports, in either direction and through any
+    number of modules (the importers of each, the modules each imports, theirs, ...), in `closure` when its text
+    holds the word `sharding` (the others are read to follow their imports); an unreadable one in `sites`; None
+    when some importers are not known. A module making a mesh the context mesh may run, under it, a callback
+    that reaches it through the state of a module both import: a registry a third module fills
+    (`@registry.register` in pkg/hooks.py, imported by tests/conftest.py only; pkg/train.py calls
+    `registry.HOOKS` under `with jax.set_mesh(MESH)`), which neither the setters' imports nor their importers'
+    reach (leftovers8: `get_abstract_mesh().axis_sizes[0]` there went 2 -> 1 under a safe add-axis)."""
     out = ImportedUses()
     seen = {module_path(m) for m in models}
-    todo = list(seen)
+    todo = list(models)
     while todo:
-        importers = index.importers_of(todo.pop())
-        if importers is None:
+        model = todo.pop()
+        here = module_path(model)
+        linked = index.importers_of(here)
+        if linked is None:
             return None
-        for importer in importers:
-            if importer in seen:
-                continue
-            seen.add(importer)
-            todo.append(importer)
-            index.touch([importer])
-            loaded = index.load(importer, capped=False)
-            if loaded is None:
-                out.sites.append(_not_read(importer))
+        found = list(linked)
+        for node in ast.walk(model.ix.tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _star_base(model.ix, node)
+                names = [base, *(f"{base}.{a.name}" for a in node.names if a.name != "*")] if base else []
             else:
+                continue
+            for name in names:
+                path = index.locate(name, here)
+                if path is not None:
+                    found.append(path)
+        for path in found:
+            if path in seen:
+                continue
+            seen.add(path)
+            index.touch([path])
+            loaded = index.load(path, capped=False)
+            if loaded is None:
+                out.sites.append(_not_read(path))
+                continue
+            todo.append(loaded.model)
+            if has_word(loaded.model.ix.source, "sharding"):
                 out.closure.append(loaded.model)
     return out
 

@@ -19,7 +19,7 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts, UnreadValue
 from spmdfix.analysis.follow import SMAP_AXES, Follow
 from spmdfix.analysis.importers import (
-    calling_modules, imported_closure, imported_uses, importing_closure, in_module, module_path,
+    connected_modules, imported_closure, imported_uses, importing_closure, in_module, module_path,
 )
 from spmdfix.analysis.kinds import AxisTypesForm, MeshKind, UnreadKind
 from spmdfix.analysis.mesh_uses import MeshUses
@@ -283,14 +283,14 @@ class ShardMapAnalysis:
             # modules making it the context mesh import, directly or not: their code may run under it; and of
             # those the modules importing them import, directly or not, whose functions they may hand to it as
             # callbacks: `train.main(on_step=hooks.log_layout)` in main.py, breaker7 s13)
+            # (and every module linked to those by imports either way: a callback may come through the state of a
+            # module both import, a registry filled by a module only a third one imports; leftovers8)
             reads += MeshUses(model).getter_reads()
-            callers = calling_modules(project.index, setters)
+            callers = connected_modules(project.index, setters)
             if callers is None:
                 return None
             reads += callers.sites
-            callees = imported_closure(project.index, [*setters, *callers.closure])
-            reads += callees.sites
-            for callee in callees.closure:
+            for callee in callers.closure:
                 if callee.ix.path != path:
                     reads += [in_module(u, callee.ix.path, callee) for u in MeshUses(callee).getter_reads()]
         return tuple(sorted(set(reads), key=lambda u: (u.module, u.span.start)))

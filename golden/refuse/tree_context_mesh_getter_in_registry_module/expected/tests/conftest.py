@@ -1,0 +1,1 @@
+import pkg.hooks  # noqa: F401  (registers the hooks)

@@ -1,0 +1,6 @@
+HOOKS = []
+
+
+def register(fn):
+    HOOKS.append(fn)
+    return fn
