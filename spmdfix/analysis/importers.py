@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -94,6 +94,7 @@ def imported_uses(
     values: bool = True,
     models: Mapping[str, ModuleModel] | None = None,
     budget: int | None = None,
+    kept: Callable[[ModuleModel, ast.Name], bool] | None = None,
 ) -> ImportedUses | None:
     """The reads of `owner`'s top-level `name` in every module of the project that imports it, directly or
     through re-exports (module doc); None when the index was given no importers (nobody listed the
@@ -106,7 +107,9 @@ def imported_uses(
     that many importers are read; past it the answer is None, as when nobody listed the imports (the caller's
     fix is then unsafe, "not searched"): a question asked for every parameterised vmap site of a run, where a
     widely imported module of a large project (axlearn's common modules) had the search parse hundreds of
-    modules per site."""
+    modules per site. kept: whether a read of the value (a name holding it, in a module) reduces it to a value
+    the caller's judgement keeps and that carries nothing of it on (`mesh.shape["data"]`: `mesh_uses.MeshUses.
+    kept_number`): a module-level name assigned from such reads only is not one of its aliases (`_aliases`)."""
     out = ImportedUses()
     read = 0
     owner_module = index.module_name(module_path(owner))[0]
@@ -114,7 +117,7 @@ def imported_uses(
     # (a module holding the names, the dotted path of the module object holding them there, the names): the
     # owner's own; a module-level name re-exporting them (`from .config import MESH`: the module's own object);
     # a module-level name holding the owner's module object (`import pkg.config as cfg`: `pkg.loader.cfg`).
-    todo = [(owner, owner_module, frozenset(_aliases(owner, name) if values else {name}), (), False, None)]
+    todo = [(owner, owner_module, frozenset(_aliases(owner, name, kept) if values else {name}), (), False, None)]
     seen: set[tuple[str, str, frozenset[str]]] = set()
     while todo:
         # (chain: the module-level names holding module objects the path `held` goes through, ((module, name),
@@ -175,7 +178,7 @@ def imported_uses(
             there = index.module_name(importer)[0]
             for bound, suffix in exports:
                 if suffix is None:
-                    carried_on = frozenset(_aliases(loaded, bound) if values else {bound})
+                    carried_on = frozenset(_aliases(loaded, bound, kept) if values else {bound})
                     todo.append((loaded, there, carried_on, chain, around, None if leave is None else 1))
                 else:
                     # (the new path replaces the module's name, `module`, by the importer's and its binding)
@@ -473,11 +476,13 @@ def imported_closure(index: ProjectIndex, models: list[ModuleModel], stdlib: boo
     return out
 
 
-def _aliases(model: ModuleModel, name: str) -> set[str]:
+def _aliases(model: ModuleModel, name: str, kept: Callable[[ModuleModel, ast.Name], bool] | None = None) -> set[str]:
     """`name` and the module-level names of `model` that may carry its value to a module importing them: an
     assigned value or a class body mentioning one of them (`MESH2 = MESH`, `S = NamedSharding(MESH, ...)`), a
     function returning one (`def get_mesh(): return MESH`, `return NamedSharding(MESH, ...)`; a `return f(...,
-    mesh=MESH)(x)` returns what the call computes, not the mesh). Their uses are judged as the value's own."""
+    mesh=MESH)(x)` returns what the call computes, not the mesh). Their uses are judged as the value's own. An
+    assigned value mentioning them only in reads `kept` says reduce them to a kept value (`EVAL_BATCH = 4 *
+    MESH.shape["data"]`) carries nothing of them: those reads are judged where they are, as the module's own."""
     out = {name}
     scope = model.ix.module_scope
     grew = True
@@ -487,7 +492,11 @@ def _aliases(model: ModuleModel, name: str) -> set[str]:
             if other in out:
                 continue
             for b in bindings:
-                if b.kind in (BindingKind.ASSIGN, BindingKind.CLASS) and _mentions(b.node, out):
+                if b.kind is BindingKind.ASSIGN and _mentions(b.node, out, lambda n: kept is not None and kept(model, n)):
+                    out.add(other)
+                    grew = True
+                    break
+                if b.kind is BindingKind.CLASS and _mentions(b.node, out):
                     out.add(other)
                     grew = True
                     break
@@ -498,8 +507,11 @@ def _aliases(model: ModuleModel, name: str) -> set[str]:
     return out
 
 
-def _mentions(node: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+def _mentions(node: ast.AST, names: set[str], reduced: Callable[[ast.Name], bool] | None = None) -> bool:
+    """Whether `node` reads one of `names` other than in a read `reduced` says carries nothing of it."""
+    return any(
+        isinstance(n, ast.Name) and n.id in names and not (reduced is not None and reduced(n)) for n in ast.walk(node)
+    )
 
 
 def _returns(model: ModuleModel, func: ast.AST, names: set[str]) -> bool:

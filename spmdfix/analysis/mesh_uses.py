@@ -265,6 +265,16 @@ class MeshUses:
             return self._allowed_argument(expr, up)
         if isinstance(up, ast.withitem) and up.context_expr is expr:
             return True  # `with mesh:` sets the context mesh, like jax.set_mesh
+        return self._kept_number(expr, uses)
+
+    def kept_number(self, expr: ast.expr) -> bool:
+        """Whether `expr`, a read of a mesh in this module, is `mesh.size`, `mesh.devices.size` or `mesh.shape[k]`
+        (`k` an axis name): a number the new axis keeps (measured: safety/measurements/add_axis_mesh_uses.py),
+        which carries nothing of the mesh on (`importers.imported_uses`' `kept`: `EVAL_BATCH = 4 *
+        MESH.shape["data"]` is not another name for the mesh; breaker7 s15)."""
+        return self._kept_number(expr, self.uses)
+
+    def _kept_number(self, expr: ast.expr, uses: UseIndex) -> bool:
         attrs, outer = attribute_chain(uses, expr)
         if attrs in (["size"], ["devices", "size"]):
             return True

@@ -241,7 +241,7 @@ class ShardMapAnalysis:
             if key in asked:
                 continue
             asked.add(key)
-            found = imported_uses(project.index, holder, name, values=not factory)
+            found = imported_uses(project.index, holder, name, values=not factory, kept=_kept_number)
             if found is None:
                 return None
             reads += found.sites
@@ -616,3 +616,9 @@ def _called(model: ModuleModel, read: ast.expr) -> ast.expr:
     """The call `read(...)` when `read` is called there (a factory's call is its value), else `read`."""
     up = model.ix.parent.get(id(read))
     return up if isinstance(up, ast.Call) and up.func is read else read
+
+
+def _kept_number(model: ModuleModel, read: ast.Name) -> bool:
+    """Whether `read`, a name holding the mesh in `model`, is read as a number add-axis keeps
+    (`mesh_uses.MeshUses.kept_number`): a module-level name assigned from such reads only is no alias of it."""
+    return MeshUses(model).kept_number(read)
