@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import nested_names_placed_axes, nested_on_staged_context, placed_spmd_axis_out_of_context
+from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.model import Finding, Refusal, Related, Transform
@@ -65,7 +66,7 @@ def _spec_findings(vmap: VmapFacts, reached: ReachedFacts, site_fixes, h2: bool)
             strip = strip or strip_spec_entries.plan(vmap, reached)
             rule = IN_SPECS if where == "in_specs" else OUT_SPECS
             out_only = not set(axes) & sm.in_specs.axes()
-            message = _message(axes, where, sm.check_vma, h2, out_only, vmap.shmap_error_disabled)
+            message = _message(axes, where, sm.check_vma, h2, out_only, vmap.shmap_error_disabled, _mesh_types(sm))
             if not sm.api.written_specs:
                 message = _smap_message(axes, where, h2, out_only)
             findings.append(finding(rule, entry.span, axes, message, [*site_fixes, strip], related_places(vmap, reached)))
@@ -127,13 +128,38 @@ def nested_error(vmap: VmapFacts, reached: ReachedFacts, inner: NestedShardMap) 
     )
 
 
+def _mesh_types(sm) -> str | None:
+    """Why the shard_map's mesh may have Explicit axes, in words for the message (`_message`), or None when its
+    axes are known to be Auto."""
+    mesh = sm.mesh
+    if mesh is not None and mesh.axis_types is AxisType.AUTO:
+        return None
+    if mesh is not None and mesh.axis_types is AxisType.EXPLICIT:
+        return "this mesh's axes are Explicit"
+    if mesh is not None and mesh.axis_types is AxisType.MIXED:
+        return "this mesh has Explicit axes"
+    return "this mesh's axis types are not known"
+
+
 def _message(
-    axes: list[str], where: str, check_vma: bool | None, h2: bool, out_only: bool, check_disabled: bool = False
+    axes: list[str], where: str, check_vma: bool | None, h2: bool, out_only: bool, check_disabled: bool = False,
+    explicit: str | None = None,
 ) -> str:
+    """The message of an SPMD001/002 finding at a spec entry naming `axes`. `explicit`: why the mesh may have
+    Explicit axes (`_mesh_types`), where JAX raises the collision's error only once the inputs are placed as the
+    in_specs say: an input placed otherwise is refused first (measured on JAX 0.10.2, eager and under jit:
+    safety/trials/newuser7/measure_explicit_collision.py; the message said the placed program's error alone)."""
     message = (
         f"vmap `spmd_axis_name` axis {backticked(axes)} appears in `{where}` of a shard_map the vmapped "
         f"function reaches; JAX raises `vmap spmd_axis_name cannot appear in shard_map {where}`"
     )
+    if explicit is not None:
+        message += (
+            f" once the inputs are placed as the in_specs say ({explicit}: an input placed otherwise, unplaced "
+            "say, is refused first with `in_specs passed to shard_map ... does not match the specs of the input`, "
+            "a batch placed on the spmd axis with `shard_map in_specs (or out_specs) argument must refer to an "
+            "axis marked as manual`)"
+        )
     if check_disabled:
         # Measured with the option set: DuplicateSpecError (the axis twice in one spec), and with
         # check_vma=True also a pvary error, depending on the specs and on jit.
