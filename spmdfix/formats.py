@@ -243,9 +243,18 @@ def github(records: list[dict], base: str | os.PathLike[str] | None = None) -> s
     """
     root = Path(base if base is not None else os.getcwd()).resolve()
     out = []
+    # (two vmaps reaching one spec entry: two findings at one place with one message, each then told by where its
+    # vmap is, as the concise text output does: `report.distinguished`)
+    same: dict[tuple, int] = {}
+    for record in records:
+        key = _annotation_key(record)
+        same[key] = same.get(key, 0) + 1
     for record in records:
         start, end = record["location"], record.get("end_location") or record["location"]
         message = record["message"]
+        origin = _vmap_origin(record, root) if same[_annotation_key(record)] > 1 else None
+        if origin is not None:
+            message = f"{message} (vmap at {origin})"
         if "cell" in record:
             # A notebook: GitHub annotates lines of the .ipynb JSON text, which cell rows are not; as ruff does,
             # the annotation goes on line 1 and the message says the cell and its row.
@@ -263,6 +272,23 @@ def github(records: list[dict], base: str | os.PathLike[str] | None = None) -> s
         command = "notice" if record.get("severity") == "info" else "error"
         out.append(f"::{command} {joined}::{_escape_data(message)}\n")
     return "".join(out)
+
+
+def _annotation_key(record: Mapping) -> tuple:
+    """What a GitHub annotation of `record` shows: its file, place, code and message."""
+    return (record["filename"], record.get("cell"), record["location"]["row"], record["location"]["column"],
+            record["code"], record["message"])
+
+
+def _vmap_origin(record: Mapping, root: Path) -> str | None:
+    """Where the vmap a finding comes from gives `spmd_axis_name` (the first step of its chain), as
+    `path:row:col` (`path:cell N:row:col` in a notebook); None for a chain of one step."""
+    steps = record.get("chain") or []
+    if len(steps) < 2:
+        return None
+    first = steps[0]
+    where = _cell_place(first) if "cell" in first else f"{first['location']['row']}:{first['location']['column']}"
+    return f"{_display(first['filename'], root)}:{where}"
 
 
 def _cell_place(item: Mapping) -> str:

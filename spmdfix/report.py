@@ -304,6 +304,30 @@ def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=N
     return out
 
 
+def vmap_places(report: FileReport, cells=None) -> list[str | None]:
+    """For each finding of `report`, in order, where the vmap it comes from gives `spmd_axis_name` (the first
+    step of its chain, `path:row:col` as the text output shows places), or None for a chain of one step.
+    Two vmaps reaching one spec entry make two findings with one line each in the one-line formats
+    (`distinguished`)."""
+    places = _Places(report)
+    out: list[str | None] = []
+    for f in report.findings:
+        steps = chain(f)
+        out.append(_located(places, steps[0][1], cells) if len(steps) > 1 else None)
+    return out
+
+
+def distinguished(lines: list[tuple[str, str | None]]) -> list[str]:
+    """One-line findings (`line`, where its vmap is: `vmap_places`) with each line that would be printed more than
+    once ended by where its vmap is, ` (vmap at path:row:col)`: two vmaps reaching one spec entry are two
+    findings (each its own fixes: fixing one leaves the other), which the concise and GitHub formats printed as
+    two identical lines (newuser7 step 9b). A line printed once is left as it is."""
+    counts: dict[str, int] = {}
+    for line, _ in lines:
+        counts[line] = counts.get(line, 0) + 1
+    return [f"{line} (vmap at {origin})" if counts[line] > 1 and origin else line for line, origin in lines]
+
+
 def no_fix_reason(finding: Finding) -> str:
     """Why a finding has no `[*]`, in one short sentence (the full text output's `= help:` line; `--show-fixes`
     gives every fix and refusal in full): its first fix is unsafe, or the first transform's refusal."""

@@ -369,6 +369,35 @@ def test_show_fixes_in_a_format_of_one_line_a_finding_says_so(work: Path) -> Non
     assert "warning: `--show-fixes` shows nothing" in fixed.stderr
 
 
+def test_two_vmaps_reaching_one_spec_are_told_apart_in_one_line_formats(tmp_path: Path, monkeypatch) -> None:
+    """Two vmaps of two modules reaching one shard_map make two findings at each spec entry (each with its own
+    fixes), which concise and GitHub output printed as identical lines (newuser7 step 9b): each such line now
+    ends with where its vmap is; a finding printed once keeps its line as it was."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "model.py").write_text(
+        "import jax\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
+        "MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))\n\n\n"
+        "def block(x):\n    return jax.shard_map(lambda b: b, mesh=MESH, in_specs=P('data'), out_specs=P())(x)\n"
+    )
+    for name in ("train", "evaluate"):
+        (tmp_path / "pkg" / f"{name}.py").write_text(
+            "import jax\n\nfrom pkg.model import block\n\n\n"
+            "def step(xs):\n    return jax.vmap(block, spmd_axis_name='data')(xs)\n"
+        )
+    lines = invoke("check", "--output-format", "concise", "pkg").stdout.splitlines()
+    found = [line for line in lines if "SPMD001" in line]
+    assert len(found) == 2 and len(set(found)) == 2
+    assert {line.rsplit(" (vmap at ", 1)[1] for line in found} == {"pkg/evaluate.py:7:43)", "pkg/train.py:7:43)"}
+    github = [line for line in invoke("check", "--output-format", "github", "pkg").stdout.splitlines() if line]
+    assert len(github) == 2 and len(set(github)) == 2 and all("(vmap at pkg/" in line for line in github)
+    (tmp_path / "pkg" / "evaluate.py").unlink()
+    alone = invoke("check", "--output-format", "concise", "pkg").stdout
+    assert "SPMD001" in alone and "(vmap at" not in alone
+
+
 def test_interactive_asks_per_fix(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
     (work / "two.py").write_text(TWO)

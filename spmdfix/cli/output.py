@@ -20,11 +20,13 @@ from spmdfix.paths import relpath
 from spmdfix.pipeline import GENERATED_MARK
 from spmdfix.report import (
     FileReport,
+    distinguished,
     error_record,
     json_records,
     text_lines,
     unfollowed_lines,
     unfollowed_records,
+    vmap_places,
 )
 from spmdfix.summary import run_summary, statistics_lines, summary_line
 from spmdfix.results import Failed, FileResult, Skipped, Unreadable
@@ -228,6 +230,7 @@ def formats_module():
 
 def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved: bool = False) -> str:
     lines: list[str] = []
+    concise: list[tuple[int, str | None]] = []  # (concise: each finding's line, by index, and where its vmap is)
     fixable = hidden = reported = 0
     for job, o in zip(jobs, outcomes):
         if unreadable_reported(job, o):
@@ -238,8 +241,14 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
         if o.findings:
             unsafe = job.options.unsafe_fixes
             found = text_lines(_report(o), unsafe, show_fixes, o.cells)
-            # (concise: the finding lines alone; what explains a finding is indented under it)
-            lines.extend(found if notes else [line for line in found if not line.startswith(" ")])
+            if notes:
+                lines.extend(found)
+            else:
+                # (concise: the finding lines alone, one a finding; what explains a finding is indented under it)
+                heads = [line for line in found if not line.startswith(" ")]
+                for head, origin in zip(heads, vmap_places(_report(o), o.cells)):
+                    concise.append((len(lines), origin))
+                    lines.append(head)
             reported += len(o.findings)
             fixable += sum(choose_fix(f, AUTO, unsafe) is not None for f in o.findings)
             hidden += sum(
@@ -248,6 +257,11 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
             )
         if show_unresolved and o.unfollowed:
             lines.extend(unfollowed_lines(_report(o), o.unfollowed, notes, o.cells))
+    if concise:
+        # (each finding's line told from another printed the same: `report.distinguished`)
+        told = distinguished([(lines[at], origin) for at, origin in concise])
+        for (at, _), line in zip(concise, told):
+            lines[at] = line
     lines.append(summary_line(reported, fixable, hidden, unfollowed_vmaps(outcomes)))
     return "\n".join(lines) + "\n"
 
