@@ -14,7 +14,6 @@ import _outcome  # noqa: F401  (sets XLA_FLAGS before jax is imported)
 from _outcome import header, show_group
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, PartitionSpec as P
 

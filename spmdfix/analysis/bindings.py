@@ -50,6 +50,8 @@ def _child_fields(kind: type) -> tuple[str, ...]:
     return fields
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+# The node types of a function (for `isinstance`): the one definition the analysis modules share
+FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 ScopeNode = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 

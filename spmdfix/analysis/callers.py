@@ -34,13 +34,11 @@ from __future__ import annotations
 import ast
 
 from spmdfix import jaxapi
-from spmdfix.analysis.bindings import Binding
+from spmdfix.analysis.bindings import FUNCTION_NODES, Binding
 from spmdfix.analysis.follow import CALLERS, Follow
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import Use, UseIndex
-
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
 class OtherCallers:
@@ -192,7 +190,7 @@ class OtherCallers:
 
 def _holder(ix: ModuleIndex, node: ast.AST) -> ast.AST | None:
     """The innermost function (`def` or `lambda`) around `node`, or None at module level."""
-    return next((a for a in ix.ancestors(node) if isinstance(a, _FUNCTIONS)), None)
+    return next((a for a in ix.ancestors(node) if isinstance(a, FUNCTION_NODES)), None)
 
 
 def _def_binding(ix: ModuleIndex, func: ast.AST) -> Binding | None:
@@ -216,7 +214,7 @@ def _assigned(ix: ModuleIndex, uses: UseIndex, node: ast.AST) -> Binding | None:
             if len(targets) == 1 and anc.value is not None:
                 return uses.target_binding(targets[0], anc.value)
             return None
-        if isinstance(anc, (ast.stmt, *_FUNCTIONS)):
+        if isinstance(anc, (ast.stmt, *FUNCTION_NODES)):
             return None
     return None
 

@@ -56,6 +56,9 @@ class UnreadValue:
     kind: UnreadKind
     span: Span
     what: str
+    # A BODY record read as for an spmd vmap (another module's summary): what it says under a plain vmap over a
+    # batch placed on Explicit axes, which `reached.as_plain_vmap` takes; "" for every other record
+    plain: str = ""
 
 
 @record(frozen=True)

@@ -36,7 +36,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
-from spmdfix.analysis.bindings import BindingKind
+from spmdfix.analysis.bindings import FUNCTION_NODES, BindingKind
 from spmdfix.analysis.calls import single_return
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shapes import StaticShapes
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 
 # Binary operators measured to broadcast a lower-rank unbatched array without the ManualAxisType failure.
 _BROADCASTING_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 # Slices that keep their operand's rank (a body parameter rebound by one keeps the rank `_rank` reads).
 _RANK_KEEPING_NAMES = frozenset({"jax.lax.dynamic_slice_in_dim", "jax.lax.dynamic_slice"})
 
@@ -96,7 +95,7 @@ class RankAnalysis:
         fun: the vmapped callable; reached: the path to the shard_map; wrapped: the body is reached through a
         wrapper (`jax.vmap(g)`, `jax.jit(g)`), whose effect on ranks is not followed; calls: every call of
         the vmap (`VmapCallAnalysis.calls`). Empty when anything on the way is not followed."""
-        if not isinstance(body, _FUNCTIONS) or wrapped or reached.vmaps or calls is None or not calls.complete:
+        if not isinstance(body, FUNCTION_NODES) or wrapped or reached.vmaps or calls is None or not calls.complete:
             return {}
         start = self.ix.function_of(fun)
         if start is None or start.args.vararg or start.args.kwonlyargs:

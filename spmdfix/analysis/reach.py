@@ -20,7 +20,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.follow import (
     ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, TRACED, Follow,
 )
-from spmdfix.analysis.bindings import Binding, BindingKind, Scope, callable_target
+from spmdfix.analysis.bindings import FUNCTION_NODES, Binding, BindingKind, Scope, callable_target
 from spmdfix.analysis.instances import Instances, is_self_param
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
@@ -35,7 +35,6 @@ from spmdfix.perf import frozen
 
 # Higher-order functions whose first argument is data, not the function they apply.
 _DATA_FIRST = frozenset({"cond", "switch", "fori_loop"})
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
@@ -141,7 +140,7 @@ class Reacher:
         self._entry = (self._applied(vmap), bound)
         self._bound_scopes, self._bound_depth, self._views = {}, {}, {}
         within = None
-        if bound is not None and not isinstance(callable_expr, _FUNCTIONS):
+        if bound is not None and not isinstance(callable_expr, FUNCTION_NODES):
             # what a factory of this module returns, read for the call of another module that made it
             # (`@parallel.sharded(parallel.DATA)`: `_project_decorators`): its parameters are that call's
             scope, within, bound = self._scope_in(scope, bound), bound, None

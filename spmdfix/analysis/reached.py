@@ -157,7 +157,8 @@ class ReachedAnalysis:
             holder = local_body_holder(self.ix, reached.site.body, reached.site.body_scope)
             if holder is not None:
                 what = _body_what(*holder, spmd)
-                unread_captures += (UnreadValue(UnreadKind.BODY, self.span(holder[0]), what),)
+                plain = _body_what(*holder, spmd=False) if spmd else ""
+                unread_captures += (UnreadValue(UnreadKind.BODY, self.span(holder[0]), what, plain),)
         lift = None
         if captures and nested:
             # (lift-captures edits the reached shard_map: the nested body's closure would stay)
@@ -442,7 +443,6 @@ def _body_what(expr: ast.AST, why: str, spmd: bool = True) -> str:
 
 def as_plain_vmap(unread: UnreadValue) -> UnreadValue:
     """A record of another module's summary (read as for an spmd vmap) as a plain vmap's: an unresolved body's
-    says what JAX refuses under the plain vmap (measured: safety/measurements/helper_body_closure_other_module.py)."""
-    if unread.kind is not UnreadKind.BODY:
-        return unread
-    return replace(unread, what=unread.what.replace(_SPMD_BODY, _PLAIN_BODY))
+    says what JAX refuses under the plain vmap (measured: safety/measurements/helper_body_closure_other_module.py),
+    the words it carries for that (`UnreadValue.plain`); any other record is the same under both."""
+    return replace(unread, what=unread.plain, plain="") if unread.plain else unread

@@ -13,7 +13,7 @@ import ast
 
 from spmdfix import jaxapi
 from spmdfix.jaxapi import ShardMapApi
-from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.bindings import FUNCTION_NODES, BindingKind, Scope
 from spmdfix.analysis.calls import argument, keywords, single_return
 from spmdfix.analysis.follow import BODY, SHARD_MAP_FACTORY, Follow
 from spmdfix.analysis.scopes import ModuleIndex
@@ -113,7 +113,6 @@ def decorated_site(ix: ModuleIndex, func: ast.AST) -> ShardMapSite | None:
     return None
 
 
-_FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
 def local_body_holder(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tuple[ast.AST, str] | None:
@@ -148,7 +147,7 @@ def parameter_body(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> bool:
     stop = _body_stop(ix, expr, scope)
     if stop is None or not isinstance(stop[0], ast.Name):
         return False
-    local = [b for b in ix.lookup(stop[0].id, stop[1]) if isinstance(b.scope.node, _FUNCTION_NODES)]
+    local = [b for b in ix.lookup(stop[0].id, stop[1]) if isinstance(b.scope.node, FUNCTION_NODES)]
     return len(local) == 1 and local[0].kind is BindingKind.PARAM
 
 
@@ -166,7 +165,7 @@ def _local_name(ix: ModuleIndex, name: ast.Name, scope: Scope) -> tuple[ast.AST,
     in this module does (`apply(x, lambda b: b * s)` in a function): a decorator's parameter (`def
     data_parallel(fn)`), given the decorated `def`, or one given module-level or library callables, does not."""
     bindings = ix.lookup(name.id, scope)
-    local = [b for b in bindings if isinstance(b.scope.node, _FUNCTION_NODES)]
+    local = [b for b in bindings if isinstance(b.scope.node, FUNCTION_NODES)]
     if not local:
         return None
     kinds = {b.kind for b in local}
@@ -216,7 +215,7 @@ def closes_over_locals(ix: ModuleIndex, func: ast.AST) -> bool:
     for node in ast.walk(func.body if isinstance(func, ast.Lambda) else func):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             bindings = ix.lookup(node.id, ix.scope_at(node))
-            if bindings and isinstance(bindings[0].scope.node, _FUNCTION_NODES):
+            if bindings and isinstance(bindings[0].scope.node, FUNCTION_NODES):
                 owner = bindings[0].scope.node
                 if owner is not func and not any(anc is func for anc in ix.ancestors(owner)):
                     return True
@@ -273,14 +272,14 @@ def _local_value(ix: ModuleIndex, value: ast.AST, scope: Scope) -> bool:
     """Whether `value` is made while a function runs: a lambda or `def` inside a function reading a name a
     function binds outside it (`lambda b: b * s`; `lambda b: b * b` closes over nothing), or a name a function
     binds (also at the root of a subscript, attribute or call)."""
-    if isinstance(value, _FUNCTION_NODES):
+    if isinstance(value, FUNCTION_NODES):
         return ix.enclosing_function(value) is not None and closes_over_locals(ix, value)
     root = value
     while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
         root = root.func if isinstance(root, ast.Call) else root.value
     if not isinstance(root, ast.Name):
         return False
-    return any(isinstance(b.scope.node, _FUNCTION_NODES) for b in ix.lookup(root.id, scope))
+    return any(isinstance(b.scope.node, FUNCTION_NODES) for b in ix.lookup(root.id, scope))
 
 
 def unwrap_body(
@@ -304,7 +303,7 @@ def _unwrap(
         step = step.deeper()
         if expr is None:
             return None, wrappers, None
-        if isinstance(expr, _FUNCTION_NODES):
+        if isinstance(expr, FUNCTION_NODES):
             return expr, wrappers, None
         if isinstance(expr, ast.Name):
             binding = ix.single_binding(expr.id, scope)
