@@ -3,6 +3,7 @@ maps through an `in_axes` dict (`in_axes=({"scale": 0, "bias": None}, 0)`, `spmd
 mesh, specs `P('model')`). Which captures does JAX refuse: the dict whole (`p` read in the body), a key the dict
 maps (`p["scale"]`, also through a local `scale = p["scale"]`), a key it leaves unmapped (`p["bias"]`), with
 every key unmapped (`{"scale": None}`, also `[None]`-style tuple entries), every key mapped (`{"scale": 0}`)?
+And the lift-captures edits: the dict passed whole as an operand under `P()`, the local of a mapped key passed so.
 Eager and under `jax.jit`.
 
 Run: python safety/measurements/in_axes_dict_capture.py (jax 0.10.2, CPU, 8 devices).
@@ -62,6 +63,23 @@ for fn in (reads_mapped_key, reads_mapped_key_local, reads_unmapped_key, reads_b
     vm = lambda fn=fn: jax.vmap(fn, in_axes=({"scale": 0, "bias": None}, 0), spmd_axis_name="data")
     show_group(fn.__name__, {"eager": lambda vm=vm: vm()(mixed, x), "jit": lambda vm=vm: jax.jit(vm())(mixed, x)},
                ref[fn.__name__])
+
+def lifted_whole(p, x):  # (lift-captures of `p` read by key in the body: the dict an operand under `P()`)
+    return jax.shard_map(lambda b, q: b * q["scale"] + q["bias"], mesh=MESH, in_specs=(P("model"), P()),
+                         out_specs=P("model"))(x, p)
+
+
+def lifted_local(p, x):  # (lift-captures of `scale = p["scale"]`, `p["bias"]` still closed over)
+    scale = p["scale"]
+    return jax.shard_map(lambda b, s: b * s + p["bias"], mesh=MESH, in_specs=(P("model"), P()),
+                         out_specs=P("model"))(x, scale)
+
+
+header("the same, lifted to operands under P()", ["eager", "jit"])
+for fn in (lifted_whole, lifted_local):
+    vm = lambda fn=fn: jax.vmap(fn, in_axes=({"scale": 0, "bias": None}, 0), spmd_axis_name="data")
+    show_group(fn.__name__, {"eager": lambda vm=vm: vm()(mixed, x), "jit": lambda vm=vm: jax.jit(vm())(mixed, x)},
+               ref["reads_both"])
 
 header("every key unmapped or mapped", ["eager", "jit"])
 three = {"scale": np.float32(3.0)}

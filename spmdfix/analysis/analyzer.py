@@ -28,7 +28,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.index import IMPORTERS_OF_KEY
-from spmdfix.analysis.batched import mentions
+from spmdfix.analysis.batched import Keys, mentions
 from spmdfix.analysis.facts import (
     Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, UnreadValue, VmapFacts,
 )
@@ -344,7 +344,7 @@ class Analyzer:
 
     def _mapped_by_in_axes(
         self, site: VmapSite, path: _Path, target: ast.AST
-    ) -> tuple[frozenset[str] | None, dict[str, frozenset[str]] | None]:
+    ) -> tuple[frozenset[str] | None, dict[str, Keys] | None]:
         """(the parameters of `target`, a function of another module the spmd vmap `site` maps itself (`path`
         holds no step of this module), that its `in_axes` display maps, with those mapped only in part through a
         dict display and their mapped keys (`batched.BatchedValues.keyed_params`)), when `in_axes` is a tuple or
@@ -757,7 +757,7 @@ def _receiver(method: ast.AST) -> str | None:
 
 def _reached_under(
     model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...], batched: frozenset[str] | None,
-    spmd: bool = True, keyed: dict[str, frozenset[str]] | None = None,
+    spmd: bool = True, keyed: dict[str, Keys] | None = None,
 ) -> dict[Span, ReachedFacts]:
     """The facts of the shard_maps that calling `target` of the module `model` reaches, read as an spmd vmap's
     (`spmd`; else a plain vmap's over a batch placed on those axes) over the axes `names` that batches exactly the

@@ -14,7 +14,7 @@ Also here, as they read the same chain: which vmapped parameters a local comes f
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind
@@ -49,7 +49,7 @@ class BatchedValues:
         # The parameters the vmap maps only in part, through an `in_axes` dict display (`{"scale": 0, "bias":
         # None}`): the keys it maps, by parameter (`keyed_params`). Set on an analysis of another module's callable
         # whose caller's vmap maps it so (`analyzer._reached_under`); else read off the `in_axes` display.
-        self.keyed: dict[str, frozenset[str]] | None = None
+        self.keyed: dict[str, Keys] | None = None
         # Set while `capture.CaptureAnalysis.captures` reads such a parameter by key: it is not batched whole, a
         # local assigned one of its mapped keys (`scale = p["scale"]`) is (`_by_key_locals`).
         self.by_key = False
@@ -176,14 +176,15 @@ class BatchedValues:
         names = names if self.only is None else names & self.only
         return names - self.keyed_params(func, in_axes, bound).keys() if self.by_key else names
 
-    def keyed_of(self, fun: ast.AST | None, in_axes: ast.AST | None) -> dict[str, frozenset[str]]:
+    def keyed_of(self, fun: ast.AST | None, in_axes: ast.AST | None) -> dict[str, Keys]:
         """`keyed_params` of the function the vmapped `fun` runs (empty when that is not one function)."""
         found = self.callee(fun) if fun is not None else None
         return self.keyed_params(found[0], in_axes, found[1]) if found is not None else {}
 
-    def keyed_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> dict[str, frozenset[str]]:
+    def keyed_params(self, func: ast.AST, in_axes: ast.AST | None, bound: int = 0) -> dict[str, Keys]:
         """The parameters of the vmapped `func` that the vmap maps only in part, through a dict display in
-        `in_axes` (`in_axes=({"scale": 0, "bias": None}, 0)`), each with the keys it maps; `keyed` when set (the
+        `in_axes` (`in_axes=({"scale": 0, "bias": None}, 0)`), each with the keys it maps and those it does not
+        (`Keys`); `keyed` when set (the
         caller's reading, for a function of another module). JAX maps each leaf by its own entry: a value read
         off a key whose entry is None is not batched, one off a mapped key is (measured:
         safety/measurements/in_axes_dict_capture.py)."""
@@ -195,11 +196,11 @@ class BatchedValues:
         out = {}
         for name, ax in zip(names, in_axes.elts):
             keys = dict_entry_keys(ax)
-            if keys and len(keys) < len(ax.keys):  # (some keys mapped, not all)
+            if keys is not None and keys.mapped and keys.unmapped:  # (some keys mapped, not all)
                 out[name] = keys
         return out
 
-    def _by_key_locals(self, func: ast.AST, keyed: dict[str, frozenset[str]]) -> set[str]:
+    def _by_key_locals(self, func: ast.AST, keyed: dict[str, Keys]) -> set[str]:
         """The locals of `func` assigned a mapped key of a parameter the vmap maps in part, read as such
         (`scale = p["scale"]`, `keyed_params`): those hold batched values."""
         out = set()
@@ -209,7 +210,7 @@ class BatchedValues:
             value = node.value
             if (
                 isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and value.value.id in keyed
-                and isinstance(value.slice, ast.Constant) and value.slice.value in keyed[value.value.id]
+                and isinstance(value.slice, ast.Constant) and value.slice.value in keyed[value.value.id].mapped
             ):
                 out.add(node.targets[0].id)
         return out
@@ -527,14 +528,22 @@ def _unmapped(entry: ast.AST) -> bool:
     return False
 
 
-def dict_entry_keys(entry: ast.AST) -> frozenset[str] | None:
-    """The keys an `in_axes` dict display maps (those whose entry is not `_unmapped`), when every key is a string
-    constant; None for any other entry."""
+class Keys(NamedTuple):
+    """The keys of an `in_axes` dict display: those it maps (an entry not `_unmapped`) and those it does not."""
+
+    mapped: frozenset[str]
+    unmapped: frozenset[str]
+
+
+def dict_entry_keys(entry: ast.AST) -> Keys | None:
+    """The keys of an `in_axes` dict display, mapped and not, when every key is a string constant; None for any
+    other entry."""
     if not isinstance(entry, ast.Dict) or not entry.keys:
         return None
     if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in entry.keys):
         return None
-    return frozenset(k.value for k, v in zip(entry.keys, entry.values) if not _unmapped(v))  # type: ignore[union-attr]
+    pairs = [(k.value, _unmapped(v)) for k, v in zip(entry.keys, entry.values)]  # type: ignore[union-attr]
+    return Keys(frozenset(k for k, off in pairs if not off), frozenset(k for k, off in pairs if off))
 
 
 def mentions(expr: ast.AST, names: set[str], parents: dict[int, ast.AST], qualname=None) -> bool:

@@ -148,6 +148,7 @@ class CaptureAnalysis:
             untraced = self._untraced_closure(body, home, wrappers)
         elif batched is not None and self.batched.static_skipped:
             untraced = self._static_self_uses(fun, in_axes, reached, home, vmap, body, batched.names)
+        whole = batched  # (values a `partial` binds are read whole: `partial(body, p)` binds every leaf)
         if batched is not None and self.batched.keyed_of(fun, in_axes):
             batched, by_key = self._by_key(fun, in_axes, reached, home, vmap, mesh, placed, body, batched)
             untraced += by_key
@@ -163,7 +164,7 @@ class CaptureAnalysis:
             if qname not in jaxapi.PARTIAL_NAMES:
                 continue
             where = self.ix.enclosing_function(call)
-            values = batched if where is home else self._batched(fun, in_axes, reached, where, vmap, mesh, placed)
+            values = whole if where is home else self._batched(fun, in_axes, reached, where, vmap, mesh, placed)
             if values is not None:
                 off_spmd = off_spmd or values.off_spmd
                 exprs = [*call.args[1:], *(k.value for k in call.keywords)]
@@ -266,7 +267,9 @@ class CaptureAnalysis:
         parameter itself not; the SPMD910 records of what the body closes over that is batched only when such a
         parameter counts whole). JAX batches a value read off a mapped key and not one read off an unmapped key
         (safety/measurements/in_axes_dict_capture.py: the body reading `p["bias"]` of `{"scale": 0, "bias": None}`
-        runs, `p["scale"]` fails); a whole-parameter reading made a finding of the first (breaker7 s19/s20)."""
+        runs, `p["scale"]` fails); a whole-parameter reading made a finding of the first (breaker7 s19/s20).
+        Such a parameter the body itself reads only by string keys (`p["bias"]`, no read in a function it calls) is
+        read so: only unmapped keys, nothing batched; a mapped key among them, batched (`_keys_read`)."""
         self.batched.by_key = True
         try:
             precise = self._batched(fun, in_axes, reached, home, vmap, mesh, placed)
@@ -274,8 +277,26 @@ class CaptureAnalysis:
             self.batched.by_key = False
         if precise is None:
             return whole, ()
-        maybe = self._free_uses(body, home, whole.names - precise.names)
-        maybe += self._helper_uses(body, home, whole.names - precise.names, {c.name for c in maybe})
+        keyed = self.batched.keyed_of(fun, in_axes)
+        start = self.batched.callee(fun)
+        maybe, batched_keys, resolved = [], set(), set()
+        for c in self._free_uses(body, home, whole.names - precise.names):
+            keys = None
+            if start is not None and home is start[0] and c.name in keyed:
+                keys = self._keys_read(body, home, c.name)
+                if keys is not None and self._helper_uses(body, home, {c.name}, set()):
+                    keys = None
+            if keys is not None and keys <= keyed[c.name].unmapped:
+                resolved.add(c.name)
+                continue  # (only unmapped keys: JAX runs it)
+            if keys is not None and keys & keyed[c.name].mapped:
+                resolved.add(c.name)
+                batched_keys.add(c.name)
+                continue
+            maybe.append(c)
+        if batched_keys:
+            precise = _Batched(precise.names | batched_keys, precise.off_spmd)
+        maybe += self._helper_uses(body, home, whole.names - precise.names, {c.name for c in maybe} | resolved)
         return precise, tuple(
             UnreadValue(
                 UnreadKind.CAPTURE_INPUT, c.use,
@@ -285,6 +306,25 @@ class CaptureAnalysis:
             )
             for c in maybe
         )
+
+    def _keys_read(self, body: ast.AST, home: ast.AST, name: str) -> frozenset[str] | None:
+        """The string keys `body` reads off `name`, a name of `home`, when every read of it there is a subscript by
+        a string constant (`p["bias"]`); None when it is read any other way."""
+        keys = set()
+        for node in _walk_body(body):
+            if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+                continue
+            bindings = self.ix.lookup(name, self.ix.scope_at(node))
+            if not bindings or bindings[0].scope.node is not home:
+                continue
+            up = self.ix.parent.get(id(node))
+            if not (
+                isinstance(up, ast.Subscript) and up.value is node and isinstance(up.ctx, ast.Load)
+                and isinstance(up.slice, ast.Constant) and isinstance(up.slice.value, str)
+            ):
+                return None
+            keys.add(up.slice.value)
+        return frozenset(keys)
 
     def _static_reads_only(self, body: ast.AST, home: ast.AST, name: str) -> bool:
         """Whether `name` is the `self` of the method `home` and every read of it in `body` is an attribute the

@@ -1,7 +1,6 @@
-"""breaker7 s19 in one module: `in_axes=({"scale": 0, "bias": None}, 0)`; the body closes over `scale =
-p["scale"]` (a mapped key: JAX fails, ManualAxisType) and reads `p["bias"]` (an unmapped key: runs;
-safety/measurements/in_axes_dict_capture.py). Was SPMD003 at `scale` and at `p`; `p` is now an SPMD910 record (the
-keys the body reads off it are not followed), auto drops spmd_axis_name (lift-captures is unsafe: the record is a place the analysis stopped)."""
+"""leftovers8: `in_axes=({"scale": 0, "bias": None}, 0)`; the body calls `gate`, a function beside it reading
+`p["scale"]` (a mapped key: JAX fails, ManualAxisType, safety/measurements/in_axes_dict_capture.py). An argument
+the vmap maps in part is read by key only where the body itself reads it: this one is an SPMD910 record naming it."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -11,9 +10,11 @@ MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
 
 
 def apply(p, x):
-    scale = p["scale"]
+    def gate(v):
+        return v * p["scale"]
+
     def body(b):
-        return b * scale + p["bias"]
+        return gate(b) + p["bias"]
     return jax.shard_map(body, mesh=MESH, in_specs=P("model"), out_specs=P("model"))(x)
 
 

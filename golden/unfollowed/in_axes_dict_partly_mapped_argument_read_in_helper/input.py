@@ -1,0 +1,25 @@
+"""leftovers8: `in_axes=({"scale": 0, "bias": None}, 0)`; the body calls `gate`, a function beside it reading
+`p["scale"]` (a mapped key: JAX fails, ManualAxisType, safety/measurements/in_axes_dict_capture.py). An argument
+the vmap maps in part is read by key only where the body itself reads it: this one is an SPMD910 record naming it."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
+
+
+def apply(p, x):
+    def gate(v):
+        return v * p["scale"]
+
+    def body(b):
+        return gate(b) + p["bias"]
+    return jax.shard_map(body, mesh=MESH, in_specs=P("model"), out_specs=P("model"))(x)
+
+
+def main():
+    x = jnp.linspace(-1, 1, 4 * 8).reshape(4, 8)
+    p = {"scale": jnp.array([1.0, 2.0, 3.0, 4.0]), "bias": jnp.float32(0.5)}
+    out = jax.vmap(apply, in_axes=({"scale": 0, "bias": None}, 0), spmd_axis_name="data")(p, x)
+    return out, np.asarray(x) * np.array([1.0, 2.0, 3.0, 4.0])[:, None] + 0.5
