@@ -122,7 +122,11 @@ def sarif(
             # Fixes of a notebook edit its cells' text, not the .ipynb JSON text SARIF regions point into.
             result["properties"] = {"cell": record["cell"], "fixes": NOTEBOOK_FIXES_LEFT_OUT}
         else:
-            fixes = [_sarif_fix(fix, artifact, artifact_of) for fix in _fixes_of(record)]
+            # (a finding in a module from a notebook's vmap: a fix there may edit the notebook's cells too)
+            of_cells = [fix for fix in _fixes_of(record) if any("cell" in e for e in fix.get("edits") or ())]
+            if of_cells:
+                result["properties"] = {"fixes": NOTEBOOK_FIXES_LEFT_OUT}
+            fixes = [_sarif_fix(fix, artifact, artifact_of) for fix in _fixes_of(record) if fix not in of_cells]
             fixes = [f for f in fixes if f is not None]
             if fixes:
                 result["fixes"] = fixes

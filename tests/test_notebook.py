@@ -310,6 +310,21 @@ def test_a_finding_in_an_imported_module_keeps_its_own_place_in_every_format(wor
     assert regions == [9, 9]
 
 
+def test_sarif_leaves_out_a_fix_that_edits_a_notebook_also_for_a_finding_in_a_module(work: Path) -> None:
+    """A finding in layers.py from a notebook's vmap: its fix (drop-spmd-axis) edits the notebook's cell, at
+    cell-relative rows that a SARIF replacement would apply to the .ipynb JSON text (newuser8's trial: a
+    replacement at line 2, columns 54-75 of `notebooks/ensemble.ipynb`, inside `"cells": [`). Left out as a
+    notebook finding's fixes are, saying so; JSON keeps the fix with its cell."""
+    _imported_layers(work)
+    records = json.loads(run("check", "--output-format", "json", "nb.ipynb").stdout)
+    assert records[0]["fix"]["transform"] == "drop-spmd-axis" and records[0]["fix"]["edits"][0]["cell"] == 3
+    sarif = json.loads(run("check", "--output-format", "sarif", "nb.ipynb").stdout)
+    for result in sarif["runs"][0]["results"]:
+        uris = {c["artifactLocation"]["uri"] for f in result.get("fixes", ()) for c in f["artifactChanges"]}
+        assert "nb.ipynb" not in uris, result["fixes"]
+        assert "spmdfix fix" in result["properties"]["fixes"]
+
+
 def test_fix_points_at_the_notebook_whose_findings_it_left_in_an_imported_module(work: Path) -> None:
     """`fix` says where its findings are left and which check shows them: for a notebook's finding in a module
     it imports, that module's check does not (it does not analyse notebooks), so the notebook is named too
