@@ -222,6 +222,35 @@ def named_elsewhere(index: ProjectIndex, path: str, name: str) -> bool:
     return reaching is None or bool(reaching)
 
 
+def attribute_writer(index: ProjectIndex, path: str, attr: str) -> str | None:
+    """Why an object the module at `path` builds may carry another `.attr` than its construction gives: a
+    module of the project importing it, directly or not, writes `.attr = ...` (or an augmented assignment to
+    `.attr`) on some object, or calls `setattr` (`members.attribute_writes`, on the text:
+    `ProjectIndex.peek`), or those modules are not known or one cannot be read; in words, or None when none
+    may. An instance the module builds (`CFG = Config()`, read as `CFG.axis` in another module:
+    `members.class_attribute`) is read only when None."""
+    seen = {path}
+    todo = [path]
+    while todo:
+        importers = index.importers_of(todo.pop())
+        if importers is None:
+            return f"the modules importing {relpath(path)} are not known"
+        for importer in sorted(importers):
+            if importer in seen:
+                continue
+            seen.add(importer)
+            todo.append(importer)
+            index.touch([importer])
+            text = index.peek(importer)
+            if text is None:
+                return f"{relpath(importer)}, which imports {relpath(path)}, cannot be read"
+            if attribute_writes(text, attr):
+                return f"{relpath(importer)} assigns `.{attr}` on some object"
+            if "setattr" in text:
+                return f"{relpath(importer)} calls `setattr`, which may set `.{attr}`"
+    return None
+
+
 def _importers_reaching(index: ProjectIndex, path: str, name: str) -> list[str] | None:
     """The modules of the project that may reach the module-level `name` of the module at `path` (`_importers`
     naming it, the module as an object, a star import or a load by name), in their order; None when that is

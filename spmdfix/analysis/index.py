@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
-from spmdfix.analysis.importers import named_elsewhere, redefined_elsewhere
+from spmdfix.analysis.importers import attribute_writer, named_elsewhere, redefined_elsewhere
 from spmdfix.analysis.passed_elsewhere import (
     callable_passed_elsewhere,
     constructions_elsewhere,
@@ -398,10 +398,11 @@ class ProjectIndex:
         return loaded
 
     # --- names ------------------------------------------------------------------------------------
-    def resolve(self, qname: str, importer: str = "") -> tuple[LoadedModule, str | None] | None:
+    def resolve(self, qname: str, importer: str = "", whole: bool = False) -> tuple[LoadedModule, str | None] | None:
         """Where the absolute qualified name `qname` is defined: (module, name bound in its top level), or
         (module, None) when `qname` is a module itself. Follows re-exports and submodules of packages. None
-        when no file of the project defines it."""
+        when no file of the project defines it. An attribute of a top-level name (`pkg.config.CFG.axis`)
+        resolves to that name (`CFG`: the caller reads the rest), unless `whole`: then None."""
         parts = qname.split(".")
         if not parts[0] or parts[0] in NOT_FOLLOWED:
             return None
@@ -434,7 +435,7 @@ class ProjectIndex:
                 if sub is not None:
                     parts, importer = [*sub.summary.module.split("."), *rest[1:]], loaded.summary.path
                     continue
-            if len(rest) > 1 and bindings:
+            if len(rest) > 1 and bindings and not whole:
                 return loaded, name  # an attribute of a class or object: the caller reads the rest
             return None
         return None
@@ -518,14 +519,15 @@ class ProjectLink:
     index: ProjectIndex
     path: str
 
-    def resolve(self, qname: str | None) -> tuple[LoadedModule, str | None] | None:
+    def resolve(self, qname: str | None, whole: bool = False) -> tuple[LoadedModule, str | None] | None:
         if not qname or qname.startswith("."):
             return None
-        return self.index.resolve(qname, self.path)
+        return self.index.resolve(qname, self.path, whole)
 
-    def binding(self, qname: str | None) -> tuple[AnalysedModule, Binding] | None:
-        """(the model of the module defining `qname`, its single top-level binding), or None."""
-        found = self.resolve(qname)
+    def binding(self, qname: str | None, whole: bool = False) -> tuple[AnalysedModule, Binding] | None:
+        """(the model of the module defining `qname`, its single top-level binding), or None. `whole`: None
+        for an attribute of a top-level name (`ProjectIndex.resolve`)."""
+        found = self.resolve(qname, whole)
         if found is None or found[1] is None:
             return None
         loaded, name = found
@@ -580,6 +582,11 @@ class ProjectLink:
         """Whether a subclass in another module of the project may give this module's class `cls_name` another
         member `attr`: `importers.redefined_elsewhere`."""
         return redefined_elsewhere(self.index, self.path, cls_name, attr)
+
+    def attribute_writer(self, attr: str) -> str | None:
+        """Why a module of the project importing this one, directly or not, may write `.attr` on some object
+        (an instance this module holds among them), in words; None when none may: `importers.attribute_writer`."""
+        return attribute_writer(self.index, self.path, attr)
 
     def follows(self, qname: str | None) -> bool:
         """Whether `qname` names something the index would look for in the project (not JAX, not a

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import BASES, MEMBER, Follow
 from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.paths import relpath
 
 if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectLink
@@ -269,38 +270,80 @@ def method(cls: ast.ClassDef, name: str) -> ast.AST | None:
 # --- class attributes as constants (values.Evaluator.follow) ------------------------------------------------
 def class_attribute(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[Evaluating, ast.AST, Scope] | None:
     """`Axes.BATCH` (a class attribute) or `cfg.batch_axis` with `cfg = Config(...)` (the keyword given,
-    else the class body's default, as a dataclass has it): the value, with the evaluator of the module it is
-    written in and its scope, for a class of `ev`'s module or of another module of the project."""
+    else the class body's default, as a dataclass has it), `cfg` built in this module or imported from another
+    module of the project that builds it at module level (`from pkg.config import CFG`, `config.CFG`): the
+    value, with the evaluator of the module it is written in and its scope, for a class of `ev`'s module or of
+    another module of the project."""
+    found = _attribute_read(ev, expr, scope)
+    return found if isinstance(found, tuple) else None
+
+
+def field_not_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> str | None:
+    """Why `cfg.axis`, a field of an instance of a class of the project (`cfg = Config()`, here or imported
+    from the module building it), is not read as `class_attribute` reads it, in words (an SPMD910 record's
+    reason: `unknown_values`); None when `expr` is not such a field or is read."""
+    found = _attribute_read(ev, expr, scope)
+    return found if isinstance(found, str) else None
+
+
+def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[Evaluating, ast.AST, Scope] | str | None:
+    """`class_attribute`'s value; for a field of an instance that is not read, why (`field_not_read`)."""
     assigned = re.compile(rf"\.\s*{re.escape(expr.attr)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)")
-    if assigned.search(ev.ix.source):
-        return None  # the attribute is assigned somewhere in this module: not a constant
+    attr = expr.attr
     base = expr.value
     call = None
+    home = ev  # the module whose code builds the instance (`cfg = Config(...)`)
     if isinstance(base, ast.Name):
         binding = ev.ix.single_binding(base.id, scope)
         if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Call):
             call, scope = binding.node, binding.scope
             base = call.func
-    found = class_named(ev, base, scope)
+    writer = None
+    if call is None:
+        built = _instance_imported(ev, base, scope)
+        if built is not None:
+            home, call, scope, link = built
+            base = call.func
+            writer = link.attribute_writer(attr) if link is not None else "its module is not known"
+    found = class_named(home, base, scope)
     if found is None:
         return None
     owner, cls = found
-    if owner is not ev and assigned.search(owner.ix.source):
-        return None  # assigned in the class's own module
-    if call is not None:
-        if call.args:
-            return None  # positional fields: their order is the class's, not read here
-        for kw in call.keywords:
-            if kw.arg is None:
-                return None
-            if kw.arg == expr.attr:
-                return ev, kw.value, scope
+    instance = f"`{ast.unparse(expr.value)}` is `{cls.name}(...)`" if call is not None else None
+    for module in dict.fromkeys((ev, home, owner)):
+        if assigned.search(module.ix.source):
+            # the attribute is assigned somewhere: not a constant
+            return f"{instance}, and `.{attr}` is assigned in {_module_words(module)}" if instance else None
+    if call is None:
+        return _class_body_value(owner, cls, attr)
+    if writer is not None:
+        return f"{instance} of {_module_words(home)}, and {writer}"
+    setter = next((m for m in dict.fromkeys((ev, home, owner)) if "setattr" in m.ix.source), None)
+    if setter is not None:
+        # `object.__setattr__(self, 'axis', ...)` (a frozen dataclass's `__post_init__`), `setattr(cfg, ...)`
+        return f"{instance}, and {_module_words(setter)} calls `setattr`, which may set `.{attr}`"
+    if call.args:
+        return f"{instance}, built with positional arguments, which are not read"  # their order is the class's
+    for kw in call.keywords:
+        if kw.arg is None:
+            return f"{instance}, built with `**` arguments, which are not read"
+        if kw.arg == attr:
+            return home, kw.value, scope
+    value = _class_body_value(owner, cls, attr)
+    if value is None:
+        return f"{instance}, whose class does not give `{attr}` one value spmdfix reads (a `field(...)`, none, several)"
+    return value
+
+
+def _class_body_value(owner: Evaluating, cls: ast.ClassDef, attr: str) -> tuple[Evaluating, ast.AST, Scope] | None:
+    """The one value a class body assigns to `attr` (a class attribute, a dataclass field's default), with the
+    evaluator of its module and the class's scope; None when there is not one (or it is `field(...)`)."""
     values = [
         stmt.value
         for stmt in cls.body
         if isinstance(stmt, (ast.Assign, ast.AnnAssign))
         and stmt.value is not None
-        and any(isinstance(t, ast.Name) and t.id == expr.attr for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]))
+        and any(isinstance(t, ast.Name) and t.id == attr for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]))
     ]
     inner = owner.ix.own_scope(cls)
     if len(values) != 1 or inner is None:
@@ -308,6 +351,34 @@ def class_attribute(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
     if isinstance(values[0], ast.Call) and (owner.ix.qualname(values[0].func, inner) or "").endswith("field"):
         return None  # dataclasses.field(default=...): not read
     return owner, values[0], inner
+
+
+def _module_words(module: Evaluating) -> str:
+    """A module of the project as a reason names it: its path, or "its module" (the module checked, whose
+    index may have no path of its own)."""
+    path = module.project.path if module.project is not None else module.ix.path
+    return relpath(path) if path else "its module"
+
+
+def _instance_imported(ev: Evaluating, expr: ast.AST, scope: Scope):
+    """`CFG` in `CFG.axis`, imported from another module of the project (`from pkg.config import CFG`, or
+    `config.CFG`) where it is a module-level name bound once to a call (`CFG = Config()`): (the evaluator of
+    that module, the call, its scope, that module's view of the project, which `ProjectLink.attribute_writer`
+    asks whether a module importing it may write the attribute on it). None when `expr` is not such a name."""
+    if isinstance(expr, ast.Name):
+        binding = ev.ix.single_binding(expr.id, scope)
+        qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
+    elif isinstance(expr, ast.Attribute):
+        qname = ev.ix.qualname(expr, scope)
+    else:
+        return None
+    if ev.project is None or not ev.project.follows(qname):
+        return None
+    found = ev.project.binding(qname, whole=True)
+    if found is None or found[1].kind is not BindingKind.ASSIGN or not isinstance(found[1].node, ast.Call):
+        return None
+    model, binding = found
+    return model.ev, binding.node, binding.scope, getattr(model, "project", None)
 
 
 def class_named(ev: Evaluating, expr: ast.AST, scope: Scope) -> tuple[Evaluating, ast.ClassDef] | None:

@@ -17,6 +17,7 @@ from spmdfix.analysis.bindings import Binding, BindingKind, Scope
 from spmdfix.analysis.calls import argument, returns
 from spmdfix.analysis.facts import UnreadValue
 from spmdfix.analysis.kinds import UnreadKind
+from spmdfix.analysis.members import field_not_read
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import Evaluator, bound_for
 from spmdfix.paths import relpath
@@ -51,6 +52,9 @@ def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> s
         cls = ev.members.enclosing_class(expr, scope)
         if cls is not None:
             return _why_member(ev, cls, expr)
+        told = field_not_read(ev, expr, scope)  # a field of an instance of a class of the project
+        if told is not None:
+            return told
         if isinstance(expr.value, (ast.Attribute, ast.Subscript, ast.Call)) and depth < 3:
             inner = why_unknown(ev, expr.value, scope, depth + 1)
             return f"`{short(expr)}` is read from `{short(expr.value)}`, and {inner}"

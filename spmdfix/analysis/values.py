@@ -369,10 +369,12 @@ class Evaluator:
         return found[0].ev, found[1].node
 
     def _imported(self, qname: str | None) -> tuple[Evaluator, ast.AST, Scope] | None:
-        """The assigned value of a module-level name of another project module (None without an index)."""
+        """The assigned value of a module-level name of another project module (None without an index, and
+        for an attribute of such a name: `config.CFG.axis` is not `CFG`'s value, `members.class_attribute`
+        reads it)."""
         if self.project is None or not self.project.follows(qname):
             return None
-        found = self.project.binding(qname)
+        found = self.project.binding(qname, whole=True)
         if found is None or found[1].kind is not BindingKind.ASSIGN:
             return None
         model, binding = found

@@ -1,0 +1,16 @@
+import dataclasses
+
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+
+@dataclasses.dataclass
+class Config:
+    batch_axis: str = 'x'
+    width: int = 8
+
+
+CFG = Config()
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))

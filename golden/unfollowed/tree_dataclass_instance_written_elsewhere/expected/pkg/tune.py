@@ -1,0 +1,5 @@
+from pkg import config
+
+
+def use_model_axis():
+    config.CFG.batch_axis = 'y'
