@@ -524,7 +524,8 @@ def test_a_vmap_factory_read_off_an_instance_is_not_known(tmp_path: Path) -> Non
             return t.vec(body)(xs)
         """)
     assert codes == [] and lost == [
-        "the value of `spmd_axis_name` (`t.vec`) is not known: `t.vec` is an attribute of a value spmdfix does not know"
+        # (newuser8: the instance is named with what keeps its attribute from being read)
+        "the value of `spmd_axis_name` (`t.vec`) is not known: `t` is `T(...)`, and `.vec` is assigned in this module"
     ]
 
 

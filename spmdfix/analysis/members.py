@@ -313,15 +313,15 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
     for module in dict.fromkeys((ev, home, owner)):
         if assigned.search(module.ix.source):
             # the attribute is assigned somewhere: not a constant
-            return f"{instance}, and `.{attr}` is assigned in {_module_words(module)}" if instance else None
+            return f"{instance}, and `.{attr}` is assigned in {_module_words(module, ev)}" if instance else None
     if call is None:
         return _class_body_value(owner, cls, attr)
     if writer is not None:
-        return f"{instance} of {_module_words(home)}, and {writer}"
+        return f"{instance} of {_module_words(home, ev)}, and {writer}"
     setter = next((m for m in dict.fromkeys((ev, home, owner)) if "setattr" in m.ix.source), None)
     if setter is not None:
         # `object.__setattr__(self, 'axis', ...)` (a frozen dataclass's `__post_init__`), `setattr(cfg, ...)`
-        return f"{instance}, and {_module_words(setter)} calls `setattr`, which may set `.{attr}`"
+        return f"{instance}, and {_module_words(setter, ev)} calls `setattr`, which may set `.{attr}`"
     if call.args:
         return f"{instance}, built with positional arguments, which are not read"  # their order is the class's
     for kw in call.keywords:
@@ -353,11 +353,13 @@ def _class_body_value(owner: Evaluating, cls: ast.ClassDef, attr: str) -> tuple[
     return owner, values[0], inner
 
 
-def _module_words(module: Evaluating) -> str:
-    """A module of the project as a reason names it: its path, or "its module" (the module checked, whose
-    index may have no path of its own)."""
+def _module_words(module: Evaluating, reading: Evaluating) -> str:
+    """A module of the project as a reason names it: "this module" for the module `reading` the attribute
+    (where the record sits), else its path."""
+    if module is reading:
+        return "this module"
     path = module.project.path if module.project is not None else module.ix.path
-    return relpath(path) if path else "its module"
+    return relpath(path) if path else "another module"
 
 
 def _instance_imported(ev: Evaluating, expr: ast.AST, scope: Scope):
