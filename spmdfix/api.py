@@ -202,12 +202,14 @@ def fix_source(
 @frozen(slots=True)
 class ModulesFixResult:
     """Outcome of `fix_modules`: the new text of each module it changed (absolute path -> text), the fixes
-    applied, the findings left on each target, and errors."""
+    applied, the findings left on each target, errors, and the modules each applied fix edits (absolute paths,
+    in the order of `applied`)."""
 
     texts: dict[str, str]
     applied: tuple[Fix, ...]
     remaining: dict[str, tuple[Finding, ...]]
     errors: tuple[str, ...] = ()
+    edited: tuple[tuple[str, ...], ...] = ()
 
 
 def fix_modules(
@@ -237,4 +239,4 @@ def fix_modules(
     paths = [str(Path(t).resolve()) for t in targets]
     run = fix_texts(dict(texts or {}), paths, options, select, review, index_for, read=text_of)
     remaining = {path: outcome.reported for path, outcome in run.targets.items()}
-    return ModulesFixResult(run.changed(), run.applied, remaining, run.errors)
+    return ModulesFixResult(run.changed(), run.applied, remaining, run.errors, run.edited)

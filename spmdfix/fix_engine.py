@@ -92,8 +92,9 @@ class TargetOutcome:
 class FixedTexts:
     """The outcome of `fix_texts`: the current text of every module the engine held (given or read, by path),
     the texts as given or first read (`original`), the fixes applied in order, each target's findings
-    (`TargetOutcome`), errors, and the edits of each changed module's original text that give its current
-    one (every pass composed: `edit_log.EditLog`)."""
+    (`TargetOutcome`), errors, the edits of each changed module's original text that give its current
+    one (every pass composed: `edit_log.EditLog`), and the modules each applied fix edits (`edited`, absolute
+    paths, in the order of `applied`: a fix's edits of its own module carry no path, `Span.path`)."""
 
     texts: dict[str, str]
     original: dict[str, str]
@@ -101,6 +102,7 @@ class FixedTexts:
     targets: dict[str, TargetOutcome]
     errors: tuple[str, ...]
     logs: dict[str, EditLog] = field(default_factory=dict)
+    edited: tuple[tuple[str, ...], ...] = ()
 
     def changed(self) -> dict[str, str]:
         """The modules whose text differs from the one given or first read: path -> new text."""
@@ -138,7 +140,9 @@ def fix_texts(
     run = _Run(dict(texts), read)
     for target in targets:
         run.fix_target(target, options, select, review, index_for)
-    return FixedTexts(run.texts, run.original, tuple(run.applied), run.outcomes, tuple(run.errors), run.logs)
+    return FixedTexts(
+        run.texts, run.original, tuple(run.applied), run.outcomes, tuple(run.errors), run.logs, tuple(run.edited)
+    )
 
 
 class _Run:
@@ -152,6 +156,7 @@ class _Run:
         self.trees: dict[str, ast.Module] = {}
         self.logs: dict[str, EditLog] = {}
         self.applied: list[Fix] = []
+        self.edited: list[tuple[str, ...]] = []  # the modules each applied fix edits, as `applied`
         self.errors: list[str] = []
         self.outcomes: dict[str, TargetOutcome] = {}
 
@@ -199,6 +204,7 @@ class _Run:
                 self.outcomes[target] = first
                 return
             self.applied.extend(this_pass)
+            self.edited.extend(tuple(sorted({e.span.path or target for e in f.node_edits})) for f in this_pass)
             # The next pass's analysis gives the sites of the new text; the chained ones are carried into it by
             # the edits this pass made (a site after an edit moves by what the edit adds).
             chained = {site.moved(edits) for site in chained | chain_sites(this_pass)}
@@ -291,6 +297,7 @@ class _Run:
         self.texts = {path: texts.get(path, self.original[path]) for path in self.texts}
         self.trees, self.logs = trees, logs
         del self.applied[applied:]
+        del self.edited[applied:]
 
 
 def _by_module(fix: Fix, target: str) -> dict[str, list]:

@@ -241,6 +241,25 @@ def test_a_run_over_the_tree_reports_each_finding_once(tmp_path: Path) -> None:
     ]
 
 
+def test_fix_of_the_layer_module_names_the_files_each_applied_fix_edits(tmp_path: Path) -> None:
+    """Two fixes of the layer module's findings applied across modules: add-axis edits config.py's mesh and
+    train.py's `spmd_axis_name`, the rename that follows it edits train.py only, and each says its own files
+    (newuser8's trial: "applied rename (safe), editing src/tinylm/config.py, src/tinylm/train.py", the files
+    of every fix of the module)."""
+    root = standard(tmp_path)
+    (root / "src/pkg/model.py").write_text(MODEL.replace("in_specs=P(DATA)", "in_specs=P(DATA, MODEL)").replace(
+        "from pkg.config import DATA, MESH", "from pkg.config import DATA, MESH, MODEL"
+    ))
+    (root / "src/pkg/train.py").write_text(
+        TRAIN + "\n\ndef ensemble(xs):\n    return jax.vmap(forward, spmd_axis_name=config.MODEL)(xs)\n"
+    )
+    done = spmdfix(root, "fix", "src/pkg/model.py")
+    assert done.returncode == 0, done.stderr
+    assert "fixes applied: add-axis 1, rename 1" in done.stderr
+    assert "src/pkg/model.py: applied add-axis (safe), editing src/pkg/config.py, src/pkg/train.py: " in done.stderr
+    assert "src/pkg/model.py: applied rename (safe), editing src/pkg/train.py: " in done.stderr
+
+
 def test_fix_of_the_layer_module_fixes_in_the_training_module_and_says_so(tmp_path: Path) -> None:
     root = standard(tmp_path)
     # The safe fix (add-axis: every use of config.py's mesh in the project is on its allowlist, issue 20)

@@ -73,7 +73,8 @@ def with_cross_module_fixes(
                 # The file itself is unchanged (a partial run's fix edits the importer and the config module):
                 # said here, or the run would name the files changed and never the fix nor the finding's file.
                 where = tuple(display_path(Path(p)) for p, by in sorted(cross.changed_by.items()) if i in by)
-                credits.elsewhere.append((o.display, done, where))
+                each = tuple(tuple(display_path(Path(p)) for p in paths) for paths in cross.edited_by.get(i, ()))
+                credits.elsewhere.append((o.display, done, each if len(each) == len(done) else (where,) * len(done)))
         out.append(o)
     return out, others, credits
 
@@ -92,17 +93,18 @@ def _together(texts: dict[str, tuple[str, str]], outcomes: list[FileResult]) -> 
 class Credits:
     """Who changed what in a run's step across modules: `changers`, the displays of the run's files whose
     fixes changed each other module (by absolute path); `elsewhere`, each run file whose applied fixes edit
-    only other modules, with those fixes and the modules they changed (displays)."""
+    only other modules, with those fixes and the modules each of them edits (displays, one tuple a fix)."""
 
     changers: dict[str, tuple[str, ...]]
-    elsewhere: list[tuple[str, tuple[Fix, ...], tuple[str, ...]]] = field(default_factory=list)
+    elsewhere: list[tuple[str, tuple[Fix, ...], tuple[tuple[str, ...], ...]]] = field(default_factory=list)
     written: frozenset[str] = frozenset()  # the modules `write_together` wrote already (absolute paths)
 
     def say_elsewhere(self) -> None:
-        """`FILE: applied T (safety), editing A, B: title — reason`, for each fix that changed only other files."""
-        for display, fixes, where in self.elsewhere:
-            to = f", editing {', '.join(where)}" if where else ""
-            for f in fixes:
+        """`FILE: applied T (safety), editing A, B: title — reason`, for each fix that changed only other files,
+        naming the files that fix edits."""
+        for display, fixes, each in self.elsewhere:
+            for f, where in zip(fixes, each):
+                to = f", editing {', '.join(where)}" if where else ""
                 click.echo(f"{display}: applied {f.transform} ({f.applicability}){to}: {f.title} — {f.reason}", err=True)
 
     def changer(self, path: str) -> str:

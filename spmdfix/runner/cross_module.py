@@ -4,7 +4,7 @@ after the per-file step (`cross_module_fixes`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING
 
 from spmdfix import pipeline
@@ -25,13 +25,15 @@ class CrossModuleFixes:
     """What `cross_module_fixes` changed: the (old, new) text of every module it changed by absolute path,
     the fixes applied and the findings left per job index, errors, and which jobs' fixes changed each module
     (`changed_by`: absolute path -> job indices, in the order they changed it; what `fix` names when it says
-    a module was changed by a fix of another)."""
+    a module was changed by a fix of another), and the modules each fix of `applied_by` edits (`edited_by`,
+    absolute paths, in the same order: what `fix` names when it says a fix was applied elsewhere)."""
 
     texts: dict[str, tuple[str, str]]
     applied_by: dict[int, tuple[Fix, ...]]
     remaining: dict[int, tuple[Finding, ...]]
     errors: tuple[str, ...]
     changed_by: dict[str, tuple[int, ...]]
+    edited_by: dict[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
 
 def cross_module_fixes(
@@ -50,6 +52,7 @@ def cross_module_fixes(
     texts = {str(o.path.resolve()): o.new_text for o in outcomes if isinstance(o, Fixed) and o.cells is None}
     before = dict(texts)
     applied: dict[int, tuple[Fix, ...]] = {}
+    edited: dict[int, tuple[tuple[str, ...], ...]] = {}
     remaining: dict[int, tuple[Finding, ...]] = {}
     errors: list[str] = []
     clock = 1
@@ -86,7 +89,7 @@ def cross_module_fixes(
             _credit(result, texts, changed_by, i)
             clock = _take(result, texts, changed_at, clock)
             left = result.remaining.get(own, o.findings)
-            done = result.applied
+            done, where = result.applied, result.edited
             if partial:
                 # A partial run: the findings the importers' vmaps place in this module, fixed in the importers
                 # (the one fix loop, `fix_modules`, each importer a target; only findings located here).
@@ -97,9 +100,11 @@ def cross_module_fixes(
                 _credit(result, texts, changed_by, i)
                 clock = _take(result, texts, changed_at, clock)
                 done += result.applied
+                where += result.edited
                 left = _merged(left, [reframed(f, p, own) for p, found in result.remaining.items() for f in found])
             seen[i] = clock
             applied[i] = applied.get(i, ()) + done
+            edited[i] = edited.get(i, ()) + where
             errors.extend(f"{job.display}: {e}" for e in result.errors)
             remaining[i] = left
         if not ran:
@@ -110,7 +115,7 @@ def cross_module_fixes(
         if old is not None and new != old:
             changed[path] = (old, new)
     credited = {path: tuple(dict.fromkeys(changed_by.get(path, ()))) for path in changed}
-    return CrossModuleFixes(changed, applied, remaining, tuple(errors), credited)
+    return CrossModuleFixes(changed, applied, remaining, tuple(errors), credited, edited)
 
 
 def _credit(result, texts: dict[str, str], changed_by: dict[str, list[int]], i: int) -> None:
