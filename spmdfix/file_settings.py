@@ -39,11 +39,21 @@ class FileSettings:
 
 @functools.lru_cache(maxsize=64)
 def _options(
-    strategy: Strategy, unsafe_fixes: bool, new_axis: str, unfixable: frozenset[str] = frozenset(), layout: str = "safe"
+    strategy: Strategy,
+    unsafe_fixes: bool,
+    new_axis: str,
+    unfixable: frozenset[str] = frozenset(),
+    layout: str = "safe",
+    ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
 ) -> Options:
     """One `Options` per distinct setting (the files of a run share it; its fields are the cache key's)."""
     return Options(
-        strategy=strategy, unsafe_fixes=unsafe_fixes, new_axis=new_axis, unfixable=unfixable, layout_changing_fixes=layout
+        strategy=strategy,
+        unsafe_fixes=unsafe_fixes,
+        new_axis=new_axis,
+        unfixable=unfixable,
+        layout_changing_fixes=layout,
+        per_file_ignores=ignores,
     )
 
 
@@ -56,6 +66,7 @@ def file_settings(settings: Settings, path: str | Path) -> FileSettings:
             settings.new_axis,
             ALL_CODES - settings.fixable_codes(),
             settings.layout_changing_fixes,
+            settings.ignores_by_glob(),
         ),
         settings.enabled_codes(path),
         settings.project_root,

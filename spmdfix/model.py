@@ -338,13 +338,18 @@ class Options:
     """What a run asks for. strategy: which transform to apply; unsafe_fixes: apply unsafe ones too;
     unfixable: rule codes whose fixes are never offered (the settings' `unfixable` / `fixable`: the
     findings are reported without them, `pipeline.select`); layout_changing_fixes: "unsafe" makes the fixes
-    that move the batch (`LAYOUT_CHANGING`) unsafe, the setting `layout-changing-fixes` (`pipeline.select`)."""
+    that move the batch (`LAYOUT_CHANGING`) unsafe, the setting `layout-changing-fixes` (`pipeline.select`);
+    per_file_ignores: the settings' `per-file-ignores`, each glob (absolute, "!" negating it) with the codes
+    it ignores (`settings.Settings.ignores_by_glob`), for the other modules a finding lies in: a collision
+    found from train.py at a spec of model.py is not reported when model.py's entry ignores its code
+    (`pipeline.select`)."""
 
     strategy: Strategy = AUTO
     unsafe_fixes: bool = False
     new_axis: str = DEFAULT_NEW_AXIS
     unfixable: frozenset[str] = frozenset()
     layout_changing_fixes: str = "safe"
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 

@@ -40,6 +40,7 @@ from spmdfix.model import (
     Finding,
     Fix,
     Refusal,
+    Span,
     Unfollowed,
 )
 from spmdfix.perf import record
@@ -145,21 +146,38 @@ def select(
     unfixable: frozenset[str] = frozenset(),
     layout_changing_fixes: str = "safe",
     buffers: Mapping[str, str] | None = None,
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
 ) -> tuple[list[Finding], list[Finding]]:
     """(reported, suppressed): findings of `enabled` codes, split by the suppression comments of `text` (and
     of the other modules a finding names, `buffers` standing for the files it holds: `noqa.split_suppressed`); a
     reported finding of an `unfixable` code (`Options.unfixable`) comes without its fixes, each said as a
     refusal, so that neither `check` offers nor `fix` applies them (ruff's `unfixable`). With
     `layout_changing_fixes` "unsafe" (`Options.layout_changing_fixes`), every safe fix that moves the batch
-    (`model.LAYOUT_CHANGING`) is unsafe, its reason naming the setting."""
+    (`model.LAYOUT_CHANGING`) is unsafe, its reason naming the setting. `per_file_ignores`
+    (`Options.per_file_ignores`): a finding is not reported either when an entry ignores its code for the
+    other module it lies in (model.py's spec, found from train.py) or for the other module holding its vmap's
+    `spmd_axis_name` (train.py, in a partial run of model.py): as a `# noqa` on either line, either file's
+    entry removes it."""
     from spmdfix import noqa  # (only where a text was analysed: a warm run analyses none)
 
-    reported, suppressed = noqa.split_suppressed(text, [f for f in findings if f.code in enabled], buffers)
+    enabled_here = [f for f in findings if f.code in enabled]
+    if per_file_ignores:
+        enabled_here = [f for f in enabled_here if not _ignored_elsewhere(f, per_file_ignores, noqa.vmap_place(f))]
+    reported, suppressed = noqa.split_suppressed(text, enabled_here, buffers)
     if unfixable:
         reported = [_without_fixes(f) if f.code in unfixable and f.fixes else f for f in reported]
     if layout_changing_fixes == "unsafe":
         reported = [layout_unsafe(f) for f in reported]
     return reported, suppressed
+
+
+def _ignored_elsewhere(finding: Finding, ignores, vmap: Span | None) -> bool:
+    """Whether `per-file-ignores` (`ignores`) ignore the code of `finding` for another module it names: the
+    one it lies in, or the one holding its vmap's `spmd_axis_name` (`noqa.vmap_place`)."""
+    from spmdfix.settings import ignored_at
+
+    paths = {span.path for span in (finding.span, vmap) if span is not None and span.path}
+    return any(finding.code in ignored_at(ignores, path) for path in paths)
 
 
 def layout_unsafe(finding: Finding) -> Finding:
@@ -258,7 +276,9 @@ def _analysed(
     error = next((f for f in found if f.code == rules.SYNTAX_ERROR.code), None)
     options = settings.options
     buffers = index.overlay if index is not None else None  # (a language server's unsaved documents)
-    reported, suppressed = select(text, found, settings.enabled, options.unfixable, options.layout_changing_fixes, buffers)
+    reported, suppressed = select(
+        text, found, settings.enabled, options.unfixable, options.layout_changing_fixes, buffers, options.per_file_ignores
+    )
     if prepared.nb is not None:
         reported = [notebook_alone(f) for f in reported]
     unfollowed = analysis.unfollowed if rules.UNFOLLOWED.code in settings.enabled else ()
@@ -389,7 +409,13 @@ def fix_prepared(
 
     def split(current: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         reported, suppressed = select(
-            current, findings, enabled, unfixable, layout, buffers=index.overlay if index is not None else None
+            current,
+            findings,
+            enabled,
+            unfixable,
+            layout,
+            buffers=index.overlay if index is not None else None,
+            per_file_ignores=settings.options.per_file_ignores,
         )
         if prepared.nb is not None:  # (as `check` offers them: `notebook_alone`)
             reported = [notebook_alone(f) for f in reported]

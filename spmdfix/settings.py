@@ -121,12 +121,13 @@ class Settings:
     def enabled_codes(self, path: str | Path) -> frozenset[str]:
         """The rule codes reported for `path`: selected (`selected_codes`), less what `per-file-ignores`
         ignores for that file (whatever selected it, as ruff's per-file ignores do)."""
-        selected = self.selected_codes()
-        for pattern, codes in self.per_file_ignores:
-            negated = pattern.startswith("!")
-            if glob_matches((pattern[1:] if negated else pattern,), absolute_text(path), is_dir=False) != negated:
-                selected = selected - _matched(codes)
-        return selected
+        return self.selected_codes() - ignored_at(self.ignores_by_glob(), path)
+
+    def ignores_by_glob(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """`per_file_ignores` with each glob's selectors resolved to the codes they name (sorted): what
+        `ignored_at` reads, for the file checked and for the other modules its findings lie in
+        (`Options.per_file_ignores`, `pipeline.select`)."""
+        return tuple((pattern, tuple(sorted(_matched(codes)))) for pattern, codes in self.per_file_ignores)
 
     def fixable_codes(self) -> frozenset[str]:
         """The rule codes whose fixes are offered and applied (`fixable`, `extend-fixable`, `unfixable`)."""
@@ -176,6 +177,17 @@ def absolute_text(path: str | Path) -> str:
 
 
 _NOTHING = RuleSelection()
+
+
+def ignored_at(ignores: tuple[tuple[str, tuple[str, ...]], ...], path: str | Path) -> frozenset[str]:
+    """The codes `per-file-ignores` (as `Settings.ignores_by_glob` gives them: a glob, "!" negating it, and
+    the codes it ignores) ignore for the file at `path`."""
+    out: frozenset[str] = frozenset()
+    for pattern, codes in ignores:
+        negated = pattern.startswith("!")
+        if glob_matches((pattern[1:] if negated else pattern,), absolute_text(path), is_dir=False) != negated:
+            out = out | frozenset(codes)
+    return out
 
 
 @functools.lru_cache(maxsize=64)

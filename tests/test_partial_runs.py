@@ -241,6 +241,28 @@ def test_a_run_over_the_tree_reports_each_finding_once(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "ignores", ['"src/pkg/model.py" = ["SPMD001", "SPMD002"]', '"src/pkg/train.py" = ["SPMD"]', '"**/model.py" = ["SPMD0"]']
+)
+def test_per_file_ignores_of_either_module_of_a_collision_hold_in_every_run(tmp_path: Path, ignores: str) -> None:
+    """per-file-ignores of the module a cross-module finding lies in (model.py's spec), or of the module of
+    its vmap (train.py), remove it whichever file is checked, as a `# noqa` on either line does (newuser8's
+    trial: `"src/tinylm/model.py" = ["SPMD001"]` left SPMD001 at model.py in `check .` and `check train.py`,
+    found from train.py, and removed it only in `check model.py`; train.py's entry removed it in `check .`
+    only); `fix` then changes nothing."""
+    root = standard(tmp_path)
+    (root / "pyproject.toml").write_text(f'[project]\nname = "pkg"\n\n[tool.spmdfix]\nper-file-ignores = {{ {ignores} }}\n')
+    for target in (".", "src/pkg/train.py", "src/pkg/model.py"):
+        done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", target)
+        assert (done.returncode, done.stdout) == (0, "All checks passed!\n"), (target, done.stdout)
+    fixed = spmdfix(root, "fix", ".")
+    assert fixed.returncode == 0, fixed.stderr
+    assert (root / "src/pkg/train.py").read_text() == TRAIN and (root / "src/pkg/config.py").read_text() == CONFIG
+    # Without the entry the collision is there (the test would pass vacuously otherwise).
+    (root / "pyproject.toml").write_text('[project]\nname = "pkg"\n')
+    assert spmdfix(root, "check", "--no-cache", ".").returncode == 1
+
+
 def test_fix_of_the_layer_module_names_the_files_each_applied_fix_edits(tmp_path: Path) -> None:
     """Two fixes of the layer module's findings applied across modules: add-axis edits config.py's mesh and
     train.py's `spmd_axis_name`, the rename that follows it edits train.py only, and each says its own files

@@ -103,6 +103,8 @@ class _SpmdfixCommand(CodemodCommand, ABC):
             unsafe_fixes=unsafe,
             new_axis=self.new_axis or base.options.new_axis,
             unfixable=base.options.unfixable,
+            layout_changing_fixes=base.options.layout_changing_fixes,
+            per_file_ignores=base.options.per_file_ignores,
         )
         return FileSettings(options, base.enabled)
 
@@ -205,7 +207,12 @@ def _reached_warnings(path: Path | None, text: str, settings: FileSettings) -> l
 
     found = reached(path, text, _index(path, settings), settings.options)
     reported, _ = pipeline.select(
-        text, found.findings, settings.enabled, settings.options.unfixable, settings.options.layout_changing_fixes
+        text,
+        found.findings,
+        settings.enabled,
+        settings.options.unfixable,
+        settings.options.layout_changing_fixes,
+        per_file_ignores=settings.options.per_file_ignores,
     )
     lines = LineIndex(text)
     out = []

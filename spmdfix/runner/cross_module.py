@@ -83,7 +83,10 @@ def cross_module_fixes(
             root = project_index(job.path, job.project_root).root
 
             def split(text: str, findings: list[Finding], enabled=job.enabled) -> tuple[list[Finding], list[Finding]]:
-                return pipeline.select(text, findings, enabled, job.options.unfixable, job.options.layout_changing_fixes)
+                options = job.options
+                return pipeline.select(
+                    text, findings, enabled, options.unfixable, options.layout_changing_fixes, None, options.per_file_ignores
+                )
 
             result = fix_modules([job.path], job.options, root, split, texts, **more)
             _credit(result, texts, changed_by, i)

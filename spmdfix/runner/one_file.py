@@ -425,7 +425,12 @@ def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Revi
             found = _reached(job, fixed.text, index)
             if found.findings:
                 reported, suppressed = pipeline.select(
-                    fixed.text, found.findings, job.settings.enabled, job.options.unfixable, job.options.layout_changing_fixes
+                    fixed.text,
+                    found.findings,
+                    job.settings.enabled,
+                    job.options.unfixable,
+                    job.options.layout_changing_fixes,
+                    per_file_ignores=job.options.per_file_ignores,
                 )
                 extra = [f for f in reported if f not in set(remaining)]
                 remaining = tuple(sorted((*remaining, *extra), key=lambda f: (f.span.path, f.span.start, f.code)))
