@@ -268,6 +268,30 @@ async def test_a_finding_in_another_module_shows_at_the_vmap_of_this_one(
 
 
 @pytest.mark.asyncio
+async def test_a_finding_in_another_module_can_be_suppressed_at_the_vmap_of_this_one(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """The "suppress on this line" action of a collision shown at this document's vmap (its spec in another
+    module) puts the directive on the vmap's line, which suppresses it (README: a directive on either line),
+    as `spmdfix check` then agrees (newuser8's trial: only the quick fixes were offered in train.py)."""
+    shutil.copytree(ROOT / "golden" / "add-axis" / "tree_reexport" / "input", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tree'\n")
+    path = tmp_path / "pkg" / "pipeline.py"
+    text = path.read_text()
+    await _start(client)
+    _open(client, text, uri=path.as_uri())
+    diagnostics = await _published(client, path.as_uri(), 1)
+    actions = await _actions(client, diagnostics[0].range, diagnostics[:1], uri=path.as_uri())
+    suppress = [a for a in actions if a.title == "spmdfix: Suppress SPMD001 on this line"]
+    assert len(suppress) == 1, [a.title for a in actions]
+    fixed = _apply(text, _edits((await client.code_action_resolve_async(suppress[0])).edit, path.as_uri()))
+    assert fixed.splitlines()[6] == "    return jax.vmap(block, spmd_axis_name='data')(xs)  # noqa: SPMD001"
+    path.write_text(fixed)
+    records = json.loads(_cli(tmp_path, "check", "--no-cache", "--output-format", "json", ".").stdout)
+    assert [r["code"] for r in records] == ["SPMD002"]
+
+
+@pytest.mark.asyncio
 async def test_project_root_setting_reaches_the_servers_index(client: LanguageClient, tmp_path: Path) -> None:
     """`project-root` in the file's `[tool.spmdfix]` is the root the server follows imports from, as the CLI
     does: a pyproject.toml inside the package would make the package the root (its callee's module then lies

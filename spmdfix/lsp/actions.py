@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -118,8 +119,9 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                     },
                 )
                 fixes[fix.id] = (action, fix)
-            line = conv.lines.line_of(finding.span.start)
-            if not finding.span.path and (line, finding.code) not in suppress:
+            here = _suppressed_here(finding, conv.span(diag.range))
+            line = conv.lines.line_of(here.span.start) if here is not None else None
+            if here is not None and (line, finding.code) not in suppress:
                 suppress[(line, finding.code)] = lsp.CodeAction(
                     title=f"spmdfix: Suppress {finding.code} on this line",
                     kind=lsp.CodeActionKind.QuickFix,
@@ -128,7 +130,7 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                         "uri": doc.uri,
                         "version": doc.version,
                         "action": "noqa",
-                        "finding": diagnostic_data(finding, doc.version)["finding"],
+                        "finding": diagnostic_data(here, doc.version)["finding"],
                     },
                 )
     if not ls.resolve_edits:
@@ -183,6 +185,21 @@ def _build_edits(
             action.edit = _across(ls, doc, edits)
         elif edits is not None:
             action.disabled = lsp.CodeActionDisabled(reason=f"cannot apply: {edits}")
+
+
+def _suppressed_here(finding: Finding, shown: Span) -> Finding | None:
+    """The finding as a directive of this document suppresses it: itself, or, for a finding lying in another
+    module, found from this document's vmap and shown (`shown`, `data.anchor`) at its `spmd_axis_name`, the
+    finding placed there: a directive on the vmap's line suppresses it too (`noqa.vmap_place`). A finding
+    rebuilt from a diagnostic's `data` has no related places: it is placed where it is shown, which for such
+    a finding is that argument (the first related place, `rules.rule`'s chain). None when the related places
+    say the vmap is not in this document."""
+    if not finding.span.path:
+        return finding
+    if finding.related:
+        vmap = noqa.vmap_place(finding)
+        return replace(finding, span=vmap) if vmap is not None and not vmap.path else None
+    return replace(finding, span=shown)
 
 
 def _noqa_edit(ls: SpmdfixServer, doc: Document, finding: Finding) -> lsp.WorkspaceEdit | None:
