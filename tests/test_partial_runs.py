@@ -263,6 +263,24 @@ def test_per_file_ignores_of_either_module_of_a_collision_hold_in_every_run(tmp_
     assert spmdfix(root, "check", "--no-cache", ".").returncode == 1
 
 
+def test_findings_two_modules_place_in_a_third_are_reported_in_its_order(tmp_path: Path) -> None:
+    """Findings that the vmaps of other.py and train.py place in model.py are printed among model.py's, by
+    place, in every format (newuser8's trial: model.py's lines came in the order of the files whose vmaps
+    found them, `23:17, 24:17, 23:17, 23:38, ...`; ruff orders a file's diagnostics by place)."""
+    root = standard(tmp_path)
+    (root / "src/pkg/model.py").write_text(MODEL.replace("in_specs=P(DATA)", "in_specs=P(DATA, MODEL)").replace(
+        "from pkg.config import DATA, MESH", "from pkg.config import DATA, MESH, MODEL"
+    ))
+    (root / "src/pkg/other.py").write_text(OTHER.replace('spmd_axis_name="data"', 'spmd_axis_name="model"'))
+    done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", ".")
+    places = [line.split(" ")[0] for line in done.stdout.splitlines() if " SPMD" in line]
+    assert places == ["src/pkg/model.py:12:55:", "src/pkg/model.py:12:61:", "src/pkg/model.py:12:81:"], done.stdout
+    full = spmdfix(root, "check", "--no-cache", ".").stdout
+    assert [line.split(" ")[0] for line in full.splitlines() if line.startswith("src/")] == places
+    records = json.loads(spmdfix(root, "check", "--no-cache", "--output-format", "json", ".").stdout)
+    assert [(r["location"]["row"], r["location"]["column"]) for r in records] == [(12, 55), (12, 61), (12, 81)]
+
+
 def test_fix_of_the_layer_module_names_the_files_each_applied_fix_edits(tmp_path: Path) -> None:
     """Two fixes of the layer module's findings applied across modules: add-axis edits config.py's mesh and
     train.py's `spmd_axis_name`, the rename that follows it edits train.py only, and each says its own files

@@ -7,6 +7,7 @@ Pure functions of the jobs and their results (`spmdfix.runner`, `spmdfix.results
 from __future__ import annotations
 
 import os
+import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -217,7 +218,15 @@ def _records(
 
             found = [notebook.remap_record(r, o.cells, _abs(o)) for r in found]
         records.extend(found)
-    return records
+    # In the order of the files the records lie in and their places there, as ruff orders its diagnostics: a
+    # finding another file's vmap places in model.py is among model.py's (the files were checked in path order).
+    return sorted(records, key=_record_place)
+
+
+def _record_place(record: dict) -> tuple[str, int, int, int]:
+    """Where a record lies: its file, cell (0 outside a notebook), row and column."""
+    location = record.get("location") or {}
+    return (record["filename"], record.get("cell") or 0, location.get("row", 0), location.get("column", 0))
 
 
 def formats_module():
@@ -229,26 +238,32 @@ def formats_module():
 
 
 def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved: bool = False) -> str:
-    lines: list[str] = []
-    concise: list[tuple[int, str | None]] = []  # (concise: each finding's line, by index, and where its vmap is)
+    # Each finding's lines keyed by the file it lies in and its place there (an unreadable file's line first
+    # in its file, the SPMD910 lines of a file's vmaps after its findings), then sorted (stable): a finding
+    # another file's vmap places in model.py is printed among model.py's, by row, as ruff orders diagnostics.
+    # (concise: a finding's block is its one line, with where its vmap is, to tell it from another printed the
+    # same: `report.distinguished`)
+    blocks: list[tuple[tuple[str, int], list[str], tuple[str | None] | None]] = []
     fixable = hidden = reported = 0
     for job, o in zip(jobs, outcomes):
+        own = _abs(o)
         if unreadable_reported(job, o):
             row, column = o.where
-            lines.append(f"{o.display}:{row}:{column}: {rules.UNREADABLE.code} {o.reason}")
+            blocks.append(((own, -1), [f"{o.display}:{row}:{column}: {rules.UNREADABLE.code} {o.reason}"], None))
             reported += 1
             continue
         if o.findings:
             unsafe = job.options.unsafe_fixes
             found = text_lines(_report(o), unsafe, show_fixes, o.cells)
-            if notes:
-                lines.extend(found)
-            else:
-                # (concise: the finding lines alone, one a finding; what explains a finding is indented under it)
-                heads = [line for line in found if not line.startswith(" ")]
-                for head, origin in zip(heads, vmap_places(_report(o), o.cells)):
-                    concise.append((len(lines), origin))
-                    lines.append(head)
+            each = _finding_blocks(found)
+            origins = vmap_places(_report(o), o.cells)
+            if len(each) == len(o.findings) == len(origins):
+                for finding, block, origin in zip(o.findings, each, origins):
+                    where = os.path.abspath(finding.span.path) if finding.span.path else own
+                    blocks.append(((where, finding.span.start), block if notes else block[:1], None if notes else (origin,)))
+            else:  # (not one first line per finding: kept together, in the file's place)
+                # (what explains a finding is indented under it: concise keeps the finding lines alone)
+                blocks.append(((own, 0), found if notes else [line for line in found if not line.startswith(" ")], None))
             reported += len(o.findings)
             fixable += sum(choose_fix(f, AUTO, unsafe) is not None for f in o.findings)
             hidden += sum(
@@ -256,14 +271,31 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
                 for f in o.findings
             )
         if show_unresolved and o.unfollowed:
-            lines.extend(unfollowed_lines(_report(o), o.unfollowed, notes, o.cells))
+            blocks.append(((own, sys.maxsize), unfollowed_lines(_report(o), o.unfollowed, notes, o.cells), None))
+    blocks.sort(key=lambda block: block[0])
+    lines: list[str] = []
+    concise: list[tuple[int, str | None]] = []  # (concise: each finding's line, by index, and where its vmap is)
+    for _, block, origin in blocks:
+        if origin is not None:
+            concise.append((len(lines), origin[0]))
+        lines.extend(block)
     if concise:
-        # (each finding's line told from another printed the same: `report.distinguished`)
-        told = distinguished([(lines[at], origin) for at, origin in concise])
+        told = distinguished([(lines[at], where) for at, where in concise])
         for (at, _), line in zip(concise, told):
             lines[at] = line
     lines.append(summary_line(reported, fixable, hidden, unfollowed_vmaps(outcomes)))
     return "\n".join(lines) + "\n"
+
+
+def _finding_blocks(lines: list[str]) -> list[list[str]]:
+    """`text_lines`' output cut into one block a finding: its first line, then the indented lines under it."""
+    blocks: list[list[str]] = []
+    for line in lines:
+        if line.startswith(" ") and blocks:
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    return blocks
 
 
 def statistics_report(jobs, outcomes, output_format: str) -> str:
