@@ -203,30 +203,29 @@ def _records(
 ) -> list[dict]:
     """Every file's records: its findings, then (`show_unresolved`) an SPMD910 record per place its spmd
     vmaps could not be followed (severity "info"); `docs`: the base of the rule links (`links.docs_base`)."""
-    records: list[dict] = []
+    # Each record keyed as `_text` orders its lines: a finding by the file it lies in and its place there (as
+    # ruff orders its diagnostics: one another file's vmap places in model.py is among model.py's), the SPMD910
+    # records of a file's vmaps after its findings, in their order; then sorted (stable).
+    keyed: list[tuple[tuple, dict]] = []
     for job, o in zip(jobs, outcomes):
+        own = _abs(o)
         if unreadable_reported(job, o):
-            records.append(
-                error_record(o.display, _abs(o), rules.UNREADABLE.code, o.reason, docs=docs, position=o.position)
-            )
+            keyed.append((
+                (own, -1),
+                error_record(o.display, own, rules.UNREADABLE.code, o.reason, docs=docs, position=o.position),
+            ))
             continue
         found = json_records(_report(o), o.edits or {}, docs) if o.findings else []
-        if show_unresolved and o.unfollowed:
-            found += unfollowed_records(_report(o), o.unfollowed, docs)
+        info = unfollowed_records(_report(o), o.unfollowed, docs) if show_unresolved and o.unfollowed else []
         if o.cells is not None:
             from spmdfix import notebook  # (a notebook's outcome: the module was imported to read it)
 
-            found = [notebook.remap_record(r, o.cells, _abs(o)) for r in found]
-        records.extend(found)
-    # In the order of the files the records lie in and their places there, as ruff orders its diagnostics: a
-    # finding another file's vmap places in model.py is among model.py's (the files were checked in path order).
-    return sorted(records, key=_record_place)
-
-
-def _record_place(record: dict) -> tuple[str, int, int, int]:
-    """Where a record lies: its file, cell (0 outside a notebook), row and column."""
-    location = record.get("location") or {}
-    return (record["filename"], record.get("cell") or 0, location.get("row", 0), location.get("column", 0))
+            found = [notebook.remap_record(r, o.cells, own) for r in found]
+            info = [notebook.remap_record(r, o.cells, own) for r in info]
+        keyed += [((r["filename"], 0, r.get("cell") or 0, r["location"]["row"], r["location"]["column"]), r) for r in found]
+        keyed += [((own, 1, i), r) for i, r in enumerate(info)]
+    keyed.sort(key=lambda item: item[0])
+    return [record for _, record in keyed]
 
 
 def formats_module():
