@@ -228,7 +228,23 @@ def attribute_writer(index: ProjectIndex, path: str, attr: str) -> str | None:
     `.attr`) on some object, or calls `setattr` (`members.attribute_writes`, on the text:
     `ProjectIndex.peek`), or those modules are not known or one cannot be read; in words, or None when none
     may. An instance the module builds (`CFG = Config()`, read as `CFG.axis` in another module:
-    `members.class_attribute`) is read only when None."""
+    `members.class_attribute`) is read only when None. Kept per index and question (`ProjectIndex.derived`, as
+    `redefined_elsewhere`: every read of such a field asks it)."""
+    key = ("importers.attribute_writer", path, attr)
+    kept = index.derived.get(key)
+    if kept is not None:
+        answer, read = kept  # type: ignore[misc]
+        for where in (path, *read):  # (what a fresh answer asks and reads, recorded again: `ProjectIndex.touch`)
+            index.importers_of(where)
+        index.touch(read)
+        return answer
+    read: list[str] = []
+    answer = _attribute_writer(index, path, attr, read)
+    index.derived[key] = (answer, tuple(read))
+    return answer
+
+
+def _attribute_writer(index: ProjectIndex, path: str, attr: str, read: list[str]) -> str | None:
     seen = {path}
     todo = [path]
     while todo:
@@ -241,6 +257,7 @@ def attribute_writer(index: ProjectIndex, path: str, attr: str) -> str | None:
             seen.add(importer)
             todo.append(importer)
             index.touch([importer])
+            read.append(importer)
             text = index.peek(importer)
             if text is None:
                 return f"{relpath(importer)}, which imports {relpath(path)}, cannot be read"

@@ -298,13 +298,12 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
         if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Call):
             call, scope = binding.node, binding.scope
             base = call.func
-    writer = None
+    link = None  # the view of the project of the module building an imported instance
     if call is None:
         built = _instance_imported(ev, base, scope)
         if built is not None:
             home, call, scope, link = built
             base = call.func
-            writer = link.attribute_writer(attr) if link is not None else "its module is not known"
     found = class_named(home, base, scope)
     if found is None:
         return None
@@ -316,6 +315,9 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
             return f"{instance}, and `.{attr}` is assigned in {_module_words(module, ev)}" if instance else None
     if call is None:
         return _class_body_value(owner, cls, attr)
+    # (asked only now, for an instance of a class of the project: it reads the texts of the modules importing
+    # the module building it)
+    writer = None if home is ev else link.attribute_writer(attr) if link is not None else "its module is not known"
     if writer is not None:
         return f"{instance} of {_module_words(home, ev)}, and {writer}"
     setter = next((m for m in dict.fromkeys((ev, home, owner)) if "setattr" in m.ix.source), None)
