@@ -47,6 +47,7 @@ from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import BoundScope, SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis
+from spmdfix.analysis.exported_factories import applied_in_importers
 from spmdfix.analysis.inherited_factories import applied_in_subclasses
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
 from spmdfix.model import SiteKind, Span
@@ -216,6 +217,8 @@ class Analyzer:
             out.append(_with_unread(facts))
         # A factory of this module's classes applied by a subclass of another module (never silent: issue 22)
         self.unknown_spmd += applied_in_subclasses(self.model)
+        # A module-level factory of this module applied in another module (never silent: breaker8 t07)
+        self.unknown_spmd += applied_in_importers(self.model)
         plains = self.placement.plain_vmaps()
         self._unread_placements()
         for plain in plains:

@@ -78,7 +78,7 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
             if held_site is not None:
                 sites.append(held_site)
             elif call.keywords and _may_pass_spmd(call):  # `helpers.batched(step, spmd_axis_name='x')`
-                wrapped = _wrapper_site(model, call, ix.scope_at(call))
+                wrapped = _wrapper_site(model, call, ix.scope_at(call)) or _alias_site(model, call, ix.scope_at(call))
                 if wrapped is not None:
                     sites.append(wrapped)
             continue
@@ -92,7 +92,8 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                 continue
             if binding.kind is not BindingKind.ASSIGN and binding.kind is not BindingKind.PARAM:
                 if binding.kind is not BindingKind.IMPORT or binding.qname not in jaxapi.VMAP_SIGNATURES:
-                    wrapped = _wrapper_site(model, call, scope) if call.keywords and _may_pass_spmd(call) else None
+                    passes = call.keywords and _may_pass_spmd(call)
+                    wrapped = (_wrapper_site(model, call, scope) or _alias_site(model, call, scope)) if passes else None
                     if wrapped is not None:
                         sites.append(wrapped)
                     continue
@@ -108,9 +109,11 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
         elif kind is ast.Name and call.keywords and _may_pass_spmd(call):
             # an alias of a wrapper (`batched = helpers.batched`, `batched = _batched`): `Evaluator.function`
             # follows it to the `def`
-            wrapped = _wrapper_site(model, call, scope)
+            wrapped = _wrapper_site(model, call, scope) or _alias_site(model, call, scope)
             if wrapped is not None:
                 sites.append(wrapped)
+        elif kind is ast.Attribute and call.keywords and _may_pass_spmd(call) and _alias_site(model, call, scope):
+            sites.append(_alias_site(model, call, scope))  # type: ignore[arg-type]  # `utils.vmap(f, spmd_axis_name=...)`
         elif kind is ast.Attribute and func.attr in held:  # type: ignore[attr-defined]
             held_site = _held_site(model, call, scope)  # `self.vmap = jax.vmap`, then `self.vmap(f, ...)`
             if held_site is not None:
@@ -274,6 +277,20 @@ def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite 
     if fun is None:
         return None
     return VmapSite(call, scope, fun, spmd, in_axes, in_axes_default=in_axes is None and not own_in_axes)
+
+
+def _alias_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite | None:
+    """`utils.vmap(block, spmd_axis_name='x')` (or `from pkg.utils import vmap`) where another module of the
+    project binds the name to JAX's vmap (`vmap = jax.vmap`): the site of that vmap call, read here as a call
+    of it (`_direct_site`). Silence before (breaker8: the qualified name `pkg.utils.vmap` is no vmap's). None
+    when the callee is no such name."""
+    if model.project is None:
+        return None
+    far = model.ev.follow(call.func, scope)
+    if far is None or far[0] is model.ev or not isinstance(far[1], (ast.Name, ast.Attribute)):
+        return None
+    signature = jaxapi.VMAP_SIGNATURES.get(far[0].ix.qualname(far[1], far[2]) or "")
+    return _direct_site(model, call, scope, signature) if signature is not None else None
 
 
 def _forwards_own_kwargs(model: ModuleModel, expr: ast.AST, scope: Scope) -> bool:
