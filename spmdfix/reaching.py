@@ -102,6 +102,7 @@ def reached(
         graph = project_graph.graph_of(index.root)
     depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, PARTIAL + graph.state(own))]
     undecided = frozenset(graph.undecided_candidates(own))
+    importing = frozenset(graph.reaching_candidates(own))
     importers = tuple(
         dict.fromkeys((*graph.reaching_candidates(own), *graph.imported_candidates(own), *sorted(undecided)))
     )
@@ -142,7 +143,18 @@ def reached(
         records.extend(r for r in seen[1] if r not in records)
         if importer in undecided:
             records.extend(r for r in seen[2] if r not in records)
+        elif importer in importing:
+            # (a vmap of a module importing this one, directly or not, whose analysis stopped at its start: its
+            # spmd_axis_name or its function not known, which shard_maps it reaches, this module's among them,
+            # is not known; breaker8 t03: `spmd_axis_name=MESH.axis_names[0]` in main.py, `P(DATA)` here)
+            records.extend(r for r in seen[2] if r not in records and at_start(r))
     return Reached(tuple(found), tuple(depends), tuple(records))
+
+
+def at_start(record: Unfollowed) -> bool:
+    """Whether the analysis of `record`'s vmap stopped at the vmap itself (its `spmd_axis_name`, its function:
+    the place lies inside the vmap call or decorator), before following anything it reaches."""
+    return record.span.path == record.vmap.path and record.vmap.contains(record.span)
 
 
 # Each importer read in this process: path -> (stat key, (digest, text, passes the prefilter) or None); the

@@ -1,0 +1,13 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from pkg import utils
+from pkg.model import block
+
+step = jax.jit(utils.per_example(block))
+
+
+def main():
+    x = jnp.arange(4 * 8, dtype=jnp.float32).reshape(4, 8)
+    return step(x), np.asarray(x) * 2.0
