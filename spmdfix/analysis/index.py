@@ -540,6 +540,38 @@ class ProjectLink:
         library's name (`ProjectIndex.lost`)."""
         return self.index.lost(qname, self.path)
 
+    def library_name(self, qname: str | None) -> str | None:
+        """The qualified name of the library object (JAX's, not the project's) that the project name `qname`
+        re-exports: `from jax import shard_map` or `shard_map = jax.shard_map` in pkg/compat.py makes
+        `pkg.compat.shard_map` stand for `jax.shard_map` (through re-exports of the project too); None for
+        the project's own code, a name bound more than once (`try: from jax import shard_map except
+        ImportError: ...`), or past the budget of re-exports. Silence before (breaker8: a shard_map or vmap
+        spelled through a compat module of the project was not recognised)."""
+        hop = Follow(REEXPORTS)
+        while qname and self.follows(qname) and not hop.spent:
+            hop = hop.deeper()
+            head, _, name = qname.rpartition(".")
+            found = self.resolve(head) if head else None
+            if found is None or found[1] is not None:
+                return None
+            ix = found[0].model.ix
+            binding = ix.single_binding(name, ix.module_scope)
+            if binding is None:
+                return None
+            if binding.kind is BindingKind.IMPORT:
+                target = binding.qname
+            elif binding.kind is BindingKind.ASSIGN and isinstance(binding.node, (ast.Name, ast.Attribute)):
+                target = ix.qualname(binding.node, binding.scope)
+            else:
+                return None
+            if not target or target.startswith(".") or target == qname:
+                return None
+            if self.follows(target) and self.resolve(target.split(".")[0]) is not None:
+                qname = target  # a re-export of another module of the project: on to it
+                continue
+            return target
+        return None
+
     def kind_of(self, qname: str | None) -> BindingKind | None:
         """The binding kind (`bindings.BindingKind`) of what `qname` names in the project, or None."""
         found = self.binding(qname)

@@ -281,15 +281,13 @@ def _wrapper_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite 
 
 def _alias_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite | None:
     """`utils.vmap(block, spmd_axis_name='x')` (or `from pkg.utils import vmap`) where another module of the
-    project binds the name to JAX's vmap (`vmap = jax.vmap`): the site of that vmap call, read here as a call
-    of it (`_direct_site`). Silence before (breaker8: the qualified name `pkg.utils.vmap` is no vmap's). None
-    when the callee is no such name."""
+    project binds the name to JAX's vmap (`vmap = jax.vmap`, `from jax import vmap`: `ProjectLink.library_name`):
+    the site of that vmap call, read here as a call of it (`_direct_site`). Silence before (breaker8: the
+    qualified name `pkg.utils.vmap` is no vmap's). None when the callee is no such name."""
     if model.project is None:
         return None
-    far = model.ev.follow(call.func, scope)
-    if far is None or far[0] is model.ev or not isinstance(far[1], (ast.Name, ast.Attribute)):
-        return None
-    signature = jaxapi.VMAP_SIGNATURES.get(far[0].ix.qualname(far[1], far[2]) or "")
+    target = model.project.library_name(model.ix.qualname(call.func, scope))
+    signature = jaxapi.VMAP_SIGNATURES.get(target or "")
     return _direct_site(model, call, scope, signature) if signature is not None else None
 
 
