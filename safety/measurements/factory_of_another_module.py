@@ -10,7 +10,10 @@ applies it and its `main()` returns `(result, reference)`:
    `utils.per_example(step)`, as `jax.jit(per_example(step))` (`from pkg.utils import per_example`), and as a
    decorator `@per_example` over a def calling `step`;
 2. `vmap = jax.vmap` in utils.py, applied in m.py as `utils.vmap(step, spmd_axis_name='x')`, before and after
-   add-axis (mesh `(1, 2, 4)` `('batch', 'x', 'y')`, `spmd_axis_name='batch'`) and drop-spmd-axis.
+   add-axis (mesh `(1, 2, 4)` `('batch', 'x', 'y')`, `spmd_axis_name='batch'`) and drop-spmd-axis;
+3. a compat module re-exporting JAX's names: `from jax import vmap` in utils.py with `utils.vmap(step,
+   spmd_axis_name='x')` (and after add-axis), and `from jax import shard_map` in utils.py used by pkg/model.py
+   as `utils.shard_map(...)` under `jax.vmap(step, spmd_axis_name='x')`.
 """
 
 from __future__ import annotations
@@ -51,6 +54,19 @@ VARIANTS = [
         "utils.py": ALIAS, "model.py": AFTER, "m.py": HEAD + MAIN.format(call="utils.vmap(step, spmd_axis_name='batch')"),
     }),
     ("2. after drop-spmd-axis", {"utils.py": ALIAS, "model.py": BEFORE, "m.py": HEAD + MAIN.format(call="utils.vmap(step)")}),
+    ("3. from jax import vmap re-exported", {
+        "utils.py": "from jax import vmap  # noqa: F401\n", "model.py": BEFORE,
+        "m.py": HEAD + MAIN.format(call="utils.vmap(step, spmd_axis_name='x')"),
+    }),
+    ("3. ... after add-axis", {
+        "utils.py": "from jax import vmap  # noqa: F401\n", "model.py": AFTER,
+        "m.py": HEAD + MAIN.format(call="utils.vmap(step, spmd_axis_name='batch')"),
+    }),
+    ("3. from jax import shard_map re-exported", {
+        "utils.py": "from jax import shard_map  # noqa: F401\n",
+        "model.py": BEFORE.replace("import jax\n", "import jax\nfrom pkg import utils\n", 1).replace("jax.shard_map(", "utils.shard_map("),
+        "m.py": HEAD + MAIN.format(call="jax.vmap(step, spmd_axis_name='x')"),
+    }),
 ]
 
 
