@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import hashlib
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -550,6 +551,8 @@ class ProjectLink:
         hop = Follow(REEXPORTS)
         while qname and self.follows(qname) and not hop.spent:
             hop = hop.deeper()
+            if qname.split(".")[0] in sys.stdlib_module_names:
+                return None  # (`functools.partial`: no module of the project is looked for)
             head, _, name = qname.rpartition(".")
             found = self.resolve(head) if head else None
             if found is None or found[1] is not None:
