@@ -140,9 +140,9 @@ def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...], docs:
     lines = _Places(report)
     out = []
     for place in places:
-        vmap = {"message": unfollowed_vmap_note(place), **lines.loc(place.vmap)}
-        if place.vmap.path:
-            vmap["filename"] = place.vmap.path
+        # (the vmap's own file, always: a record located in another module than the vmap's, `pkg/specs.py` for
+        # a vmap of main.py, gave no filename, which reads as the record's file; breaker8)
+        vmap = {"message": unfollowed_vmap_note(place), "filename": lines.absolute(place.vmap), **lines.loc(place.vmap)}
         out.append(
             {
                 "code": UNFOLLOWED.code,

@@ -140,6 +140,40 @@ def test_json_adds_an_info_record_per_place_only_when_asked(tmp_path: Path) -> N
     assert [json.loads(line)["code"] for line in lines] == ["SPMD910", "SPMD910"]
 
 
+def test_json_names_the_vmaps_file_of_a_record_in_another_module(tmp_path: Path) -> None:
+    """breaker8: a record located in another module than its vmap's (the spec helper's star import in
+    pkg/specs.py, the vmap in main.py) gave its `related` vmap no filename, which reads as the record's file
+    (pkg/specs.py line 9 does not exist)."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("", encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "pkg" / "config.py").write_text('DATA = "data"\n', encoding="utf-8")
+    (root / "pkg" / "specs.py").write_text(
+        "from jax.sharding import PartitionSpec as P\n\nfrom pkg.config import *\n\n\ndef rows():\n"
+        "    return P(DATA, None)\n",
+        encoding="utf-8",
+    )
+    (root / "main.py").write_text(
+        textwrap.dedent("""\
+            import jax
+            import numpy as np
+            from jax.sharding import Mesh
+
+            from pkg.specs import rows
+
+            mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
+            f = jax.shard_map(lambda b: b, mesh=mesh, in_specs=rows(), out_specs=rows())
+            out = jax.vmap(f, spmd_axis_name="data")
+        """),
+        encoding="utf-8",
+    )
+    records = json.loads(_check("--show-unresolved", "--output-format", "json", str(root)).stdout)
+    assert [(Path(r["filename"]).name, r["location"]["row"]) for r in records] == [("specs.py", 7)]
+    vmap = records[0]["related"][0]
+    assert (vmap["filename"], vmap["location"]["row"]) == (str(root / "main.py"), 9)
+
+
 def test_github_gives_notices_only_when_asked(tmp_path: Path) -> None:
     root = _project(tmp_path, LOST)
     assert _check("--output-format", "github", str(root)).stdout == ""
