@@ -1,0 +1,3 @@
+from app.train import run
+
+run()

@@ -1,0 +1,9 @@
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+__all__ = ["DATA", "MODEL", "MESH"]
+
+DATA = "data"
+MODEL = "model"
+MESH = Mesh(np.array(jax.devices()).reshape(2, 4), (DATA, MODEL))

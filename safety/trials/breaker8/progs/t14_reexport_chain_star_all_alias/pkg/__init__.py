@@ -1,0 +1,1 @@
+from .layers import mlp_block as forward

@@ -1,0 +1,12 @@
+import jax.numpy as jnp
+import numpy as np
+
+from pkg import utils
+from pkg.config import DATA
+from pkg.model import block
+
+
+def main():
+    x = jnp.linspace(-1, 1, 8 * 8).reshape(8, 8)
+    out = utils.vmap(block, spmd_axis_name=DATA)(x)
+    print("RESULT:", "match" if np.allclose(out, np.asarray(x) * 7.0, atol=1e-5) else "mismatch")

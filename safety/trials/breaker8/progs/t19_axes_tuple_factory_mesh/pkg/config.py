@@ -1,0 +1,2 @@
+AXES = ("data", "model")
+SHAPE = (2, 4)

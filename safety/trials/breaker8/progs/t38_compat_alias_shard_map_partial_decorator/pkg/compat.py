@@ -1,0 +1,3 @@
+import jax
+
+shard_map = jax.shard_map

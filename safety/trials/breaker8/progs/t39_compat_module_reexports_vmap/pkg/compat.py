@@ -1,0 +1,1 @@
+from jax import vmap  # noqa: F401
