@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 
 from spmdfix import jaxapi
+from spmdfix.analysis.calls import returns
 from spmdfix.analysis.follow import VMAP_FACTORY, Follow
 from spmdfix.analysis.importers import imported_uses, module_path
 from spmdfix.analysis.module_model import ModuleModel
@@ -31,39 +32,35 @@ SEARCH_BUDGET = 32
 
 
 def applied_in_importers(model: ModuleModel) -> list[tuple[Span, Span, str]]:
-    """(the factory, the read of its name in another module, why) for each read, in a module of the project
-    importing it, of a module-level name of this module bound once to a vmap factory (`partial(jax.vmap,
-    spmd_axis_name=...)`); past the search budget, one record at the factory saying its importers were not
-    searched. [] without a project index, or when nobody listed the project's imports."""
+    """(the factory, the read in another module, why) for each read, in a module of the project importing it,
+    of a module-level name of this module that hands out a vmap factory (`partial(jax.vmap,
+    spmd_axis_name=...)`, `_held_factories`): a name bound once to one; a dict, list or tuple display holding
+    one (`VMAPS = {"data": partial(...)}`); a `def` returning one (`def per_example(): return partial(...)`);
+    a class whose body binds one (`class B: vec = partial(...)`, read as `B.vec`). [] without a project index;
+    nothing for a name whose importers were not listed (a module checked outside a project listing) or past
+    the search budget (as `inherited_factories`)."""
     if model.project is None:
         return []
     ix = model.ix
-    top = ix.module_scope
     out: list[tuple[Span, Span, str]] = []
-    for stmt in ix.tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            target, value = stmt.targets[0], stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            target, value = stmt.target, stmt.value
-        else:
-            continue
-        if not isinstance(target, ast.Name) or not isinstance(value, (ast.Call, ast.IfExp)):
-            continue
-        if ix.single_binding(target.id, top) is None or not _passes_spmd(value):
-            continue  # (most module-level calls: no name resolved for them)
-        if factory_of(model, value, top, Follow(VMAP_FACTORY)) is None:
-            continue
+    for name, value, attr, line in _held_factories(model):
         found = imported_uses(
-            model.project.index, model, target.id, values=False, models={model.project.path: model},
+            model.project.index, model, name, values=False, models={model.project.path: model},
             budget=SEARCH_BUDGET,
         )
-        factory = f"the vmap factory `{target.id} = {short(value)}` (line {stmt.lineno})"
         if found is None:
-            continue  # (no importers listed: a module checked outside a project listing)
+            continue  # (no importers listed, or past the budget)
+        held = f"`{name}.{attr}`" if attr else f"`{name}`"
+        factory = f"the vmap factory `{short(value)}` that {held} holds (line {line})"
         for importer, ends in found.reads:
             if importer.ix is ix:
                 continue  # (this module's own reads: its analysis follows them, `vmap_sites`)
             for end in ends:
+                if attr is not None:
+                    up = importer.ix.parent.get(id(end))
+                    if not (isinstance(up, ast.Attribute) and up.value is end and up.attr == attr):
+                        continue  # (the class read for something else than the factory)
+                    end = up
                 what = (
                     f"`{short(end)}` in {relpath(importer.ix.path)} (line {end.lineno}) reads {factory} of "
                     f"{relpath(module_path(model))}: the spmd_axis_name it passes and the function it vmaps in another "
@@ -76,6 +73,54 @@ def applied_in_importers(model: ModuleModel) -> list[tuple[Span, Span, str]]:
                 "the function it vmaps there are not followed"
             )
             out.append((model.span(value), use.span, what))
+    return out
+
+
+def _held_factories(model: ModuleModel) -> list[tuple[str, ast.AST, str | None, int]]:
+    """(module-level name, the vmap factory it hands out, the class attribute holding it or None, line) for each
+    module-level name of `model` bound once that hands out a vmap factory (`applied_in_importers`). The
+    factory's text is asked first (`_passes_spmd`): most statements of a module hold none."""
+    ix = model.ix
+    top = ix.module_scope
+    out: list[tuple[str, ast.AST, str | None, int]] = []
+
+    def factories(values: list[ast.AST], scope) -> list[ast.AST]:
+        found = []
+        for value in values:
+            items = value.values if isinstance(value, ast.Dict) else value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+            for item in items:
+                held = isinstance(item, (ast.Call, ast.IfExp)) and _passes_spmd(item)
+                if held and factory_of(model, item, scope, Follow(VMAP_FACTORY)) is not None:
+                    found.append(item)
+        return found
+
+    for stmt in ix.tree.body:
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if len(targets) != 1 or not isinstance(targets[0], ast.Name) or stmt.value is None:
+                continue
+            name, values, scope = targets[0].id, [stmt.value], top
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            returned = returns(stmt)
+            inner = ix.own_scope(stmt)
+            if not returned or inner is None:
+                continue
+            name, values, scope = stmt.name, returned, inner
+        elif isinstance(stmt, ast.ClassDef):
+            inner = ix.own_scope(stmt)
+            if inner is None or ix.single_binding(stmt.name, top) is None:
+                continue
+            for item in stmt.body:
+                if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
+                    for value in factories([item.value], inner):
+                        out.append((stmt.name, value, item.targets[0].id, item.lineno))
+            continue
+        else:
+            continue
+        if not _passes_spmd(stmt) or ix.single_binding(name, top) is None:
+            continue
+        for value in factories(values, scope):
+            out.append((name, value, None, value.lineno))
     return out
 
 
