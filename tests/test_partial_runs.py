@@ -650,3 +650,17 @@ def test_the_cache_follows_a_package_init_that_starts_to_star_import(tmp_path: P
     assert "SPMD001" not in both() and "src/pkg/train.py:8:" in both()
     (pkg / "__init__.py").write_text("from .model import forward\n")
     assert "SPMD001" in both() and "SPMD910" not in both()
+
+
+def test_an_importers_vmap_whose_analysis_stopped_is_reported_by_the_layer_module_alone(tmp_path: Path) -> None:
+    """train.py's vmap reads its axis from an argument nothing in the project passes: where it reaches is not
+    known, so checking model.py alone (what pre-commit runs for a commit of model.py) must not claim "All checks
+    passed!" as if every vmap that may reach it was followed; it counts the record (newuser8) and lists it."""
+    root = standard(tmp_path)
+    (root / "src/pkg/train.py").write_text(TRAIN.replace("def step(xs):", "def step(xs, axis):").replace("config.DATA", "axis"))
+    done = spmdfix(root, "check", "--no-cache", "src/pkg/model.py")
+    assert done.returncode == 0, done.stderr
+    assert "All checks passed!" not in done.stdout
+    assert "1 vmap could not be followed to the end" in done.stdout, done.stdout
+    listed = spmdfix(root, "check", "--no-cache", "--show-unresolved", "--output-format", "concise", "src/pkg/model.py")
+    assert "src/pkg/train.py:8:45: SPMD910" in listed.stdout, listed.stdout
