@@ -83,6 +83,15 @@ def test_fix_in_place_then_clean_then_idempotent(work: Path) -> None:
     assert again.exit_code == 0 and again.stdout == ""
 
 
+def test_fix_accepts_no_cache_as_check_does(work: Path) -> None:
+    """A command line switched from `check --no-cache` to `fix` (newuser8) was a usage error; `fix` uses no
+    results cache, so the switch changes nothing and writes no cache directory."""
+    result = run("fix", "--no-cache", "--diff", "model.py")
+    assert result.exit_code == 1, result.output
+    assert result.stdout.startswith("--- a/model.py\n")
+    assert not (work / ".spmdfix_cache").exists()
+
+
 def test_unreadable_and_unparsable_files_are_reported_and_the_run_goes_on(work: Path) -> None:
     (work / "bad.py").write_bytes(b"import jax\nx = '\xff'\n")
     (work / "broken.py").write_text("from jax import vmap, shard_map\nvmap(f, spmd_axis_name='i')\ndef f(:\n")

@@ -73,6 +73,12 @@ STRATEGY_HELP = (
     help="Also write a migration report to FILE (.html: one self-contained page; .md: Markdown): per file each"
     " finding, the fix chosen and why, the alternatives not taken and why, the diff, what is left; and totals.",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Accepted as `check` accepts it (a command line switched between the two): `fix` neither reads nor"
+    " writes the results cache, whose results hold no edits.",
+)
 @exit_non_zero_on_fix_option
 @guard_config
 def fix(
