@@ -163,3 +163,26 @@ def test_a_subclass_elsewhere_leaves_the_field_unknown(tmp_path: Path) -> None:
     root = _project(tmp_path, {"pkg/model.py": FIELD_MODEL, "pkg/train.py": FIELD_TRAIN, "pkg/more.py": more})
     result = _analyse(root, "pkg/train.py")
     assert not result.findings
+
+
+def test_the_results_cache_follows_the_calls_of_the_other_modules(tmp_path: Path, monkeypatch) -> None:
+    """model.py's result depends on train.py's call (its argument is the axis): checked again with the cache
+    after train.py passes another axis, the finding goes; back, it returns."""
+    from click.testing import CliRunner
+
+    from spmdfix.api import forget_indexes
+    from spmdfix.cli import main
+
+    root = _project(tmp_path, {"pkg/model.py": MODEL, "pkg/train.py": TRAIN})
+    monkeypatch.chdir(root)
+
+    def check() -> int:
+        forget_indexes([root])
+        env = {"SPMDFIX_CACHE_DIR": str(root / ".cache-test")}
+        return CliRunner().invoke(main, ["check", "pkg/model.py"], env=env, catch_exceptions=False).exit_code
+
+    assert check() == 1
+    (root / "pkg/train.py").write_text(TRAIN.replace("accumulate(apply, xs)", "accumulate(apply, xs, 'model')"))
+    assert check() == 0
+    (root / "pkg/train.py").write_text(TRAIN)
+    assert check() == 1

@@ -19,7 +19,9 @@ __init__(self, scale, axis='x')` constructed as `Layer(1.0)` there. Its own modu
   evaluator, and all of them must be the same value: one node, or equal literals (`'data'` written twice).
 
 The answer is the value with the evaluator of the module it is written in; None otherwise. Pure: the index
-reads; what it reads is recorded for a results cache by `imported_uses` (`ProjectIndex.touch`).
+reads. An answer is kept for the check under way with what computing it read (the importers, the modules its
+values were followed into, who imports them: `ProjectIndex.recording`), recorded again each time it is given,
+so that a results cache keys every outcome that used it by those modules.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def callable_passed_elsewhere(
     train.py's `apply`). None otherwise: a lambda, a `functools.partial`, a method, a value computed at run
     time, or two calls passing two functions."""
     key = ("callable_passed_elsewhere", id(owner), id(param.node))
-    return _kept(index, key, lambda read: _passed(index, owner, param, read, _function_at))[0]  # type: ignore[return-value]
+    return _kept(index, key, lambda: _passed(index, owner, param, _function_at))[0]  # type: ignore[return-value]
 
 
 def passed_elsewhere(index: ProjectIndex, owner: ModuleModel, param: Binding) -> Value | None:
@@ -72,28 +74,29 @@ def why_not_passed(index: ProjectIndex, owner: ModuleModel, param: Binding) -> s
 
 
 def _values_of(index: ProjectIndex, owner: ModuleModel, param: Binding):
-    return lambda read: _passed(index, owner, param, read, _value_at)
+    return lambda: _passed(index, owner, param, _value_at)
 
 
 def _kept(index: ProjectIndex, key: tuple, answer_of) -> tuple[object, str]:
-    """`answer_of(read)` (an answer and why it is None) kept for the check under way (`ProjectIndex.per_check`),
-    with the modules it read (`read`), which each later answer records again; no answer when asked again while
-    it is being answered (a cycle of parameters passed on)."""
+    """`answer_of()` (an answer and why it is None) kept for the check under way (`ProjectIndex.per_check`),
+    with what computing it read (`ProjectIndex.recording`: the modules, who imports them), which each later
+    answer records again (a summary computed later in the check depends on them as much); no answer when
+    asked again while it is being answered (a cycle of parameters passed on)."""
     kept = index.per_check.get(key)
     if kept is _IN_PROGRESS:
         return None, "its calls pass it on from a parameter in turn, in a cycle"
     if kept is not None:
-        answer, why, read = kept  # type: ignore[misc]
-        index.touch(read)
+        answer, why, depends = kept  # type: ignore[misc]
+        index.touch_depends(depends)
         return answer, why
     index.per_check[key] = _IN_PROGRESS
-    read: list[str] = []
-    answer, why = answer_of(read)
-    index.per_check[key] = (answer, why, tuple(read))
+    with index.recording() as depends:
+        answer, why = answer_of()
+    index.per_check[key] = (answer, why, tuple(depends))
     return answer, why
 
 
-def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, read: list[str], value_at) -> tuple[object, str]:
+def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, value_at) -> tuple[object, str]:
     """(what every call in the project passes for `param`, each read by `value_at`, or None; why not, in words
     that follow "which no call in its module makes, and": `why_not_passed`) by the module doc's rules."""
     ix = owner.ix
@@ -121,7 +124,7 @@ def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, read: list[
         # (passed on, stored, rebound, or named in a string)
         return None, f"`{name}` is used in its module other than by a call of it (passed as a value?)"
     calls += [(owner, c) for c in own]
-    far, why = _calls_elsewhere(index, owner, name, read)
+    far, why = _calls_elsewhere(index, owner, name)
     if far is None:
         return None, why
     wrapper = _named_wrapper(owner, func)
@@ -157,24 +160,13 @@ def constructions_elsewhere(index: ProjectIndex, owner: ModuleModel, name: str) 
     place may reach it unseen (`_calls_elsewhere`). What `members.ClassMembers` asks of a dataclass or flax
     Module field's default that its own module's constructions leave alone (`Layer()` in train.py)."""
     key = ("constructions_elsewhere", id(owner), name)
-    kept = index.per_check.get(key)
-    if kept is not None:
-        calls, read = kept  # type: ignore[misc]
-        index.touch(read)
-        return calls
-    read: list[str] = []
-    calls = _calls_elsewhere(index, owner, name, read)[0]
-    index.per_check[key] = (calls, tuple(read))
-    return calls
+    return _kept(index, key, lambda: _calls_elsewhere(index, owner, name))[0]  # type: ignore[return-value]
 
 
-def _calls_elsewhere(
-    index: ProjectIndex, owner: ModuleModel, name: str, read: list[str]
-) -> tuple[list[tuple[ModuleModel, ast.Call]] | None, str]:
+def _calls_elsewhere(index: ProjectIndex, owner: ModuleModel, name: str) -> tuple[list[tuple[ModuleModel, ast.Call]] | None, str]:
     """(the calls of `owner`'s module-level `name` in the project's other modules, or None; why not): every read
     of the name there (`importers.imported_uses`) must be the callee of a call, and no place may reach it
-    unseen (a star import, `importlib`, an unreadable importer, more importers than the budget). The modules
-    read are added to `read`."""
+    unseen (a star import, `importlib`, an unreadable importer, more importers than the budget)."""
     uses = imported_uses(index, owner, name, values=False, models=index.checked_models(), budget=SEARCH_BUDGET)
     if uses is None:
         return None, (
@@ -186,7 +178,6 @@ def _calls_elsewhere(
     calls = []
     for model, reads in uses.reads:
         path = module_path(model)
-        read.append(path)
         for expr in reads:
             call = model.ix.parent.get(id(expr))
             if not isinstance(call, ast.Call) or call.func is not expr:
