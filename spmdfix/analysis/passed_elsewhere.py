@@ -220,12 +220,11 @@ def _function_at(
         if found is None or found[1].kind is not BindingKind.DEF:
             return None
         there, bound = found
-        checked = model.project.index.checked_models().get(there.project.path if there.project else "")
-        if checked is not None:  # (the module checked: its own nodes, not the index's second parse)
-            bound = checked.ix.single_binding(bound.name, checked.ix.module_scope)
-            if bound is None or bound.kind is not BindingKind.DEF:
-                return None
-            there = checked
+        # A `def` of the module checked stays the index's model of it (not the checked model, whose parameters
+        # are read from its own calls only, `module_model._elsewhere`): passed here as a value, it runs with the
+        # arguments of whatever calls it (a vmap: its defaults), which that module's calls do not tell
+        # (breaker9 t13, t15: `accumulate(inner, xs)` in train.py, model.py's own `inner(x, 'model')` read as the
+        # axis of the vmap's call). Its places are located as the checked module's (`source_analysis._as_checked`).
         return there, bound.node  # type: ignore[return-value]
     return None
 
