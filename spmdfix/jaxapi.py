@@ -191,6 +191,11 @@ PARTIAL_NAMES = frozenset({"functools.partial"})
 SAME_CALLABLE_WRAPS = frozenset({"functools.wraps"})
 SAME_CALLABLE_UPDATE = frozenset({"functools.update_wrapper"})
 
+# Standard-library copies of an instance with fields given anew: `dataclasses.replace(layer, AXIS='data')` (and
+# Python 3.13's `copy.replace`) build the instance without naming its class, so what its fields hold is not what
+# the class's constructions give (breaker9 t27: a vmap of such a copy was silent while JAX raised SPMD001's error).
+INSTANCE_REPLACE = frozenset({"dataclasses.replace", "copy.replace"})
+
 # Transparent wrappers: calling `wrapper(f)` yields a callable that traces f when called.
 WRAPPER_NAMES = frozenset(
     {

@@ -362,6 +362,11 @@ class Reacher:
             if far is not None:
                 result.unresolved.append((call, far))
                 return
+        if qname in jaxapi.INSTANCE_REPLACE:
+            # (its `__call__` may reach a shard_map whose specs read the fields it replaces: never silent)
+            what = f"`{short(call.func)}(...)` copies an instance with fields of its own: which callable it gives is not followed"
+            result.unresolved.append((call, what))
+            return
         reexported = self._reexported_shard_map(call, scope)
         if reexported is not None:
             result.unresolved.append((call, reexported))
