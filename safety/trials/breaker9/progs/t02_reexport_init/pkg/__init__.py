@@ -1,0 +1,1 @@
+from pkg.model import accumulate

@@ -1,0 +1,16 @@
+import jax.numpy as jnp
+import numpy as np
+
+from pkg.model import accumulate, block
+
+RUNNERS = {"acc": accumulate}
+
+
+def apply(x):
+    return block(x) + 1.0
+
+
+def main():
+    xs = jnp.arange(32.0).reshape(4, 8)
+    out = RUNNERS["acc"](apply, xs)
+    print("RESULT:", "match" if np.allclose(out, np.asarray(xs) * 2.0 + 1.0) else "mismatch")

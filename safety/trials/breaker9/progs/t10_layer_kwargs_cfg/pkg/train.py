@@ -1,0 +1,14 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from pkg.model import Layer
+
+CFG = {"scale": 2.0, "axis": "model"}
+
+
+def main():
+    xs = jnp.arange(32.0).reshape(4, 8)
+    layer = Layer(**CFG)
+    out = jax.vmap(layer, spmd_axis_name="data")(xs)
+    print("RESULT:", "match" if np.allclose(out, np.asarray(xs) * 2.0) else "mismatch")

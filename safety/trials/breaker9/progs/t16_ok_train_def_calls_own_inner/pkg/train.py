@@ -1,0 +1,12 @@
+import numpy as np
+
+from pkg.model import inner, run
+
+
+def apply(x):
+    return inner(x)
+
+
+def main():
+    out, xs = run(apply)
+    print("RESULT:", "match" if np.allclose(out, np.asarray(xs) * 2.0 + 1.0) else "mismatch")

@@ -1,0 +1,5 @@
+import dataclasses
+
+
+def widen(layer):
+    return dataclasses.replace(layer, AXIS="model")

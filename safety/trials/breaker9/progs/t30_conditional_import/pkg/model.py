@@ -1,0 +1,12 @@
+import jax
+from jax.sharding import PartitionSpec as P
+
+from pkg.config import MESH
+
+
+def block(x):
+    return jax.shard_map(lambda b: b * 2.0, mesh=MESH, in_specs=P("data"), out_specs=P("data"))(x)
+
+
+def accumulate(fn, xs, spmd_axis_name="data"):
+    return jax.vmap(fn, spmd_axis_name=spmd_axis_name)(xs)

@@ -1,0 +1,21 @@
+import jax.numpy as jnp
+import numpy as np
+
+import os
+
+from pkg.model import block
+
+if os.environ.get("FAST"):
+    from pkg.fast import accumulate
+else:
+    from pkg.model import accumulate
+
+
+def apply(x):
+    return block(x) + 1.0
+
+
+def main():
+    xs = jnp.arange(32.0).reshape(4, 8)
+    out = accumulate(apply, xs)
+    print("RESULT:", "match" if np.allclose(out, np.asarray(xs) * 2.0 + 1.0) else "mismatch")

@@ -1,0 +1,12 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from pkg.model import Layer
+
+
+def main():
+    xs = jnp.ones((4, 8))
+    layer = Layer()
+    out = jax.vmap(lambda x: layer.apply({}, x), spmd_axis_name="data")(xs)
+    print("RESULT:", "match" if np.allclose(out, np.asarray(xs) * 2.0) else "mismatch")
