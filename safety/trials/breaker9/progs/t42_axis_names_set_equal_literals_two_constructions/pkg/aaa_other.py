@@ -1,0 +1,3 @@
+from pkg.model import Layer
+
+OTHER = Layer({"model"})
