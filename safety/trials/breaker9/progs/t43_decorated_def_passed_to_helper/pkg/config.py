@@ -1,0 +1,7 @@
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+DATA = "data"
+MODEL = "model"
+MESH = Mesh(np.array(jax.devices()).reshape(2, 4), (DATA, MODEL))
