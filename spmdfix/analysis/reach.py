@@ -362,9 +362,10 @@ class Reacher:
             if far is not None:
                 result.unresolved.append((call, far))
                 return
-        if qname in jaxapi.INSTANCE_REPLACE:
-            # (its `__call__` may reach a shard_map whose specs read the fields it replaces: never silent)
-            what = f"`{short(call.func)}(...)` copies an instance with fields of its own: which callable it gives is not followed"
+        if qname in jaxapi.INSTANCE_REPLACE or self._class_of_value(call, scope):
+            # (its `__call__` may reach a shard_map whose specs read the fields it gives: never silent)
+            how = "copies an instance" if qname in jaxapi.INSTANCE_REPLACE else "builds an instance of the class of a value"
+            what = f"`{short(call.func)}(...)` {how} with fields of its own: which callable it gives is not followed"
             result.unresolved.append((call, what))
             return
         reexported = self._reexported_shard_map(call, scope)
@@ -395,6 +396,20 @@ class Reacher:
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
                 step = step.through_grad() if qname in jaxapi.DIFFERENTIATING_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, follow, within=within)
+
+    def _class_of_value(self, call: ast.Call, scope: Scope) -> bool:
+        """Whether `call` builds an instance of the class of a value, `type(layer)(AXIS='data')` (the builtin
+        `type`, one argument): which class, and what its fields hold, is not followed (breaker9 t41: dropped
+        without a record while JAX raised)."""
+        inner = call.func
+        return (
+            isinstance(inner, ast.Call)
+            and isinstance(inner.func, ast.Name)
+            and inner.func.id == "type"
+            and len(inner.args) == 1
+            and not inner.keywords
+            and self.ix.single_binding("type", scope) is None
+        )
 
     def _reexported_shard_map(self, expr: ast.AST, scope: Scope) -> str | None:
         """Why a call (or decorator) spelling JAX's shard_map through a module of the project is not read, or
