@@ -198,3 +198,25 @@ def test_a_def_of_the_module_checked_passed_back_keeps_its_defaults(tmp_path: Pa
     result = _analyse(_project(tmp_path, {"pkg/model.py": model, "pkg/train.py": train}))
     assert not result.findings
     assert any("PartitionSpec entry `axis`" in w for w in _records(result)), _records(result)
+
+
+def test_a_field_of_the_checked_module_reached_back_through_another_module_is_read(tmp_path: Path) -> None:
+    """model.py's own vmap runs train.py's `apply`, which calls model.py's `Layer` instance built in train.py:
+    the analysis comes back to model.py in the index's parse of it, whose `__init__` parameter was looked up in
+    the checked module's model and never found (a record: "`axis` is an expression spmdfix does not evaluate",
+    breaker9). Read in its own model, `Layer()` leaves the default 'data': JAX raises SPMD001's error."""
+    model = (
+        "import jax\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
+        "mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))\n\n\n"
+        "class Layer:\n    def __init__(self, axis='data'):\n        self.axis = axis\n\n"
+        "    def __call__(self, x):\n"
+        "        return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P(self.axis), out_specs=P(self.axis))(x)\n\n\n"
+        "def accumulate(fn, xs):\n    return jax.vmap(fn, spmd_axis_name='data')(xs)\n"
+    )
+    train = (
+        "from pkg.model import Layer, accumulate\n\nLAYER = Layer()\n\n\n"
+        "def apply(x):\n    return LAYER(x)\n\n\ndef step(xs):\n    return accumulate(apply, xs)\n"
+    )
+    result = _analyse(_project(tmp_path, {"pkg/model.py": model, "pkg/train.py": train}))
+    assert _codes(result) == ["SPMD001", "SPMD002"]
+    assert not result.unfollowed, _records(result)

@@ -314,6 +314,15 @@ class ProjectIndex:
         """The module being checked, by absolute path (`checking`; empty outside a check)."""
         return self._checked
 
+    def model_of(self, link: ProjectLink) -> ModuleModel | None:
+        """The model `link` is the project link of: the index's model of a module it loaded (also of the module
+        being checked, when the analysis came back to it through another module: its nodes are that parse's),
+        else the model being checked at its path (`model_at`)."""
+        loaded = self._by_path.get(link.path)
+        if loaded is not None and loaded.model.project is link:
+            return loaded.model
+        return self.model_at(link.path)
+
     def model_at(self, path: str) -> ModuleModel | None:
         """The model of the module at `path` as the analysis sees it: the one being checked, or one loaded."""
         if path in self._checked:
@@ -593,24 +602,24 @@ class ProjectLink:
         """The one value the calls of the project pass for `param`, a parameter of this module's module-level
         function or class (`passed_elsewhere.passed_elsewhere`), with the evaluator of the module writing it;
         None when not known."""
-        owner = self.index.model_at(self.path)
+        owner = self.index.model_of(self)
         return passed_elsewhere(self.index, owner, param) if owner is not None else None
 
     def constructions_elsewhere(self, name: str) -> list | None:
         """The calls of this module's module-level class `name` in the project's other modules
         (`passed_elsewhere.constructions_elsewhere`), None when not all its reads there are calls."""
-        owner = self.index.model_at(self.path)
+        owner = self.index.model_of(self)
         return constructions_elsewhere(self.index, owner, name) if owner is not None else None
 
     def why_not_passed(self, param: Binding) -> str:
         """Why `passed_elsewhere` gives no value for `param` (`passed_elsewhere.why_not_passed`); "" when it does."""
-        owner = self.index.model_at(self.path)
+        owner = self.index.model_of(self)
         return why_not_passed(self.index, owner, param) if owner is not None else ""
 
     def callable_passed_elsewhere(self, param: Binding) -> tuple[ModuleModel, ast.FunctionDef | ast.AsyncFunctionDef] | None:
         """The one `def` the calls of the project pass for `param` (`passed_elsewhere.callable_passed_elsewhere`),
         with its module's model; None when not known."""
-        owner = self.index.model_at(self.path)
+        owner = self.index.model_of(self)
         return callable_passed_elsewhere(self.index, owner, param) if owner is not None else None
 
     def redefined_elsewhere(self, cls_name: str, attr: str) -> bool:
