@@ -394,10 +394,13 @@ def reframed(value, analysed: str, seen_from: str):
         if isinstance(v, SiteId):
             new = path(v.path)
             return v if new == v.path else replace(v, path=new)
-        if isinstance(v, tuple):
-            return tuple(walk(x) for x in v)
-        if isinstance(v, frozenset):
-            return frozenset(walk(x) for x in v)
+        if isinstance(v, (tuple, frozenset)):
+            # (the value itself when no element changes: a caller tells a moved value by identity, and a
+            # dataclass holding an unchanged tuple is not copied)
+            pairs = [(x, walk(x)) for x in v]
+            if all(new is old for old, new in pairs):
+                return v
+            return type(v)(new for _, new in pairs) if isinstance(v, frozenset) else tuple(new for _, new in pairs)
         if isinstance(v, (Finding, Fix, FixId, NodeEdit, Edit, Related, Refusal, Unfollowed)):
             changes = {}
             for name in v.__dataclass_fields__:

@@ -98,7 +98,7 @@ def _as_checked(analysis: Analysis, source: str, link: ProjectLink | None) -> An
     own = link.path
     findings = [reframed(f, "", own) for f in analysis.findings]
     unfollowed = tuple(reframed(u, "", own) for u in analysis.unfollowed)
-    moved = [*findings, *unfollowed] != [*analysis.findings, *analysis.unfollowed]
+    moved = any(new is not old for new, old in zip([*findings, *unfollowed], [*analysis.findings, *analysis.unfollowed]))
     # (a place of the file came from the index's model of it, loaded: `peek` gives its text without a read)
     if not moved or link.index.peek(own) != source:
         return analysis
