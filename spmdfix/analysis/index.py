@@ -301,7 +301,7 @@ class ProjectIndex:
     @contextlib.contextmanager
     def checking(self, path: str, model: ModuleModel):
         """While the module at `path`, modelled by `model`, is checked: other modules' questions that read it
-        read `model` (`checked_models`, `model_at`), and answers derived from it are kept (`per_check`),
+        read `model` (`checked_models`, `model_of`), and answers derived from it are kept (`per_check`),
         forgotten when the check ends (its nodes are released)."""
         outer = self._checked, self.per_check
         self._checked, self.per_check = {path: model}, {}
@@ -317,17 +317,12 @@ class ProjectIndex:
     def model_of(self, link: ProjectLink) -> ModuleModel | None:
         """The model `link` is the project link of: the index's model of a module it loaded (also of the module
         being checked, when the analysis came back to it through another module: its nodes are that parse's),
-        else the model being checked at its path (`model_at`)."""
+        else the model being checked at its path, else the index's model at that path."""
         loaded = self._by_path.get(link.path)
         if loaded is not None and loaded.model.project is link:
             return loaded.model
-        return self.model_at(link.path)
-
-    def model_at(self, path: str) -> ModuleModel | None:
-        """The model of the module at `path` as the analysis sees it: the one being checked, or one loaded."""
-        if path in self._checked:
-            return self._checked[path]
-        loaded = self._by_path.get(path)
+        if link.path in self._checked:
+            return self._checked[link.path]
         return loaded.model if loaded is not None else None
 
     def touch(self, paths) -> None:

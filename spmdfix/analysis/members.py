@@ -104,9 +104,12 @@ class ClassMembers:
         return False
 
     def _field_never_given(self, cls: ast.ClassDef, name: str) -> bool:
-        """Whether every construction of `cls` leaves its field `name` at its default: the class is built by
-        name in this module only (its name written nowhere else: no subclass, no other reference), at least
-        once, each time without positional arguments, `**kwargs` or the keyword `name`."""
+        """Whether every construction of `cls` leaves its field `name` at its default: the class's name is
+        written in this module only by its definition and its constructions by name (no subclass, no other
+        reference); a module-level class that this module never constructs, or that other modules may reach
+        (`elsewhere`), counts those modules' constructions too (`constructions`: every read of its name there a
+        call); at least one construction in all, each without positional arguments, `**kwargs` or the keyword
+        `name`."""
         calls = [c for c in self.ix.calls if isinstance(c.func, ast.Name) and c.func.id == cls.name]
         if self.ix.word_count(cls.name) != len(calls) + 1:
             return False

@@ -170,14 +170,15 @@ def _why_param(ev: Evaluator, param: Binding) -> str:
     called = owner.name if isinstance(owner, ast.ClassDef) else func.name
     calls = [c for c in ev.ix.calls if isinstance(c.func, ast.Name) and c.func.id == called]
     # (the calls of the project's other modules: `ProjectLink.passed_elsewhere`, asked when these give none)
-    elsewhere = ev.project.why_not_passed(param) if ev.project is not None else ""
     if not calls:
+        elsewhere = ev.project.why_not_passed(param) if ev.project is not None else ""
         if elsewhere:
             return f"{where}, which no call in its module makes, and {elsewhere}"
         return f"{where}, which no call in its module makes (calls from other modules are not read)"
     if ev.ix.word_count(called) != len(calls) + 1:
         return f"{where}, and `{called}` is also used other than by a call of it in its module (passed as a value?)"
     if ev.elsewhere is not None and ev.ix.module_level_callee(param) is not None and ev.elsewhere(called):
+        elsewhere = ev.project.why_not_passed(param) if ev.project is not None else ""
         if elsewhere:
             return f"{where}, called in its module and by other modules of the project, and {elsewhere}"
         return f"{where}, and other modules of the project may call `{called}` (their arguments are not read)"
