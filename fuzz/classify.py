@@ -111,6 +111,15 @@ def silence(counts: dict[str, int]) -> dict:
             "only_unfollowed_share": round(share, 4), "within_limit": share <= ONLY_UNFOLLOWED_LIMIT}
 
 
+def silence_words(s: dict) -> str:
+    """`silence`'s counts as the sentence both fuzzers print (fuzz/run.py, fuzz/project.py)."""
+    return (
+        f"{s['failing']} programs fail with an error a rule describes or wrong values; with a finding {s['finding']}, "
+        f"with only an SPMD910 record {s['only_unfollowed']} ({100 * s['only_unfollowed_share']:.1f}%, limit "
+        f"{100 * ONLY_UNFOLLOWED_LIMIT:.0f}%{'' if s['within_limit'] else ': OVER THE LIMIT'}), with neither {s['neither']}"
+    )
+
+
 def explaining_rules(error: str) -> frozenset[str] | None:
     """The rules that describe `error`, or None when no rule does."""
     for text, codes in EXPLAINS:

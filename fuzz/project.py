@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
 
 from fuzz import worker  # noqa: E402 - sets XLA_FLAGS before jax is imported
 from fuzz import gen  # noqa: E402
-from fuzz.classify import ONLY_UNFOLLOWED_LIMIT, judge, silence  # noqa: E402
+from fuzz.classify import judge, silence, silence_words  # noqa: E402
 from fuzz.split import MODULES, split  # noqa: E402
 
 PACKAGE = "fzpkg"  # one name for every program: its modules are dropped from sys.modules between runs
@@ -212,12 +212,9 @@ def main() -> None:
     summary = {"programs": len(seeds), "elapsed": round(time.monotonic() - start, 1), "counts": dict(sorted(counts.items())),
                "violating": violations, "divergent": divergent, "silence": silence(counts)}
     print(json.dumps({k: v for k, v in summary.items() if k != "divergent"} | {"divergent": len(divergent)}, indent=1))
-    s = summary["silence"]
     # (the single-module fuzzer's limit: of the programs JAX refuses or runs wrong, at most this share may get
     # only an SPMD910 record, no finding)
-    print(f"silence: {s['failing']} failing programs; with a finding {s['finding']}, with only an SPMD910 record "
-          f"{s['only_unfollowed']} ({100 * s['only_unfollowed_share']:.1f}%, limit {100 * ONLY_UNFOLLOWED_LIMIT:.0f}%"
-          f"{'' if s['within_limit'] else ': OVER THE LIMIT'}), with neither {s['neither']}")
+    print(f"silence: {silence_words(summary['silence'])}")
     for d in divergent[:20]:
         print("divergent:", d)
     if args.out:

@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from fuzz import gen
-from fuzz.classify import INVARIANTS, ONLY_UNFOLLOWED, ONLY_UNFOLLOWED_LIMIT, Verdict, Violation, judge, silence
+from fuzz.classify import INVARIANTS, ONLY_UNFOLLOWED, Verdict, Violation, judge, silence, silence_words
 from fuzz.known_open import known_entry
 
 WORKER = Path(__file__).with_name("worker.py")
@@ -286,11 +286,7 @@ def print_summary(summary: Summary, log=print) -> None:
     log("counts: " + ", ".join(f"{k}={n}" for k, n in sorted(c.items()) if not k.startswith("program:")))
     by_inv = summary.violations_by_invariant()
     log("violations per invariant: " + ", ".join(f"{inv}={n}" for inv, n in by_inv.items()))
-    s = summary.silence()
-    log(f"silence (issue 22): {s['failing']} programs fail with an error a rule describes or wrong values; "
-        f"with a finding {s['finding']}, with only an SPMD910 record {s['only_unfollowed']} "
-        f"({100 * s['only_unfollowed_share']:.1f}%, limit {100 * ONLY_UNFOLLOWED_LIMIT:.0f}%"
-        f"{'' if s['within_limit'] else ': OVER THE LIMIT'}), with neither {s['neither']}")
+    log(f"silence (issue 22): {silence_words(summary.silence())}")
     for name in gen.TRACKED:
         e = summary.features.get(name, {"drawn": 0, "failed": 0, "violating": 0, "violating_seeds": []})
         seeds = e["violating_seeds"]
