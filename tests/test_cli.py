@@ -560,6 +560,34 @@ def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pyt
     assert "7 files scanned, 6 parsed; 12 findings; 1 file error." in walked.stderr
 
 
+@pytest.mark.e2e
+def test_a_worker_dying_in_an_analysis_fails_that_file_only(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that dies while analysing a kept text (the second pass, overlapping the first): the texts
+    analysed beside it keep their findings, the first pass's files are all read, and only that file fails."""
+    real = one_file_module.run_file
+
+    def dies_analysing(job, defer=False):
+        if job.path.name == "crash.py" and job.kept and not (defer or job.defer):
+            os._exit(3)  # what a segfault in a worker looks like to the pool
+        return real(job, defer)
+
+    monkeypatch.setattr(one_file_module, "run_file", dies_analysing)  # inherited by the forked workers
+    monkeypatch.setattr(schedule_module, "SMALL_TREE", 0)  # workers even for a tree this small
+    shutil.copy(work / "model.py", work / "crash.py")
+    for i in range(5):
+        shutil.copy(work / "model.py", work / f"m{i}.py")
+    for i in range(40):
+        (work / f"plain{i}.py").write_text("x = 1\n")
+    walked = invoke("check", "-j", "2", "--output-format", "json", ".")
+    assert walked.exit_code == 2
+    assert {Path(r["filename"]).name for r in json.loads(walked.stdout)} == {"model.py"} | {
+        f"m{i}.py" for i in range(5)
+    }
+    assert walked.stderr.count("the worker process died") == 1
+    assert "crash.py: internal error, file left as it is:\nthe worker process died" in walked.stderr
+    assert "47 files scanned, 6 parsed; 12 findings; 1 file error." in walked.stderr
+
+
 def test_interactive_shows_again_a_fix_that_overlapped_an_accepted_one(
     work: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

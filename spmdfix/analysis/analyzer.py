@@ -212,7 +212,7 @@ class Analyzer:
                 # (read by the fixes only: a site that reaches nothing has no finding, and the search of other
                 # modules cost axlearn's pipeline.py, whose vmapped function is a parameter, a second of CPU)
                 shared_by=shared_by(self.model, site) if reached or constraints or jits or reshards else (),
-                quote=self.ix.quote(),
+                module_quote=self.ix.quote,
             )
             out.append(_with_unread(facts))
         # A factory of this module's classes applied by a subclass of another module (never silent: issue 22)
@@ -268,7 +268,7 @@ class Analyzer:
                 calls=calls,
                 unresolved=tuple(_unique_places(_spec_lost(reached) + lost)),
                 reshards=tuple(reshards),
-                quote=self.ix.quote(),
+                module_quote=self.ix.quote,
             )
             out.append(_with_unread(facts))
         return out

@@ -152,7 +152,7 @@ def _scoped_occurrences(source: str, name: str, at: int) -> list[tuple[int, int]
     """The occurrences in code of `name` (start, end) within the scope evaluating the code at `at`
     (`regions.scope_span`), where a name that scope binds can be read."""
     low, high = scope_span(source, at)
-    return [(i, end) for i, end in occurrences(source, name) if low <= i < high and in_code(source, i)]
+    return [(i, end) for i, end in occurrences(source, name, low, high) if in_code(source, i)]
 
 
 # `NAME =` (or `NAME: T =`) alone before a call on its line, or with wrapper calls opened between

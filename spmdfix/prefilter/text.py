@@ -102,10 +102,15 @@ def end_of_arguments(source: str, start: int) -> int | None:
     return None
 
 
-def occurrences(source: str, name: str):
-    """(start, end) of every whole-word occurrence of `name`."""
+def occurrences(source: str, name: str, low: int = 0, high: int | None = None):
+    """(start, end) of every whole-word occurrence of `name` starting at an offset in [low, high) (the whole
+    text by default; a scope's span skips the occurrences outside it without looking at each: jax's
+    api_test.py names a local `f` thousands of times)."""
     size, length = len(name), len(source)
-    for start in offsets_of(source, name):
+    found = offsets_of(source, name)
+    if low or high is not None:
+        found = found[bisect.bisect_left(found, low) : bisect.bisect_left(found, length if high is None else high)]
+    for start in found:
         end = start + size
         # `is_word` of the characters before and after, inline: thousands of occurrences in a large module
         before = source[start - 1] if start > 0 else " "

@@ -47,7 +47,6 @@ if TYPE_CHECKING:
         STREAM_BATCH,
         run_jobs,
         run_streamed,
-        stream_jobs,
     )
 
 _WHERE = {
@@ -71,7 +70,6 @@ _WHERE = {
     "STREAM_BATCH": "spmdfix.runner.schedule",
     "run_jobs": "spmdfix.runner.schedule",
     "run_streamed": "spmdfix.runner.schedule",
-    "stream_jobs": "spmdfix.runner.schedule",
 }
 __all__ = [
     "BATCH_MAX",
@@ -93,7 +91,6 @@ __all__ = [
     "run_jobs",
     "run_source",
     "run_streamed",
-    "stream_jobs",
     "worker_pool",
 ]
 
