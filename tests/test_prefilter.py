@@ -447,6 +447,8 @@ IN_ONE_SCOPE = {
     "    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n    return jax.vmap(layer)(xs)\n",
     "formatted signature, body at column 0": "def test(n=(1,\n2)):\n    xs = jax.device_put(jnp.ones((8, 8)),\n"
     "NamedSharding(mesh, P('S')))\n    return jax.vmap(layer)(xs)\n",
+    "call closed at the def's column": "class T:\n  def test(self):\n    ys = jax.jit(\n        layer,\n"
+    "  )(1)\n    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n    return jax.vmap(layer)(xs)\n",
 }
 
 
@@ -468,6 +470,20 @@ def test_placements_and_applied_vmaps_in_different_functions_are_dropped_with_no
     source = SCOPED_HEADER + (
         "class T:\n  def test_place(self):\n    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n"
         "    return xs\n  def test_vmap(self, xs):\n    return jax.vmap(layer)(xs)\n"
+    )
+    assert _findings_without_prefilter(source) == []
+    assert not may_have_findings(source)
+
+
+def test_a_call_closed_at_the_defs_column_does_not_end_its_function() -> None:
+    """A formatter may close a call written across lines at the `def`'s own column (`)(x, y)`, a call of the
+    call): that line goes on a statement of the body. Ending the region there made every region of jax's
+    tpu_pallas_test.py inexact, so that placements and applied vmaps of different test methods counted as a
+    pair (6,000 lines parsed for nothing)."""
+    source = SCOPED_HEADER + (
+        "class T:\n  def test_place(self):\n    ys = jax.jit(\n      layer,\n  )(1)\n"
+        "    xs = jax.device_put(jnp.ones((8, 8)), NamedSharding(mesh, P('S')))\n    return xs\n"
+        "  def test_vmap(self, xs):\n    return jax.vmap(layer)(xs)\n"
     )
     assert _findings_without_prefilter(source) == []
     assert not may_have_findings(source)
@@ -538,6 +554,8 @@ EXACTNESS = {
     "plain": ("def f():\n    x = (1,\n         2)\n    return x\ny = 2\n", True),
     "formatted signature": ("def f(\n    a,\n) -> None:\n    return a\ny = 2\n", True),
     "bracket in a string": ("def f():\n    return ')'\ny = 2\n", True),
+    "call closed at the def's column": ("class C:\n  def f(self):\n    return g(\n      1,\n  )(2)\n  y = 2\n", True),
+    "call closed at column 0": ("def f():\n    return g(\n1)\ny = 2\n", False),
 }
 
 
