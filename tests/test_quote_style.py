@@ -33,6 +33,44 @@ def test_module_quote(source: str, quote: str) -> None:
     assert ModuleIndex(source, ast.parse(source)).quote() == quote
 
 
+def _literals_by_ast_walk(tree: ast.Module) -> set[int]:
+    """A reference for `quotes.string_literals`: `ast.walk`, each f-string's parts left out."""
+    inside = {id(n) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for n in ast.walk(node) if n is not node}
+    return {
+        id(node)
+        for node in ast.walk(tree)
+        if id(node) not in inside
+        and (isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))))
+    }
+
+
+def test_string_literals_are_those_ast_walk_finds() -> None:
+    """The walk over the fields holding nodes finds each literal `ast.walk` finds, once, on the golden
+    inputs, spmdfix's own modules and texts with annotations, f-strings in f-strings and format specs."""
+    from golden import GOLDEN
+
+    from spmdfix.analysis.quotes import string_literals
+
+    texts = [p.read_text() for p in sorted(GOLDEN.rglob("*.py"))]
+    texts += [p.read_text() for p in sorted((Path(__file__).parents[1] / "spmdfix").rglob("*.py"))]
+    texts += [
+        "def f(x: 'T' = b'q') -> \"R\":\n    y: 'U' = f'{x!r:>{w}} {d[\"k\"]}'\n    return y\n",
+        "class C('B', metaclass=M['x']):\n    z = [f'{a}' 'b' for a in 'cd' if a != 'e']\n",
+        "match v:\n    case {'k': 'v'} | ['a', *_]:\n        pass\n",
+    ]
+    literals = 0
+    for text in texts:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        found = string_literals(tree)
+        assert len(found) == len({id(n) for n in found})
+        assert {id(n) for n in found} == _literals_by_ast_walk(tree)
+        literals += len(found)
+    assert literals > 1000
+
+
 # newuser6's trial project in one module: axis names bound to constants in double quotes
 ONE_MODULE = '''\
 """A layer and its batched loss."""

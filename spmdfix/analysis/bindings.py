@@ -42,7 +42,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 _LEAVES = frozenset({ast.Constant, type(None), str, int, float, complex, bool, bytes, type(...)})
 
 
-def _child_fields(kind: type) -> tuple[str, ...]:
+def child_fields(kind: type) -> tuple[str, ...]:
     """The fields of an ast node type that can hold child nodes (cached per type)."""
     fields = _FIELDS.get(kind)
     if fields is None:
@@ -133,7 +133,7 @@ def bind_module(ix: ModuleIndex, tree: ast.Module) -> None:
             continue
         elif kind in _BINDING_NODES:
             _bind_statement(ix, node, scope)
-        fields = _FIELDS.get(kind) or _child_fields(kind)
+        fields = _FIELDS.get(kind) or child_fields(kind)
         for name in fields:
             value = getattr(node, name, None)
             if value.__class__ is list:
