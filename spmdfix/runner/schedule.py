@@ -6,6 +6,7 @@ the prefilter largest first).
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -77,7 +78,7 @@ def run_streamed(jobs: Iterable[Job], workers: int) -> tuple[list[Job], list[Fil
     if workers <= 1 or len(head) < SMALL_TREE:
         every = [*head, *jobs]
         first = run_batch(every, defer=True)
-        return every, _deferred(every, first, workers, None)
+        return every, _deferred(every, first, workers)
     with worker_pool(workers) as pool:
         assert pool is not None
         return _interleaved(itertools.chain(head, jobs), pool, workers)
@@ -100,7 +101,6 @@ def _interleaved(jobs: Iterable[Job], pool: Executor, workers: int) -> tuple[lis
     analysis is the run's longest task, started only after every file had been read. A worker that dies
     breaks the pool: what was not finished then runs again (`run_isolated`), the first pass's jobs before
     their analyses."""
-    import heapq
     import itertools
     from concurrent.futures import FIRST_COMPLETED, wait
 
@@ -159,7 +159,8 @@ def _interleaved(jobs: Iterable[Job], pool: Executor, workers: int) -> tuple[lis
                 else:
                     outcomes[i] = result[0]
     if broken:
-        lost += range(len(every), len(every) + len(rest := list(walk)))
+        rest = list(walk)  # (the files the walk had not given yet)
+        lost += range(len(every), len(every) + len(rest))
         every += rest
         outcomes += [None] * len(rest)
         for i, outcome in zip(lost, run_isolated([every[i] for i in lost], workers, defer=True)):
@@ -174,28 +175,25 @@ def _interleaved(jobs: Iterable[Job], pool: Executor, workers: int) -> tuple[lis
 
 def _settle(i: int, outcome: FileResult, outcomes: list[FileResult | None], waiting: list[tuple[int, int]]) -> None:
     """Record the first pass's `outcome` of job `i`; a `Deferred` one waits for its analysis instead."""
-    import heapq
-
     if outcome.__class__ is Deferred:
         heapq.heappush(waiting, (-outcome.cost, i))  # type: ignore[attr-defined]
     else:
         outcomes[i] = outcome
 
 
-def _deferred(jobs: list[Job], outcomes: list[FileResult], workers: int, pool: Executor | None) -> list[FileResult]:
-    """`outcomes` with each `Deferred` one replaced by the job's full run, largest text first."""
+def _deferred(jobs: list[Job], outcomes: list[FileResult], workers: int) -> list[FileResult]:
+    """`outcomes` (of a first pass in this process) with each `Deferred` one replaced by the job's full run,
+    largest text first: in workers of a pool of its own when there is more than one text and they add up to
+    `PARALLEL_COST`, else in this process."""
     order = sorted((i for i, o in enumerate(outcomes) if o.__class__ is Deferred), key=lambda i: -outcomes[i].cost)
     if not order:
         return outcomes
     # (the first pass ran the prefilter on these texts: `Job.kept` spares the second pass its scans)
     todo = [dataclasses.replace(jobs[i], kept=True) for i in order]
-    parallel = workers > 1 and len(todo) > 1
-    if pool is None and parallel and sum(outcomes[i].cost for i in order) >= PARALLEL_COST:
+    if workers > 1 and len(todo) > 1 and sum(outcomes[i].cost for i in order) >= PARALLEL_COST:
         with worker_pool(min(workers, len(todo))) as own:
             assert own is not None
             done = _one_per_task(own, todo, workers)
-    elif pool is not None and parallel:
-        done = _one_per_task(pool, todo, workers)
     else:
         done = run_batch(todo)
     out = list(outcomes)
