@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-from concurrent.futures import Executor, Future
 from pathlib import Path
 
 import pytest
@@ -49,47 +48,24 @@ def test_the_same_outcomes_as_one_process(
     assert sum(o.parsed for o in outcomes) > 10
 
 
-class _Inline(Executor):
-    """An executor that runs each task as it is submitted (the order `_interleaved` submits in, without
-    processes)."""
+@pytest.mark.e2e
+def test_the_analyses_go_largest_first(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Longest processing time first: the texts that pass the prefilter are analysed in decreasing size,
+    one per task, after every file was read once."""
+    monkeypatch.setattr(schedule_module, "SMALL_TREE", 0)
+    seen: list[list[Job]] = []
+    real = schedule_module._one_per_task
 
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        future: Future = Future()
-        future.set_result(fn(*args, **kwargs))
-        return future
+    def recording(pool, todo, workers):
+        seen.append(todo)
+        return real(pool, todo, workers)
 
-
-def test_kept_texts_are_analysed_largest_first_before_the_rest_of_the_first_pass(
-    jobs: list[Job], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Longest processing time first, without waiting for the walk's end: once a first-pass batch keeps
-    texts, their analyses (one per task, the longest first) go before the next first-pass batch."""
-    monkeypatch.setattr(schedule_module, "STREAM_BATCH", 4)
-    order: list[tuple[str, int]] = []  # ("read", files) or ("analyse", length of the text)
-    real = schedule_module.submit
-
-    def recording(pool, batch, defer=False):
-        order.append(("read", len(batch)) if defer else ("analyse", len(batch[0].path.read_text())))
-        return real(pool, batch, defer)
-
-    monkeypatch.setattr(schedule_module, "submit", recording)
-    ran, outcomes = schedule_module._interleaved(iter(jobs), _Inline(), 1)
-    assert ran == jobs
-    assert outcomes == run_batch(jobs)
-    analysed = [size for kind, size in order if kind == "analyse"]
-    assert sorted(analysed) == sorted(len(o.path.read_text()) for o in outcomes if o.parsed)
-    reads = [i for i, (kind, _) in enumerate(order) if kind == "read"]
-    assert sum(order[i][1] for i in reads) == len(jobs)
-    # Analyses come between reads (not all after the last), and each run of them goes largest first.
-    assert order.index(("analyse", analysed[0])) < reads[-1]
-    runs: list[list[int]] = [[]]
-    for kind, size in order:
-        if kind == "read":
-            runs.append([])
-        else:
-            runs[-1].append(size)
-    assert all(run == sorted(run, reverse=True) for run in runs)
-    assert sum(1 for run in runs if len(run) > 1) >= 2
+    monkeypatch.setattr(schedule_module, "_one_per_task", recording)
+    _, outcomes = run_streamed(iter(jobs), 2)
+    assert len(seen) == 1
+    sizes = [len(job.path.read_text()) for job in seen[0]]
+    assert sizes == sorted(sizes, reverse=True)
+    assert {job.path for job in seen[0]} == {o.path for o in outcomes if o.parsed}
 
 
 def test_a_small_tree_with_short_texts_stays_in_one_process(jobs: list[Job], monkeypatch: pytest.MonkeyPatch) -> None:

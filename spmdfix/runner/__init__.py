@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         STREAM_BATCH,
         run_jobs,
         run_streamed,
+        stream_jobs,
     )
 
 _WHERE = {
@@ -70,6 +71,7 @@ _WHERE = {
     "STREAM_BATCH": "spmdfix.runner.schedule",
     "run_jobs": "spmdfix.runner.schedule",
     "run_streamed": "spmdfix.runner.schedule",
+    "stream_jobs": "spmdfix.runner.schedule",
 }
 __all__ = [
     "BATCH_MAX",
@@ -91,6 +93,7 @@ __all__ = [
     "run_jobs",
     "run_source",
     "run_streamed",
+    "stream_jobs",
     "worker_pool",
 ]
 

@@ -3,7 +3,7 @@ a worker of its own fails.
 
 Batches go to the workers packed (`spmdfix.runner.wire`). A worker process that dies (a crash in a C
 extension, the OOM killer) breaks the pool: `collect` gives the results of the batches that finished and
-runs the others again (`run_isolated`).
+runs the others again (`_run_isolated`).
 """
 
 from __future__ import annotations
@@ -94,17 +94,17 @@ def collect(
     futures: list[Future | None], batches: list[list[Job]], workers: int, defer: bool = False
 ) -> list[FileResult]:
     """The outcomes of finished batches, in order; the jobs of batches a dying worker took down (or that
-    were never submitted) are run again by `run_isolated` (deferring as the batches did)."""
-    results = [batch_result(f, b) if f is not None else None for f, b in zip(futures, batches)]
+    were never submitted) are run again by `_run_isolated` (deferring as the batches did)."""
+    results = [_batch_result(f, b) if f is not None else None for f, b in zip(futures, batches)]
     lost = [job for batch, result in zip(batches, results) if result is None for job in batch]
-    again = iter(run_isolated(lost, workers, defer))
+    again = iter(_run_isolated(lost, workers, defer))
     out: list[FileResult] = []
     for batch, result in zip(batches, results):
         out.extend(result if result is not None else [next(again) for _ in batch])
     return out
 
 
-def batch_result(future: Future, batch: list[Job]) -> list[FileResult] | None:
+def _batch_result(future: Future, batch: list[Job]) -> list[FileResult] | None:
     """The batch's outcomes; None when its worker died (the pool is broken)."""
     from concurrent.futures.process import BrokenProcessPool
 
@@ -117,7 +117,7 @@ def batch_result(future: Future, batch: list[Job]) -> list[FileResult] | None:
         return [Failed(job.path, job.display, message) for job in batch]
 
 
-def run_isolated(jobs: list[Job], workers: int, defer: bool = False) -> list[FileResult]:
+def _run_isolated(jobs: list[Job], workers: int, defer: bool = False) -> list[FileResult]:
     """Run again the jobs that a dying worker (a crash in a C extension, the OOM killer) took down with it:
     all in a fresh pool one job per task, then each one still unfinished alone in a pool of its own. Only a
     job that kills a pool of its own is reported `Failed`; the others keep their results. defer: as
