@@ -562,8 +562,8 @@ def test_a_dying_worker_fails_its_files_not_the_run(work: Path, monkeypatch: pyt
 
 @pytest.mark.e2e
 def test_a_worker_dying_in_an_analysis_fails_that_file_only(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker that dies while analysing a kept text (the second pass, overlapping the first): the texts
-    analysed beside it keep their findings, the first pass's files are all read, and only that file fails."""
+    """A worker that dies while analysing a kept text (the second pass, one text a task): the texts analysed
+    beside it keep their findings, every file of the first pass is counted, and only that file fails."""
     real = one_file_module.run_file
 
     def dies_analysing(job, defer=False):
