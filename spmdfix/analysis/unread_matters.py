@@ -25,6 +25,8 @@ findings as they are is not needed there and gives no record. Per kind (docs/rul
 - a body whose binary steps are beside values local to a function around it, under `jax.lax.map`s with a
   `batch_size` only (`hazards.h2_undecided`): SPMD007 there depends on whether those values are batched and on
   the mapped length, neither read.
+- the placement of a call's batch (a placement whose sharding or spec is not read, or an input that is a
+  parameter no call read gives): SPMD008's eager case and its `axis_names` case (`placement_matters`).
 - the mesh: its axis types and sizes decide SPMD003's, SPMD007's and SPMD008's Explicit-placement cases (a
   call of the vmap places its batch on mesh axes) and SPMD006's inner-vmap case (a call places the dimension
   after the batch), and the size-1 exemptions of SPMD003/SPMD004 when `check_vma` is not known to be on.
@@ -164,17 +166,36 @@ def _beside_what(reached: ReachedFacts) -> str:
 
 
 def placement_matters(vmap: VmapFacts, call: VmapCall) -> bool:
-    """An spmd vmap's call whose batch placement is not read: SPMD008's eager case (a reached shard_map with
-    `check_vma` not known to be on, reached with no jit nor staging loop on the way (`staged_eagerly`), on a
-    mesh not known to have no Explicit axis) needs the batch placed on the Explicit spmd axis, and would be silent. (The exemptions of SPMD003
-    and SPMD007 need a read placement too: without one those findings stay reported.)"""
-    if vmap.kind is not VmapKind.SPMD or call.under_jit:
+    """An spmd vmap's call whose batch placement is not read, where SPMD008 needs the batch placed on the
+    Explicit spmd axis and would be silent:
+    - its eager case: a reached shard_map with `check_vma` not known to be on, reached with no jit nor staging
+      loop on the way (`staged_eagerly`), on a mesh not known to have no Explicit axis;
+    - its `axis_names` case, eager or under jit: a reached shard_map whose `axis_names` names an spmd axis not
+      known to be other than Explicit on its mesh (`rules.not_manual.placed_axis_names_findings`; fuzz/project.py
+      seed 600075).
+    (The exemptions of SPMD003 and SPMD007 need a read placement too: without one those findings stay
+    reported.)"""
+    if vmap.kind is not VmapKind.SPMD:
+        return False
+    if any(_names_a_maybe_explicit_spmd_axis(vmap, r) for r in vmap.reached):
+        return True
+    if call.under_jit:
         return False
     return any(
         r.shard_map.check_vma is not True and not r.staged_eagerly and not r.jit_wrapped
         and (r.shard_map.mesh is None or r.shard_map.mesh.axis_types is not AxisType.AUTO)
         for r in vmap.reached
     )
+
+
+def _names_a_maybe_explicit_spmd_axis(vmap: VmapFacts, reached: ReachedFacts) -> bool:
+    """The reached shard_map's `axis_names` (read) names an spmd axis of the vmap that its mesh does not
+    show to be other than Explicit (its mesh not read, or the axis's type not read, counts)."""
+    sm = reached.shard_map
+    if sm.axis_names is None or sm.axis_names_unknown:
+        return False
+    named = [a for a in vmap.spmd.names if a in sm.axis_names.names]
+    return any(sm.mesh is None or sm.mesh.type_of(a) in (AxisType.EXPLICIT, AxisType.UNKNOWN) for a in named)
 
 
 def matters(vmap: VmapFacts, reached: ReachedFacts, value: UnreadValue) -> bool:

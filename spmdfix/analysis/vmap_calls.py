@@ -22,7 +22,7 @@ import ast
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
-from spmdfix.analysis.bindings import Scope
+from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import VMAP_CALLS, Follow
 from spmdfix.analysis.kinds import AxisType, BatchPlacement
 from spmdfix.analysis.meshes import resolve_mesh
@@ -41,6 +41,7 @@ class VmapCallAnalysis:
     """Finds the calls of a vmapped callable in one module, its `ModuleModel` (pure; see the module docstring)."""
 
     def __init__(self, model: ModuleModel, shapes: StaticShapes) -> None:
+        self.model = model
         self.ix = model.ix
         self.ev = model.ev
         self.uses = model.uses
@@ -304,6 +305,19 @@ class VmapCallAnalysis:
             return None
         return tree.specs[0].entries
 
+    def _unread_parameter(self, arg: ast.AST, scope: Scope) -> list[tuple[Span, str]]:
+        """[(span, why)] when the mapped argument `arg` is a parameter of the function around the vmap call that
+        no call read gives a value (`def accumulate(fn, xs): return jax.vmap(fn, ...)(xs)` called only from
+        another module, whose placement of `xs` is not read there); else []. Where the batch is placed decides
+        SPMD008 (`unread_matters.placement_matters`): fuzz/project.py seed 600075 raised SPMD008's `axis_names`
+        error with no finding nor record of it."""
+        if not isinstance(arg, ast.Name):
+            return []
+        binding = self.ix.single_binding(arg.id, scope)
+        if binding is None or binding.kind is not BindingKind.PARAM or self.model.argument_for(binding) is not None:
+            return []
+        return [(self.ev.span(arg), unread_message(self.ev, "the placement of the vmapped input", arg, scope))]
+
     def _placed_mesh(self, arg: ast.AST, scope: Scope) -> Span | None:
         """The span of the resolved mesh `arg`'s placement (`_sharding`) commits it to, whatever its spec; None
         when it is not placed or the mesh is not known (`facts.VmapCall.unmapped_mesh`)."""
@@ -360,9 +374,12 @@ class VmapCallAnalysis:
 
     def _placement(self, arg: ast.AST, scope: Scope, axis: int, unread: list[tuple[Span, str]]) -> BatchPlacement:
         """How a mapped argument's batch dimension is placed (`_sharding`); a placement whose sharding (a name
-        not resolved) or spec cannot be read adds the expression and why to `unread`."""
+        not resolved) or spec cannot be read, or an argument that is a parameter no call of its module gives
+        (`_unread_parameter`), adds the expression and why to `unread`."""
         entries = self._placement_entries(arg, scope, unread)
         if entries is None:
+            if not unread:
+                unread.extend(self._unread_parameter(arg, scope))
             return BatchPlacement.UNKNOWN
         if axis < 0 or axis >= len(entries):
             return BatchPlacement.NONE if axis >= 0 else BatchPlacement.UNKNOWN
