@@ -43,6 +43,7 @@ from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
 from spmdfix.analysis.importers import attribute_writer, named_elsewhere, redefined_elsewhere
 from spmdfix.analysis.passed_elsewhere import (
+    argument_elsewhere,
     callable_passed_elsewhere,
     constructions_elsewhere,
     passed_elsewhere,
@@ -599,6 +600,15 @@ class ProjectLink:
         None when not known."""
         owner = self.index.model_of(self)
         return passed_elsewhere(self.index, owner, param) if owner is not None else None
+
+    def argument_elsewhere(self, param: Binding) -> tuple[tuple[ModuleModel, ast.AST, Scope] | None, str]:
+        """(the argument the one call of the project passes for `param`, a parameter of this module's module-level
+        function its module never calls, with the calling module's model and the call's scope, or None; why not)
+        (`passed_elsewhere.argument_elsewhere`)."""
+        owner = self.index.model_of(self)
+        if owner is None:
+            return None, "the module's calls are not read"
+        return argument_elsewhere(self.index, owner, param)  # type: ignore[return-value]
 
     def constructions_elsewhere(self, name: str) -> list | None:
         """The calls of this module's module-level class `name` in the project's other modules

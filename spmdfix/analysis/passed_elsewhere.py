@@ -67,6 +67,17 @@ def passed_elsewhere(index: ProjectIndex, owner: ModuleModel, param: Binding) ->
     return _kept(index, ("passed_elsewhere", id(owner), id(param.node)), _values_of(index, owner, param))[0]  # type: ignore[return-value]
 
 
+def argument_elsewhere(index: ProjectIndex, owner: ModuleModel, param: Binding) -> tuple[object, str]:
+    """(the argument the one call of the project passes for `param`, a parameter of a module-level function of
+    `owner` that its own module never calls: `(model of the calling module, the expression, the scope of the
+    call)`, or None; why not, in words that follow "which no call in its module makes, and"). The expression is
+    not followed here: what the caller wrote is read there, by its module's analysis (where `accumulate(apply,
+    xs)` in train.py places `xs`: `vmap_calls`). None, with the module doc's reasons, when the calls are not all
+    known, when there is not exactly one, or when it leaves the parameter to its default."""
+    key = ("argument_elsewhere", id(owner), id(param.node))
+    return _kept(index, key, lambda: _one_argument(index, owner, param))
+
+
 def why_not_passed(index: ProjectIndex, owner: ModuleModel, param: Binding) -> str:
     """Why `passed_elsewhere` gives no value for `param`, in words that follow "which no call in its module
     makes, and" (an SPMD910 record's: `unknown_values`); "" when it gives one."""
@@ -99,6 +110,30 @@ def _kept(index: ProjectIndex, key: tuple, answer_of) -> tuple[object, str]:
 def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, value_at) -> tuple[object, str]:
     """(what every call in the project passes for `param`, each read by `value_at`, or None; why not, in words
     that follow "which no call in its module makes, and": `why_not_passed`) by the module doc's rules."""
+    found, why = _project_calls(index, owner, param)
+    if found is None:
+        return None, why
+    calls, func, position = found
+    values = []
+    for model, call in calls:
+        value = value_at(owner, func, param.name, position, model, call)
+        if value is None:
+            return None, f"the call at {_at(module_path(model), call)} passes no value spmdfix reads for it"
+        values.append(value)
+    first = values[0]
+    if all(_same(first[1], v[1]) for v in values[1:]):
+        return first, ""
+    other = next(call for (model, call), v in zip(calls, values) if not _same(first[1], v[1]))
+    return None, (
+        f"the calls of the project pass different values (line {calls[0][1].lineno} of "
+        f"{relpath(module_path(calls[0][0]))}, line {other.lineno} of "
+        f"{relpath(module_path(next(m for m, c in calls if c is other)))})"
+    )
+
+
+def _project_calls(index: ProjectIndex, owner: ModuleModel, param: Binding) -> tuple[object, str]:
+    """((every call of `param`'s function in the project, its own module's first, with the calling module's
+    model; the function; the parameter's position or None), or None; why not) by the module doc's rules."""
     ix = owner.ix
     name = ix.module_level_callee(param)
     func = ix.parent.get(id(param.node))
@@ -137,21 +172,28 @@ def _passed(index: ProjectIndex, owner: ModuleModel, param: Binding, value_at) -
     calls += far
     if not calls:
         return None, "no module of the project calls it either"
-    values = []
-    for model, call in calls:
-        value = value_at(owner, func, param.name, position, model, call)
-        if value is None:
-            return None, f"the call at {_at(module_path(model), call)} passes no value spmdfix reads for it"
-        values.append(value)
-    first = values[0]
-    if all(_same(first[1], v[1]) for v in values[1:]):
-        return first, ""
-    other = next(call for (model, call), v in zip(calls, values) if not _same(first[1], v[1]))
-    return None, (
-        f"the calls of the project pass different values (line {calls[0][1].lineno} of "
-        f"{relpath(module_path(calls[0][0]))}, line {other.lineno} of "
-        f"{relpath(module_path(next(m for m, c in calls if c is other)))})"
-    )
+    return (calls, func, position), ""
+
+
+def _one_argument(index: ProjectIndex, owner: ModuleModel, param: Binding) -> tuple[object, str]:
+    """`argument_elsewhere`'s answer and why not."""
+    found, why = _project_calls(index, owner, param)
+    if found is None:
+        return None, why
+    calls, _, position = found
+    if any(model is owner for model, _ in calls):
+        return None, "its module calls it too"  # (`ModuleIndex.argument_for` reads those calls)
+    if len(calls) > 1:
+        (first, a), (second, b) = calls[:2]
+        return None, (
+            f"{len(calls)} calls of the project pass it (line {a.lineno} of {relpath(module_path(first))}, line "
+            f"{b.lineno} of {relpath(module_path(second))})"
+        )
+    model, call = calls[0]
+    expr = argument(call, position, param.name)
+    if expr is None:
+        return None, f"the call at {_at(module_path(model), call)} leaves it to its default"
+    return (model, expr, model.ix.scope_at(call)), ""
 
 
 def constructions_elsewhere(index: ProjectIndex, owner: ModuleModel, name: str) -> list[tuple[ModuleModel, ast.Call]] | None:

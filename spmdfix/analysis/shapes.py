@@ -76,8 +76,16 @@ class StaticShapes:
         return passed if name is not None and self.ix.word_count(name) == 2 else None
 
     def _straight_line_value(self, name: ast.Name, scope: Scope) -> ast.AST | None:
+        """The value of `name` at its use when its scope assigns it in straight-line code: the last `=` before the
+        use in the same statement list (`_inner_block_value`, `_statement_in_block`). A parameter of the scope
+        may be among the bindings: its value comes before every statement, so an assignment before the use
+        overrides it (`def step(xs): xs = jax.sharding.reshard(xs, P('x', None)); return jax.vmap(f, ...)(xs)`
+        was not read, and SPMD008's `axis_names` error silent); with none before the use, None."""
         bindings = scope.bindings.get(name.id, [])
-        if not bindings or any(b.kind is not BindingKind.ASSIGN for b in bindings):
+        if not bindings or any(b.kind not in (BindingKind.ASSIGN, BindingKind.PARAM) for b in bindings):
+            return None
+        bindings = [b for b in bindings if b.kind is BindingKind.ASSIGN]
+        if not bindings:
             return None
         inner = self._inner_block_value(name, bindings)
         if inner is not None:

@@ -18,6 +18,7 @@ from the static shapes of the call's arguments (`analysis.shapes`).
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import argument
@@ -33,6 +34,9 @@ from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.uses import Use
 from spmdfix.model import Span
+
+if TYPE_CHECKING:
+    from spmdfix.analysis.values import Evaluator
 
 _UNKNOWN = ast.Constant(value=...)  # stands for an `in_axes` that could not be found
 
@@ -250,9 +254,9 @@ class VmapCallAnalysis:
         found = self._sharding(arg, scope)
         if found is None:
             return None, None, ()
-        mesh_expr, mesh_scope, spec_expr, scope = found
-        mesh = resolve_mesh(self.ev, mesh_expr, mesh_scope) if mesh_expr is not None else None
-        tree = spec_tree(self.ev, spec_expr, scope) if spec_expr is not None else None
+        ev, mesh_expr, mesh_scope, spec_expr, scope = found
+        mesh = resolve_mesh(ev, mesh_expr, mesh_scope) if mesh_expr is not None else None
+        tree = spec_tree(ev, spec_expr, scope) if spec_expr is not None else None
         if mesh is None or tree is None or tree.unresolved or len(tree.specs) != 1:
             return None, None, ()
         entries = tree.specs[0].entries
@@ -263,17 +267,27 @@ class VmapCallAnalysis:
 
     def _sharding(
         self, arg: ast.AST, scope: Scope, unread: list[tuple[Span, str]] | None = None
-    ) -> tuple[ast.AST | None, Scope, ast.AST | None, Scope] | None:
-        """(the mesh expression, its scope, the spec expression, its scope) of the placement that produces
-        `arg`: `jax.device_put(x, NamedSharding(mesh, spec))` or `jax.sharding.reshard(x, NamedSharding(mesh,
-        spec))`, or either with a bare spec (`reshard(x, P('x', None))`), which places on the mesh a
-        `jax.set_mesh` installs around or before it (`placement.PlacementAnalysis.context_mesh`; measured to
-        place as the NamedSharding form does: safety/measurements/reshard_placement_plain_vmap.py). None for
-        anything else; a sharding that is a name spmdfix cannot resolve (not a device or `x.sharding`, which
-        hold no spec to read) adds the expression and why to `unread` when given."""
+    ) -> tuple[Evaluator, ast.AST | None, Scope, ast.AST | None, Scope] | None:
+        """(the evaluator of the module that writes the placement, the mesh expression, its scope, the spec
+        expression, its scope) of the placement that produces `arg`: `jax.device_put(x, NamedSharding(mesh,
+        spec))` or `jax.sharding.reshard(x, NamedSharding(mesh, spec))`, or either with a bare spec
+        (`reshard(x, P('x', None))`), which places on the mesh a `jax.set_mesh` installs around or before it
+        (`placement.PlacementAnalysis.context_mesh`; measured to place as the NamedSharding form does:
+        safety/measurements/reshard_placement_plain_vmap.py). None for anything else; a sharding that is a name
+        spmdfix cannot resolve (not a device or `x.sharding`, which hold no spec to read) adds the expression and
+        why to `unread` when given. A parameter of the function around the vmap that only one call of another
+        module gives is read there, by that module's analysis (`_elsewhere`); one that no call read gives adds
+        a record to `unread` (`_unread_parameter`)."""
         # through a parameter too (`def accumulate(fn, xs): return jax.vmap(fn, ...)(xs)`: fuzz seed 60297)
         resolved = self.shapes.resolve(arg, scope, params=True)
-        if resolved is None or not isinstance(resolved[0], ast.Call):
+        if resolved is None:
+            found, why = self._elsewhere(arg, scope)
+            if found is not None:
+                return found[0]._sharding(found[1], found[2], unread)
+            if why and unread is not None:
+                unread.append(self._unread_parameter(arg, scope, why))
+            return None
+        if not isinstance(resolved[0], ast.Call):
             return None
         call, scope = resolved
         placer = self.ix.qualname(call.func, scope)
@@ -288,43 +302,63 @@ class VmapCallAnalysis:
         named, inner = found
         qname = self.ix.qualname(named.func, inner)
         if qname in jaxapi.NAMED_SHARDING_NAMES:
-            return argument(named, 0, "mesh"), inner, argument(named, 1, "spec"), inner
+            return self.ev, argument(named, 0, "mesh"), inner, argument(named, 1, "spec"), inner
         context = self.placements.context_mesh(call) if qname in jaxapi.PARTITION_SPEC_NAMES else None
-        return (context[0], context[1], sharding, scope) if context is not None else None
+        return (self.ev, context[0], context[1], sharding, scope) if context is not None else None
+
+    def _elsewhere(self, arg: ast.AST, scope: Scope) -> tuple[tuple[VmapCallAnalysis, ast.AST, Scope] | None, str]:
+        """((the analysis of the calling module, the argument it passes, the scope of its call), or None; why
+        not) for `arg`, a parameter of a module-level function of this module that its module never calls and
+        that one call of another module of the project calls (`ProjectLink.argument_elsewhere`: `accumulate(fn,
+        xs)` in model.py called as `accumulate(apply, xs)` in train.py, where train.py places `xs`; fuzz/project.py
+        seeds 600075, 620074). ((None, "") when `arg` is not such a parameter.)"""
+        if not isinstance(arg, ast.Name):
+            return None, ""
+        binding = self.ix.single_binding(arg.id, scope)
+        if binding is None or binding.kind is not BindingKind.PARAM or self.model.argument_for(binding) is not None:
+            return None, ""
+        if self.project is None:  # (one module on its own: stdin, a check without a project)
+            return None, "calls from other modules are not read"
+        found, why = self.project.argument_elsewhere(binding)
+        if found is None:
+            return None, why
+        model, expr, where = found
+        return (VmapCallAnalysis(model, StaticShapes(model)), expr, where), ""
 
     def _placement_entries(self, arg: ast.AST, scope: Scope, unread: list[tuple[Span, str]] | None = None):
         """The entries of the one spec of `arg`'s placement (`_sharding`), or None when it is not placed that
         way or the spec is not resolved (then, when `unread` is given, the expression and why are added)."""
         found = self._sharding(arg, scope, unread)
-        if found is None or found[2] is None:
+        if found is None or found[3] is None:
             return None
-        tree = spec_tree(self.ev, found[2], found[3])
+        tree = spec_tree(found[0], found[3], found[4])
         if tree.unresolved or len(tree.specs) != 1:
             if unread is not None:
                 unread.extend(tree.lost[:1])
             return None
         return tree.specs[0].entries
 
-    def _unread_parameter(self, arg: ast.AST, scope: Scope) -> list[tuple[Span, str]]:
-        """[(span, why)] when the mapped argument `arg` is a parameter of the function around the vmap call that
-        no call read gives a value (`def accumulate(fn, xs): return jax.vmap(fn, ...)(xs)` called only from
-        another module, whose placement of `xs` is not read there); else []. Where the batch is placed decides
-        SPMD008 (`unread_matters.placement_matters`): fuzz/project.py seed 600075 raised SPMD008's `axis_names`
-        error with no finding nor record of it."""
-        if not isinstance(arg, ast.Name):
-            return []
+    def _unread_parameter(self, arg: ast.Name, scope: Scope, why: str) -> tuple[Span, str]:
+        """The SPMD910 (span, what) of a mapped argument `arg` that is a parameter of the function around the
+        vmap call no call read gives (`_elsewhere`'s `why`: called from two modules, or from none). Where the
+        batch is placed decides SPMD008 (`unread_matters.placement_matters`): fuzz/project.py seed 600075 raised
+        SPMD008's `axis_names` error with no finding nor record of it."""
         binding = self.ix.single_binding(arg.id, scope)
-        if binding is None or binding.kind is not BindingKind.PARAM or self.model.argument_for(binding) is not None:
-            return []
-        return [(self.ev.span(arg), unread_message(self.ev, "the placement of the vmapped input", arg, scope))]
+        func = self.ix.parent.get(id(binding.node)) if binding is not None else None
+        owner = f" of `{func.name}` (line {func.lineno})" if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else ""
+        what = (
+            f"the placement of the vmapped input (`{arg.id}`) is not known: `{arg.id}` is a parameter{owner}, "
+            f"which no call in its module makes, and {why}"
+        )
+        return self.ev.span(arg), what
 
     def _placed_mesh(self, arg: ast.AST, scope: Scope) -> Span | None:
         """The span of the resolved mesh `arg`'s placement (`_sharding`) commits it to, whatever its spec; None
         when it is not placed or the mesh is not known (`facts.VmapCall.unmapped_mesh`)."""
         found = self._sharding(arg, scope)
-        if found is None or found[0] is None:
+        if found is None or found[1] is None:
             return None
-        mesh = resolve_mesh(self.ev, found[0], found[1])
+        mesh = resolve_mesh(found[0], found[1], found[2])
         return mesh.span if mesh is not None else None
 
     def _unbatched_mesh(self, arg: ast.AST, scope: Scope, axis: int) -> Span | None:
@@ -333,10 +367,10 @@ class VmapCallAnalysis:
         dimension leaves it unsharded); None otherwise. Such an input is committed to the mesh without being
         placed on the spmd axes (`facts.VmapCall.unbatched_mesh`)."""
         found = self._sharding(arg, scope)
-        if found is None or found[0] is None or found[2] is None or axis < 0:
+        if found is None or found[1] is None or found[3] is None or axis < 0:
             return None
-        mesh = resolve_mesh(self.ev, found[0], found[1])
-        tree = spec_tree(self.ev, found[2], found[3])
+        mesh = resolve_mesh(found[0], found[1], found[2])
+        tree = spec_tree(found[0], found[3], found[4])
         if mesh is None or tree.unresolved or len(tree.specs) != 1:
             return None
         entries = tree.specs[0].entries
@@ -374,12 +408,10 @@ class VmapCallAnalysis:
 
     def _placement(self, arg: ast.AST, scope: Scope, axis: int, unread: list[tuple[Span, str]]) -> BatchPlacement:
         """How a mapped argument's batch dimension is placed (`_sharding`); a placement whose sharding (a name
-        not resolved) or spec cannot be read, or an argument that is a parameter no call of its module gives
+        not resolved) or spec cannot be read, or an argument that is a parameter no call read gives
         (`_unread_parameter`), adds the expression and why to `unread`."""
         entries = self._placement_entries(arg, scope, unread)
         if entries is None:
-            if not unread:
-                unread.extend(self._unread_parameter(arg, scope))
             return BatchPlacement.UNKNOWN
         if axis < 0 or axis >= len(entries):
             return BatchPlacement.NONE if axis >= 0 else BatchPlacement.UNKNOWN
