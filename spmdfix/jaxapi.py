@@ -38,7 +38,13 @@ VMAP_FACTORY_CALL_NAMES = frozenset({"flax.nnx.vmap", "flax.nnx.transforms.itera
 
 # jax.shard_map(f=None, /, *, out_specs, in_specs=Infer, mesh=None, axis_names=frozenset(), check_vma=True):
 # only f is positional; without f it is a decorator factory.
-SHARD_MAP_NEW = frozenset({"jax.shard_map", "jax._src.shard_map.shard_map"})
+# flax.nnx.shard_map(f=Missing, *, mesh, in_specs, out_specs, axis_names=frozenset(), check_vma=True, graph=None,
+# graph_updates=None) [flax 0.12.8] flattens NNX graph nodes among its arguments and calls jax.shard_map with the
+# same mesh, specs, axis_names and check_vma: it collides as jax.shard_map does and the fixes keep values alike
+# (measured: safety/measurements/nnx_shard_map_under_spmd_vmap.py).
+SHARD_MAP_NEW = frozenset(
+    {"jax.shard_map", "jax._src.shard_map.shard_map", "flax.nnx.shard_map", "flax.nnx.transforms.compilation.shard_map"}
+)
 # jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs, check_rep=True): positional mesh.
 SHARD_MAP_OLD = frozenset({"jax.experimental.shard_map.shard_map"})
 # jax.smap(f=None, /, *, in_axes=Infer, out_axes, axis_name) (public in 0.10.2): a shard_map over the context
