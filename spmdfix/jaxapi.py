@@ -339,6 +339,20 @@ STATIC_PREDICATE_STAGING_NAMES = frozenset({"jax.lax.cond", "jax.lax.switch"})
 WITH_SHARDING_CONSTRAINT_NAMES = frozenset(
     {"jax.lax.with_sharding_constraint", "jax.experimental.pjit.with_sharding_constraint"}
 )
+# Flax's logical-axis constraint, `nn.with_logical_constraint(x, ('batch', 'embed'), rules=None, mesh=None)` (also
+# spelled `flax.linen.partitioning.with_sharding_constraint`, the same function in flax 0.12.8): it maps the
+# logical names to mesh axes by its `rules=` or the rules in force when it runs (`nn.logical_axis_rules(...)`),
+# and calls `jax.lax.with_sharding_constraint` with that spec; with no rules in force it returns x unchanged.
+# Under an spmd vmap a rule mapping a name to the spmd axis raises SPMD005's error (measured:
+# safety/measurements/flax_logical_constraint_under_spmd_vmap.py). Which axes it names depends on run-time
+# context, so its spec is never read: an SPMD910 record (`specs.logical_constraint_tree`).
+LOGICAL_CONSTRAINT_NAMES = frozenset(
+    {
+        "flax.linen.with_logical_constraint",
+        "flax.linen.spmd.with_logical_constraint",
+        "flax.linen.partitioning.with_sharding_constraint",
+    }
+)
 
 # Collectives and axis queries: the axis name is the `axis_name` keyword or this positional index.
 COLLECTIVE_AXIS_POSITION = {
@@ -468,7 +482,8 @@ PREFILTER_VMAP_WORDS = last_names(VMAP_NAMES)
 # (SPMD005, `rules.constraint`), or a reshard whose spec may name the axis the batch is placed on (SPMD005/006's
 # reshard form: no shard_map needed) the vmap may reach in the module.
 PREFILTER_REACHED_WORDS = last_names(
-    SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES | JIT_NAMES | RESHARD_NAMES
+    SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES | LOGICAL_CONSTRAINT_NAMES | JIT_NAMES
+    | RESHARD_NAMES
 )
 PREFILTER_PARTIAL_WORDS = last_names(PARTIAL_NAMES)
 PREFILTER_PLACEMENT_WORDS = last_names(DEVICE_PUT_NAMES | RESHARD_NAMES)

@@ -40,7 +40,7 @@ from spmdfix.analysis.project_callers import exits_of, search_exits
 from spmdfix.analysis.reached import ReachedAnalysis, as_plain_vmap, jitted_capture_runs, vmap_root
 from spmdfix.analysis.shared_sites import shared_by
 from spmdfix.analysis.shapes import StaticShapes
-from spmdfix.analysis.specs import sharding_tree
+from spmdfix.analysis.specs import logical_constraint_tree, sharding_tree
 from spmdfix.analysis.stripbody import SpecUses
 from spmdfix.analysis import unread_matters
 from spmdfix.analysis.unknown_values import unread_message
@@ -421,7 +421,12 @@ class Analyzer:
         for fn in functions:
             for call in self.ix.calls_in(fn):
                 scope = self.ix.scope_at(call)
-                if self.ix.qualname(call.func, scope) not in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES:
+                qualname = self.ix.qualname(call.func, scope)
+                if qualname in jaxapi.LOGICAL_CONSTRAINT_NAMES:  # flax's logical axes: never read (SPMD910)
+                    uses.append(ConstraintUse(self.span(call), logical_constraint_tree(self.ev, call)))
+                    unknown = True
+                    continue
+                if qualname not in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES:
                     continue
                 spec = argument(call, 1, "shardings")
                 if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):

@@ -52,6 +52,22 @@ def sharding_tree(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> SpecTree
     return SpecTree(tuple(specs), tuple(unresolved), tuple(helpers), tuple(lost))
 
 
+def logical_constraint_tree(ev: Evaluator, call: ast.Call) -> SpecTree:
+    """The spec of a Flax logical-axis constraint (`nn.with_logical_constraint(x, ('batch', 'embed'))`,
+    `jaxapi.LOGICAL_CONSTRAINT_NAMES`), never read: its logical names become mesh axes by the rules in force when
+    it runs (`nn.logical_axis_rules(...)` around the call, or its `rules=`), so whether it names the spmd axis
+    is not known statically. The whole argument is in `unresolved`, with why in `lost` (an SPMD910 record)."""
+    names = argument(call, 1, "logical_axis_resources")
+    where = ev.span(names if names is not None else call)
+    shown = f"`{short(names)}`" if names is not None else "its logical axis names"
+    why = (
+        f"the logical axes {shown} of `{short(call.func)}(...)` are not known as mesh axes: the logical axis "
+        "rules in force when it runs (`nn.logical_axis_rules(...)`, or its `rules=`) map them, and spmdfix does "
+        "not read those"
+    )
+    return SpecTree((), (where,), (), ((where, why),))
+
+
 def _collect_specs(
     ev: Evaluator, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False,
     helpers: list[Span] | None = None, lost: list[tuple[Span, str]] | None = None, empty: list[Span] | None = None,
