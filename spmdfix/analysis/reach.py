@@ -305,6 +305,21 @@ class Reacher:
             result.external.append(External(path, owner, func, owner.ix.scope_at(func)))
         return True
 
+    def _built_here(self, call: ast.Call, scope: Scope, path: _Path, span, result, follow: Follow) -> bool:
+        """`Cls(...)` with `Cls` a class of this module, called in a traced body: it builds an instance, which
+        runs the class's `__init__` (its own, or a base's of this module), not its `__call__` (newuser9: an NNX
+        model built under `nnx.vmap` keeps its `__init__`'s shard_map and parameters; `Scale(x).s` was read as
+        calling `Scale.__call__`, a finding on a program JAX runs). Says whether the call was such a
+        construction (a class binding); a class without an `__init__` of its module runs none of its code."""
+        binding = self.ix.single_binding(call.func.id, scope)
+        if binding is None or binding.kind is not BindingKind.CLASS:
+            return False
+        member = self.model.members.member(binding.node, "__init__")
+        if member is not None and isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            step = path.step(f"`{call.func.id}` is built here (its `__init__` runs)", span, call)
+            self._reach_function(member[0], step, result, follow)
+        return True
+
     def _call_of_annotated(self, name: ast.Name, scope: Scope, path: _Path, result, follow: Follow) -> bool:
         """Calling a parameter annotated with a class of the project (`block: Block`; `block(v)`) runs the
         class's `__call__`: follow it, and say whether it was followed. Not followed (False) when the class
@@ -909,6 +924,8 @@ class Reacher:
                 if not isinstance(arg, ast.Starred):
                     passed = applied if arg is first else None
                     self._reach_callable(arg, scope, step, result, follow, lost=arg is first, within=bound, call=passed)
+            return
+        if isinstance(call.func, ast.Name) and self._built_here(call, scope, path, span, result, follow):
             return
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
