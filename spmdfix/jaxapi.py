@@ -346,6 +346,22 @@ WITH_SHARDING_CONSTRAINT_NAMES = frozenset(
 # Under an spmd vmap a rule mapping a name to the spmd axis raises SPMD005's error (measured:
 # safety/measurements/flax_logical_constraint_under_spmd_vmap.py). Which axes it names depends on run-time
 # context, so its spec is never read: an SPMD910 record (`specs.logical_constraint_tree`).
+# Parameters annotated for the mesh: `nn.with_partitioning(init, names)` (Linen; flax.core.meta),
+# `nnx.with_partitioning(init, sharding)` (NNX; flax.nnx.spmd), and the logical `nn.with_logical_partitioning(init,
+# names)`. Created inside an spmd vmap (a Linen module's `self.param` under `nn.vmap`, an NNX model built under
+# `nnx.vmap`), flax constrains the parameter to its names when a mesh is set, and names naming the spmd axis raise
+# SPMD005's error; without a mesh Linen runs (NNX's eager sharding raises its own error). Whether a mesh is set
+# where it runs is not known statically: names naming the spmd axis (or not read, or logical) are an SPMD910
+# record, never a finding (measured: safety/measurements/flax_partitioned_params_under_spmd_vmap.py).
+PARTITIONED_PARAM_NAMES = frozenset(
+    {
+        "flax.linen.with_partitioning",
+        "flax.core.meta.with_partitioning",
+        "flax.nnx.with_partitioning",
+        "flax.nnx.spmd.with_partitioning",
+    }
+)
+LOGICAL_PARTITIONED_PARAM_NAMES = frozenset({"flax.linen.with_logical_partitioning", "flax.linen.spmd.with_logical_partitioning"})
 LOGICAL_CONSTRAINT_NAMES = frozenset(
     {
         "flax.linen.with_logical_constraint",
@@ -482,7 +498,8 @@ PREFILTER_VMAP_WORDS = last_names(VMAP_NAMES)
 # (SPMD005, `rules.constraint`), or a reshard whose spec may name the axis the batch is placed on (SPMD005/006's
 # reshard form: no shard_map needed) the vmap may reach in the module.
 PREFILTER_REACHED_WORDS = last_names(
-    SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES | LOGICAL_CONSTRAINT_NAMES | JIT_NAMES
+    SHARD_MAP_NAMES | SMAP_NAMES | WITH_SHARDING_CONSTRAINT_NAMES | LOGICAL_CONSTRAINT_NAMES | PARTITIONED_PARAM_NAMES
+    | LOGICAL_PARTITIONED_PARAM_NAMES | JIT_NAMES
     | RESHARD_NAMES
 )
 PREFILTER_PARTIAL_WORDS = last_names(PARTIAL_NAMES)

@@ -40,7 +40,7 @@ from spmdfix.analysis.project_callers import exits_of, search_exits
 from spmdfix.analysis.reached import ReachedAnalysis, as_plain_vmap, jitted_capture_runs, vmap_root
 from spmdfix.analysis.shared_sites import shared_by
 from spmdfix.analysis.shapes import StaticShapes
-from spmdfix.analysis.specs import logical_constraint_tree, sharding_tree
+from spmdfix.analysis.specs import logical_constraint_tree, partitioned_param_tree, sharding_tree
 from spmdfix.analysis.stripbody import SpecUses
 from spmdfix.analysis import unread_matters
 from spmdfix.analysis.unknown_values import unread_message
@@ -106,7 +106,7 @@ class Analyzer:
             reached = [
                 self.reached.facts(r, site, set(spmd.names), traced=traced, calls=calls) for r in reach.sites
             ]
-            constraints, unknown = self._constraints(reach.functions)
+            constraints, unknown = self._constraints(reach.functions, frozenset(spmd.names))
             jits = self._jit_shardings(reach.jits)
             reshards = self._reshards(site.fun, site.in_axes, reach.functions, traced, vmap_root(site))
             opaque = [self.span(c) for c in reach.opaque]
@@ -414,8 +414,9 @@ class Analyzer:
             self._disabled = shmap_error_disabled(self.model)
         return self._disabled
 
-    def _constraints(self, functions: list[ast.AST]) -> tuple[list[ConstraintUse], bool]:
-        """with_sharding_constraint calls in the traced functions and their specs."""
+    def _constraints(self, functions: list[ast.AST], spmd: frozenset[str]) -> tuple[list[ConstraintUse], bool]:
+        """with_sharding_constraint calls in the traced functions and their specs; Flax's logical constraints
+        and the mesh-annotated parameters whose names may name an axis of `spmd` as unread ones (SPMD910)."""
         uses: list[ConstraintUse] = []
         unknown = False
         for fn in functions:
@@ -425,6 +426,13 @@ class Analyzer:
                 if qualname in jaxapi.LOGICAL_CONSTRAINT_NAMES:  # flax's logical axes: never read (SPMD910)
                     uses.append(ConstraintUse(self.span(call), logical_constraint_tree(self.ev, call)))
                     unknown = True
+                    continue
+                if qualname in jaxapi.PARTITIONED_PARAM_NAMES | jaxapi.LOGICAL_PARTITIONED_PARAM_NAMES:
+                    logical = qualname in jaxapi.LOGICAL_PARTITIONED_PARAM_NAMES
+                    tree = partitioned_param_tree(self.ev, call, scope, spmd, logical)
+                    if tree is not None:  # (a mesh set where it runs decides: SPMD910)
+                        uses.append(ConstraintUse(self.span(call), tree))
+                        unknown = True
                     continue
                 if qualname not in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES:
                     continue
@@ -570,7 +578,7 @@ class Analyzer:
         site = VmapSite(expr, scope, None, expr)
         traced = frozenset(id(f) for f in reach.functions)
         reached = [self.reached.facts(r, site, set(stripped), traced=traced, root=None) for r in reach.sites]
-        constraints, unknown = self._constraints(reach.functions)
+        constraints, unknown = self._constraints(reach.functions, stripped)
         jits = self._jit_shardings(reach.jits)
         # (every parameter of `expr` counts as batched: which arguments the caller's vmap batches is not known)
         reshards = self._reshards(expr, None, reach.functions, traced, None)

@@ -68,6 +68,49 @@ def logical_constraint_tree(ev: Evaluator, call: ast.Call) -> SpecTree:
     return SpecTree((), (where,), (), ((where, why),))
 
 
+def partitioned_param_tree(ev: Evaluator, call: ast.Call, scope: Scope, spmd: frozenset[str], logical: bool) -> SpecTree | None:
+    """The names of a parameter annotated for the mesh inside the vmapped function (`nn.with_partitioning(init,
+    ('data', None))`, `nnx.with_partitioning(...)`, the logical `nn.with_logical_partitioning(...)`:
+    `jaxapi.PARTITIONED_PARAM_NAMES`), as an unread tree (an SPMD910 record) when they may name an axis of
+    `spmd`: flax constrains the parameter to them when a mesh is set where it runs, which is not known
+    statically. None when every name is read and none is an spmd axis (a logical one: every entry None)."""
+    names = argument(call, 1, "sharding" if "nnx" in (ev.ix.qualname(call.func, scope) or "") else "names")
+    if names is None:
+        return None
+    followed = ev.follow(names, scope)
+    value = followed[1] if followed is not None else None
+    hit: list[str] = []
+    named = False  # (a logical name: any entry not None)
+    unread = not isinstance(value, (ast.Tuple, ast.List))
+    if not unread:
+        far, inner = followed[0], followed[2]
+        for elt in value.elts:
+            if far.is_none(elt, inner):
+                continue
+            named = True
+            read = None if logical else far.axis_names(elt, inner)
+            if read is None and not logical:
+                unread = True
+            elif read is not None:
+                hit += [n for n in read.names if n in spmd]
+    if not unread and not hit and not (logical and named):
+        return None
+    where = ev.span(names)
+    shown = f"`{short(names)}` of `{short(call.func)}(...)`"
+    if logical and not unread:
+        why = f"the logical axes {shown} become mesh axes by the logical axis rules in force when it runs"
+    elif hit:
+        why = f"the parameter's sharding names {shown} name the spmd axis `{hit[0]!r}`"
+    else:
+        why = f"the parameter's sharding names {shown} are not known"
+    why += (
+        ": created inside the vmap, flax constrains the parameter to them when a mesh is set (`jax.set_mesh`), "
+        "and JAX raises SPMD005's error where they name the spmd axis; whether a mesh is set where it runs is "
+        "not known"
+    )
+    return SpecTree((), (where,), (), ((where, why),))
+
+
 def _collect_specs(
     ev: Evaluator, expr, scope, specs, unresolved, follow: Follow, shardings: bool = False,
     helpers: list[Span] | None = None, lost: list[tuple[Span, str]] | None = None, empty: list[Span] | None = None,
