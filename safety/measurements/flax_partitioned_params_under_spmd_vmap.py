@@ -56,10 +56,22 @@ def linen(names, spmd, logical=False):
     return lambda: vm().apply(vm().init(jax.random.key(0), x), x)
 
 
-def nnx_create(names, spmd):
+def linen_ones(names, spmd):
+    class Block(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return x @ self.param("w", nn.with_partitioning(nn.initializers.ones, names), (8, 16))
+
+    vm = nn.vmap(Block, variable_axes={"params": 0}, split_rngs={"params": True}, in_axes=None, axis_size=2,
+                 metadata_params={nn.PARTITION_NAME: None}, spmd_axis_name=spmd)
+    x = jnp.ones((4, 8))
+    return lambda: vm().apply(vm().init(jax.random.key(0), x), x)
+
+
+def nnx_create(names, spmd, init=nnx.initializers.lecun_normal()):
     class M(nnx.Module):
         def __init__(self, rngs):
-            self.w = nnx.Param(nnx.with_partitioning(nnx.initializers.lecun_normal(), names)(rngs.params(), (8, 16)))
+            self.w = nnx.Param(nnx.with_partitioning(init, names)(rngs.params(), (8, 16)))
 
     kw = {} if spmd is None else {"spmd_axis_name": spmd}
 
@@ -76,6 +88,11 @@ def main() -> None:
             for spmd in ("data", None):
                 attempt(f"linen with_partitioning {names} spmd {spmd!r} {where}", linen(names, spmd), mesh)
                 attempt(f"nnx with_partitioning {names} spmd {spmd!r} {where}", nnx_create(names, spmd), mesh)
+        # an initializer that does not read the key: the NNX parameter's value is not batched
+        attempt(f"nnx with_partitioning ('data', None) initializers.ones spmd 'data' {where}",
+                nnx_create(("data", None), "data", nnx.initializers.ones), mesh)
+        attempt(f"linen with_partitioning ('data', None) initializers.ones spmd 'data' {where}",
+                linen_ones(("data", None), "data"), mesh)
         for names in (("batch", None), ("embed", "mlp")):
             attempt(f"linen with_logical_partitioning {names} spmd 'data' {where}", linen(names, "data", True), mesh)
 

@@ -105,8 +105,8 @@ def partitioned_param_tree(ev: Evaluator, call: ast.Call, scope: Scope, spmd: fr
         why = f"the parameter's sharding names {shown} are not known"
     why += (
         ": created inside the vmap, flax constrains the parameter to them when a mesh is set (`jax.set_mesh`), "
-        "and JAX raises SPMD005's error where they name the spmd axis; whether a mesh is set where it runs is "
-        "not known"
+        "and JAX raises SPMD005's error where they name the spmd axis and the value is batched (an initializer "
+        "reading the vmapped key); whether a mesh is set where it runs is not known"
     )
     return SpecTree((), (where,), (), ((where, why),))
 

@@ -1,6 +1,7 @@
 """An NNX model built under `@nnx.vmap(..., spmd_axis_name='data')` (an ensemble factory) whose parameter is
 annotated `nnx.with_partitioning(init, ('data', None))`: under `jax.set_mesh` flax constrains it inside the vmap
-and JAX raises SPMD005's error; spmdfix said nothing (newuser9)."""
+and JAX raises SPMD005's error (the initializer reads the vmapped key, so the value is batched; with
+`initializers.ones` it runs); spmdfix said nothing (newuser9)."""
 import jax
 import numpy as np
 from flax import nnx
@@ -11,7 +12,7 @@ mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))
 
 class Member(nnx.Module):
     def __init__(self, rngs):
-        init = nnx.initializers.ones
+        init = nnx.initializers.lecun_normal()
         self.w = nnx.Param(nnx.with_partitioning(init, ('data', None))(rngs.params(), (8, 16)))
 
 
@@ -23,4 +24,6 @@ def create(key):
 def main():
     with jax.set_mesh(mesh):
         model = create(jax.random.split(jax.random.key(0), 2))
-    return model.w[...], np.ones((2, 8, 16), np.float32)
+    reference = np.stack([np.asarray(nnx.initializers.lecun_normal()(nnx.Rngs(k).params(), (8, 16)))
+                          for k in jax.random.split(jax.random.key(0), 2)])
+    return model.w[...], reference
