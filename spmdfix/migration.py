@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 from spmdfix.paths import relpath
 from spmdfix.model import AUTO, Applicability, Finding, Fix, Options, Transform, choose_fix
@@ -124,9 +125,18 @@ def build(
     if [str(b.path) for b in before] != [str(a.path) for a in after] or len(options) != len(after):
         raise ValueError("the check and the fix run did not cover the same files")
     applied_ids = {fix.id for a in after if isinstance(a, Fixed) for fix in a.applied}
+    # The modules as the findings were found in them: a finding of one file may lie in another module, which a
+    # fix may have rewritten on disk since (newuser9: the place read from the new text was off).
+    texts = {
+        str(key): b.text
+        for b in before
+        if getattr(b, "text", None) is not None
+        for key in {Path(b.path).absolute(), Path(b.path).resolve()}
+    }
+    texts.update({path: old for path, (old, _) in others.items()})
     files = []
     for b, a, o in zip(before, after, options):
-        entry = _file_entry(b, a, o, applied_ids)
+        entry = _file_entry(b, a, o, applied_ids, texts)
         if entry.findings or entry.diff or entry.left or entry.problems:
             files.append(entry)
     for path, (old, new) in sorted(others.items()):
@@ -157,9 +167,13 @@ def _shown(path: str) -> str:
     return relpath(path).replace("\\", "/")
 
 
-def _file_entry(before: FileResult, after: FileResult, options: Options, applied_ids: set) -> FileEntry:
+def _file_entry(
+    before: FileResult, after: FileResult, options: Options, applied_ids: set, texts: Mapping[str, str]
+) -> FileEntry:
+    """One file's entry: its findings placed in the texts they were found in (`texts`), its diff, and what
+    is left placed in the texts as written."""
     report = FileReport(before.display, str(before.path), before.text, before.findings)
-    findings = tuple(_finding_entry(report, f, options, applied_ids, before.cells) for f in before.findings)
+    findings = tuple(_finding_entry(report, f, options, applied_ids, before.cells, texts) for f in before.findings)
     diff = ""
     if isinstance(after, Fixed):
         diff = unified_diff(after.display, after.source.text, after.new_text)
@@ -184,14 +198,14 @@ def _problems(before: FileResult, after: FileResult) -> tuple[str, ...]:
 
 
 def _finding_entry(
-    report: FileReport, finding: Finding, options: Options, applied_ids: set, cells
+    report: FileReport, finding: Finding, options: Options, applied_ids: set, cells, texts: Mapping[str, str]
 ) -> FindingEntry:
     chosen = choose_fix(finding, options.strategy, options.unsafe_fixes)
     alternatives = tuple(
         _note(fix, _why_not(fix, chosen, options)) for fix in finding.fixes if chosen is None or fix.id != chosen.id
     )
     return FindingEntry(
-        where=location(report, finding.span, cells),
+        where=location(report, finding.span, cells, texts),
         code=finding.code,
         name=finding.name,
         message=finding.message,

@@ -42,10 +42,11 @@ class _Places:
     """Where spans of one file's findings are: that file, or another module the analysis followed into
     (`Span.path`), whose text is read once to turn offsets into rows."""
 
-    def __init__(self, report: FileReport) -> None:
+    def __init__(self, report: FileReport, texts: Mapping[str, str] | None = None) -> None:
         self.report = report
         self.lines = LineIndex(report.source)
         self._other: dict[str, LineIndex] = {}
+        self._texts = texts or {}  # {absolute path: text} of modules as the spans were found in them
 
     def lines_of(self, span: Span) -> LineIndex:
         if not span.path:
@@ -53,7 +54,8 @@ class _Places:
         if span.path not in self._other:
             from spmdfix.files import text_of
 
-            self._other[span.path] = LineIndex(text_of(span.path) or "")
+            text = self._texts.get(span.path)
+            self._other[span.path] = LineIndex(text if text is not None else text_of(span.path) or "")
         return self._other[span.path]
 
     def display(self, span: Span) -> str:
@@ -268,11 +270,12 @@ def _located(places: _Places, span: Span, cells) -> str:
     return f"{places.display(span)}:{_where(places.lines_of(span), span.start, None if span.path else cells)}"
 
 
-def location(report: FileReport, span: Span, cells=None) -> str:
+def location(report: FileReport, span: Span, cells=None, texts: Mapping[str, str] | None = None) -> str:
     """Where `span` (of one of `report`'s findings) is, as the text output says it: `path:row:col` (the
-    module the span names when it lies in another module of the project, read from disk), or
-    `path:cell N:row:col` in a notebook (`cells`, its `CellIndex`)."""
-    return _located(_Places(report), span, cells)
+    module the span names when it lies in another module of the project: its text in `texts`, {absolute path:
+    text} as the finding was found, else read from disk), or `path:cell N:row:col` in a notebook (`cells`,
+    its `CellIndex`)."""
+    return _located(_Places(report, texts), span, cells)
 
 
 def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=None) -> list[str]:

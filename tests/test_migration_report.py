@@ -10,6 +10,7 @@ from __future__ import annotations
 import html.parser
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -192,3 +193,59 @@ def test_a_browser_shows_every_file_finding_and_total_and_makes_no_network_reque
     control = work / "control.html"
     control.write_text('<!DOCTYPE html><p>x</p><img src="http://127.0.0.1:9/remote.png">', encoding="utf-8")
     assert _show(browser, control, work)[1] == {"http://127.0.0.1:9/remote.png"}
+
+
+def test_a_finding_in_another_module_is_placed_where_it_was_before_the_fix_moved_its_lines(tmp_path: Path,
+                                                                                            monkeypatch) -> None:
+    """newuser9: a finding of train.py's vmap lies in model.py, and a fix edits model.py above it (add-axis
+    lengthens the mesh's line): the report placed it by model.py's text read after the fix was written
+    (`pkg/model.py:24:47` for `24:60`; in the trial, `model.py:78:1` for `78:46` after a line was removed).
+    Every place the report shows is one `check` gave before the fix."""
+    (tmp_path / "pyproject.toml").write_text("")
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model.py").write_text(
+        "import jax\n"
+        "import numpy as np\n"
+        "from jax.sharding import Mesh, PartitionSpec as P\n"
+        "\n"
+        "MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))\n"
+        "\n"
+        "\n"
+        "def body(x):\n"
+        "    return jax.lax.psum(x, 'model')\n"
+        "\n"
+        "\n"
+        "def layer(x):\n"
+        "    return jax.shard_map(body, mesh=MESH, in_specs=P('data', 'model'), out_specs=P('data'))(x)\n"
+        "\n"
+        "\n"
+        "def own(xs):\n"
+        "    return jax.vmap(\n"
+        "        layer,\n"
+        "        spmd_axis_name='data',\n"
+        "    )(xs)\n"
+        "\n"
+        "\n"
+        "def ensemble(x):\n"
+        "    return jax.shard_map(body, mesh=MESH, in_specs=P(None, 'model'), out_specs=P())(x)\n"
+    )
+    (pkg / "train.py").write_text(
+        "import jax\n"
+        "from pkg.model import ensemble\n"
+        "\n"
+        "\n"
+        "def run(xs):\n"
+        "    return jax.vmap(ensemble, spmd_axis_name='model')(xs)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    before = _records("pkg")
+    wheres = {_where(r, tmp_path) for r in before}
+    assert "pkg/model.py:24:60" in wheres  # the 'model' entry of ensemble's in_specs, found from train.py
+    result = run("fix", "--report", "r.md", "pkg")
+    assert result.exit_code == 0, result.output
+    assert "('batch', 'data', 'model')" in (pkg / "model.py").read_text()  # add-axis lengthened line 5
+    text = (tmp_path / "r.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"^### SPMD\d+ at `([^`]+)`", text, re.M))
+    assert shown == wheres
