@@ -310,14 +310,29 @@ class Reacher:
         runs the class's `__init__` (its own, or a base's of this module), not its `__call__` (newuser9: an NNX
         model built under `nnx.vmap` keeps its `__init__`'s shard_map and parameters; `Scale(x).s` was read as
         calling `Scale.__call__`, a finding on a program JAX runs). Says whether the call was such a
-        construction (a class binding); a class without an `__init__` of its module runs none of its code."""
-        binding = self.ix.single_binding(call.func.id, scope)
-        if binding is None or binding.kind is not BindingKind.CLASS:
-            return False
-        member = self.model.members.member(binding.node, "__init__")
+        construction (a class binding); a class without an `__init__` of its module runs none of its code. A class
+        of another module of the project (`from pkg.model import Built`, `model.Built(x)`) alike, its `__init__`
+        read there (`External`)."""
+        owner, cls = self.model, None
+        if isinstance(call.func, ast.Name):
+            binding = self.ix.single_binding(call.func.id, scope)
+            if binding is not None and binding.kind is BindingKind.CLASS:
+                cls = binding.node
+        if cls is None:
+            qname = self.qualname(call.func, scope)
+            if not self.lost.follows(qname) or self.project.kind_of(qname) is not BindingKind.CLASS:  # type: ignore[union-attr]
+                return False
+            found = self.project.binding(qname)  # type: ignore[union-attr]
+            if found is None:
+                return False
+            owner, cls = found[0], found[1].node
+        member = owner.members.member(cls, "__init__")
         if member is not None and isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-            step = path.step(f"`{call.func.id}` is built here (its `__init__` runs)", span, call)
-            self._reach_function(member[0], step, result, follow)
+            step = path.step(f"`{short(call.func)}` is built here (its `__init__` runs)", span, call)
+            if owner is self.model:
+                self._reach_function(member[0], step, result, follow)
+            else:
+                result.external.append(External(step, owner, member[0], owner.ix.scope_at(member[0])))
         return True
 
     def _call_of_annotated(self, name: ast.Name, scope: Scope, path: _Path, result, follow: Follow) -> bool:
@@ -925,7 +940,7 @@ class Reacher:
                     passed = applied if arg is first else None
                     self._reach_callable(arg, scope, step, result, follow, lost=arg is first, within=bound, call=passed)
             return
-        if isinstance(call.func, ast.Name) and self._built_here(call, scope, path, span, result, follow):
+        if isinstance(call.func, (ast.Name, ast.Attribute)) and self._built_here(call, scope, path, span, result, follow):
             return
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
