@@ -136,7 +136,9 @@ def test_the_table_covers_every_name_the_prefilter_words_come_from() -> None:
 def test_the_prefilter_words_are_the_last_parts_of_the_table_names() -> None:
     assert "vmap" in jaxapi.PREFILTER_VMAP_WORDS and "vmap_with_axes" in jaxapi.PREFILTER_VMAP_WORDS
     assert set(jaxapi.PREFILTER_REACHED_WORDS) == {
-        "shard_map", "smap", "with_sharding_constraint", "jit", "pjit", "reshard"
+        "shard_map", "smap", "with_sharding_constraint", "jit", "pjit", "reshard",
+        # flax's logical constraint and mesh-annotated parameters (SPMD910 records inside an spmd vmap: newuser9)
+        "with_logical_constraint", "with_partitioning", "with_logical_partitioning",
     }
     assert jaxapi.SPMD_MIN_POSITIONAL == 6  # jax.vmap(fun, in_axes, out_axes, axis_name, axis_size, spmd_axis_name)
     # A name added to a table reaches the prefilter's words without a second list.
