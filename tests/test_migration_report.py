@@ -247,5 +247,5 @@ def test_a_finding_in_another_module_is_placed_where_it_was_before_the_fix_moved
     assert result.exit_code == 0, result.output
     assert "('batch', 'data', 'model')" in (pkg / "model.py").read_text()  # add-axis lengthened line 5
     text = (tmp_path / "r.md").read_text(encoding="utf-8")
-    shown = set(re.findall(r"^### SPMD\d+ at `([^`]+)`", text, re.M))
+    shown = set(re.findall(r"^### SPMD\d+ at `([^`]+)`", text, re.MULTILINE))
     assert shown == wheres
