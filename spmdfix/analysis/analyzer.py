@@ -795,7 +795,7 @@ def _reached_under(
     traced = frozenset(id(f) for f in reach.functions)
     out = {}
     for r in reach.sites:
-        facts = analyzer.reached.facts(r, site, set(names), spmd=spmd, traced=traced, root=None)
+        facts = analyzer.reached.facts(r, site, set(names), spmd=spmd, traced=traced, root=None, calls_elsewhere=True)
         out[facts.shard_map.span] = facts
     memo[key] = out
     return out

@@ -95,7 +95,7 @@ class CaptureAnalysis:
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None,
         vmap: ast.AST | None = None, wrappers: list[tuple[str, ast.Call]] = (), mesh: MeshInfo | None = None,
         placed: bool = False, calls: VmapCalls | None = None, home: ast.AST | None = None,
-        through_vmaps: bool = False,
+        through_vmaps: bool = False, calls_elsewhere: bool = False,
     ) -> tuple[tuple[Capture, ...], tuple[UnreadValue, ...]]:
         """Batched values `body` closes over, when the vmapped function `fun` reaches it via `reached`; `vmap`
         is the vmap call or decorator (a jit decorator of `fun` stacked above it is outside the vmap). A value
@@ -132,7 +132,12 @@ class CaptureAnalysis:
         on the way maps on a mesh axis (`hazards.inner_dimensions_unplaced`): a staged capture's inputs known
         only back through that inner vmap (`Capture.through_vmaps`) decide it as its own would (measured:
         safety/measurements/plain_vmap_inner_capture_staged.py, part 1, `jax.jit(shard_map(...))` under the
-        inner vmap; fuzz seed 410072)."""
+        inner vmap; fuzz seed 410072). `calls_elsewhere`: the spmd vmap is in another module (the reading of a
+        function it reaches there, `analyzer._reached_under`), whose calls, which decide a capture staged on an
+        Explicit mesh (the batch placed on the spmd axes, an input committed off them), are not read here: each
+        such capture is an SPMD910 record (`_placed_elsewhere`), never dropped (fuzz/project.py seed 590048,
+        `jax.jit(jax.shard_map(...))` in model.py under train.py's spmd vmap over a batch placed on its axis:
+        silent once the call's batched parameters were read)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return (), ()
         off_spmd = False
@@ -190,6 +195,8 @@ class CaptureAnalysis:
                 )
         unread: tuple[UnreadValue, ...] = ()
         if off_spmd:
+            if calls is None and calls_elsewhere:
+                unread = tuple(self._placed_elsewhere(c) for c in found)
             if calls is not None:
                 unread = tuple(
                     self._unread_input(c, home, hops) for c in found
@@ -467,6 +474,18 @@ class CaptureAnalysis:
             elif committed:
                 out.append(replace(capture, params=params, off_spmd=True, unmapped=True))
         return tuple(out)
+
+    def _placed_elsewhere(self, capture: Capture) -> UnreadValue:
+        """The SPMD910 record of a batched capture staged on an Explicit mesh whose outcome the calls of an spmd
+        vmap in another module decide (`capture_facts`'s `calls_elsewhere`)."""
+        what = (
+            f"`{capture.name}`, which the shard_map body closes over through a staging function on an Explicit "
+            "mesh, holds a value the vmap with `spmd_axis_name` (in another module) batches: whether JAX refuses "
+            "the capture depends on where that vmap's calls place the batch and the inputs, which are not followed "
+            "into this module (it fails with the batch placed on the spmd axes or an input committed to the mesh "
+            "off them, SPMD003, and runs with neither placed)"
+        )
+        return UnreadValue(UnreadKind.CAPTURE_INPUT, capture.use, what)
 
     def _unread_input(self, capture: Capture, home: ast.AST | None, hops) -> UnreadValue:
         """The SPMD910 record of a staged capture on an Explicit mesh whose inputs are not traced back to the

@@ -74,11 +74,13 @@ class ReachedAnalysis:
         traced: frozenset[int] = frozenset(),
         root: ast.AST | None | bool = True,
         calls: VmapCalls | None = None,
+        calls_elsewhere: bool = False,
     ) -> ReachedFacts:
         """The facts of one reached shard_map. traced: ids of the functions the vmapped callable traces;
         root: the node whose reads are the vmap itself (True: the vmap site's; None: none, the vmap is in
         another module), for the shard_map's other callers (`analysis.callers`); calls: the vmap's calls, from
-        which the body operands' ranks are followed (`analysis.ranks`)."""
+        which the body operands' ranks are followed (`analysis.ranks`); calls_elsewhere: those calls are an spmd
+        vmap's in another module, not read here (`CaptureAnalysis.capture_facts`)."""
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
         # A plain vmap: `stripped` holds the Explicit axes its batch is placed on (SPMD003's plain-vmap case). A
@@ -104,6 +106,7 @@ class ReachedAnalysis:
         captures, unread_captures = self.capture.capture_facts(
             vmap.fun, vmap.in_axes, reached, body, vmap.node, wrappers, sm.mesh, placed,
             calls if spmd or placed or not stripped else None, through_vmaps=through,
+            calls_elsewhere=calls_elsewhere and spmd,
         )
         if not spmd and not stripped and calls is not None:
             # a plain vmap over an input placed on the mesh but not at its batch dimension: a committed
