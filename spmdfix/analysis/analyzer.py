@@ -35,7 +35,7 @@ from spmdfix.analysis.facts import (
 from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind, VmapKind
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
-from spmdfix.analysis.reach import Reacher, _Path
+from spmdfix.analysis.reach import Reacher, _Path, passes_arguments
 from spmdfix.analysis.project_callers import exits_of, search_exits
 from spmdfix.analysis.reached import ReachedAnalysis, as_plain_vmap, jitted_capture_runs, vmap_root
 from spmdfix.analysis.shared_sites import shared_by
@@ -47,6 +47,7 @@ from spmdfix.analysis.unknown_values import unread_message
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import BoundScope, SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis
+from spmdfix.analysis.vmap_operands import applied_vmap, read_in_axes, through_vmap
 from spmdfix.analysis.exported_factories import applied_in_importers
 from spmdfix.analysis.inherited_factories import applied_in_subclasses
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
@@ -113,7 +114,9 @@ class Analyzer:
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
             # (asked only when another module's callable is reached through a call)
             batched_by = functools.cache(
-                lambda: self.reached.batched.batched_by_function(site.fun, site.in_axes, reach.functions)
+                lambda inner=True: self.reached.batched.batched_by_function(
+                    site.fun, site.in_axes, reach.functions, inner_batches=inner
+                )
             )
             for path, owner, target, target_scope, bound in reach.external:
                 summary = summary_for(owner, target, target_scope, frozenset(spmd.names), bound)
@@ -121,7 +124,7 @@ class Analyzer:
                     self.project.index.touch_depends(summary.depends)
                 # Which parameters of `target` this call passes batched values, when every argument is read: the
                 # shard_maps there are read with those batched (`_reached_under`), the summary's with all.
-                passed = self._batched_parameters(path, bound, batched_by) if summary.reached else None
+                passed = self._batched_parameters(path, bound, batched_by, target) if summary.reached else None
                 keyed = None
                 receiver = None  # (the instance a vmapped method runs on: no argument of the vmap's calls)
                 if passed is None and summary.reached:
@@ -274,18 +277,44 @@ class Analyzer:
         return out
 
     def _batched_parameters(
-        self, path: _Path, bound: BoundScope | None, batched_by: Callable[[], dict[int, set[str]]]
+        self, path: _Path, bound: BoundScope | None, batched_by: Callable[[bool], dict[int, set[str]]],
+        target: ast.AST,
     ) -> frozenset[str] | None:
-        """The parameters of another module's callable that the call `bound` (the last step of `path` in this
-        module) passes a value the spmd vmap batches; None when that is not read for every argument.
+        """The parameters of another module's callable `target` that the call `bound` (the last step of `path`
+        in this module) passes a value the spmd vmap batches; None when that is not read for every argument.
 
         An argument written in this module is batched when it mentions a batched name of the function it is
         written in (`batched.BatchedValues.batched_by_function`, from the vmap's `in_axes`), and not when it
         mentions none; that function's batched names not known: None. A parameter left to its default is not
         batched (a default is evaluated where the callable is defined, from nothing the vmap maps). No call
-        binding every parameter (the vmap maps the callable itself, a `*args` call) or an inner vmap on the way:
-        None."""
-        if bound is None or path.vmaps:
+        binding every parameter (the vmap maps the callable itself, a `*args` call): None.
+
+        An inner `jax.vmap` on this module's part of the way is read as in one module
+        (`vmap_operands.through_vmap`, `_inner_vmaps_read`; any other: None, an SPMD910 record): a parameter of
+        the function it maps holds a batched value when its operand does; the last one may map `target` itself
+        (`jax.vmap(block, in_axes=(0, None))(x, w)`: fuzz/project.py seed 590048). One module also counts an
+        operand only an inner vmap maps as batched (`batched_walk`'s `inner_batches`), and a capture of it is an
+        SPMD003 there; measured, such a capture runs on an Auto mesh (safety/measurements/
+        capture_through_inner_vmap.py) and fails when a call commits the operand to an Explicit one
+        (golden/lift-captures/capture_spmd_placed_unmapped_arg_committed_inner_vmap_mapped), which is read only
+        in this module: when an inner vmap maps a parameter the spmd vmap leaves unbatched, None (a record)."""
+        if path.vmaps:
+            if not self._inner_vmaps_read(path, target):
+                return None
+            spmd_only = self._passed(path, bound, lambda: batched_by(False), target, False)
+            if spmd_only != self._passed(path, bound, lambda: batched_by(True), target, True):
+                return None
+            return spmd_only
+        return self._passed(path, bound, lambda: batched_by(True), target, True)
+
+    def _passed(
+        self, path: _Path, bound: BoundScope | None, batched_by: Callable[[], dict[int, set[str]]], target: ast.AST,
+        inner_batches: bool,
+    ) -> frozenset[str] | None:
+        """`_batched_parameters`, an inner vmap's own mapping counted as batching (`inner_batches`) or not."""
+        if path.vmaps and path.nodes and path.nodes[-1] is path.vmaps[-1]:  # the last vmap maps `target` itself
+            return self._through_last_vmap(path.vmaps[-1], batched_by(), target, inner_batches)
+        if bound is None:
             return None
         batched = set()
         for name, (ev, expr, _) in bound.arguments.items():
@@ -302,6 +331,62 @@ class Analyzer:
             if mentions(expr, names, self.ix.parent, self._qualname):
                 batched.add(name)
         return frozenset(batched)
+
+    def _inner_vmaps_read(self, path: _Path, target: ast.AST) -> bool:
+        """Whether every inner vmap on this module's part of `path` is one whose mapping the batched values are
+        followed through as in one module (`vmap_operands.applied_vmap`): a `jax.vmap(f, in_axes)` call that is
+        a step of the way, applied at once to positional operands, with `in_axes` read (`read_in_axes`: not a
+        value the reading cannot see, which one module counts as mapping every operand); `f` a function of
+        this module, or the last vmap's `f` the other module's `target` itself. A vmap decorator, a
+        `jax.lax.map` with a `batch_size`, a vmap bound to a name and called later: not read."""
+        steps = {id(n) for n in path.nodes}
+        for vmap in path.vmaps:
+            if not isinstance(vmap, ast.Call) or id(vmap) not in steps:
+                return False
+            qname = self.ix.qualname(vmap.func, self.ix.scope_at(vmap))
+            applied = applied_vmap(self.ix, vmap, qname, self._inner_callee(vmap, target))
+            if applied is None or not read_in_axes(vmap, len(applied[3])):
+                return False
+        return True
+
+    def _inner_callee(self, vmap: ast.Call, target: ast.AST) -> Callable[[ast.AST], tuple[ast.AST, int] | None]:
+        """`batched.BatchedValues.callee` for the inner vmap `vmap`'s function, which may also be `target`, a
+        function of another module, named by an import (`_names_target`)."""
+
+        def callee(expr: ast.AST) -> tuple[ast.AST, int] | None:
+            if expr is (vmap.args[0] if vmap.args else None) and self._names_target(expr, target):
+                return target, 0
+            return self.reached.batched.callee(expr)
+        return callee
+
+    def _names_target(self, expr: ast.AST, target: ast.AST) -> bool:
+        """Whether `expr` (`block`, `model.block`) names `target`, a `def` of another module that runs as it is
+        called (no decorator but a jit, which passes the arguments through: `reach.Reacher._bound_by`)."""
+        if self.project is None or not isinstance(expr, (ast.Name, ast.Attribute)) or not isinstance(target, ast.FunctionDef):
+            return False
+        found = self.project.binding(self.ix.qualname(expr, self.ix.scope_at(expr)))
+        return (
+            found is not None and found[1].kind is BindingKind.DEF and found[1].node is target
+            and passes_arguments(found[0], target)
+        )
+
+    def _through_last_vmap(
+        self, vmap: ast.Call, batched: dict[int, set[str]], target: ast.AST, inner_batches: bool
+    ) -> frozenset[str] | None:
+        """The parameters of `target` that the inner vmap `vmap` mapping it (`jax.vmap(block, in_axes=(0,
+        None))(x, w)`) gives a batched value (`vmap_operands.through_vmap`, from the batched names of the function
+        the vmap is applied in); None when those names are not known."""
+        function = self.ix.enclosing_function(vmap)
+        names = batched.get(id(function)) if function is not None else None
+        if names is None:
+            return None
+        qname = self.ix.qualname(vmap.func, self.ix.scope_at(vmap))
+
+        def fed(arg: ast.AST) -> bool:
+            return mentions(arg, names, self.ix.parent, self._qualname)
+
+        found = through_vmap(self.ix, vmap, qname, self._inner_callee(vmap, target), fed, inner_batches)
+        return frozenset(found[1]) if found is not None and found[0] is target else None
 
     def _qualname(self, expr: ast.expr) -> str | None:
         return self.ix.qualname(expr, self.ix.scope_at(expr))

@@ -124,12 +124,15 @@ class BatchedValues:
             return None
         return self._taint_locals(home, tainted), staged or self._jitted(home, vmap)
 
-    def batched_by_function(self, fun: ast.AST | None, in_axes: ast.AST | None, functions: list[ast.AST]) -> dict[int, set[str]]:
+    def batched_by_function(
+        self, fun: ast.AST | None, in_axes: ast.AST | None, functions: list[ast.AST], inner_batches: bool = True,
+    ) -> dict[int, set[str]]:
         """For each of `functions` (the functions a vmapped `fun` traces: `reach.ReachResult.functions`) that
         the vmap's batched values reach by calls, the names in it that hold them (by `id` of the function),
         followed from `fun`'s batched parameters over every call between those functions, to a fixed point
-        (`_step`: a function passed to a higher-order function gets every parameter batched). A function
-        missing from the result was reached some other way: what it holds is not known."""
+        (`_step`: a function passed to a higher-order function gets every parameter batched; `inner_batches`: as
+        `batched_walk`'s, for an inner `jax.vmap` applied at once). A function missing from the result was
+        reached some other way: what it holds is not known."""
         found = self.callee(fun) if fun is not None else None
         if found is None:
             return {}
@@ -145,7 +148,7 @@ class BatchedValues:
                 func = by_id[key]
                 names = self._taint_locals(func, params[key])
                 for call in self.ix.calls_in(func):
-                    callee, hit = self._step(call, names)
+                    callee, hit = self._step(call, names, inner_batches)
                     if callee is None or id(callee) not in traced:
                         continue
                     new = id(callee) not in params

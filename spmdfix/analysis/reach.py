@@ -1077,18 +1077,24 @@ class Reacher:
         None: no call, a parameter the call cannot bind (`calls.bind_arguments`: `*args`, `**kwargs`, ...),
         or a decorator that may pass other arguments than the call's (only `jax.jit` and
         `partial(jax.jit, ...)`, which pass them through, are read past)."""
-        if call is None or not isinstance(func, ast.FunctionDef):
+        if call is None or not isinstance(func, ast.FunctionDef) or not passes_arguments(owner, func):
             return None
-        for deco in func.decorator_list:
-            target = deco.func if isinstance(deco, ast.Call) else deco
-            qname = owner.ix.qualname(target, owner.ix.scope_at(func))
-            if qname in jaxapi.PARTIAL_NAMES and isinstance(deco, ast.Call) and deco.args:
-                qname = owner.ix.qualname(deco.args[0], owner.ix.scope_at(func))
-            if qname not in jaxapi.JIT_NAMES:
-                return None
         inner = owner.ix.own_scope(func)
         arguments = bind_arguments(self.ev, call[0], call[1], owner.ev, func) if inner is not None else None
         return None if arguments is None else BoundScope(inner.node, inner, {}, arguments)
+
+
+def passes_arguments(owner: ModuleModel, func: ast.FunctionDef) -> bool:
+    """Whether calling the `def` `func` of the module `owner` runs it with the call's own arguments: no decorator
+    but `jax.jit` and `partial(jax.jit, ...)`, which pass them through (any other may pass others)."""
+    for deco in func.decorator_list:
+        target = deco.func if isinstance(deco, ast.Call) else deco
+        qname = owner.ix.qualname(target, owner.ix.scope_at(func))
+        if qname in jaxapi.PARTIAL_NAMES and isinstance(deco, ast.Call) and deco.args:
+            qname = owner.ix.qualname(deco.args[0], owner.ix.scope_at(func))
+        if qname not in jaxapi.JIT_NAMES:
+            return False
+    return True
 
 
 def callable_class(owner: ModuleModel, cls: ast.ClassDef) -> tuple[ast.FunctionDef, ast.FunctionDef] | str:

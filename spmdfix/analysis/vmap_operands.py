@@ -27,6 +27,22 @@ def mapped_positions(in_axes: ast.AST | None, count: int) -> set[int]:
     return set(range(count))
 
 
+def read_in_axes(call: ast.Call, count: int) -> bool:
+    """Whether `mapped_positions` reads the `in_axes` of the vmap call `call` (`count` positional operands)
+    rather than counting every operand mapped because it cannot see the value: `in_axes` absent (and not
+    hidden in `*args` or `**kwargs`), a literal int or `None`, or a tuple or list display with one literal int
+    or `None` per operand. For a reader that must not assume (another module's callable: `analyzer`)."""
+    if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args[:2]):
+        return False
+    in_axes = argument(call, 1, "in_axes")
+    if in_axes is None:
+        return True
+    entries = in_axes.elts if isinstance(in_axes, (ast.Tuple, ast.List)) else [in_axes]
+    if isinstance(in_axes, (ast.Tuple, ast.List)) and len(entries) != count:
+        return False
+    return all(isinstance(e, ast.Constant) and (e.value is None or type(e.value) is int) for e in entries)
+
+
 def through_vmap(
     ix,
     call: ast.Call,
