@@ -30,7 +30,7 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.index import IMPORTERS_OF_KEY
 from spmdfix.analysis.batched import Keys, mentions
 from spmdfix.analysis.facts import (
-    Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, UnreadValue, VmapFacts,
+    Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, UnreadValue, VmapCalls, VmapFacts,
 )
 from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind, VmapKind
 from spmdfix.analysis.module_model import ModuleModel
@@ -133,7 +133,7 @@ class Analyzer:
                     passed = _mapped_method_parameters(owner, target, path, site)
                     receiver = _receiver(target) if passed is not None else None
                 under = (
-                    _reached_under(owner, target, target_scope, spmd.names, passed, keyed=keyed)
+                    _reached_under(owner, target, target_scope, spmd.names, passed, keyed=keyed, placed_by=calls)
                     if passed is not None else {}
                 )
                 # (issue 22: the batched values a body there closes over were not read, silently)
@@ -858,16 +858,20 @@ def _receiver(method: ast.AST) -> str | None:
 
 def _reached_under(
     model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...], batched: frozenset[str] | None,
-    spmd: bool = True, keyed: dict[str, Keys] | None = None,
+    spmd: bool = True, keyed: dict[str, Keys] | None = None, placed_by: VmapCalls | None = None,
 ) -> dict[Span, ReachedFacts]:
     """The facts of the shard_maps that calling `target` of the module `model` reaches, read as an spmd vmap's
     (`spmd`; else a plain vmap's over a batch placed on those axes) over the axes `names` that batches exactly the
     parameters `batched` of `target` (`Analyzer._batched_parameters`: what the caller's call passes), or every
     parameter (None), by shard_map span: their batched captures (SPMD003) and the collectives whose operands stay
     unbatched (SPMD004) are those the call meets; `keyed`: of those, the ones the vmap maps only in part through
-    an `in_axes` dict, with the keys it maps (`batched.BatchedValues.keyed`). Computed once per callable, axes,
-    parameters and kind (`ModuleModel.reached_under`)."""
-    key = (id(target), tuple(names), batched, spmd, tuple(sorted(keyed.items())) if keyed else None)
+    an `in_axes` dict, with the keys it maps (`batched.BatchedValues.keyed`); `placed_by`: the spmd vmap's calls,
+    read only for whether they place the batch on the spmd axes of a shard_map's mesh (`reached.ReachedAnalysis.facts`:
+    a capture staged on an Explicit mesh then fails as unstaged, as in one module; fuzz/project.py seed 590048).
+    Computed once per callable, axes, parameters, kind and placement (`ModuleModel.reached_under`)."""
+    # (of the calls, what `capture.batch_placed_on` reads)
+    placement = (placed_by.exact, tuple((c.batch_axes, c.batch_mesh) for c in placed_by.calls)) if placed_by is not None else None
+    key = (id(target), tuple(names), batched, spmd, tuple(sorted(keyed.items())) if keyed else None, placement)
     memo = model.reached_under
     if key in memo:
         return memo[key]
@@ -880,7 +884,9 @@ def _reached_under(
     traced = frozenset(id(f) for f in reach.functions)
     out = {}
     for r in reach.sites:
-        facts = analyzer.reached.facts(r, site, set(names), spmd=spmd, traced=traced, root=None, calls_elsewhere=True)
+        facts = analyzer.reached.facts(
+            r, site, set(names), spmd=spmd, traced=traced, root=None, calls_elsewhere=True, placed_by=placed_by
+        )
         out[facts.shard_map.span] = facts
     memo[key] = out
     return out

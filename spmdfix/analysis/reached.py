@@ -75,12 +75,16 @@ class ReachedAnalysis:
         root: ast.AST | None | bool = True,
         calls: VmapCalls | None = None,
         calls_elsewhere: bool = False,
+        placed_by: VmapCalls | None = None,
     ) -> ReachedFacts:
         """The facts of one reached shard_map. traced: ids of the functions the vmapped callable traces;
         root: the node whose reads are the vmap itself (True: the vmap site's; None: none, the vmap is in
         another module), for the shard_map's other callers (`analysis.callers`); calls: the vmap's calls, from
         which the body operands' ranks are followed (`analysis.ranks`); calls_elsewhere: those calls are an spmd
-        vmap's in another module, not read here (`CaptureAnalysis.capture_facts`)."""
+        vmap's in another module, not read here (`CaptureAnalysis.capture_facts`); placed_by: those calls, read only
+        for whether every one places the batch on exactly the spmd axes of the shard_map's mesh (`batch_placed_on`:
+        the mesh spans of a check are one module's or name the module, so they compare across modules), when
+        `calls` is not given."""
         sm = self.shard_maps.facts(reached, vmap.node)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
         # A plain vmap: `stripped` holds the Explicit axes its batch is placed on (SPMD003's plain-vmap case). A
@@ -91,7 +95,7 @@ class ReachedAnalysis:
         # placed `P(None, 'x')` reaches the shard_map, its capture runs).
         # (the calls followed decide it when others may only be added: the captures it keeps are failures of
         # those calls; a check from a directory of loose modules, importers not known, was silent: silence7)
-        placed = batch_placed_on(calls, stripped, sm.mesh)
+        placed = batch_placed_on(calls if calls is not None else placed_by, stripped, sm.mesh)
         # a plain vmap's calls are passed only when every call places the batch on the shard_map's mesh: then an
         # argument it does not map that a call commits to that mesh is a capture JAX fails on (`context mesh ...
         # should match the aval mesh`, as under an spmd vmap; measured:
