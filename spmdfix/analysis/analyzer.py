@@ -246,8 +246,20 @@ class Analyzer:
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
                 # (issue 22: the body's captures there were dropped, silently)
-                direct = not path.nodes and not path.vmaps and _maps_every_argument(plain.in_axes)
-                own = _plain_captures_of(owner, target, target_scope, plain.axes.names)
+                # Read as if the vmap mapped every parameter of `target`: right when it does, mapping `target`
+                # itself or a function of this module whose one call on the way passes each parameter of
+                # `target` one of its own or a literal (`_forwarded`; fuzz/project.py seeds 590075, `@jax.vmap
+                # def apply(x): return block(x)`, and 590116); the captures' `params` then index the vmapped
+                # function's.
+                forwarded = self._forwarded(site, path, target)
+                direct = forwarded is not None
+                every = forwarded is None or forwarded == frozenset(_positional(target))
+                own = _plain_captures_of(owner, target, target_scope, plain.axes.names, batched=None if every else forwarded)
+                if direct and path.nodes:
+                    own = {
+                        span: tuple(replace(c, params=self._caller_params(c.params, site, target, bound)) for c in caps)
+                        for span, caps in own.items()
+                    }
                 for r in self._prefixed(summary, path, here):
                     if r.shard_map.span in own:
                         # (lift-captures there is not offered: its edits in another module are not built yet)
@@ -459,12 +471,22 @@ class Analyzer:
         itself, or a lambda or function of this module whose one call on the way (`lambda x, w: block(x,
         w)`) passes each parameter of `target` one of its own parameters; either mapping every argument
         (`in_axes` absent, an int, or a display of ints). Anything else: not known (an SPMD910 record)."""
+        forwarded = self._forwarded(site, path, target)
+        return forwarded is not None and forwarded == frozenset(_positional(target))
+
+    def _forwarded(self, site: VmapSite, path: _Path, target: ast.AST) -> frozenset[str] | None:
+        """The parameters of `target`, a function of another module the vmap `site` reaches by `path`, that
+        receive a value the vmap batches, when the vmap maps every argument (`in_axes` absent, an int, or a
+        display of ints) and either maps `target` itself (all of them) or a lambda or function of this module
+        whose one call on the way passes each parameter of `target` one of its own parameters (those) or a
+        literal (`block(x, w, ('x', 'y'))`: a Python value, neither batched nor placed; fuzz/project.py seed
+        590116). None for anything else (not known: an SPMD910 record)."""
         if path.vmaps or not _maps_every_argument(site.in_axes) or not isinstance(target, ast.FunctionDef):
-            return False
+            return None
         if not path.nodes:
-            return True
+            return frozenset(_positional(target))
         if len(path.nodes) != 1 or not isinstance(path.nodes[0], ast.Call):
-            return False
+            return None
         call = path.nodes[0]
         fun = site.fun
         if isinstance(fun, ast.Name):
@@ -473,14 +495,18 @@ class Analyzer:
         own = self.ix.own_scope(fun) if isinstance(fun, (ast.Lambda, ast.FunctionDef)) else None
         params = target.args
         if own is None or call.keywords or params.vararg or params.kwarg or params.kwonlyargs:
-            return False
+            return None
         if len(call.args) != len(params.posonlyargs) + len(params.args) or self.ix.scope_at(call) is not own:
-            return False
-        for arg in call.args:
+            return None
+        forwarded = set()
+        for name, arg in zip(_positional(target), call.args):
+            if _literal(arg):
+                continue
             binding = self.ix.single_binding(arg.id, own) if isinstance(arg, ast.Name) else None
             if binding is None or binding.kind is not BindingKind.PARAM or binding.scope is not own:
-                return False
-        return True
+                return None
+            forwarded.add(name)
+        return frozenset(forwarded)
 
     def _unread_placements(self) -> None:
         """The plain vmaps applied to an input placed by `device_put`/`reshard` whose sharding, mesh or spec
@@ -809,7 +835,8 @@ def _call_key(bound: BoundScope | None) -> tuple | None:
 
 
 def _plain_captures_of(
-    model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...], spmd: bool = False
+    model: ModuleModel, target: ast.AST, scope: Scope, names: tuple[str, ...], spmd: bool = False,
+    batched: frozenset[str] | None = None,
 ) -> dict[Span, tuple[Capture, ...]]:
     """The batched captures of the shard_maps that calling `target` of the module `model` reaches, as if every
     parameter of `target` were batched (a summary does not read them: its sites have no vmapped function), by
@@ -817,9 +844,10 @@ def _plain_captures_of(
     (`_external_plain_captures` reports the others). Read as
     an spmd vmap's over the placed axes `names` whose batch is not known to be placed (no calls: an argument
     the vmap does not map is not one here). `spmd`: for an spmd vmap over the axes `names` (`Analyzer.facts`,
-    with `_passes_batched` deciding whether the assumption holds)."""
+    with `_passes_batched` deciding whether the assumption holds). `batched`: only those parameters batched
+    (`Analyzer._forwarded`: the others receive literals)."""
     out: dict[Span, tuple[Capture, ...]] = {}
-    for span, facts in _reached_under(model, target, scope, names, None, spmd).items():
+    for span, facts in _reached_under(model, target, scope, names, batched, spmd).items():
         batched = _batched_captures(facts)
         if batched:
             out[span] = batched
@@ -926,6 +954,19 @@ def _unmapped_capture_not_followed(capture: Capture, where: str) -> str:
         "`spmd_axis_name` does not batch: whether a call of the vmap commits it to the mesh is not followed into "
         "that module (JAX fails on such a capture on an Explicit mesh: SPMD003)"
     )
+
+
+def _positional(func: ast.AST) -> list[str]:
+    """The names of a `def`'s positional parameters."""
+    return [a.arg for a in (*func.args.posonlyargs, *func.args.args)]  # type: ignore[attr-defined]
+
+
+def _literal(expr: ast.AST) -> bool:
+    """A constant, or a tuple display of them (`'x'`, `('x', 'y')`, `None`): a Python value no vmap batches
+    or places."""
+    if isinstance(expr, ast.Tuple):
+        return all(_literal(e) for e in expr.elts)
+    return isinstance(expr, ast.Constant)
 
 
 def _maps_every_argument(in_axes: ast.AST | None) -> bool:
