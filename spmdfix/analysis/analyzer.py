@@ -252,14 +252,22 @@ class Analyzer:
                 # def apply(x): return block(x)`, and 590116); the captures' `params` then index the vmapped
                 # function's.
                 forwarded = self._forwarded(site, path, target)
-                direct = forwarded is not None
+                # (`target` itself, whatever callable it is: a `def`, a lambda, a value; as before `_forwarded`)
+                direct = forwarded is not None or (not path.nodes and not path.vmaps and _maps_every_argument(plain.in_axes))
                 every = forwarded is None or forwarded == frozenset(_positional(target))
                 own = _plain_captures_of(owner, target, target_scope, plain.axes.names, batched=None if every else forwarded)
                 if direct and path.nodes:
-                    own = {
+                    read = {
                         span: tuple(replace(c, params=self._caller_params(c.params, site, target, bound)) for c in caps)
                         for span, caps in own.items()
                     }
+                    # (a capture whose inputs are known there but not read back here: the rule's placement
+                    # exemptions could not apply, so not a finding but a record)
+                    lost_params = any(
+                        c.params is not None and r.params is None
+                        for span, caps in own.items() for c, r in zip(caps, read[span])
+                    )
+                    own, direct = (own, False) if lost_params else (read, True)
                 for r in self._prefixed(summary, path, here):
                     if r.shard_map.span in own:
                         # (lift-captures there is not offered: its edits in another module are not built yet)
