@@ -96,13 +96,17 @@ class Unfollowed:
     vmap: the vmap call or decorator (in the checked module); span: the place (`Span.path` set when it lies
     in another module); what: what could not be followed, in words; spmd: whether the vmap passes
     `spmd_axis_name` (False: a plain vmap, over an input placed on Explicit mesh axes or one whose placement
-    could not be read: `analysis.placement`), which the record's words name.
+    could not be read: `analysis.placement`), which the record's words name; callable_unknown: the place is
+    where the vmap's callable itself was lost, before the analysis entered any function (`jax.vmap(layer)` with
+    `layer` a copy `dataclasses.replace` makes in another module): like a place inside the vmap call, it says
+    nothing of which shard_maps the vmap reaches (`reaching.at_start`).
     """
 
     vmap: Span
     span: Span
     what: str
     spmd: bool = True
+    callable_unknown: bool = False
 
 
 class EditKind(enum.StrEnum):

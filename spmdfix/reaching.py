@@ -153,7 +153,12 @@ def reached(
 
 def at_start(record: Unfollowed) -> bool:
     """Whether the analysis of `record`'s vmap stopped at the vmap itself (its `spmd_axis_name`, its function:
-    the place lies inside the vmap call or decorator), before following anything it reaches."""
+    the place lies inside the vmap call or decorator), before following anything it reaches; or where it looked
+    for the vmapped callable itself, wherever that lies (`Unfollowed.callable_unknown`: `jax.vmap(layer)` with
+    `layer = narrow(Layer())` and tweak.py's `narrow` returning `dataclasses.replace(layer, AXIS='data')`, the
+    record at the replace; breaker9 t27, t41)."""
+    if record.callable_unknown:
+        return True
     return record.span.path == record.vmap.path and record.vmap.contains(record.span)
 
 

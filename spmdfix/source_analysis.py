@@ -80,7 +80,10 @@ def analyse_tree(
         if analyzer is not None:  # (facts are plain data: the module's analysis is freed as it is let go)
             analyzer.ix.release()
     unfollowed = sorted(
-        {Unfollowed(f.span, span, what, f.kind is VmapKind.SPMD) for f in facts for span, what in f.unresolved}
+        {
+            Unfollowed(f.span, span, what, f.kind is VmapKind.SPMD, span in f.callable_lost)
+            for f in facts for span, what in f.unresolved
+        }
         | {Unfollowed(vmap, span, what) for vmap, span, what in analyzer.unknown_spmd}
         | {Unfollowed(vmap, span, what, False) for vmap, span, what in analyzer.unknown_placements}
     )

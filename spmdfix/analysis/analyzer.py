@@ -112,13 +112,16 @@ class Analyzer:
             reshards = self._reshards(site.fun, site.in_axes, reach.functions, traced, vmap_root(site))
             opaque = [self.span(c) for c in reach.opaque]
             unresolved = [(self.span(n), what) for n, what in reach.unresolved]
+            lost_places, lost_externals = reach.at_entry()
+            callable_lost = [self.span(n) for n, _ in lost_places]
             # (asked only when another module's callable is reached through a call)
             batched_by = functools.cache(
                 lambda inner=True: self.reached.batched.batched_by_function(
                     site.fun, site.in_axes, reach.functions, inner_batches=inner
                 )
             )
-            for path, owner, target, target_scope, bound in reach.external:
+            for external in reach.external:
+                path, owner, target, target_scope, bound = external
                 summary = summary_for(owner, target, target_scope, frozenset(spmd.names), bound)
                 if self.project is not None:
                     self.project.index.touch_depends(summary.depends)
@@ -191,6 +194,8 @@ class Analyzer:
                 reshards += self._reshard_callers(summary.reshards, traced, vmap_root(site))
                 opaque += summary.opaque
                 unresolved += summary.unresolved
+                if any(e is external for e in lost_externals):
+                    callable_lost += summary.entry
             # A shard_map reached only through a branch Python never takes: its record, not its findings
             reached, dead = _live(reached)
             unresolved += dead
@@ -209,6 +214,7 @@ class Analyzer:
                 reshards=tuple(reshards),
                 opaque_calls=tuple(opaque),
                 unresolved=tuple(_unique_places(unresolved)),
+                callable_lost=tuple(sorted(set(callable_lost))),
                 spmd_keyword_call=keyword_call(self.model, site),
                 calls=calls,
                 shmap_error_disabled=self._shmap_error_disabled(),
@@ -703,9 +709,14 @@ class Analyzer:
         reshards = self._reshards(expr, None, reach.functions, traced, None)
         opaque = [self.span(c) for c in reach.opaque]
         unresolved = [(self.span(n), what) for n, what in reach.unresolved]
+        lost_places, lost_externals = reach.at_entry()
+        entry = [self.span(n) for n, _ in lost_places]
         depends = {(self.ix.path, self.project.digest() if self.project is not None else "")}
-        for path, owner, target, target_scope, inner in reach.external:
+        for external in reach.external:
+            path, owner, target, target_scope, inner = external
             summary = summary_for(owner, target, target_scope, stripped, inner)
+            if any(e is external for e in lost_externals):
+                entry += summary.entry
             reached += self._prefixed(summary, path, (traced, None))
             constraints += summary.constraints
             unknown = unknown or summary.constraints_unknown
@@ -726,6 +737,7 @@ class Analyzer:
             unresolved=tuple(unresolved),
             depends=tuple(sorted(depends)),
             reshards=tuple(reshards),
+            entry=tuple(sorted(set(entry))),
         )
 
     def _prefixed(

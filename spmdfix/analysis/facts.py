@@ -484,6 +484,11 @@ class VmapFacts:
     # (span, what) of each place into code of the project the analysis lost on the way (an unresolved
     # import of the project, `getattr`, an unknown callable), one per place: reported as SPMD910 on request.
     unresolved: tuple[tuple[Span, str], ...] = ()
+    # The spans of those places of `unresolved` where the vmapped callable itself is lost, before the walk
+    # entered any function (`reach.ReachResult.at_entry`: `jax.vmap(layer)` with `layer` a copy another
+    # module's `dataclasses.replace` makes): which shard_maps the vmap reaches is not known at all, as when its
+    # analysis stops at the vmap call itself (`model.Unfollowed.callable_unknown`, `reaching.at_start`).
+    callable_lost: tuple[Span, ...] = ()
     # The call that passes `spmd_axis_name=` as a keyword (the vmap call, or the `partial(jax.vmap, ...)`),
     # None when it is positional or comes from a `**kwargs` dict.
     spmd_keyword_call: Span | None = None
@@ -532,7 +537,9 @@ class FunctionSummary:
     follow (parameters, methods); unresolved: (span, what) of each place into code of the project it lost
     (`reach.ReachResult.unresolved`: an unresolved import of the project, `getattr`, an unknown callable);
     depends: (path, digest) of every module the summary was computed from (its own included), and
-    (`index.IMPORTERS_OF_KEY` + path, digest) of who imports each module its fixes were judged against.
+    (`index.IMPORTERS_OF_KEY` + path, digest) of who imports each module its fixes were judged against; entry:
+    the spans of those places of `unresolved` where the callable summarised is itself lost, before any function
+    is entered (`reach.ReachResult.at_entry`).
     """
 
     reached: tuple[ReachedFacts, ...] = ()
@@ -543,3 +550,4 @@ class FunctionSummary:
     unresolved: tuple[tuple[Span, str], ...] = ()
     depends: tuple[tuple[str, str], ...] = ()
     reshards: tuple[ReshardUse, ...] = ()
+    entry: tuple[Span, ...] = ()

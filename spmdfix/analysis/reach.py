@@ -93,6 +93,26 @@ class ReachResult:
     # written above the spmd vmap's own decorator is outside it and left out), each once, in walk order:
     # their `in_shardings` / `out_shardings` are read by the analyzer (`analyzer.Analyzer._jit_shardings`).
     jits: list[ast.Call] = field(default_factory=list)
+    # (first, end) of `unresolved` and of `external` for each function whose walk added entries there
+    # (`Reacher._reach_function`): what lies outside every range the walk added before it entered any function,
+    # while it was still looking for the callable itself (`at_entry`)
+    bodies: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+    def at_entry(self) -> tuple[list[tuple[ast.AST, str]], list[External]]:
+        """The places of `unresolved` and the callables of `external` the walk met before it entered any function:
+        where the callable walked is itself lost (`jax.vmap(layer)` with `layer = narrow(Layer())` and
+        `narrow` returning `dataclasses.replace(layer, AXIS='data')`), or another module's callable it is
+        (whose summary says the same of its own places: `FunctionSummary.entry`). A place the walk met inside a
+        function it entered is not: the callable is known there, and what it reached was followed."""
+        inside_u: set[int] = set()
+        inside_e: set[int] = set()
+        for u0, u1, e0, e1 in self.bodies:
+            inside_u.update(range(u0, u1))
+            inside_e.update(range(e0, e1))
+        return (
+            [u for i, u in enumerate(self.unresolved) if i not in inside_u],
+            [e for i, e in enumerate(self.external) if i not in inside_e],
+        )
 
 
 class Reacher:
@@ -666,9 +686,20 @@ class Reacher:
 
     def _reach_function(self, func, path: _Path, result, follow: Follow, as_body=False, bound=None) -> None:
         """Walk the function `func` (each once, and once more for each call binding its parameters: `bound`,
-        `_local_bound`, `External.bound`): its calls, and the shard_map it is when decorated as one."""
+        `_local_bound`, `External.bound`): its calls, and the shard_map it is when decorated as one. What the
+        walk adds to `result.unresolved` and `result.external` meanwhile is marked as met inside a function
+        (`ReachResult.bodies`)."""
         if self._untraced and path.traced or not follow.first_visit(func, FUNCTION, bound):
             return
+        u0, e0 = len(result.unresolved), len(result.external)
+        try:
+            self._walk_function(func, path, result, follow, as_body, bound)
+        finally:
+            if len(result.unresolved) > u0 or len(result.external) > e0:
+                result.bodies.append((u0, len(result.unresolved), e0, len(result.external)))
+
+    def _walk_function(self, func, path: _Path, result, follow: Follow, as_body: bool, bound) -> None:
+        """`_reach_function`'s walk of `func`, entered once."""
         site = None if as_body else decorated_site(self.ix, func)
         if site is not None and bound is not None:
             site = replace(site, scope=self._scope_in(site.scope, bound))  # a `def` of a function read so
