@@ -379,6 +379,22 @@ class ProjectGraph:
         `self` (`reaching.reached`)."""
         return tuple(sorted(m for m in self.imports.get(path, ()) if m in self.candidates and m != path))
 
+    def passed_candidates(self, path: str) -> tuple[str, ...]:
+        """The modules of the project whose text may hold a vmap that a module importing the module at `path`
+        (directly or not: `reaching`) imports directly, sorted, those `reaching_candidates` and
+        `imported_candidates` give (and `path`) left out: such a module's vmap may apply a callable of `path`
+        that the importer passes it (`batched = helpers.make_batched(forward)` in train.py, `make_batched`
+        returning `jax.vmap(fn, spmd_axis_name='data')` in helpers.py, `forward` of model.py), and only its
+        analysis finds the collision at the spec in `path` (`reaching.reached`)."""
+        near = {path, *self.reaching_candidates(path), *self.imported_candidates(path)}
+        found = {
+            module
+            for importer in self.reaching(path)
+            for module in self.imports.get(importer, ())
+            if module in self.candidates and module not in near
+        }
+        return tuple(sorted(found))
+
     def _imported_by(self, path: str) -> frozenset[str]:
         """Every module of the project `path` imports, directly or not (itself left out); once per graph."""
         kept = self._closures.get(path)
@@ -396,7 +412,7 @@ class ProjectGraph:
 
     def state(self, path: str) -> str:
         """A digest of what decided which modules a partial run of `path` analyses (`reaching_candidates`,
-        `imported_candidates`): a new importer or import, one deleted or no longer importing, and an importer
+        `imported_candidates`, `undecided_candidates`, `passed_candidates`): a new importer or import, one deleted or no longer importing, and an importer
         whose text now may hold a vmap (or no longer) change it; the results cache keys a partial run's result by it, beside each of those
         modules' digests."""
         listed = (
@@ -406,6 +422,8 @@ class ProjectGraph:
             *self.imported_candidates(path),
             "\2",
             *self.undecided_candidates(path),
+            "\3",
+            *self.passed_candidates(path),
         )
         return hashlib.sha256("\0".join(listed).encode()).hexdigest()[:32]
 

@@ -14,6 +14,11 @@ factory `Base.__init__` of `base.py` assigns; the checked module names no vmap (
 only the analysis of `base.py` finds the application (`analysis.inherited_factories`). A run over the whole
 project reports it with `base.py`'s result; a partial run of the subclass's module alone, with its own.
 
+A module with a vmap that an importer of the checked module imports is analysed too, though it imports nothing
+of it (`ProjectGraph.passed_candidates`): `batched = helpers.make_batched(forward)` in train.py, helpers.py's
+`make_batched` returning `jax.vmap(fn, spmd_axis_name='data')`, `forward` of model.py: only the analysis of
+helpers.py (reading `fn` from train.py's call) finds the collision at model.py's spec.
+
 Which module can hold such a finding at all is a question of its text (`prefilter.reached.may_be_reached`: it names a
 shard_map, a spec, a mesh or a sharding); a module that names none is not looked up in the graph.
 
@@ -103,8 +108,10 @@ def reached(
     depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, PARTIAL + graph.state(own))]
     undecided = frozenset(graph.undecided_candidates(own))
     importing = frozenset(graph.reaching_candidates(own))
+    # (a module an importer of this one imports, whose vmap may apply a callable of this one the importer passes)
+    passed = graph.passed_candidates(own)
     importers = tuple(
-        dict.fromkeys((*graph.reaching_candidates(own), *graph.imported_candidates(own), *sorted(undecided)))
+        dict.fromkeys((*graph.reaching_candidates(own), *graph.imported_candidates(own), *sorted(undecided), *passed))
     )
     if not importers:
         return Reached((), tuple(depends))
@@ -143,10 +150,12 @@ def reached(
         records.extend(r for r in seen[1] if r not in records)
         if importer in undecided:
             records.extend(r for r in seen[2] if r not in records)
-        elif importer in importing:
+        elif importer in importing or importer in passed:
             # (a vmap of a module importing this one, directly or not, whose analysis stopped at its start: its
             # spmd_axis_name or its function not known, which shard_maps it reaches, this module's among them,
-            # is not known; breaker8 t03: `spmd_axis_name=MESH.axis_names[0]` in main.py, `P(DATA)` here)
+            # is not known; breaker8 t03: `spmd_axis_name=MESH.axis_names[0]` in main.py, `P(DATA)` here; a
+            # module an importer of this one imports alike: `jax.vmap(fn, ...)` of a parameter `fn` its calls
+            # pass, one of them maybe this module's function)
             records.extend(r for r in seen[2] if r not in records and at_start(r))
     return Reached(tuple(found), tuple(depends), tuple(records))
 

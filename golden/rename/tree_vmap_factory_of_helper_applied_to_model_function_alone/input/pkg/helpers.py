@@ -1,0 +1,5 @@
+import jax
+
+
+def make_batched(fn):
+    return jax.vmap(fn, spmd_axis_name='data')
