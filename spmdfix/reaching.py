@@ -150,13 +150,16 @@ def reached(
         records.extend(r for r in seen[1] if r not in records)
         if importer in undecided:
             records.extend(r for r in seen[2] if r not in records)
-        elif importer in importing or importer in passed:
+        elif importer in importing:
             # (a vmap of a module importing this one, directly or not, whose analysis stopped at its start: its
             # spmd_axis_name or its function not known, which shard_maps it reaches, this module's among them,
-            # is not known; breaker8 t03: `spmd_axis_name=MESH.axis_names[0]` in main.py, `P(DATA)` here; a
-            # module an importer of this one imports alike: `jax.vmap(fn, ...)` of a parameter `fn` its calls
-            # pass, one of them maybe this module's function)
+            # is not known; breaker8 t03: `spmd_axis_name=MESH.axis_names[0]` in main.py, `P(DATA)` here)
             records.extend(r for r in seen[2] if r not in records and at_start(r))
+        elif importer in passed:
+            # (a vmap of a module an importer of this one imports, whose callable itself is not known: a parameter
+            # `fn` its calls pass, this module's function maybe; its other records concern callables of its
+            # own, which do not reach this module, which it does not import)
+            records.extend(r for r in seen[2] if r not in records and r.callable_unknown)
     return Reached(tuple(found), tuple(depends), tuple(records))
 
 

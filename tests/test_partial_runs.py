@@ -664,3 +664,36 @@ def test_an_importers_vmap_whose_analysis_stopped_is_reported_by_the_layer_modul
     assert "1 vmap could not be followed to the end" in done.stdout, done.stdout
     listed = spmdfix(root, "check", "--no-cache", "--show-unresolved", "--output-format", "concise", "src/pkg/model.py")
     assert "src/pkg/train.py:8:45: SPMD910" in listed.stdout, listed.stdout
+
+
+HELPERS = """\
+import jax
+
+
+def make_batched(fn):
+    return jax.vmap(fn, spmd_axis_name="data")
+"""
+
+
+def test_a_vmap_factory_an_importer_applies_to_the_layer_modules_function_is_reported_by_it_alone(tmp_path: Path) -> None:
+    """train.py applies helpers.py's vmap factory to model.py's `forward`; helpers.py imports nothing of the
+    project, yet its analysis is the one that finds the collision at model.py's spec (`passed_candidates`):
+    model.py alone reports it. With a second caller passing another function, helpers.py's `fn` is not known:
+    model.py alone reports that record (the vmap's callable itself is lost), not "All checks passed!"."""
+    root = standard(tmp_path)
+    (root / "src/pkg/helpers.py").write_text(HELPERS)
+    (root / "src/pkg/train.py").write_text(
+        "from pkg import helpers\nfrom pkg.model import forward\n\n\ndef step(xs):\n    return helpers.make_batched(forward)(xs)\n"
+    )
+    done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", "src/pkg/model.py")
+    assert "src/pkg/model.py:12:55: SPMD001" in done.stdout, done.stdout
+    (root / "src/pkg/other.py").write_text(
+        "from pkg import helpers\n\n\ndef double(x):\n    return x * 2\n\n\ndef run(xs):\n    return helpers.make_batched(double)(xs)\n"
+    )
+    listed = spmdfix(root, "check", "--no-cache", "--show-unresolved", "--output-format", "concise", "src/pkg/model.py")
+    assert "All checks passed!" not in listed.stdout
+    assert "src/pkg/helpers.py:5:21: SPMD910" in listed.stdout and "`fn` is a parameter" in listed.stdout, listed.stdout
+    # the mesh's module: helpers.py's vmap record reaches it too only where its callable is lost (none here)
+    (root / "src/pkg/other.py").unlink()
+    alone = spmdfix(root, "check", "--no-cache", "--show-unresolved", "--output-format", "concise", "src/pkg/config.py")
+    assert "SPMD" not in alone.stdout, alone.stdout
