@@ -151,6 +151,11 @@ class Instances:
             return None  # an annotation naming a Protocol or an abstract class: any implementation may come
         return found
 
+    def class_named(self, named: ast.AST, where: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
+        """The class of the project the expression `named` (a name or an attribute, read in `where`) is, with
+        the model of its module; None otherwise."""
+        return self._class_named(named, where)
+
     def _class_named(self, named: ast.AST, where: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
         """The class of the project the expression `named` (read in `where`) is, with the model of its module."""
         if isinstance(named, ast.Name):

@@ -418,6 +418,18 @@ class Reacher:
             what = f"`{short(call.func)}(...)` {how} with fields of its own: which callable it gives is not followed"
             result.unresolved.append((call, what))
             return
+        if isinstance(call.func, ast.Attribute) and qname is None:
+            # `Layer().clone(AXIS='data')`, `base.clone(...)`: what a method gives, made from a class of the
+            # project whose method reaches a shard_map (breaker9 t40's copy, vmapped itself)
+            reaching = self._reaching_classes(call, scope)
+            if reaching:
+                cls, name, place = reaching[0]
+                what = (
+                    f"`{short(call.func)}(...)` gives a callable whose class the analysis does not know; it is built "
+                    f"from `{cls.name}`, whose `{name}` ({place}) reaches a shard_map"
+                )
+                result.unresolved.append((call, what))
+                return
         reexported = self._reexported_shard_map(call, scope)
         if reexported is not None:
             result.unresolved.append((call, reexported))
@@ -562,6 +574,63 @@ class Reacher:
             f"call `{cls.name}.{methods[0]}` ({where}), a method reaching a shard_map: the analysis does "
             "not follow library code calling back into the class"
         )
+
+    def _untyped_receiver(self, func: ast.Attribute, scope: Scope) -> str | None:
+        """Why `layer.apply(...)` (or `Layer().clone(...).apply(...)`) may reach a shard_map the walk cannot see,
+        or None: the object `layer` holds is made by a call whose class the analysis does not know (`layer =
+        Layer().clone(AXIS='data')`: flax's `clone`, a method of the library base) and that names a class of the
+        project with a method reaching a shard_map (`_reaching_classes`). Found by breaker9 t40: JAX raised
+        SPMD001's error and spmdfix printed "All checks passed!". A parameter's object is `_unknown_receiver`'s;
+        an object naming no such class (`x = jnp.ones(3)`; `x.mean()`) cannot lead to a finding: no record."""
+        receiver = func.value
+        if isinstance(receiver, ast.Call):
+            if self.instances.class_named(receiver.func, scope) is not None:
+                return None  # `Layer().apply`: the construction is walked, which runs `__call__` (as on main)
+            made, where = receiver, scope
+        elif isinstance(receiver, ast.Name):
+            binding = self.ix.single_binding(receiver.id, scope)
+            if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
+                return None
+            if self.instances.class_of(receiver, scope) is not None:
+                return None  # a construction of a class of the project: `method_of` / `_library_member` judge it
+            made, where = binding.node, binding.scope
+        else:
+            return None
+        reaching = self._reaching_classes(made, where)
+        if not reaching:
+            return None
+        cls, name, where_text = reaching[0]
+        holds = f"`{receiver.id}` holds `{short(made)}`" if isinstance(receiver, ast.Name) else f"`{short(made)}` is called"
+        return (
+            f"`{short(func)}` is called on an object whose class the analysis does not know ({holds}); it is built "
+            f"from `{cls.name}`, whose `{name}` ({where_text}) reaches a shard_map"
+        )
+
+    def _reaching_classes(self, made: ast.AST, where: Scope) -> list[tuple[ast.ClassDef, str, str]]:
+        """(class, method name, where the method is, in words) for each class of the project that `made` names
+        (`Layer` in `Layer().clone(AXIS='data')`, the class of `base` in `base.clone(...)` with `base = Layer()`)
+        whose method reaches a shard_map (`_methods_reaching`, read in the class's module)."""
+        out = []
+        seen: set[int] = set()
+        for node in ast.walk(made):
+            if not isinstance(node, (ast.Name, ast.Attribute)):
+                continue
+            found = self.instances.class_named(node, where)
+            if found is None and isinstance(node, ast.Name):
+                found = self.instances.class_of(node, where)
+            if found is None or id(found[1]) in seen:
+                continue
+            owner, cls = found
+            seen.add(id(cls))
+            home = self if owner is self.model else self._other(owner)
+            names = sorted(home.members.members_of(cls)[0], key=lambda n: n != "__call__")  # (what calling it runs first)
+            for name in names:
+                if any(c is cls for c, _ in home._methods_reaching(name)):
+                    node_at = home.members.member(cls, name)[0]
+                    place = f"line {node_at.lineno}" if owner is self.model else f"line {node_at.lineno} of {relpath(owner.ix.path)}"
+                    out.append((cls, name, place))
+                    break
+        return out
 
     def _other(self, owner: ModuleModel) -> Reacher:
         """A walker of another module of the project (`_library_member`), one a module per walker."""
@@ -987,6 +1056,15 @@ class Reacher:
             if not self.lost.library_value(call.func.args[0], scope):
                 what = f"`{short(call.func)}` picks the callable by name at run time"
                 result.unresolved.append((call, what))
+        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call) and qname is None:
+            # `Layer().clone(AXIS='data').apply({}, x)`: a method of a call's result
+            if self.instances.method_of(call.func, scope) is not None:
+                step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
+                self._reach_callable(call.func, scope, step, result, follow)
+            else:
+                what = self._untyped_receiver(call.func, scope)
+                if what:
+                    result.unresolved.append((call, what))
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
             if call.func.value.id not in ("self", "cls") and qname is None:
                 bound = self.instances.method_of(call.func, scope)  # `blk.apply(v)`, `block.apply(v)`
@@ -994,7 +1072,11 @@ class Reacher:
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, follow)
                 else:
-                    what = self._unknown_receiver(call.func, scope) or self._library_member(call.func, scope)
+                    what = (
+                        self._unknown_receiver(call.func, scope)
+                        or self._library_member(call.func, scope)
+                        or self._untyped_receiver(call.func, scope)
+                    )
                     if what:
                         result.unresolved.append((call, what))
             if call.func.value.id in ("self", "cls") and qname is None:
