@@ -27,7 +27,7 @@ from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shard_maps import ShardMapSite, closes_over_locals, construction, decorated_site, factory
 from spmdfix.analysis.uses import short
-from spmdfix.analysis.calls import bind_arguments, single_return
+from spmdfix.analysis.calls import bind_arguments, returns, single_return
 from spmdfix.analysis.values import BoundScope, bound_for, same_scope
 from spmdfix.model import Related
 from spmdfix.paths import relpath
@@ -608,19 +608,15 @@ class Reacher:
 
     def _reaching_classes(self, made: ast.AST, where: Scope) -> list[tuple[ast.ClassDef, str, str]]:
         """(class, method name, where the method is, in words) for each class of the project that `made` names
-        (`Layer` in `Layer().clone(AXIS='data')`, the class of `base` in `base.clone(...)` with `base = Layer()`)
-        whose method reaches a shard_map (`_methods_reaching`, read in the class's module)."""
+        (`Layer` in `Layer().clone(AXIS='data')`, the class of `base` in `base.clone(...)` with `base = Layer()`,
+        a class a function of the project named there returns: `make_layer('data')` with `def make_layer(axis):
+        return Layer(AXIS=axis)`) whose method reaches a shard_map (`_methods_reaching`, read in the class's
+        module)."""
         out = []
         seen: set[int] = set()
-        for node in ast.walk(made):
-            if not isinstance(node, (ast.Name, ast.Attribute)):
+        for owner, cls in self._classes_named(made, where, set()):
+            if id(cls) in seen:
                 continue
-            found = self.instances.class_named(node, where)
-            if found is None and isinstance(node, ast.Name):
-                found = self.instances.class_of(node, where)
-            if found is None or id(found[1]) in seen:
-                continue
-            owner, cls = found
             seen.add(id(cls))
             home = self if owner is self.model else self._other(owner)
             names = sorted(home.members.members_of(cls)[0], key=lambda n: n != "__call__")  # (what calling it runs first)
@@ -631,6 +627,46 @@ class Reacher:
                     out.append((cls, name, place))
                     break
         return out
+
+    def _classes_named(
+        self, made: ast.AST, where: Scope, entered: set[int]
+    ) -> list[tuple[ModuleModel, ast.ClassDef]]:
+        """The classes of the project `made` names (`_reaching_classes`), with their modules' models: a class, an
+        instance of one (`class_of`), and what a function of the project named there returns (each function once:
+        `entered`, at most 8)."""
+        out = []
+        for node in ast.walk(made):
+            if not isinstance(node, (ast.Name, ast.Attribute)):
+                continue
+            found = self.instances.class_named(node, where)
+            if found is None and isinstance(node, ast.Name):
+                found = self.instances.class_of(node, where)
+            if found is not None:
+                out.append(found)
+                continue
+            func = self._project_def(node, where)
+            if func is None or id(func[1]) in entered or len(entered) >= 8:
+                continue
+            home, fdef = func
+            entered.add(id(fdef))
+            inner = home.ix.own_scope(fdef)
+            for value in (returns(fdef) or []) if inner is not None else []:
+                out += home._classes_named(value, inner, entered)
+        return out
+
+    def _project_def(self, node: ast.AST, where: Scope) -> tuple[Reacher, ast.AST] | None:
+        """The `def` of the project the name or attribute `node` (read in `where`) is, with a walker of its module."""
+        if isinstance(node, ast.Name):
+            binding = self.ix.single_binding(node.id, where)
+            if binding is not None and binding.kind is BindingKind.DEF:
+                return self, binding.node
+        qname = self.qualname(node, where)
+        if not self.lost.follows(qname):
+            return None
+        found = self.project.binding(qname)  # type: ignore[union-attr]
+        if found is None or found[1].kind is not BindingKind.DEF:
+            return None
+        return (self if found[0] is self.model else self._other(found[0])), found[1].node
 
     def _other(self, owner: ModuleModel) -> Reacher:
         """A walker of another module of the project (`_library_member`), one a module per walker."""
