@@ -36,6 +36,7 @@ from spmdfix.analysis.dynamic_loads import dynamic_loads, may_load_by_name
 from spmdfix.analysis.members import attribute_writes
 from spmdfix.analysis.scopes import has_word
 from spmdfix.analysis.uses import Use
+from spmdfix.analysis.writes import attribute_write, container_write, own_name_write
 from spmdfix.model import Span
 from spmdfix.paths import relpath
 
@@ -247,6 +248,7 @@ def attribute_writer(index: ProjectIndex, path: str, attr: str) -> str | None:
 def _attribute_writer(index: ProjectIndex, path: str, attr: str, read: list[str]) -> str | None:
     seen = {path}
     todo = [path]
+    importing = [path]  # the module and those importing it, whose own imports are read next (a decorator)
     while todo:
         importers = index.importers_of(todo.pop())
         if importers is None:
@@ -256,16 +258,103 @@ def _attribute_writer(index: ProjectIndex, path: str, attr: str, read: list[str]
                 continue
             seen.add(importer)
             todo.append(importer)
-            index.touch([importer])
-            read.append(importer)
-            text = index.peek(importer)
-            if text is None:
-                return f"{relpath(importer)}, which imports {relpath(path)}, cannot be read"
-            if attribute_writes(text, attr):
-                return f"{relpath(importer)} assigns `.{attr}` on some object"
-            if "setattr" in text:
-                return f"{relpath(importer)} calls `setattr`, which may set `.{attr}`"
+            importing.append(importer)
+            told = _writes_in(index, importer, attr, read, f"{relpath(importer)}, which imports {relpath(path)}")
+            if told is not None:
+                return told
+    # A module an importer imports may be handed the object and write it (`tweak(CFG)`, pkg/helpers.py
+    # writing `cfg.data_axis = ...` or `setattr(obj, key, value)` without importing the module: writes10)
+    for importer in importing:
+        model = _model(index, importer)
+        if model is None:
+            return f"{relpath(importer)} cannot be parsed"
+        for imported in _imported_paths(index, model, importer):
+            if imported in seen:
+                continue
+            seen.add(imported)
+            told = _writes_in(index, imported, attr, read, f"{relpath(imported)}, which {relpath(importer)} imports")
+            if told is not None:
+                return told
     return None
+
+
+def _writes_in(index: ProjectIndex, path: str, attr: str, read: list[str], what: str) -> str | None:
+    """Why the module at `path` (`what` names it in words) may write `.attr` on an object (`writes`), in words;
+    None when it may not. Its text is read, not parsed, and recorded as read."""
+    index.touch([path])
+    read.append(path)
+    text = index.peek(path)
+    if text is None:
+        return f"{what}, cannot be read"
+    spelled = attribute_write(text, attr)
+    return f"{relpath(path)} {spelled}" if spelled is not None else None
+
+
+def _imported_paths(index: ProjectIndex, model: ModuleModel, here: str) -> list[str]:
+    """The files of the project the module `model` (at `here`) imports, at any scope, in its order."""
+    out = []
+    for node in ast.walk(model.ix.tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _star_base(model.ix, node)
+            names = [base, *(f"{base}.{a.name}" for a in node.names if a.name != "*")] if base else []
+        else:
+            continue
+        for name in names:
+            found = index.locate(name, here)
+            if found is not None and found not in out:
+                out.append(found)
+    return out
+
+
+def name_writer(index: ProjectIndex, path: str, name: str) -> str | None:
+    """Why the module-level `name` of the module at `path`, bound there once to a value, may hold another
+    value when another module reads it (`from pkg.config import DATA`, `config.DATA`, `config.CFG.axis`), in
+    words; None when nothing may write it: its own text writing `globals()`, declaring `global name` or
+    storing into the container it holds (`writes.own_name_write`, `writes.container_write`), or another module
+    writing it (`name_written_by_others`)."""
+    own = index.peek(path)
+    if own is None:
+        return f"{relpath(path)} cannot be read"
+    told = own_name_write(own, name) or container_write(own, name)
+    if told is not None:
+        return f"{relpath(path)} {told}"
+    return name_written_by_others(index, path, name)
+
+
+def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | None:
+    """Why a module of the project importing the module at `path`, directly or not, or one such a module
+    imports, may write its top-level `name`, in words: `.name` written in any spelling (`config.DATA = ...`,
+    `setattr(config, ...)`, `vars(config)[...]`, `mock.patch('pkg.config.DATA', ...)`: `attribute_writer`),
+    or a store into the container it holds (`config.SPECS['act'] = ...`, `.update(...)`:
+    `writes.container_write`); None when none may. Kept per index and question (`ProjectIndex.derived`), as
+    `attribute_writer` (every read of a module-level name of the project asks it)."""
+    key = ("importers.name_written_by_others", path, name)
+    kept = index.derived.get(key)
+    if kept is not None:
+        answer, read = kept  # type: ignore[misc]
+        for where in (path, *read):
+            index.importers_of(where)
+        index.touch(read)
+        return answer
+    answer = attribute_writer(index, path, name)
+    read = _writer_read(index, path, name)
+    if answer is None:
+        for where in read:
+            text = index.peek(where)
+            told = container_write(text, name) if text is not None else None
+            if told is not None:
+                answer = f"{relpath(where)} {told}"
+                break
+    index.derived[key] = (answer, tuple(read))
+    return answer
+
+
+def _writer_read(index: ProjectIndex, path: str, name: str) -> list[str]:
+    """The modules `attribute_writer` read for `name` of the module at `path` (kept with its answer)."""
+    kept = index.derived.get(("importers.attribute_writer", path, name))
+    return list(kept[1]) if kept is not None else []  # type: ignore[index]
 
 
 def _importers_reaching(index: ProjectIndex, path: str, name: str) -> list[str] | None:

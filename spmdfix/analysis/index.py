@@ -41,7 +41,13 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
-from spmdfix.analysis.importers import attribute_writer, named_elsewhere, redefined_elsewhere
+from spmdfix.analysis.importers import (
+    attribute_writer,
+    name_writer,
+    name_written_by_others,
+    named_elsewhere,
+    redefined_elsewhere,
+)
 from spmdfix.analysis.passed_elsewhere import (
     argument_elsewhere,
     callable_passed_elsewhere,
@@ -636,6 +642,21 @@ class ProjectLink:
         """Why a module of the project importing this one, directly or not, may write `.attr` on some object
         (an instance this module holds among them), in words; None when none may: `importers.attribute_writer`."""
         return attribute_writer(self.index, self.path, attr)
+
+    def name_writer(self, qname: str | None) -> str | None:
+        """Why the module-level name `qname` of another module of the project, bound there once to a value
+        (`binding(qname, whole=True)`), may hold another value when read: a write in another spelling
+        (`importers.name_writer`), in words; None when nothing may write it, or `qname` is no such name."""
+        found = self.resolve(qname, whole=True)
+        if found is None or found[1] is None:
+            return None
+        return name_writer(self.index, found[0].summary.path, found[1])
+
+    def own_name_writer(self, name: str) -> str | None:
+        """Why a module importing this one (or one it imports) may write this module's top-level `name`, in
+        words (`importers.name_written_by_others`); None when none may. This module's own text is its
+        reader's to look at (the module checked: its text may not be the file's)."""
+        return name_written_by_others(self.index, self.path, name)
 
     def follows(self, qname: str | None) -> bool:
         """Whether `qname` names something the index would look for in the project (not JAX, not a

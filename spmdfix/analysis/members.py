@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import BASES, MEMBER, Follow
 from spmdfix.analysis.scopes import ModuleIndex
+from spmdfix.analysis.writes import attribute_assigns, other_spelling
 from spmdfix.paths import relpath
 
 if TYPE_CHECKING:
@@ -316,17 +317,38 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
         if assigned.search(module.ix.source):
             # the attribute is assigned somewhere: not a constant
             return f"{instance}, and `.{attr}` is assigned in {_module_words(module, ev)}" if instance else None
+    told = _computed_member(cls, attr)
+    if told is not None:
+        return f"{instance or f'`{ast.unparse(expr.value)}` is class `{cls.name}`'}, whose {told}"
     if call is None:
+        # a class attribute read through the class (`Axes.DATA`): written in another spelling here, or by a
+        # module importing the class's module (`Axes.DATA = ...`, `setattr(Axes, ...)`, `mock.patch.object`)
+        what = f"`{ast.unparse(expr.value)}` is class `{cls.name}`"
+        for module in dict.fromkeys((ev, owner)):
+            spelled = other_spelling(module.ix.source, attr)
+            if spelled is not None:
+                return f"{what}, and {_module_words(module, ev)} {spelled}"
+        link = owner.project
+        writer = link.attribute_writer(attr) if link is not None and owner is not ev else None
+        if writer is not None:
+            return f"{what} of {_module_words(owner, ev)}, and {writer}"
         return _class_body_value(owner, cls, attr)
     # (asked only now, for an instance of a class of the project: it reads the texts of the modules importing
     # the module building it)
-    writer = None if home is ev else link.attribute_writer(attr) if link is not None else "its module is not known"
+    if home is ev:
+        # built here: at module level, a module importing this one may write it (`model.CFG.axis = ...`)
+        link = ev.project if ev.project is not None and scope.parent is None else None
+        writer = link.attribute_writer(attr) if link is not None else None
+    else:
+        writer = link.attribute_writer(attr) if link is not None else "its module is not known"
     if writer is not None:
         return f"{instance} of {_module_words(home, ev)}, and {writer}"
-    setter = next((m for m in dict.fromkeys((ev, home, owner)) if "setattr" in m.ix.source), None)
-    if setter is not None:
-        # `object.__setattr__(self, 'axis', ...)` (a frozen dataclass's `__post_init__`), `setattr(cfg, ...)`
-        return f"{instance}, and {_module_words(setter, ev)} calls `setattr`, which may set `.{attr}`"
+    for module in dict.fromkeys((ev, home, owner)):
+        # `object.__setattr__(self, 'axis', ...)` (a frozen dataclass's `__post_init__`), `setattr(cfg, ...)`,
+        # `vars(CFG)['axis'] = ...`, `self.__dict__[...]`, `mock.patch.object(CFG, ...)` (`writes`)
+        spelled = other_spelling(module.ix.source, attr)
+        if spelled is not None:
+            return f"{instance}, and {_module_words(module, ev)} {spelled}"
     if call.args:
         return f"{instance}, built with positional arguments, which are not read"  # their order is the class's
     for kw in call.keywords:
@@ -338,6 +360,19 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
     if value is None:
         return f"{instance}, whose class does not give `{attr}` one value spmdfix reads (a `field(...)`, none, several)"
     return value
+
+
+def _computed_member(cls: ast.ClassDef, attr: str) -> str | None:
+    """Why reading `attr` of `cls` or of its instances may not give the value its body assigns, in words
+    completing "... whose ...": the class defines a method of that name (a `@property` shadows a class
+    attribute of the name assigned before it), or `__getattribute__` (every read goes through it); None."""
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if stmt.name == attr:
+                return f"class defines `{attr}` as a method too (line {stmt.lineno}: a `@property`?)"
+            if stmt.name == "__getattribute__":
+                return f"class defines `__getattribute__` (line {stmt.lineno}), which every read goes through"
+    return None
 
 
 def _class_body_value(owner: Evaluating, cls: ast.ClassDef, attr: str) -> tuple[Evaluating, ast.AST, Scope] | None:
@@ -384,6 +419,8 @@ def _instance_imported(ev: Evaluating, expr: ast.AST, scope: Scope):
     found = ev.project.binding(qname, whole=True)
     if found is None or found[1].kind is not BindingKind.ASSIGN or not isinstance(found[1].node, ast.Call):
         return None
+    if ev.project.name_writer(qname) is not None:
+        return None  # the name rebound elsewhere (`config.CFG = dataclasses.replace(...)`: writes10)
     model, binding = found
     return model.ev, binding.node, binding.scope, getattr(model, "project", None)
 
@@ -419,5 +456,5 @@ def _is_self_attr(target: ast.AST, name: str) -> bool:
 
 def attribute_writes(source: str, name: str) -> int:
     """How many times `.name = ...` (or an augmented assignment to `.name`) is written in the text: an object
-    may then carry an attribute `name` of its own, which its class does not tell."""
-    return len(re.findall(rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)", source))
+    may then carry an attribute `name` of its own, which its class does not tell (`writes.attribute_assigns`)."""
+    return attribute_assigns(source, name)

@@ -55,13 +55,37 @@ def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> s
         told = field_not_read(ev, expr, scope)  # a field of an instance of a class of the project
         if told is not None:
             return told
+        told = _written_elsewhere(ev, expr.value, scope) or _written_elsewhere(ev, expr, scope)
+        if told is not None:
+            return told
         if isinstance(expr.value, (ast.Attribute, ast.Subscript, ast.Call)) and depth < 3:
             inner = why_unknown(ev, expr.value, scope, depth + 1)
             return f"`{short(expr)}` is read from `{short(expr.value)}`, and {inner}"
         return f"`{short(expr)}` is an attribute of a value spmdfix does not know"
     if isinstance(expr, ast.Subscript):
-        return _why_subscript(ev, expr)
+        return _written_elsewhere(ev, expr.value, scope) or _why_subscript(ev, expr)
     return _why_value(expr, ev, scope)
+
+
+def _written_elsewhere(ev: Evaluator, expr: ast.AST, scope: Scope) -> str | None:
+    """Why `expr`, a module-level name of another module of the project (`DATA` imported from it,
+    `config.DATA`), is not read as the value its module binds: code of the project writes it in another
+    spelling (`ProjectLink.name_writer`: `config.DATA = ...`, `vars(config)[...]`, `globals()`); None else."""
+    if ev.project is None:
+        return None
+    if isinstance(expr, ast.Name):
+        binding = ev.ix.single_binding(expr.id, scope)
+        qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
+    elif isinstance(expr, ast.Attribute):
+        qname = ev.ix.qualname(expr, scope)
+    else:
+        return None
+    if not ev.project.follows(qname):
+        return None
+    writer = ev.project.name_writer(qname)
+    if writer is None:
+        return None
+    return f"`{short(expr)}` is `{qname}`, which may be written outside the statement binding it: {writer}"
 
 
 def _bound_argument(ev: Evaluator, name: ast.Name, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
@@ -144,10 +168,19 @@ def _why_name(ev: Evaluator, name: ast.Name, scope: Scope) -> str:
     if binding.kind is BindingKind.PARAM:
         return _why_param(ev, binding)
     if binding.kind is BindingKind.IMPORT:
+        told = _written_elsewhere(ev, name, scope)
+        if told is not None:
+            return told
         return f"`{name.id}` is imported (`{binding.qname}`) from a module spmdfix does not follow or that does not define it"
     if binding.kind is BindingKind.OTHER:
         return f"`{name.id}` is bound by a loop, `with`, unpacking or `except` (line {_row(binding.node)})"
     if binding.kind is BindingKind.ASSIGN:
+        written = ev.module_name_written(name.id) if binding.scope.parent is None else None
+        if written is not None:
+            return (
+                f"`{name.id}` is assigned on line {_row(binding.node)}, and may be written other than by that "
+                f"statement: {written}"
+            )
         where = _why_value(binding.node, ev, binding.scope)
         return f"`{name.id}` is assigned on line {_row(binding.node)}, where {where}"
     return f"`{name.id}` is a {binding.kind.value}, not a value"

@@ -26,6 +26,7 @@ from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
 from spmdfix.analysis.members import ClassMembers, class_attribute
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import Use
+from spmdfix.analysis.writes import container_write, own_name_write
 from spmdfix.model import Span
 from spmdfix.perf import record
 
@@ -263,6 +264,8 @@ class Evaluator:
                 if binding is None:
                     return None
                 if binding.kind is BindingKind.ASSIGN:
+                    if binding.scope.parent is None and ev.module_name_written(expr.id) is not None:
+                        return None  # `globals()[...]`, `global NAME`, `model.DATA = ...` in an importer
                     # A local of a call evaluated (`called`) is evaluated in that call: its parameters stay
                     # bound to the call's arguments (`spec = P(ax); return spec` called as `rows('data')`)
                     bound = bound_for(scope, binding.scope) if binding.scope.parent is not None else None
@@ -310,6 +313,16 @@ class Evaluator:
                 return None
             ev, expr, scope = far
         return None
+
+    def module_name_written(self, name: str) -> str | None:
+        """Why this module's top-level `name`, bound once to a value, may hold another where it is read, in
+        words (`writes`: its own text writing `globals()`, declaring `global name`, storing into its
+        container; with a project, a module importing this one writing it: `ProjectLink.own_name_writer`);
+        None when nothing may write it."""
+        told = own_name_write(self.ix.source, name) or container_write(self.ix.source, name)
+        if told is not None:
+            return f"this module {told}"
+        return self.project.own_name_writer(name) if self.project is not None else None
 
     def _self_attribute(self, expr: ast.Attribute, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
         """`self.NAME` (or `cls.NAME`) read inside a method: the one value the class gives it
@@ -377,6 +390,8 @@ class Evaluator:
         found = self.project.binding(qname, whole=True)
         if found is None or found[1].kind is not BindingKind.ASSIGN:
             return None
+        if self.project.name_writer(qname) is not None:
+            return None  # written elsewhere in another spelling (`config.DATA = ...`, `vars(config)`: writes10)
         model, binding = found
         return model.ev, binding.node, binding.scope
 

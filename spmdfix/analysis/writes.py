@@ -1,0 +1,75 @@
+"""The spellings by which a module's text may write an attribute of an object, or a module's top-level name,
+other than the one the analysis reads (writes10).
+
+A value read from a class body, a dataclass field's default, an instance built at module level
+(`CFG = TrainConfig()`, read as `CFG.data_axis`) or a module constant (`config.DATA`) holds only when no code
+of the project writes it. Besides `obj.attr = ...` (and augmented assignments), Python writes an attribute by
+`setattr` (`object.__setattr__`, `monkeypatch.setattr`, an alias `set_ = setattr`, a loop over overrides), by
+the object's dict (`vars(CFG)['data_axis'] = ...`, `CFG.__dict__.update(...)`), by `mock.patch(...)` /
+`mock.patch.object(...)` for the time of a `with`, and by `argparse` parsing into a namespace
+(`parser.parse_args(namespace=CFG)`); a module's own top-level name also by `globals()[...] = ...` and by a
+`global NAME` statement in one of its functions; a container constant by a store into it or a mutating method
+(`config.SPECS['act'] = P('data')`, `SPECS.update(...)`). Each is measured to change the value JAX sees
+(safety/trials/writes10). The tests here are on the text (as `importers.attribute_writer` reads the modules
+importing a module without parsing them): a spelling anywhere in a module makes the value unknown there, never
+a guess. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (pattern, the words of a reason: "<module> <words>"), the spellings that may write any attribute
+_SPELLINGS = (
+    (re.compile(r"setattr"), "calls `setattr`, which may set `.{attr}`"),
+    (re.compile(r"__dict__"), "reads an object's `__dict__`, whose writes may set `.{attr}`"),
+    (re.compile(r"\bvars\s*\("), "calls `vars`, whose dict's writes may set `.{attr}`"),
+    (re.compile(r"\bpatch(?:\.\w+)?\s*\("), "calls `patch` (`mock.patch`), which may set `.{attr}`"),
+    (re.compile(r"\bnamespace\s*="), "parses arguments into a namespace (`namespace=`), which may set `.{attr}`"),
+)
+_MUTATORS = "update|setdefault|pop|popitem|clear|append|extend|insert|remove|reverse|sort|__setitem__|__delitem__"
+
+
+def attribute_assigns(source: str, name: str) -> int:
+    """How many times `.name = ...` (or an augmented assignment to `.name`) is written in the text: an object
+    may then carry an attribute `name` of its own, which its class does not tell."""
+    return len(re.findall(rf"\.\s*{re.escape(name)}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)", source))
+
+
+def attribute_write(source: str, attr: str) -> str | None:
+    """How the text may write `.attr` on some object, in words completing "<the module> ..." (an assignment
+    `.attr = ...`, or one of the spellings that name no attribute: `setattr`, `__dict__`, `vars(...)`,
+    `patch(...)`, `namespace=`); None when it writes none."""
+    if attribute_assigns(source, attr):
+        return f"assigns `.{attr}` on some object"
+    return other_spelling(source, attr)
+
+
+def other_spelling(source: str, attr: str) -> str | None:
+    """`attribute_write` but for the plain `.attr = ...`, which callers reading the module itself count on
+    their own terms (`members._attribute_read` names the module assigning it)."""
+    for pattern, words in _SPELLINGS:
+        if pattern.search(source):
+            return words.format(attr=attr)
+    return None
+
+
+def own_name_write(source: str, name: str) -> str | None:
+    """How a module's own text may rebind its top-level `name` other than by the statements binding it that
+    the analysis counts: `globals()` (its dict written), `global name` in a function; None otherwise."""
+    if re.search(r"\bglobals\s*\(", source):
+        return "writes `globals()`, which may set `" + name + "`"
+    if re.search(rf"\bglobal\b[^\n;]*\b{re.escape(name)}\b", source):
+        return f"declares `global {name}` in a function, which may rebind it"
+    return None
+
+
+def container_write(source: str, name: str) -> str | None:
+    """How the text may change the container a name holds (`NAME[key] = ...`, `NAME.update(...)`, a store
+    through `.NAME[...]`), in words completing "<the module> ..."; None when it does not."""
+    word = re.escape(name)
+    if re.search(rf"\b{word}\s*\[[^\]\n]*\]\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)", source):
+        return f"stores into `{name}[...]`"
+    if re.search(rf"\b{word}\s*\.\s*(?:{_MUTATORS})\s*\(", source):
+        return f"calls a method of `{name}` that changes it"
+    return None
