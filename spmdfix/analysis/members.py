@@ -303,10 +303,11 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
             call, scope = binding.node, binding.scope
             base = call.func
     link = None  # the view of the project of the module building an imported instance
+    qname = None  # the name it is imported by, which other modules may rebind
     if call is None:
         built = _instance_imported(ev, base, scope)
         if built is not None:
-            home, call, scope, link = built
+            home, call, scope, link, qname = built
             base = call.func
     found = class_named(home, base, scope)
     if found is None:
@@ -343,6 +344,10 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
         writer = link.attribute_writer(attr) if link is not None else "its module is not known"
     if writer is not None:
         return f"{instance} of {_module_words(home, ev)}, and {writer}"
+    rebound = ev.project.name_writer(qname) if qname is not None and ev.project is not None else None
+    if rebound is not None:
+        # the name itself rebound (`config.CFG = dataclasses.replace(config.CFG, ...)`: writes10)
+        return f"{instance} of {_module_words(home, ev)}, but `{qname}` may be rebound: {rebound}"
     for module in dict.fromkeys((ev, home, owner)):
         # `object.__setattr__(self, 'axis', ...)` (a frozen dataclass's `__post_init__`), `setattr(cfg, ...)`,
         # `vars(CFG)['axis'] = ...`, `self.__dict__[...]`, `mock.patch.object(CFG, ...)` (`writes`)
@@ -406,7 +411,8 @@ def _instance_imported(ev: Evaluating, expr: ast.AST, scope: Scope):
     """`CFG` in `CFG.axis`, imported from another module of the project (`from pkg.config import CFG`, or
     `config.CFG`) where it is a module-level name bound once to a call (`CFG = Config()`): (the evaluator of
     that module, the call, its scope, that module's view of the project, which `ProjectLink.attribute_writer`
-    asks whether a module importing it may write the attribute on it). None when `expr` is not such a name."""
+    asks whether a module importing it may write the attribute on it, and the name's qualified name, which
+    `ProjectLink.name_writer` asks whether a module may rebind it). None when `expr` is not such a name."""
     if isinstance(expr, ast.Name):
         binding = ev.ix.single_binding(expr.id, scope)
         qname = binding.qname if binding is not None and binding.kind is BindingKind.IMPORT else None
@@ -419,10 +425,8 @@ def _instance_imported(ev: Evaluating, expr: ast.AST, scope: Scope):
     found = ev.project.binding(qname, whole=True)
     if found is None or found[1].kind is not BindingKind.ASSIGN or not isinstance(found[1].node, ast.Call):
         return None
-    if ev.project.name_writer(qname) is not None:
-        return None  # the name rebound elsewhere (`config.CFG = dataclasses.replace(...)`: writes10)
     model, binding = found
-    return model.ev, binding.node, binding.scope, getattr(model, "project", None)
+    return model.ev, binding.node, binding.scope, getattr(model, "project", None), qname
 
 
 def class_named(ev: Evaluating, expr: ast.AST, scope: Scope) -> tuple[Evaluating, ast.ClassDef] | None:

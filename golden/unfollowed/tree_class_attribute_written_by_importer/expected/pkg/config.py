@@ -1,0 +1,10 @@
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+
+class Axes:
+    DATA = 'model'
+
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))
