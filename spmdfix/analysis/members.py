@@ -48,7 +48,10 @@ class ClassMembers:
     module-level class of this one another member of a name (`index.ProjectLink.redefined_elsewhere`; None: a
     module alone, or the module checked). constructions: the calls of a module-level class of this one in the
     other modules of the project, None when some read of its name there is no call
-    (`index.ProjectLink.constructions_elsewhere`; None: a module alone), which a field's default is read from."""
+    (`index.ProjectLink.constructions_elsewhere`; None: a module alone), which a field's default is read from.
+    written: why a module importing this one (or one it imports) may write an attribute of a name on some
+    object, in any spelling (`index.ProjectLink.attribute_writer`; None: a module alone): an instance of a
+    module-level class of this one may be handed to it (`setattr(Layer, 'AXIS', ...)`, `vars(LAYER)[...]`)."""
 
     def __init__(
         self,
@@ -56,11 +59,13 @@ class ClassMembers:
         elsewhere: Callable[[str], bool] | None = None,
         redefined: Callable[[str, str], bool] | None = None,
         constructions: Callable[[str], list | None] | None = None,
+        written: Callable[[str], str | None] | None = None,
     ) -> None:
         self.ix = index
         self.elsewhere = elsewhere
         self.redefined = redefined
         self.constructions = constructions
+        self.written = written
         self._members: dict[int, tuple[dict[str, Member], dict[str, list[Member]]]] = {}  # by class node
         self._by_class: dict[int, list[tuple[str, ast.AST]]] | None = None  # `_self_assigns`
 
@@ -77,7 +82,7 @@ class ClassMembers:
         if isinstance(value, ast.Call) and (self.ix.qualname(value.func, inner) or "").endswith("field"):
             return None  # dataclasses.field(default=...): not read
         cls = self.enclosing_class(expr, scope)
-        if cls is None or self._assigned_elsewhere(cls, expr.attr):
+        if cls is None or self._assigned_elsewhere(cls, expr.attr) or self.written_in_other_spelling(cls, expr.attr):
             return None
         if self._is_field_default(value) and not self._field_never_given(cls, expr.attr):
             return None  # a field's default (a dataclass, a flax Module): a construction may give another value
@@ -94,6 +99,18 @@ class ClassMembers:
                     if target.value.id == "self":
                         own += 1
         return written != own
+
+    def written_in_other_spelling(self, cls: ast.ClassDef, name: str) -> str | None:
+        """Why `.name` of `cls` or of its instances may be written other than by the assignments `members`
+        reads, in words completing "... may be written: ...": a spelling of this module (`writes.other_spelling`:
+        `setattr`, `self.__dict__[...]`, `vars(...)`, `mock.patch`), or, for a module-level class, a module
+        importing this one or one it imports writing `.name` in any spelling (`written`); None else."""
+        spelled = other_spelling(self.ix.source, name)
+        if spelled is not None:
+            return f"this module {spelled}"
+        if self.written is not None and self.ix.scope_at(cls) is self.ix.module_scope:
+            return self.written(name)
+        return None
 
     def _is_field_default(self, value: ast.AST) -> bool:
         """Whether `value` is the default of an annotated name in a class body (`AXIS: str = 'x'`): a field of a

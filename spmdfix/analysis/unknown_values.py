@@ -298,6 +298,11 @@ def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute, depth: in
             f"another module of the project subclasses `{cls.name}` and gives `{name}` another value, or sets "
             f"`.{name}` on some object: which value `self` holds is not known"
         )
+    if ev.axis_names(value, ev.ix.scope_at(value)) is not None:
+        # axis names the evaluator reads: what stopped it is a write in another spelling (`writes`)
+        written = members.written_in_other_spelling(cls, name)
+        if written is not None:
+            return f"`{name}` is assigned on line {_row(own[0])}, and may be written otherwise: {written}"
     return f"`{name}` is assigned on line {_row(own[0])}, where {_why_value(value)}"
 
 
