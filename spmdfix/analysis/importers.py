@@ -223,15 +223,18 @@ def named_elsewhere(index: ProjectIndex, path: str, name: str) -> bool:
     return reaching is None or bool(reaching)
 
 
-def attribute_writer(index: ProjectIndex, path: str, attr: str) -> str | None:
+def attribute_writer(index: ProjectIndex, path: str, attr: str, known: bool = False) -> str | None:
     """Why an object the module at `path` builds may carry another `.attr` than its construction gives: a
     module of the project importing it, directly or not, writes `.attr = ...` (or an augmented assignment to
     `.attr`) on some object, or calls `setattr` (`members.attribute_writes`, on the text:
     `ProjectIndex.peek`), or those modules are not known or one cannot be read; in words, or None when none
     may. An instance the module builds (`CFG = Config()`, read as `CFG.axis` in another module:
     `members.class_attribute`) is read only when None. Kept per index and question (`ProjectIndex.derived`, as
-    `redefined_elsewhere`: every read of such a field asks it)."""
-    key = ("importers.attribute_writer", path, attr)
+    `redefined_elsewhere`: every read of such a field asks it). `known`: only the writes of the modules known
+    and read count (importers not known, a module that cannot be read or parsed, are passed over): the
+    questions writes10 added (class attributes, `self.NAME`, module constants), which before it read the value
+    whatever the importers; an imported instance's field keeps the stricter answer it had."""
+    key = ("importers.attribute_writer", path, attr, known)
     kept = index.derived.get(key)
     if kept is not None:
         answer, read = kept  # type: ignore[misc]
@@ -240,40 +243,27 @@ def attribute_writer(index: ProjectIndex, path: str, attr: str) -> str | None:
         index.touch(read)
         return answer
     read: list[str] = []
-    answer = _attribute_writer(index, path, attr, read)
+    answer = _attribute_writer(index, path, attr, read, known)
     index.derived[key] = (answer, tuple(read))
     return answer
 
 
-def _attribute_writer(index: ProjectIndex, path: str, attr: str, read: list[str]) -> str | None:
+def _attribute_writer(index: ProjectIndex, path: str, attr: str, read: list[str], known: bool) -> str | None:
     seen = {path}
     todo = [path]
-    importing = [path]  # the module and those importing it, whose own imports are read next (a decorator)
     while todo:
         importers = index.importers_of(todo.pop())
         if importers is None:
+            if known:
+                continue
             return f"the modules importing {relpath(path)} are not known"
         for importer in sorted(importers):
             if importer in seen:
                 continue
             seen.add(importer)
             todo.append(importer)
-            importing.append(importer)
             told = _writes_in(index, importer, attr, read, f"{relpath(importer)}, which imports {relpath(path)}")
-            if told is not None:
-                return told
-    # A module an importer imports may be handed the object and write it (`tweak(CFG)`, pkg/helpers.py
-    # writing `cfg.data_axis = ...` or `setattr(obj, key, value)` without importing the module: writes10)
-    for importer in importing:
-        model = _model(index, importer)
-        if model is None:
-            return f"{relpath(importer)} cannot be parsed"
-        for imported in _imported_paths(index, model, importer):
-            if imported in seen:
-                continue
-            seen.add(imported)
-            told = _writes_in(index, imported, attr, read, f"{relpath(imported)}, which {relpath(importer)} imports")
-            if told is not None:
+            if told is not None and not (known and told.endswith("cannot be read")):
                 return told
     return None
 
@@ -288,24 +278,6 @@ def _writes_in(index: ProjectIndex, path: str, attr: str, read: list[str], what:
         return f"{what}, cannot be read"
     spelled = attribute_write(text, attr)
     return f"{relpath(path)} {spelled}" if spelled is not None else None
-
-
-def _imported_paths(index: ProjectIndex, model: ModuleModel, here: str) -> list[str]:
-    """The files of the project the module `model` (at `here`) imports, at any scope, in its order."""
-    out = []
-    for node in ast.walk(model.ix.tree):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = _star_base(model.ix, node)
-            names = [base, *(f"{base}.{a.name}" for a in node.names if a.name != "*")] if base else []
-        else:
-            continue
-        for name in names:
-            found = index.locate(name, here)
-            if found is not None and found not in out:
-                out.append(found)
-    return out
 
 
 def name_writer(index: ProjectIndex, path: str, name: str) -> str | None:
@@ -324,8 +296,8 @@ def name_writer(index: ProjectIndex, path: str, name: str) -> str | None:
 
 
 def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | None:
-    """Why a module of the project importing the module at `path`, directly or not, or one such a module
-    imports, may write its top-level `name`, in words: `.name` written in any spelling (`config.DATA = ...`,
+    """Why a module of the project importing the module at `path`, directly or not, may write its top-level
+    `name`, in words: `.name` written in any spelling (`config.DATA = ...`,
     `setattr(config, ...)`, `vars(config)[...]`, `mock.patch('pkg.config.DATA', ...)`: `attribute_writer`),
     or a store into the container it holds (`config.SPECS['act'] = ...`, `.update(...)`:
     `writes.container_write`); None when none may. Kept per index and question (`ProjectIndex.derived`), as
@@ -338,7 +310,7 @@ def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | N
             index.importers_of(where)
         index.touch(read)
         return answer
-    answer = attribute_writer(index, path, name)
+    answer = attribute_writer(index, path, name, known=True)
     read = _writer_read(index, path, name)
     if answer is None:
         for where in read:
@@ -353,7 +325,7 @@ def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | N
 
 def _writer_read(index: ProjectIndex, path: str, name: str) -> list[str]:
     """The modules `attribute_writer` read for `name` of the module at `path` (kept with its answer)."""
-    kept = index.derived.get(("importers.attribute_writer", path, name))
+    kept = index.derived.get(("importers.attribute_writer", path, name, True))
     return list(kept[1]) if kept is not None else []  # type: ignore[index]
 
 

@@ -638,10 +638,15 @@ class ProjectLink:
         member `attr`: `importers.redefined_elsewhere`."""
         return redefined_elsewhere(self.index, self.path, cls_name, attr)
 
-    def attribute_writer(self, attr: str) -> str | None:
+    def attribute_writer(self, attr: str, known: bool = False) -> str | None:
         """Why a module of the project importing this one, directly or not, may write `.attr` on some object
-        (an instance this module holds among them), in words; None when none may: `importers.attribute_writer`."""
-        return attribute_writer(self.index, self.path, attr)
+        (an instance this module holds among them), in words; None when none may: `importers.attribute_writer`
+        (`known`: only the writes of the modules known count)."""
+        return attribute_writer(self.index, self.path, attr, known)
+
+    def known_attribute_writer(self, attr: str) -> str | None:
+        """`attribute_writer(attr, known=True)`: what a class attribute or `self.NAME` read asks (writes10)."""
+        return attribute_writer(self.index, self.path, attr, True)
 
     def name_writer(self, qname: str | None) -> str | None:
         """Why the module-level name `qname` of another module of the project, bound there once to a value
@@ -653,7 +658,7 @@ class ProjectLink:
         return name_writer(self.index, found[0].summary.path, found[1])
 
     def own_name_writer(self, name: str) -> str | None:
-        """Why a module importing this one (or one it imports) may write this module's top-level `name`, in
+        """Why a module importing this one may write this module's top-level `name`, in
         words (`importers.name_written_by_others`); None when none may. This module's own text is its
         reader's to look at (the module checked: its text may not be the file's)."""
         return name_written_by_others(self.index, self.path, name)

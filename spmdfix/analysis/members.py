@@ -49,7 +49,7 @@ class ClassMembers:
     module alone, or the module checked). constructions: the calls of a module-level class of this one in the
     other modules of the project, None when some read of its name there is no call
     (`index.ProjectLink.constructions_elsewhere`; None: a module alone), which a field's default is read from.
-    written: why a module importing this one (or one it imports) may write an attribute of a name on some
+    written: why a module importing this one may write an attribute of a name on some
     object, in any spelling (`index.ProjectLink.attribute_writer`; None: a module alone): an instance of a
     module-level class of this one may be handed to it (`setattr(Layer, 'AXIS', ...)`, `vars(LAYER)[...]`)."""
 
@@ -104,7 +104,7 @@ class ClassMembers:
         """Why `.name` of `cls` or of its instances may be written other than by the assignments `members`
         reads, in words completing "... may be written: ...": a spelling of this module (`writes.other_spelling`:
         `setattr`, `self.__dict__[...]`, `vars(...)`, `mock.patch`), or, for a module-level class, a module
-        importing this one or one it imports writing `.name` in any spelling (`written`); None else."""
+        importing this one writing `.name` in any spelling (`written`); None else."""
         spelled = other_spelling(self.ix.source, name)
         if spelled is not None:
             return f"this module {spelled}"
@@ -347,7 +347,7 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
             if spelled is not None:
                 return f"{what}, and {_module_words(module, ev)} {spelled}"
         link = owner.project
-        writer = link.attribute_writer(attr) if link is not None and owner is not ev else None
+        writer = link.known_attribute_writer(attr) if link is not None and owner is not ev else None
         if writer is not None:
             return f"{what} of {_module_words(owner, ev)}, and {writer}"
         return _class_body_value(owner, cls, attr)
@@ -356,7 +356,7 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
     if home is ev:
         # built here: at module level, a module importing this one may write it (`model.CFG.axis = ...`)
         link = ev.project if ev.project is not None and scope.parent is None else None
-        writer = link.attribute_writer(attr) if link is not None else None
+        writer = link.known_attribute_writer(attr) if link is not None else None
     else:
         writer = link.attribute_writer(attr) if link is not None else "its module is not known"
     if writer is not None:

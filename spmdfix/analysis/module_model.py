@@ -72,7 +72,7 @@ class ModuleModel:
         elsewhere = _elsewhere(index, project)
         redefined = project.redefined_elsewhere if elsewhere is not None and project is not None else None
         constructions = project.constructions_elsewhere if project is not None else None
-        written = project.attribute_writer if project is not None else None
+        written = project.known_attribute_writer if project is not None else None
         members = ClassMembers(index, elsewhere, redefined, constructions, written)
         return cls(index, Evaluator(index, project, members, elsewhere), UseIndex(index), members, project)
 

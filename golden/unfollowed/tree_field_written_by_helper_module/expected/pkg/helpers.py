@@ -1,2 +1,0 @@
-def tweak(cfg):
-    cfg.data_axis = 'data'

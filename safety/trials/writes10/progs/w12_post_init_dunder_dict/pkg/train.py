@@ -1,0 +1,12 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from pkg.model import block
+
+
+
+def main():
+    xs = jnp.arange(32.0).reshape(4, 8)
+    out = jax.vmap(block, spmd_axis_name="data")(xs)
+    print("RESULT:", "match" if np.allclose(out, np.asarray(xs) * 2.0) else "mismatch")

@@ -1,0 +1,17 @@
+import dataclasses
+
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+
+class TrainConfig:
+    data_axis = "model"
+
+    @property
+    def data_axis(self):
+        return "data"
+
+
+CFG = TrainConfig()
+MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))

@@ -1,0 +1,6 @@
+import dataclasses
+
+
+@dataclasses.dataclass
+class Base:
+    data_axis: str = "model"

@@ -1,0 +1,13 @@
+import dataclasses
+
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+DATA = "model"
+MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
+
+
+def set_axis(value):
+    global DATA
+    DATA = value

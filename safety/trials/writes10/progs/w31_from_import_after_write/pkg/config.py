@@ -1,0 +1,8 @@
+import dataclasses
+
+import jax
+import numpy as np
+from jax.sharding import Mesh
+
+DATA = "model"
+MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))

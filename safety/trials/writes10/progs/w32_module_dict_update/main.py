@@ -1,0 +1,3 @@
+from pkg.train import main
+
+main()

@@ -1,0 +1,17 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+import importlib
+import os
+
+from pkg import config
+
+from pkg.model import block
+
+os.environ["W33_RELOADED"] = "1"
+importlib.reload(config)
+
+def main():
+    xs = jnp.arange(32.0).reshape(4, 8)
+    out = jax.vmap(block, spmd_axis_name="data")(xs)
+    print("RESULT:", "match" if np.allclose(out, np.asarray(xs) * 2.0) else "mismatch")
