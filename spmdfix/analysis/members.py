@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectLink
 
 Member = tuple[ast.AST, Scope]  # a class member's definition or value, and the scope it is evaluated in
+# values `values.Evaluator` never reads as a constant: whether they may be written elsewhere is not asked
+_NEVER_READ = (ast.IfExp, ast.BoolOp, ast.Compare, ast.JoinedStr, ast.Lambda)
 
 
 class Evaluating(Protocol):
@@ -82,10 +84,13 @@ class ClassMembers:
         if isinstance(value, ast.Call) and (self.ix.qualname(value.func, inner) or "").endswith("field"):
             return None  # dataclasses.field(default=...): not read
         cls = self.enclosing_class(expr, scope)
-        if cls is None or self._assigned_elsewhere(cls, expr.attr) or self.written_in_other_spelling(cls, expr.attr):
+        if cls is None or self._assigned_elsewhere(cls, expr.attr):
             return None
         if self._is_field_default(value) and not self._field_never_given(cls, expr.attr):
             return None  # a field's default (a dataclass, a flax Module): a construction may give another value
+        # (asked last, and not of a value the evaluator never reads: it may build the project's import graph)
+        if not isinstance(value, _NEVER_READ) and self.written_in_other_spelling(cls, expr.attr):
+            return None
         return value, inner
 
     def _assigned_elsewhere(self, cls: ast.ClassDef, name: str) -> bool:
