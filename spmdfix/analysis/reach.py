@@ -333,19 +333,10 @@ class Reacher:
         construction (a class binding); a class without an `__init__` of its module runs none of its code. A class
         of another module of the project (`from pkg.model import Built`, `model.Built(x)`) alike, its `__init__`
         read there (`External`)."""
-        owner, cls = self.model, None
-        if isinstance(call.func, ast.Name):
-            binding = self.ix.single_binding(call.func.id, scope)
-            if binding is not None and binding.kind is BindingKind.CLASS:
-                cls = binding.node
-        if cls is None:
-            qname = self.qualname(call.func, scope)
-            if not self.lost.follows(qname) or self.project.kind_of(qname) is not BindingKind.CLASS:  # type: ignore[union-attr]
-                return False
-            found = self.project.binding(qname)  # type: ignore[union-attr]
-            if found is None:
-                return False
-            owner, cls = found[0], found[1].node
+        built = self._class_built(call, scope)
+        if built is None:
+            return False
+        owner, cls = built
         member = owner.members.member(cls, "__init__")
         if member is not None and isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
             step = path.step(f"`{short(call.func)}` is built here (its `__init__` runs)", span, call)
@@ -354,6 +345,19 @@ class Reacher:
             else:
                 result.external.append(External(step, owner, member[0], owner.ix.scope_at(member[0])))
         return True
+
+    def _class_built(self, call: ast.Call, scope: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
+        """(the model of its module, the class) when `call` builds an instance of a class of the project
+        (`Cls(...)`, `model.Cls(...)`); None otherwise."""
+        if isinstance(call.func, ast.Name):
+            binding = self.ix.single_binding(call.func.id, scope)
+            if binding is not None and binding.kind is BindingKind.CLASS:
+                return self.model, binding.node  # type: ignore[return-value]
+        qname = self.qualname(call.func, scope)
+        if not self.lost.follows(qname) or self.project.kind_of(qname) is not BindingKind.CLASS:  # type: ignore[union-attr]
+            return None
+        found = self.project.binding(qname)  # type: ignore[union-attr]
+        return (found[0], found[1].node) if found is not None else None  # type: ignore[return-value]
 
     def _call_of_annotated(self, name: ast.Name, scope: Scope, path: _Path, result, follow: Follow) -> bool:
         """Calling a parameter annotated with a class of the project (`block: Block`; `block(v)`) runs the
@@ -1077,6 +1081,15 @@ class Reacher:
                     self._reach_callable(arg, scope, step, result, follow, lost=arg is first, within=bound, call=passed)
             return
         if isinstance(call.func, (ast.Name, ast.Attribute)) and self._built_here(call, scope, path, span, result, follow):
+            return
+        if isinstance(call.func, ast.Call) and isinstance(call.func.func, (ast.Name, ast.Attribute)) and (
+            self._class_built(call.func, scope) is not None
+        ):
+            # `Layer()(x)`: the instance built at once is called, which runs its class's `__call__`, followed as
+            # calling the class itself was (its construction, the inner call, is walked on its own: `_built_here`,
+            # which left this outer call unread: `Layer()(x)` with `P(self.AXIS)` in `__call__` was silent)
+            step = path.step(f"`{short(call.func)}` is called here (its `__call__` runs)", span, call)
+            self._reach_callable(call.func.func, scope, step, result, follow, within=bound)
             return
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
