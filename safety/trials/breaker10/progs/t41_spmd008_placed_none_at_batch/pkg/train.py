@@ -1,0 +1,11 @@
+import jax
+from jax.sharding import PartitionSpec as P
+
+from pkg.config import MESH
+from pkg.model import accumulate, block
+
+
+def step(xs):
+    with jax.set_mesh(MESH):
+        xs = jax.sharding.reshard(xs, P(None, 'x'))
+        return accumulate(block, xs)
