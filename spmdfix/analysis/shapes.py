@@ -10,12 +10,15 @@ name reassigned in straight-line code. Anything else gives None: a size spmdfix 
 from __future__ import annotations
 
 import ast
+import re
 
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, Follow
 from spmdfix.analysis.module_model import ModuleModel
 
+# A `nonlocal` or `global` statement anywhere in a text (`StaticShapes._declared_nonlocal_or_global`).
+_DECLARING = re.compile(r"(?:^|;)[ \t]*(?:nonlocal|global)[ \t]", re.MULTILINE)
 _FILLED = frozenset({"zeros", "ones", "empty", "full"})
 # jax.random samplers and the position of their `shape` parameter (jax 0.10.2 signatures: bernoulli(key, p,
 # shape), truncated_normal(key, lower, upper, shape); the others (key, shape, ...)).
@@ -43,6 +46,8 @@ class StaticShapes:
             step = step.deeper()
             if not isinstance(expr, ast.Name):
                 return expr, scope
+            if self._declared_nonlocal_or_global(expr.id):
+                return None
             binding = self.ix.single_binding(expr.id, scope)
             if params and binding is not None and binding.kind is BindingKind.PARAM:
                 passed = self._passed(binding)
@@ -60,6 +65,21 @@ class StaticShapes:
                 return None
             expr = found
         return None
+
+    def _declared_nonlocal_or_global(self, name: str) -> bool:
+        """Whether a `nonlocal` or `global` statement of the module names `name`: a function declaring it may
+        rebind it when called, between an assignment this reading sees and the use (a nested `def` with
+        `nonlocal xs` re-placing the batch, a helper with `global XS`), which the scopes' bindings do not show
+        (the assignment binds in the declaring function). Such a name is not read: a placement read from the
+        assignment before made add-axis SAFE on programs it breaks (breaker10 t15, t21, t22). Kept per name."""
+        key = ("declared nonlocal or global", name)
+        found = self.ix.derived.get(key)
+        if found is None:
+            statement = rf"(?:^|;)[ \t]*(?:nonlocal|global)[ \t]+(?:\w+[ \t]*,[ \t]*)*{re.escape(name)}\b"
+            found = self.ix.derived[key] = bool(_DECLARING.search(self.ix.source)) and bool(
+                re.search(statement, self.ix.source, re.MULTILINE)
+            )
+        return found  # type: ignore[return-value]
 
     def _passed(self, param) -> tuple[ast.AST, Scope] | None:
         """The argument every call passes for parameter `param` (`ModuleIndex.argument_for`, as the evaluator
