@@ -783,9 +783,15 @@ class CaptureAnalysis:
             if node.id in seen or in_static_context(node, self.ix.parent, self._qualname) or self._fully_reduced(node):
                 continue
             binding = self.ix.single_binding(node.id, self.ix.scope_at(node))
+            where = self
+            if binding is not None and binding.kind is BindingKind.IMPORT:
+                # an array of another module of the project (`from pkg.config import W`): read there, as
+                # `placed_arrays` does (fuzz/project.py seed 620089: config.py's `W = jnp.linspace(...)` closed
+                # over in model.py's body was not an array here, so its rank record was lost: silent)
+                binding, where = self._imported_binding(binding)
             if binding is None or binding.kind is not BindingKind.ASSIGN or self._inside(binding.scope.node, body):
                 continue
-            if self._array_value(binding.node, binding.scope, Follow(ARRAY_VALUE)):
+            if where._array_value(binding.node, binding.scope, Follow(ARRAY_VALUE)):
                 seen[node.id] = self.span(node)
         return tuple(Capture(n, s, CaptureKind.ARRAY, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 

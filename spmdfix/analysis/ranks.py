@@ -237,7 +237,7 @@ class RankAnalysis:
         loads = _loads(body, name)
         if not loads:
             return False
-        own = self.shapes.shape(loads[0], self.ix.scope_at(loads[0]))
+        own = self._own_shape(loads[0])
         if own is None:
             return False
         for load in loads:
@@ -249,6 +249,27 @@ class RankAnalysis:
             if rank is None or rank <= len(own):
                 return False
         return True
+
+    def _own_shape(self, load: ast.Name) -> tuple[int, ...] | None:
+        """The static shape of the unbatched array a body reads as `load`: read in this module
+        (`StaticShapes.shape`), or, for a name imported from another module of the project (`from pkg.config
+        import W`), read in that module when nothing else of the project may write it
+        (`ProjectLink.name_writer`); None otherwise. Across modules the shape was unknown, so the exemption's
+        SPMD910 record (`block_rank_unread`) was never reached and the array's capture was a finding or
+        nothing (fuzz/project.py seed 620089: silent)."""
+        scope = self.ix.scope_at(load)
+        own = self.shapes.shape(load, scope)
+        if own is not None:
+            return own
+        binding = self.ix.single_binding(load.id, scope)
+        project = self.shapes.model.project
+        if binding is None or binding.kind is not BindingKind.IMPORT or project is None:
+            return None
+        found = project.binding(binding.qname)
+        if found is None or found[1].kind is not BindingKind.ASSIGN or project.name_writer(binding.qname) is not None:
+            return None
+        model, target = found
+        return StaticShapes(model).shape(target.node, target.scope)
 
     def pytree_unread(self, body: ast.AST, name: str, ranks: dict[str, Rank]) -> tuple[ast.AST, ast.AST] | None:
         """Whether SPMD003's broadcast exemption for the unbatched array `name` (`broadcast_only`) is undecided
@@ -288,7 +309,7 @@ class RankAnalysis:
         loads = _loads(body, name)
         if not loads:
             return None
-        own = self.shapes.shape(loads[0], self.ix.scope_at(loads[0]))
+        own = self._own_shape(loads[0])
         if own is None:
             return None
         found = None
