@@ -26,6 +26,14 @@ _RANDOM = {"normal": 1, "uniform": 1, "bernoulli": 2, "truncated_normal": 3, "ra
            "laplace": 1}
 _SAME_SHAPE = frozenset({"asarray", "array", "device_put", "float32", "abs", "exp", "sin", "cos", "tanh"})
 _ARRAY_MODULES = ("jax.numpy.", "numpy.")
+# The compound statements whose bodies run conditionally or repeatedly, and the keyword a message names each by
+# (`StaticShapes.rebinding`).
+_KEYWORDS = {
+    ast.If: "if", ast.For: "for", ast.AsyncFor: "async for", ast.While: "while", ast.Try: "try",
+    ast.With: "with", ast.AsyncWith: "async with", ast.Match: "match",
+}
+if hasattr(ast, "TryStar"):  # (Python 3.11+)
+    _KEYWORDS[ast.TryStar] = "try"
 
 
 class StaticShapes:
@@ -76,6 +84,61 @@ class StaticShapes:
         if found is None:
             found = self.ix.derived[("nonlocal and global names",)] = _declared_names(self.ix.source)
         return name in found  # type: ignore[operator]
+
+    def rebinding(self, name: ast.Name, scope: Scope) -> tuple[int, str] | None:
+        """Why `resolve` cannot give the value `name` holds at its use although its scope assigns it: (the line of
+        the statement that may rebind it, words after "`name` "), or None when no such statement is found.
+
+        - a `nonlocal` or `global` statement of the module naming it (`_declared_nonlocal_or_global`): the
+          function declaring it may rebind it before the use (breaker10 t40, t43: a nested def re-places the
+          batch);
+        - a binding of it inside an `if`, a loop, a `try`, a `with` or a `match` of its scope that does not also
+          hold the use (`_straight_line_value` reads only the statement list of the use): which value reaches
+          the use depends on the branch taken or on the iterations run (breaker10 t42, t46: `if flip: xs =
+          jax.sharding.reshard(xs, P('x', None))` before the vmap; a `with` body is named too: the reading does
+          not look into it). When every such statement also holds the use (an assignment later in the same loop
+          body), the innermost one is named.
+        The first found in source order. Pure: reads the module's tree and bindings."""
+        if self._declared_nonlocal_or_global(name.id):
+            stmt = next((n for n in ast.walk(self.ix.tree) if isinstance(n, (ast.Nonlocal, ast.Global))
+                         and name.id in n.names), None)
+            if stmt is not None:
+                keyword = "nonlocal" if isinstance(stmt, ast.Nonlocal) else "global"
+                owner = next((a for a in self.ix.ancestors(stmt) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+                who = f"`{owner.name}`" if owner is not None else "the module"
+                return stmt.lineno, (
+                    f"is named by `{keyword} {name.id}` in {who} (line {stmt.lineno}), which may rebind it before this use"
+                )
+        bindings = sorted(
+            (b for b in scope.bindings.get(name.id, []) if b.kind is not BindingKind.PARAM),
+            key=lambda b: (getattr(b.node, "lineno", 0), getattr(b.node, "col_offset", 0)),
+        )
+        for b in bindings:
+            compound = self._branch_holding(b.node, name)
+            if compound is not None:
+                return compound.lineno, (
+                    f"is assigned inside the `{_KEYWORDS[type(compound)]}` statement at line {compound.lineno}, so "
+                    "which value reaches this use is not known (spmdfix reads only straight-line assignments)"
+                )
+        return None
+
+    def _branch_holding(self, node: ast.AST, use: ast.Name) -> ast.AST | None:
+        """The innermost compound statement (`_KEYWORDS`) of `node`'s own scope holding `node` but not `use`; else
+        the innermost holding both; None when `node` sits in no compound statement of its scope."""
+        inside = [a for a in self._ancestors_in_scope(node) if isinstance(a, tuple(_KEYWORDS))]
+        if not inside:
+            return None
+        around_use = {id(a) for a in self._ancestors_in_scope(use)}
+        return next((a for a in inside if id(a) not in around_use), inside[0])
+
+    def _ancestors_in_scope(self, node: ast.AST) -> list[ast.AST]:
+        """The ancestors of `node` up to (not including) the function, lambda, class or module around it."""
+        out = []
+        for anc in self.ix.ancestors(node):
+            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)):
+                break
+            out.append(anc)
+        return out
 
     def _passed(self, param) -> tuple[ast.AST, Scope] | None:
         """The argument every call passes for parameter `param` (`ModuleIndex.argument_for`, as the evaluator

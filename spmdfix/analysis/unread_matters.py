@@ -25,8 +25,9 @@ findings as they are is not needed there and gives no record. Per kind (docs/rul
 - a body whose binary steps are beside values local to a function around it, under `jax.lax.map`s with a
   `batch_size` only (`hazards.h2_undecided`): SPMD007 there depends on whether those values are batched and on
   the mapped length, neither read.
-- the placement of a call's batch (a placement whose sharding or spec is not read, or an input that is a
-  parameter no call read gives): SPMD008's eager case and its `axis_names` case (`placement_matters`).
+- the placement of a call's batch (a placement whose sharding or spec is not read, an input that is a
+  parameter no call read gives, or a name a branch, a loop or a `nonlocal`/`global` statement may rebind:
+  `shapes.StaticShapes.rebinding`): SPMD008's eager case and its `axis_names` case (`placement_matters`).
 - the mesh: its axis types and sizes decide SPMD003's, SPMD007's and SPMD008's Explicit-placement cases (a
   call of the vmap places its batch on mesh axes) and SPMD006's inner-vmap case (a call places the dimension
   after the batch), and the size-1 exemptions of SPMD003/SPMD004 when `check_vma` is not known to be on.

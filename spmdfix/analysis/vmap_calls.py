@@ -286,6 +286,10 @@ class VmapCallAnalysis:
                 return found[0]._sharding(found[1], found[2], unread)
             if why and unread is not None:
                 unread.append(self._unread_parameter(arg, scope, why))
+            elif unread is not None and isinstance(arg, ast.Name):
+                rebound = self.shapes.rebinding(arg, scope)
+                if rebound is not None:  # (a placement in a branch, or rebound by `nonlocal`: breaker10 t40-t46)
+                    unread.append(self._unread_rebound(arg, rebound[1]))
             return None
         if not isinstance(resolved[0], ast.Call):
             return None
@@ -351,6 +355,16 @@ class VmapCallAnalysis:
             f"which no call in its module makes, and {why}"
         )
         return self.ev.span(arg), what
+
+    def _unread_rebound(self, arg: ast.Name, why: str) -> tuple[Span, str]:
+        """The SPMD910 (span, what) of a mapped argument `arg` whose value at the call the straight-line reading
+        cannot give because a statement may rebind it (`StaticShapes.rebinding`: an assignment inside an `if`, a
+        loop, a `try`; a `nonlocal`/`global` statement naming it); `why` follows "`arg` ". The placement is then
+        unknown (`BatchPlacement.UNKNOWN`, so add-axis on an Explicit mesh is unsafe), and where it decides SPMD008
+        (`unread_matters.placement_matters`) this record stands for the finding: breaker10 t42/t46 (`if flip: xs =
+        reshard(xs, P('x', None))`) raised SPMD008's `axis_names` error with no finding nor record; on the other
+        branch the program fails otherwise or runs (safety/measurements/spmd008_axis_names_unknown_placement.py)."""
+        return self.ev.span(arg), f"the placement of the vmapped input (`{arg.id}`) is not known: `{arg.id}` {why}"
 
     def _placed_mesh(self, arg: ast.AST, scope: Scope) -> Span | None:
         """The span of the resolved mesh `arg`'s placement (`_sharding`) commits it to, whatever its spec; None
