@@ -1,5 +1,6 @@
 """The batch placement of a name a statement may rebind: an assignment in a branch, a loop or a `try` that does
-not also hold the call, or a `nonlocal`/`global` statement naming it (`shapes.StaticShapes.rebinding`).
+not also hold the call, or a `nonlocal`/`global` statement naming it; or a binding form the straight-line reading
+does not read (a loop holding the call, a `:=`) (`shapes.StaticShapes.rebinding`).
 
 breaker10 t42/t46: `if flip: xs = jax.sharding.reshard(xs, P('x', None))` before an spmd vmap reaching a
 shard_map whose `axis_names` names the spmd axis raised SPMD008's `axis_names` error with no finding and no
@@ -28,7 +29,7 @@ def block(x):
     return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('y'), out_specs=P('y'), axis_names=NAMES)(x)
 """
 
-# (the body of `step(xs, flip)`, the line of the statement the record must name, counted in the body)
+# (the body of `step(xs, flip)`, words of the record, the line it names counted from the line before `def step`)
 REBOUND = {
     "if": ("""
         with jax.set_mesh(mesh):
@@ -61,6 +62,22 @@ REBOUND = {
             replace()
             return jax.vmap(block, spmd_axis_name='x')(xs)
         """, "`nonlocal xs` in `replace`", 6),
+    "loop_carried": ("""
+        with jax.set_mesh(mesh):
+            for _ in range(2):
+                out = jax.vmap(block, spmd_axis_name='x')(xs)
+                xs = jax.sharding.reshard(out, P('x', None))
+        """, "`for` loop at line", 3),
+    "for_target": ("""
+        with jax.set_mesh(mesh):
+            for xs in [jax.sharding.reshard(xs, P('x', None))]:
+                return jax.vmap(block, spmd_axis_name='x')(xs)
+        """, "bound by the `for` statement", 3),
+    "walrus": ("""
+        with jax.set_mesh(mesh):
+            (xs := jax.sharding.reshard(xs, P('x', None)))
+            return jax.vmap(block, spmd_axis_name='x')(xs)
+        """, "a `:=` expression", 3),
 }
 
 

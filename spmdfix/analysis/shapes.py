@@ -34,6 +34,14 @@ _KEYWORDS = {
 }
 if hasattr(ast, "TryStar"):  # (Python 3.11+)
     _KEYWORDS[ast.TryStar] = "try"
+# The binding forms other than a plain `=` that the straight-line reading does not read, keyed by the node above
+# the bound name (or, for `except ... as` and `match` captures, by the binding's own node): `_unread_form`.
+_FORMS = {
+    ast.NamedExpr: "a `:=` expression", ast.AugAssign: "an augmented assignment", ast.Tuple: "an unpacking",
+    ast.List: "an unpacking", ast.Starred: "an unpacking", ast.withitem: "a `with ... as`",
+    ast.ExceptHandler: "an `except ... as`", ast.MatchAs: "a `match` capture", ast.MatchStar: "a `match` capture",
+    ast.comprehension: "a comprehension",
+}
 
 
 class StaticShapes:
@@ -96,8 +104,11 @@ class StaticShapes:
           hold the use (`_straight_line_value` reads only the statement list of the use): which value reaches
           the use depends on the branch taken or on the iterations run (breaker10 t42, t46: `if flip: xs =
           jax.sharding.reshard(xs, P('x', None))` before the vmap; a `with` body is named too: the reading does
-          not look into it). When every such statement also holds the use (an assignment later in the same loop
-          body), the innermost one is named.
+          not look into it);
+        - else a binding the straight-line reading does not read (`_unread_form`): in a loop that also holds the
+          use (the `for` target itself, or an assignment the next iteration reads), or by a form other than a plain
+          `=` (a `:=`, an augmented assignment, an unpacking of a value that is no display, `with ... as`,
+          `except ... as`, a `match` capture).
         The first found in source order. Pure: reads the module's tree and bindings."""
         if self._declared_nonlocal_or_global(name.id):
             stmt = next((n for n in ast.walk(self.ix.tree) if isinstance(n, (ast.Nonlocal, ast.Global))
@@ -120,16 +131,40 @@ class StaticShapes:
                     f"is assigned inside the `{_KEYWORDS[type(compound)]}` statement at line {compound.lineno}, so "
                     "which value reaches this use is not known (spmdfix reads only straight-line assignments)"
                 )
-        return None
+        return next((found for b in bindings if (found := self._unread_form(b, name)) is not None), None)
 
     def _branch_holding(self, node: ast.AST, use: ast.Name) -> ast.AST | None:
-        """The innermost compound statement (`_KEYWORDS`) of `node`'s own scope holding `node` but not `use`; else
-        the innermost holding both; None when `node` sits in no compound statement of its scope."""
-        inside = [a for a in self._ancestors_in_scope(node) if isinstance(a, tuple(_KEYWORDS))]
-        if not inside:
-            return None
+        """The innermost compound statement (`_KEYWORDS`) of `node`'s own scope holding `node` but not `use`; None
+        when every one holding `node` holds `use` too (or there is none)."""
         around_use = {id(a) for a in self._ancestors_in_scope(use)}
-        return next((a for a in inside if id(a) not in around_use), inside[0])
+        return next(
+            (a for a in self._ancestors_in_scope(node) if isinstance(a, tuple(_KEYWORDS)) and id(a) not in around_use),
+            None,
+        )
+
+    def _unread_form(self, binding, use: ast.Name) -> tuple[int, str] | None:
+        """(line, words) for a binding of `use`'s name that the straight-line reading does not read although no
+        branch separates it from the use (`rebinding`'s last case); None for a plain `=` outside any loop
+        holding the use."""
+        node = binding.node
+        up = self.ix.parent.get(id(node))
+        line = getattr(node, "lineno", None) or getattr(up, "lineno", 0)
+        if isinstance(up, (ast.For, ast.AsyncFor)) and up.target is node:
+            return up.lineno, f"is bound by the `for` statement at line {up.lineno}, whose items spmdfix does not read"
+        around_use = {id(a) for a in self._ancestors_in_scope(use)}
+        loop = next((a for a in self._ancestors_in_scope(node)
+                     if isinstance(a, (ast.For, ast.AsyncFor, ast.While)) and id(a) in around_use), None)
+        if loop is not None:
+            return loop.lineno, (
+                f"is assigned inside the `{_KEYWORDS[type(loop)]}` loop at line {loop.lineno}, which also holds this "
+                "use: which value reaches it depends on the iterations run"
+            )
+        form = _FORMS.get(type(up)) if binding.kind is BindingKind.OTHER or isinstance(up, ast.NamedExpr) else None
+        if binding.kind is BindingKind.OTHER and form is None:
+            form = _FORMS.get(type(node), "a binding")
+        if form is None:
+            return None
+        return line, f"is bound on line {line} by {form}, whose value spmdfix does not read"
 
     def _ancestors_in_scope(self, node: ast.AST) -> list[ast.AST]:
         """The ancestors of `node` up to (not including) the function, lambda, class or module around it."""
