@@ -52,6 +52,9 @@ class VmapCallAnalysis:
         self.project = model.project
         self.shapes = shapes
         self.placements = PlacementAnalysis(model)
+        # `_sharding`'s answers by (argument, scope), with the records it gave: six readings of a call's
+        # argument (its axes, meshes, entries) each asked it again, through other modules too
+        self._shardings: dict[tuple[int, int], tuple[tuple | None, tuple[tuple[Span, str], ...]]] = {}
 
     def calls(self, site: ast.AST, fun: ast.AST | None, in_axes: ast.AST | None, default: bool = False) -> VmapCalls:
         """The calls of the vmap at `site`: a `jax.vmap(...)` call (or `partial(jax.vmap, ...)(f)`, or a call of a
@@ -268,6 +271,20 @@ class VmapCallAnalysis:
     def _sharding(
         self, arg: ast.AST, scope: Scope, unread: list[tuple[Span, str]] | None = None
     ) -> tuple[Evaluator, ast.AST | None, Scope, ast.AST | None, Scope] | None:
+        """`_read_sharding`, read once per argument and scope: the records it gives are added to `unread` (when
+        given) on every ask, as a first reading would add them."""
+        key = (id(arg), id(scope))
+        known = self._shardings.get(key)
+        if known is None:
+            records: list[tuple[Span, str]] = []
+            known = self._shardings[key] = (self._read_sharding(arg, scope, records), tuple(records))
+        if unread is not None:
+            unread.extend(known[1])
+        return known[0]
+
+    def _read_sharding(
+        self, arg: ast.AST, scope: Scope, unread: list[tuple[Span, str]]
+    ) -> tuple[Evaluator, ast.AST | None, Scope, ast.AST | None, Scope] | None:
         """(the evaluator of the module that writes the placement, the mesh expression, its scope, the spec
         expression, its scope) of the placement that produces `arg`: `jax.device_put(x, NamedSharding(mesh,
         spec))` or `jax.sharding.reshard(x, NamedSharding(mesh, spec))`, or either with a bare spec
@@ -275,7 +292,7 @@ class VmapCallAnalysis:
         (`placement.PlacementAnalysis.context_mesh`; measured to place as the NamedSharding form does:
         safety/measurements/reshard_placement_plain_vmap.py). None for anything else; a sharding that is a name
         spmdfix cannot resolve (not a device or `x.sharding`, which hold no spec to read) adds the expression and
-        why to `unread` when given. A parameter of the function around the vmap that only one call of another
+        why to `unread`. A parameter of the function around the vmap that only one call of another
         module gives is read there, by that module's analysis (`_elsewhere`); one that no call read gives adds
         a record to `unread` (`_unread_parameter`)."""
         # through a parameter too (`def accumulate(fn, xs): return jax.vmap(fn, ...)(xs)`: fuzz seed 60297)
@@ -284,9 +301,9 @@ class VmapCallAnalysis:
             found, why = self._elsewhere(arg, scope)
             if found is not None:
                 return found[0]._sharding(found[1], found[2], unread)
-            if why and unread is not None:
+            if why:
                 unread.append(self._unread_parameter(arg, scope, why))
-            elif unread is not None and isinstance(arg, ast.Name):
+            elif isinstance(arg, ast.Name):
                 rebound = self.shapes.rebinding(arg, scope)
                 if rebound is not None:  # (a placement in a branch, or rebound by `nonlocal`: breaker10 t40-t46)
                     unread.append(self._unread_rebound(arg, rebound[1]))
@@ -300,7 +317,7 @@ class VmapCallAnalysis:
         sharding = argument(call, 1, "device" if placer in jaxapi.DEVICE_PUT_NAMES else "out_shardings")
         found = self.shapes.resolve(sharding, scope) if sharding is not None else None
         if found is None or not isinstance(found[0], ast.Call):
-            if unread is not None and sharding is not None and found is None:
+            if sharding is not None and found is None:
                 unread.append((self.ev.span(sharding), unread_message(self.ev, "the input's sharding", sharding, scope)))
             return None
         named, inner = found
