@@ -10,15 +10,13 @@ name reassigned in straight-line code. Anything else gives None: a size spmdfix 
 from __future__ import annotations
 
 import ast
-import re
 
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, Follow
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.writes import declared_names
 
-# The names after `nonlocal` or `global` (`_declared_names`).
-_DECLARED = re.compile(r"[ \t]+([\w \t,]+)")
 _FILLED = frozenset({"zeros", "ones", "empty", "full"})
 # jax.random samplers and the position of their `shape` parameter (jax 0.10.2 signatures: bernoulli(key, p,
 # shape), truncated_normal(key, lower, upper, shape); the others (key, shape, ...)).
@@ -90,7 +88,7 @@ class StaticShapes:
         assignment before made add-axis SAFE on programs it breaks (breaker10 t15, t21, t22)."""
         found = self.ix.derived.get(("nonlocal and global names",))
         if found is None:
-            found = self.ix.derived[("nonlocal and global names",)] = _declared_names(self.ix.source)
+            found = self.ix.derived[("nonlocal and global names",)] = declared_names(self.ix.source)
         return name in found  # type: ignore[operator]
 
     def rebinding(self, name: ast.Name, scope: Scope) -> tuple[int, str] | None:
@@ -411,20 +409,3 @@ class StaticShapes:
     def _is_number(self, expr: ast.AST, scope: Scope) -> bool:
         resolved = self.resolve(expr, scope)
         return resolved is not None and isinstance(resolved[0], ast.Constant) and type(resolved[0].value) in (int, float)
-
-
-def _declared_names(source: str) -> frozenset[str]:
-    """The names the `nonlocal` and `global` statements of `source` declare: each occurrence of the word first
-    on its line or after a `;`, read up to the end of its name list. Found with `str.find` (a search with a
-    MULTILINE `^` tried every offset: 47 ms on jax's pjit_test.py); a word in a comment or a string that starts
-    a line counts too, which only leaves a name unread."""
-    names: set[str] = set()
-    for word in ("nonlocal", "global"):
-        start = source.find(word)
-        while start >= 0:
-            before = source[source.rfind("\n", 0, start) + 1 : start].rstrip(" \t")
-            listed = _DECLARED.match(source, start + len(word)) if not before or before.endswith(";") else None
-            if listed is not None:
-                names.update(n.strip() for n in listed.group(1).split(","))
-            start = source.find(word, start + len(word))
-    return frozenset(names)
