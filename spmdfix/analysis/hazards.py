@@ -154,6 +154,15 @@ def batch_on_explicit_spmd_axes(vmap: VmapFacts, mesh: MeshInfo | None) -> bool:
     )
 
 
+def spmd_axes_named_manual(vmap: VmapFacts, sm: ShardMapFacts) -> list[str]:
+    """The vmap's spmd axes that the shard_map's `axis_names` (read) names, in the vmap's order; [] when its
+    `axis_names` is absent or not read. SPMD008 (`rules.not_manual`) reports them when every call places the
+    batch on them; `unread_matters` asks whether an unread placement could make that so."""
+    if sm.axis_names is None or sm.axis_names_unknown:
+        return []
+    return [a for a in vmap.spmd.names if a in sm.axis_names.names]
+
+
 def placed_spmd_axis_out_of_context(vmap: VmapFacts, reached: ReachedFacts) -> bool:
     """The reached shard_map is partial-manual without the vmap's spmd axes (`axis_names={'x'}` under
     `spmd_axis_name='y'`) and every call places the batch on those axes of its Explicit mesh

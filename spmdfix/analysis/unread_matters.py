@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import (
-    exemption_assumed, h2_undecided, inner_dimensions_unplaced, nested_on_staged_context,
+    exemption_assumed, h2_undecided, inner_dimensions_unplaced, nested_on_staged_context, spmd_axes_named_manual,
 )
 from spmdfix.analysis.kinds import AxisType, BatchPlacement, UnreadKind, VmapKind
 from spmdfix.jaxapi import ShardMapApi
@@ -193,9 +193,7 @@ def _names_a_maybe_explicit_spmd_axis(vmap: VmapFacts, reached: ReachedFacts) ->
     """The reached shard_map's `axis_names` (read) names an spmd axis of the vmap that its mesh does not
     show to be other than Explicit (its mesh not read, or the axis's type not read, counts)."""
     sm = reached.shard_map
-    if sm.axis_names is None or sm.axis_names_unknown:
-        return False
-    named = [a for a in vmap.spmd.names if a in sm.axis_names.names]
+    named = spmd_axes_named_manual(vmap, sm)
     return any(sm.mesh is None or sm.mesh.type_of(a) in (AxisType.EXPLICIT, AxisType.UNKNOWN) for a in named)
 
 

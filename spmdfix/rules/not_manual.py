@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.hazards import batch_on_explicit_axes, batch_on_explicit_spmd_axes, nested_names_placed_axes
+from spmdfix.analysis.hazards import (
+    batch_on_explicit_axes,
+    batch_on_explicit_spmd_axes,
+    nested_names_placed_axes,
+    spmd_axes_named_manual,
+)
 from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
@@ -60,10 +65,8 @@ def placed_axis_names_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[F
     runs (check_vma=True, or under jit). No fix is measured here: the finding names the axis to leave out.
     """
     sm = reached.shard_map
-    if sm.axis_names is None or sm.axis_names_unknown or not batch_on_explicit_spmd_axes(vmap, sm.mesh):
-        return []
-    named = [a for a in vmap.spmd.names if a in sm.axis_names.names]
-    if not named:
+    named = spmd_axes_named_manual(vmap, sm)
+    if not named or not batch_on_explicit_spmd_axes(vmap, sm.mesh):
         return []
     what = (
         f"the Explicit mesh axis {backticked(named)}, on which every call places the batch and which the "
