@@ -107,6 +107,9 @@ class OtherCallers:
             follow = follow.deeper()
             if not follow.first_visit(binding):
                 continue
+            if binding.scope.is_class:
+                self._class_member(binding, factory, work)
+                continue
             if binding.scope is self.ix.module_scope:
                 self.exits.append((binding.name, factory))
             for load in self.uses.loads(binding):
@@ -167,6 +170,20 @@ class OtherCallers:
                 return  # a module-level lambda passed straight on (to the vmap: inside root, checked before)
             holder = outer
         self._queue_def(holder, work)
+
+    def _class_member(self, binding: Binding, factory: bool, work: list) -> None:
+        """A name of a class body holding the shard-mapped callable (`__call__ = _apply`): it is read through the
+        class and its instances, never by its name. `__call__` runs where an instance is called: the class's
+        readers, as for a `def __call__`; any other member's callers go through attributes: not searched, said
+        so (before, the name's loads, none, made the function look called under the vmap only)."""
+        cls = binding.scope.node
+        owner = _def_binding(self.ix, cls)
+        if binding.name == "__call__" and not factory and owner is not None and not owner.scope.is_class:
+            work.append((owner, True))
+            return
+        span = self.ix.lines.span_of_ast(binding.node)
+        line = getattr(binding.node, "lineno", 1)
+        self._unsearched.append(Use(span, line, f"callers of the member {binding.name} (not searched)"))
 
     def _queue_def(self, func: ast.AST, work: list, factory: bool = False) -> None:
         binding = _def_binding(self.ix, func)

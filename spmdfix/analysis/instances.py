@@ -11,11 +11,14 @@ walk reports the place (`analysis.lost_places`).
 from __future__ import annotations
 
 import ast
+from typing import NamedTuple
 
 from spmdfix.analysis.bindings import BindingKind, Scope
-from spmdfix.analysis.lost_places import LostPlaces
+from spmdfix.analysis.follow import BASES, Follow
+from spmdfix.analysis.lost_places import LostPlaces, builtin_name
 from spmdfix.analysis.members import attribute_writes
 from spmdfix.analysis.module_model import ModuleModel
+from spmdfix.analysis.uses import short
 
 
 class Instances:
@@ -172,6 +175,173 @@ class Instances:
 
 
 _INTERFACE_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
+
+
+# --- the special method an implicit call runs (`Layer()(x)`: `type(inst).__call__`) -------------------------
+class TypeMember(NamedTuple):
+    """Where the lookup of a special method on a class of the project (`type_member`) finds it: `home`, the model
+    of the module whose class body binds it; `node`, the `def`, or the value assigned to the name in the class
+    body (`__call__ = _apply`, followed as a callable there); `scope`, the scope `node` is read in."""
+
+    home: ModuleModel
+    node: ast.AST
+    scope: Scope
+
+
+class NotFollowed(NamedTuple):
+    """Why `type_member` cannot tell which definition runs, in words (the tail of an SPMD910 record); `library`:
+    only because a base is a library's class (whose `__call__` may run the project's code: a record; whose
+    `__init__` is a library call, as any other: none)."""
+
+    why: str
+    library: bool
+
+
+# Library bases that define neither `__call__` nor an `__init__` running the project's code (the builtins but
+# `type` are read so too: `lost_places.builtin_name`)
+_EMPTY_LIBRARY_BASES = frozenset({
+    "typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "typing.NamedTuple", "abc.ABC",
+    "enum.Enum", "enum.IntEnum", "object",
+})
+
+
+def type_member(owner: ModuleModel, cls: ast.ClassDef, name: str, follow: Follow | None = None):
+    """The special method `name` an implicit call on an instance of `cls` (a class of module `owner`) runs, as
+    Python looks it up: on the class and its bases, never on the instance (`Layer()(x)` runs
+    `type(layer).__call__`; `Layer(...)` runs its class's `__init__`). Bases are read in their modules: this
+    module's classes, the project's through its index (`ProjectLink.binding`), as `method_of` does.
+
+    Returns a `TypeMember` (the class body binding it: its own, else its first base's that does, when the
+    order of Python's MRO does not matter: one base, the first base defining it in its own body, or one
+    definition among all bases); a `NotFollowed` when the definition that runs is not known (a base the
+    analysis cannot resolve or a library's, several bases defining it differently, the name bound in the class
+    body several times or by a statement other than `def` and a plain assignment); None when no class on the
+    way defines it (the builtins' `object` does: nothing of the project runs). A `def` decorated in the class
+    body is given as the `def` (the reach walk reads its decorators)."""
+    follow = follow or Follow(BASES)
+    if follow.spent:
+        return NotFollowed(f"`{cls.name}`'s bases are more than {BASES.limit} classes deep", False)
+    inner = owner.ix.own_scope(cls)
+    bound = inner.bindings.get(name, []) if inner is not None else []
+    if len(bound) > 1:
+        return NotFollowed(f"`{cls.name}` binds `{name}` {len(bound)} times in its body", False)
+    if bound:
+        return _bound_in_body(owner, cls, bound[0], follow)
+    if name == "__init__" and _generates_init(owner, cls):
+        return None  # the dataclass's own `__init__` (library code: its bases' is not called)
+    found = [_through_base(owner, cls, base, name, follow) for base in cls.bases]
+    if not found or all(f is None for f in found):
+        return None
+    if len(found) == 1:
+        return found[0]
+    first = next(f for f in found if f is not None)
+    if isinstance(first, TypeMember) and first.scope.node in _direct_bases(owner, cls):
+        return first  # a base defining it in its own body precedes every class after it in the MRO
+    defs = {id(f.node): f for f in found if isinstance(f, TypeMember)}
+    lost = [f for f in found if isinstance(f, NotFollowed)]
+    if not lost and len(defs) == 1:
+        return first
+    if lost and not defs:
+        return NotFollowed(lost[0].why, all(f.library for f in lost))
+    return NotFollowed(
+        f"`{cls.name}` has {len(cls.bases)} bases, and which of their `{name}`s runs is not followed", False
+    )
+
+
+def _bound_in_body(owner: ModuleModel, cls: ast.ClassDef, binding, follow: Follow):
+    """`type_member` of a name the class body binds once: a `def` (`TypeMember`); an assignment of another
+    class's member (`__call__ = Base.__call__`, `pkg.base.Base.__call__`: that class's lookup) or of any other
+    value (`__call__ = _apply`: the value, followed as a callable where it is written); `NotFollowed` else."""
+    if binding.kind is BindingKind.DEF:
+        return TypeMember(owner, binding.node, owner.ix.scope_at(binding.node))
+    if binding.kind is not BindingKind.ASSIGN:
+        return NotFollowed(
+            f"`{cls.name}` binds `{binding.name}` in its body by a statement other than `def` or `=`", False
+        )
+    value = binding.node
+    if isinstance(value, ast.Attribute):
+        other = _class_of_expr(owner, value.value, binding.scope)
+        if isinstance(other, tuple):
+            home, far = other
+            return type_member(home, far, value.attr, follow.deeper()) or NotFollowed(
+                f"`{short(value)}`, assigned to `{binding.name}` in `{cls.name}`, is defined by no class the "
+                "analysis reads", False
+            )
+    return TypeMember(owner, value, binding.scope)
+
+
+def _through_base(owner: ModuleModel, cls: ast.ClassDef, base: ast.expr, name: str, follow: Follow):
+    """`type_member` of `name` through one base expression of `cls` (None: the base defines nothing)."""
+    named = base.value if isinstance(base, ast.Subscript) else base  # `Base[T]`, `Generic[T]`
+    found = _class_of_expr(owner, named, owner.ix.scope_at(cls))
+    if isinstance(found, tuple):
+        return type_member(found[0], found[1], name, follow.deeper())
+    if found == "empty":
+        return None
+    if found == "library":
+        return NotFollowed(
+            f"`{cls.name}` does not define `{name}`; its base `{short(base)}` is a library's class", True
+        )
+    return NotFollowed(f"`{cls.name}` does not define `{name}`; its base `{short(base)}` {found}", False)
+
+
+def _class_of_expr(owner: ModuleModel, expr: ast.AST, where: Scope):
+    """The class of the project `expr` (read in `where` of module `owner`) names, as (its module's model, the
+    class); else "empty" (a builtin other than `type`, or a library base of `_EMPTY_LIBRARY_BASES`), "library"
+    (another library's name), or why the project's name is not resolved, in words."""
+    if isinstance(expr, ast.Name):
+        bound = owner.ix.single_binding(expr.id, where)
+        if bound is not None and bound.kind is BindingKind.CLASS:
+            return owner, bound.node
+        if not owner.ix.lookup(expr.id, where):
+            if builtin_name(expr.id):
+                return "empty" if expr.id != "type" else "library"
+            star = LostPlaces(owner).star_source(expr.id)
+            return f"is not bound by a statement of its module ({star})" if star else "library"
+    if not isinstance(expr, (ast.Name, ast.Attribute)):
+        return "is computed (not a name the analysis resolves)"
+    qname = owner.ix.qualname(expr, where)
+    if qname in _EMPTY_LIBRARY_BASES:
+        return "empty"
+    if qname is None:
+        return "is not a class the analysis resolves"
+    if not LostPlaces(owner).follows(qname):
+        return "library"
+    far = owner.project.binding(qname)  # type: ignore[union-attr]
+    if far is not None and far[1].kind is BindingKind.CLASS:
+        return far[0], far[1].node
+    return f"(`{qname}`) is not a class the analysis resolves" + (
+        f": {owner.project.lost(qname)}" if far is None and owner.project.lost(qname) else ""  # type: ignore[union-attr]
+    )
+
+
+_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
+
+
+def _generates_init(owner: ModuleModel, cls: ast.ClassDef) -> bool:
+    """Whether a dataclass decorator of `cls` writes an `__init__` into it (not given `init=False`)."""
+    where = owner.ix.scope_at(cls)
+    for deco in cls.decorator_list:
+        func = deco.func if isinstance(deco, ast.Call) else deco
+        if owner.ix.qualname(func, where) not in _DATACLASS_DECORATORS:
+            continue
+        given = {k.arg: k.value for k in deco.keywords} if isinstance(deco, ast.Call) else {}
+        off = given.get("init")
+        return not (isinstance(off, ast.Constant) and off.value is False)
+    return False
+
+
+def _direct_bases(owner: ModuleModel, cls: ast.ClassDef) -> list[ast.AST]:
+    """The class nodes the bases of `cls` name directly (the project's, resolved as `_class_of_expr` does)."""
+    out = []
+    for base in cls.bases:
+        named = base.value if isinstance(base, ast.Subscript) else base
+        found = _class_of_expr(owner, named, owner.ix.scope_at(cls))
+        if isinstance(found, tuple):
+            out.append(found[1])
+    return out
+
+
 
 
 def _inherited(owner: ModuleModel, cls: ast.ClassDef, name: str, depth: int = 0):

@@ -25,6 +25,11 @@ _STDLIB = frozenset(sys.stdlib_module_names)
 _BUILTINS = frozenset(vars(builtins))  # (a name no statement binds and no star import may give: a builtin)
 
 
+def builtin_name(name: str) -> bool:
+    """Whether `name`, which no statement of a module binds, is one of Python's builtins (`object`, `dict`)."""
+    return name in _BUILTINS
+
+
 class LostPlaces:
     """What the reach walk of one module (its `ModuleModel`) cannot follow, with a project index
     (`ModuleModel.project`) to tell the project's names from a library's. Pure."""

@@ -21,7 +21,7 @@ from spmdfix.analysis.follow import (
     ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, TRACED, Follow,
 )
 from spmdfix.analysis.bindings import FUNCTION_NODES, Binding, BindingKind, Scope, callable_target
-from spmdfix.analysis.instances import Instances, is_self_param
+from spmdfix.analysis.instances import Instances, NotFollowed, TypeMember, is_self_param, type_member
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
@@ -249,10 +249,9 @@ class Reacher:
                     inner = within  # a `def` of the function read for one call: read in that call too
                 self._reach_function(binding.node, path, result, follow, bound=inner)
             elif binding.kind is BindingKind.CLASS:
-                # A flax Module class given to nn.vmap: calling it runs its __call__.
-                dunder = method(binding.node, "__call__")
-                if dunder is not None:
-                    self._reach_function(dunder, path, result, follow)
+                # A flax Module class given to nn.vmap, or the class of `Layer()(x)`: calling it runs its
+                # `__call__` (its own, a base's, or the callable assigned to it: `type_member`)
+                self._run_type_member(self.model, binding.node, "__call__", expr, path, result, follow)
             elif binding.kind is BindingKind.ASSIGN:
                 if within is not None and self._nested_in(binding.scope, within):
                     # assigned in the function read for one call (`smap = jax.shard_map(..., in_specs=P(ax))`)
@@ -262,7 +261,7 @@ class Reacher:
                 elif follow.first_visit(binding.node, ASSIGNED):
                     self._reach_callable(binding.node, binding.scope, path, result, follow, lost)
             elif binding.kind is BindingKind.IMPORT:
-                self._reach_import(binding.qname, expr, path, result, call=(call, scope) if call else None)
+                self._reach_import(binding.qname, expr, path, result, call=(call, scope) if call else None, follow=follow)
             elif binding.kind is BindingKind.PARAM:
                 decorated = self._decorated.get(id(binding.node))
                 if decorated is not None:  # a decorator's parameter: the decorated `def`, walked already
@@ -297,7 +296,9 @@ class Reacher:
                 library = self._library_member(expr, scope) if lost and isinstance(expr.value, ast.Name) else None
                 if library:  # `jax.vmap(module.apply, ...)` on a flax linen module (breaker5 q53)
                     result.unresolved.append((expr, library))
-                self._reach_import(self.qualname(expr, scope), expr, path, result, call=(call, scope) if call else None)
+                self._reach_import(
+                    self.qualname(expr, scope), expr, path, result, call=(call, scope) if call else None, follow=follow
+                )
             elif isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._reach_function(member[0], path, result, follow)
             elif follow.first_visit(member[0], SELF_MEMBER):
@@ -337,13 +338,33 @@ class Reacher:
         if built is None:
             return False
         owner, cls = built
-        member = owner.members.member(cls, "__init__")
-        if member is not None and isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-            step = path.step(f"`{short(call.func)}` is built here (its `__init__` runs)", span, call)
-            if owner is self.model:
-                self._reach_function(member[0], step, result, follow)
-            else:
-                result.external.append(External(step, owner, member[0], owner.ix.scope_at(member[0])))
+        step = path.step(f"`{short(call.func)}` is built here (its `__init__` runs)", span, call)
+        self._run_type_member(owner, cls, "__init__", call, step, result, follow)
+        return True
+
+    def _run_type_member(
+        self, owner: ModuleModel, cls: ast.ClassDef, name: str, node: ast.AST, path: _Path, result, follow: Follow
+    ) -> bool:
+        """Follow the special method `name` (`__call__`, `__init__`) that an implicit call on class `cls` of module
+        `owner` runs (`instances.type_member`: its own, a base's in this module or another of the project, or the
+        callable its body assigns to it), and say whether one was found. Where the lookup cannot tell which runs,
+        the place `node` is an SPMD910 record (silence before: `Layer()(x)` with `__call__` inherited from
+        pkg/base.py or `__call__ = _apply`, breaker10 t23-t27, t33); a library base's `__init__` is a library
+        call, as any other (no record)."""
+        found = type_member(owner, cls, name)
+        if found is None:
+            return False
+        if isinstance(found, NotFollowed):
+            if not (found.library and name == "__init__"):
+                result.unresolved.append((node, f"which `{name}` `{cls.name}` runs is not known: {found.why}"))
+            return False
+        home, target, where = found
+        if home is not self.model:
+            result.external.append(External(path, home, target, where))
+        elif isinstance(target, FUNCTION_NODES):
+            self._reach_function(target, path, result, follow)
+        elif follow.first_visit(target, ASSIGNED):
+            self._reach_callable(target, where, path, result, follow)  # `__call__ = _apply`
         return True
 
     def _class_built(self, call: ast.Call, scope: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
@@ -370,16 +391,10 @@ class Reacher:
         if found is None:
             return False
         owner, cls = found
-        member = owner.members.member(cls, "__call__")
-        if member is None or not isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        member = type_member(owner, cls, "__call__")
+        if not isinstance(member, TypeMember) or owner.members.overridden(cls, "__call__"):
             return False
-        if owner.members.overridden(cls, "__call__"):
-            return False
-        if owner is self.model:
-            self._reach_function(member[0], path, result, follow)
-        else:
-            result.external.append(External(path, owner, member[0], owner.ix.scope_at(member[0])))
-        return True
+        return self._run_type_member(owner, cls, "__call__", name, path, result, follow)
 
     def _reach_call_value(self, call, scope, path: _Path, result, follow: Follow, within=None) -> None:
         """A call used as a callable: a shard_map construction, a wrapper such as jit(f) / partial(f), or an
@@ -393,9 +408,7 @@ class Reacher:
         if isinstance(call.func, ast.Name):
             binding = self.ix.single_binding(call.func.id, scope)
             if binding is not None and binding.kind is BindingKind.CLASS:
-                dunder = method(binding.node, "__call__")
-                if dunder is not None:
-                    self._reach_function(dunder, path, result, follow)
+                self._run_type_member(self.model, binding.node, "__call__", call, path, result, follow)
                 return
             if binding is not None and binding.kind is BindingKind.DEF:
                 # A factory: `make()` returns the callable (`return jax.shard_map(f, ...)`).
@@ -407,7 +420,7 @@ class Reacher:
         if self.lost.follows(qname):
             kind = self.project.kind_of(qname)  # type: ignore[union-attr]
             if kind is BindingKind.CLASS:
-                self._reach_import(qname, call.func, path, result)  # an instance of a class of another module
+                self._reach_import(qname, call.func, path, result, follow=follow)  # an instance of a class of another module
                 return
             if kind is BindingKind.DEF:
                 self._reach_import(qname, call.func, path, result, returned=True)  # a factory of another module
@@ -1098,7 +1111,7 @@ class Reacher:
                 result.opaque.append(call)
         elif self.lost.follows(qname):
             step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
-            self._reach_import(qname, call, step, result, call=(call, scope))
+            self._reach_import(qname, call, step, result, call=(call, scope), follow=follow)
         elif isinstance(call.func, ast.Subscript):
             self._reach_callable(call.func, scope, path, result, follow)  # `LAYERS[name](x)`: a lost place
         elif isinstance(call.func, ast.Call) and self.lost.is_getattr(call.func, scope):
@@ -1142,12 +1155,13 @@ class Reacher:
 
     def _reach_import(
         self, qname: str | None, node: ast.AST, path: _Path, result: ReachResult, returned: bool = False,
-        call: tuple[ast.Call, Scope] | None = None,
+        call: tuple[ast.Call, Scope] | None = None, follow: Follow | None = None,
     ) -> None:
         """A callable another module of the project defines (recorded in `external`), or an unresolved
         name when the index cannot find its definition. `returned`: the callable a function of another
         module returns (a factory), rather than the function. `call`: the call of it that the walk follows,
-        with the scope it is written in (`_bound_by`)."""
+        with the scope it is written in (`_bound_by`). `follow`: the walk's, for a class whose `__call__` a base
+        of this module defines (`_run_type_member`)."""
         if not self.lost.follows(qname):
             return
         found = self.project.binding(qname)  # type: ignore[union-attr]
@@ -1157,6 +1171,10 @@ class Reacher:
                 result.unresolved.append((node, what))
             return
         owner, binding = found
+        if not returned and binding.kind is BindingKind.CLASS:
+            # an instance of a class of another module: its `__call__`, read there (`type_member`)
+            self._run_type_member(owner, binding.node, "__call__", node, path, result, follow or Follow(REACH))
+            return
         if not returned:
             target = callable_target(binding)
             if target is not None:
