@@ -134,6 +134,10 @@ class OtherCallers:
         if factory:
             call = self.ix.parent.get(id(load))
             if not (isinstance(call, ast.Call) and call.func is load):
+                subclass = self._inheriting(load)
+                if subclass is not None:
+                    work.append((subclass, True))  # its instances run the class's `__call__`: its readers
+                    return
                 found.append(load)  # the factory itself passed on: not followed
                 return
             expr = call
@@ -170,6 +174,20 @@ class OtherCallers:
                 return  # a module-level lambda passed straight on (to the vmap: inside root, checked before)
             holder = outer
         self._queue_def(holder, work)
+
+    def _inheriting(self, load: ast.expr) -> Binding | None:
+        """The binding of the class whose base `load` is (`class Layer(Base):`, `Base` the class whose `__call__`
+        runs the shard_map), when calling its instances runs that `__call__`: its body binds no `__call__` (one
+        that calls `super().__call__` also runs it: a place), it is neither decorated nor given keywords
+        (`metaclass=`), and its name is bound once outside a class. None otherwise (the read is a place)."""
+        cls = self.ix.parent.get(id(load))
+        if not isinstance(cls, ast.ClassDef) or load not in cls.bases or cls.decorator_list or cls.keywords:
+            return None
+        inner = self.ix.own_scope(cls)
+        if inner is None or "__call__" in inner.bindings:
+            return None
+        binding = _def_binding(self.ix, cls)
+        return binding if binding is not None and not binding.scope.is_class else None
 
     def _class_member(self, binding: Binding, factory: bool, work: list) -> None:
         """A name of a class body holding the shard-mapped callable (`__call__ = _apply`): it is read through the
