@@ -291,6 +291,37 @@ def test_a_notebook_is_offered_only_the_fixes_it_can_apply_alone(work: Path) -> 
     assert run("check", "nb.ipynb").stdout == "All checks passed!\n"
 
 
+def test_interactive_offers_a_notebook_the_fix_of_a_finding_in_a_module_it_imports(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`fix --interactive nb.ipynb` follows the notebook's imports as `fix` does (newuser10's trial: the
+    notebook was analysed without the project index, so its vmap into layers.py's shard_map was never offered
+    and the run said `0 findings left` while `check` reported 2 and JAX raised)."""
+    import spmdfix.cli.terminal as cli_terminal
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    _imported_layers(work)
+    result = CliRunner().invoke(main, ["fix", "--interactive", "nb.ipynb"], input="y\n")
+    assert result.stdout.startswith("This fix is for:\n  layers.py:9:"), result.output
+    assert "+ys = jax.vmap(f)(xs)" in result.stdout
+    assert "1 file changed, 1 fix applied, 0 findings left." in result.output
+    assert json.loads((work / "nb.ipynb").read_text())["cells"][2]["source"] == "ys = jax.vmap(f)(xs)"
+    assert run("check", "nb.ipynb").stdout == "All checks passed!\n"
+
+
+def test_interactive_counts_a_notebook_finding_it_left_in_a_module(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refused, the notebook's finding in layers.py is left and counted (it was counted as 0)."""
+    import spmdfix.cli.terminal as cli_terminal
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    _imported_layers(work)
+    before = (work / "nb.ipynb").read_text()
+    result = CliRunner().invoke(main, ["fix", "--interactive", "nb.ipynb"], input="n\n")
+    assert "0 files changed, 0 fixes applied, 2 findings left." in result.output, result.output
+    assert result.exit_code == 1
+    assert (work / "nb.ipynb").read_text() == before
+
+
 def test_a_finding_in_an_imported_module_keeps_its_own_place_in_every_format(work: Path) -> None:
     """A notebook's vmap reaching a shard_map of a module it imports: the finding is that module's, at its row
     (newuser7's trial: JSON gave it the notebook's cell and rows, SARIF and GitHub put it at line 1 of the

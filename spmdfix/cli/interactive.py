@@ -20,7 +20,7 @@ from spmdfix.positions import apply_edits
 from spmdfix.reaching import reported_once
 from spmdfix.results import Checked, Fixed, Mode
 from spmdfix.runner import Job, cross_module_fixes, display_path
-from spmdfix.runner.one_file import fix_reviewed
+from spmdfix.runner.one_file import fix_reviewed, project_index_of
 
 
 class Asker:
@@ -273,7 +273,10 @@ def _write_all(job: Job, source, texts: dict[str, str], olds: dict[str, str], ap
 
 def _notebook_file(job: Job, source, prepared: pipeline.Prepared, asker: Asker, tally: Tally) -> None:
     """A notebook, fixed alone (its cells are not modules of the project)."""
-    fixed = pipeline.fix_prepared(prepared, job.settings, review=asker, path=job.path)
+    # With the project's index, as `fix` analyses it: without one the notebook's imports are not followed, and a
+    # vmap reaching an imported module's shard_map was neither offered nor counted (newuser10's trial).
+    index = project_index_of(job)
+    fixed = pipeline.fix_prepared(prepared, job.settings, review=asker, path=job.path, index=index)
     for error in fixed.errors:
         click.echo(f"{job.display}: {error}", err=True)
         tally.internal = tally.internal or error.startswith("internal error")

@@ -399,6 +399,12 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
     )
 
 
+def project_index_of(job: Job) -> ProjectIndex:
+    """The project index `fix` analyses the job's file with (`_index`): a notebook fixed by `fix --interactive`
+    needs it to follow its imports into the modules of the project, as `fix` does."""
+    return _index(job)
+
+
 def fix_reviewed(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Reviewer) -> Checked | Fixed:
     """The first step of `fix` on a file already read and prepared, as a run's worker makes it (`_fix`: its
     own fixes, and a partial run's findings left for `cross_module.cross_module_fixes`), with `review`
