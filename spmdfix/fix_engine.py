@@ -358,6 +358,16 @@ def in_chain(chosen: dict[FixId, Fix], chained: set[SiteId]) -> dict[FixId, Fix]
     return out
 
 
+def waits(fix: Fix, edits: Sequence[Edit], accepted: Sequence[Edit], groups: set[SiteId]) -> bool:
+    """Whether `accept` leaves `fix` for the next pass, after the fixes taken before it in this pass (their
+    `accepted` edits and isolation `groups`): its edits overlap one of theirs in the same module, or one of them
+    holds its isolation group. Its edits are spans of the pass's texts, which the taken fixes change: a reviewer
+    shown it now would see it applied to text it was not built for (`fix --interactive`)."""
+    if fix.isolation is not None and fix.isolation in groups:
+        return True
+    return any(e.span.path == a.span.path and e.span.overlaps(a.span) for e in edits for a in accepted)
+
+
 def accept(offered: Offered, ids: Sequence[FixId]) -> tuple[list[Edit], list[Fix]]:
     """The edits and fixes of `ids`, in order, leaving out a fix whose edits overlap those of a fix taken
     before it in the same module, or whose isolation group (`Fix.isolation`) one taken before it holds: it
@@ -368,9 +378,7 @@ def accept(offered: Offered, ids: Sequence[FixId]) -> tuple[list[Edit], list[Fix
     groups: set[SiteId] = set()
     for fix_id in ids:
         fix, edits = by_id[fix_id]
-        if fix.isolation is not None and fix.isolation in groups:
-            continue
-        if any(e.span.path == a.span.path and e.span.overlaps(a.span) for e in edits for a in accepted):
+        if waits(fix, edits, accepted, groups):
             continue
         accepted.extend(edits)
         fixes.append(fix)
