@@ -249,3 +249,53 @@ def test_a_finding_in_another_module_is_placed_where_it_was_before_the_fix_moved
     text = (tmp_path / "r.md").read_text(encoding="utf-8")
     shown = set(re.findall(r"^### SPMD\d+ at `([^`]+)`", text, re.MULTILINE))
     assert shown == wheres
+
+
+@pytest.mark.parametrize("diff", [True, False])
+def test_a_finding_in_a_module_the_check_did_not_parse_is_placed_at_its_row(
+    tmp_path: Path, monkeypatch, diff: bool
+) -> None:
+    """newuser10: model.py holds the spec but no vmap, so the check of the tree does not parse it and its result
+    keeps no text (`Checked.text == ""`); the report placed the collision of train.py's vmap at
+    `src/ddp/model.py:1:183` (its offset on an empty text) where `check` says `src/ddp/model.py:10:14`."""
+    (tmp_path / "pyproject.toml").write_text("")
+    pkg = tmp_path / "src" / "ddp"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model.py").write_text(
+        "import jax\n"
+        "import numpy as np\n"
+        "from jax.sharding import Mesh, PartitionSpec as P\n"
+        "\n"
+        "MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))\n"
+        "\n"
+        "\n"
+        "def layer(x):\n"
+        "    return jax.shard_map(lambda b: b * 2, mesh=MESH, in_specs=P('data'), out_specs=P('data'))(x)\n"
+    )
+    (pkg / "train.py").write_text(
+        "import jax\nfrom ddp.model import layer\n\n\ndef run(xs):\n    return jax.vmap(layer, spmd_axis_name='data')(xs)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    wheres = {_where(r, tmp_path) for r in _records(".")}
+    assert wheres == {"src/ddp/model.py:9:65", "src/ddp/model.py:9:86"}
+    result = run("fix", *(["--diff"] if diff else []), "--report", "r.md", ".")
+    assert result.exit_code == (1 if diff else 0), result.output
+    text = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert set(re.findall(r"^### SPMD\d+ at `([^`]+)`", text, re.MULTILINE)) == wheres
+
+
+def test_the_report_of_a_tree_the_cache_holds_as_plain_files(work: Path, monkeypatch) -> None:
+    """newuser10: after a `check` had filled the results cache, `fix --report` over the tree raised
+    `ValueError: the check and the fix run did not cover the same files` (a traceback, exit 1): the report's
+    check let the cache serve clean.py as plain, counted without a result, while the fix run had one."""
+    import spmdfix.stamps as stamps_module
+
+    monkeypatch.setenv("SPMDFIX_CACHE_DIR", str(work / ".cache"))
+    monkeypatch.setattr(stamps_module, "RACY_NS", -10**12)  # this second's stats settled: served as plain
+    for _ in range(2):
+        run("check", "--exit-zero", "pkg")
+    result = run("fix", "--diff", "--report", "r.md", "pkg")
+    assert result.exit_code == 1, result.output
+    text = (work / "r.md").read_text(encoding="utf-8")
+    assert "- files checked: 3" in text

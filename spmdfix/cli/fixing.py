@@ -120,7 +120,7 @@ def fix(
             terminal.binary(sys.stdout).write(run.stdin_bytes())
         sys.exit(EXIT_CLEAN)
     # (the report needs every fix and refusal of the findings as they were: a check of the files first)
-    asked = None if report_file is None else ReportRequest(report_file, run.outcomes(Mode.CHECK)[1])
+    asked = None if report_file is None else ReportRequest(report_file, run.outcomes(Mode.CHECK, every_file=True)[1])
     if report:
         sys.exit(fix_and_report(run, output_format or "full", output_file, show_fixes, statistics, report=asked))
     sys.exit(fix_run(run, diff, report=asked))

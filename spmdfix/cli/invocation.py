@@ -214,10 +214,14 @@ class Run:
             and excluded_as_given(self.stdin_path(), self.excluded)
         )
 
-    def outcomes(self, mode: Mode, want_edits: bool = False) -> tuple[list[Job], list[FileResult]]:
+    def outcomes(
+        self, mode: Mode, want_edits: bool = False, every_file: bool = False
+    ) -> tuple[list[Job], list[FileResult]]:
         """Jobs and their results, in path order; stdin is one job when PATH is `-`. Directories the walk
-        could not list are said on stderr."""
-        found = self._outcomes(mode, want_edits)
+        could not list are said on stderr. every_file: each file found gets its job and result, also one the
+        results cache would serve as plain (counted in `served` without either): `fix --report` pairs the
+        check's results with the fix run's, file by file."""
+        found = self._outcomes(mode, want_edits, every_file)
         for message in self.unlisted:
             self.warn(message)
         if not self.stdin and not found[0] and not (self.served and self.served.files) and not self._said_empty:
@@ -227,7 +231,7 @@ class Run:
             self.say(f"warning: No Python files found under the given path(s) ({NO_FILES_HINT})")
         return found
 
-    def _outcomes(self, mode: Mode, want_edits: bool) -> tuple[list[Job], list[FileResult]]:
+    def _outcomes(self, mode: Mode, want_edits: bool, every_file: bool = False) -> tuple[list[Job], list[FileResult]]:
         if self.stdin:
             job = self.job(self.stdin_path(), mode, want_edits, self.kw["stdin_filename"] or "-")
             return [job], [_run_stdin(job, self.stdin_bytes())]
@@ -246,7 +250,7 @@ class Run:
         memo = cached.cache.listing_memo(self.exclude_key) if cached is not None else None
         if cached is not None:
             self.resolver.tables = cached.cache.table_memo()
-        lane = self._plain_lane(cached.cache, mode, want_edits) if cached is not None else None
+        lane = self._plain_lane(cached.cache, mode, want_edits) if cached is not None and not every_file else None
         found = (self.job(path, mode, want_edits) for path in self.sources(memo, lane))
         found = cached.misses(found, process_lifetime=True) if cached is not None else found
         if not terminal.stderr_is_tty():
