@@ -128,9 +128,9 @@ def build(
     # The modules as the findings were found in them: a finding of one file may lie in another module, which a
     # fix may have rewritten on disk since (newuser9: the place read from the new text was off).
     texts = {
-        str(key): b.text
-        for b in before
-        if getattr(b, "text", None) is not None
+        str(key): text
+        for b, a in zip(before, after)
+        if (text := _found_text(b, a)) is not None
         for key in {Path(b.path).absolute(), Path(b.path).resolve()}
     }
     texts.update({path: old for path, (old, _) in others.items()})
@@ -157,6 +157,22 @@ def build(
     )
     strategies = ", ".join(sorted({str(o.strategy) for o in options})) or str(AUTO)
     return MigrationReport(strategies, any(o.unsafe_fixes for o in options), preview, tuple(files), totals)
+
+
+def _found_text(before: FileResult, after: FileResult) -> str | None:
+    """The text of a run's file as the check found it, for placing the findings that lie in it: the analysed
+    text, else the file as read (by the check or the fix run); None when neither kept it (the place is then
+    read from disk). A module the check did not parse (a spec but no vmap, in a run over its whole project)
+    keeps no analysed text (`Checked.text == ""`): taken as its text, it placed a finding of another file's
+    vmap at row 1 (newuser10's trial: `src/ddp/model.py:1:183` for `10:14`)."""
+    text = getattr(before, "text", None)
+    if text:
+        return text
+    for result in (before, after):
+        source = getattr(result, "source", None)
+        if source is not None and not str(result.path).endswith(".ipynb"):  # (a notebook's is its JSON)
+            return source.text
+    return None
 
 
 def _is_problem(entry: FileEntry) -> bool:

@@ -255,31 +255,29 @@ def test_a_finding_in_another_module_is_placed_where_it_was_before_the_fix_moved
 def test_a_finding_in_a_module_the_check_did_not_parse_is_placed_at_its_row(
     tmp_path: Path, monkeypatch, diff: bool
 ) -> None:
-    """newuser10: model.py holds the spec but no vmap, so the check of the tree does not parse it and its result
-    keeps no text (`Checked.text == ""`); the report placed the collision of train.py's vmap at
-    `src/ddp/model.py:1:183` (its offset on an empty text) where `check` says `src/ddp/model.py:10:14`."""
+    """newuser10: model.py holds the spec but no vmap, so the check of the whole tree does not parse it and its
+    result keeps no text (`Checked.text == ""`); the report placed the collision of train.py's vmap by that
+    empty text, at `src/ddp/model.py:1:176` where `check` says `src/ddp/model.py:7:65`."""
     (tmp_path / "pyproject.toml").write_text("")
     pkg = tmp_path / "src" / "ddp"
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
+    (pkg / "config.py").write_text(
+        "import jax\nfrom jax.sharding import AxisType\n\nDATA = 'data'\n"
+        "MESH = jax.make_mesh((2, 4), (DATA, 'model'), axis_types=(AxisType.Auto,) * 2)\n"
+    )
     (pkg / "model.py").write_text(
-        "import jax\n"
-        "import numpy as np\n"
-        "from jax.sharding import Mesh, PartitionSpec as P\n"
-        "\n"
-        "MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))\n"
-        "\n"
-        "\n"
-        "def layer(x):\n"
-        "    return jax.shard_map(lambda b: b * 2, mesh=MESH, in_specs=P('data'), out_specs=P('data'))(x)\n"
+        "import jax\nfrom jax.sharding import PartitionSpec as P\nfrom ddp.config import DATA, MESH\n\n\n"
+        "def rows(x):\n    return jax.shard_map(lambda b: b * 2, mesh=MESH, in_specs=P(DATA), out_specs=P(DATA))(x)\n"
     )
     (pkg / "train.py").write_text(
-        "import jax\nfrom ddp.model import layer\n\n\ndef run(xs):\n    return jax.vmap(layer, spmd_axis_name='data')(xs)\n"
+        "import jax\nfrom ddp import config\nfrom ddp.model import rows\n\n\n"
+        "def step(xs):\n    return jax.vmap(rows, spmd_axis_name=config.DATA)(xs)\n"
     )
     monkeypatch.chdir(tmp_path)
     wheres = {_where(r, tmp_path) for r in _records(".")}
-    assert wheres == {"src/ddp/model.py:9:65", "src/ddp/model.py:9:86"}
-    result = run("fix", *(["--diff"] if diff else []), "--report", "r.md", ".")
+    assert wheres == {"src/ddp/model.py:7:65", "src/ddp/model.py:7:84"}
+    result = run("fix", *(["--diff"] if diff else []), "--no-cache", "--report", "r.md", ".")
     assert result.exit_code == (1 if diff else 0), result.output
     text = (tmp_path / "r.md").read_text(encoding="utf-8")
     assert set(re.findall(r"^### SPMD\d+ at `([^`]+)`", text, re.MULTILINE)) == wheres
