@@ -510,3 +510,24 @@ def test_a_program_that_runs_gets_no_finding_when_its_importers_are_not_known(
     result = CliRunner().invoke(main, ["check", "--no-cache", "-j", "1", "--show-unresolved", "m.py"])
     assert ": SPMD0" not in result.stdout
     assert "may call it too" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "spelling, imports",
+    [("config.DATA", "from pkg import config"), ("DATA", "from pkg.config import DATA")],
+)
+def test_a_record_names_the_module_of_the_project_that_does_not_parse(
+    tmp_path: Path, spelling: str, imports: str
+) -> None:
+    """newuser10's trial: a syntax error in config.py (which holds no vmap, so it gets no SPMD900) left each
+    record saying "`config.DATA` is an attribute of a value spmdfix does not know" (or "imported from a module
+    spmdfix does not follow"), with nothing pointing at config.py. The record now names the module lost."""
+    root = _project(tmp_path, f"import jax\n{imports}\nfrom pkg.layers import f\n\n\ndef run(xs):\n"
+                    f"    return jax.vmap(f, spmd_axis_name={spelling})(xs)\n")
+    (root / "pkg" / "config.py").write_text("DATA = 'x'\n\n\ndef oops(:\n", encoding="utf-8")
+    records = json.loads(_check("--show-unresolved", "--output-format", "json", str(root)).stdout)
+    messages = [r["message"] for r in records if r["code"] == "SPMD910"]
+    assert messages == [
+        f"the analysis of an spmd vmap stopped here: the value of `spmd_axis_name` (`{spelling}`) is not known: "
+        f"`{spelling}` is `pkg.config.DATA`, and module `pkg.config` could not be read or parsed"
+    ], messages

@@ -61,6 +61,9 @@ def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> s
         if isinstance(expr.value, (ast.Attribute, ast.Subscript, ast.Call)) and depth < 3:
             inner = why_unknown(ev, expr.value, scope, depth + 1)
             return f"`{short(expr)}` is read from `{short(expr.value)}`, and {inner}"
+        told = _lost_module(ev, expr, ev.ix.qualname(expr, scope))
+        if told is not None:
+            return told
         return f"`{short(expr)}` is an attribute of a value spmdfix does not know"
     if isinstance(expr, ast.Subscript):
         return _written_elsewhere(ev, expr.value, scope) or _why_subscript(ev, expr)
@@ -86,6 +89,20 @@ def _written_elsewhere(ev: Evaluator, expr: ast.AST, scope: Scope) -> str | None
     if writer is None:
         return None
     return f"`{short(expr)}` is `{qname}`, which may be written outside the statement binding it: {writer}"
+
+
+def _lost_module(ev: Evaluator, expr: ast.AST, qname: str | None) -> str | None:
+    """Why `expr`, spelling `qname` of a module of the project (`config.DATA`, `DATA` imported from it), is
+    not read when the project index lost that module: it could not be read or parsed, or was past the limit
+    of modules read (`ProjectLink.lost`); None else. (newuser10's trial: with a syntax error in config.py the
+    record said "`config.DATA` is an attribute of a value spmdfix does not know", and config.py, holding no
+    vmap, got no SPMD900 of its own: nothing said where to look.)"""
+    if ev.project is None or not qname:
+        return None
+    lost = ev.project.lost(qname)
+    if lost is None or not lost.startswith("module "):
+        return None
+    return f"`{short(expr)}` is `{qname}`, and {lost}"
 
 
 def _bound_argument(ev: Evaluator, name: ast.Name, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
@@ -168,7 +185,7 @@ def _why_name(ev: Evaluator, name: ast.Name, scope: Scope) -> str:
     if binding.kind is BindingKind.PARAM:
         return _why_param(ev, binding)
     if binding.kind is BindingKind.IMPORT:
-        told = _written_elsewhere(ev, name, scope)
+        told = _written_elsewhere(ev, name, scope) or _lost_module(ev, name, binding.qname)
         if told is not None:
             return told
         return f"`{name.id}` is imported (`{binding.qname}`) from a module spmdfix does not follow or that does not define it"
