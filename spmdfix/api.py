@@ -115,16 +115,18 @@ def new_project_index(
     """A new project index of `root` that reads the files on disk (`project_files.DiskFiles`) except those of
     `overlay` (absolute path -> text), and models each module it loads (`ModuleModel.build`, on the scopes
     this process built for the same text before: `module_memo.MODULES`); who imports a module comes from the
-    project's import graph (`project_graph.importers_source`). `earlier`: an index of the same root, still
+    project's import graph (`project_graph.importers_source`), and which modules hold a word from its listing
+    (`project_graph.holding_source`). `earlier`: an index of the same root, still
     current, whose reads of the files the new one takes (`ProjectIndex(earlier=...)`). `refresh`: the project
     is listed again when a fix is first judged (`importers_source`: a language server's files change under
     it)."""
-    from spmdfix.project_graph import importers_source
+    from spmdfix.project_graph import holding_source, importers_source
 
     # (each module parsed once per process, whichever index loads it: `module_memo`)
     return ProjectIndex(
         str(root), files=DISK, analyse=MODULES.build, overlay=overlay, max_modules=max_modules,
         importers=importers_source(root, overlay, refresh), parse=MODULES.parse, earlier=earlier,
+        holding=holding_source(root, overlay, refresh),
     )
 
 

@@ -65,6 +65,7 @@ from spmdfix.cache_file import (
     write_atomic,
 )
 from spmdfix.cache_keys import (
+    holding_state,
     importers_of_state,
     importers_state_of,
     project_root_of,
@@ -75,7 +76,7 @@ from spmdfix.cache_keys import (
 )
 from spmdfix.discovery import ListingMemo, absolute_path
 from spmdfix.perf import freeze_alive, gc_paused, record
-from spmdfix.results import IMPORTERS_KEY, IMPORTERS_OF_KEY, PROJECT_ROOT_KEY, WALKED, Checked, FileResult, Mode, Skipped
+from spmdfix.results import HOLDING_KEY, IMPORTERS_KEY, IMPORTERS_OF_KEY, PROJECT_ROOT_KEY, WALKED, Checked, FileResult, Mode, Skipped
 from spmdfix.stamps import read_stamped, stat_key, trusted, unchanged
 
 if TYPE_CHECKING:
@@ -164,6 +165,8 @@ class Cache:
                 now = importers_state_of(job)
             elif path.startswith(IMPORTERS_OF_KEY):
                 now = importers_of_state(job, path[len(IMPORTERS_OF_KEY) :])
+            elif path.startswith(HOLDING_KEY):
+                now = holding_state(job, path[len(HOLDING_KEY) :])
             else:
                 now = self.digest(path)
             if now != digest:

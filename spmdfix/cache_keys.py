@@ -120,6 +120,16 @@ def importers_of_state(job: Job, path: str) -> str:
     return importers_digest(graph.importers_with_dynamic(path))
 
 
+def holding_state(job: Job, word: str) -> str:
+    """`holding_digest` of the modules of the project of `job` whose text holds `word` now, over the listing a
+    cross-module fix is judged against (`project_graph.ProjectGraph.holding`, graph built once per process)."""
+    from spmdfix import project_graph
+    from spmdfix.analysis.index import holding_digest
+
+    graph = project_graph.graph_of(project_root_of(job), judged=True)
+    return holding_digest(graph.holding(word))
+
+
 def walks_directory(walked: tuple[str, ...], directory: str, project_root: Path | None) -> bool:
     """Whether a run walking the directories `walked` (`Job.walked`) walks the whole project of a file (not a
     symbolic link) in the absolute `directory`, whose `project-root` setting is `project_root`: what

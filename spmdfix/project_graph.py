@@ -40,7 +40,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from spmdfix.files import FileError
+from spmdfix.files import FileError, read_bytes
 from spmdfix.import_scan import (
     DUNDER_IMPORT,
     MODULE_GETATTR,
@@ -58,6 +58,7 @@ __all__ = [  # (the scan's names, re-exported: this module was their home)
     "Import",
     "ProjectGraph",
     "graph_of",
+    "holding_source",
     "importers_source",
     "imports_of_bytes",
     "judged_files",
@@ -110,6 +111,8 @@ class ProjectGraph:
         # each file's stat key when its scan was taken, and whether it had settled (None: an unsaved text)
         self.stats: dict[str, tuple[StatKey, bool] | None] = {}
         overlay = overlay or {}
+        self._overlay = dict(overlay)  # the unsaved texts standing for files (`holding` reads them)
+        self._holding: dict[str, tuple[str, ...]] = {}  # `holding`'s answers, by word
         for path in files:
             text = overlay.get(path)
             if text is not None:
@@ -156,6 +159,7 @@ class ProjectGraph:
         new.stars, new.lazy, new._undecided_by, new._closures = dict(self.stars), set(self.lazy), None, {}
         new.unread = set(self.unread)
         new.stats = dict(self.stats)
+        new._overlay, new._holding = {**self._overlay, **overlay}, {}
         copied: set[str] = set()
         for path, text in overlay.items():
             if path not in self._names:
@@ -318,6 +322,41 @@ class ProjectGraph:
             if importer != path:
                 out[importer] = out.get(importer, frozenset()) | {"<module>"}
         return out
+
+    def holding(self, word: str) -> tuple[str, ...] | None:
+        """The files of the listing whose bytes hold `word` (a plain search of the bytes, nothing parsed: an
+        unsaved text's for a file of the overlay), sorted; None when the graph is incomplete (past `MAX_FILES`).
+        Files whose imports are not known (`unread`: too large, not readable) are left out: the questions asked
+        (`analysis.importers.project_writer`) pass over modules not known. Read once per graph and word; the
+        first question also answers "setattr" (every question asks it too), in the same reading of the files."""
+        if not self.complete:
+            return None
+        if word not in self._holding:
+            words = [w for w in dict.fromkeys((word, "setattr")) if w not in self._holding]
+            found: dict[str, list[str]] = {w: [] for w in words}
+            wanted = [(w, w.encode("utf-8")) for w in words]
+            for path in self.files:
+                raw = self._bytes(path)
+                if raw is None:
+                    continue
+                for w, b in wanted:
+                    if b in raw:
+                        found[w].append(path)
+            self._holding.update((w, tuple(paths)) for w, paths in found.items())
+        return self._holding[word]
+
+    def _bytes(self, path: str) -> bytes | None:
+        """The bytes `holding` searches of a file of the listing: an unsaved text's, else the file's; None for
+        a file whose imports are not known (`unread`) or that cannot be read now."""
+        text = self._overlay.get(path)
+        if text is not None:
+            return text.encode("utf-8", "surrogatepass")
+        if path in self.unread:
+            return None
+        try:
+            return read_bytes(path)
+        except (OSError, FileError):
+            return None
 
     def reaching(self, path: str) -> tuple[str, ...]:
         """Every module of the project that imports the module at `path`, directly or through other modules
@@ -580,6 +619,21 @@ def importers_source(root: str | Path, overlay: dict[str, str] | None = None, re
         return held[0].importers_with_dynamic(path)
 
     return importers
+
+
+def holding_source(root: str | Path, overlay: dict[str, str] | None = None, refresh: bool = False):
+    """What a project index is given as `holding` (`analysis.index.Holding`): a word -> the modules of the
+    project at `root` whose text holds it (`ProjectGraph.holding`), over the judgement's listing
+    (`graph_of(judged=True)`, as `importers_source`: gitignored and excluded modules and notebooks too), listed
+    on the first question."""
+    held: list[ProjectGraph] = []
+
+    def holding(word: str) -> tuple[str, ...] | None:
+        if not held:
+            held.append(graph_of(root, refresh=refresh, overlay=overlay, judged=True))
+        return held[0].holding(word)
+
+    return holding
 
 
 def forget_graphs() -> None:

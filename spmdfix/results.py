@@ -58,6 +58,10 @@ PARTIAL = "partial:"
 # importers of a module it edits), checked by the results cache against the import graph now
 # (`cache_keys.importers_of_state`: a new importer, one deleted or importing other names, invalidates).
 IMPORTERS_OF_KEY = "<importers of>"  # (= analysis.index.IMPORTERS_OF_KEY, which the analysis writes)
+# In `Checked.depends`, followed by a word: which modules of the project hold it (`analysis.index.ProjectIndex.
+# holding`: a value trusted because no module writes its attribute), checked by the results cache against the
+# project now (`cache_keys.holding_state`: a module that starts to write it invalidates).
+HOLDING_KEY = "<holding>"  # (= analysis.index.HOLDING_KEY)
 
 
 class FileResult:

@@ -27,7 +27,7 @@ from dataclasses import replace
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.index import IMPORTERS_OF_KEY
+from spmdfix.analysis.index import HOLDING_KEY, IMPORTERS_OF_KEY
 from spmdfix.analysis.batched import Keys, mentions
 from spmdfix.analysis.facts import (
     Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, UnreadValue, VmapCalls, VmapFacts,
@@ -794,7 +794,7 @@ def summary_of(
         with model.project.index.recording() as read:
             summary = Analyzer(model)._summary(expr, scope, stripped, bound)
         # who imports the modules its fixes were judged against, for a results cache served this summary later
-        asked = tuple(e for e in read if e[0].startswith(IMPORTERS_OF_KEY))
+        asked = tuple(e for e in read if e[0].startswith((IMPORTERS_OF_KEY, HOLDING_KEY)))
         summary = replace(summary, depends=tuple(sorted({*summary.depends, *asked})))
     memo[key] = summary
     return summary

@@ -36,7 +36,7 @@ from spmdfix.analysis.dynamic_loads import dynamic_loads, may_load_by_name
 from spmdfix.analysis.members import attribute_writes
 from spmdfix.analysis.scopes import has_word
 from spmdfix.analysis.uses import Use
-from spmdfix.analysis.writes import attribute_write, container_write, own_name_write
+from spmdfix.analysis.writes import attribute_write, container_write, own_name_write, project_write
 from spmdfix.model import Span
 from spmdfix.paths import relpath
 
@@ -280,6 +280,46 @@ def _writes_in(index: ProjectIndex, path: str, attr: str, read: list[str], what:
     return f"{relpath(path)} {spelled}" if spelled is not None else None
 
 
+def project_writer(index: ProjectIndex, attr: str, judged: frozenset[str] = frozenset()) -> str | None:
+    """Why any module of the project may store `.attr` on the object a value is read from, though it does
+    not import that object's module: handed the object (`def tweak(cfg): cfg.data_axis = ...`, called as
+    `tweak(CFG)` in another module; `setattr(obj, key, value)`: writes10 w08, w09). Which object a module
+    writes is not followed, so a store of `.attr` on anything, a `setattr` naming `'attr'` or a name that is
+    not a string literal, anywhere in the project, counts (`writes.project_write`), in words naming the
+    module and line; None when no module may. `judged`: the modules (absolute paths) whose own writes the
+    caller judged already (the module defining the class counts its `self.attr = ...` itself). Only the
+    modules whose text holds `attr` or `setattr` are read (`ProjectIndex.holding`: a search of the bytes,
+    kept per graph and word), never parsed; when the project's modules are not known (no graph, past its
+    limit), or a module cannot be read, they are passed over, as the importers not known are for the
+    questions writes10 added (`attribute_writer(known=True)`). Kept per index and question."""
+    key = ("importers.project_writer", attr, judged)
+    kept = index.derived.get(key)
+    if kept is not None:
+        answer, read = kept  # type: ignore[misc]
+        index.holding(attr), index.holding("setattr")  # (recorded again for this check: `recording`)
+        index.touch(read)
+        return answer
+    read: list[str] = []
+    answer = _project_writer(index, attr, judged, read)
+    index.derived[key] = (answer, tuple(read))
+    return answer
+
+
+def _project_writer(index: ProjectIndex, attr: str, judged: frozenset[str], read: list[str]) -> str | None:
+    named, setters = index.holding(attr), index.holding("setattr")
+    candidates = sorted({*(named or ()), *(setters or ())} - judged)
+    for path in candidates:
+        index.touch([path])
+        read.append(path)
+        text = index.peek(path)
+        if text is None:
+            continue
+        found = project_write(text, attr)
+        if found is not None:
+            return f"{relpath(path)} line {found[0]} {found[1]}"
+    return None
+
+
 def name_writer(index: ProjectIndex, path: str, name: str) -> str | None:
     """Why the module-level `name` of the module at `path`, bound there once to a value, may hold another
     value when another module reads it (`from pkg.config import DATA`, `config.DATA`, `config.CFG.axis`), in
@@ -309,6 +349,8 @@ def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | N
         for where in (path, *read):
             index.importers_of(where)
         index.touch(read)
+        if ("importers.project_writer", name, frozenset()) in index.derived:
+            project_writer(index, name)  # (what it asked, recorded again)
         return answer
     answer = attribute_writer(index, path, name, known=True)
     read = _writer_read(index, path, name)
@@ -319,6 +361,10 @@ def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | N
             if told is not None:
                 answer = f"{relpath(where)} {told}"
                 break
+    if answer is None:
+        # a module handed the module object (`def tweak(mod): mod.DATA = ...`), importing it or not
+        answer = project_writer(index, name)
+        read += list(index.derived[("importers.project_writer", name, frozenset())][1])  # type: ignore[index]
     index.derived[key] = (answer, tuple(read))
     return answer
 

@@ -46,6 +46,7 @@ from spmdfix.analysis.importers import (
     name_writer,
     name_written_by_others,
     named_elsewhere,
+    project_writer,
     redefined_elsewhere,
 )
 from spmdfix.analysis.passed_elsewhere import (
@@ -69,6 +70,9 @@ MAX_MODULES = 256  # modules one index parses at most; past it names stay unreso
 # A result's dependency on who imports a module (this + its absolute path, with `importers_digest` of the
 # answer): a fix judged in a module's importers is judged again when one starts or stops importing it.
 IMPORTERS_OF_KEY = "<importers of>"
+# A result's dependency on which modules of the project hold a word (this + the word, with `holding_digest` of
+# the answer): a value trusted because no module writes its attribute is judged again when one starts to.
+HOLDING_KEY = "<holding>"
 
 # The tree of a module's text: (absolute path, SHA-256 of the text's bytes, text) -> `ast.parse(text)`; raises
 # what `ast.parse` raises. An edge may give one that serves the tree of a text parsed before
@@ -84,6 +88,18 @@ def parse_text(path: str, digest: str, text: str) -> ast.Module:
 # A module's absolute path -> the modules of the project importing it (path -> the names imported, "<module>"
 # for the module itself, "<importlib>" for a module importing importlib), or None when not known.
 Importers = Callable[[str], Mapping[str, frozenset[str]] | None]
+
+
+# A word -> the modules of the project whose text holds it (absolute paths, sorted), or None when the project's
+# modules are not known (`project_graph.ProjectGraph.holding`).
+Holding = Callable[[str], "tuple[str, ...] | None"]
+
+
+def holding_digest(answer: tuple[str, ...] | None) -> str:
+    """A digest of a `Holding` answer (None: not known)."""
+    if answer is None:
+        return "unknown"
+    return hashlib.sha256(repr(sorted(answer)).encode()).hexdigest()[:32]
 
 
 def importers_digest(answer: Mapping[str, frozenset[str]] | None) -> str:
@@ -121,7 +137,8 @@ class ProjectIndex:
     imports a module (the reverse import graph, computed by the edge: `spmdfix.project_graph`), None when not
     known (then a fix editing another module's mesh says it did not look: `analysis.importers`); `parse`, how a
     module's text becomes its tree (`Parse`; `analyse` then builds its model); `earlier`, an index of the same
-    root whose reads of the files this one takes as its own (`_read`). Never raises for a file that is
+    root whose reads of the files this one takes as its own (`_read`); `holding`, which modules of the project
+    hold a word in their text (`Holding`, computed by the edge), None when not known. Never raises for a file that is
     missing, unreadable or does not parse: names into it stay unresolved.
     """
 
@@ -136,8 +153,11 @@ class ProjectIndex:
         importers: Importers | None = None,
         parse: Parse = parse_text,
         earlier: ProjectIndex | None = None,
+        holding: Holding | None = None,
     ) -> None:
         self.files = files
+        self._holding = holding
+        self._held: dict[str, tuple[tuple[str, ...] | None, str]] = {}  # `holding`: word -> (answer, digest)
         self._earlier = earlier
         self._parse = parse
         self._importers = importers
@@ -228,6 +248,20 @@ class ProjectIndex:
             self._asked[path] = known[1][0]
         return known[0]
 
+    def holding(self, word: str) -> tuple[str, ...] | None:
+        """The modules of the project whose text holds `word` (the `holding` the index was given: a search of
+        their bytes), or None when it was given none or they are not known. Asked once per index and word;
+        recorded while `recording` (a results cache checks the answer again: `HOLDING_KEY`)."""
+        if self._holding is None:
+            return None
+        known = self._held.get(word)
+        if known is None:
+            answer = self._holding(word)
+            known = self._held[word] = (answer, holding_digest(answer))
+        if self._asked is not None:
+            self._asked[HOLDING_KEY + word] = known[1]
+        return known[0]
+
     # --- loading ----------------------------------------------------------------------------------
     def _read(self, path: str) -> tuple[str, str] | None:
         """(text, SHA-256 of its bytes) of a module: the overlay's text, else the file's: as `earlier` read the
@@ -269,7 +303,11 @@ class ProjectIndex:
                 elif path in self._peeked:
                     out.append((path, self._peeked[path]))
             # who imports the modules asked about (a fix judged against their importers depends on it)
-            out += [(IMPORTERS_OF_KEY + path, digest) for path, digest in sorted(asked.items())]
+            # (and which modules hold a word asked about: `holding`, whose keys are `HOLDING_KEY` + the word)
+            out += [
+                (key if key.startswith(HOLDING_KEY) else IMPORTERS_OF_KEY + key, digest)
+                for key, digest in sorted(asked.items())
+            ]
 
     def everything_read(self) -> list[tuple[str, str | None]]:
         """(absolute path, SHA-256 of the bytes, or None for a file absent or unreadable now) of every module
@@ -340,9 +378,10 @@ class ProjectIndex:
     def touch_depends(self, depends) -> None:
         """Record what a summary computed earlier depends on (`FunctionSummary.depends`): the modules read,
         and who imports the modules its fixes were judged against (`IMPORTERS_OF_KEY` entries)."""
-        self.touch(p for p, _ in depends if not p.startswith(IMPORTERS_OF_KEY))
+        self.touch(p for p, _ in depends if not p.startswith((IMPORTERS_OF_KEY, HOLDING_KEY)))
         if self._asked is not None:
             self._asked.update((p[len(IMPORTERS_OF_KEY) :], d) for p, d in depends if p.startswith(IMPORTERS_OF_KEY))
+            self._asked.update((p, d) for p, d in depends if p.startswith(HOLDING_KEY))
 
     def peek(self, path: str) -> str | None:
         """The text of the module at `path` as `load` would read it, without parsing it (and without counting
@@ -647,6 +686,11 @@ class ProjectLink:
     def known_attribute_writer(self, attr: str) -> str | None:
         """`attribute_writer(attr, known=True)`: what a class attribute or `self.NAME` read asks (writes10)."""
         return attribute_writer(self.index, self.path, attr, True)
+
+    def project_writer(self, attr: str, judged: frozenset[str] = frozenset()) -> str | None:
+        """Why any module of the project (but the `judged` ones, absolute paths) may store `.attr` on an object
+        it was handed, in words naming the module and line; None when none may: `importers.project_writer`."""
+        return project_writer(self.index, attr, judged)
 
     def name_writer(self, qname: str | None) -> str | None:
         """Why the module-level name `qname` of another module of the project, bound there once to a value

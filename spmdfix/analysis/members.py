@@ -53,7 +53,9 @@ class ClassMembers:
     (`index.ProjectLink.constructions_elsewhere`; None: a module alone), which a field's default is read from.
     written: why a module importing this one may write an attribute of a name on some
     object, in any spelling (`index.ProjectLink.attribute_writer`; None: a module alone): an instance of a
-    module-level class of this one may be handed to it (`setattr(Layer, 'AXIS', ...)`, `vars(LAYER)[...]`)."""
+    module-level class of this one may be handed to it (`setattr(Layer, 'AXIS', ...)`, `vars(LAYER)[...]`).
+    anywhere: why any other module of the project may store an attribute of a name on an object it is handed,
+    importing this one or not (`index.ProjectLink.project_writer`; None: a module alone)."""
 
     def __init__(
         self,
@@ -62,8 +64,10 @@ class ClassMembers:
         redefined: Callable[[str, str], bool] | None = None,
         constructions: Callable[[str], list | None] | None = None,
         written: Callable[[str], str | None] | None = None,
+        anywhere: Callable[[str], str | None] | None = None,
     ) -> None:
         self.ix = index
+        self.anywhere = anywhere
         self.elsewhere = elsewhere
         self.redefined = redefined
         self.constructions = constructions
@@ -108,14 +112,22 @@ class ClassMembers:
     def written_in_other_spelling(self, cls: ast.ClassDef, name: str) -> str | None:
         """Why `.name` of `cls` or of its instances may be written other than by the assignments `members`
         reads, in words completing "... may be written: ...": a spelling of this module (`writes.other_spelling`:
-        `setattr`, `self.__dict__[...]`, `vars(...)`, `mock.patch`), or, for a module-level class, a module
-        importing this one writing `.name` in any spelling (`written`); None else."""
+        `setattr`, `self.__dict__[...]`, `vars(...)`, `mock.patch`), a class decorator spmdfix does not know
+        (`unknown_decorator`), for a module-level class a module importing this one writing `.name` in any
+        spelling (`written`), or any other module storing `.name` on an object it is handed (`anywhere`); None
+        else."""
         spelled = other_spelling(self.ix.source, name)
         if spelled is not None:
             return f"this module {spelled}"
+        decorated = unknown_decorator(self.ix, cls)
+        if decorated is not None:
+            return f"class `{cls.name}` is {_decorated_words(decorated, name)}"
         if self.written is not None and self.ix.scope_at(cls) is self.ix.module_scope:
-            return self.written(name)
-        return None
+            told = self.written(name)
+            if told is not None:
+                return told
+        # a module handed an instance (`def tweak(layer): layer.AXIS = ...`), importing this one or not
+        return self.anywhere(name) if self.anywhere is not None else None
 
     def _is_field_default(self, value: ast.AST) -> bool:
         """Whether `value` is the default of an annotated name in a class body (`AXIS: str = 'x'`): a field of a
@@ -343,6 +355,11 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
     told = _computed_member(cls, attr)
     if told is not None:
         return f"{instance or f'`{ast.unparse(expr.value)}` is class `{cls.name}`'}, whose {told}"
+    decorated = unknown_decorator(owner.ix, cls)
+    if decorated is not None:
+        # (a decorator may set the attribute on the class: writes10 w15, `setattr(cls, k, v)` in utils.py)
+        what = instance or f"`{ast.unparse(expr.value)}` is class `{cls.name}`"
+        return f"{what} of {_module_words(owner, ev)}, which is {_decorated_words(decorated, attr)}"
     if call is None:
         # a class attribute read through the class (`Axes.DATA`): written in another spelling here, or by a
         # module importing the class's module (`Axes.DATA = ...`, `setattr(Axes, ...)`, `mock.patch.object`)
@@ -353,6 +370,8 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
                 return f"{what}, and {_module_words(module, ev)} {spelled}"
         link = owner.project
         writer = link.known_attribute_writer(attr) if link is not None and owner is not ev else None
+        if writer is None:
+            writer = _written_anywhere(ev, attr, (ev, owner))
         if writer is not None:
             return f"{what} of {_module_words(owner, ev)}, and {writer}"
         return _class_body_value(owner, cls, attr)
@@ -364,6 +383,9 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
         writer = link.known_attribute_writer(attr) if link is not None else None
     else:
         writer = link.attribute_writer(attr) if link is not None else "its module is not known"
+    if writer is None:
+        # a module handed the instance, importing its module or not (`def tweak(cfg): cfg.axis = ...`)
+        writer = _written_anywhere(ev, attr, (ev, home, owner))
     if writer is not None:
         return f"{instance} of {_module_words(home, ev)}, and {writer}"
     rebound = ev.project.name_writer(qname) if qname is not None and ev.project is not None else None
@@ -387,6 +409,52 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
     if value is None:
         return f"{instance}, whose class does not give `{attr}` one value spmdfix reads (a `field(...)`, none, several)"
     return value
+
+
+def _written_anywhere(ev: Evaluating, attr: str, judged: tuple[Evaluating, ...]) -> str | None:
+    """Why a module of the project other than the `judged` ones (whose own writes the caller read) may store
+    `.attr` on the object read, handed to it by any module (`ProjectLink.project_writer`: writes10 w08, w09);
+    None when none may, or without a project."""
+    if ev.project is None:
+        return None
+    paths = frozenset(m.project.path if m.project is not None else m.ix.path for m in judged)
+    return ev.project.project_writer(attr, paths - {""})
+
+
+# Class decorators known not to set a class attribute or a field's default: the dataclass makers and
+# registrations that return the class they are given with its body's values (`unknown_decorator`).
+_KNOWN_DECORATORS = frozenset({
+    "dataclasses.dataclass",
+    "flax.struct.dataclass",
+    "chex.dataclass",
+    "functools.total_ordering",
+    "typing.final",
+    "typing.runtime_checkable",
+    "typing_extensions.final",
+    "jax.tree_util.register_pytree_node_class",
+    "jax.tree_util.register_dataclass",
+    "jax.tree_util.register_static",
+})
+
+
+def unknown_decorator(ix: ModuleIndex, cls: ast.ClassDef) -> ast.expr | None:
+    """The first decorator of `cls` that is not one of `_KNOWN_DECORATORS` (by qualified name, a call of one
+    included: `@dataclasses.dataclass(frozen=True)`), or None: a decorator may set any attribute of the class
+    it is given (`setattr(cls, k, v)` for each override: writes10 w15), or return another class."""
+    scope = ix.scope_at(cls)
+    for decorator in cls.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        qname = ix.qualname(target, scope) if isinstance(target, (ast.Name, ast.Attribute)) else None
+        if qname not in _KNOWN_DECORATORS:
+            return decorator
+    return None
+
+
+def _decorated_words(decorator: ast.expr, attr: str) -> str:
+    """"decorated by `d` (line N), ...": the words of a record naming a decorator `unknown_decorator` found."""
+    shown = ast.unparse(decorator)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"decorated by `@{shown}` (line {decorator.lineno}), a decorator spmdfix does not know, which may set `{attr}`"
 
 
 def _computed_member(cls: ast.ClassDef, attr: str) -> str | None:

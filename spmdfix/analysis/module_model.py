@@ -73,7 +73,8 @@ class ModuleModel:
         redefined = project.redefined_elsewhere if elsewhere is not None and project is not None else None
         constructions = project.constructions_elsewhere if project is not None else None
         written = project.known_attribute_writer if project is not None else None
-        members = ClassMembers(index, elsewhere, redefined, constructions, written)
+        anywhere = _anywhere(project) if project is not None else None
+        members = ClassMembers(index, elsewhere, redefined, constructions, written, anywhere)
         return cls(index, Evaluator(index, project, members, elsewhere), UseIndex(index), members, project)
 
     def argument_for(self, param: Binding) -> tuple[ast.AST, Scope] | None:
@@ -102,3 +103,11 @@ def _elsewhere(index: ModuleIndex, project: ProjectLink | None):
     if project is None or not index.path:
         return None
     return project.named_elsewhere
+
+
+def _anywhere(project: ProjectLink):
+    """What `ClassMembers` asks last of a `self.NAME` it would read: why another module of the project than
+    this one (whose own writes it counts) may store `.NAME` on an object it is handed
+    (`ProjectLink.project_writer`)."""
+    own = frozenset({project.path} - {""})
+    return lambda name: project.project_writer(name, own)

@@ -94,3 +94,71 @@ def container_write(source: str, name: str) -> str | None:
     if re.search(rf"\b{word}\s*\.\s*(?:{_MUTATORS})\s*\(", source):
         return f"calls a method of `{name}` that changes it"
     return None
+
+
+# `.attr = ...` or an augmented assignment to `.attr` (the name is spliced in: `attribute_assigns`)
+_ASSIGN = r"\.\s*{name}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
+_LITERAL_NAME = re.compile(r"""\s*(?:[rRuU]?)(['"])([A-Za-z_]\w*)\1\s*$""")
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def project_write(source: str, attr: str) -> tuple[int, str] | None:
+    """Where a module's text may store `.attr` on an object the analysis does not follow (the module handed
+    it: `def tweak(cfg): cfg.data_axis = ...`, writes10 w08, w09), as (line, words completing "<module>
+    line N ..."): an assignment `.attr = ...` (an augmented one too), a `setattr(obj, 'attr', ...)`, or a
+    `setattr` whose name is not a string literal (`setattr(obj, key, value)`), also any other mention of
+    `setattr` (`object.__setattr__`, an alias, a method `__setattr__`): it may set any attribute. The first
+    in the text; None when there is none. On the text, never parsed: a comment or a string saying so counts
+    too (a module too many, never one missed)."""
+    found = re.search(_ASSIGN.format(name=re.escape(attr)), source)
+    best = (found.start(), f"assigns `.{attr}` on an object spmdfix does not follow") if found else None
+    setter = setattr_write(source, attr)
+    if setter is not None and (best is None or setter[0] < best[0]):
+        best = setter
+    if best is None:
+        return None
+    return source.count("\n", 0, best[0]) + 1, best[1]
+
+
+def setattr_write(source: str, attr: str) -> tuple[int, str] | None:
+    """(offset, words) of the first mention of `setattr` in the text that may set `.attr`: a call
+    `setattr(obj, NAME, value)` whose NAME is `'attr'` or not a string literal, or any mention that is not a
+    plain call (`object.__setattr__`, `set_ = setattr`, `def __setattr__`); None when every mention is a call
+    naming another attribute by a literal."""
+    at = source.find("setattr")
+    while at >= 0:
+        plain = not source[max(0, at - 2) : at].endswith("_") and not source[at - 1 : at].isalnum()
+        after = re.compile(r"\s*\(").match(source, at + 7)
+        if not plain or after is None:
+            return at, f"mentions `setattr` other than in a plain call (`__setattr__`, an alias), which may set `.{attr}`"
+        name = _second_argument(source, after.end())
+        literal = _LITERAL_NAME.match(name) if name is not None else None
+        if literal is None:
+            return at, f"calls `setattr` with an attribute name that is not a string literal, which may be `{attr}`"
+        if literal.group(2) == attr:
+            return at, f"calls `setattr(..., '{attr}', ...)`"
+        at = source.find("setattr", at + 7)
+    return None
+
+
+def _second_argument(source: str, start: int) -> str | None:
+    """The text of the second argument of the call whose arguments start at `start` (after its `(`), when the
+    first argument holds no string and the call has a third; None when it cannot be told so simply."""
+    depth, commas, begin = 0, [], start
+    for i in range(start, min(len(source), start + 400)):
+        char = source[i]
+        if char in "'\"" and not commas:
+            return None  # a string in the first argument: not read
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            if depth == 0:
+                return None  # the call ends before a third argument
+            depth -= 1
+        elif char == "," and depth == 0:
+            commas.append(i)
+            if len(commas) == 2:
+                return source[commas[0] + 1 : i]
+        elif char == "#" and not commas:
+            return None
+    return None

@@ -55,6 +55,7 @@ class _GraphAnswers:
         self._judged_kept: ProjectGraph | None = None  # ... and the process's graph it was made from
         self.state: str | None = None
         self.asked: dict[str, object] = {}
+        self.held: dict[str, object] = {}  # `holding`'s answers given, by word
 
     @property
     def listed(self) -> ProjectGraph | None:
@@ -76,6 +77,12 @@ class _GraphAnswers:
 
     def __call__(self, path: str) -> dict[str, frozenset[str]] | None:
         answer = self.asked[path] = self.judged().importers_with_dynamic(path)
+        return answer
+
+    def holding(self, word: str) -> tuple[str, ...] | None:
+        """The index's `holding` (`analysis.index.Holding`): the modules of the judgement's graph whose text
+        holds `word` (`ProjectGraph.holding`); every answer given is kept (`unchanged`)."""
+        answer = self.held[word] = self.judged().holding(word)
         return answer
 
     def track_state(self) -> None:
@@ -110,6 +117,8 @@ class _GraphAnswers:
             return True
         now = graph_of(self.root, overlay=self.overlay, judged=True)
         if any(now.importers_with_dynamic(path) != answer for path, answer in self.asked.items()):
+            return False
+        if any(now.holding(word) != answer for word, answer in self.held.items()):
             return False
         self._judged, self._judged_kept = now, kept
         return True
@@ -148,7 +157,8 @@ class ProjectIndexes:
         # index of its own for the partial run, `reaching.reached`)
         graph = _GraphAnswers(root, analysed, overlay)
         index = ProjectIndex(
-            str(root), files=DISK, analyse=MODULES.build, overlay=overlay, importers=graph, parse=MODULES.parse
+            str(root), files=DISK, analyse=MODULES.build, overlay=overlay, importers=graph, parse=MODULES.parse,
+            holding=graph.holding,
         )
         kept = self._kept[key] = _Kept(index, graph)
         if partial:
