@@ -112,7 +112,7 @@ class ProjectGraph:
         self.stats: dict[str, tuple[StatKey, bool] | None] = {}
         overlay = overlay or {}
         self._overlay = dict(overlay)  # the unsaved texts standing for files (`holding` reads them)
-        self._holding: dict[str, tuple[str, ...]] = {}  # `holding`'s answers, by word
+        self._holding: dict[str, tuple[tuple[str, str], ...]] = {}  # `holding`'s answers, by word
         for path in files:
             text = overlay.get(path)
             if text is not None:
@@ -323,25 +323,29 @@ class ProjectGraph:
                 out[importer] = out.get(importer, frozenset()) | {"<module>"}
         return out
 
-    def holding(self, word: str) -> tuple[str, ...] | None:
-        """The files of the listing whose bytes hold `word` (a plain search of the bytes, nothing parsed: an
-        unsaved text's for a file of the overlay), sorted; None when the graph is incomplete (past `MAX_FILES`).
-        Files whose imports are not known (`unread`: too large, not readable) are left out: the questions asked
+    def holding(self, word: str) -> tuple[tuple[str, str], ...] | None:
+        """(path, SHA-256 of the bytes) of each file of the listing whose bytes hold `word` (a plain search of
+        the bytes, nothing parsed: an unsaved text's for a file of the overlay), in path order; None when the
+        graph is incomplete (past `MAX_FILES`). With the digests, an answer tells a write added to or removed
+        from a module that held the word already (`analysis.index.holding_digest`). Files whose imports are
+        not known (`unread`: too large, not readable) are left out: the questions asked
         (`analysis.importers.project_writer`) pass over modules not known. Read once per graph and word; the
         first question also answers "setattr" (every question asks it too), in the same reading of the files."""
         if not self.complete:
             return None
         if word not in self._holding:
             words = [w for w in dict.fromkeys((word, "setattr")) if w not in self._holding]
-            found: dict[str, list[str]] = {w: [] for w in words}
+            found: dict[str, list[tuple[str, str]]] = {w: [] for w in words}
             wanted = [(w, w.encode("utf-8")) for w in words]
             for path in self.files:
                 raw = self._bytes(path)
                 if raw is None:
                     continue
+                digest = None
                 for w, b in wanted:
                     if b in raw:
-                        found[w].append(path)
+                        digest = digest or hashlib.sha256(raw).hexdigest()
+                        found[w].append((path, digest))
             self._holding.update((w, tuple(paths)) for w, paths in found.items())
         return self._holding[word]
 
@@ -623,12 +627,12 @@ def importers_source(root: str | Path, overlay: dict[str, str] | None = None, re
 
 def holding_source(root: str | Path, overlay: dict[str, str] | None = None, refresh: bool = False):
     """What a project index is given as `holding` (`analysis.index.Holding`): a word -> the modules of the
-    project at `root` whose text holds it (`ProjectGraph.holding`), over the judgement's listing
+    project at `root` whose text holds it, with their digests (`ProjectGraph.holding`), over the judgement's listing
     (`graph_of(judged=True)`, as `importers_source`: gitignored and excluded modules and notebooks too), listed
     on the first question."""
     held: list[ProjectGraph] = []
 
-    def holding(word: str) -> tuple[str, ...] | None:
+    def holding(word: str) -> tuple[tuple[str, str], ...] | None:
         if not held:
             held.append(graph_of(root, refresh=refresh, overlay=overlay, judged=True))
         return held[0].holding(word)

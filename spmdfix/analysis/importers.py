@@ -280,41 +280,37 @@ def _writes_in(index: ProjectIndex, path: str, attr: str, read: list[str], what:
     return f"{relpath(path)} {spelled}" if spelled is not None else None
 
 
-def project_writer(index: ProjectIndex, attr: str, judged: frozenset[str] = frozenset()) -> str | None:
+def project_writer(
+    index: ProjectIndex, attr: str, judged: frozenset[str] = frozenset(), module_name: bool = False
+) -> str | None:
     """Why any module of the project may store `.attr` on the object a value is read from, though it does
     not import that object's module: handed the object (`def tweak(cfg): cfg.data_axis = ...`, called as
     `tweak(CFG)` in another module; `setattr(obj, key, value)`: writes10 w08, w09). Which object a module
     writes is not followed, so a store of `.attr` on anything, a `setattr` naming `'attr'` or a name that is
     not a string literal, anywhere in the project, counts (`writes.project_write`), in words naming the
     module and line; None when no module may. `judged`: the modules (absolute paths) whose own writes the
-    caller judged already (the module defining the class counts its `self.attr = ...` itself). Only the
+    caller judged already (the module defining the class counts its `self.attr = ...` itself).
+    `module_name`: `attr` is a module's top-level name, which `self.attr = ...` cannot store
+    (`writes.project_write`). Only the
     modules whose text holds `attr` or `setattr` are read (`ProjectIndex.holding`: a search of the bytes,
     kept per graph and word), never parsed; when the project's modules are not known (no graph, past its
     limit), or a module cannot be read, they are passed over, as the importers not known are for the
     questions writes10 added (`attribute_writer(known=True)`). Kept per index and question."""
-    key = ("importers.project_writer", attr, judged)
+    key = ("importers.project_writer", attr, judged, module_name)
     kept = index.derived.get(key)
-    if kept is not None:
-        answer, read = kept  # type: ignore[misc]
-        index.holding(attr), index.holding("setattr")  # (recorded again for this check: `recording`)
-        index.touch(read)
-        return answer
-    read: list[str] = []
-    answer = _project_writer(index, attr, judged, read)
-    index.derived[key] = (answer, tuple(read))
-    return answer
+    if kept is None:
+        kept = index.derived[key] = _project_writer(index, attr, judged, module_name)
+    else:
+        index.holding(attr), index.holding("setattr")  # (what it asked, recorded again for this check)
+    return kept  # type: ignore[return-value]
 
 
-def _project_writer(index: ProjectIndex, attr: str, judged: frozenset[str], read: list[str]) -> str | None:
+def _project_writer(index: ProjectIndex, attr: str, judged: frozenset[str], module_name: bool) -> str | None:
     named, setters = index.holding(attr), index.holding("setattr")
-    candidates = sorted({*(named or ()), *(setters or ())} - judged)
-    for path in candidates:
-        index.touch([path])
-        read.append(path)
-        text = index.peek(path)
-        if text is None:
-            continue
-        found = project_write(text, attr)
+    for path in sorted({*(named or ()), *(setters or ())} - judged):
+        # (read, not recorded: the `holding` answers' digests cover these modules' bytes)
+        text = index.text_of(path)
+        found = project_write(text, attr, module_name) if text is not None else None
         if found is not None:
             return f"{relpath(path)} line {found[0]} {found[1]}"
     return None
@@ -349,8 +345,8 @@ def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | N
         for where in (path, *read):
             index.importers_of(where)
         index.touch(read)
-        if ("importers.project_writer", name, frozenset()) in index.derived:
-            project_writer(index, name)  # (what it asked, recorded again)
+        if ("importers.project_writer", name, frozenset(), True) in index.derived:
+            project_writer(index, name, module_name=True)  # (what it asked, recorded again)
         return answer
     answer = attribute_writer(index, path, name, known=True)
     read = _writer_read(index, path, name)
@@ -363,8 +359,7 @@ def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | N
                 break
     if answer is None:
         # a module handed the module object (`def tweak(mod): mod.DATA = ...`), importing it or not
-        answer = project_writer(index, name)
-        read += list(index.derived[("importers.project_writer", name, frozenset())][1])  # type: ignore[index]
+        answer = project_writer(index, name, module_name=True)
     index.derived[key] = (answer, tuple(read))
     return answer
 

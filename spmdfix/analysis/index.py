@@ -90,13 +90,14 @@ def parse_text(path: str, digest: str, text: str) -> ast.Module:
 Importers = Callable[[str], Mapping[str, frozenset[str]] | None]
 
 
-# A word -> the modules of the project whose text holds it (absolute paths, sorted), or None when the project's
-# modules are not known (`project_graph.ProjectGraph.holding`).
-Holding = Callable[[str], "tuple[str, ...] | None"]
+# A word -> (absolute path, SHA-256 of the bytes) of each module of the project whose text holds it, in path
+# order, or None when the project's modules are not known (`project_graph.ProjectGraph.holding`).
+Holding = Callable[[str], "tuple[tuple[str, str], ...] | None"]
 
 
-def holding_digest(answer: tuple[str, ...] | None) -> str:
-    """A digest of a `Holding` answer (None: not known)."""
+def holding_digest(answer: tuple[tuple[str, str], ...] | None) -> str:
+    """A digest of a `Holding` answer (None: not known): which modules hold the word, and their bytes (a
+    write added to a module that held the word already changes it)."""
     if answer is None:
         return "unknown"
     return hashlib.sha256(repr(sorted(answer)).encode()).hexdigest()[:32]
@@ -157,7 +158,7 @@ class ProjectIndex:
     ) -> None:
         self.files = files
         self._holding = holding
-        self._held: dict[str, tuple[tuple[str, ...] | None, str]] = {}  # `holding`: word -> (answer, digest)
+        self._held: dict[str, tuple[tuple[str, ...] | None, str]] = {}  # `holding`: word -> (paths, digest)
         self._earlier = earlier
         self._parse = parse
         self._importers = importers
@@ -249,18 +250,32 @@ class ProjectIndex:
         return known[0]
 
     def holding(self, word: str) -> tuple[str, ...] | None:
-        """The modules of the project whose text holds `word` (the `holding` the index was given: a search of
-        their bytes), or None when it was given none or they are not known. Asked once per index and word;
-        recorded while `recording` (a results cache checks the answer again: `HOLDING_KEY`)."""
+        """The modules of the project whose text holds `word` (absolute paths, in path order: the `holding` the
+        index was given, a search of their bytes), or None when it was given none or they are not known.
+        Asked once per index and word; recorded while `recording` with the digest of the answer, which covers
+        those modules' bytes (`holding_digest`: a results cache checks it again, `HOLDING_KEY`), so that their
+        texts are read without being recorded (`text_of`)."""
         if self._holding is None:
             return None
         known = self._held.get(word)
         if known is None:
             answer = self._holding(word)
-            known = self._held[word] = (answer, holding_digest(answer))
+            paths = tuple(path for path, _ in answer) if answer is not None else None
+            known = self._held[word] = (paths, holding_digest(answer))
         if self._asked is not None:
             self._asked[HOLDING_KEY + word] = known[1]
         return known[0]
+
+    def text_of(self, path: str) -> str | None:
+        """The text of a module `holding` named, as `peek` reads it but recorded nowhere: the `HOLDING_KEY`
+        entry's digest covers its bytes, and a module read for a word asked by one check of a batch must not
+        become a dependency of the later checks of the batch (`everything_read`), whose outcomes would then
+        depend on the order of the jobs (tests/test_scheduling.py)."""
+        loaded = self._by_path.get(path)
+        if loaded is not None:
+            return loaded.model.ix.source
+        read = self._read(path)
+        return read[0] if read is not None else None
 
     # --- loading ----------------------------------------------------------------------------------
     def _read(self, path: str) -> tuple[str, str] | None:

@@ -96,21 +96,28 @@ def container_write(source: str, name: str) -> str | None:
     return None
 
 
-# `.attr = ...` or an augmented assignment to `.attr` (the name is spliced in: `attribute_assigns`)
-_ASSIGN = r"\.\s*{name}\s*(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
+# `.attr = ...` or an augmented assignment to `.attr` (the name is spliced in), spaces and a backslash's
+# continuation around the name but no line break (a sentence's `.` ending a comment line before `attr = ...`
+# is none); with `{owner}` a lookbehind that leaves out `self.attr` / `cls.attr` (`project_write`)
+_BLANK = r"(?:[ \t]|\\\n)*"
+_ASSIGN = r"{owner}\.{blank}{name}{blank}(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
+_NOT_SELF = r"(?<!\bself)(?<!\bcls)"
 _LITERAL_NAME = re.compile(r"""\s*(?:[rRuU]?)(['"])([A-Za-z_]\w*)\1\s*$""")
 _OPEN, _CLOSE = "([{", ")]}"
 
 
-def project_write(source: str, attr: str) -> tuple[int, str] | None:
+def project_write(source: str, attr: str, module_name: bool = False) -> tuple[int, str] | None:
     """Where a module's text may store `.attr` on an object the analysis does not follow (the module handed
     it: `def tweak(cfg): cfg.data_axis = ...`, writes10 w08, w09), as (line, words completing "<module>
     line N ..."): an assignment `.attr = ...` (an augmented one too), a `setattr(obj, 'attr', ...)`, or a
     `setattr` whose name is not a string literal (`setattr(obj, key, value)`), also any other mention of
     `setattr` (`object.__setattr__`, an alias, a method `__setattr__`): it may set any attribute. The first
     in the text; None when there is none. On the text, never parsed: a comment or a string saying so counts
-    too (a module too many, never one missed)."""
-    found = re.search(_ASSIGN.format(name=re.escape(attr)), source)
+    too (a module too many, never one missed). `module_name`: `attr` is a module's top-level name, which
+    `self.attr = ...` / `cls.attr = ...` in a method cannot store (`self` is an instance of a class, never a
+    module object), so those are left out."""
+    owner = _NOT_SELF if module_name else ""
+    found = re.search(_ASSIGN.format(owner=owner, blank=_BLANK, name=re.escape(attr)), source)
     best = (found.start(), f"assigns `.{attr}` on an object spmdfix does not follow") if found else None
     setter = setattr_write(source, attr)
     if setter is not None and (best is None or setter[0] < best[0]):

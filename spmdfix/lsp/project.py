@@ -79,7 +79,7 @@ class _GraphAnswers:
         answer = self.asked[path] = self.judged().importers_with_dynamic(path)
         return answer
 
-    def holding(self, word: str) -> tuple[str, ...] | None:
+    def holding(self, word: str) -> tuple[tuple[str, str], ...] | None:
         """The index's `holding` (`analysis.index.Holding`): the modules of the judgement's graph whose text
         holds `word` (`ProjectGraph.holding`); every answer given is kept (`unchanged`)."""
         answer = self.held[word] = self.judged().holding(word)

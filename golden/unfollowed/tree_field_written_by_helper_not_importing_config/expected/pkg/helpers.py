@@ -1,0 +1,2 @@
+def tweak(cfg):
+    cfg.data_axis = 'data'

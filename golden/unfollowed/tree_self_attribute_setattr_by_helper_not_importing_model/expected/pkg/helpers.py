@@ -1,0 +1,2 @@
+def tweak(obj, key, value):
+    setattr(obj, key, value)
