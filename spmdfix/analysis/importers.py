@@ -36,7 +36,14 @@ from spmdfix.analysis.dynamic_loads import dynamic_loads, may_load_by_name
 from spmdfix.analysis.members import attribute_writes
 from spmdfix.analysis.scopes import has_word
 from spmdfix.analysis.uses import Use
-from spmdfix.analysis.writes import attribute_write, container_write, own_name_write, project_write
+from spmdfix.analysis.writes import (
+    attribute_stores,
+    attribute_write,
+    container_write,
+    own_name_write,
+    project_write,
+    setattr_calls,
+)
 from spmdfix.model import Span
 from spmdfix.paths import relpath
 
@@ -308,9 +315,16 @@ def project_writer(
 def _project_writer(index: ProjectIndex, attr: str, judged: frozenset[str], module_name: bool) -> str | None:
     named, setters = index.holding(attr), index.holding("setattr")
     for path in sorted({*(named or ()), *(setters or ())} - judged):
-        # (read, not recorded: the `holding` answers' digests cover these modules' bytes)
+        # (read, not recorded: the `holding` answers' digests cover these modules' bytes; each module's text
+        # and `setattr` calls read once per index, whatever the attribute asked)
         text = index.text_of(path)
-        found = project_write(text, attr, module_name) if text is not None else None
+        if text is None:
+            continue
+        key = ("importers.writes_of", path)
+        kept = index.derived.get(key)
+        if kept is None:
+            kept = index.derived[key] = (setattr_calls(text), attribute_stores(text))
+        found = project_write(text, attr, module_name, *kept)  # type: ignore[misc]
         if found is not None:
             return f"{relpath(path)} line {found[0]} {found[1]}"
     return None

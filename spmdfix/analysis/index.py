@@ -159,6 +159,7 @@ class ProjectIndex:
         self.files = files
         self._holding = holding
         self._held: dict[str, tuple[tuple[str, ...] | None, str]] = {}  # `holding`: word -> (paths, digest)
+        self._texts: dict[str, str | None] = {}  # `text_of`: path -> text
         self._earlier = earlier
         self._parse = parse
         self._importers = importers
@@ -274,8 +275,10 @@ class ProjectIndex:
         loaded = self._by_path.get(path)
         if loaded is not None:
             return loaded.model.ix.source
-        read = self._read(path)
-        return read[0] if read is not None else None
+        if path not in self._texts:  # (kept: every attribute asked reads the modules holding `setattr` again)
+            read = self._read(path)
+            self._texts[path] = read[0] if read is not None else None
+        return self._texts[path]
 
     # --- loading ----------------------------------------------------------------------------------
     def _read(self, path: str) -> tuple[str, str] | None:

@@ -98,15 +98,17 @@ def container_write(source: str, name: str) -> str | None:
 
 # `.attr = ...` or an augmented assignment to `.attr` (the name is spliced in), spaces and a backslash's
 # continuation around the name but no line break (a sentence's `.` ending a comment line before `attr = ...`
-# is none); with `{owner}` a lookbehind that leaves out `self.attr` / `cls.attr` (`project_write`)
+# is none); `{owner}` what may precede the dot
 _BLANK = r"(?:[ \t]|\\\n)*"
 _ASSIGN = r"{owner}\.{blank}{name}{blank}(?:[-+*/%@&|^]|<<|>>|//|\*\*)?=(?!=)"
-_NOT_SELF = r"(?<!\bself)(?<!\bcls)"
 _LITERAL_NAME = re.compile(r"""\s*(?:[rRuU]?)(['"])([A-Za-z_]\w*)\1\s*$""")
 _OPEN, _CLOSE = "([{", ")]}"
 
 
-def project_write(source: str, attr: str, module_name: bool = False) -> tuple[int, str] | None:
+def project_write(
+    source: str, attr: str, module_name: bool = False, setters: SetattrCalls | None = None,
+    stores: AttributeStores | None = None,
+) -> tuple[int, str] | None:
     """Where a module's text may store `.attr` on an object the analysis does not follow (the module handed
     it: `def tweak(cfg): cfg.data_axis = ...`, writes10 w08, w09), as (line, words completing "<module>
     line N ..."): an assignment `.attr = ...` (an augmented one too), a `setattr(obj, 'attr', ...)`, or a
@@ -115,11 +117,12 @@ def project_write(source: str, attr: str, module_name: bool = False) -> tuple[in
     in the text; None when there is none. On the text, never parsed: a comment or a string saying so counts
     too (a module too many, never one missed). `module_name`: `attr` is a module's top-level name, which
     `self.attr = ...` / `cls.attr = ...` in a method cannot store (`self` is an instance of a class, never a
-    module object), so those are left out."""
-    owner = _NOT_SELF if module_name else ""
-    found = re.search(_ASSIGN.format(owner=owner, blank=_BLANK, name=re.escape(attr)), source)
-    best = (found.start(), f"assigns `.{attr}` on an object spmdfix does not follow") if found else None
-    setter = setattr_write(source, attr)
+    module object), so those are left out. `setters`, `stores`: `setattr_calls(source)`,
+    `attribute_stores(source)`, when the caller keeps them (they do not depend on `attr`)."""
+    stores = stores if stores is not None else attribute_stores(source)
+    at = stores[1 if module_name else 0].get(attr)
+    best = (at, f"assigns `.{attr}` on an object spmdfix does not follow") if at is not None else None
+    setter = setattr_write(setters if setters is not None else setattr_calls(source), attr)
     if setter is not None and (best is None or setter[0] < best[0]):
         best = setter
     if best is None:
@@ -127,24 +130,69 @@ def project_write(source: str, attr: str, module_name: bool = False) -> tuple[in
     return source.count("\n", 0, best[0]) + 1, best[1]
 
 
-def setattr_write(source: str, attr: str) -> tuple[int, str] | None:
-    """(offset, words) of the first mention of `setattr` in the text that may set `.attr`: a call
-    `setattr(obj, NAME, value)` whose NAME is `'attr'` or not a string literal, or any mention that is not a
-    plain call (`object.__setattr__`, `set_ = setattr`, `def __setattr__`); None when every mention is a call
-    naming another attribute by a literal."""
+# `attribute_stores`: each attribute name stored (`.name = ...`, augmented too) -> the offset of its first
+# store; the same leaving out `self.name` / `cls.name`
+AttributeStores = tuple[dict[str, int], dict[str, int]]
+_ANY_STORE = re.compile(
+    _ASSIGN.format(owner="", blank=_BLANK, name=r"([A-Za-z_]\w*)").replace(r"\.", r"\.(?!\.)", 1)
+)
+
+
+def attribute_stores(source: str) -> AttributeStores:
+    """The attribute names the text stores on some object (`obj.name = ...`, `obj.name += ...`), each with the
+    offset of its first store, read once for every attribute asked (`project_write`); and the same without
+    the stores through `self` / `cls`."""
+    every: dict[str, int] = {}
+    others: dict[str, int] = {}
+    for found in _ANY_STORE.finditer(source):
+        name, at = found.group(1), found.start()
+        every.setdefault(name, at)
+        owner = re.search(r"\b(\w+)[ \t]*$", source[max(0, at - 40) : at])
+        if owner is None or owner.group(1) not in ("self", "cls"):
+            others.setdefault(name, at)
+    return every, others
+
+
+# `setattr_calls`: (offset of the first mention of `setattr` that may set any attribute, and whether it is a
+# call, or None; each attribute name a call gives as a string literal -> the offset of its first such call)
+SetattrCalls = tuple["tuple[int, bool] | None", dict[str, int]]
+
+
+def setattr_calls(source: str) -> SetattrCalls:
+    """The mentions of `setattr` in the text, read once for every attribute asked (`setattr_write`): the
+    first that may set any attribute (a call `setattr(obj, NAME, value)` whose NAME is not a string literal,
+    or a mention that is no plain call: `object.__setattr__`, `set_ = setattr`, `def __setattr__`), and the
+    names the others give as literals."""
+    literals: dict[str, int] = {}
     at = source.find("setattr")
     while at >= 0:
         plain = not source[max(0, at - 2) : at].endswith("_") and not source[at - 1 : at].isalnum()
-        after = re.compile(r"\s*\(").match(source, at + 7)
+        after = _CALL.match(source, at + 7)
         if not plain or after is None:
-            return at, f"mentions `setattr` other than in a plain call (`__setattr__`, an alias), which may set `.{attr}`"
+            return (at, False), literals
         name = _second_argument(source, after.end())
         literal = _LITERAL_NAME.match(name) if name is not None else None
         if literal is None:
-            return at, f"calls `setattr` with an attribute name that is not a string literal, which may be `{attr}`"
-        if literal.group(2) == attr:
-            return at, f"calls `setattr(..., '{attr}', ...)`"
+            return (at, True), literals
+        literals.setdefault(literal.group(2), at)
         at = source.find("setattr", at + 7)
+    return None, literals
+
+
+_CALL = re.compile(r"\s*\(")
+
+
+def setattr_write(calls: SetattrCalls, attr: str) -> tuple[int, str] | None:
+    """(offset, words) of the first mention of `setattr` (`setattr_calls`) that may set `.attr`: a call
+    naming `'attr'`, a call whose name is not a string literal, a mention that is no plain call; None."""
+    anything, literals = calls
+    named = literals.get(attr)
+    if anything is not None and (named is None or anything[0] < named):
+        if anything[1]:
+            return anything[0], f"calls `setattr` with an attribute name that is not a string literal, which may be `{attr}`"
+        return anything[0], f"mentions `setattr` other than in a plain call (`__setattr__`, an alias), which may set `.{attr}`"
+    if named is not None:
+        return named, f"calls `setattr(..., '{attr}', ...)`"
     return None
 
 
