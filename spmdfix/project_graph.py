@@ -330,24 +330,45 @@ class ProjectGraph:
         from a module that held the word already (`analysis.index.holding_digest`). Files whose imports are
         not known (`unread`: too large, not readable) are left out: the questions asked
         (`analysis.importers.project_writer`) pass over modules not known. Read once per graph and word; the
-        first question also answers "setattr" (every question asks it too), in the same reading of the files."""
+        first question also answers "setattr" (every question asks it too), in the same reading of the files.
+        A file on disk whose scan's stat key has settled is read once per process and word (`_held`): a
+        language server asks again on every change, over a graph made for the change's unsaved text."""
         if not self.complete:
             return None
         if word not in self._holding:
             words = [w for w in dict.fromkeys((word, "setattr")) if w not in self._holding]
             found: dict[str, list[tuple[str, str]]] = {w: [] for w in words}
-            wanted = [(w, w.encode("utf-8")) for w in words]
             for path in self.files:
-                raw = self._bytes(path)
-                if raw is None:
+                held = self._held(path, words)
+                if held is None:
                     continue
-                digest = None
-                for w, b in wanted:
-                    if b in raw:
-                        digest = digest or hashlib.sha256(raw).hexdigest()
+                digest, present = held
+                for w in words:
+                    if present[w]:
                         found[w].append((path, digest))
             self._holding.update((w, tuple(paths)) for w, paths in found.items())
         return self._holding[word]
+
+    def _held(self, path: str, words: list[str]) -> tuple[str, dict[str, bool]] | None:
+        """(the SHA-256 of the bytes of the file at `path` when one of `words` is in them, else "", which of
+        `words` they hold); None for a file `_bytes` cannot give. From `_HELD` when the file's scan has settled
+        at the stat key kept there (the file has not changed since it was read for these words)."""
+        stat = None if path in self._overlay else self.stats.get(path)
+        settled = stat is not None and stat[1]
+        known = _HELD.get(path) if settled else None
+        if known is not None and known[0] == stat[0] and all(w in known[2] for w in words):  # type: ignore[index]
+            present = {w: known[2][w] for w in words}
+            if known[1] or not any(present.values()):
+                return known[1], present
+        raw = self._bytes(path)
+        if raw is None:
+            return None
+        present = {w: w.encode("utf-8") in raw for w in words}
+        digest = hashlib.sha256(raw).hexdigest() if any(present.values()) else ""
+        if settled:
+            prior = known[2] if known is not None and known[0] == stat[0] else {}  # type: ignore[index]
+            _HELD[path] = (stat[0], digest or (known[1] if known is not None and prior else ""), {**prior, **present})  # type: ignore[index]
+        return digest, present
 
     def _bytes(self, path: str) -> bytes | None:
         """The bytes `holding` searches of a file of the listing: an unsaved text's, else the file's; None for
@@ -574,6 +595,10 @@ _JUDGED_LISTINGS: dict[str, dict] = {}  # project root -> the listings of `judge
 
 # (project root, judged: the judgement's listing) -> its graph
 _GRAPHS: dict[tuple[str, bool], ProjectGraph] = {}
+# `ProjectGraph.holding`'s readings of files on disk, by path: (the stat key of the file's settled scan, the
+# SHA-256 of its bytes or "" when none of the words asked was in them, word -> whether the bytes hold it).
+# Trusted while the graph's scan of the file has that stat key, as the scans are (`import_scan`).
+_HELD: dict[str, tuple[StatKey, str, dict[str, bool]]] = {}
 
 
 def _scan_text(text: str) -> tuple[tuple[Import, ...], bool]:
@@ -643,5 +668,6 @@ def holding_source(root: str | Path, overlay: dict[str, str] | None = None, refr
 def forget_graphs() -> None:
     """Drop the graphs and listings kept (after a run wrote files, or a test changed a project)."""
     _GRAPHS.clear()
+    _HELD.clear()
     _LISTINGS.clear()
     _JUDGED_LISTINGS.clear()
