@@ -1,0 +1,18 @@
+from pkg.base import Base
+
+
+class Narrow(Base):
+    def __call__(self, v):
+        return super().__call__(v) * 1.0
+
+
+class Wide(Base):
+    pass
+
+
+def apply(v):
+    return Narrow()(v)
+
+
+def evaluate(v):
+    return Wide()(v)

@@ -1,0 +1,18 @@
+from pkg.base import Base
+
+
+class Plain:
+    def __call__(self, v):
+        return v * 2.0
+
+
+class Mid(Base):
+    pass
+
+
+class Layer(Mid, Plain):
+    pass
+
+
+def apply(v):
+    return Layer()(v)

@@ -1,0 +1,11 @@
+import pkg.base
+
+Base = pkg.base.Base
+
+
+class Layer(Base):
+    pass
+
+
+def apply(v):
+    return Layer()(v)

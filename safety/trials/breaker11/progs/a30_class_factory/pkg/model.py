@@ -1,0 +1,11 @@
+from pkg.base import Base
+
+
+def make():
+    class Layer(Base):
+        pass
+    return Layer
+
+
+def apply(v):
+    return make()()(v)

@@ -1,0 +1,14 @@
+import numpy as np
+from jax.sharding import PartitionSpec as P
+import pkg.train
+from pkg.train import step
+pkg.train.SPEC = P('x', None)
+
+
+def main():
+    xs = np.arange(4 * 8, dtype=np.float32).reshape(4, 8)
+    out = step(xs)
+    print("RESULT: match" if np.allclose(np.asarray(out), xs * 2.0) else "RESULT: mismatch")
+
+
+main()
