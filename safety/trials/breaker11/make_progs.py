@@ -1121,6 +1121,182 @@ print("RESULT: match" if np.allclose(np.asarray(out), xs * np.asarray(W)) else "
 P["c23_one_module_scalar_runs"] = {"main.py": ONE_C.replace("W_DEF", "W = jnp.ones((), dtype=jnp.float32) * 1.5")}
 P["c24_one_module_rank1_under_rank2_block_runs"] = {"main.py": ONE_C.replace("W_DEF", "W = jnp.linspace(0.5, 1.5, 8, dtype=jnp.float32)")}
 
+# ---------------- strip safety, round 2: Wide (no __call__ of its own) reached outside the vmap ----------------
+def outside(name, body, extra=None):
+    a(name, WIDE + "\n\n" + body, extra_import="from pkg.model import evaluate", extra_check=SHARD, extra=extra)
+
+
+outside("a41_strip_outside_default_arg_class", """def evaluate(v, cls=Wide):
+    return cls()(v)
+""")
+outside("a42_strip_outside_class_registry", """CLASSES = {'wide': Wide}
+
+
+def evaluate(v):
+    return CLASSES['wide']()(v)
+""")
+outside("a43_strip_outside_module_attribute_other_module", """from pkg.evaluate import evaluate
+""", extra={"pkg/evaluate.py": """import pkg.model
+
+
+def evaluate(v):
+    return pkg.model.Wide()(v)
+"""})
+outside("a44_strip_outside_copy_of_instance", """import copy
+
+PROTO = Wide()
+
+
+def apply2(v):
+    return PROTO(v)
+
+
+def evaluate(v):
+    return copy.copy(PROTO)(v)
+""")
+outside("a45_strip_outside_deeper_mid", """class Deep(Wide):
+    pass
+
+
+def evaluate(v):
+    return Deep()(v)
+""")
+outside("a46_strip_outside_classmethod_factory", """Wide.create = classmethod(lambda cls: cls())
+
+
+def evaluate(v):
+    return Wide.create()(v)
+""")
+outside("a47_strip_outside_instance_self_type", """def evaluate(v):
+    w = Wide()
+    return w.__class__()(v)
+""")
+outside("a48_strip_outside_subclasses_of_base", """def evaluate(v):
+    return Base.__subclasses__()[0]()(v)
+""")
+
+# ---------------- SPMD008 (shard_map axis_names naming the spmd axis, batch placed on Explicit 'x'):
+# the placement read as P(None, 'y') but re-made on P('x', None) where the reading does not look ----------------
+S_MODEL = """import jax
+from jax.sharding import PartitionSpec as P
+
+from pkg.config import MESH
+
+
+def block(x):
+    def body(b):
+        return b * 2.0 + 1.0
+    return jax.shard_map(body, mesh=MESH, in_specs=P('y'), out_specs=P('y'), axis_names={'x', 'y'})(x)
+
+
+def accumulate(fn, xs):
+    return jax.vmap(fn, spmd_axis_name='x')(xs)
+"""
+S_HEAD = """import functools
+
+import jax
+from jax.sharding import PartitionSpec as P
+
+from pkg.config import MESH
+from pkg.model import accumulate, block
+"""
+S_MAIN = E_MAIN.replace("xs * 2.0)", "xs * 2.0 + 1.0)")
+
+
+def s(name, train, extra=None):
+    files = {"pkg/__init__.py": "", "pkg/config.py": E_CONFIG, "pkg/model.py": S_MODEL,
+             "pkg/train.py": S_HEAD + "\n\n" + train, "main.py": S_MAIN}
+    files.update(extra or {})
+    P[name] = files
+
+
+s("s00_control_straight_reshard_x", """def step(xs):
+    with jax.set_mesh(MESH):
+        xs = jax.sharding.reshard(xs, P('x', None))
+        return accumulate(block, xs)
+""")
+s("s01_decorator_reshards_arg", """def on_batch_axis(fn):
+    @functools.wraps(fn)
+    def wrapped(a):
+        return fn(jax.sharding.reshard(a, P('x', None)))
+    return wrapped
+
+
+@on_batch_axis
+def run(xs):
+    return accumulate(block, xs)
+
+
+def step(xs):
+    with jax.set_mesh(MESH):
+        xs = jax.sharding.reshard(xs, P(None, 'y'))
+        return run(xs)
+""")
+s("s02_spec_rebound_by_exec", """SPEC = P(None, 'y')
+exec("SPEC = P('x', None)")
+
+
+def step(xs):
+    with jax.set_mesh(MESH):
+        xs = jax.sharding.reshard(xs, SPEC)
+        return accumulate(block, xs)
+""")
+s("s03_helper_call_reshards", """def to_batch(a):
+    return jax.sharding.reshard(a, P('x', None))
+
+
+def step(xs):
+    with jax.set_mesh(MESH):
+        xs = jax.sharding.reshard(xs, P(None, 'y'))
+        xs = to_batch(xs)
+        return accumulate(block, xs)
+""")
+s("s04_list_box_helper_reshards", """def to_batch(box):
+    box[0] = jax.sharding.reshard(box[0], P('x', None))
+
+
+def step(xs):
+    with jax.set_mesh(MESH):
+        box = [jax.sharding.reshard(xs, P(None, 'y'))]
+        to_batch(box)
+        return accumulate(block, box[0])
+""")
+s("s05_match_reshards", """def step(xs, mode='batch'):
+    with jax.set_mesh(MESH):
+        xs = jax.sharding.reshard(xs, P(None, 'y'))
+        match mode:
+            case 'batch':
+                xs = jax.sharding.reshard(xs, P('x', None))
+        return accumulate(block, xs)
+""")
+s("s06_spec_name_rebound_in_if", """def step(xs, flip=True):
+    spec = P(None, 'y')
+    if flip:
+        spec = P('x', None)
+    with jax.set_mesh(MESH):
+        xs = jax.sharding.reshard(xs, spec)
+        return accumulate(block, xs)
+""")
+
+s("s07_helper_call_reshards_only", """def to_batch(a):
+    return jax.sharding.reshard(a, P('x', None))
+
+
+def step(xs):
+    with jax.set_mesh(MESH):
+        xs = to_batch(xs)
+        return accumulate(block, xs)
+""")
+s("s08_unplaced_then_helper_in_other_module", """from pkg.placing import to_batch
+
+
+def step(xs):
+    with jax.set_mesh(MESH):
+        xs = jax.sharding.reshard(xs, P(None, 'y'))
+        xs = to_batch(xs)
+        return accumulate(block, xs)
+""", extra={"pkg/placing.py": "import jax\nfrom jax.sharding import PartitionSpec as P\n\n\ndef to_batch(a):\n    return jax.sharding.reshard(a, P('x', None))\n"})
+
 
 def main():
     out = HERE / "progs"

@@ -1,0 +1,5 @@
+import pkg.model
+
+
+def evaluate(v):
+    return pkg.model.Wide()(v)
