@@ -1297,6 +1297,118 @@ def step(xs):
         return accumulate(block, xs)
 """, extra={"pkg/placing.py": "import jax\nfrom jax.sharding import PartitionSpec as P\n\n\ndef to_batch(a):\n    return jax.sharding.reshard(a, P('x', None))\n"})
 
+# ---------------- rename: a second call of the same vmapped function with a batch 'y' (4) does not divide ------
+R_HEAD = """import jax
+import numpy as np
+from jax.sharding import AxisType, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+vf = jax.vmap(block, spmd_axis_name='x')
+"""
+R_TAIL = """
+
+def main():
+    a = np.arange(4 * 8, dtype=np.float32).reshape(4, 8)
+    b = np.arange(6 * 8, dtype=np.float32).reshape(6, 8)
+    outs = run(a, b)
+    ok = all(np.allclose(np.asarray(o), x * 2.0) for o, x in zip(outs, (a, b)))
+    print("RESULT: match" if ok else "RESULT: mismatch")
+
+
+main()
+"""
+P["r01_two_calls_second_batch_6"] = {"main.py": R_HEAD + "\n\ndef run(a, b):\n    return vf(a), vf(b)\n" + R_TAIL}
+P["r02_second_call_through_alias"] = {"main.py": R_HEAD + "\n\ndef run(a, b):\n    g = vf\n    return vf(a), g(b)\n" + R_TAIL}
+P["r03_second_call_through_map"] = {"main.py": R_HEAD + "\n\ndef run(a, b):\n    return vf(a), list(map(vf, [b]))[0]\n" + R_TAIL}
+P["r04_second_call_in_list"] = {"main.py": R_HEAD + "\n\nFNS = [vf]\n\n\ndef run(a, b):\n    return vf(a), FNS[0](b)\n" + R_TAIL}
+P["r05_second_call_other_module"] = {"pkg/__init__.py": "", "pkg/model.py": R_HEAD + "\n\ndef first(a):\n    return vf(a)\n",
+    "pkg/other.py": "from pkg.model import vf\n\n\ndef second(b):\n    return vf(b)\n",
+    "main.py": "import numpy as np\nfrom pkg.model import first\nfrom pkg.other import second\n\n\ndef run(a, b):\n    return first(a), second(b)\n" + R_TAIL}
+P["r06_batch_from_module_constant"] = {"main.py": R_HEAD + "\nN = 6\n\n\ndef run(a, b):\n    return vf(a), vf(np.arange(N * 8, dtype=np.float32).reshape(N, 8))\n" + R_TAIL}
+
+# ---------------- strip where the specs are not the same map in and out (spmd_axis_name never changes values:
+# the reference is the plain vmap's result, written in numpy) ----------------
+X = """import jax
+import numpy as np
+from jax.sharding import AxisType, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, SPECS)(v)
+
+
+def step(xs):
+    return jax.vmap(block, spmd_axis_name='x')(xs)
+
+
+def main():
+    xs = np.arange(4 * 4 * 8, dtype=np.float32).reshape(4, 4, 8)
+    out = np.asarray(step(xs))
+    ref = REF
+    print("RESULT: match" if out.shape == ref.shape and np.allclose(out, ref) else "RESULT: mismatch")
+
+
+main()
+"""
+P["x01_strip_in_dim0_out_dim1"] = {"main.py": X.replace("SPECS", "in_specs=P('x', None), out_specs=P(None, 'x')").replace(
+    "REF", "np.concatenate([xs[:, :2], xs[:, 2:]], axis=2) * 2.0")}
+P["x02_strip_axis_names_x"] = {"main.py": X.replace("SPECS", "in_specs=P('x'), out_specs=P('x'), axis_names={'x'}").replace("REF", "xs * 2.0")}
+P["x03_strip_out_unmapped_unchecked"] = {"main.py": X.replace("SPECS", "in_specs=P('x'), out_specs=P(), check_vma=False").replace("REF", "xs[:, :2] * 2.0")}
+P["x04_strip_in_x_out_x_y"] = {"main.py": X.replace("SPECS", "in_specs=P('x', None), out_specs=P('x', 'y')").replace(
+    "REF", "np.concatenate([xs] * 4, axis=2) * 2.0")}
+
+# ---------------- add-axis on Explicit: the batch's dimension read wrong ----------------
+e("e32_transpose_after_placement", """def step(xs):
+    xs = jax.device_put(xs.T, NamedSharding(MESH, P(None, 'x')))
+    xs = xs.T
+    return accumulate(xs)
+""")
+e("e33_local_P_reverses", """from jax.sharding import PartitionSpec
+
+
+def P(*names):
+    return PartitionSpec(*reversed(names))
+
+
+def step(xs):
+    xs = jax.device_put(xs, NamedSharding(MESH, P(None, 'x')))
+    return accumulate(xs)
+""")
+e("e34_vmap_in_axes_1", """def step(xs):
+    xs = jax.device_put(xs.T, NamedSharding(MESH, P(None, 'x')))
+    return accumulate(xs)
+""", extra={"pkg/model.py": E_MODEL.replace("jax.vmap(block, spmd_axis_name='x')", "jax.vmap(block, in_axes=1, spmd_axis_name='x')")})
+e("e35_vmap_in_axes_1_control", """def step(xs):
+    xs = jax.device_put(xs.T, NamedSharding(MESH, P('x', None)))
+    return accumulate(xs)
+""", extra={"pkg/model.py": E_MODEL.replace("jax.vmap(block, spmd_axis_name='x')", "jax.vmap(block, in_axes=1, spmd_axis_name='x')")})
+e("e36_spec_names_tuple_reversed", """NAMES = (None, 'x')
+NAMES = NAMES[::-1]
+
+
+def step(xs):
+    xs = jax.device_put(xs, NamedSharding(MESH, P(*NAMES)))
+    return accumulate(xs)
+""")
+
+# ---------------- capture: more ways to reach config's rank-2 W ----------------
+R2 = "W = jnp.ones((8, 8), dtype=jnp.float32)"
+c("c25_import_as_alias", R2, model=C_MODEL.replace("from pkg.config import W, mesh", "from pkg.config import W as weights, mesh").replace("b * W", "b * weights"))
+c("c26_import_inside_body", R2, model=C_MODEL.replace("from pkg.config import W, mesh", "from pkg.config import mesh").replace(
+    "    def body(b):\n        return b * W", "    def body(b):\n        from pkg.config import W\n        return b * W"))
+c("c27_module_attribute_read", R2, model=C_MODEL.replace("from pkg.config import W, mesh", "from pkg import config\nfrom pkg.config import mesh").replace("b * W", "b * config.W"))
+c("c28_package_init_reexport", R2, model=C_MODEL.replace("from pkg.config import W, mesh", "from pkg import W\nfrom pkg.config import mesh"),
+  extra={"pkg/__init__.py": "from pkg.config import W\n"})
+c("c29_import_module_as_alias", R2, model=C_MODEL.replace("from pkg.config import W, mesh", "import pkg.config as cfg\nfrom pkg.config import mesh").replace("b * W", "b * cfg.W"))
+
 
 def main():
     out = HERE / "progs"

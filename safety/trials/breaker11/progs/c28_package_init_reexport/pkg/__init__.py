@@ -1,0 +1,1 @@
+from pkg.config import W

@@ -1,0 +1,5 @@
+from pkg.model import vf
+
+
+def second(b):
+    return vf(b)
