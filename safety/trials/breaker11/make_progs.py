@@ -1409,6 +1409,146 @@ c("c28_package_init_reexport", R2, model=C_MODEL.replace("from pkg.config import
   extra={"pkg/__init__.py": "from pkg.config import W\n"})
 c("c29_import_module_as_alias", R2, model=C_MODEL.replace("from pkg.config import W, mesh", "import pkg.config as cfg\nfrom pkg.config import mesh").replace("b * W", "b * cfg.W"))
 
+# ---------------- add-axis: the mesh built from names other code also reads ----------------
+MESH_LINE = "mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))"
+P["e37_axis_types_from_name"] = {"main.py": ONE.replace(MESH_LINE, "TYPES = (AxisType.Auto, AxisType.Auto)\nmesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=TYPES)").replace("BODY", "b * 2.0").replace("EXTRA", "pass")}
+P["e38_names_tuple_also_in_specs"] = {"main.py": ONE.replace(MESH_LINE, "NAMES = ('x', 'y')\nmesh = jax.make_mesh((2, 4), NAMES, axis_types=(AxisType.Auto, AxisType.Auto))").replace("BODY", "b * 2.0").replace(
+    "EXTRA", "out2 = jax.shard_map(lambda b: b * 1.0, mesh=mesh, in_specs=P(*NAMES), out_specs=P(*NAMES))(xs)\n    out = out * np.asarray(out2) / xs.clip(1)")}
+P["e39_shape_names_vars_mesh_ctor"] = {"main.py": ONE.replace(MESH_LINE, "SHAPE = (2, 4)\nNAMES = ('x', 'y')\nmesh = jax.sharding.Mesh(np.array(jax.devices()).reshape(SHAPE), NAMES, axis_types=(AxisType.Auto,) * len(NAMES))").replace("BODY", "b * 2.0").replace(
+    "EXTRA", "ndev = int(np.prod(SHAPE))\n    out = out * (ndev / 8.0)")}
+P["e40_axis_types_times_two"] = {"main.py": ONE.replace(MESH_LINE, "mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto,) * 2)").replace("BODY", "b * 2.0").replace("EXTRA", "pass")}
+P["e41_shape_var_read_elsewhere"] = {"main.py": ONE.replace(MESH_LINE, "SHAPE = (2, 4)\nmesh = jax.make_mesh(SHAPE, ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))").replace("BODY", "b * 2.0").replace(
+    "EXTRA", "rows, cols = SHAPE\n    out = out * (rows * cols / 8.0)")}
+
+# ---------------- crash hunting in the class-member lookup ----------------
+a("k01_cyclic_bases_across_modules", """from pkg.other import Other
+
+
+class Layer(Other):
+    pass
+
+
+def apply(v):
+    return Layer()(v)
+""", extra={"pkg/other.py": "from pkg.model import Layer\n\n\nclass Other(Layer):\n    pass\n"})
+a("k02_base_bound_to_subclass_later", """from pkg.base import Base
+
+
+class Layer(Base):
+    pass
+
+
+Base = Layer
+
+
+class Wide(Base):
+    pass
+
+
+def apply(v):
+    return Wide()(v)
+""")
+a("k03_call_staticmethod", """from pkg.base import Base
+
+
+def _plain(v):
+    return Base()(v)
+
+
+class Layer:
+    __call__ = staticmethod(_plain)
+
+
+def apply(v):
+    return Layer()(v)
+""")
+a("k04_call_partialmethod", """import functools
+
+from pkg.base import Base
+
+
+class Layer(Base):
+    __call__ = functools.partialmethod(Base.__call__)
+
+
+def apply(v):
+    return Layer()(v)
+""")
+CHAIN = "from pkg.base import Base\n\n\nclass L0(Base):\n    pass\n" + "".join(f"\n\nclass L{i}(L{i-1}):\n    pass\n" for i in range(1, 1500)) + "\n\ndef apply(v):\n    return L1499()(v)\n"
+a("k05_chain_of_1500_subclasses", CHAIN)
+a("k06_self_referential_call_assignment", """from pkg.base import Base
+
+
+class Layer(Base):
+    pass
+
+
+Layer.__call__ = Layer.__call__
+
+
+def apply(v):
+    return Layer()(v)
+""")
+a("k07_class_in_own_bases_via_alias_same_module", """from pkg.base import Base
+
+Alias = Base
+
+
+class Layer(Alias):
+    pass
+
+
+class Alias(Layer):
+    pass
+
+
+def apply(v):
+    return Alias()(v)
+""")
+
+# ---------------- class decorators that change __call__ ----------------
+a("a49_decorator_replaces_call_plain", """from pkg.base import Base
+
+
+def plain_call(cls):
+    cls.__call__ = lambda self, v: v * 2.0
+    return cls
+
+
+@plain_call
+class Layer(Base):
+    pass
+
+
+def apply(v):
+    return Layer()(v)
+""")
+a("a50_decorator_returns_sharded_subclass", """import jax
+from jax.sharding import PartitionSpec as P
+
+from pkg.base import Base
+from pkg.config import MESH
+
+
+def sharded(cls):
+    class Sharded(cls):
+        def __call__(self, v):
+            return jax.shard_map(lambda b: b * 2.0, mesh=MESH, in_specs=P('x'), out_specs=P('x'))(v)
+    return Sharded
+
+
+@sharded
+class Layer(Base):
+    pass
+
+
+def apply(v):
+    return Layer()(v)
+""", base="""class Base:
+    def __call__(self, v):
+        return v * 2.0
+""")
+
 
 def main():
     out = HERE / "progs"

@@ -1,0 +1,3 @@
+class Base:
+    def __call__(self, v):
+        return v * 2.0

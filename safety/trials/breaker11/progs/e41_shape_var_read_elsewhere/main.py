@@ -1,0 +1,25 @@
+import jax
+import numpy as np
+from jax.sharding import AxisType, PartitionSpec as P
+
+SHAPE = (2, 4)
+mesh = jax.make_mesh(SHAPE, ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def step(xs):
+    return jax.vmap(block, spmd_axis_name='x')(xs)
+
+
+def main():
+    xs = np.arange(4 * 8, dtype=np.float32).reshape(4, 8)
+    out = step(xs)
+    rows, cols = SHAPE
+    out = out * (rows * cols / 8.0)
+    print("RESULT: match" if np.allclose(np.asarray(out), xs * 2.0) else "RESULT: mismatch")
+
+
+main()

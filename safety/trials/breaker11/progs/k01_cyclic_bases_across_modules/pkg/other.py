@@ -1,0 +1,5 @@
+from pkg.model import Layer
+
+
+class Other(Layer):
+    pass
