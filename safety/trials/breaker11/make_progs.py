@@ -1549,6 +1549,119 @@ def apply(v):
         return v * 2.0
 """)
 
+# ---------------- lift-captures (SPMD003's safe fix) ----------------
+L = """import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(4, 2), ('data', 'model'))
+W = jnp.ones((8, 8), dtype=jnp.float32) * 1.5
+BODY
+
+def forward(xs):
+    return jax.jit(jax.vmap(block, spmd_axis_name='data'))(xs)
+
+
+xs = np.ones((8, 8, 8), np.float32)
+out = forward(xs)
+ok = np.allclose(np.asarray(out), xs * MULT)
+EXTRA
+print("RESULT: match" if ok else "RESULT: mismatch")
+"""
+P["l01_lift_named_body_called_elsewhere"] = {"main.py": L.replace("BODY", """
+
+def body(b):
+    return b * W
+
+
+def block(x):
+    return jax.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P())(x)
+
+
+def plain(x):
+    return body(x)
+
+""").replace("MULT", "1.5").replace("EXTRA", "ok = ok and np.allclose(np.asarray(plain(xs[0])), xs[0] * 1.5)")}
+P["l02_lift_closure_rebound_after_shard_map"] = {"main.py": L.replace("BODY", """
+
+def block(x):
+    w = W
+    sm = jax.shard_map(lambda b: b * w, mesh=mesh, in_specs=P(), out_specs=P())
+    w = w * 2.0
+    return sm(x)
+
+""").replace("MULT", "3.0").replace("EXTRA", "pass")}
+P["l03_lift_body_in_other_module_used_twice"] = {"pkg/__init__.py": "", "pkg/bodies.py": """import jax.numpy as jnp
+
+W = jnp.ones((8, 8), dtype=jnp.float32) * 1.5
+
+
+def body(b):
+    return b * W
+""", "pkg/other.py": "from pkg.bodies import body\n\n\ndef plain(x):\n    return body(x)\n",
+    "main.py": L.replace("W = jnp.ones((8, 8), dtype=jnp.float32) * 1.5\n", "from pkg.bodies import body\nfrom pkg.other import plain\n").replace("BODY", """
+
+def block(x):
+    return jax.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P())(x)
+
+""").replace("MULT", "1.5").replace("EXTRA", "ok = ok and np.allclose(np.asarray(plain(xs[0])), xs[0] * 1.5)")}
+P["l04_lift_shard_mapped_fn_stored_and_called_twice"] = {"main.py": L.replace("BODY", """
+
+def block(x):
+    return SM(x)
+
+
+SM = jax.shard_map(lambda b: b * W, mesh=mesh, in_specs=P(), out_specs=P())
+
+""").replace("MULT", "1.5").replace("EXTRA", "ok = ok and np.allclose(np.asarray(SM(xs[0])), xs[0] * 1.5)")}
+P["l05_lift_partial_body"] = {"main.py": L.replace("BODY", """
+import functools
+
+
+def body(b, scale):
+    return b * W * scale
+
+
+def block(x):
+    return jax.shard_map(functools.partial(body, scale=1.0), mesh=mesh, in_specs=P(), out_specs=P())(x)
+
+""").replace("MULT", "1.5").replace("EXTRA", "pass")}
+
+P["l06_body_from_other_module_closes_over_its_W"] = {k: v for k, v in P["l03_lift_body_in_other_module_used_twice"].items() if k != "pkg/other.py"}
+P["l06_body_from_other_module_closes_over_its_W"]["main.py"] = P["l06_body_from_other_module_closes_over_its_W"]["main.py"].replace(
+    "from pkg.other import plain\n", "").replace("ok = ok and np.allclose(np.asarray(plain(xs[0])), xs[0] * 1.5)", "pass")
+
+S_MAIN_PLACES = """import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+from pkg.config import MESH
+from pkg.train import step
+
+
+def main():
+    xs = np.arange(4 * 8, dtype=np.float32).reshape(4, 8)
+    PLACE
+    out = step(placed)
+    print("RESULT: match" if np.allclose(np.asarray(out), xs * 2.0 + 1.0) else "RESULT: mismatch")
+
+
+main()
+"""
+s("s09_caller_device_puts_on_x", """def step(xs):
+    with jax.set_mesh(MESH):
+        return accumulate(block, xs)
+""", extra={"main.py": S_MAIN_PLACES.replace("PLACE", "placed = jax.device_put(xs, NamedSharding(MESH, P('x', None)))")})
+s("s10_caller_helper_places_on_x", """def step(xs):
+    with jax.set_mesh(MESH):
+        return accumulate(block, xs)
+""", extra={"main.py": S_MAIN_PLACES.replace("PLACE", "placed = to_batch(xs)").replace("def main():", "def to_batch(a):\n    return jax.device_put(a, NamedSharding(MESH, P('x', None)))\n\n\ndef main():")})
+s("s11_caller_unplaced", """def step(xs):
+    with jax.set_mesh(MESH):
+        return accumulate(block, xs)
+""", extra={"main.py": S_MAIN_PLACES.replace("PLACE", "placed = xs")})
+
 
 def main():
     out = HERE / "progs"

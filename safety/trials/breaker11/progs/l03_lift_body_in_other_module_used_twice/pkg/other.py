@@ -1,0 +1,5 @@
+from pkg.bodies import body
+
+
+def plain(x):
+    return body(x)

@@ -1,0 +1,26 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(4, 2), ('data', 'model'))
+W = jnp.ones((8, 8), dtype=jnp.float32) * 1.5
+
+
+def block(x):
+    return SM(x)
+
+
+SM = jax.shard_map(lambda b: b * W, mesh=mesh, in_specs=P(), out_specs=P())
+
+
+
+def forward(xs):
+    return jax.jit(jax.vmap(block, spmd_axis_name='data'))(xs)
+
+
+xs = np.ones((8, 8, 8), np.float32)
+out = forward(xs)
+ok = np.allclose(np.asarray(out), xs * 1.5)
+ok = ok and np.allclose(np.asarray(SM(xs[0])), xs[0] * 1.5)
+print("RESULT: match" if ok else "RESULT: mismatch")

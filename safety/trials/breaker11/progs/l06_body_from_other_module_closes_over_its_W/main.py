@@ -1,0 +1,23 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(4, 2), ('data', 'model'))
+from pkg.bodies import body
+
+
+def block(x):
+    return jax.shard_map(body, mesh=mesh, in_specs=P(), out_specs=P())(x)
+
+
+
+def forward(xs):
+    return jax.jit(jax.vmap(block, spmd_axis_name='data'))(xs)
+
+
+xs = np.ones((8, 8, 8), np.float32)
+out = forward(xs)
+ok = np.allclose(np.asarray(out), xs * 1.5)
+pass
+print("RESULT: match" if ok else "RESULT: mismatch")
