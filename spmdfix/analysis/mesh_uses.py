@@ -13,6 +13,7 @@ the mesh"), these uses give the same values before and after, and form the allow
 
 A mesh made the context mesh is also read through `jax.sharding.get_abstract_mesh()` / `get_mesh()`: those
 reads are classified by the same list (`get_abstract_mesh().shape['x']` keeps its value, `.axis_names` does not).
+So is a shard_map's mesh, which its body sees as the abstract mesh (breaker11 e28: `axis_names[0]` there).
 
 Everything else changes or may change: `mesh.axis_names` (one name more; `P(*mesh.axis_names)` raises a rank
 error), `mesh.shape` iterated, unpacked or measured by `len`, `mesh.axis_sizes`, `mesh.devices.shape`
@@ -229,15 +230,22 @@ class MeshUses:
         return self.ix.qualname(call.func, self.ix.scope_at(call))
 
     def _sets_context(self, expr: ast.expr) -> bool:
+        """Whether this use of a mesh makes it the mesh `jax.sharding.get_abstract_mesh()` / `get_mesh()`
+        return somewhere: `jax.set_mesh(mesh)`, `with mesh:`, or the mesh of a shard_map, which its body sees as
+        the abstract mesh (breaker11 e28: `jax.lax.axis_size(get_abstract_mesh().axis_names[0])` in the body
+        became the new size-1 axis after add-axis, and add-axis was SAFE)."""
         up = self.uses.parent(expr)
         if isinstance(up, ast.withitem) and up.context_expr is expr:
             return True
-        return (
-            isinstance(up, ast.Call)
-            and bool(up.args)
-            and up.args[0] is expr
-            and self.ix.qualname(up.func, self.ix.scope_at(up)) in jaxapi.SET_MESH_NAMES
-        )
+        if isinstance(up, ast.keyword):
+            call = self.uses.parent(up)
+            return up.arg == "mesh" and isinstance(call, ast.Call) and self._is_shard_map(call)
+        if not isinstance(up, ast.Call):
+            return False
+        qname = self.ix.qualname(up.func, self.ix.scope_at(up))
+        if qname in jaxapi.SHARD_MAP_OLD:
+            return argument(up, 1, "mesh") is expr
+        return bool(up.args) and up.args[0] is expr and qname in jaxapi.SET_MESH_NAMES
 
     def device_reads(self, ctor: ast.Call) -> list[Use]:
         """Reads of the names between a `Mesh(...)`'s `devices` argument and the array expression they are
