@@ -795,6 +795,34 @@ class CaptureAnalysis:
                 seen[node.id] = self.span(node)
         return tuple(Capture(n, s, CaptureKind.ARRAY, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 
+    def module_attribute_arrays(self, construction: ast.AST, body: ast.AST | None) -> tuple[tuple[ast.Attribute, str], ...]:
+        """The arrays `body` closes over as an attribute of a module of the project (`config.W` after `from pkg
+        import config`, `cfg.W` after `import pkg.config as cfg`), each bound there once to an array constructor
+        (`unbatched_arrays`' test, read in that module), with the qualified name read; in source order. The
+        broadcast exemption that `unbatched_arrays`' arrays get (`ranks`) reads names only: for these the
+        analysis gives an SPMD910 record, never a guessed SPMD003 (breaker11 c27, c29: silent before)."""
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or self.model.project is None:
+            return ()
+        if self.jit_wrapped(construction, body):
+            return ()
+        found: dict[str, tuple[ast.Attribute, str]] = {}
+        for node in _walk_body(body):
+            if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)):
+                continue
+            base = self.ix.single_binding(node.value.id, self.ix.scope_at(node))
+            if base is None or base.kind is not BindingKind.IMPORT or in_static_context(node, self.ix.parent, self._qualname):
+                continue
+            qname = self.ix.qualname(node, self.ix.scope_at(node))
+            if not qname or qname in found or self._fully_reduced(node):
+                continue
+            binding = self.model.project.binding(qname)
+            if binding is None or binding[1].kind is not BindingKind.ASSIGN:
+                continue
+            model, target = binding
+            if CaptureAnalysis(model, BatchedValues(model))._array_value(target.node, target.scope, Follow(ARRAY_VALUE)):
+                found[qname] = (node, qname)
+        return tuple(sorted(found.values(), key=lambda f: (f[0].lineno, f[0].col_offset)))
+
     # --- arrays placed on an Explicit mesh ---------------------------------------------------------------
     def placed_arrays(self, body: ast.AST | None, skip: set[str]) -> tuple[Capture, ...]:
         """Names `body` closes over that are bound (once, outside the body) to `jax.device_put(w,

@@ -152,6 +152,10 @@ class ReachedAnalysis:
                 unread_captures += tuple(u for c in arrays if (u := undecided[c.name]) is not None)
                 arrays = tuple(c for c in arrays if undecided[c.name] is None)
             captures += arrays
+            unread_captures += tuple(
+                UnreadValue(UnreadKind.OPERAND_RANK, self.span(node), _module_array_what(node, qname))
+                for node, qname in self.capture.module_attribute_arrays(reached.site.node, body)
+            )
         # (under a plain vmap over an Explicit-placed input too: measured to fail, `context mesh ...` with the
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
         # part 2, and open_items_issue22_kind9.py, part A)
@@ -418,6 +422,16 @@ def _operand_rank_what(array: str, leaf: ast.AST, operand: ast.AST) -> str:
         f"the rank of `{short(leaf)}` is not known: the shard_map's operand `{short(operand)}` is not a dict, tuple or "
         "list literal spmdfix reads (written at the application, bound once to a name read only there, or returned "
         f"by a helper of the module); `{array}` meets it in arithmetic, which runs when the leaf's rank is higher "
+        "than the array's and fails (ManualAxisType) when not"
+    )
+
+
+def _module_array_what(node: ast.Attribute, qname: str) -> str:
+    """The words of the SPMD910 record for an array of another module that a shard_map body reads as a module's
+    attribute (`capture.CaptureAnalysis.module_attribute_arrays`)."""
+    return (
+        f"`{short(node)}` (`{qname}`), an array of another module that the shard_map body closes over, is not "
+        "read against the block's rank: an unbatched array meeting the block runs when the block's rank is higher "
         "than the array's and fails (ManualAxisType) when not"
     )
 
