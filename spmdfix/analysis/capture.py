@@ -813,7 +813,8 @@ class CaptureAnalysis:
             if base is None or base.kind is not BindingKind.IMPORT or in_static_context(node, self.ix.parent, self._qualname):
                 continue
             qname = self.ix.qualname(node, self.ix.scope_at(node))
-            if not qname or qname in found or self._fully_reduced(node):
+            # (a library's attribute, `jnp.sin`, is not looked for in the project: nothing is parsed for it)
+            if not self.model.project.follows(qname) or qname in found or self._fully_reduced(node):
                 continue
             binding = self.model.project.binding(qname)
             if binding is None or binding[1].kind is not BindingKind.ASSIGN:

@@ -13,7 +13,7 @@ the mesh"), these uses give the same values before and after, and form the allow
 
 A mesh made the context mesh is also read through `jax.sharding.get_abstract_mesh()` / `get_mesh()`: those
 reads are classified by the same list (`get_abstract_mesh().shape['x']` keeps its value, `.axis_names` does not).
-So is a shard_map's mesh, which its body sees as the abstract mesh (breaker11 e28: `axis_names[0]` there).
+So is a shard_map's mesh, which its body sees as the abstract mesh (`passes_to_shard_map`; breaker11 e28).
 
 Everything else changes or may change: `mesh.axis_names` (one name more; `P(*mesh.axis_names)` raises a rank
 error), `mesh.shape` iterated, unpacked or measured by `len`, `mesh.axis_sizes`, `mesh.devices.shape`
@@ -69,7 +69,7 @@ class MeshUses:
         reads: list[Use] = []
         context = self._judge_mesh(ctor, reads, Follow(PLACED_ARRAYS))
         reads += self._unplaced_sharding_reads()
-        if context:
+        if context or self.passes_to_shard_map([ctor]):
             for call in self.ix.calls:
                 if self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.CONTEXT_MESH_GETTERS:
                     reads += self.uses.disallowed(call, self._allowed)
@@ -85,7 +85,7 @@ class MeshUses:
         for end in ends:
             context = self._judge_mesh(end, reads, Follow(PLACED_ARRAYS)) or context
         reads += self._unplaced_sharding_reads()
-        if context:
+        if context or self.passes_to_shard_map(ends):
             for call in self.ix.calls:
                 if self.ix.qualname(call.func, self.ix.scope_at(call)) in jaxapi.CONTEXT_MESH_GETTERS:
                     reads += self.uses.disallowed(call, self._allowed)
@@ -230,22 +230,34 @@ class MeshUses:
         return self.ix.qualname(call.func, self.ix.scope_at(call))
 
     def _sets_context(self, expr: ast.expr) -> bool:
-        """Whether this use of a mesh makes it the mesh `jax.sharding.get_abstract_mesh()` / `get_mesh()`
-        return somewhere: `jax.set_mesh(mesh)`, `with mesh:`, or the mesh of a shard_map, which its body sees as
-        the abstract mesh (breaker11 e28: `jax.lax.axis_size(get_abstract_mesh().axis_names[0])` in the body
-        became the new size-1 axis after add-axis, and add-axis was SAFE)."""
         up = self.uses.parent(expr)
         if isinstance(up, ast.withitem) and up.context_expr is expr:
             return True
-        if isinstance(up, ast.keyword):
-            call = self.uses.parent(up)
-            return up.arg == "mesh" and isinstance(call, ast.Call) and self._is_shard_map(call)
-        if not isinstance(up, ast.Call):
-            return False
-        qname = self.ix.qualname(up.func, self.ix.scope_at(up))
-        if qname in jaxapi.SHARD_MAP_OLD:
-            return argument(up, 1, "mesh") is expr
-        return bool(up.args) and up.args[0] is expr and qname in jaxapi.SET_MESH_NAMES
+        return (
+            isinstance(up, ast.Call)
+            and bool(up.args)
+            and up.args[0] is expr
+            and self.ix.qualname(up.func, self.ix.scope_at(up)) in jaxapi.SET_MESH_NAMES
+        )
+
+    def passes_to_shard_map(self, ends: list[ast.expr]) -> bool:
+        """Whether the mesh value held at `ends` is a shard_map's mesh here (`mesh=`, the old API's positional
+        `mesh`): its body, and the code the body calls, see it as the abstract mesh, so their
+        `jax.sharding.get_abstract_mesh()` / `get_mesh()` reads are uses of it (breaker11 e28: `jax.lax.axis_size(
+        get_abstract_mesh().axis_names[0])` in the body went 2 -> 1 after add-axis, which was SAFE). Unlike
+        `jax.set_mesh`, nothing outside the body sees it so: the getters judged are this module's and those of
+        the modules it imports (`shard_map_facts`), not every module linked to it."""
+        for end in ends:
+            for use in self.uses.uses_of_value(end):
+                up = self.uses.parent(use)
+                if isinstance(up, ast.keyword):
+                    call = self.uses.parent(up)
+                    if up.arg == "mesh" and isinstance(call, ast.Call) and self._is_shard_map(call):
+                        return True
+                elif isinstance(up, ast.Call) and self.ix.qualname(up.func, self.ix.scope_at(up)) in jaxapi.SHARD_MAP_OLD:
+                    if argument(up, 1, "mesh") is use:
+                        return True
+        return False
 
     def device_reads(self, ctor: ast.Call) -> list[Use]:
         """Reads of the names between a `Mesh(...)`'s `devices` argument and the array expression they are

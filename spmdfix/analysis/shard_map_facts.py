@@ -232,6 +232,8 @@ class ShardMapAnalysis:
         # directly or not, may call `get_abstract_mesh()` under it; its getters are judged too)
         context = MeshUses(model).makes_context([call])
         setters = [model] if context else []  # (the modules making it the context mesh)
+        shard_mapped = MeshUses(model).passes_to_shard_map([call])
+        holders: list[tuple[ModuleModel, list]] = []  # (an importer holding the mesh, the expressions holding it)
         # (the module holding a name the mesh flows into, the name, a function returning the mesh)
         todo = [(model, name, factory) for name, factory in dict.fromkeys(exits)]
         asked: set[tuple[str, str, bool]] = set()
@@ -252,6 +254,7 @@ class ShardMapAnalysis:
                     ends = [_called(importer, e) for e in ends]
                 judge = MeshUses(importer)
                 reads += [in_module(u, importer.ix.path, importer) for u in judge.imported_reads(ends)]
+                holders.append((importer, ends))
                 if judge.makes_context(ends):
                     context = True
                     setters.append(importer)
@@ -264,10 +267,13 @@ class ShardMapAnalysis:
             return None
         sites, importers = closure
         reads += sites
+        # (a module passing the mesh to a shard_map: the body may call code of any module, so the getters of the
+        # modules importing the mesh's module are judged too, as with a context mesh: they are read already)
+        shard_mapped = shard_mapped or any(MeshUses(h).passes_to_shard_map(e) for h, e in holders)
         for importer, placed, getters in importers:  # arrays placed on the mesh may reach them
             if importer not in judged:
                 reads += placed()
-            if context:
+            if context or shard_mapped:
                 reads += getters()
         # An array placed on the mesh may be passed to code of a module the holders import, directly or not
         # (`replicas_of(y)` in pkg/utils.py reading `jax.typeof(x).sharding.mesh.axis_sizes[0]`): their
@@ -275,9 +281,14 @@ class ShardMapAnalysis:
         importing = {row[0] for row in importers}
         callees = imported_closure(project.index, placing, stdlib=False)
         reads += callees.sites
+        # (a module passing the mesh to a shard_map: the body may call code of the modules it imports, directly or
+        # not, which sees the mesh through `get_abstract_mesh()`: `mesh_uses.MeshUses.passes_to_shard_map`)
         for callee in callees.closure:
             if callee.ix.path not in (path, *judged, *importing):
-                reads += [in_module(u, callee.ix.path, callee) for u in MeshUses(callee).imported_reads([])]
+                judge = MeshUses(callee)
+                reads += [in_module(u, callee.ix.path, callee) for u in judge.imported_reads([])]
+                if shard_mapped and not context:
+                    reads += [in_module(u, callee.ix.path, callee) for u in judge.getter_reads()]
         if context:
             # (and the mesh's own module's, made the context mesh by an importer; and those of the modules the
             # modules making it the context mesh import, directly or not: their code may run under it; and of
