@@ -296,7 +296,11 @@ class RankAnalysis:
         docstring), and an SPMD910 record takes its place. None otherwise."""
 
         def param(other: ast.AST) -> ast.AST | None:
-            unread = isinstance(other, ast.Name) and self._body_param(other, body) and other.id not in ranks
+            # (a parameter given an operand whose structure is not read, `UnreadOperand`, is read whole here: its
+            # rank is not known either; breaker11 c23, c24 were a guessed SPMD003 on programs that run)
+            unread = isinstance(other, ast.Name) and self._body_param(other, body) and (
+                other.id not in ranks or isinstance(ranks[other.id], UnreadOperand)
+            )
             return other if unread else None
 
         return self._undecided_by(body, name, ranks, param)
