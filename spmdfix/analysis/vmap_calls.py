@@ -21,6 +21,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
+from spmdfix.analysis import writes
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.bindings import BindingKind, Scope
@@ -39,6 +40,22 @@ if TYPE_CHECKING:
     from spmdfix.analysis.values import Evaluator
 
 _UNKNOWN = ast.Constant(value=...)  # stands for an `in_axes` that could not be found
+# The words every record of an unread batch placement starts with (`_unread_value`, `_decorated_parameter`).
+_UNKNOWN_INPUT = "the placement of the vmapped input (`{shown}`) is not known"
+# Modules whose functions build arrays placed on no mesh axis when no argument is (`_unplaced`).
+_UNPLACED_MODULES = ("numpy.", "jax.numpy.", "jax.random.")
+# Builtins a value known not to be placed may name (`_unplaced`: `float('inf')`, `range(8)`).
+_UNPLACED_NAMES = frozenset({"float", "int", "range", "len"})
+# Function decorators that call the function with the arguments given (`_known_decorator`).
+_PLAIN_DECORATORS = frozenset({"functools.cache", "functools.lru_cache", "staticmethod", "classmethod"})
+# How many names, calls and operands `_unplaced` follows.
+_UNPLACED_DEPTH = 12
+
+
+def _shown(node: ast.AST) -> str:
+    """`node`'s source text, cut to 60 characters, for a record."""
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class VmapCallAnalysis:
@@ -295,6 +312,14 @@ class VmapCallAnalysis:
         why to `unread`. A parameter of the function around the vmap that only one call of another
         module gives is read there, by that module's analysis (`_elsewhere`); one that no call read gives adds
         a record to `unread` (`_unread_parameter`)."""
+        dynamic = writes.dynamic_code(self.ix.source)
+        if dynamic is not None:  # (breaker11 s02: `exec("SPEC = P('x', None)")` after `SPEC = P(None, 'y')`)
+            unread.append((self.ev.span(arg), f"{_UNKNOWN_INPUT.format(shown=_shown(arg))}: its module {dynamic[1]}"))
+            return None
+        decorated = self._decorated_parameter(arg, scope)
+        if decorated is not None:
+            unread.append(decorated)
+            return None
         # through a parameter too (`def accumulate(fn, xs): return jax.vmap(fn, ...)(xs)`: fuzz seed 60297)
         resolved = self.shapes.resolve(arg, scope, params=True)
         if resolved is None:
@@ -308,12 +333,12 @@ class VmapCallAnalysis:
                 if rebound is not None:  # (a placement in a branch, or rebound by `nonlocal`: breaker10 t40-t46)
                     unread.append(self._unread_rebound(arg, rebound[1]))
             return None
-        if not isinstance(resolved[0], ast.Call):
+        placer = self.ix.qualname(resolved[0].func, resolved[1]) if isinstance(resolved[0], ast.Call) else None
+        if placer not in jaxapi.DEVICE_PUT_NAMES and placer not in jaxapi.RESHARD_NAMES:
+            if not self._unplaced(resolved[0], resolved[1], _UNPLACED_DEPTH):
+                unread.append(self._unread_value(arg, resolved[0]))
             return None
         call, scope = resolved
-        placer = self.ix.qualname(call.func, scope)
-        if placer not in jaxapi.DEVICE_PUT_NAMES and placer not in jaxapi.RESHARD_NAMES:
-            return None
         sharding = argument(call, 1, "device" if placer in jaxapi.DEVICE_PUT_NAMES else "out_shardings")
         found = self.shapes.resolve(sharding, scope) if sharding is not None else None
         if found is None or not isinstance(found[0], ast.Call):
@@ -382,6 +407,110 @@ class VmapCallAnalysis:
         reshard(xs, P('x', None))`) raised SPMD008's `axis_names` error with no finding nor record; on the other
         branch the program fails otherwise or runs (safety/measurements/spmd008_axis_names_unknown_placement.py)."""
         return self.ev.span(arg), f"the placement of the vmapped input (`{arg.id}`) is not known: `{arg.id}` {why}"
+
+    def _unread_value(self, arg: ast.AST, value: ast.AST) -> tuple[Span, str]:
+        """The SPMD910 (span, what) of a mapped argument `arg` whose value at the call, `value` (`arg` itself or
+        what straight-line names give), is neither a placement (`jax.device_put`, `reshard`) nor a value known
+        not to be placed (`_unplaced`): a helper's result (`xs = to_batch(xs)`, the helper resharding to
+        `P('x', None)`: breaker11 s03, s07, s08, s10), an element of a container a helper re-places (s04). The
+        placement is unknown (`BatchPlacement.UNKNOWN`), and where it decides SPMD008
+        (`unread_matters.placement_matters`) this record stands for the finding: those programs raised SPMD008's
+        `axis_names` error while spmdfix said "All checks passed!"."""
+        line = getattr(value, "lineno", None)
+        at = f" (line {line})" if line is not None else ""
+        if isinstance(value, ast.Call):
+            what = f"it is the result of `{_shown(value.func)}(...)`{at}, a call spmdfix does not read"
+        elif value is arg:
+            what = f"`{_shown(value)}` is an expression spmdfix does not read"
+        else:
+            what = f"it is `{_shown(value)}`{at}, an expression spmdfix does not read"
+        return self.ev.span(arg), f"{_UNKNOWN_INPUT.format(shown=_shown(arg))}: {what}"
+
+    def _unplaced(self, expr: ast.AST, scope: Scope, depth: int) -> bool:
+        """Whether `expr` is known to hold a value not placed on any mesh axis: a literal, a display or an
+        arithmetic of such, a name straight-line code binds to such, or a call of a `numpy` / `jax.numpy` /
+        `jax.random` function (or a method or attribute of such a value: `np.arange(32).reshape(4, 8)`) whose
+        arguments are all such. An argument that is not (`jnp.zeros(s, out_sharding=P('x'))`, a parameter, a
+        placed array given to `jnp.sin`) leaves the value unknown. Pure; `depth` bounds the names and calls
+        followed."""
+        if depth <= 0:
+            return False
+        deeper = depth - 1
+        if isinstance(expr, ast.Constant):
+            return True
+        if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
+            return all(self._unplaced(e, scope, deeper) for e in expr.elts)
+        if isinstance(expr, ast.UnaryOp):
+            return self._unplaced(expr.operand, scope, deeper)
+        if isinstance(expr, ast.BinOp):
+            return self._unplaced(expr.left, scope, deeper) and self._unplaced(expr.right, scope, deeper)
+        if isinstance(expr, ast.Name):
+            found = self.shapes.resolve(expr, scope)
+            if found is None:
+                return self._builtin(expr, scope)
+            return self._unplaced(found[0], found[1], deeper)
+        if isinstance(expr, ast.Attribute):
+            qname = self.ix.qualname(expr, scope)
+            if qname is not None and qname.startswith(_UNPLACED_MODULES):
+                return True  # (a dtype, `np.float32`)
+            return self._unplaced(expr.value, scope, deeper)
+        if isinstance(expr, ast.Subscript):
+            return self._unplaced(expr.value, scope, deeper) and self._unplaced(expr.slice, scope, deeper)
+        if isinstance(expr, ast.Slice):
+            return all(p is None or self._unplaced(p, scope, deeper) for p in (expr.lower, expr.upper, expr.step))
+        if not isinstance(expr, ast.Call):
+            return False
+        qname = self.ix.qualname(expr.func, scope)
+        known = (qname is not None and qname.startswith(_UNPLACED_MODULES)) or self._builtin(expr.func, scope)
+        if not known and not (isinstance(expr.func, ast.Attribute) and self._unplaced(expr.func.value, scope, deeper)):
+            return False
+        return all(
+            not isinstance(a, ast.Starred) and self._unplaced(a, scope, deeper) for a in expr.args
+        ) and all(k.arg is not None and self._unplaced(k.value, scope, deeper) for k in expr.keywords)
+
+    def _builtin(self, expr: ast.AST, scope: Scope) -> bool:
+        """`expr` is a name of `_UNPLACED_NAMES` the module does not bind (Python's builtin)."""
+        return isinstance(expr, ast.Name) and expr.id in _UNPLACED_NAMES and not self.ix.lookup(expr.id, scope)
+
+    def _decorated_parameter(self, arg: ast.AST, scope: Scope) -> tuple[Span, str] | None:
+        """The SPMD910 (span, what) of a mapped argument `arg` that is a parameter of a function whose calls this
+        module reads (`ModuleModel.argument_for`) while the function carries a decorator spmdfix does not know
+        (`_known_decorator`): the decorator may place the argument before the body runs (breaker11 s01: a
+        decorator resharding to `P('x', None)` while the call passed `P(None, 'y')`; JAX raised SPMD008's
+        `axis_names` error, "All checks passed!"). None otherwise."""
+        if not isinstance(arg, ast.Name):
+            return None
+        binding = self.ix.single_binding(arg.id, scope)
+        if binding is None or binding.kind is not BindingKind.PARAM or self.model.argument_for(binding) is None:
+            return None
+        func = self.ix.parent.get(id(binding.node))
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        outer = self.ix.scope_at(func)
+        decorator = next((d for d in func.decorator_list if not self._known_decorator(d, outer)), None)
+        if decorator is None:
+            return None
+        return self.ev.span(arg), (
+            f"{_UNKNOWN_INPUT.format(shown=arg.id)}: `{arg.id}` is a parameter of `{func.name}` (line {func.lineno}), "
+            f"decorated by `@{_shown(decorator)}` (line {decorator.lineno}), a decorator spmdfix does not read, "
+            "which may place the argument before the body runs"
+        )
+
+    def _known_decorator(self, decorator: ast.expr, scope: Scope) -> bool:
+        """A function decorator known to call the function with the arguments its calls pass: `jax.jit` (bare,
+        or called or `functools.partial`-ed without `in_shardings`, which would place them), `functools.cache`,
+        `functools.lru_cache`, `staticmethod`, `classmethod`."""
+        target = decorator
+        keywords: list[ast.keyword] = []
+        if isinstance(decorator, ast.Call):
+            keywords = decorator.keywords
+            target = decorator.func
+            if self.ix.qualname(target, scope) in jaxapi.PARTIAL_NAMES and decorator.args:
+                target = decorator.args[0]
+        qname = self.ix.qualname(target, scope)
+        if qname in jaxapi.JIT_NAMES:
+            return not any(k.arg in (None, "in_shardings") for k in keywords)
+        return qname in _PLAIN_DECORATORS
 
     def _placed_mesh(self, arg: ast.AST, scope: Scope) -> Span | None:
         """The span of the resolved mesh `arg`'s placement (`_sharding`) commits it to, whatever its spec; None

@@ -85,6 +85,23 @@ def declared_names(source: str) -> frozenset[str]:
     return frozenset(names)
 
 
+# A call of the builtin `exec` or `eval` (not a method: `model.eval()`), the name first on its line or after a
+# space, `;`, `(`, `=`, `,` or `:` (`dynamic_code`).
+_DYNAMIC = re.compile(r"(?:^|(?<=[\s;(=,:]))(exec|eval)\s*\(", re.MULTILINE)
+
+
+def dynamic_code(source: str) -> tuple[int, str] | None:
+    """(line, words completing "<the module> ...") of the first call of `exec` or `eval` in the text: the code it
+    runs may rebind any name of the module (`exec("SPEC = P('x', None)")` after `SPEC = P(None, 'y')`:
+    breaker11 s02 placed the batch on the spmd axis while the reading saw `P(None, 'y')`); None when there is
+    none. A mention in a comment or a string counts too, which only leaves a value unread."""
+    found = _DYNAMIC.search(source)
+    if found is None:
+        return None
+    line = source.count("\n", 0, found.start()) + 1
+    return line, f"calls `{found.group(1)}` (line {line}), whose code may rebind any of its names"
+
+
 def container_write(source: str, name: str) -> str | None:
     """How the text may change the container a name holds (`NAME[key] = ...`, `NAME.update(...)`, a store
     through `.NAME[...]`), in words completing "<the module> ..."; None when it does not."""
