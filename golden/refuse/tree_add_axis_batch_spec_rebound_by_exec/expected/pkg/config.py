@@ -1,0 +1,3 @@
+import jax
+
+MESH = jax.make_mesh((2, 4), ('x', 'y'))
