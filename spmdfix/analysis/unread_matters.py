@@ -26,8 +26,10 @@ findings as they are is not needed there and gives no record. Per kind (docs/rul
   `batch_size` only (`hazards.h2_undecided`): SPMD007 there depends on whether those values are batched and on
   the mapped length, neither read.
 - the placement of a call's batch (a placement whose sharding or spec is not read, an input that is a
-  parameter no call read gives, or a name a branch, a loop or a `nonlocal`/`global` statement may rebind:
-  `shapes.StaticShapes.rebinding`): SPMD008's eager case and its `axis_names` case (`placement_matters`).
+  parameter no call read gives, a name a branch, a loop or a `nonlocal`/`global` statement may rebind:
+  `shapes.StaticShapes.rebinding`, a value neither a placement nor known unplaced, a parameter of a function
+  with an unknown decorator, an input of a module calling `exec`/`eval`: `vmap_calls`): SPMD008's eager case
+  and its `axis_names` case (`placement_matters`).
 - the mesh: its axis types and sizes decide SPMD003's, SPMD007's and SPMD008's Explicit-placement cases (a
   call of the vmap places its batch on mesh axes) and SPMD006's inner-vmap case (a call places the dimension
   after the batch), and the size-1 exemptions of SPMD003/SPMD004 when `check_vma` is not known to be on.
