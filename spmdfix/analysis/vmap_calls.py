@@ -312,7 +312,10 @@ class VmapCallAnalysis:
         why to `unread`. A parameter of the function around the vmap that only one call of another
         module gives is read there, by that module's analysis (`_elsewhere`); one that no call read gives adds
         a record to `unread` (`_unread_parameter`)."""
-        dynamic = writes.dynamic_code(self.ix.source)
+        key = ("exec or eval call",)
+        if key not in self.ix.derived:  # (one search of the module's text per index)
+            self.ix.derived[key] = writes.dynamic_code(self.ix.source)
+        dynamic = self.ix.derived[key]
         if dynamic is not None:  # (breaker11 s02: `exec("SPEC = P('x', None)")` after `SPEC = P(None, 'y')`)
             unread.append((self.ev.span(arg), f"{_UNKNOWN_INPUT.format(shown=_shown(arg))}: its module {dynamic[1]}"))
             return None
