@@ -147,6 +147,32 @@ FOUND = [
         def apply(v):
             return Layer()(v)
     """),
+    ("a known class decorator and `abc.ABCMeta` set nothing", """
+        import abc
+        import dataclasses
+
+        class Base(metaclass=abc.ABCMeta):
+            def __call__(self, v):
+                return collide(v)
+
+        @dataclasses.dataclass
+        class Layer(Base):
+            w: float = 1.0
+
+        def apply(v):
+            return Layer()(v)
+    """),
+    ("an `__init_subclass__` of the class itself runs for its subclasses only", """
+        class Layer:
+            def __call__(self, v):
+                return collide(v)
+
+            def __init_subclass__(cls, **kw):
+                cls.axis = 'y'
+
+        def apply(v):
+            return Layer()(v)
+    """),
     ("an `__init__` inherited from another module, the instance built in the vmap", """
         from pkg.base import Base
 
@@ -238,6 +264,84 @@ RECORDED = [
         def apply(v):
             return Layer()(v)
     """, "binds `__call__` 2 times in its body"),
+    ("`__call__` replaced after the class (breaker11 a14)", """
+        class Base:
+            def __call__(self, v):
+                return collide(v)
+
+        class Layer(Base):
+            pass
+
+        def _plain(self, v):
+            return clean(v)
+
+        Layer.__call__ = _plain
+
+        def apply(v):
+            return Layer()(v)
+    """, "model.py line 26 sets `.__call__` on an object"),
+    ("`setattr(Layer, '__call__', ...)` after the class", """
+        class Base:
+            def __call__(self, v):
+                return collide(v)
+
+        class Layer(Base):
+            pass
+
+        setattr(Layer, '__call__', lambda self, v: clean(v))
+
+        def apply(v):
+            return Layer()(v)
+    """, "calls `setattr(..., '__call__', ...)`"),
+    ("a base's `__init_subclass__` (breaker11 a10)", """
+        class Base:
+            def __call__(self, v):
+                return collide(v)
+
+            def __init_subclass__(cls, **kw):
+                cls.axis = 'y'
+
+        class Layer(Base):
+            pass
+
+        def apply(v):
+            return Layer()(v)
+    """, "`Base` defines `__init_subclass__`"),
+    ("a metaclass on a base (breaker11 a11)", """
+        class Meta(type):
+            def __call__(cls, *args):
+                return clean
+
+        class Base(metaclass=Meta):
+            def __call__(self, v):
+                return collide(v)
+
+        class Layer(Base):
+            pass
+
+        def apply(v):
+            return Layer()(v)
+    """, "`Base` is made by the metaclass `Meta`"),
+    ("a class decorator spmdfix does not know (breaker11 a49)", """
+        from pkg.base import Base
+
+        def plain(cls):
+            return cls
+
+        @plain
+        class Layer(Base):
+            pass
+
+        def apply(v):
+            return Layer()(v)
+    """, "decorated by `@plain`"),
+    ("`__call__ = staticmethod(f)` (breaker11 k03)", """
+        class Layer:
+            __call__ = staticmethod(collide)
+
+        def apply(v):
+            return Layer()(v)
+    """, "binds `__call__` to `staticmethod(collide)`"),
 ]
 
 

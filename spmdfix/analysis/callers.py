@@ -36,6 +36,7 @@ import ast
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import FUNCTION_NODES, Binding
 from spmdfix.analysis.follow import CALLERS, Follow
+from spmdfix.analysis.instances import class_of_expr, replaced_by
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import Use, UseIndex
@@ -48,6 +49,7 @@ class OtherCallers:
     """
 
     def __init__(self, model: ModuleModel) -> None:
+        self.model = model
         self.ix = model.ix
         self.uses = model.uses
 
@@ -179,12 +181,21 @@ class OtherCallers:
         """The binding of the class whose base `load` is (`class Layer(Base):`, `Base` the class whose `__call__`
         runs the shard_map), when calling its instances runs that `__call__`: its body binds no `__call__` (one
         that calls `super().__call__` also runs it: a place), it is neither decorated nor given keywords
-        (`metaclass=`), and its name is bound once outside a class. None otherwise (the read is a place)."""
+        (`metaclass=`), and its name is bound once outside a class; nor may code other than the class bodies set
+        its `__call__` or decide what its instances are (`instances.replaced_by` of it, and of the base as a base:
+        an `__init_subclass__` of the base may hand the subclass to code its readers do not show, a metaclass of
+        the base make its instances, a store `Wide.__call__ = ...` replace it). None otherwise (the read is a
+        place)."""
         cls = self.ix.parent.get(id(load))
         if not isinstance(cls, ast.ClassDef) or load not in cls.bases or cls.decorator_list or cls.keywords:
             return None
         inner = self.ix.own_scope(cls)
         if inner is None or "__call__" in inner.bindings:
+            return None
+        if replaced_by(self.model, cls, "__call__") is not None:
+            return None
+        base = class_of_expr(self.model, load, self.ix.scope_at(cls))
+        if not isinstance(base, tuple) or replaced_by(base[0], base[1], "__call__", as_base=True) is not None:
             return None
         binding = _def_binding(self.ix, cls)
         return binding if binding is not None and not binding.scope.is_class else None

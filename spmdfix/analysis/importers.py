@@ -39,6 +39,7 @@ from spmdfix.analysis.uses import Use
 from spmdfix.analysis.writes import (
     attribute_stores,
     attribute_write,
+    class_attribute_write,
     container_write,
     own_name_write,
     project_write,
@@ -327,6 +328,32 @@ def _project_writer(index: ProjectIndex, attr: str, judged: frozenset[str], modu
         found = project_write(text, attr, module_name, *kept)  # type: ignore[misc]
         if found is not None:
             return f"{relpath(path)} line {found[0]} {found[1]}"
+    return None
+
+
+def class_member_writer(index: ProjectIndex, attr: str) -> str | None:
+    """Why a module of the project may set the special method `attr` (`__call__`, `__init__`) on one of its
+    classes from outside the class body (`Layer.__call__ = _plain` after the class, `cls.__call__ = ...` in a
+    decorator or an `__init_subclass__`, `setattr(Layer, '__call__', ...)`: `writes.class_attribute_write`), in
+    words naming the module and line; None when none may. Which class a store sets is not followed: one
+    anywhere in the project counts (breaker11 a10, a14, a49: `Layer()(x)` ran a plain `__call__` while the
+    lookup read the base's). Only the modules whose text holds `attr` are read (`ProjectIndex.holding`), never
+    parsed; none when the project's modules are not known. Kept per index and question."""
+    key = ("importers.class_member_writer", attr)
+    kept = index.derived.get(key)
+    if kept is None:
+        kept = index.derived[key] = _class_member_writer(index, attr)
+    else:
+        index.holding(attr)  # (what it asked, recorded again for this check)
+    return kept  # type: ignore[return-value]
+
+
+def _class_member_writer(index: ProjectIndex, attr: str) -> str | None:
+    for path in index.holding(attr) or ():
+        text = index.text_of(path)  # (read, not recorded: the `holding` answer's digest covers its bytes)
+        found = class_attribute_write(text, attr) if text is not None else None
+        if found is not None:
+            return f"{relpath(path)} line {text.count(chr(10), 0, found[0]) + 1} {found[1]}"  # type: ignore[union-attr]
     return None
 
 

@@ -43,6 +43,7 @@ from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
 from spmdfix.analysis.importers import (
     attribute_writer,
+    class_member_writer,
     name_writer,
     name_written_by_others,
     named_elsewhere,
@@ -709,6 +710,11 @@ class ProjectLink:
         """Why any module of the project (but the `judged` ones, absolute paths) may store `.attr` on an object
         it was handed, in words naming the module and line; None when none may: `importers.project_writer`."""
         return project_writer(self.index, attr, judged)
+
+    def class_member_writer(self, attr: str) -> str | None:
+        """Why a module of the project may set the special method `attr` on a class from outside its body, in
+        words naming the module and line; None when none may: `importers.class_member_writer`."""
+        return class_member_writer(self.index, attr)
 
     def name_writer(self, qname: str | None) -> str | None:
         """Why the module-level name `qname` of another module of the project, bound there once to a value

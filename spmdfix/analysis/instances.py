@@ -16,9 +16,11 @@ from typing import NamedTuple
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import BASES, Follow
 from spmdfix.analysis.lost_places import LostPlaces, builtin_name
-from spmdfix.analysis.members import attribute_writes
+from spmdfix.analysis.members import attribute_writes, unknown_decorator
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.uses import short
+from spmdfix.analysis.writes import class_attribute_write
+from spmdfix.paths import relpath
 
 
 class Instances:
@@ -205,7 +207,9 @@ _EMPTY_LIBRARY_BASES = frozenset({
 })
 
 
-def type_member(owner: ModuleModel, cls: ast.ClassDef, name: str, follow: Follow | None = None):
+def type_member(
+    owner: ModuleModel, cls: ast.ClassDef, name: str, follow: Follow | None = None, as_base: bool = False
+):
     """The special method `name` an implicit call on an instance of `cls` (a class of module `owner`) runs, as
     Python looks it up: on the class and its bases, never on the instance (`Layer()(x)` runs
     `type(layer).__call__`; `Layer(...)` runs its class's `__init__`). Bases are read in their modules: this
@@ -217,10 +221,17 @@ def type_member(owner: ModuleModel, cls: ast.ClassDef, name: str, follow: Follow
     analysis cannot resolve or a library's, several bases defining it differently, the name bound in the class
     body several times or by a statement other than `def` and a plain assignment); None when no class on the
     way defines it (the builtins' `object` does: nothing of the project runs). A `def` decorated in the class
-    body is given as the `def` (the reach walk reads its decorators)."""
+    body is given as the `def` (the reach walk reads its decorators).
+
+    Every class the lookup walks may have its `name` set by code other than its body (`replaced_by`): a
+    `NotFollowed` then (breaker11 a10, a11, a14, a49 read the base's `__call__` while a plain one ran). `as_base`:
+    `cls` is walked as a base of the class asked (its `__init_subclass__` runs for that class)."""
     follow = follow or Follow(BASES)
     if follow.spent:
         return NotFollowed(f"`{cls.name}`'s bases are more than {BASES.limit} classes deep", False)
+    replaced = replaced_by(owner, cls, name, as_base)
+    if replaced is not None:
+        return NotFollowed(f"`{cls.name}` {replaced}", False)
     inner = owner.ix.own_scope(cls)
     bound = inner.bindings.get(name, []) if inner is not None else []
     if len(bound) > 1:
@@ -259,6 +270,13 @@ def _bound_in_body(owner: ModuleModel, cls: ast.ClassDef, binding, follow: Follo
             f"`{cls.name}` binds `{binding.name}` in its body by a statement other than `def` or `=`", False
         )
     value = binding.node
+    if isinstance(value, ast.Call) and _descriptor_maker(owner, value.func, binding.scope):
+        # `__call__ = staticmethod(_plain)`, `functools.partialmethod(Base.__call__)` (breaker11 k03, k04: silent):
+        # what the descriptor calls, and with which arguments, is not followed
+        return NotFollowed(
+            f"`{cls.name}` binds `{binding.name}` to `{short(value)}` (line {value.lineno}), a descriptor whose "
+            "call spmdfix does not follow", False
+        )
     if isinstance(value, ast.Attribute):
         other = _class_of_expr(owner, value.value, binding.scope)
         if isinstance(other, tuple):
@@ -270,12 +288,75 @@ def _bound_in_body(owner: ModuleModel, cls: ast.ClassDef, binding, follow: Follo
     return TypeMember(owner, value, binding.scope)
 
 
+# Metaclasses known to define no `__call__` nor `__new__` that change what `Cls()` gives or its members
+_KNOWN_METACLASSES = frozenset({"abc.ABCMeta", "type"})
+
+
+def replaced_by(owner: ModuleModel, cls: ast.ClassDef, name: str, as_base: bool = False) -> str | None:
+    """Why the special method `name` of class `cls` (of module `owner`) may be other than its body and bases
+    bind, in words completing "`Cls` ..." (None when nothing is seen that may): a class decorator spmdfix does not
+    know as harmless (`members.unknown_decorator`: it may set `cls.__call__` or return another class, a49); a
+    `metaclass=` (its `__call__` decides what `Cls()` returns, a11); an `__init_subclass__` in its body, when
+    `cls` is walked as a base (`as_base`: it runs for every subclass and may set `cls.__call__`, a10); a store
+    `.name = ...` or `setattr(..., 'name', ...)` on some object in its module's text or, through the project
+    index, in any module of the project (`Layer.__call__ = _plain` after the class, a14:
+    `writes.class_attribute_write`). The project-wide search is on the text: which class a store sets is not
+    followed, so one store anywhere counts."""
+    decorator = unknown_decorator(owner.ix, cls)
+    if decorator is not None:
+        shown = ast.unparse(decorator)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        return (
+            f"is decorated by `@{shown}` (line {decorator.lineno}), a decorator spmdfix does not know, which may "
+            f"set `{name}` or return another class"
+        )
+    where = owner.ix.scope_at(cls)
+    for keyword in cls.keywords:
+        if keyword.arg == "metaclass" and owner.ix.qualname(keyword.value, where) not in _KNOWN_METACLASSES:
+            return (
+                f"is made by the metaclass `{short(keyword.value)}` (line {keyword.value.lineno}), which may decide "
+                f"what calling it gives or set `{name}`"
+            )
+    inner = owner.ix.own_scope(cls)
+    hooks = inner.bindings.get("__init_subclass__") if inner is not None and as_base else None
+    if hooks:
+        return (
+            f"defines `__init_subclass__` (line {getattr(hooks[0].node, 'lineno', cls.lineno)}), which runs for its "
+            f"subclasses and may set their `{name}`"
+        )
+    own = class_attribute_write(owner.ix.source, name)
+    if own is not None:
+        line = owner.ix.source.count("\n", 0, own[0]) + 1
+        path = owner.project.path if owner.project is not None else owner.ix.path
+        shown = relpath(path) if path else "its module"
+        return f"may have `{name}` set from outside its body: {shown} line {line} {own[1]}"
+    far = owner.project.class_member_writer(name) if owner.project is not None else None
+    if far is not None:
+        return f"may have `{name}` set from outside its body: {far}"
+    return None
+
+
+# The descriptors a class body may bind a special method to (`__call__ = staticmethod(f)`), by qualified name
+_DESCRIPTOR_MAKERS = frozenset({
+    "staticmethod", "classmethod", "property", "functools.partialmethod", "functools.cached_property",
+    "functools.singledispatchmethod",
+})
+
+
+def _descriptor_maker(owner: ModuleModel, func: ast.AST, where: Scope) -> bool:
+    """Whether `func` (the callee of a value a class body assigns) is one of `_DESCRIPTOR_MAKERS`: a builtin
+    name no statement binds, or a library name by its qualified name."""
+    if isinstance(func, ast.Name) and not owner.ix.lookup(func.id, where):
+        return func.id in _DESCRIPTOR_MAKERS
+    return isinstance(func, ast.Attribute) and owner.ix.qualname(func, where) in _DESCRIPTOR_MAKERS
+
+
 def _through_base(owner: ModuleModel, cls: ast.ClassDef, base: ast.expr, name: str, follow: Follow):
     """`type_member` of `name` through one base expression of `cls` (None: the base defines nothing)."""
     named = base.value if isinstance(base, ast.Subscript) else base  # `Base[T]`, `Generic[T]`
     found = _class_of_expr(owner, named, owner.ix.scope_at(cls))
     if isinstance(found, tuple):
-        return type_member(found[0], found[1], name, follow.deeper())
+        return type_member(found[0], found[1], name, follow.deeper(), as_base=True)
     if found == "empty":
         return None
     if found == "library":
@@ -329,6 +410,12 @@ def _generates_init(owner: ModuleModel, cls: ast.ClassDef) -> bool:
         off = given.get("init")
         return not (isinstance(off, ast.Constant) and off.value is False)
     return False
+
+
+def class_of_expr(owner: ModuleModel, expr: ast.AST, where: Scope):
+    """The class of the project the base expression `expr` (read in `where` of module `owner`) names, as (its
+    module's model, the class), else a word or reason (`_class_of_expr`)."""
+    return _class_of_expr(owner, expr.value if isinstance(expr, ast.Subscript) else expr, where)
 
 
 def _direct_bases(owner: ModuleModel, cls: ast.ClassDef) -> list[ast.AST]:

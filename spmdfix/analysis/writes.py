@@ -147,6 +147,25 @@ def project_write(
     return source.count("\n", 0, best[0]) + 1, best[1]
 
 
+def class_attribute_write(source: str, attr: str) -> tuple[int, str] | None:
+    """(offset, words completing "<module> line N ...") of the first place the text may set the special method
+    `attr` (`__call__`, `__init__`) on a class from outside its body: `Layer.__call__ = ...` (any object but
+    `self`: `cls.__call__ = ...` in a decorator, an `__init_subclass__` or a metaclass too), or
+    `setattr(Layer, '__call__', ...)`; None when there is none. A store on an instance (`self.__call__ =`)
+    changes no implicit call (`Layer()(x)` looks `__call__` up on the type). On the text, never parsed: a comment
+    saying so counts too (a record too many, never a silence: breaker11 a14, a10, a49)."""
+    name = re.escape(attr)
+    best = None
+    for found in re.finditer(_ASSIGN.format(owner=r"(\w*)[ \t]*", blank=_BLANK, name=name), source):
+        if found.group(1) != "self":
+            best = (found.start(), f"sets `.{attr}` on an object (a class's `{attr}` is replaced so)")
+            break
+    setter = re.search(rf"""\bsetattr\s*\([^,\n]*,\s*[rRuU]?(['"]){name}\1""", source)
+    if setter is not None and (best is None or setter.start() < best[0]):
+        best = (setter.start(), f"calls `setattr(..., '{attr}', ...)`")
+    return best
+
+
 # `attribute_stores`: each attribute name stored (`.name = ...`, augmented too) -> the offset of its first
 # store; the same leaving out `self.name` / `cls.name`
 AttributeStores = tuple[dict[str, int], dict[str, int]]

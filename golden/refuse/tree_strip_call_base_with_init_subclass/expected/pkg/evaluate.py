@@ -1,0 +1,9 @@
+from pkg.blocks import REGISTRY, Block
+
+
+class Wide(Block):
+    pass
+
+
+def evaluate(v):
+    return REGISTRY[0]()(v)

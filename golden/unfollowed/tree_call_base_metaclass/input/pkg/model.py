@@ -1,0 +1,15 @@
+import jax
+
+from pkg.blocks import Block
+
+
+class Wide(Block):
+    pass
+
+
+def apply(v):
+    return Wide()(v)
+
+
+def forward(xs):
+    return jax.vmap(apply, spmd_axis_name='x')(xs)
