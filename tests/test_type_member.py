@@ -147,6 +147,18 @@ FOUND = [
         def apply(v):
             return Layer()(v)
     """),
+    ("`super().__call__` in the one-base subclass's own `__call__` (breaker11 a25)", """
+        class Base:
+            def __call__(self, v):
+                return collide(v)
+
+        class Layer(Base):
+            def __call__(self, v):
+                return super().__call__(v) * 1.0
+
+        def apply(v):
+            return Layer()(v)
+    """),
     ("a known class decorator and `abc.ABCMeta` set nothing", """
         import abc
         import dataclasses
@@ -342,6 +354,21 @@ RECORDED = [
         def apply(v):
             return Layer()(v)
     """, "binds `__call__` to `staticmethod(collide)`"),
+    ("`super().__call__` in a class of two bases", """
+        class A:
+            def __call__(self, v):
+                return collide(v)
+
+        class B:
+            pass
+
+        class Layer(A, B):
+            def __call__(self, v):
+                return super().__call__(v)
+
+        def apply(v):
+            return Layer()(v)
+    """, "`Layer` has 2 bases, and which class follows it in the MRO is not followed"),
 ]
 
 

@@ -336,6 +336,31 @@ def replaced_by(owner: ModuleModel, cls: ast.ClassDef, name: str, as_base: bool 
     return None
 
 
+def is_super(expr: ast.AST, ix, scope: Scope) -> bool:
+    """Whether `expr` is `super()` with no arguments, `super` being the builtin (no statement binds it)."""
+    return (
+        isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "super"
+        and not expr.args and not expr.keywords and not ix.lookup("super", scope)
+    )
+
+
+def super_member(owner: ModuleModel, scope: Scope, name: str):
+    """What `super().name` read in `scope` (a method of a class of module `owner`) finds: the lookup of `name`
+    on the one base of that class (`type_member` of the base), as `type_member` gives it. Followed only in a
+    single-inheritance class, where the base is the next class of the MRO; a `NotFollowed` for several bases
+    (which class follows in the MRO of the instance's type is not read) or `super()` not read directly in a
+    method's body (a nested function, a lambda); None when the base defines nothing (`object`)."""
+    method = isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    cls = owner.ix.parent.get(id(scope.node)) if method else None
+    if not isinstance(cls, ast.ClassDef):
+        return NotFollowed("`super()` is not read directly in a method's body", False)
+    if len(cls.bases) != 1:
+        return NotFollowed(
+            f"`{cls.name}` has {len(cls.bases)} bases, and which class follows it in the MRO is not followed", False
+        )
+    return _through_base(owner, cls, cls.bases[0], name, Follow(BASES))
+
+
 # The descriptors a class body may bind a special method to (`__call__ = staticmethod(f)`), by qualified name
 _DESCRIPTOR_MAKERS = frozenset({
     "staticmethod", "classmethod", "property", "functools.partialmethod", "functools.cached_property",

@@ -21,7 +21,9 @@ from spmdfix.analysis.follow import (
     ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, TRACED, Follow,
 )
 from spmdfix.analysis.bindings import FUNCTION_NODES, Binding, BindingKind, Scope, callable_target
-from spmdfix.analysis.instances import Instances, NotFollowed, TypeMember, is_self_param, type_member
+from spmdfix.analysis.instances import (
+    Instances, NotFollowed, TypeMember, is_self_param, is_super, super_member, type_member,
+)
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
@@ -352,11 +354,17 @@ class Reacher:
         pkg/base.py or `__call__ = _apply`, breaker10 t23-t27, t33); a library base's `__init__` is a library
         call, as any other (no record)."""
         found = type_member(owner, cls, name)
+        return self._run_found(found, f"which `{name}` `{cls.name}` runs", name, node, path, result, follow)
+
+    def _run_found(self, found, what: str, name: str, node: ast.AST, path: _Path, result, follow: Follow) -> bool:
+        """Follow what a lookup of the special method `name` found (`instances.type_member`, `super_member`), and
+        say whether one was found; a `NotFollowed` is an SPMD910 record at `node` ("<what> is not known: why")
+        but for a library base's `__init__` (a library call)."""
         if found is None:
             return False
         if isinstance(found, NotFollowed):
             if not (found.library and name == "__init__"):
-                result.unresolved.append((node, f"which `{name}` `{cls.name}` runs is not known: {found.why}"))
+                result.unresolved.append((node, f"{what} is not known: {found.why}"))
             return False
         home, target, where = found
         if home is not self.model:
@@ -1118,6 +1126,14 @@ class Reacher:
             if not self.lost.library_value(call.func.args[0], scope):
                 what = f"`{short(call.func)}` picks the callable by name at run time"
                 result.unresolved.append((call, what))
+        elif isinstance(call.func, ast.Attribute) and call.func.attr == "__call__" and (
+            is_super(call.func.value, self.ix, scope)
+        ):
+            # `super().__call__(v)` in a subclass's `__call__` (breaker11 a25, a07: silent): the base's, looked up
+            step = path.step(f"`{short(call.func)}` is called here", span, call)
+            found = super_member(self.model, scope, "__call__")
+            what = f"which `__call__` `{short(call.func)}` runs"
+            self._run_found(found, what, "__call__", call, step, result, follow)
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call) and qname is None:
             # `Layer().clone(AXIS='data').apply({}, x)`: a method of a call's result
             if self.instances.method_of(call.func, scope) is not None:
