@@ -347,6 +347,18 @@ RECORDED = [
         def apply(v):
             return Layer()(v)
     """, "decorated by `@plain`"),
+    ("a parameter annotated with a class an unknown decorator may change", """
+        def plain(cls):
+            return cls
+
+        @plain
+        class Layer:
+            def __call__(self, v):
+                return collide(v)
+
+        def apply(v, layer: Layer = None):
+            return layer(v)
+    """, "decorated by `@plain`"),
     ("`__call__ = staticmethod(f)` (breaker11 k03)", """
         class Layer:
             __call__ = staticmethod(collide)

@@ -400,7 +400,14 @@ class Reacher:
             return False
         owner, cls = found
         member = type_member(owner, cls, "__call__")
-        if not isinstance(member, TypeMember) or owner.members.overridden(cls, "__call__"):
+        if owner.members.overridden(cls, "__call__"):
+            return False
+        if isinstance(member, NotFollowed) and not member.library:
+            # (a decorator, metaclass or outside store may set it: a record, never a silence; a library base is
+            # left to the parameter's other readings, as before)
+            what = f"which `__call__` `{cls.name}` runs"
+            return self._run_found(member, what, "__call__", name, path, result, follow)
+        if not isinstance(member, TypeMember):
             return False
         return self._run_type_member(owner, cls, "__call__", name, path, result, follow)
 
