@@ -350,24 +350,23 @@ class ProjectGraph:
         return self._holding[word]
 
     def _held(self, path: str, words: list[str]) -> tuple[str, dict[str, bool]] | None:
-        """(the SHA-256 of the bytes of the file at `path` when one of `words` is in them, else "", which of
-        `words` they hold); None for a file `_bytes` cannot give. From `_HELD` when the file's scan has settled
-        at the stat key kept there (the file has not changed since it was read for these words)."""
+        """(the SHA-256 of the bytes of the file at `path` when a word read in them so far is there, else "",
+        which of `words` they hold); None for a file `_bytes` cannot give. From `_HELD` when the file's scan has
+        settled at the stat key kept there (the file has not changed since it was read for these words)."""
         stat = None if path in self._overlay else self.stats.get(path)
         settled = stat is not None and stat[1]
         known = _HELD.get(path) if settled else None
-        if known is not None and known[0] == stat[0] and all(w in known[2] for w in words):  # type: ignore[index]
-            present = {w: known[2][w] for w in words}
-            if known[1] or not any(present.values()):
-                return known[1], present
+        prior = known[2] if known is not None and known[0] == stat[0] else {}  # type: ignore[index]
+        if prior and all(w in prior for w in words):
+            return known[1], {w: prior[w] for w in words}  # type: ignore[index]
         raw = self._bytes(path)
         if raw is None:
             return None
         present = {w: w.encode("utf-8") in raw for w in words}
-        digest = hashlib.sha256(raw).hexdigest() if any(present.values()) else ""
+        held = {**prior, **present}
+        digest = hashlib.sha256(raw).hexdigest() if any(held.values()) else ""
         if settled:
-            prior = known[2] if known is not None and known[0] == stat[0] else {}  # type: ignore[index]
-            _HELD[path] = (stat[0], digest or (known[1] if known is not None and prior else ""), {**prior, **present})  # type: ignore[index]
+            _HELD[path] = (stat[0], digest, held)  # type: ignore[index]
         return digest, present
 
     def _bytes(self, path: str) -> bytes | None:

@@ -816,11 +816,10 @@ class CaptureAnalysis:
             # (a library's attribute, `jnp.sin`, is not looked for in the project: nothing is parsed for it)
             if not self.model.project.follows(qname) or qname in found or self._fully_reduced(node):
                 continue
-            binding = self.model.project.binding(qname)
-            if binding is None or binding[1].kind is not BindingKind.ASSIGN:
+            target, where = self._project_binding(qname)
+            if target is None or target.kind is not BindingKind.ASSIGN:
                 continue
-            model, target = binding
-            if CaptureAnalysis(model, BatchedValues(model))._array_value(target.node, target.scope, Follow(ARRAY_VALUE)):
+            if where._array_value(target.node, target.scope, Follow(ARRAY_VALUE)):
                 found[qname] = (node, qname)
         return tuple(sorted(found.values(), key=lambda f: (f[0].lineno, f[0].col_offset)))
 
@@ -870,8 +869,13 @@ class CaptureAnalysis:
     def _imported_binding(self, binding):
         """(the single top-level binding a project import names, the capture analysis of its module), or
         (None, self) when it is not a module-level name of another module of the project the index loads."""
+        return self._project_binding(binding.qname)
+
+    def _project_binding(self, qname: str | None):
+        """(the single top-level binding of the project name `qname`, the capture analysis of its module), or
+        (None, self) when the index loads no such name (`_imported_binding`)."""
         project = self.model.project
-        found = project.binding(binding.qname) if project is not None else None
+        found = project.binding(qname) if project is not None else None
         if found is None:
             return None, self
         model, target = found

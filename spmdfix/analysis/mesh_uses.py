@@ -247,17 +247,20 @@ class MeshUses:
         get_abstract_mesh().axis_names[0])` in the body went 2 -> 1 after add-axis, which was SAFE). Unlike
         `jax.set_mesh`, nothing outside the body sees it so: the getters judged are this module's and those of
         the modules it imports (`shard_map_facts`), not every module linked to it."""
-        for end in ends:
-            for use in self.uses.uses_of_value(end):
-                up = self.uses.parent(use)
-                if isinstance(up, ast.keyword):
-                    call = self.uses.parent(up)
-                    if up.arg == "mesh" and isinstance(call, ast.Call) and self._is_shard_map(call):
-                        return True
-                elif isinstance(up, ast.Call) and self.ix.qualname(up.func, self.ix.scope_at(up)) in jaxapi.SHARD_MAP_OLD:
-                    if argument(up, 1, "mesh") is use:
-                        return True
-        return False
+        return any(self._shard_map_mesh(use, self.uses) for end in ends for use in self.uses.uses_of_value(end))
+
+    def _shard_map_mesh(self, expr: ast.expr, uses: UseIndex) -> bool:
+        """`expr` is the mesh of a shard_map: its `mesh=` (also of `partial(shard_map, mesh=...)`), or the old
+        API's positional `mesh`."""
+        up = uses.parent(expr)
+        if isinstance(up, ast.keyword):
+            call = uses.parent(up)
+            return up.arg == "mesh" and isinstance(call, ast.Call) and self._is_shard_map(call)
+        return (
+            isinstance(up, ast.Call)
+            and self.ix.qualname(up.func, self.ix.scope_at(up)) in jaxapi.SHARD_MAP_OLD
+            and argument(up, 1, "mesh") is expr
+        )
 
     def device_reads(self, ctor: ast.Call) -> list[Use]:
         """Reads of the names between a `Mesh(...)`'s `devices` argument and the array expression they are
@@ -277,10 +280,11 @@ class MeshUses:
 
     # --- the allowlist -----------------------------------------------------------------------------
     def _allowed(self, expr: ast.expr, uses: UseIndex) -> bool:
+        if self._shard_map_mesh(expr, uses):
+            return True
         up = uses.parent(expr)
         if isinstance(up, ast.keyword):
-            call = uses.parent(up)
-            return up.arg == "mesh" and isinstance(call, ast.Call) and self._is_shard_map(call)
+            return False
         if isinstance(up, ast.Call) and expr in up.args:
             return self._allowed_argument(expr, up)
         if isinstance(up, ast.withitem) and up.context_expr is expr:
@@ -310,8 +314,6 @@ class MeshUses:
         qname = self.ix.qualname(call.func, scope) or ""
         if qname in jaxapi.SET_MESH_NAMES:
             return call.args[0] is expr
-        if qname in jaxapi.SHARD_MAP_OLD:
-            return argument(call, 1, "mesh") is expr
         if qname in jaxapi.NAMED_SHARDING_NAMES:
             spec = argument(call, 1, "spec")
             if argument(call, 0, "mesh") is not expr or spec is None:

@@ -233,7 +233,6 @@ class ShardMapAnalysis:
         context = MeshUses(model).makes_context([call])
         setters = [model] if context else []  # (the modules making it the context mesh)
         shard_mapped = MeshUses(model).passes_to_shard_map([call])
-        holders: list[tuple[ModuleModel, list]] = []  # (an importer holding the mesh, the expressions holding it)
         # (the module holding a name the mesh flows into, the name, a function returning the mesh)
         todo = [(model, name, factory) for name, factory in dict.fromkeys(exits)]
         asked: set[tuple[str, str, bool]] = set()
@@ -254,7 +253,7 @@ class ShardMapAnalysis:
                     ends = [_called(importer, e) for e in ends]
                 judge = MeshUses(importer)
                 reads += [in_module(u, importer.ix.path, importer) for u in judge.imported_reads(ends)]
-                holders.append((importer, ends))
+                shard_mapped = shard_mapped or judge.passes_to_shard_map(ends)
                 if judge.makes_context(ends):
                     context = True
                     setters.append(importer)
@@ -269,7 +268,6 @@ class ShardMapAnalysis:
         reads += sites
         # (a module passing the mesh to a shard_map: the body may call code of any module, so the getters of the
         # modules importing the mesh's module are judged too, as with a context mesh: they are read already)
-        shard_mapped = shard_mapped or any(MeshUses(h).passes_to_shard_map(e) for h, e in holders)
         for importer, placed, getters in importers:  # arrays placed on the mesh may reach them
             if importer not in judged:
                 reads += placed()
