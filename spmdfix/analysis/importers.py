@@ -202,7 +202,24 @@ def imported_uses(
 def _importers(index: ProjectIndex, path: str, module: str) -> dict[str, frozenset[str]] | None:
     """The modules that may read the module at `path` (dotted `module`): its importers, and the modules
     importing a package above it as a module object (`import pkg.model` binds `pkg`, whose attribute `config`
-    is `pkg.config` once any module imported it) or by a star import; None when some are not known."""
+    is `pkg.config` once any module imported it) or by a star import; None when some are not known. Kept per
+    index (`ProjectIndex.derived`): `imported_uses` asks it for every module a mesh's search passes through,
+    thousands of times per analysis in a project of a thousand modules (the callers only read the answer);
+    a kept answer asks its modules' importers of the index again, for what a results cache records."""
+    key = ("importers._importers", path)
+    kept = index.derived.get(key)
+    if kept is not None:
+        answer, asked = kept  # type: ignore[misc]
+        index.asked_again(asked)
+        return answer
+    asked: list[str] = []
+    answer = _importers_of(index, path, module, asked)
+    index.derived[key] = (answer, tuple(asked))
+    return answer
+
+
+def _importers_of(index: ProjectIndex, path: str, module: str, asked: list[str]) -> dict[str, frozenset[str]] | None:
+    asked.append(path)
     direct = index.importers_of(path)
     if direct is None:
         return None
@@ -212,6 +229,7 @@ def _importers(index: ProjectIndex, path: str, module: str) -> dict[str, frozens
         package = index.locate(".".join(parts[:depth]), path)
         if package is None or package == path:
             continue
+        asked.append(package)
         above = index.importers_of(package)
         if above is None:
             return None
@@ -246,8 +264,7 @@ def attribute_writer(index: ProjectIndex, path: str, attr: str, known: bool = Fa
     kept = index.derived.get(key)
     if kept is not None:
         answer, read = kept  # type: ignore[misc]
-        for where in (path, *read):  # (what a fresh answer asks and reads, recorded again: `ProjectIndex.touch`)
-            index.importers_of(where)
+        index.asked_again((path, *read))  # (what a fresh answer asks and reads, recorded again: `ProjectIndex.touch`)
         index.touch(read)
         return answer
     read: list[str] = []
@@ -383,8 +400,7 @@ def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | N
     kept = index.derived.get(key)
     if kept is not None:
         answer, read = kept  # type: ignore[misc]
-        for where in (path, *read):
-            index.importers_of(where)
+        index.asked_again((path, *read))
         index.touch(read)
         if ("importers.project_writer", name, frozenset(), True) in index.derived:
             project_writer(index, name, module_name=True)  # (what it asked, recorded again)

@@ -35,7 +35,7 @@ import ast
 import contextlib
 import hashlib
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -250,6 +250,15 @@ class ProjectIndex:
                 known[1].append(importers_digest(known[0]))
             self._asked[path] = known[1][0]
         return known[0]
+
+    def asked_again(self, paths: Sequence[str]) -> None:
+        """Ask `importers_of` again of each of `paths`, for an answer derived from them earlier and kept
+        (`derived`): only what a recording needs is done (an index not recording knows them already), as a
+        kept answer may stand for hundreds of modules (the importers of a widely imported config module)."""
+        if self._asked is None and self._importers is not None and all(p in self._importers_of for p in paths):
+            return
+        for path in paths:
+            self.importers_of(path)
 
     def holding(self, word: str) -> tuple[str, ...] | None:
         """The modules of the project whose text holds `word` (absolute paths, in path order: the `holding` the
