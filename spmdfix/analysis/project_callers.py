@@ -88,12 +88,35 @@ def search_exits(
         for importer, ends in found.reads:
             where = module_path(importer)
             read.add(where)
-            mine = where == here
-            callers = OtherCallers(importer)
-            uses = callers.from_reads(ends, factory, traced if mine else frozenset(), root if mine else None)
-            places += [in_module(u, where, importer).describe() for u in uses]
-            todo += exits_of(importer, callers)
+            described, further = _importer_places(project, exit_, importer, ends, here, traced, root)
+            places += described
+            todo += further
     return places, tuple(kept), read
+
+
+def _importer_places(
+    project, exit_: Exit, importer: ModuleModel, ends: list[ast.expr], here: str, traced: frozenset[int], root
+) -> tuple[list[str], tuple[Exit, ...]]:
+    """The places `importer`'s `ends` (its reads of `exit_`) run the shard_map without the vmap, described, and
+    the exits its walk took. The importer asking (`here`) walks with its vmapped callable's traced functions;
+    any other walks with none, the same walk whichever module asks: that answer is kept per index
+    (`ProjectIndex.derived`), as each of a module's importers holding a vmap of it (the benchmark project's
+    eleven, in a language server's every edit) asked the same search of all the others."""
+    where = module_path(importer)
+    mine = where == here
+    # (an importer may read the exit along two paths, `from m import f` and `m.f`: its reads are part of the key;
+    # they are nodes of the importer's model, which the index keeps)
+    key = ("project_callers.importer_places", exit_, where, tuple(map(id, ends)))
+    if not mine and project is not None:
+        kept = project.index.derived.get(key)
+        if kept is not None:
+            return kept  # type: ignore[return-value]
+    callers = OtherCallers(importer)
+    uses = callers.from_reads(ends, exit_[2], traced if mine else frozenset(), root if mine else None)
+    answer = ([in_module(u, where, importer).describe() for u in uses], exits_of(importer, callers))
+    if not mine and project is not None:
+        project.index.derived[key] = answer
+    return answer
 
 
 def _load(project, path: str) -> ModuleModel | None:
