@@ -16,6 +16,7 @@ its module and line, and the factory; a place the search cannot read the module 
 from __future__ import annotations
 
 import ast
+import bisect
 
 from spmdfix import jaxapi
 from spmdfix.analysis.calls import returns
@@ -83,6 +84,11 @@ def _held_factories(model: ModuleModel) -> list[tuple[str, ast.AST, str | None, 
     ix = model.ix
     top = ix.module_scope
     out: list[tuple[str, ast.AST, str | None, int]] = []
+    # (only the statements whose lines hold the keyword's word can pass it: `_passes_spmd` asks for the keyword
+    # written out; every importer of a module analysed in a language server's edit asked this of every `def`)
+    keyword_lines = _lines_holding(ix.source, jaxapi.VMAP_SPMD_KEYWORD)
+    if not keyword_lines:
+        return out
 
     def factories(values: list[ast.AST], scope) -> list[ast.AST]:
         found = []
@@ -95,6 +101,8 @@ def _held_factories(model: ModuleModel) -> list[tuple[str, ast.AST, str | None, 
         return found
 
     for stmt in ix.tree.body:
+        if not _holds_line(stmt, keyword_lines):
+            continue
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if len(targets) != 1 or not isinstance(targets[0], ast.Name) or stmt.value is None:
@@ -122,6 +130,26 @@ def _held_factories(model: ModuleModel) -> list[tuple[str, ast.AST, str | None, 
         for value in factories(values, scope):
             out.append((name, value, None, value.lineno))
     return out
+
+
+def _lines_holding(source: str, word: str) -> list[int]:
+    """The numbers (from 1) of the lines of `source` holding `word`, in order."""
+    lines: list[int] = []
+    line, counted = 1, 0
+    start = source.find(word)
+    while start >= 0:
+        line += source.count("\n", counted, start)
+        counted = start
+        lines.append(line)
+        start = source.find(word, start + len(word))
+    return lines
+
+
+def _holds_line(stmt: ast.stmt, lines: list[int]) -> bool:
+    """Whether one of `lines` (sorted) lies within `stmt`, its decorators included."""
+    first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+    k = bisect.bisect_left(lines, first)
+    return k < len(lines) and lines[k] <= (stmt.end_lineno or stmt.lineno)
 
 
 def _passes_spmd(value: ast.AST) -> bool:
