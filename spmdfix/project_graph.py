@@ -34,10 +34,11 @@ importers of a module names it as a module not read, and is unsafe.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from spmdfix.files import FileError, read_bytes
@@ -618,11 +619,15 @@ def graph_of(
     (`project_files`); see the module doc."""
     key = os.path.realpath(root)
     graph = _GRAPHS.get((key, judged))
+    if graph is not None and refresh and _LISTED is not None and (key, judged) in _LISTED:
+        refresh = False  # (listed already in this analysis: `listed_once`)
     if graph is None or refresh:
         files, complete = judged_files(key) if judged else project_files(key)
         if graph is None or not graph.unchanged(files, complete):
             graph = _GRAPHS[(key, judged)] = ProjectGraph(key, files, complete)
             flush_scans()  # (the next process reads only the modules changed since: `import_scan.keep_scans_in`)
+        if _LISTED is not None:
+            _LISTED.add((key, judged))
     if not overlay:
         return graph
     # An editor's buffer of a module not saved yet is a module of the project too; other modules' imports may
@@ -631,6 +636,30 @@ def graph_of(
     if new:
         return ProjectGraph(key, sorted({*graph.files, *new}), graph.complete, overlay)
     return graph.overlaid(overlay)
+
+
+# (root, judged) of the listings made in the current `listed_once` scope; None outside one
+_LISTED: set[tuple[str, bool]] | None = None
+
+
+@contextlib.contextmanager
+def listed_once() -> Iterator[None]:
+    """A scope in which `graph_of(refresh=True)` lists each project (each listing: the partial run's, the
+    judgement's) once: the first refresh lists it and stats its modules, later ones take the graph it gave.
+    A language server's analysis of one edit refreshed the judgement's listing of the 1,000-module benchmark
+    project three times (the kept index's check, then the importers and the `holding` of the index holding
+    the typed text: `api.new_project_index(refresh=True)`), about 1,000 stats each, within a few
+    milliseconds; a file changed during an analysis is seen by the next one, as one changed just after it
+    (`lsp.project.ProjectIndexes` checks the digests of the files an analysis read). Nested scopes are one."""
+    global _LISTED
+    outer = _LISTED
+    if outer is None:
+        _LISTED = set()
+    try:
+        yield
+    finally:
+        if outer is None:
+            _LISTED = None
 
 
 def importers_source(root: str | Path, overlay: dict[str, str] | None = None, refresh: bool = False):
@@ -667,6 +696,8 @@ def holding_source(root: str | Path, overlay: dict[str, str] | None = None, refr
 def forget_graphs() -> None:
     """Drop the graphs and listings kept (after a run wrote files, or a test changed a project)."""
     _GRAPHS.clear()
+    if _LISTED is not None:
+        _LISTED.clear()
     _HELD.clear()
     _LISTINGS.clear()
     _JUDGED_LISTINGS.clear()

@@ -210,6 +210,37 @@ def test_a_refreshed_graph_is_built_again_only_when_a_file_changed(project: Path
     assert other not in project_graph.graph_of(project, refresh=True).files
 
 
+def test_a_listed_once_scope_lists_each_project_once(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within `listed_once` (a language server's analysis of one edit) a second `graph_of(refresh=True)` of the
+    same listing takes the graph the first gave, without listing the project again: a module added meanwhile
+    is seen by the next scope, as one added just after it. Each listing (the partial run's, the judgement's)
+    is listed once; outside a scope every refresh lists."""
+    project_graph.forget_graphs()
+    listings: list[bool] = []
+    for name in ("project_files", "judged_files"):
+        original = getattr(project_graph, name)
+        monkeypatch.setattr(
+            project_graph, name, lambda root, _o=original, _n=name: (listings.append(_n), _o(root))[1]
+        )
+    with project_graph.listed_once():
+        first = project_graph.graph_of(project, refresh=True)
+        judged = project_graph.graph_of(project, refresh=True, judged=True)
+        other = module(project, "other")
+        Path(other).write_text(OTHER)
+        assert project_graph.graph_of(project, refresh=True) is first
+        assert project_graph.graph_of(project, refresh=True, judged=True) is judged
+        with project_graph.listed_once():  # (nested: one scope)
+            assert project_graph.graph_of(project, refresh=True) is first
+    assert listings == ["project_files", "judged_files"]
+    with project_graph.listed_once():
+        assert other in project_graph.graph_of(project, refresh=True).importers_of(module(project, "model"))
+        assert other in project_graph.graph_of(project, refresh=True, judged=True).importers_of(module(project, "model"))
+    assert listings == ["project_files", "judged_files"] * 2
+    project_graph.graph_of(project, refresh=True)
+    project_graph.graph_of(project, refresh=True)
+    assert listings == ["project_files", "judged_files"] * 2 + ["project_files"] * 2
+
+
 def test_an_unsaved_buffer_of_a_new_file_is_a_module_of_the_overlaid_graph(project: Path) -> None:
     """`graph_of(overlay=...)` with the buffer of a module not on disk (an editor's new file): it imports and
     is imported as a module of the project (a file on disk importing it resolves to it), as a graph built over

@@ -116,7 +116,14 @@ class SpmdfixServer(LanguageServer):
         """What `spmdfix check` finds in the document's current text (its unsaved buffer), from the cache when
         that text was analysed with the same project index (the other modules unchanged, on disk and in
         buffers). Never raises: a failure of the analysis is logged to the client and gives no findings; a
-        file `spmdfix check` skips (marked `@generated`, a notebook's JSON) has none."""
+        file `spmdfix check` skips (marked `@generated`, a notebook's JSON) has none. The project is listed
+        once for it (`project_graph.listed_once`): the kept index's check and the analysis share the listing."""
+        from spmdfix.project_graph import listed_once
+
+        with listed_once():
+            return self._checked(doc)
+
+    def _checked(self, doc: Document) -> Checked:
         source = doc.source
         settings = self.settings(doc)
         try:
