@@ -85,6 +85,17 @@ def test_check_reports_cell_positions(work: Path) -> None:
     assert edit_cells == {5, 1}  # the mesh (cell 2, row 5) and the vmap (cell 5, row 1)
 
 
+def test_reasons_name_a_call_by_its_cell_and_line(work: Path) -> None:
+    """A fix's reason naming a call of the vmapped function says where the reader sees it (`cell 5 line 2`),
+    not the line of the module the code cells are joined into (newuser10: "the call at line 14")."""
+    mesh = "mesh = jax.make_mesh((2, 4), ('i', 'model'))"
+    vmap = "xs = np.ones((6, 8))\nys = jax.vmap(f, spmd_axis_name='i')(xs)"
+    (work / "nb.ipynb").write_text(make([[*IMPORTS[:-1], mesh], SHARDED, "%%time\nx = 1\n", vmap]))
+    result = run("check", "--show-fixes", "nb.ipynb")
+    assert "rename: the call at cell 5 line 2 passes a batch of 6, not divisible by 4 (`'model'`)" in result.stdout
+    assert "the call at line" not in result.stdout
+
+
 def test_fix_rewrites_only_changed_cells_and_keeps_layout(work: Path) -> None:
     original = make(STANDARD)
     (work / "nb.ipynb").write_text(original)

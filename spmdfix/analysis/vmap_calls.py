@@ -26,6 +26,7 @@ from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import VmapCall, VmapCalls  # (defined with the other facts; imported from here too)
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.follow import VMAP_CALLS, Follow
+from spmdfix.analysis.importers import module_path
 from spmdfix.analysis.kinds import AxisType, BatchPlacement
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
@@ -213,8 +214,18 @@ class VmapCallAnalysis:
             self.ix.lines.span_of_ast(call), call.lineno, batch, under, placement, batch_axes, batch_mesh, tuple(ranks),
             tuple(next_dim), tuple(off_batch), unread_placement=unread[0] if unread else None,
             unbatched_mesh=tuple(unbatched_mesh), unmapped_mesh=tuple(unmapped_mesh), batch_explicit=explicit,
-            unmapped_axes=tuple(unmapped_axes),
+            unmapped_axes=tuple(unmapped_axes), shown_line=self._shown_line(call.lineno),
         )
+
+    def _shown_line(self, line: int) -> str:
+        """`line` of this module as a reason names it: in a notebook (its code cells joined into one module),
+        `cell N line M` as the reader counts them (`notebook.place`); "" elsewhere (`VmapCall.where`)."""
+        if not module_path(self.model).endswith(".ipynb"):
+            return ""
+        from spmdfix.notebook import place
+
+        cell, row = place(self.ix.source, line)
+        return f"cell {cell} line {row}"
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
         """One mapped axis (or None) per positional argument; None when `in_axes` cannot be read."""

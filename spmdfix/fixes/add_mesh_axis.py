@@ -65,9 +65,9 @@ def _explicit_calls_unproven(vmap: VmapFacts) -> str | None:
         return f"the vmapped function is also used by {calls.unfollowed[0].describe()}"
     for call in calls.calls:
         if not call.under_jit:
-            return f"the call at line {call.line} is not traced under jax.jit"
+            return f"the call at {call.where} is not traced under jax.jit"
         if call.batch_placement is not BatchPlacement.NONE:
-            return f"the input of the call at line {call.line} is not visibly placed with `None` at the batch dimension"
+            return f"the input of the call at {call.where} is not visibly placed with `None` at the batch dimension"
     return None
 
 

@@ -211,9 +211,9 @@ def batch_divisibility(vmap: VmapFacts, names: list[str], meshes: list[MeshInfo]
         return f"the vmapped function is also used by {use}: that caller's batch may not be divisible by {size} ({shown})", False
     for call in calls.calls:
         if call.batch is None:
-            return f"the batch size of the call at line {call.line} is not a literal of this module: it may not be divisible by {size} ({shown})", False
+            return f"the batch size of the call at {call.where} is not a literal of this module: it may not be divisible by {size} ({shown})", False
         if call.batch % size:
-            return f"the call at line {call.line} passes a batch of {call.batch}, not divisible by {size} ({shown})", True
+            return f"the call at {call.where} passes a batch of {call.batch}, not divisible by {size} ({shown})", True
     return None, False
 
 

@@ -210,7 +210,7 @@ def _eager_reasons(vmap: VmapFacts) -> tuple[str | None, str | None]:
         if call.batch_axes != spmd:
             placed = f"P({spmd[0]!r}, ...)" if len(spmd) == 1 else f"P({spmd!r}, ...)"
             unplaced = (
-                f"the call at line {call.line} runs eagerly and its batch is not visibly placed on the spmd axis "
+                f"the call at {call.where} runs eagerly and its batch is not visibly placed on the spmd axis "
                 f"{', '.join(repr(a) for a in explicit)} of an Explicit mesh (`jax.device_put(..., "
                 f"NamedSharding(mesh, {placed}))`): JAX still raises `in_specs passed to shard_map ... does not "
                 "match the specs of the input` after this fix"
@@ -219,7 +219,7 @@ def _eager_reasons(vmap: VmapFacts) -> tuple[str | None, str | None]:
     constraint = None
     if any(m.axis_types is AxisType.EXPLICIT for m in meshes):
         constraint = (
-            f"the call at line {eager[0].line} runs eagerly on a mesh with no Auto axis: there the stripped "
+            f"the call at {eager[0].where} runs eagerly on a mesh with no Auto axis: there the stripped "
             "with_sharding_constraint raises `... cannot contain P.UNCONSTRAINED when no mesh axis_types are Auto`"
         )
     return unplaced, constraint
