@@ -322,12 +322,12 @@ def project_writer(
     limit), or a module cannot be read, they are passed over, as the importers not known are for the
     questions writes10 added (`attribute_writer(known=True)`). Kept per index and question."""
     key = ("importers.project_writer", attr, judged, module_name)
-    kept = index.derived.get(key)
+    kept = index.derived.get(key)  # (a 1-tuple: the answer None, no writer, is the common one, and kept too)
     if kept is None:
-        kept = index.derived[key] = _project_writer(index, attr, judged, module_name)
+        kept = index.derived[key] = (_project_writer(index, attr, judged, module_name),)
     else:
         index.holding(attr), index.holding("setattr")  # (what it asked, recorded again for this check)
-    return kept  # type: ignore[return-value]
+    return kept[0]  # type: ignore[index]
 
 
 def _project_writer(index: ProjectIndex, attr: str, judged: frozenset[str], module_name: bool) -> str | None:
@@ -357,12 +357,12 @@ def class_member_writer(index: ProjectIndex, attr: str) -> str | None:
     lookup read the base's). Only the modules whose text holds `attr` are read (`ProjectIndex.holding`), never
     parsed; none when the project's modules are not known. Kept per index and question."""
     key = ("importers.class_member_writer", attr)
-    kept = index.derived.get(key)
+    kept = index.derived.get(key)  # (a 1-tuple: the answer None is kept too)
     if kept is None:
-        kept = index.derived[key] = _class_member_writer(index, attr)
+        kept = index.derived[key] = (_class_member_writer(index, attr),)
     else:
         index.holding(attr)  # (what it asked, recorded again for this check)
-    return kept  # type: ignore[return-value]
+    return kept[0]  # type: ignore[index]
 
 
 def _class_member_writer(index: ProjectIndex, attr: str) -> str | None:
