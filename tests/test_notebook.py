@@ -86,13 +86,13 @@ def test_check_reports_cell_positions(work: Path) -> None:
 
 
 def test_reasons_name_a_call_by_its_cell_and_line(work: Path) -> None:
-    """A fix's reason naming a call of the vmapped function says where the reader sees it (`cell 5 line 2`),
+    """A fix's reason naming a call of the vmapped function says where the reader sees it (`nb.ipynb cell 5 line 2`),
     not the line of the module the code cells are joined into (newuser10: "the call at line 14")."""
     mesh = "mesh = jax.make_mesh((2, 4), ('i', 'model'))"
     vmap = "xs = np.ones((6, 8))\nys = jax.vmap(f, spmd_axis_name='i')(xs)"
     (work / "nb.ipynb").write_text(make([[*IMPORTS[:-1], mesh], SHARDED, "%%time\nx = 1\n", vmap]))
     result = run("check", "--show-fixes", "nb.ipynb")
-    assert "rename: the call at cell 5 line 2 passes a batch of 6, not divisible by 4 (`'model'`)" in result.stdout
+    assert "rename: the call at nb.ipynb cell 5 line 2 passes a batch of 6, not divisible by 4 (`'model'`)" in result.stdout
     assert "the call at line" not in result.stdout
 
 

@@ -349,13 +349,13 @@ class VmapCall:
     # those of `batch_axes` that are Explicit axes of the resolved mesh (a reshard inside the vmapped function
     # naming one raises `DuplicateSpecError`: `ReshardUse`)
     batch_explicit: tuple[str, ...] = ()
-    # how a message names the call's line: "cell 4 line 1" in a notebook (whose module is its code cells
-    # joined), "" for `line` itself (`where`)
+    # how a message names the call's line: "nb.ipynb cell 4 line 1" in a notebook (whose module is its code
+    # cells joined), "" for `line` itself (`where`)
     shown_line: str = ""
 
     @property
     def where(self) -> str:
-        """The call's line as a reason names it: `line 12`, or in a notebook `cell 4 line 1`."""
+        """The call's line as a reason names it: `line 12`, or in a notebook `nb.ipynb cell 4 line 1`."""
         return self.shown_line or f"line {self.line}"
 
 

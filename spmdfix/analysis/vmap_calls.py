@@ -219,13 +219,13 @@ class VmapCallAnalysis:
 
     def _shown_line(self, line: int) -> str:
         """`line` of this module as a reason names it: in a notebook (its code cells joined into one module),
-        `cell N line M` as the reader counts them (`notebook.place`); "" elsewhere (`VmapCall.where`)."""
-        if not module_path(self.model).endswith(".ipynb"):
+        `nb.ipynb cell N line M` as the reader counts them, as other reasons name a notebook's places
+        (`ProjectFiles.place`); "" elsewhere (`VmapCall.where`)."""
+        path = module_path(self.model)
+        if not path.endswith(".ipynb") or self.project is None:
             return ""
-        from spmdfix.notebook import place
-
-        cell, row = place(self.ix.source, line)
-        return f"cell {cell} line {row}"
+        shown, row = self.project.index.files.place(path, self.ix.source, line)
+        return f"{shown} line {row}"
 
     def _in_axes(self, expr: ast.AST | None, scope: Scope, count: int) -> list[int | None] | None:
         """One mapped axis (or None) per positional argument; None when `in_axes` cannot be read."""
