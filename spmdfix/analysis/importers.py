@@ -118,7 +118,95 @@ def imported_uses(
     widely imported module of a large project (axlearn's common modules) had the search parse hundreds of
     modules per site. kept: whether a read of the value (a name holding it, in a module) reduces it to a value
     the caller's judgement keeps and that carries nothing of it on (`mesh.shape["data"]`: `mesh_uses.MeshUses.
-    kept_number`): a module-level name assigned from such reads only is not one of its aliases (`_aliases`)."""
+    kept_number`): a module-level name assigned from such reads only is not one of its aliases (`_aliases`).
+
+    Kept per index and question (`_KeptSearch`): each analysis of a module's importers asks the same search
+    (the benchmark project's 11 importers of layers.py each searched `forward`'s ~460 module paths, in every
+    typed edit), which differs between them only in the model `models` reads the asking module by."""
+    models = models or {}
+    key = ("importers.imported_uses", module_path(owner), name, values, budget, kept)
+    searches: list[_KeptSearch] = index.derived.setdefault(key, [])  # type: ignore[assignment]
+    for search in searches:
+        if search.owner_text == owner.ix.source and search.fits(index, models):
+            answer = search.answer_for(index, models)
+            if answer is not _NOT_KEPT:
+                index.replay(search.noted)
+                return answer  # type: ignore[return-value]
+    search = _KeptSearch(owner.ix.source)
+    with index.noting() as search.noted:
+        answer = _imported_uses(index, owner, name, values, models, budget, kept, search)
+    search.answer = answer
+    if len(searches) < _KEPT_SEARCHES:
+        searches.append(search)
+    return search.copy(answer)
+
+
+# At most so many searches kept per question and index (owners' texts or models that differ: rare)
+_KEPT_SEARCHES = 4
+_NOT_KEPT = object()
+
+
+class _KeptSearch:
+    """One search of `imported_uses`, kept for the same question asked with other `models`: the answer, which
+    module model each module it read was read by (`used`), the arguments of each read (`args`, one per entry
+    of the answer's `reads`), and what it asked of the index (`noted`, replayed for a recording). Another
+    asker's answer is the same search when every module it read has the same text in the asker's models (or
+    the index's): only the reads of a module read by another model are found again, in that model's nodes."""
+
+    def __init__(self, owner_text: str) -> None:
+        self.owner_text = owner_text
+        self.answer: ImportedUses | None = None
+        self.used: dict[str, ModuleModel] = {}
+        self.overridden: set[str] = set()  # the modules read by a model of the asker's `models`
+        self.unread: set[str] = set()  # the modules neither the asker's models nor the index could give
+        self.args: list[tuple[str, str, str, frozenset[str], int | None]] = []
+        self.noted = None
+
+    def fits(self, index: ProjectIndex, models: Mapping[str, ModuleModel]) -> bool:
+        """Whether every module this search read has, for an asker with `models`, the text it was read in."""
+        if any(path in models for path in self.unread):
+            return False
+        for path, used in self.used.items():
+            mine = models.get(path)
+            if mine is not None:
+                if mine.ix.source != used.ix.source:
+                    return False
+            elif path in self.overridden and index.text_of(path) != used.ix.source:
+                return False
+        return True
+
+    def answer_for(self, index: ProjectIndex, models: Mapping[str, ModuleModel]) -> ImportedUses | None | object:
+        """The answer for an asker with `models` (`fits`): each read of a module the asker reads by another
+        model found again there; `_NOT_KEPT` when such a module cannot be loaded (asked afresh then)."""
+        if self.answer is None:
+            return None
+        reads = []
+        for (loaded, found), (path, module, held, aliases, leave) in zip(self.answer.reads, self.args):
+            want = models.get(path) or (_model(index, path) if path in self.overridden else loaded)
+            if want is None:
+                return _NOT_KEPT
+            if want is not loaded:
+                found = _reads_in(want, path, module, held, aliases, ImportedUses(), [], leave)
+            reads.append((want, list(found)))
+        return ImportedUses(reads, list(self.answer.sites), list(self.answer.closure))
+
+    @staticmethod
+    def copy(answer: ImportedUses | None) -> ImportedUses | None:
+        if answer is None:
+            return None
+        return ImportedUses([(m, list(f)) for m, f in answer.reads], list(answer.sites), list(answer.closure))
+
+
+def _imported_uses(
+    index: ProjectIndex,
+    owner: ModuleModel,
+    name: str,
+    values: bool,
+    models: Mapping[str, ModuleModel],
+    budget: int | None,
+    kept: Callable[[ModuleModel, ast.Name], bool] | None,
+    search: _KeptSearch,
+) -> ImportedUses | None:
     out = ImportedUses()
     read = 0
     owner_module = index.module_name(module_path(owner))[0]
@@ -161,7 +249,7 @@ def imported_uses(
         if hop is not None:
             chain = (*chain, (hop, len(parts)))
         for importer, names in importers.items():
-            loaded = (models or {}).get(importer) or _model(index, importer) if DYNAMIC in names else None
+            loaded = _read_by(index, importer, models, search) if DYNAMIC in names else None
             if DYNAMIC in names:
                 sites = _loader_sites(loaded, importer) if loaded is not None else None
                 if sites is None:
@@ -175,7 +263,7 @@ def imported_uses(
             read += 1
             if budget is not None and read > budget:
                 return None
-            loaded = loaded or (models or {}).get(importer) or _model(index, importer)
+            loaded = loaded or _read_by(index, importer, models, search)
             index.touch([importer])  # (a results cache keys the outcome by it too)
             if loaded is None:
                 out.sites.append(_not_read(importer))
@@ -184,6 +272,7 @@ def imported_uses(
             found = _reads_in(loaded, importer, module, held, aliases, out, exports, leave)
             if found:
                 out.reads.append((loaded, found))
+                search.args.append((importer, module, held, aliases, leave))
             there = index.module_name(importer)[0]
             for bound, suffix in exports:
                 if suffix is None:
@@ -545,6 +634,20 @@ def _object_importers(
     if kept is None:
         kept = index.derived[key] = {i: n & _OBJECT_NAMES for i, n in above.items() if n & _OBJECT_NAMES}
     return kept  # type: ignore[return-value]
+
+
+def _read_by(index: ProjectIndex, path: str, models: Mapping[str, ModuleModel], search: _KeptSearch) -> ModuleModel | None:
+    """The model `imported_uses` reads the module at `path` by (the asker's, else the index's), noted in
+    `search`."""
+    mine = models.get(path)
+    loaded = mine or _model(index, path)
+    if loaded is None:
+        search.unread.add(path)
+    else:
+        search.used[path] = loaded
+        if mine is not None:
+            search.overridden.add(path)
+    return loaded
 
 
 def _model(index: ProjectIndex, path: str) -> ModuleModel | None:

@@ -130,6 +130,15 @@ def _top_level_names(ix: ModuleIndex) -> tuple[dict[str, str], frozenset[str]]:
     return kept
 
 
+@dataclass(frozen=True)
+class Noted:
+    """What a computation read and asked of a `ProjectIndex` (`ProjectIndex.noting`): the modules read
+    (`touch`) and the questions asked with the digests of their answers (`importers_of`, `holding`)."""
+
+    touched: set[str]
+    asked: dict[str, str]
+
+
 class ProjectIndex:
     """The modules of one project, parsed on demand.
 
@@ -336,6 +345,30 @@ class ProjectIndex:
                 (key if key.startswith(HOLDING_KEY) else IMPORTERS_OF_KEY + key, digest)
                 for key, digest in sorted(asked.items())
             ]
+
+    @contextlib.contextmanager
+    def noting(self):
+        """Collect what is asked and read meanwhile (`touch`, `importers_of`, `holding`), recording or not;
+        yields a `Noted` that holds it on exit (and an enclosing recording gets it too). For an answer derived
+        from the index and kept in `derived`: `replay` records the same for a later ask of it."""
+        outer, self._touched = self._touched, set()
+        outer_asked, self._asked = self._asked, {}
+        noted = Noted(self._touched, self._asked)
+        try:
+            yield noted
+        finally:
+            self._touched, self._asked = outer, outer_asked
+            if outer is not None:
+                outer |= noted.touched
+            if outer_asked is not None:
+                outer_asked.update(noted.asked)
+
+    def replay(self, noted: Noted) -> None:
+        """Record what a kept answer's computation read and asked (`noting`), as asking it afresh would."""
+        if self._touched is not None:
+            self._touched |= noted.touched
+        if self._asked is not None:
+            self._asked.update(noted.asked)
 
     def everything_read(self) -> list[tuple[str, str | None]]:
         """(absolute path, SHA-256 of the bytes, or None for a file absent or unreadable now) of every module
