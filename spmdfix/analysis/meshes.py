@@ -325,6 +325,19 @@ def _device_list_size(ev: Evaluator, expr: ast.AST, scope: Scope) -> int | None 
     return False
 
 
+def _extendable_names(display: ast.Tuple | ast.List, names) -> bool:
+    """Whether the display an axis names constant is bound to can take a new name in front: one element per
+    axis name read, each a string literal or a name or attribute the reading resolved to one (`(DATA,
+    MODEL)` with `DATA = "data"`: the elements stay as written, only a literal is inserted)."""
+    elts = display.elts
+    if len(elts) != len(names.names) or not all(isinstance(n, str) for n in names.names):
+        return False
+    return all(
+        (isinstance(e, ast.Constant) and isinstance(e.value, str)) or isinstance(e, (ast.Name, ast.Attribute))
+        for e in elts
+    )
+
+
 def _shape_display(ev: Evaluator, shape, scope):
     if isinstance(shape, (ast.Tuple, ast.List)):
         return tuple(ev.int_value(e, scope) for e in shape.elts), ev.span(shape), ShapeForm.SEQ
@@ -343,8 +356,9 @@ def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape
     names_constant = types_constant = None
     types_span = ev.span(types_expr) if types_expr is not None else None
     named = module_constant(ev, names_expr, scope) if names_span is None else None
-    if named is not None and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in named[1].elts):
-        # `AXES = ("data", "model")` passed by name: add-axis extends the constant (its other uses are judged)
+    if named is not None and _extendable_names(named[1], names):
+        # `AXES = ("data", "model")` (or `(DATA, MODEL)`, names of string constants) passed by name: add-axis
+        # extends the constant (its other uses are judged)
         names_span, names_constant = named[0].span(named[1]), named[2]
         if form is None and _repeats_len_of(ev, types_expr, scope, named[1]):
             form = AxisTypesForm.REPEAT_LEN  # `(AxisType.Auto,) * len(AXES)`: grows with AXES
