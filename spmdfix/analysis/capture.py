@@ -18,19 +18,21 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
-from spmdfix.analysis.calls import argument
+from spmdfix.analysis.calls import argument, returns
 from spmdfix.analysis.batched import BatchedValues
 from spmdfix.analysis.facts import Capture, UnreadValue  # (defined with the other facts; imported from here too)
-from spmdfix.analysis.bindings import BindingKind
+from spmdfix.analysis.bindings import BindingKind, imported_module
 from spmdfix.analysis.follow import ARRAY_VALUE, Follow
 from spmdfix.analysis.hazards import calls_stand, input_committed
 from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind
+from spmdfix.analysis.lost_places import builtin_name
 from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.static import in_static_context
 from spmdfix.analysis.uses import short
 from spmdfix.model import Span
+from spmdfix.paths import relpath
 from spmdfix.perf import frozen
 
 if TYPE_CHECKING:
@@ -51,6 +53,15 @@ _ARRAY_CONSTRUCTORS = frozenset(
 # `np.linspace`; safety/measurements/open_items_issue22_kind9.py, part C).
 _RANDOM_SHAPE_POSITION = {"jax.random.normal": 1, "jax.random.uniform": 1}
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all"})
+# `numpy` / `jax.numpy` functions whose result is no array (`CaptureAnalysis._maybe_array`), and those whose
+# result is a scalar when given a number (`jnp.float32(1.5)`, `jnp.asarray(2.0)`) and an array of an array
+_NOT_ARRAY_RESULTS = frozenset(
+    "shape ndim size dtype result_type finfo iinfo issubdtype isdtype can_cast promote_types isscalar iterable".split()
+)
+_SCALAR_OF_NUMBER = frozenset(
+    "array asarray float16 float32 float64 bfloat16 int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool_ "
+    "complex64 complex128".split()
+)
 _ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten", "copy"})
 
 
@@ -823,6 +834,199 @@ class CaptureAnalysis:
                 found[qname] = (node, qname)
         return tuple(sorted(found.values(), key=lambda f: (f[0].lineno, f[0].col_offset)))
 
+    # --- values that may be arrays the analysis does not read -------------------------------------------
+    def unread_arrays(self, construction: ast.AST, body: ast.AST | None, skip: set[str]) -> tuple[tuple[ast.Name, str], ...]:
+        """The names `body` closes over whose value may be an array the analysis does not read, each with why
+        (`_unread_array`): (the first read, the words), in source order. A read counts as `unbatched_arrays`
+        counts one (a value: not static, not a full reduction), nor a call of the name; names in `skip` (the
+        captures read already) are left out. The rule: a closed-over name is an array spmdfix reads only when
+        bound once, to a constructor it reads (`unbatched_arrays`); bound several times (a rebinding under a
+        flag or an `if W.ndim == 1:`, a second straight-line write, a local rebound after the shard_map is
+        built, an imported name rebound by its importer or its re-exporter), bound to a call whose result it does
+        not read (`jnp.atleast_2d(...)`, a function of the project), or given by a star import of the project,
+        its shape is not known, and an unbatched array meeting the block runs or fails (ManualAxisType) by the
+        ranks: an SPMD910 record, never a guessed finding nor silence (breaker11 c02, c05, c09, c11, c14, c17,
+        c19, c21, l02: JAX failed, spmdfix said nothing)."""
+        if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or self.jit_wrapped(construction, body):
+            return ()
+        found: dict[str, tuple[ast.Name, str]] = {}
+        for node in _walk_body(body):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in skip or node.id in found:
+                continue
+            if in_static_context(node, self.ix.parent, self._qualname) or self._fully_reduced(node):
+                continue
+            up = self.ix.parent.get(id(node))
+            if isinstance(up, ast.Call) and up.func is node:
+                continue  # (a callable closed over: what it reads is the reach walk's)
+            why = self._unread_array(node, body)
+            if why is not None:
+                found[node.id] = (node, why)
+        return tuple(sorted(found.values(), key=lambda f: (f[0].lineno, f[0].col_offset)))
+
+    def imported_body_arrays(
+        self, construction: ast.AST, expr: ast.AST | None, scope
+    ) -> tuple[CaptureAnalysis, ast.AST, str, tuple[tuple[ast.AST, str], ...]] | None:
+        """For a shard_map body written as a name imported from another module of the project and bound there
+        to a `def` (`from pkg.bodies import body`): (that module's capture analysis, the def, its qualified
+        name, the arrays it closes over: (the read, the name read), in source order); None for any other body.
+        The arrays are those `unbatched_arrays`, `module_attribute_arrays` and `unread_arrays` find, read in
+        that module: a module-level function closes over its module's names only, none of which the vmap
+        batches. Their ranks are not read against the block across the modules, and lift-captures would edit
+        the other module: the caller gives SPMD910 records (breaker11 l03, l06: silent while JAX failed)."""
+        if not isinstance(expr, ast.Name) or self.model.project is None or self.jit_wrapped(construction, expr):
+            return None
+        binding = self.ix.single_binding(expr.id, scope)
+        if binding is None or binding.kind is not BindingKind.IMPORT:
+            return None
+        target, where = self._imported_binding(binding)
+        if target is None or target.kind is not BindingKind.DEF or where is self:
+            return None
+        body = target.node
+        arrays = where.unbatched_arrays(construction, body, set())
+        reads: list[tuple[ast.AST, str]] = [(where._load_of(body, c.name), c.name) for c in arrays]
+        reads += [(node, qname) for node, qname in where.module_attribute_arrays(construction, body)]
+        reads += [(node, node.id) for node, _ in where.unread_arrays(construction, body, {c.name for c in arrays})]
+        reads.sort(key=lambda r: (r[0].lineno, r[0].col_offset))
+        return where, body, binding.qname or expr.id, tuple(reads)
+
+    def _load_of(self, body: ast.AST, name: str) -> ast.Name:
+        """The first read of `name` in `body` (one `unbatched_arrays` found)."""
+        return min(
+            (n for n in _walk_body(body) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)),
+            key=lambda n: (n.lineno, n.col_offset),
+        )
+
+    def _unread_array(self, node: ast.Name, body: ast.AST) -> str | None:
+        """Why the value the closed-over `node` reads may be an array whose shape is not read
+        (`unread_arrays`), in words; None when it is not such a value (the body's own name, one bound once to
+        what is no array, a builtin)."""
+        bindings = self.ix.lookup(node.id, self.ix.scope_at(node))
+        if not bindings:
+            return self._star_array(node.id)
+        if self._inside(bindings[0].scope.node, body):
+            return None
+        return self._unread_bindings(node.id, bindings, Follow(ARRAY_VALUE))
+
+    def _where(self, scope) -> str:
+        """Where a scope of this module is, in words: the function, or the module's path."""
+        if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return f"in `{scope.node.name}`"
+        return f"in {relpath(self.ix.path)}" if self.ix.path else "in this module"
+
+    def _unread_bindings(self, name: str, bindings, follow: Follow) -> str | None:
+        """`_unread_array` for the bindings of `name` in one scope of this module."""
+        if follow.spent:
+            return None
+        where = self._where(bindings[0].scope)
+        if len(bindings) > 1:
+            if not any(self._may_hold_array(b, follow.deeper()) for b in bindings):
+                return None
+            lines = ", ".join(str(n) for n in sorted({_line(b.node) for b in bindings}))
+            return (
+                f"`{name}` is bound {len(bindings)} times {where} (lines {lines}), so the shape of the value the "
+                "shard_map body reads when it runs is not read"
+            )
+        binding = bindings[0]
+        if binding.kind is BindingKind.IMPORT:
+            found = self.model.project.resolve(binding.qname, whole=True) if self.model.project is not None else None
+            if found is None or found[1] is None:
+                return None
+            other = CaptureAnalysis(found[0].model, BatchedValues(found[0].model))
+            return other._unread_bindings(found[1], other.ix.module_scope.bindings.get(found[1], []), follow.deeper())
+        if binding.kind is not BindingKind.ASSIGN or self._array_value(binding.node, binding.scope, Follow(ARRAY_VALUE)):
+            return None  # (bound once to a constructor read: `unbatched_arrays`' array)
+        if not self._maybe_array(binding.node, binding.scope, follow.deeper()):
+            return None
+        return (
+            f"`{name}` is bound {where} (line {_line(binding.node)}) to `{short(binding.node)}`, whose shape "
+            "spmdfix does not read"
+        )
+
+    def _star_array(self, name: str) -> str | None:
+        """Why `name`, bound by no statement of this module, may be an array given by a star import of a module
+        of the project that binds it (`from pkg.config import *`, breaker11 c11), in words; None otherwise."""
+        if builtin_name(name) or self.model.project is None:
+            return None
+        for star in sorted(self.ix.star_imports(), key=lambda node: node.lineno):
+            module = imported_module(self.ix, star)
+            if module.startswith(".") or not self.model.project.follows(module):
+                continue
+            found = self.model.project.resolve(f"{module}.{name}", whole=True)
+            if found is None or found[1] is None:
+                continue
+            other = CaptureAnalysis(found[0].model, BatchedValues(found[0].model))
+            bindings = other.ix.module_scope.bindings.get(found[1], [])
+            if any(other._may_hold_array(b, Follow(ARRAY_VALUE)) for b in bindings):
+                spelled = "." * (star.level or 0) + (star.module or "")
+                return (
+                    f"`{name}` is bound by no statement of this module: it comes from `from {spelled} import *` "
+                    f"(line {star.lineno}), whose names spmdfix does not read as arrays"
+                )
+        return None
+
+    def _may_hold_array(self, binding, follow: Follow) -> bool:
+        """One binding of a name may give it an array value (`_maybe_array`): an assignment of one, or an import
+        of a module-level name of the project one of whose bindings may."""
+        if follow.spent:
+            return False
+        if binding.kind is BindingKind.ASSIGN:
+            return self._maybe_array(binding.node, binding.scope, follow.deeper())
+        if binding.kind is not BindingKind.IMPORT or self.model.project is None:
+            return False
+        found = self.model.project.resolve(binding.qname, whole=True) if binding.qname else None
+        if found is None or found[1] is None:
+            return False
+        other = CaptureAnalysis(found[0].model, BatchedValues(found[0].model))
+        return any(other._may_hold_array(b, follow.deeper()) for b in other.ix.module_scope.bindings.get(found[1], []))
+
+    def _maybe_array(self, expr: ast.AST, scope, follow: Follow) -> bool:
+        """`expr` may build an array: one `_array_value` reads, a name one of whose bindings may hold one, a
+        subscript, `.T`, array method or arithmetic of one, a call of a `numpy` / `jax.numpy` function other than
+        those giving no array (`_NOT_ARRAY_RESULTS`; a dtype or `array` of a number is a scalar), or a call of a
+        function of the project one of whose returns may be one. False past `follow.ARRAY_VALUE` steps."""
+        if follow.spent:
+            return False
+        if self._array_value(expr, scope, Follow(ARRAY_VALUE)):
+            return True
+        deeper = follow.deeper()
+        if isinstance(expr, ast.Name):
+            return any(self._may_hold_array(b, deeper) for b in self.ix.lookup(expr.id, scope))
+        if isinstance(expr, ast.Subscript) or isinstance(expr, ast.Attribute) and expr.attr == "T":
+            return self._maybe_array(expr.value, scope, deeper)
+        if isinstance(expr, ast.BinOp):
+            return self._maybe_array(expr.left, scope, deeper) or self._maybe_array(expr.right, scope, deeper)
+        if isinstance(expr, ast.UnaryOp):
+            return self._maybe_array(expr.operand, scope, deeper)
+        if not isinstance(expr, ast.Call):
+            return False
+        func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr in _ARRAY_METHODS and self.ix.qualname(func, scope) is None:
+            return self._maybe_array(func.value, scope, deeper)
+        qname = self.ix.qualname(func, scope)
+        module, _, name = (qname or "").rpartition(".")
+        if module in _ARRAY_MODULES:
+            if name in _NOT_ARRAY_RESULTS:
+                return False
+            if name in _SCALAR_OF_NUMBER:
+                return bool(expr.args) and self._maybe_array(expr.args[0], scope, deeper)
+            return True
+        return self._returns_array(func, scope, deeper)
+
+    def _returns_array(self, func: ast.AST, scope, follow: Follow) -> bool:
+        """`func` names a function of this module, or of another module of the project, one of whose returns may
+        be an array (`_maybe_array`, read in its module)."""
+        if isinstance(func, ast.Name):
+            binding = self.ix.single_binding(func.id, scope)
+            if binding is not None and binding.kind is BindingKind.DEF:
+                return any(self._maybe_array(r, self.ix.scope_at(r), follow) for r in returns(binding.node) or ())
+        qname = self.ix.qualname(func, scope)
+        if self.model.project is None or not self.model.project.follows(qname):
+            return False
+        target, where = self._project_binding(qname)
+        if target is None or target.kind is not BindingKind.DEF or where is self:
+            return False
+        return any(where._maybe_array(r, where.ix.scope_at(r), follow) for r in returns(target.node) or ())
+
     # --- arrays placed on an Explicit mesh ---------------------------------------------------------------
     def placed_arrays(self, body: ast.AST | None, skip: set[str]) -> tuple[Capture, ...]:
         """Names `body` closes over that are bound (once, outside the body) to `jax.device_put(w,
@@ -1043,6 +1247,11 @@ def _static_fields(cls: ast.ClassDef) -> set[str]:
             if isinstance(kw.value, (ast.List, ast.Tuple)):
                 static |= {e.value for e in kw.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return static
+
+
+def _line(node: ast.AST) -> int:
+    """The line of a binding's node (an import statement, a value, a definition)."""
+    return getattr(node, "lineno", 0)
 
 
 def _walk_body(body: ast.AST):

@@ -31,7 +31,8 @@ class UnreadKind(enum.Enum):
     # traced back to the vmap's arguments: its placement decides SPMD003 (analysis.capture.capture_facts)
     CAPTURE_INPUT = enum.auto()
     # the rank of a leaf of a pytree operand whose structure at the shard_map's application is not read: it
-    # decides SPMD003's broadcast exemption for an unbatched array meeting it (analysis.ranks.pytree_unread)
+    # decides SPMD003's broadcast exemption for an unbatched array meeting it (analysis.ranks.pytree_unread); also
+    # a closed-over value that may be an array whose shape is not read (analysis.capture.unread_arrays)
     OPERAND_RANK = enum.auto()
     # a shard_map body held by a value of a function on the way (a loop variable, a parameter, `fns[0]`) that
     # the analysis does not resolve to a function: what it closes over decides SPMD003 (shard_maps.local_body_holder)

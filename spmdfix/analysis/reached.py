@@ -137,6 +137,7 @@ class ReachedAnalysis:
         if spmd and sm.check_vma is not False and _all_replicated(sm) and not jitted_exempt:
             skip = {c.name for c in captures} | {c.name for c in placed_caps}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
+            skip |= {c.name for c in arrays}
             if arrays:
                 # an array only broadcast against operands of higher rank runs (measured: analysis.ranks)
                 ranks = self.ranks.body_ranks(vmap.fun, reached, body, bool(wrappers), calls)
@@ -156,6 +157,15 @@ class ReachedAnalysis:
                 UnreadValue(UnreadKind.OPERAND_RANK, self.span(node), _module_array_what(node, qname))
                 for node, qname in self.capture.module_attribute_arrays(reached.site.node, body)
             )
+            # a closed-over name whose array is not read (rebound, bound to a call not read, star-imported): an
+            # SPMD910 record, unless only contracted with the block, which runs whatever its rank
+            unread_captures += tuple(
+                UnreadValue(UnreadKind.OPERAND_RANK, self.span(node), _unread_array_what(node.id, why))
+                for node, why in self.capture.unread_arrays(reached.site.node, body, skip)
+                if not self.ranks.contracted_only(body, node.id)
+            )
+            if body is None:
+                unread_captures += self._imported_body_records(reached)
         # (under a plain vmap over an Explicit-placed input too: measured to fail, `context mesh ...` with the
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
         # part 2, and open_items_issue22_kind9.py, part A)
@@ -220,6 +230,24 @@ class ReachedAnalysis:
             return None
         branch, value = found
         return self.model.span(branch.test), dead_what(self.ix, branch, value, reached.site.node)
+
+    def _imported_body_records(self, reached: ReachedSite) -> tuple[UnreadValue, ...]:
+        """The SPMD910 records of a shard_map body imported from another module of the project that closes over
+        arrays of that module (`CaptureAnalysis.imported_body_arrays`), one per array read (but those only
+        contracted with the block: `RankAnalysis.contracted_only`, read there), at the body's name here."""
+        found = self.capture.imported_body_arrays(reached.site.node, reached.site.body, reached.site.body_scope)
+        if found is None:
+            return ()
+        where, body, qname, reads = found
+        ranks = RankAnalysis(where.model, StaticShapes(where.model))
+        return tuple(
+            UnreadValue(
+                UnreadKind.OPERAND_RANK, self.span(reached.site.body),
+                _imported_body_what(qname, relpath(where.ix.path), short(node), node.lineno),
+            )
+            for node, name in reads
+            if not (isinstance(node, ast.Name) and ranks.contracted_only(body, name))
+        )
 
     def _rank_undecided(self, body: ast.AST, name: str, ranks) -> UnreadValue | None:
         """The SPMD910 value (kind OPERAND_RANK) of an unbatched array whose broadcast exemption is undecided for
@@ -433,6 +461,25 @@ def _module_array_what(node: ast.Attribute, qname: str) -> str:
         f"`{short(node)}` (`{qname}`), an array of another module that the shard_map body closes over, is not "
         "read against the block's rank: an unbatched array meeting the block runs when the block's rank is higher "
         "than the array's and fails (ManualAxisType) when not"
+    )
+
+
+def _unread_array_what(name: str, why: str) -> str:
+    """The words of the SPMD910 record for a closed-over name whose array is not read
+    (`capture.CaptureAnalysis.unread_arrays`), `why` saying how it is bound."""
+    return (
+        f"the shard_map body closes over `{name}`, which may hold an unbatched array: {why}; an unbatched array "
+        "meeting the block runs when the block's rank is higher than the array's and fails (ManualAxisType) when not"
+    )
+
+
+def _imported_body_what(qname: str, path: str, read: str, line: int) -> str:
+    """The words of the SPMD910 record for a shard_map body imported from another module that closes over an
+    array of that module (`capture.CaptureAnalysis.imported_body_arrays`)."""
+    return (
+        f"the shard_map body `{qname}` is a function of {path}, which closes over `{read}` (line {line}), an "
+        "array of that module not read against the block's rank: an unbatched array meeting the block runs when "
+        "the block's rank is higher than the array's and fails (ManualAxisType) when not"
     )
 
 

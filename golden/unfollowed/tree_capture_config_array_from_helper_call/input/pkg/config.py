@@ -1,0 +1,16 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh
+
+DATA = "data"
+MODEL = "model"
+
+mesh = Mesh(np.array(jax.devices()).reshape(4, 2), (DATA, MODEL))
+
+
+def _make():
+    return jnp.expand_dims(jnp.linspace(0.5, 1.5, 8, dtype=jnp.float32), 0)
+
+
+W = _make()

@@ -1,0 +1,11 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh
+
+DATA = "data"
+MODEL = "model"
+
+mesh = Mesh(np.array(jax.devices()).reshape(4, 2), (DATA, MODEL))
+
+W = jnp.ones((8, 8), dtype=jnp.float32)
