@@ -806,17 +806,21 @@ class CaptureAnalysis:
                 seen[node.id] = self.span(node)
         return tuple(Capture(n, s, CaptureKind.ARRAY, self._row(s)) for n, s in sorted(seen.items(), key=lambda kv: kv[1]))
 
-    def module_attribute_arrays(self, construction: ast.AST, body: ast.AST | None) -> tuple[tuple[ast.Attribute, str], ...]:
+    def module_attribute_arrays(
+        self, construction: ast.AST, body: ast.AST | None
+    ) -> tuple[tuple[ast.Attribute, str, str | None], ...]:
         """The arrays `body` closes over as an attribute of a module of the project (`config.W` after `from pkg
-        import config`, `cfg.W` after `import pkg.config as cfg`), each bound there once to an array constructor
-        (`unbatched_arrays`' test, read in that module), with the qualified name read; in source order. The
-        broadcast exemption that `unbatched_arrays`' arrays get (`ranks`) reads names only: for these the
-        analysis gives an SPMD910 record, never a guessed SPMD003 (breaker11 c27, c29: silent before)."""
+        import config`, `cfg.W` after `import pkg.config as cfg`), with the qualified name read and None for one
+        bound there once to an array constructor (`unbatched_arrays`' test, read in that module), or why for one
+        that may hold an array that module does not let spmdfix read (`_unread_bindings`: bound several times, to
+        a call not read); in source order. The broadcast exemption that `unbatched_arrays`' arrays get (`ranks`)
+        reads names only: for these the analysis gives an SPMD910 record, never a guessed SPMD003 (breaker11
+        c27, c29: silent before; `config.W` rebound under a flag in config.py was silent too)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or self.model.project is None:
             return ()
         if self.jit_wrapped(construction, body):
             return ()
-        found: dict[str, tuple[ast.Attribute, str]] = {}
+        found: dict[str, tuple[ast.Attribute, str, str | None]] = {}
         for node in _walk_body(body):
             if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)):
                 continue
@@ -828,10 +832,21 @@ class CaptureAnalysis:
             if not self.model.project.follows(qname) or qname in found or self._fully_reduced(node):
                 continue
             target, where = self._project_binding(qname)
-            if target is None or target.kind is not BindingKind.ASSIGN:
+            if target is not None and target.kind is BindingKind.ASSIGN:
+                if where._array_value(target.node, target.scope, Follow(ARRAY_VALUE)):
+                    found[qname] = (node, qname, None)
+                    continue
+            up = self.ix.parent.get(id(node))
+            if isinstance(up, ast.Call) and up.func is node:
+                continue  # (`config.make(b)`: a callable, the reach walk's)
+            defined = self.model.project.resolve(qname, whole=True)
+            if defined is None or defined[1] is None:
                 continue
-            if where._array_value(target.node, target.scope, Follow(ARRAY_VALUE)):
-                found[qname] = (node, qname)
+            other = CaptureAnalysis(defined[0].model, BatchedValues(defined[0].model))
+            bindings = other.ix.module_scope.bindings.get(defined[1], [])
+            why = other._unread_bindings(defined[1], bindings, Follow(ARRAY_VALUE)) if bindings else None
+            if why is not None:
+                found[qname] = (node, qname, why)
         return tuple(sorted(found.values(), key=lambda f: (f[0].lineno, f[0].col_offset)))
 
     # --- values that may be arrays the analysis does not read -------------------------------------------
@@ -866,28 +881,30 @@ class CaptureAnalysis:
     def imported_body_arrays(
         self, construction: ast.AST, expr: ast.AST | None, scope
     ) -> tuple[CaptureAnalysis, ast.AST, str, tuple[tuple[ast.AST, str], ...]] | None:
-        """For a shard_map body written as a name imported from another module of the project and bound there
-        to a `def` (`from pkg.bodies import body`): (that module's capture analysis, the def, its qualified
+        """For a shard_map body written as a name of another module of the project bound there to a `def`
+        (`body` after `from pkg.bodies import body`, `bodies.body` after `from pkg import bodies`): (that module's capture analysis, the def, its qualified
         name, the arrays it closes over: (the read, the name read), in source order); None for any other body.
         The arrays are those `unbatched_arrays`, `module_attribute_arrays` and `unread_arrays` find, read in
         that module: a module-level function closes over its module's names only, none of which the vmap
         batches. Their ranks are not read against the block across the modules, and lift-captures would edit
         the other module: the caller gives SPMD910 records (breaker11 l03, l06: silent while JAX failed)."""
-        if not isinstance(expr, ast.Name) or self.model.project is None or self.jit_wrapped(construction, expr):
+        if not isinstance(expr, (ast.Name, ast.Attribute)) or self.model.project is None:
             return None
-        binding = self.ix.single_binding(expr.id, scope)
-        if binding is None or binding.kind is not BindingKind.IMPORT:
+        if self.jit_wrapped(construction, expr):
             return None
-        target, where = self._imported_binding(binding)
+        qname = self.ix.qualname(expr, scope)
+        if not self.model.project.follows(qname):
+            return None
+        target, where = self._project_binding(qname)
         if target is None or target.kind is not BindingKind.DEF or where is self:
             return None
         body = target.node
         arrays = where.unbatched_arrays(construction, body, set())
         reads: list[tuple[ast.AST, str]] = [(where._load_of(body, c.name), c.name) for c in arrays]
-        reads += [(node, qname) for node, qname in where.module_attribute_arrays(construction, body)]
+        reads += [(node, qname) for node, qname, _ in where.module_attribute_arrays(construction, body)]
         reads += [(node, node.id) for node, _ in where.unread_arrays(construction, body, {c.name for c in arrays})]
         reads.sort(key=lambda r: (r[0].lineno, r[0].col_offset))
-        return where, body, binding.qname or expr.id, tuple(reads)
+        return where, body, qname, tuple(reads)
 
     def _load_of(self, body: ast.AST, name: str) -> ast.Name:
         """The first read of `name` in `body` (one `unbatched_arrays` found)."""

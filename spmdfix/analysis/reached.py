@@ -154,8 +154,11 @@ class ReachedAnalysis:
                 arrays = tuple(c for c in arrays if undecided[c.name] is None)
             captures += arrays
             unread_captures += tuple(
-                UnreadValue(UnreadKind.OPERAND_RANK, self.span(node), _module_array_what(node, qname))
-                for node, qname in self.capture.module_attribute_arrays(reached.site.node, body)
+                UnreadValue(
+                    UnreadKind.OPERAND_RANK, self.span(node),
+                    _module_array_what(node, qname) if why is None else _unread_array_what(short(node), why),
+                )
+                for node, qname, why in self.capture.module_attribute_arrays(reached.site.node, body)
             )
             # a closed-over name whose array is not read (rebound, bound to a call not read, star-imported): an
             # SPMD910 record, unless only contracted with the block, which runs whatever its rank
