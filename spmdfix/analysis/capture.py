@@ -53,14 +53,14 @@ _ARRAY_CONSTRUCTORS = frozenset(
 # `np.linspace`; safety/measurements/open_items_issue22_kind9.py, part C).
 _RANDOM_SHAPE_POSITION = {"jax.random.normal": 1, "jax.random.uniform": 1}
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "std", "var", "any", "all"})
-# `numpy` / `jax.numpy` functions whose result is no array (`CaptureAnalysis._maybe_array`), and those whose
-# result is a scalar when given a number (`jnp.float32(1.5)`, `jnp.asarray(2.0)`) and an array of an array
+# `numpy` / `jax.numpy` functions whose result is no array (`CaptureAnalysis._maybe_array`); the dtypes, whose
+# result is a scalar of a number (`jnp.float32(1.5)`) and an array of an array; `array` / `asarray`, a scalar of a
+# number and an array of anything else
 _NOT_ARRAY_RESULTS = frozenset(
     "shape ndim size dtype result_type finfo iinfo issubdtype isdtype can_cast promote_types isscalar iterable".split()
 )
-_SCALAR_OF_NUMBER = frozenset(
-    "array asarray float16 float32 float64 bfloat16 int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool_ "
-    "complex64 complex128".split()
+_DTYPES = frozenset(
+    "float16 float32 float64 bfloat16 int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool_ complex64 complex128".split()
 )
 _ARRAY_METHODS = frozenset({"reshape", "astype", "transpose", "ravel", "flatten", "copy"})
 
@@ -999,7 +999,7 @@ class CaptureAnalysis:
     def _maybe_array(self, expr: ast.AST, scope, follow: Follow) -> bool:
         """`expr` may build an array: one `_array_value` reads, a name one of whose bindings may hold one, a
         subscript, `.T`, array method or arithmetic of one, a call of a `numpy` / `jax.numpy` function other than
-        those giving no array (`_NOT_ARRAY_RESULTS`; a dtype or `array` of a number is a scalar), or a call of a
+        those giving no array (`_NOT_ARRAY_RESULTS`; a dtype of what is no array, `array` of a number), or a call of a
         function of the project one of whose returns may be one. False past `follow.ARRAY_VALUE` steps."""
         if follow.spent:
             return False
@@ -1024,8 +1024,10 @@ class CaptureAnalysis:
         if module in _ARRAY_MODULES:
             if name in _NOT_ARRAY_RESULTS:
                 return False
-            if name in _SCALAR_OF_NUMBER:
+            if name in _DTYPES:
                 return bool(expr.args) and self._maybe_array(expr.args[0], scope, deeper)
+            if name in ("array", "asarray"):
+                return bool(expr.args) and not _number(expr.args[0])
             return True
         return self._returns_array(func, scope, deeper)
 
@@ -1264,6 +1266,13 @@ def _static_fields(cls: ast.ClassDef) -> set[str]:
             if isinstance(kw.value, (ast.List, ast.Tuple)):
                 static |= {e.value for e in kw.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return static
+
+
+def _number(expr: ast.AST) -> bool:
+    """A number literal, negated or not (`2.0`, `-1`)."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
 
 
 def _line(node: ast.AST) -> int:
