@@ -22,7 +22,7 @@ from spmdfix.analysis.follow import (
 )
 from spmdfix.analysis.bindings import FUNCTION_NODES, Binding, BindingKind, Scope, callable_target
 from spmdfix.analysis.instances import (
-    Instances, NotFollowed, TypeMember, is_self_param, is_super, super_member, type_member,
+    Instances, NotFollowed, TypeMember, attribute_assigned, is_self_param, is_super, super_member, type_member,
 )
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
@@ -145,6 +145,7 @@ class Reacher:
         # decorated `def` it receives
         self._decorated: dict[int, ast.AST] = {}
         self._others: dict[int, Reacher] = {}  # `_other`
+        self._call_reaching: dict[int, str | None] = {}  # `_inherited_call_reaching`, by the class's id
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         return self.ix.qualname(expr, scope)
@@ -384,9 +385,45 @@ class Reacher:
                 return self.model, binding.node  # type: ignore[return-value]
         qname = self.qualname(call.func, scope)
         if not self.lost.follows(qname) or self.project.kind_of(qname) is not BindingKind.CLASS:  # type: ignore[union-attr]
-            return None
+            return self._class_given(call.func, scope)
         found = self.project.binding(qname)  # type: ignore[union-attr]
         return (found[0], found[1].node) if found is not None else None  # type: ignore[return-value]
+
+    def _class_given(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[ModuleModel, ast.ClassDef] | None:
+        """The class of the project `expr` (read in `scope`) evaluates to, beyond a name of it (`_class_built`):
+        a class bound once in the body of such a class (`Outer.Layer`, breaker11 a29), or what a function of the
+        project returns by its one `return` (`make()` with `def make(): class Layer(Base): ...; return Layer`,
+        a30), a few steps deep. None otherwise (the calls of such a value were silent before: JAX raised
+        SPMD001's error, "All checks passed!")."""
+        if depth > 4:
+            return None
+        found = self.instances.class_named(expr, scope)
+        if found is not None:
+            return found
+        if isinstance(expr, ast.Attribute):
+            outer = self._class_given(expr.value, scope, depth + 1)
+            if outer is None:
+                return None
+            owner, cls = outer
+            inner = owner.ix.own_scope(cls)
+            bound = inner.bindings.get(expr.attr, []) if inner is not None else []
+            if len(bound) != 1 or bound[0].kind is not BindingKind.CLASS:
+                return None
+            if attribute_assigned(owner.ix.source, expr.attr) or attribute_assigned(self.ix.source, expr.attr):
+                return None  # `Outer.Layer = Other` may rebind it
+            return owner, bound[0].node  # type: ignore[return-value]
+        if isinstance(expr, ast.Call) and isinstance(expr.func, (ast.Name, ast.Attribute)):
+            func = self._project_def(expr.func, scope)
+            if func is None:
+                return None
+            home, fdef = func
+            value, inner = single_return(fdef), home.ix.own_scope(fdef)
+            if getattr(fdef, "decorator_list", None):
+                return None  # a decorator may return another function
+            if value is None or inner is None or not isinstance(value, (ast.Name, ast.Attribute)):
+                return None
+            return home._class_given(value, inner, depth + 1)
+        return None
 
     def _call_of_annotated(self, name: ast.Name, scope: Scope, path: _Path, result, follow: Follow) -> bool:
         """Calling a parameter annotated with a class of the project (`block: Block`; `block(v)`) runs the
@@ -430,6 +467,12 @@ class Reacher:
                 returned = single_return(binding.node)
                 if returned is not None and follow.first_visit(returned, FACTORY_RETURN):
                     self._reach_callable(returned, self.ix.own_scope(binding.node), path, result, follow)
+                elif returned is None:
+                    self._returns_reaching(call, binding.node, result)
+                return
+            made = self._made_by_type(binding)
+            if made is not None:
+                self._made_class_called(call, made, binding, result)
                 return
         qname = self.qualname(call.func, scope)
         if self.lost.follows(qname):
@@ -490,6 +533,42 @@ class Reacher:
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
                 step = step.through_grad() if qname in jaxapi.DIFFERENTIATING_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, follow, within=within)
+
+    def _returns_reaching(self, call: ast.Call, func: ast.AST, result: ReachResult) -> None:
+        """The result of `call` of `func`, a function of this module without one `return` (several, or none of a
+        value), is called: an SPMD910 record when its `return`s name a class whose method reaches a shard_map
+        (`if flag: return Wide() / return Narrow()`): which one it gives is not followed (silent before)."""
+        reaching = self._reaching_classes(call, self.ix.scope_at(call))
+        if reaching:
+            cls, name, place = reaching[0]
+            what = (
+                f"`{short(call)}` returns one of several values, which is not followed; one is built from "
+                f"`{cls.name}`, whose `{name}` ({place}) reaches a shard_map"
+            )
+            result.unresolved.append((call, what))
+
+    def _made_by_type(self, binding: Binding | None) -> ast.Call | None:
+        """The `type(name, bases, namespace)` call a name is bound to once (`Layer = type('Layer', (Base,), {})`,
+        the builtin `type`), or None."""
+        if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
+            return None
+        made = binding.node
+        is_type = isinstance(made.func, ast.Name) and made.func.id == "type" and not self.ix.lookup("type", binding.scope)
+        return made if is_type and len(made.args) == 3 and not made.keywords else None
+
+    def _made_class_called(self, call: ast.Call, made: ast.Call, binding: Binding, result: ReachResult) -> None:
+        """An instance of a class made by `type(...)` (`made`, bound to `binding`) is called (`Layer()(v)`,
+        breaker11 a08: silent): its `__call__` is not looked up, so an SPMD910 record at `call` when the bases or
+        namespace `made` names hold a class whose method reaches a shard_map."""
+        reaching = self._reaching_classes(made, binding.scope)
+        if not reaching:
+            return
+        cls, name, place = reaching[0]
+        what = (
+            f"`{binding.name}` is a class made by `type(...)` (line {made.lineno}), whose `__call__` spmdfix does not "
+            f"look up; it is built from `{cls.name}`, whose `{name}` ({place}) reaches a shard_map"
+        )
+        result.unresolved.append((call, what))
 
     def _class_of_value(self, call: ast.Call, scope: Scope) -> bool:
         """Whether `call` builds an instance of the class of a value, `type(layer)(AXIS='data')` (the builtin
@@ -658,7 +737,31 @@ class Reacher:
                     place = f"line {node_at.lineno}" if owner is self.model else f"line {node_at.lineno} of {relpath(owner.ix.path)}"
                     out.append((cls, name, place))
                     break
+            else:
+                place = self._inherited_call_reaching(owner, cls)
+                if place is not None:
+                    out.append((cls, "__call__", place))
         return out
+
+    def _inherited_call_reaching(self, owner: ModuleModel, cls: ast.ClassDef) -> str | None:
+        """Where the `__call__` the instances of `cls` (a class of module `owner`) run is, in words, when its body
+        does not define it and the one a base defines (`type_member`: `class Wide(Base)`, `Base` of another module
+        of the project) reaches a shard_map, here or in another module; None otherwise."""
+        if id(cls) in self._call_reaching:
+            return self._call_reaching[id(cls)]
+        self._call_reaching[id(cls)] = None  # (a `__call__` reaching its own class again: no cycle)
+        found = type_member(owner, cls, "__call__")
+        if not isinstance(found, TypeMember) or not isinstance(found.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        home = self if found.home is self.model else self._other(found.home)
+        walk = ReachResult()
+        home._reach_function(found.node, _Path(), walk, Follow(REACH))
+        if not (walk.sites or walk.external):
+            return None
+        line = found.node.lineno
+        place = f"line {line}" if found.home is self.model else f"line {line} of {relpath(found.home.ix.path)}"
+        self._call_reaching[id(cls)] = place
+        return place
 
     def _classes_named(
         self, made: ast.AST, where: Scope, entered: set[int]
@@ -1108,16 +1211,22 @@ class Reacher:
                     passed = applied if arg is first else None
                     self._reach_callable(arg, scope, step, result, follow, lost=arg is first, within=bound, call=passed)
             return
-        if isinstance(call.func, (ast.Name, ast.Attribute)) and self._built_here(call, scope, path, span, result, follow):
+        if qname == "operator.call" and call.args and not isinstance(call.args[0], ast.Starred):
+            # `operator.call(layer, v)` calls `layer` with the rest (breaker11 a27: silent)
+            step = path.step(f"`{short(call.args[0])}` is called by `{short(call.func)}` here", span, call)
+            self._reach_callable(call.args[0], scope, step, result, follow, within=bound)
             return
-        if isinstance(call.func, ast.Call) and isinstance(call.func.func, (ast.Name, ast.Attribute)) and (
-            self._class_built(call.func, scope) is not None
+        if isinstance(call.func, (ast.Name, ast.Attribute, ast.Call)) and self._built_here(
+            call, scope, path, span, result, follow
         ):
-            # `Layer()(x)`: the instance built at once is called, which runs its class's `__call__`, followed as
-            # calling the class itself was (its construction, the inner call, is walked on its own: `_built_here`,
-            # which left this outer call unread: `Layer()(x)` with `P(self.AXIS)` in `__call__` was silent)
+            return
+        made = self._class_built(call.func, scope) if isinstance(call.func, ast.Call) else None
+        if made is not None:
+            # `Layer()(x)`: the instance built at once is called, which runs its class's `__call__` (its
+            # construction, the inner call, is walked on its own: `_built_here`, which left this outer call unread:
+            # `Layer()(x)` with `P(self.AXIS)` in `__call__` was silent); `Outer.Layer()(x)`, `make()()(x)` too
             step = path.step(f"`{short(call.func)}` is called here (its `__call__` runs)", span, call)
-            self._reach_callable(call.func.func, scope, step, result, follow, within=bound)
+            self._run_type_member(made[0], made[1], "__call__", call.func.func, step, result, follow)
             return
         if isinstance(call.func, ast.Name):
             step = path.step(f"`{call.func.id}` is called here", span, call)
@@ -1133,6 +1242,8 @@ class Reacher:
             if not self.lost.library_value(call.func.args[0], scope):
                 what = f"`{short(call.func)}` picks the callable by name at run time"
                 result.unresolved.append((call, what))
+        elif isinstance(call.func, ast.Call):
+            self._call_of_result(call, scope, path, span, result, follow, bound)
         elif isinstance(call.func, ast.Attribute) and call.func.attr == "__call__" and (
             is_super(call.func.value, self.ix, scope)
         ):
@@ -1156,6 +1267,8 @@ class Reacher:
                 if bound is not None or self.instances.annotated_overridden(call.func, scope):
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, follow)
+                elif self._class_attribute_called(call, scope, path, span, result, follow):
+                    pass
                 else:
                     what = (
                         self._unknown_receiver(call.func, scope)
@@ -1175,6 +1288,67 @@ class Reacher:
                 if member is not None:
                     step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
                     self._reach_callable(call.func, scope, step, result, follow)
+
+    def _class_attribute_called(
+        self, call: ast.Call, scope: Scope, path: _Path, span, result: ReachResult, follow: Follow
+    ) -> bool:
+        """`Model.layer(v)` with `layer = Layer()` in the body of `Model` (a class of the project), or of a base
+        (`type_member`): the call calls the value the class attribute holds, followed as a callable where it is
+        written (breaker11 a31: silent). Where the lookup cannot tell which value it is (a store `Model.layer =
+        ...` anywhere, a decorator, a descriptor), an SPMD910 record, when the class's own body assigns a value
+        built from a class whose method reaches a shard_map. Says whether the call was such a read (a method,
+        `method_of`'s, is not)."""
+        func = call.func
+        found = self.instances.class_named(func.value, scope)
+        if found is None:
+            return False
+        owner, cls = found
+        member = type_member(owner, cls, func.attr)
+        if member is None or isinstance(member, TypeMember) and isinstance(member.node, FUNCTION_NODES):
+            return False
+        step = path.step(f"`{short(func)}` is called here", span, call)
+        if isinstance(member, NotFollowed):
+            inner = owner.ix.own_scope(cls)
+            bound = inner.bindings.get(func.attr, []) if inner is not None else []
+            held = [b for b in bound if b.kind is BindingKind.ASSIGN]
+            home = self if owner is self.model else self._other(owner)
+            if not held or not home._reaching_classes(held[0].node, held[0].scope):
+                return False
+        return self._run_found(member, f"what `{short(func)}` holds", func.attr, call, step, result, follow)
+
+    def _call_of_result(
+        self, call: ast.Call, scope: Scope, path: _Path, span, result: ReachResult, follow: Follow,
+        bound: BoundScope | None,
+    ) -> None:
+        """`E(...)(v)`, the result of a call called at once, when it builds no instance of a known class
+        (`_class_built`): `getattr(x, '__call__')(v)` calls `x` (breaker11 a05); the result of a function of the
+        project (`make()(v)` with `def make(): return Wide()`, a40; `layer()(v)` returning a cached instance,
+        a38) is followed as the callable a name assigned that result holds is (`_reach_call_value`: the one
+        `return`, or an SPMD910 record where it is lost). Silent before: JAX raised SPMD001's error, "All checks
+        passed!". A library's callable (`jax.jit(f)(x)`, `nn.Dense(4)(x)`, `partial(f, w)(x)`) is left to the
+        walk of its inner call, as before."""
+        inner = call.func
+        if (
+            isinstance(inner.func, ast.Name) and inner.func.id == "getattr" and not self.ix.lookup("getattr", scope)
+            and len(inner.args) == 2 and not inner.keywords and isinstance(inner.args[1], ast.Constant)
+            and inner.args[1].value == "__call__" and not isinstance(inner.args[0], ast.Starred)
+        ):
+            step = path.step(f"`{short(inner)}` is called here", span, call)
+            self._reach_callable(inner.args[0], scope, step, result, follow, within=bound)
+            return
+        if not self._project_callee(inner.func, scope):
+            return
+        step = path.step(f"the result of `{short(inner)}` is called here", span, call)
+        self._reach_callable(inner, scope, step, result, follow, within=bound)
+
+    def _project_callee(self, func: ast.AST, scope: Scope) -> bool:
+        """Whether `func` (the callee of a call whose result is called) is the project's: a name bound in this
+        module by a statement other than an import, or a name of another module of the project."""
+        if isinstance(func, ast.Name):
+            bindings = self.ix.lookup(func.id, scope)
+            if bindings and all(b.kind is not BindingKind.IMPORT for b in bindings):
+                return True
+        return isinstance(func, (ast.Name, ast.Attribute)) and self.lost.follows(self.qualname(func, scope))
 
     def _reach_import(
         self, qname: str | None, node: ast.AST, path: _Path, result: ReachResult, returned: bool = False,

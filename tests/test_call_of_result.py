@@ -1,0 +1,243 @@
+"""Calls whose callee is an instance reached some other way than a name of its class (breaker11 a05, a08, a27,
+a29, a30, a31, a38, a40): `getattr(layer, '__call__')(v)`, `operator.call(layer, v)`, `Outer.Layer()(v)`,
+`make()()(v)`, `make()(v)`, `Model.layer(v)`, a class made by `type(...)`, a function returning a cached
+instance. Each ran `Base.__call__`'s shard_map naming the spmd axis while spmdfix printed "All checks passed!":
+now followed (a finding) or an SPMD910 record naming the call. A call of a call's result is common in JAX code
+(`jax.jit(f)(x)`, `nn.Dense(4)(x)`): where nothing of the project reaches a shard_map there is no record."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from spmdfix import api
+from test_type_member import HEAD, VMAP
+
+# `Base.__call__` applies a shard_map naming the spmd axis; building an instance applies none
+BASE = """\
+import jax
+from jax.sharding import AxisType, PartitionSpec as P
+
+MESH = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+class Base:
+    def __call__(self, v):
+        return jax.shard_map(lambda b: b * 2.0, mesh=MESH, in_specs=P('x'), out_specs=P('x'))(v)
+"""
+
+
+def _analyse(tmp_path: Path, body: str):
+    """The analysis of pkg/model.py (`HEAD`, `body`, an spmd vmap of its `apply`) in a project with pkg/base.py."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("", encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "pkg" / "base.py").write_text(BASE, encoding="utf-8")
+    text = HEAD + textwrap.dedent(body) + VMAP
+    path = root / "pkg" / "model.py"
+    path.write_text(text, encoding="utf-8")
+    return api.analyse_source(text, path=path, index=api.new_project_index(root))
+
+FOUND = [
+    ("getattr of __call__", """
+        from pkg.base import Base
+
+        class Layer(Base):
+            pass
+
+        def apply(v):
+            return getattr(Layer(), '__call__')(v)
+    """),
+    ("getattr of __call__ on a name", """
+        from pkg.base import Base
+
+        def apply(v):
+            layer = Base()
+            return getattr(layer, '__call__')(v)
+    """),
+    ("operator.call", """
+        import operator
+        from pkg.base import Base
+
+        class Layer(Base):
+            pass
+
+        def apply(v):
+            return operator.call(Layer(), v)
+    """),
+    ("a class nested in a class", """
+        from pkg.base import Base
+
+        class Outer:
+            class Layer(Base):
+                pass
+
+        def apply(v):
+            return Outer.Layer()(v)
+    """),
+    ("a class a function returns", """
+        from pkg.base import Base
+
+        def make():
+            class Layer(Base):
+                pass
+            return Layer
+
+        def apply(v):
+            return make()()(v)
+    """),
+    ("an instance a function returns", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        def make():
+            return Wide()
+
+        def apply(v):
+            return make()(v)
+    """),
+    ("an instance held by a class attribute", """
+        from pkg.base import Base
+
+        class Layer(Base):
+            pass
+
+        class Model:
+            layer = Layer()
+
+        def apply(v):
+            return Model.layer(v)
+    """),
+]
+
+
+@pytest.mark.parametrize("body", [b for _, b in FOUND], ids=[i for i, _ in FOUND])
+def test_the_instance_called_is_followed(tmp_path: Path, body: str) -> None:
+    analysis = _analyse(tmp_path, body)
+    assert {f.code for f in analysis.findings} == {"SPMD001", "SPMD002"}, [u.what for u in analysis.unfollowed]
+
+
+RECORDED = [
+    ("a class made by type()", """
+        from pkg.base import Base
+
+        Layer = type('Layer', (Base,), {})
+
+        def apply(v):
+            return Layer()(v)
+    """, "`Layer` is a class made by `type(...)` (line 18), whose `__call__` spmdfix does not look up; it is built "
+         "from `Base`"),
+    ("an instance a function looks up at run time", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        CACHE = {}
+
+        def layer():
+            if 'l' not in CACHE:
+                CACHE['l'] = Wide()
+            return CACHE['l']
+
+        def apply(v):
+            return layer()(v)
+    """, "`CACHE['l']` is looked up at run time"),
+    ("one of several instances a function returns", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        def make(flag):
+            if flag:
+                return Wide()
+            return Wide()
+
+        def apply(v):
+            return make(True)(v)
+    """, "`make(True)` returns one of several values, which is not followed; one is built from `Wide`"),
+    ("a class attribute stored from outside the body", """
+        from pkg.base import Base
+
+        class Layer(Base):
+            pass
+
+        class Model:
+            layer = Layer()
+
+        Model.layer = Layer()
+
+        def apply(v):
+            return Model.layer(v)
+    """, "what `Model.layer` holds is not known"),
+]
+
+
+@pytest.mark.parametrize("body,why", [(b, w) for _, b, w in RECORDED], ids=[i for i, _, _ in RECORDED])
+def test_the_instance_called_is_a_record(tmp_path: Path, body: str, why: str) -> None:
+    analysis = _analyse(tmp_path, body)
+    assert not analysis.findings
+    assert any(why in u.what for u in analysis.unfollowed), [u.what for u in analysis.unfollowed]
+
+
+QUIET = [
+    ("jax.jit of a clean function", """
+        def apply(v):
+            return jax.jit(clean)(v)
+    """),
+    ("functools.partial of a clean function", """
+        def apply(v):
+            return functools.partial(clean)(v)
+    """),
+    ("a factory returning a clean function", """
+        def make():
+            return clean
+
+        def apply(v):
+            return make()(v)
+    """),
+    ("a factory with several returns naming no class", """
+        def make(flag):
+            if flag:
+                return clean
+            return jax.nn.relu
+
+        def apply(v):
+            return clean(make(True)(v))
+    """),
+    ("a class made by type() from a clean base", """
+        class Plain:
+            def __call__(self, v):
+                return v * 2.0
+
+        Layer = type('Layer', (Plain,), {})
+
+        def apply(v):
+            return Layer()(v)
+    """),
+    ("a class attribute holding a library function", """
+        class Model:
+            act = jax.nn.relu
+
+        def apply(v):
+            return clean(Model.act(v))
+    """),
+    ("operator.call of a clean function", """
+        import operator
+
+        def apply(v):
+            return operator.call(clean, v)
+    """),
+]
+
+
+@pytest.mark.parametrize("body", [b for _, b in QUIET], ids=[i for i, _ in QUIET])
+def test_nothing_reaching_a_shard_map_gives_nothing(tmp_path: Path, body: str) -> None:
+    analysis = _analyse(tmp_path, body)
+    assert not analysis.findings and not analysis.unfollowed, [u.what for u in analysis.unfollowed]
