@@ -241,3 +241,48 @@ QUIET = [
 def test_nothing_reaching_a_shard_map_gives_nothing(tmp_path: Path, body: str) -> None:
     analysis = _analyse(tmp_path, body)
     assert not analysis.findings and not analysis.unfollowed, [u.what for u in analysis.unfollowed]
+
+
+def _strip_reason(analysis) -> str:
+    """The reason of the strip fix of the first finding."""
+    return next(f.reason for f in analysis.findings[0].fixes if f.id.transform.value == "strip")
+
+
+def test_an_instance_kept_by_the_vmapped_function_makes_strip_unsafe(tmp_path: Path) -> None:
+    """breaker11 a39: `SEEN.append(w)` in the vmapped `apply` keeps the instance, and `type(SEEN[0])()(v)` runs
+    `Base.__call__`'s shard_map outside the vmap: the strip changes that call too (its local shard), so it is
+    unsafe naming the read that hands the instance on (was SAFE: the read counted as under the vmap)."""
+    analysis = _analyse(tmp_path, """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        SEEN = []
+
+        def apply(v):
+            w = Wide()
+            SEEN.append(w)
+            return w(v)
+
+        def evaluate(v):
+            return type(SEEN[0])()(v)
+    """)
+    assert "also runs without this vmap" in _strip_reason(analysis) and "`SEEN.append(w)`" in _strip_reason(analysis)
+
+
+@pytest.mark.parametrize("call", ["jax.lax.map(w, v[None])[0]", "operator.call(w, v)", "getattr(w, '__call__')(v)"])
+def test_an_instance_called_at_once_keeps_strip_safe(tmp_path: Path, call: str) -> None:
+    """The control: the instance given to code that calls it there and then runs under the vmap only."""
+    analysis = _analyse(tmp_path, f"""
+        import operator
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        def apply(v):
+            w = Wide()
+            return {call}
+    """)
+    assert "also runs without this vmap" not in _strip_reason(analysis)

@@ -14,7 +14,9 @@ How the places are found, by scope (`uses.UseIndex.loads`), never by textual nam
   assigned to;
 - each read of that function's name is a caller (for a `__call__`, each read of its class's name); A read inside the vmap site itself (`jax.vmap(layer, ...)`)
   is the vmap; a read inside a function the vmapped callable traces is under the vmap too, but that function
-  may in turn be called elsewhere, so its own readers are examined the same way; a read assigned to a name,
+  may in turn be called elsewhere, so its own readers are examined the same way (unless the read hands the
+  callable to code that may keep it and run it later: `SEEN.append(w)`, `CACHE['l'] = w`, `_handed_on`: a
+  place); a read assigned to a name,
   directly, in a display or through a wrapper that does not call it (`g = jax.jit(layer)`, `g = make()`,
   `jaxapi.WRAPPER_NAMES`), hands the question to the readers of `g`; any other read is another caller (a
   call, the function passed as an argument to code that may call it).
@@ -158,10 +160,45 @@ class OtherCallers:
             if assigned is not None:
                 work.append((assigned, False))
                 return
-        if holder is not None and id(holder) in self._traced:
+        if holder is not None and id(holder) in self._traced and not self._handed_on(expr):
             self._queue_function(holder, work, found, expr)
             return
         found.append(expr)
+
+    def _handed_on(self, expr: ast.expr) -> bool:
+        """Whether the read `expr` in a traced function hands the shard-mapped callable to code that may keep it and
+        run it later, outside the vmap: an argument (or an element of a display passed as one) of a call that is not
+        known to call it there and then: neither `jaxapi.HIGHER_ORDER_NAMES` / `PARTIAL_NAMES`, `operator.call`,
+        `getattr(..., '__call__')` called at once, nor a function of this module the vmapped callable traces; or the
+        value stored into an item or attribute (`CACHE['l'] = w`, `self.layer = w`). breaker11 a39: `SEEN.append(w)`
+        in the vmapped `apply` kept the instance, and `type(SEEN[0])()(v)` ran `Base.__call__`'s shard_map outside
+        the vmap; the read counted as under the vmap and strip was SAFE (the outside call's layout changed)."""
+        child: ast.AST = expr
+        for anc in self.ix.ancestors(expr):
+            if isinstance(anc, (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.Starred, ast.keyword)):
+                child = anc
+                continue
+            if isinstance(anc, ast.Call):
+                return anc.func is not child and not self._calls_there(anc)
+            if isinstance(anc, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = anc.targets if isinstance(anc, ast.Assign) else [anc.target]
+                return anc.value is child and any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in targets)
+            return False
+        return False
+
+    def _calls_there(self, call: ast.Call) -> bool:
+        """Whether `call` calls the callables passed to it while it runs (`_handed_on`)."""
+        scope = self.ix.scope_at(call)
+        qname = self.ix.qualname(call.func, scope)
+        if qname in jaxapi.HIGHER_ORDER_NAMES or qname in jaxapi.PARTIAL_NAMES or qname == "operator.call":
+            return True
+        if isinstance(call.func, ast.Name) and call.func.id == "getattr" and not self.ix.lookup("getattr", scope):
+            up = self.ix.parent.get(id(call))
+            return isinstance(up, ast.Call) and up.func is call and any(
+                isinstance(a, ast.Constant) and a.value == "__call__" for a in call.args[1:2]
+            )
+        func = self.ix.function_of(call.func)
+        return func is not None and id(func) in self._traced
 
     def _queue_function(self, holder: ast.AST, work: list, found: list, expr: ast.expr) -> None:
         """Queue the readers of a traced function `holder` that runs the shard_map (a lambda stands for the
