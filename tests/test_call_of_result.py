@@ -28,14 +28,24 @@ class Base:
         return jax.shard_map(lambda b: b * 2.0, mesh=MESH, in_specs=P('x'), out_specs=P('x'))(v)
 """
 
+# A class made by `type(...)` in another module (pkg/made.py)
+MADE = """\
+from pkg.base import Base
+
+Made = type('Made', (Base,), {})
+"""
+
 
 def _analyse(tmp_path: Path, body: str):
-    """The analysis of pkg/model.py (`HEAD`, `body`, an spmd vmap of its `apply`) in a project with pkg/base.py."""
+    """The analysis of pkg/model.py (`HEAD`, `body`, an spmd vmap of its `apply`) in a project with pkg/base.py (and
+    pkg/made.py when `body` imports it)."""
     root = tmp_path / "proj"
     (root / "pkg").mkdir(parents=True)
     (root / "pyproject.toml").write_text("", encoding="utf-8")
     (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
     (root / "pkg" / "base.py").write_text(BASE, encoding="utf-8")
+    if "pkg.made" in body:  # (its read of `Base` is a place for the strip of `Base.__call__`'s shard_map)
+        (root / "pkg" / "made.py").write_text(MADE, encoding="utf-8")
     text = HEAD + textwrap.dedent(body) + VMAP
     path = root / "pkg" / "model.py"
     path.write_text(text, encoding="utf-8")
@@ -132,6 +142,12 @@ RECORDED = [
             return Layer()(v)
     """, "`Layer` is a class made by `type(...)` (line 18), whose `__call__` spmdfix does not look up; it is built "
          "from `Base`"),
+    ("a class made by type() in another module", """
+        from pkg.made import Made
+
+        def apply(v):
+            return Made()(v)
+    """, "`Made` is a class made by `type(...)` (line 3 of "),
     ("an instance a function looks up at run time", """
         from pkg.base import Base
 

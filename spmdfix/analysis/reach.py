@@ -487,6 +487,13 @@ class Reacher:
             if far is not None:
                 result.unresolved.append((call, far))
                 return
+            if kind is BindingKind.ASSIGN:
+                found = self.project.binding(qname)  # type: ignore[union-attr]
+                home = self._other(found[0]) if found is not None and found[0] is not self.model else None
+                made = home._made_by_type(found[1]) if home is not None else None
+                if made is not None:  # `from pkg.layers import Layer`, `Layer = type(...)` there
+                    home._made_class_called(call, made, found[1], result, elsewhere=True)  # type: ignore[index]
+                    return
         if qname in jaxapi.INSTANCE_REPLACE or self._class_of_value(call, scope):
             # (its `__call__` may reach a shard_map whose specs read the fields it gives: never silent)
             how = "copies an instance" if qname in jaxapi.INSTANCE_REPLACE else "builds an instance of the class of a value"
@@ -556,16 +563,20 @@ class Reacher:
         is_type = isinstance(made.func, ast.Name) and made.func.id == "type" and not self.ix.lookup("type", binding.scope)
         return made if is_type and len(made.args) == 3 and not made.keywords else None
 
-    def _made_class_called(self, call: ast.Call, made: ast.Call, binding: Binding, result: ReachResult) -> None:
-        """An instance of a class made by `type(...)` (`made`, bound to `binding`) is called (`Layer()(v)`,
-        breaker11 a08: silent): its `__call__` is not looked up, so an SPMD910 record at `call` when the bases or
-        namespace `made` names hold a class whose method reaches a shard_map."""
+    def _made_class_called(
+        self, call: ast.Call, made: ast.Call, binding: Binding, result: ReachResult, elsewhere: bool = False
+    ) -> None:
+        """An instance of a class made by `type(...)` (`made`, bound to `binding` in this walker's module) is called
+        (`Layer()(v)`, breaker11 a08: silent): its `__call__` is not looked up, so an SPMD910 record at `call` when
+        the bases or namespace `made` names hold a class whose method reaches a shard_map. `elsewhere`: `call` is
+        in another module (which imports the class), so the record names this module."""
         reaching = self._reaching_classes(made, binding.scope)
         if not reaching:
             return
         cls, name, place = reaching[0]
+        where = f"line {made.lineno} of {relpath(self.ix.path)}" if elsewhere else f"line {made.lineno}"
         what = (
-            f"`{binding.name}` is a class made by `type(...)` (line {made.lineno}), whose `__call__` spmdfix does not "
+            f"`{binding.name}` is a class made by `type(...)` ({where}), whose `__call__` spmdfix does not "
             f"look up; it is built from `{cls.name}`, whose `{name}` ({place}) reaches a shard_map"
         )
         result.unresolved.append((call, what))
