@@ -111,6 +111,36 @@ FOUND = [
         def apply(v):
             return make()(v)
     """),
+    ("an instance a method returns", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        class Model:
+            def make(self):
+                return Wide()
+
+        def apply(v):
+            return Model().make()(v)
+    """),
+    ("an instance a method returns, read off a name", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        class Model:
+            def __init__(self):
+                self.layer = Wide()
+
+            def get(self):
+                return self.layer
+
+        def apply(v):
+            model = Model()
+            return model.get()(v)
+    """),
     ("an instance held by a class attribute", """
         from pkg.base import Base
 
@@ -178,6 +208,21 @@ RECORDED = [
         def apply(v):
             return make(True)(v)
     """, "`make(True)` returns one of several values, which is not followed; one is built from `Wide`"),
+    ("one of several instances a method returns", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        class Model:
+            def make(self, flag):
+                if flag:
+                    return Wide()
+                return Wide()
+
+        def apply(v):
+            return Model().make(True)(v)
+    """, "`Model().make(True)` returns one of several values, which is not followed; one is built from `Wide`"),
     ("a class attribute stored from outside the body", """
         from pkg.base import Base
 
@@ -243,6 +288,18 @@ QUIET = [
 
         def apply(v):
             return clean(Model.act(v))
+    """),
+    ("a method returning a clean function", """
+        class Model:
+            def make(self):
+                return clean
+
+        def apply(v):
+            return Model().make()(v)
+    """),
+    ("a method of an object of no known class", """
+        def apply(v, opt=None):
+            return clean(opt.update()(v))
     """),
     ("operator.call of a clean function", """
         import operator

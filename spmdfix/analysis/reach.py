@@ -468,7 +468,7 @@ class Reacher:
                 if returned is not None and follow.first_visit(returned, FACTORY_RETURN):
                     self._reach_callable(returned, self.ix.own_scope(binding.node), path, result, follow)
                 elif returned is None:
-                    self._returns_reaching(call, binding.node, result)
+                    self._returns_reaching(call, self._reaching_classes(call, scope), result)
                 return
             made = self._made_by_type(binding)
             if made is not None:
@@ -541,11 +541,11 @@ class Reacher:
                 step = step.through_grad() if qname in jaxapi.DIFFERENTIATING_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, follow, within=within)
 
-    def _returns_reaching(self, call: ast.Call, func: ast.AST, result: ReachResult) -> None:
-        """The result of `call` of `func`, a function of this module without one `return` (several, or none of a
-        value), is called: an SPMD910 record when its `return`s name a class whose method reaches a shard_map
-        (`if flag: return Wide() / return Narrow()`): which one it gives is not followed (silent before)."""
-        reaching = self._reaching_classes(call, self.ix.scope_at(call))
+    def _returns_reaching(self, call: ast.Call, reaching: list, result: ReachResult) -> None:
+        """The result of `call` of a function (or method) of the project without one `return` (several, or none of a
+        value) is called: an SPMD910 record when its `return`s name a class whose method reaches a shard_map
+        (`reaching`, `_reaching_classes`: `if flag: return Wide() / return Narrow()`): which one it gives is not
+        followed (silent before)."""
         if reaching:
             cls, name, place = reaching[0]
             what = (
@@ -1350,15 +1350,36 @@ class Reacher:
         if not self._project_callee(inner.func, scope):
             return
         step = path.step(f"the result of `{short(inner)}` is called here", span, call)
+        method = self.instances.method_of(inner.func, scope) if isinstance(inner.func, ast.Attribute) else None
+        returned = single_return(method[1]) if method is not None else None
+        if returned is not None:
+            # `Model().make()(v)`, `model.make()(v)`: what the method of a class of the project returns
+            home, func = method  # type: ignore[misc]
+            where = home.ix.own_scope(func)
+            if home is not self.model:
+                result.external.append(External(step, home, returned, where))
+            elif follow.first_visit(returned, FACTORY_RETURN):
+                self._reach_callable(returned, where, step, result, follow)
+            return
+        if method is not None:
+            # several `return`s (or none): a record when one names a class whose method reaches a shard_map
+            home = self if method[0] is self.model else self._other(method[0])
+            where = home.ix.own_scope(method[1])
+            values = (returns(method[1]) or []) if where is not None else []
+            self._returns_reaching(inner, [r for value in values for r in home._reaching_classes(value, where)], result)
+            return
         self._reach_callable(inner, scope, step, result, follow, within=bound)
 
     def _project_callee(self, func: ast.AST, scope: Scope) -> bool:
-        """Whether `func` (the callee of a call whose result is called) is the project's: a name bound in this
-        module by a statement other than an import, or a name of another module of the project."""
+        """Whether `func` (the callee of a call whose result is called) may be the project's: a name bound in this
+        module by a statement other than an import, a name of another module of the project, or a method of an
+        object (`model.make`, `Model().make`: no library's qualified name)."""
         if isinstance(func, ast.Name):
             bindings = self.ix.lookup(func.id, scope)
             if bindings and all(b.kind is not BindingKind.IMPORT for b in bindings):
                 return True
+        if isinstance(func, ast.Attribute) and self.qualname(func, scope) is None:
+            return True
         return isinstance(func, (ast.Name, ast.Attribute)) and self.lost.follows(self.qualname(func, scope))
 
     def _reach_import(
