@@ -344,7 +344,33 @@ def test_an_instance_kept_by_the_vmapped_function_makes_strip_unsafe(tmp_path: P
     assert "also runs without this vmap" in _strip_reason(analysis) and "`SEEN.append(w)`" in _strip_reason(analysis)
 
 
-@pytest.mark.parametrize("call", ["jax.lax.map(w, v[None])[0]", "operator.call(w, v)", "getattr(w, '__call__')(v)"])
+def test_an_instance_kept_by_a_traced_helper_makes_strip_unsafe(tmp_path: Path) -> None:
+    """As above, the instance passed to a function the vmapped callable traces (`keep(w, v)`), which keeps it: the
+    parameter's reads in `keep` decide (`SEEN.append(fn)` hands it on), not the call of a traced function alone."""
+    analysis = _analyse(tmp_path, """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        SEEN = []
+
+        def keep(fn, v):
+            SEEN.append(fn)
+            return fn(v)
+
+        def apply(v):
+            return keep(Wide(), v)
+
+        def evaluate(v):
+            return type(SEEN[0])()(v)
+    """)
+    assert "`SEEN.append(fn)`" in _strip_reason(analysis)
+
+
+@pytest.mark.parametrize("call", [
+    "jax.lax.map(w, v[None])[0]", "operator.call(w, v)", "getattr(w, '__call__')(v)", "run(w, v)", "run(fn=w, v=v)",
+])
 def test_an_instance_called_at_once_keeps_strip_safe(tmp_path: Path, call: str) -> None:
     """The control: the instance given to code that calls it there and then runs under the vmap only."""
     analysis = _analyse(tmp_path, f"""
@@ -353,6 +379,9 @@ def test_an_instance_called_at_once_keeps_strip_safe(tmp_path: Path, call: str) 
 
         class Wide(Base):
             pass
+
+        def run(fn, v):
+            return fn(v)
 
         def apply(v):
             w = Wide()

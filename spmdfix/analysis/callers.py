@@ -36,7 +36,7 @@ from __future__ import annotations
 import ast
 
 from spmdfix import jaxapi
-from spmdfix.analysis.bindings import FUNCTION_NODES, Binding
+from spmdfix.analysis.bindings import FUNCTION_NODES, Binding, BindingKind
 from spmdfix.analysis.follow import CALLERS, Follow
 from spmdfix.analysis.instances import class_of_expr, replaced_by
 from spmdfix.analysis.module_model import ModuleModel
@@ -160,26 +160,39 @@ class OtherCallers:
             if assigned is not None:
                 work.append((assigned, False))
                 return
-        if holder is not None and id(holder) in self._traced and not self._handed_on(expr):
-            self._queue_function(holder, work, found, expr)
-            return
+        if holder is not None and id(holder) in self._traced:
+            handed = self._handed_on(expr)
+            if isinstance(handed, Binding):
+                work.append((handed, False))  # a parameter of a traced function: its reads there decide
+                return
+            if not handed:
+                self._queue_function(holder, work, found, expr)
+                return
         found.append(expr)
 
-    def _handed_on(self, expr: ast.expr) -> bool:
+    def _handed_on(self, expr: ast.expr) -> bool | Binding:
         """Whether the read `expr` in a traced function hands the shard-mapped callable to code that may keep it and
         run it later, outside the vmap: an argument (or an element of a display passed as one) of a call that is not
-        known to call it there and then: neither `jaxapi.HIGHER_ORDER_NAMES` / `PARTIAL_NAMES`, `operator.call`,
-        `getattr(..., '__call__')` called at once, nor a function of this module the vmapped callable traces; or the
-        value stored into an item or attribute (`CACHE['l'] = w`, `self.layer = w`). breaker11 a39: `SEEN.append(w)`
-        in the vmapped `apply` kept the instance, and `type(SEEN[0])()(v)` ran `Base.__call__`'s shard_map outside
-        the vmap; the read counted as under the vmap and strip was SAFE (the outside call's layout changed)."""
+        known to call it there and then (neither `jaxapi.HIGHER_ORDER_NAMES` / `PARTIAL_NAMES`, `operator.call`, nor
+        `getattr(..., '__call__')` called at once), or the value stored into an item or attribute (`CACHE['l'] = w`,
+        `self.layer = w`). breaker11 a39: `SEEN.append(w)` in the vmapped `apply` kept the instance, and
+        `type(SEEN[0])()(v)` ran `Base.__call__`'s shard_map outside the vmap; the read counted as under the vmap
+        and strip was SAFE (the outside call's layout changed). Passed straight to a function of this module the
+        vmapped callable traces, the parameter it binds (whose reads there decide: `keep(w)` storing `fn` is
+        handed on), or True where the argument binds no one parameter."""
         child: ast.AST = expr
         for anc in self.ix.ancestors(expr):
             if isinstance(anc, (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.Starred, ast.keyword)):
                 child = anc
                 continue
             if isinstance(anc, ast.Call):
-                return anc.func is not child and not self._calls_there(anc)
+                if anc.func is child or self._calls_there(anc):
+                    return False
+                func = self.ix.function_of(anc.func)
+                if func is None or id(func) not in self._traced:
+                    return True
+                direct = child is expr or isinstance(child, ast.keyword) and child.value is expr
+                return (self._parameter_bound(anc, func, child) if direct else None) or True
             if isinstance(anc, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = anc.targets if isinstance(anc, ast.Assign) else [anc.target]
                 return anc.value is child and any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in targets)
@@ -197,8 +210,24 @@ class OtherCallers:
             return isinstance(up, ast.Call) and up.func is call and any(
                 isinstance(a, ast.Constant) and a.value == "__call__" for a in call.args[1:2]
             )
-        func = self.ix.function_of(call.func)
-        return func is not None and id(func) in self._traced
+        return False
+
+    def _parameter_bound(self, call: ast.Call, func: ast.AST, arg: ast.AST) -> Binding | None:
+        """The parameter of the `def` `func` that `arg`, an argument written directly in `call`, binds (by position
+        before any `*args`, or by keyword); None otherwise (a lambda, a `*args` or `**kwargs` on the way)."""
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        params = [*func.args.posonlyargs, *func.args.args]
+        name = None
+        if isinstance(arg, ast.keyword):
+            name = arg.arg if arg.arg in {p.arg for p in [*params, *func.args.kwonlyargs]} else None
+        elif arg in call.args:
+            index = call.args.index(arg)
+            if not any(isinstance(a, ast.Starred) for a in call.args[:index + 1]) and index < len(params):
+                name = params[index].arg
+        inner = self.ix.own_scope(func)
+        binding = self.ix.single_binding(name, inner) if name is not None and inner is not None else None
+        return binding if binding is not None and binding.kind is BindingKind.PARAM else None
 
     def _queue_function(self, holder: ast.AST, work: list, found: list, expr: ast.expr) -> None:
         """Queue the readers of a traced function `holder` that runs the shard_map (a lambda stands for the
