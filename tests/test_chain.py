@@ -44,10 +44,15 @@ def test_json_names_a_file_for_every_place_and_gives_the_chain_in_order(project:
         assert all(r["filename"] in (layers, pipeline) for r in record["related"])
         fixes = [record["fix"] or {}, *record["alternatives"]]
         assert all("error" not in fix and fix.get("edits") for fix in fixes)
+        config = str(project / "pkg" / "config.py")
+        # rename and drop edit the vmap's module, strip the spec's (it had no edits, built on the wrong text),
+        # add-axis three: the axis names constant `AXES = (BATCH, SPARE, MODEL)` in config.py, the mesh's shape in
+        # layers.py and the vmap's spmd_axis_name in pipeline.py
+        edited = {"strip": {layers}, "add-axis": {config, layers, pipeline}}
+        assert {fix["transform"] for fix in fixes} == {"add-axis", "rename", "strip", "drop-spmd-axis"}
         for fix in fixes:
-            # rename and drop edit the vmap's module, strip the spec's (it had no edits, built on the wrong text)
-            where = layers if fix["transform"] == "strip" else pipeline
-            assert all(e["filename"] == where for e in fix["edits"]), fix["transform"]
+            files = {e["filename"] for e in fix["edits"]}
+            assert files == edited.get(fix["transform"], {pipeline}), fix["transform"]
         chain = record["chain"]
         assert [(s["filename"], s["message"]) for s in chain] == [
             (pipeline, "`spmd_axis_name` `'x'` given here"),
