@@ -38,6 +38,7 @@ from spmdfix.analysis.scopes import has_word
 from spmdfix.analysis.uses import Use
 from spmdfix.analysis.writes import (
     attribute_stores,
+    code_lines,
     attribute_write,
     class_attribute_write,
     container_write,
@@ -430,7 +431,8 @@ def _project_writer(index: ProjectIndex, attr: str, judged: frozenset[str], modu
         key = ("importers.writes_of", path)
         kept = index.derived.get(key)
         if kept is None:
-            kept = index.derived[key] = (setattr_calls(text), attribute_stores(text))
+            code = code_lines(text)  # (comment lines write nothing)
+            kept = index.derived[key] = (setattr_calls(code), attribute_stores(code))
         found = project_write(text, attr, module_name, *kept)  # type: ignore[misc]
         if found is not None:
             return f"{relpath(path)} line {found[0]} {found[1]}"

@@ -20,14 +20,36 @@ from __future__ import annotations
 import functools
 import re
 
-# (pattern, the words of a reason: "<module> <words>"), the spellings that may write any attribute
+# (pattern, the words of a reason: "<module> <words>"), the spellings that may write any attribute; `setattr`
+# and `patch` are read further (`_may_set`: the attribute a call names as a literal)
+_SETATTR = re.compile(r"setattr")
+_PATCH = re.compile(r"\bpatch(?:\.(\w+))?\s*\(")
 _SPELLINGS = (
-    (re.compile(r"setattr"), "calls `setattr`, which may set `.{attr}`"),
+    (_SETATTR, "calls `setattr`, which may set `.{attr}`"),
     (re.compile(r"__dict__"), "reads an object's `__dict__`, whose writes may set `.{attr}`"),
     (re.compile(r"\bvars\s*\("), "calls `vars`, whose dict's writes may set `.{attr}`"),
-    (re.compile(r"\bpatch(?:\.\w+)?\s*\("), "calls `patch` (`mock.patch`), which may set `.{attr}`"),
+    (_PATCH, "calls `patch` (`mock.patch`), which may set `.{attr}`"),
     (re.compile(r"\bnamespace\s*="), "parses arguments into a namespace (`namespace=`), which may set `.{attr}`"),
 )
+# A comment line (its first character past the indentation is `#`), blanked by `code_lines`
+_COMMENT_LINE = re.compile(r"^[ \t]*#[^\n]*", re.MULTILINE)
+# `patch("pkg.config.DATA", ...)`: a literal target, whose last name is the one attribute it sets
+_PATCH_TARGET = re.compile(r"""\s*[rRuU]?(['"])([\w.]+)\1\s*[,)]""")
+# `patch.object(obj, "DATA", ...)`: the attribute named by a literal
+_PATCH_OBJECT = re.compile(r"""\s*[\w.]+\s*,\s*[rRuU]?(['"])(\w+)\1\s*[,)]""")
+# `patch.dict(os.environ, ...)` / `patch.dict("pkg.config.SPECS", ...)`: the container, by its last name
+_PATCH_DICT = re.compile(r"""\s*[rRuU]?['"]?([\w.]+)['"]?\s*[,)]""")
+
+
+@functools.lru_cache(maxsize=4096)
+def code_lines(source: str) -> str:
+    """`source` with its comment lines blanked (every character but the line break a space: offsets and line
+    numbers stay): a line whose first character past the indentation is `#` writes nothing, also inside a
+    string (an `exec`'d text's comment line is one too). Comments after code on a line are kept: telling them
+    from a `#` in a string would need the tokenizer (a module too many, never one missed)."""
+    if "#" not in source:
+        return source
+    return _COMMENT_LINE.sub(lambda m: " " * len(m.group()), source)
 # The names after `nonlocal` or `global` (`declared_names`).
 _DECLARED = re.compile(r"[ \t]+([\w \t,]+)")
 _MUTATORS = "update|setdefault|pop|popitem|clear|append|extend|insert|remove|reverse|sort|__setitem__|__delitem__"
@@ -43,15 +65,19 @@ def attribute_write(source: str, attr: str) -> str | None:
     """How the text may write `.attr` on some object, in words completing "<the module> ..." (an assignment
     `.attr = ...`, or one of the spellings that name no attribute: `setattr`, `__dict__`, `vars(...)`,
     `patch(...)`, `namespace=`); None when it writes none."""
-    if attribute_assigns(source, attr):
+    if attribute_assigns(code_lines(source), attr):
         return f"assigns `.{attr}` on some object"
     return other_spelling(source, attr)
 
 
 def other_spelling(source: str, attr: str) -> str | None:
     """`attribute_write` but for the plain `.attr = ...`, which callers reading the module itself count on
-    their own terms (`members._attribute_read` names the module assigning it)."""
-    words = _first_spelling(source)
+    their own terms (`members._attribute_read` names the module assigning it). Comment lines write nothing
+    (`code_lines`); a `setattr` call naming another attribute as a literal (`monkeypatch.setattr(train,
+    "load", fake)`) and a `patch` whose literal target names another (`mock.patch("pkg.train.load")`,
+    `patch.object(obj, "load")`, `patch.dict(os.environ, ...)`) do not set `.attr` (newuser11: any test
+    module patching anything made every config constant unknown, a project's findings records)."""
+    words = _first_spelling(source, attr)
     return words.format(attr=attr) if words is not None else None
 
 
@@ -63,12 +89,39 @@ _TEXTS_KEPT = 4096
 
 
 @functools.lru_cache(maxsize=_TEXTS_KEPT)
-def _first_spelling(source: str) -> str | None:
-    """The words of the first of `_SPELLINGS` the text holds (attr not filled in), or None."""
+def _first_spelling(source: str, attr: str) -> str | None:
+    """The words of the first of `_SPELLINGS` the text's code lines hold that may set `.attr` (attr not
+    filled in), or None."""
+    code = None
     for pattern, words in _SPELLINGS:
-        if pattern.search(source):
+        if not pattern.search(source):
+            continue
+        code = code if code is not None else code_lines(source)
+        if pattern is _SETATTR:
+            if setattr_write(setattr_calls(code), attr) is not None:
+                return words
+        elif pattern is _PATCH:
+            if any(_patch_may_set(code, m, attr) for m in _PATCH.finditer(code)):
+                return words
+        elif pattern.search(code):
             return words
     return None
+
+
+def _patch_may_set(source: str, call: re.Match, attr: str) -> bool:
+    """Whether the `patch` call `call` matched may set `.attr`: `patch("a.b.attr")`, `patch.object(obj,
+    "attr")`, `patch.dict(...)` of a container named `attr`, or any call whose target is not read so."""
+    kind, rest = call.group(1), call.end()
+    if kind is None:
+        target = _PATCH_TARGET.match(source, rest)
+        return target is None or target.group(2).rpartition(".")[2] == attr
+    if kind == "object":
+        named = _PATCH_OBJECT.match(source, rest)
+        return named is None or named.group(2) == attr
+    if kind == "dict":
+        container = _PATCH_DICT.match(source, rest)
+        return container is None or container.group(1).rpartition(".")[2] in (attr, "__dict__")
+    return True
 
 
 @functools.lru_cache(maxsize=_TEXTS_KEPT)
