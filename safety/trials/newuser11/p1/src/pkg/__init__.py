@@ -1,0 +1,1 @@
+"""p1: an MLP with shard_map layers."""

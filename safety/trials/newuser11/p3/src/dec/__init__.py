@@ -1,0 +1,1 @@
+"""p3: decorators, a dataclass layer, a capture."""

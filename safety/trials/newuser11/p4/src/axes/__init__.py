@@ -1,0 +1,1 @@
+"""p4: axis-name constants read elsewhere."""
