@@ -22,6 +22,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.bindings import POSITION, Binding, BindingKind, Scope, bind_module
 from spmdfix.analysis.follow import QUALNAME, Follow
 from spmdfix.analysis.quotes import module_quote
+from spmdfix.analysis.writes import declared_names
 from spmdfix.positions import LineIndex
 
 
@@ -329,6 +330,14 @@ class ModuleIndex:
         found = self.derived.get(("quote",))
         if found is None:
             found = self.derived[("quote",)] = module_quote(self.tree, self._text_from)
+        return found  # type: ignore[return-value]
+
+    def declared_names(self) -> frozenset[str]:
+        """The names the module's `nonlocal` and `global` statements declare (`writes.declared_names`), read on
+        first use: a function declaring one may rebind it, which the scopes' one binding of it does not show."""
+        found = self.derived.get(("nonlocal and global names",))
+        if found is None:
+            found = self.derived[("nonlocal and global names",)] = declared_names(self.source)
         return found  # type: ignore[return-value]
 
     def _text_from(self, node: ast.AST) -> str:

@@ -15,7 +15,6 @@ from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import INTEGER, SHAPE, STRAIGHT_LINE, Follow
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.writes import declared_names
 
 _FILLED = frozenset({"zeros", "ones", "empty", "full"})
 # jax.random samplers and the position of their `shape` parameter (jax 0.10.2 signatures: bernoulli(key, p,
@@ -86,10 +85,7 @@ class StaticShapes:
         `nonlocal xs` re-placing the batch, a helper with `global XS`), which the scopes' bindings do not show
         (the assignment binds in the declaring function). Such a name is not read: a placement read from the
         assignment before made add-axis SAFE on programs it breaks (breaker10 t15, t21, t22)."""
-        found = self.ix.derived.get(("nonlocal and global names",))
-        if found is None:
-            found = self.ix.derived[("nonlocal and global names",)] = declared_names(self.ix.source)
-        return name in found  # type: ignore[operator]
+        return name in self.ix.declared_names()
 
     def rebinding(self, name: ast.Name, scope: Scope) -> tuple[int, str] | None:
         """Why `resolve` cannot give the value `name` holds at its use although its scope assigns it: (the line of

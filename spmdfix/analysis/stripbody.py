@@ -7,16 +7,18 @@ scalar or a block of the same layout. This module proves that with an allowlist;
 with the use, its text and its line (docs/safety.md, "strip"):
 
 - values: the body's parameters (a *block* when its in_spec names a stripped axis, *fixed* when it names
-  none), locals assigned from allowed expressions, Python numbers and module-level names bound to numeric
-  literals, module attributes such as `jnp.float32` or `jnp.pi`;
+  none; a default other than a number is refused: a parameter the shard_map does not pass is no block),
+  locals assigned from allowed expressions, Python numbers and names bound to numeric literals (not one a
+  `global` / `nonlocal` statement names), attributes of jax, numpy or math such as `jnp.float32` or `jnp.pi`;
 - operations: the arithmetic operators but `@`, comparisons, unary operators, the elementwise functions and
   methods of `jaxapi.ELEMENTWISE_NAMES` / `ELEMENTWISE_METHODS`, and `psum`/`pmean`/`pmax`/`pmin` over axes
   that are not stripped (they combine equal positions of equal-shaped blocks; except over an axis sharing a
   tuple spec entry with a stripped axis written before it, which `fixes.strip_spec_entries.
   shared_dimension_collectives` makes unsafe: each block then holds other elements of that dimension);
 - combination: an operation's array operands are all blocks of the same stripped layout, or all fixed;
-- outputs: a block leaves through an out_spec that names the stripped axes at the same dimensions, a fixed
-  or scalar value through one that names none of them.
+- outputs: a block leaves through an out_spec whose entries naming stripped axes equal its in_spec's (same
+  dimensions, same axes in the same order: `layout_of`), a fixed or scalar value through one that names none
+  of them.
 
 Refused, because measured to change values or to fail once stripped: a closure array shaped for one block
 (`W = jnp.array([1., 2.])`, body `b * W`: after the strip it broadcasts against the whole array or the
@@ -44,6 +46,9 @@ from spmdfix.perf import frozen
 # that does not name their axes (measured: golden strip/collective_other_axis).
 _POSITIONAL_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean", "jax.lax.pmax", "jax.lax.pmin"})
 _ARRAY_BUILDERS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+# The modules whose attributes a body may read as constants (`jnp.pi`, `jnp.float32`, `math.e`): none of them
+# holds an array shaped for a block.
+_CONSTANT_LIBRARIES = frozenset({"jax", "numpy", "math"})
 _OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
 SCALAR = "scalar"
 FIXED = "fixed"
@@ -55,16 +60,29 @@ class _Refused(Exception):
 
 @frozen(slots=True)
 class _Block:
-    """A value shaped like the mapped block; `layout` says which stripped axes each dimension names."""
+    """A value shaped like the mapped block; `layout` holds, per dimension, its spec entry when that names a
+    stripped axis (`layout_of`)."""
 
-    layout: tuple[frozenset[str], ...]
+    layout: tuple[tuple[str, ...], ...]
 
 
-def layout_of(tree: SpecTree, stripped: set[str]) -> tuple[frozenset[str], ...] | None:
-    """The stripped axes per dimension of a single-spec tree (trailing empty dims dropped); None otherwise."""
+def layout_of(tree: SpecTree, stripped: set[str]) -> tuple[tuple[str, ...], ...] | None:
+    """Per dimension of a single-spec tree, its whole entry (every axis, in order) when it names a stripped
+    axis, else `()` (trailing empty dims dropped); None otherwise.
+
+    The whole entry, not only its stripped members: within one entry the order of the axes decides which block
+    a device holds (`P(('x', 'y'))` splits by `'x'` first), and the axes besides the stripped ones decide how
+    many blocks the dimension is cut into. Two blocks line up after the strip only when their entries were
+    equal: an out_spec `P(('y', 'x'))` over an in_spec `P(('x', 'y'))` moves blocks that the stripped
+    `P('y')` / `P('y')` no longer move, and an out_spec `P('x')` over `P(('x', 'y'))` (check_vma=False) keeps
+    the `'y'` index 0 block of each `'x'` block, not the first `'y'` block of the whole dimension (measured,
+    safety/trials/breaker12 s42-s44: values differ)."""
     if tree.unresolved or len(tree.specs) != 1:
         return None
-    dims = [frozenset(a for a in (e.value.names if e.value else ()) if a in stripped) for e in tree.specs[0].entries]
+    dims = []
+    for e in tree.specs[0].entries:
+        names = tuple(e.value.names) if e.value else ()
+        dims.append(names if any(a in stripped for a in names) else ())
     while dims and not dims[-1]:
         dims.pop()
     return tuple(dims)
@@ -106,6 +124,7 @@ class StripBodyCheck:
         if args.vararg or args.kwarg or args.kwonlyargs:
             raise _Refused("the body takes *args, **kwargs or keyword-only parameters")
         names = [a.arg for a in [*args.posonlyargs, *args.args]]
+        self._check_defaults(func, names, scope)
         specs = self._leaves(in_specs, scope, len(names), "in_specs")
         kinds: dict[str, object] = {}
         for name, tree in zip(names, specs):
@@ -114,6 +133,22 @@ class StripBodyCheck:
                 raise _Refused(f"the in_spec of parameter `{name}` is not one PartitionSpec written here")
             kinds[name] = _Block(layout) if layout else FIXED
         return kinds
+
+    def _check_defaults(self, func, names: list[str], scope: Scope) -> None:
+        """Refuses a parameter whose default is not a number. A shard_map passes the body only the arguments it
+        is applied to; a parameter left out takes its default, which is then a value from outside the body,
+        not a block, whatever the in_specs say (`lambda b, w=W: b * w` applied to `(v)`: a single in_spec
+        covers only `v`). After the strip it meets the whole array (measured, safety/trials/breaker12 s04,
+        s36, s37: `mul got incompatible shapes for broadcasting: (8,), (4,)`). A number stays a number."""
+        defaults = func.args.defaults
+        outer = self.ix.scope_at(func)
+        for name, default in zip(names[len(names) - len(defaults):], defaults):
+            if not self._numeric(default, outer, Follow(NUMERIC)):
+                raise _Refused(
+                    f"the body's parameter `{name}` defaults to {self._where(default)}, a value from outside it "
+                    "that is not a number: where the shard_map does not pass it, it meets the whole array "
+                    "after the strip instead of one block"
+                )
 
     def _leaves(self, specs: ast.AST | None, scope: Scope, count: int, what: str) -> list[SpecTree]:
         """One spec tree per parameter (or output): a single spec applies to all of them."""
@@ -204,8 +239,16 @@ class StripBodyCheck:
         if isinstance(expr, ast.Compare):
             return self._combine(expr, [expr.left, *expr.comparators], env, scope)
         if isinstance(expr, ast.Attribute):
-            if self.ix.qualname(expr, scope) is not None:
-                return SCALAR  # a module constant: jnp.pi, jnp.float32
+            qname = self.ix.qualname(expr, scope)
+            if qname is not None and qname.split(".")[0] in _CONSTANT_LIBRARIES:
+                return SCALAR  # a library's constant: jnp.pi, jnp.float32, math.e
+            if qname is not None:
+                # a value of a module of the project (`config.W`): an array shaped for one block breaks after
+                # the strip (breaker12 s33: `mul got incompatible shapes for broadcasting: (8,), (4,)`)
+                raise _Refused(
+                    f"the body uses {self._where(expr)}, a value of another module that is not read here: "
+                    "after the strip it meets the whole array instead of one block"
+                )
             raise _Refused(f"the body reads {self._where(expr)}: the block's shape or layout changes with the strip")
         if isinstance(expr, ast.Call):
             return self._call(expr, env, scope)
@@ -217,6 +260,11 @@ class StripBodyCheck:
 
     def _free(self, name: ast.Name, scope: Scope) -> object:
         """A value from outside the body: allowed only when it is a number written in this module."""
+        if self._declared(name.id):
+            raise _Refused(
+                f"the body uses `{name.id}` (line {name.lineno}), which a `global` or `nonlocal` statement of the "
+                "module names: a function may rebind it to an array, which after the strip meets the whole array"
+            )
         binding = self.ix.single_binding(name.id, scope)
         assigned = binding is not None and binding.kind is BindingKind.ASSIGN
         if assigned and self._numeric(binding.node, binding.scope, Follow(NUMERIC)):
@@ -238,9 +286,17 @@ class StripBodyCheck:
         if isinstance(expr, ast.BinOp):
             return self._numeric(expr.left, scope, deeper) and self._numeric(expr.right, scope, deeper)
         if isinstance(expr, ast.Name):
+            if self._declared(expr.id):
+                return False
             binding = self.ix.single_binding(expr.id, scope)
             return binding is not None and binding.kind is BindingKind.ASSIGN and self._numeric(binding.node, binding.scope, deeper)
         return False
+
+    def _declared(self, name: str) -> bool:
+        """Whether a `nonlocal` or `global` statement of the module names `name`: the function declaring it may
+        rebind it, which its scope's one binding does not show (`SCALE = 1.0`, then `global SCALE; SCALE =
+        jnp.arange(1.0, 5.0)` in a setup function: breaker12 s41, the strip then raised)."""
+        return name in self.ix.declared_names()
 
     def _call(self, call: ast.Call, env, scope) -> object:
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
@@ -250,6 +306,9 @@ class StripBodyCheck:
         if qname is None and isinstance(call.func, ast.Attribute) and call.func.attr in jaxapi.ELEMENTWISE_METHODS:
             return self._combine(call, [call.func.value, *args], env, scope)
         if qname in _ARRAY_BUILDERS:
+            if any(k.arg == "ndmin" for k in call.keywords) or len(call.args) > 4:
+                # (`ndmin` adds leading dimensions, which the out_specs then split: breaker12 s03)
+                raise _Refused(f"the body calls {self._where(call)} with `ndmin`: it changes the block's rank")
             return self._combine(call, args, env, scope)
         if qname in jaxapi.ELEMENTWISE_NAMES:
             return self._combine(call, args, env, scope)
