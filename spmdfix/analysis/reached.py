@@ -31,7 +31,8 @@ from spmdfix.analysis.ranks import RankAnalysis
 from spmdfix.analysis.reach import Reacher, ReachedSite
 from spmdfix.analysis.shapes import StaticShapes
 from spmdfix.analysis.shard_map_facts import ShardMapAnalysis
-from spmdfix.analysis.shard_maps import local_body_holder, parameter_body, unwrap_body
+from spmdfix.analysis.importers import module_path
+from spmdfix.analysis.shard_maps import local_body_holder, parameter_body, shard_map_api, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.stripbody import SpecUses, StripBodyCheck
 from spmdfix.analysis.kinds import UnreadKind
@@ -399,16 +400,44 @@ class ReachedAnalysis:
                 where = f"line {self.ix.lines.line_of(call.start) + 1}" if not call.path else relpath(call.path)
                 return f"the spec is returned by a function called at {where}: its other calls would see the strip too"
         edited = [e.span for tree in trees for e, _ in tree.entries_naming(stripped)]
-        shared = self.spec_uses.foreign_uses(roots, site.scope, edited)
+        unfollowed = self.spec_uses.unfollowed_spans(roots, site.scope, edited)
+        if unfollowed:
+            return (
+                f"the stripped spec is written at {self._span_where(unfollowed[0])} and reached through "
+                f"{', '.join(dict.fromkeys(f'`{short(r)}`' for r in roots))}, whose other reads spmdfix does not search: they "
+                "would see the strip too"
+            )
+        factory = _factory_reference(self.ix, site)
+        shared = self.spec_uses.foreign_uses(roots + ([factory] if factory is not None else []), site.scope, edited)
         if shared:
             return f"the stripped spec is also used by {listed(shared)}: the strip would change that use too"
         return ""
+
+    def _span_where(self, span: Span) -> str:
+        """`line n` of this module, or `pkg/m.py line n` of another (for a reason's words)."""
+        if span.path and span.path != module_path(self.model):
+            return relpath(span.path)
+        return f"line {self.ix.lines.line_of(span.start) + 1}"
 
     def vmap_span(self, node: ast.AST) -> Span:
         """Where an inner vmap is written: the `jax.vmap` callee of a call, or a decorator."""
         if isinstance(node, ast.Call):
             return self.span(node.func)
         return self.span(node)
+
+
+def _factory_reference(ix, site) -> ast.AST | None:
+    """The name the shard_map site takes its specs from when they are written in a shard_map factory bound to
+    it (`sharded = functools.partial(jax.shard_map, in_specs=P('x'), ...)`, then `@sharded` or
+    `sharded(f)`): the factory may build other shard_maps, which would see the strip of its specs too
+    (safety/trials/breaker12 s30: a second `@sharded` function reducing per block returned other values).
+    None when the factory is written in place (`@partial(jax.shard_map, ...)`, `jax.shard_map(f, ...)`)."""
+    node = site.node
+    if isinstance(node, ast.Call):
+        if shard_map_api(ix, node.func, site.scope) is not None:
+            return None
+        node = node.func
+    return node if isinstance(node, (ast.Name, ast.Attribute)) else None
 
 
 def vmap_root(vmap: VmapSite) -> ast.AST:

@@ -358,6 +358,24 @@ class SpecUses:
                 found += [u.describe() for u in self.uses.disallowed(value, allow)]
         return sorted(set(found)) + [u for name in sorted(exported) for u in self._imported(name)]
 
+    def unfollowed_spans(self, roots: list[ast.AST], scope: Scope, edited: list[Span]) -> list[Span]:
+        """The edited spans whose holder `foreign_uses` does not search: neither inside `roots` (the specs as the
+        stripped shard_map writes them) nor inside a value `_named_values` finds (a name bound to a spec or a
+        container of specs, whose every use is searched). Such a spec is reached through something else: a
+        class attribute (`Specs.rows`), a dataclass field's default read off an instance (`SPECS.rows` with
+        `rows: P = P('x')`), a value of another module (`config.SPECS.rows`); their other reads are not
+        searched, and were measured to see the strip (safety/trials/breaker12 s23, s25, k05: another
+        shard_map reducing per block returned other values)."""
+        here = module_path(self.model)
+        holders = [self.ix.lines.span_of_ast(r) for r in roots]
+        exported: set[str] = set()
+        for root in roots:
+            holders += [
+                self.ix.lines.span_of_ast(v)
+                for v in self._named_values(root, scope, edited, Follow(NAMED_SPECS), exported)
+            ]
+        return [e for e in edited if (e.path and e.path != here) or not any(h.contains(e) for h in holders)]
+
     def _imported(self, name: str) -> list[str]:
         """The reads of this module's top-level spec value `name` in the modules importing it, and the sites that
         may reach it unseen (`analysis.importers`), described."""
