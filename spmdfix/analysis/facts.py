@@ -124,6 +124,10 @@ class BodyFacts:
     nested_collectives: tuple[CollectiveUse, ...] = ()
     nested_collectives_unknown: bool = False
     unread_axes: tuple[UnreadValue, ...] = ()  # the axis arguments of the body's own collectives not read
+    # (line, text) of the first `with_sharding_constraint` / `reshard` the body applies: under an spmd vmap JAX
+    # inserts the spmd axis into its spec, which the shard_map's manual axes then hold, so rename and add-axis
+    # fail there (safety/trials/breaker12 r16: `can only refer to Auto axes`, `contains a manual axes`)
+    sharding_in_body: tuple[int, str] | None = None
 
     @property
     def collective_axes(self) -> frozenset[str]:

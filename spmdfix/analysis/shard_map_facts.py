@@ -521,10 +521,13 @@ class ShardMapAnalysis:
         inner_vmaps: list[Span] = vmap_wrappers
         in_body_vmaps: list[ast.Call] = []
         unread_axes: list[UnreadValue] = []
+        sharding_in_body: tuple[int, str] | None = None
         for fn in reach.functions:
             for call in self.ix.calls_in(fn):
                 scope = self.ix.scope_at(call)
                 qname = self.ix.qualname(call.func, scope)
+                if sharding_in_body is None and qname in _BODY_SHARDINGS:
+                    sharding_in_body = (call.lineno, self.ev.text(call.func))
                 if qname in jaxapi.VMAP_NAMES:
                     inner_vmaps.append(self.model.span(call.func))
                     in_body_vmaps.append(call)
@@ -549,6 +552,13 @@ class ShardMapAnalysis:
                     else:
                         name = name_q.rsplit(".", 1)[-1]
                         collectives.append(CollectiveUse(name, value, self.model.span(call), call.lineno))
+        for ext in reach.external:
+            # A function of another module the body calls (`ops.add_total(v)`): its collectives are not read
+            # here, and one over the axis a rename takes changed the values (safety/trials/breaker12 r35)
+            own_unknown = True
+            node = ext.path.nodes[-1] if ext.path.nodes else func
+            what = f"the collectives of `{_external_name(ext)}`, a function of another module the shard_map body calls, are not read"
+            unread_axes.append(UnreadValue(UnreadKind.COLLECTIVE, self.model.span(node), what))
         nested = tuple(self._nested(r.site) for r in reach.sites)
         check = UnaryCheck(self.ix)
         own = not reach.sites and _only_its_lambdas(reach.functions, func)
@@ -579,6 +589,7 @@ class ShardMapAnalysis:
             nested_collectives=tuple(nested_collectives),
             nested_collectives_unknown=nested_unknown,
             unread_axes=tuple(unread_axes),
+            sharding_in_body=sharding_in_body,
         )
 
 
@@ -631,3 +642,14 @@ def _kept_number(model: ModuleModel, read: ast.Name) -> bool:
     """Whether `read`, a name holding the mesh in `model`, is read as a number add-axis keeps
     (`mesh_uses.MeshUses.kept_number`): a module-level name assigned from such reads only is no alias of it."""
     return MeshUses(model).kept_number(read)
+
+
+# A sharding a shard_map body applies to a value (`BodyFacts.sharding_in_body`).
+_BODY_SHARDINGS = jaxapi.WITH_SHARDING_CONSTRAINT_NAMES | jaxapi.LOGICAL_CONSTRAINT_NAMES | jaxapi.RESHARD_NAMES
+
+
+def _external_name(ext) -> str:
+    """A function of another module a shard_map body reaches (`reach.External`), as a record names it: its
+    name and module (`add_total` of pkg/ops.py)."""
+    name = getattr(ext.target, "name", None) or ast.unparse(ext.target)
+    return f"{name}` of `{relpath(module_path(ext.owner))}"

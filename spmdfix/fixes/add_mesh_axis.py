@@ -164,6 +164,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
             f"an axis name of the mesh is the parameter `{mesh.names_parameter}` of the function building it: "
             f"another call may pass `'{name}'`, which the new axis would repeat"
         )
+    reasons += c.body_shardings(vmap)
     reasons += c.shared_reasons(vmap)
     # A collective whose axis is not read may name every mesh axis (an axis tuple computed from the mesh at
     # run time), the new one too: then it reduces over the spmd axis. Not proven either way: unsafe.

@@ -79,6 +79,25 @@ def no_mesh_reason(vmap: VmapFacts) -> str:
     return next((w for w in named if w), "") or "the shard_map's mesh is not resolved (a parameter or built at run time)"
 
 
+def body_shardings(vmap: VmapFacts) -> list[str]:
+    """Why a fix that keeps an spmd axis on the vmap (rename, add-axis) fails: a reached shard_map body applies a
+    `with_sharding_constraint` (or `reshard`), into whose spec the spmd vmap inserts its axis; the shard_map's
+    manual axes then hold that axis (the new one is added to `axis_names`), and JAX refuses a manual axis there
+    (measured, safety/trials/breaker12 r16: after rename `can only refer to Auto axes of the mesh`, after add-axis
+    `contains a manual axes ('batch', 'x')`; the plain vmap of drop-spmd-axis runs and matches)."""
+    out = []
+    for r in vmap.reached:
+        found = r.shard_map.body.sharding_in_body
+        if found is not None:
+            line, text = found
+            out.append(
+                f"the shard_map body applies `{text}` (line {line}): under the spmd vmap its spec gains the spmd "
+                "axis, a manual axis of the shard_map, which JAX refuses"
+            )
+            break
+    return out
+
+
 def unknowns(vmap: VmapFacts) -> list[str]:
     """Why the axes in use cannot all be known: specs, constraints or collectives built at run time."""
     why = []

@@ -70,6 +70,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if any(m.axis_types is not AxisType.AUTO for m in meshes):
         reasons.append("the mesh has Explicit (or unknown) axis types: eager callers' inputs placed for the old specs no longer match")
     reasons += c.unknowns(vmap)
+    reasons += c.body_shardings(vmap)
     reasons += c.shared_reasons(vmap)
     reasons += _unreadable_jit_shardings(vmap, list(mapping.values()))
     if has_h2(vmap):
