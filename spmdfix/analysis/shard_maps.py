@@ -67,7 +67,7 @@ def factory(
         return None
     api = shard_map_api(ix, expr.func, scope)
     if api is not None and not expr.args:
-        return api, keywords(expr), scope
+        return api, _shard_map_keywords(expr), scope
     if ix.qualname(expr.func, scope) in jaxapi.PARTIAL_NAMES and expr.args:
         api = shard_map_api(ix, expr.args[0], scope)
         if api is None:
@@ -75,19 +75,32 @@ def factory(
             if inner is None:
                 return None
             api, kwargs, _ = inner
-            return api, {**kwargs, **keywords(expr)}, scope
-        kwargs = keywords(expr)
+            return api, {**kwargs, **_shard_map_keywords(expr)}, scope
+        kwargs = _shard_map_keywords(expr)
         for name, value in zip(jaxapi.SHARD_MAP_POSITIONS[1:], expr.args[1:]):
             kwargs.setdefault(name, value)
         return api, kwargs, scope
     return None
 
 
+def _shard_map_keywords(call: ast.Call) -> dict[str, ast.AST]:
+    """The keyword arguments of a shard_map (or of a partial of one) by name; the specs and the mesh a `**mapping`
+    may give, when not written by name, are that mapping's expression, which no reading resolves to specs: an
+    unread value (an SPMD910 record), not an absent one (safety/trials/breaker12 s29:
+    `@functools.partial(jax.shard_map, **specs())` was 'All checks passed!' while JAX raised SPMD001's error)."""
+    found = keywords(call)
+    for kw in call.keywords:
+        if kw.arg is None:
+            for name in ("mesh", "in_specs", "out_specs"):
+                found.setdefault(name, kw.value)
+    return found
+
+
 def construction(ix: ModuleIndex, call: ast.Call, scope: Scope) -> ShardMapSite | None:
     """The ShardMapSite when `call` builds a shard-mapped function, else None."""
     api = shard_map_api(ix, call.func, scope)
     if api is not None and call.args:
-        kwargs = keywords(call)
+        kwargs = _shard_map_keywords(call)
         for name, value in zip(jaxapi.SHARD_MAP_POSITIONS, call.args):
             kwargs.setdefault(name, value)
         body = kwargs.pop("f")
@@ -95,7 +108,7 @@ def construction(ix: ModuleIndex, call: ast.Call, scope: Scope) -> ShardMapSite 
     made = factory(ix, call.func, scope)
     if made is not None and call.args:
         api, kwargs, _ = made
-        merged = {**kwargs, **keywords(call)}
+        merged = {**kwargs, **_shard_map_keywords(call)}
         return ShardMapSite(call, scope, api, call.args[0], scope, merged)
     return None
 
