@@ -1,0 +1,24 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+row_mesh = Mesh(mesh.devices[0], ('y',))
+
+
+def main():
+    xs = np.arange(4 * 8, dtype=np.float32).reshape(4, 8)
+    out = jax.vmap(block, spmd_axis_name='x')(xs)
+    ok = np.allclose(np.asarray(out), xs * 2.0) and (row_mesh.size == 4)
+    print("RESULT: match" if ok else "RESULT: mismatch")
+
+
+main()

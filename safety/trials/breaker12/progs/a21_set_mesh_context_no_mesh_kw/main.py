@@ -1,0 +1,23 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(v):
+    return jax.shard_map(lambda b: b * 2.0, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def main():
+    xs = np.arange(4 * 8, dtype=np.float32).reshape(4, 8)
+    with jax.set_mesh(mesh):
+        out = jax.vmap(block, spmd_axis_name='x')(xs)
+        n = jax.sharding.get_abstract_mesh().axis_names
+    ok = np.allclose(np.asarray(out), xs * 2.0) and n == ('x', 'y')
+    print("RESULT: match" if ok else "RESULT: mismatch")
+
+
+main()

@@ -1,0 +1,12 @@
+import numpy as np
+from pkg.train import step
+
+
+def main():
+    xs = np.arange(4 * 8, dtype=np.float32).reshape(4, 8)
+    out = step(xs)
+    ok = np.allclose(np.asarray(out), xs * 2.0) and (True)
+    print("RESULT: match" if ok else "RESULT: mismatch")
+
+
+main()

@@ -1,0 +1,12 @@
+import numpy as np
+from pkg.train import step
+from pkg.train import FIRST_AXIS
+
+def main():
+    xs = np.arange(4 * 8, dtype=np.float32).reshape(4, 8)
+    out = step(xs)
+    ok = np.allclose(np.asarray(out), xs * 2.0) and (FIRST_AXIS == 'x')
+    print("RESULT: match" if ok else "RESULT: mismatch")
+
+
+main()

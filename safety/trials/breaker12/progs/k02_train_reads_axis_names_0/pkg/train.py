@@ -1,0 +1,10 @@
+import jax
+
+from pkg import config
+from pkg.model import block
+
+
+def step(xs):
+    return jax.vmap(block, spmd_axis_name=config.DATA)(xs)
+
+FIRST_AXIS = config.MESH.axis_names[0]

@@ -1,0 +1,15 @@
+import jax
+from jax.sharding import AxisType
+
+DATA = 'x'
+MODEL = 'y'
+MESH = jax.make_mesh((2, 4), (DATA, MODEL), axis_types=(AxisType.Auto, AxisType.Auto))
+from typing import NamedTuple
+from jax.sharding import PartitionSpec as P
+
+
+class Specs(NamedTuple):
+    rows: P
+
+
+SPECS = Specs(rows=P('x'))

@@ -1,0 +1,21 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def main():
+    a = np.ones((2, 8), dtype=np.float32)
+    xs = np.concatenate([a, a * 2, a * 3])
+    out = jax.vmap(block, spmd_axis_name='x')(xs)
+    print("RESULT: match" if np.allclose(np.asarray(out), xs * 2.0) else "RESULT: mismatch")
+
+
+main()

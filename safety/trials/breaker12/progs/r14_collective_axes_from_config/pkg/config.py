@@ -1,0 +1,1 @@
+MODEL_AXES = ('y',)

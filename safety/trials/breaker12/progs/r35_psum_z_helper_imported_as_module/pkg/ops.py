@@ -1,0 +1,5 @@
+import jax
+
+
+def add_total(v):
+    return v + jax.lax.psum(v.sum(), 'z')

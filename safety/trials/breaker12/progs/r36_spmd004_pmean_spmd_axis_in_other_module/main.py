@@ -1,0 +1,22 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+from pkg import ops
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(v):
+    return jax.shard_map(lambda b: ops.centre(b), mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+
+
+def main():
+    xs = np.arange(4 * 8, dtype=np.float32).reshape(4, 8)
+    out = jax.vmap(block, spmd_axis_name='x')(xs)
+    print("RESULT: match" if np.allclose(np.asarray(out), xs * 0.0) else "RESULT: mismatch")
+
+
+main()

@@ -1,0 +1,25 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+LIMITS = np.array([1.0, 2.0, 3.0, 4.0], dtype=np.float32)
+
+
+def block(v):
+    return jax.shard_map(lambda b: jnp.nan_to_num(b / 0.0, posinf=LIMITS), mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def main():
+    xs = np.arange(4 * 8, dtype=np.float32).reshape(4, 8) + 1.0
+    out = jax.vmap(block, spmd_axis_name='x')(xs)
+    from ref_impl import reference
+    ref = reference(xs)
+    ok = np.asarray(out).shape == ref.shape and np.allclose(np.asarray(out), ref)
+    print("RESULT: match" if ok else "RESULT: mismatch")
+
+
+main()
