@@ -51,6 +51,7 @@ class ShardMapAnalysis:
         self.mesh_uses = mesh_uses
         self._facts: dict[int, ShardMapFacts] = {}
         self._foreign_mesh_uses: dict[int, MeshUses] = {}
+        self._foreign: dict[int, ShardMapAnalysis] = {}  # `_foreign_analysis`
         # (`_closure_reads`: the same for every mesh of a module, and a module's meshes are many in a test file)
         self._closures: dict[str, tuple | None] = {}
 
@@ -553,8 +554,14 @@ class ShardMapAnalysis:
                         name = name_q.rsplit(".", 1)[-1]
                         collectives.append(CollectiveUse(name, value, self.model.span(call), call.lineno))
         for ext in reach.external:
-            # A function of another module the body calls (`ops.add_total(v)`): its collectives are not read
-            # here, and one over the axis a rename takes changed the values (safety/trials/breaker12 r35)
+            # A function of another module the body calls (`ops.add_total(v)`): its collectives count as the body's
+            # (one over the axis a rename takes changed the values: safety/trials/breaker12 r35), read in its own
+            # module (`_external_axis_reads`); where they cannot all be read, they are not known
+            read = self._external_axis_reads(ext, depth)
+            if read is not None:
+                collectives += read[0]
+                sharding_in_body = sharding_in_body or read[1]
+                continue
             own_unknown = True
             node = ext.path.nodes[-1] if ext.path.nodes else func
             what = f"the collectives of `{_external_name(ext)}`, a function of another module the shard_map body calls, are not read"
@@ -592,6 +599,53 @@ class ShardMapAnalysis:
             sharding_in_body=sharding_in_body,
         )
 
+
+    def _external_axis_reads(
+        self, ext, depth: int
+    ) -> tuple[list[CollectiveUse], tuple[int, str] | None] | None:
+        """The collectives (and the first sharding constraint) of `ext`, a function of another module a body
+        reaches, read there as a body's are (what it reaches in its own module, then in further modules, a few
+        levels deep); None when they cannot all be read: an axis not read, a callable its walk cannot follow, a
+        shard_map or a vmap it applies, a target that is not a function, or nesting past three modules."""
+        if depth >= 3 or not isinstance(ext.target, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return None
+        other = self._foreign_analysis(ext.owner)
+        reach = other.reacher.reach_body(ext.target)
+        if reach.sites or reach.unresolved:
+            return None
+        collectives: list[CollectiveUse] = []
+        sharding: tuple[int, str] | None = None
+        for fn in reach.functions:
+            for call in other.ix.calls_in(fn):
+                scope = other.ix.scope_at(call)
+                qname = other.ix.qualname(call.func, scope)
+                if qname in jaxapi.VMAP_NAMES or qname in jaxapi.SHARD_MAP_NAMES:
+                    return None
+                if sharding is None and qname in _BODY_SHARDINGS:
+                    sharding = (call.lineno, other.ev.text(call.func))
+                if qname in jaxapi.COLLECTIVE_AXIS_POSITION and not _reduces_a_constant(call):
+                    uses = [(qname, argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD), other.ev, scope)]
+                else:
+                    uses = [u[:4] for u in other._collectives_as_values(call, qname, scope)]
+                for name_q, expr, ev, at_scope in uses:
+                    value = ev.axis_names(expr, at_scope) if expr is not None and ev is other.ev else None
+                    if value is None:
+                        return None
+                    collectives.append(CollectiveUse(name_q.rsplit(".", 1)[-1], value, other.model.span(call), call.lineno))
+        for further in reach.external:
+            read = other._external_axis_reads(further, depth + 1)
+            if read is None:
+                return None
+            collectives += read[0]
+            sharding = sharding or read[1]
+        return collectives, sharding
+
+    def _foreign_analysis(self, owner: ModuleModel) -> ShardMapAnalysis:
+        """The shard_map analysis of another module of the project (`_external_axis_reads`), one per module."""
+        found = self._foreign.get(id(owner))
+        if found is None:
+            found = self._foreign[id(owner)] = ShardMapAnalysis(owner, self.reacher._other(owner), MeshUses(owner))
+        return found
 
     def _nested(self, site: ShardMapSite) -> NestedShardMap:
         """A shard_map applied in a reached body: its specs, and for a `jax.shard_map` its `axis_names=` (an

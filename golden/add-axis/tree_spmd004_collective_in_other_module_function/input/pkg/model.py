@@ -1,7 +1,7 @@
 """The shard_map body calls `ops.centre`, whose pmean runs over 'x', the vmap's spmd axis: JAX raises the
 `pvary` error SPMD004 names. On main the tree said 'All checks passed!' (a body's collectives were read in its
 own module only; safety/trials/breaker12 r36); the collectives of a function of another module the body calls
-are now an SPMD910 record."""
+are now read in that module: SPMD004 at its pmean."""
 import jax
 from jax.sharding import AxisType, PartitionSpec as P
 
