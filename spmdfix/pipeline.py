@@ -339,15 +339,20 @@ def check_file(
     index: ProjectIndex | None = None,
     include_generated: bool = False,
     reached: Iterable[Finding] = (),
+    reached_unfollowed: Iterable[Unfollowed] = (),
 ) -> Checked:
     """The findings of one file: `text` is its content (the editor's unsaved buffer, or what was read),
     `path` where it lives (None for a buffer without one), `settings` what its configuration resolves to
     (`file_settings.resolve`), `index` the project index for imports from other modules (None: this module
-    alone), `reached` the findings other modules place in it (as `check_prepared`'s: a partial run).
+    alone), `reached` the findings other modules place in it and `reached_unfollowed` their SPMD910 records
+    located in it (as `check_prepared`'s: a partial run).
 
     Raises `Skip` and `notebook.NotebookError` as `prepare` does.
     """
-    return check_prepared(prepare(path, text, include_generated), settings, path=path, index=index, reached=reached)
+    return check_prepared(
+        prepare(path, text, include_generated), settings, path=path, index=index, reached=reached,
+        reached_unfollowed=reached_unfollowed,
+    )
 
 
 # --- fixing ---------------------------------------------------------------------------------------------

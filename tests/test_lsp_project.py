@@ -526,3 +526,47 @@ async def test_a_notebook_reading_the_mesh_is_judged_on_disk_and_as_the_cells_of
     assert _fix_classes(diagnostics)["add-axis"] == "unsafe"
     reason = next(f["reason"] for f in diagnostics[0].data["fixes"] if f["transform"] == "add-axis")
     assert "explore.ipynb cell 4 line 1)" in reason, reason
+
+
+# --- newuser11: the SPMD910 records an importer's analysis places in the open module are shown there ---
+
+RECORD_CONFIG = 'import jax\nfrom jax.sharding import AxisType\n\nDATA, MODEL = "data", "model"\nMESH = jax.make_mesh((2, 4), (DATA, MODEL), axis_types=(AxisType.Auto, AxisType.Auto))\n'
+RECORD_MODEL = '''from functools import partial
+
+import jax
+from jax.sharding import PartitionSpec as P
+
+from pa.config import MESH, MODEL
+
+
+def sharded(spec):
+    return partial(jax.shard_map, mesh=MESH, in_specs=spec, out_specs=spec)
+
+
+@sharded(P(MODEL, None))
+def gelu(x):
+    return jax.nn.gelu(x)
+'''
+RECORD_TRAIN = "import jax\n\nfrom pa.config import DATA\nfrom pa.model import gelu\n\n\ndef main(xs):\n    return jax.vmap(gelu, spmd_axis_name=DATA)(xs)\n"
+
+
+@pytest.mark.asyncio
+async def test_the_records_an_importer_places_in_the_open_module_are_shown(client: LanguageClient, tmp_path: Path) -> None:
+    """Only model.py open: train.py's spmd vmap reaches `gelu`, whose decorator factory the analysis does not
+    read; `spmdfix check pa/model.py --show-unresolved` lists that SPMD910 record at the decorator, and the
+    editor must show it too (an empty document says "followed to the end, and clean": docs/editors.md). The
+    server passed the importers' findings to the document's check but not their records (newuser11 item 4)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pa'\n")
+    pkg = tmp_path / "pa"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "config.py").write_text(RECORD_CONFIG)
+    (pkg / "model.py").write_text(RECORD_MODEL)
+    (pkg / "train.py").write_text(RECORD_TRAIN)
+    await _start(client)
+    model = pkg / "model.py"
+    _open(client, RECORD_MODEL, uri=model.as_uri())
+    diagnostics = await _published(client, model.as_uri(), 1)
+    records = [d for d in diagnostics if str(d.code) == "SPMD910"]
+    assert [(d.range.start.line + 1, d.severity) for d in records] == [(13, lsp.DiagnosticSeverity.Information)]
+    assert "sharded" in records[0].message

@@ -139,7 +139,10 @@ class SpmdfixServer(LanguageServer):
             try:
                 with index.recording() if index is not None else contextlib.nullcontext(read) as read:
                     found = self.reached(doc, source, settings, index)
-                    checked = pipeline.check_file(doc.path, source, settings, index=index, reached=found.findings)
+                    checked = pipeline.check_file(
+                        doc.path, source, settings, index=index, reached=found.findings,
+                        reached_unfollowed=found.unfollowed,
+                    )
                 read = [*read, *((path, digest) for path, digest in found.depends if os.path.isabs(path))]
             except pipeline.Skip:
                 pass
