@@ -17,7 +17,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
-from test_lsp import ROOT, TIMEOUT, _change, _config, _open, _published, _start
+from test_lsp import ROOT, TIMEOUT, _actions, _change, _config, _open, _published, _start
 
 pytestmark = pytest.mark.lsp
 
@@ -570,3 +570,24 @@ async def test_the_records_an_importer_places_in_the_open_module_are_shown(clien
     records = [d for d in diagnostics if str(d.code) == "SPMD910"]
     assert [(d.range.start.line + 1, d.severity) for d in records] == [(13, lsp.DiagnosticSeverity.Information)]
     assert "sharded" in records[0].message
+
+
+@pytest.mark.asyncio
+async def test_two_vmaps_reaching_one_spec_give_fix_actions_that_name_their_vmap(client: LanguageClient, tree: Path) -> None:
+    """pipeline.py and evaluate.py each vmap `block` over 'data': layers.py's spec holds one finding per vmap
+    (per code), each with its own fixes of the same titles. The quick fixes at the spec name the vmap they edit
+    (newuser11 item 6: eight actions, each title twice, nothing to tell them apart)."""
+    (tree / "pkg" / "evaluate.py").write_text(
+        "import jax\n\nfrom pkg import block\n\n\ndef evaluate(xs):\n    return jax.vmap(block, spmd_axis_name='data')(xs)\n"
+    )
+    layers = tree / "pkg" / "layers.py"
+    await _start(client)
+    _open(client, layers.read_text(), uri=layers.as_uri())
+    diagnostics = await _published(client, layers.as_uri(), 1)
+    at_spec = [d for d in diagnostics if str(d.code) == "SPMD001"]
+    assert len(at_spec) == 2
+    actions = await _actions(client, at_spec[0].range, at_spec, uri=layers.as_uri())
+    fixes = [a.title for a in actions if "Suppress" not in a.title]
+    assert len(fixes) == len(set(fixes)) and len(fixes) >= 2, fixes
+    assert any("(the vmap at pkg/pipeline.py line 7)" in t for t in fixes), fixes
+    assert any("(the vmap at pkg/evaluate.py line 7)" in t for t in fixes), fixes

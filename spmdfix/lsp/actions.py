@@ -4,6 +4,7 @@ and `codeAction/resolve`, which builds their edits on demand."""
 from __future__ import annotations
 
 import logging
+import os
 import traceback
 from dataclasses import replace
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 from lsprotocol import types as lsp
+from pygls import uris
 
 from spmdfix import noqa, pipeline, rules
 from spmdfix.lsp.data import (
@@ -92,6 +94,7 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
     conv = ls.converter(doc.source)
     settings = ls.settings(doc)
     fixes: dict[FixId, tuple[lsp.CodeAction, Fix]] = {}
+    owners: dict[FixId, lsp.Diagnostic] = {}  # the diagnostic each fix action was made for (`_distinct_titles`)
     suppress: dict[tuple[int, str], lsp.CodeAction] = {}
     if _wants(only, lsp.CodeActionKind.QuickFix.value):
         for diag, finding in _findings_in_range(ls, doc, conv, params):
@@ -119,6 +122,7 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                     },
                 )
                 fixes[fix.id] = (action, fix)
+                owners[fix.id] = diag
             here = _suppressed_here(finding, conv.span(diag.range))
             line = conv.lines.line_of(here.span.start) if here is not None else None
             if here is not None and (line, finding.code) not in suppress:
@@ -133,6 +137,7 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                         "finding": diagnostic_data(here, doc.version)["finding"],
                     },
                 )
+    _distinct_titles(fixes, owners, _root_of(doc, settings))
     if not ls.resolve_edits:
         if fixes:
             _build_edits(ls, doc, conv, list(fixes.values()))
@@ -151,6 +156,45 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
         )
         actions.append(fix_all if ls.resolve_edits else resolve_code_action(ls, fix_all))
     return actions
+
+
+def _root_of(doc: Document, settings) -> str | None:
+    """The project root the document's places are named from (as `spmdfix check` names them), or None."""
+    if doc.path is None:
+        return None
+    from spmdfix import file_settings
+
+    return str(file_settings.project_root_of(doc.path.resolve(), settings))
+
+
+def _distinct_titles(
+    fixes: dict[FixId, tuple[lsp.CodeAction, Fix]], owners: dict[FixId, lsp.Diagnostic], root: str | None
+) -> None:
+    """Name the vmap in the titles of fix actions that would otherwise read the same: two vmaps reaching one
+    spec give one finding each at the spec, and each its own fixes with the same titles (newuser11: eight
+    actions, each title twice, nothing to tell them apart). The vmap is the diagnostic's first related place
+    (the `spmd_axis_name` given, or the vmap call), named by file and line."""
+    by_title: dict[str, list[FixId]] = {}
+    for fix_id, (action, _) in fixes.items():
+        by_title.setdefault(action.title, []).append(fix_id)
+    for title, ids in by_title.items():
+        places = {fix_id: _vmap_place(owners[fix_id], root) for fix_id in ids}
+        if len(ids) < 2 or len(set(places.values())) < 2:
+            continue
+        for fix_id, where in places.items():
+            if where is not None:
+                fixes[fix_id][0].title = f"{title} (the vmap at {where})"
+
+
+def _vmap_place(diag: lsp.Diagnostic, root: str | None) -> str | None:
+    """`pkg/train.py line 9`: where the diagnostic's vmap is (its first related place), its file named from the
+    project `root` when it lies there, or None without one."""
+    if not diag.related_information:
+        return None
+    location = diag.related_information[0].location
+    path = uris.to_fs_path(location.uri) if location.uri.startswith("file:") else None
+    name = location.uri if not path else os.path.relpath(path, root) if root and path.startswith(root + os.sep) else path
+    return f"{name} line {location.range.start.line + 1}"
 
 
 def _fixable_here(checked: pipeline.Checked) -> bool:
