@@ -320,20 +320,14 @@ class ProjectIndex:
     @contextlib.contextmanager
     def recording(self):
         """Collect the modules the analysis reads meanwhile; yields a list that holds, on exit, their
-        (absolute path, SHA-256 of the bytes) in path order (what a results cache keys an outcome by)."""
-        outer, self._touched = self._touched, set()
-        outer_asked, self._asked = self._asked, {}
+        (absolute path, SHA-256 of the bytes) in path order (what a results cache keys an outcome by): what
+        `noting` collects, with the digests."""
         out: list[tuple[str, str]] = []
         try:
-            yield out
+            with self.noting() as noted:
+                yield out
         finally:
-            touched, self._touched = self._touched, outer
-            asked, self._asked = self._asked, outer_asked
-            if outer is not None:
-                outer |= touched
-            if outer_asked is not None:
-                outer_asked.update(asked)
-            for path in sorted(touched):
+            for path in sorted(noted.touched):
                 loaded = self._by_path.get(path)
                 if loaded is not None:
                     out.append((path, loaded.summary.digest))
@@ -343,7 +337,7 @@ class ProjectIndex:
             # (and which modules hold a word asked about: `holding`, whose keys are `HOLDING_KEY` + the word)
             out += [
                 (key if key.startswith(HOLDING_KEY) else IMPORTERS_OF_KEY + key, digest)
-                for key, digest in sorted(asked.items())
+                for key, digest in sorted(noted.asked.items())
             ]
 
     @contextlib.contextmanager
