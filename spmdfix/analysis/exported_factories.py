@@ -86,7 +86,7 @@ def _held_factories(model: ModuleModel) -> list[tuple[str, ast.AST, str | None, 
     out: list[tuple[str, ast.AST, str | None, int]] = []
     # (only the statements whose lines hold the keyword's word can pass it: `_passes_spmd` asks for the keyword
     # written out; every importer of a module analysed in a language server's edit asked this of every `def`)
-    keyword_lines = _lines_holding(ix.source, jaxapi.VMAP_SPMD_KEYWORD)
+    keyword_lines = _lines_holding(ix, jaxapi.VMAP_SPMD_KEYWORD)
     if not keyword_lines:
         return out
 
@@ -132,16 +132,14 @@ def _held_factories(model: ModuleModel) -> list[tuple[str, ast.AST, str | None, 
     return out
 
 
-def _lines_holding(source: str, word: str) -> list[int]:
-    """The numbers (from 1) of the lines of `source` holding `word`, in order."""
+def _lines_holding(ix, word: str) -> list[int]:
+    """The numbers (from 1, as `ast` counts them: the module's `LineIndex`, which ends lines where Python
+    does) of the lines of the module `ix` holding `word`, in order."""
     lines: list[int] = []
-    line, counted = 1, 0
-    start = source.find(word)
+    start = ix.source.find(word)
     while start >= 0:
-        line += source.count("\n", counted, start)
-        counted = start
-        lines.append(line)
-        start = source.find(word, start + len(word))
+        lines.append(ix.lines.line_of(start) + 1)
+        start = ix.source.find(word, start + len(word))
     return lines
 
 
