@@ -1,6 +1,6 @@
 """`writes.attribute_write`: which text of an importer may set `.DATA` of a module or object it reads. A
 spelling naming another attribute as a literal, or a comment line, writes nothing (newuser11: a test module's
-`mock.patch("pkg.train.load")` or a comment saying `setattr` turned a project's findings into SPMD910 records,
+`mock.patch("pkg.train.load")`, a comment saying `setattr` or a launcher's `print(vars(args))` turned a project's findings into SPMD910 records,
 exit 0, while JAX raised); every spelling that may name it, or whose target is not read, still counts."""
 
 from __future__ import annotations
@@ -23,10 +23,27 @@ MAY_SET = [
     "with patch.dict('pkg.config.DATA', {}):\n    pass\n",
     "with patch.dict(config.__dict__, {}):\n    pass\n",
     "with patch.multiple(config, DATA='y'):\n    pass\n",
-    "print(vars(args))\n",
     "parser.parse_args(namespace=cfg)\n",
     "config.DATA = 'x'  # a comment after code\n",
     "s = '#'; config.DATA = 'x'\n",
+    # `vars(...)`: every use but the reads `writes._vars_may_write` lists
+    "vars(config)['DATA'] = 'x'\n",
+    "d = vars(config)\nd['DATA'] = 'x'\n",
+    "vars(config).update(DATA='x')\n",
+    "f(vars(config))\n",
+    "wandb.init(config=vars(args))\n",
+    "Config(**vars(args))\n",
+    "for k, v in vars(config).items():\n    pass\n",
+    "vars(config).get('SPECS')['act'] = 1\n",
+    "vars()['DATA'] = 'x'\n",
+    "print(vars(config)['DATA'])\n",
+    "print('args', vars(args))\n",
+    "def print(d):\n    d['DATA'] = 'x'\nprint(vars(config))\n",
+    "def show(print):\n    print(vars(config))\n",
+    "from tools import print\nprint(vars(config))\n",
+    "from tools import *\nprint(vars(config))\n",
+    "import tools as pprint\npprint.pprint(vars(config))\n",
+    "print(vars(config, 'DATA'\n",
 ]
 WRITES_NOTHING = [
     "# no setattr here\nx = 1\n",
@@ -37,6 +54,14 @@ WRITES_NOTHING = [
     "with mock.patch('pkg.train.load_data', new=f):\n    pass\n",
     "with patch.object(train, 'load') as m:\n    pass\n",
     "with patch.dict(os.environ, {'A': '1'}):\n    pass\n",
+    # `vars(...)` whose dict is only read (a launcher printing its arguments)
+    "print(vars(args))\n",
+    "print(vars(args), file=sys.stderr)\n",
+    "print(sorted(vars(args)))\n",
+    "import pprint\npprint.pprint(vars(args))\n",
+    "for key in vars(args):\n    pass\n",
+    "names = [k for k in vars(args).keys()]\n",
+    "if 'DATA' in vars(config):\n    pass\n",
 ]
 
 

@@ -24,10 +24,11 @@ import re
 # and `patch` are read further (`_may_set`: the attribute a call names as a literal)
 _SETATTR = re.compile(r"setattr")
 _PATCH = re.compile(r"\bpatch(?:\.(\w+))?\s*\(")
+_VARS = re.compile(r"\bvars\s*\(")
 _SPELLINGS = (
     (_SETATTR, "calls `setattr`, which may set `.{attr}`"),
     (re.compile(r"__dict__"), "reads an object's `__dict__`, whose writes may set `.{attr}`"),
-    (re.compile(r"\bvars\s*\("), "calls `vars`, whose dict's writes may set `.{attr}`"),
+    (_VARS, "calls `vars`, whose dict's writes may set `.{attr}`"),
     (_PATCH, "calls `patch` (`mock.patch`), which may set `.{attr}`"),
     (re.compile(r"\bnamespace\s*="), "parses arguments into a namespace (`namespace=`), which may set `.{attr}`"),
 )
@@ -103,6 +104,9 @@ def _first_spelling(source: str, attr: str) -> str | None:
         elif pattern is _PATCH:
             if any(_patch_may_set(code, m, attr) for m in _PATCH.finditer(code)):
                 return words
+        elif pattern is _VARS:
+            if any(_vars_may_write(code, m) for m in _VARS.finditer(code)):
+                return words
         elif pattern.search(code):
             return words
     return None
@@ -122,6 +126,86 @@ def _patch_may_set(source: str, call: re.Match, attr: str) -> bool:
         container = _PATCH_DICT.match(source, rest)
         return container is None or container.group(1).rpartition(".")[2] in (attr, "__dict__")
     return True
+
+
+# Where the dict `vars(obj)` returns is only read (`_vars_may_write`): the whole first argument of one of these
+# calls, which neither keep nor change the dict they are given, and give none of its values to other code (a
+# value may be a mutable container of the module: `vars(config).get('SPECS')['act'] = ...`)
+_READERS = frozenset("print str repr len sorted list tuple set frozenset iter enumerate any all".split())
+_READER_MODULES = {"pprint": ("pprint", "pformat", "pp")}
+# the reader called just before `vars(`: `print(`, `pprint.pprint(` (group 1 the module, group 2 the function)
+_READER_CALL = re.compile(r"(?:\b(\w+)\s*\.\s*)?\b(\w+)\s*\(\s*$")
+# the one method of the dict, just after `vars(...)`, that gives neither the dict nor its values
+_READ_METHOD = re.compile(r"\s*\.\s*keys\s*\(")
+
+
+def _vars_may_write(source: str, call: re.Match) -> bool:
+    """Whether the `vars(...)` call `call` matched may write an attribute through the dict it returns, or
+    change a container an attribute holds: any use but the reads listed here, which give neither the dict nor
+    its values to other code (newuser11: a launcher's `print(vars(args))` made every config constant of the
+    project unknown, its findings SPMD910 records and the run exit 0):
+    - `vars(obj)` as the whole first argument of `print`, `str`, `repr`, `len`, `sorted`, `list`, ... or
+      `pprint.pprint` (`_READERS`), when the text does not bind that name itself (`_binds`);
+    - `vars(obj).keys()`;
+    - `in vars(obj)` (`for key in vars(args):`, a membership test: keys only).
+    Everything else counts: `vars(obj)[k] = v`, `d = vars(obj)`, `f(vars(obj))`, `**vars(obj)` and
+    `.items()` / `.get(...)` (the values reach other code), and `vars()` without an argument (the caller's
+    namespace, a module's globals at its top level)."""
+    close = _closing_bracket(source, call.end())
+    if close is None or not source[call.end() : close].strip():
+        return True
+    if _READ_METHOD.match(source, close + 1):
+        return False
+    if source[close + 1 : close + 40].lstrip(" \t\\\n")[:1] in (".", "[", "("):
+        return True  # (the dict's other methods, an item, a call of its result)
+    before = source[max(0, call.start() - 60) : call.start()]
+    if re.search(r"\bin\s*$", before):
+        return False
+    reader = _READER_CALL.search(before)
+    if reader is None or not re.match(r"\s*[,)]", source[close + 1 : close + 40]):
+        return True
+    module, name = reader.group(1), reader.group(2)
+    known = name in _READERS if module is None else name in _READER_MODULES.get(module, ())
+    return not known or _binds(source, module or name, module is not None)
+
+
+def _binds(source: str, name: str, module: bool) -> bool:
+    """Whether the text may bind `name` to something other than the builtin (or, `module`, the standard module
+    `import name` binds) that `_vars_may_write` knows: any mention of it but a call (`print(`) or, for a
+    module, an attribute (`json.`) and its own `import json` line; a `def print(`, a parameter, an assignment,
+    an import naming it, a star import all count."""
+    if re.search(r"\bimport\s*\*", source):
+        return True
+    follows = "." if module else "("
+    for found in re.finditer(rf"(?<![.\w]){re.escape(name)}\b", source):
+        line_start = source.rfind("\n", 0, found.start()) + 1
+        line_end = source.find("\n", found.end())
+        line = source[line_start : line_end if line_end >= 0 else len(source)]
+        if module and re.fullmatch(rf"[ \t]*import[ \t]+{re.escape(name)}[ \t]*(?:#.*)?", line):
+            continue
+        if re.search(r"\b(?:def|class)\s+$", source[line_start : found.start()]):
+            return True
+        if not source[found.end() : found.end() + 20].lstrip(" \t").startswith(follows):
+            return True
+    return False
+
+
+def _closing_bracket(source: str, start: int) -> int | None:
+    """The offset of the `)` closing the call whose arguments start at `start` (after its `(`), stepping over
+    nested brackets; None when a string or a comment is met first (not read) or none is found within 400
+    characters."""
+    depth = 0
+    for i in range(start, min(len(source), start + 400)):
+        char = source[i]
+        if char in "'\"#":
+            return None
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            if depth == 0:
+                return i if char == ")" else None
+            depth -= 1
+    return None
 
 
 @functools.lru_cache(maxsize=_TEXTS_KEPT)
