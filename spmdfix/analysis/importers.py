@@ -296,20 +296,10 @@ def _importers(index: ProjectIndex, path: str, module: str) -> dict[str, frozens
     index (`ProjectIndex.derived`): `imported_uses` asks it for every module a mesh's search passes through,
     thousands of times per analysis in a project of a thousand modules (the callers only read the answer);
     a kept answer asks its modules' importers of the index again, for what a results cache records."""
-    key = ("importers._importers", path)
-    kept = index.derived.get(key)
-    if kept is not None:
-        answer, asked = kept  # type: ignore[misc]
-        index.asked_again(asked)
-        return answer
-    asked: list[str] = []
-    answer = _importers_of(index, path, module, asked)
-    index.derived[key] = (answer, tuple(asked))
-    return answer
+    return index.kept(("importers._importers", path), lambda: _importers_of(index, path, module))
 
 
-def _importers_of(index: ProjectIndex, path: str, module: str, asked: list[str]) -> dict[str, frozenset[str]] | None:
-    asked.append(path)
+def _importers_of(index: ProjectIndex, path: str, module: str) -> dict[str, frozenset[str]] | None:
     direct = index.importers_of(path)
     if direct is None:
         return None
@@ -319,7 +309,6 @@ def _importers_of(index: ProjectIndex, path: str, module: str, asked: list[str])
         package = index.locate(".".join(parts[:depth]), path)
         if package is None or package == path:
             continue
-        asked.append(package)
         above = index.importers_of(package)
         if above is None:
             return None
@@ -350,17 +339,17 @@ def attribute_writer(index: ProjectIndex, path: str, attr: str, known: bool = Fa
     and read count (importers not known, a module that cannot be read or parsed, are passed over): the
     questions writes10 added (class attributes, `self.NAME`, module constants), which before it read the value
     whatever the importers; an imported instance's field keeps the stricter answer it had."""
-    key = ("importers.attribute_writer", path, attr, known)
-    kept = index.derived.get(key)
-    if kept is not None:
-        answer, read = kept  # type: ignore[misc]
-        index.asked_again((path, *read))  # (what a fresh answer asks and reads, recorded again: `ProjectIndex.touch`)
-        index.touch(read)
-        return answer
-    read: list[str] = []
-    answer = _attribute_writer(index, path, attr, read, known)
-    index.derived[key] = (answer, tuple(read))
-    return answer
+    return _attribute_writer_and_read(index, path, attr, known)[0]
+
+
+def _attribute_writer_and_read(index: ProjectIndex, path: str, attr: str, known: bool) -> tuple[str | None, tuple[str, ...]]:
+    """`attribute_writer`'s answer and the modules whose text it read, in the order it read them (kept)."""
+
+    def compute() -> tuple[str | None, tuple[str, ...]]:
+        read: list[str] = []
+        return _attribute_writer(index, path, attr, read, known), tuple(read)
+
+    return index.kept(("importers.attribute_writer", path, attr, known), compute)
 
 
 def _attribute_writer(index: ProjectIndex, path: str, attr: str, read: list[str], known: bool) -> str | None:
@@ -412,12 +401,7 @@ def project_writer(
     limit), or a module cannot be read, they are passed over, as the importers not known are for the
     questions writes10 added (`attribute_writer(known=True)`). Kept per index and question."""
     key = ("importers.project_writer", attr, judged, module_name)
-    kept = index.derived.get(key)  # (a 1-tuple: the answer None, no writer, is the common one, and kept too)
-    if kept is None:
-        kept = index.derived[key] = (_project_writer(index, attr, judged, module_name),)
-    else:
-        index.holding(attr), index.holding("setattr")  # (what it asked, recorded again for this check)
-    return kept[0]  # type: ignore[index]
+    return index.kept(key, lambda: _project_writer(index, attr, judged, module_name))
 
 
 def _project_writer(index: ProjectIndex, attr: str, judged: frozenset[str], module_name: bool) -> str | None:
@@ -447,13 +431,7 @@ def class_member_writer(index: ProjectIndex, attr: str) -> str | None:
     anywhere in the project counts (breaker11 a10, a14, a49: `Layer()(x)` ran a plain `__call__` while the
     lookup read the base's). Only the modules whose text holds `attr` are read (`ProjectIndex.holding`), never
     parsed; none when the project's modules are not known. Kept per index and question."""
-    key = ("importers.class_member_writer", attr)
-    kept = index.derived.get(key)  # (a 1-tuple: the answer None is kept too)
-    if kept is None:
-        kept = index.derived[key] = (_class_member_writer(index, attr),)
-    else:
-        index.holding(attr)  # (what it asked, recorded again for this check)
-    return kept[0]  # type: ignore[index]
+    return index.kept(("importers.class_member_writer", attr), lambda: _class_member_writer(index, attr))
 
 
 def _class_member_writer(index: ProjectIndex, attr: str) -> str | None:
@@ -487,17 +465,11 @@ def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | N
     or a store into the container it holds (`config.SPECS['act'] = ...`, `.update(...)`:
     `writes.container_write`); None when none may. Kept per index and question (`ProjectIndex.derived`), as
     `attribute_writer` (every read of a module-level name of the project asks it)."""
-    key = ("importers.name_written_by_others", path, name)
-    kept = index.derived.get(key)
-    if kept is not None:
-        answer, read = kept  # type: ignore[misc]
-        index.asked_again((path, *read))
-        index.touch(read)
-        if ("importers.project_writer", name, frozenset(), True) in index.derived:
-            project_writer(index, name, module_name=True)  # (what it asked, recorded again)
-        return answer
-    answer = attribute_writer(index, path, name, known=True)
-    read = _writer_read(index, path, name)
+    return index.kept(("importers.name_written_by_others", path, name), lambda: _name_written(index, path, name))
+
+
+def _name_written(index: ProjectIndex, path: str, name: str) -> str | None:
+    answer, read = _attribute_writer_and_read(index, path, name, known=True)
     if answer is None:
         for where in read:
             text = index.peek(where)
@@ -508,14 +480,7 @@ def name_written_by_others(index: ProjectIndex, path: str, name: str) -> str | N
     if answer is None:
         # a module handed the module object (`def tweak(mod): mod.DATA = ...`), importing it or not
         answer = project_writer(index, name, module_name=True)
-    index.derived[key] = (answer, tuple(read))
     return answer
-
-
-def _writer_read(index: ProjectIndex, path: str, name: str) -> list[str]:
-    """The modules `attribute_writer` read for `name` of the module at `path` (kept with its answer)."""
-    kept = index.derived.get(("importers.attribute_writer", path, name, True))
-    return list(kept[1]) if kept is not None else []  # type: ignore[index]
 
 
 def _importers_reaching(index: ProjectIndex, path: str, name: str) -> list[str] | None:
@@ -543,26 +508,13 @@ def redefined_elsewhere(index: ProjectIndex, path: str, cls_name: str, attr: str
     subclass in further modules are asked the same way. Kept per index and question (`ProjectIndex.derived`:
     every `self.NAME` read of a followed module asks it)."""
     key = ("importers.redefined", path, cls_name, attr)
-    kept = index.derived.get(key)
-    if kept is not None:
-        answer, asked, read = kept  # type: ignore[misc]
-        for where in asked:  # (what a fresh answer asks and reads, recorded again: `ProjectIndex.touch`)
-            _importers(index, where, index.module_name(where)[0])
-        index.touch(read)
-        return answer
-    asked, read = [], []
-    answer = _redefined(index, path, cls_name, attr, set(), asked, read)
-    index.derived[key] = (answer, tuple(asked), tuple(read))
-    return answer
+    return index.kept(key, lambda: _redefined(index, path, cls_name, attr, set()))
 
 
-def _redefined(
-    index: ProjectIndex, path: str, cls_name: str, attr: str, seen: set[tuple[str, str]], asked: list, read: list
-) -> bool:
+def _redefined(index: ProjectIndex, path: str, cls_name: str, attr: str, seen: set[tuple[str, str]]) -> bool:
     if (path, cls_name) in seen:
         return False
     seen.add((path, cls_name))
-    asked.append(path)
     reaching = _importers_reaching(index, path, cls_name)
     if reaching is None:
         return True
@@ -570,7 +522,6 @@ def _redefined(
     for importer in reaching:
         loaded = _model(index, importer)
         index.touch([importer])
-        read.append(importer)
         if loaded is None:
             return True
         ix = loaded.ix
@@ -582,7 +533,7 @@ def _redefined(
             methods, values = loaded.members.members_of(node)
             if attr in methods or attr in values:
                 return True
-            if ix.scope_at(node) is ix.module_scope and _redefined(index, importer, node.name, attr, seen, asked, read):
+            if ix.scope_at(node) is ix.module_scope and _redefined(index, importer, node.name, attr, seen):
                 return True
     return False
 

@@ -35,9 +35,9 @@ import ast
 import contextlib
 import hashlib
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
@@ -58,6 +58,8 @@ from spmdfix.analysis.passed_elsewhere import (
     why_not_passed,
 )
 from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModule, ModuleSummary, ProjectFiles
+
+_T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from spmdfix.analysis.bindings import Binding, Scope
@@ -260,15 +262,6 @@ class ProjectIndex:
             self._asked[path] = known[1][0]
         return known[0]
 
-    def asked_again(self, paths: Sequence[str]) -> None:
-        """Ask `importers_of` again of each of `paths`, for an answer derived from them earlier and kept
-        (`derived`): only what a recording needs is done (an index not recording knows them already), as a
-        kept answer may stand for hundreds of modules (the importers of a widely imported config module)."""
-        if self._asked is None and self._importers is not None and all(p in self._importers_of for p in paths):
-            return
-        for path in paths:
-            self.importers_of(path)
-
     def holding(self, word: str) -> tuple[str, ...] | None:
         """The modules of the project whose text holds `word` (absolute paths, in path order: the `holding` the
         index was given, a search of their bytes), or None when it was given none or they are not known.
@@ -363,6 +356,21 @@ class ProjectIndex:
             self._touched |= noted.touched
         if self._asked is not None:
             self._asked.update(noted.asked)
+
+    def kept(self, key: tuple, compute: Callable[[], _T]) -> _T:
+        """`compute()`, kept under `key` (`derived`) with what it read and asked of this index (`noting`): a
+        later ask gets the same answer and records the same reads and questions (`replay`), as a fresh answer
+        would in a results cache's recording. For questions whose answers hold for the index's life (they read
+        the project's texts and import graph as the index found them: `analysis.importers`)."""
+        found = self.derived.get(key)
+        if found is not None:
+            answer, noted = found  # type: ignore[misc]
+            self.replay(noted)
+            return answer
+        with self.noting() as noted:
+            answer = compute()
+        self.derived[key] = (answer, noted)
+        return answer
 
     def everything_read(self) -> list[tuple[str, str | None]]:
         """(absolute path, SHA-256 of the bytes, or None for a file absent or unreadable now) of every module

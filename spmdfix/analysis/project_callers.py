@@ -100,23 +100,22 @@ def _importer_places(
     """The places `importer`'s `ends` (its reads of `exit_`) run the shard_map without the vmap, described, and
     the exits its walk took. The importer asking (`here`) walks with its vmapped callable's traced functions;
     any other walks with none, the same walk whichever module asks: that answer is kept per index
-    (`ProjectIndex.derived`), as each of a module's importers holding a vmap of it (the benchmark project's
+    (`ProjectIndex.kept`), as each of a module's importers holding a vmap of it (the benchmark project's
     eleven, in a language server's every edit) asked the same search of all the others."""
     where = module_path(importer)
     mine = where == here
-    # (an importer may read the exit along two paths, `from m import f` and `m.f`: its reads are part of the key;
-    # they are nodes of the importer's model, which the index keeps)
-    key = ("project_callers.importer_places", exit_, where, tuple(map(id, ends)))
-    if not mine and project is not None:
-        kept = project.index.derived.get(key)
-        if kept is not None:
-            return kept  # type: ignore[return-value]
-    callers = OtherCallers(importer)
-    uses = callers.from_reads(ends, exit_[2], traced if mine else frozenset(), root if mine else None)
-    answer = ([in_module(u, where, importer).describe() for u in uses], exits_of(importer, callers))
-    if not mine and project is not None:
-        project.index.derived[key] = answer
-    return answer
+
+    def walk() -> tuple[list[str], tuple[Exit, ...]]:
+        callers = OtherCallers(importer)
+        uses = callers.from_reads(ends, exit_[2], traced if mine else frozenset(), root if mine else None)
+        return [in_module(u, where, importer).describe() for u in uses], exits_of(importer, callers)
+
+    if mine or project is None:
+        return walk()
+    # (kept with what the walk read of the index, replayed for a results cache's recording: `ProjectIndex.kept`;
+    # an importer may read the exit along two paths, `from m import f` and `m.f`: its reads are part of the key,
+    # nodes of the importer's model, which the index keeps)
+    return project.index.kept(("project_callers.importer_places", exit_, where, tuple(map(id, ends))), walk)
 
 
 def _load(project, path: str) -> ModuleModel | None:
