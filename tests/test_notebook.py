@@ -381,3 +381,20 @@ def test_fix_points_at_the_notebook_whose_findings_it_left_in_an_imported_module
     assert "2 findings left in layers.py (`spmdfix check layers.py nb.ipynb` shows them)" in fixed.output
     shown = run("check", "--output-format", "concise", "layers.py", "nb.ipynb").stdout
     assert shown.count("layers.py:9:") == 2
+
+
+def test_fix_counts_a_notebooks_findings_that_a_fix_of_another_file_removed(work: Path) -> None:
+    """A notebook and a module whose vmaps reach the same shard_map of layers.py: the module's strip edits
+    layers.py and so removes the notebook's findings there too (the notebook is fixed alone, against
+    layers.py as it was on disk). `fix` counts what `check` of the fixed files reports (newuser11's trial,
+    finding 5: "4 findings left in src/pkg/model.py (`spmdfix check src/pkg/model.py explore.ipynb` shows
+    them)", and that check said "All checks passed!")."""
+    _imported_layers(work)
+    (work / "main.py").write_text("import jax\nfrom layers import f\n\n\ndef g(xs):\n    return jax.vmap(f, spmd_axis_name='i')(xs)\n")
+    fixed = run("fix", "--unsafe-fixes", "--strategy", "strip", ".")
+    assert "layers.py: changed by a fix of main.py" in fixed.output
+    assert "in_specs=P(None)" in (work / "layers.py").read_text()
+    checked = run("check", ".")
+    assert checked.exit_code == 0 and "All checks passed!" in checked.output
+    assert "fixes applied: strip 1; 0 findings left" in fixed.output, fixed.output
+    assert fixed.exit_code == 0
