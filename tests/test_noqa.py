@@ -341,3 +341,44 @@ def test_fix_counts_parsed_files_and_suppressed_findings_as_check_does(tmp_path:
     assert counts.search(checked) and counts.search(fixed), (checked, fixed)
     assert counts.search(fixed).groups() == counts.search(checked).groups(), (checked, fixed)
     assert "(2 suppressed)" in fixed and ", 0 parsed" not in fixed, fixed
+
+
+def test_add_noqa_warns_of_the_findings_of_other_vmaps_its_directive_also_suppresses(tmp_path: Path) -> None:
+    """`--add-noqa` on one importer: the directive on model.py's spec line also holds another importer's
+    findings there, and takes the other importer's shared fix (drop-spmd-axis) from its findings on other lines;
+    the command says so, naming the vmap, and how to hide only the run's findings (`per-file-ignores` of its
+    file), which keeps the other vmap's findings and fix (newuser11's trial, finding 7: nothing said it, and
+    `fix` then did nothing)."""
+    from test_partial_runs import MODEL, TRAIN, spmdfix, standard
+
+    root = standard(tmp_path)
+    pkg = root / "src/pkg"
+    (pkg / "model.py").write_text(
+        MODEL + "\n\ndef scale(x):\n    return jax.shard_map(_body, mesh=MESH, in_specs=P(DATA), out_specs=P(DATA))(x)\n"
+    )
+    (pkg / "train.py").write_text(TRAIN.replace("jax.vmap(forward,", "jax.vmap(lambda x: scale(forward(x)),").replace(
+        "import forward", "import forward, scale"
+    ))
+    (pkg / "evaluate.py").write_text(TRAIN.replace("def step", "def evaluate"))
+    model = (pkg / "model.py").read_text()
+    whole = spmdfix(root, "check", "--no-cache", "--add-noqa", ".")
+    assert "warning" not in whole.stderr, whole.stderr  # every vmap reaching the line is the run's
+    (pkg / "model.py").write_text(model)
+    done = spmdfix(root, "check", "--no-cache", "--add-noqa", "src/pkg/evaluate.py")
+    assert done.returncode == 0, done.stderr
+    assert f"src/pkg/model.py:{SPEC_ROW}: noqa directive added for SPMD001, SPMD002 (found from src/pkg/evaluate.py)" in done.stderr
+    assert (
+        f"src/pkg/model.py:{SPEC_ROW}: warning: the noqa directive also suppresses SPMD001 (line {SPEC_ROW}), "
+        f"SPMD002 (line {SPEC_ROW}) of the vmap at src/pkg/train.py:8, which this run did not check; its findings "
+        "left in src/pkg/model.py lose rename, add-axis, drop-spmd-axis"
+    ) in done.stderr
+    advice = '`per-file-ignores = { "src/pkg/evaluate.py" = ["SPMD001", "SPMD002"] }` under `[tool.spmdfix]`'
+    assert advice in done.stderr
+    shown = spmdfix(root, "check", "--no-cache", "--show-fixes", "src/pkg/train.py").stdout
+    assert "not offered: drop-spmd-axis: it would also change SPMD001" in shown and "Found 2 errors." in shown
+    # The advice taken: train.py's four findings are reported with their safe fix, evaluate.py's none.
+    (pkg / "model.py").write_text(model)
+    with (root / "pyproject.toml").open("a") as f:
+        f.write('\n[tool.spmdfix]\nper-file-ignores = { "src/pkg/evaluate.py" = ["SPMD001", "SPMD002"] }\n')
+    shown = spmdfix(root, "check", "--no-cache", "--show-fixes", ".").stdout
+    assert "Found 4 errors. [*] 4 fixable" in shown and "1. src/pkg/evaluate.py:" not in shown, shown

@@ -219,6 +219,11 @@ def _add_noqa(run: Run) -> int:
     # are taken from the text the analysis read, before this run writes anything (a comment added at a line's
     # end keeps every row where it was).
     elsewhere = _rows_elsewhere(outcomes)
+    from spmdfix.cli import noqa_others
+
+    intended = noqa_others.run_keys(outcomes)
+    others: list[noqa_others.OtherVmap] = []
+    found_by = {o.display: job for job, o in zip(jobs, outcomes)}
     for job, o in zip(jobs, outcomes):
         say_problems(o, run.silent)
         errors += isinstance(o, Failed)
@@ -244,11 +249,19 @@ def _add_noqa(run: Run) -> int:
                 errors += 1
                 left += len(o.noqa_added)
     for path, (by_row, origins) in sorted(elsewhere.items()):
-        done, failed, skipped = _add_noqa_elsewhere(path, by_row, origins)
+        # (the settings the importers are analysed with: those of the first run file whose findings lie there)
+        first = found_by[next(iter(origins.values()))[0]]
+
+        def note(old: str, new: str, rows: tuple[int, ...], path: str = path, first=first) -> None:
+            others.extend(noqa_others.other_vmaps(path, old, new, rows, first, intended))
+
+        done, failed, skipped = _add_noqa_elsewhere(path, by_row, origins, note)
         added += done
         errors += failed
         left += skipped
     run.say(f"Added {added} noqa directive{'s' if added != 1 else ''}.")
+    if others:
+        _say_others(others, outcomes)
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if left and not run.kw["exit_zero"] else EXIT_CLEAN
@@ -284,10 +297,27 @@ def _rows_elsewhere(outcomes: list[FileResult]) -> dict[str, tuple[dict[int, set
     return out
 
 
-def _add_noqa_elsewhere(path: str, by_row: dict[int, set[str]], origins: dict[int, list[str]]) -> tuple[int, int, int]:
+def _say_others(others: list, outcomes: list[FileResult]) -> None:
+    """Warn (stderr) of each vmap outside the run whose findings the directives added also suppress
+    (`noqa_others.say`), naming the run's files whose findings the directives are for and their codes."""
+    from spmdfix.cli import noqa_others
+
+    codes: dict[str, set[str]] = {}
+    for o in outcomes:
+        for f in o.findings:
+            if _goes_elsewhere(f):
+                codes.setdefault(o.display, set()).add(f.code)
+    files = list(codes)
+    for other in others:
+        click.echo(noqa_others.say(other, files, codes), err=True)
+
+
+def _add_noqa_elsewhere(
+    path: str, by_row: dict[int, set[str]], origins: dict[int, list[str]], before_write=None
+) -> tuple[int, int, int]:
     """Add the directives of `by_row` to the module at `path` (read now: this run may have written it) and say
     each row it added one to. Returns (rows given a directive, errors, findings left: those on a row no comment
-    can go on)."""
+    can go on). before_write(old text, new text, rows added): called before the module is written."""
     shown = display_path(Path(path))
     try:
         source = read_source(Path(path))
@@ -309,6 +339,8 @@ def _add_noqa_elsewhere(path: str, by_row: dict[int, set[str]], origins: dict[in
         click.echo(f"{shown}:{row}: no noqa comment added: {reason}", err=True)
     if not result.added:
         return 0, 0, sum(len(by_row[row]) for row in result.skipped)
+    if before_write is not None:
+        before_write(source.text, result.text, result.added)
     try:
         write_source(source, result.text)
     except FileError as err:
