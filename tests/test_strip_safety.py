@@ -45,10 +45,20 @@ UNSAFE = {
     "closure_array": ("def body(b):\n    return b * W", "`W` (line 9)"),
     "array_literal": ("def body(b):\n    return b * jnp.array([1., 2.])", "builds an array from `[1.0, 2.0]`"),
     "reduction": ("def body(b):\n    return b - b.mean()", "`b.mean`"),
-    "shape_read": ("def body(b):\n    return b * b.shape[0]", "indexes an array"),
-    "indexing": ("def body(b):\n    return b[0] * b", "indexes an array"),
+    "shape_read": ("def body(b):\n    return b * b.shape[0]", "indexes `b.shape[0]` (line 9)"),
+    "indexing": ("def body(b):\n    return b[0] * b", "indexes `b[0]` (line 9)"),
+    # a lookup in a value from outside the body is said as one (newuser11's trial: "the body indexes an array at
+    # `SIZES[DATA]`", a dict lookup of a constant)
+    "table_lookup": (
+        "SIZES = dict(x=2, y=4)\ndef body(b):\n    return b / SIZES['x']",
+        "reads `SIZES['x']` (line 10), an item of `SIZES`, bound at line 8: a lookup in a value from outside the body",
+    ),
     "matmul": ("def body(b):\n    return b @ b", "not elementwise"),
     "control_flow": ("def body(b):\n    for i in range(2):\n        b = b * 2\n    return b", "`For` statement"),
+    "imported_table_lookup": (
+        "from jax.numpy import _table\ndef body(b):\n    return b / _table['x']",
+        "an item of `_table`, imported as `jax.numpy._table`: a lookup in a value from outside the body",
+    ),
     "unlisted_call": ("def body(b):\n    return jnp.cumsum(b)", "`jax.numpy.cumsum`"),
     "gather": ("def body(b):\n    return jax.lax.all_gather(b, 'y')", "`jax.lax.all_gather`"),
 }

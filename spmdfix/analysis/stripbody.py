@@ -255,8 +255,33 @@ class StripBodyCheck:
         if isinstance(expr, (ast.List, ast.Tuple)):
             raise _Refused(f"the body builds an array from {self._where(expr)}, shaped independently of the block")
         if isinstance(expr, ast.Subscript):
-            raise _Refused(f"the body indexes an array at {self._where(expr)}: the block's shape changes with the strip")
+            raise _Refused(self._subscript_refusal(expr, env, scope))
         raise _Refused(f"the body has {self._where(expr)}, which is not on the strip allowlist")
+
+    def _subscript_refusal(self, expr: ast.Subscript, env: dict[str, object], scope: Scope) -> str:
+        """Why a subscript in the body is refused, saying what is subscripted: a lookup in a value from outside
+        the body (`SIZES[DATA]`, a table of the project: newuser11's trial was told "the body indexes an array
+        at `SIZES[DATA]`"), whose item the allowlist does not evaluate, or an index of a value of the body,
+        whose shape the strip changes."""
+        base = expr.value
+        outside = (isinstance(base, ast.Name) and base.id not in env) or (
+            isinstance(base, ast.Attribute) and self.ix.qualname(base, scope) is not None
+        )
+        if not outside:
+            return f"the body indexes {self._where(expr)}: the block's shape changes with the strip"
+        shown = ast.unparse(base)
+        origin = ""
+        if isinstance(base, ast.Name):
+            binding = self.ix.single_binding(base.id, scope)
+            if binding is not None and binding.kind is BindingKind.IMPORT and binding.qname:
+                origin = f", imported as `{binding.qname}`"
+            elif binding is not None and binding.kind is BindingKind.ASSIGN:
+                origin = f", bound at line {binding.node.lineno}"
+        return (
+            f"the body reads {self._where(expr)}, an item of `{shown}`{origin}: a lookup in a value from outside "
+            "the body, whose item the strip does not evaluate (an array shaped for one block would meet the whole "
+            "array after the strip)"
+        )
 
     def _free(self, name: ast.Name, scope: Scope) -> object:
         """A value from outside the body: allowed only when it is a number written in this module."""
