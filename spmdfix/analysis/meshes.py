@@ -19,6 +19,7 @@ from spmdfix.analysis.calls import argument, bind_arguments, returns, single_ret
 from spmdfix.analysis.follow import MESH, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
 from spmdfix.analysis.values import BoundScope, Evaluator, MeshInfo
+from spmdfix.paths import relpath
 
 _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
 _ARRAY_FUNCTIONS = frozenset({"numpy.array", "numpy.asarray"})
@@ -204,7 +205,9 @@ def _mesh_ctor(ev: Evaluator, call: ast.Call, scope: Scope) -> MeshInfo | None:
     if names is None:
         return None
     sizes, shape_span, shape_form = _device_shape(ev, devices, scope, len(names.axes))
-    info = _mesh_info(ev, call, scope, MeshKind.MESH, names, names_expr, sizes, shape_span, shape_form, AxisType.AUTO)
+    info = _mesh_info(
+        ev, call, scope, MeshKind.MESH, names, names_expr, sizes, shape_span, shape_form, AxisType.AUTO, devices
+    )
     if shape_form is ShapeForm.LIST:
         numpy = "np" if ev.ix.qualname(ast.Name("np", ast.Load()), scope) == "numpy" else None
         return replace(info, flat_devices=ev.text(devices), numpy_name=numpy)
@@ -223,8 +226,8 @@ def _make_mesh(ev: Evaluator, call: ast.Call, scope: Scope) -> MeshInfo | None:
     sizes = shape if shape is not None else (None,) * len(names.axes)
     shape_span = ev.span(shape_expr) if isinstance(shape_expr, (ast.Tuple, ast.List)) else None
     form = ShapeForm.SEQ if shape_span else None
-    return _mesh_info(ev, 
-        call, scope, MeshKind.MAKE_MESH, names, names_expr, sizes, shape_span, form, AxisType.EXPLICIT
+    return _mesh_info(
+        ev, call, scope, MeshKind.MAKE_MESH, names, names_expr, sizes, shape_span, form, AxisType.EXPLICIT, shape_expr
     )
 
 
@@ -344,7 +347,9 @@ def _shape_display(ev: Evaluator, shape, scope):
     return None
 
 
-def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types):
+def _mesh_info(
+    ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape_span, shape_form, default_types, shape_expr=None
+):
     types_expr = argument(call, 2, "axis_types")
     axis_types, form, first, repeat_span, repeat_count = default_types, None, None, None, None
     types = (default_types,) * len(names.names)
@@ -369,6 +374,7 @@ def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape
             form, first, types_span, types_constant = AxisTypesForm.SEQ, typed[0].text(typed[1].elts[0]), typed[0].span(typed[1]), typed[2]
     names_parameter = _names_parameter(ev, names_expr, ev.ix.scope_at(call), Follow(MESH))
     return MeshInfo(
+        not_extendable=_not_extendable(ev, scope, kind, shape_expr, shape_span, names_expr, names_span),
         names_constant=names_constant,
         types_constant=types_constant,
         names_parameter=names_parameter,
@@ -388,6 +394,37 @@ def _mesh_info(ev: Evaluator, call, scope, kind, names, names_expr, sizes, shape
         quote=quote,
         types=types,
     )
+
+
+def _not_extendable(ev: Evaluator, scope: Scope, kind: MeshKind, shape_expr, shape_span, names_expr, names_span) -> str | None:
+    """Which of a mesh construction's shape and axis names add-axis cannot extend, and where each is written
+    (`MeshInfo.not_extendable`), or None when both can be: newuser11's trial was told "the mesh's shape or axis
+    names are not literals" of `jax.make_mesh(MESH_SHAPE, AXES, ...)`, its `MESH_SHAPE = (2, 4)` in config.py."""
+    parts = []
+    if shape_span is None and shape_expr is not None:
+        what = "devices" if kind is MeshKind.MESH else "shape"
+        text = f"its {what} `{ev.text(shape_expr)}` ({_place(ev, shape_expr)})"
+        bound = module_constant(ev, shape_expr, scope)
+        if bound is not None:
+            text += f", a name for `{bound[0].text(bound[1])}` ({_place(bound[0], bound[1])})"
+        if kind is MeshKind.MESH:
+            text += ", not an array reshaped there to literal sizes (`devices.reshape(2, 4)`)"
+        else:
+            text += ", not a tuple written at the construction"
+        parts.append(text)
+    if names_span is None and names_expr is not None:
+        parts.append(
+            f"its axis names `{ev.text(names_expr)}` ({_place(ev, names_expr)}), neither a tuple written there nor "
+            "a module constant bound once to one"
+        )
+    if not parts:
+        return None
+    return "the mesh cannot be extended where it is built: " + "; ".join(parts)
+
+
+def _place(ev: Evaluator, node: ast.AST) -> str:
+    """`src/pkg/config.py line 8` (the module of `ev`, relative to the working directory), or `line 8`."""
+    return f"{relpath(ev.ix.path)} line {node.lineno}" if ev.ix.path else f"line {node.lineno}"
 
 
 def module_constant(ev: Evaluator, expr: ast.AST | None, scope: Scope) -> tuple[Evaluator, ast.Tuple | ast.List, str] | None:

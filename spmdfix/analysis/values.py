@@ -161,6 +161,9 @@ class MeshInfo:
     names_constant: str | None = None
     types_constant: str | None = None
     constant_reads: tuple[Use, ...] = ()
+    # Which of the shape and axis names add-axis cannot extend (their spans above are None), said with where each
+    # is written (`meshes._not_extendable`), or None
+    not_extendable: str | None = None
 
     def type_of(self, axis: str) -> AxisType:
         """The type of mesh axis `axis`: AUTO, EXPLICIT, or UNKNOWN (not an axis of this mesh, or a type that

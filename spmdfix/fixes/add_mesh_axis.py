@@ -118,7 +118,9 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
             "to extend, and other calls of the helper share it)",
         )
     if mesh.shape_span is None or mesh.names_span is None:
-        return Refusal(TRANSFORM, "the mesh's shape or axis names are not literals this transform can extend")
+        return Refusal(
+            TRANSFORM, mesh.not_extendable or "the mesh's shape or axis names are not literals this transform can extend"
+        )
     name = new_axis_name(mesh.axis_names, base_name)
     if mesh.shape_form is ShapeForm.FLAT:
         # The devices argument is a name or a call (meshes._device_shape): no parentheses needed.
