@@ -177,6 +177,7 @@ class _Run:
             self.errors.append(f"{target}: cannot read")
             return
         before = self._snapshot()
+        texts_before = dict(self.texts)
         reviewing = getattr(review, "reviewing", None)
         if reviewing is not None:
             reviewing(target)
@@ -213,6 +214,37 @@ class _Run:
             self.outcomes[target] = TargetOutcome(
                 first.found, first.found_suppressed, tuple(reported), tuple(suppressed), analysis.unfollowed
             )
+        if len(self.applied) > before[3] and review is accept_all:
+            # (an interactive review is asked about each edit: it gets no edit it was not shown)
+            self._remove_unused_imports(target, texts_before, index_for)
+
+    def _remove_unused_imports(self, target: str, texts_before: dict[str, str], index_for: IndexFactory) -> None:
+        """Remove from each module the target's fixes changed the names of `from M import ...` statements that
+        those fixes left unread, where nothing else may read them and the module `M` is still imported where it
+        was (`analysis.unused_imports.left_unused`: docs/safety.md, "Imports a fix leaves unused"). Needs the
+        project index (other modules must be known); an edit that would not parse is reported and not made."""
+        import os
+
+        from spmdfix.analysis.unused_imports import left_unused
+        from spmdfix.codemods.imports import removal_edits
+
+        index = index_for(self.texts)
+        if index is None:
+            return
+        for path, text in list(self.texts.items()):
+            old = texts_before.get(path, self.original.get(path))
+            tree = self.trees.get(path)
+            if old is None or old == text or tree is None:
+                continue
+            try:
+                old_tree = ast.parse(old)
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                continue
+            where = os.path.realpath(path or target) if (path or target) else ""
+            unused = left_unused(old_tree, tree, text, where, index)
+            edits = removal_edits(text, unused) if unused else []
+            if edits:
+                self._apply(path, edits)
 
     def _analysis(self, target: str, options: Options, index_for: IndexFactory) -> Analysis:
         """The analysis of the target's current text, on the tree the engine holds for it when it has one."""

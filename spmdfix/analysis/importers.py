@@ -318,6 +318,12 @@ def _importers_of(index: ProjectIndex, path: str, module: str) -> dict[str, froz
     return out
 
 
+def module_importers(index: ProjectIndex, path: str) -> dict[str, frozenset[str]] | None:
+    """The modules that may read the module at `path` and the names each imports from it (`MODULE`: the module
+    as an object, "*", `DYNAMIC`), as `_importers` finds them; None when some are not known."""
+    return _importers(index, path, index.module_name(path)[0])
+
+
 def named_elsewhere(index: ProjectIndex, path: str, name: str) -> bool:
     """Whether a module of the project other than the one at `path` may reach its module-level `name` (a
     function or class it may call with arguments of its own): one importing `name` from it, the module as an

@@ -2,7 +2,6 @@ import functools
 
 import jax
 
-from pkg.config import DATA
 from pkg.model import block
 
 

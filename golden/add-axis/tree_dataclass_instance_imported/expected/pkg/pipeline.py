@@ -1,6 +1,5 @@
 import jax
 
-from pkg.config import CFG
 from pkg.layers import layer
 
 

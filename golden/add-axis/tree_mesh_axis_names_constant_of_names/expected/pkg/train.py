@@ -1,6 +1,5 @@
 import jax
 
-from pkg.config import DATA
 from pkg.model import block
 
 

@@ -1,0 +1,3 @@
+from pkg.reexported import DATA
+
+NAME = DATA
