@@ -52,6 +52,7 @@ from spmdfix.analysis.exported_factories import applied_in_importers
 from spmdfix.analysis.inherited_factories import applied_in_subclasses
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
 from spmdfix.model import SiteKind, Span
+from spmdfix.analysis.axis_constants import axis_spelling
 from spmdfix.paths import relpath
 
 
@@ -222,6 +223,7 @@ class Analyzer:
                 # modules cost axlearn's pipeline.py, whose vmapped function is a parameter, a second of CPU)
                 shared_by=shared_by(self.model, site) if reached or constraints or jits or reshards else (),
                 module_quote=self.ix.quote,
+                axis_spelling=axis_spelling(self.model, site),
             )
             out.append(_with_unread(facts))
         # A factory of this module's classes applied by a subclass of another module (never silent: issue 22)
@@ -298,6 +300,7 @@ class Analyzer:
                 unresolved=tuple(_unique_places(_spec_lost(reached) + lost)),
                 reshards=tuple(reshards),
                 module_quote=self.ix.quote,
+                axis_spelling=axis_spelling(self.model, site),
             )
             out.append(_with_unread(facts))
         return out

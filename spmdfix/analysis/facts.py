@@ -526,6 +526,10 @@ class VmapFacts:
     # for every site, the walk of a module's strings cost 75 ms of CPU on jax's 12,600-line pjit_test.py,
     # a quarter of its analysis, whose fixes write none.)
     module_quote: Callable[[], str] = lambda: '"'
+    # The constant visible where spmd_axis_name is written that holds an axis name, by axis name (`DATA` ->
+    # `MODEL`: rename writes `spmd_axis_name=MODEL`), or None (the literal is written):
+    # `axis_constants.axis_spelling`, asked only when a fix writes the spmd axis.
+    axis_spelling: Callable[[str], str | None] = lambda axis: None
 
     @property
     def quote(self) -> str:

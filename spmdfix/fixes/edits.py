@@ -155,7 +155,9 @@ def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], quote: str = '"') -> li
     """Edits pointing spmd_axis_name at new axes: members renamed by `mapping`.
 
     A literal keeps its quote style and only the renamed members change; a name (`spmd_axis_name=AXIS`)
-    is replaced by a literal in `quote` style, leaving the constant itself alone.
+    is replaced where it is written, leaving the constant itself alone: by the constant visible there that
+    holds the new axis name (`VmapFacts.axis_spelling`: `MODEL` where the project spells axes by constants),
+    else by a literal in `quote` style.
     """
     spmd: AxisNames = vmap.spmd
     like = _quote_of(spmd, quote)
@@ -165,7 +167,7 @@ def spmd_edits(vmap: VmapFacts, mapping: dict[str, str], quote: str = '"') -> li
     if spmd.is_tuple:
         code = "(" + ", ".join(quoted(n, like) for n in names) + ("," if len(names) == 1 else "") + ")"
     else:
-        code = quoted(names[0], like)
+        code = vmap.axis_spelling(names[0]) or quoted(names[0], like)
     return [NodeEdit(spmd.span, EditKind.REPLACE, code)]
 
 

@@ -31,8 +31,8 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     function (`JitShardings`: measured, the rename then raises `DuplicateSpecError`) name it. Safe when every
     call's batch is visible in the module and divisible by the new spmd axes' sizes (`batch_divisibility`), the
     mesh is Auto, and every spec, constraint, collective and jit sharding on the way could be read; unsafe
-    otherwise. Never edits a constant: a name in spmd_axis_name is replaced by a literal where it is written
-    (`spmdfix.fixes.edits`).
+    otherwise. Never edits a constant: a name in spmd_axis_name is replaced where it is written, by the
+    constant visible there that holds the new axis name, else by a literal (`spmdfix.fixes.edits.spmd_edits`).
     """
     meshes = c.resolved_meshes(vmap)
     if not meshes:

@@ -21,6 +21,6 @@ def layer(x):
 
 def main():
     xs = jnp.arange(4 * 4 * 8, dtype=jnp.float32).reshape(4, 4, 8)
-    result = jax.vmap(layer, spmd_axis_name='spare')(xs)
+    result = jax.vmap(layer, spmd_axis_name=SPARE)(xs)
     reference = np.asarray(xs) * 3.0
     return result, reference

@@ -5,4 +5,4 @@ from pkg import layers
 
 
 def batched(x, w):
-    return jax.vmap(layers.forward, in_axes=(0, None), spmd_axis_name="y")(x, w)
+    return jax.vmap(layers.forward, in_axes=(0, None), spmd_axis_name=config.SPARE)(x, w)

@@ -1,0 +1,5 @@
+from pkg import train
+
+
+def main():
+    return train.main()
