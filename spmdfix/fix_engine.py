@@ -467,3 +467,60 @@ def fix_edits_across(
         else:
             out[fix.id] = tuple(built)
     return out
+
+
+def with_unused_imports(
+    built: Mapping[str, tuple[Edit, ...] | str], source: str, path: str, index: ProjectIndex | None, read: Reader
+) -> dict[str, tuple[Edit, ...] | str]:
+    """`built` (each fix's text edits by key, as `fix_edits` / `fix_edits_across` give them for the module at
+    `path`, whose text is `source`) with, for each fix, the removal of the names of `from M import ...` that
+    this fix alone leaves unread in a module it edits (`analysis.unused_imports.left_unused`), as offsets of
+    the text before the fix: what a report's fix (JSON, SARIF) then replays is what `fix` writes for a module
+    whose one fix removes the last read (`_Run._remove_unused_imports` also removes what several fixes of a
+    run leave unread together). Without `index` or `path`, `built` as it is."""
+    if index is None or not path:
+        return dict(built)
+    from spmdfix.analysis.unused_imports import left_unused
+    from spmdfix.codemods.imports import removal_edits
+
+    out: dict[str, tuple[Edit, ...] | str] = {}
+    for key, edits in built.items():
+        if isinstance(edits, str) or not edits:
+            out[key] = edits
+            continue
+        extra: list[Edit] = []
+        by_module: dict[str, list[Edit]] = {}
+        for edit in edits:
+            by_module.setdefault(edit.span.path, []).append(edit)
+        for where, module_edits in by_module.items():
+            old = source if not where else read(where)
+            if old is None:
+                continue
+            try:
+                new = apply_edits(old, module_edits)
+                unused = left_unused(ast.parse(old), ast.parse(new), new, where or path, index)
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                continue
+            for removal in removal_edits(new, unused) if unused else ():
+                back = _before_edits(removal, module_edits)
+                if back is not None:
+                    extra.append(replace(back, span=replace(back.span, path=where)))
+        out[key] = tuple(sorted((*edits, *extra), key=lambda e: (e.span.path, e.span.start))) if extra else edits
+    return out
+
+
+def _before_edits(edit: Edit, applied: Sequence[Edit]) -> Edit | None:
+    """`edit`, whose span is an offset of the text `applied` gave, as a span of the text before them; None when
+    it touches one of them."""
+    shift = 0
+    start, end = edit.span.start, edit.span.end
+    for e in sorted(applied, key=lambda e: e.span.start):
+        new_start = e.span.start + shift
+        new_end = new_start + len(e.content)
+        if new_end <= start:
+            shift += len(e.content) - (e.span.end - e.span.start)
+            continue
+        if new_start >= end:
+            break
+        return None
+    return Edit(Span(start - shift, end - shift), edit.content)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spmdfix.analysis.unused_imports import UnusedImport
+from spmdfix.codemods._apply import _minimal
 from spmdfix.model import Edit, Span
 
 
@@ -45,7 +46,7 @@ def removal_edits(text: str, unused: Sequence[UnusedImport]) -> list[Edit]:
         if _bound(node.names[-1]) in gone:
             kept[-1] = kept[-1].with_changes(comma=node.names[-1].comma)
         new = cst.Module([]).code_for_node(node.with_changes(names=kept))
-        edits.append(Edit(Span(start, end), new))
+        edits.append(_minimal(text, Span(start, end), new))
     return edits
 
 

@@ -223,11 +223,14 @@ def _still_there(job: Job, source: SourceFile) -> tuple[Finding, ...]:
         return ()
 
 
-def _edits(text: str, findings: Sequence[Finding], reached: Sequence[Finding] = ()) -> dict[str, tuple[Edit, ...] | str]:
+def _edits(
+    text: str, findings: Sequence[Finding], reached: Sequence[Finding] = (), job: Job | None = None, index=None
+) -> dict[str, tuple[Edit, ...] | str]:
     """Every fix's text edits by key; the fixes of `reached` findings (an importer's, seen from this module:
     their edits may lie in the importer), and any fix with an edit in another module (train.py's add-axis of
     config.py's mesh, reported at model.py's spec), are built on each module they edit
-    (`fix_engine.fix_edits_across`)."""
+    (`fix_engine.fix_edits_across`); with the project `index`, each with the names of imports it alone leaves
+    unread removed, as `fix` removes them (`fix_engine.with_unused_imports`)."""
     across = {x.id for f in findings for x in f.fixes if f in reached or any(e.span.path for e in x.node_edits)}
     fixes = [x for f in findings for x in f.fixes if x.id not in across]
     out: dict[str, tuple[Edit, ...] | str] = {}
@@ -240,6 +243,13 @@ def _edits(text: str, findings: Sequence[Finding], reached: Sequence[Finding] = 
 
             spread = [x for f in findings for x in f.fixes if x.id in across]
             out.update({str(k): v for k, v in fix_edits_across(text, spread, text_of).items()})
+        if index is not None and job is not None and job.path.suffix != ".ipynb":
+            import os
+
+            from spmdfix.files import text_of
+            from spmdfix.fix_engine import with_unused_imports
+
+            out = with_unused_imports(out, text, os.path.realpath(job.path), index, text_of)
     except Exception as err:  # noqa: BLE001 - libcst failing must not lose the findings
         return {x.key: f"edits not built: {err}" for f in findings for x in f.fixes}
     return out
@@ -393,7 +403,7 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
         parsed=True,
         suppressed=len(checked.suppressed),
         suppressed_across=tuple(f for f in checked.suppressed if names_another_module(f)),
-        edits=_edits(text, reported, found.findings if found is not None else ()) if job.want_edits and reported else None,
+        edits=_edits(text, reported, found.findings if found is not None else (), job, index) if job.want_edits and reported else None,
         depends=tuple(depends),
         unfollowed=checked.unfollowed,
     )
