@@ -55,3 +55,27 @@ def test_a_module_fixed_without_its_project_keeps_its_imports() -> None:
     """Without a project index other modules are not known: the import stays (`api.fix_source` of a text)."""
     source = (TREE / "pkg" / "evaluate.py").read_text()
     assert "from pkg.config import DATA, SCALE" in fix_source(source).source
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        "from pkg import evaluate\n\nKEY = 'DA' + 'TA'\nVALUE = getattr(evaluate, KEY)\n",
+        "from pkg import evaluate\n\nprint(sorted(vars(evaluate)))\n",
+        "from pkg import evaluate\nfrom pkg.tools import show\n\nshow(evaluate)\n",
+        "import pkg.evaluate\n\nVALUE = pkg.evaluate.SCALE\n",
+    ],
+)
+def test_a_module_object_reached_otherwise_than_by_a_written_attribute_keeps_the_name(tree: Path, reader: str) -> None:
+    """A module importing evaluate.py as an object and reading it by `getattr` with a computed name,
+    listing it by `vars`, passing it on, or bound as `pkg` may read `DATA` without writing the word: the import stays."""
+    (tree / "pkg" / "reader.py").write_text(reader)
+    (tree / "pkg" / "tools.py").write_text("def show(mod):\n    return dir(mod)\n")
+    edits = _drop_edits("pkg/evaluate.py")
+    assert (3, 24, "") not in edits and len(edits) == 1, edits
+
+
+def test_a_module_object_read_by_written_attributes_only_lets_the_name_go(tree: Path) -> None:
+    """`evaluate.evaluate(xs)` and `evaluate.SCALE`: attributes written out, none `DATA`: the name still goes."""
+    (tree / "pkg" / "reader.py").write_text("from pkg import evaluate\n\nVALUE = evaluate.SCALE\n")
+    assert (3, 24, "") in _drop_edits("pkg/evaluate.py")

@@ -12,7 +12,8 @@ Removing a binding nothing reads keeps the program's values when (`left_unused` 
   `N` from it, none star-imports it or loads modules by name (`importlib`), and in every other module of the
   project whose text holds the word (`ProjectIndex.holding`), every `.N` is read from a name bound by an import of
   another module (`config.DATA` of `from pkg import config`) and no string but a docstring holds it: a module
-  handed this module's object (`train.DATA`) would read it so;
+  handed this module's object (`train.DATA`) would read it so; and every module importing this one as an
+  object reads it only by attributes written out (`_object_read_by_attribute_only`: not `getattr(train, key)`);
 - the import of `M` itself still happens where it happened: other names stay in the statement (only `N` is
   removed), or, when `N` was the statement's only name, the module is imported by an earlier top-level
   statement of this module, or the next top-level statement imports a module `P` of the project (from the same
@@ -29,7 +30,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from spmdfix.analysis.importers import DYNAMIC, module_importers
+from spmdfix.analysis.importers import DYNAMIC, MODULE, module_importers
 from spmdfix.analysis.index import ProjectIndex
 from spmdfix.positions import LineIndex
 
@@ -150,6 +151,9 @@ def _not_reached(index: ProjectIndex, path: str, name: str) -> bool:
         return False
     if any(name in names or "*" in names or DYNAMIC in names for names in importers.values()):
         return False
+    for importer, names in importers.items():
+        if MODULE in names and not _object_read_by_attribute_only(index, importer, module):
+            return False
     holders = index.holding(name)
     if holders is None:
         return False
@@ -167,6 +171,42 @@ def _not_reached(index: ProjectIndex, path: str, name: str) -> bool:
         if word.search(_strings(tree, own_exports=False)) or not _attributes_of_other_modules(tree, name, module, index, holder):
             return False
     return True
+
+
+def _object_read_by_attribute_only(index: ProjectIndex, importer: str, module: str) -> bool:
+    """Whether the module at `importer`, which imports `module` as an object, reads it only as `obj.attr` with
+    the attribute written out: each name a `from P import last [as n]` (or `import module as n`) binds to it is
+    loaded only as the value of an attribute. Such a module may read the removed name only as `n.NAME`, which
+    `_attributes_of_other_modules` finds where the word is written; a module object passed on
+    (`run_all(train)`), read by `getattr(train, key)`, `vars(train)` or `dir(train)`, or bound otherwise
+    (`import pkg.train` binds `pkg`) may reach it unwritten, and the import stays."""
+    text = index.peek(importer)
+    if text is None:
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    package = index.module_name(importer)[0].rpartition(".")[0]
+    if importer.endswith("__init__.py"):
+        package = index.module_name(importer)[0]
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _absolute(node, package)
+            bound.update(a.asname or a.name for a in node.names if f"{base}.{a.name}" == module)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == module and a.asname:
+                    bound.add(a.asname)
+                elif a.name == module or a.name.startswith(module + ".") or module.startswith(a.name + "."):
+                    return False  # (`import pkg.train` binds `pkg`: its uses are not read here)
+    if not bound:
+        return False
+    attribute_values = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    return all(
+        id(n) in attribute_values for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in bound
+    )
 
 
 def _attributes_of_other_modules(tree: ast.Module, name: str, module: str, index: ProjectIndex, holder: str) -> bool:
