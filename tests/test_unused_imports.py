@@ -79,3 +79,11 @@ def test_a_module_object_read_by_written_attributes_only_lets_the_name_go(tree: 
     """`evaluate.evaluate(xs)` and `evaluate.SCALE`: attributes written out, none `DATA`: the name still goes."""
     (tree / "pkg" / "reader.py").write_text("from pkg import evaluate\n\nVALUE = evaluate.SCALE\n")
     assert (3, 24, "") in _drop_edits("pkg/evaluate.py")
+
+
+def test_a_module_object_re_exported_by_an_imported_module_keeps_the_name(tree: Path) -> None:
+    """`from pkg import evaluate` at the top level of a module another imports re-exports the object
+    (`reader.evaluate`), which a third module may read unwritten: the import stays."""
+    (tree / "pkg" / "reader.py").write_text("from pkg import evaluate\n\nVALUE = evaluate.SCALE\n")
+    (tree / "pkg" / "third.py").write_text("from pkg import reader\n\nVALUE = reader.VALUE\n")
+    assert (3, 24, "") not in _drop_edits("pkg/evaluate.py")

@@ -178,8 +178,10 @@ def _object_read_by_attribute_only(index: ProjectIndex, importer: str, module: s
     the attribute written out: each name a `from P import last [as n]` (or `import module as n`) binds to it is
     loaded only as the value of an attribute. Such a module may read the removed name only as `n.NAME`, which
     `_attributes_of_other_modules` finds where the word is written; a module object passed on
-    (`run_all(train)`), read by `getattr(train, key)`, `vars(train)` or `dir(train)`, or bound otherwise
-    (`import pkg.train` binds `pkg`) may reach it unwritten, and the import stays."""
+    (`run_all(train)`), read by `getattr(train, key)`, `vars(train)` or `dir(train)`, bound otherwise
+    (`import pkg.train` binds `pkg`) or bound at its top level by a module others import (which re-exports it:
+    `data.train`) may reach it unwritten, and the import stays. A module listed for a package above it that
+    binds no name to it (`from pkg.data import f`) cannot reach it by name."""
     text = index.peek(importer)
     if text is None:
         return False
@@ -202,11 +204,18 @@ def _object_read_by_attribute_only(index: ProjectIndex, importer: str, module: s
                 elif a.name == module or a.name.startswith(module + ".") or module.startswith(a.name + "."):
                     return False  # (`import pkg.train` binds `pkg`: its uses are not read here)
     if not bound:
-        return False
+        return True  # (listed for a package above it, `from pkg.data import f`, it binds no name to the module)
     attribute_values = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    return all(
-        id(n) in attribute_values for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in bound
-    )
+    if not all(id(n) in attribute_values for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in bound):
+        return False
+    # a module binding it at its top level re-exports it (`data.train.DATA` elsewhere): unless nothing imports
+    # that module, the object may be read beyond it
+    top_level = {
+        a.asname or a.name
+        for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+        for a in node.names
+    }
+    return not (bound & top_level) or index.importers_of(importer) == {}
 
 
 def _attributes_of_other_modules(tree: ast.Module, name: str, module: str, index: ProjectIndex, holder: str) -> bool:

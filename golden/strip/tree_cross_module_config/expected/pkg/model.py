@@ -2,7 +2,7 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
 
-from .config import MESH, MODEL
+from .config import DATA, MESH, MODEL
 
 
 def _gelu_scale(a):
