@@ -1,7 +1,8 @@
 """Calls whose callee is an instance reached some other way than a name of its class (breaker11 a05, a08, a27,
 a29, a30, a31, a38, a40): `getattr(layer, '__call__')(v)`, `operator.call(layer, v)`, `Outer.Layer()(v)`,
 `make()()(v)`, `make()(v)`, `Model.layer(v)`, a class made by `type(...)`, a function returning a cached
-instance. Each ran `Base.__call__`'s shard_map naming the spmd axis while spmdfix printed "All checks passed!":
+instance; and (silence13) `self.make()(v)`, `self.layer = self.make()`, `self.layer.run(v)`,
+`self.layer.__call__(v)` and `getattr(model, 'forward')(v)`. Each ran `Base.__call__`'s shard_map naming the spmd axis while spmdfix printed "All checks passed!":
 now followed (a finding) or an SPMD910 record naming the call. A call of a call's result is common in JAX code
 (`jax.jit(f)(x)`, `nn.Dense(4)(x)`): where nothing of the project reaches a shard_map there is no record."""
 
@@ -140,6 +141,99 @@ FOUND = [
         def apply(v):
             model = Model()
             return model.get()(v)
+    """),
+    ("an instance a method returns, called through self", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        class Model:
+            def make(self):
+                return Wide()
+
+            def __call__(self, v):
+                return self.make()(v)
+
+        def apply(v):
+            return Model()(v)
+    """),
+    ("an instance attribute a method of the class builds", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            pass
+
+        class Model:
+            def __init__(self):
+                self.layer = self.make()
+
+            def make(self):
+                return Wide()
+
+            def __call__(self, v):
+                return self.layer(v)
+
+        def apply(v):
+            return Model()(v)
+    """),
+    ("a method of an instance attribute", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            def run(self, v):
+                return super().__call__(v)
+
+        class Model:
+            def __init__(self):
+                self.layer = Wide()
+
+            def forward(self, v):
+                return self.layer.run(v)
+
+        def apply(v):
+            return Model().forward(v)
+    """),
+    ("__call__ of an instance attribute spelled out", """
+        from pkg.base import Base
+
+        class Model:
+            def __init__(self, k):
+                self.k = k
+                self.layer = Base()
+
+            def __call__(self, v):
+                return self.layer.__call__(v) * self.k
+
+        def apply(v):
+            return Model(2.0)(v)
+    """),
+    ("getattr of a method name", """
+        from pkg.base import Base
+
+        class Model:
+            def __init__(self):
+                self.layer = Base()
+
+            def forward(self, v):
+                return self.layer(v)
+
+        def apply(v):
+            model = Model()
+            return getattr(model, 'forward')(v)
+    """),
+    ("getattr of a method name on self", """
+        from pkg.base import Base
+
+        class Model:
+            def forward(self, v):
+                return Base()(v)
+
+            def __call__(self, v):
+                return getattr(self, 'forward')(v)
+
+        def apply(v):
+            return Model()(v)
     """),
     ("an instance held by a class attribute", """
         from pkg.base import Base
@@ -300,6 +394,29 @@ QUIET = [
     ("a method of an object of no known class", """
         def apply(v, opt=None):
             return clean(opt.update()(v))
+    """),
+    ("getattr of a method with a clean body", """
+        class Model:
+            def forward(self, v):
+                return v * 2.0
+
+        def apply(v):
+            return clean(getattr(Model(), 'forward')(v))
+    """),
+    ("a method of an instance attribute with a clean body", """
+        class Plain:
+            def run(self, v):
+                return v * 2.0
+
+        class Model:
+            def __init__(self):
+                self.layer = Plain()
+
+            def __call__(self, v):
+                return clean(self.layer.run(v))
+
+        def apply(v):
+            return Model()(v)
     """),
     ("operator.call of a clean function", """
         import operator

@@ -38,7 +38,8 @@ class Instances:
 
     def method_of(self, expr: ast.Attribute, scope: Scope) -> tuple[ModuleModel, ast.AST] | None:
         """`blk.apply` where `blk` is an instance of a class of the project (`class_of`), `Block(w).apply`
-        (an instance built there), or `Block.apply` (read off a class of this module): the method `apply` of that class (or of its bases in its module), with the
+        (an instance built there), `self.block.apply` in a method (`self.block = Block(w)` its class's one
+        assignment: `_held_by_self`), or `Block.apply` (read off a class of this module): the method `apply` of that class (or of its bases in its module), with the
         model of the module defining it. None when `blk` is no such instance, the class does not define the
         method as a method, a subclass in its module defines it again, or an attribute of that name is
         assigned in either module (the instance may carry its own)."""
@@ -48,6 +49,8 @@ class Instances:
             found, exact = self._class_named(expr.value, scope), True  # `Block.apply`: read off the class
         elif isinstance(expr.value, ast.Name):
             found, exact = self.class_of(expr.value, scope), self.built_here(expr.value, scope)
+        elif isinstance(expr.value, ast.Attribute):
+            found, exact = self._held_by_self(expr.value, scope), True
         else:
             return None
         if found is None:
@@ -160,6 +163,16 @@ class Instances:
         """The class of the project the expression `named` (a name or an attribute, read in `where`) is, with
         the model of its module; None otherwise."""
         return self._class_named(named, where)
+
+    def _held_by_self(self, expr: ast.Attribute, scope: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
+        """The class of the project whose instance `self.block` holds inside a method: the one value the class
+        assigns to it (`members.ClassMembers.self_member`: `self.block = Block(w)` in `__init__`) is a
+        construction of that class; None otherwise, or when a subclass of this module assigns it again
+        (`self.block.apply(v)` was silent while `self.block(v)` was followed)."""
+        member = self.model.members.self_member(expr, scope)
+        if member is None or member[2] or not isinstance(member[0], ast.Call):
+            return None
+        return self._class_named(member[0].func, member[1])
 
     def _class_named(self, named: ast.AST, where: Scope) -> tuple[ModuleModel, ast.ClassDef] | None:
         """The class of the project the expression `named` (read in `where`) is, with the model of its module."""

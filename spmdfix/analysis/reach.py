@@ -500,6 +500,8 @@ class Reacher:
             what = f"`{short(call.func)}(...)` {how} with fields of its own: which callable it gives is not followed"
             result.unresolved.append((call, what))
             return
+        if isinstance(call.func, ast.Attribute) and qname is None and self._method_result(call, scope, path, result, follow):
+            return  # `self.make()`, `model.make()`: what the method of a class of the project returns
         if isinstance(call.func, ast.Attribute) and qname is None:
             # `Layer().clone(AXIS='data')`, `base.clone(...)`: what a method gives, made from a class of the
             # project whose method reaches a shard_map (breaker9 t40's copy, vmapped itself)
@@ -1272,6 +1274,13 @@ class Reacher:
                 what = self._untyped_receiver(call.func, scope)
                 if what:
                     result.unresolved.append((call, what))
+        elif (
+            isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Attribute) and qname is None
+            and self.instances.method_of(call.func, scope) is not None
+        ):
+            # `self.block.apply(v)`, `self.block.__call__(v)`: a method of the instance a member holds
+            step = path.step(f"`{ast.unparse(call.func)}` is called here", span, call)
+            self._reach_callable(call.func, scope, step, result, follow)
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
             if call.func.value.id not in ("self", "cls") and qname is None:
                 bound = self.instances.method_of(call.func, scope)  # `blk.apply(v)`, `block.apply(v)`
@@ -1347,28 +1356,58 @@ class Reacher:
             step = path.step(f"`{short(inner)}` is called here", span, call)
             self._reach_callable(inner.args[0], scope, step, result, follow, within=bound)
             return
+        attribute = self.ix.attribute_call(call)
+        if attribute is not None:
+            # `getattr(model, 'forward')(v)` is `model.forward(v)`: read as that call (silent before)
+            self._reach_from_call(attribute, path, result, follow, bound)
+            return
         if not self._project_callee(inner.func, scope):
             return
         step = path.step(f"the result of `{short(inner)}` is called here", span, call)
-        method = self.instances.method_of(inner.func, scope) if isinstance(inner.func, ast.Attribute) else None
-        returned = single_return(method[1]) if method is not None else None
+        if self._method_result(inner, scope, step, result, follow):
+            return
+        self._reach_callable(inner, scope, step, result, follow, within=bound)
+
+    def _method_result(self, inner: ast.Call, scope: Scope, step: _Path, result: ReachResult, follow: Follow) -> bool:
+        """What the call `inner` of a method of a class of the project gives, used as a callable
+        (`Model().make()(v)`, `model.make()(v)`, `self.make()(v)`, `self.layer = self.make()` then
+        `self.layer(v)`): followed from the method's one `return`, read in the method; several `return`s (or
+        none) are a record when one names a class whose method reaches a shard_map. Says whether `inner` calls
+        such a method (`_method_called`)."""
+        method = self._method_called(inner.func, scope, inner, result)
+        if method is None:
+            return False
+        home, func = method
+        returned = single_return(func)
         if returned is not None:
-            # `Model().make()(v)`, `model.make()(v)`: what the method of a class of the project returns
-            home, func = method  # type: ignore[misc]
             where = home.ix.own_scope(func)
             if home is not self.model:
                 result.external.append(External(step, home, returned, where))
             elif follow.first_visit(returned, FACTORY_RETURN):
                 self._reach_callable(returned, where, step, result, follow)
-            return
-        if method is not None:
-            # several `return`s (or none): a record when one names a class whose method reaches a shard_map
-            home = self if method[0] is self.model else self._other(method[0])
-            where = home.ix.own_scope(method[1])
-            values = (returns(method[1]) or []) if where is not None else []
-            self._returns_reaching(inner, [r for value in values for r in home._reaching_classes(value, where)], result)
-            return
-        self._reach_callable(inner, scope, step, result, follow, within=bound)
+            return True
+        reacher = self if home is self.model else self._other(home)
+        where = reacher.ix.own_scope(func)
+        values = (returns(func) or []) if where is not None else []
+        self._returns_reaching(inner, [r for value in values for r in reacher._reaching_classes(value, where)], result)
+        return True
+
+    def _method_called(
+        self, func: ast.AST, scope: Scope, call: ast.Call, result: ReachResult
+    ) -> tuple[ModuleModel, ast.AST] | None:
+        """The method `func` names, for `_call_of_result`: `model.make`, `Model().make` (`method_of`), and
+        `self.make` inside a method of its class (`self_member`, a `def` of this module: `self.make()(v)` was
+        silent); a subclass redefining it makes `call` opaque, as `self.make(v)` is (`_reach_from_call`)."""
+        if not isinstance(func, ast.Attribute):
+            return None
+        member = self.members.self_member(func, scope)
+        if member is None:
+            return self.instances.method_of(func, scope)
+        if not isinstance(member[0], FUNCTION_NODES):
+            return None
+        if member[2]:
+            result.opaque.append(call)
+        return self.model, member[0]
 
     def _project_callee(self, func: ast.AST, scope: Scope) -> bool:
         """Whether `func` (the callee of a call whose result is called) may be the project's: a name bound in this

@@ -71,6 +71,7 @@ class ModuleIndex:
         self._by_owner: dict[int, list[ast.Call]] | None = None  # `calls_in`
         self._word_counts: dict[str, int] = {}
         self._star_imports: list[ast.ImportFrom] | None = None  # `star_imports`
+        self._attribute_calls: dict[int, ast.Call | None] = {}  # `attribute_call`, by the id of the call it reads
         # Facts an analysis derives from this module's text alone, by a key whose first item names the analysis
         # (`importers._module_reads`): a process shares a module's index between its project indexes
         # (`spmdfix.module_memo`), so what one index derived serves the next (a language server builds one
@@ -181,6 +182,27 @@ class ModuleIndex:
         ):
             return self.qualname(binding.node, binding.scope, follow.deeper())
         return None
+
+    def attribute_call(self, call: ast.Call) -> ast.Call | None:
+        """For `getattr(obj, 'name')(args)` (`getattr_literal`), the call `obj.name(args)` it makes: built once
+        per call (the walks that meet it again meet the same node) and placed where `call` is (its scope, parent,
+        owner and position); its operands are `call`'s own nodes. None for any other call."""
+        made = self._attribute_calls.get(id(call))
+        if made is not None or id(call) in self._attribute_calls:
+            return made
+        scope = self.scope_at(call)
+        attr = self.getattr_literal(call.func, scope) if isinstance(call.func, ast.Call) else None
+        if attr is not None:
+            func = ast.copy_location(ast.Attribute(value=attr[0], attr=attr[1], ctx=ast.Load()), call.func)
+            made = ast.copy_location(ast.Call(func=func, args=call.args, keywords=call.keywords), call)
+            for node, up in ((made, self.parent.get(id(call))), (func, made)):
+                if up is not None:
+                    self.parent[id(node)] = up
+                self.enclosing[id(node)] = scope
+            if id(call) in self.owner:
+                self.owner[id(made)] = self.owner[id(call)]
+        self._attribute_calls[id(call)] = made  # (keeps `made` alive: the maps above are keyed by its id)
+        return made
 
     def getattr_literal(self, expr: ast.AST, scope: Scope) -> tuple[ast.AST, str] | None:
         """`(obj, 'name')` for `getattr(obj, 'name')`: the builtin `getattr` (no binding of that name from
