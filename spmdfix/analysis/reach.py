@@ -1023,6 +1023,8 @@ class Reacher:
                 continue
             name = short(target)
             step = path.step(f"`{func.name}` is decorated by `{name}` here", self.ix.lines.span_of_ast(deco), deco)
+            if self._factory_shard_map(deco, owner, named, func, scope, step, result, follow):
+                continue
             decorator, made_by = named, None
             if isinstance(deco, ast.Call):  # `@data_parallel(axis="data")`: the factory returns the decorator
                 made = single_return(named)
@@ -1037,6 +1039,30 @@ class Reacher:
                     "(or a decorator factory's decorator) that is a `def` with one `return` of a callable, not this one"
                 )
                 result.unresolved.append((deco, what))
+
+    def _factory_shard_map(
+        self, deco: ast.AST, owner: ModuleModel, factory_def: ast.AST, func: ast.AST, scope: Scope, path: _Path,
+        result: ReachResult, follow: Follow,
+    ) -> bool:
+        """`@sharded(P('data'))` over `func`, `sharded` a `def` of this module whose one `return` is a shard_map
+        factory (`return partial(jax.shard_map, mesh=MESH, in_specs=spec, out_specs=spec)`): `func` is then a
+        shard_map of `func` with those arguments, read in the factory's scope with its parameters bound to the
+        decorator call's arguments (`_bound_by`; as every call reads them when they cannot be bound). The site is
+        the returned factory (`check_vma=False` and the like go there). Says whether `deco` is such a decorator
+        (newuser11 p3: an SPMD910 record saying the factory was not "a `def` with one `return` of a callable").
+        A factory of another module is left to the record (its site would lie in that module, its body here)."""
+        if not isinstance(deco, ast.Call) or owner is not self.model:
+            return False
+        made, inner = single_return(factory_def), self.ix.own_scope(factory_def)
+        found = factory(self.ix, made, inner) if made is not None and inner is not None else None
+        if found is None:
+            return False
+        api, kwargs, where = found
+        bound = self._bound_by((deco, scope), self.model, factory_def)
+        node = made if isinstance(made, ast.Call) else deco
+        site = ShardMapSite(node, self._scope_in(where, bound), api, func, self.ix.scope_at(func), dict(kwargs))
+        self._add_site(site, path.step("shard_map applied here", self.ix.lines.span_of_ast(node), node), result, follow)
+        return True
 
     def _class_decorator(self, target: ast.AST, scope: Scope, found) -> bool:
         """Whether the decorator `target` (written `@target` or `@target(...)`) is a class of the project: a class
@@ -1190,6 +1216,9 @@ class Reacher:
             self._add_site(site, path.step("shard_map applied here", span, call), result, follow)
             return
         qname = self.qualname(call.func, scope)
+        if qname in jaxapi.PARTIAL_NAMES and len(call.args) == 1 and factory(self.ix, call, scope) is not None:
+            return  # `partial(jax.shard_map, mesh=MESH, ...)`: a shard_map waiting for its function; its mesh and
+            # specs are data, no callable (a decorator factory's return, walked with the `def` it decorates)
         reexported = self._reexported_shard_map(call, scope)
         if reexported is not None:
             result.unresolved.append((call, reexported))
