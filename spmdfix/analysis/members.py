@@ -90,7 +90,7 @@ class ClassMembers:
         cls = self.enclosing_class(expr, scope)
         if cls is None or self._assigned_elsewhere(cls, expr.attr):
             return None
-        if self._is_field_default(value) and not self._field_never_given(cls, expr.attr):
+        if self.is_field_default(value) and not self._field_never_given(cls, expr.attr):
             return None  # a field's default (a dataclass, a flax Module): a construction may give another value
         # (asked last, and not of a value the evaluator never reads: it may build the project's import graph)
         if not isinstance(value, _NEVER_READ) and self.written_in_other_spelling(cls, expr.attr):
@@ -129,7 +129,7 @@ class ClassMembers:
         # a module handed an instance (`def tweak(layer): layer.AXIS = ...`), importing this one or not
         return self.anywhere(name) if self.anywhere is not None else None
 
-    def _is_field_default(self, value: ast.AST) -> bool:
+    def is_field_default(self, value: ast.AST) -> bool:
         """Whether `value` is the default of an annotated name in a class body (`AXIS: str = 'x'`): a field of a
         dataclass or a flax Module, which a construction may set."""
         for scope in self.ix.scope_by_node.values():
@@ -160,7 +160,32 @@ class ClassMembers:
             calls = calls + [call for _, call in far]
         if not calls:
             return False
-        return not any(call.args or any(k.arg is None or k.arg == name for k in call.keywords) for call in calls)
+        fields = init_fields(self.ix, cls)
+        return not any(_may_give(call, name, fields) for call in calls)
+
+    def field_given(self, cls: ast.ClassDef, name: str) -> str | None:
+        """Why the field `name` of `cls` may not hold its default (`_field_never_given` is False), in words
+        completing "the default of `name` is not read: ...": a construction giving it (`Shift(axis=...)`) or
+        positional arguments not mapped to fields (`init_fields`); None when no construction of this module
+        says it (the class's name read otherwise, or constructions in other modules)."""
+        calls = [c for c in self.ix.calls if isinstance(c.func, ast.Name) and c.func.id == cls.name]
+        fields = init_fields(self.ix, cls)
+        for call in calls:
+            if not _may_give(call, name, fields):
+                continue
+            text = ast.unparse(call)
+            shown = f"`{text if len(text) <= 60 else text[:57] + '...'}` (line {call.lineno})"
+            if any(k.arg == name for k in call.keywords):
+                return f"the construction {shown} gives `{name}`"
+            if fields is not None and name in fields and any(not isinstance(a, ast.Starred) for a in call.args):
+                return f"the construction {shown} gives `{name}` by position"
+            if fields is None:
+                return (
+                    f"the construction {shown} passes positional arguments, and which fields they set is not known "
+                    f"(`{cls.name}` is not a plain dataclass whose `__init__` takes its fields in order)"
+                )
+            return f"the construction {shown} passes `*` or `**` arguments, which may give `{name}`"
+        return None
 
     def _named_elsewhere(self, name: str) -> bool:
         """Whether another module may reach the module-level `name` (`elsewhere`); False for the module checked,
@@ -398,8 +423,13 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
         spelled = other_spelling(module.ix.source, attr)
         if spelled is not None:
             return f"{instance}, and {_module_words(module, ev)} {spelled}"
-    if call.args:
+    fields = init_fields(owner.ix, cls) if call.args else None
+    if call.args and (fields is None or any(isinstance(a, ast.Starred) for a in call.args)):
         return f"{instance}, built with positional arguments, which are not read"  # their order is the class's
+    if call.args and attr in fields and fields.index(attr) < len(call.args):
+        return home, call.args[fields.index(attr)], scope  # a plain dataclass: the fields in order
+    if call.args and attr not in fields:
+        return f"{instance}, built with positional arguments, and `{attr}` is none of its fields"
     for kw in call.keywords:
         if kw.arg is None:
             return f"{instance}, built with `**` arguments, which are not read"
@@ -419,6 +449,58 @@ def _written_anywhere(ev: Evaluating, attr: str, judged: tuple[Evaluating, ...])
         return None
     paths = frozenset(m.project.path if m.project is not None else m.ix.path for m in judged)
     return ev.project.project_writer(attr, paths - {""})
+
+
+def _may_give(call: ast.Call, name: str, fields: list[str] | None) -> bool:
+    """Whether the construction `call` may give the field `name` a value: by keyword (or `**`), or by a
+    positional argument, which `fields` (`init_fields`, None when not known) maps to the fields in order."""
+    if any(k.arg is None or k.arg == name for k in call.keywords):
+        return True
+    if not call.args:
+        return False
+    if fields is None or any(isinstance(a, ast.Starred) for a in call.args):
+        return True
+    return name not in fields or fields.index(name) < len(call.args)
+
+
+# The dataclass makers whose `__init__` takes the class's fields, in the order its body declares them.
+_DATACLASS_MAKERS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
+
+
+def init_fields(ix: ModuleIndex, cls: ast.ClassDef) -> list[str] | None:
+    """The names `cls.__init__` takes positionally, in order, when `cls` is a dataclass whose fields all come
+    from its own body: decorated by one of `_DATACLASS_MAKERS` (called without `kw_only`, `init` or
+    `match_args`... only `frozen`, `eq`, `order`, `repr`, `unsafe_hash`, `slots` may be passed), no base
+    class, no `__init__` of its own, and every field a plain annotated name (`axis: str = DATA`) whose
+    default is not a `field(...)` call (which may set `init=False` or `kw_only=True`) nor marked `KW_ONLY` /
+    `ClassVar`. None otherwise: which field a positional argument sets is then not known (newuser11 p3:
+    `Shift(0.5)` was read as perhaps giving `axis`, an SPMD910 record)."""
+    if cls.bases or cls.keywords or len(cls.decorator_list) != 1:
+        return None
+    deco = cls.decorator_list[0]
+    target = deco.func if isinstance(deco, ast.Call) else deco
+    scope = ix.scope_at(cls)
+    if ix.qualname(target, scope) not in _DATACLASS_MAKERS:
+        return None
+    if isinstance(deco, ast.Call) and (
+        deco.args or any(k.arg not in ("frozen", "eq", "order", "repr", "unsafe_hash", "slots") for k in deco.keywords)
+    ):
+        return None
+    fields: list[str] = []
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
+            return None
+        if not isinstance(stmt, ast.AnnAssign):
+            continue
+        if not isinstance(stmt.target, ast.Name) or not stmt.simple:
+            return None
+        shown = ast.unparse(stmt.annotation)
+        if "ClassVar" in shown or "KW_ONLY" in shown or "InitVar" in shown:
+            return None
+        if isinstance(stmt.value, ast.Call):
+            return None  # `field(...)`, or any call that may be one
+        fields.append(stmt.target.id)
+    return fields
 
 
 # Class decorators known not to set a class attribute or a field's default: the dataclass makers and

@@ -315,6 +315,11 @@ def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute, depth: in
             f"another module of the project subclasses `{cls.name}` and gives `{name}` another value, or sets "
             f"`.{name}` on some object: which value `self` holds is not known"
         )
+    given = members.field_given(cls, name) if members.is_field_default(value) else None
+    if given is not None:
+        # a field's default: what stopped it is a construction that may give the field (newuser11 p3 said "`DATA`
+        # is an expression spmdfix does not evaluate" of a default it reads)
+        return f"`{name}` is a field whose default (line {_row(own[0])}) is not read: {given}"
     if ev.axis_names(value, ev.ix.scope_at(value)) is not None:
         # axis names the evaluator reads: what stopped it is a write in another spelling (`writes`)
         written = members.written_in_other_spelling(cls, name)
