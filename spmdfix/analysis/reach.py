@@ -309,10 +309,23 @@ class Reacher:
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
                 self._reach_callable(elt, scope, path, result, follow, lost, within=within)
+        elif isinstance(expr, (ast.IfExp, ast.BoolOp)):
+            # `fn = a if flag else b`, `fn = custom or default`: either may be the callable (a condition spmdfix
+            # decides picks one), as both branches of an `if` statement are walked (silent before)
+            for branch in self._branches(expr, scope):
+                self._reach_callable(branch, scope, path, result, follow, lost, within=within)
         elif isinstance(expr, ast.Subscript) and lost and not self.lost.library_value(expr.value, scope):
             result.unresolved.append((expr, f"`{short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
             self._reach_call_value(expr, scope, path, result, follow, within)
+
+    def _branches(self, expr: ast.IfExp | ast.BoolOp, scope: Scope) -> list[ast.AST]:
+        """The values a conditional expression may give: both branches of `a if c else b` (the one a condition
+        the evaluator decides, `values.Evaluator.truth`, picks), every operand of `a or b` / `a and b`."""
+        if isinstance(expr, ast.BoolOp):
+            return list(expr.values)
+        truth = self.ev.truth(expr.test, scope)
+        return [expr.body, expr.orelse] if truth is None else [expr.body if truth else expr.orelse]
 
     def _passed_elsewhere(self, binding: Binding, path: _Path, result, follow: Follow) -> bool:
         """A parameter no call of its module gives a callable, given one `def` by every call of the project
