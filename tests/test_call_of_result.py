@@ -2,7 +2,7 @@
 a29, a30, a31, a38, a40): `getattr(layer, '__call__')(v)`, `operator.call(layer, v)`, `Outer.Layer()(v)`,
 `make()()(v)`, `make()(v)`, `Model.layer(v)`, a class made by `type(...)`, a function returning a cached
 instance; and (silence13) `self.make()(v)`, `self.layer = self.make()`, `self.layer.run(v)`,
-`self.layer.__call__(v)` and `getattr(model, 'forward')(v)`. Each ran `Base.__call__`'s shard_map naming the spmd axis while spmdfix printed "All checks passed!":
+`self.layer.__call__(v)`, `self(v)` in a method and `getattr(model, 'forward')(v)`. Each ran `Base.__call__`'s shard_map naming the spmd axis while spmdfix printed "All checks passed!":
 now followed (a finding) or an SPMD910 record naming the call. A call of a call's result is common in JAX code
 (`jax.jit(f)(x)`, `nn.Dense(4)(x)`): where nothing of the project reaches a shard_map there is no record."""
 
@@ -207,6 +207,16 @@ FOUND = [
 
         def apply(v):
             return Model(2.0)(v)
+    """),
+    ("the instance called through self in a method", """
+        from pkg.base import Base
+
+        class Wide(Base):
+            def run(self, v):
+                return self(v)
+
+        def apply(v):
+            return Wide().run(v)
     """),
     ("getattr of a method name", """
         from pkg.base import Base
@@ -417,6 +427,18 @@ QUIET = [
 
         def apply(v):
             return Model()(v)
+    """),
+    ("a classmethod calling cls builds an instance", """
+        class Plain:
+            def __init__(self, v=None):
+                self.v = v
+
+            @classmethod
+            def make(cls, v):
+                return cls(v)
+
+        def apply(v):
+            return clean(Plain.make(v).v)
     """),
     ("operator.call of a clean function", """
         import operator

@@ -275,6 +275,8 @@ class Reacher:
                     return
                 if passed is None and self._passed_elsewhere(binding, path, result, follow):
                     return
+                if lost and passed is None and is_self_param(binding) and self._self_called(binding, expr, path, result, follow):
+                    return
                 if lost and passed is None and not is_self_param(binding):
                     what = f"`{expr.id}` is a parameter: which callable it receives is not known"
                     result.unresolved.append((expr, what))
@@ -318,6 +320,26 @@ class Reacher:
             result.unresolved.append((expr, f"`{short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
             self._reach_call_value(expr, scope, path, result, follow, within)
+
+    def _self_called(self, binding: Binding, expr: ast.Name, path: _Path, result: ReachResult, follow: Follow) -> bool:
+        """`self(v)` in a method (not a `classmethod`: `cls(v)` builds an instance): the instance's `__call__` runs,
+        its class's (`instances.type_member`), as for `Layer()(v)`; a subclass of this module redefining it
+        makes the call opaque, as `self.name(v)` is (silent before: `def run(self, v): return self(v)`). Says
+        whether `expr` is such a read."""
+        func = self.ix.parent.get(id(binding.node))
+        func = self.ix.parent.get(id(func)) if isinstance(func, ast.arguments) else func
+        cls = self.ix.parent.get(id(func))
+        if not isinstance(func, FUNCTION_NODES) or not isinstance(cls, ast.ClassDef) or binding.node.arg != "self":
+            return False
+        if not func.args.args or func.args.args[0] is not binding.node:
+            return False
+        if any(isinstance(d, ast.Name) and d.id in ("classmethod", "staticmethod") for d in func.decorator_list):
+            return False
+        if self.members.overridden(cls, "__call__"):
+            up = self.ix.parent.get(id(expr))
+            result.opaque.append(up if isinstance(up, ast.Call) else expr)  # type: ignore[arg-type]
+        self._run_type_member(self.model, cls, "__call__", expr, path, result, follow)
+        return True
 
     def _branches(self, expr: ast.IfExp | ast.BoolOp, scope: Scope) -> list[ast.AST]:
         """The values a conditional expression may give: both branches of `a if c else b` (the one a condition
