@@ -1073,6 +1073,14 @@ class Reacher:
                     f"`{func.name}` is decorated by `{name}`, a function of the project: spmdfix reads a decorator "
                     "(or a decorator factory's decorator) that is a `def` with one `return` of a callable, not this one"
                 )
+                if isinstance(deco, ast.Call) and self._returns_shard_map_factory(owner, named):
+                    # (it is one: what stops the walk is where the factory lives, newuser11 finding 3)
+                    what = (
+                        f"`{func.name}` is decorated by `{name}(...)`, a decorator factory of "
+                        f"{relpath(owner.project.path if owner.project is not None else owner.ix.path)} returning a "
+                        "shard_map factory: the shard_map it makes of "
+                        f"`{func.name}` is followed only when the factory is a function of the module of `{func.name}`"
+                    )
                 result.unresolved.append((deco, what))
 
     def _factory_shard_map(
@@ -1098,6 +1106,12 @@ class Reacher:
         site = ShardMapSite(node, self._scope_in(where, bound), api, func, self.ix.scope_at(func), dict(kwargs))
         self._add_site(site, path.step("shard_map applied here", self.ix.lines.span_of_ast(node), node), result, follow)
         return True
+
+    @staticmethod
+    def _returns_shard_map_factory(owner: ModuleModel, factory_def: ast.AST) -> bool:
+        """Whether the `def` `factory_def` of module `owner` returns a shard_map factory by its one `return`."""
+        made, inner = single_return(factory_def), owner.ix.own_scope(factory_def)
+        return made is not None and inner is not None and factory(owner.ix, made, inner) is not None
 
     def _class_decorator(self, target: ast.AST, scope: Scope, found) -> bool:
         """Whether the decorator `target` (written `@target` or `@target(...)`) is a class of the project: a class
