@@ -150,7 +150,7 @@ class CaptureAnalysis:
         `jax.jit(jax.shard_map(...))` in model.py under train.py's spmd vmap over a batch placed on its axis:
         silent once the call's batched parameters were read)."""
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            return self._partial_bound_only(fun, in_axes, reached, vmap, wrappers, mesh, placed), ()
+            return self._partial_bound_only(fun, in_axes, reached, vmap, wrappers, mesh, placed)
         off_spmd = False
         if self.jit_wrapped(reached.site.node, body) and not _explicit_placed(mesh, placed):
             if not _explicit(mesh):
@@ -220,7 +220,7 @@ class CaptureAnalysis:
 
     def _partial_bound_only(
         self, fun, in_axes, reached: ReachedSite, vmap, wrappers, mesh: MeshInfo | None, placed: bool,
-    ) -> tuple[Capture, ...]:
+    ) -> tuple[tuple[Capture, ...], tuple[UnreadValue, ...]]:
         """The batched values a `functools.partial` among `wrappers` binds to a body that is no function of this
         module (`partial(ops.body, s=s)`, `ops` another module of the project): JAX fails on them as on a
         closure whatever the body does with them (measured for a body of this module:
@@ -228,21 +228,34 @@ class CaptureAnalysis:
         lift-captures' neighbour refuse/tree_capture_partial_of_other_module_body). Read where the partial is
         built, as `capture_facts` reads a partial there; the body itself is not read (`Capture.scalar` from the
         value, no `mixed_only` exemption). Not for a way staged before the body (`_batched` None) nor a body
-        `jax.jit` wraps (its operands are not tracers of the vmap)."""
+        `jax.jit` wraps (its operands are not tracers of the vmap). A way staged on an Explicit mesh (`off_spmd`),
+        where the outcome depends on placements `capture_facts` reads with the body, gives SPMD910 records at
+        the bound values instead. Returns (captures, records)."""
         if self.jit_wrapped(reached.site.node, None):
-            return ()
+            return (), ()
         found: tuple[Capture, ...] = ()
+        unread: list[UnreadValue] = []
         for qname, call in wrappers:
             if qname not in jaxapi.PARTIAL_NAMES:
                 continue
             where = self.ix.enclosing_function(call)
             values = self._batched(fun, in_axes, reached, where, vmap, mesh, placed) if where is not None else None
-            if values is None or values.off_spmd:
+            if values is None:
                 continue
             exprs = [*call.args[1:], *(k.value for k in call.keywords)]
             bound = self._bound_uses(call, None, exprs, where, values.names, {c.name for c in found})
+            if values.off_spmd:
+                unread += [
+                    UnreadValue(UnreadKind.CAPTURE_INPUT, c.use, (
+                        f"`{c.name}`, which `functools.partial` binds to a shard_map body of another module, holds a "
+                        "value the vmap batches on a way staged on an Explicit mesh: whether JAX refuses it depends "
+                        "on placements not read for a body of another module (SPMD003)"
+                    ))
+                    for c in bound
+                ]
+                continue
             found += tuple(replace(c, scalar=self._reduced_local(where, c.name)) for c in bound)
-        return tuple(sorted(found, key=lambda c: c.use.start))
+        return tuple(sorted(found, key=lambda c: c.use.start)), tuple(unread)
 
     def _helper_uses(self, body: ast.AST, home: ast.AST, batched: set[str], seen: set[str]) -> tuple[Capture, ...]:
         """Batched values of `home` read in the functions of `home` the body calls, by name, directly or through

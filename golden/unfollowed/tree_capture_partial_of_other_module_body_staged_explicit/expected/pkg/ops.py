@@ -1,0 +1,2 @@
+def body(b, s):
+    return b * s
