@@ -530,30 +530,35 @@ async def test_a_notebook_reading_the_mesh_is_judged_on_disk_and_as_the_cells_of
 
 # --- newuser11: the SPMD910 records an importer's analysis places in the open module are shown there ---
 
-RECORD_CONFIG = 'import jax\nfrom jax.sharding import AxisType\n\nDATA, MODEL = "data", "model"\nMESH = jax.make_mesh((2, 4), (DATA, MODEL), axis_types=(AxisType.Auto, AxisType.Auto))\n'
-RECORD_MODEL = '''from functools import partial
+RECORD_CONFIG = """from functools import partial
 
 import jax
-from jax.sharding import PartitionSpec as P
+from jax.sharding import AxisType
 
-from pa.config import MESH, MODEL
+DATA, MODEL = "data", "model"
+MESH = jax.make_mesh((2, 4), (DATA, MODEL), axis_types=(AxisType.Auto, AxisType.Auto))
 
 
 def sharded(spec):
     return partial(jax.shard_map, mesh=MESH, in_specs=spec, out_specs=spec)
+"""
+RECORD_MODEL = """import jax
+from jax.sharding import PartitionSpec as P
+
+from pa.config import MODEL, sharded
 
 
 @sharded(P(MODEL, None))
 def gelu(x):
     return jax.nn.gelu(x)
-'''
+"""
 RECORD_TRAIN = "import jax\n\nfrom pa.config import DATA\nfrom pa.model import gelu\n\n\ndef main(xs):\n    return jax.vmap(gelu, spmd_axis_name=DATA)(xs)\n"
 
 
 @pytest.mark.asyncio
 async def test_the_records_an_importer_places_in_the_open_module_are_shown(client: LanguageClient, tmp_path: Path) -> None:
-    """Only model.py open: train.py's spmd vmap reaches `gelu`, whose decorator factory the analysis does not
-    read; `spmdfix check pa/model.py --show-unresolved` lists that SPMD910 record at the decorator, and the
+    """Only model.py open: train.py's spmd vmap reaches `gelu`, whose decorator factory (a function of
+    config.py) the analysis does not read; `spmdfix check pa/model.py --show-unresolved` lists that SPMD910 record at the decorator, and the
     editor must show it too (an empty document says "followed to the end, and clean": docs/editors.md). The
     server passed the importers' findings to the document's check but not their records (newuser11 item 4)."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pa'\n")
@@ -568,7 +573,7 @@ async def test_the_records_an_importer_places_in_the_open_module_are_shown(clien
     _open(client, RECORD_MODEL, uri=model.as_uri())
     diagnostics = await _published(client, model.as_uri(), 1)
     records = [d for d in diagnostics if str(d.code) == "SPMD910"]
-    assert [(d.range.start.line + 1, d.severity) for d in records] == [(13, lsp.DiagnosticSeverity.Information)]
+    assert [(d.range.start.line + 1, d.severity) for d in records] == [(7, lsp.DiagnosticSeverity.Information)]
     assert "sharded" in records[0].message
 
 
