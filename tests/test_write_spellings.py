@@ -44,6 +44,13 @@ MAY_SET = [
     "from tools import *\nprint(vars(config))\n",
     "import tools as pprint\npprint.pprint(vars(config))\n",
     "print(vars(config, 'DATA'\n",
+    # `obj.__dict__`: the same reads only
+    "config.__dict__['DATA'] = 'x'\n",
+    "config.__dict__.update(DATA='x')\n",
+    "d = config.__dict__\n",
+    "self.__dict__.update(kwargs)\n",
+    "print(make().__dict__)\n",
+    "with patch.dict(config.__dict__, {}):\n    pass\n",
 ]
 WRITES_NOTHING = [
     "# no setattr here\nx = 1\n",
@@ -62,6 +69,9 @@ WRITES_NOTHING = [
     "for key in vars(args):\n    pass\n",
     "names = [k for k in vars(args).keys()]\n",
     "if 'DATA' in vars(config):\n    pass\n",
+    "print(args.__dict__)\n",
+    "print(sorted(cfg.__dict__), file=sys.stderr)\n",
+    "for key in cfg.__dict__.keys():\n    pass\n",
 ]
 
 

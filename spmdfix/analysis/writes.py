@@ -25,9 +25,10 @@ import re
 _SETATTR = re.compile(r"setattr")
 _PATCH = re.compile(r"\bpatch(?:\.(\w+))?\s*\(")
 _VARS = re.compile(r"\bvars\s*\(")
+_DICT = re.compile(r"__dict__")
 _SPELLINGS = (
     (_SETATTR, "calls `setattr`, which may set `.{attr}`"),
-    (re.compile(r"__dict__"), "reads an object's `__dict__`, whose writes may set `.{attr}`"),
+    (_DICT, "reads an object's `__dict__`, whose writes may set `.{attr}`"),
     (_VARS, "calls `vars`, whose dict's writes may set `.{attr}`"),
     (_PATCH, "calls `patch` (`mock.patch`), which may set `.{attr}`"),
     (re.compile(r"\bnamespace\s*="), "parses arguments into a namespace (`namespace=`), which may set `.{attr}`"),
@@ -107,6 +108,9 @@ def _first_spelling(source: str, attr: str) -> str | None:
         elif pattern is _VARS:
             if any(_vars_may_write(code, m) for m in _VARS.finditer(code)):
                 return words
+        elif pattern is _DICT:
+            if any(_dict_may_write(code, m) for m in _DICT.finditer(code)):
+                return words
         elif pattern.search(code):
             return words
     return None
@@ -154,19 +158,42 @@ def _vars_may_write(source: str, call: re.Match) -> bool:
     close = _closing_bracket(source, call.end())
     if close is None or not source[call.end() : close].strip():
         return True
-    if _READ_METHOD.match(source, close + 1):
-        return False
-    if source[close + 1 : close + 40].lstrip(" \t\\\n")[:1] in (".", "[", "("):
-        return True  # (the dict's other methods, an item, a call of its result)
-    before = source[max(0, call.start() - 60) : call.start()]
-    if re.search(r"\bin\s*$", before):
-        return False
-    reader = _READER_CALL.search(before)
-    if reader is None or not re.match(r"\s*[,)]", source[close + 1 : close + 40]):
+    return not _dict_only_read(source, call.start(), close + 1)
+
+
+def _dict_may_write(source: str, found: re.Match) -> bool:
+    """Whether the `__dict__` that `found` matched may write an attribute: `obj.__dict__` (a dotted name's)
+    whose dict is only read as `_vars_may_write` lets through (`print(args.__dict__)`, `sorted(cfg.__dict__)`,
+    `cfg.__dict__.keys()`, `in cfg.__dict__`) writes nothing; any other use, or a `__dict__` not read off a
+    dotted name (`get().__dict__`, a class body's own), counts."""
+    dot = source.rfind(".", 0, found.start())
+    if dot < 0 or source[dot + 1 : found.start()].strip():
         return True
+    start = dot
+    while start > 0 and (source[start - 1].isalnum() or source[start - 1] in "_."):
+        start -= 1
+    if start == dot or source[start - 1 : start] in (")", "]", "'", '"'):
+        return True
+    return not _dict_only_read(source, start, found.end())
+
+
+def _dict_only_read(source: str, start: int, end: int) -> bool:
+    """Whether the dict the expression `source[start:end]` gives (`vars(obj)`, `obj.__dict__`) is only read:
+    its `.keys()`, `in` it, or it as the whole first argument of a reader (`_READERS`, `_READER_MODULES`) the
+    text does not bind itself."""
+    if _READ_METHOD.match(source, end):
+        return True
+    if source[end : end + 40].lstrip(" \t\\\n")[:1] in (".", "[", "("):
+        return False  # (the dict's other methods, an item, a call of its result)
+    before = source[max(0, start - 60) : start]
+    if re.search(r"\bin\s*$", before):
+        return True
+    reader = _READER_CALL.search(before)
+    if reader is None or not re.match(r"\s*[,)]", source[end : end + 40]):
+        return False
     module, name = reader.group(1), reader.group(2)
     known = name in _READERS if module is None else name in _READER_MODULES.get(module, ())
-    return not known or _binds(source, module or name, module is not None)
+    return known and not _binds(source, module or name, module is not None)
 
 
 def _binds(source: str, name: str, module: bool) -> bool:
