@@ -71,13 +71,41 @@ class StaticShapes:
             if binding is not None:
                 if binding.kind is not BindingKind.ASSIGN:
                     return None
+                if self._list_changed(expr.id, binding.scope, binding.node):
+                    return None
                 expr, scope = binding.node, binding.scope
                 continue
             found = self._straight_line_value(expr, scope)
-            if found is None:
+            if found is None or self._list_changed(expr.id, scope, found):
                 return None
             expr = found
         return None
+
+    def _list_changed(self, name: str, scope: Scope, value: ast.AST) -> bool:
+        """Whether `value`, a list display bound to `name` in `scope`, may be changed in place after it is
+        bound, so that its elements are not what it holds at a use: a load of `name` resolving to `scope`'s
+        bindings that is the object of a subscript store or delete (`shape[0] = 6`), of an attribute (a method:
+        `shape.append(4)`, `shape.sort()`), or an argument of a call outside numpy / jax (a helper may mutate
+        it). False for anything but a list (tuples, numbers cannot change). `jax.random.normal(key, shape)`
+        after `shape = [8, 8]; shape[0] = 6` was read as 8 rows and a rename to a size-4 axis made SAFE raised
+        `not evenly divisible` (breaker13 r24)."""
+        if not isinstance(value, ast.List):
+            return False
+        own = scope.bindings.get(name, [])
+        for load in self.ix.loads_of(name):
+            found = self.ix.lookup(name, self.ix.scope_at(load))
+            if not any(b in own for b in found):
+                continue
+            up = self.ix.parent.get(id(load))
+            if isinstance(up, ast.Attribute) and up.value is load:
+                return True
+            if isinstance(up, ast.Subscript) and up.value is load and not isinstance(up.ctx, ast.Load):
+                return True
+            if isinstance(up, ast.Call) and load is not up.func:
+                qname = self.ix.qualname(up.func, self.ix.scope_at(up)) or ""
+                if not (qname.startswith(_ARRAY_MODULES) or qname.startswith("jax.")):
+                    return True
+        return False
 
     def _declared_nonlocal_or_global(self, name: str) -> bool:
         """Whether a `nonlocal` or `global` statement of the module names `name`: a function declaring it may
