@@ -302,6 +302,17 @@ LAX_MAP_NAMES = frozenset({"jax.lax.map"})
 # safety/measurements/lax_map_and_smap_infer.py). With `batch_size=None` it is a scan and runs.
 BATCHED_MAP_NAMES = frozenset({"jax.lax.map"})
 
+# Transforms that batch the function they are given with a vmap of their own: written in a shard_map body (or
+# wrapping it) under an spmd vmap with check_vma on, they fail as an inner `jax.vmap` does (hazard H2, SPMD007;
+# measured on jax 0.10.2, eager and under jit: `jnp.vectorize(lambda t: t * 2.0)` and `lambda t: t * t` raise
+# `pvary is a invariant->variant collective`, `jax.jacfwd(jnp.sin)`, `jax.jacrev(jnp.sin)`, `jax.hessian` raise
+# `pvary` / `Primitive mul requires varying` even of a unary function; safety/trials/breaker13 s09, s27-s30).
+# A plain vmap and `check_vma=False` run. Never read as unary (`primitives.UnaryCheck.vmap_of_unary` reads
+# `jax.vmap` only).
+INNER_BATCHING_NAMES = frozenset(
+    {"jax.numpy.vectorize", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian"}
+)
+
 # Functions that trace the function they are given into a jaxpr before an enclosing vmap batches it: a shard_map
 # body reached through one closes over a batched value without failing on an Auto mesh (measured on jax 0.10.2,
 # eager and under jit, check_vma True and False: safety/measurements/capture_under_staging_hof.py); on an

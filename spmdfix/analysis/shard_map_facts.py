@@ -27,7 +27,7 @@ from spmdfix.analysis.meshes import mesh_site, module_constant, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite
-from spmdfix.analysis.shard_maps import ShardMapSite, unwrap_body
+from spmdfix.analysis.shard_maps import ShardMapSite, body_stop, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread
 from spmdfix.analysis.uses import Use
@@ -510,17 +510,31 @@ class ShardMapAnalysis:
                 found.append((head, None, self.ev, scope, arg, ""))
         return found
 
+    def _batching_wrapper(self, site: ShardMapSite) -> tuple[Span, ...]:
+        """The span of the transform of `jaxapi.INNER_BATCHING_NAMES` where the walk to the body stopped
+        (`jax.shard_map(jnp.vectorize(f), ...)`, through names bound once); () otherwise."""
+        stopped = body_stop(self.ix, site.body, site.body_scope)
+        if stopped is None or not isinstance(stopped[0], ast.Call):
+            return ()
+        call, scope = stopped
+        return (self.model.span(call.func),) if self.ix.qualname(call.func, scope) in jaxapi.INNER_BATCHING_NAMES else ()
+
     def _body_facts(self, site: ShardMapSite, depth: int = 0) -> BodyFacts:
         func, wrappers = unwrap_body(self.ix, site.body, site.body_scope)
         vmap_wrappers = [self.model.span(call.func) for qname, call in wrappers if qname in jaxapi.VMAP_NAMES]
         if func is None:
-            return BodyFacts(False, "the shard_map body is not a function of this module", (), True, ())
+            # `jax.shard_map(jnp.vectorize(f), ...)`: the function is not followed, but the batching transform
+            # holding it is an inner vmap all the same (hazard H2: breaker13 s09, rename and add-axis were SAFE)
+            batching = self._batching_wrapper(site)
+            return BodyFacts(False, "the shard_map body is not a function of this module", (), True,
+                             tuple(vmap_wrappers) + batching)
         reach = self.reacher.reach_body(func)
         collectives: list[CollectiveUse] = []
         own_unknown = False
         wrapped = bool(vmap_wrappers)
         inner_vmaps: list[Span] = vmap_wrappers
         in_body_vmaps: list[ast.Call] = []
+        batching_in_body = False
         unread_axes: list[UnreadValue] = []
         sharding_in_body: tuple[int, str] | None = None
         for fn in reach.functions:
@@ -532,6 +546,10 @@ class ShardMapAnalysis:
                 if qname in jaxapi.VMAP_NAMES:
                     inner_vmaps.append(self.model.span(call.func))
                     in_body_vmaps.append(call)
+                elif qname in jaxapi.INNER_BATCHING_NAMES:
+                    # `jnp.vectorize(f)(b)`, `jax.jacfwd(f)(b)`: vmaps of their own, never read as unary
+                    inner_vmaps.append(self.model.span(call.func))
+                    batching_in_body = True
                 uses = []
                 if qname in jaxapi.COLLECTIVE_AXIS_POSITION and not _reduces_a_constant(call):
                     expr = argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
@@ -568,7 +586,7 @@ class ShardMapAnalysis:
             unread_axes.append(UnreadValue(UnreadKind.COLLECTIVE, self.model.span(node), what))
         nested = tuple(self._nested(r.site) for r in reach.sites)
         check = UnaryCheck(self.ix)
-        own = not reach.sites and _only_its_lambdas(reach.functions, func)
+        own = not reach.sites and _only_its_lambdas(reach.functions, func) and not batching_in_body
         # a body wrapped in a jax.vmap is an inner vmapped lambda: collectives there are not measured
         unary_over = (check.unary_over(func) if not wrapped else frozenset() if check.unary_only(func) else None) if own else None
         unary = unary_over == frozenset()

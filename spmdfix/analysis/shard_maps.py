@@ -137,7 +137,7 @@ def local_body_holder(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tu
     value; JAX fails as on the lambda written in place, safety/trials/breaker6/measure_unresolved_body_captures.py).
     Returns (the expression, why); None when `unwrap_body` finds the function, or stops at a value of the module
     or a library (`ACTS["tanh"]`, `jnp.tanh`: made at import, nothing batched to close over)."""
-    stop = _body_stop(ix, expr, scope)
+    stop = body_stop(ix, expr, scope)
     if stop is None:
         return None
     expr, scope = stop
@@ -157,14 +157,14 @@ def parameter_body(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> bool:
     jax.shard_map(f, ...)`): the callable, and what it closes over, is what each call passes, which a reading
     shared by every call does not see (`analyzer.summary_for` reads such a function per call of another module;
     a closure passed there was silent: leftovers7 l01)."""
-    stop = _body_stop(ix, expr, scope)
+    stop = body_stop(ix, expr, scope)
     if stop is None or not isinstance(stop[0], ast.Name):
         return False
     local = [b for b in ix.lookup(stop[0].id, stop[1]) if isinstance(b.scope.node, FUNCTION_NODES)]
     return len(local) == 1 and local[0].kind is BindingKind.PARAM
 
 
-def _body_stop(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tuple[ast.AST, Scope] | None:
+def body_stop(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tuple[ast.AST, Scope] | None:
     """Where `unwrap_body` stops without a function: the expression (a name not bound once to a `def` or a value,
     or another expression than a vmap, partial or wrapper call) with the scope it is read in; None when it finds
     a function, meets no expression, or runs past `follow.BODY` steps."""
