@@ -510,6 +510,19 @@ class ShardMapAnalysis:
                 found.append((head, None, self.ev, scope, arg, ""))
         return found
 
+    def _looked_up_by_name(self, call: ast.Call, scope: Scope) -> UnreadValue | None:
+        """An unread collective for a call of a function the body looks up by name with the builtin `getattr`
+        (`getattr(lax, 'psum')(b, 'y')`): which function runs, and over which axes, is not read; None for any
+        other call. A rename to 'y' was SAFE and mixed batch elements (breaker13 r13)."""
+        func = call.func
+        if not (isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "getattr"):
+            return None
+        if self.ix.lookup("getattr", scope):
+            return None  # a `getattr` of the module's own: a call like any other
+        what = (f"`{self.ev.text(func)}` (line {call.lineno}) calls a function looked up by name: whether it is a "
+                "collective, and over which axes, is not known")
+        return UnreadValue(UnreadKind.COLLECTIVE, self.model.span(call), what)
+
     def _batching_wrapper(self, site: ShardMapSite) -> tuple[Span, ...]:
         """The span of the transform of `jaxapi.INNER_BATCHING_NAMES` where the walk to the body stopped
         (`jax.shard_map(jnp.vectorize(f), ...)`, through names bound once); () otherwise."""
@@ -550,6 +563,10 @@ class ShardMapAnalysis:
                     # `jnp.vectorize(f)(b)`, `jax.jacfwd(f)(b)`: vmaps of their own, never read as unary
                     inner_vmaps.append(self.model.span(call.func))
                     batching_in_body = True
+                looked_up = self._looked_up_by_name(call, scope)
+                if looked_up is not None:
+                    own_unknown = True
+                    unread_axes.append(looked_up)
                 uses = []
                 if qname in jaxapi.COLLECTIVE_AXIS_POSITION and not _reduces_a_constant(call):
                     expr = argument(call, jaxapi.COLLECTIVE_AXIS_POSITION[qname], jaxapi.COLLECTIVE_AXIS_KEYWORD)
