@@ -302,16 +302,27 @@ LAX_MAP_NAMES = frozenset({"jax.lax.map"})
 # safety/measurements/lax_map_and_smap_infer.py). With `batch_size=None` it is a scan and runs.
 BATCHED_MAP_NAMES = frozenset({"jax.lax.map"})
 
-# Transforms that batch the function they are given with a vmap of their own: written in a shard_map body (or
-# wrapping it) under an spmd vmap with check_vma on, they fail as an inner `jax.vmap` does (hazard H2, SPMD007;
-# measured on jax 0.10.2, eager and under jit: `jnp.vectorize(lambda t: t * 2.0)` and `lambda t: t * t` raise
-# `pvary is a invariant->variant collective`, `jax.jacfwd(jnp.sin)`, `jax.jacrev(jnp.sin)`, `jax.hessian` raise
-# `pvary` / `Primitive mul requires varying` even of a unary function; safety/trials/breaker13 s09, s27-s30).
-# A plain vmap and `check_vma=False` run. Never read as unary (`primitives.UnaryCheck.vmap_of_unary` reads
-# `jax.vmap` only).
+# Calls that, written in a shard_map body (or wrapping it) under an spmd vmap with check_vma on, fail as an inner
+# `jax.vmap` does (hazard H2, SPMD007), measured on jax 0.10.2 (CPU, eager and under jit, the spmd axis free of
+# the specs or a new size-1 axis; a plain vmap and `check_vma=False` run): transforms that batch their function
+# with a vmap of their own (`jnp.vectorize(lambda t: t * 2.0)` and `lambda t: t * t` raise `pvary is a
+# invariant->variant collective`; `jax.jacfwd`, `jax.jacrev`, `jax.hessian` raise `pvary` / `Primitive mul
+# requires varying manual axes to match` even of `jnp.sin`), and functions whose batching rule mixes invariant
+# and varying values: `jnp.interp`, `jnp.searchsorted`, `jnp.digitize`, `jnp.histogram` (`pvary`), `jnp.polyval`
+# (`mul requires varying`), `jnp.piecewise` (`clamp requires varying`), `jax.lax.cond` over binary branches
+# (`pvary`, or `branches of cond produced mismatched varying manual axes` for a predicate closed over) and
+# `jax.lax.switch` (`clamp requires varying`); safety/trials/breaker13 s09, s27-s38. A `cond` / `switch` whose
+# predicate is a Python literal is not batched and runs (breaker13 r28): `shard_map_facts` leaves those out.
+# Never read as unary (`primitives.UnaryCheck.vmap_of_unary` reads `jax.vmap` only).
 INNER_BATCHING_NAMES = frozenset(
-    {"jax.numpy.vectorize", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian"}
+    {
+        "jax.numpy.vectorize", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian",
+        "jax.numpy.interp", "jax.numpy.searchsorted", "jax.numpy.digitize", "jax.numpy.histogram",
+        "jax.numpy.polyval", "jax.numpy.piecewise", "jax.lax.cond", "jax.lax.switch",
+    }
 )
+# (among them, those whose first argument, a Python literal, decides the branch without batching)
+LITERAL_PREDICATE_NAMES = frozenset({"jax.lax.cond", "jax.lax.switch"})
 
 # Functions that trace the function they are given into a jaxpr before an enclosing vmap batches it: a shard_map
 # body reached through one closes over a batched value without failing on an Auto mesh (measured on jax 0.10.2,

@@ -128,6 +128,10 @@ class BodyFacts:
     # inserts the spmd axis into its spec, which the shard_map's manual axes then hold, so rename and add-axis
     # fail there (safety/trials/breaker12 r16: `can only refer to Auto axes`, `contains a manual axes`)
     sharding_in_body: tuple[int, str] | None = None
+    # among `inner_vmaps`, the calls that are no `jax.vmap` but fail as one does (`jaxapi.INNER_BATCHING_NAMES`:
+    # `jnp.vectorize`, `jax.jacfwd`, `jnp.interp`, `jax.lax.cond`, ...), each with the name the body writes:
+    # SPMD007's message names it (safety/trials/breaker13)
+    batching_calls: tuple[tuple[Span, str], ...] = ()
 
     @property
     def collective_axes(self) -> frozenset[str]:

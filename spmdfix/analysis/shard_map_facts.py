@@ -523,14 +523,24 @@ class ShardMapAnalysis:
                 "collective, and over which axes, is not known")
         return UnreadValue(UnreadKind.COLLECTIVE, self.model.span(call), what)
 
-    def _batching_wrapper(self, site: ShardMapSite) -> tuple[Span, ...]:
-        """The span of the transform of `jaxapi.INNER_BATCHING_NAMES` where the walk to the body stopped
+    def _batching(self, call: ast.Call, qname: str | None) -> bool:
+        """Whether `call` (of `qname`) is one of `jaxapi.INNER_BATCHING_NAMES`, a `cond` / `switch` deciding by
+        a Python literal aside (`jax.lax.cond(True, ...)` is not batched: measured to run, breaker13 r28)."""
+        if qname not in jaxapi.INNER_BATCHING_NAMES:
+            return False
+        first = call.args[0] if call.args else None
+        return not (qname in jaxapi.LITERAL_PREDICATE_NAMES and isinstance(first, ast.Constant))
+
+    def _batching_wrapper(self, site: ShardMapSite) -> tuple[tuple[Span, str], ...]:
+        """The span and text of the call of `jaxapi.INNER_BATCHING_NAMES` where the walk to the body stopped
         (`jax.shard_map(jnp.vectorize(f), ...)`, through names bound once); () otherwise."""
         stopped = body_stop(self.ix, site.body, site.body_scope)
         if stopped is None or not isinstance(stopped[0], ast.Call):
             return ()
         call, scope = stopped
-        return (self.model.span(call.func),) if self.ix.qualname(call.func, scope) in jaxapi.INNER_BATCHING_NAMES else ()
+        if not self._batching(call, self.ix.qualname(call.func, scope)):
+            return ()
+        return ((self.model.span(call.func), self.ev.text(call.func)),)
 
     def _body_facts(self, site: ShardMapSite, depth: int = 0) -> BodyFacts:
         func, wrappers = unwrap_body(self.ix, site.body, site.body_scope)
@@ -540,14 +550,14 @@ class ShardMapAnalysis:
             # holding it is an inner vmap all the same (hazard H2: breaker13 s09, rename and add-axis were SAFE)
             batching = self._batching_wrapper(site)
             return BodyFacts(False, "the shard_map body is not a function of this module", (), True,
-                             tuple(vmap_wrappers) + batching)
+                             tuple(vmap_wrappers) + tuple(span for span, _ in batching), batching_calls=batching)
         reach = self.reacher.reach_body(func)
         collectives: list[CollectiveUse] = []
         own_unknown = False
         wrapped = bool(vmap_wrappers)
         inner_vmaps: list[Span] = vmap_wrappers
         in_body_vmaps: list[ast.Call] = []
-        batching_in_body = False
+        batching_calls: list[tuple[Span, str]] = []
         unread_axes: list[UnreadValue] = []
         sharding_in_body: tuple[int, str] | None = None
         for fn in reach.functions:
@@ -559,10 +569,12 @@ class ShardMapAnalysis:
                 if qname in jaxapi.VMAP_NAMES:
                     inner_vmaps.append(self.model.span(call.func))
                     in_body_vmaps.append(call)
-                elif qname in jaxapi.INNER_BATCHING_NAMES:
-                    # `jnp.vectorize(f)(b)`, `jax.jacfwd(f)(b)`: vmaps of their own, never read as unary
-                    inner_vmaps.append(self.model.span(call.func))
-                    batching_in_body = True
+                elif self._batching(call, qname):
+                    # `jnp.vectorize(f)(b)`, `jax.jacfwd(f)(b)`, `jnp.interp(b, ...)`: fail as an inner vmap does,
+                    # never read as unary
+                    span = self.model.span(call.func)
+                    inner_vmaps.append(span)
+                    batching_calls.append((span, self.ev.text(call.func)))
                 looked_up = self._looked_up_by_name(call, scope)
                 if looked_up is not None:
                     own_unknown = True
@@ -603,7 +615,7 @@ class ShardMapAnalysis:
             unread_axes.append(UnreadValue(UnreadKind.COLLECTIVE, self.model.span(node), what))
         nested = tuple(self._nested(r.site) for r in reach.sites)
         check = UnaryCheck(self.ix)
-        own = not reach.sites and _only_its_lambdas(reach.functions, func) and not batching_in_body
+        own = not reach.sites and _only_its_lambdas(reach.functions, func) and not batching_calls
         # a body wrapped in a jax.vmap is an inner vmapped lambda: collectives there are not measured
         unary_over = (check.unary_over(func) if not wrapped else frozenset() if check.unary_only(func) else None) if own else None
         unary = unary_over == frozenset()
@@ -632,6 +644,7 @@ class ShardMapAnalysis:
             nested_collectives_unknown=nested_unknown,
             unread_axes=tuple(unread_axes),
             sharding_in_body=sharding_in_body,
+            batching_calls=tuple(batching_calls),
         )
 
 

@@ -92,13 +92,25 @@ def _inner_vmap_findings(vmap: VmapFacts, reached: ReachedFacts) -> list[Finding
             f"{several[0].line}, {SUM_OVER_AXES_ERROR})",
         )
     options = [disable_check_vma.plan(reached)]
+    batching = dict(sm.body.batching_calls)
     return [
         finding(
-            INNER_VMAP, span, list(vmap.spmd.names), chunked if span in reached.batched_maps else message,
+            INNER_VMAP, span, list(vmap.spmd.names),
+            chunked if span in reached.batched_maps else _batching_message(batching[span]) if span in batching else message,
             options, related_places(vmap, reached),
         )
         for span in (*reached.vmaps, *sm.body.inner_vmaps)
     ]
+
+
+def _batching_message(callee: str) -> str:
+    """SPMD007's message for a call in the body that fails as an inner vmap does (`jaxapi.INNER_BATCHING_NAMES`)."""
+    return (
+        f"`{callee}` in the body of a shard_map a vmap with `spmd_axis_name` reaches, while `check_vma=True`: its "
+        "batching (a vmap of its own, or a rule mixing invariant and varying values) makes JAX raise a `pvary` (or "
+        "`requires varying manual axes to match`) error even without a spec collision (hazard H2, measured); a vmap "
+        "without `spmd_axis_name`, or `check_vma=False`, avoids it"
+    )
 
 
 # Taken from tests/test_analysis.py's CASES (which keeps them too), each named by its key there.
