@@ -517,8 +517,16 @@ class ShardMapAnalysis:
         func = call.func
         if not (isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "getattr"):
             return None
-        if self.ix.lookup("getattr", scope):
+        if self.ix.lookup("getattr", scope) or not func.args:
             return None  # a `getattr` of the module's own: a call like any other
+        # Only where a collective may come out: `jax.lax` / `jax` looked up, or a collective's name asked of any
+        # object (`getattr(jnp, "tanh")` is a library call like `jnp.tanh`: tests/test_unresolved.py)
+        owner = self.ix.qualname(func.args[0], scope)
+        name = func.args[1] if len(func.args) > 1 else None
+        asked = name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else None
+        collective = asked is not None and any(q.rsplit(".", 1)[-1] == asked for q in jaxapi.COLLECTIVE_AXIS_POSITION)
+        if owner not in ("jax", "jax.lax") and not collective:
+            return None
         what = (f"`{self.ev.text(func)}` (line {call.lineno}) calls a function looked up by name: whether it is a "
                 "collective, and over which axes, is not known")
         return UnreadValue(UnreadKind.COLLECTIVE, self.model.span(call), what)
