@@ -132,6 +132,11 @@ class BodyFacts:
     # `jnp.vectorize`, `jax.jacfwd`, `jnp.interp`, `jax.lax.cond`, ...), each with the name the body writes:
     # SPMD007's message names it (safety/trials/breaker13)
     batching_calls: tuple[tuple[Span, str], ...] = ()
+    # why the body's inner vmaps and other hazard-H2 calls (`batching_calls`) are not read ("" when they are):
+    # the body is not a function of this module (an instance, another module's function). A fix keeping the
+    # spmd vmap with check_vma on is then not proven (breaker13: add-axis SAFE over `shard_map(Layer(), ...)`
+    # whose `__call__` applies `lax.cond` raised `pvary`)
+    h2_unread: str = ""
 
     @property
     def collective_axes(self) -> frozenset[str]:

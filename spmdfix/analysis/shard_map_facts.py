@@ -27,7 +27,7 @@ from spmdfix.analysis.meshes import mesh_site, module_constant, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite
-from spmdfix.analysis.shard_maps import ShardMapSite, body_stop, unwrap_body
+from spmdfix.analysis.shard_maps import ShardMapSite, body_stop, parameter_body, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread
 from spmdfix.analysis.uses import Use
@@ -531,6 +531,22 @@ class ShardMapAnalysis:
                 "collective, and over which axes, is not known")
         return UnreadValue(UnreadKind.COLLECTIVE, self.model.span(call), what)
 
+    def _h2_unread_body(self, site: ShardMapSite) -> str:
+        """`BodyFacts.h2_unread` for a body that is not a function of this module: why (`shard_map(Layer(), ...)`,
+        `shard_map(ops.body, ...)`); "" for a parameter of the function applying the shard_map (a project
+        decorator's `fn`), whose functions are the callers', and for a jax function (`jax.nn.relu`; measured:
+        gelu, relu, softmax, sort, cumsum run under an spmd vmap), left as main reads them
+        (safety/trials/breaker13 README, "Left"). Functions of other modules a read body calls are not looked
+        into for H2 either (same place)."""
+        if parameter_body(self.ix, site.body, site.body_scope):
+            return ""
+        stopped = body_stop(self.ix, site.body, site.body_scope)
+        if stopped is not None and not isinstance(stopped[0], ast.Call):
+            qname = self.ix.qualname(stopped[0], stopped[1]) or ""
+            if qname.startswith("jax.") and qname not in jaxapi.INNER_BATCHING_NAMES:
+                return ""  # `jax.nn.relu`, `jnp.tanh`: measured to run under the spmd vmap (breaker13 vz4)
+        return f"the shard_map body `{self.ev.text(site.body)}` is not a function of this module"
+
     def _batching(self, call: ast.Call, qname: str | None) -> bool:
         """Whether `call` (of `qname`) is one of `jaxapi.INNER_BATCHING_NAMES`, a `cond` / `switch` deciding by
         a Python literal aside (`jax.lax.cond(True, ...)` is not batched: measured to run, breaker13 r28)."""
@@ -558,7 +574,8 @@ class ShardMapAnalysis:
             # holding it is an inner vmap all the same (hazard H2: breaker13 s09, rename and add-axis were SAFE)
             batching = self._batching_wrapper(site)
             return BodyFacts(False, "the shard_map body is not a function of this module", (), True,
-                             tuple(vmap_wrappers) + tuple(span for span, _ in batching), batching_calls=batching)
+                             tuple(vmap_wrappers) + tuple(span for span, _ in batching), batching_calls=batching,
+                             h2_unread=self._h2_unread_body(site))
         reach = self.reacher.reach_body(func)
         collectives: list[CollectiveUse] = []
         own_unknown = False

@@ -175,6 +175,8 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
         reasons.append(f"{unread[0]}: it may name the new axis `'{name}'`")
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    else:
+        reasons += c.h2_unread_reasons(vmap)
     reasons += c.replica_reasons(vmap)
     replaced = _replaced_members(vmap, meshes)
     edits += c.spmd_replace_edits(vmap, replaced, name, vmap.quote) + names_edits

@@ -38,6 +38,18 @@ def unread_what(sm: ShardMapFacts, kind: UnreadKind) -> str:
     return found[0].what if found else ""
 
 
+def h2_unread_reasons(vmap: VmapFacts) -> list[str]:
+    """The reason a fix that keeps the spmd vmap (rename, add-axis, strip) is not proven when a reached
+    shard_map's body, `check_vma` on, is not read for hazard H2 (`BodyFacts.h2_unread`): an inner vmap, a
+    `jnp.vectorize` or a `jax.lax.cond` there raise a `pvary` error once the fix runs (measured:
+    jaxapi.INNER_BATCHING_NAMES); [] otherwise."""
+    for r in vmap.reached:
+        sm = r.shard_map
+        if sm.check_vma is not False and sm.body.h2_unread:
+            return [f"{sm.body.h2_unread}: an inner vmap or a `jax.lax.cond` there would fail under the spmd vmap (hazard H2)"]
+    return []
+
+
 def spec_trees(vmap: VmapFacts) -> list[SpecTree]:
     """in_specs and out_specs of every shard_map the vmap site reaches."""
     return [t for r in vmap.reached for t in (r.shard_map.in_specs, r.shard_map.out_specs)]

@@ -75,6 +75,8 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     reasons += _unreadable_jit_shardings(vmap, list(mapping.values()))
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    else:
+        reasons += c.h2_unread_reasons(vmap)
     reasons += c.replica_reasons(vmap)
     pairs = ", ".join(f"`'{o}'` to `'{n}'`" for o, n in mapping.items())
     edits = c.spmd_edits(vmap, mapping, quote=vmap.quote) + names_edits
