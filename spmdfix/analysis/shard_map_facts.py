@@ -679,7 +679,8 @@ class ShardMapAnalysis:
         """The collectives (and the first sharding constraint) of `ext`, a function of another module a body
         reaches, read there as a body's are (what it reaches in its own module, then in further modules, a few
         levels deep); None when they cannot all be read: an axis not read, a callable its walk cannot follow, a
-        shard_map or a vmap it applies, a target that is not a function, or nesting past three modules."""
+        shard_map or a vmap it applies (or a call of `jaxapi.INNER_BATCHING_NAMES`), a target that is not a
+        function, or nesting past three modules."""
         if depth >= 3 or not isinstance(ext.target, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return None
         other = self._foreign_analysis(ext.owner)
@@ -692,8 +693,8 @@ class ShardMapAnalysis:
             for call in other.ix.calls_in(fn):
                 scope = other.ix.scope_at(call)
                 qname = other.ix.qualname(call.func, scope)
-                if qname in jaxapi.VMAP_NAMES or qname in jaxapi.SHARD_MAP_NAMES:
-                    return None
+                if qname in jaxapi.VMAP_NAMES or qname in jaxapi.SHARD_MAP_NAMES or other._batching(call, qname):
+                    return None  # (a `lax.cond`, `jnp.vectorize`... as a vmap: hazard H2 there, breaker13 k07)
                 if sharding is None and qname in _BODY_SHARDINGS:
                     sharding = (call.lineno, other.ev.text(call.func))
                 if qname in jaxapi.COLLECTIVE_AXIS_POSITION and not _reduces_a_constant(call):
