@@ -1,0 +1,19 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+SHAPE = (2, 4)
+NAMES = ('x', 'y')
+mesh = jax.make_mesh(SHAPE, NAMES, axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(block)(xs) + np.zeros(SHAPE).sum() + len(NAMES)

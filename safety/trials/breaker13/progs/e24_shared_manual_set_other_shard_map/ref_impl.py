@@ -1,0 +1,22 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+MANUAL = {'x'}
+
+
+def block(v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names=MANUAL)(v)
+
+
+def other(v):
+    return jax.shard_map(lambda b: jax.lax.with_sharding_constraint(b, P(None, 'y')), mesh=mesh, in_specs=P('x'), out_specs=P('x'), axis_names=MANUAL)(v)
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.jit(jax.vmap(block))(xs) + jax.jit(other)(xs)

@@ -1,0 +1,2 @@
+MESH_SHAPE = (2, 4)
+MESH_AXES = ('x', 'y')

@@ -1,0 +1,9 @@
+import jax
+import numpy as np
+from pkg import model
+from pkg.config import AXES
+
+
+def compute():
+    xs = np.arange(64, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(model.block, spmd_axis_name=AXES.data)(xs)
