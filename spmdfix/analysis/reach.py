@@ -1012,8 +1012,13 @@ class Reacher:
             path = path.through_jit()
         if follow.first_visit(func, TRACED):
             result.functions.append(func)
+        # A body's own shard_map decorator (`@partial(jax.shard_map, mesh=config.MESH, ...)`) is evaluated when
+        # the `def` runs, not traced in the body: its arguments are no callees of the body (newuser13 p1: an
+        # imported mesh was read as "a function of another module the shard_map body calls", an SPMD910 record
+        # that left every fix unsafe).
+        outside = _decorator_calls(self.ix, func) if as_body else frozenset()
         for call in self.ix.calls_in(func):
-            if self._untraced and self._in_staged_lambda(call, func):
+            if self._untraced and self._in_staged_lambda(call, func) or id(call) in outside:
                 continue
             self._reach_from_call(call, path, result, follow, bound)
 
@@ -1711,3 +1716,12 @@ class _Path:
         """A jit, a staging loop or a cond on a constant predicate lies on the way (`ReachedSite.jitted`,
         `ReachedSite.staged`, `ReachedSite.cond_staged`)."""
         return self.jitted or self.staged or self.cond_staged
+
+
+def _decorator_calls(ix, func: ast.AST) -> frozenset[int]:
+    """The ids of the calls written in the shard_map decorator of the `def` `func` (its `partial(jax.shard_map,
+    ...)` or `jax.shard_map(...)` and the arguments given there); empty when no shard_map decorates it."""
+    site = decorated_site(ix, func)
+    if site is None:
+        return frozenset()
+    return frozenset(id(node) for node in ast.walk(site.node) if isinstance(node, ast.Call))
