@@ -86,7 +86,7 @@ class ReachedAnalysis:
         for whether every one places the batch on exactly the spmd axes of the shard_map's mesh (`batch_placed_on`:
         the mesh spans of a check are one module's or name the module, so they compare across modules), when
         `calls` is not given."""
-        sm = self.shard_maps.facts(reached, vmap.node)
+        sm = self.shard_maps.facts(reached, vmap.node, elsewhere=root is None)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
         # A plain vmap: `stripped` holds the Explicit axes its batch is placed on (SPMD003's plain-vmap case). A
         # staging function on the way does not make its body's captures harmless when its calls place the batch

@@ -55,8 +55,9 @@ class ShardMapAnalysis:
         # (`_closure_reads`: the same for every mesh of a module, and a module's meshes are many in a test file)
         self._closures: dict[str, tuple | None] = {}
 
-    def facts(self, reached: ReachedSite, vmap: ast.AST) -> ShardMapFacts:
-        """The facts of the shard_map `reached` leads to from the vmap site `vmap` (a node of this module).
+    def facts(self, reached: ReachedSite, vmap: ast.AST, elsewhere: bool = False) -> ShardMapFacts:
+        """The facts of the shard_map `reached` leads to from the vmap site `vmap` (a node of this module; with
+        `elsewhere`, the function of this module a vmap of another module reaches it through).
         Kept per site when the shard_map names its mesh (its facts then do not depend on the way to it)."""
         site = reached.site
         cached = self._facts.get(id(site.node)) if not isinstance(site.scope, BoundScope) else None
@@ -85,7 +86,7 @@ class ShardMapAnalysis:
             axis_names_unknown=axis_names_unknown,
             check_vma=check_vma,
             body=self._body_facts(site),
-            unread=self._unread(site, reached, vmap, mesh, axis_names_unknown, check_vma),
+            unread=self._unread(site, reached, vmap, mesh, axis_names_unknown, check_vma, elsewhere),
             operand_specs=operand_specs,
         )
         if not isinstance(site.scope, BoundScope):  # (bound by one call of another module: `reach.External`)
@@ -101,7 +102,7 @@ class ShardMapAnalysis:
 
     def _unread(
         self, site: ShardMapSite, reached: ReachedSite, vmap: ast.AST, mesh: MeshInfo | None,
-        axis_names_unknown: bool, check_vma: bool | None,
+        axis_names_unknown: bool, check_vma: bool | None, elsewhere: bool = False,
     ) -> tuple[UnreadValue, ...]:
         """The mesh, `axis_names` and `check_vma` of the shard_map that could not be read, each with why
         (`unknown_values.unread`); a mesh given by no expression (no `mesh=`, no `with jax.set_mesh(...)` on
@@ -111,7 +112,14 @@ class ShardMapAnalysis:
         if mesh is None and found is not None and not self.ev.is_none(*found):
             out.append(unread(self.ev, UnreadKind.MESH, "the shard_map's mesh", *found))
         elif mesh is None:
+            # `_mesh_expr` looks for the `with` in this module only: a vmap (or a call on the way) of another
+            # module under `with jax.set_mesh(MESH):` is not read, and the message must not say there is none
+            # (safety/trials/newuser13 p4, breaker8 t12)
             what = (
+                "the shard_map's mesh is not known: no `mesh=` is passed and no `with jax.set_mesh(...)` of this "
+                "module is around it or its way from the vmap (one around the vmap or a call on the way in "
+                "another module is not read yet, nor a mesh installed otherwise)"
+                if elsewhere else
                 "the shard_map's mesh is not known: no `mesh=` is passed and no `with jax.set_mesh(...)` is "
                 "around it or its way from the vmap (a mesh installed elsewhere is not followed)"
             )
