@@ -301,6 +301,8 @@ class Reacher:
                 library = self._library_member(expr, scope) if lost and isinstance(expr.value, ast.Name) else None
                 if library:  # `jax.vmap(module.apply, ...)` on a flax linen module (breaker5 q53)
                     result.unresolved.append((expr, library))
+                if lost and isinstance(expr.value, ast.Name) and self._class_attribute_read(expr, expr, scope, path, result, follow):
+                    return  # `jax.vmap(Layer.fn, ...)` with `fn = jax.shard_map(...)` in `Layer`'s body
                 self._reach_import(
                     self.qualname(expr, scope), expr, path, result, call=(call, scope) if call else None, follow=follow
                 )
@@ -1401,7 +1403,17 @@ class Reacher:
         ...` anywhere, a decorator, a descriptor), an SPMD910 record, when the class's own body assigns a value
         built from a class whose method reaches a shard_map. Says whether the call was such a read (a method,
         `method_of`'s, is not)."""
-        func = call.func
+        return self._class_attribute_read(call.func, call, scope, path.step(
+            f"`{short(call.func)}` is called here", span, call
+        ), result, follow)
+
+    def _class_attribute_read(
+        self, func: ast.Attribute, node: ast.AST, scope: Scope, step: _Path, result: ReachResult, follow: Follow
+    ) -> bool:
+        """`_class_attribute_called`'s reading of `Model.layer`, read at `node` with the path `step`: called
+        there, or given as the callable itself (`jax.vmap(Layer.fn, spmd_axis_name=...)` with `fn =
+        jax.shard_map(...)` in `Layer`'s body: silent before, safety/trials/newuser13, probe ef3, while the
+        call `Layer.fn(x)` was followed). Says whether `func` was such a read."""
         found = self.instances.class_named(func.value, scope)
         if found is None:
             return False
@@ -1409,7 +1421,6 @@ class Reacher:
         member = type_member(owner, cls, func.attr)
         if member is None or isinstance(member, TypeMember) and isinstance(member.node, FUNCTION_NODES):
             return False
-        step = path.step(f"`{short(func)}` is called here", span, call)
         if isinstance(member, NotFollowed):
             inner = owner.ix.own_scope(cls)
             bound = inner.bindings.get(func.attr, []) if inner is not None else []
@@ -1417,7 +1428,7 @@ class Reacher:
             home = self if owner is self.model else self._other(owner)
             if not held or not home._reaching_classes(held[0].node, held[0].scope):
                 return False
-        return self._run_found(member, f"what `{short(func)}` holds", func.attr, call, step, result, follow)
+        return self._run_found(member, f"what `{short(func)}` holds", func.attr, node, step, result, follow)
 
     def _call_of_result(
         self, call: ast.Call, scope: Scope, path: _Path, span, result: ReachResult, follow: Follow,
