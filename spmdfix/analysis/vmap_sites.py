@@ -18,6 +18,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument, returns
 from spmdfix.analysis.follow import VMAP_FACTORY, Follow
+from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.uses import short
 from spmdfix.model import Span
@@ -97,11 +98,16 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                     if wrapped is not None:
                         sites.append(wrapped)
                     continue
-        signature = jaxapi.VMAP_SIGNATURES.get(ix.qualname(func, scope) or "")
+        qname = ix.qualname(func, scope)
+        signature = jaxapi.VMAP_SIGNATURES.get(qname or "")
         if signature is not None:
             direct = _direct_site(model, call, scope, signature)
             if direct is not None:
                 sites.append(direct)
+            continue
+        starred = _star_vmap_site(model, call, scope) if qname is None and kind is ast.Attribute else None
+        if starred is not None:
+            sites.append(starred)
             continue
         factory = _vmap_factory(model, call.func, scope, Follow(VMAP_FACTORY))
         if factory is not None and call.args:
@@ -129,6 +135,27 @@ def vmap_sites(model: ModuleModel) -> list[VmapSite]:
                 sites.append(VmapSite(deco, outer, func, *factory))
     sites.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
     return sites
+
+
+def _star_vmap_site(model: ModuleModel, call: ast.Call, scope: Scope) -> VmapSite | None:
+    """`jax.vmap(f, spmd_axis_name=...)` whose root name (`jax`) no statement of the module binds while a star
+    import of a module of the project may give it (`from common import *` with `import jax` in common.py): a
+    site that is not followed (`VmapSite.stop`, an SPMD910 record naming the star import). Silent before:
+    "All checks passed!" while JAX raised SPMD001's error (safety/trials/newuser13, probe f1-f5). None for any
+    other call."""
+    root = call.func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or model.ix.lookup(root.id, scope):
+        return None
+    spmd = argument(call, 5, jaxapi.VMAP_SPMD_KEYWORD)
+    if spmd is None:
+        return None
+    star = LostPlaces(model).star_source(root.id)
+    if not star:
+        return None
+    what = f"{star}; the `{short(call.func)}` called here with `spmd_axis_name` is not followed"
+    return VmapSite(call, scope, call.args[0] if call.args else None, spmd, stop=what)
 
 
 def _direct_site(model: ModuleModel, call: ast.Call, scope: Scope, signature: tuple[str, int, int]) -> VmapSite | None:
