@@ -13,7 +13,7 @@ import ast
 from dataclasses import replace
 
 from spmdfix import jaxapi
-from spmdfix.analysis.bindings import Scope
+from spmdfix.analysis.bindings import FUNCTION_NODES, BindingKind, Scope
 from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts, UnreadValue
@@ -30,11 +30,15 @@ from spmdfix.analysis.reach import Reacher, ReachedSite
 from spmdfix.analysis.shard_maps import ShardMapSite, body_stop, parameter_body, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread
-from spmdfix.analysis.uses import Use
+from spmdfix.analysis.uses import Use, short
 from spmdfix.analysis.values import AxisNames, AxisRef, BoundScope, MeshInfo, Spec, SpecEntry, SpecTree
 from spmdfix.model import SiteKind, Span
 from spmdfix.paths import relpath
 
+
+# The calls a decorated def of another module may make and still be read (`_applies_h2`): JAX's and NumPy's,
+# whose inner-vmap and hazard-H2 names are `jaxapi.VMAP_NAMES` and `jaxapi.INNER_BATCHING_NAMES`; builtins.
+_LIBRARIES = ("jax.", "numpy.", "math.", "builtins.")
 
 class ShardMapAnalysis:
     """The facts of the shard_maps one module's vmaps reach (`ShardMapFacts`), each built once per site.
@@ -547,13 +551,120 @@ class ShardMapAnalysis:
         (safety/trials/breaker13 README, "Left"). Functions of other modules a read body calls are not looked
         into for H2 either (same place)."""
         if parameter_body(self.ix, site.body, site.body_scope):
-            return ""
+            return self._parameter_body_h2(site)
         stopped = body_stop(self.ix, site.body, site.body_scope)
         if stopped is not None and not isinstance(stopped[0], ast.Call):
             qname = self.ix.qualname(stopped[0], stopped[1]) or ""
             if qname.startswith("jax.") and qname not in jaxapi.INNER_BATCHING_NAMES:
                 return ""  # `jax.nn.relu`, `jnp.tanh`: measured to run under the spmd vmap (breaker13 vz4)
         return f"the shard_map body `{self.ev.text(site.body)}` is not a function of this module"
+
+    def _parameter_body_h2(self, site: ShardMapSite) -> str:
+        """`BodyFacts.h2_unread` for a body that is a parameter of the function applying the shard_map (a
+        project decorator): "" when every function given for it is found and none applies an inner vmap or a
+        hazard-H2 call; else why not. A decorated def applying `lax.cond` or `jax.vmap` had a SAFE add-axis
+        whose program raised `pvary` (measured, stop 41).
+
+        The function applying it is a module-level def (`def sharded(fn)`, given by `@sharded` or
+        `sharded(f)`), the `__init__` of a module-level class (`@DataParallel`), or a def a module-level
+        factory returns (`def sharded(axis): def deco(fn): ...; return deco`, given by `@sharded(...)`). Its
+        uses in this module give defs of this module, each read with the functions it reaches; its uses in
+        other modules (`importers.imported_uses`) give defs there, read by their own calls, where a call of a
+        function of the project is not read. Any other use (the decorator passed on, a star import, an
+        importer not read) gives why."""
+        stop = body_stop(self.ix, site.body, site.body_scope)
+        name = stop[0].id  # type: ignore[index,union-attr]  (`parameter_body`: a name)
+        (param,) = [b for b in self.ix.lookup(name, stop[1]) if isinstance(b.scope.node, FUNCTION_NODES)]  # type: ignore[index]
+        why = f"the shard_map body `{name}` is a parameter of the function applying it"
+        entry = self._decorator_entry(param)
+        if entry is None:
+            return f"{why}: the functions given for it are not read"
+        top, position, factory = entry
+        given: list[tuple[ModuleModel, ast.AST]] = []
+        local = self._given(self.model, self.ix.loads_of(top.name), position, factory, given)
+        if local:
+            return f"{why} (`{top.name}`): {local}"
+        link = self.model.project
+        if link is not None and link.named_elsewhere(top.name):
+            uses = imported_uses(link.index, self.model, top.name, values=False)
+            if uses is None or uses.sites:
+                return f"{why} (`{top.name}`), which other modules may use: the functions they give are not read"
+            for model, reads in uses.reads:
+                other = self._given(model, reads, position, factory, given)
+                if other:
+                    return f"{why} (`{top.name}`): {other}"
+        for model, func in given:
+            found = self._applies_h2(model, func)
+            if found:
+                return f"{why} (`{top.name}`), given `{func.name}`, which {found}"  # type: ignore[attr-defined]
+        return ""
+
+    def _decorator_entry(self, param) -> tuple[ast.AST, int, bool] | None:
+        """(the module-level def or class whose uses give the parameter, the parameter's position among their
+        arguments, whether each use is a factory's call `@f(...)`), or None for another shape."""
+        applying = param.scope.node
+        if not isinstance(applying, (ast.FunctionDef, ast.AsyncFunctionDef)) or param.node not in applying.args.args:
+            return None
+        position = applying.args.args.index(param.node)
+        owner = self.ix.scope_at(applying)
+        if owner is self.ix.module_scope:
+            return applying, position, False
+        outer = owner.node
+        if self.ix.scope_at(outer) is not self.ix.module_scope:
+            return None
+        if isinstance(outer, ast.ClassDef) and applying.name == "__init__" and position >= 1:
+            return outer, position - 1, False
+        returns = [n for n in ast.walk(outer) if isinstance(n, ast.Return) and self.ix.scope_at(n).node is outer]
+        if (
+            isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) and returns
+            and all(isinstance(r.value, ast.Name) and r.value.id == applying.name for r in returns)
+        ):
+            return outer, position, True
+        return None
+
+    @staticmethod
+    def _given(model: ModuleModel, reads: list, position: int, factory: bool, given: list) -> str:
+        """Add to `given` the defs of `model` each read of the decorator (`reads`) gives at `position`: a
+        decoration `@deco` (`@deco(...)` for a factory) of a def, or a call `deco(f)` of a def `f`; the words of
+        the first read that gives anything else, "" when none does."""
+        ix = model.ix
+        for read in reads:
+            up = ix.parent.get(id(read))
+            if factory:
+                call, up = up, ix.parent.get(id(up))
+                if not (isinstance(call, ast.Call) and call.func is read):
+                    return f"`{ix.path or 'this module'}` line {read.lineno} uses it otherwise than as `@{short(read)}(...)`"
+                read = call
+            if isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef)) and read in up.decorator_list and position == 0:
+                given.append((model, up))
+                continue
+            args = up.args if isinstance(up, ast.Call) and up.func is read and not factory else None
+            arg = args[position] if args is not None and len(args) > position else None
+            binding = ix.single_binding(arg.id, ix.scope_at(arg)) if isinstance(arg, ast.Name) else None
+            if binding is None or binding.kind is not BindingKind.DEF:
+                return f"`{ix.path or 'this module'}` line {read.lineno} gives it a callable that is not read"
+            given.append((model, binding.node))
+        return ""
+
+    def _applies_h2(self, model: ModuleModel, func: ast.AST) -> str:
+        """Words naming the inner vmap or hazard-H2 call the decorated def `func` of `model` applies, or the
+        call of a function not read; "" when none. In this module with the functions it reaches; in another, its
+        own calls, where a call of a name bound in the project is not read."""
+        if model is self.model:
+            reach = self.reacher.reach_body(func)
+            if reach.external:
+                return "calls a function of another module, not read"
+            calls = [(self.ix, call) for fn in reach.functions for call in self.ix.calls_in(fn)]
+        else:
+            decorating = {id(n) for d in func.decorator_list for n in ast.walk(d)}  # type: ignore[attr-defined]
+            calls = [(model.ix, call) for call in model.ix.calls_in(func) if id(call) not in decorating]
+        for ix, call in calls:
+            qname = ix.qualname(call.func, ix.scope_at(call))
+            if qname in jaxapi.VMAP_NAMES or self._batching(call, qname):
+                return f"applies `{short(call.func)}` (line {call.lineno})"
+            if model is not self.model and not (qname or "").startswith(_LIBRARIES):
+                return f"calls `{short(call.func)}` (line {call.lineno}), not read"
+        return ""
 
     def _batching(self, call: ast.Call, qname: str | None) -> bool:
         """Whether `call` (of `qname`) is one of `jaxapi.INNER_BATCHING_NAMES`, a `cond` / `switch` deciding by
