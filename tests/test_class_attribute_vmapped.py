@@ -3,8 +3,9 @@
 `fn = jax.shard_map(...)` in `Layer`'s body. The call `Layer.fn(x)` in a vmapped function was followed
 (`Reacher._class_attribute_called`, breaker11 a31), but the same value given as the vmapped callable was not:
 "All checks passed!" while JAX raises `vmap spmd_axis_name cannot appear in shard_map in_specs`
-(safety/trials/newuser13, probe ef3b). A class attribute bound to `staticmethod(jax.shard_map(...))` is still
-not followed (a descriptor, `instances.type_member`), in both forms: the last test (strict xfail) keeps that gap visible.
+(safety/trials/newuser13, probe ef3b). A class attribute bound to `staticmethod(jax.shard_map(...))` is read as
+the value it wraps (`instances.static_value`: attribute access unwraps a staticmethod), in both forms: silent
+before (probe ef3).
 """
 
 from __future__ import annotations
@@ -42,8 +43,13 @@ def test_the_call_form_reads_the_same(tmp_path: Path) -> None:
     assert sorted(f.code for f in _analyse(tmp_path, SMAP, "lambda x: Layer.fn(x)").findings) == ["SPMD001", "SPMD002"]
 
 
-@pytest.mark.xfail(strict=True, reason="staticmethod(...) is a descriptor `type_member` does not follow: silent")
 @pytest.mark.parametrize("vmapped", ["Layer.fn", "lambda x: Layer.fn(x)"])
 def test_a_staticmethod_value_is_followed(tmp_path: Path, vmapped: str) -> None:
     result = _analyse(tmp_path, f"staticmethod({SMAP})", vmapped)
     assert sorted(f.code for f in result.findings) == ["SPMD001", "SPMD002"]
+    plain = _analyse(tmp_path, SMAP, vmapped)
+    safe = lambda r: sorted(  # noqa: E731 - the safe fixes of every finding
+        (f.code, fix.transform.value) for f in r.findings for fix in f.fixes if fix.applicability is Applicability.SAFE
+    )
+    assert safe(result) == safe(plain)
+

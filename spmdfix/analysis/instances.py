@@ -272,6 +272,29 @@ def type_member(
     )
 
 
+def static_value(owner: ModuleModel, cls: ast.ClassDef, name: str) -> TypeMember | None:
+    """What `Cls.name` gives when the body of `cls` (a class of module `owner`) binds `name` once, to
+    `staticmethod(v)` of the builtin with one positional argument, and no code outside the body sets it
+    (`replaced_by`): `v` itself, read where the body reads it, as attribute access on the class or an instance
+    unwraps a staticmethod (`jax.vmap(Layer.fn, ...)` with `fn = staticmethod(jax.shard_map(...))`: silent
+    before, safety/trials/newuser13 probe ef3). None otherwise. Not for implicit special-method calls, whose
+    arguments differ (`type_member`)."""
+    if replaced_by(owner, cls, name, False) is not None:
+        return None
+    inner = owner.ix.own_scope(cls)
+    bound = inner.bindings.get(name, []) if inner is not None else []
+    if len(bound) != 1 or bound[0].kind is not BindingKind.ASSIGN:
+        return None
+    value = bound[0].node
+    if not (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "staticmethod"
+        and not owner.ix.lookup("staticmethod", bound[0].scope)
+        and len(value.args) == 1 and not value.keywords and not isinstance(value.args[0], ast.Starred)
+    ):
+        return None
+    return TypeMember(owner, value.args[0], bound[0].scope)
+
+
 def _bound_in_body(owner: ModuleModel, cls: ast.ClassDef, binding, follow: Follow):
     """`type_member` of a name the class body binds once: a `def` (`TypeMember`); an assignment of another
     class's member (`__call__ = Base.__call__`, `pkg.base.Base.__call__`: that class's lookup) or of any other

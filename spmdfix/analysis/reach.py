@@ -22,7 +22,8 @@ from spmdfix.analysis.follow import (
 )
 from spmdfix.analysis.bindings import FUNCTION_NODES, Binding, BindingKind, Scope, callable_target
 from spmdfix.analysis.instances import (
-    Instances, NotFollowed, TypeMember, attribute_assigned, is_self_param, is_super, super_member, type_member,
+    Instances, NotFollowed, TypeMember, attribute_assigned, is_self_param, is_super, static_value, super_member,
+    type_member,
 )
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
@@ -1419,6 +1420,8 @@ class Reacher:
             return False
         owner, cls = found
         member = type_member(owner, cls, func.attr)
+        if isinstance(member, NotFollowed):
+            member = static_value(owner, cls, func.attr) or member  # (`fn = staticmethod(v)`: `Layer.fn` is `v`)
         if member is None or isinstance(member, TypeMember) and isinstance(member.node, FUNCTION_NODES):
             return False
         if isinstance(member, NotFollowed):
