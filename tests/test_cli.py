@@ -407,6 +407,33 @@ def test_two_vmaps_reaching_one_spec_are_told_apart_in_one_line_formats(tmp_path
     assert "SPMD001" in alone and "(vmap at" not in alone
 
 
+def test_interactive_tells_apart_the_findings_of_two_vmaps_at_one_spec(tmp_path: Path, monkeypatch) -> None:
+    """Two vmaps reaching one spec make two findings there, each with its own fixes and so its own prompt: each
+    prompt's "This fix is for:" line read the same (newuser13); each now ends with where its vmap is, as the
+    concise and GitHub formats say it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "model.py").write_text(
+        "import jax\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
+        "MESH = Mesh(np.array(jax.devices()).reshape(2, 4), ('data', 'model'))\n\n\n"
+        "def block(x):\n    return jax.shard_map(lambda b: b, mesh=MESH, in_specs=P('data'), out_specs=P())(x)\n"
+    )
+    for name in ("train", "evaluate"):
+        (tmp_path / "pkg" / f"{name}.py").write_text(
+            "import jax\n\nfrom pkg.model import block\n\n\n"
+            "def step(xs):\n    return jax.vmap(block, spmd_axis_name='data')(xs)\n"
+        )
+    result = invoke("fix", "--interactive", "pkg/model.py", input="n\n" * 8)
+    heads = [
+        line for line in result.stdout.splitlines() if line.startswith("  pkg/model.py:") and "SPMD001" in line
+    ]
+    assert len(heads) >= 2, result.stdout
+    assert {line.rsplit(" (vmap at ", 1)[1] for line in heads} == {"pkg/evaluate.py:7:43)", "pkg/train.py:7:43)"}
+
+
 def test_interactive_asks_per_fix(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
     (work / "two.py").write_text(TWO)

@@ -148,8 +148,9 @@ class Asker:
 
     def _for_findings(self, text: str, fix: Fix) -> list[str]:
         """`This fix is for:` and a line per finding the fix is for, `path:row:col: CODE message` as `check`
-        says it (each finding whose fixes include this one: findings that share a fix are named together)."""
-        from spmdfix.report import FileReport, location  # (the text report's positions, cells included)
+        says it (each finding whose fixes include this one: findings that share a fix are named together),
+        ended by ` (vmap at path:row:col)` when its vmap lies in another file."""
+        from spmdfix.report import FileReport, location, vmap_places  # (the text report's positions, cells included)
 
         these = [f for f in self.findings if any(x.id == fix.id for x in f.fixes)]
         if not these:
@@ -157,7 +158,15 @@ class Asker:
         display = self.display if not self.target else diff_path(Path(self.target))
         report = FileReport(display, self.target or self.path, text, tuple(these))
         cells = self.cells(text) if self.cells is not None and not self.target else None
-        return ["This fix is for:"] + [f"  {location(report, f.span, cells)}: {f.code} {f.message}" for f in these]
+        lines = []
+        for f, vmap in zip(these, vmap_places(report, cells)):
+            where = location(report, f.span, cells)
+            line = f"  {where}: {f.code} {f.message}"
+            # (a finding of a vmap of another module ends with where that vmap is: two vmaps reaching one spec give
+            # findings that read alike, each with its own fixes and so its own prompt; newuser13)
+            own_file = where.rsplit(":", 2)[0]
+            lines.append(f"{line} (vmap at {vmap})" if vmap and vmap.rsplit(":", 2)[0] != own_file else line)
+        return ["This fix is for:"] + lines
 
 
 def _take(fix: Fix, edits: tuple[Edit, ...], taken: list[Edit], groups: set) -> None:
