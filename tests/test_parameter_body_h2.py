@@ -66,3 +66,11 @@ def test_a_decorator_passed_on_is_not_read() -> None:
     """The decorator given to another function may be applied there to anything: not proven."""
     source = HEAD + SHAPES["decorator"].format(body=PLAIN) + "\n\nREGISTRY = {'sharded': sharded}\n" + TAIL
     assert Applicability.SAFE not in _add_axis(source)
+
+
+@pytest.mark.parametrize("body", ["ACTS[0](b)", "pick()(b)"])
+def test_a_decorated_def_calling_what_the_walk_does_not_follow_is_not_proven(body: str) -> None:
+    """A callable the reach cannot follow (an item of a list, a function's result) may apply `lax.cond`: the
+    decorated def's reading stops there, and add-axis is not safe."""
+    helpers = "ACTS = [jnp.tanh]\n\n\ndef pick():\n    return ACTS[0]\n\n\n"
+    assert Applicability.SAFE not in _add_axis(HEAD + helpers + SHAPES["decorator"].format(body=body) + TAIL)

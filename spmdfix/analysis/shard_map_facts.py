@@ -654,6 +654,8 @@ class ShardMapAnalysis:
             reach = self.reacher.reach_body(func)
             if reach.external:
                 return "calls a function of another module, not read"
+            if reach.unresolved:
+                return f"calls `{short(reach.unresolved[0][0])}`, which the walk does not follow"
             calls = [(self.ix, call) for fn in reach.functions for call in self.ix.calls_in(fn)]
         else:
             decorating = {id(n) for d in func.decorator_list for n in ast.walk(d)}  # type: ignore[attr-defined]
