@@ -460,6 +460,21 @@ class ProjectIndex:
         self._peeked[path] = read[1]
         return read[0]
 
+    def peek_tree(self, path: str) -> ast.Module | None:
+        """The tree of the module at `path` without loading it: the loaded module's own tree when it is loaded,
+        else the text `peek` reads (recorded as `peek` records it) parsed now and not kept. None when the file
+        cannot be read or parsed. The caller only reads the tree."""
+        loaded = self._by_path.get(path)
+        if loaded is not None:
+            return loaded.model.ix.tree
+        text = self.peek(path)
+        if text is None:
+            return None
+        try:
+            return ast.parse(text)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            return None
+
     def load(self, path: str, capped: bool = True) -> LoadedModule | None:
         """The parsed module at `path` (parsed once), or None when it cannot be read or parsed, or (`capped`)
         when the index has parsed `max_modules` already. Uncapped: a module the judgement of a cross-module

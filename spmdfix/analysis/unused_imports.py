@@ -161,12 +161,8 @@ def _not_reached(index: ProjectIndex, path: str, name: str) -> bool:
     for holder in holders:
         if holder == path:
             continue
-        text = index.peek(holder)
-        if text is None:
-            return False
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
+        tree = index.peek_tree(holder)
+        if tree is None:
             return False
         if word.search(_strings(tree, own_exports=False)) or not _attributes_of_other_modules(tree, name, module, index, holder):
             return False
@@ -182,12 +178,8 @@ def _object_read_by_attribute_only(index: ProjectIndex, importer: str, module: s
     (`import pkg.train` binds `pkg`) or bound at its top level by a module others import (which re-exports it:
     `data.train`) may reach it unwritten, and the import stays. A module listed for a package above it that
     binds no name to it (`from pkg.data import f`) cannot reach it by name."""
-    text = index.peek(importer)
-    if text is None:
-        return False
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    tree = index.peek_tree(importer)
+    if tree is None:
         return False
     package = index.module_name(importer)[0].rpartition(".")[0]
     if importer.endswith("__init__.py"):
@@ -286,12 +278,8 @@ def _still_imported(body: list[ast.stmt], i: int, stmt: ast.ImportFrom, path: st
     where = index.locate(first, path)
     if where is None:
         return False
-    text = index.peek(where)
-    if text is None:
-        return False
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    tree = index.peek_tree(where)
+    if tree is None:
         return False
     inner = first.rpartition(".")[0]
     for j, node in enumerate(tree.body):
