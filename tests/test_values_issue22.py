@@ -456,7 +456,7 @@ def test_a_vmap_factory_held_by_self_of_a_class_built_elsewhere_is_not_known(tmp
             def run(self, x):
                 return self.vec(body)(x)
         """)
-    assert codes == [] and len(lost) == 1 and "`axis` is a parameter of `__init__`" in lost[0]
+    assert codes == [] and len(lost) == 1 and "`axis` is a parameter of `T.__init__`" in lost[0]
 
 
 def test_a_method_inherited_from_a_class_of_another_module_is_followed(tmp_path: Path) -> None:

@@ -213,10 +213,11 @@ def _why_param(ev: Evaluator, param: Binding) -> str:
         return f"`{param.name}` is a parameter whose callers do not all pass one value spmdfix reads"
     starred = param.name in (getattr(func.args.vararg, "arg", None), getattr(func.args.kwarg, "arg", None))
     kind = "the `*`/`**` parameter" if starred else "a parameter"
-    where = f"`{param.name}` is {kind} of `{func.name}` (line {_row(func)})"
     owner = ev.ix.parent.get(id(func))
+    named = f"{owner.name}.{func.name}" if isinstance(owner, ast.ClassDef) else func.name
+    where = f"`{param.name}` is {kind} of `{named}` (line {_row(func)})"
     if isinstance(owner, ast.ClassDef) and func.name != "__init__":
-        return f"{where}, a method of `{owner.name}`, whose callers spmdfix does not read"
+        return f"{where}, a method, whose callers spmdfix does not read"
     called = owner.name if isinstance(owner, ast.ClassDef) else func.name
     calls = [c for c in ev.ix.calls if isinstance(c.func, ast.Name) and c.func.id == called]
     # (the calls of the project's other modules: `ProjectLink.passed_elsewhere`, asked when these give none)
@@ -325,7 +326,11 @@ def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute, depth: in
         written = members.written_in_other_spelling(cls, name)
         if written is not None:
             return f"`{name}` is assigned on line {_row(own[0])}, and may be written otherwise: {written}"
-    return f"`{name}` is assigned on line {_row(own[0])}, where {_why_value(value)}"
+    # (a method's parameter or local name, `self.mesh = mesh` in `__init__`: what binds it, not "an expression
+    # spmdfix does not evaluate", which a new user's trial read as a gap in evaluating a plain name)
+    where = ev.ix.scope_at(value)
+    told = _why_name(ev, value, where) if isinstance(value, ast.Name) else _why_value(value, ev, where)
+    return f"`{name}` is assigned on line {_row(own[0])}, where {told}"
 
 
 def _local_base_assigning(ev: Evaluator, cls: ast.ClassDef, name: str) -> ast.ClassDef | None:
