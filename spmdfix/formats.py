@@ -11,6 +11,7 @@ through unchanged (SARIF is told so by `run.columnKind`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping
@@ -92,6 +93,7 @@ def sarif(
     ]
     results = []
     notifications = []
+    seen: dict[str, int] = {}  # results so far per fingerprint digest (`_partial_fingerprints`)
     for record in records:
         artifact = _artifact(record["filename"], root)
         if record.get("severity") == "info":
@@ -105,6 +107,9 @@ def sarif(
         }
         if record["code"] in index:
             result["ruleIndex"] = index[record["code"]]
+        fingerprints = _partial_fingerprints(record, artifact, root, seen)
+        if fingerprints:
+            result["partialFingerprints"] = fingerprints
         def artifact_of(item: Mapping) -> dict:
             # (a related place, chain step or edit names its own file: the chain may cross modules)
             return _artifact(item["filename"], root) if item.get("filename") else artifact
@@ -139,6 +144,27 @@ def sarif(
         run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]
     run["originalUriBaseIds"] = {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}}
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+
+
+FINGERPRINT_KEY = "spmdfix/v1"  # (SARIF 3.27.17: a versioned name; GitHub reserves `primaryLocationLineHash`)
+
+
+def _partial_fingerprints(record: Mapping, artifact: dict, root: Path, seen: dict[str, int]) -> dict:
+    """A result's `partialFingerprints`, by which code scanning tracks it from one run to the next: a digest of
+    the record's `fingerprint` (its rule, the text of its line and of its span: `report.fingerprint`), its file
+    and the file of the vmap it comes from (the first step of its chain: one place reached from two modules'
+    vmaps is two results), then `:N`, N counting the results of that digest so far (1 for the first), as
+    CodeQL's `primaryLocationLineHash` does: two identical findings on identical lines are two results. No
+    row or column is in it, so a result keeps it when lines are added above it. A record without a
+    `fingerprint` (not made by `report`) gets none."""
+    if not record.get("fingerprint"):
+        return {}
+    steps = record.get("chain") or ()
+    vmap_file = _display(steps[0]["filename"], root) if len(steps) > 1 and steps[0].get("filename") else ""
+    parts = (record["fingerprint"], artifact["uri"], artifact.get("uriBaseId", ""), vmap_file)
+    digest = hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
+    seen[digest] = seen.get(digest, 0) + 1
+    return {FINGERPRINT_KEY: f"{digest}:{seen[digest]}"}
 
 
 def _notification(record: Mapping, artifact: dict) -> dict:

@@ -10,6 +10,7 @@ modules of the project.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 
 from spmdfix.links import rule_url
@@ -71,6 +72,23 @@ class _Places:
         return {"location": _loc(lines, span.start), "end_location": _loc(lines, span.end)}
 
 
+def fingerprint(code: str, text: str, start: int, end: int) -> str:
+    """A finding's fingerprint: a digest of its rule `code`, the text of the line holding offset `start` of
+    `text` (the module its span lies in; without the line's indentation) and the text of its span
+    `[start, end)`. Its row and column are not in it, so it stays when lines are added or removed above the
+    finding and changes when its line is edited. The baseline's entries (`cli.baseline`), JSON's
+    `fingerprint` and SARIF's `partialFingerprints` (`formats.sarif`) are all this digest."""
+    parts = (code, line_text(text, start), text[start:end])
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:20]
+
+
+def line_text(text: str, start: int) -> str:
+    """The text of the line of `text` holding offset `start`, without its indentation."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    return text[line_start : line_end if line_end >= 0 else len(text)].strip()
+
+
 def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: _Places) -> dict:
     record = {
         "applicability": str(fix.applicability),
@@ -105,6 +123,7 @@ def json_records(
                 **lines.loc(f.span),
                 "noqa_row": lines.lines_of(f.span).row_col(f.span.start)[0],
                 "url": rule_url(f.code, docs),
+                "fingerprint": fingerprint(f.code, lines.lines_of(f.span).source, f.span.start, f.span.end),
                 "fix": _fix_json(chosen, edits_by_key.get(chosen.key), lines) if chosen else None,
                 "alternatives": [
                     _fix_json(x, edits_by_key.get(x.key), lines)
@@ -209,6 +228,8 @@ def error_record(
         "end_location": end,
         "noqa_row": start["row"],
         "url": rule_url(code, docs),
+        # (one such record a file: without a span, the code alone; SARIF adds the file)
+        "fingerprint": fingerprint(code, source, span.start, span.end) if span else fingerprint(code, "", 0, 0),
         "fix": None,
         "alternatives": [],
         "not_offered": [],

@@ -39,6 +39,7 @@ RECORD = {
     "end_location": _loc(15, 64),
     "noqa_row": 15,
     "url": "spmdfix/rules/docs/SPMD001.md",
+    "fingerprint": "0123456789abcdef0123",
     "fix": {
         "applicability": "safe",
         "message": "Strip `'x'` from the shard_map's `in_specs` and `out_specs`",
@@ -83,7 +84,7 @@ def test_json_lines_one_compact_object_per_line() -> None:
     assert lines[1] == (
         '{"code":"SPMD901","name":"unreadable-file","message":"cannot decode: invalid utf-8","severity":"error",'
         '"filename":"/elsewhere/gone.py","location":{"row":1,"column":1},"end_location":{"row":1,"column":1},'
-        '"noqa_row":1,"url":"spmdfix/rules/docs/SPMD901.md","fix":null,"alternatives":[],"not_offered":[],"related":[]}'
+        '"noqa_row":1,"url":"spmdfix/rules/docs/SPMD901.md","fingerprint":"5922c9114b3634850778","fix":null,"alternatives":[],"not_offered":[],"related":[]}'
     )
     assert "mödel" in lines[0] and "\\n" in lines[0]
     assert json_lines([]) == ""
@@ -139,6 +140,8 @@ def test_sarif_log_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
                     {
                         "ruleId": "SPMD001",
                         "ruleIndex": 0,
+                        # (sha256 of the record's fingerprint, its URI and base, and its vmap's file (none), `:1`)
+                        "partialFingerprints": {"spmdfix/v1": "e44d03296ae76ad86684aed7fa730d45:1"},
                         "level": "error",
                         "message": {"text": RECORD["message"]},
                         "locations": [

@@ -25,7 +25,6 @@ ruff has no baseline; this follows detekt's and psalm's, in their simplest form:
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 from collections import Counter
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix.model import Finding
+from spmdfix.report import fingerprint, line_text
 from spmdfix.results import FileResult
 from spmdfix.settings import ConfigError
 
@@ -95,11 +95,8 @@ def _entry(finding: Finding, outcome: FileResult, directory: Path) -> tuple[_Key
         absolute, text = finding.span.path, text_of(finding.span.path) or ""
     else:
         absolute, text = os.path.abspath(outcome.path), outcome.text
-    start = text.rfind("\n", 0, finding.span.start) + 1
-    end = text.find("\n", finding.span.start)
-    line = text[start : end if end >= 0 else len(text)].strip()
-    span_text = text[finding.span.start : finding.span.end]
-    digest = hashlib.sha256("\0".join((finding.code, line, span_text)).encode("utf-8")).hexdigest()[:20]
+    line = line_text(text, finding.span.start)
+    digest = fingerprint(finding.code, text, finding.span.start, finding.span.end)
     try:
         rel = os.path.relpath(absolute, directory)
     except ValueError:  # another drive (Windows): nothing relative names it
