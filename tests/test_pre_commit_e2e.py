@@ -198,6 +198,56 @@ def layer_commit_is_stopped_and_unrelated_commit_passes(root: Path, git: str, en
     assert (root / "src/pkg/model.py").read_text() == MODEL_WITH_DATA
 
 
+# A notebook (newuser13): its second cell's shard_map names `data`, the axis its third cell's vmap gives. The
+# body subtracts the block's mean (not elementwise: no safe strip), and the project's settings make the fixes that
+# move the batch unsafe: no safe fix.
+NOTEBOOK_CELLS = [
+    "import jax\nimport numpy as np\nfrom jax.sharding import Mesh, PartitionSpec as P\n",
+    "mesh = Mesh(np.array(jax.devices()).reshape(4, 2), ('data', 'model'))\n"
+    "def layer(x):\n"
+    "    return jax.shard_map(lambda v: v - v.mean(), mesh=mesh, in_specs=P('data'), out_specs=P('data'))(x)\n",
+    "ys = jax.vmap(layer, spmd_axis_name='data')(np.ones((4, 8)))\n",
+]
+NOTEBOOK_SPEC_CELL, NOTEBOOK_SPEC_LINE = 2, 3
+NOTEBOOK_SPEC_COL = NOTEBOOK_CELLS[1].splitlines()[NOTEBOOK_SPEC_LINE - 1].index("'data'") + 1
+
+
+def notebook_json(cells: list[str]) -> str:
+    """An nbformat 4 notebook of Python code cells, as Jupyter writes it."""
+    import json
+
+    code = [
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": text.splitlines(True)}
+        for text in cells
+    ]
+    meta = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"}}
+    return json.dumps({"cells": code, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
+
+
+def test_readme_local_hooks_stop_a_commit_of_a_notebook_with_a_collision(tools: dict[str, str], tmp_path: Path) -> None:
+    """The snippet's `types_or` holds `jupyter`: a staged notebook is passed to both hooks, and its cell's collision
+    (no safe fix) stops the commit, said at the cell; the notebook without the collision commits."""
+    env = local_hooks_env(tmp_path)
+    root = tmp_path / "project"
+    make_project(root, tools["git"], env, readme_config())
+    first = commit(root, tools["git"], env, ".")
+    assert first.returncode == 0, first.stdout + first.stderr
+    clean = head(root, tools["git"], env)
+    (root / "explore.ipynb").write_text(notebook_json(NOTEBOOK_CELLS))
+    stopped = commit(root, tools["git"], env, "explore.ipynb")
+    out = stopped.stdout + stopped.stderr
+    assert stopped.returncode != 0 and head(root, tools["git"], env) == clean, out
+    place = f"explore.ipynb:cell {NOTEBOOK_SPEC_CELL}:{NOTEBOOK_SPEC_LINE}:{NOTEBOOK_SPEC_COL}: SPMD001"
+    assert place in out, out  # (the check hook's concise line)
+    assert "fixes applied: none; 2 findings left in explore.ipynb" in out, out
+    assert (root / "explore.ipynb").read_text() == notebook_json(NOTEBOOK_CELLS), "a hook changed the notebook"
+    plain = [*NOTEBOOK_CELLS[:2], NOTEBOOK_CELLS[2].replace(", spmd_axis_name='data'", "")]
+    (root / "explore.ipynb").write_text(notebook_json(plain))
+    passed = commit(root, tools["git"], env, "explore.ipynb")
+    assert passed.returncode == 0 and head(root, tools["git"], env) != clean, passed.stdout + passed.stderr
+
+
 def local_hooks_env(tmp_path: Path) -> dict[str, str]:
     """`clean_env` where `spmdfix` on PATH (the snippet's `language: system` entry) is this interpreter's console
     script importing this tree."""
