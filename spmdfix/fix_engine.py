@@ -56,7 +56,9 @@ Selector = Callable[[str, list[Finding]], tuple[list[Finding], list[Finding]]]
 # `reviewing(target)` method is told each target module's path ("" for a module without one) before its passes
 # (an interactive reviewer names the file of the target's edits, whose spans have no path); one that has a
 # `considering(findings)` method is told the reported findings of each pass before it is asked (an interactive
-# reviewer names the findings each fix is for: `Finding.fixes` holds the fix's id).
+# reviewer names the findings each fix is for: `Finding.fixes` holds the fix's id); one that has a
+# `removing(path, text, edits)` method is asked, after a target's passes, about the removal of the imports its
+# accepted fixes left unread in each module (`_Run._remove_unused_imports`), which it does not get otherwise.
 Reviewer = Callable[[str, Offered], list[FixId]]
 # index_for(current texts, by path) -> the project index to analyse a pass with (None: the module alone). The
 # mapping changes as passes apply fixes: an index keeps a copy of what it needs, not the mapping.
@@ -214,15 +216,19 @@ class _Run:
             self.outcomes[target] = TargetOutcome(
                 first.found, first.found_suppressed, tuple(reported), tuple(suppressed), analysis.unfollowed
             )
-        if len(self.applied) > before[3] and review is accept_all:
-            # (an interactive review is asked about each edit: it gets no edit it was not shown)
-            self._remove_unused_imports(target, texts_before, index_for)
+        if len(self.applied) > before[3]:
+            self._remove_unused_imports(target, texts_before, index_for, review)
 
-    def _remove_unused_imports(self, target: str, texts_before: dict[str, str], index_for: IndexFactory) -> None:
+    def _remove_unused_imports(
+        self, target: str, texts_before: dict[str, str], index_for: IndexFactory, review: Reviewer = accept_all
+    ) -> None:
         """Remove from each module the target's fixes changed the names of `from M import ...` statements that
         those fixes left unread, where nothing else may read them and the module `M` is still imported where it
         was (`analysis.unused_imports.left_unused`: docs/safety.md, "Imports a fix leaves unused"). Needs the
-        project index (other modules must be known); an edit that would not parse is reported and not made."""
+        project index (other modules must be known); an edit that would not parse is reported and not made.
+        A reviewer other than `accept_all` applies only edits it was shown: each module's removal is made when
+        its `removing(path, text, edits)` says yes (`fix --interactive` shows it as a diff), never when it
+        has no such method (newuser12: the interactive review kept the imports `fix` removes)."""
         import os
 
         from spmdfix.analysis.unused_imports import left_unused
@@ -243,6 +249,10 @@ class _Run:
             where = os.path.realpath(path or target) if (path or target) else ""
             unused = left_unused(old_tree, tree, text, where, index)
             edits = removal_edits(text, unused) if unused else []
+            if edits and review is not accept_all:
+                removing = getattr(review, "removing", None)
+                if removing is None or not removing(path, text, tuple(edits)):
+                    continue
             if edits:
                 self._apply(path, edits)
 

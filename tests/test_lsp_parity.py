@@ -368,3 +368,26 @@ async def test_the_layer_module_alone_shows_the_collision_of_its_importer_as_the
     assert _cli(root, "fix", "src/pkg/model.py").returncode == 0
     by_cli = {name: (root / name).read_text() for name in before if (root / name).read_text() != before[name]}
     assert by_editor == by_cli
+
+
+@pytest.mark.asyncio
+async def test_the_quick_fix_removes_the_import_it_leaves_unread_as_fix_does(client: LanguageClient, tmp_path: Path) -> None:
+    """newuser12: the editor's quick fix dropping evaluate.py's `spmd_axis_name=DATA` kept `from pkg.config import
+    DATA, SCALE`, which `spmdfix fix` makes `from pkg.config import SCALE` (the fix alone leaves `DATA` unread and
+    nothing else may read it: `fix_engine.with_unused_imports`, as JSON's and SARIF's edits); its edit now gives
+    the bytes `fix` writes."""
+    shutil.copytree(ROOT / "golden" / "drop-spmd-axis" / "tree_import_left_unused" / "input", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "proj"\n\n[tool.spmdfix]\nstrategy = "drop-spmd-axis"\n')
+    path = tmp_path / "pkg" / "evaluate.py"
+    await _start(client)
+    _open(client, path.read_text(), uri=path.as_uri())
+    diagnostics = await _published(client, path.as_uri(), 1)
+    assert [d.code for d in diagnostics] == ["SPMD001", "SPMD002"]
+    actions = await _actions(client, diagnostics[0].range, [diagnostics[0]], uri=path.as_uri())
+    drop = next(a for a in actions if a.title.startswith("spmdfix: Remove `spmd_axis_name`"))
+    resolved = await client.code_action_resolve_async(drop)
+    assert resolved.edit is not None
+    by_editor = _apply_across(resolved.edit, tmp_path)
+    assert _cli(tmp_path, "fix", "--no-cache", "pkg/evaluate.py").returncode == 0
+    assert by_editor == {"pkg/evaluate.py": path.read_text()}
+    assert "from pkg.config import SCALE\n" in by_editor["pkg/evaluate.py"]

@@ -87,3 +87,46 @@ def test_a_module_object_re_exported_by_an_imported_module_keeps_the_name(tree: 
     (tree / "pkg" / "reader.py").write_text("from pkg import evaluate\n\nVALUE = evaluate.SCALE\n")
     (tree / "pkg" / "third.py").write_text("from pkg import reader\n\nVALUE = reader.VALUE\n")
     assert (3, 24, "") not in _drop_edits("pkg/evaluate.py")
+
+
+def _fixed_by_fix(tree: Path, tmp_path: Path, target: str) -> dict[str, bytes]:
+    """The bytes of every module of a copy of `tree` after `spmdfix fix --strategy drop-spmd-axis TARGET`."""
+    copy = tmp_path / "by-fix"
+    shutil.copytree(tree, copy)
+    project_graph.forget_graphs()
+    done = CliRunner().invoke(main, ["fix", "--no-cache", "--strategy", "drop-spmd-axis", str(copy / target)])
+    assert done.exit_code == 0, done.output
+    project_graph.forget_graphs()
+    return {str(p.relative_to(copy)): p.read_bytes() for p in sorted(copy.rglob("*.py"))}
+
+
+@pytest.mark.parametrize(("target", "answers"), [("pkg/evaluate.py", "y\ny\n"), ("pkg/train.py", "y\ny\ny\n")])
+def test_interactive_asks_to_remove_the_import_and_then_writes_what_fix_writes(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str, answers: str
+) -> None:
+    """`fix --interactive` applied the drops and kept `from pkg.config import DATA` that `fix` removes (newuser12):
+    after the fixes it now shows the removal as a diff and asks; accepted, every module is what `fix` writes."""
+    from spmdfix.cli import terminal as cli_terminal
+
+    expected = _fixed_by_fix(tree, tmp_path, target)
+    assert b"from pkg.config import DATA" not in expected[target]  # (`fix` removes the name)
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    asked = CliRunner().invoke(
+        main, ["fix", "--no-cache", "--interactive", "--strategy", "drop-spmd-axis", target], input=answers
+    )
+    assert asked.exit_code == 0, asked.output
+    assert asked.stdout.count("Remove them?") == 1, asked.stdout
+    assert "-from pkg.config import DATA" in asked.stdout.split("Remove them?")[0], asked.stdout
+    assert {str(p.relative_to(tree)): p.read_bytes() for p in sorted(tree.rglob("*.py"))} == expected
+
+
+def test_interactive_keeps_the_import_when_its_removal_is_refused(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from spmdfix.cli import terminal as cli_terminal
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    asked = CliRunner().invoke(
+        main, ["fix", "--no-cache", "--interactive", "--strategy", "drop-spmd-axis", "pkg/evaluate.py"], input="y\nn\n"
+    )
+    assert asked.exit_code == 0, asked.output
+    text = (tree / "pkg" / "evaluate.py").read_text()
+    assert "from pkg.config import DATA, SCALE" in text and "spmd_axis_name" not in text

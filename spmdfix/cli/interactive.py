@@ -109,6 +109,40 @@ class Asker:
                 self.quit = True
         return accepted
 
+    def removing(self, path: str, text: str, edits: tuple[Edit, ...]) -> bool:
+        """Called by the fix engine after a target's passes (`fix_engine.Reviewer`): whether to remove, from the
+        module at `path` (the engine's key: the job's file or the target as given, or another module's absolute
+        path) whose text is `text`, the imports the accepted fixes left unread (`edits`, offsets of `text`):
+        shown as a diff and asked like a fix ([a]ll and [q]uit as they were answered)."""
+        if self.quit:
+            return False
+        new_text = apply_edits(text, list(edits))
+        own = not path or os.path.realpath(path) in (self.path, os.path.realpath(self.target or self.path))
+        if own:
+            name = self.display if not self.target else diff_path(Path(self.target))
+            diff = unified_diff(name, self.shown(text), self.shown(new_text))
+        else:
+            diff = unified_diff(diff_path(Path(path)), text, new_text)
+        if not self.all:
+            click.echo(diff, nl=False)
+            click.echo("remove-import: the accepted fixes left these imported names unread, and nothing else may read them")
+            answer = click.prompt(
+                "Remove them? [y]es / [n]o / [a]ll in this file / [q]uit",
+                type=click.Choice(["y", "n", "a", "q"]),
+                show_choices=False,
+            )
+            if answer == "q":
+                self.quit = True
+            if answer in ("n", "q"):
+                return False
+            self.all = answer == "a"
+        if own:
+            self._accepted_edits.extend(edits)  # (the refused ids of the module follow them: `_move_refused`)
+        else:
+            self.texts[path] = new_text
+            self.refusals.pop(os.path.realpath(path), None)  # (as `_accept`: its refused ids name older sites)
+        return True
+
     def _accept(self, fix: Fix, edits: tuple[Edit, ...], accepted: list[FixId]) -> None:
         accepted.append(fix.id)
         self._accepted_edits.extend(e for e in edits if not e.span.path)

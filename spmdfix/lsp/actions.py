@@ -331,15 +331,20 @@ def _fix_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.Wor
 def _fix_edits(ls: SpmdfixServer, doc: Document, fixes: list[Fix]) -> dict[str, tuple[Edit, ...] | str]:
     """The text edits of each of `fixes` (by key) on the document's text; a fix that edits other modules too
     (`Span.path` of a node edit) is built on each module's text (`fix_engine.fix_edits_across`: the open
-    document's unsaved text, else the file), its edits there carrying their path. A string says why a fix's
-    edits could not be built. Raises `libcst.ParserSyntaxError` when the document does not parse."""
-    from spmdfix.fix_engine import fix_edits_across
+    document's unsaved text, else the file), its edits there carrying their path. With the document's project
+    index, each fix's edits also remove the imported names it alone leaves unread (`fix_engine.with_unused_imports`,
+    the step a report's fixes take: what `spmdfix fix` writes for that fix; newuser12). A string says why a
+    fix's edits could not be built. Raises `libcst.ParserSyntaxError` when the document does not parse."""
+    from spmdfix.fix_engine import fix_edits_across, with_unused_imports
 
     own = [f for f in fixes if not any(e.span.path for e in f.node_edits)]
     across = [f for f in fixes if any(e.span.path for e in f.node_edits)]
     out: dict[str, tuple[Edit, ...] | str] = dict(pipeline.fix_edits(doc.source, own)) if own else {}
     if across:
         out.update({str(k): v for k, v in fix_edits_across(doc.source, across, ls.text_of).items()})
+    if doc.path is not None and doc.path.suffix != ".ipynb":
+        index = ls.index(doc)
+        out = with_unused_imports(out, doc.source, str(doc.path.resolve()), index, ls.text_of)
     return out
 
 
