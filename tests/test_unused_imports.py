@@ -130,3 +130,44 @@ def test_interactive_keeps_the_import_when_its_removal_is_refused(tree: Path, mo
     assert asked.exit_code == 0, asked.output
     text = (tree / "pkg" / "evaluate.py").read_text()
     assert "from pkg.config import DATA, SCALE" in text and "spmd_axis_name" not in text
+
+
+def _replay_json_fix(fix: dict) -> None:
+    """Apply one JSON fix's edits to the files they name."""
+    from spmdfix.positions import LineIndex
+
+    by_file: dict[str, list[dict]] = {}
+    for edit in fix["edits"]:
+        by_file.setdefault(edit["filename"], []).append(edit)
+    for filename, edits in by_file.items():
+        text = Path(filename).read_text()
+        lines = LineIndex(text)
+
+        def offset(loc: dict) -> int:
+            return lines.line_start(loc["row"] - 1) + loc["column"] - 1
+
+        for e in sorted(edits, key=lambda e: offset(e["location"]), reverse=True):
+            text = text[: offset(e["location"])] + e["content"] + text[offset(e["end_location"]) :]
+        Path(filename).write_text(text)
+
+
+def test_a_reports_fixes_replayed_one_at_a_time_with_a_check_between_write_what_fix_writes(
+    tree: Path, tmp_path: Path
+) -> None:
+    """train.py's two drops together leave `DATA` unread; each record's fix, applied alone, must keep it (the other
+    vmap reads it). Replaying the first record's chosen fix, checking again, and so on (what an editor or a code
+    scanning autofix does) ends with the last drop carrying the removal: the bytes `fix` writes. (Replaying every
+    fix of one report at once keeps the import: docs/safety.md, "Imports a fix leaves unused".)"""
+    expected = _fixed_by_fix(tree, tmp_path, "pkg/train.py")
+    for _ in range(4):
+        project_graph.forget_graphs()
+        done = CliRunner().invoke(
+            main,
+            ["check", "--no-cache", "--output-format", "json", "--exit-zero", "pkg/train.py"],
+        )
+        records = json.loads(done.stdout)
+        if not records:
+            break
+        (drop,) = [f for f in [records[0]["fix"], *records[0]["alternatives"]] if f["transform"] == "drop-spmd-axis"]
+        _replay_json_fix(drop)
+    assert {str(p.relative_to(tree)): p.read_bytes() for p in sorted(tree.rglob("*.py"))} == expected
