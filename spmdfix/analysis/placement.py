@@ -32,6 +32,7 @@ from spmdfix.perf import record
 _DEVICE_PUT = jaxapi.DEVICE_PUT_NAMES
 _RESHARD = jaxapi.RESHARD_NAMES
 _JAX_VMAP = frozenset({"jax.vmap", "jax.api.vmap", "jax._src.api.vmap"})
+_REBOUND_DEPTH = 3  # rebindings of a placed input followed back to its placement (`_rebound_placement`)
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is
@@ -144,9 +145,12 @@ class PlacementAnalysis:
                 plain, in_axes = self._plain_vmap_decorator(deco, outer)
                 if not plain:
                     continue
-                placed = self._decorated_placement(fun, outer, in_axes)
+                lost: list[tuple[Span, str]] = []
+                placed = self._decorated_placement(fun, outer, in_axes, lost)
                 if placed is not None:
                     found.append(PlainVmap(deco, fun, *placed, in_axes))
+                elif lost:
+                    self.unread.append((deco, fun, *lost[0]))
                 break
         return found
 
@@ -163,9 +167,11 @@ class PlacementAnalysis:
             return False, None  # (an spmd_axis_name, positional or in `**kw`, makes it an spmd vmap site)
         return True, deco.args[1] if len(deco.args) == 2 else argument(deco, None, "in_axes")
 
-    def _decorated_placement(self, fun: ast.AST, scope, in_axes) -> tuple[AxisNames, Placement] | None:
+    def _decorated_placement(
+        self, fun: ast.AST, scope, in_axes, lost: list[tuple[Span, str]] | None = None
+    ) -> tuple[AxisNames, Placement] | None:
         """The placement of the first mapped argument placed on axes at a call of the decorated `fun`: `fun(x)`
-        or `jax.jit(fun)(x)`, by the name bound once to the def."""
+        or `jax.jit(fun)(x)`, by the name bound once to the def; `lost` as `_first_placed`'s."""
         bindings = scope.bindings.get(fun.name, [])
         if len(bindings) != 1:
             return None
@@ -177,7 +183,7 @@ class PlacementAnalysis:
                 load = jit
             if not isinstance(call, ast.Call) or call.func is not load:
                 continue
-            placed = self._first_placed(call, in_axes)
+            placed = self._first_placed(call, in_axes, lost)
             if placed is not None:
                 return placed
         return None
@@ -222,9 +228,11 @@ class PlacementAnalysis:
         lost = [] if lost is None else lost
         value = self._last_assignment(arg, use)
         if not isinstance(value, ast.Call):
+            self._rebound_placement(arg, value, lost)
             return None
         placer = self.ix.qualname(value.func, self.ix.scope_at(value))
         if placer not in _DEVICE_PUT and placer not in _RESHARD:
+            self._rebound_placement(arg, value, lost)
             return None
         scope = self.ix.scope_at(value)
         sharding = argument(value, 1, "device" if placer in _DEVICE_PUT else "out_shardings")
@@ -272,6 +280,47 @@ class PlacementAnalysis:
         # (`P()`: no entry to point at; the spec itself)
         where = entries[0].span if entries else self.ev.span(spec_expr)
         return batch or AxisNames((), where, False, False), placement, early, on_axes
+
+    def _rebound_placement(self, arg: ast.AST, value: ast.AST | None, lost: list[tuple[Span, str]]) -> None:
+        """When `value`, the value last assigned to the mapped argument `arg`, is no placement but reads a name
+        whose value before it is one on an Explicit mesh, read (`xs = jax.device_put(xs, NamedSharding(mesh,
+        P(None, 'x', 'y')))` then `xs = jnp.swapaxes(xs, 0, 1)`; through `_REBOUND_DEPTH` such rebindings), add
+        to `lost` the place and why: the placement decides SPMD006 and what `value` does to it is not followed.
+        breaker13 e12: JAX raised `shard_map in_specs argument must refer to an axis marked as manual` (the swap
+        puts the batch on `'x'`) while spmdfix said "All checks passed!"."""
+        if value is None or isinstance(value, ast.Name):
+            return
+        found = self._placed_through(value, _REBOUND_DEPTH)
+        if found is None:
+            return
+        name, placed = found
+        line = getattr(value, "lineno", None)
+        it = "it is " if value is not arg else ""
+        what = (
+            f"the placement of the vmapped input (`{_shown(arg)}`) is not known: {it}`{_shown(value)}`"
+            f"{f' (line {line})' if line is not None else ''}, which spmdfix does not read, reads `{name}` placed on "
+            f"an Explicit mesh at line {placed.lineno}: where the batch dimension is placed then is not followed"
+        )
+        lost.append((self.ev.span(value), what))
+
+    def _placed_through(self, value: ast.AST, depth: int) -> tuple[str, ast.Call] | None:
+        """(a name `value` reads, the placement call on an Explicit mesh, read, that its value before `value`
+        comes from: that value itself, or through at most `depth` rebindings that are no placement), or None."""
+        for name in ast.walk(value):
+            if not isinstance(name, ast.Name) or not isinstance(name.ctx, ast.Load):
+                continue
+            earlier = self._last_assignment(name, value)
+            if earlier is None or earlier is value or earlier is name:  # (a name `_last_assignment` cannot give)
+                continue
+            placer = self.ix.qualname(earlier.func, self.ix.scope_at(earlier)) if isinstance(earlier, ast.Call) else None
+            if placer in _DEVICE_PUT or placer in _RESHARD:
+                if self._placement_any(name, value) is not None:
+                    return name.id, earlier
+            elif depth > 0:
+                deeper = self._placed_through(earlier, depth - 1)
+                if deeper is not None:
+                    return name.id, deeper[1]
+        return None
 
     def context_mesh(self, place: ast.Call) -> tuple[ast.AST, object] | None:
         """The mesh expression (and its scope) a `jax.set_mesh(m)` installs where `place` runs: a `with
@@ -335,6 +384,12 @@ class PlacementAnalysis:
             if b.kind is BindingKind.ASSIGN and (b.node.lineno, b.node.col_offset) < (use.lineno, use.col_offset)
         ]
         return max(before, key=lambda n: (n.lineno, n.col_offset)) if before else None
+
+
+def _shown(node: ast.AST) -> str:
+    """`node`'s source text, cut to 60 characters, for a record (as `vmap_calls` shows a value)."""
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _axis_of(in_axes: ast.AST | None, i: int) -> int | None:
