@@ -382,3 +382,42 @@ def test_add_noqa_warns_of_the_findings_of_other_vmaps_its_directive_also_suppre
         f.write('\n[tool.spmdfix]\nper-file-ignores = { "src/pkg/evaluate.py" = ["SPMD001", "SPMD002"] }\n')
     shown = spmdfix(root, "check", "--no-cache", "--show-fixes", ".").stdout
     assert "Found 4 errors. [*] 4 fixable" in shown and "1. src/pkg/evaluate.py:" not in shown, shown
+
+
+def test_add_noqa_warns_of_the_findings_of_a_notebook_its_directive_also_suppresses(tmp_path: Path) -> None:
+    """A notebook importing model.py vmaps `forward` over DATA too: the directive `--add-noqa src/pkg/train.py`
+    puts on model.py's spec line also holds the notebook's findings there. The warning named other modules'
+    vmaps only (a partial run analyses no notebook), so the notebook's were hidden silently (newuser12); it now
+    names the notebook's vmap by its cell."""
+    from test_partial_runs import spmdfix, standard
+
+    root = standard(tmp_path)
+    cells = [
+        "import jax\nfrom pkg import config\nfrom pkg.model import forward\n",
+        "xs = jax.numpy.ones((8, 4))\nys = jax.vmap(forward, spmd_axis_name=config.DATA)(xs)\n",
+    ]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c.splitlines(True)}
+            for c in cells
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (root / "explore.ipynb").write_text(json.dumps(notebook, indent=1))
+    model = (root / "src/pkg/model.py").read_text()
+    whole = spmdfix(root, "check", "--no-cache", "--output-format", "concise", ".").stdout
+    assert "(vmap at explore.ipynb:cell 2:2:" in whole, whole  # (what the directive will hide)
+    done = spmdfix(root, "check", "--no-cache", "--add-noqa", "src/pkg/train.py")
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"src/pkg/model.py:{SPEC_ROW}: warning: the noqa directive also suppresses SPMD001 (line {SPEC_ROW}), "
+        f"SPMD002 (line {SPEC_ROW}) of the vmap at explore.ipynb:cell 2:2, which this run did not check"
+    ) in done.stderr, done.stderr
+    assert spmdfix(root, "check", "--no-cache", "explore.ipynb").returncode == 0  # (hidden indeed)
+    # Added for the notebook's own findings: the warning names train.py's vmap, not the notebook's.
+    (root / "src/pkg/model.py").write_text(model)
+    own = spmdfix(root, "check", "--no-cache", "--add-noqa", "explore.ipynb")
+    assert "of the vmap at src/pkg/train.py:8, which this run did not check" in own.stderr, own.stderr
+    assert "of the vmap at explore.ipynb" not in own.stderr, own.stderr

@@ -40,6 +40,7 @@ class OtherVmap:
     vmap_row: int
     hidden: tuple[tuple[str, int], ...]
     lost: tuple[str, ...]
+    vmap_cell: int = 0  # in a notebook, the cell of `vmap_row` (then counted in the cell)
 
 
 def run_keys(outcomes: Sequence[FileResult]) -> set[Key]:
@@ -78,7 +79,7 @@ def other_vmaps(module: str, old: str, new: str, rows: Iterable[int], job: Job, 
     its text `old` into `new` (added on `rows`) newly suppress, though the run did not find them (`intended`,
     `run_keys`), with the fixes their findings there lose. The importers are analysed as a partial run of
     `module` analyses them (`reaching.reached`, with the settings of `job`, a file of the run that found the
-    findings); notebooks import nothing and are not among them. Never raises: an analysis that fails says
+    findings), and so are the notebooks importing it (`_notebooks_findings`). Never raises: an analysis that fails says
     nothing (the directives stay what they are)."""
     rows = set(rows)
     try:
@@ -87,7 +88,8 @@ def other_vmaps(module: str, old: str, new: str, rows: Iterable[int], job: Job, 
         from spmdfix.reaching import reached
 
         index = project_index(module, job.project_root)
-        found = reached(module, old, index, job.settings.options).findings
+        found = list(reached(module, old, index, job.settings.options).findings)
+        found += _notebooks_findings(module, index, job)
     except Exception:  # noqa: BLE001 - a warning the command may give, never a reason to fail it
         return []
     lines = LineIndex(old)
@@ -112,15 +114,56 @@ def other_vmaps(module: str, old: str, new: str, rows: Iterable[int], job: Job, 
                 if t not in kept and str(t) not in lost:
                     lost.append(str(t))
         place = next((p for f in findings if (p := _place(f)) is not None), None)
-        vmap_text = text_of(vmap_module) if place is not None else None
-        vmap_row = LineIndex(vmap_text).row_col(place)[0] if vmap_text is not None and place is not None else 0
+        vmap_row, vmap_cell = _vmap_place(vmap_module, place)
         out.append(OtherVmap(
             module,
             vmap_module,
             vmap_row,
             tuple(sorted({(f.code, lines.row_col(f.span.start)[0]) for f in hidden}, key=lambda x: (x[1], x[0]))),
             tuple(lost),
+            vmap_cell,
         ))
+    return out
+
+
+def _vmap_place(vmap_module: str, place: int | None) -> tuple[int, int]:
+    """(row, cell) of the offset `place` in the module at `vmap_module`: the row in the file (cell 0), or in a
+    notebook the row in its cell (counted from 1) and the cell; (0, 0) when not known."""
+    if place is None:
+        return 0, 0
+    if vmap_module.endswith(".ipynb"):
+        from spmdfix.notebook import cell_index
+        from spmdfix.project_files import read_notebook
+
+        read = read_notebook(vmap_module)
+        if read is None:
+            return 0, 0
+        cell, row = cell_index(read[0]).locate(LineIndex(read[0]).row_col(place)[0])
+        return row, cell
+    vmap_text = text_of(vmap_module)
+    return (LineIndex(vmap_text).row_col(place)[0], 0) if vmap_text is not None else (0, 0)
+
+
+def _notebooks_findings(module: str, index, job: Job) -> list[Finding]:
+    """The findings the notebooks of the project that import `module` (directly or through its modules: the
+    judgement's import graph, `project_graph.graph_of(judged=True)`, which lists notebooks) place in it, seen
+    from it (`model.reframed`). A partial run analyses no notebook (nothing imports one); a directive on a line
+    of `module` holds their findings there too (newuser12: hidden with no warning)."""
+    from spmdfix.api import analyse_source
+    from spmdfix.model import reframed
+    from spmdfix.project_files import read_notebook
+    from spmdfix.project_graph import graph_of
+
+    graph = graph_of(index.root, judged=True)
+    out: list[Finding] = []
+    for path in graph.reaching(module):
+        if not path.endswith(".ipynb"):
+            continue
+        read = read_notebook(path)
+        if read is None:
+            continue
+        result = analyse_source(read[0], job.settings.options, path=path, index=index)
+        out += [reframed(f, path, module) for f in result.findings if f.span.path == module]
     return out
 
 
@@ -152,7 +195,8 @@ def say(other: OtherVmap, run_files: Sequence[str], codes: dict[str, set[str]]) 
     shown = display_path(Path(other.module))
     rows = sorted({row for _, row in other.hidden})
     hidden = ", ".join(f"{code} (line {row})" for code, row in other.hidden)
-    vmap = display_path(Path(other.vmap_module)) + (f":{other.vmap_row}" if other.vmap_row else "")
+    cell = f":cell {other.vmap_cell}" if other.vmap_cell else ""
+    vmap = display_path(Path(other.vmap_module)) + (f"{cell}:{other.vmap_row}" if other.vmap_row else "")
     text = (
         f"{shown}:{','.join(map(str, rows))}: warning: the noqa directive{'s' if len(rows) > 1 else ''} also "
         f"suppress{'' if len(rows) > 1 else 'es'} {hidden} of the vmap at {vmap}, which this run did not check"
