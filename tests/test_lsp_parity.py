@@ -391,3 +391,23 @@ async def test_the_quick_fix_removes_the_import_it_leaves_unread_as_fix_does(cli
     assert _cli(tmp_path, "fix", "--no-cache", "pkg/evaluate.py").returncode == 0
     assert by_editor == {"pkg/evaluate.py": path.read_text()}
     assert "from pkg.config import SCALE\n" in by_editor["pkg/evaluate.py"]
+
+
+@pytest.mark.asyncio
+async def test_fix_all_of_a_module_whose_vmaps_reach_an_imported_shard_map_writes_what_fix_writes(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """train.py vmaps model.py's `forward` twice over DATA. Fix-all analysed the document alone (no project
+    index): the imported shard_map was not followed, so it offered nothing, where `spmdfix fix` drops both
+    `spmd_axis_name`s and removes the import of `DATA` they leave unread (newuser12). It now gives those bytes."""
+    shutil.copytree(ROOT / "golden" / "drop-spmd-axis" / "tree_import_left_unused" / "input", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "proj"\n\n[tool.spmdfix]\nstrategy = "drop-spmd-axis"\n')
+    path = tmp_path / "pkg" / "train.py"
+    text = path.read_text()
+    await _start(client)
+    _open(client, text, uri=path.as_uri())
+    assert sorted(d.code for d in await _published(client, path.as_uri(), 1)) == ["SPMD001", "SPMD001", "SPMD002", "SPMD002"]
+    by_editor = await _fix_all(client, path.as_uri(), text)
+    assert _cli(tmp_path, "fix", "--no-cache", "pkg/train.py").returncode == 0
+    assert by_editor == path.read_text() != text
+    assert "from pkg.config import DATA" not in by_editor

@@ -408,13 +408,21 @@ def _same_fix(findings: list[Finding], old: Fix) -> Fix | None:
 
 def _fix_all_edit(ls: SpmdfixServer, doc: Document) -> lsp.WorkspaceEdit | None:
     """What `spmdfix fix` would write for the document's text (its settings, its suppressions), as
-    edits of the buffer."""
+    edits of the buffer: analysed with the document's project index, as `fix` analyses it (the imports it
+    follows, and the imported names the fixes leave unread removed: `fix_engine._Run._remove_unused_imports`;
+    without it a vmap of an imported function had no finding here, newuser12). The fixes that edit other
+    modules are left to `spmdfix fix` (`api.fix_source`)."""
     source = doc.source
     if ls.checked(doc).syntax_error is not None:
         ls.tell(DOES_NOT_PARSE)
         return None
+    settings = ls.settings(doc)
     try:
-        _, fixed = pipeline.fix_file(doc.path, source, ls.settings(doc))
+        index = ls.index(doc, settings)
+    except Exception:  # noqa: BLE001 - as the analysis does (`SpmdfixServer.checked`): the module alone then
+        index = None
+    try:
+        _, fixed = pipeline.fix_file(doc.path, source, settings, index=index)
     except pipeline.Skip:
         return None
     for error in fixed.errors:
