@@ -445,9 +445,10 @@ class BatchedValues:
 
     def unbatched_operands(
         self, fun: ast.AST, in_axes: ast.AST | None, reached: ReachedSite, body: ast.AST | None,
-        inner_batches: bool = True,
+        inner_batches: bool = True, bound: int = 0,
     ) -> set[str]:
-        """The parameters of the shard_map `body` whose operands the spmd vmap does not batch.
+        """The parameters of the shard_map `body` whose operands the spmd vmap does not batch (past its `bound`
+        leading parameters, which the operands do not fill: a bound method's `self`).
 
         For a shard_map applied where it is built (`shard_map(body, ...)(a, b)`, also through
         `jax.jit(shard_map(body, ...))(a, b)`), and for a body decorated with
@@ -460,7 +461,7 @@ class BatchedValues:
         if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return set()
         applications = self._applications(reached, body)
-        params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
+        params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]][bound:]
         if not applications or body.args.vararg:
             return set()
         home = self.ix.enclosing_function(applications[0])

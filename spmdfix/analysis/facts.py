@@ -478,6 +478,10 @@ class ReachedFacts:
     # analysis.shard_maps.parameter_body): what it closes over is what each call passes, so another module's
     # summary of the function is read per call (analyzer.summary_for), never shared
     body_parameter: bool = False
+    # The body is a bound method (`jax.shard_map(self._block, ...)`: analysis.method_body) that reads its instance
+    # where whether the vmap batches the instance is not proven (analysis.method_captures): why, naming the read;
+    # a fix that does not cure a capture is then not safe (plan.judgments.instance_unread). "" otherwise
+    instance_unread: str = ""
 
     @property
     def staged_eagerly(self) -> bool:

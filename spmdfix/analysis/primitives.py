@@ -35,8 +35,11 @@ from spmdfix.analysis.scopes import ModuleIndex
 class UnaryCheck:
     """Decides whether a body applies unary primitives only. Pure: an AST function in, a bool out."""
 
-    def __init__(self, index: ModuleIndex) -> None:
+    def __init__(self, index: ModuleIndex, bound: int = 0) -> None:
         self.ix = index
+        # how many leading parameters of the body are bound before the shard_map passes its operands (a bound
+        # method's `self`: `analysis.method_body`): not blocks, so not unary operands
+        self.bound = bound
         # While `unary_over` runs: the axes of the collectives met so far (None: a collective is not a unary step),
         # and among them those of the collectives that run only over an axis the block is split on
         self._axes: set[str] | None = None
@@ -79,7 +82,7 @@ class UnaryCheck:
         args = func.args
         if args.vararg or args.kwarg or args.kwonlyargs:
             return False
-        names = {a.arg for a in [*args.posonlyargs, *args.args]}
+        names = {a.arg for a in [*args.posonlyargs, *args.args][self.bound:]}
         if isinstance(func, ast.Lambda):
             return self._unary(func.body, names, scope)
         for i, stmt in enumerate(func.body):

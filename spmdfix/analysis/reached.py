@@ -25,6 +25,8 @@ from spmdfix.analysis.hazards import inner_dimensions_unplaced
 from spmdfix.analysis.facts import Capture, ReachedFacts, ShardMapFacts, UnreadValue
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
+from spmdfix.analysis.method_body import MethodBody, method_body
+from spmdfix.analysis.method_captures import method_instance_facts
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.project_callers import Exit, exits_of, search_exits
 from spmdfix.analysis.ranks import RankAnalysis
@@ -88,6 +90,9 @@ class ReachedAnalysis:
         `calls` is not given."""
         sm = self.shard_maps.facts(reached, vmap.node, elsewhere=root is None)
         body, wrappers = unwrap_body(self.ix, reached.site.body, reached.site.body_scope)
+        # a bound method (`self._block`): read apart from `body`, whose readings take every parameter for an
+        # operand; its `self` is the instance, bound before the operands (`analysis.method_body`)
+        method = self._method(reached) if body is None else None
         # A plain vmap: `stripped` holds the Explicit axes its batch is placed on (SPMD003's plain-vmap case). A
         # staging function on the way does not make its body's captures harmless when its calls place the batch
         # (fuzz seed 240052, a `@jax.jit` block: `context mesh ... should match the aval mesh`): they are read as
@@ -174,7 +179,15 @@ class ReachedAnalysis:
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
         # part 2, and open_items_issue22_kind9.py, part A)
         captures += placed_caps
-        if body is None and (spmd or placed):
+        instance = None
+        if method is not None and (spmd or placed):
+            # what the method reads through `self`: a capture of the instance (`analysis.method_captures`)
+            instance = method_instance_facts(
+                method, self.capture, vmap.fun, vmap.in_axes, reached, vmap.node, sm.mesh, placed, plain=not spmd
+            )
+            captures += instance.captures
+            unread_captures += instance.unread
+        if body is None and method is None and (spmd or placed):
             # a body held by a value of a function on the way (`for f in fns`, `fns[0]`, a parameter): what it
             # closes over is not read; SPMD003 needs it (breaker6 r35 was silent while JAX failed). Under a plain
             # vmap whose calls place the batch on the mesh too (leftovers7: a helper given a closure over a
@@ -185,7 +198,10 @@ class ReachedAnalysis:
                 plain = _body_what(*holder, spmd=False) if spmd else ""
                 unread_captures += (UnreadValue(UnreadKind.BODY, self.span(holder[0]), what, plain),)
         lift = None
-        if captures and nested:
+        if method is not None and captures:
+            # (lift-captures adds parameters and in_specs to a body it edits; a method's `self` reads are not lifted)
+            lift = f"the shard_map body {method.words()} reads the value through `{method.instance}`, which lift-captures does not edit"
+        elif captures and nested:
             # (lift-captures edits the reached shard_map: the nested body's closure would stay)
             lift = "a shard_map nested in the body closes over the value, which lifting it into this one leaves"
         elif any(c.helper for c in captures):
@@ -195,7 +211,10 @@ class ReachedAnalysis:
             names = tuple(c.name for c in captures)
             lift = self.lift.lift_site(reached.site.node, body, reached.site.args.get("in_specs"), wrappers, names)
         vmaps = tuple(self.vmap_span(n) for n in reached.vmaps)
-        quiet = self._unbatched_collectives(vmap, reached, body, sm.check_vma is False)
+        if method is not None:
+            quiet = self._unbatched_collectives(vmap, reached, method.func, sm.check_vma is False, method.bound)
+        else:
+            quiet = self._unbatched_collectives(vmap, reached, body, sm.check_vma is False)
         callers, exits, root_node = self._other_callers(reached, vmap, traced, root)
         others = tuple(u.describe() for u in callers)
         if root_node is not None and exits:
@@ -225,7 +244,13 @@ class ReachedAnalysis:
             unread_captures=unread_captures,
             dead=self._dead(reached),
             body_parameter=body is None and parameter_body(self.ix, reached.site.body, reached.site.body_scope),
+            instance_unread=instance.unproven if instance is not None else "",
         )
+
+    def _method(self, reached: ReachedSite) -> MethodBody | None:
+        """The bound method the reached shard_map's body is (`analysis.method_body`), or None."""
+        site = reached.site
+        return method_body(self.model, self.reacher.instances, site.body, site.body_scope)
 
     def _dead(self, reached: ReachedSite) -> tuple[Span, str] | None:
         """The SPMD910 record of a way through a branch Python never takes (`dead_branches`), or None."""
@@ -354,16 +379,17 @@ class ReachedAnalysis:
         return uses, exits_of(self.model, self.callers), root
 
     def _unbatched_collectives(
-        self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None, check_vma_off: bool = False
+        self, vmap: VmapSite, reached: ReachedSite, body: ast.AST | None, check_vma_off: bool = False, bound: int = 0,
     ) -> frozenset[Span]:
         """Collectives written in the body itself whose operand names only unbatched body parameters. With
         `check_vma_off` (the shard_map's `check_vma` known to be False), an operand only an inner vmap maps (the
         spmd vmap's `in_axes` None for it) counts as unbatched: measured to run and match there, while with
         `check_vma=True` it raises the `pvary` error SPMD004 names
-        (safety/measurements/spmd004_operand_through_inner_vmap.py)."""
+        (safety/measurements/spmd004_operand_through_inner_vmap.py). `bound`: leading parameters of `body` bound
+        before the operands (a bound method's `self`)."""
         if body is None or vmap.fun is None:
             return frozenset()
-        unbatched = self.batched.unbatched_operands(vmap.fun, vmap.in_axes, reached, body, not check_vma_off)
+        unbatched = self.batched.unbatched_operands(vmap.fun, vmap.in_axes, reached, body, not check_vma_off, bound)
         if not unbatched:
             return frozenset()
         quiet = set()
@@ -382,6 +408,9 @@ class ReachedAnalysis:
         if not site.api.written_specs:
             return "`jax.smap` has no specs to strip: its specs come from `in_axes`/`out_axes` and `axis_name`"
         func, wrappers = unwrap_body(self.ix, site.body, site.body_scope)
+        method = self._method(reached) if func is None else None
+        if method is not None:
+            func = method.func
         if func is None:
             return "the shard_map body is not a function of this module"
         bound = next((call for qname, call in wrappers if qname in jaxapi.PARTIAL_NAMES and (call.args[1:] or call.keywords)), None)
@@ -395,7 +424,9 @@ class ReachedAnalysis:
         if self.reacher.reach_body(func).sites:
             return "the shard_map body applies another shard_map"
         args = site.args
-        why = self.strip_body.check(func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped)
+        why = self.strip_body.check(
+            func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped, method.bound if method else 0
+        )
         if why:
             return why
         roots = [a for a in (args.get("in_specs"), args.get("out_specs")) if a is not None]

@@ -27,6 +27,7 @@ from spmdfix.analysis.meshes import mesh_site, module_constant, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite
+from spmdfix.analysis.method_body import method_body
 from spmdfix.analysis.shard_maps import ShardMapSite, body_stop, parameter_body, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread
@@ -690,6 +691,12 @@ class ShardMapAnalysis:
     def _body_facts(self, site: ShardMapSite, depth: int = 0) -> BodyFacts:
         func, wrappers = unwrap_body(self.ix, site.body, site.body_scope)
         vmap_wrappers = [self.model.span(call.func) for qname, call in wrappers if qname in jaxapi.VMAP_NAMES]
+        # `jax.shard_map(self._block, ...)`: the method's `def`, read as any body is (its bound `self` is no
+        # operand: `UnaryCheck` leaves it out of the block's names)
+        method = method_body(self.model, self.reacher.instances, site.body, site.body_scope) if func is None else None
+        bound = 0
+        if method is not None:
+            func, bound = method.func, method.bound
         if func is None:
             # `jax.shard_map(jnp.vectorize(f), ...)`: the function is not followed, but the batching transform
             # holding it is an inner vmap all the same (hazard H2: breaker13 s09, rename and add-axis were SAFE)
@@ -760,7 +767,7 @@ class ShardMapAnalysis:
             what = f"the collectives of `{_external_name(ext)}`, a function of another module the shard_map body calls, are not read"
             unread_axes.append(UnreadValue(UnreadKind.COLLECTIVE, self.model.span(node), what))
         nested = tuple(self._nested(r.site) for r in reach.sites)
-        check = UnaryCheck(self.ix)
+        check = UnaryCheck(self.ix, bound)
         own = not reach.sites and _only_its_lambdas(reach.functions, func) and not batching_calls
         # a body wrapped in a jax.vmap is an inner vmapped lambda: collectives there are not measured
         unary_over = (check.unary_over(func) if not wrapped else frozenset() if check.unary_only(func) else None) if own else None

@@ -171,6 +171,20 @@ def body_stop(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tuple[ast.
     return _unwrap(ix, expr, scope)[2]
 
 
+def method_read(ix: ModuleIndex, expr: ast.AST | None, scope: Scope) -> tuple[ast.Attribute, Scope] | None:
+    """Where `unwrap_body` stops, when it stops, with no wrapper met on the way, at an attribute of a name
+    (`self._block`, `layer.block`; also through names bound once to one, `fn = self._block`): the read and the
+    scope it is read in, for `analysis.method_body` to resolve to a method. None otherwise (a wrapper such as
+    `partial(self._block, w)` or `jax.vmap(self._block)` binds or maps arguments that resolution does not line up)."""
+    function, wrappers, stop = _unwrap(ix, expr, scope)
+    if function is not None or wrappers or stop is None:
+        return None
+    read, where = stop
+    if isinstance(read, ast.Attribute) and isinstance(read.value, ast.Name) and isinstance(read.ctx, ast.Load):
+        return read, where
+    return None
+
+
 def _local_name(ix: ModuleIndex, name: ast.Name, scope: Scope) -> tuple[ast.AST, str] | None:
     """(name, why) when a function binds `name` where it is read (`local_body_holder`), else None. A parameter
     counts when the call its function is read for (`scope` under a `values.BoundScope`: a call of another module,

@@ -96,6 +96,7 @@ class StripBodyCheck:
     def __init__(self, model: ModuleModel) -> None:
         self.ix = model.ix
         self.ev = model.ev
+        self._instance: str | None = None  # the bound `self` of a method body while `check` runs
 
     def check(
         self,
@@ -104,14 +105,19 @@ class StripBodyCheck:
         out_specs: ast.AST | None,
         scope: Scope,
         stripped: set[str],
+        bound: int = 0,
     ) -> str:
         """"" when stripping `stripped` from the specs keeps the body's values, else why not.
 
         func: the mapped function (a `def` or `lambda` of this module); in_specs/out_specs: the shard_map's
-        arguments as written, evaluated in `scope`.
+        arguments as written, evaluated in `scope`; bound: how many leading parameters of `func` are bound
+        before the shard_map passes its operands (a bound method's `self`: `analysis.method_body`). The in_specs
+        line up with the parameters after those; a bound one is no block nor fixed operand: a use of it (a read
+        `self.w` of the instance) is refused.
         """
+        self._instance = None
         try:
-            params = self._param_kinds(func, in_specs, scope, stripped)
+            params = self._param_kinds(func, in_specs, scope, stripped, bound)
             outputs = self._body_outputs(func, params)
             self._match_outputs(outputs, out_specs, scope, stripped)
         except _Refused as why:
@@ -119,12 +125,16 @@ class StripBodyCheck:
         return ""
 
     # --- parameters and outputs -------------------------------------------------------------------
-    def _param_kinds(self, func, in_specs, scope, stripped) -> dict[str, object]:
+    def _param_kinds(self, func, in_specs, scope, stripped, bound: int = 0) -> dict[str, object]:
         args = func.args
         if args.vararg or args.kwarg or args.kwonlyargs:
             raise _Refused("the body takes *args, **kwargs or keyword-only parameters")
         names = [a.arg for a in [*args.posonlyargs, *args.args]]
         self._check_defaults(func, names, scope)
+        if bound:
+            # (the bound `self`: a use of it is refused by `_kind` / `_free`, naming the read)
+            self._instance = names[0]
+            names = names[bound:]
         specs = self._leaves(in_specs, scope, len(names), "in_specs")
         kinds: dict[str, object] = {}
         for name, tree in zip(names, specs):
@@ -239,6 +249,8 @@ class StripBodyCheck:
         if isinstance(expr, ast.Compare):
             return self._combine(expr, [expr.left, *expr.comparators], env, scope)
         if isinstance(expr, ast.Attribute):
+            if isinstance(expr.value, ast.Name) and expr.value.id == self._instance and expr.value.id not in env:
+                raise _Refused(self._instance_refusal(expr))
             qname = self.ix.qualname(expr, scope)
             if qname is not None and qname.split(".")[0] in _CONSTANT_LIBRARIES:
                 return SCALAR  # a library's constant: jnp.pi, jnp.float32, math.e
@@ -283,8 +295,18 @@ class StripBodyCheck:
             "array after the strip)"
         )
 
+    def _instance_refusal(self, node: ast.AST) -> str:
+        """Why a use of the bound instance (`self.w_in`, `self` passed on) in a method body is refused: what it
+        holds is not read, and an array shaped for one block meets the whole array after the strip."""
+        return (
+            f"the body reads {self._where(node)}, a value of the instance the method is bound to, which the strip "
+            "does not read: an array shaped for one block would meet the whole array after the strip"
+        )
+
     def _free(self, name: ast.Name, scope: Scope) -> object:
         """A value from outside the body: allowed only when it is a number written in this module."""
+        if name.id == self._instance:
+            raise _Refused(self._instance_refusal(name))
         if self._declared(name.id):
             raise _Refused(
                 f"the body uses `{name.id}` (line {name.lineno}), which a `global` or `nonlocal` statement of the "

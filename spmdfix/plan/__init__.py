@@ -24,6 +24,7 @@ from spmdfix.model import DEFAULT_NEW_AXIS, Applicability, Finding, Span
 from spmdfix.plan.judgments import (
     Blocker,
     eager_unplaced,
+    instance_unread,
     judged_together,
     other_callers,
     other_readings,
@@ -80,7 +81,10 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     left_behind.update(jit_left)
     findings = refused_for_site(vmap, findings)
     findings = with_drop_option(vmap, findings)
-    findings = [past_lost(eager_unplaced(other_readings(other_callers(f, vmap), vmap), vmap), vmap) for f in findings]
+    findings = [
+        instance_unread(past_lost(eager_unplaced(other_readings(other_callers(f, vmap), vmap), vmap), vmap), vmap)
+        for f in findings
+    ]
     # SPMD005 of a reshard: only the strip of its entry is offered (rules.constraint.reshard_findings)
     reshards = [past_lost(eager_unplaced(f, vmap), vmap) for f in rules.constraint.reshard_findings(site)]
     blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}

@@ -196,6 +196,24 @@ def past_lost(finding: Finding, vmap: VmapFacts) -> Finding:
     return replace(finding, fixes=fixes)
 
 
+def instance_unread(finding: Finding, vmap: VmapFacts) -> Finding:
+    """A safe fix other than drop-spmd-axis is unsafe while a reached shard_map's body is a bound method that
+    reads its instance where whether the vmap batches it is not proven (`ReachedFacts.instance_unread`,
+    `analysis.method_captures`): a batched value closed over still fails after rename, add-axis, strip or
+    lift-captures (SPMD003; a capture left behind, below). drop-spmd-axis is judged by its own rule (on a
+    resolved Auto mesh the plain vmap runs a closure over a batched value)."""
+    why = next((r.instance_unread for r in vmap.reached if r.instance_unread), "")
+    if not why:
+        return finding
+    fixes = tuple(
+        replace(f, applicability=Applicability.UNSAFE, reason=why)
+        if f.transform is not Transform.DROP_SPMD_AXIS and f.applicability == Applicability.SAFE
+        else f
+        for f in finding.fixes
+    )
+    return replace(finding, fixes=fixes)
+
+
 def _eager_reasons(vmap: VmapFacts) -> tuple[str | None, str | None]:
     """(why a fix keeping the spmd axis still fails eagerly on an unplaced batch, why a stripped constraint
     fails eagerly), each None when no visible eager call meets it (see `eager_unplaced`)."""
