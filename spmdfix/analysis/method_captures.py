@@ -119,11 +119,11 @@ def _unproven(
         "fail" if plain else "a value the vmap with `spmd_axis_name` batches, closed over, makes JAX fail"
     )
     what = (
-        f"the shard_map body {method.words()} reads {where}, a value of the instance it is bound to, and whether "
+        f"the shard_map body {method.words()}, reads {where}, a value of the instance it is bound to, and whether "
         f"the vmap batches that instance is not read ({why}); {fails} (SPMD003)"
     )
     unproven = (
-        f"the shard_map body {method.words()} reads {where}, a value of the instance, which the vmap may batch "
+        f"the shard_map body {method.words()}, reads {where}, a value of the instance, which the vmap may batch "
         f"({why}): a batched value closed over still makes JAX fail after this fix"
     )
     return InstanceReads((), (UnreadValue(UnreadKind.CAPTURE_INPUT, capture.span(node), what),), unproven)
@@ -131,9 +131,16 @@ def _unproven(
 
 def _method_attribute(method: MethodBody, capture: CaptureAnalysis, attr: str) -> bool:
     """Whether `attr` of the instance may be a method (a `def` of its class or of a base of this module), or is
-    not known as a data attribute: calling it runs code whose reads of the instance are not followed here."""
+    not known as a data attribute (a value its class or methods assign, or a field its class body declares):
+    calling it runs code whose reads of the instance are not followed here."""
     member = capture.model.members.member(method.cls, attr)
-    return member is None or isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef))
+    if member is None:
+        # a field declared without a default (`scale: jax.Array` of a dataclass): a value
+        return not any(
+            isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.target.id == attr
+            for st in method.cls.body
+        )
+    return isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef))
 
 
 def _explicit(mesh: MeshInfo | None) -> bool:

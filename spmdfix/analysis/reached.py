@@ -200,7 +200,7 @@ class ReachedAnalysis:
         lift = None
         if method is not None and captures:
             # (lift-captures adds parameters and in_specs to a body it edits; a method's `self` reads are not lifted)
-            lift = f"the shard_map body {method.words()} reads the value through `{method.instance}`, which lift-captures does not edit"
+            lift = f"the shard_map body {method.words()}, reads the value through `{method.instance}`, which lift-captures does not edit"
         elif captures and nested:
             # (lift-captures edits the reached shard_map: the nested body's closure would stay)
             lift = "a shard_map nested in the body closes over the value, which lifting it into this one leaves"
