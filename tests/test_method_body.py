@@ -1,0 +1,210 @@
+"""A bound method as the shard_map body (`jax.shard_map(self._block, ...)`: spmdfix.analysis.method_body).
+
+The in_specs line up with the parameters after the bound `self`; what the body reads through `self` is a capture
+of the instance; a method a subclass redefines, a staticmethod, a classmethod or an attribute assigned on
+instances is not resolved (the body stays "not a function of this module").
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from spmdfix.api import check_source
+from spmdfix.model import Applicability, Transform
+
+HEADER = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))
+"""
+
+NOT_A_FUNCTION = "the shard_map body is not a function of this module"
+
+
+def _layer(block: str, call: str, extra: str = "", vmap: str = "jax.vmap(layer, spmd_axis_name='x')(xs)") -> str:
+    """A module whose class `Layer` applies `call` (a shard_map of `self._block` applied to operands) in `__call__`."""
+    method = textwrap.indent(textwrap.dedent(block).strip("\n"), "    ")
+    return (
+        HEADER
+        + "\nclass Layer:\n    def __init__(self, scale):\n        self.scale = scale\n\n"
+        + method
+        + f"\n\n    def __call__(self, x):\n        w = jnp.ones((4,))\n        return {call}\n"
+        + textwrap.dedent(extra)
+        + f"\n\ndef main(xs):\n    layer = Layer(jnp.ones((4,)))\n    return {vmap}\n"
+    )
+
+
+def _fix(source: str, transform: Transform, code: str = "SPMD001"):
+    found = [f for f in check_source(source) if f.code == code]
+    assert found, [f.code for f in check_source(source)]
+    return found[0].fix_for(transform)
+
+
+def test_in_specs_line_up_with_the_parameters_after_self() -> None:
+    # `w` (second after self) gets P('x') and is returned through P('x'): the strip keeps its values
+    block = """
+    def _block(self, v, w):
+        return w * 2.0
+    """
+    call = "jax.shard_map(self._block, mesh=mesh, in_specs=(P(), P('x')), out_specs=P('x'))(w, x)"
+    fix = _fix(_layer(block, call), Transform.STRIP)
+    assert fix is not None and fix.applicability == Applicability.SAFE, fix
+
+
+def test_an_unstripped_operand_after_self_returned_through_the_stripped_spec_is_refused() -> None:
+    # `v`, the first operand, is P(): returning it through P('x') changes its values once stripped. Lined up one
+    # parameter early (`self` taking P(), `v` the P('x') block) the strip would be SAFE: the worst bug the offset
+    # guards against
+    block = """
+    def _block(self, v, w):
+        return v * 2.0
+    """
+    call = "jax.shard_map(self._block, mesh=mesh, in_specs=(P(), P('x')), out_specs=P('x'))(w, x)"
+    fix = _fix(_layer(block, call), Transform.STRIP)
+    assert fix is not None and fix.applicability != Applicability.SAFE
+    assert "does not come from a stripped block" in fix.reason
+
+
+def test_a_read_of_the_instance_makes_the_strip_unsafe_naming_it() -> None:
+    block = """
+    def _block(self, v):
+        return v * self.scale
+    """
+    call = "jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)"
+    fix = _fix(_layer(block, call), Transform.STRIP)
+    assert fix is not None and fix.applicability != Applicability.SAFE
+    assert "reads `self.scale` (line" in fix.reason and "instance the method is bound to" in fix.reason
+
+
+def test_the_body_collectives_are_read_through_the_method() -> None:
+    block = """
+    def _block(self, v):
+        return v - jax.lax.pmean(v, 'x')
+    """
+    call = "jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)"
+    codes = {f.code for f in check_source(_layer(block, call))}
+    assert "SPMD004" in codes  # pmean over the spmd axis, unseen while the body was not read
+
+
+def test_hazard_h2_is_read_in_the_method() -> None:
+    block = """
+    def _block(self, v):
+        return jax.lax.cond(v.sum() > 1.0, lambda t: t * 2.0, lambda t: t - 1.0, v)
+    """
+    call = "jax.shard_map(self._block, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)"
+    codes = {f.code for f in check_source(_layer(block, call))}
+    assert "SPMD007" in codes
+
+
+def test_an_instance_built_once_is_resolved_too() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        class Shift:
+            def _block(self, v):
+                return v * 2.0 + 1.0
+
+        def layer(x):
+            inst = Shift()
+            return jax.shard_map(inst._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+
+        def main(xs):
+            return jax.vmap(layer, spmd_axis_name='x')(xs)
+        """
+    )
+    fix = _fix(source, Transform.STRIP)
+    assert fix is not None and fix.applicability == Applicability.SAFE, fix.reason
+
+
+def _not_resolved(source: str) -> None:
+    fix = _fix(source, Transform.STRIP)
+    assert fix is not None and fix.applicability != Applicability.SAFE
+    assert NOT_A_FUNCTION in fix.reason, fix.reason
+
+
+def test_a_method_a_subclass_redefines_is_not_resolved() -> None:
+    block = """
+    def _block(self, v):
+        return v * 2.0
+    """
+    call = "jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)"
+    extra = """
+    class Centred(Layer):
+        def _block(self, v):
+            return v - v.mean()
+    """
+    _not_resolved(_layer(block, call, extra))
+
+
+def test_a_staticmethod_is_not_resolved() -> None:
+    block = """
+    @staticmethod
+    def _block(v):
+        return v * 2.0
+    """
+    _not_resolved(_layer(block, "jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)"))
+
+
+def test_a_method_assigned_on_instances_is_not_resolved() -> None:
+    block = """
+    def _block(self, v):
+        return v * 2.0
+    """
+    call = "jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)"
+    extra = """
+    def patch(layer):
+        layer._block = lambda v: v - v.mean()
+    """
+    _not_resolved(_layer(block, call, extra))
+
+
+def test_an_unbatched_instance_gives_no_capture_a_batched_one_does() -> None:
+    block = """
+    def _block(self, v):
+        return v * self.scale
+    """
+    call = "jax.shard_map(self._block, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(x)"
+    assert not [f for f in check_source(_layer(block, call)) if f.code in ("SPMD003", "SPMD910")]
+    batched = _layer(
+        block, call, "\ndef forward(layer: Layer, x):\n    return layer(x)\n",
+        vmap="jax.vmap(forward, spmd_axis_name='x')(layer, xs)",
+    )
+    found = [f for f in check_source(batched) if f.code == "SPMD003"]
+    assert found and "`self.scale`" in found[0].message
+
+
+def test_an_unread_batching_of_the_instance_keeps_fixes_unsafe_naming_the_read() -> None:
+    # the instance's class flattens itself (`tree_flatten`): which of its fields the vmap batches is not read
+    source = HEADER + textwrap.dedent(
+        """
+        @jax.tree_util.register_pytree_node_class
+        class Layer:
+            def __init__(self, scale):
+                self.scale = scale
+
+            def tree_flatten(self):
+                return (self.scale,), None
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(*children)
+
+            def _block(self, v):
+                return v * self.scale
+
+            def __call__(self, x):
+                return jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+
+        def forward(layer: Layer, x):
+            return layer(x)
+
+        def main(layers, xs):
+            return jax.vmap(forward, spmd_axis_name='x')(layers, xs)
+        """
+    )
+    found = [f for f in check_source(source) if f.code == "SPMD001"]
+    assert found
+    judged = [f for f in found[0].fixes if f.transform is Transform.ADD_AXIS]
+    assert judged and judged[0].applicability != Applicability.SAFE
+    assert "reads `self.scale` (line" in judged[0].reason and "which the vmap may batch" in judged[0].reason
