@@ -26,7 +26,7 @@ from spmdfix.analysis.facts import Capture, ReachedFacts, ShardMapFacts, UnreadV
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
 from spmdfix.analysis.method_body import MethodBody, method_body
-from spmdfix.analysis.method_captures import method_instance_facts
+from spmdfix.analysis.method_captures import InstanceReads, instance_reads, method_instance_facts
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.project_callers import Exit, exits_of, search_exits
 from spmdfix.analysis.ranks import RankAnalysis
@@ -139,8 +139,22 @@ class ReachedAnalysis:
         # the Explicit spmd axes, ranks) do not hold for it (breaker6 r16: `bias = jnp.full(...)` made under
         # `jax.set_mesh`, in_specs `P()`: JAX raised `context mesh ...`, spmdfix was silent; measured in
         # safety/trials/breaker6/measure_placed_capture_replicated_specs.py).
-        placed_caps = self.capture.placed_arrays(body, {c.name for c in captures})
-        if spmd and sm.check_vma is not False and _all_replicated(sm) and not jitted_exempt:
+        # (a method body's free names are module-level ones, read as any body's: no parameter is paired there)
+        placed_caps = self.capture.placed_arrays(body if method is None else method.func, {c.name for c in captures})
+        instance = None
+        if method is not None and (spmd or placed):
+            # what the method reads through `self`: a capture of the instance (`analysis.method_captures`)
+            instance = method_instance_facts(
+                method, self.capture, vmap.fun, vmap.in_axes, reached, vmap.node, sm.mesh, placed, plain=not spmd
+            )
+        if spmd and sm.check_vma is not False and _all_replicated(sm) and not jitted_exempt and method is not None:
+            # the arrays a method body may meet, unbatched: records, as the ranks exemption pairs body parameters
+            # with operands and is not read past a bound `self` (breaker-style silence before: `v * self.w` under
+            # `in_specs=P()` raised ManualAxisType, spmdfix was silent; measured 12-07, see docs/safety.md)
+            unread_captures += self._method_array_records(
+                reached.site.node, method, instance, {c.name for c in (*captures, *placed_caps)}
+            )
+        elif spmd and sm.check_vma is not False and _all_replicated(sm) and not jitted_exempt:
             skip = {c.name for c in captures} | {c.name for c in placed_caps}
             arrays = self.capture.unbatched_arrays(reached.site.node, body, skip)
             skip |= {c.name for c in arrays}
@@ -179,12 +193,7 @@ class ReachedAnalysis:
         # batch placed on the mesh, `Closing over inputs to shard_map` without; plain_vmap_placed_spellings.py,
         # part 2, and open_items_issue22_kind9.py, part A)
         captures += placed_caps
-        instance = None
-        if method is not None and (spmd or placed):
-            # what the method reads through `self`: a capture of the instance (`analysis.method_captures`)
-            instance = method_instance_facts(
-                method, self.capture, vmap.fun, vmap.in_axes, reached, vmap.node, sm.mesh, placed, plain=not spmd
-            )
+        if instance is not None:
             captures += instance.captures
             unread_captures += instance.unread
         if body is None and method is None and (spmd or placed):
@@ -246,6 +255,40 @@ class ReachedAnalysis:
             body_parameter=body is None and parameter_body(self.ix, reached.site.body, reached.site.body_scope),
             instance_unread=instance.unproven if instance is not None else "",
         )
+
+    def _method_array_records(
+        self, construction: ast.AST, method: MethodBody, instance: InstanceReads | None, skip: set[str]
+    ) -> tuple[UnreadValue, ...]:
+        """The SPMD910 records (kind OPERAND_RANK) of the values a bound-method body meets that may be unbatched
+        arrays, under all-replicated specs with `check_vma` on (`construction`: the shard_map's): module-level
+        arrays it closes over (`CaptureAnalysis.unbatched_arrays`, `module_attribute_arrays`, `unread_arrays`)
+        and its first read of an instance the vmap does not batch (`self.w`). An unbatched array meeting the
+        block fails (ManualAxisType) unless the block's rank is higher, which `ranks` reads by pairing the body's
+        parameters with the operands, not done past a bound `self`: a record, never a guessed finding nor
+        silence (`v * self.w` under `in_specs=P()` raised ManualAxisType while spmdfix was silent)."""
+        func = method.func
+        arrays = self.capture.unbatched_arrays(construction, func, skip)
+        why = "it is an array, and the block's rank is not read past the method's bound `self`"
+        out = [UnreadValue(UnreadKind.OPERAND_RANK, c.use, _unread_array_what(c.name, why)) for c in arrays]
+        out += [
+            UnreadValue(
+                UnreadKind.OPERAND_RANK, self.span(node),
+                _module_array_what(node, qname) if why is None else _unread_array_what(short(node), why),
+            )
+            for node, qname, why in self.capture.module_attribute_arrays(construction, func)
+        ]
+        out += [
+            UnreadValue(UnreadKind.OPERAND_RANK, self.span(node), _unread_array_what(node.id, why))
+            for node, why in self.capture.unread_arrays(construction, func, skip | {c.name for c in arrays})
+        ]
+        if instance is not None and not instance.captures and not instance.unproven:
+            reads = instance_reads(method, self.capture)
+            if reads:
+                up = self.ix.parent.get(id(reads[0]))
+                node = up if isinstance(up, ast.Attribute) and up.value is reads[0] else reads[0]
+                why = f"it is read off the instance the shard_map body `{short(method.read)}` is bound to, which spmdfix does not read"
+                out.append(UnreadValue(UnreadKind.OPERAND_RANK, self.span(node), _unread_array_what(short(node), why)))
+        return tuple(out)
 
     def _method(self, reached: ReachedSite) -> MethodBody | None:
         """The bound method the reached shard_map's body is (`analysis.method_body`), or None."""
