@@ -208,3 +208,65 @@ def test_an_unread_batching_of_the_instance_keeps_fixes_unsafe_naming_the_read()
     judged = [f for f in found[0].fixes if f.transform is Transform.ADD_AXIS]
     assert judged and judged[0].applicability != Applicability.SAFE
     assert "reads `self.scale` (line" in judged[0].reason and "which the vmap may batch" in judged[0].reason
+
+
+def _judged(source: str, transform: Transform):
+    found = [f for f in check_source(source) if f.code == "SPMD001"]
+    assert found
+    fixes = [f for f in found[0].fixes if f.transform is transform]
+    assert fixes
+    return fixes[0]
+
+
+def test_an_instance_made_on_the_way_from_a_batched_value_is_not_taken_for_unbatched() -> None:
+    # `Layer(x.mean())(x)`: the walk taints names, not the instance a call is made on (measured: ManualAxisType)
+    source = HEADER + textwrap.dedent(
+        """
+        class Layer:
+            def __init__(self, scale):
+                self.scale = scale
+
+            def _block(self, v):
+                return v * self.scale
+
+            def __call__(self, x):
+                return jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+
+        def f(x):
+            return Layer(x.mean())(x)
+
+        def main(xs):
+            return jax.vmap(f, spmd_axis_name='x')(xs)
+        """
+    )
+    fix = _judged(source, Transform.ADD_AXIS)
+    assert fix.applicability != Applicability.SAFE
+    assert "`Layer(x.mean())(x)`" in fix.reason and "reads `self.scale`" in fix.reason
+
+
+def test_an_attribute_a_traced_method_sets_is_not_taken_for_unbatched() -> None:
+    # golden drop-spmd-axis/method_body_instance_attribute_set_in_traced_method: rename was SAFE without the check
+    source = HEADER + textwrap.dedent(
+        """
+        class Layer:
+            def __init__(self):
+                self.scale = 1.0
+
+            def prepare(self, x):
+                self.scale = x.mean()
+
+            def _block(self, v):
+                return v * self.scale
+
+            def __call__(self, x):
+                self.prepare(x)
+                return jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+
+        def main(xs):
+            return jax.vmap(Layer(), spmd_axis_name='x')(xs)
+        """
+    )
+    for transform in (Transform.RENAME, Transform.ADD_AXIS):
+        fix = _judged(source, transform)
+        assert fix.applicability != Applicability.SAFE
+        assert "`.scale` is assigned at line" in fix.reason

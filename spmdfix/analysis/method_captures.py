@@ -9,7 +9,10 @@ over a name of the function applying the shard_map (`batched.BatchedValues.batch
 mesh rules of `capture.CaptureAnalysis._batched`): the body's `self` is the name the method is read off there.
 
 Proven: a body that does not read `self` closes over nothing of the instance; an instance the vmap does not
-batch, on an Auto or unknown mesh with no placed batch, gives no batched capture. A batched instance whose reads
+batch, on an Auto or unknown mesh with no placed batch, gives no batched capture when every step of the way is
+a plain call whose receiver is a name (the walk taints names, not `Layer(x.mean())(x)`) and every attribute
+the body reads is set only in `__init__` (`self.scale = x.mean()` in another traced method leaves `self`
+untainted in the method applying the shard_map: measured, ManualAxisType). A batched instance whose reads
 are all its data attributes gives a capture per attribute read (`self.w_in`). Anything else (the walk not
 followed, a read of a method or `self` passed on, an Explicit mesh, a staging on one, a pytree whose static
 fields are not read) is not proven: an SPMD910 record naming the read and a reason that keeps the fixes whose
@@ -23,10 +26,13 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.batched import mentions
 from spmdfix.analysis.facts import Capture, UnreadValue
 from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind
+from spmdfix.analysis.members import attribute_writes
 from spmdfix.analysis.method_body import MethodBody
 from spmdfix.analysis.static import in_static_context
+from spmdfix.analysis.uses import short
 from spmdfix.perf import frozen
 
 if TYPE_CHECKING:
@@ -93,21 +99,94 @@ def method_instance_facts(
     if capture.batched.static_skipped:
         return _unproven(method, capture, where, shown, "the instance's class may keep fields static, which are not read", plain)
     if method.owner not in values.names:
+        # the walk does not batch the name the method is read off; proven only when no step on the way reads the
+        # instance off an expression the walk does not taint (`Layer(x.mean())(x)`), and every attribute the
+        # body reads is set only where the instance is made (`__init__`, the class body)
+        why = _unbatched_unproven(method, capture, fun, in_axes, reached, vmap, reads)
+        if why:
+            return _unproven(method, capture, where, shown, why, plain)
         return InstanceReads()  # the vmap does not batch the instance
     attrs: dict[str, ast.Attribute] = {}
     for node in reads:
         up = capture.ix.parent.get(id(node))
         if not (isinstance(up, ast.Attribute) and up.value is node) or _method_attribute(method, capture, up.attr):
             shown_up = up if isinstance(up, ast.Attribute) else node
+            what = (
+                f"`{shown_up.attr}` is a method or is assigned several times" if isinstance(shown_up, ast.Attribute)
+                else f"`{node.id}` itself is used"
+            )
             return _unproven(
                 method, capture, f"`{ast.unparse(shown_up)}` (line {shown_up.lineno})", shown_up,
-                "the vmap batches the instance, and this use of it is not a read of a value", plain,
+                f"the vmap batches the instance, and {what}: which of its values the body meets is not read", plain,
             )
         attrs.setdefault(up.attr, up)
     return InstanceReads(tuple(
         Capture(f"{method.instance}.{attr}", capture.span(node), CaptureKind.BATCHED, node.lineno)
         for attr, node in attrs.items()
     ))
+
+
+def _unbatched_unproven(
+    method: MethodBody, capture: CaptureAnalysis, fun, in_axes, reached: ReachedSite, vmap, reads: list[ast.Name]
+) -> str:
+    """Why an instance the walk does not batch may still hold a batched value the body reads, in words; "" when
+    none. The walk (`batched.BatchedValues`) taints names: a local assigned a construction from a batched value
+    (`layer = Layer(x.mean())`) and a parameter given one are batched, and so is the `self` of a method that
+    assigns `self.a = <batched>`; it does not taint the instance a call on the way is made on when that is an
+    expression (`Layer(x.mean())(x)`: measured, JAX raises ManualAxisType), nor an attribute another traced
+    method sets. So: every step from the vmapped function to the method applying the shard_map is a plain call
+    (`plain_hops`), whose receiver, when not a name, mentions no batched name of its caller; and every attribute
+    the body reads is assigned only by `self.a = ...` in `__init__` or the class body (no other `.a = ...` in
+    the module, no other spelling: `members.ClassMembers.written_in_other_spelling`)."""
+    batched = capture.batched
+    hops = batched.plain_hops(fun, method.home, reached)
+    if hops is None:
+        return "the way from the vmapped function to it is not a chain of plain calls, whose receivers are read"
+    for caller, call, _callee, bound in hops[1]:
+        receiver = _receiver(capture, call) if bound else None
+        if receiver is None or isinstance(receiver, ast.Name):
+            continue
+        walk = batched.batched_walk(fun, in_axes, reached, caller, vmap)
+        if walk is None or mentions(receiver, walk[0], capture.ix.parent, capture._qualname):
+            return f"the call `{short(call)}` (line {call.lineno}) is made on `{short(receiver)}`, which may hold a batched value"
+    for node in reads:
+        up = capture.ix.parent.get(id(node))
+        if not (isinstance(up, ast.Attribute) and up.value is node):
+            continue
+        why = _set_elsewhere(method, capture, up.attr)
+        if why:
+            return why
+    return ""
+
+
+def _receiver(capture: CaptureAnalysis, call: ast.Call) -> ast.AST | None:
+    """The object a chain step's call is made on: `recv` of `recv.m(...)`, the instance called in `recv(...)`,
+    the callable's object in `jax.lax.map(recv.m, xs)`."""
+    target = call.func
+    if capture.batched._is_lax_map(call):
+        target = call.args[0]
+    return target.value if isinstance(target, ast.Attribute) else target
+
+
+def _set_elsewhere(method: MethodBody, capture: CaptureAnalysis, attr: str) -> str:
+    """Why attribute `attr` of the instance may be set other than where the instance is made, in words; "" when
+    every `.attr = ...` of the module is a `self.attr = ...` of `__init__` of the class (or its body binds it)."""
+    ix = capture.ix
+    own = 0
+    for node in ix.attribute_assigns:
+        for target in node.targets:
+            if not (isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name)):
+                continue
+            func = ix.enclosing_function(node)
+            if target.value.id == "self" and isinstance(func, ast.FunctionDef) and func.name == "__init__":
+                if ix.parent.get(id(func)) is method.cls:
+                    own += 1
+                    continue
+            return f"`.{attr}` is assigned at line {node.lineno}, not where the instance is made"
+    if attribute_writes(ix.source, attr) != own:
+        return f"`.{attr}` is assigned in this module other than in `{method.cls.name}.__init__`"
+    other = capture.model.members.written_in_other_spelling(method.cls, attr)
+    return f"`.{attr}` may be written: {other}" if other else ""
 
 
 def _unproven(
