@@ -270,3 +270,29 @@ def test_an_attribute_a_traced_method_sets_is_not_taken_for_unbatched() -> None:
         fix = _judged(source, transform)
         assert fix.applicability != Applicability.SAFE
         assert "`.scale` is assigned at line" in fix.reason
+
+
+def test_a_method_the_body_calls_on_its_instance_is_not_followed_for_its_reads() -> None:
+    # `self._act(v)` reads the instance in code the capture reading does not follow: not proven unbatched
+    source = HEADER + textwrap.dedent(
+        """
+        class Layer:
+            def __init__(self):
+                self.scale = 2.0
+
+            def _act(self, v):
+                return v * self.scale
+
+            def _block(self, v):
+                return self._act(v)
+
+            def __call__(self, x):
+                return jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+
+        def main(xs):
+            return jax.vmap(Layer(), spmd_axis_name='x')(xs)
+        """
+    )
+    fix = _judged(source, Transform.ADD_AXIS)
+    assert fix.applicability != Applicability.SAFE
+    assert "`self._act` (line" in fix.reason and "not followed" in fix.reason

@@ -85,7 +85,10 @@ def method_instance_facts(
             return InstanceReads()  # `jax.jit(shard_map(...))`: the instance's leaves are jit operands
         return _unproven(method, capture, where, shown, "the shard_map is jitted on an Explicit mesh", plain)
     if method.home is None:
-        return InstanceReads()  # a module-level instance: made at import, nothing the vmap batches
+        # a module-level instance: made at import, nothing the vmap batches, unless a traced function sets one
+        # of the attributes the body reads (`INST.prepare(x)` setting `self.scale`)
+        why = next((w for w in (_set_elsewhere(method, capture, a) for a in _attributes(capture, reads)) if w), "")
+        return _unproven(method, capture, where, shown, why, plain) if why else InstanceReads()
     walk = capture.batched.batched_walk(fun, in_axes, reached, method.home, vmap)
     if walk is None:
         return _unproven(method, capture, where, shown, "the way from the vmapped function to it is not followed", plain)
@@ -149,14 +152,27 @@ def _unbatched_unproven(
         walk = batched.batched_walk(fun, in_axes, reached, caller, vmap)
         if walk is None or mentions(receiver, walk[0], capture.ix.parent, capture._qualname):
             return f"the call `{short(call)}` (line {call.lineno}) is made on `{short(receiver)}`, which may hold a batched value"
-    for node in reads:
-        up = capture.ix.parent.get(id(node))
-        if not (isinstance(up, ast.Attribute) and up.value is node):
-            continue
-        why = _set_elsewhere(method, capture, up.attr)
+    for attr in _attributes(capture, reads):
+        why = _set_elsewhere(method, capture, attr)
         if why:
             return why
+    for node in reads:
+        up = capture.ix.parent.get(id(node))
+        if not (isinstance(up, ast.Attribute) and up.value is node) or _method_attribute(method, capture, up.attr):
+            # a method called on it, or `self` passed on: what that code reads of the instance is not followed
+            shown = up if isinstance(up, ast.Attribute) else node
+            return f"`{ast.unparse(shown)}` (line {shown.lineno}) runs code whose reads of the instance are not followed"
     return ""
+
+
+def _attributes(capture: CaptureAnalysis, reads: list[ast.Name]) -> list[str]:
+    """The attribute names the reads of the instance read (`self.scale` -> `scale`), in order, once each."""
+    found: dict[str, None] = {}
+    for node in reads:
+        up = capture.ix.parent.get(id(node))
+        if isinstance(up, ast.Attribute) and up.value is node:
+            found.setdefault(up.attr, None)
+    return list(found)
 
 
 def _receiver(capture: CaptureAnalysis, call: ast.Call) -> ast.AST | None:
