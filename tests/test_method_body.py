@@ -117,10 +117,10 @@ def test_an_instance_built_once_is_resolved_too() -> None:
     assert fix is not None and fix.applicability == Applicability.SAFE, fix.reason
 
 
-def _not_resolved(source: str) -> None:
+def _not_resolved(source: str, why: str) -> None:
     fix = _fix(source, Transform.STRIP)
     assert fix is not None and fix.applicability != Applicability.SAFE
-    assert NOT_A_FUNCTION in fix.reason, fix.reason
+    assert f"{NOT_A_FUNCTION}: {why}" in fix.reason, fix.reason
 
 
 def test_a_method_a_subclass_redefines_is_not_resolved() -> None:
@@ -134,7 +134,7 @@ def test_a_method_a_subclass_redefines_is_not_resolved() -> None:
         def _block(self, v):
             return v - v.mean()
     """
-    _not_resolved(_layer(block, call, extra))
+    _not_resolved(_layer(block, call, extra), "a subclass redefines `_block`")
 
 
 def test_a_staticmethod_is_not_resolved() -> None:
@@ -143,7 +143,8 @@ def test_a_staticmethod_is_not_resolved() -> None:
     def _block(v):
         return v * 2.0
     """
-    _not_resolved(_layer(block, "jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)"))
+    call = "jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)"
+    _not_resolved(_layer(block, call), "`_block` is decorated")
 
 
 def test_a_method_assigned_on_instances_is_not_resolved() -> None:
@@ -156,7 +157,7 @@ def test_a_method_assigned_on_instances_is_not_resolved() -> None:
     def patch(layer):
         layer._block = lambda v: v - v.mean()
     """
-    _not_resolved(_layer(block, call, extra))
+    _not_resolved(_layer(block, call, extra), "this module assigns `._block = ...`")
 
 
 def test_an_unbatched_instance_gives_no_capture_a_batched_one_does() -> None:

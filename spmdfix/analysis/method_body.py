@@ -63,56 +63,87 @@ class MethodBody:
 def method_body(model: ModuleModel, instances: Instances, expr: ast.AST | None, scope: Scope) -> MethodBody | None:
     """The bound method a shard_map body `expr` (read in `scope`) is, under the conditions of the module
     docstring; None otherwise."""
+    found = _resolve(model, instances, expr, scope)
+    return found if isinstance(found, MethodBody) else None
+
+
+def method_body_why_not(model: ModuleModel, instances: Instances, expr: ast.AST | None, scope: Scope) -> str:
+    """Why a shard_map body read as an attribute of a name (`self._block`) is not resolved to a method, in words
+    completing "the shard_map body `self._block` is not a function of this module: ..."; "" when it is resolved
+    or is not such a read."""
+    found = _resolve(model, instances, expr, scope)
+    return found if isinstance(found, str) else ""
+
+
+def _resolve(model: ModuleModel, instances: Instances, expr: ast.AST | None, scope: Scope) -> MethodBody | str:
+    """`method_body`, or why not ("" when the body is not an attribute of a name)."""
     found = method_read(model.ix, expr, scope)
     if found is None:
-        return None
+        return ""
     read, where = found
     owner = read.value
     assert isinstance(owner, ast.Name)
+    name = read.attr
     binding = model.ix.single_binding(owner.id, where)
     if binding is None:
-        return None
+        return ""
     if binding.kind is BindingKind.PARAM:
         func = _self_method(model, read, where, binding)
     elif binding.kind is BindingKind.ASSIGN and instances.built_here(owner, where):
         bound = instances.method_of(read, where)
         func = bound[1] if bound is not None and bound[0] is model else None
+        if func is None:
+            func = f"`{owner.id}` is an instance whose method `{name}` is not a `def` of a class of this module spmdfix reads"
     else:
-        return None
-    if not isinstance(func, ast.FunctionDef) or func.decorator_list:
-        return None
+        return ""
+    if isinstance(func, str):
+        return func
+    if not isinstance(func, ast.FunctionDef):
+        return f"`{name}` is not a `def` the analysis reads"
+    if func.decorator_list:
+        return f"`{name}` is decorated (line {func.decorator_list[0].lineno}), so reading it may not give the `def`"
     if not [*func.args.posonlyargs, *func.args.args]:
-        return None
+        return f"`{name}` takes no parameter to bind the instance to"
     cls = model.ix.parent.get(id(func))
-    if not isinstance(cls, ast.ClassDef) or not _plain_member(model, cls, func):
-        return None
+    if not isinstance(cls, ast.ClassDef):
+        return f"`{name}` is not a method of a class of this module"
+    why = _replaced(model, cls, func)
+    if why:
+        return why
     home = binding.scope.node if not binding.scope.is_class and binding.scope is not model.ix.module_scope else None
     return MethodBody(func, read, owner.id, where, home, cls)
 
 
-def _self_method(model: ModuleModel, read: ast.Attribute, where: Scope, binding) -> ast.AST | None:
+def _self_method(model: ModuleModel, read: ast.Attribute, where: Scope, binding) -> ast.AST | str:
     """The `def` `self.m` names in a method whose first parameter is `self` (not a `staticmethod` or
-    `classmethod`), found as the call walk finds it, when no subclass of the project redefines `m`."""
+    `classmethod`), found as the call walk finds it, when no subclass of the project redefines `m`; else why
+    not, or "" when `self` is no such parameter."""
     method = model.ix.parent.get(id(binding.node))
     if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
+        return ""
+    if not isinstance(model.ix.parent.get(id(method)), ast.ClassDef) or [*method.args.posonlyargs, *method.args.args][:1] != [binding.node]:
+        return ""
     if {d.id for d in method.decorator_list if isinstance(d, ast.Name)} & _BINDING_DECORATORS:
-        return None
+        return f"`{method.name}` is a staticmethod or classmethod, where `{read.value.id}` is not an instance"  # type: ignore[attr-defined]
     member = model.members.self_member(read, where)
-    if member is None or member[2]:
-        return None  # not found, or a subclass defines it again: which `def` runs is not known
+    if member is None:
+        return f"`{read.attr}` is not a member of the class or its bases in this module"
+    if member[2]:
+        return f"a subclass redefines `{read.attr}`, so which `def` runs is not known"
     return member[0]
 
 
-def _plain_member(model: ModuleModel, cls: ast.ClassDef, func: ast.FunctionDef) -> bool:
-    """Whether `func` is the one binding of its name in the body of `cls` and nothing else may set that name on
-    the class or its instances: no `.name = ...` in the module, no store, decorator or metaclass that
-    `instances.replaced_by` names, no other spelling `members.written_in_other_spelling` names."""
+def _replaced(model: ModuleModel, cls: ast.ClassDef, func: ast.FunctionDef) -> str:
+    """Why `func` may not be the one binding of its name on `cls` and its instances ("" when it is): bound
+    several times in the class body, `.name = ...` in the module, a store, decorator or metaclass
+    `instances.replaced_by` names, another spelling `members.written_in_other_spelling` names."""
     inner = model.ix.own_scope(cls)
     if inner is None or len(inner.bindings.get(func.name, [])) != 1:
-        return False
+        return f"`{cls.name}` binds `{func.name}` more than once in its body"
     if attribute_assigned(model.ix.source, func.name):
-        return False
-    if replaced_by(model, cls, func.name) is not None:
-        return False
-    return model.members.written_in_other_spelling(cls, func.name) is None
+        return f"this module assigns `.{func.name} = ...`, which may give an instance its own `{func.name}`"
+    replaced = replaced_by(model, cls, func.name)
+    if replaced is not None:
+        return f"`{cls.name}` {replaced}"
+    other = model.members.written_in_other_spelling(cls, func.name)
+    return f"`.{func.name}` may be written: {other}" if other else ""

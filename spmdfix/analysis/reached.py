@@ -25,7 +25,7 @@ from spmdfix.analysis.hazards import inner_dimensions_unplaced
 from spmdfix.analysis.facts import Capture, ReachedFacts, ShardMapFacts, UnreadValue
 from spmdfix.analysis.lift import LiftAnalysis
 from spmdfix.analysis.mesh_uses import MeshUses
-from spmdfix.analysis.method_body import MethodBody, method_body
+from spmdfix.analysis.method_body import MethodBody, method_body, method_body_why_not
 from spmdfix.analysis.method_captures import InstanceReads, instance_reads, method_instance_facts
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.project_callers import Exit, exits_of, search_exits
@@ -455,7 +455,8 @@ class ReachedAnalysis:
         if method is not None:
             func = method.func
         if func is None:
-            return "the shard_map body is not a function of this module"
+            why = method_body_why_not(self.model, self.reacher.instances, site.body, site.body_scope)
+            return "the shard_map body is not a function of this module" + (f": {why}" if why else "")
         bound = next((call for qname, call in wrappers if qname in jaxapi.PARTIAL_NAMES and (call.args[1:] or call.keywords)), None)
         if bound is not None:
             # `functools.partial(scale, w=W)`: the bound values are not arguments the in_specs cover, whatever

@@ -27,7 +27,7 @@ from spmdfix.analysis.meshes import mesh_site, module_constant, resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.primitives import UnaryCheck
 from spmdfix.analysis.reach import Reacher, ReachedSite
-from spmdfix.analysis.method_body import method_body
+from spmdfix.analysis.method_body import method_body, method_body_why_not
 from spmdfix.analysis.shard_maps import ShardMapSite, body_stop, parameter_body, unwrap_body
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread
@@ -558,7 +558,8 @@ class ShardMapAnalysis:
             qname = self.ix.qualname(stopped[0], stopped[1]) or ""
             if qname.startswith("jax.") and qname not in jaxapi.INNER_BATCHING_NAMES:
                 return ""  # `jax.nn.relu`, `jnp.tanh`: measured to run under the spmd vmap (breaker13 vz4)
-        return f"the shard_map body `{self.ev.text(site.body)}` is not a function of this module"
+        why = method_body_why_not(self.model, self.reacher.instances, site.body, site.body_scope)
+        return f"the shard_map body `{self.ev.text(site.body)}` is not a function of this module" + (f": {why}" if why else "")
 
     def _parameter_body_h2(self, site: ShardMapSite) -> str:
         """`BodyFacts.h2_unread` for a body that is a parameter of the function applying the shard_map (a
