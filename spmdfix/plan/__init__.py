@@ -158,7 +158,7 @@ def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
             part += found
         readings.setdefault(reached.shard_map.site, []).append(part)
     findings += [f for found in readings.values() for f in _merged(found)]
-    findings = [other_readings(other_callers(f, vmap), vmap) for f in findings]
+    findings = [instance_unread(other_readings(other_callers(f, vmap), vmap), vmap) for f in findings]
     # SPMD006 of a reshard inside the vmapped function (site-level)
     reshards = rules.explicit_axis.reshard_findings(site)
     blockers = [Blocker(f, left_behind[f.span]) for f in findings if f.span in left_behind]
