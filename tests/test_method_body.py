@@ -297,3 +297,128 @@ def test_a_method_the_body_calls_on_its_instance_is_not_followed_for_its_reads()
     fix = _judged(source, Transform.ADD_AXIS)
     assert fix.applicability != Applicability.SAFE
     assert "`self._act` (line" in fix.reason and "not followed" in fix.reason
+
+
+# --- attribute lookup: `__getattribute__` decides what `self._block` gives, whatever the class body binds ---
+
+GETATTRIBUTE = """
+    def __getattribute__(self, name):
+        if name == "_block":
+            return lambda v: v - jnp.mean(v, axis=0, keepdims=True)
+        return object.__getattribute__(self, name)
+"""
+ELEMENTWISE = """
+    def _block(self, v):
+        return v * 2.0
+"""
+SELF_CALL = "jax.shard_map(self._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)"
+
+
+def test_a_class_defining_getattribute_is_not_resolved() -> None:
+    # (measured by the lead on the package probe: with the resolution, strip was SAFE while the function that ran
+    # took the mean over the stripped dimension)
+    block = ELEMENTWISE + GETATTRIBUTE
+    _not_resolved(_layer(block, SELF_CALL), "`Layer` defines `__getattribute__`, which decides what `self._block` gives")
+
+
+def test_a_subclass_defining_getattribute_is_not_resolved() -> None:
+    extra = "\nclass Odd(Layer):" + textwrap.indent(textwrap.dedent(GETATTRIBUTE), "    ")
+    _not_resolved(
+        _layer(ELEMENTWISE, SELF_CALL, extra),
+        "a subclass of `Layer` defines `__getattribute__`, which decides what `self._block` gives",
+    )
+
+
+def test_a_local_base_defining_getattribute_is_not_resolved_for_a_built_instance() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        class Base:
+            def __getattribute__(self, name):
+                return object.__getattribute__(self, name)
+
+        class Shift(Base):
+            def _block(self, v):
+                return v * 2.0 + 1.0
+
+        def layer(x):
+            inst = Shift()
+            return jax.shard_map(inst._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+
+        def main(xs):
+            return jax.vmap(layer, spmd_axis_name='x')(xs)
+        """
+    )
+    _not_resolved(source, "`Base` defines `__getattribute__`, which decides what `inst._block` gives")
+
+
+def test_a_library_base_outside_the_list_is_not_resolved_and_nnx_module_is() -> None:
+    def with_base(base: str) -> str:
+        return HEADER + "import flax.linen as nn\nfrom flax import nnx\n" + textwrap.dedent(
+            f"""
+            class Shift({base}):
+                def _block(self, v):
+                    return v * 2.0 + 1.0
+
+            def layer(x):
+                inst = Shift()
+                return jax.shard_map(inst._block, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(x)
+
+            def main(xs):
+                return jax.vmap(layer, spmd_axis_name='x')(xs)
+            """
+        )
+
+    _not_resolved(with_base("nn.Module"), "`Shift` has the base `nn.Module`, which spmdfix does not read")
+    fix = _fix(with_base("nnx.Module"), Transform.STRIP)
+    assert fix is not None and fix.applicability == Applicability.SAFE, fix.reason
+
+
+def test_a_base_of_another_module_defining_getattribute_is_not_resolved(tmp_path) -> None:
+    from spmdfix import project_graph
+    from spmdfix.api import analyse_source, new_project_index
+    from spmdfix.model import Options
+
+    files = {
+        "pyproject.toml": '[project]\nname = "pkg"\n',
+        "pkg/__init__.py": "",
+        "pkg/base.py": "import jax.numpy as jnp\n\n\nclass Base:" + textwrap.indent(textwrap.dedent(GETATTRIBUTE), "    "),
+        "pkg/layer.py": HEADER + "from pkg.base import Base\n\n\nclass Layer(Base):\n"
+        + textwrap.indent(textwrap.dedent(ELEMENTWISE).strip("\n"), "    ")
+        + f"\n\n    def __call__(self, x):\n        return {SELF_CALL}\n\n\n"
+        "def main(xs):\n    return jax.vmap(Layer(), spmd_axis_name='x')(xs)\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    project_graph.forget_graphs()
+    path = tmp_path.resolve() / "pkg/layer.py"
+    result = analyse_source(path.read_text(), Options(), path=path, index=new_project_index(tmp_path.resolve()))
+    strips = [f.fix_for(Transform.STRIP) for f in result.findings if f.code == "SPMD001"]
+    assert strips and strips[0] is not None and strips[0].applicability != Applicability.SAFE
+    assert "`Base` defines `__getattribute__`, which decides what `self._block` gives" in strips[0].reason
+
+
+def test_the_plain_lookup_bases_are_measured_on_the_installed_packages() -> None:
+    """Each base of `PLAIN_LOOKUP_BASES` that imports here: no class of its MRO but `object` defines
+    `__getattribute__`, and a subclass keeps the `def` its body binds (flax.linen's Module, which wraps them,
+    fails this and is left out)."""
+    import importlib
+
+    from spmdfix.analysis.method_body import PLAIN_LOOKUP_BASES
+
+    def blk(self, v):
+        return v
+
+    checked = 0
+    for qname in sorted(PLAIN_LOOKUP_BASES):
+        module, _, name = qname.rpartition(".")
+        base = getattr(importlib.import_module(module or "builtins"), name)
+        sub = type("Sub", (base,), {"_block": blk, "__module__": __name__})
+        assert not [k for k in base.__mro__ if k is not object and "__getattribute__" in vars(k)], qname
+        assert sub.__dict__["_block"] is blk, qname
+        checked += 1
+    assert checked == len(PLAIN_LOOKUP_BASES)
+    import flax.linen as nn
+
+    wrapped = type("Sub", (nn.Module,), {"_block": blk, "__module__": __name__})
+    assert wrapped.__dict__["_block"] is not blk  # (why it is not in the list)

@@ -14,7 +14,12 @@ The method is resolved with the call walk's own resolvers (`members.ClassMembers
 - no subclass of the project defines `m` again (for `self.m`: `self` may be an instance of it), no
   `.m = ...` anywhere in the module, and nothing else may set `m` on the class or its instances
   (`instances.replaced_by`: an unknown class decorator, a metaclass, a store or `setattr` in the project;
-  `members.ClassMembers.written_in_other_spelling`).
+  `members.ClassMembers.written_in_other_spelling`);
+- attribute reads of the instance are Python's default lookup: no class from the instance's class up its bases
+  (this module's, the project's, and for a library base only one of `PLAIN_LOOKUP_BASES`), nor a subclass of
+  the project for `self.m`, defines `__getattribute__`, which decides what `self.m` gives whatever the class
+  body binds (`_custom_lookup`; a lead's probe: a `__getattribute__` returning another function for `_block`
+  left strip SAFE while the function that ran was not the one read).
 Anything else stays unresolved, as before: "the shard_map body is not a function of this module".
 
 Pure: reads the module's model and, through it, the project index.
@@ -31,6 +36,12 @@ from spmdfix.analysis.shard_maps import method_read
 from spmdfix.perf import frozen
 
 _BINDING_DECORATORS = frozenset({"staticmethod", "classmethod"})
+
+# Library bases whose instances read attributes by Python's default lookup and whose subclasses keep the `def`s
+# their bodies bind: no class of their MRO but `object` defines `__getattribute__`, and a method a subclass
+# defines is the function in its `__dict__` (flax.linen's `Module` wraps methods as a subclass is made: left out).
+# tests/test_method_body.py checks each against the installed package.
+PLAIN_LOOKUP_BASES = frozenset({"object", "abc.ABC", "flax.nnx.Module", "flax.struct.PyTreeNode"})
 
 
 @frozen(eq=False, repr=False)
@@ -110,6 +121,9 @@ def _resolve(model: ModuleModel, instances: Instances, expr: ast.AST | None, sco
     why = _replaced(model, cls, func)
     if why:
         return why
+    why = _custom_lookup(model, instances, read, where, cls)
+    if why:
+        return why
     home = binding.scope.node if not binding.scope.is_class and binding.scope is not model.ix.module_scope else None
     return MethodBody(func, read, owner.id, where, home, cls)
 
@@ -147,3 +161,59 @@ def _replaced(model: ModuleModel, cls: ast.ClassDef, func: ast.FunctionDef) -> s
         return f"`{cls.name}` {replaced}"
     other = model.members.written_in_other_spelling(cls, func.name)
     return f"`.{func.name}` may be written: {other}" if other else ""
+
+
+def _custom_lookup(model: ModuleModel, instances: Instances, read: ast.Attribute, where: Scope, cls: ast.ClassDef) -> str:
+    """Why reading `read` (`self.m`, `inst.m`) off the instance may not be Python's default attribute lookup
+    ("" when it is): a class from the instance's class up its bases, or for `self.m` a subclass of the
+    project, defines `__getattribute__`, or a base is a library class not in `PLAIN_LOOKUP_BASES`. The
+    instance's class is the one whose method binds `self`, or the class `inst` is built from (`cls`, the class
+    defining the method, when neither is known)."""
+    owner, start = model, cls
+    if isinstance(read.value, ast.Name):
+        enclosing = model.members.enclosing_class(read, where)
+        built = instances.class_of(read.value, where) if enclosing is None else None
+        if enclosing is not None:
+            start = enclosing
+            if model.members.overridden(enclosing, "__getattribute__"):
+                return f"a subclass of `{enclosing.name}` defines `__getattribute__`, which decides what `{ast.unparse(read)}` gives"
+        elif built is not None:
+            owner, start = built
+    return _lookup_in_bases(owner, start, read)
+
+
+def _lookup_in_bases(owner: ModuleModel, cls: ast.ClassDef, read: ast.Attribute, depth: int = 0) -> str:
+    """`_custom_lookup` over `cls` (of module `owner`) and its bases, a few levels up."""
+    shown = ast.unparse(read)
+    if depth > 6:
+        return f"the bases of `{cls.name}` go deeper than spmdfix reads, and one may define `__getattribute__`"
+    inner = owner.ix.own_scope(cls)
+    if inner is not None and "__getattribute__" in inner.bindings:
+        return f"`{cls.name}` defines `__getattribute__`, which decides what `{shown}` gives"
+    replaced = replaced_by(owner, cls, "__getattribute__")
+    if replaced is not None:
+        return f"`{cls.name}` {replaced}"
+    scope = owner.ix.scope_at(cls)
+    for base in cls.bases:
+        if isinstance(base, ast.Name):
+            bound = owner.ix.single_binding(base.id, scope)
+            if bound is not None and bound.kind is BindingKind.CLASS:
+                why = _lookup_in_bases(owner, bound.node, read, depth + 1)
+                if why:
+                    return why
+                continue
+        qname = owner.ix.qualname(base, scope) if isinstance(base, (ast.Name, ast.Attribute)) else None
+        if qname in PLAIN_LOOKUP_BASES:
+            continue
+        project = owner.project
+        found = project.binding(qname) if project is not None and qname and project.follows(qname) else None
+        if found is not None and found[1].kind is BindingKind.CLASS:
+            why = _lookup_in_bases(found[0], found[1].node, read, depth + 1)
+            if why:
+                return why
+            continue
+        return (
+            f"`{cls.name}` has the base `{ast.unparse(base)}`, which spmdfix does not read: it may define "
+            f"`__getattribute__`, which decides what `{shown}` gives"
+        )
+    return ""
