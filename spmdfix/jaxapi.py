@@ -313,7 +313,10 @@ BATCHED_MAP_NAMES = frozenset({"jax.lax.map"})
 # (`pvary`, or `branches of cond produced mismatched varying manual axes` for a predicate closed over) and
 # `jax.lax.switch` (`clamp requires varying`); safety/trials/breaker13 s09, s27-s38. A `cond` / `switch` whose
 # predicate is a Python literal is not batched and runs (breaker13 r28): `shard_map_facts` leaves those out.
-# Never read as unary (`primitives.UnaryCheck.vmap_of_unary` reads `jax.vmap` only).
+# Never read as unary (`primitives.UnaryCheck.vmap_of_unary` reads `jax.vmap` only). This list makes SPMD007's
+# finding and message (hazard H2 with these calls as its inner vmaps); the safety of rename / add-axis / strip
+# does not rest on it but on the measured allowlist (`analysis.h2_calls`, docs/safety.md "Hazard H2: the calls a
+# body may make"), which every name here is off.
 INNER_BATCHING_NAMES = frozenset(
     {
         "jax.numpy.vectorize", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian",

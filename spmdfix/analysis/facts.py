@@ -137,6 +137,10 @@ class BodyFacts:
     # spmd vmap with check_vma on is then not proven (breaker13: add-axis SAFE over `shard_map(Layer(), ...)`
     # whose `__call__` applies `lax.cond` raised `pvary`)
     h2_unread: str = ""
+    # the calls of the read body (the functions of the project it reaches included) off hazard H2's measured
+    # allowlist for some fix kind (`analysis.h2_calls.H2Call`): rename, add-axis and strip, which keep the spmd
+    # vmap, are not proven under `check_vma=True` while one is left (`fixes.edits.h2_call_reasons`)
+    h2_calls: tuple = ()
 
     @property
     def collective_axes(self) -> frozenset[str]:

@@ -17,6 +17,7 @@ from spmdfix.analysis.bindings import FUNCTION_NODES, BindingKind, Scope
 from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts, UnreadValue
+from spmdfix.analysis.h2_calls import H2Call, allowed_everywhere, call_key, refused_kinds, value_keys
 from spmdfix.analysis.follow import SMAP_AXES, Follow
 from spmdfix.analysis.importers import (
     connected_modules, imported_closure, imported_uses, importing_closure, in_module, module_path,
@@ -39,6 +40,7 @@ from spmdfix.paths import relpath
 
 # The calls a decorated def of another module may make and still be read (`_applies_h2`): JAX's and NumPy's,
 # whose inner-vmap and hazard-H2 names are `jaxapi.VMAP_NAMES` and `jaxapi.INNER_BATCHING_NAMES`; builtins.
+# Each must then be on hazard H2's measured allowlist too (`h2_calls`).
 _LIBRARIES = ("jax.", "numpy.", "math.", "builtins.")
 
 class ShardMapAnalysis:
@@ -549,15 +551,16 @@ class ShardMapAnalysis:
         `shard_map(ops.body, ...)`); "" for a parameter of the function applying the shard_map (a project
         decorator's `fn`), whose functions are the callers', and for a jax function (`jax.nn.relu`; measured:
         gelu, relu, softmax, sort, cumsum run under an spmd vmap), left as main reads them
-        (safety/trials/breaker13 README, "Left"). Functions of other modules a read body calls are not looked
-        into for H2 either (same place)."""
+        (safety/trials/breaker13 README, "Left") when it is on the allowlist of every fix kind (`h2_calls`)."""
         if parameter_body(self.ix, site.body, site.body_scope):
             return self._parameter_body_h2(site)
         stopped = body_stop(self.ix, site.body, site.body_scope)
         if stopped is not None and not isinstance(stopped[0], ast.Call):
             qname = self.ix.qualname(stopped[0], stopped[1]) or ""
-            if qname.startswith("jax.") and qname not in jaxapi.INNER_BATCHING_NAMES:
-                return ""  # `jax.nn.relu`, `jnp.tanh`: measured to run under the spmd vmap (breaker13 vz4)
+            if allowed_everywhere(qname):
+                return ""  # `jax.nn.relu`, `jnp.tanh`: measured to run under the spmd vmap (`h2_calls`)
+            if qname.startswith("jax."):
+                return f"the shard_map body `{self.ev.text(site.body)}` is not on hazard H2's measured allowlist"
         why = method_body_why_not(self.model, self.reacher.instances, site.body, site.body_scope)
         return f"the shard_map body `{self.ev.text(site.body)}` is not a function of this module" + (f": {why}" if why else "")
 
@@ -659,7 +662,9 @@ class ShardMapAnalysis:
             if reach.unresolved:
                 return f"calls `{short(reach.unresolved[0][0])}`, which the walk does not follow"
             calls = [(self.ix, call) for fn in reach.functions for call in self.ix.calls_in(fn)]
+            data = set().union(*(_definition_data(fn) for fn in reach.functions))
         else:
+            data = _definition_data(func)
             decorating = {id(n) for d in func.decorator_list for n in ast.walk(d)}  # type: ignore[attr-defined]
             calls = [(model.ix, call) for call in model.ix.calls_in(func) if id(call) not in decorating]
         for ix, call in calls:
@@ -668,7 +673,51 @@ class ShardMapAnalysis:
                 return f"applies `{short(call.func)}` (line {call.lineno})"
             if model is not self.model and not (qname or "").startswith(_LIBRARIES):
                 return f"calls `{short(call.func)}` (line {call.lineno}), not read"
+            if id(call) in data:
+                continue  # (a decorator's arguments, a default: evaluated once, never traced)
+            for found in self._h2_calls(model, call):
+                return f"calls {found.describe()} (hazard H2's allowlist)"
+        for found in self._h2_decorators(model, func):
+            return f"is decorated with {found.describe()} (hazard H2's allowlist)"
         return ""
+
+    def _h2_calls(self, model: ModuleModel, call: ast.Call) -> list[H2Call]:
+        """The callee of `call` (a call of `model`'s read body) and the measured functions it is given as values,
+        each as an `H2Call` with the fix kinds whose allowlist lacks it (`h2_calls`); [] when the callee is the
+        project's or another rule judges it."""
+        ix = model.ix
+        scope = ix.scope_at(call)
+        walker = self.reacher if model is self.model else self.reacher._other(model)
+
+        def followed(attr: ast.Attribute, at) -> bool:
+            return walker.members.self_member(attr, at) is not None or walker.instances.method_of(attr, at) is not None
+
+        found = []
+        key = call_key(ix, call, scope, walker.lost.follows, followed)
+        if key is not None:
+            found.append((call.func, key))
+        found += value_keys(ix, call, scope)
+        return [
+            H2Call(model.span(node), node.lineno, short(node) if isinstance(node, (ast.Name, ast.Attribute)) else model.ev.text(node), key, refused_kinds(key))
+            for node, key in found if refused_kinds(key)
+        ]
+
+    def _h2_decorators(self, model: ModuleModel, fn: ast.AST) -> list[H2Call]:
+        """The decorators of `fn` written as names (`@jnp.vectorize`, `@jax.jit`) off hazard H2's allowlist,
+        as `H2Call`s: each wraps what runs when the body calls `fn` (a decorator call, `@partial(jax.jit, ...)`,
+        is among `fn`'s calls)."""
+        found = []
+        for deco in getattr(fn, "decorator_list", ()):
+            if not isinstance(deco, (ast.Name, ast.Attribute)):
+                continue
+            qname = model.ix.qualname(deco, model.ix.scope_at(fn))
+            walker = self.reacher if model is self.model else self.reacher._other(model)
+            if qname is None or walker.lost.follows(qname) or qname in jaxapi.VMAP_NAMES | jaxapi.SHARD_MAP_NAMES:
+                continue
+            kinds = refused_kinds(qname)
+            if kinds:
+                found.append(H2Call(model.span(deco), deco.lineno, short(deco), qname, kinds))
+        return found
 
     def _batching(self, call: ast.Call, qname: str | None) -> bool:
         """Whether `call` (of `qname`) is one of `jaxapi.INNER_BATCHING_NAMES`, a `cond` / `switch` deciding by
@@ -714,10 +763,15 @@ class ShardMapAnalysis:
         batching_calls: list[tuple[Span, str]] = []
         unread_axes: list[UnreadValue] = []
         sharding_in_body: tuple[int, str] | None = None
+        h2_calls: list[H2Call] = []
         for fn in reach.functions:
+            h2_calls += self._h2_decorators(self.model, fn)
+            data = _definition_data(fn)
             for call in self.ix.calls_in(fn):
                 scope = self.ix.scope_at(call)
                 qname = self.ix.qualname(call.func, scope)
+                if id(call) not in data:
+                    h2_calls += self._h2_calls(self.model, call)
                 if sharding_in_body is None and qname in _BODY_SHARDINGS:
                     sharding_in_body = (call.lineno, self.ev.text(call.func))
                 if qname in jaxapi.VMAP_NAMES:
@@ -762,6 +816,7 @@ class ShardMapAnalysis:
             if read is not None:
                 collectives += read[0]
                 sharding_in_body = sharding_in_body or read[1]
+                h2_calls += read[2]
                 continue
             own_unknown = True
             node = ext.path.nodes[-1] if ext.path.nodes else func
@@ -799,13 +854,14 @@ class ShardMapAnalysis:
             unread_axes=tuple(unread_axes),
             sharding_in_body=sharding_in_body,
             batching_calls=tuple(batching_calls),
+            h2_calls=tuple(h2_calls),
         )
 
 
     def _external_axis_reads(
         self, ext, depth: int
-    ) -> tuple[list[CollectiveUse], tuple[int, str] | None] | None:
-        """The collectives (and the first sharding constraint) of `ext`, a function of another module a body
+    ) -> tuple[list[CollectiveUse], tuple[int, str] | None, list[H2Call]] | None:
+        """The collectives (and the first sharding constraint, and the calls off hazard H2's allowlist) of `ext`, a function of another module a body
         reaches, read there as a body's are (what it reaches in its own module, then in further modules, a few
         levels deep); None when they cannot all be read: an axis not read, a callable its walk cannot follow, a
         shard_map or a vmap it applies (or a call of `jaxapi.INNER_BATCHING_NAMES`), a target that is not a
@@ -818,10 +874,15 @@ class ShardMapAnalysis:
             return None
         collectives: list[CollectiveUse] = []
         sharding: tuple[int, str] | None = None
+        h2_calls: list[H2Call] = []
         for fn in reach.functions:
+            h2_calls += other._h2_decorators(other.model, fn)
+            data = _definition_data(fn)
             for call in other.ix.calls_in(fn):
                 scope = other.ix.scope_at(call)
                 qname = other.ix.qualname(call.func, scope)
+                if id(call) not in data:
+                    h2_calls += other._h2_calls(other.model, call)
                 if qname in jaxapi.VMAP_NAMES or qname in jaxapi.SHARD_MAP_NAMES or other._batching(call, qname):
                     return None  # (a `lax.cond`, `jnp.vectorize`... as a vmap: hazard H2 there, breaker13 k07)
                 if sharding is None and qname in _BODY_SHARDINGS:
@@ -841,7 +902,8 @@ class ShardMapAnalysis:
                 return None
             collectives += read[0]
             sharding = sharding or read[1]
-        return collectives, sharding
+            h2_calls += read[2]
+        return collectives, sharding, h2_calls
 
     def _foreign_analysis(self, owner: ModuleModel) -> ShardMapAnalysis:
         """The shard_map analysis of another module of the project (`_external_axis_reads`), one per module."""
@@ -875,6 +937,19 @@ def _once(compute):
             kept.append(compute())
         return kept[0]
     return get
+
+
+def _definition_data(fn: ast.AST) -> set[int]:
+    """The ids of the nodes `fn`'s definition evaluates once, as data, and never traces: its decorators'
+    arguments (`@partial(jax.shard_map, in_specs=P('x'))`: the `P(...)`) and its parameters' defaults. The
+    decorator calls themselves stay among its calls (`ScopeIndex.calls_in`): they wrap it."""
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return set()
+    roots: list[ast.AST] = [*fn.args.defaults, *(d for d in fn.args.kw_defaults if d is not None)]
+    for deco in getattr(fn, "decorator_list", ()):
+        if isinstance(deco, ast.Call):
+            roots += [*deco.args, *(k.value for k in deco.keywords), deco.func]
+    return {id(n) for root in roots for n in ast.walk(root)}
 
 
 def _reduces_a_constant(call: ast.Call) -> bool:

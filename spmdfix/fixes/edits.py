@@ -50,6 +50,23 @@ def h2_unread_reasons(vmap: VmapFacts) -> list[str]:
     return []
 
 
+def h2_call_reasons(vmap: VmapFacts, kind: str) -> list[str]:
+    """The reason a fix of `kind` (`rename`, `add_axis`, `strip`: `analysis.h2_calls.KINDS`) that keeps the spmd
+    vmap is not proven: a reached shard_map's body, `check_vma` on, calls something off hazard H2's measured
+    allowlist for that kind (`BodyFacts.h2_calls`; safety/measurements/h2_call_allowlist.py). Found there: a
+    JAX function nobody had listed failed after a SAFE fix (`jnp.polyval`, `lax.map` of a product with a
+    constant: `Primitive mul requires varying manual axes to match`). [] otherwise."""
+    for r in vmap.reached:
+        sm = r.shard_map
+        if sm.check_vma is False:
+            continue
+        calls = [c for c in sm.body.h2_calls if kind in c.kinds]
+        if calls:
+            more = f" (and {len(calls) - 1} more)" if len(calls) > 1 else ""
+            return [f"the shard_map body calls {calls[0].describe()} after this fix{more} (hazard H2's allowlist)"]
+    return []
+
+
 def spec_trees(vmap: VmapFacts) -> list[SpecTree]:
     """in_specs and out_specs of every shard_map the vmap site reaches."""
     return [t for r in vmap.reached for t in (r.shard_map.in_specs, r.shard_map.out_specs)]

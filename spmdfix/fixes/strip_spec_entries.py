@@ -68,6 +68,8 @@ def plan(vmap: VmapFacts, reached: ReachedFacts) -> Fix | Refusal:
     reasons += shared_dimension_collectives(sm, spmd)
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    else:
+        reasons += c.h2_call_reasons(vmap, "strip")
     reasons += c.replica_reasons(vmap)
     return c.classified_fix(
         FixId(TRANSFORM, sm.site, tuple(sorted(spmd))),
@@ -227,6 +229,10 @@ def plan_constraint(vmap: VmapFacts, use: ConstraintUse) -> Fix:
         reasons.append(f"the stripped spec is also used by {', '.join(use.shared)}: the strip would change that use too")
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
+    else:
+        # the reached shard_maps keep their specs and the spmd vmap an axis they do not name: the program
+        # rename's allowlist is measured in (safety/measurements/h2_call_allowlist.py)
+        reasons += c.h2_call_reasons(vmap, "rename")
     # The constraint's site is its call's offset alone, as its key always was (`model.SiteId`).
     site = SiteId(SiteKind.CONSTRAINT, use.call.start)
     return c.classified_fix(
@@ -263,6 +269,8 @@ def plan_reshard(vmap: VmapFacts, use: ReshardUse, axes: set[str]) -> Fix:
         )
     if vmap.kind is not VmapKind.EXPLICIT and has_h2(vmap):
         reasons.append("hazard H2 remains")
+    elif vmap.kind is not VmapKind.EXPLICIT:
+        reasons += c.h2_call_reasons(vmap, "rename")  # (as for a constraint's strip: the specs are kept)
     if vmap.kind is VmapKind.EXPLICIT:
         # Under a plain vmap over a batch placed on an Explicit axis, a reached body closing over a value the vmap
         # batches can still fail once the reshard runs (fuzz seed 240052: `check_vma=False`, `m = x.mean() +
