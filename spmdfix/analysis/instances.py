@@ -369,6 +369,16 @@ def replaced_by(owner: ModuleModel, cls: ast.ClassDef, name: str, as_base: bool 
     far = owner.project.class_member_writer(name) if owner.project is not None else None
     if far is not None:
         return f"may have `{name}` set from outside its body: {far}"
+    # `self.__class__ = Other` makes an instance another class's, whose members then answer (a lead's probe: the
+    # walk read `Layer.__call__` and its shard_map while `Odd`'s ran, and the strip of the one read was SAFE)
+    swapped = class_attribute_write(owner.ix.source, "__class__")
+    if swapped is not None:
+        line = owner.ix.source.count("\n", 0, swapped[0]) + 1
+        path = owner.project.path if owner.project is not None else owner.ix.path
+        return f"may have its instances made another class's: {relpath(path) if path else 'its module'} line {line} {swapped[1]}"
+    far = owner.project.class_member_writer("__class__") if owner.project is not None else None
+    if far is not None:
+        return f"may have its instances made another class's: {far}"
     return None
 
 

@@ -334,12 +334,14 @@ def class_attribute_write(source: str, attr: str) -> tuple[int, str] | None:
     `self`: `cls.__call__ = ...` in a decorator, an `__init_subclass__` or a metaclass too), or
     `setattr(Layer, '__call__', ...)`; None when there is none. A store on an instance (`self.__call__ =`)
     changes no implicit call (`Layer()(x)` looks `__call__` up on the type). On the text, never parsed: a comment
-    saying so counts too (a record too many, never a silence: breaker11 a14, a10, a49)."""
+    saying so counts too (a record too many, never a silence: breaker11 a14, a10, a49). `__class__` stored
+    through `self` counts as well: it changes the instance's type, and so every method read off it."""
     name = re.escape(attr)
     best = None
     for found in re.finditer(_ASSIGN.format(owner=r"(\w*)[ \t]*", blank=_BLANK, name=name), source):
-        if found.group(1) != "self":
-            best = (found.start(), f"sets `.{attr}` on an object (a class's `{attr}` is replaced so)")
+        if found.group(1) != "self" or attr == "__class__":
+            what = "an object's type is replaced so" if attr == "__class__" else f"a class's `{attr}` is replaced so"
+            best = (found.start(), f"sets `.{attr}` on an object ({what})")
             break
     setter = re.search(rf"""\bsetattr\s*\([^,\n]*,\s*[rRuU]?(['"]){name}\1""", source)
     if setter is not None and (best is None or setter.start() < best[0]):
