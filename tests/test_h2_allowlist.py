@@ -35,6 +35,9 @@ OFF = {
     "decorator of a reached def": ("vec(b)", "jnp.vectorize"),
     "unknown library": ("einops.rearrange(b, 'a b -> a b')", "einops.rearrange"),
     "method not of an array": ("b.frobnicate()", "b.frobnicate"),
+    # a library function read from a container: the walk holds no function of the project there (a probe of the
+    # merged tree: rename SAFE, the renamed program raised `pvary is a invariant->variant collective`)
+    "item of a dict": ('{"interp": jnp.interp}["interp"](b, scale, scale)', '{"interp": jnp.interp}["interp"]'),
 }
 ON = {
     "unary and product": "jnp.tanh(b) * scale",
@@ -110,3 +113,20 @@ def test_each_fix_reads_its_own_allowlist() -> None:
     assert fixes[Transform.RENAME][0] is Applicability.SAFE, fixes[Transform.RENAME][1]
     applicability, reason = fixes[Transform.STRIP]
     assert applicability is not Applicability.SAFE and "`jnp.nanmax`" in reason, reason
+
+
+def test_a_library_function_an_instance_holds_is_judged_not_taken_for_the_projects() -> None:
+    """``op` set to `jnp.interp` in `__init__`, called by the method body `self._block` as `self.op(...)`: the walk
+    finds the member `op`, a value, not a function of the project it reads; judged as the project's, rename was
+    SAFE and the renamed program raised `pvary is a invariant->variant collective` (golden
+    refuse/rename_method_body_calls_library_function_held_by_self)."""
+    source = (ROOT / "golden/refuse/rename_method_body_calls_library_function_held_by_self/input.py").read_text()
+    fixes = _fixes(source)
+    for transform in (Transform.RENAME, Transform.ADD_AXIS):
+        applicability, reason = fixes[transform]
+        assert applicability is not Applicability.SAFE, (transform, reason)
+    source = source.replace("self.op = jnp.interp", "self.op = jnp.tanh").replace("self.op(b, XP, FP)", "self.op(b)")
+    source = source.replace("jax.vmap(Layer(), spmd_axis_name='x')", "jax.vmap(Layer(), spmd_axis_name='x')")
+    fixes = _fixes(source)
+    applicability, reason = fixes[Transform.RENAME]
+    assert "`self.op` (line" in reason, reason

@@ -690,7 +690,14 @@ class ShardMapAnalysis:
         walker = self.reacher if model is self.model else self.reacher._other(model)
 
         def followed(attr: ast.Attribute, at) -> bool:
-            return walker.members.self_member(attr, at) is not None or walker.instances.method_of(attr, at) is not None
+            # a function of the project the walk reads (a method, `self.m`), not a value `self.op` holds: `self.op =
+            # jnp.interp` in `__init__` kept rename SAFE, the body's call judged as the project's (merged tree probe;
+            # the renamed program raised `pvary is a invariant->variant collective`); such a value is judged as
+            # `Array.op`, on no allowlist
+            member = walker.members.self_member(attr, at)
+            if member is not None:
+                return isinstance(member[0], FUNCTION_NODES)
+            return walker.instances.method_of(attr, at) is not None
 
         found = []
         key = call_key(ix, call, scope, walker.lost.follows, followed)
