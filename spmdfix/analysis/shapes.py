@@ -23,6 +23,12 @@ _RANDOM = {"normal": 1, "uniform": 1, "bernoulli": 2, "truncated_normal": 3, "ra
            "laplace": 1}
 _SAME_SHAPE = frozenset({"asarray", "array", "device_put", "float32", "abs", "exp", "sin", "cos", "tanh"})
 _ARRAY_MODULES = ("jax.numpy.", "numpy.")
+# The number constants a `linspace` endpoint may be (`StaticShapes._scalar`), and the operators keeping a number
+_NUMBER_CONSTANTS = frozenset(
+    [f"{module}.{name}" for module in ("numpy", "jax.numpy") for name in ("pi", "e", "inf", "nan")]
+    + [f"math.{name}" for name in ("pi", "e", "tau", "inf", "nan")]
+)
+_SCALAR_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.Mod)
 # The compound statements whose bodies run conditionally or repeatedly, and the keyword a message names each by
 # (`StaticShapes.rebinding`).
 _KEYWORDS = {
@@ -340,14 +346,13 @@ class StaticShapes:
                     return None
                 return (ends[0],) if len(ends) == 1 else (ends[1] - ends[0],)
             if last == "linspace":
-                num = argument(expr, 2, "num")
-                n = 50 if num is None else self.int_expr(num, scope)
-                return (n,) if n is not None else None
+                return self._linspace(expr, scope)
             if last == "reshape":
                 base = self.shape(argument(expr, 0, "a"), scope, follow.deeper()) if argument(expr, 0, "a") else None
                 return self._reshaped(base, [argument(expr, 1, "shape")], scope)
             if last in _SAME_SHAPE and expr.args:
-                return self.shape(expr.args[0], scope, follow.deeper())
+                base = self.shape(expr.args[0], scope, follow.deeper())
+                return self._with_ndmin(base, argument(expr, 4, "ndmin"), scope) if last == "array" else base
             return None
         if qname.startswith("jax.random.") and last in _RANDOM:
             return self._shape_value(argument(expr, _RANDOM[last], "shape"), scope)
@@ -358,6 +363,52 @@ class StaticShapes:
             if func.attr == "astype":
                 return self.shape(func.value, scope, follow.deeper())
         return None
+
+    def _linspace(self, expr: ast.Call, scope: Scope) -> tuple[int, ...] | None:
+        """The shape of `linspace(start, stop, num, ...)`: (num,) when `start` and `stop` are scalars (`_scalar`)
+        and no `retstep` is asked; None otherwise. Array endpoints add their own dimensions, placed by `axis`:
+        `np.linspace(np.zeros(6), np.ones(6), 8, axis=1)` is (6, 8), read (8,) before, and a SAFE rename to a
+        size-4 axis then raised `not evenly divisible` (safety/trials/breaker14 a02, a04)."""
+        start, stop, retstep = argument(expr, 0, "start"), argument(expr, 1, "stop"), argument(expr, 4, "retstep")
+        if start is None or stop is None or not (self._scalar(start, scope) and self._scalar(stop, scope)):
+            return None
+        if retstep is not None and not (isinstance(retstep, ast.Constant) and retstep.value is False):
+            return None  # (array, step): no array shape
+        num = argument(expr, 2, "num")
+        n = 50 if num is None else self.int_expr(num, scope)
+        return (n,) if n is not None else None
+
+    def _scalar(self, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> bool:
+        """Whether `expr` is a Python number where it is written: a number literal (through names bound once),
+        `+`/`-` of one, arithmetic on them, or a number constant of numpy, jax.numpy or math (`jnp.pi`,
+        `math.tau`). Anything else (an array, a call) is not known to be one."""
+        follow = follow or Follow(INTEGER)
+        if follow.spent:
+            return False
+        if self._is_number(expr, scope):
+            return True
+        if isinstance(expr, (ast.Name, ast.Attribute)) and self.ix.qualname(expr, scope) in _NUMBER_CONSTANTS:
+            return True
+        resolved = self.resolve(expr, scope)
+        if resolved is None:
+            return False
+        expr, scope = resolved
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            return self._scalar(expr.operand, scope, follow.deeper())
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, _SCALAR_OPERATORS):
+            return self._scalar(expr.left, scope, follow.deeper()) and self._scalar(expr.right, scope, follow.deeper())
+        return isinstance(expr, (ast.Name, ast.Attribute)) and self.ix.qualname(expr, scope) in _NUMBER_CONSTANTS
+
+    def _with_ndmin(self, base: tuple[int, ...] | None, ndmin: ast.AST | None, scope: Scope) -> tuple[int, ...] | None:
+        """The shape `array(x, ndmin=n)` gives for `x` of shape `base`: ones prepended up to rank n (numpy's and
+        jax.numpy's rule); `base` itself without `ndmin`; None when either is not known. `np.array(np.ones(8),
+        ndmin=2)` is (1, 8), read (8,) before: a SAFE rename to a size-8 axis raised (breaker14 a03)."""
+        if ndmin is None or base is None:
+            return base
+        n = self.int_expr(ndmin, scope)
+        if n is None:
+            return None
+        return (1,) * max(0, n - len(base)) + base
 
     def _display_shape(self, expr: ast.AST, scope: Scope, follow: Follow) -> tuple[int, ...] | None:
         """The shape of a (nested) list or tuple display of numbers, as `np.array` builds it: `[1.0, 2.0]` is
