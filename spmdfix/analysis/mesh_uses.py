@@ -288,7 +288,10 @@ class MeshUses:
         if isinstance(up, ast.Call) and expr in up.args:
             return self._allowed_argument(expr, up)
         if isinstance(up, ast.withitem) and up.context_expr is expr:
-            return True  # `with mesh:` sets the context mesh, like jax.set_mesh
+            # `with mesh:` sets the context mesh, like jax.set_mesh; `with mesh as m:` also binds the mesh itself
+            # (`Mesh.__enter__` returns it) to a name whose reads are not followed: `m.devices.shape[0]` went
+            # 2 -> 1 under a SAFE add-axis (safety/trials/breaker14 m12). `jax.set_mesh(mesh)` gives None.
+            return up.optional_vars is None
         return self._kept_number(expr, uses)
 
     def kept_number(self, expr: ast.expr) -> bool:
