@@ -562,19 +562,55 @@ class Analyzer:
                         uses.append(ConstraintUse(self.span(call), tree))
                         unknown = True
                     continue
-                if qualname not in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES:
+                if qualname in jaxapi.WITH_SHARDING_CONSTRAINT_NAMES:
+                    bound: tuple | None = (self.ev, argument(call, 1, "shardings"), scope)
+                else:
+                    bound = self._bound_constraint(call, qualname, scope)
+                if bound is None:
                     continue
-                spec = argument(call, 1, "shardings")
-                if isinstance(spec, ast.Call) and (self.ix.qualname(spec.func, scope) or "").endswith("NamedSharding"):
+                ev, spec, at = bound
+                if isinstance(spec, ast.Call) and (ev.ix.qualname(spec.func, at) or "").endswith("NamedSharding"):
                     spec = argument(spec, 1, "spec")
                 # a spec, or a sharding pytree as `jax.jit` takes one (`NamedSharding(...)` through a name: jax's
                 # pjit_test.py binds `sharding = NamedSharding(mesh, P(...))` first; an SPMD910 record before)
-                tree = sharding_tree(self.ev, spec, scope)
+                tree = sharding_tree(ev, spec, at)
                 named = [e.span for sp in tree.specs for e in sp.entries if e.value is not None]
-                shared = self.spec_uses.foreign_uses([spec], scope, named) if spec is not None else []
+                own = spec is not None and ev is self.ev
+                shared = self.spec_uses.foreign_uses([spec], at, named) if own else []
                 uses.append(ConstraintUse(self.span(call), tree, tuple(shared)))
                 unknown = unknown or bool(tree.unresolved) or spec is None
         return uses, unknown
+
+    def _bound_constraint(self, call: ast.Call, qualname: str | None, scope: Scope) -> tuple | None:
+        """A with_sharding_constraint a call applies without naming it as its function, as `(evaluator, sharding
+        expression or None, scope)`: `functools.partial(jax.lax.with_sharding_constraint, shardings=...)` (its
+        sharding read off the partial), a call of a name bound to such a partial (`constrain = partial(...)` at
+        module level, `constrain(v)` in the vmapped function: the partial's sharding, else the call's), and the
+        function passed to another one (`jax.tree.map(jax.lax.with_sharding_constraint, v, s)`: its sharding not
+        read, None). rename took the partial's `P('y')` for a free axis and the fixed program raised `vmap
+        spmd_axis_name ('y',) cannot appear in with_sharding_constraint spec` (breaker14 r05). None for any
+        other call."""
+        names = jaxapi.WITH_SHARDING_CONSTRAINT_NAMES
+        if qualname in jaxapi.PARTIAL_NAMES and call.args and self.ix.qualname(call.args[0], scope) in names:
+            return self.ev, _partial_sharding(call), scope
+        if isinstance(call.func, ast.Name):
+            followed = self.ev.follow(call.func, scope)
+            if followed is not None:
+                ev, value, at = followed
+                if (
+                    isinstance(value, ast.Call)
+                    and ev.ix.qualname(value.func, at) in jaxapi.PARTIAL_NAMES
+                    and value.args
+                    and ev.ix.qualname(value.args[0], at) in names
+                ):
+                    bound = _partial_sharding(value)
+                    if bound is not None:
+                        return ev, bound, at
+                    return self.ev, argument(call, 2 - len(value.args), "shardings"), scope
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if isinstance(arg, (ast.Name, ast.Attribute)) and self.ix.qualname(arg, scope) in names:
+                return self.ev, None, scope
+        return None
 
     def _reshard_callers(
         self, uses: tuple[ReshardUse, ...], traced: frozenset[int], root: ast.AST | None
@@ -1096,3 +1132,11 @@ def _unique_places(places: list[tuple[Span, str]]) -> list[tuple[Span, str]]:
     for span, what in places:
         seen.setdefault(span, what)
     return sorted(seen.items())
+
+
+def _partial_sharding(partial: ast.Call) -> ast.expr | None:
+    """The sharding a `functools.partial(with_sharding_constraint, ...)` binds: its third positional argument
+    or its `shardings=` keyword; None when it binds none (the call of the partial passes it)."""
+    if len(partial.args) > 2:
+        return partial.args[2]
+    return next((k.value for k in partial.keywords if k.arg == "shardings"), None)
