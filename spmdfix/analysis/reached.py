@@ -239,7 +239,7 @@ class ReachedAnalysis:
             vmaps=vmaps,
             captures=captures,
             lift=lift,
-            strip_blocker=self._strip_blocker(reached, stripped),
+            strip_blocker=self._strip_blocker(reached, stripped, vmap, calls),
             unbatched_collectives=quiet,
             other_callers=others,
             exits=exits,
@@ -445,8 +445,12 @@ class ReachedAnalysis:
                 quiet.add(self.span(call))
         return frozenset(quiet)
 
-    def _strip_blocker(self, reached: ReachedSite, stripped: set[str]) -> str:
-        """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not)."""
+    def _strip_blocker(
+        self, reached: ReachedSite, stripped: set[str], vmap: VmapSite, calls: VmapCalls | None
+    ) -> str:
+        """Why stripping `stripped` from the reached shard_map's specs changes its values ("" if it does not).
+        vmap, calls: the vmap and its calls, from which the body operands' ranks are followed (`analysis.ranks`:
+        two blocks combine alike after the strip only when their ranks are equal)."""
         site = reached.site
         if not site.api.written_specs:
             return "`jax.smap` has no specs to strip: its specs come from `in_axes`/`out_axes` and `axis_name`"
@@ -468,8 +472,12 @@ class ReachedAnalysis:
         if self.reacher.reach_body(func).sites:
             return "the shard_map body applies another shard_map"
         args = site.args
+        # (a bound method's operands fill the parameters after `self`: `body_ranks` pairs them with all of them,
+        # so its ranks are not read there and two blocks never combine)
+        ranks = {} if method is not None else self.ranks.body_ranks(vmap.fun, reached, func, bool(wrappers), calls)
+        ints = {name: rank for name, rank in ranks.items() if type(rank) is int}
         why = self.strip_body.check(
-            func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped, method.bound if method else 0
+            func, args.get("in_specs"), args.get("out_specs"), site.scope, stripped, ints, method.bound if method else 0
         )
         if why:
             return why

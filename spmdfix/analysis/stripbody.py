@@ -61,9 +61,14 @@ class _Refused(Exception):
 @frozen(slots=True)
 class _Block:
     """A value shaped like the mapped block; `layout` holds, per dimension, its spec entry when that names a
-    stripped axis (`layout_of`)."""
+    stripped axis (`layout_of`); `rank` its number of dimensions, or the name of the parameter it comes from
+    when that is not known (`StripBodyCheck.check`'s `ranks`). Broadcasting lines dimensions up from the right,
+    so two blocks of one layout but of different ranks combine other elements once stripped: `u + w` with
+    `u` (2,) under `P('x')` and `w` (4, 2) under `P('x', None)` adds `u[k]` to row block k before the strip and
+    `u[j]` to column j after (safety/trials/breaker14 s01, s02: values differ)."""
 
     layout: tuple[tuple[str, ...], ...]
+    rank: int | str
 
 
 def layout_of(tree: SpecTree, stripped: set[str]) -> tuple[tuple[str, ...], ...] | None:
@@ -105,19 +110,22 @@ class StripBodyCheck:
         out_specs: ast.AST | None,
         scope: Scope,
         stripped: set[str],
+        ranks: dict[str, int] | None = None,
         bound: int = 0,
     ) -> str:
         """"" when stripping `stripped` from the specs keeps the body's values, else why not.
 
         func: the mapped function (a `def` or `lambda` of this module); in_specs/out_specs: the shard_map's
-        arguments as written, evaluated in `scope`; bound: how many leading parameters of `func` are bound
-        before the shard_map passes its operands (a bound method's `self`: `analysis.method_body`). The in_specs
-        line up with the parameters after those; a bound one is no block nor fixed operand: a use of it (a read
+        arguments as written, evaluated in `scope`; ranks: the rank of the operand each parameter receives,
+        where it is known (`analysis.ranks.RankAnalysis.body_ranks`). Blocks of two parameters combine only
+        when both ranks are known and equal. bound: how many leading parameters of `func` are bound before the
+        shard_map passes its operands (a bound method's `self`: `analysis.method_body`). The in_specs line up
+        with the parameters after those; a bound one is no block nor fixed operand: a use of it (a read
         `self.w` of the instance) is refused.
         """
         self._instance = None
         try:
-            params = self._param_kinds(func, in_specs, scope, stripped, bound)
+            params = self._param_kinds(func, in_specs, scope, stripped, ranks or {}, bound)
             outputs = self._body_outputs(func, params)
             self._match_outputs(outputs, out_specs, scope, stripped)
         except _Refused as why:
@@ -125,7 +133,7 @@ class StripBodyCheck:
         return ""
 
     # --- parameters and outputs -------------------------------------------------------------------
-    def _param_kinds(self, func, in_specs, scope, stripped, bound: int = 0) -> dict[str, object]:
+    def _param_kinds(self, func, in_specs, scope, stripped, ranks: dict[str, int], bound: int = 0) -> dict[str, object]:
         args = func.args
         if args.vararg or args.kwarg or args.kwonlyargs:
             raise _Refused("the body takes *args, **kwargs or keyword-only parameters")
@@ -141,7 +149,7 @@ class StripBodyCheck:
             layout = layout_of(tree, stripped)
             if layout is None:
                 raise _Refused(f"the in_spec of parameter `{name}` is not one PartitionSpec written here")
-            kinds[name] = _Block(layout) if layout else FIXED
+            kinds[name] = _Block(layout, ranks.get(name, name)) if layout else FIXED
         return kinds
 
     def _check_defaults(self, func, names: list[str], scope: Scope) -> None:
@@ -369,6 +377,13 @@ class StripBodyCheck:
         arrays = {k for k in kinds if k != SCALAR}
         if not arrays:
             return SCALAR
+        if len(arrays) > 1 and all(isinstance(k, _Block) for k in arrays) and len({k.layout for k in arrays}) == 1:
+            found = sorted({k.rank for k in arrays if isinstance(k.rank, int)})
+            ranks = f"of ranks {' and '.join(map(str, found))}" if len(found) > 1 else "whose ranks are not known to be equal"
+            raise _Refused(
+                f"the body combines blocks of two operands {ranks} at {self._where(node)}: broadcasting lines their "
+                "dimensions up from the right, so once stripped they may combine other elements"
+            )
         if len(arrays) > 1:
             raise _Refused(
                 f"the body combines values of different layouts at {self._where(node)}: once stripped, a block "
