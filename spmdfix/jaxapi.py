@@ -190,7 +190,18 @@ PLACING_SHARDING_PARAM = {
 # `jax.typeof(x)`: the abstract value of x, whose `.sharding` is the array's sharding (its mesh abstract).
 TYPEOF_NAMES = frozenset({"jax.typeof"})
 
-PARTIAL_NAMES = frozenset({"functools.partial"})
+PARTIAL_NAMES = frozenset({"functools.partial", "jax.tree_util.Partial"})
+# Builtins and standard-library functions that call the callables they are given while they run (`map(block,
+# rows)`, `sorted(xs, key=f)`, `functools.reduce(step, xs)`): a function passed to them is reached, its
+# arguments not known (breaker14 w06: `list(map(block, [v]))` in an spmd-vmapped function was silent while JAX
+# raised SPMD001's error). A builtin counts only where its name is not bound by the module.
+CALLING_BUILTINS = frozenset({"map", "filter", "sorted", "min", "max"})
+CALLING_STDLIB = frozenset(
+    {
+        "functools.reduce", "itertools.starmap", "itertools.accumulate", "itertools.filterfalse",
+        "itertools.takewhile", "itertools.dropwhile", "itertools.groupby",
+    }
+)
 # Standard-library wrappers returning the callable they are given, its attributes updated: `functools.wraps(fn)(g)`
 # and `functools.update_wrapper(g, fn)` are `g` (breaker6 r02: a project decorator returning
 # `functools.wraps(fn)(jax.shard_map(fn, ...))` was silent while JAX raised SPMD001's error).

@@ -223,6 +223,14 @@ class Reacher:
         self._reach_function(func, _Path(), result, Follow(REACH), as_body=True)
         return result
 
+    def _calls_its_callables(self, call: ast.Call, qname: str | None, scope: Scope) -> bool:
+        """`call` is of a builtin or standard-library function that calls the callables it is given
+        (`jaxapi.CALLING_BUILTINS`, `CALLING_STDLIB`): `map(block, rows)`, `functools.reduce(step, xs)`."""
+        if qname in jaxapi.CALLING_STDLIB:
+            return True
+        func = call.func
+        return isinstance(func, ast.Name) and func.id in jaxapi.CALLING_BUILTINS and not self.ix.lookup(func.id, scope)
+
     def _reach_callable(
         self, expr, scope, path: _Path, result, follow: Follow, lost: bool = True, call: ast.Call | None = None,
         bound: BoundScope | None = None, within: BoundScope | None = None,
@@ -1309,6 +1317,12 @@ class Reacher:
                 if not isinstance(arg, ast.Starred):
                     passed = applied if arg is first else None
                     self._reach_callable(arg, scope, step, result, follow, lost=arg is first, within=bound, call=passed)
+            return
+        if self._calls_its_callables(call, qname, scope):
+            step = path.step(f"passed to `{short(call.func)}` here", span, call)
+            for arg in [*call.args, *(k.value for k in call.keywords)]:
+                if not isinstance(arg, ast.Starred):
+                    self._reach_callable(arg, scope, step, result, follow, lost=False, within=bound)
             return
         if qname == "operator.call" and call.args and not isinstance(call.args[0], ast.Starred):
             # `operator.call(layer, v)` calls `layer` with the rest (breaker11 a27: silent)
