@@ -223,6 +223,21 @@ class Reacher:
         self._reach_function(func, _Path(), result, Follow(REACH), as_body=True)
         return result
 
+    def _named_jit_factory(self, deco: ast.expr, scope: Scope) -> ast.Call | None:
+        """The `functools.partial(jax.jit, ...)` of this module a decorator name is bound to (`@JIT_Y` with
+        `JIT_Y = partial(jax.jit, out_shardings=NamedSharding(mesh, P('y')))`), whose shardings apply to the
+        decorated function on the way; None otherwise. Its shardings were not read: rename to 'y' was SAFE and
+        raised `DuplicateSpecError` (breaker14 r16)."""
+        if not isinstance(deco, ast.Name):
+            return None
+        followed = self.ev.follow(deco, scope)
+        if followed is None or followed[0] is not self.ev:
+            return None
+        _, value, at = followed
+        if not (isinstance(value, ast.Call) and value.args and self.qualname(value.func, at) in jaxapi.PARTIAL_NAMES):
+            return None
+        return value if self.qualname(value.args[0], at) in jaxapi.JIT_NAMES else None
+
     def _calls_its_callables(self, call: ast.Call, qname: str | None, scope: Scope) -> bool:
         """`call` is of a builtin or standard-library function that calls the callables it is given
         (`jaxapi.CALLING_BUILTINS`, `CALLING_STDLIB`): `map(block, rows)`, `functools.reduce(step, xs)`."""
@@ -581,6 +596,11 @@ class Reacher:
             elif self.qualname(inner.func, scope) in jaxapi.JIT_NAMES:
                 self._add_jit(inner, result)  # jax.jit(out_shardings=...)(f): jit without its function
         if qname in jaxapi.JIT_NAMES and target is call.func:
+            self._add_jit(call, result)
+        if qname in jaxapi.PARTIAL_NAMES and call.args and self.qualname(call.args[0], scope) in jaxapi.JIT_NAMES:
+            # `JIT_Y = partial(jax.jit, out_shardings=...)` reached as the callee of `JIT_Y(f)(v)` or as the
+            # decorator `@JIT_Y`: its shardings apply on the way (breaker14 r15, r16: rename to their 'y' was
+            # SAFE and raised `DuplicateSpecError`, P('y', 'y'))
             self._add_jit(call, result)
         if qname in jaxapi.PARTIAL_NAMES or qname in jaxapi.WRAPPER_NAMES or qname in jaxapi.VMAP_NAMES:
             if call.args:
@@ -1048,6 +1068,10 @@ class Reacher:
             reexported = self._reexported_shard_map(deco, scope)
             if reexported is not None:  # `@partial(shard_map, ...)`, `shard_map` from a compat module
                 result.unresolved.append((deco, reexported))
+                continue
+            jit = self._named_jit_factory(deco, scope)
+            if jit is not None:
+                self._add_jit(jit, result)  # `@JIT_Y` with `JIT_Y = partial(jax.jit, out_shardings=...)`
                 continue
             target = deco.func if isinstance(deco, ast.Call) else deco
             owner, named = self.model, self.ix.function_of(target)
