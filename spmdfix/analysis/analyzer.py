@@ -593,7 +593,10 @@ class Analyzer:
         names = jaxapi.WITH_SHARDING_CONSTRAINT_NAMES
         if qualname in jaxapi.PARTIAL_NAMES and call.args and self.ix.qualname(call.args[0], scope) in names:
             return self.ev, _partial_sharding(call), scope
-        if isinstance(call.func, ast.Name):
+        binding = self.ix.single_binding(call.func.id, scope) if isinstance(call.func, ast.Name) else None
+        if binding is not None and binding.kind is BindingKind.ASSIGN:
+            # (a name the module assigns: an imported one is not followed here, which would ask the project
+            # index for every library name called on the way)
             followed = self.ev.follow(call.func, scope)
             if followed is not None:
                 ev, value, at = followed

@@ -228,8 +228,9 @@ class Reacher:
         `JIT_Y = partial(jax.jit, out_shardings=NamedSharding(mesh, P('y')))`), whose shardings apply to the
         decorated function on the way; None otherwise. Its shardings were not read: rename to 'y' was SAFE and
         raised `DuplicateSpecError` (breaker14 r16)."""
-        if not isinstance(deco, ast.Name):
-            return None
+        binding = self.ix.single_binding(deco.id, scope) if isinstance(deco, ast.Name) else None
+        if binding is None or binding.kind is not BindingKind.ASSIGN:
+            return None  # (an imported name is not followed: it would ask the project index for library names)
         followed = self.ev.follow(deco, scope)
         if followed is None or followed[0] is not self.ev:
             return None
