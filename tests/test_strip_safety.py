@@ -21,12 +21,12 @@ K = 3
 """
 
 
-def _strip(body: str, in_specs: str = "P('x')", out_specs: str = "P('x')", args: str = "x"):
+def _strip(body: str, in_specs: str = "P('x')", out_specs: str = "P('x')", args: str = "x", operands: str = ""):
     source = HEADER + body + textwrap.dedent(
         f"""
         def layer(x, w):
             return jax.shard_map(body, mesh=mesh, in_specs={in_specs}, out_specs={out_specs})({args})
-        jax.vmap(layer, in_axes=(0, None), spmd_axis_name='x')
+        jax.vmap(layer, in_axes=(0, None), spmd_axis_name='x'){f"({operands})" if operands else ""}
         """
     )
     fixes = [f.fix_for(Transform.STRIP) for f in check_source(source) if f.code == "SPMD001"]
@@ -85,8 +85,29 @@ def test_operand_whose_spec_is_not_stripped_is_a_different_layout() -> None:
 
 
 def test_operands_stripped_alike_are_fine() -> None:
-    fix = _strip("def body(b, v):\n    return b * v", in_specs="(P('x'), P('x'))", args="x, w")
+    # (the call shows both operands' ranks: 1 for x's examples, 1 for the unmapped w)
+    fix = _strip(
+        "def body(b, v):\n    return b * v", in_specs="(P('x'), P('x'))", args="x, w",
+        operands="jnp.ones((4, 8)), jnp.ones(8)",
+    )
     assert fix.applicability == Applicability.SAFE, fix.reason
+
+
+def test_operands_of_different_ranks_stripped_alike_change_values() -> None:
+    # broadcasting lines w's (2, 8) up with x's (8,) from the right: row k of w meets x[k] per block, column j
+    # meets x[j] once stripped (safety/trials/breaker14 s01, s02)
+    fix = _strip(
+        "def body(b, v):\n    return b * v", in_specs="(P('x'), P('x'))", args="x, w",
+        operands="jnp.ones((4, 8)), jnp.ones((8, 8))",
+    )
+    assert fix.applicability == Applicability.UNSAFE
+    assert "of ranks 1 and 2 at `b * v` (line 9)" in fix.reason
+
+
+def test_operands_of_ranks_not_seen_stripped_alike_are_not_proven() -> None:
+    fix = _strip("def body(b, v):\n    return b * v", in_specs="(P('x'), P('x'))", args="x, w")
+    assert fix.applicability == Applicability.UNSAFE
+    assert "whose ranks are not known to be equal" in fix.reason
 
 
 def test_unstripped_operand_returned_alone_is_fine() -> None:
