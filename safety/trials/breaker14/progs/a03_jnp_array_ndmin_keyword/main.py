@@ -1,0 +1,23 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((1, 8), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def block(v):
+    return jax.shard_map(lambda b: b + 1.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def compute():
+    xs = jnp.array(np.ones(8, np.float32), ndmin=2)
+    return jax.vmap(block, spmd_axis_name='x')(xs)
+
+
+if __name__ == "__main__":
+    out = compute()
+    import ref_impl; ref = ref_impl.compute()
+    print("RESULT: match" if np.allclose(np.asarray(out), np.asarray(ref), atol=1e-5) else "RESULT: mismatch")

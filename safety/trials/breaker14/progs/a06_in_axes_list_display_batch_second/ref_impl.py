@@ -1,0 +1,17 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+def block(w, v):
+    return jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v) + w
+
+
+def compute():
+    xs = np.arange(6 * 8, dtype=np.float32).reshape(6, 8) / 10.0
+    w = np.ones((8, 8), np.float32)
+    return jax.vmap(block, in_axes=[None, 0])(w, xs)

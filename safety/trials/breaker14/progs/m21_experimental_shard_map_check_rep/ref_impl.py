@@ -1,0 +1,17 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+from jax.experimental.shard_map import shard_map
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+def block(v):
+    return shard_map(lambda b: b + lax.psum(b, 'y'), mesh, in_specs=P('x'), out_specs=P('x'), check_rep=False)(v)
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(block)(xs)

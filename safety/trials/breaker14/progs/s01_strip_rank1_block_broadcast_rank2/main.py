@@ -1,0 +1,23 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+def block(a, b):
+    return jax.shard_map(lambda u, w: u + w, mesh=mesh, in_specs=(P('x'), P('x', None)), out_specs=P('x', None))(a, b)
+
+
+def compute():
+    xa = np.arange(8 * 2, dtype=np.float32).reshape(8, 2) / 10.0
+    xb = np.arange(8 * 4 * 2, dtype=np.float32).reshape(8, 4, 2)
+    return jax.vmap(block, spmd_axis_name='x')(xa, xb)
+
+
+if __name__ == "__main__":
+    out = compute()
+    import ref_impl; ref = ref_impl.compute()
+    print("RESULT: match" if np.allclose(np.asarray(out), np.asarray(ref), atol=1e-5) else "RESULT: mismatch")
