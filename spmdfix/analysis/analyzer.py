@@ -594,9 +594,13 @@ class Analyzer:
         if qualname in jaxapi.PARTIAL_NAMES and call.args and self.ix.qualname(call.args[0], scope) in names:
             return self.ev, _partial_sharding(call), scope
         binding = self.ix.single_binding(call.func.id, scope) if isinstance(call.func, ast.Name) else None
-        if binding is not None and binding.kind is BindingKind.ASSIGN:
-            # (a name the module assigns: an imported one is not followed here, which would ask the project
-            # index for every library name called on the way)
+        if binding is not None and (
+            binding.kind is BindingKind.ASSIGN
+            or (binding.kind is BindingKind.IMPORT and self.reacher.lost.follows(qualname))
+        ):
+            # (a name the module assigns, or imports from a module of the project: `from pkg.config import
+            # CONSTRAIN` (breaker14 k03); a library name is not followed, which would ask the project index
+            # for every one called on the way)
             followed = self.ev.follow(call.func, scope)
             if followed is not None:
                 ev, value, at = followed
