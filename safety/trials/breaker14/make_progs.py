@@ -853,6 +853,20 @@ def compute():
 """)
 
 
+# ---------------- batch 7: a partial-bound constraint of another module ----------------
+pkg("k03_constraint_partial_in_config_module", {
+    "pkg/__init__.py": "",
+    "pkg/config.py": "import functools\n\nimport jax\nfrom jax.sharding import AxisType, NamedSharding, PartitionSpec as P\n\n"
+                     "MESH = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))\n"
+                     "CONSTRAIN = functools.partial(jax.lax.with_sharding_constraint, shardings=NamedSharding(MESH, P('y')))\n",
+    "pkg/model.py": "import jax\nfrom jax.sharding import PartitionSpec as P\nfrom pkg.config import CONSTRAIN, MESH\n\n\n"
+                    "def block(v):\n    v = CONSTRAIN(v)\n    return jax.shard_map(lambda b: b * 2.0, mesh=MESH, in_specs=P('x'), out_specs=P('x'))(v)\n",
+    "pkg/train.py": "import jax\nimport numpy as np\nfrom pkg import model\n\n\ndef compute():\n"
+                    "    xs = np.arange(64, dtype=np.float32).reshape(8, 8) / 10.0\n"
+                    "    return jax.vmap(model.block, spmd_axis_name='x')(xs)\n",
+    }, "XS * 2.0")
+
+
 def main(missing):
     """Write progs/ afresh, or (`--missing`) only the programs it does not hold yet."""
     out = HERE / "progs"
