@@ -31,7 +31,7 @@ from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shard_maps import ShardMapSite, closes_over_locals, construction, decorated_site, factory
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.calls import bind_arguments, returns, single_return
-from spmdfix.analysis.values import BoundScope, bound_for, same_scope
+from spmdfix.analysis.values import BoundScope, Evaluator, bound_for, same_scope
 from spmdfix.model import Related
 from spmdfix.paths import relpath
 from spmdfix.perf import frozen
@@ -223,21 +223,26 @@ class Reacher:
         self._reach_function(func, _Path(), result, Follow(REACH), as_body=True)
         return result
 
-    def _named_jit_factory(self, deco: ast.expr, scope: Scope) -> ast.Call | None:
-        """The `functools.partial(jax.jit, ...)` of this module a decorator name is bound to (`@JIT_Y` with
-        `JIT_Y = partial(jax.jit, out_shardings=NamedSharding(mesh, P('y')))`), whose shardings apply to the
-        decorated function on the way; None otherwise. Its shardings were not read: rename to 'y' was SAFE and
-        raised `DuplicateSpecError` (breaker14 r16)."""
+    def _named_jit_factory(self, deco: ast.expr, scope: Scope) -> tuple[Evaluator, ast.Call] | None:
+        """The `functools.partial(jax.jit, ...)` a decorator name is bound to (`@JIT_Y` with `JIT_Y =
+        partial(jax.jit, out_shardings=NamedSharding(mesh, P('y')))`), with the evaluator of its module: its
+        shardings apply to the decorated function on the way; None otherwise. Its shardings were not read:
+        rename to 'y' was SAFE and raised `DuplicateSpecError` (breaker14 r16; imported from pkg/config.py
+        likewise). A name the module assigns, or imports from the project (`LostPlaces.follows`); a library
+        name is not followed (it would ask the project index for library modules)."""
         binding = self.ix.single_binding(deco.id, scope) if isinstance(deco, ast.Name) else None
-        if binding is None or binding.kind is not BindingKind.ASSIGN:
-            return None  # (an imported name is not followed: it would ask the project index for library names)
+        if binding is None or not (
+            binding.kind is BindingKind.ASSIGN
+            or (binding.kind is BindingKind.IMPORT and self.lost.follows(self.qualname(deco, scope)))
+        ):
+            return None
         followed = self.ev.follow(deco, scope)
-        if followed is None or followed[0] is not self.ev:
+        if followed is None:
             return None
-        _, value, at = followed
-        if not (isinstance(value, ast.Call) and value.args and self.qualname(value.func, at) in jaxapi.PARTIAL_NAMES):
+        ev, value, at = followed
+        if not (isinstance(value, ast.Call) and value.args and ev.ix.qualname(value.func, at) in jaxapi.PARTIAL_NAMES):
             return None
-        return value if self.qualname(value.args[0], at) in jaxapi.JIT_NAMES else None
+        return (ev, value) if ev.ix.qualname(value.args[0], at) in jaxapi.JIT_NAMES else None
 
     def _calls_its_callables(self, call: ast.Call, qname: str | None, scope: Scope) -> bool:
         """`call` is of a builtin or standard-library function that calls the callables it is given
@@ -1071,8 +1076,15 @@ class Reacher:
                 result.unresolved.append((deco, reexported))
                 continue
             jit = self._named_jit_factory(deco, scope)
-            if jit is not None:
-                self._add_jit(jit, result)  # `@JIT_Y` with `JIT_Y = partial(jax.jit, out_shardings=...)`
+            if jit is not None and jit[0] is self.ev:
+                self._add_jit(jit[1], result)  # `@JIT_Y` with `JIT_Y = partial(jax.jit, out_shardings=...)`
+                continue
+            if jit is not None:  # another module's: its shardings are read with that module's names, not here
+                what = (
+                    f"`{func.name}` is decorated by `{short(deco)}`, a `functools.partial` of `jax.jit` in another "
+                    "module: its `in_shardings` / `out_shardings` are not read"
+                )
+                result.unresolved.append((deco, what))
                 continue
             target = deco.func if isinstance(deco, ast.Call) else deco
             owner, named = self.model, self.ix.function_of(target)
