@@ -93,6 +93,9 @@ def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed) ->
     `jax.lax.cond` / `switch` with a Python literal first argument and `jax.lax.map` with a `batch_size` have
     their own names (`:literal`, `:batch_size`)."""
     func = call.func
+    while isinstance(func, ast.NamedExpr):
+        # `(f := jnp.interp)(b)` calls what the walrus binds (a wrong SAFE rename before: breaker15 h16)
+        func = func.value
     qname = ix.qualname(func, scope) if isinstance(func, (ast.Name, ast.Attribute)) else None
     if qname in jaxapi.PARTIAL_NAMES:
         if not call.args or not isinstance(call.args[0], (ast.Name, ast.Attribute)):
@@ -111,14 +114,90 @@ def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed) ->
 
 def value_keys(ix: ScopeIndex, call: ast.Call, scope: Scope) -> list[tuple[ast.AST, str]]:
     """The measured library functions `call` is given as values (`jax.tree.map(jnp.interp, ...)`,
-    `lax.map(jnp.vectorize_me, ...)`), each with its allowlist name: the callee runs them."""
+    `lax.map(jnp.vectorize_me, ...)`, or a name bound to `functools.partial(jnp.interp, ...)`), each with its
+    allowlist name: the callee runs them."""
     out = []
     for arg in [*call.args, *(k.value for k in call.keywords)]:
         if isinstance(arg, (ast.Name, ast.Attribute)):
-            qname = ix.qualname(arg, scope)
+            qname = ix.qualname(arg, scope) or _partial_of(ix, arg, scope)
             if qname in _MEASURED and qname not in _OWN_RULES:
                 out.append((arg, qname))
     return out
+
+
+def _partial_of(ix: ScopeIndex, arg: ast.AST, scope: Scope) -> str | None:
+    """The qualified name of the function a name bound once to `functools.partial(f, ...)` holds, or None
+    (`f = partial(jnp.interp, xp=XP, fp=FP)` then `jax.tree.map(f, b)` runs `jnp.interp`: rename was SAFE and
+    the renamed program raised `pvary is a invariant->variant collective`, breaker15 h11)."""
+    if not isinstance(arg, ast.Name):
+        return None
+    binding = ix.single_binding(arg.id, scope)
+    if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
+        return None
+    made = binding.node
+    if not made.args or not isinstance(made.func, (ast.Name, ast.Attribute)):
+        return None
+    if ix.qualname(made.func, binding.scope) not in jaxapi.PARTIAL_NAMES:
+        return None
+    inner = made.args[0]
+    return ix.qualname(inner, binding.scope) if isinstance(inner, (ast.Name, ast.Attribute)) else None
+
+
+def _param_default(ix: ScopeIndex, binding) -> ast.AST | None:
+    """The default written for the parameter `binding` binds (`def body(b, f=jnp.interp)`), or None."""
+    fn = ix.parent.get(id(binding.node))
+    args = getattr(fn, "args", None)
+    if args is None:
+        return None
+    positional = [*args.posonlyargs, *args.args]
+    if binding.node in positional:
+        offset = positional.index(binding.node) - (len(positional) - len(args.defaults))
+        return args.defaults[offset] if offset >= 0 else None
+    if binding.node in args.kwonlyargs:
+        return args.kw_defaults[args.kwonlyargs.index(binding.node)]
+    return None
+
+
+def _made_by_project(ix: ScopeIndex, receiver: ast.AST, scope: Scope, follows) -> bool:
+    """Whether the receiver of a method call is an object the project makes: a name bound once (or a
+    parameter's default) to a call of the project's function or class (`SUMMER = make_summer()`,
+    `def body(b, s=Summer())`), or an item of a display holding one (`SUMMERS[0]`). Such an object's method
+    may be the project's own, which the walk did not resolve (it may run `lax.cond`): no `Array.<method>`
+    key for it (a `.sum` of such an object kept rename SAFE while the renamed program raised `pvary is a
+    invariant->variant collective`, breaker15 h06/h07/h20)."""
+    while isinstance(receiver, ast.Subscript):
+        receiver = receiver.value
+    if not isinstance(receiver, ast.Name):
+        return False
+    binding = ix.single_binding(receiver.id, scope)
+    if binding is None:
+        return False
+    if binding.kind is BindingKind.ASSIGN:
+        value, at = binding.node, binding.scope
+    elif binding.kind is BindingKind.PARAM:
+        value, at = _param_default(ix, binding), binding.scope.parent or binding.scope
+    else:
+        return False
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        items = value.elts
+    elif isinstance(value, ast.Dict):
+        items = value.values
+    else:
+        items = [value]
+    return any(_project_call(ix, item, at, follows) for item in items)
+
+
+def _project_call(ix: ScopeIndex, value: ast.AST | None, scope: Scope, follows) -> bool:
+    """Whether `value` is a call of a def or class of the project (this module's, or one it imports)."""
+    if not isinstance(value, ast.Call) or not isinstance(value.func, (ast.Name, ast.Attribute)):
+        return False
+    qname = ix.qualname(value.func, scope)
+    if qname is not None:
+        return bool(follows(qname))
+    if isinstance(value.func, ast.Name):
+        binding = ix.single_binding(value.func.id, scope)
+        return binding is not None and binding.kind in (BindingKind.DEF, BindingKind.CLASS)
+    return False
 
 
 def _library(qname: str, follows) -> str | None:
@@ -142,6 +221,14 @@ def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed) ->
         if not bindings:
             return f"builtins.{func.id}" if func.id in _BUILTINS else None
         binding = ix.single_binding(func.id, scope)
+        if binding is not None and binding.kind is BindingKind.PARAM:
+            # `def body(b, f=jnp.interp)` then `f(b)`: the default runs unless a caller passes another (a wrong
+            # SAFE rename before: breaker15 h17); a parameter without a library default is the walk's to follow
+            default = _param_default(ix, binding)
+            if isinstance(default, (ast.Name, ast.Attribute)):
+                qname = ix.qualname(default, binding.scope.parent or binding.scope)
+                return _library(qname, follows) if qname else None
+            return None
         if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Subscript):
             return _UNKNOWN_CALLEE  # (`op = OPS["interp"]` then `op(b)`: as `OPS["interp"](b)` below)
         if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
@@ -165,6 +252,8 @@ def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed) ->
         if followed(func, scope):
             return None
         receiver = func.value
+        if _made_by_project(ix, receiver, scope, follows):
+            return f"<method `{func.attr}` of an object the project makes>"
         if (
             isinstance(receiver, ast.Subscript) and isinstance(receiver.value, ast.Attribute)
             and receiver.value.attr == "at"
