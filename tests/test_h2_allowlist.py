@@ -41,6 +41,9 @@ OFF = {
     # a library function read from a container: the walk holds no function of the project there (a probe of the
     # merged tree: rename SAFE, the renamed program raised `pvary is a invariant->variant collective`)
     "item of a dict": ('{"interp": jnp.interp}["interp"](b, scale, scale)', '{"interp": jnp.interp}["interp"]'),
+    # a callee bound by a walrus: the call runs what it binds (breaker15 h16: rename SAFE, the renamed program raised
+    # `pvary is a invariant->variant collective`)
+    "walrus callee": ("(f := jnp.interp)(b, scale, scale)", "f := jnp.interp"),
 }
 ON = {
     "unary and product": "jnp.tanh(b) * scale",
