@@ -47,6 +47,8 @@ _OWN_RULES = (
 _MEASURED = frozenset(REFUSED) | frozenset().union(*ALLOWED.values())
 # The key of a callee whose function is not known here (an item of a container): on no allowlist.
 _UNKNOWN_CALLEE = "<a callable read from a container>"
+# The key of a name no statement of the module binds, in a module with a star import: on no allowlist.
+_STAR_IMPORTED = "<a name a star import may bind>"
 
 
 @record(frozen=True)
@@ -82,7 +84,7 @@ def refused_kinds(key: str) -> frozenset[str]:
     return frozenset(kind for kind in KINDS if not allowed(key, kind))
 
 
-def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed) -> str | None:
+def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed, defines=None) -> str | None:
     """The allowlist name of the function `call` calls, or None when no library function is called there: the
     callee is the project's (a def, class, lambda, parameter or local value: the walk follows it or records it
     lost, `reach.ReachResult.unresolved`), or a call another rule judges (`_OWN_RULES`).
@@ -101,7 +103,7 @@ def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed) ->
         if not call.args or not isinstance(call.args[0], (ast.Name, ast.Attribute)):
             return None  # (a partial of a lambda or a call: the walk reads it)
         inner = ix.qualname(call.args[0], scope)
-        return _library(inner, follows) if inner else _name_key(ix, call.args[0], scope, follows, followed)
+        return _library(inner, follows) if inner else _name_key(ix, call.args[0], scope, follows, followed, defines)
     if qname is not None:
         key = _library(qname, follows)
         if key in jaxapi.LITERAL_PREDICATE_NAMES and call.args and isinstance(call.args[0], ast.Constant):
@@ -109,7 +111,7 @@ def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed) ->
         if key in jaxapi.BATCHED_MAP_NAMES and _given_batch_size(call):
             return f"{key}:batch_size"
         return key
-    return _name_key(ix, func, scope, follows, followed)
+    return _name_key(ix, func, scope, follows, followed, defines)
 
 
 def value_keys(ix: ScopeIndex, call: ast.Call, scope: Scope) -> list[tuple[ast.AST, str]]:
@@ -129,9 +131,9 @@ def _partial_of(ix: ScopeIndex, arg: ast.AST, scope: Scope) -> str | None:
     """The qualified name of the function a name bound once to `functools.partial(f, ...)` holds, or None
     (`f = partial(jnp.interp, xp=XP, fp=FP)` then `jax.tree.map(f, b)` runs `jnp.interp`: rename was SAFE and
     the renamed program raised `pvary is a invariant->variant collective`, breaker15 h11)."""
-    if not isinstance(arg, ast.Name):
-        return None
-    binding = ix.single_binding(arg.id, scope)
+    binding = _class_member(ix, arg, scope) if isinstance(arg, ast.Attribute) else None
+    if binding is None and isinstance(arg, ast.Name):
+        binding = ix.single_binding(arg.id, scope)
     if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
         return None
     made = binding.node
@@ -141,6 +143,18 @@ def _partial_of(ix: ScopeIndex, arg: ast.AST, scope: Scope) -> str | None:
         return None
     inner = made.args[0]
     return ix.qualname(inner, binding.scope) if isinstance(inner, (ast.Name, ast.Attribute)) else None
+
+
+def _class_member(ix: ScopeIndex, attr: ast.Attribute, scope: Scope):
+    """The one binding of `Cls.name` in the body of the module's class `Cls` (`class Cfg: op = partial(...)`)."""
+    if not isinstance(attr.value, ast.Name):
+        return None
+    cls = ix.single_binding(attr.value.id, scope)
+    if cls is None or cls.kind is not BindingKind.CLASS:
+        return None
+    body = ix.scope_by_node.get(id(cls.node))
+    found = body.bindings.get(attr.attr, []) if body is not None else []
+    return found[0] if len(found) == 1 else None
 
 
 def _param_default(ix: ScopeIndex, binding) -> ast.AST | None:
@@ -212,14 +226,19 @@ def _given_batch_size(call: ast.Call) -> bool:
     return given is not None and not (isinstance(given, ast.Constant) and given.value is None)
 
 
-def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed) -> str | None:
+def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed, defines=None) -> str | None:
     """The allowlist name of a callee that is no imported name: a builtin (`builtins.abs`), a method of a value
     the walk does not resolve (`Array.sum`; on `b.at[i]`, `Array.at.set`), a name bound to a library call's
     result (`f = jnp.vectorize(g)` then `f(b)`: `jax.numpy.vectorize`); None for the project's callables."""
     if isinstance(func, ast.Name):
         bindings = ix.lookup(func.id, scope)
         if not bindings:
-            return f"builtins.{func.id}" if func.id in _BUILTINS else None
+            if func.id in _BUILTINS:
+                return f"builtins.{func.id}"
+            # `from jax.numpy import *` then `interp(b, ...)`: which function a star import binds is not read
+            # (rename was SAFE, the renamed program raised `pvary is a invariant->variant collective`: breaker15 h26)
+            libraries = [i for i in ix.star_imports() if not i.level and not follows(i.module or "")]
+            return _STAR_IMPORTED if libraries else None
         binding = ix.single_binding(func.id, scope)
         if binding is not None and binding.kind is BindingKind.PARAM:
             # `def body(b, f=jnp.interp)` then `f(b)`: the default runs unless a caller passes another (a wrong
@@ -229,6 +248,8 @@ def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed) ->
                 qname = ix.qualname(default, binding.scope.parent or binding.scope)
                 return _library(qname, follows) if qname else None
             return None
+        if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.IfExp):
+            return _name_key(ix, binding.node, binding.scope, follows, followed, defines)
         if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Subscript):
             return _UNKNOWN_CALLEE  # (`op = OPS["interp"]` then `op(b)`: as `OPS["interp"](b)` below)
         if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
@@ -240,8 +261,22 @@ def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed) ->
         if maker is None:
             return None
         if maker in jaxapi.PARTIAL_NAMES:
-            return call_key(ix, made, binding.scope, follows, followed)
+            return call_key(ix, made, binding.scope, follows, followed, defines)
         return _library(maker, follows)
+    if isinstance(func, ast.IfExp):
+        # `(jnp.interp if FLAG else jnp.sin)(b)`: either branch may run (breaker15 h28)
+        for branch in (func.body, func.orelse):
+            inner = ix.qualname(branch, scope) if isinstance(branch, (ast.Name, ast.Attribute)) else None
+            key = _library(inner, follows) if inner else _name_key(ix, branch, scope, follows, followed, defines)
+            if key is not None and not allowed_everywhere(key):
+                return key
+        return None
+    if isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and not ix.lookup(func.func.id, scope) and (
+        func.func.id in _BUILTINS
+    ):
+        # `getattr(jnp, NAME)(b)` with NAME not a literal, `eval(...)(b)`: which function runs is not read
+        # (rename was SAFE, the renamed program raised `pvary is a invariant->variant collective`: breaker15 h23)
+        return _UNKNOWN_CALLEE
     if isinstance(func, ast.Subscript):
         # `OPS["interp"](b)`: the walk reads a display's item as the callable it holds, and a library function
         # held there is no function of the project it walks; which function runs is not judged here, so the
@@ -252,8 +287,11 @@ def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed) ->
         if followed(func, scope):
             return None
         receiver = func.value
-        if _made_by_project(ix, receiver, scope, follows):
-            return f"<method `{func.attr}` of an object the project makes>"
+        if _made_by_project(ix, receiver, scope, follows) or (defines is not None and defines(func.attr)):
+            # a method a class of the project defines, on an object the walk does not resolve (a factory's
+            # result, a list item, a dataclass field, a parameter): it may run that method, not an array's
+            # (`make_summer().sum(b)` with `Summer.sum` applying `lax.cond` kept rename SAFE: breaker15 h21/h40)
+            return f"<method `{func.attr}` of an object the walk does not resolve>"
         if (
             isinstance(receiver, ast.Subscript) and isinstance(receiver.value, ast.Attribute)
             and receiver.value.attr == "at"

@@ -699,8 +699,16 @@ class ShardMapAnalysis:
                 return isinstance(member[0], FUNCTION_NODES)
             return walker.instances.method_of(attr, at) is not None
 
+        def defines(name: str) -> bool:
+            # a class of this module with a method `name` (its own or a base's): `obj.name(...)` on an object
+            # the walk does not resolve may run it (breaker15 h21, h40)
+            classes = [s.node for s in ix.scope_by_node.values() if isinstance(s.node, ast.ClassDef)]
+            return any(
+                isinstance((walker.members.member(cls, name) or (None,))[0], FUNCTION_NODES) for cls in classes
+            )
+
         found = []
-        key = call_key(ix, call, scope, walker.lost.follows, followed)
+        key = call_key(ix, call, scope, walker.lost.follows, followed, defines)
         if key is not None:
             found.append((call.func, key))
         found += value_keys(ix, call, scope)
