@@ -44,6 +44,10 @@ OFF = {
     # a callee bound by a walrus: the call runs what it binds (breaker15 h16: rename SAFE, the renamed program raised
     # `pvary is a invariant->variant collective`)
     "walrus callee": ("(f := jnp.interp)(b, scale, scale)", "f := jnp.interp"),
+    # either branch of a conditional callee may run (breaker15 h28), and a `getattr` whose name is not a literal
+    # is no function the walk reads (breaker15 h23): both kept rename SAFE, the renamed programs raised `pvary`
+    "conditional callee": ("(jnp.interp if True else jnp.sin)(b, scale, scale)", "jnp.interp if True else jnp.sin"),
+    "getattr of a computed name": ("getattr(jnp, 'in' + 'terp')(b, scale, scale)", "getattr(jnp, 'in' + 'terp')"),
 }
 ON = {
     "unary and product": "jnp.tanh(b) * scale",
