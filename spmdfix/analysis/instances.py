@@ -360,26 +360,27 @@ def replaced_by(owner: ModuleModel, cls: ast.ClassDef, name: str, as_base: bool 
             f"defines `__init_subclass__` (line {getattr(hooks[0].node, 'lineno', cls.lineno)}), which runs for its "
             f"subclasses and may set their `{name}`"
         )
-    own = class_attribute_write(owner.ix.source, name)
+    written = _member_writer(owner, name)
+    if written is not None:
+        return f"may have `{name}` set from outside its body: {written}"
+    # `self.__class__ = Other` makes an instance another class's, whose members then answer (a lead's probe: the
+    # walk read `Layer.__call__` and its shard_map while `Odd`'s ran, and the strip of the one read was SAFE)
+    swapped = _member_writer(owner, "__class__")
+    if swapped is not None:
+        return f"may have its instances made another class's: {swapped}"
+    return None
+
+
+def _member_writer(owner: ModuleModel, attr: str) -> str | None:
+    """Where a store of `attr` from outside a class body may be (`writes.class_attribute_write`), in words
+    ("<path> line N <what it does>"): first in the text of `owner`'s module, then in any module of the project
+    (`ProjectLink.class_member_writer`); None when none is seen."""
+    own = class_attribute_write(owner.ix.source, attr)
     if own is not None:
         line = owner.ix.source.count("\n", 0, own[0]) + 1
         path = owner.project.path if owner.project is not None else owner.ix.path
-        shown = relpath(path) if path else "its module"
-        return f"may have `{name}` set from outside its body: {shown} line {line} {own[1]}"
-    far = owner.project.class_member_writer(name) if owner.project is not None else None
-    if far is not None:
-        return f"may have `{name}` set from outside its body: {far}"
-    # `self.__class__ = Other` makes an instance another class's, whose members then answer (a lead's probe: the
-    # walk read `Layer.__call__` and its shard_map while `Odd`'s ran, and the strip of the one read was SAFE)
-    swapped = class_attribute_write(owner.ix.source, "__class__")
-    if swapped is not None:
-        line = owner.ix.source.count("\n", 0, swapped[0]) + 1
-        path = owner.project.path if owner.project is not None else owner.ix.path
-        return f"may have its instances made another class's: {relpath(path) if path else 'its module'} line {line} {swapped[1]}"
-    far = owner.project.class_member_writer("__class__") if owner.project is not None else None
-    if far is not None:
-        return f"may have its instances made another class's: {far}"
-    return None
+        return f"{relpath(path) if path else 'its module'} line {line} {own[1]}"
+    return owner.project.class_member_writer(attr) if owner.project is not None else None
 
 
 def is_super(expr: ast.AST, ix, scope: Scope) -> bool:

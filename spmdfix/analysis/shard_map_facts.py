@@ -61,6 +61,9 @@ class ShardMapAnalysis:
         self._foreign: dict[int, ShardMapAnalysis] = {}  # `_foreign_analysis`
         # (`_closure_reads`: the same for every mesh of a module, and a module's meshes are many in a test file)
         self._closures: dict[str, tuple | None] = {}
+        # (`_h2_calls`' `defines`: whether a class of a module defines a method of a name, per module and name; it
+        # looks at every class of the module, and is asked for each method call of every body read)
+        self._defines: dict[tuple[int, str], bool] = {}
 
     def facts(self, reached: ReachedSite, vmap: ast.AST, elsewhere: bool = False) -> ShardMapFacts:
         """The facts of the shard_map `reached` leads to from the vmap site `vmap` (a node of this module; with
@@ -702,10 +705,13 @@ class ShardMapAnalysis:
         def defines(name: str) -> bool:
             # a class of this module with a method `name` (its own or a base's): `obj.name(...)` on an object
             # the walk does not resolve may run it (breaker15 h21, h40)
-            classes = [s.node for s in ix.scope_by_node.values() if isinstance(s.node, ast.ClassDef)]
-            return any(
-                isinstance((walker.members.member(cls, name) or (None,))[0], FUNCTION_NODES) for cls in classes
-            )
+            key = (id(ix), name)
+            if key not in self._defines:
+                classes = [s.node for s in ix.scope_by_node.values() if isinstance(s.node, ast.ClassDef)]
+                self._defines[key] = any(
+                    isinstance((walker.members.member(cls, name) or (None,))[0], FUNCTION_NODES) for cls in classes
+                )
+            return self._defines[key]
 
         found = []
         key = call_key(ix, call, scope, walker.lost.follows, followed, defines)
