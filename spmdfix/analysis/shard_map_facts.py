@@ -723,6 +723,17 @@ class ShardMapAnalysis:
             for node, key in found if refused_kinds(key)
         ]
 
+    def _h2_in_function(self, model: ModuleModel, fn: ast.AST) -> list[H2Call]:
+        """The calls off hazard H2's allowlist that the function `fn` of `model`, reached from a body, makes when
+        it runs: its name decorators (`_h2_decorators`) and its calls (`_h2_calls`), but for what its definition
+        evaluates once as data (`_definition_data`)."""
+        data = _definition_data(fn)
+        found = self._h2_decorators(model, fn)
+        for call in model.ix.calls_in(fn):
+            if id(call) not in data:
+                found += self._h2_calls(model, call)
+        return found
+
     def _h2_decorators(self, model: ModuleModel, fn: ast.AST) -> list[H2Call]:
         """The decorators of `fn` written as names (`@jnp.vectorize`, `@jax.jit`) off hazard H2's allowlist,
         as `H2Call`s: each wraps what runs when the body calls `fn` (a decorator call, `@partial(jax.jit, ...)`,
@@ -786,13 +797,10 @@ class ShardMapAnalysis:
         sharding_in_body: tuple[int, str] | None = None
         h2_calls: list[H2Call] = []
         for fn in reach.functions:
-            h2_calls += self._h2_decorators(self.model, fn)
-            data = _definition_data(fn)
+            h2_calls += self._h2_in_function(self.model, fn)
             for call in self.ix.calls_in(fn):
                 scope = self.ix.scope_at(call)
                 qname = self.ix.qualname(call.func, scope)
-                if id(call) not in data:
-                    h2_calls += self._h2_calls(self.model, call)
                 if sharding_in_body is None and qname in _BODY_SHARDINGS:
                     sharding_in_body = (call.lineno, self.ev.text(call.func))
                 if qname in jaxapi.VMAP_NAMES:
@@ -897,13 +905,10 @@ class ShardMapAnalysis:
         sharding: tuple[int, str] | None = None
         h2_calls: list[H2Call] = []
         for fn in reach.functions:
-            h2_calls += other._h2_decorators(other.model, fn)
-            data = _definition_data(fn)
+            h2_calls += other._h2_in_function(other.model, fn)
             for call in other.ix.calls_in(fn):
                 scope = other.ix.scope_at(call)
                 qname = other.ix.qualname(call.func, scope)
-                if id(call) not in data:
-                    h2_calls += other._h2_calls(other.model, call)
                 if qname in jaxapi.VMAP_NAMES or qname in jaxapi.SHARD_MAP_NAMES or other._batching(call, qname):
                     return None  # (a `lax.cond`, `jnp.vectorize`... as a vmap: hazard H2 there, breaker13 k07)
                 if sharding is None and qname in _BODY_SHARDINGS:
