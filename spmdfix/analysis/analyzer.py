@@ -48,6 +48,7 @@ from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import BoundScope, SpecTree
 from spmdfix.analysis.vmap_calls import VmapCallAnalysis
 from spmdfix.analysis.vmap_operands import applied_vmap, read_in_axes, through_vmap
+from spmdfix.analysis.escaped_factories import escaped_factory_sites
 from spmdfix.analysis.exported_factories import applied_in_importers
 from spmdfix.analysis.inherited_factories import applied_in_subclasses
 from spmdfix.analysis.vmap_sites import VmapSite, keyword_call, shmap_error_disabled, vmap_sites
@@ -91,7 +92,7 @@ class Analyzer:
         out = []
         self.unknown_spmd = []
         self.unknown_placements = []
-        for site in vmap_sites(self.model):
+        for site in [*vmap_sites(self.model), *escaped_factory_sites(self.model)]:
             if site.stop is not None:
                 self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), site.stop))
                 continue
