@@ -232,3 +232,24 @@ def test_a_method_of_an_unannotated_parameter_gives_a_record_only_where_a_class_
         assert _lost(_analyse(tmp_path, tail.format(annotation="", method=method))) == []
     found = _analyse(tmp_path, tail.format(annotation=": Block", method="apply"))
     assert [f.code for f in found.findings] == ["SPMD001", "SPMD002"] and _lost(found) == []  # (in_specs, out_specs)
+
+
+def test_a_field_default_no_construction_here_shows_says_why(tmp_path: Path) -> None:
+    # paxml's sgf.py: `spmd_axis_name: str | None = None` on a Fiddle-configured class built nowhere in its
+    # module. Its default is rightly not read (a configuration may give another axis); the words named the
+    # default `None` "an expression spmdfix does not evaluate".
+    result = _analyse(
+        tmp_path,
+        """
+        class Grad:
+            spmd_axis_name: str | None = None
+
+            def run(self, xs):
+                smap = jax.shard_map(lambda b: b * 2.0, mesh=mesh, in_specs=P('x'), out_specs=P('x'))
+                return jax.vmap(smap, spmd_axis_name=self.spmd_axis_name)(xs)
+        """,
+    )
+    whats = [u.what for u in result.unfollowed]
+    assert len(whats) == 1, whats
+    assert "`spmd_axis_name` is a field whose default (line 15) is not read: `Grad` may be constructed" in whats[0]
+    assert "is an expression spmdfix does not evaluate" not in whats[0]

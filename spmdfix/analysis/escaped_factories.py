@@ -122,6 +122,9 @@ def _escapes(model: ModuleModel, expr: ast.AST, scope: Scope, depth: int, visite
             yield from _escapes(model, load, load_scope, depth - 1, visited)
         return
     kind = _CONTAINERS.get(up.__class__)
+    held = _module_name_holding(ix, up) if kind is not None else None
+    if held is not None and not _loads_of(model, held.id, lambda b: b.node is up):
+        return  # `VMAPS = {"data": partial(...)}` read only by other modules: `exported_factories`' records
     if kind is not None:
         yield expr, scope, f"a vmap factory is held in a {kind} display here, which spmdfix does not follow: where it is applied, and to what, is not known"
         return
@@ -142,6 +145,17 @@ def _unpacked_into(ix, display: ast.AST | None, item: ast.AST) -> ast.Name | Non
         return None
     named = target.elts[display.elts.index(item)]
     return named if isinstance(named, ast.Name) else None
+
+
+def _module_name_holding(ix, display: ast.AST) -> ast.Name | None:
+    """The module-level name a display is assigned to (`VMAPS = {...}`), or None."""
+    stmt = ix.parent.get(id(display))
+    if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or stmt.value is not display:
+        return None
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    if len(targets) != 1 or not isinstance(targets[0], ast.Name) or ix.scope_at(stmt) is not ix.module_scope:
+        return None
+    return targets[0]
 
 
 def _as_named(expr: ast.AST) -> str:

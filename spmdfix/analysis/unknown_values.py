@@ -316,11 +316,21 @@ def _why_member(ev: Evaluator, cls: ast.ClassDef, attr: ast.Attribute, depth: in
             f"another module of the project subclasses `{cls.name}` and gives `{name}` another value, or sets "
             f"`.{name}` on some object: which value `self` holds is not known"
         )
-    given = members.field_given(cls, name) if members.is_field_default(value) else None
+    field = members.is_field_default(value)
+    given = members.field_given(cls, name) if field else None
     if given is not None:
         # a field's default: what stopped it is a construction that may give the field (newuser11 p3 said "`DATA`
         # is an expression spmdfix does not evaluate" of a default it reads)
         return f"`{name}` is a field whose default (line {_row(own[0])}) is not read: {given}"
+    if field:
+        # no construction of this module gives it, yet not every one is known to leave it (paxml's sgf.py, a
+        # Fiddle-configured class built nowhere in its module, read "`None` is an expression spmdfix does not
+        # evaluate" of the default `None`)
+        return (
+            f"`{name}` is a field whose default (line {_row(own[0])}) is not read: `{cls.name}` may be constructed "
+            "with another value where spmdfix does not look (built in another module or by a configuration, "
+            "subclassed, or passed as a value)"
+        )
     if ev.axis_names(value, ev.ix.scope_at(value)) is not None:
         # axis names the evaluator reads: what stopped it is a write in another spelling (`writes`)
         written = members.written_in_other_spelling(cls, name)
