@@ -1005,6 +1005,9 @@ class Reacher:
         key = site.node if bound_for(site.scope) is None else site.scope
         if self._untraced and path.traced or not follow.first_visit(key, SHARD_MAP_SITE, site.node):
             return
+        if site.unreadable is not None:
+            result.unresolved.append((site.node, site.unreadable))
+            return
         result.sites.append(
             ReachedSite(site, path.chain, path.vmaps, path.nodes, path.jitted, path.staged, path.cond_staged)
         )
@@ -1153,10 +1156,12 @@ class Reacher:
         found = factory(self.ix, made, inner) if made is not None and inner is not None else None
         if found is None:
             return False
-        api, kwargs, where = found
+        api, kwargs, where, unreadable = found
         bound = self._bound_by((deco, scope), self.model, factory_def)
         node = made if isinstance(made, ast.Call) else deco
-        site = ShardMapSite(node, self._scope_in(where, bound), api, func, self.ix.scope_at(func), dict(kwargs))
+        site = ShardMapSite(
+            node, self._scope_in(where, bound), api, func, self.ix.scope_at(func), dict(kwargs), unreadable
+        )
         self._add_site(site, path.step("shard_map applied here", self.ix.lines.span_of_ast(node), node), result, follow)
         return True
 

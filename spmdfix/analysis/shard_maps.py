@@ -39,6 +39,9 @@ class ShardMapSite:
     body: ast.AST | None
     body_scope: Scope
     args: dict[str, ast.AST]
+    # Why the arguments cannot be read in one scope, when they cannot (`reading_scope`): the walk records the
+    # construction as a place it does not follow (SPMD910) instead of reading it.
+    unreadable: str | None = None
 
 
 # --- recognition ----------------------------------------------------------------------------------------
@@ -49,11 +52,11 @@ def shard_map_api(ix: ModuleIndex, func: ast.AST, scope: Scope) -> ShardMapApi |
 
 def factory(
     ix: ModuleIndex, expr: ast.AST, scope: Scope, follow: Follow | None = None
-) -> tuple[ShardMapApi, dict[str, ast.AST], Scope] | None:
+) -> tuple[ShardMapApi, dict[str, ast.AST], Scope, str | None] | None:
     """A shard_map waiting for its function: `jax.shard_map(mesh=..., ...)`, `partial(shard_map, ...)`.
 
-    Returns (api, keyword arguments, scope they are evaluated in), or None (past `follow.SHARD_MAP_FACTORY`
-    names and partials too).
+    Returns (api, keyword arguments, the scope they are evaluated in, why they cannot all be read in that one
+    scope or None: `reading_scope`), or None (past `follow.SHARD_MAP_FACTORY` names and partials too).
     """
     follow = follow or Follow(SHARD_MAP_FACTORY)
     if follow.spent:
@@ -67,20 +70,67 @@ def factory(
         return None
     api = shard_map_api(ix, expr.func, scope)
     if api is not None and not expr.args:
-        return api, _shard_map_keywords(expr), scope
+        return api, _shard_map_keywords(expr), scope, None
     if ix.qualname(expr.func, scope) in jaxapi.PARTIAL_NAMES and expr.args:
         api = shard_map_api(ix, expr.args[0], scope)
         if api is None:
             inner = factory(ix, expr.args[0], scope, follow.deeper())
             if inner is None:
                 return None
-            api, kwargs, _ = inner
-            return api, {**kwargs, **_shard_map_keywords(expr)}, scope
+            api, kwargs, inner_scope, unreadable = inner
+            own = _shard_map_keywords(expr)
+            where, why = reading_scope(ix, kwargs, inner_scope, own, scope)
+            return api, {**kwargs, **own}, where, unreadable or why
         kwargs = _shard_map_keywords(expr)
         for name, value in zip(jaxapi.SHARD_MAP_POSITIONS[1:], expr.args[1:]):
             kwargs.setdefault(name, value)
-        return api, kwargs, scope
+        return api, kwargs, scope, None
     return None
+
+
+def reading_scope(
+    ix: ModuleIndex, made: dict[str, ast.AST], made_in: Scope, own: dict[str, ast.AST], scope: Scope
+) -> tuple[Scope, str | None]:
+    """The one scope in which a shard_map factory's arguments `made` (written in `made_in`) and the arguments
+    `own` its application adds (written in `scope`) all read as Python reads them, and why there is none.
+
+    A factory is often written in another scope than where it is applied (`smap = partial(jax.shard_map,
+    mesh=MESH, in_specs=P(AX), ...)` at module level, `smap(block)` in a function). Read in the application's
+    scope, a name of the factory's arguments that the function binds again (a local `AX = 'y'`) was read as
+    that local: a collision JAX never sees, whose SAFE rename moved the vmap onto the axis the specs really
+    name (JAX then raised `vmap spmd_axis_name cannot appear in shard_map in_specs`). Returns `scope` when
+    every name of `made` means there what it means in `made_in` (as before: a scope bound for one call keeps
+    its arguments), else `made_in` when every name of `own` means there what it means in `scope`, else
+    `scope` with the words of an SPMD910 record (`ShardMapSite.unreadable`)."""
+    if made_in is scope or _reads_alike(ix, made, made_in, scope):
+        return scope, None
+    if _reads_alike(ix, own, scope, made_in):
+        return made_in, None
+    shadowed = _shadowed(ix, made, made_in, scope)
+    return scope, (
+        f"the shard_map's arguments are written in two scopes that bind `{shadowed}` differently (its factory's "
+        "and the call applying it): spmdfix does not read them"
+    )
+
+
+def _names(values) -> list[str]:
+    return [n.id for v in values for n in ast.walk(v) if isinstance(n, ast.Name)]
+
+
+def _reads_alike(ix: ModuleIndex, args: dict[str, ast.AST], written: Scope, read: Scope) -> bool:
+    """Whether every name in `args` (written in scope `written`) has the same bindings seen from `read`."""
+    return all(_same_bindings(ix.lookup(name, written), ix.lookup(name, read)) for name in _names(args.values()))
+
+
+def _shadowed(ix: ModuleIndex, args: dict[str, ast.AST], written: Scope, read: Scope) -> str:
+    """The first name in `args` whose bindings differ between the two scopes."""
+    return next(
+        (n for n in _names(args.values()) if not _same_bindings(ix.lookup(n, written), ix.lookup(n, read))), "?"
+    )
+
+
+def _same_bindings(a: list, b: list) -> bool:
+    return a is b or (len(a) == len(b) and all(x is y for x, y in zip(a, b)))
 
 
 def _shard_map_keywords(call: ast.Call) -> dict[str, ast.AST]:
@@ -107,9 +157,10 @@ def construction(ix: ModuleIndex, call: ast.Call, scope: Scope) -> ShardMapSite 
         return ShardMapSite(call, scope, api, body, scope, kwargs)
     made = factory(ix, call.func, scope)
     if made is not None and call.args:
-        api, kwargs, _ = made
-        merged = {**kwargs, **_shard_map_keywords(call)}
-        return ShardMapSite(call, scope, api, call.args[0], scope, merged)
+        api, kwargs, made_in, unreadable = made
+        own = _shard_map_keywords(call)
+        where, why = reading_scope(ix, kwargs, made_in, own, scope)
+        return ShardMapSite(call, where, api, call.args[0], scope, {**kwargs, **own}, unreadable or why)
     return None
 
 
@@ -121,8 +172,9 @@ def decorated_site(ix: ModuleIndex, func: ast.AST) -> ShardMapSite | None:
     for deco in func.decorator_list:
         made = factory(ix, deco, scope)
         if made is not None:
-            api, kwargs, _ = made
-            return ShardMapSite(deco, scope, api, func, scope, dict(kwargs))
+            api, kwargs, made_in, unreadable = made
+            where, why = reading_scope(ix, kwargs, made_in, {}, scope)
+            return ShardMapSite(deco, where, api, func, scope, dict(kwargs), unreadable or why)
     return None
 
 
