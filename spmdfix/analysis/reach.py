@@ -230,19 +230,65 @@ class Reacher:
         rename to 'y' was SAFE and raised `DuplicateSpecError` (breaker14 r16; imported from pkg/config.py
         likewise). A name the module assigns, or imports from the project (`LostPlaces.follows`); a library
         name is not followed (it would ask the project index for library modules)."""
-        binding = self.ix.single_binding(deco.id, scope) if isinstance(deco, ast.Name) else None
+        named = self._named_partial(deco, scope)
+        if named is None:
+            return None
+        ev, value, at = named
+        return (ev, value) if ev.ix.qualname(value.args[0], at) in jaxapi.JIT_NAMES else None
+
+    def _named_partial(self, expr: ast.expr, scope: Scope) -> tuple[Evaluator, ast.Call, Scope] | None:
+        """The `functools.partial(target, ...)` call a name is bound to, with the evaluator of its module and
+        the scope it is written in: a name the module assigns, or imports from the project (`LostPlaces.follows`;
+        a library name is not followed: it would ask the project index for library modules). None otherwise."""
+        binding = self.ix.single_binding(expr.id, scope) if isinstance(expr, ast.Name) else None
         if binding is None or not (
             binding.kind is BindingKind.ASSIGN
-            or (binding.kind is BindingKind.IMPORT and self.lost.follows(self.qualname(deco, scope)))
+            or (binding.kind is BindingKind.IMPORT and self.lost.follows(self.qualname(expr, scope)))
         ):
             return None
-        followed = self.ev.follow(deco, scope)
+        followed = self.ev.follow(expr, scope)
         if followed is None:
             return None
         ev, value, at = followed
         if not (isinstance(value, ast.Call) and value.args and ev.ix.qualname(value.func, at) in jaxapi.PARTIAL_NAMES):
             return None
-        return (ev, value) if ev.ix.qualname(value.args[0], at) in jaxapi.JIT_NAMES else None
+        return ev, value, at
+
+    def _applied_named_partial(self, call: ast.Call, scope: Scope, path: _Path, result, follow: Follow, within) -> bool:
+        """`JIT(f)` with `JIT = functools.partial(jax.jit, ...)` (here or in a module of the project), used as a
+        callable: the partial applied to `f`. A partial of a jit (its shardings apply on the way), of a vmap, of
+        a wrapper or of another partial reaches `f`, as the written-out `partial(jax.jit, ...)(f)` does; a partial
+        of anything else (a function of the project: what it returns) is a place not followed (SPMD910). Says
+        whether `call` is such an application. Silent before: `jax.vmap(JIT(f), spmd_axis_name='x')` with `f`
+        reaching a colliding shard_map was "All checks passed!" while JAX raised."""
+        named = self._named_partial(call.func, scope)
+        if named is None:
+            return False
+        ev, made, at = named
+        applied = ev.ix.qualname(made.args[0], at)
+        if applied in jaxapi.JIT_NAMES and ev is self.ev:
+            self._add_jit(made, result)
+        elif applied in jaxapi.JIT_NAMES:  # another module's: its shardings are read with that module's names
+            what = (
+                f"`{short(call.func)}` is a `functools.partial` of `jax.jit` in another module: its `in_shardings` / "
+                "`out_shardings` are not read"
+            )
+            result.unresolved.append((call, what))
+        known = (jaxapi.JIT_NAMES, jaxapi.PARTIAL_NAMES, jaxapi.WRAPPER_NAMES, jaxapi.VMAP_NAMES)
+        if not any(applied in names for names in known):
+            if applied is None or self.lost.follows(applied):
+                what = (
+                    f"`{short(call.func)}` is `{short(made)}`: what applying a partial of "
+                    f"`{short(made.args[0])}` gives is not followed"
+                )
+                result.unresolved.append((call, what))
+            return True
+        if call.args:
+            step = path.through_vmap(call) if applied in jaxapi.VMAP_NAMES else path
+            step = step.through_jit() if applied in jaxapi.JIT_NAMES else step
+            step = step.through_grad() if applied in jaxapi.DIFFERENTIATING_NAMES else step
+            self._reach_callable(call.args[0], scope, step, result, follow, within=within)
+        return True
 
     def _calls_its_callables(self, call: ast.Call, qname: str | None, scope: Scope) -> bool:
         """`call` is of a builtin or standard-library function that calls the callables it is given
@@ -588,6 +634,8 @@ class Reacher:
         if self._same_callable(call, scope):  # functools.wraps(fn)(g), functools.update_wrapper(g, fn): g
             self._reach_callable(call.args[0], scope, path, result, follow, within=within)
             return
+        if isinstance(call.func, ast.Name) and self._applied_named_partial(call, scope, path, result, follow, within):
+            return
         target = call.func
         if isinstance(call.func, ast.Call):
             # partial(jax.jit, static_argnums=...)(f) and friends: a wrapper factory applied to f.
@@ -596,6 +644,12 @@ class Reacher:
                 target = inner.args[0]
                 qname = self.qualname(target, scope)
                 if qname in jaxapi.PARTIAL_NAMES:
+                    return
+                known = (jaxapi.JIT_NAMES, jaxapi.WRAPPER_NAMES, jaxapi.VMAP_NAMES)
+                if not any(qname in names for names in known) and (qname is None or self.lost.follows(qname)):
+                    # `partial(wrap, k=1)(f)`: what a function of the project returns for these arguments
+                    # (silent before; `wrap(f, k=1)` itself was already such a record)
+                    result.unresolved.append((call, _partial_applied(inner, target)))
                     return
                 if qname in jaxapi.JIT_NAMES:
                     self._add_jit(inner, result)
@@ -1397,6 +1451,9 @@ class Reacher:
             if not self.lost.library_value(call.func.args[0], scope):
                 what = f"`{short(call.func)}` picks the callable by name at run time"
                 result.unresolved.append((call, what))
+        elif isinstance(call.func, ast.Call) and self._partial_of_project(call, scope):
+            # `partial(wrap, k=1)(f)` runs `wrap`: what it does with these arguments is not followed (silent before)
+            result.unresolved.append((call, _partial_applied(call.func, call.func.args[0])))
         elif isinstance(call.func, ast.Call):
             self._call_of_result(call, scope, path, span, result, follow, bound)
         elif isinstance(call.func, ast.Attribute) and call.func.attr == "__call__" and (
@@ -1514,12 +1571,37 @@ class Reacher:
             # `getattr(model, 'forward')(v)` is `model.forward(v)`: read as that call (silent before)
             self._reach_from_call(attribute, path, result, follow, bound)
             return
+        partial_of = self._partial_target(inner, scope)
+        if partial_of is not None:
+            known = (jaxapi.JIT_NAMES, jaxapi.WRAPPER_NAMES, jaxapi.VMAP_NAMES)
+            if any(partial_of[1] in names for names in known):
+                # `partial(jax.jit, donate_argnums=0)(f)(v)`: the jitted `f` is called here (silent before: the
+                # inner call's walk reached `jax.jit`, not `f`)
+                step = path.step(f"the result of `{short(inner)}` is called here", span, call)
+                self._reach_call_value(inner, scope, step, result, follow, within=bound)
+            elif partial_of[1] is None or self.lost.follows(partial_of[1]):
+                result.unresolved.append((inner, _partial_applied(inner.func, partial_of[0])))
+            return
         if not self._project_callee(inner.func, scope):
             return
         step = path.step(f"the result of `{short(inner)}` is called here", span, call)
         if self._method_result(inner, scope, step, result, follow):
             return
         self._reach_callable(inner, scope, step, result, follow, within=bound)
+
+    def _partial_of_project(self, call: ast.Call, scope: Scope) -> bool:
+        """Whether `call` applies a written-out partial of a function of the project or of this module
+        (`partial(wrap, k=1)(f)`), not of JAX's or a library's."""
+        target = self._partial_target(call, scope)
+        return target is not None and (target[1] is None or self.lost.follows(target[1]))
+
+    def _partial_target(self, call: ast.Call, scope: Scope) -> tuple[ast.AST, str | None] | None:
+        """(the callable, its qualified name or None) of `partial(target, ...)` when `call` applies such a
+        partial written out (`partial(jax.jit, ...)(f)`); None for any other call."""
+        made = call.func
+        if isinstance(made, ast.Call) and made.args and self.qualname(made.func, scope) in jaxapi.PARTIAL_NAMES:
+            return made.args[0], self.qualname(made.args[0], scope)
+        return None
 
     def _method_result(self, inner: ast.Call, scope: Scope, step: _Path, result: ReachResult, follow: Follow) -> bool:
         """What the call `inner` of a method of a class of the project gives, used as a callable
@@ -1786,6 +1868,11 @@ class _Path:
         """A jit, a staging loop or a cond on a constant predicate lies on the way (`ReachedSite.jitted`,
         `ReachedSite.staged`, `ReachedSite.cond_staged`)."""
         return self.jitted or self.staged or self.cond_staged
+
+
+def _partial_applied(made: ast.AST, target: ast.AST) -> str:
+    """The words of a record: a partial of a function the walk does not follow through its arguments is applied."""
+    return f"`{short(made)}` is applied here: what applying a partial of `{short(target)}` gives is not followed"
 
 
 def _decorator_calls(ix, func: ast.AST) -> frozenset[int]:
