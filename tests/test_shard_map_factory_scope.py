@@ -106,3 +106,34 @@ def test_arguments_written_in_two_scopes_binding_a_name_differently_are_a_record
     assert not result.findings
     whats = [u.what for u in result.unfollowed]
     assert len(whats) == 1 and "written in two scopes that bind `AX` differently" in whats[0], whats
+
+
+HELD = """
+class Base:
+    smap = partial(jax.shard_map, mesh=mesh, in_specs=P('x'), out_specs=P('x'))
+
+    def __call__(self, v):
+        return self.smap(double)(v)
+{tail}
+
+def run(xs):
+    return jax.vmap({vmapped}, spmd_axis_name='x')(xs)
+"""
+
+
+def test_a_factory_the_class_holds_is_read_through_self_and_through_the_class() -> None:
+    assert _codes(_analyse(HELD.format(tail="", vmapped="Base()"))) == {"SPMD001", "SPMD002"}
+    through_name = HELD.format(tail="\n\ndef f(v):\n    return Base.smap(double)(v)\n", vmapped="f")
+    assert _codes(_analyse(through_name)) == {"SPMD001", "SPMD002"}
+
+
+def test_a_factory_the_class_holds_given_again_elsewhere_is_a_record() -> None:
+    for tail, vmapped in (
+        ("\n\nclass Layer(Base):\n    smap = partial(jax.shard_map, mesh=mesh, in_specs=P('y'), out_specs=P('y'))\n", "Layer()"),
+        ("\n\nlayer = Base()\nlayer.smap = partial(jax.shard_map, mesh=mesh, in_specs=P('y'), out_specs=P('y'))\n", "layer"),
+        ("\n\nBase.smap = partial(jax.shard_map, mesh=mesh, in_specs=P('y'), out_specs=P('y'))\n", "Base()"),
+    ):
+        result = _analyse(HELD.format(tail=tail, vmapped=vmapped))
+        assert not result.findings, tail
+        whats = [u.what for u in result.unfollowed]
+        assert any("holds a shard_map factory, and which one it holds here is not known" in w for w in whats), (tail, whats)

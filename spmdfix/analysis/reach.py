@@ -28,7 +28,15 @@ from spmdfix.analysis.instances import (
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
 from spmdfix.analysis.module_model import ModuleModel
-from spmdfix.analysis.shard_maps import ShardMapSite, closes_over_locals, construction, decorated_site, factory
+from spmdfix.analysis.shard_maps import (
+    ShardMapSite,
+    closes_over_locals,
+    construction,
+    decorated_site,
+    factory,
+    reading_scope,
+    shard_map_keywords,
+)
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.calls import bind_arguments, returns, single_return
 from spmdfix.analysis.values import BoundScope, Evaluator, bound_for, same_scope
@@ -127,6 +135,8 @@ class Reacher:
     def __init__(self, model: ModuleModel) -> None:
         self.ix = model.ix
         self.members = model.members
+        # Calls `self.NAME(...)` whose held shard_map factory `_held_factory_site` recorded as not known: no further reading.
+        self._held_lost: set[int] = set()
         self.project = model.project
         self.lost = LostPlaces(model)
         self.instances = Instances(model, self.lost)
@@ -235,6 +245,45 @@ class Reacher:
             return None
         ev, value, at = named
         return (ev, value) if ev.ix.qualname(value.args[0], at) in jaxapi.JIT_NAMES else None
+
+    def _held_factory_site(self, call: ast.Call, scope: Scope, result: ReachResult) -> ShardMapSite | None:
+        """`self.smap(block)` where the class gives `smap` a shard_map factory (`smap = partial(jax.shard_map,
+        mesh=MESH, in_specs=..., out_specs=...)` in its body, or `self.smap = ...` in a method): the shard_map
+        site, its factory's arguments read where they are written (`shard_maps.reading_scope`). Where the class
+        gives `smap` several values, one of them a factory, or the value is not read (`Members.self_value`: a
+        subclass or another object sets it again), an SPMD910 record (`_held_lost` marks the call) and None.
+        Silent before: "All checks passed!" while JAX raised SPMD001's error (lead's probe q13, stop 43)."""
+        func = call.func
+        if not call.args or not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+            return None
+        cls = self.members.enclosing_class(func, scope)
+        named = self.ix.single_binding(func.value.id, scope) if cls is None else None
+        if named is not None and named.kind is BindingKind.CLASS:
+            cls = named.node  # `Layer.smap(block)`: the class body's value, read by the evaluator
+        if cls is None:
+            return None
+        methods, values = self.members.members_of(cls)
+        if func.attr in methods:
+            return None
+        assigned = values.get(func.attr, ())
+        made = [(f, v) for v, inner in assigned if (f := factory(self.ix, v, inner)) is not None]
+        if not made:
+            return None
+        if named is not None:
+            followed = self.ev.follow(func, scope)
+            held = (followed[1], followed[2]) if followed is not None and followed[0] is self.ev else None
+        else:
+            held = self.members.self_value(func, scope)
+        found = factory(self.ix, held[0], held[1]) if held is not None and len(assigned) == 1 else None
+        if found is None:
+            what = f"`{short(func)}` holds a shard_map factory, and which one it holds here is not known"
+            result.unresolved.append((call, what))
+            self._held_lost.add(id(call))
+            return None
+        api, kwargs, made_in, unreadable = found
+        own = shard_map_keywords(call)
+        where, why = reading_scope(self.ix, kwargs, made_in, own, scope)
+        return ShardMapSite(call, where, api, call.args[0], scope, {**kwargs, **own}, unreadable or why)
 
     def _named_partial(self, expr: ast.expr, scope: Scope) -> tuple[Evaluator, ast.Call, Scope] | None:
         """The `functools.partial(target, ...)` call a name is bound to, with the evaluator of its module and
@@ -566,9 +615,11 @@ class Reacher:
         instance of a class of this module (calling it runs its __call__)."""
         if self._untraced and path.traced:
             return
-        site = construction(self.ix, call, scope)
+        site = construction(self.ix, call, scope) or self._held_factory_site(call, scope, result)
         if site is not None:
             self._add_site(site, path, result, follow)
+            return
+        if id(call) in self._held_lost:
             return
         if isinstance(call.func, ast.Name):
             binding = self.ix.single_binding(call.func.id, scope)
@@ -1372,9 +1423,11 @@ class Reacher:
         `bound`: the walked function's scope with its parameters bound by the call that entered it."""
         scope = self._scope_in(self.ix.scope_at(call), bound)  # (in a function read for one call: bound)
         span = self.ix.lines.span_of_ast(call)
-        site = construction(self.ix, call, scope)
+        site = construction(self.ix, call, scope) or self._held_factory_site(call, scope, result)
         if site is not None:
             self._add_site(site, path.step("shard_map applied here", span, call), result, follow)
+            return
+        if id(call) in self._held_lost:
             return
         qname = self.qualname(call.func, scope)
         if qname in jaxapi.PARTIAL_NAMES and len(call.args) == 1 and factory(self.ix, call, scope) is not None:

@@ -70,7 +70,7 @@ def factory(
         return None
     api = shard_map_api(ix, expr.func, scope)
     if api is not None and not expr.args:
-        return api, _shard_map_keywords(expr), scope, None
+        return api, shard_map_keywords(expr), scope, None
     if ix.qualname(expr.func, scope) in jaxapi.PARTIAL_NAMES and expr.args:
         api = shard_map_api(ix, expr.args[0], scope)
         if api is None:
@@ -78,10 +78,10 @@ def factory(
             if inner is None:
                 return None
             api, kwargs, inner_scope, unreadable = inner
-            own = _shard_map_keywords(expr)
+            own = shard_map_keywords(expr)
             where, why = reading_scope(ix, kwargs, inner_scope, own, scope)
             return api, {**kwargs, **own}, where, unreadable or why
-        kwargs = _shard_map_keywords(expr)
+        kwargs = shard_map_keywords(expr)
         for name, value in zip(jaxapi.SHARD_MAP_POSITIONS[1:], expr.args[1:]):
             kwargs.setdefault(name, value)
         return api, kwargs, scope, None
@@ -133,7 +133,7 @@ def _same_bindings(a: list, b: list) -> bool:
     return a is b or (len(a) == len(b) and all(x is y for x, y in zip(a, b)))
 
 
-def _shard_map_keywords(call: ast.Call) -> dict[str, ast.AST]:
+def shard_map_keywords(call: ast.Call) -> dict[str, ast.AST]:
     """The keyword arguments of a shard_map (or of a partial of one) by name; the specs and the mesh a `**mapping`
     may give, when not written by name, are that mapping's expression, which no reading resolves to specs: an
     unread value (an SPMD910 record), not an absent one (safety/trials/breaker12 s29:
@@ -150,7 +150,7 @@ def construction(ix: ModuleIndex, call: ast.Call, scope: Scope) -> ShardMapSite 
     """The ShardMapSite when `call` builds a shard-mapped function, else None."""
     api = shard_map_api(ix, call.func, scope)
     if api is not None and call.args:
-        kwargs = _shard_map_keywords(call)
+        kwargs = shard_map_keywords(call)
         for name, value in zip(jaxapi.SHARD_MAP_POSITIONS, call.args):
             kwargs.setdefault(name, value)
         body = kwargs.pop("f")
@@ -158,7 +158,7 @@ def construction(ix: ModuleIndex, call: ast.Call, scope: Scope) -> ShardMapSite 
     made = factory(ix, call.func, scope)
     if made is not None and call.args:
         api, kwargs, made_in, unreadable = made
-        own = _shard_map_keywords(call)
+        own = shard_map_keywords(call)
         where, why = reading_scope(ix, kwargs, made_in, own, scope)
         return ShardMapSite(call, where, api, call.args[0], scope, {**kwargs, **own}, unreadable or why)
     return None
