@@ -137,3 +137,36 @@ def test_a_factory_the_class_holds_given_again_elsewhere_is_a_record() -> None:
         assert not result.findings, tail
         whats = [u.what for u in result.unfollowed]
         assert any("holds a shard_map factory, and which one it holds here is not known" in w for w in whats), (tail, whats)
+
+
+def test_a_factory_function_applied_is_read_with_its_parameters_bound() -> None:
+    tail = """
+        def make(spec):
+            return partial(jax.shard_map, mesh=mesh, in_specs=spec, out_specs=spec)
+
+
+        def run(xs):
+            return jax.vmap(make(P('x'))(double), spmd_axis_name='{axis}')(xs)
+        """
+    assert _codes(_analyse(tail.format(axis="x"))) == {"SPMD001", "SPMD002"}
+    assert not _analyse(tail.format(axis="y")).findings
+
+
+def test_a_factory_function_of_another_module_applied_is_a_record(tmp_path) -> None:
+    from spmdfix import project_graph
+    from spmdfix.api import new_project_index
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "probe"\n')
+    (tmp_path / "shard.py").write_text(
+        "from functools import partial\nimport jax\nimport numpy as np\nfrom jax.sharding import Mesh\n\n"
+        "mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ('x', 'y'))\n\n\n"
+        "def make(spec):\n    return partial(jax.shard_map, mesh=mesh, in_specs=spec, out_specs=spec)\n"
+    )
+    text = HEAD + "from shard import make\n\n\ndef run(xs):\n    return jax.vmap(make(P('x'))(double), spmd_axis_name='x')(xs)\n"
+    path = tmp_path.resolve() / "train.py"
+    path.write_text(text)
+    project_graph.forget_graphs()
+    result = analyse_source(text, Options(), path=path, index=new_project_index(tmp_path.resolve()))
+    assert not result.findings
+    whats = [u.what for u in result.unfollowed]
+    assert any("`make(...)` returns a shard_map factory of" in w for w in whats), whats

@@ -285,6 +285,59 @@ class Reacher:
         where, why = reading_scope(self.ix, kwargs, made_in, own, scope)
         return ShardMapSite(call, where, api, call.args[0], scope, {**kwargs, **own}, unreadable or why)
 
+    def _applied_factory_site(self, call: ast.Call, scope: Scope, result: ReachResult) -> ShardMapSite | None:
+        """`make(P('x'))(block)`, `make` a function of this module whose one `return` is a shard_map factory
+        (`def make(spec): return partial(jax.shard_map, mesh=MESH, in_specs=spec, out_specs=spec)`, or a lambda
+        bound once to the name): the shard_map of `block` with the factory's arguments, read in `make`'s scope
+        with its parameters bound to the call's arguments (`_bound_by`), as the decorator `@make(P('x'))` is
+        (`_factory_shard_map`). The site is the returned factory. A factory of another module is an SPMD910
+        record (`_held_lost` marks the call). Silent before, called or in a body: "All checks passed!" while JAX
+        raised SPMD001's error (lead's probes s15-s17, stop 43)."""
+        maker = call.func
+        if not call.args or not isinstance(maker, ast.Call):
+            return None
+        target = maker.func
+        function = self.ix.function_of(target)
+        if function is None and isinstance(target, ast.Name):
+            binding = self.ix.single_binding(target.id, scope)
+            if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Lambda):
+                function = binding.node
+        if function is None:
+            far = self._far_factory(target, scope)
+            if far is not None:
+                result.unresolved.append((call, far))
+                self._held_lost.add(id(call))
+            return None
+        made = function.body if isinstance(function, ast.Lambda) else single_return(function)
+        inner = self.ix.own_scope(function)
+        found = factory(self.ix, made, inner) if made is not None and inner is not None else None
+        if found is None:
+            return None
+        api, kwargs, where, unreadable = found
+        bound = self._bound_by((maker, scope), self.model, function)
+        made_in = self._scope_in(where, bound)
+        own = shard_map_keywords(call)
+        read_in, why = reading_scope(self.ix, kwargs, made_in, own, scope) if own else (made_in, None)
+        return ShardMapSite(made, read_in, api, call.args[0], scope, {**kwargs, **own}, unreadable or why)
+
+    def _far_factory(self, target: ast.AST, scope: Scope) -> str | None:
+        """Words of a record when `target` names a function of another module of the project whose one `return`
+        is a shard_map factory (its site would lie in that module, its body here), else None."""
+        if self.project is None:
+            return None
+        qname = self.qualname(target, scope)
+        found = self.project.binding(qname) if qname and self.lost.follows(qname) else None
+        if found is None or found[1].kind is not BindingKind.DEF:
+            return None
+        owner = found[0]
+        if not self._returns_shard_map_factory(owner, found[1].node):
+            return None
+        where = relpath(owner.project.path if owner.project is not None else owner.ix.path)
+        return (
+            f"`{short(target)}(...)` returns a shard_map factory of {where}, applied here: the shard_map it makes is "
+            "followed only when the factory is a function of this module"
+        )
+
     def _named_partial(self, expr: ast.expr, scope: Scope) -> tuple[Evaluator, ast.Call, Scope] | None:
         """The `functools.partial(target, ...)` call a name is bound to, with the evaluator of its module and
         the scope it is written in: a name the module assigns, or imports from the project (`LostPlaces.follows`;
@@ -616,6 +669,7 @@ class Reacher:
         if self._untraced and path.traced:
             return
         site = construction(self.ix, call, scope) or self._held_factory_site(call, scope, result)
+        site = site or self._applied_factory_site(call, scope, result)
         if site is not None:
             self._add_site(site, path, result, follow)
             return
@@ -1424,6 +1478,7 @@ class Reacher:
         scope = self._scope_in(self.ix.scope_at(call), bound)  # (in a function read for one call: bound)
         span = self.ix.lines.span_of_ast(call)
         site = construction(self.ix, call, scope) or self._held_factory_site(call, scope, result)
+        site = site or self._applied_factory_site(call, scope, result)
         if site is not None:
             self._add_site(site, path.step("shard_map applied here", span, call), result, follow)
             return
