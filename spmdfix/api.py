@@ -123,10 +123,11 @@ def new_project_index(
     from spmdfix.project_graph import holding_source, importers_source
 
     # (each module parsed once per process, whichever index loads it: `module_memo`)
+    importers = importers_source(root, overlay, refresh)
     return ProjectIndex(
         str(root), files=DISK, analyse=MODULES.build, overlay=overlay, max_modules=max_modules,
-        importers=importers_source(root, overlay, refresh), parse=MODULES.parse, earlier=earlier,
-        holding=holding_source(root, overlay, refresh),
+        importers=importers, parse=MODULES.parse, earlier=earlier,
+        holding=holding_source(root, overlay, refresh), importers_unknown=importers.why_unknown,
     )
 
 

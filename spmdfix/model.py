@@ -99,7 +99,10 @@ class Unfollowed:
     could not be read: `analysis.placement`), which the record's words name; callable_unknown: the place is
     where the vmap's callable itself was lost, before the analysis entered any function (`jax.vmap(layer)` with
     `layer` a copy `dataclasses.replace` makes in another module): like a place inside the vmap call, it says
-    nothing of which shard_maps the vmap reaches (`reaching.at_start`).
+    nothing of which shard_maps the vmap reaches (`reaching.at_start`); importers_unsearched: the record stands
+    for the vmaps of the modules importing the checked one, which a partial run did not search (`what` says
+    why: the project root holds more than `project_graph.MAX_FILES` files; `reaching.reached`): `span` and
+    `vmap` are both the start of the checked module, and `what` is the whole message.
     """
 
     vmap: Span
@@ -107,6 +110,7 @@ class Unfollowed:
     what: str
     spmd: bool = True
     callable_unknown: bool = False
+    importers_unsearched: bool = False
 
 
 class EditKind(enum.StrEnum):

@@ -19,8 +19,11 @@ Two listings of the project's files, one per use:
   fix editing a mesh, a spec, a function or an axis constant keeps what the project computes is a question
   about every module that runs and reads it: a gitignored `scripts/probe.py`, an excluded module and a notebook
   still run (docs/safety.md). Listed only when a cross-module fix is judged (`importers_source`).
-Each at most `MAX_FILES` (past that the graph says it is incomplete, `ProjectGraph.complete`, and no use is
-assumed absent).
+Each at most `MAX_FILES`: past that the walk stops at the first file over the limit and no file is scanned
+(the graph is incomplete, `ProjectGraph.complete`, and says why, `why_incomplete`); no use is assumed absent,
+a judged fix's reason names the limit, and a partial run says its importers were not searched
+(`reaching.unsearched_record`). A file checked alone in a directory without a project marker has that
+directory as its root: `/tmp/x.py` walked 332,000 files and scanned them for more than ten minutes.
 
 A partial run also needs the modules that may reach a module through names the analysis cannot decide: a
 star import (`from .layers import *` in `pkg/__init__.py`) or a module-level `__getattr__`
@@ -76,12 +79,19 @@ class ProjectGraph:
     each is imported by, and for each module the modules of the project that import it, with the names.
 
     Built by `graph_of`; `overlay` (absolute path -> text: a language server's unsaved buffers) stands for
-    those files' contents."""
+    those files' contents. `complete`: whether `files` are all the project's (`project_files`); when not,
+    `why` says why, in words a message shows (`why_incomplete`: "the project root /tmp holds more than 20,000
+    Python files")."""
 
-    def __init__(self, root: str, files: list[str], complete: bool, overlay: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, root: str, files: list[str], complete: bool, overlay: dict[str, str] | None = None, why: str = ""
+    ) -> None:
         self.root = root
         self.files = files
         self.complete = complete
+        # why the graph is not the whole project's ("" when it is): what a partial run's record and a judged
+        # fix's reason say instead of a search of the modules importing a module (`reaching`, `importers_source`)
+        self.why_incomplete = "" if complete else why or f"the files of the project root {root} are not all listed"
         # dotted name -> the files imported by it from the root or `<root>/src`, or by their `__init__.py`
         # chain (several when packages of one name lie in different directories: `svc_a/pkg`, `svc_b/pkg`)
         self.by_name: dict[str, list[str]] = {}
@@ -492,9 +502,36 @@ class ProjectGraph:
         return hashlib.sha256("\0".join(listed).encode()).hexdigest()[:32]
 
 
+class _TooMany(Exception):
+    """Raised inside a listing's walk once it has found more than `MAX_FILES` files: the walk stops there."""
+
+
+def _cap(out: list[str]) -> None:
+    """Stop the listing's walk (`_TooMany`) once `out` holds more than `MAX_FILES` files: a file checked alone in
+    a directory without a project marker has that directory as its root (`/tmp`, 332,000 `.py` files on one
+    machine), and the whole walk and the scan of every file it found took more than ten minutes."""
+    if len(out) > MAX_FILES:
+        raise _TooMany
+
+
+def too_many(root: str, what: str = "Python files") -> str:
+    """Why a listing past `MAX_FILES` is no listing of the project (`ProjectGraph.why_incomplete`): the words a
+    message says where it did not search the modules of the project (`analysis.index.ProjectIndex`)."""
+    return f"the project root {root} holds more than {MAX_FILES:,} {what}"
+
+
 def project_files(root: str) -> tuple[list[str], bool]:
     """The `.py` files of the project at `root` (absolute, real paths, sorted) as a run over `root` finds them
-    (configured excludes and `.gitignore` respected), and whether the list is whole (`MAX_FILES`)."""
+    (configured excludes and `.gitignore` respected), and whether the list is whole: past `MAX_FILES` the walk
+    stops and the list is empty (`_project_files` says why)."""
+    files, why = _project_files(root)
+    return files, not why
+
+
+def _project_files(root: str) -> tuple[list[str], str]:
+    """`project_files`' list, and "" when it is whole, else why not (`ProjectGraph.why_incomplete`): more than
+    `MAX_FILES` files (the walk stops at the first file past it, and no file is listed: which of them came
+    first is an accident of their names), or a root that cannot be listed."""
     from spmdfix.config import Resolver
     from spmdfix.discovery import ListingMemo, iter_sources
     from spmdfix.globs import glob_matcher
@@ -511,7 +548,7 @@ def project_files(root: str) -> tuple[list[str], bool]:
         return tuple(settings.exclude + settings.extend_exclude)
 
     if not os.path.lexists(root):
-        return [], True  # (no such directory, as for an editor's buffer of a new folder: no module on disk)
+        return [], ""  # (no such directory, as for an editor's buffer of a new folder: no module on disk)
 
     def excluded_in(directory: str):
         """The exclude test of one directory's entries, as the CLI's walk asks it (once per directory)."""
@@ -526,39 +563,47 @@ def project_files(root: str) -> tuple[list[str], bool]:
     out: list[str] = []
 
     def lane(path: str, absolute: str) -> bool:
-        # A regular file the walk found (not a link): taken here, before the walk makes a `Path` of it.
+        # A regular file the walk found (not a link): taken here, before the walk makes a `Path` of it. (The
+        # cap is counted here: the loop below sees only the files the lane does not take.)
         if absolute.endswith(".py"):
             out.append(absolute)
+            _cap(out)
         return True
 
     try:
         for found in iter_sources([root], excluded_in=excluded_in, memo=memo, lane=lane):
-            if len(out) >= MAX_FILES:
-                return sorted(out), False
             if found.suffix == ".py":
                 # (the root is a real path and the walk follows no linked directory: only a linked file
                 # needs resolving)
                 path = os.fspath(found)
                 out.append(os.path.realpath(path) if os.path.islink(path) else path)
-                if len(out) >= MAX_FILES:
-                    return sorted(out), False
-    except (FileError, OSError):  # (a directory that cannot be listed: the graph is then not complete)
-        return [], False
+                _cap(out)
+    except _TooMany:
+        return [], too_many(root)
+    except (FileError, OSError) as err:  # (a directory that cannot be listed: the graph is then not complete)
+        return [], f"the project root {root} cannot be listed ({err})"
     finally:
         known.update(memo.changed)
-    return (sorted(out), True) if len(out) < MAX_FILES else (sorted(out)[:MAX_FILES], False)
+    return sorted(out), ""
 
 
 def judged_files(root: str) -> tuple[list[str], bool]:
     """The `.py` files and notebooks (`.ipynb`) of the project at `root` (absolute, real paths, sorted) that a
     cross-module fix is judged against (module doc): every one under the root but those the default excludes
     skip (`settings.DEFAULT_EXCLUDE`, as a directory or file name); the configured excludes and `.gitignore`
-    are not respected (an excluded module still runs). Whether the list is whole (`MAX_FILES`)."""
+    are not respected (an excluded module still runs). Whether the list is whole: past `MAX_FILES` the walk
+    stops and the list is empty (`_judged_files` says why)."""
+    files, why = _judged_files(root)
+    return files, not why
+
+
+def _judged_files(root: str) -> tuple[list[str], str]:
+    """`judged_files`' list, and "" when it is whole, else why not (as `_project_files`)."""
     from spmdfix.discovery import ListingMemo, iter_sources
     from spmdfix.settings import DEFAULT_EXCLUDE
 
     if not os.path.lexists(root):
-        return [], True
+        return [], ""
     defaults = frozenset(DEFAULT_EXCLUDE)
 
     def excluded_in(directory: str):
@@ -573,6 +618,7 @@ def judged_files(root: str) -> tuple[list[str], bool]:
     def lane(path: str, absolute: str) -> bool:
         if absolute.endswith((".py", ".ipynb")):
             out.append(absolute)
+            _cap(out)
         return True
 
     try:
@@ -580,13 +626,14 @@ def judged_files(root: str) -> tuple[list[str], bool]:
             if found.suffix in (".py", ".ipynb"):
                 path = os.fspath(found)
                 out.append(os.path.realpath(path) if os.path.islink(path) else path)
-            if len(out) >= MAX_FILES:
-                return sorted(out)[:MAX_FILES], False
-    except (FileError, OSError):
-        return [], False
+                _cap(out)
+    except _TooMany:
+        return [], too_many(root, "Python files and notebooks")
+    except (FileError, OSError) as err:
+        return [], f"the project root {root} cannot be listed ({err})"
     finally:
         known.update(memo.changed)
-    return (sorted(out), True) if len(out) < MAX_FILES else (sorted(out)[:MAX_FILES], False)
+    return sorted(out), ""
 
 
 _LISTINGS: dict[str, dict] = {}  # project root -> the listings of its walks (`ListingMemo.known`)
@@ -622,9 +669,9 @@ def graph_of(
     if graph is not None and refresh and _LISTED is not None and (key, judged) in _LISTED:
         refresh = False  # (listed already in this analysis: `listed_once`)
     if graph is None or refresh:
-        files, complete = judged_files(key) if judged else project_files(key)
-        if graph is None or not graph.unchanged(files, complete):
-            graph = _GRAPHS[(key, judged)] = ProjectGraph(key, files, complete)
+        files, why = _judged_files(key) if judged else _project_files(key)
+        if graph is None or not graph.unchanged(files, not why) or graph.why_incomplete != why:
+            graph = _GRAPHS[(key, judged)] = ProjectGraph(key, files, not why, why=why)
             flush_scans()  # (the next process reads only the modules changed since: `import_scan.keep_scans_in`)
         if _LISTED is not None:
             _LISTED.add((key, judged))
@@ -634,7 +681,7 @@ def graph_of(
     # name it, so the graph is built again over the listed files and it (their scans are kept: `import_scan`).
     new = [p for p in overlay if p not in graph._names and p.endswith(".py") and p.startswith(key + os.sep)]
     if new:
-        return ProjectGraph(key, sorted({*graph.files, *new}), graph.complete, overlay)
+        return ProjectGraph(key, sorted({*graph.files, *new}), graph.complete, overlay, graph.why_incomplete)
     return graph.overlaid(overlay)
 
 
@@ -662,20 +709,36 @@ def listed_once() -> Iterator[None]:
             _LISTED = None
 
 
-def importers_source(root: str | Path, overlay: dict[str, str] | None = None, refresh: bool = False):
+def importers_source(root: str | Path, overlay: dict[str, str] | None = None, refresh: bool = False) -> ImportersSource:
     """What a project index is given as `importers` (`analysis.index.Importers`): a module's path -> the
     modules of the project at `root` importing it and the names (`ProjectGraph.importers_with_dynamic`), over
     the judgement's listing (`graph_of(judged=True)`: gitignored and excluded modules and notebooks too). The
     graph is built on the first question (a run that judges no cross-module fix never lists the project so),
-    listed again then with `refresh` (`graph_of(refresh=True)`: a language server's)."""
-    held: list[ProjectGraph] = []
+    listed again then with `refresh` (`graph_of(refresh=True)`: a language server's). Its `why_unknown` is the
+    index's `importers_unknown`."""
+    return ImportersSource(root, overlay, refresh)
 
-    def importers(path: str) -> dict[str, frozenset[str]] | None:
-        if not held:
-            held.append(graph_of(root, refresh=refresh, overlay=overlay, judged=True))
-        return held[0].importers_with_dynamic(path)
 
-    return importers
+class ImportersSource:
+    """`importers_source`'s answer: called with a module's path, the modules importing it (None when the graph
+    is not complete); `why_unknown`, why they are not known, in a message's words."""
+
+    def __init__(self, root: str | Path, overlay: dict[str, str] | None, refresh: bool) -> None:
+        self._root, self._overlay, self._refresh = root, overlay, refresh
+        self._graph: ProjectGraph | None = None
+
+    def graph(self) -> ProjectGraph:
+        """The judgement's graph, listed on the first question."""
+        if self._graph is None:
+            self._graph = graph_of(self._root, refresh=self._refresh, overlay=self._overlay, judged=True)
+        return self._graph
+
+    def __call__(self, path: str) -> dict[str, frozenset[str]] | None:
+        return self.graph().importers_with_dynamic(path)
+
+    def why_unknown(self) -> str:
+        """Why an answer was None (`ProjectGraph.why_incomplete`): asked only after one was."""
+        return self.graph().why_incomplete or "the project's import graph is not known"
 
 
 def holding_source(root: str | Path, overlay: dict[str, str] | None = None, refresh: bool = False):

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 from spmdfix.model import (
     Finding,
     Options,
+    Span,
     Unfollowed,
     reframed,
 )
@@ -106,6 +107,8 @@ def reached(
     elif graph is None:
         graph = project_graph.graph_of(index.root)
     depends: list[tuple[str, str | None]] = [(IMPORTERS_KEY, PARTIAL + graph.state(own))]
+    # (a project too large to list, `/tmp`: its importers were not searched, and the run says so, never silent)
+    unsearched = () if graph.complete else (unsearched_record(graph.why_incomplete),)
     undecided = frozenset(graph.undecided_candidates(own))
     importing = frozenset(graph.reaching_candidates(own))
     # (a module an importer of this one imports, whose vmap may apply a callable of this one the importer passes)
@@ -114,7 +117,7 @@ def reached(
         dict.fromkeys((*graph.reaching_candidates(own), *graph.imported_candidates(own), *sorted(undecided), *passed))
     )
     if not importers:
-        return Reached((), tuple(depends))
+        return Reached((), tuple(depends), unsearched)
     on_disk = DISK.read(own)
     memo: dict[tuple, _Analysed] = {}  # (an unsaved text's: not kept)
     if on_disk is not None and on_disk[0] == text and own not in index.overlay:
@@ -125,7 +128,7 @@ def reached(
         # (the files as `index` read them: a language server has just found it current, `lsp.project`)
         index = new_project_index(index.root, overlay={**index.overlay, own: text}, earlier=index, refresh=live)
     found: list[Finding] = []
-    records: list[Unfollowed] = []
+    records: list[Unfollowed] = list(unsearched)
     for importer in importers:
         read = _buffer(index.overlay[importer]) if importer in index.overlay else _importer(importer)
         depends.append((importer, read[0] if read is not None else None))
@@ -161,6 +164,21 @@ def reached(
             # own, which do not reach this module, which it does not import)
             records.extend(r for r in seen[2] if r not in records and r.callable_unknown)
     return Reached(tuple(found), tuple(depends), tuple(records))
+
+
+def unsearched_record(why: str) -> Unfollowed:
+    """The SPMD910 record of a partial run whose project's modules were not all listed (`ProjectGraph.complete`
+    False; `why`: `ProjectGraph.why_incomplete`, "the project root /tmp holds more than 20,000 Python files"):
+    the spmd vmaps of the modules importing the checked one may place findings in it, and none was searched
+    (a file checked alone in a directory without a project marker has that directory as its root). Located at
+    the start of the checked module, with no vmap of its own (`Unfollowed.importers_unsearched`)."""
+    start = Span(0, 0)
+    what = (
+        f"the modules importing this one were not searched for spmd vmaps that reach it: {why}; a finding such a "
+        "vmap places here is not reported (`project-root`, or a `pyproject.toml`, `setup.cfg` or `.git` at the "
+        "project's own directory, bounds the project)"
+    )
+    return Unfollowed(start, start, what, importers_unsearched=True)
 
 
 def at_start(record: Unfollowed) -> bool:

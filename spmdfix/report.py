@@ -145,7 +145,10 @@ def json_records(
 
 def unfollowed_message(place: Unfollowed) -> str:
     """What an SPMD910 record says: the place could not be followed, and why; it names the vmap's kind (one
-    with `spmd_axis_name`, or a plain vmap: `Unfollowed.spmd`)."""
+    with `spmd_axis_name`, or a plain vmap: `Unfollowed.spmd`); a record of importers not searched
+    (`Unfollowed.importers_unsearched`) says its own words."""
+    if place.importers_unsearched:
+        return place.what
     return f"the analysis of {'an spmd vmap' if place.spmd else 'a plain vmap'} stopped here: {place.what}"
 
 
@@ -164,6 +167,8 @@ def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...], docs:
         # (the vmap's own file, always: a record located in another module than the vmap's, `pkg/specs.py` for
         # a vmap of main.py, gave no filename, which reads as the record's file; breaker8)
         vmap = {"message": unfollowed_vmap_note(place), "filename": lines.absolute(place.vmap), **lines.loc(place.vmap)}
+        # (importers not searched: no vmap is known, `Unfollowed.importers_unsearched`)
+        related = [] if place.importers_unsearched else [vmap]
         out.append(
             {
                 "code": UNFOLLOWED.code,
@@ -177,7 +182,7 @@ def unfollowed_records(report: FileReport, places: tuple[Unfollowed, ...], docs:
                 "fix": None,
                 "alternatives": [],
                 "not_offered": [],
-                "related": [vmap],
+                "related": related,
             }
         )
     return out
@@ -195,7 +200,7 @@ def unfollowed_lines(report: FileReport, places: tuple[Unfollowed, ...], notes: 
     out = []
     for place in places:
         out.append(f"{where(place.span)}: {UNFOLLOWED.code} {unfollowed_message(place)}")
-        if notes:
+        if notes and not place.importers_unsearched:  # (no vmap is known: `Unfollowed.importers_unsearched`)
             out.append(f"  = note: {unfollowed_vmap_note(place)} ({where(place.vmap)})")
     return out
 

@@ -217,7 +217,7 @@ def test_a_listed_once_scope_lists_each_project_once(project: Path, monkeypatch:
     is listed once; outside a scope every refresh lists."""
     project_graph.forget_graphs()
     listings: list[bool] = []
-    for name in ("project_files", "judged_files"):
+    for name in ("_project_files", "_judged_files"):  # (what `graph_of` lists with: the files and why not whole)
         original = getattr(project_graph, name)
         monkeypatch.setattr(
             project_graph, name, lambda root, _o=original, _n=name: (listings.append(_n), _o(root))[1]
@@ -231,14 +231,14 @@ def test_a_listed_once_scope_lists_each_project_once(project: Path, monkeypatch:
         assert project_graph.graph_of(project, refresh=True, judged=True) is judged
         with project_graph.listed_once():  # (nested: one scope)
             assert project_graph.graph_of(project, refresh=True) is first
-    assert listings == ["project_files", "judged_files"]
+    assert listings == ["_project_files", "_judged_files"]
     with project_graph.listed_once():
         assert other in project_graph.graph_of(project, refresh=True).importers_of(module(project, "model"))
         assert other in project_graph.graph_of(project, refresh=True, judged=True).importers_of(module(project, "model"))
-    assert listings == ["project_files", "judged_files"] * 2
+    assert listings == ["_project_files", "_judged_files"] * 2
     project_graph.graph_of(project, refresh=True)
     project_graph.graph_of(project, refresh=True)
-    assert listings == ["project_files", "judged_files"] * 2 + ["project_files"] * 2
+    assert listings == ["_project_files", "_judged_files"] * 2 + ["_project_files"] * 2
 
 
 def test_an_unsaved_buffer_of_a_new_file_is_a_module_of_the_overlaid_graph(project: Path) -> None:

@@ -225,8 +225,8 @@ def test_a_partial_run_is_given_the_graph_its_kept_index_was_judged_by(tmp_path:
 
     monkeypatch.setattr(stamps, "RACY_NS", 0)
     listed = []
-    listing = project_graph.project_files
-    monkeypatch.setattr(project_graph, "project_files", lambda root: listed.append(root) or listing(root))
+    listing = project_graph._project_files  # (what `graph_of` lists with)
+    monkeypatch.setattr(project_graph, "_project_files", lambda root: listed.append(root) or listing(root))
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "config.py").write_text("AXIS = 'x'\n")

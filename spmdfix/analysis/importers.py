@@ -53,6 +53,10 @@ if TYPE_CHECKING:
     from spmdfix.analysis.index import ProjectIndex
     from spmdfix.analysis.module_model import ModuleModel
 
+
+# What a message says where the modules importing a module are not known and the edge gave no reason
+# (`index.ProjectIndex.importers_unknown_why`).
+UNKNOWN_GRAPH = "the project's import graph is not known"
 DYNAMIC = "<importlib>"  # the name the edge gives a module that imports `importlib`
 MODULE = "<module>"  # the name the edge gives an import of the module itself
 _OBJECT_NAMES = frozenset({MODULE, "*", DYNAMIC})  # names by which a package's importer may reach a submodule
@@ -366,7 +370,8 @@ def _attribute_writer(index: ProjectIndex, path: str, attr: str, read: list[str]
         if importers is None:
             if known:
                 continue
-            return f"the modules importing {relpath(path)} are not known"
+            why = index.importers_unknown_why()
+            return f"the modules importing {relpath(path)} are not known" + ("" if why == UNKNOWN_GRAPH else f": {why}")
         for importer in sorted(importers):
             if importer in seen:
                 continue

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, TypeVar
 from spmdfix.analysis.bindings import BindingKind
 from spmdfix.analysis.follow import REEXPORTS, Follow
 from spmdfix.analysis.importers import (
+    UNKNOWN_GRAPH,
     attribute_writer,
     class_member_writer,
     name_writer,
@@ -151,7 +152,8 @@ class ProjectIndex:
     known (then a fix editing another module's mesh says it did not look: `analysis.importers`); `parse`, how a
     module's text becomes its tree (`Parse`; `analyse` then builds its model); `earlier`, an index of the same
     root whose reads of the files this one takes as its own (`_read`); `holding`, which modules of the project
-    hold a word in their text (`Holding`, computed by the edge), None when not known. Never raises for a file that is
+    hold a word in their text (`Holding`, computed by the edge), None when not known; `importers_unknown`, why
+    `importers` answered None, in a message's words (`importers_unknown_why`). Never raises for a file that is
     missing, unreadable or does not parse: names into it stay unresolved.
     """
 
@@ -167,8 +169,10 @@ class ProjectIndex:
         parse: Parse = parse_text,
         earlier: ProjectIndex | None = None,
         holding: Holding | None = None,
+        importers_unknown: Callable[[], str] | None = None,
     ) -> None:
         self.files = files
+        self._importers_unknown = importers_unknown
         self._holding = holding
         self._held: dict[str, tuple[tuple[str, ...] | None, str]] = {}  # `holding`: word -> (paths, digest)
         self._texts: dict[str, str | None] = {}  # `text_of`: path -> text
@@ -261,6 +265,15 @@ class ProjectIndex:
                 known[1].append(importers_digest(known[0]))
             self._asked[path] = known[1][0]
         return known[0]
+
+    def importers_unknown_why(self) -> str:
+        """Why `importers_of` answered None, as a message says it where it did not search the modules importing
+        a module (`the modules that may import ... (WHY: not searched)`): the edge's words ("the project root
+        /tmp holds more than 20,000 Python files", `project_graph.ProjectGraph.why_incomplete`), else "the
+        project's import graph is not known"."""
+        if self._importers is not None and self._importers_unknown is not None:
+            return self._importers_unknown()
+        return UNKNOWN_GRAPH
 
     def holding(self, word: str) -> tuple[str, ...] | None:
         """The modules of the project whose text holds `word` (absolute paths, in path order: the `holding` the

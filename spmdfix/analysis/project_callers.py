@@ -79,10 +79,8 @@ def search_exits(
             continue
         found = imported_uses(project.index, owner, name, values=False, models={here: model}) if project else None
         if found is None:
-            places.append(
-                f"the modules that may import `{name}` of {relpath(path)} (the project's import graph is not "
-                "known: not searched)"
-            )
+            why = project.index.importers_unknown_why() if project is not None else "the project's import graph is not known"
+            places.append(f"the modules that may import `{name}` of {relpath(path)} ({why}: not searched)")
             continue
         places += [u.describe() for u in found.sites]
         for importer, ends in found.reads:

@@ -174,7 +174,8 @@ class ShardMapAnalysis:
             if elsewhere is None:
                 row = owner.ix.lines.row_col(mesh.span.start)[0]
                 name = relpath(path)
-                what = f"the modules that may import the mesh of {name} (the project's import graph is not known: not searched)"
+                why = owner.project.index.importers_unknown_why() if owner.project is not None else "the project's import graph is not known"
+                what = f"the modules that may import the mesh of {name} ({why}: not searched)"
                 elsewhere = (Use(mesh.span, row, what),)
         reads = (*uses.mesh_reads(call), *elsewhere)
         constants = self._constant_reads(owner, call, made[2], mesh) if mesh.names_constant or mesh.types_constant else ()
@@ -213,7 +214,7 @@ class ShardMapAnalysis:
             imported = imported_uses(project.index, model, name, values=False, models={here: self.model} if here else None)
             if imported is None:
                 row = owner.ix.lines.row_col(mesh.span.start)[0]
-                what = f"the modules that may import `{name}` of {relpath(path)} (the project's import graph is not known: not searched)"
+                what = f"the modules that may import `{name}` of {relpath(path)} ({project.index.importers_unknown_why()}: not searched)"
                 out.append(Use(mesh.span, row, what))
                 continue
             out += imported.sites

@@ -48,8 +48,9 @@ def shared_by(model: ModuleModel, site: VmapSite) -> tuple[str, ...]:
         )
         if found is None:
             places.append(
-                f"the modules that may import `{name}` of {relpath(model.project.path)} (the project's import graph "
-                f"is not known, or more than {SEARCH_BUDGET} of them would have to be read: not searched)"
+                f"the modules that may import `{name}` of {relpath(model.project.path)} ("
+                f"{model.project.index.importers_unknown_why()}, or more than {SEARCH_BUDGET} of them would have to be "
+                "read: not searched)"
             )
             continue
         places += [u.describe() for u in found.sites]

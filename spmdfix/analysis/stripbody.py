@@ -447,7 +447,8 @@ class SpecUses:
             if project is None:
                 return []  # (no project: no module can import this one)
             where = relpath(module_path(self.model))
-            return [f"the modules that may import `{name}` of {where} (the project's import graph is not known: not searched)"]
+            why = project.index.importers_unknown_why()
+            return [f"the modules that may import `{name}` of {where} ({why}: not searched)"]
         out = [u.describe() for u in found.sites]
         for importer, ends in found.reads:
             out += [in_module(importer.uses.use(e), module_path(importer), importer).describe() for e in ends]

@@ -173,7 +173,9 @@ def unfollowed_diagnostic(
     empty list of diagnostics keeps meaning "followed to the end, and clean"."""
     from spmdfix.report import unfollowed_message, unfollowed_vmap_note
 
-    if not place.span.path:
+    if place.importers_unsearched:  # (no vmap is known: the record is its own message)
+        at, related = place.span, []
+    elif not place.span.path:
         at, related = place.span, [(place.vmap, unfollowed_vmap_note(place))]
     elif not place.vmap.path:
         at, related = place.vmap, [(place.span, "the analysis stopped here")]

@@ -79,6 +79,10 @@ class _GraphAnswers:
         answer = self.asked[path] = self.judged().importers_with_dynamic(path)
         return answer
 
+    def why_unknown(self) -> str:
+        """The index's `importers_unknown`: why the judgement's graph answered None (`ProjectGraph.why_incomplete`)."""
+        return self.judged().why_incomplete or "the project's import graph is not known"
+
     def holding(self, word: str) -> tuple[tuple[str, str], ...] | None:
         """The index's `holding` (`analysis.index.Holding`): the modules of the judgement's graph whose text
         holds `word` (`ProjectGraph.holding`); every answer given is kept (`unchanged`)."""
@@ -158,7 +162,7 @@ class ProjectIndexes:
         graph = _GraphAnswers(root, analysed, overlay)
         index = ProjectIndex(
             str(root), files=DISK, analyse=MODULES.build, overlay=overlay, importers=graph, parse=MODULES.parse,
-            holding=graph.holding,
+            holding=graph.holding, importers_unknown=graph.why_unknown,
         )
         kept = self._kept[key] = _Kept(index, graph)
         if partial:

@@ -47,7 +47,7 @@ def initialized(ls: SpmdfixServer, params: lsp.InitializedParams) -> None:
 def importer_of(ls: SpmdfixServer, doc: Document, path: str) -> Callable[[str], bool] | None:
     """Whether the module at `path` (`doc`'s file, its buffer standing for it) imports a given module,
     directly or not, or may load any by name: a test over the project's import graph listed now (None when
-    no other document is open)."""
+    no other document is open; always True when the project is too large to list, `ProjectGraph.complete`)."""
     from spmdfix.project_graph import graph_of
 
     if not any(d is not doc for d in ls.documents.values()):
@@ -56,6 +56,8 @@ def importer_of(ls: SpmdfixServer, doc: Document, path: str) -> Callable[[str], 
     overlay = {str(d.path.resolve()): d.source for d in ls.documents.values() if d.path is not None}
     overlay[path] = doc.source
     graph = graph_of(root, refresh=True, overlay=overlay)
+    if not graph.complete:  # (a project too large to list: who imports what is not known, so any may)
+        return lambda there: True
     return lambda there: path in graph.dynamic or path in graph.reaching(there)
 
 
