@@ -19,11 +19,12 @@ Two listings of the project's files, one per use:
   fix editing a mesh, a spec, a function or an axis constant keeps what the project computes is a question
   about every module that runs and reads it: a gitignored `scripts/probe.py`, an excluded module and a notebook
   still run (docs/safety.md). Listed only when a cross-module fix is judged (`importers_source`).
-Each at most `MAX_FILES`: past that the walk stops at the first file over the limit and no file is scanned
-(the graph is incomplete, `ProjectGraph.complete`, and says why, `why_incomplete`); no use is assumed absent,
-a judged fix's reason names the limit, and a partial run says its importers were not searched
-(`reaching.unsearched_record`). A file checked alone in a directory without a project marker has that
-directory as its root: `/tmp/x.py` walked 332,000 files and scanned them for more than ten minutes.
+Each at most `MAX_FILES`, or `MAX_UNMARKED_FILES` when no project marker lies at or above the root (`_limit`):
+past that the walk stops at the first file over the limit and no file is scanned (the graph is incomplete,
+`ProjectGraph.complete`, and says why, `why_incomplete`); no use is assumed absent, a judged fix's reason names
+the limit, and a partial run says its importers were not searched (`reaching.unsearched_record`). A file
+checked alone in a directory without a project marker has that directory as its root: `/tmp/x.py` walked
+332,000 files and scanned them for more than ten minutes.
 
 A partial run also needs the modules that may reach a module through names the analysis cannot decide: a
 star import (`from .layers import *` in `pkg/__init__.py`) or a module-level `__getattr__`
@@ -72,6 +73,11 @@ __all__ = [  # (the scan's names, re-exported: this module was their home)
 ]
 
 MAX_FILES = 20_000  # project files the scan lists at most
+# ... when no project marker (`files.PROJECT_MARKERS`) lies at or above the root: a file checked alone in such a
+# directory has it as its root (`/tmp/x.py`, `~/Downloads/x.py`), which is no project the user named; scanning
+# the 3,181 modules of a copy of the corpus without its markers took 2.3 s (5-7 s on a loaded machine), most
+# of it in the modules that load others by name (`import_scan._loads_by_name` parses them)
+MAX_UNMARKED_FILES = 1_000
 
 
 class ProjectGraph:
@@ -503,35 +509,56 @@ class ProjectGraph:
 
 
 class _TooMany(Exception):
-    """Raised inside a listing's walk once it has found more than `MAX_FILES` files: the walk stops there."""
+    """Raised inside a listing's walk once it has found more files than its limit (`_limit`): the walk stops."""
 
 
-def _cap(out: list[str]) -> None:
-    """Stop the listing's walk (`_TooMany`) once `out` holds more than `MAX_FILES` files: a file checked alone in
-    a directory without a project marker has that directory as its root (`/tmp`, 332,000 `.py` files on one
-    machine), and the whole walk and the scan of every file it found took more than ten minutes."""
-    if len(out) > MAX_FILES:
+def _cap(out: list[str], limit: int) -> None:
+    """Stop the listing's walk (`_TooMany`) once `out` holds more than `limit` files (`_limit`): a file checked
+    alone in a directory without a project marker has that directory as its root (`/tmp`, 332,000 `.py` files
+    on one machine), and the whole walk and the scan of every file it found took more than ten minutes."""
+    if len(out) > limit:
         raise _TooMany
 
 
-def too_many(root: str, what: str = "Python files") -> str:
-    """Why a listing past `MAX_FILES` is no listing of the project (`ProjectGraph.why_incomplete`): the words a
-    message says where it did not search the modules of the project (`analysis.index.ProjectIndex`)."""
+def _limit(root: str) -> tuple[int, bool]:
+    """(how many files the listing of the project at `root` holds at most, whether that is the limit of a root
+    with no project marker at or above it): `MAX_FILES`, or `MAX_UNMARKED_FILES` when it is lower and no
+    `pyproject.toml`, `setup.cfg` or `.git` lies in `root` or a directory above it (a `project-root` inside a
+    repository is marked by the repository's `.git`)."""
+    from spmdfix.files import PROJECT_MARKERS
+
+    if MAX_UNMARKED_FILES >= MAX_FILES:
+        return MAX_FILES, False
+    for directory in (root, *(str(p) for p in Path(root).parents)):
+        if any(os.path.lexists(os.path.join(directory, marker)) for marker in PROJECT_MARKERS):
+            return MAX_FILES, False
+    return MAX_UNMARKED_FILES, True
+
+
+def too_many(root: str, what: str = "Python files", unmarked: bool = False) -> str:
+    """Why a listing past its limit (`_limit`) is no listing of the project (`ProjectGraph.why_incomplete`): the
+    words a message says where it did not search the modules of the project (`analysis.index.ProjectIndex`)."""
+    if unmarked:
+        return (
+            f"the project root {root} holds more than {MAX_UNMARKED_FILES:,} {what} and has no `pyproject.toml`, "
+            "`setup.cfg` or `.git` at or above it"
+        )
     return f"the project root {root} holds more than {MAX_FILES:,} {what}"
 
 
 def project_files(root: str) -> tuple[list[str], bool]:
     """The `.py` files of the project at `root` (absolute, real paths, sorted) as a run over `root` finds them
-    (configured excludes and `.gitignore` respected), and whether the list is whole: past `MAX_FILES` the walk
-    stops and the list is empty (`_project_files` says why)."""
+    (configured excludes and `.gitignore` respected), and whether the list is whole: past `MAX_FILES` (or
+    `MAX_UNMARKED_FILES`: `_limit`) the walk stops and the list is empty (`_project_files` says why)."""
     files, why = _project_files(root)
     return files, not why
 
 
 def _project_files(root: str) -> tuple[list[str], str]:
     """`project_files`' list, and "" when it is whole, else why not (`ProjectGraph.why_incomplete`): more than
-    `MAX_FILES` files (the walk stops at the first file past it, and no file is listed: which of them came
-    first is an accident of their names), or a root that cannot be listed."""
+    `MAX_FILES` files, or `MAX_UNMARKED_FILES` under a root with no project marker (`_limit`: the walk stops at
+    the first file past it, and no file is listed: which of them came first is an accident of their names), or
+    a root that cannot be listed."""
     from spmdfix.config import Resolver
     from spmdfix.discovery import ListingMemo, iter_sources
     from spmdfix.globs import glob_matcher
@@ -561,13 +588,14 @@ def _project_files(root: str) -> tuple[list[str], str]:
     known = _LISTINGS.setdefault(root, {})
     memo = ListingMemo(known, excludes)
     out: list[str] = []
+    limit, unmarked = _limit(root)
 
     def lane(path: str, absolute: str) -> bool:
         # A regular file the walk found (not a link): taken here, before the walk makes a `Path` of it. (The
         # cap is counted here: the loop below sees only the files the lane does not take.)
         if absolute.endswith(".py"):
             out.append(absolute)
-            _cap(out)
+            _cap(out, limit)
         return True
 
     try:
@@ -577,9 +605,9 @@ def _project_files(root: str) -> tuple[list[str], str]:
                 # needs resolving)
                 path = os.fspath(found)
                 out.append(os.path.realpath(path) if os.path.islink(path) else path)
-                _cap(out)
+                _cap(out, limit)
     except _TooMany:
-        return [], too_many(root)
+        return [], too_many(root, unmarked=unmarked)
     except (FileError, OSError) as err:  # (a directory that cannot be listed: the graph is then not complete)
         return [], f"the project root {root} cannot be listed ({err})"
     finally:
@@ -591,8 +619,8 @@ def judged_files(root: str) -> tuple[list[str], bool]:
     """The `.py` files and notebooks (`.ipynb`) of the project at `root` (absolute, real paths, sorted) that a
     cross-module fix is judged against (module doc): every one under the root but those the default excludes
     skip (`settings.DEFAULT_EXCLUDE`, as a directory or file name); the configured excludes and `.gitignore`
-    are not respected (an excluded module still runs). Whether the list is whole: past `MAX_FILES` the walk
-    stops and the list is empty (`_judged_files` says why)."""
+    are not respected (an excluded module still runs). Whether the list is whole: past `MAX_FILES` (or
+    `MAX_UNMARKED_FILES`: `_limit`) the walk stops and the list is empty (`_judged_files` says why)."""
     files, why = _judged_files(root)
     return files, not why
 
@@ -614,11 +642,12 @@ def _judged_files(root: str) -> tuple[list[str], str]:
     known = _JUDGED_LISTINGS.setdefault(root, {})
     memo = ListingMemo(known, lambda directory: ("judged", DEFAULT_EXCLUDE))
     out: list[str] = []
+    limit, unmarked = _limit(root)
 
     def lane(path: str, absolute: str) -> bool:
         if absolute.endswith((".py", ".ipynb")):
             out.append(absolute)
-            _cap(out)
+            _cap(out, limit)
         return True
 
     try:
@@ -626,9 +655,9 @@ def _judged_files(root: str) -> tuple[list[str], str]:
             if found.suffix in (".py", ".ipynb"):
                 path = os.fspath(found)
                 out.append(os.path.realpath(path) if os.path.islink(path) else path)
-                _cap(out)
+                _cap(out, limit)
     except _TooMany:
-        return [], too_many(root, "Python files and notebooks")
+        return [], too_many(root, "Python files and notebooks", unmarked)
     except (FileError, OSError) as err:
         return [], f"the project root {root} cannot be listed ({err})"
     finally:

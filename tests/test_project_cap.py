@@ -184,3 +184,34 @@ def test_a_fix_judged_against_the_importers_is_unsafe_past_the_cap_naming_it(
         applicability, reason = past[transform]
         assert applicability == "unsafe" and why in reason, (transform, reason)
     assert "the project's import graph is not known" not in json.dumps(past)
+
+
+def test_a_root_without_a_project_marker_at_or_above_it_is_listed_up_to_a_lower_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A directory holding no `pyproject.toml`, `setup.cfg` or `.git`, nor any directory above it, is the root
+    only of files checked alone in it (`/tmp/x.py`): its listing stops past `MAX_UNMARKED_FILES`, and says so."""
+    root = tmp_path / "scripts"
+    root.mkdir()
+    _others(root, directories=2, each=2)
+    monkeypatch.setattr(project_graph, "MAX_UNMARKED_FILES", 3)
+    counts = _counting(monkeypatch)
+    files, why = project_graph._project_files(str(root.resolve()))
+    assert files == [] and counts["listed"] == 3  # (the root and both its directories: the 4th file is in the 2nd)
+    assert why == (
+        f"the project root {root.resolve()} holds more than 3 Python files and has no `pyproject.toml`, "
+        "`setup.cfg` or `.git` at or above it"
+    )
+    assert project_graph._judged_files(str(root.resolve()))[1].startswith(
+        f"the project root {root.resolve()} holds more than 3 Python files and notebooks and has no"
+    )
+    # A marker in the root, or in a directory above it (a `project-root` inside a repository), lifts it.
+    for marked in (root / "pyproject.toml", tmp_path / ".git"):
+        marked.write_text("") if marked.suffix else marked.mkdir()
+        files, why = project_graph._project_files(str(root.resolve()))
+        assert why == "" and len(files) == 4
+        marked.unlink() if marked.suffix else marked.rmdir()
+    # A partial run in such a directory says why it did not search the importers.
+    (root / "layers.py").write_text(LAYERS)
+    shown = _check(root, monkeypatch, "--show-unresolved", "layers.py").stdout
+    assert "holds more than 3 Python files and has no `pyproject.toml`, `setup.cfg` or `.git` at or above it" in shown
