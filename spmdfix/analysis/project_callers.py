@@ -26,7 +26,12 @@ import ast
 from collections.abc import Iterable
 
 from spmdfix.analysis.callers import OtherCallers
-from spmdfix.analysis.importers import imported_uses, in_module, module_path
+from spmdfix.analysis.importers import (
+    UNKNOWN_GRAPH,
+    imported_uses,
+    in_module,
+    module_path,
+)
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.paths import relpath
 
@@ -79,7 +84,7 @@ def search_exits(
             continue
         found = imported_uses(project.index, owner, name, values=False, models={here: model}) if project else None
         if found is None:
-            why = project.index.importers_unknown_why() if project is not None else "the project's import graph is not known"
+            why = project.index.importers_unknown_why() if project is not None else UNKNOWN_GRAPH
             places.append(f"the modules that may import `{name}` of {relpath(path)} ({why}: not searched)")
             continue
         places += [u.describe() for u in found.sites]

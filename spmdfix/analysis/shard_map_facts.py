@@ -20,7 +20,7 @@ from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, Neste
 from spmdfix.analysis.h2_calls import H2Call, allowed_everywhere, call_key, refused_kinds, value_keys
 from spmdfix.analysis.follow import SMAP_AXES, Follow
 from spmdfix.analysis.importers import (
-    connected_modules, imported_closure, imported_uses, importing_closure, in_module, module_path,
+    UNKNOWN_GRAPH, connected_modules, imported_closure, imported_uses, importing_closure, in_module, module_path,
 )
 from spmdfix.analysis.kinds import AxisTypesForm, MeshKind, UnreadKind
 from spmdfix.analysis.mesh_uses import MeshUses
@@ -174,7 +174,7 @@ class ShardMapAnalysis:
             if elsewhere is None:
                 row = owner.ix.lines.row_col(mesh.span.start)[0]
                 name = relpath(path)
-                why = owner.project.index.importers_unknown_why() if owner.project is not None else "the project's import graph is not known"
+                why = owner.project.index.importers_unknown_why() if owner.project is not None else UNKNOWN_GRAPH
                 what = f"the modules that may import the mesh of {name} ({why}: not searched)"
                 elsewhere = (Use(mesh.span, row, what),)
         reads = (*uses.mesh_reads(call), *elsewhere)
@@ -214,7 +214,8 @@ class ShardMapAnalysis:
             imported = imported_uses(project.index, model, name, values=False, models={here: self.model} if here else None)
             if imported is None:
                 row = owner.ix.lines.row_col(mesh.span.start)[0]
-                what = f"the modules that may import `{name}` of {relpath(path)} ({project.index.importers_unknown_why()}: not searched)"
+                why = project.index.importers_unknown_why()
+                what = f"the modules that may import `{name}` of {relpath(path)} ({why}: not searched)"
                 out.append(Use(mesh.span, row, what))
                 continue
             out += imported.sites
