@@ -144,3 +144,16 @@ def test_a_body_calling_a_callable_parameter_leaves_add_axis_unproven() -> None:
     for finding in result.findings:
         kinds = {(f.transform.value, f.applicability.value) for f in finding.fixes}
         assert ("add-axis", "safe") not in kinds and ("rename", "safe") not in kinds, kinds
+
+
+def test_a_callable_read_out_of_a_container_the_module_fills_is_a_record() -> None:
+    result = _analyse(
+        """
+        def run(xs):
+            fns = {'a': forward}
+            return jax.vmap(fns.get('a'), spmd_axis_name='x')(xs)
+        """
+    )
+    assert not result.findings
+    whats = [u.what for u in result.unfollowed]
+    assert any("`fns.get('a')` reads the callable out of a container" in w for w in whats), whats

@@ -773,6 +773,12 @@ class Reacher:
                 step = step.through_jit() if qname in jaxapi.JIT_NAMES else step
                 step = step.through_grad() if qname in jaxapi.DIFFERENTIATING_NAMES else step
                 self._reach_callable(call.args[0], scope, step, result, follow, within=within)
+        elif qname is None and isinstance(call.func, ast.Attribute) and self._container(call.func.value, scope):
+            # `fns.get("a")` with `fns = {"a": layer}`: a callable read out of a container the module fills (silent
+            # before: "All checks passed!" while JAX raised SPMD001's error, lead's probe v23). A method of any
+            # other object is left as before (`_reaching_classes` above records the project's classes).
+            what = f"`{short(call)}` reads the callable out of a container, which is not followed"
+            result.unresolved.append((call, what))
 
     def _returns_reaching(self, call: ast.Call, reaching: list, result: ReachResult) -> None:
         """The result of `call` of a function (or method) of the project without one `return` (several, or none of a
@@ -1559,9 +1565,6 @@ class Reacher:
             if not self.lost.library_value(call.func.args[0], scope):
                 what = f"`{short(call.func)}` picks the callable by name at run time"
                 result.unresolved.append((call, what))
-        elif isinstance(call.func, ast.Call) and self._partial_of_project(call, scope):
-            # `partial(wrap, k=1)(f)` runs `wrap`: what it does with these arguments is not followed (silent before)
-            result.unresolved.append((call, _partial_applied(call.func, call.func.args[0])))
         elif isinstance(call.func, ast.Call):
             self._call_of_result(call, scope, path, span, result, follow, bound)
         elif isinstance(call.func, ast.Attribute) and call.func.attr == "__call__" and (
@@ -1697,11 +1700,21 @@ class Reacher:
             return
         self._reach_callable(inner, scope, step, result, follow, within=bound)
 
-    def _partial_of_project(self, call: ast.Call, scope: Scope) -> bool:
-        """Whether `call` applies a written-out partial of a function of the project or of this module
-        (`partial(wrap, k=1)(f)`), not of JAX's or a library's."""
-        target = self._partial_target(call, scope)
-        return target is not None and (target[1] is None or self.lost.follows(target[1]))
+    def _container(self, expr: ast.AST, scope: Scope) -> bool:
+        """Whether `expr` is a name bound once to a list, tuple, set or dict display or comprehension, or to a
+        call of the builtin `dict`/`list`/`tuple`/`set` (a container whose items the walk does not track)."""
+        if not isinstance(expr, ast.Name):
+            return False
+        binding = self.ix.single_binding(expr.id, scope)
+        if binding is None or binding.kind is not BindingKind.ASSIGN:
+            return False
+        value = binding.node
+        if isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.DictComp, ast.SetComp)):
+            return True
+        return (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id in ("dict", "list", "tuple", "set") and not self.ix.lookup(value.func.id, binding.scope)
+        )
 
     def _partial_target(self, call: ast.Call, scope: Scope) -> tuple[ast.AST, str | None] | None:
         """(the callable, its qualified name or None) of `partial(target, ...)` when `call` applies such a
