@@ -2,7 +2,8 @@
 of a vmapped call (`vmap_calls`) and the rank of a shard_map operand (`ranks`) come from here.
 
 `StaticShapes.shape` reads `jnp.zeros((4, 8))`, `jnp.arange(32).reshape(4, 8)`, `jax.random.normal(key, (4, 8))`,
-`jax.device_put(x, ...)`, `x * 2.0` and list displays; `int_expr` reads integers built from literals and module
+`jax.device_put(x, ...)`, `x * 2.0` and lists (displays, repeated by `*`, joined by `+`, as `np.array` builds
+them); `int_expr` reads integers built from literals and module
 constants. Names are followed to the value they hold where they are used (`resolve`): a name bound once, or a
 name reassigned in straight-line code. Anything else gives None: a size spmdfix cannot see is never guessed.
 """
@@ -22,6 +23,7 @@ _FILLED = frozenset({"zeros", "ones", "empty", "full"})
 _RANDOM = {"normal": 1, "uniform": 1, "bernoulli": 2, "truncated_normal": 3, "randint": 1, "gumbel": 1,
            "laplace": 1}
 _SAME_SHAPE = frozenset({"asarray", "array", "device_put", "float32", "abs", "exp", "sin", "cos", "tanh"})
+# The array modules whose own functions (not their submodules': `numpy.matlib.ones(8)` is a (1, 8) matrix) are read.
 _ARRAY_MODULES = ("jax.numpy.", "numpy.")
 # The number constants a `linspace` endpoint may be (`StaticShapes._scalar`), and the operators keeping a number
 _NUMBER_CONSTANTS = frozenset(
@@ -88,30 +90,84 @@ class StaticShapes:
         return None
 
     def _list_changed(self, name: str, scope: Scope, value: ast.AST) -> bool:
-        """Whether `value`, a list display bound to `name` in `scope`, may be changed in place after it is
-        bound, so that its elements are not what it holds at a use: a load of `name` resolving to `scope`'s
-        bindings that is the object of a subscript store or delete (`shape[0] = 6`), of an attribute (a method:
-        `shape.append(4)`, `shape.sort()`), or an argument of a call outside numpy / jax (a helper may mutate
-        it). False for anything but a list (tuples, numbers cannot change). `jax.random.normal(key, shape)`
-        after `shape = [8, 8]; shape[0] = 6` was read as 8 rows and a rename to a size-4 axis made SAFE raised
-        `not evenly divisible` (breaker13 r24)."""
-        if not isinstance(value, ast.List):
+        """Whether `value`, a sequence holding a Python list bound to `name` in `scope` (`_list_kind`), may be
+        changed after it is bound, so that what it holds at a use is not what it was bound to: some load of
+        `name` resolving to `scope`'s bindings is not a harmless read (`_harmless_load`). False for values
+        holding no list (tuples of numbers, numbers, arrays cannot change in place).
+
+        `jax.random.normal(key, shape)` after `shape = [8, 8]; shape[0] = 6` was read as 8 rows and a rename to
+        a size-4 axis made SAFE raised `not evenly divisible` (breaker13 r24); the same through an alias
+        (`alias = shape; alias[0] = 6`), a container (`holder = [shape]`), or an inner row (`rows[0].append(0.0)`,
+        `for r in rows: r.append(0.0)`) was still read as bound (shapes16)."""
+        kind = self._list_kind(value)
+        if kind is None:
             return False
         own = scope.bindings.get(name, [])
         for load in self.ix.loads_of(name):
             found = self.ix.lookup(name, self.ix.scope_at(load))
-            if not any(b in own for b in found):
-                continue
-            up = self.ix.parent.get(id(load))
-            if isinstance(up, ast.Attribute) and up.value is load:
+            if any(b in own for b in found) and not self._harmless_load(load, flat=kind == "flat"):
                 return True
-            if isinstance(up, ast.Subscript) and up.value is load and not isinstance(up.ctx, ast.Load):
-                return True
-            if isinstance(up, ast.Call) and load is not up.func:
-                qname = self.ix.qualname(up.func, self.ix.scope_at(up)) or ""
-                if not (qname.startswith(_ARRAY_MODULES) or qname.startswith("jax.")):
-                    return True
         return False
+
+    def _list_kind(self, value: ast.AST) -> str | None:
+        """Whether a bound value holds a Python list that a later statement could change: None when it holds
+        none (a tuple of numbers, an array call, a number); "flat" when its lists (the value, or the operands of
+        a `+`/`*` building it) hold only items that are no container and no name (numbers, calls: changing the
+        list itself is all that can change it); "nested" when a list holds or is held by containers or names
+        (an inner list may be changed through another reference to it)."""
+        spine, items = [], []
+        todo = [value]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
+                todo += [node.left, node.right]
+            elif isinstance(node, (ast.List, ast.Tuple)):
+                spine.append(node)
+                items += node.elts
+            elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.Dict, ast.Set)):
+                spine.append(node)
+                items.append(node)  # what it holds is not read: treat it as holding containers
+        if not any(isinstance(n, (ast.List, ast.ListComp)) for n in spine) and not any(
+            isinstance(n, (ast.List, ast.ListComp)) for item in items for n in ast.walk(item)
+        ):
+            return None
+        containers = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+                      ast.GeneratorExp, ast.Name, ast.Attribute, ast.Subscript, ast.Starred, ast.BinOp)
+        return "nested" if any(isinstance(item, containers) for item in items) else "flat"
+
+    def _harmless_load(self, load: ast.Name, flat: bool) -> bool:
+        """Whether a load of a name bound to a list cannot change what the list holds and keeps no other
+        reference to it: an argument (through `+`, `*`, displays and `*` unpacking built on the spot) of a numpy,
+        jax.numpy or jax call or of `len` (none of them changes a Python list it is given); for a `flat` list
+        also an item read (`shape[0]`), an iteration, a comparison, or `+`/`*` building a new list (its items
+        are numbers, which nothing can change). Anything else (a method, a store, an assignment keeping an
+        alias, a container stored in a name, any other call, a `return`) may change it or let it change."""
+        node, direct = load, True
+        while True:
+            up = self.ix.parent.get(id(node))
+            if isinstance(up, ast.keyword):
+                node, up = up, self.ix.parent.get(id(up))
+            if isinstance(up, ast.Call) and node is not up.func:
+                scope = self.ix.scope_at(up)
+                qname = self.ix.qualname(up.func, scope) or ""
+                if isinstance(up.func, ast.Name) and up.func.id == "len" and not self.ix.lookup("len", scope):
+                    return True  # the builtin (no binding of the name `len` shadows it)
+                return qname.startswith(_ARRAY_MODULES) or qname.startswith("jax.")
+            if isinstance(up, ast.BinOp):
+                node = up
+                continue
+            if isinstance(up, (ast.List, ast.Tuple, ast.Set, ast.Starred)) and not isinstance(
+                getattr(up, "ctx", ast.Load()), (ast.Store, ast.Del)
+            ):
+                node, direct = up, False
+                continue
+            if not (flat and direct):
+                return False
+            if isinstance(up, ast.Subscript):
+                return up.value is node and isinstance(up.ctx, ast.Load)
+            if isinstance(up, (ast.comprehension, ast.For, ast.AsyncFor)):
+                return up.iter is node
+            return isinstance(up, ast.Compare)
 
     def _declared_nonlocal_or_global(self, name: str) -> bool:
         """Whether a `nonlocal` or `global` statement of the module names `name`: a function declaring it may
@@ -323,8 +379,8 @@ class StaticShapes:
         if resolved is None:
             return None
         expr, scope = resolved
-        if isinstance(expr, (ast.List, ast.Tuple)):
-            return self._display_shape(expr, scope, follow.deeper())
+        if self._is_sequence(expr, scope):
+            return self._sequence_shape(expr, scope, follow.deeper())
         if isinstance(expr, ast.BinOp):
             left, right = self._is_number(expr.left, scope), self._is_number(expr.right, scope)
             if left and not right:
@@ -337,19 +393,22 @@ class StaticShapes:
         func = expr.func
         qname = self.ix.qualname(func, scope) or ""
         last = qname.rsplit(".", 1)[-1]
-        if qname.startswith(_ARRAY_MODULES) or qname == "jax.device_put":
+        if qname.rsplit(".", 1)[0] + "." in _ARRAY_MODULES or qname == "jax.device_put":
             if last in _FILLED:
                 return self._shape_value(argument(expr, 0, "shape"), scope)
             if last == "arange" and len(expr.args) in (1, 2) and not expr.keywords:
                 ends = [self.int_expr(a, scope) for a in expr.args]
                 if None in ends:
                     return None
-                return (ends[0],) if len(ends) == 1 else (ends[1] - ends[0],)
+                # an empty range is empty, not negative (`arange(-3)`, `arange(6, 2)` are (0,))
+                return (max(0, ends[0]),) if len(ends) == 1 else (max(0, ends[1] - ends[0]),)
             if last == "linspace":
                 return self._linspace(expr, scope)
             if last == "reshape":
                 base = self.shape(argument(expr, 0, "a"), scope, follow.deeper()) if argument(expr, 0, "a") else None
                 return self._reshaped(base, [argument(expr, 1, "shape")], scope)
+            if last == "device_put" and expr.args and self._is_sequence(expr.args[0], scope):
+                return None  # a list or tuple is a pytree: device_put places each item, it builds no array
             if last in _SAME_SHAPE and expr.args:
                 base = self.shape(expr.args[0], scope, follow.deeper())
                 return self._with_ndmin(base, argument(expr, 4, "ndmin"), scope) if last == "array" else base
@@ -357,7 +416,7 @@ class StaticShapes:
         if qname.startswith("jax.random.") and last in _RANDOM:
             return self._shape_value(argument(expr, _RANDOM[last], "shape"), scope)
         if qname == "" and isinstance(func, ast.Attribute):
-            if func.attr == "reshape":
+            if func.attr == "reshape" and expr.args:  # (`reshape(shape=...)`: not read)
                 base = self.shape(func.value, scope, follow.deeper())
                 return self._reshaped(base, expr.args, scope)
             if func.attr == "astype":
@@ -410,14 +469,55 @@ class StaticShapes:
             return None
         return (1,) * max(0, n - len(base)) + base
 
-    def _display_shape(self, expr: ast.AST, scope: Scope, follow: Follow) -> tuple[int, ...] | None:
-        """The shape of a (nested) list or tuple display of numbers, as `np.array` builds it: `[1.0, 2.0]` is
-        (2,), `[[1, 2], [3, 4]]` is (2, 2); None when ragged or holding anything else (or past `follow`)."""
-        if follow.spent or not isinstance(expr, (ast.List, ast.Tuple)) or not expr.elts:
+    def _is_sequence(self, expr: ast.AST, scope: Scope, follow: Follow | None = None) -> bool:
+        """Whether `expr` is a Python sequence where it is written (through names): a list or tuple display or
+        comprehension, or `+` / `*` with one (`[row] * 6`, `2 * (1.0, 2.0)`, `a + [3.0]`), where `*` repeats
+        and `+` concatenates instead of computing elementwise. False when not known to be one."""
+        follow = follow or Follow(SHAPE)
+        if follow.spent:
+            return False
+        resolved = self.resolve(expr, scope)
+        if resolved is None:
+            return False
+        expr, scope = resolved
+        if isinstance(expr, (ast.List, ast.Tuple, ast.ListComp)):
+            return True
+        return isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Mult)) and (
+            self._is_sequence(expr.left, scope, follow.deeper()) or self._is_sequence(expr.right, scope, follow.deeper())
+        )
+
+    def _sequence_shape(self, expr: ast.AST, scope: Scope, follow: Follow) -> tuple[int, ...] | None:
+        """The shape `np.array` gives a Python sequence of numbers (through names): a (nested) display, `[1.0,
+        2.0]` (2,), `[[1, 2], [3, 4]]` (2, 2); `seq * n` or `n * seq` with n >= 1 repeats the outer dimension
+        (`[[0.0] * 8] * 6` is (6, 8), read (1, 8) before: shapes16); `a + b` concatenates it when the inner
+        dimensions agree. None when ragged, empty, holding anything else, repeated by a number not known or
+        below 1 (an empty list loses its inner dimensions), or past `follow`."""
+        if follow.spent:
+            return None
+        resolved = self.resolve(expr, scope)
+        if resolved is None:
+            return None
+        expr, scope = resolved
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+            left_seq = self._is_sequence(expr.left, scope, follow.deeper())
+            seq, count = (expr.left, expr.right) if left_seq else (expr.right, expr.left)
+            n = self.int_expr(count, scope)
+            inner = self._sequence_shape(seq, scope, follow.deeper())
+            if n is None or n < 1 or inner is None:
+                return None
+            return (inner[0] * n, *inner[1:])
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            a = self._sequence_shape(expr.left, scope, follow.deeper())
+            b = self._sequence_shape(expr.right, scope, follow.deeper())
+            if a is None or b is None or a[1:] != b[1:]:
+                return None
+            return (a[0] + b[0], *a[1:])
+        if not isinstance(expr, (ast.List, ast.Tuple)) or not expr.elts:
             return None
         if all(self._is_number(e, scope) for e in expr.elts):
             return (len(expr.elts),)
-        inner = {self._display_shape(e, scope, follow.deeper()) for e in expr.elts}
+        inner = {self._sequence_shape(e, scope, follow.deeper()) if self._is_sequence(e, scope) else None
+                 for e in expr.elts}
         if len(inner) != 1 or None in inner:
             return None
         return (len(expr.elts), *inner.pop())
