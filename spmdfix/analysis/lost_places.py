@@ -2,7 +2,8 @@
 the analysis cannot know (SPMD910 reports them: silence is a claim, never a guess).
 
 Lost: a called name bound in several places, a parameter or a loop target whose callable is not known, a
-callable looked up at run time (`LAYERS[name]`, `getattr(obj, name)`), `self.name(...)` that the class and its
+callable looked up at run time (`LAYERS[name]`, `getattr(obj, name)`, a name looked up in a module's namespace:
+`getattr(sys.modules[__name__], 'block')`, `globals()['block']`, `eval('block')`: `namespace_lookup`), `self.name(...)` that the class and its
 bases do not define, a name of the project the index cannot resolve. Not lost: what a library (JAX, the
 standard library, any module outside the project) defines; `follows` says which names are the project's.
 """
@@ -59,6 +60,57 @@ class LostPlaces:
             star = self.star_source(name.id)
             if star:
                 result.unresolved.append((name, star))
+
+    def namespace_lookup(self, func: ast.AST, scope: Scope) -> str:
+        """Why the callee `func` of a call is lost when it is looked up by name in a module's namespace at run
+        time, in words; "" otherwise. The namespace: `sys.modules[...]` / `sys.modules.get(...)`, `globals()`,
+        `vars()` / `vars(obj)`, `locals()`, `__import__(...)` (the builtins, unshadowed), or a name bound once to
+        one of them; the lookup: an attribute of it (`sys.modules[__name__].block`), `getattr(namespace, ...)`,
+        an item or `.get(...)` of its dict (`globals()['block']`). `eval(...)` gives any value too. Silent
+        before (w14, safety/trials/breaker14: `getattr(sys.modules[__name__], 'block')(v)` in the vmapped
+        function, "All checks passed!" while JAX raised SPMD001's error)."""
+        if self._builtin_call(func, scope, "eval"):
+            return f"`{_short(func)}` evaluates a string at run time: which callable it gives is not known"
+        looked_in = None
+        if isinstance(func, ast.Attribute) and not self._namespace_dict(func.value, scope):
+            looked_in = func.value  # (a method of a namespace dict, `globals().get`, is no lookup: its call is)
+        elif isinstance(func, ast.Subscript):
+            looked_in = func.value
+        elif isinstance(func, ast.Call) and self._builtin_call(func, scope, "getattr") and func.args:
+            looked_in = func.args[0]
+        elif isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and func.func.attr == "get":
+            looked_in = func.func.value
+        if looked_in is None or not self._namespace(looked_in, scope, top=True):
+            return ""
+        return (
+            f"`{_short(func)}` looks the callable up by name in a module's namespace at run time "
+            "(the analysis does not follow such lookups)"
+        )
+
+    def _namespace(self, expr: ast.AST, scope: Scope, top: bool = False) -> bool:
+        """Whether `expr` is a module object or a namespace dict read by name (`namespace_lookup`); a name bound
+        once to one is followed one step."""
+        if isinstance(expr, ast.Name) and top:
+            binding = self.ix.single_binding(expr.id, scope)
+            if binding is not None and binding.kind is BindingKind.ASSIGN:
+                return self._namespace(binding.node, binding.scope)
+            return False
+        if isinstance(expr, ast.Subscript):
+            return self.ix.qualname(expr.value, scope) == "sys.modules"
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "get":
+            return self.ix.qualname(expr.func.value, scope) == "sys.modules"
+        return any(self._builtin_call(expr, scope, name) for name in ("globals", "vars", "locals", "__import__"))
+
+    def _namespace_dict(self, expr: ast.AST, scope: Scope) -> bool:
+        """Whether `expr` calls `globals`, `vars` or `locals`: a dict, whose attributes are its methods."""
+        return any(self._builtin_call(expr, scope, name) for name in ("globals", "vars", "locals"))
+
+    def _builtin_call(self, expr: ast.AST, scope: Scope, name: str) -> bool:
+        """Whether `expr` calls the builtin `name`, which no binding of the module shadows."""
+        return (
+            isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == name
+            and not self.ix.lookup(name, scope)
+        )
 
     def star_source(self, name: str) -> str:
         """Why `name`, which no statement of the module binds, may come from a star import of a module of the
@@ -142,3 +194,9 @@ class LostPlaces:
 
 def _is_name(target: ast.AST, name: str) -> bool:
     return isinstance(target, ast.Name) and target.id == name
+
+
+def _short(node: ast.AST, width: int = 60) -> str:
+    """`node`'s source, cut to `width` characters for a message."""
+    text = ast.unparse(node)
+    return text if len(text) <= width else text[: width - 3] + "..."

@@ -414,6 +414,10 @@ class Reacher:
         assigned there: `smap = jax.shard_map(...)`), which they are read in too (`_scope_in`)."""
         if expr is None or self._untraced and path.traced:
             return
+        lookup = self.lost.namespace_lookup(expr, scope) if lost and self.qualname(expr, scope) is None else ""
+        if lookup:  # `jax.vmap(getattr(sys.modules[__name__], 'block'), ...)`: the callable itself (w14)
+            result.unresolved.append((expr, lookup))
+            return
         if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             if bound is None and within is not None and self._nested_in(self.ix.scope_at(expr), within):
                 bound = within  # a lambda or `def` of the function read for one call: read in that call too
@@ -1494,6 +1498,10 @@ class Reacher:
         if qname in jaxapi.PARTIAL_NAMES and len(call.args) == 1 and factory(self.ix, call, scope) is not None:
             return  # `partial(jax.shard_map, mesh=MESH, ...)`: a shard_map waiting for its function; its mesh and
             # specs are data, no callable (a decorator factory's return, walked with the `def` it decorates)
+        lookup = self.lost.namespace_lookup(call.func, scope) if qname is None else ""
+        if lookup:
+            result.unresolved.append((call, lookup))
+            return
         reexported = self._reexported_shard_map(call, scope)
         if reexported is not None:
             result.unresolved.append((call, reexported))
