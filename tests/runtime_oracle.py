@@ -44,6 +44,8 @@ def _run(path: str, index: int) -> dict:
 def _run_module(path: str, index: int) -> dict:
     spec = importlib.util.spec_from_file_location(f"_spmdfix_case_{index}", path)
     module = importlib.util.module_from_spec(spec)
+    # registered as an import registers it (a program reading `sys.modules[__name__]` finds itself), then let go
+    sys.modules[spec.name] = module
     try:
         spec.loader.exec_module(module)
         if not hasattr(module, "main"):
@@ -54,6 +56,8 @@ def _run_module(path: str, index: int) -> dict:
     except Exception as err:  # noqa: BLE001 - recording how the program fails is the point
         text = f"{type(err).__name__}: {err}"
         return {"file": path, "status": "raised", "error": text, "detail": traceback.format_exc()[-2000:]}
+    finally:
+        sys.modules.pop(spec.name, None)
     if len(results) != len(references):
         return {"file": path, "status": "differs", "error": "", "detail": "pytree structure differs"}
     for got, want in zip(results, references):

@@ -241,3 +241,38 @@ def test_a_chain_of_three_modules_judges_each_on_its_way(tmp_path: Path, caller:
         else:
             assert fix.applicability is Applicability.UNSAFE
             assert named in fix.reason and "pkg/ev.py line 5)" in fix.reason, fix.reason
+
+
+LAYER = (
+    "import jax\nimport jax.numpy as jnp\nfrom jax.sharding import PartitionSpec as P\n\n"
+    "from .config import DATA, MESH, MODEL\n\nROWS = P(DATA, MODEL)\n\n\nclass Layer:\n"
+    "    def __init__(self):\n        self.scale = 2.0\n\n    def __call__(self, x):\n"
+    "        return jax.shard_map(lambda a: jnp.sin(a) * 2.0, mesh=MESH, in_specs=ROWS, out_specs=ROWS)(x)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("use", "named"),
+    [
+        ("SCALE = float(layer.scale)", ("`layer.scale` (", "pkg/train.py line 8) (reads its attribute `scale`: not a call of it)")),
+        ("OUT = print(layer)", ("`print(layer)` (", "pkg/train.py line 8) (passes it to `print`: not a call of it)")),
+    ],
+)
+def test_a_use_that_is_no_call_is_named_as_what_it_is(tmp_path: Path, use: str, named: tuple[str, str]) -> None:
+    """A read of the instance whose `__call__` runs the shard_map that does not call it still keeps strip unsafe
+    (the instance escapes there and may run later, unseen), but the reason does not call it a place the
+    shard_map runs: trial-nu's `np.asarray(model.w_in)` was listed as "also runs without this vmap"."""
+    train = f"import jax\n\nfrom .config import DATA\nfrom .model import Layer\n\nlayer = Layer()\nstep = jax.vmap(layer, spmd_axis_name=DATA)\n{use}\n"
+    fix = _strip(tmp_path, {"model.py": LAYER, "train.py": train})
+    assert fix.applicability is Applicability.UNSAFE
+    assert all(part in fix.reason for part in named), fix.reason
+    assert "escapes this vmap at places that do not call it" in fix.reason
+    assert "also runs without this vmap" not in fix.reason
+
+
+def test_a_call_elsewhere_is_named_as_running_the_shard_map(tmp_path: Path) -> None:
+    fix = _strip(tmp_path, {"extra.py": "from .model import forward\n\n\ndef f(x):\n    return forward(x)\n"})
+    assert fix.applicability is Applicability.UNSAFE
+    assert "also runs without this vmap, and the edit changes it there too: `forward(x)` (" in fix.reason
+    assert "pkg/extra.py line 5)" in fix.reason
+    assert "not a call of it" not in fix.reason

@@ -34,6 +34,7 @@ which are reported as a place of their own ("callers of the method ... (not sear
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import FUNCTION_NODES, Binding, BindingKind
@@ -41,7 +42,7 @@ from spmdfix.analysis.follow import CALLERS, Follow
 from spmdfix.analysis.instances import class_of_expr, replaced_by
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.scopes import ModuleIndex
-from spmdfix.analysis.uses import Use, UseIndex
+from spmdfix.analysis.uses import Use, UseIndex, short
 
 
 class OtherCallers:
@@ -124,11 +125,41 @@ class OtherCallers:
             self._unsearched.append(Use(span, line, f"callers of `{binding.name}` (past {CALLERS.limit} steps)"))
         uses = {}
         for node in sorted(found, key=lambda n: (n.lineno, n.col_offset)):
-            use = self.uses.use(node)
+            use = self._described(node)
             uses.setdefault(use.span, use)
         for use in self._unsearched:
             uses.setdefault(use.span, use)
         return list(uses.values())
+
+    def _described(self, node: ast.expr) -> Use:
+        """A place found (a read of the shard-mapped callable, or of a factory returning it) as a reason names it:
+        a call of it as the source around it; any other use (`Use.how`) as what it does with it, since the
+        shard_map does not run there, though the callable escapes there and may run later (the place keeps the
+        fix unsafe all the same): an attribute read (`model.w_in`, named by itself rather than by the call
+        consuming it, `np.asarray(model.w_in)`, which read as another caller: trial-nu), a method called
+        (`model.forward(x)`), an item read and not called, the value passed to a call (`helper(model)`) or used
+        otherwise."""
+        use = self.uses.use(node)
+        up = self.ix.parent.get(id(node))
+        if isinstance(up, ast.Call) and up.func is node:
+            return use
+        if isinstance(up, ast.Attribute) and up.value is node:
+            above = self.ix.parent.get(id(up))
+            if isinstance(above, ast.Call) and above.func is up:
+                if up.attr == "__call__":
+                    return use
+                return replace(use, text=short(above, 72), how=f"calls its method `{up.attr}`")
+            return replace(use, text=short(up, 72), how=f"reads its attribute `{up.attr}`")
+        if isinstance(up, ast.Subscript) and up.value is node:
+            above = self.ix.parent.get(id(up))
+            if isinstance(above, ast.Call) and above.func is up:
+                return use  # `TABLE['f'](x)`: an item called, which may be the callable
+            return replace(use, text=short(up, 72), how="reads an item of it")
+        if isinstance(up, ast.keyword):
+            up = self.ix.parent.get(id(up))
+        if isinstance(up, ast.Call):
+            return replace(use, how=f"passes it to `{short(up.func)}`")
+        return replace(use, how=f"uses `{short(node)}` otherwise")
 
     def _read(self, load: ast.expr, factory: bool, work: list, found: list) -> None:
         """One read of a name holding the shard-mapped callable (or, `factory`, a function returning it)."""

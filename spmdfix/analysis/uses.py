@@ -57,19 +57,34 @@ class Use:
     span: the expression holding the value (a name load or a call). line: its 1-based row. text: the source of
     the enclosing use as a reader would name it (`len(mesh.shape)`, `helper(mesh)`), shortened to 72 code
     points. module: the module it is in, as messages show its path, when not the module of the value's
-    definition (a use in a module importing it: `analysis.importers`); "" otherwise.
+    definition (a use in a module importing it: `analysis.importers`); "" otherwise. how: what the use does
+    with the value when it is not a call of it (`analysis.callers`: "reads its attribute `w_in`"), "" for a
+    call or where no one asks.
     """
 
     span: Span
     line: int
     text: str
     module: str = ""
+    how: str = ""
 
     def describe(self) -> str:
         """`\\`len(mesh.shape)\\` (line 12)`, or `... (pkg/reader.py line 3)` in another module — how a fix's
-        reason names this use."""
+        reason names this use; a use that is not a call of the value says so after (`... (line 3) (reads its
+        attribute `w_in`: NOT_A_CALL)`: `is_call`)."""
         where = f"{self.module} line" if self.module else "line"
-        return f"`{self.text}` ({where} {self.line})"
+        how = f" ({self.how}: {NOT_A_CALL})" if self.how else ""
+        return f"`{self.text}` ({where} {self.line}){how}"
+
+
+# How a described use (`Use.describe`) that is not a call of the callable it holds ends: `is_call` tells them
+# apart in a reason's list of places, which are text by then (`ReachedFacts.other_callers`).
+NOT_A_CALL = "not a call of it"
+
+
+def is_call(place: str) -> bool:
+    """Whether a described place (`Use.describe`) runs the callable there, rather than using it otherwise."""
+    return not place.endswith(f": {NOT_A_CALL})")
 
 
 Allowlist = Callable[[ast.expr, "UseIndex"], bool]

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix.fixes import drop_spmd_axis
 from spmdfix.analysis.kinds import AxisType
-from spmdfix.analysis.uses import listed
+from spmdfix.analysis.uses import is_call, listed
 from spmdfix.model import Applicability, Finding, Fix, Refusal, SiteKind, Transform
 from spmdfix.perf import record
 from spmdfix.rules.spec_collision import NESTED_MEASURED, NESTED_REFUSED, SMAP_REASON, nested_reason
@@ -90,14 +90,27 @@ def other_callers(finding: Finding, vmap: VmapFacts) -> Finding:
     for fix in finding.fixes:
         places = [p for r in _edited_shard_maps(fix, vmap) for p in r.other_callers]
         if places:
-            why = (
-                "the shard_map it edits also runs without this vmap, and the edit changes it there too: "
-                + listed(places)
-            )
+            why = _elsewhere_words([p for p in places if is_call(p)], [p for p in places if not is_call(p)])
             reason = why if fix.applicability == Applicability.SAFE else f"{fix.reason}; {why}"
             fix = replace(fix, applicability=Applicability.UNSAFE, reason=reason)
         fixes.append(fix)
     return replace(finding, fixes=tuple(fixes))
+
+
+def _elsewhere_words(calls: list[str], uses: list[str]) -> str:
+    """Why a fix editing a shard_map that runs elsewhere is unsafe: the `calls` that run it without the vmap,
+    and the `uses` of what runs it that are no call of it (an attribute read, the callable passed on): the
+    shard_map does not run there, but the callable escapes there and may run later, unseen."""
+    parts = []
+    if calls:
+        parts.append("the shard_map it edits also runs without this vmap, and the edit changes it there too: " + listed(calls))
+    if uses:
+        lead = "what runs the shard_map it edits" if not calls else "what runs it"
+        parts.append(
+            f"{lead} escapes this vmap at places that do not call it, where the analysis cannot tell whether it "
+            "runs later: " + listed(uses)
+        )
+    return "; ".join(parts)
 
 
 def other_readings(finding: Finding, vmap: VmapFacts) -> Finding:
