@@ -176,7 +176,7 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
     else:
-        reasons += c.h2_unread_reasons(vmap) or c.h2_call_reasons(vmap, "add_axis")
+        reasons += c.h2_call_reasons(vmap, "add_axis") or c.h2_unread_reasons(vmap)
     reasons += c.replica_reasons(vmap)
     replaced = _replaced_members(vmap, meshes)
     edits += c.spmd_replace_edits(vmap, replaced, name, vmap.quote) + names_edits

@@ -76,7 +76,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
     if has_h2(vmap):
         reasons.append("hazard H2 remains")
     else:
-        reasons += c.h2_unread_reasons(vmap) or c.h2_call_reasons(vmap, "rename")
+        reasons += c.h2_call_reasons(vmap, "rename") or c.h2_unread_reasons(vmap)
     reasons += c.replica_reasons(vmap)
     pairs = ", ".join(f"`'{o}'` to `'{n}'`" for o, n in mapping.items())
     edits = c.spmd_edits(vmap, mapping, quote=vmap.quote) + names_edits
