@@ -94,11 +94,11 @@ def _escapes(model: ModuleModel, expr: ast.AST, scope: Scope, depth: int, visite
     if isinstance(up, ast.Call) and up.func is expr:
         if not up.args or factory_of(model, expr, scope, Follow(VMAP_FACTORY)) is not None:
             return  # applied: a site of `vmap_sites`
-        yield expr, scope, f"{_as_named(expr)} is called here, and which vmap factory it is is not known"
+        yield expr, scope, f"`{short(expr)}` is called here, and which vmap factory it is is not known"
         return
     if isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and expr in up.decorator_list:
         if factory_of(model, expr, scope, Follow(VMAP_FACTORY)) is None:
-            yield expr, scope, f"{_as_named(expr)} decorates `{up.name}`, and which vmap factory it is is not known"
+            yield expr, scope, f"`{short(expr)}` decorates `{up.name}`, and which vmap factory it is is not known"
         return
     if isinstance(up, (ast.Expr, ast.Compare)):
         return  # a statement of its own (made and dropped), or compared (`vec is None`): handed on to nothing
@@ -156,10 +156,6 @@ def _module_name_holding(ix, display: ast.AST) -> ast.Name | None:
     if len(targets) != 1 or not isinstance(targets[0], ast.Name) or ix.scope_at(stmt) is not ix.module_scope:
         return None
     return targets[0]
-
-
-def _as_named(expr: ast.AST) -> str:
-    return f"`{short(expr)}`"
 
 
 def _assigned(model: ModuleModel, stmt: ast.Assign | ast.AnnAssign, value: ast.AST, depth: int, visited: set[int]):
@@ -241,10 +237,8 @@ def _returned(model: ModuleModel, stmt: ast.Return, value: ast.AST, scope: Scope
         yield value, scope, "a vmap factory is returned here, and where it is applied is not known"
         return
     loads = _loads_of(model, function.name, lambda b: b.node is function)
-    for load, _ in loads:
-        line = load.lineno
+    if loads:  # (none: the function is another module's to use, `exported_factories`, or not used at all)
         yield value, scope, (
-            f"a vmap factory is returned here by `{function.name}`, which is used on line {line}, "
+            f"a vmap factory is returned here by `{function.name}`, which is used on line {loads[0][0].lineno}, "
             "and where it is applied is not known"
         )
-        return
