@@ -9,8 +9,9 @@ root and `<root>/src` (a `src/` layout; a namespace package, a directory without
 root, as `root/ns/a/layers.py` -> `ns.a.layers`).
 
 Two listings of the project's files, one per use:
-- the partial run's (`project_files`): the `.py` files under the root as `spmdfix check ROOT` would find them,
-  the excludes of each directory's configuration and `.gitignore` respected (`discovery.iter_sources`). Which
+- the partial run's (`project_files`): the `.py` files and notebooks (`.ipynb`, read as the module of their code
+  cells: a notebook importing `pkg.model` is one of its importers) under the root as `spmdfix check ROOT` would
+  find them, the excludes of each directory's configuration and `.gitignore` respected (`discovery.iter_sources`). Which
   spmd vmaps reach a checked file is a question about findings, and a run reports findings only in the files it
   covers: an excluded module's vmap is not the project's code as the user configured it;
 - the judgement's (`judged_files`, `graph_of(judged=True)`): every `.py` file and every notebook (`.ipynb`,
@@ -547,9 +548,11 @@ def too_many(root: str, what: str = "Python files", unmarked: bool = False) -> s
 
 
 def project_files(root: str) -> tuple[list[str], bool]:
-    """The `.py` files of the project at `root` (absolute, real paths, sorted) as a run over `root` finds them
-    (configured excludes and `.gitignore` respected), and whether the list is whole: past `MAX_FILES` (or
-    `MAX_UNMARKED_FILES`: `_limit`) the walk stops and the list is empty (`_project_files` says why)."""
+    """The `.py` files and notebooks (`.ipynb`) of the project at `root` (absolute, real paths, sorted) as a run
+    over `root` finds them (configured excludes and `.gitignore` respected), and whether the list is whole: past
+    `MAX_FILES` (or `MAX_UNMARKED_FILES`: `_limit`) the walk stops and the list is empty (`_project_files` says
+    why). A notebook imports modules of the project and nothing imports it: it is an importer whose vmaps a
+    partial run of a module it imports analyses (`reaching`)."""
     files, why = _project_files(root)
     return files, not why
 
@@ -593,14 +596,14 @@ def _project_files(root: str) -> tuple[list[str], str]:
     def lane(path: str, absolute: str) -> bool:
         # A regular file the walk found (not a link): taken here, before the walk makes a `Path` of it. (The
         # cap is counted here: the loop below sees only the files the lane does not take.)
-        if absolute.endswith(".py"):
+        if absolute.endswith((".py", ".ipynb")):
             out.append(absolute)
             _cap(out, limit)
         return True
 
     try:
         for found in iter_sources([root], excluded_in=excluded_in, memo=memo, lane=lane):
-            if found.suffix == ".py":
+            if found.suffix in (".py", ".ipynb"):
                 # (the root is a real path and the walk follows no linked directory: only a linked file
                 # needs resolving)
                 path = os.fspath(found)

@@ -22,8 +22,12 @@ helpers.py (reading `fn` from train.py's call) finds the collision at model.py's
 Which module can hold such a finding at all is a question of its text (`prefilter.reached.may_be_reached`: it names a
 shard_map, a spec, a mesh or a sharding); a module that names none is not looked up in the graph.
 
-Notebooks are not modules of the project (nothing imports one): a notebook is analysed as an importer only
-when it is the file checked, and checking a module alone does not see a notebook's vmaps.
+A notebook (`.ipynb`) of the project is an importer too (`project_graph.project_files` lists it, read as the
+module of its code cells): a cell's `jax.vmap(forward, spmd_axis_name='data')` with `forward` of model.py places
+its collision at model.py's spec, which `spmdfix check src/pkg/model.py` reports as `spmdfix check .` does.
+Nothing imports a notebook, and a partial run fixes no notebook (its fixes edit the cells, which only a run of
+the notebook renders back: `runner.cross_module` fixes `.py` importers): such a finding comes with each of its
+fixes said as a refusal (`notebook_importer_alone`) naming the run that applies it (`spmdfix fix nb.ipynb`).
 
 What a result then depends on (`Reached.depends`, kept in `results.Checked.depends`): each importer analysed
 (its path and digest) and the state of the graph that decided which importers there are
@@ -149,7 +153,7 @@ def reached(
                 # through names the analysis cannot decide: `ProjectGraph.undecided_candidates`)
                 tuple(reframed(r, importer, own) for r in kept[1] if r.span.path != own),
             )
-        found.extend(seen[0])
+        found.extend(seen[0] if not importer.endswith(".ipynb") else (notebook_importer_alone(f, importer, own) for f in seen[0]))
         records.extend(r for r in seen[1] if r not in records)
         if importer in undecided:
             records.extend(r for r in seen[2] if r not in records)
@@ -179,6 +183,37 @@ def unsearched_record(why: str) -> Unfollowed:
         "project's own directory, bounds the project)"
     )
     return Unfollowed(start, start, what, importers_unsearched=True)
+
+
+def notebook_importer_alone(finding: Finding, notebook: str, own: str) -> Finding:
+    """`finding`, which the vmap of the notebook at `notebook` places in the checked module at `own` (absolute
+    paths; the finding seen from `own`, `reframed`), without fixes: each said as a refusal. A notebook is fixed alone, by a run of the notebook
+    (`pipeline.notebook_alone`: no fix of its finding edits another module, as a run over the whole project
+    says), and a partial run of a module it imports edits no notebook (`runner.cross_module` fixes `.py`
+    importers only): `check` must not mark as `[*]` what `fix` of the module would not apply."""
+    if not finding.fixes:
+        return finding
+    import dataclasses
+
+    from spmdfix.model import Refusal
+    from spmdfix.paths import relpath
+
+    shown = relpath(notebook).replace("\\", "/")
+    refused, own_cells = [], []  # (the notebook's own fixes first: the `= help:` line names the first refusal)
+    for fix in finding.fixes:
+        others = sorted({relpath(e.span.path or own).replace("\\", "/") for e in fix.node_edits if e.span.path != notebook})
+        if others:
+            reason = (
+                f"it edits {', '.join(others)}, and the vmap is in the notebook {shown}, which is fixed alone "
+                "(nothing imports it): no fix of a notebook's finding edits another module"
+            )
+        else:
+            reason = (
+                f"it edits the notebook {shown}, whose vmap this is, and a run of this module alone fixes no "
+                f"notebook (`spmdfix fix {shown}` applies it)"
+            )
+        (refused if others else own_cells).append(Refusal(fix.transform, reason))
+    return dataclasses.replace(finding, fixes=(), refusals=(*own_cells, *refused, *finding.refusals))
 
 
 def at_start(record: Unfollowed) -> bool:
@@ -299,7 +334,10 @@ def reported_once(outcomes: list) -> list:
     partial run of it, `reached`), is left to that file's result, where it is located (an SPMD910 record
     alike); an SPMD910 record located in a file outside the run, which several partial runs report (each of
     `layers.py` and `config.py` the record of `train.py`'s vmap stopped at a star import: `reached`), is left to
-    the first result holding it; a suppressed one is counted once (`_suppressed_once`). Results are copied
+    the first result holding it; a suppressed one is counted once (`_suppressed_once`). A finding a notebook's
+    vmap places in a module (`reached`: without fixes there, `notebook_importer_alone`) is left to the
+    notebook's result when the notebook is a file of the run: its own analysis reports it, with the fixes `fix`
+    of the notebook applies (and, after a `fix`, only when they left it). Results are copied
     (`dataclasses.replace`) only when they change."""
     import dataclasses
 
@@ -313,7 +351,11 @@ def reported_once(outcomes: list) -> list:
             by_path.setdefault(os.path.realpath(o.path), set()).update(o.findings)
         if isinstance(o, (Checked, Fixed)) and o.unfollowed:
             records.setdefault(os.path.realpath(o.path), set()).update(o.unfollowed)
-    if len(by_path) < 2 and len(records) < 2:
+    # (the notebooks of the run: nothing imports a notebook, so a place in one is its own vmap's)
+    notebooks = {
+        os.path.realpath(o.path) for o in outcomes if isinstance(o, (Checked, Fixed)) and str(o.path).endswith(".ipynb")
+    }
+    if len(by_path) < 2 and len(records) < 2 and not notebooks:
         return outcomes
     outside: set[Unfollowed] = set()  # (records located outside the run, as no module sees them: `reframed`)
 
@@ -337,6 +379,11 @@ def reported_once(outcomes: list) -> list:
             # (the file's own real path only where it is asked: a run's thousands of results name no place in
             # another file of the run, and `realpath` takes an `lstat` per component of the path)
             changes = {}
+            if notebooks and not str(o.path).endswith(".ipynb"):
+                kept = tuple(f for f in o.findings if not any(r.span.path in notebooks for r in f.related))
+                if len(kept) != len(o.findings):
+                    changes["findings"] = kept
+                    o = dataclasses.replace(o, findings=kept)
             if any(f.span.path in by_path for f in o.findings):
                 mine = os.path.realpath(o.path)
                 kept = tuple(f for f in o.findings if not elsewhere(f, mine, by_path))

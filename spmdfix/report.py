@@ -41,23 +41,37 @@ def _loc(lines: LineIndex, offset: int) -> dict[str, int]:
 
 class _Places:
     """Where spans of one file's findings are: that file, or another module the analysis followed into
-    (`Span.path`), whose text is read once to turn offsets into rows."""
+    (`Span.path`), whose text is read once to turn offsets into rows. Another file may be a notebook (the vmap
+    of a notebook importing the checked module, `reaching`): its spans are offsets into the module of its code
+    cells (`project_files.read_notebook`), and its places are said by cell (`cells_of`)."""
 
     def __init__(self, report: FileReport, texts: Mapping[str, str] | None = None) -> None:
         self.report = report
         self.lines = LineIndex(report.source)
         self._other: dict[str, LineIndex] = {}
+        self._cells: dict[str, object] = {}  # a notebook's path -> its `notebook.CellIndex`
         self._texts = texts or {}  # {absolute path: text} of modules as the spans were found in them
 
     def lines_of(self, span: Span) -> LineIndex:
         if not span.path:
             return self.lines
         if span.path not in self._other:
-            from spmdfix.files import text_of
-
             text = self._texts.get(span.path)
-            self._other[span.path] = LineIndex(text if text is not None else text_of(span.path) or "")
+            self._other[span.path] = LineIndex(text if text is not None else _module_text(span.path) or "")
         return self._other[span.path]
+
+    def cells_of(self, span: Span, own=None):
+        """The `notebook.CellIndex` of the file `span` lies in: `own` (the reported file's, None for a module)
+        for a span of that file, a notebook's for a span in another file that is one, else None."""
+        if not span.path:
+            return own
+        if not span.path.endswith(".ipynb"):
+            return None
+        if span.path not in self._cells:
+            from spmdfix.notebook import cell_index
+
+            self._cells[span.path] = cell_index(self.lines_of(span).source)
+        return self._cells[span.path]
 
     def display(self, span: Span) -> str:
         if not span.path:
@@ -68,8 +82,34 @@ class _Places:
         return span.path or self.report.absolute
 
     def loc(self, span: Span) -> dict:
+        """A place's JSON `location` and `end_location`; in another file that is a notebook, rows counted
+        from its cell's first line and its 1-based `cell` (as `notebook.remap_record` gives the reported
+        notebook's own places)."""
         lines = self.lines_of(span)
-        return {"location": _loc(lines, span.start), "end_location": _loc(lines, span.end)}
+        start, end = _loc(lines, span.start), _loc(lines, span.end)
+        cells = self.cells_of(span) if span.path else None
+        if cells is None:
+            return {"location": start, "end_location": end}
+        cell, row = cells.locate(start["row"])
+        end_cell, end_row = cells.locate(end["row"])
+        return {
+            "location": {"row": row, "column": start["column"]},
+            "end_location": {"row": end_row if end_cell == cell else row, "column": end["column"]},
+            "cell": cell,
+        }
+
+
+def _module_text(path: str) -> str | None:
+    """The text the analysis read of the file at `path` (a notebook: the module of its code cells), None
+    when it cannot be read now."""
+    if path.endswith(".ipynb"):
+        from spmdfix.project_files import read_notebook
+
+        read = read_notebook(path)
+        return read[0] if read is not None else None
+    from spmdfix.files import text_of
+
+    return text_of(path)
 
 
 def fingerprint(code: str, text: str, start: int, end: int) -> str:
@@ -195,7 +235,7 @@ def unfollowed_lines(report: FileReport, places: tuple[Unfollowed, ...], notes: 
 
     def where(span: Span) -> str:
         lines = places_of.lines_of(span)
-        return f"{places_of.display(span)}:{_where(lines, span.start, None if span.path else cells)}"
+        return f"{places_of.display(span)}:{_where(lines, span.start, places_of.cells_of(span, cells))}"
 
     out = []
     for place in places:
@@ -293,7 +333,7 @@ def _annotated(lines: LineIndex, span: Span, indent: str) -> list[str]:
 
 
 def _located(places: _Places, span: Span, cells) -> str:
-    return f"{places.display(span)}:{_where(places.lines_of(span), span.start, None if span.path else cells)}"
+    return f"{places.display(span)}:{_where(places.lines_of(span), span.start, places.cells_of(span, cells))}"
 
 
 def location(report: FileReport, span: Span, cells=None, texts: Mapping[str, str] | None = None) -> str:

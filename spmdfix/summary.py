@@ -40,7 +40,7 @@ _LEFT_NAMED = 3  # at most this many files are named where findings are left; mo
 def _left_in(files: tuple[str, ...], shown_by: tuple[str, ...] = ()) -> str:
     """` in a.py, b.py (`spmdfix check a.py b.py` shows them)`: where a fix run left its findings; `shown_by`:
     the files whose check shows them, when not those (a notebook's finding in a module it imports: checking
-    that module does not analyse the notebook)."""
+    that module alone shows it without the notebook's fixes, `reaching.notebook_importer_alone`)."""
     if not files:
         return ""
     import shlex

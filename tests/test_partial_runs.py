@@ -492,26 +492,115 @@ def test_the_import_scan_finds_every_import_ast_finds_in_the_jax_package() -> No
     assert checked > 500
 
 
-def test_a_notebook_importing_the_layer_module_is_the_importer_only_when_it_is_checked(tmp_path: Path) -> None:
-    """A notebook is not a module of the project (nothing imports one): checking it reports the collision its
-    vmap makes at the layer module's spec; checking the layer module alone does not see the notebook's vmap
-    (README, "What spmdfix follows")."""
+NOTEBOOK_CELLS = [["import jax\n", "from pkg.model import forward\n"], ["jax.vmap(forward, spmd_axis_name='data')"]]
+
+
+def notebook_of(cells: list[list[str]]) -> str:
+    """The JSON text of a Python notebook of these code cells."""
+    return json.dumps(
+        {
+            "cells": [
+                {"cell_type": "code", "execution_count": None, "id": str(i), "metadata": {}, "outputs": [], "source": c}
+                for i, c in enumerate(cells)
+            ],
+            "metadata": {"language_info": {"name": "python"}},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+    )
+
+
+def test_a_notebook_importing_the_layer_module_is_one_of_its_importers(tmp_path: Path) -> None:
+    """A notebook of the project importing the layer module: checking the layer module alone reports the
+    collision the notebook's vmap makes at its spec, as checking the notebook (or the whole tree) does, the
+    vmap named by its cell in every output; without a fix there (a notebook is fixed alone, and a run of the
+    module edits no notebook: each refusal says so and names the command that applies it); a run of both
+    reports it once, the notebook's, with its fix; `fix` of the module alone leaves the notebook as it is."""
     root = standard(tmp_path)
     (root / "src/pkg/train.py").write_text(TRAIN.replace("config.DATA", "None"))
-    cells = [["import jax\n", "from pkg.model import forward\n"], ["jax.vmap(forward, spmd_axis_name='data')"]]
-    notebook = {
-        "cells": [
-            {"cell_type": "code", "execution_count": None, "id": str(i), "metadata": {}, "outputs": [], "source": c}
-            for i, c in enumerate(cells)
-        ],
-        "metadata": {"language_info": {"name": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    (root / "explore.ipynb").write_text(json.dumps(notebook))
+    notebook = root / "explore.ipynb"
+    notebook.write_text(notebook_of(NOTEBOOK_CELLS))
     done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", "explore.ipynb")
-    assert "src/pkg/model.py:12:55: SPMD001" in done.stdout, done.stdout
+    assert "src/pkg/model.py:12:55: SPMD001 [*]" in done.stdout, done.stdout
+
+    done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", "src/pkg/model.py")
+    assert done.returncode == 1, done.stderr
+    lines = [line for line in done.stdout.splitlines() if "SPMD" in line]
+    assert [line.split(" ", 2)[:2] for line in lines] == [["src/pkg/model.py:12:55:", "SPMD001"], ["src/pkg/model.py:12:74:", "SPMD002"]]
+    assert "[*]" not in done.stdout
+
+    text = spmdfix(root, "check", "--no-cache", "src/pkg/model.py").stdout
+    assert "1. explore.ipynb:cell 2:1:34: `spmd_axis_name` `'data'` given here" in text, text
+    assert "| jax.vmap(forward, spmd_axis_name='data')" in text
+    assert "no fix: rename: it edits the notebook explore.ipynb, whose vmap this is" in text
+    assert "`spmdfix fix explore.ipynb` applies it" in text
+
+    records = json.loads(spmdfix(root, "check", "--no-cache", "--output-format", "json", "src/pkg/model.py").stdout)
+    assert [r["code"] for r in records] == ["SPMD001", "SPMD002"]
+    for record in records:
+        vmap = record["related"][0]
+        assert vmap["filename"] == str(notebook.resolve())
+        assert (vmap["cell"], vmap["location"], vmap["end_location"]) == (2, {"row": 1, "column": 34}, {"row": 1, "column": 40})
+        assert record["chain"][0] == vmap
+        assert record["fix"] is None and record["alternatives"] == []
+        refused = {r["transform"]: r["reason"] for r in record["not_offered"]}
+        assert "`spmdfix fix explore.ipynb` applies it" in refused["drop-spmd-axis"]
+        assert "it edits src/pkg/model.py" in refused["strip"]
+
+    sarif = json.loads(spmdfix(root, "check", "--no-cache", "--output-format", "sarif", "src/pkg/model.py").stdout)
+    first = sarif["runs"][0]["results"][0]["relatedLocations"][0]
+    assert first["properties"] == {"cell": 2, "row": 1, "column": 34}
+    assert first["message"]["text"].startswith("cell 2:1:34: ")
+
+    both = spmdfix(root, "check", "--no-cache", "--output-format", "concise", "src/pkg/model.py", "explore.ipynb")
+    lines = [line for line in both.stdout.splitlines() if "SPMD" in line]
+    assert len(lines) == 2 and all("[*]" in line for line in lines), both.stdout
+
+    before = notebook.read_text()
+    done = spmdfix(root, "fix", "--no-cache", "src/pkg/model.py")
+    assert done.returncode == 1 and notebook.read_text() == before
+    done = spmdfix(root, "fix", "--no-cache", "src/pkg/model.py", "explore.ipynb")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "spmd_axis_name" not in notebook.read_text()
     assert spmdfix(root, "check", "--no-cache", "src/pkg/model.py").returncode == 0
+
+
+def test_a_notebook_excluded_by_the_configuration_is_no_importer(tmp_path: Path) -> None:
+    """The partial run's listing respects the configured excludes for notebooks as for modules: a run over the
+    tree does not check an excluded notebook, so a run of the module alone does not report its vmap."""
+    root = standard(tmp_path)
+    (root / "src/pkg/train.py").write_text(TRAIN.replace("config.DATA", "None"))
+    (root / "scratch").mkdir()
+    (root / "scratch/explore.ipynb").write_text(notebook_of(NOTEBOOK_CELLS))
+    assert spmdfix(root, "check", "--no-cache", "src/pkg/model.py").returncode == 1
+    (root / "pyproject.toml").write_text('[project]\nname = "pkg"\n\n[tool.spmdfix]\nextend-exclude = ["scratch"]\n')
+    assert spmdfix(root, "check", "--no-cache", ".").returncode == 0
+    assert spmdfix(root, "check", "--no-cache", "src/pkg/model.py").returncode == 0
+
+
+@pytest.mark.e2e
+def test_the_cache_follows_a_notebook_importing_the_layer_module(tmp_path: Path) -> None:
+    """A cached partial run of the layer module (a new process each time) reports what a run without the cache
+    reports after each change of a notebook importer: a notebook added, its vmap edited away, back, deleted."""
+    root = standard(tmp_path)
+    (root / "src/pkg/train.py").write_text(TRAIN.replace("config.DATA", "None"))
+    notebook = root / "explore.ipynb"
+
+    def both() -> str:
+        cached = spmdfix_process(root, "check", "-j", "1", "--output-format", "concise", "src/pkg/model.py")
+        cold = spmdfix_process(root, "check", "-j", "1", "--no-cache", "--output-format", "concise", "src/pkg/model.py")
+        assert cached.stdout == cold.stdout
+        return cold.stdout
+
+    assert "SPMD001" not in both()
+    notebook.write_text(notebook_of(NOTEBOOK_CELLS))
+    assert "SPMD001" in both()
+    notebook.write_text(notebook_of([NOTEBOOK_CELLS[0], ["jax.vmap(forward)"]]))
+    assert "SPMD001" not in both()
+    notebook.write_text(notebook_of(NOTEBOOK_CELLS))
+    assert "SPMD001" in both()
+    notebook.unlink()
+    assert "SPMD001" not in both()
 
 
 def test_the_cache_follows_a_module_loading_the_layer_module_by_name(tmp_path: Path) -> None:

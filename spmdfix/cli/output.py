@@ -155,7 +155,7 @@ def summary(
         # "left in main.py")
         files: list[str] = []
         # the files whose check shows them: those, and a notebook whose vmap placed one in a module it imports
-        # (checking that module does not analyse notebooks: newuser7's trial)
+        # (checking that module alone shows it without the notebook's fixes: newuser7's trial)
         shown_by: list[str] = []
         for j, o in zip(jobs, outcomes):
             if unreadable_reported(j, o) or isinstance(o, Failed) or o.display in unwritten_in:

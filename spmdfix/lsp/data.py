@@ -130,11 +130,37 @@ def anchor(finding: Finding) -> Span | None:
 
 
 def location(span: Span, conv: PositionConverter, uri: str) -> lsp.Location:
-    """The LSP location of a span of the document (`conv`, `uri`) or of another module (`Span.path`)."""
+    """The LSP location of a span of the document (`conv`, `uri`) or of another module (`Span.path`). In a
+    notebook (the vmap of a notebook importing the document's module, `reaching`), the start of the
+    `.ipynb` file: a range counts lines of the file's JSON text, which a cell's are not (`related`'s message
+    says the cell and its line, `placed`)."""
     if not span.path:
         return lsp.Location(uri=uri, range=conv.range(span))
+    if span.path.endswith(".ipynb"):
+        start = lsp.Position(line=0, character=0)
+        return lsp.Location(uri=Path(span.path).as_uri(), range=lsp.Range(start=start, end=start))
     other = PositionConverter(text_of(span.path) or "", conv.encoding)
     return lsp.Location(uri=Path(span.path).as_uri(), range=other.range(span))
+
+
+def placed(message: str, span: Span) -> str:
+    """A related place's message, prefixed with `cell N:row:col` for a place in a notebook (`location` puts
+    it at the file's start; the JSON output's `cell` and rows, `report`)."""
+    if not span.path.endswith(".ipynb"):
+        return message
+    from spmdfix.notebook import cell_index
+    from spmdfix.positions import LineIndex
+    from spmdfix.project_files import read_notebook
+
+    read = read_notebook(span.path)
+    if read is None:
+        return message
+    try:
+        row, col = LineIndex(read[0]).row_col(span.start)
+    except ValueError:
+        return message
+    cell, cell_row = cell_index(read[0]).locate(row)
+    return f"cell {cell}:{cell_row}:{col}: {message}"
 
 
 def diagnostic(
@@ -145,7 +171,7 @@ def diagnostic(
     an absolute URI, else its documentation installed with the package (`links.editor_url`)."""
     url = _rule_url(finding.code, docs)
     related = [
-        lsp.DiagnosticRelatedInformation(location=location(r.span, conv, uri), message=r.message)
+        lsp.DiagnosticRelatedInformation(location=location(r.span, conv, uri), message=placed(r.message, r.span))
         for r in finding.related
     ]
     if finding.span.path:
@@ -190,7 +216,7 @@ def unfollowed_diagnostic(
         code_description=lsp.CodeDescription(href=url) if url else None,
         source=SOURCE,
         related_information=[
-            lsp.DiagnosticRelatedInformation(location=location(span, conv, uri), message=message)
+            lsp.DiagnosticRelatedInformation(location=location(span, conv, uri), message=placed(message, span))
             for span, message in related
         ],
     )

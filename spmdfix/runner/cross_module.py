@@ -210,13 +210,16 @@ def _merged(first: Sequence[Finding], more: Sequence[Finding]) -> tuple[Finding,
 def reaching_importers(own: str, root: str, texts: dict[str, str]) -> list[str]:
     """The modules of the project importing `own`, directly or not, whose current text may hold a finding; and
     the modules with a vmap that those import, which may apply a callable of `own` they pass
-    (`ProjectGraph.passed_candidates`: a partial run reports what their analysis places in `own`)."""
+    (`ProjectGraph.passed_candidates`: a partial run reports what their analysis places in `own`). A notebook
+    importing `own` is none of them: a partial run fixes no notebook (`reaching.notebook_importer_alone`)."""
     from spmdfix.prefilter import may_have_findings
     from spmdfix.project_graph import graph_of
 
     graph = graph_of(root)
     out = []
     for path in dict.fromkeys((*graph.reaching(own), *graph.passed_candidates(own))):
+        if path.endswith(".ipynb"):
+            continue
         text = texts.get(path) or text_of(path)
         if text is not None and may_have_findings(text):
             out.append(path)
