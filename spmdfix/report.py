@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Mapping
 
 from spmdfix.links import rule_url
-from spmdfix.model import AUTO, UNFIXABLE_REASON, Edit, Finding, Fix, Span, Unfollowed, choose_fix
+from spmdfix.model import AUTO, UNFIXABLE_REASON, Applicability, Edit, Finding, Fix, Span, Strategy, Unfollowed, choose_fix
 from spmdfix.paths import relpath
 from spmdfix.perf import record
 from spmdfix.positions import LineIndex
@@ -145,14 +145,19 @@ def _fix_json(fix: Fix, edits: tuple[Edit, ...] | str | None, lines: _Places) ->
 
 
 def json_records(
-    report: FileReport, edits_by_key: Mapping[str, tuple[Edit, ...] | str], docs: str | None = None
+    report: FileReport,
+    edits_by_key: Mapping[str, tuple[Edit, ...] | str],
+    docs: str | None = None,
+    strategy: Strategy = AUTO,
 ) -> list[dict]:
     """ruff-style JSON records of one file's findings; `edits_by_key` gives each fix's text edits; `docs`:
-    the base of the rule links (`links.docs_base`; `url` is `links.rule_url`)."""
+    the base of the rule links (`links.docs_base`; `url` is `links.rule_url`); `strategy`: the file's
+    (`strategy =`, `fix --strategy`): `fix` is the fix it chooses (`model.choose_fix`, an unsafe one too: its
+    `applicability` says so), None when it offers none of that transform, and `alternatives` the others."""
     lines = _Places(report)
     out = []
     for f in report.findings:
-        chosen = choose_fix(f, AUTO, unsafe_fixes=True)
+        chosen = choose_fix(f, strategy, unsafe_fixes=True)
         out.append(
             {
                 "code": f.code,
@@ -344,26 +349,30 @@ def location(report: FileReport, span: Span, cells=None, texts: Mapping[str, str
     return _located(_Places(report, texts), span, cells)
 
 
-def text_lines(report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=None) -> list[str]:
-    """Human-readable lines for one file: `path:row:col: CODE [*] message`, then notes and (with
-    `show_fixes`) every fix and refusal; with `cells` (a notebook's `CellIndex`) positions read
-    `path:cell N:row:col`."""
+def text_lines(
+    report: FileReport, unsafe_fixes: bool, show_fixes: bool, cells=None, strategy: Strategy = AUTO
+) -> list[str]:
+    """Human-readable lines for one file: `path:row:col: CODE [*] message` (`[*]`: `fix` applies a fix of it
+    under the file's `strategy` and `unsafe_fixes`), then notes and (with `show_fixes`) every fix, the one
+    chosen marked `(auto)` (`(strategy NAME)` under another strategy), and refusal; with `cells` (a notebook's
+    `CellIndex`) positions read `path:cell N:row:col`."""
     places = _Places(report)
 
     def where(span: Span) -> str:
         return _located(places, span, cells)
 
+    label = " (auto)" if strategy == AUTO else f" (strategy {strategy})"
     out = []
     for f in report.findings:
-        fix = choose_fix(f, AUTO, unsafe_fixes)
+        fix = choose_fix(f, strategy, unsafe_fixes)
         mark = "[*] " if fix is not None else ""
         out.append(f"{where(f.span)}: {f.code} {mark}{f.message}")
         if fix is None and not show_fixes:
-            out.append(f"  = help: {no_fix_reason(f)}")
+            out.append(f"  = help: {no_fix_reason(f, strategy)}")
         out += chain_lines(places, f, cells)
         if show_fixes:
             for candidate in f.fixes:
-                chosen = " (auto)" if fix is not None and candidate.id == fix.id else ""
+                chosen = label if fix is not None and candidate.id == fix.id else ""
                 out.append(
                     f"  = fix [{candidate.applicability}] {candidate.transform}{chosen}: "
                     f"{candidate.title} — {candidate.reason}"
@@ -397,9 +406,20 @@ def distinguished(lines: list[tuple[str, str | None]]) -> list[str]:
     return [f"{line} (vmap at {origin})" if counts[line] > 1 and origin else line for line, origin in lines]
 
 
-def no_fix_reason(finding: Finding) -> str:
+def no_fix_reason(finding: Finding, strategy: Strategy = AUTO) -> str:
     """Why a finding has no `[*]`, in one short sentence (the full text output's `= help:` line; `--show-fixes`
-    gives every fix and refusal in full): its first fix is unsafe, or the first transform's refusal."""
+    gives every fix and refusal in full): its first fix is unsafe, or the first transform's refusal; under
+    another `strategy` than auto, its fix is unsafe, or it is not offered (its refusal, when there is one)."""
+    if strategy != AUTO:
+        named = f"strategy {strategy}"
+        fix = finding.fix_for(strategy)
+        if fix is not None and fix.applicability == Applicability.UNSAFE:
+            return f"no safe fix: {named}: {strategy} is unsafe ({_headline(fix.reason)}); --unsafe-fixes applies it"
+        refusal = next((r for r in finding.refusals if r.transform == strategy), None)
+        if fix is None and refusal is not None:
+            return f"no fix: {named}: {strategy} is not offered: {_headline(refusal.reason)} (--show-fixes lists the others)"
+        if fix is None:
+            return f"no fix: {named}: no {strategy} fix is offered for this finding (--show-fixes lists the others)"
     unsafe = choose_fix(finding, AUTO, unsafe_fixes=True)
     if unsafe is not None:
         return f"no safe fix: {unsafe.transform} is unsafe ({_headline(unsafe.reason)}); --unsafe-fixes applies it"

@@ -215,7 +215,7 @@ def _records(
                 error_record(o.display, own, rules.UNREADABLE.code, o.reason, docs=docs, position=o.position),
             ))
             continue
-        found = json_records(_report(o), o.edits or {}, docs) if o.findings else []
+        found = json_records(_report(o), o.edits or {}, docs, job.options.strategy) if o.findings else []
         info = unfollowed_records(_report(o), o.unfollowed, docs) if show_unresolved and o.unfollowed else []
         if o.cells is not None:
             from spmdfix import notebook  # (a notebook's outcome: the module was imported to read it)
@@ -252,8 +252,8 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
             reported += 1
             continue
         if o.findings:
-            unsafe = job.options.unsafe_fixes
-            found = text_lines(_report(o), unsafe, show_fixes, o.cells)
+            unsafe, strategy = job.options.unsafe_fixes, job.options.strategy  # (what `fix` of the file applies)
+            found = text_lines(_report(o), unsafe, show_fixes, o.cells, strategy)
             each = _finding_blocks(found)
             origins = vmap_places(_report(o), o.cells)
             if len(each) == len(o.findings) == len(origins):
@@ -264,9 +264,9 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
                 # (what explains a finding is indented under it: concise keeps the finding lines alone)
                 blocks.append(((own, 0), found if notes else [line for line in found if not line.startswith(" ")], None))
             reported += len(o.findings)
-            fixable += sum(choose_fix(f, AUTO, unsafe) is not None for f in o.findings)
+            fixable += sum(choose_fix(f, strategy, unsafe) is not None for f in o.findings)
             hidden += sum(
-                choose_fix(f, AUTO, unsafe) is None and choose_fix(f, AUTO, True) is not None
+                choose_fix(f, strategy, unsafe) is None and choose_fix(f, strategy, True) is not None
                 for f in o.findings
             )
         if show_unresolved and o.unfollowed:
@@ -306,7 +306,7 @@ def statistics_report(jobs, outcomes, output_format: str) -> str:
             counts[rules.UNREADABLE.code] += 1
         for f in o.findings:
             counts[f.code] += 1
-            fixable[f.code] += choose_fix(f, AUTO, job.options.unsafe_fixes) is not None
+            fixable[f.code] += choose_fix(f, job.options.strategy, job.options.unsafe_fixes) is not None
     vmaps = unfollowed_vmaps(outcomes)
     if vmaps:  # information, not findings: the count of the closing summary
         counts[rules.UNFOLLOWED.code] = vmaps
