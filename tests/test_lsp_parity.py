@@ -411,3 +411,54 @@ async def test_fix_all_of_a_module_whose_vmaps_reach_an_imported_shard_map_write
     assert _cli(tmp_path, "fix", "--no-cache", "pkg/train.py").returncode == 0
     assert by_editor == path.read_text() != text
     assert "from pkg.config import DATA" not in by_editor
+
+
+async def _fix_all_across(client: LanguageClient, uri: str, root: Path) -> tuple[lsp.WorkspaceEdit, dict[str, str]]:
+    """Fix-all of the document at `uri`: its workspace edit, and the text of each file it changes after it."""
+    actions = await _actions(client, WHOLE, [], only=["source.fixAll"], uri=uri)
+    assert [a.kind for a in actions] == [FIX_ALL]
+    resolved = await client.code_action_resolve_async(actions[0])
+    assert resolved.edit is not None
+    return resolved.edit, _apply_across(resolved.edit, root)
+
+
+@pytest.mark.asyncio
+async def test_fix_all_applies_the_fixes_across_modules_that_fix_applies(client: LanguageClient, tmp_path: Path) -> None:
+    """Fix-all left out the fixes that edit another module: on train.py of the standard layout (its vmap over
+    config.DATA reaching model.py's shard_map), `spmdfix fix src/pkg/train.py` adds an axis to config.py's mesh
+    and names it in train.py; fix-all offered nothing. It now gives the bytes `fix` writes, in every file, as
+    one workspace edit with a versioned document change per file (the open document's version, None for a
+    file not open)."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    train = root / "src" / "pkg" / "train.py"
+    await _start(client)
+    _open(client, train.read_text(), uri=train.as_uri())
+    assert [d.code for d in await _published(client, train.as_uri(), 1)] == ["SPMD001", "SPMD002"]
+    edit, by_editor = await _fix_all_across(client, train.as_uri(), root)
+    assert sorted(by_editor) == ["src/pkg/config.py", "src/pkg/train.py"]
+    versions = {dc.text_document.uri: dc.text_document.version for dc in edit.document_changes or []}
+    assert versions == {train.as_uri(): 1, (root / "src/pkg/config.py").as_uri(): None}
+    before = {name: (root / name).read_text() for name in ("src/pkg/model.py", "src/pkg/train.py", "src/pkg/config.py")}
+    assert _cli(root, "fix", "--no-cache", "src/pkg/train.py").returncode == 0
+    by_cli = {name: (root / name).read_text() for name in before if (root / name).read_text() != before[name]}
+    assert by_editor == by_cli
+
+
+@pytest.mark.asyncio
+async def test_fix_all_of_the_layer_module_fixes_its_importers_as_fix_does(client: LanguageClient, tmp_path: Path) -> None:
+    """Fix-all of model.py alone, whose collision train.py's vmap makes (a partial run): `spmdfix fix
+    src/pkg/model.py` fixes it in the importer (and config.py); fix-all gives the same bytes."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    model = root / "src" / "pkg" / "model.py"
+    await _start(client)
+    _open(client, model.read_text(), uri=model.as_uri())
+    assert [d.code for d in await _published(client, model.as_uri(), 1)] == ["SPMD001", "SPMD002"]
+    _, by_editor = await _fix_all_across(client, model.as_uri(), root)
+    before = {name: (root / name).read_text() for name in ("src/pkg/model.py", "src/pkg/train.py", "src/pkg/config.py")}
+    assert _cli(root, "fix", "--no-cache", "src/pkg/model.py").returncode == 0
+    by_cli = {name: (root / name).read_text() for name in before if (root / name).read_text() != before[name]}
+    assert by_cli and by_editor == by_cli

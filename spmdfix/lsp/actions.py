@@ -198,12 +198,9 @@ def _vmap_place(diag: lsp.Diagnostic, root: str | None) -> str | None:
 
 
 def _fixable_here(checked: pipeline.Checked) -> bool:
-    """Whether fix-all has something to do: a finding whose fix `spmdfix fix` applies edits the document
-    only (fix-all edits the document; a fix across modules is a quick fix of its own)."""
-    return any(
-        (fix := checked.chosen(f)) is not None and not any(e.span.path for e in fix.node_edits)
-        for f in checked.findings
-    )
+    """Whether fix-all has something to do: a finding whose fix `spmdfix fix` applies (one that edits other
+    modules too: fix-all writes what `spmdfix fix FILE` writes, in every file, `_fix_all_edit`)."""
+    return any(checked.chosen(f) is not None for f in checked.findings)
 
 
 def _build_edits(
@@ -407,11 +404,17 @@ def _same_fix(findings: list[Finding], old: Fix) -> Fix | None:
 
 
 def _fix_all_edit(ls: SpmdfixServer, doc: Document) -> lsp.WorkspaceEdit | None:
-    """What `spmdfix fix` would write for the document's text (its settings, its suppressions), as
+    """What `spmdfix fix FILE` would write for the document's text (its settings, its suppressions), as
     edits of the buffer: analysed with the document's project index, as `fix` analyses it (the imports it
     follows, and the imported names the fixes leave unread removed: `fix_engine._Run._remove_unused_imports`;
-    without it a vmap of an imported function had no finding here, newuser12). The fixes that edit other
-    modules are left to `spmdfix fix` (`api.fix_source`)."""
+    without it a vmap of an imported function had no finding here, newuser12); then, as `fix`'s second step
+    (`runner.cross_module`), the chosen fixes that edit other modules (an axis added to config.py's mesh, a
+    strip of model.py's specs) and, for a module whose importers' vmaps place findings in it (a partial
+    run), their fixes in the importers (`_across_modules`): one workspace edit of every file changed, each
+    in its open document's text (versioned) or its file's, as a quick fix across modules is. The files are
+    those `spmdfix fix FILE` writes: an editor running fix-all on save changes (unsaved) the other files too,
+    where ruff's fix-all edits the document only; a fix across modules is one change, which half applied
+    would break the program (an axis added to the mesh without the vmap that names it)."""
     source = doc.source
     if ls.checked(doc).syntax_error is not None:
         ls.tell(DOES_NOT_PARSE)
@@ -428,6 +431,80 @@ def _fix_all_edit(ls: SpmdfixServer, doc: Document) -> lsp.WorkspaceEdit | None:
     for error in fixed.errors:
         ls.log(lsp.MessageType.Warning, f"spmdfix: {error}")
     conv = ls.converter(source)
-    # The fix's own composed edits: a line diff of the two texts took seconds on a 12,000-line module.
-    edits = [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in fixed.edits]
-    return workspace_edit(ls, doc, edits)
+    texts = _across_modules(ls, doc, settings, index, fixed.text) if index is not None and doc.path is not None else {}
+    own = str(doc.path.resolve()) if doc.path is not None else ""
+    if not any(path != own for path in texts) and texts.get(own, fixed.text) == fixed.text:
+        # The fix's own composed edits: a line diff of the two texts took seconds on a 12,000-line module.
+        edits = [lsp.TextEdit(range=conv.range(e.span), new_text=e.content) for e in fixed.edits]
+        return workspace_edit(ls, doc, edits)
+    changed: dict[str, list[Edit]] = {}
+    if texts.get(own, fixed.text) == fixed.text:
+        changed[""] = list(fixed.edits)
+    else:
+        changed[""] = [_replacement(source, texts[own])]
+    for path, new in texts.items():
+        old = ls.text_of(path)
+        if path != own and old is not None and new != old:
+            edit = _replacement(old, new)
+            changed[path] = [Edit(Span(edit.span.start, edit.span.end, path), edit.content)]
+    return _across(ls, doc, [e for edits in changed.values() for e in edits])
+
+
+def _across_modules(ls: SpmdfixServer, doc: Document, settings, index, own_text: str) -> dict[str, str]:
+    """`fix`'s second step for the document (`runner.cross_module.cross_module_fixes`, one file): from
+    `own_text` (the document fixed alone), the chosen fixes that edit other modules, and the fixes of the
+    findings its importers' vmaps place in it, applied in the importers (`cross_module.located_in`), over the
+    open documents' unsaved texts and the other files; the new text of each module changed (absolute path ->
+    text; {} when no chosen fix of the document's findings edits another module or comes from another
+    module's vmap, as most)."""
+    from spmdfix.api import fix_modules
+    from spmdfix.reaching import names_another_module
+    from spmdfix.runner.cross_module import located_in, reaching_importers
+
+    checked = ls.checked(doc)
+    chosen = [(f, checked.chosen(f)) for f in checked.findings]
+    if not any(fix is not None and (fix.edits_other_modules or names_another_module(f)) for f, fix in chosen):
+        return {}
+    own = str(doc.path.resolve())
+    options = settings.options
+    texts = {
+        str(d.path.resolve()): d.source for d in ls.documents.values() if d.path is not None and d is not doc
+    }
+    texts[own] = own_text
+    start = dict(texts)
+
+    def split(text: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+        return pipeline.select(
+            text, findings, settings.enabled, options.unfixable, options.layout_changing_fixes, None, options.per_file_ignores
+        )
+
+    root = index.root
+    result = fix_modules([own], options, root, split, texts)
+    texts.update(result.texts)
+    errors = list(result.errors)
+    # (a partial run's findings, of importers' vmaps: fixed in the importers, as `fix FILE` fixes them)
+    if any(fix is not None and not f.span.path and any(r.span.path for r in f.related) for f, fix in chosen):
+        importers = reaching_importers(own, root, texts)
+        if importers:
+            result = fix_modules(importers, options, root, located_in(own, texts[own], settings.enabled, options), texts)
+            texts.update(result.texts)
+            errors += result.errors
+    for error in errors:
+        ls.log(lsp.MessageType.Warning, f"spmdfix: {error}")
+    return {path: text for path, text in texts.items() if text != start.get(path) or path == own}
+
+
+def _replacement(old: str, new: str) -> Edit:
+    """One edit of `old` giving `new`: the lines between their common first and last lines replaced (a line
+    diff of two texts took seconds on a 12,000-line module; this is a pass over their lines)."""
+    before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    head = 0
+    while head < min(len(before), len(after)) and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(before), len(after)) - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    start = sum(len(line) for line in before[:head])
+    end = len(old) - sum(len(line) for line in before[len(before) - tail :]) if tail else len(old)
+    content = "".join(after[head : len(after) - tail])
+    return Edit(Span(start, end), content)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import pipeline
 from spmdfix.files import text_of
-from spmdfix.model import Finding, Fix, reframed
+from spmdfix.model import Finding, Fix, Options, reframed
 from spmdfix.perf import record
 from spmdfix.results import IMPORTERS_KEY, PARTIAL, Checked, FileResult, Fixed, Mode
 from spmdfix.runner.job import Job
@@ -98,7 +98,12 @@ def cross_module_fixes(
                 # (the one fix loop, `fix_modules`, each importer a target; only findings located here).
                 own_text = texts.get(own) or text_of(own) or ""
                 result = fix_modules(
-                    reaching_importers(own, root, texts), job.options, root, _located_in(own, own_text, job), texts, **more
+                    reaching_importers(own, root, texts),
+                    job.options,
+                    root,
+                    located_in(own, own_text, job.enabled, job.options),
+                    texts,
+                    **more,
                 )
                 _credit(result, texts, changed_by, i)
                 clock = _take(result, texts, changed_at, clock)
@@ -174,25 +179,27 @@ def _take(result, texts: dict[str, str], changed_at: dict[str, int], clock: int)
     return clock
 
 
-def _located_in(own: str, own_text: str, job: Job):
-    """The selector of an importer's findings for a partial run of `own`: only those located in `own`, split by
-    `own`'s suppression comments and rule selection (seen from `own`, `reaching.reframed`)."""
+def located_in(own: str, own_text: str, enabled: frozenset[str], options: Options):
+    """The selector of an importer's findings for a partial run of `own` (whose text is `own_text`, its enabled
+    codes `enabled` and fix options `options`): only those located in `own`, split by `own`'s suppression
+    comments and rule selection (seen from `own`, `reaching.reframed`). The language server's fix-all takes it
+    too (`lsp.actions`)."""
 
     def split(text: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         located = [f for f in findings if f.span.path == own]
         # (the importer's path is not known here: its own spans, "" in both frames, are left as they are)
         seen = [reframed(f, "", own) for f in located]
-        _, suppressed = pipeline.select(own_text, seen, job.enabled, job.options.unfixable)
+        _, suppressed = pipeline.select(own_text, seen, enabled, options.unfixable)
         held_ids = {id(f) for f in suppressed}
         out, held = [], []
         for original, view in zip(located, seen):
-            if id(view) in held_ids or view.code not in job.enabled:
+            if id(view) in held_ids or view.code not in enabled:
                 held.append(original)
-            elif view.code in job.options.unfixable and original.fixes:
+            elif view.code in options.unfixable and original.fixes:
                 out.append(replace(original, fixes=(), refusals=pipeline.unfixable_refusals(original) + original.refusals))
             else:
                 out.append(original)
-        if job.options.layout_changing_fixes == "unsafe":
+        if options.layout_changing_fixes == "unsafe":
             # (the setting of `own`, as `check` of `own` applies it: its layout-changing fixes are unsafe)
             out = [pipeline.layout_unsafe(f) for f in out]
         return out, held
