@@ -462,3 +462,63 @@ async def test_fix_all_of_the_layer_module_fixes_its_importers_as_fix_does(clien
     assert _cli(root, "fix", "--no-cache", "src/pkg/model.py").returncode == 0
     by_cli = {name: (root / name).read_text() for name in before if (root / name).read_text() != before[name]}
     assert by_cli and by_editor == by_cli
+
+
+@pytest.mark.asyncio
+async def test_suppress_names_every_vmap_whose_findings_the_directive_hides(client: LanguageClient, tmp_path: Path) -> None:
+    """model.py's spec is reached by train.py's vmap and by a notebook's: two SPMD001 diagnostics at one place.
+    "Suppress SPMD001 on this line" adds one directive, which hides both (`spmdfix check --add-noqa` warns of
+    the vmaps a directive also hides); its title names both vmaps, and the directive is the CLI's."""
+    from test_partial_runs import NOTEBOOK_CELLS, notebook_of, standard
+
+    root = standard(tmp_path)
+    (root / "explore.ipynb").write_text(notebook_of(NOTEBOOK_CELLS))
+    model = root / "src" / "pkg" / "model.py"
+    text = model.read_text()
+    await _start(client)
+    _open(client, text, uri=model.as_uri())
+    diagnostics = await _published(client, model.as_uri(), 1)
+    assert sorted(d.code for d in diagnostics) == ["SPMD001", "SPMD001", "SPMD002", "SPMD002"]
+    first = next(d for d in diagnostics if d.code == "SPMD001")
+    actions = await _actions(client, first.range, [first], uri=model.as_uri())
+    (suppress,) = [a for a in actions if "Suppress" in a.title]
+    assert suppress.title == (
+        "spmdfix: Suppress SPMD001 on this line (hides the findings of 2 vmaps: explore.ipynb:cell 2:1, src/pkg/train.py:8)"
+    )
+    resolved = await client.code_action_resolve_async(suppress)
+    suppressed = _apply(text, _edits(resolved.edit, model.as_uri()))
+    assert "P(DATA), out_specs=P(DATA))(x)  # noqa: SPMD001" in suppressed
+    assert not client.messages  # (both vmaps are shown here: the title said it)
+
+
+@pytest.mark.asyncio
+async def test_suppress_warns_of_a_vmap_the_editor_does_not_show_as_add_noqa_does(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """A notebook the configuration excludes vmaps model.py's `forward` too: the document does not show its
+    findings (a run of the tree does not check it), but a directive on the spec's line hides them when it
+    runs (found in the judgement's listing, as `check --add-noqa scratch/explore.ipynb`'s warning finds the
+    vmaps a directive it adds in model.py hides). Resolving "Suppress SPMD001 on this line" says so with
+    `window/showMessage`, in the CLI's words."""
+    from test_partial_runs import NOTEBOOK_CELLS, notebook_of, standard
+
+    root = standard(tmp_path)
+    (root / "scratch").mkdir()
+    (root / "scratch" / "explore.ipynb").write_text(notebook_of(NOTEBOOK_CELLS))
+    (root / "pyproject.toml").write_text('[project]\nname = "pkg"\n\n[tool.spmdfix]\nextend-exclude = ["scratch"]\n')
+    model = root / "src" / "pkg" / "model.py"
+    text = model.read_text()
+    await _start(client)
+    _open(client, text, uri=model.as_uri())
+    diagnostics = await _published(client, model.as_uri(), 1)
+    assert [d.code for d in diagnostics] == ["SPMD001", "SPMD002"]
+    actions = await _actions(client, diagnostics[0].range, [diagnostics[0]], uri=model.as_uri())
+    (suppress,) = [a for a in actions if "Suppress" in a.title]
+    assert suppress.title == "spmdfix: Suppress SPMD001 on this line"
+    resolved = await client.code_action_resolve_async(suppress)
+    assert resolved.edit is not None
+    (message,) = [m.message for m in client.messages]
+    assert "warning: the noqa directive also suppresses SPMD001 (line 12) of the vmap at scratch/explore.ipynb:cell 2:1" in message
+    assert "which the editor does not show in this document" in message
+    # (train.py holds the vmap of the finding acted on: its entry hides only that vmap's findings)
+    assert '`per-file-ignores = { "src/pkg/train.py" = ["SPMD001"] }`' in message

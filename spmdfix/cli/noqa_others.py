@@ -51,14 +51,26 @@ def run_keys(outcomes: Sequence[FileResult]) -> set[Key]:
         if not isinstance(o, (Checked, Fixed)):
             continue
         own = str(o.path.resolve())
-        for f in o.findings:
-            where = f.span.path or own
-            if where == own and o.cells is not None:
-                continue  # (a notebook's own line: no other module's vmap reaches it)
-            text = o.text if where == own else texts.setdefault(where, text_of(where))
-            if text is None:
-                continue
-            keys.add((f.code, where, LineIndex(text).row_col(f.span.start)[0], _vmap_module(f, own)))
+        keys |= finding_keys(o.findings, own, o.text, texts, notebook=o.cells is not None)
+    return keys
+
+
+def finding_keys(
+    findings: Iterable[Finding], own: str, own_text: str, texts: dict[str, str | None], notebook: bool = False
+) -> set[Key]:
+    """The keys of `findings`, as the analysis of the module at `own` (whose text is `own_text`) gives them;
+    `texts` keeps the texts of the other modules read (absent ones are read from disk: an editor passes its
+    buffers); `notebook`: `own` is a notebook (its own lines are left out: no other module's vmap reaches
+    them). The language server's "Suppress on this line" asks them of a document's findings (`lsp.actions`)."""
+    keys: set[Key] = set()
+    for f in findings:
+        where = f.span.path or own
+        if where == own and notebook:
+            continue
+        text = own_text if where == own else texts.setdefault(where, text_of(where))
+        if text is None:
+            continue
+        keys.add((f.code, where, LineIndex(text).row_col(f.span.start)[0], _vmap_module(f, own)))
     return keys
 
 
@@ -88,7 +100,9 @@ def other_vmaps(module: str, old: str, new: str, rows: Iterable[int], job: Job, 
         from spmdfix.reaching import reached
 
         index = project_index(module, job.project_root)
-        found = list(reached(module, old, index, job.settings.options).findings)
+        # (the notebooks importing it: from the judgement's listing, `_notebooks_findings`, excluded ones too,
+        # each finding with its fixes; a partial run gives them without, `reaching.notebook_importer_alone`)
+        found = [f for f in reached(module, old, index, job.settings.options).findings if not _from_notebook(f, module)]
         found += _notebooks_findings(module, index, job)
     except Exception:  # noqa: BLE001 - a warning the command may give, never a reason to fail it
         return []
@@ -114,7 +128,7 @@ def other_vmaps(module: str, old: str, new: str, rows: Iterable[int], job: Job, 
                 if t not in kept and str(t) not in lost:
                     lost.append(str(t))
         place = next((p for f in findings if (p := _place(f)) is not None), None)
-        vmap_row, vmap_cell = _vmap_place(vmap_module, place)
+        vmap_row, vmap_cell = vmap_row_cell(vmap_module, place)
         out.append(OtherVmap(
             module,
             vmap_module,
@@ -126,7 +140,12 @@ def other_vmaps(module: str, old: str, new: str, rows: Iterable[int], job: Job, 
     return out
 
 
-def _vmap_place(vmap_module: str, place: int | None) -> tuple[int, int]:
+def _from_notebook(finding: Finding, module: str) -> bool:
+    """Whether `finding` (seen from `module`) comes from a notebook's vmap."""
+    return _vmap_module(finding, module).endswith(".ipynb")
+
+
+def vmap_row_cell(vmap_module: str, place: int | None) -> tuple[int, int]:
     """(row, cell) of the offset `place` in the module at `vmap_module`: the row in the file (cell 0), or in a
     notebook the row in its cell (counted from 1) and the cell; (0, 0) when not known."""
     if place is None:
@@ -188,18 +207,26 @@ def _place(f: Finding) -> int | None:
     return place.start if place is not None else None
 
 
-def say(other: OtherVmap, run_files: Sequence[str], codes: dict[str, set[str]]) -> str:
+def say(
+    other: OtherVmap,
+    run_files: Sequence[str],
+    codes: dict[str, set[str]],
+    unchecked: str = "which this run did not check",
+    cwd: str | None = None,
+) -> str:
     """The warning for `other`: which findings of which vmap the directives also hold, the fixes they take
     away, and how to hide only the findings of the run's files (`run_files`, displays; `codes`: display ->
-    the codes of its findings that got a directive)."""
-    shown = display_path(Path(other.module))
+    the codes of its findings that got a directive). `unchecked` says why the vmap was not in view (the
+    language server: not among the document's diagnostics); `cwd`: the directory paths are named from (the
+    working directory when None; the language server's: the project root)."""
+    shown = display_path(Path(other.module), cwd)
     rows = sorted({row for _, row in other.hidden})
     hidden = ", ".join(f"{code} (line {row})" for code, row in other.hidden)
     cell = f":cell {other.vmap_cell}" if other.vmap_cell else ""
-    vmap = display_path(Path(other.vmap_module)) + (f"{cell}:{other.vmap_row}" if other.vmap_row else "")
+    vmap = display_path(Path(other.vmap_module), cwd) + (f"{cell}:{other.vmap_row}" if other.vmap_row else "")
     text = (
         f"{shown}:{','.join(map(str, rows))}: warning: the noqa directive{'s' if len(rows) > 1 else ''} also "
-        f"suppress{'' if len(rows) > 1 else 'es'} {hidden} of the vmap at {vmap}, which this run did not check"
+        f"suppress{'' if len(rows) > 1 else 'es'} {hidden} of the vmap at {vmap}, {unchecked}"
     )
     if other.lost:
         text += (

@@ -127,7 +127,7 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
             line = conv.lines.line_of(here.span.start) if here is not None else None
             if here is not None and (line, finding.code) not in suppress:
                 suppress[(line, finding.code)] = lsp.CodeAction(
-                    title=f"spmdfix: Suppress {finding.code} on this line",
+                    title=suppress_title(finding.code, _hidden_vmaps(ls, doc, conv, finding.code, line)),
                     kind=lsp.CodeActionKind.QuickFix,
                     diagnostics=[diag],
                     data={
@@ -135,6 +135,7 @@ def code_actions(ls: SpmdfixServer, params: lsp.CodeActionParams) -> list[lsp.Co
                         "version": doc.version,
                         "action": "noqa",
                         "finding": diagnostic_data(here, doc.version)["finding"],
+                        "vmap": _vmap_uri(doc, finding, diag),
                     },
                 )
     _distinct_titles(fixes, owners, _root_of(doc, settings))
@@ -241,6 +242,90 @@ def _suppressed_here(finding: Finding, shown: Span) -> Finding | None:
         vmap = noqa.vmap_place(finding)
         return replace(finding, span=vmap) if vmap is not None and not vmap.path else None
     return replace(finding, span=shown)
+
+
+def _vmap_uri(doc: Document, finding: Finding, diag: lsp.Diagnostic) -> str:
+    """The URI of the file holding the vmap of the finding a "Suppress" action is made for: the document for a
+    finding shown at its vmap (located in another module), else the diagnostic's first related place (the
+    `spmd_axis_name` given: `data.diagnostic`; a finding rebuilt from `data` has no related places)."""
+    if finding.span.path or not diag.related_information:
+        return doc.uri
+    return diag.related_information[0].location.uri
+
+
+def suppress_title(code: str, vmaps: Sequence[str]) -> str:
+    """The title of "Suppress CODE on this line": when the directive would hide the findings of several vmaps
+    (a spec reached by train.py's vmap and a notebook's, each a diagnostic of its own at the spec), it names
+    them, as `spmdfix check --add-noqa` warns (`cli.noqa_others`): a directive holds every finding of its code
+    on its line, whichever vmap reaches it."""
+    title = f"spmdfix: Suppress {code} on this line"
+    if len(vmaps) < 2:
+        return title
+    return f"{title} (hides the findings of {len(vmaps)} vmaps: {', '.join(vmaps)})"
+
+
+def _hidden_vmaps(ls: SpmdfixServer, doc: Document, conv: PositionConverter, code: str, line: int) -> list[str]:
+    """Where the vmap of each finding of `code` the document shows (`SpmdfixServer.findings`) that a directive
+    on its 0-based `line` would suppress is (`_suppressed_here`), named as `_vmap_where` names it, sorted."""
+    out: list[str] = []
+    for finding in ls.findings(doc):
+        shown = anchor(finding)
+        if finding.code != code or shown is None:
+            continue
+        here = _suppressed_here(finding, shown)
+        if here is None or here.span.path or conv.lines.line_of(here.span.start) != line:
+            continue
+        where = _vmap_where(ls, doc, conv, finding)
+        if where not in out:
+            out.append(where)
+    return sorted(out)
+
+
+def _vmap_where(ls: SpmdfixServer, doc: Document, conv: PositionConverter, finding: Finding) -> str:
+    """Where `finding`'s vmap gives `spmd_axis_name` (its first related place, else the finding): `line N` in
+    the document, `path:N` in another module (named from the project root), `path:cell C:N` in a notebook."""
+    span = finding.related[0].span if finding.related else finding.span
+    if not span.path:
+        return f"line {conv.lines.line_of(span.start) + 1}"
+    from spmdfix.cli.noqa_others import vmap_row_cell
+
+    root = _root_of(doc, ls.settings(doc))
+    name = os.path.relpath(span.path, root) if root and span.path.startswith(root + os.sep) else span.path
+    row, cell = vmap_row_cell(span.path, span.start) if doc.path is not None else (0, 0)
+    return f"{name}:cell {cell}:{row}" if cell else f"{name}:{row}" if row else name
+
+
+def _warn_hidden_elsewhere(
+    ls: SpmdfixServer, doc: Document, finding: Finding, new: str, rows: Sequence[int], vmap: str
+) -> None:
+    """Warn (`window/showMessage`) of each vmap whose findings the directive (turning the document's text into
+    `new`, on `rows`) also suppresses though the document does not show them (a notebook the configuration
+    excludes, whose vmap reaches the line), and the fixes their other findings lose: `spmdfix check
+    --add-noqa`'s warning (`cli.noqa_others.other_vmaps`, `say`), the document's findings being the run's and
+    `vmap` (the URI of the file holding the vmap of the finding the action is for) the file whose
+    `per-file-ignores` entry hides only its findings. Never raises (a warning the action may give, never a
+    reason to fail it)."""
+    if doc.path is None or doc.path.suffix != ".py":
+        return
+    try:
+        from spmdfix.cli import noqa_others
+        from spmdfix.runner import Job, display_path
+
+        settings = ls.settings(doc)
+        own = str(doc.path.resolve())
+        root = _root_of(doc, settings)
+        job = Job(doc.path, display_path(doc.path, root), settings.options, enabled=settings.enabled, project_root=settings.project_root)
+        texts = {path: ls.text_of(path) for path in {f.span.path for f in ls.findings(doc) if f.span.path}}
+        intended = noqa_others.finding_keys(ls.findings(doc), own, doc.source, texts)
+        others = noqa_others.other_vmaps(own, doc.source, new, rows, job, intended)
+        holder = Path(uris.to_fs_path(vmap)) if vmap.startswith("file:") else doc.path
+        shown = display_path(holder.resolve(), root)
+        for other in others:
+            ls.tell("spmdfix: " + noqa_others.say(
+                other, [shown], {shown: {finding.code}}, "which the editor does not show in this document", root
+            ))
+    except Exception:  # noqa: BLE001 - see above
+        ls.log(lsp.MessageType.Warning, f"spmdfix: the directive's other findings were not looked for:\n{traceback.format_exc()}")
 
 
 def _noqa_edit(ls: SpmdfixServer, doc: Document, finding: Finding) -> lsp.WorkspaceEdit | None:
@@ -393,6 +478,9 @@ def _suppress_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> ls
             f"spmdfix: no `# noqa: {finding.code}` added: the line is already suppressed, or a comment cannot go"
             " there (it ends inside a multi-line string or with a `\\` continuation)",
         )
+        return None
+    result = noqa.add_noqa(doc.source, [finding])
+    _warn_hidden_elsewhere(ls, doc, finding, result.text, result.added, str(data.get("vmap") or doc.uri))
     return edit
 
 
