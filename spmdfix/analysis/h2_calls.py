@@ -49,6 +49,8 @@ _MEASURED = frozenset(REFUSED) | frozenset().union(*ALLOWED.values())
 _UNKNOWN_CALLEE = "<a callable read from a container>"
 # The key of a name no statement of the module binds, in a module with a star import: on no allowlist.
 _STAR_IMPORTED = "<a name a star import may bind>"
+# The key of a callable the call walk met and could not follow (`reach.ReachResult.unresolved`): on no allowlist.
+NOT_FOLLOWED = "<a callable the walk does not follow>"
 
 
 @record(frozen=True)
@@ -65,8 +67,20 @@ class H2Call:
 
     def describe(self) -> str:
         """The call in a reason's words: where, and whether it was measured to fail or not measured at all."""
+        if self.key == NOT_FOLLOWED:
+            return f"`{self.text}` (line {self.line}), which the walk does not follow: it may batch on its own"
         measured = "measured to fail" if self.key in REFUSED else "not measured"
         return f"`{self.text}` (line {self.line}), {measured} under the spmd vmap"
+
+
+def not_followed(span: Span, line: int, text: str) -> H2Call:
+    """The `H2Call` of a place the call walk lost (`reach.ReachResult.unresolved`: `self.sum(t)` with `sum`
+    given by a `__getattr__`, a parameter no call passes a known callable for): the function that runs there is
+    not known, so it may apply `lax.cond` or vmap on its own; on no allowlist. The walk's SPMD910 record made
+    rename unsafe, but not add-axis, whose new axis no collective can name: breaker16 g03 (`self.sum(t)` through
+    `__getattr__` running `lax.cond`) kept add-axis SAFE and the program raised `pvary is a invariant->variant
+    collective`."""
+    return H2Call(span, line, text, NOT_FOLLOWED, frozenset(KINDS))
 
 
 def allowed(key: str, kind: str) -> bool:

@@ -25,6 +25,7 @@ Code outside the project (installed consumers) is out of scope (docs/safety.md).
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -451,6 +452,28 @@ def _class_member_writer(index: ProjectIndex, attr: str) -> str | None:
         found = class_attribute_write(text, attr) if text is not None else None
         if found is not None:
             return f"{relpath(path)} line {text.count(chr(10), 0, found[0]) + 1} {found[1]}"  # type: ignore[union-attr]
+    return None
+
+
+def method_definer(index: ProjectIndex, name: str) -> str | None:
+    """Where a module of the project defines a method `name` in a class body (an indented `def name(`: a
+    method, or a function nested in one, counted alike), in words naming the module and line; None when none
+    does or the project's modules are not known. Hazard H2 keys `obj.name(...)` on an object the walk does not
+    resolve as the array method `Array.name` only when no class of the project may give `obj` that method:
+    `Summer.sum` of utils.py applying `lax.cond`, reaching a body of main.py as a parameter, a default, a
+    closure's or an attribute's object, kept rename SAFE and the renamed program raised `pvary is a
+    invariant->variant collective` (breaker16 x03-x07, x11). Only the modules whose text holds `name` are read
+    (`ProjectIndex.holding`), never parsed. Kept per index and name."""
+    return index.kept(("importers.method_definer", name), lambda: _method_definer(index, name))
+
+
+def _method_definer(index: ProjectIndex, name: str) -> str | None:
+    pattern = re.compile(rf"^[ \t]+(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", re.M)
+    for path in index.holding(name) or ():
+        text = index.text_of(path)  # (read, not recorded: the `holding` answer's digest covers its bytes)
+        found = pattern.search(text) if text is not None else None
+        if found is not None:
+            return f"{relpath(path)} line {text.count(chr(10), 0, found.start()) + 1}"  # type: ignore[union-attr]
     return None
 
 

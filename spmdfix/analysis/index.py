@@ -45,6 +45,7 @@ from spmdfix.analysis.importers import (
     UNKNOWN_GRAPH,
     attribute_writer,
     class_member_writer,
+    method_definer,
     name_writer,
     name_written_by_others,
     named_elsewhere,
@@ -787,6 +788,11 @@ class ProjectLink:
         """Why a module of the project may set the special method `attr` on a class from outside its body, in
         words naming the module and line; None when none may: `importers.class_member_writer`."""
         return class_member_writer(self.index, attr)
+
+    def method_definer(self, name: str) -> str | None:
+        """Where a class of the project defines a method `name` (an indented `def name(`), in words naming the
+        module and line; None when none does or the project's modules are not known: `importers.method_definer`."""
+        return method_definer(self.index, name)
 
     def name_writer(self, qname: str | None) -> str | None:
         """Why the module-level name `qname` of another module of the project, bound there once to a value

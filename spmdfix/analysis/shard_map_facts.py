@@ -17,7 +17,7 @@ from spmdfix.analysis.bindings import FUNCTION_NODES, BindingKind, Scope
 from spmdfix.analysis.axis_sets import axis_sequence
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.facts import AxisNamesArg, BodyFacts, CollectiveUse, NestedShardMap, ShardMapFacts, UnreadValue
-from spmdfix.analysis.h2_calls import H2Call, allowed_everywhere, call_key, refused_kinds, value_keys
+from spmdfix.analysis.h2_calls import H2Call, allowed_everywhere, call_key, not_followed, refused_kinds, value_keys
 from spmdfix.analysis.follow import SMAP_AXES, Follow
 from spmdfix.analysis.importers import (
     UNKNOWN_GRAPH, connected_modules, imported_closure, imported_uses, importing_closure, in_module, module_path,
@@ -705,14 +705,21 @@ class ShardMapAnalysis:
             return walker.instances.method_of(attr, at) is not None
 
         def defines(name: str) -> bool:
-            # a class of this module with a method `name` (its own or a base's): `obj.name(...)` on an object
-            # the walk does not resolve may run it (breaker15 h21, h40)
+            # a class that may give an object the walk does not resolve a method `name`, so that `obj.name(...)`
+            # may run it rather than an array's method (breaker15 h21, h40): a class of this module binding
+            # `name` in its body or on `self` (a `def`, or any value: `sum = staticmethod(jnp.vectorize(g))`,
+            # breaker16 p04/p09) or defining `__getattr__` / `__getattribute__` (any name, breaker16 g03/g05); a
+            # class of another module of the project with a method `name` or those (breaker16 x03-x07, x11)
             key = (id(ix), name)
             if key not in self._defines:
+                names = (name, "__getattr__", "__getattribute__")
                 classes = [s.node for s in ix.scope_by_node.values() if isinstance(s.node, ast.ClassDef)]
-                self._defines[key] = any(
-                    isinstance((walker.members.member(cls, name) or (None,))[0], FUNCTION_NODES) for cls in classes
+                here = any(
+                    n in walker.members.members_of(cls)[0] or (n == name and n in walker.members.members_of(cls)[1])
+                    for cls in classes for n in names
                 )
+                project = model.project
+                self._defines[key] = here or (project is not None and any(project.method_definer(n) for n in names))
             return self._defines[key]
 
         found = []
@@ -800,6 +807,11 @@ class ShardMapAnalysis:
         h2_calls: list[H2Call] = []
         for fn in reach.functions:
             h2_calls += self._h2_in_function(self.model, fn)
+        for node, _ in reach.unresolved:
+            # a callable the walk lost may batch on its own (hazard H2) whatever axis it names: on no allowlist
+            text = short(node) if isinstance(node, (ast.Name, ast.Attribute)) else self.ev.text(node)
+            h2_calls.append(not_followed(self.model.span(node), getattr(node, "lineno", 0), text))
+        for fn in reach.functions:
             for call in self.ix.calls_in(fn):
                 scope = self.ix.scope_at(call)
                 qname = self.ix.qualname(call.func, scope)
