@@ -183,7 +183,9 @@ class Instances:
         qname = self.qualname(named, where)
         if not self.lost.follows(qname):
             return None
-        far = self.project.binding(qname)  # type: ignore[union-attr]
+        # (`whole`: `ops.Ops.f` is a member of the class `Ops`, not the class: `Ops.f(b)` was read as building an
+        # `Ops`, and the staticmethod `f` applying `lax.cond` was never read, breaker16 x10)
+        far = self.project.binding(qname, whole=True)  # type: ignore[union-attr]
         if far is None or far[1].kind is not BindingKind.CLASS:
             return None
         return far[0], far[1].node  # type: ignore[return-value]

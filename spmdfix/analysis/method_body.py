@@ -163,13 +163,31 @@ def _replaced(model: ModuleModel, cls: ast.ClassDef, func: ast.FunctionDef) -> s
     return f"`.{func.name}` may be written: {other}" if other else ""
 
 
-def _custom_lookup(model: ModuleModel, instances: Instances, read: ast.Attribute, where: Scope, cls: ast.ClassDef) -> str:
+def custom_getattribute(
+    model: ModuleModel, instances: Instances, read: ast.Attribute, where: Scope, home: ModuleModel, func: ast.AST
+) -> str:
+    """Why the method `func` (of module `home`) that the call walk resolved `read` (`self.m`, `inst.m`, read in
+    `where` of `model`) to may not be what the read gives, in words ("" when it is): a class of the project from
+    the instance's class up its bases, or for `self.m` a subclass, defines `__getattribute__` (library bases are
+    not asked here: the walk reads their subclasses' methods as before). `OPS.scale(b)` with `Ops.__getattribute__`
+    returning a function applying `lax.cond` for `scale` kept rename SAFE while that function ran, and the renamed
+    program raised `pvary is a invariant->variant collective` (breaker16 g01, g02, g04)."""
+    cls = home.ix.parent.get(id(func))
+    if not isinstance(cls, ast.ClassDef):
+        return ""
+    return _custom_lookup(model, instances, read, where, cls, home=home, strict=False)
+
+
+def _custom_lookup(
+    model: ModuleModel, instances: Instances, read: ast.Attribute, where: Scope, cls: ast.ClassDef,
+    home: ModuleModel | None = None, strict: bool = True,
+) -> str:
     """Why reading `read` (`self.m`, `inst.m`) off the instance may not be Python's default attribute lookup
     ("" when it is): a class from the instance's class up its bases, or for `self.m` a subclass of the
-    project, defines `__getattribute__`, or a base is a library class not in `PLAIN_LOOKUP_BASES`. The
+    project, defines `__getattribute__`, or (`strict`) a base is a library class not in `PLAIN_LOOKUP_BASES`. The
     instance's class is the one whose method binds `self`, or the class `inst` is built from (`cls`, the class
-    defining the method, when neither is known)."""
-    owner, start = model, cls
+    defining the method in module `home`, default `model`, when neither is known)."""
+    owner, start = home or model, cls
     if isinstance(read.value, ast.Name):
         enclosing = model.members.enclosing_class(read, where)
         built = instances.class_of(read.value, where) if enclosing is None else None
@@ -179,14 +197,15 @@ def _custom_lookup(model: ModuleModel, instances: Instances, read: ast.Attribute
                 return f"a subclass of `{enclosing.name}` defines `__getattribute__`, which decides what `{ast.unparse(read)}` gives"
         elif built is not None:
             owner, start = built
-    return _lookup_in_bases(owner, start, read)
+    return _lookup_in_bases(owner, start, read, strict=strict)
 
 
-def _lookup_in_bases(owner: ModuleModel, cls: ast.ClassDef, read: ast.Attribute, depth: int = 0) -> str:
-    """`_custom_lookup` over `cls` (of module `owner`) and its bases, a few levels up."""
+def _lookup_in_bases(owner: ModuleModel, cls: ast.ClassDef, read: ast.Attribute, depth: int = 0, strict: bool = True) -> str:
+    """`_custom_lookup` over `cls` (of module `owner`) and its bases, a few levels up (`strict`: a library base
+    not in `PLAIN_LOOKUP_BASES`, or bases deeper than read, count as defining `__getattribute__`)."""
     shown = ast.unparse(read)
     if depth > 6:
-        return f"the bases of `{cls.name}` go deeper than spmdfix reads, and one may define `__getattribute__`"
+        return f"the bases of `{cls.name}` go deeper than spmdfix reads, and one may define `__getattribute__`" if strict else ""
     inner = owner.ix.own_scope(cls)
     if inner is not None and "__getattribute__" in inner.bindings:
         return f"`{cls.name}` defines `__getattribute__`, which decides what `{shown}` gives"
@@ -198,7 +217,7 @@ def _lookup_in_bases(owner: ModuleModel, cls: ast.ClassDef, read: ast.Attribute,
         if isinstance(base, ast.Name):
             bound = owner.ix.single_binding(base.id, scope)
             if bound is not None and bound.kind is BindingKind.CLASS:
-                why = _lookup_in_bases(owner, bound.node, read, depth + 1)
+                why = _lookup_in_bases(owner, bound.node, read, depth + 1, strict)
                 if why:
                     return why
                 continue
@@ -208,9 +227,11 @@ def _lookup_in_bases(owner: ModuleModel, cls: ast.ClassDef, read: ast.Attribute,
         project = owner.project
         found = project.binding(qname) if project is not None and qname and project.follows(qname) else None
         if found is not None and found[1].kind is BindingKind.CLASS:
-            why = _lookup_in_bases(found[0], found[1].node, read, depth + 1)
+            why = _lookup_in_bases(found[0], found[1].node, read, depth + 1, strict)
             if why:
                 return why
+            continue
+        if not strict:
             continue
         return (
             f"`{cls.name}` has the base `{ast.unparse(base)}`, which spmdfix does not read: it may define "

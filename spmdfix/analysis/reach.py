@@ -27,6 +27,7 @@ from spmdfix.analysis.instances import (
 )
 from spmdfix.analysis.lost_places import LostPlaces
 from spmdfix.analysis.members import method
+from spmdfix.analysis.method_body import custom_getattribute
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.shard_maps import (
     ShardMapSite,
@@ -124,6 +125,25 @@ class ReachResult:
             [u for i, u in enumerate(self.unresolved) if i not in inside_u],
             [e for i, e in enumerate(self.external) if i not in inside_e],
         )
+
+
+_PROPERTY_NAMES = frozenset({"property", "functools.cached_property"})
+_DISPATCH_NAMES = frozenset({"functools.singledispatch", "functools.singledispatchmethod"})
+
+
+def _is_property(home: ModuleModel, node: ast.AST) -> bool:
+    """Whether `node` of module `home` is a property: a `def` decorated `@property` / `@cached_property`, or a
+    class body's value `property(getter)`: reading it off an instance runs the getter and gives what it returns."""
+    if isinstance(node, ast.Call):
+        makers = [node.func]
+    else:
+        makers = list(getattr(node, "decorator_list", ()))
+    for maker in makers:
+        if isinstance(maker, ast.Name) and maker.id == "property" and not home.ix.lookup("property", home.ix.scope_at(node)):
+            return True
+        if isinstance(maker, (ast.Name, ast.Attribute)) and home.ix.qualname(maker, home.ix.scope_at(node)) in _PROPERTY_NAMES:
+            return True
+    return False
 
 
 class Reacher:
@@ -470,6 +490,27 @@ class Reacher:
         elif isinstance(expr, ast.Attribute):
             member = self.members.self_member(expr, scope)
             bound = self.instances.method_of(expr, scope) if member is None else None
+            found = (self.model, member[0]) if member is not None else bound
+            why = custom_getattribute(self.model, self.instances, expr, scope, *found) if found is not None else ""
+            if why:
+                # a `__getattribute__` decides what the read gives, whatever the class body binds (breaker16 g01)
+                if lost:
+                    result.unresolved.append((expr, f"`{short(expr)}`: {why}"))
+                return
+            if found is not None and _is_property(found[0], found[1]):
+                # `self.fn(b)` with `fn` a property calls what its getter returns, not the getter: the getter runs
+                # on the read (walked), the callable it gives is not followed (breaker16 p01: `return jnp.interp`
+                # kept rename SAFE, the renamed program raised `pvary is a invariant->variant collective`)
+                if not isinstance(found[1], FUNCTION_NODES):
+                    pass  # (`fn = property(getter)`: the getter is not read)
+                elif found[0] is self.model:
+                    self._reach_function(found[1], path, result, follow)
+                else:
+                    result.external.append(External(path, found[0], found[1], found[0].ix.scope_at(found[1])))
+                if lost:
+                    what = f"`{short(expr)}` is a property: calling it calls what its getter returns, which is not followed"
+                    result.unresolved.append((expr, what))
+                return
             if bound is not None:
                 owner, func = bound
                 if owner is self.model:
@@ -603,10 +644,12 @@ class Reacher:
             if binding is not None and binding.kind is BindingKind.CLASS:
                 return self.model, binding.node  # type: ignore[return-value]
         qname = self.qualname(call.func, scope)
-        if not self.lost.follows(qname) or self.project.kind_of(qname) is not BindingKind.CLASS:  # type: ignore[union-attr]
+        # (`whole`: `ops.Ops.f(b)` names a member of the class, not the class: it was read as building an `Ops`,
+        # and the staticmethod `f` applying `lax.cond` was never read, breaker16 x10)
+        found = self.project.binding(qname, whole=True) if self.lost.follows(qname) else None  # type: ignore[union-attr]
+        if found is None or found[1].kind is not BindingKind.CLASS:
             return self._class_given(call.func, scope)
-        found = self.project.binding(qname)  # type: ignore[union-attr]
-        return (found[0], found[1].node) if found is not None else None  # type: ignore[return-value]
+        return found[0], found[1].node  # type: ignore[return-value]
 
     def _class_given(self, expr: ast.AST, scope: Scope, depth: int = 0) -> tuple[ModuleModel, ast.ClassDef] | None:
         """The class of the project `expr` (read in `scope`) evaluates to, beyond a name of it (`_class_built`):
@@ -1206,6 +1249,7 @@ class Reacher:
         if not as_body:
             self._project_decorators(func, path, result, follow)
             self._custom_rules(func, path, result, follow)
+            self._dispatching(func, result)
         # A vmap decorating a function reached through a call is a vmap on the way (hazard H2); the
         # spmd vmap's own target (empty chain) and a shard_map body are not.
         if path.chain and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1230,6 +1274,16 @@ class Reacher:
             if self._untraced and self._in_staged_lambda(call, func) or id(call) in outside:
                 continue
             self._reach_from_call(call, path, result, follow, bound)
+
+    def _dispatching(self, func: ast.AST, result: ReachResult) -> None:
+        """A `def` decorated with `functools.singledispatch` (or `singledispatchmethod`) runs the implementation
+        registered for its first argument's type (`@op.register(jax.core.Tracer)`), not its own body: an SPMD910
+        record at the decorator (breaker16 r05: the registered function's `psum` over 'y' was not read, the
+        rename to 'y' was SAFE and the renamed program's values changed). Its own body is walked as before."""
+        for deco in getattr(func, "decorator_list", ()):
+            if isinstance(deco, (ast.Name, ast.Attribute)) and self.qualname(deco, self.ix.scope_at(func)) in _DISPATCH_NAMES:
+                what = f"`{func.name}` is a `{short(deco)}` function: which registered implementation runs is not followed"  # type: ignore[attr-defined]
+                result.unresolved.append((deco, what))
 
     def _project_decorators(self, func: ast.AST, path: _Path, result: ReachResult, follow: Follow) -> None:
         """A `def` on the way decorated by a function of the project (`@data_parallel` with `def
@@ -1803,6 +1857,12 @@ class Reacher:
                 result.unresolved.append((node, what))
             return
         owner, binding = found
+        if not returned and binding.kind is not BindingKind.ASSIGN and self.project.binding(qname, whole=True) is None:  # type: ignore[union-attr]
+            # an attribute of a class or function of another module (`ops.Ops.f(b)`), not the class or function
+            # itself (`Ops.f(b)` was read as a call of `Ops`, whose `__call__` it is not: a staticmethod applying
+            # `lax.cond` kept rename SAFE, the renamed program raised `pvary`: breaker16 x10)
+            self._class_member_elsewhere(qname, owner, binding, node, path, result, follow or Follow(REACH))
+            return
         if not returned and binding.kind is BindingKind.CLASS:
             # an instance of a class of another module: its `__call__`, read there (`type_member`)
             self._run_type_member(owner, binding.node, "__call__", node, path, result, follow or Follow(REACH))
@@ -1820,6 +1880,25 @@ class Reacher:
             result.unresolved.append((node, what))
         else:
             result.external.append(External(path, owner, value, inner))
+
+    def _class_member_elsewhere(
+        self, qname: str, owner: ModuleModel, binding: Binding, node: ast.AST, path: _Path, result, follow: Follow
+    ) -> None:
+        """Follow `qname`, an attribute of the top-level class or function `binding` of module `owner`: for
+        `Cls.name` (one attribute of a class) the member the class lookup finds (`type_member`: a staticmethod,
+        a classmethod, a function its body assigns), read there; anything else (a deeper attribute, an
+        attribute of a function, a member the lookup does not find) is an SPMD910 record at `node`."""
+        head, _, attr = qname.rpartition(".")
+        outer = self.project.binding(head, whole=True)  # type: ignore[union-attr]
+        if binding.kind is BindingKind.CLASS and outer is not None and outer[1] is binding:
+            cls = binding.node
+            found = type_member(owner, cls, attr)  # type: ignore[arg-type]
+            if self._run_found(found, f"which `{attr}` `{cls.name}` gives", attr, node, path, result, follow):
+                return
+            if isinstance(found, NotFollowed):
+                return  # (recorded by `_run_found`)
+        what = f"`{qname}` is an attribute of `{binding.name}` of {relpath(owner.ix.path) if owner.ix.path else 'another module'} that the analysis does not follow"
+        result.unresolved.append((node, what))
 
     def _scope_in(self, scope: Scope, bound: BoundScope | None) -> Scope:
         """`scope` as a walk reading the function of `bound` for one call sees it: `bound` for the function's own
