@@ -1,0 +1,24 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def _red(t):
+    return t + lax.psum(t, 'y')
+
+
+class Layer:
+    fn = property(lambda self: _red)
+
+    def __call__(self, v):
+        return jax.shard_map(lambda b: self.fn(b), mesh=mesh, in_specs=P('x'), out_specs=P('x'), check_vma=False)(v)
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(Layer())(xs)
