@@ -243,6 +243,11 @@ WRAPPER_NAMES = frozenset(
 # safety/measurements/custom_vjp_fwd_shard_map.py).
 CUSTOM_DERIVATIVE_NAMES = frozenset({"jax.custom_vjp", "jax.custom_jvp"})
 CUSTOM_RULE_METHODS = frozenset({"defvjp", "defjvp", "defjvps"})
+# A decorator giving a function a custom batching rule, and the method registering it (`@f.def_vmap`): under a vmap
+# (the spmd vmap is always on a shard_map body's way) the rule runs in place of the function (breaker16 s03: a rule's
+# `psum` over 'y' was not read, the rename to 'y' was SAFE and the renamed program's values changed).
+CUSTOM_VMAP_NAMES = frozenset({"jax.custom_batching.custom_vmap"})
+CUSTOM_VMAP_RULE_METHODS = frozenset({"def_vmap"})
 # Transforms that differentiate the function they are given: on the way from a vmap, a function with custom
 # derivative rules runs its rules (`CUSTOM_DERIVATIVE_NAMES`).
 DIFFERENTIATING_NAMES = frozenset(

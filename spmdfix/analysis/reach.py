@@ -497,6 +497,11 @@ class Reacher:
                 if lost:
                     result.unresolved.append((expr, f"`{short(expr)}`: {why}"))
                 return
+            shadow = self._shadowed_method(member[0]) if member is not None else ""
+            if shadow:
+                if lost:
+                    result.unresolved.append((expr, f"`{short(expr)}`: {shadow}"))
+                return
             if found is not None and _is_property(found[0], found[1]):
                 # `self.fn(b)` with `fn` a property calls what its getter returns, not the getter: the getter runs
                 # on the read (walked), the callable it gives is not followed (breaker16 p01: `return jnp.interp`
@@ -545,6 +550,21 @@ class Reacher:
             result.unresolved.append((expr, f"`{short(expr)}` is looked up at run time"))
         elif isinstance(expr, ast.Call):
             self._reach_call_value(expr, scope, path, result, follow, within)
+
+    def _shadowed_method(self, node: ast.AST) -> str:
+        """Why the method `node` (a `def` in a class body of this module, as `members.ClassMembers.self_member`
+        found it) may not be what `self.name` gives, in words ("" when it is): the class also assigns `name` a
+        value (`self.norm = jnp.vectorize(g)` in `__init__`: the instance's own attribute shadows the method;
+        `norm = ...` in the body: the later binding wins). The lookup took the method first (breaker16 s01:
+        rename SAFE, the renamed program raised `pvary is a invariant->variant collective`)."""
+        cls = self.ix.parent.get(id(node))
+        if not isinstance(cls, ast.ClassDef) or not isinstance(node, FUNCTION_NODES):
+            return ""
+        values = self.members.members_of(cls)[1].get(node.name, [])  # type: ignore[attr-defined]
+        if not values:
+            return ""
+        line = getattr(values[0][0], "lineno", cls.lineno)
+        return f"`{cls.name}` defines `{node.name}` as a method and also assigns it a value (line {line}), which the read may give"  # type: ignore[attr-defined]
 
     def _self_called(self, binding: Binding, expr: ast.Name, path: _Path, result: ReachResult, follow: Follow) -> bool:
         """`self(v)` in a method (not a `classmethod`: `cls(v)` builds an instance): the instance's `__call__` runs,
@@ -1478,6 +1498,16 @@ class Reacher:
         the rules are walked as traced code. Without one, the vmap may still be differentiated from outside
         (`jax.grad` of a function that calls it): a rule that reaches a shard_map or code the walk cannot see
         is an SPMD910 record at the decorator, never a finding (undifferentiated, the rules do not run)."""
+        batching = self.ix.decorator_in(func, jaxapi.CUSTOM_VMAP_NAMES)
+        if batching is not None:
+            # a custom batching rule runs in place of `func` under any vmap, the spmd one included: walked as
+            # traced code (breaker16 s03)
+            for rule, scope in self._rules_of(func, jaxapi.CUSTOM_VMAP_RULE_METHODS):
+                step = path.step(f"`{short(rule)}` is the batching rule of `{func.name}`", self.ix.lines.span_of_ast(rule), rule)
+                if isinstance(rule, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self._reach_function(rule, step, result, follow, as_body=True)
+                else:
+                    self._reach_callable(rule, scope, step, result, follow)
         deco = self.ix.decorator_in(func, jaxapi.CUSTOM_DERIVATIVE_NAMES)
         if deco is None:
             return
@@ -1500,12 +1530,12 @@ class Reacher:
             )
             result.unresolved.append((deco, what))
 
-    def _rules_of(self, func: ast.AST) -> list[tuple[ast.AST, Scope]]:
+    def _rules_of(self, func: ast.AST, methods: frozenset[str] = jaxapi.CUSTOM_RULE_METHODS) -> list[tuple[ast.AST, Scope]]:
         """The derivative rules the module registers for `func` (`_custom_rules`): the callables passed to
         `func.defvjp(...)` / `func.defjvp(...)` / `func.defjvps(...)`, and the defs decorated `@func.defjvp`,
-        each with the scope it is read in."""
+        each with the scope it is read in (`methods`: other registering methods, `def_vmap`)."""
         found: list[tuple[ast.AST, Scope]] = []
-        for method_name in jaxapi.CUSTOM_RULE_METHODS:
+        for method_name in methods:
             for attr in self.ix.attributes_named(method_name):
                 if not isinstance(attr.value, ast.Name) or self.ix.function_of(attr.value) is not func:
                     continue
