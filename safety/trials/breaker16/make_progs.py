@@ -3,7 +3,9 @@
 of the program beside it; its reference ref_impl.py is main.py without `spmd_axis_name=...` (a plain vmap keeps
 the values on an Auto mesh, measured: docs/safety.md row 27). Groups: x objects of a class of ANOTHER module of
 the project reaching a body (hazard H2's `Array.<method>` key); g `__getattr__` / `__getattribute__`; p other
-spellings (properties, descriptors, class attributes, wraps wrappers, static/class methods, partials, fields)."""
+spellings (properties, descriptors, class attributes, wraps wrappers, static/class methods, partials, fields);
+q base classes elsewhere, dispatch, custom rules, controls; r the same spellings hiding a psum over 'y'; s a
+method shadowed by an instance attribute, custom_vmap rules."""
 import pathlib, re, shutil
 HERE = pathlib.Path(__file__).resolve().parent
 P = {}
@@ -541,6 +543,42 @@ class Base:
             return _cond
         return object.__getattribute__(self, name)
 """)
+
+# ---------------- s: an instance attribute shadowing a method; a custom vmap rule ----------------
+one("s01_instance_attr_shadows_method", AUTO + """
+
+class Layer:
+    def __init__(self):
+        self.norm = jnp.vectorize(lambda t: jnp.where(t > 1.0, t * 2.0, t))
+
+    def norm(self, t):
+        return t * 2.0
+
+    def __call__(self, v):
+        return jax.shard_map(lambda b: self.norm(b), mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+""" + LAYER_CALL)
+one("s02_custom_vmap_rule_cond", AUTO + f"""
+
+@jax.custom_batching.custom_vmap
+def f(t):
+    return t * 2.0
+
+
+@f.def_vmap
+def f_rule(axis_size, in_batched, t):
+    return jax.vmap(lambda u: {COND.replace('t.sum()', 'u.sum()').replace(', t)', ', u)')})(t), in_batched[0]
+""" + block("lambda b: f(b)") + CALL8)
+one("s03_custom_vmap_rule_psum_y", AUTO + """
+
+@jax.custom_batching.custom_vmap
+def f(t):
+    return t * 2.0
+
+
+@f.def_vmap
+def f_rule(axis_size, in_batched, t):
+    return t * 2.0 + lax.psum(t, 'y'), in_batched[0]
+""" + block("lambda b: f(b)", extra=", check_vma=False") + CALL8)
 
 
 def main(missing):

@@ -1,0 +1,27 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+@jax.custom_batching.custom_vmap
+def f(t):
+    return t * 2.0
+
+
+@f.def_vmap
+def f_rule(axis_size, in_batched, t):
+    return jax.vmap(lambda u: lax.cond(u.sum() > 1.0, lambda u: u * 2.0, lambda u: u, u))(t), in_batched[0]
+
+
+def block(v):
+    return jax.shard_map(lambda b: f(b), mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(block)(xs)

@@ -1,0 +1,34 @@
+import functools
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+@jax.custom_batching.custom_vmap
+def f(t):
+    return t * 2.0
+
+
+@f.def_vmap
+def f_rule(axis_size, in_batched, t):
+    return t * 2.0 + lax.psum(t, 'y'), in_batched[0]
+
+
+def block(v):
+    return jax.shard_map(lambda b: f(b), mesh=mesh, in_specs=P('x'), out_specs=P('x'), check_vma=False)(v)
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(block, spmd_axis_name='x')(xs)
+
+
+if __name__ == "__main__":
+    out = compute()
+    import ref_impl
+    ref = ref_impl.compute()
+    print("RESULT: match" if np.allclose(np.asarray(out), np.asarray(ref), atol=1e-5) else "RESULT: mismatch")
