@@ -851,12 +851,6 @@ class ShardMapAnalysis:
                     else:
                         name = name_q.rsplit(".", 1)[-1]
                         collectives.append(CollectiveUse(name, value, self.model.span(call), call.lineno))
-        # What the body calls that the walk does not follow (a callable parameter, a name bound twice, a function
-        # of another module not read): its calls are not checked against hazard H2's allowlist, so no fix that
-        # keeps the spmd vmap is proven (`BodyFacts.h2_unread`). Without it add-axis stayed SAFE for
-        # `lambda b: fn(b) * scale` with `fn` a parameter, and the fixed program raised `Primitive mul requires
-        # varying manual axes to match` where the callable passed ran `jnp.diag` (lead's probe, stop 43).
-        h2_unread = f"the shard_map body calls `{short(reach.unresolved[0][0])}`, which the walk does not follow" if reach.unresolved else ""
         for ext in reach.external:
             # A function of another module the body calls (`ops.add_total(v)`): its collectives count as the body's
             # (one over the axis a rename takes changed the values: safety/trials/breaker12 r35), read in its own
@@ -871,7 +865,6 @@ class ShardMapAnalysis:
             node = ext.path.nodes[-1] if ext.path.nodes else func
             what = f"the collectives of `{_external_name(ext)}`, a function of another module the shard_map body calls, are not read"
             unread_axes.append(UnreadValue(UnreadKind.COLLECTIVE, self.model.span(node), what))
-            h2_unread = h2_unread or f"the shard_map body calls `{_external_name(ext)}` of another module, which is not read"
         nested = tuple(self._nested(r.site) for r in reach.sites)
         check = UnaryCheck(self.ix, bound)
         own = not reach.sites and _only_its_lambdas(reach.functions, func) and not batching_calls
@@ -905,7 +898,6 @@ class ShardMapAnalysis:
             sharding_in_body=sharding_in_body,
             batching_calls=tuple(batching_calls),
             h2_calls=tuple(h2_calls),
-            h2_unread=h2_unread,
         )
 
 
