@@ -261,3 +261,24 @@ def test_an_unsaved_buffer_of_a_new_file_is_a_module_of_the_overlaid_graph(proje
         assert graph.state(path) == fresh.state(path)
     assert new not in kept.files and new not in kept.importers_of(model)
     assert project_graph.graph_of(project, refresh=True) is kept
+
+
+def test_the_word_listing_answers_as_the_graph_does(tmp_path) -> None:
+    """`project_graph.WordListing` (a cold run's `holding`, with no import scan) gives the graph's answers:
+    the same files, in path order, with the same digests; a file too large for the scan is left out by both."""
+    from spmdfix import import_scan, project_graph
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "probe"\n')
+    (tmp_path / "a.py").write_text("class A:\n    def sum(self):\n        return 1\n")
+    (tmp_path / "b.py").write_text("import a\nx = a.A().sum()\n")
+    (tmp_path / "c.py").write_text("y = 2\n")
+    (tmp_path / "big.py").write_text("# sum\n" + "z = 1\n" * (import_scan.SCAN_MAX_BYTES // 6 + 1))
+    (tmp_path / "n.ipynb").write_text('{"cells": [{"cell_type": "code", "source": ["total = sum([1])"]}]}')
+    root = str(tmp_path.resolve())
+    project_graph.forget_graphs()
+    listing = project_graph._word_listing(root)
+    graph = project_graph.graph_of(root, judged=True)
+    for word in ("sum", "setattr", "y = 2", "absent"):
+        assert listing.holding(word) == graph.holding(word), word
+    assert [p.rsplit("/", 1)[-1] for p, _ in listing.holding("sum")] == ["a.py", "b.py", "n.ipynb"]
+    project_graph.forget_graphs()

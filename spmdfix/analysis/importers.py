@@ -468,13 +468,29 @@ def method_definer(index: ProjectIndex, name: str) -> str | None:
 
 
 def _method_definer(index: ProjectIndex, name: str) -> str | None:
-    pattern = re.compile(rf"^[ \t]+(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", re.M)
-    for path in index.holding(name) or ():
+    # (`def name(` is searched, then its line's start checked: a pattern anchored at every line start, `^[ \t]+`
+    # with re.MULTILINE, made the engine try each offset, 0.06 s over the 184 modules of jax's repository that
+    # hold `sum`)
+    pattern = re.compile(rf"def[ \t]+{re.escape(name)}[ \t]*\(")
+    # (modules first: one is enough, and a notebook's text is its cells, each compiled as it is read, 0.06 s for
+    # the 34 notebooks of jax's repository that hold `sum`)
+    paths = index.holding(name) or ()
+    for path in sorted(paths, key=lambda p: p.endswith(".ipynb")):
         text = index.text_of(path)  # (read, not recorded: the `holding` answer's digest covers its bytes)
-        found = pattern.search(text) if text is not None else None
-        if found is not None:
-            return f"{relpath(path)} line {text.count(chr(10), 0, found.start()) + 1}"  # type: ignore[union-attr]
+        for found in pattern.finditer(text) if text is not None else ():
+            if _indented(text, found.start()):  # type: ignore[arg-type]
+                return f"{relpath(path)} line {text.count(chr(10), 0, found.start()) + 1}"  # type: ignore[union-attr]
     return None
+
+
+def _indented(text: str, at: int) -> bool:
+    """Whether the `def` at offset `at` starts an indented line, maybe after `async` (a method, or a function
+    nested in one)."""
+    head = text[text.rfind("\n", 0, at) + 1 : at]
+    stripped = head.rstrip(" \t")
+    if stripped.endswith("async"):
+        head = stripped[: -len("async")]
+    return bool(head) and not head.strip(" \t")
 
 
 def name_writer(index: ProjectIndex, path: str, name: str) -> str | None:
