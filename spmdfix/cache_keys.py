@@ -126,8 +126,8 @@ def holding_state(job: Job, word: str) -> str:
     from spmdfix import project_graph
     from spmdfix.analysis.index import holding_digest
 
-    graph = project_graph.graph_of(project_root_of(job), judged=True)
-    return holding_digest(graph.holding(word))
+    # (the cold run's listing, `WordListing`, when no graph was built: the same answer without an import scan)
+    return holding_digest(project_graph.holding_source(project_root_of(job))(word))
 
 
 def walks_directory(walked: tuple[str, ...], directory: str, project_root: Path | None) -> bool:

@@ -282,3 +282,46 @@ def test_the_word_listing_answers_as_the_graph_does(tmp_path) -> None:
         assert listing.holding(word) == graph.holding(word), word
     assert [p.rsplit("/", 1)[-1] for p, _ in listing.holding("sum")] == ["a.py", "b.py", "n.ipynb"]
     project_graph.forget_graphs()
+
+
+H2_MAIN = """\
+import jax
+import numpy as np
+from jax.sharding import Mesh, PartitionSpec as P
+
+mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("x", "y"))
+
+
+def body(b, s):
+    return s.sum(b)
+
+
+def run(xs, s):
+    f = jax.shard_map(lambda b: body(b, s), mesh=mesh, in_specs=P("x"), out_specs=P("x"))
+    return jax.vmap(f, spmd_axis_name="x")(xs)
+"""
+
+
+@pytest.mark.e2e
+def test_a_cached_check_follows_the_module_giving_a_method_hazard_h2_asks_about(tmp_path: Path) -> None:
+    """Hazard H2 keys `s.sum(b)` as `Array.sum` only when no class of the project defines `sum`
+    (`importers.method_definer`); the answer rests on the module found defining it (recorded alone) or, none
+    found, on every module holding the word. A cached run sees each edit: a definer added, changed, removed."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "probe"\n')
+    (tmp_path / "main.py").write_text(H2_MAIN)
+    (tmp_path / "other.py").write_text("TOTAL = sum([1, 2])\n")
+    time.sleep(stamps_module.RACY_NS / 1e9 + 0.2)
+
+    def both() -> str:
+        args = ("check", "-j", "1", "--show-fixes", "--output-format", "full", "main.py")
+        cached = spmdfix_process(tmp_path, *args)
+        cold = spmdfix_process(tmp_path, *args[:3], "--no-cache", *args[3:])
+        assert cached.stdout == cold.stdout
+        return cold.stdout
+
+    safe = "fix [safe] add-axis"
+    assert safe in both() and safe in both()
+    (tmp_path / "other.py").write_text("class Summer:\n    def sum(self, b):\n        return b\n")
+    assert safe not in both() and safe not in both()
+    (tmp_path / "other.py").write_text("class Summer:\n    def total(self, b):\n        return b\n")
+    assert safe in both()

@@ -276,12 +276,13 @@ class ProjectIndex:
             return self._importers_unknown()
         return UNKNOWN_GRAPH
 
-    def holding(self, word: str) -> tuple[str, ...] | None:
+    def holding(self, word: str, record: bool = True) -> tuple[str, ...] | None:
         """The modules of the project whose text holds `word` (absolute paths, in path order: the `holding` the
         index was given, a search of their bytes), or None when it was given none or they are not known.
         Asked once per index and word; recorded while `recording` with the digest of the answer, which covers
         those modules' bytes (`holding_digest`: a results cache checks it again, `HOLDING_KEY`), so that their
-        texts are read without being recorded (`text_of`)."""
+        texts are read without being recorded (`text_of`). `record=False`: not recorded, for a question whose
+        answer rests on one of those modules only, which the asker records (`peek`) when it finds it."""
         if self._holding is None:
             return None
         known = self._held.get(word)
@@ -289,7 +290,7 @@ class ProjectIndex:
             answer = self._holding(word)
             paths = tuple(path for path, _ in answer) if answer is not None else None
             known = self._held[word] = (paths, holding_digest(answer))
-        if self._asked is not None:
+        if record and self._asked is not None:
             self._asked[HOLDING_KEY + word] = known[1]
         return known[0]
 
