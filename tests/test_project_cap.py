@@ -215,3 +215,23 @@ def test_a_root_without_a_project_marker_at_or_above_it_is_listed_up_to_a_lower_
     (root / "layers.py").write_text(LAYERS)
     shown = _check(root, monkeypatch, "--show-unresolved", "layers.py").stdout
     assert "holds more than 3 Python files and has no `pyproject.toml`, `setup.cfg` or `.git` at or above it" in shown
+
+
+def test_past_the_cap_a_method_hazard_h2_asks_about_may_be_any_modules(tmp_path, monkeypatch) -> None:
+    """The project-wide search for a class defining `sum` (`importers.method_definer`) cannot search a project
+    past the cap: a module not listed may define it, so `s.sum(b)` in a body is on no allowlist."""
+    from spmdfix import project_graph
+    from spmdfix.analysis.importers import method_definer
+    from spmdfix.api import new_project_index
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "probe"\n')
+    for i in range(4):
+        (tmp_path / f"m{i}.py").write_text("x = 1\n")
+    monkeypatch.setattr(project_graph, "MAX_FILES", 2)
+    project_graph.forget_graphs()
+    index = new_project_index(tmp_path.resolve())
+    assert method_definer(index, "sum") == "a module of the project not listed"
+    monkeypatch.setattr(project_graph, "MAX_FILES", 100)
+    project_graph.forget_graphs()
+    assert method_definer(new_project_index(tmp_path.resolve()), "sum") is None
+    project_graph.forget_graphs()

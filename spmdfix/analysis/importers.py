@@ -463,7 +463,8 @@ def method_definer(index: ProjectIndex, name: str) -> str | None:
     `Summer.sum` of utils.py applying `lax.cond`, reaching a body of main.py as a parameter, a default, a
     closure's or an attribute's object, kept rename SAFE and the renamed program raised `pvary is a
     invariant->variant collective` (breaker16 x03-x07, x11). Only the modules whose text holds `name` are read
-    (`ProjectIndex.holding`), never parsed. Kept per index and name."""
+    (`ProjectIndex.holding`), never parsed. When the project's modules are not all listed (past the cap), a
+    module not listed may define it: "a module of the project not listed". Kept per index and name."""
     return index.kept(("importers.method_definer", name), lambda: _method_definer(index, name))
 
 
@@ -477,7 +478,13 @@ def _method_definer(index: ProjectIndex, name: str) -> str | None:
     # A module found to define it is what the answer rests on: it alone is recorded (`peek`), so that a warm run
     # checks its digest, not every module holding the word (reading jax's 1,074 modules again in each warm run
     # made it 0.11 s -> 0.28 s); none found, the answer rests on every module holding the word (`holding`).
-    paths = index.holding(name, record=False) or ()
+    paths = index.holding(name, record=False)
+    if paths is None:
+        # the project's modules are not all listed (past the cap), or the index knows no project: a class of a
+        # module not listed may give the method; with no project (one text analysed alone) none can. (Recorded:
+        # the listing made whole later changes the answer's digest.)
+        index.holding(name)
+        return "a module of the project not listed" if index.knows_project() else None
     for path in sorted(paths, key=lambda p: p.endswith(".ipynb")):
         text = index.text_of(path)
         for found in pattern.finditer(text) if text is not None else ():

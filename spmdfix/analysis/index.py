@@ -276,6 +276,11 @@ class ProjectIndex:
             return self._importers_unknown()
         return UNKNOWN_GRAPH
 
+    def knows_project(self) -> bool:
+        """Whether the index was given a search of the project's modules (`holding`): False for a text analysed
+        with no project, where no other module exists."""
+        return self._holding is not None
+
     def holding(self, word: str, record: bool = True) -> tuple[str, ...] | None:
         """The modules of the project whose text holds `word` (absolute paths, in path order: the `holding` the
         index was given, a search of their bytes), or None when it was given none or they are not known.
@@ -792,7 +797,8 @@ class ProjectLink:
 
     def method_definer(self, name: str) -> str | None:
         """Where a class of the project defines a method `name` (an indented `def name(`), in words naming the
-        module and line; None when none does or the project's modules are not known: `importers.method_definer`."""
+        module and line ("a module of the project not listed" when the listing is not whole); None when none does
+        or there is no project: `importers.method_definer`."""
         return method_definer(self.index, name)
 
     def name_writer(self, qname: str | None) -> str | None:
