@@ -118,12 +118,12 @@ def _escapes(model: ModuleModel, expr: ast.AST, scope: Scope, depth: int, visite
         return
     target = _unpacked_into(ix, up, expr)
     if target is not None:  # `(vec, other) = (partial(...), ...)`: bound as `vec = partial(...)` (`bindings`)
-        for load, load_scope in _loads_of(model, target.id, lambda b: b.node is expr):
+        for load, load_scope in _loads_of(model, target.id, target, expr):
             yield from _escapes(model, load, load_scope, depth - 1, visited)
         return
     kind = _CONTAINERS.get(up.__class__)
     held = _module_name_holding(ix, up) if kind is not None else None
-    if held is not None and not _loads_of(model, held.id, lambda b: b.node is up):
+    if held is not None and not _loads_of(model, held.id, held, up):
         return  # `VMAPS = {"data": partial(...)}` read only by other modules: `exported_factories`' records
     if kind is not None:
         yield expr, scope, f"a vmap factory is held in a {kind} display here, which spmdfix does not follow: where it is applied, and to what, is not known"
@@ -169,18 +169,18 @@ def _assigned(model: ModuleModel, stmt: ast.Assign | ast.AnnAssign, value: ast.A
         if not isinstance(target, ast.Name):
             yield value, ix.scope_at(value), f"a vmap factory is unpacked into `{short(target)}` here, which spmdfix does not follow"
             continue
-        for load, load_scope in _loads_of(model, target.id, lambda b: b.node is value):
+        for load, load_scope in _loads_of(model, target.id, target, value):
             yield from _escapes(model, load, load_scope, depth - 1, visited)
 
 
-def _loads_of(model: ModuleModel, name: str, binds) -> list[tuple[ast.Name, Scope]]:
-    """The loads of `name` in the module that see a binding `binds` accepts, with their scopes."""
+def _loads_of(model: ModuleModel, name: str, written: ast.AST, node: ast.AST) -> list[tuple[ast.Name, Scope]]:
+    """The loads of the module that read the binding of `name` made where `written` stands (the statement or
+    parameter that binds it) with `node` as its value or node (`uses.UseIndex.loads`), with their scopes."""
     ix = model.ix
     out = []
-    for load in ix.loads_of(name):
-        scope = ix.scope_at(load)
-        if any(binds(b) for b in ix.lookup(name, scope)):
-            out.append((load, scope))
+    for binding in ix.lookup(name, ix.scope_at(written)):
+        if binding.node is node:
+            out += [(load, ix.scope_at(load)) for load in model.uses.loads(binding)]
     return out
 
 
@@ -201,8 +201,8 @@ def _passed(model: ModuleModel, call: ast.Call, value: ast.AST, scope: Scope, ke
             "which function it vmaps is not known"
         )
         return
-    for load, load_scope in _loads_of(model, param.name, lambda b: b is param):
-        yield from _escapes(model, load, load_scope, depth - 1, visited)
+    for load in model.uses.loads(param):
+        yield from _escapes(model, load, ix.scope_at(load), depth - 1, visited)
 
 
 def _parameter(model: ModuleModel, function: Binding, keyword: str | None, position: int | None) -> Binding | None:
@@ -236,7 +236,7 @@ def _returned(model: ModuleModel, stmt: ast.Return, value: ast.AST, scope: Scope
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or isinstance(ix.parent.get(id(function)), ast.ClassDef):
         yield value, scope, "a vmap factory is returned here, and where it is applied is not known"
         return
-    loads = _loads_of(model, function.name, lambda b: b.node is function)
+    loads = _loads_of(model, function.name, function, function)
     if loads:  # (none: the function is another module's to use, `exported_factories`, or not used at all)
         yield value, scope, (
             f"a vmap factory is returned here by `{function.name}`, which is used on line {loads[0][0].lineno}, "
