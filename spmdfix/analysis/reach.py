@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from spmdfix import jaxapi
+from spmdfix.jaxapi import ShardMapApi
 from spmdfix.analysis.follow import (
     ASSIGNED, FACTORY_RETURN, FUNCTION, PASSED, REACH, SELF_MEMBER, SHARD_MAP_SITE, TRACED, Follow,
 )
@@ -155,8 +156,6 @@ class Reacher:
     def __init__(self, model: ModuleModel) -> None:
         self.ix = model.ix
         self.members = model.members
-        # Calls `self.NAME(...)` whose held shard_map factory `_held_factory_site` recorded as not known: no further reading.
-        self._held_lost: set[int] = set()
         self.project = model.project
         self.lost = LostPlaces(model)
         self.instances = Instances(model, self.lost)
@@ -266,12 +265,13 @@ class Reacher:
         ev, value, at = named
         return (ev, value) if ev.ix.qualname(value.args[0], at) in jaxapi.JIT_NAMES else None
 
-    def _held_factory_site(self, call: ast.Call, scope: Scope, result: ReachResult) -> ShardMapSite | None:
+    def _held_factory_site(self, call: ast.Call, scope: Scope) -> ShardMapSite | None:
         """`self.smap(block)` where the class gives `smap` a shard_map factory (`smap = partial(jax.shard_map,
         mesh=MESH, in_specs=..., out_specs=...)` in its body, or `self.smap = ...` in a method): the shard_map
         site, its factory's arguments read where they are written (`shard_maps.reading_scope`). Where the class
         gives `smap` several values, one of them a factory, or the value is not read (`Members.self_value`: a
-        subclass or another object sets it again), an SPMD910 record (`_held_lost` marks the call) and None.
+        subclass or another object sets it again), a site whose arguments are not read (`ShardMapSite.unreadable`:
+        an SPMD910 record at the call).
         Silent before: "All checks passed!" while JAX raised SPMD001's error (lead's probe q13, stop 43)."""
         func = call.func
         if not call.args or not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
@@ -297,21 +297,19 @@ class Reacher:
         found = factory(self.ix, held[0], held[1]) if held is not None and len(assigned) == 1 else None
         if found is None:
             what = f"`{short(func)}` holds a shard_map factory, and which one it holds here is not known"
-            result.unresolved.append((call, what))
-            self._held_lost.add(id(call))
-            return None
+            return ShardMapSite(call, scope, made[0][0][0], call.args[0], scope, {}, what)
         api, kwargs, made_in, unreadable = found
         own = shard_map_keywords(call)
         where, why = reading_scope(self.ix, kwargs, made_in, own, scope)
         return ShardMapSite(call, where, api, call.args[0], scope, {**kwargs, **own}, unreadable or why)
 
-    def _applied_factory_site(self, call: ast.Call, scope: Scope, result: ReachResult) -> ShardMapSite | None:
+    def _applied_factory_site(self, call: ast.Call, scope: Scope) -> ShardMapSite | None:
         """`make(P('x'))(block)`, `make` a function of this module whose one `return` is a shard_map factory
         (`def make(spec): return partial(jax.shard_map, mesh=MESH, in_specs=spec, out_specs=spec)`, or a lambda
         bound once to the name): the shard_map of `block` with the factory's arguments, read in `make`'s scope
         with its parameters bound to the call's arguments (`_bound_by`), as the decorator `@make(P('x'))` is
-        (`_factory_shard_map`). The site is the returned factory. A factory of another module is an SPMD910
-        record (`_held_lost` marks the call). Silent before, called or in a body: "All checks passed!" while JAX
+        (`_factory_shard_map`). The site is the returned factory. A factory of another module gives a site whose
+        arguments are not read (`ShardMapSite.unreadable`: an SPMD910 record at the call). Silent before, called or in a body: "All checks passed!" while JAX
         raised SPMD001's error (lead's probes s15-s17, stop 43)."""
         maker = call.func
         if not call.args or not isinstance(maker, ast.Call):
@@ -324,10 +322,7 @@ class Reacher:
                 function = binding.node
         if function is None:
             far = self._far_factory(target, scope)
-            if far is not None:
-                result.unresolved.append((call, far))
-                self._held_lost.add(id(call))
-            return None
+            return ShardMapSite(call, scope, far[0], call.args[0], scope, {}, far[1]) if far is not None else None
         made = function.body if isinstance(function, ast.Lambda) else single_return(function)
         inner = self.ix.own_scope(function)
         found = factory(self.ix, made, inner) if made is not None and inner is not None else None
@@ -340,9 +335,9 @@ class Reacher:
         read_in, why = reading_scope(self.ix, kwargs, made_in, own, scope) if own else (made_in, None)
         return ShardMapSite(made, read_in, api, call.args[0], scope, {**kwargs, **own}, unreadable or why)
 
-    def _far_factory(self, target: ast.AST, scope: Scope) -> str | None:
-        """Words of a record when `target` names a function of another module of the project whose one `return`
-        is a shard_map factory (its site would lie in that module, its body here), else None."""
+    def _far_factory(self, target: ast.AST, scope: Scope) -> tuple[ShardMapApi, str] | None:
+        """(the API, words of a record) when `target` names a function of another module of the project whose one
+        `return` is a shard_map factory (its site would lie in that module, its body here), else None."""
         if self.project is None:
             return None
         qname = self.qualname(target, scope)
@@ -350,10 +345,11 @@ class Reacher:
         if found is None or found[1].kind is not BindingKind.DEF:
             return None
         owner = found[0]
-        if not self._returns_shard_map_factory(owner, found[1].node):
+        returned = self._returned_factory(owner, found[1].node)
+        if returned is None:
             return None
         where = relpath(owner.project.path if owner.project is not None else owner.ix.path)
-        return (
+        return returned[0], (
             f"`{short(target)}(...)` returns a shard_map factory of {where}, applied here: the shard_map it makes is "
             "followed only when the factory is a function of this module"
         )
@@ -735,12 +731,10 @@ class Reacher:
         instance of a class of this module (calling it runs its __call__)."""
         if self._untraced and path.traced:
             return
-        site = construction(self.ix, call, scope) or self._held_factory_site(call, scope, result)
-        site = site or self._applied_factory_site(call, scope, result)
+        site = construction(self.ix, call, scope) or self._held_factory_site(call, scope)
+        site = site or self._applied_factory_site(call, scope)
         if site is not None:
             self._add_site(site, path, result, follow)
-            return
-        if id(call) in self._held_lost:
             return
         if isinstance(call.func, ast.Name):
             binding = self.ix.single_binding(call.func.id, scope)
@@ -1409,10 +1403,16 @@ class Reacher:
         return True
 
     @staticmethod
-    def _returns_shard_map_factory(owner: ModuleModel, factory_def: ast.AST) -> bool:
-        """Whether the `def` `factory_def` of module `owner` returns a shard_map factory by its one `return`."""
+    def _returned_factory(owner: ModuleModel, factory_def: ast.AST):
+        """The shard_map factory (`shard_maps.factory`) the `def` `factory_def` of module `owner` returns by its
+        one `return`, or None."""
         made, inner = single_return(factory_def), owner.ix.own_scope(factory_def)
-        return made is not None and inner is not None and factory(owner.ix, made, inner) is not None
+        return factory(owner.ix, made, inner) if made is not None and inner is not None else None
+
+    @classmethod
+    def _returns_shard_map_factory(cls, owner: ModuleModel, factory_def: ast.AST) -> bool:
+        """Whether the `def` `factory_def` of module `owner` returns a shard_map factory by its one `return`."""
+        return cls._returned_factory(owner, factory_def) is not None
 
     def _class_decorator(self, target: ast.AST, scope: Scope, found) -> bool:
         """Whether the decorator `target` (written `@target` or `@target(...)`) is a class of the project: a class
@@ -1571,12 +1571,10 @@ class Reacher:
         `bound`: the walked function's scope with its parameters bound by the call that entered it."""
         scope = self._scope_in(self.ix.scope_at(call), bound)  # (in a function read for one call: bound)
         span = self.ix.lines.span_of_ast(call)
-        site = construction(self.ix, call, scope) or self._held_factory_site(call, scope, result)
-        site = site or self._applied_factory_site(call, scope, result)
+        site = construction(self.ix, call, scope) or self._held_factory_site(call, scope)
+        site = site or self._applied_factory_site(call, scope)
         if site is not None:
             self._add_site(site, path.step("shard_map applied here", span, call), result, follow)
-            return
-        if id(call) in self._held_lost:
             return
         qname = self.qualname(call.func, scope)
         if qname in jaxapi.PARTIAL_NAMES and len(call.args) == 1 and factory(self.ix, call, scope) is not None:
