@@ -289,6 +289,11 @@ def flush_scans() -> None:
         store.flush()
 
 
+def scan_limit(path: str) -> int:
+    """The largest file at `path` whose imports are scanned (`imports_of_file`): a notebook's limit or a module's."""
+    return NOTEBOOK_MAX_BYTES if path.endswith(".ipynb") else SCAN_MAX_BYTES
+
+
 def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
     """The imports of the module file at the absolute `path` (a notebook: of its code cells,
     `_notebook_module`) and whether its bytes may hold a vmap at all (`prefilter.utf8_may_have_findings`: an
@@ -303,7 +308,7 @@ def imports_of_file(path: str) -> tuple[tuple[Import, ...], bool] | None:
         _SCANNED.pop(path, None)
         return None
     key = stat_key(st)
-    if st.st_size > (NOTEBOOK_MAX_BYTES if path.endswith(".ipynb") else SCAN_MAX_BYTES):
+    if st.st_size > scan_limit(path):
         # (its stat kept all the same: a graph built again sees it unchanged, `ProjectGraph.unchanged`)
         _SCANNED[path] = (key, settled(key, taken), (), False)
         return None

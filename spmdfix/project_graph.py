@@ -836,10 +836,10 @@ class WordListing:
 def _listed_bytes(path: str) -> bytes | None:
     """The bytes of a listed file as the graph's `holding` reads them: None when its imports would not be
     scanned (larger than the scan's limit) or it cannot be read."""
-    from spmdfix.import_scan import NOTEBOOK_MAX_BYTES, SCAN_MAX_BYTES
+    from spmdfix.import_scan import scan_limit
 
     try:
-        if os.stat(path).st_size > (NOTEBOOK_MAX_BYTES if path.endswith(".ipynb") else SCAN_MAX_BYTES):
+        if os.stat(path).st_size > scan_limit(path):
             return None
         return read_bytes(path)
     except (OSError, FileError):
