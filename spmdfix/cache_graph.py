@@ -9,6 +9,9 @@ class (`cache_file.load_plain`). A scan is served for a file whose stat key is t
 when taken (`stamps.settled`, as the results' stamps are); anything else in the file (damage, another format,
 a forged entry) is no scan and the module is read again. Written at once (`cache_file.write_atomic`) after a
 graph is built, merged into what the file holds then, so runs at the same time lose at most some scans.
+
+Beside them, which words each file holds (`WordFile`, for `word_scan`): the project's `holding` questions, which
+a warm run asks again to check a result that rests on them, are answered from it for every file not changed.
 """
 
 from __future__ import annotations
@@ -84,3 +87,58 @@ def _import(plain: object) -> Import:
     if not all(type(name) is str for name in names):
         raise TypeError("not an import")
     return Import(level, module, names)
+
+
+class WordFile:
+    """Which words the project's files hold (`word_scan.WordStore`), kept in the cache directory `directory`:
+    a file `words-<FORMAT>-<tool key>.pickle` of `(FORMAT, {absolute path: (stat key, SHA-256 or "", {word:
+    held}))})`, plain values only, read by the loader that refuses every class (`cache_file.load_plain`). Only
+    settled files' readings are kept (`word_scan.words_held`), and one is served only for the same stat key;
+    anything else in the file is no reading and the file is read again. Read once when made, written by
+    `flush`, merged into what the file holds then. Never raises for a file that cannot be read or written."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.file = self.directory / f"words-{FORMAT}-{tool_key()}.pickle"
+        self._plain: dict[str, tuple] = load_plain(self.file)
+        self.changed: dict[str, tuple] = {}
+
+    def known(self, path: str, key: StatKey) -> tuple[str, dict[str, bool]] | None:
+        """The kept reading of the file at `path` when it was kept for the stat key `key`; else None."""
+        item = self.changed.get(path) or self._plain.get(path)
+        if not _same_bytes_reading(item, key):
+            return None
+        return item[1], dict(item[2])  # type: ignore[index]
+
+    def keep(self, path: str, key: StatKey, reading: tuple[str, dict[str, bool]]) -> None:
+        """Keep a reading of a settled file this process made, for `flush`."""
+        self.changed[path] = (tuple(key), reading[0], dict(reading[1]))
+
+    def flush(self) -> None:
+        """Write the readings kept since the last flush, merged into what the file holds now (a reading of
+        the same bytes kept by another process adds its words); readings of files that no longer exist are
+        dropped."""
+        if not self.changed:
+            return
+        plain = load_plain(self.file)
+        for path, (key, digest, held) in self.changed.items():
+            other = plain.get(path)
+            if _same_bytes_reading(other, key):
+                digest, held = digest or other[1], {**other[2], **held}  # type: ignore[index]
+            plain[path] = (key, digest, held)
+        plain = {p: s for p, s in plain.items() if p in self.changed or os.path.exists(p)}
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            mark(self.directory)
+            write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            pass  # a read-only tree, a full disk: the next run reads the files again
+        self._plain, self.changed = plain, {}
+
+
+def _same_bytes_reading(item: object, key: tuple) -> bool:
+    """Whether a kept `item` is a well-formed reading of the bytes whose stat key is `key`."""
+    if type(item) is not tuple or len(item) != 3 or item[0] != key:
+        return False
+    _, digest, held = item
+    return type(digest) is str and type(held) is dict and all(type(w) is str and type(h) is bool for w, h in held.items())

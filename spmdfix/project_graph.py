@@ -54,11 +54,13 @@ from spmdfix.import_scan import (
     flush_scans,
     imports_of_bytes,
     imports_of_file,
+    scan_limit,
     scanned,
     scanned_stat,
 )
 from spmdfix.prefilter import utf8_may_have_findings
 from spmdfix.stamps import StatKey, stat_key
+from spmdfix.word_scan import forget_words, stat_of, words_held
 
 __all__ = [  # (the scan's names, re-exported: this module was their home)
     "Import",
@@ -368,24 +370,10 @@ class ProjectGraph:
         return self._holding[word]
 
     def _held(self, path: str, words: list[str]) -> tuple[str, dict[str, bool]] | None:
-        """(the SHA-256 of the bytes of the file at `path` when a word read in them so far is there, else "",
-        which of `words` they hold); None for a file `_bytes` cannot give. From `_HELD` when the file's scan has
-        settled at the stat key kept there (the file has not changed since it was read for these words)."""
+        """`word_scan.words_held` of the file at `path`: served by the file's settled scan's stat key (an
+        unsaved text's is read each time)."""
         stat = None if path in self._overlay else self.stats.get(path)
-        settled = stat is not None and stat[1]
-        known = _HELD.get(path) if settled else None
-        prior = known[2] if known is not None and known[0] == stat[0] else {}  # type: ignore[index]
-        if prior and all(w in prior for w in words):
-            return known[1], {w: prior[w] for w in words}  # type: ignore[index]
-        raw = self._bytes(path)
-        if raw is None:
-            return None
-        present = {w: w.encode("utf-8") in raw for w in words}
-        held = {**prior, **present}
-        digest = hashlib.sha256(raw).hexdigest() if any(held.values()) else ""
-        if settled:
-            _HELD[path] = (stat[0], digest, held)  # type: ignore[index]
-        return digest, present
+        return words_held(path, stat, words, lambda: self._bytes(path))
 
     def _bytes(self, path: str) -> bytes | None:
         """The bytes `holding` searches of a file of the listing: an unsaved text's, else the file's; None for
@@ -674,10 +662,6 @@ _JUDGED_LISTINGS: dict[str, dict] = {}  # project root -> the listings of `judge
 
 # (project root, judged: the judgement's listing) -> its graph
 _GRAPHS: dict[tuple[str, bool], ProjectGraph] = {}
-# `ProjectGraph.holding`'s readings of files on disk, by path: (the stat key of the file's settled scan, the
-# SHA-256 of its bytes or "" when none of the words asked was in them, word -> whether the bytes hold it).
-# Trusted while the graph's scan of the file has that stat key, as the scans are (`import_scan`).
-_HELD: dict[str, tuple[StatKey, str, dict[str, bool]]] = {}
 
 
 def _scan_text(text: str) -> tuple[tuple[Import, ...], bool]:
@@ -803,12 +787,14 @@ class WordListing:
     (2.6 s of the 2.9 s `shard_map_test.py`'s facts took; the corpus's cold run 0.72 s -> 1.63 s). The
     answers are the graph's: the same listing, the same bytes, the same digests; a module larger than
     `import_scan.SCAN_MAX_BYTES` (a notebook's limit for a notebook), which the graph leaves unread, or one
-    that cannot be read, is left out; None when the listing is not whole. Each file's bytes are read once and
-    kept for the process's later words (a worker asks several)."""
+    that cannot be read, is left out; None when the listing is not whole. Each file is read at most once per
+    process (a worker asks several words), and not at all when its reading is kept by its stat key
+    (`word_scan.words_held`: a warm run checks the answers again)."""
 
     def __init__(self, files: list[str], complete: bool) -> None:
         self.files = files
         self.complete = complete
+        self._stats: dict[str, tuple[StatKey, bool] | None] = {}
         self._raw: dict[str, bytes | None] = {}
         self._holding: dict[str, tuple[tuple[str, str], ...]] = {}
 
@@ -818,32 +804,26 @@ class WordListing:
             return None
         found = self._holding.get(word)
         if found is None:
-            needle = word.encode("utf-8")
             hits = []
             for path in self.files:
-                raw = self._bytes(path)
-                if raw is not None and needle in raw:
-                    hits.append((path, hashlib.sha256(raw).hexdigest()))
+                if path not in self._stats:
+                    self._stats[path] = stat_of(path)
+                stat = self._stats[path]
+                if stat is None or stat[0][0] > scan_limit(path):
+                    continue  # (not read by the graph's scan either: `ProjectGraph.unread`)
+                held = words_held(path, stat, [word], lambda: self._bytes(path))
+                if held is not None and held[1][word]:
+                    hits.append((path, held[0]))
             found = self._holding[word] = tuple(hits)
         return found
 
     def _bytes(self, path: str) -> bytes | None:
         if path not in self._raw:
-            self._raw[path] = _listed_bytes(path)
+            try:
+                self._raw[path] = read_bytes(path)
+            except (OSError, FileError):
+                self._raw[path] = None
         return self._raw[path]
-
-
-def _listed_bytes(path: str) -> bytes | None:
-    """The bytes of a listed file as the graph's `holding` reads them: None when its imports would not be
-    scanned (larger than the scan's limit) or it cannot be read."""
-    from spmdfix.import_scan import scan_limit
-
-    try:
-        if os.stat(path).st_size > scan_limit(path):
-            return None
-        return read_bytes(path)
-    except (OSError, FileError):
-        return None
 
 
 def _word_listing(key: str) -> WordListing:
@@ -864,6 +844,6 @@ def forget_graphs() -> None:
     _WORD_LISTINGS.clear()
     if _LISTED is not None:
         _LISTED.clear()
-    _HELD.clear()
+    forget_words()
     _LISTINGS.clear()
     _JUDGED_LISTINGS.clear()

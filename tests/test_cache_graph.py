@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from spmdfix import import_scan, project_graph
+from spmdfix import import_scan, project_graph, word_scan
 from spmdfix import stamps as stamps_module
 from spmdfix.cache_file import FORMAT, load_plain
-from spmdfix.cache_graph import ScanFile
+from spmdfix.cache_graph import ScanFile, WordFile
 from test_partial_runs import OTHER, TRAIN, spmdfix_process, standard
 
 
@@ -266,7 +266,7 @@ def test_an_unsaved_buffer_of_a_new_file_is_a_module_of_the_overlaid_graph(proje
 def test_the_word_listing_answers_as_the_graph_does(tmp_path) -> None:
     """`project_graph.WordListing` (a cold run's `holding`, with no import scan) gives the graph's answers:
     the same files, in path order, with the same digests; a file too large for the scan is left out by both."""
-    from spmdfix import import_scan, project_graph
+    from spmdfix import import_scan, project_graph, word_scan
 
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "probe"\n')
     (tmp_path / "a.py").write_text("class A:\n    def sum(self):\n        return 1\n")
@@ -282,6 +282,105 @@ def test_the_word_listing_answers_as_the_graph_does(tmp_path) -> None:
         assert listing.holding(word) == graph.holding(word), word
     assert [p.rsplit("/", 1)[-1] for p, _ in listing.holding("sum")] == ["a.py", "b.py", "n.ipynb"]
     project_graph.forget_graphs()
+
+
+
+class WordReads:
+    """The files the project's word search read from disk (not served by a kept reading) since the last
+    `take`."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.paths: list[str] = []
+        original = project_graph.read_bytes
+
+        def reading(path, *args, **kwargs):
+            self.paths.append(os.fspath(path))
+            return original(path, *args, **kwargs)
+
+        monkeypatch.setattr(project_graph, "read_bytes", reading)
+
+    def take(self) -> list[str]:
+        taken, self.paths = sorted(self.paths), []
+        return taken
+
+
+def words(root: Path, cache: Path, *asked: str) -> list:
+    """The answers of `holding` for each word of `asked`, as a new process with the results cache in `cache`
+    gives them (`project_graph.WordListing`, the store `cache_graph.WordFile`), its readings written after."""
+    project_graph.forget_graphs()
+    word_scan.keep_words_in(WordFile(cache))
+    try:
+        listing = project_graph._word_listing(str(root))
+        return [listing.holding(word) for word in asked]
+    finally:
+        word_scan.flush_words()
+        word_scan.keep_words_in(None)
+
+
+def test_a_warm_word_search_reads_only_the_files_changed_since(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which modules hold a word (hazard H2's method search) is kept by each file's stat key: a new process
+    reads no file that did not change, answers as a fresh search does, and reads an edited file again."""
+    cache = project.parent / "cache"
+    reads = WordReads(monkeypatch)
+    model, train = module(project, "model"), module(project, "train")
+    first = words(project, cache, "shard_map", "__getattribute__")
+    assert model in reads.take() and [p for p, _ in first[0]] == [model] and first[1] == ()
+    assert words(project, cache, "shard_map", "__getattribute__") == first
+    assert reads.take() == []  # every file served by its kept reading
+    assert words(project, cache, "vmap")[0] == project_graph.WordListing(project_graph._judged_files(str(project))[0], True).holding("vmap")
+    reads.take()
+    Path(train).write_text(Path(train).read_text() + "\nclass Late:\n    def __getattribute__(self, name):\n        return 1\n")
+    again = words(project, cache, "shard_map", "__getattribute__")
+    assert reads.take() == [train]
+    assert again[0] == first[0] and [p for p, _ in again[1]] == [train]
+    word_scan.forget_words()
+    project_graph.forget_graphs()
+    assert again == [project_graph._word_listing(str(project)).holding(w) for w in ("shard_map", "__getattribute__")]
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        b"not a pickle at all",
+        pickle.dumps((FORMAT + 1, {}), protocol=pickle.HIGHEST_PROTOCOL),  # another format
+        pickle.dumps((FORMAT, {"x": object()})),  # a class: the loader refuses it
+        "forged",  # entries with the modules' true stat keys and values of the wrong types, or false words
+    ],
+)
+def test_a_damaged_or_forged_words_file_is_no_reading(project: Path, monkeypatch: pytest.MonkeyPatch, planted: bytes | str) -> None:
+    cache = project.parent / "cache"
+    cache.mkdir()
+    file = WordFile(cache).file
+    model, train = module(project, "model"), module(project, "train")
+    if planted == "forged":
+        def now(path: str) -> tuple:
+            return stamps_module.stat_key(os.stat(path))
+
+        forged = {
+            model: (now(model), "", {"shard_map": 1}),  # a word's answer that is not a bool
+            train: (now(train), 7, {"shard_map": False}),  # a digest that is not a string
+            module(project, "config"): (now(module(project, "config")), "", ["shard_map"]),
+        }
+        planted = pickle.dumps((FORMAT, forged), protocol=pickle.HIGHEST_PROTOCOL)
+    file.write_bytes(planted)
+    reads = WordReads(monkeypatch)
+    assert [p for p, _ in words(project, cache, "shard_map")[0]] == [model]
+    assert {model, train} <= set(reads.take())  # read again, not taken from the file
+    assert load_plain(file)[model][2] == {"shard_map": True}
+
+
+def test_an_unsettled_file_s_reading_is_not_kept(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file changed within `RACY_NS` of its stat (the same clock tick may hold another write that keeps the
+    stat) is read again by every process, never served from the store."""
+    monkeypatch.setattr(stamps_module, "RACY_NS", 10**18)
+    cache = project.parent / "cache"
+    reads = WordReads(monkeypatch)
+    words(project, cache, "shard_map")
+    first = reads.take()
+    assert module(project, "model") in first
+    words(project, cache, "shard_map")
+    assert reads.take() == first
+    assert load_plain(WordFile(cache).file) == {}
 
 
 H2_MAIN = """\

@@ -238,14 +238,18 @@ class Run:
         cached = self.cached_run(mode)
         # The import scans of a partial run's graph are kept beside the results (`cache_graph`), read by this
         # process and by the workers it forks; a run without the cache keeps them in its own process only.
+        # So are the words each file holds (`word_scan`: a warm run checks again the answers a result rests on).
         from spmdfix.import_scan import keep_scans_in
+        from spmdfix.word_scan import keep_words_in
 
         if cached is not None:
-            from spmdfix.cache_graph import ScanFile
+            from spmdfix.cache_graph import ScanFile, WordFile
 
             keep_scans_in(ScanFile(cached.cache.directory))
+            keep_words_in(WordFile(cached.cache.directory))
         else:
             keep_scans_in(None)
+            keep_words_in(None)
         workers = self.kw["jobs"] or os.cpu_count() or 1
         memo = cached.cache.listing_memo(self.exclude_key) if cached is not None else None
         if cached is not None:
@@ -264,6 +268,9 @@ class Run:
                     outcomes = run_jobs(jobs, workers, bar.update)
             else:
                 outcomes = run_jobs(jobs, workers)
+        from spmdfix.word_scan import flush_words
+
+        flush_words()  # (what this process read checking the cached results: `Cache.misses`)
         if cached is not None:
             return cached.finish(jobs, outcomes, _shown_order)
         order = sorted(range(len(jobs)), key=lambda i: _shown_order(jobs[i]))

@@ -17,6 +17,7 @@ from spmdfix.results import Failed, FileResult
 from spmdfix.runner.job import Job
 from spmdfix.runner.one_file import current_traceback, keep_roots_in_process
 from spmdfix.runner.wire import pack_jobs, run_packed, unpack_results
+from spmdfix.word_scan import flush_words
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -79,13 +80,23 @@ def _import_analysis() -> None:
     keep_roots_in_process()
 
 
+def _run_in_worker(packed: tuple | list[Job], defer: bool) -> list:
+    """A worker's task: `run_packed`, then the words the batch found in the project's files written to the
+    run's store (`word_scan.flush_words`: the store is the main process's, inherited by the fork; the next
+    run checks a result resting on them without reading the files again)."""
+    try:
+        return run_packed(packed, defer)
+    finally:
+        flush_words()
+
+
 def submit(pool: Executor, batch: list[Job], defer: bool = False) -> Future | None:
     """`run_batch(batch)` submitted to `pool`, the jobs and outcomes packed (`pack_jobs`, `pack_results`:
     read the result with `unpack_results`); None when the pool is already broken (a worker died)."""
     from concurrent.futures.process import BrokenProcessPool
 
     try:
-        return pool.submit(run_packed, pack_jobs(batch), defer)
+        return pool.submit(_run_in_worker, pack_jobs(batch), defer)
     except BrokenProcessPool:
         return None
 
