@@ -142,3 +142,39 @@ def _same_bytes_reading(item: object, key: tuple) -> bool:
         return False
     _, digest, held = item
     return type(digest) is str and type(held) is dict and all(type(w) is str and type(h) is bool for w, h in held.items())
+
+
+class ListingFile:
+    """The directory records of the judgement's listings (`project_graph.judged_files`, for
+    `project_graph.keep_listings_in`), kept in the cache directory `directory`: a file
+    `judged-listings-<FORMAT>-<tool key>.pickle` of `(FORMAT, {absolute directory: record})`, each record a
+    `discovery.ListingMemo` one (stamp, context, kept entries: plain values, checked by `ListingMemo.get` before
+    use). A warm run's word search (`cache_keys.holding_state`) lists the whole project: jax's repository took
+    12 ms to list again, 2 ms from kept records. Read once when made, written by `flush`, merged into what the
+    file holds then; records of directories that no longer exist are dropped. Never raises for a file that
+    cannot be read or written."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.file = self.directory / f"judged-listings-{FORMAT}-{tool_key()}.pickle"
+        self.known: dict[str, tuple] = load_plain(self.file)
+        self.changed: dict[str, tuple] = {}
+
+    def keep(self, records: dict[str, tuple]) -> None:
+        """Keep the new records of a walk this process made, for `flush`."""
+        self.changed.update(records)
+
+    def flush(self) -> None:
+        """Write the records kept since the last flush, merged into what the file holds now."""
+        if not self.changed:
+            return
+        plain = load_plain(self.file)
+        plain.update(self.changed)
+        plain = {d: r for d, r in plain.items() if d in self.changed or os.path.isdir(d)}
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            mark(self.directory)
+            write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            pass  # a read-only tree, a full disk: the next run lists the directories again
+        self.known, self.changed = plain, {}

@@ -45,6 +45,7 @@ import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 from spmdfix.files import FileError, read_bytes
 from spmdfix.import_scan import (
@@ -629,8 +630,11 @@ def _judged_files(root: str) -> tuple[list[str], str]:
         return lambda absolute, is_dir, name: name in defaults
 
     # (as `project_files`: a language server lists the project again at each edit whose fix is judged; the
-    # records are this listing's own, `_JUDGED_LISTINGS`, since a directory keeps other entries here)
-    known = _JUDGED_LISTINGS.setdefault(root, {})
+    # records are this listing's own, `_JUDGED_LISTINGS`, since a directory keeps other entries here; a run
+    # with the results cache starts from the records of earlier runs, `keep_listings_in`)
+    known = _JUDGED_LISTINGS.get(root)
+    if known is None:
+        known = _JUDGED_LISTINGS[root] = dict(_LISTING_STORE[0].known) if _LISTING_STORE else {}
     memo = ListingMemo(known, lambda directory: ("judged", DEFAULT_EXCLUDE))
     out: list[str] = []
     limit, unmarked = _limit(root)
@@ -653,11 +657,41 @@ def _judged_files(root: str) -> tuple[list[str], str]:
         return [], f"the project root {root} cannot be listed ({err})"
     finally:
         known.update(memo.changed)
+        if _LISTING_STORE and memo.changed:
+            _LISTING_STORE[0].keep(memo.changed)
     return sorted(out), ""
 
 
 _LISTINGS: dict[str, dict] = {}  # project root -> the listings of its walks (`ListingMemo.known`)
 _JUDGED_LISTINGS: dict[str, dict] = {}  # project root -> the listings of `judged_files`' walks
+
+
+class ListingStore(Protocol):
+    """Where the judgement's listings of earlier processes are kept (`keep_listings_in`): `known`, their
+    directory records (`discovery.ListingMemo.known`); `keep` is given the new records of each walk; `flush`
+    writes them."""
+
+    known: dict[str, tuple]
+
+    def keep(self, records: dict[str, tuple]) -> None: ...
+
+    def flush(self) -> None: ...
+
+
+_LISTING_STORE: list[ListingStore] = []  # the store of this process's run, when it has one
+
+
+def keep_listings_in(store: ListingStore | None) -> None:
+    """Start the judgement's listings (`judged_files`) from `store`'s records and keep new ones there from now
+    on (None: only in this process)."""
+    _LISTING_STORE[:] = [store] if store is not None else []
+    _JUDGED_LISTINGS.clear()
+
+
+def flush_listings() -> None:
+    """Write the records kept since the store was read (`ListingStore.flush`), when there is a store."""
+    for store in _LISTING_STORE:
+        store.flush()
 
 
 # (project root, judged: the judgement's listing) -> its graph

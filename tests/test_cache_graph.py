@@ -15,7 +15,7 @@ import pytest
 from spmdfix import import_scan, project_graph, word_scan
 from spmdfix import stamps as stamps_module
 from spmdfix.cache_file import FORMAT, load_plain
-from spmdfix.cache_graph import ScanFile, WordFile
+from spmdfix.cache_graph import ListingFile, ScanFile, WordFile
 from test_partial_runs import OTHER, TRAIN, spmdfix_process, standard
 
 
@@ -381,6 +381,47 @@ def test_an_unsettled_file_s_reading_is_not_kept(project: Path, monkeypatch: pyt
     words(project, cache, "shard_map")
     assert reads.take() == first
     assert load_plain(WordFile(cache).file) == {}
+
+
+
+def test_the_judgement_s_listing_of_a_new_process_lists_only_the_directories_changed_since(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The judgement's listing (`project_graph.judged_files`, which a warm run's word search makes again)
+    starts from the directory records of earlier runs (`cache_graph.ListingFile`): an unchanged directory is
+    not listed again, a directory that gained a module is, and the files are the same as a fresh walk's."""
+    from spmdfix import discovery
+
+    cache = project.parent / "cache"
+    listed: list[str] = []
+    scandir = os.scandir
+
+    def listing(path):
+        listed.append(os.fspath(path))
+        return scandir(path)
+
+    monkeypatch.setattr(discovery.os, "scandir", listing)
+
+    def files() -> list[str]:
+        project_graph.forget_graphs()
+        project_graph.keep_listings_in(ListingFile(cache))
+        try:
+            return project_graph.judged_files(str(project))[0]
+        finally:
+            project_graph.flush_listings()
+            project_graph.keep_listings_in(None)
+
+    first = files()
+    assert str(project / "src" / "pkg") in listed
+    listed.clear()
+    assert files() == first and listed == []
+    new = project / "src" / "pkg" / "late.py"
+    new.write_text("import jax\n")
+    again = files()
+    assert listed == [str(project / "src" / "pkg")]
+    assert again == sorted([*first, str(new)])
+    project_graph.forget_graphs()
+    assert project_graph.judged_files(str(project))[0] == again
 
 
 H2_MAIN = """\

@@ -17,7 +17,6 @@ from spmdfix.results import Failed, FileResult
 from spmdfix.runner.job import Job
 from spmdfix.runner.one_file import current_traceback, keep_roots_in_process
 from spmdfix.runner.wire import pack_jobs, run_packed, unpack_results
-from spmdfix.word_scan import flush_words
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -81,13 +80,18 @@ def _import_analysis() -> None:
 
 
 def _run_in_worker(packed: tuple | list[Job], defer: bool) -> list:
-    """A worker's task: `run_packed`, then the words the batch found in the project's files written to the
-    run's store (`word_scan.flush_words`: the store is the main process's, inherited by the fork; the next
-    run checks a result resting on them without reading the files again)."""
+    """A worker's task: `run_packed`, then the words the batch found in the project's files and the
+    judgement's listings it made written to the run's stores (`word_scan.flush_words`,
+    `project_graph.flush_listings`: the stores are the main process's, inherited by the fork; the next run
+    checks a result resting on them without reading the files again)."""
     try:
         return run_packed(packed, defer)
     finally:
+        from spmdfix.project_graph import flush_listings  # (imported by the analysis already)
+        from spmdfix.word_scan import flush_words
+
         flush_words()
+        flush_listings()
 
 
 def submit(pool: Executor, batch: list[Job], defer: bool = False) -> Future | None:
