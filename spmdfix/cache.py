@@ -78,6 +78,7 @@ from spmdfix.discovery import ListingMemo, absolute_path
 from spmdfix.perf import freeze_alive, gc_paused, record
 from spmdfix.results import HOLDING_KEY, IMPORTERS_KEY, IMPORTERS_OF_KEY, PROJECT_ROOT_KEY, WALKED, Checked, FileResult, Mode, Skipped
 from spmdfix.stamps import read_stamped, stat_key, trusted, unchanged
+from spmdfix.word_scan import proven
 
 if TYPE_CHECKING:
     from spmdfix.config import TableMemo
@@ -210,7 +211,10 @@ class Cache:
             return None
         if depends and (depends != WALKED_ONLY or not self._walks_directory(walked, os.path.dirname(path), project_root)):
             return None
-        return item if unchanged(path, stat, taken) else None
+        if not unchanged(path, stat, taken):
+            return None
+        proven(path, stat)  # (the word search of this run need not stat it again: `word_scan.stat_of`)
+        return item
 
     def _walks_directory(self, walked: tuple[str, ...], directory: str, project_root: Path | None) -> bool:
         """`cache_keys.walks_directory`, once per directory in this run (the warm lane asks it of every module
