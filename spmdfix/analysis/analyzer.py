@@ -33,6 +33,7 @@ from spmdfix.analysis.facts import (
     Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, UnreadValue, VmapCalls, VmapFacts,
 )
 from spmdfix.analysis.kinds import AxisType, CaptureKind, UnreadKind, VmapKind
+from spmdfix.analysis.meshes import mesh_axis_names
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.placement import PlacementAnalysis
 from spmdfix.analysis.reach import Reacher, _Path, passes_arguments
@@ -96,7 +97,9 @@ class Analyzer:
             if site.stop is not None:
                 self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), site.stop))
                 continue
-            spmd = self.ev.axis_names(site.spmd_expr, site.spmd_where)
+            spmd = self.ev.axis_names(site.spmd_expr, site.spmd_where) or mesh_axis_names(
+                self.ev, site.spmd_expr, site.spmd_where
+            )
             if spmd is None and site.fun is not None and not self.ev.is_none(site.spmd_expr, site.spmd_where):
                 what = unread_message(self.ev, "the value of `spmd_axis_name`", site.spmd_expr, site.spmd_where)
                 self.unknown_spmd.append((self.span(site.node), self.span(site.spmd_expr), what))

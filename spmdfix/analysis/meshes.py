@@ -18,7 +18,7 @@ from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument, bind_arguments, returns, single_return
 from spmdfix.analysis.follow import MESH, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
-from spmdfix.analysis.values import BoundScope, Evaluator, MeshInfo
+from spmdfix.analysis.values import AxisNames, AxisRef, BoundScope, Evaluator, MeshInfo
 from spmdfix.paths import relpath
 
 _RESHAPE_FUNCTIONS = frozenset({"numpy.reshape", "jax.numpy.reshape"})
@@ -40,6 +40,44 @@ def resolve_mesh(ev: Evaluator, expr: ast.AST, scope: Scope, follow: Follow | No
     if qname in jaxapi.TEST_MESH_NAMES:
         return _test_mesh(home, call, scope)
     return _make_mesh(home, call, scope)
+
+
+def mesh_axis_names(ev: Evaluator, expr: ast.AST, scope: Scope) -> AxisNames | None:
+    """The axis names a mesh's `axis_names` gives where `expr` reads it: `mesh.axis_names` (every name, a
+    tuple) or `mesh.axis_names[i]` (one, `i` an integer literal, negative counting from the end), the mesh
+    resolved to its construction (`resolve_mesh`: `Mesh(devices, names)` and `jax.make_mesh(shape, names)`
+    keep the names as given, in order; JAX 0.10.2). None for anything else, an index out of range, or a mesh
+    not resolved. Each name's span is the expression's own (not the literal in the mesh's construction: a fix
+    replaces the expression where it is written and never edits the mesh through it)."""
+    index = None
+    node = expr
+    if isinstance(node, ast.Subscript):
+        index = _int_literal(node.slice)
+        if index is None:
+            return None
+        node = node.value
+    if not (isinstance(node, ast.Attribute) and node.attr == "axis_names"):
+        return None
+    mesh = resolve_mesh(ev, node.value, scope)
+    if mesh is None or not mesh.axis_names or not all(type(n) is str for n in mesh.axis_names):
+        return None
+    names = mesh.axis_names
+    if index is not None:
+        if not -len(names) <= index < len(names):
+            return None
+        names = (names[index],)
+    span, text = ev.span(expr), ev.text(expr)
+    return AxisNames(tuple(AxisRef(n, span, text) for n in names), span, index is None, False)
+
+
+def _int_literal(node: ast.AST) -> int | None:
+    """The value of an integer literal, maybe negated (`0`, `-1`); None for anything else (a bool too)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_literal(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
 
 
 def several_returns(

@@ -14,6 +14,7 @@ from spmdfix import jaxapi
 from spmdfix.analysis.bindings import Scope
 from spmdfix.analysis.calls import argument
 from spmdfix.analysis.follow import SPEC_TREE, Follow
+from spmdfix.analysis.meshes import mesh_axis_names
 from spmdfix.analysis.unknown_values import why_unknown
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import Evaluator, Spec, SpecEntry, SpecTree
@@ -194,7 +195,7 @@ def _spec(ev: Evaluator, call: ast.Call, scope: Scope, lost: list[tuple[Span, st
         if ev.is_none(arg, scope):
             entries.append(SpecEntry(ev.span(arg), None, True))
             continue
-        value = ev.axis_names(arg, scope)
+        value = ev.axis_names(arg, scope) or mesh_axis_names(ev, arg, scope)  # (`P(mesh.axis_names[0])`)
         if value is None:
             # P.UNCONSTRAINED and other non-axis entries name no axis; anything else is unknown.
             known = isinstance(arg, ast.Attribute) and arg.attr == "UNCONSTRAINED"
