@@ -417,7 +417,7 @@ class Evaluator:
         """A string, a tuple/list of strings, or a name bound to one (here, or in another module of the
         project); None when not a literal."""
         span = self.span(expr)
-        followed = self.follow(expr, scope)
+        followed = self._evaluated(self.follow(expr, scope))
         if followed is None:
             return None
         ev, value, _ = followed
@@ -439,6 +439,42 @@ class Evaluator:
                     refs.append(item[0]._ref(item[1]))
             return AxisNames(tuple(refs), span, True, literal)
         return None
+
+    def _evaluated(self, followed: tuple[Evaluator, ast.AST, Scope] | None) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """An axis name's value `follow` stopped at, read further where it is a call of a project function with
+        one return (`called`: `pick(('x', 'y'), 0)` with `def pick(names, i): return names[i]`) or an item of a
+        tuple display at an integer index (`NAMES[0]`, `names[i]` with `i` bound to `0`), within the budget of
+        steps (`follow.VALUE`); as it was where neither reads it (None past the budget). Only for axis names: a
+        tuple cannot change, and `follow`'s other readers (meshes, callables) take a call as it is written."""
+        step = Follow(VALUE)
+        while followed is not None and not step.spent:
+            ev, value, inner = followed
+            if isinstance(value, ast.Call):
+                bound = ev.called(value, inner)
+                if bound is None:
+                    return followed
+                followed = bound[0].follow(bound[1], bound[2])
+            elif isinstance(value, ast.Subscript):
+                item = ev._tuple_item(value, inner)
+                if item is None:
+                    return followed
+                followed = item[0].follow(item[1], item[2])
+            else:
+                return followed
+            step = step.deeper()
+        return None
+
+    def _tuple_item(self, expr: ast.Subscript, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """`T[i]` where `T` is a tuple display with no starred element and `i` an integer (`int_value`:
+        through names; negative counts from the end) within its length; None otherwise (a list may change)."""
+        index = self.int_value(expr.slice, scope)
+        followed = self.follow(expr.value, scope)
+        if index is None or followed is None or not isinstance(followed[1], ast.Tuple):
+            return None
+        ev, display, inner = followed
+        if any(isinstance(e, ast.Starred) for e in display.elts) or not -len(display.elts) <= index < len(display.elts):
+            return None
+        return ev, display.elts[index], inner
 
     def _ref(self, node: ast.Constant) -> AxisRef:
         return AxisRef(node.value, self.span(node), self.text(node))
