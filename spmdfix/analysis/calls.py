@@ -54,23 +54,29 @@ def returns(func: ast.AST) -> list[ast.AST] | None:
 
 
 def bind_arguments(
-    ev: Evaluator, call: ast.Call, scope: Scope, home: Evaluator, func: ast.FunctionDef
+    ev: Evaluator, call: ast.Call, scope: Scope, home: Evaluator, func: ast.FunctionDef, method: bool = False
 ) -> dict[str, tuple[Evaluator, ast.AST, Scope]] | None:
     """The parameters of `func` bound to the arguments of `call` (by position, then by keyword; a parameter
     left out to its default, evaluated where `func` is defined: in `home`, the evaluator of its module), each
     as (evaluator, expression, scope), or None when the call passes `*args` or
     `**kwargs`, more positional arguments than named parameters, a keyword `func` does not take, or leaves
-    out a parameter without a default."""
+    out a parameter without a default. `method`: `func` is a method the call runs on an instance (a class's
+    `__init__` for `Config(...)`): its first parameter (`self`) is left unbound."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return None
     args = func.args
     positional = [*args.posonlyargs, *args.args]
+    instance = None  # (the instance parameter of a method: not the call's to bind)
+    if method:
+        if not positional:
+            return None
+        instance, positional = positional[0].arg, positional[1:]
     if len(call.args) > len(positional):
         return None
     bound: dict[str, tuple[Evaluator, ast.AST, Scope]] = {}
     for param, value in zip(positional, call.args):
         bound[param.arg] = (ev, value, scope)
-    keywords = {a.arg for a in (*args.args, *args.kwonlyargs)}
+    keywords = {a.arg for a in (*args.args, *args.kwonlyargs)} - {instance}
     for kw in call.keywords:
         if kw.arg not in keywords or kw.arg in bound:
             return None

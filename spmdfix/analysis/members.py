@@ -373,8 +373,12 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
         return None
     owner, cls = found
     instance = f"`{ast.unparse(expr.value)}` is `{cls.name}(...)`" if call is not None else None
+    # (`self.axis = 'x'` in the class's own `__init__`: the one write of `.axis`, read for the construction)
+    init = _init_assigning(cls, attr) if call is not None else None
     for module in dict.fromkeys((ev, home, owner)):
         if assigned.search(module.ix.source):
+            if init is not None and module is owner and attribute_writes(owner.ix.source, attr) == 1:
+                continue  # that one write is `__init__`'s
             # the attribute is assigned somewhere: not a constant
             return f"{instance}, and `.{attr}` is assigned in {_module_words(module, ev)}" if instance else None
     told = _computed_member(cls, attr)
@@ -423,6 +427,8 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
         spelled = other_spelling(module.ix.source, attr)
         if spelled is not None:
             return f"{instance}, and {_module_words(module, ev)} {spelled}"
+    if init is not None:
+        return _init_value(home, call, scope, owner, cls, *init)
     fields = init_fields(owner.ix, cls) if call.args else None
     if call.args and (fields is None or any(isinstance(a, ast.Starred) for a in call.args)):
         return f"{instance}, built with positional arguments, which are not read"  # their order is the class's
@@ -439,6 +445,55 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
     if value is None:
         return f"{instance}, whose class does not give `{attr}` one value spmdfix reads (a `field(...)`, none, several)"
     return value
+
+
+# Methods through which a class may store or give an attribute other than its `__init__`'s plain assignment.
+_STORING = frozenset({"__setattr__", "__getattr__", "__getattribute__", "__new__", "__post_init__", "__init_subclass__"})
+
+
+def _init_assigning(cls: ast.ClassDef, attr: str) -> tuple[ast.FunctionDef, ast.AST] | None:
+    """(`__init__`, the value) when the class's own `__init__` gives `.attr` its value by one plain
+    `self.attr = VALUE` among its top-level statements, before any `return`, with VALUE not reading the
+    instance, in a class with no base, no keyword, no decorator and no method that may store or give
+    attributes otherwise (`_STORING`); else None. (Whether anything else writes `.attr` is the caller's:
+    `_attribute_read`.)"""
+    if cls.bases or cls.keywords or cls.decorator_list:
+        return None
+    inits = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"]
+    if len(inits) != 1 or not isinstance(inits[0], ast.FunctionDef) or inits[0].decorator_list:
+        return None
+    if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in _STORING for s in cls.body):
+        return None
+    init = inits[0]
+    params = [*init.args.posonlyargs, *init.args.args]
+    if not params:
+        return None
+    me = params[0].arg
+    for stmt in init.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name) and target.value.id == me:
+                if any(isinstance(n, ast.Name) and n.id == me for n in ast.walk(stmt.value)):
+                    return None  # (`self.axis = self.names[0]`: what the instance holds then is not read)
+                return init, stmt.value
+        if any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+            return None  # a `return` before it may leave the attribute unset
+    return None
+
+
+def _init_value(
+    home: Evaluating, call: ast.Call, scope: Scope, owner: Evaluating, cls: ast.ClassDef, init: ast.FunctionDef, value: ast.AST
+) -> tuple[Evaluating, ast.AST, Scope] | str:
+    """The value `__init__` assigns, in a scope binding its parameters to the construction `call`'s arguments
+    (`calls.bind_arguments`, the instance left out); why not, in words, when the call cannot be bound."""
+    from spmdfix.analysis.calls import bind_arguments
+    from spmdfix.analysis.values import BoundScope
+
+    inner = owner.ix.own_scope(init)
+    arguments = bind_arguments(home, call, scope, owner, init, method=True)  # type: ignore[arg-type]
+    if inner is None or arguments is None:
+        return f"`{cls.name}(...)` passes arguments spmdfix cannot bind to its `__init__` (line {init.lineno})"
+    return owner, value, BoundScope(inner.node, inner, {}, arguments)  # type: ignore[arg-type]
 
 
 def _written_anywhere(ev: Evaluating, attr: str, judged: tuple[Evaluating, ...]) -> str | None:
