@@ -524,8 +524,10 @@ def test_a_vmap_factory_read_off_an_instance_is_not_known(tmp_path: Path) -> Non
             return t.vec(body)(xs)
         """)
     assert codes == [] and lost == [
-        # (newuser8: the instance is named with what keeps its attribute from being read)
-        "the value of `spmd_axis_name` (`t.vec`) is not known: `t` is `T(...)`, and `.vec` is assigned in this module"
+        # (newuser8: the instance is named with what keeps its attribute from being read; since stop 44 the
+        # attribute `T.__init__` sets is read, and the record names the vmap factory it holds)
+        "the value of `spmd_axis_name` (`t.vec`) is not known: `t.vec` is `functools.partial(jax.vmap, "
+        "spmd_axis_name=axis)` (line 15), and `functools.partial(...)` is a call spmdfix does not evaluate"
     ]
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from spmdfix.analysis.scopes import ModuleIndex
+    from spmdfix.analysis.values import Evaluator
 
 _SCOPE_NODES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 _BINDING_NODES = frozenset(
@@ -282,3 +283,14 @@ def callable_target(binding: Binding) -> tuple[ast.AST, Scope] | None:
     if binding.kind is BindingKind.ASSIGN:
         return binding.node, binding.scope
     return None
+
+
+# Not frozen, eq=False: a scope made per call evaluated (`Evaluator.called`), compared by identity as scopes are.
+@dataclass(slots=True, eq=False, repr=False)
+class BoundScope(Scope):
+    """The scope of one call of a project function, as the evaluator sees its return value: the function's
+    own scope (`parent`), with its parameters bound to what this call passes (`arguments`: by name, the
+    evaluator of the module the value is written in, the value, and the scope it is evaluated in; a
+    parameter left out is bound to its default). Names that are not parameters resolve as in the function."""
+
+    arguments: dict[str, tuple[Evaluator, ast.AST, Scope]] = field(default_factory=dict)

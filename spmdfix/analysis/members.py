@@ -19,7 +19,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.bindings import BindingKind, BoundScope, Scope
+from spmdfix.analysis.calls import bind_arguments
 from spmdfix.analysis.follow import BASES, MEMBER, Follow
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.writes import attribute_assigns, other_spelling
@@ -486,9 +487,6 @@ def _init_value(
 ) -> tuple[Evaluating, ast.AST, Scope] | str:
     """The value `__init__` assigns, in a scope binding its parameters to the construction `call`'s arguments
     (`calls.bind_arguments`, the instance left out); why not, in words, when the call cannot be bound."""
-    from spmdfix.analysis.calls import bind_arguments
-    from spmdfix.analysis.values import BoundScope
-
     inner = owner.ix.own_scope(init)
     arguments = bind_arguments(home, call, scope, owner, init, method=True)  # type: ignore[arg-type]
     if inner is None or arguments is None:

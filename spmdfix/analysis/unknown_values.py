@@ -17,7 +17,7 @@ from spmdfix.analysis.bindings import Binding, BindingKind, Scope
 from spmdfix.analysis.calls import argument, returns
 from spmdfix.analysis.facts import UnreadValue
 from spmdfix.analysis.kinds import UnreadKind
-from spmdfix.analysis.members import field_not_read
+from spmdfix.analysis.members import class_attribute, field_not_read
 from spmdfix.analysis.uses import short
 from spmdfix.analysis.values import Evaluator, bound_for
 from spmdfix.paths import relpath
@@ -55,6 +55,12 @@ def why_unknown(ev: Evaluator, expr: ast.AST, scope: Scope, depth: int = 0) -> s
         told = field_not_read(ev, expr, scope)  # a field of an instance of a class of the project
         if told is not None:
             return told
+        read = class_attribute(ev, expr, scope) if depth < 3 else None
+        if read is not None:
+            # read, to a value that is not what was asked (`t.vec`, set by `T.__init__` to a vmap factory)
+            owner, value, where = read
+            inner = why_unknown(owner, value, where, depth + 1)  # type: ignore[arg-type]
+            return f"`{short(expr)}` is `{short(value)}`{_call_place(ev, owner, value)}, and {inner}"  # type: ignore[arg-type]
         told = _written_elsewhere(ev, expr.value, scope) or _written_elsewhere(ev, expr, scope)
         if told is not None:
             return told

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.bindings import BindingKind, BoundScope, Scope
 from spmdfix.analysis.calls import bind_arguments, single_return
 from spmdfix.analysis.follow import VALUE, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
@@ -177,17 +176,6 @@ class MeshInfo:
             i = self.axis_names.index(axis)
             return self.sizes[i] if i < len(self.sizes) else None
         return None
-
-
-# Not frozen, eq=False: a scope made per call evaluated (`Evaluator.called`), compared by identity as scopes are.
-@dataclass(slots=True, eq=False, repr=False)
-class BoundScope(Scope):
-    """The scope of one call of a project function, as the evaluator sees its return value: the function's
-    own scope (`parent`), with its parameters bound to what this call passes (`arguments`: by name, the
-    evaluator of the module the value is written in, the value, and the scope it is evaluated in; a
-    parameter left out is bound to its default). Names that are not parameters resolve as in the function."""
-
-    arguments: dict[str, tuple[Evaluator, ast.AST, Scope]] = field(default_factory=dict)
 
 
 def bound_for(scope: Scope | None, home: Scope | None = None) -> BoundScope | None:
