@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: `values` imports this module
     from spmdfix.analysis.bindings import Scope
+    from spmdfix.analysis.scopes import ScopeIndex
     from spmdfix.analysis.values import Evaluator
 
 
@@ -23,6 +24,28 @@ def argument(call: ast.Call, position: int | None, keyword: str) -> ast.AST | No
     if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
         return None
     return call.args[position]
+
+
+def passed_for(ix: ScopeIndex, param) -> list[tuple[ast.AST, Scope]]:
+    """The values the calls of the function holding the parameter binding `param` pass for it, by the function's
+    name in this module (`run(SUMMER, b)` for `def run(s, b)`; for an `__init__`, the calls of its class's name,
+    `Layer(SUMMER)`, `self` not counted), each with the scope it is read in: [(expression, Scope)]."""
+    func = ix.parent.get(id(param.node))
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    position = positional.index(param.name) if param.name in positional else None
+    name = func.name
+    cls = ix.parent.get(id(func))
+    if name == "__init__" and isinstance(cls, ast.ClassDef):
+        name, position = cls.name, (position - 1 if position else None)
+    found = []
+    for call in ix.calls:
+        if isinstance(call.func, ast.Name) and call.func.id == name:
+            value = argument(call, position, param.name)
+            if value is not None:
+                found.append((value, ix.scope_at(call)))
+    return found
 
 
 def keywords(call: ast.Call) -> dict[str, ast.AST]:

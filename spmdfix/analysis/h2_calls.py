@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.calls import passed_for
 from spmdfix.analysis.h2_allowlist import ALLOWED, REFUSED
 from spmdfix.model import Span
 from spmdfix.perf import record
@@ -98,14 +99,15 @@ def refused_kinds(key: str) -> frozenset[str]:
     return frozenset(kind for kind in KINDS if not allowed(key, kind))
 
 
-def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed, defines=None) -> str | None:
+def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed, defines=None, held=None) -> str | None:
     """The allowlist name of the function `call` calls, or None when no library function is called there: the
     callee is the project's (a def, class, lambda, parameter or local value: the walk follows it or records it
     lost, `reach.ReachResult.unresolved`), or a call another rule judges (`_OWN_RULES`).
 
     `follows(qname)`: whether an imported name is the project's (`lost_places.LostPlaces.follows`).
     `followed(attribute, scope)`: whether the walk resolves a method call `obj.name(...)` to a function of the
-    project (`members.self_member`, `instances.method_of`). `functools.partial(f, ...)` is judged as `f`;
+    project (`members.self_member`, `instances.method_of`). `held(attribute, scope)`: a value (and its
+    scope) the class gives `self.name`, or None (`members.Members.self_member`). `functools.partial(f, ...)` is judged as `f`;
     `jax.lax.cond` / `switch` with a Python literal first argument and `jax.lax.map` with a `batch_size` have
     their own names (`:literal`, `:batch_size`)."""
     func = call.func
@@ -117,7 +119,7 @@ def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed, de
         if not call.args or not isinstance(call.args[0], (ast.Name, ast.Attribute)):
             return None  # (a partial of a lambda or a call: the walk reads it)
         inner = ix.qualname(call.args[0], scope)
-        return _library(inner, follows) if inner else _name_key(ix, call.args[0], scope, follows, followed, defines)
+        return _library(inner, follows) if inner else _name_key(ix, call.args[0], scope, follows, followed, defines, held)
     if qname is not None:
         key = _library(qname, follows)
         if key in jaxapi.LITERAL_PREDICATE_NAMES and call.args and isinstance(call.args[0], ast.Constant):
@@ -125,7 +127,7 @@ def call_key(ix: ScopeIndex, call: ast.Call, scope: Scope, follows, followed, de
         if key in jaxapi.BATCHED_MAP_NAMES and _given_batch_size(call):
             return f"{key}:batch_size"
         return key
-    return _name_key(ix, func, scope, follows, followed, defines)
+    return _name_key(ix, func, scope, follows, followed, defines, held)
 
 
 def value_keys(ix: ScopeIndex, call: ast.Call, scope: Scope) -> list[tuple[ast.AST, str]]:
@@ -186,33 +188,89 @@ def _param_default(ix: ScopeIndex, binding) -> ast.AST | None:
     return None
 
 
-def _made_by_project(ix: ScopeIndex, receiver: ast.AST, scope: Scope, follows) -> bool:
-    """Whether the receiver of a method call is an object the project makes: a name bound once (or a
-    parameter's default) to a call of the project's function or class (`SUMMER = make_summer()`,
-    `def body(b, s=Summer())`), or an item of a display holding one (`SUMMERS[0]`). Such an object's method
-    may be the project's own, which the walk did not resolve (it may run `lax.cond`): no `Array.<method>`
+def _made_by_project(ix: ScopeIndex, receiver: ast.AST, scope: Scope, follows, held=None) -> bool:
+    """Whether the receiver of a method call may be an object whose methods are not an array's: a name bound
+    once (or a parameter's default, or what a call of its function in this module passes for it) to such a value
+    (`_object_value`: `SUMMER = make_summer()`, `def body(b, s=SUMMER)` with `SUMMER` imported from the project,
+    `run(red, b)` with `red` a module of the project), an item of a display holding one (`SUMMERS[0]`), or an
+    attribute the class gives such a value (`held(attr, scope)`: `self.ops = red` in `__init__`). Such an object's
+    method may be the project's own, which the walk did not resolve (it may run `lax.cond`): no `Array.<method>`
     key for it (a `.sum` of such an object kept rename SAFE while the renamed program raised `pvary is a
-    invariant->variant collective`, breaker15 h06/h07/h20)."""
+    invariant->variant collective`, breaker15 h06/h07/h20; an object of another module whose `sum` no indented
+    `def` gives, a class attribute, `setattr`, `types.SimpleNamespace`, a namedtuple, a module: breaker17 h01-h13)."""
     while isinstance(receiver, ast.Subscript):
         receiver = receiver.value
+    if isinstance(receiver, ast.Attribute) and held is not None:
+        found = held(receiver, scope)
+        return found is not None and _object_value(ix, found[0], found[1], follows)
     if not isinstance(receiver, ast.Name):
         return False
     binding = ix.single_binding(receiver.id, scope)
     if binding is None:
         return False
     if binding.kind is BindingKind.ASSIGN:
-        value, at = binding.node, binding.scope
-    elif binding.kind is BindingKind.PARAM:
-        value, at = _param_default(ix, binding), binding.scope.parent or binding.scope
+        values = [(binding.node, binding.scope)]
+    elif binding.kind is BindingKind.IMPORT:
+        return _object_value(ix, receiver, scope, follows)
     else:
+        values = _bound_values(ix, binding)
+    return any(_object_value(ix, value, at, follows) for value, at in values)
+
+
+def _object_value(ix: ScopeIndex, value: ast.AST | None, scope: Scope, follows, depth: int = 0) -> bool:
+    """Whether `value` may be an object with methods of its own, no array: a call of a def or class of the project
+    (`_project_call`), a call of a library outside the array libraries (`types.SimpleNamespace(sum=f)`) or of a
+    call's result (`namedtuple('Ops', ['sum'])(f)`), a name imported from the project (an object or a module of
+    it: `from utils import SUMMER`, `import red`), a name of this module bound once to one of those, or a display
+    holding one."""
+    if value is None or depth > 4:
         return False
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-        items = value.elts
-    elif isinstance(value, ast.Dict):
-        items = value.values
-    else:
-        items = [value]
-    return any(_project_call(ix, item, at, follows) for item in items)
+        return any(_object_value(ix, item, scope, follows, depth + 1) for item in value.elts)
+    if isinstance(value, ast.Dict):
+        return any(_object_value(ix, item, scope, follows, depth + 1) for item in value.values)
+    if isinstance(value, ast.Call):
+        if _project_call(ix, value, scope, follows):
+            return True
+        if not isinstance(value.func, (ast.Name, ast.Attribute)):
+            return True  # (a call of a call's result: `namedtuple('Ops', ['sum'])(f)`)
+        qname = ix.qualname(value.func, scope)
+        return qname is not None and qname.split(".")[0] not in _ARRAY_LIBRARIES and not _builtin(ix, value.func, scope)
+    if isinstance(value, ast.Attribute):
+        # `utils.SUMMER`: an object of a module of the project (breaker17 b06)
+        qname = ix.qualname(value, scope)
+        return qname is not None and bool(follows(qname))
+    if isinstance(value, ast.Name):
+        binding = ix.single_binding(value.id, scope)
+        if binding is None:
+            return False
+        if binding.kind is BindingKind.IMPORT:
+            return bool(follows(ix.qualname(value, scope)))
+        if binding.kind is BindingKind.ASSIGN:
+            return _object_value(ix, binding.node, binding.scope, follows, depth + 1)
+        return any(_object_value(ix, v, at, follows, depth + 1) for v, at in _bound_values(ix, binding))
+    return False
+
+
+def _bound_values(ix: ScopeIndex, binding) -> list[tuple[ast.AST | None, Scope]]:
+    """What a name bound otherwise than by `=` may hold, each with its scope: a parameter's default and what the
+    calls of its function in this module pass (`calls.passed_for`: `Layer(SUMMER)` for `__init__(self, ops)`,
+    breaker17 b09), the iterated items of a `for` loop (`for s in (SUMMER,)`, b07). [] for other bindings."""
+    if binding.kind is BindingKind.PARAM:
+        return [(_param_default(ix, binding), binding.scope.parent or binding.scope), *passed_for(ix, binding)]
+    loop = ix.parent.get(id(binding.node))
+    if isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.target is binding.node:
+        items = loop.iter.elts if isinstance(loop.iter, (ast.Tuple, ast.List, ast.Set)) else [loop.iter]
+        return [(item, ix.scope_at(loop.iter)) for item in items]
+    return []
+
+
+# Libraries whose calls make arrays (or scalars) here, whose methods hazard H2 keys `Array.<method>`.
+_ARRAY_LIBRARIES = frozenset({"jax", "numpy", "jaxlib", "math", "builtins"})
+
+
+def _builtin(ix: ScopeIndex, func: ast.AST, scope: Scope) -> bool:
+    return isinstance(func, ast.Name) and not ix.lookup(func.id, scope) and func.id in _BUILTINS
 
 
 def _project_call(ix: ScopeIndex, value: ast.AST | None, scope: Scope, follows) -> bool:
@@ -240,7 +298,7 @@ def _given_batch_size(call: ast.Call) -> bool:
     return given is not None and not (isinstance(given, ast.Constant) and given.value is None)
 
 
-def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed, defines=None) -> str | None:
+def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed, defines=None, held=None) -> str | None:
     """The allowlist name of a callee that is no imported name: a builtin (`builtins.abs`), a method of a value
     the walk does not resolve (`Array.sum`; on `b.at[i]`, `Array.at.set`), a name bound to a library call's
     result (`f = jnp.vectorize(g)` then `f(b)`: `jax.numpy.vectorize`); None for the project's callables."""
@@ -263,7 +321,7 @@ def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed, de
                 return _library(qname, follows) if qname else None
             return None
         if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.IfExp):
-            return _name_key(ix, binding.node, binding.scope, follows, followed, defines)
+            return _name_key(ix, binding.node, binding.scope, follows, followed, defines, held)
         if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Subscript):
             return _UNKNOWN_CALLEE  # (`op = OPS["interp"]` then `op(b)`: as `OPS["interp"](b)` below)
         if binding is None or binding.kind is not BindingKind.ASSIGN or not isinstance(binding.node, ast.Call):
@@ -275,13 +333,13 @@ def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed, de
         if maker is None:
             return None
         if maker in jaxapi.PARTIAL_NAMES:
-            return call_key(ix, made, binding.scope, follows, followed, defines)
+            return call_key(ix, made, binding.scope, follows, followed, defines, held)
         return _library(maker, follows)
     if isinstance(func, ast.IfExp):
         # `(jnp.interp if FLAG else jnp.sin)(b)`: either branch may run (breaker15 h28)
         for branch in (func.body, func.orelse):
             inner = ix.qualname(branch, scope) if isinstance(branch, (ast.Name, ast.Attribute)) else None
-            key = _library(inner, follows) if inner else _name_key(ix, branch, scope, follows, followed, defines)
+            key = _library(inner, follows) if inner else _name_key(ix, branch, scope, follows, followed, defines, held)
             if key is not None and not allowed_everywhere(key):
                 return key
         return None
@@ -301,7 +359,7 @@ def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed, de
         if followed(func, scope):
             return None
         receiver = func.value
-        if _made_by_project(ix, receiver, scope, follows) or (defines is not None and defines(func.attr)):
+        if _made_by_project(ix, receiver, scope, follows, held) or (defines is not None and defines(func.attr)):
             # a method a class of the project defines, on an object the walk does not resolve (a factory's
             # result, a list item, a dataclass field, a parameter): it may run that method, not an array's
             # (`make_summer().sum(b)` with `Summer.sum` applying `lax.cond` kept rename SAFE: breaker15 h21/h40)

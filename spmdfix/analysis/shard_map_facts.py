@@ -722,8 +722,15 @@ class ShardMapAnalysis:
                 self._defines[key] = here or (project is not None and any(project.method_definer(n) for n in names))
             return self._defines[key]
 
+        def held(attr: ast.Attribute, at):
+            # a value the class gives `self.ops` (`self.ops = red` in `__init__`), even one a subclass or another
+            # store may change: if it is an object of the project, `self.ops.sum(b)` may call the project's
+            # method (breaker17 h09)
+            member = walker.members.self_member(attr, at)
+            return None if member is None or isinstance(member[0], FUNCTION_NODES) else member[:2]
+
         found = []
-        key = call_key(ix, call, scope, walker.lost.follows, followed, defines)
+        key = call_key(ix, call, scope, walker.lost.follows, followed, defines, held)
         if key is not None:
             found.append((call.func, key))
         found += value_keys(ix, call, scope)
