@@ -40,7 +40,7 @@ from spmdfix.analysis.shard_maps import (
     shard_map_keywords,
 )
 from spmdfix.analysis.uses import short
-from spmdfix.analysis.calls import bind_arguments, returns, single_return
+from spmdfix.analysis.calls import bind_arguments, passed_for, returns, single_return
 from spmdfix.analysis.values import BoundScope, Evaluator, bound_for, same_scope
 from spmdfix.model import Related
 from spmdfix.paths import relpath
@@ -273,8 +273,28 @@ class Reacher:
         subclass or another object sets it again), a site whose arguments are not read (`ShardMapSite.unreadable`:
         an SPMD910 record at the call).
         Silent before: "All checks passed!" while JAX raised SPMD001's error (lead's probe q13, stop 43)."""
-        func = call.func
-        if not call.args or not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+        if not call.args:
+            return None
+        return self._held_factory(call.func, scope, call, call.args[0], scope, shard_map_keywords(call))
+
+    def _held_factory_decorator(self, func: ast.AST) -> ShardMapSite | None:
+        """`@Layer.smap` (or `@self.smap` in a method) over a `def`, the class giving `smap` a shard_map factory:
+        the shard_map of the `def`, as `Layer.smap(block)` is read (`_held_factory`). Silent before: "All checks
+        passed!" while JAX raised SPMD001's error (breaker17 a07)."""
+        scope = self.ix.scope_at(func)
+        for deco in getattr(func, "decorator_list", ()):
+            site = self._held_factory(deco, scope, deco, func, scope, {})
+            if site is not None:
+                return site
+        return None
+
+    def _held_factory(
+        self, func: ast.AST, scope: Scope, node: ast.AST, body: ast.AST, body_scope: Scope, own: dict[str, ast.AST]
+    ) -> ShardMapSite | None:
+        """The shard_map site when `func` (`self.smap`, `Layer.smap`, read in `scope`) is an attribute the class
+        gives a shard_map factory, applied to `body` at `node` with the arguments `own`; None when it is not.
+        A factory held through `staticmethod(...)` is the factory (breaker17 a12: silent before)."""
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
             return None
         cls = self.members.enclosing_class(func, scope)
         named = self.ix.single_binding(func.value.id, scope) if cls is None else None
@@ -286,7 +306,8 @@ class Reacher:
         if func.attr in methods:
             return None
         assigned = values.get(func.attr, ())
-        made = [(f, v) for v, inner in assigned if (f := factory(self.ix, v, inner)) is not None]
+        made = [(f, v) for v, inner in assigned if (f := factory(self.ix, self._static(v, inner), inner)) is not None]
+        made += [(f, v) for v, inner in self._passed_values(assigned) if (f := factory(self.ix, v, inner)) is not None]
         if not made:
             return None
         if named is not None:
@@ -294,14 +315,36 @@ class Reacher:
             held = (followed[1], followed[2]) if followed is not None and followed[0] is self.ev else None
         else:
             held = self.members.self_value(func, scope)
-        found = factory(self.ix, held[0], held[1]) if held is not None and len(assigned) == 1 else None
+        found = None
+        if held is not None and len(assigned) == 1:
+            found = factory(self.ix, self._static(held[0], held[1]), held[1])
         if found is None:
             what = f"`{short(func)}` holds a shard_map factory, and which one it holds here is not known"
-            return ShardMapSite(call, scope, made[0][0][0], call.args[0], scope, {}, what)
+            return ShardMapSite(node, scope, made[0][0][0], body, body_scope, {}, what)
         api, kwargs, made_in, unreadable = found
-        own = shard_map_keywords(call)
         where, why = reading_scope(self.ix, kwargs, made_in, own, scope)
-        return ShardMapSite(call, where, api, call.args[0], scope, {**kwargs, **own}, unreadable or why)
+        return ShardMapSite(node, where, api, body, body_scope, {**kwargs, **own}, unreadable or why)
+
+    def _passed_values(self, assigned) -> list[tuple[ast.AST, Scope]]:
+        """What the calls of this module pass for the parameters among the values `assigned` (`self.smap = smap`
+        in `__init__(self, smap)`: `Layer(partial(jax.shard_map, ...))`, `calls.passed_for`). Silent before: a
+        factory given to the constructor was "All checks passed!" while JAX raised SPMD001's error (breaker17
+        b01)."""
+        found = []
+        for value, inner in assigned:
+            binding = self.ix.single_binding(value.id, inner) if isinstance(value, ast.Name) else None
+            if binding is not None and binding.kind is BindingKind.PARAM:
+                found += passed_for(self.ix, binding)
+        return found
+
+    def _static(self, value: ast.AST, scope: Scope) -> ast.AST:
+        """The value `staticmethod(value)` wraps (the builtin, unshadowed), else `value` itself."""
+        if (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "staticmethod"
+            and not self.ix.lookup("staticmethod", scope) and len(value.args) == 1 and not value.keywords
+        ):
+            return value.args[0]
+        return value
 
     def _applied_factory_site(self, call: ast.Call, scope: Scope) -> ShardMapSite | None:
         """`make(P('x'))(block)`, `make` a function of this module whose one `return` is a shard_map factory
@@ -320,6 +363,10 @@ class Reacher:
             binding = self.ix.single_binding(target.id, scope)
             if binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.node, ast.Lambda):
                 function = binding.node
+        if function is None and isinstance(target, ast.Attribute):
+            method = self._method_returning_factory(target, scope)
+            if method is not None:
+                return ShardMapSite(call, scope, method[0], call.args[0], scope, {}, method[1])
         if function is None:
             far = self._far_factory(target, scope)
             return ShardMapSite(call, scope, far[0], call.args[0], scope, {}, far[1]) if far is not None else None
@@ -327,13 +374,57 @@ class Reacher:
         inner = self.ix.own_scope(function)
         found = factory(self.ix, made, inner) if made is not None and inner is not None else None
         if found is None:
-            return None
+            return self._returned_among_several(call, function, inner, scope)
         api, kwargs, where, unreadable = found
         bound = self._bound_by((maker, scope), self.model, function)
         made_in = self._scope_in(where, bound)
         own = shard_map_keywords(call)
         read_in, why = reading_scope(self.ix, kwargs, made_in, own, scope) if own else (made_in, None)
         return ShardMapSite(made, read_in, api, call.args[0], scope, {**kwargs, **own}, unreadable or why)
+
+    def _method_returning_factory(self, target: ast.Attribute, scope: Scope) -> tuple[ShardMapApi, str] | None:
+        """(the API, words of a record) when `target` (`self.make`, `layer.make`, `Layer.make`) is a method of a
+        class of the project one of whose `return`s is a shard_map factory, else None. The method's parameters
+        (`self` first) are not bound to the call's arguments here, so the shard_map it makes is a place not
+        followed. Silent before: `self.make(P('x'))(block)` was "All checks passed!" while JAX raised SPMD001's
+        error (breaker17 a17)."""
+        member = self.members.self_member(target, scope)
+        if member is not None and isinstance(member[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            owner, method = self.model, member[0]
+        else:
+            found = self.instances.method_of(target, scope) if member is None else None
+            if found is None:
+                return None
+            owner, method = found
+        inner = owner.ix.own_scope(method)
+        for value in (returns(method) or ()) if inner is not None else ():
+            made = factory(owner.ix, value, inner)
+            if made is not None:
+                return made[0], (
+                    f"`{short(target)}(...)` is a method returning a shard_map factory (line {value.lineno}), applied "
+                    "here: the shard_map it makes is not followed"
+                )
+        return None
+
+    def _returned_among_several(
+        self, call: ast.Call, function: ast.AST, inner: Scope | None, scope: Scope
+    ) -> ShardMapSite | None:
+        """`make('y')(block)` where `make` has several `return`s, one of them a shard_map factory (`if ax == 'x':
+        return partial(jax.shard_map, ..., in_specs=P('x'), ...)` / `return partial(..., P('y'), ...)`): which one
+        the call gets is not read, so a site whose arguments are not read (an SPMD910 record at the call); None
+        when no `return` is a factory. Silent before: "All checks passed!" while JAX raised SPMD001's error
+        (breaker17 a15)."""
+        if isinstance(function, ast.Lambda) or inner is None:
+            return None
+        for value in returns(function) or ():
+            found = factory(self.ix, value, inner)
+            if found is not None:
+                what = (
+                    f"`{short(call.func)}` returns one of several values, one a shard_map factory (line "
+                    f"{value.lineno}): which one is applied here is not followed"
+                )
+                return ShardMapSite(call, scope, found[0], call.args[0], scope, {}, what)
+        return None
 
     def _far_factory(self, target: ast.AST, scope: Scope) -> tuple[ShardMapApi, str] | None:
         """(the API, words of a record) when `target` names a function of another module of the project whose one
@@ -358,6 +449,8 @@ class Reacher:
         """The `functools.partial(target, ...)` call a name is bound to, with the evaluator of its module and
         the scope it is written in: a name the module assigns, or imports from the project (`LostPlaces.follows`;
         a library name is not followed: it would ask the project index for library modules). None otherwise."""
+        if isinstance(expr, ast.Attribute):
+            return self._held_partial(expr, scope)
         binding = self.ix.single_binding(expr.id, scope) if isinstance(expr, ast.Name) else None
         if binding is None or not (
             binding.kind is BindingKind.ASSIGN
@@ -371,6 +464,67 @@ class Reacher:
         if not (isinstance(value, ast.Call) and value.args and ev.ix.qualname(value.func, at) in jaxapi.PARTIAL_NAMES):
             return None
         return ev, value, at
+
+    def _held_partial(self, expr: ast.Attribute, scope: Scope) -> tuple[Evaluator, ast.Call, Scope] | None:
+        """The `functools.partial(target, ...)` call a class of this module gives the attribute `expr` (`Cfg.JIT`
+        with `class Cfg: JIT = partial(jax.jit, ...)`, or `self.JIT` in a method: `Members.self_value`), with this
+        module's evaluator and the scope it is written in; None otherwise (breaker17 j08: `Cfg.JIT(block)` was
+        "All checks passed!" while JAX raised SPMD001's error)."""
+        if not isinstance(expr.value, ast.Name):
+            return None
+        if self.members.enclosing_class(expr, scope) is not None:
+            held = self.members.self_value(expr, scope)
+        else:
+            named = self.ix.single_binding(expr.value.id, scope)
+            if named is None or named.kind is not BindingKind.CLASS:
+                return None
+            followed = self.ev.follow(expr, scope)
+            held = (followed[1], followed[2]) if followed is not None and followed[0] is self.ev else None
+        if held is None:
+            return None
+        value, at = held
+        if not (isinstance(value, ast.Call) and value.args and self.ix.qualname(value.func, at) in jaxapi.PARTIAL_NAMES):
+            return None
+        return self.ev, value, at
+
+    def _partial_not_followed(self, call: ast.Call, scope: Scope, result) -> bool:
+        """`JIT(f)` whose callee holds a `functools.partial(...)` that `_named_partial` could not follow
+        (`_unfollowed_partial`): an SPMD910 record at the call; says whether it is one. Silent before: "All checks
+        passed!" while JAX raised SPMD001's error (breaker17 j07)."""
+        what = self._unfollowed_partial(call.func, scope)
+        if what is None:
+            return False
+        result.unresolved.append((call, what))
+        return True
+
+    def _unfollowed_partial(self, func: ast.AST, scope: Scope) -> str | None:
+        """Words of a record when `func` (a callee or decorator, read in `scope`) holds a `functools.partial(...)`
+        that `_named_partial` does not follow, else None: a name bound in several places, one of them to a
+        partial (`if ...: JIT = partial(jax.jit) else: JIT = partial(jax.jit, out_shardings=...)`), a name or class
+        attribute bound once to one whose value the evaluator does not trust (another module's text may write it:
+        `importers.name_writer`, `Members.written_in_other_spelling`), or `Cfg.JIT` / `self.JIT` the class gives a
+        partial. Which callable it is, and a jit's shardings, are not read."""
+        if isinstance(func, ast.Name):
+            bindings = self.ix.lookup(func.id, scope)
+            values = [(b.node, b.scope) for b in bindings if b.kind is BindingKind.ASSIGN]
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            cls = self.members.enclosing_class(func, scope)
+            named = self.ix.single_binding(func.value.id, scope) if cls is None else None
+            cls = named.node if named is not None and named.kind is BindingKind.CLASS else cls
+            bindings = values = list(self.members.members_of(cls)[1].get(func.attr, ())) if cls is not None else []
+        else:
+            return None
+        partials = [
+            v for v, at in values
+            if isinstance(v, ast.Call) and v.args and self.ix.qualname(v.func, at) in jaxapi.PARTIAL_NAMES
+        ]
+        if not partials:
+            return None
+        how = f"is bound in {len(bindings)} places, one" if len(bindings) > 1 else "holds"
+        return (
+            f"`{short(func)}` {how} a `functools.partial` (line {partials[0].lineno}), whose value here is not "
+            "followed: which callable it applies, and a jit's shardings, are not read"
+        )
 
     def _applied_named_partial(self, call: ast.Call, scope: Scope, path: _Path, result, follow: Follow, within) -> bool:
         """`JIT(f)` with `JIT = functools.partial(jax.jit, ...)` (here or in a module of the project), used as a
@@ -386,6 +540,10 @@ class Reacher:
         applied = ev.ix.qualname(made.args[0], at)
         if applied in jaxapi.JIT_NAMES and ev is self.ev:
             self._add_jit(made, result)
+            if call.keywords:
+                # `JIT(f, out_shardings=...)`: keywords of the application override the partial's (breaker17 j06:
+                # not read, rename onto their 'y' was SAFE and raised `DuplicateSpecError`, P('y', 'y'))
+                self._add_jit(call, result)
         elif applied in jaxapi.JIT_NAMES:  # another module's: its shardings are read with that module's names
             what = (
                 f"`{short(call.func)}` is a `functools.partial` of `jax.jit` in another module: its `in_shardings` / "
@@ -800,7 +958,11 @@ class Reacher:
         if self._same_callable(call, scope):  # functools.wraps(fn)(g), functools.update_wrapper(g, fn): g
             self._reach_callable(call.args[0], scope, path, result, follow, within=within)
             return
-        if isinstance(call.func, ast.Name) and self._applied_named_partial(call, scope, path, result, follow, within):
+        if isinstance(call.func, (ast.Name, ast.Attribute)) and self._applied_named_partial(
+            call, scope, path, result, follow, within
+        ):
+            return
+        if self._partial_not_followed(call, scope, result):
             return
         target = call.func
         if isinstance(call.func, ast.Call):
@@ -819,6 +981,8 @@ class Reacher:
                     return
                 if qname in jaxapi.JIT_NAMES:
                     self._add_jit(inner, result)
+                    if call.keywords:
+                        self._add_jit(call, result)  # `partial(jax.jit)(f, out_shardings=...)`: as `JIT(f, ...)`
             elif self.qualname(inner.func, scope) in jaxapi.JIT_NAMES:
                 self._add_jit(inner, result)  # jax.jit(out_shardings=...)(f): jit without its function
         if qname in jaxapi.JIT_NAMES and target is call.func:
@@ -1254,7 +1418,7 @@ class Reacher:
 
     def _walk_function(self, func, path: _Path, result, follow: Follow, as_body: bool, bound) -> None:
         """`_reach_function`'s walk of `func`, entered once."""
-        site = None if as_body else decorated_site(self.ix, func)
+        site = None if as_body else decorated_site(self.ix, func) or self._held_factory_decorator(func)
         if site is not None and bound is not None:
             site = replace(site, scope=self._scope_in(site.scope, bound))  # a `def` of a function read so
         if site is not None:
@@ -1325,6 +1489,13 @@ class Reacher:
                     "module: its `in_shardings` / `out_shardings` are not read"
                 )
                 result.unresolved.append((deco, what))
+                continue
+            unfollowed = self._unfollowed_partial(deco, scope) if isinstance(deco, (ast.Name, ast.Attribute)) else None
+            if unfollowed is not None:
+                # `@JIT_Y` whose partial the evaluator does not trust (a module's text writes `m.JIT_Y = ...`): its
+                # out_shardings were not read, rename onto their 'y' was SAFE and raised `DuplicateSpecError`
+                # (breaker17, on main too)
+                result.unresolved.append((deco, unfollowed))
                 continue
             target = deco.func if isinstance(deco, ast.Call) else deco
             owner, named = self.model, self.ix.function_of(target)

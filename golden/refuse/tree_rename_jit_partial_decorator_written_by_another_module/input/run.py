@@ -1,0 +1,5 @@
+from pkg.model import forward, reference
+
+
+def main():
+    return forward(), reference()
