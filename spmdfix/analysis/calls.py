@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from spmdfix import jaxapi
+
 if TYPE_CHECKING:  # annotations only: `values` imports this module
     from spmdfix.analysis.bindings import Scope
     from spmdfix.analysis.scopes import ScopeIndex
@@ -43,9 +45,23 @@ def passed_for(ix: ScopeIndex, param) -> list[tuple[ast.AST, Scope]]:
     for call in ix.calls:
         if isinstance(call.func, ast.Name) and call.func.id == name:
             value = argument(call, position, param.name)
-            if value is not None:
-                found.append((value, ix.scope_at(call)))
+        elif _partial_of(ix, call, name):
+            # `partial(body, s=SUMMER)`: the partial binds `s` for every call of what it makes (breaker17 c01)
+            value = argument(ast.Call(call.func, call.args[1:], call.keywords), position, param.name)
+        else:
+            continue
+        if value is not None:
+            found.append((value, ix.scope_at(call)))
     return found
+
+
+def _partial_of(ix: ScopeIndex, call: ast.Call, name: str) -> bool:
+    """Whether `call` is `functools.partial(name, ...)` (or `jax.tree_util.Partial`)."""
+    return (
+        bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == name
+        and isinstance(call.func, (ast.Name, ast.Attribute))
+        and ix.qualname(call.func, ix.scope_at(call)) in jaxapi.PARTIAL_NAMES
+    )
 
 
 def keywords(call: ast.Call) -> dict[str, ast.AST]:

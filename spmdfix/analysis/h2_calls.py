@@ -234,8 +234,13 @@ def _object_value(ix: ScopeIndex, value: ast.AST | None, scope: Scope, follows, 
             return True
         if not isinstance(value.func, (ast.Name, ast.Attribute)):
             return True  # (a call of a call's result: `namedtuple('Ops', ['sum'])(f)`)
+        if _builtin(ix, value.func, scope):
+            # `getattr(utils, 'SUMMER')`: an attribute of an object or module of the project (breaker17 c03)
+            return value.func.id == "getattr" and bool(value.args) and _object_value(  # type: ignore[attr-defined]
+                ix, value.args[0], scope, follows, depth + 1
+            )
         qname = ix.qualname(value.func, scope)
-        return qname is not None and qname.split(".")[0] not in _ARRAY_LIBRARIES and not _builtin(ix, value.func, scope)
+        return qname is not None and qname.split(".")[0] not in _ARRAY_LIBRARIES
     if isinstance(value, ast.Attribute):
         # `utils.SUMMER`: an object of a module of the project (breaker17 b06)
         qname = ix.qualname(value, scope)
