@@ -209,35 +209,39 @@ def _made_by_project(ix: ScopeIndex, receiver: ast.AST, scope: Scope, follows, h
     if binding is None:
         return False
     if binding.kind is BindingKind.ASSIGN:
-        values = [(binding.node, binding.scope)]
+        values = [(binding.node, binding.scope, False)]
     elif binding.kind is BindingKind.IMPORT:
         return _object_value(ix, receiver, scope, follows)
     else:
         values = _bound_values(ix, binding)
-    return any(_object_value(ix, value, at, follows) for value, at in values)
+    return any(_object_value(ix, value, at, follows, passed=passed) for value, at, passed in values)
 
 
-def _object_value(ix: ScopeIndex, value: ast.AST | None, scope: Scope, follows, depth: int = 0) -> bool:
+def _object_value(
+    ix: ScopeIndex, value: ast.AST | None, scope: Scope, follows, depth: int = 0, passed: bool = False
+) -> bool:
     """Whether `value` may be an object with methods of its own, no array: a call of a def or class of the project
     (`_project_call`), a call of a library outside the array libraries (`types.SimpleNamespace(sum=f)`) or of a
     call's result (`namedtuple('Ops', ['sum'])(f)`), a name imported from the project (an object or a module of
     it: `from utils import SUMMER`, `import red`), a name of this module bound once to one of those, or a display
-    holding one."""
+    holding one. `passed`: `value` is what a call passes for a parameter (`calls.passed_for`), where a call of a
+    function of the project is taken for an array (`_mean_pool(mlp(params, tokens))` in examples/model.py), a
+    call of a class of this module for an object."""
     if value is None or depth > 4:
         return False
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-        return any(_object_value(ix, item, scope, follows, depth + 1) for item in value.elts)
+        return any(_object_value(ix, item, scope, follows, depth + 1, passed) for item in value.elts)
     if isinstance(value, ast.Dict):
-        return any(_object_value(ix, item, scope, follows, depth + 1) for item in value.values)
+        return any(_object_value(ix, item, scope, follows, depth + 1, passed) for item in value.values)
     if isinstance(value, ast.Call):
         if _project_call(ix, value, scope, follows):
-            return True
+            return not passed or _class_call(ix, value, scope)
         if not isinstance(value.func, (ast.Name, ast.Attribute)):
             return True  # (a call of a call's result: `namedtuple('Ops', ['sum'])(f)`)
         if _builtin(ix, value.func, scope):
             # `getattr(utils, 'SUMMER')`: an attribute of an object or module of the project (breaker17 c03)
             return value.func.id == "getattr" and bool(value.args) and _object_value(  # type: ignore[attr-defined]
-                ix, value.args[0], scope, follows, depth + 1
+                ix, value.args[0], scope, follows, depth + 1, passed
             )
         qname = ix.qualname(value.func, scope)
         return qname is not None and qname.split(".")[0] not in _ARRAY_LIBRARIES
@@ -252,22 +256,11 @@ def _object_value(ix: ScopeIndex, value: ast.AST | None, scope: Scope, follows, 
         if binding.kind is BindingKind.IMPORT:
             return bool(follows(ix.qualname(value, scope)))
         if binding.kind is BindingKind.ASSIGN:
-            return _object_value(ix, binding.node, binding.scope, follows, depth + 1)
-        return any(_object_value(ix, v, at, follows, depth + 1) for v, at in _bound_values(ix, binding))
+            return _object_value(ix, binding.node, binding.scope, follows, depth + 1, passed)
+        return any(
+            _object_value(ix, v, at, follows, depth + 1, passed or by_call) for v, at, by_call in _bound_values(ix, binding)
+        )
     return False
-
-
-def _bound_values(ix: ScopeIndex, binding) -> list[tuple[ast.AST | None, Scope]]:
-    """What a name bound otherwise than by `=` may hold, each with its scope: a parameter's default and what the
-    calls of its function in this module pass (`calls.passed_for`: `Layer(SUMMER)` for `__init__(self, ops)`,
-    breaker17 b09), the iterated items of a `for` loop (`for s in (SUMMER,)`, b07). [] for other bindings."""
-    if binding.kind is BindingKind.PARAM:
-        return [(_param_default(ix, binding), binding.scope.parent or binding.scope), *passed_for(ix, binding)]
-    loop = ix.parent.get(id(binding.node))
-    if isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.target is binding.node:
-        items = loop.iter.elts if isinstance(loop.iter, (ast.Tuple, ast.List, ast.Set)) else [loop.iter]
-        return [(item, ix.scope_at(loop.iter)) for item in items]
-    return []
 
 
 # Libraries whose calls make arrays (or scalars) here, whose methods hazard H2 keys `Array.<method>`.
@@ -276,6 +269,27 @@ _ARRAY_LIBRARIES = frozenset({"jax", "numpy", "jaxlib", "math", "builtins"})
 
 def _builtin(ix: ScopeIndex, func: ast.AST, scope: Scope) -> bool:
     return isinstance(func, ast.Name) and not ix.lookup(func.id, scope) and func.id in _BUILTINS
+
+
+def _class_call(ix: ScopeIndex, call: ast.Call, scope: Scope) -> bool:
+    """Whether `call` builds an instance of a class of this module bound once to its name (`Summer()`)."""
+    binding = ix.single_binding(call.func.id, scope) if isinstance(call.func, ast.Name) else None
+    return binding is not None and binding.kind is BindingKind.CLASS
+
+
+def _bound_values(ix: ScopeIndex, binding) -> list[tuple[ast.AST | None, Scope, bool]]:
+    """What a name bound otherwise than by `=` may hold, each with its scope and whether a call passes it: a
+    parameter's default and what the calls of its function in this module pass (`calls.passed_for`:
+    `Layer(SUMMER)` for `__init__(self, ops)`, breaker17 b09; `partial(body, s=SUMMER)`, c01), the iterated items
+    of a `for` loop (`for s in (SUMMER,)`, b07). [] for other bindings."""
+    if binding.kind is BindingKind.PARAM:
+        default = (_param_default(ix, binding), binding.scope.parent or binding.scope, False)
+        return [default, *((v, at, True) for v, at in passed_for(ix, binding))]
+    loop = ix.parent.get(id(binding.node))
+    if isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.target is binding.node:
+        items = loop.iter.elts if isinstance(loop.iter, (ast.Tuple, ast.List, ast.Set)) else [loop.iter]
+        return [(item, ix.scope_at(loop.iter), False) for item in items]
+    return []
 
 
 def _project_call(ix: ScopeIndex, value: ast.AST | None, scope: Scope, follows) -> bool:
