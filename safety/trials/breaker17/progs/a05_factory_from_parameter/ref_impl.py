@@ -1,0 +1,25 @@
+import functools
+from functools import partial
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 2, 2), ('x', 'y', 'z'), axis_types=(AxisType.Auto,) * 3)
+
+
+def double(b):
+    return b * 2.0
+
+
+def make_block(ax):
+    smap = partial(jax.shard_map, mesh=mesh, in_specs=P(ax), out_specs=P(ax))
+    def block(v):
+        return smap(double)(v)
+    return block
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(make_block('y'))(xs)

@@ -1,0 +1,28 @@
+import functools
+from functools import partial
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 2, 2), ('x', 'y', 'z'), axis_types=(AxisType.Auto,) * 3)
+
+
+def double(b):
+    return b * 2.0
+
+AX = 'x'
+
+
+class Layer:
+    AX = 'y'
+    smap = partial(jax.shard_map, mesh=mesh, in_specs=P(AX), out_specs=P(AX))
+
+    def __call__(self, v):
+        return self.smap(double)(v)
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(Layer())(xs)

@@ -1,0 +1,32 @@
+import functools
+from functools import partial
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 2, 2), ('x', 'y', 'z'), axis_types=(AxisType.Auto,) * 3)
+
+
+def double(b):
+    return b * 2.0
+
+
+class Base:
+    AX = 'x'
+
+    def smap(self, f):
+        return jax.shard_map(f, mesh=mesh, in_specs=P(self.AX), out_specs=P(self.AX))
+
+    def __call__(self, v):
+        return self.smap(double)(v)
+
+
+class Layer(Base):
+    AX = 'y'
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(Layer())(xs)

@@ -1,0 +1,27 @@
+import functools
+from functools import partial
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+@partial(jax.shard_map, mesh=mesh, in_specs=P('x'), out_specs=P('x'))
+def pool(b):
+    return b * b.sum()
+
+
+def prep(v):
+    return v + 1.0
+
+
+def block(v):
+    return pool(prep(v))
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return jax.vmap(block)(xs)

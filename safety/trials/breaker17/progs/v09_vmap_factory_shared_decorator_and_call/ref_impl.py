@@ -1,0 +1,29 @@
+import functools
+from functools import partial
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ('x', 'y'), axis_types=(AxisType.Auto, AxisType.Auto))
+
+
+def double(b):
+    return b * 2.0
+
+vmx = partial(jax.vmap)
+
+
+@vmx
+def batched_y(v):
+    return jax.shard_map(double, mesh=mesh, in_specs=P('y'), out_specs=P('y'))(v)
+
+
+def block_x(v):
+    return jax.shard_map(double, mesh=mesh, in_specs=P('x'), out_specs=P('x'))(v)
+
+
+def compute():
+    xs = np.arange(8 * 8, dtype=np.float32).reshape(8, 8) / 10.0
+    return vmx(block_x)(xs) + batched_y(xs)
