@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -727,3 +728,16 @@ def test_watch_checks_again_after_a_real_file_change(work: Path) -> None:
         process.send_signal(signal.SIGINT)
         code = process.wait(timeout=30)
     assert code == 0
+
+
+@pytest.mark.e2e
+def test_python_dash_m_spmdfix_runs_the_command(work: Path) -> None:
+    """`python -m spmdfix check` is the `spmdfix` command (as `python -m ruff`); before, Python refused it: "No
+    module named spmdfix.__main__" (newuser14, following the brief's `python -m spmdfix check`)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-m", "spmdfix", "check", "--no-cache", "--output-format", "concise", "model.py"],
+        capture_output=True, text=True, cwd=work, env=env,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[:2] == [FIRST, SECOND]
