@@ -514,7 +514,8 @@ class Analyzer:
         jax 0.10.2, a shard_map body there closing over it runs and matches (safety/trials/newuser14:
         xmod/run.py, run2.py; before, an SPMD003 and a SAFE drop-spmd-axis on a program that runs). None when
         there is no such partial, it binds arguments by `*` / `**` unpacking, its function is not `target`'s
-        own name (a partial of a partial, of a wrapper), or `target` is a method (its receiver)."""
+        own name (a partial of a partial, of a wrapper), `target` has a decorator that may pass other arguments
+        (`reach.passes_arguments`: any but a jit), or `target` is a method (its receiver)."""
         call = self._vmapped_partial(site)
         if call is None or not call.args or not isinstance(target, ast.FunctionDef):
             return None
@@ -528,6 +529,8 @@ class Analyzer:
         found = self.project.binding(self.ix.qualname(inner, self.ix.scope_at(inner)))
         if found is None or found[1].kind is not BindingKind.DEF or found[1].node is not target:
             return None
+        if not passes_arguments(found[0], target):
+            return None  # (a decorator may hand the vmap's arguments to other parameters: `@swapped`)
         args = target.args
         positional = _positional(target)[len(call.args) - 1:]
         names = [*positional, *(a.arg for a in args.kwonlyargs), *(a.arg for a in (args.vararg, args.kwarg) if a)]
@@ -553,10 +556,10 @@ class Analyzer:
         if path.vmaps or not _maps_every_argument(site.in_axes) or not isinstance(target, ast.FunctionDef):
             return None
         if not path.nodes:
-            if self._vmapped_partial(site) is None:
-                return frozenset(_positional(target))
+            # (through a partial read by `_unbound_by_partial`, the parameters it leaves; one not read: all, as
+            # before that reading, which may report a capture the partial binds as batched but is never silent)
             unbound = self._unbound_by_partial(site, target)
-            return unbound & frozenset(_positional(target)) if unbound is not None else None
+            return frozenset(_positional(target)) & (unbound if unbound is not None else frozenset(_positional(target)))
         if len(path.nodes) != 1 or not isinstance(path.nodes[0], ast.Call):
             return None
         call = path.nodes[0]
