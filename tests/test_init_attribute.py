@@ -59,6 +59,9 @@ def test_init_setting_another_axis_collides_with_nothing() -> None:
         "class Base:\n    pass\n\n\nclass Config(Base):\n    def __init__(self):\n        self.axis = 'x'\n\n\ncfg = Config()",
         "class Config:\n    def __init__(self, names=('x', 'y')):\n        self.names = names\n        self.axis = self.names[0]\n\n\ncfg = Config()",
         "class Config:\n    def __init__(self, axis):\n        self.axis = axis\n\n\ncfg = Config(**{'axis': 'x'})",
+        # a class attribute of the name (a descriptor's `__set__` may store another value)
+        "class Upper:\n    def __set__(self, obj, v):\n        self.v = 'y'\n\n    def __get__(self, obj, kind):\n        return self.v\n\n\n"
+        "class Config:\n    axis = Upper()\n\n    def __init__(self):\n        self.axis = 'x'\n\n\ncfg = Config()",
     ],
 )
 def test_what_may_store_another_value_keeps_the_record(cls: str) -> None:

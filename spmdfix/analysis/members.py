@@ -465,6 +465,8 @@ def _init_assigning(cls: ast.ClassDef, attr: str) -> tuple[ast.FunctionDef, ast.
         return None
     if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in _STORING for s in cls.body):
         return None
+    if _body_binds(cls, attr):
+        return None  # a class attribute of the name may be a descriptor, whose `__set__` the write goes through
     init = inits[0]
     params = [*init.args.posonlyargs, *init.args.args]
     if not params:
@@ -480,6 +482,15 @@ def _init_assigning(cls: ast.ClassDef, attr: str) -> tuple[ast.FunctionDef, ast.
         if any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
             return None  # a `return` before it may leave the attribute unset
     return None
+
+
+def _body_binds(cls: ast.ClassDef, attr: str) -> bool:
+    """Whether the class body binds `attr` (`attr = ...`, `attr: T`, `attr: T = ...`)."""
+    for stmt in cls.body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
+            return True
+    return False
 
 
 def _init_value(
