@@ -43,6 +43,7 @@ from spmdfix.analysis.writes import (
     attribute_write,
     class_attribute_write,
     container_write,
+    init_call,
     own_name_write,
     project_write,
     setattr_calls,
@@ -452,6 +453,24 @@ def _class_member_writer(index: ProjectIndex, attr: str) -> str | None:
         found = class_attribute_write(text, attr) if text is not None else None
         if found is not None:
             return f"{relpath(path)} line {text.count(chr(10), 0, found[0]) + 1} {found[1]}"  # type: ignore[union-attr]
+    return None
+
+
+def init_caller(index: ProjectIndex) -> str | None:
+    """Why a module of the project may run `__init__` again on an object already built (`writes.init_call`:
+    `CFG.__init__('y')` in a module importing the one building `CFG`: breaker18 i11), in words naming the module
+    and line; None when none may. Which object it runs on is not followed: one anywhere in the project counts.
+    Only the modules whose text holds `__init__` are read (`ProjectIndex.holding`), never parsed; none when the
+    project's modules are not known. Kept per index."""
+    return index.kept(("importers.init_caller",), lambda: _init_caller(index))
+
+
+def _init_caller(index: ProjectIndex) -> str | None:
+    for path in sorted(index.holding("__init__") or ()):
+        text = index.text_of(path)  # (read, not recorded: the `holding` answer's digest covers its bytes)
+        found = init_call(text) if text is not None else None
+        if found is not None:
+            return f"{relpath(path)} line {found[0]} {found[1]}"
     return None
 
 

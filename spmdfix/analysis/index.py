@@ -45,6 +45,7 @@ from spmdfix.analysis.importers import (
     UNKNOWN_GRAPH,
     attribute_writer,
     class_member_writer,
+    init_caller,
     method_definer,
     name_writer,
     name_written_by_others,
@@ -794,6 +795,11 @@ class ProjectLink:
         """Why a module of the project may set the special method `attr` on a class from outside its body, in
         words naming the module and line; None when none may: `importers.class_member_writer`."""
         return class_member_writer(self.index, attr)
+
+    def init_caller(self) -> str | None:
+        """Why a module of the project may run `__init__` again on an object already built, in words naming the
+        module and line; None when none may: `importers.init_caller`."""
+        return init_caller(self.index)
 
     def method_definer(self, name: str) -> str | None:
         """Where a class of the project defines a method `name` (an indented `def name(`), in words naming the

@@ -23,7 +23,7 @@ from spmdfix.analysis.bindings import BindingKind, BoundScope, Scope
 from spmdfix.analysis.calls import bind_arguments
 from spmdfix.analysis.follow import BASES, MEMBER, Follow
 from spmdfix.analysis.scopes import ModuleIndex
-from spmdfix.analysis.writes import attribute_assigns, other_spelling
+from spmdfix.analysis.writes import attribute_assigns, class_attribute_write, init_call, other_spelling
 from spmdfix.paths import relpath
 
 if TYPE_CHECKING:
@@ -376,6 +376,12 @@ def _attribute_read(ev: Evaluating, expr: ast.Attribute, scope: Scope) -> tuple[
     instance = f"`{ast.unparse(expr.value)}` is `{cls.name}(...)`" if call is not None else None
     # (`self.axis = 'x'` in the class's own `__init__`: the one write of `.axis`, read for the construction)
     init = _init_assigning(cls, attr) if call is not None else None
+    if call is not None:
+        # (`cfg.__init__('y')`, `Config.__init__ = wrap(...)`, `self.__class__ = Sub`: the instance's attributes
+        # are then another call's, or another class's: breaker18 i01, i02, i11, i12, i14)
+        rerun = _rerun_or_retyped(ev, home, owner)
+        if rerun is not None:
+            return f"{instance}, and {rerun}"
     for module in dict.fromkeys((ev, home, owner)):
         if assigned.search(module.ix.source):
             if init is not None and module is owner and attribute_writes(owner.ix.source, attr) == 1:
@@ -465,9 +471,12 @@ def _init_assigning(cls: ast.ClassDef, attr: str) -> tuple[ast.FunctionDef, ast.
         return None
     if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in _STORING for s in cls.body):
         return None
-    if _body_binds(cls, attr):
-        return None  # a class attribute of the name may be a descriptor, whose `__set__` the write goes through
     init = inits[0]
+    bound = _class_body_names(cls)
+    if attr in bound or bound.count("__init__") > 1:
+        # (`axis = property(...)` or a descriptor answers the read instead of the instance's dict; `__init__ =
+        # wrap(__init__)` runs another function: breaker18 i07, i08, i13)
+        return None
     params = [*init.args.posonlyargs, *init.args.args]
     if not params:
         return None
@@ -484,13 +493,69 @@ def _init_assigning(cls: ast.ClassDef, attr: str) -> tuple[ast.FunctionDef, ast.
     return None
 
 
-def _body_binds(cls: ast.ClassDef, attr: str) -> bool:
-    """Whether the class body binds `attr` (`attr = ...`, `attr: T`, `attr: T = ...`)."""
-    for stmt in cls.body:
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
-        if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
-            return True
-    return False
+def _rerun_or_retyped(ev: Evaluating, home: Evaluating, owner: Evaluating) -> str | None:
+    """Why an instance built in the source may not hold what its construction gave it, in words naming the
+    module and line: an `__init__` run again on an object (`writes.init_call`), a class's `__init__` replaced
+    from outside its body or an object's `__class__` stored (`writes.class_attribute_write`), in the modules
+    read (`ev`, `home`, `owner`) or any module of the project; None when none is seen."""
+    for module in dict.fromkeys((ev, home, owner)):
+        source = module.ix.source
+        found = init_call(source)
+        if found is None:
+            for special in ("__init__", "__class__", *sorted(_STORING)):
+                stored = class_attribute_write(source, special)
+                if stored is not None:
+                    found = (source.count("\n", 0, stored[0]) + 1, stored[1])
+                    break
+        if found is not None:
+            return f"{_module_words(module, ev)} line {found[0]} {found[1]}"
+    link = owner.project
+    if link is None:
+        return None
+    if link.init_caller() is not None:
+        return link.init_caller()
+    return next(filter(None, map(link.class_member_writer, ("__init__", "__class__", *sorted(_STORING)))), None)
+
+
+# What a function's call runs, set from outside its `def`: its defaults, its keyword-only defaults, its code.
+_FUNCTION_PARTS = ("__defaults__", "__kwdefaults__", "__code__")
+
+
+def function_rewritten(home: Evaluating, reading: Evaluating) -> str | None:
+    """Why a function of `home`'s module (as `reading`'s record names it) may not run as its `def` is written, in words naming the module and
+    line: a store of its `__defaults__`, `__kwdefaults__` or `__code__` (`pick.__defaults__ = (2,)`,
+    `Config.__init__.__defaults__ = ('y',)`: breaker18 h24-h26, i26) in its module or any module of the project
+    (`writes.class_attribute_write`); None when none is seen. Which function a store sets is not followed."""
+    source = home.ix.source
+    for part in _FUNCTION_PARTS:
+        stored = class_attribute_write(source, part)
+        if stored is not None:
+            return f"{_module_words(home, reading)} line {source.count(chr(10), 0, stored[0]) + 1} {stored[1]}"
+    link = home.project
+    if link is None:
+        return None
+    return next(filter(None, map(link.class_member_writer, _FUNCTION_PARTS)), None)
+
+
+def _class_body_names(cls: ast.ClassDef) -> list[str]:
+    """Every name the class body's own statements bind, once for each binding (an assignment's or a loop's
+    target, a `def`, a `class`, an import), not those of the functions and classes nested in it."""
+    names: list[str] = []
+    todo: list[ast.AST] = list(cls.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+            todo.extend(node.decorator_list)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.append(node.id)
+        elif isinstance(node, ast.alias):
+            names.append((node.asname or node.name).split(".")[0])
+        todo.extend(ast.iter_child_nodes(node))
+    return names
 
 
 def _init_value(
@@ -498,6 +563,9 @@ def _init_value(
 ) -> tuple[Evaluating, ast.AST, Scope] | str:
     """The value `__init__` assigns, in a scope binding its parameters to the construction `call`'s arguments
     (`calls.bind_arguments`, the instance left out); why not, in words, when the call cannot be bound."""
+    rewritten = function_rewritten(owner, home)
+    if rewritten is not None:
+        return f"`{cls.name}(...)` runs its `__init__` (line {init.lineno}), and {rewritten}"
     inner = owner.ix.own_scope(init)
     arguments = bind_arguments(home, call, scope, owner, init, method=True)  # type: ignore[arg-type]
     if inner is None or arguments is None:

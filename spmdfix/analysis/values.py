@@ -22,7 +22,7 @@ from spmdfix.analysis.bindings import BindingKind, BoundScope, Scope
 from spmdfix.analysis.calls import bind_arguments, single_return
 from spmdfix.analysis.follow import VALUE, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
-from spmdfix.analysis.members import ClassMembers, class_attribute
+from spmdfix.analysis.members import ClassMembers, class_attribute, function_rewritten
 from spmdfix.analysis.scopes import ModuleIndex
 from spmdfix.analysis.uses import Use
 from spmdfix.analysis.writes import container_write, own_name_write
@@ -248,7 +248,7 @@ class Evaluator:
         while not step.spent:
             step = step.deeper()
             if isinstance(expr, ast.Name):
-                if isinstance(scope, BoundScope) and expr.id in scope.arguments and _bound_once(scope, expr.id):
+                if isinstance(scope, BoundScope) and expr.id in scope.arguments and _bound_once(ev, scope, expr.id):
                     ev, expr, scope = scope.arguments[expr.id]  # a parameter of a call evaluated (`called`)
                     continue
                 binding = ev.ix.single_binding(expr.id, scope)
@@ -260,12 +260,16 @@ class Evaluator:
                     # A local of a call evaluated (`called`) is evaluated in that call: its parameters stay
                     # bound to the call's arguments (`spec = P(ax); return spec` called as `rows('data')`)
                     bound = bound_for(scope, binding.scope) if binding.scope.parent is not None else None
+                    if bound is not None and expr.id in ev.ix.declared_names():
+                        return None  # (a `global`/`nonlocal` statement may rebind it when the call runs: breaker18 h22)
                     expr, scope = binding.node, bound if bound is not None else binding.scope
                     continue
                 if binding.kind is BindingKind.PARAM:
                     # read from a scope nested in a function read for one call (`reach.Reacher._scope_in`)
                     bound = bound_for(scope, binding.scope)
                     if bound is not None and expr.id in bound.arguments:
+                        if expr.id in ev.ix.declared_names():
+                            return None  # (`nonlocal i` in a nested def may rebind it first: breaker18 h16)
                         ev, expr, scope = bound.arguments[expr.id]
                         continue
                     # every call site passes the same value (none in another module: `module_model._elsewhere`)
@@ -331,6 +335,8 @@ class Evaluator:
         if found is None:
             return None
         home, func = found
+        if function_rewritten(home, self) is not None:
+            return None  # (`pick.__defaults__ = (2,)`: the call does not run the `def` as written: breaker18 h24-h26)
         returned = single_return(func)
         inner = home.ix.own_scope(func)
         if returned is None or inner is None:
@@ -353,6 +359,8 @@ class Evaluator:
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
             if binding is not None and binding.kind is BindingKind.DEF:
+                if binding.scope.parent is None and self.module_name_written(expr.id) is not None:
+                    return None  # (`globals()['pick'] = ...`, `main.pick = ...` in an importer)
                 if isinstance(binding.node, ast.FunctionDef) and not binding.scope.is_class:
                     return self, binding.node
                 return None
@@ -370,6 +378,8 @@ class Evaluator:
             return found[0].ev.function(found[1].node, found[1].scope, follow.deeper())
         if found is None or found[1].kind is not BindingKind.DEF or not isinstance(found[1].node, ast.FunctionDef):
             return None
+        if self.project.name_writer(qname) is not None:
+            return None  # (`helpers.pick = lambda ...` in a third module: breaker18 h23)
         return found[0].ev, found[1].node
 
     def _imported(self, qname: str | None) -> tuple[Evaluator, ast.AST, Scope] | None:
@@ -534,12 +544,14 @@ class Evaluator:
         return tuple(ev.int_value(e, inner) for e in value.elts)
 
 
-def _bound_once(scope: BoundScope, name: str) -> bool:
+def _bound_once(ev: Evaluator, scope: BoundScope, name: str) -> bool:
     """Whether the parameter `name` of the call `scope` evaluates is bound nowhere else in its function: a
     parameter the body assigns again (`if axis_types is None: axis_types = ...`, jax's `jtu.create_mesh`) may
-    hold another value than the argument where it is read (`follow` then finds two bindings: not known)."""
+    hold another value than the argument where it is read (`follow` then finds two bindings: not known); nor
+    named by a `nonlocal` (or `global`) statement of its module (`ev`'s), whose function, nested in the one
+    called, may rebind it before the read and which the function's own bindings do not show (breaker18 h16)."""
     own = scope.parent.bindings.get(name, ()) if scope.parent is not None else ()
-    return len(own) <= 1
+    return len(own) <= 1 and name not in ev.ix.declared_names()
 
 
 def _alias(value: ast.AST) -> bool:

@@ -349,6 +349,27 @@ def class_attribute_write(source: str, attr: str) -> tuple[int, str] | None:
     return best
 
 
+_INIT_CALL = re.compile(r"\.\s*__init__\s*\(")
+_SUPER_BEFORE = re.compile(r"\bsuper\s*\([^()]*\)\s*$")
+_SELF_FIRST = re.compile(r"\s*self\s*[,)]")
+
+
+def init_call(source: str) -> tuple[int, str] | None:
+    """(line, words completing "<module> line N ...") of the first call of an `__init__` through an object that
+    may run it again on an instance already built (`cfg.__init__(axis='y')`, `Config.__init__(cfg, 'y')`): the
+    attributes it sets then hold the new call's values, not the construction's (breaker18 i01, i02, i11); None
+    when there is none. A base class's `__init__` run on the object being built is no such call:
+    `super().__init__(...)`, `super(Sub, self).__init__(...)`, `Base.__init__(self, ...)`. On the code lines
+    (`code_lines`: comment lines hold none), never parsed."""
+    code = code_lines(source)
+    for found in _INIT_CALL.finditer(code):
+        line_start = code.rfind("\n", 0, found.start()) + 1
+        if _SUPER_BEFORE.search(code, line_start, found.start()) or _SELF_FIRST.match(code, found.end()):
+            continue
+        return code.count("\n", 0, found.start()) + 1, "calls `__init__` on an object again"
+    return None
+
+
 # `attribute_stores`: each attribute name stored (`.name = ...`, augmented too) -> the offset of its first
 # store; the same leaving out `self.name` / `cls.name`
 AttributeStores = tuple[dict[str, int], dict[str, int]]
