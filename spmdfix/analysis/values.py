@@ -335,8 +335,10 @@ class Evaluator:
         if found is None:
             return None
         home, func = found
-        if function_rewritten(home, self) is not None:
-            return None  # (`pick.__defaults__ = (2,)`: the call does not run the `def` as written: breaker18 h24-h26)
+        if function_rewritten(home, self) is not None or self._rebound(call.func, scope):
+            # (`pick.__defaults__ = (2,)`, `helpers.pick = lambda ...` in a third module: the call does not run the
+            # `def` as written: breaker18 h23-h26)
+            return None
         returned = single_return(func)
         inner = home.ix.own_scope(func)
         if returned is None or inner is None:
@@ -345,6 +347,24 @@ class Evaluator:
         if arguments is None:
             return None
         return home, returned, BoundScope(inner.node, inner, {}, arguments)
+
+    def _rebound(self, func: ast.AST, scope: Scope) -> bool:
+        """Whether the name a call spells its callee by may be bound to another function where the call runs:
+        this module's top-level name written otherwise (`module_name_written`: `globals()`, `global`, an
+        importer's `main.pick = ...`), or a name of another module of the project that a module writes
+        (`ProjectLink.name_writer`: `helpers.pick = ...`). Asked by `called` only: a wrapper's `def` that
+        `function` finds for the vmap sites stays found (a record there would be a silence)."""
+        if isinstance(func, ast.Name):
+            binding = self.ix.single_binding(func.id, scope)
+            if binding is None:
+                return False
+            if binding.kind is BindingKind.IMPORT:
+                qname = binding.qname
+            else:
+                return binding.scope.parent is None and self.module_name_written(func.id) is not None
+        else:
+            qname = self.ix.qualname(func, scope)
+        return self.project is not None and self.project.follows(qname) and self.project.name_writer(qname) is not None
 
     def function(
         self, expr: ast.AST, scope: Scope, follow: Follow | None = None
@@ -359,8 +379,6 @@ class Evaluator:
         if isinstance(expr, ast.Name):
             binding = self.ix.single_binding(expr.id, scope)
             if binding is not None and binding.kind is BindingKind.DEF:
-                if binding.scope.parent is None and self.module_name_written(expr.id) is not None:
-                    return None  # (`globals()['pick'] = ...`, `main.pick = ...` in an importer)
                 if isinstance(binding.node, ast.FunctionDef) and not binding.scope.is_class:
                     return self, binding.node
                 return None
@@ -378,8 +396,6 @@ class Evaluator:
             return found[0].ev.function(found[1].node, found[1].scope, follow.deeper())
         if found is None or found[1].kind is not BindingKind.DEF or not isinstance(found[1].node, ast.FunctionDef):
             return None
-        if self.project.name_writer(qname) is not None:
-            return None  # (`helpers.pick = lambda ...` in a third module: breaker18 h23)
         return found[0].ev, found[1].node
 
     def _imported(self, qname: str | None) -> tuple[Evaluator, ast.AST, Scope] | None:

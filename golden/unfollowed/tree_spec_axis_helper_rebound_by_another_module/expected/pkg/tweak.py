@@ -1,0 +1,3 @@
+from pkg import helpers
+
+helpers.pick = lambda names, i: names[i + 1]

@@ -1,0 +1,2 @@
+def pick(names, i):
+    return names[i]

@@ -1,0 +1,5 @@
+from pkg.model import compute
+
+
+def main():
+    return compute()

@@ -1,0 +1,2 @@
+from config import CFG
+CFG.__init__('y')

@@ -1,0 +1,2 @@
+import consts
+consts.AX = ('x', 'y', 'z')
