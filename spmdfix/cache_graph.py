@@ -68,12 +68,7 @@ class ScanFile:
         plain = load_plain(self.file)
         plain.update(self.changed)
         plain = {p: s for p, s in plain.items() if p in self.changed or os.path.exists(p)}
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            mark(self.directory)
-            write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
-        except OSError:
-            pass  # a read-only tree, a full disk: the next run reads the modules again
+        _write_plain(self.directory, self.file, plain)  # (failing: the next run reads the modules again)
         self._plain, self.changed = plain, {}
 
 
@@ -127,12 +122,7 @@ class WordFile:
                 digest, held = digest or other[1], {**other[2], **held}  # type: ignore[index]
             plain[path] = (key, digest, held)
         plain = {p: s for p, s in plain.items() if p in self.changed or os.path.exists(p)}
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            mark(self.directory)
-            write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
-        except OSError:
-            pass  # a read-only tree, a full disk: the next run reads the files again
+        _write_plain(self.directory, self.file, plain)  # (failing: the next run reads the files again)
         self._plain, self.changed = plain, {}
 
 
@@ -171,10 +161,16 @@ class ListingFile:
         plain = load_plain(self.file)
         plain.update(self.changed)
         plain = {d: r for d, r in plain.items() if d in self.changed or os.path.isdir(d)}
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            mark(self.directory)
-            write_atomic(self.file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
-        except OSError:
-            pass  # a read-only tree, a full disk: the next run lists the directories again
+        _write_plain(self.directory, self.file, plain)  # (failing: the next run lists the directories again)
         self.known, self.changed = plain, {}
+
+
+def _write_plain(directory: Path, file: Path, plain: dict) -> None:
+    """Write `(FORMAT, plain)` to `file` in the cache directory `directory` at once (`write_atomic`), the
+    directory made and marked first; a read-only tree or a full disk writes nothing (never raises)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        mark(directory)
+        write_atomic(file, pickle.dumps((FORMAT, plain), protocol=pickle.HIGHEST_PROTOCOL))
+    except OSError:
+        pass
