@@ -11,7 +11,9 @@ a forged entry) is no scan and the module is read again. Written at once (`cache
 graph is built, merged into what the file holds then, so runs at the same time lose at most some scans.
 
 Beside them, which words each file holds (`WordFile`, for `word_scan`): the project's `holding` questions, which
-a warm run asks again to check a result that rests on them, are answered from it for every file not changed.
+a warm run asks again to check a result that rests on them, are answered from it for every file not changed;
+the directory records of the judgement's listings (`ListingFile`); and the answers themselves, by the state of
+the project they were given for (`AnswerFile`). `keep_project_stores` hands all four to the run.
 """
 
 from __future__ import annotations
@@ -163,6 +165,76 @@ class ListingFile:
         plain = {d: r for d, r in plain.items() if d in self.changed or os.path.isdir(d)}
         _write_plain(self.directory, self.file, plain)  # (failing: the next run lists the directories again)
         self.known, self.changed = plain, {}
+
+
+class AnswerFile:
+    """The answers about the projects' modules (`project_graph.AnswerStore`: who imports a module, who holds a
+    word, as digests), kept in the cache directory `directory`: a file `answers-<FORMAT>-<tool key>.pickle` of
+    `(FORMAT, {project root: (state, {question: digest})})`, the state `project_graph.judged_state`'s (the
+    listing and every listed file's settled stat key), plain values only, read by the loader that refuses every
+    class. An answer is served only while the project's state is the one kept; anything else in the file is no
+    answer and the question is asked again. Read once when made, written by `flush`, merged into what the file
+    holds then (answers of the same state); projects whose root no longer exists are dropped. Never raises for
+    a file that cannot be read or written."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.file = self.directory / f"answers-{FORMAT}-{tool_key()}.pickle"
+        self._plain: dict[str, tuple] = load_plain(self.file)
+        self.changed: dict[str, tuple[str, dict[str, str]]] = {}
+
+    def known(self, root: str) -> tuple[str, dict[str, str]] | None:
+        """The kept (state, answers) of the project at `root`, when well formed; else None."""
+        item = self.changed.get(root) or self._plain.get(root)
+        return (item[0], dict(item[1])) if _answers(item) else None  # type: ignore[index]
+
+    def keep(self, root: str, state: str, answers: dict[str, str]) -> None:
+        """Keep this process's answers about the project at `root` in the state `state`, for `flush`."""
+        self.changed[root] = (state, dict(answers))
+
+    def flush(self) -> None:
+        """Write the answers kept since the last flush, merged into what the file holds now (another
+        process's answers for the same state add theirs)."""
+        if not self.changed:
+            return
+        plain = load_plain(self.file)
+        for root, (state, answers) in self.changed.items():
+            other = plain.get(root)
+            if _answers(other) and other[0] == state:  # type: ignore[index]
+                answers = {**other[1], **answers}  # type: ignore[index]
+            plain[root] = (state, answers)
+        plain = {r: a for r, a in plain.items() if r in self.changed or os.path.isdir(r)}
+        _write_plain(self.directory, self.file, plain)  # (failing: the next run asks the questions again)
+        self._plain, self.changed = plain, {}
+
+
+def _answers(item: object) -> bool:
+    """Whether a kept `item` is a well-formed (state, {question: digest})."""
+    if type(item) is not tuple or len(item) != 2 or type(item[0]) is not str or type(item[1]) is not dict:
+        return False
+    return all(type(q) is str and type(d) is str for q, d in item[1].items())
+
+
+def keep_project_stores(directory: Path | None) -> None:
+    """Keep this run's import scans, words, judgement's listings and answers about the project in the results
+    cache's directory `directory` (`ScanFile`, `WordFile`, `ListingFile`, `AnswerFile`), read from there first;
+    None: in this process only (a run without the cache)."""
+    from spmdfix import import_scan, project_graph, word_scan
+
+    import_scan.keep_scans_in(ScanFile(directory) if directory is not None else None)
+    word_scan.keep_words_in(WordFile(directory) if directory is not None else None)
+    project_graph.keep_listings_in(ListingFile(directory) if directory is not None else None)
+    project_graph.keep_answers_in(AnswerFile(directory) if directory is not None else None)
+
+
+def flush_project_stores() -> None:
+    """Write what this process added to the stores `keep_project_stores` gave it (the scans are written when
+    a graph is built: `import_scan.flush_scans`). A forked worker writes its own (the stores are inherited)."""
+    from spmdfix import project_graph, word_scan
+
+    word_scan.flush_words()
+    project_graph.flush_listings()
+    project_graph.flush_answers()
 
 
 def _write_plain(directory: Path, file: Path, plain: dict) -> None:

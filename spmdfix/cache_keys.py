@@ -15,6 +15,7 @@ from spmdfix import stamps
 from spmdfix.cache_file import FORMAT
 from spmdfix.files import root_cache, root_of_directory
 from spmdfix.perf import sha256
+from spmdfix.analysis.project_answers import HOLDING_KEY, IMPORTERS_OF_KEY, holding_digest, importers_digest
 from spmdfix.results import PARTIAL, WALKED
 from spmdfix.stamps import stat_key
 
@@ -114,20 +115,28 @@ def importers_of_state(job: Job, path: str) -> str:
     """`importers_digest` of who imports the module at `path` now, in the project of `job`, over the listing a
     cross-module fix is judged against (`project_graph.graph_of(judged=True)`, built once per process)."""
     from spmdfix import project_graph
-    from spmdfix.analysis.index import importers_digest
 
-    graph = project_graph.graph_of(project_root_of(job), judged=True)
-    return importers_digest(graph.importers_with_dynamic(path))
+    root = project_root_of(job)
+
+    def answer() -> str:
+        return importers_digest(project_graph.graph_of(root, judged=True).importers_with_dynamic(path))
+
+    # (kept while the project's files are as they were: `project_graph.answered`)
+    return project_graph.answered(os.path.realpath(root), IMPORTERS_OF_KEY + path, answer)
 
 
 def holding_state(job: Job, word: str) -> str:
     """`holding_digest` of the modules of the project of `job` whose text holds `word` now, over the listing a
     cross-module fix is judged against (`project_graph.ProjectGraph.holding`, graph built once per process)."""
     from spmdfix import project_graph
-    from spmdfix.analysis.index import holding_digest
 
-    # (the cold run's listing, `WordListing`, when no graph was built: the same answer without an import scan)
-    return holding_digest(project_graph.holding_source(project_root_of(job))(word))
+    root = project_root_of(job)
+
+    def answer() -> str:
+        # (the cold run's listing, `WordListing`, when no graph was built: the same answer without an import scan)
+        return holding_digest(project_graph.holding_source(root)(word))
+
+    return project_graph.answered(os.path.realpath(root), HOLDING_KEY + word, answer)
 
 
 def walks_directory(walked: tuple[str, ...], directory: str, project_root: Path | None) -> bool:

@@ -348,7 +348,7 @@ class ProjectGraph:
         """(path, SHA-256 of the bytes) of each file of the listing whose bytes hold `word` (a plain search of
         the bytes, nothing parsed: an unsaved text's for a file of the overlay), in path order; None when the
         graph is incomplete (past `MAX_FILES`). With the digests, an answer tells a write added to or removed
-        from a module that held the word already (`analysis.index.holding_digest`). Files whose imports are
+        from a module that held the word already (`analysis.project_answers.holding_digest`). Files whose imports are
         not known (`unread`: too large, not readable) are left out: the questions asked
         (`analysis.importers.project_writer`) pass over modules not known. Read once per graph and word; the
         first question also answers "setattr" (every question asks it too), in the same reading of the files.
@@ -694,6 +694,82 @@ def flush_listings() -> None:
         store.flush()
 
 
+class AnswerStore(Protocol):
+    """Where the answers of earlier processes about a project are kept (`keep_answers_in`): `known` answers
+    the kept (project state, answers) of the project at a root (`answered`), when kept; `keep` is given this
+    process's; `flush` writes them."""
+
+    def known(self, root: str) -> tuple[str, dict[str, str]] | None: ...
+
+    def keep(self, root: str, state: str, answers: dict[str, str]) -> None: ...
+
+    def flush(self) -> None: ...
+
+
+_ANSWER_STORE: list[AnswerStore] = []  # the store of this process's run, when it has one
+# project root -> (its state when first asked in this process, its answers by question), or None when its
+# state is not one answers can be kept for (`judged_state`)
+_ANSWERS: dict[str, tuple[str, dict[str, str]] | None] = {}
+
+
+def keep_answers_in(store: AnswerStore | None) -> None:
+    """Serve `answered`'s questions from `store`'s answers while the project's state is the one they were
+    given for, and keep new ones there (None: only in this process); a new run, whose projects are stat'ed
+    again."""
+    _ANSWER_STORE[:] = [store] if store is not None else []
+    _ANSWERS.clear()
+
+
+def flush_answers() -> None:
+    """Give the store the answers of every project whose answers grew in this process, and write them."""
+    for store in _ANSWER_STORE:
+        store.flush()
+
+
+def judged_state(root: str) -> str | None:
+    """A digest of what every answer about the modules of the project at `root` (absolute, real) is made from:
+    the judgement's listing (`judged_files`), each listed file's stat key (`word_scan.stat_of`: the bytes its
+    imports and words are read from), and which directories above the root hold an `__init__.py` (they name the
+    root's packages: `_package_of`). None when the listing is not whole or a file's stat key had not settled
+    or cannot be taken: no answer is kept for such a state."""
+    files, why = _judged_files(root)
+    if why:
+        return None
+    keys = []
+    for path in files:
+        stat = stat_of(path)
+        if stat is None or not stat[1]:
+            return None
+        keys.append(stat[0])
+    above, directory = [], root
+    while os.path.dirname(directory) != directory:
+        directory = os.path.dirname(directory)
+        above.append(os.path.isfile(os.path.join(directory, "__init__.py")))
+    return hashlib.sha256(repr((files, keys, above)).encode()).hexdigest()[:32]
+
+
+def answered(root: str, question: str, answer) -> str:
+    """The digest `answer()` gives for `question` (`analysis.project_answers`' keys: who imports a module, who
+    holds a word) about the project at `root` (absolute, real), served without asking when this process or
+    the store (`keep_answers_in`) has it for the project's state now (`judged_state`, taken once per process
+    and project before the first answer: a file changed after it changes the state the next run sees). A
+    warm run checks every result's answers again: building the import graph of a project and searching the
+    words of jax's 1,302 modules took about a tenth of it."""
+    if root not in _ANSWERS:
+        state = judged_state(root)
+        kept = _ANSWER_STORE[0].known(root) if state is not None and _ANSWER_STORE else None
+        _ANSWERS[root] = None if state is None else (state, dict(kept[1]) if kept and kept[0] == state else {})
+    memo = _ANSWERS[root]
+    if memo is None:
+        return answer()
+    found = memo[1].get(question)
+    if found is None:
+        found = memo[1][question] = answer()
+        if _ANSWER_STORE:
+            _ANSWER_STORE[0].keep(root, memo[0], memo[1])
+    return found
+
+
 # (project root, judged: the judgement's listing) -> its graph
 _GRAPHS: dict[tuple[str, bool], ProjectGraph] = {}
 
@@ -881,3 +957,4 @@ def forget_graphs() -> None:
     forget_words()
     _LISTINGS.clear()
     _JUDGED_LISTINGS.clear()
+    _ANSWERS.clear()

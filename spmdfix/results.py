@@ -27,6 +27,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spmdfix.analysis.project_answers import HOLDING_KEY, IMPORTERS_OF_KEY  # noqa: F401 - re-exported
+
 if TYPE_CHECKING:
     from spmdfix.files import SourceFile
     from spmdfix.model import Edit, Finding, Fix, Unfollowed
@@ -53,15 +55,9 @@ IMPORTERS_KEY = "<importers>"
 # `runner.job.walks_project`), or a partial run, followed by the import graph's state for the file.
 WALKED = "walked"
 PARTIAL = "partial:"
-# In `Checked.depends`, followed by a module's absolute path: who imports that module (what the project index
-# answered the analysis, `analysis.index.ProjectIndex.recording`: a fix judged against every use in the
-# importers of a module it edits), checked by the results cache against the import graph now
-# (`cache_keys.importers_of_state`: a new importer, one deleted or importing other names, invalidates).
-IMPORTERS_OF_KEY = "<importers of>"  # (= analysis.index.IMPORTERS_OF_KEY, which the analysis writes)
-# In `Checked.depends`, followed by a word: which modules of the project hold it (`analysis.index.ProjectIndex.
-# holding`: a value trusted because no module writes its attribute), checked by the results cache against the
-# project now (`cache_keys.holding_state`: a module that starts to write it invalidates).
-HOLDING_KEY = "<holding>"  # (= analysis.index.HOLDING_KEY)
+# In `Checked.depends`, followed by a module's absolute path or a word: who imports that module, which modules
+# hold the word (`IMPORTERS_OF_KEY`, `HOLDING_KEY`, with the digests of `analysis.project_answers`), checked by
+# the results cache against the project now (`cache_keys.importers_of_state`, `holding_state`).
 
 
 class FileResult:

@@ -15,7 +15,8 @@ import pytest
 from spmdfix import import_scan, project_graph, word_scan
 from spmdfix import stamps as stamps_module
 from spmdfix.cache_file import FORMAT, load_plain
-from spmdfix.cache_graph import ListingFile, ScanFile, WordFile
+from spmdfix.analysis.project_answers import HOLDING_KEY, IMPORTERS_OF_KEY, holding_digest, importers_digest
+from spmdfix.cache_graph import AnswerFile, ListingFile, ScanFile, WordFile
 from test_partial_runs import OTHER, TRAIN, spmdfix_process, standard
 
 
@@ -422,6 +423,90 @@ def test_the_judgement_s_listing_of_a_new_process_lists_only_the_directories_cha
     assert again == sorted([*first, str(new)])
     project_graph.forget_graphs()
     assert project_graph.judged_files(str(project))[0] == again
+
+
+def answers(root: Path, cache: Path | None) -> tuple[dict[str, str], list[str]]:
+    """Who imports model.py and which modules hold `shard_map`, as a new process with the results cache in
+    `cache` answers them (`project_graph.answered`, the store `cache_graph.AnswerFile`; None: no store), and
+    the questions it had to ask (not served from the store), its answers written after."""
+    project_graph.forget_graphs()
+    project_graph.keep_answers_in(AnswerFile(cache) if cache is not None else None)
+    asked: list[str] = []
+    key = str(root)
+    model = module(root, "model")
+
+    def importers() -> str:
+        asked.append(IMPORTERS_OF_KEY)
+        return importers_digest(project_graph.graph_of(key, judged=True).importers_with_dynamic(model))
+
+    def holding() -> str:
+        asked.append(HOLDING_KEY)
+        return holding_digest(project_graph.holding_source(key)("shard_map"))
+
+    try:
+        got = {
+            IMPORTERS_OF_KEY: project_graph.answered(key, IMPORTERS_OF_KEY + model, importers),
+            HOLDING_KEY: project_graph.answered(key, HOLDING_KEY + "shard_map", holding),
+        }
+        return got, asked
+    finally:
+        project_graph.flush_answers()
+        project_graph.keep_answers_in(None)
+
+
+def test_a_warm_process_serves_the_project_s_answers_while_its_files_are_as_they_were(project: Path) -> None:
+    """Who imports a module and who holds a word (what a cached result rests on, checked again by every warm
+    run) are kept by the state of the project they were given for: a new process asks neither while no file
+    is changed, added or removed and no package above the root appears, and asks both again after any of
+    these, answering as a process without the store does."""
+    cache = project.parent / "cache"
+    first, asked = answers(project, cache)
+    assert asked == [IMPORTERS_OF_KEY, HOLDING_KEY]
+    assert answers(project, cache) == (first, [])
+    train = Path(module(project, "train"))
+    train.write_text("import jax\n")  # no longer imports model.py
+    edited, asked = answers(project, cache)
+    assert asked == [IMPORTERS_OF_KEY, HOLDING_KEY] and edited[IMPORTERS_OF_KEY] != first[IMPORTERS_OF_KEY]
+    assert edited == answers(project, None)[0]
+    assert answers(project, cache) == (edited, [])
+    late = project / "src" / "pkg" / "late.py"
+    late.write_text("from pkg import model\n")
+    added, asked = answers(project, cache)
+    assert asked == [IMPORTERS_OF_KEY, HOLDING_KEY] and added[IMPORTERS_OF_KEY] != edited[IMPORTERS_OF_KEY]
+    late.unlink()
+    assert answers(project, cache) == (edited, [IMPORTERS_OF_KEY, HOLDING_KEY])
+    (project.parent / "__init__.py").write_text("")  # the root is now a package of the directory above
+    assert answers(project, cache)[1] == [IMPORTERS_OF_KEY, HOLDING_KEY]
+
+
+def test_answers_about_a_project_with_an_unsettled_file_are_not_kept(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file changed within `RACY_NS` of its stat may change again without its stat key showing it: each
+    process asks again, and nothing is written for the project."""
+    monkeypatch.setattr(stamps_module, "RACY_NS", 10**18)
+    cache = project.parent / "cache"
+    first, asked = answers(project, cache)
+    assert asked == [IMPORTERS_OF_KEY, HOLDING_KEY]
+    assert answers(project, cache) == (first, asked)
+    assert load_plain(AnswerFile(cache).file) == {}
+
+
+@pytest.mark.parametrize("planted", [b"not a pickle at all", "another state", "forged"])
+def test_a_damaged_or_forged_answers_file_is_no_answer(project: Path, planted: bytes | str) -> None:
+    """Answers kept for another state of the project, or not of the kept types, are asked again."""
+    cache = project.parent / "cache"
+    cache.mkdir()
+    file = AnswerFile(cache).file
+    state = project_graph.judged_state(str(project))
+    assert state is not None
+    questions = [IMPORTERS_OF_KEY + module(project, "model"), HOLDING_KEY + "shard_map"]
+    if planted == "another state":
+        planted = pickle.dumps((FORMAT, {str(project): ("0" * 32, dict.fromkeys(questions, "x"))}))
+    elif planted == "forged":
+        planted = pickle.dumps((FORMAT, {str(project): (state, dict.fromkeys(questions, 7))}))
+    file.write_bytes(planted)
+    got, asked = answers(project, cache)
+    assert asked == [IMPORTERS_OF_KEY, HOLDING_KEY] and got == answers(project, None)[0]
+    assert load_plain(file)[str(project)] == (state, {questions[0]: got[IMPORTERS_OF_KEY], questions[1]: got[HOLDING_KEY]})
 
 
 H2_MAIN = """\

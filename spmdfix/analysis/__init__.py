@@ -19,7 +19,8 @@
   them together (`Analyzer`); `facts`: the facts it gives the planner (`spmdfix.plan`), the contract between
   the analysis and the fixes;
 - `index`: the other modules of the project, parsed when a name is followed into them; `project_modules`: what
-  the index is given (the file system, a module's model) and keeps of each module.
+  the index is given (the file system, a module's model) and keeps of each module; `project_answers`: the
+  keys and digests of the project's answers a result rests on (who imports a module, who holds a word).
 
 No module here does I/O or imports a front end: the project index is given what it reads
 (`project_modules.ProjectFiles`) and how to model a module (tests/test_architecture.py checks both).

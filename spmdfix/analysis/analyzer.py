@@ -27,7 +27,7 @@ from dataclasses import replace
 from spmdfix import jaxapi
 from spmdfix.analysis.bindings import BindingKind, Scope
 from spmdfix.analysis.calls import argument
-from spmdfix.analysis.index import HOLDING_KEY, IMPORTERS_OF_KEY
+from spmdfix.analysis.project_answers import HOLDING_KEY, IMPORTERS_OF_KEY
 from spmdfix.analysis.batched import Keys, mentions
 from spmdfix.analysis.facts import (
     Capture, ConstraintUse, FunctionSummary, JitShardings, ReachedFacts, ReshardUse, UnreadValue, VmapCalls, VmapFacts,

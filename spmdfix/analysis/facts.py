@@ -570,7 +570,7 @@ class FunctionSummary:
     follow (parameters, methods); unresolved: (span, what) of each place into code of the project it lost
     (`reach.ReachResult.unresolved`: an unresolved import of the project, `getattr`, an unknown callable);
     depends: (path, digest) of every module the summary was computed from (its own included), and
-    (`index.IMPORTERS_OF_KEY` + path, digest) of who imports each module its fixes were judged against; entry:
+    (`project_answers.IMPORTERS_OF_KEY` + path, digest) of who imports each module its fixes were judged against; entry:
     the spans of those places of `unresolved` where the callable summarised is itself lost, before any function
     is entered (`reach.ReachResult.at_entry`).
     """

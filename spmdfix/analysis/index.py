@@ -60,6 +60,7 @@ from spmdfix.analysis.passed_elsewhere import (
     passed_elsewhere,
     why_not_passed,
 )
+from spmdfix.analysis.project_answers import HOLDING_KEY, IMPORTERS_OF_KEY, holding_digest, importers_digest
 from spmdfix.analysis.project_modules import Analyse, AnalysedModule, LoadedModule, ModuleSummary, ProjectFiles
 
 _T = TypeVar("_T")
@@ -73,13 +74,6 @@ if TYPE_CHECKING:
 # Packages whose API the analysis knows by name: following them would parse JAX itself for `jnp.sum`.
 NOT_FOLLOWED = frozenset({"jax", "jaxlib", "flax", "numpy", "optax", "orbax", "chex", "einops", "ml_dtypes"})
 MAX_MODULES = 256  # modules one index parses at most; past it names stay unresolved (and are counted)
-# A result's dependency on who imports a module (this + its absolute path, with `importers_digest` of the
-# answer): a fix judged in a module's importers is judged again when one starts or stops importing it.
-IMPORTERS_OF_KEY = "<importers of>"
-# A result's dependency on which modules of the project hold a word (this + the word, with `holding_digest` of
-# the answer): a value trusted because no module writes its attribute is judged again when one starts to.
-HOLDING_KEY = "<holding>"
-
 # The tree of a module's text: (absolute path, SHA-256 of the text's bytes, text) -> `ast.parse(text)`; raises
 # what `ast.parse` raises. An edge may give one that serves the tree of a text parsed before
 # (`module_memo.ModuleMemo.parse`: a language server builds an index per edit of a document).
@@ -99,22 +93,6 @@ Importers = Callable[[str], Mapping[str, frozenset[str]] | None]
 # A word -> (absolute path, SHA-256 of the bytes) of each module of the project whose text holds it, in path
 # order, or None when the project's modules are not known (`project_graph.ProjectGraph.holding`).
 Holding = Callable[[str], "tuple[tuple[str, str], ...] | None"]
-
-
-def holding_digest(answer: tuple[tuple[str, str], ...] | None) -> str:
-    """A digest of a `Holding` answer (None: not known): which modules hold the word, and their bytes (a
-    write added to a module that held the word already changes it)."""
-    if answer is None:
-        return "unknown"
-    return hashlib.sha256(repr(sorted(answer)).encode()).hexdigest()[:32]
-
-
-def importers_digest(answer: Mapping[str, frozenset[str]] | None) -> str:
-    """A digest of who imports a module (an `Importers` answer: importer path -> names; None when not known)."""
-    if answer is None:
-        return "unknown"
-    listed = sorted((path, sorted(names)) for path, names in answer.items())
-    return hashlib.sha256(repr(listed).encode()).hexdigest()[:32]
 
 
 def _top_level_names(ix: ModuleIndex) -> tuple[dict[str, str], frozenset[str]]:

@@ -238,22 +238,11 @@ class Run:
         cached = self.cached_run(mode)
         # The import scans of a partial run's graph are kept beside the results (`cache_graph`), read by this
         # process and by the workers it forks; a run without the cache keeps them in its own process only.
-        # So are the words each file holds and the judgement's listings of the project (`word_scan`,
-        # `project_graph.keep_listings_in`: a warm run checks again the answers a result rests on).
-        from spmdfix.import_scan import keep_scans_in
-        from spmdfix.project_graph import flush_listings, keep_listings_in
-        from spmdfix.word_scan import flush_words, keep_words_in
+        # So are the words each file holds, the judgement's listings of the project and the answers about it
+        # (a warm run checks again the answers a result rests on: `cache_graph.keep_project_stores`).
+        from spmdfix.cache_graph import flush_project_stores, keep_project_stores
 
-        if cached is not None:
-            from spmdfix.cache_graph import ListingFile, ScanFile, WordFile
-
-            keep_scans_in(ScanFile(cached.cache.directory))
-            keep_words_in(WordFile(cached.cache.directory))
-            keep_listings_in(ListingFile(cached.cache.directory))
-        else:
-            keep_scans_in(None)
-            keep_words_in(None)
-            keep_listings_in(None)
+        keep_project_stores(cached.cache.directory if cached is not None else None)
         workers = self.kw["jobs"] or os.cpu_count() or 1
         memo = cached.cache.listing_memo(self.exclude_key) if cached is not None else None
         if cached is not None:
@@ -273,8 +262,7 @@ class Run:
             else:
                 outcomes = run_jobs(jobs, workers)
         # (what this process read checking the cached results: `Cache.misses`)
-        flush_words()
-        flush_listings()
+        flush_project_stores()
         if cached is not None:
             return cached.finish(jobs, outcomes, _shown_order)
         order = sorted(range(len(jobs)), key=lambda i: _shown_order(jobs[i]))

@@ -81,17 +81,15 @@ def _import_analysis() -> None:
 
 def _run_in_worker(packed: tuple | list[Job], defer: bool) -> list:
     """A worker's task: `run_packed`, then the words the batch found in the project's files and the
-    judgement's listings it made written to the run's stores (`word_scan.flush_words`,
-    `project_graph.flush_listings`: the stores are the main process's, inherited by the fork; the next run
-    checks a result resting on them without reading the files again)."""
+    judgement's listings it made written to the run's stores (`cache_graph.flush_project_stores`: the stores
+    are the main process's, inherited by the fork; the next run checks a result resting on them without
+    reading the files again)."""
     try:
         return run_packed(packed, defer)
     finally:
-        from spmdfix.project_graph import flush_listings  # (imported by the analysis already)
-        from spmdfix.word_scan import flush_words
+        from spmdfix.cache_graph import flush_project_stores
 
-        flush_words()
-        flush_listings()
+        flush_project_stores()
 
 
 def submit(pool: Executor, batch: list[Job], defer: bool = False) -> Future | None:
