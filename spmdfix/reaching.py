@@ -5,8 +5,10 @@ in `train.py`, which imports `model.py`: the finding sits at the spec in `model.
 of `train.py` finds it. `reached` analyses the modules that import the checked one, directly or through
 other modules of the project (`project_graph.ProjectGraph.reaching`), whose text may hold a finding
 (`prefilter.may_have_findings`: an spmd vmap, or a plain vmap over an Explicit placement), each with the
-project index (`analysis.index`), and keeps their findings located in the checked module (`Span.path`),
-seen from it (`reframed`: the spec in the checked module, the vmap's place in the importer's file).
+project index (`analysis.index`), and keeps their findings located in the checked module (`Span.path`) or
+whose chain names a place in it (`places_in`: `layers.py` applies the shard_map with the spec
+`activation_spec()` of `specs.py` builds, where the finding is located; a commit of `layers.py` alone makes the
+collision), seen from it (`reframed`: the spec in the checked module, the vmap's place in the importer's file).
 
 The modules the checked one imports directly and whose text may hold a vmap are analysed too, for the SPMD910
 records they place in it (issue 22, never silent): `class Trainer(Base)` applies `self.vec(step)`, the vmap
@@ -60,7 +62,8 @@ if TYPE_CHECKING:
 
 @frozen(slots=True)
 class Reached:
-    """What `reached` found: the findings located in the checked module (seen from it), and what they depend
+    """What `reached` found: the findings located in the checked module or whose chain names a place in it
+    (seen from it: `places_in`), and what they depend
     on: (importer path, SHA-256 of its bytes, None when unreadable) of each importer (and of each module it
     imports that was analysed), and (`IMPORTERS_KEY`, the graph's state for the module); unfollowed: the SPMD910
     records those analyses locate in the checked module (seen from it)."""
@@ -88,8 +91,9 @@ _ANALYSED: dict[str, tuple[ProjectIndex, dict[tuple, _Analysed]]] = {}
 def reached(
     path: str | Path, text: str, index: ProjectIndex, options: Options, live: bool = False, graph: ProjectGraph | None = None
 ) -> Reached:
-    """The findings that modules importing the module at `path` (whose current text is `text`) place in it
-    (see the module doc), with what they depend on. `index`: the project index of the module's project; when
+    """The findings that modules importing the module at `path` (whose current text is `text`) place in it or
+    lead through it (`places_in`: a shard_map it applies with a spec another module builds; see the module
+    doc), with what they depend on. `index`: the project index of the module's project; when
     it would read another text for the module than `text` (an unsaved buffer, stdin), the importers are
     analysed with an index that holds `text` (and the overlay of `index`). An importer in the overlay of
     `index` (a language server's open document) is analysed in its unsaved text; which modules import the
@@ -147,7 +151,10 @@ def reached(
         seen = kept[2].get(own)  # (seen from the checked module: the same on every analysis of the same text)
         if seen is None:
             seen = kept[2][own] = (
-                tuple(reframed(f, importer, own) for f in kept[0] if f.span.path == own),
+                # (located here, or elsewhere with a place of its chain here: the shard_map this module applies
+                # with a spec another module builds, `specs.py`'s `activation_spec()`, which a commit of this
+                # module alone may turn into a collision; newuser14's x02)
+                tuple(reframed(f, importer, own) for f in kept[0] if places_in(f, own)),
                 tuple(reframed(r, importer, own) for r in kept[1] if r.span.path == own),
                 # (where the importer's analysis stopped, wherever that is, when it may reach this module
                 # through names the analysis cannot decide: `ProjectGraph.undecided_candidates`)
@@ -168,6 +175,12 @@ def reached(
             # own, which do not reach this module, which it does not import)
             records.extend(r for r in seen[2] if r not in records and r.callable_unknown)
     return Reached(tuple(found), tuple(depends), tuple(records))
+
+
+def places_in(finding: Finding, path: str) -> bool:
+    """Whether `finding` (of an importer's analysis) is located in the module at `path` or names a place of its
+    chain there (a related location)."""
+    return finding.span.path == path or any(r.span.path == path for r in finding.related)
 
 
 def unsearched_record(why: str) -> Unfollowed:
@@ -373,6 +386,19 @@ def reported_once(outcomes: list) -> list:
         outside.add(whole)
         return False
 
+    reported: set[tuple] = set()  # (findings located outside the run, as no module sees them: `_whole_key`)
+
+    def reported_before(finding: Finding, mine: str) -> bool:
+        """Whether `finding` lies in a file outside the run and an earlier result reported it (the vmap's
+        module and a module applying the shard_map, both checked, place the collision at a third's spec)."""
+        if not finding.span.path or finding.span.path in by_path:
+            return False
+        key = _whole_key(finding, mine)
+        if key in reported:
+            return True
+        reported.add(key)
+        return False
+
     out = []
     for o in outcomes:
         if isinstance(o, (Checked, Fixed)):
@@ -384,9 +410,9 @@ def reported_once(outcomes: list) -> list:
                 if len(kept) != len(o.findings):
                     changes["findings"] = kept
                     o = dataclasses.replace(o, findings=kept)
-            if any(f.span.path in by_path for f in o.findings):
+            if any(f.span.path for f in o.findings):
                 mine = os.path.realpath(o.path)
-                kept = tuple(f for f in o.findings if not elsewhere(f, mine, by_path))
+                kept = tuple(f for f in o.findings if not elsewhere(f, mine, by_path) and not reported_before(f, mine))
                 if len(kept) != len(o.findings):
                     changes["findings"] = kept
             # (an SPMD910 record a base class's module places in a subclass's module that reports it too)

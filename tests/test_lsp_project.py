@@ -596,3 +596,22 @@ async def test_two_vmaps_reaching_one_spec_give_fix_actions_that_name_their_vmap
     assert len(fixes) == len(set(fixes)) and len(fixes) >= 2, fixes
     assert any("(the vmap at pkg/pipeline.py line 7)" in t for t in fixes), fixes
     assert any("(the vmap at pkg/evaluate.py line 7)" in t for t in fixes), fixes
+
+
+async def test_a_module_applying_a_shard_map_with_another_module_s_spec_shows_the_collision(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """Only layers.py open, whose shard_map takes its specs from `activation_spec()` of specs.py: the collision
+    of run.py's vmap, located at specs.py's `P(DATA, MODEL)`, shows at the chain's first place in the document
+    (`gelu_block(x)`, the call that leads to the shard_map), the spec as the first related place, with the safe add-axis `spmdfix fix pkg/layers.py` applies
+    (a partial run reported nothing here before: newuser14's x02)."""
+    shutil.copytree(ROOT / "golden" / "add-axis" / "tree_spec_helper_other_module" / "input", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tree'\n")
+    layers, specs = tmp_path / "pkg" / "layers.py", tmp_path / "pkg" / "specs.py"
+    await _start(client)
+    _open(client, layers.read_text(), uri=layers.as_uri())
+    diagnostics = await _published(client, layers.as_uri(), 1)
+    assert _codes(diagnostics) == [("SPMD001", 14, 16), ("SPMD002", 14, 16)]
+    first = diagnostics[0].related_information[0]
+    assert (first.location.uri, first.location.range.start.line + 1) == (specs.as_uri(), 8)
+    assert _fix_classes(diagnostics) == {"add-axis": "safe", "strip": "unsafe", "drop-spmd-axis": "unsafe"}

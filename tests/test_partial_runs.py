@@ -790,3 +790,57 @@ def test_a_vmap_factory_an_importer_applies_to_the_layer_modules_function_is_rep
     (root / "src/pkg/other.py").unlink()
     alone = spmdfix(root, "check", "--no-cache", "--show-unresolved", "--output-format", "concise", "src/pkg/config.py")
     assert "SPMD" not in alone.stdout, alone.stdout
+
+
+SPEC_HELPER_TREE = ROOT / "golden" / "add-axis" / "tree_spec_helper_other_module" / "input"
+
+
+def test_a_module_applying_a_shard_map_with_another_module_s_spec_reports_the_collision_once(tmp_path: Path) -> None:
+    """layers.py applies the shard_map with `activation_spec()` of specs.py; run.py's vmap collides with it at
+    specs.py's spec. layers.py alone (a commit of the layer only) reports it there, as the tree's run does; with
+    run.py or specs.py in the same run it is reported once; the results cache follows an edit of specs.py (read
+    by the importer's analysis) and of run.py; a module not on the chain (config.py) reports nothing alone."""
+    import shutil
+
+    root = tmp_path / "tree"
+    shutil.copytree(SPEC_HELPER_TREE, root)
+    (root / "pyproject.toml").write_text("[project]\nname = 'tree'\n")
+
+    def located(*args: str) -> list[str]:
+        done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", *args)
+        return [" ".join(line.split(" ")[:2]) for line in done.stdout.splitlines() if "SPMD" in line]
+
+    both = ["pkg/specs.py:8:14: SPMD001", "pkg/specs.py:8:14: SPMD002"]
+    assert located(".") == both
+    assert located("pkg/layers.py") == both
+    assert located("pkg/layers.py", "run.py") == both
+    assert located("pkg/layers.py", "pkg/specs.py") == both
+    assert located("pkg/config.py") == []
+
+
+@pytest.mark.e2e
+def test_the_cache_follows_the_spec_helper_and_the_vmap_a_layer_module_s_finding_rests_on(tmp_path: Path) -> None:
+    """The partial run of layers.py above, cached (a new process each time): an edit of specs.py (read by the
+    importer's analysis) and of run.py each change its result as a run without the cache sees it."""
+    import shutil
+
+    root = tmp_path / "tree"
+    shutil.copytree(SPEC_HELPER_TREE, root)
+    (root / "pyproject.toml").write_text("[project]\nname = 'tree'\n")
+
+    def cached_and_cold() -> str:
+        args = ("check", "-j", "1", "--output-format", "concise", "pkg/layers.py")
+        cached = spmdfix_process(root, *args)
+        cold = spmdfix_process(root, "check", "-j", "1", "--no-cache", "--output-format", "concise", "pkg/layers.py")
+        assert cached.stdout == cold.stdout
+        return cold.stdout
+
+    assert "SPMD001" in cached_and_cold()
+    specs = root / "pkg" / "specs.py"
+    specs.write_text(specs.read_text().replace("P(DATA, MODEL)", "P(None, MODEL)"))
+    assert "SPMD" not in cached_and_cold()
+    specs.write_text(specs.read_text().replace("P(None, MODEL)", "P(DATA, MODEL)"))
+    assert "SPMD001" in cached_and_cold()
+    run = root / "run.py"
+    run.write_text(run.read_text().replace("spmd_axis_name=DATA", "spmd_axis_name=None"))
+    assert "SPMD" not in cached_and_cold()

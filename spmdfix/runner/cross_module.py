@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from spmdfix import pipeline
 from spmdfix.files import text_of
 from spmdfix.model import Finding, Fix, Options, reframed
+from spmdfix.reaching import places_in
 from spmdfix.perf import record
 from spmdfix.results import IMPORTERS_KEY, PARTIAL, Checked, FileResult, Fixed, Mode
 from spmdfix.runner.job import Job
@@ -181,12 +182,13 @@ def _take(result, texts: dict[str, str], changed_at: dict[str, int], clock: int)
 
 def located_in(own: str, own_text: str, enabled: frozenset[str], options: Options):
     """The selector of an importer's findings for a partial run of `own` (whose text is `own_text`, its enabled
-    codes `enabled` and fix options `options`): only those located in `own`, split by `own`'s suppression
+    codes `enabled` and fix options `options`): only those located in `own` or whose chain names a place in it
+    (`reaching.places_in`), split by `own`'s suppression
     comments and rule selection (seen from `own`, `reaching.reframed`). The language server's fix-all takes it
     too (`lsp.actions`)."""
 
     def split(text: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
-        located = [f for f in findings if f.span.path == own]
+        located = [f for f in findings if places_in(f, own)]
         # (the importer's path is not known here: its own spans, "" in both frames, are left as they are)
         seen = [reframed(f, "", own) for f in located]
         _, suppressed = pipeline.select(own_text, seen, enabled, options.unfixable)
