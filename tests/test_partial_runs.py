@@ -844,3 +844,34 @@ def test_the_cache_follows_the_spec_helper_and_the_vmap_a_layer_module_s_finding
     run = root / "run.py"
     run.write_text(run.read_text().replace("spmd_axis_name=DATA", "spmd_axis_name=None"))
     assert "SPMD" not in cached_and_cold()
+
+
+def test_a_module_on_the_chain_naming_no_shard_map_reports_the_collision_alone(tmp_path: Path) -> None:
+    """The chain of run.py's vmap passes through utils.py's `f(x)` (a function given to `apply`), then
+    layers.py's shard_map with specs.py's spec: utils.py names no shard_map, spec, mesh or sharding and imports
+    nothing, yet a partial run of it (a commit of utils.py alone) reports the collision the tree's run does,
+    and `fix utils.py` applies the safe add-axis; the partial run's word filter skipped it (breaker21 v11)."""
+    import shutil
+
+    root = tmp_path / "tree"
+    shutil.copytree(SPEC_HELPER_TREE, root)
+    (root / "pyproject.toml").write_text("[project]\nname = 'tree'\n")
+    (root / "utils.py").write_text("def apply(f, x):\n    return f(x) + 0.0\n")
+    run = root / "run.py"
+    run.write_text(
+        run.read_text()
+        .replace("from pkg.layers import residual", "from pkg.layers import residual\nfrom utils import apply")
+        .replace("jax.vmap(residual,", "jax.vmap(lambda x: apply(residual, x),")
+    )
+
+    def located(*args: str) -> list[str]:
+        done = spmdfix(root, "check", "--no-cache", "--output-format", "concise", *args)
+        return [" ".join(line.split(" ")[:2]) for line in done.stdout.splitlines() if "SPMD" in line]
+
+    both = ["pkg/specs.py:8:14: SPMD001", "pkg/specs.py:8:14: SPMD002"]
+    assert located(".") == both
+    assert located("utils.py") == both
+    assert located("utils.py", "pkg/layers.py") == both
+    fixed = spmdfix(root, "fix", "--no-cache", "utils.py")
+    assert "add-axis 1" in fixed.stderr + fixed.stdout, fixed.stderr + fixed.stdout
+    assert located(".") == []

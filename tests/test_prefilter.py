@@ -1173,3 +1173,17 @@ def test_a_dropped_module_of_a_golden_tree_gives_nothing_analysed_with_its_proje
             if result.findings or result.unfollowed:
                 wrong.append(str(path.relative_to(GOLDEN)))
     assert dropped > 20 and wrong == []
+
+
+def test_may_be_on_a_chain_passes_a_call_in_a_function_or_an_import_of_the_project() -> None:
+    """A module naming no reach word may still be a place of another module's chain (`reaching.places_in`):
+    a function calling what it is given or imports; the bytes' form never says no where the text says yes."""
+    from spmdfix.prefilter.reached import may_be_on_a_chain, may_be_on_a_chain_bytes, may_hold_reached
+
+    on = ["def apply(f, x):\n    return f(x)\n", "step = lambda x: layer(x)\n", "from pkg.layers import residual\nSTEP = residual\n"]
+    off = ["X = 1\n", "import numpy as np\nA = np.zeros(3)\n", "Y = 2  # no function, no import of the project\n"]
+    for text in on:
+        assert may_be_on_a_chain(text) and may_be_on_a_chain_bytes(text.encode()) and may_hold_reached(text), text
+    for text in off:
+        assert not may_be_on_a_chain(text), text
+    assert not may_be_on_a_chain_bytes(b"X = 1\n")

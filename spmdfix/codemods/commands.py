@@ -199,9 +199,9 @@ def _reached_warnings(path: Path | None, text: str, settings: FileSettings) -> l
     """One line per finding that an spmd vmap of another module of the project (an importer of this one)
     places in this module (`reaching.reached`): `row:col: CODE message (not fixed here: ...)`. A codemod
     changes the module it is given only; such a finding's fix is applied in the importer by `spmdfix fix`."""
-    from spmdfix.prefilter.reached import may_be_reached
+    from spmdfix.prefilter.reached import may_hold_reached
 
-    if path is None or path.suffix == ".ipynb" or not may_be_reached(text):
+    if path is None or path.suffix == ".ipynb" or not may_hold_reached(text):
         return []
     from spmdfix.reaching import reached
 

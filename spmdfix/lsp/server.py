@@ -159,10 +159,10 @@ class SpmdfixServer(LanguageServer):
         a partial run as `spmdfix check model.py` makes): the modules on disk, or their open documents'
         unsaved texts, and the import graph listed again (files change under a long-lived server). Nothing
         for a document without a file or an index, or whose text names no shard_map, spec, mesh or sharding."""
-        from spmdfix.prefilter.reached import may_be_reached
+        from spmdfix.prefilter.reached import may_hold_reached
         from spmdfix.reaching import Reached, reached
 
-        if doc.path is None or index is None or not may_be_reached(source):
+        if doc.path is None or index is None or not may_hold_reached(source):
             return Reached()
         graph = self.indexes.graph(index)  # (listed when the index was judged: `ProjectIndexes.get`)
         return reached(doc.path.resolve(), source, index, settings.options, live=True, graph=graph)
@@ -183,9 +183,9 @@ class SpmdfixServer(LanguageServer):
             for d in self.documents.values()
             if d.path is not None and d is not doc and (text := _module_text(d)) is not None
         }
-        from spmdfix.prefilter.reached import may_be_reached
+        from spmdfix.prefilter.reached import may_hold_reached
 
-        return self.indexes.get(root, path, overlay, partial=may_be_reached(doc.source))
+        return self.indexes.get(root, path, overlay, partial=may_hold_reached(doc.source))
 
     def document_of(self, path: str) -> Document | None:
         """The open document of the file at `path` (absolute), or None."""

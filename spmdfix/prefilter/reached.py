@@ -111,3 +111,38 @@ def may_apply_inherited_bytes(raw: bytes) -> bool:
     """`may_apply_inherited` of a module's bytes (any ASCII-compatible encoding) without the import's test: True
     when the text may pass it (the decoded text is asked next)."""
     return _applies_undefined_self_call(raw, _CLASS_WITH_BASE_BYTES, _SELF_CALL_BYTES, _SELF_ASSIGNS_BYTES, _DEFS_BYTES)
+
+
+# A place of another module's chain (`reaching.places_in`): a call in a function (`def`, `lambda`: the
+# vmapped function is traced through it), or a name bound from a module of the project (a `partial` of an
+# imported layer, a `jit` of it, applied at module level).
+_CHAIN_WORDS = re.compile(r"\b(?:def|lambda)\b")
+_CHAIN_WORDS_BYTES = re.compile(_CHAIN_WORDS.pattern.encode())
+
+
+def may_be_on_a_chain(text: str) -> bool:
+    """Whether a module with this text may be a place of the chain of another module's finding, which a
+    partial run of it reports since the chain passes through it (`reaching.places_in`): `blocks.py`'s
+    `residual(x)` between run.py's vmap and layers.py's shard_map, `utils.py`'s `f(x)` of a function given
+    to it, neither naming a shard_map, spec, mesh or sharding (`may_be_reached`; breaker21 v02/v11). Such a
+    place is a call inside a function, or a binding of a name imported from a module of the project."""
+    from spmdfix.prefilter.bindings import imports_project
+
+    return _CHAIN_WORDS.search(text) is not None or imports_project(text, code_only=True)
+
+
+def may_be_on_a_chain_bytes(raw: bytes) -> bool:
+    """`may_be_on_a_chain` of a module's bytes (any ASCII-compatible encoding) without the import's test: True
+    when the text may pass it (the decoded text is asked next)."""
+    return _CHAIN_WORDS_BYTES.search(raw) is not None or b"import" in raw
+
+
+def may_hold_reached(text: str) -> bool:
+    """Whether a partial run of a module with this text may report what another module's vmap places in it
+    or leads through it: `may_be_reached`, `may_apply_inherited` or `may_be_on_a_chain`."""
+    return may_be_reached(text) or may_apply_inherited(text) or may_be_on_a_chain(text)
+
+
+def may_hold_reached_bytes(raw: bytes) -> bool:
+    """`may_hold_reached` of a module's bytes (True when its text may pass it)."""
+    return may_be_reached_bytes(raw) or may_apply_inherited_bytes(raw) or may_be_on_a_chain_bytes(raw)

@@ -29,7 +29,7 @@ from spmdfix.files import (
 )
 from spmdfix.model import Edit, Finding, Fix, Unfollowed
 from spmdfix.prefilter import may_have_findings
-from spmdfix.prefilter.reached import may_apply_inherited, may_apply_inherited_bytes, may_be_reached, may_be_reached_bytes
+from spmdfix.prefilter.reached import may_hold_reached, may_hold_reached_bytes
 from spmdfix.reaching import names_another_module
 from spmdfix.results import (
     IMPORTERS_KEY,
@@ -135,7 +135,7 @@ def _run_bytes(job: Job, raw: bytes, defer: bool) -> FileResult:
         if (
             job.path.suffix == ".ipynb"
             or _no_partial_run(job)
-            or not (may_be_reached_bytes(raw) or may_apply_inherited_bytes(raw))
+            or not may_hold_reached_bytes(raw)
         ):
             return Checked(job.path, job.display)
         return run_reached(job, raw, defer)
@@ -358,7 +358,7 @@ def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked
     partial = (
         prepared.nb is None
         and not _no_partial_run(job)
-        and (may_be_reached(prepared.text) or may_apply_inherited(prepared.text))
+        and may_hold_reached(prepared.text)
     )
     if not own and not partial:
         # No finding, nor a left-out cell's: the same result without the analysis and without looking for
@@ -423,7 +423,7 @@ def fix_reviewed(job: Job, source: SourceFile, prepared: pipeline.Prepared, revi
 
 
 def _fix(job: Job, source: SourceFile, prepared: pipeline.Prepared, review: Reviewer | None = None) -> Checked | Fixed:
-    partial = prepared.nb is None and may_be_reached(prepared.text)
+    partial = prepared.nb is None and may_hold_reached(prepared.text)
     if not may_have_findings(prepared.text) and not partial:
         # Nothing to fix or report (nor a left-out cell's syntax error: `Prepared.extra_findings`): what
         # `fix_prepared` gives such a text, without importing the analysis for it (a small tree runs in the
@@ -549,7 +549,7 @@ def _add_noqa(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Chec
     from spmdfix import noqa  # (`add-noqa` only)
 
     own = may_have_findings(prepared.text)
-    partial = prepared.nb is None and may_be_reached(prepared.text)
+    partial = prepared.nb is None and may_hold_reached(prepared.text)
     index = _index(job) if own or partial else None
     # A partial run (`reaching`): the findings importers' vmaps place in this file get their comment here too.
     partial = partial and index is not None and not walks_project(job, index.root)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from spmdfix.file_settings import FileSettings
 from spmdfix.files import TooLarge, read_bytes
-from spmdfix.prefilter.reached import may_apply_inherited_bytes, may_be_reached_bytes
+from spmdfix.prefilter.reached import may_hold_reached_bytes
 from spmdfix.results import IMPORTERS_KEY, WALKED, Checked, FileResult, Mode
 from spmdfix.runner.clean_bytes import bytes_prove_clean
 from spmdfix.runner.job import Job
@@ -103,7 +103,7 @@ def run_packed(packed: tuple | list[Job], defer: bool) -> list:
             if clean and (
                 path.endswith(".ipynb")
                 or walked_whole(path, settings, walked)  # (`one_file._no_partial_run`: no stamps here)
-                or not (may_be_reached_bytes(raw) or may_apply_inherited_bytes(raw))
+                or not may_hold_reached_bytes(raw)
             ):
                 out.append(None)  # what `pack_results` sends for its plain `Checked` result
                 continue
