@@ -615,3 +615,19 @@ async def test_a_module_applying_a_shard_map_with_another_module_s_spec_shows_th
     first = diagnostics[0].related_information[0]
     assert (first.location.uri, first.location.range.start.line + 1) == (specs.as_uri(), 8)
     assert _fix_classes(diagnostics) == {"add-axis": "safe", "strip": "unsafe", "drop-spmd-axis": "unsafe"}
+
+
+async def test_a_module_on_the_chain_naming_no_shard_map_shows_the_collision(client: LanguageClient, tmp_path: Path) -> None:
+    """Only pkg/blocks.py open, whose `residual(x)` lies between run.py's vmap (through pkg/model.py) and
+    layers.py's shard_map with specs.py's spec, and which names no shard_map, spec, mesh or sharding: the
+    collision shows at that call, the spec related, with the safe add-axis (breaker21 v02: nothing showed)."""
+    shutil.copytree(ROOT / "golden" / "add-axis" / "tree_spec_helper_through_intermediates" / "input", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tree'\n")
+    blocks, specs = tmp_path / "pkg" / "blocks.py", tmp_path / "pkg" / "specs.py"
+    await _start(client)
+    _open(client, blocks.read_text(), uri=blocks.as_uri())
+    diagnostics = await _published(client, blocks.as_uri(), 1)
+    assert _codes(diagnostics) == [("SPMD001", 5, 12), ("SPMD002", 5, 12)]
+    first = diagnostics[0].related_information[0]
+    assert (first.location.uri, first.location.range.start.line + 1) == (specs.as_uri(), 8)
+    assert _fix_classes(diagnostics) == {"add-axis": "safe", "strip": "unsafe", "drop-spmd-axis": "unsafe"}
