@@ -550,3 +550,27 @@ def test_a_cached_check_follows_the_module_giving_a_method_hazard_h2_asks_about(
     assert safe not in both() and safe not in both()
     (tmp_path / "other.py").write_text("class Summer:\n    def total(self, b):\n        return b\n")
     assert safe in both()
+
+
+def test_an_answer_from_a_graph_listed_before_the_state_was_taken_is_not_kept(project: Path) -> None:
+    """A run that built the judged graph (a cache miss's analysis) before its first `answered` takes the
+    project's state: a module added in between, settled by then, is in the state but not in the graph's
+    answer. Kept under that state, the stale answer was served to every later process while no file changed
+    (a cached result resting on it trusted again); it is answered, not kept (breaker21)."""
+    cache = project.parent / "cache"
+    key, model = str(project), module(project, "model")
+    project_graph.forget_graphs()
+    project_graph.keep_answers_in(AnswerFile(cache))
+    try:
+        project_graph.graph_of(key, judged=True)  # (the miss's analysis, early in the run)
+        (project / "src" / "pkg" / "late.py").write_text("from pkg import model\n")  # (edited during the run)
+
+        def importers() -> str:  # (as `cache_keys.importers_of_state` asks it)
+            return importers_digest(project_graph.graph_of(key, judged=True).importers_with_dynamic(model))
+
+        project_graph.answered(key, IMPORTERS_OF_KEY + model, importers)
+    finally:
+        project_graph.flush_answers()
+        project_graph.keep_answers_in(None)
+    later, _ = answers(project, cache)
+    assert later[IMPORTERS_OF_KEY] == answers(project, None)[0][IMPORTERS_OF_KEY]
