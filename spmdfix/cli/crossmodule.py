@@ -15,10 +15,10 @@ import click
 
 from spmdfix.cli.output import diff_path
 from spmdfix.cli.tally import Tally
-from spmdfix.files import FileError, SourceFile, read_unchanged, write_together
+from spmdfix.files import FileError, SourceFile, read_unchanged, source_of, write_together
 from spmdfix.model import Fix
 from spmdfix.perf import record
-from spmdfix.diffs import unified_diff
+from spmdfix.diffs import file_diff
 from spmdfix.results import Checked, FileResult, Fixed
 from spmdfix.runner import Job, cross_module_fixes, display_path
 
@@ -123,9 +123,17 @@ def fix_others(
         tally.changed += 1
         if diff:
             named = diff_path(Path(path))
-            tally.diffs.append((named, unified_diff(named, old, new)))
+            encoding = _encoding_of(path)
+            tally.diffs.append((named, file_diff(named, old.encode(encoding), new.encode(encoding))))
             continue
         # (written already, with the run's files they go with: `with_cross_module_fixes`, `writing`)
         if not quiet:
             changer = credits.changer(path) if credits is not None else "another module"
             click.echo(f"{shown}: changed by a fix of {changer}", err=True)
+
+
+def _encoding_of(path: str) -> str:
+    """The encoding `fix` writes the module at `path` back in (its BOM or PEP 263 cookie, as read now): what
+    its `--diff` is written in. UTF-8 when it cannot be read (a fix was computed from it, so it could be)."""
+    found = source_of(path)
+    return found.encoding if found is not None else "utf-8"

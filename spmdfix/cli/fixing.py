@@ -32,11 +32,11 @@ from spmdfix.cli.output import (
     summary,
 )
 from spmdfix.cli.tally import Tally
-from spmdfix.files import FileError, write_source, write_text_atomically
+from spmdfix.files import FileError, encode, write_source, write_text_atomically
 from spmdfix.migration import report_suffixes
 from spmdfix.model import STRATEGIES, Transform, choose_fix
 from spmdfix.paths import relpath
-from spmdfix.diffs import unified_diff
+from spmdfix.diffs import file_diff
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode, Unreadable
 from spmdfix.runner import Job
 
@@ -273,7 +273,7 @@ def _fix_one(
     if diff:
         tally.applied.update(str(f.transform) for f in o.applied)
         shown = diff_path(o.path)
-        tally.diffs.append((shown, unified_diff(shown, o.source.text, o.new_text)))
+        tally.diffs.append((shown, file_diff(shown, o.source.raw, encode(o.source, o.new_text))))
         return
     try:
         if not written or str(o.path.resolve()) not in written:

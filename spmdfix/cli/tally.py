@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 
+from spmdfix.cli import terminal
 from spmdfix.cli.invocation import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 
 
@@ -19,15 +21,20 @@ class Tally:
         self.internal = False
         self.applied: Counter = Counter()
         # `--diff`: (the path the diff names, the diff) of each changed file, printed in path order at the end
-        # (a cross-module fix changes files of the run and outside it; `print_diffs`)
-        self.diffs: list[tuple[str, str]] = []
+        # (a cross-module fix changes files of the run and outside it; `print_diffs`); a diff is the file's
+        # bytes (`diffs.file_diff`), in its own encoding
+        self.diffs: list[tuple[str, bytes]] = []
 
     def print_diffs(self) -> None:
-        """Print the collected diffs sorted by the path they name, as `git diff` orders files."""
-        import click
-
-        for _, text in sorted(self.diffs):
-            click.echo(text, nl=False)
+        """Print the collected diffs sorted by the path they name, as `git diff` orders files, as bytes: each
+        in its file's encoding, which `git apply` matches (not the terminal's)."""
+        if not self.diffs:
+            return
+        sys.stdout.flush()  # (whatever the text layer holds goes first)
+        stdout = terminal.binary(sys.stdout)
+        for _, data in sorted(self.diffs):
+            stdout.write(data)
+        stdout.flush()
         self.diffs.clear()
 
     def exit_code(self, diff: bool, exit_zero: bool, non_zero_on_fix: bool = False) -> int:

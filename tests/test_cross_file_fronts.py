@@ -1,0 +1,132 @@
+"""Fixes that span files (config.py's mesh, model.py's shard_map, train.py's vmap), seen from each front end:
+`fix --diff` is the bytes `fix` writes, whatever each file's encoding (breaker20's trials,
+safety/trials/breaker20/)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spmdfix.cli import main
+from spmdfix.diffs import file_diff
+
+CONFIG = '''import jax
+import numpy as np
+from jax.sharding import Mesh
+
+DATA, MODEL = "data", "model"
+MESH = Mesh(np.array(jax.devices()).reshape(2, 4), (DATA, MODEL))
+'''
+MODEL = '''import jax
+from jax.sharding import PartitionSpec as P
+
+from .config import DATA, MESH, MODEL
+
+
+def forward(x, w):
+    return jax.shard_map(
+        lambda a, b: a * b, mesh=MESH, in_specs=(P(DATA, None), P(None, MODEL)), out_specs=P(DATA, MODEL)
+    )(x, w)
+'''
+TRAIN = '''import jax
+
+from .config import DATA
+from .model import forward
+
+step = jax.vmap(forward, in_axes=(0, None), spmd_axis_name=DATA)
+'''
+LATIN1 = "# -*- coding: latin-1 -*-\n# caf\xe9 na\xefve\n"
+
+
+def _tree(root: Path, config: bytes, model: bytes, train: bytes) -> Path:
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "p"\n', encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_bytes(b"")
+    (root / "pkg" / "config.py").write_bytes(config)
+    (root / "pkg" / "model.py").write_bytes(model)
+    (root / "pkg" / "train.py").write_bytes(train)
+    return root
+
+
+def _encoded_tree(root: Path) -> Path:
+    """config.py in latin-1 (a cookie, a non-ASCII comment), model.py with a BOM, train.py with a BOM and
+    CRLF: add-axis edits config.py and train.py, strip edits model.py."""
+    return _tree(
+        root,
+        (LATIN1 + CONFIG).encode("latin-1"),
+        b"\xef\xbb\xbf" + MODEL.encode(),
+        b"\xef\xbb\xbf" + TRAIN.replace("\n", "\r\n").encode(),
+    )
+
+
+def _strict_apply(root: Path, diff: bytes) -> None:
+    """Apply a unified diff as `git apply` does without fuzz: every context and removed line must equal the
+    file's bytes at its place (a BOM, the encoding and the line ending included)."""
+    chunks = re.split(rb"(?m)^--- a/", diff)[1:]
+    assert chunks, diff
+    for chunk in chunks:
+        lines = chunk.splitlines(keepends=True)
+        name = lines[0].rstrip(b"\r\n").decode("utf-8")
+        assert lines[1].startswith(b"+++ b/" + name.encode("utf-8")), lines[1]
+        old = (root / name).read_bytes().splitlines(keepends=True)
+        new: list[bytes] = []
+        at = 0
+        body = lines[2:]
+        k = 0
+        while k < len(body):
+            header = re.match(rb"@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", body[k])
+            assert header, body[k]
+            start = int(header.group(1)) - (0 if header.group(2) == b"0" else 1)
+            new += old[at:start]
+            at = start
+            k += 1
+            while k < len(body) and not body[k].startswith(b"@@"):
+                line = body[k]
+                tail = k + 1 < len(body) and body[k + 1].startswith(b"\\ No newline")
+                text = line[1:-1] if tail else line[1:]
+                if line.startswith((b" ", b"-")):
+                    assert old[at] == text, (name, old[at], text)
+                    at += 1
+                if line.startswith((b" ", b"+")):
+                    new.append(text)
+                k += 2 if tail else 1
+        new += old[at:]
+        (root / name).write_bytes(b"".join(new))
+
+
+@pytest.mark.parametrize("strategy", [[], ["--strategy", "strip", "--unsafe-fixes"]], ids=["auto", "strip"])
+def test_fix_diff_is_the_bytes_fix_writes_in_each_files_encoding(tmp_path: Path, monkeypatch, strategy) -> None:
+    """`fix --diff .` applies (bytes matched, no fuzz) to a tree whose modules are latin-1, BOM and CRLF, and
+    gives what `fix .` writes. On main the diff held UTF-8 text without the BOM: `git apply` refused it
+    ("patch does not apply" at train.py:1 and at the latin-1 comment)."""
+    shown = _encoded_tree(tmp_path / "shown")
+    written = _encoded_tree(tmp_path / "written")
+    monkeypatch.chdir(shown)
+    result = CliRunner().invoke(main, ["fix", "--no-cache", "-j", "1", "--diff", *strategy, "."])
+    assert result.exit_code == 1, result.output
+    diff = result.stdout_bytes
+    assert diff.startswith(b"--- a/pkg/"), diff
+    monkeypatch.chdir(written)
+    assert CliRunner().invoke(main, ["fix", "--no-cache", "-j", "1", *strategy, "."]).exit_code == 0
+    named = re.findall(rb"(?m)^--- a/(\S+)", diff)
+    assert named == sorted(named) and len(named) == (1 if strategy else 2), named
+    before = {p.relative_to(shown): p.read_bytes() for p in shown.rglob("*.py")}
+    _strict_apply(shown, diff)
+    for path in sorted(written.rglob("*.py")):
+        relative = path.relative_to(written)
+        assert (shown / relative).read_bytes() == path.read_bytes(), relative
+        if path.read_bytes() != before[relative]:  # a file the fix changed keeps its encoding and BOM
+            assert path.read_bytes()[:3] == before[relative][:3]
+
+
+def test_file_diff_keeps_the_bytes_of_each_line() -> None:
+    """The diff of a latin-1 file's bytes holds its bytes (0xe9 stays one byte) and line 1's BOM."""
+    old = b"\xef\xbb\xbfx = 1\r\n# caf\xe9\r\ny = 2\r\n"
+    new = b"\xef\xbb\xbfx = 1\r\n# caf\xe9\r\ny = 3\r\n"
+    diff = file_diff("pkg/m\u00e9.py", old, new)
+    assert diff.startswith("--- a/pkg/m\u00e9.py\n+++ b/pkg/m\u00e9.py\n".encode("utf-8"))
+    assert b" \xef\xbb\xbfx = 1\r\n # caf\xe9\r\n-y = 2\r\n+y = 3\r\n" in diff
+    assert file_diff("a.py", b"x = 1", b"x = 2") == b"--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 1\n\\ No newline at end of file\n+x = 2\n\\ No newline at end of file\n"
