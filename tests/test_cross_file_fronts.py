@@ -130,3 +130,35 @@ def test_file_diff_keeps_the_bytes_of_each_line() -> None:
     assert diff.startswith("--- a/pkg/m\u00e9.py\n+++ b/pkg/m\u00e9.py\n".encode("utf-8"))
     assert b" \xef\xbb\xbfx = 1\r\n # caf\xe9\r\n-y = 2\r\n+y = 3\r\n" in diff
     assert file_diff("a.py", b"x = 1", b"x = 2") == b"--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 1\n\\ No newline at end of file\n+x = 2\n\\ No newline at end of file\n"
+
+
+def _plain_tree(root: Path, train: str = TRAIN) -> Path:
+    return _tree(root, CONFIG.encode(), MODEL.encode(), train.encode())
+
+
+def _diff_of(root: Path, monkeypatch, *args: str):
+    monkeypatch.chdir(root)
+    return CliRunner().invoke(main, ["fix", "--no-cache", "-j", "1", "--diff", *args])
+
+
+@pytest.mark.parametrize("target", [".", "pkg/train.py", "pkg/model.py"])
+def test_noqa_on_the_vmap_line_holds_the_fix_back_in_every_run(tmp_path: Path, monkeypatch, target: str) -> None:
+    """`# noqa: SPMD001` on train.py's vmap suppresses model.py's SPMD001 (README: either of its two lines); the
+    add-axis fix of SPMD002 would change it, so no run applies it. On main `fix pkg/model.py` (a partial run,
+    the importer's findings judged by model.py's comments alone) applied add-axis to config.py and train.py,
+    while `fix .` and `fix pkg/train.py` applied none."""
+    train = TRAIN.replace("spmd_axis_name=DATA)\n", "spmd_axis_name=DATA)  # noqa: SPMD001\n")
+    result = _diff_of(_plain_tree(tmp_path, train), monkeypatch, target)
+    assert result.exit_code == 0 and result.stdout == "", result.output
+    assert "1 suppressed" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("how", [["--ignore", "SPMD001"], ["--config", 'per-file-ignores = { "pkg/model.py" = ["SPMD001"] }']])
+def test_an_ignored_code_blocks_no_fix_in_a_partial_run(tmp_path: Path, monkeypatch, how: list[str]) -> None:
+    """SPMD001 ignored (not suppressed): `check pkg/model.py` offers add-axis for SPMD002 and `fix .` applies it;
+    `fix pkg/model.py` must apply it too. On main the partial run held the ignored finding as a suppressed
+    one, which blocked the fix it shares: "fixes to apply: none; 1 finding left"."""
+    whole = _diff_of(_plain_tree(tmp_path / "whole"), monkeypatch, *how, ".")
+    partial = _diff_of(_plain_tree(tmp_path / "partial"), monkeypatch, *how, "pkg/model.py")
+    assert whole.exit_code == 1 and "+MESH = Mesh(" in whole.stdout, whole.output
+    assert partial.stdout == whole.stdout, partial.output

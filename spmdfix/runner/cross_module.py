@@ -183,21 +183,29 @@ def _take(result, texts: dict[str, str], changed_at: dict[str, int], clock: int)
 def located_in(own: str, own_text: str, enabled: frozenset[str], options: Options):
     """The selector of an importer's findings for a partial run of `own` (whose text is `own_text`, its enabled
     codes `enabled` and fix options `options`): only those located in `own` or whose chain names a place in it
-    (`reaching.places_in`), split by `own`'s suppression
-    comments and rule selection (seen from `own`, `reaching.reframed`). The language server's fix-all takes it
-    too (`lsp.actions`)."""
+    (`reaching.places_in`), and of its enabled codes, split by
+    the suppression comments of their two lines (the finding's in `own`, its vmap's in the importer), as a
+    check of `own` splits them. The language server's fix-all takes it too (`lsp.actions`)."""
 
     def split(text: str, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         located = [f for f in findings if places_in(f, own)]
-        # (the importer's path is not known here: its own spans, "" in both frames, are left as they are)
-        seen = [reframed(f, "", own) for f in located]
-        _, suppressed = pipeline.select(own_text, seen, enabled, options.unfixable)
+        # Judged in the importer's frame, `text` being the importer's: a directive on the finding's line (in
+        # `own`, `own_text`) or on the line of its vmap's `spmd_axis_name` (in the importer, its spans' path "")
+        # suppresses it, as `check` of `own` judges it (README: either of its two lines). Reframed to `own`,
+        # the importer's spans kept their "" and the vmap's line went unread (breaker20: `fix model.py`
+        # applied add-axis, which changes a finding `# noqa`'d at train.py's vmap; `fix .` refused it).
+        _, suppressed = pipeline.select(text, located, enabled, options.unfixable, buffers={own: own_text})
         held_ids = {id(f) for f in suppressed}
         out, held = [], []
-        for original, view in zip(located, seen):
-            if id(view) in held_ids or view.code not in enabled:
+        for original in located:
+            if original.code not in enabled:
+                # (dropped, as `pipeline.select` drops it in a run over the whole tree: an ignored code is no
+                # suppressed finding, and blocks no fix it shares; held, it left SPMD002 of `--ignore SPMD001`
+                # unfixed in `fix model.py` while `fix .` and `check model.py` fixed it with add-axis)
+                continue
+            if id(original) in held_ids:
                 held.append(original)
-            elif view.code in options.unfixable and original.fixes:
+            elif original.code in options.unfixable and original.fixes:
                 out.append(replace(original, fixes=(), refusals=pipeline.unfixable_refusals(original) + original.refusals))
             else:
                 out.append(original)
