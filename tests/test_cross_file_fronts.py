@@ -162,3 +162,19 @@ def test_an_ignored_code_blocks_no_fix_in_a_partial_run(tmp_path: Path, monkeypa
     partial = _diff_of(_plain_tree(tmp_path / "partial"), monkeypatch, *how, "pkg/model.py")
     assert whole.exit_code == 1 and "+MESH = Mesh(" in whole.stdout, whole.output
     assert partial.stdout == whole.stdout, partial.output
+
+
+def test_stdin_says_why_a_fix_from_an_importers_vmap_is_not_applied(tmp_path: Path, monkeypatch) -> None:
+    """`fix - --stdin-filename pkg/model.py --strategy strip`: the strip edits model.py only, but `fix` applies it
+    from train.py's vmap (a partial run), which stdin mode does not run. On main stdin came back unchanged
+    and stderr said nothing of why, while `fix pkg/model.py` stripped the specs; now it names the importer
+    and the command that applies the fix."""
+    root = _plain_tree(tmp_path)
+    monkeypatch.chdir(root)
+    args = ["fix", "--no-cache", "-", "--stdin-filename", "pkg/model.py", "--strategy", "strip", "--unsafe-fixes"]
+    result = CliRunner().invoke(main, args, input=MODEL)
+    assert result.exit_code == 1 and result.stdout == MODEL, result.output
+    assert "applied from the vmap that places it here (in pkg/train.py)" in result.stderr, result.stderr
+    assert "run `spmdfix fix pkg/model.py` to apply it" in result.stderr
+    written = CliRunner().invoke(main, ["fix", "--no-cache", "-j", "1", "--strategy", "strip", "--unsafe-fixes", "pkg/model.py"])
+    assert written.exit_code == 0 and "P(None, None)" in (root / "pkg" / "model.py").read_text(), written.output

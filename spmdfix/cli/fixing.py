@@ -35,6 +35,7 @@ from spmdfix.cli.tally import Tally
 from spmdfix.files import FileError, encode, write_source, write_text_atomically
 from spmdfix.migration import report_suffixes
 from spmdfix.model import STRATEGIES, Transform, choose_fix
+from spmdfix.noqa import vmap_place
 from spmdfix.paths import relpath
 from spmdfix.diffs import file_diff
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode, Unreadable
@@ -237,6 +238,23 @@ def _fixes_elsewhere(o: FileResult, job: Job) -> list[str]:
     return sorted(paths)
 
 
+def _fixed_from_importers(o: FileResult, job: Job) -> list[str]:
+    """The modules (sorted absolute paths) holding the vmaps of the findings left in `o` whose chosen fix edits
+    only this module (a strip of model.py's specs, for train.py's vmap): `fix FILE` applies such a fix from the
+    importer (`runner.cross_module`, a partial run), which `fix -` does not run; said rather than left silent
+    (breaker20: `fix - --stdin-filename pkg/model.py --strategy strip` applied nothing and said nothing, while
+    `fix pkg/model.py` stripped the specs). A fix that edits other modules is `_fixes_elsewhere`'s."""
+    if not isinstance(o, (Checked, Fixed)):
+        return []
+    paths = set()
+    for finding in o.findings:
+        fix = choose_fix(finding, job.options.strategy, job.options.unsafe_fixes)
+        vmap = vmap_place(finding)
+        if fix is not None and not fix.edits_other_modules and not finding.span.path and vmap is not None:
+            paths.add(vmap.path)
+    return sorted(paths)
+
+
 def _said(o: FileResult) -> tuple[str, ...]:
     """What a fix run says of a file beyond its findings: its fixes' errors and notes (none for a file that
     was not fixed or checked)."""
@@ -320,6 +338,15 @@ def _fix_stdin(run: Run, jobs: list[Job], outcomes: list[FileResult], diff: bool
         click.echo(
             f"{o.display}: the fix chosen for a finding left here also edits {shown}; stdin mode writes only "
             f"this module's text, so it was not applied: run `spmdfix fix {o.display}` to apply it across files",
+            err=True,
+        )
+    importers = _fixed_from_importers(o, job)
+    if importers:
+        shown = ", ".join(relpath(p) for p in importers)
+        click.echo(
+            f"{o.display}: the fix chosen for a finding left here is applied from the vmap that places it here "
+            f"(in {shown}), which stdin mode does not analyse for fixing, so it was not applied: run "
+            f"`spmdfix fix {o.display}` to apply it",
             err=True,
         )
     click.echo(summary(jobs, outcomes, int(tally.internal), tally.applied, diff), err=True)
