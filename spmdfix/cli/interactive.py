@@ -322,7 +322,9 @@ def _write_all(job: Job, source, texts: dict[str, str], olds: dict[str, str], ap
         shown = display_path(err.path) if err.path is not None else job.display
         several = " and other modules: none of them is written, so that no module is left half-fixed" if len(texts) > 1 else ""
         click.echo(f"{shown}: {err}; the fixes accepted for {job.display} edit it{several}", err=True)
-        tally.internal = True
+        # A file error, as `fix` counts it (exit 1, the findings left), not an internal one (exit 2: breaker20,
+        # `fix -i` exited 2 where `fix` exited 1 for the same read-only config.py)
+        tally.errors += 1
         return False
     for path in sorted(texts):
         if path != own and path in written:
