@@ -75,6 +75,11 @@ def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
         or "importlib" in tops
         or "runpy" in tops
         or ("sys" in tops and b"modules" in raw)  # (`sys.modules[name]`: `analysis.dynamic_loads`)
+        or "pkgutil" in tops
+        or "pydoc" in tops
+        or ("inspect" in tops and (b"getmodule" in raw or b"getclosurevars" in raw))
+        or b"__globals__" in raw
+        or b"f_globals" in raw
     ):
         return (*found, *_loads_by_name(raw))
     return found

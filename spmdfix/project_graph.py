@@ -607,10 +607,16 @@ def _project_files(root: str) -> tuple[list[str], str]:
     return sorted(out), ""
 
 
+# The default-excluded names a package of the project may have (identifiers: `pkg/dist/`, `pkg/build/`); the
+# judgement's walk keeps such a directory when it holds `__init__.py` (`_judged_files`).
+_PACKAGE_NAMES = frozenset({"_build", "build", "dist", "node_modules", "venv", "__pypackages__"})
+
+
 def judged_files(root: str) -> tuple[list[str], bool]:
     """The `.py` files and notebooks (`.ipynb`) of the project at `root` (absolute, real paths, sorted) that a
     cross-module fix is judged against (module doc): every one under the root but those the default excludes
-    skip (`settings.DEFAULT_EXCLUDE`, as a directory or file name); the configured excludes and `.gitignore`
+    skip (`settings.DEFAULT_EXCLUDE`, as a directory or file name; a directory so named that holds `__init__.py`,
+    a package of the project such as `pkg/dist/`, is kept); the configured excludes and `.gitignore`
     are not respected (an excluded module still runs). Whether the list is whole: past `MAX_FILES` (or
     `MAX_UNMARKED_FILES`: `_limit`) the walk stops and the list is empty (`_judged_files` says why)."""
     files, why = _judged_files(root)
@@ -625,9 +631,18 @@ def _judged_files(root: str) -> tuple[list[str], str]:
     if not os.path.lexists(root):
         return [], ""
     defaults = frozenset(DEFAULT_EXCLUDE)
+    top = os.path.normpath(root)
 
     def excluded_in(directory: str):
-        return lambda absolute, is_dir, name: name in defaults
+        # A directory of a default-excluded name that a package may have (`pkg/dist/`, `pkg/build/`) is kept at
+        # its parent and decided by its own listing, whose stamp changes when its `__init__.py` comes or goes:
+        # a package of the project (it holds `__init__.py`) is walked, anything else (a `build/` copy, a `venv`)
+        # drops every entry (breaker19 a15/a16/s07/s13: `pkg/dist/info.py` reading the mesh was not searched
+        # and add-axis stayed safe).
+        if os.path.normpath(directory) != top and os.path.basename(directory) in defaults:
+            if not os.path.isfile(os.path.join(directory, "__init__.py")):
+                return lambda absolute, is_dir, name: True
+        return lambda absolute, is_dir, name: name in defaults and not (is_dir and name in _PACKAGE_NAMES)
 
     # (as `project_files`: a language server lists the project again at each edit whose fix is judged; the
     # records are this listing's own, `_JUDGED_LISTINGS`, since a directory keeps other entries here; a run
@@ -635,7 +650,7 @@ def _judged_files(root: str) -> tuple[list[str], str]:
     known = _JUDGED_LISTINGS.get(root)
     if known is None:
         known = _JUDGED_LISTINGS[root] = dict(_LISTING_STORE[0].known) if _LISTING_STORE else {}
-    memo = ListingMemo(known, lambda directory: ("judged", DEFAULT_EXCLUDE))
+    memo = ListingMemo(known, lambda directory: ("judged", DEFAULT_EXCLUDE, "packages kept"))
     out: list[str] = []
     limit, unmarked = _limit(root)
 

@@ -64,6 +64,19 @@ def _loads(text: str, package: str | None = "pkg"):
         ("import runpy\nG = runpy.run_module('pkg.config')\n", [], ["runpy.run_module"]),
         ("from runpy import run_path\nG = run_path('src/pkg/config.py')\n", [], ["run_path"]),
         ("import sys\nsys.path.insert(0, 'src')\nA = sys.argv\n", [], []),
+        # other loaders reaching a module's values by name or by an object (breaker19 a25-a28, s02, s09)
+        ("import pkgutil\nM = pkgutil.resolve_name('pkg.config:MESH')\n", [], ["pkgutil.resolve_name"]),
+        ("from pkgutil import resolve_name as rn\nM = rn('pkg.config.MESH')\n", [], ["rn"]),
+        ("from pkgutil import *\nM = resolve_name('pkg.config:MESH')\n", [], ["resolve_name"]),
+        ("import pkgutil\n__path__ = pkgutil.extend_path(__path__, __name__)\n", [], []),
+        ("import pkgutil\nN = [m.name for m in pkgutil.iter_modules(['src'])]\n", [], []),
+        ("import pydoc\nM = pydoc.locate('pkg.config.MESH')\n", [], ["pydoc.locate"]),
+        ("import inspect\nfrom pkg.model import forward\nM = inspect.getmodule(forward).MESH\n", [], ["inspect.getmodule"]),
+        ("import inspect\nG = inspect.getclosurevars(f).globals\n", [], ["inspect.getclosurevars"]),
+        ("import inspect\nS = inspect.signature(f)\n", [], []),
+        ("from pkg.model import forward\nM = forward.__globals__['MESH']\n", [], ["forward.__globals__"]),
+        ("import sys\nM = sys._getframe(1).f_globals['MESH']\n", [], ["sys._getframe(1).f_globals"]),
+        ("M = getattr(forward, '__globals__')['MESH']\n", [], ["getattr(forward, '__globals__')"]),
     ],
 )
 def test_a_load_names_its_module_only_when_the_name_is_written(text: str, named: list, unresolved: list) -> None:
@@ -207,6 +220,12 @@ def _tree_add_axis(case: str, tmp_path: Path):
         ("add-axis/tree_dynamic_import_stdlib", ()),
         ("add-axis/tree_dynamic_import_mesh_allowlisted", ()),
         ("refuse/tree_dynamic_import_mesh_reader", ("`GROUPS = config.MESH.devices.shape[0]` (tests/helpers.py line 4)",)),
+        ("refuse/tree_mesh_read_through_pkgutil_resolve_name", ("pkgutil.resolve_name('pkg.config:MESH')", "pkg/reader.py line 4)")),
+        ("refuse/tree_mesh_read_through_function_globals", ("forward.__globals__['MESH']", "pkg/reader.py line 4)")),
+        ("refuse/tree_mesh_returned_by_package_getattr", ("`return MESH` (", "pkg/__init__.py line 4)")),
+        ("refuse/tree_mesh_read_through_module_getattribute", ("`config.__getattribute__('MESH')` (", "pkg/reader.py line 4)")),
+        ("refuse/tree_mesh_reader_in_notebook_time_cell", ("`groups = MESH.devices.shape[0]` (", "notebooks/explore.ipynb cell 2 line 2)")),
+        ("refuse/tree_mesh_reader_in_subpackage_named_dist", ("`return MESH.devices.shape[0]` (", "pkg/dist/info.py line 5)")),
         (
             "refuse/tree_dynamic_import_name",
             ("`import importlib` (tests/helpers.py line 1)", "`importlib.import_module(name)` (tests/helpers.py line 5)"),

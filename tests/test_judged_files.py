@@ -11,6 +11,7 @@ Each test writes the standard layout (pyproject.toml, src/pkg/{config,model,trai
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -221,6 +222,33 @@ def test_allowlisted_uses_in_unchecked_files_keep_add_axis_safe(tmp_path: Path) 
 def test_a_reader_under_a_default_exclude_is_not_searched(tmp_path: Path, where: str) -> None:
     fix = _add_axis(tmp_path, {where: READER})
     assert fix.applicability is Applicability.SAFE, fix.reason
+
+
+@pytest.mark.parametrize("name", ["dist", "build", "venv"])
+def test_a_subpackage_named_like_a_default_exclude_is_searched(tmp_path: Path, name: str) -> None:
+    """A package of the project called `dist` or `build` (it holds `__init__.py`) runs like any other module: its
+    reader of the mesh is named (breaker19 a15, a16: add-axis was safe and the fixed program returned half the
+    values). A `build/lib/pkg/` copy stays skipped: `build` itself holds no `__init__.py`."""
+    extra = {f"src/pkg/{name}/__init__.py": "", f"src/pkg/{name}/info.py": READER,
+             "build/lib/pkg/__init__.py": "", "build/lib/pkg/copy.py": READER}
+    fix = _add_axis(tmp_path, extra)
+    assert fix.applicability is Applicability.UNSAFE, fix.reason
+    assert f"src/pkg/{name}/info.py line 3)" in fix.reason, fix.reason
+    assert "build/lib" not in fix.reason, fix.reason
+    listed = project_graph.judged_files(str(tmp_path.resolve()))[0]
+    assert any(p.endswith(f"/src/pkg/{name}/info.py") for p in listed) and not any("/build/lib/" in p for p in listed)
+
+
+def test_a_directory_named_like_a_default_exclude_that_becomes_a_package_is_listed_again(tmp_path: Path) -> None:
+    """The judgement's listing decides a `dist` directory by its own entries (whose stamp changes when
+    `__init__.py` comes), not by its parent's record: a listing kept from before the package existed is not
+    served for it."""
+    root = _write(tmp_path, {"pyproject.toml": '[project]\nname = "pkg"\n', "pkg/__init__.py": "", "pkg/dist/info.py": READER})
+    assert not any(p.endswith("/pkg/dist/info.py") for p in project_graph.judged_files(str(root))[0])
+    (root / "pkg" / "dist" / "__init__.py").write_text("")
+    os.utime(root / "pkg" / "dist", (1, 1))  # (an old stamp: settled, so a record would be served if still valid)
+    project_graph.forget_graphs()
+    assert any(p.endswith("/pkg/dist/info.py") for p in project_graph.judged_files(str(root))[0])
 
 
 def test_a_notebook_of_another_language_imports_nothing(tmp_path: Path) -> None:

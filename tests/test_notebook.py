@@ -42,7 +42,7 @@ def make(sources: list, indent: int | None = 1, language: str = "python", final_
     return json.dumps(nb, indent=indent, ensure_ascii=False) + ("\n" if final_newline else "")
 
 
-STANDARD = [IMPORTS, SHARDED, "%%time\nx = 1\n", VMAP]  # cells 2..5; cell 4 is a %% cell
+STANDARD = [IMPORTS, SHARDED, "%%bash\nx = 1\n", VMAP]  # cells 2..5; cell 4 is a %% cell
 
 
 def run(*args: str):
@@ -62,7 +62,7 @@ def test_virtual_module_masks_magics_with_same_length_placeholders() -> None:
     assert first.analysed.startswith("0#################\nimport jax\n")
     assert len(first.analysed) == len(first.text)
     assert second.analysed.splitlines()[1] == "    0#######"
-    assert magic_cell.skipped == "cell magic" and magic_cell.analysed == "#%time\n# = 1\n"
+    assert magic_cell.skipped == "cell magic" and magic_cell.analysed == "#%bash\n# = 1\n"
     virtual = notebook.virtual_source(nb)
     assert virtual.splitlines()[0] == "# %% [spmdfix cell 2]"
     index = notebook.cell_index(virtual)
@@ -90,7 +90,7 @@ def test_reasons_name_a_call_by_its_cell_and_line(work: Path) -> None:
     not the line of the module the code cells are joined into (newuser10: "the call at line 14")."""
     mesh = "mesh = jax.make_mesh((2, 4), ('i', 'model'))"
     vmap = "xs = np.ones((6, 8))\nys = jax.vmap(f, spmd_axis_name='i')(xs)"
-    (work / "nb.ipynb").write_text(make([[*IMPORTS[:-1], mesh], SHARDED, "%%time\nx = 1\n", vmap]))
+    (work / "nb.ipynb").write_text(make([[*IMPORTS[:-1], mesh], SHARDED, "%%bash\nx = 1\n", vmap]))
     result = run("check", "--show-fixes", "nb.ipynb")
     assert "rename: the call at nb.ipynb cell 5 line 2 passes a batch of 6, not divisible by 4 (`'model'`)" in result.stdout
     assert "the call at line" not in result.stdout
@@ -109,7 +109,7 @@ def test_fix_rewrites_only_changed_cells_and_keeps_layout(work: Path) -> None:
     assert new["cells"][2] == old["cells"][2] and new["cells"][3] == old["cells"][3]
     assert all(c.get("outputs", [OUTPUT]) == [OUTPUT] for c in new["cells"])
     assert text == make(
-        [IMPORTS[:-1] + [new["cells"][1]["source"][-1]], SHARDED, "%%time\nx = 1\n", new["cells"][4]["source"]]
+        [IMPORTS[:-1] + [new["cells"][1]["source"][-1]], SHARDED, "%%bash\nx = 1\n", new["cells"][4]["source"]]
     )
     assert run("check", "nb.ipynb").exit_code == 0
 
@@ -256,7 +256,7 @@ def test_interactive_shows_the_cells_as_written(work: Path, monkeypatch: pytest.
     result = CliRunner().invoke(main, ["fix", "--interactive", "nb.ipynb"], input="y\n")
     diff = result.stdout.split("Apply this fix?")[0]
     # The hunks hold a masked line and a `%%` cell: both shown as the user wrote them.
-    assert "     !echo hi\n" in diff and " %%time\n x = 1\n" in diff
+    assert "     !echo hi\n" in diff and " %%bash\n x = 1\n" in diff
     assert "0####" not in result.stdout and "#%time" not in result.stdout
     # the finding the fix is for, named by its cell as `check` names it
     assert diff.startswith("This fix is for:\n  nb.ipynb:cell 3:3:")
@@ -398,3 +398,25 @@ def test_fix_counts_a_notebooks_findings_that_a_fix_of_another_file_removed(work
     assert checked.exit_code == 0 and "All checks passed!" in checked.output
     assert "fixes applied: strip 1; 0 findings left" in fixed.output, fixed.output
     assert fixed.exit_code == 0
+
+
+@pytest.mark.parametrize("magic", ["%%time", "%%timeit -n 1", "%%capture out", "%%prun", "%%debug"])
+def test_a_cell_magic_running_its_body_is_analysed_as_code(magic: str) -> None:
+    """IPython runs the body of these cell magics as Python in the notebook's namespace: the cell is analysed
+    with its first line masked as a line magic is (same length), and put back as written (breaker19 a54, a55:
+    a `%%time` cell reading the mesh was left out of add-axis's judgement)."""
+    nb = notebook.parse(make([f"{magic}\nx = 1\n"]))
+    (cell,) = nb.cells
+    assert cell.skipped == ""
+    assert cell.analysed == "0" + "#" * (len(magic) - 1) + "\nx = 1\n"
+    assert notebook.as_written(nb, notebook.virtual_source(nb)).endswith(f"{magic}\nx = 1\n")
+
+
+def test_a_cell_magic_running_its_body_is_judged_for_reads_of_the_mesh(tmp_path: Path) -> None:
+    from test_judged_files import NOTEBOOK_READER, _add_axis, notebook as make_notebook  # (the standard layout)
+
+    timed = make_notebook(("code", "from pkg.config import MESH\n"), ("code", "%%time\ngroups = MESH.devices.shape[0]\n"))
+    assert NOTEBOOK_READER  # (the layout module's own reader is a plain cell)
+    fix = _add_axis(tmp_path, {"notebooks/timed.ipynb": timed})
+    assert fix.applicability.name == "UNSAFE", fix.reason
+    assert "notebooks/timed.ipynb cell 2 line 2)" in fix.reason, fix.reason

@@ -21,7 +21,13 @@ a name that is not a literal (a variable, an f-string, a concatenation), `import
 string equal to `'__import__'` (`getattr(builtins, '__import__')`) and any other string holding `__import__`
 but a bare docstring (`eval("__import__('m')")`). So is every read of `sys.modules` (`sys.modules['pkg.config']`
 returns a loaded module object, by a name the scan does not judge) and of `runpy` (`runpy.run_module('pkg.config')`
-executes the module again and returns its globals): both reach a module's values without an import. Not loads at all: `importlib.metadata` and
+executes the module again and returns its globals): both reach a module's values without an import. So do
+`pkgutil.resolve_name('pkg.config:MESH')` (any read of pkgutil but `extend_path`, `iter_modules`,
+`walk_packages` and `get_data`, which return no module's values), `pydoc.locate('pkg.config.MESH')` (any read
+of pydoc), `inspect.getmodule(f)` and `inspect.getclosurevars(f)` (the module of any object, and the globals a
+function reads), and a function's or frame's globals (`forward.__globals__['MESH']`, `frame.f_globals`, also
+spelled as a string, `getattr(f, '__globals__')`): breaker19 a25-a28, s02, s09, where add-axis (or strip)
+stayed safe while `pkgutil.resolve_name('pkg.config:MESH').devices.shape[0]` went 2 -> 1. Not loads at all: `importlib.metadata` and
 `importlib.resources` (they read package data), and `importlib.util.find_spec(...)` used only as a condition
 (`find_spec('torch') is None`: it returns a spec, never a module object).
 
@@ -45,6 +51,14 @@ _DUNDER_PARAMS = ("name", "globals", "locals", "fromlist", "level")
 # Other ways to reach a module's values by name without an import (module doc): any read is an unresolved site.
 _SYS_MODULES = "sys.modules"
 _RUNPY = "runpy"
+# Further modules whose functions return a module or its values by name or by object (module doc): a read of one
+# of them is an unresolved site, but for the parts listed as harmless (`_other_loader_read`).
+_PKGUTIL, _PYDOC, _INSPECT = "pkgutil", "pydoc", "inspect"
+_OTHER_LOADERS = (_RUNPY, _PKGUTIL, _PYDOC, _INSPECT)
+_PKGUTIL_HARMLESS = frozenset({"extend_path", "iter_modules", "walk_packages", "get_data", "ModuleInfo"})
+_INSPECT_LOADING = frozenset({"getmodule", "getclosurevars"})
+# Attributes holding a module's namespace (a function's globals, a frame's), read off any object.
+_GLOBALS_ATTRIBUTES = frozenset({"__globals__", "f_globals"})
 
 
 @frozen(slots=True)
@@ -76,7 +90,17 @@ class DynamicLoads:
 
 def may_load_by_name(text: str) -> bool:
     """Whether a module's source text may hold a dynamic load at all (the cheap test before a parse)."""
-    return "importlib" in text or _DUNDER in text or "modules" in text or _RUNPY in text
+    return (
+        "importlib" in text
+        or _DUNDER in text
+        or "modules" in text
+        or _RUNPY in text
+        or _PKGUTIL in text
+        or _PYDOC in text
+        or "getmodule" in text
+        or "getclosurevars" in text
+        or "_globals" in text  # (`__globals__`, `f_globals`)
+    )
 
 
 def dynamic_loads(tree: ast.Module, package: str | None) -> DynamicLoads:
@@ -97,6 +121,11 @@ def dynamic_loads(tree: ast.Module, package: str | None) -> DynamicLoads:
             isinstance(node, ast.Attribute) and node.attr == _DUNDER
         ):
             _dunder_read(node, parents, constants, out)
+        elif isinstance(node, ast.Attribute) and node.attr in _GLOBALS_ATTRIBUTES:
+            out.unresolved.append(node)
+        elif isinstance(node, ast.Constant) and node.value in _GLOBALS_ATTRIBUTES:
+            up = parents.get(id(node))
+            out.unresolved.append(up if isinstance(up, ast.Call) else node)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _DUNDER in node.value:
             up = parents.get(id(node))
             if not isinstance(up, ast.Expr):  # (a bare string, a docstring, runs nothing)
@@ -162,33 +191,53 @@ def _importlib_aliases(nodes: list[ast.AST], out: DynamicLoads) -> dict[str, str
 
 
 def _other_loader_aliases(nodes: list[ast.AST]) -> dict[str, str]:
-    """The names bound to `sys`, `sys.modules` or `runpy` (or a part of runpy) anywhere in the module of
-    `nodes` (`_walk`) -> what they are (`import sys as s` -> 's': 'sys'; `from sys import modules` ->
-    'modules': 'sys.modules')."""
+    """The names bound to `sys`, `sys.modules`, runpy, pkgutil, pydoc or inspect (or a part of one) anywhere in
+    the module of `nodes` (`_walk`) -> what they are (`import sys as s` -> 's': 'sys'; `from sys import modules`
+    -> 'modules': 'sys.modules'; `from pkgutil import resolve_name as rn` -> 'rn': 'pkgutil.resolve_name')."""
     aliases: dict[str, str] = {}
     for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name in ("sys", _RUNPY) or alias.name.startswith(_RUNPY + "."):
-                    aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module in ("sys", _RUNPY):
+                top = alias.name.split(".")[0]
+                if alias.name == "sys" or top in _OTHER_LOADERS:
+                    aliases[alias.asname or top] = alias.name if alias.asname else top
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module in ("sys", *_OTHER_LOADERS):
             for alias in node.names:
                 if alias.name == "*":  # (the names it binds, read by their own names)
-                    aliases.update({"modules": _SYS_MODULES} if node.module == "sys" else {"run_module": _RUNPY, "run_path": _RUNPY})
-                elif node.module == _RUNPY or alias.name == "modules":
+                    aliases.update(_STAR_BOUND.get(node.module, {}))
+                elif node.module != "sys" or alias.name == "modules":
                     aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     return aliases
 
 
+# The loading names a star import of each module binds (`_other_loader_aliases`).
+_STAR_BOUND = {
+    "sys": {"modules": _SYS_MODULES},
+    _RUNPY: {"run_module": _RUNPY, "run_path": _RUNPY},
+    _PKGUTIL: {"resolve_name": "pkgutil.resolve_name", "get_loader": "pkgutil.get_loader",
+               "find_loader": "pkgutil.find_loader", "get_importer": "pkgutil.get_importer"},
+    _PYDOC: {"locate": "pydoc.locate", "safeimport": "pydoc.safeimport", "importfile": "pydoc.importfile"},
+    _INSPECT: {"getmodule": "inspect.getmodule", "getclosurevars": "inspect.getclosurevars"},
+}
+
+
 def _other_loader_read(node: ast.Name, what: str, parents: dict, out: DynamicLoads) -> None:
-    """One read of a name bound to `sys` or runpy: an unresolved site when it reads `sys.modules` or runpy
-    (`sys.argv`, `sys.path` are not loads)."""
+    """One read of a name bound to `sys` or another loader (`_OTHER_LOADERS`): an unresolved site when it reads
+    `sys.modules`, runpy, pydoc, pkgutil but its harmless parts, or inspect's `getmodule` / `getclosurevars`
+    (`sys.argv`, `sys.path`, `pkgutil.extend_path`, `inspect.signature` are not loads)."""
     top: ast.expr = node
     while isinstance(up := parents.get(id(top)), ast.Attribute) and up.value is top:
         what, top = f"{what}.{up.attr}", up
         if what == _SYS_MODULES:
             break
-    if what == _SYS_MODULES or what.startswith(_SYS_MODULES + ".") or what.split(".")[0] == _RUNPY:
+    parts = what.split(".")
+    if (
+        what == _SYS_MODULES
+        or what.startswith(_SYS_MODULES + ".")
+        or parts[0] in (_RUNPY, _PYDOC)
+        or (parts[0] == _PKGUTIL and not (len(parts) > 1 and parts[1] in _PKGUTIL_HARMLESS))
+        or (parts[0] == _INSPECT and len(parts) > 1 and parts[1] in _INSPECT_LOADING)
+    ):
         out.unresolved.append(top)
 
 

@@ -1028,6 +1028,8 @@ def _attribute_read(
         if up.attr != part:
             if leave is not None and i >= leave:
                 found.append(up)
+            elif _reaches_namespace(up.attr):
+                out.sites.append(in_module(model.uses.use(node), path, model))
             return
         node = up
     up = model.ix.parent.get(id(node))
@@ -1035,6 +1037,21 @@ def _attribute_read(
         out.sites.append(in_module(model.uses.use(node), path, model))
     elif up.attr in aliases or leave is not None:
         found.append(up)
+    elif _reaches_namespace(up.attr):
+        out.sites.append(in_module(model.uses.use(node), path, model))
+
+
+# The dunder attributes of a module object that hold no value of its namespace (its name, file, docs, spec).
+_MODULE_METADATA = frozenset(
+    {"__name__", "__file__", "__doc__", "__package__", "__path__", "__spec__", "__cached__", "__all__", "__version__"}
+)
+
+
+def _reaches_namespace(attr: str) -> bool:
+    """Whether the attribute `attr` read off a module object may reach any value of the module by a name not
+    written as an attribute: `config.__getattribute__('MESH')`, `config.__dict__['MESH']` (breaker19 a51:
+    add-axis stayed safe and the read went 2 -> 1); a module's plain names and its metadata do not."""
+    return attr.startswith("__") and attr.endswith("__") and attr not in _MODULE_METADATA
 
 
 def _star_base(ix, node: ast.ImportFrom) -> str:

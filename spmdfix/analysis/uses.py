@@ -12,6 +12,8 @@ How a value is followed from the expression that creates it (`UseIndex.uses_of_v
   and any other read of the function's name (passed, stored) is a use of its own;
 - bound in a class body (`class C: mesh = MESH`) or returned by a method: read as an attribute (`C.mesh`,
   `self.mesh`, `obj.get()`), never by a name load, so not followed: the assignment or `return` is the end use;
+- returned by a module's `__getattr__` (PEP 562: Python calls it for a missing attribute, `pkg.MESH`, never
+  by its name): not followed, the `return` is the end use;
 - returned by a decorated function (other than `functools.cache` / `functools.lru_cache`, which keep it a
   function returning the value): the decorator decides who receives the value (`@pytest.fixture` hands it to
   every test with a parameter of the function's name, never by a call or an import of the name; breaker7 s03):
@@ -171,8 +173,15 @@ class UseIndex:
         if isinstance(up, ast.Return) and up.value is expr:
             func = next((a for a in self.ix.ancestors(up) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
             binding = self._def_binding(func)
-            # (a method: called as `obj.m()`; a decorated function: given to whoever the decorator gives it to)
-            if binding is not None and not binding.scope.is_class and self._plain_def(func):
+            # (a method: called as `obj.m()`; a decorated function: given to whoever the decorator gives it to;
+            # a module's `__getattr__`: Python calls it for `pkg.MESH` (PEP 562), never by its name, so the
+            # `return` is the end use, breaker19 a12: `pkg.MESH.devices.shape[0]` went 2 -> 1 under a safe add-axis)
+            if (
+                binding is not None
+                and not binding.scope.is_class
+                and self._plain_def(func)
+                and not (func.name == "__getattr__" and binding.scope is self.ix.module_scope)
+            ):
                 if exits is not None and binding.scope is self.ix.module_scope:
                     exits.append((binding.name, True))
                 for load in self.loads(binding):
