@@ -11,7 +11,8 @@ What is not Python in a cell:
   line is masked as a line magic is;
 - a line starting (after indentation) with `%` or `!` (a line magic or a shell escape, with any backslash
   continuation lines) is replaced by a placeholder of the same length (`0###...`), so every offset in the
-  cell stays right; the original line is put back when the cell is written;
+  cell stays right; the original line is put back when the cell is written; a `%time` / `%timeit` / `%prun`
+  line running a statement keeps it, behind `if 1:` padded to the magic's length (`if 1: x = f()`);
 - a cell that still does not parse is left out (commented out) and reported as SPMD900 at its error.
 
 Writing back parses the file with `json`, replaces the `source` of changed cells only (keeping the list of
@@ -197,6 +198,26 @@ def _placeholder(body: str) -> str:
     return indent + "0" + "#" * (rest - 1)
 
 
+# Line magics that run the rest of their line as a Python statement in the notebook's namespace (`%time
+# groups = MESH.devices.shape[0]`; breaker19 a56: masked whole, the read of the mesh was not judged).
+_STATEMENT_MAGIC = re.compile(r"([ \t]*)(%(?:time|timeit|prun)[ \t]+)([^-\s].*)")
+
+
+def _statement_of(body: str) -> str | None:
+    """The placeholder of a line magic running a statement (`_STATEMENT_MAGIC`): the statement behind `if 1:`
+    padded to the magic's length (`%time x = f()` -> `if 1: x = f()`), so every column stays right; None for
+    any other line, a continued one, or a statement that does not parse alone."""
+    match = _STATEMENT_MAGIC.fullmatch(body)
+    if match is None or body.endswith("\\"):
+        return None
+    indent, magic, statement = match.groups()
+    try:
+        ast.parse(statement)
+    except SyntaxError:
+        return None
+    return indent + "if 1:" + " " * (len(magic) - len("if 1:")) + statement
+
+
 def _mask(text: str) -> tuple[str, tuple[tuple[int, str, str], ...]]:
     no_magic = "%" not in text and "!" not in text
     if no_magic or (not _MAGIC.match(text) and _MAGIC_AFTER_BREAK.search(text) is None):
@@ -208,7 +229,7 @@ def _mask(text: str) -> tuple[str, tuple[tuple[int, str, str], ...]]:
     for number, line in enumerate(_LINES.findall(text)):
         body = line.rstrip("\r\n")
         if continued or _MAGIC.match(body):
-            placeholder = _placeholder(body) if body.strip() else body
+            placeholder = (_statement_of(body) if not continued else None) or (_placeholder(body) if body.strip() else body)
             magics.append((number, body, placeholder))
             out.append(placeholder + line[len(body) :])
             continued = body.endswith("\\")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -420,3 +421,35 @@ def test_a_cell_magic_running_its_body_is_judged_for_reads_of_the_mesh(tmp_path:
     fix = _add_axis(tmp_path, {"notebooks/timed.ipynb": timed})
     assert fix.applicability.name == "UNSAFE", fix.reason
     assert "notebooks/timed.ipynb cell 2 line 2)" in fix.reason, fix.reason
+
+
+@pytest.mark.parametrize(
+    ("line", "analysed"),
+    [
+        ("%time groups = MESH.devices.shape[0]", "if 1: groups = MESH.devices.shape[0]"),
+        ("%timeit y = f(x)", "if 1:   y = f(x)"),
+        ("    %prun run(x)", "    if 1: run(x)"),
+        ("%timeit -n 3 f(x)", "0################"),  # (options first: masked whole)
+        ("%time x = (", "0##########"),  # (no statement alone: masked whole)
+        ("%matplotlib inline", "0#################"),
+    ],
+)
+def test_a_line_magic_running_a_statement_keeps_it_at_its_columns(line: str, analysed: str) -> None:
+    """`%time STMT` runs STMT in the notebook's namespace: it is analysed behind `if 1:` padded to the magic's
+    length, so every column stays right, and put back as written (breaker19 a56: masked whole, a read of the
+    mesh there was not judged)."""
+    text = f"if True:\n{line}\n" if line.startswith(" ") else f"{line}\n"
+    nb = notebook.parse(make([text]))
+    (cell,) = nb.cells
+    assert cell.analysed.splitlines()[-1] == analysed and len(analysed) == len(line)
+    ast.parse(cell.analysed)
+    assert notebook.as_written(nb, notebook.virtual_source(nb)).endswith(text)
+
+
+def test_a_line_magic_statement_is_judged_for_reads_of_the_mesh(tmp_path: Path) -> None:
+    from test_judged_files import _add_axis, notebook as make_notebook  # (the standard layout)
+
+    timed = make_notebook(("code", "from pkg.config import MESH\n"), ("code", "%time groups = MESH.devices.shape[0]\n"))
+    fix = _add_axis(tmp_path, {"notebooks/timed.ipynb": timed})
+    assert fix.applicability.name == "UNSAFE", fix.reason
+    assert "notebooks/timed.ipynb cell 2 line 1)" in fix.reason, fix.reason
