@@ -1,0 +1,4 @@
+from pkg import config
+
+def factor():
+    return len(dict(config.MESH.shape))

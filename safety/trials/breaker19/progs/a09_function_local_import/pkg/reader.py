@@ -1,0 +1,5 @@
+
+
+def factor():
+    from pkg.config import MESH
+    return MESH.devices.shape[0]

@@ -1,0 +1,5 @@
+from pkg import config
+from pkg.util import groups
+
+def factor():
+    return groups(config.MESH)

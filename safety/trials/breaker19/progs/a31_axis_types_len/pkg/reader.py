@@ -1,0 +1,4 @@
+from pkg.config import MESH
+
+def factor():
+    return len(MESH.axis_types)

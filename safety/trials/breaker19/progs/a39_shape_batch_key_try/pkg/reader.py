@@ -1,0 +1,7 @@
+from pkg.config import MESH
+
+def factor():
+    try:
+        return 2 * MESH.shape['batch']
+    except KeyError:
+        return 2

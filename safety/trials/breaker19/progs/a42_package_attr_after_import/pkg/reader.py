@@ -1,0 +1,4 @@
+import pkg.model
+
+def factor():
+    return pkg.config.MESH.devices.shape[0]

@@ -1,0 +1,5 @@
+
+
+def factor():
+    import pkg.config as cfg
+    return cfg.MESH.devices.shape[0]

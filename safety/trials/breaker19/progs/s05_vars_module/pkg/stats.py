@@ -1,0 +1,8 @@
+import jax
+from pkg import model
+from pkg.config import MESH
+
+
+def colsum(x):
+    spec = vars(model)['ROWS']
+    return jax.shard_map(lambda b: b.sum(0, keepdims=True), mesh=MESH, in_specs=spec, out_specs=spec)(x)

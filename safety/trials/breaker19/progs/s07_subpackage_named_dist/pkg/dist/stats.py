@@ -1,0 +1,8 @@
+import jax
+from pkg.model import ROWS
+from pkg.config import MESH
+
+
+def colsum(x):
+    spec = ROWS
+    return jax.shard_map(lambda b: b.sum(0, keepdims=True), mesh=MESH, in_specs=spec, out_specs=spec)(x)
