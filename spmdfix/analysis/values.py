@@ -18,7 +18,7 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.bindings import BindingKind, BoundScope, Scope
+from spmdfix.analysis.bindings import Binding, BindingKind, BoundScope, Scope
 from spmdfix.analysis.calls import bind_arguments, single_return
 from spmdfix.analysis.follow import VALUE, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
@@ -245,6 +245,7 @@ class Evaluator:
         when a step is not a value visible in the source, or past the budget of steps (`follow.VALUE`)."""
         ev: Evaluator = self
         step = Follow(VALUE)
+        made = None  # an attribute read through a parameter's argument (`_field_of_argument`)
         while not step.spent:
             step = step.deeper()
             if isinstance(expr, ast.Name):
@@ -265,23 +266,10 @@ class Evaluator:
                     expr, scope = binding.node, bound if bound is not None else binding.scope
                     continue
                 if binding.kind is BindingKind.PARAM:
-                    # read from a scope nested in a function read for one call (`reach.Reacher._scope_in`)
-                    bound = bound_for(scope, binding.scope)
-                    if bound is not None and expr.id in bound.arguments:
-                        if expr.id in ev.ix.declared_names():
-                            return None  # (`nonlocal i` in a nested def may rebind it first: breaker18 h16)
-                        ev, expr, scope = bound.arguments[expr.id]
-                        continue
-                    # every call site passes the same value (none in another module: `module_model._elsewhere`)
-                    passed = ev.ix.argument_for(binding, ev.elsewhere)
+                    passed = ev._parameter_value(expr.id, binding, scope)
                     if passed is None:
-                        # no call of its module, or others may call it: every call of the project
-                        far = ev.project.passed_elsewhere(binding) if ev.project is not None else None
-                        if far is None:
-                            return None
-                        ev, expr, scope = far
-                        continue
-                    expr, scope = passed
+                        return None
+                    ev, expr, scope = passed
                     continue
                 if binding.kind is not BindingKind.IMPORT:
                     return None
@@ -294,7 +282,15 @@ class Evaluator:
                     far = ev._self_attribute(expr, scope)  # `self.AXIS` inside a method of the class
                 if far is None and ours:
                     far = class_attribute(ev, expr, scope)  # a class attribute, a dataclass default (`members`)
+                if far is None and qname is None:
+                    far = ev._field_of_argument(expr, scope)  # `cfg.data` in `def rows(cfg=CFG)`: `CFG.data`
+                    if far is not None:
+                        made = far[1]
+                        ev, expr, scope = far
+                        continue
                 if far is None:
+                    if expr is made:
+                        return None  # (the node `_field_of_argument` made is no place in the source)
                     return (ev, expr, scope) if not ours or qname is None else None
             elif isinstance(expr, ast.Subscript):
                 item = ev._dict_item(expr, scope)
@@ -308,6 +304,49 @@ class Evaluator:
                 return None
             ev, expr, scope = far
         return None
+
+    def _parameter_value(self, name: str, binding: Binding, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """One step of `follow` from the parameter `name` (its `binding`) read in `scope`: the argument of the
+        call being read when `scope` is nested in a function read for one call (`reach.Reacher._scope_in`),
+        else the one value every call of its module passes (`ModuleIndex.argument_for`; none in another
+        module: `module_model._elsewhere`), else the one value every call of the project passes
+        (`ProjectLink.passed_elsewhere`): the expression with the evaluator of the module it is written in and
+        its scope; None when that is not known."""
+        bound = bound_for(scope, binding.scope)
+        if bound is not None and name in bound.arguments:
+            if name in self.ix.declared_names():
+                return None  # (`nonlocal i` in a nested def may rebind it first: breaker18 h16)
+            return bound.arguments[name]
+        passed = self.ix.argument_for(binding, self.elsewhere)
+        if passed is None:
+            # no call of its module, or others may call it: every call of the project
+            return self.project.passed_elsewhere(binding) if self.project is not None else None
+        return self, passed[0], passed[1]
+
+    def _field_of_argument(self, expr: ast.Attribute, scope: Scope) -> tuple[Evaluator, ast.AST, Scope] | None:
+        """`cfg.data` where `cfg` is a parameter (`def rows(cfg=CFG): return P(cfg.data, None)`) whose value
+        `_parameter_value` knows and is a name or a dotted name (`CFG`, `config.CFG`, the default when the
+        call passes none): the attribute read off that value where it is written (`CFG.data` in the module
+        holding the default or the argument), a node made here for `follow` to read on (never a span: `follow`
+        gives it back to no caller). None when the base is no such parameter (a method's is not read here), or
+        its value is another expression (`Cfg()` built at the call: the attribute of an instance built there is
+        not read)."""
+        base = expr.value
+        if not isinstance(base, ast.Name):
+            return None
+        binding = self.ix.single_binding(base.id, scope)
+        if binding is None or binding.kind is not BindingKind.PARAM:
+            return None
+        if binding.scope.parent is not None and binding.scope.parent.is_class:
+            return None  # a method's (`self.axis`: `_self_attribute` and `members` read those, with the class's rules)
+        if isinstance(scope, BoundScope) and base.id in scope.arguments and _bound_once(self, scope, base.id):
+            passed = scope.arguments[base.id]
+        else:
+            passed = self._parameter_value(base.id, binding, scope)
+        if passed is None or not isinstance(passed[1], (ast.Name, ast.Attribute)):
+            return None
+        ev, value, where = passed
+        return ev, ast.Attribute(value=value, attr=expr.attr, ctx=ast.Load()), where
 
     def module_name_written(self, name: str) -> str | None:
         """Why this module's top-level `name`, bound once to a value, may hold another where it is read, in

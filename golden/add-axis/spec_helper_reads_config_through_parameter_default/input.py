@@ -1,0 +1,31 @@
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, PartitionSpec as P
+
+
+@dataclasses.dataclass(frozen=True)
+class Cfg:
+    data: str = 'data'
+    model: str = 'model'
+
+
+CFG = Cfg()
+MESH = jax.make_mesh((2, 4), (CFG.data, CFG.model), axis_types=(AxisType.Auto,) * 2)
+
+
+def rows(cfg=CFG):
+    return P(cfg.data, None)
+
+
+def layer(x):
+    return jax.shard_map(lambda b: b * 2.0, mesh=MESH, in_specs=rows(), out_specs=rows())(x)
+
+
+def main():
+    xs = jnp.arange(2 * 8 * 4, dtype=jnp.float32).reshape(2, 8, 4)
+    result = jax.vmap(layer, spmd_axis_name=CFG.data)(xs)
+    reference = np.asarray(xs) * 2.0
+    return result, reference
