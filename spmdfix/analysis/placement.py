@@ -24,7 +24,7 @@ from spmdfix.analysis.meshes import resolve_mesh
 from spmdfix.analysis.module_model import ModuleModel
 from spmdfix.analysis.specs import spec_tree
 from spmdfix.analysis.unknown_values import unread_message
-from spmdfix.analysis.values import AxisNames
+from spmdfix.analysis.values import AxisNames, MeshInfo
 from spmdfix.model import Span
 from spmdfix.perf import record
 
@@ -263,7 +263,10 @@ class PlacementAnalysis:
         mesh = resolve_mesh(self.ev, mesh_expr, mesh_scope) if mesh_expr is not None else None
         if mesh is None and mesh_expr is not None and not self.ev.is_none(mesh_expr, mesh_scope):
             lost.append((self.ev.span(mesh_expr), unread_message(self.ev, "the input's mesh", mesh_expr, mesh_scope)))
-        if mesh is None or mesh.axis_types is not AxisType.EXPLICIT or spec_expr is None:
+        if mesh is None or spec_expr is None:
+            return None
+        if mesh.axis_types is not AxisType.EXPLICIT:
+            self._types_unread(mesh, mesh_expr, spec_expr, scope, lost)
             return None
         tree = spec_tree(self.ev, spec_expr, scope)
         lost += tree.lost
@@ -280,6 +283,28 @@ class PlacementAnalysis:
         # (`P()`: no entry to point at; the spec itself)
         where = entries[0].span if entries else self.ev.span(spec_expr)
         return batch or AxisNames((), where, False, False), placement, early, on_axes
+
+    def _types_unread(
+        self, mesh: MeshInfo, mesh_expr: ast.AST, spec_expr: ast.AST, scope, lost: list[tuple[Span, str]]
+    ) -> None:
+        """When the input is placed on a mesh whose axis types are not all read (`MeshInfo.axis_types` UNKNOWN,
+        or MIXED), by a spec naming an axis not known to be Auto (or a spec not read): `lost` gets the mesh
+        expression's span and why. A plain vmap maps away an Explicit axis its batch is placed on (SPMD006,
+        SPMD008): without the types, whether it does is not known (`def build_mesh(explicit=False)` choosing
+        `AxisType.Explicit if explicit else AxisType.Auto`, called as `build_mesh(explicit=True)`: JAX raises
+        `shard_map in_specs argument must refer to an axis marked as manual`, and no record was made:
+        safety/trials/newuser15, s01). Placed only on Auto axes, or a mesh read as Auto, there is nothing to
+        say (a plain vmap runs there)."""
+        if mesh.axis_types is AxisType.AUTO or mesh_expr is None:
+            return
+        tree = spec_tree(self.ev, spec_expr, scope)
+        if not tree.unresolved and all(mesh.type_of(a) is AxisType.AUTO for a in tree.axes()):
+            return
+        what = (
+            f"the axis types of the input's mesh (`{_shown(mesh_expr)}`) are not known: whether the axis its batch "
+            "is placed on is Explicit, which the plain vmap maps away, is not known"
+        )
+        lost.append((self.ev.span(mesh_expr), what))
 
     def _rebound_placement(self, arg: ast.AST, value: ast.AST | None, lost: list[tuple[Span, str]]) -> None:
         """When `value`, the value last assigned to the mapped argument `arg`, is no placement but reads a name
