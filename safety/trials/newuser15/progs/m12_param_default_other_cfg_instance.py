@@ -1,0 +1,29 @@
+"""Spec helper with a default config, called once with another config whose data axis is 'model'
+(`rows(ALT)`): the spec names 'model', the spmd axis is 'data': no collision (JAX runs)."""
+import dataclasses
+import jax, jax.numpy as jnp, numpy as np
+from jax.sharding import PartitionSpec as P, AxisType
+
+
+@dataclasses.dataclass(frozen=True)
+class Cfg:
+    data: str = 'data'
+    model: str = 'model'
+
+
+CFG = Cfg()
+ALT = Cfg(data='model', model='data')
+MESH = jax.make_mesh((2, 4), (CFG.data, CFG.model), axis_types=(AxisType.Auto,) * 2)
+
+
+def rows(cfg=CFG):
+    return P(None, cfg.data)
+
+
+def layer(x):
+    return jax.shard_map(lambda b: b * 2.0, mesh=MESH, in_specs=rows(ALT), out_specs=rows(ALT))(x)
+
+
+def main():
+    xs = jnp.arange(2 * 8 * 4, dtype=jnp.float32).reshape(2, 8, 4)
+    return jax.vmap(layer, spmd_axis_name='data')(xs), np.asarray(xs) * 2.0

@@ -1,0 +1,1 @@
+"""Ensemble training, migrated from pmap/pjit to vmap + shard_map."""
