@@ -178,3 +178,18 @@ def test_stdin_says_why_a_fix_from_an_importers_vmap_is_not_applied(tmp_path: Pa
     assert "run `spmdfix fix pkg/model.py` to apply it" in result.stderr
     written = CliRunner().invoke(main, ["fix", "--no-cache", "-j", "1", "--strategy", "strip", "--unsafe-fixes", "pkg/model.py"])
     assert written.exit_code == 0 and "P(None, None)" in (root / "pkg" / "model.py").read_text(), written.output
+
+
+def test_modules_whose_lines_end_in_a_lone_cr_are_fixed_as_check_offers(tmp_path: Path, monkeypatch) -> None:
+    """config.py and train.py with "\\r" line endings (Python reads them): `check` offered add-axis `[*]`, and
+    `fix` said "the recorded edits do not reproduce libcst's output" and wrote nothing (libcst prints such a
+    module without its last "\\r"). Now `fix` writes add-axis across both, every line ending kept."""
+    root = _tree(tmp_path, CONFIG.replace("\n", "\r").encode(), MODEL.encode(), TRAIN.replace("\n", "\r").encode())
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["fix", "--no-cache", "-j", "1", "."])
+    assert result.exit_code == 0, result.output
+    config = (root / "pkg" / "config.py").read_bytes()
+    train = (root / "pkg" / "train.py").read_bytes()
+    assert b'("batch", DATA, MODEL))\r' in config and b"\n" not in config, config
+    assert train.endswith(b'spmd_axis_name="batch")\r') and b"\n" not in train, train
+    compile(config, "config.py", "exec")
