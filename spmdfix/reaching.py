@@ -21,8 +21,9 @@ of it (`ProjectGraph.passed_candidates`): `batched = helpers.make_batched(forwar
 `make_batched` returning `jax.vmap(fn, spmd_axis_name='data')`, `forward` of model.py: only the analysis of
 helpers.py (reading `fn` from train.py's call) finds the collision at model.py's spec.
 
-Which module can hold such a finding at all is a question of its text (`prefilter.reached.may_be_reached`: it names a
-shard_map, a spec, a mesh or a sharding); a module that names none is not looked up in the graph.
+Which module can hold such a finding at all is a question of its text (`prefilter.reached.may_hold_reached`: it
+names a shard_map, a spec, a mesh or a sharding, or may be a place of a chain: a call inside a function, a name
+imported from the project); a module that does none of these is not looked up in the graph.
 
 A notebook (`.ipynb`) of the project is an importer too (`project_graph.project_files` lists it, read as the
 module of its code cells): a cell's `jax.vmap(forward, spmd_axis_name='data')` with `forward` of model.py places
