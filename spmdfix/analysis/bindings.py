@@ -270,6 +270,21 @@ def _bind_target(target: ast.AST, value: ast.AST | None, scope: Scope) -> None:
 POSITION = operator.attrgetter("lineno", "col_offset")  # a node's place in the source, as a sort key
 
 
+def param_default(binding: Binding) -> ast.AST | None:
+    """The default written for the parameter a PARAM `binding` binds (`def body(b, f=jnp.interp)`: `jnp.interp`;
+    its scope's node is the `def` or `lambda`), or None: no default, or not a positional or keyword-only one."""
+    args = getattr(binding.scope.node, "args", None)
+    if args is None:
+        return None
+    positional = [*args.posonlyargs, *args.args]
+    if binding.node in positional:
+        offset = positional.index(binding.node) - (len(positional) - len(args.defaults))
+        return args.defaults[offset] if offset >= 0 else None
+    if binding.node in args.kwonlyargs:
+        return args.kw_defaults[args.kwonlyargs.index(binding.node)]
+    return None
+
+
 def callable_target(binding: Binding) -> tuple[ast.AST, Scope] | None:
     """What calling the top-level `binding` of a module runs: a function, a class's `__call__`, a callable
     value (with the scope it is evaluated in); None for anything else."""

@@ -25,7 +25,7 @@ import builtins
 from typing import TYPE_CHECKING
 
 from spmdfix import jaxapi
-from spmdfix.analysis.bindings import BindingKind, Scope
+from spmdfix.analysis.bindings import BindingKind, Scope, param_default
 from spmdfix.analysis.calls import passed_for
 from spmdfix.analysis.h2_allowlist import ALLOWED, REFUSED
 from spmdfix.model import Span
@@ -173,21 +173,6 @@ def _class_member(ix: ScopeIndex, attr: ast.Attribute, scope: Scope):
     return found[0] if len(found) == 1 else None
 
 
-def _param_default(ix: ScopeIndex, binding) -> ast.AST | None:
-    """The default written for the parameter `binding` binds (`def body(b, f=jnp.interp)`), or None."""
-    fn = ix.parent.get(id(binding.node))
-    args = getattr(fn, "args", None)
-    if args is None:
-        return None
-    positional = [*args.posonlyargs, *args.args]
-    if binding.node in positional:
-        offset = positional.index(binding.node) - (len(positional) - len(args.defaults))
-        return args.defaults[offset] if offset >= 0 else None
-    if binding.node in args.kwonlyargs:
-        return args.kw_defaults[args.kwonlyargs.index(binding.node)]
-    return None
-
-
 def _made_by_project(ix: ScopeIndex, receiver: ast.AST, scope: Scope, follows, held=None) -> bool:
     """Whether the receiver of a method call may be an object whose methods are not an array's: a name bound
     once (or a parameter's default, or what a call of its function in this module passes for it) to such a value
@@ -283,7 +268,7 @@ def _bound_values(ix: ScopeIndex, binding) -> list[tuple[ast.AST | None, Scope, 
     `Layer(SUMMER)` for `__init__(self, ops)`, breaker17 b09; `partial(body, s=SUMMER)`, c01), the iterated items
     of a `for` loop (`for s in (SUMMER,)`, b07). [] for other bindings."""
     if binding.kind is BindingKind.PARAM:
-        default = (_param_default(ix, binding), binding.scope.parent or binding.scope, False)
+        default = (param_default(binding), binding.scope.parent or binding.scope, False)
         return [default, *((v, at, True) for v, at in passed_for(ix, binding))]
     loop = ix.parent.get(id(binding.node))
     if isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension)) and loop.target is binding.node:
@@ -334,7 +319,7 @@ def _name_key(ix: ScopeIndex, func: ast.AST, scope: Scope, follows, followed, de
         if binding is not None and binding.kind is BindingKind.PARAM:
             # `def body(b, f=jnp.interp)` then `f(b)`: the default runs unless a caller passes another (a wrong
             # SAFE rename before: breaker15 h17); a parameter without a library default is the walk's to follow
-            default = _param_default(ix, binding)
+            default = param_default(binding)
             if isinstance(default, (ast.Name, ast.Attribute)):
                 qname = ix.qualname(default, binding.scope.parent or binding.scope)
                 return _library(qname, follows) if qname else None

@@ -18,7 +18,7 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from spmdfix.analysis.bindings import Binding, BindingKind, BoundScope, Scope
+from spmdfix.analysis.bindings import Binding, BindingKind, BoundScope, Scope, param_default
 from spmdfix.analysis.calls import bind_arguments, single_return
 from spmdfix.analysis.follow import VALUE, Follow
 from spmdfix.analysis.kinds import AxisType, AxisTypesForm, MeshKind, ShapeForm
@@ -338,7 +338,9 @@ class Evaluator:
         if not isinstance(base, ast.Name):
             return None
         binding = self.ix.single_binding(base.id, scope)
-        if binding is None or binding.kind is not BindingKind.PARAM or not _name_default(binding):
+        if binding is None or binding.kind is not BindingKind.PARAM:
+            return None
+        if not isinstance(param_default(binding), (ast.Name, ast.Attribute)):
             return None
         if binding.scope.parent is not None and binding.scope.parent.is_class:
             return None  # a method's (`self.axis`: `_self_attribute` and `members` read those, with the class's rules)
@@ -616,14 +618,3 @@ def _alias(value: ast.AST) -> bool:
     """Whether an assigned value is another name for a callable: a name or a dotted name (`helpers.batched`)."""
     return isinstance(value, ast.Name) or (isinstance(value, ast.Attribute) and isinstance(value.value, (ast.Name, ast.Attribute)))
 
-
-def _name_default(binding: Binding) -> bool:
-    """Whether the parameter of `binding` has a default that is a name or a dotted name (`cfg=CFG`,
-    `cfg=config.CFG`)."""
-    args = getattr(binding.scope.node, "args", None)
-    if args is None:
-        return False
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
-    defaults.update((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-    return isinstance(defaults.get(binding.node), (ast.Name, ast.Attribute))
