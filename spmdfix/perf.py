@@ -213,6 +213,28 @@ def sha256(data: bytes = b""):
     return _SHA256(data)
 
 
+def state_digest(data: bytes) -> str:
+    """A 32-hex-digit digest of `data` for keys this tool compares with its own earlier ones (the project's
+    answers and states a warm run checks again: `project_graph`, `analysis.project_answers`): BLAKE2b from
+    CPython's built-in `_blake2` (4x faster than the built-in SHA-256 on the 0.5 MB of a large project's
+    state, and no OpenSSL to load: `sha256`'s doc), `hashlib`'s where that module is missing. Never for a
+    digest a user or another tool reads (fingerprints, SARIF): those stay SHA-256."""
+    return _BLAKE2B(data, digest_size=16).hexdigest()
+
+
+def _builtin_blake2b():
+    """The constructor `state_digest` uses: the built-in module's, else `hashlib`'s."""
+    try:
+        return __import__("_blake2").blake2b
+    except (ImportError, AttributeError):
+        import hashlib
+
+        return hashlib.blake2b
+
+
+_BLAKE2B = _builtin_blake2b()
+
+
 def _builtin_sha256():
     """The constructor `sha256` uses: the built-in module's, else `hashlib`'s."""
     for name in ("_sha256", "_sha2"):

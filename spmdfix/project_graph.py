@@ -41,13 +41,13 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Protocol
 
 from spmdfix.files import FileError, read_bytes
+from spmdfix.perf import state_digest  # (not hashlib: see `perf.state_digest`; a warm run asks `judged_state`)
 from spmdfix.import_scan import (
     DUNDER_IMPORT,
     MODULE_GETATTR,
@@ -495,7 +495,7 @@ class ProjectGraph:
             "\3",
             *self.passed_candidates(path),
         )
-        return hashlib.sha256("\0".join(listed).encode()).hexdigest()[:32]
+        return state_digest("\0".join(listed).encode())
 
 
 class _TooMany(Exception):
@@ -760,7 +760,7 @@ def judged_state(root: str) -> str | None:
     while os.path.dirname(directory) != directory:
         directory = os.path.dirname(directory)
         above.append(os.path.isfile(os.path.join(directory, "__init__.py")))
-    return hashlib.sha256(repr((files, keys, above)).encode()).hexdigest()[:32]
+    return state_digest(repr((files, keys, above)).encode())
 
 
 def answered(root: str, question: str, answer) -> str:

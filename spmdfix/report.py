@@ -10,13 +10,12 @@ modules of the project.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 
 from spmdfix.links import rule_url
 from spmdfix.model import AUTO, UNFIXABLE_REASON, Applicability, Edit, Finding, Fix, Span, Strategy, Unfollowed, choose_fix
 from spmdfix.paths import relpath
-from spmdfix.perf import record
+from spmdfix.perf import record, sha256  # (not hashlib's: `perf.sha256`)
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES, UNFOLLOWED
 
@@ -119,7 +118,7 @@ def fingerprint(code: str, text: str, start: int, end: int) -> str:
     finding and changes when its line is edited. The baseline's entries (`cli.baseline`), JSON's
     `fingerprint` and SARIF's `partialFingerprints` (`formats.sarif`) are all this digest."""
     parts = (code, line_text(text, start), text[start:end])
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:20]
+    return sha256("\0".join(parts).encode("utf-8")).hexdigest()[:20]
 
 
 def line_text(text: str, start: int) -> str:

@@ -13,7 +13,6 @@ it was taken (`stamps.settled`), as the import scans are (`import_scan`).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -112,6 +111,8 @@ def words_held(
         return None
     present = {w: w.encode("utf-8") in raw for w in words}
     held = {**prior, **present}
+    import hashlib  # (here: a warm run whose files are all kept reads none and need not load OpenSSL)
+
     digest = hashlib.sha256(raw).hexdigest() if any(held.values()) else ""
     if settled_key is not None:
         _HELD[path] = (settled_key, digest, held)

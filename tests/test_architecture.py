@@ -21,10 +21,11 @@ import pytest
 SPMDFIX = Path(__file__).resolve().parent.parent / "spmdfix"
 ANALYSIS = SPMDFIX / "analysis"
 # What the analysis may import of spmdfix: itself, and the base modules that import nothing of it (of `perf`,
-# only `record` and `frozen`: the dataclass policy of its facts and values).
+# only `record` and `frozen`: the dataclass policy of its facts and values; and `state_digest`, a pure
+# function: the digests of the project's answers, `analysis.project_answers`).
 ALLOWED = (
     "spmdfix.analysis", "spmdfix.model", "spmdfix.jaxapi", "spmdfix.positions", "spmdfix.paths",
-    "spmdfix.perf.record", "spmdfix.perf.frozen",
+    "spmdfix.perf.record", "spmdfix.perf.frozen", "spmdfix.perf.state_digest",
 )
 # Standard modules whose business is the file system (or a file's bytes): none of them may be imported.
 IO_MODULES = frozenset(

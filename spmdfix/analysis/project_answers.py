@@ -10,8 +10,10 @@ analysis.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
+
+# (`perf.state_digest`, not hashlib: a warm run would load OpenSSL for these two digests alone.)
+from spmdfix.perf import state_digest
 
 # A result's dependency on who imports a module (this + its absolute path, with `importers_digest` of the
 # answer): a fix judged in a module's importers is judged again when one starts or stops importing it.
@@ -27,7 +29,7 @@ def holding_digest(answer: tuple[tuple[str, str], ...] | None) -> str:
     word already changes it)."""
     if answer is None:
         return "unknown"
-    return hashlib.sha256(repr(sorted(answer)).encode()).hexdigest()[:32]
+    return state_digest(repr(sorted(answer)).encode())
 
 
 def importers_digest(answer: Mapping[str, frozenset[str]] | None) -> str:
@@ -35,4 +37,4 @@ def importers_digest(answer: Mapping[str, frozenset[str]] | None) -> str:
     if answer is None:
         return "unknown"
     listed = sorted((path, sorted(names)) for path, names in answer.items())
-    return hashlib.sha256(repr(listed).encode()).hexdigest()[:32]
+    return state_digest(repr(listed).encode())
