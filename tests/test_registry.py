@@ -20,6 +20,7 @@ import pytest
 
 from golden import GOLDEN, cases, finding_lines, modules, tree_cases
 from spmdfix import rules
+from spmdfix.rules import tool
 from spmdfix.api import check_source, new_project_index
 from spmdfix.files import read_source
 from spmdfix.model import Finding, Transform
@@ -89,9 +90,12 @@ def test_rule_declares_the_fixes_it_offers(code: str) -> None:
 
 
 def test_every_family_code_is_registered_once() -> None:
-    """The registry is built from the family modules and `tool`, each code from one module only."""
-    codes = [rule.code for family in (*rules.FAMILIES, rules.tool) for rule in family.RULES]
+    """The table (`rules.codes`) holds exactly the rules of the family modules and `tool`, each code in one
+    module only, each the table's own record."""
+    family_rules = [rule for family in (*rules.FAMILIES, tool) for rule in family.RULES]
+    codes = [rule.code for rule in family_rules]
     assert len(codes) == len(set(codes)) == len(rules.RULES)
+    assert all(rules.RULES[rule.code] is rule for rule in family_rules)
     assert set(rules.PER_SHARD_MAP) | set(rules.PER_SITE) == set(rules.FAMILIES)
     assert all(hasattr(family, "left_behind") for family in rules.LEAVE_BEHIND)
 
@@ -105,3 +109,7 @@ def test_the_registry_imports_no_analysis() -> None:
     loaded = json.loads(run.stdout)
     for heavy in ("spmdfix.analysis.facts", "spmdfix.api", "spmdfix.plan", "libcst"):
         assert heavy not in loaded, f"importing spmdfix.rules imports {heavy}"
+    # nor the families, whose hazards and transforms are a fortieth of a warm check (bench/README.md)
+    families = [name for name in loaded if name.startswith("spmdfix.rules.") and name != "spmdfix.rules.codes"]
+    assert not families, f"importing spmdfix.rules imports {families}"
+    assert "spmdfix.analysis.hazards" not in loaded

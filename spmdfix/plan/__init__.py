@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spmdfix import rules
+from spmdfix.rules import constraint, explicit_axis
 from spmdfix.analysis.kinds import VmapKind
 from spmdfix.analysis.hazards import has_h2
 from spmdfix.fixes import add_mesh_axis, move_placement, placement, rename_spmd_axis
@@ -77,7 +78,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
     for family in rules.PER_SITE:
         findings += family.check(site)
     # SPMD005 of a jit's shardings: a fix that leaves it leaves the DuplicateSpecError (rules.constraint)
-    jit_left = rules.constraint.left_behind(site)
+    jit_left = constraint.left_behind(site)
     left_behind.update(jit_left)
     findings = refused_for_site(vmap, findings)
     findings = with_drop_option(vmap, findings)
@@ -86,7 +87,7 @@ def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
         for f in findings
     ]
     # SPMD005 of a reshard: only the strip of its entry is offered (rules.constraint.reshard_findings)
-    reshards = [past_lost(eager_unplaced(f, vmap), vmap) for f in rules.constraint.reshard_findings(site)]
+    reshards = [past_lost(eager_unplaced(f, vmap), vmap) for f in constraint.reshard_findings(site)]
     blocking = {rule.code for family in rules.LEAVE_BEHIND for rule in family.RULES}
     blockers = [
         Blocker(f, left_behind[f.span])
@@ -160,7 +161,7 @@ def _plain_vmap_findings(vmap: VmapFacts) -> list[Finding]:
     findings += [f for found in readings.values() for f in _merged(found)]
     findings = [instance_unread(other_readings(other_callers(f, vmap), vmap), vmap) for f in findings]
     # SPMD006 of a reshard inside the vmapped function (site-level)
-    reshards = rules.explicit_axis.reshard_findings(site)
+    reshards = explicit_axis.reshard_findings(site)
     blockers = [Blocker(f, left_behind[f.span]) for f in findings if f.span in left_behind]
     return [_placed(f, vmap) for f in judged_together(findings + reshards, blockers + _reshard_blockers(reshards))]
 

@@ -18,20 +18,13 @@ from spmdfix.analysis.kinds import AxisType, BatchPlacement, CaptureKind, VmapKi
 from spmdfix.fixes import lift_captures
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
-from spmdfix.model import Applicability, Finding, Fix, Related, Span, Transform
-from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+from spmdfix.model import Applicability, Finding, Fix, Related, Span
+from spmdfix.rules.codes import CAPTURE
+from spmdfix.rules.rule import Invalid, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import ReachedFacts, VmapFacts
 
-# lift-captures of the shard_map, and removing spmd_axis_name (always unsafe)
-FIXES = frozenset({Transform.LIFT_CAPTURES, Transform.DROP_SPMD_AXIS})
-CAPTURE = Rule(
-    "SPMD003",
-    "shard-map-captures-batched-value",
-    "a reached shard_map body closes over a value the spmd vmap batches",
-    FIXES,
-)
 RULES = (CAPTURE,)
 
 

@@ -12,20 +12,13 @@ from typing import TYPE_CHECKING
 
 from spmdfix.fixes.edits import backticked
 from spmdfix.model import Finding, Refusal, Span, Transform
+from spmdfix.rules.codes import COLLECTIVE
 from spmdfix.rules.inner_vmap import SUM_OVER_AXES_ERROR, h2_note, sums_over_several_axes
-from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+from spmdfix.rules.rule import Invalid, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import CollectiveUse, ReachedFacts, VmapFacts
 
-# rename and add-axis of the vmap site, and removing spmd_axis_name (always unsafe); strip never
-FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.DROP_SPMD_AXIS})
-COLLECTIVE = Rule(
-    "SPMD004",
-    "collective-over-spmd-axis",
-    "a collective or axis query over the spmd axis in a reached shard_map body",
-    FIXES,
-)
 RULES = (COLLECTIVE,)
 
 

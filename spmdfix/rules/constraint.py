@@ -23,18 +23,10 @@ from __future__ import annotations
 from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.model import Finding, Refusal, Related, Span, Transform
+from spmdfix.rules.codes import CONSTRAINT
 from spmdfix.rules.inner_vmap import h2_note
-from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding
+from spmdfix.rules.rule import Invalid, Site, Valid, finding
 
-# rename and add-axis of the vmap site, strip of the constraint's entry, and removing spmd_axis_name
-FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP, Transform.DROP_SPMD_AXIS})
-CONSTRAINT = Rule(
-    "SPMD005",
-    "spmd-axis-in-sharding-constraint",
-    "a with_sharding_constraint, a jax.jit's in/out_shardings, or a reshard, inside the vmapped function names the "
-    "spmd axis",
-    FIXES,
-)
 RULES = (CONSTRAINT,)
 
 

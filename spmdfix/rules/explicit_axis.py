@@ -21,24 +21,17 @@ from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Refusal, Related, Transform
+from spmdfix.rules.codes import EXPLICIT_AXIS
 from spmdfix.rules.constraint import RESHARD_ERROR, placed_explicit
 from spmdfix.rules.not_manual import (
     NOT_MANUAL, eager_explicit_findings, nested_axis_names_findings, placed_axis_names_findings,
 )
-from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+from spmdfix.rules.rule import Invalid, Site, Valid, finding, related_places
 from spmdfix.rules.spec_collision import nested_error
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import ReachedFacts, VmapFacts
 
-# strip of the shard_map's entries naming the axis, and move-placement of the vmap's input (a plain vmap's)
-FIXES = frozenset({Transform.STRIP, Transform.MOVE_PLACEMENT})
-EXPLICIT_AXIS = Rule(
-    "SPMD006",
-    "vmapped-away-explicit-axis-in-specs",
-    "a plain vmap maps away an Explicit mesh axis that a reached shard_map's specs, or a reshard inside it, name",
-    FIXES,
-)
 RULES = (EXPLICIT_AXIS,)
 
 

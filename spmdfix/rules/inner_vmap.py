@@ -16,20 +16,13 @@ from typing import TYPE_CHECKING
 
 from spmdfix.analysis.hazards import h2_at
 from spmdfix.fixes import disable_check_vma
-from spmdfix.model import Finding, Transform
-from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+from spmdfix.model import Finding
+from spmdfix.rules.codes import INNER_VMAP
+from spmdfix.rules.rule import Invalid, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import CollectiveUse, ReachedFacts, VmapFacts
 
-# disable-check-vma of the shard_map and removing spmd_axis_name (both always unsafe)
-FIXES = frozenset({Transform.DISABLE_CHECK_VMA, Transform.DROP_SPMD_AXIS})
-INNER_VMAP = Rule(
-    "SPMD007",
-    "vmap-between-spmd-vmap-and-shard-map",
-    "a jax.vmap between the spmd vmap and a reached shard_map under check_vma=True",
-    FIXES,
-)
 RULES = (INNER_VMAP,)
 
 

@@ -20,20 +20,13 @@ from spmdfix.analysis.kinds import AxisType, VmapKind
 from spmdfix.fixes.edits import backticked
 from spmdfix.jaxapi import ShardMapApi
 from spmdfix.model import Finding, Refusal, Related, Transform
-from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+from spmdfix.rules.codes import NOT_MANUAL
+from spmdfix.rules.rule import Invalid, Site, Valid, finding, related_places
 from spmdfix.rules.spec_collision import SMAP_REASON
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import ReachedFacts, VmapFacts
 
-# rename and add-axis of the vmap site (they append their axis to `axis_names`), removing spmd_axis_name
-FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.DROP_SPMD_AXIS})
-NOT_MANUAL = Rule(
-    "SPMD008",
-    "spmd-axis-not-manual",
-    "the vmap's spmd axis is not manual in a reached shard_map (axis_names without it, a jax.smap over another axis; check_vma=False with the batch on an Explicit axis, eager)",
-    FIXES,
-)
 RULES = (NOT_MANUAL,)
 
 

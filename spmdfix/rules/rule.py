@@ -1,53 +1,24 @@
-"""What a rule is: its metadata (`Rule`), what its check reads (`Site`), how it reports (`finding`,
+"""What a rule's check reads (`Site`), how it reports (`finding`,
 `related_places`), and the shape of its inline example cases (`Valid`, `Invalid`, read after
 `CASE_HEADER`).
 
-Every rule-family module under `spmdfix.rules` declares its `Rule`s, its `VALID`/`INVALID` cases and one
-`check`; `spmdfix.rules` builds the registry from those modules and `spmdfix.plan` runs the checks. Imports
-nothing of the analysis (the fact types are annotations only): the registry is read by runs that analyse
-no module.
+Every rule-family module under `spmdfix.rules` takes its `Rule`s from the table (`rules.codes`) and declares
+its `VALID`/`INVALID` cases and one `check`; `spmdfix.plan` runs the checks. Imports nothing of the analysis
+(the fact types are annotations only).
 """
 
 from __future__ import annotations
 
 import textwrap
-from dataclasses import field
 from typing import TYPE_CHECKING
 
 from spmdfix.fixes.edits import backticked
-from spmdfix.model import Finding, Fix, Refusal, Related, Transform
-from spmdfix.perf import frozen, record
+from spmdfix.model import Finding, Fix, Refusal, Related
+from spmdfix.perf import record
+from spmdfix.rules.codes import Rule  # (the table's: re-exported for the families' checks)
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import ReachedFacts, VmapFacts
-
-
-@frozen(slots=True)
-class Rule:
-    """A rule: stable code, kebab-case name, one-line summary, and the transforms its findings may offer.
-
-    `fixes` is the rule's fix availability (ruff's `FIX_AVAILABILITY`): every `Fix` a finding of this code
-    carries is of one of these transforms, and each of them is offered somewhere in the golden or inline
-    cases (tests/test_registry.py checks both). Refusals do not count: a refused transform is not offered.
-    """
-
-    code: str
-    name: str
-    summary: str
-    fixes: frozenset[Transform] = field(default=frozenset())
-
-    @property
-    def url(self) -> str:
-        """A URI of the rule's documentation as installed with the package."""
-        from importlib import resources  # 10 ms of imports: only when a URL or a doc is asked for
-
-        return resources.files("spmdfix").joinpath("rules", "docs", f"{self.code}.md").as_uri()  # type: ignore[attr-defined]
-
-    def doc(self) -> str:
-        """The rule's documentation text (Markdown)."""
-        from importlib import resources
-
-        return resources.files("spmdfix").joinpath("rules", "docs", f"{self.code}.md").read_text(encoding="utf-8")
 
 
 # eq=False, repr=False: nothing compares, hashes or prints these records, and each generated method is

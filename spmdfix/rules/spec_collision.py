@@ -15,16 +15,13 @@ from spmdfix.analysis.kinds import AxisType
 from spmdfix.fixes import strip_spec_entries
 from spmdfix.fixes.edits import backticked
 from spmdfix.model import Finding, Refusal, Related, Transform
+from spmdfix.rules.codes import IN_SPECS, OUT_SPECS
 from spmdfix.rules.inner_vmap import h2_note
-from spmdfix.rules.rule import Invalid, Rule, Site, Valid, finding, related_places
+from spmdfix.rules.rule import Invalid, Site, Valid, finding, related_places
 
 if TYPE_CHECKING:
     from spmdfix.analysis.facts import NestedShardMap, ReachedFacts, VmapFacts
 
-# rename and add-axis of the vmap site, strip of the shard_map, and removing spmd_axis_name (always unsafe)
-FIXES = frozenset({Transform.RENAME, Transform.ADD_AXIS, Transform.STRIP, Transform.DROP_SPMD_AXIS})
-IN_SPECS = Rule("SPMD001", "spmd-axis-in-in-specs", "vmap spmd_axis_name axis appears in a reached shard_map's in_specs", FIXES)
-OUT_SPECS = Rule("SPMD002", "spmd-axis-in-out-specs", "vmap spmd_axis_name axis appears in a reached shard_map's out_specs", FIXES)
 RULES = (IN_SPECS, OUT_SPECS)
 
 # Measured on jax 0.10.2 (docs/safety.md, "drop-spmd-axis"): an outer shard_map whose body applies another

@@ -8,10 +8,6 @@ from reading a file (the runner, the CLI), SPMD910 from the analysis' record of 
 
 from __future__ import annotations
 
-from spmdfix.rules.rule import Rule
+from spmdfix.rules.codes import SYNTAX_ERROR, UNFOLLOWED, UNREADABLE
 
-SYNTAX_ERROR = Rule("SPMD900", "syntax-error", "the file does not parse, so it was not analysed")
-UNREADABLE = Rule("SPMD901", "unreadable-file", "the file could not be read or decoded")
-# information, not a finding: counted, listed with --show-unresolved
-UNFOLLOWED = Rule("SPMD910", "spmd-vmap-not-followed", "(information) an spmd vmap leads to code of the project the analysis could not follow")
 RULES = (SYNTAX_ERROR, UNREADABLE, UNFOLLOWED)
