@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from spmdfix import stamps
 from spmdfix.cache_file import FORMAT
+from spmdfix.dir_entries import listed
 from spmdfix.files import root_cache, root_of_directory
 from spmdfix.perf import sha256
 from spmdfix.analysis.project_answers import HOLDING_KEY, IMPORTERS_OF_KEY, holding_digest, importers_digest
@@ -88,7 +89,8 @@ def project_root_of(job: Job) -> str:
 @root_cache(maxsize=4096)
 def _root_of_directory(directory: str) -> str:
     """`files.find_project_root` of a directory (the one project-root function), once per directory and run."""
-    return root_of_directory(directory if os.path.isdir(directory) else os.path.dirname(directory))
+    # (a directory this run's walk listed is one: `dir_entries.listed`, no `stat`)
+    return root_of_directory(directory if listed(directory) or os.path.isdir(directory) else os.path.dirname(directory))
 
 
 def importers_state_of(job: Job) -> str:

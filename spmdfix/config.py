@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from spmdfix.dir_entries import absent
 from spmdfix.overrides import Overrides
 from spmdfix.settings import ConfigError, Settings, absolute, absolute_text
 from spmdfix.settings_keys import validate
@@ -85,11 +86,12 @@ def _config_in(directory: str, memo: TableMemo | None = None) -> Path | None:
     runs found without a `[tool.spmdfix]` table, which are not parsed again while unchanged."""
     # `os.access` answers for a missing file without raising (most directories hold neither file, and the
     # exception of a failed stat cost more than the stat: a walk asks about every directory)
+    # (`dir_entries.absent`: this run's walk saw the directory without the file, no system call needed)
     own = os.path.join(directory, CONFIG_NAME)
-    if os.access(own, os.F_OK) and os.path.isfile(own):
+    if not absent(directory, CONFIG_NAME) and os.access(own, os.F_OK) and os.path.isfile(own):
         return Path(own)
     pyproject = os.path.join(directory, PYPROJECT)
-    if not os.access(pyproject, os.F_OK):
+    if absent(directory, PYPROJECT) or not os.access(pyproject, os.F_OK):
         return None
     if memo is None:
         if os.path.isfile(pyproject) and _table(Path(pyproject)) is not None:

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 
+from spmdfix.dir_entries import note, watched_in
 from spmdfix.files import FileError
 from spmdfix.gitignore import (
     GITIGNORE,
@@ -198,9 +199,10 @@ class ListingMemo:
     entries with the directory's stamp (`os.stat` and the time taken before listing it) and a context key:
     `rules_key(directory)` (which must say everything `excluded` decides for that directory's entries: the
     CLI gives its exclude patterns), `respect_gitignore`, and the path and stamp of each ignore file that
-    applies. Adding, removing or renaming an entry changes the directory's mtime and ctime; editing an
-    ignore file changes its stamp; so an unchanged directory stamp and context prove the same kept
-    entries. The files themselves are not vouched for: each is still stat'ed by the results cache.
+    applies, and which of the names settings, ignore files and project roots are looked up by it holds
+    (`dir_entries`). Adding, removing or renaming an entry changes the directory's mtime and ctime; editing
+    an ignore file changes its stamp; so an unchanged directory stamp and context prove the same kept
+    entries, and an unchanged stamp the same names. The files themselves are not vouched for: each is still stat'ed by the results cache.
 
     Not recorded (listed again on every walk): a directory or ignore file whose stamp is not settled
     (`stamps.settled`: a change in the same clock tick keeps the times, as for the results cache),
@@ -230,7 +232,7 @@ class ListingMemo:
         """The kept entries of an unchanged directory (None: none recorded, changed, or not a record)."""
         record = self.known.get(directory)
         try:
-            key, recorded_context, kept = record  # type: ignore[misc]
+            key, recorded_context, kept, _ = record  # type: ignore[misc]
             if key != stamp[0] or recorded_context != context:
                 return None
             for name, is_dir in kept:
@@ -241,9 +243,23 @@ class ListingMemo:
         self.served += 1
         return kept
 
-    def put(self, directory: str, stamp: Stamp, context: str, kept: tuple[tuple[str, bool], ...]) -> None:
+    def held(self, directory: str, stamp: Stamp) -> frozenset[str] | None:
+        """Which of `dir_entries.WATCHED` the directory holds, as recorded with its listing, when its stamp
+        is the recorded one (entries added, removed or renamed since would have changed it); else None."""
+        record = self.known.get(directory)
+        try:
+            key, _, _, held = record  # type: ignore[misc]
+            if key != stamp[0] or type(held) is not tuple or not all(type(name) is str for name in held):
+                return None
+        except (TypeError, ValueError):
+            return None
+        return frozenset(held)
+
+    def put(
+        self, directory: str, stamp: Stamp, context: str, kept: tuple[tuple[str, bool], ...], held: frozenset[str]
+    ) -> None:
         if settled(*stamp):
-            self.changed[directory] = (stamp[0], context, kept)
+            self.changed[directory] = (stamp[0], context, kept, tuple(sorted(held)))
 
 
 def _plain_name(name: str) -> bool:
@@ -276,39 +292,47 @@ class _Walk:
                 stack.pop()
             elif entry[0]:  # a directory: its files come before the next entry of this one
                 _, child, child_abs, child_ignores = entry
-                stack.append(self._listing(child, child_abs, child_ignores))
+                stack.append(self._listing(child, child_abs, child_ignores, entered=True))
             else:
                 yield entry[1], entry[2], len(entry) == 3
 
-    def _listing(self, path: str, absolute: str, ignores: Ignores) -> Iterator[tuple]:
+    def _listing(self, path: str, absolute: str, ignores: Ignores, entered: bool = False) -> Iterator[tuple]:
         """One directory's entries to keep, in name order: (True, path, absolute, ignores) for a directory,
         (False, path, absolute) for a regular source file, (False, path, target, True) for a symbolic link
         to one (target: its real path, `_unique`'s key). A
-        directory that cannot be listed says so in `unlisted`."""
-        if self.respect:
-            own = read_ignore_file(join_entry(absolute, GITIGNORE))
-            if own is not None:
-                ignores = (*ignores, (absolute, own))
-        memo, stamp, context = self.memo, None, None
+        directory that cannot be listed says so in `unlisted`. Notes which of the watched names the
+        directory holds (`dir_entries.note`; `entered`: it is an entry of the directory listed before it, a
+        directory and no link): its `.gitignore` is then read only where there is one."""
+        memo, stamp, context, own_read = self.memo, None, None, False
         if memo is not None:
             found = stamp_of(absolute)  # before the listing: a change after it shows in the next walk
             stamp = found[0] if found is not None and found[1] else None
-            context = memo.context(absolute, ignores, self.respect) if stamp is not None else None
-            kept = memo.get(absolute, stamp, context) if context is not None else None  # type: ignore[arg-type]
-            if kept is not None:
-                for name, is_dir in kept:
-                    child_abs = join_entry(absolute, name)
-                    if is_dir:
-                        yield True, join_entry(path, name), child_abs, ignores
-                    else:
-                        yield False, join_entry(path, name), child_abs
-                return
+            held = memo.held(absolute, stamp) if stamp is not None else None
+            if held is not None:
+                note(absolute, held, entered)
+                ignores, own_read = self._with_own(absolute, ignores), True
+                context = memo.context(absolute, ignores, self.respect)
+                kept = memo.get(absolute, stamp, context) if context is not None else None  # type: ignore[arg-type]
+                if kept is not None:
+                    for name, is_dir in kept:
+                        child_abs = join_entry(absolute, name)
+                        if is_dir:
+                            yield True, join_entry(path, name), child_abs, ignores
+                        else:
+                            yield False, join_entry(path, name), child_abs
+                    return
         try:
             entries = sorted(os.scandir(absolute), key=_NAME)
         except OSError as err:
             shown = os.path.normpath(path).replace(os.sep, "/")
             self.unlisted.append(f"{shown}: skipped: cannot list the directory: {err.strerror or err}")
             return
+        held = watched_in([entry.name for entry in entries])
+        note(absolute, held, entered)
+        if not own_read:  # (not read above: the directory's names were not known before its listing)
+            ignores = self._with_own(absolute, ignores)
+            if stamp is not None:
+                context = memo.context(absolute, ignores, self.respect)  # type: ignore[union-attr]
         kept_names: list[tuple[str, bool]] = []
         linked = False
         excluded = None  # this directory's test (`excluded_in`), asked for when an entry needs it
@@ -338,7 +362,15 @@ class _Walk:
                 kept_names.append((name, False))
                 yield False, spelled + name, child_abs
         if memo is not None and stamp is not None and context is not None and not linked:
-            memo.put(absolute, stamp, context, tuple(kept_names))
+            memo.put(absolute, stamp, context, tuple(kept_names), held)
+
+    def _with_own(self, absolute: str, ignores: Ignores) -> Ignores:
+        """`ignores` with the directory's own `.gitignore` added, when gitignores are respected and it has one."""
+        if self.respect:
+            own = read_ignore_file(join_entry(absolute, GITIGNORE))
+            if own is not None:
+                return (*ignores, (absolute, own))
+        return ignores
 
 
 def _links_to_a_file(entry: os.DirEntry) -> bool:

@@ -20,6 +20,7 @@ import re
 import stat
 from pathlib import Path
 
+from spmdfix.dir_entries import absent, not_a_link
 from spmdfix.perf import frozen
 from spmdfix.stamps import settled_now, stat_key
 
@@ -118,6 +119,8 @@ def _real_directory(directory: str) -> str:
     if parent == directory:
         return directory
     here = os.path.join(_real_directory(parent), os.path.basename(directory))
+    if here == directory and not_a_link(directory):
+        return here  # (this run's walk entered it from its parent's listing: no `lstat` needed)
     return os.path.realpath(here) if os.path.islink(here) else here
 
 
@@ -125,7 +128,8 @@ def _real_directory(directory: str) -> str:
 def _marked_directory(directory: str) -> str | None:
     """The nearest directory at or above the real `directory` holding a project marker, or None; once per
     directory and process (its ancestors' answers are shared)."""
-    if any(os.path.exists(os.path.join(directory, marker)) for marker in PROJECT_MARKERS):
+    # (`dir_entries.absent`: a marker this run's walk saw missing from the directory needs no `stat`)
+    if any(not absent(directory, marker) and os.path.exists(os.path.join(directory, marker)) for marker in PROJECT_MARKERS):
         return directory
     parent = os.path.dirname(directory)
     return None if parent == directory else _marked_directory(parent)

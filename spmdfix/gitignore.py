@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spmdfix.dir_entries import absent
 from spmdfix.stamps import Stamp, stamp_of
 
 if TYPE_CHECKING:
@@ -263,8 +264,10 @@ Ignores = tuple[tuple[str, IgnoreFile], ...]  # (absolute directory, its ignore 
 
 
 def read_ignore_file(path: str) -> IgnoreFile | None:
-    """The ignore file at `path` (read when first asked), or None when there is no regular file there."""
-    if not os.access(path, os.F_OK):
+    """The ignore file at `path` (read when first asked), or None when there is no regular file there (or
+    this run's walk saw none in its directory: `dir_entries.absent`)."""
+    directory, name = os.path.split(path)
+    if absent(directory, name) or not os.access(path, os.F_OK):
         return None  # most directories have none: asked without raising (a failed stat's exception costs more)
     found = stamp_of(path)
     if found is None or found[1]:

@@ -181,8 +181,8 @@ def test_a_forged_listing_is_not_followed(tree: Path) -> None:
     walk(tree.parent / "c")
     file = Cache(tree.parent / "c").listings_file
     fmt, plain = pickle.loads(file.read_bytes())
-    key, context, kept = plain[str(tree / "pkg")]
-    plain[str(tree / "pkg")] = (key, context, (*kept, ("../../../etc/passwd.py", False)))
+    key, context, kept, held = plain[str(tree / "pkg")]
+    plain[str(tree / "pkg")] = (key, context, (*kept, ("../../../etc/passwd.py", False)), held)
     file.write_bytes(pickle.dumps((fmt, plain)))
     found, _ = walk(tree.parent / "c")
     assert not any("passwd" in p for p in found)

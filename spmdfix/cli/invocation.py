@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from spmdfix import file_settings
+from spmdfix import dir_entries, file_settings
 from spmdfix.cli import terminal
 from spmdfix.cli.options import MIB
 from spmdfix.config import Resolver
@@ -221,7 +221,10 @@ class Run:
         could not list are said on stderr. every_file: each file found gets its job and result, also one the
         results cache would serve as plain (counted in `served` without either): `fix --report` pairs the
         check's results with the fix run's, file by file."""
-        found = self._outcomes(mode, want_edits, every_file)
+        # (what the walk sees of each directory answers the settings', ignore files' and project roots'
+        # lookups of this run: `dir_entries`)
+        with dir_entries.noting():
+            found = self._outcomes(mode, want_edits, every_file)
         for message in self.unlisted:
             self.warn(message)
         if not self.stdin and not found[0] and not (self.served and self.served.files) and not self._said_empty:
