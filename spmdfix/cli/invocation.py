@@ -8,6 +8,7 @@ returning the outcomes in the order reports show them. The options themselves ar
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -25,13 +26,7 @@ from spmdfix.files import FileError, decode
 from spmdfix.globs import glob_matcher
 from spmdfix.overrides import Overrides, config_options, per_file_ignores_option, split_codes
 from spmdfix.results import FileResult, Mode, Skipped, Unreadable
-from spmdfix.runner import (
-    Job,
-    display_path,
-    run_jobs,
-    run_source,
-    run_streamed,
-)
+from spmdfix.runner import Job, display_path
 from spmdfix.settings import ConfigError
 from spmdfix.settings_keys import render_settings
 
@@ -256,8 +251,18 @@ class Run:
         if not terminal.stderr_is_tty():
             # No progress bar to size: files are read while discovery is still walking (`run_streamed`
             # chooses between this process and workers from the size of the tree and of its analyses).
-            jobs, outcomes = run_streamed(found, workers)
+            first = next(found, None)
+            if first is None:
+                # (nothing to run: a warm run the cache served whole does not load the runner's per-file path,
+                # a fiftieth of its instructions)
+                jobs, outcomes = [], []
+            else:
+                from spmdfix.runner import run_streamed
+
+                jobs, outcomes = run_streamed(itertools.chain((first,), found), workers)
         else:
+            from spmdfix.runner import run_jobs
+
             jobs = sorted(found, key=_shown_order)
             if len(jobs) > PROGRESS_MIN_FILES and not self.quiet:
                 with click.progressbar(length=len(jobs), label="Scanning", file=sys.stderr) as bar:
@@ -322,6 +327,8 @@ def _run_stdin(job: Job, raw: bytes) -> FileResult:
         return Unreadable(job.path, job.display, str(err), position=err.position)
     if len(raw) > job.max_bytes:
         return Skipped(job.path, job.display, "skipped: over the --max-file-size limit")
+    from spmdfix.runner import run_source
+
     return run_source(job, source)
 
 

@@ -18,7 +18,6 @@ import click
 from spmdfix import __version__, rules
 from spmdfix.model import AUTO, Options, choose_fix
 from spmdfix.paths import relpath
-from spmdfix.pipeline import GENERATED_MARK
 from spmdfix.report import (
     FileReport,
     distinguished,
@@ -125,6 +124,8 @@ def _unsafe_left(o: FileResult, options: Options) -> int:
 def say_problems(o: FileResult, silent: bool = False) -> None:
     """Messages on stderr for a skipped or failed file (a generated file is only counted); with `silent`
     only an internal error is said."""
+    from spmdfix.pipeline import GENERATED_MARK  # (here: a warm run the cache served whole never loads pipeline)
+
     if isinstance(o, Skipped):
         if GENERATED_MARK not in o.reason and not silent:
             click.echo(f"{o.display}: {o.reason}", err=True)
