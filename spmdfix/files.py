@@ -5,8 +5,10 @@ Which files a run reads is `spmdfix.discovery`'s business (with `spmdfix.gitigno
 A module is read as bytes and decoded by its PEP 263 cookie or BOM (`tokenize.detect_encoding`), with line
 endings left as they are; it is written back in the same encoding (BOM included), through a temporary file
 in the same directory and `os.replace`, keeping its permissions, and only when the text changed and the
-file on disk is still the one that was read. A read-only file is reported, not replaced (`os.replace` would
-replace it: renaming needs write access to the directory only); a symlink is followed and its target written.
+file on disk is still the one that was read, as is every other file the fix was judged against
+(`check_as_judged`). A read-only file is reported, not replaced (`os.replace` would replace it: renaming
+needs write access to the directory only), and so is a file with other hard links (a rename would leave them
+the old text); a symlink is followed and its target written.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import io
 import os
 import re
 import stat
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from spmdfix.dir_entries import absent, not_a_link
+from spmdfix.paths import relpath
 from spmdfix.perf import frozen
-from spmdfix.stamps import settled_now, stat_key
+from spmdfix.stamps import digest_file, settled_now, stat_key
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", ".git")  # what marks a project's root (`find_project_root`)
 MAX_BYTES = 10 * 1024 * 1024
@@ -322,13 +326,15 @@ def encode(source: SourceFile, text: str) -> bytes:
     return text.encode(source.encoding)
 
 
-def write_source(source: SourceFile, text: str) -> bool:
+def write_source(source: SourceFile, text: str, rests_on: Iterable[tuple[str, str | None]] = ()) -> bool:
     """Atomically replace the file's content with `text`; False when nothing changed.
 
-    Raises `FileError` when the file is read-only, changed on disk since it was read, or the write fails;
-    the file is then left as it was. (`write_together` of the one file: the same checks and the same write.)
+    Raises `FileError` when the file is read-only, has other hard links, changed on disk since it was read,
+    when a file of `rests_on` changed since the fix was judged against it (`NotAsJudged`), or when the write
+    fails; the file is then left as it was. (`write_together` of the one file: the same checks and the same
+    write.)
     """
-    return bool(write_together([(source, text)]))
+    return bool(write_together([(source, text)], rests_on))
 
 
 def read_unchanged(path: str | Path, old: str | None) -> SourceFile:
@@ -345,16 +351,23 @@ def read_unchanged(path: str | Path, old: str | None) -> SourceFile:
     return found
 
 
-def write_together(changes: list[tuple[SourceFile, str]]) -> list[Path]:
+def write_together(
+    changes: list[tuple[SourceFile, str]], rests_on: Iterable[tuple[str, str | None]] = ()
+) -> list[Path]:
     """Write every `(source, text)` of `changes` or none of them: the files a fix across modules edits (the
     vmap's new `spmd_axis_name` in train.py and the mesh's new axis in config.py), where a part written alone
     leaves the program broken. The paths written (those whose text changed), in the order given.
 
-    First each file is checked as `write_source` checks it (read-only, changed on disk since it was read) and
-    its new bytes are written to a temporary file beside it and flushed; any failure there removes the
-    temporary files and writes nothing. Then each temporary file is renamed over its file; if a rename fails,
-    the files already replaced get their bytes as read back (atomically too). Raises `FileError` naming the
-    file that failed (`FileError.path`) and saying that nothing was written."""
+    rests_on: (absolute path, SHA-256 of its bytes, or None for a file absent or unreadable) of every file
+    the fixes were judged against (the finding's module, the modules of its chain, what the analysis looked
+    for: `Checked.depends`, `CrossModuleFixes.read`), edited or not; each must still hold those bytes.
+
+    First each file is checked as `write_source` checks it (read-only, other hard links, changed on disk
+    since it was read) and its new bytes are written to a temporary file beside it and flushed; then every
+    file of `rests_on` is hashed again; any failure there removes the temporary files and writes nothing.
+    Then each temporary file is renamed over its file; if a rename fails, the files already replaced get
+    their bytes as read back (atomically too). Raises `FileError` naming the file that failed
+    (`FileError.path`; `NotAsJudged` for a file of `rests_on`) and saying that nothing was written."""
     prepared: list[tuple[SourceFile, Path, str, int]] = []  # (source, target, temporary file, mode)
     try:
         for source, text in changes:
@@ -364,7 +377,7 @@ def write_together(changes: list[tuple[SourceFile, str]]) -> list[Path]:
             target = Path(os.path.realpath(source.path))
             try:
                 st = target.stat()
-                problem = _read_only(target, st) or (
+                problem = _read_only(target, st) or _hard_linked(st) or (
                     "not written: the file changed on disk since it was read" if target.read_bytes() != source.raw else None
                 )
                 if problem:
@@ -372,6 +385,9 @@ def write_together(changes: list[tuple[SourceFile, str]]) -> list[Path]:
                 prepared.append((source, target, _temporary_beside(target, data, stat.S_IMODE(st.st_mode)), st.st_mode))
             except OSError as err:
                 raise FileError(f"cannot write: {err.strerror or err}", path=target) from err
+        if prepared:
+            # (last, just before the renames: the files the judgement read, as late as they can be read)
+            check_as_judged(rests_on)
     except FileError:
         for _, _, tmp, _ in prepared:
             Path(tmp).unlink(missing_ok=True)
@@ -391,6 +407,64 @@ def write_together(changes: list[tuple[SourceFile, str]]) -> list[Path]:
             raise FileError(f"cannot write: {err.strerror or err}", path=target) from err
         done.append((source, target, mode))
     return [target for _, target, _ in done]
+
+
+class NotAsJudged(FileError):
+    """A file a fix was judged against (the finding's module, a module of its chain, one the analysis looked
+    for) no longer holds the bytes the judgement read: the fix is not written (`check_as_judged`). The
+    message names the file (`path`), which need not be one the fix edits."""
+
+    def __init__(self, path: str) -> None:
+        shown = relpath(path).replace(os.sep, "/")
+        super().__init__(f"not written: {shown} changed on disk since the fix was judged against it", path=Path(path))
+
+
+def check_as_judged(rests_on: Iterable[tuple[str, str | None]]) -> None:
+    """Raise `NotAsJudged` (with the file, `FileError.path`) unless every file of `rests_on` (absolute path,
+    SHA-256 of its bytes or None for a file absent or unreadable) holds those bytes now: a fix judged safe
+    against model.py's specs is not written over train.py and config.py once an editor saved another
+    model.py (breaker20). Entries that are not absolute paths (the keys of `Checked.depends` such as
+    `<importers>`) are passed over."""
+    seen: set[str] = set()
+    for path, digest in rests_on:
+        if path in seen or not os.path.isabs(path):
+            continue
+        seen.add(path)
+        if digest_file(path) != digest:
+            raise NotAsJudged(path)
+
+
+def left_to_check(
+    rests_on: Iterable[tuple[str, str | None]], replaced: Mapping[str, str]
+) -> list[tuple[str, str | None]]:
+    """The entries of `rests_on` (as `check_as_judged` takes them) still to check on disk, once the run wrote
+    the files of `replaced` (real path -> SHA-256 of the bytes each write replaced, `write_together` having
+    checked them on disk): a file the run wrote holds its new text, so what the judgement read of it is
+    compared with the bytes the write replaced. Raises `NotAsJudged` when those differ (the file changed
+    between the analysis that judged the fix and the one that fixed it)."""
+    out = []
+    for path, digest in rests_on:
+        if not os.path.isabs(path):
+            continue
+        before = replaced.get(os.path.realpath(path))
+        if before is None:
+            out.append((path, digest))
+        elif before != digest:
+            raise NotAsJudged(path)
+    return out
+
+
+def _hard_linked(st: os.stat_result) -> str | None:
+    """Why a file with other hard links is not replaced: a rename puts a new file under this name only, and
+    the other names would keep the old text, silently (ruff writes in place and keeps the link; an atomic
+    write cannot)."""
+    if st.st_nlink > 1:
+        others = "the other name" if st.st_nlink == 2 else f"the {st.st_nlink - 1} other names"
+        return (
+            f"not written: the file has {st.st_nlink} hard links, and replacing it atomically would leave {others} "
+            "with the old text (copy it to a file of its own, or make the other names symbolic links, then fix again)"
+        )
+    return None
 
 
 def _read_only(target: Path, st: os.stat_result) -> str | None:

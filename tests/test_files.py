@@ -268,3 +268,66 @@ def test_written_together_puts_back_what_it_replaced_when_a_rename_fails(tmp_pat
     assert err.value.path == paths[1].resolve()
     assert [p.read_text() for p in paths] == ["a = 1\n", "b = 1\n", "c = 1\n"]
     assert not [p for p in tmp_path.iterdir() if p.suffix == ".spmdfix"]
+
+
+def test_written_together_writes_nothing_when_a_file_it_rests_on_changed(tmp_path: Path) -> None:
+    """A file the fixes were judged against (`rests_on`), not one they edit, holds other bytes than those
+    judged: nothing is written, the error (`NotAsJudged`) names that file; with its bytes as judged, or absent
+    as judged absent, the files are written (breaker20: model.py changed between add-axis's analysis of its
+    specs and the write of config.py and train.py)."""
+    from spmdfix.stamps import digest_bytes
+
+    paths = _three(tmp_path)
+    judged = tmp_path / "model.py"
+    judged.write_text("specs = 1\n")
+    missing = tmp_path / "absent.py"
+    rests_on = [(str(judged), digest_bytes(b"specs = 1\n")), (str(missing), None), ("<importers>", "x")]
+    sources = [read_source(p) for p in paths[:2]]
+    judged.write_text("specs = 2\n")
+    with pytest.raises(files_module.NotAsJudged, match="model.py changed on disk since the fix was judged") as err:
+        files_module.write_together([(s, s.text.replace("1", "2")) for s in sources], rests_on)
+    assert err.value.path == judged
+    assert [p.read_text() for p in paths] == ["a = 1\n", "b = 1\n", "c = 1\n"]
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".spmdfix"]
+    missing.write_text("")  # (looked for and absent when judged: a module there now may change the judgement)
+    judged.write_text("specs = 1\n")
+    with pytest.raises(files_module.NotAsJudged) as err:
+        write_source(sources[0], "a = 2\n", rests_on)
+    assert err.value.path == missing and paths[0].read_text() == "a = 1\n"
+    missing.unlink()
+    assert files_module.write_together([(s, s.text.replace("1", "2")) for s in sources], rests_on)
+    assert [p.read_text() for p in paths] == ["a = 2\n", "b = 2\n", "c = 1\n"]
+
+
+def test_what_the_run_wrote_is_compared_with_the_bytes_its_write_replaced(tmp_path: Path) -> None:
+    """`left_to_check`: a file the run wrote already holds its new text; what the judgement read of it is
+    compared with the bytes that write replaced, and only the files the run did not write are left to be
+    checked on disk."""
+    from spmdfix.stamps import digest_bytes
+
+    a, b = str(tmp_path / "a.py"), str(tmp_path / "b.py")
+    replaced = {os.path.realpath(a): digest_bytes(b"old")}
+    assert files_module.left_to_check([(a, digest_bytes(b"old")), (b, None), ("<root>", "r")], replaced) == [(b, None)]
+    with pytest.raises(files_module.NotAsJudged) as err:
+        files_module.left_to_check([(a, digest_bytes(b"other"))], replaced)
+    assert err.value.path == Path(a)
+
+
+def test_a_file_with_other_hard_links_is_not_replaced(tmp_path: Path) -> None:
+    """A rename would give this name a new file and leave the other names the old text, silently; ruff writes
+    in place (keeping the link), which is not atomic. The file is refused, saying how many links it has, and
+    nothing of a write together is written."""
+    paths = _three(tmp_path)
+    os.link(paths[1], tmp_path / "b_copy.py")
+    sources = [read_source(p) for p in paths]
+    with pytest.raises(FileError, match="the file has 2 hard links") as err:
+        files_module.write_together([(s, s.text.replace("1", "2")) for s in sources])
+    assert err.value.path == paths[1].resolve()
+    assert [p.read_text() for p in paths] == ["a = 1\n", "b = 1\n", "c = 1\n"]
+    assert (tmp_path / "b_copy.py").read_text() == "b = 1\n" and os.stat(paths[1]).st_nlink == 2
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".spmdfix"]
+    # (a symbolic link is followed and its target written: one file, one name)
+    (tmp_path / "b_copy.py").unlink()
+    os.symlink(paths[2], tmp_path / "c_link.py")
+    assert write_source(read_source(tmp_path / "c_link.py"), "c = 3\n")
+    assert paths[2].read_text() == "c = 3\n" and (tmp_path / "c_link.py").is_symlink()
