@@ -11,7 +11,7 @@ fixes on demand (a language server's code action, the JSON `fix` field). `Option
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import field
 from pathlib import Path
 
@@ -213,6 +213,60 @@ class ModulesFixResult:
     remaining: dict[str, tuple[Finding, ...]]
     errors: tuple[str, ...] = ()
     edited: tuple[tuple[str, ...], ...] = ()
+    # What the judgement read (`JudgementReads`): every file from disk (absolute path, SHA-256 of the bytes, None
+    # for one absent or unreadable), and the modules of `texts` it read (their given text, not the disk's).
+    read: tuple[tuple[str, str | None], ...] = ()
+    overlaid: tuple[str, ...] = ()
+
+
+# A module read twice by one run with other bytes the second time: no file holds these "bytes".
+CHANGED_DURING_THE_RUN = "<changed during the run>"
+
+
+class JudgementReads:
+    """What the analyses of one `fix_modules` run read, which its fixes rest on: each pass's project index's
+    `everything_read` (the finding's module, the modules of its chain, what was looked for and absent) and the
+    modules the fix loop read itself (its targets, the modules a fix edits); the modules of the given texts
+    apart (`overlaid`: those texts, not the files, were judged). `fix` writes the fixes only when every file
+    read still holds those bytes (`files.check_as_judged`, breaker20)."""
+
+    def __init__(self, root: str | Path, given: Mapping[str, str]) -> None:
+        self.root = root
+        self.given = frozenset(given)
+        self.read: dict[str, str | None] = {}
+        self.overlaid: set[str] = set()
+        self._last: ProjectIndex | None = None  # (folded when the next is made: one index alive at a time)
+
+    def index_for(self, current: Mapping[str, str]) -> ProjectIndex:
+        """The fix loop's `IndexFactory`: a fresh project index over the current texts."""
+        self.fold()
+        self._last = new_project_index(self.root, overlay=dict(current))
+        return self._last
+
+    def text(self, path: str) -> str | None:
+        """The fix loop's `Reader`: the module's text (`files.source_of`), its bytes noted as read."""
+        from spmdfix.files import source_of
+        from spmdfix.stamps import digest_bytes
+
+        found = source_of(path)
+        self._note(path, digest_bytes(found.raw) if found is not None else None)
+        return found.text if found is not None else None
+
+    def fold(self) -> None:
+        """Note what the last index made read (its overlay's modules as overlaid, the others by their bytes)."""
+        index, self._last = self._last, None
+        if index is None:
+            return
+        for path, digest in index.everything_read():
+            if path in index.overlay:
+                if path in self.given:
+                    self.overlaid.add(path)
+            else:
+                self._note(path, digest)
+
+    def _note(self, path: str, digest: str | None) -> None:
+        if self.read.setdefault(path, digest) != digest:
+            self.read[path] = CHANGED_DURING_THE_RUN
 
 
 def fix_modules(
@@ -234,12 +288,14 @@ def fix_modules(
     raises; nothing is written. `review` as for `fix_source`; the edits it is offered in another module than
     the target carry that module's path (`Span.path`).
     """
-    from spmdfix.files import text_of
-
-    def index_for(current) -> ProjectIndex:
-        return new_project_index(root, overlay=current)
-
+    given = dict(texts or {})
+    reads = JudgementReads(root, given)
     paths = [str(Path(t).resolve()) for t in targets]
-    run = fix_texts(dict(texts or {}), paths, options, select, review, index_for, read=text_of)
+    run = fix_texts(given, paths, options, select, review, reads.index_for, read=reads.text)
+    reads.fold()
+    reads.overlaid.update(path for path in paths if path in reads.given)  # (a target given: its text judged)
     remaining = {path: outcome.reported for path, outcome in run.targets.items()}
-    return ModulesFixResult(run.changed(), run.applied, remaining, run.errors, run.edited)
+    return ModulesFixResult(
+        run.changed(), run.applied, remaining, run.errors, run.edited, tuple(sorted(reads.read.items())),
+        tuple(sorted(reads.overlaid)),
+    )

@@ -853,6 +853,107 @@ def test_a_fix_across_modules_is_not_written_over_a_module_changed_during_the_ru
     assert _left_in(done.stderr) == 2 and done.returncode == 1
 
 
+@pytest.mark.parametrize(
+    ("changed", "args", "said"),
+    [
+        # add-axis edits config.py and train.py; the finding and the specs it was judged on are model.py's
+        ("model.py", ("--strategy", "add-axis", "src/pkg"), "src/pkg/model.py: changed on disk since the fixes across modules (add-axis) were judged"),
+        ("model.py", ("--strategy", "add-axis", "src/pkg/train.py"), "src/pkg/model.py: changed on disk since the fixes across modules (add-axis)"),
+        ("model.py", ("--strategy", "add-axis", "src/pkg/model.py"), "src/pkg/model.py: changed on disk since the fixes across modules (add-axis)"),
+        # drop-spmd-axis edits train.py alone (a fix of one file), judged on model.py's specs and config.py's mesh
+        ("model.py", ("--strategy", "drop-spmd-axis", "src/pkg"), "src/pkg/train.py: not written: src/pkg/model.py changed on disk since the fix was judged"),
+        ("config.py", ("--strategy", "drop-spmd-axis", "src/pkg"), "src/pkg/train.py: not written: src/pkg/config.py changed on disk since the fix was judged"),
+        # strip edits model.py, from train.py's vmap (a partial run of model.py): judged on train.py
+        ("train.py", ("--strategy", "strip", "--unsafe-fixes", "src/pkg/model.py"), "src/pkg/train.py: changed on disk since the fixes across modules (strip)"),
+    ],
+)
+def test_a_fix_is_not_written_when_a_module_it_was_judged_against_changed_during_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: str, args: tuple[str, ...], said: str
+) -> None:
+    """breaker20: only the modules a fix edits were checked for changes before the write; a module its
+    judgement read and does not edit (the finding's model.py for add-axis, config.py's mesh for drop-spmd-axis,
+    the importer's vmap for a strip) changed between the analysis and the write (an editor saving it), and the
+    fix was written all the same. Now nothing is written, the run names the changed module, exit 1, and the
+    same run without the change writes the fix (the check refuses nothing else)."""
+    from spmdfix.cli import crossmodule
+    from test_partial_runs import spmdfix
+
+    root, plain = _standard_tree(tmp_path, "tree"), _standard_tree(tmp_path, "plain")
+    victim = root / "src/pkg" / changed
+    real = crossmodule.cross_module_fixes  # (called once the first step's fixes are computed, before any write)
+
+    def then_edited(*a, **k):
+        found = real(*a, **k)
+        victim.write_text(victim.read_text() + "# saved by an editor meanwhile\n")
+        return found
+
+    monkeypatch.setattr(crossmodule, "cross_module_fixes", then_edited)
+    before = _tree_files(root)
+    done = spmdfix(root, "fix", *args)
+    after = _tree_files(root)
+    moved = f"src/pkg/{changed}"
+    assert after[moved] == before[moved] + "# saved by an editor meanwhile\n"
+    assert {k: v for k, v in after.items() if k != moved} == {k: v for k, v in before.items() if k != moved}, done.stderr
+    assert said in done.stderr, done.stderr
+    assert done.returncode == 1 and ": applied " not in done.stderr and "fixes applied: none" in done.stderr
+    monkeypatch.setattr(crossmodule, "cross_module_fixes", real)
+    control = spmdfix(plain, "fix", *args)
+    assert _tree_files(plain) != before and control.returncode == 0, control.stderr
+
+
+@pytest.mark.parametrize("strategy", ["add-axis", "drop-spmd-axis"])
+def test_interactive_writes_no_fix_judged_against_a_module_changed_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, strategy: str
+) -> None:
+    """`fix --interactive` writes the fixes accepted for a file together; model.py, which their judgement read
+    (add-axis edits config.py and train.py, drop-spmd-axis train.py alone), changes while the user is asked:
+    nothing is written, the run says which module changed (exit 1, a file error as `fix` counts it)."""
+    from spmdfix.cli import interactive
+    from test_partial_runs import spmdfix
+
+    monkeypatch.setattr(cli_terminal, "stdin_is_tty", lambda: True)
+    root = _standard_tree(tmp_path, "tree")
+    model = root / "src/pkg/model.py"
+    real = interactive.cross_module_fixes  # (after the first step's fixes were judged and accepted)
+
+    def then_edited(*a, **k):
+        found = real(*a, **k)
+        model.write_text(model.read_text() + "# saved by an editor meanwhile\n")
+        return found
+
+    monkeypatch.setattr(interactive, "cross_module_fixes", then_edited)
+    before = _tree_files(root)
+    done = spmdfix(root, "fix", "--interactive", "--strategy", strategy, "src/pkg/train.py", stdin="y\n" * 4)
+    assert "Apply this fix?" in done.stdout
+    after = _tree_files(root)
+    assert after.pop("src/pkg/model.py") == before.pop("src/pkg/model.py") + "# saved by an editor meanwhile\n"
+    assert after == before, done.stderr
+    assert "src/pkg/train.py: not written: src/pkg/model.py changed on disk since the fix was judged against it" in done.stderr
+    assert done.returncode == 1 and "0 files changed" in done.stderr
+
+
+def test_a_hard_linked_module_is_not_replaced_by_fix(tmp_path: Path) -> None:
+    """breaker20: config.py hard-linked as vendor/config_copy.py; `fix`'s atomic rename gave config.py a new
+    file and left the other name the old mesh, silently (ruff writes in place and keeps the link). Now the fix
+    that edits it is refused whole (train.py untouched too), naming the file and its links; `--diff` still
+    shows it (it writes nothing); and a fix of one file elsewhere is written."""
+    from test_partial_runs import spmdfix
+
+    root = _standard_tree(tmp_path, "tree")
+    (root / "vendor").mkdir()
+    os.link(root / "src/pkg/config.py", root / "vendor/config_copy.py")
+    before = _tree_files(root)
+    done = spmdfix(root, "fix", "--strategy", "add-axis", "src/pkg")
+    assert _tree_files(root) == before
+    assert "src/pkg/config.py: not written: the file has 2 hard links" in done.stderr, done.stderr
+    assert "with the old text" in done.stderr and done.returncode == 1
+    assert os.stat(root / "src/pkg/config.py").st_nlink == 2
+    shown = spmdfix(root, "fix", "--diff", "--strategy", "add-axis", "src/pkg")
+    assert "+++ b/src/pkg/config.py" in shown.stdout and _tree_files(root) == before
+    dropped = spmdfix(root, "fix", "--strategy", "drop-spmd-axis", "src/pkg")
+    assert dropped.returncode == 0 and _tree_files(root)["src/pkg/train.py"] != before["src/pkg/train.py"]
+
+
 def test_fix_quiet_says_nothing_of_the_modules_a_fix_across_modules_changed(tmp_path: Path) -> None:
     """`fix -q` prints findings only: neither "applied ..." nor "...: changed by a fix of ..." (newuser6), and
     it still writes what `fix` writes."""

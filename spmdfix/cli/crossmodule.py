@@ -8,19 +8,25 @@ per-file step produced, so that `--diff` shows one diff per file and a write wri
 
 from __future__ import annotations
 
+import os
 from dataclasses import field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from spmdfix.cli.output import diff_path
 from spmdfix.cli.tally import Tally
-from spmdfix.files import FileError, SourceFile, read_unchanged, source_of, write_together
+from spmdfix.files import FileError, NotAsJudged, SourceFile, read_unchanged, source_of, write_together
 from spmdfix.model import Fix
 from spmdfix.perf import record
 from spmdfix.diffs import file_diff
 from spmdfix.results import Checked, FileResult, Fixed
 from spmdfix.runner import Job, cross_module_fixes, display_path
+from spmdfix.stamps import digest_bytes
+
+if TYPE_CHECKING:
+    from spmdfix.runner import CrossModuleFixes
 
 
 def with_cross_module_fixes(
@@ -31,8 +37,11 @@ def with_cross_module_fixes(
     changed what (`Credits`: what `fix` says of those modules and of fixes that edit only other files).
 
     writing: the texts are written now, whole or not at all (`files.write_together`; `Credits.written` holds
-    them, which the writes of the run's files and of the others then pass over): when a module this step
-    changes cannot be written (read-only, changed on disk since it was read, a failed write), none of its
+    them, which the writes of the run's files and of the others then pass over), with the run files the first
+    step fixed whose fixed text they were judged against, and only while every file their judgement read
+    holds what it read (`CrossModuleFixes.read`, `files.check_as_judged`: model.py, which add-axis does not
+    edit, saved by an editor meanwhile): when a module this step changes cannot be written (read-only, other
+    hard links, changed on disk since it was read, a failed write) or a file judged changed, none of its
     changes is kept (the results of the per-file step are returned, whose fixes each edit one file), so that no
     module is left half-fixed (an `spmd_axis_name='batch'` written into train.py while config.py's mesh stays
     without the axis)."""
@@ -41,23 +50,32 @@ def with_cross_module_fixes(
         click.echo(message, err=True)
         tally.errors += 1
     written: frozenset[str] = frozenset()
+    replaced: dict[str, str] = {}
     if writing and cross.texts:
         try:
-            written = frozenset(str(p) for p in write_together(_together(cross.texts, outcomes)))
+            changes = _together(cross.texts, outcomes, cross.overlaid)
+            written = frozenset(str(p) for p in write_together(changes, _rests_on(cross, changes, outcomes)))
+            replaced = {os.path.realpath(source.path): digest_bytes(source.raw) for source, _ in changes}
         except FileError as err:
             kinds = sorted({str(f.transform) for fixes in cross.applied_by.values() for f in fixes})
             shown = display_path(err.path) if err.path is not None else "a module"
-            click.echo(
-                f"{shown}: {err}; the fixes that edit it and other modules ({', '.join(kinds) or 'across modules'}) "
-                "are not applied, so that no module is left half-fixed",
-                err=True,
-            )
+            named = ", ".join(kinds) or "across modules"
+            if isinstance(err, NotAsJudged):
+                # (the module need not be one the fixes edit: model.py, whose specs add-axis was judged on)
+                said = f"changed on disk since the fixes across modules ({named}) were judged against it; none of"
+                said += " them is applied (nothing written), so that no module is fixed on a judgement that no longer holds"
+            else:
+                said = f"{err}; the fixes that edit it and other modules ({named}) are not applied, so that no module"
+                said += " is left half-fixed"
+            click.echo(f"{shown}: {said}", err=True)
             tally.errors += 1
             return list(outcomes), {}, Credits({})
     # (no early return when no text changed here: the findings left may still have changed)
     others = dict(cross.texts)
     credits = Credits(
-        {path: tuple(jobs[i].display for i in by) for path, by in cross.changed_by.items()}, written=written
+        {path: tuple(jobs[i].display for i in by) for path, by in cross.changed_by.items()},
+        written=written,
+        replaced=replaced,
     )
     out = []
     for i, o in enumerate(outcomes):
@@ -79,14 +97,36 @@ def with_cross_module_fixes(
     return out, others, credits
 
 
-def _together(texts: dict[str, tuple[str, str]], outcomes: list[FileResult]) -> list[tuple[SourceFile, str]]:
+def _together(
+    texts: dict[str, tuple[str, str]], outcomes: list[FileResult], overlaid: frozenset[str] = frozenset()
+) -> list[tuple[SourceFile, str]]:
     """What `write_together` writes for the texts the step across modules changed: a run file from its source
     as the run read it; another module from its bytes now, which must still hold the text the fixes were
-    computed from. Raises `FileError` (with the file) when a module cannot be read or changed since."""
+    computed from. And each run file the first step fixed whose fixed text the fixes were judged against
+    (`overlaid`, `CrossModuleFixes.overlaid`): they rest on it, so it is written with them, all or none.
+    Raises `FileError` (with the file) when a module cannot be read or changed since."""
     sources = {
         str(o.path.resolve()): o.source for o in outcomes if isinstance(o, (Checked, Fixed)) and o.source is not None
     }
-    return [(sources.get(path) or read_unchanged(path, old), new) for path, (old, new) in sorted(texts.items())]
+    out = [(sources.get(path) or read_unchanged(path, old), new) for path, (old, new) in sorted(texts.items())]
+    for o in outcomes:
+        if isinstance(o, Fixed) and o.cells is None and (key := str(o.path.resolve())) in overlaid and key not in texts:
+            out.append((o.source, o.new_text))
+    return out
+
+
+def _rests_on(
+    cross: CrossModuleFixes, changes: list[tuple[SourceFile, str]], outcomes: list[FileResult]
+) -> list[tuple[str, str | None]]:
+    """What the fixes across modules rest on (`files.write_together`'s `rests_on`): every file their judgement
+    read (`CrossModuleFixes.read`), and what the first step's analysis of each run file written with them
+    read (`Fixed.depends`: its own fixes are written in the same write)."""
+    out = list(cross.read.items())
+    written = {os.path.realpath(source.path) for source, _ in changes}
+    for o in outcomes:
+        if isinstance(o, Fixed) and os.path.realpath(o.path) in written:
+            out.extend(o.depends)
+    return out
 
 
 @record
@@ -98,6 +138,9 @@ class Credits:
     changers: dict[str, tuple[str, ...]]
     elsewhere: list[tuple[str, tuple[Fix, ...], tuple[tuple[str, ...], ...]]] = field(default_factory=list)
     written: frozenset[str] = frozenset()  # the modules `write_together` wrote already (absolute paths)
+    # The bytes each of those writes replaced (real path -> SHA-256): what a later write compares the reads of
+    # its judgement with (`files.left_to_check`), the files holding their new text by then.
+    replaced: dict[str, str] = field(default_factory=dict)
 
     def say_elsewhere(self) -> None:
         """`FILE: applied T (safety), editing A, B: title — reason`, for each fix that changed only other files,

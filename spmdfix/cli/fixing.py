@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from spmdfix.cli.output import (
     summary,
 )
 from spmdfix.cli.tally import Tally
-from spmdfix.files import FileError, encode, write_source, write_text_atomically
+from spmdfix.files import FileError, encode, left_to_check, write_source, write_text_atomically
 from spmdfix.migration import report_suffixes
 from spmdfix.model import STRATEGIES, Transform, choose_fix
 from spmdfix.noqa import vmap_place
@@ -40,6 +41,7 @@ from spmdfix.paths import relpath
 from spmdfix.diffs import file_diff
 from spmdfix.results import Checked, Failed, FileResult, Fixed, Mode, Unreadable
 from spmdfix.runner import Job
+from spmdfix.stamps import digest_bytes
 
 
 STRATEGY_HELP = (
@@ -173,7 +175,7 @@ def apply_fixes(
     outcomes, others, credits = with_cross_module_fixes(jobs, outcomes, tally, writing=not diff)
     outcomes = reported_once(outcomes)  # a finding left in model.py by train.py's vmap: model.py's, when both run
     for job, o in zip(jobs, outcomes):
-        _fix_one(o, diff, tally, job, run, credits.written)
+        _fix_one(o, diff, tally, job, run, credits.written, credits.replaced)
     if not diff and not run.quiet:
         credits.say_elsewhere()
     fix_others(others, diff, tally, credits, quiet=run.quiet)
@@ -264,10 +266,20 @@ def _said(o: FileResult) -> tuple[str, ...]:
 
 
 def _fix_one(
-    o: FileResult, diff: bool, tally: Tally, job: Job, run: Run | None = None, written: frozenset[str] = frozenset()
+    o: FileResult,
+    diff: bool,
+    tally: Tally,
+    job: Job,
+    run: Run | None = None,
+    written: frozenset[str] = frozenset(),
+    replaced: dict[str, str] | None = None,
 ) -> None:
     """Report, diff or write one fix result (`written`: files a fix across modules wrote already, together with
-    the other modules it edits: `crossmodule.with_cross_module_fixes`)."""
+    the other modules it edits: `crossmodule.with_cross_module_fixes`). replaced: the bytes each write of the
+    run so far replaced (real path -> SHA-256, `Credits.replaced`), to which this write adds its own; a file
+    the fix was judged against (`Fixed.depends`) must still hold what the judgement read (`files.left_to_check`,
+    `files.check_as_judged`), else nothing is written (breaker20)."""
+    replaced = {} if replaced is None else replaced
     if isinstance(o, Unreadable):
         if rules.UNREADABLE.code in job.enabled:
             click.echo(f"{o.display}: {rules.UNREADABLE.code} {o.reason}", err=True)
@@ -295,7 +307,10 @@ def _fix_one(
         return
     try:
         if not written or str(o.path.resolve()) not in written:
-            write_source(o.source, o.new_text)
+            # (what the fix was judged against: the finding's module, its chain; those this run wrote already
+            # compared with the bytes their write replaced, the others on disk, just before the rename)
+            write_source(o.source, o.new_text, left_to_check(o.depends, replaced))
+            replaced[os.path.realpath(o.path)] = digest_bytes(o.source.raw)
     except FileError as err:
         click.echo(f"{o.display}: {err}", err=True)
         tally.unwritten += o.found_before - len(o.findings)  # the file keeps what it had

@@ -15,7 +15,7 @@ from spmdfix.cli.tally import Tally
 from spmdfix.cli.output import diff_path
 from spmdfix.diffs import unified_diff
 from spmdfix.fix_engine import waits
-from spmdfix.files import FileError, read_source, read_unchanged, text_of, write_source, write_together
+from spmdfix.files import FileError, NotAsJudged, read_source, read_unchanged, text_of, write_source, write_together
 from spmdfix.model import Edit, Finding, Fix, FixId
 from spmdfix.positions import apply_edits
 from spmdfix.reaching import reported_once
@@ -300,7 +300,9 @@ def _interactive_file(job: Job, asker: Asker, tally: Tally) -> Checked | None:
         texts[own] = first.new_text
     applied = (*first.applied, *cross.applied_by.get(0, ())) if isinstance(first, Fixed) else cross.applied_by.get(0, ())
     findings = cross.remaining.get(0, first.findings)
-    if texts and applied and not _write_all(job, source, texts, olds, applied, tally):
+    # What the accepted fixes were judged against: the first step's reads, and those of the step across modules.
+    judged = [*first.depends, *cross.read.items()]
+    if texts and applied and not _write_all(job, source, texts, olds, applied, tally, judged):
         # nothing written: the file keeps the findings it was read with
         if isinstance(first, Fixed):
             tally.remaining += first.found_before - len(first.findings)
@@ -308,16 +310,23 @@ def _interactive_file(job: Job, asker: Asker, tally: Tally) -> Checked | None:
     return Checked(job.path, job.display, findings=tuple(findings))
 
 
-def _write_all(job: Job, source, texts: dict[str, str], olds: dict[str, str], applied, tally: Tally) -> bool:
+def _write_all(
+    job: Job, source, texts: dict[str, str], olds: dict[str, str], applied, tally: Tally, judged=()
+) -> bool:
     """Write every module the accepted fixes changed (the job's file from the source as read), all of them or
     none (`files.write_together`: a fix across modules half-written leaves the program broken, the vmap's new
-    axis in train.py and config.py's mesh without it); False when none was written."""
+    axis in train.py and config.py's mesh without it), and only while every file of `judged` (what the fixes
+    were judged against: `files.check_as_judged`) holds what was read; False when none was written."""
     own = str(job.path.resolve())
     try:
         changes = [
             (source if path == own else read_unchanged(path, olds.get(path)), texts[path]) for path in sorted(texts)
         ]
-        written = {str(p) for p in write_together(changes)}
+        written = {str(p) for p in write_together(changes, judged)}
+    except NotAsJudged as err:
+        click.echo(f"{job.display}: {err}; none of the fixes accepted for it is written", err=True)
+        tally.errors += 1
+        return False
     except FileError as err:
         shown = display_path(err.path) if err.path is not None else job.display
         several = " and other modules: none of them is written, so that no module is left half-fixed" if len(texts) > 1 else ""
@@ -339,7 +348,8 @@ def _notebook_file(job: Job, source, prepared: pipeline.Prepared, asker: Asker, 
     # With the project's index, as `fix` analyses it: without one the notebook's imports are not followed, and a
     # vmap reaching an imported module's shard_map was neither offered nor counted (newuser10's trial).
     index = project_index_of(job)
-    fixed = pipeline.fix_prepared(prepared, job.settings, review=asker, path=job.path, index=index)
+    with index.recording() as judged:  # (the modules the fixes were judged against: unchanged when written)
+        fixed = pipeline.fix_prepared(prepared, job.settings, review=asker, path=job.path, index=index)
     for error in fixed.errors:
         click.echo(f"{job.display}: {error}", err=True)
         tally.internal = tally.internal or error.startswith("internal error")
@@ -347,7 +357,7 @@ def _notebook_file(job: Job, source, prepared: pipeline.Prepared, asker: Asker, 
     if not fixed.applied:
         return None
     try:
-        write_source(source, prepared.render(fixed.text))
+        write_source(source, prepared.render(fixed.text), judged)
     except FileError as err:
         click.echo(f"{job.display}: {err}", err=True)
         tally.remaining += fixed.found_before - len(fixed.remaining)

@@ -35,6 +35,11 @@ class CrossModuleFixes:
     errors: tuple[str, ...]
     changed_by: dict[str, tuple[int, ...]]
     edited_by: dict[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    # What the applied fixes were judged against (`api.JudgementReads`): the files read (absolute path -> SHA-256
+    # of the bytes, None for one absent), and the modules whose text as the first step fixed it was read
+    # (`overlaid`): `fix` writes those with the fixes, all or none, and only while the files read are unchanged.
+    read: dict[str, str | None] = field(default_factory=dict)
+    overlaid: frozenset[str] = frozenset()
 
 
 def cross_module_fixes(
@@ -60,6 +65,7 @@ def cross_module_fixes(
     changed_at = dict.fromkeys(texts, clock)  # path -> the time a fix of this run last changed it
     seen: dict[int, int] = {}  # job index -> the time of its last analysis here (the first step's: 0)
     changed_by: dict[str, list[int]] = {}  # path -> the job indices whose fixes changed it
+    judged = _Judged()  # what the applied fixes were judged against
     for _ in range(MAX_ROUNDS):
         ran = False
         for i, (job, o) in enumerate(zip(jobs, outcomes)):
@@ -90,6 +96,7 @@ def cross_module_fixes(
                 )
 
             result = fix_modules([job.path], job.options, root, split, texts, **more)
+            judged.take(result)
             _credit(result, texts, changed_by, i)
             clock = _take(result, texts, changed_at, clock)
             left = result.remaining.get(own, o.findings)
@@ -106,6 +113,7 @@ def cross_module_fixes(
                     texts,
                     **more,
                 )
+                judged.take(result)
                 _credit(result, texts, changed_by, i)
                 clock = _take(result, texts, changed_at, clock)
                 done += result.applied
@@ -125,7 +133,29 @@ def cross_module_fixes(
             changed[path] = (old, new)
     remaining.update(_notebooks_again(jobs, outcomes, texts, set(changed) | set(before)))
     credited = {path: tuple(dict.fromkeys(changed_by.get(path, ()))) for path in changed}
-    return CrossModuleFixes(changed, applied, remaining, tuple(errors), credited, edited)
+    return CrossModuleFixes(
+        changed, applied, remaining, tuple(errors), credited, edited, judged.read, frozenset(judged.overlaid)
+    )
+
+
+class _Judged:
+    """The files the applied fixes of `cross_module_fixes`' `fix_modules` runs were judged against (their
+    `read`, `overlaid`); a file read with other bytes by two runs is noted as changed during the run."""
+
+    def __init__(self) -> None:
+        self.read: dict[str, str | None] = {}
+        self.overlaid: set[str] = set()
+
+    def take(self, result) -> None:
+        """Note what a `fix_modules` result read, when it applied a fix (a run that applied none wrote nothing)."""
+        if not result.applied:
+            return
+        from spmdfix.api import CHANGED_DURING_THE_RUN
+
+        for path, digest in result.read:
+            if self.read.setdefault(path, digest) != digest:
+                self.read[path] = CHANGED_DURING_THE_RUN
+        self.overlaid.update(result.overlaid)
 
 
 def _notebooks_again(
