@@ -631,3 +631,44 @@ async def test_a_module_on_the_chain_naming_no_shard_map_shows_the_collision(cli
     first = diagnostics[0].related_information[0]
     assert (first.location.uri, first.location.range.start.line + 1) == (specs.as_uri(), 8)
     assert _fix_classes(diagnostics) == {"add-axis": "safe", "strip": "unsafe", "drop-spmd-axis": "unsafe"}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("edited", [False, True])
+async def test_a_quick_fix_judged_against_a_module_changed_on_disk_since_is_not_given(
+    client: LanguageClient, tmp_path: Path, edited: bool
+) -> None:
+    """train.py open, its vmap reaching model.py's specs (add-axis across config.py and train.py). model.py is
+    changed on disk after the diagnostics were published (its specs no longer name 'data'), with no
+    notification: the code action the client asks with those diagnostics (same document version) resolves to
+    no edit, the user told why, since the current analysis no longer offers the fix (breaker20's stale
+    judgement, the editor's way: the editor applies the edit, so the judgement is checked when it is built).
+    Unchanged, the same action resolves to its edit of both files."""
+    from test_partial_runs import standard
+
+    root = standard(tmp_path)
+    train, model = root / "src" / "pkg" / "train.py", root / "src" / "pkg" / "model.py"
+    await _start(client)
+    _open(client, train.read_text(), uri=train.as_uri())
+    diagnostics = await _published(client, train.as_uri(), 1)
+    ours = [d for d in diagnostics if str(d.code) == "SPMD001"]
+    assert ours, _codes(diagnostics)
+    if edited:
+        model.write_text(model.read_text().replace("P(DATA)", "P(None)"))
+    actions = await _actions(client, ours[0].range, ours, uri=train.as_uri())
+    add_axis = [a for a in actions if isinstance(a.data, dict) and a.data.get("fix", {}).get("transform") == "add-axis"]
+    assert add_axis, [a.title for a in actions]
+    resolved = await client.code_action_resolve_async(add_axis[0])
+    if not edited:
+        assert resolved.edit is not None and resolved.edit.document_changes
+        assert {dc.text_document.uri for dc in resolved.edit.document_changes} == {
+            train.as_uri(), (root / "src" / "pkg" / "config.py").as_uri()
+        }
+        return
+    assert resolved.edit is None
+
+    async def told() -> None:
+        while not any("judged against changed" in m.message for m in client.messages):  # type: ignore[attr-defined]
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(told(), TIMEOUT)

@@ -399,6 +399,17 @@ def _fix_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> lsp.Wor
             ls.tell("spmdfix: the document changed and this fix no longer applies")
             return None
         fix = current
+    else:
+        # The same text, but a file the fix was judged against (the finding's module, the modules of its chain,
+        # a mesh's config module) may have changed on disk since the diagnostics were published, which the
+        # current analysis (`checked`: its index is dropped when a file it read changed) has seen: the fix it
+        # offers now, when it is the same one (key, title, safety), else none (breaker20: `fix` wrote a fix
+        # judged against a model.py changed meanwhile).
+        current = _judged_now(ls.findings(doc), fix)
+        if current is None:
+            ls.tell("spmdfix: a file this fix was judged against changed since it was offered; it no longer applies")
+            return None
+        fix = current
     try:
         built = _fix_edits(ls, doc, [fix])[fix.key]
     except cst.ParserSyntaxError:
@@ -482,6 +493,20 @@ def _suppress_edit(ls: SpmdfixServer, doc: Document, data: dict[str, Any]) -> ls
     result = noqa.add_noqa(doc.source, [finding])
     _warn_hidden_elsewhere(ls, doc, finding, result.text, result.added, str(data.get("vmap") or doc.uri))
     return edit
+
+
+def _judged_now(findings: Sequence[Finding], offered: Fix) -> Fix | None:
+    """The fix of the current `findings` that is `offered` (the same key, title and safety), judged against
+    the files as they are now; None when they no longer offer it."""
+    return next(
+        (
+            f
+            for finding in findings
+            for f in finding.fixes
+            if f.key == offered.key and f.title == offered.title and f.applicability == offered.applicability
+        ),
+        None,
+    )
 
 
 def _same_fix(findings: list[Finding], old: Fix) -> Fix | None:
