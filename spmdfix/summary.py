@@ -7,15 +7,16 @@ from collections.abc import Mapping
 from spmdfix.rules import RULES
 
 
-def summary_line(total: int, fixable: int, hidden: int, unfollowed: int = 0) -> str:
+def summary_line(total: int, fixable: int, hidden: int, unfollowed: int = 0, listed: bool = False) -> str:
     """The closing line of a text report, in ruff's words; `unfollowed`: how many vmaps lead to code the
     analysis could not follow (SPMD910 enabled). "All checks passed!" is a claim that every vmap was followed
     to the end, so with none found but some not followed the line says that instead (the exit status stays 0:
-    SPMD910 is information)."""
+    SPMD910 is information); `listed`: the report above lists those places (`--show-unresolved`), so the
+    line does not point to the flag again."""
     if total == 0:
         if unfollowed:
             vmaps = _count(unfollowed, "vmap")
-            return f"No errors found where followed; {vmaps} could not be followed to the end (`--show-unresolved` lists where)."
+            return f"No errors found where followed; {vmaps} could not be followed to the end{_where_hint(listed)}."
         return "All checks passed!"
     parts = [f"Found {total} error{'s' if total != 1 else ''}."]
     if fixable:
@@ -53,6 +54,12 @@ def _left_in(files: tuple[str, ...], shown_by: tuple[str, ...] = ()) -> str:
     return f" in {len(files)} files: {named} and {more} more (`spmdfix check` shows them)"
 
 
+def _where_hint(listed: bool, flag: str = "`--show-unresolved`") -> str:
+    """` (FLAG lists where)` after the count of vmaps not followed, or nothing when the report has just listed
+    them (newuser15: `check --show-unresolved` ended with the hint to pass the flag it was given)."""
+    return "" if listed else f" ({flag} lists where)"
+
+
 def _count(n: int, noun: str, plural: str = "") -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
@@ -79,13 +86,16 @@ def run_summary(
     baselined: int = 0,
     unfollowed_plain: int = 0,
     left_shown_by: tuple[str, ...] = (),
+    listed: bool = False,
 ) -> str:
     """The closing line a run prints on stderr; `applied` (fixes applied per transform) for `fix`;
     `unfollowed`: how many vmaps lead to code the analysis could not follow (said when not 0), of which
     `unfollowed_plain` are plain vmaps (without `spmd_axis_name`: said apart);
     `left_in`: for `fix`, the files whose findings are left (said with the command that shows them: a check of
     `left_shown_by`, else of those files);
-    `baselined`: findings a baseline left out (`check --baseline`)."""
+    `baselined`: findings a baseline left out (`check --baseline`);
+    `listed`: the report of this run lists the places not followed (`check --show-unresolved`): the count is
+    said without the hint to list them."""
     head = f"{_count(scanned, 'file')} scanned, {parsed} parsed" + (f", {skipped} skipped" if skipped else "")
     parts = [head]
     if applied is not None:
@@ -103,5 +113,5 @@ def run_summary(
     if unfollowed:
         vmaps = _vmap_kinds(unfollowed - unfollowed_plain, unfollowed_plain)
         flag = "`--show-unresolved`" if applied is None else "`spmdfix check --show-unresolved`"
-        parts.append(f"{vmaps} could not be followed to the end ({flag} lists where)")
+        parts.append(f"{vmaps} could not be followed to the end{_where_hint(listed, flag)}")
     return "spmdfix: " + "; ".join(parts) + "."

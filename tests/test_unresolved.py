@@ -91,11 +91,15 @@ def test_lost_places_are_counted_in_the_summary_and_change_no_exit_status(tmp_pa
     plain = _check(str(root))
     shown = _check("--show-unresolved", str(root))
     assert plain.exit_code == shown.exit_code == 0, plain.output
-    assert SUMMARY in plain.stderr and SUMMARY in shown.stderr
+    assert SUMMARY in plain.stderr
     assert "SPMD910" not in plain.stdout
     # "All checks passed!" claims every vmap was followed to the end: not said here
     closing = "No errors found where followed; 1 vmap could not be followed to the end (`--show-unresolved` lists where).\n"
-    assert plain.stdout == closing and shown.stdout.endswith(closing)
+    assert plain.stdout == closing
+    # once listed, neither closing line points to the flag that listed them (newuser15)
+    assert shown.stdout.endswith("No errors found where followed; 1 vmap could not be followed to the end.\n")
+    assert "lists where" not in shown.stdout + shown.stderr
+    assert "1 spmd vmap could not be followed to the end." in shown.stderr
     lines = [line for line in shown.stdout.splitlines() if "SPMD910" in line]
     where = str(root / "pkg" / "main.py")
     assert [line.split(": SPMD910")[0] for line in lines] == [f"{where}:9:9", f"{where}:10:9"]
@@ -104,6 +108,9 @@ def test_lost_places_are_counted_in_the_summary_and_change_no_exit_status(tmp_pa
     assert "  = note: the vmap with `spmd_axis_name`" in shown.stdout
     concise = _check("--show-unresolved", "--output-format", "concise", str(root))
     assert concise.stdout.count("SPMD910") == 2 and "= note" not in concise.stdout
+    assert "lists where" not in concise.stdout + concise.stderr
+    counted = _check("--show-unresolved", "--statistics", str(root))  # counts, no list: the hint stays
+    assert SUMMARY in counted.stderr
     ignored = _check("--ignore", "SPMD910", "--show-unresolved", str(root))
     assert "could not be followed" not in ignored.stderr and "SPMD910" not in ignored.stdout
     assert ignored.stdout == "All checks passed!\n"  # SPMD910 ignored: the user asked not to be told
@@ -114,6 +121,7 @@ def test_a_finding_keeps_its_exit_status_with_and_without_the_list(tmp_path: Pat
     plain, shown = _check(str(root)), _check("--show-unresolved", str(root))
     assert plain.exit_code == shown.exit_code == 1
     assert SUMMARY in plain.stderr and "1 finding" in plain.stderr and "1 finding" in shown.stderr
+    assert "lists where" not in shown.stderr
 
 
 def test_fix_counts_them_in_its_summary_of_the_fixed_text(tmp_path: Path) -> None:
@@ -138,6 +146,11 @@ def test_json_adds_an_info_record_per_place_only_when_asked(tmp_path: Path) -> N
     assert records[0]["related"][0]["location"]["row"] == 14  # the vmap
     lines = _check("--show-unresolved", "--output-format", "json-lines", str(root)).stdout.splitlines()
     assert [json.loads(line)["code"] for line in lines] == ["SPMD910", "SPMD910"]
+    # every format that lists them: the summary on stderr no longer asks for the flag it was given
+    for fmt in ("json", "json-lines", "github", "sarif"):
+        told = _check("--show-unresolved", "--output-format", fmt, str(root)).stderr
+        assert "1 spmd vmap could not be followed to the end." in told and "lists where" not in told, fmt
+        assert SUMMARY in _check("--output-format", fmt, str(root)).stderr, fmt
 
 
 def test_json_names_the_vmaps_file_of_a_record_in_another_module(tmp_path: Path) -> None:
@@ -323,7 +336,8 @@ def test_a_warm_run_restores_the_count_from_the_cache(tmp_path: Path, monkeypatc
     root = _project(tmp_path, LOST)
     args = ["check", "-j", "1", "--cache-dir", str(tmp_path / "cache"), "--show-unresolved", str(root)]
     cold = CliRunner().invoke(main, args)
-    assert SUMMARY in cold.stderr
+    listed = SUMMARY.split(" (")[0] + "."  # (the list is shown: the summary does not ask for it)
+    assert listed in cold.stderr
 
     def no_analysis(*args, **kwargs):
         raise AssertionError("the warm run analysed a file the cache holds")
@@ -331,7 +345,7 @@ def test_a_warm_run_restores_the_count_from_the_cache(tmp_path: Path, monkeypatc
     monkeypatch.setattr(api, "analyse_source", no_analysis)
     warm = CliRunner().invoke(main, args)
     assert warm.exit_code == cold.exit_code == 0, warm.output
-    assert SUMMARY in warm.stderr
+    assert listed in warm.stderr
     assert warm.stdout == cold.stdout and warm.stdout.count("SPMD910") == 2
 
 

@@ -204,7 +204,9 @@ def _check_once(
             emit(shown, output_file)
     failed = sum(isinstance(o, Failed) for o in outcomes)
     unreadable = sum(unreadable_reported(j, o) for j, o in zip(jobs, outcomes))
-    run.say(summary(jobs, outcomes, failed, None, served=run.served, baselined=baselined))
+    # (the places not followed are listed by any format's report, not by --statistics' counts)
+    listed = show_unresolved and not statistics and not run.silent
+    run.say(summary(jobs, outcomes, failed, None, served=run.served, baselined=baselined, listed=listed))
     if failed:
         return EXIT_ERROR
     reported = unreadable + sum(len(o.findings) for o in outcomes)

@@ -143,11 +143,13 @@ def summary(
     served: PlainCounts | None = None,
     baselined: int = 0,
     unwritten_in: Sequence[str] = (),
+    listed: bool = False,
 ) -> str:
     """The closing summary of a run (`summary.run_summary`) over its jobs and outcomes, and the files the
     results cache served without an outcome (`served`: checked, nothing found, no error); a `fix` run
     (`applied` given) says in which files its findings are left, those it could not write (`unwritten_in`,
-    displays: their `unwritten` findings stay) among them."""
+    displays: their `unwritten` findings stay) among them; `listed`: the run's report listed the places not
+    followed (`check --show-unresolved`)."""
     left_in: tuple[str, ...] = ()
     left_shown_by: tuple[str, ...] = ()
     if applied is not None:
@@ -185,6 +187,7 @@ def summary(
         left_in=left_in,
         baselined=baselined,
         left_shown_by=left_shown_by if left_shown_by != left_in else (),
+        listed=listed,
     )
 
 
@@ -283,7 +286,7 @@ def _text(jobs, outcomes, show_fixes: bool, notes: bool = True, show_unresolved:
         told = distinguished([(lines[at], where) for at, where in concise])
         for (at, _), line in zip(concise, told):
             lines[at] = line
-    lines.append(summary_line(reported, fixable, hidden, unfollowed_vmaps(outcomes)))
+    lines.append(summary_line(reported, fixable, hidden, unfollowed_vmaps(outcomes), listed=show_unresolved))
     return "\n".join(lines) + "\n"
 
 
