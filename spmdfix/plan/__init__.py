@@ -51,8 +51,19 @@ def plan_findings(facts: list[VmapFacts], new_axis: str = DEFAULT_NEW_AXIS) -> l
     findings: list[Finding] = []
     for vmap in facts:
         findings.extend(_vmap_findings(vmap, new_axis))
+    findings = _distinct(findings)
     findings.sort(key=lambda f: (f.span.path, f.span.start, f.code, f.message))
     return findings
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """`findings` without those equal in every field to one before them (the first kept, order kept). Equal
+    findings say and fix the same: code, place, message, related places, each fix with its edits, class and
+    reason, each refusal. One spec value used for both `in_specs` and `out_specs` (`rows()` of a helper:
+    newuser15) gave SPMD006 twice at its one entry with one message (JAX names `in_specs` in both); two
+    findings that differ in anything a user or a fix sees (SPMD001 and SPMD002 of that entry, the vmaps of
+    two sites in their related places, a fix's edits) are not equal and stay apart."""
+    return list(dict.fromkeys(findings))
 
 
 def _vmap_findings(vmap: VmapFacts, new_axis: str) -> list[Finding]:
@@ -101,13 +112,16 @@ def _merged(readings: list[list[Finding]]) -> list[Finding]:
     """The findings of one shard_map's readings (each reading's list), one per (code, place, message, how many
     of those came before in its reading): a shard_map reached in several readings (`analyzer._unique`:
     `block(x, wide) + block(x, tall)`, two meshes of the same names) gives the same finding once per reading,
-    while one reading may give two equal ones (a spec named twice in in_specs). The one kept offers a fix as
+    while one reading may give two of one key that differ elsewhere (a spec named twice in in_specs, with
+    other related places or fixes; two equal in every field are one: `_distinct`). The one kept offers a fix as
     safe only when every reading does: a fix another reading makes unsafe is taken from it, and one another
     reading does not offer becomes unsafe, naming that reading's refusal."""
     groups: dict[tuple, list[Finding]] = {}
     for found in readings:
         count: dict[tuple, int] = {}
-        for f in found:
+        # (findings equal in every field are one before they are counted: otherwise the second of them would be
+        # merged with no other reading's, and its fixes judged with none of them)
+        for f in _distinct(found):
             key = (f.code, f.span, f.message)
             count[key] = count.get(key, 0) + 1
             groups.setdefault((*key, count[key]), []).append(f)
