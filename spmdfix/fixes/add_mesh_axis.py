@@ -102,7 +102,9 @@ def plan(vmap: VmapFacts, base_name: str) -> Fix | Refusal:
     axis: docs/jax-behaviour.md).
     """
     if not c.conflicting_axes(vmap):
-        return Refusal(TRANSFORM, "no spec, constraint or collective names the spmd axis: a new axis cures nothing")
+        if not vmap.reached and c.jits_naming_spmd_axes(vmap):
+            return Refusal(TRANSFORM, c.no_mesh_reason(vmap))  # (no mesh to add an axis to: the real block)
+        return Refusal(TRANSFORM, c.nothing_conflicting_reason(vmap, "a new axis cures nothing"))
     meshes = c.resolved_meshes(vmap)
     if not meshes:
         return Refusal(TRANSFORM, c.no_mesh_reason(vmap))

@@ -15,7 +15,7 @@ from spmdfix.analysis.kinds import UnreadKind
 from spmdfix.model import Applicability, EditKind, Fix, FixId, NodeEdit, SiteId
 
 if TYPE_CHECKING:  # annotations only: `spmdfix.rules` imports this module without the analysis
-    from spmdfix.analysis.facts import ShardMapFacts, VmapFacts
+    from spmdfix.analysis.facts import JitShardings, ShardMapFacts, VmapFacts
     from spmdfix.analysis.values import AxisNames, AxisRef, MeshInfo, SpecTree
 
 
@@ -99,13 +99,53 @@ def resolved_meshes(vmap: VmapFacts) -> list[MeshInfo] | None:
     return meshes
 
 
+def jits_naming_spmd_axes(vmap: VmapFacts) -> list[JitShardings]:
+    """The `in_shardings` / `out_shardings` of the jits inside the vmapped function that name an spmd axis
+    (SPMD005: `rules.constraint`)."""
+    spmd = set(vmap.spmd.names)
+    return [j for j in vmap.jit_shardings if spmd & set(j.specs.axes())]
+
+
+def _jit_named(jits: list[JitShardings]) -> str:
+    """`the shardings of a `jax.jit` inside the vmapped function (`in_shardings=SH` of the jax.jit at line 6,
+    and 1 more)`."""
+    more = f", and {len(jits) - 1} more" if len(jits) > 1 else ""
+    return f"the shardings of a `jax.jit` inside the vmapped function ({jits[0].described}{more})"
+
+
 def no_mesh_reason(vmap: VmapFacts) -> str:
     """Why no mesh can be edited for a vmap site (`resolved_meshes` gave none): no shard_map is reached
-    (the collision is in a sharding constraint, whose mesh comes from elsewhere), or one's mesh is unknown."""
+    (the collision is in a sharding constraint, whose mesh comes from elsewhere, or in the shardings of a
+    jit inside the vmapped function, whose mesh the analysis does not read: `facts.JitShardings` holds specs
+    only), or one's mesh is unknown. Rename, add-axis and drop-spmd-axis read the mesh of a reached
+    shard_map: with none, each is refused or unsafe with this reason."""
     if not vmap.reached:
+        jits = jits_naming_spmd_axes(vmap)
+        if jits:  # (newuser15 m04: a jit's shardings on a literal mesh were called a `with_sharding_constraint`)
+            also = "a `with_sharding_constraint` and " if vmap.constraints else ""
+            return (
+                f"no shard_map is reached, only {also}{_jit_named(jits)}: the mesh these fixes read is a reached "
+                "shard_map's, and spmdfix does not read the mesh of a jit's shardings"
+            )
         return "no shard_map is reached, only a `with_sharding_constraint`: the mesh it runs on is not known here"
     named = [unread_what(r.shard_map, UnreadKind.MESH) for r in vmap.reached if r.shard_map.mesh is None]
     return next((w for w in named if w), "") or "the shard_map's mesh is not resolved (a parameter or built at run time)"
+
+
+def nothing_conflicting_reason(vmap: VmapFacts, cures: str) -> str:
+    """Why rename or add-axis is not offered when no spec, constraint or collective names an spmd axis
+    (`conflicting_axes` empty): `cures`, what the fix would do for nothing, or, when the shardings of a jit
+    inside the vmapped function name it (SPMD005), that the fix is not planned for those: measured, a rename
+    or a new axis moves the spmd axis off them and runs (safety/measurements/jit_shardings_spmd_axis.py), but
+    neither transform plans its edits from a jit's shardings alone, so it is not offered (before, the reason
+    said that nothing names the axis: newuser15 m04)."""
+    jits = jits_naming_spmd_axes(vmap)
+    if jits:
+        return (
+            f"only {_jit_named(jits)} name the spmd axis: this transform is planned only for an axis a shard_map "
+            "spec, a constraint or a collective names"
+        )
+    return f"no spec, constraint or collective names the spmd axis: {cures}"
 
 
 def body_shardings(vmap: VmapFacts) -> list[str]:

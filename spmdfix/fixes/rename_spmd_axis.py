@@ -39,7 +39,7 @@ def plan(vmap: VmapFacts) -> Fix | Refusal:
         return Refusal(TRANSFORM, c.no_mesh_reason(vmap))
     conflicting = c.conflicting_axes(vmap)
     if not conflicting:
-        return Refusal(TRANSFORM, "no spec, constraint or collective names the spmd axis: renaming it cures nothing")
+        return Refusal(TRANSFORM, c.nothing_conflicting_reason(vmap, "renaming it cures nothing"))
     used = set(vmap.spmd.names) | c.spec_axes(c.spec_trees(vmap)) | set(vmap.constraint_axes)
     # nor one a reshard inside the vmapped function names (not measured as a target; a reshard naming the axis
     # the batch ends up placed on raises `DuplicateSpecError`: safety/measurements/reshard_inside_vmap.py)
