@@ -183,8 +183,15 @@ def _spec(ev: Evaluator, call: ast.Call, scope: Scope, lost: list[tuple[Span, st
         if not isinstance(arg, ast.Starred):
             args.append(arg)
             continue
-        # `P(*['x', None])`, `P(*ENTRIES)`: the entries of a display of this module, edited in place there.
+        # `P(*['x', None])`, `P(*ENTRIES)`: the entries of a display of this module, edited in place there;
+        # `P(*AXES[:1])`: those of a slice of one (`Evaluator.sliced_display`)
         followed = ev.follow(arg.value, scope)
+        if followed is not None and isinstance(followed[1], ast.Subscript):
+            cut = followed[0].sliced_display(followed[1], followed[2])
+            if cut is None or cut[0] is not ev:
+                return None
+            args.extend(cut[1])
+            continue
         if followed is None or followed[0] is not ev or not isinstance(followed[1], (ast.Tuple, ast.List)):
             return None
         if any(isinstance(e, ast.Starred) for e in followed[1].elts):

@@ -534,6 +534,32 @@ class Evaluator:
             return None
         return ev, display.elts[index], inner
 
+    def sliced_display(self, expr: ast.Subscript, scope: Scope) -> tuple[Evaluator, list[ast.AST], Scope] | None:
+        """`T[a:b]` or `T[a:b:c]`: the items of the tuple or list display `T` (through names, as `follow` reads
+        it; no starred element) that the slice takes, each bound, and the step, omitted or an integer
+        (`int_value`: a literal, negative counting from the end, or a name bound to one); Python's own slice
+        arithmetic picks them. With the evaluator of the display's module and its scope; None when `expr` is
+        no slice, a bound is not known, or the step is 0. (For `P(*AXES[:1])`, newuser15 m05: where
+        `P(*AXES)` is read, a part of the same display is read alike.)"""
+        cut = expr.slice
+        if not isinstance(cut, ast.Slice):
+            return None
+        bounds = []
+        for bound in (cut.lower, cut.upper, cut.step):
+            value = None if bound is None else self.int_value(bound, scope)
+            if bound is not None and value is None:
+                return None
+            bounds.append(value)
+        if bounds[2] == 0:
+            return None
+        followed = self.follow(expr.value, scope)
+        if followed is None or not isinstance(followed[1], (ast.Tuple, ast.List)):
+            return None
+        ev, display, inner = followed
+        if any(isinstance(e, ast.Starred) for e in display.elts):
+            return None
+        return ev, list(display.elts[slice(*bounds)]), inner
+
     def _ref(self, node: ast.Constant) -> AxisRef:
         return AxisRef(node.value, self.span(node), self.text(node))
 
