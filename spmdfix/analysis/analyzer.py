@@ -789,10 +789,14 @@ class Analyzer:
                     tree = sharding_tree(self.ev, expr, scope)
                     described = f"`{keyword}={short(expr)}`{where}"
                     out.append(JitShardings(self.span(call), described, tree, bool(tree.unresolved)))
-            hidden = [f"**{short(k.value)}" for k in call.keywords if k.arg is None]
-            hidden += [f"*{short(a.value)}" for a in call.args if isinstance(a, ast.Starred)]
-            for text in hidden:
-                out.append(JitShardings(self.span(call), f"`{text}`{where}", SpecTree((), ()), True))
+            hidden = [(f"**{short(k.value)}", k.value) for k in call.keywords if k.arg is None]
+            hidden += [(f"*{short(a.value)}", a) for a in call.args if isinstance(a, ast.Starred)]
+            for text, node in hidden:
+                # (its place and why, as a sharding read but not known: an SPMD910 record where it matters,
+                # `unread_matters.records`)
+                why = f"`{text}` passed to the jax.jit at line {call.lineno} may give it shardings, which are not read"
+                lost = SpecTree((), (self.span(node),), (), ((self.span(node), why),))
+                out.append(JitShardings(self.span(call), f"`{text}`{where}", lost, True))
         return out
 
     # --- summaries, for the modules importing this one -----------------------------------------------

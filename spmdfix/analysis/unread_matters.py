@@ -104,6 +104,10 @@ def records(vmap: VmapFacts) -> list[tuple[Span, str]]:
     # ACT_SPEC imported): whether it names the spmd axis decides SPMD005 (silence before: breaker4 p18)
     if vmap.kind is VmapKind.SPMD:
         out += [lost for use in vmap.constraints for lost in use.specs.lost]
+        # ... and so does the unread `in_shardings` / `out_shardings` of a jax.jit inside it (SPMD005's jit form:
+        # `out_shardings=sharded()`, a helper returning `NamedSharding(MESH, P('data', None))`, raised
+        # `DuplicateSpecError` under "No errors found" before; found checking README's helper sentence)
+        out += [lost for jit in vmap.jit_shardings for lost in jit.specs.lost]
     return out
 
 
