@@ -163,8 +163,9 @@ def _collect_specs(
         empty.append(ev.span(expr))
     elif not shardings and isinstance(expr, ast.Call) and (called := ev.called(expr, scope)) is not None:
         # `rows()`, `spec('x')`: a project function that returns the specs, its parameters bound to this call.
-        # (Not yet for jit's shardings: a sharding a helper returns stays unresolved there, and a fix that
-        # relies on it stays unsafe, as golden rename/unsafe_jit_sharding_unreadable pins.)
+        # (Not yet for jit's shardings: a sharding a helper returns stays unresolved there, an SPMD910 record
+        # under an spmd vmap (`unread_matters.records`), and a fix that relies on it stays unsafe, as golden
+        # rename/unsafe_jit_sharding_unreadable pins. README, "Helpers with arguments", says which forms.)
         helpers.append(ev.span(expr))
         far, value, inner = called
         _collect_specs(far, value, inner, specs, unresolved, follow.deeper(), shardings, helpers, lost, empty)
