@@ -25,6 +25,7 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 import spmdfix
 from spmdfix import Options, Transform, noqa
+from spmdfix.api import analyse_source
 from spmdfix.model import AUTO, STRATEGIES, strategy_of
 from spmdfix.positions import LineIndex
 from spmdfix.rules import RULES
@@ -347,6 +348,13 @@ async def test_quick_fixes_match_fix_source_and_golden(client: LanguageClient) -
         findings = spmdfix.check_source(text)
         _open(client, text, uri=uri, version=n + 1)
         diagnostics = await _published(client, uri, n + 1)
+        # (an SPMD910 diagnostic is a place the analysis stopped, no finding and no fix: one each, as
+        # `check --show-unresolved` lists them; rename/unsafe_jit_sharding_unreadable's unread jit sharding)
+        records = [d for d in diagnostics if d.code == "SPMD910"]
+        diagnostics = [d for d in diagnostics if d.code != "SPMD910"]
+        unfollowed = len(analyse_source(text).unfollowed)
+        if len(records) != unfollowed:
+            problems.append(f"{case}: {len(records)} SPMD910 diagnostics for {unfollowed} places not followed")
         if len(diagnostics) != len(findings):
             problems.append(f"{case}: {len(diagnostics)} diagnostics for {len(findings)} findings")
             continue
