@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Protocol
 
+from spmdfix.analysis.dynamic_loads import runs_text
 from spmdfix.files import MAX_BYTES as FILE_MAX_BYTES
 from spmdfix.files import FileError, decode, read_bytes
 from spmdfix.perf import frozen
@@ -80,6 +81,7 @@ def imports_of_bytes(raw: bytes) -> tuple[Import, ...]:
         or ("inspect" in tops and (b"getmodule" in raw or b"getclosurevars" in raw))
         or b"__globals__" in raw
         or b"f_globals" in raw
+        or runs_text(raw)  # (`exec` / `eval` / `compile` of the builtins: the imports of the text it runs)
     ):
         return (*found, *_loads_by_name(raw))
     return found
@@ -89,8 +91,10 @@ def _loads_by_name(raw: bytes) -> tuple[Import, ...]:
     """The loads by name of a module (`analysis.dynamic_loads`) as imports: one whose name is a literal (or a
     module constant) is an import of that module (`import_module('pkg.config')` -> `import pkg.config`;
     `import_module('.config', __package__)` -> `from . import config`'s module; `__import__('a', fromlist=['b'])`
-    -> `from a import b` too); `DUNDER_IMPORT` when one may load any module, or when the module does not
-    parse (its loads are not known)."""
+    -> `from a import b` too), and so is each import of a literal text run by `exec` / `eval` / `compile`
+    (`exec('from pkg.config import MESH', ns)` -> `from pkg.config import MESH`: `DynamicLoads.executed`);
+    `DUNDER_IMPORT` when one may load any module (a string run that is not a literal), or when the module does
+    not parse (its loads are not known)."""
     try:
         tree = _parse(decode(Path("<module>"), raw).text.encode("utf-8"))
     except FileError:
@@ -105,6 +109,9 @@ def _loads_by_name(raw: bytes) -> tuple[Import, ...]:
         out.append(Import(load.level, load.module, ()))
         if load.fromlist:
             out.append(Import(load.level, load.module, load.fromlist))
+    for text in loads.executed:
+        for level, module, names in text.imports:
+            out.append(Import(level, module, names))
     if loads.unresolved:
         out.append(DUNDER_IMPORT)
     return tuple(out)

@@ -222,6 +222,7 @@ def _tree_add_axis(case: str, tmp_path: Path):
         ("refuse/tree_dynamic_import_mesh_reader", ("`GROUPS = config.MESH.devices.shape[0]` (tests/helpers.py line 4)",)),
         ("refuse/tree_mesh_read_through_pkgutil_resolve_name", ("pkgutil.resolve_name('pkg.config:MESH')", "pkg/reader.py line 4)")),
         ("refuse/tree_mesh_read_through_function_globals", ("forward.__globals__['MESH']", "pkg/reader.py line 4)")),
+        ("refuse/tree_mesh_read_through_exec_literal", ("`exec('from pkg.config import MESH', ns)` (", "pkg/reader.py line 3)")),
         ("refuse/tree_mesh_returned_by_package_getattr", ("`return MESH` (", "pkg/__init__.py line 4)")),
         ("refuse/tree_mesh_read_through_module_getattribute", ("`config.__getattribute__('MESH')` (", "pkg/reader.py line 4)")),
         ("refuse/tree_mesh_reader_in_notebook_time_cell", ("`groups = MESH.devices.shape[0]` (", "notebooks/explore.ipynb cell 2 line 2)")),
@@ -257,3 +258,100 @@ def test_a_module_object_bound_in_a_class_body_is_a_site(tmp_path: Path, text: s
     fix = _add_axis(tmp_path, {"loader.py": text})
     assert fix.applicability is Applicability.UNSAFE
     assert "pkg/loader.py line 5)" in fix.reason or "pkg/loader.py line 2)" in fix.reason, fix.reason
+
+
+def _executed(text: str, package: str | None = "pkg"):
+    loads = dynamic_loads(ast.parse(text), package)
+    return [(t.imports, sorted(t.reads)) for t in loads.executed], [ast.unparse(n) for n in loads.unresolved]
+
+
+@pytest.mark.parametrize(
+    ("text", "executed", "unresolved"),
+    [
+        # a literal text run: its imports and the names it reads (breaker19 a41)
+        ("ns = {}\nexec('from pkg.config import MESH', ns)\n", [(((0, "pkg.config", ("MESH",)),), [])], []),
+        ("N = eval('config.MESH.size')\n", [((), ["config"])], []),
+        ("C = compile('import pkg.config\\nX = pkg.config.MESH', 'f', 'exec')\n", [(((0, "pkg.config", ()),), [])], []),
+        ("import builtins\nbuiltins.exec('from . import config')\n", [(((1, "", ("config",)),), [])], []),
+        ("from builtins import eval as run\nN = run('len(x)')\n", [((), ["x"])], []),
+        ("exec(\"import importlib\\nm = importlib.import_module('pkg.config')\")\n", [(((0, "importlib", ()), (0, "pkg.config", (), )), [])], []),
+        ("N = eval('1 + 2')\n", [((), [])], []),
+        ("exec('this is ( not python')\n", [], []),
+        # a string not written, or the builtin passed on: any module
+        ("exec(open('setup_version.py').read())\n", [], ["exec(open('setup_version.py').read())"]),
+        ("def f(expr, env):\n    return eval(expr, {}, env)\n", [], ["eval(expr, {}, env)"]),
+        ("exec(f'import {name}')\n", [], ["exec(f'import {name}')"]),
+        ("S = list(map(eval, xs))\n", [], ["eval"]),
+        ("import builtins\nrun = getattr(builtins, 'exec')\n", [], ["getattr(builtins, 'exec')"]),
+        ("import builtins\nrun = getattr(builtins, name)\n", [], ["getattr(builtins, name)"]),
+        ("import builtins\nP = getattr(builtins, 'print')\nbuiltins.print(1)\n", [], []),
+        ("import builtins\nsetup(builtins)\n", [], ["builtins"]),
+        ("import sys\nexec('sys.modules[\"pkg.config\"]')\n", [], ["exec('sys.modules[\"pkg.config\"]')"]),
+        ("exec('import sys\\nsys.modules[\"pkg.config\"]')\n", [], ["exec('import sys\\nsys.modules[\"pkg.config\"]')"]),
+        # not the builtin: bound by a scope around the read (jax's shape_poly_test.py, aot_test.py), or an attribute
+        ("def t(e):\n    def eval(d):\n        return d\n    return eval(e)\n", [], []),
+        ("def t(*, compile, exec):\n    return dict(compile=compile, exec=exec)\n", [], []),
+        ("K = [dict(compile=compile) for compile in (False, True)]\n", [], []),
+        ("def eval(model, data):\n    return model(data)\n\n\nR = eval(m, d)\n", [], []),
+        ("import re\nP = re.compile(pattern)\nC = jitted.lower(x).compile()\nmodel.eval()\n", [], []),
+        ("class M:\n    def eval(self, x):\n        return x\n\n    def run(self, s):\n        return eval(s)\n", [], ["eval(s)"]),
+        ("eval = None\n\n\ndef f():\n    global eval\n    return eval(s)\n", [], []),
+        ("def f():\n    global exec\n    return exec(s)\n", [], ["exec(s)"]),
+    ],
+)
+def test_a_string_run_is_read_by_its_text_or_may_load_any_module(text: str, executed: list, unresolved: list) -> None:
+    """A literal text run by exec / eval / compile is parsed (`dynamic_loads.ExecutedText`); any other string
+    run, or the builtin passed on, is an unresolved site; a name bound around the call is not the builtin."""
+    assert _executed(text) == (executed, unresolved)
+
+
+def test_the_scan_reads_the_imports_of_a_literal_text_run_and_any_other_string_run_as_any_module() -> None:
+    literal = imports_of_bytes(b"def factor():\n    ns = {}\n    exec('from pkg.config import MESH', ns)\n")
+    assert Import(0, "pkg.config", ("MESH",)) in literal and DUNDER_IMPORT not in literal
+    assert DUNDER_IMPORT in imports_of_bytes(b"import sys\n\nexec(sys.stdin.read())\n")
+    assert DUNDER_IMPORT in imports_of_bytes(b"def f(expr):\n    return eval(expr)\n")
+    assert imports_of_bytes(b"import re\n\nP = re.compile(r'x')\n") == (Import(0, "re", ()),)
+    assert imports_of_bytes(b'"""Run in eval mode, then compile and exec."""\n') == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "safe", "named"),
+    [
+        ("def factor():\n    ns = {}\n    exec('from pkg.config import MESH', ns)\n    return ns['MESH'].size\n", False,
+         "`exec('from pkg.config import MESH', ns)` (pkg/reader.py line 3)"),
+        ("from pkg import config\n\n\ndef factor():\n    return eval('config.MESH.devices.shape[0]')\n", False,
+         "`return eval('config.MESH.devices.shape[0]')` (pkg/reader.py line 5)"),
+        ("def run(path):\n    exec(open(path).read(), {})\n", False, "`exec(open(path).read(), {})` (pkg/reader.py line 2)"),
+        ("import numpy as np\nfrom pkg import config\n\nN = config.MESH.shape['data']\nS = eval('1 + 2')\nexec('import numpy')\n"
+         "A = eval('np.ones(3)')\n", True, None),
+        ("from pkg import config\n\n\ndef f():\n    m = config.MESH\n    return eval('m.devices.shape[0]')\n", False,
+         "`return eval('m.devices.shape[0]')` (pkg/reader.py line 6)"),
+    ],
+)
+def test_a_string_run_in_another_module_is_judged(tmp_path: Path, text: str, safe: bool, named: str | None, monkeypatch) -> None:
+    """breaker19 a41: the call running a literal text that imports the mesh's module or reads a name is named (a
+    text that does neither keeps the fix safe); a string not written may import any module."""
+    monkeypatch.chdir(tmp_path)
+    fix = _add_axis(tmp_path, {"reader.py": text})
+    assert (fix.applicability is Applicability.SAFE) is safe, fix.reason
+    if named:
+        assert named in fix.reason, fix.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "runs"),
+    [
+        ("exec(x)", True), ("x = eval\n", True), ("map(eval, xs)", True), ("eval (s)", True),
+        ("import builtins as b\nb.exec(s)", True), ("from builtins import exec", True), ("builtins.exec(s)", True),
+        ("getattr(builtins, n)", True), ('__builtins__["exec"]', True), ("__builtins__.exec(s)", True),
+        ('x = "#"; eval(s)', True),
+        ("re.compile(x)", False), ("def compile(self):", False), ("import builtins\n", False), ("builtins.map(f)", False),
+        ("# compile()", False), ("import levanter.eval as eval", False), ("# lm-eval", False), ("In eval mode", False),
+        ("evaluate(s)", False), ('"compile"', False), ('"seconds to compile (%.2fs)"', False),
+        ('f"{backend}: use compile() for"', False), ('f"{eval(s)}"', True), ('doc."""; eval(s)', True),
+    ],
+)
+def test_the_cheap_test_before_a_parse_sees_each_spelling_of_a_read_of_the_builtins(text: str, runs: bool) -> None:
+    from spmdfix.analysis.dynamic_loads import runs_text
+
+    assert runs_text(text) is runs and runs_text(text.encode()) is runs

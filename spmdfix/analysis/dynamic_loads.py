@@ -31,13 +31,28 @@ stayed safe while `pkgutil.resolve_name('pkg.config:MESH').devices.shape[0]` wen
 `importlib.resources` (they read package data), and `importlib.util.find_spec(...)` used only as a condition
 (`find_spec('torch') is None`: it returns a spec, never a module object).
 
+Code run from a string is a load too (breaker19 a41: `exec('from pkg.config import MESH', ns)` in
+pkg/reader.py, then `ns['MESH'].devices.shape[0]`, went 2 -> 1 under a safe add-axis). A call of the builtin
+`exec`, `eval` or `compile` (by its name, unless a scope around the call binds that name: `def eval(d): ...`,
+a parameter `compile`; or as an attribute of `builtins` / `__builtins__`, or a name imported from `builtins`)
+whose source is a string literal (or a module constant) is an `ExecutedText`: its text is parsed, and the
+modules it imports (statements and its own named loads) and the names it reads without binding them are
+recorded, for the scan to count as imports and the judgement to name the call (`analysis.importers`). A text
+that does not parse runs nothing. Its source not a literal (a variable, an f-string, a code object, a file's
+contents), the text holding an unresolved load itself, or the builtin read any other way (passed on, stored:
+`map(eval, xs)`), it is an unresolved site: the string may import any module, whatever the module around it
+imports, since `exec` and `eval` hand it the builtins (`__import__`) even with `globals={}`.
+
 Names are matched by text, not by scope (the scan has no scopes): a local variable of the same name as an
-alias of importlib is read as importlib (unresolved: never a missed load). Pure: no I/O.
+alias of importlib is read as importlib (unresolved: never a missed load); only the builtins run on strings are
+looked up in the scopes around the call (`_shadowed`: jax's tests bind `eval` and `compile` themselves). Pure:
+no I/O.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -59,6 +74,15 @@ _PKGUTIL_HARMLESS = frozenset({"extend_path", "iter_modules", "walk_packages", "
 _INSPECT_LOADING = frozenset({"getmodule", "getclosurevars"})
 # Attributes holding a module's namespace (a function's globals, a frame's), read off any object.
 _GLOBALS_ATTRIBUTES = frozenset({"__globals__", "f_globals"})
+# The builtins that run code given as a string (module doc), and the names the builtins module goes by.
+_EXECUTORS = frozenset({"exec", "eval", "compile"})
+_BUILTINS = "builtins"
+_BUILTIN_NAMES = frozenset(dir(builtins))
+# What may stand right after a read of one of those builtins in code (`runs_text`): a call, an argument or item
+# end, an annotation's or a slice's colon, the end of the line.
+_AFTER_READ = "(),]:;}"
+# What a line holds before a word that is not a read of the builtin: a definition or an import of that name.
+_NOT_READ_LEADS = ("def", "class", "import", "as", "from")
 
 
 @frozen(slots=True)
@@ -76,21 +100,116 @@ class NamedLoad:
     returns: str
 
 
+@frozen(slots=True)
+class ExecutedText:
+    """One call of `exec` / `eval` / `compile` whose source is a literal (module doc): `node` the call; `imports`
+    the modules its text imports, each (level, module, names) as an import statement gives them (`import a.b`
+    -> (0, "a.b", ()); `from . import x` -> (1, "", ("x",)); a named load of the text -> its module and
+    fromlist); `reads` the names the text reads and does not bind itself, builtins left out (`ns['MESH']` read
+    after the call is not the text's: the call itself is the judgement's place, `analysis.importers`)."""
+
+    node: ast.Call
+    imports: tuple[tuple[int, str, tuple[str, ...]], ...]
+    reads: frozenset[str]
+
+
 @dataclass(slots=True)
 class DynamicLoads:
     """What `dynamic_loads` found: `named` loads; `unresolved` sites that may load any module (each the
-    read of importlib or `__import__`, or the call given the string `'__import__'`); `by_importlib` whether
-    one of them reads importlib; `importlib_imports` the statements importing importlib or a part of it."""
+    read of importlib or `__import__`, or the call given the string `'__import__'`, or a call running a string
+    not written); `by_importlib` whether one of them reads importlib; `importlib_imports` the statements
+    importing importlib or a part of it; `executed` the calls running a literal text (`ExecutedText`)."""
 
     named: list[NamedLoad] = field(default_factory=list)
     unresolved: list[ast.AST] = field(default_factory=list)
     by_importlib: bool = False
     importlib_imports: list[ast.stmt] = field(default_factory=list)
+    executed: list[ExecutedText] = field(default_factory=list)
+
+
+def may_run_text(text: str) -> bool:
+    """Whether a module's source text may read `exec`, `eval` or `compile` of the builtins (`runs_text`)."""
+    return runs_text(text)
+
+
+def runs_text(text: str | bytes) -> bool:
+    """Whether a module's text (str or bytes) may read `exec`, `eval` or `compile` of the builtins: the word
+    standing alone on its line (not an attribute, `re.compile`; not inside a one-line string or a comment:
+    `_code_at`), not defined or imported there (`def compile(`, `import builtins`), followed by what follows a
+    read (`_AFTER_READ`: a call, an argument, the end of the line); or `builtins` (`__builtins__`) read so, or
+    followed by one of them as its attribute, or `from builtins import`, `import builtins as b`. The cheap test
+    before a parse (the import scan asks it of every module): each occurrence of the words is looked at, few
+    per module. Prose in a docstring ("train, eval, decode") may pass it (a parse for nothing); a read spelled
+    otherwise (`x = eval if a else b`) does not, and is not seen (docs/safety.md)."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    for word in ("exec", "eval", "compile", "builtins"):
+        token = word if isinstance(text, str) else word.encode()
+        at = text.find(token)
+        while at >= 0:
+            start = text.rfind(newline, 0, at) + 1
+            stop = text.find(newline, at)
+            line = text[start : stop if stop >= 0 else len(text)]
+            if _read_at(line if isinstance(line, str) else line.decode("latin-1"), at - start, word):
+                return True
+            at = text.find(token, at + len(token))
+    return False
+
+
+def _read_at(line: str, at: int, word: str) -> bool:
+    """Whether `word` at column `at` of `line` may be a read of a builtin running a string (`runs_text`)."""
+    end = at + len(word)
+    module = word == "builtins"
+    if module and line[at - 2 : at] == "__" and line[end : end + 2] == "__":
+        at, end = at - 2, end + 2  # (`__builtins__`)
+    before, after = line[at - 1 : at] if at else "", line[end : end + 1]
+    if before.isalnum() or before in ("_", ".", "'", '"', "`", "-") or after.isalnum() or after == "_":
+        return False
+    lead = line[:at]
+    if not _code_at(lead):
+        return False
+    rest = line[end:].strip(" \t\r")
+    last = lead.rstrip().rsplit(None, 1)[-1:]
+    if last and last[0] in _NOT_READ_LEADS:
+        # (`from builtins import ...`, `import builtins as b`: its functions read by other names)
+        return module and (last[0] == "from" and rest.startswith("import") or last[0] == "import" and rest.startswith("as"))
+    if module and rest.startswith("."):
+        return rest[1:].lstrip().startswith(("exec", "eval", "compile"))
+    return not rest or rest[0] in _AFTER_READ or (module and rest[0] == "[")
+
+
+def _code_at(lead: str) -> bool:
+    """Whether the end of `lead` (a line's text before a word) stands in code: not in a comment, not inside a
+    string opened on the line (`"seconds to compile (%.2fs)"`), unless inside a replacement field of it
+    (`f"{eval(s)}"`). Triple quotes are passed over (a docstring's end before code, `doc.\"\"\"; eval(s)`, is
+    read as code)."""
+    quote = ""
+    fields = 0  # (replacement fields open in the string: `{` not closed yet)
+    i = 0
+    while i < len(lead):
+        ch = lead[i]
+        if lead[i : i + 3] in ('"""', "'''"):
+            i += 3
+            continue
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote, fields = "", 0
+            elif ch == "{":
+                fields += 1
+            elif ch == "}" and fields:
+                fields -= 1
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == "#":
+            return False
+        i += 1
+    return not quote or fields > 0
 
 
 def may_load_by_name(text: str) -> bool:
     """Whether a module's source text may hold a dynamic load at all (the cheap test before a parse)."""
-    return (
+    return may_run_text(text) or (
         "importlib" in text
         or _DUNDER in text
         or "modules" in text
@@ -112,11 +231,18 @@ def dynamic_loads(tree: ast.Module, package: str | None) -> DynamicLoads:
     aliases = _importlib_aliases(nodes, out)
     constants = _module_constants(tree, nodes)
     others = _other_loader_aliases(nodes)
+    scopes: dict[int, set[str]] = {}  # (`_shadowed`: each scope's own names, once)
     for node in nodes:
         if isinstance(node, ast.Name) and node.id in aliases:
             _importlib_read(node, aliases[node.id], parents, constants, package, out)
         elif isinstance(node, ast.Name) and node.id in others and isinstance(node.ctx, ast.Load):
-            _other_loader_read(node, others[node.id], parents, out)
+            if others[node.id].startswith(_BUILTINS):
+                _builtins_read(node, others[node.id], parents, constants, package, out, {*aliases, *others})
+            else:
+                _other_loader_read(node, others[node.id], parents, out)
+        elif isinstance(node, ast.Name) and node.id in _EXECUTORS and isinstance(node.ctx, ast.Load):
+            if not _shadowed(node, parents, scopes):
+                _executor_read(node, parents, constants, package, out, {*aliases, *others})
         elif (isinstance(node, ast.Name) and node.id == _DUNDER) or (
             isinstance(node, ast.Attribute) and node.attr == _DUNDER
         ):
@@ -131,6 +257,7 @@ def dynamic_loads(tree: ast.Module, package: str | None) -> DynamicLoads:
             if not isinstance(up, ast.Expr):  # (a bare string, a docstring, runs nothing)
                 out.unresolved.append(up if isinstance(up, ast.Call) else node)
     out.named.sort(key=lambda load: (load.node.lineno, load.node.col_offset))
+    out.executed.sort(key=lambda text: (text.node.lineno, text.node.col_offset))
     out.unresolved.sort(key=lambda node: (node.lineno, node.col_offset))
     return out
 
@@ -191,16 +318,23 @@ def _importlib_aliases(nodes: list[ast.AST], out: DynamicLoads) -> dict[str, str
 
 
 def _other_loader_aliases(nodes: list[ast.AST]) -> dict[str, str]:
-    """The names bound to `sys`, `sys.modules`, runpy, pkgutil, pydoc or inspect (or a part of one) anywhere in
+    """The names bound to `sys`, `sys.modules`, runpy, pkgutil, pydoc, inspect or builtins (or a part of one: of
+    builtins, only the functions running a string; `__builtins__` always) anywhere in
     the module of `nodes` (`_walk`) -> what they are (`import sys as s` -> 's': 'sys'; `from sys import modules`
     -> 'modules': 'sys.modules'; `from pkgutil import resolve_name as rn` -> 'rn': 'pkgutil.resolve_name')."""
-    aliases: dict[str, str] = {}
+    aliases: dict[str, str] = {"__builtins__": _BUILTINS}  # (a dict in an imported module, the module in a script)
     for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 top = alias.name.split(".")[0]
-                if alias.name == "sys" or top in _OTHER_LOADERS:
+                if alias.name in ("sys", _BUILTINS) or top in _OTHER_LOADERS:
                     aliases[alias.asname or top] = alias.name if alias.asname else top
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module == _BUILTINS:
+            for alias in node.names:
+                if alias.name == "*":
+                    continue  # (the builtins it binds are the builtins: read by their own names anyway)
+                if alias.name in _EXECUTORS:
+                    aliases[alias.asname or alias.name] = f"{_BUILTINS}.{alias.name}"
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module in ("sys", *_OTHER_LOADERS):
             for alias in node.names:
                 if alias.name == "*":  # (the names it binds, read by their own names)
@@ -239,6 +373,151 @@ def _other_loader_read(node: ast.Name, what: str, parents: dict, out: DynamicLoa
         or (parts[0] == _INSPECT and len(parts) > 1 and parts[1] in _INSPECT_LOADING)
     ):
         out.unresolved.append(top)
+
+
+def _builtins_read(
+    node: ast.Name,
+    what: str,
+    parents: dict,
+    constants: dict[str, str],
+    package: str | None,
+    out: DynamicLoads,
+    loaders: set[str],
+) -> None:
+    """One read of a name bound to the builtins module (`import builtins as b`) or to one of its functions
+    running a string (`from builtins import exec as run`): `b.exec(...)` / `run(...)` is read as the builtin is
+    (`_executor_read`); `getattr(b, ...)` and `b` passed on may reach them by a name not written (unresolved);
+    any other attribute (`b.print`, `b.__import__`: `_dunder_read`) is none."""
+    top: ast.expr = node
+    up = parents.get(id(node))
+    if isinstance(up, ast.Attribute) and up.value is node:
+        what, top = f"{what}.{up.attr}", up
+    parts = what.split(".")
+    if len(parts) > 1 and parts[1] in _EXECUTORS:
+        _executor_read(top, parents, constants, package, out, loaders)
+    elif len(parts) == 1:
+        if isinstance(up, ast.Call) and isinstance(up.func, ast.Name) and up.func.id in ("getattr", "hasattr"):
+            if up.args[:1] == [node] and len(up.args) > 1:
+                attr = _string(up.args[1], constants)
+                if up.func.id == "hasattr" or (attr is not None and attr not in _EXECUTORS):
+                    return  # (`getattr(builtins, 'print')`; `'__import__'` is read as every such string is)
+            out.unresolved.append(up)
+            return
+        out.unresolved.append(node)
+
+
+def _executor_read(
+    top: ast.expr, parents: dict, constants: dict[str, str], package: str | None, out: DynamicLoads, loaders: set[str]
+) -> None:
+    """One read of the builtin `exec`, `eval` or `compile` (`top`: the name or attribute): called with a literal
+    source, an `ExecutedText`; else an unresolved site (module doc). `loaders`: the names the module binds to
+    importlib, sys and the other loaders: a text reading one (`exec('sys.modules[...]')` after `import sys`)
+    is read as the module's own read of it would be, an unresolved site."""
+    call = parents.get(id(top))
+    if not (isinstance(call, ast.Call) and call.func is top):
+        out.unresolved.append(top)  # (passed on or stored: it may run any string)
+        return
+    source = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "source"), None)
+    text = _string(source, constants)
+    if text is None and isinstance(source, ast.Constant) and isinstance(source.value, bytes):
+        text = source.value.decode("utf-8", "replace")
+    if text is None or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        out.unresolved.append(call)
+        return
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return  # (it raises before it runs anything)
+    except (ValueError, MemoryError, RecursionError):
+        out.unresolved.append(call)
+        return
+    inner = dynamic_loads(tree, package)
+    if inner.unresolved or any(isinstance(n, ast.Name) and n.id in loaders for n in ast.walk(tree)):
+        out.unresolved.append(call)
+        return
+    imports: list[tuple[int, str, tuple[str, ...]]] = []
+    bound: set[str] = set()
+    reads: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imports += [(0, alias.name, ()) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            imports.append((node.level or 0, node.module or "", tuple(a.name for a in node.names)))
+        if isinstance(node, ast.Name):
+            (reads if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    imports += [(load.level, load.module, load.fromlist) for load in inner.named]
+    out.executed.append(ExecutedText(call, tuple(imports), frozenset(reads - bound - _BUILTIN_NAMES)))
+
+
+# The nodes that open a scope of their own (a function's, a lambda's, a comprehension's, a class body's).
+_FUNCTION_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _shadowed(node: ast.Name, parents: dict, scopes: dict[int, set[str]]) -> bool:
+    """Whether the name `node` reads is bound by a scope around it, so that it is not the builtin: a parameter,
+    a local assignment, a local `def` or import of a function (but for a `global` / `nonlocal` declaration), a
+    comprehension's target, the class body the read stands in directly (not a method's), or the module's top
+    level (jax's shape_poly_test.py binds `def eval(d)` in the test and calls `eval(e)`)."""
+    name = node.id
+    child: ast.AST = node
+    in_function = False
+    while (scope := parents.get(id(child))) is not None:
+        if isinstance(scope, (*_FUNCTION_SCOPES, *_COMPREHENSIONS, ast.Module)) or (
+            isinstance(scope, ast.ClassDef) and not in_function
+        ):
+            # (a function's defaults and decorators belong to the scope around it)
+            inside = not isinstance(scope, _FUNCTION_SCOPES) or any(child is part for part in _body(scope))
+            if inside:
+                if id(scope) not in scopes:
+                    scopes[id(scope)] = _bound_in(scope)
+                if name in scopes[id(scope)]:
+                    return True
+        in_function = in_function or isinstance(scope, _FUNCTION_SCOPES)
+        child = scope
+    return False
+
+
+def _bound_in(scope: ast.AST) -> set[str]:
+    """The names the scope `scope` binds itself (its nested scopes' own bindings left out, their names kept)."""
+    bound: set[str] = set()
+    declared: set[str] = set()
+    if isinstance(scope, _FUNCTION_SCOPES):
+        a = scope.args
+        bound.update(x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x)))
+    todo: list[ast.AST] = list(_body(scope)) if not isinstance(scope, _COMPREHENSIONS) else [
+        g.target for g in scope.generators
+    ]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+            continue  # (its body is a scope of its own)
+        elif isinstance(node, (ast.Lambda, *_COMPREHENSIONS)):
+            continue
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            bound.add(node.name)
+        todo.extend(ast.iter_child_nodes(node))
+    return bound - declared
+
+
+def _body(scope: ast.AST) -> list[ast.AST]:
+    body = getattr(scope, "body", [])
+    return body if isinstance(body, list) else [body]
 
 
 def _module_constants(tree: ast.Module, nodes: list[ast.AST]) -> dict[str, str]:

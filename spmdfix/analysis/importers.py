@@ -938,13 +938,17 @@ def _find_reads(
         base = _star_base(ix, node)
         if base and (base == module or module.startswith(base + ".")):
             out.sites.append(in_module(model.uses.use(node), path, model))
+    # (names bound only by imports that do not reach the value: what a text run by `exec` may read harmlessly)
+    foreign: dict[str, bool] = {}
     for scope in {id(s): s for s in ix.scope_by_node.values()}.values():
         for bindings in scope.bindings.values():
             for b in bindings:
                 if b.kind is not BindingKind.IMPORT or not b.qname:
+                    foreign[b.name] = False
                     continue
                 exported = b.scope is ix.module_scope
                 reaches = b.qname in qnames or held == b.qname or held.startswith(b.qname + ".")
+                foreign[b.name] = foreign.get(b.name, True) and not reaches
                 if reaches and b.scope.is_class:
                     # (read as a class attribute too, `C.cfg.MESH`, `self.cfg.MESH`: not followed)
                     out.sites.append(in_module(model.uses.use(b.node), path, model))
@@ -961,13 +965,46 @@ def _find_reads(
                     if exported:
                         exports.append((b.name, b.name + held[len(b.qname) :]))
     if may_load_by_name(ix.source):
-        for load in dynamic_loads(ix.tree, ix.package).named:
+        loads = _loads_of(model)
+        for load in loads.named:
             returns = load.returns
             if load.level or not (held == returns or held.startswith(returns + ".")):
                 continue
             rest = held[len(returns) :].lstrip(".").split(".") if held != returns else []
             _loaded_object(model, path, load.node, rest, aliases, found, out, exports, held[len(returns) :])
+        for text in loads.executed:
+            # (a name the text reads may hold the value unless the module binds it only by an import of something
+            # else, `P` of jax.sharding; one it does not bind at all comes from the globals handed to `exec`)
+            reads = any(not foreign.get(name, False) for name in text.reads)
+            if reads or any(_imports_module(ix.package, imported, module) for imported in text.imports):
+                out.sites.append(in_module(model.uses.use(text.node), path, model))
     return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _loads_of(model: ModuleModel):
+    """`dynamic_loads` of the module `model` models, once per module index (`ModuleIndex.derived`)."""
+    key = ("importers.dynamic_loads",)
+    kept = model.ix.derived.get(key)
+    if kept is None:
+        kept = model.ix.derived[key] = dynamic_loads(model.ix.tree, model.ix.package)
+    return kept
+
+
+def _imports_module(package: str, imported: tuple[int, str, tuple[str, ...]], module: str) -> bool:
+    """Whether an import of a text run by `exec` / `eval` / `compile` (`ExecutedText.imports`: level, module,
+    names), in a module of the dotted `package`, may bind `module` or a package above it (whose attributes reach
+    it) or import a module below it (which imports it): `import pkg`, `from pkg import config`,
+    `from pkg.config import MESH`, `import pkg.config.sub` all reach `pkg.config`."""
+    level, name, names = imported
+    if level:
+        parts = package.split(".") if package else []
+        if level - 1 > len(parts):
+            return False
+        name = ".".join([*parts[: len(parts) - (level - 1)], *([name] if name else [])])
+    for dotted in (name, *(f"{name}.{n}" if name else n for n in names if n != "*")):
+        if dotted and (dotted == module or module.startswith(dotted + ".") or dotted.startswith(module + ".")):
+            return True
+    return False
 
 
 def _loaded_object(
@@ -1074,7 +1111,7 @@ def _loader_sites(model: ModuleModel, path: str) -> list[Use]:
     kept = model.ix.derived.get(key)
     if kept is not None:
         return list(kept)  # type: ignore[call-overload]
-    loads = dynamic_loads(model.ix.tree, model.ix.package)
+    loads = _loads_of(model)
     sites: list[Use] = []
     if loads.unresolved:
         statements = loads.importlib_imports if loads.by_importlib else []
