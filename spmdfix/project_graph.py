@@ -6,7 +6,9 @@ it). The reverse one is what a partial run needs: checking `src/pkg/model.py` al
 spmd vmaps of `train.py`, which imports it (`spmdfix.reaching`). Both resolve a module as Python does from
 the project root (`files.find_project_root`): by the `__init__.py` chain of its directories, and from the
 root and `<root>/src` (a `src/` layout; a namespace package, a directory without `__init__.py` below the
-root, as `root/ns/a/layers.py` -> `ns.a.layers`).
+root, as `root/ns/a/layers.py` -> `ns.a.layers`). An absolute import naming none of them may still reach a
+module inside a package through a directory put on `sys.path` (`import config` -> `pkg/config.py`): the graph
+counts it as an import of each such module, by that name (`ProjectGraph._on_path`, `path_name`).
 
 Two listings of the project's files, one per use:
 - the partial run's (`project_files`): the `.py` files and notebooks (`.ipynb`, read as the module of their code
@@ -42,6 +44,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Protocol
@@ -106,6 +109,8 @@ class ProjectGraph:
         # chain (several when packages of one name lie in different directories: `svc_a/pkg`, `svc_b/pkg`)
         self.by_name: dict[str, list[str]] = {}
         self._names: dict[str, tuple[str, bool]] = {}  # path -> (its chain module name, is a package)
+        # the last part of the chain name of each module inside a package -> those modules (`_on_path`)
+        self._in_packages: dict[str, list[str]] = {}
         self._packages: dict[str, str] = {}  # directory -> its dotted package ("": none)
         # the directories module names are read from (with a trailing separator): the root and `<root>/src`
         self._bases = tuple(os.path.join(base, "") for base in (root, os.path.join(root, "src")))
@@ -229,6 +234,8 @@ class ProjectGraph:
         name = package if is_package else (f"{package}.{stem}" if package else stem)
         self._names[path] = (name, is_package)
         self.by_name.setdefault(name, []).append(path)
+        if "." in name:
+            self._in_packages.setdefault(name.rpartition(".")[2], []).append(path)
         for base in self._bases:
             if not path.startswith(base):  # (absolute, normal paths: what `os.path.relpath` gives, faster)
                 continue
@@ -279,18 +286,52 @@ class ProjectGraph:
             found = self._find(module, home, relative=bool(imp.level))
             for target in found:
                 yield target, imp.names or ("<module>",)
-            if here and not imp.level:
-                sibling = self._sibling(here, module)
-                if sibling is not None and sibling not in found:
-                    yield sibling, imp.names or ("<module>",)
+            sibling = self._sibling(here, module) if here and not imp.level else None
+            if sibling is not None and sibling not in found:
+                yield sibling, imp.names or ("<module>",)
+            # (a module inside a package reached through a directory on `sys.path`: `import config`)
+            on_path = self._on_path(module) if not found and sibling is None and not imp.level else ()
+            for target in on_path:
+                yield target, (*(imp.names or ("<module>",)), path_name(module))
             if not imp.level and not imp.names:  # `import a.b.c`: a and a.b are imported too
                 pieces = module.split(".")
                 for i in range(1, len(pieces)):
-                    for outer in self._find(".".join(pieces[:i]), home):
-                        yield outer, ("<module>",)
+                    for target, names in self._found_or_on_path(".".join(pieces[:i]), home, bool(on_path)):
+                        yield target, names
             for sub in imp.names:
-                for inner in self._find(f"{module}.{sub}", home, relative=bool(imp.level)):
-                    yield inner, ("<module>",)
+                for target, names in self._found_or_on_path(f"{module}.{sub}", home, bool(on_path), bool(imp.level)):
+                    yield target, names
+
+    def _found_or_on_path(
+        self, module: str, home: str, on_path: bool, relative: bool = False
+    ) -> list[tuple[str, tuple[str, ...]]]:
+        """The files dotted `module` (a package above an import's module, or a submodule it names) names
+        (`_find`), imported as a module object; when none and the import's module came through a directory on
+        `sys.path` (`on_path`), those that directory may give it (`_on_path`), with its `path_name` too."""
+        found = self._find(module, home, relative=relative)
+        if found or not on_path:
+            return [(target, ("<module>",)) for target in found]
+        return [(target, ("<module>", path_name(module))) for target in self._on_path(module)]
+
+    def _on_path(self, module: str) -> list[str]:
+        """The modules of the project inside a package that an absolute import of dotted `module`, which
+        names no module of the project from the root (`_find`), may load all the same: those whose chain name
+        ends with `.module` (`import config` -> `pkg/config.py`), found when a directory inside the package is
+        on `sys.path` (`sys.path.insert(0, 'pkg')`, `site.addsitedir`, `PYTHONPATH`, pytest's `pythonpath`:
+        breaker19 a53, `import config` in tools/report.py read a second module object of pkg/config.py, whose
+        fix went 2 -> 1 under a safe add-axis). Python gives such a module a second module object, named
+        `module`: the judgement reads the importer's bindings by that name (`path_name`;
+        `analysis.importers`). Not for a name of the standard library's top-level modules: it finds its own
+        first (most are loaded before any `sys.path` edit runs; `import typing` in jax is no import of
+        jax/typing.py). Wherever the import stands, not only in a module editing `sys.path`: the edit may be
+        anywhere in the process or outside the code (measured on the corpus: levanter's tests do
+        `from test_utils import ...`, tests/test_utils.py on the path by pytest's `pythonpath = ["tests"]`).
+        An importer too many is judged for nothing (jax's `import numpy` -> jax/numpy/__init__.py)."""
+        held = self._in_packages.get(module.rpartition(".")[2])
+        if not held or module.partition(".")[0] in sys.stdlib_module_names:
+            return []
+        tail = "." + module
+        return [p for p in held if self._names[p][0].endswith(tail)]
 
     def _base_of(self, directory: str) -> str:
         """The directory the package chain of `directory` is imported from (`directory` itself when it holds no
@@ -852,6 +893,13 @@ def listed_once() -> Iterator[None]:
     finally:
         if outer is None:
             _LISTED = None
+
+
+def path_name(module: str) -> str:
+    """The name an importer's entry in the graph holds for an import that reaches a module of the project
+    through a directory put on `sys.path` (`ProjectGraph._on_path`): "<as MODULE>", MODULE the dotted name the
+    importer imports it by (`analysis.importers.path_names` reads it)."""
+    return f"<as {module}>"
 
 
 def importers_source(root: str | Path, overlay: dict[str, str] | None = None, refresh: bool = False) -> ImportersSource:

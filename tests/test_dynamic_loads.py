@@ -223,6 +223,7 @@ def _tree_add_axis(case: str, tmp_path: Path):
         ("refuse/tree_mesh_read_through_pkgutil_resolve_name", ("pkgutil.resolve_name('pkg.config:MESH')", "pkg/reader.py line 4)")),
         ("refuse/tree_mesh_read_through_function_globals", ("forward.__globals__['MESH']", "pkg/reader.py line 4)")),
         ("refuse/tree_mesh_read_through_exec_literal", ("`exec('from pkg.config import MESH', ns)` (", "pkg/reader.py line 3)")),
+        ("refuse/tree_mesh_read_through_sys_path_bare_import", ("`return config.MESH.devices.shape[0]` (", "tools/report.py line 9)")),
         ("refuse/tree_mesh_returned_by_package_getattr", ("`return MESH` (", "pkg/__init__.py line 4)")),
         ("refuse/tree_mesh_read_through_module_getattribute", ("`config.__getattribute__('MESH')` (", "pkg/reader.py line 4)")),
         ("refuse/tree_mesh_reader_in_notebook_time_cell", ("`groups = MESH.devices.shape[0]` (", "notebooks/explore.ipynb cell 2 line 2)")),
@@ -336,6 +337,57 @@ def test_a_string_run_in_another_module_is_judged(tmp_path: Path, text: str, saf
     assert (fix.applicability is Applicability.SAFE) is safe, fix.reason
     if named:
         assert named in fix.reason, fix.reason
+
+
+def _path_project(tmp_path: Path, report: str, extra: dict[str, str] | None = None) -> Path:
+    """A project with pkg/ (config, model, train) and tools/report.py holding `report`."""
+    from test_cross_module_safety import CONFIG, MODEL, TRAIN
+
+    files = {"pkg/__init__.py": "", "pkg/config.py": CONFIG, "pkg/model.py": MODEL, "pkg/train.py": TRAIN,
+             "tools/report.py": report, **(extra or {})}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    project_graph.forget_graphs()
+    return tmp_path.resolve()
+
+
+def test_a_bare_import_reaching_a_module_inside_a_package_is_an_import_by_that_name(tmp_path: Path) -> None:
+    """breaker19 a53: `import config` naming no module from the root is an import of pkg/config.py, named by
+    "<as config>"; a standard library name is not (`import typing` with pkg/typing.py)."""
+    root = _path_project(tmp_path, "import sys\nsys.path.insert(0, 'pkg')\nimport config\nimport typing\nfrom sub import deep\n",
+                         {"pkg/typing.py": "", "pkg/sub/__init__.py": "", "pkg/sub/deep.py": ""})
+    graph = project_graph.graph_of(root, judged=True)
+    report = str(root / "tools" / "report.py")
+    assert graph.importers_of(str(root / "pkg" / "config.py"))[report] == frozenset({"<module>", "<as config>"})
+    assert report not in graph.importers_of(str(root / "pkg" / "typing.py"))
+    assert graph.importers_of(str(root / "pkg" / "sub" / "deep.py"))[report] == frozenset({"<module>", "<as sub.deep>"})
+    assert graph.importers_of(str(root / "pkg" / "sub" / "__init__.py"))[report] == frozenset({"deep", "<as sub>"})
+
+
+@pytest.mark.parametrize(
+    ("report", "safe", "named"),
+    [
+        ("import sys\nsys.path.insert(0, 'pkg')\nimport config\n\n\ndef factor():\n    return config.MESH.devices.shape[0]\n",
+         False, "`return config.MESH.devices.shape[0]` (tools/report.py line 7)"),
+        ("import site\nsite.addsitedir('pkg')\nfrom config import MESH\n\nG = MESH.devices.shape[0]\n",
+         False, "`G = MESH.devices.shape[0]` (tools/report.py line 5)"),
+        ("import sys\nsys.path.insert(0, 'pkg')\nimport config\n\nN = config.MESH.shape['data']\n", True, None),
+    ],
+)
+def test_a_module_imported_through_sys_path_is_judged_by_the_name_it_is_imported_by(
+    tmp_path: Path, report: str, safe: bool, named: str | None, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    root = _path_project(tmp_path, report)
+    index = new_project_index(root)
+    train = root / "pkg" / "train.py"
+    findings = check_source(train.read_text(), Options(), path=train, index=index)
+    fixes = [fix for fix in findings[0].fixes if fix.title.startswith("Add mesh axis")]
+    assert len(fixes) == 1
+    assert (fixes[0].applicability is Applicability.SAFE) is safe, fixes[0].reason
+    if named:
+        assert named in fixes[0].reason, fixes[0].reason
 
 
 @pytest.mark.parametrize(

@@ -171,3 +171,13 @@ def test_a_reports_fixes_replayed_one_at_a_time_with_a_check_between_write_what_
         (drop,) = [f for f in [records[0]["fix"], *records[0]["alternatives"]] if f["transform"] == "drop-spmd-axis"]
         _replay_json_fix(drop)
     assert {str(p.relative_to(tree)): p.read_bytes() for p in sorted(tree.rglob("*.py"))} == expected
+
+
+def test_a_module_imported_through_sys_path_by_another_name_keeps_the_name(tree: Path) -> None:
+    """tools/report.py puts pkg/ on `sys.path` and reads `evaluate.DATA` off a second module object of
+    evaluate.py (`import evaluate`: `project_graph.ProjectGraph._on_path`); removing `DATA` there would break
+    it: the import stays."""
+    (tree / "tools").mkdir()
+    (tree / "tools" / "report.py").write_text("import sys\n\nsys.path.insert(0, 'pkg')\nimport evaluate\n\nVALUE = evaluate.DATA\n")
+    edits = _drop_edits("pkg/evaluate.py")
+    assert (3, 24, "") not in edits and len(edits) == 1, edits

@@ -62,6 +62,15 @@ UNKNOWN_GRAPH = "the project's import graph is not known"
 DYNAMIC = "<importlib>"  # the name the edge gives a module that imports `importlib`
 MODULE = "<module>"  # the name the edge gives an import of the module itself
 _OBJECT_NAMES = frozenset({MODULE, "*", DYNAMIC})  # names by which a package's importer may reach a submodule
+# What the edge gives a module importing one of the project by a directory put on `sys.path`: "<as NAME>", NAME
+# the dotted name it imports it by (`project_graph.path_name`: `import config` -> pkg/config.py).
+_PATH_NAME = "<as "
+
+
+def path_names(names: frozenset[str]) -> list[str]:
+    """The dotted names by which an importer (its `names`, an edge's answer) imports a module of the project
+    through a directory on `sys.path` ("<as config>" -> "config"), sorted."""
+    return sorted(n[len(_PATH_NAME) : -1] for n in names if n.startswith(_PATH_NAME))
 
 
 @dataclass(slots=True)
@@ -276,10 +285,16 @@ def _imported_uses(
                 out.sites.append(_not_read(importer))
                 continue
             exports: list[tuple[str, str | None]] = []
-            found = _reads_in(loaded, importer, module, held, aliases, out, exports, leave)
-            if found:
-                out.reads.append((loaded, found))
-                search.args.append((importer, module, held, aliases, leave))
+            # (the module by its name from the root, and by each name a directory on `sys.path` gives it there:
+            # `import config` reading pkg/config.py, breaker19 a53; the path and `leave` moved to that name)
+            for name_there in [module, *path_names(names)]:
+                held_there = name_there + held[len(module) :]
+                shift = len(name_there.split(".")) - len(module.split("."))
+                leave_there = None if leave is None else leave + shift
+                found = _reads_in(loaded, importer, name_there, held_there, aliases, out, exports, leave_there)
+                if found:
+                    out.reads.append((loaded, found))
+                    search.args.append((importer, name_there, held_there, aliases, leave_there))
             there = index.module_name(importer)[0]
             for bound, suffix in exports:
                 if suffix is None:
@@ -318,10 +333,17 @@ def _importers_of(index: ProjectIndex, path: str, module: str) -> dict[str, froz
         above = index.importers_of(package)
         if above is None:
             return None
+        rest = ".".join(parts[depth:])
         for importer, kept in _object_importers(index, package, above).items():
             if importer != path:
-                out[importer] = out.get(importer, frozenset()) | kept
+                # (a package imported through `sys.path` reaches the module by that name and the rest of its own)
+                moved = frozenset(f"{_PATH_NAME}{n}.{rest}>" for n in path_names(kept))
+                out[importer] = out.get(importer, frozenset()) | (kept - _path_markers(kept)) | moved
     return out
+
+
+def _path_markers(names: frozenset[str]) -> frozenset[str]:
+    return frozenset(n for n in names if n.startswith(_PATH_NAME))
 
 
 def module_importers(index: ProjectIndex, path: str) -> dict[str, frozenset[str]] | None:
@@ -667,7 +689,9 @@ def _object_importers(
     key = ("importers.object_importers", package)
     kept = index.derived.get(key)
     if kept is None:
-        kept = index.derived[key] = {i: n & _OBJECT_NAMES for i, n in above.items() if n & _OBJECT_NAMES}
+        kept = index.derived[key] = {
+            i: (n & _OBJECT_NAMES) | _path_markers(n) for i, n in above.items() if n & _OBJECT_NAMES
+        }
     return kept  # type: ignore[return-value]
 
 

@@ -30,7 +30,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from spmdfix.analysis.importers import DYNAMIC, MODULE, module_importers
+from spmdfix.analysis.importers import DYNAMIC, MODULE, module_importers, path_names
 from spmdfix.analysis.index import ProjectIndex
 from spmdfix.positions import LineIndex
 
@@ -149,8 +149,8 @@ def _not_reached(index: ProjectIndex, path: str, name: str) -> bool:
     importers = module_importers(index, path)
     if importers is None:
         return False
-    if any(name in names or "*" in names or DYNAMIC in names for names in importers.values()):
-        return False
+    if any(name in names or "*" in names or DYNAMIC in names or path_names(names) for names in importers.values()):
+        return False  # (imported through a directory on `sys.path`, it is read there by another name: not followed)
     for importer, names in importers.items():
         if MODULE in names and not _object_read_by_attribute_only(index, importer, module):
             return False
