@@ -396,7 +396,7 @@ def test_a_module_imported_through_sys_path_is_judged_by_the_name_it_is_imported
         ("exec(x)", True), ("x = eval\n", True), ("map(eval, xs)", True), ("eval (s)", True),
         ("import builtins as b\nb.exec(s)", True), ("from builtins import exec", True), ("builtins.exec(s)", True),
         ("getattr(builtins, n)", True), ('__builtins__["exec"]', True), ("__builtins__.exec(s)", True),
-        ('x = "#"; eval(s)', True),
+        ('x = "#"; eval(s)', True), ("    yield from eval(s)", True), ("import builtins; builtins.exec(s)", True),
         ("re.compile(x)", False), ("def compile(self):", False), ("import builtins\n", False), ("builtins.map(f)", False),
         ("# compile()", False), ("import levanter.eval as eval", False), ("# lm-eval", False), ("In eval mode", False),
         ("evaluate(s)", False), ('"compile"', False), ('"seconds to compile (%.2fs)"', False),

@@ -337,10 +337,13 @@ def test_a_reader_importing_a_helper_beside_it_by_its_bare_name_is_judged(
 
 
 def test_a_module_of_a_package_does_not_import_a_bare_name_from_its_directory(tmp_path: Path) -> None:
-    """Inside a package, `import helpers` is the top-level module, not `src/pkg/helpers.py` (no edge)."""
+    """Inside a package, `import helpers` is the top-level module, not `src/pkg/helpers.py` (no plain edge):
+    only a directory put on `sys.path` may give it that module, a second module object read by the name
+    `helpers` (`ProjectGraph._on_path`, breaker19 a53)."""
     root = _project(tmp_path, {"src/pkg/helpers.py": HELPER, "src/pkg/user.py": "import helpers\n"})
     graph = project_graph.graph_of(root, judged=True)
-    assert graph.importers_of(str(root / "src" / "pkg" / "helpers.py")) == {}
+    user = str(root / "src" / "pkg" / "user.py")
+    assert graph.importers_of(str(root / "src" / "pkg" / "helpers.py")) == {user: frozenset({"<module>", "<as helpers>"})}
 
 
 # --- files too large for the analysis -----------------------------------------------------------------

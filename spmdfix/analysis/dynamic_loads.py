@@ -81,8 +81,9 @@ _BUILTIN_NAMES = frozenset(dir(builtins))
 # What may stand right after a read of one of those builtins in code (`runs_text`): a call, an argument or item
 # end, an annotation's or a slice's colon, the end of the line.
 _AFTER_READ = "(),]:;}"
-# What a line holds before a word that is not a read of the builtin: a definition or an import of that name.
-_NOT_READ_LEADS = ("def", "class", "import", "as", "from")
+# What a line holds right before a word that binds it rather than reads it (`def compile(`, `import x as eval`);
+# `import` and `from` too at the start of an import statement.
+_BINDING_LEADS = ("def", "class", "as")
 
 
 @frozen(slots=True)
@@ -169,7 +170,8 @@ def _read_at(line: str, at: int, word: str) -> bool:
         return False
     rest = line[end:].strip(" \t\r")
     last = lead.rstrip().rsplit(None, 1)[-1:]
-    if last and last[0] in _NOT_READ_LEADS:
+    statement = lead.lstrip().startswith(("import ", "from "))  # (not `yield from eval(s)`)
+    if last and (last[0] in _BINDING_LEADS or (statement and last[0] in ("import", "from"))):
         # (`from builtins import ...`, `import builtins as b`: its functions read by other names)
         return module and (last[0] == "from" and rest.startswith("import") or last[0] == "import" and rest.startswith("as"))
     if module and rest.startswith("."):
