@@ -85,7 +85,7 @@ def iter_sources(
     that directory's entries (which must answer as `excluded` does, given the entry's name too): the
     work that is the same for every entry of a directory (its settings, say) is then done once."""
     paths = list(paths)
-    given = [Path(p) for p in paths]
+    given = [_physical(Path(p)) for p in paths]
     for original, path in zip(paths, given):
         try:
             exists = path.exists()
@@ -95,6 +95,22 @@ def iter_sources(
             raise FileError(f"{original}: no such file or directory")
     unlisted = [] if unlisted is None else unlisted
     return _unique(_sources(given, excluded, respect_gitignore, force_exclude, unlisted, memo, excluded_in), lane)
+
+
+def _physical(path: Path) -> Path:
+    """`path` with its part up to the last `..` resolved as the system resolves it when opening the path: a
+    `..` after a symbolic link leaves the link's target, not the directory holding the link. A walk lists the
+    absolute directory (`os.path.abspath`, which drops `link/..` as text) and reads its files through the path
+    as spelled: given `A/link/..`, it listed `A` and read `A/link/../a.py` (B's, or nothing: a false SPMD901,
+    and B's modules never checked); given `A/link/../b.py`, it reported B's module as `A/b.py`. Relative
+    (to the working directory, whose path `os.getcwd` gives without links) when given relative; a path
+    without `..` is returned as it is."""
+    parts = path.parts
+    if ".." not in parts:
+        return path
+    last = len(parts) - 1 - parts[::-1].index("..")
+    resolved = os.path.join(os.path.realpath(os.path.join(*parts[: last + 1])), *parts[last + 1 :])
+    return Path(resolved if path.is_absolute() else os.path.relpath(resolved))
 
 
 def _link_loop(path: Path) -> bool:

@@ -300,3 +300,36 @@ def test_the_closest_config_of_a_directory_is_found_with_strings_as_with_paths(t
     for directory in ("a/b/c/d", "a", "a/b", "a/b/c", ".", "a/x"):
         path = tmp_path / directory
         assert resolver._closest_config(os.path.abspath(path)) == find_config(path), directory
+
+
+_COLLIDES = """\
+from functools import partial
+import jax
+from jax.sharding import Mesh, PartitionSpec as P
+from jax.experimental.shard_map import shard_map
+mesh = Mesh(jax.devices(), ('x',))
+@partial(shard_map, mesh=mesh, in_specs=P('x'), out_specs=P('x'))
+def f(x):
+    return x
+jax.vmap(f, spmd_axis_name='x')
+"""
+
+
+@pytest.mark.parametrize("given", ["A/link/..", "A/link/../b.py"])
+def test_a_dot_dot_after_a_symbolic_link_is_the_link_targets_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    """`A/link/..` opens B (the parent of the link's target B/inner), as the system resolves it: the walk lists
+    B and reports B's module under B's name (breaker22: it listed A as text and read through the link, a false
+    SPMD901 for A/a.py and B/b.py never checked; `A/link/../b.py` was reported as `A/b.py`)."""
+    (tmp_path / "A").mkdir()
+    (tmp_path / "B" / "inner").mkdir(parents=True)
+    (tmp_path / "A" / "a.py").write_text("x = 1\n")
+    (tmp_path / "B" / "b.py").write_text(_COLLIDES)
+    (tmp_path / "A" / "link").symlink_to(tmp_path / "B" / "inner", target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "concise", given])
+    lines = result.stdout.splitlines()
+    assert "SPMD901" not in result.stdout
+    assert any(line.startswith("B/b.py:6:43: SPMD001") for line in lines), lines
+    assert not any(line.startswith("A/") for line in lines), lines
