@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spmdfix import file_settings, pipeline
+from spmdfix.perf import freeze_alive, gc_paused
 from spmdfix.files import (
     FileError,
     SourceFile,
@@ -347,7 +348,15 @@ def _reached(job: Job, text: str, index: ProjectIndex):
     """The findings the spmd vmaps of modules importing the job's file place in it (`reaching.reached`)."""
     from spmdfix.reaching import reached  # the analysis: imported where files are checked (a worker)
 
-    return reached(job.path, text, index, job.settings.options)
+    # The import graph and the importers' models it builds live as long as this process (a CLI run, a worker):
+    # the collector is paused while they are made and they are frozen out of its reach after. Its passes over
+    # them were 0.19 s of a 1.36 s partial run of the generated project's layers.py, and 0.59 s once its
+    # graph had a few more edges (a pass of every young object as the pause of the last analysis ended, then
+    # a second-generation pass as the results were packed; `gc.callbacks` timed them).
+    with gc_paused():
+        found = reached(job.path, text, index, job.settings.options)
+        freeze_alive()
+    return found
 
 
 def _check(job: Job, source: SourceFile, prepared: pipeline.Prepared) -> Checked:
